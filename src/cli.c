@@ -97,25 +97,64 @@ static void command_line(const rl_opts *o, char *buf, size_t len)
     }
 }
 
-int rl_cli_parse_list(const char *s, long long min, long long max, long long *out, int cap, char *err,
-                      unsigned long errlen)
+/* One item of an integer list, p up to its comma or the end: digits, or a
+ * whole number in decimal or exponent form (3e0, 1e3, 2.0) as every
+ * number flag reads it (tester35 F9: --pp 3e0 was taken, --batch 1e3
+ * refused).  0 with *v; -1: no number; -2: a number refused, *why said
+ * (nan, inf, hexadecimal); -3: not whole; -4: beyond a long long. */
+static int parse_item(const char *p, long long *v, const char **next, const char **why)
+{
+    char *end, item[64];
+    errno = 0;
+    *v = strtoll(p, &end, 10);
+    *next = end == p ? end : rl_number_end(end);
+    if (end != p && (!**next || **next == ',') && errno != ERANGE)
+        return 0;
+    size_t len = strcspn(p, ",");
+    *next = p + len;
+    if (len >= sizeof item)
+        return -1;
+    memcpy(item, p, len);
+    item[len] = '\0';
+    double x;
+    int rc = rl_parse_number(item, &x, why);
+    if (rc != 0)
+        return rc;
+    if (x != floor(x))
+        return -3;
+    if (!(fabs(x) < 9.2e18))
+        return -4;
+    *v = (long long)x;
+    return 0;
+}
+
+/* rl_cli_parse_list, `what` the form asked for ("comma-separated
+ * integers", "an integer"). */
+static int parse_ints(const char *s, long long min, long long max, long long *out, int cap,
+                      const char *what, char *err, unsigned long errlen)
 {
     int n = 0;
     const char *p = s;
     for (;;) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
+        long long v;
+        const char *next, *why = NULL;
+        int rc = parse_item(p, &v, &next, &why);
         /* echo at most 40 characters of the list: the reason must show */
         const char *more = strlen(s) > 40 ? "..." : "";
-        const char *next = end == p ? end : rl_number_end(end);
-        if (end == p || (*next && *next != ',') || errno == EINVAL) {
-            snprintf(err, errlen, "'%.40s%s': expected comma-separated integers", s, more);
+        int len = (int)(next - p) > 24 ? 24 : (int)(next - p);
+        if (rc == -2 || rc == -3) { /* the item named when it is not all of s */
+            int whole = p == s && !*next;
+            snprintf(err, errlen, "'%.40s%s': %.*s%s%s (expected %s)", s, more, whole ? 0 : len, p,
+                     whole ? "" : ": ", rc == -3 ? "not a whole number" : why, what);
             return -1;
         }
-        if (errno == ERANGE || v < min || v > max) {
-            snprintf(err, errlen, "'%.40s%s': %.*s is outside %lld..%lld", s, more,
-                     (int)(end - p) > 24 ? 24 : (int)(end - p), p, min, max);
+        if (rc != 0 && rc != -4) {
+            snprintf(err, errlen, "'%.40s%s': expected %s", s, more, what);
+            return -1;
+        }
+        if (rc == -4 || v < min || v > max) {
+            snprintf(err, errlen, "'%.40s%s': %.*s is outside %lld..%lld", s, more, len, p, min,
+                     max);
             return -1;
         }
         if (n == cap) {
@@ -131,6 +170,18 @@ int rl_cli_parse_list(const char *s, long long min, long long max, long long *ou
             return n;
         p = next + 1;
     }
+}
+
+int rl_cli_parse_list(const char *s, long long min, long long max, long long *out, int cap, char *err,
+                      unsigned long errlen)
+{
+    return parse_ints(s, min, max, out, cap, "comma-separated integers", err, errlen);
+}
+
+int rl_cli_parse_int(const char *s, long long min, long long max, long long *out, char *err,
+                     unsigned long errlen)
+{
+    return parse_ints(s, min, max, out, 1, "an integer", err, errlen) == 1 ? 0 : -1;
 }
 
 /* getopt's long options: one per distinct flag of the parameter table and
@@ -357,15 +408,10 @@ static int load_model(const rl_opts *o, rl_model *m)
         rl_cli_say(o, "%s", err);
         return -1;
     }
-    /* tester33 F4: a spec without max_context (optional, spec.h: the
-     * scaling-book presets, the book gives none) checks no length against
-     * one; said, not silent, as vLLM warns when a config gives no length
-     * (config.py _get_and_verify_max_len) */
-    if (m->max_context <= 0)
-        rl_cli_say(o, "note: %s gives no max_context: no context or request length is checked "
-                      "against the model's limit; add max_context = N (its "
-                      "max_position_embeddings) to the spec or --set model.max_context=N",
-                   m->origin);
+    /* tester33 F4: a spec without max_context checks no length against one;
+     * said, not silent */
+    if (rl_model_context_note(m, "--set model.max_context=N", err, sizeof err))
+        rl_cli_say(o, "%s", err);
     if (m->abstract && (o->given[RL_P_KV] || o->given[RL_P_KV_LIST])) {
         rl_cli_say(o, "--kv: %s is an abstract model whose kv_bytes_per_token is given "
                         "in bytes; --kv does not apply (change kv_bytes_per_token instead)",
@@ -1878,7 +1924,10 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
         base_hw[nhw] = hw[nhw];
         nhw++;
     }
-    return nhw;
+    if (nhw == 0) /* tester35 F11: --hw '' reached the search ("roofline size: size: need hardware") */
+        rl_cli_tell("size", "--hw '%.40s': no hardware named (a profile name, or names separated by "
+                            "commas)", o->hw);
+    return nhw > 0 ? nhw : -1;
 }
 
 /* size's notes on the rows' bands and what the search left out: the band

@@ -65,4 +65,10 @@ int rl_cli_list(rl_opts *o);
 int rl_cli_parse_list(const char *s, long long min, long long max, long long *out, int cap, char *err,
                       unsigned long errlen);
 
+/* One integer in [min, max] into *out, in the list's syntax: digits, or a
+ * whole number in decimal or exponent form (1e3, 2.0); every integer flag
+ * reads this way.  0, or -1 with err set. */
+int rl_cli_parse_int(const char *s, long long min, long long max, long long *out, char *err,
+                     unsigned long errlen);
+
 #endif

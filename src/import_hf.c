@@ -334,6 +334,15 @@ static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *
         return 0;
     const cJSON *fj = cJSON_GetObjectItemCaseSensitive(rs, "factor");
     double factor = 1.0;
+    /* linear, dynamic, ntk and yarn need a factor: transformers'
+     * rope_config_validation lists it among their required keys
+     * (_check_received_keys raises KeyError "Missing required keys in
+     * `rope_scaling`"), and vLLM's _get_and_verify_max_len asserts
+     * "factor" in rope_scaling before it reads it; "default" and "mrope"
+     * take 1 (tester35 F6) */
+    if ((!fj || cJSON_IsNull(fj)) && strcmp(type, "default") && strcmp(type, "mrope"))
+        return fail(o, "rope_scaling.factor", "missing (rope type \"%.20s\" needs one: transformers "
+                    "and vLLM refuse the config without it)", type);
     if (fj && !cJSON_IsNull(fj)) {
         if (!cJSON_IsNumber(fj) || !isfinite(fj->valuedouble) || fj->valuedouble <= 0 ||
             fj->valuedouble > 1e6)
@@ -460,6 +469,12 @@ static const char *short_path(const char *path)
 /* quantized = "experts" (spec.h) for a MoE config whose quantization_config
  * leaves the attention unquantized: a modules_to_not_convert entry naming
  * "self_attn" (gpt-oss: "model.layers.*.self_attn", its config.json). */
+static int quant_bnb_legacy(const cJSON *q)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit")) ||
+           cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit"));
+}
+
 static int emit_quantized(out_t *o, const cJSON *root, const family *f)
 {
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
@@ -477,6 +492,14 @@ static int emit_quantized(out_t *o, const cJSON *root, const family *f)
             return fail(o, "quantization_config.modules_to_not_convert",
                         "an entry is not a string (module name patterns)");
     }
+    /* transformers' AutoQuantizationConfig.from_dict raises "has no
+     * `quant_method` attribute" unless load_in_8bit/load_in_4bit is true
+     * (legacy bitsandbytes); an empty {} is refused there too (tester35 F6) */
+    if (cJSON_IsObject(q) && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(q, "quant_method")) &&
+        !quant_bnb_legacy(q))
+        return fail(o, "quantization_config.quant_method",
+                    "missing or not a string (transformers refuses a quantization_config without "
+                    "it; null or no quantization_config means unquantized)");
     if (f->moe == MOE_NONE)
         return 0;
     cJSON_ArrayForEach(e, skip) {
@@ -683,7 +706,8 @@ static void default_name(const char *path, char *name, size_t len)
 static const char *quant_weights(const cJSON *q, char *what, size_t n)
 {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(q, "quant_method");
-    const char *meth = cJSON_IsString(m) ? m->valuestring : "?";
+    /* no quant_method: legacy bitsandbytes (load_in_4bit/8bit, emit_quantized) */
+    const char *meth = cJSON_IsString(m) ? m->valuestring : "bitsandbytes";
     const cJSON *bits = cJSON_GetObjectItemCaseSensitive(q, "bits");
     const cJSON *algo = cJSON_GetObjectItemCaseSensitive(q, "quant_algo");
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(q, "fmt");

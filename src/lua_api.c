@@ -10,6 +10,7 @@
 
 #include <lauxlib.h>
 
+#include "cli.h"
 #include "e2e.h"
 #include "error.h"
 #include "guard.h"
@@ -23,9 +24,12 @@
 #include "serve.h"
 #include "shard.h"
 #include "spec.h"
+#include "step.h"
 #include "sweep.h"
 
 #define ERRLEN 1024
+#define MODEL_TABLE "(scenario model table)" /* a table's origin (spec.h) */
+#define HW_TABLE "(scenario hw table)"
 #define MAX_BATCHES 4096
 /* Bytes one feasible sweep point costs until roofline.sweep returns: its
  * rl_sweep_point, its cJSON row (about 20 items) and its Lua row table. */
@@ -285,14 +289,28 @@ static void merge_into(lua_State *L, int dst, int src)
  * (the readers check the list's items and what each function takes).  Lua
  * would coerce "yes" to true and "100" to 100 (tester4 #15: ideal = "yes"
  * and context = "100" were taken); the error names the key. */
+/* Whether roofline.CMD reads count `id` as n or {n, ...} (opt_count_list):
+ * a list row but ops' batch and tokens (one each), and context in sweep and
+ * plot (opt_batch_context).  Only those say "or a list" (tester35 F7:
+ * step's context said "expected a number (or a list of them)"). */
+static int reads_list(const char *cmd, int id)
+{
+    if (id == RL_P_CONTEXT)
+        return !strcmp(cmd, "sweep") || !strcmp(cmd, "plot");
+    if (id == RL_P_BATCH || id == RL_P_TOKENS)
+        return strcmp(cmd, "ops") != 0;
+    return RL_PARAMS[id].type == RL_PT_COUNT_LIST;
+}
+
 static void check_type(lua_State *L, const char *cmd, const char *key, int id, int vt)
 {
     rl_param_type t = RL_PARAMS[id].type;
     int count = t == RL_PT_COUNT || t == RL_PT_INT || t == RL_PT_COUNT_LIST;
-    const char *want = t == RL_PT_SWITCH && vt != LUA_TBOOLEAN                 ? "true or false"
-                       : count && vt != LUA_TNUMBER && vt != LUA_TTABLE ? "a number (or a list of them)"
-                       : t == RL_PT_NUMBER && vt != LUA_TNUMBER          ? "a number"
-                                                                        : NULL;
+    int list = count && reads_list(cmd, id);
+    const char *want = t == RL_PT_SWITCH && vt != LUA_TBOOLEAN ? "true or false"
+                       : list && vt != LUA_TNUMBER && vt != LUA_TTABLE ? "a number or a list of numbers"
+                       : (t == RL_PT_NUMBER || (count && !list)) && vt != LUA_TNUMBER ? "a number"
+                                                                                       : NULL;
     if (want)
         luaL_error(L, "roofline.%s: field '%s': expected %s, got %s", cmd, key, want,
                    lua_typename(L, vt));
@@ -388,21 +406,86 @@ static lua_Integer opt_whole(lua_State *L, int idx, int *ok)
     return v;
 }
 
+/* Where a model or hw spec came from, for its errors: `who` names the
+ * function whose argument it is ("roofline.model"), or NULL when it is
+ * field `key` of the options table check_keys last read ("hw[2]" for an
+ * entry of a list).  One rule for every spec error (tester35 F7): "WHO: MSG"
+ * or "roofline.CMD: field 'KEY': MSG", MSG without the "(scenario model
+ * table): " prefix the spec readers put on a table's errors (they keep it as
+ * the spec's origin). */
+typedef struct {
+    const char *who, *key;
+} spec_arg;
+
+static int spec_error(lua_State *L, spec_arg a, const char *err)
+{
+    static const char *const table_origin[] = {MODEL_TABLE ": ", HW_TABLE ": "};
+    for (int i = 0; i < 2; i++)
+        if (!strncmp(err, table_origin[i], strlen(table_origin[i])))
+            err += strlen(table_origin[i]);
+    if (a.who)
+        return luaL_error(L, "%s: %s", a.who, err);
+    return opt_error(L, "field '%s': %s", a.key, err);
+}
+
+/* A spec argument must be a name, a path or a table (tester35 F7: a number
+ * in size's hw list said "bad argument #4 to 'size'"). */
+static void spec_type(lua_State *L, int arg, spec_arg a)
+{
+    int t = lua_type(L, arg);
+    if (t != LUA_TSTRING && t != LUA_TTABLE) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "expected a name, a path or a spec table, got %s", lua_typename(L, t));
+        spec_error(L, a, msg);
+    }
+}
+
+/* The CLI's note for a model without max_context (step.h
+ * rl_model_context_note) on stderr, once per model name in a run: a
+ * scenario loads its model in every call, and roofline.model's table
+ * again as a table (tester35 F8: run said nothing where every command
+ * says it). */
+#define CONTEXT_NOTED "roofline.context_noted"
+static void context_note(lua_State *L, const rl_model *m)
+{
+    char note[ERRLEN];
+    rl_model named = *m; /* a table's origin says no more than "(scenario model table)" */
+    if (!strcmp(m->origin, MODEL_TABLE))
+        snprintf(named.origin, sizeof named.origin, "the model table '%.*s'",
+                 (int)(sizeof named.origin - 24), m->name);
+    if (!rl_model_context_note(&named, "roofline.model(m, {max_context = N})", note, sizeof note))
+        return;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, CONTEXT_NOTED) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, CONTEXT_NOTED);
+    }
+    lua_pushstring(L, m->name);
+    if (lua_rawget(L, -2) == LUA_TNIL) {
+        rl_cli_tell("run", "%s", note);
+        lua_pushstring(L, m->name);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -4);
+    }
+    lua_pop(L, 2);
+}
+
 /* Model from a preset name / path (arg is a string) or a spec table, with an
  * optional table of field overrides at `ov_idx` (0 = none). */
-static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
+static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m, spec_arg a)
 {
     char err[ERRLEN];
     int rc;
+    spec_type(L, arg, a);
     if (lua_type(L, arg) == LUA_TSTRING && !ov_idx) {
         rc = rl_model_load(lua_tostring(L, arg), NULL, 0, m, err, sizeof err);
     } else {
         if (lua_type(L, arg) == LUA_TSTRING) {
             if (rl_model_load(lua_tostring(L, arg), NULL, 0, m, err, sizeof err) != 0)
-                return (void)luaL_error(L, "%s", err);
+                return (void)spec_error(L, a, err);
             rl_model_push(L, m);
         } else {
-            luaL_checktype(L, arg, LUA_TTABLE);
             lua_newtable(L); /* a copy: overrides must not change the caller's table */
             merge_into(L, -1, arg);
         }
@@ -410,11 +493,12 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m)
             luaL_checktype(L, ov_idx, LUA_TTABLE);
             merge_into(L, -1, ov_idx);
         }
-        rc = rl_model_from_table(L, -1, "(scenario model table)", m, err, sizeof err);
+        rc = rl_model_from_table(L, -1, MODEL_TABLE, m, err, sizeof err);
         lua_pop(L, 1);
     }
     if (rc != 0)
-        luaL_error(L, "%s", err);
+        spec_error(L, a, err);
+    context_note(L, m);
 }
 
 /* ---- the figures a chip was measured at, vouched for --------------------- */
@@ -526,29 +610,30 @@ static const char *unvouched(lua_State *L, int t, int *vouched)
     return bad;
 }
 
-static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
+static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
 {
     char err[ERRLEN];
     int rc, vouched;
     const char *forged;
+    spec_type(L, arg, a);
     if (lua_type(L, arg) == LUA_TSTRING)
         rc = rl_hw_load(lua_tostring(L, arg), NULL, 0, h, err, sizeof err);
-    else if (luaL_checktype(L, arg, LUA_TTABLE), (forged = unvouched(L, arg, &vouched)) != NULL)
-        return (void)luaL_error(L, "(scenario hw table): field '%s': %s; the figures a profile "
-                                "was measured at come with its measurements (set the chip's own "
-                                "figure for a what-if)", forged,
-                                vouched ? "changed on the table roofline.hw returned"
-                                        : "stated by a table roofline.hw did not return (pass "
-                                          "its table itself, or load a profile file)");
-    else if ((rc = rl_hw_from_table(L, arg, "(scenario hw table)", h, err, sizeof err)) == 0 &&
-             !vouched && rl_hw_measured(h))
+    else if ((forged = unvouched(L, arg, &vouched)) != NULL) {
+        snprintf(err, sizeof err, "field '%s': %s; the figures a profile was measured at come "
+                 "with its measurements (set the chip's own figure for a what-if)", forged,
+                 vouched ? "changed on the table roofline.hw returned"
+                         : "stated by a table roofline.hw did not return (pass its table itself, "
+                           "or load a profile file)");
+        return (void)spec_error(L, a, err);
+    } else if ((rc = rl_hw_from_table(L, arg, HW_TABLE, h, err, sizeof err)) == 0 && !vouched &&
+               rl_hw_measured(h))
         /* review26 H1: a copy without its measured_* fields read its tables
          * as measured at whatever figures it states (hbm_bw 1e13:
          * calibrated, 6.27 ms; tester16 F13) */
-        return (void)luaL_error(L, "(scenario hw table): it carries measurements (kernel or "
-                                "efficiency tables) but roofline.hw did not return it, so the "
-                                "figures they were measured at are unknown (pass roofline.hw's "
-                                "table itself, or load a profile file)");
+        return (void)spec_error(L, a, "it carries measurements (kernel or efficiency tables) but "
+                                "roofline.hw did not return it, so the figures they were measured "
+                                "at are unknown (pass roofline.hw's table itself, or load a "
+                                "profile file)");
     if (rc == 0 && ov_idx) {
         luaL_checktype(L, ov_idx, LUA_TTABLE);
         const char *measured = rl_spec_measured_field(L, ov_idx);
@@ -560,13 +645,13 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h)
         snprintf(name, sizeof name, "%s", h->name);
         rl_hw_push(L, h); /* with its figures as measured: a what-if is decided on conversion */
         merge_into(L, -1, ov_idx);
-        rc = rl_hw_from_table(L, -1, "(scenario hw table)", h, err, sizeof err);
+        rc = rl_hw_from_table(L, -1, HW_TABLE, h, err, sizeof err);
         lua_pop(L, 1);
         if (rc == 0)
             rl_hw_renamed(h, name);
     }
     if (rc != 0)
-        luaL_error(L, "%s", err);
+        spec_error(L, a, err);
 }
 
 static const char *opt_string(lua_State *L, int opts, rl_param_id id);
@@ -614,10 +699,10 @@ static int check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
 {
     lua_getfield(L, opts, "model");
     opt_check(L, !lua_isnil(L, -1), "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, m);
+    check_model(L, lua_gettop(L), 0, m, (spec_arg){NULL, "model"});
     lua_getfield(L, opts, "hw");
     opt_check(L, !lua_isnil(L, -1), "field 'hw' is required");
-    check_hw(L, lua_gettop(L), 0, h);
+    check_hw(L, lua_gettop(L), 0, h, (spec_arg){NULL, "hw"});
     lua_pop(L, 2);
     select_engine(L, opts, h);
     return opt_band(L, opts, h, 1);
@@ -692,9 +777,15 @@ static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def,
         lua_rawgeti(L, -1, (lua_Integer)i);
         int ok;
         lua_Integer v = opt_whole(L, -1, &ok);
-        if (!ok || v < (lua_Integer)p->min || v > (lua_Integer)p->max)
-            opt_error(L, "field '%s': values must be integers in %s (numbers, not strings)",
-                      p->lua, bounds_text(p));
+        if (!ok || v < (lua_Integer)p->min || v > (lua_Integer)p->max) {
+            char got[48]; /* what entry i is (tester35 F7: a nested table read "not strings") */
+            if (lua_type(L, -1) == LUA_TNUMBER)
+                snprintf(got, sizeof got, "%.17g", lua_tonumber(L, -1));
+            else
+                snprintf(got, sizeof got, "a %s", luaL_typename(L, -1));
+            opt_error(L, "field '%s': values must be integers in %s; entry %d is %s", p->lua,
+                      bounds_text(p), (int)i, got);
+        }
         out[i - 1] = (long long)v;
         if (rl_list_repeats(out, (int)i))
             opt_error(L, "field '%s': %lld is given twice", p->lua, (long long)v);
@@ -770,7 +861,7 @@ static int push_result(lua_State *L, cJSON *r)
 static int l_model(lua_State *L)
 {
     rl_model m;
-    check_model(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &m);
+    check_model(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &m, (spec_arg){"roofline.model", NULL});
     rl_model_push(L, &m);
     return 1;
 }
@@ -779,7 +870,7 @@ static int l_model(lua_State *L)
 static int l_hw(lua_State *L)
 {
     rl_hw h;
-    check_hw(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &h);
+    check_hw(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &h, (spec_arg){"roofline.hw", NULL});
     /* the table names the chip its measurements belong to, renamed or not,
      * as it carries the figures they were taken at: a name edited on it
      * field by field is a rename, as { name = } and --set hw.name are
@@ -796,7 +887,7 @@ static int l_hw(lua_State *L)
 int rl_lua_info(lua_State *L)
 {
     rl_model m;
-    check_model(L, 1, 0, &m);
+    check_model(L, 1, 0, &m, (spec_arg){"roofline.info", NULL});
     int opts = lua_isnoneornil(L, 2) ? 0 : 2;
     if (opts)
         check_keys(L, opts, "info");
@@ -1677,22 +1768,26 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
             size_t len = strcspn(s, ",");
             opt_check(L, len > 0 && n < cap, "field 'hw': 1 to 8 names, comma-separated");
             lua_pushlstring(L, s, len);
-            check_hw(L, lua_gettop(L), 0, &(*hw)[n++]);
+            check_hw(L, lua_gettop(L), 0, &(*hw)[n++], (spec_arg){NULL, "hw"});
             lua_pop(L, 1);
             s += len + (s[len] == ',');
         }
     } else if (lua_rawlen(L, at) == 0) {
-        check_hw(L, at, 0, &(*hw)[n++]); /* one spec table */
+        check_hw(L, at, 0, &(*hw)[n++], (spec_arg){NULL, "hw"}); /* one spec table */
     } else {
         lua_Unsigned len = lua_rawlen(L, at);
         opt_check(L, len <= (lua_Unsigned)cap, "field 'hw': at most 8 profiles");
         for (lua_Unsigned i = 1; i <= len; i++) {
             lua_rawgeti(L, at, (lua_Integer)i);
-            check_hw(L, lua_gettop(L), 0, &(*hw)[n++]);
+            char key[32];
+            snprintf(key, sizeof key, "hw[%d]", (int)i);
+            check_hw(L, lua_gettop(L), 0, &(*hw)[n++], (spec_arg){NULL, key});
             lua_pop(L, 1);
         }
     }
     lua_pop(L, 1);
+    opt_check(L, n > 0, "field 'hw': no hardware named (a name, \"a,b\", or a list of names and "
+                        "spec tables)"); /* tester35 F11: was "roofline.size: size: need hardware" */
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
             if (strcmp((*hw)[i].name, (*hw)[j].name) == 0)
@@ -1718,7 +1813,7 @@ int rl_lua_size(lua_State *L)
     check_keys(L, 1, "size");
     lua_getfield(L, 1, "model");
     opt_check(L, !lua_isnil(L, -1), "field 'model' is required");
-    check_model(L, lua_gettop(L), 0, &m);
+    check_model(L, lua_gettop(L), 0, &m, (spec_arg){NULL, "model"});
     lua_pop(L, 1);
     opt_check(L, !m.abstract, "field 'model': an abstract model has no operator list");
     int nhw = size_hw_list(L, 1, &hw, MAX_HW);

@@ -157,7 +157,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        "tp|replicated", "MoE attention with --ep: tensor-parallel or replicated",
                        AT(plan.attn_replicated), 0, 0, RL_PF_REFINES},
     [RL_P_OVERLAP] = {"overlap", "overlap", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                      "step = max(local, comm) instead of the sum (the roofline's: a step "
+                      "step = max(local, comm) instead of the sum (with --pp: max(local, comm - "
+                      "stage sends) + stage sends; the roofline's: a step "
                       "kernel tables or fitted costs time keeps the sum)", AT(plan.overlap), 0, 0,
                       0},
     [RL_P_BACKEND] = {"backend", NULL, NULL, "backend", RL_PT_STRING, "cpu|cuda", "", 0, 0, NULL,
@@ -511,7 +512,8 @@ const rl_command RL_COMMANDS[] = {
      "original_max_position_embeddings x factor; linear, dynamic: max_position_embeddings x\n"
      "factor; llama3, longrope: unchanged), with a note; --set model.max_context=N overrides.\n"
      "A rope type other than default, linear, dynamic, ntk, yarn, longrope, su, llama3, mrope\n"
-     "(case-sensitive), or rope_type and type that disagree, is an error.",
+     "(case-sensitive), rope_type and type that disagree, a linear, dynamic, ntk or yarn\n"
+     "block with no factor, or a quantization_config without quant_method, is an error.",
      "CONFIG.json [--name NAME] [--source TEXT] [--save FILE]"},
     {"calibrate", rl_cli_calibrate, NULL, CALIBRATE, NULL, 0,
      "Measure this host's kernels and write its calibrated profile, or import measured tables.\n"
@@ -831,22 +833,17 @@ static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_
 static int parse_number(const rl_opts *o, rl_param_id id, const char *s, double lo, double hi,
                         double *v);
 
-/* One whole number in [min, max]: digits, or 1e12-style as the numeric
- * flags take it (tester10 #11: "expected comma-separated integers"). */
+/* One whole number in [min, max] in the integer syntax of every count flag,
+ * scalar or list (cli.h rl_cli_parse_int: digits, 1e3, 2.0; tester10 #11,
+ * tester35 F9). */
 static int parse_count(const rl_opts *o, rl_param_id id, const char *s, long long *out)
 {
     const rl_param *p = &RL_PARAMS[id];
     char err[1024];
     if (strchr(s, ','))
         return rl_cli_say(o, "--%s '%.40s': takes one integer, not a list", rl_param_flag(o, id), s);
-    if (rl_cli_parse_list(s, (long long)p->min, (long long)p->max, out, 1, err, sizeof err) == 1)
-        return 0;
-    double v;
-    if (!strpbrk(s, ".eE")) /* digits: the list parser's message names the range */
+    if (rl_cli_parse_int(s, (long long)p->min, (long long)p->max, out, err, sizeof err) != 0)
         return rl_cli_say(o, "--%s %s", rl_param_flag(o, id), err);
-    if (parse_number(o, id, s, p->min, p->max, &v) != 0)
-        return -1;
-    *out = (long long)v;
     return 0;
 }
 

@@ -427,6 +427,20 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
  * A plan with --overlap runs its collectives beside the local step: each of
  * its pp ticks takes max(local, its layers' collectives), then come the pp-1
  * stage sends (shard.c), so over a step the rows obey the max form. */
+/* The `overlap` key: how a step adds its local time and its collectives
+ * (add_breakdown says it at length).  With pp > 1 the stage sends follow
+ * the overlapped tick (tester35 F11: the key said "max(local, comm)" where
+ * the rows are max(local, comm - sends) + sends); pp < 0 stands for a
+ * comparison of plans with and without a pipeline (shard). */
+static const char *overlap_text(int overlap, long long pp)
+{
+    if (!overlap)
+        return "local + comm";
+    return pp > 1   ? "max(local, comm - stage sends) + stage sends"
+           : pp < 0 ? "max(local, comm); pipeline plans max(local, comm - stage sends) + stage sends"
+                    : "max(local, comm)";
+}
+
 static void add_breakdown(cJSON *o, int overlap, long long pp)
 {
     static const char terms[] =
@@ -773,7 +787,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     cJSON_AddNumberToObject(o, "prefill_batch", 1);
     cJSON_AddNumberToObject(o, "context", (double)context);
     add_precision(o, p, m->abstract);
-    cJSON_AddStringToObject(o, "overlap", overlap ? "max(local, comm)" : "local + comm");
+    cJSON_AddStringToObject(o, "overlap", overlap_text(overlap, -1)); /* pp plans among them */
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
     add_plan_memory_rule(o, h);
@@ -887,7 +901,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                             "times a step)" : "", how);
     if (fit)
         cJSON_AddStringToObject(o, "fitted", fitted);
-    cJSON_AddStringToObject(o, "overlap", plan->overlap ? "max(local, comm)" : "local + comm");
+    cJSON_AddStringToObject(o, "overlap", overlap_text(plan->overlap, plan->pp));
     add_plan_memory_rule(o, h);
     add_breakdown(o, plan->overlap, plan->pp);
     add_stages(o, m, h, plan->pp, 1);

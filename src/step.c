@@ -64,6 +64,18 @@ int rl_model_check_context(const rl_model *m, long long context, char *err, size
     return 0;
 }
 
+/* vLLM warns when a config gives no length (config.py
+ * _get_and_verify_max_len); so does this */
+int rl_model_context_note(const rl_model *m, const char *override, char *buf, size_t n)
+{
+    if (m->max_context > 0)
+        return 0;
+    snprintf(buf, n, "note: %s gives no max_context: no context or request length is checked "
+             "against the model's limit; add max_context = N (its max_position_embeddings) to the "
+             "spec or %s", m->origin, override);
+    return 1;
+}
+
 rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                            long long context, rl_precision p, double kv_copies)
 {

@@ -88,6 +88,13 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
  * it.  Returns 0 or -1 with err naming the model file. */
 int rl_model_check_context(const rl_model *m, long long context, char *err, size_t errlen);
 
+/* The note for a spec without max_context (optional, spec.h: the
+ * scaling-book presets, the book gives none), with `override` the way to
+ * set one ("--set model.max_context=N"); 1 and the note in buf when it
+ * applies, else 0.  The CLI's commands and roofline's Lua functions give
+ * it alike (tester33 F4, tester35 F8). */
+int rl_model_context_note(const rl_model *m, const char *override, char *buf, size_t n);
+
 /* rl_step_decode under h's efficiency tables (calibrated mode, above; the
  * `calibrated` flag set), or exactly rl_step_decode when h has none.  Each
  * token's KV cache is read kv_copies times (>= 1: chips of a TP replica

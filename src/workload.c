@@ -257,7 +257,7 @@ long long rl_requests_fit(rl_request *r, long long n, const rl_workload *w, long
     if (2 * over > n) {
         snprintf(err, errlen, "%lld of %lld requests exceed the model's max_context (%lld "
                  "tokens): shorten the prompt and output lengths (--prompt-len/--out-len; Lua "
-                 "prompt/output), or raise it with --set model.max_context=N if the model "
+                 "fields 'prompt_len'/'out_len'), or raise it with --set model.max_context=N if the model "
                  "supports longer contexts", over, n, max_context);
         return -1;
     }

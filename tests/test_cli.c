@@ -82,6 +82,38 @@ static void no_max_context_said(void **state)
     assert_true(num(j, "max_context") == 8192);
     assert_null(strstr(out, "no max_context"));
     cJSON_Delete(j);
+    /* tester35 F8: run said nothing; now the note once per model, however
+     * often the scenario loads it (as a name and as roofline.model's table) */
+    char path[] = "/tmp/rl_nomax_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *scen = "for i = 1, 3 do roofline.step{model = 'scaling-book-18b', hw = 'h100-sxm', "
+                       "context = 100000000, ideal = true} end\n"
+                       "roofline.info(roofline.model('scaling-book-18b'))\n"
+                       "roofline.info('llama3-8b')\n";
+    assert_true(write(fd, scen, strlen(scen)) == (ssize_t)strlen(scen));
+    close(fd);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "run %s", path);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    unlink(path);
+    const char *at = strstr(out, "scaling-book-18b.lua gives no max_context");
+    if (!at || strstr(at + strlen("scaling-book-18b.lua gives no max_context"), "gives no max_context") || !strstr(out, "roofline.model(m, {max_context = N})"))
+        fail_msg("run: not one max_context note: %s", out);
+}
+
+/* tester35 F9: one integer syntax for every count flag: --pp 3e0 was taken
+ * but --batch 1e3 refused; both are whole numbers now, the same run as
+ * their digits. */
+static void integer_flags_one_syntax(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw h100-sxm --context 1024 --ideal --format csv ";
+    static char digits[sizeof out];
+    assert_int_equal(cli2(base, "--chips 3 --pp 3 --batch 1000,2"), 0);
+    snprintf(digits, sizeof digits, "%s", out);
+    assert_int_equal(cli2(base, "--chips 3e0 --pp 3.0 --batch 1e3,2e0"), 0);
+    assert_string_equal(out, digits);
 }
 
 /* info: the contract keys; LLaMA-2-13B's exact count. */
@@ -232,7 +264,7 @@ static void bad_input(void **state)
         {"simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt 100 --prompt-len 200 "
          "--out-len 10", "--prompt given twice"},
         /* tester10 #11: a one-integer flag takes 1e12-style, and says what it expects */
-        {"run --max-instructions 1.5 x.lua", "--max-instructions '1.5': expected a whole number"},
+        {"run --max-instructions 1.5 x.lua", "--max-instructions '1.5': not a whole number"},
         /* tester10 #13: so is a repeated --set of one field (it was last-wins) */
         {"info --model llama3-8b --set model.layers=10 --set model.layers=20",
          "--set model.layers given twice ('10', then '20')"},
@@ -4188,6 +4220,9 @@ static void overlap_breakdown_states_its_rule(void **state)
         const char *b = cJSON_GetObjectItem(j, "breakdown")->valuestring;
         if (strncmp(b, rule[k], strlen(rule[k])) != 0)
             fail_msg("breakdown '%s' does not open with '%s'", b, rule[k]);
+        /* tester35 F11: and the `overlap` key (it said max(local, comm) under --pp) */
+        assert_string_equal(cJSON_GetObjectItem(j, "overlap")->valuestring,
+                            k == 0 ? "max(local, comm)" : "max(local, comm - stage sends) + stage sends");
         const cJSON *r, *c;
         cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
         {
@@ -4319,7 +4354,7 @@ int main(void)
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(simulate_notes_band_outside_grid),
         cmocka_unit_test(pareto_skips_invalid_precisions),
-        cmocka_unit_test(info_json),   cmocka_unit_test(no_max_context_said),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
+        cmocka_unit_test(info_json),   cmocka_unit_test(no_max_context_said), cmocka_unit_test(integer_flags_one_syntax),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(save_never_replaces_inputs),

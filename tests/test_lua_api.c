@@ -105,13 +105,13 @@ static void argument_types(void **state)
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, ideal = 'yes' }",
          "roofline.step: field 'ideal': expected true or false, got string"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = '100' }",
-         "roofline.step: field 'context': expected a number (or a list of them), got string"},
+         "roofline.step: field 'context': expected a number, got string"},
         {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', offline = 1, requests = 10,"
          " prompt_len = 10, out_len = 10 }",
          "roofline.simulate: field 'offline': expected true or false, got number"},
         /* tester34 F8: nor for a list's entries, nor for a real number */
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = {'4', '8'} }",
-         "roofline.step: field 'batch': values must be integers in 1..1e9 (numbers, not strings)"},
+         "roofline.step: field 'batch': values must be integers in 1..1e9; entry 1 is a string"},
         {"roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', chips = {'1'}, context = 100,"
          " batch = {1} }", "roofline.pareto: field 'chips': values must be integers"},
         {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = '1', requests = 10,"
@@ -133,6 +133,30 @@ static void argument_types(void **state)
          "roofline.step: field 'context': 100000 tokens exceeds the model's max_context"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, weights = 'x' }",
          "roofline.step: field 'weights': unknown dtype 'x'"},
+        /* tester35 F7: the spec readers' errors, size's hw list, scalars that take no
+         * list, a nested list, the over-long workload name the field (were
+         * "(scenario model table): ...", "bad argument #4 to 'size'", "(or a list of
+         * them)", "(numbers, not strings)", "Lua prompt/output") */
+        {"roofline.model('llama3-70b', {layers = '80'})",
+         "roofline.model: field 'layers': expected a number, got string"},
+        {"roofline.hw('h100-sxm', {hbm_bw = '3e12'})",
+         "roofline.hw: field 'hbm_bw': expected a number, got string"},
+        {"local m = roofline.model('llama3-8b') m.layers = -1 "
+         "roofline.step{ model = m, hw = 'h100-sxm', context = 100 }",
+         "roofline.step: field 'model': field 'layers': must be > 0"},
+        {"roofline.size{ model = 'llama3-8b', hw = {'h100-sxm', 5}, qps = 1, prompt_len = 10,"
+         " out_len = 10, ttft_p99 = 1, tpot_p99 = 1 }",
+         "roofline.size: field 'hw[2]': expected a name, a path or a spec table, got number"},
+        {"roofline.shard{ model = 'llama3-8b', hw = 'h100-sxm', context = '100' }",
+         "roofline.shard: field 'context': expected a number, got string"},
+        {"roofline.sweep{ model = 'llama3-8b', hw = 'h100-sxm', context = '100' }",
+         "roofline.sweep: field 'context': expected a number or a list of numbers, got string"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = {{1}} }",
+         "roofline.step: field 'batch': values must be integers in 1..1e9; entry 1 is a table"},
+        {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, requests = 10,"
+         " prompt_len = '100000', out_len = 10 }", "Lua fields 'prompt_len'/'out_len'"},
+        {"roofline.size{ model = 'llama3-8b', hw = '', qps = 1, prompt_len = 10, out_len = 10,"
+         " ttft_p99 = 1, tpot_p99 = 1 }", "roofline.size: field 'hw': no hardware named"},
     };
     char err[1024];
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
