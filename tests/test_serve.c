@@ -1975,6 +1975,7 @@ static void test_links_only_when_used(void **state)
     char err[512];
     assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), 0);
     assert_int_equal(out.completed, 50);
+    rl_serve_result_free(&out);
     c.preempt = RL_PREEMPT_SWAP;
     assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), -1);
     assert_non_null(strstr(err, "/tmp/minimal.lua: field 'host_bw': missing, and swap preemption"));
