@@ -1719,8 +1719,15 @@ int rl_cli_simulate(rl_opts *o)
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
-                                                    &max_qps, err, sizeof err)) != 0)
+                                                    &max_qps, err, sizeof err)) != 0) {
         rl_serve_result_free(&r);
+        if (rl_interrupted()) { /* its "0 of 4000 arrivals" are the search's, not --requests (tester36 F3) */
+            char why[ERRLEN];
+            snprintf(why, sizeof why, "%s", strncmp(err, "simulate: ", 10) ? err : err + 10);
+            snprintf(err, sizeof err, "the %lld-request run finished, then the capacity search "
+                     "(max_sustainable_qps) was interrupted; its own simulation: %.900s", n, why);
+        }
+    }
     c.capacity_lower_bound = NULL;
     c.capacity_repeated = NULL;
     if (rc == 0) /* never below a load this run sustained (serve.h) */

@@ -1237,11 +1237,41 @@ static void keep_renamed(lua_State *L)
     lua_pop(L, 3);
 }
 
+/* A derived spec (argument 2) that sets a figure of its own (anything but
+ * `base` and `engines`: a what-if such as a price) is another profile than
+ * its base, so without a `name` it is named after its file's stem (argument
+ * 3), and keep_renamed keeps the base's as renamed_from (tester36 F4:
+ * { base = "b200", price_per_chip_hour = P } read as b200, so `--hw
+ * b200,that.lua` was refused as given twice).  An engine profile (base and
+ * engines only: calibrate --tables, fit --save) keeps its base's name. */
+static void name_what_if(lua_State *L)
+{
+    int own = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 2) != 0) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+        if (strcmp(k, "name") == 0) {
+            lua_pop(L, 2);
+            return;
+        }
+        own |= strcmp(k, "base") != 0 && strcmp(k, "engines") != 0;
+        lua_pop(L, 1);
+    }
+    if (!own)
+        return;
+    const char *path = lua_tostring(L, 3), *slash = strrchr(path, '/');
+    const char *stem = slash ? slash + 1 : path, *dot = strrchr(stem, '.');
+    lua_pushliteral(L, "name");
+    lua_pushlstring(L, stem, dot && dot != stem ? (size_t)(dot - stem) : strlen(stem));
+    lua_rawset(L, 2);
+}
+
 /* Copy every field of the derived spec (argument 2) but `base` into its base
  * (argument 1), raw, once the base's figures are kept as measured: a
  * protected call, as any allocation may raise. */
 static int merge_fields(lua_State *L)
 {
+    name_what_if(L);
     keep_measured(L, 1);
     keep_renamed(L);
     lua_pushnil(L);
@@ -1342,7 +1372,8 @@ static int load_base(lua_State *L, const char *path, int depth, char *err, size_
     lua_pushcfunction(L, merge_fields);
     lua_pushvalue(L, -2); /* the base */
     lua_pushvalue(L, -4); /* the spec naming it */
-    if (rl_sandbox_pcall(L, 2, 0, path, err, errlen) != 0) {
+    lua_pushstring(L, path);
+    if (rl_sandbox_pcall(L, 3, 0, path, err, errlen) != 0) {
         lua_pop(L, 1);
         return -1;
     }

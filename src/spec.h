@@ -16,7 +16,9 @@
  * --tables` are such specs: `{ base = "h100-sxm", engines = { default =
  * "trtllm", trtllm = {...} } }`, so they hold only their engine and load
  * everywhere `--hw FILE.lua` is taken.  Bases chain (a base may name its own)
- * up to RL_SPEC_BASE_DEPTH deep; --set applies after the merge. */
+ * up to RL_SPEC_BASE_DEPTH deep; --set applies after the merge.  A spec that
+ * sets anything but `base` and `engines` and no `name` is named after its
+ * file's stem (spec.c name_what_if). */
 #ifndef RL_SPEC_H
 #define RL_SPEC_H
 

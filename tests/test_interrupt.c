@@ -325,6 +325,26 @@ static void sigint_in_capacity_without_targets(void **state)
     assert_int_equal(access(save, F_OK), -1);
 }
 
+/* SIGTERM in simulate's capacity search after the --requests run finished
+ * (tester36 F3: it read "after 0 of 4000 arrivals", the search's own
+ * sample, not the 2,000,000 asked for): the message names the search and
+ * the finished run.  4000 requests of 1500 output tokens one at a time
+ * (--max-seqs 1): 1.4 s in all here (15:36 UTC stop 30), most of it the
+ * search; a signal that lands in the run is retried later. */
+static void sigterm_in_capacity_search_names_it(void **state)
+{
+    (void)state;
+    char *argv[] = {RL_BIN, "simulate", "--model", "llama3-8b", "--hw", "h100-sxm", "--ideal",
+                    "--qps", "20", "--requests", "4000", "--prompt-len", "200", "--out-len",
+                    "1500", "--max-seqs", "1", NULL};
+    const char *reached[] = {"the 4000-request run finished, then the capacity search "
+                             "(max_sustainable_qps) was interrupted", NULL};
+    char err[4096];
+    assert_int_equal(signal_when_reached(argv, SIGTERM, 300, reached, err, sizeof err), 143);
+    if (!strstr(err, reached[0]) || !strstr(err, "no result kept"))
+        fail_msg("stderr: %s", err);
+}
+
 /* SIGINT during a full calibration (tens of seconds): it stops at the next
  * benchmark, exits 130, says nothing was written, and leaves no profile
  * directory. */
@@ -501,6 +521,7 @@ int main(void)
         cmocka_unit_test(second_sigint_leaves_no_temporary),
         cmocka_unit_test(sigterm_during_figures),
         cmocka_unit_test(sigterm_stops_simulate),
+        cmocka_unit_test(sigterm_in_capacity_search_names_it),
         cmocka_unit_test(flag_stops_simulate_setup),
         cmocka_unit_test(sigint_stops_simulate_setup),
         cmocka_unit_test(sigint_in_capacity_without_targets),

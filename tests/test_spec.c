@@ -260,13 +260,25 @@ static void base_specs(void **state)
     fputs("return { base = 'a.lua', hbm_bytes = 96e9 }\n", f);
     fclose(f);
     rl_hw p = load_hw("h100-sxm", NULL, 0), h = load_hw(b, NULL, 0);
-    assert_string_equal(h.name, "h100-sxm");                  /* from the preset */
+    /* a what-if is its own profile (tester36 F4): named after its file's
+     * stem, its base's name kept as renamed_from (so `--hw h100-sxm,b.lua`
+     * compares two, and its tables still read as measured on h100-sxm) */
+    assert_string_equal(h.name, "b");
+    assert_string_equal(h.renamed_from, "h100-sxm");
     assert_true(h.hbm_bw == p.hbm_bw);                          /* from the preset */
     assert_true(h.price_per_chip_hour == 2);                    /* from a */
     assert_true(h.flops[RL_BF16] == 2e15 && h.flops[RL_FP8] == 0); /* a's flops whole */
     assert_true(h.hbm_bytes == 96e9);                           /* from b */
     assert_int_equal(h.engines.n, p.engines.n);                 /* the preset's engines */
     assert_string_equal(h.origin, b);
+    f = fopen(b, "w"); /* base only, as calibrate/fit --save write (+engines): base's name */
+    fputs("return { base = 'h100-sxm' }\n", f);
+    fclose(f);
+    assert_string_equal(load_hw(b, NULL, 0).name, "h100-sxm");
+    f = fopen(b, "w"); /* a name given wins over the stem */
+    fputs("return { base = 'a.lua', hbm_bytes = 96e9, name = 'h100-96g' }\n", f);
+    fclose(f);
+    assert_string_equal(load_hw(b, NULL, 0).name, "h100-96g");
     rl_override ov = {"hbm_bytes", "1e9"};
     h = load_hw(b, &ov, 1);
     assert_true(h.hbm_bytes == 1e9);
