@@ -868,6 +868,14 @@ double rl_serve_slo_bound(const rl_serve_result *r);
  * 1931; 4.73 at 1 where the exact limit is 4.744). */
 double rl_serve_garwood_upper(double k);
 
+/* The effective requests the floor (rl_serve_slo_bound) needs to read a
+ * share `share` of the TTFTs over target under RL_SERVE_SLO_TAIL: the fixed
+ * point N of N = rl_serve_garwood_upper(round(share N)) / RL_SERVE_SLO_TAIL
+ * from RL_SERVE_SLO_NONE / RL_SERVE_SLO_TAIL (299.6 at share 0), capped at
+ * RL_SERVE_CAPACITY_GROW_MAX (the cap on a sample's requests, reached as
+ * share nears RL_SERVE_SLO_TAIL; at or above it, 299.6: the run fails). */
+double rl_serve_slo_want(double share);
+
 /* The effective sample size of the m values v: m over their statistical
  * inefficiency (at least 1), the variance of their mean relative to
  * independent values', by overlapping batch means over batches of
