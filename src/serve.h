@@ -255,7 +255,7 @@ void rl_ops_cost_free(rl_ops_cost *c);
  * (each stream is timed as if alone: optimistic when their batches differ)
  * and the time imbalance of the first and last stages (embedding, LM head;
  * their memory is the heaviest stage's, rl_serve_weight_bytes).  Stages
- * that do not divide the layers (vLLM's split, shard.h rl_shard_stage_layers)
+ * that do not divide the layers (the engine's split, shard.h rl_shard_split_of)
  * run at the pace of the largest: a pass is pp ticks of it, the op list and
  * its collectives times stage_f (shard.h rl_shard_stage_scale), plus the
  * sends (fitted costs: the whole pass times stage_f, e2e.h).  pp may not
