@@ -741,6 +741,17 @@ static const char *bounds_text(const rl_param *p)
     return buf;
 }
 
+/* What the value at idx is, for a refusal: the number (tester35 F7), or
+ * its type ("a table": a nested table read "not strings"). */
+static const char *value_text(lua_State *L, int idx, char *got, size_t n)
+{
+    if (lua_type(L, idx) == LUA_TNUMBER)
+        snprintf(got, n, "%.17g", lua_tonumber(L, idx));
+    else
+        snprintf(got, n, "a %s", luaL_typename(L, idx));
+    return got;
+}
+
 /* Field of parameter id (its Lua key, param.h) of the table at opts: a
  * whole number within the row's bounds, `def` when absent. */
 static long long opt_count(lua_State *L, int opts, rl_param_id id, long long def)
@@ -751,8 +762,10 @@ static long long opt_count(lua_State *L, int opts, rl_param_id id, long long def
     if (!lua_isnil(L, -1)) {
         int ok;
         lua_Integer i = opt_whole(L, -1, &ok);
-        if (!ok || i < (lua_Integer)p->min || i > (lua_Integer)p->max)
-            opt_error(L, "field '%s': expected an integer in %s", p->lua, bounds_text(p));
+        char got[48];
+        if (!ok || i < (lua_Integer)p->min || i > (lua_Integer)p->max) /* review36 L6: echoed */
+            opt_error(L, "field '%s': expected an integer in %s; got %s", p->lua, bounds_text(p),
+                      value_text(L, -1, got, sizeof got));
         v = (long long)i;
     }
     lua_pop(L, 1);
@@ -778,13 +791,9 @@ static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def,
         int ok;
         lua_Integer v = opt_whole(L, -1, &ok);
         if (!ok || v < (lua_Integer)p->min || v > (lua_Integer)p->max) {
-            char got[48]; /* what entry i is (tester35 F7: a nested table read "not strings") */
-            if (lua_type(L, -1) == LUA_TNUMBER)
-                snprintf(got, sizeof got, "%.17g", lua_tonumber(L, -1));
-            else
-                snprintf(got, sizeof got, "a %s", luaL_typename(L, -1));
+            char got[48];
             opt_error(L, "field '%s': values must be integers in %s; entry %d is %s", p->lua,
-                      bounds_text(p), (int)i, got);
+                      bounds_text(p), (int)i, value_text(L, -1, got, sizeof got));
         }
         out[i - 1] = (long long)v;
         if (rl_list_repeats(out, (int)i))

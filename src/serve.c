@@ -2566,6 +2566,21 @@ static double miss_bound(const double *v, long long from, long long n, double ta
            counted;
 }
 
+double rl_serve_slo_want(double share)
+{
+    double want = RL_SERVE_SLO_NONE / RL_SERVE_SLO_TAIL, cap = RL_SERVE_CAPACITY_GROW_MAX;
+    /* nondecreasing, and round(share x want) rises by 1 at least each pass
+     * until it settles: at most share x cap passes (review36 L1: 8 passes
+     * stopped short for shares of 0.7% or more) */
+    while (share < RL_SERVE_SLO_TAIL && want < cap) {
+        double next = rl_serve_garwood_upper(round(share * want)) / RL_SERVE_SLO_TAIL;
+        if (!(next > want))
+            break;
+        want = fmin(next, cap);
+    }
+    return want;
+}
+
 double rl_serve_garwood_upper(double k)
 {
     if (!(k > 0)) /* exact at 0: -ln 0.05 */
@@ -2981,10 +2996,8 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     if (rc != 0)
         return -1;
     double load = (double)(n - 1) / ((req[n - 1].arrival - req[0].arrival) / scale);
-    double eff = r.slo_effective_requests, want = RL_SERVE_SLO_NONE / RL_SERVE_SLO_TAIL;
-    double share = r.slo_ttft_counted > 0 ? r.slo_ttft_over / r.slo_ttft_counted : 0;
-    for (int i = 0; i < 8 && share < RL_SERVE_SLO_TAIL; i++) /* the floor's N at this share */
-        want = fmax(want, rl_serve_garwood_upper(round(share * want)) / RL_SERVE_SLO_TAIL);
+    double eff = r.slo_effective_requests;
+    double want = rl_serve_slo_want(r.slo_ttft_counted > 0 ? r.slo_ttft_over / r.slo_ttft_counted : 0);
     rl_serve_result judged = r;
     if (locate)
         judged.slo_effective_requests = 0;

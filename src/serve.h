@@ -255,7 +255,7 @@ void rl_ops_cost_free(rl_ops_cost *c);
  * (each stream is timed as if alone: optimistic when their batches differ)
  * and the time imbalance of the first and last stages (embedding, LM head;
  * their memory is the heaviest stage's, rl_serve_weight_bytes).  Stages
- * that do not divide the layers (vLLM's split, shard.h rl_shard_stage_layers)
+ * that do not divide the layers (the engine's split, shard.h rl_shard_split_of)
  * run at the pace of the largest: a pass is pp ticks of it, the op list and
  * its collectives times stage_f (shard.h rl_shard_stage_scale), plus the
  * sends (fitted costs: the whole pass times stage_f, e2e.h).  pp may not
@@ -867,6 +867,14 @@ double rl_serve_slo_bound(const rl_serve_result *r);
  * (exact), else Wilson and Hilferty's cube-root approximation (Biometrika
  * 1931; 4.73 at 1 where the exact limit is 4.744). */
 double rl_serve_garwood_upper(double k);
+
+/* The effective requests the floor (rl_serve_slo_bound) needs to read a
+ * share `share` of the TTFTs over target under RL_SERVE_SLO_TAIL: the fixed
+ * point N of N = rl_serve_garwood_upper(round(share N)) / RL_SERVE_SLO_TAIL
+ * from RL_SERVE_SLO_NONE / RL_SERVE_SLO_TAIL (299.6 at share 0), capped at
+ * RL_SERVE_CAPACITY_GROW_MAX (the cap on a sample's requests, reached as
+ * share nears RL_SERVE_SLO_TAIL; at or above it, 299.6: the run fails). */
+double rl_serve_slo_want(double share);
 
 /* The effective sample size of the m values v: m over their statistical
  * inefficiency (at least 1), the variance of their mean relative to

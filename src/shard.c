@@ -182,7 +182,7 @@ double rl_shard_sends_s(const rl_shard_result *r)
 int rl_shard_split_of(const rl_hw *h)
 {
     const rl_serving_engine *e = h ? rl_engines_selected(&h->engines) : NULL;
-    return e && !strncmp(e->name, "trtllm", 6) ? RL_SPLIT_TRTLLM : RL_SPLIT_VLLM;
+    return e && !strcmp(e->name, "trtllm") ? RL_SPLIT_TRTLLM : RL_SPLIT_VLLM;
 }
 
 long long rl_shard_stage_layers(long long layers, long long pp, long long s, int split)

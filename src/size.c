@@ -587,18 +587,11 @@ void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *outpu
     *output = G / (double)in->ntrace;
 }
 
-/* The shortest prompt the workload can draw (rl_dist_sample: at least 1). */
-static double shortest_prompt(const rl_size_input *in)
-{
-    if (in->trace) {
-        double m = INFINITY;
-        for (long long i = 0; i < in->ntrace; i++)
-            m = fmin(m, in->trace[i].prompt);
-        return m;
-    }
-    const rl_dist *d = &in->w.prompt;
-    return d->kind == RL_DIST_FIXED || d->kind == RL_DIST_UNIFORM ? fmax(1, d->a) : 1;
-}
+/* What the search reads off the simulated sample (longest_request). */
+typedef struct {
+    double longest;  /* a replica must hold the longest request */
+    double tpot_ctx; /* a prompt length that over 1% of the TPOT sample reach */
+} sample_lens;
 
 const int rl_size_batch_caps[RL_SIZE_NCAPS] = {16, 32, 64, 128, 256};
 
@@ -683,8 +676,10 @@ static void add_plan(const rl_size_input *in, const replica_kind *k, rl_ops_cost
     /* The step at the cap is an upper bound on TPOT at low load, not a lower
      * one (tester35 F1): a plan whose full batch is over the TPOT target can
      * still meet it with the batch the load leaves.  Its capacity is
-     * estimated at the largest batch whose step fits the target (at least 1:
-     * add_kind pruned the kinds whose fastest step misses it); a larger cap
+     * estimated at the largest batch whose step fits the target at the mean
+     * context, or at 1 when none does (review36 M1: then add_kind's bound
+     * at the sample's tpot_ctx did not prove it hopeless, so it is
+     * simulated rather than dropped); a larger cap
      * adds nothing once the smaller one's full step is over the target. */
     if (ci > 0 && rl_serve_ops_time1(oc, 0, 0, fmin(rl_size_batch_caps[ci - 1] * per, bkv),
                                      P + G / 2) > in->slo_tpot) {
@@ -762,7 +757,7 @@ static int kind_holds(const replica_kind *k, double longest)
  * compute dtype, a plan the step cost refuses (more TP chips than heads),
  * no KV room for the longest request, or prefill alone over the TTFT
  * target.  Records the best TTFT and TPOT any fitting kind reaches. */
-static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G, double longest,
+static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G, const sample_lens *sl,
                     double qps, plan_list *pl, rl_size_result *out, char *err, size_t errlen)
 {
     const rl_hw *h = &in->hw[k->hw];
@@ -776,15 +771,19 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
         return 1;
     k->t_pref = rl_serve_ops_time1(&oc, P, 0, 0, 0);
     double ttft = k->t_pref + oc.dispatch_s; /* its TTFT alone: the step and the dispatch */
-    /* a lower bound on any request's TPOT: one sequence at the shortest
+    /* a lower bound on the TPOT p99 (review36 M1): a request's TPOT is the
+     * mean of the decode steps after its first token (docs/serving.md
+     * "TPOT is per request"), each at least one sequence's step at its
      * prompt's context (a step grows with batch and context; dispatch and
-     * prefill chunks only add) */
-    double tpot_min = rl_serve_ops_time1(&oc, 0, 0, 1, shortest_prompt(in));
-    if (kind_holds(k, longest)) { /* the best any fitting configuration could do */
+     * prefill chunks only add), and at least r = m - ceil(0.99 m) + 1 of
+     * the m TPOTs reach sl->tpot_ctx, so the p99 (serve.c pcts, nearest
+     * rank ceil(0.99 m)) is at least the step there */
+    double tpot_min = rl_serve_ops_time1(&oc, 0, 0, 1, sl->tpot_ctx);
+    if (kind_holds(k, sl->longest)) { /* the best any fitting configuration could do */
         out->min_ttft_s = fmin(out->min_ttft_s, ttft);
         out->min_tpot_s = fmin(out->min_tpot_s, tpot_min);
     }
-    int pruned = !kind_holds(k, longest) || ttft > in->slo_ttft || tpot_min > in->slo_tpot;
+    int pruned = !kind_holds(k, sl->longest) || ttft > in->slo_ttft || tpot_min > in->slo_tpot;
     if (!pruned)
         kind_memory(in, k);
     for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++)
@@ -799,7 +798,7 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
  * expert-parallel groups (every power of 2 dividing the stage's chips and
  * the experts) and attn-dp.  *held: set when one holds the longest request. */
 static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, long long chips,
-                              long long pp, double P, double G, double longest, double qps,
+                              long long pp, double P, double G, const sample_lens *sl, double qps,
                               plan_list *pl, rl_size_result *out, int *held, char *err,
                               size_t errlen)
 {
@@ -820,9 +819,9 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
             if (ep > 1 && ep == stage && dp)
                 continue;
             replica_kind k = {hi, p, chips, pp, ep, (rl_attn_layout)l, 0, 0, 0, 0};
-            if (add_kind(in, &k, P, G, longest, qps, pl, out, err, errlen))
+            if (add_kind(in, &k, P, G, sl, qps, pl, out, err, errlen))
                 out->pruned += RL_SIZE_NPOLICIES * RL_SIZE_NCAPS;
-            *held |= kind_holds(&k, longest);
+            *held |= kind_holds(&k, sl->longest);
         }
     }
 }
@@ -834,7 +833,7 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
  * domain only with max_chips given, or while no smaller kind held the
  * longest request. */
 static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P, double G,
-                      double longest, double qps, plan_list *pl, rl_size_result *out, char *err,
+                      const sample_lens *sl, double qps, plan_list *pl, rl_size_result *out, char *err,
                       size_t errlen)
 {
     const rl_hw *h = &in->hw[hi];
@@ -845,16 +844,16 @@ static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P,
     for (long long chips = 1; chips <= maxc; chips *= 2) {
         if (chips > domain && in->max_chips <= 0 && held)
             break;
-        add_stage_layouts(in, hi, p, chips, 1, P, G, longest, qps, pl, out, &held, err, errlen);
+        add_stage_layouts(in, hi, p, chips, 1, P, G, sl, qps, pl, out, &held, err, errlen);
         if (chips > domain && chips % domain == 0) /* TP in each domain, PP over them */
-            add_stage_layouts(in, hi, p, chips, chips / domain, P, G, longest, qps, pl, out,
+            add_stage_layouts(in, hi, p, chips, chips / domain, P, G, sl, qps, pl, out,
                               &held, err, errlen);
     }
 }
 
 /* Every analytic plan of the search space into pl (RL_SIZE_MAX_PLANS
  * allocated); the rejected ones counted in out. */
-static void enumerate_plans(const rl_size_input *in, double longest, plan_list *pl,
+static void enumerate_plans(const rl_size_input *in, const sample_lens *sl, plan_list *pl,
                             rl_size_result *out, char *err, size_t errlen)
 {
     double P, G, qps = in->w.qps * (1 + in->headroom); /* the load sized for */
@@ -866,7 +865,7 @@ static void enumerate_plans(const rl_size_input *in, double longest, plan_list *
         if (in->prec && in->nprec > 0)
             memcpy(precs, in->prec, (size_t)np * sizeof *precs);
         for (int pi = 0; pi < np; pi++)
-            add_kinds(in, hi, precs[pi], P, G, longest, qps, pl, out, err, errlen);
+            add_kinds(in, hi, precs[pi], P, G, sl, qps, pl, out, err, errlen);
     }
 }
 
@@ -1133,19 +1132,43 @@ static void rank_results(const rl_size_input *in, rl_size_result *out)
         out->nmeet += out->c[i].meets;
 }
 
-/* The longest request (prompt + output tokens) of the simulated workload,
- * at least the mean one's.  Returns 0 or -1. */
-static int longest_request(const rl_size_input *in, double *longest, char *err, size_t errlen)
+/* sl from the sample simulated at the asked load: its longest request
+ * (prompt + output tokens, at least the mean one's), and the r-th longest prompt of the m requests with a TPOT (output >= 2:
+ * (e2e - TTFT) / (output - 1)), r = m - ceil(0.99 m) + 1, the fewest over
+ * a target that put the nearest-rank p99 (serve.c pcts) over it.
+ * Returns 0 or -1. */
+static int cmp_prompt(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int longest_request(const rl_size_input *in, sample_lens *sl, char *err, size_t errlen)
 {
     double P, G;
     rl_size_mean_lengths(in, &P, &G);
-    *longest = P + G;
+    sl->longest = P + G;
+    sl->tpot_ctx = 1; /* rl_dist_sample: at least 1 */
     rl_request *sample;
-    long long ns;
+    long long ns, m = 0;
     if (make_requests(in, 1, 1, &sample, &ns, err, errlen) != 0)
         return -1;
-    for (long long i = 0; i < ns; i++)
-        *longest = fmax(*longest, (double)sample[i].prompt + sample[i].output);
+    double *pr = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *pr);
+    if (!pr) {
+        free(sample);
+        return snprintf(err, errlen, "size: out of memory"), -1;
+    }
+    for (long long i = 0; i < ns; i++) {
+        sl->longest = fmax(sl->longest, (double)sample[i].prompt + sample[i].output);
+        if (sample[i].output >= 2)
+            pr[m++] = sample[i].prompt;
+    }
+    if (m > 0) { /* ascending: the r-th longest is at m - r = ceil(0.99 m) - 1 */
+        qsort(pr, (size_t)m, sizeof *pr, cmp_prompt);
+        long long k = (long long)ceil(0.99 * (double)m);
+        sl->tpot_ctx = fmax(1, pr[(k < 1 ? 1 : k) - 1]);
+    }
+    free(pr);
     free(sample);
     return 0;
 }
@@ -1370,8 +1393,8 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     unsigned long long work = 0; /* simulator events (size.h work_budget) */
     if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0)))
         RL_FAIL("size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
-    double longest; /* a replica must hold the longest request of the simulated workload */
-    if (longest_request(in, &longest, err, errlen) != 0)
+    sample_lens sl; /* the simulated workload's longest request and TPOT bound */
+    if (longest_request(in, &sl, err, errlen) != 0)
         return -1;
     int rc = -1;
     char *pick = NULL;
@@ -1379,7 +1402,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     if (!pl.p)
         RL_FAIL_GOTO(done, "size: out of memory");
     out->priced = all_priced(in);
-    enumerate_plans(in, longest, &pl, out, err, errlen);
+    enumerate_plans(in, &sl, &pl, out, err, errlen);
     if (conservative_plans(in, &pl, out, err, errlen) != 0)
         goto done;
     qsort(pl.p, (size_t)pl.n, sizeof *pl.p, cmp_plan);

@@ -126,7 +126,10 @@ static void argument_types(void **state)
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = {} }",
          "roofline.step: field 'batch': 1 to 4096 values"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = 0 }",
-         "roofline.step: field 'batch': expected an integer in 1..1e9"},
+         "roofline.step: field 'batch': expected an integer in 1..1e9; got 0"},
+        /* review36 L6: the scalar echoes its value as the list form does */
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = 2.5 }",
+         "roofline.step: field 'batch': expected an integer in 1..1e9; got 2.5"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm' }",
          "roofline.step: field 'context' is required"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100000 }",

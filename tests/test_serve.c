@@ -1896,6 +1896,16 @@ static void test_effective_count_and_floor(void **state)
     assert_true(fabs(rl_serve_slo_bound(&r) - 2.996 / 300) < 1e-5);
     r.slo_effective_requests = 0; /* no backlog shows: the clustered bound alone */
     assert_true(rl_serve_slo_bound(&r) == 0.001);
+    /* review36 L1: the confirming sample's effective requests, the fixed
+     * point of N = G(round(share N)) / 0.01 with the same W-H G: 299.6 at
+     * share 0 (2.996 / 0.01), 26,498 at 0.9% (review36's table; 8 passes
+     * gave 5,545), the cap 200,000 at 0.99%; exact (the same arithmetic) */
+    assert_true(fabs(rl_serve_slo_want(0) - 299.6) < 1e-9);
+    double w = rl_serve_slo_want(0.009);
+    assert_true(w > 26497 && w < 26499);
+    assert_true(w >= rl_serve_garwood_upper(round(0.009 * w)) / 0.01); /* a fixed point */
+    assert_true(rl_serve_slo_want(0.0099) == RL_SERVE_CAPACITY_GROW_MAX);
+    assert_true(fabs(rl_serve_slo_want(0.02) - 299.6) < 1e-9);
 }
 
 /* review35 H1: prompt lengths that come in runs.  4000 requests, Poisson

@@ -1168,6 +1168,12 @@ static void stage_split_follows_engine(void **state)
         assert_rel(rl_serve_weight_bytes(&m, &h, 6, 6, 1, p, RL_ATTN_LAYOUT_TP), 6 * want[i],
                    1e-15);
     }
+    /* review36 L5: an engine *named* trtllm, not any name starting so (a
+     * user profile's "trtllmx" keeps vLLM's split; engines.c has no
+     * trtllm-* variant) */
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", "t", err, sizeof err), 0);
+    snprintf(h.engines.e[h.engines.sel].name, sizeof h.engines.e[0].name, "trtllmx");
+    assert_int_equal(rl_shard_split_of(&h), RL_SPLIT_VLLM);
     rl_model d = load_model("deepseek-v3", NULL, 0);
     rl_hw g = load_hw("h200", NULL, 0);
     pl = tp_plan(8);

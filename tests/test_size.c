@@ -382,6 +382,36 @@ static void test_tpot_prune_is_lower_bound(void **state)
     rl_size_result_free(&r);
 }
 
+/* review36 M1: llama3.1-8b, H100, 2 req/s, prompts lognormal:60000:0.3,
+ * 200 output tokens, TPOT p99 8 ms.  A tp1 step of one sequence takes
+ * 6.03 ms at context 1 but 9.13 ms at 60,000 tokens (review36's `step`
+ * hand check), so the sample's 99th-percentile prompt (~115k tokens,
+ * 60000 x exp(2.33 x 0.3 - 0.045)) is over the target: no tp1 kind can
+ * meet the p99 and none is simulated.  Old code bounded at the shortest
+ * draw (1 token) and simulated four tp1 plans, all failing on tpot_p99. */
+static void test_tpot_bound_at_sample_quantile(void **state)
+{
+    fixture *f = *state;
+    rl_override ctx = {"max_context", "131072"};
+    rl_model m = load_model("llama3.1-8b", &ctx, 1);
+    rl_size_input in = f->in;
+    in.m = &m;
+    in.prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    in.nprec = 1;
+    in.slo_ttft = 30;
+    in.slo_tpot = 0.008;
+    in.w = (rl_workload){.n = 1000, .qps = 2, .prompt = {RL_DIST_LOGNORMAL, 60000, 0.3},
+                         .output = {RL_DIST_FIXED, 200, 0}, .seed = 1};
+    rl_size_result r;
+    char err[512];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    for (int i = 0; i < r.n; i++)
+        if (r.c[i].chips == 1)
+            fail_msg("1-chip plan simulated: TPOT p99 %.4f s", r.c[i].tpot_p99);
+    assert_true(r.nmeet > 0 && r.c[0].meets); /* the bound drops no meeting plan */
+    rl_size_result_free(&r);
+}
+
 /* Long prompts (lognormal mean 6000 tokens, llama3-70b with a 128k
  * context) at 30 req/s under TTFT p99 0.8 s: only 8-chip H100 replicas
  * prefill fast enough, while the analytic estimate ranks 2- and 4-chip
@@ -1943,6 +1973,7 @@ int main(void)
         cmocka_unit_test(test_simulate_agrees_on_capacity),
         cmocka_unit_test(test_impossible_targets),
         cmocka_unit_test(test_tpot_prune_is_lower_bound),
+        cmocka_unit_test(test_tpot_bound_at_sample_quantile),
         cmocka_unit_test(test_tie_prefers_margin),
         cmocka_unit_test(test_label_names_compute),
         cmocka_unit_test(test_tie_prefers_evidence),
