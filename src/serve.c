@@ -1976,10 +1976,7 @@ static void select_kth(double *v, long long n, long long k)
     }
 }
 
-/* Move the finite values to the front and fill the percentiles (nearest
- * rank: the ceil(q m)-th smallest); `sorted` sorts them fully (for CDFs),
- * else selection keeps it O(m).  Returns their count m. */
-static long long pcts(double *v, long long n, rl_pcts *p, int sorted)
+long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted)
 {
     long long m = 0;
     double sum = 0;
@@ -2177,7 +2174,7 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     S->kv_tok = c->kv_bytes_per_token * share;
     S->w1 = req[n - 1].arrival; /* steady-state window: see done() */
     S->warm = (long long)ceil(RL_SERVE_STEADY_FROM * (double)n);
-    /* p99 = the ceil(0.99 m)-th smallest of m values (pcts): it exceeds a
+    /* p99 = the ceil(0.99 m)-th smallest of m values (rl_serve_pcts): it exceeds a
      * target once m - ceil(0.99 m) + 1 values do */
     long long m_tpot = 0;
     for (long long i = 0; i < n; i++)
@@ -2507,11 +2504,11 @@ static void percentiles(sim *S, rl_serve_result *out)
 {
     const rl_serve_config *c = S->c;
     long long n = S->n;
-    pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
-    pcts(S->ttft_svc, n, &out->ttft_service, 0);
+    rl_serve_pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
+    rl_serve_pcts(S->ttft_svc, n, &out->ttft_service, 0);
     itl_pcts(S, &out->itl);
-    pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
-    pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
+    rl_serve_pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
+    rl_serve_pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
     out->e2e_settle_s = settle_time(out->e2e_s, out->e2e.n, RL_SERVE_SETTLE);
     if (c->keep_requests) /* sorted again for the CDF */
         qsort(out->e2e_s, (size_t)out->e2e.n, sizeof *out->e2e_s, cmp_double);

@@ -520,6 +520,12 @@ typedef struct {
     long long n; /* requests counted (TPOT: those with >= 2 output tokens); 0: JSON nulls */
 } rl_pcts;
 
+/* Move the finite values of v[0..n) to the front and fill p's percentiles
+ * (nearest rank: the ceil(q m)-th smallest), mean and max; `sorted` sorts
+ * them fully (for CDFs), else selection keeps it O(m).  Returns their
+ * count m (p->n). */
+long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted);
+
 #define RL_SERVE_STEADY_MIN 50     /* requests for a steady-state window */
 #define RL_SERVE_SETTLE 0.02       /* e2e_settle_s: the shortfall left (RL_SERVE_KEEP_UP's 2%) */
 #define RL_SERVE_STEADY_FROM 0.1   /* fraction of requests completed as warm-up */

@@ -776,7 +776,7 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
      * "TPOT is per request"), each at least one sequence's step at its
      * prompt's context (a step grows with batch and context; dispatch and
      * prefill chunks only add), and at least r = m - ceil(0.99 m) + 1 of
-     * the m TPOTs reach sl->tpot_ctx, so the p99 (serve.c pcts, nearest
+     * the m TPOTs reach sl->tpot_ctx, so the p99 (rl_serve_pcts, nearest
      * rank ceil(0.99 m)) is at least the step there */
     double tpot_min = rl_serve_ops_time1(&oc, 0, 0, 1, sl->tpot_ctx);
     if (kind_holds(k, sl->longest)) { /* the best any fitting configuration could do */
@@ -1135,14 +1135,8 @@ static void rank_results(const rl_size_input *in, rl_size_result *out)
 /* sl from the sample simulated at the asked load: its longest request
  * (prompt + output tokens, at least the mean one's), and the r-th longest prompt of the m requests with a TPOT (output >= 2:
  * (e2e - TTFT) / (output - 1)), r = m - ceil(0.99 m) + 1, the fewest over
- * a target that put the nearest-rank p99 (serve.c pcts) over it.
+ * a target that put the nearest-rank p99 (rl_serve_pcts) over it.
  * Returns 0 or -1. */
-static int cmp_prompt(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int longest_request(const rl_size_input *in, sample_lens *sl, char *err, size_t errlen)
 {
     double P, G;
@@ -1163,11 +1157,9 @@ static int longest_request(const rl_size_input *in, sample_lens *sl, char *err, 
         if (sample[i].output >= 2)
             pr[m++] = sample[i].prompt;
     }
-    if (m > 0) { /* ascending: the r-th longest is at m - r = ceil(0.99 m) - 1 */
-        qsort(pr, (size_t)m, sizeof *pr, cmp_prompt);
-        long long k = (long long)ceil(0.99 * (double)m);
-        sl->tpot_ctx = fmax(1, pr[(k < 1 ? 1 : k) - 1]);
-    }
+    rl_pcts q; /* the r-th longest is the nearest-rank p99, as the simulator ranks TPOTs */
+    if (rl_serve_pcts(pr, m, &q, 0) > 0)
+        sl->tpot_ctx = fmax(1, q.p99);
     free(pr);
     free(sample);
     return 0;
