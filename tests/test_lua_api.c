@@ -377,6 +377,30 @@ static void shard_from_lua(void **state)
     assert_non_null(strstr(err, "kv_split"));
 }
 
+/* A scenario written like scenarios/kv_int8.lua (r.kv_bytes_per_token,
+ * r.max_batch, r.b_crit) reads the same keys with a plan (tester37 F1: nil
+ * once pp = 2 was added).  Expected: llama2-13b KV bytes a token
+ * 2·L·K·H·bytes = 2·40·40·128·2 = 819,200 (bf16), 409,600 (int8), exact;
+ * b_crit and max_batch the plan's, equal to its row's (exact); int8 KV holds
+ * more sequences than bf16. */
+static void plan_keeps_header_keys(void **state)
+{
+    (void)state;
+    static const char *const code =
+        "local out = {} "
+        "for _, kv in ipairs({ 'bf16', 'int8' }) do "
+        "  local r = roofline.step{ model = 'llama2-13b', hw = 'h100-sxm', chips = 2, pp = 2,"
+        "    batch = { 1, 8 }, context = 2048, kv = kv, ideal = true } "
+        "  assert(r.max_batch == r.rows[1].max_batch and r.max_batch == r.rows[2].max_batch,"
+        "         'max_batch') "
+        "  assert(r.b_crit == r.rows[1].b_crit, 'b_crit') "
+        "  out[kv] = r "
+        "end "
+        "assert(out.int8.max_batch > out.bf16.max_batch, 'int8 holds more') "
+        "return out.bf16.kv_bytes_per_token * 1e6 + out.int8.kv_bytes_per_token";
+    assert_true(run_number(code) == 819200.0 * 1e6 + 409600.0);
+}
+
 /* roofline.ops and roofline.prefill give the C core's numbers: LLaMA-2-70B
  * decode B = 8, S = 4096 reads 10,737,418,240 KV bytes (test_ops.c); the
  * op rows keep their order (first the embedding); errors name the field. */
@@ -1244,6 +1268,7 @@ int main(void)
         cmocka_unit_test(format_round_trip),
         cmocka_unit_test(nested_overrides),
         cmocka_unit_test(shard_from_lua),
+        cmocka_unit_test(plan_keeps_header_keys),
         cmocka_unit_test(ops_from_lua),
         cmocka_unit_test(simulate_from_lua),
         cmocka_unit_test(simulate_engine_rows),
