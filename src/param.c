@@ -982,6 +982,19 @@ int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg)
         choice_list(p->choices, names, sizeof names);
         return rl_cli_say(o, "--%s '%s': expected %s", rl_param_flag(o, id), arg, names);
     }
+    if (p->at == RL_AT_GIVEN && (p->type == RL_PT_NUMBER || p->type == RL_PT_COUNT ||
+                                 p->type == RL_PT_INT)) {
+        /* a number's range too, as the flags parsed into rl_opts: every
+         * command names a bad value before a missing flag (tester37: size
+         * --qps -1 without lengths named the lengths first); the command
+         * reads the text again, with any narrower bounds of its own */
+        double x;
+        uint64_t u;
+        if (id == RL_P_SEED ? rl_param_seed(o, id, &u)
+            : o->cmd        ? rl_param_number_for(o, o->cmd, id, &x)
+                            : rl_param_number(o, id, &x))
+            return -1;
+    }
     if (p->at == RL_AT_GIVEN)
         return 0; /* the command parses the text */
     return land(o, id, arg);
