@@ -340,9 +340,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       NOWHERE, 0},
     [RL_P_ATTN_LAYOUT] = {"attn-layout", "attn_layout", NULL, "attention_layout", RL_PT_STRING,
                           "tp|attn-dp", "", 0, 0, "tp", NULL,
-                          "a replica's attention: tp (KV heads split, replicated beyond K: "
-                          "MLA's latent cache whole on every chip) or attn-dp (attention data "
-                          "parallel, MoE models: each chip its own sequences' cache)",
+                          "a replica's attention: tp (KV heads split, replicated beyond K, "
+                          "as vLLM: MLA's latent cache whole on every chip; step and ops "
+                          "split by batch beyond K by default, their --kv-split replicate "
+                          "matches this) or attn-dp (attention data parallel, MoE models: "
+                          "each chip its own sequences' cache)",
                           NOWHERE, RL_PF_SERVE},
 };
 
