@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "serve.h"
+#include "stats.h"
 
 /* Linearised step: the op-list decode step plus a per-token prefill cost. */
 typedef struct {
@@ -31,12 +32,6 @@ static double lin_time(void *ctx, const rl_step_work *w)
                                                      w->decode_context)
                                 : 0) +
            T * l->per_token;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 int main(void)
@@ -101,8 +96,8 @@ int main(void)
             steps = r.steps;
             rl_serve_result_free(&r);
         }
-        qsort(t + 1, 3, sizeof t[0], cmp);
-        qsort(cpu + 1, 3, sizeof cpu[0], cmp);
+        qsort(t + 1, 3, sizeof t[0], rl_cmp_double);
+        qsort(cpu + 1, 3, sizeof cpu[0], rl_cmp_double);
         printf("%-11s %-12s %12.3f %12.3f %14.0f %10lld %12.3f\n", cost_names[ci],
                rl_policy_name(c.policy), t[2], t[3] - t[1], (double)n / t[2], steps, cpu[2]);
     }

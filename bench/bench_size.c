@@ -19,18 +19,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "stats.h"
 
 #ifndef RL_BIN
 #define RL_BIN "bin/roofline"
 #endif
 
 #define RUNS 3
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* The integer after `"key":` in the JSON text, or -1. */
 static long long json_int(const char *text, const char *key)
@@ -117,7 +112,7 @@ int main(void)
         }
         free(first);
         getloadavg(la1, 1);
-        qsort(cpu, RUNS, sizeof cpu[0], cmp);
+        qsort(cpu, RUNS, sizeof cpu[0], rl_cmp_double);
         char la[32];
         snprintf(la, sizeof la, "%.1f-%.1f", la0[0], la1[0]);
         printf("%-6s %10.2f %10.2f %9.0f %10s %9lld %9lld %13s\n", loads[q], cpu[RUNS / 2],

@@ -20,6 +20,7 @@
 #include "bench.h"
 #include "shard.h"
 #include "spec.h"
+#include "stats.h"
 #include "step.h"
 #include "sweep.h"
 
@@ -34,15 +35,9 @@ static double clock_s(clockid_t id)
 
 static double now(void) { return clock_s(CLOCK_MONOTONIC); }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void report(const char *what, double *rate, const char *model, const char *hw)
 {
-    qsort(rate, REPS, sizeof *rate, cmp);
+    qsort(rate, REPS, sizeof *rate, rl_cmp_double);
     char stamp[512];
     bench_stamp(stamp, sizeof stamp);
     printf("%-26s %-12s %-10s median %.3g evals/s  (min %.3g, max %.3g; %d reps)  %s\n", what,

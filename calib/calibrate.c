@@ -19,6 +19,7 @@
 #include "report.h"
 #include "silicon.h"
 #include "spec.h"
+#include "stats.h"
 
 #define ZLIB_CONST
 #include <zlib.h>
@@ -39,12 +40,6 @@ void rl_calib_host(char *out, size_t len)
         *dot = '\0';
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int rl_calib_interrupted(const char *who, char *err, size_t errlen)
 {
     if (!rl_interrupted())
@@ -56,7 +51,7 @@ int rl_calib_interrupted(const char *who, char *err, size_t errlen)
 
 double rl_calib_quantile(double *v, int n, double p)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp);
+    qsort(v, (size_t)n, sizeof *v, rl_cmp_double);
     int i = p <= 0 ? 0 : (int)ceil(p * n) - 1;
     return v[i < 0 ? 0 : i];
 }
@@ -66,7 +61,7 @@ static double median(const double *v, int n)
 {
     double s[MAXS];
     memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp);
+    qsort(s, (size_t)n, sizeof *s, rl_cmp_double);
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 

@@ -4,6 +4,7 @@
 #include "error.h"
 #include "number.h"
 #include "report.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -281,12 +282,6 @@ int rl_collfit_fit(const rl_coll_sample *s, size_t n, rl_collectives *out, char 
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Row r's prediction for sample x: (M), or (held_out) the log-log
  * interpolation between the points either side of x's size (the measured
  * point itself left out); -1 when x is an end point there. */
@@ -321,7 +316,7 @@ size_t rl_collfit_error(const rl_collectives *t, const rl_coll_sample *s, size_t
         }
     }
     if (k > 0) {
-        qsort(e, k, sizeof *e, cmp_double);
+        qsort(e, k, sizeof *e, rl_cmp_double);
         *median = e[k / 2];
         *p90 = e[(size_t)ceil(0.9 * (double)k) - 1];
     }

@@ -1,5 +1,6 @@
 /* fit.c — robust bounded least squares on log error (see fit.h). */
 #include "fit.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -292,17 +293,11 @@ int rl_fit_best(const rl_fit_problem *p, const double *x0, int nstart, const uns
     return ok ? 0 : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The value at 0-based position h of v[n] sorted in place, interpolated
  * linearly between neighbours and clamped to v[0] .. v[n - 1]. */
 static double at_position(double *v, int n, double h)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, rl_cmp_double);
     if (!(h > 0))
         return v[0];
     int lo = (int)floor(h);

@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 
 #include "error.h"
+#include "stats.h"
 
 const char *rl_provenance_name(rl_provenance p)
 {
@@ -59,18 +60,12 @@ void rl_kt_free(rl_ktable *t)
     t->filled = NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The lower median of v[0..n-1] (n <= RL_KT_AXIS_MAX; v untouched). */
 static double lower_median(const double *v, int n)
 {
     double w[RL_KT_AXIS_MAX];
     memcpy(w, v, (size_t)n * sizeof *w);
-    qsort(w, (size_t)n, sizeof *w, cmp_double);
+    qsort(w, (size_t)n, sizeof *w, rl_cmp_double);
     return w[(n - 1) / 2];
 }
 

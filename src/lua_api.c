@@ -1457,10 +1457,15 @@ int rl_lua_plot(lua_State *L)
     lua_getfield(L, 1, "kind");
     const char *kind = luaL_checkstring(L, -1);
     lua_getfield(L, 1, "file");
-    const char *file = luaL_checkstring(L, -1);
-    if (strchr(file, '/') || file[0] == '.') /* named like the other refusals (tester5 #12f) */
-        return luaL_error(L, "roofline.plot: file '%s': a plain file name (written into the "
-                             "output directory)", file);
+    size_t flen;
+    const char *file = luaL_checklstring(L, -1, &flen);
+    char why[ERRLEN];
+    if (strlen(file) != flen)
+        return luaL_error(L, "roofline.plot: file: the name contains a NUL byte");
+    /* roofline.write's rule, and a plain name (tester37 F3: "..png" was
+     * refused, "..txt" written); named like the other refusals (tester5 #12f) */
+    if (rl_outdir_check_name(file, 1, why, sizeof why) != 0)
+        return luaL_error(L, "roofline.plot: file %s", why);
     static const char *const KINDS[] = {"pareto", "step", "roofline", "memory", NULL};
     int k = 0;
     while (KINDS[k] && strcmp(KINDS[k], kind) != 0)

@@ -144,42 +144,51 @@ void rl_outdir_close(rl_outdir *o)
     o->root[0] = '\0';
 }
 
-/* Check the name's syntax: relative, no '..', '.', or empty component, no
- * control characters, bounded lengths, not in an undo folder's name. */
-static int check_name(const char *name, char *err, size_t errlen)
+int rl_outdir_check_name(const char *name, int plain, char *err, size_t errlen)
 {
     size_t len = strlen(name);
     if (len == 0)
         RL_FAIL("output name is empty");
     if (len > NAME_MAX_LEN)
         RL_FAIL("output name longer than %d bytes", NAME_MAX_LEN);
-    if (name[0] == '/')
-        RL_FAIL("%s: absolute output names are refused; give a name inside the --out directory",
-                name);
-    for (const char *c = name; *c; c++)
+    for (const char *c = name; *c; c++) /* the name is not echoed: it could drive the terminal */
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            RL_FAIL("output name has a control character (byte 0x%02x)", (unsigned char)*c);
+            RL_FAIL("output name has a control character (byte 0x%02x at byte %td)",
+                    (unsigned char)*c, c - name);
+    if (name[0] == '/')
+        RL_FAIL("%s: it begins with '/': absolute output names are refused; give a name inside "
+                "the --out directory", name);
     const char *p = name;
     for (;;) {
         const char *slash = strchr(p, '/');
         size_t n = slash ? (size_t)(slash - p) : strlen(p);
         if (n == 0)
-            RL_FAIL("%s: empty path component ('//' or a trailing '/')", name);
+            RL_FAIL("%s: empty path component at byte %td ('//' or a trailing '/')", name,
+                    p - name);
         if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-            RL_FAIL("%s: '.' and '..' components are refused (outputs stay inside the --out "
-                    "directory)",
-                    name);
+            RL_FAIL("%s: component '%.*s' at byte %td: '.' and '..' components are refused "
+                    "(outputs stay inside the --out directory; dots inside a component, as in "
+                    "'..txt', are fine)", name, (int)n, p, p - name);
         if (p == name && !strncmp(p, UNDO_PREFIX, strlen(UNDO_PREFIX)))
             RL_FAIL("%s: names beginning '" UNDO_PREFIX "' are roofline's own (its undo "
                     "folders, named on the next run as an interrupted run's); choose another "
                     "name", name); /* tester31 F8: a script forged one */
         if (n > COMPONENT_MAX)
-            RL_FAIL("%s: a path component is longer than %d bytes (a file's temporary name adds "
-                    "11 to it, and 255 is the limit)", name, COMPONENT_MAX);
+            RL_FAIL("%s: a path component is longer than %d bytes (the one at byte %td; a "
+                    "file's temporary name adds 11 to it, and 255 is the limit)", name,
+                    COMPONENT_MAX, p - name);
         if (!slash)
             return 0;
+        if (plain)
+            RL_FAIL("%s: '/' at byte %td: a plain file name, without folders (written into the "
+                    "output directory)", name, slash - name);
         p = slash + 1;
     }
+}
+
+static int check_name(const char *name, char *err, size_t errlen)
+{
+    return rl_outdir_check_name(name, 0, err, errlen);
 }
 
 /* Open component `comp` (n bytes) of `name` inside `dir` as a directory,

@@ -167,6 +167,16 @@ int rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen);
 int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen, char *err,
                       size_t errlen);
 
+/* The one rule for an output name inside the --out directory
+ * (roofline.write, roofline.plot, rl_outdir_resolve): not empty, at most
+ * 1024 bytes, no control character, relative, no empty, '.' or '..'
+ * component ("..txt" is a name, not a component), a first component not
+ * beginning ".roofline-undo-" (the undo folders), no component longer than
+ * RL_NAME_MAX; `plain` also refuses folders (a '/': roofline.plot's file).
+ * 0, or -1 with "NAME: what part breaks the rule" in err (the name left
+ * out where it is empty, too long or has a control character). */
+int rl_outdir_check_name(const char *name, int plain, char *err, size_t errlen);
+
 /* The owner of the names roofline.write writes. */
 #define RL_OUTDIR_BY_WRITE "roofline.write"
 

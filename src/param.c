@@ -29,7 +29,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec (size: a "
                  "comma-separated list, H[,H2])", AT(hw), 0, 0, RL_PF_LIST},
     [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
-                    "chips. step, ops, prefill, shard: the slice one copy of the model is sharded over "
+                    "chips. step, ops, prefill: the slice one copy of the model is sharded over "
                     "(calibrated without a plan: the widest TP inside one NVLink domain, the rest "
                     "as replicas of it); simulate: one replica (tp N, or split by --pp and --ep)",
                     AT(chips), 0, 0, 0},
@@ -51,6 +51,17 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                            "without one), as simulate's; 0: seed 000's max batch over the whole "
                            "HBM (simulate and size keep 0.1)",
                            NOWHERE, 0},
+    /* shard's own rows of --chips and --overlap: it takes no --tp or --pp
+     * (it lists tp, ep, sp, pp and 2D plans itself), so the shared text's
+     * "split by --pp" and "with --pp" misled its --help (tester37) */
+    [RL_P_CHIPS_SHARD] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1",
+                          NULL, "chips every listed plan is laid over (shard lists the tp, ep, sp, "
+                          "pp and 2D plans itself; a plan on fewer chips runs as replicas: "
+                          "'tp4 x2')", AT(chips), 0, 0, 0},
+    [RL_P_OVERLAP_SHARD] = {"overlap", "overlap", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL,
+                            NULL, "each plan's step = max(local, comm) instead of the sum (the "
+                            "pp plans: max(local, comm - stage sends) + stage sends)",
+                            AT(plan.overlap), 0, 0, 0},
     [RL_P_CONTEXT] = {"context", "context", NULL, "context", RL_PT_COUNT, "S", "tokens", 1, 1e9,
                       NULL, NULL, "tokens in the KV cache of each sequence", AT(context), 0, 0, 0},
     [RL_P_WEIGHTS] = {"weights", "weights", NULL, "weights", RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
@@ -329,9 +340,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       NOWHERE, 0},
     [RL_P_ATTN_LAYOUT] = {"attn-layout", "attn_layout", NULL, "attention_layout", RL_PT_STRING,
                           "tp|attn-dp", "", 0, 0, "tp", NULL,
-                          "a replica's attention: tp (KV heads split, replicated beyond K: "
-                          "MLA's latent cache whole on every chip) or attn-dp (attention data "
-                          "parallel, MoE models: each chip its own sequences' cache)",
+                          "a replica's attention: tp (KV heads split, replicated beyond K, "
+                          "as vLLM: MLA's latent cache whole on every chip; step and ops "
+                          "split by batch beyond K by default, their --kv-split replicate "
+                          "matches this) or attn-dp (attention data parallel, MoE models: "
+                          "each chip its own sequences' cache)",
                           NOWHERE, RL_PF_SERVE},
 };
 
@@ -354,8 +367,8 @@ static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CON
                            RL_P_RESERVE_STEP, OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
-static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                            RL_P_OVERLAP, OUTPUT, END};
+static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS_SHARD, RL_P_BATCH, RL_P_CONTEXT, PREC,
+                            RL_P_OVERLAP_SHARD, OUTPUT, END};
 /* ops and prefill: one replica's 1D TP/EP plan (its collectives join the step) */
 #define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN
 static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
@@ -970,6 +983,19 @@ int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg)
         char names[256];
         choice_list(p->choices, names, sizeof names);
         return rl_cli_say(o, "--%s '%s': expected %s", rl_param_flag(o, id), arg, names);
+    }
+    if (p->at == RL_AT_GIVEN && (p->type == RL_PT_NUMBER || p->type == RL_PT_COUNT ||
+                                 p->type == RL_PT_INT)) {
+        /* a number's range too, as the flags parsed into rl_opts: every
+         * command names a bad value before a missing flag (tester37: size
+         * --qps -1 without lengths named the lengths first); the command
+         * reads the text again, with any narrower bounds of its own */
+        double x;
+        uint64_t u;
+        if (id == RL_P_SEED ? rl_param_seed(o, id, &u)
+            : o->cmd        ? rl_param_number_for(o, o->cmd, id, &x)
+                            : rl_param_number(o, id, &x))
+            return -1;
     }
     if (p->at == RL_AT_GIVEN)
         return 0; /* the command parses the text */

@@ -787,6 +787,8 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     cJSON_AddNumberToObject(o, "prefill_batch", 1);
     cJSON_AddNumberToObject(o, "context", (double)context);
     add_precision(o, p, m->abstract);
+    /* the model's and KV dtype's, one for every plan (step's header has it too; tester37 F1) */
+    cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
     cJSON_AddStringToObject(o, "overlap", overlap_text(overlap, -1)); /* pp plans among them */
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
@@ -930,6 +932,14 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         if (i == 0) {
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);
+            /* the keys of step's header without a plan, so a script reads
+             * them whatever the flags (tester37 F1): the model's and KV
+             * dtype's bytes a token, and the plan's b_crit and max_batch
+             * (each row repeats them: they depend on the plan and the
+             * context, not the row's batch) */
+            cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
+            cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(h, &s));
+            cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
         }
         add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);

@@ -37,6 +37,7 @@
 #include "plot.h"
 #include "report.h"
 #include "error.h"
+#include "stats.h"
 
 /* ---- replica layout ------------------------------------------------------ */
 
@@ -1940,12 +1941,6 @@ static void cut_run(sim *S, int ri, double t, int after)
     ev_up(S, r->evpos, (event){r->run[q].end, 0, ri});
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Put the k-th smallest of v[0..n) at v[k], smaller ones before it
  * (Hoare's quickselect, median-of-three pivot): O(n) on average. */
 static void select_kth(double *v, long long n, long long k)
@@ -1991,7 +1986,7 @@ long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted)
     if (m == 0)
         return 0;
     if (sorted)
-        qsort(v, (size_t)m, sizeof *v, cmp_double);
+        qsort(v, (size_t)m, sizeof *v, rl_cmp_double);
     double q[3] = {0.99, 0.9, 0.5}, *o[3] = {&p->p99, &p->p90, &p->p50};
     long long hi = m;
     for (int j = 0; j < 3; j++) {
@@ -2511,7 +2506,7 @@ static void percentiles(sim *S, rl_serve_result *out)
     rl_serve_pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
     out->e2e_settle_s = settle_time(out->e2e_s, out->e2e.n, RL_SERVE_SETTLE);
     if (c->keep_requests) /* sorted again for the CDF */
-        qsort(out->e2e_s, (size_t)out->e2e.n, sizeof *out->e2e_s, cmp_double);
+        qsort(out->e2e_s, (size_t)out->e2e.n, sizeof *out->e2e_s, rl_cmp_double);
     if (!c->keep_requests) {
         free(out->ttft_s);
         free(out->tpot_s);

@@ -25,6 +25,7 @@
 #include "number.h"
 #include "plot.h"
 #include "report.h"
+#include "stats.h"
 
 #define MAX_FIELDS 32
 #define LINE_MAX_LEN 4096
@@ -505,12 +506,6 @@ static int group(const char *path, rows *r, char *err, size_t errlen)
 
 /* ---- grids ------------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Whether v is 2^i, or 3 * 2^i with threes. */
 static int pow2(double v, int threes)
 {
@@ -562,7 +557,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         for (size_t i = 0; i < r->n; i++)
             if (of_table(&r->v[i], v, moe) && !held[i] && keep(subsampled(cls, a), r->v[i].x[a]))
                 vals[n++] = r->v[i].x[a];
-        qsort(vals, n, sizeof *vals, cmp_double);
+        qsort(vals, n, sizeof *vals, rl_cmp_double);
         int len = 0;
         for (size_t i = 0; i < n; i++)
             if ((!len || vals[i] != t->axis[a][len - 1]) && len < RL_KT_AXIS_MAX)
@@ -1223,8 +1218,6 @@ cJSON *rl_silicon_summary(const rl_silicon *s)
     return j;
 }
 
-static int cmp_abs(const void *a, const void *b) { return cmp_double(a, b); }
-
 /* q-quantile (0..1) of sorted v[n] by the nearest rank. */
 static double quantile(const double *v, size_t n, double q)
 {
@@ -1272,7 +1265,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
             }
             if (n == 0)
                 continue;
-            qsort(e, n, sizeof *e, cmp_abs);
+            qsort(e, n, sizeof *e, rl_cmp_double);
             cJSON *g = cJSON_CreateObject();
             cJSON_AddStringToObject(g, "class", rl_kclass_name((rl_kclass)c));
             cJSON_AddStringToObject(g, "dtype", rl_kvariant_name((rl_kvariant)v));

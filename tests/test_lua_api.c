@@ -318,11 +318,18 @@ static void sweep_pareto_plot(void **state)
     assert_non_null(strstr(err, "expected pareto, step, roofline or memory"));
     assert_int_equal(run("return roofline.plot{ kind = 'memory', file = '../x.png' }", err, sizeof err),
                      -1);
-    /* the refusal names roofline.plot, not '?' (tester5 #12f) */
-    assert_non_null(strstr(err, "roofline.plot: file '../x.png': a plain file name"));
+    /* the refusal names roofline.plot, not '?' (tester5 #12f), and the
+     * part of the name that breaks roofline.write's rule (tester37 F3) */
+    assert_non_null(strstr(err, "roofline.plot: file ../x.png: component '..' at byte 0"));
     assert_int_equal(run("return roofline.plot{ kind = 'memory', file = 'sub/x.png' }", err,
                          sizeof err), -1);
-    assert_non_null(strstr(err, "roofline.plot: file 'sub/x.png': a plain file name"));
+    assert_non_null(strstr(err, "roofline.plot: file sub/x.png: '/' at byte 3: a plain file name"));
+    /* "..png" is a name as roofline.write's "..txt" (tester37 F3: refused
+     * before): it passes the name rule and stops only at the missing
+     * output directory (this state has none) */
+    assert_int_equal(run("return roofline.plot{ kind = 'memory', file = '..png' }", err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "no output directory"));
     assert_int_equal(run("return roofline.sweep{ model = 'llama3-8b', hw = 'tpu-v5e', chips = { 3 },"
                          " context = 8 }", err, sizeof err), -1);
     assert_non_null(strstr(err, "not a valid slice"));
@@ -375,6 +382,30 @@ static void shard_from_lua(void **state)
     assert_int_equal(run("return roofline.step{ model = 'llama3-70b', hw = 'tpu-v5e', chips = 16,"
                          " context = 8, kv_split = 'heads' }", err, sizeof err), -1);
     assert_non_null(strstr(err, "kv_split"));
+}
+
+/* A scenario written like scenarios/kv_int8.lua (r.kv_bytes_per_token,
+ * r.max_batch, r.b_crit) reads the same keys with a plan (tester37 F1: nil
+ * once pp = 2 was added).  Expected: llama2-13b KV bytes a token
+ * 2·L·K·H·bytes = 2·40·40·128·2 = 819,200 (bf16), 409,600 (int8), exact;
+ * b_crit and max_batch the plan's, equal to its row's (exact); int8 KV holds
+ * more sequences than bf16. */
+static void plan_keeps_header_keys(void **state)
+{
+    (void)state;
+    static const char *const code =
+        "local out = {} "
+        "for _, kv in ipairs({ 'bf16', 'int8' }) do "
+        "  local r = roofline.step{ model = 'llama2-13b', hw = 'h100-sxm', chips = 2, pp = 2,"
+        "    batch = { 1, 8 }, context = 2048, kv = kv, ideal = true } "
+        "  assert(r.max_batch == r.rows[1].max_batch and r.max_batch == r.rows[2].max_batch,"
+        "         'max_batch') "
+        "  assert(r.b_crit == r.rows[1].b_crit, 'b_crit') "
+        "  out[kv] = r "
+        "end "
+        "assert(out.int8.max_batch > out.bf16.max_batch, 'int8 holds more') "
+        "return out.bf16.kv_bytes_per_token * 1e6 + out.int8.kv_bytes_per_token";
+    assert_true(run_number(code) == 819200.0 * 1e6 + 409600.0);
 }
 
 /* roofline.ops and roofline.prefill give the C core's numbers: LLaMA-2-70B
@@ -1244,6 +1275,7 @@ int main(void)
         cmocka_unit_test(format_round_trip),
         cmocka_unit_test(nested_overrides),
         cmocka_unit_test(shard_from_lua),
+        cmocka_unit_test(plan_keeps_header_keys),
         cmocka_unit_test(ops_from_lua),
         cmocka_unit_test(simulate_from_lua),
         cmocka_unit_test(simulate_engine_rows),

@@ -84,6 +84,43 @@ static void refuses_escapes(void **state)
     assert_int_not_equal(lstat("/tmp/rl_outdir_target_never_written", &st), 0);
 }
 
+/* One name rule for roofline.write (plain 0) and roofline.plot's file
+ * (plain 1), outdir.h rl_outdir_check_name (tester37 F3: plot refused
+ * "..png", write took "..txt"): the expected verdict of each name and the
+ * part of it the refusal names. */
+static void one_name_rule(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        const char *write, *plot; /* NULL: accepted; else a fragment of the refusal */
+    } cases[] = {
+        {"..txt", NULL, NULL},
+        {"..png", NULL, NULL},
+        {"v1..png", NULL, NULL},
+        {".hidden.png", NULL, NULL},
+        {"sub/x.png", NULL, "'/' at byte 3: a plain file name"},
+        {"../x.png", "component '..' at byte 0", "component '..' at byte 0"},
+        {"a/./b.png", "component '.' at byte 2", "'/' at byte 1"},
+        {"/x.png", "it begins with '/'", "it begins with '/'"},
+        {"x.png/", "empty path component at byte 6", "'/' at byte 5"},
+        {"a//b", "empty path component at byte 2", "'/' at byte 1"},
+        {".roofline-undo-1", "roofline's own", "roofline's own"},
+        {"", "empty", "empty"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int plain = 0; plain < 2; plain++) {
+            const char *want = plain ? cases[i].plot : cases[i].write;
+            char err[1024] = "";
+            int rc = rl_outdir_check_name(cases[i].name, plain, err, sizeof err);
+            if (!want && rc != 0)
+                fail_msg("'%s' (plain %d) refused: %s", cases[i].name, plain, err);
+            if (want && (rc == 0 || !strstr(err, want)))
+                fail_msg("'%s' (plain %d): want a refusal with '%s', got rc %d '%s'",
+                         cases[i].name, plain, want, rc, err);
+        }
+}
+
 static void writes_atomically_and_lists(void **state)
 {
     (void)state;
@@ -580,6 +617,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(refuses_escapes),
+        cmocka_unit_test(one_name_rule),
         cmocka_unit_test(writes_atomically_and_lists),
         cmocka_unit_test(output_budget),
         cmocka_unit_test(failed_run_keeps_nothing),

@@ -220,6 +220,25 @@ static void commands_sound(void **state)
     assert_null(rl_command_find("frobnicate"));
 }
 
+/* shard's option lines name no flag it refuses (tester37: its --chips and
+ * --overlap rows spoke of --pp, which shard refuses, as it lists the pp
+ * plans itself): neither --pp nor --tp appears in them. */
+static void shard_help_names_only_its_flags(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    rl_param_usage(rl_command_find("shard"), f);
+    fclose(f);
+    assert_non_null(strstr(text, "--chips"));
+    assert_non_null(strstr(text, "--overlap"));
+    if (strstr(text, "--pp") || strstr(text, "--tp"))
+        fail_msg("shard's --help names a flag shard refuses:\n%s", text);
+    free(text);
+}
+
 /* docs/lua.md has an entry "### `roofline.NAME ..." for every function of
  * the module (the commands with a Lua face and the four that are not
  * commands), and each command's entry names every Lua key it takes (old
@@ -317,6 +336,7 @@ int main(void)
         cmocka_unit_test(defaults_agree),
         cmocka_unit_test(defaults_cli_equal_lua),
         cmocka_unit_test(commands_sound),
+        cmocka_unit_test(shard_help_names_only_its_flags),
         cmocka_unit_test(lua_docs_cover_module),
         cmocka_unit_test(declared_not_silently_taken),
         cmocka_unit_test(make_help_covers_targets),

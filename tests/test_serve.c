@@ -11,6 +11,7 @@
 #include "ops.h"
 #include "serve.h"
 #include "shard.h"
+#include "stats.h"
 #include "step.h"
 
 typedef struct {
@@ -1752,12 +1753,6 @@ static void test_md1_capacity_closed_form(void **state)
         fail_msg("disagg decode pool: capacity %g, saturated completions %g", cap, done);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* P(W <= t) of M/D/1's stationary wait at arrival rate lam, service D:
  * Erlang's formula (1 - rho) sum_{k=0}^{floor(t/D)} (lam (kD - t))^k / k!
  * e^{-lam (kD - t)} (A. K. Erlang 1909; Franx, "A simple solution for the
@@ -1823,7 +1818,7 @@ static void test_md1_slo_capacity_not_optimistic(void **state)
         if (seed == 2 && !(cap[1] < 14.6 && strstr(out, "note: SLO missed: TTFT p99")))
             fail_msg("seed 2 at 14.6 req/s: capacity %g, no SLO note?\n%s", cap[1], out);
     }
-    qsort(cap, 12, sizeof *cap, cmp_double);
+    qsort(cap, 12, sizeof *cap, rl_cmp_double);
     double median = (cap[5] + cap[6]) / 2;
     if (!(median <= star && median >= 0.93 * star))
         fail_msg("median capacity %g, M/D/1 %g", median, star);

@@ -10,6 +10,7 @@
 
 #include "ops.h"
 #include "silicon.h"
+#include "stats.h"
 
 #define EXCERPT RL_SRCDIR "/tests/data/silicon/h100_sxm"
 
@@ -801,12 +802,6 @@ static void test_derived_reference(void **state)
     assert_int_equal(rl_engine_nearest_variant(&e, RL_KC_GEMM, 1, 2, 0), -1);
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Residual bands: calibrate --tables' residuals are the quantiles, as
  * bounds at rank p (n + 1) (fit.h rl_fit_bound, type 6), of log(measured /
  * table time) over the held-back configurations (here
@@ -837,7 +832,7 @@ static void test_residual_band(void **state)
                          rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_BF16], s.held[i].x, rl_kideal,
                                     &k, NULL));
         }
-    qsort(r, (size_t)n, sizeof *r, cmp_dbl);
+    qsort(r, (size_t)n, sizeof *r, rl_cmp_double);
     /* rank (n + 1) p = 2.6 for p10, 0-based position 1.6 -> r[1] + 0.6 (r[2] -
      * r[1]); 23.4 for p90 -> r[22] + 0.4 (r[23] - r[22]) (type 7 read 2.4 and
      * 21.6) */
