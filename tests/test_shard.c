@@ -576,14 +576,22 @@ static void pipeline_stage_comm_buffer(void **state)
  * 1,179,648,000 + 4608 = 14,203,390,464 params = 28,406,780,928 B (old
  * 27,227,128,320 B = half the model).  simulate/size read the same rule:
  * rl_serve_weight_bytes = chips x the plan's per-chip bytes (1e-15). */
+/* h100-sxm as `step --ideal` takes it: engine "ideal", hbm_reserve 0
+ * (step's default, cli.c). */
+static rl_hw ideal_h100(void)
+{
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[256];
+    assert_int_equal(rl_engines_select(&h.engines, "ideal", "t", err, sizeof err), 0);
+    h.hbm_reserve = 0;
+    return h;
+}
+
 static void stage_weights_first_last(void **state)
 {
     (void)state;
     rl_model m = load_model("llama3-70b", NULL, 0);
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
-    char err[256];
-    assert_int_equal(rl_engines_select(&h.engines, "ideal", "t", err, sizeof err), 0);
-    h.hbm_reserve = 0; /* step's default (cli.c) */
+    rl_hw h = ideal_h100();
     rl_precision p = rl_precision_default();
     rl_shard_plan pl = tp_plan(1);
     pl.pp = 16;
@@ -631,10 +639,7 @@ static void stage_room_is_each_stages(void **state)
 {
     (void)state;
     rl_model m = load_model("llama3-70b", NULL, 0);
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
-    char err[256];
-    assert_int_equal(rl_engines_select(&h.engines, "ideal", "t", err, sizeof err), 0);
-    h.hbm_reserve = 0; /* step's default (cli.c) */
+    rl_hw h = ideal_h100();
     rl_precision p = rl_precision_default();
     rl_shard_plan pl = tp_plan(1);
     pl.pp = 7;
