@@ -596,7 +596,8 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
  * plans are ideal, their columns add up without it).  context: S cached
  * (generation) or the prompt (prefill), as step's rows (tester15 F-csv-1);
  * usable_bytes_per_chip: the room `fits` is judged against
- * (rl_shard_chip_room, tester15 F-mem-1); b_crit (step.h rl_step_b_crit)
+ * (rl_shard_chip_room, tester15 F-mem-1; a pipeline: the heaviest stage's,
+ * each stage judged in its own, shard.h rl_shard_stage_room); b_crit (step.h rl_step_b_crit)
  * and max_batch (rl_shard_max_batch), as step's header gives them for one
  * copy, null on a prefill row. */
 /* A pipeline's split of m's layers over pp stages (shard.h
