@@ -1430,7 +1430,7 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
 /* Engine options into c for replicas of `chips` chips of h running m; a
  * draft model given in --spec is loaded into *draft (*has_draft 1). */
 static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
-                        rl_model *draft, int *has_draft)
+                        rl_model *draft, int *has_draft, double kv_len)
 {
     *c = rl_serve_config_default();
     double reserve = rl_param_default(RL_P_RESERVE);
@@ -1445,6 +1445,7 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         return rl_cli_say(o, "--%s: %s", strncmp(err, "pp", 2) == 0   ? "pp"
                                          : strncmp(err, "ep", 2) == 0 ? "ep"
                                                                       : "attn-layout", err);
+    c->kv_len = kv_len; /* a pipeline's stage shares of a windowed model's KV */
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
@@ -1692,7 +1693,7 @@ int rl_cli_simulate(rl_opts *o)
     rl_step_cost dcost = {rl_serve_ops_time, &dc, 0}; /* a draft only decodes */
     long long truncated = 0;
     if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 0, &w, &req, &n, &truncated) != 0 ||
-        serve_config(o, &m, &h, &c, &draft, &has_draft) != 0) {
+        serve_config(o, &m, &h, &c, &draft, &has_draft, rl_serve_workload_len(&w, req, n)) != 0) {
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }

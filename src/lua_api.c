@@ -1715,6 +1715,7 @@ int rl_lua_simulate(lua_State *L)
     c.preempt = opt_word(L, RL_P_PREEMPT, 0) ? RL_PREEMPT_SWAP : RL_PREEMPT_RECOMPUTE;
     c.page_tokens = (int)opt_param(L, RL_P_PAGE, c.page_tokens);
     c.kv_samples = 0;
+    c.kv_len = rl_serve_workload_len(&w, NULL, 0); /* its DISTs' means, as the CLI's */
     rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
     double cache[2] = {0, 0}; /* prefix_cache = "HBM_GB[:HOST_GB]", as --prefix-cache */
     opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2);

@@ -596,7 +596,8 @@ static void add_collectives(cJSON *arr, const rl_shard_result *s, long long batc
  * plans are ideal, their columns add up without it).  context: S cached
  * (generation) or the prompt (prefill), as step's rows (tester15 F-csv-1);
  * usable_bytes_per_chip: the room `fits` is judged against
- * (rl_shard_chip_room, tester15 F-mem-1); b_crit (step.h rl_step_b_crit)
+ * (rl_shard_chip_room, tester15 F-mem-1; a pipeline: the heaviest stage's,
+ * each stage judged in its own, shard.h rl_shard_stage_room); b_crit (step.h rl_step_b_crit)
  * and max_batch (rl_shard_max_batch), as step's header gives them for one
  * copy, null on a prefill row. */
 /* A pipeline's split of m's layers over pp stages (shard.h
@@ -642,8 +643,10 @@ static void add_stages(cJSON *o, const rl_model *m, const rl_hw *h, long long pp
              "m = min(batch, %lld) micro-batches max(1, m x %lld / %lld) x, down to the sum of "
              "the stages; simulate and size charge every pass the x%.6g); each chip holds "
              "its stage's layers' weights and KV, the first stage's the embedding too and the "
-             "last stage's the LM head (vLLM, TensorRT-LLM), and memory is the heaviest "
-             "stage's (a time share %lld/%lld)", m->layers, pp, how, big, pp, pp,
+             "last stage's the LM head (vLLM, TensorRT-LLM): weight_bytes_per_chip is the "
+             "heaviest stage's, kv_bytes_per_chip the fullest stage's, and fits and max_batch "
+             "each stage's own (the stage with the least room for its KV binds; a time share "
+             "%lld/%lld)", m->layers, pp, how, big, pp, pp,
              rl_shard_stage_scale(m, pp), pp - 1, pp, big, m->layers, rl_shard_stage_scale(m, pp),
              big, m->layers);
     cJSON_AddStringToObject(o, "pp_stages_note", text);

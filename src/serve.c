@@ -735,7 +735,8 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->kv_bytes_per_token = rl_arch_kv_bytes_per_token(m, p.kv);
     c->kv_model = m;
     c->kv_dtype = p.kv;
-    c->kv_capacity_tokens = rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout);
+    c->kv_capacity_tokens =
+        rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout, c->kv_len);
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
     c->net_latency = h->net_latency;
@@ -762,6 +763,16 @@ double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len)
     return rl_arch_kv_bytes_per_sequence(m, kv, len, RL_KV_IDEAL) / rl_arch_kv_bytes_per_token(m, kv);
 }
 
+double rl_serve_workload_len(const rl_workload *w, const rl_request *req, long long n)
+{
+    if (w->prompt.kind != RL_DIST_TRACE && w->output.kind != RL_DIST_TRACE)
+        return rl_dist_mean(&w->prompt) + rl_dist_mean(&w->output);
+    double sum = 0;
+    for (long long i = 0; i < n; i++)
+        sum += (double)req[i].prompt + req[i].output;
+    return n > 0 ? sum / (double)n : 0;
+}
+
 double rl_serve_kv_share(const rl_serve_config *c, const rl_request *req, long long n)
 {
     const rl_model *m = c->kv_model;
@@ -776,32 +787,48 @@ double rl_serve_kv_share(const rl_serve_config *c, const rl_request *req, long l
     return full > 0 ? held / full : 1;
 }
 
-double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,
-                             long long ep, rl_precision p, rl_attn_layout l)
+/* Whether a replica's weights need its shard plan (rl_serve_weight_bytes). */
+static int replica_planned(const rl_model *m, long long chips, long long pp, long long ep,
+                           rl_attn_layout l)
 {
-    char err[256];
-    pp = pp < 1 ? 1 : pp;
-    ep = ep < 1 ? 1 : ep;
     /* a TP over more than K chips stores K/V projections replicated, a TP
      * over MLA its down-projections (shard.c) */
     int kv_rep = !m->abstract && m->attention != RL_ATTN_MLA && chips / pp > m->kv_heads;
     kv_rep = kv_rep || (chips / pp > 1 && rl_arch_tp_replicated_params(m) > 0);
-    if (l != RL_ATTN_LAYOUT_DP && ep == 1 && m->experts == 0 && !kv_rep &&
-        (pp == 1 || m->abstract)) /* else the heaviest stage's (shard.h rl_shard_stage_weights) */
-        return rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
-    /* the plan's stored weights on each chip: attention, dense and vocab once
-     * per group (fixY); the MoE router whole, the kept classes in
-     * rl_dtype_kept's dtype (shard.c) */
+    /* else the heaviest stage's (shard.h rl_shard_stage_weights) */
+    return l == RL_ATTN_LAYOUT_DP || ep != 1 || m->experts != 0 || kv_rep ||
+           (pp != 1 && !m->abstract);
+}
+
+/* The plan of a replica as it stores its weights: the plan's stored weights
+ * on each chip: attention, dense and vocab once per group (fixY); the MoE
+ * router whole, the kept classes in rl_dtype_kept's dtype (shard.c); a
+ * pipeline's stages (r->stage_w).  0, or -1. */
+static int replica_eval(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                        long long ep, rl_precision p, rl_attn_layout l, rl_shard_result *r)
+{
+    char err[256];
     rl_shard_plan plan = rl_serve_replica_plan(chips / pp, ep, l);
     plan.pp = pp;
+    return rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, r, err, sizeof err);
+}
+
+double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                             long long ep, rl_precision p, rl_attn_layout l)
+{
+    pp = pp < 1 ? 1 : pp;
+    ep = ep < 1 ? 1 : ep;
+    if (!replica_planned(m, chips, pp, ep, l))
+        return rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
     rl_shard_result r;
-    if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, chips, 1, 1, p, &r, err, sizeof err) != 0)
+    if (replica_eval(m, h, chips, pp, ep, p, l, &r) != 0)
         return -1;
     return r.weight_bytes * (double)chips;
 }
 
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
-                            long long ep, rl_precision p, double reserve, rl_attn_layout l)
+                            long long ep, rl_precision p, double reserve, rl_attn_layout l,
+                            double len)
 {
     char err[256];
     pp = pp < 1 ? 1 : pp;
@@ -810,14 +837,26 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
     if (rl_serve_layout_check(m, chips, pp, ep, l, err, sizeof err) != 0)
         return 0;
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
+    double per_token = rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage, ep, l);
+    if (pp > 1 && !m->abstract && m->layers >= pp) {
+        /* each stage in its own room: the binding stage's (shard.h
+         * rl_shard_stage_room, the rule step's max_batch reads) */
+        rl_shard_result r;
+        if (replica_eval(m, h, chips, pp, ep, p, l, &r) != 0)
+            return 0;
+        /* an engine's memory rule keeps its own reserve (memory.h) */
+        double keep = mem.engine_memory ? 1.0 : 1 - reserve;
+        return rl_shard_stage_room(m, h, chips, pp, rl_shard_split_of(h), r.stage_w, len, keep,
+                                   NULL) *
+               (double)chips / per_token;
+    }
     double weights = rl_serve_weight_bytes(m, h, chips, pp, ep, p, l);
     if (weights < 0)
         return 0;
     /* an engine's memory rule keeps its own reserve (memory.h) */
     double usable = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, weights)
                                       : mem.capacity_bytes * (1 - reserve);
-    return (usable - weights) / (rl_arch_kv_bytes_per_token(m, p.kv) *
-                                 rl_serve_kv_copies(m, stage, ep, l) * rl_shard_stage_scale(m, pp));
+    return (usable - weights) / (per_token * rl_shard_stage_scale(m, pp));
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };

@@ -345,6 +345,11 @@ typedef struct {
      * token at rl_serve_kv_share of kv_bytes_per_token (serve.c sim_init). */
     const rl_model *kv_model;
     rl_dtype kv_dtype;
+    /* The sequence length (prompt + output, tokens) at which a pipeline's
+     * stages' KV shares are taken for windowed models (rl_serve_kv_capacity's
+     * len; the caller sets it before rl_serve_config_hw: simulate the mean of
+     * its requests, size the workload's mean); 0: every layer's KV alike. */
+    double kv_len;
     double host_bw;         /* bytes/s per replica to host memory (all its chips); read only
                                by swap preemption and the prefix cache's host tier */
     double net_bw;          /* bytes/s per replica over the scale-out network; read only by
@@ -427,7 +432,7 @@ rl_serve_config rl_serve_config_default(void);
 
 /* Fill the hardware-dependent fields of c for replicas of `chips` chips of
  * h serving m at precision p: kv_bytes_per_token, kv_capacity_tokens
- * (rl_serve_kv_capacity with `reserve`, c->layout, c->pp and c->ep), host_bw and net_bw (per chip times
+ * (rl_serve_kv_capacity with `reserve`, c->layout, c->pp, c->ep and c->kv_len), host_bw and net_bw (per chip times
  * chips: every chip moves its shard) and net_latency. */
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
@@ -440,6 +445,13 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
  * mixed ones (a long request is charged below its cap, a short one above).
  * 1 without c->kv_model or without windowed layers (tester20 F13). */
 double rl_serve_kv_share(const rl_serve_config *c, const rl_request *req, long long n);
+
+/* The workload's mean sequence length, prompt + output (tokens): the mean
+ * of the n requests req for a trace (w's lengths RL_DIST_TRACE), else the
+ * means of w's prompt and output DISTs (workload.h rl_dist_mean), as size's
+ * rl_size_mean_lengths takes them: rl_serve_config's kv_len for simulate
+ * (CLI and Lua alike). */
+double rl_serve_workload_len(const rl_workload *w, const rl_request *req, long long n);
 
 /* The full-size KV tokens a sequence of `len` tokens of m holds in kv:
  * rl_arch_kv_bytes_per_sequence (windowed layers capped, ideal view) over
@@ -476,21 +488,23 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
 /* KV tokens one replica of `chips` chips in `pp` pipeline stages holds
  * after the weights under layout l with `ep` expert-parallel groups per
  * stage: (chips * hbm_bytes * (1 - reserve) - weights) /
- * (kv_bytes_per_token * rl_serve_kv_copies on chips / (pp ep) * f): each
- * stage keeps its layers' share of every token's cache and weights / pp
- * over its chips / pp chips, so the weights per chip are weights / chips;
- * unequal stages (shard.h rl_shard_stage_layers): the largest stage's
- * chips fill first, so weights is chips x its per-chip weights and f =
- * rl_shard_stage_scale (its share of a token's cache over 1 / pp; 1 with
- * equal stages);
- * weights: rl_serve_weight_bytes.  0 or less when the weights do not fit (seed 000 section 1
+ * (kv_bytes_per_token * rl_serve_kv_copies on chips / (pp ep)), weights:
+ * rl_serve_weight_bytes.  A pipeline (pp > 1): each stage's chips hold
+ * their own weights and their own layers' share of every token's cache,
+ * and the pool is what the binding stage holds: chips x shard.h
+ * rl_shard_stage_room (the min over stages of the room beside the stage's
+ * weights over its KV share, the one rule step's and shard's max_batch
+ * read; tester37 F2, review36 M2) over kv_bytes_per_token x the copies;
+ * a windowed model's stage shares taken at a sequence of `len` tokens
+ * (prompt + output; 0 or below the window: the layer shares).  0 or less when the weights do not fit (seed 000 section 1
  * "What about memory?", section 5 problem 2).  `reserve` is the HBM
  * fraction kept for activations and workspace (e.g. 0.1).  With the
  * selected engine's memory rule (memory.h) the weights and KV get what that
  * rule leaves (rl_memory_usable) and `reserve` does not apply.  A layout
  * that does not apply (rl_attn_layout_check) gives 0. */
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
-                            long long ep, rl_precision p, double reserve, rl_attn_layout l);
+                            long long ep, rl_precision p, double reserve, rl_attn_layout l,
+                            double len);
 
 /* Whether one engine's KV pool of `cap` tokens (a replica's KV, over pp
  * when pipelined: each pipeline stream holds 1/pp of it) holds a request of

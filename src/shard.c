@@ -212,6 +212,31 @@ double rl_shard_stage_div(const rl_model *m, long long pp)
     return big ? (double)m->layers / (double)big : (double)(pp > 1 ? pp : 1);
 }
 
+/* Stage s's weights, its layers l .. l+n-1 (rl_shard_stage_weights' rule). */
+static double stage_weight(const rl_model *m, long long pp, long long s, long long l, long long n,
+                           const double w[4])
+{
+    long long Ld = m->experts > 0 ? m->dense_layers : 0;
+    double L = (double)m->layers;
+    double b = w[0] * (double)n / L + (s == 0 ? w[2] : 0) + (s == pp - 1 ? w[3] : 0);
+    if (w[1] != 0 && Ld > 0) { /* its dense layers' excess over the layer share */
+        long long nd = l >= Ld ? 0 : (l + n <= Ld ? n : Ld - l);
+        b += w[1] * ((double)nd - (double)n * (double)Ld / L);
+    }
+    return b;
+}
+
+double rl_shard_stage_weight(const rl_model *m, long long pp, int split, long long s,
+                             const double w[4])
+{
+    if (pp <= 1 || m->abstract || m->layers < pp)
+        return w[0] + w[2] + w[3];
+    long long l = 0;
+    for (long long i = 0; i < s; i++)
+        l += rl_shard_stage_layers(m->layers, pp, i, split);
+    return stage_weight(m, pp, s, l, rl_shard_stage_layers(m->layers, pp, s, split), w);
+}
+
 double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double layered,
                               double dense, double first, double last)
 {
@@ -219,17 +244,85 @@ double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double
         return layered + first + last;
     /* every stage: with dense layers (the first dense_layers) the heaviest
      * may be any stage with the most MoE layers (tester34 F9) */
-    long long Ld = m->experts > 0 ? m->dense_layers : 0;
-    double L = (double)m->layers, best = 0;
+    const double w[4] = {layered, dense, first, last};
+    double best = 0;
     for (long long s = 0, l = 0; s < pp; s++) {
         long long n = rl_shard_stage_layers(m->layers, pp, s, split);
-        double w = layered * (double)n / L + (s == 0 ? first : 0) + (s == pp - 1 ? last : 0);
-        if (dense != 0 && Ld > 0) { /* its dense layers' excess over the layer share */
-            long long nd = l >= Ld ? 0 : (l + n <= Ld ? n : Ld - l);
-            w += dense * ((double)nd - (double)n * (double)Ld / L);
-        }
-        best = w > best ? w : best;
+        double b = stage_weight(m, pp, s, l, n, w);
+        best = b > best ? b : best;
         l += n;
+    }
+    return best;
+}
+
+/* Token-layers of KV stage s (its layers l .. l+n-1) holds of a sequence
+ * at `context` tokens, windowed layers capped (rl_shard_stage_kv_div). */
+static double stage_held(const rl_model *m, long long l, long long n, double context)
+{
+    double W = (double)m->sliding_window, held = 0;
+    for (long long end = l + n; l < end; l++)
+        held += rl_arch_layer_is_local(m, l) && context > W ? W : context;
+    return held;
+}
+
+/* Whether a sequence's KV at `context` differs from layer to layer. */
+static int kv_unequal_layers(const rl_model *m, double context)
+{
+    return rl_arch_local_layers(m) > 0 && context > (double)m->sliding_window;
+}
+
+/* rl_shard_stage_room's x_s for stage s (layers l .. l+n-1): pp n / L
+ * (one rounding; exactly 1 with equal stages, rl_shard_stage_scale for
+ * the largest), or pp held_s / total with windowed layers above their
+ * window (total: the whole model's token-layers). */
+static double stage_kv_x(const rl_model *m, long long pp, long long l, long long n,
+                         double context, double total)
+{
+    if (total > 0)
+        return (double)pp * stage_held(m, l, n, context) / total;
+    return (double)(pp * n) / (double)m->layers;
+}
+
+double rl_shard_stage_kv_scale(const rl_model *m, long long pp, int split, double context)
+{
+    if (pp <= 1 || m->abstract || m->layers < pp)
+        return 1.0;
+    double total = kv_unequal_layers(m, context) ? stage_held(m, 0, m->layers, context) : 0;
+    double best = 0;
+    for (long long s = 0, l = 0; s < pp; s++) {
+        long long n = rl_shard_stage_layers(m->layers, pp, s, split);
+        double x = stage_kv_x(m, pp, l, n, context, total);
+        best = x > best ? x : best;
+        l += n;
+    }
+    return best;
+}
+
+double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                           int split, const double w[4], double context, double keep,
+                           long long *stage)
+{
+    double n = (double)chips;
+    long long group = chips / (pp > 1 ? pp : 1);
+    if (stage)
+        *stage = 0;
+    if (pp <= 1 || m->abstract || m->layers < pp) {
+        double ws = w[0] + w[2] + w[3];
+        return rl_memory_usable_group(h, chips, group, ws * n) / n * keep - ws;
+    }
+    double total = kv_unequal_layers(m, context) ? stage_held(m, 0, m->layers, context) : 0;
+    double best = INFINITY;
+    for (long long s = 0, l = 0; s < pp; s++) {
+        long long k = rl_shard_stage_layers(m->layers, pp, s, split);
+        double ws = stage_weight(m, pp, s, l, k, w);
+        double room = rl_memory_usable_group(h, chips, group, ws * n) / n * keep - ws;
+        double per = room / stage_kv_x(m, pp, l, k, context, total);
+        if (per < best) {
+            best = per;
+            if (stage)
+                *stage = s;
+        }
+        l += k;
     }
     return best;
 }
@@ -571,7 +664,8 @@ long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
 {
     if (r->phase == RL_PHASE_PREFILL)
         return -1;
-    double room = rl_shard_chip_room(h, r) - r->weight_bytes;
+    (void)h; /* r->kv_room: each stage's room (rl_shard_stage_room) */
+    double room = r->kv_room;
     if (!(room > 0) || !(r->kv_seq_chip > 0))
         return 0;
     double n = floor(room / r->kv_seq_chip), b = n * (double)r->kv_groups;
@@ -659,10 +753,12 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, int split
                             rl_arch_kept_of(m, 0, 0, 0, dmlp / Mtp, dvec / Mtp)) -
                         rl_dtype_weights_bytes(p.weights, moe, moe_kept);
             }
-            r->weight_bytes = rl_shard_stage_weights(
-                m, pl->pp, split, rl_dtype_weights_bytes(p.weights, layered, layered_kept), delta,
-                rl_dtype_weights_bytes(p.weights, emb, emb),
-                rl_dtype_weights_bytes(p.weights, head, head));
+            r->stage_w[0] = rl_dtype_weights_bytes(p.weights, layered, layered_kept);
+            r->stage_w[1] = delta;
+            r->stage_w[2] = rl_dtype_weights_bytes(p.weights, emb, emb);
+            r->stage_w[3] = rl_dtype_weights_bytes(p.weights, head, head);
+            r->weight_bytes = rl_shard_stage_weights(m, pl->pp, split, r->stage_w[0],
+                                                     r->stage_w[1], r->stage_w[2], r->stage_w[3]);
             return rl_dtype_weights_bytes(p.weights, read, kept_read);
         }
         stored = blocks + vocab + experts;
@@ -789,7 +885,16 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
     double weight_read = plan_weights(m, pl, split, p, tokens, r);
     double kv_tick = plan_kv(m, pl, split, p, context, bm, prefill, r);
     r->total_bytes = r->weight_bytes + r->kv_bytes;
-    r->fits = r->total_bytes <= rl_shard_chip_room(h, r);
+    if (pp > 1 && !m->abstract) { /* each stage in its own room (rl_shard_stage_room), in
+                                     the busiest KV stage's bytes as kv_bytes */
+        r->kv_room = rl_shard_stage_room(m, h, M * sp * pp, pp, split, r->stage_w,
+                                         (double)context, 1.0, &r->kv_stage) *
+                     rl_shard_stage_kv_scale(m, pp, split, (double)context);
+        r->fits = r->kv_bytes <= r->kv_room;
+    } else {
+        r->kv_room = rl_shard_chip_room(h, r) - r->weight_bytes;
+        r->fits = r->total_bytes <= rl_shard_chip_room(h, r);
+    }
 
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
     /* a chip's share of the largest stage's work: 1 / (M sp pp) with equal stages */
@@ -978,6 +1083,9 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     coll->kv_bytes = held.kv_bytes;
     coll->total_bytes = held.total_bytes;
     coll->fits = held.fits;
+    coll->kv_room = held.kv_room;
+    coll->kv_stage = held.kv_stage;
+    memcpy(coll->stage_w, held.stage_w, sizeof held.stage_w);
     coll->kv_seq_chip = held.kv_seq_chip;
     coll->kv_groups = held.kv_groups;
     coll->flops = (double)rb *

@@ -121,9 +121,16 @@ typedef struct {
     double weight_bytes; /* stored per chip */
     double kv_bytes;     /* stored per chip */
     double total_bytes;  /* weights + KV per chip */
-    int fits;            /* total_bytes <= rl_shard_chip_room */
+    int fits;            /* every stage's weights and KV in its room: kv_bytes <= kv_room
+                            (pp <= 1: total_bytes <= rl_shard_chip_room) */
     double kv_seq_chip;  /* KV bytes one sequence puts on a chip that holds it */
     long long kv_groups; /* chip groups of a replica holding distinct sequences */
+    double stage_w[4];   /* pp > 1: a stage's weights as rl_shard_stage_weights takes
+                            them (layered, dense, first, last; bytes a chip) */
+    double kv_room;      /* the KV a chip of the busiest-KV stage may hold with every
+                            stage in its own room (rl_shard_stage_room); pp <= 1:
+                            rl_shard_chip_room less weight_bytes */
+    long long kv_stage;  /* the stage whose room binds kv_room (0 for pp <= 1) */
     double flops;        /* per chip per step (pp ticks) */
     double weight_load_s, kv_load_s, compute_s; /* per step: formula (1)'s terms;
                                                    * decode compute_s: the matmuls (kept
@@ -183,8 +190,9 @@ rl_dtype rl_shard_moved_dtype(rl_dtype compute);
 double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r);
 
 /* The most sequences (all replicas) plan result r's chips hold at its
- * context: each chip's room beside its weights (rl_shard_chip_room less
- * weight_bytes) over r->kv_seq_chip, times the groups of chips that hold
+ * context: each chip's room beside its weights (r->kv_room: rl_shard_chip_room
+ * less weight_bytes; a pipeline's stage by stage, rl_shard_stage_room) over
+ * r->kv_seq_chip, times the groups of chips that hold
  * distinct sequences (r->kv_groups) and the replicas; the plan's
  * counterpart of memory.h rl_memory_max_batch (a pipeline's micro-batches
  * unpadded, rl_shard_micro_big: every sequence the room holds, tester34 F11); 0 when not one fits; -1 for a
@@ -278,6 +286,43 @@ double rl_shard_stage_div(const rl_model *m, long long pp);
  * 4%).  Every stage is weighed (O(pp)). */
 double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double layered,
                               double dense, double first, double last);
+
+/* Stage s's weights (bytes a chip) of pp stages, rl_shard_stage_weights'
+ * rule for one stage; w = {layered, dense, first, last} as that takes
+ * them. */
+double rl_shard_stage_weight(const rl_model *m, long long pp, int split, long long s,
+                             const double w[4]);
+
+/* The KV room of a pipeline's binding stage (tester37 F2, tester35 F2,
+ * review36 M2): each stage's chips hold their own weights (w as
+ * rl_shard_stage_weight takes it) and their own layers' KV, so a stage s
+ * holds x_s / pp of every sequence's KV, x_s = pp x its layers' share of a
+ * sequence's KV at `context` tokens (windowed layers capped, as
+ * rl_shard_stage_kv_div; the layer share pp n_s / L when every layer holds
+ * the same KV: 1 for equal stages).  Returns min over stages of
+ * (room_s - w_s) / x_s, bytes a chip: room_s = what the memory rule leaves a
+ * chip of `chips` (one replica's, in stages of chips / pp) holding w_s
+ * (memory.h rl_memory_usable_group, as rl_shard_chip_room), times `keep`
+ * (1; simulate's and size's 1 - reserve when no engine rule applies).  The
+ * binding stage into *stage (may be NULL).  A real engine sizes each
+ * rank's cache from its own free memory and the pipeline holds what its
+ * fullest rank holds (vLLM V1 vllm/v1/core/kv_cache_utils.py
+ * unify_kv_cache_configs: "changes the num_blocks of each worker to the
+ * smallest among all workers").  One
+ * function for step's and shard's max_batch and fits (times the busiest
+ * stage's x, rl_shard_stage_kv_scale), simulate's KV pool and size's
+ * (serve.h rl_serve_kv_capacity): llama3-70b bf16 pp7 [11 11 11 12 12 12
+ * 11] on H100 binds at a 12-layer stage (max_batch 324), not at stage 0's
+ * weights with a 12-layer stage's KV (322).  pp <= 1, an abstract model or
+ * pp > layers: room - w (the sum). */
+double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                           int split, const double w[4], double context, double keep,
+                           long long *stage);
+
+/* max over stages of rl_shard_stage_room's x_s: the busiest stage's KV at
+ * `context` over the layer share (rl_shard_stage_scale when every layer
+ * holds the same KV; pp / rl_shard_stage_kv_div in exact arithmetic). */
+double rl_shard_stage_kv_scale(const rl_model *m, long long pp, int split, double context);
 
 /* A sequence's KV at `context` tokens (ideal view: windowed layers hold
  * min(context, window), arch.h) over the busiest stage's: the divisor that

@@ -146,6 +146,9 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.layout = c->layout;
     s.pp = (int)c->pp;
     s.ep = (int)c->ep;
+    double P, G;
+    rl_size_mean_lengths(in, &P, &G);
+    s.kv_len = P + G; /* the KV pool of add_kind (kvcap) */
     rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
@@ -633,14 +636,14 @@ static void kind_memory(const rl_size_input *in, replica_kind *k)
     double w = rl_serve_weight_bytes(in->m, h, k->chips, k->pp, k->ep, k->p, k->layout);
     /* the chips of the stage holding the most KV with the pool full of
      * mean-length sequences, as step and shard charge it (shard.h
-     * rl_shard_stage_kv_div under the engine's split; review35 L6: windowed
+     * rl_shard_stage_kv_scale under the engine's split; review35 L6: windowed
      * layers placed unevenly put more on one stage); the largest stage's
-     * (rl_shard_stage_scale) when every layer holds the same KV */
+     * (rl_shard_stage_scale) when every layer holds the same KV.  The pool
+     * (kvcap) is what the binding stage holds at that length (serve.h
+     * rl_serve_kv_capacity, shard.h rl_shard_stage_room; review36 M2) */
     double P, G;
     rl_size_mean_lengths(in, &P, &G);
-    double div = rl_shard_stage_div(in->m, k->pp);
-    double kv_div = rl_shard_stage_kv_div(in->m, k->pp, rl_shard_split_of(h), P + G);
-    double busiest = kv_div == div ? rl_shard_stage_scale(in->m, k->pp) : (double)k->pp / kv_div;
+    double busiest = rl_shard_stage_kv_scale(in->m, k->pp, rl_shard_split_of(h), P + G);
     double kv_bytes = k->kvcap * rl_arch_kv_bytes_per_token(in->m, k->p.kv) *
                       rl_serve_kv_copies(in->m, k->chips / k->pp, k->ep, k->layout) * busiest;
     k->kv_bytes_per_chip = kv_bytes / (double)k->chips;
@@ -764,7 +767,7 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     if (rl_hw_peak(h, k->p.compute) <= 0)
         return 1;
     k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->ep, k->p, in->hbm_reserve,
-                                    k->layout);
+                                    k->layout, P + G);
     rl_ops_cost oc;
     if (rl_ops_cost_replica(&oc, in->m, h, k->chips, k->pp, k->ep, k->layout, k->p,
                             in->calibrated, err, errlen) != 0)

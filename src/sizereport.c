@@ -942,7 +942,9 @@ static void report_memory(doc *d, const rl_size_report_data *x)
             para(d, "Pipeline: %lld stages of %lld chips holding %s of the %lld layers (%s "
                     "split; weights and every token's KV for them, the first stage the embedding "
                     "and the last the LM head too); the largest stage, %lld/%lld of the layers, "
-                    "sets the pace, the heaviest the memory per chip above; the replica runs %lld batch "
+                    "sets the pace; the memory per chip above is the heaviest stage's weights and the "
+                    "fullest stage's KV, the pool what the stage with the least room for its KV "
+                    "holds; the replica runs %lld batch "
                     "streams at once, each step one pass through every stage plus %lld "
                     "stage-to-stage activation transfer%s (vLLM's virtual engines; docs/model.md).",
                  b->pp, stage, split, L, how == RL_SPLIT_TRTLLM ? "TensorRT-LLM's" : "vLLM's",

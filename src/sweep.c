@@ -314,7 +314,7 @@ static int calibrated_step(const rl_model *m, const rl_hw *h, const rl_shard_res
                   : rl_shard_step_calibrated(m, h, &pl, r->chips, r->batch, r->context, p, &st,
                                              out, err, sizeof err))
         return -1;
-    return fitted ? rl_e2e_fitted_shard(m, h, p, out) : 0; /* out->fits: rl_shard_chip_room */
+    return fitted ? rl_e2e_fitted_shard(m, h, p, out) : 0; /* out->fits: shard.h rl_shard_result.fits */
 }
 
 /* One (chips, precision, context) cell in sharded mode: every batch x plan. */

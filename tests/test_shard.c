@@ -544,7 +544,7 @@ static void pipeline_stage_comm_buffer(void **state)
     assert_rel(r.weight_bytes, W, 1e-12);
     assert_rel(rl_shard_chip_room(&h, &r), W + 0.9 * (G - W), 1e-12);
     assert_rel(rl_shard_chip_room(&h, &r), 141088505856.0, 1e-11);
-    double kv = rl_serve_kv_capacity(&m, &h, 3, 3, 1, p, 0.1, RL_ATTN_LAYOUT_TP);
+    double kv = rl_serve_kv_capacity(&m, &h, 3, 3, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
     assert_rel(kv, 3 * 0.9 * (G - W) / (327680.0 * 81 / 80), 1e-12);
     pl.tp = 2;
     pl.pp = 2;
@@ -576,14 +576,22 @@ static void pipeline_stage_comm_buffer(void **state)
  * 1,179,648,000 + 4608 = 14,203,390,464 params = 28,406,780,928 B (old
  * 27,227,128,320 B = half the model).  simulate/size read the same rule:
  * rl_serve_weight_bytes = chips x the plan's per-chip bytes (1e-15). */
+/* h100-sxm as `step --ideal` takes it: engine "ideal", hbm_reserve 0
+ * (step's default, cli.c). */
+static rl_hw ideal_h100(void)
+{
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[256];
+    assert_int_equal(rl_engines_select(&h.engines, "ideal", "t", err, sizeof err), 0);
+    h.hbm_reserve = 0;
+    return h;
+}
+
 static void stage_weights_first_last(void **state)
 {
     (void)state;
     rl_model m = load_model("llama3-70b", NULL, 0);
-    rl_hw h = load_hw("h100-sxm", NULL, 0);
-    char err[256];
-    assert_int_equal(rl_engines_select(&h.engines, "ideal", "t", err, sizeof err), 0);
-    h.hbm_reserve = 0; /* step's default (cli.c) */
+    rl_hw h = ideal_h100();
     rl_precision p = rl_precision_default();
     rl_shard_plan pl = tp_plan(1);
     pl.pp = 16;
@@ -605,6 +613,53 @@ static void stage_weights_first_last(void **state)
     assert_rel(r.weight_bytes, 28406780928.0, 1e-15);
     assert_rel(rl_serve_weight_bytes(&g, &h, 2, 2, 1, p, RL_ATTN_LAYOUT_TP),
                2 * 28406780928.0, 1e-15);
+}
+
+/* tester37 F2, tester35 F2: each stage's chips hold their own weights and
+ * KV, so max_batch and fits are the binding stage's (shard.h
+ * rl_shard_stage_room), not the heaviest stage's weights beside the most
+ * layers' KV.  llama3-70b bf16 tp1 pp7 on h100-sxm, ideal (hbm_reserve 0,
+ * as step), 4096 tokens: vLLM's split 11 11 11 12 12 12 11; a layer is
+ * 855,654,400 params = 1,711,308,800 B, the embedding 2,101,346,304 B, the
+ * LM head and final norm 2,101,362,688 B, a token-layer of KV 4096 B
+ * (16,777,216 B a sequence-layer).  Heaviest: the last stage, 11 x
+ * 1,711,308,800 + 2,101,362,688 = 20,925,759,488 B; a 12-layer stage
+ * 20,535,705,600 B.  On 85,899,345,920 B: a 12-layer stage holds
+ * (85,899,345,920 - 20,535,705,600) / (12 x 16,777,216) = 324.66, the last
+ * (… - 20,925,759,488) / (11 x 16,777,216) = 352.07, stage 0 352.07:
+ * max_batch 324 (tester37's hand figure; stop 30 gave 322 = (… -
+ * 20,925,759,488) / (12 x 16,777,216), a pairing no stage has).  324
+ * fits (stop 30: 323 did not: 20,925,759,488 + 323 x 201,326,592 =
+ * 85,954,248,704 B over the HBM), 325 does not (20,535,705,600 + 325 x
+ * 201,326,592 = 85,966,848,000).  simulate's pool (reserve 0.1, no engine
+ * rule): the 12-layer stage's (0.9 x 85,899,345,920 - 20,535,705,600) /
+ * (12 x 4096) = 1,155,064 tokens (stop 30: 1,147,128.3, the last stage's
+ * weights at 12 layers' KV).  Exact integers; 1e-12. */
+static void stage_room_is_each_stages(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = ideal_h100();
+    rl_precision p = rl_precision_default();
+    rl_shard_plan pl = tp_plan(1);
+    pl.pp = 7;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 7, 324, 4096, p);
+    assert_rel(r.weight_bytes, 20925759488.0, 1e-15);
+    assert_rel(r.kv_seq_chip, 12 * 16777216.0, 1e-15);
+    assert_int_equal(rl_shard_max_batch(&h, &r), 324);
+    assert_int_equal(r.kv_stage, 3); /* the first 12-layer stage */
+    assert_rel(r.kv_room, 85899345920.0 - 20535705600.0, 1e-12);
+    assert_true(r.fits);
+    r = eval(&m, &h, pl, RL_PHASE_GENERATE, 7, 325, 4096, p);
+    assert_false(r.fits);
+    assert_rel(rl_serve_kv_capacity(&m, &h, 7, 7, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0), 1155064.0,
+               1e-12);
+    /* the one-stage rule: each stage's weights (rl_shard_stage_weight) */
+    const double w[4] = {80.0, 0.0, 1.0, 2.0};
+    assert_rel(rl_shard_stage_weight(&m, 7, RL_SPLIT_VLLM, 0, w), 12.0, 0);  /* 11 + 1 */
+    assert_rel(rl_shard_stage_weight(&m, 7, RL_SPLIT_VLLM, 3, w), 12.0, 0);  /* 12 */
+    assert_rel(rl_shard_stage_weight(&m, 7, RL_SPLIT_VLLM, 6, w), 13.0, 0);  /* 11 + 2 */
+    assert_rel(rl_shard_stage_kv_scale(&m, 7, RL_SPLIT_VLLM, 4096), 84.0 / 80.0, 0);
 }
 
 /* The comparison picks, for llama3-70b at B = 32, S = 8192: on 16 v5e
@@ -986,7 +1041,7 @@ static void router_whole_on_every_chip(void **state)
     }
     free(o);
     rl_shard_result a = eval(&m, &h, tp_plan(8), RL_PHASE_GENERATE, 8, 1, 1, bf);
-    double pool = rl_serve_kv_capacity(&m, &h, 8, 1, 1, bf, 0.1, RL_ATTN_LAYOUT_TP);
+    double pool = rl_serve_kv_capacity(&m, &h, 8, 1, 1, bf, 0.1, RL_ATTN_LAYOUT_TP, 0);
     double w = 8 * a.weight_bytes;
     assert_rel(rl_serve_weight_bytes(&m, &h, 8, 1, 1, bf, RL_ATTN_LAYOUT_TP), w, 1e-12);
     assert_rel(pool * rl_arch_kv_bytes_per_token(&m, RL_BF16) + w, rl_memory_usable(&h, 8, w),
@@ -1194,6 +1249,7 @@ int main(void)
         cmocka_unit_test(uneven_pipeline_few_micro_batches),
         cmocka_unit_test(stage_kv_is_its_layers), cmocka_unit_test(pipeline_stage_comm_buffer),
         cmocka_unit_test(stage_weights_first_last), cmocka_unit_test(compare_pure_pipeline),
+        cmocka_unit_test(stage_room_is_each_stages),
         cmocka_unit_test(uneven_micro_batches),      cmocka_unit_test(pipeline_send_bytes),
         cmocka_unit_test(stage_weights_dense_layers), cmocka_unit_test(stage_split_follows_engine),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),

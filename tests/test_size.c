@@ -717,7 +717,7 @@ static void test_pipeline_kind_holds_per_stream(void **state)
     assert_true(r.n > 0);
     for (int i = 0; i < r.n; i++) {
         double kv = rl_serve_kv_capacity(&m, &h, r.c[i].chips, r.c[i].pp, r.c[i].ep, r.c[i].p,
-                                         0.1, r.c[i].layout);
+                                         0.1, r.c[i].layout, 3900);
         assert_true(rl_serve_holds(kv / (double)r.c[i].pp, 3900, 16));
     }
     rl_size_result_free(&r);
@@ -790,6 +790,24 @@ static void test_memory_busiest_kv_stage(void **state)
             pp++;
             assert_rel(r.c[i].kv_bytes_per_chip,
                        r.c[i].kv_capacity_tokens * 46 * 8192.0 * 118256 / 234508, 1e-12);
+            /* review36 M2: the pool is what the binding stage holds (shard.h
+             * rl_shard_stage_room).  Stage 1 is both the heaviest (the tied
+             * table's copy for the LM head and the final norm) and the
+             * busiest KV stage, so with the pool full its chip's weights and
+             * KV fill exactly what the memory rule leaves it (h100-sxm's
+             * engine, trtllm: memory.h rl_memory_usable_group); stop 30's
+             * pool took the layer share, 1/2, and put 0.85% of the KV over
+             * it (1e-12) */
+            double w = r.c[i].weight_bytes_per_chip;
+            assert_rel(w + r.c[i].kv_bytes_per_chip,
+                       rl_memory_usable_group(&h, 2, 1, 2 * w) / 2, 1e-12);
+            /* and simulate's pool is size's: the same function at the
+             * workload's mean length (serve.h rl_serve_workload_len) */
+            rl_serve_config c = rl_serve_config_default();
+            c.pp = 2;
+            c.kv_len = 6100;
+            rl_serve_config_hw(&c, &m, &h, 2, r.c[i].p, 0.1);
+            assert_rel(c.kv_capacity_tokens, r.c[i].kv_capacity_tokens, 1e-15);
         }
     assert_true(pp > 0);
     rl_size_result_free(&r);
