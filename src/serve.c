@@ -155,13 +155,14 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     c->t1 = malloc((size_t)(c->cap + 1) * sizeof *c->t1);
     c->slope = malloc((size_t)(c->cap + 1) * sizeof *c->slope);
     c->comm = malloc((size_t)(c->cap + 1) * sizeof *c->comm);
-    if (!c->t1 || !c->slope || !c->comm) {
+    c->ends = malloc((size_t)(c->cap + 1) * 2 * sizeof *c->ends);
+    if (!c->t1 || !c->slope || !c->comm || !c->ends) {
         rl_ops_cost_free(c);
         snprintf(err, errlen, "step cost: out of memory");
         return -1;
     }
     for (int b = 0; b <= c->cap; b++)
-        c->slope[b] = c->comm[b] = NAN;
+        c->slope[b] = c->comm[b] = c->ends[2 * b] = NAN;
     return 0;
 }
 
@@ -279,7 +280,7 @@ static void forget_steps(rl_ops_cost *c)
     rl_ops_memo_free(c->memo);
     c->memo = NULL;
     for (int b = 0; b <= c->cap; b++)
-        c->slope[b] = c->comm[b] = NAN;
+        c->slope[b] = c->comm[b] = c->ends[2 * b] = NAN;
     free_dense(c);
     if (c->memo_key)
         memset(c->memo_key, 0, RL_OPS_MEMO * sizeof *c->memo_key);
@@ -345,6 +346,7 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->t1);
     free(c->slope);
     free(c->comm);
+    free(c->ends);
     free(c->parts);
     free_dense(c);
     rl_ops_memo_free(c->memo);
@@ -353,7 +355,7 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->memo_t);
     c->memo_key = NULL;
     c->memo_t = NULL;
-    c->t1 = c->slope = c->comm = NULL;
+    c->t1 = c->slope = c->comm = c->ends = NULL;
     c->parts = NULL;
 }
 
@@ -469,18 +471,31 @@ static double span_time(rl_ops_cost *c, const rl_ops_config *oc, long long rows)
 static void step_ends(rl_ops_cost *c, const rl_ops_config *oc, long long rows, double *first,
                       double *last)
 {
+    /* a decode step's (rows = its sequences, B) kept per B (rl_ops_cost.ends) */
+    double *kept = oc->nparts == 0 && rows == oc->decode_batch && rows >= 0 && rows <= c->cap
+                       ? &c->ends[2 * rows]
+                       : NULL;
+    if (kept && !isnan(kept[0])) {
+        *first = kept[0];
+        *last = kept[1];
+        return;
+    }
     rl_ops_terms built[RL_OPS_SPANS];
     const rl_ops_terms *e[RL_OPS_SPANS];
     *first = *last = 0;
     if (span_terms(c, oc, rows, 1u << RL_OPS_HEAD | 1u << RL_OPS_TAIL | 1u << RL_OPS_SEQS, e,
-                   built) == 0) {
+                   built) == 0)
         rl_ops_terms_ends(e, first, last);
-        return;
+    else {
+        rl_ops o;
+        char err[256];
+        if (rl_ops_build(c->m, c->h, oc, &o, err, sizeof err) == 0)
+            rl_ops_stage_ends(&o, first, last);
     }
-    rl_ops o;
-    char err[256];
-    if (rl_ops_build(c->m, c->h, oc, &o, err, sizeof err) == 0)
-        rl_ops_stage_ends(&o, first, last);
+    if (kept) {
+        kept[0] = *first;
+        kept[1] = *last;
+    }
 }
 
 /* A pipeline's pass of a step of `rows` token rows whose op list,

@@ -164,6 +164,8 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
+    double *ends;    /* per B, 2 each: a decode step's ops a pipeline's first and last stages
+                        run alone (serve.c step_ends), NAN = not yet */
     /* steps memoised exactly: with fitted engine costs (each step a whole
      * named op list, rl_e2e_mixed_time), one prompt of T tokens on prefix P
      * beside B decoding sequences at context S; and (T = P = 0) a decode
