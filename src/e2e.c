@@ -1685,7 +1685,9 @@ static int phases_of(const rows *rs, const unsigned char *sel, int want)
 static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned char *held,
                     const rl_engine_costs *c, double *r, double *d, int *cls, int *n)
 {
-    unsigned char *use = malloc((size_t)rs->n);
+    /* rs->n >= 1 here; the guard keeps gcc -O1 from reading a negative int
+     * as a huge size (-Walloc-size-larger-than, COMMON's -O1 check) */
+    unsigned char *use = malloc(rs->n > 0 ? (size_t)rs->n : 1);
     int kept = 0, added = 0;
     for (int i = 0; use && i < rs->n; i++)
         kept += use[i] = !held[i];
