@@ -1601,6 +1601,172 @@ static void validate_runs_as_step(void **state)
     free(h);
 }
 
+#define LAYOUT_ROWS "@SRC@/tests/data/e2e/layout_rows.csv"
+
+/* A number of the `i`-th row of result j. */
+static double row_number(const cJSON *j, int i, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i), key);
+    if (!cJSON_IsNumber(v))
+        fail_msg("row %d has no number '%s'", i, key);
+    return v->valuedouble;
+}
+
+/* `roofline ARGS --format json`'s first row's key. */
+static double cli_first(const char *args, const char *key)
+{
+    static char buf[1 << 17];
+    cJSON *j = run_cli_json(args, buf, sizeof buf);
+    double v = row_number(j, 0, key);
+    cJSON_Delete(j);
+    return v;
+}
+
+/* audit31 finding 4 (issue 13 item 1): rows with pp or ep columns were
+ * refused ("not modelled yet"); validate --against now times each as the
+ * command for that layout prints it, to the digit (the JSON numbers of
+ * both commands compared exactly: cJSON prints a double that reads back
+ * equal).  tests/data/e2e/layout_rows.csv on --hw h100-sxm:
+ *   line 6: llama3-8b decode tp2 pp2 = `step --tp 2 --pp 2 --batch 8
+ *     --context 1024` step_s, and its step_s_low/_high;
+ *   line 7: mixtral-8x7b (a MoE preset) decode tp2 ep2 = `step --tp 2 --ep 2`;
+ *   line 8: its prefill tp2 ep2 of one 1024-token prompt = `prefill --tp 2
+ *     --ep 2 --tokens 1024` ttft_s;
+ *   line 9: llama3-8b prefill tp2 pp2 = `prefill --tp 2 --tokens 1024` plus
+ *     the pipeline's one stage send of 1024 rows (rl_shard_collectives of
+ *     the tp2 pp2 plan: > 0, under 1 ms: 1024 x 2 x 4096 x 2 B = 16.8 MB
+ *     over NVLink);
+ *   line 10: its static row, one 512-token prompt and 64 tokens = that
+ *     prefill (+ its send) plus 64 steps of `step --tp 2 --pp 2 --batch 1`
+ *     at the mean context 512 + 32 (1e-12: a sum of 65 terms);
+ *   line 11: llama2-70b decode tp4 pp2 on the fitted h100-sxm-splitwise =
+ *     `step --tp 4 --pp 2` there (mode fitted).
+ * Each row echoes what it was timed as (model, engine, dtypes, tp, ep, pp). */
+static void validate_layout_rows_as_step(void **state)
+{
+    (void)state;
+    static char buf[1 << 18];
+    cJSON *j = run_cli_json("validate --against " LAYOUT_ROWS " --hw h100-sxm --format json", buf,
+                            sizeof buf);
+    const char *st = "--hw h100-sxm --batch 8 --context 1024 --format json";
+    char a[512];
+    snprintf(a, sizeof a, "step --model llama3-8b --tp 2 --pp 2 %s", st);
+    assert_true(row_number(j, 0, "predicted_s") == cli_first(a, "step_s"));
+    assert_true(row_number(j, 0, "predicted_s_low") == cli_first(a, "step_s_low"));
+    assert_true(row_number(j, 0, "predicted_s_high") == cli_first(a, "step_s_high"));
+    snprintf(a, sizeof a, "step --model mixtral-8x7b --tp 2 --ep 2 %s", st);
+    assert_true(row_number(j, 1, "predicted_s") == cli_first(a, "step_s"));
+    assert_true(row_number(j, 2, "predicted_s") ==
+                cli_first("prefill --model mixtral-8x7b --hw h100-sxm --tp 2 --ep 2 --tokens 1024 "
+                          "--format json", "ttft_s"));
+    /* the pipeline's stage send of the prefill's rows */
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw *h = malloc(sizeof *h);
+    rl_shard_result *sr = malloc(sizeof *sr);
+    assert_non_null(h);
+    assert_non_null(sr);
+    *h = load_hw("h100-sxm", NULL, 0);
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = plan.pp = 2;
+    char err[512];
+    double sends[2];
+    long long tokens[2] = {1024, 512};
+    for (int k = 0; k < 2; k++) {
+        if (rl_shard_collectives(&m, h, &plan, RL_PHASE_PREFILL, (double)tokens[k],
+                                 rl_precision_default(), sr, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        sends[k] = rl_shard_sends_s(sr);
+        assert_true(sends[k] > 0 && sends[k] < 1e-3);
+    }
+    free(sr);
+    free(h);
+    assert_true(row_number(j, 3, "predicted_s") ==
+                cli_first("prefill --model llama3-8b --hw h100-sxm --tp 2 --tokens 1024 --format "
+                          "json", "ttft_s") + sends[0]);
+    double want = cli_first("prefill --model llama3-8b --hw h100-sxm --tp 2 --tokens 512 --format "
+                            "json", "ttft_s") + sends[1] +
+                  64 * cli_first("step --model llama3-8b --hw h100-sxm --tp 2 --pp 2 --batch 1 "
+                                 "--context 544 --format json", "step_s");
+    assert_rel(row_number(j, 4, "predicted_s"), want, 1e-12);
+    assert_true(row_number(j, 5, "predicted_s") ==
+                cli_first("step --model llama2-70b --hw h100-sxm-splitwise --tp 4 --pp 2 --batch 8 "
+                          "--context 1024 --format json", "step_s"));
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    const char *mode[6] = {"calibrated", "estimated", "estimated", "calibrated", "calibrated",
+                           "fitted"};
+    const char *model[6] = {"llama3-8b", "mixtral-8x7b", "mixtral-8x7b", "llama3-8b", "llama3-8b",
+                            "llama2-70b"};
+    const double pp[6] = {2, 1, 1, 2, 2, 2}, ep[6] = {1, 2, 2, 1, 1, 1};
+    for (int i = 0; i < 6; i++) {
+        const cJSON *r = cJSON_GetArrayItem(rows, i);
+        assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, mode[i]);
+        assert_string_equal(cJSON_GetObjectItem(r, "model")->valuestring, model[i]);
+        assert_string_equal(cJSON_GetObjectItem(r, "engine")->valuestring,
+                            i == 5 ? "splitwise" : "trtllm");
+        assert_string_equal(cJSON_GetObjectItem(r, "weights")->valuestring, "bf16");
+        assert_string_equal(cJSON_GetObjectItem(r, "kv")->valuestring, "bf16");
+        assert_string_equal(cJSON_GetObjectItem(r, "compute")->valuestring, "bf16");
+        assert_true(row_number(j, i, "pp") == pp[i]);
+        assert_true(row_number(j, i, "ep") == ep[i]);
+    }
+    cJSON_Delete(j);
+    /* --engine ideal: `prefill --engine ideal`, and no band (none there) */
+    j = run_cli_json("validate --against " LAYOUT_ROWS " --hw h100-sxm --engine ideal --format json",
+                     buf, sizeof buf);
+    assert_true(row_number(j, 2, "predicted_s") ==
+                cli_first("prefill --model mixtral-8x7b --hw h100-sxm --tp 2 --ep 2 --tokens 1024 "
+                          "--engine ideal --format json", "ttft_s"));
+    for (int i = 0; i < 6; i++)
+        assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i),
+                                        "predicted_s_low"));
+    cJSON_Delete(j);
+}
+
+/* Bad pp / ep rows exit 2 naming file, line, column and reason: a degree
+ * the step's plan refuses (pp above the layers, ep not dividing the
+ * experts, ep on a dense model) in validate --against, and any pp or ep
+ * row in fit, which writes no profile (its terms are per tensor-parallel
+ * step: e2e.c no_layout_rows). */
+static void layout_rows_refused(void **state)
+{
+    (void)state;
+    const struct {
+        const char *model, *col, *val, *want;
+    } bad[] = {
+        {"llama3-8b", "pp", "33", ":2: column 'pp' (column 6): pp 33 pipeline stages exceed the 32 layers"},
+        {"mixtral-8x7b", "ep", "3", ":2: column 'ep' (column 6): ep 3 does not divide E = 8 experts"},
+        {"llama3-8b", "ep", "2", ":2: column 'ep' (column 6): ep 2, but llama3-8b has no experts"},
+    };
+    char text[256], path[64], err[1024];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(text, sizeof text, "phase,tp,batch,context,measured_s,%s\ndecode,1,8,1024,0.05,%s\n",
+                 bad[i].col, bad[i].val);
+        write_temp(path, ".csv", text);
+        rl_meas m;
+        if (rl_measure_read(path, &m, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        rl_e2e_opts o = {.model = bad[i].model, .hw = "h100-sxm", .prec = rl_precision_default(),
+                         .folds = 5, .band_lo = 0.1, .band_hi = 0.9};
+        assert_null(rl_e2e_validate(&m, &o, err, sizeof err));
+        if (!strstr(err, bad[i].want))
+            fail_msg("%s: %s", bad[i].want, err);
+        /* fit: refused whatever the degree, nothing saved */
+        char save[128];
+        snprintf(save, sizeof save, "%s.lua", path);
+        o.save = save;
+        assert_null(rl_e2e_fit(&m, &o, err, sizeof err));
+        snprintf(text, sizeof text, ":2: column '%s' (column 6): %s", bad[i].col,
+                 bad[i].col[0] == 'p' ? "a pipeline row, pp 33: fit's engine-cost terms are per "
+                                        "tensor-parallel step"
+                                      : "an expert-parallel row, ep");
+        if (!strstr(err, text))
+            fail_msg("%s: %s", text, err);
+        assert_int_equal(access(save, F_OK), -1);
+        rl_measure_free(&m);
+        unlink(path);
+    }
+}
+
 /* --engine selects the engine the rows are timed with, as in step:
  * `ideal` gives the op-list roofline at ideal costs (mode "ideal", the
  * rows' ideal terms, rl_ec_time at rl_engine_costs_ideal, 1e-12); an
@@ -1775,6 +1941,8 @@ int main(void)
         cmocka_unit_test(docs_quote_the_fitted_floor),
         cmocka_unit_test(rows_beyond_context_left_out),
         cmocka_unit_test(validate_runs_as_step),
+        cmocka_unit_test(validate_layout_rows_as_step),
+        cmocka_unit_test(layout_rows_refused),
         cmocka_unit_test(validate_engine_selects),
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
