@@ -976,8 +976,7 @@ static void finish(builder *x)
         rl_op *op = &o->op[i];
         op->kv_read *= kvc; /* every copy is written and read (ops.h kv_copies) */
         op->kv_write *= kvc;
-        op->prov = op->kind == RL_OP_COMM && op->comm.measured == 1 ? op->comm.prov
-                                                                     : RL_PROV_ROOFLINE;
+        op->prov = op->kind == RL_OP_COMM ? rl_comm_provenance(&op->comm) : RL_PROV_ROOFLINE;
         if (op->kind == RL_OP_COMM)
             continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;

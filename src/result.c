@@ -201,12 +201,12 @@ static void add_table_band(cJSON *top, cJSON *o, const char *key, const rl_ops *
 }
 
 /* How many operators of an op list were timed measured, interpolated,
- * extrapolated or by the roofline. */
-static void add_provenance(cJSON *o, const rl_ops *ops)
+ * extrapolated or by the roofline (its counts, ops.h rl_ops.prov). */
+static void add_provenance(cJSON *o, const int prov[RL_PROV_COUNT])
 {
     cJSON *p = cJSON_AddObjectToObject(o, "provenance");
     for (int i = 0; i < RL_PROV_COUNT; i++)
-        cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), ops->prov[i]);
+        cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), prov[i]);
 }
 
 /* An engine's costs outside its kernels (engines.h): per step, per
@@ -531,7 +531,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         add_row(rows, &s, chips);
         if (tables) {
             add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
-            add_provenance(cJSON_GetArrayItem(rows, i), &ops);
+            add_provenance(cJSON_GetArrayItem(rows, i), ops.prov);
         }
     }
     add_table_share(o, h, share);
@@ -873,6 +873,8 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         return NULL;
     int fit = !m->abstract && rl_e2e_fitted_plan(h, plan);
     int cal = plan_measured(h, plan, fit);
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    int tables = cal && !fit && e && e->tables && !m->abstract; /* the kernel tables time it */
     /* the label rule of ops and prefill: a chip with no measurements reads
      * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
      * chip on a plan its measurements do not time reads `ideal` (cli.c
@@ -946,6 +948,8 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         }
         add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
+        if (tables) /* as the one-chip rows: the replica's (a stage's) op list */
+            add_provenance(cJSON_GetArrayItem(rows, i), s.prov);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
@@ -1032,7 +1036,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
     cJSON_AddNumberToObject(o, "achieved_mfu", ops.flops / (ops.step_s * peak));
     cJSON_AddNumberToObject(o, "engine_s", ops.engine_s);
-    add_provenance(o, &ops);
+    add_provenance(o, ops.prov);
     add_table_share(o, h, rl_ops_table_share(&ops));
     add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
             c->prefill_prefix + c->prefill_tokens);
@@ -1123,7 +1127,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "achieved_mfu", ops.flops / (ttft * peak));
         cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ttft);
         cJSON_AddNumberToObject(r, "prefill_dispatch_s", d);
-        add_provenance(r, &ops);
+        add_provenance(r, ops.prov);
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
     }

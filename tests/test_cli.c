@@ -2018,6 +2018,36 @@ static void tp_in_calibrated_mode(void **state)
     assert_non_null(strstr(out, "takes no option"));
 }
 
+/* h31audit finding 10a: step --tp's rows count their operators by
+ * provenance as the one-chip rows do, collectives included as ops counts
+ * them, so step --tp 8 and ops --tp 8 of the same decode step (llama3-70b,
+ * h100-sxm, batch 8 at 4096) give the same counts, exactly (before: the
+ * rows had no provenance); an estimated chip (tpu-v5e: no tables) has none. */
+static void step_tp_rows_count_provenance(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"roofline", "measured", "interpolated", "extrapolated",
+                                        "derived"};
+    cJSON *o = run_json("ops --model llama3-70b --hw h100-sxm --tp 8 --batch 8 --context 4096 "
+                        "--format json");
+    cJSON *s = run_json("step --model llama3-70b --hw h100-sxm --tp 8 --batch 8 --context 4096 "
+                        "--format json");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "rows"), 0);
+    const cJSON *po = cJSON_GetObjectItem(o, "provenance"), *ps = cJSON_GetObjectItem(row, "provenance");
+    assert_non_null(ps);
+    assert_rel(num(row, "step_s"), num(o, "step_s"), 1e-12); /* the same step */
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        assert_int_equal((int)num(ps, kinds[k]), (int)num(po, kinds[k]));
+    assert_true(num(ps, "measured") >= 2); /* the two AllReduces, from NCCL's table */
+    cJSON_Delete(o);
+    cJSON_Delete(s);
+    s = run_json_noted("step --model llama3-70b --hw tpu-v5e --tp 8 --batch 8 --context 4096 "
+                       "--format json", "has nothing measured");
+    row = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "rows"), 0);
+    assert_null(cJSON_GetObjectItem(row, "provenance"));
+    cJSON_Delete(s);
+}
+
 /* Tester item 2: the default --sharding 1d, or an --x the note calls
  * ignored, leave `step --chips 8` the tp8 plan it is without them (10.03 ms
  * at B = 16 when this was written; compared here, not pinned). */
@@ -4411,6 +4441,7 @@ int main(void)
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
+        cmocka_unit_test(step_tp_rows_count_provenance),
         cmocka_unit_test(info_fitted_costs),
         cmocka_unit_test(size_conservative_off_fit),
         cmocka_unit_test(memory_bytes_whole),
