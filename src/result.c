@@ -168,6 +168,9 @@ static void add_table_share(cJSON *o, const rl_hw *h, double share)
         cJSON_AddNullToObject(o, "table_time_share");
 }
 
+/* rl_e2e_no_band's reason on a profile with a band whose run got none */
+#define NO_RESIDUALS "no operator of the step was timed by a kernel table with residuals"
+
 /* KEY_low / KEY_high of row o: the op list's p10-p90 band (p5-p95 when the
  * engine's wide_band is set: --band p5-p95) from its engine's kernel-table
  * residuals (ops.h band_s), when it has one; the result top names it. */
@@ -535,6 +538,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         }
     }
     add_table_share(o, h, share);
+    rl_e2e_no_band(o, m, h, NO_RESIDUALS);
     return o;
 }
 
@@ -955,6 +959,9 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             share = min_share(share, share_of(s.table_s, s.step_s));
     }
     add_table_share(o, h, share);
+    rl_e2e_no_band(o, m, h, cal ? NO_RESIDUALS : "the plan is timed at the roofline: the "
+                                                 "measurements time 1D tp/ep plans without --sp "
+                                                 "or --overlap");
     return o;
 }
 
@@ -1132,6 +1139,8 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddItemToArray(rows, r);
     }
     add_table_share(o, h, share);
+    rl_e2e_no_band(o, m, h, c->mfu > 0 && c->mfu < 1 ? "--mfu: compute at a set fraction of the peak"
+                            : c->calibrated ? NO_RESIDUALS : "the ideal roofline");
     return o;
 }
 
@@ -1646,6 +1655,28 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     return o;
 }
 
+/* Why size row c (NULL: the whole result, whose rows have none) carries no
+ * band, into o's no_band (e2e.h rl_e2e_no_band on its profile): size ran
+ * ideal, the fit withholds it (rl_e2e_band_withheld), or the CPU budget
+ * ran out before its band runs (size.h unbanded_for_time). */
+static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_result *r,
+                             const rl_size_candidate *c)
+{
+    const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    const rl_hw *h = &base[c ? c->hw : r->no_band > 0 ? r->no_band - 1 : 0];
+    char why[512] = "";
+    long long pp = c && c->pp > 1 ? c->pp : 1;
+    if (!in->calibrated)
+        snprintf(why, sizeof why, "size ran ideal: nothing measured to take a band from");
+    else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, why, sizeof why)
+               : r->unbanded_off_fit > 0)
+        snprintf(why, sizeof why, "%s", c ? why : r->off_fit_why);
+    else
+        snprintf(why, sizeof why, "the search's CPU budget ran out before the band runs "
+                 "(unbanded_for_time)");
+    rl_e2e_no_band(o, in->m, h, why);
+}
+
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail)
 {
     cJSON *j = cJSON_CreateObject();
@@ -1697,8 +1728,14 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);
     cJSON_AddNumberToObject(j, "search_s", r->search_s);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
-    for (int i = 0; rows && i < r->n; i++)
-        cJSON_AddItemToArray(rows, size_row(in, &r->c[i], detail));
+    for (int i = 0; rows && i < r->n; i++) {
+        cJSON *o = size_row(in, &r->c[i], detail);
+        if (banded && detail && !r->c[i].banded) /* a mixed search: its unbanded rows say why */
+            add_size_no_band(o, in, r, &r->c[i]);
+        cJSON_AddItemToArray(rows, o);
+    }
+    if (!banded)
+        add_size_no_band(j, in, r, NULL);
     return j;
 }
 

@@ -1224,6 +1224,64 @@ static void mode_follows_the_figures(void **state)
  * unbanded_off_fit (0 before; expected > 0: the search's h100-pcie plans)
  * and leaves them out under --conservative.  h100-sxm itself keeps its
  * band (the control). */
+/* h31audit finding 10c: every result without a band says why in no_band
+ * (README: "no_band says why"): step, step --tp and prefill on tpu-v5e
+ * (estimated, no kernel tables), step --ideal on h100-sxm, simulate on
+ * tpu-v5e, a tpu-v5e size (top level) and the tpu-v5e rows of a mixed
+ * h100-sxm,tpu-v5e size whose h100 rows carry a band (before: neither
+ * _low/_high nor no_band). */
+static void every_unbanded_result_says_why(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "step --model llama3-8b --hw tpu-v5e --batch 8 --context 1024",
+        "step --model llama3-8b --hw tpu-v5e --tp 4 --batch 8 --context 1024",
+        "prefill --model llama3-8b --hw tpu-v5e --tokens 512",
+        "step --model llama3-8b --hw h100-sxm --batch 8 --context 1024 --ideal",
+        "simulate --model llama3-8b --hw tpu-v5e --chips 4 --qps 1 --prompt-len 100 "
+        "--out-len 10 --requests 50",
+        "size --model llama3-8b --hw tpu-v5e --qps 5 --prompt-len 500 --out-len 50 "
+        "--ttft-p99 2 --tpot-p99 0.1 --requests 200",
+    };
+    static const char *const why[] = {"tpu-v5e has neither", "tpu-v5e has neither",
+                                      "tpu-v5e has neither", "the ideal roofline",
+                                      "tpu-v5e has neither", "tpu-v5e has neither"};
+    char args[512];
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(args, sizeof args, "%s --format json", cmds[i]);
+        assert_int_equal(run_cli(args, out, sizeof out), 0);
+        cJSON *j = cJSON_Parse(strchr(out, '{'));
+        assert_non_null(j);
+        const cJSON *nb = cJSON_GetObjectItem(j, "no_band");
+        if (!nb)
+            fail_msg("%s: no no_band", cmds[i]);
+        assert_null(cJSON_GetObjectItem(j, "band"));
+        assert_non_null(strstr(nb->valuestring, why[i]));
+        cJSON_Delete(j);
+    }
+    assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm,tpu-v5e --qps 5 --prompt-len "
+                             "500 --out-len 50 --ttft-p99 2 --tpot-p99 0.1 --requests 200 "
+                             "--format json", out, sizeof out), 0);
+    cJSON *j = cJSON_Parse(strchr(out, '{')), *row;
+    assert_non_null(cJSON_GetObjectItem(j, "band"));
+    int tpu = 0, h100 = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+        int banded = cJSON_GetObjectItem(row, "ttft_p99_s_low") != NULL;
+        const cJSON *nb = cJSON_GetObjectItem(row, "no_band");
+        if (strstr(cJSON_GetObjectItem(row, "config")->valuestring, "tpu-v5e")) {
+            tpu++;
+            assert_false(banded);
+            assert_non_null(nb);
+            assert_non_null(strstr(nb->valuestring, "tpu-v5e has neither"));
+        } else if (banded) {
+            h100++;
+            assert_null(nb);
+        }
+    }
+    assert_true(tpu > 0 && h100 > 0);
+    cJSON_Delete(j);
+}
+
 static void what_if_has_no_band(void **state)
 {
     (void)state;
@@ -4474,6 +4532,7 @@ int main(void)
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
         cmocka_unit_test(what_if_has_no_band),
+        cmocka_unit_test(every_unbanded_result_says_why),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
