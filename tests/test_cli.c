@@ -1224,6 +1224,27 @@ static void mode_follows_the_figures(void **state)
  * unbanded_off_fit (0 before; expected > 0: the search's h100-pcie plans)
  * and leaves them out under --conservative.  h100-sxm itself keeps its
  * band (the control). */
+/* h31audit finding 10e: validate checks its source before anything else:
+ * none of --backend, --tables and --against (and two of them) exits 2 with
+ * "give one of ..."; before, `validate --hw h100-sxm` read the spec as a
+ * CPU profile and answered "field 'flops.fp32': missing". */
+static void validate_asks_for_a_source(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "validate --hw h100-sxm",
+        "validate",
+        "validate --model llama3-8b --hw h100-sxm --format json",
+        "validate --backend cpu --against x.csv --hw h100-sxm",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        assert_int_equal(run_cli(cmds[i], out, sizeof out), 2);
+        if (!strstr(out, "give one of --backend, --tables and --against"))
+            fail_msg("%s: %s", cmds[i], out);
+        assert_null(strstr(out, "flops.fp32"));
+    }
+}
+
 /* h31audit finding 10c: every result without a band says why in no_band
  * (README: "no_band says why"): step, step --tp and prefill on tpu-v5e
  * (estimated, no kernel tables), step --ideal on h100-sxm, simulate on
@@ -4533,6 +4554,7 @@ int main(void)
         cmocka_unit_test(step_columns_add_up),
         cmocka_unit_test(what_if_has_no_band),
         cmocka_unit_test(every_unbanded_result_says_why),
+        cmocka_unit_test(validate_asks_for_a_source),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
