@@ -1359,6 +1359,9 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         {"mean_decode_only_step_s", r->mean_decode_only_step_s},
         {"steps", (double)r->steps},
         {"decode_steps", (double)r->decode_steps},
+        /* the mean prefill step's shape, table_time_share's (serve.h) */
+        {"prefill_steps", (double)r->prefill_steps},
+        {"prefill_sequences", (double)r->prefill_parts},
         {"preemptions", (double)r->preemptions},
         {"prefix_hit_rate", r->prefix_hit_rate},
         {"prefill_tokens_saved", r->prefill_tokens_saved},
@@ -1424,19 +1427,23 @@ static double add_serve_share(cJSON *j, const rl_serve_result *r, const rl_simul
 {
     const rl_serve_config *c = run->c;
     long long pp = c->pp > 1 ? c->pp : 1;
-    rl_ops_run_mix mix = {r->mean_decode_batch_time, r->mean_decode_context,
-                          (double)r->decode_steps, (double)r->requests, r->prefill_tokens_done};
+    rl_ops_run_mix mix = rl_serve_run_mix(r);
     double pf = 0;
     double share = rl_ops_serving_share(run->m, run->h, run->chips_per_replica / pp, c->ep,
                                         c->layout == RL_ATTN_LAYOUT_DP, &mix, run->p, &pf);
     add_number_or_null(j, "table_time_share", share, share >= 0);
-    char at[256];
-    long long prompt = r->requests > 0 ? llround(fmax(1, r->prefill_tokens_done / (double)r->requests)) : 0;
+    char at[320], pre[96];
+    double seqs, prompt;
+    if (rl_ops_mix_prefill_step(run->m, &mix, &seqs, &prompt))
+        snprintf(pre, sizeof pre, "prefill steps of its mean shape (%.0f x %.0f tokens)", seqs,
+                 prompt);
+    else
+        snprintf(pre, sizeof pre, "prefill of its mean prompt (%.0f tokens)", prompt);
     if (pf > 0)
-        snprintf(at, sizeof at, "the run's busy time, estimated: %.0f%% prefill of its mean prompt "
-                 "(%lld tokens), %.0f%% decode steps at its time-weighted batch %.0f and mean "
-                 "context %.0f", pf * 100, prompt, (1 - pf) * 100,
-                 fmax(1, round(r->mean_decode_batch_time)), fmax(1, round(r->mean_decode_context)));
+        snprintf(at, sizeof at, "the run's busy time, estimated: %.0f%% %s, %.0f%% decode steps "
+                 "at its time-weighted batch %.0f and mean context %.0f", pf * 100, pre,
+                 (1 - pf) * 100, fmax(1, round(r->mean_decode_batch_time)),
+                 fmax(1, round(r->mean_decode_context)));
     else
         snprintf(at, sizeof at, "decode step at the run's time-weighted batch %.0f and mean "
                  "context %.0f", fmax(1, round(r->mean_decode_batch_time)),

@@ -1787,41 +1787,53 @@ static double share_of_run(const char *cmd, const char *prec, const char *key, d
     return share;
 }
 
-/* simulate's label share against step and prefill of the same replica:
+/* simulate's label share against step and ops of the same replica:
  * ops.h rl_ops_serving_share, (s_d T_d + s_p T_p) / (T_d + T_p) with
  * T_d = decode_steps x step_s at the run's time-weighted batch and mean
- * context (step --tp), T_p = requests x ttft_s of the prompt (a fixed
- * length, no prefix cache: the mean prefilled) (prefill); s_d, s_p their table_time_share.  Checked to 1e-9 (the same
- * steps built twice).  Returns simulate's prefill part of the busy time. */
-static double check_serving_share(const char *model, const char *hw, long long prompt,
-                                  const char *load, const char *prec, const char *want_mode)
+ * context (step --tp), T_p = prefill_steps x step_s of its mean prefill
+ * step, prefill_sequences / prefill_steps prompts of the prompt's length
+ * (a fixed length, no prefix cache, no chunking) (ops --phase prefill);
+ * s_d, s_p their table_time_share.  Checked to 1e-9 (the same steps built
+ * twice).  *sp (NULL: not wanted) gets s_p.  Returns simulate's prefill
+ * part of the busy time. */
+static double check_serving_share(const char *model, const char *hw, long long chips,
+                                  long long prompt, const char *load, const char *prec,
+                                  const char *want_mode, double *sp_out)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "simulate --model %s --hw %s --chips 8 --prompt-len %lld %s", model,
-             hw, prompt, load);
+    char cmd[512], tp[64] = "";
+    if (chips > 1)
+        snprintf(tp, sizeof tp, " --chips %lld --tp %lld", chips, chips);
+    snprintf(cmd, sizeof cmd, "simulate --model %s --hw %s --chips %lld --prompt-len %lld %s",
+             model, hw, chips, prompt, load);
     cJSON *sim = json2(cmd, prec);
     assert_non_null(sim);
     long long b = llround(fmax(1, num(sim, "mean_decode_batch_time")));
     long long ctx = llround(num(sim, "mean_decode_context"));
-    double steps = num(sim, "decode_steps"), n = num(sim, "requests");
+    double steps = num(sim, "decode_steps"), psteps = num(sim, "prefill_steps");
+    long long k = llround(fmax(1, num(sim, "prefill_sequences") / psteps));
     double share = num(sim, "table_time_share"), pf = num(sim, "table_time_share_prefill_frac");
     assert_string_equal(cJSON_GetObjectItem(sim, "mode")->valuestring, want_mode);
-    char at[256];
-    snprintf(at, sizeof at, "the run's busy time, estimated: %.0f%% prefill of its mean prompt "
-             "(%lld tokens), %.0f%% decode steps at its time-weighted batch %lld and mean "
-             "context %lld", pf * 100, prompt, (1 - pf) * 100, b, ctx);
+    char at[320];
+    snprintf(at, sizeof at, "the run's busy time, estimated: %.0f%% prefill steps of its mean "
+             "shape (%lld x %lld tokens), %.0f%% decode steps at its time-weighted batch %lld "
+             "and mean context %lld", pf * 100, k, prompt, (1 - pf) * 100, b, ctx);
     assert_string_equal(cJSON_GetObjectItem(sim, "table_time_share_at")->valuestring, at);
     cJSON_Delete(sim);
-    double td, tp;
-    snprintf(cmd, sizeof cmd, "step --model %s --hw %s --chips 8 --tp 8 --batch %lld --context "
-             "%lld", model, hw, b, ctx);
+    double td, tpf;
+    snprintf(cmd, sizeof cmd, "step --model %s --hw %s%s --batch %lld --context %lld", model, hw,
+             tp, b, ctx);
     double sd = share_of_run(cmd, prec, "step_s", &td);
-    snprintf(cmd, sizeof cmd, "prefill --model %s --hw %s --chips 8 --tokens %lld", model, hw,
-             prompt);
-    double sp = share_of_run(cmd, prec, "ttft_s", &tp);
-    double busy_d = steps * td, busy_p = n * tp;
+    snprintf(cmd, sizeof cmd, "ops --model %s --hw %s%s --phase prefill --batch %lld --tokens "
+             "%lld", model, hw, tp, k, prompt);
+    cJSON *o = json2(cmd, prec);
+    double sp = num(o, "table_time_share");
+    tpf = num(o, "step_s");
+    cJSON_Delete(o);
+    double busy_d = steps * td, busy_p = psteps * tpf;
     assert_rel(pf, busy_p / (busy_p + busy_d), 1e-9);
     assert_rel(share, (sd * busy_d + sp * busy_p) / (busy_p + busy_d), 1e-9);
+    if (sp_out)
+        *sp_out = sp;
     return pf;
 }
 
@@ -1840,11 +1852,41 @@ static double check_serving_share(const char *model, const char *hw, long long p
 static void simulate_label_at_its_steps(void **state)
 {
     (void)state;
-    check_serving_share("mixtral-8x7b", "h100-sxm", 2048, "--qps 20 --out-len 256 --requests 300", " --weights int8 --kv bf16 --compute bf16 --format json",
-                        "estimated");
-    double pf = check_serving_share("llama3-70b", "b200", 4000, "--qps 2 --out-len 2 --requests 500", " --weights fp8 --compute fp8 --format json",
-                                    "calibrated");
+    check_serving_share("mixtral-8x7b", "h100-sxm", 8, 2048, "--qps 20 --out-len 256 --requests 300", " --weights int8 --kv bf16 --compute bf16 --format json",
+                        "estimated", NULL);
+    double pf = check_serving_share("llama3-70b", "b200", 8, 4000, "--qps 2 --out-len 2 --requests 500", " --weights fp8 --compute fp8 --format json",
+                                    "calibrated", NULL);
     assert_true(pf > 0.9); /* 500 x 87.5 ms of prefill, 493 x 8.1 ms of decode: 0.916 */
+}
+
+/* h31audit finding 7: a static batch of 1024 prompts of 128 tokens
+ * (llama2-70b, one h200, fp8; offline: all at t = 0) runs one prefill step
+ * of 1024 x 128 tokens, which ops times at table_time_share 0.027
+ * (estimated: a 131k-token GEMM outside every table), and 127 decode steps
+ * at batch 1024.  simulate took the share of one 128-token prefill, 0.977
+ * for the whole run, calibrated; now the prefill step it ran (48% of the
+ * busy time, check_serving_share), 0.514 in all: still calibrated (above
+ * spec.h's 0.5: 52% of the time is decode, table-timed), but no longer
+ * calling the prefill table-timed.  Expected: s_p < 0.05 (0.0267 at
+ * 0.30.0's tables), the run's share < 0.6 (0.514), checked to 1e-9
+ * against step and ops. */
+static void simulate_share_at_its_batched_prefill(void **state)
+{
+    (void)state;
+    double sp;
+    double pf = check_serving_share("llama2-70b", "h200", 1, 128, "--offline --requests 1024 "
+                                    "--out-len 128 --policy static --max-seqs 1024",
+                                    " --weights fp8 --kv fp8 --compute fp8 --format json",
+                                    "calibrated", &sp);
+    assert_true(sp < 0.05);
+    assert_true(pf > 0.4 && pf < 0.6); /* 15.08 s of prefill, 127 x 0.127 s of decode: 0.483 */
+    cJSON *j = json2("simulate --model llama2-70b --hw h200 --prompt-len 128 --offline --requests "
+                     "1024 --out-len 128 --policy static --max-seqs 1024",
+                     " --weights fp8 --kv fp8 --compute fp8 --format json");
+    assert_true(num(j, "table_time_share") < 0.6); /* 0.977 before */
+    assert_true(num(j, "prefill_steps") == 1);
+    assert_true(num(j, "prefill_sequences") == 1024);
+    cJSON_Delete(j);
 }
 
 /* simulate --offline: every request at t = 0 (MLPerf Offline, trtllm-bench's
@@ -4548,6 +4590,7 @@ int main(void)
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),
+        cmocka_unit_test(simulate_share_at_its_batched_prefill),
         cmocka_unit_test(ops_json),
         cmocka_unit_test(tp_in_calibrated_mode),
         cmocka_unit_test(step_chips_plan_on_estimated),
