@@ -2633,6 +2633,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                                             sizeof label));
     char band[32], note[1536], terms[1024] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
+    if (banded || *first_why) /* the fit's answer replaces the unfitted result's (rl_e2e_no_band) */
+        cJSON_DeleteItemFromObjectCaseSensitive(result, "no_band");
     if (banded)
         cJSON_AddStringToObject(result, "band", band);
     add_no_band(result, h, first_why);
@@ -2809,8 +2811,10 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
      * timed at an edge (review23 L4) */
     memset(out_oct, 0, sizeof out_oct);
     char why[512];
-    if (!run->calibrated || !rl_e2e_has_band(run->h))
+    if (!run->calibrated || !rl_e2e_has_band(run->h)) {
+        rl_e2e_no_band(result, run->m, run->h, "simulate ran ideal (datasheet peaks)");
         return 0;
+    }
     long long pp = run->c->pp > 1 ? run->c->pp : 1;
     if (rl_e2e_band_withheld(run->h, run->m->name, &run->p, run->chips_per_replica / pp, why,
                              sizeof why)) {
@@ -2880,6 +2884,32 @@ int rl_e2e_has_band(const rl_hw *h)
         if (e->resid[c].n > 0)
             return 1;
     return 0;
+}
+
+void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char *why_else)
+{
+    char why[512], note[768];
+    if (!result || cJSON_GetObjectItem(result, "band") || cJSON_GetObjectItem(result, "no_band"))
+        return;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (m && m->abstract)
+        snprintf(why, sizeof why, "an abstract model has no operator list for kernel tables to "
+                 "time, so no residuals to take a band from");
+    else if (h->ideal)
+        snprintf(why, sizeof why, "the ideal roofline (--ideal, --engine ideal): datasheet peaks, "
+                 "nothing measured to take a band from");
+    else if (rl_e2e_what_if_band(h, why, sizeof why))
+        ;
+    else if (!rl_e2e_has_band(h))
+        snprintf(why, sizeof why, "%s has neither fitted engine costs nor kernel-table "
+                 "residuals%s", h->name, e && e->tables ? ""
+                 : ": no kernel tables, its times are estimated from datasheet peaks");
+    else if (why_else)
+        snprintf(why, sizeof why, "%s", why_else);
+    else
+        return;
+    snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
+    cJSON_AddStringToObject(result, "no_band", note);
 }
 
 int rl_e2e_band_edge(rl_hw *h, int q)

@@ -173,6 +173,18 @@ int rl_e2e_what_if_band(const rl_hw *h, char *why, size_t n);
  * residuals (engines.h rl_kresidual). */
 int rl_e2e_has_band(const rl_hw *h);
 
+/* Every result without a band says why (README: "no_band says why";
+ * h31audit finding 10c): when result has neither "band" nor "no_band",
+ * add "no_band" = "no band: WHY (the time is an estimate)", WHY the first
+ * that holds of: an abstract model (m non-NULL); h ideal (--ideal,
+ * --engine ideal); h a what-if (rl_e2e_what_if_band); h without fitted
+ * costs or kernel-table residuals (an estimated chip: no tables at all);
+ * else `why_else` (the caller's reason this run has none on a profile that
+ * has one; NULL: nothing is added).  Called last by every result that can
+ * carry a band (step, prefill, simulate, size), so the band's own notes
+ * (fitted costs off the fit, a what-if) come first and stay. */
+void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char *why_else);
+
 /* Move h to one edge of its band, q 0..3 = p5, p10, p90, p95 (the rule of
  * simulate's and size's bands and of size --conservative):
  *   fitted costs: every serving step's time (rl_e2e_mixed_time) times

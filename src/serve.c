@@ -939,6 +939,7 @@ typedef struct {
 typedef struct {
     long long steps, dsteps;
     double sum_b, sum_ctx, sum_dstep, sum_bt, ponly, sum_ponly, busy_s;
+    long long pf_steps, pf_parts; /* steps that prefill, their prompts or chunks (start_step) */
 } step_sums;
 
 typedef struct {
@@ -1850,6 +1851,8 @@ static void start_step(sim *S, int ri, double now)
     int mixed = r->npf > 0 || S->extra_s > 0; /* prefill tokens, or a host-link copy */
     double t = replica_step_time(S, r, B, Sctx);
     count_step(&S->sums, B, Sctx, t, mixed);
+    S->sums.pf_steps += r->npf > 0;
+    S->sums.pf_parts += r->npf;
     r->busy = 1;
     ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
 }
@@ -2716,6 +2719,8 @@ static void summarize(sim *S, rl_serve_result *out)
     out->duration_s = dur;
     out->steps = S->sums.steps;
     out->decode_steps = S->sums.dsteps;
+    out->prefill_steps = S->sums.pf_steps;
+    out->prefill_parts = S->sums.pf_parts;
     out->quiet_steps = S->quiet;
     out->preemptions = S->preempt;
     out->over_budget = S->over_budget;
@@ -2977,6 +2982,13 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
                    !sustained_plain(r, c) || !run_settled(r, req, n)
                ? searched
                : fmax(searched, own);
+}
+
+rl_ops_run_mix rl_serve_run_mix(const rl_serve_result *r)
+{
+    return (rl_ops_run_mix){r->mean_decode_batch_time, r->mean_decode_context,
+                            (double)r->decode_steps, (double)r->requests, r->prefill_tokens_done,
+                            (double)r->prefill_steps, (double)r->prefill_parts};
 }
 
 int rl_serve_keeps_up(const rl_serve_result *r)

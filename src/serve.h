@@ -697,6 +697,10 @@ typedef struct {
      * 0 when there is none */
     double mean_decode_step_s, mean_decode_only_step_s;
     long long steps, decode_steps;
+    /* steps that prefilled (a prompt or a chunk of one, decode beside it
+     * or not) and the prompts or chunks they prefilled: the mean prefill
+     * step's shape (rl_serve_run_mix) */
+    long long prefill_steps, prefill_parts;
     /* step ends committed from decode runs without an event of their own
      * (serve.c plan_run; 0 under every_step): tests check runs happened */
     unsigned long long quiet_steps;
@@ -955,6 +959,11 @@ int rl_serve_falls_short(const rl_serve_result *r, double arrived);
  * saturated system whose arrivals exceed its admissions: tester28 F9;
  * rl_serve_falls_short says a run is short when backlog_outpaced alone). */
 int rl_serve_keeps_up(const rl_serve_result *r);
+
+/* What run r spent its busy time on, for its mode label's share (ops.h
+ * rl_ops_run_mix, rl_ops_serving_share): its decode steps, its prompts and
+ * the prefill steps it ran (their count and the prompts or chunks in them). */
+rl_ops_run_mix rl_serve_run_mix(const rl_serve_result *r);
 
 /* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps
  * holds the hint on entry (0: none). */

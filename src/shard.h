@@ -165,6 +165,11 @@ typedef struct {
      * banded 0 without (and from rl_shard_eval) */
     double band_s[4];
     int banded;
+    /* rl_shard_step_calibrated on kernel tables: its op list's operators by
+     * provenance of their time (ops.h rl_ops.prov; a pipeline's: its stage's
+     * op list), what step's single-chip rows count; all 0 where no engine's
+     * kernel tables timed an op list (rl_shard_eval) */
+    int prov[RL_PROV_COUNT];
 } rl_shard_result;
 
 /* The dtype TP/EP collectives move activations in: bf16 (fp32 with an fp32
