@@ -779,16 +779,10 @@ static int select_engine(rows *rs, const char *engine, char *err, size_t errlen)
 static int plot_validate(const char *out, const char *what, const rows *rs, const double *pred,
                          char *err, size_t errlen)
 {
-    char *data = NULL, *vars = NULL;
-    size_t dl = 0, vl = 0;
-    FILE *d = open_memstream(&data, &dl), *v = open_memstream(&vars, &vl);
-    if (!d || !v) {
-        if (d)
-            fclose(d);
-        if (v)
-            fclose(v);
-        free(data);
-        free(vars);
+    char *data = NULL;
+    size_t dl = 0;
+    FILE *d = open_memstream(&data, &dl);
+    if (!d) {
         snprintf(err, errlen, "%s: out of memory", out);
         return -1;
     }
@@ -805,12 +799,12 @@ static int plot_validate(const char *out, const char *what, const rows *rs, cons
             fprintf(d, "NaN NaN\n");
         fprintf(d, "\n\n");
     }
-    fprintf(v, "plottitle = '%s (%d rows)'\n", what, rs->n);
-    fclose(d);
-    fclose(v);
-    int rc = rl_plot_render(AT_FDCWD, "validate_e2e.gp", out, vars, data, err, errlen);
+    char title[256];
+    snprintf(title, sizeof title, "%s (%d rows)", what, rs->n);
+    if (fclose(d) != 0 || !data)
+        return free(data), snprintf(err, errlen, "%s: out of memory", out), -1;
+    int rc = rl_plot_render_titled(AT_FDCWD, "validate_e2e.gp", out, title, data, err, errlen);
     free(data);
-    free(vars);
     return rc;
 }
 
