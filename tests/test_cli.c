@@ -1518,6 +1518,34 @@ static void docs_quote_current_capacity_figures(void **state)
     doc_quotes(md, "docs/model.md", "advice.prefill %s", cJSON_GetObjectItem(adv, "prefill")->valuestring);
     doc_quotes(md, "docs/model.md", "advice.generate %s", cJSON_GetObjectItem(adv, "generate")->valuestring);
     cJSON_Delete(j);
+    /* tester38 F2: the tpu-v5e transcript read generate compute_ms 1.629
+     * (now 1.411 = 32 x 2 x 69.50e9 / 16 / 197e12 by hand) and "16 GB per
+     * chip": its advice and generate rows, to the digits it prints */
+    j = run_json("shard --model llama3-70b --hw tpu-v5e --chips 16 --batch 32 --context 8192 "
+                 "--format json");
+    adv = cJSON_GetObjectItem(j, "advice");
+    doc_quotes(md, "docs/model.md", "advice.prefill %s", cJSON_GetObjectItem(adv, "prefill")->valuestring);
+    doc_quotes(md, "docs/model.md", "advice.generate %s", cJSON_GetObjectItem(adv, "generate")->valuestring);
+    int tpu_rows = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next) {
+        const char *st = cJSON_GetObjectItem(r, "strategy")->valuestring;
+        if (strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "generate") != 0 ||
+            (strncmp(st, "tp16 kv=", 8) != 0 && strcmp(st, "2d 2x8 kv=batch") != 0))
+            continue;
+        const char *best = cJSON_GetStringValue(cJSON_GetObjectItem(r, "best"));
+        doc_quotes(md, "docs/model.md", "generate %s ... %.4g %.4g ... %s ... %.0f %.4g %.4g %.4g "
+                   "... %.4g %.4g %.4g %.0f %.0f%s%s", st, 1e-9 * num(r, "weight_bytes_per_chip"),
+                   1e-9 * num(r, "kv_bytes_per_chip"),
+                   cJSON_IsTrue(cJSON_GetObjectItem(r, "fits")) ? "true" : "false",
+                   num(r, "flops_per_chip"), 1e3 * num(r, "weight_load_s"), 1e3 * num(r, "kv_load_s"),
+                   1e3 * num(r, "compute_s"), 1e3 * num(r, "comm_s"), 1e3 * num(r, "step_s"),
+                   num(r, "tokens_per_s_per_chip"), num(r, "collectives"),
+                   num(r, "latency_bound_collectives"), best && *best ? " " : "",
+                   best ? best : "");
+        tpu_rows++;
+    }
+    assert_int_equal(tpu_rows, 4);
+    cJSON_Delete(j);
     /* a plan's max_batch (the `max_batch` paragraph) */
     j = run_json_noted("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 1 --context 4096 "
                        "--format json", ideal);
