@@ -219,7 +219,8 @@ static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *e
     case LUA_TNUMBER: {
         double x = lua_tonumber(L, idx);
         if (!isfinite(x)) {
-            snprintf(err, errlen, "number %g is not finite", x);
+            char num[RL_NUMBER_STR];
+            snprintf(err, errlen, "number %s is not finite", rl_number_str(x, num));
             return NULL;
         }
         return cJSON_CreateNumber(x);
@@ -754,8 +755,9 @@ static const char *bounds_text(const rl_param *p)
  * its type ("a table": a nested table read "not strings"). */
 static const char *value_text(lua_State *L, int idx, char *got, size_t n)
 {
-    if (lua_type(L, idx) == LUA_TNUMBER)
-        snprintf(got, n, "%.17g", lua_tonumber(L, idx));
+    char num[RL_NUMBER_STR];
+    if (lua_type(L, idx) == LUA_TNUMBER) /* shortest that reads back; NaN as "NaN" */
+        snprintf(got, n, "%s", rl_number_str(lua_tonumber(L, idx), num));
     else
         snprintf(got, n, "a %s", luaL_typename(L, idx));
     return got;

@@ -130,6 +130,18 @@ static void argument_types(void **state)
         /* review36 L6: the scalar echoes its value as the list form does */
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = 2.5 }",
          "roofline.step: field 'batch': expected an integer in 1..1e9; got 2.5"},
+        /* tester38 F6: a NaN named "NaN" as the spec readers name it (printf
+         * wrote "-nan" here; the sign of a NaN is platform noise) */
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 0/0 }",
+         "roofline.step: field 'context': expected an integer in 1..1e9; got NaN"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = {1, -(0/0)} }",
+         "roofline.step: field 'batch': values must be integers in 1..1e9; entry 2 is NaN"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = -1/0 }",
+         "roofline.step: field 'context': expected an integer in 1..1e9; got -infinity"},
+        {"roofline.format({ rows = { { x = 0/0 } }, columns = { 'x' } }, 'csv')",
+         "roofline.format: number NaN is not finite"},
+        {"roofline.model('llama3-8b', { layers = 0/0 })",
+         "roofline.model: field 'layers': must be a finite number, got NaN"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm' }",
          "roofline.step: field 'context' is required"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100000 }",
