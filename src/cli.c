@@ -3047,8 +3047,11 @@ static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outp
     return 0;
 }
 
-/* --plot-dir's figures, each with its data file and script (tester9 #4).
- * 0, or -1 (said). */
+/* --plot-dir's figures, each with its data file and script (tester9 #4),
+ * and each figure's path as plot.c will take it (rl_plot_check_path: no
+ * quote or newline, short enough), so nothing the figures need is found
+ * wrong after the simulation ran (tester38 F4: exit 1, the result lost, the
+ * folder left made).  0, or -1 (said). */
 static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
 {
     char a[PATH_MAX], why[1024];
@@ -3057,17 +3060,21 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
     char note[PATH_MAX * 2 + 400];
     if (rl_outdir_check(o->plot, note, sizeof note, why, sizeof why) != 0)
         return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
-    if (note[0])
-        rl_cli_say(o, "note: --plot-dir '%s' %s", o->plot, note);
     static const char *const ext[] = {"svg", "dat", "gp"};
-    for (int f = 0; f < 2; f++)
-        for (int e = 0; e < 3; e++) {
-            if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
-                                 ext[e]) >= sizeof a) /* review22 #9: cut names collided */
-                return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
-            if (check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
-                return -1;
-        }
+    for (int pass = 0; pass < 2; pass++) { /* the paths plot.c takes, then the files */
+        if (pass == 1 && note[0])
+            rl_cli_say(o, "note: --plot-dir '%s' %s", o->plot, note);
+        for (int f = 0; f < 2; f++)
+            for (int e = 0; e < (pass == 0 ? 1 : 3); e++) {
+                if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
+                                     ext[e]) >= sizeof a) /* review22 #9: cut names collided */
+                    return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
+                if (pass == 0 && rl_plot_check_path(a, why, sizeof why) != 0)
+                    return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
+                if (pass == 1 && check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
+                    return -1;
+            }
+    }
     return 0;
 }
 

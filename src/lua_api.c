@@ -219,7 +219,8 @@ static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *e
     case LUA_TNUMBER: {
         double x = lua_tonumber(L, idx);
         if (!isfinite(x)) {
-            snprintf(err, errlen, "number %g is not finite", x);
+            char num[RL_NUMBER_STR];
+            snprintf(err, errlen, "number %s is not finite", rl_number_str(x, num));
             return NULL;
         }
         return cJSON_CreateNumber(x);
@@ -229,13 +230,22 @@ static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *e
     case LUA_TSTRING:
         return cJSON_CreateString(lua_tostring(L, idx));
     case LUA_TTABLE: {
-        lua_Unsigned len = lua_rawlen(L, idx);
+        lua_Unsigned len = lua_rawlen(L, idx), entries = 0;
         if (len == 0)
             return table_to_object(L, idx, depth, 0, err, errlen);
+        for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1))
+            entries++;
+        if (entries > len) { /* {1, 2, a = 3}: the named field was dropped */
+            snprintf(err, errlen, "table mixes list entries and named fields");
+            return NULL;
+        }
         cJSON *a = cJSON_CreateArray();
         for (lua_Unsigned i = 1; a && i <= len; i++) {
             lua_rawgeti(L, idx, (lua_Integer)i);
-            cJSON *v = lua_istable(L, -1)
+            /* an entry with named fields is a row (in `columns` order); a
+             * list is a list (tester38 F5: {{1, 2}, {3, 4}} was refused as
+             * mixing list entries and named fields) */
+            cJSON *v = lua_istable(L, -1) && lua_rawlen(L, -1) == 0
                            ? table_to_object(L, lua_gettop(L), depth + 1, columns_idx, err, errlen)
                            : to_json(L, lua_gettop(L), depth + 1, 0, err, errlen);
             lua_pop(L, 1);
@@ -745,8 +755,9 @@ static const char *bounds_text(const rl_param *p)
  * its type ("a table": a nested table read "not strings"). */
 static const char *value_text(lua_State *L, int idx, char *got, size_t n)
 {
-    if (lua_type(L, idx) == LUA_TNUMBER)
-        snprintf(got, n, "%.17g", lua_tonumber(L, idx));
+    char num[RL_NUMBER_STR];
+    if (lua_type(L, idx) == LUA_TNUMBER) /* shortest that reads back; NaN as "NaN" */
+        snprintf(got, n, "%s", rl_number_str(lua_tonumber(L, idx), num));
     else
         snprintf(got, n, "a %s", luaL_typename(L, idx));
     return got;
@@ -1509,6 +1520,11 @@ static int l_format(lua_State *L)
     cJSON *j = rl_lua_to_json(L, 1, err, sizeof err);
     if (!j)
         return luaL_error(L, "roofline.format: %s", err);
+    if (cJSON_IsArray(j) && fmt != RL_FMT_JSON) { /* its entries had no names: "(null)" */
+        cJSON_Delete(j);
+        return luaL_error(L, "roofline.format: a list formats as json; %s takes a result, a "
+                             "table of named fields", name);
+    }
     char *s = rl_report_render(j, fmt, err, sizeof err);
     cJSON_Delete(j);
     if (!s)

@@ -467,6 +467,10 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ @SIM@ --plot-dir @D@/pd --save @D@/pd/latency_cdf.dat",
          "a --plot-dir figure and --save name the same file"},
         {"@BIN@ @SIM@ --plot-dir @D@/w.lua/pd", "w.lua' exists and is not a folder"},
+        /* tester38 F4: found by plot.c after the simulation (exit 1, the
+         * result lost, the folder left made) */
+        {"@BIN@ @SIM@ --plot-dir \"@D@/it's\"",
+         "it's/latency_cdf.svg: figure path must be shorter than"},
         /* validate writes STEM.dat/.gp beside each figure (review22 #2) */
         {"@BIN@ validate --backend cpu --quick --plot @D@/v.png --save @D@/v-steps.dat",
          "--plot's steps data file and --save name the same file"},
@@ -497,9 +501,31 @@ static void outputs_refused_before_the_run(void **state)
     }
     for (int i = 0; i < 8; i++) /* every file as it was */
         assert_file_equal(dir, files[i], text[i]);
-    snprintf(cmd, sizeof cmd, "cmp -s %s %s/bin/roofline && ls %s/pd | wc -l | grep -qx 0", RL_BIN,
-             dir, dir);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s/bin/roofline && ls %s/pd | wc -l | grep -qx 0 && "
+             "test ! -e \"%s/it's\"", RL_BIN, dir, dir, dir);
     assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester38 F4: a model name with a quote is a valid spec, and simulate
+ * --plot-dir writes it into the figures' titles quoted as pareto --plot
+ * does (plot.c rl_plot_render_titled: the quote doubled), where it refused
+ * it after the run ("plots: title must not contain quotes", exit 1, no
+ * result printed). */
+static void simulate_plot_title_quoted(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_sim_title_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+             "--out-len 10 --requests 10 --set \"model.name=b'x\" --plot-dir %s/pd "
+             "--format json 2>/dev/null", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\"ttft_p50_s\""));
+    char pd[300];
+    snprintf(pd, sizeof pd, "%s/pd", dir);
+    assert_file_contains(pd, "latency_cdf.gp", "plottitle = 'Latency CDF: b''x on 1 x h100-sxm");
+    assert_file_contains(pd, "kv_occupancy.gp", "plottitle = 'KV cache occupancy: b''x on 1 x");
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -1629,6 +1655,34 @@ static void docs_quote_current_capacity_figures(void **state)
     const cJSON *adv = cJSON_GetObjectItem(j, "advice");
     doc_quotes(md, "docs/model.md", "advice.prefill %s", cJSON_GetObjectItem(adv, "prefill")->valuestring);
     doc_quotes(md, "docs/model.md", "advice.generate %s", cJSON_GetObjectItem(adv, "generate")->valuestring);
+    cJSON_Delete(j);
+    /* tester38 F2: the tpu-v5e transcript read generate compute_ms 1.629
+     * (now 1.411 = 32 x 2 x 69.50e9 / 16 / 197e12 by hand) and "16 GB per
+     * chip": its advice and generate rows, to the digits it prints */
+    j = run_json("shard --model llama3-70b --hw tpu-v5e --chips 16 --batch 32 --context 8192 "
+                 "--format json");
+    adv = cJSON_GetObjectItem(j, "advice");
+    doc_quotes(md, "docs/model.md", "advice.prefill %s", cJSON_GetObjectItem(adv, "prefill")->valuestring);
+    doc_quotes(md, "docs/model.md", "advice.generate %s", cJSON_GetObjectItem(adv, "generate")->valuestring);
+    int tpu_rows = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next) {
+        const char *st = cJSON_GetObjectItem(r, "strategy")->valuestring;
+        if (strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "generate") != 0 ||
+            (strncmp(st, "tp16 kv=", 8) != 0 && strcmp(st, "2d 2x8 kv=batch") != 0))
+            continue;
+        const char *best = cJSON_GetStringValue(cJSON_GetObjectItem(r, "best"));
+        doc_quotes(md, "docs/model.md", "generate %s ... %.4g %.4g ... %s ... %.0f %.4g %.4g %.4g "
+                   "... %.4g %.4g %.4g %.0f %.0f%s%s", st, 1e-9 * num(r, "weight_bytes_per_chip"),
+                   1e-9 * num(r, "kv_bytes_per_chip"),
+                   cJSON_IsTrue(cJSON_GetObjectItem(r, "fits")) ? "true" : "false",
+                   num(r, "flops_per_chip"), 1e3 * num(r, "weight_load_s"), 1e3 * num(r, "kv_load_s"),
+                   1e3 * num(r, "compute_s"), 1e3 * num(r, "comm_s"), 1e3 * num(r, "step_s"),
+                   num(r, "tokens_per_s_per_chip"), num(r, "collectives"),
+                   num(r, "latency_bound_collectives"), best && *best ? " " : "",
+                   best ? best : "");
+        tpu_rows++;
+    }
+    assert_int_equal(tpu_rows, 4);
     cJSON_Delete(j);
     /* a plan's max_batch (the `max_batch` paragraph) */
     j = run_json_noted("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 1 --context 4096 "
@@ -4569,6 +4623,7 @@ int main(void)
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(save_never_replaces_inputs),
         cmocka_unit_test(outputs_refused_before_the_run),
+        cmocka_unit_test(simulate_plot_title_quoted),
         cmocka_unit_test(failed_run_puts_back),
         cmocka_unit_test(run_refused_while_another_holds_the_folder),
         cmocka_unit_test(unwritable_out_is_an_output_failure),

@@ -1767,6 +1767,73 @@ static void layout_rows_refused(void **state)
     }
 }
 
+/* The number `key` of the JSON object in js (run_cli's output: after the
+ * notes stderr gives, from its first line opening with '{') at its top
+ * level (row < 0) or rows[row]. */
+static double json_num(const char *js, int row, const char *key)
+{
+    const char *at = js[0] == '{' ? js : strstr(js, "\n{");
+    cJSON *j = at ? cJSON_Parse(at) : NULL;
+    if (!j)
+        fail_msg("not JSON: %.500s", js);
+    const cJSON *o = row < 0 ? j : cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), row);
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    if (!cJSON_IsNumber(v))
+        fail_msg("no number '%s' in %.500s", key, js);
+    double x = v->valuedouble;
+    cJSON_Delete(j);
+    return x;
+}
+
+/* tester38 F1: a fitted band's low edge is held at the roofline floor, as
+ * kernel tables' are (docs/model.md).  Tester38's 11 made-up llama3-8b rows
+ * on h100-sxm fit poorly (p10 residual log 0.516 = -0.66), and the low edge
+ * e^p10 x 6.368 ms = 3.289 ms lay under the 4.52 ms the weights (15.0 GB)
+ * and KV (134 MB) take to read at 3.35e12 B/s, where validate refuses a
+ * measurement.  Now: `step --batch 1 --context 1024` (rl_e2e_retime) and
+ * validate --against's first row (the same configuration) at their terms'
+ * ideal time, kv_load_s + weight_load_s plus the elementwise reads,
+ * 4.5234 ms (by the tool: 4.5206 ms + 2.8 us; checked >= the terms and
+ * within 0.2% of them); a `--pp 2` plan row (rl_e2e_fitted_band) at its
+ * roofline terms exactly (1e-12); simulate's tpot_p50_s_low (a step at the
+ * band's low edge, rl_e2e_mixed_time) at least the terms.  Each was 3.29 ms
+ * before (x0.516). */
+static void fitted_band_floored_at_the_roofline(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_fit_floor_XXXXXX", cmd[1024];
+    static char js[1 << 16];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "printf 'phase,tp,batch,context,tokens,measured_s\n"
+             "decode,1,1,1024,,0.0070\ndecode,1,8,1024,,0.0073\ndecode,1,32,1024,,0.0082\n"
+             "decode,1,64,2048,,0.0105\ndecode,1,128,2048,,0.0140\ndecode,2,1,1024,,0.0045\n"
+             "decode,2,32,2048,,0.0060\nprefill,1,1,,512,0.040\nprefill,1,1,,2048,0.140\n"
+             "prefill,1,4,,1024,0.260\nprefill,2,1,,2048,0.080\n' > %s/b.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "fit %s/b.csv --hw h100-sxm --model llama3-8b --save %s/f.lua "
+             ">/dev/null 2>&1", dir, dir);
+    assert_int_equal(run_cli(cmd, js, sizeof js), 0);
+    const char *step = "step --model llama3-8b --batch 1 --context 1024 --format json";
+    snprintf(cmd, sizeof cmd, "%s --hw %s/f.lua", step, dir);
+    assert_int_equal(run_cli(cmd, js, sizeof js), 0);
+    double terms = json_num(js, 0, "kv_load_s") + json_num(js, 0, "weight_load_s");
+    double low = json_num(js, 0, "step_s_low");
+    assert_true(low >= terms && low < terms * 1.002 && low <= json_num(js, 0, "step_s"));
+    snprintf(cmd, sizeof cmd, "validate --against %s/b.csv --hw %s/f.lua --model llama3-8b "
+             "--format json", dir, dir);
+    assert_int_equal(run_cli(cmd, js, sizeof js), 0);
+    assert_rel(json_num(js, 0, "predicted_s_low"), low, 1e-12);
+    snprintf(cmd, sizeof cmd, "%s --chips 2 --pp 2 --hw %s/f.lua", step, dir);
+    assert_int_equal(run_cli(cmd, js, sizeof js), 0);
+    assert_rel(json_num(js, 0, "step_s_low"),
+               json_num(js, 0, "kv_load_s") + json_num(js, 0, "weight_load_s"), 1e-12);
+    snprintf(cmd, sizeof cmd, "simulate --hw %s/f.lua --model llama3-8b --qps 1 --prompt-len 1000 "
+             "--out-len 100 --requests 20 --format json", dir);
+    assert_int_equal(run_cli(cmd, js, sizeof js), 0);
+    assert_true(json_num(js, -1, "tpot_p50_s_low") >= terms);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* --engine selects the engine the rows are timed with, as in step:
  * `ideal` gives the op-list roofline at ideal costs (mode "ideal", the
  * rows' ideal terms, rl_ec_time at rl_engine_costs_ideal, 1e-12); an
@@ -1943,6 +2010,7 @@ int main(void)
         cmocka_unit_test(validate_runs_as_step),
         cmocka_unit_test(validate_layout_rows_as_step),
         cmocka_unit_test(layout_rows_refused),
+        cmocka_unit_test(fitted_band_floored_at_the_roofline),
         cmocka_unit_test(validate_engine_selects),
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),

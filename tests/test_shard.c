@@ -1143,6 +1143,20 @@ static void pipeline_send_bytes(void **state)
         }
     assert_int_equal(found, 1);
     assert_rel(rl_shard_pp_send_bytes(&m, 64, RL_BF16), 4194304.0, 0);
+    /* tester38 F3 read B = 1's 65,536 B as two sequences' worth, counting
+     * one tensor a sequence: it is B = 1's one micro-batch of one row, its
+     * hidden state and residual, 2 x 1 x 16384 x 2 B, as B = 2's two
+     * micro-batches of one row each send (exact; docs/model.md) */
+    for (long long b = 1; b <= 2; b++) {
+        r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, b, 4096, p);
+        found = 0;
+        for (int i = 0; i < r.ncoll; i++)
+            if (r.coll[i].c.kind == RL_P2P) {
+                assert_rel(r.coll[i].c.bytes, 65536.0, 0);
+                found++;
+            }
+        assert_int_equal(found, 1);
+    }
 }
 
 /* tester34 F9: a stage holds its own layers' kinds.  DeepSeek-V3 (61
