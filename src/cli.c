@@ -1585,7 +1585,7 @@ static const char *capacity_null_reason(long long n, double span, char *buf, siz
  * rl_serve_capacity), for a run of `n` requests, into buf. */
 static const char *capacity_short_sample(long long n, char *buf, size_t len)
 {
-    snprintf(buf, len, "its sample (these %lld requests, repeated, grown %d times at most, to "
+    snprintf(buf, len, "its sample (these %lld requests, resampled, grown %d times at most, to "
                        "%d at most) does not last %.0f end-to-end latencies or settle times at the "
                        "load above it, so that load failed before a steady state; more "
                        "--requests lengthen the sample only up to the search's first one (%d "
@@ -1596,17 +1596,19 @@ static const char *capacity_short_sample(long long n, char *buf, size_t len)
     return buf;
 }
 
-/* Why a capacity search's figure rests on few lengths (review24 M3: fewer
- * distinct requests than the search's own sample, repeated to outlast the
- * settle time, give the capacity of those few lengths: 60 lognormal:300:1
+/* Why a capacity search's figure rests on few requests (review24 M3: fewer
+ * distinct requests than the search's own sample, resampled to outlast the
+ * settle time (serve.c capacity_sample), give the capacity of those few
+ * arrivals and lengths (review36 L2): 60 lognormal:300:1
  * outputs read 47.3 req/s where 4000 read 60.0), for a run of `n`
  * requests, into buf (simulate's and size's notes). */
 static const char *capacity_repeated_sample(long long n, char *buf, size_t len)
 {
-    snprintf(buf, len, "repeated by the capacity search to outlast its settle time: fewer than "
-                       "the %d distinct requests it samples when given them, so the figure "
-                       "carries the sampling error of %lld length draws; more --requests, up to "
-                       "%d, narrow it", RL_SERVE_CAPACITY_REQUESTS, n, RL_SERVE_CAPACITY_REQUESTS);
+    snprintf(buf, len, "repeated in random blocks by the capacity search to outlast its settle "
+                       "time: fewer than the %d distinct requests it samples when given them, so "
+                       "the figure carries the sampling error of these %lld requests' arrivals "
+                       "and lengths; more --requests, up to %d, narrow it",
+             RL_SERVE_CAPACITY_REQUESTS, n, RL_SERVE_CAPACITY_REQUESTS);
     return buf;
 }
 

@@ -822,10 +822,13 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * RL_SERVE_CAPACITY_GROWS times), stepping one lattice point from it,
  * then each step twice the one before, both ways (the figure moves a few
  * points; the same point as a 1.25x bracket when the verdict is monotone
- * in the load, about half the runs); past the n given the sample repeats
- * them, each repeat a span and a mean gap later (the same lengths and
- * arrival pattern: a finite trace or draw is the workload's sample, and
- * its steady state needs it for longer; 3000 requests now read 79.7).
+ * in the load, about half the runs); past the n given the sample goes on
+ * with a stationary bootstrap of them (serve.c capacity_sample: random
+ * blocks of the given order, the gaps scaled to their rate: a finite trace
+ * or draw is the workload's sample, and its steady state needs it for
+ * longer; 3000 requests now read 79.7; until stop 31 the n repeated as
+ * they stood, a periodic sample whose effective requests counted every
+ * repeat: review36 L2).
  * When it still does not, *cfg->capacity_lower_bound is set: the figure is
  * a lower bound (a load above failed before a steady state).
  * A load is sustained when every request completes, completions keep up
@@ -852,6 +855,7 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * (RL_SERVE_STEADY_MIN) or no arrival rate (all at one instant) or no
  * bracket within the runs.  Returns 0, or -1 with err set. */
 #define RL_SERVE_CAPACITY_REQUESTS 4000
+#define RL_SERVE_RESAMPLE_SEED 0x5eedULL /* serve.c capacity_sample's draws */
 #define RL_SERVE_CAPACITY_WINDOW_S 30.0
 #define RL_SERVE_CAPACITY_MAX 30000
 #define RL_SERVE_CAPACITY_TOL 0.02
