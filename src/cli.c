@@ -861,24 +861,27 @@ static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
     return 0;
 }
 
-/* step's default KV split against the simulator's (docs/model.md "Two KV
- * defaults"): where plan pl's tensor parallelism is wider than the
- * model's KV heads and --kv-split was not given, step splits the KV beyond
- * them by batch (seed 000's layout, kept for its worked example) while
- * simulate and size replicate each head there (vLLM under plain TP): a
- * note names the flag that times the simulator's layout. */
+/* step's and ops' KV split beyond the model's KV heads (shard.h
+ * rl_kv_split_default): where plan pl's tensor parallelism is wider than
+ * the K heads and --kv-split was not given, a note names the split the
+ * run took and the other one (the results' kv_split and kv_split_source
+ * say it too). */
 static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_model *m,
                                   const rl_shard_plan *pl)
 {
     rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
-    if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1 || kl.split != RL_KV_BATCH)
+    if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1)
         return;
-    rl_cli_tell(cmd, "note: tp%lld over %lld KV head shard(s) splits the KV cache "
-                "by batch beyond them (--kv-split batch, seed 000's layout); simulate and size "
-                "replicate each KV head on %lld chips, as vLLM does under plain TP: "
-                "--kv-split replicate times their layout (docs/model.md)",
-                kl.tp,
-                kl.heads, kl.z);
+    if (kl.split == RL_KV_BATCH)
+        rl_cli_tell(cmd, "note: tp%lld over %lld KV head shard(s) splits the KV cache by batch "
+                    "beyond them (--ideal's default, seed 000's layout); the engines, simulate "
+                    "and size replicate each KV head on %lld chips: --kv-split replicate "
+                    "(docs/model.md)", kl.tp, kl.heads, kl.z);
+    else
+        rl_cli_tell(cmd, "note: tp%lld over %lld KV head shard(s) replicates each KV head on "
+                    "%lld chips (the default outside --ideal: vLLM and TensorRT-LLM under "
+                    "plain TP, as simulate and size); --kv-split batch times attention data "
+                    "parallel (docs/model.md)", kl.tp, kl.heads, kl.z);
 }
 
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
@@ -895,6 +898,7 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
         return -1;
     }
     note_kv_split_default("step", o, m, plan);
+    rl_result_kv_split(*out, plan->kv, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
 
@@ -926,6 +930,8 @@ int rl_cli_step(rl_opts *o)
 {
     rl_model m;
     rl_hw h;
+    if (!o->given[RL_P_KV_SPLIT]) /* the engine's layout beyond K heads (shard.h) */
+        o->plan.kv = rl_kv_split_default(o->ideal);
     if (need(o, "step", "--model M", o->model != NULL) != 0 ||
         need(o, "step", "--hw H", o->hw != NULL) != 0 ||
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
@@ -2182,9 +2188,9 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;
-    /* step's layout beyond the K KV heads (--kv-split, default batch: the
-     * plan's), its attention and its collectives alike (ops.c) */
-    c->kv_split = o->plan.kv;
+    /* step's layout beyond the K KV heads (--kv-split, default
+     * rl_kv_split_default's), its attention and its collectives alike (ops.c) */
+    c->kv_split = o->given[RL_P_KV_SPLIT] ? o->plan.kv : rl_kv_split_default(o->ideal);
     return 0;
 }
 
@@ -2260,7 +2266,10 @@ int rl_cli_ops(rl_opts *o)
         if (c.prefill_seqs == 0) /* the copies step reads (shard.c rl_shard_step_calibrated) */
             c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies;
     }
-    return emit(o, note_fit("ops", rl_result_ops(&m, &h, &c)));
+    cJSON *r = rl_result_ops(&m, &h, &c);
+    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1))
+        rl_result_kv_split(r, c.kv_split, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
+    return emit(o, note_fit("ops", r));
 }
 
 int rl_cli_prefill(rl_opts *o)

@@ -1073,6 +1073,9 @@ int rl_lua_step(lua_State *L)
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return run_error(L, xerr);
     int planned = opt_plan(L, 1, &pl);
+    int kv_given = opt_string(L, 1, RL_P_KV_SPLIT) != NULL;
+    if (!kv_given) /* the engine's layout beyond K heads, as the CLI's (shard.h) */
+        pl.kv = rl_kv_split_default(h.ideal);
     if (planned) /* overlap where measurements time the plan: dropped, as the CLI drops it */
         rl_result_drop_overlap(&m, &h, &pl);
     /* a fitted profile times a step without a plan, or with the plan its
@@ -1086,6 +1089,7 @@ int rl_lua_step(lua_State *L)
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
         if (!r && err[0])
             return run_error(L, err);
+        rl_result_kv_split(r, pl.kv, kv_given, h.ideal);
         return push_result(L, r);
     }
     return push_result(L, lua_fitted(L, rl_result_step(&m, &h, chips, batch, nb, context, p), 0,
@@ -1184,9 +1188,10 @@ int rl_lua_ops(lua_State *L)
     check_keys(L, 1, "ops");
     int wide;
     opt_ops(L, &m, &h, &c, &wide);
-    /* step's KV layout beyond the K KV heads (kv_split, default the plan's:
-     * batch), for the attention and its collectives alike (ops.c) */
-    c.kv_split = rl_shard_plan_default().kv;
+    /* step's KV layout beyond the K KV heads (kv_split, default step's:
+     * shard.h rl_kv_split_default), for the attention and its collectives
+     * alike (ops.c) */
+    c.kv_split = rl_kv_split_default(h.ideal);
     const char *ks = opt_string(L, 1, RL_P_KV_SPLIT);
     if (ks && rl_kv_split_parse(ks, &c.kv_split) != 0)
         opt_error(L, "field 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", ks);
@@ -1202,7 +1207,10 @@ int rl_lua_ops(lua_State *L)
         c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies; /* step's copies (shard.c) */
     }
     check_ops_config(L, &m, &h, &c);
-    return push_result(L, rl_result_ops(&m, &h, &c));
+    cJSON *r = rl_result_ops(&m, &h, &c);
+    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) /* as the CLI's */
+        rl_result_kv_split(r, c.kv_split, ks != NULL, h.ideal);
+    return push_result(L, r);
 }
 
 /* roofline.prefill{model=, hw=, tokens=n|{n,...}, prefix=0, chunk=, ...the

@@ -159,11 +159,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
                        "1d|2d", "Megatron (1d) or 2D weight-stationary sharding of the --tp chips",
                        AT(plan.layout), 0, 0, RL_PF_PLAN},
-    [RL_P_KV_SPLIT] = {"kv-split", "kv_split", NULL, NULL, RL_PT_CHOICE, "K", "", 0, 0, "batch",
-                       "replicate|batch|seq", "what tp chips beyond the K KV heads do with the KV "
-                       "cache (batch: seed 000's layout, kept for its worked example; simulate and "
-                       "size replicate, as vLLM does under plain TP: docs/model.md)", AT(plan.kv),
-                       0, 0, RL_PF_REFINES},
+    [RL_P_KV_SPLIT] = {"kv-split", "kv_split", NULL, NULL, RL_PT_CHOICE, "K", "", 0, 0,
+                       "replicate", "replicate|batch|seq",
+                       "what tp chips beyond the K KV heads do with the KV cache: replicate each "
+                       "head, as vLLM and TensorRT-LLM run plain TP and simulate and size time it; "
+                       "batch, attention data parallel (the default under --ideal: seed 000's "
+                       "layout for its worked example); seq, split each sequence (docs/model.md)",
+                       AT(plan.kv), 0, 0, RL_PF_REFINES},
     [RL_P_MOE_ATTN] = {"moe-attn", "moe_attn", NULL, NULL, RL_PT_CHOICE, "A", "", 0, 0, "tp",
                        "tp|replicated", "MoE attention with --ep: tensor-parallel or replicated",
                        AT(plan.attn_replicated), 0, 0, RL_PF_REFINES},
@@ -341,10 +343,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_ATTN_LAYOUT] = {"attn-layout", "attn_layout", NULL, "attention_layout", RL_PT_STRING,
                           "tp|attn-dp", "", 0, 0, "tp", NULL,
                           "a replica's attention: tp (KV heads split, replicated beyond K, "
-                          "as vLLM: MLA's latent cache whole on every chip; step and ops "
-                          "split by batch beyond K by default, their --kv-split replicate "
-                          "matches this) or attn-dp (attention data parallel, MoE models: "
-                          "each chip its own sequences' cache)",
+                          "as vLLM: MLA's latent cache whole on every chip; step's and ops' "
+                          "default --kv-split replicate outside --ideal) or attn-dp (attention "
+                          "data parallel, MoE models: each chip its own sequences' cache)",
                           NOWHERE, RL_PF_SERVE},
 };
 
@@ -496,9 +497,9 @@ const rl_command RL_COMMANDS[] = {
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.\n"
      "--tp/--ep: one replica's plan, its collectives among the rows, its decode KV in step's\n"
-     "--kv-split layout (default batch), so ops and step time one step alike.  A fitted\n"
-     "profile's per-step engine costs are not applied to the operator list (step and prefill\n"
-     "apply them; a note says so).",
+     "--kv-split layout (default replicate, batch under --ideal), so ops and step time one\n"
+     "step alike.  A fitted profile's per-step engine costs are not applied to the operator\n"
+     "list (step and prefill apply them; a note says so).",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"

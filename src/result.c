@@ -1843,3 +1843,11 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n)
                             "select one with --engine NAME");
     return o;
 }
+
+void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal)
+{
+    if (!r)
+        return;
+    cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(k));
+    cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(given, ideal));
+}

@@ -22,7 +22,22 @@ int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips)
 {
     rl_shard_plan d = rl_shard_plan_default();
     return pl->layout == RL_LAYOUT_1D && pl->tp == chips && pl->ep == 1 && pl->sp == 1 &&
-           pl->pp == 1 && pl->kv == d.kv && !pl->attn_replicated && !pl->overlap;
+           pl->pp == 1 && (pl->kv == d.kv || pl->kv == rl_kv_split_default(0)) &&
+           !pl->attn_replicated && !pl->overlap;
+}
+
+rl_kv_split rl_kv_split_default(int ideal) { return ideal ? RL_KV_BATCH : RL_KV_REPLICATE; }
+
+const char *rl_kv_split_source(int given, int ideal)
+{
+    if (given)
+        return "given (--kv-split, Lua kv_split)";
+    return ideal ? "default under --ideal: seed 000's layout for the Scaling Book's worked "
+                   "example (KV by batch beyond the K heads); the engines replicate "
+                   "(--kv-split replicate)"
+                 : "default: each KV head replicated beyond K chips, as vLLM and TensorRT-LLM "
+                   "run plain TP and as simulate and size time it (docs/model.md); "
+                   "--kv-split batch times attention data parallel";
 }
 
 const char *rl_phase_name(rl_phase ph) { return ph == RL_PHASE_PREFILL ? "prefill" : "generate"; }

@@ -1746,9 +1746,8 @@ static void docs_quote_current_capacity_figures(void **state)
                1e3 * num(cJSON_GetArrayItem(ir, 3), "step_s"));
     cJSON_Delete(j);
     /* the attention-counted-once paragraph: its command's B = 2048 row */
-    j = run_json_noted("step --model deepseek-v3 --hw h100-sxm --chips 8 --batch 300,2048 "
-                       "--context 32000 --set model.max_context=200000 --format json",
-                       "run tensor parallel");
+    j = run_json("step --model deepseek-v3 --hw h100-sxm --chips 8 --tp 8 --kv-split batch "
+                 "--batch 300,2048 --context 32000 --set model.max_context=200000 --format json");
     const cJSON *b2k = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 1);
     double w = 1e3 * num(b2k, "weight_load_s"), kv = 1e3 * num(b2k, "kv_load_s");
     doc_quotes(md, "docs/model.md", "`kv_load_s` %.1f ms, `weight_load_s` %.2f ms", kv, w);
@@ -2635,9 +2634,10 @@ static void fitted_chunked_prefill(void **state)
  * an explicit 1D --tp equal to --chips is that layout: step and prefill give
  * the no-plan result to the digit (1e-12), mode fitted (before: --tp 2 read
  * 24.17 ms estimated against 37.14 ms fitted, no note).  A plan that is
- * another layout (a KV split other than the default, kv=batch: shard.h
- * rl_shard_plan_is_tp_over) keeps the unfitted step and says so; naming the
- * default split is the same plan. */
+ * another layout (kv=seq: shard.h rl_shard_plan_is_tp_over) keeps the
+ * unfitted step and says so; naming the engines' split (replicate, step's
+ * default outside --ideal since stop 31) or the plan default's (batch) is
+ * the same plan, the fitted costs timing no split. */
 static void fitted_tp_equal_chips(void **state)
 {
     (void)state;
@@ -2657,13 +2657,15 @@ static void fitted_tp_equal_chips(void **state)
         cJSON_Delete(plain);
         cJSON_Delete(tp);
     }
-    snprintf(cmd, sizeof cmd, "%s --tp 2 --kv-split replicate", cmds[0]);
+    snprintf(cmd, sizeof cmd, "%s --tp 2 --kv-split seq", cmds[0]);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "fitted engine costs apply to tensor parallelism over the chips"));
-    snprintf(cmd, sizeof cmd, "%s --tp 2 --kv-split batch", cmds[0]);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    assert_null(strstr(out, "fitted engine costs apply to tensor parallelism over the chips"));
-    assert_non_null(strstr(out, "\"fitted\""));
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s --tp 2 --kv-split %s", cmds[0], k ? "batch" : "replicate");
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        assert_null(strstr(out, "fitted engine costs apply to tensor parallelism over the chips"));
+        assert_non_null(strstr(out, "\"fitted\""));
+    }
 }
 
 /* Tester 4 finding 9: one label and one AllReduce size for one computation.
@@ -2837,10 +2839,74 @@ static void pareto_skips_invalid_precisions(void **state)
     assert_null(strstr(out, "skipped"));
 }
 
+/* Audit h31 finding 2 (issue 14 item 7): step's default KV split beyond K
+ * chips is the engines' (shard.h rl_kv_split_default): vLLM and
+ * TensorRT-LLM replicate the KV heads under plain TP (TensorRT-LLM
+ * docs/source/features/parallel-strategy.md, enable_attention_dp default
+ * false), so DeepSeek-V3's one latent head is whole on each of tp8's chips.
+ * h200, fp8 weights and compute, bf16 KV, B = 1 at 4096 tokens, by hand:
+ *   HBM 141 GiB = 151,397,597,184 B; TensorRT-LLM's rule (the h200
+ *   default engine) keeps 0.9 of what weights and 392 MiB (411,041,792 B)
+ *   of collective buffers leave: the row's usable_bytes_per_chip minus
+ *   weight_bytes_per_chip = 0.9 x (151,397,597,184 - W - 411,041,792)
+ *   (1e-9: the memory rule sums in another order);
+ *   latent KV (512 + 64) x 2 B x 61 layers = 70,272 B a token, x 4096 =
+ *   287,834,112 B a sequence;
+ *   floor(0.9 x (151,397,597,184 - 85,119,449,088 - 411,041,792) /
+ *   287,834,112) = floor(205.95) = 205 (exact, an integer), and 1640 =
+ *   205 x 8 with --kv-split batch (attention data parallel: each chip 1/8
+ *   of the sequences), the old default's figure.
+ * kv_split and kv_split_source name the split and where it came from.  A
+ * GQA case with TP <= K (llama3-70b, 8 KV heads, tp8 on h100-sxm) has
+ * nothing beyond K: default, batch and replicate give the same step (1e-12)
+ * and max_batch, sharding plain "tp8". */
+static void kv_split_default_is_the_engines(void **state)
+{
+    (void)state;
+    const char *ds = "step --model deepseek-v3 --hw h200 --tp 8 --weights fp8 --compute fp8 "
+                     "--batch 1 --context 4096 --format json";
+    static const char *const tail[] = {"", " --kv-split batch", " --kv-split replicate"};
+    static const double want[] = {205, 1640, 205};
+    static const char *const split[] = {"replicate", "batch", "replicate"};
+    for (int k = 0; k < 3; k++) {
+        cJSON *j = json2(ds, tail[k]);
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        assert_true(num(j, "max_batch") == want[k]);
+        assert_true(num(r, "max_batch") == want[k]);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, split[k]);
+        assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring,
+                               k ? "given" : "default: each KV head replicated"));
+        if (k == 0) {
+            double W = num(r, "weight_bytes_per_chip"), kv = 70272.0 * 4096;
+            assert_true(num(j, "kv_bytes_per_token") == (512 + 64) * 2 * 61);
+            assert_rel(num(r, "usable_bytes_per_chip") - W,
+                       0.9 * (151397597184.0 - W - 411041792.0), 1e-9); /* sums' order */
+            assert_true(floor(0.9 * (151397597184.0 - W - 411041792.0) / kv) == 205);
+        }
+        cJSON_Delete(j);
+    }
+    const char *gqa = "step --model llama3-70b --hw h100-sxm --tp 8 --weights fp8 --compute fp8 "
+                      "--batch 16 --context 4096 --format json";
+    double t[3], mb[3];
+    for (int k = 0; k < 3; k++) {
+        cJSON *j = json2(gqa, tail[k]);
+        assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, "tp8");
+        t[k] = num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "step_s");
+        mb[k] = num(j, "max_batch");
+        cJSON_Delete(j);
+    }
+    assert_rel(t[0], t[1], 1e-12);
+    assert_rel(t[0], t[2], 1e-12);
+    assert_true(mb[0] == mb[1] && mb[0] == mb[2]);
+}
+
 /* Tester 4 finding 11: simulate names its KV split in step's --kv-split
  * terms.  llama3-70b (K = 8) on 16 tpu-v5e: two copies of each KV head,
- * kv_layout replicate (step's default there is kv=batch, its sharding
- * says so); on 8 chips (int8 weights, to fit) one copy, kv_layout heads. */
+ * kv_layout replicate; on 8 chips (int8 weights, to fit) one copy,
+ * kv_layout heads.  Since stop 31 (audit h31 finding 2, issue 14 item 7)
+ * step's default outside --ideal is the simulator's replicate (shard.h
+ * rl_kv_split_default; before: kv=batch, 2x the sequences here), its
+ * sharding, kv_split and kv_split_source say so; --ideal keeps kv=batch. */
 static void simulate_names_kv_layout(void **state)
 {
     (void)state;
@@ -2854,22 +2920,33 @@ static void simulate_names_kv_layout(void **state)
     assert_true(num(j, "kv_copies") == 1);
     assert_string_equal(cJSON_GetObjectItem(j, "kv_layout")->valuestring, "heads");
     cJSON_Delete(j);
-    j = run_cli_json("step --model llama3-70b --hw tpu-v5e --chips 16 --tp 16 --batch 32 "
-                     "--context 4096 --format json", out, sizeof out);
-    assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, "tp16 kv=batch");
-    cJSON_Delete(j);
-    /* and says where it parts from the simulator (cli.c note_kv_split_default,
-     * docs/model.md "Two KV defaults"): not with --kv-split given, nor on 8
-     * chips, where tp8 holds the 8 heads once */
+    static const char *const tail[] = {"", " --ideal"};
+    static const char *const label[] = {"tp16 kv=replicate", "tp16 kv=batch"};
+    static const char *const source[] = {"default: each KV head replicated", "default under --ideal"};
+    for (int k = 0; k < 2; k++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step --model llama3-70b --hw tpu-v5e --chips 16 --tp 16 "
+                 "--batch 32 --context 4096%s --format json", tail[k]);
+        j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "sharding")->valuestring, label[k]);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, label[k] + 8);
+        assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring, source[k]));
+        cJSON_Delete(j);
+    }
+    /* and a note names the split taken and the other one (cli.c
+     * note_kv_split_default, docs/model.md "KV beyond K chips"): not with
+     * --kv-split given, nor on 8 chips, where tp8 holds the 8 heads once */
     const char *step = "step --model llama3-70b --hw tpu-v5e --batch 32 --context 4096 ";
     assert_int_equal(cli2(step, "--chips 16 --tp 16"), 0);
+    assert_non_null(strstr(out, "note: tp16 over 8 KV head shard(s) replicates each KV head on "
+                                "2 chips (the default outside --ideal"));
+    assert_int_equal(cli2(step, "--chips 16 --tp 16 --ideal"), 0);
     assert_non_null(strstr(out, "note: tp16 over 8 KV head shard(s) splits the KV cache by "
-                                "batch beyond them (--kv-split batch, seed 000's layout); "
-                                "simulate and size replicate each KV head on 2 chips"));
+                                "batch beyond them (--ideal's default, seed 000's layout)"));
     assert_int_equal(cli2(step, "--chips 16 --tp 16 --kv-split batch"), 0);
-    assert_null(strstr(out, "seed 000's layout"));
+    assert_null(strstr(out, "KV head shard(s)"));
     assert_int_equal(cli2(step, "--chips 8 --tp 8 --weights int8"), 0);
-    assert_null(strstr(out, "seed 000's layout"));
+    assert_null(strstr(out, "KV head shard(s)"));
     /* tester13 #3: deepseek-v3 in 8 expert groups on 8 H200 (fp8 weights):
      * each group (one chip) runs attention on its own sequences, one copy
      * of each latent, named as the split it is (it said "heads") */
@@ -3011,7 +3088,7 @@ static void router_stays_bf16(void **state)
 
 /* tester29 F3: ops times its attention and charges its collectives in one
  * KV layout, step's (shard.h rl_shard_kv_layout; --kv-split, default
- * batch, the plan's): ops step_s equals step's to 1e-12 (same operator
+ * rl_kv_split_default's: replicate, batch under --ideal): ops step_s equals step's to 1e-12 (same operator
  * list, same kernel tables, same plan collectives) for DeepSeek-V3 (MLA,
  * one latent over tp8) on h200 fp8, B 64, context 4096, and llama3-70b
  * (8 KV heads, tp16) on h100-sxm fp8, each --kv-split and the default.
@@ -3046,9 +3123,19 @@ static void ops_kv_layout_is_step(void **state)
             cJSON_Delete(o);
             cJSON_Delete(s);
         }
-        assert_rel(t[0], t[1], 1e-12);   /* the default is step's: batch */
+        assert_rel(t[0], t[2], 1e-12);   /* the default is step's: replicate */
         assert_true(t[2] > t[1] * 1.01); /* replicate reads z copies: not batch */
     }
+    /* --ideal's default is batch, in ops as in step */
+    double ti[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(tail, sizeof tail, "%s --ideal%s", base[0], k ? " --kv-split batch" : "");
+        cJSON *o = json2("ops", tail);
+        ti[k] = num(o, "step_s");
+        assert_string_equal(cJSON_GetObjectItem(o, "kv_split")->valuestring, "batch");
+        cJSON_Delete(o);
+    }
+    assert_rel(ti[0], ti[1], 1e-12);
     snprintf(tail, sizeof tail, "%s --ideal --kv-split replicate", base[0]);
     cJSON *o = json2("ops", tail), *s = json2("step", tail);
     assert_rel(num(o, "step_s"), num(cJSON_GetArrayItem(cJSON_GetObjectItem(s, "rows"), 0),
@@ -4286,7 +4373,10 @@ static void mla_attention_counted_once(void **state)
     (void)state;
     const char *run = "step --model deepseek-v3 --hw h100-sxm --chips 8 --batch 2048 "
                       "--context 32000 --set model.max_context=200000";
-    cJSON *j = json2(run, " --format json");
+    /* the calibrated plan split by batch (256 sequences a chip; step's
+     * default replicates the latent: every chip reads all 2048) */
+    const char *cal = " --tp 8 --kv-split batch --format json";
+    cJSON *j = json2(run, cal);
     assert_non_null(strstr(cJSON_GetObjectItem(j, "breakdown")->valuestring,
                            "the attention kernels take kv_load_s + attention_compute_s"));
     const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
@@ -4303,7 +4393,9 @@ static void mla_attention_counted_once(void **state)
                num(cJSON_GetArrayItem(cJSON_GetObjectItem(ideal, "rows"), 0), "compute_s"), 1e-12);
     cJSON_Delete(ideal);
     cJSON_Delete(j);
-    j = json2(run, " --kv fp8 --format json");
+    char kv8[128];
+    snprintf(kv8, sizeof kv8, " --kv fp8%s", cal);
+    j = json2(run, kv8);
     r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
     assert_rel(num(r, "attention_compute_s"),
                2048.0 * 2 * 128 * 1088 * 32000 * 61 / 8 / 9.89e14 - num(r, "kv_load_s"), 1e-9);
@@ -4681,6 +4773,7 @@ int main(void)
         cmocka_unit_test(ideal_collectives_are_the_model),
         cmocka_unit_test(prefill_share_as_ops),
         cmocka_unit_test(torus_slices_checked),
+        cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(step_tp_rows_count_provenance),

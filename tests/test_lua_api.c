@@ -63,6 +63,29 @@ static void step_from_lua(void **state)
                            ".kv_bytes_per_token") == 262144.0);
 }
 
+/* Audit h31 finding 2: roofline.step and roofline.ops take the CLI's
+ * default KV split (shard.h rl_kv_split_default; tests/test_cli.c
+ * kv_split_default_is_the_engines derives the figures): DeepSeek-V3 tp8 on
+ * h200 fp8, B = 1 at 4096 tokens, max_batch 205 replicated, 1640 with
+ * kv_split = "batch"; ideal = true keeps batch; ops names its split. */
+static void kv_split_default_from_lua(void **state)
+{
+    (void)state;
+    const char *o = "{ model = 'deepseek-v3', hw = 'h200', chips = 8, tp = 8, weights = 'fp8', "
+                    "compute = 'fp8', batch = 1, context = 4096";
+    char code[512];
+    snprintf(code, sizeof code, "local r = roofline.step%s } return r.kv_split == 'replicate' "
+             "and r.max_batch or -1", o);
+    assert_true(run_number(code) == 205);
+    snprintf(code, sizeof code, "return roofline.step%s, kv_split = 'batch' }.max_batch", o);
+    assert_true(run_number(code) == 1640);
+    snprintf(code, sizeof code, "local r = roofline.step%s, ideal = true } return "
+             "r.kv_split == 'batch' and 1 or 0", o);
+    assert_true(run_number(code) == 1);
+    snprintf(code, sizeof code, "return roofline.ops%s }.kv_split == 'replicate' and 1 or 0", o);
+    assert_true(run_number(code) == 1);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -1303,6 +1326,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),

@@ -1050,7 +1050,10 @@ static void router_whole_on_every_chip(void **state)
 
 /* rl_shard_plan_is_tp_over: the plan fitted engine costs model is 1D TP
  * over all the chips with nothing refined (enginecost.h (E)); x is a 2D
- * field a 1D plan ignores (shard.c uses x = 1 there), so it does not count. */
+ * field a 1D plan ignores (shard.c uses x = 1 there), so it does not count.
+ * The KV split beyond K: the engines' replicate (step's default outside
+ * --ideal since stop 31) and the plan default's batch both are plain TP to
+ * the costs (they time no split); seq is another layout. */
 static void plan_is_tp_over(void **state)
 {
     (void)state;
@@ -1066,11 +1069,14 @@ static void plan_is_tp_over(void **state)
     off[1].ep = 2;
     off[2].sp = 2;
     off[3].pp = 2;
-    off[4].kv = RL_KV_REPLICATE;
+    off[4].kv = RL_KV_SEQ;
     off[5].attn_replicated = 1;
     off[6].overlap = 1;
     for (int i = 0; i < 7; i++)
         assert_false(rl_shard_plan_is_tp_over(&off[i], 4));
+    pl = tp_plan(4);
+    pl.kv = RL_KV_REPLICATE;
+    assert_true(rl_shard_plan_is_tp_over(&pl, 4));
     pl = rl_shard_plan_default(); /* one chip, no plan */
     assert_true(rl_shard_plan_is_tp_over(&pl, 1));
 }
