@@ -267,15 +267,18 @@ static void table_unmap(void *p, size_t n)
         munmap(p, table_len(n));
 }
 
-/* Slots of the spans before sp in rl_ops_cost.terms (sp = RL_OPS_SPANS:
- * all of them; serve.h RL_OPS_TERM_SLOTS). */
+/* Slots of each span in rl_ops_cost.terms (serve.h RL_OPS_TERM_SLOTS). */
+static const size_t SPAN_SLOTS[RL_OPS_SPANS] = {
+    [RL_OPS_HEAD] = RL_OPS_TERM_SLOTS, [RL_OPS_PREFILL] = RL_OPS_PREFILL_SLOTS,
+    [RL_OPS_DECODE] = RL_OPS_DECODE_SLOTS, [RL_OPS_TAIL] = RL_OPS_TERM_SLOTS,
+    [RL_OPS_SEQS] = RL_OPS_TERM_SLOTS};
+
+/* Slots of the spans before sp (sp = RL_OPS_SPANS: all of them). */
 static size_t span_slots(int sp)
 {
     size_t n = 0;
     for (int j = 0; j < sp; j++)
-        n += j == RL_OPS_PREFILL ? RL_OPS_PREFILL_SLOTS
-             : j == RL_OPS_DECODE ? RL_OPS_DECODE_SLOTS
-                                  : RL_OPS_TERM_SLOTS;
+        n += SPAN_SLOTS[j];
     return n;
 }
 
@@ -433,7 +436,7 @@ static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long ke
     size_t i = sp == RL_OPS_PREFILL ? (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40)
                : sp == RL_OPS_DECODE ? (size_t)((key & 0xffffffffu) + (key >> 32) * 6151)
                                      : (size_t)key;
-    i &= span_slots(sp + 1) - span_slots(sp) - 1;
+    i &= SPAN_SLOTS[sp] - 1;
     return c->terms[sp] ? &c->terms[sp][i] : NULL;
 }
 
