@@ -268,6 +268,21 @@ static void table_unmap(void *p, size_t n)
         munmap(p, table_len(n));
 }
 
+/* Slots of each span in rl_ops_cost.terms (serve.h RL_OPS_TERM_SLOTS). */
+static const size_t SPAN_SLOTS[RL_OPS_SPANS] = {
+    [RL_OPS_HEAD] = RL_OPS_TERM_SLOTS, [RL_OPS_PREFILL] = RL_OPS_PREFILL_SLOTS,
+    [RL_OPS_DECODE] = RL_OPS_DECODE_SLOTS, [RL_OPS_TAIL] = RL_OPS_TERM_SLOTS,
+    [RL_OPS_SEQS] = RL_OPS_TERM_SLOTS};
+
+/* Slots of the spans before sp (sp = RL_OPS_SPANS: all of them). */
+static size_t span_slots(int sp)
+{
+    size_t n = 0;
+    for (int j = 0; j < sp; j++)
+        n += SPAN_SLOTS[j];
+    return n;
+}
+
 /* Free the dense memo (one mapping: its blocks, rows and row table) and
  * the span terms (one mapping for all spans). */
 static void free_dense(rl_ops_cost *c)
@@ -276,7 +291,7 @@ static void free_dense(rl_ops_cost *c)
     c->dense_map = NULL;
     c->dense = NULL;
     c->dense_bytes = 0;
-    table_unmap(c->terms[0], RL_OPS_SPANS * RL_OPS_TERM_SLOTS * sizeof *c->terms[0]);
+    table_unmap(c->terms[0], span_slots(RL_OPS_SPANS) * sizeof *c->terms[0]);
     for (int sp = 0; sp < RL_OPS_SPANS; sp++)
         c->terms[sp] = NULL;
 }
@@ -400,24 +415,29 @@ static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n
 
 /* The slot of span sp's terms under `key` (rl_ops_cost.terms), or NULL
  * (key 0: not kept; no memory).  Counts (token rows, sequences) index
- * their span directly and a decode batch (B, S) goes to S + 1031 B, so the
+ * their span directly and a decode batch (B, S) goes to S + 6151 B, so the
  * steps of a run, whose counts and context move by little, read nearby
  * slots (a hashed slot was a cache miss per span per step: 85% of
  * step_time's own time, h26size); a prompt's (T, P) is hashed.  Where a
- * key sits changes which slots it evicts, never a step's time. */
+ * key sits changes which slots it evicts, never a step's time.  The
+ * stride 6151 (was 1031) puts batches B and B + 1 a typical context range
+ * apart, where 1031 made (B, S) and (B + 1, S - 1031) evict each other:
+ * replayed on the README's size search at 20 req/s (h31speed), 2^17
+ * slots took 2.02 M DECODE builds at stride 1031, 1.43 M at 4099, 1.31 M
+ * at 6151 (1.29 M distinct keys). */
 static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long key)
 {
     if (!key || (!c->terms[0] && c->unmapped < RL_OPS_MAP_AFTER))
         return NULL;
     if (!c->terms[0]) {
-        rl_ops_term_slot *t = table_map(RL_OPS_SPANS * RL_OPS_TERM_SLOTS * sizeof *t);
+        rl_ops_term_slot *t = table_map(span_slots(RL_OPS_SPANS) * sizeof *t);
         for (int j = 0; t && j < RL_OPS_SPANS; j++)
-            c->terms[j] = t + (size_t)j * RL_OPS_TERM_SLOTS;
+            c->terms[j] = t + span_slots(j);
     }
     size_t i = sp == RL_OPS_PREFILL ? (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40)
-               : sp == RL_OPS_DECODE ? (size_t)((key & 0xffffffffu) + (key >> 32) * 1031)
+               : sp == RL_OPS_DECODE ? (size_t)((key & 0xffffffffu) + (key >> 32) * 6151)
                                      : (size_t)key;
-    i &= RL_OPS_TERM_SLOTS - 1;
+    i &= SPAN_SLOTS[sp] - 1;
     return c->terms[sp] ? &c->terms[sp][i] : NULL;
 }
 

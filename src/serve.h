@@ -150,8 +150,16 @@ typedef struct {
     rl_ops_terms t;
 } rl_ops_term_slot;
 
-/* Slots per span in rl_ops_cost.terms (2.4 MiB each). */
+/* Slots per span in rl_ops_cost.terms (152 bytes each): 2^14 (2.4 MiB) for
+ * the spans keyed by a count (HEAD, TAIL, SEQS), 2^16 (9.5 MiB) for
+ * PREFILL's (T, P) and 2^17 (19 MiB) for DECODE's (B, S), mapped together
+ * and touched as used.  The README's size search at 20 req/s asked 1.29 M
+ * distinct (B, S) and 0.62 M distinct (T, P) spans of its step costs; with
+ * 2^14 slots each it built 2.51 M and 1.30 M (a span evicted and built
+ * again), with these 1.3 M and 0.7 M (h31speed). */
 #define RL_OPS_TERM_SLOTS (1 << 14)
+#define RL_OPS_PREFILL_SLOTS (1 << 16)
+#define RL_OPS_DECODE_SLOTS (1 << 17)
 
 typedef struct {
     const rl_model *m;
@@ -193,7 +201,7 @@ typedef struct {
      * kept by what its ops depend on: HEAD and TAIL by the step's token
      * rows, PREFILL by a lone prompt's (T, P), DECODE by (B, S), SEQS by
      * the sequences (the LM head); direct mapped, RL_OPS_TERM_SLOTS per
-     * span, all spans' allocated together when first used (NULL: not yet,
+     * span (PREFILL and DECODE more), all spans' allocated together when first used (NULL: not yet,
      * or no memory: built each time).  Whole steps rarely recur (chunk, prefix, batch and
      * context all vary); their spans do. */
     rl_ops_term_slot *terms[RL_OPS_SPANS];

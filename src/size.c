@@ -991,7 +991,7 @@ static int over_budget(const rl_size_input *in, unsigned long long work)
 }
 
 /* Step costs kept at once by simulate_plans and band_rows (each up to
- * ~44 MB of memo and span terms, allocated as used). */
+ * ~68 MB of memo and span terms, allocated as used). */
 #define SIZE_KEPT_COSTS 4
 
 /* The step costs of the latest configurations (plans come cheapest first,
