@@ -156,8 +156,8 @@ bench: $(BIN) $(BENCHES)
 
 # Accuracy reports against measured data in ../shared/data (printed, never
 # asserted).  Each part is its own target; `accuracy` runs them all.
-.PHONY: accuracy accuracy-e2e accuracy-kernels accuracy-derived
-accuracy: accuracy-e2e accuracy-kernels accuracy-derived
+.PHONY: accuracy accuracy-e2e accuracy-kernels accuracy-derived accuracy-collectives
+accuracy: accuracy-e2e accuracy-kernels accuracy-derived accuracy-collectives
 # The engine-cost fit on SplitwiseSim's end-to-end rows (calib/accuracy_e2e.sh).
 accuracy-e2e: $(BIN)
 	calib/accuracy_e2e.sh $(BIN) ../shared/data/e2e/splitwise_perf_model.csv
@@ -241,6 +241,15 @@ collectives: $(BUILD)/roofline-collfit
 	@mkdir -p out/collectives
 	@for d in $(SILICON)/*/; do g=$$(basename $$d); \
 	  $(BUILD)/roofline-collfit $$d > out/collectives/$$g.lua || exit 1; done
+# The collectives' accuracy (issue 12: AllReduce within p90 15%): `make
+# collectives`' error lines per GPU and implementation (NCCL, TensorRT-LLM's
+# and vLLM's own AllReduce); "each held out" is the profiles' lookup, each
+# measured size interpolated from the others (out/collectives is rewritten).
+accuracy-collectives: $(BUILD)/roofline-collfit
+	@[ -d $(SILICON) ] || { echo "accuracy-collectives: data not found at $(SILICON): nothing" \
+	    "measured (NVIDIA AIConfigurator's systems/data, ../shared/data/README.md)"; exit 0; }; \
+	echo "== collectives (AllReduce per GPU and implementation): make collectives"; \
+	$(MAKE) --no-print-directory collectives 2>&1
 
 # Debian packages the project needs, build tools included (scripts/deps.sh
 # lists them; run as root or with sudo; CI calls this).
@@ -297,10 +306,11 @@ help:
 	@echo "make docs       regenerate docs/cli.md from the parameter tables"
 	@echo "make demo       the Scaling Book's LLaMA-2-13B tables on 8 TPU v5e"
 	@echo "make bench      sweep evaluations/s, serving-simulator requests/s, fit time on 1,000 rows, size CPU s"
-	@echo "make accuracy   predicted vs held-back measured data (../shared/data): the three parts below"
+	@echo "make accuracy   predicted vs held-back measured data (../shared/data): the four parts below"
 	@echo "make accuracy-e2e  the engine-cost fit on SplitwiseSim's end-to-end rows"
 	@echo "make accuracy-kernels  the kernel-table lookup on held-back configurations, per GPU and engine"
 	@echo "make accuracy-derived  derived kernel times against the tables they stand in for"
+	@echo "make accuracy-collectives  the AllReduce tables, each measured size held out, per GPU and implementation"
 	@echo "make figures    frontier, step breakdown, roofline and memory figures in out/figures"
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make calib      calibrate this host (hw_profiles/calibrated/<host>.lua)"

@@ -256,8 +256,7 @@ static int validate_load(vctx *v, double qps, double capacity, cJSON *loads, cJS
 static double run_share(const vctx *v, const rl_serve_result *r)
 {
     rl_precision p = {RL_FP32, RL_FP32, RL_FP32};
-    rl_ops_run_mix mix = {r->mean_decode_batch_time, r->mean_decode_context,
-                          (double)r->decode_steps, (double)r->requests, r->prefill_tokens_done};
+    rl_ops_run_mix mix = rl_serve_run_mix(r);
     return rl_ops_serving_share(v->m, v->h, 1, 1, 0, &mix, p, NULL);
 }
 

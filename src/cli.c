@@ -861,24 +861,27 @@ static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
     return 0;
 }
 
-/* step's default KV split against the simulator's (docs/model.md "Two KV
- * defaults"): where plan pl's tensor parallelism is wider than the
- * model's KV heads and --kv-split was not given, step splits the KV beyond
- * them by batch (seed 000's layout, kept for its worked example) while
- * simulate and size replicate each head there (vLLM under plain TP): a
- * note names the flag that times the simulator's layout. */
+/* step's and ops' KV split beyond the model's KV heads (shard.h
+ * rl_kv_split_default): where plan pl's tensor parallelism is wider than
+ * the K heads and --kv-split was not given, a note names the split the
+ * run took and the other one (the results' kv_split and kv_split_source
+ * say it too). */
 static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_model *m,
                                   const rl_shard_plan *pl)
 {
     rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
-    if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1 || kl.split != RL_KV_BATCH)
+    if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1)
         return;
-    rl_cli_tell(cmd, "note: tp%lld over %lld KV head shard(s) splits the KV cache "
-                "by batch beyond them (--kv-split batch, seed 000's layout); simulate and size "
-                "replicate each KV head on %lld chips, as vLLM does under plain TP: "
-                "--kv-split replicate times their layout (docs/model.md)",
-                kl.tp,
-                kl.heads, kl.z);
+    if (kl.split == RL_KV_BATCH)
+        rl_cli_tell(cmd, "note: tp%lld over %lld KV head shard(s) splits the KV cache by batch "
+                    "beyond them (--ideal's default, seed 000's layout); the engines, simulate "
+                    "and size replicate each KV head on %lld chips: --kv-split replicate "
+                    "(docs/model.md)", kl.tp, kl.heads, kl.z);
+    else
+        rl_cli_tell(cmd, "note: tp%lld over %lld KV head shard(s) replicates each KV head on "
+                    "%lld chips (the default outside --ideal: vLLM and TensorRT-LLM under "
+                    "plain TP, as simulate and size); --kv-split batch times attention data "
+                    "parallel (docs/model.md)", kl.tp, kl.heads, kl.z);
 }
 
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
@@ -895,6 +898,7 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
         return -1;
     }
     note_kv_split_default("step", o, m, plan);
+    rl_result_kv_split(*out, plan->kv, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
 
@@ -926,6 +930,8 @@ int rl_cli_step(rl_opts *o)
 {
     rl_model m;
     rl_hw h;
+    if (!o->given[RL_P_KV_SPLIT]) /* the engine's layout beyond K heads (shard.h) */
+        o->plan.kv = rl_kv_split_default(o->ideal);
     if (need(o, "step", "--model M", o->model != NULL) != 0 ||
         need(o, "step", "--hw H", o->hw != NULL) != 0 ||
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
@@ -1585,7 +1591,7 @@ static const char *capacity_null_reason(long long n, double span, char *buf, siz
  * rl_serve_capacity), for a run of `n` requests, into buf. */
 static const char *capacity_short_sample(long long n, char *buf, size_t len)
 {
-    snprintf(buf, len, "its sample (these %lld requests, repeated, grown %d times at most, to "
+    snprintf(buf, len, "its sample (these %lld requests, resampled, grown %d times at most, to "
                        "%d at most) does not last %.0f end-to-end latencies or settle times at the "
                        "load above it, so that load failed before a steady state; more "
                        "--requests lengthen the sample only up to the search's first one (%d "
@@ -1596,17 +1602,19 @@ static const char *capacity_short_sample(long long n, char *buf, size_t len)
     return buf;
 }
 
-/* Why a capacity search's figure rests on few lengths (review24 M3: fewer
- * distinct requests than the search's own sample, repeated to outlast the
- * settle time, give the capacity of those few lengths: 60 lognormal:300:1
+/* Why a capacity search's figure rests on few requests (review24 M3: fewer
+ * distinct requests than the search's own sample, resampled to outlast the
+ * settle time (serve.c capacity_sample), give the capacity of those few
+ * arrivals and lengths (review36 L2): 60 lognormal:300:1
  * outputs read 47.3 req/s where 4000 read 60.0), for a run of `n`
  * requests, into buf (simulate's and size's notes). */
 static const char *capacity_repeated_sample(long long n, char *buf, size_t len)
 {
-    snprintf(buf, len, "repeated by the capacity search to outlast its settle time: fewer than "
-                       "the %d distinct requests it samples when given them, so the figure "
-                       "carries the sampling error of %lld length draws; more --requests, up to "
-                       "%d, narrow it", RL_SERVE_CAPACITY_REQUESTS, n, RL_SERVE_CAPACITY_REQUESTS);
+    snprintf(buf, len, "repeated in random blocks by the capacity search to outlast its settle "
+                       "time: fewer than the %d distinct requests it samples when given them, so "
+                       "the figure carries the sampling error of these %lld requests' arrivals "
+                       "and lengths; more --requests, up to %d, narrow it",
+             RL_SERVE_CAPACITY_REQUESTS, n, RL_SERVE_CAPACITY_REQUESTS);
     return buf;
 }
 
@@ -2181,9 +2189,9 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;
-    /* step's layout beyond the K KV heads (--kv-split, default batch: the
-     * plan's), its attention and its collectives alike (ops.c) */
-    c->kv_split = o->plan.kv;
+    /* step's layout beyond the K KV heads (--kv-split, default
+     * rl_kv_split_default's), its attention and its collectives alike (ops.c) */
+    c->kv_split = o->given[RL_P_KV_SPLIT] ? o->plan.kv : rl_kv_split_default(o->ideal);
     return 0;
 }
 
@@ -2259,7 +2267,10 @@ int rl_cli_ops(rl_opts *o)
         if (c.prefill_seqs == 0) /* the copies step reads (shard.c rl_shard_step_calibrated) */
             c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies;
     }
-    return emit(o, note_fit("ops", rl_result_ops(&m, &h, &c)));
+    cJSON *r = rl_result_ops(&m, &h, &c);
+    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1))
+        rl_result_kv_split(r, c.kv_split, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
+    return emit(o, note_fit("ops", r));
 }
 
 int rl_cli_prefill(rl_opts *o)
@@ -2732,7 +2743,9 @@ static int validate_hw(rl_opts *o)
 int rl_cli_validate(rl_opts *o)
 {
     const char *against = o->given[RL_P_AGAINST];
-    if (!!against + !!o->calib.backend + !!o->tables > 1) {
+    /* the source first, exactly one (the usage's three forms; h31audit 10e:
+     * none read the hw spec as a CPU profile, "field 'flops.fp32': missing") */
+    if (!!against + !!o->calib.backend + !!o->tables != 1) {
         rl_cli_tell("validate", "give one of --backend, --tables and --against");
         return RL_EXIT_INPUT;
     }
@@ -3046,8 +3059,11 @@ static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outp
     return 0;
 }
 
-/* --plot-dir's figures, each with its data file and script (tester9 #4).
- * 0, or -1 (said). */
+/* --plot-dir's figures, each with its data file and script (tester9 #4),
+ * and each figure's path as plot.c will take it (rl_plot_check_path: no
+ * quote or newline, short enough), so nothing the figures need is found
+ * wrong after the simulation ran (tester38 F4: exit 1, the result lost, the
+ * folder left made).  0, or -1 (said). */
 static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_outputs *seen)
 {
     char a[PATH_MAX], why[1024];
@@ -3056,17 +3072,21 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
     char note[PATH_MAX * 2 + 400];
     if (rl_outdir_check(o->plot, note, sizeof note, why, sizeof why) != 0)
         return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
-    if (note[0])
-        rl_cli_say(o, "note: --plot-dir '%s' %s", o->plot, note);
     static const char *const ext[] = {"svg", "dat", "gp"};
-    for (int f = 0; f < 2; f++)
-        for (int e = 0; e < 3; e++) {
-            if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
-                                 ext[e]) >= sizeof a) /* review22 #9: cut names collided */
-                return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
-            if (check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
-                return -1;
-        }
+    for (int pass = 0; pass < 2; pass++) { /* the paths plot.c takes, then the files */
+        if (pass == 1 && note[0])
+            rl_cli_say(o, "note: --plot-dir '%s' %s", o->plot, note);
+        for (int f = 0; f < 2; f++)
+            for (int e = 0; e < (pass == 0 ? 1 : 3); e++) {
+                if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
+                                     ext[e]) >= sizeof a) /* review22 #9: cut names collided */
+                    return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
+                if (pass == 0 && rl_plot_check_path(a, why, sizeof why) != 0)
+                    return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
+                if (pass == 1 && check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
+                    return -1;
+            }
+    }
     return 0;
 }
 

@@ -432,6 +432,11 @@ int rl_comm_model_time(const rl_hw *h, rl_collective kind, double bytes, long lo
     return comm_time(h, 0, kind, bytes, group, stride, out, err, errlen);
 }
 
+rl_provenance rl_comm_provenance(const rl_comm *c)
+{
+    return c->measured == 1 ? c->prov : RL_PROV_ROOFLINE;
+}
+
 double rl_comm_latency_threshold(const rl_hw *h, long long group)
 {
     rl_comm c;

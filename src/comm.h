@@ -166,6 +166,11 @@ int rl_comm_time(const rl_hw *h, rl_collective kind, double bytes, long long gro
 int rl_comm_model_time(const rl_hw *h, rl_collective kind, double bytes, long long group,
                        long long stride, rl_comm *out, char *err, size_t errlen);
 
+/* The provenance of c's time as an op list counts it: the table lookup's
+ * (c->prov) when the collectives table timed it (measured 1), else
+ * RL_PROV_ROOFLINE (the model, or a modelled network level). */
+rl_provenance rl_comm_provenance(const rl_comm *c);
+
 /* Appendix C's threshold: the array size in bytes at which an AllGather
  * over `group` chips of h has equal latency and bandwidth terms; below it
  * the collective is latency-bound.  On one ring axis it is

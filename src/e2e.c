@@ -292,7 +292,8 @@ long long rl_e2e_row_seq(const rl_meas_row *r)
 rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
                             rl_precision p)
 {
-    return rl_memory_use(mod, h, r->tp, r->batch, rl_e2e_row_seq(r), p.weights, p.kv);
+    return rl_memory_use(mod, h, r->tp * r->ep * r->pp, r->batch, rl_e2e_row_seq(r), p.weights,
+                         p.kv);
 }
 
 static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
@@ -302,17 +303,23 @@ static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, r
     rl_memory u = rl_e2e_row_memory(r, mod, h, p);
     if (u.total_bytes <= u.hbm_bytes)
         return 0;
+    char gpus[96]; /* "tp 2", or the row's GPUs over its pipeline and expert groups */
+    if (r->pp > 1 || r->ep > 1)
+        snprintf(gpus, sizeof gpus, "tp %lld ep %lld pp %lld (%lld GPUs)", r->tp, r->ep, r->pp,
+                 r->tp * r->ep * r->pp);
+    else
+        snprintf(gpus, sizeof gpus, "tp %lld", r->tp);
     if (u.weight_bytes > u.hbm_bytes)
-        snprintf(err, errlen, "%s:%d: column 'tp': %s's %s weights (%.1f GB) exceed the HBM of tp "
-                 "%lld x %s (%.1f GB): a configuration that cannot run (check the row's tp, "
+        snprintf(err, errlen, "%s:%d: column 'tp': %s's %s weights (%.1f GB) exceed the HBM of %s "
+                 "x %s (%.1f GB): a configuration that cannot run (check the row's tp, "
                  "weights and hw)", file, r->line, mod->name, rl_dtype_name(p.weights),
-                 u.weight_bytes / 1e9, r->tp, h->name, u.hbm_bytes / 1e9);
+                 u.weight_bytes / 1e9, gpus, h->name, u.hbm_bytes / 1e9);
     else
         snprintf(err, errlen, "%s:%d: column 'batch': %lld sequences of %lld tokens hold %.4g GB "
-                 "of %s KV cache, with %.1f GB of %s weights more than the HBM of tp %lld x %s "
+                 "of %s KV cache, with %.1f GB of %s weights more than the HBM of %s x %s "
                  "(%.1f GB): a configuration that cannot run (check the row's batch, %s, tp, kv "
                  "and hw)", file, r->line, r->batch, seq, u.kv_bytes / 1e9, rl_dtype_name(p.kv),
-                 u.weight_bytes / 1e9, rl_dtype_name(p.weights), r->tp, h->name,
+                 u.weight_bytes / 1e9, rl_dtype_name(p.weights), gpus, h->name,
                  u.hbm_bytes / 1e9, r->phase == RL_MEAS_DECODE ? "context" : "tokens");
     return -1;
 }
@@ -348,13 +355,32 @@ static int serves(const rl_hw *p, const rl_hw *x)
  * then failed in the writer).  The margin, our choice, leaves timer noise
  * of a row at its floor room.  0, or -1 with err naming the row. */
 #define RL_E2E_FLOOR_MARGIN 0.9
-static int check_floor(const rl_meas *m, const rl_meas_row *r, const rl_ec_terms *t, double meas,
-                       const char *model, const char *hw, char *err, size_t errlen)
+
+/* The roofline floor of a row's terms t: their time at ideal costs
+ * (datasheet peaks, efficiencies 1, no overheads). */
+static double roofline_floor(const rl_ec_terms *t)
 {
     rl_engine_costs c = rl_engine_costs_ideal();
     double x[RL_EC_N];
     rl_ec_to_x(&c, x);
-    double floor_s = rl_ec_time(t, x, NULL);
+    return rl_ec_time(t, x, NULL);
+}
+
+/* A fitted band's low edge `low` about estimate est, held at the
+ * configuration's roofline floor floor_s (tester38 F1: step_s_low 3.29 ms
+ * under 4.52 ms of weight and KV reads, while a measurement that fast is
+ * refused): the one rule of every band, as kernel tables' (ops.c clamps each
+ * operator's low edges at its own roofline; docs/model.md).  Never above
+ * the estimate: a band holds it (rl_ec_band). */
+static double floored_low(double est, double low, double floor_s)
+{
+    return fmin(est, fmax(low, floor_s));
+}
+
+static int check_floor(const rl_meas *m, const rl_meas_row *r, const rl_ec_terms *t, double meas,
+                       const char *model, const char *hw, char *err, size_t errlen)
+{
+    double floor_s = roofline_floor(t);
     if (!(meas < RL_E2E_FLOOR_MARGIN * floor_s))
         return 0;
     snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s for this "
@@ -363,6 +389,32 @@ static int check_floor(const rl_meas *m, const rl_meas_row *r, const rl_ec_terms
              r->line, meas, floor_s, model, hw, r->tp);
     return -1;
 }
+
+/* A row laid out beyond one tensor-parallel group (issue 13 item 1: the
+ * optional pp and ep columns).  Such a row is predicted by the paths
+ * `step --tp TP --pp PP --ep EP` and `prefill --tp TP --ep EP` take
+ * (layout_time); fit refuses it (no_layout_rows). */
+static int laid_out(const rl_meas_row *r) { return r->pp > 1 || r->ep > 1; }
+
+/* The err of a row's layout: "FILE:LINE: column 'C' (column N): reason"
+ * when e opens with the degree it is about ("tp: ", "pp: ", "ep: ": the
+ * plan's checks, shard.c check_plan, and ops.c's), else "FILE:LINE: e". */
+static void layout_error(const rl_meas *m, const rl_meas_row *r, const char *e, char *err,
+                         size_t errlen)
+{
+    static const char *const name[3] = {"tp", "pp", "ep"};
+    const int col[3] = {m->tp_col, m->pp_col, m->ep_col};
+    for (int k = 0; k < 3; k++)
+        if (col[k] > 0 && strncmp(e, name[k], 2) == 0 && e[2] == ':') {
+            snprintf(err, errlen, "%s:%d: column '%s' (column %d): %s %s", m->path, r->line,
+                     name[k], col[k], name[k], e + 3 + (e[3] == ' '));
+            return;
+        }
+    snprintf(err, errlen, "%s:%d: %s", m->path, r->line, e);
+}
+
+static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
+                        const rl_meas_row *r, const rl_ec_terms *t, char *err, size_t errlen);
 
 static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw,
                      const char *only_engine, rows *rs, char *err, size_t errlen)
@@ -418,12 +470,21 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         if (row_precision(r, &p, m->path, err, errlen) != 0 ||
             row_fits(r, &rs->models[mi], &rs->hws[hi], p, m->path, err, errlen) != 0)
             return -1;
-        if (rl_ec_terms_of(&rs->models[mi], &rs->hws[hi], p, r, &rs->t[rs->n], e, sizeof e) != 0) {
-            snprintf(err, errlen, "%s:%d: %s", m->path, r->line, e);
+        /* (E)'s terms time one TP group: an EP row has none (layout_time
+         * times it), a pipeline's are one stage's pass (layout_prefill) */
+        memset(&rs->t[rs->n], 0, sizeof rs->t[rs->n]);
+        if (r->ep == 1 &&
+            rl_ec_terms_of(&rs->models[mi], &rs->hws[hi], p, r, &rs->t[rs->n], e, sizeof e) != 0) {
+            if (laid_out(r))
+                layout_error(m, r, e, err, errlen);
+            else
+                snprintf(err, errlen, "%s:%d: %s", m->path, r->line, e);
             return -1;
         }
-        if (check_floor(m, r, &rs->t[rs->n], rl_meas_time(r), rs->models[mi].name,
-                        rs->hws[hi].name, err, errlen) != 0)
+        if (laid_out(r) ? layout_floor(m, &rs->models[mi], &rs->hws[hi], p, r, &rs->t[rs->n], err,
+                                       errlen) != 0
+                        : check_floor(m, r, &rs->t[rs->n], rl_meas_time(r), rs->models[mi].name,
+                                      rs->hws[hi].name, err, errlen) != 0)
             return -1;
         rs->row[rs->n] = r;
         rs->meas_s[rs->n] = rl_meas_time(r);
@@ -456,14 +517,25 @@ static void add_beyond_note(cJSON *res, const rows *rs, const char *file)
     cJSON_AddStringToObject(res, "left_out_note", note);
 }
 
-/* A row of the result: the configuration and its measured time. */
-static cJSON *row_json(const rl_meas_row *r, const rl_hw *h, double meas_s, double pred_s)
+/* A row of the result: the configuration it was timed as (the command
+ * line's model, hw, precision and engine as the row's columns override
+ * them: the model and hw specs loaded, the dtypes, `engine` the engine
+ * that timed it, tp, ep and pp; audit31 finding 4) and its measured time. */
+static cJSON *row_json(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
+                       rl_precision p, const char *engine, double meas_s, double pred_s)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "line", r->line);
     cJSON_AddStringToObject(o, "phase", rl_meas_phase_name(r->phase));
+    cJSON_AddStringToObject(o, "model", mod->name);
     cJSON_AddStringToObject(o, "hw", h->name);
+    cJSON_AddStringToObject(o, "engine", engine);
+    cJSON_AddStringToObject(o, "weights", rl_dtype_name(p.weights));
+    cJSON_AddStringToObject(o, "kv", rl_dtype_name(p.kv));
+    cJSON_AddStringToObject(o, "compute", rl_dtype_name(p.compute));
     cJSON_AddNumberToObject(o, "tp", (double)r->tp);
+    cJSON_AddNumberToObject(o, "ep", (double)r->ep);
+    cJSON_AddNumberToObject(o, "pp", (double)r->pp);
     cJSON_AddNumberToObject(o, "batch", (double)r->batch);
     cJSON_AddNumberToObject(o, "context", (double)r->context);
     cJSON_AddNumberToObject(o, "tokens", (double)r->tokens);
@@ -659,15 +731,18 @@ static int cal_decode(const rl_model *m, const rl_hw *h, rl_precision p, long lo
     return 0;
 }
 
-/* One prefill of `batch` sequences of `tokens` on tp chips as `prefill --tp
- * TP` times it: the calibrated operator list with the plan's collectives,
+/* One prefill of `batch` sequences of `tokens` on tp x ep chips as `prefill
+ * --tp TP --ep EP` times it: the calibrated operator list with the plan's collectives,
  * plus the engine's prefill dispatch once (ops.h rl_ops_prefill_dispatch:
  * it does not scale with the batch). */
 static int cal_prefill(const rl_model *m, const rl_hw *h, rl_precision p, long long tp,
-                       long long batch, long long tokens, cal_time *ct, char *err, size_t errlen)
+                       long long ep, long long batch, long long tokens, cal_time *ct, char *err,
+                       size_t errlen)
 {
     rl_ops_config c = rl_ops_config_default();
-    c.chips = c.tp = tp;
+    c.chips = tp * ep; /* `prefill --tp TP --ep EP`: tp x ep chips (cli.c replica_plan) */
+    c.tp = tp;
+    c.ep = ep;
     c.prec = p;
     c.calibrated = 1;
     c.prefill_seqs = batch;
@@ -701,12 +776,232 @@ static int cal_row(const rl_model *m, const rl_hw *h, rl_precision p, const rl_m
     memset(ct, 0, sizeof *ct);
     if (r->phase == RL_MEAS_DECODE)
         return cal_decode(m, h, p, r->tp, r->batch, r->context, 1, ct, err, errlen);
-    if (cal_prefill(m, h, p, r->tp, r->batch, r->tokens, ct, err, errlen) != 0)
+    if (cal_prefill(m, h, p, r->tp, 1, r->batch, r->tokens, ct, err, errlen) != 0)
         return -1;
     return r->phase == RL_MEAS_PREFILL
                ? 0
                : cal_decode(m, h, p, r->tp, r->batch, r->tokens + r->output / 2,
                             (double)r->output, ct, err, errlen);
+}
+
+/* ---- rows in pipeline stages or expert groups (pp, ep > 1) ------------------- */
+
+/* A row's time by the layout path: t seconds, its band's edges lo, hi
+ * (the time itself on a part without one), and of each part (0: the
+ * prefill, 1: the decode steps) its time and mode. */
+typedef struct {
+    double t, lo, hi, part_t[2];
+    int banded;
+    const char *part_mode[2];
+    char engine[64];
+} layout_t;
+
+/* A mode a result printed, as the literal predict_as_step returns. */
+static const char *mode_literal(const char *s)
+{
+    static const char *const k[] = {"fitted", "calibrated", "estimated", "ideal"};
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (s && strcmp(s, k[i]) == 0)
+            return k[i];
+    return "estimated";
+}
+
+static void layout_add(layout_t *lt, int part, double count, double t, double lo, double hi,
+                       int banded, const char *mode)
+{
+    lt->t += count * t;
+    lt->lo += count * (banded ? lo : t);
+    lt->hi += count * (banded ? hi : t);
+    lt->banded |= banded;
+    lt->part_t[part] += count * t;
+    lt->part_mode[part] = mode;
+}
+
+/* `count` decode steps of row r's batch at `context` on tp x ep x pp
+ * GPUs, each what `step --tp TP --ep EP --pp PP --batch B --context C`
+ * prints (cli.c rl_cli_step: such a plan always goes to
+ * rl_result_step_sharded, calibrated, a pipeline's stages, fitted costs
+ * per stage, or ideal), its step_s and step_s_low/_high (the band the
+ * engine's wide_band selects: rl_e2e_band_select). */
+static int layout_decode(const rl_model *mod, const rl_hw *h, rl_precision p,
+                         const rl_meas_row *r, long long context, double count, layout_t *lt,
+                         char *err, size_t errlen)
+{
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = r->tp;
+    plan.ep = r->ep;
+    plan.pp = r->pp;
+    long long batch = r->batch;
+    *err = '\0';
+    cJSON *res = rl_result_step_sharded(mod, h, &plan, r->tp * r->ep * r->pp, &batch, 1, context,
+                                        p, err, errlen);
+    if (!res) {
+        if (!*err)
+            snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(res, "rows"), 0);
+    const cJSON *t = cJSON_GetObjectItem(row, "step_s"), *lo = cJSON_GetObjectItem(row, "step_s_low"),
+                *hi = cJSON_GetObjectItem(row, "step_s_high");
+    const cJSON *eng = cJSON_GetObjectItem(res, "engine");
+    int banded = cJSON_IsNumber(lo) && cJSON_IsNumber(hi);
+    if (!cJSON_IsNumber(t)) {
+        cJSON_Delete(res);
+        snprintf(err, errlen, "the step of this plan gave no step_s");
+        return -1;
+    }
+    layout_add(lt, 1, count, t->valuedouble, banded ? lo->valuedouble : 0,
+               banded ? hi->valuedouble : 0, banded,
+               mode_literal(cJSON_GetStringValue(cJSON_GetObjectItem(res, "mode"))));
+    snprintf(lt->engine, sizeof lt->engine, "%s", cJSON_IsString(eng) ? eng->valuestring : "none");
+    cJSON_Delete(res);
+    return 0;
+}
+
+/* The pp - 1 stage sends of row r's prefill: the whole batch's batch x
+ * tokens rows of activations (rl_shard_moved_dtype) from stage to stage
+ * once, as the plan's collectives give them (shard.h rl_shard_collectives,
+ * rl_shard_pp_sends: P2P over the link between the stages); 0 without a
+ * pipeline. */
+static int prefill_sends(const rl_model *mod, const rl_hw *h, rl_precision p,
+                         const rl_meas_row *r, double *sends_s, char *err, size_t errlen)
+{
+    *sends_s = 0;
+    if (r->pp <= 1)
+        return 0;
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = r->tp;
+    plan.ep = r->ep;
+    plan.pp = r->pp;
+    rl_precision moved = p;
+    moved.compute = rl_shard_moved_dtype(p.compute);
+    rl_shard_result *sr = malloc(sizeof *sr);
+    if (!sr) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = rl_shard_collectives(mod, h, &plan, RL_PHASE_PREFILL,
+                                  (double)r->batch * (double)r->tokens, moved, sr, err, errlen);
+    if (rc == 0)
+        *sends_s = rl_shard_sends_s(sr);
+    free(sr);
+    return rc;
+}
+
+/* Row r's prefill (prefill and static rows): the whole batch as one
+ * micro-batch through the pipeline, whose pass is the whole model's op
+ * list on one stage's tp x ep chips (shard.h rl_shard_pass_scale: a lone
+ * micro-batch's pass is the sum of the stage ticks, factor 1) plus the
+ * pp - 1 stage sends (prefill_sends); `prefill` has no --pp, so this is
+ * `prefill --tp TP --ep EP` of the batch (cal_prefill) plus the sends.  On
+ * fitted costs (pp > 1, ep 1; fitted costs do not time EP, which `prefill
+ * --ep` then times calibrated) the row's prefill terms t (one stage's
+ * chips) with the sends among its collectives at the fitted comm_eff, as
+ * fitted_pass adds a decode pass's; its band band_of's at the row's shape. */
+static int layout_prefill(const rl_model *mod, const rl_hw *h, rl_precision p,
+                          const rl_meas_row *r, const rl_ec_terms *t, double band_lo,
+                          layout_t *lt, char *why, size_t whyn, char *err, size_t errlen)
+{
+    double sends;
+    if (prefill_sends(mod, h, p, r, &sends, err, errlen) != 0)
+        return -1;
+    if (h->engine_costs.present && r->ep == 1) {
+        rl_ec_terms one = {1, {t->step[0]}};
+        one.step[0].comm_s += sends;
+        one.step[0].sends_s = sends;
+        double x[RL_EC_N], blo, bhi;
+        rl_ec_to_x(&h->engine_costs, x);
+        double s = rl_ec_time(&one, x, NULL);
+        rl_meas_row q = *r; /* the prefill's own shape and class */
+        q.phase = RL_MEAS_PREFILL;
+        q.output = 0;
+        int banded = !band_of(&h->engine_costs, band_lo, mod, h, p, &q, &blo, &bhi, why, whyn);
+        layout_add(lt, 0, 1, s, s * exp(blo), s * exp(bhi), banded,
+                   rl_hw_fit_mode(h, 1, mod->name, p.weights, p.kv, p.compute, r->tp, NULL, 0));
+        snprintf(lt->engine, sizeof lt->engine, "%s", h->engine_costs.engine);
+        return 0;
+    }
+    cal_time ct = {0};
+    if (cal_prefill(mod, h, p, r->tp, r->ep, r->batch, r->tokens, &ct, err, errlen) != 0)
+        return -1;
+    int wide = band_lo < 0.075;
+    const char *mode = rl_run_mode(rl_hw_mode(h, 1), h, ct.table_s / (ct.t - ct.dispatch_s));
+    layout_add(lt, 0, 1, ct.t + sends, ct.band[wide ? 0 : 1] + sends,
+               ct.band[wide ? 3 : 2] + sends, ct.banded, mode);
+    snprintf(lt->engine, sizeof lt->engine, "%s", rl_result_engine_name(h, mode));
+    return 0;
+}
+
+/* Row r (pp or ep > 1) as step and prefill time its layout: a decode row
+ * one step (layout_decode), a prefill row the batch's prefill
+ * (layout_prefill), a static row that prefill plus `output` decode steps
+ * at the mean context tokens + output / 2, as a tp row's (cal_row).  Its
+ * mode: its parts' one mode, else the mode of the part that takes longer.
+ * 0, or -1 with err "FILE:LINE: ..." (layout_error). */
+static int layout_time(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
+                       const rl_meas_row *r, const rl_ec_terms *t, double band_lo, layout_t *lt,
+                       char *why, size_t whyn, char *err, size_t errlen)
+{
+    char e[1024];
+    memset(lt, 0, sizeof *lt);
+    *why = '\0';
+    int rc = r->phase == RL_MEAS_DECODE
+                 ? layout_decode(mod, h, p, r, r->context, 1, lt, e, sizeof e)
+                 : layout_prefill(mod, h, p, r, t, band_lo, lt, why, whyn, e, sizeof e);
+    if (rc == 0 && r->phase == RL_MEAS_STATIC) {
+        char engine[64];
+        snprintf(engine, sizeof engine, "%s", lt->engine);
+        rc = layout_decode(mod, h, p, r, r->tokens + r->output / 2, (double)r->output, lt, e,
+                           sizeof e);
+        if (rc == 0 && strcmp(engine, lt->engine) != 0) { /* a fitted prefill, an EP step */
+            char both[64];
+            snprintf(both, sizeof both, "%.30s, %.30s", engine, lt->engine);
+            memcpy(lt->engine, both, sizeof both);
+        }
+    }
+    if (rc != 0) {
+        layout_error(m, r, e, err, errlen);
+        return -1;
+    }
+    return 0;
+}
+
+/* The mode of a row layout_time timed. */
+static const char *layout_mode(const layout_t *lt)
+{
+    if (!lt->part_mode[0] || !lt->part_mode[1] || lt->part_mode[0] == lt->part_mode[1])
+        return lt->part_mode[0] ? lt->part_mode[0] : lt->part_mode[1];
+    return lt->part_mode[lt->part_t[1] > lt->part_t[0]];
+}
+
+/* check_floor for a row layout_time times: its floor is the same row on
+ * h at the datasheet peaks (rl_hw_set_ideal: the pure roofline with the
+ * plan's collectives, no overheads, as `step --ideal`), as (E)'s terms at
+ * ideal costs are a tp row's.  0, or -1 with err. */
+static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
+                        const rl_meas_row *r, const rl_ec_terms *t, char *err, size_t errlen)
+{
+    rl_hw *ideal = malloc(sizeof *ideal);
+    if (!ideal) {
+        snprintf(err, errlen, "%s: out of memory", m->path);
+        return -1;
+    }
+    *ideal = *h;
+    rl_hw_set_ideal(ideal);
+    layout_t lt;
+    char why[512];
+    int rc = layout_time(m, mod, ideal, p, r, t, 0.1, &lt, why, sizeof why, err, errlen);
+    free(ideal);
+    if (rc != 0)
+        return -1;
+    double meas = rl_meas_time(r);
+    if (!(meas < RL_E2E_FLOOR_MARGIN * lt.t))
+        return 0;
+    snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s for this "
+             "row (%s on %s tp %lld ep %lld pp %lld at the datasheet peaks, no overheads): not a "
+             "timing of that configuration (seconds expected; check the units and the row's "
+             "shape)", m->path, r->line, meas, lt.t, mod->name, h->name, r->tp, r->ep, r->pp);
+    return -1;
 }
 
 /* Row i of rs predicted as step and prefill predict it on its profile:
@@ -715,13 +1010,29 @@ static int cal_row(const rl_model *m, const rl_hw *h, rl_precision p, const rl_m
  * with measurements, else "ideal" (the op-list roofline at ideal costs).
  * *lo / *hi get the band's edges in seconds for quantile band_lo (NAN when
  * nothing gives the row a band).  0, or -1 with err "FILE:LINE: ...". */
-static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const char *file,
-                       double *pred, double *lo, double *hi, const char **mode, char *why,
-                       size_t whyn, char *err, size_t errlen)
+static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const rl_meas *m,
+                           double *pred, double *lo, double *hi, const char **mode,
+                           char *engine, size_t enginen, char *why, size_t whyn, char *err,
+                           size_t errlen)
 {
     const rl_hw *h = &rs->hws[rs->hw[i]];
+    const char *file = m->path;
     *lo = *hi = NAN;
     *why = '\0';
+    if (laid_out(rs->row[i])) {
+        layout_t lt;
+        if (layout_time(m, &rs->models[rs->model[i]], h, rs->prec[i], rs->row[i], &rs->t[i],
+                        o->band_lo, &lt, why, whyn, err, errlen) != 0)
+            return -1;
+        *pred = lt.t;
+        *mode = layout_mode(&lt);
+        if (lt.banded && !*why) {
+            *lo = lt.lo;
+            *hi = lt.hi;
+        }
+        snprintf(engine, enginen, "%s", lt.engine);
+        return 0;
+    }
     if (h->engine_costs.present || !rl_hw_measured(h)) {
         rl_engine_costs c = h->engine_costs.present ? h->engine_costs : rl_engine_costs_ideal();
         double x[RL_EC_N], blo, bhi;
@@ -736,9 +1047,11 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const ch
                     : "ideal";
         if (h->engine_costs.present && !band_of(&c, o->band_lo, &rs->models[rs->model[i]], h,
                                                 rs->prec[i], rs->row[i], &blo, &bhi, why, whyn)) {
-            *lo = *pred * exp(blo);
+            *lo = floored_low(*pred, *pred * exp(blo), roofline_floor(&rs->t[i]));
             *hi = *pred * exp(bhi);
         }
+        snprintf(engine, enginen, "%s", h->engine_costs.present ? h->engine_costs.engine
+                                                                : rl_result_engine_name(h, "ideal"));
         return 0;
     }
     cal_time ct;
@@ -749,6 +1062,7 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const ch
     }
     *pred = ct.t;
     *mode = rl_run_mode(rl_hw_mode(h, 1), h, ct.table_s / (ct.t - ct.dispatch_s));
+    snprintf(engine, enginen, "%s", rl_result_engine_name(h, *mode));
     if (ct.banded) {
         int wide = o->band_lo < 0.075;
         *lo = ct.band[wide ? 0 : 1];
@@ -779,16 +1093,10 @@ static int select_engine(rows *rs, const char *engine, char *err, size_t errlen)
 static int plot_validate(const char *out, const char *what, const rows *rs, const double *pred,
                          char *err, size_t errlen)
 {
-    char *data = NULL, *vars = NULL;
-    size_t dl = 0, vl = 0;
-    FILE *d = open_memstream(&data, &dl), *v = open_memstream(&vars, &vl);
-    if (!d || !v) {
-        if (d)
-            fclose(d);
-        if (v)
-            fclose(v);
-        free(data);
-        free(vars);
+    char *data = NULL;
+    size_t dl = 0;
+    FILE *d = open_memstream(&data, &dl);
+    if (!d) {
         snprintf(err, errlen, "%s: out of memory", out);
         return -1;
     }
@@ -805,12 +1113,12 @@ static int plot_validate(const char *out, const char *what, const rows *rs, cons
             fprintf(d, "NaN NaN\n");
         fprintf(d, "\n\n");
     }
-    fprintf(v, "plottitle = '%s (%d rows)'\n", what, rs->n);
-    fclose(d);
-    fclose(v);
-    int rc = rl_plot_render(AT_FDCWD, "validate_e2e.gp", out, vars, data, err, errlen);
+    char title[256];
+    snprintf(title, sizeof title, "%s (%d rows)", what, rs->n);
+    if (fclose(d) != 0 || !data)
+        return free(data), snprintf(err, errlen, "%s: out of memory", out), -1;
+    int rc = rl_plot_render_titled(AT_FDCWD, "validate_e2e.gp", out, title, data, err, errlen);
     free(data);
-    free(vars);
     return rc;
 }
 
@@ -878,6 +1186,8 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     if (load_rows(m, o, NULL, NULL, &rs, err, errlen) != 0 ||
         select_engine(&rs, o->engine, err, errlen) != 0)
         goto done;
+    for (int j = 0; j < rs.nhw; j++) /* --band p5-p95: the steps layout_decode reads (result.c) */
+        rl_e2e_band_select(&rs.hws[j], o->band_lo < 0.075);
     pred = malloc((size_t)rs.n * sizeof *pred);
     e = malloc((size_t)rs.n * sizeof *e);
     res = cJSON_CreateObject();
@@ -894,8 +1204,9 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     for (int i = 0; i < rs.n; i++) {
         double lo, hi;
         const char *row_mode;
-        if (predict_as_step(&rs, i, o, m->path, &pred[i], &lo, &hi, &row_mode, why, sizeof why,
-                            err, errlen) != 0) {
+        char engine[64];
+        if (predict_as_step(&rs, i, o, m, &pred[i], &lo, &hi, &row_mode, engine, sizeof engine,
+                            why, sizeof why, err, errlen) != 0) {
             cJSON_Delete(res);
             cJSON_Delete(arr);
             res = NULL;
@@ -903,7 +1214,8 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         }
         mode = !mode || !strcmp(mode, row_mode) ? row_mode : "mixed";
         e[i] = pred[i] / rs.meas_s[i] - 1;
-        cJSON *row = row_json(rs.row[i], &rs.hws[rs.hw[i]], rs.meas_s[i], pred[i]);
+        cJSON *row = row_json(rs.row[i], &rs.models[rs.model[i]], &rs.hws[rs.hw[i]], rs.prec[i],
+                              engine, rs.meas_s[i], pred[i]);
         cJSON_AddStringToObject(row, "mode", row_mode);
         if (!isnan(lo)) {
             cJSON_AddNumberToObject(row, "predicted_s_low", lo);
@@ -1386,8 +1698,8 @@ static int phases_of(const rows *rs, const unsigned char *sel, int want)
 static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned char *held,
                     const rl_engine_costs *c, double *r, double *d, int *cls, int *n)
 {
-    /* (n > 0: GCC 12 at -O1, inlining this into rl_e2e_fit, read a
-     * negative n as a size past the object limit) */
+    /* rs->n >= 1 here; the guard keeps gcc -O1 from reading a negative int
+     * as a huge size (-Walloc-size-larger-than, COMMON's -O1 check) */
     unsigned char *use = malloc(rs->n > 0 ? (size_t)rs->n : 1);
     int kept = 0, added = 0;
     for (int i = 0; use && i < rs->n; i++)
@@ -1729,13 +2041,44 @@ static void misfit_warning(const rl_fit_result *fr, const rl_engine_costs *c, co
 #undef MISFIT_ADD
 }
 
+/* fit refuses a row with pp or ep > 1 (bad input, exit 2; nothing
+ * written): (E)'s terms are those of one tensor-parallel step, a replica
+ * TP over its tp GPUs (enginecost.h), fitted on such steps.  A pipeline's
+ * pass runs pp micro-batch streams whose host costs (step floor, per
+ * sequence) overlap across stages in ways no term separates, and its
+ * stage sends are a collective the TP rows never measured; expert
+ * parallelism adds AllToAlls and an expert split (E) has no term for.
+ * Fitting them would bend the TP terms to absorb costs they do not
+ * describe, with no published rows to check it against.  validate
+ * --against predicts such rows (layout_time), on the costs a TP fit gave.
+ * 0, or -1 with err naming the file, line and column. */
+static int no_layout_rows(const rl_meas *m, char *err, size_t errlen)
+{
+    for (int i = 0; i < m->n; i++) {
+        const rl_meas_row *r = &m->row[i];
+        if (!laid_out(r))
+            continue;
+        int pp = r->pp > 1;
+        snprintf(err, errlen, "%s:%d: column '%s' (column %d): %s %lld: fit's engine-cost terms "
+                 "are per tensor-parallel step (one replica TP over tp GPUs), which %s do not "
+                 "enter; fit on rows with pp and ep 1 (or without those columns) and predict this "
+                 "row with validate --against", m->path, r->line, pp ? "pp" : "ep",
+                 pp ? m->pp_col : m->ep_col, pp ? "a pipeline row, pp" : "an expert-parallel row, ep",
+                 pp ? r->pp : r->ep,
+                 pp ? "a pipeline's micro-batch streams and stage sends"
+                    : "expert parallelism's AllToAlls and expert split");
+        return -1;
+    }
+    return 0;
+}
+
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen)
 {
     rows rs;
     rl_hw base;
     char e[1024];
     if ((o->plot && rl_plot_check_path(o->plot, err, errlen) != 0) ||
-        check_engine(m, o->engine, err, errlen) != 0)
+        check_engine(m, o->engine, err, errlen) != 0 || no_layout_rows(m, err, errlen) != 0)
         return NULL;
     if (rl_hw_load(o->hw, o->sets[1], o->nsets[1], &base, e, sizeof e) != 0) {
         snprintf(err, errlen, "--hw: %s", e);
@@ -1816,7 +2159,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         err_fit[i] = t / rs.meas_s[i] - 1;
         err_cv[i] = cvp[i] / rs.meas_s[i] - 1;
         logr[i] = log(rs.meas_s[i] / cvp[i]);
-        cJSON *row = row_json(rs.row[i], &base, rs.meas_s[i], t);
+        cJSON *row = row_json(rs.row[i], &rs.models[rs.model[i]], &base, rs.prec[i], saved_as,
+                              rs.meas_s[i], t);
         cJSON_AddNumberToObject(row, "residual", err_fit[i]);
         cJSON_AddNumberToObject(row, "cv_predicted_s", cvp[i]);
         cJSON_AddNumberToObject(row, "cv_error", err_cv[i]);
@@ -2188,12 +2532,15 @@ void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_pre
 {
     rl_meas_row row = fitted_row(0, r->plan.tp, rl_shard_micro_batch(r), r->context);
     static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
+    /* the step's roofline terms (a pipeline's pass as rl_e2e_fitted_shard
+     * scaled it), the floor test_floor holds kernel-table bands to */
+    double floor_s = r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s);
     char why[512];
     r->banded = 1;
     for (int k = 0; k < 2 && r->banded; k++) {
         double lo, hi; /* none off the fit (rl_ec_no_band): the row stays unbanded */
         r->banded = !band_of(&h->engine_costs, LOW[k], m, h, p, &row, &lo, &hi, why, sizeof why);
-        r->band_s[k] = r->step_s * exp(lo);
+        r->band_s[k] = floored_low(r->step_s, r->step_s * exp(lo), floor_s);
         r->band_s[3 - k] = r->step_s * exp(hi);
     }
     if (!r->banded && !cJSON_GetObjectItem(result, "no_band"))
@@ -2272,7 +2619,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             snprintf(first_why, sizeof first_why, "%s", why);
         if (!none) {
             banded++;
-            cJSON_AddNumberToObject(row, klo, s * exp(lo));
+            cJSON_AddNumberToObject(row, klo, floored_low(s, s * exp(lo), roofline_floor(&t)));
             cJSON_AddNumberToObject(row, khi, s * exp(hi));
         }
         if (prefill && cJSON_GetObjectItem(row, "chunked_s")) {
@@ -2309,6 +2656,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                                                             sizeof label));
     char band[32], note[1536], terms[1024] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
+    if (banded || *first_why) /* the fit's answer replaces the unfitted result's (rl_e2e_no_band) */
+        cJSON_DeleteItemFromObjectCaseSensitive(result, "no_band");
     if (banded)
         cJSON_AddStringToObject(result, "band", band);
     add_no_band(result, h, first_why);
@@ -2438,7 +2787,8 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config 
     double time = rl_ec_time(&t, x, NULL);
     if (prefills) /* decode_seq_s was charged per row; the prefill's own cost */
         time += x[RL_EC_PREFILL_SEQ] + (x[RL_EC_DECODE_SEQ] - x[RL_EC_PREFILL_SEQ]) * decode_batch;
-    return time * edge_factor(m, h, c);
+    double f = edge_factor(m, h, c);
+    return f < 1 ? floored_low(time, time * f, roofline_floor(&t)) : time * f;
 }
 
 /* The top-level times of a simulate result or size row (ttft_*, tpot_*,
@@ -2485,8 +2835,10 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
      * timed at an edge (review23 L4) */
     memset(out_oct, 0, sizeof out_oct);
     char why[512];
-    if (!run->calibrated || !rl_e2e_has_band(run->h))
+    if (!run->calibrated || !rl_e2e_has_band(run->h)) {
+        rl_e2e_no_band(result, run->m, run->h, "simulate ran ideal (datasheet peaks)");
         return 0;
+    }
     long long pp = run->c->pp > 1 ? run->c->pp : 1;
     if (rl_e2e_band_withheld(run->h, run->m->name, &run->p, run->chips_per_replica / pp, why,
                              sizeof why)) {
@@ -2556,6 +2908,32 @@ int rl_e2e_has_band(const rl_hw *h)
         if (e->resid[c].n > 0)
             return 1;
     return 0;
+}
+
+void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char *why_else)
+{
+    char why[512], note[768];
+    if (!result || cJSON_GetObjectItem(result, "band") || cJSON_GetObjectItem(result, "no_band"))
+        return;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (m && m->abstract)
+        snprintf(why, sizeof why, "an abstract model has no operator list for kernel tables to "
+                 "time, so no residuals to take a band from");
+    else if (h->ideal)
+        snprintf(why, sizeof why, "the ideal roofline (--ideal, --engine ideal): datasheet peaks, "
+                 "nothing measured to take a band from");
+    else if (rl_e2e_what_if_band(h, why, sizeof why))
+        ;
+    else if (!rl_e2e_has_band(h))
+        snprintf(why, sizeof why, "%s has neither fitted engine costs nor kernel-table "
+                 "residuals%s", h->name, e && e->tables ? ""
+                 : ": no kernel tables, its times are estimated from datasheet peaks");
+    else if (why_else)
+        snprintf(why, sizeof why, "%s", why_else);
+    else
+        return;
+    snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
+    cJSON_AddStringToObject(result, "no_band", note);
 }
 
 int rl_e2e_band_edge(rl_hw *h, int q)

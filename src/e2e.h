@@ -65,8 +65,8 @@ double rl_e2e_act_bytes(const rl_model *m, rl_precision p);
 
 /* The tokens a sequence of row r holds at the end of the row's work
  * (decode: its context; prefill: its tokens; static: tokens + output), and
- * the memory of r's batch of them with mod's weights on its tp GPUs of h
- * at p (memory.h): the fit refuses a row whose total exceeds the HBM, as a
+ * the memory of r's batch of them with mod's weights on its tp x ep x pp
+ * GPUs of h at p (memory.h): the fit refuses a row whose total exceeds the HBM, as a
  * configuration that cannot run (e2e.c row_fits says why). */
 long long rl_e2e_row_seq(const rl_meas_row *r);
 rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
@@ -108,7 +108,10 @@ typedef struct {
  * rl_shard_step_calibrated times it, a prefill as the calibrated op list
  * with the plan's collectives and the prefill dispatch; "calibrated" or
  * "estimated", spec.h rl_run_mode); else at ideal costs ("ideal"); and
- * compare.  Returns the result (rows, each with its mode; mode (the rows'
+ * compare.  A row with pp or ep > 1 is timed as `step --tp --ep --pp` and
+ * `prefill --tp --ep` time that layout (e2e.c layout_time; docs/model.md).
+ * Each result row echoes the model, hw, engine, dtypes, tp, ep and pp it
+ * was timed as.  Returns the result (rows, each with its mode; mode (the rows'
  * one mode or "mixed"), median_abs_error, p90_abs_error, max_abs_error,
  * bias; band and band_coverage when rows carry a band; mode_note when rows
  * of another chip are predicted by their own spec) or NULL with err set
@@ -116,7 +119,8 @@ typedef struct {
 cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
 
 /* Fit the engine costs on m's rows of hardware o->hw (and engine o->engine
- * when given), cross-validate, write o->save.  Returns the result
+ * when given), cross-validate, write o->save.  A row with pp or ep > 1 is
+ * refused, naming its column (e2e.c no_layout_rows says why).  Returns the result
  * (parameters with uncertainty, rows with residuals, cv summary, notes;
  * fit_warning when the fit cannot match its rows: e2e.c misfit_warning) or
  * NULL with err set; nothing is written on error. */
@@ -168,6 +172,18 @@ int rl_e2e_what_if_band(const rl_hw *h, char *why, size_t n);
  * residual quantiles) or a selected engine whose kernel tables carry
  * residuals (engines.h rl_kresidual). */
 int rl_e2e_has_band(const rl_hw *h);
+
+/* Every result without a band says why (README: "no_band says why";
+ * h31audit finding 10c): when result has neither "band" nor "no_band",
+ * add "no_band" = "no band: WHY (the time is an estimate)", WHY the first
+ * that holds of: an abstract model (m non-NULL); h ideal (--ideal,
+ * --engine ideal); h a what-if (rl_e2e_what_if_band); h without fitted
+ * costs or kernel-table residuals (an estimated chip: no tables at all);
+ * else `why_else` (the caller's reason this run has none on a profile that
+ * has one; NULL: nothing is added).  Called last by every result that can
+ * carry a band (step, prefill, simulate, size), so the band's own notes
+ * (fitted costs off the fit, a what-if) come first and stay. */
+void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char *why_else);
 
 /* Move h to one edge of its band, q 0..3 = p5, p10, p90, p95 (the rule of
  * simulate's and size's bands and of size --conservative):

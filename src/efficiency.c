@@ -8,6 +8,7 @@
 
 #include <lauxlib.h>
 
+#include "number.h"
 #include "sandbox.h"
 #include "error.h"
 
@@ -72,9 +73,10 @@ static int read_curve(lua_State *L, const char *origin, const char *name, rl_eff
         if (!ok)
             RL_FAIL("%s: field 'efficiency.%s[%lld]': expected {size, fraction}", origin, name,
                     (long long)i);
+        char got[RL_NUMBER_STR];
         if (!(v[0] > 0) || (c->n > 0 && !(v[0] > c->size[c->n - 1])))
-            RL_FAIL("%s: field 'efficiency.%s[%lld]': sizes must be > 0 and increasing, got %g",
-                    origin, name, (long long)i, v[0]);
+            RL_FAIL("%s: field 'efficiency.%s[%lld]': sizes must be > 0 and increasing, got %s",
+                    origin, name, (long long)i, rl_number_str(v[0], got));
         /* a fraction of the roofline: above 1 a kernel would beat the peaks
          * (tester6: 1.5 was taken and a step beat the datasheet, unflagged) */
         if (!(v[1] > 0 && v[1] <= 1))

@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 
 #include "error.h"
+#include "number.h"
 #include "stats.h"
 
 const char *rl_provenance_name(rl_provenance p)
@@ -31,8 +32,10 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
             RL_FAIL("axis '%s': 1 to %d values, got %d", t->axis_name[a], RL_KT_AXIS_MAX, t->len[a]);
         for (int i = 0; i < t->len[a]; i++) {
             double v = t->axis[a][i];
+            char got[RL_NUMBER_STR];
             if (!(v > 0) || !isfinite(v))
-                RL_FAIL("axis '%s': value %d must be > 0 and finite, got %g", t->axis_name[a], i + 1, v);
+                RL_FAIL("axis '%s': value %d must be > 0 and finite, got %s", t->axis_name[a], i + 1,
+                        rl_number_str(v, got));
             if (i > 0 && !(v > t->axis[a][i - 1]))
                 RL_FAIL("axis '%s': values must increase (value %d, %g, follows %g)", t->axis_name[a],
                         i + 1, v, t->axis[a][i - 1]);

@@ -219,7 +219,8 @@ static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *e
     case LUA_TNUMBER: {
         double x = lua_tonumber(L, idx);
         if (!isfinite(x)) {
-            snprintf(err, errlen, "number %g is not finite", x);
+            char num[RL_NUMBER_STR];
+            snprintf(err, errlen, "number %s is not finite", rl_number_str(x, num));
             return NULL;
         }
         return cJSON_CreateNumber(x);
@@ -229,13 +230,22 @@ static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *e
     case LUA_TSTRING:
         return cJSON_CreateString(lua_tostring(L, idx));
     case LUA_TTABLE: {
-        lua_Unsigned len = lua_rawlen(L, idx);
+        lua_Unsigned len = lua_rawlen(L, idx), entries = 0;
         if (len == 0)
             return table_to_object(L, idx, depth, 0, err, errlen);
+        for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1))
+            entries++;
+        if (entries > len) { /* {1, 2, a = 3}: the named field was dropped */
+            snprintf(err, errlen, "table mixes list entries and named fields");
+            return NULL;
+        }
         cJSON *a = cJSON_CreateArray();
         for (lua_Unsigned i = 1; a && i <= len; i++) {
             lua_rawgeti(L, idx, (lua_Integer)i);
-            cJSON *v = lua_istable(L, -1)
+            /* an entry with named fields is a row (in `columns` order); a
+             * list is a list (tester38 F5: {{1, 2}, {3, 4}} was refused as
+             * mixing list entries and named fields) */
+            cJSON *v = lua_istable(L, -1) && lua_rawlen(L, -1) == 0
                            ? table_to_object(L, lua_gettop(L), depth + 1, columns_idx, err, errlen)
                            : to_json(L, lua_gettop(L), depth + 1, 0, err, errlen);
             lua_pop(L, 1);
@@ -745,8 +755,9 @@ static const char *bounds_text(const rl_param *p)
  * its type ("a table": a nested table read "not strings"). */
 static const char *value_text(lua_State *L, int idx, char *got, size_t n)
 {
-    if (lua_type(L, idx) == LUA_TNUMBER)
-        snprintf(got, n, "%.17g", lua_tonumber(L, idx));
+    char num[RL_NUMBER_STR];
+    if (lua_type(L, idx) == LUA_TNUMBER) /* shortest that reads back; NaN as "NaN" */
+        snprintf(got, n, "%s", rl_number_str(lua_tonumber(L, idx), num));
     else
         snprintf(got, n, "a %s", luaL_typename(L, idx));
     return got;
@@ -1062,6 +1073,9 @@ int rl_lua_step(lua_State *L)
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return run_error(L, xerr);
     int planned = opt_plan(L, 1, &pl);
+    int kv_given = opt_string(L, 1, RL_P_KV_SPLIT) != NULL;
+    if (!kv_given) /* the engine's layout beyond K heads, as the CLI's (shard.h) */
+        pl.kv = rl_kv_split_default(h.ideal);
     if (planned) /* overlap where measurements time the plan: dropped, as the CLI drops it */
         rl_result_drop_overlap(&m, &h, &pl);
     /* a fitted profile times a step without a plan, or with the plan its
@@ -1075,6 +1089,7 @@ int rl_lua_step(lua_State *L)
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
         if (!r && err[0])
             return run_error(L, err);
+        rl_result_kv_split(r, pl.kv, kv_given, h.ideal);
         return push_result(L, r);
     }
     return push_result(L, lua_fitted(L, rl_result_step(&m, &h, chips, batch, nb, context, p), 0,
@@ -1173,9 +1188,10 @@ int rl_lua_ops(lua_State *L)
     check_keys(L, 1, "ops");
     int wide;
     opt_ops(L, &m, &h, &c, &wide);
-    /* step's KV layout beyond the K KV heads (kv_split, default the plan's:
-     * batch), for the attention and its collectives alike (ops.c) */
-    c.kv_split = rl_shard_plan_default().kv;
+    /* step's KV layout beyond the K KV heads (kv_split, default step's:
+     * shard.h rl_kv_split_default), for the attention and its collectives
+     * alike (ops.c) */
+    c.kv_split = rl_kv_split_default(h.ideal);
     const char *ks = opt_string(L, 1, RL_P_KV_SPLIT);
     if (ks && rl_kv_split_parse(ks, &c.kv_split) != 0)
         opt_error(L, "field 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", ks);
@@ -1191,7 +1207,10 @@ int rl_lua_ops(lua_State *L)
         c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies; /* step's copies (shard.c) */
     }
     check_ops_config(L, &m, &h, &c);
-    return push_result(L, rl_result_ops(&m, &h, &c));
+    cJSON *r = rl_result_ops(&m, &h, &c);
+    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) /* as the CLI's */
+        rl_result_kv_split(r, c.kv_split, ks != NULL, h.ideal);
+    return push_result(L, r);
 }
 
 /* roofline.prefill{model=, hw=, tokens=n|{n,...}, prefix=0, chunk=, ...the
@@ -1509,6 +1528,11 @@ static int l_format(lua_State *L)
     cJSON *j = rl_lua_to_json(L, 1, err, sizeof err);
     if (!j)
         return luaL_error(L, "roofline.format: %s", err);
+    if (cJSON_IsArray(j) && fmt != RL_FMT_JSON) { /* its entries had no names: "(null)" */
+        cJSON_Delete(j);
+        return luaL_error(L, "roofline.format: a list formats as json; %s takes a result, a "
+                             "table of named fields", name);
+    }
     char *s = rl_report_render(j, fmt, err, sizeof err);
     cJSON_Delete(j);
     if (!s)

@@ -60,7 +60,7 @@ double rl_meas_time(const rl_meas_row *r)
 {
     if (r->phase != RL_MEAS_STATIC)
         return r->measured;
-    return (double)r->batch * (double)r->output / (r->measured * (double)(r->tp * r->pp));
+    return (double)r->batch * (double)r->output / (r->measured * (double)(r->tp * r->ep * r->pp));
 }
 
 void rl_measure_free(rl_meas *m)
@@ -243,9 +243,6 @@ static int parse_row(ctx *c, char **f, rl_meas_row *r)
     if ((c->idx[C_PP] >= 0 && *f[c->idx[C_PP]] && get_count(c, f, C_PP, &r->pp)) ||
         (c->idx[C_EP] >= 0 && *f[c->idx[C_EP]] && get_count(c, f, C_EP, &r->ep)))
         return -1;
-    if (r->pp > 1 || r->ep > 1)
-        BAD(c, r->pp > 1 ? C_PP : C_EP, "pipeline and expert parallel rows are not modelled yet "
-                                        "(only 1)");
     return get_string(c, f, C_MODEL, r->model, sizeof r->model) ||
            get_string(c, f, C_HW, r->hw, sizeof r->hw) ||
            get_string(c, f, C_ENGINE, r->engine, sizeof r->engine) ||
@@ -333,6 +330,9 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
             }
             if (parse_header(&c, f, nf) != 0)
                 goto done;
+            out->tp_col = c.idx[C_TP] + 1; /* e2e.c names them in its errors */
+            out->pp_col = c.idx[C_PP] + 1;
+            out->ep_col = c.idx[C_EP] + 1;
             have_header = nf;
             continue;
         }

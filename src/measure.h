@@ -16,6 +16,9 @@
  *   measured_s   decode: one step; prefill: the prefill of the whole batch
  *   measured_tok_s_per_gpu   static: batch * output tokens / (time * GPUs)
  *   model hw engine weights kv compute pp ep   optional: override the command line
+ *                (pp: pipeline stages, ep: expert-parallel groups, each a
+ *                positive integer, 1 when absent or empty; the row's GPUs
+ *                are tp x ep x pp; e2e.h says how each phase is timed)
  *
  * Other columns (up to 256 in all) are not read: their names are listed in
  * rl_meas.ignored, which fit and validate --against print as a note (so a
@@ -60,6 +63,8 @@ typedef struct {
     unsigned long long hash;    /* FNV-1a 64 of the file's bytes */
     char ignored[1024];         /* the header's columns not read, quoted, ", " between
                                  * ("" when none; cut short past 1023 bytes) */
+    int tp_col, pp_col, ep_col; /* 1-based columns of tp, pp and ep (0: absent), which
+                                 * fit and validate name in a row's layout errors */
 } rl_meas;
 
 /* Read and check FILE.  Returns 0 with *out filled (free with
@@ -73,7 +78,7 @@ const char *rl_meas_phase_name(rl_meas_phase p);
 
 /* The row's measured time, seconds: measured_s for decode and prefill; for
  * static the time one batch takes, batch * output / (measured tok/s per GPU
- * * tp * pp). */
+ * * tp * ep * pp: the row's GPUs). */
 double rl_meas_time(const rl_meas_row *r);
 
 /* FNV-1a 64 of n bytes (Fowler, Noll, Vo; offset basis 14695981039346656037,

@@ -57,9 +57,13 @@ int rl_parse_number(const char *s, double *out, const char **why)
 
 const char *rl_number_str(double v, char *buf)
 {
+    if (!isfinite(v)) /* one spelling: printf's "-nan" carries a sign NaN has not */
+        return snprintf(buf, RL_NUMBER_STR, "%s",
+                        isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity"),
+               buf;
     for (int digits = 6; digits <= 17; digits++) { /* %g's 6 first: the usual text */
         snprintf(buf, RL_NUMBER_STR, "%.*g", digits, v);
-        if (!isfinite(v) || strtod(buf, NULL) == v)
+        if (strtod(buf, NULL) == v)
             break;
     }
     return buf;

@@ -37,7 +37,10 @@ int rl_parse_tuple(const char *s, double *v, int min, int max);
 /* v as the shortest %g text that reads back (strtod) as v itself, at most
  * 17 significant digits, into buf[RL_NUMBER_STR] (also returned): what a
  * range error prints, so "must be an integer, got 4096.0000000001" never
- * reads "got 4096" (tester31 F14: %g's 6 digits contradicted the rule). */
+ * reads "got 4096" (tester31 F14: %g's 6 digits contradicted the rule);
+ * NaN as "NaN" and the infinities as "infinity" and "-infinity", the one
+ * spelling of every message that names a non-finite input (tester38 F6:
+ * printf wrote "-nan" in some, "NaN" in others). */
 #define RL_NUMBER_STR 32
 const char *rl_number_str(double v, char *buf);
 

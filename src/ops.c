@@ -976,8 +976,7 @@ static void finish(builder *x)
         rl_op *op = &o->op[i];
         op->kv_read *= kvc; /* every copy is written and read (ops.h kv_copies) */
         op->kv_write *= kvc;
-        op->prov = op->kind == RL_OP_COMM && op->comm.measured == 1 ? op->comm.prov
-                                                                     : RL_PROV_ROOFLINE;
+        op->prov = op->kind == RL_OP_COMM ? rl_comm_provenance(&op->comm) : RL_PROV_ROOFLINE;
         if (op->kind == RL_OP_COMM)
             continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
@@ -1361,16 +1360,18 @@ double rl_ops_table_share(const rl_ops *o)
     return o->step_s > 0 ? o->table_s / o->step_s : -1.0;
 }
 
-/* The table share of one calibrated step of `prefill_tokens` (one prompt,
- * 0: none) and `batch` decoding sequences at `context` on `chips` chips
+/* The table share of one calibrated step of prefill_seqs sequences of
+ * `prefill_tokens` each (0: none) and `batch` decoding sequences at `context` on `chips` chips
  * under a tp x ep plan, and that step's time into *step_s; -1 when it has
  * no kernel tables or cannot be built. */
 static double step_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
-                         long long ep, long long prefill_tokens, long long batch, long long context,
-                         rl_precision p, double *step_s)
+                         long long ep, long long prefill_seqs, long long prefill_tokens,
+                         long long batch, long long context, rl_precision p, double *step_s)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, 0, batch, context);
+    if (prefill_tokens > 0) /* that many sequences of prefill_tokens each */
+        c.prefill_seqs = prefill_seqs;
     c.calibrated = 1;
     c.tp = tp;
     c.ep = ep;
@@ -1388,7 +1389,19 @@ double rl_ops_decode_share(const rl_model *m, const rl_hw *h, long long chips, l
                            long long ep, long long batch, long long context, rl_precision p)
 {
     double t;
-    return step_share(m, h, chips, tp, ep, 0, batch, context, p, &t);
+    return step_share(m, h, chips, tp, ep, 0, 0, batch, context, p, &t);
+}
+
+int rl_ops_mix_prefill_step(const rl_model *m, const rl_ops_run_mix *mix, double *seqs,
+                            double *tokens)
+{
+    int steps = mix->prefill_steps > 0 && mix->prefill_parts > 0;
+    double parts = steps ? mix->prefill_parts : mix->prompts;
+    *seqs = steps ? fmax(1.0, round(mix->prefill_parts / mix->prefill_steps)) : 1.0;
+    *tokens = mix->prompts > 0 && parts > 0 ? fmax(1.0, round(mix->prefill_tokens / parts)) : 0;
+    if (m->max_context > 0)
+        *tokens = fmin(*tokens, (double)m->max_context);
+    return steps;
 }
 
 double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
@@ -1397,21 +1410,21 @@ double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_c
 {
     long long b = mix->batch > 1 ? llround(mix->batch) : 1;
     double ctx = fmax(1.0, round(mix->context));
-    double prompt = mix->prompts > 0 ? fmax(1.0, round(mix->prefill_tokens / mix->prompts)) : 0;
-    if (m->max_context > 0) {
+    double seqs, prompt;
+    int steps = rl_ops_mix_prefill_step(m, mix, &seqs, &prompt);
+    if (m->max_context > 0)
         ctx = fmin(ctx, (double)m->max_context);
-        prompt = fmin(prompt, (double)m->max_context);
-    }
     ep = attn_dp ? stage_chips : ep > 1 ? ep : 1;
     long long tp = stage_chips / ep > 1 ? stage_chips / ep : 1;
     double td, tp_s = 0;
-    double sd = step_share(m, h, stage_chips, tp, ep, 0, b, (long long)ctx, p, &td);
-    double sp = prompt > 0 ? step_share(m, h, stage_chips, tp, ep, (long long)prompt, 0, 0, p, &tp_s)
+    double sd = step_share(m, h, stage_chips, tp, ep, 0, 0, b, (long long)ctx, p, &td);
+    double sp = prompt > 0 ? step_share(m, h, stage_chips, tp, ep, (long long)seqs,
+                                        (long long)prompt, 0, 0, p, &tp_s)
                            : -1.0;
-    /* busy time estimated per phase: decode steps x the decode step, prompts
-     * x the prefill of the mean prompt */
+    /* busy time estimated per phase: decode steps x the decode step, prefill
+     * steps x the mean prefill step (without them: prompts x one prompt's) */
     double busy_d = mix->decode_steps > 0 ? mix->decode_steps * td : 0;
-    double busy_p = sp >= 0 ? mix->prompts * tp_s : 0;
+    double busy_p = sp >= 0 ? (steps ? mix->prefill_steps : mix->prompts) * tp_s : 0;
     if (prefill_frac)
         *prefill_frac = 0;
     if (!(busy_p > 0))

@@ -421,6 +421,10 @@ typedef struct {
     double decode_steps;   /* decode steps run (0: none, or not run) */
     double prompts;        /* prompts prefilled (0: prefill not weighed) */
     double prefill_tokens; /* the tokens they prefilled */
+    /* the steps that prefilled and the prompts or chunks they carried
+     * (serve.h prefill_steps, prefill_parts); 0: not known, a step of one
+     * prompt each */
+    double prefill_steps, prefill_parts;
 } rl_ops_run_mix;
 
 /* The mode label's share of a serving replica (simulate, size), weighted
@@ -431,10 +435,15 @@ typedef struct {
  *   (s_d T_d + s_p T_p) / (T_d + T_p),
  * each phase's busy time estimated as decode_steps x the decode step of
  * `batch` sequences (rounded, at least 1) at `context` tokens each (within
- * 1 and max_context), and prompts x the prefill step of the mean prompt
- * (prefill_tokens / prompts, rounded, within 1 and max_context; a
- * superlinear prefill weighs long prompts of a spread a little more than
- * this), each share rl_ops_table_share of that calibrated step.  On the
+ * 1 and max_context), and prefill_steps x the mean prefill step the run
+ * ran: prefill_parts / prefill_steps sequences (rounded, at least 1) of
+ * prefill_tokens / prefill_parts tokens each (rounded, within 1 and
+ * max_context; a superlinear prefill weighs long prompts of a spread a
+ * little more than this; h31audit finding 7: a static batch of 1024
+ * 128-token prompts read the share of one 128-token prefill, 0.977
+ * calibrated, where its one 1024 x 128 step is 0.027 estimated); without
+ * prefill_steps, prompts x the prefill of the mean prompt, as before; each
+ * share rl_ops_table_share of that calibrated step.  On the
  * chips of one stage: tp = stage_chips / ep, or with attention data
  * parallel (attn_dp) tp 1 and ep = stage_chips.  Without prompts (or when
  * the prefill step cannot be built) the decode step's share alone, as
@@ -443,6 +452,12 @@ typedef struct {
  * Before (tester7 #3) the share was taken at max_seqs sequences at the KV
  * pool's context: an attention-heavy step the run never ran.  -1 when
  * unknown (no kernel tables, abstract model). */
+/* The mean prefill step of mix (rl_ops_serving_share): *seqs sequences of
+ * *tokens each (0 tokens: no prompts); returns 1 when mix counts its
+ * prefill steps, 0 when it falls back on one prompt of the mean length. */
+int rl_ops_mix_prefill_step(const rl_model *m, const rl_ops_run_mix *mix, double *seqs,
+                            double *tokens);
+
 double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
                             long long ep, int attn_dp, const rl_ops_run_mix *mix,
                             rl_precision p, double *prefill_frac);

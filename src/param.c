@@ -159,11 +159,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
                        "1d|2d", "Megatron (1d) or 2D weight-stationary sharding of the --tp chips",
                        AT(plan.layout), 0, 0, RL_PF_PLAN},
-    [RL_P_KV_SPLIT] = {"kv-split", "kv_split", NULL, NULL, RL_PT_CHOICE, "K", "", 0, 0, "batch",
-                       "replicate|batch|seq", "what tp chips beyond the K KV heads do with the KV "
-                       "cache (batch: seed 000's layout, kept for its worked example; simulate and "
-                       "size replicate, as vLLM does under plain TP: docs/model.md)", AT(plan.kv),
-                       0, 0, RL_PF_REFINES},
+    [RL_P_KV_SPLIT] = {"kv-split", "kv_split", NULL, NULL, RL_PT_CHOICE, "K", "", 0, 0,
+                       "replicate", "replicate|batch|seq",
+                       "what tp chips beyond the K KV heads do with the KV cache: replicate each "
+                       "head, as vLLM and TensorRT-LLM run plain TP and simulate and size time it; "
+                       "batch, attention data parallel (the default under --ideal: seed 000's "
+                       "layout for its worked example); seq, split each sequence (docs/model.md)",
+                       AT(plan.kv), 0, 0, RL_PF_REFINES},
     [RL_P_MOE_ATTN] = {"moe-attn", "moe_attn", NULL, NULL, RL_PT_CHOICE, "A", "", 0, 0, "tp",
                        "tp|replicated", "MoE attention with --ep: tensor-parallel or replicated",
                        AT(plan.attn_replicated), 0, 0, RL_PF_REFINES},
@@ -341,10 +343,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_ATTN_LAYOUT] = {"attn-layout", "attn_layout", NULL, "attention_layout", RL_PT_STRING,
                           "tp|attn-dp", "", 0, 0, "tp", NULL,
                           "a replica's attention: tp (KV heads split, replicated beyond K, "
-                          "as vLLM: MLA's latent cache whole on every chip; step and ops "
-                          "split by batch beyond K by default, their --kv-split replicate "
-                          "matches this) or attn-dp (attention data parallel, MoE models: "
-                          "each chip its own sequences' cache)",
+                          "as vLLM: MLA's latent cache whole on every chip; step's and ops' "
+                          "default --kv-split replicate outside --ideal) or attn-dp (attention "
+                          "data parallel, MoE models: each chip its own sequences' cache)",
                           NOWHERE, RL_PF_SERVE},
 };
 
@@ -496,9 +497,9 @@ const rl_command RL_COMMANDS[] = {
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.\n"
      "--tp/--ep: one replica's plan, its collectives among the rows, its decode KV in step's\n"
-     "--kv-split layout (default batch), so ops and step time one step alike.  A fitted\n"
-     "profile's per-step engine costs are not applied to the operator list (step and prefill\n"
-     "apply them; a note says so).",
+     "--kv-split layout (default replicate, batch under --ideal), so ops and step time one\n"
+     "step alike.  A fitted profile's per-step engine costs are not applied to the operator\n"
+     "list (step and prefill apply them; a note says so).",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"
@@ -555,7 +556,10 @@ const rl_command RL_COMMANDS[] = {
      "else calibrated by the selected --engine's kernel tables (as step --tp TP, prefill --tp\n"
      "TP), else the ideal op-list roofline; a row whose hw names --hw's chip, as in fit,\n"
      "is predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
-     "row's hw says which):\n"
+     "row's hw says which); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
+     "--batch B times its decode step, and its prefill as prefill --tp TP --ep EP of the whole\n"
+     "batch plus a pipeline's pp-1 stage sends (one pass); each row echoes the model, hw,\n"
+     "engine, dtypes, tp, ep and pp it was timed as:\n"
      "error = predicted / measured - 1 per row, median_abs_error,\n"
      "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot draws predicted\n"
      "vs measured (log-log, y = x and +-10%); a row with a band (fitted costs, kernel-table\n"
@@ -577,14 +581,18 @@ const rl_command RL_COMMANDS[] = {
      "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
      "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
      "  measured_tok_s_per_gpu.  Optional: model, hw, engine, weights, kv, compute (override\n"
-     "  the command line), pp, ep (1 only).  Other columns (roofline's own CSV results) are\n"
+     "  the command line), pp, ep (pipeline stages, expert groups: 1 when absent; the row\n"
+     "  runs on tp x ep x pp GPUs; validate --against predicts such rows, fit refuses them,\n"
+     "  exit 2, naming the column: its terms are per tensor-parallel step, which a\n"
+     "  pipeline's streams and sends or EP's AllToAlls do not enter; no --pp/--ep flags:\n"
+     "  as tp, the layout is each row's).  Other columns (roofline's own CSV results) are\n"
      "  not read, named in a note.  A row's hw that names --hw's chip (H itself, or\n"
      "  the preset a profile H is of: name BASE-..., BASE's datasheet figures) is --hw's;\n"
      "  rows of another chip (or --engine) are left out, and so are rows longer than the\n"
      "  model's max_context (a warning names the first of each; --set model.max_context=N\n"
      "  keeps the long ones).\n"
      "  A row whose weights, or weights and its batch's KV cache, exceed the HBM of its tp\n"
-     "  GPUs cannot have run: refused (exit 2, naming its line).\n"
+     "  x ep x pp GPUs cannot have run: refused (exit 2, naming its line).\n"
      "--engine names the engine measured: trtllm, vllm, reference, splitwise (SplitwiseSim's\n"
      "  measured H100/A100 perf model, the shipped *-splitwise profiles) or a name the CSV's\n"
      "  engine column carries; anything else is refused as a likely typo.  It picks the\n"

@@ -352,7 +352,6 @@ static int open_pair(text *vars, text *data, const char *out, char *err, size_t 
     return 0;
 }
 
-/* gnuplot single-quoted string: ' doubled. */
 /* Write user text with every control character (newline included) made a
  * space: a newline inside a gnuplot string or comment would end it and let
  * the rest run as gnuplot commands (`!cmd` runs a shell). */
@@ -407,6 +406,23 @@ static void put_plottitle(FILE *f, const char *title, const char *fmt, ...)
     va_start(ap, fmt);
     vput_title(f, "plottitle", fmt, ap);
     va_end(ap);
+}
+
+int rl_plot_render_titled(int dir, const char *tmpl, const char *out, const char *title,
+                          const char *data, char *err, size_t errlen)
+{
+    text v;
+    if (text_open(&v) != 0)
+        return snprintf(err, errlen, "%s: out of memory", out), -1;
+    fputs("plottitle = ", v.f);
+    put_quoted(v.f, title);
+    fputc('\n', v.f);
+    char *vars = text_close(&v);
+    if (!vars)
+        return snprintf(err, errlen, "%s: out of memory", out), -1;
+    int rc = rl_plot_render(dir, tmpl, out, vars, data, err, errlen);
+    free(vars);
+    return rc;
 }
 
 /* The batch axis of a figure, `bmin = ..` and `bmax = ..`: the smallest

@@ -44,6 +44,14 @@
 int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars, const char *data, char *err,
                    size_t errlen);
 
+/* rl_plot_render of a template whose one variable is `plottitle`, set to
+ * `title` quoted as every title the figures write: single quotes with a
+ * quote doubled and control characters made spaces, so any text (a model
+ * name with a quote: tester38 F4) is drawn as given and can neither end
+ * the string nor run as gnuplot commands. */
+int rl_plot_render_titled(int dir, const char *tmpl, const char *out, const char *title,
+                          const char *data, char *err, size_t errlen);
+
 /* The side files of figure `out` (a path ending in .png or .svg, checked by
  * rl_plot_check_path): STEM.dat into dat and STEM.gp into gp (len bytes
  * each), in the figure's folder. */

@@ -168,6 +168,9 @@ static void add_table_share(cJSON *o, const rl_hw *h, double share)
         cJSON_AddNullToObject(o, "table_time_share");
 }
 
+/* rl_e2e_no_band's reason on a profile with a band whose run got none */
+#define NO_RESIDUALS "no operator of the step was timed by a kernel table with residuals"
+
 /* KEY_low / KEY_high of row o: the op list's p10-p90 band (p5-p95 when the
  * engine's wide_band is set: --band p5-p95) from its engine's kernel-table
  * residuals (ops.h band_s), when it has one; the result top names it. */
@@ -201,12 +204,12 @@ static void add_table_band(cJSON *top, cJSON *o, const char *key, const rl_ops *
 }
 
 /* How many operators of an op list were timed measured, interpolated,
- * extrapolated or by the roofline. */
-static void add_provenance(cJSON *o, const rl_ops *ops)
+ * extrapolated or by the roofline (its counts, ops.h rl_ops.prov). */
+static void add_provenance(cJSON *o, const int prov[RL_PROV_COUNT])
 {
     cJSON *p = cJSON_AddObjectToObject(o, "provenance");
     for (int i = 0; i < RL_PROV_COUNT; i++)
-        cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), ops->prov[i]);
+        cJSON_AddNumberToObject(p, rl_provenance_name((rl_provenance)i), prov[i]);
 }
 
 /* An engine's costs outside its kernels (engines.h): per step, per
@@ -531,10 +534,11 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         add_row(rows, &s, chips);
         if (tables) {
             add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
-            add_provenance(cJSON_GetArrayItem(rows, i), &ops);
+            add_provenance(cJSON_GetArrayItem(rows, i), ops.prov);
         }
     }
     add_table_share(o, h, share);
+    rl_e2e_no_band(o, m, h, NO_RESIDUALS);
     return o;
 }
 
@@ -873,6 +877,8 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         return NULL;
     int fit = !m->abstract && rl_e2e_fitted_plan(h, plan);
     int cal = plan_measured(h, plan, fit);
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    int tables = cal && !fit && e && e->tables && !m->abstract; /* the kernel tables time it */
     /* the label rule of ops and prefill: a chip with no measurements reads
      * `estimated` unless --ideal asked for the peaks (h->ideal); a measured
      * chip on a plan its measurements do not time reads `ideal` (cli.c
@@ -946,11 +952,16 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         }
         add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
+        if (tables) /* as the one-chip rows: the replica's (a stage's) op list */
+            add_provenance(cJSON_GetArrayItem(rows, i), s.prov);
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
     }
     add_table_share(o, h, share);
+    rl_e2e_no_band(o, m, h, cal ? NO_RESIDUALS : "the plan is timed at the roofline: the "
+                                                 "measurements time 1D tp/ep plans without --sp "
+                                                 "or --overlap");
     return o;
 }
 
@@ -1032,7 +1043,7 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
     cJSON_AddNumberToObject(o, "achieved_mfu", ops.flops / (ops.step_s * peak));
     cJSON_AddNumberToObject(o, "engine_s", ops.engine_s);
-    add_provenance(o, &ops);
+    add_provenance(o, ops.prov);
     add_table_share(o, h, rl_ops_table_share(&ops));
     add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
             c->prefill_prefix + c->prefill_tokens);
@@ -1123,11 +1134,13 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "achieved_mfu", ops.flops / (ttft * peak));
         cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ttft);
         cJSON_AddNumberToObject(r, "prefill_dispatch_s", d);
-        add_provenance(r, &ops);
+        add_provenance(r, ops.prov);
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
     }
     add_table_share(o, h, share);
+    rl_e2e_no_band(o, m, h, c->mfu > 0 && c->mfu < 1 ? "--mfu: compute at a set fraction of the peak"
+                            : c->calibrated ? NO_RESIDUALS : "the ideal roofline");
     return o;
 }
 
@@ -1346,6 +1359,9 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         {"mean_decode_only_step_s", r->mean_decode_only_step_s},
         {"steps", (double)r->steps},
         {"decode_steps", (double)r->decode_steps},
+        /* the mean prefill step's shape, table_time_share's (serve.h) */
+        {"prefill_steps", (double)r->prefill_steps},
+        {"prefill_sequences", (double)r->prefill_parts},
         {"preemptions", (double)r->preemptions},
         {"prefix_hit_rate", r->prefix_hit_rate},
         {"prefill_tokens_saved", r->prefill_tokens_saved},
@@ -1411,19 +1427,23 @@ static double add_serve_share(cJSON *j, const rl_serve_result *r, const rl_simul
 {
     const rl_serve_config *c = run->c;
     long long pp = c->pp > 1 ? c->pp : 1;
-    rl_ops_run_mix mix = {r->mean_decode_batch_time, r->mean_decode_context,
-                          (double)r->decode_steps, (double)r->requests, r->prefill_tokens_done};
+    rl_ops_run_mix mix = rl_serve_run_mix(r);
     double pf = 0;
     double share = rl_ops_serving_share(run->m, run->h, run->chips_per_replica / pp, c->ep,
                                         c->layout == RL_ATTN_LAYOUT_DP, &mix, run->p, &pf);
     add_number_or_null(j, "table_time_share", share, share >= 0);
-    char at[256];
-    long long prompt = r->requests > 0 ? llround(fmax(1, r->prefill_tokens_done / (double)r->requests)) : 0;
+    char at[320], pre[96];
+    double seqs, prompt;
+    if (rl_ops_mix_prefill_step(run->m, &mix, &seqs, &prompt))
+        snprintf(pre, sizeof pre, "prefill steps of its mean shape (%.0f x %.0f tokens)", seqs,
+                 prompt);
+    else
+        snprintf(pre, sizeof pre, "prefill of its mean prompt (%.0f tokens)", prompt);
     if (pf > 0)
-        snprintf(at, sizeof at, "the run's busy time, estimated: %.0f%% prefill of its mean prompt "
-                 "(%lld tokens), %.0f%% decode steps at its time-weighted batch %.0f and mean "
-                 "context %.0f", pf * 100, prompt, (1 - pf) * 100,
-                 fmax(1, round(r->mean_decode_batch_time)), fmax(1, round(r->mean_decode_context)));
+        snprintf(at, sizeof at, "the run's busy time, estimated: %.0f%% %s, %.0f%% decode steps "
+                 "at its time-weighted batch %.0f and mean context %.0f", pf * 100, pre,
+                 (1 - pf) * 100, fmax(1, round(r->mean_decode_batch_time)),
+                 fmax(1, round(r->mean_decode_context)));
     else
         snprintf(at, sizeof at, "decode step at the run's time-weighted batch %.0f and mean "
                  "context %.0f", fmax(1, round(r->mean_decode_batch_time)),
@@ -1642,6 +1662,28 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     return o;
 }
 
+/* Why size row c (NULL: the whole result, whose rows have none) carries no
+ * band, into o's no_band (e2e.h rl_e2e_no_band on its profile): size ran
+ * ideal, the fit withholds it (rl_e2e_band_withheld), or the CPU budget
+ * ran out before its band runs (size.h unbanded_for_time). */
+static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_result *r,
+                             const rl_size_candidate *c)
+{
+    const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    const rl_hw *h = &base[c ? c->hw : r->no_band > 0 ? r->no_band - 1 : 0];
+    char why[512] = "";
+    long long pp = c && c->pp > 1 ? c->pp : 1;
+    if (!in->calibrated)
+        snprintf(why, sizeof why, "size ran ideal: nothing measured to take a band from");
+    else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, why, sizeof why)
+               : r->unbanded_off_fit > 0)
+        snprintf(why, sizeof why, "%s", c ? why : r->off_fit_why);
+    else
+        snprintf(why, sizeof why, "the search's CPU budget ran out before the band runs "
+                 "(unbanded_for_time)");
+    rl_e2e_no_band(o, in->m, h, why);
+}
+
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail)
 {
     cJSON *j = cJSON_CreateObject();
@@ -1693,8 +1735,14 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);
     cJSON_AddNumberToObject(j, "search_s", r->search_s);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
-    for (int i = 0; rows && i < r->n; i++)
-        cJSON_AddItemToArray(rows, size_row(in, &r->c[i], detail));
+    for (int i = 0; rows && i < r->n; i++) {
+        cJSON *o = size_row(in, &r->c[i], detail);
+        if (banded && detail && !r->c[i].banded) /* a mixed search: its unbanded rows say why */
+            add_size_no_band(o, in, r, &r->c[i]);
+        cJSON_AddItemToArray(rows, o);
+    }
+    if (!banded)
+        add_size_no_band(j, in, r, NULL);
     return j;
 }
 
@@ -1794,4 +1842,12 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n)
                             "hardware: the presets that carry each engine (* their default); "
                             "select one with --engine NAME");
     return o;
+}
+
+void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal)
+{
+    if (!r)
+        return;
+    cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(k));
+    cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(given, ideal));
 }

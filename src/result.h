@@ -208,4 +208,9 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n);
 
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 
+/* Step's or ops' KV split beyond the K heads into r (NULL: nothing):
+ * kv_split, its name (shard.h rl_kv_split_name), and kv_split_source,
+ * given or the default (rl_kv_split_source). */
+void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal);
+
 #endif

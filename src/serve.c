@@ -258,6 +258,21 @@ static void table_unmap(void *p, size_t n)
         munmap(p, table_len(n));
 }
 
+/* Slots of each span in rl_ops_cost.terms (serve.h RL_OPS_TERM_SLOTS). */
+static const size_t SPAN_SLOTS[RL_OPS_SPANS] = {
+    [RL_OPS_HEAD] = RL_OPS_TERM_SLOTS, [RL_OPS_PREFILL] = RL_OPS_PREFILL_SLOTS,
+    [RL_OPS_DECODE] = RL_OPS_DECODE_SLOTS, [RL_OPS_TAIL] = RL_OPS_TERM_SLOTS,
+    [RL_OPS_SEQS] = RL_OPS_TERM_SLOTS};
+
+/* Slots of the spans before sp (sp = RL_OPS_SPANS: all of them). */
+static size_t span_slots(int sp)
+{
+    size_t n = 0;
+    for (int j = 0; j < sp; j++)
+        n += SPAN_SLOTS[j];
+    return n;
+}
+
 /* Free the dense memo (one mapping: its blocks, rows and row table) and
  * the span terms (one mapping for all spans). */
 static void free_dense(rl_ops_cost *c)
@@ -266,7 +281,7 @@ static void free_dense(rl_ops_cost *c)
     c->dense_map = NULL;
     c->dense = NULL;
     c->dense_bytes = 0;
-    table_unmap(c->terms[0], RL_OPS_SPANS * RL_OPS_TERM_SLOTS * sizeof *c->terms[0]);
+    table_unmap(c->terms[0], span_slots(RL_OPS_SPANS) * sizeof *c->terms[0]);
     for (int sp = 0; sp < RL_OPS_SPANS; sp++)
         c->terms[sp] = NULL;
 }
@@ -391,24 +406,29 @@ static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n
 
 /* The slot of span sp's terms under `key` (rl_ops_cost.terms), or NULL
  * (key 0: not kept; no memory).  Counts (token rows, sequences) index
- * their span directly and a decode batch (B, S) goes to S + 1031 B, so the
+ * their span directly and a decode batch (B, S) goes to S + 6151 B, so the
  * steps of a run, whose counts and context move by little, read nearby
  * slots (a hashed slot was a cache miss per span per step: 85% of
  * step_time's own time, h26size); a prompt's (T, P) is hashed.  Where a
- * key sits changes which slots it evicts, never a step's time. */
+ * key sits changes which slots it evicts, never a step's time.  The
+ * stride 6151 (was 1031) puts batches B and B + 1 a typical context range
+ * apart, where 1031 made (B, S) and (B + 1, S - 1031) evict each other:
+ * replayed on the README's size search at 20 req/s (h31speed), 2^17
+ * slots took 2.02 M DECODE builds at stride 1031, 1.43 M at 4099, 1.31 M
+ * at 6151 (1.29 M distinct keys). */
 static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long key)
 {
     if (!key || (!c->terms[0] && c->unmapped < RL_OPS_MAP_AFTER))
         return NULL;
     if (!c->terms[0]) {
-        rl_ops_term_slot *t = table_map(RL_OPS_SPANS * RL_OPS_TERM_SLOTS * sizeof *t);
+        rl_ops_term_slot *t = table_map(span_slots(RL_OPS_SPANS) * sizeof *t);
         for (int j = 0; t && j < RL_OPS_SPANS; j++)
-            c->terms[j] = t + (size_t)j * RL_OPS_TERM_SLOTS;
+            c->terms[j] = t + span_slots(j);
     }
     size_t i = sp == RL_OPS_PREFILL ? (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40)
-               : sp == RL_OPS_DECODE ? (size_t)((key & 0xffffffffu) + (key >> 32) * 1031)
+               : sp == RL_OPS_DECODE ? (size_t)((key & 0xffffffffu) + (key >> 32) * 6151)
                                      : (size_t)key;
-    i &= RL_OPS_TERM_SLOTS - 1;
+    i &= SPAN_SLOTS[sp] - 1;
     return c->terms[sp] ? &c->terms[sp][i] : NULL;
 }
 
@@ -1010,6 +1030,7 @@ typedef struct {
 typedef struct {
     long long steps, dsteps;
     double sum_b, sum_ctx, sum_dstep, sum_bt, ponly, sum_ponly, busy_s;
+    long long pf_steps, pf_parts; /* steps that prefill, their prompts or chunks (start_step) */
 } step_sums;
 
 typedef struct {
@@ -1921,6 +1942,8 @@ static void start_step(sim *S, int ri, double now)
     int mixed = r->npf > 0 || S->extra_s > 0; /* prefill tokens, or a host-link copy */
     double t = replica_step_time(S, r, B, Sctx);
     count_step(&S->sums, B, Sctx, t, mixed);
+    S->sums.pf_steps += r->npf > 0;
+    S->sums.pf_parts += r->npf;
     r->busy = 1;
     ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
 }
@@ -2787,6 +2810,8 @@ static void summarize(sim *S, rl_serve_result *out)
     out->duration_s = dur;
     out->steps = S->sums.steps;
     out->decode_steps = S->sums.dsteps;
+    out->prefill_steps = S->sums.pf_steps;
+    out->prefill_parts = S->sums.pf_parts;
     out->quiet_steps = S->quiet;
     out->preemptions = S->preempt;
     out->over_budget = S->over_budget;
@@ -2966,26 +2991,6 @@ double rl_serve_slo_bound(const rl_serve_result *r)
     return fmax(r->slo_miss_bound, rl_serve_garwood_upper(k) / eff);
 }
 
-/* sustained(), or, where no request of run r exceeded a target, the same
- * with the floor on r's bound at every TTFT counted as independent
- * (rl_serve_slo_bound at N = slo_ttft_counted, Garwood's limit at 0 over
- * the plain count): a run that met its targets with none over, on enough
- * requests for that to bound the share at RL_SERVE_SLO_TAIL, is not
- * overruled by a floor its correlations set (review35 H1).  With some
- * over, the floor stands: M/D/1 seed 12 at 14.66 req/s had 40 of 20000
- * over 1 s, a plain bound of 0.26%, where the long run has more than 1%
- * (its capacity is 14.23; test_serve test_md1_slo_capacity_not_optimistic). */
-static int sustained_plain(const rl_serve_result *r, const rl_serve_config *c)
-{
-    if (sustained(r, c))
-        return 1;
-    if (!(r->slo_attainment >= 1) || !(r->slo_effective_requests > 0))
-        return 0;
-    rl_serve_result plain = *r;
-    plain.slo_effective_requests = plain.slo_ttft_counted;
-    return sustained(&plain, c);
-}
-
 /* The capacity search's verdict on run r at `load` requests/s: sustained(),
  * but under --policy static with a saturation rate (serve.h
  * static_saturation) the load must be at most that rate in place of the
@@ -3045,9 +3050,16 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
     /* static: the search's saturation rule decides (sustained_at), not the
      * run's keep-up, which passes past the knee by the sample's chance */
     return isnan(searched) || isnan(own) || c->policy == RL_POLICY_STATIC ||
-                   !sustained_plain(r, c) || !run_settled(r, req, n)
+                   !sustained(r, c) || !run_settled(r, req, n)
                ? searched
                : fmax(searched, own);
+}
+
+rl_ops_run_mix rl_serve_run_mix(const rl_serve_result *r)
+{
+    return (rl_ops_run_mix){r->mean_decode_batch_time, r->mean_decode_context,
+                            (double)r->decode_steps, (double)r->requests, r->prefill_tokens_done,
+                            (double)r->prefill_steps, (double)r->prefill_parts};
 }
 
 int rl_serve_keeps_up(const rl_serve_result *r)
@@ -3302,17 +3314,43 @@ static int static_saturation(const rl_request *req, long long m, const rl_serve_
 }
 
 /* The capacity search's sample of m requests from the n given (serve.h
- * rl_serve_capacity): the first m, or, when m > n, the n repeated, each
- * repeat a period later (the span and one mean gap: the rate stays
- * (n - 1) / span).  NULL when out of memory. */
+ * rl_serve_capacity): the first m, or, when m > n, the n given followed by
+ * a stationary bootstrap of them (Politis and Romano, "The stationary
+ * bootstrap", JASA 89(428), 1994): blocks of consecutive requests, each
+ * with the gap before it (the first's: the mean gap), from a uniformly
+ * drawn start, wrapping past the last, of geometric length with mean
+ * n^(1/3) (the order of the optimal block for a variance or distribution:
+ * Hall, Horowitz and Jing, "On blocking rules for the bootstrap with
+ * dependent data", Biometrika 82(3), 1995), drawn from a fixed seed (a
+ * longer sample extends a shorter one), the drawn gaps scaled to the given
+ * rate ((n - 1) / span over the whole sample).  Repeating the n as they
+ * stand (stop 30) made a periodic sample: its waits' batch means of whole
+ * periods agree, so the effective requests counted every repeat (review36
+ * L2: M/D/1 seed 8 on 1000 requests, 4017 effective of 10597 where the
+ * 1000 held 20-32; the figure 1.12 x the exact).  NULL when out of memory. */
 static rl_request *capacity_sample(const rl_request *req, long long n, long long m)
 {
     rl_request *s = malloc((size_t)m * sizeof *s);
-    double span = req[n - 1].arrival - req[0].arrival, period = span + span / (double)(n - 1);
-    for (long long i = 0; s && i < m; i++) {
-        s[i] = req[i % n];
-        s[i].arrival += (double)(i / n) * period;
+    if (!s)
+        return NULL;
+    double span = req[n - 1].arrival - req[0].arrival, gap = span / (double)(n - 1);
+    double block = cbrt((double)n), drawn = 0;
+    rl_rng rng;
+    rl_rng_seed(&rng, RL_SERVE_RESAMPLE_SEED);
+    memcpy(s, req, (size_t)n * sizeof *s);
+    for (long long i = n, j = n - 1; i < m; i++) {
+        if (rl_rng_uniform(&rng) * block < 1) /* a new block, with probability 1 / block */
+            j = (long long)(rl_rng_uniform(&rng) * (double)n) % n;
+        else
+            j = (j + 1) % n;
+        drawn += j > 0 ? req[j].arrival - req[j - 1].arrival : gap;
+        s[i] = req[j];
+        s[i].arrival = drawn;
     }
+    /* the last arrival (m - 1) mean gaps after the first */
+    double f = drawn > 0 ? ((double)(m - 1) * gap - span) / drawn : 1;
+    for (long long i = n; i < m; i++)
+        s[i].arrival = req[n - 1].arrival + s[i].arrival * f;
     return s;
 }
 
@@ -3409,12 +3447,10 @@ const char *const RL_SERVE_FIGURES[2] = {"latency_cdf", "kv_occupancy"};
 static int figure(const char *dir, const char *name, const char *title, const char *data, char *err,
                   size_t errlen)
 {
-    char out[1024], vars[600];
+    char out[PATH_MAX + 32], tmpl[64]; /* cli.c held DIR/NAME.svg within rl_plot_check_path */
     snprintf(out, sizeof out, "%s/%s.svg", dir, name);
-    snprintf(vars, sizeof vars, "plottitle = '%s'", title);
-    char tmpl[64];
     snprintf(tmpl, sizeof tmpl, "%s.gp", name);
-    return rl_plot_render(AT_FDCWD, tmpl, out, vars, data, err, errlen);
+    return rl_plot_render_titled(AT_FDCWD, tmpl, out, title, data, err, errlen);
 }
 
 int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
@@ -3423,10 +3459,6 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
     *plotted = 0;
     if (!r->ttft_s) {
         snprintf(err, errlen, "plots: per-request latencies were not kept");
-        return -1;
-    }
-    if (strchr(title, '\'')) {
-        snprintf(err, errlen, "plots: title must not contain quotes");
         return -1;
     }
     if (rl_mkdir_p(dir, err, errlen) != 0) /* with its parents, as cli.c checked */

@@ -150,8 +150,16 @@ typedef struct {
     rl_ops_terms t;
 } rl_ops_term_slot;
 
-/* Slots per span in rl_ops_cost.terms (2.4 MiB each). */
+/* Slots per span in rl_ops_cost.terms (152 bytes each): 2^14 (2.4 MiB) for
+ * the spans keyed by a count (HEAD, TAIL, SEQS), 2^16 (9.5 MiB) for
+ * PREFILL's (T, P) and 2^17 (19 MiB) for DECODE's (B, S), mapped together
+ * and touched as used.  The README's size search at 20 req/s asked 1.29 M
+ * distinct (B, S) and 0.62 M distinct (T, P) spans of its step costs; with
+ * 2^14 slots each it built 2.51 M and 1.30 M (a span evicted and built
+ * again), with these 1.3 M and 0.7 M (h31speed). */
 #define RL_OPS_TERM_SLOTS (1 << 14)
+#define RL_OPS_PREFILL_SLOTS (1 << 16)
+#define RL_OPS_DECODE_SLOTS (1 << 17)
 
 typedef struct {
     const rl_model *m;
@@ -195,7 +203,7 @@ typedef struct {
      * kept by what its ops depend on: HEAD and TAIL by the step's token
      * rows, PREFILL by a lone prompt's (T, P), DECODE by (B, S), SEQS by
      * the sequences (the LM head); direct mapped, RL_OPS_TERM_SLOTS per
-     * span, all spans' allocated together when first used (NULL: not yet,
+     * span (PREFILL and DECODE more), all spans' allocated together when first used (NULL: not yet,
      * or no memory: built each time).  Whole steps rarely recur (chunk, prefix, batch and
      * context all vary); their spans do. */
     rl_ops_term_slot *terms[RL_OPS_SPANS];
@@ -699,6 +707,10 @@ typedef struct {
      * 0 when there is none */
     double mean_decode_step_s, mean_decode_only_step_s;
     long long steps, decode_steps;
+    /* steps that prefilled (a prompt or a chunk of one, decode beside it
+     * or not) and the prompts or chunks they prefilled: the mean prefill
+     * step's shape (rl_serve_run_mix) */
+    long long prefill_steps, prefill_parts;
     /* step ends committed from decode runs without an event of their own
      * (serve.c plan_run; 0 under every_step): tests check runs happened */
     unsigned long long quiet_steps;
@@ -820,10 +832,13 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * RL_SERVE_CAPACITY_GROWS times), stepping one lattice point from it,
  * then each step twice the one before, both ways (the figure moves a few
  * points; the same point as a 1.25x bracket when the verdict is monotone
- * in the load, about half the runs); past the n given the sample repeats
- * them, each repeat a span and a mean gap later (the same lengths and
- * arrival pattern: a finite trace or draw is the workload's sample, and
- * its steady state needs it for longer; 3000 requests now read 79.7).
+ * in the load, about half the runs); past the n given the sample goes on
+ * with a stationary bootstrap of them (serve.c capacity_sample: random
+ * blocks of the given order, the gaps scaled to their rate: a finite trace
+ * or draw is the workload's sample, and its steady state needs it for
+ * longer; 3000 requests now read 79.7; until stop 31 the n repeated as
+ * they stood, a periodic sample whose effective requests counted every
+ * repeat: review36 L2).
  * When it still does not, *cfg->capacity_lower_bound is set: the figure is
  * a lower bound (a load above failed before a steady state).
  * A load is sustained when every request completes, completions keep up
@@ -850,6 +865,7 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * (RL_SERVE_STEADY_MIN) or no arrival rate (all at one instant) or no
  * bracket within the runs.  Returns 0, or -1 with err set. */
 #define RL_SERVE_CAPACITY_REQUESTS 4000
+#define RL_SERVE_RESAMPLE_SEED 0x5eedULL /* serve.c capacity_sample's draws */
 #define RL_SERVE_CAPACITY_WINDOW_S 30.0
 #define RL_SERVE_CAPACITY_MAX 30000
 #define RL_SERVE_CAPACITY_TOL 0.02
@@ -957,6 +973,11 @@ int rl_serve_falls_short(const rl_serve_result *r, double arrived);
  * saturated system whose arrivals exceed its admissions: tester28 F9;
  * rl_serve_falls_short says a run is short when backlog_outpaced alone). */
 int rl_serve_keeps_up(const rl_serve_result *r);
+
+/* What run r spent its busy time on, for its mode label's share (ops.h
+ * rl_ops_run_mix, rl_ops_serving_share): its decode steps, its prompts and
+ * the prefill steps it ran (their count and the prompts or chunks in them). */
+rl_ops_run_mix rl_serve_run_mix(const rl_serve_result *r);
 
 /* rl_serve_capacity with every step costed as rl_serve_simulate does; *qps
  * holds the hint on entry (0: none). */

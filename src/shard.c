@@ -22,7 +22,22 @@ int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips)
 {
     rl_shard_plan d = rl_shard_plan_default();
     return pl->layout == RL_LAYOUT_1D && pl->tp == chips && pl->ep == 1 && pl->sp == 1 &&
-           pl->pp == 1 && pl->kv == d.kv && !pl->attn_replicated && !pl->overlap;
+           pl->pp == 1 && (pl->kv == d.kv || pl->kv == rl_kv_split_default(0)) &&
+           !pl->attn_replicated && !pl->overlap;
+}
+
+rl_kv_split rl_kv_split_default(int ideal) { return ideal ? RL_KV_BATCH : RL_KV_REPLICATE; }
+
+const char *rl_kv_split_source(int given, int ideal)
+{
+    if (given)
+        return "given (--kv-split, Lua kv_split)";
+    return ideal ? "default under --ideal: seed 000's layout for the Scaling Book's worked "
+                   "example (KV by batch beyond the K heads); the engines replicate "
+                   "(--kv-split replicate)"
+                 : "default: each KV head replicated beyond K chips, as vLLM and TensorRT-LLM "
+                   "run plain TP and as simulate and size time it (docs/model.md); "
+                   "--kv-split batch times attention data parallel";
 }
 
 const char *rl_phase_name(rl_phase ph) { return ph == RL_PHASE_PREFILL ? "prefill" : "generate"; }
@@ -1101,6 +1116,19 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
                                 out, err, errlen);
 }
 
+/* r's collectives from the from-th on, counted into r->prov by the
+ * provenance of their time, as an op list counts its collective rows
+ * (comm.h rl_comm_provenance): ops --tp and step --tp count one step alike.
+ * Nothing where r->prov is empty (no kernel table timed its op list). */
+static void count_coll_prov(rl_shard_result *r, int from)
+{
+    int ops = 0;
+    for (int k = 0; k < RL_PROV_COUNT; k++)
+        ops += r->prov[k];
+    for (int i = from; ops && i < r->ncoll; i++)
+        r->prov[rl_comm_provenance(&r->coll[i].c)]++;
+}
+
 int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                              long long chips, long long batch, long long context, rl_precision p,
                              rl_step *st, rl_shard_result *coll, char *err, size_t errlen)
@@ -1140,9 +1168,13 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     double copies = even > 0 ? held.kv_bytes / even : 1.0;
     *st = rl_step_calibrated(m, h, M, rb, context, p, copies);
     rl_ops ops; /* an engine's kernel tables time the replica's operators */
-    coll->banded = rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops) && ops.banded;
+    int timed = rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops);
+    coll->banded = timed && ops.banded;
     for (int k = 0; k < 4; k++)
         coll->band_s[k] = coll->banded ? ops.band_s[k] + coll->comm_s : 0;
+    if (timed)
+        memcpy(coll->prov, ops.prov, sizeof coll->prov);
+    count_coll_prov(coll, 0);
     st->batch = batch;
     st->comm_s = coll->comm_s;
     st->step_s += st->comm_s;
@@ -1249,6 +1281,8 @@ int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shar
     s->banded = c.banded;
     for (int k = 0; k < 4; k++)
         s->band_s[k] = c.band_s[k] + sends;
+    memcpy(s->prov, c.prov, sizeof s->prov);
+    count_coll_prov(s, c.ncoll); /* the sends */
     return 0;
 }
 

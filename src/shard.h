@@ -56,13 +56,38 @@ typedef struct {
     int overlap;         /* step = max(local, comm) instead of local + comm */
 } rl_shard_plan;
 
-/* tp = ep = sp = pp = 1, 1D, KV by batch beyond K heads, no overlap. */
+/* tp = ep = sp = pp = 1, 1D, KV by batch beyond K heads, no overlap (the
+ * plan the searches start from; step and ops take rl_kv_split_default's
+ * split when none is given). */
 rl_shard_plan rl_shard_plan_default(void);
+
+/* The KV split beyond K chips step and ops (CLI and Lua) run when none is
+ * given (--kv-split, Lua kv_split): `ideal` (--ideal, --engine ideal) batch,
+ * seed 000's layout for the Scaling Book's worked example (KV[2, B_Z, S,
+ * K_Y, H]); otherwise replicate, what the serving engines run under plain
+ * TP and what simulate and size time (serve.h rl_serve_kv_copies): vLLM
+ * vllm/model_executor/models/llama.py and deepseek_v2.py ("Number of KV
+ * heads is less than TP size, so we replicate the KV heads across multiple
+ * tensor parallel GPUs"); TensorRT-LLM docs/source/features/
+ * parallel-strategy.md ("GQA / MQA / MLA: if num_heads <
+ * tensor_parallel_size, the KV-cache is replicated on every GPU";
+ * tensorrt_llm/llmapi/llm_args.py enable_attention_dp default False).
+ * batch, attention data parallel, is their opt-in (TensorRT-LLM
+ * enable_attention_dp, vLLM --data-parallel-size with
+ * --enable-expert-parallel). */
+rl_kv_split rl_kv_split_default(int ideal);
+
+/* Where the split of a step or ops run comes from, for the results'
+ * kv_split_source: `given` (--kv-split, Lua kv_split) or the default of
+ * rl_kv_split_default(ideal), in words. */
+const char *rl_kv_split_source(int given, int ideal);
 
 /* 1 when plan pl is the layout a fitted profile's engine costs model
  * (enginecost.h (E): tensor parallelism over the chips, as the engines
- * measured run): 1D, tp = chips, no EP, SP or PP, the default KV split,
- * attention not replicated, no overlap.  Such a plan gives what no plan
+ * measured run): 1D, tp = chips, no EP, SP or PP, the KV split the
+ * engines run beyond K (replicate) or the plan default's (batch: the
+ * fitted costs do not time the split, as before stop 31), attention not
+ * replicated, no overlap.  Such a plan gives what no plan
  * gives (tester4 #2).  x is not looked at: a 1D plan does not use it. */
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips);
 
@@ -165,6 +190,11 @@ typedef struct {
      * banded 0 without (and from rl_shard_eval) */
     double band_s[4];
     int banded;
+    /* rl_shard_step_calibrated on kernel tables: its op list's operators by
+     * provenance of their time (ops.h rl_ops.prov; a pipeline's: its stage's
+     * op list), what step's single-chip rows count; all 0 where no engine's
+     * kernel tables timed an op list (rl_shard_eval) */
+    int prov[RL_PROV_COUNT];
 } rl_shard_result;
 
 /* The dtype TP/EP collectives move activations in: bf16 (fp32 with an fp32

@@ -1281,13 +1281,11 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
     fclose(df);
     free(e);
     if (plot) {
-        char vars[512];
-        snprintf(vars, sizeof vars, "plottitle = 'held-back kernel latencies: %s, engine version "
-                 "%s'\n", h->name, s->version);
-        for (char *c = vars + strlen("plottitle = '"); c[1] && c[2]; c++)
-            if (*c == '\'' || *c == '\\' || (unsigned char)*c < 0x20) /* names from files */
-                *c = '_';
-        int rc = rl_plot_render(AT_FDCWD, "kernel_accuracy.gp", plot, vars, dat, err, errlen);
+        char title[512]; /* names from files: quoted by plot.c */
+        snprintf(title, sizeof title, "held-back kernel latencies: %s, engine version %s", h->name,
+                 s->version);
+        int rc = rl_plot_render_titled(AT_FDCWD, "kernel_accuracy.gp", plot, title, dat, err,
+                                       errlen);
         if (rc < 0) {
             free(dat);
             cJSON_Delete(j);

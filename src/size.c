@@ -312,8 +312,7 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     c->slo_attainment = r.slo_attainment;
     c->utilization = r.utilization;
     c->mean_decode_batch = r.mean_decode_batch;
-    c->mix = (rl_ops_run_mix){r.mean_decode_batch_time, r.mean_decode_context,
-                              (double)r.decode_steps, (double)r.requests, r.prefill_tokens_done};
+    c->mix = rl_serve_run_mix(&r);
     c->mode = NULL; /* its label follows this run's busy time (rl_size_share) */
     /* keeping up: completions over arrivals in the steady window reach
      * RL_SERVE_KEEP_UP and the arrivals do not outpace a saturated system
@@ -992,7 +991,7 @@ static int over_budget(const rl_size_input *in, unsigned long long work)
 }
 
 /* Step costs kept at once by simulate_plans and band_rows (each up to
- * ~44 MB of memo and span terms, allocated as used). */
+ * ~68 MB of memo and span terms, allocated as used). */
 #define SIZE_KEPT_COSTS 4
 
 /* The step costs of the latest configurations (plans come cheapest first,
@@ -1494,7 +1493,7 @@ double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
     long long pp = c->pp > 1 ? c->pp : 1;
     rl_ops_run_mix mix = c->mix;
     if (!(mix.batch > 0) && !(mix.prompts > 0)) { /* not run: the decode step at its cap */
-        mix = (rl_ops_run_mix){c->max_seqs > 1 ? c->max_seqs : 1, 0, 0, 0, 0};
+        mix = (rl_ops_run_mix){c->max_seqs > 1 ? c->max_seqs : 1, 0, 0, 0, 0, 0, 0};
         mix.context = c->kv_capacity_tokens / mix.batch;
     }
     return rl_ops_serving_share(in->m, &in->hw[c->hw], c->chips / pp, c->ep,

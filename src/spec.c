@@ -150,9 +150,10 @@ static int read_number(lua_State *L, const char *origin, const char *fname, doub
     if (lua_type(L, -1) != LUA_TNUMBER)
         RL_FAIL("%s: field '%s': expected a number, got %s", origin, fname, luaL_typename(L, -1));
     double v = lua_tonumber(L, -1);
+    char got[RL_NUMBER_STR];
     if (!isfinite(v))
         RL_FAIL("%s: field '%s': must be a finite number, got %s", origin, fname,
-                isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity");
+                rl_number_str(v, got));
     if (fabs(v) > NUM_MAX)
         RL_FAIL("%s: field '%s': %g is beyond the supported maximum %g", origin, fname, v, NUM_MAX);
     *out = v;

@@ -79,6 +79,8 @@ static void test_errors(void **state)
     (void)state;
     const char *bad[] = {
         "efficiency = { gemm = { {16, 0.5}, {8, 0.6} } }",    "sizes must be > 0 and increasing",
+        /* tester38 F6: "NaN" as every message spells it (printf: "-nan") */
+        "efficiency = { gemm = { {0/0, 0.5} } }",             "increasing, got NaN",
         "efficiency = { gemm = { {1e6, 2} } }",               "fraction must be in (0, 1]",
         /* tester6: 1.2 was taken (the bound was 1.5) and a step beat the datasheet */
         "efficiency = { gemm = { {1e6, 1.2} } }",             "above 1 a kernel would beat the peak",

@@ -63,6 +63,29 @@ static void step_from_lua(void **state)
                            ".kv_bytes_per_token") == 262144.0);
 }
 
+/* Audit h31 finding 2: roofline.step and roofline.ops take the CLI's
+ * default KV split (shard.h rl_kv_split_default; tests/test_cli.c
+ * kv_split_default_is_the_engines derives the figures): DeepSeek-V3 tp8 on
+ * h200 fp8, B = 1 at 4096 tokens, max_batch 205 replicated, 1640 with
+ * kv_split = "batch"; ideal = true keeps batch; ops names its split. */
+static void kv_split_default_from_lua(void **state)
+{
+    (void)state;
+    const char *o = "{ model = 'deepseek-v3', hw = 'h200', chips = 8, tp = 8, weights = 'fp8', "
+                    "compute = 'fp8', batch = 1, context = 4096";
+    char code[512];
+    snprintf(code, sizeof code, "local r = roofline.step%s } return r.kv_split == 'replicate' "
+             "and r.max_batch or -1", o);
+    assert_true(run_number(code) == 205);
+    snprintf(code, sizeof code, "return roofline.step%s, kv_split = 'batch' }.max_batch", o);
+    assert_true(run_number(code) == 1640);
+    snprintf(code, sizeof code, "local r = roofline.step%s, ideal = true } return "
+             "r.kv_split == 'batch' and 1 or 0", o);
+    assert_true(run_number(code) == 1);
+    snprintf(code, sizeof code, "return roofline.ops%s }.kv_split == 'replicate' and 1 or 0", o);
+    assert_true(run_number(code) == 1);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -130,6 +153,18 @@ static void argument_types(void **state)
         /* review36 L6: the scalar echoes its value as the list form does */
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = 2.5 }",
          "roofline.step: field 'batch': expected an integer in 1..1e9; got 2.5"},
+        /* tester38 F6: a NaN named "NaN" as the spec readers name it (printf
+         * wrote "-nan" here; the sign of a NaN is platform noise) */
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 0/0 }",
+         "roofline.step: field 'context': expected an integer in 1..1e9; got NaN"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, batch = {1, -(0/0)} }",
+         "roofline.step: field 'batch': values must be integers in 1..1e9; entry 2 is NaN"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = -1/0 }",
+         "roofline.step: field 'context': expected an integer in 1..1e9; got -infinity"},
+        {"roofline.format({ rows = { { x = 0/0 } }, columns = { 'x' } }, 'csv')",
+         "roofline.format: number NaN is not finite"},
+        {"roofline.model('llama3-8b', { layers = 0/0 })",
+         "roofline.model: field 'layers': must be a finite number, got NaN"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm' }",
          "roofline.step: field 'context' is required"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100000 }",
@@ -288,6 +323,37 @@ static void format_round_trip(void **state)
     assert_int_equal(run("return roofline.format({ rows = { 1, 2, 3 } }, 'csv')", err, sizeof err), -1);
     if (!strstr(err, "roofline.format: rows[1] is not a row: a row is a table of named fields"))
         fail_msg("'%s'", err);
+    /* tester38 F5: a list of lists is a JSON list of lists (it was refused
+     * as mixing list entries and named fields, which it does not); a list
+     * with a named field is refused for that (its field was dropped); a
+     * list in table or CSV, whose entries have no names, is refused naming
+     * json (the table printed "(null)" for each name); 70 nested lists
+     * reach the nesting bound */
+    static const struct {
+        const char *code, *want;
+        int rc;
+    } lists[] = {
+        {"return roofline.format({ x = { { 1, 2 }, { 3, 4 } } }, 'json')", "[[1, 2], [3, 4]]", 0},
+        {"return roofline.format({ { 1, 2 }, { 3, 4 } }, 'json')", "[[1, 2], [3, 4]]", 0},
+        {"return roofline.format({ 1, 2, a = 3 }, 'json')",
+         "roofline.format: table mixes list entries and named fields", -1},
+        {"return roofline.format({ x = { { 1, a = 2 } } }, 'json')",
+         "roofline.format: table mixes list entries and named fields", -1},
+        {"return roofline.format({ { 1, 2 } }, 'table')",
+         "roofline.format: a list formats as json; table takes a result", -1},
+        {"return roofline.format({ 1, 2 }, 'csv')",
+         "roofline.format: a list formats as json; csv takes a result", -1},
+        {"local t = {} local c = t for i = 1, 70 do c[1] = {} c = c[1] end "
+         "return roofline.format(t, 'json')", "table nested more than 64 levels", -1},
+    };
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        int rc = run(lists[i].code, err, sizeof err);
+        const char *got = rc == 0 ? lua_tostring(L, -1) : err;
+        if (rc != lists[i].rc || !got || !strstr(got, lists[i].want))
+            fail_msg("%s: %d '%s'", lists[i].code, rc, got ? got : "");
+        if (rc == 0)
+            lua_pop(L, 1);
+    }
 }
 
 /* sweep and pareto: counts add up (infeasible + feasible = grid), the
@@ -1260,6 +1326,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),

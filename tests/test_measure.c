@@ -132,6 +132,43 @@ static void repeats_share_a_configuration(void **state)
     rl_measure_free(&m);
 }
 
+/* audit31 finding 4: pp and ep rows are read (before: refused "not
+ * modelled yet"), 1 where absent or empty, their columns recorded for
+ * e2e.c's errors; a pp or ep row is its own configuration; a static row's
+ * GPUs are tp x ep x pp: 8 sequences x 128 tokens at 100 tok/s per GPU on
+ * 2 x 2 x 2 GPUs is 8 x 128 / 800 = 1.28 s (hand-derived, 1e-12). */
+static void layout_columns_read(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(read_text("phase,tp,batch,context,tokens,output,measured_s,measured_tok_s_per_gpu,pp,ep\n"
+                               "decode,2,8,100,,,0.03,,2,\n"
+                               "decode,2,8,100,,,0.03,,,\n"
+                               "decode,2,8,100,,,0.03,,1,4\n"
+                               "static,2,8,,512,128,,100,2,2\n",
+                               &m, err, sizeof err),
+                     0);
+    assert_int_equal(m.n, 4);
+    assert_int_equal(m.tp_col, 2);
+    assert_int_equal(m.pp_col, 9);
+    assert_int_equal(m.ep_col, 10);
+    assert_int_equal(m.row[0].pp, 2);
+    assert_int_equal(m.row[0].ep, 1);
+    assert_int_equal(m.row[1].pp, 1);
+    assert_int_equal(m.row[2].ep, 4);
+    assert_int_not_equal(m.row[0].config, m.row[1].config);
+    assert_int_not_equal(m.row[1].config, m.row[2].config);
+    assert_rel(rl_meas_time(&m.row[3]), 8.0 * 128 / (100.0 * 8), 1e-12);
+    rl_measure_free(&m);
+    assert_int_equal(read_text("phase,tp,batch,context,measured_s\ndecode,2,8,100,0.03\n", &m, err,
+                               sizeof err),
+                     0);
+    assert_int_equal(m.pp_col, 0);
+    assert_int_equal(m.ep_col, 0);
+    rl_measure_free(&m);
+}
+
 typedef struct {
     const char *text;
     const char *fragment;
@@ -156,7 +193,13 @@ static void errors_name_line_and_column(void **state)
         /* a misspelt column is not read, and named where it is missed */
         {"phase,tp,batch,contxt,measured_s\ndecode,2,1,100,0.1\n", ":2: column 'context': missing from the header (a decode row needs it; not read: 'contxt')"},
         {"phase,tp,tp,batch\n", "column 'tp' (column 2): given twice"},
-        {"phase,tp,batch,context,measured_s,pp\ndecode,2,1,100,0.1,2\n", "column 'pp' (column 6): pipeline and expert parallel rows"},
+        /* pp and ep (audit31 finding 4): positive integers, as tp; the plan's
+         * own limits (layers, experts) are e2e.c's (test_e2e
+         * layout_rows_refused) */
+        {"phase,tp,batch,context,measured_s,pp\ndecode,2,1,100,0.1,0\n", "column 'pp' (column 6): expected a positive integer (1 .. 1e9), got '0'"},
+        {"phase,tp,batch,context,measured_s,pp\ndecode,2,1,100,0.1,-2\n", "column 'pp' (column 6): expected a positive integer (1 .. 1e9), got '-2'"},
+        {"phase,tp,batch,context,measured_s,ep\ndecode,2,1,100,0.1,1.5\n", "column 'ep' (column 6): expected a positive integer (1 .. 1e9), got '1.5'"},
+        {"phase,tp,batch,context,measured_s,ep\ndecode,2,1,100,0.1,two\n", "column 'ep' (column 6): expected a positive integer, got 'two'"},
         /* tester4 #6: measurements outside the physical range (measure.c MEAS_RANGE) */
         {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e308\n", ":2: column 'measured_s' (column 5): 1e308 is outside the physical range (1e-07, 100000) s"},
         {"phase,tp,batch,context,measured_s\ndecode,2,1,100,1e-300\n", ":2: column 'measured_s' (column 5): 1e-300 is outside the physical range"},
@@ -276,6 +319,7 @@ int main(void)
         cmocka_unit_test(reads_our_own_csv),
         cmocka_unit_test(csv_split_rules),
         cmocka_unit_test(repeats_share_a_configuration),
+        cmocka_unit_test(layout_columns_read),
         cmocka_unit_test(errors_name_line_and_column),
         cmocka_unit_test(bom_and_range_edges),
         cmocka_unit_test(other_columns_not_read),

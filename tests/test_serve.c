@@ -1787,7 +1787,17 @@ static long double md1_wait_cdf(long double lam, long double D, long double t)
  * bound's price; now 12.06 on seed 8); the median at most lam* and at
  * least 0.93 lam* (now 13.63, 0.957 lam*; stop 29: 13.87).  And the
  * tester's silent run (seed 2 at 14.6: TTFT p99 1.157 s, capacity 14.864,
- * no note) reads a capacity below 14.6 and says SLO missed. */
+ * no note) reads a capacity below 14.6 and says SLO missed.
+ * review36 L2: on --requests 1000 the search's grown samples repeated the
+ * 1000 as they stood, and the effective requests counted every repeat
+ * (seed 8: 4017 of 10597, where the 1000 held 20-32), so 9 of seeds 1-12
+ * read above lam*, up to 15.99 (1.123 lam*); and a run that met its
+ * targets with none over raised the figure to its own rate (seed 8's 1000
+ * arrivals at 15.37 req/s, 1.08 lam*).  Now the samples are a stationary
+ * bootstrap of the 1000 (serve.c capacity_sample) and the run is judged
+ * as the search judges: every figure at most 1.02 lam* (now 12.33-13.61,
+ * at most 0.956 lam*) and at least 0.75 lam* (1000 requests: a wider
+ * scatter than 20000's; now 0.866 lam* at least). */
 static void test_md1_slo_capacity_not_optimistic(void **state)
 {
     (void)state;
@@ -1822,6 +1832,13 @@ static void test_md1_slo_capacity_not_optimistic(void **state)
     double median = (cap[5] + cap[6]) / 2;
     if (!(median <= star && median >= 0.93 * star))
         fail_msg("median capacity %g, M/D/1 %g", median, star);
+    for (int seed = 1; seed <= 12; seed++) { /* review36 L2 */
+        snprintf(cmd, sizeof cmd, "%.*s --requests 1000 --qps 14.6 --format json --seed %d",
+                 (int)(strstr(base, " --requests") - base), base, seed);
+        double q = cli_number(cmd, "max_sustainable_qps", out, sizeof out);
+        if (!(q >= 0.75 * star && q <= 1.02 * star))
+            fail_msg("seed %d on 1000 requests: capacity %g, M/D/1 %g", seed, q, star);
+    }
 }
 
 /* A uniform draw in (0, 1) from state *u: splitmix64 (Steele, Lea and

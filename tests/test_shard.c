@@ -1112,7 +1112,10 @@ static void router_whole_on_every_chip(void **state)
 
 /* rl_shard_plan_is_tp_over: the plan fitted engine costs model is 1D TP
  * over all the chips with nothing refined (enginecost.h (E)); x is a 2D
- * field a 1D plan ignores (shard.c uses x = 1 there), so it does not count. */
+ * field a 1D plan ignores (shard.c uses x = 1 there), so it does not count.
+ * The KV split beyond K: the engines' replicate (step's default outside
+ * --ideal since stop 31) and the plan default's batch both are plain TP to
+ * the costs (they time no split); seq is another layout. */
 static void plan_is_tp_over(void **state)
 {
     (void)state;
@@ -1128,11 +1131,14 @@ static void plan_is_tp_over(void **state)
     off[1].ep = 2;
     off[2].sp = 2;
     off[3].pp = 2;
-    off[4].kv = RL_KV_REPLICATE;
+    off[4].kv = RL_KV_SEQ;
     off[5].attn_replicated = 1;
     off[6].overlap = 1;
     for (int i = 0; i < 7; i++)
         assert_false(rl_shard_plan_is_tp_over(&off[i], 4));
+    pl = tp_plan(4);
+    pl.kv = RL_KV_REPLICATE;
+    assert_true(rl_shard_plan_is_tp_over(&pl, 4));
     pl = rl_shard_plan_default(); /* one chip, no plan */
     assert_true(rl_shard_plan_is_tp_over(&pl, 1));
 }
@@ -1258,6 +1264,20 @@ static void pipeline_send_bytes(void **state)
         }
     assert_int_equal(found, 1);
     assert_rel(rl_shard_pp_send_bytes(&m, 64, RL_BF16), 4194304.0, 0);
+    /* tester38 F3 read B = 1's 65,536 B as two sequences' worth, counting
+     * one tensor a sequence: it is B = 1's one micro-batch of one row, its
+     * hidden state and residual, 2 x 1 x 16384 x 2 B, as B = 2's two
+     * micro-batches of one row each send (exact; docs/model.md) */
+    for (long long b = 1; b <= 2; b++) {
+        r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, b, 4096, p);
+        found = 0;
+        for (int i = 0; i < r.ncoll; i++)
+            if (r.coll[i].c.kind == RL_P2P) {
+                assert_rel(r.coll[i].c.bytes, 65536.0, 0);
+                found++;
+            }
+        assert_int_equal(found, 1);
+    }
 }
 
 /* tester34 F9: a stage holds its own layers' kinds.  DeepSeek-V3 (61
