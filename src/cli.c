@@ -1790,9 +1790,10 @@ int rl_cli_simulate(rl_opts *o)
     double stage_f = rl_shard_stage_scale(&m, c.pp);
     if (stage_f > 1.1) /* review30 M2: the steady-state pass, far from a lone stream's */
         rl_cli_say(o, "note: --pp %d on %lld layers: stages of up to %lld layers; simulate charges "
-                      "every pass %d ticks of the largest stage, %.4g x the stages' sum, as with "
-                      "every stream busy: a lone stream's TPOT reads up to %.3g%% high (step --pp "
-                      "below %d sequences charges the sum)",
+                      "every pass %d ticks of the slowest stage, the largest alone %.4g x the "
+                      "stages' sum (the last stage's LM head adds more), as with every stream "
+                      "busy: a lone stream's TPOT reads %.3g%% high or more (step --pp below %d "
+                      "sequences charges the sum)",
                    c.pp, m.layers, (m.layers + c.pp - 1) / c.pp, c.pp, stage_f,
                    100 * (stage_f - 1), c.pp);
     char missed[256];

@@ -2463,29 +2463,36 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
 {
     char err[256];
     double comm = 0; /* a pipeline's stage sends: the rows rl_shard_pp_step_calibrated kept */
-    double s = fitted_pass(m, h, p, 0, r->plan.tp, rl_shard_micro_batch(r), r->context,
-                           rl_shard_sends_s(r), &comm, &r->tp_excess_s, err, sizeof err);
+    /* a pipeline: the pass times the stages' own (shard.h
+     * rl_shard_stage_pass_scale of the stage's calibrated op list: the
+     * layers' share, the embedding on the first stage, the LM head on the
+     * last, pp micro-batches of one stage's pace), its sends included (the
+     * fit is not linear in its terms: they are not taken out), as simulate */
+    rl_shard_plan stage = r->plan;
+    stage.pp = 1;
+    long long bm = rl_shard_micro_batch(r);
+    double s = fitted_pass(m, h, p, 0, r->plan.tp, bm, r->context, rl_shard_sends_s(r), &comm,
+                           &r->tp_excess_s, err, sizeof err);
     if (s <= 0)
         return -1;
-    double w = rl_shard_micro_big(r);
-    if (w < 1.0) { /* uneven micro-batches: the rest one sequence fewer (tester34 F11) */
-        double comm_lo = 0, excess_lo = 0;
-        double lo = fitted_pass(m, h, p, 0, r->plan.tp, rl_shard_micro_batch(r) - 1, r->context,
-                                rl_shard_sends_s(r), &comm_lo, &excess_lo, err, sizeof err);
-        if (lo <= 0)
-            return -1;
-        s = w * s + (1.0 - w) * lo;
-        comm = w * comm + (1.0 - w) * comm_lo;
-        r->tp_excess_s = w * r->tp_excess_s + (1.0 - w) * excess_lo;
-    }
-    /* unequal stages: the pass times rl_shard_pass_scale of the replica's
-     * batch (pp x the largest stage's layers / the layers once pp
-     * micro-batches are in flight), its sends included (the fit is not
-     * linear in its terms: they are not taken out), as simulate */
-    double f = rl_shard_pass_scale(m, r->plan.pp, r->replica_batch);
+    double f = rl_shard_stage_pass_scale(m, h, &stage, r->plan.pp, r->plan.tp, bm, r->context, p,
+                                         1, r->replica_batch, 0);
     s *= f;
     comm *= f;
     r->tp_excess_s *= f;
+    double w = rl_shard_micro_big(r);
+    if (w < 1.0) { /* uneven micro-batches: the rest one sequence fewer (tester34 F11) */
+        double comm_lo = 0, excess_lo = 0;
+        double lo = fitted_pass(m, h, p, 0, r->plan.tp, bm - 1, r->context, rl_shard_sends_s(r),
+                                &comm_lo, &excess_lo, err, sizeof err);
+        if (lo <= 0)
+            return -1;
+        double f_lo = rl_shard_stage_pass_scale(m, h, &stage, r->plan.pp, r->plan.tp, bm - 1,
+                                                r->context, p, 1, r->replica_batch, 0);
+        s = w * s + (1.0 - w) * lo * f_lo;
+        comm = w * comm + (1.0 - w) * comm_lo * f_lo;
+        r->tp_excess_s = w * r->tp_excess_s + (1.0 - w) * excess_lo * f_lo;
+    }
     r->step_s = s;
     r->tick_s = s / rl_shard_pass_ticks(m, r->plan.pp, r->replica_batch);
     r->comm_s = comm;

@@ -1464,3 +1464,28 @@ int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_st
     st->tokens_per_s_per_chip = st->tokens_per_s / (double)chips;
     return 1;
 }
+
+/* The build order (build_spans): the embedding is the first op, the final
+ * norm the last of the TAIL span, the LM head the SEQS span's one op, the
+ * plan's collectives after them. */
+void rl_ops_stage_ends(const rl_ops *o, double *first, double *last)
+{
+    int j = o->n - 1;
+    while (j > 0 && o->op[j].kind == RL_OP_COMM)
+        j--;
+    *first = o->n > 0 ? o->op[0].layers * o->op[0].t.time_s : 0.0;
+    *last = j >= 2 ? o->op[j].layers * o->op[j].t.time_s +
+                         o->op[j - 1].layers * o->op[j - 1].t.time_s
+                   : 0.0;
+}
+
+void rl_ops_terms_ends(const rl_ops_terms *const spans[RL_OPS_SPANS], double *first,
+                       double *last)
+{
+    const rl_ops_terms *head = spans[RL_OPS_HEAD], *tail = spans[RL_OPS_TAIL],
+                       *seqs = spans[RL_OPS_SEQS];
+    *first = head->n > 0 ? head->t[0] : 0.0;
+    *last = tail->n > 0 ? tail->t[tail->n - 1] : 0.0;
+    for (int i = 0; i < seqs->n; i++)
+        *last += seqs->t[i];
+}

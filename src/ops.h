@@ -315,6 +315,22 @@ int rl_ops_terms_of(const rl_model *m, const rl_hw *h, const rl_ops_config *c, u
 double rl_ops_terms_time(const rl_hw *h, const rl_ops_config *c,
                          const rl_ops_terms *const spans[RL_OPS_SPANS]);
 
+/* The whole-model ops of a step, which a pipeline runs on one stage only
+ * (shard.h rl_shard_stage_pass): *first the embedding gather (the first
+ * stage's), *last the final norm and the LM head (the last stage's), each
+ * its layers x time, read from o, a whole step's list (rl_ops_build; its
+ * order: the embedding first, the final norm last of the TAIL span, the LM
+ * head the SEQS span's one op, collectives after), or from the HEAD, TAIL
+ * and SEQS spans' terms (rl_ops_terms_of), the same doubles.  The engines
+ * place them so: vLLM builds `embed_tokens` on the first rank and `norm`,
+ * `lm_head` on the last, `PPMissingLayer` elsewhere
+ * (vllm/model_executor/models/llama.py); TensorRT-LLM `vocab_embedding`
+ * on `mapping.is_first_pp_rank()` and `ln_f`, `lm_head` on
+ * `is_last_pp_rank()` (tensorrt_llm/models/llama/model.py). */
+void rl_ops_stage_ends(const rl_ops *o, double *first, double *last);
+void rl_ops_terms_ends(const rl_ops_terms *const spans[RL_OPS_SPANS], double *first,
+                       double *last);
+
 /* Sum of layers * (flops, bytes) over the ops of one kind; *flops and *bytes
  * may be NULL. */
 void rl_ops_sum_kind(const rl_ops *o, rl_op_kind kind, double *flops, double *bytes);

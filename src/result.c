@@ -642,17 +642,17 @@ static void add_stages(cJSON *o, const rl_model *m, const rl_hw *h, long long pp
     char text[1600]; /* how (< 320) + the rest (< 1200 with 19-digit numbers) */
     snprintf(text, sizeof text,
              "unequal stages: %lld layers over %lld stages %s; the pipeline runs at the pace of "
-             "its largest stage (%lld layers): a pass of %lld micro-batches is %lld of its ticks, "
-             "x%.6g the whole model's op list, plus the %lld stage sends (step and shard: of "
-             "m = min(batch, %lld) micro-batches max(1, m x %lld / %lld) x, down to the sum of "
-             "the stages; simulate and size charge every pass the x%.6g); each chip holds "
+             "its slowest stage: each stage runs its layers' share of the whole model's op list "
+             "and collectives, the first the embedding too and the last the final norm and LM "
+             "head, and a pass of m = min(batch, %lld) micro-batches takes max(the whole "
+             "model's step, m x the slowest stage's) plus the %lld stage sends (simulate and "
+             "size: m = %lld at every load; the largest stage's %lld layers alone would give "
+             "x%.6g the whole model at m = %lld); each chip holds "
              "its stage's layers' weights and KV, the first stage's the embedding too and the "
              "last stage's the LM head (vLLM, TensorRT-LLM): weight_bytes_per_chip is the "
              "heaviest stage's, kv_bytes_per_chip the fullest stage's, and fits and max_batch "
-             "each stage's own (the stage with the least room for its KV binds; a time share "
-             "%lld/%lld)", m->layers, pp, how, big, pp, pp,
-             rl_shard_stage_scale(m, pp), pp - 1, pp, big, m->layers, rl_shard_stage_scale(m, pp),
-             big, m->layers);
+             "each stage's own (the stage with the least room for its KV binds)",
+             m->layers, pp, how, pp, pp - 1, pp, big, rl_shard_stage_scale(m, pp), pp);
     cJSON_AddStringToObject(o, "pp_stages_note", text);
 }
 

@@ -155,13 +155,14 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     c->t1 = malloc((size_t)(c->cap + 1) * sizeof *c->t1);
     c->slope = malloc((size_t)(c->cap + 1) * sizeof *c->slope);
     c->comm = malloc((size_t)(c->cap + 1) * sizeof *c->comm);
-    if (!c->t1 || !c->slope || !c->comm) {
+    c->ends = malloc((size_t)(c->cap + 1) * 2 * sizeof *c->ends);
+    if (!c->t1 || !c->slope || !c->comm || !c->ends) {
         rl_ops_cost_free(c);
         snprintf(err, errlen, "step cost: out of memory");
         return -1;
     }
     for (int b = 0; b <= c->cap; b++)
-        c->slope[b] = c->comm[b] = NAN;
+        c->slope[b] = c->comm[b] = c->ends[2 * b] = NAN;
     return 0;
 }
 
@@ -197,17 +198,6 @@ static double pp_sends(const rl_ops_cost *c, long long rows)
 
 /* The collectives of one step over `rows` token rows: TP (1D Megatron, tp =
  * chips) and the pipeline's sends; 0 on one chip without a pipeline. */
-/* Step time t (op list, collectives and sends) of a pipeline of unequal
- * stages: pp ticks of the largest, t less its sends times stage_f, plus
- * the sends (serve.h rl_ops_cost_pipeline); t itself with equal stages. */
-static double stage_time(const rl_ops_cost *c, double t, long long rows)
-{
-    if (!(c->stage_f > 1))
-        return t;
-    double s = pp_sends(c, rows);
-    return (t - s) * c->stage_f + s;
-}
-
 static double tp_comm(rl_ops_cost *c, long long rows)
 {
     if ((c->chips <= 1 && c->pp <= 1) || rows <= 0)
@@ -305,7 +295,7 @@ static void forget_steps(rl_ops_cost *c)
     rl_ops_memo_free(c->memo);
     c->memo = NULL;
     for (int b = 0; b <= c->cap; b++)
-        c->slope[b] = c->comm[b] = NAN;
+        c->slope[b] = c->comm[b] = c->ends[2 * b] = NAN;
     free_dense(c);
     if (c->memo_key)
         memset(c->memo_key, 0, RL_OPS_MEMO * sizeof *c->memo_key);
@@ -322,7 +312,7 @@ int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen)
         c->pp = was;
         return -1;
     }
-    c->stage_f = rl_shard_stage_scale(c->m, pp);
+    c->split = rl_shard_split_of(c->h);
     forget_steps(c);
     return 0;
 }
@@ -371,6 +361,7 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->t1);
     free(c->slope);
     free(c->comm);
+    free(c->ends);
     free(c->parts);
     free_dense(c);
     rl_ops_memo_free(c->memo);
@@ -379,7 +370,7 @@ void rl_ops_cost_free(rl_ops_cost *c)
     free(c->memo_t);
     c->memo_key = NULL;
     c->memo_t = NULL;
-    c->t1 = c->slope = c->comm = NULL;
+    c->t1 = c->slope = c->comm = c->ends = NULL;
     c->parts = NULL;
 }
 
@@ -441,10 +432,12 @@ static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long ke
     return c->terms[sp] ? &c->terms[sp][i] : NULL;
 }
 
-/* The op-list time of step oc with `rows` token rows, from its spans'
- * terms (rl_ops_cost.terms; ops.h rl_ops_terms_time: rl_ops_step_time's
- * number), the spans not kept built together in one pass. */
-static double span_time(rl_ops_cost *c, const rl_ops_config *oc, long long rows)
+/* The terms of step oc's spans in the mask `want` (rl_ops_cost.terms), with
+ * `rows` token rows, into t (the kept ones, or built[] for those not
+ * kept, built together in one pass; the others untouched); -1 when they
+ * cannot be built (a span past RL_OPS_TERMS ops, or invalid). */
+static int span_terms(rl_ops_cost *c, const rl_ops_config *oc, long long rows, unsigned want,
+                      const rl_ops_terms *t[RL_OPS_SPANS], rl_ops_terms built[RL_OPS_SPANS])
 {
     static const rl_ops_terms none; /* an empty span: no prompt, or no decode batch */
     const rl_ops_part *q = oc->parts;
@@ -460,24 +453,82 @@ static double span_time(rl_ops_cost *c, const rl_ops_config *oc, long long rows)
                               ? (unsigned long long)B << 32 | (unsigned long long)S : 0,
         [RL_OPS_TAIL] = (unsigned long long)rows + 1,
         [RL_OPS_SEQS] = (unsigned long long)seqs + 1};
-    rl_ops_terms built[RL_OPS_SPANS];
-    const rl_ops_terms *t[RL_OPS_SPANS];
     rl_ops_term_slot *slot[RL_OPS_SPANS];
     unsigned miss = 0;
     for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
+        if (!(want & 1u << sp))
+            continue;
         int empty = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
         slot[sp] = empty ? NULL : term_slot(c, sp, key[sp]);
         t[sp] = empty ? &none : slot[sp] && slot[sp]->key == key[sp] ? &slot[sp]->t : &built[sp];
         miss |= t[sp] == &built[sp] ? 1u << sp : 0;
     }
     if (miss && rl_ops_terms_of(c->m, c->h, oc, miss, built) != 0)
-        return rl_ops_step_time(c->m, c->h, oc); /* a span past RL_OPS_TERMS ops, or invalid */
+        return -1;
     for (int sp = 0; sp < RL_OPS_SPANS; sp++)
         if (miss & 1u << sp && slot[sp]) {
             slot[sp]->key = key[sp];
             slot[sp]->t = built[sp];
         }
+    return 0;
+}
+
+/* The op-list time of step oc with `rows` token rows, from its spans'
+ * terms (span_terms; ops.h rl_ops_terms_time: rl_ops_step_time's number). */
+static double span_time(rl_ops_cost *c, const rl_ops_config *oc, long long rows)
+{
+    rl_ops_terms built[RL_OPS_SPANS];
+    const rl_ops_terms *t[RL_OPS_SPANS];
+    if (span_terms(c, oc, rows, (1u << RL_OPS_SPANS) - 1, t, built) != 0)
+        return rl_ops_step_time(c->m, c->h, oc); /* a span past RL_OPS_TERMS ops, or invalid */
     return rl_ops_terms_time(c->h, oc, t);
+}
+
+/* The whole-model ops of step oc (`rows` token rows) that a pipeline's
+ * first and last stages run alone (ops.h rl_ops_terms_ends: the embedding;
+ * the final norm and LM head), from its HEAD, TAIL and SEQS terms, or its
+ * op list where they cannot be built; 0 and 0 when neither can. */
+static void step_ends(rl_ops_cost *c, const rl_ops_config *oc, long long rows, double *first,
+                      double *last)
+{
+    /* a decode step's (rows = its sequences, B) kept per B (rl_ops_cost.ends) */
+    double *kept = oc->nparts == 0 && rows == oc->decode_batch && rows >= 0 && rows <= c->cap
+                       ? &c->ends[2 * rows]
+                       : NULL;
+    if (kept && !isnan(kept[0])) {
+        *first = kept[0];
+        *last = kept[1];
+        return;
+    }
+    rl_ops_terms built[RL_OPS_SPANS];
+    const rl_ops_terms *e[RL_OPS_SPANS];
+    *first = *last = 0;
+    if (span_terms(c, oc, rows, 1u << RL_OPS_HEAD | 1u << RL_OPS_TAIL | 1u << RL_OPS_SEQS, e,
+                   built) == 0)
+        rl_ops_terms_ends(e, first, last);
+    else {
+        rl_ops o;
+        char err[256];
+        if (rl_ops_build(c->m, c->h, oc, &o, err, sizeof err) == 0)
+            rl_ops_stage_ends(&o, first, last);
+    }
+    if (kept) {
+        kept[0] = *first;
+        kept[1] = *last;
+    }
+}
+
+/* A pipeline's pass of a step of `rows` token rows whose op list,
+ * collectives and sends take t (first and last: its ends, step_ends): the
+ * stages' own times, shard.h rl_shard_stage_pass at pp micro-batches (each
+ * stream one of the pp in flight), plus the sends.  t with one stage. */
+static double stage_time(const rl_ops_cost *c, double t, double first, double last,
+                         long long rows)
+{
+    if (c->pp <= 1)
+        return t;
+    double s = pp_sends(c, rows);
+    return rl_shard_stage_pass(c->m, c->pp, c->split, c->pp, t - s, first, last) + s;
 }
 
 /* The step's time with `rows` token rows: the op list's plus the TP
@@ -487,10 +538,18 @@ static double step_time(rl_ops_cost *c, const rl_ops_part *parts, int n, long lo
 {
     rl_ops_config oc = step_config(c, parts, n, B, S);
     c->unmapped += !c->terms[0] || !c->dense_map; /* serve.h RL_OPS_MAP_AFTER */
-    if (c->fitted) /* unequal stages: the fitted pass times stage_f (serve.h) */
-        return rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows), pp_sends(c, rows)) *
-               (c->stage_f > 1 ? c->stage_f : 1);
-    return stage_time(c, span_time(c, &oc, rows) + tp_comm(c, rows), rows);
+    double first = 0, last = 0;
+    if (c->pp > 1)
+        step_ends(c, &oc, rows, &first, &last);
+    if (c->fitted) { /* a pipeline: the fitted pass (its sends in it, as e2e.c's) times the
+                        stages' pass over the op list's (serve.h) */
+        double t = rl_e2e_mixed_time(c->m, c->h, &oc, tp_comm(c, rows), pp_sends(c, rows));
+        if (c->pp <= 1)
+            return t;
+        double w = span_time(c, &oc, rows) + tp_comm(c, rows), s = pp_sends(c, rows);
+        return t * (stage_time(c, w, first, last, rows) - s) / (w - s);
+    }
+    return stage_time(c, span_time(c, &oc, rows) + tp_comm(c, rows), first, last, rows);
 }
 
 /* The time of a step with at most one prompt (`part`, NULL: none) beside
@@ -591,7 +650,13 @@ static double decode_step(rl_ops_cost *c, long long B, long long S)
         fit_decode(c, B);
     if (c->slope[B] < 0)
         return decode_memo(c, B, S);
-    return stage_time(c, c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B), B);
+    double first = 0, last = 0;
+    if (c->pp > 1) {
+        rl_ops_config oc = step_config(c, NULL, 0, B, S);
+        step_ends(c, &oc, B, &first, &last);
+    }
+    return stage_time(c, c->t1[B] + c->slope[B] * (double)(S - 1) + tp_comm(c, B), first, last,
+                      B);
 }
 
 /* llround(x) (halves away from zero) and ceil(x) without the library
@@ -624,6 +689,7 @@ typedef struct {
     long long B;
     double t1, slope, comm; /* slope >= 0: the batch's line */
     double **row;           /* the dense memo's row of B, NULL: none yet */
+    double first, last;     /* a pipeline's line: the step's ends (step_ends) */
 } decode_row;
 
 static void decode_row_init(decode_row *d, const rl_step_cost *cost, double batch)
@@ -634,9 +700,13 @@ static void decode_row_init(decode_row *d, const rl_step_cost *cost, double batc
         return;
     if (isnan(c->slope[B]))
         fit_decode(c, B);
-    *d = (decode_row){c, B, c->t1[B], c->slope[B], 0, c->dense ? c->dense[B] : NULL};
+    *d = (decode_row){c, B, c->t1[B], c->slope[B], 0, c->dense ? c->dense[B] : NULL, 0, 0};
     if (d->slope >= 0)
         d->comm = tp_comm(c, B);
+    if (d->slope >= 0 && c->pp > 1) { /* the ends depend on B alone (ops.h rl_ops_span) */
+        rl_ops_config oc = step_config(c, NULL, 0, B, 1);
+        step_ends(c, &oc, B, &d->first, &d->last);
+    }
 }
 
 static double decode_row_time(decode_row *d, double ctx)
@@ -645,7 +715,8 @@ static double decode_row_time(decode_row *d, double ctx)
     S = S < 1 ? 1 : S > d->c->smax ? d->c->smax : S;
     double t;
     if (d->slope >= 0) {
-        t = stage_time(d->c, d->t1 + d->slope * (double)(S - 1) + d->comm, d->B);
+        t = stage_time(d->c, d->t1 + d->slope * (double)(S - 1) + d->comm, d->first, d->last,
+                       d->B);
     } else {
         const double *block = d->row ? d->row[S / RL_OPS_DENSE] : NULL;
         t = block ? block[S % RL_OPS_DENSE] : 0;
@@ -1835,7 +1906,7 @@ static double plan_run(sim *S, replica *r, double end, double B)
     r->run_b = B;
     S->extra_s = 0; /* a quiet step admits nothing: no swap-in, no host copy */
     long long last = r->nrun + run_room(S, r);
-    decode_row d = {NULL, 0, 0, 0, 0, NULL};
+    decode_row d = {NULL, 0, 0, 0, 0, NULL, 0, 0};
     if (last > r->nrun && S->c->spec_gamma <= 0)
         decode_row_init(&d, S->dcost, B);
     while (r->nrun < last && !(S->dt_sample > 0 && !(end < S->next_sample))) {

@@ -172,6 +172,8 @@ typedef struct {
     int cap;         /* batches / rows cached: 1..cap */
     double *t1, *slope; /* per B: t(B, S=1) and dt/dS; slope NAN = not yet, -1 = no cache */
     double *comm;    /* per token rows: TP collective time, NAN = not yet */
+    double *ends;    /* per B, 2 each: a decode step's ops a pipeline's first and last stages
+                        run alone (serve.c step_ends), NAN = not yet */
     /* steps memoised exactly: with fitted engine costs (each step a whole
      * named op list, rl_e2e_mixed_time), one prompt of T tokens on prefix P
      * beside B decoding sequences at context S; and (T = P = 0) a decode
@@ -215,7 +217,7 @@ typedef struct {
     int nparts;
     int fitted;      /* 1: h's engine_costs time every step (e2e.h, rl_e2e_mixed_time) */
     long long pp;    /* pipeline stages (rl_ops_cost_pipeline); `chips` is then one stage's */
-    double stage_f;  /* pp > 1: shard.h rl_shard_stage_scale (1: equal stages; 0: unset) */
+    int split;       /* pp > 1: the engine's stage split (shard.h rl_shard_split_of) */
     long long ep;    /* expert-parallel groups of a stage under layout TP (rl_ops_cost_experts) */
     double dispatch_s; /* the engine's prefill dispatch per request (rl_ops_prefill_dispatch;
                           0 with fitted costs, which time the engine end to end) */
@@ -260,14 +262,14 @@ void rl_ops_cost_free(rl_ops_cost *c);
  * stages (comm.h RL_P2P on a group of chips x pp chips: NVLink inside the
  * domain, the NIC across it).  The replica runs pp such streams at once
  * (rl_serve_config.pp).  Left out: contention between streams at a stage
- * (each stream is timed as if alone: optimistic when their batches differ)
- * and the time imbalance of the first and last stages (embedding, LM head;
- * their memory is the heaviest stage's, rl_serve_weight_bytes).  Stages
- * that do not divide the layers (the engine's split, shard.h rl_shard_split_of)
- * run at the pace of the largest: a pass is pp ticks of it, the op list and
- * its collectives times stage_f (shard.h rl_shard_stage_scale), plus the
- * sends (fitted costs: the whole pass times stage_f, e2e.h).  pp may not
- * exceed the layers.  Returns 0, or -1 with err set. */
+ * (each stream is timed as if alone: optimistic when their batches differ).
+ * A pass runs at the pace of the slowest stage (the engine's split, shard.h
+ * rl_shard_split_of): pp ticks of it, each stage its layers' share of the
+ * op list and its collectives, the first the embedding and the last the
+ * final norm and LM head (shard.h rl_shard_stage_pass at pp micro-batches;
+ * serve.c step_ends), plus the sends (fitted costs: the whole pass times
+ * the op list's factor, as e2e.h's).  pp may not exceed the layers.
+ * Returns 0, or -1 with err set. */
 int rl_ops_cost_pipeline(rl_ops_cost *c, long long pp, char *err, size_t errlen);
 /* (It, and rl_ops_cost_experts below, may follow costed steps: every cached
  * time is forgotten, as all include the collectives they change.) */

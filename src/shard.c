@@ -375,6 +375,65 @@ double rl_shard_pass_scale(const rl_model *m, long long pp, long long seqs)
     return fmax(1.0, (double)(micro_batches(pp, seqs) * big) / (double)m->layers);
 }
 
+double rl_shard_stage_pass(const rl_model *m, long long pp, int split, long long seqs,
+                           double whole, double first, double last)
+{
+    long long mb = micro_batches(pp > 1 ? pp : 1, seqs);
+    if (pp <= 1 || mb <= 1 || m->abstract || m->layers < pp)
+        return whole;
+    /* the slowest stage: the first, the last, or the largest between them
+     * (both splits' middle stages are monotone in s: their ends) */
+    double per = (whole - first - last) / (double)m->layers;
+    long long mid = 0;
+    if (pp > 2) {
+        long long a = rl_shard_stage_layers(m->layers, pp, 1, split);
+        long long b = rl_shard_stage_layers(m->layers, pp, pp - 2, split);
+        mid = a > b ? a : b;
+    }
+    double t0 = (double)rl_shard_stage_layers(m->layers, pp, 0, split) * per + first;
+    double tl = (double)rl_shard_stage_layers(m->layers, pp, pp - 1, split) * per + last;
+    double slow = fmax(fmax(t0, tl), (double)mid * per);
+    return fmax(whole, (double)mb * slow);
+}
+
+double rl_shard_stage_pass_scale(const rl_model *m, const rl_hw *h, const rl_shard_plan *stage,
+                                 long long pp, long long chips, long long bm, long long context,
+                                 rl_precision p, int calibrated, long long seqs, double whole)
+{
+    if (pp <= 1)
+        return 1.0;
+    rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, bm, context);
+    c.calibrated = calibrated;
+    c.tp = stage->tp; /* the local ops' shapes; the collectives are whole's */
+    c.ep = stage->ep;
+    c.attn_replicated = stage->attn_replicated;
+    c.kv_split = stage->kv;
+    c.no_collectives = 1;
+    if (p.compute == RL_FP32)
+        c.act = RL_FP32; /* as simulate's steps (serve.c step_config) */
+    rl_ops o;
+    char err[256];
+    if (m->abstract)
+        return rl_shard_pass_scale(m, pp, seqs);
+    c.kv_copies = rl_shard_kv_layout(m, stage, 1).copies; /* as simulate's (serve.h) */
+    if (rl_ops_build(m, h, &c, &o, err, sizeof err) != 0)
+        return rl_shard_pass_scale(m, pp, seqs);
+    double first, last;
+    rl_ops_stage_ends(&o, &first, &last);
+    if (whole == 0) { /* the list's and the stage plan's collectives, as simulate's steps */
+        rl_precision moved = p;
+        moved.compute = rl_shard_moved_dtype(p.compute);
+        rl_shard_result r;
+        whole = o.step_s;
+        if (stage->tp * stage->ep > 1 &&
+            rl_shard_collectives(m, h, stage, RL_PHASE_GENERATE, (double)bm, moved, &r, err,
+                                 sizeof err) == 0)
+            whole += r.comm_s;
+    }
+    whole = whole < 0 ? o.step_s : whole;
+    return rl_shard_stage_pass(m, pp, rl_shard_split_of(h), seqs, whole, first, last) / whole;
+}
+
 double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs)
 {
     pp = pp > 1 ? pp : 1;
@@ -914,6 +973,7 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
     /* a chip's share of the largest stage's work: 1 / (M sp pp) with equal stages */
     double chip_share = 1.0 / ((double)(M * sp) * rl_shard_stage_div(m, pp)), kept, attn;
+    double g = 1; /* the pass over the whole model (rl_shard_stage_pass), set below */
     if (prefill && !m->abstract) {
         /* the operator list counts causal pairs T(T+1)/2, windows, norms and
          * the LM head on the last token only (ops.h); its `half` matmuls are
@@ -927,6 +987,10 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
         if (rl_ops_build(m, h, &oc, &ops, err, errlen) != 0)
             return -1;
         r->flops = ops.flops * chip_share;
+        double first, last;
+        rl_ops_stage_ends(&ops, &first, &last);
+        g = rl_shard_stage_pass(m, pp, split, r->replica_batch, ops.step_s, first, last) /
+            ops.step_s;
         kept = 0;
         for (int i = 0; i < ops.n; i++)
             if (ops.op[i].half)
@@ -934,6 +998,12 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
         kept *= chip_share;
         attn = 0; /* prefill's KV term is the cache write, not the attention's reads */
     } else {
+        rl_shard_plan stage = *pl;
+        stage.pp = 1;
+        if (pp > 1) /* the stages' own ends, on the ideal op list (without collectives:
+                       measured comm tables would make it the hardware's, not the plan's) */
+            g = rl_shard_stage_pass_scale(m, h, &stage, pp, M, bm, context, p, 0,
+                                          r->replica_batch, -1);
         attn = tokens * rl_arch_attention_flops_per_token(m, context) * chip_share;
         double kv_share = stage_kv_tick_share(m, pp, split, r->replica_batch, (double)context);
         if (kv_share > 0) /* a layer's attention FLOPs follow its cached tokens, as the KV */
@@ -960,28 +1030,35 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
     /* FLOPs a chip of the largest stage does a pass: its m micro-batches'
      * (tester34 F10: T ticks' were the whole model's at B < pp) */
     double chip_flops = r->flops * (double)micro_batches(pp, r->replica_batch);
+    /* a tick of the slowest stage: the largest stage's layer share (the
+     * terms above; its pass f = rl_shard_pass_scale) made the stages' own
+     * (rl_shard_stage_pass: the first stage's embedding, the last's LM
+     * head; the pass g) by g / f */
+    double T = rl_shard_pass_ticks(m, pp, r->replica_batch);
+    double k = g / rl_shard_pass_scale(m, pp, r->replica_batch);
+    if (k != 1.0)
+        local_per_step(r, k);
     if (local) { /* the local terms per step: T ticks, as below */
-        local_per_step(r, rl_shard_pass_ticks(m, pp, r->replica_batch));
+        local_per_step(r, T);
         r->flops = chip_flops;
         return 0;
     }
     /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
     rl_precision moved = p;
     moved.compute = rl_shard_moved_dtype(p.compute);
-    if (add_plan_collectives(m, h, 1, pl, x, prefill, tokens, bm, context, moved,
-                             rl_shard_pass_scale(m, pp, r->replica_batch), r, err, errlen) != 0)
+    if (add_plan_collectives(m, h, 1, pl, x, prefill, tokens, bm, context, moved, g, r, err,
+                             errlen) != 0)
         return -1;
-    /* a tick runs one micro-batch through the largest stage and its layers'
+    /* a tick runs one micro-batch through the slowest stage and its layers'
      * collectives (1/T of the step's); the step is T ticks (P; unequal
      * stages: rl_shard_pass_ticks, max(the stages' sum, the micro-batches in
      * flight), review30 M2) plus the P-1 stage-to-stage sends of a pass,
      * which wait for the stage before (rl_shard_pp_sends) */
-    double T = rl_shard_pass_ticks(m, pp, r->replica_batch);
     double sends = rl_shard_sends_s(r);
     double layer_comm = (r->comm_s - sends) / T;
     r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
     r->step_s = T * r->tick_s + sends;
-    local_per_step(r, T); /* the row per step: the largest stage's chips run T ticks */
+    local_per_step(r, T); /* the row per step: the slowest stage's chips run T ticks */
     r->flops = chip_flops;
     double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
     r->tokens_per_s = step_tokens / r->step_s;
@@ -1162,18 +1239,23 @@ int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shar
                                  rl_shard_micro_batch(s) * s->replicas, context, p, &st, &c, err,
                                  errlen))
         return -1;
+    /* the pass of the stages' own times (shard.h rl_shard_stage_pass: the
+     * layers' share, the embedding on the first, the LM head on the last)
+     * over the stage's whole-model step */
+    long long M = stage.tp * stage.ep, bm = rl_shard_micro_batch(s);
+    rl_shard_scale_stages(&c, rl_shard_stage_pass_scale(m, h, &stage, plan->pp, M, bm, context, p,
+                                                        1, s->replica_batch, c.step_s));
     double w = rl_shard_micro_big(s);
     if (w < 1.0) { /* uneven micro-batches: the rest one sequence fewer (tester34 F11) */
         rl_shard_result lo;
-        if (rl_shard_step_calibrated(m, h, &stage, chips / plan->pp,
-                                     (rl_shard_micro_batch(s) - 1) * s->replicas, context, p, &st,
-                                     &lo, err, errlen))
+        if (rl_shard_step_calibrated(m, h, &stage, chips / plan->pp, (bm - 1) * s->replicas,
+                                     context, p, &st, &lo, err, errlen))
             return -1;
+        rl_shard_scale_stages(&lo, rl_shard_stage_pass_scale(m, h, &stage, plan->pp, M, bm - 1,
+                                                             context, p, 1, s->replica_batch,
+                                                             lo.step_s));
         rl_shard_blend_stages(&c, &lo, w);
     }
-    /* unequal stages: the pass's ticks of the largest stage (shard.h
-     * rl_shard_pass_scale: pp of them once pp micro-batches are in flight) */
-    rl_shard_scale_stages(&c, rl_shard_pass_scale(m, plan->pp, s->replica_batch));
     int n = c.ncoll; /* the stages' collectives, then the sends */
     double sends = rl_shard_sends_s(s);
     for (int i = 0; i < s->ncoll && n < RL_SHARD_MAX_COLL; i++)
@@ -1182,12 +1264,13 @@ int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shar
     memcpy(s->coll, c.coll, sizeof c.coll);
     s->ncoll = n;
     s->latency_bound = c.latency_bound || s->latency_bound;
-    s->weight_load_s = c.weight_load_s;
-    s->kv_load_s = c.kv_load_s;
-    s->compute_s = c.compute_s;
-    s->attention_compute_s = c.attention_compute_s;
-    s->kernel_excess_s = c.kernel_excess_s;
+    /* the roofline columns stay the ideal plan's pass (s: rl_shard_eval,
+     * its stages' own ends on the ideal op list), the time above them the
+     * calibrated pass's kernel_excess_s */
     s->local_s = c.local_s;
+    double x = c.local_s - s->kv_load_s - s->attention_compute_s -
+               fmax(s->weight_load_s, s->compute_s);
+    s->kernel_excess_s = fabs(x) <= 1e-12 * c.step_s ? 0.0 : x; /* as rl_step_settle_excess */
     s->bound = c.bound;
     s->table_s = c.table_s;
     s->comm_s = c.comm_s + sends;

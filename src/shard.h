@@ -375,10 +375,13 @@ double rl_shard_stage_kv_div(const rl_model *m, long long pp, int split, double 
  * stages sum to.  The sends are not scaled: pp - 1 per pass either way. */
 double rl_shard_stage_scale(const rl_model *m, long long pp);
 
-/* The factor of one pass (a decode round) over `seqs` sequences a replica
- * (seqs < 1: pp), the one rule every pass time of unequal stages reads
- * (step/shard ideal, calibrated and fitted; simulate's streams through
- * rl_shard_stage_scale, its seqs = pp): the pass runs m = min(seqs, pp)
+/* The layer-share factor of one pass (a decode round) over `seqs`
+ * sequences a replica (seqs < 1: pp): the pass of stages whose times are
+ * in proportion to their layers (the whole model's list split by layers;
+ * since stop 31 the passes read rl_shard_stage_pass, which puts the
+ * embedding and LM head on their own stages, and the ideal plan this
+ * factor as the base its per-stage KV rule and g / f scale; cli.c's
+ * simulate note reads it at seqs = pp): the pass runs m = min(seqs, pp)
  * micro-batches of at most ceil(seqs / pp) (rl_shard_micro_batch;
  * uneven ones: rl_shard_micro_big) and takes
  * max(the sum of the stage ticks, m ticks of the largest stage) — a
@@ -390,6 +393,41 @@ double rl_shard_stage_scale(const rl_model *m, long long pp);
  * equal stages (pp ticks of a stage sum to the model), rl_shard_stage_scale
  * at m = pp, 1 for m <= L / ceil(L/pp).  The sends are not scaled. */
 double rl_shard_pass_scale(const rl_model *m, long long pp, long long seqs);
+
+/* The time of one pass over `seqs` sequences (seqs < 1: pp) through pp
+ * stages split by `split` (rl_shard_split_of), from the whole model's step
+ * on a stage's chips: `whole` seconds (its op list, collectives and
+ * engine costs; the sends not included), of which `first` the ops only the
+ * first stage runs and `last` those only the last runs (ops.h
+ * rl_ops_stage_ends: the embedding gather; the final norm and LM head).
+ * Stage s takes t_s = n_s / L x (whole - first - last) (its n_s layers'
+ * share of the per-layer ops) plus its own of first and last, and the
+ * pass is max(sum of t_s = whole, m x max_s t_s), m = min(seqs, pp)
+ * micro-batches (rl_shard_pass_scale's rule: a micro-batch passes every
+ * stage once, the slowest stage runs all m one after another and sets the
+ * pace: PipeDream, Narayanan et al. SOSP'19 section 3.1; GPipe, Huang et
+ * al. NeurIPS'19 section 2.2).  Every pass time reads it: step/shard
+ * ideal (its ratio to the ideal op list), calibrated and fitted,
+ * simulate's and size's step cost (seqs = pp), Lua through them.
+ * Llama-3-70B bf16 pp16 at m = 16: the last stage's 5 layers and the
+ * 2.10 GB LM head set the pace, 1.22 x the whole model, not 1 (before
+ * stop 31 every stage took the largest stage's layer share of the whole
+ * list, the LM head included).  whole when pp <= 1 or m <= 1. */
+double rl_shard_stage_pass(const rl_model *m, long long pp, int split, long long seqs,
+                           double whole, double first, double last);
+
+/* rl_shard_stage_pass's factor over `whole` for the decode step of bm
+ * sequences at `context` on a stage's `chips` chips under `stage` (its
+ * 1D tp/ep plan, pp 1) of a pipeline of pp stages: the ends (first,
+ * last) read from that step's op list (rl_ops_build; calibrated or
+ * ideal; KV copies of the stage's layout, rl_shard_kv_layout), whole the
+ * caller's time of the same step (0: the list's step_s plus the stage
+ * plan's collectives, rl_shard_collectives, as simulate's steps; < 0: the
+ * list's step_s alone, the ideal plan's: rl_shard_eval).  1 when pp <= 1; the layer share rl_shard_pass_scale when the
+ * list cannot be built (an abstract model). */
+double rl_shard_stage_pass_scale(const rl_model *m, const rl_hw *h, const rl_shard_plan *stage,
+                                 long long pp, long long chips, long long bm, long long context,
+                                 rl_precision p, int calibrated, long long seqs, double whole);
 
 /* The ticks of the largest stage such a pass lasts: max(L / ceil(L/pp),
  * m) (rl_shard_stage_div, m as rl_shard_pass_scale); exactly pp with equal

@@ -941,8 +941,8 @@ static void report_memory(doc *d, const rl_size_report_data *x)
         else
             para(d, "Pipeline: %lld stages of %lld chips holding %s of the %lld layers (%s "
                     "split; weights and every token's KV for them, the first stage the embedding "
-                    "and the last the LM head too); the largest stage, %lld/%lld of the layers, "
-                    "sets the pace; the memory per chip above is the heaviest stage's weights and the "
+                    "and the last the LM head too); the slowest stage sets the pace, the "
+                    "largest holding %lld/%lld of the layers, the last the LM head; the memory per chip above is the heaviest stage's weights and the "
                     "fullest stage's KV, the pool what the stage with the least room for its KV "
                     "holds; the replica runs %lld batch "
                     "streams at once, each step one pass through every stage plus %lld "

@@ -2274,6 +2274,12 @@ static double const_step(void *ctx, const rl_step_work *w)
  *    83.886 us over the TP8 step (1e-9); B = 1: 65,536 B is under the
  *    latency, so 5 us (the NIC latency);
  *  - PP2 x TP4 in one node, B = 64: 4,194,304 / 4.5e11 = 9.321 us.
+ * Stop 31 (h31stage): the stages' own times (shard.h rl_shard_stage_pass),
+ * the last stage runs the final norm and LM head (Z; on a TP8 chip
+ * 128,256 x 16384 x 2 / 8 = 525,336,576 B, 156.8 us, 1e-2 with its
+ * activations), the first the embedding (E): two equal stages pace
+ * 2 x ((T - E - Z) / 2 + Z) = T - E + Z, so PP2 adds Z - E beside the
+ * sends (Z and E from the same op list, rl_ops_stage_ends, 1e-9).
  * KV: each stage keeps its 63 layers of every token, so 16 chips as PP2 x
  * TP8 hold one copy per token, TP16 two (K = 8 heads), and by hand the
  * TensorRT-LLM rule of the profile's engine, 16 x 0.9 x (85,899,345,920
@@ -2287,6 +2293,26 @@ static double const_step(void *ctx, const rl_step_work *w)
  * two pipeline streams at once (100 ms, exact); each stream has half the
  * replica's KV pages, so a request that fits the replica but not half of
  * it is refused. */
+/* E and Z (ops.h rl_ops_stage_ends: the embedding; the final norm and LM
+ * head) of the ideal step of `rows` rows (one prompt of rows - seqs + 1
+ * tokens beside seqs - 1 decoding, or seqs decoding) on a TP `chips`
+ * replica; returns Z - E, what a pass of two equal stages adds (stop 31:
+ * 2 x (T - E - Z) / 2 + 2 Z = T - E + Z). */
+static double stage_ends(const rl_model *m, const rl_hw *h, long long chips, long long prompt,
+                         long long decode, double *E, double *Z)
+{
+    rl_ops_config c = rl_ops_mixed_config(chips, rl_precision_default(), prompt, 0, decode, 2048);
+    c.tp = chips;
+    c.no_collectives = 1;
+    rl_ops *o = malloc(sizeof *o);
+    char err[256];
+    assert_non_null(o);
+    assert_int_equal(rl_ops_build(m, h, &c, o, err, sizeof err), 0);
+    rl_ops_stage_ends(o, E, Z);
+    free(o);
+    return *Z - *E;
+}
+
 static void test_pipeline_parallel(void **state)
 {
     (void)state;
@@ -2299,30 +2325,40 @@ static void test_pipeline_parallel(void **state)
     assert_int_equal(rl_ops_cost_init(&pp2, &m, &h, 8, p, 0, err, sizeof err), 0);
     assert_int_equal(rl_ops_cost_init(&tp4, &m, &h, 4, p, 0, err, sizeof err), 0);
     assert_int_equal(rl_ops_cost_pipeline(&pp2, 2, err, sizeof err), 0);
-    double t8 = rl_serve_ops_time1(&tp8, 0, 0, 64, 2048);
-    assert_rel(rl_serve_ops_time1(&pp2, 0, 0, 64, 2048) - t8, 4194304.0 / 5e10, 1e-9);
+    double t8 = rl_serve_ops_time1(&tp8, 0, 0, 64, 2048), E, Z;
+    double zd = stage_ends(&m, &h, 8, 0, 64, &E, &Z);
+    assert_rel(Z, 525336576.0 / 3.35e12, 1e-2); /* the LM head's read on a TP8 chip */
+    assert_rel(rl_serve_ops_time1(&pp2, 0, 0, 64, 2048) - t8, 4194304.0 / 5e10 + zd, 1e-9);
     assert_rel(rl_serve_ops_time1(&pp2, 0, 0, 1, 2048) - rl_serve_ops_time1(&tp8, 0, 0, 1, 2048),
-               5e-6, 1e-9);
+               5e-6 + stage_ends(&m, &h, 8, 0, 1, &E, &Z), 1e-9);
     /* a prefill of 1000 tokens beside 63 decoding: 1063 rows */
     assert_rel(rl_serve_ops_time1(&pp2, 1000, 0, 63, 2048) -
                    rl_serve_ops_time1(&tp8, 1000, 0, 63, 2048),
-               2.0 * 1063 * 16384 * 2 / 5e10, 1e-9);
+               2.0 * 1063 * 16384 * 2 / 5e10 + stage_ends(&m, &h, 8, 1000, 63, &E, &Z), 1e-9);
     double t4 = rl_serve_ops_time1(&tp4, 0, 0, 64, 2048);
     assert_int_equal(rl_ops_cost_pipeline(&tp4, 2, err, sizeof err), 0);
-    assert_rel(rl_serve_ops_time1(&tp4, 0, 0, 64, 2048) - t4, 4194304.0 / 4.5e11, 1e-9);
-    /* 126 layers on 4 stages (refused before stop 29): vLLM's 31 32 32 31
-     * (shard.h rl_shard_stage_layers); a pass is 4 ticks of a 32-layer
-     * stage, 4 x 32 / 126 the op list and collectives of the whole model
-     * on a stage's 4 chips, plus 3 sends over 16 chips in domains of 8:
+    assert_rel(rl_serve_ops_time1(&tp4, 0, 0, 64, 2048) - t4,
+               4194304.0 / 4.5e11 + stage_ends(&m, &h, 4, 0, 64, &E, &Z), 1e-9);
+    /* 126 layers on 4 stages (refused before stop 29): h100-sxm's engine
+     * TensorRT-LLM's 32 32 31 31 (shard.h rl_shard_stage_layers,
+     * rl_shard_split_of); a pass is 4 ticks of stage 0, 32 layers and the
+     * embedding (the last's 31 layers and LM head, 0.66 of a layer on a
+     * TP4 chip, are less): 4 x 32 / 126 of the whole model's per-layer ops
+     * (its op list and collectives on a stage's 4 chips less E and Z) + 4 E
+     * (stop 31: was 4 x 32 / 126 of all of it), plus 3 sends over 16 chips
+     * in domains of 8:
      * stages 1 -> 2 cross the NIC (4,194,304 / 5e10), the others NVLink
      * (4,194,304 / 4.5e11) (1e-9) */
     rl_ops_cost tp4b;
     assert_int_equal(rl_ops_cost_init(&tp4b, &m, &h, 4, p, 0, err, sizeof err), 0);
     assert_int_equal(rl_ops_cost_pipeline(&tp4, 4, err, sizeof err), 0);
+    stage_ends(&m, &h, 4, 0, 64, &E, &Z);
     assert_rel(rl_serve_ops_time1(&tp4, 0, 0, 64, 2048),
-               128.0 / 126 * t4 + 4194304.0 / 5e10 + 2 * 4194304.0 / 4.5e11, 1e-9);
+               128.0 / 126 * (t4 - E - Z) + 4 * E + 4194304.0 / 5e10 + 2 * 4194304.0 / 4.5e11,
+               1e-9);
+    stage_ends(&m, &h, 4, 1000, 63, &E, &Z);
     assert_rel(rl_serve_ops_time1(&tp4, 1000, 0, 63, 2048),
-               128.0 / 126 * rl_serve_ops_time1(&tp4b, 1000, 0, 63, 2048) +
+               128.0 / 126 * (rl_serve_ops_time1(&tp4b, 1000, 0, 63, 2048) - E - Z) + 4 * E +
                    2.0 * 1063 * 16384 * 2 * (1 / 5e10 + 2 / 4.5e11), 1e-9);
     assert_int_equal(rl_ops_cost_pipeline(&tp4, 127, err, sizeof err), -1);
     assert_non_null(strstr(err, "126 layers"));
