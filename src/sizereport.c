@@ -500,17 +500,24 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                               : "size --conservative sizes on the high edge");
     }
     /* max_qps is the most the row sustains within the targets (the
-     * capacity search, to 2%; never below a load it was verified at), the
+     * capacity search, to 2%, as simulate finds it: not raised to the
+     * sized load its one run met on point p99s, h31audit finding 1), the
      * curve's points a coarser grid: worded so neither reads as
      * contradicting the other (tester34 F13: "stops meeting at 24" of a
      * row verified at 24, beside "within both targets up to 22.5") */
+    double sized = in->w.qps * (1 + in->headroom);
     if (isfinite(b->max_qps))
-        item(d, "Sized for %.3g req/s (the load + %.0f%% headroom); it sustains up to %.3g req/s "
-                "within the targets%s (max_sustainable_qps: simulate's capacity search, to 2%%; "
-                "capacity utilization %.0f%% at the load).",
-             in->w.qps * (1 + in->headroom), 100 * in->headroom, b->max_qps,
-             in->conservative ? " at the band's high edge (--conservative)" : "",
-             b->max_qps > 0 ? 100 * in->w.qps / b->max_qps : 100.0);
+        item(d, "Sized for %.3g req/s (the load + %.0f%% headroom)%s; it sustains up to %.3g req/s "
+                "within the targets%s (max_sustainable_qps: simulate's capacity search, to 2%%, "
+                "with 95%% confidence that at most 1%% of requests exceed a target; "
+                "capacity utilization %.0f%% at the load)%s.",
+             sized, 100 * in->headroom, b->meets ? ", where one run met the targets at p99" : "",
+             b->max_qps, in->conservative ? " at the band's high edge (--conservative)" : "",
+             b->max_qps > 0 ? 100 * b->reached_qps / b->max_qps : 100.0,
+             b->meets && b->max_qps < sized
+                 ? ": below the sized load, so the margin with that confidence is less than the "
+                   "headroom asked"
+                 : "");
     const rl_size_curve *c = x->curve;
     if (c && b == &x->res->c[0]) {
         int ok = -1;
