@@ -150,6 +150,19 @@ static void test_simulate_agrees_on_capacity(void **state)
                      size_has[k], args);
     }
     assert_true(b->out_tokens_per_s != b->steady_out_tokens_per_s); /* two figures, not one */
+    /* the row's capacity_utilization is simulate's too: the arrivals'
+     * reached rate over max_sustainable_qps (h31audit finding 10: size rows
+     * had none), exactly as both JSON writers print the same doubles */
+    cJSON *rows = rl_result_size(&f->in, &f->res, 0);
+    const cJSON *u = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(rows, "rows"), 0),
+                                         "capacity_utilization");
+    q = cJSON_GetObjectItem(j, "capacity_utilization");
+    assert_true(cJSON_IsNumber(u) && cJSON_IsNumber(q));
+    if (u->valuedouble != q->valuedouble)
+        fail_msg("capacity_utilization: simulate %.17g, size %.17g", q->valuedouble, u->valuedouble);
+    assert_rel(u->valuedouble, b->reached_qps / b->max_qps, 1e-12);
+    assert_true(u->valuedouble > 0.3 && u->valuedouble < 1);
+    cJSON_Delete(rows);
     cJSON_Delete(j);
 }
 
