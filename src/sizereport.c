@@ -326,7 +326,7 @@ static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_can
 
 static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const rl_size_candidate *c)
 {
-    char cells[11][96];
+    char cells[12][96];
     snprintf(cells[0], 96, "%d", rank);
     rl_size_label(x->in, c, cells[1], 96);
     snprintf(cells[2], 96, "%lld", c->chips_total);
@@ -340,22 +340,29 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     snprintf(cells[7], 96, "%.0f", c->steady_out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
     snprintf(cells[9], 96, "%.1f", c->mean_decode_batch);
+    /* the load at which it stops meeting the targets (max_sustainable_qps;
+     * h31audit finding 13: only the recommendation said it) */
+    if (isfinite(c->max_qps))
+        snprintf(cells[10], 96, "%s%.3g", c->max_qps_lower_bound ? ">= " : "", c->max_qps);
+    else
+        snprintf(cells[10], 96, "n/a");
     char why[64];
     if (c->meets)
-        snprintf(cells[10], 96, "yes");
+        snprintf(cells[11], 96, "yes");
     else /* where and why (size.h rl_size_verify) */
-        snprintf(cells[10], 96, "no: %s at %.3g req/s", rl_size_miss_names(c->fails_on, why, sizeof why),
+        snprintf(cells[11], 96, "no: %s at %.3g req/s", rl_size_miss_names(c->fails_on, why, sizeof why),
                  c->fails_at_qps);
-    row(d, 0, 11, cells);
+    row(d, 0, 12, cells);
 }
 
 static void candidate_header(doc *d, const rl_size_result *r)
 {
-    char h[11][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; band where known)",
+    char h[12][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; band where known)",
                       "TPOT p99 (ms; band where known)",
-                      "E2E p50 (s)", "output tok/s", "busy", "mean batch", "meets SLO"};
+                      "E2E p50 (s)", "output tok/s", "busy", "mean batch", "sustains (req/s)",
+                      "meets SLO"};
     snprintf(h[3], 96, "cost (%s)", cost_unit(r));
-    row(d, 1, 11, h);
+    row(d, 1, 12, h);
 }
 
 /* The mode of hardware hw's first row (the one the table and the
@@ -721,7 +728,10 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
             "cap, each with the fewest replicas that meet the targets (cheapest first; rows "
             "that miss the targets even at 4x the estimated replicas come last).  Output tok/s "
             "is the steady state (no warm-up, no drain tail); busy is the time replicas run a "
-            "step of any size, mean batch the sequences per decode step.  The first 12 rows, "
+            "step of any size, mean batch the sequences per decode step; sustains is the "
+            "largest load the row serves within the targets with its replicas (max_sustainable_qps: "
+            "simulate's capacity search, to 2%%, \">=\" where it is a lower bound), meets SLO "
+            "whether it met them at the load and at the sized load.  The first 12 rows, "
             "and any row of the frontier below ranked beyond them.");
     candidate_header(d, r);
     for (int i = 0, k = 0; i < r->n; i++) {

@@ -1160,6 +1160,30 @@ static void test_report_band(void **state)
     free(res.c);
 }
 
+/* h31audit finding 13: the Alternatives and frontier tables give each
+ * row's max_sustainable_qps, the load at which it stops meeting the
+ * targets, in a "sustains (req/s)" column before "meets SLO" (Markdown and
+ * HTML; ">= " where it is a lower bound; the value as %.3g prints it). */
+static void test_report_sustains_column(void **state)
+{
+    fixture *f = *state;
+    const rl_size_candidate *b = &f->res.c[0];
+    assert_true(b->meets && isfinite(b->max_qps) && !b->max_qps_lower_bound);
+    rl_size_report_data d = {&f->in, &f->res, NULL, NULL, "test workload", "test"};
+    char want[160];
+    for (int html = 0; html < 2; html++) {
+        char *t = rl_size_report_render(&d, html);
+        assert_non_null(t);
+        assert_non_null(strstr(t, html ? "<th>sustains (req/s)</th><th>meets SLO</th>"
+                                        : "| sustains (req/s) | meets SLO |"));
+        snprintf(want, sizeof want, html ? "<td>%.3g</td><td class=\"t\">yes</td>" : "| %.3g | yes |",
+                 b->max_qps);
+        if (!strstr(t, want))
+            fail_msg("report lacks '%s'", want);
+        free(t);
+    }
+}
+
 /* The report's KV pool count is the sequences that fit, floored (tester22
  * F12: 486827 tokens / (2000 + 300) = 211.66 printed 212): a pool of 211.66
  * mean-length requests reads 211 sequences (exact, a count). */
@@ -1377,8 +1401,8 @@ static void test_report_headroom_words(void **state)
     char *t = rl_size_report_render(&d, 0);
     assert_non_null(t);
     static const char *const want[] = {
-        "Sized for 24 req/s (the load + 20% headroom), where one run met the targets at p99; "
-        "it sustains up to 24 req/s within the targets (max_sustainable_qps",
+        ("Sized for 24 req/s (the load + 20% headroom), where one run met the targets at p99; "
+         "it sustains up to 24 req/s within the targets (max_sustainable_qps"),
         "is within both targets at every point up to 22.5 req/s and misses at the next, 25 req/s",
         "the 24 req/s sustained above lies between the two points"};
     for (int i = 0; i < 3; i++)
@@ -2069,6 +2093,7 @@ int main(void)
         cmocka_unit_test(test_equal_cost_precisions_simulated),
         cmocka_unit_test(test_report_sections),
         cmocka_unit_test(test_report_band),
+        cmocka_unit_test(test_report_sustains_column),
         cmocka_unit_test(test_report_kv_sequences_floored),
         cmocka_unit_test(test_report_pipeline_stages),
         cmocka_unit_test(test_report_memory_adds_up),
