@@ -318,11 +318,31 @@ static int report_no_tpot(const rl_size_report_data *x)
 static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_candidate *c, int k)
 {
     if (c->banded)
-        snprintf(cell, n, "%.*f (%.*f-%.*f)", dec, s * 1e3, dec, fmin(c->edge[0][k], s) * 1e3,
-                 dec, fmax(c->edge[1][k], s) * 1e3);
+        snprintf(cell, n, "%.*f (%.*f%s-%.*f%s)", dec, s * 1e3, dec, fmin(c->edge[0][k], s) * 1e3,
+                 c->edge[0][k] > s ? "*" : "", dec, fmax(c->edge[1][k], s) * 1e3,
+                 c->edge[1][k] < s ? "*" : "");
     else
         snprintf(cell, n, "%.*f", dec, s * 1e3);
 }
+
+/* Whether row c shows a p99 band edge clamped to its figure (time_cell's
+ * mark: the edge's run read inside it; e2e.c rl_e2e_band_from_runs's
+ * _clamped keys). */
+static int p99_clamped(const rl_size_candidate *c)
+{
+    const double f[2] = {c->ttft_p99, c->tpot_p99};
+    int any = 0;
+    for (int i = 0; c->banded && i < 2 && !(i && c->no_tpot); i++)
+        any |= c->edge[0][2 * i + 1] > f[i] || c->edge[1][2 * i + 1] < f[i];
+    return any;
+}
+
+/* The mark's meaning, after a table or band that showed one. */
+static const char CLAMP_NOTE[] =
+    "A band edge marked * is clamped to the figure: the run at that edge came out on the "
+    "figure's other side "
+    "(chunked scheduling is not monotone in the step cost; docs/model.md, Bands in simulate and "
+    "size), so that side shows no spread, and --conservative adds no margin there.";
 
 static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const rl_size_candidate *c)
 {
@@ -501,10 +521,11 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s%s: the same requests served again with "
                 "every step at the band's low and at its high edge (the %s of the fitted costs' "
                 "cross-validated residuals, or every table-timed kernel at its class's residual "
-                "quantile: docs/model.md, Bands in simulate and size); %s.",
+                "quantile: docs/model.md, Bands in simulate and size); %s.%s%s",
              in->band_wide ? "p5-p95" : "p10-p90", t1, t2, b->no_tpot ? "" : " ms", in->band_wide ? "p5 and p95" : "p10 and p90",
              in->conservative ? "this row is sized on the high edge (--conservative)"
-                              : "size --conservative sizes on the high edge");
+                              : "size --conservative sizes on the high edge",
+             p99_clamped(b) ? " " : "", p99_clamped(b) ? CLAMP_NOTE : "");
     }
     /* max_qps is the most the row sustains within the targets (the
      * capacity search, to 2%, as simulate finds it: not raised to the
@@ -734,13 +755,18 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
             "whether it met them at the load and at the sized load.  The first 12 rows, "
             "and any row of the frontier below ranked beyond them.");
     candidate_header(d, r);
+    int clamped = 0;
     for (int i = 0, k = 0; i < r->n; i++) {
         while (k < nf && fr[k] < i)
             k++;
-        if (i < 12 || (k < nf && fr[k] == i))
+        if (i < 12 || (k < nf && fr[k] == i)) {
             candidate_row(d, x, i + 1, &r->c[i]);
+            clamped |= p99_clamped(&r->c[i]);
+        }
     }
     table_end(d);
+    if (clamped)
+        para(d, "%s", CLAMP_NOTE);
 }
 
 /* The cost / TPOT frontier (fr[nf]) as a table. */
@@ -753,9 +779,14 @@ static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr,
             "a million does not count, as in pareto): each costs more than the row above it and "
             "streams tokens faster.");
     candidate_header(d, r);
-    for (int i = 0; i < nf; i++)
+    int clamped = 0;
+    for (int i = 0; i < nf; i++) {
         candidate_row(d, x, fr[i] + 1, &r->c[fr[i]]);
+        clamped |= p99_clamped(&r->c[fr[i]]);
+    }
     table_end(d);
+    if (clamped)
+        para(d, "%s", CLAMP_NOTE);
 }
 
 /* Cost against TPOT p99 of every meeting row, the frontier (fr[nf]) joined (HTML). */

@@ -1152,7 +1152,32 @@ static void test_report_band(void **state)
     if (!strstr(t, want))
         fail_msg("report lacks '%s'", want);
     assert_non_null(strstr(t, "Band (p10-p90)"));
+    assert_null(strstr(t, "marked *"));
     free(t);
+    /* h31audit finding 14: a high edge whose run read faster than the
+     * figure is clamped to it (docs/model.md) and marked so, in the table,
+     * the Band line and the row's JSON (ttft_p99_s_high_clamped true, no
+     * key for the edges not clamped) */
+    c->edge[1][1] = c->ttft_p99 * 0.95;
+    for (int html = 0; html < 2; html++) {
+        t = rl_size_report_render(&d, html);
+        assert_non_null(t);
+        snprintf(want, sizeof want, html ? "<td>%.0f (%.0f-%.0f*)</td>" : "| %.0f (%.0f-%.0f*) |",
+                 c->ttft_p99 * 1e3, c->ttft_p99 * lo * 1e3, c->ttft_p99 * 1e3);
+        if (!strstr(t, want))
+            fail_msg("report lacks '%s'", want);
+        assert_non_null(strstr(t, "A band edge marked * is clamped to the figure"));
+        assert_non_null(strstr(t, "--conservative adds no margin there."));
+        free(t);
+    }
+    rl_size_result one = {.c = c, .n = 1};
+    cJSON *j = rl_result_size(&f->in, &one, 1);
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(row, "ttft_p99_s_high_clamped")));
+    assert_rel(cJSON_GetObjectItem(row, "ttft_p99_s_high")->valuedouble, c->ttft_p99, 1e-12);
+    assert_null(cJSON_GetObjectItem(row, "ttft_p99_s_low_clamped"));
+    assert_null(cJSON_GetObjectItem(row, "tpot_p99_s_high_clamped"));
+    cJSON_Delete(j);
     d.res = &f->res; /* without runs at the edges: no band */
     t = rl_size_report_render(&d, 0);
     assert_null(strstr(t, "Band (p10-p90"));
