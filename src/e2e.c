@@ -2823,6 +2823,15 @@ void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, i
         cJSON_AddNumberToObject(result, k, lo);
         snprintf(k, sizeof k, "%s_high", keys[i]);
         cJSON_AddNumberToObject(result, k, hi);
+        /* an edge whose run read inside the figure is clamped to it
+         * (docs/model.md: chunked scheduling is not monotone in the step
+         * cost): said, not left looking certain (h31audit finding 14) */
+        for (int side = 0; side < 2; side++)
+            if (cJSON_IsNumber(side ? h : l) &&
+                (side ? h->valuedouble < val[i] : l->valuedouble > val[i])) {
+                snprintf(k, sizeof k, "%s_%s_clamped", keys[i], side ? "high" : "low");
+                cJSON_AddTrueToObject(result, k);
+            }
     }
     cJSON_AddStringToObject(result, "band", wide ? "p5-p95" : "p10-p90");
 }

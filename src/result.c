@@ -1637,6 +1637,10 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     add_numbers(o, rates, sizeof rates / sizeof rates[0]);
     cJSON_AddBoolToObject(o, "meets", c->meets);
     add_number_or_null(o, "max_sustainable_qps", c->max_qps, isfinite(c->max_qps));
+    /* as simulate's: the load's arrivals' rate over the capacity of the
+     * row's replicas (h31audit finding 10: size rows had none) */
+    add_number_or_null(o, "capacity_utilization", c->reached_qps / c->max_qps,
+                       isfinite(c->max_qps) && c->max_qps > 0 && c->reached_qps > 0);
     /* as simulate (fixU left them out of size rows) */
     add_capacity_flags(o, c->max_qps, c->max_qps_lower_bound, c->max_qps_repeated);
     /* where and why a row misses (null when it meets; size.h rl_size_verify) */

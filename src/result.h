@@ -187,7 +187,9 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
  * search_s, and rows (cheapest first): config, chips_total, cost, ttft_p99_s,
  * tpot_p99_s, e2e_p50_s, out_tokens_per_s (the whole run's, as simulate),
  * steady_out_tokens_per_s, meets, max_sustainable_qps (null
- * when unknown), max_sustainable_qps_is_lower_bound,
+ * when unknown), capacity_utilization (as simulate's: the arrivals'
+ * reached rate / max_sustainable_qps; null with it),
+ * max_sustainable_qps_is_lower_bound,
  * max_sustainable_qps_from_repeated_sample (both as simulate's), fails_at_qps, fails_on, mode, table_time_share, engine,
  * then ttft_p99_at_sized_s, tpot_p99_at_sized_s (at sized_for_qps; last,
  * after the detail keys); `detail` (JSON, CSV) adds

@@ -290,6 +290,11 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
                 : rl_serve_simulate(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated, req, n,
                                     &s, &r, err, errlen);
     double span = req[n - 1].arrival - req[0].arrival;
+    if (rc == 0) { /* simulate's hold on a search's figure (serve.h), and its utilization */
+        c->run_qps_lo = rl_serve_capacity_with_run(0, req, n, &r, &s);
+        c->run_qps_hi = rl_serve_capacity_with_run(INFINITY, req, n, &r, &s);
+        c->reached_qps = rl_serve_reached_qps(req, n, in->w.qps * qps_scale);
+    }
     free(req);
     if (rc == RL_SERVE_MISSED) {
         c->meets = 0;
@@ -938,9 +943,9 @@ static int pick_plans(const rl_size_input *in, const plan *plans, int n, char *p
     return 0;
 }
 
-double rl_size_verified_capacity(double search, double met, double missed)
+double rl_size_verified_capacity(double search, double lo, double hi)
 {
-    return isnan(search) ? search : fmin(fmax(search, met), missed);
+    return isnan(search) ? search : fmin(fmax(search, lo), hi);
 }
 
 char *rl_size_miss_names(int miss, char *buf, size_t len)
@@ -973,9 +978,10 @@ static int verify_from(const rl_size_input *in, rl_size_candidate *c, double fro
     c->fails_at_qps = c->miss ? load : sized_miss ? sized : NAN;
     c->meets = c->fails_on == 0;
     double searched = c->max_qps;
-    c->max_qps = rl_size_verified_capacity(c->max_qps, c->miss ? 0 : sized_miss ? load : sized,
-                                           c->meets ? INFINITY : c->fails_at_qps);
-    c->max_qps_lower_bound &= !(c->max_qps < searched); /* a missed load held it down */
+    /* the run at the load (after it, c's figures are its; 0 and 0: none kept) */
+    c->max_qps = rl_size_verified_capacity(c->max_qps, c->run_qps_lo,
+                                           c->run_qps_hi > 0 ? c->run_qps_hi : INFINITY);
+    c->max_qps_lower_bound &= !(c->max_qps < searched); /* the missed run held it down */
     return 0;
 }
 

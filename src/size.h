@@ -167,16 +167,24 @@ typedef struct {
     int meets;             /* both p99 targets met and every request completed, at the load
                               and at (1 + headroom) x the load; the figures below: at the load */
     double max_qps;        /* the load (req/s) at which it stops meeting the targets with its
-                              replicas (rl_size_capacity); NAN: unknown.  In `size` rows it
-                              lies between the loads verified on the whole sample: at least
-                              the highest one met, at most the lowest one missed
-                              (rl_size_verified_capacity) */
+                              replicas (rl_size_capacity); NAN: unknown.  In `size` rows it is
+                              simulate's max_sustainable_qps for the row at the load: the
+                              search's figure held by the whole sample's run at the load as
+                              simulate holds it (rl_size_verified_capacity), never raised to a
+                              load met only by one run's point p99 (h31audit finding 1) */
     int max_qps_lower_bound; /* 1: the search's sample was too short for a steady state at
                                 the load it failed (serve.h rl_serve_capacity), so max_qps
                                 is a lower bound; 0 too when the verified loads held it
                                 down (size rows) */
     int max_qps_repeated;  /* 1: it rests on fewer distinct requests than the search's own
                               sample, repeated (serve.h rl_serve_config.capacity_repeated) */
+    double run_qps_lo, run_qps_hi; /* what the latest complete run (rl_size_evaluate) makes of
+                              a capacity search's figure, as simulate (serve.h
+                              rl_serve_capacity_with_run): at least lo (its arrivals' rate
+                              when it sustained them, else 0), at most hi (one lattice step
+                              below that rate when its p99s missed, else INFINITY) */
+    double reached_qps;    /* the rate that run's arrivals reached (serve.h
+                              rl_serve_reached_qps): capacity_utilization's numerator */
     int miss;              /* RL_SIZE_MISS_* bits of the complete run that set the figures
                               (0: it met both targets) */
     double fails_at_qps;   /* size rows: the load at which the whole sample missed (the load,
@@ -284,20 +292,20 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
  * rl_size_evaluate); they are kept as sized_*, then c is run at the load
  * (its figures) and its capacity searched.  c->meets: met at both loads;
  * fails_at_qps / fails_on: the first load of the two that missed and why;
- * max_qps: the search's figure held between the loads verified on the whole
- * sample (rl_size_verified_capacity).  Returns 0 or -1. */
+ * max_qps: the search's figure held by the run at the load as simulate
+ * holds it (rl_size_verified_capacity).  Returns 0 or -1. */
 int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen);
 
-/* The capacity search's figure `search` (a shorter sample, 2% resolution:
- * near a verdict's load its own verdict is noise) held within what the
- * whole sample verified: at least `met` (the highest load met, 0: none),
- * at most `missed` (the lowest load missed, INFINITY: none).  NAN stays
- * NAN (no capacity: too few requests, or offline).  The loads are the
- * nominal ones the row's verdicts state (qps, sized_for_qps), not the rate
- * their arrivals reached (simulate's rl_serve_capacity_with_run): a row
- * meeting at its sized load never reads a capacity below it (tester
- * finding 8); docs/serving.md says where the two part (--burst). */
-double rl_size_verified_capacity(double search, double met, double missed);
+/* The capacity search's figure `search` (a shorter sample, 2% resolution)
+ * held by the whole sample's run at the load as simulate holds it (serve.h
+ * rl_serve_capacity_with_run): at least `lo`, at most `hi` (the run's
+ * run_qps_lo and run_qps_hi).  NAN stays NAN (no capacity: too few
+ * requests, or offline).  It used to be held between the loads the row's
+ * verdicts met and missed, so a row whose one run at the sized load met
+ * on its point p99 read that load although the search's 95% bound read
+ * less (h31audit finding 1: 24 beside simulate's 21.97 on the README's
+ * recommendation); whether the row met at the sized load is `meets`. */
+double rl_size_verified_capacity(double search, double lo, double hi);
 
 /* The ranking of the result (< 0: a first): meeting first, then cheaper;
  * at equal cost the higher max_qps (the most margin against both targets)

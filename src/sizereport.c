@@ -318,15 +318,35 @@ static int report_no_tpot(const rl_size_report_data *x)
 static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_candidate *c, int k)
 {
     if (c->banded)
-        snprintf(cell, n, "%.*f (%.*f-%.*f)", dec, s * 1e3, dec, fmin(c->edge[0][k], s) * 1e3,
-                 dec, fmax(c->edge[1][k], s) * 1e3);
+        snprintf(cell, n, "%.*f (%.*f%s-%.*f%s)", dec, s * 1e3, dec, fmin(c->edge[0][k], s) * 1e3,
+                 c->edge[0][k] > s ? "*" : "", dec, fmax(c->edge[1][k], s) * 1e3,
+                 c->edge[1][k] < s ? "*" : "");
     else
         snprintf(cell, n, "%.*f", dec, s * 1e3);
 }
 
+/* Whether row c shows a p99 band edge clamped to its figure (time_cell's
+ * mark: the edge's run read inside it; e2e.c rl_e2e_band_from_runs's
+ * _clamped keys). */
+static int p99_clamped(const rl_size_candidate *c)
+{
+    const double f[2] = {c->ttft_p99, c->tpot_p99};
+    int any = 0;
+    for (int i = 0; c->banded && i < 2 && !(i && c->no_tpot); i++)
+        any |= c->edge[0][2 * i + 1] > f[i] || c->edge[1][2 * i + 1] < f[i];
+    return any;
+}
+
+/* The mark's meaning, after a table or band that showed one. */
+static const char CLAMP_NOTE[] =
+    "A band edge marked * is clamped to the figure: the run at that edge came out on the "
+    "figure's other side "
+    "(chunked scheduling is not monotone in the step cost; docs/model.md, Bands in simulate and "
+    "size), so that side shows no spread, and --conservative adds no margin there.";
+
 static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const rl_size_candidate *c)
 {
-    char cells[11][96];
+    char cells[12][96];
     snprintf(cells[0], 96, "%d", rank);
     rl_size_label(x->in, c, cells[1], 96);
     snprintf(cells[2], 96, "%lld", c->chips_total);
@@ -340,22 +360,29 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     snprintf(cells[7], 96, "%.0f", c->steady_out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
     snprintf(cells[9], 96, "%.1f", c->mean_decode_batch);
+    /* the load at which it stops meeting the targets (max_sustainable_qps;
+     * h31audit finding 13: only the recommendation said it) */
+    if (isfinite(c->max_qps))
+        snprintf(cells[10], 96, "%s%.3g", c->max_qps_lower_bound ? ">= " : "", c->max_qps);
+    else
+        snprintf(cells[10], 96, "n/a");
     char why[64];
     if (c->meets)
-        snprintf(cells[10], 96, "yes");
+        snprintf(cells[11], 96, "yes");
     else /* where and why (size.h rl_size_verify) */
-        snprintf(cells[10], 96, "no: %s at %.3g req/s", rl_size_miss_names(c->fails_on, why, sizeof why),
+        snprintf(cells[11], 96, "no: %s at %.3g req/s", rl_size_miss_names(c->fails_on, why, sizeof why),
                  c->fails_at_qps);
-    row(d, 0, 11, cells);
+    row(d, 0, 12, cells);
 }
 
 static void candidate_header(doc *d, const rl_size_result *r)
 {
-    char h[11][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; band where known)",
+    char h[12][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; band where known)",
                       "TPOT p99 (ms; band where known)",
-                      "E2E p50 (s)", "output tok/s", "busy", "mean batch", "meets SLO"};
+                      "E2E p50 (s)", "output tok/s", "busy", "mean batch", "sustains (req/s)",
+                      "meets SLO"};
     snprintf(h[3], 96, "cost (%s)", cost_unit(r));
-    row(d, 1, 11, h);
+    row(d, 1, 12, h);
 }
 
 /* The mode of hardware hw's first row (the one the table and the
@@ -494,23 +521,31 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s%s: the same requests served again with "
                 "every step at the band's low and at its high edge (the %s of the fitted costs' "
                 "cross-validated residuals, or every table-timed kernel at its class's residual "
-                "quantile: docs/model.md, Bands in simulate and size); %s.",
+                "quantile: docs/model.md, Bands in simulate and size); %s.%s%s",
              in->band_wide ? "p5-p95" : "p10-p90", t1, t2, b->no_tpot ? "" : " ms", in->band_wide ? "p5 and p95" : "p10 and p90",
              in->conservative ? "this row is sized on the high edge (--conservative)"
-                              : "size --conservative sizes on the high edge");
+                              : "size --conservative sizes on the high edge",
+             p99_clamped(b) ? " " : "", p99_clamped(b) ? CLAMP_NOTE : "");
     }
     /* max_qps is the most the row sustains within the targets (the
-     * capacity search, to 2%; never below a load it was verified at), the
+     * capacity search, to 2%, as simulate finds it: not raised to the
+     * sized load its one run met on point p99s, h31audit finding 1), the
      * curve's points a coarser grid: worded so neither reads as
      * contradicting the other (tester34 F13: "stops meeting at 24" of a
      * row verified at 24, beside "within both targets up to 22.5") */
+    double sized = in->w.qps * (1 + in->headroom);
     if (isfinite(b->max_qps))
-        item(d, "Sized for %.3g req/s (the load + %.0f%% headroom); it sustains up to %.3g req/s "
-                "within the targets%s (max_sustainable_qps: simulate's capacity search, to 2%%; "
-                "capacity utilization %.0f%% at the load).",
-             in->w.qps * (1 + in->headroom), 100 * in->headroom, b->max_qps,
-             in->conservative ? " at the band's high edge (--conservative)" : "",
-             b->max_qps > 0 ? 100 * in->w.qps / b->max_qps : 100.0);
+        item(d, "Sized for %.3g req/s (the load + %.0f%% headroom)%s; it sustains up to %.3g req/s "
+                "within the targets%s (max_sustainable_qps: simulate's capacity search, to 2%%, "
+                "with 95%% confidence that at most 1%% of requests exceed a target; "
+                "capacity utilization %.0f%% at the load)%s.",
+             sized, 100 * in->headroom, b->meets ? ", where one run met the targets at p99" : "",
+             b->max_qps, in->conservative ? " at the band's high edge (--conservative)" : "",
+             b->max_qps > 0 ? 100 * b->reached_qps / b->max_qps : 100.0,
+             b->meets && b->max_qps < sized
+                 ? ": below the sized load, so the margin with that confidence is less than the "
+                   "headroom asked"
+                 : "");
     const rl_size_curve *c = x->curve;
     if (c && b == &x->res->c[0]) {
         int ok = -1;
@@ -714,16 +749,24 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
             "cap, each with the fewest replicas that meet the targets (cheapest first; rows "
             "that miss the targets even at 4x the estimated replicas come last).  Output tok/s "
             "is the steady state (no warm-up, no drain tail); busy is the time replicas run a "
-            "step of any size, mean batch the sequences per decode step.  The first 12 rows, "
+            "step of any size, mean batch the sequences per decode step; sustains is the "
+            "largest load the row serves within the targets with its replicas (max_sustainable_qps: "
+            "simulate's capacity search, to 2%%, \">=\" where it is a lower bound), meets SLO "
+            "whether it met them at the load and at the sized load.  The first 12 rows, "
             "and any row of the frontier below ranked beyond them.");
     candidate_header(d, r);
+    int clamped = 0;
     for (int i = 0, k = 0; i < r->n; i++) {
         while (k < nf && fr[k] < i)
             k++;
-        if (i < 12 || (k < nf && fr[k] == i))
+        if (i < 12 || (k < nf && fr[k] == i)) {
             candidate_row(d, x, i + 1, &r->c[i]);
+            clamped |= p99_clamped(&r->c[i]);
+        }
     }
     table_end(d);
+    if (clamped)
+        para(d, "%s", CLAMP_NOTE);
 }
 
 /* The cost / TPOT frontier (fr[nf]) as a table. */
@@ -736,9 +779,14 @@ static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr,
             "a million does not count, as in pareto): each costs more than the row above it and "
             "streams tokens faster.");
     candidate_header(d, r);
-    for (int i = 0; i < nf; i++)
+    int clamped = 0;
+    for (int i = 0; i < nf; i++) {
         candidate_row(d, x, fr[i] + 1, &r->c[fr[i]]);
+        clamped |= p99_clamped(&r->c[fr[i]]);
+    }
     table_end(d);
+    if (clamped)
+        para(d, "%s", CLAMP_NOTE);
 }
 
 /* Cost against TPOT p99 of every meeting row, the frontier (fr[nf]) joined (HTML). */
