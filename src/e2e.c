@@ -452,6 +452,39 @@ static void layout_error(const rl_meas *m, const rl_meas_row *r, const char *e, 
 static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
                         const rl_meas_row *r, const rl_ec_terms *t, char *err, size_t errlen);
 
+/* Row r's degrees against its model before anything is built for them
+ * (review37 H2: a decode row with pp 1e9, which measure.c's count rule
+ * takes, built one stage entry per pp before the plan check and ran out of
+ * memory; tp * ep * pp of 1e9 each overflowed row_fits' product): the
+ * GPUs tp x ep x pp at most RL_MAX_ROW_GPUS (checked in double before any
+ * product in long long), then the plan's own checks (shard.h
+ * rl_shard_check_plan: pp <= layers, ep dividing the experts, ...).  0,
+ * or -1 with err naming file, line and column. */
+#define RL_MAX_ROW_GPUS 1e9 /* measure.c's count range: a row's GPUs as one count */
+static int row_degrees(const rl_meas *m, const rl_model *mod, const rl_hw *h,
+                       const rl_meas_row *r, char *err, size_t errlen)
+{
+    if (!laid_out(r))
+        return 0;
+    char e[512];
+    double gpus = (double)r->tp * (double)r->ep * (double)r->pp;
+    if (gpus > RL_MAX_ROW_GPUS) {
+        snprintf(e, sizeof e, "%s: %lld makes tp x ep x pp = %lld x %lld x %lld = %.4g GPUs, "
+                 "more than %.0e (the range of a count)", r->pp >= r->ep ? "pp" : "ep",
+                 r->pp >= r->ep ? r->pp : r->ep, r->tp, r->ep, r->pp, gpus, RL_MAX_ROW_GPUS);
+        layout_error(m, r, e, err, errlen);
+        return -1;
+    }
+    rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
+    if (rl_shard_check_plan(mod, &plan,
+                            r->phase == RL_MEAS_PREFILL ? RL_PHASE_PREFILL : RL_PHASE_GENERATE,
+                            r->tp * r->ep * r->pp, e, sizeof e) != 0) {
+        layout_error(m, r, e, err, errlen);
+        return -1;
+    }
+    return 0;
+}
+
 static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw,
                      const char *only_engine, rows *rs, char *err, size_t errlen)
 {
@@ -504,6 +537,7 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         rl_precision p = o->prec;
         char e[1024];
         if (row_precision(r, &p, m->path, err, errlen) != 0 ||
+            row_degrees(m, &rs->models[mi], &rs->hws[hi], r, err, errlen) != 0 ||
             row_fits(r, &rs->models[mi], &rs->hws[hi], p, m->path, err, errlen) != 0)
             return -1;
         /* (E)'s terms time one TP group: an EP row has none (layout_time

@@ -556,8 +556,8 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
     return cx.failed ? -1 : 0;
 }
 
-static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase, long long chips,
-                      char *err, size_t errlen)
+int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase,
+                        long long chips, char *err, size_t errlen)
 {
     if (pl->tp < 1 || pl->ep < 1 || pl->sp < 1 || pl->pp < 1)
         RL_FAIL("sharding: tp, ep, sp and pp must be >= 1");
@@ -873,7 +873,7 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
         RL_FAIL("batch: must be >= 1, got %lld", batch);
     if (rl_step_check(m, h, chips, context, p, err, errlen) != 0)
         return -1;
-    if (check_plan(m, plan, phase, chips, err, errlen) != 0)
+    if (rl_shard_check_plan(m, plan, phase, chips, err, errlen) != 0)
         return -1;
     rl_shard_result *r = out;
     memset(r, 0, sizeof *r);
@@ -1025,7 +1025,7 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
                          char *err, size_t errlen)
 {
     long long chips = plan->tp * plan->ep * plan->sp * plan->pp;
-    if (check_plan(m, plan, phase, chips, err, errlen) != 0)
+    if (rl_shard_check_plan(m, plan, phase, chips, err, errlen) != 0)
         return -1;
     memset(out, 0, sizeof *out);
     out->plan = *plan;

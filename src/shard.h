@@ -91,6 +91,13 @@ const char *rl_kv_split_source(int given, int ideal);
  * gives (tester4 #2).  x is not looked at: a 1D plan does not use it. */
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips);
 
+/* Whether plan pl runs model m's `phase` on `chips` (a multiple of its
+ * tp * ep * sp * pp, each >= 1 and their product in range: the caller's
+ * check): 0, or -1 with err opening with the degree it is about ("tp: ",
+ * "pp: ", "ep: ", ...).  rl_shard_eval runs it first. */
+int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase,
+                        long long chips, char *err, size_t errlen);
+
 /* The decode KV cache's layout under a plan: the one function step (shard),
  * ops and the serving simulator (serve.h) read it from, for time and for
  * memory alike (tester13 #3: under --ep each read it its own way).  A
