@@ -1851,3 +1851,34 @@ void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal)
     cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(k));
     cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(given, ideal));
 }
+
+void rl_result_step_kv_layout(cJSON *r, const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                              long long chips, long long context, rl_precision p, int given,
+                              int ideal)
+{
+    if (!r)
+        return;
+    /* z chips hold each token's KV under replicate (shard.h rl_kv_layout),
+     * an integer: floor(floor(x) / z) = floor(x / z) */
+    double z = m->abstract ? 1 : rl_shard_kv_layout(m, pl, 1).copies;
+    if (z > 1) {
+        long long b = rl_memory_max_batch(m, h, chips, context, p.weights, p.kv);
+        cJSON_ReplaceItemInObject(r, "max_batch", cJSON_CreateNumber((double)(b / (long long)z)));
+        double cap = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv).capacity_bytes;
+        const cJSON *row;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItem(r, "rows"))
+        {
+            cJSON *kv = cJSON_GetObjectItem(row, "kv_bytes"),
+                  *kvc = cJSON_GetObjectItem(row, "kv_bytes_per_chip"),
+                  *w = cJSON_GetObjectItem(row, "weight_bytes");
+            if (!cJSON_IsNumber(kv) || !cJSON_IsNumber(kvc) || !cJSON_IsNumber(w))
+                continue;
+            double k = kv->valuedouble * z;
+            cJSON_SetNumberValue(kv, k);
+            cJSON_SetNumberValue(kvc, kvc->valuedouble * z);
+            cJSON_SetNumberValue(cJSON_GetObjectItem(row, "total_bytes"), w->valuedouble + k);
+            cJSON_ReplaceItemInObject((cJSON *)row, "fits", cJSON_CreateBool(w->valuedouble + k <= cap));
+        }
+    }
+    rl_result_kv_split(r, pl->kv, given, ideal);
+}

@@ -2900,6 +2900,41 @@ static void kv_split_default_is_the_engines(void **state)
     assert_true(mb[0] == mb[1] && mb[0] == mb[2]);
 }
 
+/* review37 M1: on a fitted profile, `step --tp T` beyond K (the fitted
+ * costs' TP over the chips, rl_result_step) takes the same default split
+ * and names it: llama2-70b (K = 8, 327,680 B of bf16 KV a token) on
+ * h100-sxm-splitwise --tp 16 --context 2048.  The batch split's max_batch
+ * is 1842 (review37, the old output whatever --kv-split said: floor(room /
+ * (2048 x 327,680)) over the 16 chips); replicate holds each token's KV
+ * on 16 / 8 = 2 chips: floor(1842.x / 2) = 921 (exact), kv_bytes_per_chip
+ * twice the batch split's (8 x 2048 x 327,680 x 2 / 16 = 671,088,640),
+ * batch 1000 no longer fits (1000 > 921).  The time is the fitted costs'
+ * (no split timed): equal in both splits.  The old code printed 1842 and
+ * no kv_split. */
+static void fitted_tp_names_kv_split(void **state)
+{
+    (void)state;
+    const char *a = "step --model llama2-70b --hw h100-sxm-splitwise --tp 16 --batch 8,1000 "
+                    "--context 2048 --format json";
+    static const char *const tail[] = {"", " --kv-split batch"};
+    static const double want[] = {921, 1842}, kvc[] = {671088640, 335544320};
+    static const char *const split[] = {"replicate", "batch"};
+    double t[2];
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = json2(a, tail[k]);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        assert_true(num(j, "max_batch") == want[k]);
+        assert_true(num(cJSON_GetArrayItem(rows, 0), "kv_bytes_per_chip") == kvc[k]);
+        assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "fits")),
+                         k == 1);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, split[k]);
+        assert_non_null(cJSON_GetObjectItem(j, "kv_split_source"));
+        t[k] = num(cJSON_GetArrayItem(rows, 0), "step_s");
+        cJSON_Delete(j);
+    }
+    assert_true(t[0] == t[1]);
+}
+
 /* Tester 4 finding 11: simulate names its KV split in step's --kv-split
  * terms.  llama3-70b (K = 8) on 16 tpu-v5e: two copies of each KV head,
  * kv_layout replicate; on 8 chips (int8 weights, to fit) one copy,
@@ -4774,6 +4809,7 @@ int main(void)
         cmocka_unit_test(prefill_share_as_ops),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(kv_split_default_is_the_engines),
+        cmocka_unit_test(fitted_tp_names_kv_split),
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(step_tp_rows_count_provenance),
