@@ -841,6 +841,8 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
             add_collectives(colls, &r[bt], 0);
     }
     free(res);
+    rl_e2e_no_band(o, m, h, "shard ranks the plans at the datasheet peaks; step --tp N times "
+                            "one 1D plan with its band");
     return o;
 }
 
@@ -1086,6 +1088,8 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
                 cJSON_AddItemToArray(colls, r);
             }
     }
+    rl_e2e_no_band(o, m, h, "ops lists each operator's time; step and prefill carry the "
+                            "whole step's band");
     return o;
 }
 
@@ -1278,6 +1282,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     size_t n = idx ? (size_t)nidx : s->n;
     for (size_t i = 0; i < n; i++)
         add_point(rows, s, &s->pts[idx ? idx[i] : i], m->abstract, priced);
+    rl_e2e_no_band(o, m, h, "the sweep's points carry no band; step or prefill of a point "
+                            "gives its band");
     return o;
 }
 

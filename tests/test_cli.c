@@ -1277,7 +1277,8 @@ static void validate_asks_for_a_source(void **state)
  * (estimated, no kernel tables), step --ideal on h100-sxm, simulate on
  * tpu-v5e, a tpu-v5e size (top level) and the tpu-v5e rows of a mixed
  * h100-sxm,tpu-v5e size whose h100 rows carry a band (before: neither
- * _low/_high nor no_band). */
+ * _low/_high nor no_band); ops, shard and pareto on h100-sxm (review37
+ * L1). */
 static void every_unbanded_result_says_why(void **state)
 {
     (void)state;
@@ -1290,10 +1291,17 @@ static void every_unbanded_result_says_why(void **state)
         "--out-len 10 --requests 50",
         "size --model llama3-8b --hw tpu-v5e --qps 5 --prompt-len 500 --out-len 50 "
         "--ttft-p99 2 --tpot-p99 0.1 --requests 200",
+        /* review37 L1: ops, shard and pareto on a chip with kernel-table
+         * residuals had neither a band nor no_band */
+        "ops --model llama3-70b --hw h100-sxm --batch 8 --context 4096",
+        "shard --model llama3-70b --hw h100-sxm --chips 8 --batch 8 --context 4096",
+        "pareto --model llama3-70b --hw h100-sxm --chips 8",
     };
     static const char *const why[] = {"tpu-v5e has neither", "tpu-v5e has neither",
                                       "tpu-v5e has neither", "the ideal roofline",
-                                      "tpu-v5e has neither", "tpu-v5e has neither"};
+                                      "tpu-v5e has neither", "tpu-v5e has neither",
+                                      "ops lists each operator's time", "shard ranks the plans",
+                                      "the sweep's points carry no band"};
     char args[512];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         snprintf(args, sizeof args, "%s --format json", cmds[i]);
