@@ -979,7 +979,10 @@ static int layout_prefill(const rl_model *mod, const rl_hw *h, rl_precision p,
         q.phase = RL_MEAS_PREFILL;
         q.output = 0;
         int banded = !band_of(&h->engine_costs, band_lo, mod, h, p, &q, &blo, &bhi, why, whyn);
-        layout_add(lt, 0, 1, s, s * exp(blo), s * exp(bhi), banded,
+        /* its low edge held at the roofline, as every band's (floored_low;
+         * review37 L3) */
+        layout_add(lt, 0, 1, s, floored_low(s, s * exp(blo), roofline_floor(&one)),
+                   s * exp(bhi), banded,
                    rl_hw_fit_mode(h, 1, mod->name, p.weights, p.kv, p.compute, r->tp, NULL, 0));
         snprintf(lt->engine, sizeof lt->engine, "%s", h->engine_costs.engine);
         return 0;
