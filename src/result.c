@@ -674,7 +674,7 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddBoolToObject(r, "fits", s->fits);
     if (s->phase == RL_PHASE_GENERATE) {
         cJSON_AddNumberToObject(r, "b_crit", b_crit);
-        cJSON_AddNumberToObject(r, "max_batch", (double)rl_shard_max_batch(h, s));
+        cJSON_AddNumberToObject(r, "max_batch", (double)rl_shard_max_batch(s));
     } else {
         cJSON_AddNullToObject(r, "b_crit");
         cJSON_AddNullToObject(r, "max_batch");
@@ -949,7 +949,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
              * (each row repeats them: they depend on the plan and the
              * context, not the row's batch) */
             cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
-            cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(h, &s));
+            cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(&s));
             cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
         }
         add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);

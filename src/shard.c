@@ -241,17 +241,6 @@ static double stage_weight(const rl_model *m, long long pp, long long s, long lo
     return b;
 }
 
-double rl_shard_stage_weight(const rl_model *m, long long pp, int split, long long s,
-                             const double w[4])
-{
-    if (pp <= 1 || m->abstract || m->layers < pp)
-        return w[0] + w[2] + w[3];
-    long long l = 0;
-    for (long long i = 0; i < s; i++)
-        l += rl_shard_stage_layers(m->layers, pp, i, split);
-    return stage_weight(m, pp, s, l, rl_shard_stage_layers(m->layers, pp, s, split), w);
-}
-
 double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double layered,
                               double dense, double first, double last)
 {
@@ -675,11 +664,10 @@ double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r)
     return rl_memory_usable_group(h, n, n / pp, r->weight_bytes * (double)n) / (double)n;
 }
 
-long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
+long long rl_shard_max_batch(const rl_shard_result *r)
 {
     if (r->phase == RL_PHASE_PREFILL)
         return -1;
-    (void)h; /* r->kv_room: each stage's room (rl_shard_stage_room) */
     double room = r->kv_room;
     if (!(room > 0) || !(r->kv_seq_chip > 0))
         return 0;
