@@ -998,9 +998,13 @@ int rl_cli_step(rl_opts *o)
             return emit(o, r);
         return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
     }
-    return emit_fitted(o, "step", rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context,
-                                                 o->prec),
-                       0, &m, &h);
+    cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec);
+    if (o->sharded) { /* fitted TP over the chips: memory in the split named (review37 M1) */
+        note_kv_split_default("step", o, &m, &o->plan);
+        rl_result_step_kv_layout(r, &m, &h, &o->plan, o->chips, o->context, o->prec,
+                                 o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
+    }
+    return emit_fitted(o, "step", r, 0, &m, &h);
 }
 
 int rl_cli_shard(rl_opts *o)

@@ -28,6 +28,20 @@ double rl_e2e_act_bytes(const rl_model *m, rl_precision p)
            rl_dtype_bytes(rl_shard_moved_dtype(p.compute));
 }
 
+/* The plan step times tp x ep x pp chips under (cli.c rl_cli_step): the
+ * KV split beyond the K heads step takes by default, the engine's layout
+ * (shard.h rl_kv_split_default: replicate, batch under --ideal; review37
+ * H1: validate timed the batch split where step replicates). */
+static rl_shard_plan step_plan(const rl_hw *h, long long tp, long long ep, long long pp)
+{
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = tp;
+    plan.ep = ep;
+    plan.pp = pp;
+    plan.kv = rl_kv_split_default(h->ideal);
+    return plan;
+}
+
 /* The operator terms and launches of one step from its op list. */
 static void fill_ops(rl_ec_step *s, const rl_ops *o)
 {
@@ -56,8 +70,7 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
                        ? (double)batch * (double)len * rl_e2e_act_bytes(m, c->prec) : 0;
     fill_ops(s, &o);
     if (c->chips > 1) {
-        rl_shard_plan plan = rl_shard_plan_default();
-        plan.tp = c->chips;
+        rl_shard_plan plan = step_plan(h, c->chips, 1, 1);
         rl_shard_result sr; /* the measured rows (rl_shard_eval's are the model's) */
         rl_precision moved = c->prec;
         moved.compute = rl_shard_moved_dtype(c->prec.compute);
@@ -289,11 +302,28 @@ long long rl_e2e_row_seq(const rl_meas_row *r)
     return r->phase == RL_MEAS_DECODE ? r->context : r->tokens + r->output;
 }
 
+/* The chips holding each token of row r's KV in the layout step times it
+ * in (step_plan; prefill has no split beyond the heads): shard.h
+ * rl_kv_layout's copies, the split into *split (review37 H1: a batch-split
+ * sum accepted a row step refuses). */
+static double row_kv_copies(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
+                            rl_kv_split *split)
+{
+    rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
+    *split = plan.kv;
+    return rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL).copies;
+}
+
 rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
                             rl_precision p)
 {
-    return rl_memory_use(mod, h, r->tp * r->ep * r->pp, r->batch, rl_e2e_row_seq(r), p.weights,
-                         p.kv);
+    rl_memory u = rl_memory_use(mod, h, r->tp * r->ep * r->pp, r->batch, rl_e2e_row_seq(r),
+                                p.weights, p.kv);
+    rl_kv_split split;
+    u.kv_bytes *= row_kv_copies(r, mod, h, &split);
+    u.total_bytes = u.weight_bytes + u.kv_bytes;
+    u.fits = u.total_bytes <= u.capacity_bytes;
+    return u;
 }
 
 static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
@@ -309,6 +339,12 @@ static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, r
                  r->tp * r->ep * r->pp);
     else
         snprintf(gpus, sizeof gpus, "tp %lld", r->tp);
+    rl_kv_split split;
+    double copies = row_kv_copies(r, mod, h, &split);
+    char held[96] = ""; /* rl_e2e_row_memory's copies, said */
+    if (copies > 1)
+        snprintf(held, sizeof held, " (each token's KV on %.0f chips: --kv-split %s beyond the "
+                 "K heads, as step)", copies, rl_kv_split_name(split));
     if (u.weight_bytes > u.hbm_bytes)
         snprintf(err, errlen, "%s:%d: column 'tp': %s's %s weights (%.1f GB) exceed the HBM of %s "
                  "x %s (%.1f GB): a configuration that cannot run (check the row's tp, "
@@ -316,9 +352,9 @@ static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, r
                  u.weight_bytes / 1e9, gpus, h->name, u.hbm_bytes / 1e9);
     else
         snprintf(err, errlen, "%s:%d: column 'batch': %lld sequences of %lld tokens hold %.4g GB "
-                 "of %s KV cache, with %.1f GB of %s weights more than the HBM of %s x %s "
+                 "of %s KV cache%s, with %.1f GB of %s weights more than the HBM of %s x %s "
                  "(%.1f GB): a configuration that cannot run (check the row's batch, %s, tp, kv "
-                 "and hw)", file, r->line, r->batch, seq, u.kv_bytes / 1e9, rl_dtype_name(p.kv),
+                 "and hw)", file, r->line, r->batch, seq, u.kv_bytes / 1e9, rl_dtype_name(p.kv), held,
                  u.weight_bytes / 1e9, rl_dtype_name(p.weights), gpus, h->name,
                  u.hbm_bytes / 1e9, r->phase == RL_MEAS_DECODE ? "context" : "tokens");
     return -1;
@@ -416,6 +452,39 @@ static void layout_error(const rl_meas *m, const rl_meas_row *r, const char *e, 
 static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
                         const rl_meas_row *r, const rl_ec_terms *t, char *err, size_t errlen);
 
+/* Row r's degrees against its model before anything is built for them
+ * (review37 H2: a decode row with pp 1e9, which measure.c's count rule
+ * takes, built one stage entry per pp before the plan check and ran out of
+ * memory; tp * ep * pp of 1e9 each overflowed row_fits' product): the
+ * GPUs tp x ep x pp at most RL_MAX_ROW_GPUS (checked in double before any
+ * product in long long), then the plan's own checks (shard.h
+ * rl_shard_check_plan: pp <= layers, ep dividing the experts, ...).  0,
+ * or -1 with err naming file, line and column. */
+#define RL_MAX_ROW_GPUS 1e9 /* measure.c's count range: a row's GPUs as one count */
+static int row_degrees(const rl_meas *m, const rl_model *mod, const rl_hw *h,
+                       const rl_meas_row *r, char *err, size_t errlen)
+{
+    if (!laid_out(r))
+        return 0;
+    char e[512];
+    double gpus = (double)r->tp * (double)r->ep * (double)r->pp;
+    if (gpus > RL_MAX_ROW_GPUS) {
+        snprintf(e, sizeof e, "%s: %lld makes tp x ep x pp = %lld x %lld x %lld = %.4g GPUs, "
+                 "more than %.0e (the range of a count)", r->pp >= r->ep ? "pp" : "ep",
+                 r->pp >= r->ep ? r->pp : r->ep, r->tp, r->ep, r->pp, gpus, RL_MAX_ROW_GPUS);
+        layout_error(m, r, e, err, errlen);
+        return -1;
+    }
+    rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
+    if (rl_shard_check_plan(mod, &plan,
+                            r->phase == RL_MEAS_PREFILL ? RL_PHASE_PREFILL : RL_PHASE_GENERATE,
+                            r->tp * r->ep * r->pp, e, sizeof e) != 0) {
+        layout_error(m, r, e, err, errlen);
+        return -1;
+    }
+    return 0;
+}
+
 static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw,
                      const char *only_engine, rows *rs, char *err, size_t errlen)
 {
@@ -468,6 +537,7 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         rl_precision p = o->prec;
         char e[1024];
         if (row_precision(r, &p, m->path, err, errlen) != 0 ||
+            row_degrees(m, &rs->models[mi], &rs->hws[hi], r, err, errlen) != 0 ||
             row_fits(r, &rs->models[mi], &rs->hws[hi], p, m->path, err, errlen) != 0)
             return -1;
         /* (E)'s terms time one TP group: an EP row has none (layout_time
@@ -721,8 +791,7 @@ static int cal_decode(const rl_model *m, const rl_hw *h, rl_precision p, long lo
                       long long batch, long long context, double count, cal_time *ct, char *err,
                       size_t errlen)
 {
-    rl_shard_plan plan = rl_shard_plan_default();
-    plan.tp = tp;
+    rl_shard_plan plan = step_plan(h, tp, 1, 1);
     rl_step st;
     rl_shard_result s;
     if (rl_shard_step_calibrated(m, h, &plan, tp, batch, context, p, &st, &s, err, errlen) != 0)
@@ -827,10 +896,7 @@ static int layout_decode(const rl_model *mod, const rl_hw *h, rl_precision p,
                          const rl_meas_row *r, long long context, double count, layout_t *lt,
                          char *err, size_t errlen)
 {
-    rl_shard_plan plan = rl_shard_plan_default();
-    plan.tp = r->tp;
-    plan.ep = r->ep;
-    plan.pp = r->pp;
+    rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
     long long batch = r->batch;
     *err = '\0';
     cJSON *res = rl_result_step_sharded(mod, h, &plan, r->tp * r->ep * r->pp, &batch, 1, context,
@@ -869,10 +935,7 @@ static int prefill_sends(const rl_model *mod, const rl_hw *h, rl_precision p,
     *sends_s = 0;
     if (r->pp <= 1)
         return 0;
-    rl_shard_plan plan = rl_shard_plan_default();
-    plan.tp = r->tp;
-    plan.ep = r->ep;
-    plan.pp = r->pp;
+    rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
     rl_precision moved = p;
     moved.compute = rl_shard_moved_dtype(p.compute);
     rl_shard_result *sr = malloc(sizeof *sr);
@@ -916,7 +979,10 @@ static int layout_prefill(const rl_model *mod, const rl_hw *h, rl_precision p,
         q.phase = RL_MEAS_PREFILL;
         q.output = 0;
         int banded = !band_of(&h->engine_costs, band_lo, mod, h, p, &q, &blo, &bhi, why, whyn);
-        layout_add(lt, 0, 1, s, s * exp(blo), s * exp(bhi), banded,
+        /* its low edge held at the roofline, as every band's (floored_low;
+         * review37 L3) */
+        layout_add(lt, 0, 1, s, floored_low(s, s * exp(blo), roofline_floor(&one)),
+                   s * exp(bhi), banded,
                    rl_hw_fit_mode(h, 1, mod->name, p.weights, p.kv, p.compute, r->tp, NULL, 0));
         snprintf(lt->engine, sizeof lt->engine, "%s", h->engine_costs.engine);
         return 0;

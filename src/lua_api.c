@@ -1092,8 +1092,10 @@ int rl_lua_step(lua_State *L)
         rl_result_kv_split(r, pl.kv, kv_given, h.ideal);
         return push_result(L, r);
     }
-    return push_result(L, lua_fitted(L, rl_result_step(&m, &h, chips, batch, nb, context, p), 0,
-                                     &m, &h, chips, p, fitted, wide));
+    cJSON *r = rl_result_step(&m, &h, chips, batch, nb, context, p);
+    if (planned) /* fitted TP over the chips: memory in the split named (review37 M1) */
+        rl_result_step_kv_layout(r, &m, &h, &pl, chips, context, p, kv_given, h.ideal);
+    return push_result(L, lua_fitted(L, r, 0, &m, &h, chips, p, fitted, wide));
 }
 
 /* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,

@@ -427,6 +427,12 @@ typedef struct {
     double prefill_steps, prefill_parts;
 } rl_ops_run_mix;
 
+/* The mean prefill step of mix (rl_ops_serving_share): *seqs sequences of
+ * *tokens each (0 tokens: no prompts); returns 1 when mix counts its
+ * prefill steps, 0 when it falls back on one prompt of the mean length. */
+int rl_ops_mix_prefill_step(const rl_model *m, const rl_ops_run_mix *mix, double *seqs,
+                            double *tokens);
+
 /* The mode label's share of a serving replica (simulate, size), weighted
  * over the run's busy time (tester13 #5: a run of 4000-token prompts and
  * 2-token outputs, nearly all prefill, read the decode step's share
@@ -452,12 +458,6 @@ typedef struct {
  * Before (tester7 #3) the share was taken at max_seqs sequences at the KV
  * pool's context: an attention-heavy step the run never ran.  -1 when
  * unknown (no kernel tables, abstract model). */
-/* The mean prefill step of mix (rl_ops_serving_share): *seqs sequences of
- * *tokens each (0 tokens: no prompts); returns 1 when mix counts its
- * prefill steps, 0 when it falls back on one prompt of the mean length. */
-int rl_ops_mix_prefill_step(const rl_model *m, const rl_ops_run_mix *mix, double *seqs,
-                            double *tokens);
-
 double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
                             long long ep, int attn_dp, const rl_ops_run_mix *mix,
                             rl_precision p, double *prefill_frac);

@@ -674,7 +674,7 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddBoolToObject(r, "fits", s->fits);
     if (s->phase == RL_PHASE_GENERATE) {
         cJSON_AddNumberToObject(r, "b_crit", b_crit);
-        cJSON_AddNumberToObject(r, "max_batch", (double)rl_shard_max_batch(h, s));
+        cJSON_AddNumberToObject(r, "max_batch", (double)rl_shard_max_batch(s));
     } else {
         cJSON_AddNullToObject(r, "b_crit");
         cJSON_AddNullToObject(r, "max_batch");
@@ -841,6 +841,8 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
             add_collectives(colls, &r[bt], 0);
     }
     free(res);
+    rl_e2e_no_band(o, m, h, "shard ranks the plans at the datasheet peaks; step --tp N times "
+                            "one 1D plan with its band");
     return o;
 }
 
@@ -947,7 +949,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
              * (each row repeats them: they depend on the plan and the
              * context, not the row's batch) */
             cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
-            cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(h, &s));
+            cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(&s));
             cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
         }
         add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
@@ -1086,6 +1088,8 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
                 cJSON_AddItemToArray(colls, r);
             }
     }
+    rl_e2e_no_band(o, m, h, "ops lists each operator's time; step and prefill carry the "
+                            "whole step's band");
     return o;
 }
 
@@ -1278,6 +1282,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     size_t n = idx ? (size_t)nidx : s->n;
     for (size_t i = 0; i < n; i++)
         add_point(rows, s, &s->pts[idx ? idx[i] : i], m->abstract, priced);
+    rl_e2e_no_band(o, m, h, "the sweep's points carry no band; step or prefill of a point "
+                            "gives its band");
     return o;
 }
 
@@ -1854,4 +1860,35 @@ void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal)
         return;
     cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(k));
     cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(given, ideal));
+}
+
+void rl_result_step_kv_layout(cJSON *r, const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                              long long chips, long long context, rl_precision p, int given,
+                              int ideal)
+{
+    if (!r)
+        return;
+    /* z chips hold each token's KV under replicate (shard.h rl_kv_layout),
+     * an integer: floor(floor(x) / z) = floor(x / z) */
+    double z = m->abstract ? 1 : rl_shard_kv_layout(m, pl, 1).copies;
+    if (z > 1) {
+        long long b = rl_memory_max_batch(m, h, chips, context, p.weights, p.kv);
+        cJSON_ReplaceItemInObject(r, "max_batch", cJSON_CreateNumber((double)(b / (long long)z)));
+        double cap = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv).capacity_bytes;
+        const cJSON *row;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItem(r, "rows"))
+        {
+            cJSON *kv = cJSON_GetObjectItem(row, "kv_bytes"),
+                  *kvc = cJSON_GetObjectItem(row, "kv_bytes_per_chip"),
+                  *w = cJSON_GetObjectItem(row, "weight_bytes");
+            if (!cJSON_IsNumber(kv) || !cJSON_IsNumber(kvc) || !cJSON_IsNumber(w))
+                continue;
+            double k = kv->valuedouble * z;
+            cJSON_SetNumberValue(kv, k);
+            cJSON_SetNumberValue(kvc, kvc->valuedouble * z);
+            cJSON_SetNumberValue(cJSON_GetObjectItem(row, "total_bytes"), w->valuedouble + k);
+            cJSON_ReplaceItemInObject((cJSON *)row, "fits", cJSON_CreateBool(w->valuedouble + k <= cap));
+        }
+    }
+    rl_result_kv_split(r, pl->kv, given, ideal);
 }

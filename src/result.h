@@ -215,4 +215,16 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
  * given or the default (rl_kv_split_source). */
 void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal);
 
+/* A step result r without a plan (rl_result_step, `chips` chips: the
+ * fitted costs' TP over them) in the KV split of plan pl (review37 M1: a
+ * fitted --tp beyond K kept the batch split's memory while it named
+ * none): max_batch, and each row's kv_bytes, kv_bytes_per_chip,
+ * total_bytes and fits, with each token's KV on the layout's copies
+ * (shard.h rl_kv_layout; replicate: tp / K chips), then
+ * rl_result_kv_split's keys.  The time is the fitted costs', which time
+ * no split (docs/model.md). */
+void rl_result_step_kv_layout(cJSON *r, const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                              long long chips, long long context, rl_precision p, int given,
+                              int ideal);
+
 #endif

@@ -3322,8 +3322,10 @@ static int static_saturation(const rl_request *req, long long m, const rl_serve_
  * n^(1/3) (the order of the optimal block for a variance or distribution:
  * Hall, Horowitz and Jing, "On blocking rules for the bootstrap with
  * dependent data", Biometrika 82(3), 1995), drawn from a fixed seed (a
- * longer sample extends a shorter one), the drawn gaps scaled to the given
- * rate ((n - 1) / span over the whole sample).  Repeating the n as they
+ * longer sample's requests extend a shorter one's in order; their arrivals
+ * do not, since every drawn gap is scaled by the whole sample's factor),
+ * the drawn gaps scaled to the given rate ((n - 1) / span over the whole
+ * sample).  Repeating the n as they
  * stand (stop 30) made a periodic sample: its waits' batch means of whole
  * periods agree, so the effective requests counted every repeat (review36
  * L2: M/D/1 seed 8 on 1000 requests, 4017 effective of 10597 where the

@@ -760,7 +760,8 @@ size_t rl_serve_bytes_per_request(void);
 
 /* The most bytes a simulation of n requests and its capacity search hold:
  * the run's, or the n requests beside the search's largest sample
- * (rl_serve_capacity grows it past n, repeating the requests, up to
+ * (rl_serve_capacity grows it past n, the n followed by a stationary
+ * bootstrap of them (serve.c capacity_sample), up to
  * RL_SERVE_CAPACITY_GROW_MAX, with its own copy and a rescaled one; the
  * run's state is freed by then).  The Lua sandbox checks it against its
  * budget: 1e7 requests 1716 MiB (the run's), 100 requests 43 MiB. */

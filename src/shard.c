@@ -241,17 +241,6 @@ static double stage_weight(const rl_model *m, long long pp, long long s, long lo
     return b;
 }
 
-double rl_shard_stage_weight(const rl_model *m, long long pp, int split, long long s,
-                             const double w[4])
-{
-    if (pp <= 1 || m->abstract || m->layers < pp)
-        return w[0] + w[2] + w[3];
-    long long l = 0;
-    for (long long i = 0; i < s; i++)
-        l += rl_shard_stage_layers(m->layers, pp, i, split);
-    return stage_weight(m, pp, s, l, rl_shard_stage_layers(m->layers, pp, s, split), w);
-}
-
 double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double layered,
                               double dense, double first, double last)
 {
@@ -615,8 +604,8 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
     return cx.failed ? -1 : 0;
 }
 
-static int check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase, long long chips,
-                      char *err, size_t errlen)
+int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase,
+                        long long chips, char *err, size_t errlen)
 {
     if (pl->tp < 1 || pl->ep < 1 || pl->sp < 1 || pl->pp < 1)
         RL_FAIL("sharding: tp, ep, sp and pp must be >= 1");
@@ -734,11 +723,10 @@ double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r)
     return rl_memory_usable_group(h, n, n / pp, r->weight_bytes * (double)n) / (double)n;
 }
 
-long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r)
+long long rl_shard_max_batch(const rl_shard_result *r)
 {
     if (r->phase == RL_PHASE_PREFILL)
         return -1;
-    (void)h; /* r->kv_room: each stage's room (rl_shard_stage_room) */
     double room = r->kv_room;
     if (!(room > 0) || !(r->kv_seq_chip > 0))
         return 0;
@@ -932,7 +920,7 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
         RL_FAIL("batch: must be >= 1, got %lld", batch);
     if (rl_step_check(m, h, chips, context, p, err, errlen) != 0)
         return -1;
-    if (check_plan(m, plan, phase, chips, err, errlen) != 0)
+    if (rl_shard_check_plan(m, plan, phase, chips, err, errlen) != 0)
         return -1;
     rl_shard_result *r = out;
     memset(r, 0, sizeof *r);
@@ -1102,7 +1090,7 @@ int rl_shard_collectives(const rl_model *m, const rl_hw *h, const rl_shard_plan 
                          char *err, size_t errlen)
 {
     long long chips = plan->tp * plan->ep * plan->sp * plan->pp;
-    if (check_plan(m, plan, phase, chips, err, errlen) != 0)
+    if (rl_shard_check_plan(m, plan, phase, chips, err, errlen) != 0)
         return -1;
     memset(out, 0, sizeof *out);
     out->plan = *plan;

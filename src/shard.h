@@ -91,6 +91,13 @@ const char *rl_kv_split_source(int given, int ideal);
  * gives (tester4 #2).  x is not looked at: a 1D plan does not use it. */
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips);
 
+/* Whether plan pl runs model m's `phase` on `chips` (a multiple of its
+ * tp * ep * sp * pp, each >= 1 and their product in range: the caller's
+ * check): 0, or -1 with err opening with the degree it is about ("tp: ",
+ * "pp: ", "ep: ", ...).  rl_shard_eval runs it first. */
+int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase,
+                        long long chips, char *err, size_t errlen);
+
 /* The decode KV cache's layout under a plan: the one function step (shard),
  * ops and the serving simulator (serve.h) read it from, for time and for
  * memory alike (tester13 #3: under --ep each read it its own way).  A
@@ -227,7 +234,7 @@ double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r);
  * counterpart of memory.h rl_memory_max_batch (a pipeline's micro-batches
  * unpadded, rl_shard_micro_big: every sequence the room holds, tester34 F11); 0 when not one fits; -1 for a
  * prefill result (a prompt's cache is written, not held). */
-long long rl_shard_max_batch(const rl_hw *h, const rl_shard_result *r);
+long long rl_shard_max_batch(const rl_shard_result *r);
 
 /* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`
  * sequences (all replicas) at context / prompt length `context`.  Errors
@@ -317,15 +324,9 @@ double rl_shard_stage_div(const rl_model *m, long long pp);
 double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double layered,
                               double dense, double first, double last);
 
-/* Stage s's weights (bytes a chip) of pp stages, rl_shard_stage_weights'
- * rule for one stage; w = {layered, dense, first, last} as that takes
- * them. */
-double rl_shard_stage_weight(const rl_model *m, long long pp, int split, long long s,
-                             const double w[4]);
-
 /* The KV room of a pipeline's binding stage (tester37 F2, tester35 F2,
- * review36 M2): each stage's chips hold their own weights (w as
- * rl_shard_stage_weight takes it) and their own layers' KV, so a stage s
+ * review36 M2): each stage's chips hold their own weights (w =
+ * {layered, dense, first, last} as rl_shard_stage_weights takes them) and their own layers' KV, so a stage s
  * holds x_s / pp of every sequence's KV, x_s = pp x its layers' share of a
  * sequence's KV at `context` tokens (windowed layers capped, as
  * rl_shard_stage_kv_div; the layer share pp n_s / L when every layer holds

@@ -371,7 +371,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
                                  .prefill_bytes = k >= 0 ? bytes : r->total_bytes,
                                  .b_crit = rl_step_b_crit(m, h, p),
-                                 .max_batch = rl_shard_max_batch(h, r)};
+                                 .max_batch = rl_shard_max_batch(r)};
             int rc = push(out, &pt, h);
             if (rc != 0)
                 return rc;

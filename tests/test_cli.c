@@ -1277,7 +1277,8 @@ static void validate_asks_for_a_source(void **state)
  * (estimated, no kernel tables), step --ideal on h100-sxm, simulate on
  * tpu-v5e, a tpu-v5e size (top level) and the tpu-v5e rows of a mixed
  * h100-sxm,tpu-v5e size whose h100 rows carry a band (before: neither
- * _low/_high nor no_band). */
+ * _low/_high nor no_band); ops, shard and pareto on h100-sxm (review37
+ * L1). */
 static void every_unbanded_result_says_why(void **state)
 {
     (void)state;
@@ -1290,10 +1291,17 @@ static void every_unbanded_result_says_why(void **state)
         "--out-len 10 --requests 50",
         "size --model llama3-8b --hw tpu-v5e --qps 5 --prompt-len 500 --out-len 50 "
         "--ttft-p99 2 --tpot-p99 0.1 --requests 200",
+        /* review37 L1: ops, shard and pareto on a chip with kernel-table
+         * residuals had neither a band nor no_band */
+        "ops --model llama3-70b --hw h100-sxm --batch 8 --context 4096",
+        "shard --model llama3-70b --hw h100-sxm --chips 8 --batch 8 --context 4096",
+        "pareto --model llama3-70b --hw h100-sxm --chips 8",
     };
     static const char *const why[] = {"tpu-v5e has neither", "tpu-v5e has neither",
                                       "tpu-v5e has neither", "the ideal roofline",
-                                      "tpu-v5e has neither", "tpu-v5e has neither"};
+                                      "tpu-v5e has neither", "tpu-v5e has neither",
+                                      "ops lists each operator's time", "shard ranks the plans",
+                                      "the sweep's points carry no band"};
     char args[512];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         snprintf(args, sizeof args, "%s --format json", cmds[i]);
@@ -2908,6 +2916,41 @@ static void kv_split_default_is_the_engines(void **state)
     assert_rel(t[0], t[1], 1e-12);
     assert_rel(t[0], t[2], 1e-12);
     assert_true(mb[0] == mb[1] && mb[0] == mb[2]);
+}
+
+/* review37 M1: on a fitted profile, `step --tp T` beyond K (the fitted
+ * costs' TP over the chips, rl_result_step) takes the same default split
+ * and names it: llama2-70b (K = 8, 327,680 B of bf16 KV a token) on
+ * h100-sxm-splitwise --tp 16 --context 2048.  The batch split's max_batch
+ * is 1842 (review37, the old output whatever --kv-split said: floor(room /
+ * (2048 x 327,680)) over the 16 chips); replicate holds each token's KV
+ * on 16 / 8 = 2 chips: floor(1842.x / 2) = 921 (exact), kv_bytes_per_chip
+ * twice the batch split's (8 x 2048 x 327,680 x 2 / 16 = 671,088,640),
+ * batch 1000 no longer fits (1000 > 921).  The time is the fitted costs'
+ * (no split timed): equal in both splits.  The old code printed 1842 and
+ * no kv_split. */
+static void fitted_tp_names_kv_split(void **state)
+{
+    (void)state;
+    const char *a = "step --model llama2-70b --hw h100-sxm-splitwise --tp 16 --batch 8,1000 "
+                    "--context 2048 --format json";
+    static const char *const tail[] = {"", " --kv-split batch"};
+    static const double want[] = {921, 1842}, kvc[] = {671088640, 335544320};
+    static const char *const split[] = {"replicate", "batch"};
+    double t[2];
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = json2(a, tail[k]);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        assert_true(num(j, "max_batch") == want[k]);
+        assert_true(num(cJSON_GetArrayItem(rows, 0), "kv_bytes_per_chip") == kvc[k]);
+        assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "fits")),
+                         k == 1);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, split[k]);
+        assert_non_null(cJSON_GetObjectItem(j, "kv_split_source"));
+        t[k] = num(cJSON_GetArrayItem(rows, 0), "step_s");
+        cJSON_Delete(j);
+    }
+    assert_true(t[0] == t[1]);
 }
 
 /* Tester 4 finding 11: simulate names its KV split in step's --kv-split
@@ -4785,6 +4828,7 @@ int main(void)
         cmocka_unit_test(prefill_share_as_ops),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(kv_split_default_is_the_engines),
+        cmocka_unit_test(fitted_tp_names_kv_split),
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(step_tp_rows_count_provenance),

@@ -1622,6 +1622,32 @@ static double cli_first(const char *args, const char *key)
     return v;
 }
 
+/* review37 H1: where TP exceeds the model's KV heads, a row is timed in
+ * the KV split step takes by default (shard.h rl_kv_split_default:
+ * replicate outside --ideal, fixQ), so it agrees with its `step` command
+ * to the digit (exact compare, as validate_layout_rows_as_step).
+ * tests/data/e2e/kv_beyond_k.csv: llama3-8b (K = 8) decode tp16 and tp16
+ * pp2 on h100-sxm, deepseek-v3 (MLA: one latent) decode tp8 on h200 in
+ * fp8.  Before the fix validate timed the batch split: 0.003761 s (tp16
+ * pp2) and 0.030505 s against step's 0.003457 and 0.030112 (review37). */
+static void validate_kv_beyond_k_as_step(void **state)
+{
+    (void)state;
+    static char buf[1 << 17];
+    cJSON *j = run_cli_json("validate --against @SRC@/tests/data/e2e/kv_beyond_k.csv --format json",
+                            buf, sizeof buf);
+    const char *st = "--model llama3-8b --hw h100-sxm --batch 8 --context 1024 --format json";
+    char a[512];
+    snprintf(a, sizeof a, "step --tp 16 %s", st);
+    assert_true(row_number(j, 0, "predicted_s") == cli_first(a, "step_s"));
+    snprintf(a, sizeof a, "step --tp 16 --pp 2 %s", st);
+    assert_true(row_number(j, 1, "predicted_s") == cli_first(a, "step_s"));
+    assert_true(row_number(j, 2, "predicted_s") ==
+                cli_first("step --model deepseek-v3 --hw h200 --tp 8 --weights fp8 --kv fp8 "
+                          "--compute fp8 --batch 64 --context 4096 --format json", "step_s"));
+    cJSON_Delete(j);
+}
+
 /* audit31 finding 4 (issue 13 item 1): rows with pp or ep columns were
  * refused ("not modelled yet"); validate --against now times each as the
  * command for that layout prints it, to the digit (the JSON numbers of
@@ -2009,6 +2035,7 @@ int main(void)
         cmocka_unit_test(rows_beyond_context_left_out),
         cmocka_unit_test(validate_runs_as_step),
         cmocka_unit_test(validate_layout_rows_as_step),
+        cmocka_unit_test(validate_kv_beyond_k_as_step),
         cmocka_unit_test(layout_rows_refused),
         cmocka_unit_test(fitted_band_floored_at_the_roofline),
         cmocka_unit_test(validate_engine_selects),

@@ -84,6 +84,16 @@ static void kv_split_default_from_lua(void **state)
     assert_true(run_number(code) == 1);
     snprintf(code, sizeof code, "return roofline.ops%s }.kv_split == 'replicate' and 1 or 0", o);
     assert_true(run_number(code) == 1);
+    /* review37 M1: a fitted profile's step with tp beyond K (test_cli
+     * fitted_tp_names_kv_split derives 921 = floor(1842.x / 2); the old
+     * code: 1842 and no kv_split) */
+    const char *f = "{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', chips = 16, tp = 16, "
+                    "batch = 8, context = 2048";
+    snprintf(code, sizeof code, "local r = roofline.step%s } return r.kv_split == 'replicate' "
+             "and r.max_batch or -1", f);
+    assert_true(run_number(code) == 921);
+    snprintf(code, sizeof code, "return roofline.step%s, kv_split = 'batch' }.max_batch", f);
+    assert_true(run_number(code) == 1842);
 }
 
 static void errors(void **state)

@@ -549,7 +549,7 @@ static void stage_kv_is_its_layers(void **state)
     double room = rl_shard_chip_room(&h, &r) - r.weight_bytes;
     /* every sequence held, none padded (tester34 F11; was floored to a
      * multiple of pp: 28 where 30 fit) */
-    assert_int_equal(rl_shard_max_batch(&h, &r), (long long)floor(room / 4294967296.0));
+    assert_int_equal(rl_shard_max_batch(&r), (long long)floor(room / 4294967296.0));
     assert_true(floor(room / 4294967296.0) < floor(room / 3774873600.0)); /* the case can fail */
     /* the KV read a pass and the attention FLOPs (stage_kv_tick_share) */
     static const long long n4[] = {8, 8, 8, 8};
@@ -661,7 +661,7 @@ static void stage_weights_first_last(void **state)
     assert_rel(r.weight_bytes, 10657906688.0, 1e-15);
     assert_rel(r.kv_seq_chip, 83886080.0, 1e-15);
     assert_true(r.fits);
-    assert_int_equal(rl_shard_max_batch(&h, &r), 896);
+    assert_int_equal(rl_shard_max_batch(&r), 896);
     r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 912, 4096, p);
     assert_false(r.fits);
     assert_rel(rl_serve_weight_bytes(&m, &h, 16, 16, 1, p, RL_ATTN_LAYOUT_TP),
@@ -708,7 +708,7 @@ static void stage_room_is_each_stages(void **state)
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 7, 324, 4096, p);
     assert_rel(r.weight_bytes, 20925759488.0, 1e-15);
     assert_rel(r.kv_seq_chip, 12 * 16777216.0, 1e-15);
-    assert_int_equal(rl_shard_max_batch(&h, &r), 324);
+    assert_int_equal(rl_shard_max_batch(&r), 324);
     assert_int_equal(r.kv_stage, 3); /* the first 12-layer stage */
     assert_rel(r.kv_room, 85899345920.0 - 20535705600.0, 1e-12);
     assert_true(r.fits);
@@ -716,11 +716,9 @@ static void stage_room_is_each_stages(void **state)
     assert_false(r.fits);
     assert_rel(rl_serve_kv_capacity(&m, &h, 7, 7, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0), 1155064.0,
                1e-12);
-    /* the one-stage rule: each stage's weights (rl_shard_stage_weight) */
-    const double w[4] = {80.0, 0.0, 1.0, 2.0};
-    assert_rel(rl_shard_stage_weight(&m, 7, RL_SPLIT_VLLM, 0, w), 12.0, 0);  /* 11 + 1 */
-    assert_rel(rl_shard_stage_weight(&m, 7, RL_SPLIT_VLLM, 3, w), 12.0, 0);  /* 12 */
-    assert_rel(rl_shard_stage_weight(&m, 7, RL_SPLIT_VLLM, 6, w), 13.0, 0);  /* 11 + 2 */
+    /* the one-stage rule, each stage's weights: stages of 11 (+ 1 first),
+     * 12 and 11 (+ 2 last) of 80 layered: the heaviest, the last, 13 */
+    assert_rel(rl_shard_stage_weights(&m, 7, RL_SPLIT_VLLM, 80.0, 0.0, 1.0, 2.0), 13.0, 0);
     assert_rel(rl_shard_stage_kv_scale(&m, 7, RL_SPLIT_VLLM, 4096), 84.0 / 80.0, 0);
 }
 
@@ -861,7 +859,7 @@ static void plan_max_batch(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_precision p = rl_precision_default();
     rl_shard_result r = eval(&m, &h, tp_plan(8), RL_PHASE_GENERATE, 8, 1, 4096, p);
-    assert_int_equal(rl_shard_max_batch(&h, &r), 363);
+    assert_int_equal(rl_shard_max_batch(&r), 363);
     assert_int_equal(rl_memory_max_batch(&m, &h, 8, 4096, p.weights, p.kv), 363);
     rl_shard_plan plans[4] = {tp_plan(8), tp_plan(4), tp_plan(2), tp_plan(16)};
     plans[2].pp = 4;            /* tp2 pp4 */
@@ -869,7 +867,7 @@ static void plan_max_batch(void **state)
     long long chips[4] = {8, 8, 8, 16};
     for (int i = 0; i < 4; i++) {
         rl_shard_result a = eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], 1, 4096, p);
-        long long b = rl_shard_max_batch(&h, &a), step = a.kv_groups * a.replicas;
+        long long b = rl_shard_max_batch(&a), step = a.kv_groups * a.replicas;
         assert_true(b > 0 && b % step == 0);
         rl_shard_result at = eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], b, 4096, p);
         if (!at.fits)
@@ -879,7 +877,7 @@ static void plan_max_batch(void **state)
             fail_msg("%s: %lld + %lld sequences still fit", a.name, b, step);
     }
     r = eval(&m, &h, tp_plan(8), RL_PHASE_PREFILL, 8, 1, 4096, p);
-    assert_int_equal(rl_shard_max_batch(&h, &r), -1);
+    assert_int_equal(rl_shard_max_batch(&r), -1);
 }
 
 /* A wrong expectation (problem 4 without communication) must fail. */
@@ -1231,7 +1229,7 @@ static void uneven_micro_batches(void **state)
     assert_rel(rl_shard_micro_big(&r16), 1.0, 0);
     /* memory: no padding; the max batch is every sequence the room holds */
     double room = rl_shard_chip_room(&h, &r9) - r9.weight_bytes;
-    assert_int_equal(rl_shard_max_batch(&h, &r9), (long long)floor(room / 134217728.0));
+    assert_int_equal(rl_shard_max_batch(&r9), (long long)floor(room / 134217728.0));
     rl_model b = load_model("llama3-70b", NULL, 0);
     pl.pp = 3;
     rl_shard_result f1 = eval(&b, &h, pl, RL_PHASE_GENERATE, 3, 1, 4096, p);
