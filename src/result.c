@@ -965,20 +965,67 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     return o;
 }
 
-/* The HBM the chips of c hold (memory.h's fully sharded view, as step's
- * ideal rows): all weights plus the KV of dec_b sequences at dec_s and
- * pre_b at pre_s, against chips * hbm_bytes: hbm_weight_bytes,
- * hbm_kv_bytes, hbm_capacity_bytes, fits. */
+/* What one chip of c's TP/EP plan (rl_ops_plan) holds, as step --tp judges
+ * it (shard.c eval_pass: the plan's stored weights a chip, its KV under the
+ * plan's layout, rl_shard_kv_layout, against rl_shard_chip_room): *w, *kv
+ * and *room per chip for dec_b sequences at dec_s plus pre_b prompts of
+ * pre_s tokens (a prompt's KV as prefill lays it out: replicated beyond
+ * the heads).  Returns 0, or -1 when the plan does not evaluate (ops has
+ * checked it: not expected). */
+static int plan_hbm(const rl_model *m, const rl_hw *h, const rl_ops_config *c, long long dec_b,
+                    long long dec_s, long long pre_b, long long pre_s, double *w, double *kv,
+                    double *room)
+{
+    rl_shard_plan pl = rl_ops_plan(c);
+    const long long b[2] = {dec_b, pre_b}, s[2] = {dec_s, pre_s};
+    const rl_phase ph[2] = {RL_PHASE_GENERATE, RL_PHASE_PREFILL};
+    char err[256];
+    *kv = 0;
+    *w = -1;
+    for (int i = 0; i < 2; i++) {
+        rl_shard_result r;
+        if (b[i] < 1)
+            continue;
+        if (rl_shard_eval(m, h, &pl, ph[i], c->chips, b[i], s[i], c->prec, &r, err, sizeof err) !=
+            0)
+            return -1;
+        *w = r.weight_bytes;
+        *kv += r.kv_bytes;
+        *room = rl_shard_chip_room(h, &r);
+    }
+    return *w < 0 ? -1 : 0;
+}
+
+/* The HBM the chips of c hold: all weights plus the KV of dec_b sequences
+ * at dec_s and pre_b at pre_s, against the chips' capacity:
+ * hbm_weight_bytes, hbm_kv_bytes, hbm_capacity_bytes, fits.  Without a
+ * TP/EP plan memory.h's fully sharded view (as step's rows without --tp);
+ * with one, step --tp's per-chip rule (plan_hbm: tester39 F1, ops counted
+ * one copy of a replicated KV cache against all chips' HBM and said a batch
+ * fits that step said did not): weight_bytes_per_chip, kv_bytes_per_chip
+ * and usable_bytes_per_chip as step's rows name them, the hbm_ totals those
+ * x chips, and fits judged per chip. */
 static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                     long long dec_b, long long dec_s, long long pre_b, long long pre_s)
 {
     rl_memory d = rl_memory_use(m, h, c->chips, dec_b, dec_s, c->prec.weights, c->prec.kv);
     rl_memory p = rl_memory_use(m, h, c->chips, pre_b, pre_s, c->prec.weights, c->prec.kv);
-    double kv = d.kv_bytes + p.kv_bytes;
-    cJSON_AddNumberToObject(o, "hbm_weight_bytes", d.weight_bytes);
+    double w = d.weight_bytes, kv = d.kv_bytes + p.kv_bytes, cap = d.capacity_bytes;
+    double cw, ckv, croom;
+    if ((c->tp > 1 || c->ep > 1) && !m->abstract &&
+        plan_hbm(m, h, c, dec_b, dec_s, pre_b, pre_s, &cw, &ckv, &croom) == 0) {
+        double n = (double)c->chips;
+        w = cw * n;
+        kv = ckv * n;
+        cap = croom * n;
+        cJSON_AddNumberToObject(o, "weight_bytes_per_chip", cw);
+        cJSON_AddNumberToObject(o, "kv_bytes_per_chip", ckv);
+        add_bytes(o, "usable_bytes_per_chip", croom);
+    }
+    cJSON_AddNumberToObject(o, "hbm_weight_bytes", w);
     cJSON_AddNumberToObject(o, "hbm_kv_bytes", kv);
-    cJSON_AddNumberToObject(o, "hbm_capacity_bytes", d.capacity_bytes);
-    cJSON_AddBoolToObject(o, "fits", d.weight_bytes + kv <= d.capacity_bytes);
+    cJSON_AddNumberToObject(o, "hbm_capacity_bytes", cap);
+    cJSON_AddBoolToObject(o, "fits", w + kv <= cap);
 }
 
 /* ttft: the result reports TTFTs (prefill), not steps (ops) */

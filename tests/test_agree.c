@@ -522,6 +522,51 @@ static void replicated_kv_weights_everywhere(void **state)
     cJSON_Delete(m);
 }
 
+/* tester39 F1: `ops --tp` judged `fits` by one copy of the KV cache against
+ * all chips' HBM while step --tp (same plan, same default kv=replicate)
+ * judged each chip: ops said DeepSeek-V3 tp8 batch 300 fits where step's
+ * max_batch is 205.  ops now judges each chip by step's rule (result.c
+ * plan_hbm: the plan's own rl_shard_eval), so at step's max_batch B ops
+ * fits and at B + 1 it does not, for each case the tester gave (step's
+ * max_batch read from step itself; a whole batch, no tolerance):
+ *  - deepseek-v3 tp8 h200 fp8, ctx 4096, replicate (B = 205 by the tester's
+ *    hand: 0.9 x (141 GiB - 85.12 GB - 392 MiB) / (70272 x 4096) = 205.95);
+ *  - the same under --kv-split batch (B = 1640 = 205 x 8; ops took 1660);
+ *  - llama3-405b tp16 h100-sxm, ctx 1000 (B = 477; ops took 600).
+ * hbm_kv_bytes is the per-chip KV x chips: 8 x 70272 x 4096 x 300 =
+ * 690,801,868,800 B at batch 300 (the tester's kv_read_bytes), exact. */
+static void ops_fits_as_step(const char *flags, long long want)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "step %s --batch 1 --format json", flags);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    long long B = (long long)num(j, "max_batch");
+    cJSON_Delete(j);
+    assert_true(B == want);
+    for (long long b = B; b <= B + 1; b++) {
+        snprintf(cmd, sizeof cmd, "ops %s --batch %lld --format json", flags, b);
+        j = run_cli_json(cmd, out, sizeof out);
+        assert_int_equal(fits(j), b == B);
+        cJSON_Delete(j);
+    }
+}
+
+static void ops_fits_per_chip(void **state)
+{
+    (void)state;
+    ops_fits_as_step("--model deepseek-v3 --hw h200 --tp 8 --weights fp8 --compute fp8 "
+                     "--context 4096", 205);
+    ops_fits_as_step("--model deepseek-v3 --hw h200 --tp 8 --kv-split batch --weights fp8 "
+                     "--compute fp8 --context 4096", 1640);
+    ops_fits_as_step("--model llama3-405b --hw h100-sxm --tp 16 --chips 16 --context 1000", 477);
+    cJSON *j = run_cli_json("ops --model deepseek-v3 --hw h200 --tp 8 --weights fp8 --compute fp8 "
+                            "--context 4096 --batch 300 --format json", out, sizeof out);
+    assert_true(num(j, "hbm_kv_bytes") == 690801868800.0);
+    assert_true(num(j, "kv_bytes_per_chip") * 8 == 690801868800.0);
+    assert_false(fits(j));
+    cJSON_Delete(j);
+}
+
 /* tester20 F13: on a sliding-window model step's memory rule caps a
  * sequence's KV at the window (mistral-7b, W = 4096 on all 32 layers:
  * 32 x 2 x 8 x 128 x 2 B x 4096 = 0.537 GB a sequence, 109 of 32,100
@@ -575,6 +620,7 @@ int main(void)
         cmocka_unit_test(uneven_pipeline_everywhere),
         cmocka_unit_test(replicated_kv_weights_everywhere),
         cmocka_unit_test(windowed_kv_everywhere),
+        cmocka_unit_test(ops_fits_per_chip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
