@@ -736,6 +736,7 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
     int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
     if (fitted && (m->abstract || (o->sharded && !rl_shard_plan_is_tp_over(&o->plan, o->chips)))) {
         note_fitted_dropped(cmd, o, m, h);
+        rl_result_untabled_note(r, h);
         rl_e2e_unfitted_label(r, h, m->abstract ? "an abstract model" : "this plan's layout");
         fitted = 0;
     }

@@ -168,6 +168,17 @@ static void add_table_share(cJSON *o, const rl_hw *h, double share)
         cJSON_AddNullToObject(o, "table_time_share");
 }
 
+void rl_result_untabled_note(cJSON *r, const rl_hw *h)
+{
+    cJSON *mode = r ? cJSON_GetObjectItemCaseSensitive(r, "mode") : NULL;
+    if (!cJSON_IsString(mode) || !rl_hw_fitted_untabled(h) ||
+        (strcmp(mode->valuestring, "calibrated") != 0 && strcmp(mode->valuestring, "estimated") != 0))
+        return;
+    cJSON_SetValuestring(mode, "estimated");
+    if (!cJSON_GetObjectItem(r, "mode_note"))
+        cJSON_AddStringToObject(r, "mode_note", RL_FITTED_UNTABLED_NOTE);
+}
+
 /* rl_e2e_no_band's reason on a profile with a band whose run got none */
 #define NO_RESIDUALS "no operator of the step was timed by a kernel table with residuals"
 
@@ -888,10 +899,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     add_host_notes(o, m, h, cal, 0);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
         rl_e2e_fitted_label(o, h, m->name, p, plan->tp);
-    else
+    else {
+        rl_result_untabled_note(o, h);
         rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
                                              : "EP, --sp, 2D sharding, a KV split other than by "
                                                "batch, --moe-attn or --overlap");
+    }
     add_precision(o, p, m->abstract);
     char label[512], how[320];
     cJSON_AddStringToObject(o, "communication",
@@ -1069,9 +1082,11 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     if (!o)
         return NULL;
     add_ops_header(o, m, h, c, 0);
-    if (c->calibrated) /* a fitted engine's costs are per step: ops lists operators (tester29 F8) */
+    if (c->calibrated) { /* a fitted engine's costs are per step: ops lists operators (tester29 F8) */
+        rl_result_untabled_note(o, h);
         rl_e2e_unfitted_label(o, h, "ops's operator list, each operator at its roofline or "
                                     "kernel-table time; step and prefill apply them per step");
+    }
     cJSON_AddNumberToObject(o, "prefill_seqs", (double)c->prefill_seqs);
     cJSON_AddNumberToObject(o, "tokens", (double)c->prefill_tokens);
     cJSON_AddNumberToObject(o, "prefix", (double)c->prefill_prefix);

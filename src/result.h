@@ -215,4 +215,11 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
  * given or the default (rl_kv_split_source). */
 void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal);
 
+/* On a run a fitted profile's costs do not time (before
+ * rl_e2e_unfitted_label words its engine_source by the mode): when h's
+ * selected engine has fitted costs and no kernel tables
+ * (spec.h rl_hw_fitted_untabled) and r reads calibrated or estimated, mode
+ * "estimated" and a mode_note saying why (tester39 F3). */
+void rl_result_untabled_note(cJSON *r, const rl_hw *h);
+
 #endif

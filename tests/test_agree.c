@@ -567,6 +567,53 @@ static void ops_fits_per_chip(void **state)
     cJSON_Delete(j);
 }
 
+/* tester39 F3: on a profile `fit --save` wrote for an engine of its own
+ * name (no kernel tables of that name), a plan its costs do not time
+ * (--kv-split seq) or ops' operator list read `calibrated` with
+ * table_time_share 0, timed by the chip's efficiency curves, not by the
+ * base chip's trtllm tables the profile still carries (the tester's
+ * llama3-70b tp8 seq: 10.93 ms against the tables' 15.32).  Such runs now
+ * read `estimated` with a mode_note naming why (spec.h
+ * rl_hw_fitted_untabled); a plan the costs time stays `fitted`.  Rows: the
+ * 11 llama3-8b rows of test_e2e's fitted_band_floored_at_the_roofline, on
+ * h200, engine column "mybench". */
+static void unfitted_untabled_reads_estimated(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_untabled_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "printf 'phase,engine,tp,batch,context,tokens,measured_s\n"
+             "decode,mybench,1,1,1024,,0.0070\ndecode,mybench,1,8,1024,,0.0073\n"
+             "decode,mybench,1,32,1024,,0.0082\ndecode,mybench,1,64,2048,,0.0105\n"
+             "decode,mybench,1,128,2048,,0.0140\ndecode,mybench,2,1,1024,,0.0045\n"
+             "decode,mybench,2,32,2048,,0.0060\nprefill,mybench,1,1,,512,0.040\n"
+             "prefill,mybench,1,1,,2048,0.140\nprefill,mybench,1,4,,1024,0.260\n"
+             "prefill,mybench,2,1,,2048,0.080\n' > %s/b.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "fit %s/b.csv --hw h200 --model llama3-8b --save %s/f.lua "
+             ">/dev/null 2>&1", dir, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    static const char *const runs[] = {"step --tp 16 --kv-split seq", "step --tp 2 --kv-split seq",
+                                       "ops --tp 2", "step --tp 2"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "%s --model llama3-8b --hw %s/f.lua --batch 8 --context 1024 "
+                 "--format json", runs[i], dir);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        const char *mode = cJSON_GetObjectItem(j, "mode")->valuestring;
+        if (i < 3) {
+            assert_string_equal(mode, "estimated");
+            assert_non_null(strstr(cJSON_GetObjectItem(j, "mode_note")->valuestring,
+                                   "no kernel tables"));
+        } else {
+            assert_string_equal(mode, "fitted");
+            assert_null(cJSON_GetObjectItem(j, "mode_note"));
+        }
+        cJSON_Delete(j);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* tester20 F13: on a sliding-window model step's memory rule caps a
  * sequence's KV at the window (mistral-7b, W = 4096 on all 32 layers:
  * 32 x 2 x 8 x 128 x 2 B x 4096 = 0.537 GB a sequence, 109 of 32,100
@@ -621,6 +668,7 @@ int main(void)
         cmocka_unit_test(replicated_kv_weights_everywhere),
         cmocka_unit_test(windowed_kv_everywhere),
         cmocka_unit_test(ops_fits_per_chip),
+        cmocka_unit_test(unfitted_untabled_reads_estimated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
