@@ -949,7 +949,7 @@ int rl_cli_step(rl_opts *o)
     note_derived(o, &m, &h);
     char err[ERRLEN];
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
-        o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
+        o->chips = rl_shard_plan_chips(&o->plan);
     if (o->sharded && rl_result_drop_overlap(&m, &h, &o->plan)) /* as Lua (result.h) */
         rl_cli_tell("step", "note: %s's %s step adds its collectives to the local time (no "
                     "overlap was measured); --overlap ignored (--ideal --overlap times the "

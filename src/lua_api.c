@@ -1073,6 +1073,14 @@ int rl_lua_step(lua_State *L)
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return run_error(L, xerr);
     int planned = opt_plan(L, 1, &pl);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
+    int chips_given = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (planned && !chips_given) { /* tp=8 alone: one replica of the plan, as the CLI */
+        chips = rl_shard_plan_chips(&pl);
+        if (rl_step_check(&m, &h, chips, context, p, xerr, sizeof xerr) != 0)
+            return run_error(L, xerr);
+    }
     int kv_given = opt_string(L, 1, RL_P_KV_SPLIT) != NULL;
     if (!kv_given) /* the engine's layout beyond K heads, as the CLI's (shard.h) */
         pl.kv = rl_kv_split_default(h.ideal);

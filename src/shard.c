@@ -18,6 +18,11 @@ rl_shard_plan rl_shard_plan_default(void)
     return p;
 }
 
+long long rl_shard_plan_chips(const rl_shard_plan *pl)
+{
+    return pl->tp * pl->ep * pl->sp * pl->pp;
+}
+
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips)
 {
     rl_shard_plan d = rl_shard_plan_default();
