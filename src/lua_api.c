@@ -1097,7 +1097,7 @@ int rl_lua_step(lua_State *L)
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
         if (!r && err[0])
             return run_error(L, err);
-        rl_result_kv_split(r, pl.kv, kv_given, h.ideal);
+        rl_result_kv_split(r, &pl, kv_given, h.ideal);
         return push_result(L, r);
     }
     return push_result(L, lua_fitted(L, rl_result_step(&m, &h, chips, batch, nb, context, p), 0,
@@ -1216,8 +1216,10 @@ int rl_lua_ops(lua_State *L)
     }
     check_ops_config(L, &m, &h, &c);
     cJSON *r = rl_result_ops(&m, &h, &c);
-    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) /* as the CLI's */
-        rl_result_kv_split(r, c.kv_split, ks != NULL, h.ideal);
+    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) { /* as the CLI's */
+        rl_shard_plan pl = rl_ops_plan(&c);
+        rl_result_kv_split(r, &pl, ks != NULL, h.ideal);
+    }
     return push_result(L, r);
 }
 

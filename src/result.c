@@ -1910,10 +1910,15 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n)
     return o;
 }
 
-void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal)
+void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal)
 {
     if (!r)
         return;
-    cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(k));
+    if (pl->attn_replicated) { /* tester39 F10: the split given was echoed, not run */
+        cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(RL_KV_BATCH));
+        cJSON_AddStringToObject(r, "kv_split_source", RL_KV_SPLIT_ATTN_REP);
+        return;
+    }
+    cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(pl->kv));
     cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(given, ideal));
 }

@@ -614,6 +614,40 @@ static void unfitted_untabled_reads_estimated(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* tester39 F10: under --moe-attn replicated each chip attends to its own
+ * sequences (shard.h rl_shard_kv_layout: groups of one chip), so --kv-split
+ * changes nothing (the tester: kv_bytes_per_chip 287,834,112 and 18.271 ms
+ * under replicate and seq alike), yet the result echoed the split given.
+ * Now step and ops name the layout that runs, kv_split "batch", with a
+ * source saying why, whatever was given; the figures stay those of
+ * --kv-split batch (1e-12). */
+static void attn_replicated_names_its_split(void **state)
+{
+    (void)state;
+    static const char *const split[] = {"replicate", "seq", "batch"};
+    double step_s[3];
+    for (int i = 0; i < 3; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "step --model deepseek-v3 --hw h200 --tp 8 --ep 8 --chips 64 "
+                 "--moe-attn replicated --kv-split %s --batch 64 --context 4096 --weights fp8 "
+                 "--compute fp8 --format json", split[i]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "batch");
+        assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring,
+                               "--moe-attn replicated"));
+        step_s[i] = num(row(j, 0), "step_s");
+        cJSON_Delete(j);
+        snprintf(cmd, sizeof cmd, "ops --model deepseek-v3 --hw h200 --tp 8 --ep 8 "
+                 "--moe-attn replicated --kv-split %s --batch 64 --context 4096 --weights fp8 "
+                 "--compute fp8 --format json", split[i]);
+        j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "batch");
+        cJSON_Delete(j);
+    }
+    assert_rel(step_s[0], step_s[2], 1e-12);
+    assert_rel(step_s[1], step_s[2], 1e-12);
+}
+
 /* tester20 F13: on a sliding-window model step's memory rule caps a
  * sequence's KV at the window (mistral-7b, W = 4096 on all 32 layers:
  * 32 x 2 x 8 x 128 x 2 B x 4096 = 0.537 GB a sequence, 109 of 32,100
@@ -669,6 +703,7 @@ int main(void)
         cmocka_unit_test(windowed_kv_everywhere),
         cmocka_unit_test(ops_fits_per_chip),
         cmocka_unit_test(unfitted_untabled_reads_estimated),
+        cmocka_unit_test(attn_replicated_names_its_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
