@@ -321,12 +321,19 @@ static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
 
 /* The memory rule a plan's `fits` follows (rl_shard_chip_room): the
  * selected engine's, or "none" (HBM less --hbm-reserve), whatever times
- * the plan (shard's plans are ideal: tester15 F-mem-1). */
-static void add_plan_memory_rule(cJSON *o, const rl_hw *h)
+ * the plan (shard's plans are ideal: tester15 F-mem-1).  group > 0: the
+ * chips of one of the plan's stages (tp x ep x sp), whose
+ * comm_buffer_bytes is what the rule charges them
+ * (rl_memory_comm_charged: 0 at one chip, tester39 F11); 0: the rule's
+ * figure (shard's header, for plans of every size). */
+static void add_plan_memory_rule(cJSON *o, const rl_hw *h, long long group)
 {
     static const rl_engine_memory none;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    add_memory_rule(o, e ? &e->mem : &none);
+    rl_engine_memory mem = e ? e->mem : none;
+    if (group > 0)
+        mem.comm_bytes = rl_memory_comm_charged(h, group);
+    add_memory_rule(o, &mem);
 }
 
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
@@ -810,7 +817,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     cJSON_AddStringToObject(o, "overlap", overlap_text(overlap, -1)); /* pp plans among them */
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
-    add_plan_memory_rule(o, h);
+    add_plan_memory_rule(o, h, 0);
     cJSON *advice = cJSON_AddObjectToObject(o, "advice");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
@@ -926,7 +933,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     if (fit)
         cJSON_AddStringToObject(o, "fitted", fitted);
     cJSON_AddStringToObject(o, "overlap", overlap_text(plan->overlap, plan->pp));
-    add_plan_memory_rule(o, h);
+    add_plan_memory_rule(o, h, plan->tp * plan->ep * plan->sp);
     add_breakdown(o, plan->overlap, plan->pp);
     add_stages(o, m, h, plan->pp, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");

@@ -648,6 +648,33 @@ static void attn_replicated_names_its_split(void **state)
     assert_rel(step_s[1], step_s[2], 1e-12);
 }
 
+/* tester39 F11: step's header printed the engine rule's comm_buffer_bytes
+ * for plans whose capacity does not subtract it (TP 1, a pipeline of
+ * one-chip stages: memory.h rl_memory_usable_group charges it at a stage
+ * of more than one chip).  It now prints what is charged (memory.h
+ * rl_memory_comm_charged): 0 for vLLM tp1 on one h200 and trtllm pp7 on 7,
+ * TensorRT-LLM's 392 MiB = 411,041,792 B at tp2 (its rule,
+ * hw_profiles/engines/h200-trtllm.lua; exact).  max_batch is unchanged:
+ * 9151 for llama3-8b at 100 tokens (the tester's hand figure,
+ * floor(9151.5) without the buffer; 9004 with it). */
+static void comm_buffer_as_charged(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --hw h200 --engine vllm --tp 1 --chips 1 --model llama3-8b "
+                            "--batch 1 --context 100 --format json", out, sizeof out);
+    assert_true(num(j, "comm_buffer_bytes") == 0);
+    assert_true(num(j, "max_batch") == 9151);
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw h200 --pp 7 --chips 7 --batch 1 --context 4096 "
+                     "--format json", out, sizeof out);
+    assert_true(num(j, "comm_buffer_bytes") == 0);
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw h200 --tp 2 --batch 1 --context 4096 "
+                     "--format json", out, sizeof out);
+    assert_true(num(j, "comm_buffer_bytes") == 411041792);
+    cJSON_Delete(j);
+}
+
 /* tester20 F13: on a sliding-window model step's memory rule caps a
  * sequence's KV at the window (mistral-7b, W = 4096 on all 32 layers:
  * 32 x 2 x 8 x 128 x 2 B x 4096 = 0.537 GB a sequence, 109 of 32,100
@@ -704,6 +731,7 @@ int main(void)
         cmocka_unit_test(ops_fits_per_chip),
         cmocka_unit_test(unfitted_untabled_reads_estimated),
         cmocka_unit_test(attn_replicated_names_its_split),
+        cmocka_unit_test(comm_buffer_as_charged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
