@@ -675,6 +675,28 @@ static void comm_buffer_as_charged(void **state)
     cJSON_Delete(j);
 }
 
+/* tester39 F9: shard listed a pipeline whose TP is wider than the KV
+ * heads only as kv=batch (llama3-70b on 32 h200: "tp16 kv=batch pp2"),
+ * never as the kv=replicate that step --pp and simulate run.  Each split
+ * is now a plan (shard.c rl_shard_compare, as the 1D plans), and the
+ * replicate pipeline's row is `step --ideal --tp 16 --pp 2 --chips 32
+ * --kv-split replicate` (shard's plans are ideal; same function, 1e-12:
+ * 5.273 ms by the tool). */
+static void shard_lists_replicated_pipelines(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("shard --model llama3-70b --hw h200 --chips 32 --batch 64 --context 4096 "
+                            "--format json", out, sizeof out);
+    double t = num(shard_row(j, "tp16 kv=replicate pp2"), "step_s");
+    (void)shard_row(j, "tp16 kv=batch pp2");
+    (void)shard_row(j, "tp16 kv=seq pp2");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw h200 --tp 16 --pp 2 --chips 32 --batch 64 "
+                     "--context 4096 --ideal --kv-split replicate --format json", out, sizeof out);
+    assert_rel(t, num(row(j, 0), "step_s"), 1e-12);
+    cJSON_Delete(j);
+}
+
 /* tester20 F13: on a sliding-window model step's memory rule caps a
  * sequence's KV at the window (mistral-7b, W = 4096 on all 32 layers:
  * 32 x 2 x 8 x 128 x 2 B x 4096 = 0.537 GB a sequence, 109 of 32,100
@@ -732,6 +754,7 @@ int main(void)
         cmocka_unit_test(unfitted_untabled_reads_estimated),
         cmocka_unit_test(attn_replicated_names_its_split),
         cmocka_unit_test(comm_buffer_as_charged),
+        cmocka_unit_test(shard_lists_replicated_pipelines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
