@@ -736,6 +736,7 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
     int fitted = r && h->engine_costs.present && !o->ideal && o->mfu == 0;
     if (fitted && (m->abstract || (o->sharded && !rl_shard_plan_is_tp_over(&o->plan, o->chips)))) {
         note_fitted_dropped(cmd, o, m, h);
+        rl_result_untabled_note(r, h);
         rl_e2e_unfitted_label(r, h, m->abstract ? "an abstract model" : "this plan's layout");
         fitted = 0;
     }
@@ -870,6 +871,11 @@ static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_mo
                                   const rl_shard_plan *pl)
 {
     rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
+    if (pl->attn_replicated && o->given[RL_P_KV_SPLIT] && pl->kv != RL_KV_BATCH) {
+        rl_cli_tell(cmd, "note: --kv-split %s ignored: %s", rl_kv_split_name(pl->kv),
+                    RL_KV_SPLIT_ATTN_REP);
+        return;
+    }
     if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1)
         return;
     if (kl.split == RL_KV_BATCH)
@@ -898,7 +904,7 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
         return -1;
     }
     note_kv_split_default("step", o, m, plan);
-    rl_result_kv_split(*out, plan->kv, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
+    rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
 
@@ -948,7 +954,7 @@ int rl_cli_step(rl_opts *o)
     note_derived(o, &m, &h);
     char err[ERRLEN];
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
-        o->chips = o->plan.tp * o->plan.ep * o->plan.sp * o->plan.pp;
+        o->chips = rl_shard_plan_chips(&o->plan);
     if (o->sharded && rl_result_drop_overlap(&m, &h, &o->plan)) /* as Lua (result.h) */
         rl_cli_tell("step", "note: %s's %s step adds its collectives to the local time (no "
                     "overlap was measured); --overlap ignored (--ideal --overlap times the "
@@ -2272,8 +2278,10 @@ int rl_cli_ops(rl_opts *o)
             c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies;
     }
     cJSON *r = rl_result_ops(&m, &h, &c);
-    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1))
-        rl_result_kv_split(r, c.kv_split, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
+    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) {
+        rl_shard_plan pl = rl_ops_plan(&c);
+        rl_result_kv_split(r, &pl, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
+    }
     return emit(o, note_fit("ops", r));
 }
 

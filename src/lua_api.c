@@ -1073,6 +1073,14 @@ int rl_lua_step(lua_State *L)
     if (rl_memory_check_exact(&m, batch, nb, context, p.kv, xerr, sizeof xerr) != 0)
         return run_error(L, xerr);
     int planned = opt_plan(L, 1, &pl);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
+    int chips_given = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (planned && !chips_given) { /* tp=8 alone: one replica of the plan, as the CLI */
+        chips = rl_shard_plan_chips(&pl);
+        if (rl_step_check(&m, &h, chips, context, p, xerr, sizeof xerr) != 0)
+            return run_error(L, xerr);
+    }
     int kv_given = opt_string(L, 1, RL_P_KV_SPLIT) != NULL;
     if (!kv_given) /* the engine's layout beyond K heads, as the CLI's (shard.h) */
         pl.kv = rl_kv_split_default(h.ideal);
@@ -1089,7 +1097,7 @@ int rl_lua_step(lua_State *L)
         cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
         if (!r && err[0])
             return run_error(L, err);
-        rl_result_kv_split(r, pl.kv, kv_given, h.ideal);
+        rl_result_kv_split(r, &pl, kv_given, h.ideal);
         return push_result(L, r);
     }
     cJSON *r = rl_result_step(&m, &h, chips, batch, nb, context, p);
@@ -1210,8 +1218,10 @@ int rl_lua_ops(lua_State *L)
     }
     check_ops_config(L, &m, &h, &c);
     cJSON *r = rl_result_ops(&m, &h, &c);
-    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) /* as the CLI's */
-        rl_result_kv_split(r, c.kv_split, ks != NULL, h.ideal);
+    if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) { /* as the CLI's */
+        rl_shard_plan pl = rl_ops_plan(&c);
+        rl_result_kv_split(r, &pl, ks != NULL, h.ideal);
+    }
     return push_result(L, r);
 }
 

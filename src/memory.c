@@ -18,6 +18,12 @@ double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes)
     return rl_memory_usable_group(h, chips, chips, weight_bytes);
 }
 
+double rl_memory_comm_charged(const rl_hw *h, long long group)
+{
+    const rl_engine_memory *g = engine_rule(h);
+    return g && group > 1 ? g->comm_bytes : 0;
+}
+
 double rl_memory_usable_group(const rl_hw *h, long long chips, long long group,
                               double weight_bytes)
 {
@@ -26,7 +32,7 @@ double rl_memory_usable_group(const rl_hw *h, long long chips, long long group,
     if (!g)
         return n * h->hbm_bytes * (1 - h->hbm_reserve);
     double w = weight_bytes / n;
-    double over = g->context_bytes + g->workspace_bytes + (group > 1 ? g->comm_bytes : 0);
+    double over = g->context_bytes + g->workspace_bytes + rl_memory_comm_charged(h, group);
     double free = h->hbm_bytes - w - over; /* < 0: the weights do not fit */
     double per = !g->of_free ? g->fraction * h->hbm_bytes - over
                : free > 0    ? w + g->fraction * free

@@ -51,6 +51,12 @@ double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes);
 double rl_memory_usable_group(const rl_hw *h, long long chips, long long group,
                               double weight_bytes);
 
+/* The collective buffers a chip is charged in a stage of `group` chips by
+ * that rule: the selected engine's comm_bytes when group > 1, else 0 (no
+ * rule: 0).  What step's header prints as comm_buffer_bytes for a plan
+ * (tester39 F11: it printed the rule's figure at TP 1, uncharged). */
+double rl_memory_comm_charged(const rl_hw *h, long long group);
+
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv);
 

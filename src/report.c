@@ -271,20 +271,45 @@ static int table_hides(const cJSON *r, const char *key)
     return ends_with(key, "_bytes") && cJSON_GetObjectItemCaseSensitive(r, per_chip);
 }
 
-/* The rows as an aligned table for people. */
-static void put_rows(buf *b, const cJSON *rows)
+/* The row columns of rows, in order (values unused), one rule for CSV and
+ * the table (tester39 F8: the table took the first row's keys only and
+ * dropped a column a later row adds, which CSV kept): the first row's keys,
+ * then any scalar key (csv_column) a later row adds that `result` (NULL:
+ * none) does not hold at its top (there it leads every CSV line).  NULL,
+ * with b->oom, when out of memory. */
+static cJSON *row_columns(buf *b, const cJSON *result, const cJSON *rows)
+{
+    const cJSON *first = rows->child;
+    cJSON *cols = cJSON_CreateObject();
+    for (const cJSON *r = first; r && cols; r = r->next)
+        for (const cJSON *k = r->child; k; k = k->next)
+            if ((r == first ||
+                 (csv_column(k) && !(result && cJSON_GetObjectItemCaseSensitive(result, k->string)))) &&
+                !cJSON_GetObjectItemCaseSensitive(cols, k->string) && !cJSON_AddNullToObject(cols, k->string))
+                b->oom = 1;
+    if (!cols)
+        b->oom = 1;
+    return cols;
+}
+
+/* The rows as an aligned table for people: row_columns' columns, "-" where
+ * a row lacks one. */
+static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
 {
     const cJSON *first = rows->child;
     if (!first)
         return;
-    int ncol = cJSON_GetArraySize(first);
+    cJSON *cols = row_columns(b, result, rows);
+    const cJSON *keys = cols ? cols : first;
+    int ncol = cJSON_GetArraySize(keys);
     int *width = calloc((size_t)ncol, sizeof *width);
     if (!width) {
+        cJSON_Delete(cols);
         b->oom = 1;
         return;
     }
     int c = 0;
-    for (const cJSON *k = first->child; k; k = k->next, c++) {
+    for (const cJSON *k = keys->child; k; k = k->next, c++) {
         char label[300];
         table_scale(k->string, label, sizeof label);
         width[c] = (int)strlen(label);
@@ -293,7 +318,7 @@ static void put_rows(buf *b, const cJSON *rows)
     }
     for (const cJSON *r = rows->child; r; r = r->next) { /* widest cell */
         c = 0;
-        for (const cJSON *k = first->child; k; k = k->next, c++) {
+        for (const cJSON *k = keys->child; k; k = k->next, c++) {
             buf cell = table_cell(r, k->string);
             if (cell.s && (int)strlen(cell.s) > width[c])
                 width[c] = (int)strlen(cell.s);
@@ -301,7 +326,7 @@ static void put_rows(buf *b, const cJSON *rows)
         }
     }
     c = 0;
-    for (const cJSON *k = first->child; k; k = k->next, c++) {
+    for (const cJSON *k = keys->child; k; k = k->next, c++) {
         char label[300];
         table_scale(k->string, label, sizeof label);
         if (!table_hides(first, k->string))
@@ -310,7 +335,7 @@ static void put_rows(buf *b, const cJSON *rows)
     put(b, "\n");
     for (const cJSON *r = rows->child; r; r = r->next) {
         c = 0;
-        for (const cJSON *k = first->child; k; k = k->next, c++) {
+        for (const cJSON *k = keys->child; k; k = k->next, c++) {
             buf cell = table_cell(r, k->string);
             if (!table_hides(first, k->string))
                 put(b, "%s%*s", c ? "  " : "", width[c], cell.s ? cell.s : "-");
@@ -319,6 +344,7 @@ static void put_rows(buf *b, const cJSON *rows)
         put(b, "\n");
     }
     free(width);
+    cJSON_Delete(cols);
 }
 
 /* The rows as CSV in SI units.  The result's top-level scalars (mode,
@@ -332,12 +358,7 @@ static void put_csv(buf *b, const cJSON *result, const cJSON *rows)
     const cJSON *first = rows->child;
     if (!first)
         return;
-    cJSON *cols = cJSON_CreateObject(); /* the row columns, in order (values unused) */
-    for (const cJSON *r = rows->child; r && cols; r = r->next)
-        for (const cJSON *k = r->child; k; k = k->next)
-            if ((r == first || (csv_column(k) && !cJSON_GetObjectItemCaseSensitive(result, k->string))) &&
-                !cJSON_GetObjectItemCaseSensitive(cols, k->string) && !cJSON_AddNullToObject(cols, k->string))
-                b->oom = 1;
+    cJSON *cols = row_columns(b, result, rows);
     const cJSON *keys = cols ? cols : first;
     int c = 0;
     for (const cJSON *v = result->child; v; v = v->next)
@@ -443,7 +464,7 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
         each_scalar(&b, result, "", put_scalar_line, NULL);
         if (cJSON_IsArray(rows)) {
             put(&b, "\n");
-            put_rows(&b, rows);
+            put_rows(&b, result, rows);
         }
     }
     /* table format: every other top-level array of objects is a titled table */
@@ -451,7 +472,7 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
         if (!side_table(v, rows))
             continue;
         put(&b, "\n%s:\n", v->string);
-        put_rows(&b, v);
+        put_rows(&b, NULL, v);
     }
     if (!b.s)
         put(&b, "%s", "");

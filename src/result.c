@@ -168,6 +168,17 @@ static void add_table_share(cJSON *o, const rl_hw *h, double share)
         cJSON_AddNullToObject(o, "table_time_share");
 }
 
+void rl_result_untabled_note(cJSON *r, const rl_hw *h)
+{
+    cJSON *mode = r ? cJSON_GetObjectItemCaseSensitive(r, "mode") : NULL;
+    if (!cJSON_IsString(mode) || !rl_hw_fitted_untabled(h) ||
+        (strcmp(mode->valuestring, "calibrated") != 0 && strcmp(mode->valuestring, "estimated") != 0))
+        return;
+    cJSON_SetValuestring(mode, "estimated");
+    if (!cJSON_GetObjectItem(r, "mode_note"))
+        cJSON_AddStringToObject(r, "mode_note", RL_FITTED_UNTABLED_NOTE);
+}
+
 /* rl_e2e_no_band's reason on a profile with a band whose run got none */
 #define NO_RESIDUALS "no operator of the step was timed by a kernel table with residuals"
 
@@ -310,12 +321,19 @@ static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
 
 /* The memory rule a plan's `fits` follows (rl_shard_chip_room): the
  * selected engine's, or "none" (HBM less --hbm-reserve), whatever times
- * the plan (shard's plans are ideal: tester15 F-mem-1). */
-static void add_plan_memory_rule(cJSON *o, const rl_hw *h)
+ * the plan (shard's plans are ideal: tester15 F-mem-1).  group > 0: the
+ * chips of one of the plan's stages (tp x ep x sp), whose
+ * comm_buffer_bytes is what the rule charges them
+ * (rl_memory_comm_charged: 0 at one chip, tester39 F11); 0: the rule's
+ * figure (shard's header, for plans of every size). */
+static void add_plan_memory_rule(cJSON *o, const rl_hw *h, long long group)
 {
     static const rl_engine_memory none;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    add_memory_rule(o, e ? &e->mem : &none);
+    rl_engine_memory mem = e ? e->mem : none;
+    if (group > 0)
+        mem.comm_bytes = rl_memory_comm_charged(h, group);
+    add_memory_rule(o, &mem);
 }
 
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
@@ -799,7 +817,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     cJSON_AddStringToObject(o, "overlap", overlap_text(overlap, -1)); /* pp plans among them */
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
-    add_plan_memory_rule(o, h);
+    add_plan_memory_rule(o, h, 0);
     cJSON *advice = cJSON_AddObjectToObject(o, "advice");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
@@ -890,10 +908,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     add_host_notes(o, m, h, cal, 0);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
         rl_e2e_fitted_label(o, h, m->name, p, plan->tp);
-    else
+    else {
+        rl_result_untabled_note(o, h);
         rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
                                              : "EP, --sp, 2D sharding, a KV split other than by "
                                                "batch, --moe-attn or --overlap");
+    }
     add_precision(o, p, m->abstract);
     char label[512], how[320];
     cJSON_AddStringToObject(o, "communication",
@@ -915,7 +935,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     if (fit)
         cJSON_AddStringToObject(o, "fitted", fitted);
     cJSON_AddStringToObject(o, "overlap", overlap_text(plan->overlap, plan->pp));
-    add_plan_memory_rule(o, h);
+    add_plan_memory_rule(o, h, plan->tp * plan->ep * plan->sp);
     add_breakdown(o, plan->overlap, plan->pp);
     add_stages(o, m, h, plan->pp, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
@@ -967,20 +987,67 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     return o;
 }
 
-/* The HBM the chips of c hold (memory.h's fully sharded view, as step's
- * ideal rows): all weights plus the KV of dec_b sequences at dec_s and
- * pre_b at pre_s, against chips * hbm_bytes: hbm_weight_bytes,
- * hbm_kv_bytes, hbm_capacity_bytes, fits. */
+/* What one chip of c's TP/EP plan (rl_ops_plan) holds, as step --tp judges
+ * it (shard.c eval_pass: the plan's stored weights a chip, its KV under the
+ * plan's layout, rl_shard_kv_layout, against rl_shard_chip_room): *w, *kv
+ * and *room per chip for dec_b sequences at dec_s plus pre_b prompts of
+ * pre_s tokens (a prompt's KV as prefill lays it out: replicated beyond
+ * the heads).  Returns 0, or -1 when the plan does not evaluate (ops has
+ * checked it: not expected). */
+static int plan_hbm(const rl_model *m, const rl_hw *h, const rl_ops_config *c, long long dec_b,
+                    long long dec_s, long long pre_b, long long pre_s, double *w, double *kv,
+                    double *room)
+{
+    rl_shard_plan pl = rl_ops_plan(c);
+    const long long b[2] = {dec_b, pre_b}, s[2] = {dec_s, pre_s};
+    const rl_phase ph[2] = {RL_PHASE_GENERATE, RL_PHASE_PREFILL};
+    char err[256];
+    *kv = 0;
+    *w = -1;
+    for (int i = 0; i < 2; i++) {
+        rl_shard_result r;
+        if (b[i] < 1)
+            continue;
+        if (rl_shard_eval(m, h, &pl, ph[i], c->chips, b[i], s[i], c->prec, &r, err, sizeof err) !=
+            0)
+            return -1;
+        *w = r.weight_bytes;
+        *kv += r.kv_bytes;
+        *room = rl_shard_chip_room(h, &r);
+    }
+    return *w < 0 ? -1 : 0;
+}
+
+/* The HBM the chips of c hold: all weights plus the KV of dec_b sequences
+ * at dec_s and pre_b at pre_s, against the chips' capacity:
+ * hbm_weight_bytes, hbm_kv_bytes, hbm_capacity_bytes, fits.  Without a
+ * TP/EP plan memory.h's fully sharded view (as step's rows without --tp);
+ * with one, step --tp's per-chip rule (plan_hbm: tester39 F1, ops counted
+ * one copy of a replicated KV cache against all chips' HBM and said a batch
+ * fits that step said did not): weight_bytes_per_chip, kv_bytes_per_chip
+ * and usable_bytes_per_chip as step's rows name them, the hbm_ totals those
+ * x chips, and fits judged per chip. */
 static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                     long long dec_b, long long dec_s, long long pre_b, long long pre_s)
 {
     rl_memory d = rl_memory_use(m, h, c->chips, dec_b, dec_s, c->prec.weights, c->prec.kv);
     rl_memory p = rl_memory_use(m, h, c->chips, pre_b, pre_s, c->prec.weights, c->prec.kv);
-    double kv = d.kv_bytes + p.kv_bytes;
-    cJSON_AddNumberToObject(o, "hbm_weight_bytes", d.weight_bytes);
+    double w = d.weight_bytes, kv = d.kv_bytes + p.kv_bytes, cap = d.capacity_bytes;
+    double cw, ckv, croom;
+    if ((c->tp > 1 || c->ep > 1) && !m->abstract &&
+        plan_hbm(m, h, c, dec_b, dec_s, pre_b, pre_s, &cw, &ckv, &croom) == 0) {
+        double n = (double)c->chips;
+        w = cw * n;
+        kv = ckv * n;
+        cap = croom * n;
+        cJSON_AddNumberToObject(o, "weight_bytes_per_chip", cw);
+        cJSON_AddNumberToObject(o, "kv_bytes_per_chip", ckv);
+        add_bytes(o, "usable_bytes_per_chip", croom);
+    }
+    cJSON_AddNumberToObject(o, "hbm_weight_bytes", w);
     cJSON_AddNumberToObject(o, "hbm_kv_bytes", kv);
-    cJSON_AddNumberToObject(o, "hbm_capacity_bytes", d.capacity_bytes);
-    cJSON_AddBoolToObject(o, "fits", d.weight_bytes + kv <= d.capacity_bytes);
+    cJSON_AddNumberToObject(o, "hbm_capacity_bytes", cap);
+    cJSON_AddBoolToObject(o, "fits", w + kv <= cap);
 }
 
 /* ttft: the result reports TTFTs (prefill), not steps (ops) */
@@ -1024,9 +1091,11 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     if (!o)
         return NULL;
     add_ops_header(o, m, h, c, 0);
-    if (c->calibrated) /* a fitted engine's costs are per step: ops lists operators (tester29 F8) */
+    if (c->calibrated) { /* a fitted engine's costs are per step: ops lists operators (tester29 F8) */
+        rl_result_untabled_note(o, h);
         rl_e2e_unfitted_label(o, h, "ops's operator list, each operator at its roofline or "
                                     "kernel-table time; step and prefill apply them per step");
+    }
     cJSON_AddNumberToObject(o, "prefill_seqs", (double)c->prefill_seqs);
     cJSON_AddNumberToObject(o, "tokens", (double)c->prefill_tokens);
     cJSON_AddNumberToObject(o, "prefix", (double)c->prefill_prefix);
@@ -1854,11 +1923,16 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n)
     return o;
 }
 
-void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal)
+void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal)
 {
     if (!r)
         return;
-    cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(k));
+    if (pl->attn_replicated) { /* tester39 F10: the split given was echoed, not run */
+        cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(RL_KV_BATCH));
+        cJSON_AddStringToObject(r, "kv_split_source", RL_KV_SPLIT_ATTN_REP);
+        return;
+    }
+    cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(pl->kv));
     cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(given, ideal));
 }
 

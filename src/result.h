@@ -210,10 +210,25 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n);
 
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 
-/* Step's or ops' KV split beyond the K heads into r (NULL: nothing):
- * kv_split, its name (shard.h rl_kv_split_name), and kv_split_source,
- * given or the default (rl_kv_split_source). */
-void rl_result_kv_split(cJSON *r, rl_kv_split k, int given, int ideal);
+/* Step's or ops' KV split beyond the K heads of plan pl into r (NULL:
+ * nothing): kv_split, its name (shard.h rl_kv_split_name), and
+ * kv_split_source, given or the default (rl_kv_split_source); under
+ * --moe-attn replicated the layout that runs, `batch` (each chip its own
+ * sequences, shard.h rl_shard_kv_layout), whatever was given, with
+ * RL_KV_SPLIT_ATTN_REP as its source (tester39 F10). */
+void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal);
+
+#define RL_KV_SPLIT_ATTN_REP                                                                       \
+    "--moe-attn replicated: attention data parallel, each chip attends to its own sequences and "  \
+    "holds their KV whole (the layout --kv-split batch names); --kv-split does not apply"
+
+
+/* On a run a fitted profile's costs do not time (before
+ * rl_e2e_unfitted_label words its engine_source by the mode): when h's
+ * selected engine has fitted costs and no kernel tables
+ * (spec.h rl_hw_fitted_untabled) and r reads calibrated or estimated, mode
+ * "estimated" and a mode_note saying why (tester39 F3). */
+void rl_result_untabled_note(cJSON *r, const rl_hw *h);
 
 /* A step result r without a plan (rl_result_step, `chips` chips: the
  * fitted costs' TP over them) in the KV split of plan pl (review37 M1: a

@@ -18,6 +18,11 @@ rl_shard_plan rl_shard_plan_default(void)
     return p;
 }
 
+long long rl_shard_plan_chips(const rl_shard_plan *pl)
+{
+    return pl->tp * pl->ep * pl->sp * pl->pp;
+}
+
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips)
 {
     rl_shard_plan d = rl_shard_plan_default();
@@ -1331,7 +1336,14 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
             pl.tp = tp;
             pl.pp = chips / tp;
             pl.overlap = overlap;
-            PUSH(pl);
+            /* each KV split beyond K, as the 1D plans above (tester39 F9:
+             * only the default's kv=batch was listed, never the
+             * kv=replicate step --pp and simulate run) */
+            int beyond_k = phase == RL_PHASE_GENERATE && !m->abstract && tp > kv_head_shards(m, tp);
+            for (int k = beyond_k ? 0 : (int)pl.kv; k <= (beyond_k ? 2 : (int)pl.kv); k++) {
+                pl.kv = (rl_kv_split)k;
+                PUSH(pl);
+            }
         }
     }
 #undef PUSH

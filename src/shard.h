@@ -98,6 +98,11 @@ int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips);
 int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase,
                         long long chips, char *err, size_t errlen);
 
+/* The chips of one replica of plan pl, tp * ep * sp * pp: what step runs a
+ * plan on when no chip count is given (CLI `step --tp 8` alone, Lua
+ * roofline.step{tp = 8} without chips: tester39 F6, Lua refused it). */
+long long rl_shard_plan_chips(const rl_shard_plan *pl);
+
 /* The decode KV cache's layout under a plan: the one function step (shard),
  * ops and the serving simulator (serve.h) read it from, for time and for
  * memory alike (tester13 #3: under --ep each read it its own way).  A

@@ -351,6 +351,23 @@ const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl
  * times: derived or roofline times dominate).  share < 0 (unknown: an
  * abstract model, no operator list) keeps base. */
 const char *rl_run_mode(const char *base, const rl_hw *h, double share);
+/* Also "estimated", whatever the share, when base reads "calibrated" and
+ * h's selected engine has fitted costs but no kernel tables
+ * (rl_hw_fitted_untabled): a run those costs do not time (EP, a KV split
+ * other than by batch, ...) is then timed by the chip's efficiency curves,
+ * measured with no engine's kernels, while the engine that ran the fitted
+ * rows is not known to be one whose tables the profile carries (fit's
+ * --save keeps the base chip's engines but not which one the rows came
+ * from): tester39 F3, such plans read `calibrated` with table_time_share 0
+ * and ~30% below the base chip's trtllm tables. */
+int rl_hw_fitted_untabled(const rl_hw *h);
+
+/* What rl_run_mode's fitted-untabled rule says, for a result's mode_note. */
+#define RL_FITTED_UNTABLED_NOTE                                                                    \
+    "the selected engine's fitted costs do not time this run and it has no kernel tables: the "   \
+    "chip's efficiency curves (measured with no engine's kernels) time its operators, so it "     \
+    "reads estimated; --engine NAME times it by that engine's kernel tables"
+
 
 /* One `--set kind.field=value` override; `field` may be dotted ("flops.bf16"). */
 typedef struct {

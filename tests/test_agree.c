@@ -522,6 +522,181 @@ static void replicated_kv_weights_everywhere(void **state)
     cJSON_Delete(m);
 }
 
+/* tester39 F1: `ops --tp` judged `fits` by one copy of the KV cache against
+ * all chips' HBM while step --tp (same plan, same default kv=replicate)
+ * judged each chip: ops said DeepSeek-V3 tp8 batch 300 fits where step's
+ * max_batch is 205.  ops now judges each chip by step's rule (result.c
+ * plan_hbm: the plan's own rl_shard_eval), so at step's max_batch B ops
+ * fits and at B + 1 it does not, for each case the tester gave (step's
+ * max_batch read from step itself; a whole batch, no tolerance):
+ *  - deepseek-v3 tp8 h200 fp8, ctx 4096, replicate (B = 205 by the tester's
+ *    hand: 0.9 x (141 GiB - 85.12 GB - 392 MiB) / (70272 x 4096) = 205.95);
+ *  - the same under --kv-split batch (B = 1640 = 205 x 8; ops took 1660);
+ *  - llama3-405b tp16 h100-sxm, ctx 1000 (B = 477; ops took 600).
+ * hbm_kv_bytes is the per-chip KV x chips: 8 x 70272 x 4096 x 300 =
+ * 690,801,868,800 B at batch 300 (the tester's kv_read_bytes), exact. */
+static void ops_fits_as_step(const char *flags, long long want)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "step %s --batch 1 --format json", flags);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    long long B = (long long)num(j, "max_batch");
+    cJSON_Delete(j);
+    assert_true(B == want);
+    for (long long b = B; b <= B + 1; b++) {
+        snprintf(cmd, sizeof cmd, "ops %s --batch %lld --format json", flags, b);
+        j = run_cli_json(cmd, out, sizeof out);
+        assert_int_equal(fits(j), b == B);
+        cJSON_Delete(j);
+    }
+}
+
+static void ops_fits_per_chip(void **state)
+{
+    (void)state;
+    ops_fits_as_step("--model deepseek-v3 --hw h200 --tp 8 --weights fp8 --compute fp8 "
+                     "--context 4096", 205);
+    ops_fits_as_step("--model deepseek-v3 --hw h200 --tp 8 --kv-split batch --weights fp8 "
+                     "--compute fp8 --context 4096", 1640);
+    ops_fits_as_step("--model llama3-405b --hw h100-sxm --tp 16 --chips 16 --context 1000", 477);
+    cJSON *j = run_cli_json("ops --model deepseek-v3 --hw h200 --tp 8 --weights fp8 --compute fp8 "
+                            "--context 4096 --batch 300 --format json", out, sizeof out);
+    assert_true(num(j, "hbm_kv_bytes") == 690801868800.0);
+    assert_true(num(j, "kv_bytes_per_chip") * 8 == 690801868800.0);
+    assert_false(fits(j));
+    cJSON_Delete(j);
+}
+
+/* tester39 F3: on a profile `fit --save` wrote for an engine of its own
+ * name (no kernel tables of that name), a plan its costs do not time
+ * (--kv-split seq) or ops' operator list read `calibrated` with
+ * table_time_share 0, timed by the chip's efficiency curves, not by the
+ * base chip's trtllm tables the profile still carries (the tester's
+ * llama3-70b tp8 seq: 10.93 ms against the tables' 15.32).  Such runs now
+ * read `estimated` with a mode_note naming why (spec.h
+ * rl_hw_fitted_untabled); a plan the costs time stays `fitted`.  Rows: the
+ * 11 llama3-8b rows of test_e2e's fitted_band_floored_at_the_roofline, on
+ * h200, engine column "mybench". */
+static void unfitted_untabled_reads_estimated(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_untabled_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "printf 'phase,engine,tp,batch,context,tokens,measured_s\n"
+             "decode,mybench,1,1,1024,,0.0070\ndecode,mybench,1,8,1024,,0.0073\n"
+             "decode,mybench,1,32,1024,,0.0082\ndecode,mybench,1,64,2048,,0.0105\n"
+             "decode,mybench,1,128,2048,,0.0140\ndecode,mybench,2,1,1024,,0.0045\n"
+             "decode,mybench,2,32,2048,,0.0060\nprefill,mybench,1,1,,512,0.040\n"
+             "prefill,mybench,1,1,,2048,0.140\nprefill,mybench,1,4,,1024,0.260\n"
+             "prefill,mybench,2,1,,2048,0.080\n' > %s/b.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "fit %s/b.csv --hw h200 --model llama3-8b --save %s/f.lua "
+             ">/dev/null 2>&1", dir, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    static const char *const runs[] = {"step --tp 16 --kv-split seq", "step --tp 2 --kv-split seq",
+                                       "ops --tp 2", "step --tp 2"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "%s --model llama3-8b --hw %s/f.lua --batch 8 --context 1024 "
+                 "--format json", runs[i], dir);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        const char *mode = cJSON_GetObjectItem(j, "mode")->valuestring;
+        if (i < 3) {
+            assert_string_equal(mode, "estimated");
+            assert_non_null(strstr(cJSON_GetObjectItem(j, "mode_note")->valuestring,
+                                   "no kernel tables"));
+        } else {
+            assert_string_equal(mode, "fitted");
+            assert_null(cJSON_GetObjectItem(j, "mode_note"));
+        }
+        cJSON_Delete(j);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* tester39 F10: under --moe-attn replicated each chip attends to its own
+ * sequences (shard.h rl_shard_kv_layout: groups of one chip), so --kv-split
+ * changes nothing (the tester: kv_bytes_per_chip 287,834,112 and 18.271 ms
+ * under replicate and seq alike), yet the result echoed the split given.
+ * Now step and ops name the layout that runs, kv_split "batch", with a
+ * source saying why, whatever was given; the figures stay those of
+ * --kv-split batch (1e-12). */
+static void attn_replicated_names_its_split(void **state)
+{
+    (void)state;
+    static const char *const split[] = {"replicate", "seq", "batch"};
+    double step_s[3];
+    for (int i = 0; i < 3; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "step --model deepseek-v3 --hw h200 --tp 8 --ep 8 --chips 64 "
+                 "--moe-attn replicated --kv-split %s --batch 64 --context 4096 --weights fp8 "
+                 "--compute fp8 --format json", split[i]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "batch");
+        assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring,
+                               "--moe-attn replicated"));
+        step_s[i] = num(row(j, 0), "step_s");
+        cJSON_Delete(j);
+        snprintf(cmd, sizeof cmd, "ops --model deepseek-v3 --hw h200 --tp 8 --ep 8 "
+                 "--moe-attn replicated --kv-split %s --batch 64 --context 4096 --weights fp8 "
+                 "--compute fp8 --format json", split[i]);
+        j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "batch");
+        cJSON_Delete(j);
+    }
+    assert_rel(step_s[0], step_s[2], 1e-12);
+    assert_rel(step_s[1], step_s[2], 1e-12);
+}
+
+/* tester39 F11: step's header printed the engine rule's comm_buffer_bytes
+ * for plans whose capacity does not subtract it (TP 1, a pipeline of
+ * one-chip stages: memory.h rl_memory_usable_group charges it at a stage
+ * of more than one chip).  It now prints what is charged (memory.h
+ * rl_memory_comm_charged): 0 for vLLM tp1 on one h200 and trtllm pp7 on 7,
+ * TensorRT-LLM's 392 MiB = 411,041,792 B at tp2 (its rule,
+ * hw_profiles/engines/h200-trtllm.lua; exact).  max_batch is unchanged:
+ * 9151 for llama3-8b at 100 tokens (the tester's hand figure,
+ * floor(9151.5) without the buffer; 9004 with it). */
+static void comm_buffer_as_charged(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --hw h200 --engine vllm --tp 1 --chips 1 --model llama3-8b "
+                            "--batch 1 --context 100 --format json", out, sizeof out);
+    assert_true(num(j, "comm_buffer_bytes") == 0);
+    assert_true(num(j, "max_batch") == 9151);
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw h200 --pp 7 --chips 7 --batch 1 --context 4096 "
+                     "--format json", out, sizeof out);
+    assert_true(num(j, "comm_buffer_bytes") == 0);
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw h200 --tp 2 --batch 1 --context 4096 "
+                     "--format json", out, sizeof out);
+    assert_true(num(j, "comm_buffer_bytes") == 411041792);
+    cJSON_Delete(j);
+}
+
+/* tester39 F9: shard listed a pipeline whose TP is wider than the KV
+ * heads only as kv=batch (llama3-70b on 32 h200: "tp16 kv=batch pp2"),
+ * never as the kv=replicate that step --pp and simulate run.  Each split
+ * is now a plan (shard.c rl_shard_compare, as the 1D plans), and the
+ * replicate pipeline's row is `step --ideal --tp 16 --pp 2 --chips 32
+ * --kv-split replicate` (shard's plans are ideal; same function, 1e-12:
+ * 5.273 ms by the tool). */
+static void shard_lists_replicated_pipelines(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("shard --model llama3-70b --hw h200 --chips 32 --batch 64 --context 4096 "
+                            "--format json", out, sizeof out);
+    double t = num(shard_row(j, "tp16 kv=replicate pp2"), "step_s");
+    (void)shard_row(j, "tp16 kv=batch pp2");
+    (void)shard_row(j, "tp16 kv=seq pp2");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw h200 --tp 16 --pp 2 --chips 32 --batch 64 "
+                     "--context 4096 --ideal --kv-split replicate --format json", out, sizeof out);
+    assert_rel(t, num(row(j, 0), "step_s"), 1e-12);
+    cJSON_Delete(j);
+}
+
 /* tester20 F13: on a sliding-window model step's memory rule caps a
  * sequence's KV at the window (mistral-7b, W = 4096 on all 32 layers:
  * 32 x 2 x 8 x 128 x 2 B x 4096 = 0.537 GB a sequence, 109 of 32,100
@@ -575,6 +750,11 @@ int main(void)
         cmocka_unit_test(uneven_pipeline_everywhere),
         cmocka_unit_test(replicated_kv_weights_everywhere),
         cmocka_unit_test(windowed_kv_everywhere),
+        cmocka_unit_test(ops_fits_per_chip),
+        cmocka_unit_test(unfitted_untabled_reads_estimated),
+        cmocka_unit_test(attn_replicated_names_its_split),
+        cmocka_unit_test(comm_buffer_as_charged),
+        cmocka_unit_test(shard_lists_replicated_pipelines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

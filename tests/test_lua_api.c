@@ -593,6 +593,29 @@ static void chips_run_tensor_parallel(void **state)
     assert_non_null(strstr(err, "field 'chips' (3): tensor parallelism over them cannot split"));
 }
 
+/* tester39 F6: roofline.step{tp = 8} without chips was an error ("field
+ * 'chips': 1 is not a multiple of tp*ep*sp*pp = 8") while `step --tp 8`
+ * runs one replica of the plan on 8 chips (shard.h rl_shard_plan_chips,
+ * both): now chips 8 and step_s, max_batch equal the command line's
+ * (DeepSeek-V3 fp8 on h200, batch 1 at 4096: 1e-12; max_batch 205, the
+ * tester's hand figure, exact); pp = 2 with tp = 4 alone runs 8 chips. */
+static void plan_alone_runs_its_chips(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"chips", "max_batch"}, *const row_keys[] = {"step_s"};
+    const char *cli = "step --model deepseek-v3 --hw h200 --tp 8 --weights fp8 --compute fp8 "
+                      "--batch 1 --context 4096 --format json";
+    const char *lua = "roofline.step{ model = 'deepseek-v3', hw = 'h200', tp = 8, weights = 'fp8',"
+                      " compute = 'fp8', batch = 1, context = 4096 }";
+    assert_lua_equals_cli(cli, lua, 0, keys, 2);
+    assert_lua_equals_cli(cli, lua, 1, row_keys, 1);
+    char code[512];
+    snprintf(code, sizeof code, "return (%s).max_batch", lua);
+    assert_true(run_number(code) == 205);
+    assert_true(run_number("return roofline.step{ model = 'llama3-70b', hw = 'h200', tp = 4, "
+                           "pp = 2, batch = 1, context = 4096 }.chips") == 8);
+}
+
 /* chips = 8 keeps the command line's 8 chips (tester7 #1: Lua read chips
  * 1, "one chip", TTFT 323.8 ms on tpu-v5p and 154.6 ms on ideal h100-sxm
  * against the CLI's 40.47 and 19.33 ms): on a profile without kernel
@@ -1364,6 +1387,7 @@ int main(void)
         cmocka_unit_test(engine_and_band_as_cli),
         cmocka_unit_test(size_from_lua),
         cmocka_unit_test(chips_run_tensor_parallel),
+        cmocka_unit_test(plan_alone_runs_its_chips),
         cmocka_unit_test(fitted_from_lua),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -179,6 +179,43 @@ static void test_model_figure_title(void **state)
     check_no_temp_and_clean(dir);
 }
 
+/* tester39 F7: a quote in a figure's name was refused as "must be shorter
+ * than 4064 bytes" (the name was 10 bytes) and the .gp's rerun comment left
+ * the name unquoted, so "$(touch pwned).png" pasted into a shell ran the
+ * substitution.  Now a quote is taken: the .gp names the figure in
+ * gnuplot's single quotes with the quote doubled and the rerun hint is a
+ * shell word ('q'\''uote.gp'); a control character is refused with its
+ * own reason, and a long path with the length. */
+static void test_quoted_names(void **state)
+{
+    (void)state;
+    char dir[64], out[256], err[512];
+    char *old = without_gnuplot(dir);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long batch[] = {1, 8};
+    snprintf(out, sizeof out, "%s/q'uote.svg", dir);
+    int rc = rl_plot_memory(AT_FDCWD, out, NULL, &m, &h, 1, BF16, 2048, batch, 2, err, sizeof err);
+    snprintf(out, sizeof out, "%s/$(touch pwned).svg", dir);
+    int rc2 = rl_plot_memory(AT_FDCWD, out, NULL, &m, &h, 1, BF16, 2048, batch, 2, err, sizeof err);
+    path_back(old);
+    assert_int_equal(rc, RL_PLOT_NO_GNUPLOT);
+    assert_int_equal(rc2, RL_PLOT_NO_GNUPLOT);
+    assert_file_contains(dir, "q'uote.gp", "Rerun in this folder: gnuplot 'q'\\''uote.gp'\n");
+    assert_file_contains(dir, "q'uote.gp", "outfile = 'q''uote.svg'\n");
+    assert_file_contains(dir, "q'uote.gp", "datafile = 'q''uote.dat'\n");
+    assert_file_contains(dir, "$(touch pwned).gp", "gnuplot '$(touch pwned).gp'\n");
+    check_no_temp_and_clean(dir);
+    assert_int_equal(rl_plot_check_path("a\tb.png", err, sizeof err), -1);
+    assert_non_null(strstr(err, "control character"));
+    static char big[5000];
+    memset(big, 'a', sizeof big);
+    memcpy(big + sizeof big - 5, ".png", 5);
+    assert_int_equal(rl_plot_check_path(big, err, sizeof err), -1);
+    assert_non_null(strstr(err, "shorter than"));
+    assert_int_equal(rl_plot_check_path("it's/q\"x.png", err, sizeof err), 0);
+}
+
 /* The step figure's data are formula (1)'s terms: the first row at S = 8192
  * for LLaMA-2-13B on 8 v5e (8.2e11 B/s) is B = 1 with step 4.98 ms (seed 000
  * section 1 MHA table; 0.5% as in the scenario test). */
@@ -384,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
         cmocka_unit_test(test_one_batch),
+        cmocka_unit_test(test_quoted_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

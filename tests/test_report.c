@@ -103,6 +103,33 @@ static void per_chip_columns_say_so(void **state)
     cJSON_Delete(o);
 }
 
+/* tester39 F8: the table took its columns from the first row only, so a
+ * key a later row adds was dropped (rows {y=1}, {x=2, y=3}: the table
+ * showed y alone, CSV "y,x" with 2 in the second line).  Both now take
+ * the same columns (report.c row_columns): the table has x, "-" where the
+ * first row lacks it, and 2 where the second has it. */
+static void table_keeps_later_row_columns(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    cJSON *a = cJSON_CreateObject(), *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(a, "y", 1);
+    cJSON_AddNumberToObject(b, "x", 2);
+    cJSON_AddNumberToObject(b, "y", 3);
+    cJSON_AddItemToArray(rows, a);
+    cJSON_AddItemToArray(rows, b);
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "        y          x\n        1          -\n        3          2\n"));
+    free(t);
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, "y,x\n1,\n3,2\n");
+    free(c);
+    cJSON_Delete(o);
+}
+
 /* tester34 F5: a top-level list of scalars (step --pp's pp_stage_layers)
  * is a leading CSV column written "27;27;26" (one cell, no quotes), and
  * "[27, 27, 26]" in the table; before, both formats dropped it. */
@@ -246,6 +273,7 @@ int main(void)
         cmocka_unit_test(band_edges_in_table_units),
         cmocka_unit_test(per_chip_columns_say_so),
         cmocka_unit_test(table_columns_fit_cells),
+        cmocka_unit_test(table_keeps_later_row_columns),
         cmocka_unit_test(refuses_nonfinite),
         cmocka_unit_test(atomic_write),
     };
