@@ -1964,5 +1964,5 @@ void rl_result_step_kv_layout(cJSON *r, const rl_model *m, const rl_hw *h, const
             cJSON_ReplaceItemInObject((cJSON *)row, "fits", cJSON_CreateBool(w->valuedouble + k <= cap));
         }
     }
-    rl_result_kv_split(r, pl->kv, given, ideal);
+    rl_result_kv_split(r, pl, given, ideal);
 }
