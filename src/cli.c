@@ -871,7 +871,7 @@ static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_mo
                                   const rl_shard_plan *pl)
 {
     rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
-    if (pl->attn_replicated && o->given[RL_P_KV_SPLIT] && pl->kv != RL_KV_BATCH) {
+    if (rl_shard_attn_dp(pl) && o->given[RL_P_KV_SPLIT] && pl->kv != RL_KV_BATCH) {
         rl_cli_tell(cmd, "note: --kv-split %s ignored: %s", rl_kv_split_name(pl->kv),
                     RL_KV_SPLIT_ATTN_REP);
         return;

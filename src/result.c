@@ -1927,7 +1927,7 @@ void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal)
 {
     if (!r)
         return;
-    if (pl->attn_replicated) { /* tester39 F10: the split given was echoed, not run */
+    if (rl_shard_attn_dp(pl)) { /* tester39 F10: the split given was echoed, not run */
         cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(RL_KV_BATCH));
         cJSON_AddStringToObject(r, "kv_split_source", RL_KV_SPLIT_ATTN_REP);
         return;

@@ -213,13 +213,13 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
 /* Step's or ops' KV split beyond the K heads of plan pl into r (NULL:
  * nothing): kv_split, its name (shard.h rl_kv_split_name), and
  * kv_split_source, given or the default (rl_kv_split_source); under
- * --moe-attn replicated the layout that runs, `batch` (each chip its own
+ * attention data parallel (shard.h rl_shard_attn_dp) the layout that runs, `batch` (each chip its own
  * sequences, shard.h rl_shard_kv_layout), whatever was given, with
  * RL_KV_SPLIT_ATTN_REP as its source (tester39 F10). */
 void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal);
 
 #define RL_KV_SPLIT_ATTN_REP                                                                       \
-    "--moe-attn replicated: attention data parallel, each chip attends to its own sequences and "  \
+    "--moe-attn replicated with ep > 1: attention data parallel, each chip attends to its own sequences and "  \
     "holds their KV whole (the layout --kv-split batch names); --kv-split does not apply"
 
 

@@ -109,11 +109,13 @@ static long long kv_head_shards(const rl_model *m, long long tp)
     return tp < m->kv_heads ? tp : m->kv_heads;
 }
 
+int rl_shard_attn_dp(const rl_shard_plan *pl) { return pl->attn_replicated && pl->ep > 1; }
+
 rl_kv_layout rl_shard_kv_layout(const rl_model *m, const rl_shard_plan *pl, int decode)
 {
     long long tp = pl->tp > 1 ? pl->tp : 1, ep = pl->ep > 1 ? pl->ep : 1;
     rl_kv_layout k = {ep, tp, 1, 1, decode ? pl->kv : RL_KV_REPLICATE, 1.0};
-    if (pl->attn_replicated && ep > 1) { /* every chip its own sequences, all heads */
+    if (rl_shard_attn_dp(pl)) { /* every chip its own sequences, all heads */
         k.groups = tp * ep;
         k.tp = 1;
     }

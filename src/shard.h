@@ -131,6 +131,12 @@ typedef struct {
     double copies;     /* chips holding each token's KV: z under replicate, else 1 */
 } rl_kv_layout;
 
+/* 1 when plan pl runs attention data parallel across its expert groups
+ * (--moe-attn replicated with ep > 1): every chip attends to its own
+ * sequences with all heads, so --kv-split has nothing to split (at ep 1
+ * --moe-attn replicated leaves attention, and the split, as they were). */
+int rl_shard_attn_dp(const rl_shard_plan *pl);
+
 /* Plan pl's decode (prefill: 0 in `decode`) KV layout for concrete model m
  * (an abstract one: its tp chips as heads, ep groups).  pl is not checked
  * (rl_shard_eval does). */

@@ -646,6 +646,23 @@ static void attn_replicated_names_its_split(void **state)
     }
     assert_rel(step_s[0], step_s[2], 1e-12);
     assert_rel(step_s[1], step_s[2], 1e-12);
+    /* review38: at ep 1 --moe-attn replicated leaves attention as it was,
+     * so --kv-split still applies and is named as given: Mixtral's 8 KV
+     * heads over tp16 hold each head on 2 chips under replicate, max_batch
+     * 2135 against 4270 split by batch (2x, the two copies); the label read
+     * "batch" for both */
+    long long mb[2];
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "step --model mixtral-8x7b --hw h100-sxm --tp 16 --moe-attn "
+                 "replicated --kv-split %s --batch 64 --context 2048 --format json",
+                 split[i ? 2 : 0]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, split[i ? 2 : 0]);
+        mb[i] = (long long)num(j, "max_batch");
+        cJSON_Delete(j);
+    }
+    assert_true(mb[1] == 2 * mb[0] || mb[1] == 2 * mb[0] + 1);
 }
 
 /* tester39 F11: step's header printed the engine rule's comm_buffer_bytes
