@@ -4762,6 +4762,29 @@ static void sharding_2d_asks_for_tp(void **state)
     assert_int_equal(cli2(base, " --tp 16"), 0);
 }
 
+/* tester40 F4: ops/prefill with --tp above the model's query heads built
+ * nothing and read "roofline ops: out of memory", exit 1.  They run the
+ * plan check step runs (shard.c rl_shard_check_plan): exit 2 (bad input)
+ * with step's reason.  llama3-70b has 64 query heads, llama3-8b 32. */
+static void ops_tp_over_heads_refused(void **state)
+{
+    (void)state;
+    static const char *const cmd[] = {
+        "ops --model llama3-70b --hw tpu-v5e --chips 128 --tp 128 --batch 1 --context 100",
+        "prefill --model llama3-70b --hw tpu-v5e --chips 128 --tp 128 --tokens 100",
+    };
+    for (size_t i = 0; i < sizeof cmd / sizeof *cmd; i++) {
+        int rc = run_cli(cmd[i], out, sizeof out);
+        if (rc != 2 || !strstr(out, "tp: 128 exceeds the 64 query heads") ||
+            strstr(out, "out of memory"))
+            fail_msg("roofline %s: exit %d: %s", cmd[i], rc, out);
+    }
+    int rc = run_cli("prefill --model llama3-8b --hw h100-sxm --chips 64 --tp 64 --tokens 100", out,
+                     sizeof out);
+    if (rc != 2 || !strstr(out, "tp: 64 exceeds the 32 query heads"))
+        fail_msg("prefill tp64 llama3-8b: exit %d: %s", rc, out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4872,6 +4895,7 @@ int main(void)
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
+        cmocka_unit_test(ops_tp_over_heads_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
