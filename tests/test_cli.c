@@ -4785,6 +4785,19 @@ static void ops_tp_over_heads_refused(void **state)
         fail_msg("prefill tp64 llama3-8b: exit %d: %s", rc, out);
 }
 
+/* tester40 F3: simulate --chips 128 on llama3-70b (one tp128 replica over
+ * 64 query heads) said "the weights (1979.1 GB) leave no KV room ..." (a
+ * made-up figure: the usable HBM).  It gives step's plan reason, exit 2. */
+static void simulate_tp_over_heads_refused(void **state)
+{
+    (void)state;
+    int rc = run_cli("simulate --chips 128 --model llama3-70b --hw h100-sxm --offline --requests 10 "
+                     "--prompt-len 100 --out-len 10",
+                     out, sizeof out);
+    if (rc != 2 || !strstr(out, "tp: 128 exceeds the 64 query heads") || strstr(out, "KV room"))
+        fail_msg("simulate --chips 128 llama3-70b: exit %d: %s", rc, out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4896,6 +4909,7 @@ int main(void)
         cmocka_unit_test(host_cost_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
         cmocka_unit_test(ops_tp_over_heads_refused),
+        cmocka_unit_test(simulate_tp_over_heads_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
