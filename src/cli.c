@@ -1460,6 +1460,7 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0)
         return rl_cli_say(o, "--%s: %s", strncmp(err, "pp", 2) == 0   ? "pp"
                                          : strncmp(err, "ep", 2) == 0 ? "ep"
+                                         : strncmp(err, "tp", 2) == 0 ? "chips"
                                                                       : "attn-layout", err);
     c->kv_len = kv_len; /* a pipeline's stage shares of a windowed model's KV */
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);

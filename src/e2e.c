@@ -794,6 +794,15 @@ static int cal_decode(const rl_model *m, const rl_hw *h, rl_precision p, long lo
     rl_shard_plan plan = step_plan(h, tp, 1, 1);
     rl_step st;
     rl_shard_result s;
+    if (!rl_hw_measured(h)) { /* step's path on a chip with nothing measured: formula (1)
+                               * with the plan's collectives (result.c
+                               * rl_result_step_sharded; tester40 F2) */
+        if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, tp, batch, context, p, &s, err,
+                          errlen) != 0)
+            return -1;
+        cal_add(ct, count, s.step_s, 0, s.band_s, 0);
+        return 0;
+    }
     if (rl_shard_step_calibrated(m, h, &plan, tp, batch, context, p, &st, &s, err, errlen) != 0)
         return -1;
     cal_add(ct, count, st.step_s, st.table_s, s.band_s, s.banded);
@@ -1099,7 +1108,10 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const rl
         snprintf(engine, enginen, "%s", lt.engine);
         return 0;
     }
-    if (h->engine_costs.present || !rl_hw_measured(h)) {
+    /* a chip with nothing measured is timed as step times it (estimated:
+     * the op list at datasheet peaks, the plan's default KV layout; tester40
+     * F2), the ideal engine costs only under --engine ideal */
+    if (h->engine_costs.present || (!rl_hw_measured(h) && h->ideal)) {
         rl_engine_costs c = h->engine_costs.present ? h->engine_costs : rl_engine_costs_ideal();
         double x[RL_EC_N], blo, bhi;
         rl_ec_to_x(&c, x);

@@ -116,6 +116,13 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
     if (c->attn_replicated && m->experts == 0)
         RL_FAIL("moe-attn: replicated lays out a MoE model's attention beside its expert "
                 "parallelism; %s has no experts", m->name);
+    if (mp > 1) { /* the plan check step runs (tester40 F4: tp 128 over 64 heads built
+                   * nothing and read "out of memory") */
+        rl_shard_plan plan = rl_ops_plan(c);
+        if (rl_shard_check_plan(m, &plan, np > 0 ? RL_PHASE_PREFILL : RL_PHASE_GENERATE, mp, err,
+                                errlen) != 0)
+            return -1;
+    }
     if (!(c->mfu == 0 || (c->mfu >= RL_MFU_MIN && c->mfu <= 1)))
         RL_FAIL("mfu: must be in [%g, 1] (or 0 for the ideal peak), got %g", RL_MFU_MIN, c->mfu);
     cached += (double)c->decode_batch * (double)c->decode_context;

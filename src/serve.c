@@ -96,6 +96,13 @@ int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long
     if (ep != 1 && (ep < 1 || stage % ep != 0 || m->experts % ep != 0))
         RL_FAIL("ep: %lld expert-parallel groups must divide the chips per stage (%lld) and the "
                 "experts (%lld) of %s", ep, stage, m->experts, m->name);
+    if (l == RL_ATTN_LAYOUT_TP) { /* the stage's tp * ep plan, checked as step checks it
+                                   * (tester40 F3: tp 128 over 64 heads read "the weights
+                                   * leave no KV room") */
+        rl_shard_plan plan = rl_serve_replica_plan(stage, ep, l);
+        if (rl_shard_check_plan(m, &plan, RL_PHASE_GENERATE, stage, err, errlen) != 0)
+            return -1;
+    }
     return rl_attn_layout_check(m, stage, l, err, errlen);
 }
 

@@ -4762,6 +4762,76 @@ static void sharding_2d_asks_for_tp(void **state)
     assert_int_equal(cli2(base, " --tp 16"), 0);
 }
 
+/* tester40 F4: ops/prefill with --tp above the model's query heads built
+ * nothing and read "roofline ops: out of memory", exit 1.  They run the
+ * plan check step runs (shard.c rl_shard_check_plan): exit 2 (bad input)
+ * with step's reason.  llama3-70b has 64 query heads, llama3-8b 32. */
+static void ops_tp_over_heads_refused(void **state)
+{
+    (void)state;
+    static const char *const cmd[] = {
+        "ops --model llama3-70b --hw tpu-v5e --chips 128 --tp 128 --batch 1 --context 100",
+        "prefill --model llama3-70b --hw tpu-v5e --chips 128 --tp 128 --tokens 100",
+    };
+    for (size_t i = 0; i < sizeof cmd / sizeof *cmd; i++) {
+        int rc = run_cli(cmd[i], out, sizeof out);
+        if (rc != 2 || !strstr(out, "tp: 128 exceeds the 64 query heads") ||
+            strstr(out, "out of memory"))
+            fail_msg("roofline %s: exit %d: %s", cmd[i], rc, out);
+    }
+    int rc = run_cli("prefill --model llama3-8b --hw h100-sxm --chips 64 --tp 64 --tokens 100", out,
+                     sizeof out);
+    if (rc != 2 || !strstr(out, "tp: 64 exceeds the 32 query heads"))
+        fail_msg("prefill tp64 llama3-8b: exit %d: %s", rc, out);
+}
+
+/* tester40 F3: simulate --chips 128 on llama3-70b (one tp128 replica over
+ * 64 query heads) said "the weights (1979.1 GB) leave no KV room ..." (a
+ * made-up figure: the usable HBM).  It gives step's plan reason, exit 2. */
+static void simulate_tp_over_heads_refused(void **state)
+{
+    (void)state;
+    int rc = run_cli("simulate --chips 128 --model llama3-70b --hw h100-sxm --offline --requests 10 "
+                     "--prompt-len 100 --out-len 10",
+                     out, sizeof out);
+    if (rc != 2 || !strstr(out, "tp: 128 exceeds the 64 query heads") || strstr(out, "KV room"))
+        fail_msg("simulate --chips 128 llama3-70b: exit %d: %s", rc, out);
+}
+
+/* tester40 F2: validate --against on a chip with nothing measured (tpu-v5e)
+ * timed a llama3-70b tp16 decode row (tp above the 8 KV heads) at 15.48 ms,
+ * mode ideal (the ideal engine costs, half the KV read), where
+ * `step --chips 16 --tp 16 --batch 32 --context 4096` gives 18.65 ms,
+ * estimated, kv=replicate (formula (1): 10.816 weights + 6.555 KV + 1.28
+ * collectives).  The row takes step's path: same time to 0.1%, same mode. */
+static void validate_unmeasured_row_as_step(void **state)
+{
+    (void)state;
+    char csv[256];
+    snprintf(csv, sizeof csv, "%s/fixU_v1.csv", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fputs("phase,model,hw,tp,batch,context,tokens,measured_s\n"
+          "decode,llama3-70b,tpu-v5e,16,32,4096,,0.018651\n", f);
+    fclose(f);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "validate --against %s --model llama3-70b --hw tpu-v5e --format json",
+             csv);
+    cJSON *v = run_json_noted(cmd, "");
+    cJSON *st = run_json_noted("step --model llama3-70b --hw tpu-v5e --chips 16 --tp 16 --batch 32 "
+                               "--context 4096 --format json", "nothing measured");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
+    double pred = num(row, "predicted_s");
+    double step = num(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "rows"), 0), "step_s");
+    if (fabs(pred / step - 1) > 1e-3 ||
+        strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode")), "estimated") != 0)
+        fail_msg("validate tpu-v5e tp16 row %.5g s (%s) vs step %.5g s", pred,
+                 cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode")), step);
+    remove(csv);
+    cJSON_Delete(v);
+    cJSON_Delete(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4872,6 +4942,9 @@ int main(void)
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
+        cmocka_unit_test(ops_tp_over_heads_refused),
+        cmocka_unit_test(simulate_tp_over_heads_refused),
+        cmocka_unit_test(validate_unmeasured_row_as_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -487,6 +487,20 @@ static void plan_keeps_header_keys(void **state)
 /* roofline.ops and roofline.prefill give the C core's numbers: LLaMA-2-70B
  * decode B = 8, S = 4096 reads 10,737,418,240 KV bytes (test_ops.c); the
  * op rows keep their order (first the embedding); errors name the field. */
+/* tester40 F4: roofline.ops{tp = 128} on llama3-70b (64 query heads)
+ * raised "out of memory"; it raises step's plan reason. */
+static void ops_tp_over_heads_from_lua(void **state)
+{
+    (void)state;
+    char err[1024];
+    if (run("return roofline.ops{ model = 'llama3-70b', hw = 'tpu-v5e', chips = 128, tp = 128, "
+            "batch = 1, context = 100 }",
+            err, sizeof err) == 0)
+        fail_msg("roofline.ops{tp = 128} on llama3-70b ran");
+    if (!strstr(err, "128 exceeds the 64 query heads") || strstr(err, "out of memory"))
+        fail_msg("roofline.ops{tp = 128}: %s", err);
+}
+
 static void ops_from_lua(void **state)
 {
     (void)state;
@@ -1377,6 +1391,7 @@ int main(void)
         cmocka_unit_test(shard_from_lua),
         cmocka_unit_test(plan_keeps_header_keys),
         cmocka_unit_test(ops_from_lua),
+        cmocka_unit_test(ops_tp_over_heads_from_lua),
         cmocka_unit_test(simulate_from_lua),
         cmocka_unit_test(simulate_engine_rows),
         cmocka_unit_test(simulate_pipeline_row),
