@@ -1374,9 +1374,12 @@ static int serve_draft(const rl_opts *o, const rl_model *m, const rl_hw *h, cons
 }
 
 /* --prefix-cache into c, then the HBM budget in words: the weights, then the
- * prefix cache, must leave a page of KV. */
+ * prefix cache, must leave a page of KV.  The figures quoted are the ones
+ * the pool was sized by (serve.h rl_serve_hbm_budget; fixW: the refusal
+ * read usable - pool x bytes a token, not the weights: DeepSeek-V3 tp8 on
+ * H100 read 768 GB beside step's 169.6 GB a chip, 1356.5 GB on the 8). */
 static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double reserve,
-                     int has_draft, rl_serve_config *c)
+                     const rl_model *draft, rl_serve_config *c)
 {
     double v[3] = {0};
     if (m->max_context > 0 && c->page_tokens > m->max_context)
@@ -1390,11 +1393,8 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
                       "tier; with no HBM tier it stays empty");
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
-    /* a pipeline's collective buffers: at stages of more than one chip
-     * (memory.h rl_memory_usable_group, rl_serve_kv_capacity) */
-    long long stage = o->chips / (c->pp > 1 ? c->pp : 1);
-    double usable = mem.engine_memory ? rl_memory_usable_group(h, o->chips, stage, mem.weight_bytes)
-                                      : mem.capacity_bytes * (1 - reserve);
+    rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
+                                         c->layout, c->kv_len);
     double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
     char rule[128];
     if (mem.engine_memory)
@@ -1408,14 +1408,26 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     /* the HBM to one decimal, as usable (tester28 F4: %.0f printed 85.9 GB
      * as "86 GB each", above the 85.9 GB usable), and said when the weights
      * alone exceed it (usable is then capped at the HBM, as step's) */
-    double weights = usable - room;
-    if (weights > (double)o->chips * h->hbm_bytes)
+    double n = (double)o->chips;
+    double wd = draft ? rl_memory_use(draft, h, o->chips, 0, 1, o->prec.weights, o->prec.kv)
+                            .weight_bytes : 0; /* as rl_serve_config_draft */
+    double chip_w = b.chip_weight_bytes + wd / n;
+    if (chip_w > h->hbm_bytes)
         snprintf(rule, sizeof rule, "of HBM, which the weights exceed");
+    char stage[64] = "", all[96] = "", usable[64] = "";
+    if (c->pp > 1)
+        snprintf(stage, sizeof stage, " on stage %lld of %d, the binding one", b.stage, c->pp);
+    if (o->chips > 1) {
+        snprintf(all, sizeof all, "; %.1f GB on the %lld chips", chip_w * n / 1e9, o->chips);
+        snprintf(usable, sizeof usable, " (%.1f GB in all)", b.usable_bytes / 1e9);
+    }
     if (c->kv_capacity_tokens < c->page_tokens)
-        return rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
-                             "%lld x %s (%.1f GB each %s): more --chips, or int8/fp8 --weights",
-                          weights / 1e9, has_draft ? ", target and draft" : "",
-                          usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, rule);
+        return rl_cli_say(o, "the weights (%.1f GB a chip%s, as step's weight_GB/chip%s%s) leave no "
+                             "KV room in the %.1f GB a chip usable%s on %lld x %s (%.1f GB each "
+                             "%s): more --chips, or int8/fp8 --weights",
+                          chip_w / 1e9, stage, all, draft ? ", target and draft" : "",
+                          b.usable_bytes / n / 1e9, usable, o->chips, h->name, h->hbm_bytes / 1e9,
+                          rule);
     if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
         return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
                              "running sequences: the weights leave %.1f GB for KV",
@@ -1466,7 +1478,7 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
-        serve_hbm(o, m, h, reserve, *has_draft, c) != 0)
+        serve_hbm(o, m, h, reserve, *has_draft ? draft : NULL, c) != 0)
         return -1;
     c->keep_requests = o->plot != NULL;
     return 0;

@@ -309,6 +309,17 @@ double rl_shard_stage_kv_scale(const rl_model *m, long long pp, int split, doubl
     return best;
 }
 
+double rl_shard_stage_weight_of(const rl_model *m, long long pp, int split, const double w[4],
+                                long long stage)
+{
+    if (pp <= 1 || m->abstract || m->layers < pp)
+        return w[0] + w[2] + w[3];
+    long long l = 0;
+    for (long long s = 0; s < stage; s++)
+        l += rl_shard_stage_layers(m->layers, pp, s, split);
+    return stage_weight(m, pp, stage, l, rl_shard_stage_layers(m->layers, pp, stage, split), w);
+}
+
 double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                            int split, const double w[4], double context, double keep,
                            long long *stage)

@@ -361,6 +361,14 @@ double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, l
                            int split, const double w[4], double context, double keep,
                            long long *stage);
 
+/* Stage `stage`'s weights on each of its chips (w as rl_shard_stage_room
+ * takes them; its layers' share, the embedding on the first and the LM head
+ * on the last, rl_shard_stage_weights' rule for one stage): what the
+ * binding stage rl_shard_stage_room names holds beside its KV.  The sum
+ * when pp <= 1, an abstract model or pp > layers. */
+double rl_shard_stage_weight_of(const rl_model *m, long long pp, int split, const double w[4],
+                                long long stage);
+
 /* max over stages of rl_shard_stage_room's x_s: the busiest stage's KV at
  * `context` over the layer share (rl_shard_stage_scale when every layer
  * holds the same KV; pp / rl_shard_stage_kv_div in exact arithmetic). */

@@ -4798,6 +4798,62 @@ static void simulate_tp_over_heads_refused(void **state)
         fail_msg("simulate --chips 128 llama3-70b: exit %d: %s", rc, out);
 }
 
+/* fixW (s32 review, MEDIUM): simulate's "the weights leave no KV room"
+ * refusal quoted usable - pool x a token's KV bytes, which under KV copies
+ * (MLA's latent cache whole on each of tp8's chips) or a pipeline is not
+ * the weights its check used: DeepSeek-V3 bf16 tp8 read 768.0 GB on H100
+ * and 277.8 GB on TPU v5e, where step's weight_GB/chip is 169.6 (1356.5 GB
+ * on the 8).  The refusal now quotes serve.h rl_serve_hbm_budget, the one
+ * function the pool is sized by: a chip's weights and usable bytes equal
+ * step's weight_bytes_per_chip and usable_bytes_per_chip for the same plan
+ * (printed to 0.1 GB: tolerance 0.051 GB; step's --hbm-reserve at
+ * simulate's default 0.1 where no engine memory rule applies, TPU v5e),
+ * the total chips x a chip's.
+ * The pipeline case (llama3-405b tp2 pp2 on 4 H100) quotes the binding
+ * stage's weights, step's 202.9 GB a chip. */
+static void refusal_weights_as_step(const char *sim, const char *step, long long chips,
+                                    const char *note)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "simulate %s --qps 1 --prompt-len 512 --out-len 128 --requests 10",
+             sim);
+    int rc = run_cli(cmd, out, sizeof out);
+    const char *w = strstr(out, "the weights (");
+    double chip = 0, all = 0, usable = 0;
+    long long n = 0;
+    const char *u = w ? strstr(w, "leave no KV room in the ") : NULL;
+    if (rc != 2 || !w || sscanf(w, "the weights (%lf GB a chip", &chip) != 1 || !u ||
+        sscanf(u, "leave no KV room in the %lf GB a chip usable", &usable) != 1)
+        fail_msg("roofline %s: exit %d: %s", cmd, rc, out);
+    const char *t = strstr(w, "; ");
+    if (chips > 1 && (!t || sscanf(t, "; %lf GB on the %lld chips", &all, &n) != 2 || n != chips))
+        fail_msg("roofline %s: no total on the %lld chips: %s", cmd, chips, out);
+    snprintf(cmd, sizeof cmd, "step %s --batch 1 --context 640 --format json", step);
+    cJSON *st = run_json_noted(cmd, note);
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "rows"), 0);
+    double want = num(row, "weight_bytes_per_chip") / 1e9;
+    double room = num(row, "usable_bytes_per_chip") / 1e9;
+    cJSON_Delete(st);
+    if (fabs(chip - want) > 0.051 || fabs(usable - room) > 0.051 ||
+        (chips > 1 && fabs(all - want * (double)chips) > 0.051))
+        fail_msg("%s: refusal %.1f GB a chip (%.1f in all), usable %.1f; step %.4g GB a chip, "
+                 "usable %.4g", sim, chip, all, usable, want, room);
+}
+
+static void simulate_refusal_quotes_step_weights(void **state)
+{
+    (void)state;
+    refusal_weights_as_step("--model deepseek-v3 --hw h100-sxm --chips 8",
+                            "--model deepseek-v3 --hw h100-sxm --chips 8", 8, "");
+    refusal_weights_as_step("--model deepseek-v3 --hw tpu-v5e --chips 8",
+                            "--model deepseek-v3 --hw tpu-v5e --chips 8 --hbm-reserve 0.1", 8,
+                            "nothing measured");
+    refusal_weights_as_step("--model llama3-405b --hw h100-sxm --chips 4 --pp 2",
+                            "--model llama3-405b --hw h100-sxm --chips 4 --tp 2 --pp 2", 4, "");
+    refusal_weights_as_step("--model llama3-70b --hw h100-sxm",
+                            "--model llama3-70b --hw h100-sxm --tp 1", 1, "");
+}
+
 /* tester40 F2: validate --against on a chip with nothing measured (tpu-v5e)
  * timed a llama3-70b tp16 decode row (tp above the 8 KV heads) at 15.48 ms,
  * mode ideal (the ideal engine costs, half the KV read), where
@@ -4944,6 +5000,7 @@ int main(void)
         cmocka_unit_test(sharding_2d_asks_for_tp),
         cmocka_unit_test(ops_tp_over_heads_refused),
         cmocka_unit_test(simulate_tp_over_heads_refused),
+        cmocka_unit_test(simulate_refusal_quotes_step_weights),
         cmocka_unit_test(validate_unmeasured_row_as_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
