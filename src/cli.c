@@ -1696,6 +1696,42 @@ static void note_trace_at_once(const rl_opts *o, const rl_request *req, long lon
                n, req[0].arrival);
 }
 
+/* simulate's pipeline pass against step's for a lone stream (review30 M2,
+ * s32 review M2): simulate charges every decode step of a stream the pass
+ * of pp micro-batches (serve.c stage_time: shard.h rl_shard_stage_pass at
+ * seqs = pp, each stream one of the pp a replica keeps in flight, the
+ * steady state), where step --pp at fewer sequences than stages charges
+ * max(the stages' sum, m x the slowest), the sum for one.  A lone
+ * stream's TPOT reads the charged factor above step's: noted from that
+ * factor (rl_shard_stage_pass_scale on the stage plan's decode step of
+ * one sequence at the run's mean decode context, the embedding on the
+ * first stage and the final norm and LM head on the last), not the
+ * layer-only rl_shard_stage_scale (llama3-70b pp16: 16 equal 5-layer
+ * stages, layer factor 1, charged 1.22: simulate 62.1 ms against step's
+ * 50.9 ms, with no note).  Said when it passes 1.1 (review30's bar). */
+static void note_pipeline_pass(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                               const rl_serve_config *c, double context)
+{
+    if (c->pp <= 1 || m->abstract)
+        return;
+    long long M = o->chips / c->pp;
+    rl_shard_plan stage = rl_serve_replica_plan(M, c->ep, c->layout);
+    long long S = context >= 1 ? (long long)llround(context) : 1;
+    double f = rl_shard_stage_pass_scale(m, h, &stage, c->pp, M, 1, S, o->prec, !o->ideal, c->pp,
+                                         0);
+    if (!(f > 1.1))
+        return;
+    rl_cli_say(o, "note: --pp %d on %lld layers: simulate charges every decode step %d ticks of "
+                  "the slowest stage (up to %lld layers; the first adds the embedding, the last "
+                  "the final norm and LM head), as with every stream busy: for a lone stream at "
+                  "its mean context (%lld tokens) %.4g x the stages' sum, so its TPOT reads "
+                  "%.3g%% above step --pp --batch 1, which charges the sum (below %d sequences "
+                  "step charges max(the sum, sequences x the slowest stage); shard.h "
+                  "rl_shard_stage_pass)",
+               c->pp, m->layers, c->pp, (m->layers + c->pp - 1) / c->pp, S, f, 100 * (f - 1),
+               c->pp);
+}
+
 int rl_cli_simulate(rl_opts *o)
 {
     rl_model m;
@@ -1810,15 +1846,7 @@ int rl_cli_simulate(rl_opts *o)
                          : "");
     }
     note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
-    double stage_f = rl_shard_stage_scale(&m, c.pp);
-    if (stage_f > 1.1) /* review30 M2: the steady-state pass, far from a lone stream's */
-        rl_cli_say(o, "note: --pp %d on %lld layers: stages of up to %lld layers; simulate charges "
-                      "every pass %d ticks of the slowest stage, the largest alone %.4g x the "
-                      "stages' sum (the last stage's LM head adds more), as with every stream "
-                      "busy: a lone stream's TPOT reads %.3g%% high or more (step --pp below %d "
-                      "sequences charges the sum)",
-                   c.pp, m.layers, (m.layers + c.pp - 1) / c.pp, c.pp, stage_f,
-                   100 * (stage_f - 1), c.pp);
+    note_pipeline_pass(o, &m, &h, &c, r.mean_decode_context);
     char missed[256];
     if (free_qps >= reached)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
