@@ -4872,6 +4872,24 @@ static void refusal_weights_as_step(const char *sim, const char *step, long long
                  "usable %.4g", sim, chip, all, usable, want, room);
 }
 
+/* s32 review LOW (fixW): step --help said the largest batch is "not given
+ * for a sharding plan", but step prints max_batch under plans (the header
+ * and each row since tester37 F1: tp4 x2 of llama3-70b on 8 H100 at 4096
+ * tokens, 268 = 2 replicas x 134).  The help now says so. */
+static void step_help_max_batch_under_plans(void **state)
+{
+    (void)state;
+    int rc = run_cli("step --help", out, sizeof out);
+    if (rc != 0 || strstr(out, "not given for a sharding plan") ||
+        !strstr(out, "under a sharding plan the plan's"))
+        fail_msg("step --help: exit %d: %.1500s", rc, out);
+    cJSON *st = run_json_noted("step --model llama3-70b --hw h100-sxm --chips 8 --tp 4 --batch 1 "
+                               "--context 4096 --format json", "");
+    assert_true(num(st, "max_batch") == 268);
+    assert_true(num(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "rows"), 0), "max_batch") == 268);
+    cJSON_Delete(st);
+}
+
 static void simulate_refusal_quotes_step_weights(void **state)
 {
     (void)state;
@@ -5033,6 +5051,7 @@ int main(void)
         cmocka_unit_test(ops_tp_over_heads_refused),
         cmocka_unit_test(simulate_tp_over_heads_refused),
         cmocka_unit_test(simulate_refusal_quotes_step_weights),
+        cmocka_unit_test(step_help_max_batch_under_plans),
         cmocka_unit_test(validate_unmeasured_row_as_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
