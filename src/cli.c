@@ -1374,9 +1374,12 @@ static int serve_draft(const rl_opts *o, const rl_model *m, const rl_hw *h, cons
 }
 
 /* --prefix-cache into c, then the HBM budget in words: the weights, then the
- * prefix cache, must leave a page of KV. */
+ * prefix cache, must leave a page of KV.  The figures quoted are the ones
+ * the pool was sized by (serve.h rl_serve_hbm_budget; fixW: the refusal
+ * read usable - pool x bytes a token, not the weights: DeepSeek-V3 tp8 on
+ * H100 read 768 GB beside step's 169.6 GB a chip, 1356.5 GB on the 8). */
 static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double reserve,
-                     int has_draft, rl_serve_config *c)
+                     const rl_model *draft, rl_serve_config *c)
 {
     double v[3] = {0};
     if (m->max_context > 0 && c->page_tokens > m->max_context)
@@ -1390,11 +1393,8 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
                       "tier; with no HBM tier it stays empty");
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
-    /* a pipeline's collective buffers: at stages of more than one chip
-     * (memory.h rl_memory_usable_group, rl_serve_kv_capacity) */
-    long long stage = o->chips / (c->pp > 1 ? c->pp : 1);
-    double usable = mem.engine_memory ? rl_memory_usable_group(h, o->chips, stage, mem.weight_bytes)
-                                      : mem.capacity_bytes * (1 - reserve);
+    rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
+                                         c->layout, c->kv_len);
     double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
     char rule[128];
     if (mem.engine_memory)
@@ -1408,14 +1408,26 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     /* the HBM to one decimal, as usable (tester28 F4: %.0f printed 85.9 GB
      * as "86 GB each", above the 85.9 GB usable), and said when the weights
      * alone exceed it (usable is then capped at the HBM, as step's) */
-    double weights = usable - room;
-    if (weights > (double)o->chips * h->hbm_bytes)
+    double n = (double)o->chips;
+    double wd = draft ? rl_memory_use(draft, h, o->chips, 0, 1, o->prec.weights, o->prec.kv)
+                            .weight_bytes : 0; /* as rl_serve_config_draft */
+    double chip_w = b.chip_weight_bytes + wd / n;
+    if (chip_w > h->hbm_bytes)
         snprintf(rule, sizeof rule, "of HBM, which the weights exceed");
+    char stage[64] = "", all[96] = "", usable[64] = "";
+    if (c->pp > 1)
+        snprintf(stage, sizeof stage, " on stage %lld of %d, the binding one", b.stage, c->pp);
+    if (o->chips > 1) {
+        snprintf(all, sizeof all, "; %.1f GB on the %lld chips", chip_w * n / 1e9, o->chips);
+        snprintf(usable, sizeof usable, " (%.1f GB in all)", b.usable_bytes / 1e9);
+    }
     if (c->kv_capacity_tokens < c->page_tokens)
-        return rl_cli_say(o, "the weights (%.1f GB%s) leave no KV room in the %.1f GB usable on "
-                             "%lld x %s (%.1f GB each %s): more --chips, or int8/fp8 --weights",
-                          weights / 1e9, has_draft ? ", target and draft" : "",
-                          usable / 1e9, o->chips, h->name, h->hbm_bytes / 1e9, rule);
+        return rl_cli_say(o, "the weights (%.1f GB a chip%s, as step's weight_GB/chip%s%s) leave no "
+                             "KV room in the %.1f GB a chip usable%s on %lld x %s (%.1f GB each "
+                             "%s): more --chips, or int8/fp8 --weights",
+                          chip_w / 1e9, stage, all, draft ? ", target and draft" : "",
+                          b.usable_bytes / n / 1e9, usable, o->chips, h->name, h->hbm_bytes / 1e9,
+                          rule);
     if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
         return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
                              "running sequences: the weights leave %.1f GB for KV",
@@ -1466,7 +1478,7 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
-        serve_hbm(o, m, h, reserve, *has_draft, c) != 0)
+        serve_hbm(o, m, h, reserve, *has_draft ? draft : NULL, c) != 0)
         return -1;
     c->keep_requests = o->plot != NULL;
     return 0;
@@ -1684,6 +1696,42 @@ static void note_trace_at_once(const rl_opts *o, const rl_request *req, long lon
                n, req[0].arrival);
 }
 
+/* simulate's pipeline pass against step's for a lone stream (review30 M2,
+ * s32 review M2): simulate charges every decode step of a stream the pass
+ * of pp micro-batches (serve.c stage_time: shard.h rl_shard_stage_pass at
+ * seqs = pp, each stream one of the pp a replica keeps in flight, the
+ * steady state), where step --pp at fewer sequences than stages charges
+ * max(the stages' sum, m x the slowest), the sum for one.  A lone
+ * stream's TPOT reads the charged factor above step's: noted from that
+ * factor (rl_shard_stage_pass_scale on the stage plan's decode step of
+ * one sequence at the run's mean decode context, the embedding on the
+ * first stage and the final norm and LM head on the last), not the
+ * layer-only rl_shard_stage_scale (llama3-70b pp16: 16 equal 5-layer
+ * stages, layer factor 1, charged 1.22: simulate 62.1 ms against step's
+ * 50.9 ms, with no note).  Said when it passes 1.1 (review30's bar). */
+static void note_pipeline_pass(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                               const rl_serve_config *c, double context)
+{
+    if (c->pp <= 1 || m->abstract)
+        return;
+    long long M = o->chips / c->pp;
+    rl_shard_plan stage = rl_serve_replica_plan(M, c->ep, c->layout);
+    long long S = context >= 1 ? (long long)llround(context) : 1;
+    double f = rl_shard_stage_pass_scale(m, h, &stage, c->pp, M, 1, S, o->prec, !o->ideal, c->pp,
+                                         0);
+    if (!(f > 1.1))
+        return;
+    rl_cli_say(o, "note: --pp %d on %lld layers: simulate charges every decode step %d ticks of "
+                  "the slowest stage (up to %lld layers; the first adds the embedding, the last "
+                  "the final norm and LM head), as with every stream busy: for a lone stream at "
+                  "its mean context (%lld tokens) %.4g x the stages' sum, so its TPOT reads "
+                  "%.3g%% above step --pp --batch 1, which charges the sum (below %d sequences "
+                  "step charges max(the sum, sequences x the slowest stage); shard.h "
+                  "rl_shard_stage_pass)",
+               c->pp, m->layers, c->pp, (m->layers + c->pp - 1) / c->pp, S, f, 100 * (f - 1),
+               c->pp);
+}
+
 int rl_cli_simulate(rl_opts *o)
 {
     rl_model m;
@@ -1798,15 +1846,7 @@ int rl_cli_simulate(rl_opts *o)
                          : "");
     }
     note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
-    double stage_f = rl_shard_stage_scale(&m, c.pp);
-    if (stage_f > 1.1) /* review30 M2: the steady-state pass, far from a lone stream's */
-        rl_cli_say(o, "note: --pp %d on %lld layers: stages of up to %lld layers; simulate charges "
-                      "every pass %d ticks of the slowest stage, the largest alone %.4g x the "
-                      "stages' sum (the last stage's LM head adds more), as with every stream "
-                      "busy: a lone stream's TPOT reads %.3g%% high or more (step --pp below %d "
-                      "sequences charges the sum)",
-                   c.pp, m.layers, (m.layers + c.pp - 1) / c.pp, c.pp, stage_f,
-                   100 * (stage_f - 1), c.pp);
+    note_pipeline_pass(o, &m, &h, &c, r.mean_decode_context);
     char missed[256];
     if (free_qps >= reached)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);

@@ -425,8 +425,9 @@ const rl_command RL_COMMANDS[] = {
     {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,
      "Decode step time, tokens/s and memory (the Scaling Book's formula (1)).\n"
      "With --ideal over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
-     "largest batch that fits (of that copy: not given for a sharding plan, whose rows\n"
-     "say fits).  --batch defaults to 1.  With a sharding option the step is per chip\n"
+     "largest batch that fits, max_batch (of that copy; under a sharding plan the plan's, by\n"
+     "each chip's memory, over all its replicas, in the header and each row beside fits).\n"
+     "--batch defaults to 1.  With a sharding option the step is per chip\n"
      "plus collectives (\"communication\": \"included\").  Rows' weight_bytes and kv_bytes\n"
      "(what HBM holds) are the whole copy's in formula (1) and per chip in a plan;\n"
      "weight_bytes_per_chip and kv_bytes_per_chip are per chip in both (the table's\n"

@@ -467,7 +467,9 @@ static void add_breakdown(cJSON *o, int overlap, long long pp)
     static const char terms[] =
         "formula (1)'s roofline terms, the collectives, and the time the kernels take above "
         "their roofline (measured kernels, elementwise ops and activations formula (1) leaves "
-        "out, engine costs; 0 in ideal mode); the attention kernels take kv_load_s + "
+        "out, engine costs; 0 in ideal mode, and on a chip with nothing measured, whose step "
+        "is formula (1) where ops and simulate time the operator list, its elementwise ops and "
+        "activation traffic included); the attention kernels take kv_load_s + "
         "attention_compute_s = max(KV read, attention FLOPs) and the matmuls max(weight_load_s, "
         "compute_s), one after the other (docs/model.md)";
     char rule[1024];

@@ -924,37 +924,54 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
     return r.weight_bytes * (double)chips;
 }
 
-double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
-                            long long ep, rl_precision p, double reserve, rl_attn_layout l,
-                            double len)
+rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                                 long long ep, rl_precision p, double reserve, rl_attn_layout l,
+                                 double len)
 {
     char err[256];
+    rl_serve_hbm b;
+    memset(&b, 0, sizeof b);
     pp = pp < 1 ? 1 : pp;
     ep = ep < 1 ? 1 : ep;
     long long stage = chips / pp; /* the chips of one pipeline stage */
+    double n = (double)chips;
     if (rl_serve_layout_check(m, chips, pp, ep, l, err, sizeof err) != 0)
-        return 0;
+        return b;
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
+    /* an engine's memory rule keeps its own reserve (memory.h) */
+    double keep = mem.engine_memory ? 1.0 : 1 - reserve;
     double per_token = rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage, ep, l);
     if (pp > 1 && !m->abstract && m->layers >= pp) {
         /* each stage in its own room: the binding stage's (shard.h
          * rl_shard_stage_room, the rule step's max_batch reads) */
         rl_shard_result r;
         if (replica_eval(m, h, chips, pp, ep, p, l, &r) != 0)
-            return 0;
-        /* an engine's memory rule keeps its own reserve (memory.h) */
-        double keep = mem.engine_memory ? 1.0 : 1 - reserve;
-        return rl_shard_stage_room(m, h, chips, pp, rl_shard_split_of(h), r.stage_w, len, keep,
-                                   NULL) *
-               (double)chips / per_token;
+            return b;
+        int split = rl_shard_split_of(h);
+        b.kv_bytes =
+            rl_shard_stage_room(m, h, chips, pp, split, r.stage_w, len, keep, &b.stage) * n;
+        b.chip_weight_bytes = rl_shard_stage_weight_of(m, pp, split, r.stage_w, b.stage);
+        b.weight_bytes = b.chip_weight_bytes * n;
+        b.usable_bytes = rl_memory_usable_group(h, chips, stage, b.weight_bytes) * keep;
+        b.tokens = b.kv_bytes / per_token;
+        return b;
     }
-    double weights = rl_serve_weight_bytes(m, h, chips, pp, ep, p, l);
-    if (weights < 0)
-        return 0;
-    /* an engine's memory rule keeps its own reserve (memory.h) */
-    double usable = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, weights)
-                                      : mem.capacity_bytes * (1 - reserve);
-    return (usable - weights) / (per_token * rl_shard_stage_scale(m, pp));
+    b.weight_bytes = rl_serve_weight_bytes(m, h, chips, pp, ep, p, l);
+    if (b.weight_bytes < 0)
+        return b;
+    b.chip_weight_bytes = b.weight_bytes / n;
+    b.usable_bytes = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, b.weight_bytes)
+                                       : mem.capacity_bytes * keep;
+    b.kv_bytes = b.usable_bytes - b.weight_bytes;
+    b.tokens = b.kv_bytes / (per_token * rl_shard_stage_scale(m, pp));
+    return b;
+}
+
+double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                            long long ep, rl_precision p, double reserve, rl_attn_layout l,
+                            double len)
+{
+    return rl_serve_hbm_budget(m, h, chips, pp, ep, p, reserve, l, len).tokens;
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };

@@ -516,6 +516,35 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
                             long long ep, rl_precision p, double reserve, rl_attn_layout l,
                             double len);
 
+/* A replica's HBM budget as rl_serve_kv_capacity sizes its KV pool (it
+ * returns .tokens): the one computation behind the pool and simulate's
+ * "the weights leave no KV room" refusal (cli.c serve_hbm; fixW: the
+ * refusal quoted usable - pool x bytes a token, which under KV copies or a
+ * pipeline was not the weights the check used: DeepSeek-V3 tp8 on H100
+ * read 768 GB where step's weight_GB/chip is 169.6, 1356.5 GB on the 8).
+ * Without a pipeline: weight_bytes rl_serve_weight_bytes (chips x step's
+ * weight_GB/chip when the plan stores them, chip_weight_bytes that over
+ * chips), usable_bytes what the memory rule leaves all chips holding them
+ * (times 1 - reserve without an engine rule), kv_bytes usable less
+ * weights.  A pipeline: the binding stage's (shard.h rl_shard_stage_room,
+ * its index in .stage): chip_weight_bytes a chip of it
+ * (rl_shard_stage_weight_of), weight_bytes and usable_bytes those x
+ * chips, kv_bytes chips x the stage's room over its KV share.  tokens:
+ * kv_bytes over a token's KV (rl_serve_kv_copies; the busiest stage's
+ * share).  All 0 when the layout does not apply or the plan cannot be
+ * evaluated. */
+typedef struct {
+    double chip_weight_bytes; /* a chip's weights (the binding stage's) */
+    double weight_bytes;      /* chip_weight_bytes x chips */
+    double usable_bytes;      /* what weights + KV may use, all chips */
+    double kv_bytes;          /* of it left for KV, all chips (< 0: none) */
+    double tokens;            /* the KV pool (rl_serve_kv_capacity) */
+    long long stage;          /* a pipeline's binding stage (0 without one) */
+} rl_serve_hbm;
+rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long chips, long long pp,
+                                 long long ep, rl_precision p, double reserve, rl_attn_layout l,
+                                 double len);
+
 /* Whether one engine's KV pool of `cap` tokens (a replica's KV, over pp
  * when pipelined: each pipeline stream holds 1/pp of it) holds a request of
  * `tokens` (prompt + output) with two pages of `page_tokens` to spare: the

@@ -267,7 +267,7 @@ double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double
 }
 
 /* Token-layers of KV stage s (its layers l .. l+n-1) holds of a sequence
- * at `context` tokens, windowed layers capped (rl_shard_stage_kv_div). */
+ * at `context` tokens, windowed layers capped (stage_kv_div). */
 static double stage_held(const rl_model *m, long long l, long long n, double context)
 {
     double W = (double)m->sliding_window, held = 0;
@@ -294,19 +294,47 @@ static double stage_kv_x(const rl_model *m, long long pp, long long l, long long
     return (double)(pp * n) / (double)m->layers;
 }
 
-double rl_shard_stage_kv_scale(const rl_model *m, long long pp, int split, double context)
+/* The busiest KV stage (tester32 F6), the one rule rl_shard_stage_kv_scale
+ * and stage_kv_div read: 1 with *busiest its token-layers of a
+ * sequence at `context` (windowed layers capped, stage_held) and *total
+ * the whole model's, when the stages' KV is not their layer share (windowed
+ * layers above their window: kv_unequal_layers); 0 when it is (pp <= 1, an
+ * abstract model, pp > layers, or every layer holding the same KV), the
+ * callers' layer share then.  *total sums the layers in order, as
+ * rl_shard_stage_room's. */
+static int busiest_kv_stage(const rl_model *m, long long pp, int split, double context,
+                            double *busiest, double *total)
 {
-    if (pp <= 1 || m->abstract || m->layers < pp)
-        return 1.0;
-    double total = kv_unequal_layers(m, context) ? stage_held(m, 0, m->layers, context) : 0;
-    double best = 0;
+    if (pp <= 1 || m->abstract || m->layers < pp || !kv_unequal_layers(m, context))
+        return 0;
+    *total = stage_held(m, 0, m->layers, context);
+    *busiest = 0;
     for (long long s = 0, l = 0; s < pp; s++) {
         long long n = rl_shard_stage_layers(m->layers, pp, s, split);
-        double x = stage_kv_x(m, pp, l, n, context, total);
-        best = x > best ? x : best;
+        double held = stage_held(m, l, n, context);
+        *busiest = held > *busiest ? held : *busiest;
         l += n;
     }
-    return best;
+    return 1;
+}
+
+double rl_shard_stage_kv_scale(const rl_model *m, long long pp, int split, double context)
+{
+    double busiest, total;
+    if (busiest_kv_stage(m, pp, split, context, &busiest, &total))
+        return (double)pp * busiest / total;
+    return rl_shard_stage_scale(m, pp);
+}
+
+double rl_shard_stage_weight_of(const rl_model *m, long long pp, int split, const double w[4],
+                                long long stage)
+{
+    if (pp <= 1 || m->abstract || m->layers < pp)
+        return w[0] + w[2] + w[3];
+    long long l = 0;
+    for (long long s = 0; s < stage; s++)
+        l += rl_shard_stage_layers(m->layers, pp, s, split);
+    return stage_weight(m, pp, stage, l, rl_shard_stage_layers(m->layers, pp, stage, split), w);
 }
 
 double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, long long pp,
@@ -338,20 +366,19 @@ double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, l
     return best;
 }
 
-double rl_shard_stage_kv_div(const rl_model *m, long long pp, int split, double context)
+/* A sequence's KV at `context` tokens (ideal view: windowed layers hold
+ * min(context, window), arch.h) over the busiest stage's: the divisor that
+ * takes a sequence's whole KV to what the pipeline stage holding the most
+ * KV keeps (tester32 F6), total / busiest of busiest_kv_stage (pp /
+ * rl_shard_stage_kv_scale in exact arithmetic: one rule, fixW merged the
+ * two loops); rl_shard_stage_div, bit for bit, whenever every layer holds
+ * the same KV (no windowed layer, or context <= window). */
+static double stage_kv_div(const rl_model *m, long long pp, int split, double context)
 {
-    double W = (double)m->sliding_window;
-    if (pp <= 1 || m->abstract || m->layers < pp || rl_arch_local_layers(m) == 0 || context <= W)
-        return rl_shard_stage_div(m, pp);
-    double total = 0, busiest = 0; /* token-layers of cache: whole, busiest stage */
-    for (long long s = 0, l = 0; s < pp; s++) {
-        double held = 0;
-        for (long long end = l + rl_shard_stage_layers(m->layers, pp, s, split); l < end; l++)
-            held += rl_arch_layer_is_local(m, l) ? W : context;
-        total += held;
-        busiest = held > busiest ? held : busiest;
-    }
-    return total / busiest;
+    double busiest, total;
+    if (busiest_kv_stage(m, pp, split, context, &busiest, &total))
+        return total / busiest;
+    return rl_shard_stage_div(m, pp);
 }
 
 /* The micro-batches a pass of seqs sequences keeps in flight over pp
@@ -841,14 +868,14 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, int split
  * attention FLOPs) on a stage's chip, as a share: the layer share 1 /
  * rl_shard_stage_div when every stage's KV is its layer share; else, with
  * the stages' KV unequal (windowed layers placed unevenly, tester32 F6:
- * rl_shard_stage_kv_div), the pass's T ticks (rl_shard_pass_ticks) read
+ * stage_kv_div), the pass's T ticks (rl_shard_pass_ticks) read
  * max(the stages' sum, m x the busiest stage's) = max(1, m / kv_div) of
  * it, m micro-batches in flight (rl_shard_pass_scale's rule on the KV
  * alone): a tick max(1, m / kv_div) / T.  0: the layer share. */
 static double stage_kv_tick_share(const rl_model *m, long long pp, int split, long long seqs,
                                   double context)
 {
-    double div = rl_shard_stage_div(m, pp), kv_div = rl_shard_stage_kv_div(m, pp, split, context);
+    double div = rl_shard_stage_div(m, pp), kv_div = stage_kv_div(m, pp, split, context);
     if (kv_div == div)
         return 0;
     return fmax(1.0, (double)micro_batches(pp, seqs) / kv_div) / rl_shard_pass_ticks(m, pp, seqs);
@@ -885,7 +912,7 @@ static double plan_kv(const rl_model *m, const rl_shard_plan *pl, int split, rl_
     /* held: the stage with the most KV (tester32 F6); read a tick: the
      * layer share as the pass's other terms (rl_shard_stage_scale), or the
      * stages' own KV when they differ (stage_kv_tick_share) */
-    double Pkv = rl_shard_stage_kv_div(m, pl->pp, split, (double)context);
+    double Pkv = stage_kv_div(m, pl->pp, split, (double)context);
     r->kv_seq_chip = kv_seq * kv_chip_frac / Pkv;
     double kv_tick = kv_chip_seqs * kv_seq * kv_chip_frac / P;
     double share = stage_kv_tick_share(m, pl->pp, split, r->replica_batch, (double)context);

@@ -295,7 +295,7 @@ int rl_shard_pp_sends(const rl_hw *h, int peaks, long long stage_chips, long lon
  * not, since the first stage also holds the embedding and the last the LM
  * head (rl_shard_stage_weights: llama3-70b bf16 pp6, TensorRT-LLM's first
  * stage 14 layers + the embedding is 1.71 GB a chip above vLLM's heaviest)
- * and windowed layers fall on other stages (rl_shard_stage_kv_div).
+ * and windowed layers fall on other stages (rl_shard_stage_kv_scale).
  * rl_shard_split_of(h): the one rule choosing it, from h's selected engine
  * (engines.h rl_engines_selected): TensorRT-LLM's for an engine named
  * "trtllm", vLLM's for any other and for none (--engine ideal, a profile
@@ -340,7 +340,7 @@ double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double
  * {layered, dense, first, last} as rl_shard_stage_weights takes them) and their own layers' KV, so a stage s
  * holds x_s / pp of every sequence's KV, x_s = pp x its layers' share of a
  * sequence's KV at `context` tokens (windowed layers capped, as
- * rl_shard_stage_kv_div; the layer share pp n_s / L when every layer holds
+ * rl_shard_stage_kv_scale; the layer share pp n_s / L when every layer holds
  * the same KV: 1 for equal stages).  Returns min over stages of
  * (room_s - w_s) / x_s, bytes a chip: room_s = what the memory rule leaves a
  * chip of `chips` (one replica's, in stages of chips / pp) holding w_s
@@ -361,22 +361,30 @@ double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, l
                            int split, const double w[4], double context, double keep,
                            long long *stage);
 
-/* max over stages of rl_shard_stage_room's x_s: the busiest stage's KV at
- * `context` over the layer share (rl_shard_stage_scale when every layer
- * holds the same KV; pp / rl_shard_stage_kv_div in exact arithmetic). */
-double rl_shard_stage_kv_scale(const rl_model *m, long long pp, int split, double context);
+/* Stage `stage`'s weights on each of its chips (w as rl_shard_stage_room
+ * takes them; its layers' share, the embedding on the first and the LM head
+ * on the last, rl_shard_stage_weights' rule for one stage): what the
+ * binding stage rl_shard_stage_room names holds beside its KV.  The sum
+ * when pp <= 1, an abstract model or pp > layers. */
+double rl_shard_stage_weight_of(const rl_model *m, long long pp, int split, const double w[4],
+                                long long stage);
 
-/* A sequence's KV at `context` tokens (ideal view: windowed layers hold
- * min(context, window), arch.h) over the busiest stage's: the divisor that
- * takes a sequence's whole KV to what the pipeline stage holding the most
- * KV keeps (tester32 F6).  Stages take their layers in order, the
- * engine's split (rl_shard_stage_layers under `split`); a stage's KV is the sum of its own layers'
+/* The busiest KV stage of a pipeline (tester32 F6): max over stages of
+ * rl_shard_stage_room's x_s, pp x the stage holding the most of a
+ * sequence's KV at `context` tokens (ideal view: windowed layers hold
+ * min(context, window), arch.h) over the whole model's.  Stages take their
+ * layers in order, the engine's split (rl_shard_stage_layers under
+ * `split`); a stage's KV is the sum of its own layers'
  * (rl_arch_layer_is_local), so Qwen2's global-first layers
  * (first_sliding_layer) or a window pattern that falls unevenly put more
- * KV on some stages than the layer share.  rl_shard_stage_div whenever
- * every layer holds the same KV (no windowed layer, or context <= window),
- * so equal stages of uniform layers are unchanged bit for bit. */
-double rl_shard_stage_kv_div(const rl_model *m, long long pp, int split, double context);
+ * KV on some stages than the layer share.  rl_shard_stage_scale (the
+ * largest stage's layer share) whenever every layer holds the same KV (no
+ * windowed layer, or context <= window); 1 when pp <= 1, for an abstract
+ * model or pp > layers.  The one rule: shard.c's KV held a chip divides a
+ * sequence's KV by pp over it (its stage_kv_div, the same loop; fixW
+ * merged rl_shard_stage_kv_div into it, results bit for bit unchanged),
+ * step's and shard's room multiplies by it, size's pool reads it. */
+double rl_shard_stage_kv_scale(const rl_model *m, long long pp, int split, double context);
 
 /* pp x the largest stage's layers / layers (>= 1; exactly 1 with equal
  * stages): the factor by which a pass of pp ticks of the slowest stage (a

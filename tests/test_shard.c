@@ -574,10 +574,21 @@ static void stage_kv_is_its_layers(void **state)
     r = eval(&g, &h, pl, RL_PHASE_GENERATE, 4, 1, 131072, p);
     assert_rel(r.kv_seq_chip, 1694498816.0, 1e-15);
     /* at or under the window every layer holds the context: the layer share */
-    assert_true(rl_shard_stage_kv_div(&q, 4, RL_SPLIT_VLLM, 4096) == 4.0);
+    assert_true(rl_shard_stage_kv_scale(&q, 4, RL_SPLIT_VLLM, 4096) == 1.0);
     rl_model u = load_model("llama3-8b", NULL, 0);
-    assert_true(rl_shard_stage_kv_div(&u, 4, RL_SPLIT_VLLM, 131072) == 4.0);
-    assert_true(rl_shard_stage_kv_div(&u, 3, RL_SPLIT_VLLM, 8192) == rl_shard_stage_div(&u, 3));
+    assert_true(rl_shard_stage_kv_scale(&u, 4, RL_SPLIT_VLLM, 131072) == 1.0);
+    assert_true(rl_shard_stage_kv_scale(&u, 3, RL_SPLIT_VLLM, 8192) == rl_shard_stage_scale(&u, 3));
+    /* fixW (s32, the busiest KV stage computed once, shard.c
+     * busiest_kv_stage): above the window the Qwen2-style q's stages 0-2
+     * hold 8 x 131072 = 1,048,576 token-layers, stage 3 4 x 131072 + 4 x
+     * 4096 = 540,672, the model 3,686,400: the busiest stage's x = 4 x
+     * 1,048,576 / 3,686,400 = 1.13778 (exact: the one division), and the KV a
+     * chip holds above (kv_seq_chip 4,294,967,296 B) is the model's
+     * 15,099,494,400 B x that / 4, the same rule read as a divisor
+     * (1e-15) */
+    double x = rl_shard_stage_kv_scale(&q, 4, RL_SPLIT_VLLM, 131072);
+    assert_true(x == 4194304.0 / 3686400.0);
+    assert_rel(15099494400.0 * x / 4, 4294967296.0, 1e-15);
 }
 
 /* tester32 F5: the collective buffers (392 MiB, TensorRT-LLM's rule,

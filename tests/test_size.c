@@ -817,7 +817,7 @@ static void test_pipeline_stages_fill_domains(void **state)
 }
 
 /* review35 L6: size's memory table charges the stage holding the most KV,
- * as step and shard do (shard.h rl_shard_stage_kv_div).  gemma2-27b bf16
+ * as step and shard do (shard.h rl_shard_stage_kv_scale).  gemma2-27b bf16
  * (46 layers alternating local / global from a local layer 0, window 4096,
  * 16 KV heads x 128 x 2 x 2 B = 8192 B a token-layer) on h100-sxm cut to a
  * one-chip domain, 2 chips at most: the pp2 kind holds layers 0-22 (12
