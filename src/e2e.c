@@ -1264,6 +1264,12 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     if (load_rows(m, o, NULL, NULL, &rs, err, errlen) != 0 ||
         select_engine(&rs, o->engine, err, errlen) != 0)
         goto done;
+    if (rs.n == 0) { /* tester41 F1: all beyond max_context (validate keeps every chip) */
+        snprintf(err, errlen, "%s: no rows left: every row exceeds its model's max_context (the "
+                 "first: %s); to keep them, raise it with --set model.max_context=N", m->path,
+                 rs.beyond_first);
+        goto done;
+    }
     for (int j = 0; j < rs.nhw; j++) /* --band p5-p95: the steps layout_decode reads (result.c) */
         rl_e2e_band_select(&rs.hws[j], o->band_lo < 0.075);
     pred = malloc((size_t)rs.n * sizeof *pred);

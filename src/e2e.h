@@ -118,7 +118,8 @@ typedef struct {
  * one mode or "mixed"), median_abs_error, p90_abs_error, max_abs_error,
  * bias; band and band_coverage when rows carry a band; mode_note when rows
  * of another chip are predicted by their own spec) or NULL with err set
- * ("FILE:LINE: ..."). */
+ * ("FILE:LINE: ...", or "FILE: no rows left: ..." when every row is beyond
+ * its model's max_context). */
 cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
 
 /* Fit the engine costs on m's rows of hardware o->hw (and engine o->engine

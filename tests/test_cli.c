@@ -4832,6 +4832,50 @@ static void validate_unmeasured_row_as_step(void **state)
     cJSON_Delete(st);
 }
 
+/* A temporary folder holding `name` with `text`: its path to dir (64
+ * bytes), the file's to csv (300). */
+static void csv_in_temp(char *dir, char *csv, const char *name, const char *text)
+{
+    snprintf(dir, 64, "/tmp/rl_fixV_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(csv, 300, "%s/%s", dir, name);
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* tester41 F1: validate --against whose every row is longer than the
+ * model's max_context (llama2-70b: 4096) left them all out and exited 0
+ * with measured_rows 0 and errors of 0.  Now exit 2 naming the file and
+ * the first such row, and nothing written (--save, --plot). */
+static void validate_no_rows_left(void **state)
+{
+    (void)state;
+    char dir[64], csv[300], cmd[1024], path[400];
+    csv_in_temp(dir, csv, "long.csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                                      "decode,h100-sxm,2,1,100000,,0.037\n"
+                                      "prefill,h100-sxm,2,1,,200000,0.5\n");
+    for (int plot = 0; plot < 2; plot++) { /* with --plot gnuplot said 'No valid data points' */
+        char fig[128] = "";
+        if (plot)
+            snprintf(fig, sizeof fig, " --plot %s/p.png", dir);
+        snprintf(cmd, sizeof cmd, "validate --against %s --model llama2-70b --hw h100-sxm%s --save "
+                 "%s/v.json --format json", csv, fig, dir);
+        int rc = run_cli(cmd, out, sizeof out);
+        if (rc != 2 || !strstr(out, "long.csv: no rows left: every row exceeds its model's "
+                                    "max_context (the first: line 2 holds 100000 tokens"))
+            fail_msg("%s: exit %d: %s", cmd, rc, out);
+    }
+    static const char *const none[] = {"p.png", "p.dat", "p.gp", "v.json"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, none[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s written", path);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4945,6 +4989,7 @@ int main(void)
         cmocka_unit_test(ops_tp_over_heads_refused),
         cmocka_unit_test(simulate_tp_over_heads_refused),
         cmocka_unit_test(validate_unmeasured_row_as_step),
+        cmocka_unit_test(validate_no_rows_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
