@@ -4876,6 +4876,50 @@ static void validate_no_rows_left(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester41 F2: validate --against took --passes and --holdout (options of
+ * its --backend and --tables sources) and ignored them.  Each option one
+ * source reads alone (param.c rows flagged RL_PF_BACKEND / RL_PF_TABLES)
+ * is refused beside another source, exit 2, naming the option and its
+ * source, before anything is read or written. */
+static void validate_source_options_refused(void **state)
+{
+    (void)state;
+    char dir[64], csv[300], cmd[1024], path[400];
+    csv_in_temp(dir, csv, "one.csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                                     "decode,h100-sxm,2,1,1024,,0.037\n");
+    static const struct {
+        const char *source, *flag, *want;
+    } c[] = {
+        {"--against", "--passes 3", "--passes is not an option of validate --against: it is "
+                                    "--backend's"},
+        {"--against", "--holdout 4", "--holdout is not an option of validate --against: it is "
+                                     "--tables's"},
+        {"--against", "--quick", "--quick is not an option of validate --against"},
+        {"--against", "--device-unchecked", "--device-unchecked is not an option of validate "
+                                            "--against: it is --tables's"},
+        {"--tables", "--passes 3", "--passes is not an option of validate --tables: it is "
+                                   "--backend's"},
+        {"--backend", "--holdout 4", "--holdout is not an option of validate --backend: it is "
+                                     "--tables's"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char src[400];
+        snprintf(src, sizeof src, "%s %s%s", c[i].source,
+                 !strcmp(c[i].source, "--against") ? csv
+                 : !strcmp(c[i].source, "--tables") ? dir
+                                                     : "cpu",
+                 !strcmp(c[i].source, "--tables") ? " --engine trtllm" : "");
+        snprintf(cmd, sizeof cmd, "validate %s --model llama2-70b --hw h100-sxm %s --save %s/v.json",
+                 src, c[i].flag, dir);
+        int rc = run_cli(cmd, out, sizeof out);
+        if (rc != 2 || !strstr(out, c[i].want))
+            fail_msg("%s: exit %d: %s", cmd, rc, out);
+        snprintf(path, sizeof path, "%s/v.json", dir);
+        assert_int_equal(access(path, F_OK), -1);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4990,6 +5034,7 @@ int main(void)
         cmocka_unit_test(simulate_tp_over_heads_refused),
         cmocka_unit_test(validate_unmeasured_row_as_step),
         cmocka_unit_test(validate_no_rows_left),
+        cmocka_unit_test(validate_source_options_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
