@@ -4920,6 +4920,30 @@ static void validate_source_options_refused(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester41 F3: validate --against a one-row CSV with --plot: gnuplot
+ * warned on stderr ("Can't compute errors of slope and intercept. Not
+ * enough data points": plots/validate_e2e.gp's two-column stats fits a
+ * line).  Now nothing but the result is printed and the PNG is drawn
+ * (where gnuplot is installed).  (The script also widens the axes to
+ * whole decades, 0.01 to 0.1 here, so they carry numbers: seen on the
+ * figure, not checked.) */
+static void validate_one_row_plot(void **state)
+{
+    (void)state;
+    char dir[64], csv[300], cmd[1024], path[400];
+    csv_in_temp(dir, csv, "one.csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                                     "decode,h100-sxm,2,1,1024,,0.037\n");
+    snprintf(cmd, sizeof cmd, "validate --against %s --model llama2-70b --hw h100-sxm --plot "
+             "%s/p.png --format json", csv, dir);
+    int rc = run_cli(cmd, out, sizeof out);
+    if (rc != 0 || out[0] != '{' || strstr(out, "arning"))
+        fail_msg("exit %d, not the JSON alone: %s", rc, out);
+    snprintf(path, sizeof path, "%s/p.png", dir);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0)
+        assert_int_equal(access(path, F_OK), 0);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -5035,6 +5059,7 @@ int main(void)
         cmocka_unit_test(validate_unmeasured_row_as_step),
         cmocka_unit_test(validate_no_rows_left),
         cmocka_unit_test(validate_source_options_refused),
+        cmocka_unit_test(validate_one_row_plot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
