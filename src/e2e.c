@@ -315,14 +315,15 @@ long long rl_e2e_row_seq(const rl_meas_row *r)
 
 /* The chips holding each token of row r's KV in the layout step times it
  * in (step_plan; prefill has no split beyond the heads): shard.h
- * rl_kv_layout's copies, the split into *split (review37 H1: a batch-split
- * sum accepted a row step refuses). */
+ * rl_kv_layout's copies, its split into *split (a prefill row's:
+ * replicate; review37 H1: a batch-split sum accepted a row step refuses). */
 static double row_kv_copies(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
                             rl_kv_split *split)
 {
     rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
-    *split = plan.kv;
-    return rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL).copies;
+    rl_kv_layout k = rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL);
+    *split = k.split;
+    return k.copies;
 }
 
 rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
@@ -603,7 +604,8 @@ static void add_beyond_note(cJSON *res, const rows *rs, const char *file)
 /* A row of the result: the configuration it was timed as (the command
  * line's model, hw, precision and engine as the row's columns override
  * them: the model and hw specs loaded, the dtypes, `engine` the engine
- * that timed it, tp, ep and pp; audit31 finding 4) and its measured time. */
+ * that timed it, tp, ep, pp and kv_split; audit31 finding 4) and its
+ * measured time. */
 static cJSON *row_json(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
                        rl_precision p, const char *engine, double meas_s, double pred_s)
 {
@@ -619,6 +621,12 @@ static cJSON *row_json(const rl_meas_row *r, const rl_model *mod, const rl_hw *h
     cJSON_AddNumberToObject(o, "tp", (double)r->tp);
     cJSON_AddNumberToObject(o, "ep", (double)r->ep);
     cJSON_AddNumberToObject(o, "pp", (double)r->pp);
+    /* step's kv_split: the KV layout beyond the K heads the row was timed
+     * in (step_plan's, as step prints it; a prefill row's, which splits no
+     * KV head beyond K, replicate; tester41 F4) */
+    rl_kv_split split;
+    row_kv_copies(r, mod, h, &split);
+    cJSON_AddStringToObject(o, "kv_split", rl_kv_split_name(split));
     cJSON_AddNumberToObject(o, "batch", (double)r->batch);
     cJSON_AddNumberToObject(o, "context", (double)r->context);
     cJSON_AddNumberToObject(o, "tokens", (double)r->tokens);

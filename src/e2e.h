@@ -117,7 +117,7 @@ typedef struct {
  * (rl_shard_eval); and compare.  A row with pp or ep > 1 is timed as
  * `step --tp --ep --pp` and `prefill --tp --ep` time that layout (e2e.c
  * layout_time; docs/model.md).  Each result row echoes the model, hw,
- * engine, dtypes, tp, ep and pp it was timed as.
+ * engine, dtypes, tp, ep, pp and kv_split (step's key) it was timed as.
  * Returns the result (rows, each with its mode; mode (the rows' one mode
  * or "mixed"), median_abs_error, p90_abs_error, max_abs_error, bias; band
  * and band_coverage when rows carry a band; mode_note when rows of another

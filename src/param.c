@@ -562,7 +562,7 @@ const rl_command RL_COMMANDS[] = {
      "row's hw says which); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
      "--batch B times its decode step, and its prefill as prefill --tp TP --ep EP of the whole\n"
      "batch plus a pipeline's pp-1 stage sends (one pass); each row echoes the model, hw,\n"
-     "engine, dtypes, tp, ep and pp it was timed as:\n"
+     "engine, dtypes, tp, ep, pp and kv_split (step's) it was timed as:\n"
      "error = predicted / measured - 1 per row, median_abs_error,\n"
      "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot draws predicted\n"
      "vs measured (log-log, y = x and +-10%); a row with a band (fitted costs, kernel-table\n"

@@ -4944,6 +4944,51 @@ static void validate_one_row_plot(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester41 F4: validate --against rows lacked step's kv_split, the KV
+ * layout beyond the K KV heads the row was timed in.  llama3-8b (K = 8)
+ * decode at tp16 on h100-sxm: step --tp 16's kv_split (replicate, the
+ * engines' default); the same row under --engine ideal: batch, step
+ * --ideal's; a prefill row: replicate (a prefill splits no KV head beyond
+ * K).  The CSV carries the column too. */
+static void validate_rows_name_kv_split(void **state)
+{
+    (void)state;
+    char dir[64], csv[300], cmd[1024];
+    csv_in_temp(dir, csv, "kv.csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                                    "decode,h100-sxm,16,8,1024,,0.004\n"
+                                    "prefill,h100-sxm,16,1,,1024,0.01\n");
+    cJSON *st = run_json_noted("step --model llama3-8b --hw h100-sxm --tp 16 --batch 8 --context "
+                               "1024 --format json", "");
+    cJSON *sti = run_json_noted("step --model llama3-8b --hw h100-sxm --ideal --tp 16 --batch 8 "
+                                "--context 1024 --format json", "");
+    static const char *const engine[2] = {"", " --engine ideal"};
+    const cJSON *want[2] = {cJSON_GetObjectItem(st, "kv_split"), cJSON_GetObjectItem(sti, "kv_split")};
+    assert_string_equal(want[0]->valuestring, "replicate");
+    assert_string_equal(want[1]->valuestring, "batch");
+    for (int e = 0; e < 2; e++) {
+        snprintf(cmd, sizeof cmd, "validate --against %s --model llama3-8b --hw h100-sxm%s "
+                 "--format json", csv, engine[e]);
+        cJSON *v = run_json_noted(cmd, "");
+        const cJSON *rows = cJSON_GetObjectItem(v, "rows");
+        const char *got[2];
+        for (int i = 0; i < 2; i++)
+            if (!(got[i] = cJSON_GetStringValue(
+                      cJSON_GetObjectItem(cJSON_GetArrayItem(rows, i), "kv_split"))))
+                fail_msg("%s: row %d has no kv_split", cmd, i);
+        assert_string_equal(got[0], want[e]->valuestring);
+        assert_string_equal(got[1], "replicate");
+        cJSON_Delete(v);
+    }
+    snprintf(cmd, sizeof cmd, "validate --against %s --model llama3-8b --hw h100-sxm --format csv",
+             csv);
+    int rc = run_cli(cmd, out, sizeof out);
+    if (rc != 0 || !strstr(out, ",pp,kv_split,batch,") || !strstr(out, ",16,1,1,replicate,8,"))
+        fail_msg("exit %d: %s", rc, out);
+    cJSON_Delete(st);
+    cJSON_Delete(sti);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -5060,6 +5105,7 @@ int main(void)
         cmocka_unit_test(validate_no_rows_left),
         cmocka_unit_test(validate_source_options_refused),
         cmocka_unit_test(validate_one_row_plot),
+        cmocka_unit_test(validate_rows_name_kv_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

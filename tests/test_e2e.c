@@ -1896,7 +1896,7 @@ static void validate_engine_selects(void **state)
  * uses (llama2-70b decode tp2 batch 1 context 1024: 21.70 ms where step
  * --ideal --tp 2 prints 20.88 ms, comm_s 0.32 ms; tp8 batch 16: 8.42 ms
  * against 5.97 ms).  Now each row is step --ideal's number exactly (the
- * same rl_shard_eval). */
+ * same rl_shard_eval), and its kv_split is step --ideal's (batch). */
 static void validate_ideal_tp_row_as_step(void **state)
 {
     (void)state;
@@ -1917,6 +1917,7 @@ static void validate_ideal_tp_row_as_step(void **state)
             fail_msg("row %d: validate --engine ideal %.17g s, step --ideal %s %.17g s", i, got,
                      step[i], want);
         const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
+        assert_string_equal(cJSON_GetObjectItem(r, "kv_split")->valuestring, "batch");
         assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "ideal");
     }
     cJSON_Delete(j);
