@@ -10,9 +10,18 @@ set format y '%g'
 set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f2f2f2' lw 1
 set key top left box noenhanced
 set size square
-stats datafile using 1:2 nooutput
-lo = (STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y) / 1.5
-hi = (STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y) * 1.5
+# one column at a time: two-column stats fits a line, and warns on stderr that it
+# cannot compute its errors for a single point (one-row CSV; tester41 F3)
+stats datafile using 1 nooutput
+lo = STATS_min
+hi = STATS_max
+stats datafile using 2 nooutput
+lo = lo < STATS_min ? lo : STATS_min
+hi = hi > STATS_max ? hi : STATS_max
+# out to whole decades, 10% clear of the points: a log axis labels its decades only,
+# so points within one decade (one point above all) had an axis without a number
+lo = 10.0 ** floor(log10(lo / 1.1))
+hi = 10.0 ** ceil(log10(hi * 1.1))
 set xrange [lo:hi]
 set yrange [lo:hi]
 plot x title 'y = x' lw 2 lc rgb '#333333', \

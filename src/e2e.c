@@ -216,6 +216,7 @@ typedef struct {
     char beyond_first[1024];   /* the first of them, as a sentence */
     int other;                 /* rows left out of another chip or engine (fit) */
     char other_first[1024];    /* the first of them, as a sentence */
+    const char *engine;        /* validate --engine: selected on each hw spec as it loads */
 } rows;
 
 static void rows_free(rows *r)
@@ -262,6 +263,16 @@ static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *
             snprintf(err, errlen, "%s:%d: --%s: %s", file, r->line, col, e);
         return -1;
     }
+    /* validate --engine E: the spec times its rows with engine E, as step
+     * --engine E does, from the first term on (tester41 F5: the terms were
+     * built before --engine ideal was selected, so a tp row's collectives
+     * were the chip's measured NCCL rows, 25-35% above step --ideal's
+     * alpha-beta model) */
+    if (is_hw && rs->engine && rl_hw_select_engine(&rs->hws[*n], rs->engine, e, sizeof e) != 0) {
+        /* the option for its "engine: " (it read "--engine: engine: ...") */
+        snprintf(err, errlen, "--engine: %s", strncmp(e, "engine: ", 8) ? e : e + 8);
+        return -1;
+    }
     if (is_hw && o->hw_smoke_test && rs->hws[*n].smoke_test && o->hw && strcmp(name, o->hw) == 0)
         *o->hw_smoke_test = 1;
     snprintf(names[*n], sizeof names[0], "%s", name);
@@ -304,14 +315,15 @@ long long rl_e2e_row_seq(const rl_meas_row *r)
 
 /* The chips holding each token of row r's KV in the layout step times it
  * in (step_plan; prefill has no split beyond the heads): shard.h
- * rl_kv_layout's copies, the split into *split (review37 H1: a batch-split
- * sum accepted a row step refuses). */
+ * rl_kv_layout's copies, its split into *split (a prefill row's:
+ * replicate; review37 H1: a batch-split sum accepted a row step refuses). */
 static double row_kv_copies(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
                             rl_kv_split *split)
 {
     rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
-    *split = plan.kv;
-    return rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL).copies;
+    rl_kv_layout k = rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL);
+    *split = k.split;
+    return k.copies;
 }
 
 rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
@@ -486,9 +498,11 @@ static int row_degrees(const rl_meas *m, const rl_model *mod, const rl_hw *h,
 }
 
 static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw,
-                     const char *only_engine, rows *rs, char *err, size_t errlen)
+                     const char *only_engine, const char *engine, rows *rs, char *err,
+                     size_t errlen)
 {
     memset(rs, 0, sizeof *rs);
+    rs->engine = engine;
     rs->row = malloc((size_t)m->n * sizeof *rs->row);
     rs->t = malloc((size_t)m->n * sizeof *rs->t);
     rs->meas_s = malloc((size_t)m->n * sizeof *rs->meas_s);
@@ -590,7 +604,8 @@ static void add_beyond_note(cJSON *res, const rows *rs, const char *file)
 /* A row of the result: the configuration it was timed as (the command
  * line's model, hw, precision and engine as the row's columns override
  * them: the model and hw specs loaded, the dtypes, `engine` the engine
- * that timed it, tp, ep and pp; audit31 finding 4) and its measured time. */
+ * that timed it, tp, ep, pp and kv_split; audit31 finding 4) and its
+ * measured time. */
 static cJSON *row_json(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
                        rl_precision p, const char *engine, double meas_s, double pred_s)
 {
@@ -606,6 +621,12 @@ static cJSON *row_json(const rl_meas_row *r, const rl_model *mod, const rl_hw *h
     cJSON_AddNumberToObject(o, "tp", (double)r->tp);
     cJSON_AddNumberToObject(o, "ep", (double)r->ep);
     cJSON_AddNumberToObject(o, "pp", (double)r->pp);
+    /* step's kv_split: the KV layout beyond the K heads the row was timed
+     * in (step_plan's, as step prints it; a prefill row's, which splits no
+     * KV head beyond K, replicate; tester41 F4) */
+    rl_kv_split split;
+    row_kv_copies(r, mod, h, &split);
+    cJSON_AddStringToObject(o, "kv_split", rl_kv_split_name(split));
     cJSON_AddNumberToObject(o, "batch", (double)r->batch);
     cJSON_AddNumberToObject(o, "context", (double)r->context);
     cJSON_AddNumberToObject(o, "tokens", (double)r->tokens);
@@ -794,9 +815,10 @@ static int cal_decode(const rl_model *m, const rl_hw *h, rl_precision p, long lo
     rl_shard_plan plan = step_plan(h, tp, 1, 1);
     rl_step st;
     rl_shard_result s;
-    if (!rl_hw_measured(h)) { /* step's path on a chip with nothing measured: formula (1)
-                               * with the plan's collectives (result.c
-                               * rl_result_step_sharded; tester40 F2) */
+    if (!rl_hw_measured(h)) { /* step's path on a chip with nothing measured, or under
+                               * --engine ideal: formula (1) with the plan's collectives
+                               * (result.c rl_result_step_sharded; tester40 F2, tester41
+                               * F5) */
         if (rl_shard_eval(m, h, &plan, RL_PHASE_GENERATE, tp, batch, context, p, &s, err,
                           errlen) != 0)
             return -1;
@@ -1108,28 +1130,27 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const rl
         snprintf(engine, enginen, "%s", lt.engine);
         return 0;
     }
-    /* a chip with nothing measured is timed as step times it (estimated:
-     * the op list at datasheet peaks, the plan's default KV layout; tester40
-     * F2), the ideal engine costs only under --engine ideal */
-    if (h->engine_costs.present || (!rl_hw_measured(h) && h->ideal)) {
-        rl_engine_costs c = h->engine_costs.present ? h->engine_costs : rl_engine_costs_ideal();
+    /* fitted costs time the row by (E); a chip with nothing measured is
+     * timed as step times it (cal_row: estimated, formula (1) with the
+     * plan's collectives, tester40 F2), and so is --engine ideal (step
+     * --ideal's formula (1), KV by batch beyond the K heads, the alpha-beta
+     * collectives; tester41 F5: (E) at ideal costs summed the op list and
+     * its collectives were measured NCCL rows) */
+    if (h->engine_costs.present) {
+        rl_engine_costs c = h->engine_costs;
         double x[RL_EC_N], blo, bhi;
         rl_ec_to_x(&c, x);
         *pred = rl_ec_time(&rs->t[i], x, NULL);
         /* a row outside the fit's models, weights or TP reads estimated, as
          * step does (spec.h rl_hw_fit_mode; tester18 F2) */
-        *mode = h->engine_costs.present
-                    ? rl_hw_fit_mode(h, 1, rs->models[rs->model[i]].name, rs->prec[i].weights,
-                                     rs->prec[i].kv, rs->prec[i].compute, rs->row[i]->tp, NULL,
-                                     0)
-                    : "ideal";
-        if (h->engine_costs.present && !band_of(&c, o->band_lo, &rs->models[rs->model[i]], h,
-                                                rs->prec[i], rs->row[i], &blo, &bhi, why, whyn)) {
+        *mode = rl_hw_fit_mode(h, 1, rs->models[rs->model[i]].name, rs->prec[i].weights,
+                               rs->prec[i].kv, rs->prec[i].compute, rs->row[i]->tp, NULL, 0);
+        if (!band_of(&c, o->band_lo, &rs->models[rs->model[i]], h, rs->prec[i], rs->row[i], &blo,
+                     &bhi, why, whyn)) {
             *lo = floored_low(*pred, *pred * exp(blo), roofline_floor(&rs->t[i]));
             *hi = *pred * exp(bhi);
         }
-        snprintf(engine, enginen, "%s", h->engine_costs.present ? h->engine_costs.engine
-                                                                : rl_result_engine_name(h, "ideal"));
+        snprintf(engine, enginen, "%s", h->engine_costs.engine);
         return 0;
     }
     cal_time ct;
@@ -1150,21 +1171,6 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const rl
 }
 
 /* ---- validate ------------------------------------------------------------------- */
-
-/* validate --engine E: the profiles the rows load time them with engine E,
- * as step --engine E does (`ideal`: the pure roofline).  0, or -1 with err. */
-static int select_engine(rows *rs, const char *engine, char *err, size_t errlen)
-{
-    for (int j = 0; engine && j < rs->nhw; j++) {
-        char e[1024];
-        if (rl_hw_select_engine(&rs->hws[j], engine, e, sizeof e) != 0) {
-            /* the option for its "engine: " (it read "--engine: engine: ...") */
-            snprintf(err, errlen, "--engine: %s", strncmp(e, "engine: ", 8) ? e : e + 8);
-            return -1;
-        }
-    }
-    return 0;
-}
 
 /* The predicted-vs-measured figure: one block per phase, columns
  * measured_s predicted_s. */
@@ -1261,9 +1267,14 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     double *pred = NULL, *e = NULL;
     if (o->plot && rl_plot_check_path(o->plot, err, errlen) != 0)
         return NULL;
-    if (load_rows(m, o, NULL, NULL, &rs, err, errlen) != 0 ||
-        select_engine(&rs, o->engine, err, errlen) != 0)
+    if (load_rows(m, o, NULL, NULL, o->engine, &rs, err, errlen) != 0)
         goto done;
+    if (rs.n == 0) { /* tester41 F1: all beyond max_context (validate keeps every chip) */
+        snprintf(err, errlen, "%s: no rows left: every row exceeds its model's max_context (the "
+                 "first: %s); to keep them, raise it with --set model.max_context=N", m->path,
+                 rs.beyond_first);
+        goto done;
+    }
     for (int j = 0; j < rs.nhw; j++) /* --band p5-p95: the steps layout_decode reads (result.c) */
         rl_e2e_band_select(&rs.hws[j], o->band_lo < 0.075);
     pred = malloc((size_t)rs.n * sizeof *pred);
@@ -2166,7 +2177,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         *o->hw_smoke_test = 1;
     cJSON *res = NULL;
     double *cvp = NULL, *err_fit = NULL, *err_cv = NULL, *logr = NULL;
-    if (load_rows(m, o, base.name, o->engine, &rs, err, errlen) != 0)
+    if (load_rows(m, o, base.name, o->engine, NULL, &rs, err, errlen) != 0)
         goto done;
     if (rs.n == 0) {
         snprintf(err, errlen, "%s: no rows for hardware %s%s%s%s%s%s", m->path, base.name,

@@ -106,19 +106,24 @@ typedef struct {
 } rl_e2e_opts;
 
 /* Predict every row of m as step and prefill do on its hardware (o->engine
- * selected when given): by its engine_costs (mode "fitted"); on a profile
- * with measurements and no fitted costs in calibrated mode (a decode row as
+ * selected on each profile as it loads, before any row's terms): by its
+ * engine_costs (mode "fitted"); on a profile with measurements and no
+ * fitted costs in calibrated mode (a decode row as
  * rl_shard_step_calibrated times it, a prefill as the calibrated op list
  * with the plan's collectives and the prefill dispatch; "calibrated" or
- * "estimated", spec.h rl_run_mode); else at ideal costs ("ideal"); and
- * compare.  A row with pp or ep > 1 is timed as `step --tp --ep --pp` and
- * `prefill --tp --ep` time that layout (e2e.c layout_time; docs/model.md).
- * Each result row echoes the model, hw, engine, dtypes, tp, ep and pp it
- * was timed as.  Returns the result (rows, each with its mode; mode (the rows'
- * one mode or "mixed"), median_abs_error, p90_abs_error, max_abs_error,
- * bias; band and band_coverage when rows carry a band; mode_note when rows
- * of another chip are predicted by their own spec) or NULL with err set
- * ("FILE:LINE: ..."). */
+ * "estimated", spec.h rl_run_mode); else (datasheet figures only,
+ * "estimated", or --engine ideal, "ideal") as step and prefill time it
+ * there: a decode row formula (1) with the plan's collectives
+ * (rl_shard_eval); and compare.  A row with pp or ep > 1 is timed as
+ * `step --tp --ep --pp` and `prefill --tp --ep` time that layout (e2e.c
+ * layout_time; docs/model.md).  Each result row echoes the model, hw,
+ * engine, dtypes, tp, ep, pp and kv_split (step's key) it was timed as.
+ * Returns the result (rows, each with its mode; mode (the rows' one mode
+ * or "mixed"), median_abs_error, p90_abs_error, max_abs_error, bias; band
+ * and band_coverage when rows carry a band; mode_note when rows of another
+ * chip are predicted by their own spec) or NULL with err set ("FILE:LINE:
+ * ...", or "FILE: no rows left: ..." when every row is beyond its model's
+ * max_context). */
 cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
 
 /* Fit the engine costs on m's rows of hardware o->hw (and engine o->engine

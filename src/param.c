@@ -182,16 +182,17 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_QUICK] = {"quick", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                     "a smaller grid, a smoke test (tests): calibrate times GEMMs up to M = 4 only "
                     "(prefill then extrapolated), validate 3 runs in one pass; its errors are no "
-                    "accuracy figure", AT(calib.quick), 0, 0, 0},
+                    "accuracy figure", AT(calib.quick), 0, 0, RL_PF_BACKEND},
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
                       "CPU threads of the cpu backend (profile and engine runs must match)",
-                      AT(calib.threads), 0, 0, 0},
+                      AT(calib.threads), 0, 0, RL_PF_BACKEND},
     [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
                       "validate --tables: every K-th configuration held back from the fit",
-                      AT(holdout), 0, 0, 0},
+                      AT(holdout), 0, 0, RL_PF_TABLES},
     [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
                      "passes over the validation grid; each point keeps its fastest pass's "
-                     "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0, 0},
+                     "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0,
+                     RL_PF_BACKEND},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
                   "mean arrival rate", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt-len", "prompt_len", "prompt", "prompt", RL_PT_STRING, "DIST",
@@ -309,13 +310,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          NULL, "calibrate --tables: import the MoE tables of these models' shapes "
                          "only (hidden, inter, topk, experts; default: every shape measured); "
                          "validate --tables: tune the MoE band widening on them only",
-                         AT(moe_models), 0, 0, RL_PF_NONEMPTY | RL_PF_LIST},
+                         AT(moe_models), 0, 0, RL_PF_NONEMPTY | RL_PF_LIST | RL_PF_TABLES},
     [RL_P_DEVICE_UNCHECKED] = {"device-unchecked", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                                NULL, NULL, "calibrate/validate --tables: read tables with no '# "
                                "device:' line, whose chip cannot be checked against --hw (refused, "
                                "exit 2, without it); a calibrated profile says so (measured_on '"
                                RL_DEVICE_UNCHECKED "') and its runs are estimated, not calibrated",
-                               NOWHERE, 0},
+                               NOWHERE, RL_PF_TABLES},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                       "measurements to compare the prediction with", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
@@ -556,12 +557,13 @@ const rl_command RL_COMMANDS[] = {
      "--against FILE.csv: predicts every row of a measurement CSV (see roofline fit --help)\n"
      "as step and prefill do on its hardware (each row's mode): by the fitted engine costs,\n"
      "else calibrated by the selected --engine's kernel tables (as step --tp TP, prefill --tp\n"
-     "TP), else the ideal op-list roofline; a row whose hw names --hw's chip, as in fit,\n"
-     "is predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
+     "TP), else (datasheet figures only, or --engine ideal: step --ideal's formula (1)) as\n"
+     "step --tp TP and prefill --tp TP time it there; a row whose hw names --hw's chip, as in\n"
+     "fit, is predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
      "row's hw says which); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
      "--batch B times its decode step, and its prefill as prefill --tp TP --ep EP of the whole\n"
      "batch plus a pipeline's pp-1 stage sends (one pass); each row echoes the model, hw,\n"
-     "engine, dtypes, tp, ep and pp it was timed as:\n"
+     "engine, dtypes, tp, ep, pp and kv_split (step's) it was timed as:\n"
      "error = predicted / measured - 1 per row, median_abs_error,\n"
      "p90_abs_error, max_abs_error, bias (mean error) as fractions; --plot draws predicted\n"
      "vs measured (log-log, y = x and +-10%); a row with a band (fitted costs, kernel-table\n"
@@ -570,7 +572,8 @@ const rl_command RL_COMMANDS[] = {
      "configuration of a class held back (--holdout K, default 5; a class with fewer than K is\n"
      "named in a note, a K above every class's count refused), predicts the held-back ones and\n"
      "prints median / p90 / max |error| per operator class and dtype (--plot: predicted vs\n"
-     "measured); tables of another chip's device are refused, as by calibrate --tables.",
+     "measured); tables of another chip's device are refused, as by calibrate --tables.\n"
+     "An option of one source given with another (--passes, --holdout, ...) is refused.",
      "--backend cpu|cuda [--model M] [--profile P (default calibrated/<host>)] [--quick]\n"
      "       [--threads N (cpu, 1: as calibrated)] [--passes N (2)] [--format F]\n"
      "   or: --against FILE.csv [--model M] [--hw H] [--engine E] [--weights D --kv D\n"

@@ -4938,6 +4938,163 @@ static void validate_unmeasured_row_as_step(void **state)
     cJSON_Delete(st);
 }
 
+/* A temporary folder holding `name` with `text`: its path to dir (64
+ * bytes), the file's to csv (300). */
+static void csv_in_temp(char *dir, char *csv, const char *name, const char *text)
+{
+    snprintf(dir, 64, "/tmp/rl_fixV_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(csv, 300, "%s/%s", dir, name);
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* tester41 F1: validate --against whose every row is longer than the
+ * model's max_context (llama2-70b: 4096) left them all out and exited 0
+ * with measured_rows 0 and errors of 0.  Now exit 2 naming the file and
+ * the first such row, and nothing written (--save, --plot). */
+static void validate_no_rows_left(void **state)
+{
+    (void)state;
+    char dir[64], csv[300], cmd[1024], path[400];
+    csv_in_temp(dir, csv, "long.csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                                      "decode,h100-sxm,2,1,100000,,0.037\n"
+                                      "prefill,h100-sxm,2,1,,200000,0.5\n");
+    for (int plot = 0; plot < 2; plot++) { /* with --plot gnuplot said 'No valid data points' */
+        char fig[128] = "";
+        if (plot)
+            snprintf(fig, sizeof fig, " --plot %s/p.png", dir);
+        snprintf(cmd, sizeof cmd, "validate --against %s --model llama2-70b --hw h100-sxm%s --save "
+                 "%s/v.json --format json", csv, fig, dir);
+        int rc = run_cli(cmd, out, sizeof out);
+        if (rc != 2 || !strstr(out, "long.csv: no rows left: every row exceeds its model's "
+                                    "max_context (the first: line 2 holds 100000 tokens"))
+            fail_msg("%s: exit %d: %s", cmd, rc, out);
+    }
+    static const char *const none[] = {"p.png", "p.dat", "p.gp", "v.json"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, none[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s written", path);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester41 F2: validate --against took --passes and --holdout (options of
+ * its --backend and --tables sources) and ignored them.  Each option one
+ * source reads alone (param.c rows flagged RL_PF_BACKEND / RL_PF_TABLES)
+ * is refused beside another source, exit 2, naming the option and its
+ * source, before anything is read or written. */
+static void validate_source_options_refused(void **state)
+{
+    (void)state;
+    char dir[64], csv[300], cmd[1024], path[400];
+    csv_in_temp(dir, csv, "one.csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                                     "decode,h100-sxm,2,1,1024,,0.037\n");
+    static const struct {
+        const char *source, *flag, *want;
+    } c[] = {
+        {"--against", "--passes 3", "--passes is not an option of validate --against: it is "
+                                    "--backend's"},
+        {"--against", "--holdout 4", "--holdout is not an option of validate --against: it is "
+                                     "--tables's"},
+        {"--against", "--quick", "--quick is not an option of validate --against"},
+        {"--against", "--device-unchecked", "--device-unchecked is not an option of validate "
+                                            "--against: it is --tables's"},
+        {"--tables", "--passes 3", "--passes is not an option of validate --tables: it is "
+                                   "--backend's"},
+        {"--backend", "--holdout 4", "--holdout is not an option of validate --backend: it is "
+                                     "--tables's"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char src[400];
+        snprintf(src, sizeof src, "%s %s%s", c[i].source,
+                 !strcmp(c[i].source, "--against") ? csv
+                 : !strcmp(c[i].source, "--tables") ? dir
+                                                     : "cpu",
+                 !strcmp(c[i].source, "--tables") ? " --engine trtllm" : "");
+        snprintf(cmd, sizeof cmd, "validate %s --model llama2-70b --hw h100-sxm %s --save %s/v.json",
+                 src, c[i].flag, dir);
+        int rc = run_cli(cmd, out, sizeof out);
+        if (rc != 2 || !strstr(out, c[i].want))
+            fail_msg("%s: exit %d: %s", cmd, rc, out);
+        snprintf(path, sizeof path, "%s/v.json", dir);
+        assert_int_equal(access(path, F_OK), -1);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester41 F3: validate --against a one-row CSV with --plot: gnuplot
+ * warned on stderr ("Can't compute errors of slope and intercept. Not
+ * enough data points": plots/validate_e2e.gp's two-column stats fits a
+ * line).  Now nothing but the result is printed and the PNG is drawn
+ * (where gnuplot is installed).  (The script also widens the axes to
+ * whole decades, 0.01 to 0.1 here, so they carry numbers: seen on the
+ * figure, not checked.) */
+static void validate_one_row_plot(void **state)
+{
+    (void)state;
+    char dir[64], csv[300], cmd[1024], path[400];
+    csv_in_temp(dir, csv, "one.csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                                     "decode,h100-sxm,2,1,1024,,0.037\n");
+    snprintf(cmd, sizeof cmd, "validate --against %s --model llama2-70b --hw h100-sxm --plot "
+             "%s/p.png --format json", csv, dir);
+    int rc = run_cli(cmd, out, sizeof out);
+    if (rc != 0 || out[0] != '{' || strstr(out, "arning"))
+        fail_msg("exit %d, not the JSON alone: %s", rc, out);
+    snprintf(path, sizeof path, "%s/p.png", dir);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0)
+        assert_int_equal(access(path, F_OK), 0);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester41 F4: validate --against rows lacked step's kv_split, the KV
+ * layout beyond the K KV heads the row was timed in.  llama3-8b (K = 8)
+ * decode at tp16 on h100-sxm: step --tp 16's kv_split (replicate, the
+ * engines' default); the same row under --engine ideal: batch, step
+ * --ideal's; a prefill row: replicate (a prefill splits no KV head beyond
+ * K).  The CSV carries the column too. */
+static void validate_rows_name_kv_split(void **state)
+{
+    (void)state;
+    char dir[64], csv[300], cmd[1024];
+    csv_in_temp(dir, csv, "kv.csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                                    "decode,h100-sxm,16,8,1024,,0.004\n"
+                                    "prefill,h100-sxm,16,1,,1024,0.01\n");
+    cJSON *st = run_json_noted("step --model llama3-8b --hw h100-sxm --tp 16 --batch 8 --context "
+                               "1024 --format json", "");
+    cJSON *sti = run_json_noted("step --model llama3-8b --hw h100-sxm --ideal --tp 16 --batch 8 "
+                                "--context 1024 --format json", "");
+    static const char *const engine[2] = {"", " --engine ideal"};
+    const cJSON *want[2] = {cJSON_GetObjectItem(st, "kv_split"), cJSON_GetObjectItem(sti, "kv_split")};
+    assert_string_equal(want[0]->valuestring, "replicate");
+    assert_string_equal(want[1]->valuestring, "batch");
+    for (int e = 0; e < 2; e++) {
+        snprintf(cmd, sizeof cmd, "validate --against %s --model llama3-8b --hw h100-sxm%s "
+                 "--format json", csv, engine[e]);
+        cJSON *v = run_json_noted(cmd, "");
+        const cJSON *rows = cJSON_GetObjectItem(v, "rows");
+        const char *got[2];
+        for (int i = 0; i < 2; i++)
+            if (!(got[i] = cJSON_GetStringValue(
+                      cJSON_GetObjectItem(cJSON_GetArrayItem(rows, i), "kv_split"))))
+                fail_msg("%s: row %d has no kv_split", cmd, i);
+        assert_string_equal(got[0], want[e]->valuestring);
+        assert_string_equal(got[1], "replicate");
+        cJSON_Delete(v);
+    }
+    snprintf(cmd, sizeof cmd, "validate --against %s --model llama3-8b --hw h100-sxm --format csv",
+             csv);
+    int rc = run_cli(cmd, out, sizeof out);
+    if (rc != 0 || !strstr(out, ",pp,kv_split,batch,") || !strstr(out, ",16,1,1,replicate,8,"))
+        fail_msg("exit %d: %s", rc, out);
+    cJSON_Delete(st);
+    cJSON_Delete(sti);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -5053,6 +5210,10 @@ int main(void)
         cmocka_unit_test(simulate_refusal_quotes_step_weights),
         cmocka_unit_test(step_help_max_batch_under_plans),
         cmocka_unit_test(validate_unmeasured_row_as_step),
+        cmocka_unit_test(validate_no_rows_left),
+        cmocka_unit_test(validate_source_options_refused),
+        cmocka_unit_test(validate_one_row_plot),
+        cmocka_unit_test(validate_rows_name_kv_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

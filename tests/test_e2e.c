@@ -1861,9 +1861,11 @@ static void fitted_band_floored_at_the_roofline(void **state)
 }
 
 /* --engine selects the engine the rows are timed with, as in step:
- * `ideal` gives the op-list roofline at ideal costs (mode "ideal", the
- * rows' ideal terms, rl_ec_time at rl_engine_costs_ideal, 1e-12); an
- * engine the profile lacks is refused naming it. */
+ * `ideal` gives what step --ideal and prefill --ideal print (mode "ideal",
+ * engine none, exact compare: the same code path); an engine the profile
+ * lacks is refused naming it.  Before tester41 F5 the ideal rows were
+ * (E) at ideal costs on the op list: the tp1 decode row 5.144 ms where
+ * step --ideal gives 5.122 ms (its elementwise ops on top of formula (1)). */
 static void validate_engine_selects(void **state)
 {
     (void)state;
@@ -1872,19 +1874,54 @@ static void validate_engine_selects(void **state)
     if (!res)
         fail_msg("%s", err);
     assert_string_equal(cJSON_GetObjectItem(res, "mode")->valuestring, "ideal");
-    rl_model m = load_model("llama3-8b", NULL, 0);
-    rl_hw *h = malloc(sizeof *h);
-    assert_non_null(h);
-    *h = load_hw("h100-sxm", NULL, 0);
-    rl_ec_terms t = terms(&m, h, row(RL_MEAS_DECODE, 1, 8, 2048, 0, 0));
-    double got = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "rows"), 0),
-                                     "predicted_s")->valuedouble;
-    assert_rel(got, ideal_time(&t), 1e-12);
+    assert_true(row_number(res, 0, "predicted_s") ==
+                cli_first("step --model llama3-8b --hw h100-sxm --ideal --batch 8 --context 2048 "
+                          "--format json", "step_s"));
+    assert_true(row_number(res, 1, "predicted_s") ==
+                cli_first("prefill --model llama3-8b --hw h100-sxm --ideal --tp 2 --tokens 1024 "
+                          "--format json", "ttft_s"));
+    const cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(res, "rows"), 0);
+    assert_string_equal(cJSON_GetObjectItem(r0, "engine")->valuestring, "none");
+    assert_null(cJSON_GetObjectItem(r0, "predicted_s_low"));
     cJSON_Delete(res);
     assert_null(on_rows(rl_e2e_validate, CAL_ROWS, "llama3-8b", "nosuch", err, sizeof err));
     assert_non_null(strstr(err, "--engine"));
     assert_non_null(strstr(err, "nosuch"));
-    free(h);
+}
+
+/* tester41 F5: validate --against --engine ideal charged a tp > 1 row's
+ * collectives above step --ideal --tp N's: the rows' terms were built
+ * before --engine ideal was selected, so they timed each AllReduce by
+ * h100-sxm's measured NCCL rows, not the alpha-beta model step --ideal
+ * uses (llama2-70b decode tp2 batch 1 context 1024: 21.70 ms where step
+ * --ideal --tp 2 prints 20.88 ms, comm_s 0.32 ms; tp8 batch 16: 8.42 ms
+ * against 5.97 ms).  Now each row is step --ideal's number exactly (the
+ * same rl_shard_eval), and its kv_split is step --ideal's (batch). */
+static void validate_ideal_tp_row_as_step(void **state)
+{
+    (void)state;
+    char csv[64], cmd[512];
+    write_temp(csv, ".csv", "phase,hw,tp,batch,context,tokens,measured_s\n"
+                            "decode,h100-sxm,2,1,1024,,0.037\n"
+                            "decode,h100-sxm,8,16,1024,,0.03\n");
+    snprintf(cmd, sizeof cmd, "validate --against %s --model llama2-70b --hw h100-sxm --engine "
+             "ideal --format json", csv);
+    static char buf[1 << 16];
+    cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+    static const char *const step[2] = {"--tp 2 --batch 1", "--tp 8 --batch 16"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "step --model llama2-70b --hw h100-sxm --ideal %s --context 1024 "
+                 "--format json", step[i]);
+        double want = cli_first(cmd, "step_s"), got = row_number(j, i, "predicted_s");
+        if (got != want)
+            fail_msg("row %d: validate --engine ideal %.17g s, step --ideal %s %.17g s", i, got,
+                     step[i], want);
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
+        assert_string_equal(cJSON_GetObjectItem(r, "kv_split")->valuestring, "batch");
+        assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "ideal");
+    }
+    cJSON_Delete(j);
+    unlink(csv);
 }
 
 /* The one band parser of --band and band= (rl_e2e_band_parse): the two
@@ -2039,6 +2076,7 @@ int main(void)
         cmocka_unit_test(layout_rows_refused),
         cmocka_unit_test(fitted_band_floored_at_the_roofline),
         cmocka_unit_test(validate_engine_selects),
+        cmocka_unit_test(validate_ideal_tp_row_as_step),
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
