@@ -319,9 +319,29 @@ static void guard_library_calls(lua_State *L)
     }
 }
 
+/* Where a message says the sandbox refused something (traceback leaves
+ * such an error as it is: file, line and reason, no Lua stack; review
+ * finding: `os.execute` printed a stack trace). */
+#define REFUSED "refused by the sandbox"
+
+/* The standard library globals rl_sandbox_new removes (the base library's
+ * file and code loaders, os, io, package, debug). */
+static int removed_global(const char *name)
+{
+    static const char *const GONE[] = {"os",      "io",    "package", "debug",   "require",
+                                       "dofile",  "loadfile", "load", "collectgarbage"};
+    for (size_t i = 0; name && i < sizeof GONE / sizeof GONE[0]; i++)
+        if (strcmp(name, GONE[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int undefined_global(lua_State *L)
 {
     const char *name = lua_tostring(L, 2);
+    if (removed_global(name))
+        return luaL_error(L, "read of undefined global '%s': " REFUSED " (a scenario reads "
+                          "and writes files, and runs nothing, only through roofline.*)", name);
     return luaL_error(L, "read of undefined global '%s'", name ? name : "?");
 }
 
@@ -528,6 +548,8 @@ size_t rl_sandbox_memory_left(lua_State *L)
 static int traceback(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
+    if (msg && strstr(msg, REFUSED)) /* file:line: reason, as it is */
+        return 1;
     if (!msg)
         msg = luaL_tolstring(L, 1, NULL);
     luaL_traceback(L, L, msg, 1);
