@@ -121,6 +121,11 @@ static int memory_spent(lua_State *L, int status, unsigned long refusals)
     return 1;
 }
 
+/* Where a message says the sandbox refused something (traceback leaves
+ * such an error as it is: file, line and reason, no Lua stack; review
+ * finding: `os.execute` printed a stack trace). */
+#define REFUSED "refused by the sandbox"
+
 /* Lua runs two kinds of code with hooks off, out of the budget's reach:
  * finalizers (__gc, ldo.c GCTM) and a message handler called for an error
  * raised inside the hook.  So setmetatable refuses a metatable with a __gc
@@ -130,7 +135,8 @@ static int memory_spent(lua_State *L, int status, unsigned long refusals)
 static int safe_setmetatable(lua_State *L)
 {
     if (lua_istable(L, 2) && lua_getfield(L, 2, "__gc") != LUA_TNIL)
-        return luaL_error(L, "__gc metamethods are not allowed in the sandbox");
+        return luaL_error(L, "__gc metamethods are not allowed in the sandbox: " REFUSED
+                          " (finalizers run out of the time and memory limits' reach)");
     lua_settop(L, 2);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
@@ -319,17 +325,14 @@ static void guard_library_calls(lua_State *L)
     }
 }
 
-/* Where a message says the sandbox refused something (traceback leaves
- * such an error as it is: file, line and reason, no Lua stack; review
- * finding: `os.execute` printed a stack trace). */
-#define REFUSED "refused by the sandbox"
-
-/* The standard library globals rl_sandbox_new removes (the base library's
- * file and code loaders, os, io, package, debug). */
+/* The standard library globals the sandbox leaves out (the base library's
+ * file and code loaders, removed by rl_sandbox_new; os, io, package, debug
+ * and coroutine, never opened). */
 static int removed_global(const char *name)
 {
-    static const char *const GONE[] = {"os",      "io",    "package", "debug",   "require",
-                                       "dofile",  "loadfile", "load", "collectgarbage"};
+    static const char *const GONE[] = {"os",     "io",       "package", "debug",
+                                       "coroutine", "require", "dofile", "loadfile",
+                                       "load",   "collectgarbage"};
     for (size_t i = 0; name && i < sizeof GONE / sizeof GONE[0]; i++)
         if (strcmp(name, GONE[i]) == 0)
             return 1;
@@ -340,8 +343,9 @@ static int undefined_global(lua_State *L)
 {
     const char *name = lua_tostring(L, 2);
     if (removed_global(name))
-        return luaL_error(L, "read of undefined global '%s': " REFUSED " (a scenario reads "
-                          "and writes files, and runs nothing, only through roofline.*)", name);
+        return luaL_error(L, "read of undefined global '%s': " REFUSED " (Lua code sees base "
+                          "Lua, math, string, table, utf8 and, in scenarios, roofline, which "
+                          "reads and writes its files: docs/hardening.md)", name);
     return luaL_error(L, "read of undefined global '%s'", name ? name : "?");
 }
 
