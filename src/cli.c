@@ -726,9 +726,10 @@ static void note_band_outside(const char *cmd, const rl_hw *h, int named)
 }
 
 /* With a fitted profile (engine_costs) and neither --ideal nor --mfu,
- * re-time a step or prefill result by the fitted costs (e2e.h); then emit. */
+ * re-time a step or prefill result by the fitted costs (e2e.h; a decode
+ * step's KV read on kv_copies chips); then emit. */
 static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill, const rl_model *m,
-                       const rl_hw *h)
+                       const rl_hw *h, double kv_copies)
 {
     double lo, hi;
     char err[ERRLEN];
@@ -744,7 +745,8 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         note_fitted_on(cmd, m, h, o->chips, o->prec);
         note_fitted_grid(cmd, o, h, prefill);
     }
-    if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, o->prec, lo, hi, err, sizeof err) != 0) {
+    if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, kv_copies, o->prec, lo, hi, err,
+                                sizeof err) != 0) {
         rl_cli_tell(cmd, "--chips %lld as tensor parallel GPUs (%s is a fitted profile): "
                          "%s", o->chips, h->name, err);
         cJSON_Delete(r);
@@ -873,7 +875,7 @@ static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_mo
     rl_kv_layout kl = rl_shard_kv_layout(m, pl, 1);
     if (rl_shard_attn_dp(pl) && o->given[RL_P_KV_SPLIT] && pl->kv != RL_KV_BATCH) {
         rl_cli_tell(cmd, "note: --kv-split %s ignored: %s", rl_kv_split_name(pl->kv),
-                    RL_KV_SPLIT_ATTN_REP);
+                    rl_shard_attn_dp_source(pl));
         return;
     }
     if (o->given[RL_P_KV_SPLIT] || m->abstract || kl.z <= 1)
@@ -1002,15 +1004,18 @@ int rl_cli_step(rl_opts *o)
             return RL_EXIT_INPUT;
         if (replicas) /* timed by the fitted costs per replica */
             return emit(o, r);
-        return emit_fitted(o, "step", r, 0, &m, &h); /* says the fitted costs do not apply */
+        return emit_fitted(o, "step", r, 0, &m, &h, 1); /* says the fitted costs do not apply */
     }
-    cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec);
-    if (o->sharded) { /* fitted TP over the chips: memory in the split named (review37 M1) */
+    /* fitted TP over the chips: memory, kv_load_s and the fitted time in
+     * the split named (review37 M1; each copy read: shard.h rl_kv_layout) */
+    double kvc = o->sharded && !m.abstract ? rl_shard_kv_layout(&m, &o->plan, 1).copies : 1;
+    cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
+    if (o->sharded) {
         note_kv_split_default("step", o, &m, &o->plan);
         rl_result_step_kv_layout(r, &m, &h, &o->plan, o->chips, o->context, o->prec,
                                  o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     }
-    return emit_fitted(o, "step", r, 0, &m, &h);
+    return emit_fitted(o, "step", r, 0, &m, &h, kvc);
 }
 
 int rl_cli_shard(rl_opts *o)
@@ -2349,7 +2354,7 @@ int rl_cli_prefill(rl_opts *o)
     }
     return emit_fitted(o, "prefill", note_fit("prefill", rl_result_prefill(&m, &h, &c, o->tokens,
                                                                        o->ntokens, o->chunk)),
-                       1, &m, &h);
+                       1, &m, &h, 1);
 }
 
 int rl_cli_import_hf(rl_opts *o)

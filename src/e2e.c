@@ -94,6 +94,7 @@ static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_
     if (r->phase == RL_MEAS_DECODE) {
         c.decode_batch = r->batch;
         c.decode_context = r->context;
+        c.kv_copies = r->kv_copies; /* every copy is read (ops.h kv_copies) */
         return add_step(m, h, &c, RL_PHASE_GENERATE, r->batch, r->context, 1, out, err, errlen);
     }
     c.prefill_seqs = r->batch;
@@ -109,6 +110,7 @@ static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_
     d.prec = p;
     d.decode_batch = r->batch;
     d.decode_context = r->tokens + r->output / 2;
+    d.kv_copies = r->kv_copies;
     return add_step(m, h, &d, RL_PHASE_GENERATE, r->batch, d.decode_context, (double)r->output, out,
                     err, errlen);
 }
@@ -2500,14 +2502,17 @@ static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
 }
 
 /* The measured row (E) times for a fitted decode step of `batch` sequences
- * at `len` cached tokens, or (prefill) one prompt of `len` tokens, one
- * replica TP over `tp` GPUs (1D plan): what rl_e2e_fitted_step and
- * rl_e2e_retime both time. */
-static rl_meas_row fitted_row(int prefill, long long tp, long long batch, long long len)
+ * at `len` cached tokens, each token's KV read on `kv_copies` chips (the
+ * plan's layout, shard.h rl_kv_layout; 1: one copy), or (prefill) one
+ * prompt of `len` tokens, one replica TP over `tp` GPUs (1D plan): what
+ * rl_e2e_fitted_step and rl_e2e_retime both time. */
+static rl_meas_row fitted_row(int prefill, long long tp, long long batch, long long len,
+                              double kv_copies)
 {
     return (rl_meas_row){.phase = prefill ? RL_MEAS_PREFILL : RL_MEAS_DECODE, .tp = tp,
                          .batch = prefill ? 1 : batch, .pp = 1, .ep = 1,
-                         .context = prefill ? 0 : len, .tokens = prefill ? len : 0};
+                         .context = prefill ? 0 : len, .tokens = prefill ? len : 0,
+                         .kv_copies = prefill ? 1 : kv_copies};
 }
 
 /* rl_e2e_fitted_step of one pass through a pipeline whose stage sends
@@ -2516,10 +2521,11 @@ static rl_meas_row fitted_row(int prefill, long long tp, long long batch, long l
  * simulator charges a pass (serve.c tp_comm adds them to the collectives
  * rl_e2e_mixed_time takes; tester18 F10). */
 static double fitted_pass(const rl_model *m, const rl_hw *h, rl_precision p, int prefill,
-                          long long tp, long long batch, long long len, double sends_s,
-                          double *comm_s, double *tp_excess_s, char *err, size_t errlen)
+                          long long tp, long long batch, long long len, double kv_copies,
+                          double sends_s, double *comm_s, double *tp_excess_s, char *err,
+                          size_t errlen)
 {
-    rl_meas_row r = fitted_row(prefill, tp, batch, len);
+    rl_meas_row r = fitted_row(prefill, tp, batch, len, kv_copies);
     double x[RL_EC_N];
     rl_ec_to_x(&h->engine_costs, x);
     rl_ec_terms t;
@@ -2538,7 +2544,7 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
                           long long tp, long long batch, long long len, double *comm_s, char *err,
                           size_t errlen)
 {
-    return fitted_pass(m, h, p, prefill, tp, batch, len, 0, comm_s, NULL, err, errlen);
+    return fitted_pass(m, h, p, prefill, tp, batch, len, 1, 0, comm_s, NULL, err, errlen);
 }
 
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
@@ -2560,7 +2566,10 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     rl_shard_plan stage = r->plan;
     stage.pp = 1;
     long long bm = rl_shard_micro_batch(r);
-    double s = fitted_pass(m, h, p, 0, r->plan.tp, bm, r->context, rl_shard_sends_s(r), &comm,
+    /* each chip reads the KV it holds under the plan's split (review
+     * finding: replicate beyond K read one copy split tp ways) */
+    double kvc = rl_shard_kv_layout(m, &stage, 1).copies;
+    double s = fitted_pass(m, h, p, 0, r->plan.tp, bm, r->context, kvc, rl_shard_sends_s(r), &comm,
                            &r->tp_excess_s, err, sizeof err);
     if (s <= 0)
         return -1;
@@ -2572,8 +2581,8 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     double w = rl_shard_micro_big(r);
     if (w < 1.0) { /* uneven micro-batches: the rest one sequence fewer (tester34 F11) */
         double comm_lo = 0, excess_lo = 0;
-        double lo = fitted_pass(m, h, p, 0, r->plan.tp, bm - 1, r->context, rl_shard_sends_s(r),
-                                &comm_lo, &excess_lo, err, sizeof err);
+        double lo = fitted_pass(m, h, p, 0, r->plan.tp, bm - 1, r->context, kvc,
+                                rl_shard_sends_s(r), &comm_lo, &excess_lo, err, sizeof err);
         if (lo <= 0)
             return -1;
         double f_lo = rl_shard_stage_pass_scale(m, h, &stage, r->plan.pp, r->plan.tp, bm - 1,
@@ -2619,7 +2628,8 @@ static void add_no_band(cJSON *result, const rl_hw *h, const char *why)
 void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
                         rl_shard_result *r)
 {
-    rl_meas_row row = fitted_row(0, r->plan.tp, rl_shard_micro_batch(r), r->context);
+    rl_meas_row row = fitted_row(0, r->plan.tp, rl_shard_micro_batch(r), r->context,
+                                 rl_shard_kv_layout(m, &r->plan, 1).copies);
     static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
     /* the step's roofline terms (a pipeline's pass as rl_e2e_fitted_shard
      * scaled it), the floor test_floor holds kernel-table bands to */
@@ -2679,7 +2689,8 @@ void rl_e2e_unfitted_label(cJSON *result, const rl_hw *h, const char *what)
 
 
 int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
-                  rl_precision p, double band_lo, double band_hi, char *err, size_t errlen)
+                  double kv_copies, rl_precision p, double band_lo, double band_hi, char *err,
+                  size_t errlen)
 {
     const rl_engine_costs *c = &h->engine_costs;
     double x[RL_EC_N], lo, hi;
@@ -2693,7 +2704,8 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     cJSON *row;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
         rl_meas_row r = fitted_row(prefill, chips, (long long)get_number(row, "batch"),
-                                   (long long)get_number(row, prefill ? "tokens" : "context"));
+                                   (long long)get_number(row, prefill ? "tokens" : "context"),
+                                   kv_copies);
         if (prefill && get_number(row, "prefix") > 0) {
             kept++;
             continue;

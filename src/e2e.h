@@ -307,7 +307,9 @@ const char *rl_e2e_fitted_comm_label(const rl_engine_costs *c, int prefill, cons
 void rl_e2e_unfitted_label(cJSON *result, const rl_hw *h, const char *what);
 
 /* With h's engine_costs (fitted profile), re-time a `step` result's rows
- * (batch, context; one replica over tp = chips GPUs, 1D plan) or a
+ * (batch, context; one replica over tp = chips GPUs, 1D plan, each token's
+ * KV read on kv_copies chips: the plan's layout, shard.h rl_kv_layout; 1
+ * without a plan) or a
  * `prefill` result's rows (tokens; prefix 0, one sequence) by (E): step_s /
  * ttft_s become the fitted time (and a prefill row's chunked_s, each chunk
  * one prefill step at its prefix), the throughput keys follow, and
@@ -320,4 +322,5 @@ void rl_e2e_unfitted_label(cJSON *result, const rl_hw *h, const char *what);
  * re-time (a prefix) keep their values and the result says so.  Returns 0,
  * or -1 with err set. */
 int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h, long long chips,
-                  rl_precision p, double band_lo, double band_hi, char *err, size_t errlen);
+                  double kv_copies, rl_precision p, double band_lo, double band_hi, char *err,
+                  size_t errlen);

@@ -1036,14 +1036,14 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
  * a Lua error (r freed) when the costs cannot time it.  (tester4 #2: the
  * Lua step never read them.) */
 static cJSON *lua_fitted(lua_State *L, cJSON *r, int prefill, const rl_model *m, const rl_hw *h,
-                         long long chips, rl_precision p, int layout_ok, int wide)
+                         long long chips, double kv_copies, rl_precision p, int layout_ok, int wide)
 {
     if (!r || !h->engine_costs.present || h->ideal || m->abstract || !layout_ok)
         return r;
     double lo, hi;
     rl_e2e_band_quantiles(wide, &lo, &hi);
     char err[ERRLEN];
-    if (rl_e2e_retime(r, prefill, m, h, chips, p, lo, hi, err, sizeof err) != 0) {
+    if (rl_e2e_retime(r, prefill, m, h, chips, kv_copies, p, lo, hi, err, sizeof err) != 0) {
         cJSON_Delete(r);
         run_error(L, err);
     }
@@ -1100,10 +1100,13 @@ int rl_lua_step(lua_State *L)
         rl_result_kv_split(r, &pl, kv_given, h.ideal);
         return push_result(L, r);
     }
-    cJSON *r = rl_result_step(&m, &h, chips, batch, nb, context, p);
-    if (planned) /* fitted TP over the chips: memory in the split named (review37 M1) */
+    /* fitted TP over the chips: memory, kv_load_s and the fitted time in
+     * the split named (review37 M1; each copy read, as the CLI) */
+    double kvc = planned && !m.abstract ? rl_shard_kv_layout(&m, &pl, 1).copies : 1;
+    cJSON *r = rl_result_step(&m, &h, chips, batch, nb, context, p, kvc);
+    if (planned)
         rl_result_step_kv_layout(r, &m, &h, &pl, chips, context, p, kv_given, h.ideal);
-    return push_result(L, lua_fitted(L, r, 0, &m, &h, chips, p, fitted, wide));
+    return push_result(L, lua_fitted(L, r, 0, &m, &h, chips, kvc, p, fitted, wide));
 }
 
 /* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
@@ -1252,7 +1255,7 @@ int rl_lua_prefill(lua_State *L)
     pl.ep = c.ep;
     pl.attn_replicated = c.attn_replicated;
     return push_result(L, lua_fitted(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk), 1, &m,
-                                     &h, c.chips, c.prec,
+                                     &h, c.chips, 1, c.prec,
                                      c.mfu == 0 && (!planned || rl_shard_plan_is_tp_over(&pl, c.chips)),
                                      wide));
 }

@@ -207,7 +207,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_TRACE] = {"trace", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
                     "arrivals and lengths, one request a line, by position: arrival_s,"
                     "prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]] (a header line "
-                    "naming them in this order is optional)",
+                    "naming them in this order is optional; prefix_tokens >= 1, below "
+                    "prompt_tokens)",
                     NOWHERE, RL_PF_SERVE},
     [RL_P_POLICY] = {"policy", "policy", NULL, "policy", RL_PT_STRING,
                      "static|interleaved|continuous|chunked|disagg", "", 0, 0, "continuous", NULL,

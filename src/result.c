@@ -518,7 +518,7 @@ static void add_row(cJSON *rows, const rl_step *s, long long chips)
 }
 
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
-                      int nbatch, long long context, rl_precision p)
+                      int nbatch, long long context, rl_precision p, double kv_copies)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
@@ -545,9 +545,9 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     double share = -1.0;
     for (int i = 0; i < nbatch; i++) {
-        rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, 1);
+        rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, kv_copies);
         rl_ops ops;
-        if (tables && rl_ops_engine_step(m, h, chips, &s, p, 1, NULL, &ops))
+        if (tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops))
             rl_step_settle_excess(&s);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
@@ -1164,6 +1164,26 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     return o;
 }
 
+/* prefill's KV layout beyond the K heads of c's plan (review finding 2:
+ * prefill named none): kv_split and kv_split_source, as step's
+ * (rl_result_kv_split).  A prompt's K/V are projected on every chip of
+ * its head, so each KV head sits on tp / K chips (shard.h rl_kv_layout:
+ * prefill has no split beyond the heads; add_hbm holds those copies);
+ * under attention data parallel each chip holds its own prompts whole. */
+static void add_prefill_kv_split(cJSON *o, const rl_ops_config *c)
+{
+    rl_shard_plan pl = rl_ops_plan(c);
+    if (rl_shard_attn_dp(&pl)) {
+        rl_result_kv_split(o, &pl, 0, 0);
+        return;
+    }
+    cJSON_AddStringToObject(o, "kv_split", rl_kv_split_name(RL_KV_REPLICATE));
+    cJSON_AddStringToObject(o, "kv_split_source",
+                            "prefill: each KV head replicated beyond K chips (every chip of a "
+                            "head projects the prompt's K/V, as vLLM and TensorRT-LLM under plain "
+                            "TP; docs/model.md); step and ops --kv-split split the decode cache");
+}
+
 cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                          const long long *tokens, int ntokens, long long chunk)
 {
@@ -1216,6 +1236,8 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
     add_table_share(o, h, share);
     rl_e2e_no_band(o, m, h, c->mfu > 0 && c->mfu < 1 ? "--mfu: compute at a set fraction of the peak"
                             : c->calibrated ? NO_RESIDUALS : "the ideal roofline");
+    if (c->tp > 1 || c->ep > 1) /* the prompt's KV layout, as step names its own */
+        add_prefill_kv_split(o, c);
     return o;
 }
 
@@ -1931,7 +1953,7 @@ void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal)
         return;
     if (rl_shard_attn_dp(pl)) { /* tester39 F10: the split given was echoed, not run */
         cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(RL_KV_BATCH));
-        cJSON_AddStringToObject(r, "kv_split_source", RL_KV_SPLIT_ATTN_REP);
+        cJSON_AddStringToObject(r, "kv_split_source", rl_shard_attn_dp_source(pl));
         return;
     }
     cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(pl->kv));

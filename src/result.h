@@ -38,9 +38,14 @@ cJSON *rl_result_engines(const rl_hw *h);
  * "ideal"), b_crit, max_batch and one row per batch size
  * (batch, context, step_s, tokens_per_s, tokens_per_s_per_chip,
  * weight_bytes, kv_bytes, total_bytes, fits, bound, and the three terms of
- * formula (1)).  Arguments must have passed rl_step_check. */
+ * formula (1)).  kv_copies: the chips holding each token's KV, each
+ * reading its copy (shard.h rl_kv_layout; 1 without a plan): kv_load_s and
+ * the step read them all, as step --tp's sharded rows do (a fitted --tp
+ * beyond K read one copy split tp ways), the memory keys hold one copy
+ * (rl_result_step_kv_layout lays it out).  Arguments must have passed
+ * rl_step_check. */
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
-                      int nbatch, long long context, rl_precision p);
+                      int nbatch, long long context, rl_precision p, double kv_copies);
 
 /* `roofline shard`: limits (rl_shard_limits), advice (best plan names per
  * phase for latency and throughput, and a sentence why), rows (one per
@@ -215,12 +220,9 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
  * kv_split_source, given or the default (rl_kv_split_source); under
  * attention data parallel (shard.h rl_shard_attn_dp) the layout that runs, `batch` (each chip its own
  * sequences, shard.h rl_shard_kv_layout), whatever was given, with
- * RL_KV_SPLIT_ATTN_REP as its source (tester39 F10). */
+ * shard.h rl_shard_attn_dp_source as its source (tester39 F10). */
 void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal);
 
-#define RL_KV_SPLIT_ATTN_REP                                                                       \
-    "--moe-attn replicated with ep > 1: attention data parallel, each chip attends to its own sequences and "  \
-    "holds their KV whole (the layout --kv-split batch names); --kv-split does not apply"
 
 
 /* On a run a fitted profile's costs do not time (before
@@ -236,8 +238,8 @@ void rl_result_untabled_note(cJSON *r, const rl_hw *h);
  * none): max_batch, and each row's kv_bytes, kv_bytes_per_chip,
  * total_bytes and fits, with each token's KV on the layout's copies
  * (shard.h rl_kv_layout; replicate: tp / K chips), then
- * rl_result_kv_split's keys.  The time is the fitted costs', which time
- * no split (docs/model.md). */
+ * rl_result_kv_split's keys.  The time (rl_result_step's kv_copies, the
+ * fitted costs' rl_e2e_retime) reads the same copies (docs/model.md). */
 void rl_result_step_kv_layout(cJSON *r, const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
                               long long chips, long long context, rl_precision p, int given,
                               int ideal);

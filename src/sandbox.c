@@ -121,6 +121,11 @@ static int memory_spent(lua_State *L, int status, unsigned long refusals)
     return 1;
 }
 
+/* Where a message says the sandbox refused something (traceback leaves
+ * such an error as it is: file, line and reason, no Lua stack; review
+ * finding: `os.execute` printed a stack trace). */
+#define REFUSED "refused by the sandbox"
+
 /* Lua runs two kinds of code with hooks off, out of the budget's reach:
  * finalizers (__gc, ldo.c GCTM) and a message handler called for an error
  * raised inside the hook.  So setmetatable refuses a metatable with a __gc
@@ -130,7 +135,8 @@ static int memory_spent(lua_State *L, int status, unsigned long refusals)
 static int safe_setmetatable(lua_State *L)
 {
     if (lua_istable(L, 2) && lua_getfield(L, 2, "__gc") != LUA_TNIL)
-        return luaL_error(L, "__gc metamethods are not allowed in the sandbox");
+        return luaL_error(L, "__gc metamethods are not allowed in the sandbox: " REFUSED
+                          " (finalizers run out of the time and memory limits' reach)");
     lua_settop(L, 2);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
@@ -319,9 +325,27 @@ static void guard_library_calls(lua_State *L)
     }
 }
 
+/* The standard library globals the sandbox leaves out (the base library's
+ * file and code loaders, removed by rl_sandbox_new; os, io, package, debug
+ * and coroutine, never opened). */
+static int removed_global(const char *name)
+{
+    static const char *const GONE[] = {"os",     "io",       "package", "debug",
+                                       "coroutine", "require", "dofile", "loadfile",
+                                       "load",   "collectgarbage"};
+    for (size_t i = 0; name && i < sizeof GONE / sizeof GONE[0]; i++)
+        if (strcmp(name, GONE[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int undefined_global(lua_State *L)
 {
     const char *name = lua_tostring(L, 2);
+    if (removed_global(name))
+        return luaL_error(L, "read of undefined global '%s': " REFUSED " (Lua code sees base "
+                          "Lua, math, string, table, utf8 and, in scenarios, roofline, which "
+                          "reads and writes its files: docs/hardening.md)", name);
     return luaL_error(L, "read of undefined global '%s'", name ? name : "?");
 }
 
@@ -528,6 +552,8 @@ size_t rl_sandbox_memory_left(lua_State *L)
 static int traceback(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
+    if (msg && strstr(msg, REFUSED)) /* file:line: reason, as it is */
+        return 1;
     if (!msg)
         msg = luaL_tolstring(L, 1, NULL);
     luaL_traceback(L, L, msg, 1);

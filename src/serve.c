@@ -823,8 +823,12 @@ rl_serve_config rl_serve_config_default(void)
 
 void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host_gb)
 {
-    c->prefix_hbm_tokens = hbm_gb * 1e9 / c->kv_bytes_per_token;
-    c->prefix_host_tokens = host_gb * 1e9 / c->kv_bytes_per_token;
+    /* each chip holding a token's KV keeps its own copy of a cached
+     * prefix (replicate beyond K: every rank its heads' pages, as the KV
+     * pool, rl_serve_kv_capacity; review finding: one copy was charged) */
+    double per_token = c->kv_bytes_per_token * (c->kv_copies > 1 ? c->kv_copies : 1);
+    c->prefix_hbm_tokens = hbm_gb * 1e9 / per_token;
+    c->prefix_host_tokens = host_gb * 1e9 / per_token;
 }
 
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
@@ -835,6 +839,7 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->kv_dtype = p.kv;
     c->kv_capacity_tokens =
         rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout, c->kv_len);
+    c->kv_copies = rl_serve_kv_copies(m, chips / (c->pp > 1 ? c->pp : 1), c->ep, c->layout);
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
     c->net_latency = h->net_latency;

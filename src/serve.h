@@ -371,6 +371,10 @@ typedef struct {
                                net_bw; NULL: "the hw spec" */
     /* prefix cache (0 disables): tokens of prefix KV per replica per tier */
     double prefix_hbm_tokens, prefix_host_tokens;
+    /* chips of a stage holding each token's KV (rl_serve_kv_copies of the
+     * layout; set by rl_serve_config_hw, 0 read as 1): a cached prefix's
+     * tokens take that many copies of the tiers' bytes, as the KV pool's */
+    double kv_copies;
     /* speculative decoding (gamma 0 disables) */
     int spec_gamma;         /* draft tokens per verify step */
     double spec_alpha;      /* acceptance rate in [0, 1) */
@@ -469,8 +473,9 @@ double rl_serve_workload_len(const rl_workload *w, const rl_request *req, long l
 double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len);
 
 /* The prefix cache of --prefix-cache HBM_GB[:HOST_GB] (Lua prefix_cache)
- * into c's token budgets: GB x 1e9 / c->kv_bytes_per_token per tier (so
- * after rl_serve_config_hw). */
+ * into c's token budgets: GB x 1e9 / (c->kv_bytes_per_token x c->kv_copies)
+ * per tier, each copy of a replicated KV head charged (so after
+ * rl_serve_config_hw). */
 void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host_gb);
 
 /* Speculative decoding with a draft model on the same chips: its weights

@@ -109,7 +109,21 @@ static long long kv_head_shards(const rl_model *m, long long tp)
     return tp < m->kv_heads ? tp : m->kv_heads;
 }
 
-int rl_shard_attn_dp(const rl_shard_plan *pl) { return pl->attn_replicated && pl->ep > 1; }
+int rl_shard_attn_dp(const rl_shard_plan *pl)
+{
+    return pl->ep > 1 && (pl->attn_replicated || pl->tp <= 1);
+}
+
+const char *rl_shard_attn_dp_source(const rl_shard_plan *pl)
+{
+    return pl->attn_replicated ? "--moe-attn replicated with ep > 1: attention data parallel, each "
+                                 "chip attends to its own sequences and holds their KV whole (the "
+                                 "layout --kv-split batch names); --kv-split does not apply"
+                               : "tp 1 with ep > 1: attention data parallel, each expert group "
+                                 "of one chip attends to its own sequences and holds their KV "
+                                 "whole (the layout --kv-split batch names); --kv-split does not "
+                                 "apply";
+}
 
 rl_kv_layout rl_shard_kv_layout(const rl_model *m, const rl_shard_plan *pl, int decode)
 {

@@ -85,8 +85,9 @@ const char *rl_kv_split_source(int given, int ideal);
 /* 1 when plan pl is the layout a fitted profile's engine costs model
  * (enginecost.h (E): tensor parallelism over the chips, as the engines
  * measured run): 1D, tp = chips, no EP, SP or PP, the KV split the
- * engines run beyond K (replicate) or the plan default's (batch: the
- * fitted costs do not time the split, as before stop 31), attention not
+ * engines run beyond K (replicate) or the plan default's (batch; the
+ * fitted time reads each chip's copies of the split: e2e.h rl_e2e_retime,
+ * rl_e2e_fitted_shard), attention not
  * replicated, no overlap.  Such a plan gives what no plan
  * gives (tester4 #2).  x is not looked at: a 1D plan does not use it. */
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips);
@@ -132,10 +133,17 @@ typedef struct {
 } rl_kv_layout;
 
 /* 1 when plan pl runs attention data parallel across its expert groups
- * (--moe-attn replicated with ep > 1): every chip attends to its own
- * sequences with all heads, so --kv-split has nothing to split (at ep 1
- * --moe-attn replicated leaves attention, and the split, as they were). */
+ * (--moe-attn replicated with ep > 1, or tp 1 with ep > 1: groups of one
+ * chip, the same layout; review finding: `step --tp 1 --ep 8` was named
+ * replicate while it ran this): every chip attends to its own sequences
+ * with all heads, so --kv-split has nothing to split (at ep 1 --moe-attn
+ * replicated leaves attention, and the split, as they were). */
 int rl_shard_attn_dp(const rl_shard_plan *pl);
+
+/* Why plan pl (rl_shard_attn_dp) runs attention data parallel, in words:
+ * the results' kv_split_source and the note on a --kv-split that does not
+ * apply. */
+const char *rl_shard_attn_dp_source(const rl_shard_plan *pl);
 
 /* Plan pl's decode (prefill: 0 in `decode`) KV layout for concrete model m
  * (an abstract one: its tp chips as heads, ep groups).  pl is not checked

@@ -493,6 +493,10 @@ static int trace_row(char **fld, int nf, double last, double *v, const char *pat
     if (v[0] < last)
         RL_FAIL("%s:%lld: field 'arrival_s': %g is before the previous arrival %g", path, line,
                 v[0], last);
+    if (nf == 5 && v[4] == 0) /* given 0: no prefix is written by leaving the id out */
+        RL_FAIL("%s:%lld: field 'prefix_tokens': 0, must be >= 1 (a shared prefix holds at least "
+                "one token; a request without one leaves prefix_id and prefix_tokens out)", path,
+                line);
     if (nf >= 4 && v[4] <= 0)
         RL_FAIL("%s:%lld: field 'prefix_tokens': a prefix id needs its length (a 5th field, or "
                 "LEN of --prefixes N:LEN for the whole trace)", path, line);

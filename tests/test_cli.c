@@ -2927,9 +2927,15 @@ static void kv_split_default_is_the_engines(void **state)
  * (2048 x 327,680)) over the 16 chips); replicate holds each token's KV
  * on 16 / 8 = 2 chips: floor(1842.x / 2) = 921 (exact), kv_bytes_per_chip
  * twice the batch split's (8 x 2048 x 327,680 x 2 / 16 = 671,088,640),
- * batch 1000 no longer fits (1000 > 921).  The time is the fitted costs'
- * (no split timed): equal in both splits.  The old code printed 1842 and
- * no kv_split. */
+ * batch 1000 no longer fits (1000 > 921).  The old code printed 1842 and
+ * no kv_split.  fixX (review finding 1): the time reads the split too, as
+ * the calibrated `step --hw h100-sxm --tp 16` (and simulate's fitted
+ * steps) read it: each chip reads the KV it holds, kv_load_s = kv_bytes_per_chip
+ * / 3.35e12 B/s (h100-sxm's HBM) = 671,088,640 / 3.35e12 = 200.32 us under
+ * replicate, 100.16 us under batch (1e-12 relative: one division); before,
+ * replicate read 100.16 us (one copy split 16 ways) and both splits gave
+ * the same fitted step_s (39.649 ms); replicate's is now above batch's
+ * (39.797 ms: its op list reads both copies). */
 static void fitted_tp_names_kv_split(void **state)
 {
     (void)state;
@@ -2949,9 +2955,69 @@ static void fitted_tp_names_kv_split(void **state)
         assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, split[k]);
         assert_non_null(cJSON_GetObjectItem(j, "kv_split_source"));
         t[k] = num(cJSON_GetArrayItem(rows, 0), "step_s");
+        assert_rel(num(cJSON_GetArrayItem(rows, 0), "kv_load_s"), kvc[k] / 3.35e12, 1e-12);
         cJSON_Delete(j);
     }
-    assert_true(t[0] == t[1]);
+    assert_true(t[0] > t[1]);
+    /* the calibrated path's kv_load_s, the same layout on the same HBM */
+    cJSON *c = json2("step --model llama2-70b --hw h100-sxm --tp 16 --batch 8 --context 2048 ",
+                     "--format json");
+    assert_rel(num(cJSON_GetArrayItem(cJSON_GetObjectItem(c, "rows"), 0), "kv_load_s"),
+               kvc[0] / 3.35e12, 1e-12);
+    cJSON_Delete(c);
+}
+
+/* fixX, review findings on KV layouts and prefix caching (each fails on
+ * main f0e5910):
+ * 2: prefill names its KV layout: llama3-70b (K = 8, 327,680 B of bf16 KV
+ *    a token) --tp 16 holds each head on 2 chips, kv_split replicate and
+ *    kv_bytes_per_chip 1024 x 327,680 x 2 / 16 = 41,943,040 (exact; before:
+ *    no kv_split key).
+ * 3: step --tp 1 --ep 8 (mixtral) runs attention data parallel (expert
+ *    groups of one chip, rl_shard_attn_dp): kv_split batch (before:
+ *    replicate, the default echoed).
+ * 4: simulate's prefix cache under replicate (16 chips, 2 copies) holds
+ *    floor(10e9 / (327,680 x 2)) = 15,258 tokens of a 10 GB tier (exact;
+ *    before 30,517: one copy).
+ * 5: a scenario reading os is refused with file, line and reason, no Lua
+ *    stack (before: "stack traceback:" followed).
+ * 6: a trace's prefix_tokens 0 is refused naming line, field and ">= 1"
+ *    (before: "a prefix id needs its length"). */
+static void fixX_kv_layout_findings(void **state)
+{
+    (void)state;
+    cJSON *j = json2("prefill --model llama3-70b --hw h100-sxm --tp 16 --tokens 1024 ",
+                     "--format json");
+    assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "replicate");
+    assert_non_null(cJSON_GetObjectItem(j, "kv_split_source"));
+    assert_true(num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "kv_bytes_per_chip") ==
+                41943040.0);
+    cJSON_Delete(j);
+    j = json2("step --model mixtral-8x7b --hw h100-sxm --tp 1 --ep 8 --context 4096 --batch 64 ",
+              "--format json");
+    assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "batch");
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring, "tp 1"));
+    cJSON_Delete(j);
+    j = json2("simulate --model llama3-70b --hw h100-sxm --chips 16 --qps 2 --requests 20 "
+              "--prompt-len 1000 --out-len 10 --prefixes 4:500 --prefix-cache 10 ",
+              "--format json");
+    assert_true(num(j, "kv_copies") == 2);
+    assert_true(num(j, "prefix_cache_hbm_tokens_per_replica") == 15258);
+    cJSON_Delete(j);
+    char dir[] = "/tmp/rl_fixX_XXXXXX", cmd[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "printf 'x = 1\\nos.execute()\\n' > %s/os.lua && "
+             "printf '0,100,10,1,0\\n' > %s/t.csv", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "run %s/os.lua", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "os.lua:2: read of undefined global 'os': refused by the sandbox"));
+    assert_null(strstr(out, "traceback"));
+    snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --trace %s/t.csv "
+             "--prefix-cache 10", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "t.csv:1: field 'prefix_tokens': 0, must be >= 1"));
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* Tester 4 finding 11: simulate names its KV split in step's --kv-split
@@ -5163,6 +5229,7 @@ int main(void)
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(fitted_tp_names_kv_split),
+        cmocka_unit_test(fixX_kv_layout_findings),
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),
         cmocka_unit_test(step_tp_rows_count_provenance),

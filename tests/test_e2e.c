@@ -489,9 +489,9 @@ static void step_retimed_by_the_fit(void **state)
     rl_model m = load_model("llama2-70b", NULL, 0);
     rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
     long long batch[] = {1, 32};
-    cJSON *r = rl_result_step(&m, &h, 8, batch, 2, 1024, rl_precision_default());
+    cJSON *r = rl_result_step(&m, &h, 8, batch, 2, 1024, rl_precision_default(), 1);
     char err[256];
-    assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 8, rl_precision_default(), 0.1, 0.9, err,
+    assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 8, 1, rl_precision_default(), 0.1, 0.9, err,
                                    sizeof err),
                      0);
     assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "fitted");
@@ -515,8 +515,8 @@ static void step_retimed_by_the_fit(void **state)
     }
     rl_override slow = {"ici_bw", "1e9"};
     rl_hw w = load_hw("h100-sxm-splitwise", &slow, 1);
-    cJSON *rw = rl_result_step(&m, &w, 8, batch, 2, 1024, rl_precision_default());
-    assert_int_equal(rl_e2e_retime(rw, 0, &m, &w, 8, rl_precision_default(), 0.1, 0.9, err,
+    cJSON *rw = rl_result_step(&m, &w, 8, batch, 2, 1024, rl_precision_default(), 1);
+    assert_int_equal(rl_e2e_retime(rw, 0, &m, &w, 8, 1, rl_precision_default(), 0.1, 0.9, err,
                                    sizeof err),
                      0);
     assert_string_equal(cJSON_GetObjectItem(rw, "mode")->valuestring, "estimated");
@@ -1186,9 +1186,9 @@ static void step_no_band_for_another_model(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
     long long batch[] = {1};
-    cJSON *r = rl_result_step(&m, &h, 8, batch, 1, 1024, rl_precision_default());
+    cJSON *r = rl_result_step(&m, &h, 8, batch, 1, 1024, rl_precision_default(), 1);
     char err[256];
-    assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 8, rl_precision_default(), 0.1, 0.9, err,
+    assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 8, 1, rl_precision_default(), 0.1, 0.9, err,
                                    sizeof err),
                      0);
     cJSON *out = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 0);
@@ -1222,9 +1222,9 @@ static void step_no_band_for_another_dtype(void **state)
         rl_precision p = rl_precision_default();
         p.weights = runs[i].w;
         p.kv = runs[i].kv;
-        cJSON *r = rl_result_step(&m, &h, 4, batch, 1, 1024, p);
+        cJSON *r = rl_result_step(&m, &h, 4, batch, 1, 1024, p, 1);
         char err[256];
-        assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 4, p, 0.1, 0.9, err, sizeof err), 0);
+        assert_int_equal(rl_e2e_retime(r, 0, &m, &h, 4, 1, p, 0.1, 0.9, err, sizeof err), 0);
         cJSON *out = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 0);
         const cJSON *nb = cJSON_GetObjectItem(r, "no_band");
         if (runs[i].why) {
@@ -1576,7 +1576,7 @@ static void validate_runs_as_step(void **state)
     assert_non_null(h);
     *h = load_hw("h100-sxm", NULL, 0);
     long long b8 = 8;
-    cJSON *one = rl_result_step(&m, h, 1, &b8, 1, 2048, rl_precision_default());
+    cJSON *one = rl_result_step(&m, h, 1, &b8, 1, 2048, rl_precision_default(), 1);
     double dec = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(one, "rows"), 0),
                                      "step_s")->valuedouble;
     double dec_lo = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(one, "rows"), 0),

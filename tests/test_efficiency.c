@@ -43,7 +43,7 @@ static void test_step_mode(void **state)
     rl_model m = load_model("tiny-test", NULL, 0);
     rl_precision p = {RL_FP32, RL_FP32, RL_FP32};
     long long b = 1;
-    cJSON *r = rl_result_step(&m, &h, 1, &b, 1, 128, p);
+    cJSON *r = rl_result_step(&m, &h, 1, &b, 1, 128, p, 1);
     assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "calibrated");
     cJSON_Delete(r);
     rl_step cal = rl_step_calibrated(&m, &h, 1, 1, 128, p, 1);
@@ -52,11 +52,11 @@ static void test_step_mode(void **state)
     rl_step same = rl_step_calibrated(&m, &h, 1, 1, 128, p, 1);
     assert_rel(same.step_s, ideal.step_s, 0);
     assert_false(same.calibrated);
-    r = rl_result_step(&m, &h, 1, &b, 1, 128, p); /* nothing measured: datasheet figures */
+    r = rl_result_step(&m, &h, 1, &b, 1, 128, p, 1); /* nothing measured: datasheet figures */
     assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "estimated");
     cJSON_Delete(r);
     rl_hw_set_ideal(&h); /* --ideal: the pure roofline asked for */
-    r = rl_result_step(&m, &h, 1, &b, 1, 128, p);
+    r = rl_result_step(&m, &h, 1, &b, 1, 128, p, 1);
     assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "ideal");
     cJSON_Delete(r);
     /* tiny-test (2 layers) at B=1 is memory-bound; its 15 matmuls of 1 token
