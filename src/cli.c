@@ -774,6 +774,14 @@ int rl_cli_info(rl_opts *o)
     }
     if (need(o, "info", "--model M (or --hw H)", o->model != NULL) != 0 || load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
+    if (o->hw) { /* tester LOW #8: --hw was dropped silently; checked, then noted */
+        rl_hw h;
+        if (load_hw(o, &h) != 0)
+            return RL_EXIT_INPUT;
+        rl_cli_tell("info", "note: --hw %s is not used with --model: info prints the model's "
+                            "parameters, KV bytes and FLOPs; run info --hw %s alone for its "
+                            "engines", o->hw, o->hw);
+    }
     if (rl_step_check_precision(o->prec, err, sizeof err) != 0) {
         rl_cli_tell("info", "%s", err);
         return RL_EXIT_INPUT;
