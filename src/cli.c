@@ -346,6 +346,15 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
             return -1;
         }
         const char *flag = LONGOPTS[at].name;
+        /* a value that is the next argument and names an option: the value
+         * was left out (tester LOW #10: --save --ideal wrote ./--ideal and
+         * dropped --ideal).  --save=--ideal says it on purpose. */
+        const struct option *next = optarg && optarg == argv[optind - 1] ? long_option(optarg)
+                                                                         : NULL;
+        if (next) {
+            rl_cli_tell(c->name, "--%s needs a value (got the option --%s)", flag, next->name);
+            return -1;
+        }
         int id = rl_command_flag(c, flag);
         if (id < 0) {
             refuse_other(c, flag);
