@@ -2381,7 +2381,13 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
             res = NULL;
             goto done;
         }
-        snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);
+        /* a refit of a fitted profile keeps its name: h100-sxm-myeng fitted
+         * again for myeng stays h100-sxm-myeng (tester LOW #9: -myeng-myeng) */
+        size_t bl = strlen(base.name), el = strlen(c.engine);
+        if (bl > el + 1 && base.name[bl - el - 1] == '-' && !strcmp(base.name + bl - el, c.engine))
+            snprintf(prof.name, sizeof prof.name, "%s", base.name);
+        else
+            snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);
         char comment[2048];
         snprintf(comment, sizeof comment,
                  "-- %s with the engine costs of %s fitted by `roofline fit` (src/e2e.h) on\n"

@@ -64,6 +64,7 @@ typedef struct {
     size_t errlen;
     char rope[400]; /* the rope_scaling note ("" when it changes nothing) */
     char head[300]; /* the head_dim default note ("" when the config gives it) */
+    char kv[300];   /* the num_key_value_heads default note (likewise) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -542,13 +543,33 @@ static int head_dim(out_t *o, const cJSON *cfg, const family *f, long long *H)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, "head_dim");
     long long def = f->oss && cJSON_IsNull(j) ? 0 : f->head_dim;
-    if (get_int(o, cfg, "head_dim", def, H) != 0)
+    /* a given head_dim is > 0: 0 was taken as "not given" and D/N used
+     * silently (tester LOW #2) */
+    if (get_size(o, cfg, "head_dim", def, H) != 0)
         return -1;
     if (def && (!j || cJSON_IsNull(j)))
         snprintf(o->head, sizeof o->head,
                  "head_dim not given: %lld, the default of transformers' config for model_type "
                  "\"%s\" (not hidden_size / num_attention_heads); pass --set model.head_dim=N "
                  "if the checkpoint differs", def, f->model_type);
+    return 0;
+}
+
+/* kv_heads: num_key_value_heads, or when the config has none (or null) the
+ * transformers default, num_attention_heads (LlamaConfig and the other
+ * families' configuration_*.py: "if num_key_value_heads is None:
+ * num_key_value_heads = num_attention_heads"), with a note as import-hf
+ * --help promises for a defaulted key (tester LOW #2: no note). */
+static int kv_heads(out_t *o, const cJSON *cfg, long long N, long long *K)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, "num_key_value_heads");
+    if (get_size(o, cfg, "num_key_value_heads", N, K) != 0)
+        return -1;
+    if (!j || cJSON_IsNull(j))
+        snprintf(o->kv, sizeof o->kv,
+                 "num_key_value_heads not given: kv_heads = num_attention_heads = %lld, the "
+                 "default of transformers' config (multi-head attention); pass --set "
+                 "model.kv_heads=N if the checkpoint differs", N);
     return 0;
 }
 
@@ -586,8 +607,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_size(o, cfg, "hidden_size", -1, &D) != 0 ||
         get_size(o, cfg, "intermediate_size", -1, &F) != 0 ||
         get_size(o, cfg, "num_attention_heads", -1, &N) != 0 ||
-        get_size(o, cfg, "num_key_value_heads", N, &K) != 0 ||
-        head_dim(o, cfg, f, &H) != 0 ||
+        kv_heads(o, cfg, N, &K) != 0 || head_dim(o, cfg, f, &H) != 0 ||
         get_size(o, cfg, "vocab_size", gemma3 ? 262208 : -1, &V) != 0 ||
         get_size(o, cfg, "max_position_embeddings", gemma3 ? 131072 : -1, &ctx) != 0 ||
         get_bool(o, cfg, "tie_word_embeddings", f->tied_default, &tied) != 0 ||
@@ -842,7 +862,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
-    out_t o = {NULL, NULL, 0, path, "?", err, errlen, "", ""};
+    out_t o = {NULL, NULL, 0, path, "?", err, errlen, "", "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
@@ -850,8 +870,8 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                                                                       : convert(&o, root, nm, src);
     if (rc == 0)
         quant_note(root, note, notelen);
-    const char *extra[] = {o.rope, o.head};
-    for (int i = 0; i < 2; i++)
+    const char *extra[] = {o.rope, o.head, o.kv};
+    for (int i = 0; i < 3; i++)
         if (rc == 0 && *extra[i] && notelen) /* one line each */
             snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "",
                      extra[i]);

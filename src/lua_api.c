@@ -208,6 +208,49 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
     return o;
 }
 
+/* A string holding NUL bytes as a raw JSON item, its text escaped here:
+ * cJSON keeps C strings, and "x\0y" became "x" (tester LOW #6).  Each NUL
+ * (and every control byte) is \u00XX, '"' and '\\' escaped, any other
+ * byte as it is, as cJSON prints a string.  Table and csv refuse it
+ * (l_format). */
+static cJSON *nul_string(const char *s, size_t len, char *err, size_t errlen)
+{
+    char *out = malloc(6 * len + 3), *o = out;
+    if (!out) {
+        rl_fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    *o++ = '"';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20)
+            o += sprintf(o, "\\u%04x", c);
+        else if (c == '"' || c == '\\')
+            o += sprintf(o, "\\%c", c);
+        else
+            *o++ = (char)c;
+    }
+    memcpy(o, "\"", 2);
+    cJSON *j = cJSON_CreateRaw(out);
+    free(out);
+    if (!j)
+        rl_fail(err, errlen, "out of memory");
+    return j;
+}
+
+/* The first raw item (a string with a NUL byte) in j, or NULL. */
+static const cJSON *find_raw(const cJSON *j)
+{
+    if (cJSON_IsRaw(j))
+        return j;
+    for (const cJSON *c = j->child; c; c = c->next) {
+        const cJSON *r = find_raw(c);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
 static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *err, size_t errlen)
 {
     if (depth > 64) {
@@ -227,8 +270,13 @@ static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *e
     }
     case LUA_TBOOLEAN:
         return cJSON_CreateBool(lua_toboolean(L, idx));
-    case LUA_TSTRING:
-        return cJSON_CreateString(lua_tostring(L, idx));
+    case LUA_TSTRING: {
+        size_t len;
+        const char *str = lua_tolstring(L, idx, &len);
+        if (strlen(str) == len)
+            return cJSON_CreateString(str);
+        return nul_string(str, len, err, errlen);
+    }
     case LUA_TTABLE: {
         lua_Unsigned len = lua_rawlen(L, idx), entries = 0;
         if (len == 0)
@@ -783,6 +831,30 @@ static long long opt_count(lua_State *L, int opts, rl_param_id id, long long def
     return v;
 }
 
+/* The list at idx (option `key`) holds entries 1..#list and nothing else: a
+ * key past a hole ({1, 2, [10] = 3}) or a named one ({1, 2, x = 3}) is an
+ * error naming the option and the key (tester LOW #3: both were dropped
+ * silently, the ipairs-style reader stopping at the first hole). */
+static void check_list(lua_State *L, int idx, const char *key)
+{
+    idx = lua_absindex(L, idx);
+    lua_Unsigned n = lua_rawlen(L, idx);
+    for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1)) {
+        int isint;
+        lua_Integer k = lua_tointegerx(L, -2, &isint);
+        if (lua_type(L, -2) == LUA_TNUMBER && isint && k >= 1 && (lua_Unsigned)k <= n)
+            continue;
+        char desc[64], shown[80];
+        const char *name = rl_sandbox_key(L, -2, desc, sizeof desc);
+        if (name)
+            snprintf(shown, sizeof shown, "'%.40s%s'", name, strlen(name) > 40 ? "..." : "");
+        else
+            snprintf(shown, sizeof shown, "[%s]", desc);
+        opt_error(L, "field '%s': key %s in a list of %d (a list holds entries 1 to n only: no "
+                     "holes, no names)", key, shown, (int)n);
+    }
+}
+
 /* Field of parameter id as n or {n, ...}: 1 to MAX_BATCHES whole numbers
  * within the row's bounds into out (def when absent); returns how many. */
 static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def, long long *out)
@@ -794,6 +866,7 @@ static int opt_count_list(lua_State *L, int opts, rl_param_id id, long long def,
         out[0] = opt_count(L, opts, id, def);
         return 1;
     }
+    check_list(L, -1, p->lua);
     lua_Unsigned n = lua_rawlen(L, -1);
     if (n < 1 || n > MAX_BATCHES)
         opt_error(L, "field '%s': 1 to %d values", p->lua, MAX_BATCHES);
@@ -828,6 +901,7 @@ static int opt_dtype_list(lua_State *L, int opts, rl_param_id id, rl_dtype def, 
     }
     int n = 0;
     long long seen[RL_DTYPE_COUNT];
+    check_list(L, -1, key);
     lua_Unsigned len = lua_rawlen(L, -1);
     if (len < 1 || len > RL_DTYPE_COUNT)
         opt_error(L, "field '%s': 1 to %d dtypes", key, RL_DTYPE_COUNT);
@@ -1488,11 +1562,20 @@ static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char
 int rl_lua_plot(lua_State *L)
 {
     check_keys(L, 1, "plot");
+    static const char *const KINDS[] = {"pareto", "step", "roofline", "memory", NULL};
+    /* a missing or non-string field named as the other functions name
+     * theirs (tester LOW #4: "bad argument #-1 to 'roofline.plot'") */
     lua_getfield(L, 1, "kind");
-    const char *kind = luaL_checkstring(L, -1);
+    opt_check(L, !lua_isnil(L, -1), "field 'kind' is required (one of pareto, step, roofline, memory)");
+    if (lua_type(L, -1) != LUA_TSTRING)
+        opt_error(L, "field 'kind': expected a string, got %s", luaL_typename(L, -1));
+    const char *kind = lua_tostring(L, -1);
     lua_getfield(L, 1, "file");
+    opt_check(L, !lua_isnil(L, -1), "field 'file' is required (a .png or .svg file name)");
+    if (lua_type(L, -1) != LUA_TSTRING)
+        opt_error(L, "field 'file': expected a string, got %s", luaL_typename(L, -1));
     size_t flen;
-    const char *file = luaL_checklstring(L, -1, &flen);
+    const char *file = lua_tolstring(L, -1, &flen);
     char why[ERRLEN];
     if (strlen(file) != flen)
         return luaL_error(L, "roofline.plot: file: the name contains a NUL byte");
@@ -1500,7 +1583,6 @@ int rl_lua_plot(lua_State *L)
      * refused, "..txt" written); named like the other refusals (tester5 #12f) */
     if (rl_outdir_check_name(file, 1, why, sizeof why) != 0)
         return luaL_error(L, "roofline.plot: file %s", why);
-    static const char *const KINDS[] = {"pareto", "step", "roofline", "memory", NULL};
     int k = 0;
     while (KINDS[k] && strcmp(KINDS[k], kind) != 0)
         k++;
@@ -1508,7 +1590,9 @@ int rl_lua_plot(lua_State *L)
         return luaL_error(L, "roofline.plot: kind '%s': expected pareto, step, roofline or memory",
                           kind);
     lua_getfield(L, 1, "title");
-    const char *title = luaL_optstring(L, -1, "");
+    if (!lua_isnil(L, -1) && !lua_isstring(L, -1)) /* a number is its text, as before */
+        opt_error(L, "field 'title': expected a string, got %s", luaL_typename(L, -1));
+    const char *title = lua_isnil(L, -1) ? "" : lua_tostring(L, -1);
     char path[RL_PLOT_PATH_MAX], err[ERRLEN];
     rl_outdir *out = rl_lua_outdir(L);
     if (rl_plot_check_path(file, err, sizeof err) != 0) /* before any claim (tester15 F-lua-1) */
@@ -1547,6 +1631,13 @@ static int l_format(lua_State *L)
         cJSON_Delete(j);
         return luaL_error(L, "roofline.format: a list formats as json; %s takes a result, a "
                              "table of named fields", name);
+    }
+    const cJSON *raw = fmt != RL_FMT_JSON ? find_raw(j) : NULL;
+    if (raw) { /* never dropped silently (tester LOW #6) */
+        snprintf(err, sizeof err, "field '%s': a string with a NUL byte; %s cannot hold it (json "
+                 "writes it as \\u0000)", raw->string ? raw->string : "?", name);
+        cJSON_Delete(j);
+        return luaL_error(L, "roofline.format: %s", err);
     }
     char *s = rl_report_render(j, fmt, err, sizeof err);
     cJSON_Delete(j);
@@ -1829,6 +1920,7 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
     } else if (lua_rawlen(L, at) == 0) {
         check_hw(L, at, 0, &(*hw)[n++], (spec_arg){NULL, "hw"}); /* one spec table */
     } else {
+        check_list(L, at, "hw");
         lua_Unsigned len = lua_rawlen(L, at);
         opt_check(L, len <= (lua_Unsigned)cap, "field 'hw': at most 8 profiles");
         for (lua_Unsigned i = 1; i <= len; i++) {

@@ -421,7 +421,9 @@ const rl_command RL_COMMANDS[] = {
      "and the mode each gives; a fitted engine's costs (fitted_costs: decode_step_s, ...),\n"
      "which replace the kernel-table keys step_s, seq_s, launch_s (0 there; costs_source\n"
      "says so), and what they were fitted on (fitted_on: file, rows, models, weights, kv,\n"
-     "compute, grid).  Byte counts print whole (rounded to the nearest byte).",
+     "compute, grid).  Byte counts print whole (rounded to the nearest byte).  --model M\n"
+     "with --hw H prints the model's section only: H is checked and a note says it is not\n"
+     "used (run info --hw H for its engines).",
      "--model M [--weights D] [--kv D] [--context S] [--set ...] [--format F]\n"
      "   or: --hw H [--set ...] [--format F]"},
     {"step", rl_cli_step, rl_lua_step, STEP, NULL, 0,

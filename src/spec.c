@@ -248,7 +248,8 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
         for (int i = 0; f->choices[i]; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
                      f->choices[i]);
-        RL_FAIL("%s: field '%s': unknown value \"%s\" (one of %s)", origin, f->name, s, list);
+        RL_FAIL("%s: field '%s': unknown value \"%.40s%s\" (one of %s)", origin, f->name, s,
+                strlen(s) > 40 ? "..." : "", list);
     }
     case T_FLOPS:
         return rl_spec_read_flops(L, origin, f->name, (double *)dst, err, errlen);
@@ -886,7 +887,8 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     char *eq = strchr(arg, '=');
     char *dot = strchr(arg, '.');
     if (!eq || !dot || dot > eq)
-        RL_FAIL("--set '%s': expected model.FIELD=VALUE or hw.FIELD=VALUE", arg);
+        RL_FAIL("--set '%.40s%s': expected model.FIELD=VALUE or hw.FIELD=VALUE", arg,
+                strlen(arg) > 40 ? "..." : "");
     *dot = '\0';
     *eq = '\0';
     if (strcmp(arg, "model") == 0)
@@ -894,9 +896,16 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     else if (strcmp(arg, "hw") == 0)
         *kind = 1;
     else
-        RL_FAIL("--set '%s...': the prefix must be 'model' or 'hw'", arg);
+        RL_FAIL("--set '%.40s...': the prefix must be 'model' or 'hw'", arg);
     out->field = dot + 1;
-    out->value = eq + 1;
+    /* blanks around the value trimmed, both ends, as the flags take " 80" and
+     * "80 " alike (tester LOW #7: strtod skipped leading ones only) */
+    char *v = eq + 1, *e = v + strlen(v);
+    while (*v == ' ' || *v == '\t')
+        v++;
+    while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+        *--e = '\0';
+    out->value = v;
     if (!*out->field)
         RL_FAIL("--set: empty field name");
     char *end;
@@ -1411,9 +1420,13 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     int preset = strcmp(path, name) != 0;
     int used = preset ? snprintf(origin, sizeof origin, "%s/%s.lua", kind, name)
                       : snprintf(origin, sizeof origin, "%s", path);
+    /* each field and value cut to 40 characters and "...": a 5000-character
+     * --set value filled err before the reason (tester LOW #1) */
     for (int i = 0; i < nov && used < (int)sizeof origin; i++)
-        used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%s=%s",
-                         i ? ", " : " with --set ", ov[i].field, ov[i].value);
+        used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%.40s%s=%.40s%s",
+                         i ? ", " : " with --set ", ov[i].field,
+                         strlen(ov[i].field) > 40 ? "..." : "", ov[i].value,
+                         strlen(ov[i].value) > 40 ? "..." : "");
     if (rc == 0) {
         convert_job j = {ov, nov, path, origin, convert, out, err, errlen, 0};
         lua_pushcfunction(L, convert_protected);

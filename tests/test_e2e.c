@@ -1434,16 +1434,24 @@ static void fit_needs_both_phases(void **state)
     }
 }
 
+static cJSON *fit_llama2_70b_on(const char *hw, const char *csv, const char *save);
+
 /* The fit of llama2-70b on h100-sxm to the rows of csv (5 folds, p10-p90),
  * saved to `save` unless NULL. */
 static cJSON *fit_llama2_70b(const char *csv, const char *save)
+{
+    return fit_llama2_70b_on("h100-sxm", csv, save);
+}
+
+/* fit_llama2_70b with the profile hw as the base. */
+static cJSON *fit_llama2_70b_on(const char *hw, const char *csv, const char *save)
 {
     rl_meas m;
     char err[1024];
     if (rl_measure_read(csv, &m, err, sizeof err))
         fail_msg("%s", err);
     rl_override ctx = {"max_context", "16384"}; /* the rows reach 8256 tokens */
-    rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .prec = rl_precision_default(),
+    rl_e2e_opts o = {.model = "llama2-70b", .hw = hw, .prec = rl_precision_default(),
                      .sets = {&ctx, NULL}, .nsets = {1, 0}, .folds = 5, .band_lo = 0.1,
                      .band_hi = 0.9, .save = save};
     cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
@@ -1451,6 +1459,33 @@ static cJSON *fit_llama2_70b(const char *csv, const char *save)
         fail_msg("%s", err);
     rl_measure_free(&m);
     return res;
+}
+
+/* Tester LOW #9: refitting a fitted profile for its own engine keeps its
+ * name: h100-sxm-myeng fitted again on myeng's rows saved
+ * h100-sxm-myeng-myeng.  The engine here is the CSV's file name, myeng. */
+static void refit_keeps_profile_name(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_refit_XXXXXX", csv[128], p1[128], p2[128], cmd[512];
+    assert_non_null(mkdtemp(dir));
+    use_source_tree();
+    snprintf(csv, sizeof csv, "%s/myeng.csv", dir);
+    snprintf(p1, sizeof p1, "%s/first.lua", dir);
+    snprintf(p2, sizeof p2, "%s/second.lua", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", EXCERPT, csv);
+    assert_int_equal(system(cmd), 0);
+    cJSON_Delete(fit_llama2_70b(csv, p1));
+    static rl_hw back; /* ~60 kB: off the stack (valgrind) */
+    back = load_hw(p1, NULL, 0);
+    assert_string_equal(back.name, "h100-sxm-myeng");
+    cJSON_Delete(fit_llama2_70b_on(p1, csv, p2));
+    back = load_hw(p2, NULL, 0);
+    assert_string_equal(back.name, "h100-sxm-myeng");
+    unlink(csv);
+    unlink(p1);
+    unlink(p2);
+    rmdir(dir);
 }
 
 /* Tester7 #5: the engine a CSV's file name names is a key of the saved
@@ -2080,6 +2115,7 @@ int main(void)
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
+        cmocka_unit_test(refit_keeps_profile_name),
         cmocka_unit_test(few_configurations_warn),
         cmocka_unit_test(harness_can_fail),
         cmocka_unit_test(fitted_only_inside_fit),

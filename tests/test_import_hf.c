@@ -551,6 +551,30 @@ static void head_dim_defaults(void **state)
     }
 }
 
+/* tester LOW #2: "head_dim": 0 is refused under its key (it was taken as
+ * not given, hidden / heads = 4096 / 32 = 128 used silently); a config
+ * without num_key_value_heads takes num_attention_heads (32 in
+ * meta-llama/Meta-Llama-3-8B's config.json; LlamaConfig's default) with a
+ * note on stderr, as import-hf --help promises; one with the key notes
+ * nothing about it. */
+static void kv_heads_and_head_dim_keys(void **state)
+{
+    (void)state;
+    char path[64], note[1024] = "";
+    fixture_with(path, "llama3-8b.json", 0, "head_dim", cJSON_CreateNumber(0));
+    expect_error(path, 0, "key 'head_dim': expected a positive integer, got 0", 0);
+    unlink(path);
+    fixture_with(path, "llama3-8b.json", 0, "num_key_value_heads", NULL);
+    rl_model m = import_noted(path, NULL, note, sizeof note);
+    unlink(path);
+    assert_int_equal(m.kv_heads, 32);
+    if (!strstr(note, "num_key_value_heads not given: kv_heads = num_attention_heads = 32"))
+        fail_msg("note '%s'", note);
+    m = import_noted(HF "llama3-8b.json", NULL, note, sizeof note);
+    assert_int_equal(m.kv_heads, 8);
+    assert_null(strstr(note, "num_key_value_heads"));
+}
+
 /* tester30 F2: rope_scaling sets max_context by vLLM's max_model_len rule
  * (_get_and_verify_max_len: yarn -> original_max_position_embeddings x
  * factor, linear/dynamic -> max_position_embeddings x factor, llama3 /
@@ -585,7 +609,8 @@ static void rope_scaling_context(void **state)
         char cfg[1024], path[64], err[1024], note[1024];
         snprintf(cfg, sizeof cfg,
                  "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
-                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"intermediate_size\": 64, \"num_attention_heads\": 4, "
+                 "\"num_key_value_heads\": 4, \"vocab_size\": 10, "
                  "\"max_position_embeddings\": %lld, \"hidden_act\": \"silu\", "
                  "\"rope_scaling\": %s}", cases[i].max_pos, cases[i].rope);
         write_temp(path, ".json", cfg);
@@ -680,6 +705,7 @@ int main(void)
         cmocka_unit_test(qwen_max_window_layers),
         cmocka_unit_test(layer_types_every_family),
         cmocka_unit_test(head_dim_defaults),
+        cmocka_unit_test(kv_heads_and_head_dim_keys),
         cmocka_unit_test(rope_scaling_context),
         cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),

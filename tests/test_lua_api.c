@@ -236,6 +236,47 @@ static void format_hostile_tables(void **state)
     lua_pop(L, 1);
     assert_int_equal(run("return roofline.format({['a\\0b'] = 1}, 'json')", err, sizeof err), -1);
     assert_non_null(strstr(err, "field name 'a\\0b' contains a NUL byte"));
+    /* tester LOW #6: a NUL in a value was cut there ("x"); json writes
+     * \u0000, table and csv refuse it naming the field */
+    assert_int_equal(run("return roofline.format({a = 'x\\0y\"\\\\'}, 'json')", err, sizeof err), 0);
+    assert_non_null(strstr(lua_tostring(L, -1), "\"a\":\t\"x\\u0000y\\\"\\\\\""));
+    lua_pop(L, 1);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run(i ? "return roofline.format({a = 'x\\0y'}, 'csv')"
+                               : "return roofline.format({a = 'x\\0y'}, 'table')",
+                             err, sizeof err),
+                         -1);
+        assert_non_null(strstr(err, "roofline.format: field 'a': a string with a NUL byte"));
+    }
+}
+
+/* tester LOW #3: a list option with a hole or a named key was read up to
+ * the hole, the rest dropped silently; tester LOW #4: plot without kind or
+ * file said "bad argument #-1 to 'roofline.plot'". */
+static void list_holes_and_plot_fields(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"roofline.step{model = 'llama3-70b', hw = 'h100-sxm', context = 100, batch = {1, 2, [10] = 3}}",
+         "roofline.step: field 'batch': key [10] in a list of 2"},
+        {"roofline.step{model = 'llama3-70b', hw = 'h100-sxm', context = 100, batch = {1, 2, x = 3}}",
+         "roofline.step: field 'batch': key 'x' in a list of 2"},
+        {"roofline.sweep{model = 'llama3-8b', hw = 'h100-sxm', context = 100, weights = {'bf16', [3] = 'fp8'}}",
+         "roofline.sweep: field 'weights': key [3] in a list of 1"},
+        {"roofline.plot{}", "roofline.plot: field 'kind' is required (one of pareto, step"},
+        {"roofline.plot{file = 'a.png'}", "roofline.plot: field 'kind' is required"},
+        {"roofline.plot{kind = 'memory'}", "roofline.plot: field 'file' is required"},
+        {"roofline.plot{kind = true, file = 'a.png'}", "roofline.plot: field 'kind': expected a string, got boolean"},
+    };
+    char err[1024];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(run(bad[i][0], err, sizeof err), -1);
+        if (!strstr(err, bad[i][1]))
+            fail_msg("%s: '%s', want '%s'", bad[i][0], err, bad[i][1]);
+    }
+    /* a list without holes still runs */
+    assert_true(run_number("return #roofline.step{model = 'llama3-70b', hw = 'h100-sxm', context = "
+                           "100, batch = {1, 2, 3}}.rows") == 3.0);
 }
 
 /* Issue 16: C-side memory of a Lua call counts against the scenario's
@@ -1385,6 +1426,7 @@ int main(void)
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(argument_types),
         cmocka_unit_test(format_hostile_tables),
+        cmocka_unit_test(list_holes_and_plot_fields),
         cmocka_unit_test(memory_of_c_calls),
         cmocka_unit_test(format_round_trip),
         cmocka_unit_test(nested_overrides),

@@ -224,6 +224,26 @@ static void override_parse(void **state)
     assert_int_equal(rl_override_parse(d, &kind, &ov, err, sizeof err), 0);
     assert_int_equal(kind, 1);
     assert_string_equal(ov.field, "flops.bf16");
+    /* blanks around a value trimmed at both ends, as the flags take them
+     * (tester LOW #7: "80 " was refused as a string, " 80" accepted) */
+    char e[] = "model.layers=80 ", f[] = "model.layers=\t 80\t ";
+    assert_int_equal(rl_override_parse(e, &kind, &ov, err, sizeof err), 0);
+    assert_string_equal(ov.value, "80");
+    assert_int_equal(rl_override_parse(f, &kind, &ov, err, sizeof err), 0);
+    assert_string_equal(ov.value, "80");
+    rl_model m;
+    char big[1024];
+    assert_int_equal(rl_model_load("llama3-8b", &ov, 1, &m, big, sizeof big), 0);
+    assert_int_equal(m.layers, 80);
+    /* a long value is elided in the origin, so the reason still fits
+     * (tester LOW #1: 5000 characters cut err before "longer than 63") */
+    char lng[2100] = "model.name=";
+    memset(lng + 11, 'A', 2000);
+    lng[2011] = '\0';
+    assert_int_equal(rl_override_parse(lng, &kind, &ov, err, sizeof err), 0);
+    assert_int_equal(rl_model_load("llama3-8b", &ov, 1, &m, big, sizeof big), -1);
+    assert_non_null(strstr(big, "name=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA...: field 'name': "
+                                "longer than 63 characters"));
 }
 
 /* A preset is named as the user gave it, KIND/NAME.lua, wherever this
