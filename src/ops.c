@@ -138,6 +138,18 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
 
 /* ---- builder --------------------------------------------------------------- */
 
+/* Residual bands q0 .. q1 - 1 of residuals r at octaves above[] and below
+ * the grid (engines.h rl_kresidual_band), and what they were computed
+ * from: the GEMMs of a step inside their tables' grids all have the same,
+ * so one computes them for the others (they were 6% of a calibrated tp8
+ * step).  Empty while r is NULL. */
+typedef struct {
+    const rl_kresidual *r;
+    int q0, q1;
+    double above[RL_KRESIDUAL_AXES], below;
+    double band[4];
+} band_memo;
+
 typedef struct {
     const rl_model *m;
     const rl_hw *h;
@@ -163,6 +175,7 @@ typedef struct {
     rl_dtype attn;     /* attention's compute dtype: attention_compute(&c->prec) */
     int totals;        /* 0: finish() times the ops only and leaves the step's totals
                           (rl_ops_terms_of reads the ops' times alone) */
+    band_memo band;    /* the last residual bands time_from_table computed */
 } builder;
 
 /* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
@@ -929,9 +942,19 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     /* the bands it sets: all four (x->bands), else the edge's alone (none at edge 0) */
     int q0 = x->bands ? 0 : e->edge - 1, q1 = x->bands ? 4 : e->edge;
     q0 = q0 > 0 ? q0 : 0;
-    double band[4] = {0}; /* the same for every op of the span */
-    for (int q = q0; q < q1 && r->n > 0; q++)
-        band[q] = rl_kresidual_band(r, q, above, below);
+    band_memo *bm = &x->band; /* the same for every op of the span */
+    if (!(bm->r == r && bm->q0 == q0 && bm->q1 == q1 &&
+          !memcmp(bm->above, above, sizeof bm->above) &&
+          !memcmp(&bm->below, &below, sizeof below))) {
+        bm->r = r;
+        bm->q0 = q0;
+        bm->q1 = q1;
+        memcpy(bm->above, above, sizeof bm->above);
+        bm->below = below;
+        for (int q = 0; q < 4; q++)
+            bm->band[q] = q >= q0 && q < q1 && r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
+    }
+    const double *band = bm->band;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         double roof = fmax(o->t.compute_s, o->t.memory_s);
@@ -1188,7 +1211,7 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
                      ? (double)c->chips
                  : c->ep > 1 ? (double)c->ep
                              : 1.0, 0, rl_dtype_kept(c->prec.weights),
-                 attention_compute(&c->prec), !ends};
+                 attention_compute(&c->prec), !ends, {NULL, 0, 0, {0}, 0, {0}}};
     /* --weights below 16 bits: the kept tensors (arch.h rl_arch_kept_params)
      * stay unquantized; a `quantized = "experts"` model keeps all its
      * matmuls but the routed experts' so (spec.h) */
