@@ -1049,37 +1049,52 @@ static void finish(builder *x)
             time_from_table(x, e, i);
     if (!x->totals)
         return;
-    o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
-    o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = o->table_s = 0;
-    memset(o->prov, 0, sizeof o->prov);
-    memset(o->band_s, 0, sizeof o->band_s);
-    o->banded = 0;
+    /* summed in locals and stored after: sums into *o beside its op[] had
+     * the compiler reload each op's fields after every add (the same sums,
+     * in the same order) */
+    double flops = 0, weight_bytes = 0, act_bytes = 0, kv_read = 0, kv_write = 0, step_s = 0;
+    double compute_s = 0, memory_s = 0, comm_s = 0, table_s = 0, band_s[4] = {0, 0, 0, 0};
+    int prov[RL_PROV_COUNT] = {0}, banded = 0;
     double launches = 0;
     band_expm1 seen[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
     for (int i = 0; i < o->n; i++) {
-        rl_op *op = &o->op[i];
-        o->prov[op->prov]++;
+        const rl_op *op = &o->op[i];
+        prov[op->prov]++;
         launches += op->layers;
         if (op->kind == RL_OP_COMM) {
-            o->comm_s += op->layers * op->t.time_s;
-            o->step_s += op->layers * op->t.time_s;
+            comm_s += op->layers * op->t.time_s;
+            step_s += op->layers * op->t.time_s;
             continue;
         }
-        o->flops += op->layers * op->flops;
-        o->weight_bytes += op->layers * op->weight_bytes;
-        o->act_bytes += op->layers * (op->act_read + op->act_write);
-        o->kv_read += op->layers * op->kv_read;
-        o->kv_write += op->layers * op->kv_write;
-        o->step_s += op->layers * op->t.time_s;
+        flops += op->layers * op->flops;
+        weight_bytes += op->layers * op->weight_bytes;
+        act_bytes += op->layers * (op->act_read + op->act_write);
+        kv_read += op->layers * op->kv_read;
+        kv_write += op->layers * op->kv_write;
+        step_s += op->layers * op->t.time_s;
+        double tabled = op->layers * (op->t.time_s - op->untabled_s);
         if (op->prov == RL_PROV_MEASURED || op->prov == RL_PROV_INTERPOLATED)
-            o->table_s += op->layers * (op->t.time_s - op->untabled_s);
+            table_s += tabled;
         for (int q = 0; q < 4 && x->bands; q++)
-            o->band_s[q] += op->layers * (op->t.time_s - op->untabled_s) *
-                            expm1_again(op->band[q], &seen[q]);
-        o->banded |= op->band[0] != 0 || op->band[3] != 0;
-        o->compute_s += op->layers * op->t.compute_s;
-        o->memory_s += op->layers * op->t.memory_s;
+            band_s[q] += tabled * expm1_again(op->band[q], &seen[q]);
+        banded |= op->band[0] != 0 || op->band[3] != 0;
+        compute_s += op->layers * op->t.compute_s;
+        memory_s += op->layers * op->t.memory_s;
     }
+    o->flops = flops;
+    o->weight_bytes = weight_bytes;
+    o->act_bytes = act_bytes;
+    o->kv_read = kv_read;
+    o->kv_write = kv_write;
+    o->step_s = step_s;
+    o->compute_s = compute_s;
+    o->memory_s = memory_s;
+    o->engine_s = 0;
+    o->comm_s = comm_s;
+    o->table_s = table_s;
+    memcpy(o->prov, prov, sizeof o->prov);
+    memcpy(o->band_s, band_s, sizeof o->band_s);
+    o->banded = banded;
     if (e) {
         o->engine_s = engine_fixed(e, x->c, launches);
         o->step_s += o->engine_s;
