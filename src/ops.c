@@ -176,6 +176,7 @@ typedef struct {
     int totals;        /* 0: finish() times the ops only and leaves the step's totals
                           (rl_ops_terms_of reads the ops' times alone) */
     band_memo band;    /* the last residual bands time_from_table computed */
+    rl_eff_memo eff;   /* the last efficiency fraction finish() read */
 } builder;
 
 /* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
@@ -1040,9 +1041,9 @@ static void finish(builder *x)
         if (tables && op->kclass >= 0 && op->kspan == 1 && time_from_table(x, e, i))
             continue; /* a table's kernel alone (a GEMM): no efficiency curve needed */
         if (x->c->calibrated && x->h->efficiency.present)
-            op->t.time_s = rl_eff_time(&x->h->efficiency, op->eff,
-                                       rl_eff_size(op->eff, op->tokens, op->flops, bytes),
-                                       op->flops, bytes, peak, bw);
+            op->t.time_s = rl_eff_time_memo(&x->h->efficiency, op->eff,
+                                            rl_eff_size(op->eff, op->tokens, op->flops, bytes),
+                                            op->flops, bytes, peak, bw, &x->eff);
     }
     for (int i = 0; tables && i < o->n; i++) /* spans of several ops (attention) */
         if (o->op[i].kclass >= 0 && o->op[i].kspan > 1)
@@ -1226,7 +1227,7 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
                      ? (double)c->chips
                  : c->ep > 1 ? (double)c->ep
                              : 1.0, 0, rl_dtype_kept(c->prec.weights),
-                 attention_compute(&c->prec), !ends, {NULL, 0, 0, {0}, 0, {0}}};
+                 attention_compute(&c->prec), !ends, {NULL, 0, 0, {0}, 0, {0}}, {NULL, 0, 0}};
     /* --weights below 16 bits: the kept tensors (arch.h rl_arch_kept_params)
      * stay unquantized; a `quantized = "experts"` model keeps all its
      * matmuls but the routed experts' so (spec.h) */
