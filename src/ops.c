@@ -158,8 +158,11 @@ typedef struct {
     double ab, kb;     /* bytes per element: activations, KV */
     double M;          /* rows through every layer: all new tokens */
     int mixed;         /* prefill and decode in one step: prefix attention rows */
-    int named;         /* 0: leave op names empty (step time only: formatting
-                          names was half the cost of a build) */
+    int named;         /* 0: leave op names empty and b_crit and intensity 0 (step
+                          time only: formatting names was half the cost of a build;
+                          the callers of an unnamed build read times, provenance,
+                          bands and the totals alone, and these divisions were 8%
+                          of a calibrated tp8 step's time) */
     int bands;         /* 0: leave the residual bands (band, band_s) at 0: the step's
                           time alone, which does not depend on them, except at a band
                           edge (engines.h `edge`), where each tabled op's band of that
@@ -269,8 +272,9 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
         op->kv_write = rows * dout * x->kb;
     else
         op->act_write = rows * dout * x->ab;
-    op->b_crit = rl_hw_intensity(x->h, x->half ? x->kept : x->c->prec.compute) *
-                 (mat / (din * dout)) / 2.0 / use_frac;
+    if (x->named)
+        op->b_crit = rl_hw_intensity(x->h, x->half ? x->kept : x->c->prec.compute) *
+                     (mat / (din * dout)) / 2.0 / use_frac;
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         /* each group its tokens, dout split over the group's chips */
@@ -1035,7 +1039,8 @@ static void finish(builder *x)
         if (op->kind == RL_OP_COMM)
             continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
-        op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
+        if (x->named)
+            op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         double peak = (double)x->c->chips * rl_hw_peak(x->h, op_compute(x, op)) * mfu;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
         if (tables && op->kclass >= 0 && op->kspan == 1 && time_from_table(x, e, i))
