@@ -211,12 +211,18 @@ double rl_arch_experts_read_ep(const rl_model *m, double tokens, long long ep)
     return (double)ep * fmin(busiest, ceil(held));
 }
 
+/* rl_arch_vocab_read of a concrete model whose parameters are p. */
+static double vocab_read(const rl_model *m, const rl_params *p, double tokens)
+{
+    return (m->tied_embeddings ? p->embedding : p->lm_head) + tokens * (double)m->d_model;
+}
+
 double rl_arch_vocab_read(const rl_model *m, double tokens)
 {
     if (m->abstract)
         return 0.0;
     rl_params p = rl_arch_params(m);
-    return (m->tied_embeddings ? p.embedding : p.lm_head) + tokens * (double)m->d_model;
+    return vocab_read(m, &p, tokens);
 }
 
 double rl_arch_dense_layer_mlp(const rl_model *m, double *vectors)
@@ -229,17 +235,23 @@ double rl_arch_dense_layer_mlp(const rl_model *m, double *vectors)
     return block;
 }
 
-rl_params rl_arch_vector_params(const rl_model *m)
+/* rl_arch_vector_params of a concrete model whose parameters are p (the
+ * callers that have them pass them: each params_of is the whole count) */
+static rl_params vector_params(const rl_model *m, const rl_params *pp)
 {
-    rl_params p = rl_arch_params(m), mats = matrix_params(m), v = {0};
-    if (m->abstract)
-        return v;
+    rl_params p = *pp, mats = matrix_params(m), v = {0};
     v.attention = p.attention - mats.attention;
     v.mlp = p.mlp - mats.mlp;
     v.routed_experts = p.routed_experts - mats.routed_experts;
     v.router = p.router - mats.router;
     v.total = p.total - mats.total;
     return v;
+}
+
+rl_params rl_arch_vector_params(const rl_model *m)
+{
+    rl_params p = rl_arch_params(m), v = {0};
+    return m->abstract ? v : vector_params(m, &p);
 }
 
 /* The kept elements (arch.h) of the non-vocabulary weights: the norm
@@ -258,7 +270,7 @@ double rl_arch_kept_params(const rl_model *m)
 {
     if (m->abstract)
         return 0.0;
-    rl_params p = rl_arch_params(m), v = rl_arch_vector_params(m);
+    rl_params p = rl_arch_params(m), v = vector_params(m, &p);
     return p.embedding + p.lm_head + kept_blocks(m, &p, &v);
 }
 
@@ -272,13 +284,13 @@ double rl_arch_kept_read(const rl_model *m, double tokens)
 {
     if (m->abstract)
         return 0.0;
-    rl_params p = rl_arch_params(m), v = rl_arch_vector_params(m);
+    rl_params p = rl_arch_params(m), v = vector_params(m, &p);
     /* the routed experts' biases as rl_arch_params_read reads their blocks:
      * those of the experts the tokens touch */
     double untouched = m->experts > 0
                            ? 1.0 - rl_arch_expected_experts(m, tokens) / (double)m->experts
                            : 0.0;
-    return rl_arch_vocab_read(m, tokens) + kept_blocks(m, &p, &v) - v.routed_experts * untouched;
+    return vocab_read(m, &p, tokens) + kept_blocks(m, &p, &v) - v.routed_experts * untouched;
 }
 
 double rl_arch_params_read(const rl_model *m, double tokens)
