@@ -342,7 +342,7 @@ double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const doub
         return -1;
     rl_kideal_ctx k = ideal_ctx(c, v, x, peak, bw);
     double time = rl_kt_time(t, x, rl_kideal, &k, prov);
-    double floor_s = rl_engine_floor(c, v, x, peak, bw);
+    double floor_s = c == RL_KC_MOE ? 0 : rl_kideal(x, &k); /* rl_engine_floor, k reused */
     if (time < floor_s) { /* the floor rule (engines.h): never faster than the roofline */
         FLOORED++;
         return floor_s;
