@@ -6,13 +6,15 @@
 
 int rl_arch_mlp_matrices(const rl_model *m) { return m->mlp == RL_MLP_GELU ? 2 : 3; }
 
-double rl_arch_attention_params_layer(const rl_model *m)
+/* One layer's attention parameters; with `vectors` 0 its matrices alone,
+ * as if the model had no biases or sinks (matrix_params). */
+static double attention_params_layer(const rl_model *m, int vectors)
 {
     double D = (double)m->d_model, N = (double)m->heads, H = (double)m->head_dim;
     double K = (double)m->kv_heads;
     /* biases of q, k, v (their output widths) and o (D); one sink per head */
-    double bias = m->attention_bias ? H * (N + 2.0 * K) + D : 0.0;
-    double sinks = m->attention_sinks ? N : 0.0;
+    double bias = vectors && m->attention_bias ? H * (N + 2.0 * K) + D : 0.0;
+    double sinks = vectors && m->attention_sinks ? N : 0.0;
     if (m->attention != RL_ATTN_MLA)
         return 2.0 * D * H * (N + K) + bias + sinks;
     double qk = (double)(m->qk_nope_head_dim + m->qk_rope_head_dim), cq = (double)m->q_lora_rank;
@@ -23,12 +25,15 @@ double rl_arch_attention_params_layer(const rl_model *m)
     return q + kv_a + kv_b + N * (double)m->v_head_dim * D + sinks; /* spec.c refuses MLA biases */
 }
 
+double rl_arch_attention_params_layer(const rl_model *m) { return attention_params_layer(m, 1); }
+
 /* One MLP (or expert) block of hidden width F: its matrices and, with
- * mlp_bias, their biases (gate and up: F each, GELU's up only; down: D). */
-static double mlp_block(const rl_model *m, double F)
+ * mlp_bias (and `vectors`), their biases (gate and up: F each, GELU's up
+ * only; down: D). */
+static double mlp_block(const rl_model *m, double F, int vectors)
 {
     double mats = rl_arch_mlp_matrices(m), D = (double)m->d_model;
-    return mats * D * F + (m->mlp_bias ? (mats - 1.0) * F + D : 0.0);
+    return mats * D * F + (vectors && m->mlp_bias ? (mats - 1.0) * F + D : 0.0);
 }
 
 int rl_arch_layer_is_local(const rl_model *m, long long l)
@@ -60,7 +65,10 @@ static double layer_context_sum(const rl_model *m, double context, rl_kv_view vi
     return ((double)m->layers - local) * context + local * capped;
 }
 
-rl_params rl_arch_params(const rl_model *m)
+/* rl_arch_params; with `vectors` 0 the matrices' alone (matrix_params):
+ * the model read as if it had no biases or sinks, without a copy of it
+ * (copying the whole spec, its strings too, was 2% of a calibrated step) */
+static rl_params params_of(const rl_model *m, int vectors)
 {
     rl_params p = {0};
     if (m->abstract) {
@@ -69,18 +77,18 @@ rl_params rl_arch_params(const rl_model *m)
         return p;
     }
     double L = (double)m->layers, D = (double)m->d_model, V = (double)m->vocab;
-    p.attention = L * rl_arch_attention_params_layer(m);
-    double dense_block = mlp_block(m, (double)m->d_ff);
+    p.attention = L * attention_params_layer(m, vectors);
+    double dense_block = mlp_block(m, (double)m->d_ff, vectors);
     if (m->experts == 0) {
         p.mlp = p.mlp_active = L * dense_block;
     } else {
         double moe_layers = L - (double)m->dense_layers;
-        double expert = mlp_block(m, (double)m->d_ff_expert);
+        double expert = mlp_block(m, (double)m->d_ff_expert, vectors);
         double E = (double)m->experts, k = (double)m->top_k, shared = (double)m->shared_experts;
         p.routed_experts = moe_layers * E * expert;
         p.mlp = (double)m->dense_layers * dense_block + p.routed_experts + moe_layers * shared * expert;
         p.mlp_active = (double)m->dense_layers * dense_block + moe_layers * (k + shared) * expert;
-        p.router = moe_layers * (D * E + (m->mlp_bias ? E : 0.0));
+        p.router = moe_layers * (D * E + (vectors && m->mlp_bias ? E : 0.0));
     }
     p.embedding = V * D;
     p.lm_head = m->tied_embeddings ? 0.0 : V * D;
@@ -96,6 +104,8 @@ rl_params rl_arch_params(const rl_model *m)
     return p;
 }
 
+rl_params rl_arch_params(const rl_model *m) { return params_of(m, 1); }
+
 double rl_arch_tp_replicated_params(const rl_model *m)
 {
     if (m->abstract || m->attention != RL_ATTN_MLA)
@@ -107,12 +117,7 @@ double rl_arch_tp_replicated_params(const rl_model *m)
 /* The parameters of m's weight matrices only: a bias is an add and a sink
  * a softmax term, no multiply-accumulate (the operator list's weight
  * matmuls, ops.c). */
-static rl_params matrix_params(const rl_model *m)
-{
-    rl_model mats = *m;
-    mats.attention_bias = mats.mlp_bias = mats.attention_sinks = 0;
-    return rl_arch_params(&mats);
-}
+static rl_params matrix_params(const rl_model *m) { return params_of(m, 0); }
 
 double rl_arch_kept_of(const rl_model *m, double norms, double router, double attention,
                        double dense_mlp, double dense_vectors)
@@ -206,12 +211,18 @@ double rl_arch_experts_read_ep(const rl_model *m, double tokens, long long ep)
     return (double)ep * fmin(busiest, ceil(held));
 }
 
+/* rl_arch_vocab_read of a concrete model whose parameters are p. */
+static double vocab_read(const rl_model *m, const rl_params *p, double tokens)
+{
+    return (m->tied_embeddings ? p->embedding : p->lm_head) + tokens * (double)m->d_model;
+}
+
 double rl_arch_vocab_read(const rl_model *m, double tokens)
 {
     if (m->abstract)
         return 0.0;
     rl_params p = rl_arch_params(m);
-    return (m->tied_embeddings ? p.embedding : p.lm_head) + tokens * (double)m->d_model;
+    return vocab_read(m, &p, tokens);
 }
 
 double rl_arch_dense_layer_mlp(const rl_model *m, double *vectors)
@@ -219,24 +230,28 @@ double rl_arch_dense_layer_mlp(const rl_model *m, double *vectors)
     *vectors = 0.0;
     if (m->abstract || m->experts == 0 || m->dense_layers == 0)
         return 0.0;
-    double block = mlp_block(m, (double)m->d_ff);
-    rl_model mats = *m;
-    mats.mlp_bias = 0;
-    *vectors = block - mlp_block(&mats, (double)m->d_ff);
+    double block = mlp_block(m, (double)m->d_ff, 1);
+    *vectors = block - mlp_block(m, (double)m->d_ff, 0);
     return block;
 }
 
-rl_params rl_arch_vector_params(const rl_model *m)
+/* rl_arch_vector_params of a concrete model whose parameters are p (the
+ * callers that have them pass them: each params_of is the whole count) */
+static rl_params vector_params(const rl_model *m, const rl_params *pp)
 {
-    rl_params p = rl_arch_params(m), mats = matrix_params(m), v = {0};
-    if (m->abstract)
-        return v;
+    rl_params p = *pp, mats = matrix_params(m), v = {0};
     v.attention = p.attention - mats.attention;
     v.mlp = p.mlp - mats.mlp;
     v.routed_experts = p.routed_experts - mats.routed_experts;
     v.router = p.router - mats.router;
     v.total = p.total - mats.total;
     return v;
+}
+
+rl_params rl_arch_vector_params(const rl_model *m)
+{
+    rl_params p = rl_arch_params(m), v = {0};
+    return m->abstract ? v : vector_params(m, &p);
 }
 
 /* The kept elements (arch.h) of the non-vocabulary weights: the norm
@@ -255,7 +270,7 @@ double rl_arch_kept_params(const rl_model *m)
 {
     if (m->abstract)
         return 0.0;
-    rl_params p = rl_arch_params(m), v = rl_arch_vector_params(m);
+    rl_params p = rl_arch_params(m), v = vector_params(m, &p);
     return p.embedding + p.lm_head + kept_blocks(m, &p, &v);
 }
 
@@ -269,13 +284,13 @@ double rl_arch_kept_read(const rl_model *m, double tokens)
 {
     if (m->abstract)
         return 0.0;
-    rl_params p = rl_arch_params(m), v = rl_arch_vector_params(m);
+    rl_params p = rl_arch_params(m), v = vector_params(m, &p);
     /* the routed experts' biases as rl_arch_params_read reads their blocks:
      * those of the experts the tokens touch */
     double untouched = m->experts > 0
                            ? 1.0 - rl_arch_expected_experts(m, tokens) / (double)m->experts
                            : 0.0;
-    return rl_arch_vocab_read(m, tokens) + kept_blocks(m, &p, &v) - v.routed_experts * untouched;
+    return vocab_read(m, &p, tokens) + kept_blocks(m, &p, &v) - v.routed_experts * untouched;
 }
 
 double rl_arch_params_read(const rl_model *m, double tokens)

@@ -40,13 +40,26 @@ double rl_eff_size(rl_eff_class c, double tokens, double flops, double bytes)
 double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double size, double flops, double bytes,
                    double peak, double bw)
 {
+    return rl_eff_time_memo(e, c, size, flops, bytes, peak, bw, NULL);
+}
+
+double rl_eff_time_memo(const rl_efficiency *e, rl_eff_class c, double size, double flops,
+                        double bytes, double peak, double bw, rl_eff_memo *memo)
+{
     double ideal = fmax(flops / peak, bytes / bw);
     if (!e || !e->present)
         return ideal;
     const rl_eff_curve *cv = &e->curve[c];
     if (c == RL_EFF_SWIGLU && cv->n == 0) /* older profiles: the shared curve */
         cv = &e->curve[RL_EFF_ELEMENTWISE];
-    return e->overhead_s + ideal / rl_eff_frac(cv, size);
+    if (!memo)
+        return e->overhead_s + ideal / rl_eff_frac(cv, size);
+    if (memo->curve != cv || memcmp(&memo->size, &size, sizeof size) != 0) {
+        memo->curve = cv;
+        memo->size = size;
+        memo->frac = rl_eff_frac(cv, size);
+    }
+    return e->overhead_s + ideal / memo->frac;
 }
 
 static int read_curve(lua_State *L, const char *origin, const char *name, rl_eff_curve *c,

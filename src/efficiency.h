@@ -82,6 +82,19 @@ double rl_eff_size(rl_eff_class c, double tokens, double flops, double bytes);
 double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double size, double flops, double bytes,
                    double peak, double bw);
 
+/* The last curve and size rl_eff_time_memo read and its fraction (curve
+ * NULL: none yet; zero it to start). */
+typedef struct {
+    const rl_eff_curve *curve;
+    double size, frac;
+} rl_eff_memo;
+
+/* rl_eff_time, the fraction taken from *memo when it holds the same curve
+ * and size (the GEMMs of an operator list share one size, their tokens),
+ * else computed and kept there.  Exactly rl_eff_time. */
+double rl_eff_time_memo(const rl_efficiency *e, rl_eff_class c, double size, double flops,
+                        double bytes, double peak, double bw, rl_eff_memo *memo);
+
 /* Read the table on top of L's stack into *out (present = 1).  Errors name
  * "ORIGIN: field 'efficiency.gemm[2]': reason": unknown keys, sizes not
  * increasing, fractions outside (0, 1.5], more than RL_EFF_POINTS points. */

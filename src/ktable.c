@@ -362,7 +362,7 @@ static double fastest(const rl_ktable *t)
 double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, const void *ctx,
                   rl_provenance *prov)
 {
-    int lo[RL_KT_AXES];
+    int lo[RL_KT_AXES] = {0}; /* set on every axis below; gcc -O1 cannot tell */
     double w[RL_KT_AXES], xc[RL_KT_AXES];
     int outside = 0, between = 0;
     for (int a = 0; a < t->naxes; a++) {
@@ -383,14 +383,13 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
             xc[a] = ax[n - 1];
             continue;
         }
-        int i = 0, j = n - 1; /* ax[i] <= v < ax[j] */
-        while (j - i > 1) {
-            int k = (i + j) / 2;
-            if (ax[k] <= v)
-                i = k;
-            else
-                j = k;
-        }
+        /* the node i with ax[i] <= v < ax[i + 1]: halving the nodes left
+         * (ax[0 .. n - 2]) to the one, without a branch on the comparison
+         * (a mispredicted one each halving) */
+        const double *at = ax;
+        for (int len = n - 1; len > 1; len -= len / 2)
+            at = at[len / 2] <= v ? at + len / 2 : at;
+        int i = (int)(at - ax);
         const double *la = t->logaxis[a];
         lo[a] = i;
         xc[a] = v;

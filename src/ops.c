@@ -138,6 +138,18 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
 
 /* ---- builder --------------------------------------------------------------- */
 
+/* Residual bands q0 .. q1 - 1 of residuals r at octaves above[] and below
+ * the grid (engines.h rl_kresidual_band), and what they were computed
+ * from: the GEMMs of a step inside their tables' grids all have the same,
+ * so one computes them for the others (they were 6% of a calibrated tp8
+ * step).  Empty while r is NULL. */
+typedef struct {
+    const rl_kresidual *r;
+    int q0, q1;
+    double above[RL_KRESIDUAL_AXES], below;
+    double band[4];
+} band_memo;
+
 typedef struct {
     const rl_model *m;
     const rl_hw *h;
@@ -146,8 +158,11 @@ typedef struct {
     double ab, kb;     /* bytes per element: activations, KV */
     double M;          /* rows through every layer: all new tokens */
     int mixed;         /* prefill and decode in one step: prefix attention rows */
-    int named;         /* 0: leave op names empty (step time only: formatting
-                          names was half the cost of a build) */
+    int named;         /* 0: leave op names empty and b_crit and intensity 0 (step
+                          time only: formatting names was half the cost of a build;
+                          the callers of an unnamed build read times, provenance,
+                          bands and the totals alone, and these divisions were 8%
+                          of a calibrated tp8 step's time) */
     int bands;         /* 0: leave the residual bands (band, band_s) at 0: the step's
                           time alone, which does not depend on them, except at a band
                           edge (engines.h `edge`), where each tabled op's band of that
@@ -163,6 +178,8 @@ typedef struct {
     rl_dtype attn;     /* attention's compute dtype: attention_compute(&c->prec) */
     int totals;        /* 0: finish() times the ops only and leaves the step's totals
                           (rl_ops_terms_of reads the ops' times alone) */
+    band_memo band;    /* the last residual bands time_from_table computed */
+    rl_eff_memo eff;   /* the last efficiency fraction finish() read */
 } builder;
 
 /* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
@@ -255,8 +272,9 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
         op->kv_write = rows * dout * x->kb;
     else
         op->act_write = rows * dout * x->ab;
-    op->b_crit = rl_hw_intensity(x->h, x->half ? x->kept : x->c->prec.compute) *
-                 (mat / (din * dout)) / 2.0 / use_frac;
+    if (x->named)
+        op->b_crit = rl_hw_intensity(x->h, x->half ? x->kept : x->c->prec.compute) *
+                     (mat / (din * dout)) / 2.0 / use_frac;
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         /* each group its tokens, dout split over the group's chips */
@@ -929,6 +947,19 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     /* the bands it sets: all four (x->bands), else the edge's alone (none at edge 0) */
     int q0 = x->bands ? 0 : e->edge - 1, q1 = x->bands ? 4 : e->edge;
     q0 = q0 > 0 ? q0 : 0;
+    band_memo *bm = &x->band; /* the same for every op of the span */
+    if (!(bm->r == r && bm->q0 == q0 && bm->q1 == q1 &&
+          !memcmp(bm->above, above, sizeof bm->above) &&
+          !memcmp(&bm->below, &below, sizeof below))) {
+        bm->r = r;
+        bm->q0 = q0;
+        bm->q1 = q1;
+        memcpy(bm->above, above, sizeof bm->above);
+        bm->below = below;
+        for (int q = 0; q < 4; q++)
+            bm->band[q] = q >= q0 && q < q1 && r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
+    }
+    const double *band = bm->band;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         double roof = fmax(o->t.compute_s, o->t.memory_s);
@@ -947,12 +978,14 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         o->t.time_s = fmax(o->t.time_s, roof);
         o->prov = prov;
         for (int q = q0; q < q1; q++)
-            o->band[q] = r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
+            o->band[q] = band[q];
         /* nor is a low edge (tester16 F1); a band left unset stays 0, which
          * this never lowers (time_s >= roof: log <= 0), so only the bands
-         * set above need it (its log was 9% of a decode span's terms) */
+         * set above need it (its log was 9% of a decode span's terms), the
+         * one log for both low edges */
+        double floor_log = q0 < 2 && q0 < q1 && roof > 0 ? log(roof / o->t.time_s) : 0;
         for (int q = q0; q < q1 && q < 2 && roof > 0; q++)
-            o->band[q] = fmax(o->band[q], log(roof / o->t.time_s));
+            o->band[q] = fmax(o->band[q], floor_log);
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
         /* a table times the fused kernel: materialized scores add their HBM
@@ -971,6 +1004,25 @@ static double engine_fixed(const rl_serving_engine *e, const rl_ops_config *c, d
     return e->step_s + e->seq_s * seqs + e->launch_s * launches;
 }
 
+/* expm1(b), b the last band of its quantile or another: the ops of a
+ * span share one band (time_from_table), the ops beside them have none
+ * (expm1 of 0, Annex F: 0 of b's sign), so most of a step's expm1 calls
+ * (6% of a calibrated tp8 step) repeat the last one.  Exactly expm1(b). */
+typedef struct {
+    double b, e; /* the last band taken, and its expm1 */
+} band_expm1;
+
+static double expm1_again(double b, band_expm1 *last)
+{
+    if (b == 0)
+        return b;
+    if (memcmp(&b, &last->b, sizeof b) != 0) {
+        last->b = b;
+        last->e = expm1(b);
+    }
+    return last->e;
+}
+
 static void finish(builder *x)
 {
     rl_ops *o = x->o;
@@ -987,50 +1039,68 @@ static void finish(builder *x)
         if (op->kind == RL_OP_COMM)
             continue; /* timed by comm.h when added */
         double bytes = op->weight_bytes + op->act_read + op->act_write + op->kv_read + op->kv_write;
-        op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
+        if (x->named)
+            op->intensity = bytes > 0 ? op->flops / bytes : 0.0;
         double peak = (double)x->c->chips * rl_hw_peak(x->h, op_compute(x, op)) * mfu;
         op->t = rl_roofline_time(op->flops, bytes, peak, bw);
         if (tables && op->kclass >= 0 && op->kspan == 1 && time_from_table(x, e, i))
             continue; /* a table's kernel alone (a GEMM): no efficiency curve needed */
         if (x->c->calibrated && x->h->efficiency.present)
-            op->t.time_s = rl_eff_time(&x->h->efficiency, op->eff,
-                                       rl_eff_size(op->eff, op->tokens, op->flops, bytes),
-                                       op->flops, bytes, peak, bw);
+            op->t.time_s = rl_eff_time_memo(&x->h->efficiency, op->eff,
+                                            rl_eff_size(op->eff, op->tokens, op->flops, bytes),
+                                            op->flops, bytes, peak, bw, &x->eff);
     }
     for (int i = 0; tables && i < o->n; i++) /* spans of several ops (attention) */
         if (o->op[i].kclass >= 0 && o->op[i].kspan > 1)
             time_from_table(x, e, i);
     if (!x->totals)
         return;
-    o->flops = o->weight_bytes = o->act_bytes = o->kv_read = o->kv_write = 0;
-    o->step_s = o->compute_s = o->memory_s = o->engine_s = o->comm_s = o->table_s = 0;
-    memset(o->prov, 0, sizeof o->prov);
-    memset(o->band_s, 0, sizeof o->band_s);
-    o->banded = 0;
+    /* summed in locals and stored after: sums into *o beside its op[] had
+     * the compiler reload each op's fields after every add (the same sums,
+     * in the same order) */
+    double flops = 0, weight_bytes = 0, act_bytes = 0, kv_read = 0, kv_write = 0, step_s = 0;
+    double compute_s = 0, memory_s = 0, comm_s = 0, table_s = 0, band_s[4] = {0, 0, 0, 0};
+    int prov[RL_PROV_COUNT] = {0}, banded = 0;
     double launches = 0;
+    band_expm1 seen[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
     for (int i = 0; i < o->n; i++) {
-        rl_op *op = &o->op[i];
-        o->prov[op->prov]++;
+        const rl_op *op = &o->op[i];
+        prov[op->prov]++;
         launches += op->layers;
         if (op->kind == RL_OP_COMM) {
-            o->comm_s += op->layers * op->t.time_s;
-            o->step_s += op->layers * op->t.time_s;
+            comm_s += op->layers * op->t.time_s;
+            step_s += op->layers * op->t.time_s;
             continue;
         }
-        o->flops += op->layers * op->flops;
-        o->weight_bytes += op->layers * op->weight_bytes;
-        o->act_bytes += op->layers * (op->act_read + op->act_write);
-        o->kv_read += op->layers * op->kv_read;
-        o->kv_write += op->layers * op->kv_write;
-        o->step_s += op->layers * op->t.time_s;
+        flops += op->layers * op->flops;
+        weight_bytes += op->layers * op->weight_bytes;
+        act_bytes += op->layers * (op->act_read + op->act_write);
+        kv_read += op->layers * op->kv_read;
+        kv_write += op->layers * op->kv_write;
+        step_s += op->layers * op->t.time_s;
+        double tabled = op->layers * (op->t.time_s - op->untabled_s);
         if (op->prov == RL_PROV_MEASURED || op->prov == RL_PROV_INTERPOLATED)
-            o->table_s += op->layers * (op->t.time_s - op->untabled_s);
+            table_s += tabled;
         for (int q = 0; q < 4 && x->bands; q++)
-            o->band_s[q] += op->layers * (op->t.time_s - op->untabled_s) * expm1(op->band[q]);
-        o->banded |= op->band[0] != 0 || op->band[3] != 0;
-        o->compute_s += op->layers * op->t.compute_s;
-        o->memory_s += op->layers * op->t.memory_s;
+            band_s[q] += tabled * expm1_again(op->band[q], &seen[q]);
+        banded |= op->band[0] != 0 || op->band[3] != 0;
+        compute_s += op->layers * op->t.compute_s;
+        memory_s += op->layers * op->t.memory_s;
     }
+    o->flops = flops;
+    o->weight_bytes = weight_bytes;
+    o->act_bytes = act_bytes;
+    o->kv_read = kv_read;
+    o->kv_write = kv_write;
+    o->step_s = step_s;
+    o->compute_s = compute_s;
+    o->memory_s = memory_s;
+    o->engine_s = 0;
+    o->comm_s = comm_s;
+    o->table_s = table_s;
+    memcpy(o->prov, prov, sizeof o->prov);
+    memcpy(o->band_s, band_s, sizeof o->band_s);
+    o->banded = banded;
     if (e) {
         o->engine_s = engine_fixed(e, x->c, launches);
         o->step_s += o->engine_s;
@@ -1162,7 +1232,7 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
                      ? (double)c->chips
                  : c->ep > 1 ? (double)c->ep
                              : 1.0, 0, rl_dtype_kept(c->prec.weights),
-                 attention_compute(&c->prec), !ends};
+                 attention_compute(&c->prec), !ends, {NULL, 0, 0, {0}, 0, {0}}, {NULL, 0, 0}};
     /* --weights below 16 bits: the kept tensors (arch.h rl_arch_kept_params)
      * stay unquantized; a `quantized = "experts"` model keeps all its
      * matmuls but the routed experts' so (spec.h) */

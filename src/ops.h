@@ -81,8 +81,10 @@ typedef struct {
     double act_write;    /* activation bytes written */
     double kv_read;      /* KV-cache bytes read */
     double kv_write;     /* KV-cache bytes written */
-    double intensity;    /* flops / all bytes, FLOPs per byte */
-    double b_crit;       /* weight matmuls: tokens per chip to be compute-bound; else 0 */
+    double intensity;    /* flops / all bytes, FLOPs per byte (rl_ops_build; 0 in the
+                            unnamed builds that time a step alone, ops.c) */
+    double b_crit;       /* weight matmuls: tokens per chip to be compute-bound; else 0
+                            (rl_ops_build; 0 in the unnamed builds, as intensity) */
     rl_eff_class eff;    /* the efficiency curve that times it in calibrated mode */
     int kclass;          /* rl_kclass of the engine kernel table that times it; -1: none */
     int kspan;           /* ops sharing this op's table time (attention: qk, softmax, pv

@@ -11,13 +11,20 @@ static const char *HW = "return { name = 'x', flops = { fp32 = 1e11 }, hbm_bytes
                         "hbm_bw = 1e10, efficiency = { overhead_s = 1e-6, "
                         "gemm = { {1, 0.25}, {100, 0.75} }, attention = { {1e3, 0.5} } } }";
 
+/* The hardware spec of Lua text `text`, read from a temporary file. */
+static rl_hw hw_of(const char *text)
+{
+    char path[64];
+    write_temp(path, ".lua", text);
+    rl_hw h = load_hw(path, NULL, 0);
+    unlink(path);
+    return h;
+}
+
 static void test_read_and_interpolate(void **state)
 {
     (void)state;
-    char path[64];
-    write_temp(path, ".lua", HW);
-    rl_hw h = load_hw(path, NULL, 0);
-    unlink(path);
+    rl_hw h = hw_of(HW);
     assert_true(h.efficiency.present);
     const rl_eff_curve *g = &h.efficiency.curve[RL_EFF_GEMM];
     /* log-linear: 10 tokens is half way between 1 and 100 -> (0.25 + 0.75) / 2 */
@@ -175,6 +182,33 @@ static void test_swiglu_class(void **state)
                1e-12);
 }
 
+/* rl_eff_time_memo is rl_eff_time bit for bit, the memo hit (same curve
+ * and size), missed (another size, another curve) or absent: on HW, gemm
+ * at 10 tokens 2.01e-4 s as above (1e-4 s ideal / 0.5 + 1e-6); the
+ * attention curve's one point 0.5, 1e6 bytes: 1e-4 / 0.5 + 1e-6 = 2.01e-4 s
+ * (hand-computed; tolerance 0 against rl_eff_time, 1e-12 against these). */
+static void test_time_memo(void **state)
+{
+    (void)state;
+    rl_hw h = hw_of(HW);
+    const rl_efficiency *e = &h.efficiency;
+    rl_eff_memo memo = {NULL, 0, 0};
+    static const struct {
+        rl_eff_class c;
+        double size;
+    } seq[] = {{RL_EFF_GEMM, 10}, {RL_EFF_GEMM, 10}, {RL_EFF_GEMM, 37},   {RL_EFF_ATTENTION, 1e6},
+               {RL_EFF_GEMM, 37}, {RL_EFF_SWIGLU, 5}, {RL_EFF_ELEMENTWISE, 5}, {RL_EFF_GEMM, 10}};
+    for (size_t i = 0; i < sizeof seq / sizeof *seq; i++) {
+        double want = rl_eff_time(e, seq[i].c, seq[i].size, 1e7, 1e6, 1e11, 1e10);
+        double got = rl_eff_time_memo(e, seq[i].c, seq[i].size, 1e7, 1e6, 1e11, 1e10, &memo);
+        assert_true(got == want);
+        assert_true(rl_eff_time_memo(e, seq[i].c, seq[i].size, 1e7, 1e6, 1e11, 1e10, NULL) == want);
+    }
+    assert_rel(rl_eff_time_memo(e, RL_EFF_GEMM, 10, 1e7, 1e6, 1e11, 1e10, &memo), 2.01e-4, 1e-12);
+    assert_rel(rl_eff_time_memo(e, RL_EFF_ATTENTION, 1e6, 1e7, 1e6, 1e11, 1e10, &memo), 2.01e-4,
+               1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_ops_calibrated),
         cmocka_unit_test(test_cli_ideal_flag),
         cmocka_unit_test(test_swiglu_class),
+        cmocka_unit_test(test_time_memo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
