@@ -1613,31 +1613,63 @@ static int route(sim *S, int first, int count, int pool)
     return j;
 }
 
+/* The prompt tokens still to prefill of the wait queue's head when it is
+ * part-way through a chunked prefill (S_PREFILL: its chunks so far are in
+ * pf_held), else 0: its whole prompt was found room for when it started
+ * (take_prefill), so what is swapped back in (resume_swapped) leaves that
+ * room to it. */
+static double partial_rest(const sim *S, const replica *r)
+{
+    int i = r->wait.head;
+    return i >= 0 && S->s[i].state == S_PREFILL ? S->s[i].need - S->s[i].prefilled : 0;
+}
+
+/* Preempt replica r's most recently admitted decoding sequence, by the
+ * preemption mode: its KV to host memory (swap) or dropped, to be
+ * prefilled again (recompute).  A recomputed one waits at the front of the
+ * queue, but behind a prompt part-way through its chunked prefill: that
+ * prompt's chunks so far hold pages, and only the queue's head takes
+ * chunks (take_prefill), so behind a preempted sequence it would hold them
+ * idle (vLLM keeps such a prompt in its running queue, scheduled before
+ * the waiting ones: Scheduler._schedule_chunked_prefill, docs.vllm.ai
+ * v0.9.2 vllm/core/scheduler.py). */
+static void preempt_newest(sim *S, replica *r)
+{
+    int i = r->atail;
+    seq *s = &S->s[i];
+    int gen = s->gen0 + (int)floor((double)(r->k - s->k0) * S->E);
+    double ctx = leave_decode(S, r, i);
+    if (!s->itl_pending)
+        s->t_last = r->last_dec; /* its last token came with the last decode step */
+    s->gen0 = gen;
+    S->preempt++;
+    if (S->c->preempt == RL_PREEMPT_SWAP) {
+        S->extra_s += ctx * S->kv_tok / S->c->host_bw;
+        s->c0 = ctx;
+        s->state = S_SWAPPED;
+        q_push(S, &r->swapped, i, 0);
+        return;
+    }
+    s->need = S->req[i].prompt + gen;
+    s->prefilled = 0;
+    s->state = S_WAIT;
+    int h = r->wait.head;
+    if (h >= 0 && S->s[h].state == S_PREFILL) {
+        s->qnext = S->s[h].qnext; /* second, behind the part-prefilled head */
+        S->s[h].qnext = i;
+        if (r->wait.tail == h)
+            r->wait.tail = i;
+    } else {
+        q_push(S, &r->wait, i, 1);
+    }
+}
+
 /* Preempt the most recently admitted sequences until one more decode step
  * fits (at least one keeps running). */
 static void make_room(sim *S, replica *r)
 {
-    while (r->nactive > 1 && !kv_fits(S, r, r->nactive * S->E, 0)) {
-        int i = r->atail;
-        seq *s = &S->s[i];
-        int gen = s->gen0 + (int)floor((double)(r->k - s->k0) * S->E);
-        double ctx = leave_decode(S, r, i);
-        if (!s->itl_pending)
-            s->t_last = r->last_dec; /* its last token came with the last decode step */
-        s->gen0 = gen;
-        S->preempt++;
-        if (S->c->preempt == RL_PREEMPT_SWAP) {
-            S->extra_s += ctx * S->kv_tok / S->c->host_bw;
-            s->c0 = ctx;
-            s->state = S_SWAPPED;
-            q_push(S, &r->swapped, i, 0);
-        } else {
-            s->need = S->req[i].prompt + gen;
-            s->prefilled = 0;
-            s->state = S_WAIT;
-            q_push(S, &r->wait, i, 1);
-        }
-    }
+    while (r->nactive > 1 && !kv_fits(S, r, r->nactive * S->E, 0))
+        preempt_newest(S, r);
 }
 
 /* KV tokens a preempted sequence must leave free beside its own when it is
@@ -1668,12 +1700,33 @@ static int seqs_below(sim *S, long long used)
     return used < S->c->max_seqs;
 }
 
+/* A chunked prefill's chunk on a decode replica, cut to the KV room the
+ * step leaves beside its decode growth (one token per decoding sequence
+ * per step, E with speculation), with `extra_seqs` more sequences: the
+ * pages the step ends with must fit, as a real engine allocates a step's
+ * slots before it runs (vLLM's Scheduler._schedule_chunked_prefill
+ * schedules the running decodes' appended slots first, preempting the
+ * newest when they do not fit, and prompts only into the blocks left;
+ * docs.vllm.ai v0.9.2 vllm/core/scheduler.py).  Without it a prompt's
+ * later chunks went in unchecked and the pages reached 1.0021 of the pool
+ * (fixY, finding 1).  Returns `chunk` when it fits, else what does (0:
+ * none). */
+static int chunk_room(const sim *S, const replica *r, int chunk, int extra_seqs)
+{
+    double grow = r->nactive * S->E;
+    if (kv_fits(S, r, chunk + grow, extra_seqs))
+        return chunk;
+    double room = (S->cap_pages - kv_pages(S, r, grow, extra_seqs)) * S->c->page_tokens;
+    return room >= 1 ? (int)floor(room) : 0;
+}
+
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
 static int take_prefill(sim *S, replica *r, long long budget, int whole)
 {
     int i = r->wait.head;
     seq *s = &S->s[i];
+    int cont = s->state == S_PREFILL; /* a later chunk of a started prompt */
     if (s->state == S_WAIT) {
         int left = s->need;
         /* no new prompt starts while a sequence is swapped out: swapped
@@ -1686,6 +1739,14 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
             return 0;
         if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
+        if (!whole && !r->is_prefill) {
+            /* its first chunk, and the prefix hit it reuses, beside the step's growth */
+            int hit = r->tier && S->req[i].prefix_id >= 0 && r->tier[S->req[i].prefix_id]
+                          ? S->req[i].prefix_len : 0;
+            int want = hit + (left - hit < budget ? left - hit : (int)budget);
+            if (chunk_room(S, r, want, 1) < want)
+                return 0;
+        }
         s->state = S_PREFILL;
         if (s->t_start < 0) {
             s->t_start = S->tlast; /* the current time */
@@ -1700,6 +1761,12 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     int chunk = left;
     if (!whole && chunk > budget)
         chunk = (int)budget;
+    if (!whole && !r->is_prefill && cont) {
+        /* a later chunk: room for it beside this step's decode growth */
+        while (r->nactive > 0 && chunk_room(S, r, chunk, 0) == 0)
+            preempt_newest(S, r);
+        chunk = chunk_room(S, r, chunk, 0);
+    }
     if (chunk <= 0)
         return 0;
     r->pf[r->npf] = i;
@@ -1765,7 +1832,7 @@ static void resume_swapped(sim *S, replica *r)
 {
     const rl_serve_config *c = S->c;
     while (r->swapped.head >= 0 && seqs_below(S, r->nactive) &&
-           kv_fits(S, r, S->s[r->swapped.head].c0 + 1 +
+           kv_fits(S, r, S->s[r->swapped.head].c0 + 1 + partial_rest(S, r) +
                              readmit_room(S, r, &S->s[r->swapped.head]), 1)) {
         int i = q_pop(S, &r->swapped);
         S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
@@ -1805,9 +1872,10 @@ static void admit_batched(sim *S, replica *r, int chunked)
         if (!chunked && r->npf > 0 && need > budget)
             break;
         /* whole, in a step of its own */
+        int head = r->wait.head;
         int t = take_counted(S, r, budget, !chunked, !chunked && need > c->max_tokens);
-        if (t == 0)
-            break;
+        if (t == 0 || r->wait.head == head)
+            break; /* nothing taken, or a part (the budget or the KV room spent) */
         budget -= t;
     }
 }
