@@ -1586,6 +1586,21 @@ static void test_overload_note_needs_overload(void **state)
                              "--out-len 10 --requests 30", out, sizeof out), 0);
     if (!strstr(out, "note: max_sustainable_qps not found (null): 30 requests are too few"))
         fail_msg("a null capacity without a word: %s", out);
+    /* fixY finding 2: three trace requests 0.1 s apart (100+10, 200+20,
+     * 300+30 tokens), about 1% busy, read "overloaded: 10 req/s offered;
+     * 7.6 req/s completed (whole run)": the whole run's rate ends with the
+     * last request's service.  No window and no capacity: no verdict, the
+     * null-capacity note instead */
+    char trace[64];
+    write_temp(trace, ".csv",
+               "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.1,200,20\n0.2,300,30\n");
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --trace %s", trace);
+    int rc = run_cli(cmd, out, sizeof out);
+    remove(trace);
+    assert_int_equal(rc, 0);
+    if (strstr(out, "overloaded") || !strstr(out, "max_sustainable_qps not found (null): 3 "))
+        fail_msg("a 3-request trace at 1%% load: %s", out);
 }
 
 /* n requests arriving evenly at `rate` req/s: their own rate is exactly it. */
