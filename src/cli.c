@@ -1409,8 +1409,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
      * as "86 GB each", above the 85.9 GB usable), and said when the weights
      * alone exceed it (usable is then capped at the HBM, as step's) */
     double n = (double)o->chips;
-    double wd = draft ? rl_memory_use(draft, h, o->chips, 0, 1, o->prec.weights, o->prec.kv)
-                            .weight_bytes : 0; /* as rl_serve_config_draft */
+    double wd = draft ? c->draft_weight_bytes : 0; /* rl_serve_config_draft's */
     double chip_w = b.chip_weight_bytes + wd / n;
     if (chip_w > h->hbm_bytes)
         snprintf(rule, sizeof rule, "of HBM, which the weights exceed");

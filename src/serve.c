@@ -841,19 +841,6 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->hw_origin = h->origin;
 }
 
-void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
-                           long long chips, rl_precision p)
-{
-    double wd = rl_memory_use(draft, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
-    double kd = rl_arch_kv_bytes_per_token(draft, p.kv);
-    /* capacity * kv_bytes = HBM usable - target weights; now less the draft's
-     * weights, over the KV of both models per token */
-    c->kv_capacity_tokens = (c->kv_capacity_tokens * c->kv_bytes_per_token - wd) /
-                            (c->kv_bytes_per_token + kd);
-    c->kv_bytes_per_token += kd;
-    c->kv_model = NULL; /* two models' KV a token: charged at full size */
-}
-
 double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len)
 {
     if (m->abstract || rl_arch_local_layers(m) == 0)
@@ -924,6 +911,25 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
     return r.weight_bytes * (double)chips;
 }
 
+/* Whether a replica's pipeline stages each get their own room
+ * (rl_serve_hbm_budget). */
+static int stage_rooms(const rl_model *m, long long pp)
+{
+    return pp > 1 && !m->abstract && m->layers >= pp;
+}
+
+/* The bytes, all chips, one token of the pool takes (rl_serve_hbm_budget's
+ * tokens = kv_bytes over it): a token's KV times the layout's copies, and
+ * without a stage's own room the busiest stage's share. */
+static double pool_token_bytes(const rl_model *m, long long chips, long long pp, long long ep,
+                               rl_precision p, rl_attn_layout l)
+{
+    pp = pp < 1 ? 1 : pp;
+    ep = ep < 1 ? 1 : ep;
+    double per_token = rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, chips / pp, ep, l);
+    return stage_rooms(m, pp) ? per_token : per_token * rl_shard_stage_scale(m, pp);
+}
+
 rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                                  long long ep, rl_precision p, double reserve, rl_attn_layout l,
                                  double len)
@@ -940,8 +946,8 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
     /* an engine's memory rule keeps its own reserve (memory.h) */
     double keep = mem.engine_memory ? 1.0 : 1 - reserve;
-    double per_token = rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage, ep, l);
-    if (pp > 1 && !m->abstract && m->layers >= pp) {
+    double per_token = pool_token_bytes(m, chips, pp, ep, p, l);
+    if (stage_rooms(m, pp)) {
         /* each stage in its own room: the binding stage's (shard.h
          * rl_shard_stage_room, the rule step's max_batch reads) */
         rl_shard_result r;
@@ -963,7 +969,7 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
     b.usable_bytes = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, b.weight_bytes)
                                        : mem.capacity_bytes * keep;
     b.kv_bytes = b.usable_bytes - b.weight_bytes;
-    b.tokens = b.kv_bytes / (per_token * rl_shard_stage_scale(m, pp));
+    b.tokens = b.kv_bytes / per_token;
     return b;
 }
 
@@ -972,6 +978,34 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
                             double len)
 {
     return rl_serve_hbm_budget(m, h, chips, pp, ep, p, reserve, l, len).tokens;
+}
+
+void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
+                           long long chips, rl_precision p)
+{
+    const rl_model *m = c->kv_model; /* the target (rl_serve_config_hw) */
+    double kd = rl_arch_kv_bytes_per_token(draft, p.kv);
+    /* the bytes, all chips, a pool token takes of each model and the
+     * draft's weights, by the budget that sized the target's pool
+     * (rl_serve_hbm_budget: the layout's KV copies, a pipeline's binding
+     * stage); before fixY the draft's weights came out of the pool's
+     * tokens x one copy's bytes, so under a replicating layout (MLA under
+     * TP: 8 copies at tp8) they came out of an eighth of the room.  The
+     * reserve is no matter here: the weights and a token's bytes are the
+     * same at any. */
+    rl_serve_hbm bd = rl_serve_hbm_budget(draft, h, chips, c->pp, c->ep, p, 0, c->layout,
+                                          c->kv_len);
+    double et = m ? pool_token_bytes(m, chips, c->pp, c->ep, p, c->layout) : c->kv_bytes_per_token;
+    double ed = bd.tokens > 0 ? pool_token_bytes(draft, chips, c->pp, c->ep, p, c->layout) : kd;
+    double wd = bd.weight_bytes > 0 ? bd.weight_bytes
+                                    : rl_memory_use(draft, h, chips, 0, 1, p.weights, p.kv)
+                                          .weight_bytes; /* a layout the draft cannot take */
+    /* capacity x et = the room the target's weights leave; now less the
+     * draft's weights, over both models' bytes a token */
+    c->kv_capacity_tokens = (c->kv_capacity_tokens * et - wd) / (et + ed);
+    c->draft_weight_bytes = wd;
+    c->kv_bytes_per_token += kd;
+    c->kv_model = NULL; /* two models' KV a token: charged at full size */
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };

@@ -2226,6 +2226,28 @@ static void test_mla_kv_layouts(void **state)
     /* GQA within K heads: one copy (llama3-8b, K = 8, on 8 chips); beyond, K/TP */
     assert_true(rl_serve_kv_copies(&dense, 8, 1, RL_ATTN_LAYOUT_TP) == 1);
     assert_true(rl_serve_kv_copies(&dense, 16, 1, RL_ATTN_LAYOUT_TP) == 2);
+    /* A draft model under the replicating layout (fixY, finding 3): the
+     * pool above (tp, 8 copies of 35,136 B a token: tp x 281,088 B of room)
+     * less llama3-8b's fp8 weights as a draft on the same 8 chips (K = 8:
+     * one copy, unplanned, so rl_memory_use's bytes), over 281,088 +
+     * 65,536 B a token (its fp8 KV, one copy).  The draft's weights came
+     * out of tp x 35,136 B, one copy's bytes, over 35,136 + 65,536:
+     * 498,641 tokens where the room holds 1,341,979 (the closed form at
+     * wd = 9.08e9 B: fp8 weights, the kept classes in bf16; fixY, this
+     * test).  Tolerance 1e-12: the same doubles in another order; 1e-6 on
+     * the figure. */
+    rl_serve_config dc = rl_serve_config_default();
+    dc.pp = dc.ep = 1;
+    rl_serve_config_hw(&dc, &m, &h, 8, p, 0.1);
+    assert_rel(dc.kv_capacity_tokens, tp, 1e-15);
+    rl_serve_config_draft(&dc, &dense, &h, 8, p);
+    double wd = rl_memory_use(&dense, &h, 8, 0, 1, p.weights, p.kv).weight_bytes;
+    assert_rel(wd, rl_serve_weight_bytes(&dense, &h, 8, 1, 1, p, RL_ATTN_LAYOUT_TP), 1e-15);
+    assert_rel(dc.draft_weight_bytes, wd, 1e-15);
+    assert_true(rl_arch_kv_bytes_per_token(&dense, RL_FP8) == 65536.0);
+    assert_rel(dc.kv_capacity_tokens, (tp * 8 * 35136.0 - wd) / (8 * 35136.0 + 65536), 1e-12);
+    assert_rel(dc.kv_capacity_tokens, 1341978.53, 1e-6);
+    assert_rel(dc.kv_bytes_per_token, 35136.0 + 65536, 1e-15);
 }
 
 /* DeepSeek-V3 on 8 H200 in 8 expert groups (--ep 8, plan "tp1 ep8"): step,
