@@ -1484,9 +1484,7 @@ static void test_chunked_kv_within_pool(void **state)
         snprintf(cmd, sizeof cmd,
                  "simulate --model llama3-70b --hw h100-sxm --chips 2 --qps 2 --policy chunked "
                  "--max-tokens 512 %s --format json", runs[k]);
-        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-        cJSON *j = cJSON_Parse(strchr(out, '{'));
-        assert_non_null(j);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
         double peak = cJSON_GetObjectItem(j, "kv_peak_frac")->valuedouble, most = 0;
         assert_true(cJSON_GetObjectItem(j, "completed")->valuedouble ==
                     cJSON_GetObjectItem(j, "requests")->valuedouble);
