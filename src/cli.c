@@ -1431,8 +1431,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
      * as "86 GB each", above the 85.9 GB usable), and said when the weights
      * alone exceed it (usable is then capped at the HBM, as step's) */
     double n = (double)o->chips;
-    double wd = draft ? rl_memory_use(draft, h, o->chips, 0, 1, o->prec.weights, o->prec.kv)
-                            .weight_bytes : 0; /* as rl_serve_config_draft */
+    double wd = draft ? c->draft_weight_bytes : 0; /* rl_serve_config_draft's */
     double chip_w = b.chip_weight_bytes + wd / n;
     if (chip_w > h->hbm_bytes)
         snprintf(rule, sizeof rule, "of HBM, which the weights exceed");
@@ -1518,13 +1517,23 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
  * served; its capacity was 762 req/s); a run without a capacity (NAN: too
  * few requests, or all at one instant) keeps the rate test alone.  Past
  * capacity the batch cap bounds each decode step, so TPOT stops growing
- * (and can fall) while TTFT grows: the note says so. */
+ * (and can fall) while TTFT grows: the note says so.  A run with neither a
+ * steady window (steady_valid 0: fewer than RL_SERVE_STEADY_MIN requests,
+ * or fewer than 20 completed in it) nor a capacity figure is too short to
+ * tell, and gets no verdict (the null-capacity note says why): its only
+ * rate is the whole run's, whose time ends with the last request's own
+ * service (the drain), so it falls below any arrival rate whose gaps are
+ * shorter than an end-to-end latency (fixY, finding 2: 3 trace requests
+ * 0.1 s apart, 1% busy, read "overloaded: 10 req/s offered; 7.6 req/s
+ * completed (whole run)"). */
 static int note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
                          double free_qps, long long n, int max_seqs)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
         max_qps = free_qps;
+    if (!r->steady_valid && !isfinite(max_qps))
+        return 0; /* too short to tell */
     double done_rate = r->steady_valid ? r->steady_req_per_s : r->req_per_s;
     /* against the rate the arrivals reached (rl_serve_reached_qps): very
      * bursty gamma arrivals (CV 100, shape 1e-4) realise far less than

@@ -846,19 +846,6 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->hw_origin = h->origin;
 }
 
-void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
-                           long long chips, rl_precision p)
-{
-    double wd = rl_memory_use(draft, h, chips, 0, 1, p.weights, p.kv).weight_bytes;
-    double kd = rl_arch_kv_bytes_per_token(draft, p.kv);
-    /* capacity * kv_bytes = HBM usable - target weights; now less the draft's
-     * weights, over the KV of both models per token */
-    c->kv_capacity_tokens = (c->kv_capacity_tokens * c->kv_bytes_per_token - wd) /
-                            (c->kv_bytes_per_token + kd);
-    c->kv_bytes_per_token += kd;
-    c->kv_model = NULL; /* two models' KV a token: charged at full size */
-}
-
 double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len)
 {
     if (m->abstract || rl_arch_local_layers(m) == 0)
@@ -929,6 +916,25 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
     return r.weight_bytes * (double)chips;
 }
 
+/* Whether a replica's pipeline stages each get their own room
+ * (rl_serve_hbm_budget). */
+static int stage_rooms(const rl_model *m, long long pp)
+{
+    return pp > 1 && !m->abstract && m->layers >= pp;
+}
+
+/* The bytes, all chips, one token of the pool takes (rl_serve_hbm_budget's
+ * tokens = kv_bytes over it): a token's KV times the layout's copies, and
+ * without a stage's own room the busiest stage's share. */
+static double pool_token_bytes(const rl_model *m, long long chips, long long pp, long long ep,
+                               rl_precision p, rl_attn_layout l)
+{
+    pp = pp < 1 ? 1 : pp;
+    ep = ep < 1 ? 1 : ep;
+    double per_token = rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, chips / pp, ep, l);
+    return stage_rooms(m, pp) ? per_token : per_token * rl_shard_stage_scale(m, pp);
+}
+
 rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                                  long long ep, rl_precision p, double reserve, rl_attn_layout l,
                                  double len)
@@ -945,8 +951,8 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
     rl_memory mem = rl_memory_use(m, h, chips, 0, 1, p.weights, p.kv);
     /* an engine's memory rule keeps its own reserve (memory.h) */
     double keep = mem.engine_memory ? 1.0 : 1 - reserve;
-    double per_token = rl_arch_kv_bytes_per_token(m, p.kv) * rl_serve_kv_copies(m, stage, ep, l);
-    if (pp > 1 && !m->abstract && m->layers >= pp) {
+    double per_token = pool_token_bytes(m, chips, pp, ep, p, l);
+    if (stage_rooms(m, pp)) {
         /* each stage in its own room: the binding stage's (shard.h
          * rl_shard_stage_room, the rule step's max_batch reads) */
         rl_shard_result r;
@@ -968,7 +974,7 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
     b.usable_bytes = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, b.weight_bytes)
                                        : mem.capacity_bytes * keep;
     b.kv_bytes = b.usable_bytes - b.weight_bytes;
-    b.tokens = b.kv_bytes / (per_token * rl_shard_stage_scale(m, pp));
+    b.tokens = b.kv_bytes / per_token;
     return b;
 }
 
@@ -977,6 +983,34 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
                             double len)
 {
     return rl_serve_hbm_budget(m, h, chips, pp, ep, p, reserve, l, len).tokens;
+}
+
+void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
+                           long long chips, rl_precision p)
+{
+    const rl_model *m = c->kv_model; /* the target (rl_serve_config_hw) */
+    double kd = rl_arch_kv_bytes_per_token(draft, p.kv);
+    /* the bytes, all chips, a pool token takes of each model and the
+     * draft's weights, by the budget that sized the target's pool
+     * (rl_serve_hbm_budget: the layout's KV copies, a pipeline's binding
+     * stage); before fixY the draft's weights came out of the pool's
+     * tokens x one copy's bytes, so under a replicating layout (MLA under
+     * TP: 8 copies at tp8) they came out of an eighth of the room.  The
+     * reserve is no matter here: the weights and a token's bytes are the
+     * same at any. */
+    rl_serve_hbm bd = rl_serve_hbm_budget(draft, h, chips, c->pp, c->ep, p, 0, c->layout,
+                                          c->kv_len);
+    double et = m ? pool_token_bytes(m, chips, c->pp, c->ep, p, c->layout) : c->kv_bytes_per_token;
+    double ed = bd.tokens > 0 ? pool_token_bytes(draft, chips, c->pp, c->ep, p, c->layout) : kd;
+    double wd = bd.weight_bytes > 0 ? bd.weight_bytes
+                                    : rl_memory_use(draft, h, chips, 0, 1, p.weights, p.kv)
+                                          .weight_bytes; /* a layout the draft cannot take */
+    /* capacity x et = the room the target's weights leave; now less the
+     * draft's weights, over both models' bytes a token */
+    c->kv_capacity_tokens = (c->kv_capacity_tokens * et - wd) / (et + ed);
+    c->draft_weight_bytes = wd;
+    c->kv_bytes_per_token += kd;
+    c->kv_model = NULL; /* two models' KV a token: charged at full size */
 }
 
 enum { S_WAIT, S_PREFILL, S_DECODE, S_SWAPPED, S_XFER, S_DONE };
@@ -1618,31 +1652,63 @@ static int route(sim *S, int first, int count, int pool)
     return j;
 }
 
+/* The prompt tokens still to prefill of the wait queue's head when it is
+ * part-way through a chunked prefill (S_PREFILL: its chunks so far are in
+ * pf_held), else 0: its whole prompt was found room for when it started
+ * (take_prefill), so what is swapped back in (resume_swapped) leaves that
+ * room to it. */
+static double partial_rest(const sim *S, const replica *r)
+{
+    int i = r->wait.head;
+    return i >= 0 && S->s[i].state == S_PREFILL ? S->s[i].need - S->s[i].prefilled : 0;
+}
+
+/* Preempt replica r's most recently admitted decoding sequence, by the
+ * preemption mode: its KV to host memory (swap) or dropped, to be
+ * prefilled again (recompute).  A recomputed one waits at the front of the
+ * queue, but behind a prompt part-way through its chunked prefill: that
+ * prompt's chunks so far hold pages, and only the queue's head takes
+ * chunks (take_prefill), so behind a preempted sequence it would hold them
+ * idle (vLLM keeps such a prompt in its running queue, scheduled before
+ * the waiting ones: Scheduler._schedule_chunked_prefill, docs.vllm.ai
+ * v0.9.2 vllm/core/scheduler.py). */
+static void preempt_newest(sim *S, replica *r)
+{
+    int i = r->atail;
+    seq *s = &S->s[i];
+    int gen = s->gen0 + (int)floor((double)(r->k - s->k0) * S->E);
+    double ctx = leave_decode(S, r, i);
+    if (!s->itl_pending)
+        s->t_last = r->last_dec; /* its last token came with the last decode step */
+    s->gen0 = gen;
+    S->preempt++;
+    if (S->c->preempt == RL_PREEMPT_SWAP) {
+        S->extra_s += ctx * S->kv_tok / S->c->host_bw;
+        s->c0 = ctx;
+        s->state = S_SWAPPED;
+        q_push(S, &r->swapped, i, 0);
+        return;
+    }
+    s->need = S->req[i].prompt + gen;
+    s->prefilled = 0;
+    s->state = S_WAIT;
+    int h = r->wait.head;
+    if (h >= 0 && S->s[h].state == S_PREFILL) {
+        s->qnext = S->s[h].qnext; /* second, behind the part-prefilled head */
+        S->s[h].qnext = i;
+        if (r->wait.tail == h)
+            r->wait.tail = i;
+    } else {
+        q_push(S, &r->wait, i, 1);
+    }
+}
+
 /* Preempt the most recently admitted sequences until one more decode step
  * fits (at least one keeps running). */
 static void make_room(sim *S, replica *r)
 {
-    while (r->nactive > 1 && !kv_fits(S, r, r->nactive * S->E, 0)) {
-        int i = r->atail;
-        seq *s = &S->s[i];
-        int gen = s->gen0 + (int)floor((double)(r->k - s->k0) * S->E);
-        double ctx = leave_decode(S, r, i);
-        if (!s->itl_pending)
-            s->t_last = r->last_dec; /* its last token came with the last decode step */
-        s->gen0 = gen;
-        S->preempt++;
-        if (S->c->preempt == RL_PREEMPT_SWAP) {
-            S->extra_s += ctx * S->kv_tok / S->c->host_bw;
-            s->c0 = ctx;
-            s->state = S_SWAPPED;
-            q_push(S, &r->swapped, i, 0);
-        } else {
-            s->need = S->req[i].prompt + gen;
-            s->prefilled = 0;
-            s->state = S_WAIT;
-            q_push(S, &r->wait, i, 1);
-        }
-    }
+    while (r->nactive > 1 && !kv_fits(S, r, r->nactive * S->E, 0))
+        preempt_newest(S, r);
 }
 
 /* KV tokens a preempted sequence must leave free beside its own when it is
@@ -1673,12 +1739,33 @@ static int seqs_below(sim *S, long long used)
     return used < S->c->max_seqs;
 }
 
+/* A chunked prefill's chunk on a decode replica, cut to the KV room the
+ * step leaves beside its decode growth (one token per decoding sequence
+ * per step, E with speculation), with `extra_seqs` more sequences: the
+ * pages the step ends with must fit, as a real engine allocates a step's
+ * slots before it runs (vLLM's Scheduler._schedule_chunked_prefill
+ * schedules the running decodes' appended slots first, preempting the
+ * newest when they do not fit, and prompts only into the blocks left;
+ * docs.vllm.ai v0.9.2 vllm/core/scheduler.py).  Without it a prompt's
+ * later chunks went in unchecked and the pages reached 1.0021 of the pool
+ * (fixY, finding 1).  Returns `chunk` when it fits, else what does (0:
+ * none). */
+static int chunk_room(const sim *S, const replica *r, int chunk, int extra_seqs)
+{
+    double grow = r->nactive * S->E;
+    if (kv_fits(S, r, chunk + grow, extra_seqs))
+        return chunk;
+    double room = (S->cap_pages - kv_pages(S, r, grow, extra_seqs)) * S->c->page_tokens;
+    return room >= 1 ? (int)floor(room) : 0;
+}
+
 /* Add prefill work for the head of the wait queue: up to `budget` tokens.
  * Returns the tokens taken (0: nothing fits). */
 static int take_prefill(sim *S, replica *r, long long budget, int whole)
 {
     int i = r->wait.head;
     seq *s = &S->s[i];
+    int cont = s->state == S_PREFILL; /* a later chunk of a started prompt */
     if (s->state == S_WAIT) {
         int left = s->need;
         /* no new prompt starts while a sequence is swapped out: swapped
@@ -1691,6 +1778,14 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
             return 0;
         if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
+        if (!whole && !r->is_prefill) {
+            /* its first chunk, and the prefix hit it reuses, beside the step's growth */
+            int hit = r->tier && S->req[i].prefix_id >= 0 && r->tier[S->req[i].prefix_id]
+                          ? S->req[i].prefix_len : 0;
+            int want = hit + (left - hit < budget ? left - hit : (int)budget);
+            if (chunk_room(S, r, want, 1) < want)
+                return 0;
+        }
         s->state = S_PREFILL;
         if (s->t_start < 0) {
             s->t_start = S->tlast; /* the current time */
@@ -1705,6 +1800,12 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
     int chunk = left;
     if (!whole && chunk > budget)
         chunk = (int)budget;
+    if (!whole && !r->is_prefill && cont) {
+        /* a later chunk: room for it beside this step's decode growth */
+        while (r->nactive > 0 && chunk_room(S, r, chunk, 0) == 0)
+            preempt_newest(S, r);
+        chunk = chunk_room(S, r, chunk, 0);
+    }
     if (chunk <= 0)
         return 0;
     r->pf[r->npf] = i;
@@ -1770,7 +1871,7 @@ static void resume_swapped(sim *S, replica *r)
 {
     const rl_serve_config *c = S->c;
     while (r->swapped.head >= 0 && seqs_below(S, r->nactive) &&
-           kv_fits(S, r, S->s[r->swapped.head].c0 + 1 +
+           kv_fits(S, r, S->s[r->swapped.head].c0 + 1 + partial_rest(S, r) +
                              readmit_room(S, r, &S->s[r->swapped.head]), 1)) {
         int i = q_pop(S, &r->swapped);
         S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
@@ -1810,9 +1911,10 @@ static void admit_batched(sim *S, replica *r, int chunked)
         if (!chunked && r->npf > 0 && need > budget)
             break;
         /* whole, in a step of its own */
+        int head = r->wait.head;
         int t = take_counted(S, r, budget, !chunked, !chunked && need > c->max_tokens);
-        if (t == 0)
-            break;
+        if (t == 0 || r->wait.head == head)
+            break; /* nothing taken, or a part (the budget or the KV room spent) */
         budget -= t;
     }
 }

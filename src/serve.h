@@ -349,6 +349,8 @@ typedef struct {
     rl_attn_layout layout;  /* attention and KV layout of a replica (default TP) */
     rl_preempt preempt;
     double kv_bytes_per_token; /* for swap, prefix-cache and disagg transfer times */
+    double draft_weight_bytes; /* a --spec draft model's weights, all chips, taken from
+                                  the KV room (rl_serve_config_draft; 0 without) */
     /* The model whose sliding-window layers cap a sequence's KV (NULL: every
      * token at kv_bytes_per_token), and its KV dtype: rl_serve_config_hw sets
      * them, rl_serve_config_draft clears the model.  A run charges each KV
@@ -480,9 +482,11 @@ void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host
 
 /* Speculative decoding with a draft model on the same chips: its weights
  * (sharded like the target's) leave less HBM for KV, and every sequence
- * caches the draft's KV beside the target's.  Updates c->kv_capacity_tokens
- * and c->kv_bytes_per_token (both models per token) after
- * rl_serve_config_hw. */
+ * caches the draft's KV beside the target's, each model's at its KV copies
+ * under c's layout (rl_serve_hbm_budget's accounting for both).  Updates
+ * c->kv_capacity_tokens, c->kv_bytes_per_token (both models per token) and
+ * c->draft_weight_bytes after rl_serve_config_hw (which sets c->kv_model,
+ * the target, that it reads). */
 void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
                            long long chips, rl_precision p);
 

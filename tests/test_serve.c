@@ -1459,6 +1459,48 @@ static void test_swap_no_thrash(void **state)
     assert_rel(tpot[1], tpot[0], 0.05);
 }
 
+/* Chunked prefill keeps the KV pages within the pool (fixY, finding 1):
+ * llama3-70b on two H100s, 300 requests of uniform 500-4000 + 100-3000
+ * tokens at 2 req/s, --policy chunked --max-tokens 512.  A prompt's later
+ * chunks went in without a KV check: kv_peak_frac 1.0021 (recompute and
+ * swap; 1.0015-1.0021 at --page 1/16/256), 82152 tokens held of 82038 at
+ * 2000 + 2000 tokens.  Now a chunk goes in only with room beside the
+ * step's decode growth, preempting the newest decode by --preempt
+ * (serve.c chunk_room): 0.99975 here.  Asserted, every run: all requests
+ * complete, kv_peak_frac <= 1 and the timeline's most <= kv_peak_frac
+ * (exact: a bound, the pool's own size). */
+static void test_chunked_kv_within_pool(void **state)
+{
+    (void)state;
+    static char out[1 << 18];
+    const char *runs[] = {
+        "--prompt-len uniform:500:4000 --out-len uniform:100:3000 --requests 300",
+        "--prompt-len uniform:500:4000 --out-len uniform:100:3000 --requests 300 --preempt swap",
+        "--prompt-len uniform:500:4000 --out-len uniform:100:3000 --requests 300 --page 1",
+        "--prompt-len 2000 --out-len 2000 --requests 200",
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "simulate --model llama3-70b --hw h100-sxm --chips 2 --qps 2 --policy chunked "
+                 "--max-tokens 512 %s --format json", runs[k]);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        double peak = cJSON_GetObjectItem(j, "kv_peak_frac")->valuedouble, most = 0;
+        assert_true(cJSON_GetObjectItem(j, "completed")->valuedouble ==
+                    cJSON_GetObjectItem(j, "requests")->valuedouble);
+        assert_true(cJSON_GetObjectItem(j, "preemptions")->valuedouble > 0);
+        const cJSON *pt;
+        cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, "kv_timeline"))
+        {
+            double f = cJSON_GetObjectItem(pt, "kv_frac")->valuedouble;
+            most = f > most ? f : most;
+        }
+        if (!(peak <= 1.0 && most <= peak && most > 0.9))
+            fail_msg("%s: kv_peak_frac %.6f, timeline most %.6f", runs[k], peak, most);
+        cJSON_Delete(j);
+    }
+}
+
 /* --prefix-cache's HBM tier is carved out of the KV room (tester28 F7):
  * llama3-8b on one H100, --ideal, 64 offline 1500 + 200-token requests.
  * Without a cache the pool is 467,291 tokens; a 60 GB tier takes
@@ -1542,6 +1584,21 @@ static void test_overload_note_needs_overload(void **state)
                              "--out-len 10 --requests 30", out, sizeof out), 0);
     if (!strstr(out, "note: max_sustainable_qps not found (null): 30 requests are too few"))
         fail_msg("a null capacity without a word: %s", out);
+    /* fixY finding 2: three trace requests 0.1 s apart (100+10, 200+20,
+     * 300+30 tokens), about 1% busy, read "overloaded: 10 req/s offered;
+     * 7.6 req/s completed (whole run)": the whole run's rate ends with the
+     * last request's service.  No window and no capacity: no verdict, the
+     * null-capacity note instead */
+    char trace[64];
+    write_temp(trace, ".csv",
+               "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.1,200,20\n0.2,300,30\n");
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --trace %s", trace);
+    int rc = run_cli(cmd, out, sizeof out);
+    remove(trace);
+    assert_int_equal(rc, 0);
+    if (strstr(out, "overloaded") || !strstr(out, "max_sustainable_qps not found (null): 3 "))
+        fail_msg("a 3-request trace at 1%% load: %s", out);
 }
 
 /* n requests arriving evenly at `rate` req/s: their own rate is exactly it. */
@@ -2167,6 +2224,28 @@ static void test_mla_kv_layouts(void **state)
     /* GQA within K heads: one copy (llama3-8b, K = 8, on 8 chips); beyond, K/TP */
     assert_true(rl_serve_kv_copies(&dense, 8, 1, RL_ATTN_LAYOUT_TP) == 1);
     assert_true(rl_serve_kv_copies(&dense, 16, 1, RL_ATTN_LAYOUT_TP) == 2);
+    /* A draft model under the replicating layout (fixY, finding 3): the
+     * pool above (tp, 8 copies of 35,136 B a token: tp x 281,088 B of room)
+     * less llama3-8b's fp8 weights as a draft on the same 8 chips (K = 8:
+     * one copy, unplanned, so rl_memory_use's bytes), over 281,088 +
+     * 65,536 B a token (its fp8 KV, one copy).  The draft's weights came
+     * out of tp x 35,136 B, one copy's bytes, over 35,136 + 65,536:
+     * 498,641 tokens where the room holds 1,341,979 (the closed form at
+     * wd = 9.08e9 B: fp8 weights, the kept classes in bf16; fixY, this
+     * test).  Tolerance 1e-12: the same doubles in another order; 1e-6 on
+     * the figure. */
+    rl_serve_config dc = rl_serve_config_default();
+    dc.pp = dc.ep = 1;
+    rl_serve_config_hw(&dc, &m, &h, 8, p, 0.1);
+    assert_rel(dc.kv_capacity_tokens, tp, 1e-15);
+    rl_serve_config_draft(&dc, &dense, &h, 8, p);
+    double wd = rl_memory_use(&dense, &h, 8, 0, 1, p.weights, p.kv).weight_bytes;
+    assert_rel(wd, rl_serve_weight_bytes(&dense, &h, 8, 1, 1, p, RL_ATTN_LAYOUT_TP), 1e-15);
+    assert_rel(dc.draft_weight_bytes, wd, 1e-15);
+    assert_true(rl_arch_kv_bytes_per_token(&dense, RL_FP8) == 65536.0);
+    assert_rel(dc.kv_capacity_tokens, (tp * 8 * 35136.0 - wd) / (8 * 35136.0 + 65536), 1e-12);
+    assert_rel(dc.kv_capacity_tokens, 1341978.53, 1e-6);
+    assert_rel(dc.kv_bytes_per_token, 35136.0 + 65536, 1e-15);
 }
 
 /* DeepSeek-V3 on 8 H200 in 8 expert groups (--ep 8, plan "tp1 ep8"): step,
@@ -2674,6 +2753,7 @@ int main(void)
         cmocka_unit_test(test_prefix_cache),
         cmocka_unit_test(test_preemption),
         cmocka_unit_test(test_swap_no_thrash),
+        cmocka_unit_test(test_chunked_kv_within_pool),
         cmocka_unit_test(test_prefix_tier_capacity),
         cmocka_unit_test(test_determinism_and_policies),
         cmocka_unit_test(test_json_nulls),
