@@ -439,18 +439,17 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     return resize_from(in, c, 0, qps_scale, prompt_scale, err, errlen);
 }
 
-/* rl_size_capacity; `from` > 0: the search starts there instead when c
- * missed at the load and it lies below (a sibling's figure, simulate_plans):
- * the figure is the same from any start when the verdict is monotone in
- * load, as the search assumes (serve.h rl_serve_capacity), and a start
- * near it saves the runs stepping down from the load.  A kept run is found
- * and kept by the default start. */
-static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double from, char *err,
-                         size_t errlen)
+/* rl_size_capacity.  The search starts as simulate's does, from no hint
+ * (the sample's own rate, stepping about 2x): the figure is a function of
+ * the row and its requests alone, never of where a search might start
+ * (tester39 F5: a start at the sized load or a sibling's figure read 7.548
+ * req/s where simulate of the row read 7.255: the verdict is not monotone
+ * in the load, so a hinted bracket can end on another point; test_size
+ * test_capacity_start_free).  A kept run (the same deployment under a
+ * larger cap that never bound) gives its figure. */
+int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
 {
-    double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
-    double start = !c->meets && from > 0 && from < q ? from : q;
-    const kept_run *e = find_run(in, c, 2, q, 1);
+    const kept_run *e = find_run(in, c, 2, 1, 1);
     if (e) {
         c->max_qps = e->out.max_qps;
         c->max_qps_lower_bound = e->out.max_qps_lower_bound;
@@ -461,7 +460,7 @@ static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double f
     long long n;
     if (make_requests(in, 1, 1, &req, &n, err, errlen) != 0)
         return -1;
-    kept_run run = {.key = *c, .what = 2, .qs = q, .ps = 1};
+    kept_run run = {.key = *c, .what = 2, .qs = 1, .ps = 1};
     rl_serve_config s = candidate_config(in, c);
     s.seqs_peak = &run.peak;
     c->max_qps_lower_bound = c->max_qps_repeated = 0;
@@ -469,7 +468,7 @@ static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double f
     s.capacity_repeated = &c->max_qps_repeated;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
-    q = start;
+    double q = 0; /* no hint: simulate's start */
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
                 : rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated,
                                              req, n, &s, &q, err, errlen);
@@ -479,11 +478,6 @@ static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double f
     if (rc == 0)
         keep_run(in, &run);
     return rc;
-}
-
-int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
-{
-    return capacity_from(in, c, 0, err, errlen);
 }
 
 typedef struct {
@@ -959,15 +953,13 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
     return buf;
 }
 
-/* rl_size_verify, its capacity search from `from` (capacity_from). */
-static int verify_from(const rl_size_input *in, rl_size_candidate *c, double from, char *err,
-                       size_t errlen)
+int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
 {
     double load = in->w.qps, sized = load * (1 + in->headroom);
     int sized_miss = c->miss;
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
     if ((in->headroom > 0 && rl_size_evaluate(in, c, 1, 1, err, errlen) != 0) ||
-        capacity_from(in, c, from, err, errlen) != 0)
+        rl_size_capacity(in, c, err, errlen) != 0)
         return -1;
     c->sized_ttft_p99 = ttft; /* after the run at the load (a kept run copies its own) */
     c->sized_tpot_p99 = tpot;
@@ -985,10 +977,6 @@ static int verify_from(const rl_size_input *in, rl_size_candidate *c, double fro
     return 0;
 }
 
-int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
-{
-    return verify_from(in, c, 0, err, errlen);
-}
 
 /* Whether the search has spent its work budget (size.h work_budget). */
 static int over_budget(const rl_size_input *in, unsigned long long work)
@@ -1042,28 +1030,20 @@ static void pool_free(cost_pool *pool)
         rl_ops_cost_free(&pool->c[j]);
 }
 
-/* Where the searches of plan c may start, from the rows simulated before
- * it (out->c; simulate_plans), each left as it is (0) without one: *start,
- * the replica count of the latest row of c's replica, policy and token
- * budget (another batch cap's); *from, the capacity of the latest row of
- * c's replica and replica counts that missed at the load, when above 0.
- * Either may be NULL.  The searches' results are the same from any start
- * when their verdicts are monotone (resize_from, capacity_from); a start
- * near them saves runs. */
-static void sibling_hints(const rl_size_result *out, const rl_size_candidate *c, int *start,
-                          double *from)
+/* Where the replica search of plan c may start (resize_from), from the
+ * rows simulated before it (out->c; simulate_plans): the replica count of
+ * the latest row of c's replica, policy and token budget (another batch
+ * cap's), or 0 without one.  The fewest replicas that meet are the same
+ * from any start when meeting is monotone in the replicas; a start near
+ * them saves runs.  (The capacity search takes no start: rl_size_capacity.) */
+static int sibling_start(const rl_size_result *out, const rl_size_candidate *c)
 {
     for (int j = out->n - 1; j >= 0; j--) {
         const rl_size_candidate *s = &out->c[j];
-        if (!same_replica(s, c))
-            continue;
-        if (start && !*start && s->policy == c->policy && s->max_tokens == c->max_tokens)
-            *start = s->replicas;
-        if (from && !*from && s->replicas == c->replicas &&
-            s->prefill_replicas == c->prefill_replicas && s->miss && isfinite(s->max_qps) &&
-            s->max_qps > 0)
-            *from = s->max_qps;
+        if (same_replica(s, c) && s->policy == c->policy && s->max_tokens == c->max_tokens)
+            return s->replicas;
     }
+    return 0;
 }
 
 /* Simulate the picked plans into out->c (each resized to meet the targets
@@ -1094,13 +1074,9 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         }
         if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
             break;
-        int start = 0;
-        double from = 0;
-        sibling_hints(out, &c, &start, NULL);
-        if (resize_from(&run, &c, start, 1 + in->headroom, 1, err, errlen) == -2)
+        if (resize_from(&run, &c, sibling_start(out, &c), 1 + in->headroom, 1, err, errlen) == -2)
             rc = -1;
-        sibling_hints(out, &c, NULL, &from); /* now that c has its replica count */
-        if (rc == 0 && verify_from(&run, &c, from, err, errlen) != 0)
+        if (rc == 0 && rl_size_verify(&run, &c, err, errlen) != 0)
             rc = -1;
         out->c[out->n++] = c;
     }
