@@ -205,8 +205,12 @@ typedef struct {
      * the sequences (the LM head); direct mapped, RL_OPS_TERM_SLOTS per
      * span (PREFILL and DECODE more), all spans' allocated together when first used (NULL: not yet,
      * or no memory: built each time).  Whole steps rarely recur (chunk, prefix, batch and
-     * context all vary); their spans do. */
+     * context all vary); their spans do.  A mapping freed is kept for the
+     * next step cost to take (serve.c terms_take), its slots tagged by
+     * generation instead of zeroed again. */
     rl_ops_term_slot *terms[RL_OPS_SPANS];
+    unsigned long long terms_tag; /* the mapping's generation, in each key's top bits
+                                     (serve.c RL_TERM_TAG_SHIFT) */
     long long unmapped; /* steps timed before the terms and the dense memo were mapped: both
                            are mapped at the RL_OPS_MAP_AFTER-th (serve.c term_slot) */
     rl_ops_config step0; /* every step's configuration but its work (serve.c step_config):
