@@ -795,10 +795,11 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * above as not (assumed, not run) and runs it only when the bisection ends
  * next to it, stepping on up when it is sustained after all.  Neither the
  * sample nor the lattice depends on the hint, so every start ends on the
- * same point when the verdict is monotone in the load (size's search from
- * its sized load and simulate's from the requests' rate agree exactly:
- * test_serve test_capacity_any_start, test_size
- * test_simulate_agrees_on_capacity).  When the first
+ * same point when the verdict is monotone in the load (test_serve
+ * test_capacity_any_start).  Where it is not, starts can end on different
+ * points, so simulate, Lua and size all search from no hint (size from its
+ * sized load until stop 32: tester39 F5; test_size
+ * test_simulate_agrees_on_capacity, test_capacity_start_free).  When the first
  * RL_SERVE_CAPACITY_FLOOR_AFTER loads all fail (stepping by about 1.25x or
  * 2x: loads down to that many steps below the start), one more run at
  * RL_SERVE_CAPACITY_FLOOR of the load or RL_SERVE_CAPACITY_FLOOR_QPS,
