@@ -413,6 +413,17 @@ typedef struct {
                                every request at one instant (serve.c static_saturation);
                                a load is then sustained when it is at most this rate and
                                the targets hold, in place of the keep-up rule */
+    const struct rl_serve_result *run_given; /* NULL, or a complete run (rl_serve_run returned 0)
+                               of the requests run_given_req (run_given_n of them) under this
+                               configuration, targets and all, but with stop_when_missed 0:
+                               rl_serve_capacity takes it for its run of those very requests
+                               (the sample's own rate, lattice point 0, when its arrivals
+                               come out bit for bit the same) instead of running them again,
+                               the same verdict (a run stopped on a certain miss fails as the
+                               complete run's p99 does).  The caller raises seqs_peak by its
+                               peak (size: the run at the load, then the capacity search) */
+    const rl_request *run_given_req;
+    long long run_given_n;
     int *capacity_repeated; /* NULL, or set by rl_serve_capacity: 1 when the sample its *qps
                                rests on repeated the n requests given (n too few to outlast
                                the settle time) and n < RL_SERVE_CAPACITY_REQUESTS (fewer
@@ -629,7 +640,7 @@ long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted);
  * 1.84 s on 20000), so a quarter leaves a factor 2 more. */
 #define RL_SERVE_SLO_NEAR 0.25
 
-typedef struct {
+typedef struct rl_serve_result {
     long long requests, completed;
     double duration_s;      /* first arrival to last completion */
     /* Seconds, per request (serve.h's metric definitions below): */

@@ -257,11 +257,40 @@ static void keep_run(const rl_size_input *in, const kept_run *e)
     k->r[k->n++] = *e;
 }
 
+/* A complete run kept for the capacity search (serve.h run_given): its
+ * result, requests and peak (req NULL: none kept). */
+typedef struct {
+    rl_serve_result r;
+    rl_request *req;
+    long long n, peak;
+} given_run;
+
+static void given_free(given_run *g)
+{
+    if (g->req)
+        rl_serve_result_free(&g->r);
+    free(g->req);
+    g->req = NULL;
+}
+
+/* evaluate, with the complete run kept in *keep (when not NULL and the
+ * run was simulated here, not taken from a kept run). */
+static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                         double prompt_scale, int verdict_only, given_run *keep, char *err,
+                         size_t errlen);
+
 /* rl_size_evaluate; with verdict_only a run stops once a target is certain
  * to be missed (serve.h RL_SERVE_MISSED): c->meets 0 and its figures left
  * as they were.  A run that meets is complete either way. */
 static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                     double prompt_scale, int verdict_only, char *err, size_t errlen)
+{
+    return evaluate_keep(in, c, qps_scale, prompt_scale, verdict_only, NULL, err, errlen);
+}
+
+static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                         double prompt_scale, int verdict_only, given_run *keep, char *err,
+                         size_t errlen)
 {
     const kept_run *e = find_run(in, c, verdict_only, qps_scale, prompt_scale);
     if (e) {
@@ -294,6 +323,10 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
         c->run_qps_lo = rl_serve_capacity_with_run(0, req, n, &r, &s);
         c->run_qps_hi = rl_serve_capacity_with_run(INFINITY, req, n, &r, &s);
         c->reached_qps = rl_serve_reached_qps(req, n, in->w.qps * qps_scale);
+    }
+    if (keep && rc == 0) { /* kept, not freed: given_free */
+        *keep = (given_run){r, req, n, run.peak};
+        req = NULL;
     }
     free(req);
     if (rc == RL_SERVE_MISSED) {
@@ -330,7 +363,8 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
               (r.ttft.p99 <= in->slo_ttft ? 0 : RL_SIZE_MISS_TTFT) |
               (r.tpot.p99 <= in->slo_tpot ? 0 : RL_SIZE_MISS_TPOT);
     c->meets = c->miss == 0;
-    rl_serve_result_free(&r);
+    if (!(keep && keep->req))
+        rl_serve_result_free(&r);
     price(in, c);
     run.out = *c;
     keep_run(in, &run);
@@ -447,7 +481,19 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
  * in the load, so a hinted bracket can end on another point; test_size
  * test_capacity_start_free).  A kept run (the same deployment under a
  * larger cap that never bound) gives its figure. */
+static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const given_run *g,
+                          char *err, size_t errlen);
+
 int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+{
+    return capacity_given(in, c, NULL, err, errlen);
+}
+
+/* rl_size_capacity; g (when not NULL and kept) the complete run of c at the
+ * load, on the same requests, that the search takes for its own run of
+ * them (serve.h run_given): the same figure, one run fewer. */
+static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const given_run *g,
+                          char *err, size_t errlen)
 {
     const kept_run *e = find_run(in, c, 2, 1, 1);
     if (e) {
@@ -466,6 +512,12 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
     c->max_qps_lower_bound = c->max_qps_repeated = 0;
     s.capacity_lower_bound = &c->max_qps_lower_bound;
     s.capacity_repeated = &c->max_qps_repeated;
+    if (g && g->req && g->n == n) { /* its peak counts as the search's own run's would */
+        s.run_given = &g->r;
+        s.run_given_req = g->req;
+        s.run_given_n = g->n;
+        run.peak = g->peak;
+    }
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
     double q = 0; /* no hint: simulate's start */
@@ -958,8 +1010,12 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
     double load = in->w.qps, sized = load * (1 + in->headroom);
     int sized_miss = c->miss;
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
-    if ((in->headroom > 0 && rl_size_evaluate(in, c, 1, 1, err, errlen) != 0) ||
-        rl_size_capacity(in, c, err, errlen) != 0)
+    given_run g = {.req = NULL};
+    int rc = in->headroom > 0 ? evaluate_keep(in, c, 1, 1, 0, &g, err, errlen) : 0;
+    if (rc == 0)
+        rc = capacity_given(in, c, &g, err, errlen);
+    given_free(&g);
+    if (rc != 0)
         return -1;
     c->sized_ttft_p99 = ttft; /* after the run at the load (a kept run copies its own) */
     c->sized_tpot_p99 = tpot;
