@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -280,15 +281,58 @@ static size_t span_slots(int sp)
     return n;
 }
 
+/* The span terms' mapping: every span's slots, then one slot whose key is
+ * the mapping's generation (terms_take). */
+static size_t terms_bytes(void)
+{
+    return (span_slots(RL_OPS_SPANS) + 1) * sizeof(rl_ops_term_slot);
+}
+
+/* A step cost's terms mapping, freed by the one before (free_dense) and
+ * kept for the next: `size` makes and frees a step cost per configuration
+ * (pools of 4, band edges), and mapping 36 MiB afresh made the kernel zero
+ * every huge page again as it was touched (perf on the README's size
+ * search at 20 req/s: clear_page_erms under span_terms, 5.8% of its
+ * CPU).  The slots are not zeroed on reuse: each key carries its
+ * mapping's generation in its top bits (RL_TERM_TAG_SHIFT), 1 to
+ * RL_TERM_GENS, one more for each step cost that takes it, so no key of
+ * an earlier owner matches (and key 0, a fresh slot's, is never asked);
+ * after RL_TERM_GENS owners the mapping is zeroed and starts at 1 again.
+ * A slot then holds what a fresh mapping's would or nothing, and a step's
+ * time is the same either way (term_slot: where a key sits changes which
+ * slots it evicts, never a time). */
+#define RL_TERM_TAG_SHIFT 56
+#define RL_TERM_GENS 255ull
+static _Atomic(rl_ops_term_slot *) spare_terms;
+
+/* The mapping for c's terms (the spare, else a new one) with c->terms_tag
+ * set to its next generation; NULL without memory. */
+static rl_ops_term_slot *terms_take(rl_ops_cost *c)
+{
+    size_t n = span_slots(RL_OPS_SPANS);
+    rl_ops_term_slot *t = atomic_exchange(&spare_terms, NULL);
+    if (!t && !(t = table_map(terms_bytes())))
+        return NULL;
+    unsigned long long gen = t[n].key + 1; /* a new mapping's key is 0 */
+    if (gen > RL_TERM_GENS) {
+        memset(t, 0, terms_bytes());
+        gen = 1;
+    }
+    t[n].key = gen;
+    c->terms_tag = gen << RL_TERM_TAG_SHIFT;
+    return t;
+}
+
 /* Free the dense memo (one mapping: its blocks, rows and row table) and
- * the span terms (one mapping for all spans). */
+ * keep the span terms' mapping for the next step cost (terms_take). */
 static void free_dense(rl_ops_cost *c)
 {
     table_unmap(c->dense_map, c->dense_max);
     c->dense_map = NULL;
     c->dense = NULL;
     c->dense_bytes = 0;
-    table_unmap(c->terms[0], span_slots(RL_OPS_SPANS) * sizeof *c->terms[0]);
+    if (c->terms[0])
+        table_unmap(atomic_exchange(&spare_terms, c->terms[0]), terms_bytes());
     for (int sp = 0; sp < RL_OPS_SPANS; sp++)
         c->terms[sp] = NULL;
 }
@@ -428,7 +472,7 @@ static rl_ops_term_slot *term_slot(rl_ops_cost *c, int sp, unsigned long long ke
     if (!key || (!c->terms[0] && c->unmapped < RL_OPS_MAP_AFTER))
         return NULL;
     if (!c->terms[0]) {
-        rl_ops_term_slot *t = table_map(span_slots(RL_OPS_SPANS) * sizeof *t);
+        rl_ops_term_slot *t = terms_take(c);
         for (int j = 0; t && j < RL_OPS_SPANS; j++)
             c->terms[j] = t + span_slots(j);
     }
@@ -451,15 +495,18 @@ static int span_terms(rl_ops_cost *c, const rl_ops_config *oc, long long rows, u
     long long B = oc->decode_batch, S = oc->decode_context, seqs = B;
     for (int i = 0; i < oc->nparts; i++)
         seqs += q[i].seqs;
-    int lone = oc->nparts == 1 && q->seqs == 1 && q->tokens < (1ll << 32) && q->prefix < (1ll << 32);
+    /* every key below 2^RL_TERM_TAG_SHIFT (its generation goes above; a
+     * count past that is not kept) */
+    const long long top = 1ll << RL_TERM_TAG_SHIFT;
+    int lone = oc->nparts == 1 && q->seqs == 1 && q->tokens < (1ll << 24) && q->prefix < (1ll << 32);
     unsigned long long key[RL_OPS_SPANS] = {
-        [RL_OPS_HEAD] = (unsigned long long)rows + 1,
+        [RL_OPS_HEAD] = rows >= 0 && rows < top - 1 ? (unsigned long long)rows + 1 : 0,
         [RL_OPS_PREFILL] = lone ? (unsigned long long)q->tokens << 32 | (unsigned long long)q->prefix
                                 : 0,
-        [RL_OPS_DECODE] = B < (1ll << 31) && S < (1ll << 32)
+        [RL_OPS_DECODE] = B < (1ll << 24) && S < (1ll << 32)
                               ? (unsigned long long)B << 32 | (unsigned long long)S : 0,
-        [RL_OPS_TAIL] = (unsigned long long)rows + 1,
-        [RL_OPS_SEQS] = (unsigned long long)seqs + 1};
+        [RL_OPS_TAIL] = rows >= 0 && rows < top - 1 ? (unsigned long long)rows + 1 : 0,
+        [RL_OPS_SEQS] = seqs >= 0 && seqs < top - 1 ? (unsigned long long)seqs + 1 : 0};
     rl_ops_term_slot *slot[RL_OPS_SPANS];
     unsigned miss = 0;
     for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
@@ -467,14 +514,16 @@ static int span_terms(rl_ops_cost *c, const rl_ops_config *oc, long long rows, u
             continue;
         int empty = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
         slot[sp] = empty ? NULL : term_slot(c, sp, key[sp]);
-        t[sp] = empty ? &none : slot[sp] && slot[sp]->key == key[sp] ? &slot[sp]->t : &built[sp];
+        t[sp] = empty ? &none
+                : slot[sp] && slot[sp]->key == (key[sp] | c->terms_tag) ? &slot[sp]->t
+                                                                      : &built[sp];
         miss |= t[sp] == &built[sp] ? 1u << sp : 0;
     }
     if (miss && rl_ops_terms_of(c->m, c->h, oc, miss, built) != 0)
         return -1;
     for (int sp = 0; sp < RL_OPS_SPANS; sp++)
         if (miss & 1u << sp && slot[sp]) {
-            slot[sp]->key = key[sp];
+            slot[sp]->key = key[sp] | c->terms_tag;
             slot[sp]->t = built[sp];
         }
     return 0;
@@ -3228,12 +3277,16 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
                       int locate, verdict *v, char *err, size_t errlen)
 {
     *v = (verdict){.e2e = NAN, .need = (double)n};
+    int given = c->run_given && c->run_given_n == n; /* serve.h run_given: these requests */
     for (long long i = 0; i < n; i++) {
         buf[i] = req[i];
         buf[i].arrival = req[0].arrival + (req[i].arrival - req[0].arrival) / scale;
+        given = given && !memcmp(&buf[i], &c->run_given_req[i], sizeof buf[i]);
     }
     rl_serve_result r;
-    int rc = rl_serve_run(buf, n, c, pc, dc, &r, err, errlen);
+    int rc = given ? 0 : rl_serve_run(buf, n, c, pc, dc, &r, err, errlen);
+    if (given)
+        r = *c->run_given; /* read, never freed here */
     if (rc == RL_SERVE_STALLED || rc == RL_SERVE_MISSED) { /* thrashing, or a target missed */
         err[0] = '\0';
         return 0;
@@ -3253,7 +3306,8 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
         v->e2e = fmax(r.e2e.mean, r.e2e_settle_s);
     if (v->ok && eff > 0 && eff < want) /* the effective requests grow with the sample */
         v->need = ceil((double)n * want / eff);
-    rl_serve_result_free(&r);
+    if (!given)
+        rl_serve_result_free(&r);
     return 0;
 }
 

@@ -205,8 +205,12 @@ typedef struct {
      * the sequences (the LM head); direct mapped, RL_OPS_TERM_SLOTS per
      * span (PREFILL and DECODE more), all spans' allocated together when first used (NULL: not yet,
      * or no memory: built each time).  Whole steps rarely recur (chunk, prefix, batch and
-     * context all vary); their spans do. */
+     * context all vary); their spans do.  A mapping freed is kept for the
+     * next step cost to take (serve.c terms_take), its slots tagged by
+     * generation instead of zeroed again. */
     rl_ops_term_slot *terms[RL_OPS_SPANS];
+    unsigned long long terms_tag; /* the mapping's generation, in each key's top bits
+                                     (serve.c RL_TERM_TAG_SHIFT) */
     long long unmapped; /* steps timed before the terms and the dense memo were mapped: both
                            are mapped at the RL_OPS_MAP_AFTER-th (serve.c term_slot) */
     rl_ops_config step0; /* every step's configuration but its work (serve.c step_config):
@@ -415,6 +419,17 @@ typedef struct {
                                every request at one instant (serve.c static_saturation);
                                a load is then sustained when it is at most this rate and
                                the targets hold, in place of the keep-up rule */
+    const struct rl_serve_result *run_given; /* NULL, or a complete run (rl_serve_run returned 0)
+                               of the requests run_given_req (run_given_n of them) under this
+                               configuration, targets and all, but with stop_when_missed 0:
+                               rl_serve_capacity takes it for its run of those very requests
+                               (the sample's own rate, lattice point 0, when its arrivals
+                               come out bit for bit the same) instead of running them again,
+                               the same verdict (a run stopped on a certain miss fails as the
+                               complete run's p99 does).  The caller raises seqs_peak by its
+                               peak (size: the run at the load, then the capacity search) */
+    const rl_request *run_given_req;
+    long long run_given_n;
     int *capacity_repeated; /* NULL, or set by rl_serve_capacity: 1 when the sample its *qps
                                rests on repeated the n requests given (n too few to outlast
                                the settle time) and n < RL_SERVE_CAPACITY_REQUESTS (fewer
@@ -663,7 +678,7 @@ long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted);
  * 1.84 s on 20000), so a quarter leaves a factor 2 more. */
 #define RL_SERVE_SLO_NEAR 0.25
 
-typedef struct {
+typedef struct rl_serve_result {
     long long requests, completed;
     double duration_s;      /* first arrival to last completion */
     /* Seconds, per request (serve.h's metric definitions below): */
@@ -829,10 +844,11 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * above as not (assumed, not run) and runs it only when the bisection ends
  * next to it, stepping on up when it is sustained after all.  Neither the
  * sample nor the lattice depends on the hint, so every start ends on the
- * same point when the verdict is monotone in the load (size's search from
- * its sized load and simulate's from the requests' rate agree exactly:
- * test_serve test_capacity_any_start, test_size
- * test_simulate_agrees_on_capacity).  When the first
+ * same point when the verdict is monotone in the load (test_serve
+ * test_capacity_any_start).  Where it is not, starts can end on different
+ * points, so simulate, Lua and size all search from no hint (size from its
+ * sized load until stop 32: tester39 F5; test_size
+ * test_simulate_agrees_on_capacity, test_capacity_start_free).  When the first
  * RL_SERVE_CAPACITY_FLOOR_AFTER loads all fail (stepping by about 1.25x or
  * 2x: loads down to that many steps below the start), one more run at
  * RL_SERVE_CAPACITY_FLOOR of the load or RL_SERVE_CAPACITY_FLOOR_QPS,

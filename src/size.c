@@ -257,11 +257,40 @@ static void keep_run(const rl_size_input *in, const kept_run *e)
     k->r[k->n++] = *e;
 }
 
+/* A complete run kept for the capacity search (serve.h run_given): its
+ * result, requests and peak (req NULL: none kept). */
+typedef struct {
+    rl_serve_result r;
+    rl_request *req;
+    long long n, peak;
+} given_run;
+
+static void given_free(given_run *g)
+{
+    if (g->req)
+        rl_serve_result_free(&g->r);
+    free(g->req);
+    g->req = NULL;
+}
+
+/* evaluate, with the complete run kept in *keep (when not NULL and the
+ * run was simulated here, not taken from a kept run). */
+static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                         double prompt_scale, int verdict_only, given_run *keep, char *err,
+                         size_t errlen);
+
 /* rl_size_evaluate; with verdict_only a run stops once a target is certain
  * to be missed (serve.h RL_SERVE_MISSED): c->meets 0 and its figures left
  * as they were.  A run that meets is complete either way. */
 static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                     double prompt_scale, int verdict_only, char *err, size_t errlen)
+{
+    return evaluate_keep(in, c, qps_scale, prompt_scale, verdict_only, NULL, err, errlen);
+}
+
+static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                         double prompt_scale, int verdict_only, given_run *keep, char *err,
+                         size_t errlen)
 {
     const kept_run *e = find_run(in, c, verdict_only, qps_scale, prompt_scale);
     if (e) {
@@ -294,6 +323,10 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
         c->run_qps_lo = rl_serve_capacity_with_run(0, req, n, &r, &s);
         c->run_qps_hi = rl_serve_capacity_with_run(INFINITY, req, n, &r, &s);
         c->reached_qps = rl_serve_reached_qps(req, n, in->w.qps * qps_scale);
+    }
+    if (keep && rc == 0) { /* kept, not freed: given_free */
+        *keep = (given_run){r, req, n, run.peak};
+        req = NULL;
     }
     free(req);
     if (rc == RL_SERVE_MISSED) {
@@ -330,7 +363,8 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
               (r.ttft.p99 <= in->slo_ttft ? 0 : RL_SIZE_MISS_TTFT) |
               (r.tpot.p99 <= in->slo_tpot ? 0 : RL_SIZE_MISS_TPOT);
     c->meets = c->miss == 0;
-    rl_serve_result_free(&r);
+    if (!(keep && keep->req))
+        rl_serve_result_free(&r);
     price(in, c);
     run.out = *c;
     keep_run(in, &run);
@@ -439,18 +473,29 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
     return resize_from(in, c, 0, qps_scale, prompt_scale, err, errlen);
 }
 
-/* rl_size_capacity; `from` > 0: the search starts there instead when c
- * missed at the load and it lies below (a sibling's figure, simulate_plans):
- * the figure is the same from any start when the verdict is monotone in
- * load, as the search assumes (serve.h rl_serve_capacity), and a start
- * near it saves the runs stepping down from the load.  A kept run is found
- * and kept by the default start. */
-static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double from, char *err,
-                         size_t errlen)
+/* rl_size_capacity.  The search starts as simulate's does, from no hint
+ * (the sample's own rate, stepping about 2x): the figure is a function of
+ * the row and its requests alone, never of where a search might start
+ * (tester39 F5: a start at the sized load or a sibling's figure read 7.548
+ * req/s where simulate of the row read 7.255: the verdict is not monotone
+ * in the load, so a hinted bracket can end on another point; test_size
+ * test_capacity_start_free).  A kept run (the same deployment under a
+ * larger cap that never bound) gives its figure. */
+static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const given_run *g,
+                          char *err, size_t errlen);
+
+int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
 {
-    double q = in->w.qps * (c->meets ? 1 + in->headroom : 1);
-    double start = !c->meets && from > 0 && from < q ? from : q;
-    const kept_run *e = find_run(in, c, 2, q, 1);
+    return capacity_given(in, c, NULL, err, errlen);
+}
+
+/* rl_size_capacity; g (when not NULL and kept) the complete run of c at the
+ * load, on the same requests, that the search takes for its own run of
+ * them (serve.h run_given): the same figure, one run fewer. */
+static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const given_run *g,
+                          char *err, size_t errlen)
+{
+    const kept_run *e = find_run(in, c, 2, 1, 1);
     if (e) {
         c->max_qps = e->out.max_qps;
         c->max_qps_lower_bound = e->out.max_qps_lower_bound;
@@ -461,15 +506,21 @@ static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double f
     long long n;
     if (make_requests(in, 1, 1, &req, &n, err, errlen) != 0)
         return -1;
-    kept_run run = {.key = *c, .what = 2, .qs = q, .ps = 1};
+    kept_run run = {.key = *c, .what = 2, .qs = 1, .ps = 1};
     rl_serve_config s = candidate_config(in, c);
     s.seqs_peak = &run.peak;
     c->max_qps_lower_bound = c->max_qps_repeated = 0;
     s.capacity_lower_bound = &c->max_qps_lower_bound;
     s.capacity_repeated = &c->max_qps_repeated;
+    if (g && g->req && g->n == n) { /* its peak counts as the search's own run's would */
+        s.run_given = &g->r;
+        s.run_given_req = g->req;
+        s.run_given_n = g->n;
+        run.peak = g->peak;
+    }
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
-    q = start;
+    double q = 0; /* no hint: simulate's start */
     int rc = oc ? rl_serve_capacity(req, n, &s, &cost, &cost, q, &q, err, errlen)
                 : rl_serve_simulate_capacity(in->m, &in->hw[c->hw], c->chips, c->p, in->calibrated,
                                              req, n, &s, &q, err, errlen);
@@ -479,11 +530,6 @@ static int capacity_from(const rl_size_input *in, rl_size_candidate *c, double f
     if (rc == 0)
         keep_run(in, &run);
     return rc;
-}
-
-int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
-{
-    return capacity_from(in, c, 0, err, errlen);
 }
 
 typedef struct {
@@ -959,15 +1005,17 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
     return buf;
 }
 
-/* rl_size_verify, its capacity search from `from` (capacity_from). */
-static int verify_from(const rl_size_input *in, rl_size_candidate *c, double from, char *err,
-                       size_t errlen)
+int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
 {
     double load = in->w.qps, sized = load * (1 + in->headroom);
     int sized_miss = c->miss;
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
-    if ((in->headroom > 0 && rl_size_evaluate(in, c, 1, 1, err, errlen) != 0) ||
-        capacity_from(in, c, from, err, errlen) != 0)
+    given_run g = {.req = NULL};
+    int rc = in->headroom > 0 ? evaluate_keep(in, c, 1, 1, 0, &g, err, errlen) : 0;
+    if (rc == 0)
+        rc = capacity_given(in, c, &g, err, errlen);
+    given_free(&g);
+    if (rc != 0)
         return -1;
     c->sized_ttft_p99 = ttft; /* after the run at the load (a kept run copies its own) */
     c->sized_tpot_p99 = tpot;
@@ -985,10 +1033,6 @@ static int verify_from(const rl_size_input *in, rl_size_candidate *c, double fro
     return 0;
 }
 
-int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
-{
-    return verify_from(in, c, 0, err, errlen);
-}
 
 /* Whether the search has spent its work budget (size.h work_budget). */
 static int over_budget(const rl_size_input *in, unsigned long long work)
@@ -1042,28 +1086,20 @@ static void pool_free(cost_pool *pool)
         rl_ops_cost_free(&pool->c[j]);
 }
 
-/* Where the searches of plan c may start, from the rows simulated before
- * it (out->c; simulate_plans), each left as it is (0) without one: *start,
- * the replica count of the latest row of c's replica, policy and token
- * budget (another batch cap's); *from, the capacity of the latest row of
- * c's replica and replica counts that missed at the load, when above 0.
- * Either may be NULL.  The searches' results are the same from any start
- * when their verdicts are monotone (resize_from, capacity_from); a start
- * near them saves runs. */
-static void sibling_hints(const rl_size_result *out, const rl_size_candidate *c, int *start,
-                          double *from)
+/* Where the replica search of plan c may start (resize_from), from the
+ * rows simulated before it (out->c; simulate_plans): the replica count of
+ * the latest row of c's replica, policy and token budget (another batch
+ * cap's), or 0 without one.  The fewest replicas that meet are the same
+ * from any start when meeting is monotone in the replicas; a start near
+ * them saves runs.  (The capacity search takes no start: rl_size_capacity.) */
+static int sibling_start(const rl_size_result *out, const rl_size_candidate *c)
 {
     for (int j = out->n - 1; j >= 0; j--) {
         const rl_size_candidate *s = &out->c[j];
-        if (!same_replica(s, c))
-            continue;
-        if (start && !*start && s->policy == c->policy && s->max_tokens == c->max_tokens)
-            *start = s->replicas;
-        if (from && !*from && s->replicas == c->replicas &&
-            s->prefill_replicas == c->prefill_replicas && s->miss && isfinite(s->max_qps) &&
-            s->max_qps > 0)
-            *from = s->max_qps;
+        if (same_replica(s, c) && s->policy == c->policy && s->max_tokens == c->max_tokens)
+            return s->replicas;
     }
+    return 0;
 }
 
 /* Simulate the picked plans into out->c (each resized to meet the targets
@@ -1094,13 +1130,9 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         }
         if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
             break;
-        int start = 0;
-        double from = 0;
-        sibling_hints(out, &c, &start, NULL);
-        if (resize_from(&run, &c, start, 1 + in->headroom, 1, err, errlen) == -2)
+        if (resize_from(&run, &c, sibling_start(out, &c), 1 + in->headroom, 1, err, errlen) == -2)
             rc = -1;
-        sibling_hints(out, &c, NULL, &from); /* now that c has its replica count */
-        if (rc == 0 && verify_from(&run, &c, from, err, errlen) != 0)
+        if (rc == 0 && rl_size_verify(&run, &c, err, errlen) != 0)
             rc = -1;
         out->c[out->n++] = c;
     }

@@ -281,8 +281,11 @@ int rl_size_evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_s
 
 /* c->max_qps: the load (requests/s) at which c, with its replicas, stops
  * meeting the targets: rl_serve_capacity with the SLOs on the workload's
- * first requests (serve.h), from a hint of the load it was sized
- * for ((1 + headroom) x the load when c->meets).  Returns 0 or -1.
+ * first requests (serve.h), from no hint, as simulate searches: the figure
+ * depends on the row and its requests alone, never on the load it was
+ * sized for or on another row's figure (tester39 F5: the verdict is not
+ * monotone in the load, and a hinted start ended 4% from simulate's
+ * figure).  Returns 0 or -1.
  * `size` then holds it between the loads the full runs verified
  * (rl_size_verify). */
 int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen);
