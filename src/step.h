@@ -106,7 +106,7 @@ rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, l
  * 0 (the `calibrated` flag set as there): step_s, the rates and
  * kernel_excess_s are then the roofline's, for a caller whose kernel
  * tables time the step and set them (rl_shard_step_calibrated; the curves
- * were 1.4% of its calibrated tp8 step, h32step2). */
+ * were 0.7% of its calibrated tp8 step's instructions, h32step2). */
 rl_step rl_step_calibrated_curves(const rl_model *m, const rl_hw *h, long long chips,
                                   long long batch, long long context, rl_precision p,
                                   double kv_copies, int curves);
