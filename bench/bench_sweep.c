@@ -5,7 +5,11 @@
  * rl_step_decode loop, and the sharded mode (every plan of the sharding
  * module, collectives included) on a smaller grid, and on profiles with
  * efficiency tables the calibrated decode step of a tp8 plan with its
- * collectives (rl_shard_step_calibrated; issue 12 target >= 3e5 evals/s),
+ * collectives (rl_shard_step_calibrated; issue 12 target >= 3e5 evals/s
+ * on one core; measured per CPU second on the shared 2-core VM at load ~5,
+ * medians of 3 runs: 1.81e5 at f0e5910, 2.52e5 at 58fa3a9, 2.67e5 after
+ * h32step2; callgrind, deterministic: 39,608 -> 28,283 -> 26,814
+ * instructions per evaluation),
  * and of llama3-70b on h100-sxm (`bench_sweep calibrated`: these alone),
  * and the sweep of the pareto example at the datasheet peaks and calibrated,
  * after one warm-up, over REPS repetitions, and prints the median and the
@@ -191,7 +195,7 @@ int main(int argc, char **argv)
     int only = argc > 1 && !strcmp(argv[1], "calibrated");
     int rc = only ? 0 : bench("llama3-70b", "tpu-v5e");
     rc |= only ? 0 : bench("mixtral-8x7b", "h100-sxm");
-    /* the dense model of issue 12's figure (1.8e5/s before the speed-up) */
+    /* the dense model of issue 12's figure (rates in the comment at the top) */
     rl_model m;
     rl_hw h;
     char err[1024];

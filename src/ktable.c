@@ -52,6 +52,11 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
     for (size_t i = 0; i < t->n; i++)
         t->logv[i] = NAN;
     t->floor_s = NAN;
+    for (int a = 0; a < RL_KT_AXES; a++) { /* empty: NaN equals no value */
+        for (int j = 0; j < RL_KT_MEMO; j++)
+            t->memo[a].v[j] = NAN;
+        t->memo[a].next = 0;
+    }
     return 0;
 }
 
@@ -383,17 +388,29 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
             xc[a] = ax[n - 1];
             continue;
         }
-        /* the node i with ax[i] <= v < ax[i + 1]: halving the nodes left
-         * (ax[0 .. n - 2]) to the one, without a branch on the comparison
-         * (a mispredicted one each halving) */
-        const double *at = ax;
-        for (int len = n - 1; len > 1; len -= len / 2)
-            at = at[len / 2] <= v ? at + len / 2 : at;
-        int i = (int)(at - ax);
-        const double *la = t->logaxis[a];
-        lo[a] = i;
         xc[a] = v;
-        w[a] = v == ax[i] ? 0.0 : (log(v) - la[i]) / (la[i + 1] - la[i]);
+        /* found before (rl_ktable.memo): the same node and weight */
+        struct rl_kt_memo *mo = &((rl_ktable *)(void *)t)->memo[a];
+        int j = 0;
+        while (j < RL_KT_MEMO && !(mo->v[j] == v))
+            j++;
+        if (j == RL_KT_MEMO) {
+            /* the node i with ax[i] <= v < ax[i + 1]: halving the nodes left
+             * (ax[0 .. n - 2]) to the one, without a branch on the comparison
+             * (a mispredicted one each halving) */
+            const double *at = ax;
+            for (int len = n - 1; len > 1; len -= len / 2)
+                at = at[len / 2] <= v ? at + len / 2 : at;
+            int i = (int)(at - ax);
+            const double *la = t->logaxis[a];
+            j = mo->next;
+            mo->next = (j + 1) % RL_KT_MEMO;
+            mo->v[j] = v;
+            mo->lo[j] = i;
+            mo->w[j] = v == ax[i] ? 0.0 : (log(v) - la[i]) / (la[i + 1] - la[i]);
+        }
+        lo[a] = mo->lo[j];
+        w[a] = mo->w[j];
         between |= w[a] > 0;
     }
     /* sum over the corners of the cell along the axes strictly between

@@ -178,8 +178,13 @@ typedef struct {
     rl_dtype attn;     /* attention's compute dtype: attention_compute(&c->prec) */
     int totals;        /* 0: finish() times the ops only and leaves the step's totals
                           (rl_ops_terms_of reads the ops' times alone) */
-    band_memo band;    /* the last residual bands time_from_table computed */
-    rl_eff_memo eff;   /* the last efficiency fraction finish() read */
+    band_memo band[RL_KC_COUNT]; /* the last residual bands time_from_table computed
+                          for each kernel class (the spans of attention, between
+                          a step's GEMMs, missed a memo of one, h32step2) */
+    rl_eff_memo eff[RL_EFF_CLASSES]; /* the last efficiency fraction finish() read of
+                          each class (a step's norms share a size, so do its residuals,
+                          between ops of other classes: one memo for all missed 80% of
+                          a calibrated tp8 step's lookups, h32step2) */
 } builder;
 
 /* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
@@ -947,7 +952,7 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     /* the bands it sets: all four (x->bands), else the edge's alone (none at edge 0) */
     int q0 = x->bands ? 0 : e->edge - 1, q1 = x->bands ? 4 : e->edge;
     q0 = q0 > 0 ? q0 : 0;
-    band_memo *bm = &x->band; /* the same for every op of the span */
+    band_memo *bm = &x->band[c]; /* the same for every op of the span */
     if (!(bm->r == r && bm->q0 == q0 && bm->q1 == q1 &&
           !memcmp(bm->above, above, sizeof bm->above) &&
           !memcmp(&bm->below, &below, sizeof below))) {
@@ -1048,7 +1053,7 @@ static void finish(builder *x)
         if (x->c->calibrated && x->h->efficiency.present)
             op->t.time_s = rl_eff_time_memo(&x->h->efficiency, op->eff,
                                             rl_eff_size(op->eff, op->tokens, op->flops, bytes),
-                                            op->flops, bytes, peak, bw, &x->eff);
+                                            op->flops, bytes, peak, bw, &x->eff[op->eff]);
     }
     for (int i = 0; tables && i < o->n; i++) /* spans of several ops (attention) */
         if (o->op[i].kclass >= 0 && o->op[i].kspan > 1)
@@ -1232,7 +1237,7 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
                      ? (double)c->chips
                  : c->ep > 1 ? (double)c->ep
                              : 1.0, 0, rl_dtype_kept(c->prec.weights),
-                 attention_compute(&c->prec), !ends, {NULL, 0, 0, {0}, 0, {0}}, {NULL, 0, 0}};
+                 attention_compute(&c->prec), !ends, {{NULL, 0, 0, {0}, 0, {0}}}, {{NULL, 0, 0}}};
     /* --weights below 16 bits: the kept tensors (arch.h rl_arch_kept_params)
      * stay unquantized; a `quantized = "experts"` model keeps all its
      * matmuls but the routed experts' so (spec.h) */

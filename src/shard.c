@@ -1218,9 +1218,16 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     double even = (double)rb * rl_arch_kv_bytes_per_sequence(m, p.kv, (double)context,
                                                              RL_KV_IDEAL) / Md;
     double copies = even > 0 ? held.kv_bytes / even : 1.0;
-    *st = rl_step_calibrated(m, h, M, rb, context, p, copies);
+    /* without the efficiency curves where an engine's kernel tables will
+     * time the step (rl_ops_engine_step: they set step_s), with them where
+     * those did not after all */
+    const rl_serving_engine *eng = rl_engines_selected(&h->engines);
+    int tabled = eng && eng->tables && !m->abstract;
+    *st = rl_step_calibrated_curves(m, h, M, rb, context, p, copies, !tabled);
     rl_ops ops; /* an engine's kernel tables time the replica's operators */
     int timed = rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops);
+    if (!timed && tabled)
+        *st = rl_step_calibrated(m, h, M, rb, context, p, copies);
     coll->banded = timed && ops.banded;
     for (int k = 0; k < 4; k++)
         coll->band_s[k] = coll->banded ? ops.band_s[k] + coll->comm_s : 0;

@@ -79,6 +79,13 @@ int rl_model_context_note(const rl_model *m, const char *override, char *buf, si
 rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                            long long context, rl_precision p, double kv_copies)
 {
+    return rl_step_calibrated_curves(m, h, chips, batch, context, p, kv_copies, 1);
+}
+
+rl_step rl_step_calibrated_curves(const rl_model *m, const rl_hw *h, long long chips,
+                                  long long batch, long long context, rl_precision p,
+                                  double kv_copies, int curves)
+{
     rl_step r = rl_step_decode(m, h, chips, batch, context, p);
     const rl_efficiency *e = &h->efficiency;
     double B = (double)batch, mlp_ideal = fmax(r.weight_load_s, r.compute_s), kv_s = r.kv_load_s;
@@ -86,14 +93,14 @@ rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, l
     r.attention_compute_s = fmax(0.0, r.attention_s - r.kv_load_s);
     r.bound = rl_step_bound(r.kv_load_s, r.attention_compute_s, r.weight_load_s, r.compute_s);
     r.step_s = r.kv_load_s + r.attention_compute_s + mlp_ideal;
-    if (e->present) {
+    r.calibrated = e->present ? 1 : 0;
+    if (e->present && curves) {
         double L = m->abstract ? 1.0 : (double)m->layers;
         double mm = m->abstract ? 1.0 : L * (4 + rl_arch_mlp_matrices(m)) + 1;
         double other = m->abstract ? 0.0 : 7.0 * L + 2;
         double kv_cal = L * e->overhead_s +
                         kv_s / rl_eff_frac(&e->curve[RL_EFF_ATTENTION], r.mem.kv_bytes / L);
         double mlp_s = mm * e->overhead_s + mlp_ideal / rl_eff_frac(&e->curve[RL_EFF_GEMM], B);
-        r.calibrated = 1;
         /* the attention kernels take at least their FLOP time (review29 H1) */
         r.step_s = fmax(kv_cal * kv_copies, r.attention_s) + mlp_s + other * e->overhead_s;
     }

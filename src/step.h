@@ -102,6 +102,15 @@ int rl_model_context_note(const rl_model *m, const char *override, char *buf, si
 rl_step rl_step_calibrated(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                            long long context, rl_precision p, double kv_copies);
 
+/* rl_step_calibrated, with its efficiency curves left out when `curves` is
+ * 0 (the `calibrated` flag set as there): step_s, the rates and
+ * kernel_excess_s are then the roofline's, for a caller whose kernel
+ * tables time the step and set them (rl_shard_step_calibrated; the curves
+ * were 0.7% of its calibrated tp8 step's instructions, h32step2). */
+rl_step rl_step_calibrated_curves(const rl_model *m, const rl_hw *h, long long chips,
+                                  long long batch, long long context, rl_precision p,
+                                  double kv_copies, int curves);
+
 /* Seconds one chip takes for `flops` matmul FLOPs, `kept` of them on kept
  * tensors (arch.h rl_arch_kept_flops_per_token): those at rl_dtype_kept(
  * p.weights)'s peak when the weights are below 16 bits (their math is bf16,

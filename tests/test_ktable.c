@@ -42,6 +42,43 @@ static double ideal_mnk(const double *x, const void *ctx)
     return x[0] * x[1] * x[2];
 }
 
+/* rl_kt_time's cell-search memo (ktable.h rl_ktable.memo): a warm table,
+ * its memo cycled through 21 values per axis (more than RL_KT_MEMO), then
+ * read again in the reverse order, gives each point bit for bit what a
+ * fresh table (empty memo) gives; and the hand value of
+ * test_interpolation_closed_form, 1e-4 * sqrt 2 at (2, 4, 5), 1e-12.
+ * Fails if a memo entry is taken for another value or axis. */
+static void test_search_memo(void **state)
+{
+    (void)state;
+    enum { N = 21 };
+    double x[N][3];
+    for (int i = 0; i < N; i++) { /* inside, on nodes, and beyond m = 16 */
+        x[i][0] = 1 + 0.75 * i;
+        x[i][1] = 2 + 0.3 * i;
+        x[i][2] = 3 + 1.25 * i;
+    }
+    rl_ktable warm;
+    make_grid(&warm);
+    double first[N];
+    for (int i = 0; i < N; i++)
+        first[i] = rl_kt_time(&warm, x[i], ideal_mnk, NULL, NULL);
+    for (int i = N - 1; i >= 0; i--) {
+        rl_ktable fresh;
+        make_grid(&fresh);
+        rl_provenance pw, pf;
+        double tw = rl_kt_time(&warm, x[i], ideal_mnk, NULL, &pw);
+        double tf = rl_kt_time(&fresh, x[i], ideal_mnk, NULL, &pf);
+        assert_memory_equal(&tw, &tf, sizeof tw);
+        assert_memory_equal(&first[i], &tf, sizeof tf);
+        assert_int_equal(pw, pf);
+        rl_kt_free(&fresh);
+    }
+    double x1[3] = {2, 4, 5};
+    assert_rel(rl_kt_time(&warm, x1, NULL, NULL, NULL), 1e-4 * sqrt(2.0), 1e-12);
+    rl_kt_free(&warm);
+}
+
 static void test_interpolation_closed_form(void **state)
 {
     (void)state;
@@ -479,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_two_axis_rounds),
         cmocka_unit_test(test_lua_errors),
         cmocka_unit_test(test_values_units),
+        cmocka_unit_test(test_search_memo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

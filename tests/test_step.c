@@ -124,6 +124,35 @@ static void moe_b_crit(void **state)
     assert_rel(rl_step_b_crit(&dense, &h, rl_precision_default()), 240, 0.01);
 }
 
+/* rl_step_calibrated_curves (step.h): with its curves, rl_step_calibrated
+ * bit for bit; without, the `calibrated` flag still set and step_s formula
+ * (1)'s with the KV term times kv_copies, exactly the sum the code forms
+ * (kv * 1.5 + max(0, attention - kv * 1.5) + max(weights, compute)), and
+ * not the curves' (fails if the flag leaves the curves on or off).
+ * llama3-8b on h100-sxm (which has efficiency curves), batch 16, 2048. */
+static void calibrated_curves(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    assert_true(h.efficiency.present);
+    rl_precision p = rl_precision_default();
+    rl_step a = rl_step_calibrated(&m, &h, 1, 16, 2048, p, 1.5);
+    rl_step b = rl_step_calibrated_curves(&m, &h, 1, 16, 2048, p, 1.5, 1);
+    rl_step c = rl_step_calibrated_curves(&m, &h, 1, 16, 2048, p, 1.5, 0);
+    rl_step d = rl_step_decode(&m, &h, 1, 16, 2048, p);
+    assert_memory_equal(&a.step_s, &b.step_s, sizeof a.step_s);
+    assert_memory_equal(&a.tokens_per_s, &b.tokens_per_s, sizeof a.tokens_per_s);
+    assert_memory_equal(&a.kernel_excess_s, &b.kernel_excess_s, sizeof a.kernel_excess_s);
+    assert_int_equal(a.calibrated, 1);
+    assert_int_equal(b.calibrated, 1);
+    assert_int_equal(c.calibrated, 1);
+    double kv = d.kv_load_s * 1.5;
+    double roof = kv + fmax(0.0, d.attention_s - kv) + fmax(d.weight_load_s, d.compute_s);
+    assert_memory_equal(&c.step_s, &roof, sizeof roof);
+    assert_true(a.step_s > c.step_s); /* the curves' overheads and fractions add time */
+}
+
 /* rl_step_check refuses what formula (1) cannot evaluate. */
 static void check_errors(void **state)
 {
@@ -166,7 +195,9 @@ int main(void)
         cmocka_unit_test(llama2_13b_mha_table), cmocka_unit_test(llama2_13b_mha_fit),
         cmocka_unit_test(llama2_13b_gqa_table), cmocka_unit_test(worked_problem_3),
         cmocka_unit_test(abstract_30b),         cmocka_unit_test(moe_b_crit),
-        cmocka_unit_test(check_errors),         cmocka_unit_test(harness_can_fail),
+        cmocka_unit_test(check_errors),
+        cmocka_unit_test(calibrated_curves),
+        cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
