@@ -2347,10 +2347,11 @@ static double const_step(void *ctx, const rl_step_work *w)
 
 /* fixAA: a step time that is not a finite positive number (an fp8-only
  * spec timed its kept bf16 tensors at a peak of 0: an infinite step) is
- * refused with -1 and a message, not spun on forever in sample_kv; a
- * pending SIGTERM stops the run (-1, "interrupted").  Fails before: the
- * infinite step never returned (the test hangs and times out), NaN and
- * negative steps were read as 1 ns and returned 0. */
+ * refused with -1 and a message, not spun on forever in sample_kv.  Fails
+ * before: the infinite step never returned (the test hangs and times out),
+ * NaN and negative steps were read as 1 ns and returned 0.  The pending
+ * SIGTERM part held before too (rl_serve_run polls before run_events); it
+ * pins that the -1 paths added beside it still say "interrupted". */
 static void bad_step_time_refused(void **state)
 {
     (void)state;
