@@ -196,10 +196,7 @@ typedef struct {
  * keyed by the KV dtype, attn_dtype bfloat16: engines.h), and fp8 over an
  * fp8 cache at the fp8 peak (tester13 #6: --ideal timed QK^T over bf16
  * K at the fp8 peak, and a flops.bf16 what-if left it unchanged). */
-static rl_dtype attention_compute(const rl_precision *p)
-{
-    return rl_dtype_bytes(p->kv) > rl_dtype_bytes(p->compute) ? p->kv : p->compute;
-}
+static rl_dtype attention_compute(const rl_precision *p) { return rl_attention_dtype(*p); }
 
 /* The compute dtype of op: the kept dtype for a matmul kept unquantized
  * (rl_op.half), attention's own for attention (attention_compute). */

@@ -1181,6 +1181,7 @@ typedef struct {
     int nkv, kvcap;
     double *kv_t, *kv_f;
     unsigned long long max_events; /* the event budget (serve.h RL_SERVE_STALLED) */
+    double bad_t; /* the event time run_events refused (RL_SERVE_BAD_TIME) */
     long long ttft_over, tpot_over; /* requests over the p99 targets so far */
     long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
     long long seqs_peak;  /* the most sequences a max_seqs check saw (seqs_below) */
@@ -2013,8 +2014,10 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx)
         t = cost->time(cost->ctx, &w);
     }
     t += S->extra_s;
-    if (!(t > 0))
+    if (t == 0)
         t = 1e-9;
+    else if (!(t > 0))
+        t = INFINITY; /* NaN or negative: run_events refuses it (RL_SERVE_BAD_TIME) */
     return t;
 }
 
@@ -2176,9 +2179,11 @@ static void end_step(sim *S, int ri, double now)
 /* The KV timeline (all decode replicas together) at a fixed interval; when
  * it fills, every other point is dropped and the interval doubles, so the
  * whole run is covered with kv_samples..2 kv_samples points. */
-static void sample_kv(sim *S, double now)
+static int sample_kv(sim *S, double now)
 {
     while (S->dt_sample > 0 && now >= S->next_sample) {
+        if (rl_interrupted()) /* a long stretch of samples (fixAA: SIGTERM went unheard) */
+            return -1;
         if (S->nkv == S->kvcap) {
             for (int i = 0; i < S->kvcap / 2; i++) {
                 S->kv_t[i] = S->kv_t[2 * i];
@@ -2198,6 +2203,7 @@ static void sample_kv(sim *S, double now)
         S->kv_f[S->nkv++] = pages / (S->cap_pages * (S->nr - S->nprefill));
         S->next_sample += S->dt_sample;
     }
+    return 0;
 }
 
 /* Peak occupancy of one replica's KV pages, checked at each of its steps
@@ -2598,9 +2604,14 @@ static void handle_event(sim *S, event e, double now)
     }
 }
 
+/* A step time that is not finite (NaN, infinite, or negative: replica_step_time
+ * makes those infinite), seen by run_events; rl_serve_run returns -1. */
+#define RL_SERVE_BAD_TIME (-4)
+
 /* Arrivals and events in time order until every request is done.  Returns
  * 0 (also out of memory: S->oom), -1 when interrupted (SIGINT/SIGTERM)
- * after *next arrivals, or RL_SERVE_STALLED past S->max_events. */
+ * after *next arrivals, RL_SERVE_STALLED past S->max_events, or
+ * RL_SERVE_BAD_TIME at an event time that is not finite. */
 static int run_events(sim *S, long long *next)
 {
     const rl_request *req = S->req;
@@ -2620,9 +2631,15 @@ static int run_events(sim *S, long long *next)
             return 0; /* rl_serve_run says so */
         int arrival = *next < n && (S->nev == 0 || req[*next].arrival <= S->ev[0].t);
         double t = arrival ? req[*next].arrival : S->ev[0].t;
+        if (!(t < INFINITY)) { /* the one check of every step's time (fixAA: an infinite
+                                * step, a missing peak, spun sample_kv forever) */
+            S->bad_t = t;
+            return RL_SERVE_BAD_TIME;
+        }
         S->area += S->nsys * (t - S->tlast);
         S->tlast = now = t;
-        sample_kv(S, now);
+        if (sample_kv(S, now) != 0)
+            return -1;
         if (arrival)
             arrive(S, next, now);
         else
@@ -3089,6 +3106,10 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
         rc = RL_SERVE_STALLED;
         goto done;
     }
+    if (ev == RL_SERVE_BAD_TIME)
+        RL_FAIL_GOTO(done, "simulate: a step ends at %g s, not a finite time, after %lld of %lld "
+                     "arrivals: the step cost gave a step no finite positive time (a peak or "
+                     "bandwidth of 0 in the spec?); no result kept", S.bad_t, next, n);
     if (ev == RL_SERVE_MISSED) {
         snprintf(err, errlen, "simulate: stopped after %lld of %lld arrivals: the %s p99 target "
                  "is missed", next, n, S.ttft_over > S.ttft_room ? "TTFT" : "TPOT");

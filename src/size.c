@@ -814,7 +814,8 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
                     double qps, plan_list *pl, rl_size_result *out, char *err, size_t errlen)
 {
     const rl_hw *h = &in->hw[k->hw];
-    if (rl_hw_peak(h, k->p.compute) <= 0)
+    char why[512];
+    if (rl_step_check_peaks(h, k->p, why, sizeof why) != 0)
         return 1;
     k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->ep, k->p, in->hbm_reserve,
                                     k->layout, P + G);
@@ -906,8 +907,8 @@ static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P,
 
 /* Every analytic plan of the search space into pl (RL_SIZE_MAX_PLANS
  * allocated); the rejected ones counted in out. */
-static void enumerate_plans(const rl_size_input *in, const sample_lens *sl, plan_list *pl,
-                            rl_size_result *out, char *err, size_t errlen)
+static int enumerate_plans(const rl_size_input *in, const sample_lens *sl, plan_list *pl,
+                           rl_size_result *out, char *err, size_t errlen)
 {
     double P, G, qps = in->w.qps * (1 + in->headroom); /* the load sized for */
     rl_size_mean_lengths(in, &P, &G);
@@ -917,9 +918,19 @@ static void enumerate_plans(const rl_size_input *in, const sample_lens *sl, plan
         int np = in->prec && in->nprec > 0 ? (in->nprec < 8 ? in->nprec : 8) : precisions(in->m, h, precs);
         if (in->prec && in->nprec > 0)
             memcpy(precs, in->prec, (size_t)np * sizeof *precs);
+        /* a spec lacking a peak every precision needs (an fp8-only what-if
+         * chip: the kept bf16 tensors, rl_step_check_peaks) is refused as
+         * every other command refuses it, not searched to "no KV room" */
+        int timed = 0;
+        char why[512] = "";
+        for (int pi = 0; pi < np; pi++)
+            timed += rl_step_check_peaks(h, precs[pi], why, sizeof why) == 0;
+        if (!timed)
+            RL_FAIL("no precision searched can be timed on %s: %s", h->name, why);
         for (int pi = 0; pi < np; pi++)
             add_kinds(in, hi, precs[pi], P, G, sl, qps, pl, out, err, errlen);
     }
+    return 0;
 }
 
 /* Whether two plans run the same replica kind: hardware, chips, layout,
@@ -1434,7 +1445,8 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     if (!pl.p)
         RL_FAIL_GOTO(done, "size: out of memory");
     out->priced = all_priced(in);
-    enumerate_plans(in, &sl, &pl, out, err, errlen);
+    if (enumerate_plans(in, &sl, &pl, out, err, errlen) != 0)
+        goto done;
     if (conservative_plans(in, &pl, out, err, errlen) != 0)
         goto done;
     qsort(pl.p, (size_t)pl.n, sizeof *pl.p, cmp_plan);

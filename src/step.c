@@ -175,6 +175,53 @@ int rl_step_check_precision(rl_precision p, char *err, size_t errlen)
     return 0;
 }
 
+rl_dtype rl_attention_dtype(rl_precision p)
+{
+    return rl_dtype_bytes(p.kv) > rl_dtype_bytes(p.compute) ? p.kv : p.compute;
+}
+
+/* The dtypes h->flops has, "fp8, int8" (or "none"), for the messages. */
+static void peaks_present(const rl_hw *h, char *have, size_t n)
+{
+    have[0] = '\0';
+    for (int d = 0; d < RL_DTYPE_COUNT; d++)
+        if (rl_hw_peak(h, (rl_dtype)d) > 0)
+            snprintf(have + strlen(have), n - strlen(have), "%s%s", have[0] ? ", " : "",
+                     rl_dtype_name((rl_dtype)d));
+    if (!have[0])
+        snprintf(have, n, "none");
+}
+
+int rl_step_check_peaks(const rl_hw *h, rl_precision p, char *err, size_t errlen)
+{
+    char have[64];
+    peaks_present(h, have, sizeof have);
+    rl_dtype attn = rl_attention_dtype(p), kept = rl_dtype_kept(p.weights);
+    if (rl_hw_peak(h, p.compute) <= 0) { /* with the dtypes it has (tester20 F11) */
+        snprintf(err, errlen, "%s: field 'flops.%s': missing, so compute dtype %s cannot be used "
+                 "(give --compute, Lua field compute, one of: %s)", h->origin,
+                 rl_dtype_name(p.compute), rl_dtype_name(p.compute), have);
+        return -1;
+    }
+    if (rl_hw_peak(h, attn) <= 0) {
+        snprintf(err, errlen, "%s: field 'flops.%s': missing, so attention cannot be timed: its "
+                 "matmuls run in the wider of --kv %s and --compute %s (K and V are read from the "
+                 "cache in its dtype); add flops.%s to the spec or give --kv in a dtype it has (%s)",
+                 h->origin, rl_dtype_name(attn), rl_dtype_name(p.kv), rl_dtype_name(p.compute),
+                 rl_dtype_name(attn), have);
+        return -1;
+    }
+    if (kept != p.weights && rl_hw_peak(h, kept) <= 0) {
+        snprintf(err, errlen, "%s: field 'flops.%s': missing, so --weights %s cannot be timed: "
+                 "quantized checkpoints keep the embedding, LM head, norms, MoE router and biases "
+                 "in %s (dtype.h rl_dtype_kept) and their matmuls run at its peak; add flops.%s to "
+                 "the spec (it has: %s)", h->origin, rl_dtype_name(kept), rl_dtype_name(p.weights),
+                 rl_dtype_name(kept), rl_dtype_name(kept), have);
+        return -1;
+    }
+    return 0;
+}
+
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen)
 {
@@ -191,17 +238,8 @@ int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long 
     if (rl_step_check_not_weights_only("kv", p.kv, err, errlen) != 0 ||
         rl_step_check_not_weights_only("compute", p.compute, err, errlen) != 0)
         return -1;
-    if (rl_hw_peak(h, p.compute) <= 0) { /* with the dtypes it has (tester20 F11) */
-        char have[64] = "";
-        for (int d = 0; d < RL_DTYPE_COUNT; d++)
-            if (rl_hw_peak(h, (rl_dtype)d) > 0)
-                snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s",
-                         have[0] ? ", " : "", rl_dtype_name((rl_dtype)d));
-        snprintf(err, errlen, "%s: field 'flops.%s': missing, so compute dtype %s cannot be used "
-                 "(give --compute, Lua field compute, one of: %s)", h->origin,
-                 rl_dtype_name(p.compute), rl_dtype_name(p.compute), have[0] ? have : "none");
+    if (rl_step_check_peaks(h, p, err, errlen) != 0)
         return -1;
-    }
     return rl_step_check_precision(p, err, errlen);
 }
 

@@ -148,6 +148,23 @@ void rl_step_settle_excess(rl_step *s);
 int rl_step_check(const rl_model *m, const rl_hw *h, long long chips, long long context,
                   rl_precision p, char *err, size_t errlen);
 
+/* The peaks a step at precision p needs, present in h->flops: the compute
+ * dtype's (the matmuls), attention's (rl_attention_dtype) and, with weights
+ * narrower than 16 bits, the kept tensors' (dtype.h rl_dtype_kept: bf16
+ * embedding, LM head, norms, router; ops.c times their matmuls at its
+ * peak).  A spec without one (an fp8-only what-if chip) is refused, not
+ * timed at a peak of 0: that gave an infinite TTFT, a `simulate` that
+ * never ended and a `size` that blamed KV room (fixAA).  0, or -1 with err
+ * naming the spec file, the field flops.D and why it is needed. */
+int rl_step_check_peaks(const rl_hw *h, rl_precision p, char *err, size_t errlen);
+
+/* The dtype attention's matmuls (QK^T, PV) compute in: the wider of the
+ * compute dtype and the KV cache's, as both operands must be in it (K and
+ * V are read from the cache; a narrower cache is dequantized to the
+ * compute dtype on load, a wider one is not quantized to it).  Equal
+ * widths keep the compute dtype (ops.c, tester13 #6). */
+rl_dtype rl_attention_dtype(rl_precision p);
+
 /* The hardware-free part of rl_step_check: mxfp4 neither KV nor compute,
  * compute no narrower than the weights, and a weights x compute pair some
  * engine runs (TensorRT-LLM's QuantAlgo list, step.c engine_runs).  `info`

@@ -2071,9 +2071,52 @@ static void label_follows_band_in_every_command(void **state)
     cJSON_Delete(j);
 }
 
+/* fixAA: validate --against's roofline floor is step --ideal's time of the
+ * row.  llama3-70b TP8 decode, batch 1, context 1100 on h100-sxm: step
+ * --ideal --tp 8 gives 5.521 ms (bf16) and 2.960 ms (fp8); the floor was
+ * 8.152 / 5.635 ms ((E)'s terms kept the measured NCCL AllReduce times), so
+ * a measured 7 ms (bf16) and 4 ms (fp8) were refused.  Now: rows measured at
+ * RL_E2E_FLOOR_MARGIN (0.9) x step --ideal x (1 + 1e-3) are accepted, x (1 -
+ * 1e-3) refused (exit 2) naming step --ideal's time as the floor. */
+static void floor_is_step_ideal(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_floor_ideal_XXXXXX", cmd[1024], csv[600];
+    static char js[1 << 16];
+    assert_non_null(mkdtemp(dir));
+    snprintf(csv, sizeof csv, "%s/v.csv", dir);
+    const char *w[2] = {"bf16", "fp8"};
+    const double seen[2] = {0.007, 0.004}; /* the measurements refused before */
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "step --model llama3-70b --hw h100-sxm --ideal --tp 8 --chips 8 "
+                 "--batch 1 --context 1100 --weights %s --kv %s --compute %s --format json",
+                 w[k], w[k], w[k]);
+        assert_int_equal(run_cli(cmd, js, sizeof js), 0);
+        double ideal = json_num(js, 0, "step_s");
+        assert_rel(ideal, k ? 2.960e-3 : 5.521e-3, 1e-3);
+        const double meas[3] = {seen[k], 0.9 * ideal * (1 + 1e-3), 0.9 * ideal * (1 - 1e-3)};
+        for (int i = 0; i < 3; i++) {
+            FILE *f = fopen(csv, "w");
+            assert_non_null(f);
+            fprintf(f, "phase,tp,batch,context,weights,kv,compute,measured_s\n"
+                       "decode,8,1,1100,%s,%s,%s,%.9g\n", w[k], w[k], w[k], meas[i]);
+            assert_int_equal(fclose(f), 0);
+            snprintf(cmd, sizeof cmd, "validate --against %s --model llama3-70b --hw h100-sxm",
+                     csv);
+            assert_int_equal(run_cli(cmd, js, sizeof js), i < 2 ? 0 : 2);
+            char want[64];
+            snprintf(want, sizeof want, "roofline floor of %.4g s", ideal);
+            if (i == 2)
+                assert_non_null(strstr(js, want));
+        }
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(floor_is_step_ideal),
         cmocka_unit_test(ideal_decode_is_the_op_list),
         cmocka_unit_test(band_names),
         cmocka_unit_test(tp_adds_the_plan_collectives),

@@ -10,6 +10,7 @@
 #include "memory.h"
 #include "ops.h"
 #include "serve.h"
+#include "interrupt.h"
 #include "shard.h"
 #include "stats.h"
 #include "step.h"
@@ -2344,6 +2345,43 @@ static double const_step(void *ctx, const rl_step_work *w)
     return *(const double *)ctx;
 }
 
+/* fixAA: a step time that is not a finite positive number (an fp8-only
+ * spec timed its kept bf16 tensors at a peak of 0: an infinite step) is
+ * refused with -1 and a message, not spun on forever in sample_kv.  Fails
+ * before: the infinite step never returned (the test hangs and times out),
+ * NaN and negative steps were read as 1 ns and returned 0.  The pending
+ * SIGTERM part held before too (rl_serve_run polls before run_events); it
+ * pins that the -1 paths added beside it still say "interrupted". */
+static void bad_step_time_refused(void **state)
+{
+    (void)state;
+    char err[512];
+    rl_model m = load_model("tiny-test", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_request r[2] = {{.arrival = 0, .prompt = 10, .output = 5, .prefix_id = -1},
+                       {.arrival = 1, .prompt = 10, .output = 5, .prefix_id = -1}};
+    rl_serve_config c = rl_serve_config_default();
+    rl_serve_config_hw(&c, &m, &h, 1, rl_precision_default(), 0.1);
+    const double bad[3] = {INFINITY, NAN, -0.01};
+    for (int i = 0; i < 3; i++) {
+        double step = bad[i];
+        rl_step_cost cost = {const_step, &step, 0};
+        rl_serve_result out;
+        err[0] = '\0';
+        assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), -1);
+        assert_non_null(strstr(err, "not a finite time"));
+    }
+    double step = 0.01;
+    rl_step_cost cost = {const_step, &step, 0};
+    rl_serve_result out;
+    rl_interrupt_raise();
+    assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), -1);
+    rl_interrupt_clear();
+    assert_non_null(strstr(err, "interrupted"));
+    assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), 0);
+    rl_serve_result_free(&out);
+}
+
 /* Pipeline parallelism (serve.h rl_ops_cost_pipeline, rl_serve_config.pp),
  * Llama-3-405B on H100 SXM (d_model 16384, 126 layers; the profile's
  * NVLink: 18 links x 25 GB/s, 2 us; NIC: 50 GB/s, 5 us per GPU), ideal op
@@ -2719,6 +2757,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cost_is_the_op_list),
+        cmocka_unit_test(bad_step_time_refused),
         cmocka_unit_test(test_cost_adds_tp_collectives),
         cmocka_unit_test(test_dispatch_on_ttft_not_steps),
         cmocka_unit_test(test_dense_memo_bounded),

@@ -169,6 +169,24 @@ static void check_errors(void **state)
     p.compute = RL_FP8; /* v5e lists no fp8 peak */
     assert_int_equal(rl_step_check(&m, &h, 1, 100, p, err, sizeof err), -1);
     assert_non_null(strstr(err, "flops.fp8"));
+    /* fixAA: an fp8-only chip (flops = {fp8 = 1e15}) passed --weights fp8
+     * --kv fp8 --compute fp8 and timed the kept bf16 tensors (embedding, LM
+     * head) at a peak of 0: TTFT infinite, simulate spun forever.  Refused,
+     * naming the field; attention over a bf16 cache under fp8 compute too. */
+    rl_hw f = load_hw("h100-sxm", NULL, 0);
+    for (int d = 0; d < RL_DTYPE_COUNT; d++)
+        if (d != RL_FP8)
+            f.flops[d] = 0;
+    rl_precision q = {RL_FP8, RL_FP8, RL_FP8};
+    assert_int_equal(rl_step_check(&m, &f, 1, 100, q, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'flops.bf16': missing"));
+    assert_non_null(strstr(err, "--weights fp8"));
+    q.kv = RL_BF16;
+    assert_int_equal(rl_step_check(&m, &f, 1, 100, q, err, sizeof err), -1);
+    assert_non_null(strstr(err, "attention"));
+    f.flops[RL_BF16] = 1e14; /* with the peak: accepted */
+    q.kv = RL_FP8;
+    assert_int_equal(rl_step_check(&m, &f, 1, 100, q, err, sizeof err), 0);
 }
 
 /* A deliberately wrong expectation: MHA's 4.98 ms with the GQA model. */
