@@ -1417,7 +1417,12 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
                                          c->layout, c->kv_len);
-    double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
+    /* bytes after the weights, every KV copy of a token: the room the
+     * prefix check uses (rl_serve_config_prefix_cache charges a prefix per
+     * copy; review39 F1: one copy's 550.8 GB quoted where 1101.6 GB held a
+     * 1100 GB cache) */
+    double copies = c->kv_copies > 1 ? c->kv_copies : 1;
+    double room = c->kv_capacity_tokens * c->kv_bytes_per_token * copies;
     char rule[128];
     if (mem.engine_memory)
         snprintf(rule, sizeof rule, "under the %s engine's memory rule",
@@ -1435,24 +1440,48 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     double chip_w = b.chip_weight_bytes + wd / n;
     if (chip_w > h->hbm_bytes)
         snprintf(rule, sizeof rule, "of HBM, which the weights exceed");
-    char stage[64] = "", all[96] = "", usable[64] = "";
+    /* review39 F3: the stage 1-based (b.stage counts from 0: "stage 1 of 2"
+     * read as the first where the last binds); step's weight_GB/chip named
+     * for the target's share only where it equals it (a pipeline's is the
+     * heaviest stage's, shard.h rl_shard_stage_weights); the all-chips
+     * figure the weights the chips hold (the stages' sum, not the binding
+     * stage's x chips: llama3-70b pp4 on tpu-v5e read 145.3 GB) */
+    double heavy = rl_serve_weight_bytes(m, h, o->chips, c->pp, c->ep, o->prec, c->layout) / n;
+    char stage[64] = "", parts[256] = "", all[128] = "", usable[64] = "";
     if (c->pp > 1)
-        snprintf(stage, sizeof stage, " on stage %lld of %d, the binding one", b.stage, c->pp);
+        snprintf(stage, sizeof stage, " on stage %lld of %d, the binding one", b.stage + 1, c->pp);
+    int len = 0;
+    if (draft)
+        len = snprintf(parts, sizeof parts, ": the target's %.1f GB", b.chip_weight_bytes / 1e9);
+    if (fabs(b.chip_weight_bytes - heavy) <= 1e-9 * heavy)
+        len += snprintf(parts + len, sizeof parts - (size_t)len, ", as step's weight_GB/chip");
+    else
+        len += snprintf(parts + len, sizeof parts - (size_t)len,
+                        "; step's weight_GB/chip is the heaviest stage's, %.1f GB", heavy / 1e9);
+    if (draft)
+        snprintf(parts + len, sizeof parts - (size_t)len, ", and the draft's %.1f GB", wd / n / 1e9);
     if (o->chips > 1) {
-        snprintf(all, sizeof all, "; %.1f GB on the %lld chips", chip_w * n / 1e9, o->chips);
+        double tw = b.total_weight_bytes;
+        if (draft) /* the draft's by the same budget (rl_serve_config_draft's) */
+            tw += rl_serve_hbm_budget(draft, h, o->chips, c->pp, c->ep, o->prec, 0, c->layout,
+                                      c->kv_len).total_weight_bytes;
+        snprintf(all, sizeof all, "; %.1f GB on the %lld chips%s%s", tw / 1e9, o->chips,
+                 draft ? ", target and draft" : "", c->pp > 1 ? ", every stage's" : "");
         snprintf(usable, sizeof usable, " (%.1f GB in all)", b.usable_bytes / 1e9);
     }
     if (c->kv_capacity_tokens < c->page_tokens)
-        return rl_cli_say(o, "the weights (%.1f GB a chip%s, as step's weight_GB/chip%s%s) leave no "
-                             "KV room in the %.1f GB a chip usable%s on %lld x %s (%.1f GB each "
-                             "%s): more --chips, or int8/fp8 --weights",
-                          chip_w / 1e9, stage, all, draft ? ", target and draft" : "",
-                          b.usable_bytes / n / 1e9, usable, o->chips, h->name, h->hbm_bytes / 1e9,
-                          rule);
+        return rl_cli_say(o, "the weights (%.1f GB a chip%s%s%s) leave no KV room in the %.1f GB "
+                             "a chip usable%s on %lld x %s (%.1f GB each %s): more --chips, or "
+                             "int8/fp8 --weights",
+                          chip_w / 1e9, stage, parts, all, b.usable_bytes / n / 1e9, usable,
+                          o->chips, h->name, h->hbm_bytes / 1e9, rule);
+    char each[96] = "";
+    if (copies > 1)
+        snprintf(each, sizeof each, " (%.0f copies of each token's KV, as the prefixes')", copies);
     if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
         return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
-                             "running sequences: the weights leave %.1f GB for KV",
-                          v[0], room / 1e9);
+                             "running sequences: the weights leave %.1f GB for KV%s",
+                          v[0], room / 1e9, each);
     return 0;
 }
 

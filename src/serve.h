@@ -560,6 +560,10 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
 typedef struct {
     double chip_weight_bytes; /* a chip's weights (the binding stage's) */
     double weight_bytes;      /* chip_weight_bytes x chips */
+    double total_weight_bytes; /* the weights on all the chips: weight_bytes without a
+                                  pipeline, else the stages' sum x a stage's chips
+                                  (review39 F3: the refusal read the binding stage's
+                                  x chips as the weights on the chips) */
     double usable_bytes;      /* what weights + KV may use, all chips */
     double kv_bytes;          /* of it left for KV, all chips (< 0: none) */
     double tokens;            /* the KV pool (rl_serve_kv_capacity) */
