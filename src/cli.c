@@ -1628,6 +1628,38 @@ static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl
                why, free_qps, qps, r->utilization * 100, max_qps);
 }
 
+/* The SLO note of a run that missed a target (`missed`, missed_targets)
+ * with neither an overload nor the SLO-missed-not-overloaded verdict.
+ * Without an offered rate (`qps` 0: --offline, or a trace at one instant)
+ * there is no capacity search: the note gives the burst's throughput
+ * (tester43 F1: "at 0 req/s offered; max_sustainable_qps (nan)"); a
+ * capacity not found (NAN, its own note says why) is not quoted. */
+static void note_slo_missed_run(const rl_opts *o, const rl_serve_result *r,
+                                const rl_serve_config *c, const char *missed, double qps,
+                                double max_qps)
+{
+    char why[200];
+    if (!(qps > 0)) {
+        rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) with all %lld "
+                      "requests arriving at once (%s): no offered rate, so no capacity search "
+                      "(max_sustainable_qps null); the burst completed %.4g req/s over the run",
+                   missed, r->slo_attainment * 100, r->requests,
+                   o->given[RL_P_OFFLINE] ? "--offline" : "the trace's", r->req_per_s);
+        return;
+    }
+    if (isfinite(max_qps))
+        snprintf(why, sizeof why, "max_sustainable_qps (%.4g) comes from the capacity search's own "
+                 "sample, and this run does not cap it: %s", max_qps,
+                 c->policy == RL_POLICY_STATIC ? "--policy static's capacity is its saturation rate"
+                 : r->completed < r->requests ? "not every request completed"
+                                              : "too short for a steady state (more --requests)");
+    else
+        snprintf(why, sizeof why, "max_sustainable_qps was not found (null, the note above), so "
+                 "the run does not tell the load from the targets as the cause");
+    rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %.3g req/s "
+                  "offered; %s", missed, r->slo_attainment * 100, qps, why);
+}
+
 /* The capacity of the same arrivals without c's targets (rl_serve_capacity
  * counts them) into *free_qps, searched only when the targets put the
  * capacity below the offered `qps`: the overload and SLO notes and the key
@@ -1912,13 +1944,7 @@ int rl_cli_simulate(rl_opts *o)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, c.max_seqs) &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
-        rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %.3g req/s "
-                      "offered; max_sustainable_qps (%.4g) comes from the capacity search's own "
-                      "sample, and this run does not cap it: %s", missed, r.slo_attainment * 100,
-                   w.qps, max_qps,
-                   c.policy == RL_POLICY_STATIC ? "--policy static's capacity is its saturation rate"
-                   : r.completed < r.requests ? "not every request completed"
-                                              : "too short for a steady state (more --requests)");
+        note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
     if (o->plot) {
         char title[256];
         int plotted;
