@@ -2787,6 +2787,9 @@ static void steady_window(sim *S, rl_serve_result *out)
         out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0 ? queue_keep_up(S, 1) : 1);
     out->backlog_outpaced =
         steady && (backlog_outpaced(S, 0) || (S->nprefill > 0 && backlog_outpaced(S, 1)));
+    out->waiting_at_last_arrival = 0; /* serve.h: the waiting queue as the arrivals end */
+    for (long long i = 0; i < n; i++)
+        out->waiting_at_last_arrival += S->s[i].t_start < 0 || S->s[i].t_start > req[n - 1].arrival;
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
     out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
 }
