@@ -1417,7 +1417,12 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
                                          c->layout, c->kv_len);
-    double room = c->kv_capacity_tokens * c->kv_bytes_per_token; /* bytes after the weights */
+    /* bytes after the weights, every KV copy of a token: the room the
+     * prefix check uses (rl_serve_config_prefix_cache charges a prefix per
+     * copy; review39 F1: one copy's 550.8 GB quoted where 1101.6 GB held a
+     * 1100 GB cache) */
+    double copies = c->kv_copies > 1 ? c->kv_copies : 1;
+    double room = c->kv_capacity_tokens * c->kv_bytes_per_token * copies;
     char rule[128];
     if (mem.engine_memory)
         snprintf(rule, sizeof rule, "under the %s engine's memory rule",
@@ -1435,24 +1440,49 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     double chip_w = b.chip_weight_bytes + wd / n;
     if (chip_w > h->hbm_bytes)
         snprintf(rule, sizeof rule, "of HBM, which the weights exceed");
-    char stage[64] = "", all[96] = "", usable[64] = "";
+    /* review39 F3: the stage 1-based (b.stage counts from 0: "stage 1 of 2"
+     * read as the first where the last binds); step's weight_GB/chip named
+     * for the target's share only where it equals it (a pipeline's is the
+     * heaviest stage's, shard.h rl_shard_stage_weights); the all-chips
+     * figure the weights the chips hold (the stages' sum, not the binding
+     * stage's x chips: llama3-70b pp4 on tpu-v5e read 145.3 GB) */
+    double heavy = rl_serve_weight_bytes(m, h, o->chips, c->pp, c->ep, o->prec, c->layout) / n;
+    char stage[64] = "", parts[256] = "", all[128] = "", usable[64] = "";
     if (c->pp > 1)
-        snprintf(stage, sizeof stage, " on stage %lld of %d, the binding one", b.stage, c->pp);
+        snprintf(stage, sizeof stage, " on stage %lld of %d, the binding one", b.stage + 1, c->pp);
+    int len = 0;
+    if (draft)
+        len = snprintf(parts, sizeof parts, ": the target's %.1f GB", b.chip_weight_bytes / 1e9);
+    if (fabs(b.chip_weight_bytes - heavy) <= 1e-9 * heavy)
+        len += snprintf(parts + len, sizeof parts - (size_t)len, ", as step's weight_GB/chip");
+    else
+        len += snprintf(parts + len, sizeof parts - (size_t)len,
+                        "; step's weight_GB/chip is the heaviest stage's, %.1f GB", heavy / 1e9);
+    if (draft)
+        snprintf(parts + len, sizeof parts - (size_t)len, ", and the draft's %.1f GB",
+                 wd / n / 1e9);
     if (o->chips > 1) {
-        snprintf(all, sizeof all, "; %.1f GB on the %lld chips", chip_w * n / 1e9, o->chips);
+        double tw = b.total_weight_bytes;
+        if (draft) /* the draft's by the same budget (rl_serve_config_draft's) */
+            tw += rl_serve_hbm_budget(draft, h, o->chips, c->pp, c->ep, o->prec, 0, c->layout,
+                                      c->kv_len).total_weight_bytes;
+        snprintf(all, sizeof all, "; %.1f GB on the %lld chips%s%s", tw / 1e9, o->chips,
+                 draft ? ", target and draft" : "", c->pp > 1 ? ", every stage's" : "");
         snprintf(usable, sizeof usable, " (%.1f GB in all)", b.usable_bytes / 1e9);
     }
     if (c->kv_capacity_tokens < c->page_tokens)
-        return rl_cli_say(o, "the weights (%.1f GB a chip%s, as step's weight_GB/chip%s%s) leave no "
-                             "KV room in the %.1f GB a chip usable%s on %lld x %s (%.1f GB each "
-                             "%s): more --chips, or int8/fp8 --weights",
-                          chip_w / 1e9, stage, all, draft ? ", target and draft" : "",
-                          b.usable_bytes / n / 1e9, usable, o->chips, h->name, h->hbm_bytes / 1e9,
-                          rule);
+        return rl_cli_say(o, "the weights (%.1f GB a chip%s%s%s) leave no KV room in the %.1f GB "
+                             "a chip usable%s on %lld x %s (%.1f GB each %s): more --chips, or "
+                             "int8/fp8 --weights",
+                          chip_w / 1e9, stage, parts, all, b.usable_bytes / n / 1e9, usable,
+                          o->chips, h->name, h->hbm_bytes / 1e9, rule);
+    char each[96] = "";
+    if (copies > 1)
+        snprintf(each, sizeof each, " (%.0f copies of each token's KV, as the prefixes')", copies);
     if (c->kv_capacity_tokens - c->prefix_hbm_tokens < c->page_tokens)
         return rl_cli_say(o, "--prefix-cache: %.1f GB of prefix KV in HBM leaves no room for "
-                             "running sequences: the weights leave %.1f GB for KV",
-                          v[0], room / 1e9);
+                             "running sequences: the weights leave %.1f GB for KV%s",
+                          v[0], room / 1e9, each);
     return 0;
 }
 
@@ -1505,6 +1535,28 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     return 0;
 }
 
+/* Whether a run too short for a steady window (steady_valid 0) and
+ * without a capacity figure still shows an overload by itself (review39
+ * F4), all three of: the waiting queue held most requests when the
+ * arrivals ended (waiting_at_last_arrival over half of the n: it starts
+ * empty, so it grew over the arrivals); the median request waited longer
+ * than its own prefill took (TTFT p50 over twice the TTFT service p50,
+ * the reviewer's bar: a queue, not a long prefill); and the whole run
+ * completed under half the arrivals' rate `arrived`, the drain in (a
+ * clump of --burst arrivals meets the first two and not this: the
+ * requests' own rate over the span stays near what completes).  Each
+ * alone misreads a short run: the whole run's rate ends with the last
+ * request's service (fixY's 3-request trace, 1% busy, 7.6 of 10 req/s,
+ * with TTFT equal to its service); a burst queues at any load.  Measured:
+ * llama3-70b on 2 H100 at --qps 100, 45 requests of 2000 + 500 tokens: 40
+ * of 45 waiting, TTFT p50 5.08 s against 0.849 s of service, 1.07 req/s
+ * completed. */
+static int short_run_overloaded(const rl_serve_result *r, double arrived, long long n)
+{
+    return arrived > 0 && 2 * r->waiting_at_last_arrival > n && r->ttft_service.p50 > 0 &&
+           r->ttft.p50 > 2 * r->ttft_service.p50 && r->req_per_s < 0.5 * arrived;
+}
+
 /* The overload note: the run fell measurably short of its arrivals
  * (rl_serve_falls_short: its queue grew and completions lag by more than
  * 2%; tester14 F2b), or completions fell below 80% of the offered rate and the
@@ -1525,33 +1577,46 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
  * service (the drain), so it falls below any arrival rate whose gaps are
  * shorter than an end-to-end latency (fixY, finding 2: 3 trace requests
  * 0.1 s apart, 1% busy, read "overloaded: 10 req/s offered; 7.6 req/s
- * completed (whole run)"). */
+ * completed (whole run)"), unless the run itself shows the queue grow
+ * (short_run_overloaded; review39 F4: 45 requests at 100 req/s on a
+ * deployment that completes about 1 req/s got no verdict). */
 static int note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
                          double free_qps, long long n, int max_seqs)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
         max_qps = free_qps;
-    if (!r->steady_valid && !isfinite(max_qps))
-        return 0; /* too short to tell */
-    double done_rate = r->steady_valid ? r->steady_req_per_s : r->req_per_s;
-    /* against the rate the arrivals reached (rl_serve_reached_qps): very
-     * bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
-     * --qps over a few thousand requests */
-    int short_done = n >= 2 && (done_rate < 0.8 * arrived || rl_serve_falls_short(r, arrived));
-    if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
-        !(max_qps > 0 && arrived > max_qps))
-        return 0;
-    char above[200] = "", done[100] = "";
-    if (max_qps > 0 && arrived > max_qps) /* review24 L1: never "above" a higher figure */
-        snprintf(above, sizeof above, ", above the %.3g req/s these arrivals sustain%s", max_qps,
-                 isfinite(free_qps) ? " without the targets (max_sustainable_qps_no_slo; "
-                                      "max_sustainable_qps " : "");
-    if (*above && isfinite(free_qps))
-        snprintf(above + strlen(above), sizeof above - strlen(above), "%.3g with them)", slo_qps);
-    if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
-        snprintf(done, sizeof done, "; %.3g req/s completed (%s)", done_rate,
-                 r->steady_valid ? "steady window" : "whole run");
+    char above[200] = "", done[320] = "";
+    if (!r->steady_valid && !isfinite(max_qps)) {
+        if (!short_run_overloaded(r, arrived, n))
+            return 0; /* too short to tell */
+        snprintf(done, sizeof done, "; this run is too short for a steady window, but its queue "
+                 "grew: %lld of its %lld requests had not begun their prefill when the last "
+                 "arrived, the median TTFT (%.3g s) is %.3g x the median TTFT service (%.3g s), "
+                 "and %.3g req/s completed (whole run)", r->waiting_at_last_arrival, n,
+                 r->ttft.p50, r->ttft.p50 / r->ttft_service.p50, r->ttft_service.p50,
+                 r->req_per_s);
+    } else {
+        double done_rate = r->steady_valid ? r->steady_req_per_s : r->req_per_s;
+        /* against the rate the arrivals reached (rl_serve_reached_qps): very
+         * bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
+         * --qps over a few thousand requests */
+        int short_done = n >= 2 && (done_rate < 0.8 * arrived || rl_serve_falls_short(r, arrived));
+        if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
+            !(max_qps > 0 && arrived > max_qps))
+            return 0;
+        if (max_qps > 0 && arrived > max_qps) /* review24 L1: never "above" a higher figure */
+            snprintf(above, sizeof above, ", above the %.3g req/s these arrivals sustain%s",
+                     max_qps, isfinite(free_qps) ? " without the targets "
+                                                   "(max_sustainable_qps_no_slo; "
+                                                   "max_sustainable_qps " : "");
+        if (*above && isfinite(free_qps))
+            snprintf(above + strlen(above), sizeof above - strlen(above), "%.3g with them)",
+                     slo_qps);
+        if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
+            snprintf(done, sizeof done, "; %.3g req/s completed (%s)", done_rate,
+                     r->steady_valid ? "steady window" : "whole run");
+    }
     rl_cli_tell("simulate", "note: overloaded: %.3g req/s offered%s%s; the queue grows, so the "
                             "latency percentiles grow with --requests, and TPOT is capped by the "
                             "batch cap (max_seqs %d): a lower TPOT past capacity is not a better "
@@ -1597,6 +1662,38 @@ static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl
                   "max_sustainable_qps_no_slo), and the targets hold only up to %.3g req/s "
                   "(max_sustainable_qps)",
                why, free_qps, qps, r->utilization * 100, max_qps);
+}
+
+/* The SLO note of a run that missed a target (`missed`, missed_targets)
+ * with neither an overload nor the SLO-missed-not-overloaded verdict.
+ * Without an offered rate (`qps` 0: --offline, or a trace at one instant)
+ * there is no capacity search: the note gives the burst's throughput
+ * (tester43 F1: "at 0 req/s offered; max_sustainable_qps (nan)"); a
+ * capacity not found (NAN, its own note says why) is not quoted. */
+static void note_slo_missed_run(const rl_opts *o, const rl_serve_result *r,
+                                const rl_serve_config *c, const char *missed, double qps,
+                                double max_qps)
+{
+    char why[200];
+    if (!(qps > 0)) {
+        rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) with all %lld "
+                      "requests arriving at once (%s): no offered rate, so no capacity search "
+                      "(max_sustainable_qps null); the burst completed %.4g req/s over the run",
+                   missed, r->slo_attainment * 100, r->requests,
+                   o->given[RL_P_OFFLINE] ? "--offline" : "the trace's", r->req_per_s);
+        return;
+    }
+    if (isfinite(max_qps))
+        snprintf(why, sizeof why, "max_sustainable_qps (%.4g) comes from the capacity search's own "
+                 "sample, and this run does not cap it: %s", max_qps,
+                 c->policy == RL_POLICY_STATIC ? "--policy static's capacity is its saturation rate"
+                 : r->completed < r->requests ? "not every request completed"
+                                              : "too short for a steady state (more --requests)");
+    else
+        snprintf(why, sizeof why, "max_sustainable_qps was not found (null, the note above), so "
+                 "the run does not tell the load from the targets as the cause");
+    rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %.3g req/s "
+                  "offered; %s", missed, r->slo_attainment * 100, qps, why);
 }
 
 /* The capacity of the same arrivals without c's targets (rl_serve_capacity
@@ -1883,13 +1980,7 @@ int rl_cli_simulate(rl_opts *o)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
     else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, c.max_seqs) &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
-        rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %.3g req/s "
-                      "offered; max_sustainable_qps (%.4g) comes from the capacity search's own "
-                      "sample, and this run does not cap it: %s", missed, r.slo_attainment * 100,
-                   w.qps, max_qps,
-                   c.policy == RL_POLICY_STATIC ? "--policy static's capacity is its saturation rate"
-                   : r.completed < r.requests ? "not every request completed"
-                                              : "too short for a steady state (more --requests)");
+        note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
     if (o->plot) {
         char title[256];
         int plotted;

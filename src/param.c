@@ -208,7 +208,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "arrivals and lengths, one request a line, by position: arrival_s,"
                     "prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]] (a header line "
                     "naming them in this order is optional; prefix_tokens >= 1, below "
-                    "prompt_tokens)",
+                    "prompt_tokens; no prefix: both left out or empty)",
                     NOWHERE, RL_PF_SERVE},
     [RL_P_POLICY] = {"policy", "policy", NULL, "policy", RL_PT_STRING,
                      "static|interleaved|continuous|chunked|disagg", "", 0, 0, "continuous", NULL,

@@ -1012,6 +1012,9 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
             rl_shard_stage_room(m, h, chips, pp, split, r.stage_w, len, keep, &b.stage) * n;
         b.chip_weight_bytes = rl_shard_stage_weight_of(m, pp, split, r.stage_w, b.stage);
         b.weight_bytes = b.chip_weight_bytes * n;
+        /* every stage's weights once over a stage's chips (the sum is
+         * rl_shard_stage_weight_of's at one stage) */
+        b.total_weight_bytes = rl_shard_stage_weight_of(m, 1, split, r.stage_w, 0) * (double)stage;
         b.usable_bytes = rl_memory_usable_group(h, chips, stage, b.weight_bytes) * keep;
         b.tokens = b.kv_bytes / per_token;
         return b;
@@ -1020,6 +1023,7 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
     if (b.weight_bytes < 0)
         return b;
     b.chip_weight_bytes = b.weight_bytes / n;
+    b.total_weight_bytes = b.weight_bytes;
     b.usable_bytes = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, b.weight_bytes)
                                        : mem.capacity_bytes * keep;
     b.kv_bytes = b.usable_bytes - b.weight_bytes;
@@ -2783,6 +2787,9 @@ static void steady_window(sim *S, rl_serve_result *out)
         out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0 ? queue_keep_up(S, 1) : 1);
     out->backlog_outpaced =
         steady && (backlog_outpaced(S, 0) || (S->nprefill > 0 && backlog_outpaced(S, 1)));
+    out->waiting_at_last_arrival = 0; /* serve.h: the waiting queue as the arrivals end */
+    for (long long i = 0; i < n; i++)
+        out->waiting_at_last_arrival += S->s[i].t_start < 0 || S->s[i].t_start > req[n - 1].arrival;
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
     out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
 }

@@ -560,6 +560,10 @@ double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, 
 typedef struct {
     double chip_weight_bytes; /* a chip's weights (the binding stage's) */
     double weight_bytes;      /* chip_weight_bytes x chips */
+    double total_weight_bytes; /* the weights on all the chips: weight_bytes without a
+                                  pipeline, else the stages' sum x a stage's chips
+                                  (review39 F3: the refusal read the binding stage's
+                                  x chips as the weights on the chips) */
     double usable_bytes;      /* what weights + KV may use, all chips */
     double kv_bytes;          /* of it left for KV, all chips (< 0: none) */
     double tokens;            /* the KV pool (rl_serve_kv_capacity) */
@@ -723,6 +727,12 @@ typedef struct rl_serve_result {
                              admissions beyond their noise; a load past the service rate
                              keep-up's 2% lets through (tester28 F9).  0 without a window */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
+    /* The requests whose first prefill step had not begun when the last
+     * request arrived (it included when it waited): the waiting queue as
+     * the arrivals end, from an empty start.  Not a JSON key: the overload
+     * note's rule for a run too short for a steady window (cli.c
+     * note_overload; review39 F4). */
+    long long waiting_at_last_arrival;
     double goodput_req_per_s; /* completed within both SLOs, per second of the whole run
                                  (first arrival to last completion: the drain tail in) */
     double steady_goodput_req_per_s; /* the same in the steady window (steady_req_per_s's:

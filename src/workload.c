@@ -476,6 +476,19 @@ static void line_failed(int why, const char *path, long long line, char *err, si
         snprintf(err, errlen, "%s:%lld: out of memory reading the line", path, line);
 }
 
+/* The fields of a data line that count: empty optional cells at its end
+ * (prefix_id, prefix_tokens) are left out, as a spreadsheet or roofline's
+ * own --format csv writes a row without a prefix (`15,1000,10,,`; tester43
+ * F7: refused as "'' is not an integer"); an empty required cell, or an
+ * empty prefix_id before a prefix_tokens, stays and is refused by its
+ * field. */
+static int trace_fields(char **fld, int nf)
+{
+    while (nf > 3 && nf <= 5 && fld[nf - 1][0] == '\0')
+        nf--;
+    return nf;
+}
+
 /* A data line's nf fields fld (nf 7: more than 6) into v (the caller's
  * defaults kept for fields absent): 3 to 5 fields in range, arrivals in
  * order (`last`: the previous one), a prefix id with a length below the
@@ -483,6 +496,10 @@ static void line_failed(int why, const char *path, long long line, char *err, si
 static int trace_row(char **fld, int nf, double last, double *v, const char *path,
                      long long line, char *err, size_t errlen)
 {
+    if (nf == 5 && fld[3][0] == '\0')
+        RL_FAIL("%s:%lld: field 'prefix_id': empty beside prefix_tokens '%.40s' (a prefix length "
+                "needs its id; a request without a prefix leaves both empty or out)", path, line,
+                fld[4]);
     if (nf < 3 || nf > 5) /* the line's count first, short or long (tester9 #8) */
         RL_FAIL("%s:%lld: expected 3 to 5 comma-separated fields, got %s%d (%s%s%sthe columns are "
                 TRACE_COLUMNS ")", path, line, nf > 6 ? "more than " : "", nf > 6 ? 6 : nf,
@@ -580,6 +597,7 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
             continue;
         }
         double v[5] = {0, 0, 0, -1, default_prefix_len};
+        nf = trace_fields(fld, nf);
         if (trace_row(fld, nf, last, v, path, line, err, errlen) != 0)
             goto fail;
         if (max_context > 0 && v[1] + v[2] > (double)max_context && too_long++ == 0) {

@@ -3020,6 +3020,27 @@ static void fixX_kv_layout_findings(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* review39 F1: the --prefix-cache refusal quotes the room its check used.
+ * llama3-70b on 16 H100 keeps 2 copies of each KV head (K = 8), and a
+ * prefix is charged per copy (serve.c rl_serve_config_prefix_cache), so
+ * the room is 1680882 tokens x 327680 B x 2 = 1101.6 GB: a 1100 GB cache
+ * runs, 1300 GB is refused quoting 1101.6 GB (it quoted one copy's 550.8
+ * GB beside the 1100 GB it accepted). */
+static void prefix_refusal_quotes_both_copies(void **state)
+{
+    (void)state;
+    const char *cmd = "simulate --model llama3-70b --hw h100-sxm --chips 16 --qps 2 --requests 20 "
+                      "--prompt-len 1000 --out-len 10 --prefixes 4:500 --prefix-cache %d";
+    char line[256];
+    snprintf(line, sizeof line, cmd, 1100);
+    assert_int_equal(run_cli(line, out, sizeof out), 0);
+    snprintf(line, sizeof line, cmd, 1300);
+    int rc = run_cli(line, out, sizeof out);
+    if (rc != 2 || !strstr(out, "1300.0 GB of prefix KV in HBM leaves no room for running "
+                                "sequences: the weights leave 1101.6 GB for KV (2 copies"))
+        fail_msg("%s: exit %d: %s", line, rc, out);
+}
+
 /* Tester 4 finding 11: simulate names its KV split in step's --kv-split
  * terms.  llama3-70b (K = 8) on 16 tpu-v5e: two copies of each KV head,
  * kv_layout replicate; on 8 chips (int8 weights, to fit) one copy,
@@ -4908,9 +4929,16 @@ static void simulate_tp_over_heads_refused(void **state)
  * simulate's default 0.1 where no engine memory rule applies, TPU v5e),
  * the total chips x a chip's.
  * The pipeline case (llama3-405b tp2 pp2 on 4 H100) quotes the binding
- * stage's weights, step's 202.9 GB a chip. */
+ * stage's weights, step's 202.9 GB a chip.
+ * review39 F3: a pipeline's total is the weights the chips hold, every
+ * stage's once (`info`'s weight_bytes for a plan that replicates nothing;
+ * llama3-70b pp4 on 4 tpu-v5e: 141.1 GB where the binding stage x 4 read
+ * 145.3), and the binding stage is counted from 1 (stage 4 of 4, the LM
+ * head's; it read "stage 3 of 4").  `info` (NULL: chips x a chip's) names
+ * the model whose weight_bytes the total must equal; `stage` the words the
+ * refusal must hold (NULL: none). */
 static void refusal_weights_as_step(const char *sim, const char *step, long long chips,
-                                    const char *note)
+                                    const char *note, const char *info, const char *stage)
 {
     char cmd[512];
     snprintf(cmd, sizeof cmd, "simulate %s --qps 1 --prompt-len 512 --out-len 128 --requests 10",
@@ -4926,16 +4954,25 @@ static void refusal_weights_as_step(const char *sim, const char *step, long long
     const char *t = strstr(w, "; ");
     if (chips > 1 && (!t || sscanf(t, "; %lf GB on the %lld chips", &all, &n) != 2 || n != chips))
         fail_msg("roofline %s: no total on the %lld chips: %s", cmd, chips, out);
+    if (stage && !strstr(w, stage))
+        fail_msg("roofline %s: no '%s': %s", cmd, stage, out);
     snprintf(cmd, sizeof cmd, "step %s --batch 1 --context 640 --format json", step);
     cJSON *st = run_json_noted(cmd, note);
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "rows"), 0);
     double want = num(row, "weight_bytes_per_chip") / 1e9;
     double room = num(row, "usable_bytes_per_chip") / 1e9;
     cJSON_Delete(st);
+    double total = want * (double)chips;
+    if (info) {
+        snprintf(cmd, sizeof cmd, "info --model %s --format json", info);
+        cJSON *in = run_json_noted(cmd, "");
+        total = num(in, "weight_bytes") / 1e9;
+        cJSON_Delete(in);
+    }
     if (fabs(chip - want) > 0.051 || fabs(usable - room) > 0.051 ||
-        (chips > 1 && fabs(all - want * (double)chips) > 0.051))
+        (chips > 1 && fabs(all - total) > 0.051))
         fail_msg("%s: refusal %.1f GB a chip (%.1f in all), usable %.1f; step %.4g GB a chip, "
-                 "usable %.4g", sim, chip, all, usable, want, room);
+                 "usable %.4g, %.4g GB in all", sim, chip, all, usable, want, room, total);
 }
 
 /* s32 review LOW (fixW): step --help said the largest batch is "not given
@@ -4960,14 +4997,19 @@ static void simulate_refusal_quotes_step_weights(void **state)
 {
     (void)state;
     refusal_weights_as_step("--model deepseek-v3 --hw h100-sxm --chips 8",
-                            "--model deepseek-v3 --hw h100-sxm --chips 8", 8, "");
+                            "--model deepseek-v3 --hw h100-sxm --chips 8", 8, "", NULL, NULL);
     refusal_weights_as_step("--model deepseek-v3 --hw tpu-v5e --chips 8",
                             "--model deepseek-v3 --hw tpu-v5e --chips 8 --hbm-reserve 0.1", 8,
-                            "nothing measured");
+                            "nothing measured", NULL, NULL);
     refusal_weights_as_step("--model llama3-405b --hw h100-sxm --chips 4 --pp 2",
-                            "--model llama3-405b --hw h100-sxm --chips 4 --tp 2 --pp 2", 4, "");
+                            "--model llama3-405b --hw h100-sxm --chips 4 --tp 2 --pp 2", 4, "",
+                            "llama3-405b", " on stage 2 of 2, the binding one, as step's");
+    refusal_weights_as_step("--model llama3-70b --hw tpu-v5e --chips 4 --pp 4",
+                            "--model llama3-70b --hw tpu-v5e --chips 4 --tp 1 --pp 4 "
+                            "--hbm-reserve 0.1", 4, "nothing measured", "llama3-70b",
+                            " on stage 4 of 4, the binding one, as step's");
     refusal_weights_as_step("--model llama3-70b --hw h100-sxm",
-                            "--model llama3-70b --hw h100-sxm --tp 1", 1, "");
+                            "--model llama3-70b --hw h100-sxm --tp 1", 1, "", NULL, NULL);
 }
 
 /* tester40 F2: validate --against on a chip with nothing measured (tpu-v5e)
@@ -5275,6 +5317,7 @@ int main(void)
         cmocka_unit_test(ops_tp_over_heads_refused),
         cmocka_unit_test(simulate_tp_over_heads_refused),
         cmocka_unit_test(simulate_refusal_quotes_step_weights),
+        cmocka_unit_test(prefix_refusal_quotes_both_copies),
         cmocka_unit_test(step_help_max_batch_under_plans),
         cmocka_unit_test(validate_unmeasured_row_as_step),
         cmocka_unit_test(validate_no_rows_left),

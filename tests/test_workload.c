@@ -71,6 +71,26 @@ static void test_trace_csv(void **state)
     unlink(path);
     assert_int_equal(r[1].prompt, 200);
     free(r);
+    /* tester43 F7: empty prefix cells, as a spreadsheet or --format csv
+     * writes a row without a prefix, read as no prefix (they were refused:
+     * "field 'prefix_id': '' is not an integer"); an id with an empty
+     * length takes --prefixes' LEN (here 64), as one with none */
+    write_temp(path, ".csv", "arrival_s,prompt_tokens,output_tokens,prefix_id,prefix_tokens\n"
+                             "0,1000,10,1,800\n15,1000,10,,\n16,1000,10, , \n17,900,9,\"\"\n"
+                             "18,1000,10,2,\n");
+    assert_int_equal(rl_trace_read(path, 64, 0, &r, err, sizeof err), 5);
+    unlink(path);
+    for (int i = 1; i < 4; i++) {
+        assert_int_equal(r[i].prefix_id, -1);
+        assert_int_equal(r[i].prefix_len, 0);
+    }
+    assert_int_equal(r[3].prompt, 900);
+    assert_int_equal(r[4].prefix_id, 2);
+    assert_int_equal(r[4].prefix_len, 64);
+    free(r);
+    expect_trace_error("0,100,10,,50\n", ":1: field 'prefix_id': empty beside prefix_tokens '50'");
+    expect_trace_error("0,100,10,7,\n", ":1: field 'prefix_tokens': a prefix id needs its length");
+    expect_trace_error("0,,10,,\n", ":1: field 'prompt_tokens': '' is not an integer");
     expect_trace_error("0,100,10\n1,\"100,10\n", ":2: column 2: a quoted field without its closing quote");
     expect_trace_error("0,100,10\n1,abc,10\n", ":2: field 'prompt_tokens'");
     /* a short and a long line both say the count (tester9 #8: the long one named a field 'line') */
