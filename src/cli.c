@@ -16,6 +16,7 @@
 
 #include "calib.h"
 #include "e2e.h"
+#include "error.h"
 #include "guard.h"
 #include "interrupt.h"
 #include "number.h"
@@ -140,7 +141,7 @@ static int parse_ints(const char *s, long long min, long long max, long long *ou
         const char *next, *why = NULL;
         int rc = parse_item(p, &v, &next, &why);
         /* echo at most 40 characters of the list: the reason must show */
-        const char *more = strlen(s) > 40 ? "..." : "";
+        const char *more = rl_elide_suffix(s);
         int len = (int)(next - p) > 24 ? 24 : (int)(next - p);
         if (rc == -2 || rc == -3) { /* the item named when it is not all of s */
             int whole = p == s && !*next;

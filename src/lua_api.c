@@ -847,7 +847,7 @@ static void check_list(lua_State *L, int idx, const char *key)
         char desc[64], shown[80];
         const char *name = rl_sandbox_key(L, -2, desc, sizeof desc);
         if (name)
-            snprintf(shown, sizeof shown, "'%.40s%s'", name, strlen(name) > 40 ? "..." : "");
+            snprintf(shown, sizeof shown, "'%.40s%s'", name, rl_elide_suffix(name));
         else
             snprintf(shown, sizeof shown, "[%s]", desc);
         opt_error(L, "field '%s': key %s in a list of %d (a list holds entries 1 to n only: no "

@@ -249,7 +249,7 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
                      f->choices[i]);
         RL_FAIL("%s: field '%s': unknown value \"%.40s%s\" (one of %s)", origin, f->name, s,
-                strlen(s) > 40 ? "..." : "", list);
+                rl_elide_suffix(s), list);
     }
     case T_FLOPS:
         return rl_spec_read_flops(L, origin, f->name, (double *)dst, err, errlen);
@@ -888,7 +888,7 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     char *dot = strchr(arg, '.');
     if (!eq || !dot || dot > eq)
         RL_FAIL("--set '%.40s%s': expected model.FIELD=VALUE or hw.FIELD=VALUE", arg,
-                strlen(arg) > 40 ? "..." : "");
+                rl_elide_suffix(arg));
     *dot = '\0';
     *eq = '\0';
     if (strcmp(arg, "model") == 0)
@@ -1425,8 +1425,7 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     for (int i = 0; i < nov && used < (int)sizeof origin; i++)
         used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%.40s%s=%.40s%s",
                          i ? ", " : " with --set ", ov[i].field,
-                         strlen(ov[i].field) > 40 ? "..." : "", ov[i].value,
-                         strlen(ov[i].value) > 40 ? "..." : "");
+                         rl_elide_suffix(ov[i].field), ov[i].value, rl_elide_suffix(ov[i].value));
     if (rc == 0) {
         convert_job j = {ov, nov, path, origin, convert, out, err, errlen, 0};
         lua_pushcfunction(L, convert_protected);
