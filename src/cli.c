@@ -350,10 +350,19 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
         /* a value that is the next argument and names an option: the value
          * was left out (tester LOW #10: --save --ideal wrote ./--ideal and
          * dropped --ideal).  --save=--ideal says it on purpose. */
-        const struct option *next = optarg && optarg == argv[optind - 1] ? long_option(optarg)
-                                                                         : NULL;
+        int separate = optarg && optarg == argv[optind - 1];
+        const struct option *next = separate ? long_option(optarg) : NULL;
         if (next) {
             rl_cli_tell(c->name, "--%s needs a value (got the option --%s)", flag, next->name);
+            return -1;
+        }
+        /* "--" ends the options, and "--x" matched no option but reads as
+         * one: no value either (tester43 LOW F2: --save -- wrote ./--) */
+        if (separate && strncmp(optarg, "--", 2) == 0) {
+            rl_cli_tell(c->name, "--%s needs a value (got '%.40s%s', %s; write --%s=%.40s%s if "
+                        "it is meant)", flag, optarg, rl_elide_suffix(optarg),
+                        optarg[2] ? "which reads as an option" : "the end of the options", flag,
+                        optarg, rl_elide_suffix(optarg));
             return -1;
         }
         int id = rl_command_flag(c, flag);
