@@ -882,6 +882,17 @@ const char *rl_run_mode(const char *base, const rl_hw *h, double share)
 
 /* ---- overrides ------------------------------------------------------------- */
 
+/* s with its leading blanks skipped and trailing ones cut (in place). */
+static char *trim_blanks(char *s)
+{
+    char *e = s + strlen(s);
+    while (*s == ' ' || *s == '\t')
+        s++;
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+        *--e = '\0';
+    return s;
+}
+
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen)
 {
     char *eq = strchr(arg, '=');
@@ -891,27 +902,28 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
                 rl_elide_suffix(arg));
     *dot = '\0';
     *eq = '\0';
-    if (strcmp(arg, "model") == 0)
+    /* blanks around the prefix, the field name and the value trimmed, both
+     * ends, as the flags take " 80" and "80 " alike (tester LOW #7: strtod
+     * skipped leading ones only; CLOSING32 LOW: ' hw.flops.bf16 =1e15' read
+     * prefix ' hw' and field 'flops.bf16 ') */
+    char *pre = trim_blanks(arg);
+    if (strcmp(pre, "model") == 0)
         *kind = 0;
-    else if (strcmp(arg, "hw") == 0)
+    else if (strcmp(pre, "hw") == 0)
         *kind = 1;
     else
-        RL_FAIL("--set '%.40s...': the prefix must be 'model' or 'hw'", arg);
-    out->field = dot + 1;
-    /* blanks around the value trimmed, both ends, as the flags take " 80" and
-     * "80 " alike (tester LOW #7: strtod skipped leading ones only) */
-    char *v = eq + 1, *e = v + strlen(v);
-    while (*v == ' ' || *v == '\t')
-        v++;
-    while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
-        *--e = '\0';
-    out->value = v;
+        RL_FAIL("--set '%.40s...': the prefix must be 'model' or 'hw'", pre);
+    out->field = trim_blanks(dot + 1);
+    out->value = trim_blanks(eq + 1);
     if (!*out->field)
         RL_FAIL("--set: empty field name");
+    if (out->field[strcspn(out->field, " \t")]) /* 'flops. bf16': no field has a blank */
+        RL_FAIL("--set %s.%.40s%s: a blank inside the field name (no field has one)", pre,
+                out->field, rl_elide_suffix(out->field));
     char *end;
     strtod(out->value, &end);
     if (rl_number_is_hex(out->value) && end != out->value && !*end)
-        RL_FAIL("--set %s.%s=%s: hexadecimal numbers are not accepted; write it in decimal", arg,
+        RL_FAIL("--set %s.%s=%s: hexadecimal numbers are not accepted; write it in decimal", pre,
                 out->field, out->value);
     return 0;
 }

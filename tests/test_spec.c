@@ -236,6 +236,17 @@ static void override_parse(void **state)
     char big[1024];
     assert_int_equal(rl_model_load("llama3-8b", &ov, 1, &m, big, sizeof big), 0);
     assert_int_equal(m.layers, 80);
+    /* and around the prefix and the field name (CLOSING32 LOW: ' hw.flops.bf16 =1e15'
+     * was refused as prefix ' hw', 'hw.flops.bf16 =1e15' as field 'flops.bf16 ');
+     * a blank inside the name is refused naming it */
+    char g[] = " hw .\tflops.bf16 =1e15", h[] = "hw.flops. bf16=1e15";
+    assert_int_equal(rl_override_parse(g, &kind, &ov, err, sizeof err), 0);
+    assert_int_equal(kind, 1);
+    assert_string_equal(ov.field, "flops.bf16");
+    assert_string_equal(ov.value, "1e15");
+    assert_int_equal(rl_override_parse(h, &kind, &ov, err, sizeof err), -1);
+    assert_string_equal(err, "--set hw.flops. bf16: a blank inside the field name (no field has "
+                             "one)");
     /* a long value is elided in the origin, so the reason still fits
      * (tester LOW #1: 5000 characters cut err before "longer than 63") */
     char lng[2100] = "model.name=";
