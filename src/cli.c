@@ -2649,6 +2649,11 @@ static int calibrate_tables(rl_opts *o)
     cJSON_AddStringToObject(r, "profile", save);
     cJSON_AddStringToObject(r, "engine", o->engine);
     note_below_floor(o, cJSON_GetObjectItem(r, "tables"));
+    char absent[512]; /* tester43 F5: said, not kept (the profile holds DIR's tables only) */
+    if (rl_silicon_absent(o->tables, o->engine, absent, sizeof absent) > 0)
+        rl_cli_say(o, "note: %s/%s has no %s: %s holds no table for that work (%s's own are not "
+                      "kept: the profile holds the tables of --tables only), so its runs time it "
+                      "at the roofline", o->tables, o->engine, absent, save, o->hw);
     return emit(o, r);
 }
 
