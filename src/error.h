@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Format the message into err[errlen] (err may be NULL: only the -1);
  * returns -1. */
@@ -50,6 +51,15 @@ static inline const char *rl_names_join(char *buf, size_t len, const char *const
         k += w > 0 ? (size_t)w : 0;
     }
     return buf;
+}
+
+/* A user's string in a message is cut to 40 characters (format "%.40s%s")
+ * and marked "..." when longer, so the reason after it still shows (tester
+ * LOW #1: a 5000-character --set value filled err before the reason): the
+ * suffix for s, "..." or "". */
+static inline const char *rl_elide_suffix(const char *s)
+{
+    return s && strlen(s) > 40 ? "..." : "";
 }
 
 #endif

@@ -766,6 +766,29 @@ static int check_model_hw(lua_State *L, int opts, rl_model *m, rl_hw *h)
     return opt_band(L, opts, h, 1);
 }
 
+/* The dtype named by the value at idx of option `key` (entry `entry` of its
+ * list, 0: the value itself); an error otherwise, naming the entry and what
+ * it is when not a name (tester LOW: a nil in {"bf16", nil, "fp8"} read
+ * "unknown dtype '?'"). */
+static rl_dtype dtype_at(lua_State *L, int idx, const char *key, int entry)
+{
+    rl_dtype t;
+    char at[32] = "";
+    if (entry)
+        snprintf(at, sizeof at, ": entry %d", entry);
+    int type = lua_type(L, idx);
+    if (type != LUA_TSTRING && type != LUA_TNUMBER)
+        opt_error(L, "field '%s'%s is %s%s, not a dtype name (known: %s)", key, at,
+                  type == LUA_TNIL ? "" : "a ",
+                  type == LUA_TNIL ? "nil (a hole in the list)" : luaL_typename(L, idx),
+                  rl_dtype_list());
+    const char *name = lua_tostring(L, idx);
+    if (rl_dtype_parse(name, &t) != 0)
+        opt_error(L, "field '%s'%s: unknown dtype '%s' (known: %s)", key, at, name,
+                  rl_dtype_list());
+    return t;
+}
+
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
 {
     const char *key = RL_PARAMS[id].lua;
@@ -773,12 +796,8 @@ static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
         return def;
     lua_getfield(L, opts, key);
     rl_dtype t = def;
-    if (!lua_isnil(L, -1)) {
-        const char *name = lua_tostring(L, -1);
-        if (!name || rl_dtype_parse(name, &t) != 0)
-            opt_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
-                      rl_dtype_list());
-    }
+    if (!lua_isnil(L, -1))
+        t = dtype_at(L, -1, key, 0);
     lua_pop(L, 1);
     return t;
 }
@@ -847,7 +866,7 @@ static void check_list(lua_State *L, int idx, const char *key)
         char desc[64], shown[80];
         const char *name = rl_sandbox_key(L, -2, desc, sizeof desc);
         if (name)
-            snprintf(shown, sizeof shown, "'%.40s%s'", name, strlen(name) > 40 ? "..." : "");
+            snprintf(shown, sizeof shown, "'%.40s%s'", name, rl_elide_suffix(name));
         else
             snprintf(shown, sizeof shown, "[%s]", desc);
         opt_error(L, "field '%s': key %s in a list of %d (a list holds entries 1 to n only: no "
@@ -907,13 +926,10 @@ static int opt_dtype_list(lua_State *L, int opts, rl_param_id id, rl_dtype def, 
         opt_error(L, "field '%s': 1 to %d dtypes", key, RL_DTYPE_COUNT);
     for (lua_Unsigned i = 1; i <= len; i++) {
         lua_rawgeti(L, -1, (lua_Integer)i);
-        const char *name = lua_tostring(L, -1);
-        if (!name || rl_dtype_parse(name, &out[n]) != 0)
-            opt_error(L, "field '%s': unknown dtype '%s' (known: %s)", key, name ? name : "?",
-                      rl_dtype_list());
+        out[n] = dtype_at(L, -1, key, (int)i);
         seen[n] = out[n];
         if (rl_list_repeats(seen, ++n))
-            opt_error(L, "field '%s': %s is given twice", key, name);
+            opt_error(L, "field '%s': %s is given twice", key, lua_tostring(L, -1));
         lua_pop(L, 1);
     }
     lua_pop(L, 1);

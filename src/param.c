@@ -546,7 +546,9 @@ const rl_command RL_COMMANDS[] = {
      "keeps the printed summary.\n"
      "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
      "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
-     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE;\n"
+     "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE\n"
+     "(H's own tables are not kept: a note names any of the three files DIR/E lacks, whose\n"
+     "work the profile's runs time at the roofline);\n"
      "tables whose '# device:' is not H's chip (as H's engines name it) are refused, and so\n"
      "are tables with no '# device:' line unless --device-unchecked (the profile then reads\n"
      "estimated).",

@@ -91,9 +91,10 @@ enum {
     RL_PF_NONEMPTY = 1 << 4, /* an empty value is refused */
     RL_PF_LIST = 1 << 5,     /* a comma-separated list of names (as RL_PT_DTYPE_LIST): no empty item */
     RL_PF_NAME = 1 << 6,     /* a plain name: 1-40 letters, digits, '_', '.', '-', not led by '.' */
-    RL_PF_BACKEND = 1 << 7,  /* validate: read by its --backend source only (beside --against or
-                              * --tables refused naming the source: cli.c source_options) */
-    RL_PF_TABLES = 1 << 8,   /* validate: read by its --tables source only (likewise) */
+    RL_PF_BACKEND = 1 << 7,  /* validate, calibrate: read by their --backend source only (beside
+                              * --against or --tables refused naming the source: cli.c
+                              * source_options) */
+    RL_PF_TABLES = 1 << 8,   /* validate, calibrate: read by their --tables source only (likewise) */
 };
 
 /* Where a value lands: offsetof(rl_opts, field), or RL_AT_GIVEN when the

@@ -2,6 +2,7 @@
  * errors, instruction budget and memory cap (after redis's scripting sandbox). */
 #include "sandbox.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -194,13 +195,15 @@ static int safe_xpcall(lua_State *L)
  * before it starts.  Anything still stuck in C at the time limit is ended
  * by the watchdog (see rl_sandbox_dofile). */
 
-/* Worst-case steps of matching pattern p against a subject of n bytes.  Per
- * start position (n+1 of them) the matcher walks the pattern's items (at
- * most plen), and each item that may scan the subject -- an unbounded
- * repetition ('*', '+', '-'), a balance %b, a back-reference %1-%9 --
- * multiplies the work by n+1 (backtracking over its splits); each optional
- * item ('?') doubles it.  Sets ([...]) are one item. */
-static double pattern_steps(const char *p, size_t plen, size_t n)
+/* Worst-case steps of matching pattern p against a subject of n bytes,
+ * blind to the subject.  Per start position (n+1 of them) the matcher walks
+ * the pattern's items (at most plen), and each item that may scan the
+ * subject -- an unbounded repetition ('*', '+', '-'), a balance %b, a
+ * back-reference %1-%9 -- multiplies the work by n+1 (backtracking over its
+ * splits); each optional item ('?') doubles it.  Sets ([...]) are one item.
+ * What a malformed pattern is charged (Lua raises its error only when the
+ * matcher reaches the bad item, after any backtracking before it). */
+static double pattern_steps_blind(const char *p, size_t plen, size_t n)
 {
     int k = 0, opt = 0;
     for (size_t i = 0; i < plen; i++) {
@@ -232,16 +235,175 @@ static double pattern_steps(const char *p, size_t plen, size_t n)
     return steps;
 }
 
+/* Whether byte c is in class %cl (cl a letter) or is cl itself: Lua 5.4's
+ * lstrlib.c match_class (MIT licence), the same <ctype.h> calls. */
+static int class_has(int c, int cl)
+{
+    int res;
+    switch (tolower(cl)) {
+    case 'a': res = isalpha(c); break;
+    case 'c': res = iscntrl(c); break;
+    case 'd': res = isdigit(c); break;
+    case 'g': res = isgraph(c); break;
+    case 'l': res = islower(c); break;
+    case 'p': res = ispunct(c); break;
+    case 's': res = isspace(c); break;
+    case 'u': res = isupper(c); break;
+    case 'w': res = isalnum(c); break;
+    case 'x': res = isxdigit(c); break;
+    default: return cl == c;
+    }
+    return isupper(cl) ? !res : res != 0;
+}
+
+/* Whether byte c matches the single-character class p..ep (".", "%w",
+ * "[^,]", a literal): lstrlib.c singlematch and matchbracketclass. */
+static int single_has(int c, const char *p, const char *ep)
+{
+    if (*p == '.')
+        return 1;
+    if (*p == '%')
+        return class_has(c, (unsigned char)p[1]);
+    if (*p != '[')
+        return (unsigned char)*p == c;
+    const char *ec = ep - 1; /* the closing ']' */
+    int sig = 1;
+    if (p[1] == '^') {
+        sig = 0;
+        p++;
+    }
+    while (++p < ec) {
+        if (*p == '%') {
+            p++;
+            if (class_has(c, (unsigned char)*p))
+                return sig;
+        } else if (p[1] == '-' && p + 2 < ec) {
+            p += 2;
+            if ((unsigned char)p[-2] <= c && c <= (unsigned char)*p)
+                return sig;
+        } else if ((unsigned char)*p == c) {
+            return sig;
+        }
+    }
+    return !sig;
+}
+
+/* The end of the single-character class at p (lstrlib.c classEnd), or NULL
+ * when the pattern is malformed there. */
+static const char *class_end(const char *p, const char *pe)
+{
+    if (*p == '%')
+        return p + 1 < pe ? p + 2 : NULL;
+    if (*p != '[')
+        return p + 1;
+    p++;
+    if (p < pe && *p == '^')
+        p++;
+    do { /* the first character is in the set even if it is ']' */
+        if (p >= pe)
+            return NULL;
+        if (*p++ == '%' && p < pe)
+            p++;
+    } while (p >= pe || *p != ']');
+    return p + 1;
+}
+
+/* The longest run of subject bytes s[0..n) in the class p..ep: how many
+ * splits a repetition of it can try from any start. */
+static double longest_run(const char *s, size_t n, const char *p, const char *ep)
+{
+    size_t best = 0, run = 0;
+    for (size_t i = 0; i < n; i++) {
+        run = single_has((unsigned char)s[i], p, ep) ? run + 1 : 0;
+        best = run > best ? run : best;
+    }
+    return (double)best;
+}
+
+/* Worst-case steps of matching pattern p against the subject s[0..n) by
+ * Lua 5.4's matcher (lstrlib.c do_match), with the subject known (tester43
+ * F9: the blind bound charged every repetition n+1 splits, so
+ * '%s*(%w+)%s*=' on 2 KB read 2e14 steps and was refused; it takes ~1e5).
+ * Per start the matcher walks the items left to right; only a repetition
+ * or an optional item branches:
+ *   X*, X+, X-   at most R+1 splits, R the longest run of X in s, each
+ *                costing X's test and the rest:  (R + 1) (w + rest)
+ *   X?           with and without X:             w + 2 rest
+ *   %b, %1-%9    one scan of at most n bytes:    n + 1 + rest
+ *   X, (, ), %f  one test:                       w + rest
+ * with w the class's length in the pattern (a set tests each entry), and
+ * the end 1.  A bound, not a guess: every path the matcher takes is
+ * counted, so the time budget still holds.  Starts: n+1, or 1 when
+ * anchored ('^' outside gmatch).  Returns -1 for a malformed pattern. */
+static double pattern_steps(const char *s, size_t n, const char *p, size_t plen, int anchor_ok)
+{
+    const char *pe = p + plen;
+    double starts = (double)n + 1.0;
+    if (anchor_ok && plen && *p == '^') {
+        starts = 1.0;
+        p++;
+    }
+    /* the items' ends first, then the cost from the last item back */
+    enum { MAX_ITEMS = 512 };
+    const char *at[MAX_ITEMS + 1];
+    char quant[MAX_ITEMS] = {0}; /* the repetition of a class: '*', '+', '-', '?' or 0 */
+    int nitems = 0;
+    for (const char *q = p; q < pe; nitems++) {
+        if (nitems == MAX_ITEMS)
+            return -1;
+        at[nitems] = q;
+        if (*q == '(' || *q == ')' || (*q == '$' && q + 1 == pe)) {
+            q++;
+        } else if (*q == '%' && q + 1 < pe && q[1] == 'b') {
+            if (q + 3 >= pe)
+                return -1;
+            q += 4;
+        } else if (*q == '%' && q + 1 < pe && q[1] == 'f') {
+            if (q + 2 >= pe || q[2] != '[' || !(q = class_end(q + 2, pe)))
+                return -1;
+        } else if (*q == '%' && q + 1 < pe && q[1] >= '0' && q[1] <= '9') {
+            q += 2;
+        } else {
+            if (!(q = class_end(q, pe)))
+                return -1;
+            if (q < pe && (*q == '*' || *q == '+' || *q == '-' || *q == '?'))
+                quant[nitems] = *q++;
+        }
+    }
+    at[nitems] = pe;
+    double rest = 1.0;
+    for (int i = nitems - 1; i >= 0 && rest <= CALL_STEPS_CAP; i--) {
+        const char *q = at[i], *next = at[i + 1];
+        double w = (double)(next - q);
+        if (quant[i] == '?')
+            rest = w + 2.0 * rest;
+        else if (quant[i])
+            rest = (longest_run(s, n, q, next - 1) + 1.0) * (w + rest);
+        else if (*q == '%' && (q[1] == 'b' || (q[1] >= '0' && q[1] <= '9')))
+            rest += (double)n + 1.0;
+        else /* one test: a class, a capture's bound, %f, the end anchor */
+            rest += w;
+    }
+    return starts * rest;
+}
+
 /* string.find / match / gmatch / gsub (s, p [, init [, plain]]): the
- * pattern's worst case, or for a plain find the naive search's n * plen. */
+ * pattern's worst case, the smaller of two bounds: the blind one, and when
+ * that exceeds the budget, the one on this subject (not read otherwise:
+ * a call in a loop scans its subject once more per repetition); or for a
+ * plain find the naive search's n * plen. */
 static double cost_pattern(lua_State *L, const char *name)
 {
     size_t n, plen;
-    luaL_checklstring(L, 1, &n);
+    const char *s = luaL_checklstring(L, 1, &n);
     const char *p = luaL_checklstring(L, 2, &plen);
     if (strcmp(name, "find") == 0 && lua_toboolean(L, 4))
         return ((double)n + 1.0) * ((double)plen + 1.0);
-    return pattern_steps(p, plen, n);
+    double blind = pattern_steps_blind(p, plen, n);
+    if (blind <= (double)state_of(L)->lim.instructions)
+        return blind;
+    double steps = pattern_steps(s, n, p, plen, strcmp(name, "gmatch") != 0);
+    return steps >= 0 && steps < blind ? steps : blind;
 }
 
 /* string.rep(s, n [, sep]): n copies, even of an empty string. */

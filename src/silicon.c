@@ -66,6 +66,27 @@ static const filespec FILES[RL_KC_COUNT] = {
     {RL_KC_DECODE_MLA, "generation_mla_perf.csv.gz", MLA_COLS},
 };
 
+int rl_silicon_absent(const char *dir, const char *engine, char *buf, size_t len)
+{
+    static const char *const WHAT[] = {"GEMMs", "prefill attention", "decode attention"};
+    int n = 0;
+    size_t k = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int c = 0; c < 3; c++) { /* FILES[0..2]: gemm, context and generation attention */
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
+        if (access(path, F_OK) == 0)
+            continue;
+        int w = k < len ? snprintf(buf + k, len - k, "%s%s (%s)", n ? ", " : "", FILES[c].file,
+                                   WHAT[c])
+                        : 0;
+        k += w > 0 ? (size_t)w : 0;
+        n++;
+    }
+    return n;
+}
+
 static int is_mla(rl_kclass cls) { return cls == RL_KC_PREFILL_MLA || cls == RL_KC_DECODE_MLA; }
 
 /* The table axes of class cls (engines.h). */

@@ -209,6 +209,14 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const char *device
                          const rl_override *ov, int nov, const char *date, const char *by,
                          const char *path, cJSON **summary, char *err, size_t errlen);
 
+/* Which of the three tables calibrate --tables is documented to import
+ * (gemm, context_attention and generation_attention _perf.csv.gz) dir/engine
+ * lacks: "FILE (what it times)" joined by ", " into buf[len]; returns how
+ * many (tester43 F5: a folder with gemm_perf only made a profile without
+ * attention tables, silently).  MoE and MLA tables are not counted: they
+ * serve only the models that have experts or MLA. */
+int rl_silicon_absent(const char *dir, const char *engine, char *buf, size_t len);
+
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes, filled nodes and configurations
  * left out below their roofline floor (below_floor). */

@@ -249,7 +249,7 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
                      f->choices[i]);
         RL_FAIL("%s: field '%s': unknown value \"%.40s%s\" (one of %s)", origin, f->name, s,
-                strlen(s) > 40 ? "..." : "", list);
+                rl_elide_suffix(s), list);
     }
     case T_FLOPS:
         return rl_spec_read_flops(L, origin, f->name, (double *)dst, err, errlen);
@@ -882,36 +882,48 @@ const char *rl_run_mode(const char *base, const rl_hw *h, double share)
 
 /* ---- overrides ------------------------------------------------------------- */
 
+/* s with its leading blanks skipped and trailing ones cut (in place). */
+static char *trim_blanks(char *s)
+{
+    char *e = s + strlen(s);
+    while (*s == ' ' || *s == '\t')
+        s++;
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+        *--e = '\0';
+    return s;
+}
+
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen)
 {
     char *eq = strchr(arg, '=');
     char *dot = strchr(arg, '.');
     if (!eq || !dot || dot > eq)
         RL_FAIL("--set '%.40s%s': expected model.FIELD=VALUE or hw.FIELD=VALUE", arg,
-                strlen(arg) > 40 ? "..." : "");
+                rl_elide_suffix(arg));
     *dot = '\0';
     *eq = '\0';
-    if (strcmp(arg, "model") == 0)
+    /* blanks around the prefix, the field name and the value trimmed, both
+     * ends, as the flags take " 80" and "80 " alike (tester LOW #7: strtod
+     * skipped leading ones only; CLOSING32 LOW: ' hw.flops.bf16 =1e15' read
+     * prefix ' hw' and field 'flops.bf16 ') */
+    char *pre = trim_blanks(arg);
+    if (strcmp(pre, "model") == 0)
         *kind = 0;
-    else if (strcmp(arg, "hw") == 0)
+    else if (strcmp(pre, "hw") == 0)
         *kind = 1;
     else
-        RL_FAIL("--set '%.40s...': the prefix must be 'model' or 'hw'", arg);
-    out->field = dot + 1;
-    /* blanks around the value trimmed, both ends, as the flags take " 80" and
-     * "80 " alike (tester LOW #7: strtod skipped leading ones only) */
-    char *v = eq + 1, *e = v + strlen(v);
-    while (*v == ' ' || *v == '\t')
-        v++;
-    while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
-        *--e = '\0';
-    out->value = v;
+        RL_FAIL("--set '%.40s...': the prefix must be 'model' or 'hw'", pre);
+    out->field = trim_blanks(dot + 1);
+    out->value = trim_blanks(eq + 1);
     if (!*out->field)
         RL_FAIL("--set: empty field name");
+    if (out->field[strcspn(out->field, " \t")]) /* 'flops. bf16': no field has a blank */
+        RL_FAIL("--set %s.%.40s%s: a blank inside the field name (no field has one)", pre,
+                out->field, rl_elide_suffix(out->field));
     char *end;
     strtod(out->value, &end);
     if (rl_number_is_hex(out->value) && end != out->value && !*end)
-        RL_FAIL("--set %s.%s=%s: hexadecimal numbers are not accepted; write it in decimal", arg,
+        RL_FAIL("--set %s.%s=%s: hexadecimal numbers are not accepted; write it in decimal", pre,
                 out->field, out->value);
     return 0;
 }
@@ -1425,8 +1437,7 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     for (int i = 0; i < nov && used < (int)sizeof origin; i++)
         used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%.40s%s=%.40s%s",
                          i ? ", " : " with --set ", ov[i].field,
-                         strlen(ov[i].field) > 40 ? "..." : "", ov[i].value,
-                         strlen(ov[i].value) > 40 ? "..." : "");
+                         rl_elide_suffix(ov[i].field), ov[i].value, rl_elide_suffix(ov[i].value));
     if (rc == 0) {
         convert_job j = {ov, nov, path, origin, convert, out, err, errlen, 0};
         lua_pushcfunction(L, convert_protected);

@@ -181,6 +181,16 @@ static void argument_types(void **state)
          "roofline.step: field 'context': 100000 tokens exceeds the model's max_context"},
         {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, weights = 'x' }",
          "roofline.step: field 'weights': unknown dtype 'x'"},
+        /* tester LOW: a nil or a non-name read "unknown dtype '?'"; the entry
+         * and what it is are named */
+        {"roofline.sweep{ model = 'llama3-8b', hw = 'h100-sxm', weights = {'bf16', nil, 'fp8'} }",
+         "roofline.sweep: field 'weights': entry 2 is nil (a hole in the list), not a dtype name"},
+        {"roofline.sweep{ model = 'llama3-8b', hw = 'h100-sxm', kv = {'bf16', true} }",
+         "roofline.sweep: field 'kv': entry 2 is a boolean, not a dtype name"},
+        {"roofline.sweep{ model = 'llama3-8b', hw = 'h100-sxm', kv = {'bf16', 'fp9'} }",
+         "roofline.sweep: field 'kv': entry 2: unknown dtype 'fp9'"},
+        {"roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 100, compute = {} }",
+         "roofline.step: field 'compute' is a table, not a dtype name"},
         /* tester35 F7: the spec readers' errors, size's hw list, scalars that take no
          * list, a nested list, the over-long workload name the field (were
          * "(scenario model table): ...", "bad argument #4 to 'size'", "(or a list of

@@ -1186,6 +1186,33 @@ static void test_saved_overrides(void **state)
     rmdir(dir);
 }
 
+/* tester43 F5: a folder lacking gemm or attention tables made a profile
+ * without them, exit 0, in silence (the preset's own are not kept).  Now a
+ * note names each of the three documented files missing, and what they
+ * time; the complete excerpt gets none. */
+static void test_absent_tables_said(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_sil_XXXXXX", cmd[1024], out[8192], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/p.lua", dir);
+    snprintf(cmd, sizeof cmd, "calibrate --tables %s/tests/data/silicon/a100_sxm --hw a100-sxm-80g "
+             "--engine trtllm --save %s --format json", RL_SRCDIR, path);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    if (!strstr(out, "a100_sxm/trtllm has no gemm_perf.csv.gz (GEMMs), "
+                     "context_attention_perf.csv.gz (prefill attention): ") ||
+        !strstr(out, "(a100-sxm-80g's own are not kept: the profile holds the tables of --tables "
+                     "only), so its runs time it at the roofline"))
+        fail_msg("%s: %s", cmd, out);
+    char buf[256];
+    assert_int_equal(rl_silicon_absent(EXCERPT, "trtllm", buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(rl_silicon_absent(EXCERPT, "vllm", buf, sizeof buf), 3); /* MoE only */
+    assert_non_null(strstr(buf, "generation_attention_perf.csv.gz (decode attention)"));
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* Tester3 item 3: tables measured on one GPU are not another chip's
  * profile.  The excerpt's files name device 'NVIDIA H100 80GB HBM3': onto
  * h200 (whose engines name 'NVIDIA H200') and onto tpu-v5e (no engine; the
@@ -1326,6 +1353,7 @@ int main(void)
         cmocka_unit_test(test_what_if_keeps_the_excess),
         cmocka_unit_test(test_saved_spec_and_mode),
         cmocka_unit_test(test_saved_overrides),
+        cmocka_unit_test(test_absent_tables_said),
         cmocka_unit_test(test_tables_of_another_chip),
         cmocka_unit_test(test_tables_without_a_device),
         cmocka_unit_test(test_ops_timed_by_tables),

@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include "arch.h"
+#include "error.h"
 
 #define VALID_MODEL                                                                                \
     "name = 't', layers = 2, d_model = 64, d_ff = 128, heads = 4, kv_heads = 2, vocab = 100"
@@ -235,6 +236,17 @@ static void override_parse(void **state)
     char big[1024];
     assert_int_equal(rl_model_load("llama3-8b", &ov, 1, &m, big, sizeof big), 0);
     assert_int_equal(m.layers, 80);
+    /* and around the prefix and the field name (CLOSING32 LOW: ' hw.flops.bf16 =1e15'
+     * was refused as prefix ' hw', 'hw.flops.bf16 =1e15' as field 'flops.bf16 ');
+     * a blank inside the name is refused naming it */
+    char g[] = " hw .\tflops.bf16 =1e15", h[] = "hw.flops. bf16=1e15";
+    assert_int_equal(rl_override_parse(g, &kind, &ov, err, sizeof err), 0);
+    assert_int_equal(kind, 1);
+    assert_string_equal(ov.field, "flops.bf16");
+    assert_string_equal(ov.value, "1e15");
+    assert_int_equal(rl_override_parse(h, &kind, &ov, err, sizeof err), -1);
+    assert_string_equal(err, "--set hw.flops. bf16: a blank inside the field name (no field has "
+                             "one)");
     /* a long value is elided in the origin, so the reason still fits
      * (tester LOW #1: 5000 characters cut err before "longer than 63") */
     char lng[2100] = "model.name=";
@@ -244,6 +256,31 @@ static void override_parse(void **state)
     assert_int_equal(rl_model_load("llama3-8b", &ov, 1, &m, big, sizeof big), -1);
     assert_non_null(strstr(big, "name=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA...: field 'name': "
                                 "longer than 63 characters"));
+}
+
+/* The one helper behind every "%.40s%s" echo of a user's string (review39:
+ * the idiom stood five times): "..." past 40 characters exactly, "" at 40,
+ * and a NULL string elides nothing. */
+static void elide_suffix(void **state)
+{
+    (void)state;
+    char s[64];
+    memset(s, 'x', 41);
+    s[41] = '\0';
+    assert_string_equal(rl_elide_suffix(s), "...");
+    s[40] = '\0';
+    assert_string_equal(rl_elide_suffix(s), "");
+    assert_string_equal(rl_elide_suffix(""), "");
+    assert_string_equal(rl_elide_suffix(NULL), "");
+    char err[256]; /* the users: a 41-character unknown prefix of --set, cut and marked */
+    rl_override ov;
+    int kind;
+    char arg[80] = "model.";
+    memset(arg + 6, 'n', 41);
+    strcpy(arg + 47, "x=1");
+    arg[5] = 'x'; /* no dot before '=' past the prefix: the whole argument echoed */
+    assert_int_equal(rl_override_parse(arg, &kind, &ov, err, sizeof err), -1);
+    assert_non_null(strstr(err, "nnnnnnnn...': expected model.FIELD=VALUE"));
 }
 
 /* A preset is named as the user gave it, KIND/NAME.lua, wherever this
@@ -343,6 +380,7 @@ int main(void)
         cmocka_unit_test(hostile_keys),        cmocka_unit_test(error_classes),
         cmocka_unit_test(abstract_models),   cmocka_unit_test(sandbox_from_spec),
         cmocka_unit_test(overrides),         cmocka_unit_test(override_parse),
+        cmocka_unit_test(elide_suffix),
         cmocka_unit_test(presets_load),      cmocka_unit_test(base_specs),      cmocka_unit_test(preset_origin_as_given),      cmocka_unit_test(shebang_and_bom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,3 +1,3 @@
--- %b scans to the end of the subject from every start position
+-- %b scans to the end of the subject from every start position: (n+1) starts x (n+2)
 local s = ('('):rep(300000)
 s:find('%b()')
