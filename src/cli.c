@@ -1401,6 +1401,16 @@ static int serve_draft(const rl_opts *o, const rl_model *m, const rl_hw *h, cons
                              "%lld): speculative decoding needs one tokenizer; give a draft of "
                              "the target's family or a fraction (ALPHA:GAMMA:0.05)",
                           draft->name, draft->vocab, m->name, m->vocab);
+    /* tester44 F9: a draft gains only when its step is much cheaper than the
+     * target's (Leviathan et al. 2023, sec. 3: the walltime improvement
+     * (1 - a^(g+1)) / ((1 - a)(g c + 1)) needs the cost coefficient c, a draft
+     * step over a target step, well below 1); a draft as large as the target
+     * is a what-if we keep, said once */
+    double pd = rl_arch_params(draft).active, pt = rl_arch_params(m).active;
+    if (pd >= pt)
+        rl_cli_say(o, "note: --spec draft %s (%.3g B active parameters) is not smaller than the "
+                      "target %s (%.3g B): each draft token costs at least a target step, so "
+                      "speculation slows decoding", draft->name, pd / 1e9, m->name, pt / 1e9);
     rl_serve_config_draft(c, draft, h, o->chips, o->prec);
     return 0;
 }
