@@ -84,6 +84,15 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
     return 0;
 }
 
+/* The decode KV copies (e2e.h rl_e2e_kv_copies) row r's terms read: its
+ * own when set (fitted_row: the caller's plan), else those of the layout
+ * step times its tp in, the layout its kv_split names (row_json; review39
+ * F8: a tp > K row was labelled replicate and timed with one copy). */
+static double row_copies(const rl_model *m, const rl_hw *h, const rl_meas_row *r)
+{
+    return r->kv_copies > 0 ? r->kv_copies : rl_e2e_kv_copies(m, h, NULL, r->tp);
+}
+
 static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
                     rl_ec_terms *out, char *err, size_t errlen)
 {
@@ -94,7 +103,7 @@ static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_
     if (r->phase == RL_MEAS_DECODE) {
         c.decode_batch = r->batch;
         c.decode_context = r->context;
-        c.kv_copies = r->kv_copies; /* every copy is read (ops.h kv_copies) */
+        c.kv_copies = row_copies(m, h, r); /* every copy is read (ops.h kv_copies) */
         return add_step(m, h, &c, RL_PHASE_GENERATE, r->batch, r->context, 1, out, err, errlen);
     }
     c.prefill_seqs = r->batch;
@@ -110,7 +119,7 @@ static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_
     d.prec = p;
     d.decode_batch = r->batch;
     d.decode_context = r->tokens + r->output / 2;
-    d.kv_copies = r->kv_copies;
+    d.kv_copies = row_copies(m, h, r);
     return add_step(m, h, &d, RL_PHASE_GENERATE, r->batch, d.decode_context, (double)r->output, out,
                     err, errlen);
 }
@@ -2539,6 +2548,18 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
                           size_t errlen)
 {
     return fitted_pass(m, h, p, prefill, tp, batch, len, 1, 0, comm_s, NULL, err, errlen);
+}
+
+rl_shard_plan rl_e2e_step_plan(const rl_hw *h, const rl_shard_plan *pl, long long chips)
+{
+    return pl ? *pl : step_plan(h, chips > 1 ? chips : 1, 1, 1);
+}
+
+double rl_e2e_kv_copies(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                        long long chips)
+{
+    rl_shard_plan plan = rl_e2e_step_plan(h, pl, chips);
+    return m->abstract ? 1 : rl_shard_kv_layout(m, &plan, 1).copies;
 }
 
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)

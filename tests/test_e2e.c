@@ -1683,6 +1683,42 @@ static void validate_kv_beyond_k_as_step(void **state)
     cJSON_Delete(j);
 }
 
+/* review39 F8: on a fitted profile a row with TP beyond the K KV heads is
+ * timed in the layout its kv_split names, as `step --tp` times it (each
+ * copy read: e2e.h rl_e2e_kv_copies).  llama2-70b (K = 8) decode tp16,
+ * batch 8, context 2048 on h100-sxm-splitwise: kv_split replicate and
+ * predicted_s, predicted_s_low, predicted_s_high equal (exact: the same
+ * terms and band) to `step --tp 16 --batch 8 --context 2048`'s step_s
+ * (39.797 ms, test_cli fitted_tp_names_kv_split), step_s_low and
+ * step_s_high.  Before: 39.649 ms, one copy split 16 ways, under the label
+ * replicate. */
+static void validate_fitted_kv_beyond_k_as_step(void **state)
+{
+    (void)state;
+    char csv[] = "/tmp/rl_f8_XXXXXX.csv";
+    int fd = mkstemps(csv, 4);
+    assert_true(fd >= 0);
+    const char *rows = "phase,hw,tp,batch,context,tokens,measured_s\n"
+                       "decode,h100-sxm,16,8,2048,,0.04\n";
+    assert_true(write(fd, rows, strlen(rows)) == (ssize_t)strlen(rows));
+    close(fd);
+    static char buf[1 << 16];
+    char a[512];
+    snprintf(a, sizeof a, "validate --against %s --model llama2-70b --hw h100-sxm-splitwise "
+             "--format json", csv);
+    cJSON *j = run_cli_json(a, buf, sizeof buf);
+    unlink(csv);
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_string_equal(cJSON_GetObjectItem(r, "kv_split")->valuestring, "replicate");
+    const char *st = "step --model llama2-70b --hw h100-sxm-splitwise --tp 16 --batch 8 "
+                     "--context 2048 --format json";
+    assert_rel(row_number(j, 0, "predicted_s"), 39.797e-3, 1e-4);
+    assert_true(row_number(j, 0, "predicted_s") == cli_first(st, "step_s"));
+    assert_true(row_number(j, 0, "predicted_s_low") == cli_first(st, "step_s_low"));
+    assert_true(row_number(j, 0, "predicted_s_high") == cli_first(st, "step_s_high"));
+    cJSON_Delete(j);
+}
+
 /* audit31 finding 4 (issue 13 item 1): rows with pp or ep columns were
  * refused ("not modelled yet"); validate --against now times each as the
  * command for that layout prints it, to the digit (the JSON numbers of
@@ -2151,6 +2187,7 @@ int main(void)
         cmocka_unit_test(validate_runs_as_step),
         cmocka_unit_test(validate_layout_rows_as_step),
         cmocka_unit_test(validate_kv_beyond_k_as_step),
+        cmocka_unit_test(validate_fitted_kv_beyond_k_as_step),
         cmocka_unit_test(layout_rows_refused),
         cmocka_unit_test(fitted_band_floored_at_the_roofline),
         cmocka_unit_test(validate_engine_selects),
