@@ -2036,6 +2036,16 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
         snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
 }
 
+/* base's engine named `engine`, or NULL. */
+static const rl_serving_engine *base_engine(const rl_hw *base, const char *engine)
+{
+    const rl_serving_engine *g = NULL;
+    for (int i = 0; i < base->engines.n; i++)
+        if (strcmp(base->engines.e[i].name, engine) == 0)
+            g = &base->engines.e[i];
+    return g;
+}
+
 /* The saved profile keeps an engine read from its own file (its kernel
  * tables) as that file's reference, which has no room for fitted costs;
  * `ideal` is no engine at all.  So costs to be saved under such a name are
@@ -2043,10 +2053,7 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
  * left out.  0, or -1 with err naming the engine and what to do. */
 static int check_saved_engine(const rl_hw *base, const char *engine, char *err, size_t errlen)
 {
-    const rl_serving_engine *g = NULL;
-    for (int i = 0; i < base->engines.n; i++)
-        if (strcmp(base->engines.e[i].name, engine) == 0)
-            g = &base->engines.e[i];
+    const rl_serving_engine *g = base_engine(base, engine);
     if (strcmp(engine, "ideal") != 0 && (!g || (!g->ref[0] && !g->file[0])))
         return 0;
     snprintf(err, errlen, "--save: %s's engine '%s' %s, which keeps no fitted costs; save them "
@@ -2414,9 +2421,14 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
             goto done;
         }
         /* a refit of a fitted profile keeps its name: h100-sxm-myeng fitted
-         * again for myeng stays h100-sxm-myeng (tester LOW #9: -myeng-myeng) */
+         * again for myeng stays h100-sxm-myeng (tester LOW #9: -myeng-myeng);
+         * a refit only when the base holds fitted costs of that engine, so a
+         * preset whose name ends in the engine's is not one (review39 F9:
+         * h100-sxm fitted for engine "sxm" was saved as "h100-sxm") */
         size_t bl = strlen(base.name), el = strlen(c.engine);
-        if (bl > el + 1 && base.name[bl - el - 1] == '-' && !strcmp(base.name + bl - el, c.engine))
+        const rl_serving_engine *was = base_engine(&base, c.engine);
+        if (was && was->fitted.present && bl > el + 1 && base.name[bl - el - 1] == '-' &&
+            !strcmp(base.name + bl - el, c.engine))
             snprintf(prof.name, sizeof prof.name, "%s", base.name);
         else
             snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);

@@ -1463,29 +1463,37 @@ static cJSON *fit_llama2_70b_on(const char *hw, const char *csv, const char *sav
 
 /* Tester LOW #9: refitting a fitted profile for its own engine keeps its
  * name: h100-sxm-myeng fitted again on myeng's rows saved
- * h100-sxm-myeng-myeng.  The engine here is the CSV's file name, myeng. */
+ * h100-sxm-myeng-myeng.  The engine here is the CSV's file name, myeng.
+ * Review39 F9: only a refit keeps it (the base holds fitted costs of that
+ * engine): preset h100-sxm fitted for an engine named "sxm", its name's
+ * suffix, is saved h100-sxm-sxm (before: "h100-sxm", the preset's name on
+ * a fitted profile), and that profile refitted for sxm keeps h100-sxm-sxm. */
 static void refit_keeps_profile_name(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rl_refit_XXXXXX", csv[128], p1[128], p2[128], cmd[512];
-    assert_non_null(mkdtemp(dir));
-    use_source_tree();
-    snprintf(csv, sizeof csv, "%s/myeng.csv", dir);
-    snprintf(p1, sizeof p1, "%s/first.lua", dir);
-    snprintf(p2, sizeof p2, "%s/second.lua", dir);
-    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", EXCERPT, csv);
-    assert_int_equal(system(cmd), 0);
-    cJSON_Delete(fit_llama2_70b(csv, p1));
-    static rl_hw back; /* ~60 kB: off the stack (valgrind) */
-    back = load_hw(p1, NULL, 0);
-    assert_string_equal(back.name, "h100-sxm-myeng");
-    cJSON_Delete(fit_llama2_70b_on(p1, csv, p2));
-    back = load_hw(p2, NULL, 0);
-    assert_string_equal(back.name, "h100-sxm-myeng");
-    unlink(csv);
-    unlink(p1);
-    unlink(p2);
-    rmdir(dir);
+    static const char *const eng[2] = {"myeng", "sxm"};
+    for (int k = 0; k < 2; k++) {
+        char dir[] = "/tmp/rl_refit_XXXXXX", csv[128], p1[128], p2[128], cmd[512], want[64];
+        assert_non_null(mkdtemp(dir));
+        use_source_tree();
+        snprintf(csv, sizeof csv, "%s/%s.csv", dir, eng[k]);
+        snprintf(p1, sizeof p1, "%s/first.lua", dir);
+        snprintf(p2, sizeof p2, "%s/second.lua", dir);
+        snprintf(want, sizeof want, "h100-sxm-%s", eng[k]);
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", EXCERPT, csv);
+        assert_int_equal(system(cmd), 0);
+        cJSON_Delete(fit_llama2_70b(csv, p1));
+        static rl_hw back; /* ~60 kB: off the stack (valgrind) */
+        back = load_hw(p1, NULL, 0);
+        assert_string_equal(back.name, want);
+        cJSON_Delete(fit_llama2_70b_on(p1, csv, p2));
+        back = load_hw(p2, NULL, 0);
+        assert_string_equal(back.name, want);
+        unlink(csv);
+        unlink(p1);
+        unlink(p2);
+        rmdir(dir);
+    }
 }
 
 /* Tester7 #5: the engine a CSV's file name names is a key of the saved
