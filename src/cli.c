@@ -1033,13 +1033,15 @@ int rl_cli_step(rl_opts *o)
             return emit(o, r);
         return emit_fitted(o, "step", r, 0, &m, &h, 1); /* says the fitted costs do not apply */
     }
-    /* fitted TP over the chips: memory, kv_load_s and the fitted time in
-     * the split named (review37 M1; each copy read: shard.h rl_kv_layout) */
-    double kvc = o->sharded && !m.abstract ? rl_shard_kv_layout(&m, &o->plan, 1).copies : 1;
+    /* fitted TP over the chips, --tp N or --chips N alike (review39 F7):
+     * memory, kv_load_s and the fitted time in the split named (review37
+     * M1; each copy read: e2e.h rl_e2e_kv_copies, shard.h rl_kv_layout) */
+    rl_shard_plan kvp = rl_e2e_step_plan(&h, o->sharded ? &o->plan : NULL, o->chips);
+    double kvc = rl_e2e_kv_copies(&m, &h, &kvp, o->chips);
     cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
-    if (o->sharded) {
-        note_kv_split_default("step", o, &m, &o->plan);
-        rl_result_step_kv_layout(r, &m, &h, &o->plan, o->chips, o->context, o->prec,
+    if (o->sharded || (fitted && o->chips > 1)) {
+        note_kv_split_default("step", o, &m, &kvp);
+        rl_result_step_kv_layout(r, &m, &h, &kvp, o->chips, o->context, o->prec,
                                  o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     }
     return emit_fitted(o, "step", r, 0, &m, &h, kvc);

@@ -84,6 +84,15 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
     return 0;
 }
 
+/* The decode KV copies (e2e.h rl_e2e_kv_copies) row r's terms read: its
+ * own when set (fitted_row: the caller's plan), else those of the layout
+ * step times its tp in, the layout its kv_split names (row_json; review39
+ * F8: a tp > K row was labelled replicate and timed with one copy). */
+static double row_copies(const rl_model *m, const rl_hw *h, const rl_meas_row *r)
+{
+    return r->kv_copies > 0 ? r->kv_copies : rl_e2e_kv_copies(m, h, NULL, r->tp);
+}
+
 static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_meas_row *r,
                     rl_ec_terms *out, char *err, size_t errlen)
 {
@@ -94,7 +103,7 @@ static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_
     if (r->phase == RL_MEAS_DECODE) {
         c.decode_batch = r->batch;
         c.decode_context = r->context;
-        c.kv_copies = r->kv_copies; /* every copy is read (ops.h kv_copies) */
+        c.kv_copies = row_copies(m, h, r); /* every copy is read (ops.h kv_copies) */
         return add_step(m, h, &c, RL_PHASE_GENERATE, r->batch, r->context, 1, out, err, errlen);
     }
     c.prefill_seqs = r->batch;
@@ -110,7 +119,7 @@ static int terms_on(const rl_model *m, const rl_hw *h, rl_precision p, const rl_
     d.prec = p;
     d.decode_batch = r->batch;
     d.decode_context = r->tokens + r->output / 2;
-    d.kv_copies = r->kv_copies;
+    d.kv_copies = row_copies(m, h, r);
     return add_step(m, h, &d, RL_PHASE_GENERATE, r->batch, d.decode_context, (double)r->output, out,
                     err, errlen);
 }
@@ -205,6 +214,7 @@ typedef struct {
     int n;                     /* rows kept */
     const rl_meas_row **row;   /* [n] */
     rl_ec_terms *t;            /* [n] */
+    double *floor_s;           /* [n] roofline floor, seconds (ideal_time: step --ideal's) */
     double *meas_s;            /* [n] measured time, seconds (rl_meas_time) */
     int *hw;                   /* [n] index into hws */
     int *model;                /* [n] index into models */
@@ -225,6 +235,7 @@ static void rows_free(rows *r)
 {
     free(r->row);
     free(r->t);
+    free(r->floor_s);
     free(r->meas_s);
     free(r->hw);
     free(r->model);
@@ -451,7 +462,9 @@ static void layout_error(const rl_meas *m, const rl_meas_row *r, const char *e, 
 }
 
 static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
-                        const rl_meas_row *r, const rl_ec_terms *t, char *err, size_t errlen);
+                        const rl_meas_row *r, double *floor_s, char *err, size_t errlen);
+static double ideal_time(const rl_model *mod, const rl_hw *h, rl_precision p,
+                         const rl_meas_row *r, char *e, size_t en);
 
 /* Row r's degrees against its model before anything is built for them
  * (review37 H2: a decode row with pp 1e9, which measure.c's count rule
@@ -494,13 +507,14 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
     rs->engine = engine;
     rs->row = malloc((size_t)m->n * sizeof *rs->row);
     rs->t = malloc((size_t)m->n * sizeof *rs->t);
+    rs->floor_s = malloc((size_t)m->n * sizeof *rs->floor_s);
     rs->meas_s = malloc((size_t)m->n * sizeof *rs->meas_s);
     rs->hw = malloc((size_t)m->n * sizeof *rs->hw);
     rs->model = malloc((size_t)m->n * sizeof *rs->model);
     rs->prec = malloc((size_t)m->n * sizeof *rs->prec);
     rs->hws = malloc(MAX_SPECS * sizeof *rs->hws);
     rs->models = malloc(MAX_SPECS * sizeof *rs->models);
-    if (!rs->row || !rs->t || !rs->meas_s || !rs->hw || !rs->model || !rs->prec || !rs->hws ||
+    if (!rs->row || !rs->t || !rs->floor_s || !rs->meas_s || !rs->hw || !rs->model || !rs->prec || !rs->hws ||
         !rs->models) {
         snprintf(err, errlen, "%s: out of memory", m->path);
         return -1;
@@ -558,7 +572,8 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
          * fixAA: a tp row's (E) terms at ideal costs kept the chip's
          * measured NCCL AllReduce times, a floor of 8.15 ms for a 70B TP8
          * decode step --ideal times at 5.52 ms, refusing a measured 7 ms) */
-        if (layout_floor(m, &rs->models[mi], &rs->hws[hi], p, r, &rs->t[rs->n], err, errlen) != 0)
+        if (layout_floor(m, &rs->models[mi], &rs->hws[hi], p, r, &rs->floor_s[rs->n], err,
+                         errlen) != 0)
             return -1;
         rs->row[rs->n] = r;
         rs->meas_s[rs->n] = rl_meas_time(r);
@@ -1001,9 +1016,11 @@ static int layout_prefill(const rl_model *mod, const rl_hw *h, rl_precision p,
         q.output = 0;
         int banded = !band_of(&h->engine_costs, band_lo, mod, h, p, &q, &blo, &bhi, why, whyn);
         /* its low edge held at the roofline, as every band's (floored_low;
-         * review37 L3) */
-        layout_add(lt, 0, 1, s, floored_low(s, s * exp(blo), roofline_floor(&one)),
-                   s * exp(bhi), banded,
+         * review37 L3): prefill --ideal's time of it (ideal_time) */
+        double floor_s = ideal_time(mod, h, p, &q, err, errlen);
+        if (floor_s < 0)
+            return -1;
+        layout_add(lt, 0, 1, s, floored_low(s, s * exp(blo), floor_s), s * exp(bhi), banded,
                    rl_hw_fit_mode(h, 1, mod->name, p.weights, p.kv, p.compute, r->tp, NULL, 0));
         snprintf(lt->engine, sizeof lt->engine, "%s", h->engine_costs.engine);
         return 0;
@@ -1024,33 +1041,67 @@ static int layout_prefill(const rl_model *mod, const rl_hw *h, rl_precision p,
  * (layout_prefill), a static row that prefill plus `output` decode steps
  * at the mean context tokens + output / 2, as a tp row's (cal_row).  Its
  * mode: its parts' one mode, else the mode of the part that takes longer.
- * 0, or -1 with err "FILE:LINE: ..." (layout_error). */
-static int layout_time(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
-                       const rl_meas_row *r, const rl_ec_terms *t, double band_lo, layout_t *lt,
-                       char *why, size_t whyn, char *err, size_t errlen)
+ * 0, or -1 with e the reason alone (layout_time names the row). */
+static int layout_time_of(const rl_model *mod, const rl_hw *h, rl_precision p,
+                          const rl_meas_row *r, const rl_ec_terms *t, double band_lo, layout_t *lt,
+                          char *why, size_t whyn, char *e, size_t en)
 {
-    char e[1024];
     memset(lt, 0, sizeof *lt);
     *why = '\0';
     int rc = r->phase == RL_MEAS_DECODE
-                 ? layout_decode(mod, h, p, r, r->context, 1, lt, e, sizeof e)
-                 : layout_prefill(mod, h, p, r, t, band_lo, lt, why, whyn, e, sizeof e);
+                 ? layout_decode(mod, h, p, r, r->context, 1, lt, e, en)
+                 : layout_prefill(mod, h, p, r, t, band_lo, lt, why, whyn, e, en);
     if (rc == 0 && r->phase == RL_MEAS_STATIC) {
         char engine[64];
         snprintf(engine, sizeof engine, "%s", lt->engine);
-        rc = layout_decode(mod, h, p, r, r->tokens + r->output / 2, (double)r->output, lt, e,
-                           sizeof e);
+        rc = layout_decode(mod, h, p, r, r->tokens + r->output / 2, (double)r->output, lt, e, en);
         if (rc == 0 && strcmp(engine, lt->engine) != 0) { /* a fitted prefill, an EP step */
             char both[64];
             snprintf(both, sizeof both, "%.30s, %.30s", engine, lt->engine);
             memcpy(lt->engine, both, sizeof both);
         }
     }
-    if (rc != 0) {
+    return rc;
+}
+
+/* layout_time_of with err "FILE:LINE: ..." (layout_error). */
+static int layout_time(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
+                       const rl_meas_row *r, const rl_ec_terms *t, double band_lo, layout_t *lt,
+                       char *why, size_t whyn, char *err, size_t errlen)
+{
+    char e[1024];
+    if (layout_time_of(mod, h, p, r, t, band_lo, lt, why, whyn, e, sizeof e) != 0) {
         layout_error(m, r, e, err, errlen);
         return -1;
     }
     return 0;
+}
+
+/* The roofline floor of row r on h: the same row on h at the datasheet
+ * peaks (rl_hw_set_ideal: the pure roofline with the plan's collectives at
+ * the alpha-beta model, no overheads, KV by batch beyond the K heads), as
+ * `step --ideal --tp TP` (a prefill row `prefill --ideal`) times it.  The
+ * one floor of a measured row (layout_floor, fixAA) and of every fitted
+ * band's low edge (floored_low: validate's predicted_s_low, step's and
+ * prefill's step_s_low / ttft_s_low, a fitted plan's; before, the bands
+ * held (E)'s terms at ideal costs, whose collectives are the chip's
+ * measured NCCL times: 8.15 ms for a 70B TP8 decode step --ideal times at
+ * 5.52 ms).  Returns it, or -1 with e the reason. */
+static double ideal_time(const rl_model *mod, const rl_hw *h, rl_precision p,
+                         const rl_meas_row *r, char *e, size_t en)
+{
+    rl_hw *ideal = malloc(sizeof *ideal);
+    if (!ideal) {
+        snprintf(e, en, "out of memory");
+        return -1;
+    }
+    *ideal = *h;
+    rl_hw_set_ideal(ideal); /* no engine costs left: (E)'s terms are not read */
+    layout_t lt;
+    char why[512];
+    int rc = layout_time_of(mod, ideal, p, r, NULL, 0.1, &lt, why, sizeof why, e, en);
+    free(ideal);
+    return rc != 0 ? -1 : lt.t;
 }
 
 /* The mode of a row layout_time timed. */
@@ -1061,33 +1112,26 @@ static const char *layout_mode(const layout_t *lt)
     return lt->part_mode[lt->part_t[1] > lt->part_t[0]];
 }
 
-/* The floor check of every row (RL_E2E_FLOOR_MARGIN): its floor is the same row on
- * h at the datasheet peaks (rl_hw_set_ideal: the pure roofline with the
- * plan's collectives, no overheads, as `step --ideal`), as (E)'s terms at
- * ideal costs are a tp row's.  0, or -1 with err. */
+/* The floor check of every row (RL_E2E_FLOOR_MARGIN): its floor
+ * (ideal_time, `step --ideal`'s time of it) into *floor_s.  0, or -1
+ * with err. */
 static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, rl_precision p,
-                        const rl_meas_row *r, const rl_ec_terms *t, char *err, size_t errlen)
+                        const rl_meas_row *r, double *floor_s, char *err, size_t errlen)
 {
-    rl_hw *ideal = malloc(sizeof *ideal);
-    if (!ideal) {
-        snprintf(err, errlen, "%s: out of memory", m->path);
+    char e[1024];
+    double f = ideal_time(mod, h, p, r, e, sizeof e);
+    if (f < 0) {
+        layout_error(m, r, e, err, errlen);
         return -1;
     }
-    *ideal = *h;
-    rl_hw_set_ideal(ideal);
-    layout_t lt;
-    char why[512];
-    int rc = layout_time(m, mod, ideal, p, r, t, 0.1, &lt, why, sizeof why, err, errlen);
-    free(ideal);
-    if (rc != 0)
-        return -1;
+    *floor_s = f;
     double meas = rl_meas_time(r);
-    if (!(meas < RL_E2E_FLOOR_MARGIN * lt.t))
+    if (!(meas < RL_E2E_FLOOR_MARGIN * f))
         return 0;
     snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s for this "
              "row (%s on %s tp %lld ep %lld pp %lld at the datasheet peaks, no overheads): not a "
              "timing of that configuration (seconds expected; check the units and the row's "
-             "shape)", m->path, r->line, meas, lt.t, mod->name, h->name, r->tp, r->ep, r->pp);
+             "shape)", m->path, r->line, meas, f, mod->name, h->name, r->tp, r->ep, r->pp);
     return -1;
 }
 
@@ -1137,7 +1181,7 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const rl
                                rs->prec[i].kv, rs->prec[i].compute, rs->row[i]->tp, NULL, 0);
         if (!band_of(&c, o->band_lo, &rs->models[rs->model[i]], h, rs->prec[i], rs->row[i], &blo,
                      &bhi, why, whyn)) {
-            *lo = floored_low(*pred, *pred * exp(blo), roofline_floor(&rs->t[i]));
+            *lo = floored_low(*pred, *pred * exp(blo), rs->floor_s[i]);
             *hi = *pred * exp(bhi);
         }
         snprintf(engine, enginen, "%s", h->engine_costs.engine);
@@ -1992,6 +2036,16 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
         snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
 }
 
+/* base's engine named `engine`, or NULL. */
+static const rl_serving_engine *base_engine(const rl_hw *base, const char *engine)
+{
+    const rl_serving_engine *g = NULL;
+    for (int i = 0; i < base->engines.n; i++)
+        if (strcmp(base->engines.e[i].name, engine) == 0)
+            g = &base->engines.e[i];
+    return g;
+}
+
 /* The saved profile keeps an engine read from its own file (its kernel
  * tables) as that file's reference, which has no room for fitted costs;
  * `ideal` is no engine at all.  So costs to be saved under such a name are
@@ -1999,10 +2053,7 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
  * left out.  0, or -1 with err naming the engine and what to do. */
 static int check_saved_engine(const rl_hw *base, const char *engine, char *err, size_t errlen)
 {
-    const rl_serving_engine *g = NULL;
-    for (int i = 0; i < base->engines.n; i++)
-        if (strcmp(base->engines.e[i].name, engine) == 0)
-            g = &base->engines.e[i];
+    const rl_serving_engine *g = base_engine(base, engine);
     if (strcmp(engine, "ideal") != 0 && (!g || (!g->ref[0] && !g->file[0])))
         return 0;
     snprintf(err, errlen, "--save: %s's engine '%s' %s, which keeps no fitted costs; save them "
@@ -2370,9 +2421,14 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
             goto done;
         }
         /* a refit of a fitted profile keeps its name: h100-sxm-myeng fitted
-         * again for myeng stays h100-sxm-myeng (tester LOW #9: -myeng-myeng) */
+         * again for myeng stays h100-sxm-myeng (tester LOW #9: -myeng-myeng);
+         * a refit only when the base holds fitted costs of that engine, so a
+         * preset whose name ends in the engine's is not one (review39 F9:
+         * h100-sxm fitted for engine "sxm" was saved as "h100-sxm") */
         size_t bl = strlen(base.name), el = strlen(c.engine);
-        if (bl > el + 1 && base.name[bl - el - 1] == '-' && !strcmp(base.name + bl - el, c.engine))
+        const rl_serving_engine *was = base_engine(&base, c.engine);
+        if (was && was->fitted.present && bl > el + 1 && base.name[bl - el - 1] == '-' &&
+            !strcmp(base.name + bl - el, c.engine))
             snprintf(prof.name, sizeof prof.name, "%s", base.name);
         else
             snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);
@@ -2541,6 +2597,18 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
     return fitted_pass(m, h, p, prefill, tp, batch, len, 1, 0, comm_s, NULL, err, errlen);
 }
 
+rl_shard_plan rl_e2e_step_plan(const rl_hw *h, const rl_shard_plan *pl, long long chips)
+{
+    return pl ? *pl : step_plan(h, chips > 1 ? chips : 1, 1, 1);
+}
+
+double rl_e2e_kv_copies(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                        long long chips)
+{
+    rl_shard_plan plan = rl_e2e_step_plan(h, pl, chips);
+    return m->abstract ? 1 : rl_shard_kv_layout(m, &plan, 1).copies;
+}
+
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl)
 {
     rl_shard_plan stage = *pl; /* a pipeline's stage: one replica TP over its chips */
@@ -2625,9 +2693,15 @@ void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_pre
     rl_meas_row row = fitted_row(0, r->plan.tp, rl_shard_micro_batch(r), r->context,
                                  rl_shard_kv_layout(m, &r->plan, 1).copies);
     static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
-    /* the step's roofline terms (a pipeline's pass as rl_e2e_fitted_shard
-     * scaled it), the floor test_floor holds kernel-table bands to */
-    double floor_s = r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s);
+    /* the low edge held at step --ideal's time of the replica (ideal_time,
+     * the floor of every fitted band), and at the step's roofline terms (a
+     * pipeline's pass as rl_e2e_fitted_shard scaled it), the floor
+     * test_floor holds kernel-table bands to */
+    rl_meas_row one = {.phase = RL_MEAS_DECODE, .tp = r->plan.tp, .ep = 1, .pp = r->plan.pp,
+                       .batch = r->replica_batch, .context = r->context};
+    char e[1024];
+    double floor_s = fmax(ideal_time(m, h, p, &one, e, sizeof e),
+                          r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s));
     char why[512];
     r->banded = 1;
     for (int k = 0; k < 2 && r->banded; k++) {
@@ -2713,8 +2787,14 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         if (none && !*first_why)
             snprintf(first_why, sizeof first_why, "%s", why);
         if (!none) {
+            char e[1024]; /* held at step --ideal's (prefill --ideal's) time (ideal_time) */
+            double floor_s = ideal_time(m, h, p, &r, e, sizeof e);
+            if (floor_s < 0) {
+                snprintf(err, errlen, "the roofline floor of the band: %s", e);
+                return -1;
+            }
             banded++;
-            cJSON_AddNumberToObject(row, klo, floored_low(s, s * exp(lo), roofline_floor(&t)));
+            cJSON_AddNumberToObject(row, klo, floored_low(s, s * exp(lo), floor_s));
             cJSON_AddNumberToObject(row, khi, s * exp(hi));
         }
         if (prefill && cJSON_GetObjectItem(row, "chunked_s")) {

@@ -259,6 +259,24 @@ double rl_e2e_fitted_step(const rl_model *m, const rl_hw *h, rl_precision p, int
  * tester18 F10). */
 int rl_e2e_fitted_plan(const rl_hw *h, const rl_shard_plan *pl);
 
+/* The plan a step on h over `chips` chips runs in: pl when a plan is
+ * given (--tp, Lua tp=), else tensor parallelism over the chips with the
+ * KV split beyond the K heads step takes by default (shard.h
+ * rl_kv_split_default(h->ideal): replicate, batch under --ideal), the
+ * plan `--tp chips` names.  A fitted profile times `--chips N` as TP over
+ * the N chips, so `--chips N` and `--tp N` are one layout. */
+rl_shard_plan rl_e2e_step_plan(const rl_hw *h, const rl_shard_plan *pl, long long chips);
+
+/* The chips holding each token's KV in a fitted decode step of model m
+ * on h: rl_e2e_step_plan's layout (shard.h rl_shard_kv_layout's copies;
+ * 1 for an abstract model).  The one rule that step (CLI and Lua, with
+ * --chips or --tp), validate --against's and fit's measured rows
+ * (rl_meas_row.kv_copies 0) take the copies from (review39 F7: fitted
+ * `step --chips 16` read one copy where `--tp 16` read two; F8: a validate
+ * row labelled kv_split replicate was timed with one copy). */
+double rl_e2e_kv_copies(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
+                        long long chips);
+
 /* Calibrated plan result *r (rl_e2e_fitted_plan) re-timed by h's fitted
  * costs per replica, as `step --chips tp --batch replica_batch` on the
  * profile (rl_e2e_fitted_step); a pipeline's (r from result.c

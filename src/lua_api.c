@@ -1190,12 +1190,14 @@ int rl_lua_step(lua_State *L)
         rl_result_kv_split(r, &pl, kv_given, h.ideal);
         return push_result(L, r);
     }
-    /* fitted TP over the chips: memory, kv_load_s and the fitted time in
-     * the split named (review37 M1; each copy read, as the CLI) */
-    double kvc = planned && !m.abstract ? rl_shard_kv_layout(&m, &pl, 1).copies : 1;
+    /* fitted TP over the chips, tp = N or chips = N alike (review39 F7):
+     * memory, kv_load_s and the fitted time in the split named (review37
+     * M1; each copy read, as the CLI: e2e.h rl_e2e_kv_copies) */
+    rl_shard_plan kvp = rl_e2e_step_plan(&h, planned ? &pl : NULL, chips);
+    double kvc = rl_e2e_kv_copies(&m, &h, &kvp, chips);
     cJSON *r = rl_result_step(&m, &h, chips, batch, nb, context, p, kvc);
-    if (planned)
-        rl_result_step_kv_layout(r, &m, &h, &pl, chips, context, p, kv_given, h.ideal);
+    if (planned || (fitted && !m.abstract && chips > 1))
+        rl_result_step_kv_layout(r, &m, &h, &kvp, chips, context, p, kv_given, h.ideal);
     return push_result(L, lua_fitted(L, r, 0, &m, &h, chips, kvc, p, fitted, wide));
 }
 

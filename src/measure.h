@@ -54,8 +54,9 @@ typedef struct {
     char model[256], hw[256], engine[64], weights[16], kv[16], compute[16];
     int config;                 /* configuration id: equal for repeats (0-based) */
     double kv_copies;           /* decode: chips holding each token's KV, each reading its
-                                 * copy (shard.h rl_kv_layout); 0 or 1: one copy, as the
-                                 * rows read from a file are fitted and predicted */
+                                 * copy (shard.h rl_kv_layout); 0 (a row read from a file):
+                                 * those of the layout step times its tp in (e2e.h
+                                 * rl_e2e_kv_copies), as fit and validate time it */
 } rl_meas_row;
 
 typedef struct {

@@ -2967,6 +2967,40 @@ static void fitted_tp_names_kv_split(void **state)
     cJSON_Delete(c);
 }
 
+/* review39 F7: on a fitted profile `--chips N` is TP over the N chips
+ * (the fitted costs' layout), the plan `--tp N` names, so both read the
+ * same KV copies (e2e.h rl_e2e_kv_copies): llama2-70b on
+ * h100-sxm-splitwise, 16 chips, context 2048, batch 8 and 1000.
+ * fitted_tp_names_kv_split above derives --tp 16's figures: max_batch 921,
+ * kv_bytes_per_chip 671,088,640 (exact), kv_load_s 671,088,640 / 3.35e12
+ * (1e-12), kv_split replicate, batch 1000 not fitting.  Now --chips 16 and
+ * --chips 16 --tp 16 give them and the same step_s (1e-12: one code path).
+ * Before, --chips 16 read one copy: max_batch 1842, kv_bytes_per_chip
+ * 335,544,320, step_s 39.649 ms where --tp 16 read 39.797 ms, no
+ * kv_split. */
+static void fitted_chips_is_tp(void **state)
+{
+    (void)state;
+    const char *a = "step --model llama2-70b --hw h100-sxm-splitwise --batch 8,1000 "
+                    "--context 2048 --format json ";
+    static const char *const how[] = {"--tp 16", "--chips 16", "--chips 16 --tp 16"};
+    double t[3];
+    for (int k = 0; k < 3; k++) {
+        cJSON *j = json2(a, how[k]);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        assert_true(num(j, "max_batch") == 921);
+        assert_true(num(cJSON_GetArrayItem(rows, 0), "kv_bytes_per_chip") == 671088640);
+        assert_rel(num(cJSON_GetArrayItem(rows, 0), "kv_load_s"), 671088640 / 3.35e12, 1e-12);
+        assert_false(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "fits")));
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "replicate");
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+        t[k] = num(cJSON_GetArrayItem(rows, 0), "step_s");
+        cJSON_Delete(j);
+    }
+    assert_rel(t[1], t[0], 1e-12);
+    assert_rel(t[2], t[0], 1e-12);
+}
+
 /* fixX, review findings on KV layouts and prefix caching (each fails on
  * main f0e5910):
  * 2: prefill names its KV layout: llama3-70b (K = 8, 327,680 B of bf16 KV
@@ -5289,6 +5323,7 @@ int main(void)
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(fitted_tp_names_kv_split),
+        cmocka_unit_test(fitted_chips_is_tp),
         cmocka_unit_test(fixX_kv_layout_findings),
         cmocka_unit_test(simulate_names_kv_layout),
         cmocka_unit_test(provenance_cell),

@@ -94,6 +94,15 @@ static void kv_split_default_from_lua(void **state)
     assert_true(run_number(code) == 921);
     snprintf(code, sizeof code, "return roofline.step%s, kv_split = 'batch' }.max_batch", f);
     assert_true(run_number(code) == 1842);
+    /* review39 F7: chips = 16 alone on the fitted profile is TP over the
+     * 16 chips, tp = 16's layout: the same max_batch 921, kv_split and
+     * step_s (one code path: equal).  Before: 1842, no kv_split, and a step
+     * reading one copy (39.649 ms where tp = 16 read 39.797 ms). */
+    snprintf(code, sizeof code, "local g = { model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
+             "chips = 16, batch = 8, context = 2048 } local a = roofline.step(g) g.tp = 16 "
+             "local b = roofline.step(g) return (a.kv_split == 'replicate' and a.max_batch == "
+             "b.max_batch and a.rows[1].step_s == b.rows[1].step_s) and a.max_batch or -1");
+    assert_true(run_number(code) == 921);
 }
 
 static void errors(void **state)
