@@ -117,21 +117,41 @@ int rl_kvariant_kv(rl_dtype kv)
  *    rl_ops_prefill_dispatch; serve.h rl_step_cost.dispatch_s).
  *  TensorRT-LLM (and every other engine): AIConfigurator's base backend adds
  *    0 (BaseBackend._prefill_dispatch_overhead_ms, same commit).
- *  Per-step, per-sequence and per-launch costs: no public figure for
- *    TensorRT-LLM 1.3 or vLLM 0.24 (vLLM issue 6854's 4-13 ms GPU bubble per
- *    decode step is vLLM 0.5, before multi-step and async scheduling;
- *    blog.vllm.ai/2024/09/05/perf-update.html gives shares of time for
- *    v0.5.3, not seconds): 0, and `roofline fit` fits them on end-to-end
- *    data.  AIConfigurator's other engine corrections are not costs of a
- *    step: TRT-LLM's "~3 steps pipeline drain" shortens the step count of its
+ *  Per-step, per-sequence and per-launch costs: 0.  Both engines overlap
+ *    their host work (scheduling, input preparation, sampling post-processing)
+ *    with the GPU step by default: TensorRT-LLM's overlap scheduler launches
+ *    step n+1 before step n's CPU work ("Enabled by default",
+ *    docs/source/features/overlap-scheduler.md at 081661b,
+ *    nvidia.github.io/TensorRT-LLM/features/overlap-scheduler.html), vLLM's
+ *    async scheduling runs the scheduler a step ahead (PR 19970), on by default
+ *    since PR 27614 (issue 27679's plan; PR 32775, 2026-01, reads "If set to
+ *    False, disable async scheduling"), before 0.24.  Host time shows only
+ *    where it is longer than the GPU step.  The one public figure there, from
+ *    the engines' authors: "~580 us/iter of host overhead as GPU idle" in
+ *    TensorRT-LLM's single-thread _executor_loop_overlap "on steady-state
+ *    decode workloads where per-iter host work is comparable to GPU work"
+ *    (NVIDIA/TensorRT-LLM issue 13957, NVIDIA, 2026-05-10; Llama-3.1-8B FP8,
+ *    one B200, ISL = OSL = 1000, 64 concurrent; main of May 2026, before
+ *    1.3.0rc20; PR 15841's opt-in pipelined loop was closed unmerged and PR
+ *    18406, 2026-08-30, still patches that loop).  It is max(0, host - GPU) at
+ *    one point, not a constant: added to every step it would charge steps whose
+ *    GPU time hides the host work (a 70B model's), so it is not a default.  vLLM
+ *    0.20.1 led TensorRT-LLM there by hiding that work (same issue: 2-batch
+ *    queue, 15638 vs 13806 output tok/s).  Older figures describe engines
+ *    without the overlap: vLLM issue 6854's 4-13 ms GPU bubble per decode step
+ *    is vLLM 0.5, and blog.vllm.ai/2024/09/05/perf-update.html gives shares of
+ *    time for v0.5.3, not seconds.  `roofline fit` fits the three on end-to-end
+ *    data.  AIConfigurator's other engine corrections are not costs of a step:
+ *    TRT-LLM's "~3 steps pipeline drain" shortens the step count of its
  *    closed-form TPOT average (TRTLLMBackend._tpot_mix_steps), vLLM's
  *    _ttft_queuing_factor and _throughput_cap stand in for the queueing that
- *    serve.c simulates step by step, and _mix_step_efficiency is 1 for vLLM
- *    and the base (our mixed step reads each weight once for all its rows
- *    already; docs/model.md). */
+ *    serve.c simulates step by step, and _mix_step_efficiency is 1 for vLLM and
+ *    the base (our mixed step reads each weight once for all its rows already;
+ *    docs/model.md). */
 #define SRC_NO_STEP_COSTS                                                                          \
-    "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version "  \
-    "(vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them"
+    "step_s, seq_s, launch_s 0: host work overlaps the GPU step by default (TensorRT-LLM overlap " \
+    "scheduler, vLLM async scheduling), exposed only beyond it (0.58 ms/step there: TensorRT-LLM " \
+    "issue 13957); roofline fit fits them"
 rl_engine_cost_default rl_engine_costs_default(const char *engine)
 {
     if (!strcmp(engine, "vllm"))

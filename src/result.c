@@ -99,9 +99,10 @@ static void add_host_notes(cJSON *o, const rl_model *m, const rl_hw *h, int cal,
     char s[640];
     if (rl_hw_measured(h) && e->step_s == 0 && e->seq_s == 0 && e->launch_s == 0) {
         snprintf(s, sizeof s, "step times are kernel + collective time: no per-step host cost of "
-                 "the %s engine (scheduling, sampling, launch gaps) is charged, none being public "
-                 "for its version (docs/model.md, engine costs); roofline fit fits one on "
-                 "end-to-end measurements", e->name);
+                 "the %s engine (scheduling, sampling, launch gaps) is charged: it overlaps them "
+                 "with the GPU step by default, host time beyond the step's has one public "
+                 "figure, not a constant (docs/model.md, engine costs); roofline fit fits one "
+                 "on end-to-end measurements", e->name);
         cJSON_AddStringToObject(o, "host_cost_note", s);
     }
     if (!ttft || !(e->prefill_layer_s > 0))

@@ -1,5 +1,5 @@
 -- Engine profile: the trtllm kernel tables of ../shared/data/silicon/gb200 for gb200.
--- Written by `roofline calibrate --tables ../shared/data/silicon/gb200 --hw gb200 --engine trtllm` on 2026-12-03.
+-- Written by `roofline calibrate --tables ../shared/data/silicon/gb200 --hw gb200 --engine trtllm` on 2026-12-04.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/gb200/gemm/trtllm/1.3.0rc20, engine version 1.3.0rc20,
 -- device 'NVIDIA GB200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
@@ -21,10 +21,10 @@ return {
       source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/gb200/gemm/trtllm/1.3.0rc20; device 'NVIDIA GB200'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "gb200",
       measured_at = { hbm_bw = 8000000000000, flops = { bf16 = 2.5e+15, fp16 = 2.5e+15, fp8 = 5e+15, int8 = 5e+15, fp4 = 1e+16, } },
-      date = "2026-12-03",
+      date = "2026-12-04",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0,
-        source = "step_s, seq_s, launch_s 0: not in kernel tables, no public figure for this engine version (vLLM issue 6854's 4-13 ms is v0.5); roofline fit fits them; prefill_layer_s 0: NVIDIA AIConfigurator adds none for this engine (sdk/backends/base_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, 2026-06-23)",
+        source = "step_s, seq_s, launch_s 0: host work overlaps the GPU step by default (TensorRT-LLM overlap scheduler, vLLM async scheduling), exposed only beyond it (0.58 ms/step there: TensorRT-LLM issue 13957); roofline fit fits them; prefill_layer_s 0: NVIDIA AIConfigurator adds none for this engine (sdk/backends/base_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, 2026-06-23)",
       },
       memory = {
         source = "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction 0.9 of the memory free after weights and activations (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31; docs/source/reference/memory.md); collective buffers 392 MiB at TP > 1 (NVIDIA AIConfigurator systems/*/system.yaml misc.nccl_mem, 4 and 8 GPUs, observed, Apache-2.0); context and workspace: no public figure found, 0 (the tenth the fraction leaves free covers them)",
