@@ -35,13 +35,14 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     double B = (double)batch;
     r.batch = batch;
     r.context = context;
-    r.mem = rl_memory_use(m, h, chips, batch, context, p.weights, p.kv);
+    rl_arch_counts c = rl_arch_counts_of(m); /* once, not per question (issue 12) */
+    r.mem = rl_memory_use_counts(m, &c, h, chips, batch, context, p.weights, p.kv);
     r.kv_load_s = r.mem.kv_bytes / bw;
-    double p_bytes = rl_dtype_weights_bytes(p.weights, rl_arch_params_read(m, B),
-                                            rl_arch_kept_read(m, B));
+    double p_bytes = rl_dtype_weights_bytes(p.weights, rl_arch_counts_params_read(m, &c, B),
+                                            rl_arch_counts_kept_read(m, &c, B));
     r.weight_load_s = p_bytes / bw;
-    r.compute_s = rl_step_matmul_s(h, p, B * rl_arch_flops_per_token(m),
-                                   B * rl_arch_kept_flops_per_token(m)) / (double)chips;
+    r.compute_s = rl_step_matmul_s(h, p, B * c.flops_per_token, B * c.kept_flops_per_token) /
+                  (double)chips;
     r.mlp_bound = rl_bound_of(r.compute_s, r.weight_load_s);
     /* the attention kernels read the cache and do the score FLOPs: max(bytes,
      * FLOPs) as their own term, beside the matmuls' (review29 H1) */
