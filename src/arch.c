@@ -68,7 +68,8 @@ static double layer_context_sum(const rl_model *m, double context, rl_kv_view vi
 /* rl_arch_params; with `vectors` 0 the matrices' alone (matrix_params):
  * the model read as if it had no biases or sinks, without a copy of it
  * (copying the whole spec, its strings too, was 2% of a calibrated step) */
-static rl_params params_of(const rl_model *m, int vectors)
+__attribute__((always_inline)) static inline rl_params count_params(const rl_model *m,
+                                                                    int vectors)
 {
     rl_params p = {0};
     if (m->abstract) {
@@ -103,6 +104,10 @@ static rl_params params_of(const rl_model *m, int vectors)
     p.active_nonembedding = p.active - (m->tied_embeddings ? 0.0 : p.embedding);
     return p;
 }
+
+/* (count_params is inlined into rl_arch_counts_of, which counts both ways:
+ * the compiler shares their common terms) */
+static rl_params params_of(const rl_model *m, int vectors) { return count_params(m, vectors); }
 
 rl_params rl_arch_params(const rl_model *m) { return params_of(m, 1); }
 
@@ -352,12 +357,12 @@ double rl_arch_params_read(const rl_model *m, double tokens)
 rl_arch_counts rl_arch_counts_of(const rl_model *m)
 {
     rl_arch_counts c = {0};
-    c.params = rl_arch_params(m);
+    c.params = count_params(m, 1);
     if (m->abstract) { /* as each function above answers for an abstract model */
         c.flops_per_token = 2.0 * m->params_active;
         return c;
     }
-    rl_params mats = matrix_params(m);
+    rl_params mats = count_params(m, 0);
     c.vectors = vector_of(&c.params, &mats);
     c.kept_params = kept_params_of(m, &c.params, &c.vectors);
     c.flops_per_token = flops_of(m, &mats);
