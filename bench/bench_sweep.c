@@ -8,8 +8,9 @@
  * collectives (rl_shard_step_calibrated; issue 12 target >= 3e5 evals/s
  * on one core; measured per CPU second on the shared 2-core VM at load ~5,
  * medians of 3 runs: 1.81e5 at f0e5910, 2.52e5 at 58fa3a9, 2.67e5 after
- * h32step2; callgrind, deterministic: 39,608 -> 28,283 -> 26,814
- * instructions per evaluation),
+ * h32step2; 2.99e5 at 90dd74e and 4.38e5 after h33speed, at load ~11, same
+ * session; callgrind, deterministic: 39,608 -> 28,283 -> 26,814 -> 37,281
+ * (90dd74e: a per-step snprintf) -> 25,238 instructions per evaluation),
  * and of llama3-70b on h100-sxm (`bench_sweep calibrated`: these alone),
  * and the sweep of the pareto example at the datasheet peaks and calibrated,
  * after one warm-up, over REPS repetitions, and prints the median and the

@@ -68,7 +68,8 @@ static double layer_context_sum(const rl_model *m, double context, rl_kv_view vi
 /* rl_arch_params; with `vectors` 0 the matrices' alone (matrix_params):
  * the model read as if it had no biases or sinks, without a copy of it
  * (copying the whole spec, its strings too, was 2% of a calibrated step) */
-static rl_params params_of(const rl_model *m, int vectors)
+__attribute__((always_inline)) static inline rl_params count_params(const rl_model *m,
+                                                                    int vectors)
 {
     rl_params p = {0};
     if (m->abstract) {
@@ -104,6 +105,10 @@ static rl_params params_of(const rl_model *m, int vectors)
     return p;
 }
 
+/* (count_params is inlined into rl_arch_counts_of, which counts both ways:
+ * the compiler shares their common terms) */
+static rl_params params_of(const rl_model *m, int vectors) { return count_params(m, vectors); }
+
 rl_params rl_arch_params(const rl_model *m) { return params_of(m, 1); }
 
 double rl_arch_tp_replicated_params(const rl_model *m)
@@ -138,12 +143,24 @@ static double kept_matrices(const rl_model *m, const rl_params *p)
     return rl_arch_kept_of(m, 0.0, p->router, p->attention, p->mlp - p->routed_experts, 0.0);
 }
 
+/* rl_arch_flops_per_token and rl_arch_kept_flops_per_token of a concrete
+ * model whose matrices' counts are p (matrix_params) */
+static double flops_of(const rl_model *m, const rl_params *p)
+{
+    return 2.0 * (p->attention + p->mlp_active + p->router + (double)m->vocab * (double)m->d_model);
+}
+
+static double kept_flops_of(const rl_model *m, const rl_params *p)
+{
+    return 2.0 * (kept_matrices(m, p) + (double)m->vocab * (double)m->d_model);
+}
+
 double rl_arch_flops_per_token(const rl_model *m)
 {
     if (m->abstract)
         return 2.0 * m->params_active;
     rl_params p = matrix_params(m);
-    return 2.0 * (p.attention + p.mlp_active + p.router + (double)m->vocab * (double)m->d_model);
+    return flops_of(m, &p);
 }
 
 double rl_arch_kept_flops_per_token(const rl_model *m)
@@ -151,7 +168,7 @@ double rl_arch_kept_flops_per_token(const rl_model *m)
     if (m->abstract)
         return 0.0;
     rl_params p = matrix_params(m);
-    return 2.0 * (kept_matrices(m, &p) + (double)m->vocab * (double)m->d_model);
+    return kept_flops_of(m, &p);
 }
 
 double rl_arch_attention_flops_per_token(const rl_model *m, double context)
@@ -235,17 +252,24 @@ double rl_arch_dense_layer_mlp(const rl_model *m, double *vectors)
     return block;
 }
 
-/* rl_arch_vector_params of a concrete model whose parameters are p (the
- * callers that have them pass them: each params_of is the whole count) */
-static rl_params vector_params(const rl_model *m, const rl_params *pp)
+/* rl_arch_vector_params of a concrete model whose parameters are p and
+ * its matrices' mats (the callers that have them pass them: each
+ * params_of is the whole count) */
+static rl_params vector_of(const rl_params *pp, const rl_params *mp)
 {
-    rl_params p = *pp, mats = matrix_params(m), v = {0};
+    rl_params p = *pp, mats = *mp, v = {0};
     v.attention = p.attention - mats.attention;
     v.mlp = p.mlp - mats.mlp;
     v.routed_experts = p.routed_experts - mats.routed_experts;
     v.router = p.router - mats.router;
     v.total = p.total - mats.total;
     return v;
+}
+
+static rl_params vector_params(const rl_model *m, const rl_params *p)
+{
+    rl_params mats = matrix_params(m);
+    return vector_of(p, &mats);
 }
 
 rl_params rl_arch_vector_params(const rl_model *m)
@@ -266,12 +290,18 @@ static double kept_blocks(const rl_model *m, const rl_params *p, const rl_params
            v->routed_experts;
 }
 
+/* rl_arch_kept_params of a concrete model (p, v: its parameters and vectors) */
+static double kept_params_of(const rl_model *m, const rl_params *p, const rl_params *v)
+{
+    return p->embedding + p->lm_head + kept_blocks(m, p, v);
+}
+
 double rl_arch_kept_params(const rl_model *m)
 {
     if (m->abstract)
         return 0.0;
     rl_params p = rl_arch_params(m), v = vector_params(m, &p);
-    return p.embedding + p.lm_head + kept_blocks(m, &p, &v);
+    return kept_params_of(m, &p, &v);
 }
 
 void rl_arch_dense_gemm(const rl_model *m, rl_dtype *weights, rl_dtype *compute)
@@ -280,24 +310,30 @@ void rl_arch_dense_gemm(const rl_model *m, rl_dtype *weights, rl_dtype *compute)
         *weights = *compute = rl_dtype_kept(*weights);
 }
 
-double rl_arch_kept_read(const rl_model *m, double tokens)
+/* rl_arch_kept_read of a concrete model (p, v as kept_params_of) */
+static double kept_read_of(const rl_model *m, const rl_params *p, const rl_params *v,
+                           double tokens)
 {
-    if (m->abstract)
-        return 0.0;
-    rl_params p = rl_arch_params(m), v = vector_params(m, &p);
     /* the routed experts' biases as rl_arch_params_read reads their blocks:
      * those of the experts the tokens touch */
     double untouched = m->experts > 0
                            ? 1.0 - rl_arch_expected_experts(m, tokens) / (double)m->experts
                            : 0.0;
-    return vocab_read(m, &p, tokens) + kept_blocks(m, &p, &v) - v.routed_experts * untouched;
+    return vocab_read(m, p, tokens) + kept_blocks(m, p, v) - v->routed_experts * untouched;
 }
 
-double rl_arch_params_read(const rl_model *m, double tokens)
+double rl_arch_kept_read(const rl_model *m, double tokens)
 {
-    rl_params p = rl_arch_params(m);
     if (m->abstract)
-        return p.total;
+        return 0.0;
+    rl_params p = rl_arch_params(m), v = vector_params(m, &p);
+    return kept_read_of(m, &p, &v, tokens);
+}
+
+/* rl_arch_params_read of a concrete model whose parameters are p */
+static double params_read_of(const rl_model *m, const rl_params *pp, double tokens)
+{
+    rl_params p = *pp;
     /* the input embedding is a gather: `tokens` rows of D, not the table
      * (a tied table is read whole by the LM head, which p.embedding counts
      * in place of p.lm_head) */
@@ -308,4 +344,43 @@ double rl_arch_params_read(const rl_model *m, double tokens)
         return read;
     double touched = rl_arch_expected_experts(m, tokens) / (double)m->experts;
     return read - p.routed_experts * (1.0 - touched);
+}
+
+double rl_arch_params_read(const rl_model *m, double tokens)
+{
+    rl_params p = rl_arch_params(m);
+    if (m->abstract)
+        return p.total;
+    return params_read_of(m, &p, tokens);
+}
+
+rl_arch_counts rl_arch_counts_of(const rl_model *m)
+{
+    rl_arch_counts c = {0};
+    c.params = count_params(m, 1);
+    if (m->abstract) { /* as each function above answers for an abstract model */
+        c.flops_per_token = 2.0 * m->params_active;
+        return c;
+    }
+    rl_params mats = count_params(m, 0);
+    c.vectors = vector_of(&c.params, &mats);
+    c.kept_params = kept_params_of(m, &c.params, &c.vectors);
+    c.flops_per_token = flops_of(m, &mats);
+    c.kept_flops_per_token = kept_flops_of(m, &mats);
+    return c;
+}
+
+double rl_arch_counts_params_read(const rl_model *m, const rl_arch_counts *c, double tokens)
+{
+    return m->abstract ? c->params.total : params_read_of(m, &c->params, tokens);
+}
+
+double rl_arch_counts_kept_read(const rl_model *m, const rl_arch_counts *c, double tokens)
+{
+    return m->abstract ? 0.0 : kept_read_of(m, &c->params, &c->vectors, tokens);
+}
+
+double rl_arch_counts_vocab_read(const rl_model *m, const rl_arch_counts *c, double tokens)
+{
+    return m->abstract ? 0.0 : vocab_read(m, &c->params, tokens);
 }

@@ -142,6 +142,25 @@ double rl_arch_flops_per_token(const rl_model *m);
  * (review29 M1).  0 for abstract models. */
 double rl_arch_kept_flops_per_token(const rl_model *m);
 
+/* The per-model counts a step asks for several times, counted once: each
+ * field is what the function it names returns, bit for bit (a calibrated
+ * step counted the parameters ~15 times an evaluation, ~1.6k of ~27k
+ * instructions; issue 12).  The model must not change while c is used. */
+typedef struct {
+    rl_params params;            /* rl_arch_params */
+    rl_params vectors;           /* rl_arch_vector_params */
+    double kept_params;          /* rl_arch_kept_params */
+    double flops_per_token;      /* rl_arch_flops_per_token */
+    double kept_flops_per_token; /* rl_arch_kept_flops_per_token */
+} rl_arch_counts;
+rl_arch_counts rl_arch_counts_of(const rl_model *m);
+
+/* rl_arch_params_read, rl_arch_kept_read and rl_arch_vocab_read of m from
+ * c = rl_arch_counts_of(m) */
+double rl_arch_counts_params_read(const rl_model *m, const rl_arch_counts *c, double tokens);
+double rl_arch_counts_kept_read(const rl_model *m, const rl_arch_counts *c, double tokens);
+double rl_arch_counts_vocab_read(const rl_model *m, const rl_arch_counts *c, double tokens);
+
 /* Attention-score FLOPs of one new token against `context` cached tokens:
  * QK^T and PV, 2 * 2 * context * N * H per layer (seed 000 section 1
  * "What about attention?", 2BSTD each with T = 1), with context capped at

@@ -1,6 +1,7 @@
 /* efficiency.c — calibrated efficiency tables: reading, interpolation and
  * the calibrated kernel time (C) of efficiency.h. */
 #include "efficiency.h"
+#include "fastmax.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +47,7 @@ double rl_eff_time(const rl_efficiency *e, rl_eff_class c, double size, double f
 double rl_eff_time_memo(const rl_efficiency *e, rl_eff_class c, double size, double flops,
                         double bytes, double peak, double bw, rl_eff_memo *memo)
 {
-    double ideal = fmax(flops / peak, bytes / bw);
+    double ideal = rl_fmax(flops / peak, bytes / bw);
     if (!e || !e->present)
         return ideal;
     const rl_eff_curve *cv = &e->curve[c];

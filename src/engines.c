@@ -2,6 +2,7 @@
  * `engines` field, the precision -> dtype variant table, the tables' ideal
  * roofline, and operator times from the selected engine (engines.h). */
 #include "engines.h"
+#include "fastmax.h"
 
 #include "enginecost.h"
 #include "error.h"
@@ -779,10 +780,10 @@ double rl_kresidual_band(const rl_kresidual *r, int q, const double *above, doub
         int high = q >= 2;
         double t = (high ? 1 : -1) * r->w[a][q == 0 || q == 3] * d;
         if (d > r->seen[a]) /* beyond what the hold-outs saw */
-            t = high ? fmax(t, rule) : fmin(t, rule);
+            t = high ? rl_fmax(t, rule) : fmin(t, rule);
         b += t;
     }
-    return q >= 2 ? fmax(b, 0) : fmin(b, 0); /* the band holds its estimate (rl_ec_band) */
+    return q >= 2 ? rl_fmax(b, 0) : fmin(b, 0); /* the band holds its estimate (rl_ec_band) */
 }
 
 static int read_residuals(lua_State *L, const reading *r, char *err, size_t errlen)

@@ -2,6 +2,7 @@
  * log space, roofline-ratio extrapolation, hole filling, Lua form.  The
  * rules are stated in ktable.h. */
 #include "ktable.h"
+#include "fastmax.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -443,7 +444,7 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
         time *= roofline_ratio(ideal, ctx, x, xc);
         p = RL_PROV_EXTRAPOLATED;
     }
-    time = fmax(time, fastest(t)); /* the latency floor (ktable.h) */
+    time = rl_fmax(time, fastest(t)); /* the latency floor (ktable.h) */
     if (prov)
         *prov = p;
     return time;

@@ -43,9 +43,16 @@ double rl_memory_usable_group(const rl_hw *h, long long chips, long long group,
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv)
 {
+    rl_arch_counts c = rl_arch_counts_of(m);
+    return rl_memory_use_counts(m, &c, h, chips, batch, context, weights, kv);
+}
+
+rl_memory rl_memory_use_counts(const rl_model *m, const rl_arch_counts *c, const rl_hw *h,
+                               long long chips, long long batch, long long context,
+                               rl_dtype weights, rl_dtype kv)
+{
     rl_memory r;
-    rl_params pc = rl_arch_params(m);
-    r.weight_bytes = rl_dtype_weights_bytes(weights, pc.total, rl_arch_kept_params(m));
+    r.weight_bytes = rl_dtype_weights_bytes(weights, c->params.total, c->kept_params);
     r.kv_bytes = (double)batch * rl_arch_kv_bytes_per_sequence(m, kv, (double)context, RL_KV_IDEAL);
     r.total_bytes = r.weight_bytes + r.kv_bytes;
     r.hbm_bytes = (double)chips * h->hbm_bytes;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "arch.h"
 #include "dtype.h"
 #include "spec.h"
 
@@ -59,6 +60,10 @@ double rl_memory_comm_charged(const rl_hw *h, long long group);
 
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv);
+/* rl_memory_use with m's counts given (c = rl_arch_counts_of(m)) */
+rl_memory rl_memory_use_counts(const rl_model *m, const rl_arch_counts *c, const rl_hw *h,
+                               long long chips, long long batch, long long context,
+                               rl_dtype weights, rl_dtype kv);
 
 /* Byte counts are doubles, exact for integers up to 2^53 (9.007e15 bytes,
  * about 9 PB).  Nothing here wraps; a configuration whose KV cache would pass

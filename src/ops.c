@@ -1,6 +1,7 @@
 /* ops.c — operator list of one step (see ops.h for every counting
  * convention and its source). */
 #include "ops.h"
+#include "fastmax.h"
 #include "error.h"
 
 #include <math.h>
@@ -964,7 +965,7 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     const double *band = bm->band;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
-        double roof = fmax(o->t.compute_s, o->t.memory_s);
+        double roof = rl_fmax(o->t.compute_s, o->t.memory_s);
         o->t.time_s = eff > 0 ? eff * roof
                               : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         /* the floor (docs/model.md): never below the op's own roofline, the
@@ -977,7 +978,7 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
          * (mixtral-8x7b bf16 on A100, batch 4: 0.3124 ms for 0.6423 GB, 0.315
          * ms at 2.039 TB/s); and a span's time is split by the ops' shares
          * (tester16 F1) */
-        o->t.time_s = fmax(o->t.time_s, roof);
+        o->t.time_s = rl_fmax(o->t.time_s, roof);
         o->prov = prov;
         for (int q = q0; q < q1; q++)
             o->band[q] = band[q];
@@ -987,7 +988,7 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
          * one log for both low edges */
         double floor_log = q0 < 2 && q0 < q1 && roof > 0 ? log(roof / o->t.time_s) : 0;
         for (int q = q0; q < q1 && q < 2 && roof > 0; q++)
-            o->band[q] = fmax(o->band[q], floor_log);
+            o->band[q] = rl_fmax(o->band[q], floor_log);
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
         /* a table times the fused kernel: materialized scores add their HBM

@@ -813,13 +813,13 @@ long long rl_shard_max_batch(const rl_shard_result *r)
  * rl_arch_kept_params) in rl_dtype_kept's dtype: what a chip stores into
  * r->weight_bytes; returns what one tick over `tokens` token rows of the
  * replica reads (bytes). */
-static double plan_weights(const rl_model *m, const rl_shard_plan *pl, int split, rl_precision p,
-                           double tokens, rl_shard_result *r)
+static double plan_weights(const rl_model *m, const rl_arch_counts *c, const rl_shard_plan *pl,
+                           int split, rl_precision p, double tokens, rl_shard_result *r)
 {
     long long M = pl->tp * pl->ep; /* model-parallel chips of one stage */
     /* the largest stage's share (rl_shard_stage_div: pp with equal stages) */
     double P = rl_shard_stage_div(m, pl->pp), Mtp = (double)pl->tp;
-    rl_params pc = rl_arch_params(m);
+    rl_params pc = c->params;
     double stored, read, kept = 0, kept_read = 0; /* in rl_dtype_kept's dtype */
     if (m->abstract) {
         stored = pc.total / (double)(M * pl->pp);
@@ -839,7 +839,7 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, int split
         double vocab = (pc.embedding + pc.lm_head) / Mtp;
         /* read: the embedding's gathered rows, not its table (tied: the LM
          * head reads the table), as rl_arch_params_read (tester12 #2) */
-        double vocab_read = rl_arch_vocab_read(m, tokens) / Mtp;
+        double vocab_read = rl_arch_counts_vocab_read(m, c, tokens) / Mtp;
         double dense_mlp = pc.mlp - pc.routed_experts; /* dense blocks + shared experts */
         double experts = pc.routed_experts / (double)M;
         double touched = 1.0;
@@ -852,7 +852,7 @@ static double plan_weights(const rl_model *m, const rl_shard_plan *pl, int split
          * their blocks; the attention's and dense MLP's split over TP as
          * their matrices (q/o by heads: k/v biases, 2 K H a layer, counted
          * so too) */
-        rl_params vc = rl_arch_vector_params(m);
+        rl_params vc = c->vectors;
         double kept_experts = vc.routed_experts / (double)M;
         double kept_blocks = rl_arch_kept_of(m, pc.norms, pc.router, attn, dense_mlp / Mtp,
                                              (vc.attention + vc.mlp - vc.routed_experts) / Mtp);
@@ -1008,7 +1008,8 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
     long long bm = rl_shard_micro_batch(r) - (small ? 1 : 0);
     double tokens = (double)bm * (prefill ? (double)context : 1.0); /* per tick, per replica */
     int split = rl_shard_split_of(h); /* the engine's stage split */
-    double weight_read = plan_weights(m, pl, split, p, tokens, r);
+    rl_arch_counts c = rl_arch_counts_of(m); /* once, not per question (issue 12) */
+    double weight_read = plan_weights(m, &c, pl, split, p, tokens, r);
     double kv_tick = plan_kv(m, pl, split, p, context, bm, prefill, r);
     r->total_bytes = r->weight_bytes + r->kv_bytes;
     if (pp > 1 && !m->abstract) { /* each stage in its own room (rl_shard_stage_room), in
@@ -1061,8 +1062,8 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
         if (kv_share > 0) /* a layer's attention FLOPs follow its cached tokens, as the KV */
             attn = tokens * rl_arch_attention_flops_per_token(m, context) * kv_share /
                    (double)(M * sp);
-        kept = tokens * rl_arch_kept_flops_per_token(m) * chip_share;
-        r->flops = tokens * rl_arch_flops_per_token(m) * chip_share + attn;
+        kept = tokens * c.kept_flops_per_token * chip_share;
+        r->flops = tokens * c.flops_per_token * chip_share + attn;
     }
     r->kv_load_s = kv_tick / h->hbm_bw;
     r->weight_load_s = weight_read / h->hbm_bw;

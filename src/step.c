@@ -35,13 +35,14 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     double B = (double)batch;
     r.batch = batch;
     r.context = context;
-    r.mem = rl_memory_use(m, h, chips, batch, context, p.weights, p.kv);
+    rl_arch_counts c = rl_arch_counts_of(m); /* once, not per question (issue 12) */
+    r.mem = rl_memory_use_counts(m, &c, h, chips, batch, context, p.weights, p.kv);
     r.kv_load_s = r.mem.kv_bytes / bw;
-    double p_bytes = rl_dtype_weights_bytes(p.weights, rl_arch_params_read(m, B),
-                                            rl_arch_kept_read(m, B));
+    double p_bytes = rl_dtype_weights_bytes(p.weights, rl_arch_counts_params_read(m, &c, B),
+                                            rl_arch_counts_kept_read(m, &c, B));
     r.weight_load_s = p_bytes / bw;
-    r.compute_s = rl_step_matmul_s(h, p, B * rl_arch_flops_per_token(m),
-                                   B * rl_arch_kept_flops_per_token(m)) / (double)chips;
+    r.compute_s = rl_step_matmul_s(h, p, B * c.flops_per_token, B * c.kept_flops_per_token) /
+                  (double)chips;
     r.mlp_bound = rl_bound_of(r.compute_s, r.weight_load_s);
     /* the attention kernels read the cache and do the score FLOPs: max(bytes,
      * FLOPs) as their own term, beside the matmuls' (review29 H1) */
@@ -194,9 +195,12 @@ static void peaks_present(const rl_hw *h, char *have, size_t n)
 
 int rl_step_check_peaks(const rl_hw *h, rl_precision p, char *err, size_t errlen)
 {
+    rl_dtype attn = rl_attention_dtype(p), kept = rl_dtype_kept(p.weights);
+    if (rl_hw_peak(h, p.compute) > 0 && rl_hw_peak(h, attn) > 0 &&
+        (kept == p.weights || rl_hw_peak(h, kept) > 0))
+        return 0; /* the list of peaks is formatted only for a refusal (it is called per step) */
     char have[64];
     peaks_present(h, have, sizeof have);
-    rl_dtype attn = rl_attention_dtype(p), kept = rl_dtype_kept(p.weights);
     if (rl_hw_peak(h, p.compute) <= 0) { /* with the dtypes it has (tester20 F11) */
         snprintf(err, errlen, "%s: field 'flops.%s': missing, so compute dtype %s cannot be used "
                  "(give --compute, Lua field compute, one of: %s)", h->origin,

@@ -400,6 +400,69 @@ static void sliding_fields_clear_with_set(void **state)
     unlink(path);
 }
 
+/* Bit for bit, as memcmp sees a double (a count differing in its last bit fails). */
+#define assert_same(a, b)                                                                          \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (memcmp(&a_, &b_, sizeof a_) != 0)                                                      \
+            fail_msg("%s: %s = %a, %s = %a", name, #a, a_, #b, b_);                               \
+    } while (0)
+
+/* issue 12 (h33speed): rl_arch_counts_of counts once what a calibrated step
+ * asked ~15 times an evaluation.  Each field and reader must return exactly
+ * what its function does (expected: the function's own value, tolerance 0)
+ * on every preset -- dense, GQA, MoE with dense layers and shared experts,
+ * MLA, biases and sinks, windows, experts-only quantization -- and on an
+ * abstract model; rl_memory_use_counts equals rl_memory_use.  A field taken
+ * from the other count (matrices for biases) fails on gpt-oss-120b, whose
+ * biases and sinks are not 0. */
+static void counts_equal_functions(void **state)
+{
+    (void)state;
+    const char *names[] = {"llama2-13b",  "llama3-70b",  "mixtral-8x7b",
+                           "deepseek-v3", "gpt-oss-120b", "gemma2-27b",
+                           "qwen3-32b",   "bloom-176b",  "scaling-book-18b-moe", "abstract"};
+    const double tokens[] = {1, 7, 64, 300, 4096};
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *name = names[i];
+        rl_model m;
+        if (strcmp(name, "abstract") == 0) {
+            char path[64], err[1024];
+            write_temp(path, ".lua",
+                       "return { name = 'napkin', params = 30e9, params_active = 3e9, "
+                       "kv_bytes_per_token = 1e5 }");
+            int rc = rl_model_load(path, NULL, 0, &m, err, sizeof err);
+            unlink(path);
+            if (rc != 0)
+                fail_msg("%s", err);
+            assert_true(m.abstract);
+        } else {
+            m = load_model(name, NULL, 0);
+        }
+        rl_arch_counts c = rl_arch_counts_of(&m);
+        rl_params p = rl_arch_params(&m), v = rl_arch_vector_params(&m);
+        assert_memory_equal(&c.params, &p, sizeof p);
+        assert_memory_equal(&c.vectors, &v, sizeof v);
+        assert_same(c.kept_params, rl_arch_kept_params(&m));
+        assert_same(c.flops_per_token, rl_arch_flops_per_token(&m));
+        assert_same(c.kept_flops_per_token, rl_arch_kept_flops_per_token(&m));
+        for (size_t k = 0; k < sizeof tokens / sizeof *tokens; k++) {
+            double t = tokens[k];
+            assert_same(rl_arch_counts_params_read(&m, &c, t), rl_arch_params_read(&m, t));
+            assert_same(rl_arch_counts_kept_read(&m, &c, t), rl_arch_kept_read(&m, t));
+            assert_same(rl_arch_counts_vocab_read(&m, &c, t), rl_arch_vocab_read(&m, t));
+            rl_memory a = rl_memory_use(&m, &h, 8, (long long)t, 4096, RL_FP8, RL_BF16);
+            rl_memory b = rl_memory_use_counts(&m, &c, &h, 8, (long long)t, 4096, RL_FP8, RL_BF16);
+            assert_same(a.weight_bytes, b.weight_bytes);
+            assert_same(a.capacity_bytes, b.capacity_bytes);
+            assert_same(a.total_bytes, b.total_bytes);
+        }
+    }
+    rl_model g = load_model("gpt-oss-120b", NULL, 0);
+    assert_true(rl_arch_vector_params(&g).total > 0); /* the biases the check above needs */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +475,7 @@ int main(void)
         cmocka_unit_test(window_patterns),
         cmocka_unit_test(sliding_fields_clear_with_set),         cmocka_unit_test(quantized_checkpoint_bytes),
         cmocka_unit_test(qwen3_attention_params), cmocka_unit_test(llama31_presets),  cmocka_unit_test(attention_field_errors),
+        cmocka_unit_test(counts_equal_functions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * operations: what bottlenecks us?"). */
 #include "testutil.h"
 
+#include "fastmax.h"
 #include "roofline.h"
 
 /* B_crit = peak * bytes(weight) / (2 * bw).  Sources:
@@ -53,12 +54,37 @@ static void roofline_time(void **state)
     assert_string_equal(rl_bound_name(r.bound), "memory");
 }
 
+/* rl_fmax (fastmax.h, issue 12: fmax inline on the per-op paths) is C99
+ * fmax: the larger of two numbers, the number beside a NaN (C11 F.10.9.2),
+ * NaN only for two NaNs; a tie returns b, as glibc's x86-64 fmax (maxsd)
+ * does, so -0 and +0 keep their order.  Expected: libm's fmax on every
+ * non-tie pair of the list below, exactly. */
+static void fmax_inline(void **state)
+{
+    (void)state;
+    const double v[] = {0.0, -0.0, 1.0, -1.0, 1e-300, 3.5e9, INFINITY, -INFINITY, NAN};
+    int n = (int)(sizeof v / sizeof *v);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double a = v[i], b = v[j], r = rl_fmax(a, b), f = fmax(a, b);
+            if (isnan(a) && isnan(b))
+                assert_true(isnan(r));
+            else if (a == b) /* +0/-0 and equal values: b */
+                assert_memory_equal(&r, &b, sizeof r);
+            else
+                assert_memory_equal(&r, &f, sizeof r);
+        }
+    assert_true(rl_fmax(NAN, 2.0) == 2.0 && rl_fmax(2.0, NAN) == 2.0);
+    assert_true(signbit(rl_fmax(0.0, -0.0)) && !signbit(rl_fmax(-0.0, 0.0)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(b_crit_values),
         cmocka_unit_test(dense_not_sparse),
         cmocka_unit_test(roofline_time),
+        cmocka_unit_test(fmax_inline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
