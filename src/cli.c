@@ -1511,14 +1511,22 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
 /* An HBM prefix tier smaller than every prefix caches none (serve.c
  * lru_insert skips a prefix over the tier, per pipeline stage), so the
  * host tier, fed by HBM evictions, stays empty too: say so, as serve_hbm
- * does for no HBM tier (tester28 F7). */
+ * does for no HBM tier (tester28 F7).  Shared prefixes with no prefix cache
+ * at all are not reused either: said too. */
 static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const rl_request *req,
                              long long n)
 {
     double tier = c->prefix_hbm_tokens / (double)c->pp, shortest = INFINITY;
+    long long shared = 0;
     for (long long i = 0; i < n; i++)
         if (req[i].prefix_id >= 0 && req[i].prefix_len > 0)
-            shortest = fmin(shortest, (double)req[i].prefix_len);
+            shortest = fmin(shortest, (double)req[i].prefix_len), shared++;
+    if (shared > 0 && !(c->prefix_hbm_tokens > 0)) { /* tester44 F4: 0 hits, silently */
+        rl_cli_say(o, "note: %lld of %lld requests name a shared prefix, but without "
+                      "--prefix-cache GB none is reused: every prompt is prefilled in full",
+                   shared, n);
+        return;
+    }
     if (!(tier >= 1) || !isfinite(shortest) || tier >= shortest)
         return;
     rl_cli_say(o, "note: --prefix-cache: the HBM tier holds %.0f tokens%s, less than the shortest "

@@ -5255,6 +5255,24 @@ static void spec_draft_not_smaller_noted(void **state)
     assert_null(strstr(out, "is not smaller than the target"));
 }
 
+/* tester44 F4: a workload naming shared prefixes with no --prefix-cache got
+ * 0 hits without a word; now a note counts them (--prefixes 4:1500: every
+ * one of 30 requests names one), and with a cache the note is gone. */
+static void prefixes_without_cache_noted(void **state)
+{
+    (void)state;
+    const char *w = "simulate --model llama3-70b --hw h100-sxm --chips 8 --qps 2 --requests 30 "
+                    "--prompt-len 2000 --out-len 100 --prefixes 4:1500 --format json";
+    char args[512];
+    cJSON_Delete(run_json_noted(w, "note: 30 of 30 requests name a shared prefix, but without "
+                                   "--prefix-cache GB none is reused"));
+    snprintf(args, sizeof args, "%s --prefix-cache 10", w);
+    cJSON *j = run_json_noted(args, "note: only 30 requests");
+    assert_null(strstr(out, "none is reused"));
+    assert_true(num(j, "prefix_hit_rate") > 0.5); /* 4 prefixes of 1500 tokens fit 10 GB */
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -5378,6 +5396,7 @@ int main(void)
         cmocka_unit_test(validate_one_row_plot),
         cmocka_unit_test(validate_rows_name_kv_split),
         cmocka_unit_test(spec_draft_not_smaller_noted),
+        cmocka_unit_test(prefixes_without_cache_noted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
