@@ -911,8 +911,8 @@ static void test_heavy_tail_cli(void **state)
  * rl_serve_bytes_with_capacity, the Lua sandbox's check), asserted as the
  * rule rather than today's struct sizes (review24 L2): a request costs at
  * least its rl_request and the result's TTFT, TPOT, e2e and TTFT service
- * (4 doubles); 1e7 requests hold the run's n x per (1716 MiB with today's
- * 180 B, test_lua_api's message); 100 requests hold them beside the
+ * (4 doubles); 1e7 requests hold the run's n x per (1869 MiB with today's
+ * 196 B, test_lua_api's message); 100 requests hold them beside the
  * search's largest sample, RL_SERVE_CAPACITY_GROW_MAX (200,000) repeated
  * requests each with its state and two copies: 100 x req + 200,000 x
  * (per + 2 x req), exact (the same doubles, summed in the same order). */
