@@ -1451,6 +1451,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         {"steady_goodput_req_per_s", r->steady_goodput_req_per_s},
         {"slo_attainment", r->slo_attainment},
         {"utilization", r->utilization},
+        {"kv_link_utilization", r->kv_link_utilization},
         {"mean_in_system", r->mean_in_system},
         {"mean_decode_batch", r->mean_decode_batch},
         {"mean_decode_batch_time", r->mean_decode_batch_time},
@@ -1476,14 +1477,16 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
     add_pcts(o, "itl", &r->itl);
     add_numbers(o, rates, sizeof rates / sizeof rates[0]);
     /* no value where there is none: no window, no SLO (so no goodput) */
-    const char *none[5] = {NULL, NULL, NULL, NULL, NULL};
+    const char *none[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     if (!r->steady_valid)
         none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
     if (!r->slo_given)
         none[2] = "goodput_req_per_s", none[3] = "slo_attainment";
     if (!r->steady_valid || !r->slo_given)
         none[4] = "steady_goodput_req_per_s";
-    for (int k = 0; k < 5; k++)
+    if (!isfinite(r->kv_link_utilization)) /* no link without disagg */
+        none[5] = "kv_link_utilization";
+    for (int k = 0; k < 6; k++)
         if (none[k])
             cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
 }

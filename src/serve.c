@@ -1198,6 +1198,14 @@ typedef struct {
     double *t_ready, *t_join;
     int *xfer_order;
     long long nxfer;
+    /* disagg's KV link (send_kv): per prefill replica, when its link is next
+     * free and the request last queued on it (-1: none); per request, when
+     * its transfer began (it was queued at its t_first: a request leaves the
+     * prefill pool once); the requests in the order they were queued; each
+     * link's bytes/s and all links' busy seconds */
+    double *link_free, *t_sent, link_bw, link_busy;
+    int *link_last, *link_order, *link_from; /* link_from: per request, its sender */
+    long long nlink;
 } sim;
 
 /* Min-heap of events by time; at one instant, step ends before KV
@@ -2135,6 +2143,37 @@ static void start_step(sim *S, int ri, double now)
     ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
 }
 
+/* Request i's KV, prefilled on replica ri at now, onto that replica's link
+ * to the decode pool (disagg): each of the replica's chips sends its shard,
+ * so the link carries chips x net_bw bytes/s (rl_serve_config_hw), and
+ * transfers take it in turn, first queued first sent (tester43 F2: each
+ * transfer took its solo time however many overlapped, so a link 65x too
+ * slow for the offered KV bytes/s still "sustained" the load).  When the
+ * decode pool has fewer replicas (D) than the prefill pool (P), their
+ * receiving links are the narrower end: each sender gets a D/P share
+ * (S->link_bw, sim_init).  KV moves between the pools over the cluster
+ * interconnect, and the transfer's time is its bytes over that link's
+ * bandwidth (Splitwise, Patel et al., ISCA 2024, sec. IV-C/V "KV-cache
+ * transfer"; DistServe, Zhong et al., OSDI 2024, sec. 4.3: the
+ * transmission bandwidth the placement must provide); a link slower than
+ * the offered KV bytes/s queues them without bound, which keep-up reads
+ * (queue_keep_up, q 2).  Returns when the last byte has arrived (net_latency
+ * after it left). */
+static double send_kv(sim *S, int ri, int i, double now)
+{
+    double start = fmax(now, S->link_free[ri]), t = S->s[i].need * S->kv_tok / S->link_bw;
+    int last = S->link_last[ri];
+    if (last >= 0 && now <= S->t_sent[last]) /* queued before the last one left */
+        S->s[last].behind |= 1 << 2;
+    S->t_sent[i] = start;
+    S->link_from[i] = ri;
+    S->link_order[S->nlink++] = i;
+    S->link_last[ri] = i;
+    S->link_free[ri] = start + t;
+    S->link_busy += t;
+    return start + t + S->c->net_latency;
+}
+
 static void end_step(sim *S, int ri, double now)
 {
     replica *r = &S->r[ri];
@@ -2168,11 +2207,8 @@ static void end_step(sim *S, int ri, double now)
             outstanding_add(S, r, -1);
             done(S, i, now);
         } else if (r->is_prefill) {
-            /* KV to a decode replica: each of the replica's chips sends its shard */
-            outstanding_add(S, r, -1);
-            s->state = S_XFER;
-            double t = S->c->net_latency + s->need * S->kv_tok / S->c->net_bw;
-            ev_push(S, (event){now + t, 1, i});
+            s->state = S_XFER; /* outstanding here until its KV has left (handle_event) */
+            ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
         } else {
             join_decode(S, r, i, s->need);
         }
@@ -2423,13 +2459,18 @@ static void sim_free(sim *S)
     free(S->t_ready);
     free(S->t_join);
     free(S->xfer_order);
+    free(S->link_free);
+    free(S->link_last);
+    free(S->t_sent);
+    free(S->link_order);
+    free(S->link_from);
 }
 
 size_t rl_serve_bytes_per_request(void)
 {
     /* the result's TTFT, TPOT, e2e and the simulator's TTFT service per
-     * request; disagg's decode-pool queue times and order */
-    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 6 * sizeof(double) + sizeof(int);
+     * request; disagg's decode-pool and KV-link queue times and orders */
+    return sizeof(rl_request) + sizeof(seq) + sizeof(event) + 7 * sizeof(double) + 3 * sizeof(int);
 }
 
 double rl_serve_bytes_with_capacity(long long n)
@@ -2527,10 +2568,20 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
         S->t_ready = malloc((size_t)n * sizeof *S->t_ready);
         S->t_join = malloc((size_t)n * sizeof *S->t_join);
         S->xfer_order = malloc((size_t)n * sizeof *S->xfer_order);
-        if (!S->t_ready || !S->t_join || !S->xfer_order)
+        S->t_sent = malloc((size_t)n * sizeof *S->t_sent);
+        S->link_order = malloc((size_t)n * sizeof *S->link_order);
+        S->link_from = malloc((size_t)n * sizeof *S->link_from);
+        S->link_free = calloc((size_t)S->nprefill, sizeof *S->link_free);
+        S->link_last = malloc((size_t)S->nprefill * sizeof *S->link_last);
+        if (!S->t_ready || !S->t_join || !S->xfer_order || !S->t_sent ||
+            !S->link_order || !S->link_from || !S->link_free || !S->link_last)
             return -1;
         for (long long i = 0; i < n; i++)
-            S->t_ready[i] = S->t_join[i] = NAN;
+            S->t_ready[i] = S->t_join[i] = S->t_sent[i] = NAN;
+        for (int j = 0; j < S->nprefill; j++)
+            S->link_last[j] = -1;
+        /* D decode replicas' receiving links shared by P senders (send_kv) */
+        S->link_bw = c->net_bw * fmin(1, (double)c->replicas / S->nprefill);
     }
     S->rh[1] = S->rh[0] + S->nprefill; /* replicas are set up on their first request (route) */
     for (long long i = 0; i < n; i++) {
@@ -2594,6 +2645,11 @@ static void handle_event(sim *S, event e, double now)
         if (!S->r[e.id].is_prefill)
             peak_kv(S, &S->r[e.id]);
     } else {
+        /* its KV has left the prefill replica: least-outstanding routing there
+         * sees each link's queue (send_kv; otherwise every prompt went to the
+         * first prefill replica, idle again after 25 ms, and one link carried
+         * all the KV) */
+        outstanding_add(S, &S->r[S->link_from[e.id]], -1);
         int ri = route(S, S->nprefill, c->replicas, 1);
         if (ri < 0)
             return;
@@ -2653,23 +2709,32 @@ static int run_events(sim *S, long long *next)
 }
 
 /* A queue keep-up counts (serve.h keep_up): the requests waiting for the
- * whole system's first prefill step (decode 0, in arrival order), or, in a
+ * whole system's first prefill step (q 0, in arrival order), or, in a
  * disaggregated deployment, for a decode replica's batch once their KV has
- * arrived there (decode 1, in the order it arrived).  The j-th request to
- * arrive there: when it arrived, and when its service there began. */
-static long long queue_len(const sim *S, int decode)
+ * arrived there (q 1, in the order it arrived), or for their prefill
+ * replica's link to the decode pool (q 2, in the order they were queued
+ * there: send_kv).  The j-th request to arrive there (queue_req): when it
+ * arrived, and when its service there began. */
+static long long queue_len(const sim *S, int q)
 {
-    return decode ? S->nxfer : S->n;
+    return q == 0 ? S->n : q == 1 ? S->nxfer : S->nlink;
 }
 
-static double queue_arrival(const sim *S, int decode, long long j)
+static long long queue_req(const sim *S, int q, long long j)
 {
-    return decode ? S->t_ready[S->xfer_order[j]] : S->req[j].arrival;
+    return q == 0 ? j : q == 1 ? S->xfer_order[j] : S->link_order[j];
 }
 
-static double queue_start(const sim *S, int decode, long long j)
+static double queue_arrival(const sim *S, int q, long long j)
 {
-    return decode ? S->t_join[S->xfer_order[j]] : S->s[j].t_start;
+    long long i = queue_req(S, q, j);
+    return q == 0 ? S->req[i].arrival : q == 1 ? S->t_ready[i] : S->s[i].t_first;
+}
+
+static double queue_start(const sim *S, int q, long long j)
+{
+    long long i = queue_req(S, q, j);
+    return q == 0 ? S->s[i].t_start : q == 1 ? S->t_join[i] : S->t_sent[i];
 }
 
 /* The end of keep-up's count for one queue (serve.h keep_up): the last
@@ -2682,48 +2747,42 @@ static double queue_start(const sim *S, int decode, long long j)
  * and capacity read 0 (tester8 item 4).  Arrivals are in time order
  * (workload.h; the transfer events), so a running maximum of start times
  * says it. */
-static double queue_emptied(const sim *S, int decode)
+static double queue_emptied(const sim *S, int q)
 {
     double half = S->w0 + 0.5 * (S->w1 - S->w0), started = -INFINITY, end = NAN;
-    for (long long j = 0; j < queue_len(S, decode); j++) {
-        double a = queue_arrival(S, decode, j);
+    for (long long j = 0; j < queue_len(S, q); j++) {
+        double a = queue_arrival(S, q, j);
         if (a >= half && a <= S->w1 && started <= a)
             end = a;
-        started = fmax(started, queue_start(S, decode, j));
+        started = fmax(started, queue_start(S, q, j));
     }
     return end;
 }
 
 /* One queue's keep-up over the steady window: the requests whose service
  * there began over those that arrived there; 1 when none arrived. */
-static double queue_keep_up(const sim *S, int decode)
+static double queue_keep_up(const sim *S, int q)
 {
-    double arrived = 0, admitted = 0, end = queue_emptied(S, decode);
+    double arrived = 0, admitted = 0, end = queue_emptied(S, q);
     double arrived_by = isnan(end) ? INFINITY : end, admitted_by = isnan(end) ? S->w1 : end;
-    for (long long j = 0; j < queue_len(S, decode); j++) {
-        double a = queue_arrival(S, decode, j), t = queue_start(S, decode, j);
+    for (long long j = 0; j < queue_len(S, q); j++) {
+        double a = queue_arrival(S, q, j), t = queue_start(S, q, j);
         arrived += a > S->w0 && a < arrived_by;
         admitted += t > S->w0 && t <= admitted_by;
     }
     return arrived > 0 ? admitted / arrived : 1;
 }
 
-/* The request that is the j-th to arrive at one queue (queue_len). */
-static long long queue_req(const sim *S, int decode, long long j)
-{
-    return decode ? S->xfer_order[j] : j;
-}
-
 /* The coefficient of variation of the requests' prompt or output
  * lengths, whichever is larger, over those whose service at one queue
  * began in (t0, t1]: the spread of their service times (backlog_outpaced). */
-static double length_cv(const sim *S, int decode, double t0, double t1)
+static double length_cv(const sim *S, int q, double t0, double t1)
 {
     double m[2][3] = {{0}};
-    for (long long j = 0; j < queue_len(S, decode); j++)
-        if (queue_start(S, decode, j) > t0 && queue_start(S, decode, j) <= t1) {
-            const rl_request *q = &S->req[queue_req(S, decode, j)];
-            double x[2] = {q->prompt, q->output};
+    for (long long j = 0; j < queue_len(S, q); j++)
+        if (queue_start(S, q, j) > t0 && queue_start(S, q, j) <= t1) {
+            const rl_request *rq = &S->req[queue_req(S, q, j)];
+            double x[2] = {rq->prompt, rq->output};
             for (int k = 0; k < 2; k++)
                 m[k][0]++, m[k][1] += x[k], m[k][2] += x[k] * x[k];
         }
@@ -2736,8 +2795,8 @@ static double length_cv(const sim *S, int decode, double t0, double t1)
 }
 
 /* Whether the arrivals outpaced a backlogged queue (serve.h
- * backlog_outpaced; decode 0: the first prefill step, 1: disagg's decode
- * batch, as queue_keep_up): over the second half of the steady window, no
+ * backlog_outpaced; q 0: the first prefill step, 1: disagg's decode
+ * batch, 2: its KV link, as queue_keep_up): over the second half of the steady window, no
  * arrival found the waiting queue empty (queue_emptied: otherwise a clump
  * of --burst arrivals ending the window, admitted at once after an idle
  * stretch, looks saturated) and every request whose service there began
@@ -2750,17 +2809,17 @@ static double length_cv(const sim *S, int decode, double t0, double t1)
  * a load up to 2% past a fixed-length server's rate pass (tester28 F9:
  * admitted 98.4% at 1.6% over, the backlog growing); this test is exact
  * for it. */
-static int backlog_outpaced(const sim *S, int decode)
+static int backlog_outpaced(const sim *S, int q)
 {
     const rl_request *req = S->req;
     long long n = S->n, adm = 0;
     double half = S->w0 + 0.5 * (S->w1 - S->w0), span = req[n - 1].arrival - req[0].arrival;
-    if (!isnan(queue_emptied(S, decode)))
+    if (!isnan(queue_emptied(S, q)))
         return 0;
-    for (long long j = 0; j < queue_len(S, decode); j++) {
-        double t = queue_start(S, decode, j);
+    for (long long j = 0; j < queue_len(S, q); j++) {
+        double t = queue_start(S, q, j);
         if (t > half && t <= S->w1) {
-            if (!(S->s[queue_req(S, decode, j)].behind >> decode & 1))
+            if (!(S->s[queue_req(S, q, j)].behind >> q & 1))
                 return 0; /* the queue ran dry: not saturated there */
             adm++;
         }
@@ -2768,7 +2827,7 @@ static int backlog_outpaced(const sim *S, int decode)
     if (adm < 20 || !(span > 0))
         return 0;
     double arrivals = (double)(n - 1) / span * (S->w1 - half);
-    return arrivals > (double)adm + 1 + 2 * length_cv(S, decode, half, S->w1) * sqrt((double)adm);
+    return arrivals > (double)adm + 1 + 2 * length_cv(S, q, half, S->w1) * sqrt((double)adm);
 }
 
 /* The steady-state window's rates and keep-up (serve.h steady_*); the
@@ -2784,9 +2843,12 @@ static void steady_window(sim *S, rl_serve_result *out)
     double span = req[n - 1].arrival - req[0].arrival;
     out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
     if (steady) /* admissions over arrivals in the window: a waiting queue that grows */
-        out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0 ? queue_keep_up(S, 1) : 1);
+        out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0
+                                                     ? fmin(queue_keep_up(S, 1), queue_keep_up(S, 2))
+                                                     : 1);
     out->backlog_outpaced =
-        steady && (backlog_outpaced(S, 0) || (S->nprefill > 0 && backlog_outpaced(S, 1)));
+        steady && (backlog_outpaced(S, 0) ||
+                   (S->nprefill > 0 && (backlog_outpaced(S, 1) || backlog_outpaced(S, 2))));
     out->waiting_at_last_arrival = 0; /* serve.h: the waiting queue as the arrivals end */
     for (long long i = 0; i < n; i++)
         out->waiting_at_last_arrival += S->s[i].t_start < 0 || S->s[i].t_start > req[n - 1].arrival;
@@ -3045,6 +3107,8 @@ static void summarize(sim *S, rl_serve_result *out)
         out->utilization = S->sums.busy_s / (dur * S->nr);
         out->mean_in_system = S->area / dur;
     }
+    out->kv_link_utilization =
+        S->nprefill == 0 ? NAN : dur > 0 ? S->link_busy / (dur * S->nprefill) : 0;
     steady_window(S, out);
     out->slo_attainment = (double)good / (double)n;
     out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;

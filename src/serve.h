@@ -719,7 +719,9 @@ typedef struct rl_serve_result {
                          Disagg: the lower of that and the decode pool's own, the
                          requests that joined a decode batch over those whose KV arrived
                          at a decode replica (tester12 #12: a saturated decode pool's
-                         queue grew unseen behind a prefill pool that kept up) */
+                         queue grew unseen behind a prefill pool that kept up), and the
+                         KV links' own, the transfers begun over those queued on a
+                         prefill replica's link (serve.c send_kv; tester43 F2) */
     int backlog_outpaced; /* the arrivals outpaced a saturated system (serve.c
                              backlog_outpaced): over the steady window's second half every
                              request began with others waiting behind it at its replica,
@@ -758,6 +760,9 @@ typedef struct rl_serve_result {
     double slo_ttft_counted, slo_ttft_over;
     int slo_given;            /* 0: no SLO was set; JSON gives goodput and attainment as null */
     double utilization;       /* busy time / (replicas * duration) */
+    double kv_link_utilization; /* disagg: the time the prefill replicas' links to the
+                                   decode pool carry KV over (prefill replicas x duration),
+                                   serve.c send_kv; NAN (JSON null) without disagg */
     double mean_in_system;    /* time-average of requests in the system (Little's L) */
     double mean_decode_batch; /* decode sequences per decode step, averaged over steps */
     double mean_decode_batch_time; /* the same weighted by step time (Little's L of decode) */

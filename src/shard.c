@@ -509,17 +509,20 @@ static void stage_fields(rl_shard_result *r, double *t[STAGE_FIELDS])
     memcpy(t, f, sizeof f);
 }
 
-void rl_shard_scale_stages(rl_shard_result *r, double f)
+void rl_shard_scale_stages(rl_shard_result *r, double f, double layers)
 {
-    if (f == 1.0)
+    if (f == 1.0 && layers == 1.0)
         return;
+    double comm = r->comm_s, local = r->local_s;
     double *t[STAGE_FIELDS];
     stage_fields(r, t);
     for (int i = 0; i < STAGE_FIELDS; i++)
         *t[i] *= f;
+    r->comm_s = comm * layers;
+    r->local_s = f * local + (f - layers) * comm;
     for (int i = 0; i < r->ncoll; i++) {
-        r->coll[i].count *= f;
-        r->coll[i].total_s *= f;
+        r->coll[i].count *= layers;
+        r->coll[i].total_s *= layers;
     }
 }
 
@@ -1088,7 +1091,7 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
      * (rl_shard_stage_pass: the first stage's embedding, the last's LM
      * head; the pass g) by g / f */
     double T = rl_shard_pass_ticks(m, pp, r->replica_batch);
-    double k = g / rl_shard_pass_scale(m, pp, r->replica_batch);
+    double f = rl_shard_pass_scale(m, pp, r->replica_batch), k = g / f;
     if (k != 1.0)
         local_per_step(r, k);
     if (local) { /* the local terms per step: T ticks, as below */
@@ -1099,7 +1102,9 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
     /* ---- collectives of one tick (activations in rl_shard_moved_dtype) ---- */
     rl_precision moved = p;
     moved.compute = rl_shard_moved_dtype(p.compute);
-    if (add_plan_collectives(m, h, 1, pl, x, prefill, tokens, bm, context, moved, g, r, err,
+    /* the layers' collectives, f times: the ends (g / f) are local work (tester43
+     * F6: counted g times, a 32-layer pipeline read 32.08 AllReduces a step) */
+    if (add_plan_collectives(m, h, 1, pl, x, prefill, tokens, bm, context, moved, f, r, err,
                              errlen) != 0)
         return -1;
     /* a tick runs one micro-batch through the slowest stage and its layers'
@@ -1303,8 +1308,9 @@ int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shar
      * layers' share, the embedding on the first, the LM head on the last)
      * over the stage's whole-model step */
     long long M = stage.tp * stage.ep, bm = rl_shard_micro_batch(s);
+    double layers = rl_shard_pass_scale(m, plan->pp, s->replica_batch);
     rl_shard_scale_stages(&c, rl_shard_stage_pass_scale(m, h, &stage, plan->pp, M, bm, context, p,
-                                                        1, s->replica_batch, c.step_s));
+                                                        1, s->replica_batch, c.step_s), layers);
     double w = rl_shard_micro_big(s);
     if (w < 1.0) { /* uneven micro-batches: the rest one sequence fewer (tester34 F11) */
         rl_shard_result lo;
@@ -1313,7 +1319,7 @@ int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shar
             return -1;
         rl_shard_scale_stages(&lo, rl_shard_stage_pass_scale(m, h, &stage, plan->pp, M, bm - 1,
                                                              context, p, 1, s->replica_batch,
-                                                             lo.step_s));
+                                                             lo.step_s), layers);
         rl_shard_blend_stages(&c, &lo, w);
     }
     int n = c.ncoll; /* the stages' collectives, then the sends */

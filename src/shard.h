@@ -462,12 +462,16 @@ double rl_shard_stage_pass_scale(const rl_model *m, const rl_hw *h, const rl_sha
  * stages or m = pp. */
 double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs);
 
-/* r's per-step time columns (local terms, comm_s, step_s, tick_s, band),
- * FLOPs and its collectives' counts and times times f: the whole-model
- * step of a stage's chips (rl_shard_pp_step_calibrated) made the pass of
- * pp ticks of the slowest stage (rl_shard_stage_scale).  f == 1: nothing
- * changes. */
-void rl_shard_scale_stages(rl_shard_result *r, double f);
+/* r's per-step time columns (local terms, step_s, tick_s, band) and FLOPs
+ * times f, its collectives' counts and times and comm_s times `layers`:
+ * the whole-model step of a stage's chips (rl_shard_pp_step_calibrated)
+ * made the pass of pp ticks of the slowest stage (f:
+ * rl_shard_stage_pass_scale, its layers' share and the ends' own time)
+ * whose collectives are its layers' (layers: rl_shard_pass_scale, so the
+ * counts stay whole numbers; tester43 F6 read 32.08 AllReduces); local_s
+ * takes the rest of f x step_s, so the step is f x the stage step's.
+ * f == layers == 1: nothing changes. */
+void rl_shard_scale_stages(rl_shard_result *r, double f, double layers);
 
 /* r's per-step time columns, FLOPs and its collectives' bytes and times
  * made w x r's + (1 - w) x lo's (lo: the same plan's pass at micro-batches

@@ -363,6 +363,62 @@ static void test_prefill_decode_ratio(void **state)
     free(r);
 }
 
+/* Disaggregated KV transfers share their prefill replica's link (serve.c
+ * send_kv; tester43 F2: each transfer took its solo time however many
+ * overlapped).  llama3-8b bf16 holds 131,072 B a token (32 layers x 8 KV
+ * heads x 128 x 2 x 2 B), 131.072 MB a 1000-token prompt; a link of
+ * 5 x that a second carries 5 prompts' KV a second.  At 10 req/s offered:
+ *  - a fast link (h100-sxm's 50 GB/s, 2.6 ms a prompt) keeps up: completions
+ *    at the offered rate (2%), keep-up;
+ *  - the slow link carries at most its bandwidth: bytes sent / run time
+ *    <= 655.36 MB/s (exact: transfers take turns; the run outlasts the last
+ *    one), and at least 99% of it (busy from the first prefill to the last
+ *    transfer, 400 s, then one request's 49 decode steps); completions at
+ *    its 5 req/s (2%); the run is overloaded (keep-up below 98%: the link's
+ *    queue grows) and TPOT p50 (the wait for the link, ~100 s, over 49
+ *    tokens) at least 100x the fast link's;
+ *  - D decode replicas receive what P prefill replicas send: with D < P each
+ *    sender gets D/P of its link, so 4 prefill + 1 decode replicas carry the
+ *    one link's 5 req/s (2%), and 4 + 4 (20 req/s of links, the prompts
+ *    spread over the senders by least-outstanding routing, which counts a
+ *    request until its KV has left) keep up. */
+static void test_disagg_link_contention(void **state)
+{
+    fixture *f = *state;
+    long long n = 2000;
+    int P = 1000, G = 50;
+    double kv = 131072.0 * P, bw = 5 * kv;
+    rl_request *r = workload(n, 10, P, G, 5);
+    rl_serve_config c = config(f, RL_POLICY_DISAGG);
+    assert_rel(c.kv_bytes_per_token, 131072, 1e-12);
+    assert_rel(c.net_bw, 5e10, 1e-12);
+    rl_serve_result fast = run(f, r, n, &c);
+    assert_rel(fast.steady_req_per_s, 10, 0.02);
+    assert_true(rl_serve_keeps_up(&fast));
+    assert_true(fast.kv_link_utilization < 0.03); /* 10 x 2.6 ms a second */
+    c.net_bw = bw;
+    rl_serve_result slow = run(f, r, n, &c);
+    assert_true(n * kv / slow.duration_s <= bw * (1 + 1e-12));
+    assert_true(n * kv / slow.duration_s >= 0.99 * bw);
+    assert_true(slow.kv_link_utilization >= 0.99 && slow.kv_link_utilization <= 1 + 1e-12);
+    assert_rel(slow.req_per_s, 5, 0.02);
+    assert_false(rl_serve_keeps_up(&slow));
+    assert_true(slow.tpot.p50 > 100 * fast.tpot.p50);
+    rl_serve_result_free(&fast);
+    rl_serve_result_free(&slow);
+    c.prefill_replicas = 4;
+    rl_serve_result narrow = run(f, r, n, &c);
+    assert_rel(narrow.req_per_s, 5, 0.02);
+    assert_false(rl_serve_keeps_up(&narrow));
+    c.replicas = 4;
+    rl_serve_result wide = run(f, r, n, &c);
+    assert_rel(wide.steady_req_per_s, 10, 0.02);
+    assert_true(rl_serve_keeps_up(&wide));
+    rl_serve_result_free(&narrow);
+    rl_serve_result_free(&wide);
+    free(r);
+}
+
 /* Continuous batching at steady state: each finished sequence releases its
  * P + G - 1 KV tokens and B / (G - 1) sequences finish per decode step, so
  * the KV tokens freed per step are B (P + G - 1) / (G - 1) (2%); and
@@ -855,8 +911,8 @@ static void test_heavy_tail_cli(void **state)
  * rl_serve_bytes_with_capacity, the Lua sandbox's check), asserted as the
  * rule rather than today's struct sizes (review24 L2): a request costs at
  * least its rl_request and the result's TTFT, TPOT, e2e and TTFT service
- * (4 doubles); 1e7 requests hold the run's n x per (1716 MiB with today's
- * 180 B, test_lua_api's message); 100 requests hold them beside the
+ * (4 doubles); 1e7 requests hold the run's n x per (1869 MiB with today's
+ * 196 B, test_lua_api's message); 100 requests hold them beside the
  * search's largest sample, RL_SERVE_CAPACITY_GROW_MAX (200,000) repeated
  * requests each with its state and two copies: 100 x req + 200,000 x
  * (per + 2 x req), exact (the same doubles, summed in the same order). */
@@ -2820,6 +2876,7 @@ int main(void)
         cmocka_unit_test(test_decode_step_at_realised_batch),
         cmocka_unit_test(test_steady_state_excludes_drain),
         cmocka_unit_test(test_prefill_decode_ratio),
+        cmocka_unit_test(test_disagg_link_contention),
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
         cmocka_unit_test(test_static_batch_closed_form),
         cmocka_unit_test(test_no_itl_changes_only_itl),
