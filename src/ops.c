@@ -946,7 +946,7 @@ static void moe_gemm_shapes(const builder *x, const rl_op *op, double g[2][RL_KS
     double D = op->kshape[RL_KX_MOE], F = op->kshape[RL_KX_MOE + 1], k = op->kshape[RL_KX_MOE + 2];
     double touched = rl_arch_expected_experts(m, T);
     double me = touched > 0 ? fmax(1, T * k / touched) : 1;
-    double X = fmax(1, rl_arch_experts_read_ep(m, T, (long long)ep) / (ep > 1 ? ep : 1));
+    double X = fmax(1, rl_arch_experts_read_ep(m, T, llround(ep)) / (ep > 1 ? ep : 1));
     double up = rl_arch_mlp_matrices(m) == 3 ? 2 : 1;
     memset(g, 0, 2 * sizeof g[0]);
     g[0][0] = g[1][0] = me;
