@@ -469,6 +469,34 @@ static void measured_variants(const rl_serving_engine *e, rl_kclass c, char *buf
                      rl_kvariant_name((rl_kvariant)v));
 }
 
+/* Set by note_moe_from_gemm for the command's result (emit): its routed
+ * experts are timed from the GEMM table.  Cleared before each command. */
+static int moe_from_gemm;
+
+/* Say so when the selected engine's tables hold no MoE kernel of model m's
+ * expert shape in any dtype: its routed experts are timed from the dense
+ * GEMM table (ops.c moe_gemm_shapes; tester43 F10: they read the bare
+ * roofline, 51% of a Mixtral tp8 step on h100-sxm trtllm, with no word and
+ * a band of +-0.6%).  emit then says how much of the step no table times. */
+static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                               const rl_serving_engine *e)
+{
+    double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
+                           (double)m->top_k, (double)m->experts};
+    if (m->experts == 0)
+        return;
+    for (int v = 0; v < RL_KV_COUNT; v++)
+        if (rl_engine_table(e->tables, RL_KC_MOE, v, x))
+            return;
+    moe_from_gemm = 1;
+    rl_cli_say(o, "note: %s's kernel tables on %s measure no MoE kernel of %s's expert shape "
+                  "(hidden %lld, inter %lld, top-%lld of %lld experts): its routed experts are timed from "
+                  "the dense GEMM table, at the efficiency of the one GEMM of their grouped "
+                  "GEMMs' FLOPs and bytes (provenance derived; measured MoE kernels run a median "
+                  "1.45x slower than that, so its band reaches x5.7 above: docs/model.md, MoE)",
+               e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts);
+}
+
 /* Say so when the selected engine's tables have no kernel for the run's KV
  * dtype (decode attention) or weight x compute pair (GEMM): those operators
  * are derived (engines.h DERIVED), not measured (tester12 #7: --kv int4 on
@@ -489,6 +517,7 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
     rl_arch_dense_gemm(m, &gw, &gc);
     int derived = rl_engine_derived(e->tables, mla, gw, o->prec.kv, gc);
     char have[256];
+    note_moe_from_gemm(o, m, h, e);
     if (derived & RL_DERIVED_KV) {
         rl_kclass attn = mla ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
         measured_variants(e, attn, have, sizeof have);
@@ -629,6 +658,11 @@ static int emit(const rl_opts *o, cJSON *result)
     if (smoke_loaded && o->fmt == RL_FMT_JSON && cJSON_IsObject(result) &&
         !cJSON_HasObjectItem(result, "smoke_test"))
         cJSON_AddBoolToObject(result, "smoke_test", 1);
+    const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
+    if (moe_from_gemm && cJSON_IsNumber(share))
+        rl_cli_say(o, "note: %.1f%% of the step time is not timed by a measured or interpolated "
+                      "kernel (1 - table_time_share), the GEMM-timed routed experts among it",
+                   100 * (1 - share->valuedouble));
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     const cJSON *left = o->fmt == RL_FMT_CSV ? rl_report_csv_omits(result) : NULL;
     if (text && left) /* tester10 #8: the CSV dropped the collectives silently */
@@ -3447,6 +3481,7 @@ int rl_cli_main(int argc, char **argv)
     if (check_outputs(c, &o) != 0)
         return RL_EXIT_INPUT;
     smoke_loaded = 0;
+    moe_from_gemm = 0;
     rc = c->cli(&o);
     note_floored(o.cmd);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).

@@ -84,8 +84,8 @@
  * TensorRT-LLM/deployment-guide/deployment-guide-for-gpt-oss-on-trtllm.html);
  * its tables hold no w4a16_mxfp4 row and w4a8_mxfp4_mxfp8 rows only on
  * B200/GB200 at two other models' shapes, so TensorRT-LLM's gpt-oss
- * experts keep their roofline time (no variant holds gpt-oss's shape for
- * DERIVED below to scale from).  GEMM fp8_block rows and
+ * experts are timed from the GEMM table (no variant holds gpt-oss's shape
+ * for DERIVED below to scale from; ops.c moe_gemm_shapes).  GEMM fp8_block rows and
  * w4a8_mxfp4_mxfp8 (MXFP8 activations: no roofline flag) are not
  * imported.
  *
@@ -98,8 +98,9 @@
  * envelope (ktable.h) holds (a chip with a larger share is never faster).  Only the tables of the
  * model's own shape (hidden, inter, topk, experts, all four equal) apply:
  * the measured shapes are unrelated models, not a grid, so no shape is
- * interpolated between them; a model of another shape keeps its roofline
- * time (provenance `roofline`).  The rows are AIConfigurator's
+ * interpolated between them; a model of another shape is timed from the
+ * dense GEMM table (ops.c moe_gemm_shapes, provenance `derived`; before
+ * stop 33 its roofline time, tester43 F10).  The rows are AIConfigurator's
  * `power_law_1.01` routing, the distribution its model builder uses by
  * default (sdk/config.py ModelConfig.workload_distribution = "power_law",
  * mapped to power_law_1.01 in its models, github.com/ai-dynamo/aiconfigurator;

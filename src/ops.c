@@ -915,12 +915,74 @@ static double moved_below(const builder *x, const rl_serving_engine *e, rl_kclas
     return sum;
 }
 
+/* MoE experts of a shape no MoE table holds (tester43 F10): the GEMM
+ * shapes of the routed experts' grouped GEMMs on one chip, into g[0] (gate
+ * and up, fused as the engines run them: n = 2 F / tp; up alone without a
+ * gate) and g[1] (down: n = D, k = F / tp).  A grouped GEMM of X touched
+ * experts, each over its m_e rows, does the FLOPs and reads the weights of
+ * one dense GEMM of m_e rows and X times the columns, so that is its
+ * shape: m_e = T k / touched (the uniform expectation of rows per touched
+ * expert, arch.h rl_arch_expected_experts; at least 1), X the busiest
+ * chip's touched experts (rl_arch_experts_read_ep / ep, as the operator
+ * reads them).  Our rule (docs/model.md "MoE"). */
+/* The band of MoE experts timed from the GEMM table (moe_gemm_shapes):
+ * p5, p10, p90, p95 of ln(measured / GEMM-timed) over 864 configurations
+ * whose shape a MoE table does measure, each timed both ways (the shipped
+ * profile, and a copy of it without its `moe` tables):
+ * tools/moegemmcheck.py over a100-sxm-80g trtllm and vllm, h100-sxm, h200
+ * and b200 vllm; Mixtral-8x7B and 8x22B bf16 and fp8, DeepSeek-V3 fp8; tp
+ * 1-8, ep 8, tp2 ep4; decode batch 1-256 at context 2048, prefill 512-8192
+ * tokens (stop 33, tester43 F10).  The fused MoE kernels are slower than a
+ * dense GEMM of the same FLOPs and bytes: median 1.45x (decode 1.17x,
+ * prefill 2.05x; vLLM's per-tensor fp8 Mixtral on H100/H200 4.4-6.3x), so
+ * the band is mostly above the time; the tables' residual band of a GEMM
+ * widened by the rule of thumb (h100-sxm trtllm bf16 p10-p90 -3.3%..+4.5%,
+ * doubled) would hold fewer than 2 in 10 of them, not 8. */
+static const double MOE_FROM_GEMM_BAND[4] = {-0.2394, -0.1252, 1.7367, 1.8715};
+
+static void moe_gemm_shapes(const builder *x, const rl_op *op, double g[2][RL_KSHAPE])
+{
+    const rl_model *m = x->m;
+    double T = op->kshape[0], tp_share = op->kshape[1], ep = 1 / op->kshape[2];
+    double D = op->kshape[RL_KX_MOE], F = op->kshape[RL_KX_MOE + 1], k = op->kshape[RL_KX_MOE + 2];
+    double touched = rl_arch_expected_experts(m, T);
+    double me = touched > 0 ? fmax(1, T * k / touched) : 1;
+    double X = fmax(1, rl_arch_experts_read_ep(m, T, llround(ep)) / (ep > 1 ? ep : 1));
+    double up = rl_arch_mlp_matrices(m) == 3 ? 2 : 1;
+    memset(g, 0, 2 * sizeof g[0]);
+    g[0][0] = g[1][0] = me;
+    g[0][1] = X * up * F * tp_share;
+    g[0][2] = D;
+    g[1][1] = X * D;
+    g[1][2] = F * tp_share;
+}
+
+/* The efficiency (time / roofline) of the dense GEMM table at shape g in
+ * variant v, else in the nearest variant (DERIVED), with *vout the variant
+ * used; -1 without a GEMM table. */
+static double gemm_efficiency(const builder *x, const rl_serving_engine *e, const rl_op *op,
+                              const double *g, int *vout)
+{
+    const rl_precision *p = &x->c->prec;
+    int v = rl_kvariant_gemm(p->weights, p->compute);
+    if (!rl_engine_table(e->tables, RL_KC_GEMM, v, g))
+        v = rl_engine_nearest_variant(e, RL_KC_GEMM, rl_dtype_bytes(p->weights),
+                                      rl_dtype_bytes(p->compute), op->t.compute_s > op->t.memory_s);
+    *vout = v;
+    return v < 0 ? -1
+                 : rl_engine_efficiency(e, RL_KC_GEMM, v, g, rl_hw_measured_flops(x->h),
+                                        rl_hw_measured_bw(x->h));
+}
+
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
  * one for op i: the table time split in the ratio of their current times,
  * each with the engine's residual band.  Without a table of the run's
  * dtype, each op of the span at its own roofline time times the efficiency
  * of the nearest tabled variant (engines.h DERIVED), its band one octave
- * wider.  Returns 1 when it did either, else 0. */
+ * wider; MoE experts of a shape no MoE table holds, at their roofline
+ * times the GEMM table's efficiency at their grouped GEMMs' shapes
+ * (moe_gemm_shapes), with MOE_FROM_GEMM_BAND.  Returns 1 when it did any,
+ * else 0. */
 static int time_from_table(builder *x, const rl_serving_engine *e, int i)
 {
     rl_op *op = &x->o->op[i];
@@ -928,11 +990,20 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     int v = table_variant(x, e, op);
     rl_provenance prov;
     double t = kernel_time(x, e, c, v, op->kshape, op_compute(x, op), &prov);
-    double eff = -1, sum = 0;
+    double eff = -1, eff_down = -1, sum = 0;
+    double g[2][RL_KSHAPE];
+    int from_gemm = 0; /* MoE experts timed from the GEMM table */
     if (t <= 0) { /* the efficiency measured, applied to the roofline now (a what-if too) */
         v = derived_variant(x, e, op);
         eff = rl_engine_efficiency(e, c, v, op->kshape, rl_hw_measured_flops(x->h),
                                    rl_hw_measured_bw(x->h));
+        if (eff <= 0 && c == RL_KC_MOE) { /* no MoE table of this shape: the GEMM table's */
+            moe_gemm_shapes(x, op, g);
+            int vd;
+            eff = gemm_efficiency(x, e, op, g[0], &v);
+            eff_down = gemm_efficiency(x, e, op, g[1], &vd);
+            from_gemm = eff > 0;
+        }
         if (eff <= 0)
             return 0;
         prov = RL_PROV_DERIVED;
@@ -962,12 +1033,14 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         for (int q = 0; q < 4; q++)
             bm->band[q] = q >= q0 && q < q1 && r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
     }
-    const double *band = bm->band;
+    /* experts from the GEMM table: the band their check measured (MOE_FROM_GEMM_BAND) */
+    const double *band = from_gemm ? MOE_FROM_GEMM_BAND : bm->band;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         double roof = rl_fmax(o->t.compute_s, o->t.memory_s);
-        o->t.time_s = eff > 0 ? eff * roof
-                              : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
+        double ek = from_gemm && eff_down > 0 && k == i + op->kspan - 1 ? eff_down : eff; /* down */
+        o->t.time_s = ek > 0 ? ek * roof
+                             : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
         /* the floor (docs/model.md): never below the op's own roofline, the
          * bytes and FLOPs it lists, which the step's roofline terms sum.  A
          * lookup scaled by query-key pairs (a window, a cached prefix: kscale

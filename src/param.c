@@ -187,7 +187,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, RL_PF_BACKEND},
     [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
-                      "validate --tables: every K-th configuration held back from the fit",
+                      "validate --tables: every K-th shape (a grid node, all its configurations) "
+                      "held back from the fit",
                       AT(holdout), 0, 0, RL_PF_TABLES},
     [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
                      "passes over the validation grid; each point keeps its fastest pass's "
@@ -574,8 +575,9 @@ const rl_command RL_COMMANDS[] = {
      "vs measured (log-log, y = x and +-10%); a row with a band (fitted costs, kernel-table\n"
      "residuals) adds predicted_s_low/_high (--band), the result band_coverage.\n"
      "--tables DIR: fits kernel tables of engine E on DIR (as calibrate --tables) with every K-th\n"
-     "configuration of a class held back (--holdout K, default 5; a class with fewer than K is\n"
-     "named in a note, a K above every class's count refused), predicts the held-back ones and\n"
+     "shape of a class held back, each grid node with all its configurations (--holdout K,\n"
+     "default 5; a class with fewer than K is named in a note, a K above every class's count\n"
+     "refused), predicts the held-back ones and\n"
      "prints median / p90 / max |error| per operator class and dtype (--plot: predicted vs\n"
      "measured); tables of another chip's device are refused, as by calibrate --tables.\n"
      "An option of one source given with another (--passes, --holdout, ...) is refused.",

@@ -58,9 +58,13 @@
  *    held-back rows, counted as `below_floor` (engines.h, the floor rule of
  *    rl_engine_time: A100 TensorRT-LLM's GQA decode attention).  MoE rows
  *    are kept (rl_kideal is no lower bound there).
- *  - With holdout K >= 2, every K-th configuration (in file order, counted
- *    per file over the configurations of imported variants) is left out of
- *    the fit and returned for validation.
+ *  - With holdout K >= 2, every K-th shape (a grid node and its variant, in
+ *    the file order of its first row, counted per file over the imported
+ *    variants) is left out of the fit with all its rows and returned for
+ *    validation: attention configurations of other batch and head counts
+ *    share a node (streams = batch x KV heads, group = heads / KV heads),
+ *    and a node held back row by row was still measured by its kept rows
+ *    (tester43 F3).
  *
  * The reference engine's own tables (`calibrate --backend`, calib.h) use
  * the same files with dtype float32 (attn_dtype and kv_cache_dtype float32
@@ -103,7 +107,10 @@ typedef struct {
     long below[RL_KC_COUNT][RL_KV_COUNT];   /* configurations left out: faster than
                                                their roofline (engines.h, the floor rule) */
     long pool[RL_KC_COUNT];     /* configurations a holdout counts, per class (the
-                                   fitted and the held back; -1: no file) */
+                                   fitted and the held back; -1: no file): distinct
+                                   shapes, each grid node with all its rows (the
+                                   configurations of other batch and head counts
+                                   on an attention node: silicon.c first_of_node) */
     rl_silicon_row *held;       /* configurations held back (holdout) */
     size_t nheld;
     rl_kresidual resid[RL_KC_COUNT]; /* written as the engine's residuals when n > 0 */

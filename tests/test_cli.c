@@ -1760,8 +1760,10 @@ static void docs_quote_current_capacity_figures(void **state)
                1e3 * num(cJSON_GetArrayItem(ir, 3), "step_s"));
     cJSON_Delete(j);
     /* the attention-counted-once paragraph: its command's B = 2048 row */
-    j = run_json("step --model deepseek-v3 --hw h100-sxm --chips 8 --tp 8 --kv-split batch "
-                 "--batch 300,2048 --context 32000 --set model.max_context=200000 --format json");
+    /* its routed experts timed from the GEMM table (trtllm measures no MoE of its shape) */
+    j = run_json_noted("step --model deepseek-v3 --hw h100-sxm --chips 8 --tp 8 --kv-split batch "
+                       "--batch 300,2048 --context 32000 --set model.max_context=200000 --format "
+                       "json", "measure no MoE kernel of deepseek-v3's expert shape");
     const cJSON *b2k = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 1);
     double w = 1e3 * num(b2k, "weight_load_s"), kv = 1e3 * num(b2k, "kv_load_s");
     doc_quotes(md, "docs/model.md", "`kv_load_s` %.1f ms, `weight_load_s` %.2f ms", kv, w);
@@ -1825,8 +1827,9 @@ static void ops_json(void **state)
     assert_string_equal(cJSON_GetObjectItem(r, "bound")->valuestring, "memory");
     assert_rel(num(r, "b_crit"), 9.89e14 / 3.35e12, 1e-9);
     cJSON_Delete(j);
-    j = run_json("ops --model deepseek-v3 --hw h200 --tp 8 --phase prefill --tokens 4096 "
-                 "--weights fp8 --compute fp8 --format json");
+    j = run_json_noted("ops --model deepseek-v3 --hw h200 --tp 8 --phase prefill --tokens 4096 "
+                       "--weights fp8 --compute fp8 --format json",
+                       "measure no MoE kernel of deepseek-v3's expert shape");
     assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")) > 20);
     assert_true(num(j, "achieved_mfu") > 0 && num(j, "achieved_mfu") <= 1);
     cJSON_Delete(j);
@@ -3299,7 +3302,10 @@ static void ops_kv_layout_is_step(void **state)
             cJSON_Delete(s);
         }
         assert_rel(t[0], t[2], 1e-12);   /* the default is step's: replicate */
-        assert_true(t[2] > t[1] * 1.01); /* replicate reads z copies: not batch */
+        /* replicate reads z copies: not batch (deepseek-v3: 0.485 ms more of a
+         * 50.0 ms step, 1.0098x, since its experts are GEMM-timed, stop 33;
+         * 1.016x of 31.4 ms at their roofline) */
+        assert_true(t[2] > t[1] * 1.005);
     }
     /* --ideal's default is batch, in ops as in step */
     double ti[2];
@@ -3631,7 +3637,8 @@ static void mode_labels_agree(void **state)
  * int8 0.147 (GEMMs derived), fp8 0.937 (0.116 and 0.743 while its 160
  * AllReduces took NCCL's 18.44 us each rather than TensorRT-LLM's own
  * 3.56 us, fixS: the collectives are in the denominator); deepseek-v3 h200 ep8 B=64 fp8
- * 0.354 (experts roofline; 0.300 before stop 24, when each chip's attention GEMMs
+ * 0.300 (experts timed from the GEMM table since stop 33, tester43 F10: the
+ * step 33.95 -> 37.66 ms; 0.333 at their roofline, quoted 0.354; 0.300 before stop 24, when each chip's attention GEMMs
  * read 1/8 of the weights its group stores whole; its MLA attention read from decode_mla since
  * h20mla, 0.251 when it was roofline; 0.419 before fixY, when each chip's
  * MLA kernel read all 64 sequences' latent for 16 heads instead of its
@@ -3649,7 +3656,7 @@ static void table_share_labels(void **state)
         {"--model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1 --weights fp8 --compute fp8",
          "calibrated", 0.937},
         {"--model deepseek-v3 --hw h200 --chips 8 --ep 8 --batch 64 --weights fp8 --compute fp8",
-         "estimated", 0.354},
+         "estimated", 0.300},
         {"--model llama3-8b --hw h100-sxm --batch 1 --weights fp4", "estimated", 0.251},
     };
     char cmd[512];

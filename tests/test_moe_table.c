@@ -307,6 +307,80 @@ static void test_moe_keeps_every_token_count(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* Op `name` of o. */
+static const rl_op *op_of(const rl_ops *o, const char *name)
+{
+    for (int i = 0; i < o->n; i++)
+        if (!strcmp(o->op[i].name, name))
+            return &o->op[i];
+    fail_msg("no op %s", name);
+    return NULL;
+}
+
+/* tester43 F10: experts of a shape no MoE table holds, on a profile with a
+ * GEMM table (the excerpt's trtllm folder: GEMM and attention, no MoE), are
+ * timed from the GEMM table (ops.c moe_gemm_shapes), not at their bare
+ * roofline: each op at its roofline x the GEMM table's efficiency at the
+ * one GEMM of the grouped GEMMs' FLOPs and bytes, gate and up at (m_e, X 2F,
+ * D) and down at (m_e, X D, F), m_e = T k / touched and X the touched
+ * experts.  A model made for the excerpt's grid (m 1-16, n 1024-6144, k
+ * 1024 and 4096): D = F = 1024, top-1 of 4, so by hand at batch 2: touched
+ * 4 (1 - (3/4)^2) = 1.75, m_e = 2 / 1.75 = 1.142857, X 1.75, up (1.142857,
+ * 3584, 1024) and down (1.142857, 1792, 1024), inside the grid on every
+ * axis, so another shape reads another efficiency (m_e = T = 2, the rule's
+ * likeliest slip, or X = 4 experts fail the 1e-9 tolerance); batch 1: 1
+ * touched, (1, 2048, 1024) and (1, 1024, 1024).  Provenance derived; band
+ * MOE_FROM_GEMM_BAND's p90 1.7367 and p95 1.8715 (tools/moegemmcheck.py,
+ * docs/model.md), low edges at most p5 -0.2394 / p10 -0.1252 (the floor
+ * clamps them); Mixtral-8x7B, outside the grid, derived too. */
+static void test_moe_from_gemm(void **state)
+{
+    (void)state;
+    char path[64], mpath[64];
+    rl_hw h0 = load_hw("h100-sxm", NULL, 0);
+    char err[1024];
+    write_temp(path, ".lua", "");
+    if (rl_silicon_calibrate(EXCERPT, "trtllm", EXCERPT_DEVICE, &h0, 0, NULL, "h100-sxm", NULL, 0,
+                             "2026-12-04", NULL, path, NULL, err, sizeof err) != 0)
+        fail_msg("calibrate: %s", err);
+    write_temp(mpath, ".lua",
+               "return { name = 'tiny-moe', layers = 2, d_model = 1024, d_ff = 1024, heads = 8, "
+               "kv_heads = 8, head_dim = 128, vocab = 1000, mlp = 'swiglu', experts = 4, "
+               "top_k = 1, max_context = 4096 }");
+    rl_hw h = load_hw(path, NULL, 0);
+    const rl_serving_engine *e = rl_engines_selected(&h.engines);
+    static const struct {
+        long long batch;
+        double me, x;
+    } cases[] = {{1, 1, 1}, {2, 2 / 1.75, 1.75}};
+    rl_model m = load_model(mpath, NULL, 0);
+    for (int c = 0; c < 2; c++) {
+        rl_ops o;
+        experts(&m, &h, cases[c].batch, 1, 0, 0, &o);
+        double up[RL_KSHAPE] = {cases[c].me, cases[c].x * 2 * 1024, 1024};
+        double down[RL_KSHAPE] = {cases[c].me, cases[c].x * 1024, 1024};
+        double eu = rl_engine_efficiency(e, RL_KC_GEMM, RL_KV_BF16, up, h.flops, h.hbm_bw);
+        double ed = rl_engine_efficiency(e, RL_KC_GEMM, RL_KV_BF16, down, h.flops, h.hbm_bw);
+        assert_true(eu > 1.01 && ed > 1.01); /* a measured GEMM above its roofline */
+        static const char *const names[] = {"expert_gate", "expert_up", "expert_down"};
+        for (int i = 0; i < 3; i++) {
+            const rl_op *op = op_of(&o, names[i]);
+            double roof = fmax(op->t.compute_s, op->t.memory_s);
+            assert_int_equal(op->prov, RL_PROV_DERIVED);
+            assert_rel(op->t.time_s, roof * (i == 2 ? ed : eu), 1e-9);
+            assert_rel(op->band[2], 1.7367, 1e-12);
+            assert_rel(op->band[3], 1.8715, 1e-12);
+            assert_true(op->band[0] >= -0.2394 && op->band[1] >= -0.1252 && op->band[1] <= 0);
+        }
+    }
+    rl_model mix = load_model("mixtral-8x7b", NULL, 0);
+    rl_ops o;
+    experts(&mix, &h, 64, 1, 0, 0, &o);
+    assert_int_equal(prov_of(&o, "expert_down"), RL_PROV_DERIVED);
+    unlink(mpath);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_moe_plan_step),
         cmocka_unit_test(test_moe_bad_profile),
         cmocka_unit_test(test_moe_keeps_every_token_count),
+        cmocka_unit_test(test_moe_from_gemm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -483,6 +483,43 @@ static void test_holdout_above_the_classes(void **state)
     }
 }
 
+/* tester43 F3: --holdout K holds back every K-th grid node with all its
+ * rows.  Prefill attention's grid keys streams = batch x KV heads and group
+ * = heads / KV heads, so configurations of other batch and head counts
+ * share a node (B200 TensorRT-LLM prefill bf16: 2271 of 3467 held-back
+ * rows read `measured`).  tests/data/silicon/h100_sxm_nodes (6 rows of the
+ * H100 TensorRT-LLM prefill attention table, SOURCE.md): prompts 2048,
+ * 1024, 512 at batch 1, 32 heads, 8 KV heads, and three more at 1024 of
+ * the same node (streams 8, group 4: batch 2/16/4, 4/8/2, 8/4/1), in that
+ * file order.  --holdout 2 holds the second node (prompt 1024), all 4 of
+ * its rows, each then read between 512 and 2048 (interpolated, none
+ * measured); counting rows it held rows 2, 4 and 6, which the kept row 5
+ * still measured.  3 nodes counted (pool). */
+static void test_holdout_holds_whole_nodes(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_silicon s;
+    char err[1024];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/h100_sxm_nodes", "trtllm", &h, 2, NULL,
+                          &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_int_equal(s.pool[RL_KC_PREFILL_ATTN], 3);
+    assert_int_equal((int)s.nheld, 4);
+    rl_serving_engine e = {.tables = s.tables};
+    for (size_t i = 0; i < s.nheld; i++) {
+        const rl_silicon_row *r = &s.held[i];
+        assert_rel(r->x[0], 8, 0); /* streams */
+        assert_rel(r->x[1], 1024, 0);
+        assert_rel(r->x[2], 4, 0); /* group */
+        rl_provenance p;
+        assert_true(rl_engine_time(&e, RL_KC_PREFILL_ATTN, RL_KV_BF16, r->x, h.flops[RL_BF16],
+                                   h.hbm_bw, &p) > 0);
+        assert_int_equal(p, RL_PROV_INTERPOLATED);
+    }
+    rl_silicon_free(&s);
+}
+
 static void save_excerpt(char *path);
 
 static void test_saved_spec_and_mode(void **state)
@@ -1347,6 +1384,7 @@ int main(void)
         cmocka_unit_test(test_spike_made_monotone),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_holdout_above_the_classes),
+        cmocka_unit_test(test_holdout_holds_whole_nodes),
         cmocka_unit_test(test_what_if_scaling),
         cmocka_unit_test(test_h100_pcie_is_sxm_what_if),
         cmocka_unit_test(test_engine_switch_restores_own_figures),
