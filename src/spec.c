@@ -912,7 +912,8 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     else if (strcmp(pre, "hw") == 0)
         *kind = 1;
     else
-        RL_FAIL("--set '%.40s...': the prefix must be 'model' or 'hw'", pre);
+        RL_FAIL("--set: prefix '%.40s%s' (before the first '.'): the prefix must be 'model' or "
+                "'hw'", pre, rl_elide_suffix(pre));
     out->field = trim_blanks(dot + 1);
     out->value = trim_blanks(eq + 1);
     if (!*out->field)
