@@ -416,7 +416,13 @@ typedef struct {
     int expected;  /* MoE: the experts read are those T tokens touch on average
                       under uniform routing, E (1 - (1 - k/E)^T) (arch.h
                       rl_arch_expected_experts, what ops.c counts), not min(E, T k)
-                      (rl_engine_efficiency) */
+                      (rl_engine_efficiency); -1: one expert, the fewest a routed
+                      token reads, the floor `calibrate --tables` checks MoE rows
+                      against (silicon.c drop_below_floor): not k, because
+                      AIConfigurator's power-law routing at 1 token reads fewer
+                      (h100_sxm/trtllm moe, hidden 8192, inter 5120, top-22 of
+                      512, fp8: 17 rows faster than 22 experts' weights at
+                      3.35 TB/s, 0.633 ms vs 0.826 ms) */
 } rl_kideal_ctx;
 double rl_kideal(const double *x, const void *ctx);
 
