@@ -351,7 +351,9 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     }
     if (cls == RL_KC_GEMM) {
         r->var = rl_kvariant_parse(c->f[idx[1]]);
-        if (r->var == RL_KV_FP8_BLOCK || r->var == RL_KV_MXFP4) /* MoE only (engines.h) */
+        if (r->var == RL_KV_FP8_BLOCK) /* a kernel of fp8 x fp8 (engines.h DTYPE_MAP) */
+            r->var = RL_KV_FP8;
+        if (r->var == RL_KV_MXFP4) /* MoE only (engines.h) */
             r->var = -1;
         return num(c, idx, cols, "m", 0, &r->x[0], err, errlen) ||
                        num(c, idx, cols, "n", 0, &r->x[1], err, errlen) ||
@@ -431,13 +433,18 @@ static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, ch
             rc = -1;
             break;
         }
-        char key[LINE_MAX_LEN] = "";
+        /* a GEMM fp8_block row is another kernel of the fp8 configuration
+         * of its shape (engines.h DTYPE_MAP): the faster one is kept */
+        int block = cls == RL_KC_GEMM && !strcmp(c.f[idx[1]], "fp8_block");
+        char key[LINE_MAX_LEN] = "", kernel[LINE_MAX_LEN];
         size_t at = 0;
         for (int i = 0; i < c.nf; i++)
             if (i != lat && i != ker)
-                at += (size_t)snprintf(key + at, sizeof key - at, "%s,", c.f[i]);
+                at += (size_t)snprintf(key + at, sizeof key - at, "%s,",
+                                       block && i == idx[1] ? "fp8" : c.f[i]);
+        snprintf(kernel, sizeof kernel, "%s%s", c.f[ker], block ? " fp8_block" : "");
         x.key = strdup(key);
-        x.kernel = strdup(c.f[ker]);
+        x.kernel = strdup(kernel);
         if (r->n == r->cap) {
             r->cap = r->cap ? 2 * r->cap : 4096;
             row *v = realloc(r->v, r->cap * sizeof *v);
@@ -846,7 +853,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     }
     if (rc == 0 && !any && cls != RL_KC_MOE && edge < 0) {
         snprintf(err, errlen, "%s: no row of an imported dtype variant (%s)", path,
-                 cls == RL_KC_GEMM ? "bfloat16, fp8, int8_wo, int4_wo, sq, nvfp4 or float32"
+                 cls == RL_KC_GEMM ? "bfloat16, fp8, fp8_block, int8_wo, int4_wo, sq, nvfp4 or float32"
                  : is_mla(cls)     ? "mla_dtype bfloat16 with a bfloat16 or fp8 KV cache"
                                    : "attention in bfloat16 with a bfloat16 or fp8 KV cache, or "
                                      "all in float32; window 0");

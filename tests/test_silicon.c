@@ -1048,6 +1048,44 @@ static void test_tables_wrong_units(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester44 F5: a GEMM fp8_block row is one more kernel of the fp8
+ * configuration of its shape, the faster kept (engines.h DTYPE_MAP).  Rows
+ * from b200_sxm/trtllm/gemm_perf.csv.gz (AIConfigurator, Apache-2.0),
+ * n = k = 4096: m = 1 and 4 timed by both, torch_flow fp8 0.019725 and
+ * 0.018757 ms, deepgemm fp8_block 0.0093376 and 0.0095904 ms; m = 8 by the
+ * per-tensor row alone here (0.018580 ms).  The fp8 table's nodes read the
+ * block rows at m = 1, 4 and the per-tensor one at 8 (to 1e-9: a measured
+ * node is its row). */
+static void test_gemm_fp8_block_joins_fp8(void **state)
+{
+    (void)state;
+    static const char *H = "op_name,kernel_source,gemm_dtype,m,n,k,latency";
+    char dir[64], err[1024] = "";
+    table_dir(dir, "gemm_perf.csv.gz", H,
+              "gemm,torch_flow,fp8,1,4096,4096,0.01972480018933614\n"
+              "gemm,deepgemm,fp8_block,1,4096,4096,0.009337600072224934\n"
+              "gemm,torch_flow,fp8,4,4096,4096,0.018757333358128868\n"
+              "gemm,deepgemm,fp8_block,4,4096,4096,0.009590400258700053\n"
+              "gemm,torch_flow,fp8,8,4096,4096,0.018580265839894614\n"
+              "gemm,torch_flow,bfloat16,1,4096,4096,0.00991066669424375\n");
+    rl_hw h = load_hw("b200", NULL, 0);
+    rl_silicon s;
+    if (rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_FP8], 3);
+    assert_false(rl_engine_has(s.tables, RL_KC_GEMM, RL_KV_FP8_BLOCK));
+    static const double m[3] = {1, 4, 8},
+                        want[3] = {0.009337600072224934e-3, 0.009590400258700053e-3,
+                                   0.018580265839894614e-3};
+    for (int i = 0; i < 3; i++) {
+        double x[RL_KSHAPE] = {m[i], 4096, 4096};
+        assert_rel(rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_FP8], x, NULL, NULL, NULL), want[i],
+                   1e-9);
+    }
+    rl_silicon_free(&s);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 static void test_bad_tables(void **state)
 {
     (void)state;
@@ -1070,7 +1108,10 @@ static void test_bad_tables(void **state)
          "line 4, column latency: 0.03 ms, but line 3 measures the same kernel, dtype and shape "
          "at 0.01 ms (more than 2x apart)"},
         {NULL, "gemm,t,bfloat16,1,2\n", "line 3: 5 columns, the header has 7"},
-        {NULL, "gemm,t,fp8_block,1,2,3,0.01\n", "no row of an imported dtype variant"},
+        /* w4a16_mxfp4 is MoE only; fp8_block GEMM rows are imported (as fp8,
+         * test_gemm_fp8_block_joins_fp8) since tester44 F5 */
+        {NULL, "gemm,t,w4a16_mxfp4,1,2,3,0.01\n",
+         "no row of an imported dtype variant (bfloat16, fp8, fp8_block, int8_wo"},
         /* tester30 F4: every row below h100-sxm's roofline (a ms/us mix-up):
          * 2 x 4096^3 FLOP / 989e12 = 0.139 ms and 4096^2 x 2 B / 3.35e12 =
          * 0.010 ms of floor against 0.0002 ms.  Before: "no row of an
@@ -1457,6 +1498,7 @@ int main(void)
         cmocka_unit_test(test_lua_engine),
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_tables_wrong_units),
+        cmocka_unit_test(test_gemm_fp8_block_joins_fp8),
         cmocka_unit_test(test_group_keeps_three_times_powers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
