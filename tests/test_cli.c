@@ -1921,8 +1921,12 @@ static void simulate_label_at_its_steps(void **state)
     (void)state;
     check_serving_share("mixtral-8x7b", "h100-sxm", 8, 2048, "--qps 20 --out-len 256 --requests 300", " --weights int8 --kv bf16 --compute bf16 --format json",
                         "estimated", NULL);
+    /* estimated since tester44 F5: fp8 GEMMs take the faster block-scaled
+     * rows, so the table-timed share of the run fell from 0.523 to 0.457,
+     * under spec.h's RL_TABLE_SHARE_MIN 0.5 (the 4000-token prefill's
+     * attention is outside the tables) */
     double pf = check_serving_share("llama3-70b", "b200", 8, 4000, "--qps 2 --out-len 2 --requests 500", " --weights fp8 --compute fp8 --format json",
-                                    "calibrated", NULL);
+                                    "estimated", NULL);
     assert_true(pf > 0.9); /* 500 x 87.5 ms of prefill, 493 x 8.1 ms of decode: 0.916 */
 }
 
@@ -2173,7 +2177,9 @@ static void h100_pcie_ranks_behind_sxm(void **state)
     }
     assert_true(t[1] > t[0]); /* the PCIe card behind the measured SXM */
     assert_true(t[1] > t[2]); /* and behind its own peaks */
-    assert_true(t[2] < t[0]); /* the old preset's order, the finding */
+    /* the old preset's order, the finding (t[2] < t[0]), held until
+     * tester44 F5: h100-sxm's fp8 GEMMs now take the faster block-scaled
+     * rows, 4.259 ms, below the PCIe datasheet's 4.552 ms */
     snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw h100-pcie --batch 8 --context 2048");
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "changes the chip: h100-sxm's measurements time it"));
@@ -3594,7 +3600,8 @@ static void mode_labels_agree(void **state)
  * at context 8192 (measured with `ops` on this branch after main 4e2605b's
  * fused q/k/v and gate/up lookups; tolerance 0.05, as lookups change the
  * shares move a little, the verdict is what matters): llama3-70b tp8 B=1
- * int8 0.147 (GEMMs derived), fp8 0.937 (0.116 and 0.743 while its 160
+ * int8 0.201 (GEMMs derived; 0.147 and deepseek-v3's below 0.354 before
+ * tester44 F5, whose faster fp8 GEMMs moved both), fp8 0.937 (0.116 and 0.743 while its 160
  * AllReduces took NCCL's 18.44 us each rather than TensorRT-LLM's own
  * 3.56 us, fixS: the collectives are in the denominator); deepseek-v3 h200 ep8 B=64 fp8
  * 0.354 (experts roofline; 0.300 before stop 24, when each chip's attention GEMMs
@@ -3611,11 +3618,11 @@ static void table_share_labels(void **state)
         double share;
     } cases[] = {
         {"--model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1 --weights int8 --compute int8",
-         "estimated", 0.147},
+         "estimated", 0.201},
         {"--model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1 --weights fp8 --compute fp8",
          "calibrated", 0.937},
         {"--model deepseek-v3 --hw h200 --chips 8 --ep 8 --batch 64 --weights fp8 --compute fp8",
-         "estimated", 0.354},
+         "estimated", 0.291},
         {"--model llama3-8b --hw h100-sxm --batch 1 --weights fp4", "estimated", 0.251},
     };
     char cmd[512];
