@@ -1617,8 +1617,11 @@ static void test_sensitivity_trims_pools(void **state)
     size_report("size --model llama3-70b --hw h100-sxm --qps 20 --prompt-len "
                 "lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 --tpot-p99 0.05");
     assert_non_null(strstr(out, "## Sensitivity: h100-sxm (5P+2D)x2 tp2 w:fp8 kv:fp8 disagg"));
-    if (!strstr(out, "| QPS x1.5 (30 req/s) | 795 | 32.3 | yes | 14 | 59.50 |") ||
-        !strstr(out, "| QPS x0.5 (10 req/s) | 493 | 22.3 | yes | 6 | 25.50 |"))
+    /* tester44 F5 (fp8 GEMMs take the faster block-scaled rows): x1.5 TTFT
+     * p99 795 -> 766 ms, TPOT p99 32.3 -> 31.8 ms; x0.5 TPOT 22.3 -> 19.4 ms;
+     * chips and prices unchanged */
+    if (!strstr(out, "| QPS x1.5 (30 req/s) | 766 | 31.8 | yes | 14 | 59.50 |") ||
+        !strstr(out, "| QPS x0.5 (10 req/s) | 493 | 19.4 | yes | 6 | 25.50 |"))
         fail_msg("x0.5/x1.5 rows: %s", strstr(out, "| QPS x0.5") ? strstr(out, "| QPS x0.5") : out);
 }
 
