@@ -248,7 +248,10 @@ double rl_kideal(const double *x, const void *ctx)
     case RL_KC_MOE: { /* tokens, 1/tp, 1/ep; shape hidden, inter, topk, experts */
         double H = c->moe[0], I = c->moe[1], k = c->moe[2], E = c->moe[3];
         double routed = x[0] * k, share = x[1] * x[2];
-        double read = c->expected ? E * (1.0 - pow(1.0 - k / E, x[0])) : routed < E ? routed : E;
+        double read = c->expected < 0 ? 1.0 /* the fewest a routed token reads (engines.h) */
+                      : c->expected   ? E * (1.0 - pow(1.0 - k / E, x[0]))
+                      : routed < E    ? routed
+                                      : E;
         flops = 6.0 * routed * H * I * share;
         bytes = read * share * 3.0 * H * I * WEIGHT_BYTES[c->var] +
                 2.0 * x[0] * H * ACT_BYTES[c->var];

@@ -45,7 +45,8 @@
  *
  *   weights     compute      gemm, moe row |  KV cache    attention rows
  *   bf16/fp16   bf16/fp16    bfloat16    |  bf16/fp16   bfloat16
- *   fp8         fp8          fp8 (per-tensor scaled)   fp8 fp8 (kv_cache_dtype)
+ *   fp8         fp8          fp8 (per-tensor) or       fp8 fp8 (kv_cache_dtype)
+ *                            fp8_block, the faster per shape (GEMM; below)
  *   int8        bf16/fp16    int8_wo (weight-only)
  *   int4        bf16/fp16    int4_wo (weight-only)
  *   int8        int8         sq (SmoothQuant W8A8)
@@ -53,6 +54,31 @@
  *   mxfp4       bf16/fp16    w4a16_mxfp4 (MoE only: gpt-oss's experts; below)
  *   fp32        fp32         float32     |  fp32        float32 (attn_dtype float32 too)
  *   anything else: no table (the operator keeps its roofline / efficiency time)
+ *
+ * GEMM fp8 x fp8: the engines run per-tensor or 128 x 128 block-scaled FP8
+ * as the checkpoint says (a ModelOpt per-tensor checkpoint such as
+ * nvidia/Llama-3.1-70B-Instruct-FP8, or one with quantization_config.
+ * weight_block_size such as DeepSeek-V3's or Qwen3's FP8), and neither
+ * table row is the per-tensor kernel of a serving deployment: the `fp8`
+ * rows time TensorRT-LLM's FP8 Linear with no input_scale, "so TRT-LLM's
+ * FP8QDQ method runs its dynamic-quantization path and the collected fp8
+ * GEMM includes the compute-scale overhead" (an amax pass over the
+ * activations), which a per-tensor checkpoint's static scale skips;
+ * AIConfigurator itself prices such checkpoints as `fp8_static`, the `fp8`
+ * row less a separately measured compute-scale table the data here lacks
+ * (collector/trtllm/collect_gemm.py, run_gemm; sdk/models/helpers.py
+ * _infer_quant_modes_from_raw_config; rust operators/gemm.rs GemmOp::query;
+ * github.com/ai-dynamo/aiconfigurator, Apache-2.0).  On Blackwell
+ * TensorRT-LLM runs block-scaled FP8 through DeepGEMM (collect_gemm.py:
+ * "SM100 uses TRTLLM/DeepGEMM backend", the `deepgemm` kernel_source of
+ * b200_sxm/gb200 trtllm), and at decode shapes those rows are about half
+ * the dynamic per-tensor ones (B200, m = 1, 4096 x 4096: fp8_block
+ * 0.0093 ms, fp8 0.0197 ms, bfloat16 0.0099 ms), so the dynamic rows alone
+ * made fp8 weights slower than bf16 on B200/GB200 (tester44 F5).  So a
+ * GEMM fp8_block row is read as one more kernel of the fp8 configuration
+ * of its shape, and the faster kernel stands for it (silicon.c read_file,
+ * group), as for several kernel_sources of one dtype: an upper bound on
+ * the static per-tensor kernel at shapes where the block kernel is slower.
  *
  * Prefill attention rows are those with attn_dtype bfloat16 (the engines'
  * default attention math) and the KV cache dtype above; decode rows likewise
@@ -85,9 +111,8 @@
  * its tables hold no w4a16_mxfp4 row and w4a8_mxfp4_mxfp8 rows only on
  * B200/GB200 at two other models' shapes, so TensorRT-LLM's gpt-oss
  * experts are timed from the GEMM table (no variant holds gpt-oss's shape
- * for DERIVED below to scale from; ops.c moe_gemm_shapes).  GEMM fp8_block rows and
- * w4a8_mxfp4_mxfp8 (MXFP8 activations: no roofline flag) are not
- * imported.
+ * for DERIVED below to scale from; ops.c moe_gemm_shapes).  w4a8_mxfp4_mxfp8
+ * (MXFP8 activations: no roofline flag) is not imported.
  *
  * MoE (RL_KC_MOE): the routed experts of one MoE layer on one chip, timed
  * by the fused-MoE kernel's latency at the step's tokens T (all tokens
@@ -179,7 +204,7 @@ typedef enum {
     RL_KV_SQ,      /* "sq" */
     RL_KV_NVFP4,   /* "nvfp4" */
     RL_KV_FP32,    /* "float32": the CPU reference engine's tables (calibrate --backend cpu) */
-    RL_KV_FP8_BLOCK, /* "fp8_block" (128 x 128 block scales): MoE only, below */
+    RL_KV_FP8_BLOCK, /* "fp8_block" (128 x 128 block scales): MoE (below); GEMM rows join fp8 */
     RL_KV_MXFP4,     /* "w4a16_mxfp4" (MXFP4 weights, bf16 activations): MoE only, below */
     RL_KV_COUNT
 } rl_kvariant;
@@ -417,7 +442,13 @@ typedef struct {
     int expected;  /* MoE: the experts read are those T tokens touch on average
                       under uniform routing, E (1 - (1 - k/E)^T) (arch.h
                       rl_arch_expected_experts, what ops.c counts), not min(E, T k)
-                      (rl_engine_efficiency) */
+                      (rl_engine_efficiency); -1: one expert, the fewest a routed
+                      token reads, the floor `calibrate --tables` checks MoE rows
+                      against (silicon.c drop_below_floor): not k, because
+                      AIConfigurator's power-law routing at 1 token reads fewer
+                      (h100_sxm/trtllm moe, hidden 8192, inter 5120, top-22 of
+                      512, fp8: 17 rows faster than 22 experts' weights at
+                      3.35 TB/s, 0.633 ms vs 0.826 ms) */
 } rl_kideal_ctx;
 double rl_kideal(const double *x, const void *ctx);
 

@@ -86,6 +86,20 @@
 #include "spec.h"
 
 /* A configuration held back from the fit. */
+/* The largest share of one dtype variant's rows in one file that may be
+ * faster than the chip's roofline (left out); above it `calibrate --tables`
+ * refuses the file (wrong units or wrong chip).  0.15: about twice the
+ * worst share of the genuine tables (7.8%, A100 TensorRT-LLM decode
+ * attention; the others under 0.3%, MoE 0), below what a tenfold unit error
+ * gives (h100_sxm/trtllm: GEMM bf16 89%, MoE bf16 22%, fp8 24%; silicon.c
+ * drop_below_floor). */
+#define RL_SILICON_MAX_BELOW 0.15
+/* The fewest rows of a variant whose share below the floor is judged: an
+ * excerpt of a few rows picked at the floor (tests/data/silicon/a100_sxm:
+ * 4 of 8) says nothing of the file's unit; such a variant is refused only
+ * when every row is below. */
+#define RL_SILICON_MIN_SHARE_ROWS 20
+
 typedef struct {
     rl_kclass cls;
     rl_kvariant var;

@@ -1924,8 +1924,12 @@ static void simulate_label_at_its_steps(void **state)
     (void)state;
     check_serving_share("mixtral-8x7b", "h100-sxm", 8, 2048, "--qps 20 --out-len 256 --requests 300", " --weights int8 --kv bf16 --compute bf16 --format json",
                         "estimated", NULL);
+    /* estimated since tester44 F5: fp8 GEMMs take the faster block-scaled
+     * rows, so the table-timed share of the run fell from 0.523 to 0.457,
+     * under spec.h's RL_TABLE_SHARE_MIN 0.5 (the 4000-token prefill's
+     * attention is outside the tables) */
     double pf = check_serving_share("llama3-70b", "b200", 8, 4000, "--qps 2 --out-len 2 --requests 500", " --weights fp8 --compute fp8 --format json",
-                                    "calibrated", NULL);
+                                    "estimated", NULL);
     assert_true(pf > 0.9); /* 500 x 87.5 ms of prefill, 493 x 8.1 ms of decode: 0.916 */
 }
 
@@ -2176,7 +2180,9 @@ static void h100_pcie_ranks_behind_sxm(void **state)
     }
     assert_true(t[1] > t[0]); /* the PCIe card behind the measured SXM */
     assert_true(t[1] > t[2]); /* and behind its own peaks */
-    assert_true(t[2] < t[0]); /* the old preset's order, the finding */
+    /* the old preset's order, the finding (t[2] < t[0]), held until
+     * tester44 F5: h100-sxm's fp8 GEMMs now take the faster block-scaled
+     * rows, 4.259 ms, below the PCIe datasheet's 4.552 ms */
     snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw h100-pcie --batch 8 --context 2048");
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "changes the chip: h100-sxm's measurements time it"));
@@ -3634,11 +3640,13 @@ static void mode_labels_agree(void **state)
  * at context 8192 (measured with `ops` on this branch after main 4e2605b's
  * fused q/k/v and gate/up lookups; tolerance 0.05, as lookups change the
  * shares move a little, the verdict is what matters): llama3-70b tp8 B=1
- * int8 0.147 (GEMMs derived), fp8 0.937 (0.116 and 0.743 while its 160
+ * int8 0.201 (GEMMs derived; 0.147 and deepseek-v3's below 0.354 before
+ * tester44 F5, whose faster fp8 GEMMs moved both), fp8 0.937 (0.116 and 0.743 while its 160
  * AllReduces took NCCL's 18.44 us each rather than TensorRT-LLM's own
  * 3.56 us, fixS: the collectives are in the denominator); deepseek-v3 h200 ep8 B=64 fp8
- * 0.300 (experts timed from the GEMM table since stop 33, tester43 F10: the
- * step 33.95 -> 37.66 ms; 0.333 at their roofline, quoted 0.354; 0.300 before stop 24, when each chip's attention GEMMs
+ * 0.280 (0.300 with the experts timed from the GEMM table since stop 33,
+ * tester43 F10, the step 33.95 -> 37.66 ms; then 0.280 with fp8 GEMMs from
+ * the faster block-scaled rows, tester44 F5; 0.333 at their roofline, quoted 0.354; 0.300 before stop 24, when each chip's attention GEMMs
  * read 1/8 of the weights its group stores whole; its MLA attention read from decode_mla since
  * h20mla, 0.251 when it was roofline; 0.419 before fixY, when each chip's
  * MLA kernel read all 64 sequences' latent for 16 heads instead of its
@@ -3652,11 +3660,11 @@ static void table_share_labels(void **state)
         double share;
     } cases[] = {
         {"--model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1 --weights int8 --compute int8",
-         "estimated", 0.147},
+         "estimated", 0.201},
         {"--model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1 --weights fp8 --compute fp8",
          "calibrated", 0.937},
         {"--model deepseek-v3 --hw h200 --chips 8 --ep 8 --batch 64 --weights fp8 --compute fp8",
-         "estimated", 0.300},
+         "estimated", 0.280},
         {"--model llama3-8b --hw h100-sxm --batch 1 --weights fp4", "estimated", 0.251},
     };
     char cmd[512];
@@ -4745,11 +4753,12 @@ static void step_columns_add_up(void **state)
         assert_rel(num(ra, "kv_load_s"), num(rb, "kv_load_s"), 1e-12);
         assert_rel(num(ra, "compute_s"), num(rb, "compute_s"), 1e-12);
     }
-    /* the README's figure, 8.893 ms (8.858 while fp8 counted the LM head at
-     * 1 B, before dtype.h rl_dtype_kept kept it bf16 as fp8 checkpoints do;
-     * 9.033 before stop 24's isotonic fit of the tables, ktable.h), to its 4
-     * digits */
-    assert_rel(num(cJSON_GetArrayItem(a, 0), "step_s"), 8.893e-3, 1e-3);
+    /* the README's figure, 6.915 ms (8.893 while fp8 GEMMs read the
+     * dynamic per-tensor rows alone, before tester44 F5, engines.h DTYPE_MAP;
+     * 8.858 while fp8 counted the LM head at 1 B, before dtype.h
+     * rl_dtype_kept kept it bf16 as fp8 checkpoints do; 9.033 before stop
+     * 24's isotonic fit of the tables, ktable.h), to its 4 digits */
+    assert_rel(num(cJSON_GetArrayItem(a, 0), "step_s"), 6.915e-3, 1e-3);
     for (int k = 0; k < 4; k++)
         cJSON_Delete(j[k]);
     /* tester11 #4: a faster HBM lengthened compute_s (2.248 -> 2.686 ms at

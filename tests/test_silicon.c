@@ -996,6 +996,133 @@ static void test_lua_engine(void **state)
         fail_msg("unexpected: %s", out);
 }
 
+/* tester44 F1: a table in the wrong unit (every latency / 10) is refused
+ * once more than RL_SILICON_MAX_BELOW (15%) of a variant's rows (20 or
+ * more) are below the chip's roofline, MoE rows too (they were not
+ * floored).  GEMM: 1 x 4096 x 4096 bf16 reads 33.6 MB, 0.01002 ms at
+ * h100-sxm's 3.35e12 B/s (m up to 20 adds < 0.3%); MoE at Mixtral 8x7B's
+ * shape (4096, 14336, top-2 of 8), tp = ep = 1: one expert's weights,
+ * 3 x 4096 x 14336 x 2 B / 3.35e12 = 0.105 ms (FLOPs at 20 tokens 0.014 ms).
+ * Rows at 0.3 ms stand, rows at 0.001 ms fall below: 3 of 20 (15%) import,
+ * 4 of 20 (20%) are refused.  Then the MoE excerpt tests/data/silicon/
+ * h100_sxm/vllm (AIConfigurator; SOURCE.md) divided by 10: 14 of its 15
+ * power-law bf16 rows fall below (floor 0.105 ms, half at tp or ep 2,
+ * against 0.014-0.096 ms; the tp 2 row of 8 tokens, 0.057 ms, stands): left
+ * out, and too few rows to judge the share by (RL_SILICON_MIN_SHARE_ROWS). */
+static void test_tables_wrong_units(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    static const char *HG = "op_name,kernel_source,gemm_dtype,m,n,k,latency",
+                      *HM = "op_name,kernel_source,moe_dtype,num_tokens,hidden_size,inter_size,"
+                            "topk,num_experts,moe_tp_size,moe_ep_size,distribution,latency";
+    for (int moe = 0; moe <= 1; moe++)
+        for (int nbelow = 3; nbelow <= 4; nbelow++) {
+            char body[4096] = "", dir[64], err[1024] = "", want[160];
+            size_t at = 0;
+            for (int m = 1; m <= 20; m++) {
+                const char *t = m > 20 - nbelow ? "0.001" : "0.3";
+                at += (size_t)(moe ? snprintf(body + at, sizeof body - at,
+                                              "moe,t,bfloat16,%d,4096,14336,2,8,1,1,"
+                                              "power_law_1.01,%s\n", m, t)
+                                   : snprintf(body + at, sizeof body - at,
+                                              "gemm,t,bfloat16,%d,4096,4096,%s\n", m, t));
+            }
+            const char *file = moe ? "moe_perf.csv.gz" : "gemm_perf.csv.gz";
+            table_dir(dir, file, moe ? HM : HG, body);
+            if (moe) { /* a MoE file alone: the gemm one beside it, as measured */
+                char cmd[512];
+                snprintf(cmd, sizeof cmd, "cp %s/trtllm/gemm_perf.csv.gz %s/trtllm/", EXCERPT, dir);
+                assert_int_equal(system(cmd), 0);
+            }
+            rl_silicon s;
+            int rc = rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err);
+            if (nbelow == 3) {
+                if (rc != 0)
+                    fail_msg("%s, 3 of 20 below: %s", file, err);
+                assert_int_equal(s.below[moe ? RL_KC_MOE : RL_KC_GEMM][RL_KV_BF16], 3);
+                rl_silicon_free(&s);
+            } else {
+                assert_int_equal(rc, -1);
+                snprintf(want, sizeof want, "%s: 4 of 20 bfloat16 rows (20%%) are faster than "
+                         "h100-sxm's roofline", file);
+                if (!strstr(err, want))
+                    fail_msg("%s, 4 of 20 below: '%s'", file, err);
+                assert_calibrate_refused(dir);
+            }
+            assert_int_equal(remove_tree(dir), 0);
+        }
+    /* the MoE excerpt scaled by 1/10 */
+    gzFile in = gzopen(RL_SRCDIR "/tests/data/silicon/h100_sxm/vllm/moe_perf.csv.gz", "rb");
+    assert_non_null(in);
+    char line[512], hdr[512] = "", body[8192] = "";
+    size_t at = 0;
+    while (gzgets(in, line, sizeof line)) {
+        if (line[0] == '#')
+            continue;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!hdr[0]) {
+            snprintf(hdr, sizeof hdr, "%s", line);
+            continue;
+        }
+        char *comma = strrchr(line, ',');
+        assert_non_null(comma);
+        *comma = 0;
+        at += (size_t)snprintf(body + at, sizeof body - at, "%s,%.9g\n", line,
+                               strtod(comma + 1, NULL) / 10);
+        assert_true(at < sizeof body);
+    }
+    gzclose(in);
+    char dir[64], err[1024] = "", cmd[512];
+    table_dir(dir, "moe_perf.csv.gz", hdr, body);
+    snprintf(cmd, sizeof cmd, "cp %s/trtllm/gemm_perf.csv.gz %s/trtllm/", EXCERPT, dir);
+    assert_int_equal(system(cmd), 0);
+    rl_silicon s;
+    if (rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err) != 0)
+        fail_msg("moe / 10: %s", err);
+    assert_int_equal(s.below[RL_KC_MOE][RL_KV_BF16], 14);
+    rl_silicon_free(&s);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester44 F5: a GEMM fp8_block row is one more kernel of the fp8
+ * configuration of its shape, the faster kept (engines.h DTYPE_MAP).  Rows
+ * from b200_sxm/trtllm/gemm_perf.csv.gz (AIConfigurator, Apache-2.0),
+ * n = k = 4096: m = 1 and 4 timed by both, torch_flow fp8 0.019725 and
+ * 0.018757 ms, deepgemm fp8_block 0.0093376 and 0.0095904 ms; m = 8 by the
+ * per-tensor row alone here (0.018580 ms).  The fp8 table's nodes read the
+ * block rows at m = 1, 4 and the per-tensor one at 8 (to 1e-9: a measured
+ * node is its row). */
+static void test_gemm_fp8_block_joins_fp8(void **state)
+{
+    (void)state;
+    static const char *H = "op_name,kernel_source,gemm_dtype,m,n,k,latency";
+    char dir[64], err[1024] = "";
+    table_dir(dir, "gemm_perf.csv.gz", H,
+              "gemm,torch_flow,fp8,1,4096,4096,0.01972480018933614\n"
+              "gemm,deepgemm,fp8_block,1,4096,4096,0.009337600072224934\n"
+              "gemm,torch_flow,fp8,4,4096,4096,0.018757333358128868\n"
+              "gemm,deepgemm,fp8_block,4,4096,4096,0.009590400258700053\n"
+              "gemm,torch_flow,fp8,8,4096,4096,0.018580265839894614\n"
+              "gemm,torch_flow,bfloat16,1,4096,4096,0.00991066669424375\n");
+    rl_hw h = load_hw("b200", NULL, 0);
+    rl_silicon s;
+    if (rl_silicon_import(dir, "trtllm", &h, 0, NULL, &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_FP8], 3);
+    assert_false(rl_engine_has(s.tables, RL_KC_GEMM, RL_KV_FP8_BLOCK));
+    static const double m[3] = {1, 4, 8},
+                        want[3] = {0.009337600072224934e-3, 0.009590400258700053e-3,
+                                   0.018580265839894614e-3};
+    for (int i = 0; i < 3; i++) {
+        double x[RL_KSHAPE] = {m[i], 4096, 4096};
+        assert_rel(rl_kt_time(s.tables->t[RL_KC_GEMM][RL_KV_FP8], x, NULL, NULL, NULL), want[i],
+                   1e-9);
+    }
+    rl_silicon_free(&s);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 static void test_bad_tables(void **state)
 {
     (void)state;
@@ -1018,14 +1145,18 @@ static void test_bad_tables(void **state)
          "line 4, column latency: 0.03 ms, but line 3 measures the same kernel, dtype and shape "
          "at 0.01 ms (more than 2x apart)"},
         {NULL, "gemm,t,bfloat16,1,2\n", "line 3: 5 columns, the header has 7"},
-        {NULL, "gemm,t,fp8_block,1,2,3,0.01\n", "no row of an imported dtype variant"},
+        /* w4a16_mxfp4 is MoE only; fp8_block GEMM rows are imported (as fp8,
+         * test_gemm_fp8_block_joins_fp8) since tester44 F5 */
+        {NULL, "gemm,t,w4a16_mxfp4,1,2,3,0.01\n",
+         "no row of an imported dtype variant (bfloat16, fp8, fp8_block, int8_wo"},
         /* tester30 F4: every row below h100-sxm's roofline (a ms/us mix-up):
          * 2 x 4096^3 FLOP / 989e12 = 0.139 ms and 4096^2 x 2 B / 3.35e12 =
          * 0.010 ms of floor against 0.0002 ms.  Before: "no row of an
          * imported dtype variant", though both rows are bfloat16 */
         {NULL, "gemm,t,bfloat16,4096,4096,4096,0.0002\ngemm,t,bfloat16,8,4096,4096,0.0002\n",
-         "gemm_perf.csv.gz: all 2 bfloat16 rows are faster than h100-sxm's roofline (left out): "
-         "wrong units or wrong --hw?"},
+         "gemm_perf.csv.gz: 2 of 2 bfloat16 rows (100%) are faster than h100-sxm's roofline, "
+         "more than the 15% a measured table shows: wrong units (latency in ms per call) or "
+         "wrong --hw?"},
         /* tester10 #10: a physically impossible kernel time */
         {NULL, "gemm,t,bfloat16,1,2,3,1e30\n",
          "line 3, column 7 (latency): 1e+30 ms is not one kernel's time"},
@@ -1404,6 +1535,8 @@ int main(void)
         cmocka_unit_test(test_reference_rows_below_the_floor_left_out),
         cmocka_unit_test(test_lua_engine),
         cmocka_unit_test(test_bad_tables),
+        cmocka_unit_test(test_tables_wrong_units),
+        cmocka_unit_test(test_gemm_fp8_block_joins_fp8),
         cmocka_unit_test(test_group_keeps_three_times_powers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -590,7 +590,8 @@ static void test_cli_pareto(void **state)
  *    before row_parallel 0.0147786 and 0.18031 s.  Tolerance
  *    1e-12 against the functions, 1e-4 against the printed figures.
  *  - the frontier starts at the fastest calibrated step, tp8 at batch 1
- *    (8.605 ms against batch 2's 8.687 ms, `step --batch 1,2`): TensorRT-LLM's
+ *    (8.605 ms against batch 2's 8.687 ms, `step --batch 1,2`, before
+ *    tester44 F5's fp8 GEMM mapping; 6.627 ms at batch 1 now): TensorRT-LLM's
  *    AllReduce takes 3.839 us at batch 2's 32 KiB, 0.28 us more than at
  *    16 KiB, over 160 of them; the TensorRT-LLM table's fp8 down_proj GEMM
  *    (m, 8192, 3584) measures 22.04 us at m = 2 and 22.81 us at m = 1,
@@ -632,7 +633,7 @@ static void test_calibrated_points(void **state)
     assert_int_equal(rl_shard_step_calibrated(&m, &h, &pl, 8, 1, 4096, p, &st, &r, err,
                                               sizeof err), 0);
     assert_rel(one->step_s, st.step_s, 1e-12);
-    assert_rel(one->step_s, 0.00860451, 1e-4);
+    assert_rel(one->step_s, 0.00662662, 1e-4); /* 0.00860451 before tester44 F5 */
     /* the plain sweep's tp8 at batch 1: formula (1) at the peaks plus the
      * AllReduces of bf16 activations (shard.h rl_shard_moved_dtype) by the
      * alpha-beta model at the datasheet link (comm.h, ideal mode), the
@@ -651,7 +652,7 @@ static void test_calibrated_points(void **state)
     c.prec = p;
     c.calibrated = 1;
     assert_rel(one->ttft_s, rl_ops_prefill_time(&m, &h, &c, 4096, 0), 1e-12);
-    assert_rel(one->ttft_s, 0.131633, 1e-4);
+    assert_rel(one->ttft_s, 0.129739, 1e-4); /* 0.131633 before tester44 F5 */
     assert_string_equal(rl_sweep_name(&s, one->prefill_layout), "tp8");
     size_t idx[256];
     long nf = rl_sweep_frontier(&s, NULL, idx);
