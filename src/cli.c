@@ -2093,7 +2093,8 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
 {
     char hwnames[1024], err[ERRLEN];
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
-    int nhw = 0;
+    int nhw = 0, unfit = 0;
+    char unfit_name[256] = "";
     for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (nhw == max) {
             rl_cli_tell("size", "more than %d hardware profiles", max);
@@ -2106,15 +2107,25 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
                 rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);
                 return -1;
             }
-        /* what simulate would refuse: a compute dtype the chip has no peak for */
+        /* what simulate would refuse: a compute dtype the chip has no peak
+         * for; that chip is skipped with a note, the others sized (tester44
+         * F9: one such chip refused the whole run, while pareto skips a
+         * precision it cannot run); refused when no chip is left */
         if (o->given[RL_P_KEEP_PREC] && rl_step_check(m, &hw[nhw], 1, 1, o->prec, err, sizeof err) != 0) {
-            rl_cli_tell("size", "--keep-precision on %s: %s", hw[nhw].name, err);
-            return -1;
+            snprintf(unfit_name, sizeof unfit_name, "%s", hw[nhw].name);
+            if (strchr(o->hw, ','))
+                rl_cli_say(o, "note: --keep-precision on %s: %s; %s is not sized", unfit_name,
+                           err, unfit_name);
+            unfit++;
+            continue;
         }
         base_hw[nhw] = hw[nhw];
         nhw++;
     }
-    if (nhw == 0) /* tester35 F11: --hw '' reached the search ("roofline size: size: need hardware") */
+    if (nhw == 0 && unfit) /* the last reason, as one chip's refusal */
+        rl_cli_tell("size", "--keep-precision on %s%s: %s", unfit > 1 ? "every --hw, the last " : "",
+                    unfit_name, err);
+    else if (nhw == 0) /* tester35 F11: --hw '' reached the search ("roofline size: size: need hardware") */
         rl_cli_tell("size", "--hw '%.40s': no hardware named (a profile name, or names separated by "
                             "commas)", o->hw);
     return nhw > 0 ? nhw : -1;
@@ -2515,10 +2526,13 @@ static int precision_grid(const rl_opts *o, rl_precision *out)
  * others (tester13 #7); returns those kept, 0 (err: a reason) when
  * none is valid. */
 static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
-                            long long context, rl_precision *prec, int n, char *err, size_t errlen)
+                            long long context, rl_precision *prec, int n, char *skipped,
+                            size_t skippedn, char *err, size_t errlen)
 {
     int kept = 0;
+    size_t k = 0;
     char why[ERRLEN];
+    skipped[0] = '\0';
     for (int i = 0; i < n; i++) /* none valid: refused with the last reason alone */
         if (rl_step_check(m, h, 1, context, prec[i], kept ? why : err, kept ? sizeof why : errlen) == 0)
             kept++;
@@ -2528,10 +2542,13 @@ static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
     for (int i = 0; i < n; i++) {
         if (rl_step_check(m, h, 1, context, prec[i], why, sizeof why) == 0)
             prec[kept++] = prec[i];
-        else
+        else {
             rl_cli_say(o, "note: weights %s, kv %s, compute %s skipped: %s",
                        rl_dtype_name(prec[i].weights), rl_dtype_name(prec[i].kv),
                        rl_dtype_name(prec[i].compute), why);
+            /* the result's precision_note, as roofline.pareto's */
+            k = rl_sweep_skip_note(skipped, skippedn, k, prec[i], why);
+        }
     }
     if (kept < n)
         rl_cli_say(o, "note: %d of the %d precision combinations skipped (above); the sweep runs "
@@ -2559,8 +2576,9 @@ int rl_cli_pareto(rl_opts *o)
     if (o->context == 0)
         o->context = rl_sweep_default_context(&m);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
-    int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), err,
-                                 sizeof err);
+    char skipped[ERRLEN];
+    int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), skipped,
+                                 sizeof skipped, err, sizeof err);
     if (nprec == 0) {
         rl_cli_tell("pareto", "%s", err);
         return RL_EXIT_INPUT;
@@ -2596,8 +2614,12 @@ int rl_cli_pareto(rl_opts *o)
         if (pr < 0)
             rc = RL_EXIT_IO;
     }
-    if (rc == RL_EXIT_OK)
-        rc = emit(o, rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf));
+    if (rc == RL_EXIT_OK) {
+        cJSON *r = rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf);
+        if (r && *skipped)
+            cJSON_AddStringToObject(r, "precision_note", skipped);
+        rc = emit(o, r);
+    }
     free(idx);
     rl_sweep_free(&s);
     return rc;

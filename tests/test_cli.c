@@ -2079,6 +2079,27 @@ static void size_report_says_why_estimated(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* tester44 F9: size --hw a100-sxm-80g,h100-sxm --keep-precision --weights
+ * fp8 --compute fp8 exited 2 (the A100 has no fp8 peak) instead of sizing
+ * the H100; now it sizes every row on h100-sxm with a note naming the
+ * A100, exit 0, and the A100 alone is still refused, exit 2. */
+static void size_skips_chip_without_precision(void **state)
+{
+    (void)state;
+    const char *base = "size --model llama3-8b --qps 2 --prompt-len 500 --out-len 100 "
+                       "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --keep-precision --weights fp8 "
+                       "--compute fp8";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --hw a100-sxm-80g,h100-sxm", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    if (!strstr(out, "note: --keep-precision on a100-sxm-80g: ") ||
+        !strstr(out, "a100-sxm-80g is not sized") || !strstr(out, "h100-sxm 1x") || strstr(out, "a100-sxm-80g 1x"))
+        fail_msg("%.900s", out);
+    snprintf(cmd, sizeof cmd, "%s --hw a100-sxm-80g", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--keep-precision on a100-sxm-80g: "));
+}
+
 /* h27lab (review27 M2): size --conservative sizes only plans that carry a
  * band; fp8 alone (--keep-precision) on the bf16-only h100-sxm-splitwise
  * fit leaves none: exit 2, naming why; bf16 runs and notes the plans left
@@ -5277,6 +5298,7 @@ int main(void)
         cmocka_unit_test(step_tp_rows_count_provenance),
         cmocka_unit_test(info_fitted_costs),
         cmocka_unit_test(size_conservative_off_fit),
+        cmocka_unit_test(size_skips_chip_without_precision),
         cmocka_unit_test(memory_bytes_whole),
         cmocka_unit_test(mla_attention_counted_once),
         cmocka_unit_test(kept_matmuls_at_kept_peak),
