@@ -1577,6 +1577,30 @@ static void doc_quotes(const char *doc, const char *name, const char *fmt, ...)
         fail_msg("%s does not quote what the tool prints now: '%s'", name, want);
 }
 
+/* tester44 F10: the README's tour said `step --hw tpu-v5e` fits batch 16,
+ * and 33 with int8 KV, for LLaMA-2-13B at the scenario's 8192 tokens; as
+ * written step refused the context (the llama2-13b preset's max_context is
+ * 4096).  The README now quotes a command that runs; its max_batch (the
+ * top-level key) is what the sentence says: 16, 33 with --kv int8. */
+static void readme_tpu_v5e_max_batch_runs(void **state)
+{
+    (void)state;
+    const char *cmd = "step --model llama2-13b --hw tpu-v5e --chips 8 --context 8192 --ideal --set "
+                      "model.max_context=8192";
+    char *rd = doc_words(RL_SRCDIR "/README.md");
+    doc_quotes(rd, "README.md", "`%s` gives `max_batch` 16, and 33 with `--kv int8`", cmd);
+    free(rd);
+    static const char *const kv[2] = {"", " --kv int8"};
+    const double want[2] = {16, 33};
+    for (int k = 0; k < 2; k++) {
+        char c[512];
+        snprintf(c, sizeof c, "%s%s --format json", cmd, kv[k]);
+        cJSON *j = run_cli_json(c, out, sizeof out);
+        assert_true(num(j, "max_batch") == want[k]);
+        cJSON_Delete(j);
+    }
+}
+
 /* h31audit finding 5: the README's AllReduce accuracy sentence quotes what
  * `make accuracy-collectives` (roofline-collfit, part of `make accuracy`)
  * prints from NVIDIA AIConfigurator's tables in ../shared/data/silicon: each
@@ -5332,6 +5356,7 @@ int main(void)
         cmocka_unit_test(every_unbanded_result_says_why),
         cmocka_unit_test(validate_asks_for_a_source),
         cmocka_unit_test(readme_quotes_collective_accuracy),
+        cmocka_unit_test(readme_tpu_v5e_max_batch_runs),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
