@@ -609,12 +609,34 @@ static int emit_text(const rl_opts *o, char *text)
 }
 
 /* Print (or write to --output) a result and free it. */
+/* The --set overrides of kind k (0 model, 1 hw) as "FIELD=VALUE, ..."
+ * into key `key` of result: a result of a modified spec is told from the preset's it is
+ * named after (tester44 F7: a 16-layer llama3-8b was saved as "model":
+ * "llama3-8b", nothing else saying so). */
+static void add_overrides(const rl_opts *o, cJSON *result, int k, const char *key)
+{
+    char v[2048];
+    size_t n = 0;
+    v[0] = '\0';
+    for (int i = 0; i < o->nsets[k] && n < sizeof v; i++) {
+        int w = snprintf(v + n, sizeof v - n, "%s%s=%s", i ? ", " : "", o->sets[k][i].field,
+                         o->sets[k][i].value);
+        n = w < 0 ? sizeof v : n + (size_t)w;
+    }
+    if (*v && !cJSON_HasObjectItem(result, key))
+        cJSON_AddStringToObject(result, key, v);
+}
+
 static int emit(const rl_opts *o, cJSON *result)
 {
     char err[ERRLEN];
     if (!result) {
         rl_cli_say(o, "out of memory");
         return RL_EXIT_IO;
+    }
+    if (cJSON_IsObject(result)) {
+        add_overrides(o, result, 0, "model_overrides");
+        add_overrides(o, result, 1, "hw_overrides");
     }
     if (smoke_loaded && o->fmt == RL_FMT_JSON && cJSON_IsObject(result) &&
         !cJSON_HasObjectItem(result, "smoke_test"))

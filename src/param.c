@@ -89,7 +89,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           "ideal)",
                           AT(ideal), 0, 0, 0},
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
-                  NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
+                  NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14; the "
+                        "result names them: model_overrides, hw_overrides); "
                         "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times "
                         "keep their excess over their roofline, the roofline part moved to the "
                         "changed chip; its fitted costs' operator and collective terms follow the "
