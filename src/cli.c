@@ -839,6 +839,42 @@ int rl_cli_info(rl_opts *o)
  * the chips (or the domain) and one replica's weights do not fit (--chips 3 for 64 heads / 8 KV
  * heads: tp1 replicas of a 70B model); else 0 (the plan's own checks come
  * later). */
+/* step --chips N without a plan, where tpT (the widest TP inside a
+ * domain, rl_shard_tp_over) cannot hold the weights: the chips run tpT
+ * x ppP, the fewest pipeline stages over the N/T groups whose weights fit
+ * (o->plan.pp), as step --tp T --pp P times it; refused when none does
+ * (tester44 F6: llama3-405b on 16 H100 printed tp8 x 2 replicas at 101.5
+ * GB a chip on 85.9, exit 0, where --tp 8 --pp 2 holds 50.7 GB; --chips 3
+ * on llama3-70b was refused).  0, or -1 (said). */
+static int step_pipeline(rl_opts *o, const rl_model *m, const rl_hw *h, long long tp,
+                         const char *mode)
+{
+    rl_memory w = rl_memory_use(m, h, tp, 0, 1, o->prec.weights, o->prec.kv);
+    if (w.fits)
+        return 0;
+    long long groups = o->chips / tp;
+    for (long long pp = 2; pp <= groups && pp <= m->layers; pp++)
+        if (groups % pp == 0 &&
+            rl_memory_use(m, h, tp * pp, 0, 1, o->prec.weights, o->prec.kv).fits) {
+            o->plan.pp = pp;
+            rl_cli_tell("step", "note: %s: %lld chips without a plan run tp%lld (the widest "
+                        "tensor parallelism inside one %lld-chip domain that splits %s's heads "
+                        "evenly), whose %.1f GB of weights a chip exceed its %.1f GB, so as "
+                        "tp%lld x pp%lld (the fewest pipeline stages that hold them) %s %lld "
+                        "replica%s, as --tp %lld --pp %lld; --ideal gives formula (1) over fully "
+                        "sharded chips", mode, o->chips, tp, h->domain_chips, m->name,
+                        w.weight_bytes / (double)tp / 1e9, h->hbm_bytes / 1e9, tp, pp, "times",
+                        groups / pp, groups / pp == 1 ? "" : "s", tp, pp);
+            return 0;
+        }
+    rl_cli_tell("step", "--chips %lld: tp%lld (the widest tensor parallelism inside one "
+                "%lld-chip domain that splits %s's heads) needs %.1f GB of weights per chip on "
+                "%.1f GB, and no pipeline over the %lld chips holds them; give more --chips, "
+                "--tp/--pp, narrower --weights, or --ideal", o->chips, tp, h->domain_chips,
+                m->name, w.weight_bytes / (double)tp / 1e9, h->hbm_bytes / 1e9, o->chips);
+    return -1;
+}
+
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
                         int calibrated, long long *tp, long long *ep)
 {
@@ -864,7 +900,11 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                          "fits, --tp, or --ideal", o->chips, err);
         return -1;
     }
-    if (*tp == o->chips)
+    if (step && *tp < o->chips && step_pipeline(o, m, h, *tp, mode) != 0)
+        return -1;
+    if (o->plan.pp > 1) /* said by step_pipeline */
+        ;
+    else if (*tp == o->chips)
         rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tensor "
                          "parallel over them (tp%lld, its AllReduces included); --ideal gives "
                          "formula (1) over %lld fully sharded chips without communication", mode,
@@ -961,6 +1001,7 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
                             "--chips without one adds its collectives; --overlap ignored");
     plan.overlap = 0;
     if (replica_plan(o, "step", m, h, 1, &plan.tp, &plan.ep) != 0 ||
+        (plan.pp = o->plan.pp) < 1 || /* step_pipeline's stages, else 1 */
         rl_memory_check_exact(m, o->batch, o->nbatch, o->context, o->prec.kv, err,
                               sizeof err) != 0) {
         if (err[0])
