@@ -421,6 +421,14 @@ static int load_model(const rl_opts *o, rl_model *m)
      * said, not silent */
     if (rl_model_context_note(m, "--set model.max_context=N", err, sizeof err))
         rl_cli_say(o, "%s", err);
+    /* tester44 F3: on a MoE model a plan without --ep took --moe-attn
+     * replicated in silence (ep 1 leaves attention tensor parallel, as
+     * review38 keeps it), where a dense model's plan refuses it and no plan
+     * notes it ignored */
+    if (o->sharded && o->plan.attn_replicated && o->plan.ep <= 1 && !m->abstract && m->experts > 0)
+        rl_cli_say(o, "note: --moe-attn replicated lays out a MoE model's attention beside its "
+                      "expert parallelism (--ep N > 1); at ep 1 attention stays tensor parallel "
+                      "over --tp, as timed: ignored");
     if (m->abstract && (o->given[RL_P_KV] || o->given[RL_P_KV_LIST])) {
         rl_cli_say(o, "--kv: %s is an abstract model whose kv_bytes_per_token is given "
                         "in bytes; --kv does not apply (change kv_bytes_per_token instead)",
