@@ -431,6 +431,14 @@ static int load_model(const rl_opts *o, rl_model *m)
      * said, not silent */
     if (rl_model_context_note(m, "--set model.max_context=N", err, sizeof err))
         rl_cli_say(o, "%s", err);
+    /* tester44 F3: on a MoE model a plan without --ep took --moe-attn
+     * replicated in silence (ep 1 leaves attention tensor parallel, as
+     * review38 keeps it), where a dense model's plan refuses it and no plan
+     * notes it ignored */
+    if (o->sharded && o->plan.attn_replicated && o->plan.ep <= 1 && !m->abstract && m->experts > 0)
+        rl_cli_say(o, "note: --moe-attn replicated lays out a MoE model's attention beside its "
+                      "expert parallelism (--ep N > 1); at ep 1 attention stays tensor parallel "
+                      "over --tp, as timed: ignored");
     if (m->abstract && (o->given[RL_P_KV] || o->given[RL_P_KV_LIST])) {
         rl_cli_say(o, "--kv: %s is an abstract model whose kv_bytes_per_token is given "
                         "in bytes; --kv does not apply (change kv_bytes_per_token instead)",
@@ -648,12 +656,34 @@ static int emit_text(const rl_opts *o, char *text)
 }
 
 /* Print (or write to --output) a result and free it. */
+/* The --set overrides of kind k (0 model, 1 hw) as "FIELD=VALUE, ..."
+ * into key `key` of result: a result of a modified spec is told from the preset's it is
+ * named after (tester44 F7: a 16-layer llama3-8b was saved as "model":
+ * "llama3-8b", nothing else saying so). */
+static void add_overrides(const rl_opts *o, cJSON *result, int k, const char *key)
+{
+    char v[2048];
+    size_t n = 0;
+    v[0] = '\0';
+    for (int i = 0; i < o->nsets[k] && n < sizeof v; i++) {
+        int w = snprintf(v + n, sizeof v - n, "%s%s=%s", i ? ", " : "", o->sets[k][i].field,
+                         o->sets[k][i].value);
+        n = w < 0 ? sizeof v : n + (size_t)w;
+    }
+    if (*v && !cJSON_HasObjectItem(result, key))
+        cJSON_AddStringToObject(result, key, v);
+}
+
 static int emit(const rl_opts *o, cJSON *result)
 {
     char err[ERRLEN];
     if (!result) {
         rl_cli_say(o, "out of memory");
         return RL_EXIT_IO;
+    }
+    if (cJSON_IsObject(result)) {
+        add_overrides(o, result, 0, "model_overrides");
+        add_overrides(o, result, 1, "hw_overrides");
     }
     if (smoke_loaded && o->fmt == RL_FMT_JSON && cJSON_IsObject(result) &&
         !cJSON_HasObjectItem(result, "smoke_test"))
@@ -861,6 +891,42 @@ int rl_cli_info(rl_opts *o)
  * the chips (or the domain) and one replica's weights do not fit (--chips 3 for 64 heads / 8 KV
  * heads: tp1 replicas of a 70B model); else 0 (the plan's own checks come
  * later). */
+/* step --chips N without a plan, where tpT (the widest TP inside a
+ * domain, rl_shard_tp_over) cannot hold the weights: the chips run tpT
+ * x ppP, the fewest pipeline stages over the N/T groups whose weights fit
+ * (o->plan.pp), as step --tp T --pp P times it; refused when none does
+ * (tester44 F6: llama3-405b on 16 H100 printed tp8 x 2 replicas at 101.5
+ * GB a chip on 85.9, exit 0, where --tp 8 --pp 2 holds 50.7 GB; --chips 3
+ * on llama3-70b was refused).  0, or -1 (said). */
+static int step_pipeline(rl_opts *o, const rl_model *m, const rl_hw *h, long long tp,
+                         const char *mode)
+{
+    rl_memory w = rl_memory_use(m, h, tp, 0, 1, o->prec.weights, o->prec.kv);
+    if (w.fits)
+        return 0;
+    long long groups = o->chips / tp;
+    for (long long pp = 2; pp <= groups && pp <= m->layers; pp++)
+        if (groups % pp == 0 &&
+            rl_memory_use(m, h, tp * pp, 0, 1, o->prec.weights, o->prec.kv).fits) {
+            o->plan.pp = pp;
+            rl_cli_tell("step", "note: %s: %lld chips without a plan run tp%lld (the widest "
+                        "tensor parallelism inside one %lld-chip domain that splits %s's heads "
+                        "evenly), whose %.1f GB of weights a chip exceed its %.1f GB, so as "
+                        "tp%lld x pp%lld (the fewest pipeline stages that hold them) %s %lld "
+                        "replica%s, as --tp %lld --pp %lld; --ideal gives formula (1) over fully "
+                        "sharded chips", mode, o->chips, tp, h->domain_chips, m->name,
+                        w.weight_bytes / (double)tp / 1e9, h->hbm_bytes / 1e9, tp, pp, "times",
+                        groups / pp, groups / pp == 1 ? "" : "s", tp, pp);
+            return 0;
+        }
+    rl_cli_tell("step", "--chips %lld: tp%lld (the widest tensor parallelism inside one "
+                "%lld-chip domain that splits %s's heads) needs %.1f GB of weights per chip on "
+                "%.1f GB, and no pipeline over the %lld chips holds them; give more --chips, "
+                "--tp/--pp, narrower --weights, or --ideal", o->chips, tp, h->domain_chips,
+                m->name, w.weight_bytes / (double)tp / 1e9, h->hbm_bytes / 1e9, o->chips);
+    return -1;
+}
+
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
                         int calibrated, long long *tp, long long *ep)
 {
@@ -886,7 +952,11 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                          "fits, --tp, or --ideal", o->chips, err);
         return -1;
     }
-    if (*tp == o->chips)
+    if (step && *tp < o->chips && step_pipeline(o, m, h, *tp, mode) != 0)
+        return -1;
+    if (o->plan.pp > 1) /* said by step_pipeline */
+        ;
+    else if (*tp == o->chips)
         rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tensor "
                          "parallel over them (tp%lld, its AllReduces included); --ideal gives "
                          "formula (1) over %lld fully sharded chips without communication", mode,
@@ -983,6 +1053,7 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
                             "--chips without one adds its collectives; --overlap ignored");
     plan.overlap = 0;
     if (replica_plan(o, "step", m, h, 1, &plan.tp, &plan.ep) != 0 ||
+        (plan.pp = o->plan.pp) < 1 || /* step_pipeline's stages, else 1 */
         rl_memory_check_exact(m, o->batch, o->nbatch, o->context, o->prec.kv, err,
                               sizeof err) != 0) {
         if (err[0])
@@ -2157,7 +2228,8 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
 {
     char hwnames[1024], err[ERRLEN];
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
-    int nhw = 0;
+    int nhw = 0, unfit = 0;
+    char unfit_name[256] = "";
     for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (nhw == max) {
             rl_cli_tell("size", "more than %d hardware profiles", max);
@@ -2170,15 +2242,25 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
                 rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);
                 return -1;
             }
-        /* what simulate would refuse: a compute dtype the chip has no peak for */
+        /* what simulate would refuse: a compute dtype the chip has no peak
+         * for; that chip is skipped with a note, the others sized (tester44
+         * F9: one such chip refused the whole run, while pareto skips a
+         * precision it cannot run); refused when no chip is left */
         if (o->given[RL_P_KEEP_PREC] && rl_step_check(m, &hw[nhw], 1, 1, o->prec, err, sizeof err) != 0) {
-            rl_cli_tell("size", "--keep-precision on %s: %s", hw[nhw].name, err);
-            return -1;
+            snprintf(unfit_name, sizeof unfit_name, "%s", hw[nhw].name);
+            if (strchr(o->hw, ','))
+                rl_cli_say(o, "note: --keep-precision on %s: %s; %s is not sized", unfit_name,
+                           err, unfit_name);
+            unfit++;
+            continue;
         }
         base_hw[nhw] = hw[nhw];
         nhw++;
     }
-    if (nhw == 0) /* tester35 F11: --hw '' reached the search ("roofline size: size: need hardware") */
+    if (nhw == 0 && unfit) /* the last reason, as one chip's refusal */
+        rl_cli_tell("size", "--keep-precision on %s%s: %s", unfit > 1 ? "every --hw, the last " : "",
+                    unfit_name, err);
+    else if (nhw == 0) /* tester35 F11: --hw '' reached the search ("roofline size: size: need hardware") */
         rl_cli_tell("size", "--hw '%.40s': no hardware named (a profile name, or names separated by "
                             "commas)", o->hw);
     return nhw > 0 ? nhw : -1;
@@ -2579,10 +2661,13 @@ static int precision_grid(const rl_opts *o, rl_precision *out)
  * others (tester13 #7); returns those kept, 0 (err: a reason) when
  * none is valid. */
 static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
-                            long long context, rl_precision *prec, int n, char *err, size_t errlen)
+                            long long context, rl_precision *prec, int n, char *skipped,
+                            size_t skippedn, char *err, size_t errlen)
 {
     int kept = 0;
+    size_t k = 0;
     char why[ERRLEN];
+    skipped[0] = '\0';
     for (int i = 0; i < n; i++) /* none valid: refused with the last reason alone */
         if (rl_step_check(m, h, 1, context, prec[i], kept ? why : err, kept ? sizeof why : errlen) == 0)
             kept++;
@@ -2592,10 +2677,13 @@ static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
     for (int i = 0; i < n; i++) {
         if (rl_step_check(m, h, 1, context, prec[i], why, sizeof why) == 0)
             prec[kept++] = prec[i];
-        else
+        else {
             rl_cli_say(o, "note: weights %s, kv %s, compute %s skipped: %s",
                        rl_dtype_name(prec[i].weights), rl_dtype_name(prec[i].kv),
                        rl_dtype_name(prec[i].compute), why);
+            /* the result's precision_note, as roofline.pareto's */
+            k = rl_sweep_skip_note(skipped, skippedn, k, prec[i], why);
+        }
     }
     if (kept < n)
         rl_cli_say(o, "note: %d of the %d precision combinations skipped (above); the sweep runs "
@@ -2623,8 +2711,9 @@ int rl_cli_pareto(rl_opts *o)
     if (o->context == 0)
         o->context = rl_sweep_default_context(&m);
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
-    int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), err,
-                                 sizeof err);
+    char skipped[ERRLEN];
+    int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), skipped,
+                                 sizeof skipped, err, sizeof err);
     if (nprec == 0) {
         rl_cli_tell("pareto", "%s", err);
         return RL_EXIT_INPUT;
@@ -2660,8 +2749,12 @@ int rl_cli_pareto(rl_opts *o)
         if (pr < 0)
             rc = RL_EXIT_IO;
     }
-    if (rc == RL_EXIT_OK)
-        rc = emit(o, rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf));
+    if (rc == RL_EXIT_OK) {
+        cJSON *r = rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf);
+        if (r && *skipped)
+            cJSON_AddStringToObject(r, "precision_note", skipped);
+        rc = emit(o, r);
+    }
     free(idx);
     rl_sweep_free(&s);
     return rc;

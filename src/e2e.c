@@ -229,6 +229,8 @@ typedef struct {
     int other;                 /* rows left out of another chip or engine (fit) */
     char other_first[1024];    /* the first of them, as a sentence */
     const char *engine;        /* validate --engine: selected on each hw spec as it loads */
+    int row_engines;           /* validate: a row's engine column selects its engine */
+    char hw_engines[MAX_SPECS][64]; /* the engine each hw spec selected ("": its default) */
 } rows;
 
 static void rows_free(rows *r)
@@ -248,13 +250,19 @@ static void rows_free(rows *r)
  * err "FILE:LINE: column 'COL': reason" (or "--model"/"--hw" when the name
  * came from the command line). */
 static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *o,
-                      const rl_meas_row *r, const char *file, int from_column, char *err,
+                      const rl_meas_row *r, const rl_meas *m, int from_column, char *err,
                       size_t errlen)
 {
     int *n = is_hw ? &rs->nhw : &rs->nmodel;
     char(*names)[256] = is_hw ? rs->hw_names : rs->model_names;
+    const char *file = m->path;
+    /* the engine a hw spec selects: the row's engine column (validate,
+     * tester44 F11: a row labelled vllm was timed by --engine's or the
+     * default's tables), else --engine, else the spec's default ("") */
+    const char *engine = !is_hw ? "" : rs->row_engines && *r->engine ? r->engine
+                                     : rs->engine ? rs->engine : "";
     for (int i = 0; i < *n; i++)
-        if (strcmp(names[i], name) == 0)
+        if (strcmp(names[i], name) == 0 && (!is_hw || strcmp(rs->hw_engines[i], engine) == 0))
             return i;
     char e[1024];
     const char *col = is_hw ? "hw" : "model";
@@ -281,11 +289,18 @@ static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *
      * built before --engine ideal was selected, so a tp row's collectives
      * were the chip's measured NCCL rows, 25-35% above step --ideal's
      * alpha-beta model) */
-    if (is_hw && rs->engine && rl_hw_select_engine(&rs->hws[*n], rs->engine, e, sizeof e) != 0) {
+    if (is_hw && *engine && rl_hw_select_engine(&rs->hws[*n], engine, e, sizeof e) != 0) {
         /* the option for its "engine: " (it read "--engine: engine: ...") */
-        snprintf(err, errlen, "--engine: %s", strncmp(e, "engine: ", 8) ? e : e + 8);
+        const char *why = strncmp(e, "engine: ", 8) ? e : e + 8;
+        if (engine == r->engine)
+            snprintf(err, errlen, "%s:%d: column 'engine' (column %d): %s", file, r->line,
+                     m->engine_col, why);
+        else
+            snprintf(err, errlen, "--engine: %s", why);
         return -1;
     }
+    if (is_hw)
+        snprintf(rs->hw_engines[*n], sizeof rs->hw_engines[0], "%s", engine);
     if (is_hw && o->hw_smoke_test && rs->hws[*n].smoke_test && o->hw && strcmp(name, o->hw) == 0)
         *o->hw_smoke_test = 1;
     snprintf(names[*n], sizeof names[0], "%s", name);
@@ -505,6 +520,7 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
 {
     memset(rs, 0, sizeof *rs);
     rs->engine = engine;
+    rs->row_engines = !only_hw; /* validate's rows; fit's are one engine's (one_engine) */
     rs->row = malloc((size_t)m->n * sizeof *rs->row);
     rs->t = malloc((size_t)m->n * sizeof *rs->t);
     rs->floor_s = malloc((size_t)m->n * sizeof *rs->floor_s);
@@ -527,9 +543,9 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
                      mname ? "hardware" : "model", mname ? "hw" : "model", mname ? "hw" : "model");
             return -1;
         }
-        int hi = spec_index(rs, 1, hname, o, r, m->path, *r->hw != 0, err, errlen);
-        int mi = hi < 0 ? -1 : spec_index(rs, 0, mname, o, r, m->path, *r->model != 0, err, errlen);
-        int pi = mi < 0 || !o->hw ? hi : spec_index(rs, 1, o->hw, o, r, m->path, 0, err, errlen);
+        int hi = spec_index(rs, 1, hname, o, r, m, *r->hw != 0, err, errlen);
+        int mi = hi < 0 ? -1 : spec_index(rs, 0, mname, o, r, m, *r->model != 0, err, errlen);
+        int pi = mi < 0 || !o->hw ? hi : spec_index(rs, 1, o->hw, o, r, m, 0, err, errlen);
         if (mi < 0 || pi < 0)
             return -1;
         if (serves(&rs->hws[pi], &rs->hws[hi]))
@@ -1260,12 +1276,9 @@ static int add_plot(cJSON *res, const char *out, const char *what, const rows *r
 /* The rows of rs not predicted by the --hw profile hw (0 without --hw). */
 static int other_rows(const rows *rs, const char *hw)
 {
-    int pi = -1, n = 0;
-    for (int j = 0; hw && j < rs->nhw; j++)
-        if (strcmp(rs->hw_names[j], hw) == 0)
-            pi = j;
-    for (int i = 0; pi >= 0 && i < rs->n; i++)
-        n += rs->hw[i] != pi;
+    int n = 0;
+    for (int i = 0; hw && i < rs->n; i++) /* one spec per hw and engine (spec_index) */
+        n += strcmp(rs->hw_names[rs->hw[i]], hw) != 0;
     return n;
 }
 
@@ -2046,6 +2059,36 @@ static const rl_serving_engine *base_engine(const rl_hw *base, const char *engin
     return g;
 }
 
+/* A fit is one engine's costs: rows whose engine column names two or more
+ * engines are refused (tester44 F11: alternating trtllm/vllm rows were
+ * fitted as one engine named after the file, unsaid); --engine E keeps E's
+ * rows (load_rows).  0, or -1 with err naming the engines seen. */
+static int one_engine(const rl_meas *m, const rows *rs, char *err, size_t errlen)
+{
+    char seen[512] = "";
+    const char *first = NULL;
+    int k = 0, n = 0;
+    for (int i = 0; i < rs->n; i++) {
+        const char *e = rs->row[i]->engine;
+        int dup = !*e;
+        for (int j = 0; j < i && !dup; j++)
+            dup = strcmp(rs->row[j]->engine, e) == 0;
+        if (dup)
+            continue;
+        first = first ? first : e;
+        n++;
+        if (k < (int)sizeof seen)
+            k += snprintf(seen + k, sizeof seen - (size_t)k, "%s'%.63s' (line %d)", k ? ", " : "",
+                          e, rs->row[i]->line);
+    }
+    if (n < 2)
+        return 0;
+    snprintf(err, errlen, "%s: column 'engine' (column %d) names %d engines: %s; a fit is one "
+             "engine's costs: give --engine %s (or another of them) to fit its rows, once per "
+             "engine", m->path, m->engine_col, n, seen, first);
+    return -1;
+}
+
 /* The saved profile keeps an engine read from its own file (its kernel
  * tables) as that file's reference, which has no room for fitted costs;
  * `ideal` is no engine at all.  So costs to be saved under such a name are
@@ -2227,6 +2270,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                  rs.beyond ? "; raise it with --set model.max_context=N)" : "");
         goto done;
     }
+    if (one_engine(m, &rs, err, errlen) != 0)
+        goto done;
     char saved_as[32];
     engine_name(m, &rs, o->engine, saved_as, sizeof saved_as);
     if (o->save && check_saved_engine(&base, saved_as, err, errlen) != 0)

@@ -1371,8 +1371,38 @@ static void opt_batch_context(lua_State *L, long long max_batch, long long def_c
 /* The sweep described by the options table at 1: model, hw, chips, batch,
  * context, weights, kv, compute, prompt, ideal, overlap.  Raises a Lua error
  * on bad input. */
+/* Drop the combinations of prec[n] h cannot run (bf16 weights under fp8
+ * compute, a dtype without peak), each named on stderr as the pareto
+ * command's note says it and in skipped[n] (the result's
+ * precision_note), so one invalid pair does not fail the sweep of the
+ * others, as on the command line (tester44 F9: the CLI skipped, Lua
+ * raised).  Returns those kept; a Lua error with the last reason when
+ * none is valid. */
+static int keep_precisions(lua_State *L, int frontier, const rl_hw *h, rl_precision *prec, int n,
+                           char *skipped, size_t skippedn)
+{
+    char why[ERRLEN];
+    int kept = 0;
+    size_t k = 0;
+    skipped[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (rl_step_check_peaks(h, prec[i], why, sizeof why) == 0 &&
+            rl_step_check_precision(prec[i], why, sizeof why) == 0) {
+            prec[kept++] = prec[i];
+            continue;
+        }
+        rl_cli_tell("run", "note: roofline.%s: weights %s, kv %s, compute %s skipped: %s",
+                    frontier ? "pareto" : "sweep", rl_dtype_name(prec[i].weights),
+                    rl_dtype_name(prec[i].kv), rl_dtype_name(prec[i].compute), why);
+        k = rl_sweep_skip_note(skipped, skippedn, k, prec[i], why);
+    }
+    if (kept == 0)
+        run_error(L, why);
+    return kept;
+}
+
 static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_sweep *s,
-                      long long *prompt)
+                      long long *prompt, char *skipped, size_t skippedn)
 {
     check_keys(L, 1, frontier ? "pareto" : "sweep");
     check_model_hw(L, 1, m, h);
@@ -1392,6 +1422,7 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     for (int i = 0; i < nw; i++)
         for (int j = 0; j < nkv; j++)
             prec[np++] = (rl_precision){w[i], kv[j], base.compute};
+    np = keep_precisions(L, frontier, h, prec, np, skipped, skippedn);
     lua_getfield(L, 1, RL_PARAMS[RL_P_PROMPT].lua);
     *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
     lua_pop(L, 1);
@@ -1422,10 +1453,13 @@ static int sweep(lua_State *L, int frontier)
     rl_hw h;
     rl_sweep s;
     long long prompt;
-    run_sweep(L, frontier, &m, &h, &s, &prompt);
+    char skipped[ERRLEN];
+    run_sweep(L, frontier, &m, &h, &s, &prompt, skipped, sizeof skipped);
     size_t *idx = frontier ? malloc((s.n ? s.n : 1) * sizeof *idx) : NULL;
     long nf = !frontier ? 0 : idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
     cJSON *r = nf < 0 ? NULL : rl_result_sweep(&m, &h, &s, prompt, idx, nf);
+    if (r && *skipped)
+        cJSON_AddStringToObject(r, "precision_note", skipped);
     free(idx);
     rl_sweep_free(&s);
     return push_result(L, r);
@@ -1987,6 +2021,20 @@ int rl_lua_size(lua_State *L)
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int ideal = lua_toboolean(L, -1);
     lua_pop(L, 2);
+    /* as size --keep-precision: a chip that cannot run p is skipped with a
+     * note, the others sized; an error when none is left (tester44 F9) */
+    int kept = 0;
+    for (int i = 0; i < nhw && keep; i++) {
+        if (rl_step_check(&m, &hw[i], 1, 1, p, err, sizeof err) == 0) {
+            hw[kept++] = hw[i];
+            continue;
+        }
+        if (kept == 0 && i == nhw - 1)
+            return luaL_error(L, "roofline.size: field 'keep_precision' on %s: %s", hw[i].name, err);
+        rl_cli_tell("run", "note: roofline.size: field 'keep_precision' on %s: %s; %s is not sized",
+                    hw[i].name, err, hw[i].name);
+    }
+    nhw = keep ? kept : nhw;
     rl_size_input in = {.m = &m, .hw = hw, .nhw = nhw, .hbm_reserve = rl_param_default(RL_P_RESERVE),
                         .calibrated = !ideal, .work_budget = RL_SIZE_MAX_WORK,
                         .prec = keep ? &p : NULL, .nprec = keep};
@@ -2020,9 +2068,6 @@ int rl_lua_size(lua_State *L)
         rl_dist_parse(os, "out_len", &in.w.output, err, sizeof err) != 0)
         return luaL_error(L, "roofline.size: %s", err);
     opt_prefixes(L, &in.w);
-    for (int i = 0; i < nhw && keep; i++)
-        if (rl_step_check(&m, &hw[i], 1, 1, p, err, sizeof err) != 0)
-            return luaL_error(L, "roofline.size: field 'keep_precision' on %s: %s", hw[i].name, err);
     double need = rl_serve_bytes_with_capacity((long long)RL_SIZE_MAX_REQUESTS);
     if (need > (double)rl_sandbox_memory_left(L))
         return luaL_error(L, "roofline.size: its simulations need about %d MiB, beyond the %d MiB "

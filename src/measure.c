@@ -333,6 +333,7 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
             out->tp_col = c.idx[C_TP] + 1; /* e2e.c names them in its errors */
             out->pp_col = c.idx[C_PP] + 1;
             out->ep_col = c.idx[C_EP] + 1;
+            out->engine_col = c.idx[C_ENGINE] + 1;
             have_header = nf;
             continue;
         }

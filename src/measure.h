@@ -69,6 +69,8 @@ typedef struct {
                                  * ("" when none; cut short past 1023 bytes) */
     int tp_col, pp_col, ep_col; /* 1-based columns of tp, pp and ep (0: absent), which
                                  * fit and validate name in a row's layout errors */
+    int engine_col;             /* 1-based column of engine (0: absent), which validate
+                                 * names when a row's engine is not its hw's */
 } rl_meas;
 
 /* Read and check FILE.  Returns 0 with *out filled (free with

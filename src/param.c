@@ -89,7 +89,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           "ideal)",
                           AT(ideal), 0, 0, 0},
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
-                  NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14); "
+                  NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14; the "
+                        "result names them: model_overrides, hw_overrides); "
                         "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times "
                         "keep their excess over their roofline, the roofline part moved to the "
                         "changed chip; its fitted costs' operator and collective terms follow the "
@@ -566,7 +567,9 @@ const rl_command RL_COMMANDS[] = {
      "TP), else (datasheet figures only, or --engine ideal: step --ideal's formula (1)) as\n"
      "step --tp TP and prefill --tp TP time it there; a row whose hw names --hw's chip, as in\n"
      "fit, is predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
-     "row's hw says which); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
+     "row's hw says which); a row's engine column selects its engine as --engine would (an\n"
+     "empty cell: --engine, else the hw's default; one the hw does not carry is refused,\n"
+     "exit 2); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
      "--batch B times its decode step, and its prefill as prefill --tp TP --ep EP of the whole\n"
      "batch plus a pipeline's pp-1 stage sends (one pass); each row echoes the model, hw,\n"
      "engine, dtypes, tp, ep, pp and kv_split (step's) it was timed as:\n"
@@ -611,7 +614,9 @@ const rl_command RL_COMMANDS[] = {
      "  rows fitted and names the saved costs, so with --save it may not be an engine --hw\n"
      "  reads from its own tables (the GPU presets' trtllm and vllm) or ideal: those keep no\n"
      "  fitted costs (refused, exit 2, nothing written); leave --engine out and the CSV's\n"
-     "  file name names them (rename an engine column that says trtllm or vllm).\n"
+     "  file name names them (rename an engine column that says trtllm or vllm).  A fit is\n"
+     "  one engine's costs: without --engine, rows whose engine column names two or more\n"
+     "  engines are refused (exit 2, naming them); fit each with --engine E.\n"
      "Per step: max(host: step floor + launches, device: op list at fitted compute/memory\n"
      "efficiency + TP collectives at a fitted comm efficiency + a time per activation byte\n"
      "of the prompt tokens, prefill_act_byte_s x tokens x layers x d_model x dtype bytes) + a\n"

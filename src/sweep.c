@@ -380,6 +380,15 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
     return 0;
 }
 
+size_t rl_sweep_skip_note(char *buf, size_t n, size_t k, rl_precision p, const char *why)
+{
+    if (k >= n)
+        return k;
+    int w = snprintf(buf + k, n - k, "%sweights %s, kv %s, compute %s skipped: %s", k ? "; " : "",
+                     rl_dtype_name(p.weights), rl_dtype_name(p.kv), rl_dtype_name(p.compute), why);
+    return w < 0 ? k : k + (size_t)w > n ? n : k + (size_t)w;
+}
+
 long long rl_sweep_default_context(const rl_model *m)
 {
     return m->max_context > 0 && m->max_context < 2048 ? m->max_context : 2048;

@@ -164,6 +164,12 @@ int rl_sweep_check_slice(const rl_hw *h, long long chips, char *err, size_t errl
  * 2048 tokens, or the model's max_context when shorter. */
 long long rl_sweep_default_context(const rl_model *m);
 
+/* Append "weights W, kv K, compute C skipped: why" (after "; " unless at
+ * k 0) to buf[n] at offset k: the precision_note of pareto and
+ * roofline.pareto/sweep naming the combinations they skipped.  Returns
+ * the new offset (at most n: buf stays terminated when cut short). */
+size_t rl_sweep_skip_note(char *buf, size_t n, size_t k, rl_precision p, const char *why);
+
 int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,
                  char *err, size_t errlen);
 

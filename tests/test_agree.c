@@ -711,6 +711,15 @@ static void attn_replicated_names_its_split(void **state)
         cJSON_Delete(j);
     }
     assert_true(mb[1] == 2 * mb[0] || mb[1] == 2 * mb[0] + 1);
+    /* tester44 F3: ... but said: at ep 1 the flag is noted ignored (the
+     * dense model's plan refuses it, no plan notes it); with --ep it is not */
+    assert_int_equal(run_cli("step --model mixtral-8x7b --hw h100-sxm --tp 8 --moe-attn replicated "
+                             "--batch 1 --context 1050", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --moe-attn replicated lays out a MoE model's attention "
+                                "beside its expert parallelism (--ep N > 1); at ep 1"));
+    assert_int_equal(run_cli("step --model mixtral-8x7b --hw h100-sxm --tp 1 --ep 8 --moe-attn "
+                             "replicated --batch 1 --context 1050", out, sizeof out), 0);
+    assert_null(strstr(out, "at ep 1 attention stays"));
 }
 
 /* tester39 F11: step's header printed the engine rule's comm_buffer_bytes

@@ -2178,6 +2178,69 @@ static void floor_is_step_ideal(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester44 F11: validate --against ignored the CSV's engine column (rows
+ * labelled vllm, trtllm and empty were all predicted as trtllm, 9.40 ms;
+ * --engine vllm turned the trtllm row vllm).  A row's engine now selects
+ * its engine as step --engine does (exact compare: the same path), an
+ * empty cell takes --engine else the hw's default; an engine the hw does
+ * not carry is refused naming file, line and column; and fit refuses rows
+ * naming two engines unless --engine picks one. */
+static void row_engine_selects(void **state)
+{
+    (void)state;
+    char csv[64], cmd[512];
+    static char buf[1 << 16];
+    write_temp(csv, ".csv", "phase,tp,batch,context,measured_s,model,hw,engine\n"
+                            "decode,1,32,2048,0.01,llama3-8b,h100-sxm,vllm\n"
+                            "decode,1,32,2048,0.01,llama3-8b,h100-sxm,trtllm\n"
+                            "decode,1,32,2048,0.01,llama3-8b,h100-sxm,\n");
+    const char *step = "step --model llama3-8b --hw h100-sxm --batch 32 --context 2048 "
+                       "--format json --engine";
+    char sv[256], st[256];
+    snprintf(sv, sizeof sv, "%s vllm", step);
+    snprintf(st, sizeof st, "%s trtllm", step);
+    double vllm = cli_first(sv, "step_s"), trt = cli_first(st, "step_s");
+    assert_true(vllm != trt); /* else the test cannot tell the engines apart */
+    static const char *const given[2] = {"", " --engine vllm"};
+    for (int g = 0; g < 2; g++) {
+        snprintf(cmd, sizeof cmd, "validate --against %s --hw h100-sxm%s --format json", csv,
+                 given[g]);
+        cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+        const double want[3] = {vllm, trt, g ? vllm : trt};
+        for (int i = 0; i < 3; i++) {
+            if (row_number(j, i, "predicted_s") != want[i])
+                fail_msg("%s: row %d %.17g s, want %.17g", cmd, i, row_number(j, i, "predicted_s"),
+                         want[i]);
+            const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
+            assert_string_equal(cJSON_GetObjectItem(r, "engine")->valuestring,
+                                want[i] == vllm ? "vllm" : "trtllm");
+        }
+        cJSON_Delete(j);
+    }
+    unlink(csv);
+    write_temp(csv, ".csv", "phase,tp,batch,context,measured_s,model,hw,engine\n"
+                            "decode,1,32,2048,0.01,llama3-8b,h100-sxm,trtllm\n"
+                            "decode,1,32,2048,0.01,llama3-8b,h100-sxm,sglang\n");
+    snprintf(cmd, sizeof cmd, "validate --against %s --hw h100-sxm", csv);
+    assert_int_equal(run_cli(cmd, buf, sizeof buf), 2);
+    assert_non_null(strstr(buf, ":3: column 'engine' (column 8)"));
+    assert_non_null(strstr(buf, "sglang"));
+    unlink(csv);
+    write_temp(csv, ".csv", "phase,tp,batch,context,tokens,measured_s,engine\n"
+                            "decode,1,1,1024,,0.0070,trtllm\ndecode,1,8,1024,,0.0073,vllm\n"
+                            "decode,1,32,1024,,0.0082,trtllm\ndecode,1,64,2048,,0.0105,\n"
+                            "decode,1,128,2048,,0.0140,trtllm\ndecode,2,1,1024,,0.0045,trtllm\n"
+                            "decode,2,32,2048,,0.0060,trtllm\nprefill,1,1,,512,0.040,trtllm\n"
+                            "prefill,1,1,,2048,0.140,trtllm\nprefill,1,4,,1024,0.260,trtllm\n"
+                            "prefill,2,1,,2048,0.080,trtllm\n");
+    snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama3-8b", csv);
+    assert_int_equal(run_cli(cmd, buf, sizeof buf), 2);
+    assert_non_null(strstr(buf, "names 2 engines: 'trtllm' (line 2), 'vllm' (line 3)"));
+    snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama3-8b --engine trtllm --folds 10", csv);
+    assert_int_equal(run_cli(cmd, buf, sizeof buf), 0);
+    unlink(csv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2229,6 +2292,7 @@ int main(void)
         cmocka_unit_test(harness_can_fail),
         cmocka_unit_test(fitted_only_inside_fit),
         cmocka_unit_test(label_follows_band_in_every_command),
+        cmocka_unit_test(row_engine_selects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

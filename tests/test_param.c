@@ -328,6 +328,29 @@ static void make_help_covers_targets(void **state)
     free(mk);
 }
 
+/* tester44 F7: --set model.FIELD left no trace in the result (a 16-layer
+ * llama3-8b was printed and saved as "model": "llama3-8b").  The result
+ * now names the overrides, model_overrides and hw_overrides ("FIELD=V,
+ * ..." as given), and a run without --set has neither key. */
+static void set_overrides_recorded(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --context 1000 --set "
+                            "model.layers=16 --set hw.hbm_bw=4e12 --set model.max_context=9000 "
+                            "--format json", buf, sizeof buf);
+    const cJSON *mo = cJSON_GetObjectItem(j, "model_overrides"), *ho = cJSON_GetObjectItem(j, "hw_overrides");
+    assert_true(cJSON_IsString(mo) && cJSON_IsString(ho));
+    assert_string_equal(mo->valuestring, "layers=16, max_context=9000");
+    assert_string_equal(ho->valuestring, "hbm_bw=4e12");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-8b --hw h100-sxm --context 1000 --format json", buf,
+                     sizeof buf);
+    assert_null(cJSON_GetObjectItem(j, "model_overrides"));
+    assert_null(cJSON_GetObjectItem(j, "hw_overrides"));
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +363,7 @@ int main(void)
         cmocka_unit_test(lua_docs_cover_module),
         cmocka_unit_test(declared_not_silently_taken),
         cmocka_unit_test(make_help_covers_targets),
+        cmocka_unit_test(set_overrides_recorded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,6 +212,27 @@ static inline void assert_tables_refused(const char *cls, const char *entry, con
     unlink(path);
 }
 
+/* Two CLI outputs (stderr merged, then a JSON result) alike but for the
+ * override key `key` = `value` that `got` carries (a --set that changes
+ * nothing still names itself: model_overrides, hw_overrides, tester44 F7):
+ * the same notes before the JSON, byte for byte, and the same JSON. */
+static inline void assert_same_but_override(const char *want, const char *got, const char *key,
+                                            const char *value)
+{
+    const char *jw = strchr(want, '{'), *jg = strchr(got, '{');
+    assert_true(jw && jg && jw - want == jg - got && !strncmp(want, got, (size_t)(jw - want)));
+    cJSON *a = cJSON_Parse(jw), *b = cJSON_Parse(jg);
+    assert_non_null(a);
+    assert_non_null(b);
+    const cJSON *v = cJSON_GetObjectItem(b, key);
+    assert_true(cJSON_IsString(v));
+    assert_string_equal(v->valuestring, value);
+    cJSON_DeleteItemFromObject(b, key);
+    assert_true(cJSON_Compare(a, b, 1));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
 /* Run `RL_BIN args` (stderr dropped; @SRC@ stands for the source tree),
  * which must succeed, and parse the JSON it prints (read into buf[n]). */
 static inline cJSON *run_cli_json(const char *args, char *buf, size_t n)
