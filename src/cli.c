@@ -1087,6 +1087,14 @@ int rl_cli_step(rl_opts *o)
         rl_hw_set_ideal(&h);
     note_derived(o, &m, &h);
     char err[ERRLEN];
+    /* a fitted profile times --chips N as TP over N (review39 F7), so a
+     * --kv-split given is that plan's, as --tp N's (review40 F1: it was
+     * dropped yet labelled given) */
+    if (!o->sharded && o->given[RL_P_KV_SPLIT] && h.engine_costs.present && !o->ideal &&
+        !m.abstract && o->chips > 1) {
+        o->sharded = 1;
+        o->plan.tp = o->chips;
+    }
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
         o->chips = rl_shard_plan_chips(&o->plan);
     if (o->sharded && rl_result_drop_overlap(&m, &h, &o->plan)) /* as Lua (result.h) */

@@ -2732,8 +2732,8 @@ static void add_no_band(cJSON *result, const rl_hw *h, const char *why)
     cJSON_AddStringToObject(result, "no_band", note);
 }
 
-void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
-                        rl_shard_result *r)
+int rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
+                       rl_shard_result *r, char *err, size_t errlen)
 {
     rl_meas_row row = fitted_row(0, r->plan.tp, rl_shard_micro_batch(r), r->context,
                                  rl_shard_kv_layout(m, &r->plan, 1).copies);
@@ -2745,8 +2745,13 @@ void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_pre
     rl_meas_row one = {.phase = RL_MEAS_DECODE, .tp = r->plan.tp, .ep = 1, .pp = r->plan.pp,
                        .batch = r->replica_batch, .context = r->context};
     char e[1024];
-    double floor_s = fmax(ideal_time(m, h, p, &one, e, sizeof e),
-                          r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s));
+    double ideal = ideal_time(m, h, p, &one, e, sizeof e);
+    if (ideal < 0) { /* as rl_e2e_retime (review40 F4) */
+        snprintf(err, errlen, "the roofline floor of the band: %s", e);
+        return -1;
+    }
+    double floor_s =
+        fmax(ideal, r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s));
     char why[512];
     r->banded = 1;
     for (int k = 0; k < 2 && r->banded; k++) {
@@ -2757,6 +2762,7 @@ void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_pre
     }
     if (!r->banded && !cJSON_GetObjectItem(result, "no_band"))
         add_no_band(result, h, why);
+    return 0;
 }
 
 void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_precision p,

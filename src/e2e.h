@@ -295,9 +295,12 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
  * pipeline), context), the band rl_e2e_retime gives `step --chips tp
  * --batch` that (review26 L4: plan rows carried none).
  * Off the fit (rl_ec_no_band) the row stays unbanded and result gets the
- * no_band note once (review27 M1). */
-void rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
-                        rl_shard_result *r);
+ * no_band note once (review27 M1).  0, or -1 with err when the band's
+ * floor (step --ideal's time of the replica) cannot be timed, as
+ * rl_e2e_retime refuses then (review40 F4: the floor fell back to the
+ * terms' silently). */
+int rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
+                       rl_shard_result *r, char *err, size_t errlen);
 
 /* Label result, a run of `model` with `weights` weights, TP over `tp`
  * GPUs (0: not checked), as timed by h's engine_costs: mode "fitted"

@@ -1174,6 +1174,10 @@ int rl_lua_step(lua_State *L)
     int kv_given = opt_string(L, 1, RL_P_KV_SPLIT) != NULL;
     if (!kv_given) /* the engine's layout beyond K heads, as the CLI's (shard.h) */
         pl.kv = rl_kv_split_default(h.ideal);
+    /* a fitted profile times chips = N as TP over N: a kv_split given is
+     * that plan's, as tp = N's (as the CLI; review40 F1) */
+    if (!planned && kv_given && h.engine_costs.present && !h.ideal && !m.abstract && chips > 1)
+        planned = 1, pl.tp = chips;
     if (planned) /* overlap where measurements time the plan: dropped, as the CLI drops it */
         rl_result_drop_overlap(&m, &h, &pl);
     /* a fitted profile times a step without a plan, or with the plan its

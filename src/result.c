@@ -961,8 +961,10 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             cJSON_Delete(o);
             return NULL;
         }
-        if (fit)
-            rl_e2e_fitted_band(o, m, h, p, &s);
+        if (fit && rl_e2e_fitted_band(o, m, h, p, &s, err, errlen) != 0) {
+            cJSON_Delete(o);
+            return NULL;
+        }
         if (i == 0) {
             cJSON_AddStringToObject(o, "sharding", s.name);
             cJSON_AddNumberToObject(o, "replicas", (double)s.replicas);

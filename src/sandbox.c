@@ -400,10 +400,21 @@ static double cost_pattern(lua_State *L, const char *name)
     if (strcmp(name, "find") == 0 && lua_toboolean(L, 4))
         return ((double)n + 1.0) * ((double)plen + 1.0);
     double blind = pattern_steps_blind(p, plen, n);
-    if (blind <= (double)state_of(L)->lim.instructions)
+    sandbox_state *st = state_of(L);
+    if (blind <= (double)st->lim.instructions)
         return blind;
+    /* the estimate's own work (review40 F2: it ran unbounded before the
+     * guard decided): longest_run tests each quantified class, of at most
+     * w entries, on every byte, so at most (n+1) plen tests.  Beyond the
+     * budget it is not run (the blind bound refuses the call, as before
+     * the subject-aware bound); else it is spent (the hook sees it) and
+     * counted in the call's cost. */
+    double scan = ((double)n + 1.0) * (double)plen;
+    if (scan > (double)st->lim.instructions)
+        return blind;
+    st->executed += (long)scan;
     double steps = pattern_steps(s, n, p, plen, strcmp(name, "gmatch") != 0);
-    return steps >= 0 && steps < blind ? steps : blind;
+    return steps >= 0 && steps < blind ? steps + scan : blind;
 }
 
 /* string.rep(s, n [, sep]): n copies, even of an empty string. */

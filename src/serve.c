@@ -1840,6 +1840,10 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
             return 0;
         if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
+        /* a prefill replica's pool holds its prompts and the KV waiting on
+         * its link (review40 F3) */
+        if (r->is_prefill && !kv_fits(S, r, left, 1))
+            return 0;
         if (!whole && !r->is_prefill) {
             /* its first chunk, and the prefix hit it reuses, beside the step's growth */
             int hit = r->tier && S->req[i].prefix_id >= 0 && r->tier[S->req[i].prefix_id]
@@ -1898,8 +1902,12 @@ static void admit_prefill_pool(sim *S, replica *r)
     const rl_serve_config *c = S->c;
     long long used = 0;
     while (r->wait.head >= 0 && seqs_below(S, r->npf) &&
-           (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens))
-        used += take_counted(S, r, 0, 1, S->s[r->wait.head].need > c->max_tokens);
+           (r->npf == 0 || used + S->s[r->wait.head].need <= c->max_tokens)) {
+        int t = take_counted(S, r, 0, 1, S->s[r->wait.head].need > c->max_tokens);
+        if (t == 0) /* no room in the pool (review40 F3) */
+            break;
+        used += t;
+    }
 }
 
 /* Static batching: a new batch only when the last one has finished, with
@@ -2193,7 +2201,11 @@ static void end_step(sim *S, int ri, double now)
         s->prefilled += r->pf_tok[j];
         if (s->prefilled < s->need)
             continue;
-        r->pf_held -= s->need;
+        /* a prefill replica keeps the KV it sends until the transfer has
+         * arrived (handle_event; review40 F3: released here, a link queue
+         * never held prefill back and the held KV could pass the pool) */
+        if (!r->is_prefill || s->gen0 >= S->req[i].output)
+            r->pf_held -= s->need;
         r->npartial--;
         if (s->t_first < 0) {
             s->t_first = s->t_last = now; /* prefill emits the first token */
@@ -2207,7 +2219,8 @@ static void end_step(sim *S, int ri, double now)
             outstanding_add(S, r, -1);
             done(S, i, now);
         } else if (r->is_prefill) {
-            s->state = S_XFER; /* outstanding here until its KV has left (handle_event) */
+            s->state = S_XFER; /* outstanding and held here until its KV has arrived
+                                * (handle_event) */
             ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
         } else {
             join_decode(S, r, i, s->need);
@@ -2649,7 +2662,14 @@ static void handle_event(sim *S, event e, double now)
          * sees each link's queue (send_kv; otherwise every prompt went to the
          * first prefill replica, idle again after 25 ms, and one link carried
          * all the KV) */
-        outstanding_add(S, &S->r[S->link_from[e.id]], -1);
+        int from = S->link_from[e.id];
+        outstanding_add(S, &S->r[from], -1);
+        /* and its pool frees the KV, whose room may start a waiting prompt
+         * (the sender frees it once the receiver has it: net_latency after
+         * the last byte left) */
+        S->r[from].pf_held -= S->s[e.id].need;
+        if (!S->r[from].busy)
+            start_step(S, from, now);
         int ri = route(S, S->nprefill, c->replicas, 1);
         if (ri < 0)
             return;

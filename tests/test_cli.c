@@ -3085,6 +3085,26 @@ static void fitted_chips_is_tp(void **state)
     }
     assert_rel(t[1], t[0], 1e-12);
     assert_rel(t[2], t[0], 1e-12);
+    /* review40 F1: --chips 16 --kv-split batch is --tp 16 --kv-split
+     * batch's plan: fitted_tp_names_kv_split's max_batch 1842,
+     * kv_bytes_per_chip 335,544,320 (exact), kv_split batch, given, the
+     * same step_s (1e-12: one code path).  Before: the split was dropped
+     * ("--kv-split ... ignored", 921, replicate) yet labelled given. */
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = json2(a, k ? "--chips 16 --kv-split batch" : "--tp 16 --kv-split batch");
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        assert_true(num(j, "max_batch") == 1842);
+        assert_true(num(row, "kv_bytes_per_chip") == 335544320);
+        assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "batch");
+        assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring, "given"));
+        t[k] = num(row, "step_s");
+        cJSON_Delete(j);
+    }
+    assert_rel(t[1], t[0], 1e-12);
+    static char out[8192];
+    assert_int_equal(run_cli("step --model llama2-70b --hw h100-sxm-splitwise --chips 16 "
+                             "--kv-split batch --context 2048", out, sizeof out), 0);
+    assert_null(strstr(out, "ignored"));
 }
 
 /* fixX, review findings on KV layouts and prefix caching (each fails on

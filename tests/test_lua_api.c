@@ -132,6 +132,15 @@ static void kv_split_default_from_lua(void **state)
              "local b = roofline.step(g) return (a.kv_split == 'replicate' and a.max_batch == "
              "b.max_batch and a.rows[1].step_s == b.rows[1].step_s) and a.max_batch or -1");
     assert_true(run_number(code) == 921);
+    /* review40 F1: chips = 16, kv_split = 'batch' is tp = 16's plan with
+     * that split: max_batch 1842 (test_cli fitted_tp_names_kv_split), the
+     * same step_s.  Before: replicate and 921, labelled given. */
+    snprintf(code, sizeof code, "local g = { model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
+             "chips = 16, kv_split = 'batch', batch = 8, context = 2048 } local a = "
+             "roofline.step(g) g.tp = 16 local b = roofline.step(g) return (a.kv_split == "
+             "'batch' and a.max_batch == b.max_batch and a.rows[1].step_s == b.rows[1].step_s) "
+             "and a.max_batch or -1");
+    assert_true(run_number(code) == 1842);
 }
 
 static void errors(void **state)

@@ -198,6 +198,32 @@ static void pattern_ordinary_subjects(void **state)
         expect_error(&RL_SCENARIO_LIMITS, refused[i][0], refused[i][1]);
 }
 
+/* review40 F2: the subject-aware bound scans the subject once per
+ * quantified class, (n+1) x plen tests at most, before the guard decides;
+ * that scan is bounded and charged too.  An anchored pattern of 40 sets
+ * of 62 entries (plen 2,602) on a 1e6-byte subject: the scan alone is
+ * 1e6 x 2,602 = 2.6e9 tests > a scenario's 2e9, so the call is refused at
+ * once (before: 2.6e9 tests run in C, then allowed, the match itself one
+ * test: '~' is in no set).  A 1e5-byte subject and 3 such sets (plen 197:
+ * 1.97e7 tests a call) under a 1e8 budget: each call is allowed, but the
+ * loop's 200 scans (3.9e9) exhaust the budget after about 5 (before: all
+ * 200 ran, uncharged). */
+static void pattern_scan_is_charged(void **state)
+{
+    (void)state;
+    static const char set[] = "[abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789]*";
+    char code[4096], pat[2800] = "^";
+    for (int i = 0; i < 40; i++)
+        strcat(pat, set);
+    strcat(pat, "x");
+    snprintf(code, sizeof code, "local s = ('~'):rep(1e6) s:find('%s')", pat);
+    expect_error(&RL_SCENARIO_LIMITS, code, "string.find: this call could take up to");
+    rl_sandbox_limits lim = {100L * 1000 * 1000, 64u << 20, 60.0};
+    snprintf(code, sizeof code, "local s = ('~'):rep(1e5) for i = 1, 200 do "
+             "assert(s:find('^%s%s%sx') == nil) end", set, set, set);
+    expect_error(&lim, code, "instruction budget of 100000000 exceeded");
+}
+
 /* Issue 16: single C calls that ran past 40 s against a 10 s limit.  Each
  * is refused before it starts: its worst-case steps exceed the instruction
  * budget (SMALL: 1e6; the estimate each message states is in brackets). */
@@ -216,8 +242,10 @@ static void guarded_library_calls(void **state)
          "string.match: this call could take up to 2.0"},
         {"local s = ('a'):rep(2000) s:find(('a'):rep(1000) .. 'b', 1, true)",
          "string.find: this call could take up to 2.0"},
-        /* %b scans to the end from every start: (n+1) starts x (n+1 + 1) */
-        {"local s = ('('):rep(3000) s:find('%b()')", "string.find: this call could take up to 9.01e+06"},
+        /* %b scans to the end from every start: (n+1) starts x (n+1 + 1),
+         * plus the bound's own scan (n+1) x plen (review40 F2):
+         * 3001 x 3002 + 3001 x 4 = 9,021,006 */
+        {"local s = ('('):rep(3000) s:find('%b()')", "string.find: this call could take up to 9.02e+06"},
         {"for k in ('('):rep(3000):gmatch('%b()') do end", "string.gmatch: this call could take up to"},
         {"local s = ('a'):rep(1000) s:gsub('(a*)%1', '')", "string.gsub: this call could take up to"},
     };
@@ -328,7 +356,8 @@ int main(void)
         cmocka_unit_test(binary_chunk_refused), cmocka_unit_test(instruction_budget),
         cmocka_unit_test(memory_cap), cmocka_unit_test(memory_budget_is_sticky),           cmocka_unit_test(deep_recursion),
         cmocka_unit_test(pattern_backtracking),
-        cmocka_unit_test(pattern_ordinary_subjects), cmocka_unit_test(sigint_stops_script),
+        cmocka_unit_test(pattern_ordinary_subjects), cmocka_unit_test(pattern_scan_is_charged),
+        cmocka_unit_test(sigint_stops_script),
         cmocka_unit_test(guarded_library_calls), cmocka_unit_test(watchdog_ends_stuck_run),
         cmocka_unit_test(harness_can_fail),
     };

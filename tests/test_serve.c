@@ -416,6 +416,25 @@ static void test_disagg_link_contention(void **state)
     assert_true(rl_serve_keeps_up(&wide));
     rl_serve_result_free(&narrow);
     rl_serve_result_free(&wide);
+    /* review40 F3: the KV waiting on the link stays in the prefill
+     * replica's pool until it has arrived, so a pool of 20 prompts
+     * (20,000 tokens) on the slow link holds prefill back: the backlog
+     * (10 - 5 = 5 req/s offered beyond the link) waits for prefill, not
+     * for the link.  The median request (arriving at 100 s) finds ~500
+     * prompts ahead, at most ~20 of them held in the pool, so it waits
+     * ~(500 - 20) / 5 = 96 s for its first token: TTFT p50 > 50 s; its
+     * link wait is at most the pool's 20 prompts at 5 a second, 4 s over
+     * 49 tokens, so TPOT p50 < 0.2 s.  Before: the pool was freed at
+     * prefill end, TTFT p50 stayed at the prefill time (< 1 s) and the
+     * ~100 s link wait landed in TPOT (the slow case above). */
+    c.replicas = 1;
+    c.prefill_replicas = 1;
+    c.kv_capacity_tokens = 20 * P;
+    rl_serve_result held = run(f, r, n, &c);
+    assert_true(held.ttft.p50 > 50);
+    assert_true(held.tpot.p50 < 0.2);
+    assert_rel(held.req_per_s, 5, 0.02);
+    rl_serve_result_free(&held);
     free(r);
 }
 
