@@ -2201,11 +2201,6 @@ static void end_step(sim *S, int ri, double now)
         s->prefilled += r->pf_tok[j];
         if (s->prefilled < s->need)
             continue;
-        /* a prefill replica keeps the KV it sends until the transfer has
-         * arrived (handle_event; review40 F3: released here, a link queue
-         * never held prefill back and the held KV could pass the pool) */
-        if (!r->is_prefill || s->gen0 >= S->req[i].output)
-            r->pf_held -= s->need;
         r->npartial--;
         if (s->t_first < 0) {
             s->t_first = s->t_last = now; /* prefill emits the first token */
@@ -2214,6 +2209,14 @@ static void end_step(sim *S, int ri, double now)
         }
         if (s->gen0 < 1)
             s->gen0 = 1;
+        /* a prefill replica keeps the KV it sends until the transfer has
+         * arrived (handle_event; review40 F3: released here, a link queue
+         * never held prefill back and the held KV could pass the pool); a
+         * request that ends at its first token sends nothing and frees it
+         * now (tester45 F0: read before gen0 counted that token, a 1-token
+         * request's KV stayed held forever and the pool filled) */
+        if (!r->is_prefill || s->gen0 >= S->req[i].output)
+            r->pf_held -= s->need;
         if (s->gen0 >= S->req[i].output) {
             S->freed += s->need;
             outstanding_add(S, r, -1);
@@ -3215,6 +3218,14 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                      "finished; no result kept", rl_interrupt_name(), n, n - (long long)S.nsys);
     if (S.oom)
         RL_FAIL_GOTO(done, "simulate: out of memory for %lld requests", n);
+    if (S.completed < n) { /* nothing left to happen, requests unserved: never a result
+                            * read from their unset latencies (tester45 F0) */
+        snprintf(err, errlen, "simulate: no progress: %lld of %lld requests never finished and "
+                 "no event is left to serve them (a replica waits for room nothing frees); "
+                 "no result kept", n - S.completed, n);
+        rc = RL_SERVE_STALLED;
+        goto done;
+    }
     summarize(&S, out);
     rc = 0;
 done:
