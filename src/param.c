@@ -455,7 +455,9 @@ const rl_command RL_COMMANDS[] = {
      "--ideal (every profile, as simulate's replicas), --chips\n"
      "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"
      "heads allow, times replicas to fill the chips (--chips 16 on 8-GPU nodes: tp8 x 2;\n"
-     "a note says so); simulate's --chips 16 is one tp16 replica.",
+     "a note says so); where that TP cannot hold the weights, times the fewest pipeline\n"
+     "stages whose heaviest stage holds its own (as --tp T --pp P judges fits), refused\n"
+     "when none does; simulate's --chips 16 is one tp16 replica.",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
