@@ -830,8 +830,9 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
     }
     if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, kv_copies, o->prec, lo, hi, err,
                                 sizeof err) != 0) {
-        rl_cli_tell(cmd, "--chips %lld as tensor parallel GPUs (%s is a fitted profile): "
-                         "%s", o->chips, h->name, err);
+        /* the flag the user gave (tester45 F2: --tp 6 was named --chips 6) */
+        rl_cli_tell(cmd, "%s %lld as tensor parallel GPUs (%s is a fitted profile): %s",
+                    o->given[RL_P_TP] ? "--tp" : "--chips", o->chips, h->name, err);
         cJSON_Delete(r);
         return RL_EXIT_INPUT;
     }
