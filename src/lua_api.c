@@ -543,6 +543,22 @@ static void context_note(lua_State *L, const rl_model *m)
 #define OVERRIDDEN "roofline.overridden"
 #define CALL_OVERRIDES "roofline.call_overrides"
 
+/* Push the weak-keyed registry table `key` (tables -> what is recorded of
+ * them), made on first use. */
+static void push_weak_registry(lua_State *L, const char *key)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE)
+        return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_pushstring(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
+}
+
 static int key_before(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -641,16 +657,7 @@ static void register_overrides(lua_State *L, int spec)
         lua_pop(L, 1);
         return;
     }
-    if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDDEN) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_newtable(L);
-        lua_pushstring(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, OVERRIDDEN);
-    }
+    push_weak_registry(L, OVERRIDDEN);
     lua_pushvalue(L, spec);
     lua_pushvalue(L, -3);
     lua_rawset(L, -3);
@@ -794,16 +801,7 @@ static int same_value(lua_State *L, int a, int b)
 static void vouch(lua_State *L, int t)
 {
     t = lua_absindex(L, t);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, VOUCHED) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_newtable(L);
-        lua_pushstring(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, VOUCHED);
-    }
+    push_weak_registry(L, VOUCHED);
     lua_pushvalue(L, t);
     lua_newtable(L);
     for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1))
