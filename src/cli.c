@@ -918,9 +918,15 @@ static int step_pipeline(rl_opts *o, const rl_model *m, const rl_hw *h, long lon
         pl.tp = tp;
         pl.ep = 1;
         pl.pp = pp;
-        if (groups % pp != 0 || rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, tp * pp, 1,
-                                              o->context, o->prec, &t, err, sizeof err) != 0)
+        if (groups % pp != 0)
             continue;
+        if (rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, tp * pp, 1, o->context, o->prec, &t, err,
+                          sizeof err) != 0) {
+            if (pp > 1) /* this pipeline's own reason (pp beyond what the model takes) */
+                continue;
+            rl_cli_tell("step", "--chips %lld: tp%lld: %s", o->chips, tp, err);
+            return -1;
+        }
         r = t;
         if (pp == 1)
             one = r;
