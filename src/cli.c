@@ -830,8 +830,9 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
     }
     if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, kv_copies, o->prec, lo, hi, err,
                                 sizeof err) != 0) {
-        rl_cli_tell(cmd, "--chips %lld as tensor parallel GPUs (%s is a fitted profile): "
-                         "%s", o->chips, h->name, err);
+        /* the flag the user gave (tester45 F2: --tp 6 was named --chips 6) */
+        rl_cli_tell(cmd, "%s %lld as tensor parallel GPUs (%s is a fitted profile): %s",
+                    o->given[RL_P_TP] ? "--tp" : "--chips", o->chips, h->name, err);
         cJSON_Delete(r);
         return RL_EXIT_INPUT;
     }
@@ -897,33 +898,66 @@ int rl_cli_info(rl_opts *o)
  * (o->plan.pp), as step --tp T --pp P times it; refused when none does
  * (tester44 F6: llama3-405b on 16 H100 printed tp8 x 2 replicas at 101.5
  * GB a chip on 85.9, exit 0, where --tp 8 --pp 2 holds 50.7 GB; --chips 3
- * on llama3-70b was refused).  0, or -1 (said). */
+ * on llama3-70b was refused).  "Fit" is the plan's own rule, the one step
+ * --tp T --pp P prints fits by (shard.h rl_shard_eval: each stage's
+ * weights, the heaviest stage's included, in its own room,
+ * rl_shard_stage_room; pp 1: the TP chip's, TP-replicated weights
+ * included): kv_room > 0 (tester45 F3: the weights split evenly over the
+ * stages chose deepseek-v3 tp8 pp2 on 16 H100, whose first stage holds
+ * 87.43 GB a chip on 85.49 usable, and pp2 x2 on 32 where pp4 fits).
+ * 0, or -1 (said). */
 static int step_pipeline(rl_opts *o, const rl_model *m, const rl_hw *h, long long tp,
                          const char *mode)
 {
-    rl_memory w = rl_memory_use(m, h, tp, 0, 1, o->prec.weights, o->prec.kv);
-    if (w.fits)
-        return 0;
     long long groups = o->chips / tp;
-    for (long long pp = 2; pp <= groups && pp <= m->layers; pp++)
-        if (groups % pp == 0 &&
-            rl_memory_use(m, h, tp * pp, 0, 1, o->prec.weights, o->prec.kv).fits) {
-            o->plan.pp = pp;
-            rl_cli_tell("step", "note: %s: %lld chips without a plan run tp%lld (the widest "
-                        "tensor parallelism inside one %lld-chip domain that splits %s's heads "
-                        "evenly), whose %.1f GB of weights a chip exceed its %.1f GB, so as "
-                        "tp%lld x pp%lld (the fewest pipeline stages that hold them) %s %lld "
-                        "replica%s, as --tp %lld --pp %lld; --ideal gives formula (1) over fully "
-                        "sharded chips", mode, o->chips, tp, h->domain_chips, m->name,
-                        w.weight_bytes / (double)tp / 1e9, h->hbm_bytes / 1e9, tp, pp, "times",
-                        groups / pp, groups / pp == 1 ? "" : "s", tp, pp);
-            return 0;
+    rl_shard_result t, r = {0}, one = {0}; /* a pp's plan; the deepest evaluated; tp alone's */
+    char err[ERRLEN];
+    long long tried = 0; /* the deepest pipeline evaluated */
+    for (long long pp = 1; pp <= groups && pp <= m->layers; pp++) {
+        rl_shard_plan pl = o->plan;
+        pl.tp = tp;
+        pl.ep = 1;
+        pl.pp = pp;
+        if (groups % pp != 0)
+            continue;
+        if (rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, tp * pp, 1, o->context, o->prec, &t, err,
+                          sizeof err) != 0) {
+            if (pp > 1) /* this pipeline's own reason (pp beyond what the model takes) */
+                continue;
+            rl_cli_tell("step", "--chips %lld: tp%lld: %s", o->chips, tp, err);
+            return -1;
         }
+        r = t;
+        if (pp == 1)
+            one = r;
+        tried = pp;
+        if (!(r.kv_room > 0))
+            continue;
+        if (pp == 1)
+            return 0;
+        o->plan.pp = pp;
+        rl_cli_tell("step", "note: %s: %lld chips without a plan run tp%lld (the widest "
+                    "tensor parallelism inside one %lld-chip domain that splits %s's heads "
+                    "evenly), whose %.2f GB of weights a chip exceed the %.2f GB it may fill, so "
+                    "as tp%lld x pp%lld (the fewest pipeline stages whose heaviest holds its "
+                    "weights: %.2f GB a chip of %.2f GB) %s %lld replica%s, as --tp %lld --pp "
+                    "%lld; --ideal gives formula (1) over fully sharded chips", mode, o->chips,
+                    tp, h->domain_chips, m->name, one.weight_bytes / 1e9,
+                    rl_shard_chip_room(h, &one) / 1e9, tp, pp, r.weight_bytes / 1e9,
+                    rl_shard_chip_room(h, &r) / 1e9, "times", groups / pp,
+                    groups / pp == 1 ? "" : "s", tp, pp);
+        return 0;
+    }
+    char deepest[160] = "";
+    if (tried > 1)
+        snprintf(deepest, sizeof deepest, " (pp%lld's heaviest stage: %.2f GB a chip on %.2f GB)",
+                 tried, r.weight_bytes / 1e9, rl_shard_chip_room(h, &r) / 1e9);
     rl_cli_tell("step", "--chips %lld: tp%lld (the widest tensor parallelism inside one "
-                "%lld-chip domain that splits %s's heads) needs %.1f GB of weights per chip on "
-                "%.1f GB, and no pipeline over the %lld chips holds them; give more --chips, "
+                "%lld-chip domain that splits %s's heads) needs %.2f GB of weights per chip on "
+                "%.2f GB, and no pipeline over the %lld chips holds them%s; give more --chips, "
                 "--tp/--pp, narrower --weights, or --ideal", o->chips, tp, h->domain_chips,
-                m->name, w.weight_bytes / (double)tp / 1e9, h->hbm_bytes / 1e9, o->chips);
+                m->name, one.weight_bytes / 1e9, rl_shard_chip_room(h, &one) / 1e9, o->chips,
+                deepest);
     return -1;
 }
 

@@ -323,80 +323,110 @@ static int row_precision(const rl_meas_row *r, rl_precision *p, const char *file
 }
 
 /* A row whose weights, or weights and the KV cache of its batch, exceed the
- * HBM of its tp GPUs (the vendor's capacity, memory.h hbm_bytes: the most
- * lenient bound) describes a configuration that cannot run, a wrong tp,
- * weights, batch, context or hw column: bad input.  The KV cache is each
- * sequence's at the end of the row's work (decode: its context; prefill:
- * its tokens; static: tokens + output), all batch sequences at once: a
- * running sequence's KV blocks are in GPU memory at every step, and one
- * whose blocks do not fit is preempted (swapped out or recomputed), not
- * run (Kwon et al., "Efficient Memory Management for Large Language Model
- * Serving with PagedAttention", SOSP 2023, sec. 4.5), and the row's
- * prediction times the batch as one (tester15 F-csv-2: batch 100000 at
- * context 8192, 107 TB of KV on one 80 GB H100, was scored).  Windowed
- * layers count their window (memory.h, ideal view): rl_e2e_row_memory.
- * Returns 0, or -1 with err naming file and line. */
+ * HBM of a chip of its plan (the vendor's capacity, spec hbm_bytes: the
+ * most lenient bound, no engine memory rule or reserve: a measured row may
+ * have run its engine at a larger memory fraction than the profile's)
+ * describes a configuration that cannot run, a wrong tp, ep, pp, weights,
+ * batch, context or hw column: bad input.  Judged per chip, as step judges
+ * `fits` (tester45 F7: the sum over the row's GPUs accepted deepseek-v3 fp8
+ * ep8 on H100, whose chips each hold the attention, shared experts and
+ * embeddings whole beside their 1/8 of the routed experts, 100.8 GB a
+ * chip): what rl_shard_eval stores on a chip of the row's plan (step_plan,
+ * the plan step --tp --ep --pp prints), a pipeline's each stage in its own
+ * room (rl_shard_stage_room), its KV in the plan's layout (beyond the K
+ * heads: replicate, each token's KV on tp / K chips, or batch under
+ * --ideal).  The KV cache is each sequence's at the end of the row's work
+ * (decode: its context; prefill: its tokens; static: tokens + output),
+ * all batch sequences at once: a running sequence's KV blocks are in GPU
+ * memory at every step, and one whose blocks do not fit is preempted
+ * (swapped out or recomputed), not run (Kwon et al., "Efficient Memory
+ * Management for Large Language Model Serving with PagedAttention", SOSP
+ * 2023, sec. 4.5), and the row's prediction times the batch as one
+ * (tester15 F-csv-2: batch 100000 at context 8192, 107 TB of KV on one 80
+ * GB H100, was scored).  Windowed layers count their window (memory.h,
+ * ideal view).  Returns 0, or -1 with err naming file and line. */
 long long rl_e2e_row_seq(const rl_meas_row *r)
 {
     return r->phase == RL_MEAS_DECODE ? r->context : r->tokens + r->output;
 }
 
-/* The chips holding each token of row r's KV in the layout step times it
- * in (step_plan; prefill has no split beyond the heads): shard.h
- * rl_kv_layout's copies, its split into *split (a prefill row's:
- * replicate; review37 H1: a batch-split sum accepted a row step refuses). */
-static double row_kv_copies(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
-                            rl_kv_split *split)
+/* What a chip of row r's plan holds in *s (rl_shard_eval on h with its
+ * engine rule and reserve set aside: `fits` against the vendor's HBM).
+ * 0, or -1 (err: the plan's reason, or out of memory). */
+static int row_chip(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
+                    rl_shard_result *s, char *err, size_t errlen)
 {
+    rl_hw *v = malloc(sizeof *v);
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *v = *h; /* a shallow copy, read only: the vendor's HBM, whole */
+    v->engines.sel = -1;
+    v->hbm_reserve = 0;
     rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
-    rl_kv_layout k = rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL);
-    *split = k.split;
-    return k.copies;
-}
-
-rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
-                            rl_precision p)
-{
-    rl_memory u = rl_memory_use(mod, h, r->tp * r->ep * r->pp, r->batch, rl_e2e_row_seq(r),
-                                p.weights, p.kv);
-    rl_kv_split split;
-    u.kv_bytes *= row_kv_copies(r, mod, h, &split);
-    u.total_bytes = u.weight_bytes + u.kv_bytes;
-    u.fits = u.total_bytes <= u.capacity_bytes;
-    return u;
+    int rc = rl_shard_eval(mod, v, &plan,
+                           r->phase == RL_MEAS_PREFILL ? RL_PHASE_PREFILL : RL_PHASE_GENERATE,
+                           r->tp * r->ep * r->pp, r->batch, rl_e2e_row_seq(r), p, s, err, errlen);
+    free(v);
+    return rc;
 }
 
 static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
                     const char *file, char *err, size_t errlen)
 {
     long long seq = rl_e2e_row_seq(r);
-    rl_memory u = rl_e2e_row_memory(r, mod, h, p);
-    if (u.total_bytes <= u.hbm_bytes)
+    char e[512];
+    rl_shard_result *s = malloc(sizeof *s);
+    if (!s || row_chip(r, mod, h, p, s, e, sizeof e) != 0) {
+        snprintf(err, errlen, "%s:%d: %s", file, r->line, s ? e : "out of memory");
+        free(s);
+        return -1;
+    }
+    if (s->fits) {
+        free(s);
         return 0;
+    }
     char gpus[96]; /* "tp 2", or the row's GPUs over its pipeline and expert groups */
     if (r->pp > 1 || r->ep > 1)
         snprintf(gpus, sizeof gpus, "tp %lld ep %lld pp %lld (%lld GPUs)", r->tp, r->ep, r->pp,
                  r->tp * r->ep * r->pp);
     else
         snprintf(gpus, sizeof gpus, "tp %lld", r->tp);
-    rl_kv_split split;
-    double copies = row_kv_copies(r, mod, h, &split);
-    char held[96] = ""; /* rl_e2e_row_memory's copies, said */
-    if (copies > 1)
+    /* what a chip holds beyond an even share (shard.c plan_weights) */
+    const char *whole = r->ep > 1 ? ": its 1/tp of the attention, shared experts and "
+                                    "embeddings, which each of the ep groups holds, beside its "
+                                    "share of the routed experts"
+                      : r->tp > 1 ? ": its share of the sharded weights beside those TP keeps "
+                                    "whole on every chip"
+                                  : "";
+    const char *stage = r->pp > 1 ? ", its heaviest pipeline stage's" : "";
+    char usable[128] = "", held[96] = ""; /* the engine's room; the KV copies, said */
+    double room = rl_shard_chip_room(h, s);
+    if (room < h->hbm_bytes)
+        snprintf(usable, sizeof usable, "; %.1f GB of it usable under %s's memory rule", room / 1e9,
+                 rl_engines_selected(&h->engines) ? rl_engines_selected(&h->engines)->name
+                                                  : "the reserve");
+    /* the layout the row is timed in (step_plan), its KV copies */
+    rl_kv_layout k = rl_shard_kv_layout(mod, &s->plan, r->phase != RL_MEAS_PREFILL);
+    if (k.copies > 1)
         snprintf(held, sizeof held, " (each token's KV on %.0f chips: --kv-split %s beyond the "
-                 "K heads, as step)", copies, rl_kv_split_name(split));
-    if (u.weight_bytes > u.hbm_bytes)
-        snprintf(err, errlen, "%s:%d: column 'tp': %s's %s weights (%.1f GB) exceed the HBM of %s "
-                 "x %s (%.1f GB): a configuration that cannot run (check the row's tp, "
-                 "weights and hw)", file, r->line, mod->name, rl_dtype_name(p.weights),
-                 u.weight_bytes / 1e9, gpus, h->name, u.hbm_bytes / 1e9);
+                 "K heads, as step)", k.copies, rl_kv_split_name(k.split));
+    if (!(s->kv_room >= 0))
+        snprintf(err, errlen, "%s:%d: column '%s': %s's %s weights on each chip of %s x %s "
+                 "(%.1f GB a chip%s%s) exceed a chip's HBM (%.1f GB%s): a configuration that "
+                 "cannot run (check the row's tp, ep, pp, weights and hw)", file, r->line,
+                 r->ep > 1 ? "ep" : r->pp > 1 ? "pp" : "tp", mod->name, rl_dtype_name(p.weights),
+                 gpus, h->name, s->weight_bytes / 1e9, stage, whole, h->hbm_bytes / 1e9, usable);
     else
-        snprintf(err, errlen, "%s:%d: column 'batch': %lld sequences of %lld tokens hold %.4g GB "
-                 "of %s KV cache%s, with %.1f GB of %s weights more than the HBM of %s x %s "
-                 "(%.1f GB): a configuration that cannot run (check the row's batch, %s, tp, kv "
-                 "and hw)", file, r->line, r->batch, seq, u.kv_bytes / 1e9, rl_dtype_name(p.kv), held,
-                 u.weight_bytes / 1e9, rl_dtype_name(p.weights), gpus, h->name,
-                 u.hbm_bytes / 1e9, r->phase == RL_MEAS_DECODE ? "context" : "tokens");
+        snprintf(err, errlen, "%s:%d: column 'batch': %lld sequences of %lld tokens put %.4g GB "
+                 "of %s KV cache on a chip%s, with %.1f GB of %s weights more than a chip's HBM "
+                 "(%.1f GB%s) on %s x %s: a configuration that cannot run (check the row's batch, "
+                 "%s, tp, ep, pp, kv and hw)", file, r->line, r->batch, seq, s->kv_bytes / 1e9,
+                 rl_dtype_name(p.kv), held, s->weight_bytes / 1e9, rl_dtype_name(p.weights),
+                 h->hbm_bytes / 1e9, usable, gpus, h->name,
+                 r->phase == RL_MEAS_DECODE ? "context" : "tokens");
+    free(s);
     return -1;
 }
 
@@ -645,8 +675,8 @@ static cJSON *row_json(const rl_meas_row *r, const rl_model *mod, const rl_hw *h
     /* step's kv_split: the KV layout beyond the K heads the row was timed
      * in (step_plan's, as step prints it; a prefill row's, which splits no
      * KV head beyond K, replicate; tester41 F4) */
-    rl_kv_split split;
-    row_kv_copies(r, mod, h, &split);
+    rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
+    rl_kv_split split = rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL).split;
     cJSON_AddStringToObject(o, "kv_split", rl_kv_split_name(split));
     cJSON_AddNumberToObject(o, "batch", (double)r->batch);
     cJSON_AddNumberToObject(o, "context", (double)r->context);

@@ -64,16 +64,10 @@ typedef struct {
 double rl_e2e_act_bytes(const rl_model *m, rl_precision p);
 
 /* The tokens a sequence of row r holds at the end of the row's work
- * (decode: its context; prefill: its tokens; static: tokens + output), and
- * the memory of r's batch of them with mod's weights on its tp x ep x pp
- * GPUs of h at p (memory.h), its KV in the layout step times the row in
- * (beyond the K heads: replicate, each token's KV on tp / K chips, or
- * batch under --ideal: shard.h rl_kv_split_default): the fit refuses a row
- * whose total exceeds the HBM, as a configuration that cannot run (e2e.c
- * row_fits says why). */
+ * (decode: its context; prefill: its tokens; static: tokens + output): the
+ * KV the fit and validate hold against a chip's HBM, per chip of the row's
+ * plan (e2e.c row_fits says why). */
 long long rl_e2e_row_seq(const rl_meas_row *r);
-rl_memory rl_e2e_row_memory(const rl_meas_row *r, const rl_model *mod, const rl_hw *h,
-                            rl_precision p);
 
 /* The terms of row r for model m on hardware h (tp GPUs, 1D plan) at
  * precision p.  A static row is its batch's prefill plus `output` decode

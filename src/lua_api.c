@@ -529,6 +529,195 @@ static void context_note(lua_State *L, const rl_model *m)
     lua_pop(L, 2);
 }
 
+/* ---- the overrides a spec table carries, echoed in results --------------- */
+
+/* Registry keys: OVERRIDDEN, a weak-keyed table: each table roofline.model
+ * or roofline.hw returned with overrides -> their text "FIELD=VALUE, ..."
+ * (sorted, nested tables dotted: "flops.fp4=4e+15", as --set spells them);
+ * CALL_OVERRIDES, the model's and hw's of the call being run ({model = S,
+ * hw = {S, ...}}): push_result adds them to the result as model_overrides
+ * and hw_overrides, as the command line adds --set's (cli.c add_overrides;
+ * tester45 F6: a Lua result of a changed spec was not told from the
+ * preset's it is named after).  A field edited on the returned table
+ * afterwards is not listed (it is no override passed to roofline.model). */
+#define OVERRIDDEN "roofline.overridden"
+#define CALL_OVERRIDES "roofline.call_overrides"
+
+/* Push the weak-keyed registry table `key` (tables -> what is recorded of
+ * them), made on first use. */
+static void push_weak_registry(lua_State *L, const char *key)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE)
+        return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_pushstring(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
+}
+
+static int key_before(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+typedef struct {
+    char s[2048];
+    size_t n; /* bytes in s; past the end once cut ("..." then ends it) */
+} ov_text;
+
+static void ov_add(ov_text *t, const char *fmt, ...)
+{
+    if (t->n >= sizeof t->s)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(t->s + t->n, sizeof t->s - t->n, fmt, ap);
+    va_end(ap);
+    t->n = w < 0 ? sizeof t->s : t->n + (size_t)w;
+    if (t->n >= sizeof t->s) /* cut: said */
+        memcpy(t->s + sizeof t->s - 4, "...", 4);
+}
+
+/* Append the fields of the table at idx, named after `prefix`, to t
+ * ("FIELD=VALUE" joined by ", ", sorted; nested tables dotted, a list
+ * "FIELD={...}"). */
+static void add_fields(lua_State *L, ov_text *t, int idx, const char *prefix, int depth)
+{
+    idx = lua_absindex(L, idx);
+    enum { MAX_KEYS = 64 };
+    const char *keys[MAX_KEYS];
+    int nk = 0, other = 0;
+    luaL_checkstack(L, 4, "override tables nested too deeply");
+    for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1)) /* keys stay referenced by idx */
+        if (lua_type(L, -2) == LUA_TSTRING && nk < MAX_KEYS)
+            keys[nk++] = lua_tostring(L, -2);
+        else
+            other = 1;
+    if (other && *prefix) { /* a list (or keys that are not names): not spelled out */
+        ov_add(t, "%s%s={...}", t->n ? ", " : "", prefix);
+        return;
+    }
+    qsort(keys, (size_t)nk, sizeof keys[0], key_before);
+    for (int i = 0; i < nk; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", keys[i]);
+        lua_pushstring(L, keys[i]);
+        lua_rawget(L, idx);
+        if (lua_istable(L, -1) && depth < 4)
+            add_fields(L, t, -1, name, depth + 1);
+        else if (lua_istable(L, -1))
+            ov_add(t, "%s%s={...}", t->n ? ", " : "", name);
+        else if (lua_type(L, -1) == LUA_TNUMBER) { /* the shortest %g that reads back (number.h) */
+            char num[RL_NUMBER_STR];
+            ov_add(t, "%s%s=%s", t->n ? ", " : "", name, rl_number_str(lua_tonumber(L, -1), num));
+        } else {
+            ov_add(t, "%s%s=%s", t->n ? ", " : "", name, luaL_tolstring(L, -1, NULL));
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* Push the overrides text of spec table `spec` (0: none; its registered
+ * text) followed by those of overrides table `ov` (0: none): a string, or
+ * nil when both have none. */
+static void push_overrides(lua_State *L, int spec, int ov)
+{
+    spec = spec ? lua_absindex(L, spec) : 0;
+    ov = ov ? lua_absindex(L, ov) : 0;
+    ov_text t = {.n = 0};
+    t.s[0] = '\0';
+    if (spec && lua_istable(L, spec)) {
+        if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDDEN) == LUA_TTABLE) {
+            lua_pushvalue(L, spec);
+            if (lua_rawget(L, -2) == LUA_TSTRING)
+                ov_add(&t, "%s", lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    if (ov && lua_istable(L, ov))
+        add_fields(L, &t, ov, "", 0);
+    if (t.s[0])
+        lua_pushstring(L, t.s);
+    else
+        lua_pushnil(L);
+}
+
+/* Record the text on top (a string or nil, popped) as table spec's
+ * overrides. */
+static void register_overrides(lua_State *L, int spec)
+{
+    spec = lua_absindex(L, spec);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    push_weak_registry(L, OVERRIDDEN);
+    lua_pushvalue(L, spec);
+    lua_pushvalue(L, -3);
+    lua_rawset(L, -3);
+    lua_pop(L, 2);
+}
+
+/* Note the overrides of the spec at arg for push_result: a model's (kind
+ * 0) starts the call's record, as a call checks its model first; a chip's
+ * (kind 1) is one entry "NAME: text" of its list. */
+static void note_call_overrides(lua_State *L, int arg, int kind, const char *name)
+{
+    arg = lua_absindex(L, arg);
+    if (kind == 0 || lua_getfield(L, LUA_REGISTRYINDEX, CALL_OVERRIDES) != LUA_TTABLE) {
+        if (kind != 0)
+            lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, CALL_OVERRIDES);
+    }
+    push_overrides(L, lua_istable(L, arg) ? arg : 0, 0);
+    if (lua_isnil(L, -1))
+        lua_pop(L, 1);
+    else if (kind == 0)
+        lua_setfield(L, -2, "model");
+    else {
+        lua_pushfstring(L, "%s: %s", name, lua_tostring(L, -1));
+        lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* Add the call's overrides to result r (an object) as model_overrides and
+ * hw_overrides (one chip's: its text; several: "NAME: text; ..."), and
+ * forget them. */
+static void add_call_overrides(lua_State *L, cJSON *r)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, CALL_OVERRIDES) == LUA_TTABLE && cJSON_IsObject(r)) {
+        if (lua_getfield(L, -1, "model") == LUA_TSTRING &&
+            !cJSON_HasObjectItem(r, "model_overrides"))
+            cJSON_AddStringToObject(r, "model_overrides", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+        ov_text t = {.n = 0};
+        t.s[0] = '\0';
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            const char *e = lua_tostring(L, -1);
+            const char *text = strstr(e, ": ");
+            ov_add(&t, "%s%s", i > 1 ? "; " : "", n == 1 && text ? text + 2 : e);
+            lua_pop(L, 1);
+        }
+        if (t.s[0] && !cJSON_HasObjectItem(r, "hw_overrides"))
+            cJSON_AddStringToObject(r, "hw_overrides", t.s);
+    }
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, CALL_OVERRIDES);
+}
+
 /* Model from a preset name / path (arg is a string) or a spec table, with an
  * optional table of field overrides at `ov_idx` (0 = none). */
 static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m, spec_arg a)
@@ -557,6 +746,7 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m, spec_arg
     if (rc != 0)
         spec_error(L, a, err);
     context_note(L, m);
+    note_call_overrides(L, arg, 0, NULL);
 }
 
 /* ---- the figures a chip was measured at, vouched for --------------------- */
@@ -611,16 +801,7 @@ static int same_value(lua_State *L, int a, int b)
 static void vouch(lua_State *L, int t)
 {
     t = lua_absindex(L, t);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, VOUCHED) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_newtable(L);
-        lua_pushstring(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, VOUCHED);
-    }
+    push_weak_registry(L, VOUCHED);
     lua_pushvalue(L, t);
     lua_newtable(L);
     for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1))
@@ -710,6 +891,7 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
     }
     if (rc != 0)
         spec_error(L, a, err);
+    note_call_overrides(L, arg, 1, h->name);
 }
 
 static const char *opt_string(lua_State *L, int opts, rl_param_id id);
@@ -958,6 +1140,7 @@ static int push_result(lua_State *L, cJSON *r)
 {
     if (!r)
         return luaL_error(L, "out of memory");
+    add_call_overrides(L, r); /* as the command line's --set (cli.c add_overrides) */
     lua_pushcfunction(L, push_json_protected);
     lua_pushlightuserdata(L, r);
     int rc = lua_pcall(L, 1, 1, 0);
@@ -973,6 +1156,8 @@ static int l_model(lua_State *L)
     rl_model m;
     check_model(L, 1, lua_isnoneornil(L, 2) ? 0 : 2, &m, (spec_arg){"roofline.model", NULL});
     rl_model_push(L, &m);
+    push_overrides(L, 1, lua_isnoneornil(L, 2) ? 0 : 2); /* echoed by results (push_result) */
+    register_overrides(L, -2);
     return 1;
 }
 
@@ -990,6 +1175,8 @@ static int l_hw(lua_State *L)
         snprintf(h.renamed_from, sizeof h.renamed_from, "%s", h.name);
     rl_hw_push(L, &h);
     vouch(L, -1);
+    push_overrides(L, 1, lua_isnoneornil(L, 2) ? 0 : 2); /* echoed by results (push_result) */
+    register_overrides(L, -2);
     return 1;
 }
 

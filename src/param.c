@@ -455,7 +455,9 @@ const rl_command RL_COMMANDS[] = {
      "--ideal (every profile, as simulate's replicas), --chips\n"
      "without a plan runs the widest tensor parallelism inside one NVLink domain that the\n"
      "heads allow, times replicas to fill the chips (--chips 16 on 8-GPU nodes: tp8 x 2;\n"
-     "a note says so); simulate's --chips 16 is one tp16 replica.",
+     "a note says so); where that TP cannot hold the weights, times the fewest pipeline\n"
+     "stages whose heaviest stage holds its own (as --tp T --pp P judges fits), refused\n"
+     "when none does; simulate's --chips 16 is one tp16 replica.",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -606,8 +608,9 @@ const rl_command RL_COMMANDS[] = {
      "  rows of another chip (or --engine) are left out, and so are rows longer than the\n"
      "  model's max_context (a warning names the first of each; --set model.max_context=N\n"
      "  keeps the long ones).\n"
-     "  A row whose weights, or weights and its batch's KV cache, exceed the HBM of its tp\n"
-     "  x ep x pp GPUs cannot have run: refused (exit 2, naming its line).\n"
+     "  A row whose weights, or weights and its batch's KV cache, exceed the HBM of a chip\n"
+     "  of its plan (what step --tp --ep --pp holds on a chip, a pipeline's heaviest\n"
+     "  stage) cannot have run: refused (exit 2, naming its line).\n"
      "--engine names the engine measured: trtllm, vllm, reference, splitwise (SplitwiseSim's\n"
      "  measured H100/A100 perf model, the shipped *-splitwise profiles) or a name the CSV's\n"
      "  engine column carries; anything else is refused as a likely typo.  It picks the\n"

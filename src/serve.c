@@ -2387,7 +2387,7 @@ int rl_serve_holds(double cap, double tokens, int page_tokens)
  * by swap preemption (make_room, resume_swapped) and the prefix cache's
  * host tier (prefix_lookup), net_bw by disagg's transfers (end_step);
  * a spec leaves either out as 0 (spec.c: MIN1 when given).  0, or -1 with
- * "FILE: field 'F': missing, and USE moves KV over it ...". */
+ * "FILE: field 'F': must be > 0 ..., since USE moves KV over it ...". */
 static int check_links(const rl_serve_config *c, char *err, size_t errlen)
 {
     const char *field = NULL, *use = NULL;
@@ -2402,8 +2402,11 @@ static int check_links(const rl_serve_config *c, char *err, size_t errlen)
                                 "decode replica";
     if (!field)
         return 0;
-    RL_FAIL("%s: field '%s': missing, and %s over it (bytes/s per chip); give it in the spec or "
-            "--set hw.%s=B/S", c->hw_origin ? c->hw_origin : "the hw spec", field, use, field);
+    /* 0 given (--set hw.net_bw=0) reads as left out: "must be > 0", not
+     * "missing" (tester45 F4) */
+    RL_FAIL("%s: field '%s': must be > 0 B/s per chip (a spec that leaves it out reads 0), "
+            "since %s over it; give it in the spec or --set hw.%s=B/S",
+            c->hw_origin ? c->hw_origin : "the hw spec", field, use, field);
 }
 
 /* c is one virtual engine's config; `streams` the pipeline streams (pp) of

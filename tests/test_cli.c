@@ -1609,6 +1609,45 @@ static void step_chips_pipelines_weights_that_do_not_fit(void **state)
     assert_non_null(strstr(out, "no pipeline over the 16 chips holds them"));
 }
 
+/* tester45 F3: the automatic pipeline judged the weights split evenly
+ * over the stages (deepseek-v3 bf16 on tp8: 169.56 GB a chip, 84.78 at
+ * pp2 under h100-sxm's 85.49 GB usable), so 16 chips ran tp8 pp2, fits
+ * false, and 32 ran pp2 x2.  The stages hold their own layers (trtllm's
+ * split, 61 layers: pp2 [31 30], pp4 [16 15 15 15]); the heaviest is the
+ * last, its MoE layers + the LM head.  By hand from DeepSeek-V3's
+ * config.json (hidden 7168, q_lora 1536, kv_lora 512, rope 64, nope 128,
+ * v 128, 128 heads, 256 routed experts of 2048 + 1 shared, vocab 129280),
+ * bf16, tp8: an MoE layer is (7168 x 1536 + 7168 x 576 down projections
+ * and norms, whole) + (q_b, kv_b, o, shared and routed experts) / 8 +
+ * router = 1.4533e9 params a chip = 2.9066 GB; LM head 129280 x 7168 / 8
+ * + norm.  pp2's last stage: 30 layers + head = 87.428 GB > 85.49 usable
+ * (refused, exit 2); pp4's: 15 layers + head = 43.830 GB (0.01 GB
+ * tolerance: the hand sum's rounding), which fits: 32 chips run
+ * `--tp 8 --pp 4`, the same step bit for bit. */
+static void step_chips_pipeline_by_heaviest_stage(void **state)
+{
+    (void)state;
+    const char *base = "step --model deepseek-v3 --hw h100-sxm --batch 8 --context 4096";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --chips 16", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "no pipeline over the 16 chips holds them (pp2's heaviest stage: "
+                                "87.43 GB a chip on 85.49 GB)"));
+    snprintf(cmd, sizeof cmd, "%s --chips 32 --format json", base);
+    cJSON *a = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s --tp 8 --pp 4 --chips 32 --format json", base);
+    cJSON *b = run_cli_json(cmd, out, sizeof out);
+    const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
+    const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+    assert_string_equal(cJSON_GetObjectItem(a, "sharding")->valuestring, "tp8 kv=replicate pp4");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ra, "fits")));
+    assert_rel(num(ra, "weight_bytes_per_chip"), 43.830e9, 0.01 / 43.830);
+    assert_true(num(ra, "step_s") == num(rb, "step_s"));
+    assert_true(num(ra, "weight_bytes_per_chip") == num(rb, "weight_bytes_per_chip"));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
 /* tester44 F10: the README's tour said `step --hw tpu-v5e` fits batch 16,
  * and 33 with int8 KV, for LLaMA-2-13B at the scenario's 8192 tokens; as
  * written step refused the context (the llama2-13b preset's max_context is
@@ -5514,6 +5553,7 @@ int main(void)
         cmocka_unit_test(readme_quotes_collective_accuracy),
         cmocka_unit_test(readme_tpu_v5e_max_batch_runs),
         cmocka_unit_test(step_chips_pipelines_weights_that_do_not_fit),
+        cmocka_unit_test(step_chips_pipeline_by_heaviest_stage),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),

@@ -399,6 +399,53 @@ static void nested_overrides(void **state)
                 9.89e14);
 }
 
+/* Chunk `code` must return the string `want`. */
+static void assert_lua_string(const char *code, const char *want)
+{
+    char err[1024];
+    if (run(code, err, sizeof err) != 0)
+        fail_msg("%s: %s", code, err);
+    assert_string_equal(lua_tostring(L, -1), want);
+    lua_pop(L, 1);
+}
+
+/* tester45 F6: the command line's --set names its overrides in the
+ * result (model_overrides, hw_overrides: test_param.c
+ * set_overrides_recorded); roofline.model / roofline.hw overrides left no
+ * trace.  Now a result of their tables carries the same keys, the fields
+ * sorted and dotted as --set spells them ("FIELD=V, ..."; numbers in the
+ * shortest %g that reads back): the model's as the CLI's for the same
+ * overrides, byte for byte; a chain adds to them; several chips (size)
+ * name each; a call on plain specs, after one on changed ones, has
+ * neither key. */
+static void overrides_echoed_in_results(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    const char *mk = "local m = roofline.model('llama3-8b', { max_context = 9000, layers = 16 }) "
+                     "local h = roofline.hw('h100-sxm', { hbm_bw = 4e12, flops = { bf16 = 8e14 } }) ";
+    char code[2048];
+    snprintf(code, sizeof code, "%s local r = roofline.step{ model = m, hw = h, context = 1000 } "
+             "return r.model_overrides .. '|' .. r.hw_overrides", mk);
+    assert_lua_string(code, "layers=16, max_context=9000|flops.bf16=8e+14, hbm_bw=4e+12");
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --context 1000 --set "
+                            "model.layers=16 --set model.max_context=9000 --format json", buf,
+                            sizeof buf);
+    assert_string_equal(cJSON_GetObjectItem(j, "model_overrides")->valuestring,
+                        "layers=16, max_context=9000");
+    cJSON_Delete(j);
+    snprintf(code, sizeof code, "%s return roofline.info(roofline.model(m, { vocab = 1000 }))"
+             ".model_overrides", mk);
+    assert_lua_string(code, "layers=16, max_context=9000, vocab=1000");
+    snprintf(code, sizeof code, "%s return roofline.size{ model = m, hw = { h, roofline.hw('b200', "
+             "{ name = 'b200x' }) }, qps = 1, prompt_len = 100, out_len = 10, ttft_p99 = 5, "
+             "tpot_p99 = 0.5, requests = 200 }.hw_overrides", mk);
+    assert_lua_string(code, "h100-sxm: flops.bf16=8e+14, hbm_bw=4e+12; b200x: name=b200x");
+    assert_true(run_number("local r = roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', "
+                           "context = 1000 } return (r.model_overrides == nil and "
+                           "r.hw_overrides == nil) and 1 or 0") == 1);
+}
+
 /* format keeps the column order of step rows and SI units in CSV. */
 static void format_round_trip(void **state)
 {
@@ -1490,6 +1537,7 @@ int main(void)
         cmocka_unit_test(memory_of_c_calls),
         cmocka_unit_test(format_round_trip),
         cmocka_unit_test(nested_overrides),
+        cmocka_unit_test(overrides_echoed_in_results),
         cmocka_unit_test(shard_from_lua),
         cmocka_unit_test(plan_keeps_header_keys),
         cmocka_unit_test(ops_from_lua),

@@ -2187,15 +2187,15 @@ static void test_links_only_when_used(void **state)
     rl_serve_result_free(&out);
     c.preempt = RL_PREEMPT_SWAP;
     assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), -1);
-    assert_non_null(strstr(err, "/tmp/minimal.lua: field 'host_bw': missing, and swap preemption"));
+    assert_non_null(strstr(err, "/tmp/minimal.lua: field 'host_bw': must be > 0 B/s per chip (a spec that leaves it out reads 0), since swap preemption"));
     c.preempt = RL_PREEMPT_RECOMPUTE;
     c.prefix_host_tokens = 1000;
     assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), -1);
-    assert_non_null(strstr(err, "field 'host_bw': missing, and the prefix cache's host tier"));
+    assert_non_null(strstr(err, "field 'host_bw': must be > 0 B/s per chip (a spec that leaves it out reads 0), since the prefix cache's host tier"));
     c.prefix_host_tokens = 0;
     c.policy = RL_POLICY_DISAGG;
     assert_int_equal(rl_serve_run(r, 50, &c, &f->cost, &f->cost, &out, err, sizeof err), -1);
-    assert_non_null(strstr(err, "/tmp/minimal.lua: field 'net_bw': missing, and --policy disagg"));
+    assert_non_null(strstr(err, "/tmp/minimal.lua: field 'net_bw': must be > 0 B/s per chip (a spec that leaves it out reads 0), since --policy disagg"));
     free(r);
 }
 
