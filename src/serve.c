@@ -1111,6 +1111,8 @@ typedef struct {
     long long k;      /* decode steps done */
     double A;         /* sum over decoding sequences of c0 - k0 E */
     double pf_held;   /* KV tokens of sequences still in prefill */
+    double xfer_held; /* disagg prefill replica: KV tokens of prefilled requests held
+                         until they reach the decode pool (hold_and_send, release_hold) */
     int busy, is_prefill, static_b;
     long long evpos;  /* heap index of its pending step end (busy) */
     run_step *run;    /* decode run: the quiet step ends before its pending one (plan_run) */
@@ -1363,13 +1365,24 @@ static int q_pop(sim *S, fifo *q)
     return id;
 }
 
+/* KV tokens replica r holds outside its decode batch: the prompts it is
+ * prefilling (their chunks so far) and, on a disaggregated prefill replica,
+ * the prefilled requests' KV held until it has reached the decode pool
+ * (hold_and_send, release_hold).  The one reader of both: every room check
+ * (take_prefill's among them) and peak goes through kv_pages_at.  Both are
+ * whole token counts, so their sum is exact. */
+static double kv_held(const replica *r)
+{
+    return r->pf_held + r->xfer_held;
+}
+
 /* KV pages a replica holds with `extra` more tokens in `extra_seqs` more
  * sequences: tokens / page plus half a page of fragmentation per sequence
  * (the expected waste of the last, partly filled page). */
 static double kv_pages_at(const sim *S, const replica *r, long long k, double extra,
                           int extra_seqs)
 {
-    double tokens = r->A + r->nactive * S->E * (double)k + r->pf_held + extra;
+    double tokens = r->A + r->nactive * S->E * (double)k + kv_held(r) + extra;
     double pg = S->c->page_tokens;
     double sum = tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2;
     return S->inv_page > 0 ? sum * S->inv_page : sum / pg; /* the same number either way */
@@ -1841,7 +1854,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
         if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
         /* a prefill replica's pool holds its prompts and the KV waiting on
-         * its link (review40 F3) */
+         * its link (review40 F3; kv_held) */
         if (r->is_prefill && !kv_fits(S, r, left, 1))
             return 0;
         if (!whole && !r->is_prefill) {
@@ -2182,6 +2195,23 @@ static double send_kv(sim *S, int ri, int i, double now)
     return start + t + S->c->net_latency;
 }
 
+/* Disaggregated prefill's hold, taken here and released only by
+ * release_hold: request i, prefilled on prefill replica ri at now with
+ * tokens still to generate, keeps its KV in ri's pool (xfer_held) and
+ * counts outstanding there while its KV waits for and crosses the link
+ * (send_kv); the sender frees it once the receiver has it, net_latency
+ * after the last byte left (review40 F3: freed at the prefill's end, a link
+ * queue never held prefill back and the held KV could pass the pool).  A
+ * request that ends at its first token sends nothing and is never held
+ * (end_step; tester45 F0: the hold and its release were decided apart, a
+ * 1-token request's KV stayed held forever and the pool filled). */
+static void hold_and_send(sim *S, int ri, int i, double now)
+{
+    S->r[ri].xfer_held += S->s[i].need;
+    S->s[i].state = S_XFER;
+    ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
+}
+
 static void end_step(sim *S, int ri, double now)
 {
     replica *r = &S->r[ri];
@@ -2209,22 +2239,13 @@ static void end_step(sim *S, int ri, double now)
         }
         if (s->gen0 < 1)
             s->gen0 = 1;
-        /* a prefill replica keeps the KV it sends until the transfer has
-         * arrived (handle_event; review40 F3: released here, a link queue
-         * never held prefill back and the held KV could pass the pool); a
-         * request that ends at its first token sends nothing and frees it
-         * now (tester45 F0: read before gen0 counted that token, a 1-token
-         * request's KV stayed held forever and the pool filled) */
-        if (!r->is_prefill || s->gen0 >= S->req[i].output)
-            r->pf_held -= s->need;
+        r->pf_held -= s->need; /* prefilled: its KV is freed, held or decoding */
         if (s->gen0 >= S->req[i].output) {
             S->freed += s->need;
             outstanding_add(S, r, -1);
             done(S, i, now);
         } else if (r->is_prefill) {
-            s->state = S_XFER; /* outstanding and held here until its KV has arrived
-                                * (handle_event) */
-            ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
+            hold_and_send(S, ri, i, now);
         } else {
             join_decode(S, r, i, s->need);
         }
@@ -2649,6 +2670,22 @@ static void arrive(sim *S, long long *next, double now)
     }
 }
 
+/* Request i's KV has reached the decode pool (disagg): the prefill hold
+ * (hold_and_send) ends.  Its sender frees the KV and no longer counts it
+ * outstanding, so least-outstanding routing there sees each link's queue
+ * (send_kv; otherwise every prompt went to the first prefill replica, idle
+ * again after 25 ms, and one link carried all the KV), and the room may
+ * start a waiting prompt. */
+static void release_hold(sim *S, int i, double now)
+{
+    int from = S->link_from[i];
+    replica *r = &S->r[from];
+    outstanding_add(S, r, -1);
+    r->xfer_held -= S->s[i].need;
+    if (!r->busy)
+        start_step(S, from, now);
+}
+
 /* A step ends (kind 0: the replica starts its next one), or a prefilled
  * request moves to a decode replica (disagg). */
 static void handle_event(sim *S, event e, double now)
@@ -2661,18 +2698,7 @@ static void handle_event(sim *S, event e, double now)
         if (!S->r[e.id].is_prefill)
             peak_kv(S, &S->r[e.id]);
     } else {
-        /* its KV has left the prefill replica: least-outstanding routing there
-         * sees each link's queue (send_kv; otherwise every prompt went to the
-         * first prefill replica, idle again after 25 ms, and one link carried
-         * all the KV) */
-        int from = S->link_from[e.id];
-        outstanding_add(S, &S->r[from], -1);
-        /* and its pool frees the KV, whose room may start a waiting prompt
-         * (the sender frees it once the receiver has it: net_latency after
-         * the last byte left) */
-        S->r[from].pf_held -= S->s[e.id].need;
-        if (!S->r[from].busy)
-            start_step(S, from, now);
+        release_hold(S, e.id, now);
         int ri = route(S, S->nprefill, c->replicas, 1);
         if (ri < 0)
             return;
