@@ -1496,6 +1496,27 @@ static int serve_spec(const rl_opts *o, rl_serve_config *c, const char **draft_n
                              "in 1..64, DRAFT a fraction in [0, 1] or a model",
                           o->given[RL_P_SPEC]);
     c->spec_gamma = (int)gamma;
+    /* tester45 F8: a draft a fraction c of a target step gains only when
+     * its accepted tokens pay for its steps: the walltime improvement is
+     * (1 - a^(g+1)) / ((1 - a)(g c + 1)) (Leviathan et al. 2023, "Fast
+     * Inference from Transformers via Speculative Decoding", sec. 3), with
+     * the verify step at one target step; ours verifies g + 1 tokens a
+     * sequence, at least a decode step, so the factor bounds our speed-up
+     * from above, and below 1 speculation slows decoding (0.8:4:1: 3.36
+     * tokens per 5 step times, 0.672; TPOT p50 27.5 ms against 17.2 ms
+     * without --spec, said nowhere).  A draft model's own note is
+     * serve_draft's. */
+    double e = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
+    double gain = e / (c->spec_gamma * c->spec_draft_frac + 1);
+    if (!*draft_name && gain < 1)
+        rl_cli_say(o, "note: --spec %s: %.3g expected tokens a verify step, (1 - a^(g+1)) / "
+                      "(1 - a) at a = %.3g, g = %d, for %d draft steps at %.3g of a target step "
+                      "and the verify: a walltime factor of at most %.3g, (1 - a^(g+1)) / "
+                      "((1 - a)(g c + 1)) (Leviathan et al. 2023, sec. 3), below 1, so "
+                      "speculation slows decoding; it gains with a higher acceptance, a cheaper "
+                      "draft or fewer draft tokens",
+                   o->given[RL_P_SPEC], e, c->spec_alpha, c->spec_gamma, c->spec_gamma,
+                   c->spec_draft_frac, gain);
     return 0;
 }
 
