@@ -1175,6 +1175,7 @@ typedef struct {
     step_sums sums; /* every step's (count_step) */
     double area, tlast, nsys, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
+    double kv_peak_pf; /* disagg: the most pages of a prefill replica (start_step) */
     double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
     double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
@@ -2162,6 +2163,11 @@ static void start_step(sim *S, int ri, double now)
     S->sums.pf_parts += r->npf;
     r->busy = 1;
     ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
+    /* a prefill replica's pages grow only here (take_prefill; the hold only
+     * moves them from pf_held to xfer_held, and release_hold frees them), so
+     * the most over its step starts is its peak */
+    if (r->is_prefill && kv_pages(S, r, 0, 0) > S->kv_peak_pf)
+        S->kv_peak_pf = kv_pages(S, r, 0, 0);
 }
 
 /* Request i's KV, prefilled on replica ri at now, onto that replica's link
@@ -2879,6 +2885,38 @@ static int backlog_outpaced(const sim *S, int q)
     return arrivals > (double)adm + 1 + 2 * length_cv(S, q, half, S->w1) * sqrt((double)adm);
 }
 
+/* The requests waiting as the arrivals end, and under disagg those that
+ * waited longer than their own service to reach their decode batch
+ * (serve.h waiting_at_last_arrival, waited_over_service).  A request
+ * waits in the prefill queue until its first prefill step (t_start), and
+ * under disagg also on its prefill replica's link from its first token
+ * until its transfer begins (t_first .. t_sent) and at its decode replica
+ * from its KV's arrival until it first joins a batch (t_ready .. t_join);
+ * its service to there is its prefill (t_first - t_start) and its
+ * transfer (t_ready - t_sent: bytes over the link and net_latency).  A
+ * request that ends at its first token has no transfer (NAN times: every
+ * comparison false).  Counting the prefill queue alone, a short run on a
+ * starved link read "too short to tell" at 1e-7 of its offered rate
+ * (tester45 F5). */
+static void waiting_at_last(const sim *S, rl_serve_result *out)
+{
+    double last = S->req[S->n - 1].arrival;
+    out->waiting_at_last_arrival = 0;
+    out->waited_over_service = 0;
+    for (long long i = 0; i < S->n; i++) {
+        const seq *s = &S->s[i];
+        int waiting = s->t_start < 0 || s->t_start > last;
+        if (S->nprefill > 0) {
+            double sent = S->t_sent[i], ready = S->t_ready[i], join = S->t_join[i];
+            waiting |= (s->t_first <= last && last < sent) || (ready <= last && last < join);
+            double wait = s->t_start - S->req[i].arrival + (sent - s->t_first) + (join - ready);
+            double svc = s->t_first - s->t_start + (ready - sent);
+            out->waited_over_service += isnan(sent) ? S->ttft[i] > 2 * S->ttft_svc[i] : wait > svc;
+        }
+        out->waiting_at_last_arrival += waiting;
+    }
+}
+
 /* The steady-state window's rates and keep-up (serve.h steady_*); the
  * whole run's when the window is too short. */
 static void steady_window(sim *S, rl_serve_result *out)
@@ -2898,9 +2936,7 @@ static void steady_window(sim *S, rl_serve_result *out)
     out->backlog_outpaced =
         steady && (backlog_outpaced(S, 0) ||
                    (S->nprefill > 0 && (backlog_outpaced(S, 1) || backlog_outpaced(S, 2))));
-    out->waiting_at_last_arrival = 0; /* serve.h: the waiting queue as the arrivals end */
-    for (long long i = 0; i < n; i++)
-        out->waiting_at_last_arrival += S->s[i].t_start < 0 || S->s[i].t_start > req[n - 1].arrival;
+    waiting_at_last(S, out);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
     out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
 }
@@ -3142,6 +3178,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->prefill_tokens_saved = S->saved;
     out->nkv = S->nkv;
     out->kv_peak_frac = S->kv_peak / S->cap_pages;
+    out->prefill_kv_peak_frac = S->nprefill > 0 ? S->kv_peak_pf / S->cap_pages : NAN;
     long long good = 0;
     for (long long i = 0; i < n; i++) {
         good += within_slo(c, S->ttft[i], S->tpot[i]);

@@ -5403,6 +5403,59 @@ static void disagg_one_token_requests_finish(void **state)
     cJSON_Delete(j);
 }
 
+/* tester45 F1: a disagg run bound by its KV link (llama3-70b on 4 H100, 2
+ * req/s of 4000-token prompts, 1.31 GB of KV each, over --set
+ * hw.net_bw=1e7: 40 MB/s a replica) was told "TPOT is capped by the batch
+ * cap" (its decode batch is about 1), and kv_peak_frac 0.0076 showed the
+ * decode pool only.  Now the note names the link, and
+ * prefill_kv_peak_frac shows the prefill pool filled by the KV waiting on
+ * it: 0.993 on this run, checked above 0.9 (the pool full) and at most 1
+ * (take_prefill's room check).  A disagg run bound by its decode batch
+ * (max_seqs 8; link busy 0.0013 of the run) keeps the batch-cap wording;
+ * without disagg the key is null. */
+static void disagg_link_bound_named(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 4 --policy disagg "
+                              "--qps 2 --prompt-len 4000 --out-len 200 --requests 200 "
+                              "--set hw.net_bw=1e7 --format json",
+                              "the bottleneck is the KV link to the decode pool, busy 0.9995");
+    assert_null(strstr(out, "batch cap"));
+    assert_true(num(j, "prefill_kv_peak_frac") > 0.9 && num(j, "prefill_kv_peak_frac") <= 1);
+    assert_true(num(j, "kv_peak_frac") < 0.05);
+    cJSON_Delete(j);
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --policy disagg --qps 20 "
+                       "--prompt-len 200 --out-len 500 --requests 300 --max-seqs 8 --format json",
+                       "TPOT is capped by the batch cap (max_seqs 8)");
+    assert_null(strstr(out, "KV link"));
+    cJSON_Delete(j);
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
+                       "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "prefill_kv_peak_frac")));
+    cJSON_Delete(j);
+}
+
+/* tester45 F5: a short disagg run on a starved link (20 requests at 1
+ * req/s, 110 tokens of KV each over 1 B/s: 7.6e-8 req/s completed) got no
+ * verdict: the short-run rule read the prefill queue only, and the link's
+ * wait comes after the first token, so TTFT stays at its service.  Now
+ * the link and decode queues count: 18 of 20 waiting at the last arrival
+ * (one request on the link, one in prefill), 18 past their service.  The
+ * same arrivals on the spec's link keep up and stay silent. */
+static void disagg_short_run_starved_link_overloaded(void **state)
+{
+    (void)state;
+    const char *w = "simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                    "--out-len 10 --requests 20 --policy disagg --format json";
+    char args[512];
+    snprintf(args, sizeof args, "%s --set hw.net_bw=1", w);
+    cJSON_Delete(run_json_noted(args, "its queues grew: 18 of its 20 requests were waiting for "
+                                      "their prefill, the KV link or a decode batch when the last "
+                                      "arrived, 18 waited there longer"));
+    cJSON_Delete(run_json_noted(w, "note: only 20 requests"));
+    assert_null(strstr(out, "overloaded"));
+}
+
 /* tester45 F8: a fractional draft that slows decoding got no note (a draft
  * model as large as the target did): --spec 0.8:4:1 on llama3-70b, 4 H100,
  * TPOT p50 27.5 ms against 17.2 ms without.  Leviathan et al. 2023 sec. 3's
@@ -5551,6 +5604,8 @@ int main(void)
         cmocka_unit_test(spec_draft_not_smaller_noted),
         cmocka_unit_test(prefixes_without_cache_noted),
         cmocka_unit_test(disagg_one_token_requests_finish),
+        cmocka_unit_test(disagg_link_bound_named),
+        cmocka_unit_test(disagg_short_run_starved_link_overloaded),
         cmocka_unit_test(spec_fraction_slower_noted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
