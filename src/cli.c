@@ -1570,6 +1570,10 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
                       "tier; with no HBM tier it stays empty");
+    if (np > 1 && v[1] > 0 && !(h->host_bytes > 0)) /* bounded by it when given (serve.c) */
+        rl_cli_say(o, "note: --prefix-cache: the host tier's %.4g GB are not checked against host "
+                      "memory: %s gives no host_bytes (--set hw.host_bytes=B, bytes a chip, "
+                      "bounds it)", v[1], h->name);
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
                                          c->layout, c->kv_len);

@@ -892,6 +892,7 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
     c->net_latency = h->net_latency;
+    c->host_bytes = (double)chips * h->host_bytes;
     c->hw_origin = h->origin;
 }
 
@@ -2456,6 +2457,17 @@ static int check_config(const rl_serve_config *c, int streams, const rl_request 
         RL_FAIL("kv_bytes_per_token: must be > 0, got %g", c->kv_bytes_per_token);
     if (check_links(c, err, errlen) != 0)
         return -1;
+    /* the prefix cache's host tier lives in the replica's host memory, its
+     * chips x host_bytes (CLOSING33: host_bytes was parsed and read nowhere,
+     * so a host tier of any size was taken); a spec without host_bytes
+     * leaves it unchecked (the CLI says so); the tier's bytes are HOST_GB's
+     * (rl_serve_config_prefix_cache), quoted a replica (x streams) */
+    double tier = c->prefix_host_tokens * c->kv_bytes_per_token * (c->kv_copies > 1 ? c->kv_copies : 1);
+    if (c->host_bytes > 0 && tier > c->host_bytes * (1 + 1e-9))
+        RL_FAIL("%s: field 'host_bytes': the prefix cache's host tier (--prefix-cache HBM:HOST) "
+                "of %.4g GB a replica exceeds its host memory, %.4g GB (host_bytes x its chips): "
+                "give a smaller HOST or --set hw.host_bytes=B", c->hw_origin ? c->hw_origin
+                : "the hw spec", tier * streams / 1e9, c->host_bytes * streams / 1e9);
     double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
     for (long long i = 0; i < n; i++) {
         if (req[i].prompt < 1 || req[i].output < 1)
@@ -3227,6 +3239,7 @@ static rl_serve_config virtual_engines(const rl_serve_config *c)
     v.prefix_hbm_tokens /= pp;
     v.prefix_host_tokens /= pp;
     v.host_bw /= pp;
+    v.host_bytes /= pp;
     v.net_bw /= pp;
     v.pp = 1;
     return v;

@@ -371,6 +371,9 @@ typedef struct {
     double net_bw;          /* bytes/s per replica over the scale-out network; read only by
                                disagg's KV transfers */
     double net_latency;     /* seconds */
+    double host_bytes;      /* host memory per replica (all its chips), bytes; 0: the spec
+                               gives none.  Bounds the prefix cache's host tier (serve.c
+                               check_config) */
     const char *hw_origin;  /* the hw spec these came from (rl_hw.origin, set by
                                rl_serve_config_hw; it points into that rl_hw, which must
                                outlive the runs), named by a run's error about host_bw or

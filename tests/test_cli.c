@@ -5476,6 +5476,30 @@ static void spec_fraction_slower_noted(void **state)
     assert_null(strstr(out, "walltime factor"));
 }
 
+/* CLOSING33: the prefix cache's host tier was unbounded, hw.host_bytes
+ * parsed and read nowhere.  Now HOST_GB above the replica's host memory
+ * (2 chips x 20e9 = 40 GB) is refused, exit 2, nothing on stdout; 40 GB,
+ * exactly the bound, runs; without host_bytes (no preset gives it) a note
+ * says the tier is unchecked. */
+static void prefix_host_tier_bounded(void **state)
+{
+    (void)state;
+    const char *w = "simulate --model llama3-8b --hw h100-sxm --chips 2 --qps 2 --requests 30 "
+                    "--prompt-len 2000 --out-len 20 --prefixes 4:1500 --format json --prefix-cache";
+    char args[512];
+    snprintf(args, sizeof args, "%s 5:50 --set hw.host_bytes=20e9", w);
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    if (!strstr(out, "field 'host_bytes': the prefix cache's host tier (--prefix-cache HBM:HOST) "
+                     "of 50 GB a replica exceeds its host memory, 40 GB") || strchr(out, '{'))
+        fail_msg("%s: %s", args, out);
+    snprintf(args, sizeof args, "%s 5:40 --set hw.host_bytes=20e9", w);
+    cJSON_Delete(run_json_noted(args, "note: only 30 requests"));
+    assert_null(strstr(out, "not checked against host memory"));
+    snprintf(args, sizeof args, "%s 5:50", w);
+    cJSON_Delete(run_json_noted(args, "note: --prefix-cache: the host tier's 50 GB are not "
+                                      "checked against host memory: h100-sxm gives no host_bytes"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -5607,6 +5631,7 @@ int main(void)
         cmocka_unit_test(disagg_link_bound_named),
         cmocka_unit_test(disagg_short_run_starved_link_overloaded),
         cmocka_unit_test(spec_fraction_slower_noted),
+        cmocka_unit_test(prefix_host_tier_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
