@@ -1530,6 +1530,27 @@ static int serve_spec(const rl_opts *o, rl_serve_config *c, const char **draft_n
                              "in 1..64, DRAFT a fraction in [0, 1] or a model",
                           o->given[RL_P_SPEC]);
     c->spec_gamma = (int)gamma;
+    /* tester45 F8: a draft a fraction c of a target step gains only when
+     * its accepted tokens pay for its steps: the walltime improvement is
+     * (1 - a^(g+1)) / ((1 - a)(g c + 1)) (Leviathan et al. 2023, "Fast
+     * Inference from Transformers via Speculative Decoding", sec. 3), with
+     * the verify step at one target step; ours verifies g + 1 tokens a
+     * sequence, at least a decode step, so the factor bounds our speed-up
+     * from above, and below 1 speculation slows decoding (0.8:4:1: 3.36
+     * tokens per 5 step times, 0.672; TPOT p50 27.5 ms against 17.2 ms
+     * without --spec, said nowhere).  A draft model's own note is
+     * serve_draft's. */
+    double e = rl_spec_tokens_per_step(c->spec_alpha, c->spec_gamma);
+    double gain = e / (c->spec_gamma * c->spec_draft_frac + 1);
+    if (!*draft_name && gain < 1)
+        rl_cli_say(o, "note: --spec %s: %.3g expected tokens a verify step, (1 - a^(g+1)) / "
+                      "(1 - a) at a = %.3g, g = %d, for %d draft steps at %.3g of a target step "
+                      "and the verify: a walltime factor of at most %.3g, (1 - a^(g+1)) / "
+                      "((1 - a)(g c + 1)) (Leviathan et al. 2023, sec. 3), below 1, so "
+                      "speculation slows decoding; it gains with a higher acceptance, a cheaper "
+                      "draft or fewer draft tokens",
+                   o->given[RL_P_SPEC], e, c->spec_alpha, c->spec_gamma, c->spec_gamma,
+                   c->spec_draft_frac, gain);
     return 0;
 }
 
@@ -1583,6 +1604,10 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
                       "tier; with no HBM tier it stays empty");
+    if (np > 1 && v[1] > 0 && !(h->host_bytes > 0)) /* bounded by it when given (serve.c) */
+        rl_cli_say(o, "note: --prefix-cache: the host tier's %.4g GB are not checked against host "
+                      "memory: %s gives no host_bytes (--set hw.host_bytes=B, bytes a chip, "
+                      "bounds it)", v[1], h->name);
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
                                          c->layout, c->kv_len);
@@ -1727,11 +1752,29 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
  * with TTFT equal to its service); a burst queues at any load.  Measured:
  * llama3-70b on 2 H100 at --qps 100, 45 requests of 2000 + 500 tokens: 40
  * of 45 waiting, TTFT p50 5.08 s against 0.849 s of service, 1.07 req/s
- * completed. */
+ * completed.  Under disagg the waiting also counts the KV link's and the
+ * decode replicas' queues, and the second test passes too when more than
+ * half the requests waited longer than their own service to reach their
+ * decode batch (serve.h waited_over_service): a starved link's wait lands
+ * after the first token, so TTFT stays at its service (tester45 F5:
+ * llama3-8b, 20 requests at 1 req/s over --set hw.net_bw=1, 7.6e-8 req/s
+ * completed, read "too short to tell"). */
 static int short_run_overloaded(const rl_serve_result *r, double arrived, long long n)
 {
-    return arrived > 0 && 2 * r->waiting_at_last_arrival > n && r->ttft_service.p50 > 0 &&
-           r->ttft.p50 > 2 * r->ttft_service.p50 && r->req_per_s < 0.5 * arrived;
+    int queued = r->ttft_service.p50 > 0 && r->ttft.p50 > 2 * r->ttft_service.p50;
+    queued |= 2 * r->waited_over_service > n; /* disagg's link and decode queues (tester45 F5) */
+    return arrived > 0 && 2 * r->waiting_at_last_arrival > n && queued &&
+           r->req_per_s < 0.5 * arrived;
+}
+
+/* Whether a disagg run's KV link saturated: busy 0.9 or more of the run
+ * (kv_link_utilization).  A link whose offered KV bytes/s exceed its rate
+ * is a FIFO server with a growing queue, busy from its first transfer to
+ * the run's end, idle only before the backlog forms (tester45 F1's run:
+ * 0.9995; the disagg runs of fixBB's note that kept up: 0.25 or less). */
+static int link_bound(const rl_serve_result *r)
+{
+    return isfinite(r->kv_link_utilization) && r->kv_link_utilization >= 0.9;
 }
 
 /* The overload note: the run fell measurably short of its arrivals
@@ -1756,23 +1799,36 @@ static int short_run_overloaded(const rl_serve_result *r, double arrived, long l
  * 0.1 s apart, 1% busy, read "overloaded: 10 req/s offered; 7.6 req/s
  * completed (whole run)"), unless the run itself shows the queue grow
  * (short_run_overloaded; review39 F4: 45 requests at 100 req/s on a
- * deployment that completes about 1 req/s got no verdict). */
+ * deployment that completes about 1 req/s got no verdict).  Under
+ * disagg, when the KV link is what saturates (link_bound), the note names
+ * it instead of the batch cap (tester45 F1: a run whose decode batch was
+ * about 1, its link busy 0.9995 of the run, read "TPOT is capped by the
+ * batch cap"). */
 static int note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
-                         double free_qps, long long n, int max_seqs)
+                         double free_qps, long long n, const rl_serve_config *c)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
         max_qps = free_qps;
-    char above[200] = "", done[320] = "";
+    char above[200] = "", done[480] = "";
     if (!r->steady_valid && !isfinite(max_qps)) {
         if (!short_run_overloaded(r, arrived, n))
             return 0; /* too short to tell */
-        snprintf(done, sizeof done, "; this run is too short for a steady window, but its queue "
-                 "grew: %lld of its %lld requests had not begun their prefill when the last "
-                 "arrived, the median TTFT (%.3g s) is %.3g x the median TTFT service (%.3g s), "
-                 "and %.3g req/s completed (whole run)", r->waiting_at_last_arrival, n,
-                 r->ttft.p50, r->ttft.p50 / r->ttft_service.p50, r->ttft_service.p50,
-                 r->req_per_s);
+        if (c->policy == RL_POLICY_DISAGG)
+            snprintf(done, sizeof done, "; this run is too short for a steady window, but its "
+                     "queues grew: %lld of its %lld requests were waiting for their prefill, the "
+                     "KV link or a decode batch when the last arrived, %lld waited there longer "
+                     "than their own service (prefill and KV transfer) took, the median TTFT is "
+                     "%.3g x the median TTFT service, and %.3g req/s completed (whole run)",
+                     r->waiting_at_last_arrival, n, r->waited_over_service,
+                     r->ttft.p50 / r->ttft_service.p50, r->req_per_s);
+        else
+            snprintf(done, sizeof done, "; this run is too short for a steady window, but its "
+                     "queue grew: %lld of its %lld requests had not begun their prefill when the "
+                     "last arrived, the median TTFT (%.3g s) is %.3g x the median TTFT service "
+                     "(%.3g s), and %.3g req/s completed (whole run)", r->waiting_at_last_arrival,
+                     n, r->ttft.p50, r->ttft.p50 / r->ttft_service.p50, r->ttft_service.p50,
+                     r->req_per_s);
     } else {
         double done_rate = r->steady_valid ? r->steady_req_per_s : r->req_per_s;
         /* against the rate the arrivals reached (rl_serve_reached_qps): very
@@ -1794,10 +1850,22 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
             snprintf(done, sizeof done, "; %.3g req/s completed (%s)", done_rate,
                      r->steady_valid ? "steady window" : "whole run");
     }
+    char why[600];
+    if (link_bound(r))
+        snprintf(why, sizeof why, "; the bottleneck is the KV link to the decode pool, busy %.4g "
+                 "of the run (kv_link_utilization; %d prefill and %d decode replicas: the links "
+                 "carry %.3g GB/s in all, min of the two x chips x net_bw): each request's KV "
+                 "waits its turn there, which lands in TPOT, and in TTFT once the KV waiting "
+                 "fills the prefill pool (prefill_kv_peak_frac %.3g)", r->kv_link_utilization,
+                 c->prefill_replicas, c->replicas,
+                 (c->prefill_replicas < c->replicas ? c->prefill_replicas : c->replicas) *
+                     c->net_bw / 1e9,
+                 r->prefill_kv_peak_frac);
+    else
+        snprintf(why, sizeof why, ", and TPOT is capped by the batch cap (max_seqs %d): a lower "
+                 "TPOT past capacity is not a better deployment", c->max_seqs);
     rl_cli_tell("simulate", "note: overloaded: %.3g req/s offered%s%s; the queue grows, so the "
-                            "latency percentiles grow with --requests, and TPOT is capped by the "
-                            "batch cap (max_seqs %d): a lower TPOT past capacity is not a better "
-                            "deployment", qps, above, done, max_seqs);
+                            "latency percentiles grow with --requests%s", qps, above, done, why);
     return 1;
 }
 
@@ -2155,7 +2223,7 @@ int rl_cli_simulate(rl_opts *o)
     char missed[256];
     if (free_qps >= reached)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
-    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, c.max_seqs) &&
+    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c) &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
         note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
     if (o->plot) {

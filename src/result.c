@@ -1469,6 +1469,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         {"prefix_hit_rate", r->prefix_hit_rate},
         {"prefill_tokens_saved", r->prefill_tokens_saved},
         {"kv_peak_frac", r->kv_peak_frac},
+        {"prefill_kv_peak_frac", r->prefill_kv_peak_frac},
         {"spec_tokens_per_step", r->spec_tokens_per_step},
     };
     add_numbers(o, counts, sizeof counts / sizeof counts[0]);
@@ -1479,7 +1480,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
     add_pcts(o, "itl", &r->itl);
     add_numbers(o, rates, sizeof rates / sizeof rates[0]);
     /* no value where there is none: no window, no SLO (so no goodput) */
-    const char *none[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    const char *none[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     if (!r->steady_valid)
         none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
     if (!r->slo_given)
@@ -1488,7 +1489,9 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         none[4] = "steady_goodput_req_per_s";
     if (!isfinite(r->kv_link_utilization)) /* no link without disagg */
         none[5] = "kv_link_utilization";
-    for (int k = 0; k < 6; k++)
+    if (!isfinite(r->prefill_kv_peak_frac)) /* no prefill pool without disagg */
+        none[6] = "prefill_kv_peak_frac";
+    for (int k = 0; k < 7; k++)
         if (none[k])
             cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
 }

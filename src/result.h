@@ -156,7 +156,8 @@ typedef struct {
  * short), goodput_req_per_s, slo_attainment (both null when no SLO is set),
  * utilization, mean_in_system, mean_decode_batch, mean_decode_batch_time,
  * mean_decode_context, mean_decode_step_s, steps, decode_steps, preemptions,
- * prefix_hit_rate, prefill_tokens_saved, kv_peak_frac, spec_tokens_per_step,
+ * prefix_hit_rate, prefill_tokens_saved, kv_peak_frac, prefill_kv_peak_frac
+ * (disagg; null otherwise), spec_tokens_per_step,
  * kv_timeline [{t_s, kv_frac}] (with run->timeline); then the run: model,
  * hw, mode ("calibrated" when calibrated and the profile has efficiency
  * tables, else "ideal"), step_cost, chips_per_replica, chips_total,

@@ -892,6 +892,7 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
     c->net_latency = h->net_latency;
+    c->host_bytes = (double)chips * h->host_bytes;
     c->hw_origin = h->origin;
 }
 
@@ -1111,6 +1112,8 @@ typedef struct {
     long long k;      /* decode steps done */
     double A;         /* sum over decoding sequences of c0 - k0 E */
     double pf_held;   /* KV tokens of sequences still in prefill */
+    double xfer_held; /* disagg prefill replica: KV tokens of prefilled requests held
+                         until they reach the decode pool (hold_and_send, release_hold) */
     int busy, is_prefill, static_b;
     long long evpos;  /* heap index of its pending step end (busy) */
     run_step *run;    /* decode run: the quiet step ends before its pending one (plan_run) */
@@ -1173,6 +1176,7 @@ typedef struct {
     step_sums sums; /* every step's (count_step) */
     double area, tlast, nsys, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
+    double kv_peak_pf; /* disagg: the most pages of a prefill replica (start_step) */
     double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
     double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
@@ -1363,13 +1367,24 @@ static int q_pop(sim *S, fifo *q)
     return id;
 }
 
+/* KV tokens replica r holds outside its decode batch: the prompts it is
+ * prefilling (their chunks so far) and, on a disaggregated prefill replica,
+ * the prefilled requests' KV held until it has reached the decode pool
+ * (hold_and_send, release_hold).  The one reader of both: every room check
+ * (take_prefill's among them) and peak goes through kv_pages_at.  Both are
+ * whole token counts, so their sum is exact. */
+static double kv_held(const replica *r)
+{
+    return r->pf_held + r->xfer_held;
+}
+
 /* KV pages a replica holds with `extra` more tokens in `extra_seqs` more
  * sequences: tokens / page plus half a page of fragmentation per sequence
  * (the expected waste of the last, partly filled page). */
 static double kv_pages_at(const sim *S, const replica *r, long long k, double extra,
                           int extra_seqs)
 {
-    double tokens = r->A + r->nactive * S->E * (double)k + r->pf_held + extra;
+    double tokens = r->A + r->nactive * S->E * (double)k + kv_held(r) + extra;
     double pg = S->c->page_tokens;
     double sum = tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2;
     return S->inv_page > 0 ? sum * S->inv_page : sum / pg; /* the same number either way */
@@ -1841,7 +1856,7 @@ static int take_prefill(sim *S, replica *r, long long budget, int whole)
         if (!r->is_prefill && !kv_fits(S, r, left + 1 + readmit_room(S, r, s), 1))
             return 0;
         /* a prefill replica's pool holds its prompts and the KV waiting on
-         * its link (review40 F3) */
+         * its link (review40 F3; kv_held) */
         if (r->is_prefill && !kv_fits(S, r, left, 1))
             return 0;
         if (!whole && !r->is_prefill) {
@@ -2149,6 +2164,11 @@ static void start_step(sim *S, int ri, double now)
     S->sums.pf_parts += r->npf;
     r->busy = 1;
     ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
+    /* a prefill replica's pages grow only here (take_prefill; the hold only
+     * moves them from pf_held to xfer_held, and release_hold frees them), so
+     * the most over its step starts is its peak */
+    if (r->is_prefill && kv_pages(S, r, 0, 0) > S->kv_peak_pf)
+        S->kv_peak_pf = kv_pages(S, r, 0, 0);
 }
 
 /* Request i's KV, prefilled on replica ri at now, onto that replica's link
@@ -2182,6 +2202,23 @@ static double send_kv(sim *S, int ri, int i, double now)
     return start + t + S->c->net_latency;
 }
 
+/* Disaggregated prefill's hold, taken here and released only by
+ * release_hold: request i, prefilled on prefill replica ri at now with
+ * tokens still to generate, keeps its KV in ri's pool (xfer_held) and
+ * counts outstanding there while its KV waits for and crosses the link
+ * (send_kv); the sender frees it once the receiver has it, net_latency
+ * after the last byte left (review40 F3: freed at the prefill's end, a link
+ * queue never held prefill back and the held KV could pass the pool).  A
+ * request that ends at its first token sends nothing and is never held
+ * (end_step; tester45 F0: the hold and its release were decided apart, a
+ * 1-token request's KV stayed held forever and the pool filled). */
+static void hold_and_send(sim *S, int ri, int i, double now)
+{
+    S->r[ri].xfer_held += S->s[i].need;
+    S->s[i].state = S_XFER;
+    ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
+}
+
 static void end_step(sim *S, int ri, double now)
 {
     replica *r = &S->r[ri];
@@ -2209,22 +2246,13 @@ static void end_step(sim *S, int ri, double now)
         }
         if (s->gen0 < 1)
             s->gen0 = 1;
-        /* a prefill replica keeps the KV it sends until the transfer has
-         * arrived (handle_event; review40 F3: released here, a link queue
-         * never held prefill back and the held KV could pass the pool); a
-         * request that ends at its first token sends nothing and frees it
-         * now (tester45 F0: read before gen0 counted that token, a 1-token
-         * request's KV stayed held forever and the pool filled) */
-        if (!r->is_prefill || s->gen0 >= S->req[i].output)
-            r->pf_held -= s->need;
+        r->pf_held -= s->need; /* prefilled: its KV is freed, held or decoding */
         if (s->gen0 >= S->req[i].output) {
             S->freed += s->need;
             outstanding_add(S, r, -1);
             done(S, i, now);
         } else if (r->is_prefill) {
-            s->state = S_XFER; /* outstanding and held here until its KV has arrived
-                                * (handle_event) */
-            ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
+            hold_and_send(S, ri, i, now);
         } else {
             join_decode(S, r, i, s->need);
         }
@@ -2432,6 +2460,17 @@ static int check_config(const rl_serve_config *c, int streams, const rl_request 
         RL_FAIL("kv_bytes_per_token: must be > 0, got %g", c->kv_bytes_per_token);
     if (check_links(c, err, errlen) != 0)
         return -1;
+    /* the prefix cache's host tier lives in the replica's host memory, its
+     * chips x host_bytes (CLOSING33: host_bytes was parsed and read nowhere,
+     * so a host tier of any size was taken); a spec without host_bytes
+     * leaves it unchecked (the CLI says so); the tier's bytes are HOST_GB's
+     * (rl_serve_config_prefix_cache), quoted a replica (x streams) */
+    double tier = c->prefix_host_tokens * c->kv_bytes_per_token * (c->kv_copies > 1 ? c->kv_copies : 1);
+    if (c->host_bytes > 0 && tier > c->host_bytes * (1 + 1e-9))
+        RL_FAIL("%s: field 'host_bytes': the prefix cache's host tier (--prefix-cache HBM:HOST) "
+                "of %.4g GB a replica exceeds its host memory, %.4g GB (host_bytes x its chips): "
+                "give a smaller HOST or --set hw.host_bytes=B", c->hw_origin ? c->hw_origin
+                : "the hw spec", tier * streams / 1e9, c->host_bytes * streams / 1e9);
     double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
     for (long long i = 0; i < n; i++) {
         if (req[i].prompt < 1 || req[i].output < 1)
@@ -2652,6 +2691,22 @@ static void arrive(sim *S, long long *next, double now)
     }
 }
 
+/* Request i's KV has reached the decode pool (disagg): the prefill hold
+ * (hold_and_send) ends.  Its sender frees the KV and no longer counts it
+ * outstanding, so least-outstanding routing there sees each link's queue
+ * (send_kv; otherwise every prompt went to the first prefill replica, idle
+ * again after 25 ms, and one link carried all the KV), and the room may
+ * start a waiting prompt. */
+static void release_hold(sim *S, int i, double now)
+{
+    int from = S->link_from[i];
+    replica *r = &S->r[from];
+    outstanding_add(S, r, -1);
+    r->xfer_held -= S->s[i].need;
+    if (!r->busy)
+        start_step(S, from, now);
+}
+
 /* A step ends (kind 0: the replica starts its next one), or a prefilled
  * request moves to a decode replica (disagg). */
 static void handle_event(sim *S, event e, double now)
@@ -2664,18 +2719,7 @@ static void handle_event(sim *S, event e, double now)
         if (!S->r[e.id].is_prefill)
             peak_kv(S, &S->r[e.id]);
     } else {
-        /* its KV has left the prefill replica: least-outstanding routing there
-         * sees each link's queue (send_kv; otherwise every prompt went to the
-         * first prefill replica, idle again after 25 ms, and one link carried
-         * all the KV) */
-        int from = S->link_from[e.id];
-        outstanding_add(S, &S->r[from], -1);
-        /* and its pool frees the KV, whose room may start a waiting prompt
-         * (the sender frees it once the receiver has it: net_latency after
-         * the last byte left) */
-        S->r[from].pf_held -= S->s[e.id].need;
-        if (!S->r[from].busy)
-            start_step(S, from, now);
+        release_hold(S, e.id, now);
         int ri = route(S, S->nprefill, c->replicas, 1);
         if (ri < 0)
             return;
@@ -2856,6 +2900,38 @@ static int backlog_outpaced(const sim *S, int q)
     return arrivals > (double)adm + 1 + 2 * length_cv(S, q, half, S->w1) * sqrt((double)adm);
 }
 
+/* The requests waiting as the arrivals end, and under disagg those that
+ * waited longer than their own service to reach their decode batch
+ * (serve.h waiting_at_last_arrival, waited_over_service).  A request
+ * waits in the prefill queue until its first prefill step (t_start), and
+ * under disagg also on its prefill replica's link from its first token
+ * until its transfer begins (t_first .. t_sent) and at its decode replica
+ * from its KV's arrival until it first joins a batch (t_ready .. t_join);
+ * its service to there is its prefill (t_first - t_start) and its
+ * transfer (t_ready - t_sent: bytes over the link and net_latency).  A
+ * request that ends at its first token has no transfer (NAN times: every
+ * comparison false).  Counting the prefill queue alone, a short run on a
+ * starved link read "too short to tell" at 1e-7 of its offered rate
+ * (tester45 F5). */
+static void waiting_at_last(const sim *S, rl_serve_result *out)
+{
+    double last = S->req[S->n - 1].arrival;
+    out->waiting_at_last_arrival = 0;
+    out->waited_over_service = 0;
+    for (long long i = 0; i < S->n; i++) {
+        const seq *s = &S->s[i];
+        int waiting = s->t_start < 0 || s->t_start > last;
+        if (S->nprefill > 0) {
+            double sent = S->t_sent[i], ready = S->t_ready[i], join = S->t_join[i];
+            waiting |= (s->t_first <= last && last < sent) || (ready <= last && last < join);
+            double wait = s->t_start - S->req[i].arrival + (sent - s->t_first) + (join - ready);
+            double svc = s->t_first - s->t_start + (ready - sent);
+            out->waited_over_service += isnan(sent) ? S->ttft[i] > 2 * S->ttft_svc[i] : wait > svc;
+        }
+        out->waiting_at_last_arrival += waiting;
+    }
+}
+
 /* The steady-state window's rates and keep-up (serve.h steady_*); the
  * whole run's when the window is too short. */
 static void steady_window(sim *S, rl_serve_result *out)
@@ -2875,9 +2951,7 @@ static void steady_window(sim *S, rl_serve_result *out)
     out->backlog_outpaced =
         steady && (backlog_outpaced(S, 0) ||
                    (S->nprefill > 0 && (backlog_outpaced(S, 1) || backlog_outpaced(S, 2))));
-    out->waiting_at_last_arrival = 0; /* serve.h: the waiting queue as the arrivals end */
-    for (long long i = 0; i < n; i++)
-        out->waiting_at_last_arrival += S->s[i].t_start < 0 || S->s[i].t_start > req[n - 1].arrival;
+    waiting_at_last(S, out);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
     out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
 }
@@ -3119,6 +3193,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->prefill_tokens_saved = S->saved;
     out->nkv = S->nkv;
     out->kv_peak_frac = S->kv_peak / S->cap_pages;
+    out->prefill_kv_peak_frac = S->nprefill > 0 ? S->kv_peak_pf / S->cap_pages : NAN;
     long long good = 0;
     for (long long i = 0; i < n; i++) {
         good += within_slo(c, S->ttft[i], S->tpot[i]);
@@ -3167,6 +3242,7 @@ static rl_serve_config virtual_engines(const rl_serve_config *c)
     v.prefix_hbm_tokens /= pp;
     v.prefix_host_tokens /= pp;
     v.host_bw /= pp;
+    v.host_bytes /= pp;
     v.net_bw /= pp;
     v.pp = 1;
     return v;

@@ -371,6 +371,9 @@ typedef struct {
     double net_bw;          /* bytes/s per replica over the scale-out network; read only by
                                disagg's KV transfers */
     double net_latency;     /* seconds */
+    double host_bytes;      /* host memory per replica (all its chips), bytes; 0: the spec
+                               gives none.  Bounds the prefix cache's host tier (serve.c
+                               check_config) */
     const char *hw_origin;  /* the hw spec these came from (rl_hw.origin, set by
                                rl_serve_config_hw; it points into that rl_hw, which must
                                outlive the runs), named by a run's error about host_bw or
@@ -735,6 +738,14 @@ typedef struct rl_serve_result {
      * note's rule for a run too short for a steady window (cli.c
      * note_overload; review39 F4). */
     long long waiting_at_last_arrival;
+    /* Under disagg the waiting also counts the requests queued on their
+     * prefill replica's KV link or at their decode replica for a batch
+     * (tester45 F5); and waited_over_service counts the requests whose
+     * waits in those queues exceeded their own service to their decode
+     * batch (prefill and KV transfer; a one-token request: TTFT over twice
+     * its service), 0 without disagg.  Not JSON keys (serve.c
+     * waiting_at_last; cli.c short_run_overloaded). */
+    long long waited_over_service;
     double goodput_req_per_s; /* completed within both SLOs, per second of the whole run
                                  (first arrival to last completion: the drain tail in) */
     double steady_goodput_req_per_s; /* the same in the steady window (steady_req_per_s's:
@@ -793,6 +804,9 @@ typedef struct rl_serve_result {
     double prefix_hit_rate;   /* requests with a prefix whose KV was cached (HBM or host) */
     double prefill_tokens_saved, prefill_tokens_done;
     double kv_peak_frac;      /* highest KV page occupancy of any decode replica (at step starts) */
+    double prefill_kv_peak_frac; /* disagg: the same of any prefill replica, whose pool holds
+                                    its prompts and the KV waiting on its link (serve.c
+                                    kv_held); NAN (JSON null) without disagg */
     double spec_tokens_per_step; /* expected tokens per verify step; 1 without speculation */
     int nkv;
     double *kv_t, *kv_frac;   /* KV occupancy timeline (all replicas), nkv points */

@@ -5442,6 +5442,103 @@ static void disagg_one_token_requests_finish(void **state)
     cJSON_Delete(j);
 }
 
+/* tester45 F1: a disagg run bound by its KV link (llama3-70b on 4 H100, 2
+ * req/s of 4000-token prompts, 1.31 GB of KV each, over --set
+ * hw.net_bw=1e7: 40 MB/s a replica) was told "TPOT is capped by the batch
+ * cap" (its decode batch is about 1), and kv_peak_frac 0.0076 showed the
+ * decode pool only.  Now the note names the link, and
+ * prefill_kv_peak_frac shows the prefill pool filled by the KV waiting on
+ * it: 0.993 on this run, checked above 0.9 (the pool full) and at most 1
+ * (take_prefill's room check).  A disagg run bound by its decode batch
+ * (max_seqs 8; link busy 0.0013 of the run) keeps the batch-cap wording;
+ * without disagg the key is null. */
+static void disagg_link_bound_named(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 4 --policy disagg "
+                              "--qps 2 --prompt-len 4000 --out-len 200 --requests 200 "
+                              "--set hw.net_bw=1e7 --format json",
+                              "the bottleneck is the KV link to the decode pool, busy 0.9995");
+    assert_null(strstr(out, "batch cap"));
+    assert_true(num(j, "prefill_kv_peak_frac") > 0.9 && num(j, "prefill_kv_peak_frac") <= 1);
+    assert_true(num(j, "kv_peak_frac") < 0.05);
+    cJSON_Delete(j);
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --policy disagg --qps 20 "
+                       "--prompt-len 200 --out-len 500 --requests 300 --max-seqs 8 --format json",
+                       "TPOT is capped by the batch cap (max_seqs 8)");
+    assert_null(strstr(out, "KV link"));
+    cJSON_Delete(j);
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
+                       "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "prefill_kv_peak_frac")));
+    cJSON_Delete(j);
+}
+
+/* tester45 F5: a short disagg run on a starved link (20 requests at 1
+ * req/s, 110 tokens of KV each over 1 B/s: 7.6e-8 req/s completed) got no
+ * verdict: the short-run rule read the prefill queue only, and the link's
+ * wait comes after the first token, so TTFT stays at its service.  Now
+ * the link and decode queues count: 18 of 20 waiting at the last arrival
+ * (one request on the link, one in prefill), 18 past their service.  The
+ * same arrivals on the spec's link keep up and stay silent. */
+static void disagg_short_run_starved_link_overloaded(void **state)
+{
+    (void)state;
+    const char *w = "simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                    "--out-len 10 --requests 20 --policy disagg --format json";
+    char args[512];
+    snprintf(args, sizeof args, "%s --set hw.net_bw=1", w);
+    cJSON_Delete(run_json_noted(args, "its queues grew: 18 of its 20 requests were waiting for "
+                                      "their prefill, the KV link or a decode batch when the last "
+                                      "arrived, 18 waited there longer"));
+    cJSON_Delete(run_json_noted(w, "note: only 20 requests"));
+    assert_null(strstr(out, "overloaded"));
+}
+
+/* tester45 F8: a fractional draft that slows decoding got no note (a draft
+ * model as large as the target did): --spec 0.8:4:1 on llama3-70b, 4 H100,
+ * TPOT p50 27.5 ms against 17.2 ms without.  Leviathan et al. 2023 sec. 3's
+ * walltime factor (1 - a^(g+1)) / ((1 - a)(g c + 1)) = 3.3616 / 5 = 0.672
+ * (hand-computed) is now quoted; 0.8:4:0.2 (3.3616 / 1.8 = 1.87) gets no
+ * note. */
+static void spec_fraction_slower_noted(void **state)
+{
+    (void)state;
+    const char *w = "simulate --model llama3-70b --hw h100-sxm --chips 4 --qps 2 --prompt-len 1000 "
+                    "--out-len 200 --requests 20 --format json --spec";
+    char args[512];
+    snprintf(args, sizeof args, "%s 0.8:4:1", w);
+    cJSON_Delete(run_json_noted(args, "note: --spec 0.8:4:1: 3.36 expected tokens a verify step"));
+    assert_non_null(strstr(out, "a walltime factor of at most 0.672"));
+    snprintf(args, sizeof args, "%s 0.8:4:0.2", w);
+    cJSON_Delete(run_json_noted(args, "note: only 20 requests"));
+    assert_null(strstr(out, "walltime factor"));
+}
+
+/* CLOSING33: the prefix cache's host tier was unbounded, hw.host_bytes
+ * parsed and read nowhere.  Now HOST_GB above the replica's host memory
+ * (2 chips x 20e9 = 40 GB) is refused, exit 2, nothing on stdout; 40 GB,
+ * exactly the bound, runs; without host_bytes (no preset gives it) a note
+ * says the tier is unchecked. */
+static void prefix_host_tier_bounded(void **state)
+{
+    (void)state;
+    const char *w = "simulate --model llama3-8b --hw h100-sxm --chips 2 --qps 2 --requests 30 "
+                    "--prompt-len 2000 --out-len 20 --prefixes 4:1500 --format json --prefix-cache";
+    char args[512];
+    snprintf(args, sizeof args, "%s 5:50 --set hw.host_bytes=20e9", w);
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    if (!strstr(out, "field 'host_bytes': the prefix cache's host tier (--prefix-cache HBM:HOST) "
+                     "of 50 GB a replica exceeds its host memory, 40 GB") || strchr(out, '{'))
+        fail_msg("%s: %s", args, out);
+    snprintf(args, sizeof args, "%s 5:40 --set hw.host_bytes=20e9", w);
+    cJSON_Delete(run_json_noted(args, "note: only 30 requests"));
+    assert_null(strstr(out, "not checked against host memory"));
+    snprintf(args, sizeof args, "%s 5:50", w);
+    cJSON_Delete(run_json_noted(args, "note: --prefix-cache: the host tier's 50 GB are not "
+                                      "checked against host memory: h100-sxm gives no host_bytes"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -5571,6 +5668,10 @@ int main(void)
         cmocka_unit_test(spec_draft_not_smaller_noted),
         cmocka_unit_test(prefixes_without_cache_noted),
         cmocka_unit_test(disagg_one_token_requests_finish),
+        cmocka_unit_test(disagg_link_bound_named),
+        cmocka_unit_test(disagg_short_run_starved_link_overloaded),
+        cmocka_unit_test(spec_fraction_slower_noted),
+        cmocka_unit_test(prefix_host_tier_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
