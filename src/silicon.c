@@ -882,7 +882,7 @@ static int fit_moe_gemm(const rows *r, const rl_hw *h, rl_silicon *s)
     mg_row *v = malloc((r->n + 1) * sizeof *v);
     double *buf = malloc(3 * (r->n + 1) * sizeof *buf), *after = buf + r->n + 1,
            *before = after + r->n + 1;
-    double (*shape)[4] = malloc(RL_MOE_SHAPES_MAX * 4 * sizeof *shape);
+    double (*shape)[4] = malloc(RL_MOE_SHAPES_MAX * sizeof *shape);
     rl_serving_engine *eng = calloc(1, sizeof *eng);
     int rc = v && buf && shape && eng ? 0 : -1;
     if (eng)
