@@ -640,6 +640,18 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
     return 0;
 }
 
+/* The dtype variant named vname (field f), or -1 with err naming the known ones. */
+static int table_variant(const char *origin, const char *f, const char *vname, char *err,
+                         size_t errlen)
+{
+    int v = rl_kvariant_parse(vname);
+    char known[256];
+    if (v < 0)
+        RL_FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
+                rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
+    return v;
+}
+
 /* tables.moe_from_gemm = { VARIANT = {...}, ... } on top of the stack into t. */
 static int read_moe_gemm(lua_State *L, const char *origin, const char *field,
                          rl_engine_tables *t, char *err, size_t errlen)
@@ -652,12 +664,10 @@ static int read_moe_gemm(lua_State *L, const char *origin, const char *field,
         const char *vname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
         char f[512];
         snprintf(f, sizeof f, "%.200s.moe_from_gemm.%.60s", field, vname);
-        int v = rl_kvariant_parse(vname);
+        int v = table_variant(origin, f, vname, err, errlen);
         if (v < 0) {
             lua_pop(L, 2);
-            char known[256];
-            RL_FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
-                    rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
+            return -1;
         }
         if (read_moe_gemm_fix(L, origin, f, &t->moe_gemm[v], err, errlen) != 0) {
             lua_pop(L, 2);
@@ -711,12 +721,10 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
         while (lua_next(L, -2) != 0) {
             const char *vname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
             snprintf(f, sizeof f, "%.200s.%.60s.%.60s", field, cname, vname);
-            int v = rl_kvariant_parse(vname);
+            int v = table_variant(origin, f, vname, err, errlen);
             if (v < 0) {
                 lua_pop(L, 4);
-                char known[256];
-                RL_FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
-                        rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
+                return -1;
             }
             rl_ktable *kt = NULL;
             int rc = !lua_istable(L, -1) && c == RL_KC_MOE
