@@ -483,7 +483,7 @@ static int moe_from_gemm;
 
 /* Say so when the selected engine's tables hold no MoE kernel of model m's
  * expert shape in any dtype: its routed experts are timed from the dense
- * GEMM table (ops.c moe_gemm_shapes; tester43 F10: they read the bare
+ * GEMM table (ops.c rl_ops_moe_gemm_shapes; tester43 F10: they read the bare
  * roofline, 51% of a Mixtral tp8 step on h100-sxm trtllm, with no word and
  * a band of +-0.6%).  emit then says how much of the step no table times. */
 static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw *h,
@@ -497,12 +497,28 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
         if (rl_engine_table(e->tables, RL_KC_MOE, v, x))
             return;
     moe_from_gemm = 1;
+    int v = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
+    const rl_moe_gemm_fix *f = v >= 0 && e->tables ? &e->tables->moe_gemm[v] : NULL;
+    char bias[256];
+    if (f && f->n > 0) { /* the engine's measured bias (engines.h rl_moe_gemm_fix) */
+        double lo = f->ln[0], hi = f->ln[0];
+        for (int i = 1; i < f->n; i++) {
+            lo = fmin(lo, f->ln[i]);
+            hi = fmax(hi, f->ln[i]);
+        }
+        snprintf(bias, sizeof bias, "then x%.2f to x%.2f by rows per expert, the measured MoE "
+                 "kernels' median over the GEMM-timed ones (%ld rows of %ld model shapes); "
+                 "band p10-p90 x%.2f to x%.2f of that", exp(lo), exp(hi), f->rows, f->shapes,
+                 exp(f->q[1]), exp(f->q[2]));
+    } else {
+        snprintf(bias, sizeof bias, "measured MoE kernels run a median 1.45x slower than that, "
+                 "so its band reaches x5.7 above");
+    }
     rl_cli_say(o, "note: %s's kernel tables on %s measure no MoE kernel of %s's expert shape "
                   "(hidden %lld, inter %lld, top-%lld of %lld experts): its routed experts are timed from "
                   "the dense GEMM table, at the efficiency of the one GEMM of their grouped "
-                  "GEMMs' FLOPs and bytes (provenance derived; measured MoE kernels run a median "
-                  "1.45x slower than that, so its band reaches x5.7 above: docs/model.md, MoE)",
-               e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts);
+                  "GEMMs' FLOPs and bytes (provenance derived; %s: docs/model.md, MoE)",
+               e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts, bias);
 }
 
 /* Say so when the selected engine's tables have no kernel for the run's KV

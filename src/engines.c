@@ -548,6 +548,136 @@ static int read_moe(lua_State *L, const char *origin, const char *f, rl_moe_tabl
 
 /* tables = { gemm = { bfloat16 = <ktable>, ... }, ..., moe = { bfloat16 =
  * { shapes }, ... } } on top of the stack into a new kept block. */
+double rl_moe_gemm_ln(const rl_moe_gemm_fix *f, double me)
+{
+    if (!f || f->n < 1)
+        return 0;
+    if (me <= f->me[0] || f->n == 1)
+        return f->ln[0];
+    for (int i = 1; i < f->n; i++)
+        if (me < f->me[i]) {
+            double u = log(me / f->me[i - 1]) / log(f->me[i] / f->me[i - 1]);
+            return f->ln[i - 1] + u * (f->ln[i] - f->ln[i - 1]);
+        }
+    return f->ln[f->n - 1];
+}
+
+/* The list on top of L (1 to max numbers in [lo, hi], integers when
+ * whole) into out[]; its length, or -1 when it is not one. */
+static int read_list(lua_State *L, double *out, int max, double lo, double hi, int whole)
+{
+    lua_Integer n = lua_istable(L, -1) ? luaL_len(L, -1) : 0;
+    if (n < 1 || n > max)
+        return -1;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        int isnum;
+        double v = lua_tonumberx(L, -1, &isnum);
+        lua_pop(L, 1);
+        if (!isnum || !(v >= lo && v <= hi) || (whole && v != floor(v)))
+            return -1;
+        out[i - 1] = v;
+    }
+    return (int)n;
+}
+
+/* moe_from_gemm.VARIANT (engines.h rl_moe_gemm_fix) on top of the stack
+ * (field f) into *x. */
+static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl_moe_gemm_fix *x,
+                             char *err, size_t errlen)
+{
+    static const char *const Q[4] = {"p5", "p10", "p90", "p95"};
+    int nme = 0, nln = 0, nh = 0;
+    double held[RL_MOE_GEMM_NODES];
+    if (!lua_istable(L, -1))
+        RL_FAIL("%s: field '%s': expected a table, got %s", origin, f, luaL_typename(L, -1));
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        int isnum, q = 0, ok;
+        double v = lua_tonumberx(L, -1, &isnum);
+        while (q < 4 && strcmp(k, Q[q]) != 0)
+            q++;
+        if (!strcmp(k, "rows_per_expert"))
+            ok = (nme = read_list(L, x->me, RL_MOE_GEMM_NODES, 1, 1e9, 0)) > 0;
+        else if (!strcmp(k, "ln_ratio"))
+            ok = (nln = read_list(L, x->ln, RL_MOE_GEMM_NODES, -5, 5, 0)) > 0;
+        else if (!strcmp(k, "held_out"))
+            ok = (nh = read_list(L, held, RL_MOE_GEMM_NODES, 0, 10, 0)) == 4;
+        else if (!strcmp(k, "fitted_rows") || !strcmp(k, "fitted_shapes")) {
+            ok = isnum && v >= 1 && v <= 1e12 && v == floor(v);
+            *(!strcmp(k, "fitted_rows") ? &x->rows : &x->shapes) = ok ? (long)v : 0;
+        } else if (q < 4) {
+            ok = isnum && isfinite(v) && fabs(v) <= 5;
+            x->q[q] = ok ? v : 0;
+        } else {
+            ok = -1;
+        }
+        lua_pop(L, 1);
+        if (ok != 1) {
+            lua_pop(L, 1);
+            RL_FAIL("%s: field '%s.%.60s': %s", origin, f, k,
+                    ok < 0 ? "unknown key (rows_per_expert, ln_ratio, p5, p10, p90, p95, "
+                             "fitted_rows, fitted_shapes, held_out)"
+                    : !strcmp(k, "rows_per_expert") ? "expected 1 to 8 counts in [1, 1e9]"
+                    : !strcmp(k, "ln_ratio")        ? "expected 1 to 8 log ratios in [-5, 5]"
+                    : !strcmp(k, "held_out") ? "expected 4 numbers in [0, 10] (median, p90 |ln| "
+                                               "uncorrected, then corrected)"
+                    : q < 4 ? "expected a log ratio in [-5, 5]"
+                            : "expected a count >= 1");
+        }
+    }
+    int sorted = nme > 0;
+    for (int i = 1; i < nme; i++)
+        sorted &= x->me[i] > x->me[i - 1];
+    if (!sorted || nln != nme || x->rows < 1 || x->shapes < 1 ||
+        !(x->q[0] <= x->q[1] && x->q[1] <= x->q[2] && x->q[2] <= x->q[3]))
+        RL_FAIL("%s: field '%s': expected rows_per_expert ascending, as many ln_ratio values, "
+                "fitted_rows and fitted_shapes >= 1, and p5 <= p10 <= p90 <= p95", origin, f);
+    for (int i = 0; i < 4 && nh == 4; i++)
+        x->held_out[i] = held[i];
+    x->n = nme;
+    return 0;
+}
+
+/* The dtype variant named vname (field f), or -1 with err naming the known ones. */
+static int table_variant(const char *origin, const char *f, const char *vname, char *err,
+                         size_t errlen)
+{
+    int v = rl_kvariant_parse(vname);
+    char known[256];
+    if (v < 0)
+        RL_FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
+                rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
+    return v;
+}
+
+/* tables.moe_from_gemm = { VARIANT = {...}, ... } on top of the stack into t. */
+static int read_moe_gemm(lua_State *L, const char *origin, const char *field,
+                         rl_engine_tables *t, char *err, size_t errlen)
+{
+    if (!lua_istable(L, -1))
+        RL_FAIL("%s: field '%s.moe_from_gemm': expected a table of dtype variants, got %s", origin,
+                field, luaL_typename(L, -1));
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        const char *vname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        char f[512];
+        snprintf(f, sizeof f, "%.200s.moe_from_gemm.%.60s", field, vname);
+        int v = table_variant(origin, f, vname, err, errlen);
+        if (v < 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        if (read_moe_gemm_fix(L, origin, f, &t->moe_gemm[v], err, errlen) != 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
 static int read_tables(lua_State *L, const char *origin, const char *field,
                        const rl_engine_tables **out, char *err, size_t errlen)
 {
@@ -568,6 +698,14 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {
         const char *cname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        if (!strcmp(cname, "moe_from_gemm")) { /* the MoE-from-GEMM bias (engines.h) */
+            if (read_moe_gemm(L, origin, field, t, err, errlen) != 0) {
+                lua_pop(L, 2);
+                return -1;
+            }
+            lua_pop(L, 1);
+            continue;
+        }
         int c = 0;
         while (c < RL_KC_COUNT && strcmp(cname, CLASS_NAMES[c]) != 0)
             c++;
@@ -583,12 +721,10 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
         while (lua_next(L, -2) != 0) {
             const char *vname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
             snprintf(f, sizeof f, "%.200s.%.60s.%.60s", field, cname, vname);
-            int v = rl_kvariant_parse(vname);
+            int v = table_variant(origin, f, vname, err, errlen);
             if (v < 0) {
                 lua_pop(L, 4);
-                char known[256];
-                RL_FAIL("%s: field '%s': unknown dtype variant (%s)", origin, f,
-                        rl_names_join(known, sizeof known, VARIANT_NAMES, RL_KV_COUNT));
+                return -1;
             }
             rl_ktable *kt = NULL;
             int rc = !lua_istable(L, -1) && c == RL_KC_MOE
@@ -702,19 +838,7 @@ static const char *const WKEYS[4] = {"edge_held_back", "p10_p90_per_octave", "p5
  * integers when whole) into out[]; 0, or -1 when it is not one. */
 static int read_axes(lua_State *L, double *out, double lo, double hi, int whole)
 {
-    lua_Integer n = lua_istable(L, -1) ? luaL_len(L, -1) : 0;
-    if (n < 1 || n > RL_KRESIDUAL_AXES)
-        return -1;
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, -1, i);
-        int isnum;
-        double v = lua_tonumberx(L, -1, &isnum);
-        lua_pop(L, 1);
-        if (!isnum || !(v >= lo && v <= hi) || (whole && v != floor(v)))
-            return -1;
-        out[i - 1] = v;
-    }
-    return 0;
+    return read_list(L, out, RL_KRESIDUAL_AXES, lo, hi, whole) < 0 ? -1 : 0;
 }
 
 /* residuals.CLASS = { held_back = N, p5 = ..., p10 = ..., p90 = ..., p95 = ..., and

@@ -111,7 +111,7 @@
  * its tables hold no w4a16_mxfp4 row and w4a8_mxfp4_mxfp8 rows only on
  * B200/GB200 at two other models' shapes, so TensorRT-LLM's gpt-oss
  * experts are timed from the GEMM table (no variant holds gpt-oss's shape
- * for DERIVED below to scale from; ops.c moe_gemm_shapes).  w4a8_mxfp4_mxfp8
+ * for DERIVED below to scale from; ops.c rl_ops_moe_gemm_shapes).  w4a8_mxfp4_mxfp8
  * (MXFP8 activations: no roofline flag) is not imported.
  *
  * MoE (RL_KC_MOE): the routed experts of one MoE layer on one chip, timed
@@ -124,7 +124,7 @@
  * model's own shape (hidden, inter, topk, experts, all four equal) apply:
  * the measured shapes are unrelated models, not a grid, so no shape is
  * interpolated between them; a model of another shape is timed from the
- * dense GEMM table (ops.c moe_gemm_shapes, provenance `derived`; before
+ * dense GEMM table (ops.c rl_ops_moe_gemm_shapes, provenance `derived`; before
  * stop 33 its roofline time, tester43 F10).  The rows are AIConfigurator's
  * `power_law_1.01` routing, the distribution its model builder uses by
  * default (sdk/config.py ModelConfig.workload_distribution = "power_law",
@@ -272,11 +272,48 @@ typedef struct {
     const rl_ktable *t[RL_MOE_SHAPES_MAX];
 } rl_moe_tables;
 
+/* The measured bias of MoE experts timed from the dense GEMM table (ops.c
+ * rl_ops_moe_gemm_shapes: a shape no MoE table holds), per GEMM variant:
+ * ln(measured fused-MoE time / GEMM-timed time) over every measured MoE row
+ * of the engine's file (all model shapes, not only those kept), binned by
+ * m_e, the rows per touched expert (the grouped GEMMs' M: ~1 in decode,
+ * hundreds to thousands in prefill), at the nodes 4^i (i = 0..7: each row to
+ * the nearest in log m_e), each node the median of its bin (at least
+ * RL_MOE_GEMM_MIN_ROWS rows; fewer: no node).  Between nodes linear in ln
+ * m_e, beyond the end nodes their value.  GEMM-timed is the GEMM table's
+ * time at the two grouped GEMMs' shapes (gate+up, down), summed.  Fitted by
+ * calibrate --tables (silicon.c fit_moe_gemm, stop 34: the GEMM-timed
+ * centre was a median 1.45x optimistic, decode 1.17x, prefill 2.05x,
+ * CLOSING33); ops.c multiplies the GEMM-timed experts by exp(the value at
+ * their m_e), and their band is q, the quantiles of ln(measured /
+ * corrected) of each model shape's rows with the correction fitted on the
+ * other shapes (leave one shape out); before / after the median and p90
+ * |ln| of that hold-out, uncorrected and corrected.  Written into the
+ * profile's tables as moe_from_gemm = { VARIANT = { rows_per_expert = {...},
+ * ln_ratio = {...}, p5, p10, p90, p95, fitted_rows, fitted_shapes,
+ * held_out = { before median, before p90, after median, after p90 } } }. */
+#define RL_MOE_GEMM_NODES 8
+#define RL_MOE_GEMM_MIN_ROWS 5
+typedef struct {
+    int n; /* nodes; 0: none fitted (the uncorrected time, ops.c MOE_FROM_GEMM_BAND) */
+    double me[RL_MOE_GEMM_NODES]; /* rows per touched expert, ascending */
+    double ln[RL_MOE_GEMM_NODES]; /* median ln(measured / GEMM-timed) there */
+    double q[4];                  /* p5, p10, p90, p95 of the held-out ln(measured / corrected) */
+    long rows, shapes;            /* fitted on */
+    double held_out[4];           /* median, p90 |ln| uncorrected; median, p90 corrected */
+} rl_moe_gemm_fix;
+
+/* The correction of f at m_e rows per touched expert (ln units; 0 when f
+ * has no node). */
+double rl_moe_gemm_ln(const rl_moe_gemm_fix *f, double me);
+
 /* An engine's tables: t[class][variant], NULL where not measured (always
- * for RL_KC_MOE, whose tables are moe[variant]). */
+ * for RL_KC_MOE, whose tables are moe[variant]); moe_gemm[GEMM variant]
+ * the bias correction above. */
 typedef struct {
     const rl_ktable *t[RL_KC_COUNT][RL_KV_COUNT];
     rl_moe_tables moe[RL_KV_COUNT];
+    rl_moe_gemm_fix moe_gemm[RL_KV_COUNT];
 } rl_engine_tables;
 
 /* The table of class c, variant v for shape x[RL_KSHAPE] (MoE: the one of

@@ -925,7 +925,8 @@ static double moved_below(const builder *x, const rl_serving_engine *e, rl_kclas
  * expert, arch.h rl_arch_expected_experts; at least 1), X the busiest
  * chip's touched experts (rl_arch_experts_read_ep / ep, as the operator
  * reads them).  Our rule (docs/model.md "MoE"). */
-/* The band of MoE experts timed from the GEMM table (moe_gemm_shapes):
+/* The band of MoE experts timed from the GEMM table (rl_ops_moe_gemm_shapes)
+ * in a profile without their bias correction (engines.h rl_moe_gemm_fix):
  * p5, p10, p90, p95 of ln(measured / GEMM-timed) over 864 configurations
  * whose shape a MoE table does measure, each timed both ways (the shipped
  * profile, and a copy of it without its `moe` tables):
@@ -940,11 +941,10 @@ static double moved_below(const builder *x, const rl_serving_engine *e, rl_kclas
  * doubled) would hold fewer than 2 in 10 of them, not 8. */
 static const double MOE_FROM_GEMM_BAND[4] = {-0.2394, -0.1252, 1.7367, 1.8715};
 
-static void moe_gemm_shapes(const builder *x, const rl_op *op, double g[2][RL_KSHAPE])
+double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[2][RL_KSHAPE])
 {
-    const rl_model *m = x->m;
-    double T = op->kshape[0], tp_share = op->kshape[1], ep = 1 / op->kshape[2];
-    double D = op->kshape[RL_KX_MOE], F = op->kshape[RL_KX_MOE + 1], k = op->kshape[RL_KX_MOE + 2];
+    double T = kshape[0], tp_share = kshape[1], ep = 1 / kshape[2];
+    double D = kshape[RL_KX_MOE], F = kshape[RL_KX_MOE + 1], k = kshape[RL_KX_MOE + 2];
     double touched = rl_arch_expected_experts(m, T);
     double me = touched > 0 ? fmax(1, T * k / touched) : 1;
     double X = fmax(1, rl_arch_experts_read_ep(m, T, llround(ep)) / (ep > 1 ? ep : 1));
@@ -955,6 +955,7 @@ static void moe_gemm_shapes(const builder *x, const rl_op *op, double g[2][RL_KS
     g[0][2] = D;
     g[1][1] = X * D;
     g[1][2] = F * tp_share;
+    return me;
 }
 
 /* The efficiency (time / roofline) of the dense GEMM table at shape g in
@@ -981,7 +982,8 @@ static double gemm_efficiency(const builder *x, const rl_serving_engine *e, cons
  * of the nearest tabled variant (engines.h DERIVED), its band one octave
  * wider; MoE experts of a shape no MoE table holds, at their roofline
  * times the GEMM table's efficiency at their grouped GEMMs' shapes
- * (moe_gemm_shapes), with MOE_FROM_GEMM_BAND.  Returns 1 when it did any,
+ * (rl_ops_moe_gemm_shapes) and their measured bias (engines.h rl_moe_gemm_fix;
+ * without one, MOE_FROM_GEMM_BAND).  Returns 1 when it did any,
  * else 0. */
 static int time_from_table(builder *x, const rl_serving_engine *e, int i)
 {
@@ -993,16 +995,24 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     double eff = -1, eff_down = -1, sum = 0;
     double g[2][RL_KSHAPE];
     int from_gemm = 0; /* MoE experts timed from the GEMM table */
+    const rl_moe_gemm_fix *fix = NULL; /* and their measured bias */
     if (t <= 0) { /* the efficiency measured, applied to the roofline now (a what-if too) */
         v = derived_variant(x, e, op);
         eff = rl_engine_efficiency(e, c, v, op->kshape, rl_hw_measured_flops(x->h),
                                    rl_hw_measured_bw(x->h));
         if (eff <= 0 && c == RL_KC_MOE) { /* no MoE table of this shape: the GEMM table's */
-            moe_gemm_shapes(x, op, g);
+            double me = rl_ops_moe_gemm_shapes(x->m, op->kshape, g);
             int vd;
             eff = gemm_efficiency(x, e, op, g[0], &v);
             eff_down = gemm_efficiency(x, e, op, g[1], &vd);
             from_gemm = eff > 0;
+            /* the measured bias of the fused MoE kernels against that
+             * (engines.h rl_moe_gemm_fix), when the profile carries one */
+            fix = from_gemm && v >= 0 && e->tables->moe_gemm[v].n > 0 ? &e->tables->moe_gemm[v]
+                                                                        : NULL;
+            double corr = fix ? exp(rl_moe_gemm_ln(fix, me)) : 1;
+            eff *= corr;
+            eff_down *= corr;
         }
         if (eff <= 0)
             return 0;
@@ -1033,8 +1043,9 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         for (int q = 0; q < 4; q++)
             bm->band[q] = q >= q0 && q < q1 && r->n > 0 ? rl_kresidual_band(r, q, above, below) : 0;
     }
-    /* experts from the GEMM table: the band their check measured (MOE_FROM_GEMM_BAND) */
-    const double *band = from_gemm ? MOE_FROM_GEMM_BAND : bm->band;
+    /* experts from the GEMM table: the band their check measured
+     * (MOE_FROM_GEMM_BAND), corrected: the held-out band of the correction */
+    const double *band = fix ? fix->q : from_gemm ? MOE_FROM_GEMM_BAND : bm->band;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
         double roof = rl_fmax(o->t.compute_s, o->t.memory_s);

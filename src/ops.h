@@ -279,6 +279,14 @@ double rl_ops_prefill_rows(const rl_ops_config *c);
 int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_ops *out, char *err,
                  size_t errlen);
 
+/* The grouped GEMM shapes of the routed experts of MoE kernel shape
+ * kshape[RL_KSHAPE] (engines.h RL_KC_MOE: tokens, tp_share, ep_share;
+ * hidden, inter, topk, experts from RL_KX_MOE) of model m (its experts,
+ * top_k and MLP matrices), for timing a shape no MoE table holds from the
+ * dense GEMM table: g[0] gate and up fused, g[1] down (ops.c, docs/model.md
+ * "MoE").  Returns m_e, the rows per touched expert (their M). */
+double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[2][RL_KSHAPE]);
+
 /* The spans of a step's operator list, in its order, by what their ops'
  * times depend on: HEAD and TAIL (embedding, norms, projections, MLP or
  * MoE, residuals) on the step's token rows M alone (every prompt token and

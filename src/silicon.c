@@ -23,6 +23,7 @@
 #include "fit.h"
 #include "interrupt.h"
 #include "number.h"
+#include "ops.h"
 #include "plot.h"
 #include "report.h"
 #include "stats.h"
@@ -724,6 +725,14 @@ static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *hel
 /* Import one class's file into s, holding back every holdout-th
  * configuration (holdout >= 2) or, with edge >= 0, those at one end of an
  * axis (hold_edge). */
+/* The floor of MoE row x at h's datasheet figures (drop_below_floor). */
+static double moe_floor(const row *x, const rl_hw *h)
+{
+    rl_kideal_ctx k = {RL_KC_MOE, x->var, rl_kvariant_peak(h->flops, x->var), h->hbm_bw, {0}, -1};
+    memcpy(k.moe, x->x + RL_KX_MOE, sizeof k.moe);
+    return rl_kideal(x->x, &k);
+}
+
 /* Leave out the configurations of r (class cls) whose time is below their
  * roofline at h's datasheet figures, counting them in s->below: no kernel
  * runs faster than its roofline (engines.h, the floor rule of
@@ -758,14 +767,9 @@ static int drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, rl_silicon *
         row *x = &r->v[i];
         if (x->var < 0)
             continue;
-        double peak = rl_kvariant_peak(h->flops, x->var), floor_s;
-        if (cls == RL_KC_MOE) {
-            rl_kideal_ctx k = {cls, x->var, peak, h->hbm_bw, {0}, -1};
-            memcpy(k.moe, x->x + RL_KX_MOE, sizeof k.moe);
-            floor_s = rl_kideal(x->x, &k);
-        } else {
-            floor_s = rl_engine_floor(cls, x->var, x->x, peak, h->hbm_bw);
-        }
+        double peak = rl_kvariant_peak(h->flops, x->var);
+        double floor_s = cls == RL_KC_MOE ? moe_floor(x, h)
+                                          : rl_engine_floor(cls, x->var, x->x, peak, h->hbm_bw);
         n[x->var]++;
         if (x->lat_s < floor_s) {
             s->below[cls][x->var]++;
@@ -832,6 +836,120 @@ static size_t *first_of_node(const rows *r)
     return first;
 }
 
+/* One MoE row for the MoE-from-GEMM bias (engines.h rl_moe_gemm_fix): its
+ * rows per touched expert, ln(measured / GEMM-timed) and model shape. */
+typedef struct {
+    double me, ln;
+    int shape;
+} mg_row;
+
+/* The node (0 .. RL_MOE_GEMM_NODES - 1) of m_e rows per touched expert: the
+ * nearest 4^i in log m_e. */
+static int mg_node(double me)
+{
+    long i = lround(log(me) / log(4.0));
+    return i < 0 ? 0 : i >= RL_MOE_GEMM_NODES ? RL_MOE_GEMM_NODES - 1 : (int)i;
+}
+
+/* f's nodes from the n rows r but those of model shape skip (-1: none),
+ * each the median of its bin (engines.h); buf holds n doubles. */
+static void mg_fit(const mg_row *r, size_t n, int skip, rl_moe_gemm_fix *f, double *buf)
+{
+    f->n = 0;
+    for (int i = 0; i < RL_MOE_GEMM_NODES; i++) {
+        int k = 0;
+        for (size_t j = 0; j < n; j++)
+            if (r[j].shape != skip && mg_node(r[j].me) == i)
+                buf[k++] = r[j].ln;
+        if (k < RL_MOE_GEMM_MIN_ROWS)
+            continue;
+        f->me[f->n] = pow(4.0, i);
+        f->ln[f->n++] = rl_fit_quantile(buf, k, 0.5);
+    }
+}
+
+/* The MoE-from-GEMM bias of s's engine (engines.h rl_moe_gemm_fix) from the
+ * MoE rows r (every model shape of the file, routing MOE_ROUTING, none below
+ * its floor), for each GEMM variant s has a table of: bfloat16 from the
+ * bfloat16 rows, fp8 from the fp8 and fp8_block ones (the MoE variants an
+ * fp8 x fp8 run reads; ops.c times their experts from the fp8 GEMM table).
+ * The model of a row: its experts and top-k, gated experts (SwiGLU: every
+ * MoE model the tables measure, Mixtral, DeepSeek, Qwen, gpt-oss, is).
+ * 0, or -1 out of memory. */
+static int fit_moe_gemm(const rows *r, const rl_hw *h, rl_silicon *s)
+{
+    static const int VG[2] = {RL_KV_BF16, RL_KV_FP8};
+    mg_row *v = malloc((r->n + 1) * sizeof *v);
+    double *buf = malloc(3 * (r->n + 1) * sizeof *buf), *after = buf + r->n + 1,
+           *before = after + r->n + 1;
+    double (*shape)[4] = malloc(RL_MOE_SHAPES_MAX * sizeof *shape);
+    rl_serving_engine *eng = calloc(1, sizeof *eng);
+    int rc = v && buf && shape && eng ? 0 : -1;
+    if (eng)
+        eng->tables = s->tables;
+    for (int g = 0; g < 2 && rc == 0; g++) {
+        int vg = VG[g], nshape = 0;
+        size_t n = 0;
+        if (!rl_engine_has(s->tables, RL_KC_GEMM, vg))
+            continue;
+        double peak = rl_kvariant_peak(h->flops, (rl_kvariant)vg);
+        for (size_t i = 0; i < r->n; i++) {
+            const row *x = &r->v[i];
+            int var = x->var == RL_KV_FP8_BLOCK ? RL_KV_FP8 : x->var;
+            if (var != vg || x->lat_s < moe_floor(x, h))
+                continue;
+            int sid = 0;
+            while (sid < nshape && memcmp(shape[sid], x->x + RL_KX_MOE, sizeof shape[0]))
+                sid++;
+            if (sid == RL_MOE_SHAPES_MAX)
+                continue; /* more shapes than a variant's tables hold: not fitted on */
+            if (sid == nshape)
+                memcpy(shape[nshape++], x->x + RL_KX_MOE, sizeof shape[0]);
+            rl_model m = {0};
+            m.experts = (long long)x->x[RL_KX_MOE + 3];
+            m.top_k = (long long)x->x[RL_KX_MOE + 2];
+            m.mlp = RL_MLP_SWIGLU;
+            double gs[2][RL_KSHAPE], me = rl_ops_moe_gemm_shapes(&m, x->x, gs);
+            double t = rl_engine_time(eng, RL_KC_GEMM, vg, gs[0], peak, h->hbm_bw, NULL) +
+                       rl_engine_time(eng, RL_KC_GEMM, vg, gs[1], peak, h->hbm_bw, NULL);
+            if (t > 0 && isfinite(t))
+                v[n++] = (mg_row){me, log(x->lat_s / t), sid};
+        }
+        rl_moe_gemm_fix *f = &s->tables->moe_gemm[vg];
+        /* the hold-out: each shape's rows against the others' correction */
+        size_t nh = 0;
+        for (int sid = 0; sid < nshape && nshape >= 2; sid++) {
+            rl_moe_gemm_fix o;
+            mg_fit(v, n, sid, &o, buf);
+            for (size_t j = 0; j < n && o.n > 0; j++)
+                if (v[j].shape == sid) {
+                    after[nh] = v[j].ln - rl_moe_gemm_ln(&o, v[j].me);
+                    before[nh++] = fabs(v[j].ln);
+                }
+        }
+        mg_fit(v, n, -1, f, buf);
+        if (nh < RL_MOE_GEMM_MIN_ROWS || f->n == 0) { /* no hold-out: no correction */
+            memset(f, 0, sizeof *f);
+            continue;
+        }
+        f->rows = (long)n;
+        f->shapes = nshape;
+        for (int q = 0; q < 4; q++)
+            f->q[q] = rl_fit_bound(after, (int)nh, RL_KRESIDUAL_P[q]);
+        for (size_t j = 0; j < nh; j++)
+            after[j] = fabs(after[j]);
+        f->held_out[0] = rl_fit_quantile(before, (int)nh, 0.5);
+        f->held_out[1] = rl_fit_quantile(before, (int)nh, 0.9);
+        f->held_out[2] = rl_fit_quantile(after, (int)nh, 0.5);
+        f->held_out[3] = rl_fit_quantile(after, (int)nh, 0.9);
+    }
+    free(v);
+    free(buf);
+    free(shape);
+    free(eng);
+    return rc;
+}
+
 static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout, int edge,
                         const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
 {
@@ -839,6 +957,11 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     int rc = read_file(path, cls, s, &r, err, errlen);
     if (rc == 0)
         rc = group(path, &r, err, errlen);
+    /* the MoE-from-GEMM bias, on every model shape (before the shapes kept) */
+    if (rc == 0 && cls == RL_KC_MOE && edge < 0 && fit_moe_gemm(&r, h, s) != 0) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        rc = -1;
+    }
     for (size_t i = 0; rc == 0 && cls == RL_KC_MOE && i < r.n; i++)
         if (!kept_shape(keep, r.v[i].x + RL_KX_MOE))
             r.v[i].var = -1;
@@ -1096,6 +1219,39 @@ static void put_memory(FILE *f, const char *engine)
     lua_close(L);
 }
 
+/* The MoE-from-GEMM bias (engines.h rl_moe_gemm_fix) at indent 8, when fitted. */
+static void put_moe_gemm(FILE *f, const rl_engine_tables *t)
+{
+    int any = 0;
+    for (int v = 0; v < RL_KV_COUNT; v++)
+        any |= t->moe_gemm[v].n > 0;
+    if (!any)
+        return;
+    fputs("        -- MoE experts of a shape no moe table holds are timed from the gemm table\n"
+          "        -- (src/ops.c), times exp(ln_ratio) at their rows per touched expert:\n"
+          "        -- median ln(measured fused MoE / GEMM-timed) of this file's MoE rows\n"
+          "        -- (every model shape); p5-p95 and held_out (median, p90 |ln| uncorrected,\n"
+          "        -- corrected) with each model shape's rows held out of the fit in turn\n"
+          "        moe_from_gemm = {\n", f);
+    for (int v = 0; v < RL_KV_COUNT; v++) {
+        const rl_moe_gemm_fix *x = &t->moe_gemm[v];
+        if (x->n == 0)
+            continue;
+        fprintf(f, "          %s = { fitted_rows = %ld, fitted_shapes = %ld,\n            "
+                "rows_per_expert = {", rl_kvariant_name((rl_kvariant)v), x->rows, x->shapes);
+        for (int i = 0; i < x->n; i++)
+            fprintf(f, "%s%.6g", i ? ", " : " ", x->me[i]);
+        fputs(" },\n            ln_ratio = {", f);
+        for (int i = 0; i < x->n; i++)
+            fprintf(f, "%s%.6g", i ? ", " : " ", x->ln[i]);
+        fprintf(f, " },\n            p5 = %.6g, p10 = %.6g, p90 = %.6g, p95 = %.6g,\n"
+                "            held_out = { %.6g, %.6g, %.6g, %.6g } },\n", x->q[0], x->q[1],
+                x->q[2], x->q[3], x->held_out[0], x->held_out[1], x->held_out[2],
+                x->held_out[3]);
+    }
+    fputs("        },\n", f);
+}
+
 /* A variant's MoE shapes (engines.h) at indent 10. */
 static void put_moe(FILE *f, const rl_moe_tables *m)
 {
@@ -1175,6 +1331,7 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
         }
         fputs("        },\n", f);
     }
+    put_moe_gemm(f, s->tables);
     fputs("      },\n", f);
     rl_engine_put_residuals(f, s->resid, s->resid_holdout, 6);
     fputs("    },\n  },\n", f);

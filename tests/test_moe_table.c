@@ -247,7 +247,8 @@ static void test_moe_plan_step(void **state)
     unlink(hw);
 }
 
-/* Bad MoE entries in a profile: file, field and reason. */
+/* Bad MoE entries in a profile (and in its moe_from_gemm bias): file,
+ * field and reason. */
 static void test_moe_bad_profile(void **state)
 {
     (void)state;
@@ -267,6 +268,21 @@ static void test_moe_bad_profile(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         assert_tables_refused("moe", cases[i].entry, cases[i].want);
+    /* the MoE-from-GEMM bias (engines.h rl_moe_gemm_fix, stop 34) */
+    static const struct {
+        const char *entry, *want;
+    } fix[] = {
+        {"bfloat16 = { rows_per_expert = { 4, 1 }, ln_ratio = { 0, 0 }, fitted_rows = 9, "
+         "fitted_shapes = 2, p5 = 0, p10 = 0, p90 = 0, p95 = 0 }",
+         "field 'engines.x.tables.moe_from_gemm.bfloat16': expected rows_per_expert ascending"},
+        {"bfloat16 = { rows_per_expert = { 1 }, ln_ratio = { 9 } }",
+         "field 'engines.x.tables.moe_from_gemm.bfloat16.ln_ratio': expected 1 to 8 log ratios"},
+        {"bfloat16 = { slope = 1 }",
+         "field 'engines.x.tables.moe_from_gemm.bfloat16.slope': unknown key (rows_per_expert"},
+        {"fp9 = { }", "field 'engines.x.tables.moe_from_gemm.fp9': unknown dtype variant"},
+    };
+    for (size_t i = 0; i < sizeof fix / sizeof *fix; i++)
+        assert_tables_refused("moe_from_gemm", fix[i].entry, fix[i].want);
 }
 
 /* Every measured token count is a node (silicon.c subsampled, stop 27):
@@ -381,6 +397,103 @@ static void test_moe_from_gemm(void **state)
     unlink(path);
 }
 
+/* Stop 34: the measured bias of GEMM-timed MoE experts (engines.h
+ * rl_moe_gemm_fix).  rl_moe_gemm_ln by hand: nodes m_e 1, 4, 16 at ln 0, 1,
+ * 3: m_e 2 lies half way (in ln m_e) from 1 to 4, so 0.5; 8 half way from 4
+ * to 16, so 2; beyond the end nodes their values (0 at 0.5, 3 at 100).
+ * Then a table folder of the excerpt's GEMM file and MoE rows of two model
+ * shapes, the tiny model's of test_moe_from_gemm (D = F = 1024, top-1 of 4)
+ * and top-2 of 4, at tokens 1-16, tp and ep 1 and 2, each at exactly twice
+ * its GEMM-timed time (the GEMM table's time at rl_ops_moe_gemm_shapes, as
+ * calibrate times them): calibrate recovers ln 2 = 0.693147 at every node
+ * (1e-6: the profile keeps 6 digits), with held-out residuals 0 (each shape against the other's fit,
+ * so band p5..p95 all 0); saved without the shapes' MoE tables (an empty
+ * --moe-models) and read back, the tiny model's experts, now GEMM-timed,
+ * take twice test_moe_from_gemm's by-hand time (its shapes, 1e-6), band 0.
+ * A file without the correction keeps MOE_FROM_GEMM_BAND (test above). */
+static void test_moe_from_gemm_bias(void **state)
+{
+    (void)state;
+    static const struct {
+        double me, ln;
+    } at[] = {{2, 0.5}, {8, 2}, {0.5, 0}, {100, 3}, {4, 1}};
+    rl_moe_gemm_fix f = {.n = 3, .me = {1, 4, 16}, .ln = {0, 1, 3}};
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++)
+        assert_rel(rl_moe_gemm_ln(&f, at[i].me) + 1, at[i].ln + 1, 1e-12);
+    rl_hw h0 = load_hw("h100-sxm", NULL, 0);
+    char err[1024], dir[64], path[64], mpath[64], body[16384] = "";
+    rl_silicon g;
+    if (rl_silicon_import(EXCERPT, "trtllm", &h0, 0, NULL, &g, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    rl_serving_engine ge = {.tables = g.tables};
+    size_t len = 0;
+    for (int topk = 1; topk <= 2; topk++)
+        for (int tokens = 1; tokens <= 16; tokens *= 2)
+            for (int tp = 1; tp <= 2; tp++)
+                for (int ep = 1; ep <= 2; ep++) {
+                    rl_model m = {0};
+                    m.experts = 4;
+                    m.top_k = topk;
+                    m.mlp = RL_MLP_SWIGLU;
+                    double x[RL_KSHAPE] = {tokens, 1.0 / tp, 1.0 / ep, 0, 1024, 1024, topk, 4};
+                    double gs[2][RL_KSHAPE], t = 0;
+                    rl_ops_moe_gemm_shapes(&m, x, gs);
+                    for (int j = 0; j < 2; j++)
+                        t += rl_engine_time(&ge, RL_KC_GEMM, RL_KV_BF16, gs[j],
+                                            h0.flops[RL_BF16], h0.hbm_bw, NULL);
+                    len += (size_t)snprintf(body + len, sizeof body - len,
+                                            "moe,t,bfloat16,%d,1024,1024,%d,4,%d,%d,"
+                                            "power_law_1.01,%.17g\n", tokens, topk, tp, ep,
+                                            2 * t * 1e3);
+                }
+    rl_silicon_free(&g);
+    table_dir(dir, "moe_perf.csv.gz",
+              "op_name,kernel_source,moe_dtype,num_tokens,hidden_size,inter_size,topk,"
+              "num_experts,moe_tp_size,moe_ep_size,distribution,latency", body);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cp %s/trtllm/gemm_perf.csv.gz %s/trtllm/", EXCERPT, dir);
+    assert_int_equal(system(cmd), 0);
+    write_temp(path, ".lua", "");
+    rl_moe_keep none = {0};
+    if (rl_silicon_calibrate(dir, "trtllm", EXCERPT_DEVICE, &h0, 0, &none, "h100-sxm", NULL, 0,
+                             "2026-12-04", NULL, path, NULL, err, sizeof err) != 0)
+        fail_msg("calibrate: %s", err);
+    assert_int_equal(remove_tree(dir), 0);
+    rl_hw h = load_hw(path, NULL, 0);
+    const rl_serving_engine *e = rl_engines_selected(&h.engines);
+    const rl_moe_gemm_fix *fit = &e->tables->moe_gemm[RL_KV_BF16];
+    assert_true(fit->n >= 2);
+    assert_int_equal(fit->shapes, 2);
+    assert_int_equal(fit->rows, 40);
+    for (int i = 0; i < fit->n; i++)
+        assert_rel(fit->ln[i], log(2.0), 1e-6); /* 6 digits in the file */
+    for (int q = 0; q < 4; q++)
+        assert_true(fabs(fit->q[q]) < 1e-9 && fabs(fit->held_out[2 + (q & 1)]) < 1e-9);
+    assert_rel(fit->held_out[0], log(2.0), 1e-6);
+    write_temp(mpath, ".lua",
+               "return { name = 'tiny-moe', layers = 2, d_model = 1024, d_ff = 1024, heads = 8, "
+               "kv_heads = 8, head_dim = 128, vocab = 1000, mlp = 'swiglu', experts = 4, "
+               "top_k = 1, max_context = 4096 }");
+    rl_model m = load_model(mpath, NULL, 0);
+    rl_ops o;
+    experts(&m, &h, 2, 1, 0, 0, &o);
+    double up[RL_KSHAPE] = {2 / 1.75, 1.75 * 2 * 1024, 1024};
+    double down[RL_KSHAPE] = {2 / 1.75, 1.75 * 1024, 1024};
+    double eu = rl_engine_efficiency(e, RL_KC_GEMM, RL_KV_BF16, up, h.flops, h.hbm_bw);
+    double ed = rl_engine_efficiency(e, RL_KC_GEMM, RL_KV_BF16, down, h.flops, h.hbm_bw);
+    static const char *const names[] = {"expert_gate", "expert_up", "expert_down"};
+    for (int i = 0; i < 3; i++) {
+        const rl_op *op = op_of(&o, names[i]);
+        double roof = fmax(op->t.compute_s, op->t.memory_s);
+        assert_int_equal(op->prov, RL_PROV_DERIVED);
+        assert_rel(op->t.time_s, 2 * roof * (i == 2 ? ed : eu), 1e-6);
+        for (int q = 0; q < 4; q++)
+            assert_true(fabs(op->band[q]) < 1e-9);
+    }
+    unlink(mpath);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_moe_bad_profile),
         cmocka_unit_test(test_moe_keeps_every_token_count),
         cmocka_unit_test(test_moe_from_gemm),
+        cmocka_unit_test(test_moe_from_gemm_bias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

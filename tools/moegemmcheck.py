@@ -2,27 +2,50 @@
 """MoE experts timed from the dense GEMM table against the measured MoE tables.
 
 src/ops.c times the routed experts of a MoE shape that no MoE table holds
-from the engine's dense GEMM table (moe_gemm_shapes; tester43 F10).  This
-check times, for model shapes the shipped profiles *do* measure, the
-experts both ways: the shipped profile (MoE table) and a copy of it with its
-`moe` tables removed (GEMM table), over plans and steps, and prints the
-quantiles of ln(measured / GEMM-timed) that src/ops.c MOE_FROM_GEMM_BAND
-carries (p5, p10, p90, p95 at rank p (n + 1), as the tables' residuals).
+from the engine's dense GEMM table (rl_ops_moe_gemm_shapes; tester43 F10),
+times the engine's measured bias correction (engines.h rl_moe_gemm_fix,
+fitted by `calibrate --tables`, stop 34) when its profile carries one.  This
+check times, for model shapes the shipped profiles *do* measure, the experts
+both ways: the shipped profile (MoE table) and, GEMM-timed,
+  uncorrected  a copy of it without its `moe` tables and its `moe_from_gemm`
+               correction (what src/ops.c MOE_FROM_GEMM_BAND was measured on);
+  held out     (--holdout) a profile calibrated from the engine's gemm and
+               moe tables less every row of the checked model's shape
+               (hidden, inter, topk, experts), so its correction was fitted
+               on the other shapes only (leave one shape out);
+over plans and steps, and prints the quantiles of ln(measured / GEMM-timed)
+(p5, p10, p90, p95 at rank p (n + 1), as the tables' residuals), the median
+and p90 |ln| and the centre ratio exp(median), decode and prefill apart.
 
 Usage (from the repository root, after `make`):
-    python3 tools/moegemmcheck.py [bin/roofline]
-Takes ~3 minutes (about 4,000 `roofline ops` runs).  Reads hw_profiles only.
+    python3 tools/moegemmcheck.py [--holdout] [--tables DIR] [bin/roofline]
+Takes ~3 minutes (about 4,000 `roofline ops` runs); --holdout ~10 minutes
+more (15 calibrations of two tables, DIR ../shared/data/silicon).
 """
+import gzip
 import json
+import math
 import os
 import subprocess
 import sys
 import tempfile
 
-BIN = sys.argv[1] if len(sys.argv) > 1 else "bin/roofline"
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+HOLDOUT = "--holdout" in sys.argv[1:]
+TABLES = "../shared/data/silicon"
+if "--tables" in sys.argv[1:]:
+    TABLES = sys.argv[sys.argv.index("--tables") + 1]
+    ARGS.remove(TABLES)
+BIN = ARGS[0] if ARGS else "bin/roofline"
 os.environ.setdefault("ROOFLINE_DATA", os.getcwd())  # presets of this tree, wherever BIN is
 PAIRS = [("a100-sxm-80g", "trtllm"), ("a100-sxm-80g", "vllm"), ("h100-sxm", "vllm"),
          ("h200", "vllm"), ("b200", "vllm")]
+GPU_DIR = {"a100-sxm-80g": "a100_sxm", "h100-sxm": "h100_sxm", "h200": "h200_sxm",
+           "b200": "b200_sxm", "gb200": "gb200"}
+# (hidden, inter, topk, experts) of each checked model (model/*.lua: d_model,
+# d_ff or d_ff_expert, top_k, experts)
+SHAPE = {"mixtral-8x7b": ("4096", "14336", "2", "8"), "mixtral-8x22b": ("6144", "16384", "2", "8"),
+         "deepseek-v3": ("7168", "2048", "8", "256")}
 CASES = [("mixtral-8x7b", ["--weights", "bf16"]),
          ("mixtral-8x7b", ["--weights", "fp8", "--compute", "fp8"]),
          ("mixtral-8x22b", ["--weights", "bf16"]),
@@ -37,11 +60,13 @@ STEPS = [["--phase", "decode", "--context", "2048", "--batch", b] for b in ["1",
 
 def without_moe(src, dst):
     """Copy profile src to dst without its `moe = {...}` tables block (the
-    first; the second `moe = {` line is its residuals, kept)."""
+    first; the second `moe = {` line is its residuals, kept) and without its
+    `moe_from_gemm = {...}` correction: GEMM-timed, uncorrected."""
     out, skip, done = [], False, False
     for line in open(src):
-        if line.startswith("        moe = {") and not done:
-            skip = done = True
+        if (line.startswith("        moe = {") and not done) or \
+                line.startswith("        moe_from_gemm = {"):
+            skip, done = True, done or line.startswith("        moe = {")
             continue
         if skip:
             if line.rstrip() in ("        },", "        }"):
@@ -49,6 +74,35 @@ def without_moe(src, dst):
             continue
         out.append(line)
     open(dst, "w").write("".join(out))
+
+
+def held_out(tmp, hw, engine, model):
+    """A profile of hw's engine calibrated from its gemm and moe tables less
+    every row of model's MoE shape (leave one shape out), or exit."""
+    d = os.path.join(tmp, "%s-%s-%s" % (hw, engine, model))
+    os.makedirs(os.path.join(d, engine))
+    src = os.path.join(TABLES, GPU_DIR[hw], engine)
+    os.symlink(os.path.abspath(os.path.join(src, "gemm_perf.csv.gz")),
+               os.path.join(d, engine, "gemm_perf.csv.gz"))
+    cols = None
+    with gzip.open(os.path.join(src, "moe_perf.csv.gz"), "rt") as f, \
+            gzip.open(os.path.join(d, engine, "moe_perf.csv.gz"), "wt") as g:
+        for line in f:
+            if line.startswith("#"):
+                g.write(line)
+                continue
+            v = line.rstrip("\n").split(",")
+            if cols is None:
+                cols = [v.index(c) for c in ("hidden_size", "inter_size", "topk", "num_experts")]
+            elif tuple(v[c] for c in cols) == SHAPE[model]:
+                continue
+            g.write(line)
+    out = os.path.join(tmp, "%s-%s-%s.lua" % (hw, engine, model))
+    r = subprocess.run([BIN, "calibrate", "--tables", d, "--hw", hw, "--engine", engine,
+                        "--save", out, "--format", "csv"], capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("calibrate %s %s without %s: %s" % (hw, engine, model, r.stderr))
+    return out
 
 
 def experts(hw, engine, model, extra):
@@ -75,29 +129,57 @@ def quantile(v, p):
     return v[i - 1] + (k - i) * (v[i] - v[i - 1])
 
 
+def report(name, errs):
+    """errs: (ln ratio, phase) pairs."""
+    v = sorted(e for e, _ in errs)
+    a = sorted(abs(e) for e in v)
+    print("%-12s n %d  ln(measured / GEMM-timed): p5 %.4f p10 %.4f p50 %.4f p90 %.4f p95 %.4f;"
+          "  |ln| median %.3f p90 %.3f;  centre x%.2f" %
+          (name, len(v), quantile(v, .05), quantile(v, .1), quantile(v, .5), quantile(v, .9),
+           quantile(v, .95), quantile(a, .5), quantile(a, .9), math.exp(quantile(v, .5))), end="")
+    for ph in ("decode", "prefill"):
+        w = sorted(e for e, p in errs if p == ph)
+        if w:
+            print("  %s x%.2f" % (ph, math.exp(quantile(w, .5))), end="")
+    print()
+
+
 def main():
-    errs = []
+    arms = {"shipped": [], "uncorrected": [], "held out": []}
     with tempfile.TemporaryDirectory() as tmp:
         for hw, engine in PAIRS:
-            copy = os.path.join(tmp, "%s-%s.lua" % (hw, engine))
-            without_moe("hw_profiles/engines/%s-%s.lua" % (hw, engine), copy)
-            n0 = len(errs)
+            shipped = "hw_profiles/engines/%s-%s.lua" % (hw, engine)
+            copies = {"shipped": os.path.join(tmp, "%s-%s.lua" % (hw, engine)),
+                      "uncorrected": os.path.join(tmp, "%s-%s-bare.lua" % (hw, engine))}
+            without_moe(shipped, copies["uncorrected"])
+            # the shipped profile without its moe tables, its correction kept
+            lines = open(shipped).read().split("\n")
+            start = lines.index(next(l for l in lines if l.startswith("        moe = {")))
+            end = next(i for i in range(start, len(lines)) if lines[i] in ("        },", "        }"))
+            open(copies["shipped"], "w").write("\n".join(lines[:start] + lines[end + 1:]))
+            n0 = len(arms["uncorrected"])
             for model, prec in CASES:
+                if HOLDOUT and (hw, engine, model) not in copies:
+                    copies[(hw, engine, model)] = held_out(tmp, hw, engine, model)
                 for plan in PLANS:
                     for step in STEPS:
                         extra = prec + plan + step
-                        a = experts(hw, engine, model, extra)
-                        b = experts(copy, engine, model, extra)
-                        if not a or not b or not (a[1] & {"measured", "interpolated"}):
+                        a = experts(shipped, engine, model, extra)
+                        if not a or not (a[1] & {"measured", "interpolated"}):
                             continue
-                        if b[1] != {"derived"}:
-                            sys.exit("%s %s %s: GEMM-timed experts read %s" % (hw, model, extra, b[1]))
-                        errs.append(__import__("math").log(a[0] / b[0]))
-            print("%s %s: %d configurations" % (hw, engine, len(errs) - n0))
-    v = sorted(errs)
-    print("n %d  ln(measured / GEMM-timed): p5 %.4f p10 %.4f p50 %.4f p90 %.4f p95 %.4f" %
-          (len(v), quantile(v, .05), quantile(v, .1), quantile(v, .5), quantile(v, .9),
-           quantile(v, .95)))
+                        for arm in arms:
+                            f = copies.get((hw, engine, model)) if arm == "held out" else copies[arm]
+                            b = f and experts(f, engine, model, extra)
+                            if not f:
+                                continue
+                            if not b or b[1] != {"derived"}:
+                                sys.exit("%s %s %s: GEMM-timed experts read %s" %
+                                         (f, model, extra, b and b[1]))
+                            arms[arm].append((math.log(a[0] / b[0]), step[1]))
+            print("%s %s: %d configurations" % (hw, engine, len(arms["uncorrected"]) - n0))
+    for arm, errs in arms.items():
+        if errs:
+            report(arm, errs)
 
 
 if __name__ == "__main__":
