@@ -87,11 +87,12 @@ void rl_collfit_table_version(const char *path, char *v, size_t n);
  *   3. NCCL.
  * a100_sxm (sm80: no symmetric-memory row), h100_sxm and h200_sxm (sm90),
  * b200_sxm (sm100) follow the source.  gb200 (sm100) measures no change at
- * sm100's 2 MiB custom limit over 2 or 4 GPUs and a 2.5x step at 8 MiB
- * (4.93 -> 12.4 us/MiB over 2 GPUs, graph): its rows ran with symmetric
- * memory down (the multicast handle is 0 without the fabric's IMEX setup),
- * so its switches are those of step 1 with max_size 8 MiB -- inferred from
- * the data, as the note says.  Returns the rows set, or -1 (nothing set)
+ * sm100's 2 MiB custom limit over 2 or 4 GPUs and a 2.5x step from 4 to
+ * 8 MiB (24.7 -> 62.2 us over 2 GPUs, graph): its rows ran with symmetric
+ * memory down (symm_mem.py drops it when the rendezvous fails or the
+ * multicast handle is 0; which, the data do not say), so its switches are
+ * those of step 1 with max_size 8 MiB: inferred from the data, and
+ * docs/model.md says so.  Returns the rows set, or -1 (nothing set)
  * for a gpu or version not listed. */
 int rl_collfit_vllm_switches(rl_collectives *t, const char *gpu, const char *version);
 
