@@ -68,6 +68,70 @@ void rl_coll_envelope(rl_coll_row *r)
                                                                           : r->seconds[i];
 }
 
+/* The region of `bytes`: how many of r's switches are <= bytes. */
+static int region_of(const rl_coll_row *r, double bytes)
+{
+    int k = 0;
+    while (k < r->nsw && bytes >= r->sw[k])
+        k++;
+    return k;
+}
+
+/* Log-log line through points a (the nearest) and b (-1: flat) at bytes,
+ * slope clamped to [0, 1] (collectives.h). */
+static double extrapolate(const rl_coll_row *r, const double *sec, int a, int b, double bytes)
+{
+    if (b < 0)
+        return sec[a];
+    double slope = log(sec[b] / sec[a]) / log(r->bytes[b] / r->bytes[a]);
+    return sec[a] * pow(bytes / r->bytes[a], fmin(1.0, fmax(0.0, slope)));
+}
+
+/* Log-log interpolation between points lo < hi at bytes. */
+static double between(const rl_coll_row *r, const double *sec, int lo, int hi, double bytes)
+{
+    if (lo == hi || r->bytes[lo] == bytes)
+        return sec[lo];
+    double w = log(bytes / r->bytes[lo]) / log(r->bytes[hi] / r->bytes[lo]);
+    return sec[lo] * pow(sec[hi] / sec[lo], w);
+}
+
+/* The next point index after (step +1) or before (-1) i, skipping `skip`,
+ * inside region k (-1 for none; k < 0: any region). */
+static int next_point(const rl_coll_row *r, int i, int step, int skip, int k)
+{
+    for (i += step; i >= 0 && i < r->np; i += step)
+        if (i != skip)
+            return k < 0 || region_of(r, r->bytes[i]) == k ? i : -1;
+    return -1;
+}
+
+double rl_coll_piecewise(const rl_coll_row *r, const double *sec, double bytes, int skip, int *how)
+{
+    int k = region_of(r, bytes), up = 0;
+    while (up < r->np && (r->bytes[up] < bytes || up == skip))
+        up++; /* the first point >= bytes */
+    int lo = next_point(r, up, -1, skip, k), hi = up < r->np ? up : -1;
+    if (hi >= 0 && region_of(r, r->bytes[hi]) != k)
+        hi = -1;
+    if (hi >= 0 && r->bytes[hi] == bytes) { /* a measured size */
+        if (how)
+            *how = 0;
+        return sec[hi];
+    }
+    if (how)
+        *how = lo >= 0 && hi >= 0 ? 0 : lo >= 0 || hi >= 0 ? 1 : 2;
+    if (lo >= 0 && hi >= 0)
+        return between(r, sec, lo, hi, bytes);
+    if (lo >= 0)
+        return extrapolate(r, sec, lo, next_point(r, lo, -1, skip, k), bytes);
+    if (hi >= 0)
+        return extrapolate(r, sec, hi, next_point(r, hi, 1, skip, k), bytes);
+    lo = next_point(r, up, -1, skip, -1); /* no point in the region: across the switch */
+    hi = up < r->np ? up : next_point(r, up, -1, skip, -1);
+    return between(r, sec, lo >= 0 ? lo : hi, hi >= 0 ? hi : lo, bytes);
+}
+
 double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov)
 {
     if (prov) /* outside the measured sizes: extrapolated (below: the smallest size's time) */
@@ -76,17 +140,23 @@ double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov)
                     : RL_PROV_MEASURED;
     if (r->np == 0 || bytes > r->bytes[r->np - 1])
         return rl_coll_fit_time(r, bytes);
+    if (bytes < r->bytes[0])
+        return r->capped[0];
     int i = 0;
     while (i < r->np - 1 && bytes > r->bytes[i])
         i++;
-    int lo = i > 0 && bytes < r->bytes[i] ? i - 1 : i; /* the points bracketing bytes */
-    if (prov && *prov == RL_PROV_MEASURED &&
-        (r->capped[lo] != r->seconds[lo] || r->capped[i] != r->seconds[i]))
-        *prov = RL_PROV_INTERPOLATED;
-    if (lo == i)
-        return r->capped[i];
-    double w = log(bytes / r->bytes[lo]) / log(r->bytes[i] / r->bytes[lo]);
-    return r->capped[lo] * pow(r->capped[i] / r->capped[lo], w);
+    int lo = bytes < r->bytes[i] ? i - 1 : i, how; /* the points bracketing bytes */
+    double t = fmin(rl_coll_piecewise(r, r->capped, bytes, -1, &how), r->capped[i]);
+    int k = region_of(r, bytes);
+    if (how == 1 && k > 0 && region_of(r, r->bytes[lo]) < k) /* a region's first sizes */
+        t = fmax(t, fmin(rl_coll_piecewise(r, r->capped, r->sw[k - 1] * (1 - 1e-12), -1, NULL),
+                         r->capped[i]));
+    if (prov && *prov == RL_PROV_MEASURED)
+        *prov = how == 1                                ? RL_PROV_EXTRAPOLATED
+                : how == 2 || r->capped[lo] != r->seconds[lo] || r->capped[i] != r->seconds[i]
+                    ? RL_PROV_INTERPOLATED
+                    : RL_PROV_MEASURED;
+    return t;
 }
 
 /* The string on top of the stack into dst (size n): one line, fits.  The
@@ -156,6 +226,31 @@ static int read_points(lua_State *L, const char *origin, const char *field, rl_c
     return 0;
 }
 
+/* The switches list on top of the stack into r (collectives.h). */
+static int read_switches(lua_State *L, const char *origin, const char *field, rl_coll_row *r,
+                         char *err, size_t errlen)
+{
+    lua_Integer n = lua_istable(L, -1) ? luaL_len(L, -1) : -1;
+    for (lua_Integer i = 1; n >= 0 && n <= RL_COLL_SWITCHES && i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        double v = lua_tonumber(L, -1);
+        int ok = lua_type(L, -1) == LUA_TNUMBER && isfinite(v) && v > 0 && v < 1e300 &&
+                 (i == 1 || v > r->sw[i - 2]);
+        lua_pop(L, 1);
+        if (!ok)
+            n = -1;
+        else
+            r->sw[i - 1] = v;
+    }
+    if (n < 0 || n > RL_COLL_SWITCHES) {
+        snprintf(err, errlen, "%s: field '%s': expected a list of at most %d sizes in bytes, "
+                              "finite, > 0 and increasing", origin, field, RL_COLL_SWITCHES);
+        return -1;
+    }
+    r->nsw = (int)n;
+    return 0;
+}
+
 /* Row i (1-based) on top of the stack into *r. */
 static int read_row(lua_State *L, const char *origin, lua_Integer i, rl_coll_row *r, char *err,
                     size_t errlen)
@@ -212,9 +307,11 @@ static int read_row(lua_State *L, const char *origin, lua_Integer i, rl_coll_row
             seen |= 32;
         } else if (strcmp(k, "points") == 0) {
             rc = read_points(L, origin, kf, r, err, errlen);
+        } else if (strcmp(k, "switches") == 0) {
+            rc = read_switches(L, origin, kf, r, err, errlen);
         } else {
             snprintf(err, errlen, "%s: field '%s': unknown (known: op, impl, gpus, latency_s, bw, "
-                                  "floor_s, points)", origin, kf);
+                                  "floor_s, points, switches)", origin, kf);
             rc = -1;
         }
         lua_pop(L, 1);
@@ -362,7 +459,7 @@ void rl_collectives_push(lua_State *L, const rl_collectives *t)
     lua_createtable(L, t->n, 0);
     for (int i = 0; i < t->n; i++) {
         const rl_coll_row *r = &t->row[i];
-        lua_createtable(L, 0, 7);
+        lua_createtable(L, 0, 8);
         lua_pushstring(L, OP_NAMES[r->op]);
         lua_setfield(L, -2, "op");
         lua_pushstring(L, r->impl);
@@ -385,6 +482,14 @@ void rl_collectives_push(lua_State *L, const rl_collectives *t)
             lua_rawseti(L, -2, p + 1);
         }
         lua_setfield(L, -2, "points");
+        if (r->nsw > 0) {
+            lua_createtable(L, r->nsw, 0);
+            for (int k = 0; k < r->nsw; k++) {
+                lua_pushnumber(L, r->sw[k]);
+                lua_rawseti(L, -2, k + 1);
+            }
+            lua_setfield(L, -2, "switches");
+        }
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "rows");

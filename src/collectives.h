@@ -36,7 +36,22 @@
  * on 8 H100 (16 KiB AllReduces) took longer than at batch 2 (32 KiB) by
  * 2.9% over 160 AllReduces, and batch 1 fell off pareto's frontier (stop
  * 19 tester finding 4).  A capped size's
- * lookup reads `interpolated`; the stored points stay as measured.  Above
+ * lookup reads `interpolated`; the stored points stay as measured.
+ *
+ * A row may list `switches = { bytes, ... }`: sizes at which the
+ * implementation changes algorithm (vLLM's one-stage / two-stage kernels,
+ * its custom AllReduce's size limit, symmetric memory, NCCL: collfit.h).
+ * They cut the points into regions (a size equal to a switch belongs to
+ * the region above it), and a lookup never interpolates across one: inside
+ * a region, between its two nearest points; past a region's last (or
+ * before its first) point, toward a switch, the log-log line through its
+ * two nearest points with the slope clamped to [0, 1] (time does not fall
+ * with size: an engine can pad; nor grow faster than size: it can split a
+ * message in two), flat with one point (`extrapolated`); a region without
+ * points interpolates across the switch (`interpolated`).  The envelope
+ * still bounds the result by the next larger point's capped time, and a
+ * region's first sizes never fall below the region under it at its switch
+ * (monotone).  Without switches the lookup is the one above.  Above
  * the points, the alpha-beta fit
  *
  *   t = max(floor_s, latency_s + bytes / bw)                          (M)
@@ -100,6 +115,7 @@ const char *rl_collective_name(rl_collective c);
 
 #define RL_COLL_ROWS 32
 #define RL_COLL_POINTS 32
+#define RL_COLL_SWITCHES 4
 
 typedef struct {
     rl_collective op;
@@ -113,6 +129,9 @@ typedef struct {
     double seconds[RL_COLL_POINTS]; /* > 0 */
     double capped[RL_COLL_POINTS];  /* seconds under the monotone envelope (above):
                                      * rl_coll_envelope sets it, lookups read it */
+    int nsw;                        /* algorithm switches (0: none) */
+    double sw[RL_COLL_SWITCHES];    /* increasing bytes: a size >= sw[k] runs the
+                                     * algorithm of region k + 1 (below) */
 } rl_coll_row;
 
 typedef struct {
@@ -152,6 +171,15 @@ double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov);
 
 /* (M) alone. */
 double rl_coll_fit_time(const rl_coll_row *r, double bytes);
+
+/* The piecewise rule (above) over r's points with times sec (r->seconds or
+ * r->capped), point `skip` left out (-1: none): inside the region of
+ * `bytes`, between its points; else extrapolated from the region's two
+ * nearest points; a region without another point interpolates across.
+ * *how (may be NULL): 0 between points of the region, 1 extrapolated in it,
+ * 2 across a switch.  Needs a point other than skip. */
+double rl_coll_piecewise(const rl_coll_row *r, const double *sec, double bytes, int skip,
+                         int *how);
 
 /* Read the table on top of L's stack into *out (present = 1).  Errors name
  * "ORIGIN: field 'collectives.rows[3].bw': reason": unknown keys, an

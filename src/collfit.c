@@ -166,6 +166,20 @@ fail:
     return -1;
 }
 
+void rl_collfit_table_version(const char *path, char *v, size_t n)
+{
+    v[0] = '\0';
+    gzFile g = gzopen(path, "rb");
+    char line[512];
+    while (g && gzgets(g, line, sizeof line) && line[0] == '#')
+        if (strncmp(line, "# version: ", 11) == 0) {
+            snprintf(v, n, "%.*s", (int)strcspn(line + 11, "\r\n"), line + 11);
+            break;
+        }
+    if (g)
+        gzclose(g);
+}
+
 static int same_group(const rl_coll_sample *a, const rl_coll_row *r)
 {
     return a->op == r->op && a->gpus == r->gpus && strcmp(a->impl, r->impl) == 0;
@@ -282,9 +296,8 @@ int rl_collfit_fit(const rl_coll_sample *s, size_t n, rl_collectives *out, char 
     return 0;
 }
 
-/* Row r's prediction for sample x: (M), or (held_out) the log-log
- * interpolation between the points either side of x's size (the measured
- * point itself left out); -1 when x is an end point there. */
+/* Row r's prediction for sample x: (M), or (held_out) the lookup from the
+ * other points (collfit.h); -1 when x is an end point there. */
 static double predict(const rl_coll_row *r, const rl_coll_sample *x, int held_out)
 {
     if (!held_out)
@@ -294,8 +307,56 @@ static double predict(const rl_coll_row *r, const rl_coll_sample *x, int held_ou
         k++;
     if (k == 0 || k >= r->np - 1)
         return -1;
-    double w = log(x->bytes / r->bytes[k - 1]) / log(r->bytes[k + 1] / r->bytes[k - 1]);
-    return r->seconds[k - 1] * pow(r->seconds[k + 1] / r->seconds[k - 1], w);
+    return rl_coll_piecewise(r, r->seconds, x->bytes, k, NULL);
+}
+
+#define KIB 1024.0
+#define MIB (1024.0 * 1024.0)
+
+/* One GPU of rl_collfit_vllm_switches: compute capability (80, 90, 100),
+ * symmetric memory up, and the custom AllReduce's limit with it per group
+ * size 2, 4, 8 (CUSTOM_ALL_REDUCE_MAX_SIZES) and symmetric memory's
+ * (SYMM_MEM_ALL_REDUCE_MAX_SIZES), bytes. */
+typedef struct {
+    const char *gpu;
+    int symm;
+    double ca_max[3], symm_max[3];
+} vllm_gpu;
+
+static const vllm_gpu VLLM_GPUS[] = {
+    {"a100_sxm", 0, {0, 0, 0}, {0, 0, 0}},
+    {"h100_sxm", 1, {64 * MIB, 32 * MIB, 256 * KIB}, {64 * MIB, 32 * MIB, 64 * MIB}},
+    {"h200_sxm", 1, {64 * MIB, 32 * MIB, 256 * KIB}, {64 * MIB, 32 * MIB, 64 * MIB}},
+    {"b200_sxm", 1, {2 * MIB, 2 * MIB, 1 * MIB}, {8 * MIB, 32 * MIB, 128 * MIB}},
+    {"gb200", 0, {0, 0, 0}, {0, 0, 0}}, /* symmetric memory down (collfit.h) */
+};
+
+int rl_collfit_vllm_switches(rl_collectives *t, const char *gpu, const char *version)
+{
+    const vllm_gpu *g = NULL;
+    for (size_t i = 0; i < sizeof VLLM_GPUS / sizeof VLLM_GPUS[0]; i++)
+        if (strcmp(gpu, VLLM_GPUS[i].gpu) == 0)
+            g = &VLLM_GPUS[i];
+    int inclusive = strcmp(version, "0.24.0") == 0; /* symm_mem.py: <= from v0.24.0 on */
+    if (!g || (!inclusive && strcmp(version, "0.14.0") != 0))
+        return -1;
+    int set = 0;
+    for (int i = 0; i < t->n; i++) {
+        rl_coll_row *r = &t->row[i];
+        int w = r->gpus == 2 ? 0 : r->gpus == 4 ? 1 : r->gpus == 8 ? 2 : -1;
+        if (r->op != RL_ALLREDUCE || w < 0 || strncmp(r->impl, "vllm_", 5) != 0)
+            continue;
+        double ca = g->symm ? fmin(g->ca_max[w], 8 * MIB) : 8 * MIB; /* custom_all_reduce.py */
+        double two = r->gpus == 2 ? INFINITY : r->gpus <= 4 ? 512 * KIB : 256 * KIB; /* .cuh */
+        r->nsw = 0;
+        if (two < ca)
+            r->sw[r->nsw++] = two;
+        r->sw[r->nsw++] = ca;
+        if (g->symm && g->symm_max[w] > ca)
+            r->sw[r->nsw++] = g->symm_max[w] + (inclusive ? 1 : 0); /* <=: max runs below */
+        set++;
+    }
+    return set;
 }
 
 size_t rl_collfit_error(const rl_collectives *t, const rl_coll_sample *s, size_t n,

@@ -58,12 +58,53 @@ long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *ca
 int rl_collfit_fit(const rl_coll_sample *s, size_t n, rl_collectives *out, char *err,
                    size_t errlen);
 
+/* The "# version: X" header of a table into v (n bytes); "" if none or
+ * unreadable. */
+void rl_collfit_table_version(const char *path, char *v, size_t n);
+
+/* vLLM's AllReduce switches (collectives.h `switches`) on t's vllm_graph
+ * and vllm_eager rows, from the dispatch of the vLLM release that measured
+ * them (`version`, the table's "# version:" header) on `gpu` (the silicon
+ * folder's name).  tensor_model_parallel_all_reduce runs, in order (vLLM
+ * v0.14.0, commit b17039bcc, and v0.24.0, commit ee0da84ab, identical but
+ * for the last `<=`; vllm/distributed/device_communicators/
+ * cuda_communicator.py CudaCommunicator.all_reduce; NCCL symmetric memory
+ * and FlashInfer are off by default, envs.py VLLM_USE_NCCL_SYMM_MEM = 0,
+ * VLLM_ALLREDUCE_USE_FLASHINFER = 0):
+ *   1. the custom AllReduce while bytes < max_size (custom_all_reduce.py
+ *      should_custom_ar), max_size 8 MiB, or min(8 MiB,
+ *      CUSTOM_ALL_REDUCE_MAX_SIZES[capability][gpus]) when symmetric memory
+ *      is up (all_reduce_utils.py: sm90 2: 64 MiB, 4: 32 MiB, 8: 256 KiB;
+ *      sm100 2: 2 MiB, 4: 2 MiB, 8: 1 MiB); its kernel is one-stage below
+ *      512 KiB over 4 GPUs and 256 KiB over 8 (always over 2), two-stage
+ *      above (csrc/custom_all_reduce.cuh, CustomAllreduce::allreduce);
+ *   2. torch symmetric memory while bytes < (v0.14.0) or <= (v0.24.0)
+ *      SYMM_MEM_ALL_REDUCE_MAX_SIZES[capability][gpus] (symm_mem.py
+ *      should_use_symm_mem; sm90 2: 64 MiB, 4: 32 MiB, 8: 64 MiB; sm100 2:
+ *      8 MiB, 4: 32 MiB, 8: 128 MiB), one algorithm per group size; up
+ *      when VLLM_ALLREDUCE_USE_SYMM_MEM (default 1), the capability has a
+ *      row there and the NVLink multicast handle is non-zero;
+ *   3. NCCL.
+ * a100_sxm (sm80: no symmetric-memory row), h100_sxm and h200_sxm (sm90),
+ * b200_sxm (sm100) follow the source.  gb200 (sm100) measures no change at
+ * sm100's 2 MiB custom limit over 2 or 4 GPUs and a 2.5x step from 4 to
+ * 8 MiB (24.7 -> 62.2 us over 2 GPUs, graph): its rows ran with symmetric
+ * memory down (symm_mem.py drops it when the rendezvous fails or the
+ * multicast handle is 0; which, the data do not say), so its switches are
+ * those of step 1 with max_size 8 MiB: inferred from the data, and
+ * docs/model.md says so.  Returns the rows set, or -1 (nothing set)
+ * for a gpu or version not listed. */
+int rl_collfit_vllm_switches(rl_collectives *t, const char *gpu, const char *version);
+
 /* |predicted / measured - 1| of every sample of `impl` (NULL: all) through
  * t's rows of that impl: median and p90 into *median, *p90; returns the
  * count (0: none, both 0).  held_out 0: the fit (M) alone; 1: each
- * interior point predicted by the log-log interpolation between its two
- * neighbours (itself held out; end points are not counted), the error of
- * interpolating between measured sizes twice as far apart as the table's. */
+ * interior point predicted by the lookup of collectives.h from the other
+ * points (itself held out; end points are not counted): between its two
+ * neighbours, or, next to one of the row's switches, from its own
+ * region's points (rl_coll_piecewise over the measured times, without the
+ * envelope), the error of interpolating between measured sizes twice as
+ * far apart as the table's. */
 size_t rl_collfit_error(const rl_collectives *t, const rl_coll_sample *s, size_t n,
                         const char *impl, int held_out, double *median, double *p90);
 

@@ -1675,8 +1675,9 @@ static void readme_tpu_v5e_max_batch_runs(void **state)
 /* h31audit finding 5: the README's AllReduce accuracy sentence quotes what
  * `make accuracy-collectives` (roofline-collfit, part of `make accuracy`)
  * prints from NVIDIA AIConfigurator's tables in ../shared/data/silicon: each
- * measured size held out and interpolated (collfit.h rl_collfit_error
- * held_out 1), p90 per GPU and implementation, against the 15% target; the
+ * measured size held out and interpolated, never across one of vLLM's
+ * algorithm switches (collfit.h rl_collfit_error held_out 1,
+ * rl_collfit_vllm_switches), p90 per GPU and implementation, against the 15% target; the
  * NCCL and TensorRT-LLM ranges and every vLLM cell that misses, to 0.1%
  * as printed.  Skipped without the data (it is not in this repository). */
 static void readme_quotes_collective_accuracy(void **state)
@@ -1704,6 +1705,10 @@ static void readme_quotes_collective_accuracy(void **state)
             if (rl_collfit_read(path, &smp, &n, &cap, err, sizeof err) < 0 ||
                 rl_collfit_fit(smp, n, &t, err, sizeof err) != 0)
                 fail_msg("%s", err);
+            char ver[64];
+            rl_collfit_table_version(path, ver, sizeof ver);
+            if (f == 2 && rl_collfit_vllm_switches(&t, GPU[g], ver) <= 0)
+                fail_msg("%s: no vLLM switches for version '%s'", GPU[g], ver);
             for (int i = f; i < (f == 2 ? 4 : f + 1); i++) {
                 double med, p90;
                 if (!rl_collfit_error(&t, smp, n, IMPL[i], 1, &med, &p90))

@@ -6,6 +6,8 @@
 
 #include <sys/stat.h>
 
+#include <lauxlib.h>
+
 #include "collfit.h"
 #include "comm.h"
 
@@ -627,6 +629,72 @@ static void measured_envelope(void **state)
             assert_true(r->capped[i] <= r->capped[j]);
 }
 
+/* vLLM's AllReduce switches algorithm at documented sizes (collfit.h
+ * rl_collfit_vllm_switches; collectives.h `switches`) and the lookup never
+ * interpolates across one.  a100-sxm-80g under vLLM (v0.14.0 on sm80: the
+ * custom AllReduce below 8 MiB, NCCL from 8 MiB on; switches = {8388608}
+ * over 2 GPUs), graph rows (a100-sxm-80g.lua, AIConfigurator's
+ * custom_allreduce_perf.csv.gz): 2 MiB 15.18 us, 4 MiB 25.24 us, 8 MiB
+ * 89.68 us.  6 MiB extrapolates the custom kernel's last two points:
+ * 25.24 us x 1.5^(log2(25.24 / 15.18)) = 33.98 us (by hand; interpolating
+ * to NCCL's 8 MiB gave 52.99 us), `extrapolated`; 8 MiB stays measured.
+ * 4 MiB held out (rl_coll_piecewise skipping it) comes from 1 and 2 MiB:
+ * 15.18 x 2^(log2(15.18 / 10.70)) = 21.54 us (-14.7% of 25.24; across the
+ * switch +46%).  Every vLLM row of the five GPU presets stays monotone in
+ * size.  A switches list out of order is bad input naming the field.
+ * Tolerance 1e-3 (4 digits stored). */
+static void vllm_switch_not_crossed(void **state)
+{
+    (void)state;
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("a100-sxm-80g", NULL, 0);
+    char err[512];
+    assert_int_equal(rl_hw_select_engine(h, "vllm", err, sizeof err), 0);
+    rl_comm c = must(h, RL_ALLREDUCE, 6291456, 2, 1);
+    assert_string_equal(c.impl, "vllm_graph");
+    assert_rel(c.time_s, 33.98e-6, 1e-3);
+    assert_int_equal(c.prov, RL_PROV_EXTRAPOLATED);
+    c = must(h, RL_ALLREDUCE, 8388608, 2, 1);
+    assert_rel(c.time_s, 89.68e-6, 1e-3);
+    assert_int_equal(c.prov, RL_PROV_MEASURED);
+    const rl_coll_row *r = rl_coll_find(&h->collectives, RL_ALLREDUCE, 2);
+    assert_non_null(r);
+    assert_int_equal(r->nsw, 1);
+    assert_rel(r->bytes[14], 4194304, 1e-12);
+    assert_rel(rl_coll_piecewise(r, r->seconds, 4194304, 14, NULL), 21.54e-6, 1e-3);
+    static const char *const GPU[] = {"a100-sxm-80g", "h100-sxm", "h200", "b200", "gb200"};
+    for (int g = 0; g < 5; g++) {
+        *h = load_hw(GPU[g], NULL, 0);
+        int rows = 0;
+        for (int i = 0; i < h->collectives.n; i++) {
+            const rl_coll_row *v = &h->collectives.row[i];
+            if (strncmp(v->impl, "vllm_", 5) != 0)
+                continue;
+            rows += v->nsw > 0;
+            double prev = 0;
+            for (double b = 200; b < 2e9; b *= 1.05) {
+                double t = rl_coll_time(v, b, NULL);
+                if (t < prev * (1 - 1e-12))
+                    fail_msg("%s %s over %lld: %g s at %g bytes < %g s below", GPU[g], v->impl,
+                             v->gpus, t, b, prev);
+                prev = t;
+            }
+        }
+        assert_true(rows >= 4); /* graph and eager over 2 and 4 GPUs at least */
+    }
+    free(h);
+    lua_State *L = luaL_newstate();
+    assert_int_equal(luaL_dostring(L, "return { source = 's', rows = { { op = 'AllReduce', "
+                                      "impl = 'vllm_graph', gpus = 2, latency_s = 1e-6, bw = 1e11, "
+                                      "floor_s = 1e-6, switches = { 8388608, 524288 } } } }"),
+                     0);
+    static rl_collectives t;
+    assert_int_equal(rl_collectives_read(L, "x.lua", &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "x.lua: field 'collectives.rows[1].switches': expected a list"));
+    lua_close(L);
+}
+
 /* Synthetic rows on the line t = 10 us + bytes / 1e11 B/s (16-bit elements
  * from 256 to 2^27): the weighted least squares recovers latency 1e-5 s and
  * bw 1e11 B/s (tolerance 1e-9), the floor is the first row's time and (M)'s
@@ -700,6 +768,7 @@ int main(void)
         cmocka_unit_test(allreduce_follows_engine),
         cmocka_unit_test(fit_excerpt),
         cmocka_unit_test(measured_envelope),
+        cmocka_unit_test(vllm_switch_not_crossed),
         cmocka_unit_test(fit_closed_form),
         cmocka_unit_test(link_what_if),
         cmocka_unit_test(links_and_topology_what_if),

@@ -16,21 +16,6 @@
 
 #include "collfit.h"
 
-/* The "# version: X" header of a table into v (n bytes); "" if none. */
-static void table_version(const char *path, char *v, size_t n)
-{
-    v[0] = '\0';
-    gzFile g = gzopen(path, "rb");
-    char line[512];
-    while (g && gzgets(g, line, sizeof line) && line[0] == '#')
-        if (strncmp(line, "# version: ", 11) == 0) {
-            snprintf(v, n, "%.*s", (int)strcspn(line + 11, "\r\n"), line + 11);
-            break;
-        }
-    if (g)
-        gzclose(g);
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -47,7 +32,7 @@ int main(int argc, char **argv)
     const char *dir = dirbuf, *gpu = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
     rl_coll_sample *s = NULL;
     size_t n = 0, cap = 0;
-    char err[512], path[1024], ver[64];
+    char err[512], path[1024], ver[64], vllm_ver[64] = "";
     static rl_collectives t;
     int k = snprintf(t.source, sizeof t.source,
                      "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), "
@@ -65,7 +50,9 @@ int main(int argc, char **argv)
             free(s);
             return 2;
         }
-        table_version(path, ver, sizeof ver);
+        rl_collfit_table_version(path, ver, sizeof ver);
+        if (i == 2)
+            snprintf(vllm_ver, sizeof vllm_ver, "%s", ver);
         k += snprintf(t.source + k, sizeof t.source - (size_t)k, "%s %s %s", i ? "," : "",
                       TABLES[i][0], ver);
         f += snprintf(t.fitted_on + f, sizeof t.fitted_on - (size_t)f, "%s%s", i ? " + " : "",
@@ -77,6 +64,11 @@ int main(int argc, char **argv)
         free(s);
         return 2;
     }
+    /* vLLM's algorithm switches (collfit.h); the lookup never interpolates
+     * across one (collectives.h) */
+    if (vllm_ver[0] && rl_collfit_vllm_switches(&t, gpu, vllm_ver) < 0)
+        fprintf(stderr, "roofline-collfit: %s: no vLLM switches known for vLLM %s on this GPU: "
+                        "its rows interpolate across sizes\n", gpu, vllm_ver);
     /* no top-level impl: a plan's AllReduce follows the selected engine
      * (collectives.h); --set hw.collectives.impl= names one for all */
     printf("  collectives = {\n    source = \"%s\",\n    fitted_on = \"%s\",\n"
@@ -89,7 +81,11 @@ int main(int argc, char **argv)
         for (int p = 0; p < r->np; p++)
             printf("%s{%.10g, %.4g}", p ? (p % 4 ? ", " : ",\n          ") : " ", r->bytes[p],
                    r->seconds[p]);
-        printf(" } },\n");
+        printf(" }");
+        for (int k = 0; k < r->nsw; k++)
+            printf("%s%.10g%s", k ? ", " : ",\n        switches = { ", r->sw[k],
+                   k == r->nsw - 1 ? " }" : "");
+        printf(" },\n");
     }
     printf("    },\n  },\n");
     static const char *const IMPLS[] = {"nccl", "trtllm", "vllm_graph", "vllm_eager"};
