@@ -255,17 +255,34 @@ static int is_measured(const rl_ktable *t, size_t at)
     return !isnan(t->logv[at]) && !t->filled[at];
 }
 
+/* Whether the bracket from node lo to node up (coordinates; up larger on
+ * one axis, the rest held) spans a kernel switch (ktable.h
+ * RL_KT_STEP): its measured latency ratio exceeds RL_KT_STEP times the
+ * larger of its roofline ratio and 1, or falls below 1 / RL_KT_STEP.
+ * Without an ideal function only the second test applies. */
+static int steps_across(const rl_ktable *t, const int *lo, const int *up, double dlogv,
+                        rl_kt_ideal_fn ideal, const void *ctx)
+{
+    double xl[RL_KT_AXES], xu[RL_KT_AXES];
+    node_shape(t, lo, xl);
+    node_shape(t, up, xu);
+    double r = log(roofline_ratio(ideal, ctx, xu, xl));
+    return (ideal && dlogv > (r > 0 ? r : 0) + log(RL_KT_STEP)) || dlogv < -log(RL_KT_STEP);
+}
+
 /* The hole at h (coordinates hi) interpolated along the axes on which it has
  * measured nodes on both sides: per axis, log-log between the nearest
  * measured node below and above it (the other coordinates held), their ln
  * latencies; the mean of those axes' ln latencies, each weighted by the
- * inverse of its bracket's width in ln(shape) (ktable.h), into *logv.  0
- * when no axis brackets it. */
-static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
+ * inverse of its bracket's width in ln(shape) (ktable.h), into *logv; the
+ * brackets that span a kernel switch (steps_across) count only when every
+ * bracket does.  0 when no axis brackets it. */
+static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn ideal,
+                     const void *ctx, double *logv)
 {
     size_t stride = 1;
-    double sum = 0, wsum = 0;
-    int n = 0;
+    double sum[2] = {0, 0}, wsum[2] = {0, 0};
+    int n[2] = {0, 0};
     for (int a = t->naxes - 1; a >= 0; a--) {
         int lo = hi[a] - 1, up = hi[a] + 1;
         while (lo >= 0 && !is_measured(t, h - (size_t)(hi[a] - lo) * stride))
@@ -278,15 +295,22 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
             size_t below = h - (size_t)(hi[a] - lo) * stride;
             size_t above = h + (size_t)(up - hi[a]) * stride;
             double width = la[up] - la[lo];
-            sum += ((1 - w) * t->logv[below] + w * t->logv[above]) / width;
-            wsum += 1 / width;
-            n++;
+            int ilo[RL_KT_AXES], iup[RL_KT_AXES];
+            memcpy(ilo, hi, sizeof ilo);
+            memcpy(iup, hi, sizeof iup);
+            ilo[a] = lo;
+            iup[a] = up;
+            int k = steps_across(t, ilo, iup, t->logv[above] - t->logv[below], ideal, ctx);
+            sum[k] += ((1 - w) * t->logv[below] + w * t->logv[above]) / width;
+            wsum[k] += 1 / width;
+            n[k]++;
         }
         stride *= (size_t)t->len[a];
     }
-    if (n)
-        *logv = sum / wsum;
-    return n > 0;
+    int k = n[0] ? 0 : 1;
+    if (n[k])
+        *logv = sum[k] / wsum[k];
+    return n[k] > 0;
 }
 
 /* The hole at h (coordinates hi) from the measured nodes fewest grid steps
@@ -338,7 +362,7 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
             continue;
         coords(t, h, hi);
         double v;
-        if (!bracketed(t, h, hi, &v))
+        if (!bracketed(t, h, hi, ideal, ctx, &v))
             v = nearest_along_roofline(t, hi, ideal, ctx);
         t->logv[h] = v;
         t->filled[h] = 1;
