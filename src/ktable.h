@@ -231,7 +231,20 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *    half the smaller's time is a faster kernel or a spike.  Without an
  *    ideal function only the second test applies.  Held back (make
  *    accuracy-kernels, stop 34): GEMM / attention classes meeting the
- *    targets 44 -> 49 of 61, no class worse by more than 0.2 points;
+ *    targets 44 -> 49 of 61, no class worse by more than 0.2 points.
+ *    Along a bracket that is no switch the hole follows the line's
+ *    curvature rather than its chord: the parabola in (ln shape, ln
+ *    latency) through the bracket and the next measured node out on either
+ *    side (each where that outer pair is no switch either), the mean of
+ *    the two, kept between the bracket's two latencies.  A kernel's time
+ *    leaving its launch floor is convex in log-log (flat, then rising to
+ *    its work's power), so the chord reads high across it: held-back rows
+ *    read a median +2.0% high on H100 vLLM prefill attention bf16 before.
+ *    Not on GEMM tables (first axis m): their time is a staircase in
+ *    ceil(m / tile), ceil(n / tile) (CUTLASS's threadblock tiles), where a
+ *    parabola through three steps overshoots (H100 vLLM GEMM bf16 p90
+ *    10.5% -> 11.2% with it); the chord stays.  Held back: every class
+ *    but GEMM's median fell on H100 (docs/validation.md, stop 34);
  *  - otherwise (a hole on the grid's edge on every axis it has neighbours
  *    along) from the measured nodes nearest to it (fewest grid steps): the
  *    geometric mean of their latencies each scaled by ideal(hole) /

@@ -251,6 +251,36 @@ static void test_fill_holes_step(void **state)
     rl_kt_free(&t);
 }
 
+/* A hole between measured nodes follows the line's curvature (ktable.h):
+ * one axis "isl" = {1, 2, 4, 8, 16} holding ln t = ln 1e-6 + 0.2 u +
+ * 0.3 u^2, u = ln isl (convex in log-log, as a kernel leaving its launch
+ * floor is), the node at 4 a hole.  Both parabolas, through (1, 2, 8) and
+ * (2, 8, 16), reproduce the law: 1e-6 * exp(0.2 ln 4 + 0.3 (ln 4)^2) =
+ * 2.3486e-6 (by hand).  The chord between 2 and 8 gives 1e-6 * exp(0.2 ln
+ * 4 + 0.15 ((ln 2)^2 + (ln 8)^2)) = 2.7127e-6, 15.5% higher: fails this.  A
+ * GEMM table (first axis m) keeps the chord: test_fill_holes_between. */
+static void test_fill_holes_curved(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    make_m_axis(&t);
+    snprintf(t.axis_name[0], sizeof t.axis_name[0], "isl");
+    t.len[0] = 5;
+    t.axis[0][4] = 16;
+    rl_kt_free(&t);
+    char err[256];
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    for (int i = 0; i < 5; i++) {
+        double u = log(t.axis[0][i]);
+        t.logv[i] = i == 2 ? NAN : log(1e-6) + 0.2 * u + 0.3 * u * u;
+    }
+    assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 1);
+    double u = log(4.0);
+    assert_rel(exp(t.logv[2]), 1e-6 * exp(0.2 * u + 0.3 * u * u), 1e-12);
+    assert_rel(exp(t.logv[2]), 2.3486e-6, 1e-4);
+    rl_kt_free(&t);
+}
+
 static void test_fill_holes(void **state)
 {
     (void)state;
@@ -569,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_fill_holes),
         cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_fill_holes_step),
+        cmocka_unit_test(test_fill_holes_curved),
         cmocka_unit_test(test_lua_round_trip),
         cmocka_unit_test(test_isotonic_fit),
         cmocka_unit_test(test_isotonic_reach),
