@@ -255,38 +255,113 @@ static int is_measured(const rl_ktable *t, size_t at)
     return !isnan(t->logv[at]) && !t->filled[at];
 }
 
+/* Node of coordinate c on axis a (stride) on the line through the hole h,
+ * whose coordinate there is ha. */
+static size_t on_line(size_t h, int ha, int c, size_t stride)
+{
+    return c < ha ? h - (size_t)(ha - c) * stride : h + (size_t)(c - ha) * stride;
+}
+
+/* The nearest measured node after coordinate c on that line, in direction
+ * dir (-1 or 1): its coordinate, -1 or t->len[a] when there is none. */
+static int next_measured(const rl_ktable *t, size_t h, const int *hi, int a, size_t stride,
+                         int c, int dir)
+{
+    for (c += dir; c >= 0 && c < t->len[a] && !is_measured(t, on_line(h, hi[a], c, stride));
+         c += dir)
+        ;
+    return c;
+}
+
+/* Whether the measured nodes at coordinates c0 < c1 on that line span a
+ * kernel switch (ktable.h RL_KT_STEP): their latency ratio exceeds
+ * RL_KT_STEP times the larger of their roofline ratio and 1, or falls
+ * below 1 / RL_KT_STEP.  Without an ideal function only the second test
+ * applies. */
+static int steps_across(const rl_ktable *t, size_t h, const int *hi, int a, size_t stride, int c0,
+                        int c1, rl_kt_ideal_fn ideal, const void *ctx)
+{
+    int i0[RL_KT_AXES], i1[RL_KT_AXES];
+    double x0[RL_KT_AXES], x1[RL_KT_AXES];
+    memcpy(i0, hi, sizeof i0);
+    memcpy(i1, hi, sizeof i1);
+    i0[a] = c0;
+    i1[a] = c1;
+    node_shape(t, i0, x0);
+    node_shape(t, i1, x1);
+    double d = t->logv[on_line(h, hi[a], c1, stride)] - t->logv[on_line(h, hi[a], c0, stride)];
+    double r = log(roofline_ratio(ideal, ctx, x1, x0));
+    return (ideal && d > (r > 0 ? r : 0) + log(RL_KT_STEP)) || d < -log(RL_KT_STEP);
+}
+
+/* The ln latency at the hole h from its bracket lo < hi[a] < up on axis a
+ * with the curvature of the line (ktable.h): the parabola in (ln shape,
+ * ln latency) through (lo2, lo, up) and the one through (lo, up, up2),
+ * lo2 and up2 the next measured nodes out, each where its outer pair is
+ * no kernel switch; their mean, kept between the bracket's two latencies;
+ * the chord between lo and up when neither parabola stands. */
+static double curved(const rl_ktable *t, size_t h, const int *hi, int a, size_t stride, int lo,
+                     int up, rl_kt_ideal_fn ideal, const void *ctx)
+{
+    const double *la = t->logaxis[a], x = la[hi[a]];
+    double vlo = t->logv[on_line(h, hi[a], lo, stride)], vup = t->logv[on_line(h, hi[a], up, stride)];
+    double w = (x - la[lo]) / (la[up] - la[lo]), sum = 0;
+    int lo2 = next_measured(t, h, hi, a, stride, lo, -1);
+    int up2 = next_measured(t, h, hi, a, stride, up, 1), n = 0;
+    const int tri[2][3] = {{lo2, lo, up}, {lo, up, up2}};
+    for (int u = 0; u < 2; u++) {
+        const int *c = tri[u];
+        if (c[0] < 0 || c[2] >= t->len[a] ||
+            steps_across(t, h, hi, a, stride, u ? up : lo2, u ? up2 : lo, ideal, ctx))
+            continue;
+        for (int i = 0; i < 3; i++) { /* Lagrange's form */
+            double b = t->logv[on_line(h, hi[a], c[i], stride)];
+            for (int j = 0; j < 3; j++)
+                b *= j == i ? 1 : (x - la[c[j]]) / (la[c[i]] - la[c[j]]);
+            sum += b;
+        }
+        n++;
+    }
+    if (!n)
+        return (1 - w) * vlo + w * vup;
+    double v = sum / n, mn = fmin(vlo, vup), mx = fmax(vlo, vup);
+    return v < mn ? mn : v > mx ? mx : v;
+}
+
 /* The hole at h (coordinates hi) interpolated along the axes on which it has
- * measured nodes on both sides: per axis, log-log between the nearest
- * measured node below and above it (the other coordinates held), their ln
- * latencies; the mean of those axes' ln latencies, each weighted by the
- * inverse of its bracket's width in ln(shape) (ktable.h), into *logv.  0
- * when no axis brackets it. */
-static int bracketed(const rl_ktable *t, size_t h, const int *hi, double *logv)
+ * measured nodes on both sides: per axis, between the nearest measured node
+ * below and above it (the other coordinates held), their ln latencies, by
+ * `curved` (GEMM tables: log-log, the chord); the mean of those axes' ln
+ * latencies, each weighted by the inverse of its bracket's width in
+ * ln(shape) (ktable.h), into *logv; the brackets that span a kernel switch
+ * (steps_across) count only when every bracket does.  0 when no axis
+ * brackets it. */
+static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn ideal,
+                     const void *ctx, double *logv)
 {
     size_t stride = 1;
-    double sum = 0, wsum = 0;
-    int n = 0;
+    double sum[2] = {0, 0}, wsum[2] = {0, 0};
+    int n[2] = {0, 0}, gemm = !strcmp(t->axis_name[0], "m");
     for (int a = t->naxes - 1; a >= 0; a--) {
-        int lo = hi[a] - 1, up = hi[a] + 1;
-        while (lo >= 0 && !is_measured(t, h - (size_t)(hi[a] - lo) * stride))
-            lo--;
-        while (up < t->len[a] && !is_measured(t, h + (size_t)(up - hi[a]) * stride))
-            up++;
+        int lo = next_measured(t, h, hi, a, stride, hi[a], -1);
+        int up = next_measured(t, h, hi, a, stride, hi[a], 1);
         if (lo >= 0 && up < t->len[a]) {
             const double *la = t->logaxis[a];
-            double w = (la[hi[a]] - la[lo]) / (la[up] - la[lo]);
-            size_t below = h - (size_t)(hi[a] - lo) * stride;
-            size_t above = h + (size_t)(up - hi[a]) * stride;
-            double width = la[up] - la[lo];
-            sum += ((1 - w) * t->logv[below] + w * t->logv[above]) / width;
-            wsum += 1 / width;
-            n++;
+            double width = la[up] - la[lo], w = (la[hi[a]] - la[lo]) / width;
+            int k = steps_across(t, h, hi, a, stride, lo, up, ideal, ctx);
+            double v = k || gemm ? (1 - w) * t->logv[on_line(h, hi[a], lo, stride)] +
+                                       w * t->logv[on_line(h, hi[a], up, stride)]
+                                 : curved(t, h, hi, a, stride, lo, up, ideal, ctx);
+            sum[k] += v / width;
+            wsum[k] += 1 / width;
+            n[k]++;
         }
         stride *= (size_t)t->len[a];
     }
-    if (n)
-        *logv = sum / wsum;
-    return n > 0;
+    int k = n[0] ? 0 : 1;
+    if (n[k])
+        *logv = sum[k] / wsum[k];
+    return n[k] > 0;
 }
 
 /* The hole at h (coordinates hi) from the measured nodes fewest grid steps
@@ -338,7 +413,7 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
             continue;
         coords(t, h, hi);
         double v;
-        if (!bracketed(t, h, hi, &v))
+        if (!bracketed(t, h, hi, ideal, ctx, &v))
             v = nearest_along_roofline(t, hi, ideal, ctx);
         t->logv[h] = v;
         t->filled[h] = 1;

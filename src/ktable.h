@@ -180,6 +180,13 @@ void rl_kt_free(rl_ktable *t);
  * within 4. */
 #define RL_KT_ROUNDS 8
 
+/* A bracket whose latency ratio exceeds its roofline ratio (or 1) by this
+ * factor, or falls below its inverse, spans a kernel switch
+ * (rl_kt_fill_holes). */
+#ifndef RL_KT_STEP
+#define RL_KT_STEP 2.0
+#endif
+
 /* Fit t's ln latencies non-decreasing along its batched axes, in place,
  * by isotonic median regression (above), at most `rounds` rounds of
  * one-axis passes (RL_KT_ROUNDS; fewer in tests) before the suffix
@@ -211,7 +218,33 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *    since one bracket alone picks up its own nodes' noise (the narrowest
  *    bracket alone, tried at stop 20, lost on GEMM bf16: p90 8.9% -> 9.8%).
  *    1 / width^2 (inverse of a curvature error) and the median over the
- *    axes were tried beside it (stop 30, docs/validation.md);
+ *    axes were tried beside it (stop 30, docs/validation.md).  A bracket
+ *    that spans a kernel switch is left out while another is not: its
+ *    latency ratio (upper node over lower) above RL_KT_STEP times the
+ *    larger of its roofline ratio ideal(upper) / ideal(lower) and 1, or
+ *    below 1 / RL_KT_STEP.  One kernel's time grows no faster than its
+ *    work (efficiency rises with size; a grid of ceil(work / wave) blocks
+ *    at most doubles when the work doubles), so a steeper bracket holds
+ *    two kernels (TensorRT-LLM decode attention: XQA up to group 32,
+ *    masked MHA from 48, H100 bf16 512 streams, context 128, head_dim 64
+ *    27.8 us at group 32 and 318 us at 48); and a larger shape at under
+ *    half the smaller's time is a faster kernel or a spike.  Without an
+ *    ideal function only the second test applies.  Held back (make
+ *    accuracy-kernels, stop 34): GEMM / attention classes meeting the
+ *    targets 44 -> 49 of 61, no class worse by more than 0.2 points.
+ *    Along a bracket that is no switch the hole follows the line's
+ *    curvature rather than its chord: the parabola in (ln shape, ln
+ *    latency) through the bracket and the next measured node out on either
+ *    side (each where that outer pair is no switch either), the mean of
+ *    the two, kept between the bracket's two latencies.  A kernel's time
+ *    leaving its launch floor is convex in log-log (flat, then rising to
+ *    its work's power), so the chord reads high across it: held-back rows
+ *    read a median +2.0% high on H100 vLLM prefill attention bf16 before.
+ *    Not on GEMM tables (first axis m): their time is a staircase in
+ *    ceil(m / tile), ceil(n / tile) (CUTLASS's threadblock tiles), where a
+ *    parabola through three steps overshoots (H100 vLLM GEMM bf16 p90
+ *    10.5% -> 11.2% with it); the chord stays.  Held back: every class
+ *    but GEMM's median fell on H100 (docs/validation.md, stop 34);
  *  - otherwise (a hole on the grid's edge on every axis it has neighbours
  *    along) from the measured nodes nearest to it (fewest grid steps): the
  *    geometric mean of their latencies each scaled by ideal(hole) /

@@ -151,6 +151,15 @@ static void make_m_axis(rl_ktable *t)
     assert_int_equal(rl_kt_alloc(t, err, sizeof err), 0);
 }
 
+/* The grid's own law as the roofline: t ~ k^2 grows faster than m n k,
+ * and a bracket growing more than RL_KT_STEP x its roofline spans a
+ * kernel switch (ktable.h); under the law itself no bracket does. */
+static double ideal_law(const double *x, const void *ctx)
+{
+    (void)ctx;
+    return power_law(x);
+}
+
 /* A hole with measured nodes on both sides along an axis is interpolated
  * in log-log between them (ktable.h), not scaled along the roofline. */
 static void test_fill_holes_between(void **state)
@@ -161,24 +170,25 @@ static void test_fill_holes_between(void **state)
     int hole[3] = {1, 0, 1}; /* (4, 2, 9): between m = 1, 16 and k = 3, 27 */
     size_t h = rl_kt_index(&t, hole);
     t.logv[h] = NAN;
-    assert_int_equal(rl_kt_fill_holes(&t, ideal_mnk, NULL), 1);
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_law, NULL), 1);
     /* both axes reproduce the power law: 1e-6 * 2 * 2 * 81 = 3.24e-4; the
      * roofline rule would give e.g. t(1, 2, 9) * 4 = 6.48e-4 */
     assert_rel(exp(t.logv[h]), 3.24e-4, 1e-12);
-    /* the node (16, 2, 9) measured 2x its law: along m, w = ln 4 / ln 16 =
-     * 1/2, so 3.24e-4 * sqrt 2 (bracket 1..16, width ln 16); along k,
+    /* the node (16, 2, 9) measured 1.5x its law: along m, w = ln 4 / ln 16
+     * = 1/2, so 3.24e-4 * sqrt 1.5 (bracket 1..16, width ln 16); along k,
      * 3.24e-4 (bracket 3..27, width ln 9); their mean in ln latency
-     * weighted by 1 / width (ktable.h): 3.24e-4 * 2^(ln 9 / (2 (ln 9 +
-     * ln 16))) = 3.24e-4 * 2^0.22106 (exact by hand; the unweighted mean
-     * before, 2^(1/4), fails this) */
+     * weighted by 1 / width (ktable.h): 3.24e-4 * 1.5^(ln 9 / (2 (ln 9 +
+     * ln 16))) = 3.24e-4 * 1.5^0.22106 (exact by hand; the unweighted mean
+     * before, 1.5^(1/4), fails this).  (2x its law, as this test had it
+     * before the step rule, sits exactly on RL_KT_STEP's edge along m.) */
     t.logv[h] = NAN;
     t.filled[h] = 0;
     int m16[3] = {2, 0, 1};
-    t.logv[rl_kt_index(&t, m16)] += log(2.0);
-    assert_int_equal(rl_kt_fill_holes(&t, ideal_mnk, NULL), 1);
-    assert_rel(exp(t.logv[h]), 3.24e-4 * pow(2.0, log(9.0) / (2 * (log(9.0) + log(16.0)))),
+    t.logv[rl_kt_index(&t, m16)] += log(1.5);
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_law, NULL), 1);
+    assert_rel(exp(t.logv[h]), 3.24e-4 * pow(1.5, log(9.0) / (2 * (log(9.0) + log(16.0)))),
                1e-12);
-    assert_rel(exp(t.logv[h]), 3.24e-4 * pow(2.0, 0.22106), 1e-5);
+    assert_rel(exp(t.logv[h]), 3.24e-4 * pow(1.5, 0.22106), 1e-5);
     rl_kt_free(&t);
 
     /* one axis {1, 2, 4, 8} of t = 1e-6 x^1.5 with holes at 2 and 4: each
@@ -190,6 +200,84 @@ static void test_fill_holes_between(void **state)
     assert_rel(exp(t.logv[1]), 1e-6 * pow(2, 1.5), 1e-12);
     assert_rel(exp(t.logv[2]), 1e-6 * 8, 1e-12);
     assert_true(t.filled[1] && t.filled[2] && !t.filled[3]);
+    rl_kt_free(&t);
+}
+
+/* The "roofline" of the step test: t ~ streams (memory-bound decode
+ * attention: its KV bytes do not grow with the group). */
+static double ideal_streams(const double *x, const void *ctx)
+{
+    (void)ctx;
+    return x[0];
+}
+
+/* A bracket across a kernel switch is left out of a hole's fill while
+ * another bracket is not (ktable.h RL_KT_STEP).  A grid (streams, group) =
+ * {1, 2, 4} x {16, 32, 64} holding t = 10 us * streams up to group 32 and
+ * 100 us * streams at 64 (the shape of H100 TensorRT-LLM decode attention,
+ * 512 streams, context 128, head_dim 64: 23.6, 27.8 and 318 us at group
+ * 16, 32 and 48).  The hole (2, 32): along streams 1..4, 20 us (exact);
+ * along group 16..64 the ratio 10 is over 2 x the roofline's 1, a switch,
+ * left out: 20 us (the mean of both, weighted 1 / width as before, gave
+ * sqrt(20 x sqrt(20 x 200)) = 35.6 us).  The hole (1, 32), on the streams
+ * edge, has the group bracket only: it is used, sqrt(10 x 100) = 31.6 us. */
+static void test_fill_holes_step(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    memset(&t, 0, sizeof t);
+    t.naxes = 2;
+    snprintf(t.axis_name[0], sizeof t.axis_name[0], "streams");
+    snprintf(t.axis_name[1], sizeof t.axis_name[1], "group");
+    t.len[0] = t.len[1] = 3;
+    static const double s[3] = {1, 2, 4}, g[3] = {16, 32, 64};
+    memcpy(t.axis[0], s, sizeof s);
+    memcpy(t.axis[1], g, sizeof g);
+    char err[256];
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    int idx[2];
+    for (idx[0] = 0; idx[0] < 3; idx[0]++)
+        for (idx[1] = 0; idx[1] < 3; idx[1]++)
+            t.logv[rl_kt_index(&t, idx)] = log((idx[1] == 2 ? 1e-4 : 1e-5) * s[idx[0]]);
+    int mid[2] = {1, 1}, edge[2] = {0, 1};
+    size_t h = rl_kt_index(&t, mid), e = rl_kt_index(&t, edge);
+    t.logv[h] = NAN;
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_streams, NULL), 1);
+    assert_rel(exp(t.logv[h]), 2e-5, 1e-12);
+    t.filled[h] = 0; /* measured again; the edge hole (a hole is never a source) */
+    t.logv[e] = NAN;
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_streams, NULL), 1);
+    assert_rel(exp(t.logv[e]), sqrt(1e-5 * 1e-4), 1e-12);
+    rl_kt_free(&t);
+}
+
+/* A hole between measured nodes follows the line's curvature (ktable.h):
+ * one axis "isl" = {1, 2, 4, 8, 16} holding ln t = ln 1e-6 + 0.2 u +
+ * 0.3 u^2, u = ln isl (convex in log-log, as a kernel leaving its launch
+ * floor is), the node at 4 a hole.  Both parabolas, through (1, 2, 8) and
+ * (2, 8, 16), reproduce the law: 1e-6 * exp(0.2 ln 4 + 0.3 (ln 4)^2) =
+ * 2.3486e-6 (by hand).  The chord between 2 and 8 gives 1e-6 * exp(0.2 ln
+ * 4 + 0.15 ((ln 2)^2 + (ln 8)^2)) = 2.7127e-6, 15.5% higher: fails this.  A
+ * GEMM table (first axis m) keeps the chord: test_fill_holes_between. */
+static void test_fill_holes_curved(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    make_m_axis(&t);
+    snprintf(t.axis_name[0], sizeof t.axis_name[0], "isl");
+    t.len[0] = 5;
+    t.axis[0][4] = 16;
+    rl_kt_free(&t);
+    char err[256];
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    for (int i = 0; i < 5; i++) {
+        double u = log(t.axis[0][i]);
+        t.logv[i] = i == 2 ? NAN : log(1e-6) + 0.2 * u + 0.3 * u * u;
+    }
+    assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 1);
+    double u = log(4.0);
+    assert_rel(exp(t.logv[2]), 1e-6 * exp(0.2 * u + 0.3 * u * u), 1e-12);
+    assert_rel(exp(t.logv[2]), 2.3486e-6, 1e-4);
     rl_kt_free(&t);
 }
 
@@ -510,6 +598,8 @@ int main(void)
         cmocka_unit_test(test_extrapolation_holds_efficiency),
         cmocka_unit_test(test_fill_holes),
         cmocka_unit_test(test_fill_holes_between),
+        cmocka_unit_test(test_fill_holes_step),
+        cmocka_unit_test(test_fill_holes_curved),
         cmocka_unit_test(test_lua_round_trip),
         cmocka_unit_test(test_isotonic_fit),
         cmocka_unit_test(test_isotonic_reach),
