@@ -288,12 +288,16 @@ static size_t terms_bytes(void)
     return (span_slots(RL_OPS_SPANS) + 1) * sizeof(rl_ops_term_slot);
 }
 
-/* A step cost's terms mapping, freed by the one before (free_dense) and
- * kept for the next: `size` makes and frees a step cost per configuration
- * (pools of 4, band edges), and mapping 36 MiB afresh made the kernel zero
- * every huge page again as it was touched (perf on the README's size
- * search at 20 req/s: clear_page_erms under span_terms, 5.8% of its
- * CPU).  The slots are not zeroed on reuse: each key carries its
+/* Step costs' terms mappings, freed by the ones before (free_dense) and
+ * kept for the next, up to RL_TERM_SPARES of them: `size` makes and frees
+ * a step cost per configuration (pools of 4, band edges), and mapping 36
+ * MiB afresh made the kernel zero every huge page again as it was touched
+ * (perf on the README's size search at 20 req/s: clear_page_erms under
+ * span_terms, 5.8% of its CPU).  One spare left every cost of a full pool
+ * but one to a fresh mapping (h34speed: 23 step costs and 4.1% of the CPU
+ * in clear_page_erms, 3.1% under span_terms); as many spares as size
+ * keeps costs at once (size.c SIZE_KEPT_COSTS) map no more than the most
+ * costs alive at once did.  The slots are not zeroed on reuse: each key carries its
  * mapping's generation in its top bits (RL_TERM_TAG_SHIFT), 1 to
  * RL_TERM_GENS, one more for each step cost that takes it, so no key of
  * an earlier owner matches (and key 0, a fresh slot's, is never asked);
@@ -303,14 +307,17 @@ static size_t terms_bytes(void)
  * slots it evicts, never a time). */
 #define RL_TERM_TAG_SHIFT 56
 #define RL_TERM_GENS 255ull
-static _Atomic(rl_ops_term_slot *) spare_terms;
+#define RL_TERM_SPARES 4
+static _Atomic(rl_ops_term_slot *) spare_terms[RL_TERM_SPARES];
 
-/* The mapping for c's terms (the spare, else a new one) with c->terms_tag
+/* The mapping for c's terms (a spare, else a new one) with c->terms_tag
  * set to its next generation; NULL without memory. */
 static rl_ops_term_slot *terms_take(rl_ops_cost *c)
 {
     size_t n = span_slots(RL_OPS_SPANS);
-    rl_ops_term_slot *t = atomic_exchange(&spare_terms, NULL);
+    rl_ops_term_slot *t = NULL;
+    for (int j = 0; j < RL_TERM_SPARES && !t; j++)
+        t = atomic_exchange(&spare_terms[j], NULL);
     if (!t && !(t = table_map(terms_bytes())))
         return NULL;
     unsigned long long gen = t[n].key + 1; /* a new mapping's key is 0 */
@@ -331,8 +338,13 @@ static void free_dense(rl_ops_cost *c)
     c->dense_map = NULL;
     c->dense = NULL;
     c->dense_bytes = 0;
-    if (c->terms[0])
-        table_unmap(atomic_exchange(&spare_terms, c->terms[0]), terms_bytes());
+    rl_ops_term_slot *t = c->terms[0]; /* into an empty spare, else unmapped */
+    for (int j = 0; j < RL_TERM_SPARES && t; j++) {
+        rl_ops_term_slot *none = NULL;
+        if (atomic_compare_exchange_strong(&spare_terms[j], &none, t))
+            t = NULL;
+    }
+    table_unmap(t, terms_bytes());
     for (int sp = 0; sp < RL_OPS_SPANS; sp++)
         c->terms[sp] = NULL;
 }
