@@ -521,6 +521,92 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
                e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts, bias);
 }
 
+/* Layers x table time of the dense GEMMs (weight matmuls timed by the
+ * engine's gemm table, not the unquantized ones) of one decode step at
+ * batch b, precision p, TP over tp chips; -1 when the step cannot be built. */
+static double dense_gemm_s(const rl_model *m, const rl_hw *h, long long chips, long long tp,
+                           rl_precision p, long long b, long long context)
+{
+    rl_ops *ops = calloc(1, sizeof *ops);
+    rl_ops_config c = rl_ops_config_default();
+    char err[ERRLEN];
+    double s = -1;
+    c.chips = chips;
+    c.tp = tp;
+    c.prec = p;
+    c.calibrated = 1;
+    c.no_collectives = 1;
+    if (ops && rl_ops_config_phase(&c, "decode", b, 0, context, err, sizeof err) == 0 &&
+        rl_ops_check(m, h, &c, err, sizeof err) == 0 && rl_ops_build(m, h, &c, ops, err, sizeof err) == 0) {
+        s = 0;
+        for (int i = 0; i < ops->n; i++) { /* a fused head op and the ops sharing its
+                                              * table time (ops.h kspan) */
+            const rl_op *op = &ops->op[i];
+            if (op->kind == RL_OP_WEIGHT && op->kclass == RL_KC_GEMM && !op->half &&
+                strcmp(op->name, "lm_head") != 0) /* kept unquantized under fp4/fp8 */
+                for (int k = i; k < i + (op->kspan > 1 ? op->kspan : 1) && k < ops->n; k++)
+                    s += ops->op[k].layers * ops->op[k].t.time_s;
+        }
+    }
+    free(ops);
+    return s;
+}
+
+/* Caution when the run's GEMM precision is measured slower than a wider one
+ * the same engine's tables measure (tester46 F2: on b200's TensorRT-LLM
+ * tables NVFP4 x NVFP4 decode GEMMs take ~21 us at n = 1024, k = 8192 from
+ * m = 1 to 256 where bf16 takes 7.5-9 us: AIConfigurator's
+ * collector/trtllm/collect_gemm.py times TensorRT-LLM's Linear.forward on
+ * bf16 activations, so its NVFP4 rows include the activation's FP4
+ * quantization kernel, and no autotuning pass is run).  The time stays the
+ * measured one: an NVFP4 checkpoint runs NVFP4 GEMMs, the engine cannot swap
+ * in a bf16 kernel; the note names the tables as the reason.  Compared at
+ * each --batch in decode, TP over the chips (or --tp), 5% margin. */
+static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                                const rl_serving_engine *e, rl_dtype gw, rl_dtype gc)
+{
+    static const rl_dtype wider[] = {RL_BF16, RL_FP8}; /* the widest named first */
+    int v = rl_kvariant_gemm(gw, gc);
+    if (v < 0 || !rl_engine_has(e->tables, RL_KC_GEMM, v) || m->abstract)
+        return;
+    long long tp = o->sharded && o->plan.tp > 0 ? o->plan.tp : o->chips;
+    long long context = o->context > 0 ? o->context : 1;
+    for (size_t w = 0; w < sizeof wider / sizeof *wider; w++) {
+        rl_precision q = o->prec;
+        q.weights = q.compute = wider[w];
+        int vq = rl_kvariant_gemm(q.weights, q.compute);
+        if (rl_dtype_weight_bytes(wider[w]) <= rl_dtype_weight_bytes(gw) || vq < 0 || vq == v ||
+            !rl_engine_has(e->tables, RL_KC_GEMM, vq))
+            continue;
+        double worst = 0, ts = 0, tq = 0;
+        long long bw = 0;
+        for (int i = 0; i < (o->nbatch ? o->nbatch : 1); i++) {
+            long long b = o->nbatch ? o->batch[i] : 1;
+            rl_precision p = o->prec;
+            p.weights = gw;
+            p.compute = gc;
+            double a = dense_gemm_s(m, h, o->chips, tp, p, b, context);
+            double c = dense_gemm_s(m, h, o->chips, tp, q, b, context);
+            if (a > 0 && c > 0 && a > 1.05 * c && a / c > worst) {
+                worst = a / c;
+                ts = a;
+                tq = c;
+                bw = b;
+            }
+        }
+        if (worst > 0) {
+            rl_cli_say(o, "caution: %s's measured %s GEMMs on %s are slower than its %s ones at "
+                          "this model's shapes: decode batch %lld, tp %lld, dense matmuls %.3f ms "
+                          "vs %.3f ms a step (x%.2f) in the tables' own rows, which time the engine's "
+                          "linear layer as its collector ran it (TensorRT-LLM's with the "
+                          "activation's quantization: docs/model.md); the time is the measured one",
+                       e->name, rl_kvariant_name(v), h->name, rl_kvariant_name(vq), bw, tp,
+                       ts * 1e3, tq * 1e3, worst);
+            return; /* the widest slower one named once */
+        }
+    }
+}
+
 /* Say so when the selected engine's tables have no kernel for the run's KV
  * dtype (decode attention) or weight x compute pair (GEMM): those operators
  * are derived (engines.h DERIVED), not measured (tester12 #7: --kv int4 on
@@ -551,6 +637,8 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
                    e->name, h->name, rl_dtype_name(o->prec.kv), have[0] ? have : "none",
                    rl_dtype_name(o->prec.kv));
     }
+    if (!(derived & RL_DERIVED_GEMM))
+        note_slow_precision(o, m, h, e, gw, gc);
     if (derived & RL_DERIVED_GEMM) {
         measured_variants(e, RL_KC_GEMM, have, sizeof have);
         rl_cli_say(o, "note: %s's kernel tables on %s have no GEMM of %s weights x %s compute "

@@ -4996,6 +4996,48 @@ static void derived_dtype_note(void **state)
                                 "int4 KV-cache attention"));
 }
 
+/* tester46 F2: b200's TensorRT-LLM tables time NVFP4 decode GEMMs slower
+ * than bf16 ones at Llama-3-70B's TP8 shapes (raw rows of
+ * silicon/b200_sxm/trtllm/gemm_perf.csv.gz at m = 1..256, n = 1024, k = 8192:
+ * nvfp4 0.0210-0.0222 ms, bfloat16 0.0075-0.0116 ms), and step and ops say
+ * so.  Expected ratio of the dense matmuls a step at batch 1: 5.140 / 3.802
+ * ms = x1.35 (the ops rows of the shipped b200-trtllm profile: nvfp4 q/k/v
+ * 21.2, o 7.9, gate+up 22.2, down 12.9 us a layer), tolerance x1.25..x1.45
+ * for a profile regenerated from the same rows.  vLLM's tables (FlashInfer
+ * CuTe-DSL NVFP4, 0.0111 ms at m = 1, n = 1024, k = 8192) and a bf16 run get
+ * no caution, nor --ideal (no table). */
+static void slow_precision_caution(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw b200 --chips 8 --batch 1,64,256 "
+                       "--context 4096";
+    static const char *const tails[] = {" --weights fp4 --compute fp4 --engine trtllm",
+                                        " --weights fp4 --compute fp4 --engine vllm",
+                                        " --engine trtllm",
+                                        " --weights fp4 --compute fp4 --ideal"};
+    for (int i = 0; i < 4; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "%s%s", base, tails[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        const char *c = strstr(out, "caution: trtllm's measured nvfp4 GEMMs on b200 are slower "
+                                    "than its bfloat16 ones at this model's shapes: decode batch 1, "
+                                    "tp 8");
+        if (i > 0) {
+            assert_null(strstr(out, "GEMMs on b200 are slower"));
+            continue;
+        }
+        assert_non_null(c);
+        const char *x = strstr(c, "(x");
+        assert_non_null(x);
+        double ratio = strtod(x + 2, NULL);
+        assert_true(ratio > 1.25 && ratio < 1.45);
+    }
+    assert_int_equal(run_cli("ops --model llama3-70b --hw b200 --chips 8 --batch 64 --context 4096 "
+                             "--weights fp4 --compute fp4 --engine trtllm",
+                             out, sizeof out), 0);
+    assert_non_null(strstr(out, "roofline ops: caution: trtllm's measured nvfp4 GEMMs on b200"));
+}
+
 /* tester18 F5: a run that gives each replica fewer requests than a steady
  * window needs (serve.h RL_SERVE_STEADY_MIN, 50) says its throughput is
  * noise, as a run of under 100 requests does: 200 requests on 20 replicas
@@ -5657,6 +5699,7 @@ int main(void)
         cmocka_unit_test(step_chips_pipelines_weights_that_do_not_fit),
         cmocka_unit_test(step_chips_pipeline_by_heaviest_stage),
         cmocka_unit_test(derived_dtype_note),
+        cmocka_unit_test(slow_precision_caution),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
