@@ -1004,6 +1004,24 @@ static void per_chip_bytes_in_every_step(void **state)
     cJSON_Delete(f1);
 }
 
+/* tester46 F4: prefill's byte counts are whole bytes and its HBM capacity
+ * is chips x usable_bytes_per_chip exactly (it read 629628377497.6 beside
+ * 8 x 78703547187 = 629628377496 for llama3-70b tp8 on h100-sxm). */
+static void prefill_bytes_are_whole(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("prefill --model llama3-70b --hw h100-sxm --chips 8 --tokens 2048 "
+                              "--format json", "tensor parallel");
+    const cJSON *r = cJSON_GetObjectItem(j, "rows")->child;
+    const char *keys[] = {"hbm_capacity_bytes", "hbm_weight_bytes", "hbm_kv_bytes",
+                          "usable_bytes_per_chip", "weight_bytes_per_chip", "kv_bytes_per_chip"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        assert_true(num(r, keys[i]) == (double)(long long)num(r, keys[i]));
+    assert_true(num(r, "hbm_capacity_bytes") == 8 * num(r, "usable_bytes_per_chip"));
+    assert_true(num(r, "hbm_weight_bytes") == 8 * num(r, "weight_bytes_per_chip"));
+    cJSON_Delete(j);
+}
+
 /* The first row's `key` of the JSON result of `args` (exit 0). */
 static double first_row(const char *args, const char *key)
 {
@@ -5572,6 +5590,7 @@ int main(void)
         cmocka_unit_test(mode_follows_the_figures),
         cmocka_unit_test(seed_exact),
         cmocka_unit_test(per_chip_bytes_in_every_step),
+        cmocka_unit_test(prefill_bytes_are_whole),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
