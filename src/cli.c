@@ -1616,6 +1616,12 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     int np = sv_tuple(o, RL_P_PREFIX_CACHE, v, 1, 2);
     if (np < 0)
         return -1;
+    int over = rl_serve_prefix_cache_over(v, np);
+    if (over >= 0)
+        return rl_cli_say(o, "--prefix-cache '%.40s%s': the %s tier's %.4g GB is outside 0..%.0f GB "
+                             "a replica", o->given[RL_P_PREFIX_CACHE],
+                          rl_elide_suffix(o->given[RL_P_PREFIX_CACHE]), over ? "host" : "HBM",
+                          v[over], RL_PREFIX_CACHE_MAX_GB);
     rl_serve_config_prefix_cache(c, v[0], v[1]);
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "

@@ -2119,7 +2119,10 @@ int rl_lua_simulate(lua_State *L)
     c.kv_len = rl_serve_workload_len(&w, NULL, 0); /* its DISTs' means, as the CLI's */
     rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
     double cache[2] = {0, 0}; /* prefix_cache = "HBM_GB[:HOST_GB]", as --prefix-cache */
-    opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2);
+    int over = rl_serve_prefix_cache_over(cache, opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2));
+    if (over >= 0)
+        opt_error(L, "field 'prefix_cache': the %s tier's %.4g GB is outside 0..%.0f GB a replica",
+                  over ? "host" : "HBM", cache[over], RL_PREFIX_CACHE_MAX_GB);
     rl_serve_config_prefix_cache(&c, cache[0], cache[1]);
     int calibrated = !h.ideal; /* ideal = true or engine = "ideal" (select_engine) */
     /* the request count is bounded by its parameter row (RL_REQUESTS_MAX, as
