@@ -1287,7 +1287,8 @@ int rl_cli_run(rl_opts *o)
         rc = stdout_done(o->cmd, rc);
         if (rl_outdir_in_tree(&out, err, sizeof err) > 0) /* as check_output says for --save */
             rl_cli_tell("run", "note: the run replaced files of roofline's own tree (%s), "
-                               "where only the files roofline reads are guarded (PRESETS)", err);
+                               "where only the files roofline reads are guarded (PRESETS; README.md and "
+                               "docs/*.md too)", err);
     }
     rl_outdir_close(&out);
     return rc;
@@ -3521,7 +3522,8 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
             return rl_cli_say(o, "%s", why);
         if (rl_guard_in_tree(path, why, sizeof why)) /* tester11 #5 */
             rl_cli_say(o, "note: %s '%s' replaces a file of roofline's own tree (%s), where "
-                          "only the files roofline reads are guarded (PRESETS)", label, path,
+                          "only the files roofline reads are guarded (PRESETS; README.md and "
+                          "docs/*.md too)", label, path,
                        why);
         return 0;
     }
