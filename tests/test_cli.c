@@ -5406,6 +5406,16 @@ static void validate_one_row_plot(void **state)
     snprintf(path, sizeof path, "%s/p.png", dir);
     if (system("command -v gnuplot >/dev/null 2>&1") == 0)
         assert_int_equal(access(path, F_OK), 0);
+    /* tester46 F11: the key lists the classes with rows only (it listed
+     * static, and prefill here, beside one decode row) */
+    snprintf(path, sizeof path, "%s/p.gp", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    if (!strstr(out, "has0 = 1\nhas1 = 0\nhas2 = 0\n") || !strstr(out, "(has2 ? 'static' : '')"))
+        fail_msg("p.gp does not draw the decode class alone: %s", out);
     assert_int_equal(remove_tree(dir), 0);
 }
 
