@@ -1,5 +1,7 @@
 # Predicted vs measured end-to-end times (roofline validate --against, fit --plot), log-log.
-# Variables set by roofline: datafile, outfile, plottitle.
+# Variables set by roofline: datafile, outfile, plottitle, has0..has2 (1 when the
+# decode, prefill, static block holds rows: an empty class stays out of the key,
+# tester46 F11).
 # datafile: three blocks (decode, prefill, static); columns measured_s predicted_s.
 set title plottitle noenhanced
 set xlabel 'measured (s), log scale'
@@ -27,6 +29,6 @@ set yrange [lo:hi]
 plot x title 'y = x' lw 2 lc rgb '#333333', \
      1.1 * x title '+10%' dt 2 lc rgb '#888888', \
      0.9 * x title '-10%' dt 2 lc rgb '#888888', \
-     datafile index 0 using 1:2 title 'decode' pt 7 ps 1.0 lc 1, \
-     datafile index 1 using 1:2 title 'prefill' pt 5 ps 1.0 lc 2, \
-     datafile index 2 using 1:2 title 'static' pt 9 ps 1.2 lc 3
+     datafile index 0 using 1:2 title (has0 ? 'decode' : '') pt 7 ps 1.0 lc 1, \
+     datafile index 1 using 1:2 title (has1 ? 'prefill' : '') pt 5 ps 1.0 lc 2, \
+     datafile index 2 using 1:2 title (has2 ? 'static' : '') pt 9 ps 1.2 lc 3

@@ -1375,7 +1375,8 @@ int rl_cli_run(rl_opts *o)
         rc = stdout_done(o->cmd, rc);
         if (rl_outdir_in_tree(&out, err, sizeof err) > 0) /* as check_output says for --save */
             rl_cli_tell("run", "note: the run replaced files of roofline's own tree (%s), "
-                               "where only the files roofline reads are guarded (PRESETS)", err);
+                               "where only the files roofline reads are guarded (PRESETS; README.md and "
+                               "docs/*.md too)", err);
     }
     rl_outdir_close(&out);
     return rc;
@@ -1704,6 +1705,12 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     int np = sv_tuple(o, RL_P_PREFIX_CACHE, v, 1, 2);
     if (np < 0)
         return -1;
+    int over = rl_serve_prefix_cache_over(v, np);
+    if (over >= 0)
+        return rl_cli_say(o, "--prefix-cache '%.40s%s': the %s tier's %.4g GB is outside 0..%.0f GB "
+                             "a replica", o->given[RL_P_PREFIX_CACHE],
+                          rl_elide_suffix(o->given[RL_P_PREFIX_CACHE]), over ? "host" : "HBM",
+                          v[over], RL_PREFIX_CACHE_MAX_GB);
     rl_serve_config_prefix_cache(c, v[0], v[1]);
     if (np > 0 && v[1] > 0 && c->prefix_hbm_tokens < 1)
         rl_cli_say(o, "note: --prefix-cache: the host tier holds prefixes evicted from the HBM "
@@ -3603,7 +3610,8 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
             return rl_cli_say(o, "%s", why);
         if (rl_guard_in_tree(path, why, sizeof why)) /* tester11 #5 */
             rl_cli_say(o, "note: %s '%s' replaces a file of roofline's own tree (%s), where "
-                          "only the files roofline reads are guarded (PRESETS)", label, path,
+                          "only the files roofline reads are guarded (PRESETS; README.md and "
+                          "docs/*.md too)", label, path,
                        why);
         return 0;
     }

@@ -1265,6 +1265,8 @@ static int plot_validate(const char *out, const char *what, const rows *rs, cons
         return -1;
     }
     fprintf(d, "# measured_s predicted_s, one block per phase (decode, prefill, static)\n");
+    char has[64]; /* which blocks hold rows: the legend lists those only (tester46 F11) */
+    int hl = 0;
     for (int ph = 0; ph < 3; ph++) {
         fprintf(d, "# %s\n", rl_meas_phase_name((rl_meas_phase)ph));
         int any = 0;
@@ -1276,12 +1278,14 @@ static int plot_validate(const char *out, const char *what, const rows *rs, cons
         if (!any) /* an empty block would shift the index: a point off the chart */
             fprintf(d, "NaN NaN\n");
         fprintf(d, "\n\n");
+        hl += snprintf(has + hl, sizeof has - (size_t)hl, "has%d = %d\n", ph, any);
     }
     char title[256];
     snprintf(title, sizeof title, "%s (%d rows)", what, rs->n);
     if (fclose(d) != 0 || !data)
         return free(data), snprintf(err, errlen, "%s: out of memory", out), -1;
-    int rc = rl_plot_render_titled(AT_FDCWD, "validate_e2e.gp", out, title, data, err, errlen);
+    int rc = rl_plot_render_titled_vars(AT_FDCWD, "validate_e2e.gp", out, title, has, data, err,
+                                        errlen);
     free(data);
     return rc;
 }

@@ -62,4 +62,40 @@ static inline const char *rl_elide_suffix(const char *s)
     return s && strlen(s) > 40 ? "..." : "";
 }
 
+/* The offset of the first byte of s[len] that breaks UTF-8 (RFC 3629: no
+ * overlong form, no surrogate, nothing past U+10FFFF), or -1 when all of it
+ * is UTF-8.  JSON text must be UTF-8 (RFC 8259 section 8.1): a spec's
+ * strings are refused at load and a result's at render when not (tester46
+ * F3: a name's raw 0xff made the JSON unreadable). */
+static inline long rl_utf8_bad(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        unsigned c = u[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+        if (n == 0 || i + n >= len)
+            return (long)i;
+        unsigned lo = 0x80, hi = 0xbf; /* the second byte's range (RFC 3629 section 4) */
+        if (c == 0xe0)
+            lo = 0xa0;
+        else if (c == 0xed)
+            hi = 0x9f;
+        else if (c == 0xf0)
+            lo = 0x90;
+        else if (c == 0xf4)
+            hi = 0x8f;
+        if ((u[i + 1] < lo || u[i + 1] > hi))
+            return (long)i;
+        for (size_t k = 2; k <= n; k++)
+            if (u[i + k] < 0x80 || u[i + k] > 0xbf)
+                return (long)i;
+        i += n + 1;
+    }
+    return -1;
+}
+
 #endif

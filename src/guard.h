@@ -46,11 +46,14 @@
 struct stat;
 
 /* What a shipped file is, for the message. */
-enum { RL_SHIPPED_NONE, RL_SHIPPED_MODEL, RL_SHIPPED_HW, RL_SHIPPED_DATA, RL_SHIPPED_PROGRAM };
+enum { RL_SHIPPED_NONE, RL_SHIPPED_MODEL, RL_SHIPPED_HW, RL_SHIPPED_DATA, RL_SHIPPED_PROGRAM,
+       RL_SHIPPED_DOC };
 
 /* Whether the file of stat `st` is shipped (rule 1): RL_SHIPPED_NONE or its
  * kind (model/: MODEL; hw_profiles/...: HW; PRESETS, plots/, scenarios/:
- * DATA; the running binary: PROGRAM). */
+ * DATA; the running binary: PROGRAM; README.md and the .md files of docs/ beside
+ * PRESETS: DOC, tester46 F10 -- not docs/sizing/ or docs/figures/, which
+ * roofline's own commands regenerate). */
 int rl_guard_shipped(const struct stat *st);
 
 /* The same for an existing path (0 when missing or not a regular file). */

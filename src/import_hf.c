@@ -833,6 +833,20 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
         free(text);
         return NULL;
     }
+    /* an escaped NUL: cJSON's strings end there ("ll\u0000ama" read "ll", and the
+     * error quoted a value not in the file: tester46 F6); \u0000 is an escape
+     * when an even run of backslashes precedes it ("\\u0000" is text) */
+    for (const char *u = strstr(text, "\\u0000"); u; u = strstr(u + 1, "\\u0000")) {
+        size_t run = 0;
+        while (u - run > text && u[-(long)run - 1] == '\\')
+            run++;
+        if (run % 2 == 0) {
+            snprintf(err, errlen, "%s: an escaped NUL (\\u0000) at byte %ld: a string with a NUL "
+                     "byte names nothing a config holds", path, (long)(u - text));
+            free(text);
+            return NULL;
+        }
+    }
     /* the whole file must be one JSON value: trailing garbage is an error */
     const char *end = NULL, *at = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);

@@ -87,6 +87,23 @@ static int cmp_str(const void *a, const void *b)
 
 static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *err, size_t errlen);
 
+/* Why the key on top of the stack (described as `desc`, rl_sandbox_key) is
+ * neither a name nor an entry of the table's list 1..n, which it pops
+ * (tester46 F5: {[1.5] = 1} read "mixes list entries and named fields").
+ * Returns -1 with err set. */
+static int odd_key(lua_State *L, const char *desc, char *err, size_t errlen)
+{
+    int integer = lua_isinteger(L, -1), type = lua_type(L, -1);
+    lua_pop(L, 1);
+    if (type == LUA_TSTRING)
+        return rl_fail(err, errlen, "field name '%s' contains a NUL byte", desc);
+    if (integer)
+        return rl_fail(err, errlen, "key %s: a table is a list (keys 1..n without gaps) or named "
+                                    "fields, not both", desc);
+    return rl_fail(err, errlen, "key %s (%s) is neither a name nor a list index", desc,
+                   lua_typename(L, type));
+}
+
 /* The string keys of the table at idx, malloc'd into *keys (each stays
  * valid while the table holds it: below only raw access touches the table,
  * no metamethod runs).  Returns how many, or -1 with err set (a list entry,
@@ -102,11 +119,7 @@ static long table_keys(lua_State *L, int idx, const char ***keys, char *err, siz
         lua_pop(L, 1);
         char desc[64];
         if (!rl_sandbox_key(L, -1, desc, sizeof desc)) {
-            int named = lua_type(L, -1) == LUA_TSTRING;
-            lua_pop(L, 1);
-            if (named)
-                return rl_fail(err, errlen, "field name '%s' contains a NUL byte", desc);
-            return rl_fail(err, errlen, "table mixes list entries and named fields");
+            return odd_key(L, desc, err, errlen);
         }
         if (n == cap) {
             const char **k = realloc(*keys, 2 * cap * sizeof **keys);
@@ -284,6 +297,21 @@ static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *e
         for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1))
             entries++;
         if (entries > len) { /* {1, 2, a = 3}: the named field was dropped */
+            for (lua_pushnil(L); lua_next(L, idx);) { /* name the first key past the list */
+                lua_pop(L, 1);
+                if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 &&
+                    (lua_Unsigned)lua_tointeger(L, -1) <= len)
+                    continue;
+                char desc[64];
+                const char *k = rl_sandbox_key(L, -1, desc, sizeof desc);
+                if (k) {
+                    snprintf(err, errlen, "table mixes list entries and named fields (key '%s')", k);
+                    lua_pop(L, 1);
+                } else {
+                    odd_key(L, desc, err, errlen);
+                }
+                return NULL;
+            }
             snprintf(err, errlen, "table mixes list entries and named fields");
             return NULL;
         }
@@ -2091,7 +2119,10 @@ int rl_lua_simulate(lua_State *L)
     c.kv_len = rl_serve_workload_len(&w, NULL, 0); /* its DISTs' means, as the CLI's */
     rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
     double cache[2] = {0, 0}; /* prefix_cache = "HBM_GB[:HOST_GB]", as --prefix-cache */
-    opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2);
+    int over = rl_serve_prefix_cache_over(cache, opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2));
+    if (over >= 0)
+        opt_error(L, "field 'prefix_cache': the %s tier's %.4g GB is outside 0..%.0f GB a replica",
+                  over ? "host" : "HBM", cache[over], RL_PREFIX_CACHE_MAX_GB);
     rl_serve_config_prefix_cache(&c, cache[0], cache[1]);
     int calibrated = !h.ideal; /* ideal = true or engine = "ideal" (select_engine) */
     /* the request count is bounded by its parameter row (RL_REQUESTS_MAX, as

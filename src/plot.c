@@ -445,12 +445,19 @@ static void put_plottitle(FILE *f, const char *title, const char *fmt, ...)
 int rl_plot_render_titled(int dir, const char *tmpl, const char *out, const char *title,
                           const char *data, char *err, size_t errlen)
 {
+    return rl_plot_render_titled_vars(dir, tmpl, out, title, "", data, err, errlen);
+}
+
+int rl_plot_render_titled_vars(int dir, const char *tmpl, const char *out, const char *title,
+                               const char *more, const char *data, char *err, size_t errlen)
+{
     text v;
     if (text_open(&v) != 0)
         return snprintf(err, errlen, "%s: out of memory", out), -1;
     fputs("plottitle = ", v.f);
     put_quoted(v.f, title);
     fputc('\n', v.f);
+    fputs(more, v.f);
     char *vars = text_close(&v);
     if (!vars)
         return snprintf(err, errlen, "%s: out of memory", out), -1;

@@ -52,6 +52,11 @@ int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars,
 int rl_plot_render_titled(int dir, const char *tmpl, const char *out, const char *title,
                           const char *data, char *err, size_t errlen);
 
+/* The same with gnuplot statements `more` after plottitle (the template's
+ * other variables, e.g. which blocks hold rows). */
+int rl_plot_render_titled_vars(int dir, const char *tmpl, const char *out, const char *title,
+                               const char *more, const char *data, char *err, size_t errlen);
+
 /* The side files of figure `out` (a path ending in .png or .svg, checked by
  * rl_plot_check_path): STEM.dat into dat and STEM.gp into gp (len bytes
  * each), in the figure's folder. */

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "report.h"
 
+#include "error.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "error.h"
 #include "guard.h"
 #include "interrupt.h"
 
@@ -401,6 +404,25 @@ static const cJSON *find_nonfinite(const cJSON *o)
     return NULL;
 }
 
+/* The first key or string in the tree that is not UTF-8 (error.h
+ * rl_utf8_bad), or NULL; *at: its offending byte's offset. */
+static const cJSON *find_bad_utf8(const cJSON *o, long *at)
+{
+    for (const cJSON *v = o->child; v; v = v->next) {
+        if (v->string && (*at = rl_utf8_bad(v->string, strlen(v->string))) >= 0)
+            return v;
+        if ((cJSON_IsString(v) || cJSON_IsRaw(v)) && v->valuestring &&
+            (*at = rl_utf8_bad(v->valuestring, strlen(v->valuestring))) >= 0)
+            return v;
+        if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+            const cJSON *bad = find_bad_utf8(v, at);
+            if (bad)
+                return bad;
+        }
+    }
+    return NULL;
+}
+
 /* Whether top-level value v is a table besides the rows: an array of
  * objects (table format: titled by its key after the rows). */
 static int side_table(const cJSON *v, const cJSON *rows)
@@ -423,6 +445,16 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
     if (bad) {
         snprintf(err, errlen, "internal error: result field '%s' is not a finite number",
                  bad->string ? bad->string : "?");
+        return NULL;
+    }
+    long off = -1; /* refused, not escaped: JSON has no escape for a byte (tester46 F3) */
+    if ((bad = find_bad_utf8(result, &off))) {
+        int key = bad->string && rl_utf8_bad(bad->string, strlen(bad->string)) >= 0;
+        const char *s = key ? bad->string : bad->valuestring;
+        snprintf(err, errlen, "%s%s%s not UTF-8 text (byte 0x%02x at offset %ld); output text "
+                 "must be UTF-8", key ? "a field name is" : "field '",
+                 key ? "" : bad->string ? bad->string : "?", key ? "" : "':",
+                 (unsigned char)s[off], off);
         return NULL;
     }
     if (fmt == RL_FMT_JSON) {

@@ -1039,20 +1039,24 @@ static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_co
     rl_memory p = rl_memory_use(m, h, c->chips, pre_b, pre_s, c->prec.weights, c->prec.kv);
     double w = d.weight_bytes, kv = d.kv_bytes + p.kv_bytes, cap = d.capacity_bytes;
     double cw, ckv, croom;
+    int fits = w + kv <= cap;
     if ((c->tp > 1 || c->ep > 1) && !m->abstract &&
         plan_hbm(m, h, c, dec_b, dec_s, pre_b, pre_s, &cw, &ckv, &croom) == 0) {
+        /* whole bytes per chip, the totals those x chips exactly (tester46
+         * F4: hbm_capacity_bytes read 629628377497.6 beside 8 x 78703547187) */
         double n = (double)c->chips;
-        w = cw * n;
-        kv = ckv * n;
-        cap = croom * n;
-        cJSON_AddNumberToObject(o, "weight_bytes_per_chip", cw);
-        cJSON_AddNumberToObject(o, "kv_bytes_per_chip", ckv);
+        fits = cw + ckv <= croom;
+        w = round(cw) * n;
+        kv = round(ckv) * n;
+        cap = round(croom) * n;
+        add_bytes(o, "weight_bytes_per_chip", cw);
+        add_bytes(o, "kv_bytes_per_chip", ckv);
         add_bytes(o, "usable_bytes_per_chip", croom);
     }
-    cJSON_AddNumberToObject(o, "hbm_weight_bytes", w);
-    cJSON_AddNumberToObject(o, "hbm_kv_bytes", kv);
-    cJSON_AddNumberToObject(o, "hbm_capacity_bytes", cap);
-    cJSON_AddBoolToObject(o, "fits", w + kv <= cap);
+    add_bytes(o, "hbm_weight_bytes", w);
+    add_bytes(o, "hbm_kv_bytes", kv);
+    add_bytes(o, "hbm_capacity_bytes", cap);
+    cJSON_AddBoolToObject(o, "fits", fits);
 }
 
 /* ttft: the result reports TTFTs (prefill), not steps (ops) */
@@ -1107,10 +1111,10 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON_AddNumberToObject(o, "batch", (double)c->decode_batch);
     cJSON_AddNumberToObject(o, "context", (double)c->decode_context);
     cJSON_AddNumberToObject(o, "flops", ops.flops);
-    cJSON_AddNumberToObject(o, "weight_bytes", ops.weight_bytes);
-    cJSON_AddNumberToObject(o, "act_bytes", ops.act_bytes);
-    cJSON_AddNumberToObject(o, "kv_read_bytes", ops.kv_read);
-    cJSON_AddNumberToObject(o, "kv_write_bytes", ops.kv_write);
+    add_bytes(o, "weight_bytes", ops.weight_bytes); /* whole bytes (tester46 F4) */
+    add_bytes(o, "act_bytes", ops.act_bytes);
+    add_bytes(o, "kv_read_bytes", ops.kv_read);
+    add_bytes(o, "kv_write_bytes", ops.kv_write);
     cJSON_AddNumberToObject(o, "compute_s", ops.compute_s);
     cJSON_AddNumberToObject(o, "memory_s", ops.memory_s);
     cJSON_AddNumberToObject(o, "comm_s", ops.comm_s);
@@ -1133,9 +1137,9 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         cJSON_AddNumberToObject(r, "layers", op->layers);
         cJSON_AddNumberToObject(r, "tokens", op->tokens);
         cJSON_AddNumberToObject(r, "flops", op->flops);
-        cJSON_AddNumberToObject(r, "weight_bytes", op->weight_bytes);
-        cJSON_AddNumberToObject(r, "act_bytes", op->act_read + op->act_write);
-        cJSON_AddNumberToObject(r, "kv_bytes", op->kv_read + op->kv_write);
+        add_bytes(r, "weight_bytes", op->weight_bytes);
+        add_bytes(r, "act_bytes", op->act_read + op->act_write);
+        add_bytes(r, "kv_bytes", op->kv_read + op->kv_write);
         if (bytes > 0)
             cJSON_AddNumberToObject(r, "intensity", op->intensity);
         else

@@ -498,6 +498,22 @@ double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len);
  * rl_serve_config_hw). */
 void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host_gb);
 
+/* The largest tier --prefix-cache (Lua prefix_cache) takes, in GB a replica:
+ * 1e6 GB (1 PB), above any host's RAM (a 2-socket server holds a few TB),
+ * so a larger figure is a typo, not a what-if (tester46 F8: 10:1e300 was
+ * taken), as the other size flags have a range. */
+#define RL_PREFIX_CACHE_MAX_GB 1e6
+
+/* Which of the tiers v[n] (HBM, host) is above RL_PREFIX_CACHE_MAX_GB:
+ * its index, or -1 when none. */
+static inline int rl_serve_prefix_cache_over(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] > RL_PREFIX_CACHE_MAX_GB)
+            return i;
+    return -1;
+}
+
 /* Speculative decoding with a draft model on the same chips: its weights
  * (sharded like the target's) leave less HBM for KV, and every sequence
  * caches the draft's KV beside the target's, each model's at its KV copies

@@ -225,6 +225,10 @@ static int read_field(lua_State *L, const field *f, void *base, const char *orig
             if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
                 RL_FAIL("%s: field '%s': contains a control character (byte 0x%02x at offset %zu)",
                         origin, f->name, (unsigned char)s[i], i);
+        long bad = rl_utf8_bad(s, len); /* it reaches JSON and HTML (tester46 F3) */
+        if (bad >= 0)
+            RL_FAIL("%s: field '%s': not UTF-8 text (byte 0x%02x at offset %ld)", origin, f->name,
+                    (unsigned char)s[bad], bad);
         memcpy(dst, s, len + 1);
         return 0;
     }

@@ -604,10 +604,10 @@ static void run_into_own_tree_noted(void **state)
         snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
         assert_int_equal(mkdir(path, 0700), 0);
     }
-    static const char *const files[] = {"PRESETS", "README.md", "src/main.c", "out/o.txt",
+    static const char *const files[] = {"PRESETS", "Makefile", "src/main.c", "out/o.txt",
                                         "w.lua", "x.lua"};
-    static const char *const text[] = {"", "# readme\n", "int main;\n", "older\n",
-                                       "for _, n in ipairs({'README.md', 'src/main.c', "
+    static const char *const text[] = {"", "all:\n", "int main;\n", "older\n",
+                                       "for _, n in ipairs({'Makefile', 'src/main.c', "
                                        "'out/o.txt', 'new.txt'}) do roofline.write(n, 'x') end\n",
                                        "roofline.write('new2.txt', 'x')\n"};
     put_files(dir, files, text, 6);
@@ -624,14 +624,56 @@ static void run_into_own_tree_noted(void **state)
             assert_null(note);
             continue;
         }
-        snprintf(path, sizeof path, "%s: README.md, src/main.c), where only the files roofline "
+        snprintf(path, sizeof path, "%s: Makefile, src/main.c), where only the files roofline "
                  "reads are guarded", dir);
         if (!note || !strstr(note, path))
-            fail_msg("no note naming README.md and src/main.c in: %s", out);
+            fail_msg("no note naming Makefile and src/main.c in: %s", out);
         assert_null(strstr(out, "o.txt"));
         assert_null(strstr(out, "new.txt"));
     }
-    assert_file_equal(dir, "README.md", "x"); /* replaced, as --save would: a note, not a refusal */
+    assert_file_equal(dir, "Makefile", "x"); /* replaced, as --save would: a note, not a refusal */
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester46 F10: README.md and the .md files of docs/ beside PRESETS are shipped documents:
+ * --save and a run's roofline.write over one are refused (exit 2, the file
+ * kept), as a preset is; docs/sizing/, which size --report regenerates, is
+ * not guarded (a note). */
+static void docs_are_guarded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_docs_guard_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const dirs[] = {"docs", "docs/sizing"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    static const char *const files[] = {"PRESETS", "README.md", "docs/model.md", "docs/sizing/s.md",
+                                        "w.lua"};
+    static const char *const text[] = {"", "# readme\n", "# model\n", "# s\n",
+                                       "roofline.write('README.md', 'x')\n"};
+    put_files(dir, files, text, 5);
+    static const char *const saves[] = {"README.md", "docs/model.md", "docs/sizing/s.md"};
+    for (int k = 0; k < 4; k++) {
+        if (k < 3)
+            snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s info --model llama3-8b --save "
+                     "%s 2>&1", dir, dir, RL_BIN, saves[k]);
+        else
+            snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out . w.lua 2>&1", dir,
+                     dir, RL_BIN);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int rc = pclose(p);
+        const char *want = k == 2 ? "replaces a file of roofline's own tree"
+                                  : "it is a document roofline ships (README.md, docs/*.md)";
+        if (rc != (k == 2 ? 0 : 2 << 8) || !strstr(out, want))
+            fail_msg("%s: exit %d, no '%s' in: %s", cmd, rc, want, out);
+    }
+    assert_file_equal(dir, "README.md", "# readme\n");
+    assert_file_equal(dir, "docs/model.md", "# model\n");
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -1002,6 +1044,24 @@ static void per_chip_bytes_in_every_step(void **state)
     assert_rel(num(a, "kv_bytes_per_chip"), num(b, "kv_bytes_per_chip"), 1e-12);
     cJSON_Delete(tp);
     cJSON_Delete(f1);
+}
+
+/* tester46 F4: prefill's byte counts are whole bytes and its HBM capacity
+ * is chips x usable_bytes_per_chip exactly (it read 629628377497.6 beside
+ * 8 x 78703547187 = 629628377496 for llama3-70b tp8 on h100-sxm). */
+static void prefill_bytes_are_whole(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("prefill --model llama3-70b --hw h100-sxm --chips 8 --tokens 2048 "
+                              "--format json", "tensor parallel");
+    const cJSON *r = cJSON_GetObjectItem(j, "rows")->child;
+    const char *keys[] = {"hbm_capacity_bytes", "hbm_weight_bytes", "hbm_kv_bytes",
+                          "usable_bytes_per_chip", "weight_bytes_per_chip", "kv_bytes_per_chip"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        assert_true(num(r, keys[i]) == (double)(long long)num(r, keys[i]));
+    assert_true(num(r, "hbm_capacity_bytes") == 8 * num(r, "usable_bytes_per_chip"));
+    assert_true(num(r, "hbm_weight_bytes") == 8 * num(r, "weight_bytes_per_chip"));
+    cJSON_Delete(j);
 }
 
 /* The first row's `key` of the JSON result of `args` (exit 0). */
@@ -5388,6 +5448,16 @@ static void validate_one_row_plot(void **state)
     snprintf(path, sizeof path, "%s/p.png", dir);
     if (system("command -v gnuplot >/dev/null 2>&1") == 0)
         assert_int_equal(access(path, F_OK), 0);
+    /* tester46 F11: the key lists the classes with rows only (it listed
+     * static, and prefill here, beside one decode row) */
+    snprintf(path, sizeof path, "%s/p.gp", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    if (!strstr(out, "has0 = 1\nhas1 = 0\nhas2 = 0\n") || !strstr(out, "(has2 ? 'static' : '')"))
+        fail_msg("p.gp does not draw the decode class alone: %s", out);
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -5614,6 +5684,7 @@ int main(void)
         cmocka_unit_test(mode_follows_the_figures),
         cmocka_unit_test(seed_exact),
         cmocka_unit_test(per_chip_bytes_in_every_step),
+        cmocka_unit_test(prefill_bytes_are_whole),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
@@ -5642,7 +5713,8 @@ int main(void)
         cmocka_unit_test(mxfp4_weights_only),
         cmocka_unit_test(info_refuses_like_step),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
-        cmocka_unit_test(run_into_own_tree_noted), cmocka_unit_test(run_out_folder_rule),
+        cmocka_unit_test(run_into_own_tree_noted),
+        cmocka_unit_test(docs_are_guarded), cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(repeated_switch_refused),
         cmocka_unit_test(fitted_keys_once),

@@ -495,6 +495,11 @@ static void format_round_trip(void **state)
          "roofline.format: table mixes list entries and named fields", -1},
         {"return roofline.format({ x = { { 1, a = 2 } } }, 'json')",
          "roofline.format: table mixes list entries and named fields", -1},
+        /* tester46 F5: the offending key is named with its type */
+        {"return roofline.format({ [true] = 1 }, 'json')",
+         "roofline.format: key true (boolean) is neither a name nor a list index", -1},
+        {"return roofline.format({ 1, [2.5] = 2 }, 'json')",
+         "roofline.format: key 2.5 (number) is neither a name nor a list index", -1},
         {"return roofline.format({ { 1, 2 } }, 'table')",
          "roofline.format: a list formats as json; table takes a result", -1},
         {"return roofline.format({ 1, 2 }, 'csv')",

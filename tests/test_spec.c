@@ -258,6 +258,27 @@ static void override_parse(void **state)
                                 "longer than 63 characters"));
 }
 
+/* error.h rl_utf8_bad against RFC 3629's table (section 4): ASCII and the
+ * 2-, 3- and 4-byte forms pass; a lone continuation, an overlong form (C0 80,
+ * E0 80 80), a surrogate (ED A0 80), a code point past U+10FFFF (F4 90 80 80)
+ * and a form cut short are refused at their first byte (tester46 F3). */
+static void utf8_check(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        long bad;
+    } c[] = {{"plain", -1},         {"h\xc3\xa9llo", -1},      {"\xe2\x82\xac", -1},
+             {"\xf0\x9f\x98\x80", -1}, {"\xf4\x8f\xbf\xbf", -1}, {"ab\xff", 2},
+             {"\x80", 0},            {"x\xc0\x80", 1},          {"\xe0\x80\x80", 0},
+             {"\xed\xa0\x80", 0},    {"\xf4\x90\x80\x80", 0}, {"ok\xe2\x82", 2},
+             {"\xc3(", 0}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        if (rl_utf8_bad(c[i].s, strlen(c[i].s)) != c[i].bad)
+            fail_msg("case %zu: %ld, expected %ld", i, rl_utf8_bad(c[i].s, strlen(c[i].s)),
+                     c[i].bad);
+}
+
 /* The one helper behind every "%.40s%s" echo of a user's string (review39:
  * the idiom stood five times): "..." past 40 characters exactly, "" at 40,
  * and a NULL string elides nothing. */
@@ -380,7 +401,7 @@ int main(void)
         cmocka_unit_test(hostile_keys),        cmocka_unit_test(error_classes),
         cmocka_unit_test(abstract_models),   cmocka_unit_test(sandbox_from_spec),
         cmocka_unit_test(overrides),         cmocka_unit_test(override_parse),
-        cmocka_unit_test(elide_suffix),
+        cmocka_unit_test(elide_suffix),      cmocka_unit_test(utf8_check),
         cmocka_unit_test(presets_load),      cmocka_unit_test(base_specs),      cmocka_unit_test(preset_origin_as_given),      cmocka_unit_test(shebang_and_bom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
