@@ -2069,7 +2069,7 @@ static const char *unresolved_reason(char *buf, size_t len)
 
 static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c)
 {
-    char why[640], missed[256];
+    char why[768], missed[256];
     missed_targets(r, c, missed, sizeof missed);
     rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s (%.3g%% of requests within "
                   "them)", unresolved_reason(why, sizeof why),
@@ -2640,9 +2640,10 @@ int rl_cli_size(rl_opts *o)
         unresolved += isnan(r.c[i].max_qps) && r.c[i].max_qps_unresolved;
         unknown += isnan(r.c[i].max_qps) && !r.c[i].max_qps_unresolved;
     }
+    char uwhy[768];
     if (unresolved > 0) /* tester46 F1: it read 0 beside meets true */
-        rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; their meets is "
-                            "the verdict", unresolved, unresolved_reason(why, sizeof why));
+        rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the verdict is "
+                            "the row's meets", unresolved, unresolved_reason(uwhy, sizeof uwhy));
     if (unknown > 0)
         rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null (not "
                             "found): %s", unknown,

@@ -4148,7 +4148,7 @@ static void simulate_notes_band_outside_grid(void **state)
 static void bursty_idle_is_not_overloaded(void **state)
 {
     (void)state;
-    char out[16384];
+    char out[32768];
     assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 100 "
                              "--out-len 10 --burst 100 --requests 1000 --format json", out,
                              sizeof out), 0);
@@ -4157,6 +4157,13 @@ static void bursty_idle_is_not_overloaded(void **state)
     assert_non_null(j);
     assert_true(num(j, "utilization") < 0.01);
     assert_true(num(j, "max_sustainable_qps") > 50);
+    /* tester46 F7: the CV is echoed, and the sample's own rate, (n - 1) /
+     * span, far from --qps (CV 100 over 1000 requests: mean gap's relative
+     * sd about 100 / sqrt(999) = 3.2), is said */
+    assert_true(num(j, "burst") == 100);
+    double a = num(j, "arrival_req_per_s");
+    if (!(a > 0 && fabs(a / 5 - 1) > 0.2) || !strstr(out, "note: --burst 100: these arrivals came at"))
+        fail_msg("arrival_req_per_s %g: %s", a, out);
     cJSON_Delete(j);
 }
 
