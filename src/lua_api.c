@@ -2144,21 +2144,27 @@ int rl_lua_simulate(lua_State *L)
     if (offline)
         rl_requests_offline(req, w.n, &w);
     double max_qps = 0; /* no hint; NAN when there is no capacity */
-    int lower_bound = 0, repeated = 0;
+    int lower_bound = 0, repeated = 0, unresolved = 0;
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
+    c.capacity_unresolved = &unresolved;
     if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
                                                     &max_qps, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
     c.capacity_repeated = NULL;
+    c.capacity_unresolved = NULL;
     if (rc == 0) /* never below a load this run sustained (serve.h) */
         max_qps = rl_serve_capacity_with_run(max_qps, req, w.n, &r, &c);
+    double span = w.n > 1 ? req[w.n - 1].arrival - req[0].arrival : 0;
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (long long)w.seed,
                            redrawn, 0, offline, max_qps, lower_bound,
-                           rl_serve_reached_qps(req, w.n, w.qps), repeated};
+                           rl_serve_reached_qps(req, w.n, w.qps), repeated,
+                           unresolved && isnan(max_qps),
+                           w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
+                           !offline && span > 0 ? (double)(w.n - 1) / span : NAN};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

@@ -1668,6 +1668,10 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     add_number_or_null(o, "capacity_utilization", run->reached_qps / run->max_qps,
                        isfinite(run->max_qps) && run->max_qps > 0 && run->qps > 0);
     add_capacity_flags(o, run->max_qps, run->max_qps_lower_bound, run->max_qps_repeated);
+    cJSON_AddBoolToObject(o, "max_sustainable_qps_unresolved", run->max_qps_unresolved);
+    /* tester46 F7: a --burst sample's own rate can be far from qps */
+    add_number_or_null(o, "burst", run->burst, run->burst > 0);
+    add_number_or_null(o, "arrival_req_per_s", run->arrival_rate, isfinite(run->arrival_rate));
     /* the CLI fills it in when it searches (cli.c capacity_without_targets) */
     cJSON_AddNullToObject(o, "max_sustainable_qps_no_slo");
     return o;
@@ -1755,6 +1759,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
                        isfinite(c->max_qps) && c->max_qps > 0 && c->reached_qps > 0);
     /* as simulate (fixU left them out of size rows) */
     add_capacity_flags(o, c->max_qps, c->max_qps_lower_bound, c->max_qps_repeated);
+    cJSON_AddBoolToObject(o, "max_sustainable_qps_unresolved", c->max_qps_unresolved);
     /* where and why a row misses (null when it meets; size.h rl_size_verify) */
     char why[64];
     add_number_or_null(o, "fails_at_qps", c->fails_at_qps, !c->meets);

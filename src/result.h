@@ -145,6 +145,10 @@ typedef struct {
     double reached_qps;          /* the load the arrivals reached (serve.h rl_serve_reached_qps):
                                     capacity_utilization's numerator */
     int max_qps_repeated;        /* serve.h rl_serve_config.capacity_repeated */
+    int max_qps_unresolved;      /* serve.h rl_serve_config.capacity_unresolved */
+    double burst;                /* --burst's CV (gamma arrivals); 0: Poisson or a trace (null) */
+    double arrival_rate;         /* the arrivals' own rate, (n - 1) / (last - first); NAN:
+                                    none (offline, one request) */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
@@ -175,7 +179,12 @@ typedef struct {
  * max_sustainable_qps_from_repeated_sample (true when it rests on fewer than
  * RL_SERVE_CAPACITY_REQUESTS (4000) distinct requests, repeated: serve.h
  * rl_serve_config.capacity_repeated; null with max_sustainable_qps),
- * max_sustainable_qps_no_slo (null here;
+ * max_sustainable_qps_unresolved (true when max_sustainable_qps is null
+ * because even the capacity search's floor load met the targets' p99s but
+ * not their 95% bound: serve.h rl_serve_config.capacity_unresolved),
+ * burst (--burst's CV; null for Poisson arrivals or a trace),
+ * arrival_req_per_s (the arrivals' realised rate, (n - 1) / their span;
+ * null without a span), max_sustainable_qps_no_slo (null here;
  * `roofline simulate` sets it to the capacity of the same arrivals without
  * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps).
  * NULL on OOM. */

@@ -3554,7 +3554,8 @@ static long step_up(long k, long step, int ups, int gallop, long top_k)
  * there (e2e, need: run_scaled). */
 typedef struct {
     double fail, e2e, need;
-    int open; /* fail failed only for want of confidence (run_scaled) */
+    int open;       /* fail failed only for want of confidence (run_scaled) */
+    int floor_open; /* the floor probe failed only for want of confidence: *qps NAN */
 } search_end;
 
 /* The floor probe (serve.h): RL_SERVE_CAPACITY_FLOOR of the sample's rate
@@ -3562,7 +3563,7 @@ typedef struct {
  * *ok: it was sustained. */
 static int run_floor(const rl_request *req, long long m, double q0, rl_request *buf,
                      const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
-                     int locate, long *low_k, int *ok, char *err, size_t errlen)
+                     int locate, long *low_k, int *ok, int *open, char *err, size_t errlen)
 {
     verdict v;
     long abs_k = lattice_point(RL_SERVE_CAPACITY_FLOOR_QPS / q0);
@@ -3570,6 +3571,7 @@ static int run_floor(const rl_request *req, long long m, double q0, rl_request *
     *low_k = abs_k < *low_k ? abs_k : *low_k;
     int rc = run_scaled(req, m, lattice_scale(*low_k), buf, c, pc, dc, locate, &v, err, errlen);
     *ok = v.ok;
+    *open = v.open;
     return rc;
 }
 
@@ -3590,7 +3592,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
 {
     *qps = end->fail = end->e2e = NAN;
     end->need = (double)m;
-    end->open = 0;
+    end->open = end->floor_open = 0;
     int again = how != SEARCH_LOCATE, locate = how == SEARCH_LOCATE;
     if (!(req[m - 1].arrival > req[0].arrival))
         return 0;
@@ -3611,7 +3613,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
     long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
     int ok, hi_open = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
-    int floored = 0, unloaded_fails = 0;
+    int floored = 0, unloaded_fails = 0, floor_open = 0;
     verdict v;
     for (;;) {
         for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
@@ -3635,7 +3637,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
                 hi <= k0 - (RL_SERVE_CAPACITY_FLOOR_AFTER - 1) * base) {
                 floored = 1;
                 if ((rc = run_floor(req, m, q0, buf, c, prefill_cost, decode_cost, locate,
-                                    &low_k, &ok, err, errlen)) || !ok) {
+                                    &low_k, &ok, &floor_open, err, errlen)) || !ok) {
                     unloaded_fails = rc == 0 && lattice_scale(low_k) * q0 <=
                                                     RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
                     break; /* an error, or it fails even unloaded: no lower load is sustained */
@@ -3671,7 +3673,11 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     }
     free(buf);
     if (rc == 0 && has_hi) {
-        *qps = has_lo ? lattice_scale(lo) * q0 : unloaded_fails ? 0 : NAN;
+        /* failing unloaded only for want of confidence is no capacity of 0:
+         * the targets' p99s hold there, and no load decides the bound
+         * (serve.h capacity_unresolved) */
+        end->floor_open = !has_lo && unloaded_fails && floor_open;
+        *qps = has_lo ? lattice_scale(lo) * q0 : unloaded_fails && !floor_open ? 0 : NAN;
         end->fail = lattice_scale(hi) * q0;
         end->open = hi_open && !assumed;
     }
@@ -3764,6 +3770,8 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
         *cfg->capacity_lower_bound = 0;
     if (cfg->capacity_repeated)
         *cfg->capacity_repeated = 0;
+    if (cfg->capacity_unresolved)
+        *cfg->capacity_unresolved = 0;
     if (n < RL_SERVE_STEADY_MIN || !(req[n - 1].arrival > req[0].arrival))
         return 0; /* too few requests for a steady window, or no arrival rate (offline) */
     /* the sample: its size from the requests' own rate, never the hint, so
@@ -3793,6 +3801,8 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
             rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint, how,
                                qps, &end, err, errlen);
         free(sample);
+        if (cfg->capacity_unresolved)
+            *cfg->capacity_unresolved = rc == 0 && end.floor_open;
         if (rc || !(*qps > 0) || !isfinite(end.fail))
             break;
         /* serve.h: the sample lasts RL_SERVE_CAPACITY_SPANS latencies at the failing load */

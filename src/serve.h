@@ -438,6 +438,12 @@ typedef struct {
                                the settle time) and n < RL_SERVE_CAPACITY_REQUESTS (fewer
                                distinct requests than its own first sample: review24 M3),
                                0 otherwise */
+    int *capacity_unresolved; /* NULL, or set by rl_serve_capacity: 1 when *qps is NAN because
+                                 even the search's floor load (RL_SERVE_CAPACITY_FLOOR) met
+                                 the targets' p99s but not their 95% bound
+                                 (RL_SERVE_SLO_TAIL): the tail is the requests' own
+                                 service, not queueing, so no load decides it (tester46 F1:
+                                 it read 0 beside runs meeting at every load), 0 otherwise */
     int pp;                 /* pipeline stages per replica (1: none).  A replica of pp stages
                                runs as pp virtual engines, each with its own scheduler, its
                                max_seqs, 1/pp of the replica's KV pages (and of its prefix

@@ -500,6 +500,7 @@ static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const g
         c->max_qps = e->out.max_qps;
         c->max_qps_lower_bound = e->out.max_qps_lower_bound;
         c->max_qps_repeated = e->out.max_qps_repeated;
+        c->max_qps_unresolved = e->out.max_qps_unresolved;
         return 0;
     }
     rl_request *req;
@@ -509,9 +510,10 @@ static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const g
     kept_run run = {.key = *c, .what = 2, .qs = 1, .ps = 1};
     rl_serve_config s = candidate_config(in, c);
     s.seqs_peak = &run.peak;
-    c->max_qps_lower_bound = c->max_qps_repeated = 0;
+    c->max_qps_lower_bound = c->max_qps_repeated = c->max_qps_unresolved = 0;
     s.capacity_lower_bound = &c->max_qps_lower_bound;
     s.capacity_repeated = &c->max_qps_repeated;
+    s.capacity_unresolved = &c->max_qps_unresolved;
     if (g && g->req && g->n == n) { /* its peak counts as the search's own run's would */
         s.run_given = &g->r;
         s.run_given_req = g->req;

@@ -178,6 +178,7 @@ typedef struct {
                                 down (size rows) */
     int max_qps_repeated;  /* 1: it rests on fewer distinct requests than the search's own
                               sample, repeated (serve.h rl_serve_config.capacity_repeated) */
+    int max_qps_unresolved; /* serve.h rl_serve_config.capacity_unresolved */
     double run_qps_lo, run_qps_hi; /* what the latest complete run (rl_size_evaluate) makes of
                               a capacity search's figure, as simulate (serve.h
                               rl_serve_capacity_with_run): at least lo (its arrivals' rate
