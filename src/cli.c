@@ -598,8 +598,8 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
             rl_cli_say(o, "caution: %s's measured %s GEMMs on %s are slower than its %s ones at "
                           "this model's shapes: decode batch %lld, tp %lld, dense matmuls %.3f ms "
                           "vs %.3f ms a step (x%.2f) in the tables' own rows, which time the engine's "
-                          "linear layer as its collector ran it (TensorRT-LLM's with the "
-                          "activation's quantization: docs/model.md); the time is the measured one",
+                          "linear layer as its collector ran it, a quantized variant with its "
+                          "activation's quantization (docs/model.md); the time is the measured one",
                        e->name, rl_kvariant_name(v), h->name, rl_kvariant_name(vq), bw, tp,
                        ts * 1e3, tq * 1e3, worst);
             return; /* the widest slower one named once */

@@ -618,13 +618,15 @@ static void add_fields(lua_State *L, ov_text *t, int idx, const char *prefix, in
     idx = lua_absindex(L, idx);
     enum { MAX_KEYS = 64 };
     const char *keys[MAX_KEYS];
-    int nk = 0, other = 0;
+    int nk = 0, other = 0, dropped = 0;
     luaL_checkstack(L, 4, "override tables nested too deeply");
     for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1)) /* keys stay referenced by idx */
-        if (lua_type(L, -2) == LUA_TSTRING && nk < MAX_KEYS)
+        if (lua_type(L, -2) != LUA_TSTRING)
+            other = 1;
+        else if (nk < MAX_KEYS)
             keys[nk++] = lua_tostring(L, -2);
         else
-            other = 1;
+            dropped = 1; /* named below as "..." (review41 F5) */
     if (other && *prefix) { /* a list (or keys that are not names): not spelled out */
         ov_add(t, "%s%s={...}", t->n ? ", " : "", prefix);
         return;
@@ -648,6 +650,8 @@ static void add_fields(lua_State *L, ov_text *t, int idx, const char *prefix, in
         }
         lua_pop(L, 1);
     }
+    if (dropped)
+        ov_add(t, "%s%s%s...", t->n ? ", " : "", prefix, *prefix ? "." : "");
 }
 
 /* Push the overrides text of spec table `spec` (0: none; its registered

@@ -296,7 +296,7 @@ static size_t terms_bytes(void)
  * span_terms, 5.8% of its CPU).  One spare left every cost of a full pool
  * but one to a fresh mapping (h34speed: 23 step costs and 4.1% of the CPU
  * in clear_page_erms, 3.1% under span_terms); as many spares as size
- * keeps costs at once (size.c SIZE_KEPT_COSTS) map no more than the most
+ * keeps costs at once (serve.h RL_SERVE_KEPT_COSTS) map no more than the most
  * costs alive at once did.  The slots are not zeroed on reuse: each key carries its
  * mapping's generation in its top bits (RL_TERM_TAG_SHIFT), 1 to
  * RL_TERM_GENS, one more for each step cost that takes it, so no key of
@@ -307,7 +307,7 @@ static size_t terms_bytes(void)
  * slots it evicts, never a time). */
 #define RL_TERM_TAG_SHIFT 56
 #define RL_TERM_GENS 255ull
-#define RL_TERM_SPARES 4
+#define RL_TERM_SPARES RL_SERVE_KEPT_COSTS
 static _Atomic(rl_ops_term_slot *) spare_terms[RL_TERM_SPARES];
 
 /* The mapping for c's terms (a spare, else a new one) with c->terms_tag

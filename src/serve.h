@@ -150,6 +150,10 @@ typedef struct {
     rl_ops_terms t;
 } rl_ops_term_slot;
 
+/* Step costs `size` keeps alive at once (size.c simulate_plans, band_rows);
+ * serve.c keeps as many spare terms mappings (review41 F6: one figure). */
+#define RL_SERVE_KEPT_COSTS 4
+
 /* Slots per span in rl_ops_cost.terms (152 bytes each): 2^14 (2.4 MiB) for
  * the spans keyed by a count (HEAD, TAIL, SEQS), 2^16 (9.5 MiB) for
  * PREFILL's (T, P) and 2^17 (19 MiB) for DECODE's (B, S), mapped together

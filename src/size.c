@@ -1055,7 +1055,7 @@ static int over_budget(const rl_size_input *in, unsigned long long work)
 
 /* Step costs kept at once by simulate_plans and band_rows (each up to
  * ~68 MB of memo and span terms, allocated as used). */
-#define SIZE_KEPT_COSTS 4
+#define SIZE_KEPT_COSTS RL_SERVE_KEPT_COSTS
 
 /* The step costs of the latest configurations (plans come cheapest first,
  * kinds interleaved; band rows by rank): a configuration's memo and span
