@@ -2437,6 +2437,18 @@ static void tp_in_calibrated_mode(void **state)
     assert_non_null(strstr(cJSON_GetObjectItem(c, "timed_by")->valuestring,
                            "measured, interpolated"));
     assert_string_equal(cJSON_GetObjectItem(c, "fabric")->valuestring, "nvlink");
+    /* review41 F1: vLLM's 6 MiB AllReduce on 2 A100s lies between the
+     * measured 2 and 8 MiB, extrapolated toward vLLM's custom-AllReduce
+     * switch at 8 MiB (test_comm vllm_switch_not_crossed): timed_by says
+     * so, not "outside the measured sizes" (768 rows x 4096 x 2 B = 6 MiB) */
+    cJSON *v = run_json("step --model llama3-8b --hw a100-sxm-80g --tp 2 --engine vllm --batch "
+                        "768 --context 128 --format json");
+    const cJSON *v0 = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "collectives"), 0);
+    assert_rel(num(v0, "bytes"), 6291456, 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(v0, "timed_by")->valuestring,
+                        "measured, extrapolated (inside the measured sizes, from the nearest sizes "
+                        "of the same algorithm toward the engine's algorithm switch at 8388608 B)");
+    cJSON_Delete(v);
     const cJSON *op, *ops = cJSON_GetObjectItem(j, "rows");
     int seen = 0;
     cJSON_ArrayForEach(op, ops)
