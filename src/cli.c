@@ -497,9 +497,18 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
         if (rl_engine_table(e->tables, RL_KC_MOE, v, x))
             return;
     moe_from_gemm = 1;
-    int v = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
+    /* the variant the experts are timed from, as ops picks it (review41 F2):
+     * the run's own, else the nearest tabled one, by whether the experts
+     * are memory- (v) or compute-bound (vc) */
+    int v = rl_ops_moe_gemm_variant(e, &o->prec, 0), vc = rl_ops_moe_gemm_variant(e, &o->prec, 1);
     const rl_moe_gemm_fix *f = v >= 0 && e->tables ? &e->tables->moe_gemm[v] : NULL;
-    char bias[256];
+    char bias[256], from[160] = "";
+    if (v >= 0 && v != rl_kvariant_gemm(o->prec.weights, o->prec.compute))
+        snprintf(from, sizeof from, " (no %s GEMM table: %s's%s%s%s)",
+                 rl_kvariant_name(rl_kvariant_gemm(o->prec.weights, o->prec.compute)),
+                 rl_kvariant_name(v), vc != v ? " when memory-bound, " : "",
+                 vc != v && vc >= 0 ? rl_kvariant_name(vc) : "",
+                 vc != v ? "'s when compute-bound" : "");
     if (f && f->n > 0) { /* the engine's measured bias (engines.h rl_moe_gemm_fix) */
         double lo = f->ln[0], hi = f->ln[0];
         for (int i = 1; i < f->n; i++) {
@@ -517,8 +526,9 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
     rl_cli_say(o, "note: %s's kernel tables on %s measure no MoE kernel of %s's expert shape "
                   "(hidden %lld, inter %lld, top-%lld of %lld experts): its routed experts are timed from "
                   "the dense GEMM table, at the efficiency of the one GEMM of their grouped "
-                  "GEMMs' FLOPs and bytes (provenance derived; %s: docs/model.md, MoE)",
-               e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts, bias);
+                  "GEMMs' FLOPs and bytes%s (provenance derived; %s: docs/model.md, MoE)",
+               e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts, from,
+               bias);
 }
 
 /* Layers x table time of the dense GEMMs (weight matmuls timed by the

@@ -132,12 +132,15 @@ double rl_coll_piecewise(const rl_coll_row *r, const double *sec, double bytes, 
     return between(r, sec, lo >= 0 ? lo : hi, hi >= 0 ? hi : lo, bytes);
 }
 
-double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov)
+/* rl_coll_time and rl_coll_reason: the time, its provenance and why. */
+static double lookup(const rl_coll_row *r, double bytes, rl_provenance *prov, rl_coll_why *why,
+                     double *sw)
 {
+    int outside = r->np > 0 && (bytes < r->bytes[0] || bytes > r->bytes[r->np - 1]);
+    *why = outside ? RL_COLL_WHY_OUTSIDE : RL_COLL_WHY_MEASURED;
+    *sw = 0;
     if (prov) /* outside the measured sizes: extrapolated (below: the smallest size's time) */
-        *prov = r->np > 0 && (bytes < r->bytes[0] || bytes > r->bytes[r->np - 1])
-                    ? RL_PROV_EXTRAPOLATED
-                    : RL_PROV_MEASURED;
+        *prov = outside ? RL_PROV_EXTRAPOLATED : RL_PROV_MEASURED;
     if (r->np == 0 || bytes > r->bytes[r->np - 1])
         return rl_coll_fit_time(r, bytes);
     if (bytes < r->bytes[0])
@@ -151,12 +154,36 @@ double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov)
     if (how == 1 && k > 0 && region_of(r, r->bytes[lo]) < k) /* a region's first sizes */
         t = fmax(t, fmin(rl_coll_piecewise(r, r->capped, r->sw[k - 1] * (1 - 1e-12), -1, NULL),
                          r->capped[i]));
+    /* how 1: the region's points lie on one side (its switch below when
+     * that is the side without a point, else above); how 2: none in it */
+    *why = how == 1 || how == 2 ? (how == 1 ? RL_COLL_WHY_TOWARD : RL_COLL_WHY_ACROSS)
+           : r->capped[lo] != r->seconds[lo] || r->capped[i] != r->seconds[i]
+               ? RL_COLL_WHY_ENVELOPE
+               : RL_COLL_WHY_MEASURED;
+    if (how == 1 || how == 2)
+        *sw = k > 0 && (k == r->nsw || region_of(r, r->bytes[lo]) < k) ? r->sw[k - 1] : r->sw[k];
     if (prov && *prov == RL_PROV_MEASURED)
-        *prov = how == 1                                ? RL_PROV_EXTRAPOLATED
-                : how == 2 || r->capped[lo] != r->seconds[lo] || r->capped[i] != r->seconds[i]
-                    ? RL_PROV_INTERPOLATED
-                    : RL_PROV_MEASURED;
+        *prov = *why == RL_COLL_WHY_TOWARD    ? RL_PROV_EXTRAPOLATED
+                : *why != RL_COLL_WHY_MEASURED ? RL_PROV_INTERPOLATED
+                                               : RL_PROV_MEASURED;
     return t;
+}
+
+double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov)
+{
+    rl_coll_why why;
+    double sw;
+    return lookup(r, bytes, prov, &why, &sw);
+}
+
+rl_coll_why rl_coll_reason(const rl_coll_row *r, double bytes, double *sw)
+{
+    rl_coll_why why;
+    double s;
+    lookup(r, bytes, NULL, &why, &s);
+    if (sw)
+        *sw = s;
+    return why;
 }
 
 /* The string on top of the stack into dst (size n): one line, fits.  The

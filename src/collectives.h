@@ -169,6 +169,26 @@ void rl_coll_envelope(rl_coll_row *r);
  * `measured`. */
 double rl_coll_time(const rl_coll_row *r, double bytes, rl_provenance *prov);
 
+/* Why rl_coll_time's provenance is what it is (review41 F1: timed_by words
+ * it): MEASURED a measured size or between two points of one algorithm's
+ * region; OUTSIDE beyond the measured sizes (the smallest size's time
+ * below, (M) above); TOWARD extrapolated inside the measured range from
+ * the points on one side of a size, up to (or down from) the algorithm
+ * switch *sw; ACROSS interpolated across the switch *sw (no point in the
+ * size's region); ENVELOPE a point it reads was capped by a larger size's
+ * time (the monotone envelope). */
+typedef enum {
+    RL_COLL_WHY_MEASURED,
+    RL_COLL_WHY_OUTSIDE,
+    RL_COLL_WHY_TOWARD,
+    RL_COLL_WHY_ACROSS,
+    RL_COLL_WHY_ENVELOPE,
+} rl_coll_why;
+
+/* rl_coll_time's reason for `bytes` through r; *sw (may be NULL) the
+ * switch for TOWARD and ACROSS, else 0. */
+rl_coll_why rl_coll_reason(const rl_coll_row *r, double bytes, double *sw);
+
 /* (M) alone. */
 double rl_coll_fit_time(const rl_coll_row *r, double bytes);
 

@@ -325,7 +325,7 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
                      long long stride, rl_comm *out, char *err, size_t errlen)
 {
     rl_comm r = {kind, group, bytes, 0, 0, 0, 0, 1, 0, RL_PROV_ROOFLINE,
-                 h->topology == RL_TOPO_SWITCH, "none", 0};
+                 h->topology == RL_TOPO_SWITCH, "none", 0, RL_COLL_WHY_MEASURED, 0};
     if (group < 1 || stride < 1 || !(bytes >= 0)) {
         snprintf(err, errlen,
                  "%s: group and stride must be >= 1 chip and bytes >= 0 (got %lld, %lld, %g)",
@@ -352,6 +352,7 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
     if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
         /* measured (collectives.h (M)): one level, the fitted terms */
         terms m = row_terms(h, row, bytes, &r.time_s, &r.prov);
+        r.why = (int)rl_coll_reason(row, bytes * link_what_if(h, row, bytes).scale, &r.why_sw);
         r.bandwidth_s = m.bw;
         r.latency_s = m.lat;
         r.latency_bound = r.latency_s > r.bandwidth_s;

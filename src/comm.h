@@ -139,6 +139,9 @@ typedef struct {
                          * the row that floored it; "none" for the model */
     long long floor_gpus; /* > 0: the modelled time was raised to the same collective
                            * measured over this many GPUs (the floor above); 0 not */
+    int why;              /* measured = 1: rl_coll_reason's (rl_coll_why): why prov is what it
+                           * is, for timed_by (review41 F1) */
+    double why_sw;        /* why TOWARD or ACROSS: the algorithm switch, bytes */
 } rl_comm;
 
 /* Split a group of g chips into torus axes (at most `dims` of them, sizes

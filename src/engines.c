@@ -587,7 +587,7 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
                              char *err, size_t errlen)
 {
     static const char *const Q[4] = {"p5", "p10", "p90", "p95"};
-    int nme = 0, nln = 0, nh = 0;
+    int nme = 0, nln = 0, nh = 0, seen = 0; /* seen: bit q for Q[q] */
     double held[RL_MOE_GEMM_NODES];
     if (!lua_istable(L, -1))
         RL_FAIL("%s: field '%s': expected a table, got %s", origin, f, luaL_typename(L, -1));
@@ -610,6 +610,7 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
         } else if (q < 4) {
             ok = isnum && isfinite(v) && fabs(v) <= 5;
             x->q[q] = ok ? v : 0;
+            seen |= 1 << q;
         } else {
             ok = -1;
         }
@@ -627,6 +628,14 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
                             : "expected a count >= 1");
         }
     }
+    /* the band and the note's held-out figures: calibrate writes all five;
+     * one left out would read 0, a zero-width band (review41 F4) */
+    for (int q = 0; q < 5; q++)
+        if (q < 4 ? !(seen & 1 << q) : nh != 4)
+            RL_FAIL("%s: field '%s.%s': missing (the fit's %s)", origin, f,
+                    q < 4 ? Q[q] : "held_out",
+                    q < 4 ? "held-out log-ratio quantile; calibrate writes p5, p10, p90 and p95"
+                          : "held-out |ln| median and p90, uncorrected and corrected");
     int sorted = nme > 0;
     for (int i = 1; i < nme; i++)
         sorted &= x->me[i] > x->me[i - 1];
@@ -634,7 +643,7 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
         !(x->q[0] <= x->q[1] && x->q[1] <= x->q[2] && x->q[2] <= x->q[3]))
         RL_FAIL("%s: field '%s': expected rows_per_expert ascending, as many ln_ratio values, "
                 "fitted_rows and fitted_shapes >= 1, and p5 <= p10 <= p90 <= p95", origin, f);
-    for (int i = 0; i < 4 && nh == 4; i++)
+    for (int i = 0; i < 4; i++)
         x->held_out[i] = held[i];
     x->n = nme;
     return 0;

@@ -961,14 +961,19 @@ double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[
 /* The efficiency (time / roofline) of the dense GEMM table at shape g in
  * variant v, else in the nearest variant (DERIVED), with *vout the variant
  * used; -1 without a GEMM table. */
+int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, int compute_bound)
+{
+    int v = rl_kvariant_gemm(p->weights, p->compute);
+    if (v < 0 || !e || !rl_engine_has(e->tables, RL_KC_GEMM, v)) /* a GEMM table: any shape */
+        v = rl_engine_nearest_variant(e, RL_KC_GEMM, rl_dtype_bytes(p->weights),
+                                      rl_dtype_bytes(p->compute), compute_bound);
+    return v;
+}
+
 static double gemm_efficiency(const builder *x, const rl_serving_engine *e, const rl_op *op,
                               const double *g, int *vout)
 {
-    const rl_precision *p = &x->c->prec;
-    int v = rl_kvariant_gemm(p->weights, p->compute);
-    if (!rl_engine_table(e->tables, RL_KC_GEMM, v, g))
-        v = rl_engine_nearest_variant(e, RL_KC_GEMM, rl_dtype_bytes(p->weights),
-                                      rl_dtype_bytes(p->compute), op->t.compute_s > op->t.memory_s);
+    int v = rl_ops_moe_gemm_variant(e, &x->c->prec, op->t.compute_s > op->t.memory_s);
     *vout = v;
     return v < 0 ? -1
                  : rl_engine_efficiency(e, RL_KC_GEMM, v, g, rl_hw_measured_flops(x->h),

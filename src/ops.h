@@ -287,6 +287,15 @@ int rl_ops_build(const rl_model *m, const rl_hw *h, const rl_ops_config *c, rl_o
  * "MoE").  Returns m_e, the rows per touched expert (their M). */
 double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[2][RL_KSHAPE]);
 
+/* The dtype variant whose dense GEMM table times MoE experts that no MoE
+ * table holds (rl_ops_moe_gemm_shapes), and whose moe_from_gemm bias
+ * corrects them: the run's own GEMM variant of precision p when engine e
+ * has its table, else the nearest tabled one (rl_engine_nearest_variant,
+ * by the experts' compute_bound; engines.h DERIVED); -1 without a GEMM
+ * table.  ops times them from it and cli's note words its bias (review41
+ * F2: the note read the run's own variant's). */
+int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, int compute_bound);
+
 /* The spans of a step's operator list, in its order, by what their ops'
  * times depend on: HEAD and TAIL (embedding, norms, projections, MLP or
  * MoE, residuals) on the step's token rows M alone (every prompt token and

@@ -586,7 +586,18 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
     snprintf(buf, sizeof buf, "%s%s", fabric, c->levels > 1 ? "+net" : "");
     cJSON_AddStringToObject(o, "fabric", buf);
     /* the provenance the op table prints for the same lookup (comm.h prov) */
-    const char *by = c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
+    char sw[160]; /* why the lookup gave that provenance (collectives.h rl_coll_why) */
+    snprintf(sw, sizeof sw, c->why == RL_COLL_WHY_TOWARD
+                                ? "measured, extrapolated (inside the measured sizes, from the "
+                                  "nearest sizes of the same algorithm toward the engine's "
+                                  "algorithm switch at %.0f B)"
+                                : "measured, interpolated (across the algorithm switch at %.0f B: "
+                                  "no measured size runs this size's algorithm)",
+             c->why_sw);
+    const char *by = c->measured == 1 && (c->why == RL_COLL_WHY_TOWARD ||
+                                          c->why == RL_COLL_WHY_ACROSS)
+                         ? sw
+                     : c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
                          ? "measured, interpolated (a larger size's time: the table's "
                            "monotone envelope)"
                      : c->measured == 1 && c->prov == RL_PROV_EXTRAPOLATED

@@ -624,6 +624,13 @@ static void measured_envelope(void **state)
     assert_int_equal(prov, RL_PROV_MEASURED);
     assert_rel(rl_coll_time(r, 2097152, &prov), 5.35859203338623e-5, 1e-6);
     assert_int_equal(prov, RL_PROV_MEASURED);
+    /* review41 F1: the reasons timed_by words: the envelope, a measured
+     * size, past the largest size (no switches in this row) */
+    double sw = -1;
+    assert_int_equal(rl_coll_reason(r, 1572864, &sw), RL_COLL_WHY_ENVELOPE);
+    assert_rel(sw, 0, 1e-12);
+    assert_int_equal(rl_coll_reason(r, 2097152, NULL), RL_COLL_WHY_MEASURED);
+    assert_int_equal(rl_coll_reason(r, r->bytes[r->np - 1] * 2, NULL), RL_COLL_WHY_OUTSIDE);
     for (int i = 0; i < r->np; i++)
         for (int j = i + 1; j < r->np; j++)
             assert_true(r->capped[i] <= r->capped[j]);
@@ -655,9 +662,16 @@ static void vllm_switch_not_crossed(void **state)
     assert_string_equal(c.impl, "vllm_graph");
     assert_rel(c.time_s, 33.98e-6, 1e-3);
     assert_int_equal(c.prov, RL_PROV_EXTRAPOLATED);
+    /* review41 F1: why: toward the 8 MiB switch, not outside the sizes */
+    assert_int_equal(c.why, RL_COLL_WHY_TOWARD);
+    assert_rel(c.why_sw, 8388608, 1e-12);
     c = must(h, RL_ALLREDUCE, 8388608, 2, 1);
     assert_rel(c.time_s, 89.68e-6, 1e-3);
     assert_int_equal(c.prov, RL_PROV_MEASURED);
+    assert_int_equal(c.why, RL_COLL_WHY_MEASURED);
+    c = must(h, RL_ALLREDUCE, 3145728, 2, 1); /* 3 MiB: between 2 and 4 MiB, one algorithm */
+    assert_int_equal(c.why, RL_COLL_WHY_MEASURED);
+    assert_rel(c.why_sw, 0, 1e-12);
     const rl_coll_row *r = rl_coll_find(&h->collectives, RL_ALLREDUCE, 2);
     assert_non_null(r);
     assert_int_equal(r->nsw, 1);

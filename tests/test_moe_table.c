@@ -273,8 +273,20 @@ static void test_moe_bad_profile(void **state)
         const char *entry, *want;
     } fix[] = {
         {"bfloat16 = { rows_per_expert = { 4, 1 }, ln_ratio = { 0, 0 }, fitted_rows = 9, "
-         "fitted_shapes = 2, p5 = 0, p10 = 0, p90 = 0, p95 = 0 }",
+         "fitted_shapes = 2, p5 = 0, p10 = 0, p90 = 0, p95 = 0, held_out = { 1, 2, 0.5, 1 } }",
          "field 'engines.x.tables.moe_from_gemm.bfloat16': expected rows_per_expert ascending"},
+        /* review41 F4: a quantile or held_out left out is refused, not read
+         * as 0 (a zero-width band) */
+        {"bfloat16 = { rows_per_expert = { 1, 4 }, ln_ratio = { 0, 0 }, fitted_rows = 9, "
+         "fitted_shapes = 2, p5 = -1, p10 = -0.5, p95 = 1, held_out = { 1, 2, 0.5, 1 } }",
+         "field 'engines.x.tables.moe_from_gemm.bfloat16.p90': missing (the fit's held-out "
+         "log-ratio quantile"},
+        {"bfloat16 = { rows_per_expert = { 1, 4 }, ln_ratio = { 0, 0 }, fitted_rows = 9, "
+         "fitted_shapes = 2 }",
+         "field 'engines.x.tables.moe_from_gemm.bfloat16.p5': missing"},
+        {"bfloat16 = { rows_per_expert = { 1, 4 }, ln_ratio = { 0, 0 }, fitted_rows = 9, "
+         "fitted_shapes = 2, p5 = -1, p10 = -0.5, p90 = 0.5, p95 = 1 }",
+         "field 'engines.x.tables.moe_from_gemm.bfloat16.held_out': missing"},
         {"bfloat16 = { rows_per_expert = { 1 }, ln_ratio = { 9 } }",
          "field 'engines.x.tables.moe_from_gemm.bfloat16.ln_ratio': expected 1 to 8 log ratios"},
         {"bfloat16 = { slope = 1 }",
