@@ -5,6 +5,6 @@
 #ifndef RL_VERSION_H
 #define RL_VERSION_H
 
-#define RL_VERSION "0.34.0"
+#define RL_VERSION "0.35.0"
 
 #endif
