@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "efficiency.h"
+#include "engine.h"
 #include "error.h"
 #include "interrupt.h"
 #include "outdir.h"
@@ -28,6 +29,7 @@
 #define PASS_SAMPLES 8 /* at most per bench and pass */
 #define MAXS (PASSES * PASS_SAMPLES)
 #define ROTATE_BYTES (256.0 * 1024 * 1024) /* > 4x a 32 MiB LLC */
+#define SAMPLE_ROWS 16 /* rows of the larger sampling bench */
 #define COPY_MIN_BYTES 6.4e7 /* a copy counted for hbm_bw moves >= 64 MiB (32 MiB a buffer) */
 
 void rl_calib_host(char *out, size_t len)
@@ -94,6 +96,7 @@ struct bench {
     rl_calib_rotation *rot; /* shared rotation memory (weights; K and V pages; calib.h) */
     float *x, *y, *z;
     int *bt, *len;
+    float *host; /* sampling: M x N host logits */
     /* results */
     int n;
     double t[MAXS];
@@ -170,6 +173,10 @@ static void run_attn(bench *b)
 static void run_prefill_attn(bench *b)
 {
     b->be->attn_prefill(b->be->ctx, b->x, b->z, b->z, b->y, b->M, b->N, b->K, b->hd);
+}
+static void run_sampling(bench *b)
+{
+    rl_engine_greedy(b->be, b->x, b->host, b->M, b->N, b->len);
 }
 
 /* ---- the grid ---------------------------------------------------------------- */
@@ -316,6 +323,12 @@ static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, i
     }
     bench *o = add(l, "overhead", RL_EFF_ELEMENTWISE, run_add);
     o->M = 1, o->N = 1, o->bytes = 12;
+    /* greedy sampling of 1 and SAMPLE_ROWS rows of logits: the engine's
+     * costs per step and per sequence (sampling_costs); no class is fitted */
+    for (int i = 0; i < 2; i++) {
+        bench *b = add(l, "sampling", RL_EFF_ELEMENTWISE, run_sampling);
+        b->M = i ? SAMPLE_ROWS : 1, b->N = V;
+    }
     int Bs[] = {1, 4, 16, 32}, Ss[] = {128, 512, 2048, 4096};
     for (int i = 0; i < (quick ? 2 : 4); i++)
         for (int j = 0; j < (quick ? 2 : 4); j++) {
@@ -361,6 +374,10 @@ static void measure(bench *b, const rl_backend *be, rl_calib_rotation *rot)
             b->len[i] = b->S;
         b->x = filled(be, (size_t)b->M * b->N * b->hd);
         b->y = be->alloc(be->ctx, (size_t)b->M * b->N * b->hd);
+    } else if (b->run == run_sampling) {
+        b->x = filled(be, (size_t)b->M * b->N);
+        b->host = malloc((size_t)b->M * b->N * sizeof *b->host);
+        b->len = malloc((size_t)b->M * sizeof(int));
     } else {
         big = b->run == run_copy ? (size_t)b->M : (size_t)b->M * b->N;
         if (b->run == run_prefill_attn)
@@ -382,7 +399,33 @@ static void measure(bench *b, const rl_backend *be, rl_calib_rotation *rot)
         be->free(be->ctx, b->z);
     free(b->bt);
     free(b->len);
-    b->x = b->y = b->z = NULL, b->bt = b->len = NULL;
+    free(b->host);
+    b->x = b->y = b->z = b->host = NULL, b->bt = b->len = NULL;
+}
+
+/* The reference engine's costs per step and per sequence: its greedy
+ * sampling (engine.h rl_engine_greedy: the logits to the host, an argmax a
+ * row) timed on 1 and SAMPLE_ROWS rows, seq_s the slope and step_s the rest
+ * of the 1-row time (both >= 0), median times; launch_s 0 (an operator's
+ * time holds its launches: efficiency overhead_s).  The sentence saying so
+ * goes to src (len), which the result points to. */
+static rl_engine_cost_default sampling_costs(const bench_list *l, char *src, size_t len)
+{
+    rl_engine_cost_default c = rl_engine_costs_default(RL_ENGINE_REFERENCE);
+    double t[2] = {0, 0};
+    int V = 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i].run == run_sampling)
+            t[l->v[i].M > 1] = l->v[i].med, V = l->v[i].N;
+    c.seq_s = fmax(0, (t[1] - t[0]) / (SAMPLE_ROWS - 1));
+    c.step_s = fmax(0, t[0] - c.seq_s);
+    c.launch_s = 0;
+    snprintf(src, len, "step_s, seq_s measured by roofline calibrate --backend: the engine's greedy "
+             "sampling (logits to the host, argmax a row; V = %d) timed on 1 and %d rows, median "
+             "(%.4g and %.4g ms), seq_s the slope; launch_s 0: an operator's measured time holds "
+             "its launches; prefill_layer_s 0: a prefill runs the same timed operators", V, SAMPLE_ROWS, 1e3 * t[0], 1e3 * t[1]);
+    c.source = src;
+    return c;
 }
 
 /* Fit one class: per bench ideal roofline time and measured time less the
@@ -396,7 +439,8 @@ static void fit_class(const bench_list *l, rl_eff_class c, double overhead, doub
     int n = 0;
     for (int i = 0; i < l->n && n < 256; i++) {
         const bench *b = &l->v[i];
-        if (b->cls != c || strcmp(b->name, "overhead") == 0 || strcmp(b->name, "stream_copy") == 0)
+        if (b->cls != c || strcmp(b->name, "overhead") == 0 || strcmp(b->name, "stream_copy") == 0 ||
+            b->run == run_sampling)
             continue;
         sz[n] = rl_eff_size(c, b->M, b->flops, b->bytes);
         id[n] = fmax(b->flops / peak, b->bytes / bw);
@@ -586,14 +630,15 @@ static void named(const char *target, char *err, size_t errlen)
  * naming (put_table); the import's summary goes to *summary.  0, -1
  * (err) or -2 when the file could not be written. */
 static int profile_from_tables(const char *dir, const char *device, const char *base,
-                               const char *date, const char *temp, const char *lpath,
-                               cJSON **summary, char *err, size_t errlen)
+                               const char *date, const rl_engine_cost_default *costs,
+                               const char *temp, const char *lpath, cJSON **summary, char *err,
+                               size_t errlen)
 {
     rl_hw h;
     if (rl_hw_load(base, NULL, 0, &h, err, errlen) != 0)
         return -1;
     int rc = rl_silicon_calibrate(dir, RL_ENGINE_REFERENCE, device, &h, 0, NULL, base, NULL, 0, date,
-                                  "`roofline calibrate --backend` over the tables it measured", temp,
+                                  "`roofline calibrate --backend` over the tables it measured", costs, temp,
                                   summary, err, errlen);
     if (rc == -2)
         named(lpath, err, errlen);
@@ -681,6 +726,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
                         "without --quick for a profile to size or validate with\n");
     be.free(be.ctx, arena[0]);
     be.free(be.ctx, arena[1]);
+    char cost_src[384];
+    rl_engine_cost_default costs = sampling_costs(&l, cost_src, sizeof cost_src);
     /* Peaks: bandwidth = the best DRAM rate measured: the stream copy
      * moving >= 64 MiB (both grids have one: build_grid) or a GEMM or
      * decode attention reading its weights or K/V pages from the rotation
@@ -848,7 +895,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     if (rc == 0 && !io) {
         char date[16];
         snprintf(date, sizeof date, "%.10s", utc);
-        rc = profile_from_tables(tdir, device, base, date, st[0].temp, lpath, &kt, err, errlen);
+        rc = profile_from_tables(tdir, device, base, date, &costs, st[0].temp, lpath, &kt, err, errlen);
         io = rc == -2;
     }
     if (rc == 0 && !io && rl_write_atomic(st[1].temp, json, strlen(json), err, errlen) != 0) {

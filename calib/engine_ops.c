@@ -35,8 +35,9 @@ void rl_engine_ops(const rl_model *m, int prefill, long long Mi, long long conte
     gemm(&out[RL_EOP_Q_PROJ], L, M, qd, D, wb);
     gemm(&out[RL_EOP_K_PROJ], L, M, kd, D, wb);
     gemm(&out[RL_EOP_V_PROJ], L, M, kd, D, wb);
-    set(&out[RL_EOP_ROPE], L * 6 * M * (qd + kd) / 2, L * 4 * 2 * M * (qd + kd), L, RL_EFF_ROPE);
-    set(&out[RL_EOP_KV_WRITE], 0, L * 4 * 4 * M * kd, L * (prefill ? 1 : M), RL_EFF_ELEMENTWISE);
+    /* two calls a layer, q then k (reference_engine/engine.c layer_forward) */
+    set(&out[RL_EOP_ROPE], L * 6 * M * (qd + kd) / 2, L * 4 * 2 * M * (qd + kd), 2 * L, RL_EFF_ROPE);
+    set(&out[RL_EOP_KV_WRITE], 0, L * 4 * 4 * M * kd, L, RL_EFF_ELEMENTWISE); /* one call: slot map */
     if (prefill) { /* one prompt of M tokens: K streams of M keys, N / K query heads each */
         set(&out[RL_EOP_ATTENTION], L * 4 * N * H * M * (M + 1) / 2, L * 4 * (2 * M * qd + 2 * M * kd), L,
             RL_EFF_PREFILL_ATTENTION);

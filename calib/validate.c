@@ -90,6 +90,11 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
             cJSON_AddItemToArray(c->ops, pt);
         }
     }
+    /* the engine's costs of a decode step: its greedy sampling, fixed and per
+     * sequence (calibrate.c sampling_costs); a prefill here samples nothing */
+    const rl_serving_engine *se = rl_engines_selected(&c->h->engines);
+    if (se && phase[0] == 'd')
+        pred += se->step_s + se->seq_s * M;
     double err = pred / meas - 1, bytes = 0;
     for (int i = 0; i < RL_EOP_COUNT; i++)
         bytes += ops[i].bytes;

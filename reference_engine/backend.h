@@ -43,10 +43,12 @@ typedef struct rl_backend {
     void (*copy)(void *ctx, float *dst, const float *src, size_t n);
     /* out (M, D) = table[tok[m]] with table (V, D) fp32. */
     void (*embed)(void *ctx, const float *table, const int *tok, float *out, int M, int D);
-    /* Write k, v (M, kvh * hd) of positions pos[m] of the sequence whose
-     * page list is blocks into the page pools kp, vp (pages, page, kvh, hd). */
+    /* Write row m of k, v (M, kvh * hd) to slot slots[m] of the page pools
+     * kp, vp (pages x page slots of kvh * hd): slot = page number x page
+     * size + offset in the page, one call for a step's rows whatever their
+     * sequences (vLLM's slot_mapping, csrc/cache_kernels.cu reshape_and_cache). */
     void (*kv_write)(void *ctx, const float *k, const float *v, float *kp, float *vp,
-                     const int *blocks, const int *pos, int M, int page, int kvh, int hd);
+                     const int *slots, int M, int kvh, int hd);
     /* Causal attention of one prompt: q (T, nh*hd), k, v (T, kvh*hd) ->
      * o (T, nh*hd), head n reading kv head n / (nh / kvh); scale 1/sqrt(hd). */
     void (*attn_prefill)(void *ctx, const float *q, const float *k, const float *v, float *o,

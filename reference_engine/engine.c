@@ -49,6 +49,7 @@ struct rl_engine {
     int *free_pages, nfree;
     seq_slot *slots;
     int *bt; /* (max_slots, max_blocks) compacted block table of a step */
+    int *slot_map; /* (M) the KV slot each row of a step writes (backend.h kv_write) */
     int timing;
     double op_s[RL_EOP_COUNT];
     long op_n[RL_EOP_COUNT];
@@ -125,6 +126,7 @@ void rl_engine_free(rl_engine *e)
     free(e->layers);
     free(e->free_pages);
     free(e->bt);
+    free(e->slot_map);
     if (e->be.destroy)
         e->be.destroy(e->be.ctx);
     free(e);
@@ -257,7 +259,8 @@ rl_engine *rl_engine_new(const rl_model *m, const rl_backend *be, const rl_engin
     if (!(e->layers = calloc((size_t)e->L, sizeof *e->layers)) ||
         !(e->slots = calloc((size_t)c->max_slots, sizeof *e->slots)) ||
         !(e->free_pages = malloc((size_t)c->num_pages * sizeof(int))) ||
-        !(e->bt = calloc((size_t)c->max_slots * e->max_blocks, sizeof(int))))
+        !(e->bt = calloc((size_t)c->max_slots * e->max_blocks, sizeof(int))) ||
+        !(e->slot_map = malloc(M * sizeof(int))))
         goto oom;
     for (int s = 0; s < c->max_slots; s++)
         if (!(e->slots[s].blocks = calloc((size_t)e->max_blocks, sizeof(int))))
@@ -308,10 +311,20 @@ static int pages_for(const rl_engine *e, int len) { return (len + e->c.page_size
 
 /* ---- forward pass --------------------------------------------------------------- */
 
+/* e->slot_map[m] = the KV slot of row m at position pos[m] of the sequence
+ * whose block table starts at blocks + m * stride (stride 0: one prompt). */
+static const int *map_slots(rl_engine *e, int M, const int *pos, const int *blocks, int stride)
+{
+    int P = e->c.page_size;
+    for (int m = 0; m < M; m++)
+        e->slot_map[m] = blocks[(size_t)m * stride + pos[m] / P] * P + pos[m] % P;
+    return e->slot_map;
+}
+
 /* One layer over M rows of e->x at positions pos (M); attention is either
  * causal over this prompt (prefill) or paged decode over len (M). */
 static void layer_forward(rl_engine *e, int l, int M, const int *pos, const int *blocks,
-                          const int *len, int prefill)
+                          const int *len, const int *slots, int prefill)
 {
     layer *y = &e->layers[l];
     void *cx = e->be.ctx;
@@ -325,16 +338,12 @@ static void layer_forward(rl_engine *e, int l, int M, const int *pos, const int 
         b->rope(cx, e->q, pos, M, e->N, e->H, ROPE_THETA);
         b->rope(cx, e->k, pos, M, e->K, e->H, ROPE_THETA);
     });
-    if (prefill) {
-        RUN(e, RL_EOP_KV_WRITE, b->kv_write(cx, e->k, e->v, y->kp, y->vp, blocks, pos, M, P, e->K, e->H));
+    RUN(e, RL_EOP_KV_WRITE, b->kv_write(cx, e->k, e->v, y->kp, y->vp, slots, M, e->K, e->H));
+    if (prefill)
         RUN(e, RL_EOP_ATTENTION, b->attn_prefill(cx, e->q, e->k, e->v, e->att, M, e->N, e->K, e->H));
-    } else {
-        RUN(e, RL_EOP_KV_WRITE, for (int m = 0; m < M; m++)
-            b->kv_write(cx, e->k + (size_t)m * kd, e->v + (size_t)m * kd, y->kp, y->vp,
-                        blocks + (size_t)m * e->max_blocks, pos + m, 1, P, e->K, e->H));
+    else
         RUN(e, RL_EOP_ATTENTION, b->attn_decode(cx, e->q, y->kp, y->vp, blocks, len, M,
                                                e->max_blocks, P, e->N, e->K, e->H, e->att));
-    }
     RUN(e, RL_EOP_O_PROJ, b->matmul(cx, e->att, y->wo, e->tmp, M, D, qd));
     RUN(e, RL_EOP_ATTN_RESIDUAL, b->add(cx, e->x, e->tmp, (size_t)M * D));
     RUN(e, RL_EOP_MLP_NORM, b->rmsnorm(cx, e->x, y->mlp_norm, e->xn, M, D, NORM_EPS));
@@ -382,8 +391,9 @@ int rl_engine_prefill(rl_engine *e, const int *tokens, int T, rl_prefix *out, fl
     for (int t = 0; t < T; t++)
         pos[t] = t;
     RUN(e, RL_EOP_EMBEDDING, e->be.embed(e->be.ctx, e->embed, tokens, e->x, T, e->D));
+    const int *slots = map_slots(e, T, pos, blocks, 0);
     for (int l = 0; l < e->L; l++)
-        layer_forward(e, l, T, pos, blocks, NULL, 1);
+        layer_forward(e, l, T, pos, blocks, NULL, slots, 1);
     head_forward(e, T - 1, 1);
     if (logits)
         e->be.to_host(e->be.ctx, logits, e->logits, (size_t)e->V);
@@ -431,6 +441,18 @@ void rl_engine_release(rl_engine *e, int slot)
     e->slots[slot].len = 0;
 }
 
+void rl_engine_greedy(const rl_backend *be, const float *dev, float *host, int rows, int V, int *best)
+{
+    be->to_host(be->ctx, host, dev, (size_t)rows * V);
+    for (int i = 0; i < rows; i++) {
+        const float *r = host + (size_t)i * V;
+        int k = 0;
+        for (int j = 1; j < V; j++)
+            k = r[j] > r[k] ? j : k;
+        best[i] = k;
+    }
+}
+
 int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
 {
     int S = e->c.max_slots, B = 0;
@@ -454,23 +476,21 @@ int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
     if (B == 0)
         return 0;
     RUN(e, RL_EOP_EMBEDDING, e->be.embed(e->be.ctx, e->embed, tok, e->x, B, e->D));
+    const int *slots = map_slots(e, B, pos, e->bt, e->max_blocks);
     for (int l = 0; l < e->L; l++)
-        layer_forward(e, l, B, pos, e->bt, len, 0);
+        layer_forward(e, l, B, pos, e->bt, len, slots, 0);
     head_forward(e, 0, B);
     float *host = malloc((size_t)B * e->V * sizeof *host);
     if (!host)
         RL_FAIL("engine: out of memory for %d x %d logits", B, e->V);
-    e->be.to_host(e->be.ctx, host, e->logits, (size_t)B * e->V);
+    int best[S];
+    rl_engine_greedy(&e->be, e->logits, host, B, e->V, best);
     for (int i = 0; i < B; i++) {
-        const float *r = host + (size_t)i * e->V;
-        int best = 0;
-        for (int j = 1; j < e->V; j++)
-            best = r[j] > r[best] ? j : best;
         seq_slot *sl = &e->slots[ids[i]];
-        sl->next = best;
+        sl->next = best[i];
         sl->len++;
         if (logits)
-            memcpy(logits + (size_t)ids[i] * e->V, r, (size_t)e->V * sizeof *r);
+            memcpy(logits + (size_t)ids[i] * e->V, host + (size_t)i * e->V, (size_t)e->V * sizeof *host);
     }
     free(host);
     return B;

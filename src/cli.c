@@ -3178,7 +3178,7 @@ static int calibrate_tables(rl_opts *o)
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     cJSON *r = NULL;
     rc = rl_silicon_calibrate(o->tables, o->engine, device, &h, o->holdout, o->moe_models ? &keep : NULL, o->hw, o->sets[1], o->nsets[1],
-                              date, NULL, save, &r, err, sizeof err);
+                              date, NULL, NULL, save, &r, err, sizeof err);
     if (rc != 0 && rl_interrupted()) /* stopped before the save: the message says so */
         return rl_cli_say(o, "%s; nothing written to %s", err, save), RL_EXIT_INTERRUPTED;
     if (rc != 0) {

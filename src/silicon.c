@@ -1296,7 +1296,7 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
     }
     fputs(",\n      date = ", f);
     rl_spec_put_string(f, date);
-    rl_engine_cost_default ec = rl_engine_costs_default(engine);
+    rl_engine_cost_default ec = s->costs ? *s->costs : rl_engine_costs_default(engine);
     fprintf(f, ",\n      costs = {\n        step_s = %.15g, seq_s = %.15g, launch_s = %.15g, "
             "prefill_layer_s = %.15g,\n        source = ", ec.step_s, ec.seq_s, ec.launch_s,
             ec.prefill_layer_s);
@@ -1676,11 +1676,13 @@ int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
 int rl_silicon_calibrate(const char *dir, const char *engine, const char *device, const rl_hw *h,
                          int holdout, const rl_moe_keep *keep, const char *base,
                          const rl_override *ov, int nov, const char *date, const char *by,
-                         const char *path, cJSON **summary, char *err, size_t errlen)
+                         const rl_engine_cost_default *costs, const char *path, cJSON **summary,
+                         char *err, size_t errlen)
 {
     rl_silicon s, held;
     if (rl_silicon_import(dir, engine, h, holdout, keep, &s, err, errlen) != 0)
         return -1;
+    s.costs = costs;
     /* the device of every file, or none (the import kept the first file's) */
     snprintf(s.device, sizeof s.device, "%s", device);
     int rc;

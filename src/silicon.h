@@ -129,6 +129,8 @@ typedef struct {
     size_t nheld;
     rl_kresidual resid[RL_KC_COUNT]; /* written as the engine's residuals when n > 0 */
     int resid_holdout;
+    const rl_engine_cost_default *costs; /* written as the engine's costs; NULL: its
+                                            defaults (engines.h rl_engine_costs_default) */
 } rl_silicon;
 
 /* The MoE model shapes (hidden, inter, topk, experts) to import. */
@@ -224,11 +226,13 @@ int rl_silicon_check_device(const char *dir, const char *engine, const char *hw,
  * (may be NULL) gets rl_silicon_summary's object.  Returns 0; -1 (err) for
  * bad tables or out of memory, or when SIGINT/SIGTERM arrived before the
  * save (interrupt.h: the import polls it; nothing is written then); -2 (err)
- * when path cannot be written. */
+ * when path cannot be written.  costs (NULL: the engine's defaults) are the
+ * engine costs the profile records: calibrate --backend's measured ones. */
 int rl_silicon_calibrate(const char *dir, const char *engine, const char *device, const rl_hw *h,
                          int holdout, const rl_moe_keep *keep, const char *base,
                          const rl_override *ov, int nov, const char *date, const char *by,
-                         const char *path, cJSON **summary, char *err, size_t errlen);
+                         const rl_engine_cost_default *costs, const char *path, cJSON **summary,
+                         char *err, size_t errlen);
 
 /* Which of the three tables calibrate --tables is documented to import
  * (gemm, context_attention and generation_attention _perf.csv.gz) dir/engine

@@ -84,6 +84,14 @@ static void test_calibrate_then_validate(void **state)
      * curve from its own benches, rows 1 and 2 of the quick grid */
     assert_true(h.efficiency.curve[RL_EFF_SWIGLU].n >= 1);
     assert_true(h.efficiency.curve[RL_EFF_ELEMENTWISE].n >= 1);
+    /* the reference engine's per-sequence cost is its measured greedy
+     * sampling (calibrate.c sampling_costs): a copy and an argmax of
+     * tiny-test's vocabulary a row take more than nothing */
+    const rl_serving_engine *se = rl_engines_selected(&h.engines);
+    assert_non_null(se);
+    assert_true(se->seq_s > 0 && se->step_s >= 0 && se->launch_s == 0);
+    assert_non_null(strstr(se->costs_source, "greedy sampling"));
+    double step_s = se->step_s, seq_s = se->seq_s;
     assert_true(cJSON_GetObjectItem(sum, "noisy_benchmarks")->valuedouble >= 0);
     struct stat st;
     assert_int_equal(stat(cJSON_GetObjectItem(sum, "raw")->valuestring, &st), 0);
@@ -114,6 +122,22 @@ static void test_calibrate_then_validate(void **state)
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "estimated");
     int runs = cJSON_GetObjectItem(v, "runs")->valueint;
     assert_int_equal(runs, 3); /* quick: decode B = 1, 2 at S = 128; prefill T = 32 */
+    /* a decode row's prediction = its operators + the engine's sampling,
+     * step_s + seq_s x batch; a prefill's = its operators (it samples
+     * nothing: validate.c record) */
+    cJSON_ArrayForEach(r0, cJSON_GetObjectItem(v, "rows")) {
+        const char *phase = cJSON_GetObjectItem(r0, "phase")->valuestring;
+        double batch = cJSON_GetObjectItem(r0, "batch")->valuedouble, ops = 0;
+        double ctx = cJSON_GetObjectItem(r0, "context")->valuedouble;
+        const cJSON *op;
+        cJSON_ArrayForEach(op, cJSON_GetObjectItem(v, "op_residuals"))
+            if (!strcmp(cJSON_GetObjectItem(op, "phase")->valuestring, phase) &&
+                cJSON_GetObjectItem(op, "batch")->valuedouble == batch &&
+                cJSON_GetObjectItem(op, "context")->valuedouble == ctx)
+                ops += cJSON_GetObjectItem(op, "predicted_s")->valuedouble;
+        double engine = phase[0] == 'd' ? step_s + seq_s * batch : 0;
+        assert_rel(cJSON_GetObjectItem(r0, "predicted_s")->valuedouble, ops + engine, 1e-9);
+    }
     /* a --quick run says it is a smoke test (tester3 #14) */
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "smoke_test")));
     const cJSON *r;

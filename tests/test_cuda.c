@@ -128,16 +128,16 @@ static void test_attention(void **state)
     gpu.attn_prefill(gpu.ctx, dq, dk, dv, dO, T, nh, kvh, hd);
     check(dO, o, (size_t)T * qd, FTOL, "attn_prefill");
     /* paged decode: 2 slots (70 and 33 tokens) on scattered pages of 16 */
-    int bt[10] = {7, 2, 9, 0, 4, 3, 8, 1, 0, 0}, len[2] = {70, 33}, pos[70];
-    for (int t = 0; t < T; t++)
-        pos[t] = t;
+    int bt[10] = {7, 2, 9, 0, 4, 3, 8, 1, 0, 0}, len[2] = {70, 33}, slots[103];
+    for (int t = 0; t < 103; t++) /* slot 0's 70 positions, then slot 1's 33 */
+        slots[t] = t < 70 ? bt[t / page] * page + t % page : bt[5 + (t - 70) / page] * page + (t - 70) % page;
     size_t pool = 10 * (size_t)page * kd;
     float *kp = calloc(pool, 4), *vp = calloc(pool, 4), *dkp = gpu.alloc(gpu.ctx, pool),
           *dvp = gpu.alloc(gpu.ctx, pool);
-    cpu.kv_write(cpu.ctx, k, v, kp, vp, bt, pos, 70, page, kvh, hd);
-    cpu.kv_write(cpu.ctx, k, v, kp, vp, bt + 5, pos, 33, page, kvh, hd);
-    gpu.kv_write(gpu.ctx, dk, dv, dkp, dvp, bt, pos, 70, page, kvh, hd);
-    gpu.kv_write(gpu.ctx, dk, dv, dkp, dvp, bt + 5, pos, 33, page, kvh, hd);
+    cpu.kv_write(cpu.ctx, k, v, kp, vp, slots, 70, kvh, hd);
+    cpu.kv_write(cpu.ctx, k, v, kp, vp, slots + 70, 33, kvh, hd);
+    gpu.kv_write(gpu.ctx, dk, dv, dkp, dvp, slots, 70, kvh, hd);
+    gpu.kv_write(gpu.ctx, dk, dv, dkp, dvp, slots + 70, 33, kvh, hd);
     check(dkp, kp, pool, 0, "kv_write k");
     check(dvp, vp, pool, 0, "kv_write v");
     cpu.attn_decode(cpu.ctx, q, kp, vp, bt, len, 2, mb, page, nh, kvh, hd, o);

@@ -146,11 +146,13 @@ static void test_attention_kernels(void **state)
         }
         bt[12 + i] = used[i];
     }
-    int pos[45];
+    int slots[45]; /* position t of a sequence: page bt[t / page], offset t % page */
     for (int t = 0; t < 45; t++)
-        pos[t] = t;
-    b.kv_write(b.ctx, k, v, kp, vp, bt, pos, 45, page, kvh, hd);
-    b.kv_write(b.ctx, k, v, kp, vp, bt + 12, pos, 9, page, kvh, hd);
+        slots[t] = bt[t / page] * page + t % page;
+    b.kv_write(b.ctx, k, v, kp, vp, slots, 45, kvh, hd);
+    for (int t = 0; t < 9; t++)
+        slots[t] = bt[12 + t / page] * page + t % page;
+    b.kv_write(b.ctx, k, v, kp, vp, slots, 9, kvh, hd);
     float *od = malloc(2 * (size_t)qd * 4);
     b.attn_decode(b.ctx, q, kp, vp, bt, len, 2, mb, page, nh, kvh, hd, od);
     for (int s = 0; s < 2; s++)

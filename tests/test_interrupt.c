@@ -412,7 +412,7 @@ static void calibrate_tables_stop_before_save(void **state)
     const char *tables = RL_SRCDIR "/tests/data/silicon/h100_sxm";
     const char *device = "NVIDIA H100 80GB HBM3"; /* its files' "# device: " line */
     rl_interrupt_raise();
-    int rc = rl_silicon_calibrate(tables, "trtllm", device, h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02", NULL,
+    int rc = rl_silicon_calibrate(tables, "trtllm", device, h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02", NULL, NULL,
                                   path, NULL, err, sizeof err);
     rl_interrupt_clear();
     assert_int_equal(rc, -1);
@@ -420,7 +420,7 @@ static void calibrate_tables_stop_before_save(void **state)
         fail_msg("calibrate error lacks 'interrupted (SIGINT)': %s", err);
     assert_int_equal(access(path, F_OK), -1);
     assert_int_equal(rl_silicon_calibrate(tables, "trtllm", device, h, 0, NULL, "h100-sxm", NULL, 0,
-                                          "2026-12-02", NULL, path, NULL, err, sizeof err), 0);
+                                          "2026-12-02", NULL, NULL, path, NULL, err, sizeof err), 0);
     assert_int_equal(access(path, F_OK), 0);
     unlink(path);
     free(h);

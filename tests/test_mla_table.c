@@ -81,7 +81,7 @@ static void save_mla(char *path)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024];
     write_temp(path, ".lua", "");
-    if (rl_silicon_calibrate(EXCERPT, "trtllm", EXCERPT_DEVICE, &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02", NULL,
+    if (rl_silicon_calibrate(EXCERPT, "trtllm", EXCERPT_DEVICE, &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-02", NULL, NULL,
                              path, NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);
 }

@@ -125,7 +125,7 @@ static void save_moe(char *path)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[1024];
     write_temp(path, ".lua", "");
-    if (rl_silicon_calibrate(EXCERPT, "vllm", EXCERPT_DEVICE, &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-01", NULL, path,
+    if (rl_silicon_calibrate(EXCERPT, "vllm", EXCERPT_DEVICE, &h, 0, NULL, "h100-sxm", NULL, 0, "2026-12-01", NULL, NULL, path,
                              NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);
 }
@@ -369,7 +369,7 @@ static void test_moe_from_gemm(void **state)
     char err[1024];
     write_temp(path, ".lua", "");
     if (rl_silicon_calibrate(EXCERPT, "trtllm", EXCERPT_DEVICE, &h0, 0, NULL, "h100-sxm", NULL, 0,
-                             "2026-12-04", NULL, path, NULL, err, sizeof err) != 0)
+                             "2026-12-04", NULL, NULL, path, NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);
     write_temp(mpath, ".lua",
                "return { name = 'tiny-moe', layers = 2, d_model = 1024, d_ff = 1024, heads = 8, "
@@ -468,7 +468,7 @@ static void test_moe_from_gemm_bias(void **state)
     write_temp(path, ".lua", "");
     rl_moe_keep none = {0};
     if (rl_silicon_calibrate(dir, "trtllm", EXCERPT_DEVICE, &h0, 0, &none, "h100-sxm", NULL, 0,
-                             "2026-12-04", NULL, path, NULL, err, sizeof err) != 0)
+                             "2026-12-04", NULL, NULL, path, NULL, err, sizeof err) != 0)
         fail_msg("calibrate: %s", err);
     assert_int_equal(remove_tree(dir), 0);
     rl_hw h = load_hw(path, NULL, 0);

@@ -119,12 +119,12 @@ static void cpu_embed(void *ctx, const float *table, const int *tok, float *out,
 }
 
 static void cpu_kv_write(void *ctx, const float *k, const float *v, float *kp, float *vp,
-                         const int *blocks, const int *pos, int M, int page, int kvh, int hd)
+                         const int *slots, int M, int kvh, int hd)
 {
     (void)ctx;
     size_t row = (size_t)kvh * hd;
     for (int m = 0; m < M; m++) {
-        size_t at = ((size_t)blocks[pos[m] / page] * page + pos[m] % page) * row;
+        size_t at = (size_t)slots[m] * row;
         memcpy(kp + at, k + m * row, row * sizeof *kp);
         memcpy(vp + at, v + m * row, row * sizeof *vp);
     }

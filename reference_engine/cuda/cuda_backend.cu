@@ -245,14 +245,6 @@ __global__ void gather_k(const float *src, const int *idx, float *out, int rows,
         out[i] = src[(size_t)idx[i / row] * row + i % row];
 }
 
-/* Row scatter: dst[idx[r]] = src[r]. */
-__global__ void scatter_k(const float *src, const int *idx, float *dst, int rows, int row)
-{
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < (size_t)rows * row)
-        dst[(size_t)idx[i / row] * row + i % row] = src[i];
-}
-
 static void cu_embed(void *vctx, const float *table, const int *tok, float *out, int M, int D)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
@@ -260,18 +252,26 @@ static void cu_embed(void *vctx, const float *table, const int *tok, float *out,
     gather_k<<<grid((size_t)M * D, 256), 256>>>(table, d, out, M, D);
 }
 
+/* K and V rows to their slots in one launch: element i < M * row of k,
+ * then of v. */
+__global__ void kv_scatter_k(const float *k, const float *v, const int *slot, float *kp,
+                             float *vp, int M, int row)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x, n = (size_t)M * row;
+    if (i >= 2 * n)
+        return;
+    int second = i >= n;
+    size_t j = second ? i - n : i;
+    (second ? vp : kp)[(size_t)slot[j / row] * row + j % row] = (second ? v : k)[j];
+}
+
 static void cu_kv_write(void *vctx, const float *k, const float *v, float *kp, float *vp,
-                        const int *blocks, const int *pos, int M, int page, int kvh, int hd)
+                        const int *slots, int M, int kvh, int hd)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
-    int *slot = (int *)malloc((size_t)M * sizeof(int));
-    for (int m = 0; m < M; m++)
-        slot[m] = blocks[pos[m] / page] * page + pos[m] % page;
-    int *d = dev_ints(&c->ints, &c->ints_n, slot, (size_t)M);
-    free(slot);
+    int *d = dev_ints(&c->ints, &c->ints_n, slots, (size_t)M);
     int row = kvh * hd;
-    scatter_k<<<grid((size_t)M * row, 256), 256>>>(k, d, kp, M, row);
-    scatter_k<<<grid((size_t)M * row, 256), 256>>>(v, d, vp, M, row);
+    kv_scatter_k<<<grid(2 * (size_t)M * row, 256), 256>>>(k, v, d, kp, vp, M, row);
 }
 
 /* One block per (query row, head): scores over `n` keys in shared memory,
