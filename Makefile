@@ -176,14 +176,20 @@ demo: $(BIN)
 	$(BIN) run scenarios/scaling_book_llama2_13b.lua
 
 # CUDA backend: compile it for sm_80 and sm_90 where nvcc exists; `make cuda`
-# also links bin/roofline-cuda and the CUDA tests (they skip without a GPU).
+# also links bin/roofline-cuda, the CUDA tests (they skip without a GPU) and
+# bin/gemm-sweep (calib/gemm_sweep.cu: cuBLASLt GEMMs timed into a kernel table).
 cuda-compile:
-	@if [ -n "$(NVCC)" ]; then $(MAKE) --no-print-directory $(BUILD)/obj/reference_engine/cuda/cuda_backend.o; \
+	@if [ -n "$(NVCC)" ]; then $(MAKE) --no-print-directory $(BUILD)/obj/reference_engine/cuda/cuda_backend.o $(BUILD)/gemm-sweep; \
 	else echo "cuda: nvcc not found (PATH, /usr/local/cuda/bin): CUDA backend not built"; fi
 cuda:
 	@if [ -z "$(NVCC)" ]; then echo "cuda: nvcc not found (PATH, /usr/local/cuda/bin): skipped"; \
 	else $(MAKE) --no-print-directory CUDA=1 BUILD=build-cuda BIN=bin/roofline-cuda \
-	    bin/roofline-cuda build-cuda/tests/test_cuda; fi
+	    bin/roofline-cuda build-cuda/tests/test_cuda build-cuda/gemm-sweep && \
+	    cp build-cuda/gemm-sweep bin/gemm-sweep; fi
+$(BUILD)/gemm-sweep: calib/gemm_sweep.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_100,code=sm_100 \
+	    -Xcompiler -Wall,-Wextra,-Werror $< -lcublasLt -o $@
 
 # Calibrate this host's CPU through the reference engine's kernels (<= 60 s).
 calib: $(BIN)
