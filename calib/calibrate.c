@@ -762,6 +762,19 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         if (table_of(b) >= 0 && b->bytes / b->best <= bw && b->flops / b->best > peak)
             peak = b->flops / b->best, peakb = b;
     }
+    /* A backend whose GEMMs run in another dtype (cuda: bf16) runs its own
+     * attention kernels in fp32: their best FLOP/s, read as above, is the
+     * profile's flops.fp32 (the serving simulator times attention in the
+     * wider of the KV and compute dtypes: validate-serve on cuda needs it). */
+    double apeak = 0;
+    for (int i = 0; strcmp(be.compute_dtype, "fp32") && i < l.n; i++) {
+        bench *b = &l.v[i];
+        if (table_of(b) >= 1 && b->bytes / b->best <= bw && b->flops / b->best > apeak)
+            apeak = b->flops / b->best;
+    }
+    char fp32_flops[96] = "";
+    if (apeak > 0)
+        snprintf(fp32_flops, sizeof fp32_flops, ", fp32 = %.6g", apeak);
     char bw_label[384], peak_label[96];
     double llc = strcmp(be.name, "cpu") ? -1 : llc_bytes(); /* a device copy: not the host's */
     double copy_bytes = bwb ? bwb->bytes : 0; /* the bench list is freed before the summary */
@@ -854,7 +867,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     at += (size_t)snprintf(lua + at, cap - at,
         "-- Calibrated on %s (%s backend, %s, commit %s, %s) by `roofline calibrate`.\n"
         "-- flops: best FLOP/s of the engine's GEMM and attention kernels reading\n"
-        "-- their bytes no faster than hbm_bw (%s);\n"
+        "-- their bytes no faster than hbm_bw (%s); a second, fp32, figure on a\n"
+        "-- backend whose GEMMs run bf16 (cuda): its fp32 attention kernels' best;\n"
         "-- hbm_bw: %s;\n"
         "-- hbm_bytes: physical memory.  efficiency: ideal roofline time /\n"
         "-- median measured time vs size, per kernel class (src/efficiency.h); raw\n"
@@ -862,11 +876,11 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         "-- profile is `roofline calibrate --tables DIR --hw DIR/base.lua --engine\n"
         "-- reference` over the tables beside this file (DIR/reference/).\n"
         "return {\n  name = \"%s-%s\",\n  source = \"roofline calibrate (%s), %s\",\n"
-        "  flops = { %s = %.6g },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s%s"
+        "  flops = { %s = %.6g%s },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s%s"
         "  efficiency = {\n    source = \"median kernel times, roofline calibrate on %s (%s, %s), %s\",\n"
         "    overhead_s = %.6g,\n",
         host, be.name, threads, commit, utc, peak_label, bw_label, host, host, be.name, threads, utc,
-        be.compute_dtype, peak, mem_total(),
+        be.compute_dtype, peak, fp32_flops, mem_total(),
         bw, host_bw, o->quick ? "  smoke_test = true, -- calibrate --quick: GEMMs up to M = 4 rows only\n" : "",
         host, be.name, threads, utc, overhead);
     for (int c = 0; c < RL_EFF_CLASSES; c++) {

@@ -122,6 +122,8 @@ typedef struct {
     int maxp;
     double *ttft, *tpot;
     double busy;           /* the last run's busy time, s */
+    rl_precision prec;     /* the backend's: weights and matmuls in its compute
+                              dtype (cpu fp32, cuda bf16), the KV pages fp32 */
     char *err;
     size_t errlen;
 } vctx;
@@ -135,10 +137,10 @@ static void scale_trace(vctx *v, double qps)
     }
 }
 
-/* The simulator on v->scaled: the engine runs fp32 everywhere. */
+/* The simulator on v->scaled at the backend's precision. */
 static int simulate(vctx *v, rl_serve_result *r)
 {
-    rl_precision p = {RL_FP32, RL_FP32, RL_FP32};
+    rl_precision p = v->prec;
     rl_serve_config c = rl_serve_config_default();
     c.policy = RL_POLICY_INTERLEAVED;
     c.max_seqs = v->o->slots;
@@ -252,12 +254,11 @@ static int validate_load(vctx *v, double qps, double capacity, cJSON *loads, cJS
 
 /* The simulated run's table-time share, as simulate weighs it (ops.h
  * rl_ops_serving_share: decode steps and prefills by their busy time; one
- * chip, fp32, as simulate() runs it); -1 when unknown. */
+ * chip, at the backend's precision, as simulate() runs it); -1 when unknown. */
 static double run_share(const vctx *v, const rl_serve_result *r)
 {
-    rl_precision p = {RL_FP32, RL_FP32, RL_FP32};
     rl_ops_run_mix mix = rl_serve_run_mix(r);
-    return rl_ops_serving_share(v->m, v->h, 1, 1, 0, &mix, p, NULL);
+    return rl_ops_serving_share(v->m, v->h, 1, 1, 0, &mix, v->prec, NULL);
 }
 
 /* The header of the result: what ran, the capacity and its prediction;
@@ -316,6 +317,9 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const rl_serve_valid
     rl_backend be;
     if (rl_backend_open(o->backend, o->threads, &be, err, errlen) != 0)
         return NULL;
+    rl_dtype cd = RL_FP32; /* cuda: bf16 weights and GEMMs (backend.h compute_dtype) */
+    rl_dtype_parse(be.compute_dtype, &cd);
+    v.prec = (rl_precision){cd, RL_FP32, cd};
     rl_engine_config ec = {.page_size = 16, .max_slots = o->slots, .max_context = maxc + 1,
                            .max_prefill = v.maxp, .seed = 1};
     v.e = rl_engine_new(m, &be, &ec, err, errlen);
