@@ -130,8 +130,25 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
  * step takes, the estimator calibrate fits its efficiencies to.  The
  * fastest repetition goes to *best, the repeats' median absolute deviation
  * over their median to *noise. */
-static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *step, double *best,
-                      double *noise, double *op, char *err, size_t errlen)
+/* One engine step: a decode step of every active slot, or a prefill of
+ * tok[T] (its pages given back); its time on the engine's clock, or -1. */
+static double one_step(rl_engine *e, int decode, const int *tok, int T, char *err, size_t errlen)
+{
+    double t0 = rl_engine_clock(e);
+    if (decode) {
+        if (rl_engine_generate(e, NULL, err, errlen) < 0)
+            return -1;
+    } else {
+        rl_prefix p;
+        if (rl_engine_prefill(e, tok, T, &p, NULL, err, errlen) != 0)
+            return -1;
+        rl_engine_prefix_free(e, &p);
+    }
+    return rl_engine_clock(e) - t0;
+}
+
+static int time_steps(rl_engine *e, int queued, int decode, const int *tok, int T, double *step,
+                      double *best, double *noise, double *op, char *err, size_t errlen)
 {
     int reps = decode ? REPS : PREFILL_REPS;
     double t[REPS], prev[RL_EOP_COUNT], cur[RL_EOP_COUNT], per_op[RL_EOP_COUNT][REPS];
@@ -139,17 +156,9 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
     rl_engine_timers_reset(e);
     for (int r = 0; r <= reps; r++) {
         rl_engine_timers(e, prev, NULL);
-        double t0 = rl_engine_clock(e);
-        if (decode) {
-            if (rl_engine_generate(e, NULL, err, errlen) < 0)
-                return -1;
-        } else {
-            rl_prefix p;
-            if (rl_engine_prefill(e, tok, T, &p, NULL, err, errlen) != 0)
-                return -1;
-            rl_engine_prefix_free(e, &p);
-        }
-        double dt = rl_engine_clock(e) - t0;
+        double dt = one_step(e, decode, tok, T, err, errlen);
+        if (dt < 0)
+            return -1;
         rl_engine_timers(e, cur, NULL);
         if (r == 0)
             continue; /* warm-up */
@@ -157,6 +166,14 @@ static int time_steps(rl_engine *e, int decode, const int *tok, int T, double *s
         for (int i = 0; i < RL_EOP_COUNT; i++)
             per_op[i][r - 1] = cur[i] - prev[i];
     }
+    /* On a queued backend (cuda) the operator timers synchronise around each
+     * operator, which the engine does not do when it serves: the step time is
+     * taken again without them, as calibrate times its kernels (calls
+     * back to back, calibrate.c time_bench) and validate-serve runs the engine */
+    rl_engine_set_timing(e, 0);
+    for (int r = 0; queued && r < reps; r++)
+        if ((t[r] = one_step(e, decode, tok, T, err, errlen)) < 0)
+            return -1;
     *step = rl_calib_quantile(t, reps, 0.5);
     *best = rl_calib_quantile(t, reps, 0.0);
     for (int r = 0; r < reps; r++)
@@ -317,7 +334,9 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     int Bs[] = {1, 2, 4, 8, 16, 32}, Ss[] = {128, 512, 2048, 4096};
     int Ts[] = {32, 64, 128, 256, 512, 1024, 2048};
     int nB = o->quick ? 2 : 6, nS = o->quick ? 1 : 4, nT = o->quick ? 1 : 7;
-    rl_engine_config cfg = {.page_size = 16, .max_slots = Bs[nB - 1], .max_context = Ss[nS - 1] + 16,
+    /* a decode point runs 1 + 2 x REPS steps on a queued backend (time_steps) */
+    rl_engine_config cfg = {.page_size = 16, .max_slots = Bs[nB - 1],
+                            .max_context = Ss[nS - 1] + 2 * REPS + 16,
                             .max_prefill = Ts[nT - 1], .seed = 1};
     rl_engine *e = rl_engine_new(&m, &be, &cfg, err, errlen);
     if (!e)
@@ -354,7 +373,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
                 ok = !rl_calib_interrupted("validate", err, errlen);
                 for (int s = 0; ok && s < Bs[i]; s++)
                     ok = rl_engine_fill_slot(e, s, Ss[j], err, errlen) == 0;
-                ok = ok && time_steps(e, 1, NULL, 0, &cur.step, &cur.fastest, &cur.noise, cur.op,
+                ok = ok && time_steps(e, be.queued, 1, NULL, 0, &cur.step, &cur.fastest, &cur.noise, cur.op,
                                       err, errlen) == 0;
                 for (int s = 0; s < Bs[i]; s++)
                     rl_engine_release(e, s);
@@ -365,7 +384,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         for (int i = 0; ok && i < nT; i++, k++) {
             meas cur;
             ok = !rl_calib_interrupted("validate", err, errlen) &&
-                 time_steps(e, 0, tok, Ts[i], &cur.step, &cur.fastest, &cur.noise, cur.op, err,
+                 time_steps(e, be.queued, 0, tok, Ts[i], &cur.step, &cur.fastest, &cur.noise, cur.op, err,
                             errlen) == 0;
             if (ok)
                 keep_min(&best[k].step, &best[k].fastest, &best[k].noise, best[k].op, &cur.step,

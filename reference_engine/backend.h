@@ -17,6 +17,9 @@ typedef struct rl_backend {
     void *ctx;
     int weight_bytes;          /* bytes per stored weight element: 4 cpu, 2 cuda */
     const char *compute_dtype; /* the matmul dtype: "fp32" cpu, "bf16" cuda */
+    int queued;                /* 1: a call returns before its work ends (cuda: one
+                                  stream), so back-to-back calls overlap their launches
+                                  with the device's work; 0: it returns when done (cpu) */
     /* Activation buffer of n floats (zeroed), or NULL. */
     float *(*alloc)(void *ctx, size_t n);
     void (*free)(void *ctx, void *p);

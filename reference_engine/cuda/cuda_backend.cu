@@ -25,7 +25,11 @@ typedef struct {
     size_t ints_n;
     int *ints2;
     size_t ints2_n;
+    int *stage; /* pinned host ring the index arrays are copied through */
+    size_t stage_at;
 } cuda_ctx;
+
+#define STAGE_INTS ((size_t)1 << 20) /* 4 MiB of pinned staging */
 
 #define CK(call)                                                                                   \
     do {                                                                                           \
@@ -38,8 +42,14 @@ typedef struct {
 
 static int grid(size_t n, int block) { return (int)((n + block - 1) / block); }
 
-/* Device copy of a host int array (grown as needed). */
-static int *dev_ints(int **buf, size_t *cap, const int *host, size_t n)
+/* Device copy of a host int array (grown as needed), queued: the array is
+ * copied into the pinned ring and sent with cudaMemcpyAsync, which from
+ * pinned memory returns at once ("API synchronization behavior", CUDA
+ * runtime documentation), where cudaMemcpy from pageable memory synchronises
+ * the stream first: five such copies a layer drained the queue between the
+ * kernels of a step.  The ring is reused after a device synchronisation
+ * (every copy sent from it done); an array larger than it goes synchronously. */
+static int *dev_ints(cuda_ctx *c, int **buf, size_t *cap, const int *host, size_t n)
 {
     if (n > *cap) {
         if (*buf)
@@ -47,7 +57,18 @@ static int *dev_ints(int **buf, size_t *cap, const int *host, size_t n)
         CK(cudaMalloc((void **)buf, n * sizeof(int)));
         *cap = n;
     }
-    CK(cudaMemcpy(*buf, host, n * sizeof(int), cudaMemcpyHostToDevice));
+    if (n > STAGE_INTS) {
+        CK(cudaMemcpy(*buf, host, n * sizeof(int), cudaMemcpyHostToDevice));
+        return *buf;
+    }
+    if (c->stage_at + n > STAGE_INTS) {
+        CK(cudaDeviceSynchronize());
+        c->stage_at = 0;
+    }
+    int *s = c->stage + c->stage_at;
+    memcpy(s, host, n * sizeof(int));
+    c->stage_at += n;
+    CK(cudaMemcpyAsync(*buf, s, n * sizeof(int), cudaMemcpyHostToDevice, 0));
     return *buf;
 }
 
@@ -200,7 +221,7 @@ __global__ void rope_k(float *x, const int *pos, int M, int nh, int hd, float th
 static void cu_rope(void *vctx, float *x, const int *pos, int M, int nh, int hd, float theta)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
-    int *d = dev_ints(&c->ints, &c->ints_n, pos, (size_t)M);
+    int *d = dev_ints(c, &c->ints, &c->ints_n, pos, (size_t)M);
     size_t n = (size_t)M * nh * (hd / 2);
     rope_k<<<grid(n, 256), 256>>>(x, d, M, nh, hd, theta);
 }
@@ -248,7 +269,7 @@ __global__ void gather_k(const float *src, const int *idx, float *out, int rows,
 static void cu_embed(void *vctx, const float *table, const int *tok, float *out, int M, int D)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
-    int *d = dev_ints(&c->ints, &c->ints_n, tok, (size_t)M);
+    int *d = dev_ints(c, &c->ints, &c->ints_n, tok, (size_t)M);
     gather_k<<<grid((size_t)M * D, 256), 256>>>(table, d, out, M, D);
 }
 
@@ -269,7 +290,7 @@ static void cu_kv_write(void *vctx, const float *k, const float *v, float *kp, f
                         const int *slots, int M, int kvh, int hd)
 {
     cuda_ctx *c = (cuda_ctx *)vctx;
-    int *d = dev_ints(&c->ints, &c->ints_n, slots, (size_t)M);
+    int *d = dev_ints(c, &c->ints, &c->ints_n, slots, (size_t)M);
     int row = kvh * hd;
     kv_scatter_k<<<grid(2 * (size_t)M * row, 256), 256>>>(k, v, d, kp, vp, M, row);
 }
@@ -333,8 +354,8 @@ static void cu_attn_decode(void *vctx, const float *q, const float *kp, const fl
     int maxlen = 0;
     for (int b = 0; b < B; b++)
         maxlen = len[b] > maxlen ? len[b] : maxlen;
-    int *db = dev_ints(&c->ints, &c->ints_n, blocks, (size_t)B * max_blocks);
-    int *dl = dev_ints(&c->ints2, &c->ints2_n, len, (size_t)B);
+    int *db = dev_ints(c, &c->ints, &c->ints_n, blocks, (size_t)B * max_blocks);
+    int *dl = dev_ints(c, &c->ints2, &c->ints2_n, len, (size_t)B);
     dim3 g((unsigned)B, (unsigned)nh);
     attn_k<<<g, 128, (size_t)maxlen * sizeof(float)>>>(q, kp, vp, o, nh, kvh, hd, 0, db, dl,
                                                        max_blocks, page);
@@ -348,6 +369,7 @@ static void cu_destroy(void *vctx)
     cudaFree(c->xb);
     cudaFree(c->ints);
     cudaFree(c->ints2);
+    cudaFreeHost(c->stage);
     cublasDestroy(c->blas);
     free(c);
 }
@@ -360,7 +382,11 @@ extern "C" int rl_backend_cuda(rl_backend *out, char *err, size_t errlen)
         return -1;
     }
     cuda_ctx *c = (cuda_ctx *)calloc(1, sizeof *c);
-    if (!c || cudaSetDevice(0) != cudaSuccess || cublasCreate(&c->blas) != CUBLAS_STATUS_SUCCESS) {
+    if (!c || cudaSetDevice(0) != cudaSuccess || cublasCreate(&c->blas) != CUBLAS_STATUS_SUCCESS ||
+        cudaHostAlloc((void **)&c->stage, STAGE_INTS * sizeof(int), cudaHostAllocDefault) !=
+            cudaSuccess) {
+        if (c && c->blas)
+            cublasDestroy(c->blas);
         free(c);
         snprintf(err, errlen, "backend 'cuda': cannot initialise device 0 / cuBLAS");
         return -1;
@@ -370,6 +396,7 @@ extern "C" int rl_backend_cuda(rl_backend *out, char *err, size_t errlen)
     out->ctx = c;
     out->weight_bytes = 2;
     out->compute_dtype = "bf16";
+    out->queued = 1;
     out->alloc = cu_alloc;
     out->free = cu_free;
     out->to_dev = cu_to_dev;

@@ -1,6 +1,6 @@
 -- Engine profile: the reference kernel tables of hw_profiles/calibrated/vm-tables for /work/main/hw_profiles/calibrated/vm-tables/base.lua.
 -- Written by `roofline calibrate --backend` over the tables it measured (as `roofline calibrate --tables hw_profiles/calibrated/vm-tables --hw /work/main/hw_profiles/calibrated/vm-tables/base.lua --engine reference` would) on 2026-12-04.
--- Kernel tables: roofline calibrate --backend cuda on vm (device), commit 181277c, 2026-12-04T11:35:07Z; model ref-1b, engine version roofline 181277c,
+-- Kernel tables: roofline calibrate --backend cuda on vm (device), commit 181277c, 2026-12-04T11:49:09Z; model ref-1b, engine version roofline 181277c,
 -- device 'vm (cuda backend, device)'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
 -- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,
@@ -18,13 +18,13 @@ return {
     default = "reference",
     reference = {
       version = "roofline 181277c",
-      source = "roofline calibrate --backend cuda on vm (device), commit 181277c, 2026-12-04T11:35:07Z; model ref-1b; device 'vm (cuda backend, device)'; fastest kernel per shape; imported by roofline calibrate --tables",
+      source = "roofline calibrate --backend cuda on vm (device), commit 181277c, 2026-12-04T11:49:09Z; model ref-1b; device 'vm (cuda backend, device)'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "vm-cuda",
-      measured_at = { hbm_bw = 3985560000000, flops = { bf16 = 575046000000000, } },
+      measured_at = { hbm_bw = 4012550000000, flops = { fp32 = 943952000000, bf16 = 598875000000000, } },
       date = "2026-12-04",
       costs = {
-        step_s = 1.62626666695568e-05, seq_s = 0.000151852833333284, launch_s = 0, prefill_layer_s = 0,
-        source = "step_s, seq_s measured by roofline calibrate --backend: the engine's greedy sampling (logits to the host, argmax a row; V = 32000) timed on 1 and 16 rows, median (0.1681 and 2.446 ms), seq_s the slope; launch_s 0: an operator's measured time holds its launches; prefill_layer_s 0: a prefill runs the same timed operators",
+        step_s = 1.40114666659012e-05, seq_s = 0.000134026533333061, launch_s = 0, prefill_layer_s = 0,
+        source = "step_s, seq_s measured by roofline calibrate --backend: the engine's greedy sampling (logits to the host, argmax a row; V = 32000) timed on 1 and 16 rows, median (0.148 and 2.158 ms), seq_s the slope; launch_s 0: an operator's measured time holds its launches; prefill_layer_s 0: a prefill runs the same timed operators",
       },
       tables = {
         gemm = {
@@ -35,11 +35,11 @@ return {
             n = { 512, 2048, 5632, 32000 },
             k = { 2048, 5632 },
             values_us = [[
-22.87 20.37 23.65 26.37 25.58 71.39 51.91 142.7 22.87 20.39 23.65 26.37 25.58 71.39 52.14 143
-22.87 20.78 23.65 27.33 25.58 72.53 52.14 143 22.87 20.82 23.65 27.33 25.58 72.53 52.14 143
-22.87 21.12 23.65 27.85 25.58 72.69 52.14 143 22.87 21.3 23.65 27.85 25.58 72.69 54.16 147.5
-23.07 22.75 24.07 28.69 26.42 72.94 91.55 292.1 24.83 25.96 26.79 39.49 38.13 106.7 216.7 606.4
-29.39 45.19 47.98 101 83.46 252.5 474.2 1435
+14.77 13.42 15.14 17.73 14.21 43.62 42.07 115.6 14.77 13.43 15.14 17.73 14.21 43.62 42.07 115.6
+14.77 13.5 15.14 17.86 14.21 43.75 42.07 115.6 14.77 13.64 15.14 18.15 14.21 43.88 42.59 116.8
+14.77 13.7 15.62 18.15 14.21 43.88 43.65 119.4 14.77 13.82 15.62 18.15 14.3 43.88 44.85 122.1
+14.77 14.62 16.09 18.52 14.3 43.88 61.3 193.2 14.77 18.18 18.09 32.56 26.77 81.18 152.1 461.3
+22.91 39.59 42.47 99.49 79.73 244.9 453 1392
             ]],
             filled = [[
 2 6 8 10 14 16 18 22 24 26 30 32 34 38 40 42
@@ -56,7 +56,7 @@ return {
             group = { 4 },
             head_dim = { 128 },
             values_us = [[
-19.15 110 1250 1.821e4
+12.64 110 1251 1.827e4
             ]],
           },
         },
@@ -69,19 +69,19 @@ return {
             group = { 4 },
             head_dim = { 128 },
             values_us = [[
-58.83 158.7 560 1095 58.83 158.7 560 1095 66.19 185.9 662.9 1316 85.83 265.1 985.7 1947
+49.21 154.2 555.6 1089 49.79 154.2 555.6 1089 57.16 182.4 658.8 1328 80.97 259.2 981.9 1946
             ]],
           },
         },
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 8, p5 = -0.309998, p10 = -0.309998, p90 = 0.0702062, p95 = 0.0702062,
+        gemm = { held_back = 8, p5 = -0.322733, p10 = -0.322733, p90 = 0.119479, p95 = 0.119479,
           edge_held_back = { 0, 6, 0, 0 },
-          p10_p90_per_octave = { 0, 0.286976, 0, 0 },
-          p5_p95_per_octave = { 0, 0.287057, 0, 0 },
+          p10_p90_per_octave = { 0, 0.131499, 0, 0 },
+          p5_p95_per_octave = { 0, 0.131692, 0, 0 },
           up_to_octaves = { 0, 2.50635, 0, 0 } },
-        decode_attention = { held_back = 3, p5 = -0.0792865, p10 = -0.0792865, p90 = 0.0239948, p95 = 0.0239948 },
+        decode_attention = { held_back = 3, p5 = -0.0575853, p10 = -0.0575853, p90 = 0.0235732, p95 = 0.0235732 },
       },
     },
   },
