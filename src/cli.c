@@ -995,86 +995,136 @@ int rl_cli_info(rl_opts *o)
     return emit(o, rl_result_info(&m, o->prec, o->context));
 }
 
+/* The note of chips without a plan that run tensor parallel over all of
+ * them (step, ops, prefill). */
+static void note_tp_over_all(const char *cmd, const char *mode, long long chips)
+{
+    rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tensor parallel over them "
+                "(tp%lld, its AllReduces included); --ideal gives formula (1) over %lld fully "
+                "sharded chips without communication", mode, chips, chips, chips);
+}
+
+/* The simulate flags that run automatic plan a over one replica's
+ * `replicas` (simulate's --chips is one replica's chips, step's all of
+ * them: docs/serving.md), into buf: "--chips 16 --pp 2" (tester46 F9,
+ * tester47 F12: the advice names the plan step runs, from the same
+ * function). */
+static const char *auto_simulate_flags(const rl_shard_auto *a, long long replicas, char *buf,
+                                       size_t len)
+{
+    int n = snprintf(buf, len, "--chips %lld", a->tp * a->pp);
+    if (a->pp > 1)
+        n += snprintf(buf + n, len - (size_t)n, " --pp %lld", a->pp);
+    if (a->replicas * replicas > 1)
+        snprintf(buf + n, len - (size_t)n, " --replicas %lld", a->replicas * replicas);
+    return buf;
+}
+
+/* simulate's advice (tester47 F12: `simulate --chips 16` on llama3-405b
+ * advised --chips 8 --replicas 2, refused: 101.5 GB a chip): the plan
+ * step --chips N runs (rl_shard_auto_plan over one replica's `chips`, the
+ * same function, tester46 F9) as the simulate flags that run it, into buf
+ * ("step --chips 16 runs tp8 x pp2: simulate --chips 16 --pp 2"); "" when
+ * the replica is laid out other than plain TP (--ep, --attn-layout
+ * attn-dp), when no such plan holds the weights or none evaluates, and
+ * when it is tp over all the chips (simulate's own).
+ * Returns buf. */
+static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                                        long long chips, long long replicas, int ep,
+                                        rl_attn_layout l, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (m->abstract || ep > 1 || l != RL_ATTN_LAYOUT_TP || chips <= 1)
+        return buf;
+    rl_shard_plan base = o->plan;
+    base.kv = rl_kv_split_default(o->ideal);
+    rl_shard_auto a;
+    char err[ERRLEN], name[96], flags[96];
+    if (rl_shard_auto_plan(m, h, &base, chips, 1, o->prec, &a, err, sizeof err) != 0 ||
+        !a.fits || a.tp == chips) /* tp over all the chips: simulate's own plan */
+        return buf;
+    int n = snprintf(name, sizeof name, "tp%lld", a.tp);
+    if (a.pp > 1)
+        n += snprintf(name + n, sizeof name - (size_t)n, " x pp%lld", a.pp);
+    if (a.replicas > 1)
+        snprintf(name + n, sizeof name - (size_t)n, " x %lld replicas", a.replicas);
+    snprintf(buf, len, "step --chips %lld runs %s (shard.h rl_shard_auto_plan: the fewest "
+             "pipeline stages whose heaviest holds its weights, then the widest TP inside one "
+             "domain): simulate %s", chips, name,
+             auto_simulate_flags(&a, replicas, flags, sizeof flags));
+    return buf;
+}
+
+/* step --chips N without a plan (N > 1, calibrated or estimated): the
+ * plan rl_shard_auto_plan chooses (the fewest pipeline stages whose
+ * heaviest stage holds its weights, ties to the widest TP inside one
+ * domain that splits the heads; tester47 F2: --chips 12 for llama3-405b
+ * on H100 was refused where --tp 4 --pp 3 holds 67.99 GB a chip) into
+ * *tp and o->plan.pp, with a note naming it, how it was chosen and the
+ * simulate flags that run it (tester46 F9).  When no plan over the chips
+ * holds the weights the widest TP at pp 1 is timed, fits false and exit
+ * 0, as `--tp T` that does not fit (tester47 F3: --chips 1 and 8 printed
+ * fits false, exit 0, where 3, 9, 12 and 16 were refused, exit 2); the
+ * note says none fits and names the nearest.  0, or -1 (said) when no
+ * plan evaluates. */
+static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long long *tp,
+                          const char *mode)
+{
+    rl_shard_auto a;
+    char err[ERRLEN], sim[96];
+    if (rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &a, err, sizeof err) !=
+        0) {
+        rl_cli_tell("step", "--chips %lld: %s", o->chips, err);
+        return -1;
+    }
+    *tp = a.tp;
+    o->plan.pp = a.pp;
+    auto_simulate_flags(&a, 1, sim, sizeof sim);
+    char name[64], flags[64], reps[64] = "";
+    snprintf(name, sizeof name, a.pp > 1 ? "tp%lld x pp%lld" : "tp%lld", a.tp, a.pp);
+    snprintf(flags, sizeof flags, a.pp > 1 ? "--tp %lld --pp %lld" : "--tp %lld", a.tp, a.pp);
+    if (a.replicas > 1)
+        snprintf(reps, sizeof reps, " times %lld replicas", a.replicas);
+    if (!a.fits) {
+        rl_cli_tell("step", "note: %s: no plan over the %lld chips (tensor parallelism inside "
+                    "one %lld-chip domain that splits %s's heads, times pipeline stages) holds "
+                    "its weights, %.2f GB a chip at %s on %.2f GB; the nearest, tp%lld x pp%lld, "
+                    "holds %.2f GB a chip on %.2f GB; timed as %s%s (as %s), fits false, exit 0: "
+                    "give more --chips, narrower --weights, or --ideal", mode, o->chips,
+                    h->domain_chips, m->name, a.r.weight_bytes / 1e9, name,
+                    rl_shard_chip_room(h, &a.r) / 1e9, a.nearest.plan.tp,
+                    a.nearest.plan.pp > 1 ? a.nearest.plan.pp : 1, a.nearest.weight_bytes / 1e9,
+                    rl_shard_chip_room(h, &a.nearest) / 1e9, name, reps, flags);
+        return 0;
+    }
+    if (a.pp == 1 && a.tp == o->chips) {
+        note_tp_over_all("step", mode, o->chips);
+        return 0;
+    }
+    rl_cli_tell("step", "note: %s: %lld chips without a plan run %s (the widest tensor "
+                "parallelism inside one %lld-chip domain that splits %s's heads evenly over a "
+                "divisor of the chips, under the fewest pipeline stages whose heaviest holds its "
+                "weights: %.2f GB a chip of %.2f GB; shard.h rl_shard_auto_plan)%s, as %s; "
+                "simulate %s runs the same plan (its --chips is one replica's); --ideal gives "
+                "formula (1) over fully sharded chips", mode, o->chips, name, h->domain_chips,
+                m->name, a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, reps, flags,
+                sim);
+    return 0;
+}
+
 /* The TP/EP plan of a step (ops, prefill, step) into *tp, *ep, and
  * o->chips set to the plan's chips when --chips was not given.  Without
  * --ideal (`calibrated`; calibrated or estimated profiles alike, as the
- * simulator's replicas), chips without a plan run tensor parallel (a note says
- * so): over all of them, or over the widest degree rl_shard_tp_over allows with
- * the rest as replicas (ops and prefill then cost one replica's step and
- * set o->chips to it); in ideal mode they stay formula (1)'s fully sharded
- * chips (tp = ep = 1).  -1 (printed) when the heads hold that degree below
- * the chips (or the domain) and one replica's weights do not fit (--chips 3 for 64 heads / 8 KV
- * heads: tp1 replicas of a 70B model); else 0 (the plan's own checks come
+ * simulator's replicas), chips without a plan run tensor parallel (a note
+ * says so).  step: the plan step_auto_plan chooses over all the chips (its
+ * pipeline stages into o->plan.pp, the rest replicas).  ops and prefill:
+ * over all of them, or over the widest degree rl_shard_tp_over allows,
+ * costing one replica's step (o->chips set to it); -1 (printed) when the
+ * heads hold that degree below the chips (or the domain) and one
+ * replica's weights do not fit (--chips 3 for 64 heads / 8 KV heads: tp1
+ * replicas of a 70B model).  In ideal mode the chips stay formula (1)'s
+ * fully sharded chips (tp = ep = 1).  Else 0 (the plan's own checks come
  * later). */
-/* step --chips N without a plan, where tpT (the widest TP inside a
- * domain, rl_shard_tp_over) cannot hold the weights: the chips run tpT
- * x ppP, the fewest pipeline stages over the N/T groups whose weights fit
- * (o->plan.pp), as step --tp T --pp P times it; refused when none does
- * (tester44 F6: llama3-405b on 16 H100 printed tp8 x 2 replicas at 101.5
- * GB a chip on 85.9, exit 0, where --tp 8 --pp 2 holds 50.7 GB; --chips 3
- * on llama3-70b was refused).  "Fit" is the plan's own rule, the one step
- * --tp T --pp P prints fits by (shard.h rl_shard_eval: each stage's
- * weights, the heaviest stage's included, in its own room,
- * rl_shard_stage_room; pp 1: the TP chip's, TP-replicated weights
- * included): kv_room > 0 (tester45 F3: the weights split evenly over the
- * stages chose deepseek-v3 tp8 pp2 on 16 H100, whose first stage holds
- * 87.43 GB a chip on 85.49 usable, and pp2 x2 on 32 where pp4 fits).
- * 0, or -1 (said). */
-static int step_pipeline(rl_opts *o, const rl_model *m, const rl_hw *h, long long tp,
-                         const char *mode)
-{
-    long long groups = o->chips / tp;
-    rl_shard_result t, r = {0}, one = {0}; /* a pp's plan; the deepest evaluated; tp alone's */
-    char err[ERRLEN];
-    long long tried = 0; /* the deepest pipeline evaluated */
-    for (long long pp = 1; pp <= groups && pp <= m->layers; pp++) {
-        rl_shard_plan pl = o->plan;
-        pl.tp = tp;
-        pl.ep = 1;
-        pl.pp = pp;
-        if (groups % pp != 0)
-            continue;
-        if (rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, tp * pp, 1, o->context, o->prec, &t, err,
-                          sizeof err) != 0) {
-            if (pp > 1) /* this pipeline's own reason (pp beyond what the model takes) */
-                continue;
-            rl_cli_tell("step", "--chips %lld: tp%lld: %s", o->chips, tp, err);
-            return -1;
-        }
-        r = t;
-        if (pp == 1)
-            one = r;
-        tried = pp;
-        if (!(r.kv_room > 0))
-            continue;
-        if (pp == 1)
-            return 0;
-        o->plan.pp = pp;
-        rl_cli_tell("step", "note: %s: %lld chips without a plan run tp%lld (the widest "
-                    "tensor parallelism inside one %lld-chip domain that splits %s's heads "
-                    "evenly), whose %.2f GB of weights a chip exceed the %.2f GB it may fill, so "
-                    "as tp%lld x pp%lld (the fewest pipeline stages whose heaviest holds its "
-                    "weights: %.2f GB a chip of %.2f GB) %s %lld replica%s, as --tp %lld --pp "
-                    "%lld; --ideal gives formula (1) over fully sharded chips", mode, o->chips,
-                    tp, h->domain_chips, m->name, one.weight_bytes / 1e9,
-                    rl_shard_chip_room(h, &one) / 1e9, tp, pp, r.weight_bytes / 1e9,
-                    rl_shard_chip_room(h, &r) / 1e9, "times", groups / pp,
-                    groups / pp == 1 ? "" : "s", tp, pp);
-        return 0;
-    }
-    char deepest[160] = "";
-    if (tried > 1)
-        snprintf(deepest, sizeof deepest, " (pp%lld's heaviest stage: %.2f GB a chip on %.2f GB)",
-                 tried, r.weight_bytes / 1e9, rl_shard_chip_room(h, &r) / 1e9);
-    rl_cli_tell("step", "--chips %lld: tp%lld (the widest tensor parallelism inside one "
-                "%lld-chip domain that splits %s's heads) needs %.2f GB of weights per chip on "
-                "%.2f GB, and no pipeline over the %lld chips holds them%s; give more --chips, "
-                "--tp/--pp, narrower --weights, or --ideal", o->chips, tp, h->domain_chips,
-                m->name, one.weight_bytes / 1e9, rl_shard_chip_room(h, &one) / 1e9, o->chips,
-                deepest);
-    return -1;
-}
-
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
                         int calibrated, long long *tp, long long *ep)
 {
@@ -1093,6 +1143,8 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
      * estimated) is known only after its ops are timed (tester5 #12a) */
     const char *mode = o->mfu > 0 ? "--mfu (compute scaled, the plan without --ideal)"
                                   : "without --ideal";
+    if (step) /* step's plan over all the chips, its pipelines included */
+        return step_auto_plan(o, m, h, tp, mode);
     char err[ERRLEN];
     *tp = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
     if (*tp == 0) {
@@ -1100,15 +1152,8 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                          "fits, --tp, or --ideal", o->chips, err);
         return -1;
     }
-    if (step && *tp < o->chips && step_pipeline(o, m, h, *tp, mode) != 0)
-        return -1;
-    if (o->plan.pp > 1) /* said by step_pipeline */
-        ;
-    else if (*tp == o->chips)
-        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tensor "
-                         "parallel over them (tp%lld, its AllReduces included); --ideal gives "
-                         "formula (1) over %lld fully sharded chips without communication", mode,
-                    o->chips, *tp, o->chips);
+    if (*tp == o->chips)
+        note_tp_over_all(cmd, mode, o->chips);
     else /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
         rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tp%lld "
                          "(the widest tensor parallelism inside one %lld-chip domain that splits "
@@ -1116,12 +1161,10 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                          "--tp sets the plan (simulate --chips %lld runs one tp%lld replica%s, as "
                          "--tp %lld does here), --ideal gives formula (1) over fully sharded "
                          "chips", mode, o->chips, *tp, h->domain_chips, m->name, m->heads,
-                    step ? "times" : "in one of",
-                    o->chips / *tp, o->chips, o->chips,
+                    "in one of", o->chips / *tp, o->chips, o->chips,
                     o->chips > h->domain_chips ? " across the domains" : "",
                     o->chips);
-    if (!step)
-        o->chips = *tp;
+    o->chips = *tp;
     return 0;
 }
 
@@ -1785,12 +1828,17 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                  draft ? ", target and draft" : "", c->pp > 1 ? ", every stage's" : "");
         snprintf(usable, sizeof usable, " (%.1f GB in all)", b.usable_bytes / 1e9);
     }
+    char plan[512] = ""; /* the plan step runs, where it differs and fits (tester47 F12) */
+    if (c->kv_capacity_tokens < c->page_tokens && c->pp <= 1 && !draft &&
+        *simulate_plan_advice(o, m, h, o->chips, c->replicas > 1 ? c->replicas : 1, c->ep,
+                              c->layout, plan + 2, sizeof plan - 2))
+        memcpy(plan, "; ", 2);
     if (c->kv_capacity_tokens < c->page_tokens)
         return rl_cli_say(o, "the weights (%.1f GB a chip%s%s%s) leave no KV room in the %.1f GB "
                              "a chip usable%s on %lld x %s (%.1f GB each %s): more --chips, or "
-                             "int8/fp8 --weights",
+                             "int8/fp8 --weights%s",
                           chip_w / 1e9, stage, parts, all, b.usable_bytes / n / 1e9, usable,
-                          o->chips, h->name, h->hbm_bytes / 1e9, rule);
+                          o->chips, h->name, h->hbm_bytes / 1e9, rule, plan);
     char each[96] = "";
     if (copies > 1)
         snprintf(each, sizeof each, " (%.0f copies of each token's KV, as the prefixes')", copies);
@@ -1843,11 +1891,17 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
         return -1;
     c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
     c->ep = (int)o->plan.ep;
-    if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0)
-        return rl_cli_say(o, "--%s: %s", strncmp(err, "pp", 2) == 0   ? "pp"
-                                         : strncmp(err, "ep", 2) == 0 ? "ep"
-                                         : strncmp(err, "tp", 2) == 0 ? "chips"
-                                                                      : "attn-layout", err);
+    if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0) {
+        char plan[512] = ""; /* tp over the chips the heads cannot split: step's plan */
+        if (strncmp(err, "tp", 2) == 0 && c->pp <= 1 &&
+            *simulate_plan_advice(o, m, h, o->chips, c->replicas > 1 ? c->replicas : 1, c->ep,
+                                  c->layout, plan + 2, sizeof plan - 2))
+            memcpy(plan, "; ", 2);
+        return rl_cli_say(o, "--%s: %s%s", strncmp(err, "pp", 2) == 0   ? "pp"
+                                           : strncmp(err, "ep", 2) == 0 ? "ep"
+                                           : strncmp(err, "tp", 2) == 0 ? "chips"
+                                                                        : "attn-layout", err, plan);
+    }
     c->kv_len = kv_len; /* a pipeline's stage shares of a windowed model's KV */
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
     *has_draft = draft_name != NULL;
@@ -2215,22 +2269,27 @@ static void note_arrival_rate(const rl_opts *o, const rl_simulate_run *run, long
 }
 
 /* simulate runs one replica over --chips (its pipeline stages over
- * --pp), where step splits chips beyond one NVLink/ICI domain into
- * replicas (calibrated_tp): a stage wider than the domain is said, with
+ * --pp), where step splits chips beyond one NVLink/ICI domain by its own
+ * plan (rl_shard_auto_plan): a stage wider than the domain is said, with
  * the flags that keep it inside (tester5 #4: --chips 16 on h100-sxm ran
- * one tp16 replica over two nodes, slower than --chips 8, silently). */
-static void note_cross_domain(const rl_opts *o, const rl_hw *h, const rl_serve_config *c)
+ * one tp16 replica over two nodes, slower than --chips 8, silently), the
+ * flags of step's plan (simulate_plan_advice; tester47 F12: llama3-405b
+ * was told --chips 8 --replicas 2, which it refuses), else --pp. */
+static void note_cross_domain(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                              const rl_serve_config *c)
 {
     long long pp = c->pp > 1 ? c->pp : 1, stage = o->chips / pp, dom = h->domain_chips;
     if (dom <= 0 || stage <= dom)
         return;
-    long long k = (stage + dom - 1) / dom;
+    long long k = (stage + dom - 1) / dom, reps = c->replicas > 1 ? c->replicas : 1;
+    char plan[512];
+    if (!*simulate_plan_advice(o, m, h, o->chips, reps, c->ep, c->layout, plan, sizeof plan))
+        snprintf(plan, sizeof plan, "--pp %lld splits its layers over domains", k * pp);
     rl_cli_say(o, "note: each replica runs %lld chips per pipeline stage, beyond one %lld-chip "
                   "NVLink/ICI domain of %s: its tensor-parallel collectives cross the scale-out "
-                  "network, so it can be slower than fewer chips (step splits --chips %lld into "
-                  "replicas of one domain); --chips %lld --replicas %lld keeps each replica in a "
-                  "domain, --pp %lld splits its layers over domains",
-               stage, dom, h->name, o->chips, dom, k * (c->replicas > 1 ? c->replicas : 1), k * pp);
+                  "network, so it can be slower than fewer chips (simulate's --chips is one "
+                  "replica's; step splits --chips %lld by its own plan); %s",
+               stage, dom, h->name, o->chips, plan);
 }
 
 /* A trace whose requests all arrive at one instant has no offered rate
@@ -2331,7 +2390,7 @@ int rl_cli_simulate(rl_opts *o)
         }
         c.spec_draft = &dcost;
     }
-    note_cross_domain(o, &h, &c);
+    note_cross_domain(o, &m, &h, &c);
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;

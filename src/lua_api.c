@@ -1338,6 +1338,28 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
     return tp;
 }
 
+/* roofline.step's plan without one over chips > 1 (not ideal, h
+ * calibrated or estimated, no fitted costs): the command line's
+ * (shard.h rl_shard_auto_plan, the fewest pipeline stages that hold the
+ * weights, then the widest TP inside a domain; when none fits, that TP at
+ * pp 1, fits false) into pl's tp and pp (tester47 F2/F3: the same plan as
+ * step --chips N).  0 when the run keeps no plan (one chip, abstract, ideal), 1
+ * with one; a Lua error when it does not evaluate. */
+static int auto_plan(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,
+                     long long context, rl_precision p, rl_shard_plan *pl)
+{
+    if (chips <= 1 || m->abstract || h->ideal)
+        return 0;
+    rl_shard_auto a;
+    char err[ERRLEN];
+    if (rl_shard_auto_plan(m, h, pl, chips, context, p, &a, err, sizeof err) != 0)
+        opt_error(L, "field 'chips' (%lld): %s", chips, err);
+    pl->tp = a.tp;
+    pl->ep = 1;
+    pl->pp = a.pp;
+    return 1;
+}
+
 /* Re-time step or prefill result r by h's fitted engine costs (e2e.h), as
  * the command line does (cli.c emit_fitted), when h has them, the run is
  * not ideal and `layout_ok` (no plan, or the one they model: TP over the
@@ -1403,7 +1425,7 @@ int rl_lua_step(lua_State *L)
      * costs model, by its engine costs (as the CLI) */
     int fitted = h.engine_costs.present && !h.ideal &&
                  (!planned || rl_shard_plan_is_tp_over(&pl, chips));
-    if (!planned && !h.engine_costs.present && (pl.tp = tp_over(L, &m, &h, chips, p, 1)) > 1)
+    if (!planned && !h.engine_costs.present && auto_plan(L, &m, &h, chips, context, p, &pl))
         planned = 1, pl.overlap = 0; /* calibrated collectives add (no overlap measured) */
     if (planned && !fitted) {
         char err[ERRLEN] = "";

@@ -1442,14 +1442,63 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
     return n;
 }
 
+/* Whether t chips of tensor parallelism divide `chips`, stay inside one
+ * domain and split m's heads evenly (for GQA/MHA a divisor or multiple of
+ * K): rl_shard_tp_over's and rl_shard_auto_plan's degrees. */
+static int tp_degree_fits(const rl_model *m, const rl_hw *h, long long chips, long long t)
+{
+    return chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
+           m->heads % t == 0 &&
+           (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0);
+}
+
+int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                       long long chips, long long context, rl_precision p, rl_shard_auto *out,
+                       char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char why[512] = "";
+    int found = 0, have_nearest = 0;
+    for (long long pp = 1; pp <= chips && pp <= m->layers && !found; pp++)
+        for (long long t = chips / pp; t >= 1 && !found; t--) {
+            if ((chips / t) % pp != 0 || !tp_degree_fits(m, h, chips, t))
+                continue;
+            rl_shard_plan pl = *base;
+            pl.tp = t;
+            pl.ep = 1;
+            pl.pp = pp;
+            rl_shard_result r;
+            if (rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, t * pp, 1, context, p, &r, why,
+                              sizeof why) != 0) {
+                if (pp > 1) /* this pipeline's own reason (pp beyond what the model takes) */
+                    continue;
+                rl_fail(err, errlen, "tp%lld: %s", t, why); /* the chips' own (a link at 0) */
+                return -1;
+            }
+            out->candidates++;
+            if (pp == 1 && out->widest.plan.tp == 0)
+                out->widest = r;
+            if (!have_nearest || r.kv_room > out->nearest.kv_room)
+                out->nearest = r, have_nearest = 1;
+            if (r.kv_room > 0) {
+                out->r = r;
+                out->fits = found = 1;
+            }
+        }
+    if (!found)
+        out->r = out->widest; /* tp1 at pp 1 always evaluates or failed above */
+    out->tp = out->r.plan.tp;
+    out->pp = out->r.plan.pp > 1 ? out->r.plan.pp : 1;
+    out->replicas = chips / (out->tp * out->pp);
+    return 0;
+}
+
 long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                            char *err, size_t errlen)
 {
     long long tp = 1;
     for (long long t = chips; t > 1 && tp == 1; t--)
-        if (chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
-            m->heads % t == 0 &&
-            (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0))
+        if (tp_degree_fits(m, h, chips, t))
             tp = t;
     rl_memory w = rl_memory_use(m, h, tp, 0, 1, p.weights, p.kv);
     long long room = h->domain_chips > 0 && h->domain_chips < chips ? h->domain_chips : chips;

@@ -608,6 +608,35 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
 long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                            char *err, size_t errlen);
 
+/* The TP x PP plan `step --chips N` runs without one (cli.c; tester47 F2,
+ * F3, F12, tester46 F9).  Candidates: tp a divisor of `chips` that stays
+ * inside one NVLink/ICI domain (h's domain_chips) and splits the heads as
+ * rl_shard_tp_over's degrees do; pp a divisor of chips / tp (at most the
+ * layers); the rest of the chips replicas.  Each is evaluated as `step
+ * --tp T --pp P` judges `fits` (rl_shard_eval, generation, batch 1 at
+ * `context`: every stage's weights in its own room, rl_shard_stage_room,
+ * kv_room > 0).  The rule: the fewest pipeline stages whose plan fits,
+ * ties to the widest TP (the fewest replicas; inside a domain the fastest
+ * batch-1 step, today's tp8 on 8 H100).  When none fits: the widest TP at
+ * pp 1, fits 0 (timed and printed with fits false, exit 0, as an explicit
+ * plan that does not fit), `nearest` the candidate with the most KV room
+ * (the least short).  `base` gives the plan's other fields (KV split);
+ * tp, ep, pp are set.  -1 (err "tpT: ...") when a plan at pp 1 does not
+ * evaluate (the chips' own error: a link at 0 B/s); a pipeline that does
+ * not (more stages than the model takes) is skipped. */
+typedef struct {
+    long long tp, pp, replicas; /* the plan: replicas of tp x pp chips */
+    int fits;                   /* its heaviest stage holds its weights (kv_room > 0) */
+    rl_shard_result r;          /* the plan's evaluation (batch 1) */
+    rl_shard_result widest;     /* the widest TP at pp 1: what "fits" is short of */
+    rl_shard_result nearest;    /* none fits: the candidate with the most kv_room */
+    int candidates;             /* plans evaluated */
+} rl_shard_auto;
+
+int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                       long long chips, long long context, rl_precision p, rl_shard_auto *out,
+                       char *err, size_t errlen);
+
 const char *rl_phase_name(rl_phase ph);
 const char *rl_kv_split_name(rl_kv_split k);
 /* "1d" / "2d" / "replicate" / "batch" / "seq"; return 0 or -1. */

@@ -1643,7 +1643,9 @@ static void doc_quotes(const char *doc, const char *name, const char *fmt, ...)
  * chips run tp8 x pp2, the step `--tp 8 --pp 2` prints (exact compare:
  * the same path; 39.87 ms, 50.7 GB a chip, fits), with a note; and with
  * no pipeline that holds the weights (hbm_bytes 40e9: 50.7 GB a chip at
- * pp2) it is refused, exit 2, as --chips 3 is. */
+ * pp2) it prints tp8's step, fits false, exit 0, as `--tp 8` does
+ * (tester47 F3: it was refused, exit 2, where --chips 8 printed fits
+ * false, exit 0), with a note naming the nearest plan. */
 static void step_chips_pipelines_weights_that_do_not_fit(void **state)
 {
     (void)state;
@@ -1663,10 +1665,13 @@ static void step_chips_pipelines_weights_that_do_not_fit(void **state)
     cJSON_Delete(b);
     snprintf(cmd, sizeof cmd, "%s --chips 16", base);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    assert_non_null(strstr(out, "so as tp8 x pp2"));
+    assert_non_null(strstr(out, "16 chips without a plan run tp8 x pp2 ("));
     snprintf(cmd, sizeof cmd, "%s --chips 16 --set hw.hbm_bytes=40e9", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
-    assert_non_null(strstr(out, "no pipeline over the 16 chips holds them"));
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "no plan over the 16 chips"));
+    assert_non_null(strstr(out, "the nearest, tp8 x pp2, holds 50.74 GB a chip on 39.59 GB; "
+                                "timed as tp8 times 2 replicas (as --tp 8), fits false"));
+    assert_non_null(strstr(out, "      false"));
 }
 
 /* tester45 F3: the automatic pipeline judged the weights split evenly
@@ -1681,8 +1686,9 @@ static void step_chips_pipelines_weights_that_do_not_fit(void **state)
  * and norms, whole) + (q_b, kv_b, o, shared and routed experts) / 8 +
  * router = 1.4533e9 params a chip = 2.9066 GB; LM head 129280 x 7168 / 8
  * + norm.  pp2's last stage: 30 layers + head = 87.428 GB > 85.49 usable
- * (refused, exit 2); pp4's: 15 layers + head = 43.830 GB (0.01 GB
- * tolerance: the hand sum's rounding), which fits: 32 chips run
+ * (no plan over 16 chips fits: fits false, exit 0 since tester47 F3; the
+ * nearest, tp4 x pp4, 87.15 GB); pp4's: 15 layers + head = 43.830 GB
+ * (0.01 GB tolerance: the hand sum's rounding), which fits: 32 chips run
  * `--tp 8 --pp 4`, the same step bit for bit. */
 static void step_chips_pipeline_by_heaviest_stage(void **state)
 {
@@ -1690,9 +1696,9 @@ static void step_chips_pipeline_by_heaviest_stage(void **state)
     const char *base = "step --model deepseek-v3 --hw h100-sxm --batch 8 --context 4096";
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s --chips 16", base);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
-    assert_non_null(strstr(out, "no pipeline over the 16 chips holds them (pp2's heaviest stage: "
-                                "87.43 GB a chip on 85.49 GB)"));
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "no plan over the 16 chips"));
+    assert_non_null(strstr(out, "fits false"));
     snprintf(cmd, sizeof cmd, "%s --chips 32 --format json", base);
     cJSON *a = run_cli_json(cmd, out, sizeof out);
     snprintf(cmd, sizeof cmd, "%s --tp 8 --pp 4 --chips 32 --format json", base);
@@ -1706,6 +1712,92 @@ static void step_chips_pipeline_by_heaviest_stage(void **state)
     assert_true(num(ra, "weight_bytes_per_chip") == num(rb, "weight_bytes_per_chip"));
     cJSON_Delete(a);
     cJSON_Delete(b);
+}
+
+/* tester47 F2: step --chips 12 for llama3-405b on h100-sxm was refused
+ * ("the widest that can, tp4, needs 202.9 GB") though --tp 4 --pp 3 holds
+ * 67.99 GB a chip (test_shard auto_plan_searches_tp_and_pp derives it):
+ * the automatic plan searches the TP degrees that divide the chips inside
+ * a domain and their pipelines, and runs that plan, the step --tp 4 --pp 3
+ * prints bit for bit, the note naming it. */
+static void step_chips_searches_tp_degrees(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-405b --hw h100-sxm --batch 1 --context 4096 ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s--chips 12 --format json", base);
+    cJSON *a = run_json_noted(cmd, "12 chips without a plan run tp4 x pp3 (");
+    assert_non_null(strstr(out, "as --tp 4 --pp 3; simulate --chips 12 --pp 3 runs the same plan"));
+    cJSON *b = json2(base, "--tp 4 --pp 3 --format json");
+    const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
+    const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+    assert_string_equal(cJSON_GetObjectItem(a, "sharding")->valuestring, "tp4 pp3");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ra, "fits")));
+    assert_true(num(ra, "step_s") == num(rb, "step_s"));
+    assert_true(num(ra, "weight_bytes_per_chip") == num(rb, "weight_bytes_per_chip"));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+/* tester47 F3: step --chips N without a plan for a model no plan over the
+ * chips holds (llama3-405b bf16, 811.7 GB, on H100s) exited 0 with fits
+ * false at 1 and 8 chips and 2 at 3, 9, 12 and 16 (16 and 12 now fit).
+ * One contract, an explicit plan's (`--tp 8` that does not fit prints
+ * fits false, exit 0; docs/model.md): every count prints its step, fits
+ * false, exit 0, and past one chip a note says no plan fits. */
+static void step_chips_no_fit_exit_zero(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-405b --hw h100-sxm --batch 1 --context 4096 ";
+    const char *tails[] = {"--chips 1", "--chips 3", "--chips 8", "--chips 9"};
+    for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "%s%s --format json", base, tails[i]);
+        /* fails unless exit 0 with JSON (and past one chip the note) */
+        cJSON *j = i > 0 ? run_json_noted(cmd, "holds its weights") : run_json(cmd);
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        assert_true(cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")));
+        cJSON_Delete(j);
+    }
+    assert_int_equal(cli2(base, "--chips 9"), 0);
+    assert_non_null(strstr(out, "no plan over the 9 chips"));
+    assert_non_null(strstr(out, "the nearest, tp1 x pp9, holds 93.46 GB a chip on 85.90 GB"));
+}
+
+/* tester47 F12: simulate --chips 16 for llama3-405b advised "--chips 8
+ * --replicas 2", which simulate refuses (101.5 GB a chip); tester46 F9:
+ * step and simulate chose their plans apart.  simulate's --chips stays
+ * one replica's (docs/serving.md), and its advice is step's plan from
+ * the same function (rl_shard_auto_plan) as simulate flags, which run:
+ * tp8 x pp2 for 405b (--chips 16 --pp 2), tp8 x 2 replicas for llama3-70b
+ * (--chips 8 --replicas 2), and on --chips 12, refused (tp12 cannot
+ * split 8 KV heads), tp4 x pp3 (--chips 12 --pp 3). */
+static void simulate_advice_runs(void **state)
+{
+    (void)state;
+    const char *base = "simulate --hw h100-sxm --prompt-len 1000 --out-len 100 --requests 20 "
+                       "--qps 1 --format json --model ";
+    assert_int_equal(cli2(base, "llama3-405b --chips 16"), 0);
+    assert_non_null(strstr(out, "step --chips 16 runs tp8 x pp2"));
+    assert_non_null(strstr(out, "simulate --chips 16 --pp 2"));
+    assert_null(strstr(out, "--chips 8 --replicas 2"));
+    assert_int_equal(cli2(base, "llama3-405b --chips 16 --pp 2"), 0);
+    assert_null(strstr(out, "NVLink/ICI domain"));
+    assert_int_equal(cli2(base, "llama3-405b --chips 12"), 2);
+    assert_non_null(strstr(out, "step --chips 12 runs tp4 x pp3"));
+    assert_non_null(strstr(out, "simulate --chips 12 --pp 3"));
+    assert_int_equal(cli2(base, "llama3-405b --chips 12 --pp 3"), 0);
+    /* step names the same plan and the same simulate flags */
+    assert_int_equal(run_cli("step --model llama3-405b --hw h100-sxm --chips 16 --context 1000",
+                             out, sizeof out), 0);
+    assert_non_null(strstr(out, "run tp8 x pp2 ("));
+    assert_non_null(strstr(out, "simulate --chips 16 --pp 2 runs the same plan"));
+    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 16 --context 1000",
+                             out, sizeof out), 0);
+    assert_non_null(strstr(out, "run tp8 (") && strstr(out, "times 2 replicas, as --tp 8"));
+    assert_non_null(strstr(out, "simulate --chips 8 --replicas 2 runs the same plan"));
+    assert_int_equal(cli2(base, "llama3-70b --chips 16"), 0);
+    assert_non_null(strstr(out, "step --chips 16 runs tp8 x 2 replicas"));
 }
 
 /* tester44 F10: the README's tour said `step --hw tpu-v5e` fits batch 16,
@@ -3953,7 +4045,8 @@ static void simulate_notes_cross_domain(void **state)
     assert_int_equal(cli2(base, "--chips 16"), 0);
     assert_non_null(strstr(out, "note: each replica runs 16 chips per pipeline stage, beyond one "
                                 "8-chip NVLink/ICI domain of h100-sxm"));
-    assert_non_null(strstr(out, "--chips 8 --replicas 2 keeps each replica in a domain, --pp 2"));
+    assert_non_null(strstr(out, "step --chips 16 runs tp8 x 2 replicas"));
+    assert_non_null(strstr(out, "simulate --chips 8 --replicas 2"));
     assert_int_equal(cli2(base, "--chips 8"), 0);
     assert_null(strstr(out, "NVLink/ICI domain"));
     assert_int_equal(cli2(base, "--chips 16 --pp 2"), 0);
@@ -5847,6 +5940,9 @@ int main(void)
         cmocka_unit_test(readme_tpu_v5e_max_batch_runs),
         cmocka_unit_test(step_chips_pipelines_weights_that_do_not_fit),
         cmocka_unit_test(step_chips_pipeline_by_heaviest_stage),
+        cmocka_unit_test(step_chips_searches_tp_degrees),
+        cmocka_unit_test(step_chips_no_fit_exit_zero),
+        cmocka_unit_test(simulate_advice_runs),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(slow_precision_caution),
         cmocka_unit_test(short_run_per_replica_noted),

@@ -731,7 +731,8 @@ static void assert_lua_equals_cli(const char *cli, const char *lua, int first_ro
  * equal the command line's to 1e-12 (both through rl_shard_tp_over; before,
  * Lua gave the collective-free "one fully sharded copy", 20-35% lower), and
  * sharding names the plan.  chips = 3 (no degree that splits 64 heads
- * fits 70B weights) is the CLI's refusal, naming the field. */
+ * fits 70B weights at pp 1) runs the CLI's plan, tp1 x pp3 (shard.h
+ * rl_shard_auto_plan; tester47 F2: both refused it), step_s to 1e-12. */
 static void chips_run_tensor_parallel(void **state)
 {
     (void)state;
@@ -753,9 +754,15 @@ static void chips_run_tensor_parallel(void **state)
                          " batch = 1, context = 4096 }.sharding", err, sizeof err), 0);
     assert_string_equal(lua_tostring(L, -1), "tp8");
     lua_pop(L, 1);
-    assert_int_not_equal(run("return roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', "
-                             "chips = 3, batch = 1, context = 4096 }", err, sizeof err), 0);
-    assert_non_null(strstr(err, "field 'chips' (3): tensor parallelism over them cannot split"));
+    snprintf(cli, sizeof cli, "step --model llama3-70b --hw h100-sxm --chips 3 --batch 1 "
+             "--context 4096 %s", prec);
+    assert_lua_equals_cli(cli, "roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', chips = 3,"
+                          " batch = 1, context = 4096, weights = 'fp8', compute = 'fp8' }", 1,
+                          step_keys, 1);
+    assert_int_equal(run("return roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', chips = 3,"
+                         " batch = 1, context = 4096 }.sharding", err, sizeof err), 0);
+    assert_string_equal(lua_tostring(L, -1), "tp1 pp3");
+    lua_pop(L, 1);
 }
 
 /* tester39 F6: roofline.step{tp = 8} without chips was an error ("field

@@ -1162,6 +1162,53 @@ static void plan_is_tp_over(void **state)
     assert_true(rl_shard_plan_is_tp_over(&pl, 1));
 }
 
+/* tester47 F2/F3, tester46 F9: rl_shard_auto_plan, the plan step --chips
+ * N runs without one (the fewest pipeline stages whose heaviest stage
+ * holds its weights, ties to the widest TP inside one domain that splits
+ * the heads).  llama3-405b bf16 on h100-sxm (8-GPU domain, 128 heads, 8
+ * KV heads): 12 chips take tp 1, 2 or 4 (not 3 or 6: 128 heads), none
+ * fits at pp 1 or 2 (tp4 pp2 leaves a third of the chips, tp2 pp2 x3
+ * holds 203 GB a chip), so tp4 x pp3 (it was refused: the domain's
+ * widest, tp4 x 3 groups, was the only TP tried).  Its heaviest stage
+ * (42 of 126 layers and the LM head, llama3-405b's config.json: hidden
+ * 16384, MLP 53248, 128 x 128 query and 8 x 128 KV dims, vocab 128256)
+ * by hand: 42 x (2 x 16384 x 16384 + 2 x 16384 x 1024 + 3 x 16384 x
+ * 53248) + 128256 x 16384 params, bf16, over 4 chips, plus the 85 RMSNorm
+ * vectors of 16384 (42 x 2 + the final) whole on every chip =
+ * 67.9945503e9 B (1e-9: the sum is exact).  16 chips: tp8 x pp2 (50.74
+ * GB, the old choice); llama3-70b on 16: tp8 x 2 replicas; 405b on 8:
+ * nothing fits (101.47 GB a chip at tp8 on 85.49), so tp8 at pp 1 with
+ * fits 0. */
+static void auto_plan_searches_tp_and_pp(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-405b", NULL, 0);
+    rl_model m70 = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_precision bf = rl_precision_default();
+    rl_shard_plan base = rl_shard_plan_default();
+    rl_shard_auto a;
+    char err[512];
+    assert_int_equal(rl_shard_auto_plan(&m, &h, &base, 12, 4096, bf, &a, err, sizeof err), 0);
+    assert_int_equal(a.tp, 4);
+    assert_int_equal(a.pp, 3);
+    assert_int_equal(a.replicas, 1);
+    assert_true(a.fits);
+    double layer = 2.0 * 16384 * 16384 + 2.0 * 16384 * 1024 + 3.0 * 16384 * 53248;
+    double w = (42 * layer + 128256.0 * 16384) * 2 / 4 + 85.0 * 16384 * 2;
+    assert_rel(a.r.weight_bytes, w, 1e-9);
+    rl_shard_result r = eval(&m, &h, pp_plan(4, 3), RL_PHASE_GENERATE, 12, 1, 4096, bf);
+    assert_true(a.r.step_s == r.step_s); /* the plan --tp 4 --pp 3 evaluates, bit for bit */
+    assert_int_equal(rl_shard_auto_plan(&m, &h, &base, 16, 4096, bf, &a, err, sizeof err), 0);
+    assert_true(a.tp == 8 && a.pp == 2 && a.replicas == 1 && a.fits);
+    assert_int_equal(rl_shard_auto_plan(&m70, &h, &base, 16, 4096, bf, &a, err, sizeof err), 0);
+    assert_true(a.tp == 8 && a.pp == 1 && a.replicas == 2 && a.fits);
+    assert_int_equal(rl_shard_auto_plan(&m, &h, &base, 8, 4096, bf, &a, err, sizeof err), 0);
+    assert_true(a.tp == 8 && a.pp == 1 && a.replicas == 1 && !a.fits);
+    assert_true(a.candidates >= 4); /* tp8, tp4 pp2, tp2 pp4, tp1 pp8 at least */
+    assert_true(a.nearest.kv_room >= a.widest.kv_room);
+}
+
 /* Stop 31 (h31stage; h31pipe's item 3): a pipeline pass takes the
  * stages' own times (shard.h rl_shard_stage_pass), the LM head and final
  * norm on the last stage only, as the engines place them (vLLM
@@ -1457,6 +1504,7 @@ int main(void)
         cmocka_unit_test(stage_weights_dense_layers), cmocka_unit_test(stage_split_follows_engine),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
+        cmocka_unit_test(auto_plan_searches_tp_and_pp),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
         cmocka_unit_test(router_whole_on_every_chip), cmocka_unit_test(plan_max_batch),
         cmocka_unit_test(plan_names), cmocka_unit_test(pipeline_counts_whole),
