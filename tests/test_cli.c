@@ -5156,8 +5156,8 @@ static void slow_precision_caution(void **state)
         snprintf(cmd, sizeof cmd, "%s%s", base, tails[i]);
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
         const char *c = strstr(out, "caution: trtllm's measured nvfp4 GEMMs on b200 are slower "
-                                    "than its bfloat16 ones at this model's shapes: decode batch 1, "
-                                    "tp 8");
+                                    "than its bfloat16 ones at this run's shapes: decode batch 1 "
+                                    "at context 4096, tp 8 (the worst of the 3 compared)");
         if (i > 0) {
             assert_null(strstr(out, "GEMMs on b200 are slower"));
             continue;
@@ -5172,6 +5172,42 @@ static void slow_precision_caution(void **state)
                              "--weights fp4 --compute fp4 --engine trtllm",
                              out, sizeof out), 0);
     assert_non_null(strstr(out, "roofline ops: caution: trtllm's measured nvfp4 GEMMs on b200"));
+    assert_non_null(strstr(out, "at this run's shapes: decode batch 64 at context 4096, tp 8,"));
+}
+
+/* tester47 F4/F13, review41 F7: the caution is judged on the shapes the
+ * command evaluates and names them; it cited a decode step of batch 1 in
+ * prefill and simulate.  b200-trtllm Llama-3-70B tp8 fp4: a 16-token
+ * prefill's nvfp4 dense matmuls read x1.32 bf16's (5.231 vs 3.957 ms, the
+ * shipped profile's rows; tolerance x1.2..x1.45), a 2048-token one's are
+ * faster than bf16's (no caution); simulate names the run's mean decode
+ * step, never "decode batch 1," alone. */
+static void slow_precision_shapes(void **state)
+{
+    (void)state;
+    const char *f = "--model llama3-70b --hw b200 --chips 8 --weights fp4 --compute fp4 "
+                    "--engine trtllm";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "prefill %s --tokens 2048", f);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_null(strstr(out, "GEMMs on b200 are slower"));
+    snprintf(cmd, sizeof cmd, "prefill %s --tokens 16", f);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    const char *c = strstr(out, "roofline prefill: caution: trtllm's measured nvfp4 GEMMs on b200 "
+                                "are slower than its bfloat16 ones at this run's shapes: prefill "
+                                "of 16 tokens, tp 8, dense matmuls");
+    assert_non_null(c);
+    assert_null(strstr(out, "decode batch"));
+    const char *x = strstr(c, "(x");
+    assert_non_null(x);
+    double ratio = strtod(x + 2, NULL);
+    assert_true(ratio > 1.2 && ratio < 1.45);
+    snprintf(cmd, sizeof cmd, "simulate %s --qps 5 --prompt-len 1000 --out-len 100 "
+             "--requests 100", f);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "roofline simulate: caution: trtllm's measured nvfp4 GEMMs on "
+                                "b200 are slower than its bfloat16 ones at this run's shapes: "
+                                "the run's mean decode batch "));
 }
 
 /* tester18 F5: a run that gives each replica fewer requests than a steady
@@ -5849,6 +5885,7 @@ int main(void)
         cmocka_unit_test(step_chips_pipeline_by_heaviest_stage),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(slow_precision_caution),
+        cmocka_unit_test(slow_precision_shapes),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
