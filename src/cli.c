@@ -913,14 +913,25 @@ static int emit_text(const rl_opts *o, char *text)
  * into key `key` of result: a result of a modified spec is told from the preset's it is
  * named after (tester44 F7: a 16-layer llama3-8b was saved as "model":
  * "llama3-8b", nothing else saying so). */
+static int override_before(const void *a, const void *b)
+{
+    return strcmp(((const rl_override *)a)->field, ((const rl_override *)b)->field);
+}
+
+/* In the echo's one spelling (spec.h rl_override_echo: sorted, each field
+ * once, as Lua's results name theirs; tester47 F5). */
 static void add_overrides(const rl_opts *o, cJSON *result, int k, const char *key)
 {
-    char v[2048];
+    char v[4096], one[1200];
     size_t n = 0;
+    rl_override sorted[RL_MAX_SETS];
+    int ns = o->nsets[k] < RL_MAX_SETS ? o->nsets[k] : RL_MAX_SETS;
+    memcpy(sorted, o->sets[k], (size_t)ns * sizeof *sorted);
+    qsort(sorted, (size_t)ns, sizeof *sorted, override_before);
     v[0] = '\0';
-    for (int i = 0; i < o->nsets[k] && n < sizeof v; i++) {
-        int w = snprintf(v + n, sizeof v - n, "%s%s=%s", i ? ", " : "", o->sets[k][i].field,
-                         o->sets[k][i].value);
+    for (int i = 0; i < ns && n < sizeof v; i++) {
+        int w = snprintf(v + n, sizeof v - n, "%s%s", i ? ", " : "",
+                         rl_override_echo(&sorted[i], one, sizeof one));
         n = w < 0 ? sizeof v : n + (size_t)w;
     }
     if (*v && !cJSON_HasObjectItem(result, key))

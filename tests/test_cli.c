@@ -4784,6 +4784,29 @@ static void blanks_around_numbers(void **state)
     assert_true(t[0] == 4 && t[1] == 800);
 }
 
+/* tester47 F5: the override echo's one spelling of a number
+ * (number.h rl_number_compact): %g's shortest text that reads back, the
+ * exponent without '+' or leading zeros; exact strings, no tolerance. */
+static void compact_numbers(void **state)
+{
+    (void)state;
+    static const double v[] = {3e12, 3.35e12, 2.5e-6, 9000, 1e100, -1e-300, 0, 1e6, 0.5};
+    static const char *const want[] = {"3e12", "3.35e12", "2.5e-6", "9000", "1e100",
+                                       "-1e-300", "0", "1e6", "0.5"};
+    char buf[RL_NUMBER_STR];
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        assert_string_equal(rl_number_compact(v[i], buf), want[i]);
+        assert_true(strtod(buf, NULL) == v[i]);
+    }
+    assert_string_equal(rl_number_compact(NAN, buf), "NaN");
+    char q[64];
+    assert_string_equal(rl_override_quote("h100 sxm", q, sizeof q), "h100 sxm");
+    assert_string_equal(rl_override_quote("a\"b\\c,\td\x01", q, sizeof q),
+                        "\"a\\\"b\\\\c,\\td\\x01\"");
+    assert_string_equal(rl_override_quote("12", q, sizeof q), "\"12\"");
+    assert_string_equal(rl_override_quote("", q, sizeof q), "\"\"");
+}
+
 /* CLOSING21 leftover: `list` read the first preset folder that had any
  * file, while a name resolves in $ROOFLINE_DATA, then beside the binary:
  * a ROOFLINE_DATA holding only the user's model/mine.lua listed mine alone
@@ -5772,6 +5795,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(blanks_around_numbers),
+        cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
