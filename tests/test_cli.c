@@ -668,12 +668,63 @@ static void docs_are_guarded(void **state)
         out[n] = '\0';
         int rc = pclose(p);
         const char *want = k == 2 ? "replaces a file of roofline's own tree"
-                                  : "it is a document roofline ships (README.md, docs/*.md)";
+                                  : "README.md and docs/*.md of roofline's own tree (a folder "
+                                    "with a PRESETS) are the project's documentation, which "
+                                    "roofline never writes, an existing file or a new one";
         if (rc != (k == 2 ? 0 : 2 << 8) || !strstr(out, want))
             fail_msg("%s: exit %d, no '%s' in: %s", cmd, rc, want, out);
     }
     assert_file_equal(dir, "README.md", "# readme\n");
     assert_file_equal(dir, "docs/model.md", "# model\n");
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester47 F6: the rule is by name, a new file too: --save docs/NEW.md and
+ * a run's roofline.write of NEW.md in --out docs were written (then refused
+ * on the next run as "a document roofline ships"); now both are refused
+ * the first time (exit 2, nothing written), the message stating the rule
+ * and the run's saying "refusing to write it", not "replace".  A new
+ * docs/sizing/NEW.md is still written. */
+static void new_docs_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_docs_new_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const dirs[] = {"docs", "docs/sizing"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    static const char *const files[] = {"PRESETS", "w.lua"};
+    static const char *const text[] = {"", "roofline.write('NEW.md', 'x')\n"};
+    put_files(dir, files, text, 2);
+    static const char *const runs[] = {"info --model llama3-8b --save docs/NEW.md",
+                                       "info --model llama3-8b --save README.md",
+                                       "run --out docs w.lua",
+                                       "info --model llama3-8b --save docs/sizing/NEW.md"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s %s 2>&1", dir, dir, RL_BIN,
+                 runs[k]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int rc = pclose(p);
+        if (k == 3) {
+            assert_int_equal(rc, 0);
+            continue;
+        }
+        if (rc != 2 << 8 || !strstr(out, "are the project's documentation, which roofline never "
+                                          "writes, an existing file or a new one") ||
+            (k == 2 && !strstr(out, "refusing to write it")))
+            fail_msg("%s: exit %d: %s", cmd, rc, out);
+    }
+    snprintf(path, sizeof path, "%s/docs/NEW.md", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "%s/README.md", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "%s/docs/sizing/NEW.md", dir);
+    assert_int_equal(access(path, F_OK), 0);
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -5850,7 +5901,8 @@ int main(void)
         cmocka_unit_test(info_refuses_like_step),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
-        cmocka_unit_test(docs_are_guarded), cmocka_unit_test(run_out_folder_rule),
+        cmocka_unit_test(docs_are_guarded),
+        cmocka_unit_test(new_docs_refused), cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(repeated_switch_refused),
         cmocka_unit_test(fitted_keys_once),
