@@ -3500,6 +3500,16 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     e->save = o->given[RL_P_SAVE_PROFILE];
     e->plot = o->plot;
     char err[ERRLEN];
+    long bad = rl_utf8_bad(file, strlen(file));
+    if (bad >= 0) { /* the result names it (key file): refused before the run, exit 2, as
+                     * every bad input (tester47 F7: the output stage refused it, exit 1) */
+        rl_cli_tell(cmd, "%s '%.*s...': the path is not UTF-8 text (byte 0x%02x at offset %ld); "
+                    "the result names its measurement file (key file) and output text must be "
+                    "UTF-8: rename the file or link it under a UTF-8 name",
+                    strcmp(cmd, "fit") ? "--against" : "measurement CSV", (int)bad, file,
+                    (unsigned char)file[bad], bad);
+        return -1;
+    }
     if (rl_measure_read(file, m, err, sizeof err) != 0) {
         rl_cli_tell(cmd, "%s", err);
         return -1;

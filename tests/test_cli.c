@@ -1380,6 +1380,31 @@ static void validate_asks_for_a_source(void **state)
     }
 }
 
+/* tester47 F7: validate --against (and fit) on a measurement CSV whose
+ * path is not UTF-8 exited 1 at the output stage (the result's key file
+ * names it, and output text must be UTF-8); now exit 2 before the run,
+ * naming the byte, for an existing file (a copy of splitwise_h100.csv). */
+static void against_path_not_utf8(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_utf8_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/m\xff.csv", dir);
+    snprintf(cmd, sizeof cmd, "cp %s/tests/data/e2e/splitwise_h100.csv '%s'", RL_SRCDIR, path);
+    assert_int_equal(system(cmd), 0);
+    static const char *const runs[] = {"validate --against '%s'", "fit '%s'"};
+    for (int i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args, runs[i], path);
+        snprintf(cmd, sizeof cmd, "%s --hw h100-sxm-splitwise --model llama2-70b --set "
+                 "model.max_context=16384", args);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+        if (!strstr(out, "the path is not UTF-8 text (byte 0xff at offset"))
+            fail_msg("%s: %s", cmd, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* h31audit finding 10c: every result without a band says why in no_band
  * (README: "no_band says why"): step, step --tp and prefill on tpu-v5e
  * (estimated, no kernel tables), step --ideal on h100-sxm, simulate on
@@ -5949,6 +5974,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(what_if_has_no_band),
         cmocka_unit_test(every_unbanded_result_says_why),
         cmocka_unit_test(validate_asks_for_a_source),
+        cmocka_unit_test(against_path_not_utf8),
         cmocka_unit_test(readme_quotes_collective_accuracy),
         cmocka_unit_test(readme_tpu_v5e_max_batch_runs),
         cmocka_unit_test(step_chips_pipelines_weights_that_do_not_fit),
