@@ -983,6 +983,12 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
             return (void)luaL_error(L, "roofline.hw: overrides: field '%s': the figures a "
                                     "profile was measured at come with its measurements; set "
                                     "the chip's own figure for a what-if", measured);
+        lua_getfield(L, ov_idx, "host_bytes"); /* tester47 F15, as --set (spec.h) */
+        int zero = lua_type(L, -1) == LUA_TNUMBER &&
+                   rl_hw_override_check("host_bytes", lua_tonumber(L, -1), err, sizeof err) != 0;
+        lua_pop(L, 1);
+        if (zero)
+            return (void)luaL_error(L, "roofline.hw: overrides: %s", err);
         char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
         snprintf(name, sizeof name, "%s", h->name);
         rl_hw_push(L, h); /* with its figures as measured: a what-if is decided on conversion */

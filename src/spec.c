@@ -1546,9 +1546,26 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
     return rc;
 }
 
+int rl_hw_override_check(const char *field, double v, char *err, size_t errlen)
+{
+    if (strcmp(field, "host_bytes") == 0 && v == 0)
+        RL_FAIL("hw.host_bytes=0: a hw spec reads host_bytes 0 as not given, as it reads ici_bw, "
+                "net_bw and host_bw 0 (a saved profile writes 0 for a figure it lacks), so 0 "
+                "cannot say 'no host memory' and would leave a host prefix tier unchecked; give "
+                "host memory a chip in bytes (>= 1), or no host tier (--prefix-cache HBM_GB "
+                "without :HOST_GB)");
+    return 0;
+}
+
 int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *out, char *err,
                size_t errlen)
 {
+    for (int i = 0; i < nov; i++) { /* an override said as given (tester47 F15) */
+        char *end;
+        double v = strtod(ov[i].value, &end);
+        if (*ov[i].value && !*end && rl_hw_override_check(ov[i].field, v, err, errlen) != 0)
+            return -1;
+    }
     if (load_spec("hw_profiles", name_or_path, ov, nov, hw_from_table, out, err, errlen) != 0)
         return -1;
     /* a price given with --set is not the profile's source's price */

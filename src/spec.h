@@ -485,6 +485,14 @@ int rl_spec_is_measured_field(const char *name);
 int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_override *ov, char *err,
                            size_t errlen);
 
+/* An override of hw field `field` to number v that a spec cannot state:
+ * host_bytes 0, which a spec reads as not given (MIN1 fields, saved
+ * profiles' "host_bytes = 0"), so `--set hw.host_bytes=0` or
+ * roofline.hw(h, {host_bytes = 0}) cannot mean "no host memory" and is
+ * refused, not read as unset (tester47 F15: a host prefix tier then ran
+ * unchecked).  0, or -1 with the reason in err. */
+int rl_hw_override_check(const char *field, double v, char *err, size_t errlen);
+
 /* Parse "model.F=V" / "hw.F=V" into kind (0 model, 1 hw) and override
  * (pointers into `arg`, which is modified).  Returns 0 or -1. */
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen);

@@ -163,6 +163,15 @@ static void errors(void **state)
                          err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "unknown field 'bogus'"));
+    /* tester47 F15: host_bytes 0 reads as not given, so an override of 0 is
+     * refused (as --set hw.host_bytes=0: tests/bad_inputs); a table roofline.hw
+     * returned, which carries host_bytes = 0 for a figure it lacks, still loads */
+    assert_int_equal(run("return roofline.hw('h100-sxm', { host_bytes = 0 })", err, sizeof err), -1);
+    assert_non_null(strstr(err, "roofline.hw: overrides: hw.host_bytes=0: a hw spec reads "
+                                "host_bytes 0 as not given"));
+    assert_int_equal(run("return roofline.hw(roofline.hw('h100-sxm'), { host_bytes = 64e9 })"
+                         ".host_bytes", err, sizeof err), 0);
+    lua_pop(L, 1);
 }
 
 /* Issue 16: every options table is type-checked first, in check_keys
