@@ -1981,9 +1981,12 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
 }
 
 /* Engine options into c for replicas of `chips` chips of h running m; a
- * draft model given in --spec is loaded into *draft (*has_draft 1). */
+ * draft model given in --spec is loaded into *draft (*has_draft 1).  With
+ * --spec, *plain gets the same engine without speculation (no draft steps,
+ * the draft model's weights and KV bytes not taken from the KV room), for
+ * note_spec_slower; plain->spec_gamma 0 either way. */
 static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
-                        rl_model *draft, int *has_draft, double kv_len)
+                        rl_model *draft, int *has_draft, double kv_len, rl_serve_config *plain)
 {
     *c = rl_serve_config_default();
     double reserve = rl_param_default(RL_P_RESERVE);
@@ -2001,11 +2004,67 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
                                                                       : "attn-layout", err);
     c->kv_len = kv_len; /* a pipeline's stage shares of a windowed model's KV */
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
+    *plain = *c; /* before the draft takes its share of the KV room */
+    plain->spec_gamma = 0;
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
         serve_hbm(o, m, h, reserve, *has_draft ? draft : NULL, c) != 0)
         return -1;
+    double v[3] = {0}; /* the prefix cache as serve_hbm set c's, at the target's bytes */
+    sv_tuple(o, RL_P_PREFIX_CACHE, v, 1, 2); /* checked by serve_hbm */
+    rl_serve_config_prefix_cache(plain, v[0], v[1]);
     c->keep_requests = o->plot != NULL;
+    return 0;
+}
+
+/* tester47 F10/F14: a note when speculative decoding makes this run's TPOT
+ * p50 or output throughput worse than the same requests simulated without
+ * it (the engine of serve_config's *plain), by over 2%: under load a verify
+ * step of B x (g + 1) tokens nears compute-bound, so a speculation that
+ * gains at batch 1 loses at a large batch, which the load-free gain note
+ * (serve_spec) cannot see, and a draft model had no note at all.  What is
+ * charged (serve.c replica_step_time): each verify step is the target's step
+ * over g + 1 tokens a sequence, plus g draft steps at the draft model's own
+ * step time (its operator list decoding the batch at its context on the
+ * same chips) or DRAFT x a target decode step; the draft's prefill of the
+ * prompts is not charged; a draft model's weights and KV take HBM from the
+ * KV cache.  0 when said or not slower, -1 when the plain run failed
+ * (err). */
+static int note_spec_slower(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                            const rl_request *req, long long n, const rl_serve_config *plain,
+                            const rl_serve_config *c, const rl_serve_result *r, int has_draft,
+                            char *err, size_t errlen)
+{
+    rl_serve_result r0;
+    if (rl_serve_simulate(m, h, o->chips, o->prec, !o->ideal, req, n, plain, &r0, err, errlen) != 0)
+        return -1;
+    int steady = r->steady_valid && r0.steady_valid;
+    double tp = steady ? r->steady_out_tokens_per_s : r->out_tokens_per_s;
+    double tp0 = steady ? r0.steady_out_tokens_per_s : r0.out_tokens_per_s;
+    int tpot = r->tpot.n > 0 && r0.tpot.n > 0 && r->tpot.p50 > 1.02 * r0.tpot.p50;
+    int thru = tp0 > 0 && tp < 0.98 * tp0;
+    if (tpot || thru) {
+        char draft[256];
+        if (has_draft)
+            snprintf(draft, sizeof draft, "the draft model's own step time (its operator list "
+                     "decoding the batch at its context on the same chips)");
+        else
+            snprintf(draft, sizeof draft, "%.3g of a target decode step (DRAFT)",
+                     c->spec_draft_frac);
+        rl_cli_say(o, "note: --spec %s worsens this run's %s against the same %lld requests "
+                      "simulated without speculation: TPOT p50 %.4g ms against %.4g ms, output "
+                      "%.0f tok/s against %.0f (%s); each verify step runs the target over "
+                      "%d + 1 tokens a sequence, which nears compute-bound at a large batch, and "
+                      "its %d draft steps are charged at %s; the draft's prefill of the prompts "
+                      "is not charged%s",
+                   o->given[RL_P_SPEC],
+                   tpot && thru ? "TPOT and throughput" : tpot ? "TPOT" : "throughput", n,
+                   r->tpot.p50 * 1e3, r0.tpot.p50 * 1e3, tp, tp0,
+                   steady ? "steady window" : "whole run", c->spec_gamma, c->spec_gamma, draft,
+                   has_draft ? "; the draft's weights and KV take HBM from the KV cache, which "
+                               "the run without speculation keeps" : "");
+    }
+    rl_serve_result_free(&r0);
     return 0;
 }
 
@@ -2454,7 +2513,7 @@ int rl_cli_simulate(rl_opts *o)
     }
     note_derived(o, &m, &h);
     rl_workload w;
-    rl_serve_config c;
+    rl_serve_config c, plain;
     rl_request *req = NULL;
     long long n = 0;
     int has_draft = 0;
@@ -2463,7 +2522,8 @@ int rl_cli_simulate(rl_opts *o)
     rl_step_cost dcost = {rl_serve_ops_time, &dc, 0}; /* a draft only decodes */
     long long truncated = 0;
     if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 0, &w, &req, &n, &truncated) != 0 ||
-        serve_config(o, &m, &h, &c, &draft, &has_draft, rl_serve_workload_len(&w, req, n)) != 0) {
+        serve_config(o, &m, &h, &c, &draft, &has_draft, rl_serve_workload_len(&w, req, n),
+                     &plain) != 0) {
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
@@ -2487,6 +2547,9 @@ int rl_cli_simulate(rl_opts *o)
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
+    if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
+                                                              has_draft, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
     c.capacity_unresolved = &unresolved;

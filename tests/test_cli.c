@@ -5837,6 +5837,47 @@ static void spec_fraction_slower_noted(void **state)
     assert_null(strstr(out, "walltime factor"));
 }
 
+/* tester47 F10/F14: speculation that slows a loaded server, or one with a
+ * draft model, got no note (the load-free gain note, above, sees neither).
+ * Now the same requests are simulated without --spec and a note compares:
+ * llama3-8b on one H100 at 60 req/s, --spec 0.6:4:0.1 (a load-free factor
+ * of 2.306 / 1.4 = 1.65, no gain note) reads TPOT p50 17.88 ms against
+ * 15.81 ms without; the "against" figure is the plain run's own tpot_p50_s
+ * (4 significant digits: tolerance 5e-4 relative); at 1 req/s no note; a
+ * draft model (llama3-8b for llama3-70b on 8 H100 at 100 req/s) is charged
+ * at its own step time, and the note says so. */
+static void spec_slower_under_load_noted(void **state)
+{
+    (void)state;
+    static const char *const tails[] = {"--qps 60", "--qps 60 --spec 0.6:4:0.1",
+                                        "--qps 1 --spec 0.6:4:0.1"};
+    double t0 = 0;
+    for (int i = 0; i < 3; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --prompt-len 500 "
+                 "--out-len 200 --requests 200 --format json %s", tails[i]);
+        assert_int_equal(run_cli(args, out, sizeof out), 0);
+        const char *note = strstr(out, "note: --spec 0.6:4:0.1 worsens this run's TPOT");
+        if (i == 0) {
+            cJSON *j = cJSON_Parse(strchr(out, '{'));
+            t0 = num(j, "tpot_p50_s");
+            cJSON_Delete(j);
+        }
+        if (i != 1) {
+            assert_null(strstr(out, "worsens this run's"));
+            continue;
+        }
+        const char *a = note ? strstr(note, "ms against ") : NULL;
+        if (!a || strstr(out, "walltime factor"))
+            fail_msg("%s: %s", args, out);
+        assert_rel(strtod(a + 11, NULL) / 1e3, t0, 5e-4);
+    }
+    cJSON_Delete(run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 8 --prompt-len "
+                                "500 --out-len 200 --requests 200 --qps 100 --format json --spec "
+                                "0.8:4:llama3-8b", "worsens this run's"));
+    assert_non_null(strstr(out, "draft steps are charged at the draft model's own step time"));
+}
+
 /* CLOSING33: the prefix cache's host tier was unbounded, hw.host_bytes
  * parsed and read nowhere.  Now HOST_GB above the replica's host memory
  * (2 chips x 20e9 = 40 GB) is refused, exit 2, nothing on stdout; 40 GB,
@@ -6001,6 +6042,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(disagg_link_bound_named),
         cmocka_unit_test(disagg_short_run_starved_link_overloaded),
         cmocka_unit_test(spec_fraction_slower_noted),
+        cmocka_unit_test(spec_slower_under_load_noted),
         cmocka_unit_test(prefix_host_tier_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
