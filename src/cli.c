@@ -532,22 +532,21 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
 }
 
 /* Layers x table time of the dense GEMMs (weight matmuls timed by the
- * engine's gemm table, not the unquantized ones) of one decode step at
- * batch b, precision p, TP over tp chips; -1 when the step cannot be built. */
-static double dense_gemm_s(const rl_model *m, const rl_hw *h, long long chips, long long tp,
-                           rl_precision p, long long b, long long context)
+ * engine's gemm table, not the unquantized ones) of one shape (an ops
+ * configuration: its phase, batch or tokens, chips and tp) at precision p;
+ * -1 when the shape cannot be built. */
+static double dense_gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
+                           rl_precision p)
 {
     rl_ops *ops = calloc(1, sizeof *ops);
-    rl_ops_config c = rl_ops_config_default();
+    rl_ops_config c = *shape;
     char err[ERRLEN];
     double s = -1;
-    c.chips = chips;
-    c.tp = tp;
     c.prec = p;
     c.calibrated = 1;
     c.no_collectives = 1;
-    if (ops && rl_ops_config_phase(&c, "decode", b, 0, context, err, sizeof err) == 0 &&
-        rl_ops_check(m, h, &c, err, sizeof err) == 0 && rl_ops_build(m, h, &c, ops, err, sizeof err) == 0) {
+    if (ops && rl_ops_check(m, h, &c, err, sizeof err) == 0 &&
+        rl_ops_build(m, h, &c, ops, err, sizeof err) == 0) {
         s = 0;
         for (int i = 0; i < ops->n; i++) { /* a fused head op and the ops sharing its
                                               * table time (ops.h kspan) */
@@ -562,6 +561,47 @@ static double dense_gemm_s(const rl_model *m, const rl_hw *h, long long chips, l
     return s;
 }
 
+/* One shape a command evaluates, for note_slow_precision: its ops
+ * configuration (phase, batch or tokens, context, chips, tp) and how the
+ * caution names it ("decode batch 64 at context 4096", "prefill of 2048
+ * tokens"). */
+typedef struct {
+    rl_ops_config c;
+    char what[128];
+} slow_shape;
+
+/* A replica's shape on tp x ep chips (a pipeline's stage). */
+static slow_shape slow_on(long long tp, long long ep)
+{
+    slow_shape x = {rl_ops_config_default(), ""};
+    x.c.tp = tp > 1 ? tp : 1;
+    x.c.ep = ep > 1 ? ep : 1;
+    x.c.chips = x.c.tp * x.c.ep;
+    return x;
+}
+
+/* A decode step of batch b at context s, TP over tp (EP over ep). */
+static slow_shape slow_decode(long long tp, long long ep, long long b, long long s,
+                              const char *prefix)
+{
+    slow_shape x = slow_on(tp, ep);
+    char err[ERRLEN];
+    rl_ops_config_phase(&x.c, "decode", b, 0, s > 0 ? s : 1, err, sizeof err);
+    snprintf(x.what, sizeof x.what, "%sdecode batch %lld at context %lld", prefix, b,
+             s > 0 ? s : 1);
+    return x;
+}
+
+/* A prefill of one sequence's tokens new tokens, TP over tp (EP over ep). */
+static slow_shape slow_prefill(long long tp, long long ep, long long tokens, const char *what)
+{
+    slow_shape x = slow_on(tp, ep);
+    x.c.prefill_seqs = 1;
+    x.c.prefill_tokens = tokens;
+    snprintf(x.what, sizeof x.what, "%s", what);
+    return x;
+}
+
 /* Caution when the run's GEMM precision is measured slower than a wider one
  * the same engine's tables measure (tester46 F2: on b200's TensorRT-LLM
  * tables NVFP4 x NVFP4 decode GEMMs take ~21 us at n = 1024, k = 8192 from
@@ -570,17 +610,30 @@ static double dense_gemm_s(const rl_model *m, const rl_hw *h, long long chips, l
  * bf16 activations, so its NVFP4 rows include the activation's FP4
  * quantization kernel, and no autotuning pass is run).  The time stays the
  * measured one: an NVFP4 checkpoint runs NVFP4 GEMMs, the engine cannot swap
- * in a bf16 kernel; the note names the tables as the reason.  Compared at
- * each --batch in decode, TP over the chips (or --tp), 5% margin. */
+ * in a bf16 kernel; the note names the tables as the reason.  Judged on the
+ * shapes the command evaluates (tester47 F4/F13, review41 F7: it compared a
+ * decode step of batch 1 at tp = chips and said so in prefill and simulate
+ * too): step's --batch list at --context on its plan's tp, ops' one
+ * configuration, prefill's --tokens (its chunks with --chunk), simulate's
+ * mean decode step and mean prefill chunk; the worst named with its shape
+ * and tp, 5% margin.  Calibrated mode only (no caution under --ideal or
+ * --mfu, whose times read no table). */
 static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw *h,
-                                const rl_serving_engine *e, rl_dtype gw, rl_dtype gc)
+                                const slow_shape *shapes, int nshapes)
 {
     static const rl_dtype wider[] = {RL_BF16, RL_FP8}; /* the widest named first */
-    int v = rl_kvariant_gemm(gw, gc);
-    if (v < 0 || !rl_engine_has(e->tables, RL_KC_GEMM, v) || m->abstract)
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    char err[ERRLEN];
+    if (o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables || nshapes < 1 ||
+        rl_step_check(m, h, 1, 1, o->prec, err, sizeof err) != 0)
         return;
-    long long tp = o->sharded && o->plan.tp > 0 ? o->plan.tp : o->chips;
-    long long context = o->context > 0 ? o->context : 1;
+    rl_dtype gw = o->prec.weights, gc = o->prec.compute;
+    rl_arch_dense_gemm(m, &gw, &gc);
+    int v = rl_kvariant_gemm(gw, gc);
+    if (v < 0 || !rl_engine_has(e->tables, RL_KC_GEMM, v) ||
+        (rl_engine_derived(e->tables, m->attention == RL_ATTN_MLA, gw, o->prec.kv, gc) &
+         RL_DERIVED_GEMM))
+        return;
     for (size_t w = 0; w < sizeof wider / sizeof *wider; w++) {
         rl_precision q = o->prec;
         q.weights = q.compute = wider[w];
@@ -589,32 +642,120 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
             !rl_engine_has(e->tables, RL_KC_GEMM, vq))
             continue;
         double worst = 0, ts = 0, tq = 0;
-        long long bw = 0;
-        for (int i = 0; i < (o->nbatch ? o->nbatch : 1); i++) {
-            long long b = o->nbatch ? o->batch[i] : 1;
+        int at = 0;
+        for (int i = 0; i < nshapes; i++) {
             rl_precision p = o->prec;
             p.weights = gw;
             p.compute = gc;
-            double a = dense_gemm_s(m, h, o->chips, tp, p, b, context);
-            double c = dense_gemm_s(m, h, o->chips, tp, q, b, context);
+            double a = dense_gemm_s(m, h, &shapes[i].c, p);
+            double c = dense_gemm_s(m, h, &shapes[i].c, q);
             if (a > 0 && c > 0 && a > 1.05 * c && a / c > worst) {
                 worst = a / c;
                 ts = a;
                 tq = c;
-                bw = b;
+                at = i;
             }
         }
         if (worst > 0) {
+            char of[64] = "";
+            if (nshapes > 1)
+                snprintf(of, sizeof of, " (the worst of the %d compared)", nshapes);
             rl_cli_say(o, "caution: %s's measured %s GEMMs on %s are slower than its %s ones at "
-                          "this model's shapes: decode batch %lld, tp %lld, dense matmuls %.3f ms "
-                          "vs %.3f ms a step (x%.2f) in the tables' own rows, which time the engine's "
-                          "linear layer as its collector ran it, a quantized variant with its "
-                          "activation's quantization (docs/model.md); the time is the measured one",
-                       e->name, rl_kvariant_name(v), h->name, rl_kvariant_name(vq), bw, tp,
-                       ts * 1e3, tq * 1e3, worst);
+                          "this run's shapes: %s, tp %lld%s, dense matmuls %.3f ms vs %.3f ms "
+                          "(x%.2f) in the tables' own rows, which time the engine's linear layer "
+                          "as its collector ran it, a quantized variant with its activation's "
+                          "quantization (docs/model.md); the time is the measured one",
+                       e->name, rl_kvariant_name(v), h->name, rl_kvariant_name(vq),
+                       shapes[at].what, shapes[at].c.tp > 1 ? shapes[at].c.tp : 1, of, ts * 1e3,
+                       tq * 1e3, worst);
             return; /* the widest slower one named once */
         }
     }
+}
+
+/* step's shapes for note_slow_precision: each --batch at --context on the
+ * replica step times, the plan given (--tp, --ep), TP over the chips on a
+ * fitted profile, else the degree replica_plan takes over them. */
+static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h)
+{
+    slow_shape *s = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *s);
+    long long tp = o->chips, ep = 1;
+    char err[ERRLEN];
+    if (o->sharded) {
+        tp = o->plan.tp;
+        ep = o->plan.ep;
+    } else if (o->chips > 1 && !h->engine_costs.present && !m->abstract) {
+        long long t = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
+        tp = t > 0 ? t : o->chips;
+    }
+    for (int i = 0; i < o->nbatch; i++)
+        s[i] = slow_decode(tp, ep, o->batch[i], o->context, "");
+    if (s)
+        note_slow_precision(o, m, h, s, o->nbatch);
+    free(s);
+}
+
+/* ops' one configuration for note_slow_precision, named by its phase. */
+static void note_slow_ops(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                          const rl_ops_config *c)
+{
+    slow_shape s = {*c, ""};
+    char pre[64] = "";
+    if (c->prefill_seqs == 1)
+        snprintf(pre, sizeof pre, "prefill of %lld tokens", c->prefill_tokens);
+    else if (c->prefill_seqs > 1)
+        snprintf(pre, sizeof pre, "prefill of %lld x %lld tokens", c->prefill_seqs,
+                 c->prefill_tokens);
+    if (c->decode_batch > 0)
+        snprintf(s.what, sizeof s.what, "%s%sdecode batch %lld at context %lld", pre,
+                 pre[0] ? " beside " : "", c->decode_batch, c->decode_context);
+    else
+        snprintf(s.what, sizeof s.what, "%s", pre);
+    note_slow_precision(o, m, h, &s, 1);
+}
+
+/* prefill's shapes for note_slow_precision: each --tokens prompt, or its
+ * --chunk sized chunks (the matmuls' rows), on the plan's tp. */
+static void note_slow_prefill(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                              const rl_ops_config *c)
+{
+    slow_shape *s = calloc((size_t)(o->ntokens > 0 ? o->ntokens : 1), sizeof *s);
+    for (int i = 0; s && i < o->ntokens; i++) {
+        long long t = o->tokens[i], rows = o->chunk > 0 && o->chunk < t ? o->chunk : t;
+        char what[128];
+        if (rows < t)
+            snprintf(what, sizeof what, "prefill of %lld tokens in chunks of %lld", t, rows);
+        else
+            snprintf(what, sizeof what, "prefill of %lld tokens", t);
+        s[i] = slow_prefill(c->tp, c->ep, rows, what);
+    }
+    if (s)
+        note_slow_precision(o, m, h, s, o->ntokens);
+    free(s);
+}
+
+/* simulate's shapes for note_slow_precision: the run's mean decode step
+ * (batch and context) and mean prefill (tokens per prompt or chunk) on a
+ * replica's stage (serve.c rl_serve_replica_plan). */
+static void note_slow_simulate(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                               const rl_serve_config *c, const rl_serve_result *r)
+{
+    rl_shard_plan pl = rl_serve_replica_plan(o->chips / (c->pp > 1 ? c->pp : 1), c->ep, c->layout);
+    slow_shape s[2];
+    int n = 0;
+    if (r->decode_steps > 0 && r->mean_decode_batch > 0) {
+        s[n] = slow_decode(pl.tp, pl.ep, llround(fmax(1, r->mean_decode_batch)),
+                           llround(fmax(1, r->mean_decode_context)), "the run's mean ");
+        s[n++].c.attn_replicated = pl.attn_replicated;
+    }
+    if (r->prefill_parts > 0 && r->prefill_tokens_done >= 1) {
+        char what[128];
+        long long t = llround(fmax(1, r->prefill_tokens_done / (double)r->prefill_parts));
+        snprintf(what, sizeof what, "the run's mean prefill of %lld tokens (a prompt or chunk)", t);
+        s[n] = slow_prefill(pl.tp, pl.ep, t, what);
+        s[n++].c.attn_replicated = pl.attn_replicated;
+    }
+    note_slow_precision(o, m, h, s, n);
 }
 
 /* Say so when the selected engine's tables have no kernel for the run's KV
@@ -647,8 +788,6 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
                    e->name, h->name, rl_dtype_name(o->prec.kv), have[0] ? have : "none",
                    rl_dtype_name(o->prec.kv));
     }
-    if (!(derived & RL_DERIVED_GEMM))
-        note_slow_precision(o, m, h, e, gw, gc);
     if (derived & RL_DERIVED_GEMM) {
         measured_variants(e, RL_KC_GEMM, have, sizeof have);
         rl_cli_say(o, "note: %s's kernel tables on %s have no GEMM of %s weights x %s compute "
@@ -774,14 +913,25 @@ static int emit_text(const rl_opts *o, char *text)
  * into key `key` of result: a result of a modified spec is told from the preset's it is
  * named after (tester44 F7: a 16-layer llama3-8b was saved as "model":
  * "llama3-8b", nothing else saying so). */
+static int override_before(const void *a, const void *b)
+{
+    return strcmp(((const rl_override *)a)->field, ((const rl_override *)b)->field);
+}
+
+/* In the echo's one spelling (spec.h rl_override_echo: sorted, each field
+ * once, as Lua's results name theirs; tester47 F5). */
 static void add_overrides(const rl_opts *o, cJSON *result, int k, const char *key)
 {
-    char v[2048];
+    char v[4096], one[1200];
     size_t n = 0;
+    rl_override sorted[RL_MAX_SETS];
+    int ns = o->nsets[k] < RL_MAX_SETS ? o->nsets[k] : RL_MAX_SETS;
+    memcpy(sorted, o->sets[k], (size_t)ns * sizeof *sorted);
+    qsort(sorted, (size_t)ns, sizeof *sorted, override_before);
     v[0] = '\0';
-    for (int i = 0; i < o->nsets[k] && n < sizeof v; i++) {
-        int w = snprintf(v + n, sizeof v - n, "%s%s=%s", i ? ", " : "", o->sets[k][i].field,
-                         o->sets[k][i].value);
+    for (int i = 0; i < ns && n < sizeof v; i++) {
+        int w = snprintf(v + n, sizeof v - n, "%s%s", i ? ", " : "",
+                         rl_override_echo(&sorted[i], one, sizeof one));
         n = w < 0 ? sizeof v : n + (size_t)w;
     }
     if (*v && !cJSON_HasObjectItem(result, key))
@@ -1288,6 +1438,7 @@ int rl_cli_step(rl_opts *o)
     }
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
         o->chips = rl_shard_plan_chips(&o->plan);
+    note_slow_step(o, &m, &h);
     if (o->sharded && rl_result_drop_overlap(&m, &h, &o->plan)) /* as Lua (result.h) */
         rl_cli_tell("step", "note: %s's %s step adds its collectives to the local time (no "
                     "overlap was measured); --overlap ignored (--ideal --overlap times the "
@@ -1878,9 +2029,12 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
 }
 
 /* Engine options into c for replicas of `chips` chips of h running m; a
- * draft model given in --spec is loaded into *draft (*has_draft 1). */
+ * draft model given in --spec is loaded into *draft (*has_draft 1).  With
+ * --spec, *plain gets the same engine without speculation (no draft steps,
+ * the draft model's weights and KV bytes not taken from the KV room), for
+ * note_spec_slower; plain->spec_gamma 0 either way. */
 static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
-                        rl_model *draft, int *has_draft, double kv_len)
+                        rl_model *draft, int *has_draft, double kv_len, rl_serve_config *plain)
 {
     *c = rl_serve_config_default();
     double reserve = rl_param_default(RL_P_RESERVE);
@@ -1904,11 +2058,67 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     }
     c->kv_len = kv_len; /* a pipeline's stage shares of a windowed model's KV */
     rl_serve_config_hw(c, m, h, o->chips, o->prec, reserve);
+    *plain = *c; /* before the draft takes its share of the KV room */
+    plain->spec_gamma = 0;
     *has_draft = draft_name != NULL;
     if ((draft_name && serve_draft(o, m, h, draft_name, c, draft) != 0) ||
         serve_hbm(o, m, h, reserve, *has_draft ? draft : NULL, c) != 0)
         return -1;
+    double v[3] = {0}; /* the prefix cache as serve_hbm set c's, at the target's bytes */
+    sv_tuple(o, RL_P_PREFIX_CACHE, v, 1, 2); /* checked by serve_hbm */
+    rl_serve_config_prefix_cache(plain, v[0], v[1]);
     c->keep_requests = o->plot != NULL;
+    return 0;
+}
+
+/* tester47 F10/F14: a note when speculative decoding makes this run's TPOT
+ * p50 or output throughput worse than the same requests simulated without
+ * it (the engine of serve_config's *plain), by over 2%: under load a verify
+ * step of B x (g + 1) tokens nears compute-bound, so a speculation that
+ * gains at batch 1 loses at a large batch, which the load-free gain note
+ * (serve_spec) cannot see, and a draft model had no note at all.  What is
+ * charged (serve.c replica_step_time): each verify step is the target's step
+ * over g + 1 tokens a sequence, plus g draft steps at the draft model's own
+ * step time (its operator list decoding the batch at its context on the
+ * same chips) or DRAFT x a target decode step; the draft's prefill of the
+ * prompts is not charged; a draft model's weights and KV take HBM from the
+ * KV cache.  0 when said or not slower, -1 when the plain run failed
+ * (err). */
+static int note_spec_slower(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                            const rl_request *req, long long n, const rl_serve_config *plain,
+                            const rl_serve_config *c, const rl_serve_result *r, int has_draft,
+                            char *err, size_t errlen)
+{
+    rl_serve_result r0;
+    if (rl_serve_simulate(m, h, o->chips, o->prec, !o->ideal, req, n, plain, &r0, err, errlen) != 0)
+        return -1;
+    int steady = r->steady_valid && r0.steady_valid;
+    double tp = steady ? r->steady_out_tokens_per_s : r->out_tokens_per_s;
+    double tp0 = steady ? r0.steady_out_tokens_per_s : r0.out_tokens_per_s;
+    int tpot = r->tpot.n > 0 && r0.tpot.n > 0 && r->tpot.p50 > 1.02 * r0.tpot.p50;
+    int thru = tp0 > 0 && tp < 0.98 * tp0;
+    if (tpot || thru) {
+        char draft[256];
+        if (has_draft)
+            snprintf(draft, sizeof draft, "the draft model's own step time (its operator list "
+                     "decoding the batch at its context on the same chips)");
+        else
+            snprintf(draft, sizeof draft, "%.3g of a target decode step (DRAFT)",
+                     c->spec_draft_frac);
+        rl_cli_say(o, "note: --spec %s worsens this run's %s against the same %lld requests "
+                      "simulated without speculation: TPOT p50 %.4g ms against %.4g ms, output "
+                      "%.0f tok/s against %.0f (%s); each verify step runs the target over "
+                      "%d + 1 tokens a sequence, which nears compute-bound at a large batch, and "
+                      "its %d draft steps are charged at %s; the draft's prefill of the prompts "
+                      "is not charged%s",
+                   o->given[RL_P_SPEC],
+                   tpot && thru ? "TPOT and throughput" : tpot ? "TPOT" : "throughput", n,
+                   r->tpot.p50 * 1e3, r0.tpot.p50 * 1e3, tp, tp0,
+                   steady ? "steady window" : "whole run", c->spec_gamma, c->spec_gamma, draft,
+                   has_draft ? "; the draft's weights and KV take HBM from the KV cache, which "
+                               "the run without speculation keeps" : "");
+    }
+    rl_serve_result_free(&r0);
     return 0;
 }
 
@@ -2362,7 +2572,7 @@ int rl_cli_simulate(rl_opts *o)
     }
     note_derived(o, &m, &h);
     rl_workload w;
-    rl_serve_config c;
+    rl_serve_config c, plain;
     rl_request *req = NULL;
     long long n = 0;
     int has_draft = 0;
@@ -2371,7 +2581,8 @@ int rl_cli_simulate(rl_opts *o)
     rl_step_cost dcost = {rl_serve_ops_time, &dc, 0}; /* a draft only decodes */
     long long truncated = 0;
     if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 0, &w, &req, &n, &truncated) != 0 ||
-        serve_config(o, &m, &h, &c, &draft, &has_draft, rl_serve_workload_len(&w, req, n)) != 0) {
+        serve_config(o, &m, &h, &c, &draft, &has_draft, rl_serve_workload_len(&w, req, n),
+                     &plain) != 0) {
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
@@ -2395,6 +2606,9 @@ int rl_cli_simulate(rl_opts *o)
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
+    if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
+                                                              has_draft, err, sizeof err)) != 0)
+        rl_serve_result_free(&r);
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
     c.capacity_unresolved = &unresolved;
@@ -2451,6 +2665,8 @@ int rl_cli_simulate(rl_opts *o)
         note_fitted_on("simulate", &m, &h, o->chips / (o->plan.pp > 1 ? o->plan.pp : 1), o->prec);
     if (j)
         note_band_outside("simulate", &h, 1);
+    if (j)
+        note_slow_simulate(o, &m, &h, &c, &r);
     if (r.over_budget > 0) { /* the engine in use, not always vLLM (tester5 #12b) */
         const rl_serving_engine *e = o->ideal ? NULL : rl_engines_selected(&h.engines);
         int vllm = e && strcmp(e->name, "vllm") == 0;
@@ -2931,6 +3147,8 @@ int rl_cli_ops(rl_opts *o)
     }
     if (check_ops("ops", &m, &h, &c) != 0)
         return RL_EXIT_INPUT;
+    if (c.calibrated)
+        note_slow_ops(o, &m, &h, &c);
     if (c.prefill_seqs == 0 && (o->ntokens || o->prefix || o->non_causal)) /* each one given */
         rl_cli_tell("ops", "note: ignored in decode (for the prefill and mixed phases "
                            "only): %s%s%s%s%s", o->ntokens ? "--tokens" : "",
@@ -2980,6 +3198,8 @@ int rl_cli_prefill(rl_opts *o)
             return RL_EXIT_INPUT;
         }
     }
+    if (c.calibrated)
+        note_slow_prefill(o, &m, &h, &c);
     return emit_fitted(o, "prefill", note_fit("prefill", rl_result_prefill(&m, &h, &c, o->tokens,
                                                                        o->ntokens, o->chunk)),
                        1, &m, &h, 1);
@@ -3402,6 +3622,16 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     e->save = o->given[RL_P_SAVE_PROFILE];
     e->plot = o->plot;
     char err[ERRLEN];
+    long bad = rl_utf8_bad(file, strlen(file));
+    if (bad >= 0) { /* the result names it (key file): refused before the run, exit 2, as
+                     * every bad input (tester47 F7: the output stage refused it, exit 1) */
+        rl_cli_tell(cmd, "%s '%.*s...': the path is not UTF-8 text (byte 0x%02x at offset %ld); "
+                    "the result names its measurement file (key file) and output text must be "
+                    "UTF-8: rename the file or link it under a UTF-8 name",
+                    strcmp(cmd, "fit") ? "--against" : "measurement CSV", (int)bad, file,
+                    (unsigned char)file[bad], bad);
+        return -1;
+    }
     if (rl_measure_read(file, m, err, sizeof err) != 0) {
         rl_cli_tell(cmd, "%s", err);
         return -1;

@@ -124,11 +124,34 @@ const char *rl_guard_shipped_why(int kind)
     case RL_SHIPPED_PROGRAM:
         return "it is the roofline program itself; write to another file";
     case RL_SHIPPED_DOC:
-        return "it is a document roofline ships (README.md, docs/*.md); write to another file";
+        return "README.md and docs/*.md of roofline's own tree (a folder with a PRESETS) are "
+               "the project's documentation, which roofline never writes, an existing file or a "
+               "new one; write to another file (out/ is the tree's folder for outputs)";
     default:
         return "it is a file roofline ships and reads (PRESETS lists them: specs, plot "
                "templates, scenarios, and PRESETS itself); write to another file";
     }
+}
+
+int rl_guard_doc_name(const char *folder, const char *leaf)
+{
+    char dirs[3][1024], top[PATH_MAX], p[PATH_MAX + 16];
+    struct stat st;
+    size_t n = strlen(leaf);
+    int readme = strcmp(leaf, "README.md") == 0, md = n > 3 && !strcmp(leaf + n - 3, ".md");
+    if (!md)
+        return 0;
+    for (int i = 0, nd = rl_data_dirs(dirs); i < nd; i++) {
+        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
+        if (stat(p, &st) != 0 || !realpath(dirs[i], top))
+            continue;
+        size_t k = strlen(top);
+        if (strncmp(folder, top, k) != 0)
+            continue;
+        if ((readme && folder[k] == '\0') || strcmp(folder + k, "/docs") == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* Rule 4: the files read since rl_guard_reads_begin. */
@@ -361,6 +384,9 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen)
         return rl_fail(why, whylen, "exists and is not a regular file (%s); name a file",
                        S_ISDIR(st.st_mode) ? "a folder" : "a device, pipe or socket");
     int kind = stat(path, &st) == 0 ? rl_guard_shipped(&st) : RL_SHIPPED_NONE;
+    const char *leaf = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (!kind && realpath(dir, real) && rl_guard_doc_name(real, leaf))
+        kind = RL_SHIPPED_DOC; /* by its name, new or existing (tester47 F6) */
     if (kind)
         return rl_fail(why, whylen, "%s", rl_guard_shipped_why(kind));
     return takes_a_file(dir, why, whylen);

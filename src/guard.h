@@ -62,6 +62,16 @@ int rl_guard_shipped_file(const char *path);
 /* Why a shipped file of `kind` is refused, for "NAME: <why>". */
 const char *rl_guard_shipped_why(int kind);
 
+/* Whether a file named `leaf` in the folder whose canonical path (realpath)
+ * is `folder` is one of the documents of a roofline tree, by its name,
+ * whether it exists or not: README.md at the top of a data directory that
+ * holds a PRESETS, or a .md file directly in its docs/ (not docs/figures/
+ * or docs/sizing/, which roofline regenerates).  Such a file is never
+ * written, new or existing (rl_guard_shipped_why(RL_SHIPPED_DOC); tester47
+ * F6: a new docs/NEW.md was written, then refused on the next run as "a
+ * document roofline ships"). */
+int rl_guard_doc_name(const char *folder, const char *leaf);
+
 /* Whether the existing file `path` lies in a tree roofline ships (a data
  * directory holding PRESETS: the source checkout, an install's
  * share/roofline) outside the folders a user's own files go to there

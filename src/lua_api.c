@@ -610,77 +610,133 @@ static void ov_add(ov_text *t, const char *fmt, ...)
         memcpy(t->s + sizeof t->s - 4, "...", 4);
 }
 
-/* Append the fields of the table at idx, named after `prefix`, to t
- * ("FIELD=VALUE" joined by ", ", sorted; nested tables dotted, a list
- * "FIELD={...}"). */
-static void add_fields(lua_State *L, ov_text *t, int idx, const char *prefix, int depth)
+/* Whether the table at idx is a record (every key a string): a nested one
+ * is dotted into its fields, another (a list) echoed "{...}". */
+static int is_record(lua_State *L, int idx)
 {
     idx = lua_absindex(L, idx);
-    enum { MAX_KEYS = 64 };
-    const char *keys[MAX_KEYS];
-    int nk = 0, other = 0, dropped = 0;
-    luaL_checkstack(L, 4, "override tables nested too deeply");
-    for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1)) /* keys stay referenced by idx */
-        if (lua_type(L, -2) != LUA_TSTRING)
-            other = 1;
-        else if (nk < MAX_KEYS)
-            keys[nk++] = lua_tostring(L, -2);
-        else
-            dropped = 1; /* named below as "..." (review41 F5) */
-    if (other && *prefix) { /* a list (or keys that are not names): not spelled out */
-        ov_add(t, "%s%s={...}", t->n ? ", " : "", prefix);
-        return;
-    }
-    qsort(keys, (size_t)nk, sizeof keys[0], key_before);
-    for (int i = 0; i < nk; i++) {
-        char name[256];
-        snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", keys[i]);
-        lua_pushstring(L, keys[i]);
-        lua_rawget(L, idx);
-        if (lua_istable(L, -1) && depth < 4)
-            add_fields(L, t, -1, name, depth + 1);
-        else if (lua_istable(L, -1))
-            ov_add(t, "%s%s={...}", t->n ? ", " : "", name);
-        else if (lua_type(L, -1) == LUA_TNUMBER) { /* the shortest %g that reads back (number.h) */
-            char num[RL_NUMBER_STR];
-            ov_add(t, "%s%s=%s", t->n ? ", " : "", name, rl_number_str(lua_tonumber(L, -1), num));
-        } else {
-            ov_add(t, "%s%s=%s", t->n ? ", " : "", name, luaL_tolstring(L, -1, NULL));
-            lua_pop(L, 1);
+    for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1))
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            lua_pop(L, 2);
+            return 0;
         }
-        lua_pop(L, 1);
-    }
-    if (dropped)
-        ov_add(t, "%s%s%s...", t->n ? ", " : "", prefix, *prefix ? "." : "");
+    return 1;
 }
 
-/* Push the overrides text of spec table `spec` (0: none; its registered
- * text) followed by those of overrides table `ov` (0: none): a string, or
- * nil when both have none. */
+/* Clear the entries of map (name -> value text) at idx named `name`
+ * (prefix 0) or nested under it, "name." (prefix 1): a leaf replaces a
+ * table of fields, a table a leaf, as merge_into merges them. */
+static void map_clear(lua_State *L, int idx, const char *name, int prefix)
+{
+    idx = lua_absindex(L, idx);
+    size_t n = strlen(name);
+    for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1)) {
+        const char *k = lua_tostring(L, -2); /* every key a string: map_fields */
+        if (prefix ? strncmp(k, name, n) == 0 && k[n] == '.' : strcmp(k, name) == 0) {
+            lua_pushvalue(L, -2);
+            lua_pushnil(L);
+            lua_rawset(L, idx); /* clearing a field while traversing: allowed (lua_next) */
+        }
+    }
+}
+
+/* Merge the fields of overrides table src into map (name -> the echo's
+ * value text, spec.h rl_override_quote) at idx, named after `prefix`:
+ * nested records dotted, each name once, the last value kept (tester47
+ * F5: a re-override was listed twice). */
+static void map_fields(lua_State *L, int map, int src, const char *prefix, int depth)
+{
+    map = lua_absindex(L, map);
+    src = lua_absindex(L, src);
+    luaL_checkstack(L, 6, "override tables nested too deeply");
+    for (lua_pushnil(L); lua_next(L, src); lua_pop(L, 1)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            continue;
+        char name[256], num[RL_NUMBER_STR], q[1024];
+        snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", lua_tostring(L, -2));
+        const char *text;
+        if (lua_istable(L, -1) && depth < 4 && is_record(L, -1)) {
+            map_clear(L, map, name, 0);
+            map_fields(L, map, -1, name, depth + 1);
+            continue;
+        }
+        map_clear(L, map, name, 1);
+        if (lua_istable(L, -1))
+            text = "{...}";
+        else if (lua_type(L, -1) == LUA_TNUMBER)
+            text = rl_number_compact(lua_tonumber(L, -1), num);
+        else if (lua_isboolean(L, -1))
+            text = lua_toboolean(L, -1) ? "true" : "false";
+        else {
+            text = rl_override_quote(luaL_tolstring(L, -1, NULL), q, sizeof q);
+            lua_pop(L, 1);
+        }
+        lua_pushstring(L, text);
+        lua_setfield(L, map, name);
+    }
+}
+
+/* Push the overrides map (name -> value text) of spec table `spec` (0:
+ * none; its registered map) with those of overrides table `ov` (0: none)
+ * merged over it: a table, or nil when it has none. */
 static void push_overrides(lua_State *L, int spec, int ov)
 {
     spec = spec ? lua_absindex(L, spec) : 0;
     ov = ov ? lua_absindex(L, ov) : 0;
-    ov_text t = {.n = 0};
-    t.s[0] = '\0';
+    lua_newtable(L);
+    int map = lua_gettop(L);
     if (spec && lua_istable(L, spec)) {
         if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDDEN) == LUA_TTABLE) {
             lua_pushvalue(L, spec);
-            if (lua_rawget(L, -2) == LUA_TSTRING)
-                ov_add(&t, "%s", lua_tostring(L, -1));
+            if (lua_rawget(L, -2) == LUA_TTABLE) /* a copy: the spec's own map stays */
+                for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1)) {
+                    lua_pushvalue(L, -2);
+                    lua_pushvalue(L, -2);
+                    lua_rawset(L, map);
+                }
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }
     if (ov && lua_istable(L, ov))
-        add_fields(L, &t, ov, "", 0);
-    if (t.s[0])
-        lua_pushstring(L, t.s);
-    else
+        map_fields(L, -1, ov, "", 0);
+    lua_pushnil(L);
+    if (!lua_next(L, -2)) { /* empty */
+        lua_pop(L, 1);
         lua_pushnil(L);
+    } else
+        lua_pop(L, 2);
 }
 
-/* Record the text on top (a string or nil, popped) as table spec's
+/* The overrides map at idx as the echo's text into t: "FIELD=VALUE, ...",
+ * sorted. */
+static void map_text(lua_State *L, int idx, ov_text *t)
+{
+    idx = lua_absindex(L, idx);
+    size_t nk = 0, cap = 0;
+    const char **keys = NULL;
+    for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1)) { /* keys stay referenced by idx */
+        if (nk == cap) {
+            const char **k = realloc(keys, (cap = cap ? 2 * cap : 16) * sizeof *keys);
+            if (!k) {
+                lua_pop(L, 2);
+                break;
+            }
+            keys = k;
+        }
+        keys[nk++] = lua_tostring(L, -2);
+    }
+    if (nk)
+        qsort(keys, nk, sizeof keys[0], key_before);
+    for (size_t i = 0; i < nk; i++) {
+        lua_getfield(L, idx, keys[i]);
+        ov_add(t, "%s%s=%s", t->n ? ", " : "", keys[i], lua_tostring(L, -1));
+        lua_pop(L, 1);
+    }
+    free(keys);
+}
+
+/* Record the map on top (a table or nil, popped) as table spec's
  * overrides. */
 static void register_overrides(lua_State *L, int spec)
 {
@@ -710,21 +766,31 @@ static void note_call_overrides(lua_State *L, int arg, int kind, const char *nam
         lua_setfield(L, LUA_REGISTRYINDEX, CALL_OVERRIDES);
     }
     push_overrides(L, lua_istable(L, arg) ? arg : 0, 0);
-    if (lua_isnil(L, -1))
-        lua_pop(L, 1);
-    else if (kind == 0)
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 2);
+        return;
+    }
+    ov_text t = {.n = 0};
+    t.s[0] = '\0';
+    map_text(L, -1, &t);
+    lua_pop(L, 1);
+    if (kind == 0) {
+        lua_pushstring(L, t.s);
         lua_setfield(L, -2, "model");
-    else {
-        lua_pushfstring(L, "%s: %s", name, lua_tostring(L, -1));
-        lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
-        lua_pop(L, 1);
+    } else { /* {text, name} at the list's end */
+        lua_createtable(L, 2, 0);
+        lua_pushstring(L, t.s);
+        lua_rawseti(L, -2, 1);
+        lua_pushstring(L, name);
+        lua_rawseti(L, -2, 2);
+        lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
     }
     lua_pop(L, 1);
 }
 
 /* Add the call's overrides to result r (an object) as model_overrides and
- * hw_overrides (one chip's: its text; several: "NAME: text; ..."), and
- * forget them. */
+ * hw_overrides (one chip's: its text; several: "NAME: text; ...", a name
+ * quoted as a value would be), and forget them. */
 static void add_call_overrides(lua_State *L, cJSON *r)
 {
     if (lua_getfield(L, LUA_REGISTRYINDEX, CALL_OVERRIDES) == LUA_TTABLE && cJSON_IsObject(r)) {
@@ -736,11 +802,16 @@ static void add_call_overrides(lua_State *L, cJSON *r)
         ov_text t = {.n = 0};
         t.s[0] = '\0';
         for (lua_Integer i = 1; i <= n; i++) {
+            char q[512];
             lua_rawgeti(L, -1, i);
-            const char *e = lua_tostring(L, -1);
-            const char *text = strstr(e, ": ");
-            ov_add(&t, "%s%s", i > 1 ? "; " : "", n == 1 && text ? text + 2 : e);
-            lua_pop(L, 1);
+            lua_rawgeti(L, -1, 1);
+            lua_rawgeti(L, -2, 2);
+            if (n == 1)
+                ov_add(&t, "%s", lua_tostring(L, -2));
+            else
+                ov_add(&t, "%s%s: %s", i > 1 ? "; " : "",
+                       rl_override_quote(lua_tostring(L, -1), q, sizeof q), lua_tostring(L, -2));
+            lua_pop(L, 3);
         }
         if (t.s[0] && !cJSON_HasObjectItem(r, "hw_overrides"))
             cJSON_AddStringToObject(r, "hw_overrides", t.s);
@@ -912,6 +983,12 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
             return (void)luaL_error(L, "roofline.hw: overrides: field '%s': the figures a "
                                     "profile was measured at come with its measurements; set "
                                     "the chip's own figure for a what-if", measured);
+        lua_getfield(L, ov_idx, "host_bytes"); /* tester47 F15, as --set (spec.h) */
+        int zero = lua_type(L, -1) == LUA_TNUMBER &&
+                   rl_hw_override_check("host_bytes", lua_tonumber(L, -1), err, sizeof err) != 0;
+        lua_pop(L, 1);
+        if (zero)
+            return (void)luaL_error(L, "roofline.hw: overrides: %s", err);
         char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
         snprintf(name, sizeof name, "%s", h->name);
         rl_hw_push(L, h); /* with its figures as measured: a what-if is decided on conversion */

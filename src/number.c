@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *rl_number_end(const char *end)
 {
@@ -66,6 +67,23 @@ const char *rl_number_str(double v, char *buf)
         if (strtod(buf, NULL) == v)
             break;
     }
+    return buf;
+}
+
+const char *rl_number_compact(double v, char *buf)
+{
+    rl_number_str(v, buf);
+    char *e = strchr(buf, 'e');
+    if (!e || !isfinite(v))
+        return buf;
+    char *d = e + 1, *from = e + 1;
+    if (*from == '-')
+        *d++ = *from++;
+    else if (*from == '+')
+        from++;
+    while (*from == '0' && from[1]) /* "e+06" -> "e6" */
+        from++;
+    memmove(d, from, strlen(from) + 1);
     return buf;
 }
 

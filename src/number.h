@@ -44,4 +44,12 @@ int rl_parse_tuple(const char *s, double *v, int min, int max);
 #define RL_NUMBER_STR 32
 const char *rl_number_str(double v, char *buf);
 
+/* v as rl_number_str writes it with the exponent compact: no '+' and no
+ * leading zeros ("3e12", "2.5e-6", "9000"), into buf[RL_NUMBER_STR] (also
+ * returned).  The one spelling of a number in a result's model_overrides /
+ * hw_overrides, whether it came from --set (given as "3e12", "3e+12" or
+ * "3000000000000") or from a Lua table (tester47 F5: Lua's 3e12 read
+ * "3e+12" where --set's read "3e12"). */
+const char *rl_number_compact(double v, char *buf);
+
 #endif

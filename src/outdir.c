@@ -483,8 +483,8 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
         return -1;
     struct stat st;
     const char *why = NULL, *input = NULL;
-    int shipped = 0;
-    if (fstatat(dir, c, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    int shipped = 0, exists = fstatat(dir, c, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (exists) {
         if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))
             why = S_ISLNK(st.st_mode) ? "exists and is a symbolic link" : "exists and is a directory";
         else if (!S_ISREG(st.st_mode)) /* as guard.h rule 2 */
@@ -494,11 +494,19 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
         else /* tester9 #3 (the scenario), tester12 #8 (a spec it loaded) */
             input = rl_guard_was_read(&st);
     }
+    char fd_path[64], real[PATH_MAX];
+    ssize_t rn;
+    snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", dir);
+    if (!why && !input && (rn = readlink(fd_path, real, sizeof real - 1)) > 0) {
+        real[rn] = '\0'; /* a new file too, by its name (guard.h rl_guard_doc_name) */
+        if (rl_guard_doc_name(real, c))
+            why = rl_guard_shipped_why(RL_SHIPPED_DOC);
+    }
     if (why || input) {
         close(dir);
         if (input)
             RL_FAIL("%s: it is an input of this run (%s); refusing to replace it", name, input);
-        RL_FAIL("%s: %s; refusing to replace it", name, why);
+        RL_FAIL("%s: %s; refusing to %s it", name, why, exists ? "replace" : "write");
     }
     return dir;
 }

@@ -137,11 +137,26 @@ static void put_value(buf *b, const cJSON *v, double scale, int csv)
         else
             put(b, csv ? "%.10g" : "%.4g", x);
     } else if (cJSON_IsString(v)) {
-        if (csv && strpbrk(v->valuestring, ",\"\n")) {
+        if (csv && strpbrk(v->valuestring, ",\"\n\r")) { /* RFC 4180: a CR too */
             put(b, "\"");
             for (const char *c = v->valuestring; *c; c++)
                 put(b, *c == '"' ? "\"\"" : "%c", *c);
             put(b, "\"");
+        } else if (!csv) { /* a control character escaped, never a broken line or a
+                            * terminal sequence (tester47 F5) */
+            for (const unsigned char *c = (const unsigned char *)v->valuestring; *c; c++) {
+                size_t run = 0; /* plain bytes in one put */
+                while (c[run] >= 0x20 && c[run] != 0x7f)
+                    run++;
+                put(b, "%.*s", (int)run, (const char *)c);
+                c += run;
+                if (!*c)
+                    break;
+                if (*c == '\n' || *c == '\t' || *c == '\r')
+                    put(b, "\\%c", *c == '\n' ? 'n' : *c == '\t' ? 't' : 'r');
+                else
+                    put(b, "\\x%02x", *c);
+            }
         } else {
             put(b, "%s", v->valuestring);
         }

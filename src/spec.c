@@ -933,6 +933,63 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     return 0;
 }
 
+/* Whether string s needs the echo's quotes (spec.h rl_override_quote). */
+static int needs_quotes(const char *s)
+{
+    size_t n = strlen(s);
+    char *end;
+    if (n == 0 || strcmp(s, "true") == 0 || strcmp(s, "false") == 0 || s[0] == ' ' ||
+        s[n - 1] == ' ')
+        return 1;
+    strtod(s, &end); /* as rl_spec_apply_override reads a value */
+    if (*end == '\0')
+        return 1;
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (*c < 0x20 || *c == 0x7f || strchr("\"\\,;={}", *c))
+            return 1;
+    return 0;
+}
+
+const char *rl_override_quote(const char *s, char *buf, size_t n)
+{
+    if (n == 0)
+        return buf;
+    if (!needs_quotes(s)) {
+        snprintf(buf, n, "%s", s);
+        return buf;
+    }
+    size_t k = 0;
+    buf[k++] = '"';
+    for (const unsigned char *c = (const unsigned char *)s; *c && k + 6 < n; c++) {
+        const char *esc = *c == '"' ? "\\\"" : *c == '\\' ? "\\\\" : *c == '\n' ? "\\n"
+                        : *c == '\r' ? "\\r" : *c == '\t' ? "\\t" : NULL;
+        if (esc)
+            k += (size_t)snprintf(buf + k, n - k, "%s", esc);
+        else if (*c < 0x20 || *c == 0x7f)
+            k += (size_t)snprintf(buf + k, n - k, "\\x%02x", *c);
+        else
+            buf[k++] = (char)*c;
+    }
+    if (k + 1 < n)
+        buf[k++] = '"';
+    buf[k < n ? k : n - 1] = '\0';
+    return buf;
+}
+
+const char *rl_override_echo(const rl_override *ov, char *buf, size_t n)
+{
+    const char *v = ov->value;
+    char *end, num[RL_NUMBER_STR], q[1024];
+    double x = strtod(v, &end); /* as rl_spec_apply_override */
+    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
+        snprintf(buf, n, "%s=%s", ov->field, v);
+    else if (*v && *end == '\0')
+        snprintf(buf, n, "%s=%s", ov->field, rl_number_compact(x, num));
+    else
+        snprintf(buf, n, "%s=%s", ov->field, rl_override_quote(v, q, sizeof q));
+    return buf;
+}
+
 int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_override *ov, char *err,
                            size_t errlen)
 {
@@ -1489,9 +1546,26 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
     return rc;
 }
 
+int rl_hw_override_check(const char *field, double v, char *err, size_t errlen)
+{
+    if (strcmp(field, "host_bytes") == 0 && v == 0)
+        RL_FAIL("hw.host_bytes=0: a hw spec reads host_bytes 0 as not given, as it reads ici_bw, "
+                "net_bw and host_bw 0 (a saved profile writes 0 for a figure it lacks), so 0 "
+                "cannot say 'no host memory' and would leave a host prefix tier unchecked; give "
+                "host memory a chip in bytes (>= 1), or no host tier (--prefix-cache HBM_GB "
+                "without :HOST_GB)");
+    return 0;
+}
+
 int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *out, char *err,
                size_t errlen)
 {
+    for (int i = 0; i < nov; i++) { /* an override said as given (tester47 F15) */
+        char *end;
+        double v = strtod(ov[i].value, &end);
+        if (*ov[i].value && !*end && rl_hw_override_check(ov[i].field, v, err, errlen) != 0)
+            return -1;
+    }
     if (load_spec("hw_profiles", name_or_path, ov, nov, hw_from_table, out, err, errlen) != 0)
         return -1;
     /* a price given with --set is not the profile's source's price */

@@ -485,8 +485,38 @@ int rl_spec_is_measured_field(const char *name);
 int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_override *ov, char *err,
                            size_t errlen);
 
+/* An override of hw field `field` to number v that a spec cannot state:
+ * host_bytes 0, which a spec reads as not given (MIN1 fields, saved
+ * profiles' "host_bytes = 0"), so `--set hw.host_bytes=0` or
+ * roofline.hw(h, {host_bytes = 0}) cannot mean "no host memory" and is
+ * refused, not read as unset (tester47 F15: a host prefix tier then ran
+ * unchecked).  0, or -1 with the reason in err. */
+int rl_hw_override_check(const char *field, double v, char *err, size_t errlen);
+
 /* Parse "model.F=V" / "hw.F=V" into kind (0 model, 1 hw) and override
  * (pointers into `arg`, which is modified).  Returns 0 or -1. */
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen);
+
+/* The override echo (a result's model_overrides / hw_overrides, from --set
+ * or from roofline.model / roofline.hw overrides): "FIELD=VALUE, ..." with
+ * each field once (its last value), sorted, nested fields dotted, and each
+ * value in one spelling (tester47 F5: a value with a quote, a comma or a
+ * control character was written raw, so "name=a, b=1" read as two fields;
+ * Lua's 3e12 read "3e+12"; a re-override was listed twice):
+ *   - true / false bare; a number as rl_number_compact writes it ("3e12");
+ *   - a string bare when it is plain: not empty, not "true"/"false", not
+ *     read as a number, no blank at either end, none of " \ , ; = { }
+ *     and no control character; else in double quotes, with \" \\ \n
+ *     \r \t and \xHH (other control bytes) escaped, C and Lua style
+ *     (name="a\"b, c");
+ *   - a table that is a list "{...}".
+ * rl_override_quote writes string s so into buf[n] (cut to fit) and
+ * returns buf. */
+const char *rl_override_quote(const char *s, char *buf, size_t n);
+
+/* "FIELD=VALUE" of one --set override in the echo's spelling, its value
+ * read as rl_spec_apply_override reads it (true/false, a number, else a
+ * string), into buf[n]; returns buf. */
+const char *rl_override_echo(const rl_override *ov, char *buf, size_t n);
 
 #endif

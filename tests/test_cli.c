@@ -635,6 +635,54 @@ static void run_into_own_tree_noted(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* The exit status (as pclose gives it) of shell command cmd, its output
+ * in `out`. */
+static int popen_out(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    return pclose(p);
+}
+
+/* tester47 F6: the rule is by name, a new file too: --save docs/NEW.md and
+ * a run's roofline.write of NEW.md in --out docs were written (then refused
+ * on the next run as "a document roofline ships"); now both are refused
+ * the first time (exit 2, nothing written), the message stating the rule
+ * and the run's saying "refusing to write it", not "replace".  A new
+ * docs/sizing/NEW.md is still written. */
+static void new_docs_refused(const char *dir)
+{
+    char path[256], cmd[1024];
+    static const char *const files[] = {"PRESETS", "w.lua"};
+    static const char *const text[] = {"", "roofline.write('NEW.md', 'x')\n"};
+    put_files(dir, files, text, 2);
+    static const char *const runs[] = {"info --model llama3-8b --save docs/NEW.md",
+                                       "info --model llama3-8b --save README.md",
+                                       "run --out docs w.lua",
+                                       "info --model llama3-8b --save docs/sizing/NEW.md"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s %s 2>&1", dir, dir, RL_BIN,
+                 runs[k]);
+        int rc = popen_out(cmd);
+        if (k == 3) {
+            assert_int_equal(rc, 0);
+            continue;
+        }
+        if (rc != 2 << 8 || !strstr(out, "are the project's documentation, which roofline never "
+                                          "writes, an existing file or a new one") ||
+            (k == 2 && !strstr(out, "refusing to write it")))
+            fail_msg("%s: exit %d: %s", cmd, rc, out);
+    }
+    snprintf(path, sizeof path, "%s/docs/NEW.md", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "%s/README.md", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "%s/docs/sizing/NEW.md", dir);
+    assert_int_equal(access(path, F_OK), 0);
+}
+
 /* tester46 F10: README.md and the .md files of docs/ beside PRESETS are shipped documents:
  * --save and a run's roofline.write over one are refused (exit 2, the file
  * kept), as a preset is; docs/sizing/, which size --report regenerates, is
@@ -649,6 +697,7 @@ static void docs_are_guarded(void **state)
         snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
         assert_int_equal(mkdir(path, 0700), 0);
     }
+    new_docs_refused(dir);
     static const char *const files[] = {"PRESETS", "README.md", "docs/model.md", "docs/sizing/s.md",
                                         "w.lua"};
     static const char *const text[] = {"", "# readme\n", "# model\n", "# s\n",
@@ -662,13 +711,11 @@ static void docs_are_guarded(void **state)
         else
             snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out . w.lua 2>&1", dir,
                      dir, RL_BIN);
-        FILE *p = popen(cmd, "r");
-        assert_non_null(p);
-        size_t n = fread(out, 1, sizeof out - 1, p);
-        out[n] = '\0';
-        int rc = pclose(p);
+        int rc = popen_out(cmd);
         const char *want = k == 2 ? "replaces a file of roofline's own tree"
-                                  : "it is a document roofline ships (README.md, docs/*.md)";
+                                  : "README.md and docs/*.md of roofline's own tree (a folder "
+                                    "with a PRESETS) are the project's documentation, which "
+                                    "roofline never writes, an existing file or a new one";
         if (rc != (k == 2 ? 0 : 2 << 8) || !strstr(out, want))
             fail_msg("%s: exit %d, no '%s' in: %s", cmd, rc, want, out);
     }
@@ -1331,6 +1378,31 @@ static void validate_asks_for_a_source(void **state)
             fail_msg("%s: %s", cmds[i], out);
         assert_null(strstr(out, "flops.fp32"));
     }
+}
+
+/* tester47 F7: validate --against (and fit) on a measurement CSV whose
+ * path is not UTF-8 exited 1 at the output stage (the result's key file
+ * names it, and output text must be UTF-8); now exit 2 before the run,
+ * naming the byte, for an existing file (a copy of splitwise_h100.csv). */
+static void against_path_not_utf8(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_utf8_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/m\xff.csv", dir);
+    snprintf(cmd, sizeof cmd, "cp %s/tests/data/e2e/splitwise_h100.csv '%s'", RL_SRCDIR, path);
+    assert_int_equal(system(cmd), 0);
+    static const char *const runs[] = {"validate --against '%s'", "fit '%s'"};
+    for (int i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args, runs[i], path);
+        snprintf(cmd, sizeof cmd, "%s --hw h100-sxm-splitwise --model llama2-70b --set "
+                 "model.max_context=16384", args);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+        if (!strstr(out, "the path is not UTF-8 text (byte 0xff at offset"))
+            fail_msg("%s: %s", cmd, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* h31audit finding 10c: every result without a band says why in no_band
@@ -4877,6 +4949,29 @@ static void blanks_around_numbers(void **state)
     assert_true(t[0] == 4 && t[1] == 800);
 }
 
+/* tester47 F5: the override echo's one spelling of a number
+ * (number.h rl_number_compact): %g's shortest text that reads back, the
+ * exponent without '+' or leading zeros; exact strings, no tolerance. */
+static void compact_numbers(void **state)
+{
+    (void)state;
+    static const double v[] = {3e12, 3.35e12, 2.5e-6, 9000, 1e100, -1e-300, 0, 1e6, 0.5};
+    static const char *const want[] = {"3e12", "3.35e12", "2.5e-6", "9000", "1e100",
+                                       "-1e-300", "0", "1e6", "0.5"};
+    char buf[RL_NUMBER_STR];
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        assert_string_equal(rl_number_compact(v[i], buf), want[i]);
+        assert_true(strtod(buf, NULL) == v[i]);
+    }
+    assert_string_equal(rl_number_compact(NAN, buf), "NaN");
+    char q[64];
+    assert_string_equal(rl_override_quote("h100 sxm", q, sizeof q), "h100 sxm");
+    assert_string_equal(rl_override_quote("a\"b\\c,\td\x01", q, sizeof q),
+                        "\"a\\\"b\\\\c,\\td\\x01\"");
+    assert_string_equal(rl_override_quote("12", q, sizeof q), "\"12\"");
+    assert_string_equal(rl_override_quote("", q, sizeof q), "\"\"");
+}
+
 /* CLOSING21 leftover: `list` read the first preset folder that had any
  * file, while a name resolves in $ROOFLINE_DATA, then beside the binary:
  * a ROOFLINE_DATA holding only the user's model/mine.lua listed mine alone
@@ -5249,8 +5344,8 @@ static void slow_precision_caution(void **state)
         snprintf(cmd, sizeof cmd, "%s%s", base, tails[i]);
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
         const char *c = strstr(out, "caution: trtllm's measured nvfp4 GEMMs on b200 are slower "
-                                    "than its bfloat16 ones at this model's shapes: decode batch 1, "
-                                    "tp 8");
+                                    "than its bfloat16 ones at this run's shapes: decode batch 1 "
+                                    "at context 4096, tp 8 (the worst of the 3 compared)");
         if (i > 0) {
             assert_null(strstr(out, "GEMMs on b200 are slower"));
             continue;
@@ -5265,6 +5360,40 @@ static void slow_precision_caution(void **state)
                              "--weights fp4 --compute fp4 --engine trtllm",
                              out, sizeof out), 0);
     assert_non_null(strstr(out, "roofline ops: caution: trtllm's measured nvfp4 GEMMs on b200"));
+    assert_non_null(strstr(out, "at this run's shapes: decode batch 64 at context 4096, tp 8,"));
+}
+
+/* tester47 F4/F13, review41 F7: the caution is judged on the shapes the
+ * command evaluates and names them; it cited a decode step of batch 1 in
+ * prefill and simulate.  b200-trtllm Llama-3-70B tp8 fp4: a 16-token
+ * prefill's nvfp4 dense matmuls read x1.32 bf16's (5.231 vs 3.957 ms, the
+ * shipped profile's rows; tolerance x1.2..x1.45), a 2048-token one's are
+ * faster than bf16's (no caution); simulate names the run's mean decode
+ * step, never "decode batch 1," alone. */
+static void slow_precision_shapes(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {"prefill %s --tokens 2048", "prefill %s --tokens 16",
+                                       "simulate %s --qps 5 --prompt-len 1000 --out-len 100 "
+                                       "--requests 100"};
+    static const char *const want[] = {NULL, "at this run's shapes: prefill of 16 tokens, tp 8, "
+                                             "dense matmuls",
+                                       "at this run's shapes: the run's mean decode batch "};
+    for (int i = 0; i < 3; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, runs[i], "--model llama3-70b --hw b200 --chips 8 --weights fp4 "
+                                           "--compute fp4 --engine trtllm");
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        const char *c = strstr(out, "caution: trtllm's measured nvfp4 GEMMs on b200 are slower "
+                                    "than its bfloat16 ones");
+        if (!want[i] ? c != NULL : !c || !strstr(c, want[i]))
+            fail_msg("%s: %s", cmd, out);
+        if (i == 1) {
+            assert_null(strstr(out, "decode batch"));
+            double ratio = strtod(strstr(c, "(x") + 2, NULL);
+            assert_true(ratio > 1.2 && ratio < 1.45);
+        }
+    }
 }
 
 /* tester18 F5: a run that gives each replica fewer requests than a steady
@@ -5801,6 +5930,47 @@ static void spec_fraction_slower_noted(void **state)
     assert_null(strstr(out, "walltime factor"));
 }
 
+/* tester47 F10/F14: speculation that slows a loaded server, or one with a
+ * draft model, got no note (the load-free gain note, above, sees neither).
+ * Now the same requests are simulated without --spec and a note compares:
+ * llama3-8b on one H100 at 60 req/s, --spec 0.6:4:0.1 (a load-free factor
+ * of 2.306 / 1.4 = 1.65, no gain note) reads TPOT p50 17.88 ms against
+ * 15.81 ms without; the "against" figure is the plain run's own tpot_p50_s
+ * (4 significant digits: tolerance 5e-4 relative); at 1 req/s no note; a
+ * draft model (llama3-8b for llama3-70b on 8 H100 at 100 req/s) is charged
+ * at its own step time, and the note says so. */
+static void spec_slower_under_load_noted(void **state)
+{
+    (void)state;
+    static const char *const tails[] = {"--qps 60", "--qps 60 --spec 0.6:4:0.1",
+                                        "--qps 1 --spec 0.6:4:0.1"};
+    double t0 = 0;
+    for (int i = 0; i < 3; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --prompt-len 500 "
+                 "--out-len 200 --requests 200 --format json %s", tails[i]);
+        assert_int_equal(run_cli(args, out, sizeof out), 0);
+        const char *note = strstr(out, "note: --spec 0.6:4:0.1 worsens this run's TPOT");
+        if (i == 0) {
+            cJSON *j = cJSON_Parse(strchr(out, '{'));
+            t0 = num(j, "tpot_p50_s");
+            cJSON_Delete(j);
+        }
+        if (i != 1) {
+            assert_null(strstr(out, "worsens this run's"));
+            continue;
+        }
+        const char *a = note ? strstr(note, "ms against ") : NULL;
+        if (!a || strstr(out, "walltime factor"))
+            fail_msg("%s: %s", args, out);
+        assert_rel(strtod(a + 11, NULL) / 1e3, t0, 5e-4);
+    }
+    cJSON_Delete(run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 8 --prompt-len "
+                                "500 --out-len 200 --requests 200 --qps 100 --format json --spec "
+                                "0.8:4:llama3-8b", "worsens this run's"));
+    assert_non_null(strstr(out, "draft steps are charged at the draft model's own step time"));
+}
+
 /* CLOSING33: the prefix cache's host tier was unbounded, hw.host_bytes
  * parsed and read nowhere.  Now HOST_GB above the replica's host memory
  * (2 chips x 20e9 = 40 GB) is refused, exit 2, nothing on stdout; 40 GB,
@@ -5829,6 +5999,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(blanks_around_numbers),
+        cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
@@ -5883,7 +6054,8 @@ int main(void)
         cmocka_unit_test(info_refuses_like_step),
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
-        cmocka_unit_test(docs_are_guarded), cmocka_unit_test(run_out_folder_rule),
+        cmocka_unit_test(docs_are_guarded),
+cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(repeated_switch_refused),
         cmocka_unit_test(fitted_keys_once),
@@ -5936,6 +6108,7 @@ int main(void)
         cmocka_unit_test(what_if_has_no_band),
         cmocka_unit_test(every_unbanded_result_says_why),
         cmocka_unit_test(validate_asks_for_a_source),
+        cmocka_unit_test(against_path_not_utf8),
         cmocka_unit_test(readme_quotes_collective_accuracy),
         cmocka_unit_test(readme_tpu_v5e_max_batch_runs),
         cmocka_unit_test(step_chips_pipelines_weights_that_do_not_fit),
@@ -5945,6 +6118,7 @@ int main(void)
         cmocka_unit_test(simulate_advice_runs),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(slow_precision_caution),
+        cmocka_unit_test(slow_precision_shapes),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
@@ -5964,6 +6138,7 @@ int main(void)
         cmocka_unit_test(disagg_link_bound_named),
         cmocka_unit_test(disagg_short_run_starved_link_overloaded),
         cmocka_unit_test(spec_fraction_slower_noted),
+        cmocka_unit_test(spec_slower_under_load_noted),
         cmocka_unit_test(prefix_host_tier_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

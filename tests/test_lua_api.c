@@ -163,6 +163,15 @@ static void errors(void **state)
                          err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "unknown field 'bogus'"));
+    /* tester47 F15: host_bytes 0 reads as not given, so an override of 0 is
+     * refused (as --set hw.host_bytes=0: tests/bad_inputs); a table roofline.hw
+     * returned, which carries host_bytes = 0 for a figure it lacks, still loads */
+    assert_int_equal(run("return roofline.hw('h100-sxm', { host_bytes = 0 })", err, sizeof err), -1);
+    assert_non_null(strstr(err, "roofline.hw: overrides: hw.host_bytes=0: a hw spec reads "
+                                "host_bytes 0 as not given"));
+    assert_int_equal(run("return roofline.hw(roofline.hw('h100-sxm'), { host_bytes = 64e9 })"
+                         ".host_bytes", err, sizeof err), 0);
+    lua_pop(L, 1);
 }
 
 /* Issue 16: every options table is type-checked first, in check_keys
@@ -414,7 +423,7 @@ static void assert_lua_string(const char *code, const char *want)
  * set_overrides_recorded); roofline.model / roofline.hw overrides left no
  * trace.  Now a result of their tables carries the same keys, the fields
  * sorted and dotted as --set spells them ("FIELD=V, ..."; numbers in the
- * shortest %g that reads back): the model's as the CLI's for the same
+ * shortest %g that reads back, the exponent compact): the model's as the CLI's for the same
  * overrides, byte for byte; a chain adds to them; several chips (size)
  * name each; a call on plain specs, after one on changed ones, has
  * neither key. */
@@ -427,7 +436,7 @@ static void overrides_echoed_in_results(void **state)
     char code[2048];
     snprintf(code, sizeof code, "%s local r = roofline.step{ model = m, hw = h, context = 1000 } "
              "return r.model_overrides .. '|' .. r.hw_overrides", mk);
-    assert_lua_string(code, "layers=16, max_context=9000|flops.bf16=8e+14, hbm_bw=4e+12");
+    assert_lua_string(code, "layers=16, max_context=9000|flops.bf16=8e14, hbm_bw=4e12");
     cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --context 1000 --set "
                             "model.layers=16 --set model.max_context=9000 --format json", buf,
                             sizeof buf);
@@ -440,10 +449,44 @@ static void overrides_echoed_in_results(void **state)
     snprintf(code, sizeof code, "%s return roofline.size{ model = m, hw = { h, roofline.hw('b200', "
              "{ name = 'b200x' }) }, qps = 1, prompt_len = 100, out_len = 10, ttft_p99 = 5, "
              "tpot_p99 = 0.5, requests = 200 }.hw_overrides", mk);
-    assert_lua_string(code, "h100-sxm: flops.bf16=8e+14, hbm_bw=4e+12; b200x: name=b200x");
+    assert_lua_string(code, "h100-sxm: flops.bf16=8e14, hbm_bw=4e12; b200x: name=b200x");
     assert_true(run_number("local r = roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', "
                            "context = 1000 } return (r.model_overrides == nil and "
                            "r.hw_overrides == nil) and 1 or 0") == 1);
+}
+
+/* tester47 F5: the echo names each field once (a re-override listed
+ * layers=16 and layers=8), spells a number one way (Lua's 3e12 read
+ * "3e+12"; the command line echoes 3e+12 and 800000000000000 as 3e12 and
+ * 8e14), and quotes a string with a quote, backslash, comma or control
+ * character (name=a"b\c, d=1 read as two fields).  The table format
+ * escapes a control character, CSV quotes a CR. */
+static void overrides_once_and_escaped(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    assert_lua_string("local m = roofline.model(roofline.model('llama3-8b', { layers = 16, "
+                      "max_context = 9000 }), { layers = 8 }) "
+                      "local h = roofline.hw(roofline.hw('h100-sxm', { hbm_bw = 3e12, "
+                      "flops = { bf16 = 8e14 } }), { name = 'a\"b\\\\c, d=1', hbm_bw = 3.35e12 }) "
+                      "local r = roofline.step{ model = m, hw = h, context = 100 } "
+                      "return r.model_overrides .. '|' .. r.hw_overrides",
+                      "layers=8, max_context=9000|flops.bf16=8e14, hbm_bw=3.35e12, "
+                      "name=\"a\\\"b\\\\c, d=1\"");
+    assert_lua_string("return roofline.info(roofline.model(roofline.model('llama3-8b', "
+                      "{ layers = 16 }), { max_context = 1e6 })).model_overrides",
+                      "layers=16, max_context=1e6");
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --context 100 --set "
+                            "'model.name=x\"y, layers=2' --set hw.hbm_bw=3e+12 --set "
+                            "hw.flops.bf16=800000000000000 --format json", buf, sizeof buf);
+    assert_string_equal(cJSON_GetObjectItem(j, "model_overrides")->valuestring,
+                        "name=\"x\\\"y, layers=2\"");
+    assert_string_equal(cJSON_GetObjectItem(j, "hw_overrides")->valuestring,
+                        "flops.bf16=8e14, hbm_bw=3e12");
+    cJSON_Delete(j);
+    assert_lua_string("return roofline.format({ a = 'x\\ny\\27[0m' }, 'table')",
+                      "a                            x\\ny\\x1b[0m\n");
+    assert_lua_string("return roofline.format({ a = 'x\\ry' }, 'csv')", "a\n\"x\ry\"\n");
 }
 
 /* format keeps the column order of step rows and SI units in CSV. */
@@ -1549,6 +1592,7 @@ int main(void)
         cmocka_unit_test(memory_of_c_calls),
         cmocka_unit_test(format_round_trip),
         cmocka_unit_test(nested_overrides),
+        cmocka_unit_test(overrides_once_and_escaped),
         cmocka_unit_test(overrides_echoed_in_results),
         cmocka_unit_test(shard_from_lua),
         cmocka_unit_test(plan_keeps_header_keys),
