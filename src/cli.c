@@ -1898,6 +1898,19 @@ static int link_bound(const rl_serve_result *r)
     return isfinite(r->kv_link_utilization) && r->kv_link_utilization >= 0.9;
 }
 
+/* Whether a disagg run's prefill pool saturated: its replicas busy 0.9 or
+ * more of the run (serve.h prefill_utilization), as link_bound reads the
+ * KV link: a pool whose offered prefill work exceeds its rate steps from
+ * its first arrival to the last prompt, idle only in the decode drain
+ * (tester47 F11: llama3-8b, 1 prefill and 2 decode H100s, 6000-token
+ * prompts at 20 req/s: busy 0.9988 of the run, 7.15 req/s completed, the
+ * decode batch 1.3 of a cap of 256, read "TPOT is capped by the batch
+ * cap"). */
+static int prefill_bound(const rl_serve_result *r)
+{
+    return isfinite(r->prefill_utilization) && r->prefill_utilization >= 0.9;
+}
+
 /* The overload note: the run fell measurably short of its arrivals
  * (rl_serve_falls_short: its queue grew and completions lag by more than
  * 2%; tester14 F2b), or completions fell below 80% of the offered rate and the
@@ -1982,6 +1995,13 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  (c->prefill_replicas < c->replicas ? c->prefill_replicas : c->replicas) *
                      c->net_bw / 1e9,
                  r->prefill_kv_peak_frac);
+    else if (prefill_bound(r))
+        snprintf(why, sizeof why, "; the bottleneck is the prefill pool, its %d replica(s) busy "
+                 "%.4g of the run: each request waits there for its prefill (median TTFT %.3g s, "
+                 "its own prefill %.3g s), while the decode pool's batch averages %.3g "
+                 "(max_seqs %d); more --prefill-replicas raise the rate",
+                 c->prefill_replicas, r->prefill_utilization, r->ttft.p50, r->ttft_service.p50,
+                 r->mean_decode_batch, c->max_seqs);
     else
         snprintf(why, sizeof why, ", and TPOT is capped by the batch cap (max_seqs %d): a lower "
                  "TPOT past capacity is not a better deployment", c->max_seqs);

@@ -1189,6 +1189,7 @@ typedef struct {
     double area, tlast, nsys, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
     double kv_peak_pf; /* disagg: the most pages of a prefill replica (start_step) */
+    double pf_busy;    /* disagg: the prefill replicas' step time (start_step) */
     double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
     double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
@@ -2172,6 +2173,7 @@ static void start_step(sim *S, int ri, double now)
     int mixed = r->npf > 0 || S->extra_s > 0; /* prefill tokens, or a host-link copy */
     double t = replica_step_time(S, r, B, Sctx);
     count_step(&S->sums, B, Sctx, t, mixed);
+    S->pf_busy += r->is_prefill ? t : 0;
     S->sums.pf_steps += r->npf > 0;
     S->sums.pf_parts += r->npf;
     r->busy = 1;
@@ -3222,6 +3224,8 @@ static void summarize(sim *S, rl_serve_result *out)
     }
     out->kv_link_utilization =
         S->nprefill == 0 ? NAN : dur > 0 ? S->link_busy / (dur * S->nprefill) : 0;
+    out->prefill_utilization =
+        S->nprefill == 0 ? NAN : dur > 0 ? S->pf_busy / (dur * S->nprefill) : 0;
     steady_window(S, out);
     out->slo_attainment = (double)good / (double)n;
     out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;

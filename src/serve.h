@@ -800,6 +800,9 @@ typedef struct rl_serve_result {
     double kv_link_utilization; /* disagg: the time the prefill replicas' links to the
                                    decode pool carry KV over (prefill replicas x duration),
                                    serve.c send_kv; NAN (JSON null) without disagg */
+    double prefill_utilization; /* disagg: the prefill replicas' busy time / (prefill
+                                   replicas x duration); NAN without disagg.  Not a JSON key:
+                                   the overload note's bottleneck (cli.c prefill_bound) */
     double mean_in_system;    /* time-average of requests in the system (Little's L) */
     double mean_decode_batch; /* decode sequences per decode step, averaged over steps */
     double mean_decode_batch_time; /* the same weighted by step time (Little's L of decode) */

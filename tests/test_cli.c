@@ -5656,6 +5656,17 @@ static void disagg_link_bound_named(void **state)
     assert_true(num(j, "prefill_kv_peak_frac") > 0.9 && num(j, "prefill_kv_peak_frac") <= 1);
     assert_true(num(j, "kv_peak_frac") < 0.05);
     cJSON_Delete(j);
+    /* tester47 F11: bound by its prefill pool (llama3-8b, 1 prefill and 2
+     * decode H100s, 6000-token prompts at 20 req/s, 7.15 req/s completed;
+     * the prefill replica busy 0.996 of the run, the decode batch 1.31 of a
+     * cap of 256), it was told "TPOT is capped by the batch cap"; now the
+     * note names the prefill pool (cli.c prefill_bound: busy 0.9 or more) */
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --policy disagg "
+                       "--prefill-replicas 1 --replicas 2 --qps 20 --prompt-len 6000 "
+                       "--out-len 50 --requests 600 --format json",
+                       "the bottleneck is the prefill pool, its 1 replica(s) busy 0.996");
+    assert_true(!strstr(out, "batch cap") && num(j, "mean_decode_batch") < 2);
+    cJSON_Delete(j);
     j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --policy disagg --qps 20 "
                        "--prompt-len 200 --out-len 500 --requests 300 --max-seqs 8 --format json",
                        "TPOT is capped by the batch cap (max_seqs 8)");
