@@ -2203,12 +2203,11 @@ static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl
         rl_cli_say(o, "note: SLO missed: %s", missed);
 }
 
-/* The arrivals' own rate, (n - 1) / span (JSON arrival_req_per_s); NAN
- * offline or without a span. */
-static double arrival_rate(const rl_request *req, long long n, int offline)
+/* The arrivals' own rate (JSON arrival_req_per_s; serve.h
+ * rl_serve_arrival_rate at --qps, 0 for a trace); NAN offline. */
+static double arrival_rate(const rl_request *req, long long n, int offline, double qps)
 {
-    double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
-    return !offline && span > 0 ? (double)(n - 1) / span : NAN;
+    return offline ? NAN : rl_serve_arrival_rate(req, n, qps);
 }
 
 /* A --burst sample whose own rate is far from --qps (tester46 F7: CV 100
@@ -2220,8 +2219,20 @@ static double arrival_rate(const rl_request *req, long long n, int offline)
  * rescaling would change every seed's existing figures; the note and
  * arrival_req_per_s say what the run was offered. */
 #define ARRIVAL_RATE_OFF 0.2
-static void note_arrival_rate(const rl_opts *o, const rl_simulate_run *run, long long n)
+static void note_arrival_rate(const rl_opts *o, const rl_simulate_run *run, long long n,
+                              double span)
 {
+    if (!run->offline && n >= 2 && isnan(run->arrival_rate)) { /* tester47 F1: said why */
+        char within[64] = "at one instant";
+        if (span > 0)
+            snprintf(within, sizeof within, "within %.3g s", span);
+        rl_cli_say(o, "note: arrival_req_per_s null: these %lld arrivals came %s%s: no rate "
+                      "(serve.h rl_serve_arrival_rate)%s", n, within,
+                   span > 0 ? ", under a millionth of one mean gap at --qps" : "",
+                   run->burst > 0 ? "; a gamma sample of --burst CV well above 1 over few "
+                                    "requests comes mostly in such clumps" : "");
+        return;
+    }
     if (!(run->burst > 0) || n < 2 || !isfinite(run->arrival_rate) || !(run->qps > 0) ||
         fabs(run->arrival_rate / run->qps - 1) <= ARRIVAL_RATE_OFF)
         return;
@@ -2383,7 +2394,8 @@ int rl_cli_simulate(rl_opts *o)
                            w.qps, trace ? -1 : (long long)w.seed, truncated, o->fmt == RL_FMT_JSON,
                            o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached, repeated,
                            unresolved, trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
-                           arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL)};
+                           arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL,
+                                        trace ? 0 : w.qps)};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
         rl_serve_result_free(&r);
@@ -2428,7 +2440,7 @@ int rl_cli_simulate(rl_opts *o)
         note_unresolved(o, &r, &c);
     else
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
-    note_arrival_rate(o, &run, n);
+    note_arrival_rate(o, &run, n, span);
     note_pipeline_pass(o, &m, &h, &c, r.mean_decode_context);
     char missed[256];
     if (free_qps >= reached && !unresolved)

@@ -3423,6 +3423,14 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps)
     return own < qps ? own : qps;
 }
 
+double rl_serve_arrival_rate(const rl_request *req, long long n, double qps)
+{
+    double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
+    if (!(span > 0) || (qps > 0 && !(span >= RL_SERVE_INSTANT / qps)))
+        return NAN;
+    return (double)(n - 1) / span;
+}
+
 /* Whether run r of the n arrivals req lasted long enough for a steady
  * state by the capacity search's rule (rl_serve_capacity): their span,
  * last arrival - first, is at least RL_SERVE_CAPACITY_SPANS times r's mean

@@ -1006,6 +1006,19 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
  * arrivals have no span. */
 double rl_serve_reached_qps(const rl_request *req, long long n, double qps);
 
+/* The rate n requests (sorted by arrival) offered at a nominal `qps` (0: a
+ * trace's, none) realised, JSON arrival_req_per_s: (n - 1) / (last arrival
+ * - first); NAN (null) with fewer than 2, or when they span no time or,
+ * offered at qps, less than RL_SERVE_INSTANT / qps, a millionth of one mean
+ * gap: arrivals that close are one instant to a server, and a rate over
+ * their span no figure of the load (tester47 F1: --burst 100 at 5 req/s,
+ * gamma gaps of shape 1e-4, drew 60 arrivals within 2.4e-179 s of each
+ * other, read 2.4e180 req/s; 3 arrivals at one instant read null without a
+ * word).  A Poisson sample of n spans less than that with probability
+ * about 1e-6^(n-1) / (n-1)!, so only such clumps read null. */
+#define RL_SERVE_INSTANT 1e-6
+double rl_serve_arrival_rate(const rl_request *req, long long n, double qps);
+
 /* The upper confidence bound on the share of run r's requests over a
  * target by which the capacity search decides (RL_SERVE_SLO_TAIL): the
  * larger of r's slo_miss_bound and the floor its slo_effective_requests

@@ -4230,7 +4230,7 @@ static void simulate_notes_band_outside_grid(void **state)
 static void bursty_idle_is_not_overloaded(void **state)
 {
     (void)state;
-    char out[32768];
+    static char out[131072];
     assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 100 "
                              "--out-len 10 --burst 100 --requests 1000 --format json", out,
                              sizeof out), 0);
@@ -4247,6 +4247,24 @@ static void bursty_idle_is_not_overloaded(void **state)
     if (!(a > 0 && fabs(a / 5 - 1) > 0.2) || !strstr(out, "note: --burst 100: these arrivals came at"))
         fail_msg("arrival_req_per_s %g: %s", a, out);
     cJSON_Delete(j);
+    /* tester47 F1: 60 and 3 such arrivals came within 2.4e-179 s and at
+     * one instant: arrival_req_per_s read 2.4e180 and null without a word;
+     * now null, with a note naming the span (serve.h
+     * rl_serve_arrival_rate) */
+    static const char *const tail[2] = {"60 arrivals came within 2.43e-179 s",
+                                        "3 arrivals came at one instant"};
+    for (int k = 0; k < 2; k++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len "
+                 "500 --out-len 100 --burst 100 --requests %d --format json", k ? 3 : 60);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        j = cJSON_Parse(strchr(out, '{'));
+        assert_non_null(j);
+        if (!cJSON_IsNull(cJSON_GetObjectItem(j, "arrival_req_per_s")) ||
+            !strstr(out, "note: arrival_req_per_s null: these") || !strstr(out, tail[k]))
+            fail_msg("%s", out);
+        cJSON_Delete(j);
+    }
 }
 
 /* tester46 F1: llama3-70b fp8 on 27 single-H100 replicas, chunked:512,

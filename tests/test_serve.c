@@ -1350,6 +1350,29 @@ static void test_speculative(void **state)
     assert_rel(dc.kv_capacity_tokens, (0.9 * (85899345920.0 - W) - W) / (2 * 131072.0), 1e-9);
 }
 
+/* tester47 F1: arrival_req_per_s (rl_serve_arrival_rate) is (n - 1) / span
+ * (exact: 3 arrivals over 0.5 s, 4 req/s), null with fewer than 2, with no
+ * span, or, at a nominal --qps, a span under a millionth of one mean gap
+ * (--burst 100's 60 arrivals within 2.4e-179 s read 2.4e180 req/s): at 5
+ * req/s, 2e-7 s; a trace (qps 0) has no such scale. */
+static void test_arrival_rate_instant(void **state)
+{
+    (void)state;
+    rl_request r[3] = {{.arrival = 1}, {.arrival = 1.25}, {.arrival = 1.5}};
+    assert_rel(rl_serve_arrival_rate(r, 3, 5), 4, 1e-12);
+    assert_true(isnan(rl_serve_arrival_rate(r, 1, 5)));
+    r[1].arrival = r[2].arrival = 1;
+    assert_true(isnan(rl_serve_arrival_rate(r, 3, 5)));
+    r[1].arrival = 1 + 1e-190, r[2].arrival = 1e-179;
+    r[0].arrival = 0;
+    assert_true(isnan(rl_serve_arrival_rate(r, 3, 5)));
+    r[1].arrival = 1e-8, r[2].arrival = 1.9e-7; /* under 1e-6 / 5 */
+    assert_true(isnan(rl_serve_arrival_rate(r, 3, 5)));
+    assert_rel(rl_serve_arrival_rate(r, 3, 0), 2 / 1.9e-7, 1e-12);
+    r[2].arrival = 2.1e-7; /* over it: a figure, however high */
+    assert_rel(rl_serve_arrival_rate(r, 3, 5), 2 / 2.1e-7, 1e-12);
+}
+
 /* Without SLOs there is no goodput: the JSON gives goodput_req_per_s and
  * slo_attainment as null; with one-token outputs TPOT has no sample and its
  * percentiles are null, not 0. */
@@ -2968,6 +2991,7 @@ int main(void)
         cmocka_unit_test(test_prefix_tier_capacity),
         cmocka_unit_test(test_determinism_and_policies),
         cmocka_unit_test(test_json_nulls),
+        cmocka_unit_test(test_arrival_rate_instant),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_harness_can_fail),
         cmocka_unit_test(test_thrashing_run_completes),
