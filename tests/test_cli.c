@@ -4330,6 +4330,47 @@ static void unresolved_tail_is_null_not_zero(void **state)
     if (!seen || !strstr(out, "row(s) read max_sustainable_qps null: even at"))
         fail_msg("no unresolved row: %s", out);
     cJSON_Delete(j);
+    /* tester47 F8: llama3-8b on one h100-sxm, lognormal:4000:0.8 prompts under
+     * a 0.2 s TTFT target: the tail is the longest prompts' own prefill (TTFT
+     * p99 0.195-0.198 s, ttft_service p99 0.183 s at 1 req/s), and the share
+     * over the target rises slowly with the load (0.47% at 0.5 req/s, 0.86% at
+     * 1.4), so which load's sample resolved the 95% bound was chance:
+     * max_sustainable_qps read 0.73-1.04 req/s by the seed (seed 3: 0.728,
+     * capacity_utilization 1.37) beside runs meeting the targets at 1 req/s, and
+     * size's meeting 2x1 int8 B<=64 row (seed 1) 0.469 at a load of 1 (2.12).
+     * An open load no longer fails the search (serve.h
+     * RL_SERVE_CAPACITY_OPEN_BAND): over seeds 1-5 each meeting run reads null
+     * with max_sustainable_qps_unresolved and a note, or a figure at least its
+     * arrivals' rate / 1.25 (expected: seeds 1, 3, 4, 5 null, seed 2 0.849);
+     * every meeting size row a capacity_utilization of at most 1.25 or null. */
+    base = "--model llama3-8b --hw h100-sxm --qps 1 --prompt-len lognormal:4000:0.8 "
+           "--out-len lognormal:300:0.8 --ttft-p99 0.2 --tpot-p99 0.05 --format json";
+    for (int seed = 1; seed <= 5; seed++) {
+        snprintf(cmd, sizeof cmd, "simulate %s --chips 1 --seed %d", base, seed);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        j = cJSON_Parse(strchr(out, '{'));
+        assert_non_null(j);
+        if (num(j, "ttft_p99_s") <= 0.2 && num(j, "tpot_p99_s") <= 0.05) { /* a meeting run */
+            const cJSON *q = cJSON_GetObjectItem(j, "max_sustainable_qps");
+            int unresolved = cJSON_IsTrue(cJSON_GetObjectItem(j, "max_sustainable_qps_unresolved"));
+            if (cJSON_IsNull(q) ? !unresolved || !strstr(out, "note: max_sustainable_qps null:") ||
+                                      !strstr(out, "near a target")
+                                : !(q->valuedouble >= num(j, "arrival_req_per_s") / 1.25))
+                fail_msg("seed %d: %.2000s", seed, out);
+        }
+        cJSON_Delete(j);
+    }
+    snprintf(cmd, sizeof cmd, "size %s --seed 1", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    j = cJSON_Parse(strchr(out, '{'));
+    assert_non_null(j);
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+        const cJSON *u = cJSON_GetObjectItem(row, "capacity_utilization");
+        if (cJSON_IsTrue(cJSON_GetObjectItem(row, "meets")) && cJSON_IsNumber(u) &&
+            u->valuedouble > 1.25)
+            fail_msg("a meeting row at %g x its capacity: %s", u->valuedouble, out);
+    }
+    cJSON_Delete(j);
 }
 
 /* tester8 item 3: a fitted profile applied outside the batch, context or
