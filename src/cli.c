@@ -2162,6 +2162,19 @@ static int link_bound(const rl_serve_result *r)
     return isfinite(r->kv_link_utilization) && r->kv_link_utilization >= 0.9;
 }
 
+/* Whether a disagg run's prefill pool saturated: its replicas busy 0.9 or
+ * more of the run (serve.h prefill_utilization), as link_bound reads the
+ * KV link: a pool whose offered prefill work exceeds its rate steps from
+ * its first arrival to the last prompt, idle only in the decode drain
+ * (tester47 F11: llama3-8b, 1 prefill and 2 decode H100s, 6000-token
+ * prompts at 20 req/s: busy 0.9988 of the run, 7.15 req/s completed, the
+ * decode batch 1.3 of a cap of 256, read "TPOT is capped by the batch
+ * cap"). */
+static int prefill_bound(const rl_serve_result *r)
+{
+    return isfinite(r->prefill_utilization) && r->prefill_utilization >= 0.9;
+}
+
 /* The overload note: the run fell measurably short of its arrivals
  * (rl_serve_falls_short: its queue grew and completions lag by more than
  * 2%; tester14 F2b), or completions fell below 80% of the offered rate and the
@@ -2228,7 +2241,9 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                      max_qps, isfinite(free_qps) ? " without the targets "
                                                    "(max_sustainable_qps_no_slo; "
                                                    "max_sustainable_qps " : "");
-        if (*above && isfinite(free_qps))
+        if (*above && isfinite(free_qps) && isnan(slo_qps)) /* unresolved, never "nan" */
+            snprintf(above + strlen(above), sizeof above - strlen(above), "null with them)");
+        else if (*above && isfinite(free_qps))
             snprintf(above + strlen(above), sizeof above - strlen(above), "%.3g with them)",
                      slo_qps);
         if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
@@ -2246,6 +2261,13 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  (c->prefill_replicas < c->replicas ? c->prefill_replicas : c->replicas) *
                      c->net_bw / 1e9,
                  r->prefill_kv_peak_frac);
+    else if (prefill_bound(r))
+        snprintf(why, sizeof why, "; the bottleneck is the prefill pool, its %d replica(s) busy "
+                 "%.4g of the run: each request waits there for its prefill (median TTFT %.3g s, "
+                 "its own prefill %.3g s), while the decode pool's batch averages %.3g "
+                 "(max_seqs %d); more --prefill-replicas raise the rate",
+                 c->prefill_replicas, r->prefill_utilization, r->ttft.p50, r->ttft_service.p50,
+                 r->mean_decode_batch, c->max_seqs);
     else
         snprintf(why, sizeof why, ", and TPOT is capped by the batch cap (max_seqs %d): a lower "
                  "TPOT past capacity is not a better deployment", c->max_seqs);
@@ -2420,39 +2442,55 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
                    n, capacity_repeated_sample(n, why, sizeof why));
 }
 
-/* The capacity search's null when even its floor load met the targets'
- * p99s but not their 95% bound (serve.h capacity_unresolved; tester46 F1:
- * it read 0, "the targets hold only up to 0 req/s", beside runs meeting at
- * every load: the TTFT tail was the longest prompts' own prefill). */
-static const char *unresolved_reason(char *buf, size_t len)
+/* The capacity search's null for want of confidence (serve.h
+ * capacity_unresolved, its kind): when even its floor load met the targets'
+ * p99s but not their 95% bound (tester46 F1: it read 0, "the targets hold
+ * only up to 0 req/s", beside runs meeting at every load: the TTFT tail was
+ * the longest prompts' own prefill), or when the load above its figure did
+ * and none within RL_SERVE_CAPACITY_OPEN_BAND of it missed them outright
+ * (tester47 F8: 0.08-0.98 req/s by the seed beside runs meeting at 1). */
+static const char *unresolved_reason(int kind, char *buf, size_t len)
 {
-    snprintf(buf, len, "even at the search's lowest load (%g req/s or less), with no "
-             "queue, the targets' p99s hold but not with 95%% confidence (the upper bound on "
-             "the share of requests over a target stays above %g%%): the tail is set by the "
-             "requests' own service (the longest prompts' prefill), not by the load, so no "
-             "load decides it (max_sustainable_qps_unresolved); the p99s at --qps are the "
-             "verdict, and a target with more margin over the longest requests' service "
-             "gives a figure", RL_SERVE_CAPACITY_FLOOR_QPS, RL_SERVE_SLO_TAIL * 100);
+    const char *tail = "the tail is set by the requests' own service (the longest prompts' "
+                       "prefill) near a target, not by the load";
+    const char *then = "(max_sustainable_qps_unresolved); the p99s at --qps are the verdict, "
+                       "and a target with more margin over the longest requests' service "
+                       "gives a figure";
+    if (kind == RL_SERVE_UNRESOLVED_BAND)
+        snprintf(buf, len, "the targets' p99s hold at the load above the highest that met "
+                 "their 95%% bound, but not with 95%% confidence (the upper bound on the share "
+                 "of requests over a target above %g%%), and no load up to %g x it misses them "
+                 "outright: the share over a target stays near %g%% over a wide band of loads, "
+                 "so which load's sample resolves is chance (the figure would move with "
+                 "--seed, not a queue's knee): %s, so no load decides it %s",
+                 RL_SERVE_SLO_TAIL * 100, RL_SERVE_CAPACITY_OPEN_BAND, RL_SERVE_SLO_TAIL * 100,
+                 tail, then);
+    else
+        snprintf(buf, len, "even at the search's lowest load (%g req/s or less), with no "
+                 "queue, the targets' p99s hold but not with 95%% confidence (the upper bound "
+                 "on the share of requests over a target stays above %g%%): %s, so no load "
+                 "decides it %s", RL_SERVE_CAPACITY_FLOOR_QPS, RL_SERVE_SLO_TAIL * 100, tail,
+                 then);
     return buf;
 }
 
-static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c)
+static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
+                            int kind, int overloaded)
 {
-    char why[768], missed[256];
+    char why[1024], missed[256];
     missed_targets(r, c, missed, sizeof missed);
     rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s (%.3g%% of requests within "
-                  "them)", unresolved_reason(why, sizeof why),
+                  "them)", unresolved_reason(kind, why, sizeof why),
                missed[0] ? "misses them: " : "meets them at p99", r->slo_attainment * 100);
-    if (missed[0])
+    if (missed[0] && !overloaded) /* else the overload note is the verdict */
         rl_cli_say(o, "note: SLO missed: %s", missed);
 }
 
-/* The arrivals' own rate, (n - 1) / span (JSON arrival_req_per_s); NAN
- * offline or without a span. */
-static double arrival_rate(const rl_request *req, long long n, int offline)
+/* The arrivals' own rate (JSON arrival_req_per_s; serve.h
+ * rl_serve_arrival_rate at --qps, 0 for a trace); NAN offline. */
+static double arrival_rate(const rl_request *req, long long n, int offline, double qps)
 {
-    double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
-    return !offline && span > 0 ? (double)(n - 1) / span : NAN;
+    return offline ? NAN : rl_serve_arrival_rate(req, n, qps);
 }
 
 /* A --burst sample whose own rate is far from --qps (tester46 F7: CV 100
@@ -2464,8 +2502,20 @@ static double arrival_rate(const rl_request *req, long long n, int offline)
  * rescaling would change every seed's existing figures; the note and
  * arrival_req_per_s say what the run was offered. */
 #define ARRIVAL_RATE_OFF 0.2
-static void note_arrival_rate(const rl_opts *o, const rl_simulate_run *run, long long n)
+static void note_arrival_rate(const rl_opts *o, const rl_simulate_run *run, long long n,
+                              double span)
 {
+    if (!run->offline && n >= 2 && isnan(run->arrival_rate)) { /* tester47 F1: said why */
+        char within[64] = "at one instant";
+        if (span > 0)
+            snprintf(within, sizeof within, "within %.3g s", span);
+        rl_cli_say(o, "note: arrival_req_per_s null: these %lld arrivals came %s%s: no rate "
+                      "(serve.h rl_serve_arrival_rate)%s", n, within,
+                   span > 0 ? ", under a millionth of one mean gap at --qps" : "",
+                   run->burst > 0 ? "; a gamma sample of --burst CV well above 1 over few "
+                                    "requests comes mostly in such clumps" : "");
+        return;
+    }
     if (!(run->burst > 0) || n < 2 || !isfinite(run->arrival_rate) || !(run->qps > 0) ||
         fabs(run->arrival_rate / run->qps - 1) <= ARRIVAL_RATE_OFF)
         return;
@@ -2627,7 +2677,7 @@ int rl_cli_simulate(rl_opts *o)
     c.capacity_unresolved = NULL;
     if (rc == 0) /* never below a load this run sustained (serve.h) */
         max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
-    unresolved = unresolved && isnan(max_qps);
+    unresolved = isnan(max_qps) ? unresolved : 0; /* its kind (serve.h) */
     double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
@@ -2636,7 +2686,8 @@ int rl_cli_simulate(rl_opts *o)
                            w.qps, trace ? -1 : (long long)w.seed, truncated, o->fmt == RL_FMT_JSON,
                            o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached, repeated,
                            unresolved, trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
-                           arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL)};
+                           arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL,
+                                        trace ? 0 : w.qps)};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
         rl_serve_result_free(&r);
@@ -2680,10 +2731,10 @@ int rl_cli_simulate(rl_opts *o)
                          : "");
     }
     if (unresolved)
-        note_unresolved(o, &r, &c);
+        note_unresolved(o, &r, &c, unresolved, !(free_qps >= reached));
     else
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
-    note_arrival_rate(o, &run, n);
+    note_arrival_rate(o, &run, n, span);
     note_pipeline_pass(o, &m, &h, &c, r.mean_decode_context);
     char missed[256];
     if (free_qps >= reached && !unresolved)
@@ -3015,15 +3066,20 @@ int rl_cli_size(rl_opts *o)
         rl_cli_tell("size", "note: %d row(s) read a max_sustainable_qps that rests on "
                             "these %lld requests (max_sustainable_qps_from_repeated_sample), %s",
                     repeated, ran, capacity_repeated_sample(ran, why, sizeof why));
-    int unknown = 0, unresolved = 0; /* h23dis: size's null capacities had no word */
+    int unknown = 0, unresolved[2] = {0, 0}; /* h23dis: size's null capacities had no word */
     for (int i = 0; i < r.n; i++) {
-        unresolved += isnan(r.c[i].max_qps) && r.c[i].max_qps_unresolved;
-        unknown += isnan(r.c[i].max_qps) && !r.c[i].max_qps_unresolved;
+        int u = r.c[i].max_qps_unresolved;
+        unresolved[0] += isnan(r.c[i].max_qps) && u == RL_SERVE_UNRESOLVED_FLOOR;
+        unresolved[1] += isnan(r.c[i].max_qps) && u == RL_SERVE_UNRESOLVED_BAND;
+        unknown += isnan(r.c[i].max_qps) && !u;
     }
-    char uwhy[768];
-    if (unresolved > 0) /* tester46 F1: it read 0 beside meets true */
-        rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the verdict is "
-                            "the row's meets", unresolved, unresolved_reason(uwhy, sizeof uwhy));
+    char uwhy[1024];
+    for (int k = 0; k < 2; k++) /* tester46 F1: it read 0 beside meets true; tester47 F8 */
+        if (unresolved[k] > 0)
+            rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
+                                "verdict is the row's meets", unresolved[k],
+                        unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
+                                          uwhy, sizeof uwhy));
     if (unknown > 0)
         rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null (not "
                             "found): %s", unknown,

@@ -2260,14 +2260,13 @@ int rl_lua_simulate(lua_State *L)
     c.capacity_unresolved = NULL;
     if (rc == 0) /* never below a load this run sustained (serve.h) */
         max_qps = rl_serve_capacity_with_run(max_qps, req, w.n, &r, &c);
-    double span = w.n > 1 ? req[w.n - 1].arrival - req[0].arrival : 0;
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (long long)w.seed,
                            redrawn, 0, offline, max_qps, lower_bound,
                            rl_serve_reached_qps(req, w.n, w.qps), repeated,
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
-                           !offline && span > 0 ? (double)(w.n - 1) / span : NAN};
+                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps)};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

@@ -1741,7 +1741,8 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
 
 /* One `size` row: the configuration, its cost and latencies; with `detail`
  * the configuration's fields and more metrics. */
-static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int detail)
+static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
+                       const rl_size_candidate *c, int detail)
 {
     char label[128];
     rl_size_label(in, c, label, sizeof label);
@@ -1771,6 +1772,12 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_candidate *c, int 
     /* as simulate (fixU left them out of size rows) */
     add_capacity_flags(o, c->max_qps, c->max_qps_lower_bound, c->max_qps_repeated);
     cJSON_AddBoolToObject(o, "max_sustainable_qps_unresolved", c->max_qps_unresolved);
+    /* as simulate's (tester47 F9: size rows had neither): every row ran the
+     * same arrivals at the load */
+    double burst = !in->trace && in->w.arrival == RL_ARRIVAL_GAMMA ? in->w.burst_cv : 0;
+    add_number_or_null(o, "burst", burst, burst > 0);
+    add_number_or_null(o, "arrival_req_per_s", r->arrival_rate,
+                       isfinite(r->arrival_rate) && r->arrival_rate > 0);
     /* where and why a row misses (null when it meets; size.h rl_size_verify) */
     char why[64];
     add_number_or_null(o, "fails_at_qps", c->fails_at_qps, !c->meets);
@@ -1868,7 +1875,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     cJSON_AddNumberToObject(j, "search_s", r->search_s);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int i = 0; rows && i < r->n; i++) {
-        cJSON *o = size_row(in, &r->c[i], detail);
+        cJSON *o = size_row(in, r, &r->c[i], detail);
         if (banded && detail && !r->c[i].banded) /* a mixed search: its unbanded rows say why */
             add_size_no_band(o, in, r, &r->c[i]);
         cJSON_AddItemToArray(rows, o);

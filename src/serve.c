@@ -1189,6 +1189,7 @@ typedef struct {
     double area, tlast, nsys, freed, hits, lookups;
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
     double kv_peak_pf; /* disagg: the most pages of a prefill replica (start_step) */
+    double pf_busy;    /* disagg: the prefill replicas' step time (start_step) */
     double inv_page;  /* 1 / page_tokens where that is exact (a power of 2), else 0 */
     double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
@@ -2172,6 +2173,7 @@ static void start_step(sim *S, int ri, double now)
     int mixed = r->npf > 0 || S->extra_s > 0; /* prefill tokens, or a host-link copy */
     double t = replica_step_time(S, r, B, Sctx);
     count_step(&S->sums, B, Sctx, t, mixed);
+    S->pf_busy += r->is_prefill ? t : 0;
     S->sums.pf_steps += r->npf > 0;
     S->sums.pf_parts += r->npf;
     r->busy = 1;
@@ -3222,6 +3224,8 @@ static void summarize(sim *S, rl_serve_result *out)
     }
     out->kv_link_utilization =
         S->nprefill == 0 ? NAN : dur > 0 ? S->link_busy / (dur * S->nprefill) : 0;
+    out->prefill_utilization =
+        S->nprefill == 0 ? NAN : dur > 0 ? S->pf_busy / (dur * S->nprefill) : 0;
     steady_window(S, out);
     out->slo_attainment = (double)good / (double)n;
     out->slo_given = c->slo_ttft > 0 || c->slo_tpot > 0;
@@ -3419,6 +3423,14 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps)
     return own < qps ? own : qps;
 }
 
+double rl_serve_arrival_rate(const rl_request *req, long long n, double qps)
+{
+    double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
+    if (!(span > 0) || (qps > 0 && !(span >= RL_SERVE_INSTANT / qps)))
+        return NAN;
+    return (double)(n - 1) / span;
+}
+
 /* Whether run r of the n arrivals req lasted long enough for a steady
  * state by the capacity search's rule (rl_serve_capacity): their span,
  * last arrival - first, is at least RL_SERVE_CAPACITY_SPANS times r's mean
@@ -3556,7 +3568,40 @@ typedef struct {
     double fail, e2e, need;
     int open;       /* fail failed only for want of confidence (run_scaled) */
     int floor_open; /* the floor probe failed only for want of confidence: *qps NAN */
+    int band_open;  /* fail failed only for want of confidence and no load within
+                       RL_SERVE_CAPACITY_OPEN_BAND of *qps failed outright (serve.h
+                       capacity_unresolved: *qps a pass by the sample's chance; a
+                       confirming search that found the load that far up sustained
+                       counts it so, as it never steps up) */
 } search_end;
+
+/* The lattice points at which a search's runs failed outright (their p99s
+ * missed, or they did not complete or keep up: not merely open), and the
+ * highest at which one failed only for want of confidence. */
+typedef struct {
+    long hard[RL_SERVE_CAPACITY_RUNS + 2], open;
+    int nhard;
+} search_fails;
+
+static void count_fail(search_fails *f, long k, const verdict *v)
+{
+    if (v->ok)
+        return;
+    if (v->open)
+        f->open = k > f->open ? k : f->open;
+    else if (f->nhard < (int)(sizeof f->hard / sizeof f->hard[0]))
+        f->hard[f->nhard++] = k;
+}
+
+/* Whether a run failed outright above lattice point lo and within `band`
+ * points of it. */
+static int hard_within(const search_fails *f, long lo, long band)
+{
+    for (int i = 0; i < f->nhard; i++)
+        if (f->hard[i] > lo && f->hard[i] <= lo + band)
+            return 1;
+    return 0;
+}
 
 /* The floor probe (serve.h): RL_SERVE_CAPACITY_FLOOR of the sample's rate
  * or RL_SERVE_CAPACITY_FLOOR_QPS, whichever is lower.  *low_k: its point;
@@ -3592,7 +3637,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
 {
     *qps = end->fail = end->e2e = NAN;
     end->need = (double)m;
-    end->open = end->floor_open = 0;
+    end->open = end->floor_open = end->band_open = 0;
     int again = how != SEARCH_LOCATE, locate = how == SEARCH_LOCATE;
     if (!(req[m - 1].arrival > req[0].arrival))
         return 0;
@@ -3614,12 +3659,15 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
     int ok, hi_open = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
     int floored = 0, unloaded_fails = 0, floor_open = 0;
+    long band = lattice_point(RL_SERVE_CAPACITY_OPEN_BAND);
+    search_fails fails = {.open = LONG_MIN};
     verdict v;
     for (;;) {
         for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
             if ((rc = run_scaled(req, m, lattice_scale(k), buf, c, prefill_cost, decode_cost,
                                  locate, &v, err, errlen)))
                 break;
+            count_fail(&fails, k, &v);
             if (v.ok && hint > 0 && runs == 0)
                 assumed = has_hi = 1, hi = k + step, hi_open = 0;
             if (v.ok)
@@ -3650,6 +3698,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if ((rc = run_scaled(req, m, lattice_scale(mid), buf, c, prefill_cost, decode_cost,
                                  locate, &v, err, errlen)))
                 break;
+            count_fail(&fails, mid, &v);
             *(v.ok ? &lo : &hi) = mid;
             if (!v.ok)
                 hi_open = v.open;
@@ -3658,18 +3707,34 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             assumed = assumed && v.ok; /* hi is still the assumed point */
         }
         /* confirming, the point above the figure failed on the shorter sample */
-        if (rc || !assumed || hi - lo > 1 || runs >= RL_SERVE_CAPACITY_RUNS ||
-            how == SEARCH_CONFIRM)
+        long up = 0;
+        int probe = 0;
+        if (!rc && assumed && hi - lo <= 1 && runs < RL_SERVE_CAPACITY_RUNS &&
+            how != SEARCH_CONFIRM) {
+            assumed = 0; /* the bisection ended below the assumed point: check it */
+            up = hi, probe = 1;
+        } else if (!rc && has_lo && has_hi && !assumed && hi_open &&
+                   !hard_within(&fails, lo, band) && fails.open < lo + band &&
+                   runs < RL_SERVE_CAPACITY_RUNS) {
+            /* serve.h RL_SERVE_CAPACITY_OPEN_BAND: does a load up there fail outright? */
+            up = lo + band, probe = 1;
+        }
+        if (!probe)
             break;
-        assumed = 0; /* the bisection ended below the assumed point: check it */
-        rc = run_scaled(req, m, lattice_scale(hi), buf, c, prefill_cost, decode_cost, locate, &v,
+        rc = run_scaled(req, m, lattice_scale(up), buf, c, prefill_cost, decode_cost, locate, &v,
                         err, errlen);
-        hi_open = v.open;
         runs++;
-        if (rc || !v.ok)
+        if (rc)
+            break;
+        count_fail(&fails, up, &v);
+        if (up == hi)
+            hi_open = v.open;
+        if (!v.ok)
+            continue; /* the band's check, or nothing more when up == hi */
+        if (how == SEARCH_CONFIRM) /* never up (serve.h): band_open, none failed outright */
             break;
         /* sustained after all: step on up */
-        lo = hi, has_hi = 0, k = hi + step, end->e2e = v.e2e, end->need = v.need;
+        lo = up, has_hi = 0, k = up + step, end->e2e = v.e2e, end->need = v.need;
     }
     free(buf);
     if (rc == 0 && has_hi) {
@@ -3680,6 +3745,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
         *qps = has_lo ? lattice_scale(lo) * q0 : unloaded_fails && !floor_open ? 0 : NAN;
         end->fail = lattice_scale(hi) * q0;
         end->open = hi_open && !assumed;
+        end->band_open = has_lo && end->open && !hard_within(&fails, lo, band);
     }
     return rc;
 }
@@ -3802,7 +3868,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
                                qps, &end, err, errlen);
         free(sample);
         if (cfg->capacity_unresolved)
-            *cfg->capacity_unresolved = rc == 0 && end.floor_open;
+            *cfg->capacity_unresolved = rc == 0 && end.floor_open ? RL_SERVE_UNRESOLVED_FLOOR : 0;
         if (rc || !(*qps > 0) || !isfinite(end.fail))
             break;
         /* serve.h: the sample lasts RL_SERVE_CAPACITY_SPANS latencies at the failing load */
@@ -3826,6 +3892,13 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
         m = grown < (double)top ? (long long)grown : top;
         how = settled && !opened ? SEARCH_CONFIRM : SEARCH_AGAIN;
         hint = *qps;
+    }
+    if (rc == 0 && end.band_open) { /* serve.h RL_SERVE_CAPACITY_OPEN_BAND: no figure */
+        *qps = NAN;
+        if (cfg->capacity_unresolved)
+            *cfg->capacity_unresolved = RL_SERVE_UNRESOLVED_BAND;
+        if (cfg->capacity_lower_bound)
+            *cfg->capacity_lower_bound = 0;
     }
     if (cfg->capacity_repeated)
         *cfg->capacity_repeated = m > n && n < RL_SERVE_CAPACITY_REQUESTS;

@@ -646,6 +646,7 @@ void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *outpu
 typedef struct {
     double longest;  /* a replica must hold the longest request */
     double tpot_ctx; /* a prompt length that over 1% of the TPOT sample reach */
+    double arrival_rate; /* its arrivals' own rate (serve.h rl_serve_arrival_rate) */
 } sample_lens;
 
 const int rl_size_batch_caps[RL_SIZE_NCAPS] = {16, 32, 64, 128, 256};
@@ -1200,6 +1201,7 @@ static int longest_request(const rl_size_input *in, sample_lens *sl, char *err, 
     long long ns, m = 0;
     if (make_requests(in, 1, 1, &sample, &ns, err, errlen) != 0)
         return -1;
+    sl->arrival_rate = rl_serve_arrival_rate(sample, ns, in->trace ? 0 : in->w.qps);
     double *pr = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *pr);
     if (!pr) {
         free(sample);
@@ -1441,6 +1443,7 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     sample_lens sl; /* the simulated workload's longest request and TPOT bound */
     if (longest_request(in, &sl, err, errlen) != 0)
         return -1;
+    out->arrival_rate = sl.arrival_rate;
     int rc = -1;
     char *pick = NULL;
     plan_list pl = {malloc(RL_SIZE_MAX_PLANS * sizeof *pl.p), 0};

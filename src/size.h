@@ -257,6 +257,8 @@ typedef struct {
                              hw's) with no band, when calibrated: its rows are not banded
                              (the other profiles' rows are); 0 otherwise */
     double search_s;      /* wall time of the search */
+    double arrival_rate;  /* the rate the load's arrivals realised, every row's (serve.h
+                             rl_serve_arrival_rate; JSON rows' arrival_req_per_s) */
     /* over every configuration whose weights leave KV room for the longest request
      * (INFINITY when none does): the shortest prefill of the mean prompt
      * (a TTFT no load can beat) and the shortest decode step at B = 1 */

@@ -1090,9 +1090,16 @@ static void test_capacity_floor_is_unloaded(void **state)
  * the share over it, Garwood's upper limit on about 29 exceedances of the
  * 3600 counted (about 41 / 3600 = 1.14%), stays above RL_SERVE_SLO_TAIL (1%)
  * at every load down to the floor: the figure is null with
- * capacity_unresolved set, not 0.  With the long prompts at 40 tokens
- * (4 ms, under the target) it is a figure, unflagged (the flag cannot pass
- * by staying 1). */
+ * capacity_unresolved RL_SERVE_UNRESOLVED_FLOOR, not 0.
+ * With the long prompts at 40 tokens (4 ms, 1 ms under the target) the
+ * share over it climbs slowly with the load, as a long prompt waits for a
+ * step or shares the chunk budget, and which load's sample resolves the
+ * bound is chance (tester47 F8): seeds 7-10 read 171, 231, 258 and 258
+ * req/s; now no load within RL_SERVE_CAPACITY_OPEN_BAND above seed 7's
+ * figure misses outright, so it is null with RL_SERVE_UNRESOLVED_BAND
+ * (seeds 9 and 10 keep 258, a load 1.25 x up failing).  At 30 tokens (3
+ * ms) it is a figure, unflagged (304 req/s; the flag cannot pass by staying
+ * set), as at 20 and 10 tokens (349, 356: the rule does not bite). */
 static void test_capacity_unresolved_tail(void **state)
 {
     fixture *f = *state;
@@ -1102,18 +1109,18 @@ static void test_capacity_unresolved_tail(void **state)
     c.slo_ttft = 5e-3;
     int unresolved = -1;
     c.capacity_unresolved = &unresolved;
-    const int longp[2] = {100, 40};
-    for (int t = 0; t < 2; t++) {
+    const int longp[3] = {100, 40, 30};
+    const int kind[3] = {RL_SERVE_UNRESOLVED_FLOOR, RL_SERVE_UNRESOLVED_BAND, 0};
+    for (int t = 0; t < 3; t++) {
         rl_request *r = workload(4000, 1, 10, 2, 7);
         for (int i = 124; i < 4000; i += 125)
             r[i].prompt = longp[t];
         double cap;
         char err[256];
         assert_int_equal(rl_serve_capacity(r, 4000, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
-        if (t == 0 && !(isnan(cap) && unresolved == 1))
-            fail_msg("tail above the target: capacity %g, unresolved %d", cap, unresolved);
-        if (t == 1 && !(cap > 1 && unresolved == 0))
-            fail_msg("tail under the target: capacity %g, unresolved %d", cap, unresolved);
+        if (kind[t] ? !(isnan(cap) && unresolved == kind[t]) : !(cap > 1 && unresolved == 0))
+            fail_msg("long prompts of %d tokens: capacity %g, unresolved %d", longp[t], cap,
+                     unresolved);
         free(r);
     }
 }
@@ -1348,6 +1355,29 @@ static void test_speculative(void **state)
     rl_serve_config_draft(&dc, &f->m, &f->h, 1, rl_precision_default());
     assert_rel(dc.kv_bytes_per_token, 2 * 131072.0, 1e-12);
     assert_rel(dc.kv_capacity_tokens, (0.9 * (85899345920.0 - W) - W) / (2 * 131072.0), 1e-9);
+}
+
+/* tester47 F1: arrival_req_per_s (rl_serve_arrival_rate) is (n - 1) / span
+ * (exact: 3 arrivals over 0.5 s, 4 req/s), null with fewer than 2, with no
+ * span, or, at a nominal --qps, a span under a millionth of one mean gap
+ * (--burst 100's 60 arrivals within 2.4e-179 s read 2.4e180 req/s): at 5
+ * req/s, 2e-7 s; a trace (qps 0) has no such scale. */
+static void test_arrival_rate_instant(void **state)
+{
+    (void)state;
+    rl_request r[3] = {{.arrival = 1}, {.arrival = 1.25}, {.arrival = 1.5}};
+    assert_rel(rl_serve_arrival_rate(r, 3, 5), 4, 1e-12);
+    assert_true(isnan(rl_serve_arrival_rate(r, 1, 5)));
+    r[1].arrival = r[2].arrival = 1;
+    assert_true(isnan(rl_serve_arrival_rate(r, 3, 5)));
+    r[1].arrival = 1 + 1e-190, r[2].arrival = 1e-179;
+    r[0].arrival = 0;
+    assert_true(isnan(rl_serve_arrival_rate(r, 3, 5)));
+    r[1].arrival = 1e-8, r[2].arrival = 1.9e-7; /* under 1e-6 / 5 */
+    assert_true(isnan(rl_serve_arrival_rate(r, 3, 5)));
+    assert_rel(rl_serve_arrival_rate(r, 3, 0), 2 / 1.9e-7, 1e-12);
+    r[2].arrival = 2.1e-7; /* over it: a figure, however high */
+    assert_rel(rl_serve_arrival_rate(r, 3, 5), 2 / 2.1e-7, 1e-12);
 }
 
 /* Without SLOs there is no goodput: the JSON gives goodput_req_per_s and
@@ -2968,6 +2998,7 @@ int main(void)
         cmocka_unit_test(test_prefix_tier_capacity),
         cmocka_unit_test(test_determinism_and_policies),
         cmocka_unit_test(test_json_nulls),
+        cmocka_unit_test(test_arrival_rate_instant),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_harness_can_fail),
         cmocka_unit_test(test_thrashing_run_completes),

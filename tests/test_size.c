@@ -1045,7 +1045,10 @@ static void test_mixed_prices_count_chips(void **state)
             double q0 = r.c[i - 1].max_qps, q1 = r.c[i].max_qps;
             if (rl_size_qps_band(q0) != rl_size_qps_band(q1)) {
                 assert_true(rl_size_qps_band(q0) > rl_size_qps_band(q1));
-                assert_true(q0 > q1);
+                /* a null (unresolved) figure after any: tester47 F8 made two
+                 * tpu-v5e int8 rows here null, TTFT p99 0.477-0.488 s under a
+                 * 0.5 s target (3.70 and 4.51 req/s by chance at a load of 5) */
+                assert_true(q0 > q1 || (isnan(q1) && isfinite(q0)));
             } else { /* one band: under 5% apart (5% or more is another band) */
                 assert_true(fabs(q0 - q1) <= 0.05 * fmax(q0, q1));
                 assert_true(rl_dtype_bytes(r.c[i].p.weights) <=
