@@ -113,7 +113,7 @@ struct bench {
  * inside an engine step, its launch overlapped with the device's work (as
  * NVIDIA AIConfigurator times kernels, replaying CUDA graphs: collector/
  * helper.py benchmark_with_power), not a launch plus a synchronisation
- * (an H200 served 14% more requests than a profile timed call by call
+ * (an H200 served 16% more requests than a profile timed call by call
  * predicted: docs/validation.md). */
 static void time_bench(bench *b)
 {

@@ -21,7 +21,9 @@
  * latency = elapsed / (6 c).  Operands hold pseudo-random values in [-1, 1)
  * (zeros run faster).  Pass p > 1 walks the list in reverse order; every pass
  * writes its own rows (the tables' repeats).  A shape cuBLASLt cannot run is
- * reported on stderr and skipped; --budget-s stops between shapes. */
+ * reported on stderr and skipped; --budget-s stops between shapes.  As in
+ * AIConfigurator's tables, a shape whose c copies fit in L2 together (bf16
+ * n x k under about L2 / 10 bytes) can still be served from it. */
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
@@ -142,6 +144,7 @@ static double time_shape(ctx *c, const shape *s)
     float alpha = 1.0f, beta = 0.0f;
     float elapsed = 0;
     size_t ws = WORKSPACE;
+    int captured;
 
     for (int i = 0; i < copies; i++)
         if (!cuda_ok(cudaMalloc(&w[i], wbytes), "weights"))
@@ -175,21 +178,24 @@ static double time_shape(ctx *c, const shape *s)
     if (!cuda_ok(cudaDeviceSynchronize(), "fill") ||
         !cuda_ok(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal), "capture"))
         goto done;
+    captured = 1; /* a call refused in the capture leaves a graph that times nothing */
     for (int i = 0; i < copies; i++)
-        cublasLtMatmul(c->lt, op, &alpha, w[i], la, x, lb, &beta, y, lc, y, lc, &heur.algo,
-                       c->workspace, WORKSPACE, c->stream);
-    if (!cuda_ok(cudaStreamEndCapture(c->stream, &graph), "end capture") ||
+        captured &= lt_ok(cublasLtMatmul(c->lt, op, &alpha, w[i], la, x, lb, &beta, y, lc, y, lc,
+                                         &heur.algo, c->workspace, WORKSPACE, c->stream),
+                          "matmul");
+    if (!cuda_ok(cudaStreamEndCapture(c->stream, &graph), "end capture") || !captured ||
         !cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "instantiate"))
         goto done;
     for (int r = 0; r < WARMUPS; r++)
-        cudaGraphLaunch(exec, c->stream);
+        if (!cuda_ok(cudaGraphLaunch(exec, c->stream), "launch"))
+            goto done;
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
     cudaEventRecord(e0, c->stream);
     for (int r = 0; r < RUNS; r++)
         cudaGraphLaunch(exec, c->stream);
     cudaEventRecord(e1, c->stream);
-    if (cuda_ok(cudaEventSynchronize(e1), "run") && cuda_ok(cudaEventElapsedTime(&elapsed, e0, e1),
+    if (cuda_ok(cudaEventSynchronize(e1), "run") && cuda_ok(cudaGetLastError(), "launches") && cuda_ok(cudaEventElapsedTime(&elapsed, e0, e1),
                                                             "elapsed"))
         ms = elapsed / (double)(RUNS * copies);
 done:

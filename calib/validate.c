@@ -90,10 +90,11 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
             cJSON_AddItemToArray(c->ops, pt);
         }
     }
-    /* the engine's costs of a decode step: its greedy sampling, fixed and per
-     * sequence (calibrate.c sampling_costs); a prefill here samples nothing */
+    /* the reference engine's costs of a decode step: its greedy sampling,
+     * fixed and per sequence (calibrate.c sampling_costs; a profile's other
+     * engines' costs are theirs); a prefill here samples nothing */
     const rl_serving_engine *se = rl_engines_selected(&c->h->engines);
-    if (se && phase[0] == 'd')
+    if (se && !strcmp(se->name, RL_ENGINE_REFERENCE) && phase[0] == 'd')
         pred += se->step_s + se->seq_s * M;
     double err = pred / meas - 1, bytes = 0;
     for (int i = 0; i < RL_EOP_COUNT; i++)
@@ -152,6 +153,20 @@ static int time_steps(rl_engine *e, int queued, int decode, const int *tok, int 
 {
     int reps = decode ? REPS : PREFILL_REPS;
     double t[REPS], prev[RL_EOP_COUNT], cur[RL_EOP_COUNT], per_op[RL_EOP_COUNT][REPS];
+    /* On a queued backend (cuda) the operator timers synchronise around each
+     * operator, which the engine does not do when it serves: the step time is
+     * taken first without them (a warm-up, then reps steps: the contexts the
+     * prediction is made at, as on the cpu), as calibrate times its kernels
+     * (calls back to back, calibrate.c time_bench) and validate-serve runs
+     * the engine; the operators are timed after, for their residuals only */
+    rl_engine_set_timing(e, 0);
+    for (int r = 0; queued && r <= reps; r++) {
+        double dt = one_step(e, decode, tok, T, err, errlen);
+        if (dt < 0)
+            return -1;
+        if (r > 0)
+            t[r - 1] = dt;
+    }
     rl_engine_set_timing(e, 1);
     rl_engine_timers_reset(e);
     for (int r = 0; r <= reps; r++) {
@@ -162,18 +177,12 @@ static int time_steps(rl_engine *e, int queued, int decode, const int *tok, int 
         rl_engine_timers(e, cur, NULL);
         if (r == 0)
             continue; /* warm-up */
-        t[r - 1] = dt;
+        if (!queued)
+            t[r - 1] = dt;
         for (int i = 0; i < RL_EOP_COUNT; i++)
             per_op[i][r - 1] = cur[i] - prev[i];
     }
-    /* On a queued backend (cuda) the operator timers synchronise around each
-     * operator, which the engine does not do when it serves: the step time is
-     * taken again without them, as calibrate times its kernels (calls
-     * back to back, calibrate.c time_bench) and validate-serve runs the engine */
     rl_engine_set_timing(e, 0);
-    for (int r = 0; queued && r < reps; r++)
-        if ((t[r] = one_step(e, decode, tok, T, err, errlen)) < 0)
-            return -1;
     *step = rl_calib_quantile(t, reps, 0.5);
     *best = rl_calib_quantile(t, reps, 0.0);
     for (int r = 0; r < reps; r++)
@@ -334,7 +343,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     int Bs[] = {1, 2, 4, 8, 16, 32}, Ss[] = {128, 512, 2048, 4096};
     int Ts[] = {32, 64, 128, 256, 512, 1024, 2048};
     int nB = o->quick ? 2 : 6, nS = o->quick ? 1 : 4, nT = o->quick ? 1 : 7;
-    /* a decode point runs 1 + 2 x REPS steps on a queued backend (time_steps) */
+    /* a decode point runs 2 x (1 + REPS) steps on a queued backend (time_steps) */
     rl_engine_config cfg = {.page_size = 16, .max_slots = Bs[nB - 1],
                             .max_context = Ss[nS - 1] + 2 * REPS + 16,
                             .max_prefill = Ts[nT - 1], .seed = 1};

@@ -102,14 +102,14 @@ void rl_engine_release(rl_engine *e, int slot);
  * decode of a long context needs without prefilling it. */
 int rl_engine_fill_slot(rl_engine *e, int slot, int len, char *err, size_t errlen);
 
-/* Per-operator timers: on/off (off by default: timing synchronises the
- * backend around every kernel), reset, read (seconds and calls per op). */
 /* Greedy sampling as generate does it: copy rows x V logits from the
  * backend (dev) to host (rows x V floats), best[r] = the argmax of row r.
  * calibrate times it for the reference engine's per-step and per-sequence
  * costs (engines.h rl_engine_cost_default). */
 void rl_engine_greedy(const rl_backend *be, const float *dev, float *host, int rows, int V, int *best);
 
+/* Per-operator timers: on/off (off by default: timing synchronises the
+ * backend around every kernel), reset, read (seconds and calls per op). */
 void rl_engine_set_timing(rl_engine *e, int on);
 void rl_engine_timers_reset(rl_engine *e);
 void rl_engine_timers(const rl_engine *e, double *seconds, long *calls);

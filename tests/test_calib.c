@@ -85,11 +85,12 @@ static void test_calibrate_then_validate(void **state)
     assert_true(h.efficiency.curve[RL_EFF_SWIGLU].n >= 1);
     assert_true(h.efficiency.curve[RL_EFF_ELEMENTWISE].n >= 1);
     /* the reference engine's per-sequence cost is its measured greedy
-     * sampling (calibrate.c sampling_costs): a copy and an argmax of
-     * tiny-test's vocabulary a row take more than nothing */
+     * sampling (calibrate.c sampling_costs; tiny-test's 96-token rows take
+     * about a microsecond, so a loaded or instrumented host may time the
+     * slope at its floor, 0) */
     const rl_serving_engine *se = rl_engines_selected(&h.engines);
     assert_non_null(se);
-    assert_true(se->seq_s > 0 && se->step_s >= 0 && se->launch_s == 0);
+    assert_true(se->seq_s >= 0 && se->step_s >= 0 && se->launch_s == 0);
     assert_non_null(strstr(se->costs_source, "greedy sampling"));
     double step_s = se->step_s, seq_s = se->seq_s;
     assert_true(cJSON_GetObjectItem(sum, "noisy_benchmarks")->valuedouble >= 0);

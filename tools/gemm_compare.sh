@@ -43,8 +43,6 @@ END {
         }
     }
     printf "%-9s %-8s %6s %12s %14s %11s %14s\n", "dtype", "m", "shapes", "median_ratio", "median_|err|%", "p90_|err|%", "repeat_spread%"
-    for (grp in ng) order[grp] = 1
-    n = asorti_fallback = 0
     for (grp in ng) {
         nn = ng[grp]
         delete r1; delete r2; delete r3

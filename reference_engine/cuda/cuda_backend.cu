@@ -48,10 +48,14 @@ static int grid(size_t n, int block) { return (int)((n + block - 1) / block); }
  * runtime documentation), where cudaMemcpy from pageable memory synchronises
  * the stream first: five such copies a layer drained the queue between the
  * kernels of a step.  The ring is reused after a device synchronisation
- * (every copy sent from it done); an array larger than it goes synchronously. */
+ * (every copy sent from it done); an array larger than it goes synchronously.
+ * Safe because every copy and kernel of this backend runs on the legacy
+ * default stream (cuBLAS's too): a device buffer reused by the next call is
+ * written only after the kernels queued before have read it. */
 static int *dev_ints(cuda_ctx *c, int **buf, size_t *cap, const int *host, size_t n)
 {
     if (n > *cap) {
+        CK(cudaDeviceSynchronize()); /* queued kernels may still read the old buffer */
         if (*buf)
             CK(cudaFree(*buf));
         CK(cudaMalloc((void **)buf, n * sizeof(int)));
@@ -385,10 +389,12 @@ extern "C" int rl_backend_cuda(rl_backend *out, char *err, size_t errlen)
     if (!c || cudaSetDevice(0) != cudaSuccess || cublasCreate(&c->blas) != CUBLAS_STATUS_SUCCESS ||
         cudaHostAlloc((void **)&c->stage, STAGE_INTS * sizeof(int), cudaHostAllocDefault) !=
             cudaSuccess) {
+        snprintf(err, errlen, "backend 'cuda': %s", c && c->blas
+                 ? "cannot allocate its 4 MiB of pinned host memory (cudaHostAlloc)"
+                 : "cannot initialise device 0 / cuBLAS");
         if (c && c->blas)
             cublasDestroy(c->blas);
         free(c);
-        snprintf(err, errlen, "backend 'cuda': cannot initialise device 0 / cuBLAS");
         return -1;
     }
     memset(out, 0, sizeof *out);
