@@ -15,6 +15,11 @@ set -eu
 [ $# -eq 2 ] || { echo "usage: tools/gemm_compare.sh OURS.csv[.gz] THEIRS.csv[.gz]" >&2; exit 2; }
 cat_any() { case $1 in *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac; }
 rows() { cat_any "$1" | awk -F, -v tag="$2" '!/^#/ && $1 == "gemm" { print tag, $3, $4, $5, $6, $7 }'; }
+for f in "$1" "$2"; do
+    [ -r "$f" ] || { echo "tools/gemm_compare.sh: $f: cannot read" >&2; exit 2; }
+    [ -n "$(rows "$f" X | head -1)" ] || {
+        echo "tools/gemm_compare.sh: $f: no gemm rows (want a gemm_perf.csv[.gz]: op_name,kernel_source,gemm_dtype,m,n,k,latency)" >&2; exit 2; }
+done
 { rows "$1" A; rows "$2" B; } | awk '
 function median(arr, n,   i, j, t) {
     for (i = 2; i <= n; i++) { t = arr[i]; for (j = i - 1; j >= 1 && arr[j] > t; j--) arr[j + 1] = arr[j]; arr[j + 1] = t }
