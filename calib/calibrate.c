@@ -123,10 +123,7 @@ static void time_bench(bench *b)
     b->run(b);
     b->be->sync(b->be->ctx);
     double warm = rl_backend_clock(b->be) - w0, total = 0;
-    int calls = 1;
-    if (b->be->queued)
-        calls = warm * QUEUED_CALLS <= QUEUED_RUN_S ? QUEUED_CALLS
-                : warm >= QUEUED_RUN_S ? 1 : (int)(QUEUED_RUN_S / warm);
+    int calls = b->be->queued ? (int)fmax(1, fmin(QUEUED_CALLS, QUEUED_RUN_S / warm)) : 1;
     for (int k = 0; b->n < MAXS && k < PASS_SAMPLES && (k < 3 || total < 0.02); k++) {
         double t0 = rl_backend_clock(b->be);
         for (int c = 0; c < calls; c++)
@@ -775,20 +772,21 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         if (unit_bytes(b) > 0 && b->bytes / b->best > bw)
             bw = b->bytes / b->best, readb = b;
     }
+    /* A backend whose GEMMs run in another dtype (cuda: bf16) runs its own
+     * attention kernels (tables 1 and 2) in fp32: their best FLOP/s, read
+     * the same way, is the profile's flops.fp32 (the serving simulator times
+     * attention in the wider of the KV and compute dtypes: validate-serve on
+     * cuda needs it). */
+    double apeak = 0;
+    int fp32_attention = strcmp(be.compute_dtype, "fp32") != 0;
     for (int i = 0; i < l.n; i++) {
         bench *b = &l.v[i];
-        if (table_of(b) >= 0 && b->bytes / b->best <= bw && b->flops / b->best > peak)
+        if (table_of(b) < 0 || b->bytes / b->best > bw)
+            continue;
+        if (b->flops / b->best > peak)
             peak = b->flops / b->best, peakb = b;
-    }
-    /* A backend whose GEMMs run in another dtype (cuda: bf16) runs its own
-     * attention kernels in fp32: their best FLOP/s, read as above, is the
-     * profile's flops.fp32 (the serving simulator times attention in the
-     * wider of the KV and compute dtypes: validate-serve on cuda needs it). */
-    double apeak = 0;
-    for (int i = 0; strcmp(be.compute_dtype, "fp32") && i < l.n; i++) {
-        bench *b = &l.v[i];
-        if (table_of(b) >= 1 && b->bytes / b->best <= bw && b->flops / b->best > apeak)
-            apeak = b->flops / b->best;
+        if (fp32_attention && table_of(b) >= 1)
+            apeak = fmax(apeak, b->flops / b->best);
     }
     char fp32_flops[96] = "";
     if (apeak > 0)
