@@ -1394,7 +1394,7 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
                             "--chips without one adds its collectives; --overlap ignored");
     plan.overlap = 0;
     if (replica_plan(o, "step", m, h, 1, &plan.tp, &plan.ep) != 0 ||
-        (plan.pp = o->plan.pp) < 1 || /* step_pipeline's stages, else 1 */
+        (plan.pp = o->plan.pp) < 1 || /* the automatic plan's stages (step_auto_plan), else 1 */
         rl_memory_check_exact(m, o->batch, o->nbatch, o->context, o->prec.kv, err,
                               sizeof err) != 0) {
         if (err[0])
