@@ -76,3 +76,10 @@ double rl_engine_op_predict(const rl_engine_op *op, const rl_hw *h, double peak,
         *prov = p;
     return op->kernels > 0 ? op->kernels * t : 0;
 }
+
+rl_dtype rl_engine_compute_dtype(const rl_backend *be)
+{
+    rl_dtype d = RL_FP32; /* each backend names a dtype rl_dtype_parse knows */
+    rl_dtype_parse(be->compute_dtype, &d);
+    return d;
+}

@@ -44,4 +44,8 @@ void rl_engine_ops(const rl_model *m, int prefill, long long M, long long contex
 double rl_engine_op_predict(const rl_engine_op *op, const rl_hw *h, double peak, int gemm_var,
                             rl_provenance *prov);
 
+/* The dtype backend be's matmuls run in (backend.h compute_dtype: cpu fp32,
+ * cuda bf16), the precision its steps are predicted at. */
+rl_dtype rl_engine_compute_dtype(const rl_backend *be);
+
 #endif

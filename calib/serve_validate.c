@@ -9,6 +9,7 @@
 #include "backend.h"
 #include "calib.h"
 #include "engine.h"
+#include "engine_ops.h"
 #include "ops.h"
 #include "serve.h"
 #include "spec.h"
@@ -317,8 +318,7 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const rl_serve_valid
     rl_backend be;
     if (rl_backend_open(o->backend, o->threads, &be, err, errlen) != 0)
         return NULL;
-    rl_dtype cd = RL_FP32; /* cuda: bf16 weights and GEMMs (backend.h compute_dtype) */
-    rl_dtype_parse(be.compute_dtype, &cd);
+    rl_dtype cd = rl_engine_compute_dtype(&be); /* cuda: bf16 weights and GEMMs */
     v.prec = (rl_precision){cd, RL_FP32, cd};
     rl_engine_config ec = {.page_size = 16, .max_slots = o->slots, .max_context = maxc + 1,
                            .max_prefill = v.maxp, .seed = 1};

@@ -95,7 +95,7 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
      * engines' costs are theirs); a prefill here samples nothing */
     const rl_serving_engine *se = rl_engines_selected(&c->h->engines);
     if (se && !strcmp(se->name, RL_ENGINE_REFERENCE) && phase[0] == 'd')
-        pred += se->step_s + se->seq_s * M;
+        pred += rl_engine_step_cost(se, (double)M, 0); /* its launches are timed as ops */
     double err = pred / meas - 1, bytes = 0;
     for (int i = 0; i < RL_EOP_COUNT; i++)
         bytes += ops[i].bytes;
@@ -332,8 +332,7 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
         return NULL;
     if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
         rl_hw_set_ideal(&h);
-    rl_dtype cd;
-    rl_dtype_parse(be.compute_dtype, &cd);
+    rl_dtype cd = rl_engine_compute_dtype(&be);
     run_ctx c = {.m = &m, .h = &h, .be = &be, .peak = rl_hw_peak(&h, cd),
                  .gemm_var = rl_kvariant_gemm(cd, cd), .min_share = 1};
     if (c.peak <= 0) {

@@ -50,6 +50,8 @@ struct rl_engine {
     seq_slot *slots;
     int *bt; /* (max_slots, max_blocks) compacted block table of a step */
     int *slot_map; /* (M) the KV slot each row of a step writes (backend.h kv_write) */
+    int *step_rows; /* (5 x max_slots) a decode step's slot ids, tokens, positions, lengths, argmaxes */
+    float *host_logits; /* (max_slots x V) a decode step's logits on the host, for sampling */
     int timing;
     double op_s[RL_EOP_COUNT];
     long op_n[RL_EOP_COUNT];
@@ -127,6 +129,8 @@ void rl_engine_free(rl_engine *e)
     free(e->free_pages);
     free(e->bt);
     free(e->slot_map);
+    free(e->step_rows);
+    free(e->host_logits);
     if (e->be.destroy)
         e->be.destroy(e->be.ctx);
     free(e);
@@ -260,7 +264,9 @@ rl_engine *rl_engine_new(const rl_model *m, const rl_backend *be, const rl_engin
         !(e->slots = calloc((size_t)c->max_slots, sizeof *e->slots)) ||
         !(e->free_pages = malloc((size_t)c->num_pages * sizeof(int))) ||
         !(e->bt = calloc((size_t)c->max_slots * e->max_blocks, sizeof(int))) ||
-        !(e->slot_map = malloc(M * sizeof(int))))
+        !(e->slot_map = malloc(M * sizeof(int))) ||
+        !(e->step_rows = malloc(5 * (size_t)c->max_slots * sizeof(int))) ||
+        !(e->host_logits = malloc((size_t)c->max_slots * e->V * sizeof(float))))
         goto oom;
     for (int s = 0; s < c->max_slots; s++)
         if (!(e->slots[s].blocks = calloc((size_t)e->max_blocks, sizeof(int))))
@@ -456,7 +462,7 @@ void rl_engine_greedy(const rl_backend *be, const float *dev, float *host, int r
 int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
 {
     int S = e->c.max_slots, B = 0;
-    int ids[S], tok[S], pos[S], len[S];
+    int *ids = e->step_rows, *tok = ids + S, *pos = tok + S, *len = pos + S, *best = len + S;
     for (int s = 0; s < S; s++) {
         seq_slot *sl = &e->slots[s];
         if (!sl->active)
@@ -480,10 +486,7 @@ int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
     for (int l = 0; l < e->L; l++)
         layer_forward(e, l, B, pos, e->bt, len, slots, 0);
     head_forward(e, 0, B);
-    float *host = malloc((size_t)B * e->V * sizeof *host);
-    if (!host)
-        RL_FAIL("engine: out of memory for %d x %d logits", B, e->V);
-    int best[S];
+    float *host = e->host_logits;
     rl_engine_greedy(&e->be, e->logits, host, B, e->V, best);
     for (int i = 0; i < B; i++) {
         seq_slot *sl = &e->slots[ids[i]];
@@ -492,7 +495,6 @@ int rl_engine_generate(rl_engine *e, float *logits, char *err, size_t errlen)
         if (logits)
             memcpy(logits + (size_t)ids[i] * e->V, host + (size_t)i * e->V, (size_t)e->V * sizeof *host);
     }
-    free(host);
     return B;
 }
 

@@ -1382,3 +1382,8 @@ const rl_serving_engine *rl_engines_selected(const rl_engines *e)
 {
     return e->n > 0 && e->sel >= 0 ? &e->e[e->sel] : NULL;
 }
+
+double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launches)
+{
+    return e->step_s + e->seq_s * seqs + e->launch_s * launches;
+}

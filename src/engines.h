@@ -519,6 +519,11 @@ int rl_engines_select(rl_engines *e, const char *name, const char *origin, char 
 /* The selected engine, or NULL. */
 const rl_serving_engine *rl_engines_selected(const rl_engines *e);
 
+/* Engine e's fixed costs of one step of `seqs` sequences making `launches`
+ * kernel launches: step_s + seq_s * seqs + launch_s * launches (the cost
+ * terms above; their sources are the engine's `costs`). */
+double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launches);
+
 /* Free a block of tables and its tables (NULL is ignored). */
 void rl_engine_tables_free(rl_engine_tables *t);
 

@@ -1092,8 +1092,7 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
  * kernel launches (op instances): per step, per sequence, per launch. */
 static double engine_fixed(const rl_serving_engine *e, const rl_ops_config *c, double launches)
 {
-    double seqs = (double)(c->prefill_seqs + c->decode_batch);
-    return e->step_s + e->seq_s * seqs + e->launch_s * launches;
+    return rl_engine_step_cost(e, (double)(c->prefill_seqs + c->decode_batch), launches);
 }
 
 /* expm1(b), b the last band of its quantile or another: the ops of a
