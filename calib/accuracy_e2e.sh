@@ -34,13 +34,25 @@ here=$(dirname "$0")
 "$here/splitwise_csv.sh" "$src" all > "$tmp/all.csv"
 set_ctx="--set model.max_context=16384"
 
+# Each row's number n among its model's rows on its hardware, counted in
+# numeric order of phase, tp, batch, context, tokens ("every other
+# configuration" then alternates along each axis: batches 1, 4, 16, 64
+# against 2, 8, 32).  splitwise_csv.sh sorts its keys as strings (batch 1,
+# 16, 2, 32, 4, 64, 8), and counted in that order the alternation had put
+# TP2's and TP4's batches >= 16 all in one half (stop 36, fixDC).  The rows
+# keep splitwise_csv.sh's order in every file written (the fit's CV folds
+# follow the order of appearance).
+sed 1d "$tmp/all.csv" | sort -t, -k3,3 -k2,2 -k1,1 -k4,4n -k5,5n -k6,6n -k7,7n |
+    awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7, ++seen[$3 "," $2] }' > "$tmp/rank.txt"
+
 # rows of hardware $1 (without the hw column) matching awk condition $2 on
-# phase, model, tp and the row number n among the model's rows
+# phase, model, tp and the row number n among the model's rows (rank.txt)
 select_rows() {
-    awk -F, -v hw="$1" "NR == 1 { print \"phase,model,tp,batch,context,tokens,measured_s\"; next }
+    awk -F, -v hw="$1" "FILENAME != \"$tmp/all.csv\" { split(\$0, kv, \" \"); rank[kv[1]] = kv[2]; next }
+        FNR == 1 { print \"phase,model,tp,batch,context,tokens,measured_s\"; next }
         \$3 != hw { next }
-        { phase = \$1; model = \$2; tp = \$4; n = ++seen[model] }
-        $2 { print \$1 \",\" \$2 \",\" \$4 \",\" \$5 \",\" \$6 \",\" \$7 \",\" \$8 }" "$tmp/all.csv"
+        { phase = \$1; model = \$2; tp = \$4; n = rank[\$1 \",\" \$2 \",\" \$3 \",\" \$4 \",\" \$5 \",\" \$6 \",\" \$7] }
+        $2 { print \$1 \",\" \$2 \",\" \$4 \",\" \$5 \",\" \$6 \",\" \$7 \",\" \$8 }" "$tmp/rank.txt" "$tmp/all.csv"
 }
 
 # the summary value KEY from a table-format result

@@ -1863,10 +1863,36 @@ static int phases_of(const rows *rs, const unsigned char *sel, int want)
  * outside that grid (moved_octaves, the distance rl_ec_band widens by;
  * 0 where it did not move: then the row must lie inside the in-grid band)
  * and its class.  Skipped (0 rows) when the others have fewer rows than
- * parameters, lack a phase the held-out rows have, or do not fit.  Returns
- * the rows added. */
+ * parameters, lack a phase the held-out rows have, or do not fit.
+ * A step floor (decode_step_s, prefill_step_s) on which no kept row's time
+ * depends at their optimum (every kept step's device side above it) is
+ * held at the full fit's value full[] and the rest refitted (stop 36,
+ * fixDC): the rest cannot see it, so it would keep a start value (30% of
+ * the shortest step: starts), and a held-out row on the floor would
+ * measure that guess, not an extrapolation.  On SplitwiseSim's H100 rows
+ * the TP4 end held out from TP2 + TP4 left TP2 rows, none on a floor
+ * (their device side 37 ms and more), the decode floor at 11 ms against
+ * the 29 ms the TP4 rows show, and the TP4 decode steps 29-33% low at one
+ * octave: most of the 0.357 decode widening an octave that TP8 was given.
+ * The floor is the host's time to issue a step ((E): no term of it depends
+ * on the TP degree), so the full fit's value carries none of the TP law
+ * the hold-out measures; the device terms, which do, are always refitted.
+ * Returns the rows added. */
+/* Whether some kept row (use[i]) has a step on its host side at x, so
+ * that its time depends on the step floor f (decode_step_s or
+ * prefill_step_s: ec_eval's gradient). */
+static int floor_seen(const rows *rs, const unsigned char *use, const double *x, int f)
+{
+    double g[RL_EC_N];
+    for (int i = 0; i < rs->n; i++)
+        if (use[i] && (rl_ec_time(&rs->t[i], x, g), g[f] > 0))
+            return 1;
+    return 0;
+}
+
 static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned char *held,
-                    const rl_engine_costs *c, double *r, double *d, int *cls, int *n)
+                    const rl_engine_costs *c, const double *full, double *r, double *d, int *cls,
+                    int *n)
 {
     /* rs->n >= 1 here; the guard keeps gcc -O1 from reading a negative int
      * as a huge size (-Walloc-size-larger-than, COMMON's -O1 check) */
@@ -1881,7 +1907,26 @@ static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned cha
         starts(rs, use, x0);
         rl_engine_costs sub = *c;
         grid_of(rs, use, sub.grid);
-        if (rl_fit_best(pb, x0, NSTART, use, &fr, e, sizeof e) == 0)
+        int ok = rl_fit_best(pb, x0, NSTART, use, &fr, e, sizeof e) == 0, refit = 0;
+        /* a step floor no kept row reaches: held at the full fit's value
+         * (hold_out's comment says why) and the rest refitted */
+        double lo[RL_FIT_MAXP], hi[RL_FIT_MAXP];
+        rl_fit_problem hp = *pb;
+        memcpy(lo, pb->lo, (size_t)pb->np * sizeof *lo);
+        memcpy(hi, pb->hi, (size_t)pb->np * sizeof *hi);
+        static const int FLOOR[2] = {RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP};
+        for (int k = 0; ok && k < 2; k++)
+            if (!floor_seen(rs, use, fr.x, FLOOR[k])) {
+                lo[FLOOR[k]] = hi[FLOOR[k]] = full[FLOOR[k]];
+                for (int s = 0; s < NSTART; s++)
+                    x0[s * RL_EC_N + FLOOR[k]] = full[FLOOR[k]];
+                refit = 1;
+            }
+        hp.lo = lo;
+        hp.hi = hi;
+        if (refit)
+            ok = rl_fit_best(&hp, x0, NSTART, use, &fr, e, sizeof e) == 0;
+        if (ok)
             for (int i = 0; i < rs->n; i++) {
                 double v[RL_EC_AXES], o[RL_EC_AXES], p = rl_ec_time(&rs->t[i], fr.x, NULL);
                 shape_of(rs->row[i], v);
@@ -1920,9 +1965,10 @@ static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned cha
  * shape outside the grid along another axis widens there by the rule of
  * thumb (rl_ec_band).
  * Each class's widening is measured beyond its own quantiles
- * (rl_ec_quantiles).  0, or -1 with err. */
-static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_costs *c, char *err,
-                         size_t errlen)
+ * (rl_ec_quantiles).  full: the full fit's parameters (hold_out takes a floor
+ * its rest cannot see from them).  0, or -1 with err. */
+static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_costs *c,
+                         const double *full, char *err, size_t errlen)
 {
     static const char *const AXIS[RL_EC_AXES] = {"tp", "batch", "context", "tokens"};
     static const char *const CLASS[RL_EC_CLASSES] = {"decode", "prefill", "static"};
@@ -1947,7 +1993,7 @@ static int tune_widening(const rl_fit_problem *pb, const rows *rs, rl_engine_cos
                 shape_of(rs->row[i], v);
                 held[i] = v[a] > 0 && v[a] == c->grid[a][end];
             }
-            int k = hold_out(pb, rs, held, c, r, d, cls, &n);
+            int k = hold_out(pb, rs, held, c, full, r, d, cls, &n);
             if (k > 0 && !rl_ec_listed(axes, AXIS[a]))
                 snprintf(axes + strlen(axes), sizeof axes - strlen(axes), "%s%s",
                          *axes ? "," : "", AXIS[a]);
@@ -2422,7 +2468,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         }
     }
     grid_of(&rs, NULL, c.grid);
-    if (tune_widening(&pb, &rs, &c, e, sizeof e) != 0) {
+    if (tune_widening(&pb, &rs, &c, fr.x, e, sizeof e) != 0) {
         snprintf(err, errlen, "%s: %s", m->path, e);
         goto done;
     }
