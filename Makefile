@@ -71,8 +71,10 @@ docs: $(BIN)
 	$(BIN) help --markdown > docs/cli.md.tmp && mv docs/cli.md.tmp docs/cli.md
 
 # Run every test binary; fail if any fails (the loop keeps going to report all).
-# Where nvcc exists the CUDA backend is compiled too (it runs only on a GPU).
-test: $(BIN) $(TESTS) cuda-compile
+# Where nvcc exists the CUDA backend is compiled too (it runs only on a GPU);
+# the benchmarks are compiled, not run (make bench), so an API change that
+# breaks one fails here (bench_fit did, stops 34-35).
+test: $(BIN) $(TESTS) $(BENCHES) cuda-compile
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	$(MAKE) --no-print-directory test-install || fail=1; \
 	$(MAKE) --no-print-directory test-presets || fail=1; \

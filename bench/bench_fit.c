@@ -19,23 +19,21 @@
 #include "e2e.h"
 #include "fit.h"
 #include "measure.h"
-#include "memory.h"
 
 #define REPS 5
 #define ROWS 1000
 
-/* Halve r's batch until its weights and KV cache fit the HBM of its tp
- * GPUs: the fit refuses a row that cannot run (e2e.h rl_e2e_row_memory, the
- * rule the fit applies; a TP2 decode of Llama-2-70B at 8192 tokens holds
- * 10 sequences). */
+/* Halve r's batch until a chip of its plan holds its share of the weights
+ * and KV cache: the fit refuses a row that cannot run (e2e.h
+ * rl_e2e_row_chip, the rule the fit applies; a TP2 decode of Llama-2-70B at
+ * 8192 tokens holds 10 sequences). */
 static void halve_to_fit(rl_meas_row *r, const rl_model *mod, const rl_hw *h)
 {
-    for (;;) {
-        rl_memory u = rl_e2e_row_memory(r, mod, h, rl_precision_default());
-        if (u.total_bytes <= u.hbm_bytes || r->batch == 1)
-            return;
+    rl_shard_result s;
+    char err[512];
+    while (r->batch > 1 && rl_e2e_row_chip(r, mod, h, rl_precision_default(), &s, err, sizeof err) == 0 &&
+           !s.fits)
         r->batch /= 2;
-    }
 }
 
 /* The 1,000 rows: 500 configurations, two repeats each; batches above what

@@ -350,10 +350,7 @@ long long rl_e2e_row_seq(const rl_meas_row *r)
     return r->phase == RL_MEAS_DECODE ? r->context : r->tokens + r->output;
 }
 
-/* What a chip of row r's plan holds in *s (rl_shard_eval on h with its
- * engine rule and reserve set aside: `fits` against the vendor's HBM).
- * 0, or -1 (err: the plan's reason, or out of memory). */
-static int row_chip(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
+int rl_e2e_row_chip(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
                     rl_shard_result *s, char *err, size_t errlen)
 {
     rl_hw *v = malloc(sizeof *v);
@@ -378,7 +375,7 @@ static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, r
     long long seq = rl_e2e_row_seq(r);
     char e[512];
     rl_shard_result *s = malloc(sizeof *s);
-    if (!s || row_chip(r, mod, h, p, s, e, sizeof e) != 0) {
+    if (!s || rl_e2e_row_chip(r, mod, h, p, s, e, sizeof e) != 0) {
         snprintf(err, errlen, "%s:%d: %s", file, r->line, s ? e : "out of memory");
         free(s);
         return -1;

@@ -69,6 +69,13 @@ double rl_e2e_act_bytes(const rl_model *m, rl_precision p);
  * plan (e2e.c row_fits says why). */
 long long rl_e2e_row_seq(const rl_meas_row *r);
 
+/* What a chip of row r's plan holds in *s (rl_shard_eval on h with its
+ * engine rule and reserve set aside: `fits` against the vendor's HBM): the
+ * rule the fit and validate refuse a row by.  0, or -1 (err: the plan's
+ * reason, or out of memory). */
+int rl_e2e_row_chip(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, rl_precision p,
+                    rl_shard_result *s, char *err, size_t errlen);
+
 /* The terms of row r for model m on hardware h (tp GPUs, 1D plan) at
  * precision p.  A static row is its batch's prefill plus `output` decode
  * steps at the mean context tokens + output / 2 (a step is linear in the
