@@ -34,6 +34,8 @@ endif
 LIB     := $(BUILD)/libroofline.a
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all docs test test-install test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles presets test-presets
 all: $(BIN)
@@ -147,8 +149,6 @@ fuzz:
 	printf "$$summary"; if [ $$fail -ne 0 ]; then echo "make fuzz: a harness failed"; exit 1; fi
 
 # Sweep rate on one core (reported, never asserted; target >= 1e7 evals/s).
-BENCH_SRC := $(wildcard bench/bench_*.c)
-BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
