@@ -13,6 +13,12 @@ set ytics (1e-4,2e-4,5e-4,0.001,0.002,0.005,0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10,
 set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f2f2f2' lw 1
 set key outside below center horizontal maxrows 2 box samplen 2 spacing 1.1 width 1 noenhanced
 set autoscale fix
+# One distinct latency (or cost) leaves an empty range, which gnuplot widens
+# by 1%, too little for a listed tic (tester50 F14): widen it to 2x each way.
+stats datafile using 1 nooutput
+if (STATS_min == STATS_max) set xrange [STATS_min / 2 : STATS_max * 2]
+stats datafile using 2 nooutput
+if (STATS_min == STATS_max) set yrange [STATS_min / 2 : STATS_max * 2]
 set offsets graph 0.04, graph 0.14, graph 0.08, graph 0.08
 set bmargin 7
 
