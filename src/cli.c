@@ -1212,11 +1212,12 @@ static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, con
  * on H100 was refused where --tp 4 --pp 3 holds 67.99 GB a chip) into
  * *tp and o->plan.pp, with a note naming it, how it was chosen and the
  * simulate flags that run it (tester46 F9).  When no plan over the chips
- * holds the weights the widest TP at pp 1 is timed, fits false and exit
- * 0, as `--tp T` that does not fit (tester47 F3: --chips 1 and 8 printed
- * fits false, exit 0, where 3, 9, 12 and 16 were refused, exit 2); the
- * note says none fits and names the nearest.  0, or -1 (said) when no
- * plan evaluates. */
+ * holds the weights the nearest (the most KV room) is timed, fits false
+ * and exit 0, as `--tp T --pp P` that does not fit (tester47 F3: --chips
+ * 1 and 8 printed fits false, exit 0, where 3, 9, 12 and 16 were
+ * refused, exit 2; tester48b F1: the widest TP at pp 1 was timed while
+ * the note named the nearest); the note says none fits and names the
+ * plan timed.  0, or -1 (said) when no plan evaluates. */
 static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long long *tp,
                           const char *mode)
 {
@@ -1238,13 +1239,12 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     if (!a.fits) {
         rl_cli_tell("step", "note: %s: no plan over the %lld chips (tensor parallelism inside "
                     "one %lld-chip domain that splits %s's heads, times pipeline stages) holds "
-                    "its weights, %.2f GB a chip at %s on %.2f GB; the nearest, tp%lld x pp%lld, "
-                    "holds %.2f GB a chip on %.2f GB; timed as %s%s (as %s), fits false, exit 0: "
-                    "give more --chips, narrower --weights, or --ideal", mode, o->chips,
-                    h->domain_chips, m->name, a.r.weight_bytes / 1e9, name,
-                    rl_shard_chip_room(h, &a.r) / 1e9, a.nearest.plan.tp,
-                    a.nearest.plan.pp > 1 ? a.nearest.plan.pp : 1, a.nearest.weight_bytes / 1e9,
-                    rl_shard_chip_room(h, &a.nearest) / 1e9, name, reps, flags);
+                    "its weights (the widest TP at pp 1, tp%lld, %.2f GB a chip on %.2f GB); "
+                    "timed as the nearest, %s%s (the most KV room: %.2f GB a chip on %.2f GB; "
+                    "as %s), fits false, exit 0: give more --chips, narrower --weights, or "
+                    "--ideal", mode, o->chips, h->domain_chips, m->name, a.widest.plan.tp,
+                    a.widest.weight_bytes / 1e9, rl_shard_chip_room(h, &a.widest) / 1e9, name,
+                    reps, a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, flags);
         return 0;
     }
     if (a.pp == 1 && a.tp == o->chips) {

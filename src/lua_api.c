@@ -1418,8 +1418,8 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
 /* roofline.step's plan without one over chips > 1 (not ideal, h
  * calibrated or estimated, no fitted costs): the command line's
  * (shard.h rl_shard_auto_plan, the fewest pipeline stages that hold the
- * weights, then the widest TP inside a domain; when none fits, that TP at
- * pp 1, fits false) into pl's tp and pp (tester47 F2/F3: the same plan as
+ * weights, then the widest TP inside a domain; when none fits, the
+ * nearest, fits false) into pl's tp and pp (tester47 F2/F3: the same plan as
  * step --chips N).  0 when the run keeps no plan (one chip, abstract, ideal), 1
  * with one; a Lua error when it does not evaluate. */
 static int auto_plan(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,

@@ -460,8 +460,9 @@ const rl_command RL_COMMANDS[] = {
      "the fewest stages whose heaviest holds its weights (as --tp T --pp P judges fits),\n"
      "then the widest T (--chips 16 on 8-GPU nodes: tp8 x 2 for llama3-70b, tp8 x pp2\n"
      "for llama3-405b; 12: tp4 x pp3); a note names it and the simulate flags that run\n"
-     "it.  When none fits, tpT at pp 1 (the widest T), fits false, exit 0, as a --tp\n"
-     "plan that does not fit; simulate's --chips 16 is one tp16 replica.",
+     "it.  When none fits, the nearest (the most KV room; --chips 3 for llama3-405b:\n"
+     "tp1 x pp3), fits false, exit 0, as a --tp --pp plan that does not fit;\n"
+     "simulate's --chips 16 is one tp16 replica.",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},

@@ -617,10 +617,13 @@ long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, r
  * `context`: every stage's weights in its own room, rl_shard_stage_room,
  * kv_room > 0).  The rule: the fewest pipeline stages whose plan fits,
  * ties to the widest TP (the fewest replicas; inside a domain the fastest
- * batch-1 step, today's tp8 on 8 H100).  When none fits: the widest TP at
- * pp 1, fits 0 (timed and printed with fits false, exit 0, as an explicit
- * plan that does not fit), `nearest` the candidate with the most KV room
- * (the least short).  `base` gives the plan's other fields (KV split);
+ * batch-1 step, today's tp8 on 8 H100).  When none fits: `nearest`, the
+ * candidate with the most KV room (the least short; within 0.1% of it the
+ * earlier in the order above, fewer stages then wider TP), fits 0, and
+ * `r` is it (timed and printed with fits false, exit 0, as an explicit
+ * plan that does not fit; tester48b F1: the widest TP at pp 1 was timed,
+ * tp1 x 3 replicas on 3 chips for llama3-405b, while tp1 x pp3 was
+ * named).  `base` gives the plan's other fields (KV split);
  * tp, ep, pp are set.  -1 (err "tpT: ...") when a plan at pp 1 does not
  * evaluate (the chips' own error: a link at 0 B/s); a pipeline that does
  * not (more stages than the model takes) is skipped. */
