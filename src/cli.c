@@ -50,12 +50,19 @@ static void vtell(const char *cmd, const char *fmt, va_list ap)
     vsnprintf(msg, sizeof msg, fmt, ap);
     /* control bytes a message echoes (a name given on the command line, a
      * value read from a file) as \xHH, never sent to the terminal as they
-     * are: an escape sequence there recolours or retitles it */
-    size_t n = 0;
-    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
-        n += (size_t)snprintf(shown + n, sizeof shown - n,
-                              (*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f ? "\\x%02X"
-                                                                                 : "%c", *c);
+     * are: an escape sequence there recolours or retitles it; so too each
+     * byte that breaks UTF-8 (error.h rl_utf8_bad; tester48b F3: a --model,
+     * --hw, --trace or --scenario path with a raw 0xff was echoed as it is,
+     * where --against's names the byte and --set's echo escapes it) */
+    size_t n = 0, len = strlen(msg);
+    long bad = rl_utf8_bad(msg, len);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)msg[i];
+        int esc = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (long)i == bad;
+        n += (size_t)snprintf(shown + n, sizeof shown - n, esc ? "\\x%02X" : "%c", c);
+        if ((long)i == bad && (bad = rl_utf8_bad(msg + i + 1, len - i - 1)) >= 0)
+            bad += (long)i + 1;
+    }
     if (cmd)
         fprintf(stderr, "roofline %s: %s\n", cmd, shown);
     else
