@@ -1275,13 +1275,13 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
  * simulator's replicas), chips without a plan run tensor parallel (a note
  * says so).  step: the plan step_auto_plan chooses over all the chips (its
  * pipeline stages into o->plan.pp, the rest replicas).  ops and prefill:
- * over all of them, or over the widest degree rl_shard_tp_over allows,
- * costing one replica's step (o->chips set to it); -1 (printed) when the
- * heads hold that degree below the chips (or the domain) and one
- * replica's weights do not fit (--chips 3 for 64 heads / 8 KV heads: tp1
- * replicas of a 70B model).  In ideal mode the chips stay formula (1)'s
- * fully sharded chips (tp = ep = 1).  Else 0 (the plan's own checks come
- * later). */
+ * the same plan when it has no pipeline stages (shard.h
+ * rl_shard_replica_tp; issue 14: they took rl_shard_tp_over's widest TP),
+ * costing one replica's step (o->chips set to it); -1 (printed) when it
+ * has stages, which they do not time (--chips 3 for llama3-70b: tp1 x pp3;
+ * --chips 16 for llama3-405b: tp8 x pp2), naming it and the flags that
+ * time it.  In ideal mode the chips stay formula (1)'s fully sharded chips
+ * (tp = ep = 1).  Else 0 (the plan's own checks come later). */
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
                         int calibrated, long long *tp, long long *ep)
 {
@@ -1302,25 +1302,32 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                                   : "without --ideal";
     if (step) /* step's plan over all the chips, its pipelines included */
         return step_auto_plan(o, m, h, tp, mode);
+    /* ops and prefill: step's plan when it has no stages (issue 14) */
     char err[ERRLEN];
-    *tp = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
+    rl_shard_auto a;
+    *tp = rl_shard_replica_tp(m, h, o->chips, o->context > 0 ? o->context : 1, o->prec, &a, err,
+                              sizeof err);
     if (*tp == 0) {
-        rl_cli_tell(cmd, "--chips %lld: %s; give --chips a multiple of a degree that "
-                         "fits, --tp, or --ideal", o->chips, err);
+        rl_cli_tell(cmd, "--chips %lld: %s; or --ideal", o->chips, err);
         return -1;
     }
-    if (*tp == o->chips)
+    if (*tp == o->chips && a.fits)
         note_tp_over_all(cmd, mode, o->chips);
-    else /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
-        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tp%lld "
-                         "(the widest tensor parallelism inside one %lld-chip domain that splits "
-                         "%s's %lld heads evenly over a divisor of the chips) %s %lld replicas; "
-                         "--tp sets the plan (simulate --chips %lld runs one tp%lld replica%s, as "
-                         "--tp %lld does here), --ideal gives formula (1) over fully sharded "
-                         "chips", mode, o->chips, *tp, h->domain_chips, m->name, m->heads,
-                    "in one of", o->chips / *tp, o->chips, o->chips,
-                    o->chips > h->domain_chips ? " across the domains" : "",
-                    o->chips);
+    else { /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
+        char reps[64] = "";
+        if (a.replicas > 1)
+            snprintf(reps, sizeof reps, " in one of %lld replicas, that one timed", a.replicas);
+        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tp%lld (step --chips %lld's "
+                         "plan, shard.h rl_shard_auto_plan: the widest tensor parallelism inside "
+                         "one %lld-chip domain that splits %s's %lld heads evenly over a divisor "
+                         "of the chips, %s, %.2f GB a chip on %.2f GB)%s; --tp sets the plan "
+                         "(simulate --chips %lld runs one tp%lld replica%s, as --tp %lld does "
+                         "here), --ideal gives formula (1) over fully sharded chips",
+                    mode, o->chips, *tp, o->chips, h->domain_chips, m->name, m->heads,
+                    a.fits ? "no pipeline stage needed" : "no plan fits: the nearest",
+                    a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, reps, o->chips,
+                    o->chips, o->chips > h->domain_chips ? " across the domains" : "", o->chips);
+    }
     o->chips = *tp;
     return 0;
 }

@@ -1498,6 +1498,29 @@ int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *b
     return 0;
 }
 
+long long rl_shard_replica_tp(const rl_model *m, const rl_hw *h, long long chips,
+                              long long context, rl_precision p, rl_shard_auto *a, char *err,
+                              size_t errlen)
+{
+    rl_shard_plan base = rl_shard_plan_default();
+    if (rl_shard_auto_plan(m, h, &base, chips, context, p, a, err, errlen) != 0)
+        return 0;
+    if (a->pp <= 1)
+        return a->tp;
+    char reps[48] = "";
+    if (a->replicas > 1)
+        snprintf(reps, sizeof reps, " x %lld replicas", a->replicas);
+    rl_fail(err, errlen, "step --chips %lld runs tp%lld x pp%lld%s (shard.h rl_shard_auto_plan: "
+            "%s, %.2f GB a chip on %.2f GB), and ops and prefill time no pipeline stages; step "
+            "--chips %lld (or --tp %lld --pp %lld) times that plan, --tp T one tensor-parallel "
+            "replica here", chips, a->tp, a->pp, reps,
+            a->fits ? "the fewest pipeline stages whose heaviest holds its weights, then the "
+                      "widest TP inside one domain"
+                    : "no plan holds its weights; the nearest",
+            a->r.weight_bytes / 1e9, rl_shard_chip_room(h, &a->r) / 1e9, chips, a->tp, a->pp);
+    return 0;
+}
+
 long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
                            char *err, size_t errlen)
 {

@@ -640,6 +640,20 @@ int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *b
                        long long chips, long long context, rl_precision p, rl_shard_auto *out,
                        char *err, size_t errlen);
 
+/* The tensor-parallel degree `ops --chips N` and `prefill --chips N` run
+ * without a plan (and Lua's roofline.ops / roofline.prefill with chips),
+ * one replica of it timed: step's automatic plan (rl_shard_auto_plan, a
+ * default base, judged at `context`) when it has no pipeline stages,
+ * fitting or, none fitting, the nearest (issue 14: ops and prefill took
+ * rl_shard_tp_over's widest TP while step searched TP x PP, so --chips 16
+ * for llama3-405b on H100 timed tp8 x 2 replicas, 101.5 GB a chip, where
+ * step runs tp8 x pp2).  0 with the reason in err when that plan has
+ * stages (ops and prefill time none: it names the plan and the step and
+ * --tp flags) or does not evaluate; *a the plan either way. */
+long long rl_shard_replica_tp(const rl_model *m, const rl_hw *h, long long chips,
+                              long long context, rl_precision p, rl_shard_auto *a, char *err,
+                              size_t errlen);
+
 const char *rl_phase_name(rl_phase ph);
 const char *rl_kv_split_name(rl_kv_split k);
 /* "1d" / "2d" / "replicate" / "batch" / "seq"; return 0 or -1. */

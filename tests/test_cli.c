@@ -1838,6 +1838,43 @@ static void step_chips_no_fit_exit_zero(void **state)
                                 "chip on 85.90 GB; as --tp 1 --pp 9)"));
 }
 
+/* Issue 14 (left over): ops --chips N and prefill --chips N took the
+ * widest TP over the chips (rl_shard_tp_over) while step --chips N
+ * searches TP x PP (rl_shard_auto_plan): prefill --chips 16 for
+ * llama3-405b timed tp8 x 2 replicas at 101.47 GB a chip (fits false,
+ * exit 0) where step runs tp8 x pp2.  Now both take step's plan
+ * (rl_shard_replica_tp): without stages it is timed, one replica (70b on
+ * 16: tp8 x 2, the ttft --tp 8 prints bit for bit); with stages, which
+ * ops and prefill do not time, it is refused (exit 2) naming the plan and
+ * the flags that time it (405b on 16: tp8 x pp2; 70b on 3: tp1 x pp3). */
+static void ops_prefill_chips_take_step_plan(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {
+        "prefill --model llama3-405b --hw h100-sxm --tokens 1024 --chips 16",
+        "ops --model llama3-405b --hw h100-sxm --context 4096 --chips 16"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run_cli(refused[i], out, sizeof out), 2);
+        assert_non_null(strstr(out, "--chips 16: step --chips 16 runs tp8 x pp2 ("));
+        assert_non_null(strstr(out, "ops and prefill time no pipeline stages; step --chips 16 "
+                                    "(or --tp 8 --pp 2) times that plan"));
+    }
+    assert_int_equal(run_cli("prefill --model llama3-70b --hw h100-sxm --tokens 1024 --chips 3",
+                             out, sizeof out), 2);
+    assert_non_null(strstr(out, "step --chips 3 runs tp1 x pp3 ("));
+    const char *base = "prefill --model llama3-70b --hw h100-sxm --tokens 1024 --format json ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s--chips 16", base);
+    cJSON *a = run_json_noted(cmd, "16 chips without a plan run tp8 (step --chips 16's plan");
+    assert_non_null(strstr(out, "in one of 2 replicas, that one timed"));
+    cJSON *b = json2(base, "--tp 8");
+    const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
+    const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+    assert_true(num(ra, "ttft_s") == num(rb, "ttft_s"));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
 /* tester48b F1: step --chips 3 for llama3-405b on h100-sxm (no plan
  * fits) timed tp1 x 3 replicas (811.7 GB a chip) while its note named
  * tp1 x pp3 (271.97 GB) the nearest.  The plan timed is the one named:
@@ -6239,6 +6276,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(step_chips_searches_tp_degrees),
         cmocka_unit_test(step_chips_no_fit_exit_zero),
         cmocka_unit_test(step_chips_no_fit_times_nearest),
+        cmocka_unit_test(ops_prefill_chips_take_step_plan),
         cmocka_unit_test(simulate_advice_runs),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(slow_precision_caution),
