@@ -682,7 +682,7 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
 
 /* step's shapes for note_slow_precision: each --batch at --context on the
  * replica step times, the plan given (--tp, --ep), TP over the chips on a
- * fitted profile, else the degree replica_plan takes over them. */
+ * fitted profile, else the TP of the plan replica_plan takes over them. */
 static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h)
 {
     slow_shape *s = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *s);
@@ -692,8 +692,9 @@ static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h)
         tp = o->plan.tp;
         ep = o->plan.ep;
     } else if (o->chips > 1 && !h->engine_costs.present && !m->abstract) {
-        long long t = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
-        tp = t > 0 ? t : o->chips;
+        rl_shard_auto a; /* step_auto_plan's TP (issue 14: it took the widest TP alone) */
+        tp = rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &a, err,
+                                sizeof err) == 0 ? a.tp : o->chips;
     }
     for (int i = 0; i < o->nbatch; i++)
         s[i] = slow_decode(tp, ep, o->batch[i], o->context, "");
@@ -1276,7 +1277,7 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
  * says so).  step: the plan step_auto_plan chooses over all the chips (its
  * pipeline stages into o->plan.pp, the rest replicas).  ops and prefill:
  * the same plan when it has no pipeline stages (shard.h
- * rl_shard_replica_tp; issue 14: they took rl_shard_tp_over's widest TP),
+ * rl_shard_replica_tp; issue 14: they took the widest TP alone),
  * costing one replica's step (o->chips set to it); -1 (printed) when it
  * has stages, which they do not time (--chips 3 for llama3-70b: tp1 x pp3;
  * --chips 16 for llama3-405b: tp8 x pp2), naming it and the flags that

@@ -1444,7 +1444,7 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
 
 /* Whether t chips of tensor parallelism divide `chips`, stay inside one
  * domain and split m's heads evenly (for GQA/MHA a divisor or multiple of
- * K): rl_shard_tp_over's and rl_shard_auto_plan's degrees. */
+ * K): rl_shard_auto_plan's degrees. */
 static int tp_degree_fits(const rl_model *m, const rl_hw *h, long long chips, long long t)
 {
     return chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
@@ -1519,26 +1519,6 @@ long long rl_shard_replica_tp(const rl_model *m, const rl_hw *h, long long chips
                     : "no plan holds its weights; the nearest",
             a->r.weight_bytes / 1e9, rl_shard_chip_room(h, &a->r) / 1e9, chips, a->tp, a->pp);
     return 0;
-}
-
-long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                           char *err, size_t errlen)
-{
-    long long tp = 1;
-    for (long long t = chips; t > 1 && tp == 1; t--)
-        if (tp_degree_fits(m, h, chips, t))
-            tp = t;
-    rl_memory w = rl_memory_use(m, h, tp, 0, 1, p.weights, p.kv);
-    long long room = h->domain_chips > 0 && h->domain_chips < chips ? h->domain_chips : chips;
-    if (tp < room && !w.fits) {
-        rl_fail(err, errlen, "tensor parallelism over them cannot split %s's %lld heads (%lld KV "
-                            "heads) inside one %lld-chip domain; the widest that can, tp%lld, "
-                            "needs %.1f GB of weights per chip on %.1f GB",
-               m->name, m->heads, m->kv_heads, h->domain_chips, tp, w.weight_bytes / tp / 1e9,
-               h->hbm_bytes / 1e9);
-        return 0;
-    }
-    return tp;
 }
 
 rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,

@@ -596,22 +596,11 @@ typedef struct {
 rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,
                                    long long batch, rl_precision p);
 
-/* The 1D tensor-parallel degree a calibrated run without a plan uses over
- * `chips` (the CLI and Lua share it; docs/model.md): the largest degree
- * that divides `chips`, stays inside one NVLink/ICI domain (h's
- * domain_chips; engines keep TP inside a node) and splits the heads evenly
- * (N divisible by it; for GQA/MHA a divisor or multiple of K), the rest of
- * the chips independent replicas.  0 with a reason in err when the heads,
- * not the domain, hold the degree below the chips and one replica's
- * weights (in p.weights) do not fit in HBM (3 chips for 64 heads / 8 KV
- * heads: tp1 replicas of a 70B model). */
-long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                           char *err, size_t errlen);
-
 /* The TP x PP plan `step --chips N` runs without one (cli.c; tester47 F2,
  * F3, F12, tester46 F9).  Candidates: tp a divisor of `chips` that stays
- * inside one NVLink/ICI domain (h's domain_chips) and splits the heads as
- * rl_shard_tp_over's degrees do; pp a divisor of chips / tp (at most the
+ * inside one NVLink/ICI domain (h's domain_chips; engines keep TP inside a
+ * node) and splits the heads evenly (N divisible by it; for GQA/MHA a
+ * divisor or multiple of K); pp a divisor of chips / tp (at most the
  * layers); the rest of the chips replicas.  Each is evaluated as `step
  * --tp T --pp P` judges `fits` (rl_shard_eval, generation, batch 1 at
  * `context`: every stage's weights in its own room, rl_shard_stage_room,
@@ -645,9 +634,9 @@ int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *b
  * one replica of it timed: step's automatic plan (rl_shard_auto_plan, a
  * default base, judged at `context`) when it has no pipeline stages,
  * fitting or, none fitting, the nearest (issue 14: ops and prefill took
- * rl_shard_tp_over's widest TP while step searched TP x PP, so --chips 16
- * for llama3-405b on H100 timed tp8 x 2 replicas, 101.5 GB a chip, where
- * step runs tp8 x pp2).  0 with the reason in err when that plan has
+ * the widest TP alone, rl_shard_tp_over, removed, while step searched
+ * TP x PP, so --chips 16 for llama3-405b on H100 timed tp8 x 2 replicas,
+ * 101.5 GB a chip, where step runs tp8 x pp2).  0 with the reason in err when that plan has
  * stages (ops and prefill time none: it names the plan and the step and
  * --tp flags) or does not evaluate; *a the plan either way. */
 long long rl_shard_replica_tp(const rl_model *m, const rl_hw *h, long long chips,
