@@ -50,12 +50,19 @@ static void vtell(const char *cmd, const char *fmt, va_list ap)
     vsnprintf(msg, sizeof msg, fmt, ap);
     /* control bytes a message echoes (a name given on the command line, a
      * value read from a file) as \xHH, never sent to the terminal as they
-     * are: an escape sequence there recolours or retitles it */
-    size_t n = 0;
-    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
-        n += (size_t)snprintf(shown + n, sizeof shown - n,
-                              (*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f ? "\\x%02X"
-                                                                                 : "%c", *c);
+     * are: an escape sequence there recolours or retitles it; so too each
+     * byte that breaks UTF-8 (error.h rl_utf8_bad; tester48b F3: a --model,
+     * --hw, --trace or --scenario path with a raw 0xff was echoed as it is,
+     * where --against's names the byte and --set's echo escapes it) */
+    size_t n = 0, len = strlen(msg);
+    long bad = rl_utf8_bad(msg, len);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)msg[i];
+        int esc = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (long)i == bad;
+        n += (size_t)snprintf(shown + n, sizeof shown - n, esc ? "\\x%02X" : "%c", c);
+        if ((long)i == bad && (bad = rl_utf8_bad(msg + i + 1, len - i - 1)) >= 0)
+            bad += (long)i + 1;
+    }
     if (cmd)
         fprintf(stderr, "roofline %s: %s\n", cmd, shown);
     else
@@ -675,7 +682,7 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
 
 /* step's shapes for note_slow_precision: each --batch at --context on the
  * replica step times, the plan given (--tp, --ep), TP over the chips on a
- * fitted profile, else the degree replica_plan takes over them. */
+ * fitted profile, else the TP of the plan replica_plan takes over them. */
 static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h)
 {
     slow_shape *s = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *s);
@@ -685,8 +692,9 @@ static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h)
         tp = o->plan.tp;
         ep = o->plan.ep;
     } else if (o->chips > 1 && !h->engine_costs.present && !m->abstract) {
-        long long t = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
-        tp = t > 0 ? t : o->chips;
+        rl_shard_auto a; /* step_auto_plan's TP (issue 14: it took the widest TP alone) */
+        tp = rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &a, err,
+                                sizeof err) == 0 ? a.tp : o->chips;
     }
     for (int i = 0; i < o->nbatch; i++)
         s[i] = slow_decode(tp, ep, o->batch[i], o->context, "");
@@ -1212,11 +1220,12 @@ static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, con
  * on H100 was refused where --tp 4 --pp 3 holds 67.99 GB a chip) into
  * *tp and o->plan.pp, with a note naming it, how it was chosen and the
  * simulate flags that run it (tester46 F9).  When no plan over the chips
- * holds the weights the widest TP at pp 1 is timed, fits false and exit
- * 0, as `--tp T` that does not fit (tester47 F3: --chips 1 and 8 printed
- * fits false, exit 0, where 3, 9, 12 and 16 were refused, exit 2); the
- * note says none fits and names the nearest.  0, or -1 (said) when no
- * plan evaluates. */
+ * holds the weights the nearest (the most KV room) is timed, fits false
+ * and exit 0, as `--tp T --pp P` that does not fit (tester47 F3: --chips
+ * 1 and 8 printed fits false, exit 0, where 3, 9, 12 and 16 were
+ * refused, exit 2; tester48b F1: the widest TP at pp 1 was timed while
+ * the note named the nearest); the note says none fits and names the
+ * plan timed.  0, or -1 (said) when no plan evaluates. */
 static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long long *tp,
                           const char *mode)
 {
@@ -1238,13 +1247,12 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     if (!a.fits) {
         rl_cli_tell("step", "note: %s: no plan over the %lld chips (tensor parallelism inside "
                     "one %lld-chip domain that splits %s's heads, times pipeline stages) holds "
-                    "its weights, %.2f GB a chip at %s on %.2f GB; the nearest, tp%lld x pp%lld, "
-                    "holds %.2f GB a chip on %.2f GB; timed as %s%s (as %s), fits false, exit 0: "
-                    "give more --chips, narrower --weights, or --ideal", mode, o->chips,
-                    h->domain_chips, m->name, a.r.weight_bytes / 1e9, name,
-                    rl_shard_chip_room(h, &a.r) / 1e9, a.nearest.plan.tp,
-                    a.nearest.plan.pp > 1 ? a.nearest.plan.pp : 1, a.nearest.weight_bytes / 1e9,
-                    rl_shard_chip_room(h, &a.nearest) / 1e9, name, reps, flags);
+                    "its weights (the widest TP at pp 1, tp%lld, %.2f GB a chip on %.2f GB); "
+                    "timed as the nearest, %s%s (the most KV room: %.2f GB a chip on %.2f GB; "
+                    "as %s), fits false, exit 0: give more --chips, narrower --weights, or "
+                    "--ideal", mode, o->chips, h->domain_chips, m->name, a.widest.plan.tp,
+                    a.widest.weight_bytes / 1e9, rl_shard_chip_room(h, &a.widest) / 1e9, name,
+                    reps, a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, flags);
         return 0;
     }
     if (a.pp == 1 && a.tp == o->chips) {
@@ -1268,13 +1276,13 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
  * simulator's replicas), chips without a plan run tensor parallel (a note
  * says so).  step: the plan step_auto_plan chooses over all the chips (its
  * pipeline stages into o->plan.pp, the rest replicas).  ops and prefill:
- * over all of them, or over the widest degree rl_shard_tp_over allows,
- * costing one replica's step (o->chips set to it); -1 (printed) when the
- * heads hold that degree below the chips (or the domain) and one
- * replica's weights do not fit (--chips 3 for 64 heads / 8 KV heads: tp1
- * replicas of a 70B model).  In ideal mode the chips stay formula (1)'s
- * fully sharded chips (tp = ep = 1).  Else 0 (the plan's own checks come
- * later). */
+ * the same plan when it has no pipeline stages (shard.h
+ * rl_shard_replica_tp; issue 14: they took the widest TP alone),
+ * costing one replica's step (o->chips set to it); -1 (printed) when it
+ * has stages, which they do not time (--chips 3 for llama3-70b: tp1 x pp3;
+ * --chips 16 for llama3-405b: tp8 x pp2), naming it and the flags that
+ * time it.  In ideal mode the chips stay formula (1)'s fully sharded chips
+ * (tp = ep = 1).  Else 0 (the plan's own checks come later). */
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
                         int calibrated, long long *tp, long long *ep)
 {
@@ -1295,25 +1303,32 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                                   : "without --ideal";
     if (step) /* step's plan over all the chips, its pipelines included */
         return step_auto_plan(o, m, h, tp, mode);
+    /* ops and prefill: step's plan when it has no stages (issue 14) */
     char err[ERRLEN];
-    *tp = rl_shard_tp_over(m, h, o->chips, o->prec, err, sizeof err);
+    rl_shard_auto a;
+    *tp = rl_shard_replica_tp(m, h, o->chips, o->context > 0 ? o->context : 1, o->prec, &a, err,
+                              sizeof err);
     if (*tp == 0) {
-        rl_cli_tell(cmd, "--chips %lld: %s; give --chips a multiple of a degree that "
-                         "fits, --tp, or --ideal", o->chips, err);
+        rl_cli_tell(cmd, "--chips %lld: %s; or --ideal", o->chips, err);
         return -1;
     }
-    if (*tp == o->chips)
+    if (*tp == o->chips && a.fits)
         note_tp_over_all(cmd, mode, o->chips);
-    else /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
-        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tp%lld "
-                         "(the widest tensor parallelism inside one %lld-chip domain that splits "
-                         "%s's %lld heads evenly over a divisor of the chips) %s %lld replicas; "
-                         "--tp sets the plan (simulate --chips %lld runs one tp%lld replica%s, as "
-                         "--tp %lld does here), --ideal gives formula (1) over fully sharded "
-                         "chips", mode, o->chips, *tp, h->domain_chips, m->name, m->heads,
-                    "in one of", o->chips / *tp, o->chips, o->chips,
-                    o->chips > h->domain_chips ? " across the domains" : "",
-                    o->chips);
+    else { /* simulate's --chips is one replica's: tp over all of them (tester10 #1) */
+        char reps[64] = "";
+        if (a.replicas > 1)
+            snprintf(reps, sizeof reps, " in one of %lld replicas, that one timed", a.replicas);
+        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tp%lld (step --chips %lld's "
+                         "plan, shard.h rl_shard_auto_plan: the widest tensor parallelism inside "
+                         "one %lld-chip domain that splits %s's %lld heads evenly over a divisor "
+                         "of the chips, %s, %.2f GB a chip on %.2f GB)%s; --tp sets the plan "
+                         "(simulate --chips %lld runs one tp%lld replica%s, as --tp %lld does "
+                         "here), --ideal gives formula (1) over fully sharded chips",
+                    mode, o->chips, *tp, o->chips, h->domain_chips, m->name, m->heads,
+                    a.fits ? "no pipeline stage needed" : "no plan fits: the nearest",
+                    a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, reps, o->chips,
+                    o->chips, o->chips > h->domain_chips ? " across the domains" : "", o->chips);
+    }
     o->chips = *tp;
     return 0;
 }

@@ -1398,28 +1398,32 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
     return given;
 }
 
-/* The tensor-parallel degree of a run (not ideal; h calibrated or
- * estimated, as the simulator's replicas) without a plan over chips > 1:
- * as on the command line, the widest one rl_shard_tp_over allows, its
- * collectives included; 1 otherwise.  A Lua error when no degree fits. */
+/* The tensor-parallel degree of roofline.ops / roofline.prefill (not
+ * ideal; h calibrated or estimated, as the simulator's replicas) without
+ * a plan over chips > 1: as on the command line, step's automatic plan
+ * when it has no pipeline stages (shard.h rl_shard_replica_tp, judged at
+ * the context field, else 1 token), its collectives included; 1
+ * otherwise.  A Lua error when the plan has stages (ops and prefill time
+ * none) or does not evaluate. */
 static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,
                          rl_precision p, int calibrated)
 {
     if (!calibrated || chips <= 1 || m->abstract || h->ideal)
         return 1;
     char err[ERRLEN];
-    long long tp = rl_shard_tp_over(m, h, chips, p, err, sizeof err);
+    rl_shard_auto a;
+    long long tp = rl_shard_replica_tp(m, h, chips, opt_count(L, 1, RL_P_CONTEXT, 1), p, &a, err,
+                                       sizeof err);
     if (tp == 0)
-        opt_error(L, "field 'chips' (%lld): %s; give chips a multiple of a degree that fits, tp=, "
-                  "or ideal=true", chips, err);
+        opt_error(L, "field 'chips' (%lld): %s; or ideal=true", chips, err);
     return tp;
 }
 
 /* roofline.step's plan without one over chips > 1 (not ideal, h
  * calibrated or estimated, no fitted costs): the command line's
  * (shard.h rl_shard_auto_plan, the fewest pipeline stages that hold the
- * weights, then the widest TP inside a domain; when none fits, that TP at
- * pp 1, fits false) into pl's tp and pp (tester47 F2/F3: the same plan as
+ * weights, then the widest TP inside a domain; when none fits, the
+ * nearest, fits false) into pl's tp and pp (tester47 F2/F3: the same plan as
  * step --chips N).  0 when the run keeps no plan (one chip, abstract, ideal), 1
  * with one; a Lua error when it does not evaluate. */
 static int auto_plan(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,

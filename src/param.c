@@ -30,10 +30,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "comma-separated list, H[,H2])", AT(hw), 0, 0, RL_PF_LIST},
     [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                     "chips. step, ops, prefill: the slice one copy of the model is sharded over "
-                    "(calibrated without a plan: the widest TP inside one NVLink domain, the rest "
-                    "as replicas of it; step: tpT x ppP, the fewest stages that hold the "
-                    "weights, then the widest T); simulate: one replica (tp N, or "
-                    "split by --pp and --ep)",
+                    "(calibrated without a plan: tpT x ppP, the fewest stages that hold the "
+                    "weights, then the widest T inside one NVLink domain, the rest as replicas "
+                    "of it; ops and prefill time one replica of that plan and refuse one with "
+                    "stages); simulate: one replica (tp N, or split by --pp and --ep)",
                     AT(chips), 0, 0, 0},
     [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
@@ -460,8 +460,9 @@ const rl_command RL_COMMANDS[] = {
      "the fewest stages whose heaviest holds its weights (as --tp T --pp P judges fits),\n"
      "then the widest T (--chips 16 on 8-GPU nodes: tp8 x 2 for llama3-70b, tp8 x pp2\n"
      "for llama3-405b; 12: tp4 x pp3); a note names it and the simulate flags that run\n"
-     "it.  When none fits, tpT at pp 1 (the widest T), fits false, exit 0, as a --tp\n"
-     "plan that does not fit; simulate's --chips 16 is one tp16 replica.",
+     "it.  When none fits, the nearest (the most KV room; --chips 3 for llama3-405b:\n"
+     "tp1 x pp3), fits false, exit 0, as a --tp --pp plan that does not fit;\n"
+     "simulate's --chips 16 is one tp16 replica.",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},

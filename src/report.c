@@ -126,16 +126,39 @@ static int csv_column(const cJSON *v)
     return !cJSON_IsObject(v) && (!cJSON_IsArray(v) || scalar_list(v));
 }
 
+/* A CSV number, one spelling per column whatever its size (tester49: a
+ * column read 989000000000000 below 1e15 and 2.25e+15 above, and kept 10
+ * digits, so hbm_GiB 185.0302734375 read 185.0302734): a whole number
+ * below 1e21 in full digits (the double's exact value; 2^53 and above
+ * too), else the shortest of %.15g..%.17g that reads back to the same
+ * double (JSON's digits, cJSON print_number). */
+static void put_csv_number(buf *b, double x)
+{
+    if (x == floor(x) && fabs(x) < 1e21) {
+        put(b, "%.0f", x);
+        return;
+    }
+    char s[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(s, sizeof s, "%.*g", prec, x);
+        if (strtod(s, NULL) == x)
+            break;
+    }
+    put(b, "%s", s);
+}
+
 static void put_value(buf *b, const cJSON *v, double scale, int csv)
 {
     if (cJSON_IsBool(v))
         put(b, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsNumber(v) && csv)
+        put_csv_number(b, v->valuedouble * scale);
     else if (cJSON_IsNumber(v)) {
         double x = v->valuedouble * scale;
         if (x == floor(x) && fabs(x) < 1e15)
             put(b, "%.0f", x);
         else
-            put(b, csv ? "%.10g" : "%.4g", x);
+            put(b, "%.4g", x);
     } else if (cJSON_IsString(v)) {
         if (csv && strpbrk(v->valuestring, ",\"\n\r")) { /* RFC 4180: a CR too */
             put(b, "\"");
@@ -445,11 +468,25 @@ static int side_table(const cJSON *v, const cJSON *rows)
     return v != rows && cJSON_IsArray(v) && cJSON_IsObject(v->child);
 }
 
-const cJSON *rl_report_csv_omits(const cJSON *result)
+/* The table CSV prints (one table a file): the rows, else a result's own
+ * table where it has no rows: info --hw's engines (tester49: `info --hw
+ * h100-sxm --format csv` printed hw, mode and default_engine alone, the
+ * engines the table format lists left out); NULL when none (a header
+ * line and one row of the scalars). */
+static const cJSON *csv_table(const cJSON *result)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows");
+    if (cJSON_IsArray(rows))
+        return rows;
+    const cJSON *engines = cJSON_GetObjectItemCaseSensitive(result, "engines");
+    return side_table(engines, NULL) ? engines : NULL;
+}
+
+const cJSON *rl_report_csv_omits(const cJSON *result)
+{
+    const cJSON *table = csv_table(result);
     for (const cJSON *v = result->child; v; v = v->next)
-        if (side_table(v, rows))
+        if (v != table && side_table(v, cJSON_GetObjectItemCaseSensitive(result, "rows")))
             return v;
     return NULL;
 }
@@ -498,8 +535,8 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
             snprintf(err, errlen, "rows[%d] is not a row: a row is a table of named fields", at);
             return NULL;
         }
-    if (csv && cJSON_IsArray(rows)) {
-        put_csv(&b, result, rows);
+    if (csv && csv_table(result)) {
+        put_csv(&b, result, csv_table(result));
     } else if (csv) { /* a result without rows: a header line and one row (tester4: it was a
                        * two-column key,value list, unlike every other CSV) */
         for (int values = 0; values < 2; values++) {

@@ -2,8 +2,10 @@
  *
  * Owns output formats.  A result is a cJSON object: scalar fields describe
  * the run; an optional "rows" array of flat objects is the table.  JSON keeps
- * SI units.  CSV prints the rows (or key,value pairs when there are none)
- * in SI units.  The table format is for people: keys ending in _s are shown
+ * SI units.  CSV prints the rows (info --hw: its engines; a result
+ * without either: a header line and one line of its scalars) in SI units,
+ * each number column in one spelling (whole numbers in full digits, others
+ * the shortest that reads back exactly).  The table format is for people: keys ending in _s are shown
  * in ms (_ms), keys ending in _bytes in GB (_GB, 1 GB = 1e9 bytes), in
  * _bytes_per_chip as _GB/chip (a row's X_bytes column is then left out of
  * the table: its meaning varies by row); other
@@ -28,9 +30,10 @@ int rl_format_parse(const char *s, rl_format *out);
  * output. */
 char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t errlen);
 
-/* The first table CSV leaves out (one table a file: the rows, or the
- * scalars of a result without rows): a top-level array of objects other
- * than "rows", which the table and JSON formats print; NULL when none. */
+/* The first table CSV leaves out (one table a file: the rows; without
+ * rows info --hw's engines, else the scalars in one line): a top-level
+ * array of objects other than that table, which the table and JSON
+ * formats print; NULL when none. */
 const cJSON *rl_report_csv_omits(const cJSON *result);
 
 /* Write `len` bytes to `path` through a temporary file in the same

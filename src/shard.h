@@ -596,31 +596,23 @@ typedef struct {
 rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,
                                    long long batch, rl_precision p);
 
-/* The 1D tensor-parallel degree a calibrated run without a plan uses over
- * `chips` (the CLI and Lua share it; docs/model.md): the largest degree
- * that divides `chips`, stays inside one NVLink/ICI domain (h's
- * domain_chips; engines keep TP inside a node) and splits the heads evenly
- * (N divisible by it; for GQA/MHA a divisor or multiple of K), the rest of
- * the chips independent replicas.  0 with a reason in err when the heads,
- * not the domain, hold the degree below the chips and one replica's
- * weights (in p.weights) do not fit in HBM (3 chips for 64 heads / 8 KV
- * heads: tp1 replicas of a 70B model). */
-long long rl_shard_tp_over(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
-                           char *err, size_t errlen);
-
 /* The TP x PP plan `step --chips N` runs without one (cli.c; tester47 F2,
  * F3, F12, tester46 F9).  Candidates: tp a divisor of `chips` that stays
- * inside one NVLink/ICI domain (h's domain_chips) and splits the heads as
- * rl_shard_tp_over's degrees do; pp a divisor of chips / tp (at most the
+ * inside one NVLink/ICI domain (h's domain_chips; engines keep TP inside a
+ * node) and splits the heads evenly (N divisible by it; for GQA/MHA a
+ * divisor or multiple of K); pp a divisor of chips / tp (at most the
  * layers); the rest of the chips replicas.  Each is evaluated as `step
  * --tp T --pp P` judges `fits` (rl_shard_eval, generation, batch 1 at
  * `context`: every stage's weights in its own room, rl_shard_stage_room,
  * kv_room > 0).  The rule: the fewest pipeline stages whose plan fits,
  * ties to the widest TP (the fewest replicas; inside a domain the fastest
- * batch-1 step, today's tp8 on 8 H100).  When none fits: the widest TP at
- * pp 1, fits 0 (timed and printed with fits false, exit 0, as an explicit
- * plan that does not fit), `nearest` the candidate with the most KV room
- * (the least short).  `base` gives the plan's other fields (KV split);
+ * batch-1 step, today's tp8 on 8 H100).  When none fits: `nearest`, the
+ * candidate with the most KV room (the least short; within 0.1% of it the
+ * earlier in the order above, fewer stages then wider TP), fits 0, and
+ * `r` is it (timed and printed with fits false, exit 0, as an explicit
+ * plan that does not fit; tester48b F1: the widest TP at pp 1 was timed,
+ * tp1 x 3 replicas on 3 chips for llama3-405b, while tp1 x pp3 was
+ * named).  `base` gives the plan's other fields (KV split);
  * tp, ep, pp are set.  -1 (err "tpT: ...") when a plan at pp 1 does not
  * evaluate (the chips' own error: a link at 0 B/s); a pipeline that does
  * not (more stages than the model takes) is skipped. */
@@ -636,6 +628,20 @@ typedef struct {
 int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                        long long chips, long long context, rl_precision p, rl_shard_auto *out,
                        char *err, size_t errlen);
+
+/* The tensor-parallel degree `ops --chips N` and `prefill --chips N` run
+ * without a plan (and Lua's roofline.ops / roofline.prefill with chips),
+ * one replica of it timed: step's automatic plan (rl_shard_auto_plan, a
+ * default base, judged at `context`) when it has no pipeline stages,
+ * fitting or, none fitting, the nearest (issue 14: ops and prefill took
+ * the widest TP alone, rl_shard_tp_over, removed, while step searched
+ * TP x PP, so --chips 16 for llama3-405b on H100 timed tp8 x 2 replicas,
+ * 101.5 GB a chip, where step runs tp8 x pp2).  0 with the reason in err when that plan has
+ * stages (ops and prefill time none: it names the plan and the step and
+ * --tp flags) or does not evaluate; *a the plan either way. */
+long long rl_shard_replica_tp(const rl_model *m, const rl_hw *h, long long chips,
+                              long long context, rl_precision p, rl_shard_auto *a, char *err,
+                              size_t errlen);
 
 const char *rl_phase_name(rl_phase ph);
 const char *rl_kv_split_name(rl_kv_split k);

@@ -59,7 +59,8 @@ static int parse_case(char *line, int lineno, bad_case *c)
     return 1;
 }
 
-/* Replace @D@, @OUT@, @OUTDIR@ and @FIFO@ in one token; a token naming
+/* Replace @D@, @OUT@, @OUTDIR@, @FF@ (the byte 0xff: a path that is not
+ * UTF-8) and @FIFO@ in one token; a token naming
  * @FIFO@ (tmpdir/fifo plus what follows, e.g. @FIFO@.lua) is created as a
  * named pipe with no writer, which blocks any reader forever. */
 static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen)
@@ -79,6 +80,8 @@ static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen
         } else if (strncmp(tok, "@OUT@", 5) == 0) {
             snprintf(buf, sizeof buf, "%s/out.txt", tmpdir);
             rep = buf, skip = 5;
+        } else if (strncmp(tok, "@FF@", 4) == 0) {
+            rep = "\xff", skip = 4;
         } else if (strncmp(tok, "@FIFO@", 6) == 0) {
             snprintf(buf, sizeof buf, "%s/fifo", tmpdir);
             rep = buf, skip = 6, fifo = 1;

@@ -1715,9 +1715,10 @@ static void doc_quotes(const char *doc, const char *name, const char *fmt, ...)
  * chips run tp8 x pp2, the step `--tp 8 --pp 2` prints (exact compare:
  * the same path; 39.87 ms, 50.7 GB a chip, fits), with a note; and with
  * no pipeline that holds the weights (hbm_bytes 40e9: 50.7 GB a chip at
- * pp2) it prints tp8's step, fits false, exit 0, as `--tp 8` does
- * (tester47 F3: it was refused, exit 2, where --chips 8 printed fits
- * false, exit 0), with a note naming the nearest plan. */
+ * pp2) it prints the nearest plan's step, tp8 x pp2's, fits false, exit
+ * 0, as `--tp 8 --pp 2` does (tester47 F3: it was refused, exit 2, where
+ * --chips 8 printed fits false, exit 0; tester48b F1: tp8 x 2 replicas
+ * was timed while the note named tp8 x pp2), with a note naming it. */
 static void step_chips_pipelines_weights_that_do_not_fit(void **state)
 {
     (void)state;
@@ -1741,8 +1742,8 @@ static void step_chips_pipelines_weights_that_do_not_fit(void **state)
     snprintf(cmd, sizeof cmd, "%s --chips 16 --set hw.hbm_bytes=40e9", base);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "no plan over the 16 chips"));
-    assert_non_null(strstr(out, "the nearest, tp8 x pp2, holds 50.74 GB a chip on 39.59 GB; "
-                                "timed as tp8 times 2 replicas (as --tp 8), fits false"));
+    assert_non_null(strstr(out, "timed as the nearest, tp8 x pp2 (the most KV room: 50.74 GB a "
+                                "chip on 39.59 GB; as --tp 8 --pp 2), fits false"));
     assert_non_null(strstr(out, "      false"));
 }
 
@@ -1833,7 +1834,75 @@ static void step_chips_no_fit_exit_zero(void **state)
     }
     assert_int_equal(cli2(base, "--chips 9"), 0);
     assert_non_null(strstr(out, "no plan over the 9 chips"));
-    assert_non_null(strstr(out, "the nearest, tp1 x pp9, holds 93.46 GB a chip on 85.90 GB"));
+    assert_non_null(strstr(out, "timed as the nearest, tp1 x pp9 (the most KV room: 93.46 GB a "
+                                "chip on 85.90 GB; as --tp 1 --pp 9)"));
+}
+
+/* Issue 14 (left over): ops --chips N and prefill --chips N took the
+ * widest TP over the chips (rl_shard_tp_over) while step --chips N
+ * searches TP x PP (rl_shard_auto_plan): prefill --chips 16 for
+ * llama3-405b timed tp8 x 2 replicas at 101.47 GB a chip (fits false,
+ * exit 0) where step runs tp8 x pp2.  Now both take step's plan
+ * (rl_shard_replica_tp): without stages it is timed, one replica (70b on
+ * 16: tp8 x 2, the ttft --tp 8 prints bit for bit); with stages, which
+ * ops and prefill do not time, it is refused (exit 2) naming the plan and
+ * the flags that time it (405b on 16: tp8 x pp2; 70b on 3: tp1 x pp3). */
+static void ops_prefill_chips_take_step_plan(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {
+        "prefill --model llama3-405b --hw h100-sxm --tokens 1024 --chips 16",
+        "ops --model llama3-405b --hw h100-sxm --context 4096 --chips 16"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run_cli(refused[i], out, sizeof out), 2);
+        assert_non_null(strstr(out, "--chips 16: step --chips 16 runs tp8 x pp2 ("));
+        assert_non_null(strstr(out, "ops and prefill time no pipeline stages; step --chips 16 "
+                                    "(or --tp 8 --pp 2) times that plan"));
+    }
+    assert_int_equal(run_cli("prefill --model llama3-70b --hw h100-sxm --tokens 1024 --chips 3",
+                             out, sizeof out), 2);
+    assert_non_null(strstr(out, "step --chips 3 runs tp1 x pp3 ("));
+    const char *base = "prefill --model llama3-70b --hw h100-sxm --tokens 1024 --format json ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s--chips 16", base);
+    cJSON *a = run_json_noted(cmd, "16 chips without a plan run tp8 (step --chips 16's plan");
+    assert_non_null(strstr(out, "in one of 2 replicas, that one timed"));
+    cJSON *b = json2(base, "--tp 8");
+    const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
+    const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+    assert_true(num(ra, "ttft_s") == num(rb, "ttft_s"));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+/* tester48b F1: step --chips 3 for llama3-405b on h100-sxm (no plan
+ * fits) timed tp1 x 3 replicas (811.7 GB a chip) while its note named
+ * tp1 x pp3 (271.97 GB) the nearest.  The plan timed is the one named:
+ * the step --tp 1 --pp 3 prints, bit for bit, fits false, exit 0; on 8
+ * chips tp8 (tp4 x pp2 is 4 MB nearer in 16 GB short: a tie, to the
+ * fewer stages). */
+static void step_chips_no_fit_times_nearest(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-405b --hw h100-sxm --batch 1 --context 4096 ";
+    static const char *chips[] = {"--chips 3 --format json", "--chips 8 --format json"};
+    static const char *flags[] = {"--tp 1 --pp 3 --format json", "--tp 8 --format json"};
+    static const char *names[] = {"tp1 pp3", "tp8"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "%s%s", base, chips[i]);
+        cJSON *a = run_json_noted(cmd, "timed as the nearest, ");
+        cJSON *b = json2(base, flags[i]);
+        const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
+        const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+        assert_string_equal(cJSON_GetObjectItem(a, "sharding")->valuestring, names[i]);
+        assert_true(num(a, "replicas") == 1);
+        assert_true(cJSON_IsFalse(cJSON_GetObjectItem(ra, "fits")));
+        assert_true(num(ra, "step_s") == num(rb, "step_s"));
+        assert_true(num(ra, "weight_bytes_per_chip") == num(rb, "weight_bytes_per_chip"));
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+    }
 }
 
 /* tester47 F12: simulate --chips 16 for llama3-405b advised "--chips 8
@@ -6206,6 +6275,8 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(step_chips_pipeline_by_heaviest_stage),
         cmocka_unit_test(step_chips_searches_tp_degrees),
         cmocka_unit_test(step_chips_no_fit_exit_zero),
+        cmocka_unit_test(step_chips_no_fit_times_nearest),
+        cmocka_unit_test(ops_prefill_chips_take_step_plan),
         cmocka_unit_test(simulate_advice_runs),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(slow_precision_caution),

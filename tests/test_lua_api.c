@@ -771,7 +771,8 @@ static void assert_lua_equals_cli(const char *cli, const char *lua, int first_ro
 /* chips = 8 without a plan means what --chips 8 means (tester3 item 4):
  * calibrated on h100-sxm, a tp8 replica with its AllReduces, so step_s
  * (batch 1 and 256, context 4096) and the prefill's ttft_s (1024 tokens)
- * equal the command line's to 1e-12 (both through rl_shard_tp_over; before,
+ * equal the command line's to 1e-12 (both through rl_shard_replica_tp, step's
+ * plan without stages, rl_shard_tp_over's widest TP until stop 36; before,
  * Lua gave the collective-free "one fully sharded copy", 20-35% lower), and
  * sharding names the plan.  chips = 3 (no degree that splits 64 heads
  * fits 70B weights at pp 1) runs the CLI's plan, tp1 x pp3 (shard.h
@@ -806,6 +807,10 @@ static void chips_run_tensor_parallel(void **state)
                          " batch = 1, context = 4096 }.sharding", err, sizeof err), 0);
     assert_string_equal(lua_tostring(L, -1), "tp1 pp3");
     lua_pop(L, 1);
+    /* roofline.prefill, as prefill --chips 3: step's plan has stages, refused (issue 14) */
+    assert_int_not_equal(run("return roofline.prefill{ model = 'llama3-70b', hw = 'h100-sxm', "
+                             "chips = 3, tokens = 1024 }", err, sizeof err), 0);
+    assert_non_null(strstr(err, "field 'chips' (3): step --chips 3 runs tp1 x pp3 ("));
 }
 
 /* tester39 F6: roofline.step{tp = 8} without chips was an error ("field

@@ -264,11 +264,68 @@ static void csv_without_rows(void **state)
     cJSON_Delete(o);
 }
 
+/* tester49: a CSV column spelled whole numbers in full below 1e15 and in
+ * exponent form above (list hw's bf16_flops_per_s: 989000000000000 beside
+ * 2.25e+15), and kept 10 digits (gb200's hbm_GiB, 198674743296 / 2^30 =
+ * 185.0302734375 exactly, read 185.0302734).  Now whole numbers below
+ * 1e21 are written in full digits, the rest in the shortest spelling that
+ * reads back to the same double (exact compare). */
+static void csv_numbers_one_spelling(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
+    static const double flops[] = {989e12, 2.25e15, 3.0799867563474944e16};
+    static const double gib[] = {80, 185.0302734375, 0.1};
+    for (int i = 0; i < 3; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddNumberToObject(r, "flops", flops[i]);
+        cJSON_AddNumberToObject(r, "gib", gib[i]);
+        cJSON_AddItemToArray(rows, r);
+    }
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, "flops,gib\n989000000000000,80\n2250000000000000,185.0302734375\n"
+                           "30799867563474944,0.1\n");
+    free(c);
+    cJSON_Delete(o);
+}
+
+/* tester49: `info --hw h100-sxm --format csv` printed hw, mode and
+ * default_engine alone, though the table format lists the engines (the
+ * note said CSV prints one table).  A result without rows prints its
+ * engines as the CSV's rows, the scalars leading each line (a key both
+ * have, mode, is the row's), and nothing is left out. */
+static void csv_engines_without_rows(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "hw", "h");
+    cJSON_AddStringToObject(o, "mode", "calibrated");
+    cJSON *e = cJSON_AddArrayToObject(o, "engines");
+    static const char *const names[] = {"trtllm", "vllm"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "engine", names[i]);
+        cJSON_AddStringToObject(r, "mode", i ? "estimated" : "calibrated");
+        cJSON_AddNumberToObject(r, "memory_fraction", i ? 0.92 : 0.9);
+        cJSON_AddItemToArray(e, r);
+    }
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, "hw,engine,mode,memory_fraction\nh,trtllm,calibrated,0.9\n"
+                           "h,vllm,estimated,0.92\n");
+    assert_null(rl_report_csv_omits(o));
+    free(c);
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats),
         cmocka_unit_test(csv_without_rows),
+        cmocka_unit_test(csv_numbers_one_spelling),
+        cmocka_unit_test(csv_engines_without_rows),
         cmocka_unit_test(scalar_lists_kept),
         cmocka_unit_test(band_edges_in_table_units),
         cmocka_unit_test(per_chip_columns_say_so),

@@ -1177,8 +1177,11 @@ static void plan_is_tp_over(void **state)
  * vectors of 16384 (42 x 2 + the final) whole on every chip =
  * 67.9945503e9 B (1e-9: the sum is exact).  16 chips: tp8 x pp2 (50.74
  * GB, the old choice); llama3-70b on 16: tp8 x 2 replicas; 405b on 8:
- * nothing fits (101.47 GB a chip at tp8 on 85.49), so tp8 at pp 1 with
- * fits 0. */
+ * nothing fits (101.47 GB a chip at tp8 on 85.49), so the nearest with
+ * fits 0: tp8 at pp 1 (tp4 x pp2 is 4 MB nearer in 16 GB short, a tie
+ * within 0.1%, to the fewer stages).  tester48b F1: on 3 chips the
+ * nearest, tp1 x pp3 (271.97 GB a chip: 126 / 3 layers and the LM head
+ * over one chip), is the plan timed, not tp1 x 3 replicas. */
 static void auto_plan_searches_tp_and_pp(void **state)
 {
     (void)state;
@@ -1207,6 +1210,12 @@ static void auto_plan_searches_tp_and_pp(void **state)
     assert_true(a.tp == 8 && a.pp == 1 && a.replicas == 1 && !a.fits);
     assert_true(a.candidates >= 4); /* tp8, tp4 pp2, tp2 pp4, tp1 pp8 at least */
     assert_true(a.nearest.kv_room >= a.widest.kv_room);
+    assert_true(a.r.plan.tp == a.nearest.plan.tp && a.r.plan.pp == a.nearest.plan.pp);
+    assert_int_equal(rl_shard_auto_plan(&m, &h, &base, 3, 4096, bf, &a, err, sizeof err), 0);
+    assert_true(a.tp == 1 && a.pp == 3 && a.replicas == 1 && !a.fits);
+    assert_true(a.nearest.plan.pp == 3 && a.widest.plan.tp == 1 && a.widest.plan.pp <= 1);
+    r = eval(&m, &h, pp_plan(1, 3), RL_PHASE_GENERATE, 3, 1, 4096, bf);
+    assert_true(a.r.step_s == r.step_s && a.r.weight_bytes == r.weight_bytes);
 }
 
 /* Stop 31 (h31stage; h31pipe's item 3): a pipeline pass takes the
