@@ -1010,10 +1010,11 @@ double rl_size_verified_capacity(double search, double lo, double hi)
 
 char *rl_size_miss_names(int miss, char *buf, size_t len)
 {
-    static const char *const NAMES[] = {"incomplete", "queue_grows", "ttft_p99", "tpot_p99"};
+    static const char *const NAMES[] = {"incomplete", "queue_grows", "ttft_p99", "tpot_p99",
+                                        "capacity"};
     size_t at = 0;
     buf[0] = '\0';
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < 5; b++)
         if (miss & (1 << b) && at < len)
             at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "+" : "", NAMES[b]);
     return buf;
@@ -1038,13 +1039,34 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
      * false` beside p99s under target) */
     c->fails_on = c->miss ? c->miss : sized_miss;
     c->fails_at_qps = c->miss ? load : sized_miss ? sized : NAN;
-    c->meets = c->fails_on == 0;
     double searched = c->max_qps;
     /* the run at the load (after it, c's figures are its; 0 and 0: none kept) */
     c->max_qps = rl_size_verified_capacity(c->max_qps, c->run_qps_lo,
                                            c->run_qps_hi > 0 ? c->run_qps_hi : INFINITY);
     c->max_qps_lower_bound &= !(c->max_qps < searched); /* the missed run held it down */
+    rl_size_decide(c, sized);
     return 0;
+}
+
+void rl_size_decide(rl_size_candidate *c, double sized)
+{
+    int p99s = c->fails_on == 0, known = isfinite(c->max_qps);
+    int carries = !known || c->max_qps >= sized;
+    c->meets = p99s && carries;
+    c->verdict_by = !known || (!p99s && carries) ? RL_SIZE_VERDICT_P99
+                    : p99s && !carries           ? RL_SIZE_VERDICT_CAPACITY
+                                                 : RL_SIZE_VERDICT_BOTH;
+    if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) {
+        c->fails_on = RL_SIZE_MISS_CAPACITY;
+        c->fails_at_qps = sized;
+    }
+}
+
+const char *rl_size_verdict_name(int verdict_by)
+{
+    return verdict_by == RL_SIZE_VERDICT_CAPACITY ? "capacity"
+           : verdict_by == RL_SIZE_VERDICT_P99    ? "p99"
+                                                  : "both";
 }
 
 
