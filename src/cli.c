@@ -3095,6 +3095,15 @@ int rl_cli_size(rl_opts *o)
                                 "verdict is the row's meets", unresolved[k],
                         unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
                                           uwhy, sizeof uwhy));
+    int by_capacity = 0; /* size.h rl_size_decide (tester48 F1) */
+    for (int i = 0; i < r.n; i++)
+        by_capacity += r.c[i].verdict_by == RL_SIZE_VERDICT_CAPACITY;
+    if (by_capacity > 0)
+        rl_cli_tell("size", "note: %d row(s) met both p99 targets in one run at %.4g req/s "
+                            "(sized_for_qps) but read meets false: their max_sustainable_qps, "
+                            "the capacity search's 95%% bound, is below it (verdict_by "
+                            "capacity, fails_on capacity); a row meets only when both agree",
+                    by_capacity, in.w.qps * (1 + in.headroom));
     if (unknown > 0)
         rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null (not "
                             "found): %s", unknown,

@@ -672,6 +672,9 @@ const rl_command RL_COMMANDS[] = {
      "analytic pruning, then simulation.  Each row names its layout.  Cost from\n"
      "price_per_chip_hour when every profile has one, else chips.  --hw takes a list; each\n"
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
+     "A row meets only when its runs at the load and at (1 + --headroom) x it meet both\n"
+     "p99s and its max_sustainable_qps (the capacity search, 95% bound), where found, is at\n"
+     "least that sized load; verdict_by names the rule that decided (both, p99, capacity).\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
      "meets the targets; the report and result then list the closest simulated ones\n"
      "(nothing is written when none could be simulated).",

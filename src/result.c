@@ -1785,6 +1785,8 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
         cJSON_AddNullToObject(o, "fails_on");
     else
         cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
+    /* which rule decided meets (size.h rl_size_decide; tester48 F1) */
+    cJSON_AddStringToObject(o, "verdict_by", rl_size_verdict_name(c->verdict_by));
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */

@@ -1010,10 +1010,11 @@ double rl_size_verified_capacity(double search, double lo, double hi)
 
 char *rl_size_miss_names(int miss, char *buf, size_t len)
 {
-    static const char *const NAMES[] = {"incomplete", "queue_grows", "ttft_p99", "tpot_p99"};
+    static const char *const NAMES[] = {"incomplete", "queue_grows", "ttft_p99", "tpot_p99",
+                                        "capacity"};
     size_t at = 0;
     buf[0] = '\0';
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < 5; b++)
         if (miss & (1 << b) && at < len)
             at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "+" : "", NAMES[b]);
     return buf;
@@ -1038,13 +1039,34 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
      * false` beside p99s under target) */
     c->fails_on = c->miss ? c->miss : sized_miss;
     c->fails_at_qps = c->miss ? load : sized_miss ? sized : NAN;
-    c->meets = c->fails_on == 0;
     double searched = c->max_qps;
     /* the run at the load (after it, c's figures are its; 0 and 0: none kept) */
     c->max_qps = rl_size_verified_capacity(c->max_qps, c->run_qps_lo,
                                            c->run_qps_hi > 0 ? c->run_qps_hi : INFINITY);
     c->max_qps_lower_bound &= !(c->max_qps < searched); /* the missed run held it down */
+    rl_size_decide(c, sized);
     return 0;
+}
+
+void rl_size_decide(rl_size_candidate *c, double sized)
+{
+    int p99s = c->fails_on == 0, known = isfinite(c->max_qps);
+    int carries = !known || c->max_qps >= sized;
+    c->meets = p99s && carries;
+    c->verdict_by = !known || (!p99s && carries) ? RL_SIZE_VERDICT_P99
+                    : p99s && !carries           ? RL_SIZE_VERDICT_CAPACITY
+                                                 : RL_SIZE_VERDICT_BOTH;
+    if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) {
+        c->fails_on = RL_SIZE_MISS_CAPACITY;
+        c->fails_at_qps = sized;
+    }
+}
+
+const char *rl_size_verdict_name(int verdict_by)
+{
+    return verdict_by == RL_SIZE_VERDICT_CAPACITY ? "capacity"
+           : verdict_by == RL_SIZE_VERDICT_P99    ? "p99"
+                                                  : "both";
 }
 
 
@@ -1116,6 +1138,64 @@ static int sibling_start(const rl_size_result *out, const rl_size_candidate *c)
     return 0;
 }
 
+/* The row c that its capacity decided (rl_size_decide: its runs met at
+ * p99, its max_sustainable_qps below the sized load S) with the decode
+ * pool that the figure asks for (disagg keeps its ratio, set_replicas):
+ * scaled by S / max_qps, at least one replica more (the figure grows about
+ * in proportion to independent replicas under least-outstanding routing),
+ * priced, not yet run.  0 when no count up to RL_SIZE_MAX_REPLICAS is more. */
+static int carried(const rl_size_input *in, const rl_size_candidate *c, rl_size_candidate *t)
+{
+    double sized = in->w.qps * (1 + in->headroom);
+    double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
+    double want = c->max_qps > 0 ? ceil(c->replicas * sized / c->max_qps - 1e-9) : 2.0 * c->replicas;
+    int R = (int)fmin(fmax(want, c->replicas + 1), RL_SIZE_MAX_REPLICAS);
+    *t = *c;
+    if (R <= c->replicas)
+        return 0;
+    set_replicas(t, R, ratio);
+    price(in, t);
+    return 1;
+}
+
+/* Rows that the capacity decided, run again with the replicas it asks for
+ * (carried) where that could make them the cheapest row of their hardware
+ * that meets (tester48 F1: the replica search sizes on the p99s, whose
+ * runs stop early on a miss; a capacity search per count tried would cost
+ * a search per run): a row whose carried cost is at most that of every
+ * meeting row of its hardware, cheapest estimate first as simulated, is
+ * run complete at the sized load and verified; it takes the new count
+ * when it meets, else it stays as it was (meets false, verdict_by
+ * capacity, with the count that met at p99).  Rows that could not rank
+ * first on their hardware keep their verdict and count: cost, not a
+ * verdict, is what an extra search would change.  Within the work budget
+ * (size.h).  Returns 0 or -1 (err set). */
+static int carry_rows(rl_size_input *run, cost_pool *pool, rl_size_result *out, char *err,
+                      size_t errlen)
+{
+    for (int i = 0; i < out->n && !over_budget(run, *run->work); i++) {
+        rl_size_candidate t, *c = &out->c[i];
+        if (c->verdict_by != RL_SIZE_VERDICT_CAPACITY || !carried(run, c, &t))
+            continue;
+        int cheapest = 1;
+        for (int j = 0; j < out->n && cheapest; j++)
+            cheapest = !(out->c[j].meets && out->c[j].hw == c->hw &&
+                         out->c[j].cost_per_hour < t.cost_per_hour);
+        if (!cheapest)
+            continue;
+        if (pool_cost(pool, run, &t, err, errlen) != 0 ||
+            evaluate(run, &t, 1 + run->headroom, 1, 0, err, errlen) != 0)
+            return -1;
+        if (!t.meets) /* missed at p99 with more replicas: keep the row that met */
+            continue;
+        if (rl_size_verify(run, &t, err, errlen) != 0)
+            return -1;
+        if (t.meets)
+            *c = t;
+    }
+    return 0;
+}
+
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
  * searched); the others counted in out->pruned, those past the work bound in
@@ -1150,6 +1230,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             rc = -1;
         out->c[out->n++] = c;
     }
+    if (rc == 0)
+        rc = carry_rows(&run, &pool, out, err, errlen);
     pool_free(&pool);
     free(runs.r);
     draws_free(&draws);

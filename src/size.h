@@ -42,6 +42,22 @@
 #define RL_SIZE_MISS_QUEUE 2
 #define RL_SIZE_MISS_TTFT 4
 #define RL_SIZE_MISS_TPOT 8
+/* A size row whose runs met the p99s at the load and at the sized load but
+ * whose max_sustainable_qps (the capacity search's 95% bound) lies below
+ * the sized load (tester48 F1, rl_size_verify): named "capacity". */
+#define RL_SIZE_MISS_CAPACITY 16
+
+/* Which rule decided a size row's `meets` (rl_size_verify; JSON
+ * verdict_by): both agreed ("both": the p99s of the runs at the load and
+ * at the sized load, and max_sustainable_qps at least the sized load, or
+ * both missed); the capacity alone ("capacity": the p99s met, the figure
+ * below the sized load: the row does not meet); the p99s alone ("p99":
+ * they missed while the figure reached the sized load, or the figure is
+ * null, unresolved or not found, so the p99s are the verdict). */
+enum { RL_SIZE_VERDICT_BOTH, RL_SIZE_VERDICT_P99, RL_SIZE_VERDICT_CAPACITY };
+
+/* The name of a verdict_by value ("both", "p99", "capacity"). */
+const char *rl_size_verdict_name(int verdict_by);
 
 /* The names of the bits in `miss`, joined by '+' ("ttft_p99+tpot_p99"),
  * into buf; "" for 0.  Returns buf. */
@@ -165,7 +181,8 @@ typedef struct {
     double cost_per_hour;  /* USD/hour, or chips_total when unpriced */
     double usd_per_mtok;   /* USD per million output tokens; 0 when unpriced */
     int meets;             /* both p99 targets met and every request completed, at the load
-                              and at (1 + headroom) x the load; the figures below: at the load */
+                              and at (1 + headroom) x the load, and in size rows max_qps not
+                              below that load (rl_size_decide); the figures below: at the load */
     double max_qps;        /* the load (req/s) at which it stops meeting the targets with its
                               replicas (rl_size_capacity); NAN: unknown.  In `size` rows it is
                               simulate's max_sustainable_qps for the row at the load: the
@@ -190,7 +207,9 @@ typedef struct {
                               (0: it met both targets) */
     double fails_at_qps;   /* size rows: the load at which the whole sample missed (the load,
                               or (1 + headroom) x it when the load itself met); NAN: meets */
-    int fails_on;          /* size rows: the RL_SIZE_MISS_* bits of that run (0: meets) */
+    int fails_on;          /* size rows: the RL_SIZE_MISS_* bits of that run (0: meets);
+                              RL_SIZE_MISS_CAPACITY alone when the capacity decided */
+    int verdict_by;        /* size rows: RL_SIZE_VERDICT_* (rl_size_verify) */
     double sized_ttft_p99, sized_tpot_p99; /* size rows: the p99s at (1 + headroom) x the load */
     double ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99;
     int no_tpot; /* no request had 2 output tokens (1-token outputs): the TPOT
@@ -296,11 +315,26 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
 /* A `size` row's verdicts: c holds its replicas and the figures of a
  * complete run at (1 + headroom) x the load (rl_size_resize or
  * rl_size_evaluate); they are kept as sized_*, then c is run at the load
- * (its figures) and its capacity searched.  c->meets: met at both loads;
- * fails_at_qps / fails_on: the first load of the two that missed and why;
- * max_qps: the search's figure held by the run at the load as simulate
- * holds it (rl_size_verified_capacity).  Returns 0 or -1. */
+ * (its figures) and its capacity searched.  c->meets: met at both loads
+ * and max_qps not below the sized load (rl_size_decide); fails_at_qps /
+ * fails_on: the first load of the two that missed and why; max_qps: the
+ * search's figure held by the run at the load as simulate holds it
+ * (rl_size_verified_capacity).  Returns 0 or -1. */
 int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen);
+
+/* One rule for a size row's `meets` (tester48 F1: rows read meets true at
+ * 24 req/s beside their own max_sustainable_qps of 18.8-23.8): c->fails_on
+ * holds the p99 verdict's misses (0: the runs at the load and at `sized`,
+ * (1 + headroom) x the load, met), c->max_qps the capacity search's
+ * figure.  A row meets only when its runs met and its figure, where there
+ * is one (finite: a lower bound counts as its value), is at least `sized`:
+ * the figure's 95% bound on the share of requests over a target is the
+ * better founded of the two (a run's p99 is one draw, optimistic near the
+ * knee: serve.h sustained), so where they disagree on a row whose runs
+ * met, the figure decides (fails_on RL_SIZE_MISS_CAPACITY, fails_at_qps
+ * `sized`).  A null figure (unresolved, none found) leaves the p99s as the
+ * verdict.  Sets c->meets and c->verdict_by (RL_SIZE_VERDICT_*). */
+void rl_size_decide(rl_size_candidate *c, double sized);
 
 /* The capacity search's figure `search` (a shorter sample, 2% resolution)
  * held by the whole sample's run at the load as simulate holds it (serve.h

@@ -369,6 +369,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     char why[64];
     if (c->meets)
         snprintf(cells[11], 96, "yes");
+    else if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) /* size.h rl_size_decide */
+        snprintf(cells[11], 96, "no: sustains under %.3g req/s", c->fails_at_qps);
     else /* where and why (size.h rl_size_verify) */
         snprintf(cells[11], 96, "no: %s at %.3g req/s", rl_size_miss_names(c->fails_on, why, sizeof why),
                  c->fails_at_qps);
@@ -539,12 +541,16 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                 "within the targets%s (max_sustainable_qps: simulate's capacity search, to 2%%, "
                 "with 95%% confidence that at most 1%% of requests exceed a target; "
                 "capacity utilization %.0f%% at the load)%s.",
-             sized, 100 * in->headroom, b->meets ? ", where one run met the targets at p99" : "",
+             sized, 100 * in->headroom,
+             b->meets || b->verdict_by == RL_SIZE_VERDICT_CAPACITY
+                 ? ", where one run met the targets at p99"
+                 : "",
              b->max_qps, in->conservative ? " at the band's high edge (--conservative)" : "",
              b->max_qps > 0 ? 100 * b->reached_qps / b->max_qps : 100.0,
-             b->meets && b->max_qps < sized
-                 ? ": below the sized load, so the margin with that confidence is less than the "
-                   "headroom asked"
+             b->verdict_by == RL_SIZE_VERDICT_CAPACITY
+                 ? ": below the sized load, so the row does not meet the targets with the "
+                   "headroom asked (verdict_by capacity: the search's bound decides over one "
+                   "run's p99)"
                  : "");
     const rl_size_curve *c = x->curve;
     if (c && b == &x->res->c[0]) {
@@ -752,8 +758,11 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
             "step of any size, mean batch the sequences per decode step; sustains is the "
             "largest load the row serves within the targets with its replicas (max_sustainable_qps: "
             "simulate's capacity search, to 2%%, \">=\" where it is a lower bound), meets SLO "
-            "whether it met them at the load and at the sized load.  The first 12 rows, "
-            "and any row of the frontier below ranked beyond them.");
+            "whether it met them at the load and at the sized load and sustains at least the "
+            "sized load (\"no: sustains under\" where its runs met them at p99 but its "
+            "capacity, with the search's 95%% confidence, is short of it: JSON verdict_by "
+            "capacity).  The first 12 rows, and any row of the frontier below ranked beyond "
+            "them.");
     candidate_header(d, r);
     int clamped = 0;
     for (int i = 0, k = 0; i < r->n; i++) {
