@@ -1854,6 +1854,18 @@ static int phases_of(const rows *rs, const unsigned char *sel, int want)
     return ph;
 }
 
+/* Whether some kept row (use[i]) has a step on its host side at x, so
+ * that its time depends on the step floor f (decode_step_s or
+ * prefill_step_s: ec_eval's gradient). */
+static int floor_seen(const rows *rs, const unsigned char *use, const double *x, int f)
+{
+    double g[RL_EC_N];
+    for (int i = 0; i < rs->n; i++)
+        if (use[i] && (rl_ec_time(&rs->t[i], x, g), g[f] > 0))
+            return 1;
+    return 0;
+}
+
 /* One nested hold-out: the rows with held[i] out, (E) fitted on the others;
  * for each held-out row outside the others' grid, into r[*n], d[*n] and
  * cls[*n], its log(measured / predicted), the octaves its estimate moved
@@ -1875,18 +1887,6 @@ static int phases_of(const rows *rs, const unsigned char *sel, int want)
  * on the TP degree), so the full fit's value carries none of the TP law
  * the hold-out measures; the device terms, which do, are always refitted.
  * Returns the rows added. */
-/* Whether some kept row (use[i]) has a step on its host side at x, so
- * that its time depends on the step floor f (decode_step_s or
- * prefill_step_s: ec_eval's gradient). */
-static int floor_seen(const rows *rs, const unsigned char *use, const double *x, int f)
-{
-    double g[RL_EC_N];
-    for (int i = 0; i < rs->n; i++)
-        if (use[i] && (rl_ec_time(&rs->t[i], x, g), g[f] > 0))
-            return 1;
-    return 0;
-}
-
 static int hold_out(const rl_fit_problem *pb, const rows *rs, const unsigned char *held,
                     const rl_engine_costs *c, const double *full, double *r, double *d, int *cls,
                     int *n)
