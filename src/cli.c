@@ -53,12 +53,19 @@ static void vtell(const char *cmd, const char *fmt, va_list ap)
      * are: an escape sequence there recolours or retitles it; so too each
      * byte that breaks UTF-8 (error.h rl_utf8_bad; tester48b F3: a --model,
      * --hw, --trace or --scenario path with a raw 0xff was echoed as it is,
-     * where --against's names the byte and --set's echo escapes it) */
+     * where --against's names the byte and --set's echo escapes it), and
+     * both bytes of a C1 control (U+0080-U+009F, C2 80-9F: valid UTF-8,
+     * but a terminal that honours C1 controls reads U+009B as CSI, ECMA-48
+     * 8.3.16, the ESC [ that recolours it) */
     size_t n = 0, len = strlen(msg);
     long bad = rl_utf8_bad(msg, len);
+    int c1 = 0; /* bytes of a C1 control left to show escaped */
     for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)msg[i];
-        int esc = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (long)i == bad;
+        unsigned char c = (unsigned char)msg[i], next = (unsigned char)msg[i + 1];
+        if (c == 0xc2 && next >= 0x80 && next <= 0x9f)
+            c1 = 2;
+        int esc = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (long)i == bad || c1 > 0;
+        c1 -= c1 > 0;
         n += (size_t)snprintf(shown + n, sizeof shown - n, esc ? "\\x%02X" : "%c", c);
         if ((long)i == bad && (bad = rl_utf8_bad(msg + i + 1, len - i - 1)) >= 0)
             bad += (long)i + 1;

@@ -30,8 +30,8 @@ enum { RL_EXIT_OK = 0, RL_EXIT_IO = 1, RL_EXIT_INPUT = 2, RL_EXIT_VERDICT = 3,
 
 /* Print "roofline CMD: " + the printf-style message + a newline on stderr,
  * CMD being o->cmd ("roofline: " when o or its command is NULL), its control
- * bytes but newline and tab, and each byte that breaks UTF-8, shown as
- * \xHH.  Returns -1, so an error is
+ * bytes but newline and tab, each byte that breaks UTF-8 and both bytes
+ * of a C1 control (C2 80-9F), shown as \xHH.  Returns -1, so an error is
  * `return rl_cli_say(o, ...)`. */
 int rl_cli_say(const rl_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

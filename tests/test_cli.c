@@ -530,7 +530,8 @@ static void simulate_plot_title_quoted(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
-/* Control bytes a message echoes are shown as \xHH (rl_cli_say), never
+/* Control bytes a message echoes (C1's U+009B CSI too: review43) are
+ * shown as \xHH (rl_cli_say), never
  * sent to the terminal (hostile-input sweep: --model, --weights and
  * --engine with an escape sequence recoloured it); --engine is also held
  * to a plain name, never a path (calibrate --tables DIR --engine ../x read
@@ -547,7 +548,9 @@ static void control_bytes_not_echoed(void **state)
         "help \"$(printf 'e\\033[2J')\"",
         "step --model llama3-8b --hw h100-sxm --context 1 \"$(printf -- '--f\\033[2J')\"",
         "pareto --model llama3-8b --hw h100-sxm \"$(printf 'g\\033[2J')\"",
-        "simulate --qps 1 --qps \"$(printf '2\\033[2J')\""};
+        "simulate --qps 1 --qps \"$(printf '2\\033[2J')\"",
+        /* review43: a C1 CSI (U+009B, C2 9B), valid UTF-8 */
+        "step --model \"$(printf 'h\\302\\23331m')\" --hw h100-sxm --context 1"};
     static const char *const shown[] = {"unknown model 'a\\x1B[31m'",
                                         "unknown dtype 'b\\x1B]0;t\\x07'",
                                         "--engine 'c\\x1B[0m': a name of 1-40 letters",
@@ -555,10 +558,12 @@ static void control_bytes_not_echoed(void **state)
                                         "roofline help: unknown command 'e\\x1B[2J'",
                                         "roofline step: unknown option '--f\\x1B[2J'",
                                         "roofline pareto: unexpected argument 'g\\x1B[2J'",
-                                        "then --qps '2\\x1B[2J'): give it once"};
-    for (int i = 0; i < 8; i++) {
+                                        "then --qps '2\\x1B[2J'): give it once",
+                                        "unknown model 'h\\xC2\\x9B31m'"};
+    for (int i = 0; i < 9; i++) {
         assert_int_equal(run_cli(cmds[i], out, sizeof out), 2);
-        if (!strstr(out, shown[i]) || strchr(out, '\033') || strchr(out, '\007'))
+        if (!strstr(out, shown[i]) || strchr(out, '\033') || strchr(out, '\007') ||
+            strstr(out, "\302\233"))
             fail_msg("%s: %s", cmds[i], out);
     }
 }
