@@ -1478,11 +1478,13 @@ int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *b
             out->candidates++;
             if (pp == 1 && out->widest.plan.tp == 0)
                 out->widest = r;
-            /* the most KV room; within 0.1% of it, the earlier (fewer
-             * stages, wider TP: tp8 over tp4 x pp2 on 8 chips, 4 MB apart
-             * in 16 GB short for llama3-405b on H100) */
-            if (!have_nearest ||
-                r.kv_room > out->nearest.kv_room + 1e-3 * fabs(out->nearest.kv_room))
+            /* the most KV room; within 1% of a chip's HBM of it, the
+             * earlier (fewer stages, wider TP): plans that miss by about
+             * the same are told apart by their speed, not by megabytes
+             * (tp8 over tp4 x pp2 on 8 chips: 4 MB apart in 16 GB short for
+             * llama3-405b on H100; 1.3 MB apart for llama3-70b on 8 TPU
+             * v5e, where tp4 x pp2 takes twice tp8's step: tester51 F6) */
+            if (!have_nearest || r.kv_room > out->nearest.kv_room + 1e-2 * h->hbm_bytes)
                 out->nearest = r, have_nearest = 1;
             if (r.kv_room > 0) {
                 out->r = r;

@@ -607,7 +607,7 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
  * kv_room > 0).  The rule: the fewest pipeline stages whose plan fits,
  * ties to the widest TP (the fewest replicas; inside a domain the fastest
  * batch-1 step, today's tp8 on 8 H100).  When none fits: `nearest`, the
- * candidate with the most KV room (the least short; within 0.1% of it the
+ * candidate with the most KV room (the least short; within 1% of a chip's HBM of it the
  * earlier in the order above, fewer stages then wider TP), fits 0, and
  * `r` is it (timed and printed with fits false, exit 0, as an explicit
  * plan that does not fit; tester48b F1: the widest TP at pp 1 was timed,
