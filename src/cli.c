@@ -1787,7 +1787,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         if (few_note)
             warn_few(o, *n, 1);
         w->n = *n;
-        w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
+        /* the arrivals' own rate, as arrival_req_per_s reads it (serve.h
+         * rl_serve_arrival_rate; tester50 F4: span + 1e-12 read 0.49999999999975
+         * for 0.5); one request, or all at one instant, has none:
+         * note_trace_at_once makes it 0 (null) */
+        double span = *n > 1 ? (*req)[*n - 1].arrival - (*req)[0].arrival : 0;
+        w->qps = span > 0 ? (double)(*n - 1) / span : 1;
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
         return 0;
     }
@@ -2642,13 +2647,19 @@ static void note_cross_domain(const rl_opts *o, const rl_model *m, const rl_hw *
 /* A trace whose requests all arrive at one instant has no offered rate
  * (n - 1 arrivals over 0 s): its qps becomes 0 (JSON null, as --offline)
  * and a note says so, where the overload note read "of the 2e+12 offered"
- * (tester13 #7). */
+ * (tester13 #7).  So has a trace of one request (tester50 F4: it read qps
+ * 1, a rate out of nothing). */
 static void note_trace_at_once(const rl_opts *o, const rl_request *req, long long n,
                                rl_workload *w)
 {
-    if (!o->given[RL_P_TRACE] || n < 2 || req[n - 1].arrival > req[0].arrival)
+    if (!o->given[RL_P_TRACE] || n < 1 || req[n - 1].arrival > req[0].arrival)
         return;
     w->qps = 0;
+    if (n == 1) {
+        rl_cli_say(o, "note: --trace: its one request arrives at t = %g s: no offered rate "
+                      "(qps null), as --offline", req[0].arrival);
+        return;
+    }
     rl_cli_say(o, "note: --trace: its %lld requests all arrive at t = %g s, at once (a burst): no "
                   "offered rate (qps null), as --offline; the throughput is that of the burst",
                n, req[0].arrival);

@@ -64,10 +64,39 @@ static void estimated_result_noted(void **state)
     cJSON_Delete(r);
 }
 
+/* F4: a trace's offered rate is its arrivals' own, arrival_req_per_s: one
+ * request has none (qps null, said; it read qps 1), and arrivals at 0 and
+ * 2 s read 0.5 exactly (it read 0.49999999999975, the span + 1e-12). */
+static void trace_rate_is_the_arrivals(void **state)
+{
+    (void)state;
+    static const char *const text[] = {"0,1000,100\n", "5,1000,100\n", "0,1000,100\n2,1000,100\n"};
+    for (int i = 0; i < 3; i++) {
+        char path[64], args[256];
+        write_temp(path, ".csv", text[i]);
+        snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s --format json",
+                 path);
+        cJSON *r = json_of(args);
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(r, "qps");
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "arrival_req_per_s");
+        if (i < 2) {
+            assert_true(cJSON_IsNull(q));
+            assert_true(cJSON_IsNull(a));
+            assert_non_null(strstr(out, "its one request arrives at t = "));
+        } else {
+            assert_true(cJSON_IsNumber(q) && cJSON_IsNumber(a));
+            assert_true(q->valuedouble == 0.5 && a->valuedouble == 0.5); /* (2 - 1) / 2 s, exact */
+        }
+        cJSON_Delete(r);
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(estimated_result_noted),
+        cmocka_unit_test(trace_rate_is_the_arrivals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
