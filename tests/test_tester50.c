@@ -129,12 +129,37 @@ static void kv_whole_pages(void **state)
     cJSON_Delete(r);
 }
 
+/* F13: an sd beyond 10x the parameter's value or its whole range is no
+ * estimate: null (prefill_step_s at 0 on tester50's static rows printed sd
+ * 5e+148), every other sd within 10x its range (fit.h
+ * RL_FIT_SD_UNIDENTIFIED; the widest range, decode_seq_s's, is 99 s). */
+static void fit_sd_bounded(void **state)
+{
+    (void)state;
+    cJSON *r = json_of("fit tests/data/e2e/t50_static.csv --hw h100-sxm --model llama3-8b "
+                       "--format json");
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(r, "parameters"), *p;
+    int seen = 0;
+    cJSON_ArrayForEach(p, ps) {
+        const cJSON *sd = cJSON_GetObjectItemCaseSensitive(p, "sd");
+        assert_true(cJSON_IsNull(sd) || (cJSON_IsNumber(sd) && sd->valuedouble < 990));
+        if (!strcmp(str(p, "parameter"), "prefill_step_s")) {
+            seen = 1;
+            assert_true(cJSON_IsNull(sd));
+            assert_non_null(strstr(str(p, "status"), "not identifiable (sd beyond 10x its range)"));
+        }
+    }
+    assert_true(seen);
+    cJSON_Delete(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(estimated_result_noted),
         cmocka_unit_test(trace_rate_is_the_arrivals),
         cmocka_unit_test(kv_whole_pages),
+        cmocka_unit_test(fit_sd_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
