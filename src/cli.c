@@ -3822,6 +3822,13 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);
     }
+    /* tester50 F9: --folds above the configurations ran one per
+     * configuration (leave one out), silently */
+    const cJSON *k = cJSON_GetObjectItem(r, "cv_folds");
+    if (cJSON_IsNumber(k) && k->valuedouble < e.folds)
+        rl_cli_say(o, "note: --folds %d: the CSV has %.0f configurations, so %.0f folds ran, one "
+                      "configuration left out at a time (cv_folds)", e.folds, k->valuedouble,
+                   k->valuedouble);
     return emit(o, r);
 }
 

@@ -153,6 +153,18 @@ static void fit_sd_bounded(void **state)
     cJSON_Delete(r);
 }
 
+/* F9: --folds above the configurations (40 in splitwise_h100.csv under
+ * llama2-70b's max_context) runs one a configuration, and says so. */
+static void folds_above_configurations_noted(void **state)
+{
+    (void)state;
+    cJSON *r = json_of("fit tests/data/e2e/splitwise_h100.csv --hw h100-sxm --model llama2-70b "
+                "--folds 100 --format json");
+    assert_int_equal((int)num(r, "cv_folds"), 40);
+    assert_non_null(strstr(out, "note: --folds 100: the CSV has 40 configurations, so 40 folds ran"));
+    cJSON_Delete(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +172,7 @@ int main(void)
         cmocka_unit_test(trace_rate_is_the_arrivals),
         cmocka_unit_test(kv_whole_pages),
         cmocka_unit_test(fit_sd_bounded),
+        cmocka_unit_test(folds_above_configurations_noted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
