@@ -165,6 +165,35 @@ static void folds_above_configurations_noted(void **state)
     cJSON_Delete(r);
 }
 
+/* F8: a cell of a column the row's phase does not read is noted with its
+ * file, line and column (a prefill's context 512 and a decode's tokens 512
+ * were dropped silently); empty or 0, as roofline's own CSVs write them,
+ * stays silent. */
+static void unread_cell_noted(void **state)
+{
+    (void)state;
+    static const struct { const char *row, *want; } c[] = {
+        {"prefill,1,1,512,512,0.02\n", "line 2, column 'context' (column 4): 512, which a prefill "
+                                        "row does not read"},
+        {"decode,1,1,512,512,0.0065\n", "line 2, column 'tokens' (column 5): 512, which a decode "
+                                         "row does not read"},
+        {"prefill,1,1,0,512,0.02\nprefill,1,1,,512,0.02\ndecode,1,1,512,,0.0065\n", NULL}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        char text[256], path[64], args[256];
+        snprintf(text, sizeof text, "phase,tp,batch,context,tokens,measured_s\n%s", c[i].row);
+        write_temp(path, ".csv", text);
+        snprintf(args, sizeof args, "validate --against %s --hw h100-sxm --model llama3-8b "
+                 "--format json", path);
+        cJSON *r = json_of(args);
+        if (c[i].want)
+            assert_non_null(strstr(out, c[i].want));
+        else
+            assert_null(strstr(out, "not read"));
+        cJSON_Delete(r);
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +202,7 @@ int main(void)
         cmocka_unit_test(kv_whole_pages),
         cmocka_unit_test(fit_sd_bounded),
         cmocka_unit_test(folds_above_configurations_noted),
+        cmocka_unit_test(unread_cell_noted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
