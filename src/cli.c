@@ -1008,9 +1008,12 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
         double p[5] = {0, 0, 0, 0, 0};
         char at[96], ops[256] = "";
         untabled_rows(result, p, at, sizeof at);
+        const cJSON *over = cJSON_GetObjectItemCaseSensitive(result, "table_time_share_at");
         if (p[3] + p[0] > 0)
             snprintf(ops, sizeof ops, ": %.0f operator(s) extrapolated beyond the tables' "
                      "measured shapes, %.0f timed by the roofline alone%s", p[3], p[0], at);
+        else if (cJSON_IsString(over)) /* simulate, size: the share's steps */
+            snprintf(ops, sizeof ops, " over %.200s", over->valuestring);
         rl_cli_say(o, "note: mode estimated: %.2f%% of the time is not timed by a measured or "
                       "interpolated kernel (table_time_share %.3g, below %.2g)%s: an estimate "
                       "beyond what the tables measured",
