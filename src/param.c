@@ -522,7 +522,9 @@ const rl_command RL_COMMANDS[] = {
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, one request each, from the operator list plus the engine's "
      "prefill dispatch once (prefill_dispatch_s: vLLM 0.8 ms per layer); achieved MFU; with "
-     "--chunk c also the chunked-prefill time (chunks on the prefix so far).",
+     "--chunk c also the chunked-prefill time (chunks on the prefix so far). Each row carries "
+     "its own `mode` and `table_time_share` (the header's are the lowest share's: one long or "
+     "one-token prompt makes the whole list `estimated`, and a note on stderr names why).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--tp Y --ep Z]\n"
      "       [--set ...] [--format F]"},
