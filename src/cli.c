@@ -462,6 +462,12 @@ static int load_model(const rl_opts *o, rl_model *m)
     return 0;
 }
 
+/* Set once a note has said why the command's result reads `estimated`
+ * (nothing measured, a changed chip, MoE experts from the GEMM table,
+ * fitted costs applied outside their fit); emit's note_estimated says it
+ * otherwise.  Cleared before each command. */
+static int estimated_said;
+
 /* A --set that changed the chip scales its measurements (spec.h
  * rl_hw_what_if_of).  The chip named is the one its engine's tables were
  * measured on (h100-pcie, a spec over h100-sxm's tables, said "h100-pcie's
@@ -470,7 +476,8 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
-    if (rl_hw_what_if_of(h) && !o->ideal && (rl_hw_measured(h) || h->engine_costs.present))
+    if (rl_hw_what_if_of(h) && !o->ideal && (rl_hw_measured(h) || h->engine_costs.present) &&
+        (estimated_said = 1))
         rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
                       "estimated; the plan and its collectives are kept",
                    h->changed, on,
@@ -494,6 +501,7 @@ static void measured_variants(const rl_serving_engine *e, rl_kclass c, char *buf
 /* Set by note_moe_from_gemm for the command's result (emit): its routed
  * experts are timed from the GEMM table.  Cleared before each command. */
 static int moe_from_gemm;
+
 
 /* Say so when the selected engine's tables hold no MoE kernel of model m's
  * expert shape in any dtype: its routed experts are timed from the dense
@@ -845,6 +853,7 @@ static void say_smoke(const rl_opts *o, const rl_hw *h)
  * datasheet peaks read faster than the measured h100-sxm). */
 static void note_unmeasured(const char *cmd, const rl_hw *h)
 {
+    estimated_said = 1;
     rl_cli_tell(cmd, "note: %s has nothing measured (no kernel or efficiency tables): its "
                 "times are estimated from datasheet peaks at efficiency 1.0, optimistic beside "
                 "a calibrated profile's (each result's mode); calibrate it (roofline calibrate) "
@@ -953,6 +962,83 @@ static void add_overrides(const rl_opts *o, cJSON *result, int k, const char *ke
         cJSON_AddStringToObject(result, key, v);
 }
 
+/* The provenance counts of result's rows with a table-time share below
+ * RL_TABLE_SHARE_MIN (all rows: none carries its own), summed into p
+ * (roofline, measured, interpolated, extrapolated, derived), and the
+ * tokens (else batch) of the first and last such row into at. */
+static void untabled_rows(const cJSON *result, double p[5], char *at, size_t n)
+{
+    static const char *const k[5] = {"roofline", "measured", "interpolated", "extrapolated",
+                                     "derived"};
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows"), *r;
+    long long first = -1, last = -1;
+    const char *axis = "tokens";
+    at[0] = '\0';
+    cJSON_ArrayForEach(r, rows) {
+        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(r, "table_time_share");
+        const cJSON *pv = cJSON_GetObjectItemCaseSensitive(r, "provenance");
+        if ((cJSON_IsNumber(sh) && sh->valuedouble >= RL_TABLE_SHARE_MIN) || !cJSON_IsObject(pv))
+            continue;
+        for (int i = 0; i < 5; i++) {
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(pv, k[i]);
+            p[i] += cJSON_IsNumber(c) ? c->valuedouble : 0;
+        }
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "tokens");
+        if (!cJSON_IsNumber(v) && (v = cJSON_GetObjectItemCaseSensitive(r, "batch")))
+            axis = "batch";
+        if (cJSON_IsNumber(v)) {
+            last = (long long)v->valuedouble;
+            first = first < 0 ? last : first;
+        }
+    }
+    const cJSON *pv = cJSON_GetObjectItemCaseSensitive(result, "provenance");
+    for (int i = 0; i < 5 && cJSON_IsObject(pv); i++) { /* ops: the result's own */
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(pv, k[i]);
+        p[i] += cJSON_IsNumber(c) ? c->valuedouble : 0;
+    }
+    if (first >= 0 && first != last)
+        snprintf(at, n, " (rows at %s %lld to %lld)", axis, first, last);
+    else if (first >= 0)
+        snprintf(at, n, " (at %s %lld)", axis, first);
+}
+
+/* tester50 F2: a result reads `estimated` and says why on stderr, once,
+ * whatever made it so: a table-time share below RL_TABLE_SHARE_MIN (long
+ * prompts timed past the tables' grid, a one-token prefill), tables
+ * imported --device-unchecked, or the result's mode_note; the causes noted
+ * where they arise (estimated_said) are not repeated. */
+static void note_estimated(const rl_opts *o, const cJSON *result)
+{
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(result, "mode");
+    const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(result, "engine_source");
+    const cJSON *why = cJSON_GetObjectItemCaseSensitive(result, "mode_note");
+    if (estimated_said || !cJSON_IsString(mode) || strcmp(mode->valuestring, "estimated") != 0)
+        return;
+    estimated_said = 1;
+    if (cJSON_IsString(src) && strstr(src->valuestring, RL_DEVICE_UNCHECKED)) {
+        rl_cli_say(o, "note: mode estimated: the engine's kernel tables were imported with "
+                      "--device-unchecked: no chip is known to have run them");
+    } else if (cJSON_IsNumber(share) && share->valuedouble < RL_TABLE_SHARE_MIN) {
+        double p[5] = {0, 0, 0, 0, 0};
+        char at[96], ops[256] = "";
+        untabled_rows(result, p, at, sizeof at);
+        const cJSON *over = cJSON_GetObjectItemCaseSensitive(result, "table_time_share_at");
+        if (p[3] + p[0] > 0)
+            snprintf(ops, sizeof ops, ": %.0f operator(s) extrapolated beyond the tables' "
+                     "measured shapes, %.0f timed by the roofline alone%s", p[3], p[0], at);
+        else if (cJSON_IsString(over)) /* simulate, size: the share's steps */
+            snprintf(ops, sizeof ops, " over %.200s", over->valuestring);
+        rl_cli_say(o, "note: mode estimated: %.2f%% of the time is not timed by a measured or "
+                      "interpolated kernel (table_time_share %.3g, below %.2g)%s: an estimate "
+                      "beyond what the tables measured",
+                   floor(1e4 * (1 - share->valuedouble)) / 100, share->valuedouble,
+                   RL_TABLE_SHARE_MIN, ops);
+    } else if (cJSON_IsString(why)) {
+        rl_cli_say(o, "note: mode estimated: %s", why->valuestring);
+    }
+}
+
 static int emit(const rl_opts *o, cJSON *result)
 {
     char err[ERRLEN];
@@ -968,10 +1054,13 @@ static int emit(const rl_opts *o, cJSON *result)
         !cJSON_HasObjectItem(result, "smoke_test"))
         cJSON_AddBoolToObject(result, "smoke_test", 1);
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
-    if (moe_from_gemm && cJSON_IsNumber(share))
+    if (moe_from_gemm && cJSON_IsNumber(share)) {
+        estimated_said = 1;
         rl_cli_say(o, "note: %.1f%% of the step time is not timed by a measured or interpolated "
                       "kernel (1 - table_time_share), the GEMM-timed routed experts among it",
                    100 * (1 - share->valuedouble));
+    }
+    note_estimated(o, result);
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     const cJSON *left = o->fmt == RL_FMT_CSV ? rl_report_csv_omits(result) : NULL;
     if (text && left) /* tester10 #8: the CSV dropped the collectives silently */
@@ -1004,6 +1093,7 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                  "token of %s%s%s%s) whatever the TP", act, 1e6 * act * rl_e2e_act_bytes(m, p),
                  m->name, same ? "" : ", scaled from ", same ? "" : c->models,
                  same ? "" : " by layers x d_model, an assumption");
+    estimated_said |= *d != '\0';
     if (*d)
         rl_cli_tell(cmd, "note: %s's engine costs are applied outside what they were "
                          "fitted on: %s; the time extrapolates their host floor and efficiencies%s",
@@ -1722,7 +1812,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         if (few_note)
             warn_few(o, *n, 1);
         w->n = *n;
-        w->qps = *n > 1 ? (double)(*n - 1) / ((*req)[*n - 1].arrival - (*req)[0].arrival + 1e-12) : 1;
+        /* the arrivals' own rate, as arrival_req_per_s reads it (serve.h
+         * rl_serve_arrival_rate; tester50 F4: span + 1e-12 read 0.49999999999975
+         * for 0.5); one request, or all at one instant, has none:
+         * note_trace_at_once makes it 0 (null) */
+        double span = *n > 1 ? (*req)[*n - 1].arrival - (*req)[0].arrival : 0;
+        w->qps = span > 0 ? (double)(*n - 1) / span : 1;
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
         return 0;
     }
@@ -2577,13 +2672,19 @@ static void note_cross_domain(const rl_opts *o, const rl_model *m, const rl_hw *
 /* A trace whose requests all arrive at one instant has no offered rate
  * (n - 1 arrivals over 0 s): its qps becomes 0 (JSON null, as --offline)
  * and a note says so, where the overload note read "of the 2e+12 offered"
- * (tester13 #7). */
+ * (tester13 #7).  So has a trace of one request (tester50 F4: it read qps
+ * 1, a rate out of nothing). */
 static void note_trace_at_once(const rl_opts *o, const rl_request *req, long long n,
                                rl_workload *w)
 {
-    if (!o->given[RL_P_TRACE] || n < 2 || req[n - 1].arrival > req[0].arrival)
+    if (!o->given[RL_P_TRACE] || n < 1 || req[n - 1].arrival > req[0].arrival)
         return;
     w->qps = 0;
+    if (n == 1) {
+        rl_cli_say(o, "note: --trace: its one request arrives at t = %g s: no offered rate "
+                      "(qps null), as --offline", req[0].arrival);
+        return;
+    }
     rl_cli_say(o, "note: --trace: its %lld requests all arrive at t = %g s, at once (a burst): no "
                   "offered rate (qps null), as --offline; the throughput is that of the burst",
                n, req[0].arrival);
@@ -3725,6 +3826,10 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     }
     if (*m->ignored) /* measure.h: a misspelt optional column is seen */
         rl_cli_say(o, "note: %s: columns not read (not measurement fields): %s", file, m->ignored);
+    if (*m->unused) /* tester50 F8 */
+        rl_cli_say(o, "note: %s: %s (a decode row reads context, a prefill tokens (no cached "
+                      "prefix: a prompt's whole length), a static tokens and output; an empty "
+                      "or 0 cell is not noted)", file, m->unused);
     return 0;
 }
 
@@ -3755,6 +3860,13 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);
     }
+    /* tester50 F9: --folds above the configurations ran one per
+     * configuration (leave one out), silently */
+    const cJSON *k = cJSON_GetObjectItem(r, "cv_folds");
+    if (cJSON_IsNumber(k) && k->valuedouble < e.folds)
+        rl_cli_say(o, "note: --folds %d: the CSV has %.0f configurations, so %.0f folds ran, one "
+                      "configuration left out at a time (cv_folds)", e.folds, k->valuedouble,
+                   k->valuedouble);
     return emit(o, r);
 }
 
@@ -4258,6 +4370,7 @@ int rl_cli_main(int argc, char **argv)
         return RL_EXIT_INPUT;
     smoke_loaded = 0;
     moe_from_gemm = 0;
+    estimated_said = 0;
     rc = c->cli(&o);
     note_floored(o.cmd);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).

@@ -1585,24 +1585,37 @@ static rl_ec_status param_status(const rl_fit_result *f, int p, double *v, doubl
     return f->at_bound[p] ? RL_EC_AT_BOUND : RL_EC_FITTED;
 }
 
+/* Whether sd (of value v, fitted over [lo, hi]) is no estimate: none (a
+ * singular covariance), above RL_FIT_SD_UNIDENTIFIED times the value, or
+ * above that many times the whole range the fit searches (tester50 F13: a
+ * value of 0 printed sd 5e+148 as a number). */
+static int sd_unbounded(double v, double sd, double lo, double hi)
+{
+    return !isfinite(sd) || (v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v)) ||
+           sd > RL_FIT_SD_UNIDENTIFIED * (hi - lo);
+}
+
 static cJSON *param_json(const rl_fit_result *f, int p)
 {
     cJSON *o = cJSON_CreateObject();
     int eff = rl_ec_is_eff((rl_ec_param)p);
     double v, sd;
     rl_ec_status st = param_status(f, p, &v, &sd);
-    /* an sd above RL_FIT_SD_UNIDENTIFIED times the value (or none: a singular
-     * covariance): no number is shown */
-    int loose = st == RL_EC_LOOSE &&
-                (!isfinite(sd) || (v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v)));
+    /* an sd above RL_FIT_SD_UNIDENTIFIED times the value or the range (or
+     * none: a singular covariance): no number is shown */
     double lo, hi;
     rl_ec_range((rl_ec_param)p, &lo, &hi);
+    int loose = st == RL_EC_LOOSE && sd_unbounded(v, sd, lo, hi);
+    const char *beyond = !isfinite(sd)                                          ? "singular covariance"
+                         : v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v) ? "sd beyond 10x its value"
+                                                                            : "sd beyond 10x its range";
     char status[256];
     if (loose && f->absorber[p] >= 0)
-        snprintf(status, sizeof status, "not identifiable (sd beyond 10x its value): %s absorbs it", rl_ec_name((rl_ec_param)f->absorber[p]));
+        snprintf(status, sizeof status, "not identifiable (%s): %s absorbs it", beyond,
+                 rl_ec_name((rl_ec_param)f->absorber[p]));
     else if (loose)
         snprintf(status, sizeof status, "not identifiable (%s): no row's time depends on it "
-                 "at the optimum%s", isfinite(sd) ? "sd beyond 10x its value" : "singular covariance",
+                 "at the optimum%s", beyond,
                  p == RL_EC_DECODE_STEP || p == RL_EC_PREFILL_STEP || p == RL_EC_LAUNCH
                      ? " (the device side of max(host, device) wins where it enters)" : "");
     else if (st == RL_EC_LOOSE)
@@ -1636,7 +1649,9 @@ static void record_status(const rl_fit_result *f, rl_engine_costs *c)
     for (int p = 0; p < RL_EC_N; p++) {
         double v, sd;
         c->status[p] = param_status(f, p, &v, &sd);
-        c->sd[p] = c->status[p] != RL_EC_HELD && isfinite(sd) ? sd : NAN;
+        double lo, hi;
+        rl_ec_range((rl_ec_param)p, &lo, &hi);
+        c->sd[p] = c->status[p] != RL_EC_HELD && !sd_unbounded(v, sd, lo, hi) ? sd : NAN;
     }
 }
 

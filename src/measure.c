@@ -112,6 +112,8 @@ typedef struct {
     int idx[C_COUNT]; /* column -> field index, -1 when absent */
     char *ignored;    /* the header's other columns, listed (rl_meas.ignored) */
     size_t ignored_len;
+    int nunused;      /* cells a row's phase does not read, not empty or 0 */
+    char unused[256]; /* the first of them (rl_meas.unused) */
     char *err;
     size_t errlen;
 } ctx;
@@ -213,6 +215,22 @@ static int needed(ctx *c, char **f, int col, rl_meas_phase ph)
     return 0;
 }
 
+/* Count (and name the first) cell of col that row phase ph does not read
+ * and that is neither empty nor 0, as roofline's own CSVs write them
+ * (tester50 F8: a prefill row's context 512, a cached prefix the CSV has
+ * no column for, was dropped silently). */
+static void unread(ctx *c, char **f, int col, rl_meas_phase ph)
+{
+    double v;
+    const char *why, *s = c->idx[col] >= 0 ? f[c->idx[col]] : "";
+    if (!*s || (rl_parse_number(s, &v, &why) == 0 && v == 0))
+        return;
+    if (c->nunused++ == 0)
+        snprintf(c->unused, sizeof c->unused, "line %d, column '%s' (column %d): %.64s, which a "
+                 "%s row does not read", c->line, COL_NAMES[col], c->idx[col] + 1, s,
+                 PHASE_NAMES[ph]);
+}
+
 static int parse_row(ctx *c, char **f, rl_meas_row *r)
 {
     memset(r, 0, sizeof *r);
@@ -236,6 +254,12 @@ static int parse_row(ctx *c, char **f, rl_meas_row *r)
         return -1;
     if (r->phase == RL_MEAS_STATIC && get_count(c, f, C_OUTPUT, &r->output))
         return -1;
+    if (r->phase != RL_MEAS_DECODE)
+        unread(c, f, C_CONTEXT, r->phase);
+    else
+        unread(c, f, C_TOKENS, r->phase);
+    if (r->phase != RL_MEAS_STATIC)
+        unread(c, f, C_OUTPUT, r->phase);
     int st = r->phase == RL_MEAS_STATIC;
     if (get_measured(c, f, st ? C_TOK_S : C_MEASURED_S, MEAS_RANGE[st][0], MEAS_RANGE[st][1],
                      &r->measured))
@@ -296,7 +320,8 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     if (!buf)
         return -1;
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
-    ctx c = {path, 0, {0}, out->ignored, sizeof out->ignored, err, errlen};
+    ctx c = {.path = path, .ignored = out->ignored, .ignored_len = sizeof out->ignored, .err = err,
+             .errlen = errlen};
     int have_header = 0, cap = 0, rc = -1, nf;
     char *f[MAX_COLS + 1];
     /* a UTF-8 byte-order mark opening the file, as spreadsheets export it */
@@ -365,6 +390,9 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", path);
         goto done;
     }
+    if (c.nunused > 0)
+        snprintf(out->unused, sizeof out->unused, "%d cell%s not read (the first: %s)",
+                 c.nunused, c.nunused == 1 ? "" : "s", c.unused);
     rc = 0;
 done:
     free(buf);

@@ -67,6 +67,10 @@ typedef struct {
     unsigned long long hash;    /* FNV-1a 64 of the file's bytes */
     char ignored[1024];         /* the header's columns not read, quoted, ", " between
                                  * ("" when none; cut short past 1023 bytes) */
+    char unused[512];           /* tester50 F8: the first non-zero cell of a column its
+                                 * row's phase does not read (a prefill's context, a
+                                 * decode's tokens or output, a static's context), and
+                                 * how many such ("" when none): fit and validate note it */
     int tp_col, pp_col, ep_col; /* 1-based columns of tp, pp and ep (0: absent), which
                                  * fit and validate name in a row's layout errors */
     int engine_col;             /* 1-based column of engine (0: absent), which validate

@@ -523,7 +523,9 @@ const rl_command RL_COMMANDS[] = {
      "Prefill time (TTFT without queueing) of prompts of --tokens tokens.\n"
      "One row per --tokens value, one request each, from the operator list plus the engine's "
      "prefill dispatch once (prefill_dispatch_s: vLLM 0.8 ms per layer); achieved MFU; with "
-     "--chunk c also the chunked-prefill time (chunks on the prefix so far).",
+     "--chunk c also the chunked-prefill time (chunks on the prefix so far). Each row carries "
+     "its own `mode` and `table_time_share` (the header's are the lowest share's: one long or "
+     "one-token prompt makes the whole list `estimated`, and a note on stderr names why).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--tp Y --ep Z]\n"
      "       [--set ...] [--format F]"},
@@ -632,7 +634,8 @@ const rl_command RL_COMMANDS[] = {
      "(docs/model.md, Engine costs).  On prefill rows of one TP degree prefill_act_byte_s is\n"
      "held at 0 (it cannot be told from compute_eff and prefill_comm_eff there).\n"
      "Prints each parameter with its sd and status (not identified: sd above its value or\n"
-     "half its range), each row's residual, --folds K cross-validated\n"
+     "half its range; no sd, '-', beyond 10x its value or range), each row's residual,\n"
+     "--folds K cross-validated\n"
      "|error| over whole configurations; --save writes --hw plus engines.NAME.costs (NAME:\n"
      "--engine, else the rows' engine column when they agree, else the CSV's file name without\n"
      "folder and extension (runs/my.csv: engine my; 'fitted' when none of its characters is a\n"

@@ -169,6 +169,18 @@ static void add_table_share(cJSON *o, const rl_hw *h, double share)
         cJSON_AddNullToObject(o, "table_time_share");
 }
 
+/* Row r's own table-time share and the mode it alone would read (tester50
+ * F2: a --tokens or --batch list read `estimated` as a whole, no row saying
+ * which of them is): as add_table_share under base, the header's mode
+ * before the rows' shares decide it. */
+static void add_row_share(cJSON *r, const char *base, const rl_hw *h, double share)
+{
+    if (!r || share < 0)
+        return;
+    cJSON_AddStringToObject(r, "mode", rl_run_mode(base, h, share));
+    cJSON_AddNumberToObject(r, "table_time_share", share);
+}
+
 void rl_result_untabled_note(cJSON *r, const rl_hw *h)
 {
     cJSON *mode = r ? cJSON_GetObjectItemCaseSensitive(r, "mode") : NULL;
@@ -556,6 +568,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         if (tables) {
             add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
             add_provenance(cJSON_GetArrayItem(rows, i), ops.prov);
+            add_row_share(cJSON_GetArrayItem(rows, i), rl_hw_mode(h, 1), h,
+                          share_of(s.table_s, s.step_s));
         }
     }
     add_table_share(o, h, share);
@@ -990,8 +1004,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         }
         add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
-        if (tables) /* as the one-chip rows: the replica's (a stage's) op list */
+        if (tables) { /* as the one-chip rows: the replica's (a stage's) op list */
             add_provenance(cJSON_GetArrayItem(rows, i), s.prov);
+            add_row_share(cJSON_GetArrayItem(rows, i),
+                          cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h,
+                          m->abstract ? -1.0 : share_of(s.table_s, s.step_s));
+        }
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
@@ -1231,7 +1249,8 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
          * per-request host constant outside every step (docs/model.md,
          * tester4 #9: vLLM's 2000-token prefill read estimated here only) */
         double d = rl_ops_prefill_dispatch(m, h, c), ttft = ops.step_s + d;
-        share = min_share(share, share_of(ops.table_s, ops.step_s));
+        double row_share = share_of(ops.table_s, ops.step_s);
+        share = min_share(share, row_share);
         for (int q = 0; q < 4; q++)
             ops.band_s[q] += d;
         cJSON *r = cJSON_CreateObject();
@@ -1248,6 +1267,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ttft);
         cJSON_AddNumberToObject(r, "prefill_dispatch_s", d);
         add_provenance(r, ops.prov);
+        add_row_share(r, cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h, row_share);
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
     }

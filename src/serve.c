@@ -1392,14 +1392,26 @@ static double kv_held(const replica *r)
 }
 
 /* KV pages a replica holds with `extra` more tokens in `extra_seqs` more
- * sequences: tokens / page plus half a page of fragmentation per sequence
- * (the expected waste of the last, partly filled page). */
+ * sequences.  A paged KV cache gives each sequence ceil(tokens / page)
+ * whole blocks, one more as it fills the last (vLLM PagedAttention, Kwon
+ * et al., SOSP 2023, sec. 4.2).  The replica tracks its sequences' tokens
+ * in sum, not one by one, so: while its mean sequence spans fewer than
+ * KV_WHOLE_PAGES pages, each sequence holds the mean's whole pages,
+ * ceil(mean / page) (exact for sequences of one length; tester50 F3: at
+ * --page 50000 a 1200-token sequence was charged 26k tokens, and 17 ran on
+ * a pool of 9.6 pages); longer, tokens / page plus half a page of
+ * fragmentation per sequence (the expected waste of the last, partly
+ * filled page, once lengths spread over many pages).  Non-decreasing in k
+ * either way, and across the switch (KV_WHOLE_PAGES below it, + 1/2 at it). */
+#define KV_WHOLE_PAGES 2
 static double kv_pages_at(const sim *S, const replica *r, long long k, double extra,
                           int extra_seqs)
 {
     double tokens = r->A + r->nactive * S->E * (double)k + kv_held(r) + extra;
-    double pg = S->c->page_tokens;
-    double sum = tokens + (r->nactive + r->npartial + extra_seqs) * (pg - 1) / 2;
+    double pg = S->c->page_tokens, seqs = r->nactive + r->npartial + extra_seqs;
+    if (seqs > 0 && tokens < KV_WHOLE_PAGES * pg * seqs) /* 1e-9: a mean of whole pages */
+        return seqs * ceil(tokens / seqs / pg - 1e-9);
+    double sum = tokens + seqs * (pg - 1) / 2;
     return S->inv_page > 0 ? sum * S->inv_page : sum / pg; /* the same number either way */
 }
 

@@ -1201,8 +1201,9 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
             "your evaluations; --keep-precision restricts the search to the given dtypes).");
     for (int i = 0; i < in->nhw; i++)
         memory_rule(d, in, &in->hw[i]);
-    item(d, "KV cache in %d-token pages with half a page of fragmentation per sequence; "
-            "preemption by recompute.", rl_serve_config_default().page_tokens);
+    item(d, "KV cache in %d-token pages: each sequence holds whole pages (half a page of "
+            "fragmentation a sequence on average once it spans several); preemption by "
+            "recompute.", rl_serve_config_default().page_tokens);
     item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
             "(no warm-up discarded); a drawn request whose prompt + output exceeds the "
             "model's max_context is drawn again (a server refuses it; a trace row that long "

@@ -1831,8 +1831,10 @@ static void step_chips_no_fit_exit_zero(void **state)
     for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
         char cmd[512];
         snprintf(cmd, sizeof cmd, "%s%s --format json", base, tails[i]);
-        /* fails unless exit 0 with JSON (and past one chip the note) */
-        cJSON *j = i > 0 ? run_json_noted(cmd, "holds its weights") : run_json(cmd);
+        /* fails unless exit 0 with JSON (and past one chip the note; on
+         * one, 405b's GEMMs at batch 1 run past the tables: estimated,
+         * table_time_share 0.453, said since tester50 F2) */
+        cJSON *j = run_json_noted(cmd, i > 0 ? "holds its weights" : "note: mode estimated: ");
         const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
         assert_true(cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")));
         cJSON_Delete(j);
