@@ -966,10 +966,6 @@ static int emit(const rl_opts *o, cJSON *result)
                       "kernel (1 - table_time_share), the GEMM-timed routed experts among it",
                    100 * (1 - share->valuedouble));
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
-    const cJSON *left = o->fmt == RL_FMT_CSV ? rl_report_csv_omits(result) : NULL;
-    if (text && left) /* tester10 #8: the CSV dropped the collectives silently */
-        rl_cli_say(o, "note: --format csv prints one table; the %s table (%d rows) is printed by "
-                      "--format table or json", left->string, cJSON_GetArraySize(left));
     cJSON_Delete(result);
     if (!text) {
         rl_cli_say(o, "%s", err);

@@ -112,6 +112,7 @@ typedef struct {
     int idx[C_COUNT]; /* column -> field index, -1 when absent */
     char *ignored;    /* the header's other columns, listed (rl_meas.ignored) */
     size_t ignored_len;
+    int table;        /* the `table` column's index, -1 when absent */
     char *err;
     size_t errlen;
 } ctx;
@@ -129,7 +130,10 @@ static int parse_header(ctx *c, char **f, int nf)
 {
     for (int k = 0; k < C_COUNT; k++)
         c->idx[k] = -1;
+    c->table = -1;
     for (int i = 0; i < nf; i++) {
+        if (strcmp(f[i], "table") == 0 && c->table < 0)
+            c->table = i;
         int k = 0;
         while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
             k++;
@@ -296,7 +300,7 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     if (!buf)
         return -1;
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
-    ctx c = {path, 0, {0}, out->ignored, sizeof out->ignored, err, errlen};
+    ctx c = {path, 0, {0}, out->ignored, sizeof out->ignored, -1, err, errlen};
     int have_header = 0, cap = 0, rc = -1, nf;
     char *f[MAX_COLS + 1];
     /* a UTF-8 byte-order mark opening the file, as spreadsheets export it */
@@ -343,6 +347,10 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
                      have_header);
             goto done;
         }
+        /* roofline's own CSV of a result with several tables (report.c: fit's
+         * parameters beside its rows, tester50 F1): only the rows are measurements */
+        if (c.table >= 0 && strcmp(f[c.table], "rows") != 0)
+            continue;
         if (out->n == cap) {
             cap = cap ? 2 * cap : 64;
             rl_meas_row *grown = realloc(out->row, (size_t)cap * sizeof *grown);
