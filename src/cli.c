@@ -3386,6 +3386,13 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "%s", err);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
+    if (o->plan.overlap && (s.calibrated || s.fitted)) /* tester50 F10: as step --tp says it */
+        rl_cli_tell("pareto", "note: %s's %s step adds its collectives to the local time (no "
+                    "overlap was measured); --overlap ignored", h.name,
+                    s.fitted ? "fitted" : "calibrated");
+    else if (o->plan.overlap && !s.sharded)
+        rl_cli_tell("pareto", "note: --ideal ranks formula (1) on all chips, no collectives; "
+                              "--overlap ignored");
     size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
     long nf = idx ? rl_sweep_frontier(&s, NULL, idx) : -1;
     int rc = RL_EXIT_OK;

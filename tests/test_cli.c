@@ -4895,6 +4895,25 @@ static void list_presets(void **state)
     assert_non_null(strstr(out, "(got 'extra' after 'hw')"));
 }
 
+/* tester50 F10: pareto --overlap on a calibrated profile was ignored with
+ * no note and no key, and applied on a chip without measurements with no
+ * key either: the note step --tp gives, and the `overlap` key. */
+static void pareto_says_overlap(void **state)
+{
+    (void)state;
+    const char *base = "pareto --model llama3-70b --hw h100-sxm --chips 8 --batch 1 --format json";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --overlap", base);
+    cJSON *j = run_json_noted(cmd, "calibrated step adds its collectives to the local time (no "
+                                   "overlap was measured); --overlap ignored");
+    assert_string_equal(cJSON_GetObjectItem(j, "overlap")->valuestring, "local + comm");
+    cJSON_Delete(j);
+    j = run_json("pareto --model llama3-70b --hw tpu-v5e --chips 16 --batch 1 --overlap --format json");
+    assert_string_equal(cJSON_GetObjectItem(j, "overlap")->valuestring,
+                        "max(local, comm); pipeline plans max(local, comm - stage sends) + stage sends");
+    cJSON_Delete(j);
+}
+
 /* The CSV header holds column `col` (a whole name between commas). */
 static int csv_has_column(const char *header, const char *col)
 {
@@ -6248,7 +6267,7 @@ int main(void)
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(simulate_notes_band_outside_grid),
         cmocka_unit_test(pareto_skips_invalid_precisions),
-        cmocka_unit_test(info_json),   cmocka_unit_test(no_max_context_said), cmocka_unit_test(integer_flags_one_syntax),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table), cmocka_unit_test(csv_holds_every_table),
+        cmocka_unit_test(info_json),   cmocka_unit_test(no_max_context_said), cmocka_unit_test(integer_flags_one_syntax),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table), cmocka_unit_test(csv_holds_every_table), cmocka_unit_test(pareto_says_overlap),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(save_never_replaces_inputs),
