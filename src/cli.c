@@ -1688,6 +1688,9 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           : o->given[RL_P_QPS] ? "--qps"
                                                : "--burst");
     if (o->given[RL_P_TRACE]) {
+        /* tester50 F11: these were "ignored" with exit 0 where --burst and
+         * --seed were refused; a flag the trace overrides is a scripting
+         * mistake, refused as those are (exit 2, naming every one given) */
         static const rl_param_id set_by_trace[] = {RL_P_QPS, RL_P_REQUESTS, RL_P_PROMPT_DIST,
                                                    RL_P_OUTPUT_DIST};
         char given[128] = "";
@@ -1696,7 +1699,10 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                 snprintf(given + strlen(given), sizeof given - strlen(given), "%s--%s",
                          *given ? ", " : "", rl_param_flag(o, set_by_trace[i]));
         if (*given)
-            rl_cli_say(o, "note: --trace sets arrivals and lengths; %s ignored", given);
+            return rl_cli_say(o, "%s: --trace gives the arrivals and lengths (its arrival_s, "
+                                 "prompt_tokens and output_tokens, one request a line); leave %s "
+                                 "out, or drop --trace to generate requests", given,
+                              strchr(given, ',') ? "them" : "it");
         if (o->given[RL_P_PREFIXES]) /* the trace's prefix_id column says which prefix */
             rl_cli_say(o, "note: --prefixes %s beside --trace: the trace names each request's "
                           "prefix (prefix_id), so N is not used; LEN = %d is the length of a "
