@@ -114,6 +114,7 @@ typedef struct {
     size_t ignored_len;
     int nunused;      /* cells a row's phase does not read, not empty or 0 */
     char unused[256]; /* the first of them (rl_meas.unused) */
+    int table;        /* the `table` column's index, -1 when absent */
     char *err;
     size_t errlen;
 } ctx;
@@ -131,7 +132,10 @@ static int parse_header(ctx *c, char **f, int nf)
 {
     for (int k = 0; k < C_COUNT; k++)
         c->idx[k] = -1;
+    c->table = -1;
     for (int i = 0; i < nf; i++) {
+        if (strcmp(f[i], "table") == 0 && c->table < 0)
+            c->table = i;
         int k = 0;
         while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
             k++;
@@ -320,8 +324,8 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     if (!buf)
         return -1;
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
-    ctx c = {.path = path, .ignored = out->ignored, .ignored_len = sizeof out->ignored, .err = err,
-             .errlen = errlen};
+    ctx c = {.path = path, .ignored = out->ignored, .ignored_len = sizeof out->ignored, .table = -1,
+             .err = err, .errlen = errlen};
     int have_header = 0, cap = 0, rc = -1, nf;
     char *f[MAX_COLS + 1];
     /* a UTF-8 byte-order mark opening the file, as spreadsheets export it */
@@ -368,6 +372,10 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
                      have_header);
             goto done;
         }
+        /* roofline's own CSV of a result with several tables (report.c: fit's
+         * parameters beside its rows, tester50 F1): only the rows are measurements */
+        if (c.table >= 0 && strcmp(f[c.table], "rows") != 0)
+            continue;
         if (out->n == cap) {
             cap = cap ? 2 * cap : 64;
             rl_meas_row *grown = realloc(out->row, (size_t)cap * sizeof *grown);

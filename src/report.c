@@ -388,45 +388,6 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
     cJSON_Delete(cols);
 }
 
-/* The rows as CSV in SI units.  The result's top-level scalars (mode,
- * model, hw, b_crit, ...) lead every line as constant columns, so each row
- * says what made it and files from several runs can be concatenated.  The
- * row columns are the first row's keys, then any scalar key a later row
- * adds (shard's pipeline rows: pp_stage_layers, tester34 F5), empty where
- * a row lacks it; NULL cols (out of memory) writes the first row's only. */
-static void put_csv(buf *b, const cJSON *result, const cJSON *rows)
-{
-    const cJSON *first = rows->child;
-    if (!first)
-        return;
-    cJSON *cols = row_columns(b, result, rows);
-    const cJSON *keys = cols ? cols : first;
-    int c = 0;
-    for (const cJSON *v = result->child; v; v = v->next)
-        if (csv_column(v) && !cJSON_GetObjectItemCaseSensitive(keys, v->string))
-            put(b, "%s%s", c++ ? "," : "", v->string);
-    for (const cJSON *k = keys->child; k; k = k->next)
-        put(b, "%s%s", c++ ? "," : "", k->string);
-    put(b, "\n");
-    for (const cJSON *r = rows->child; r; r = r->next) {
-        c = 0;
-        for (const cJSON *v = result->child; v; v = v->next) {
-            if (!csv_column(v) || cJSON_GetObjectItemCaseSensitive(keys, v->string))
-                continue;
-            put(b, "%s", c++ ? "," : "");
-            put_value(b, v, 1.0, 1);
-        }
-        for (const cJSON *k = keys->child; k; k = k->next) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
-            put(b, "%s", c++ ? "," : "");
-            if (v)
-                put_value(b, v, 1.0, 1);
-        }
-        put(b, "\n");
-    }
-    cJSON_Delete(cols);
-}
-
 /* First non-finite number in the tree, or NULL. */
 static const cJSON *find_nonfinite(const cJSON *o)
 {
@@ -468,27 +429,129 @@ static int side_table(const cJSON *v, const cJSON *rows)
     return v != rows && cJSON_IsArray(v) && cJSON_IsObject(v->child);
 }
 
-/* The table CSV prints (one table a file): the rows, else a result's own
- * table where it has no rows: info --hw's engines (tester49: `info --hw
- * h100-sxm --format csv` printed hw, mode and default_engine alone, the
- * engines the table format lists left out); NULL when none (a header
- * line and one row of the scalars). */
-static const cJSON *csv_table(const cJSON *result)
+/* Copy o's scalars into out under dotted keys (prefix "" or "NAME."):
+ * a nested object's fields as KEY.FIELD (shard's limits.beta, a row's
+ * provenance.measured: tester50 F5, F6), a list of scalars as one value;
+ * an array of objects is a table, not a value, and is left to the caller.
+ * A key out already holds keeps its first value. */
+static void flat_into(buf *b, cJSON *out, const cJSON *o, const char *prefix)
 {
-    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows");
-    if (cJSON_IsArray(rows))
-        return rows;
-    const cJSON *engines = cJSON_GetObjectItemCaseSensitive(result, "engines");
-    return side_table(engines, NULL) ? engines : NULL;
+    for (const cJSON *v = o->child; v && !b->oom; v = v->next) {
+        char key[300];
+        snprintf(key, sizeof key, "%s%s", prefix, v->string ? v->string : "");
+        if (cJSON_IsArray(v) && !scalar_list(v))
+            continue;
+        if (cJSON_IsObject(v)) {
+            char p[304];
+            snprintf(p, sizeof p, "%s.", key);
+            flat_into(b, out, v, p);
+            continue;
+        }
+        if (cJSON_GetObjectItemCaseSensitive(out, key))
+            continue;
+        cJSON *copy = cJSON_Duplicate(v, 1);
+        if (!copy || !cJSON_AddItemToObject(out, key, copy)) {
+            cJSON_Delete(copy);
+            b->oom = 1;
+        }
+    }
 }
 
-const cJSON *rl_report_csv_omits(const cJSON *result)
+/* The CSV of a result: every table it holds, none left out (tester50 F1:
+ * validate --tables printed hw,engine,holdout alone, its operators and
+ * band_widening left out; fit its parameters; step and shard their
+ * collectives).  A table is `rows` or any other top-level array of objects
+ * (side_table), in the result's order, rows first.  One table prints as it
+ * always did: the result's scalars (nested ones dotted, limits.beta) lead
+ * every line, then the table's columns (nested ones dotted,
+ * provenance.measured).  Several tables print as one rectangle, which
+ * pandas, csvkit and spreadsheets read as is: a leading `table` column
+ * names the table a line belongs to ("rows" or the JSON key), the rows'
+ * columns keep their names, another table's read NAME.KEY
+ * (collectives.bytes), empty where a line's table has no such column.  The
+ * columns are every line's keys in order of first appearance; a scalar of
+ * the result a table also has as a column is that column (info --hw's
+ * mode).  A result with no table (or only empty ones) is one header line
+ * and one line of its scalars. */
+static void put_csv(buf *b, const cJSON *result)
 {
-    const cJSON *table = csv_table(result);
-    for (const cJSON *v = result->child; v; v = v->next)
-        if (v != table && side_table(v, cJSON_GetObjectItemCaseSensitive(result, "rows")))
-            return v;
-    return NULL;
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows");
+    const cJSON *tables[64];
+    int nt = 0;
+    if (cJSON_IsArray(rows))
+        tables[nt++] = rows;
+    for (const cJSON *v = result->child; v && nt < 64; v = v->next)
+        if (side_table(v, rows))
+            tables[nt++] = v;
+    cJSON *lines = cJSON_CreateArray(), *cols = cJSON_CreateObject(), *lead = cJSON_CreateObject();
+    if (!lines || !cols || !lead)
+        b->oom = 1;
+    int nlines = 0;
+    for (int t = 0; t < nt && !b->oom; t++) {
+        char prefix[300] = "";
+        if (nt > 1 && tables[t] != rows)
+            snprintf(prefix, sizeof prefix, "%s.", tables[t]->string);
+        for (const cJSON *r = tables[t]->child; r && !b->oom; r = r->next) {
+            cJSON *flat = cJSON_CreateObject();
+            if (!flat || !cJSON_AddItemToArray(lines, flat)) {
+                cJSON_Delete(flat);
+                b->oom = 1;
+                break;
+            }
+            flat_into(b, flat, r, prefix);
+            for (const cJSON *k = flat->child; k && !b->oom; k = k->next)
+                if (!cJSON_GetObjectItemCaseSensitive(cols, k->string) &&
+                    !cJSON_AddNullToObject(cols, k->string))
+                    b->oom = 1;
+            nlines++;
+        }
+    }
+    if (!b->oom)
+        flat_into(b, lead, result, "");
+    if (b->oom || nlines == 0) { /* no table: a header line and one line of the scalars (tester4:
+                                  * it was a two-column key,value list, unlike every other CSV) */
+        for (int values = 0; values < 2 && !b->oom; values++) {
+            csv_line l = {values, 0};
+            each_scalar(b, result, "", put_csv_cell, &l);
+            put(b, "\n");
+        }
+    } else {
+        int multi = nt > 1, c = 0;
+        if (multi)
+            put(b, "table");
+        c = multi;
+        for (const cJSON *v = lead->child; v; v = v->next)
+            if (!cJSON_GetObjectItemCaseSensitive(cols, v->string))
+                put(b, "%s%s", c++ ? "," : "", v->string);
+        for (const cJSON *k = cols->child; k; k = k->next)
+            put(b, "%s%s", c++ ? "," : "", k->string);
+        put(b, "\n");
+        const cJSON *line = lines->child;
+        for (int t = 0; t < nt; t++)
+            for (const cJSON *r = tables[t]->child; r && line; r = r->next, line = line->next) {
+                c = 0;
+                if (multi) {
+                    put(b, "%s", tables[t]->string);
+                    c = 1;
+                }
+                for (const cJSON *v = lead->child; v; v = v->next) {
+                    if (cJSON_GetObjectItemCaseSensitive(cols, v->string))
+                        continue;
+                    put(b, "%s", c++ ? "," : "");
+                    put_value(b, v, 1.0, 1);
+                }
+                for (const cJSON *k = cols->child; k; k = k->next) {
+                    const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, k->string);
+                    put(b, "%s", c++ ? "," : "");
+                    if (v)
+                        put_value(b, v, 1.0, 1);
+                }
+                put(b, "\n");
+            }
+    }
+    cJSON_Delete(lines);
+    cJSON_Delete(cols);
+    cJSON_Delete(lead);
 }
 
 char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t errlen)
@@ -535,15 +598,8 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
             snprintf(err, errlen, "rows[%d] is not a row: a row is a table of named fields", at);
             return NULL;
         }
-    if (csv && csv_table(result)) {
-        put_csv(&b, result, csv_table(result));
-    } else if (csv) { /* a result without rows: a header line and one row (tester4: it was a
-                       * two-column key,value list, unlike every other CSV) */
-        for (int values = 0; values < 2; values++) {
-            csv_line l = {values, 0};
-            each_scalar(&b, result, "", put_csv_cell, &l);
-            put(&b, "\n");
-        }
+    if (csv) {
+        put_csv(&b, result);
     } else {
         each_scalar(&b, result, "", put_scalar_line, NULL);
         if (cJSON_IsArray(rows)) {

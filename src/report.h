@@ -30,12 +30,6 @@ int rl_format_parse(const char *s, rl_format *out);
  * output. */
 char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t errlen);
 
-/* The first table CSV leaves out (one table a file: the rows; without
- * rows info --hw's engines, else the scalars in one line): a top-level
- * array of objects other than that table, which the table and JSON
- * formats print; NULL when none. */
-const cJSON *rl_report_csv_omits(const cJSON *result);
-
 /* Write `len` bytes to `path` through a temporary file in the same
  * directory, renamed into place only when complete.  A symbolic link at
  * `path` is written through (its target replaced); anything else that is

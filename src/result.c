@@ -1385,6 +1385,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
                             : s->calibrated ? "included: each replica's calibrated step plus its "
                                               "collectives"
                                             : peak_plan_comm(h));
+    if (s->sharded) /* tester50 F10: as step's and shard's key (--overlap applied or not) */
+        cJSON_AddStringToObject(o, "overlap", overlap_text(s->overlap, -1));
     if (s->fitted)
         cJSON_AddStringToObject(o, "fitted",
                                 "step_s and ttft_s from the fitted engine costs (src/enginecost.h "

@@ -105,7 +105,8 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
 /* `roofline pareto` and roofline.sweep / roofline.pareto: mode ("ideal":
  * peak FLOP/s and bandwidth), communication ("included": shard plans with
  * their collectives; "ignored": formula (1) on all chips), model, hw, prompt,
- * price_per_chip_hour, price_source, evaluated, infeasible (kept out: weights
+ * price_per_chip_hour, price_source, overlap (sharded: "local + comm" or the overlapped
+ * rule, as shard's), evaluated, infeasible (kept out: weights
  * + KV exceed HBM, or no room to prefill beside the cache), infeasible_prefill
  * (sharded: of those, kept out for the prefill), feasible, and one row per
  * point: chips, layout, batch, context, weights, kv, compute, step_s, ttft_s

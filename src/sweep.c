@@ -417,6 +417,7 @@ int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space
     out->sharded = sp->sharded;
     out->calibrated = sp->sharded && sp->calibrated && rl_hw_measured(h);
     out->fitted = sp->sharded && sp->calibrated && h->engine_costs.present && !m->abstract;
+    out->overlap = sp->sharded && sp->overlap && !out->calibrated && !out->fitted;
     if (name_index(out, "", -1) != 0 || name_index(out, "ideal", -1) != 1) {
         rl_sweep_free(out);
         snprintf(err, errlen, "sweep: out of memory");

@@ -120,6 +120,9 @@ typedef struct {
     int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
     int calibrated;       /* 1: the points were timed calibrated (rl_sweep_space) */
     int fitted;           /* 1: by h's fitted engine costs (rl_sweep_space, fitted) */
+    int overlap;          /* 1: the points' collectives overlap the local step
+                             (rl_sweep_space.overlap on a sharded sweep neither
+                             calibrated nor fitted: those add them, as step --tp) */
     char (*names)[64];    /* layout names, each once; [0] = "", [1] = "ideal" */
     int nnames, capnames;
     size_t max_points;    /* the bound it ran under (rl_sweep_run_bounded); 0: none */

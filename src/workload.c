@@ -553,7 +553,8 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
     char *buf = NULL;
     size_t bufcap = 0;
     double last = 0;
-    int header = 0, why;
+    int header = 0, why; /* header: the header line's column count, 0 without one */
+    long long header_line = 0;
     for (long len; (len = read_line(f, &buf, &bufcap, &why)) != 0;) {
         line++;
         if (len < 0) {
@@ -591,13 +592,18 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
         }
         /* nf is 7 when the line has more than 6 fields: only 6 were stored */
         if (n == 0 && !header && !any_numeric(fld, nf > 6 ? 6 : nf)) {
-            header = 1; /* one header line before the data: no field reads as a number */
+            header = nf, header_line = line; /* one header line before the data: no field reads as a number */
             if (check_header(fld, nf, NAMES, path, line, err, errlen) != 0)
                 goto fail;
             continue;
         }
         double v[5] = {0, 0, 0, -1, default_prefix_len};
         nf = trace_fields(fld, nf);
+        if (header && nf > header && nf <= 5) { /* tester50 F11: it was read silently */
+            snprintf(err, errlen, "%s:%lld: %d fields, the header (line %lld) names %d columns ("
+                     "the columns are " TRACE_COLUMNS ")", path, line, nf, header_line, header);
+            goto fail;
+        }
         if (trace_row(fld, nf, last, v, path, line, err, errlen) != 0)
             goto fail;
         if (max_context > 0 && v[1] + v[2] > (double)max_context && too_long++ == 0) {

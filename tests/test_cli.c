@@ -3813,9 +3813,10 @@ static void ops_fitted_costs_named(void **state)
     cJSON_Delete(j);
 }
 
-/* Tester finding 18: a table or CSV cell renders provenance's counts
- * ("roofline N, measured N, ...", quoted in CSV), as the JSON gives them,
- * never the literal "(nested)". */
+/* Tester finding 18: a table cell renders provenance's counts ("roofline
+ * N, measured N, ..."), as the JSON gives them, never the literal
+ * "(nested)"; CSV gives each count a dotted column, provenance.measured
+ * (tester50 F6: it was one prose cell a script had to parse). */
 static void provenance_cell(void **state)
 {
     (void)state;
@@ -3829,9 +3830,13 @@ static void provenance_cell(void **state)
         snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s %.0f",
                  k == p->child ? "" : ", ", k->string, k->valuedouble);
     strcat(want, "\"");
+    assert_int_equal(cli2(args, " --format csv 2>/dev/null | cat"), 0);
+    for (const cJSON *k = p->child; k; k = k->next) {
+        char col[64];
+        snprintf(col, sizeof col, ",provenance.%s", k->string);
+        assert_non_null(strstr(out, col));
+    }
     cJSON_Delete(j);
-    assert_int_equal(cli2(args, " --format csv"), 0);
-    assert_non_null(strstr(out, want));
     assert_null(strstr(out, "(nested)"));
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     want[strlen(want) - 1] = '\0';
@@ -4892,17 +4897,114 @@ static void list_presets(void **state)
     assert_int_equal(run_cli("list hw", buf, sizeof buf), 0);
     assert_int_equal(run_cli("list hardware", hw, sizeof hw), 0);
     assert_string_equal(hw, buf);
-    /* tester10 #8: --format csv says which table it leaves out */
-    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --batch 1 "
-                             "--context 100 --format csv", out, sizeof out), 0);
-    assert_non_null(strstr(out, "note: --format csv prints one table; the collectives table "
-                                "(2 rows)"));
-    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
-                             "--format csv", out, sizeof out), 0);
-    assert_null(strstr(out, "--format csv prints one table"));
     /* tester10 #11: the extra argument is named, not the valid one */
     assert_int_equal(run_cli("list hw extra", out, sizeof out), 2);
     assert_non_null(strstr(out, "(got 'extra' after 'hw')"));
+}
+
+/* tester50 F10: pareto --overlap on a calibrated profile was ignored with
+ * no note and no key, and applied on a chip without measurements with no
+ * key either: the note step --tp gives, and the `overlap` key. */
+static void pareto_says_overlap(void **state)
+{
+    (void)state;
+    const char *base = "pareto --model llama3-70b --hw h100-sxm --chips 8 --batch 1 --format json";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --overlap", base);
+    cJSON *j = run_json_noted(cmd, "calibrated step adds its collectives to the local time (no "
+                                   "overlap was measured); --overlap ignored");
+    assert_string_equal(cJSON_GetObjectItem(j, "overlap")->valuestring, "local + comm");
+    cJSON_Delete(j);
+    j = run_json("pareto --model llama3-70b --hw tpu-v5e --chips 16 --batch 1 --overlap --format json");
+    assert_string_equal(cJSON_GetObjectItem(j, "overlap")->valuestring,
+                        "max(local, comm); pipeline plans max(local, comm - stage sends) + stage sends");
+    cJSON_Delete(j);
+}
+
+/* The CSV header holds column `col` (a whole name between commas). */
+static int csv_has_column(const char *header, const char *col)
+{
+    size_t n = strlen(col);
+    for (const char *p = header; (p = strstr(p, col)) != NULL; p++)
+        if ((p == header || p[-1] == ',') && (p[n] == ',' || p[n] == '\n'))
+            return 1;
+    return 0;
+}
+
+/* tester50 F1 (tester10 #8 noted it): --format csv left out every table but
+ * one (validate --tables printed hw,engine,holdout alone; fit its
+ * parameters; step and shard their collectives).  Each command with tables
+ * in its JSON: the CSV has a line per element of each, led by the table's
+ * name when there are several, and a column per scalar of each (another
+ * table's as NAME.KEY, nested objects dotted: shard's limits.beta, step's
+ * provenance.measured: F5, F6).  kv_timeline is JSON only
+ * (docs/serving.md). */
+static void csv_holds_every_table(void **state)
+{
+    (void)state;
+    static char csv[1 << 20], js[1 << 20];
+    static const char *const cmds[] = {
+        "validate --tables tests/data/silicon/h100_sxm --hw h100-sxm --engine trtllm",
+        "fit tests/data/e2e/splitwise_h100.csv --hw h100-sxm --model llama2-70b",
+        "step --model llama3-70b --hw h100-sxm --chips 8 --batch 1,64 --context 4096",
+        "shard --model llama3-70b --hw h100-sxm --chips 8 --batch 1 --context 4096",
+        "info --hw h100-sxm",
+        "prefill --model llama3-8b --hw h100-sxm --tokens 100,1000",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "%s --format json 2>/dev/null | cat", cmds[i]);
+        assert_int_equal(run_cli(cmd, js, sizeof js), 0);
+        snprintf(cmd, sizeof cmd, "%s --format csv 2>/dev/null | cat", cmds[i]);
+        assert_int_equal(run_cli(cmd, csv, sizeof csv), 0);
+        cJSON *j = cJSON_Parse(js);
+        assert_non_null(j);
+        int ntables = 0, lines = 0;
+        for (const cJSON *t = j->child; t; t = t->next)
+            ntables += cJSON_IsArray(t) && cJSON_IsObject(t->child);
+        for (const char *p = csv; (p = strchr(p, '\n')) != NULL; p++)
+            lines++;
+        int elements = 0;
+        for (const cJSON *t = j->child; t; t = t->next) {
+            if (!cJSON_IsArray(t) || !cJSON_IsObject(t->child))
+                continue;
+            int n = cJSON_GetArraySize(t), led = 0;
+            elements += n;
+            char lead[128];
+            snprintf(lead, sizeof lead, "\n%s,", t->string);
+            for (const char *p = csv; (p = strstr(p, lead)) != NULL; p++)
+                led++;
+            if (ntables > 1 && led != n)
+                fail_msg("%s: %d CSV lines of table %s, its JSON has %d", cmds[i], led, t->string, n);
+            for (const cJSON *k = t->child->child; k; k = k->next) {
+                char col[256];
+                int bare = ntables == 1 || !strcmp(t->string, "rows");
+                if (cJSON_IsObject(k) && k->child) /* nested: dotted, its first field */
+                    snprintf(col, sizeof col, "%s%s%s.%s", bare ? "" : t->string, bare ? "" : ".",
+                             k->string, k->child->string);
+                else if (cJSON_IsArray(k))
+                    continue;
+                else
+                    snprintf(col, sizeof col, "%s%s%s", bare ? "" : t->string, bare ? "" : ".",
+                             k->string);
+                if (!csv_has_column(csv, col))
+                    fail_msg("%s: no CSV column %s", cmds[i], col);
+            }
+        }
+        assert_true(ntables >= 1);
+        assert_int_equal(lines, 1 + elements);
+        if (ntables > 1)
+            assert_true(strncmp(csv, "table,", 6) == 0);
+        cJSON_Delete(j);
+    }
+    /* F5: the run's nested scalars lead each line, dotted */
+    assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 1 --context 4096 "
+                             "--format csv 2>/dev/null | cat", csv, sizeof csv), 0);
+    assert_true(csv_has_column(csv, "limits.beta") && csv_has_column(csv, "advice.generate"));
+    /* one table prints as before: no table column */
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 100 "
+                             "--format csv 2>/dev/null | cat", csv, sizeof csv), 0);
+    assert_false(csv_has_column(csv, "table"));
 }
 
 /* Issue 12, one calibration path: the profile `calibrate --backend cpu`
@@ -6172,7 +6274,7 @@ int main(void)
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(simulate_notes_band_outside_grid),
         cmocka_unit_test(pareto_skips_invalid_precisions),
-        cmocka_unit_test(info_json),   cmocka_unit_test(no_max_context_said), cmocka_unit_test(integer_flags_one_syntax),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table),
+        cmocka_unit_test(info_json),   cmocka_unit_test(no_max_context_said), cmocka_unit_test(integer_flags_one_syntax),   cmocka_unit_test(step_json), cmocka_unit_test(csv_and_table), cmocka_unit_test(csv_holds_every_table), cmocka_unit_test(pareto_says_overlap),
         cmocka_unit_test(output_file), cmocka_unit_test(bad_input), cmocka_unit_test(demo_scenario),
         cmocka_unit_test(output_not_regular),
         cmocka_unit_test(save_never_replaces_inputs),

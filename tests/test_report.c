@@ -314,7 +314,40 @@ static void csv_engines_without_rows(void **state)
     char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
     assert_string_equal(c, "hw,engine,mode,memory_fraction\nh,trtllm,calibrated,0.9\n"
                            "h,vllm,estimated,0.92\n");
-    assert_null(rl_report_csv_omits(o));
+    free(c);
+    cJSON_Delete(o);
+}
+
+/* tester50 F1, F5, F6: a result with several tables prints them all in
+ * one rectangle: a leading `table` column names each line's table, the
+ * rows' columns keep their names, another table's read NAME.KEY, nested
+ * objects are dotted columns (the result's lead every line), empty where
+ * a line's table has no such column. */
+static void csv_every_table(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "hw", "h");
+    cJSON *lim = cJSON_AddObjectToObject(o, "limits");
+    cJSON_AddNumberToObject(lim, "beta", 2);
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "batch", 1);
+    cJSON *prov = cJSON_AddObjectToObject(r, "provenance");
+    cJSON_AddNumberToObject(prov, "measured", 7);
+    cJSON_AddItemToArray(rows, r);
+    cJSON *coll = cJSON_AddArrayToObject(o, "collectives");
+    for (int i = 0; i < 2; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddNumberToObject(c, "bytes", 10 + i);
+        cJSON_AddItemToArray(coll, c);
+    }
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, "table,hw,limits.beta,batch,provenance.measured,collectives.bytes\n"
+                           "rows,h,2,1,7,\n"
+                           "collectives,h,2,,,10\n"
+                           "collectives,h,2,,,11\n");
     free(c);
     cJSON_Delete(o);
 }
@@ -326,6 +359,7 @@ int main(void)
         cmocka_unit_test(csv_without_rows),
         cmocka_unit_test(csv_numbers_one_spelling),
         cmocka_unit_test(csv_engines_without_rows),
+        cmocka_unit_test(csv_every_table),
         cmocka_unit_test(scalar_lists_kept),
         cmocka_unit_test(band_edges_in_table_units),
         cmocka_unit_test(per_chip_columns_say_so),

@@ -1834,12 +1834,13 @@ static void test_cli_simulate_and_size(void **state)
     assert_int_equal(run_cli(args, out, sizeof out), 2);
     unlink(path);
     assert_non_null(strstr(out, ":2: field 'output_tokens'"));
-    /* tester3 item 12: the note names the flags given that the trace overrides, --out-len too */
+    /* tester3 item 12: the flags given that the trace overrides are named, --out-len too;
+     * tester50 F11: refused (exit 2) as --burst and --seed are, not "ignored" with exit 0 */
     write_temp(path, ".csv", "0,100,10\n0.5,100,10\n");
     snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s --out-len 10 "
              "--format csv", path);
-    assert_int_equal(run_cli(args, out, sizeof out), 0);
-    assert_non_null(strstr(out, "note: --trace sets arrivals and lengths; --out-len ignored"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--out-len: --trace gives the arrivals and lengths"));
     /* tester9 #8: a trace draws nothing, so its seed key is null (it read -1) */
     snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s --format json",
              path);
