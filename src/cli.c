@@ -1363,6 +1363,24 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     return 0;
 }
 
+/* ops and prefill on `replicas` replicas of --chips' plan: each --batch B
+ * is over all the chips, as step --chips N splits it (each replica runs
+ * ceil(B / replicas), shard.c replica_batch; tester51 F2: ops timed the
+ * whole batch on the one replica it times, 9.58 ms where step read 9.26). */
+static void split_batch(rl_opts *o, const char *cmd, long long replicas)
+{
+    int changed = 0;
+    for (int i = 0; i < o->nbatch; i++) {
+        long long b = (o->batch[i] + replicas - 1) / replicas;
+        changed |= b != o->batch[i];
+        o->batch[i] = b;
+    }
+    if (changed)
+        rl_cli_tell(cmd, "note: --batch is over all %lld chips, as step --chips %lld's: each of "
+                         "the %lld replicas runs ceil(batch / %lld) sequences, the batch timed here",
+                    o->chips, o->chips, replicas, replicas);
+}
+
 /* The TP/EP plan of a step (ops, prefill, step) into *tp, *ep, and
  * o->chips set to the plan's chips when --chips was not given.  Without
  * --ideal (`calibrated`; calibrated or estimated profiles alike, as the
@@ -1422,6 +1440,8 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                     a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, reps, o->chips,
                     o->chips, o->chips > h->domain_chips ? " across the domains" : "", o->chips);
     }
+    if (a.replicas > 1) /* --batch over all the chips, as step's (shard.c replica_batch) */
+        split_batch(o, cmd, a.replicas);
     o->chips = *tp;
     return 0;
 }

@@ -132,6 +132,15 @@ static int csv_column(const cJSON *v)
  * below 1e21 in full digits (the double's exact value; 2^53 and above
  * too), else the shortest of %.15g..%.17g that reads back to the same
  * double (JSON's digits, cJSON print_number). */
+static void shortest_number(char *s, size_t n, double x)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(s, n, "%.*g", prec, x);
+        if (strtod(s, NULL) == x)
+            return;
+    }
+}
+
 static void put_csv_number(buf *b, double x)
 {
     if (x == floor(x) && fabs(x) < 1e21) {
@@ -139,12 +148,36 @@ static void put_csv_number(buf *b, double x)
         return;
     }
     char s[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(s, sizeof s, "%.*g", prec, x);
-        if (strtod(s, NULL) == x)
-            break;
-    }
+    shortest_number(s, sizeof s, x);
     put(b, "%s", s);
+}
+
+/* Every number of tree o spelled as the shortest of %.15g..%.17g that
+ * reads back to the same double (a raw JSON value): cJSON's printer keeps
+ * 15 digits whenever they read back within a relative epsilon, so a JSON
+ * number could differ from the result's double in its last place while
+ * the CSV's was exact (tester51 F1: comm_s 0.00658386304 for
+ * 0.0065838630399999995).  Whole numbers below 1e15 stay integers, as
+ * cJSON writes them; -0 as 0.  0, or -1 out of memory. */
+static int exact_numbers(cJSON *o)
+{
+    for (cJSON *c = o->child; c; c = c->next) {
+        if (cJSON_IsNumber(c)) {
+            char s[40];
+            double x = c->valuedouble;
+            if (x == floor(x) && fabs(x) < 1e15)
+                snprintf(s, sizeof s, "%.0f", x == 0 ? 0.0 : x);
+            else
+                shortest_number(s, sizeof s, x);
+            char *raw = strdup(s);
+            if (!raw)
+                return -1;
+            c->type = cJSON_Raw;
+            c->valuestring = raw;
+        } else if (exact_numbers(c) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static void put_value(buf *b, const cJSON *v, double scale, int csv)
@@ -573,7 +606,9 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
         return NULL;
     }
     if (fmt == RL_FMT_JSON) {
-        char *s = cJSON_Print(result);
+        cJSON *exact = cJSON_Duplicate(result, 1);
+        char *s = exact && exact_numbers(exact) == 0 ? cJSON_Print(exact) : NULL;
+        cJSON_Delete(exact);
         if (!s) {
             snprintf(err, errlen, "out of memory");
             return NULL;
