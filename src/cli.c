@@ -3806,6 +3806,7 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     e->model = o->model;
     e->hw = o->hw;
     e->engine = o->given[RL_P_ENGINE];
+    e->engine_name = o->given[RL_P_ENGINE_NAME];
     e->prec = o->prec;
     for (int k = 0; k < 2; k++) {
         e->sets[k] = o->sets[k];
