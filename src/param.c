@@ -190,8 +190,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, RL_PF_BACKEND},
     [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
-                      "validate --tables: every K-th shape (a grid node, all its configurations) "
-                      "held back from the fit",
+                      "validate --tables: every K-th shape (a dtype and a grid node, all its "
+                      "configurations) held back from the fit; shapes, not calibrate --tables' "
+                      "'configurations' (rows fitted on the grid); a class with fewer than 9 "
+                      "held back has its band_widening figures withheld (null)",
                       AT(holdout), 0, 0, RL_PF_TABLES},
     [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
                      "passes over the validation grid; each point keeps its fastest pass's "
