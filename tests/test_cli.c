@@ -169,13 +169,18 @@ static void csv_and_table(void **state)
                      0);
     assert_non_null(strstr(out, "batch,context,step_s,tokens_per_s,"));
     /* tester4: a result without rows is a header line and one row, not key,value lines
-     * (1000 requests: on fewer the capacity is a lower bound, and a note says so) */
+     * (1000 requests: on fewer the capacity is a lower bound, and a note says so);
+     * stderr (merged here) holds only the host-cost note (tester50 F17), one line */
     assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
-                             "--out-len 10 --requests 1000 --format csv 2>/dev/null",
+                             "--out-len 10 --requests 1000 --format csv",
                              out, sizeof out),
                      0);
-    assert_true(strncmp(out, "policy,requests,completed,", 26) == 0);
-    const char *row = strchr(out, '\n') + 1;
+    const char *csv = strstr(out, "policy,requests,completed,");
+    assert_non_null(csv);
+    if (csv != out && (strncmp(out, "roofline simulate: note: step times are kernel + collective "
+                                    "time", 62) != 0 || strchr(out, '\n') + 1 != csv))
+        fail_msg("%s", out);
+    const char *row = strchr(csv, '\n') + 1;
     assert_true(strncmp(row, "continuous,1000,1000,", 21) == 0);
     assert_string_equal(strchr(row, '\n'), "\n");
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024", out, sizeof out), 0);
@@ -5745,6 +5750,20 @@ static void host_cost_notes(void **state)
                  "--format json");
     assert_null(cJSON_GetObjectItem(j, "host_cost_note"));
     cJSON_Delete(j);
+    /* tester50 F17: the table and CSV formats say it on stderr too, once (JSON: its key,
+     * and run_json above parsed stdout + stderr, so none there) */
+    static const char note[] = "note: step times are kernel + collective time: no per-step host "
+                               "cost of the trtllm engine";
+    for (int csv = 0; csv < 2; csv++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step --model llama3-70b --hw h100-sxm --tp 8 --batch 1 "
+                 "--context 1024%s", csv ? " --format csv" : "");
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        const char *at = strstr(out, note);
+        if (!at || strstr(at + 1, note) || !strstr(out, "lower bound on an engine's end-to-end "
+                                                        "step, furthest below it at small batch"))
+            fail_msg("%s", out);
+    }
 }
 
 /* tester31 F12: `step --sharding 2d --chips 16` without --tp said "x: 4
