@@ -1061,6 +1061,14 @@ static int emit(const rl_opts *o, cJSON *result)
                    100 * (1 - share->valuedouble));
     }
     note_estimated(o, result);
+    /* tester50 F17: the default profiles' steps carry no host cost, which
+     * a reader of the table or CSV could miss in a header field or column
+     * (llama3-70b TP8 batch 1 on h100-sxm: 9.04 ms; 12-30 ms on real engines, the tester said):
+     * said on stderr too, once; --format json keeps it to its key, which a
+     * script reads (stderr there stays free for warnings) */
+    const cJSON *host = cJSON_GetObjectItemCaseSensitive(result, "host_cost_note");
+    if (cJSON_IsString(host) && o->fmt != RL_FMT_JSON)
+        rl_cli_say(o, "note: %s", host->valuestring);
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     cJSON_Delete(result);
     if (!text) {
@@ -3697,6 +3705,12 @@ static int calibrate_tables(rl_opts *o)
     return emit(o, r);
 }
 
+/* What validate --tables --holdout counts (tester50 F12: its "configurations"
+ * were not calibrate --tables' on the same tables). */
+#define HOLDOUT_SHAPES "(a shape: a dtype and a point on the table's axes, held back with every " \
+                       "row measured there; calibrate --tables' 'configurations' counts the " \
+                       "rows fitted on its grid)"
+
 /* validate --tables's hold-out, after the import into s (tester31 F15: a
  * --holdout above every class's configuration count held nothing back and
  * printed empty tables, exit 0; a class with fewer configurations than K
@@ -3713,21 +3727,40 @@ static int holdout_check(const rl_opts *o, rl_silicon *s)
     if (s->nheld == 0) {
         rl_silicon_free(s);
         if (most < 2)
-            rl_cli_tell("validate", "--holdout %d: no configuration held back: no class has two "
-                        "configurations, one to hold back and one to fit", o->holdout);
+            rl_cli_tell("validate", "--holdout %d: no shape held back: no class has two "
+                        "shapes, one to hold back and one to fit " HOLDOUT_SHAPES, o->holdout);
         else
-            rl_cli_tell("validate", "--holdout %d: no configuration held back (one in every %d "
-                        "of a class is; the largest class, %s, has %ld): give --holdout %ld or "
-                        "less", o->holdout, o->holdout, rl_kclass_name((rl_kclass)kc), most, most);
+            rl_cli_tell("validate", "--holdout %d: no shape held back (one in every %d of a "
+                        "class is; the largest class, %s, has %ld shapes " HOLDOUT_SHAPES "): "
+                        "give --holdout %ld or less (%ld or less for at least %d held back, "
+                        "the fewest whose p10 and p90 are quantiles)", o->holdout, o->holdout,
+                        rl_kclass_name((rl_kclass)kc), most, most, most / RL_KRESIDUAL_MIN_BAND,
+                        RL_KRESIDUAL_MIN_BAND);
         return RL_EXIT_INPUT;
     }
     for (int c = 0; c < RL_KC_COUNT; c++)
         if (s->pool[c] > 0 && s->pool[c] < o->holdout)
-            rl_cli_say(o, "note: %s: %ld configuration%s, fewer than --holdout %d: none held "
+            rl_cli_say(o, "note: %s: %ld shape%s, fewer than --holdout %d: none held "
                           "back, so the class is not in the table%s", rl_kclass_name((rl_kclass)c),
                        s->pool[c], s->pool[c] == 1 ? "" : "s", o->holdout,
                        s->pool[c] < 2 ? "" : " (a smaller --holdout includes it)");
     return 0;
+}
+
+/* validate --tables: a class with fewer than RL_KRESIDUAL_MIN_BAND
+ * held-back shapes has its band figures withheld (silicon.h
+ * rl_silicon_widening_json): said once per class (tester50 F12). */
+static void note_few_held(const rl_opts *o, const rl_silicon *s)
+{
+    for (int c = 0; c < RL_KC_COUNT; c++)
+        if (s->resid[c].n > 0 && s->resid[c].n < RL_KRESIDUAL_MIN_BAND)
+            rl_cli_say(o, "note: %s: %ld held-back row%s, fewer than %d: band_widening's p10, "
+                          "p90 and per-octave figures are withheld (null): below %d rows the "
+                          "p10 and p90 ranks, p (n + 1), fall outside 1..n and read the smallest "
+                          "and largest error; the operators' errors are of those %ld row%s only "
+                          "(a smaller --holdout holds back more)", rl_kclass_name((rl_kclass)c),
+                       s->resid[c].n, s->resid[c].n == 1 ? "" : "s", RL_KRESIDUAL_MIN_BAND,
+                       RL_KRESIDUAL_MIN_BAND, s->resid[c].n, s->resid[c].n == 1 ? "" : "s");
 }
 
 /* validate --tables: predicted vs measured on held-back configurations. */
@@ -3754,8 +3787,10 @@ static int validate_tables(rl_opts *o)
         cJSON_Delete(r);
         r = NULL;
     }
-    if (r)
+    if (r) {
+        note_few_held(o, &s);
         cJSON_AddItemToObject(r, "band_widening", rl_silicon_widening_json(s.resid));
+    }
     rl_silicon_free(&s);
     if (!r) {
         rl_cli_tell("validate", "%s", err);
@@ -3826,6 +3861,7 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     e->model = o->model;
     e->hw = o->hw;
     e->engine = o->given[RL_P_ENGINE];
+    e->engine_name = o->given[RL_P_ENGINE_NAME];
     e->prec = o->prec;
     for (int k = 0; k < 2; k++) {
         e->sets[k] = o->sets[k];

@@ -2091,7 +2091,8 @@ static int check_engine(const rl_meas *m, const char *engine, char *err, size_t 
             strcat(strcat(names, ", "), r);
     }
     snprintf(err, errlen, "--engine '%s': expected %s (known engines, or one the 'engine' column "
-                          "of %s names)", engine, names, m->path);
+                          "of %s names: --engine keeps that engine's rows; to name the fitted "
+                          "costs give --engine-name %s)", engine, names, m->path, engine);
     return -1;
 }
 
@@ -2192,10 +2193,11 @@ static int check_saved_engine(const rl_hw *base, const char *engine, char *err, 
     if (strcmp(engine, "ideal") != 0 && (!g || (!g->ref[0] && !g->file[0])))
         return 0;
     snprintf(err, errlen, "--save: %s's engine '%s' %s, which keeps no fitted costs; save them "
-             "under a name of their own (without --engine the CSV's 'engine' column, else its "
-             "file name, names them); nothing written",
+             "under a name of their own: give --engine-name NAME (e.g. --engine-name %s-fit; "
+             "without it --engine, else the CSV's 'engine' column, else its file name, names "
+             "them); nothing written",
              base->name, engine,
-             g ? "is read from its own file (its kernel tables)" : "is the pure roofline");
+             g ? "is read from its own file (its kernel tables)" : "is the pure roofline", engine);
     return -1;
 }
 
@@ -2365,7 +2367,12 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     if (one_engine(m, &rs, err, errlen) != 0)
         goto done;
     char saved_as[32];
-    engine_name(m, &rs, o->engine, saved_as, sizeof saved_as);
+    if (o->engine_name && strlen(o->engine_name) >= sizeof saved_as) {
+        snprintf(err, errlen, "--engine-name '%s': an engine's name has at most %d characters",
+                 o->engine_name, (int)sizeof saved_as - 1);
+        goto done;
+    }
+    engine_name(m, &rs, o->engine_name ? o->engine_name : o->engine, saved_as, sizeof saved_as);
     if (o->save && check_saved_engine(&base, saved_as, err, errlen) != 0)
         goto done;
     if (rs.n < RL_EC_N - 1) { /* comm_eff and tp_excess: one column (enginecost.h), one to fit */

@@ -93,6 +93,8 @@ double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad);
 /* Command-line defaults a row's columns override. */
 typedef struct {
     const char *model, *hw, *engine; /* engine may be NULL */
+    const char *engine_name;         /* fit --engine-name: the name the fitted costs are
+                                        saved under (NULL: engine_name's default) */
     rl_precision prec;
     const rl_override *sets[2];      /* --set model.* / hw.* */
     int nsets[2];

@@ -248,6 +248,15 @@ int rl_kresidual_tuned(const rl_kresidual *r);
  * of thumb): the fit's WIDEN_MIN_ROWS (e2e.c), the same reasoning. */
 #define RL_KRESIDUAL_MIN_EDGE 5
 
+/* Fewest held-back rows whose p10 and p90 are quantiles: at rank p (n + 1)
+ * (fit.h rl_fit_bound) p10's rank is below 1 and p90's above n for n < 9,
+ * both clamped to the smallest and largest error, so below 9 rows the
+ * band is the sample's extremes, not a p10-p90 (tester50 F12: validate
+ * --tables --holdout 11906 printed p10 = p90 and per-octave widenings from
+ * one held-back GEMM).  validate --tables withholds those figures (null)
+ * and says so. */
+#define RL_KRESIDUAL_MIN_BAND 9
+
 /* The log band edge q (0..3: p5, p10, p90, p95) of r at above[a] octaves
  * above the table's grid along each axis a (NULL: none) by the rule above,
  * each axis by its own w (an untuned axis by the rule of thumb, q

@@ -765,6 +765,13 @@ static void note_call_overrides(lua_State *L, int arg, int kind, const char *nam
         lua_pushvalue(L, -1);
         lua_setfield(L, LUA_REGISTRYINDEX, CALL_OVERRIDES);
     }
+    if (kind != 0) { /* the chips the call names, overridden or not: nhw */
+        lua_getfield(L, -1, "nhw");
+        lua_Integer nhw = lua_tointeger(L, -1) + 1;
+        lua_pop(L, 1);
+        lua_pushinteger(L, nhw);
+        lua_setfield(L, -2, "nhw");
+    }
     push_overrides(L, lua_istable(L, arg) ? arg : 0, 0);
     if (lua_isnil(L, -1)) {
         lua_pop(L, 2);
@@ -789,8 +796,10 @@ static void note_call_overrides(lua_State *L, int arg, int kind, const char *nam
 }
 
 /* Add the call's overrides to result r (an object) as model_overrides and
- * hw_overrides (one chip's: its text; several: "NAME: text; ...", a name
- * quoted as a value would be), and forget them. */
+ * hw_overrides (a call of one chip: its text; of several: "NAME: text;
+ * ...", a name quoted as a value would be, each overridden chip named even
+ * when it is the only one: tester50 F18, size over h200 and an overridden
+ * h100-sxm read "hbm_bw=4e12", as a --set on both reads), and forget them. */
 static void add_call_overrides(lua_State *L, cJSON *r)
 {
     if (lua_getfield(L, LUA_REGISTRYINDEX, CALL_OVERRIDES) == LUA_TTABLE && cJSON_IsObject(r)) {
@@ -799,6 +808,9 @@ static void add_call_overrides(lua_State *L, cJSON *r)
             cJSON_AddStringToObject(r, "model_overrides", lua_tostring(L, -1));
         lua_pop(L, 1);
         lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+        lua_getfield(L, -1, "nhw");
+        int named = n > 1 || lua_tointeger(L, -1) > 1;
+        lua_pop(L, 1);
         ov_text t = {.n = 0};
         t.s[0] = '\0';
         for (lua_Integer i = 1; i <= n; i++) {
@@ -806,7 +818,7 @@ static void add_call_overrides(lua_State *L, cJSON *r)
             lua_rawgeti(L, -1, i);
             lua_rawgeti(L, -1, 1);
             lua_rawgeti(L, -2, 2);
-            if (n == 1)
+            if (!named)
                 ov_add(&t, "%s", lua_tostring(L, -2));
             else
                 ov_add(&t, "%s%s: %s", i > 1 ? "; " : "",

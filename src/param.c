@@ -190,8 +190,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "CPU threads of the cpu backend (profile and engine runs must match)",
                       AT(calib.threads), 0, 0, RL_PF_BACKEND},
     [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
-                      "validate --tables: every K-th shape (a grid node, all its configurations) "
-                      "held back from the fit",
+                      "validate --tables: every K-th shape (a dtype and a grid node, all its "
+                      "configurations) held back from the fit; shapes, not calibrate --tables' "
+                      "'configurations' (rows fitted on the grid); a class with fewer than 9 "
+                      "held back has its band_widening figures withheld (null)",
                       AT(holdout), 0, 0, RL_PF_TABLES},
     [RL_P_PASSES] = {"passes", NULL, NULL, NULL, RL_PT_INT, "N", "", 1, 10, "2", NULL,
                      "passes over the validation grid; each point keeps its fastest pass's "
@@ -301,6 +303,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      AT(engine), 0, 0, RL_PF_NONEMPTY | RL_PF_NAME},
     [RL_P_FOLDS] = {"folds", NULL, NULL, "cv_folds", RL_PT_COUNT, "K", "", 2, 1000, "5", NULL,
                     "cross-validation folds (whole configurations each)", NOWHERE, 0},
+    [RL_P_ENGINE_NAME] = {"engine-name", NULL, NULL, NULL, RL_PT_STRING, "NAME", "", 0, 0, NULL,
+                          NULL, "the engine the fitted costs are named and saved under "
+                          "(engines.NAME.costs; default: --engine, else the rows' 'engine' "
+                          "column, else the CSV's file name); needed to --save rows measured "
+                          "on an engine the --hw profile reads from kernel tables (trtllm, vllm)",
+                          NOWHERE, RL_PF_NONEMPTY | RL_PF_NAME},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
                      "measured kernel tables laid out as ../shared/data/silicon/<gpu>/ "
                      "(DIR/ENGINE/*_perf.csv.gz)",
@@ -394,7 +402,8 @@ static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THRE
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
                                RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_MOE_MODELS,
                                RL_P_DEVICE_UNCHECKED, OUTPUT, END};
-static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_FOLDS, RL_P_SAVE_PROFILE,
+static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_ENGINE_NAME, RL_P_FOLDS,
+                          RL_P_SAVE_PROFILE,
                           RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
@@ -637,11 +646,13 @@ const rl_command RL_COMMANDS[] = {
      "half its range; no sd, '-', beyond 10x its value or range), each row's residual,\n"
      "--folds K cross-validated\n"
      "|error| over whole configurations; --save writes --hw plus engines.NAME.costs (NAME:\n"
-     "--engine, else the rows' engine column when they agree, else the CSV's file name without\n"
-     "folder and extension (runs/my.csv: engine my; 'fitted' when none of its characters is a\n"
-     "name's); what it was fitted on, CV error, band, each parameter's status and sd), its\n"
-     "default engine, loadable with --hw\n"
-     "PROFILE.lua; --plot draws the cross-validated predictions against the measurements.\n"
+     "--engine-name, else --engine, else the rows' engine column when they agree, else the\n"
+     "CSV's file name without folder and extension (runs/my.csv: engine my; 'fitted' when none\n"
+     "of its characters is a name's); what it was fitted on, CV error, band, each parameter's\n"
+     "status and sd), its default engine, loadable with --hw\n"
+     "PROFILE.lua.  Rows of an engine --hw reads from kernel tables (h100-sxm's trtllm, vllm)\n"
+     "are saved only under a name of their own: --engine-name NAME (e.g. trtllm-fit).\n"
+     "--plot draws the cross-validated predictions against the measurements.\n"
      "The band it saves covers the fitted model(s) and weight/KV/compute dtypes only, and a TP\n"
      "degree other than the one fitted only when the rows have two or more: elsewhere results\n"
      "carry no band (no_band).  Cross-validation is required (the band is its residuals): each\n"

@@ -53,7 +53,7 @@ typedef enum {
     /* roofline.plot (Lua only) */
     RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
     /* fitted engine costs (fit, validate --against, the band of step and prefill) */
-    RL_P_FOLDS,
+    RL_P_FOLDS, RL_P_ENGINE_NAME,
     /* declared for the accuracy and serving issues; fit and validate take --engine,
      * --against and --band, the rest no command takes yet */
     RL_P_ENGINE, RL_P_TABLES, RL_P_TABLES_OUT, RL_P_MOE_MODELS, RL_P_DEVICE_UNCHECKED, RL_P_AGAINST, RL_P_BAND, RL_P_CONSERVATIVE,

@@ -662,6 +662,30 @@ int rl_plot_roofline(int dir, const char *out, const char *title, const rl_model
     return finish(dir, "roofline.gp", out, &v, &d, err, errlen);
 }
 
+/* The memory figure's `usable` (GB) and `usablelabel`: what weights + KV
+ * may use, the limit max_batch is judged against (memory.h
+ * rl_memory_usable: the selected engine's rule, else the HBM reserve), named
+ * by its rule; usable < 0 (not drawn) when it is the whole HBM (tester50
+ * F16: the largest-batch marker sat at trtllm's 78.9 GB below the only
+ * drawn line, HBM capacity 86 GB). */
+static void put_usable(FILE *f, const rl_model *m, const rl_hw *h, long long chips,
+                       long long context, rl_precision p)
+{
+    rl_memory u = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv);
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    const rl_engine_memory *g = e && e->mem.present ? &e->mem : NULL;
+    int whole = !g && u.capacity_bytes >= u.hbm_bytes;
+    fprintf(f, "usable = %.6g\n", whole ? -1.0 : u.capacity_bytes / 1e9);
+    if (!g)
+        put_title(f, "usablelabel", "usable: HBM less the %.3g%% reserve", 100 * h->hbm_reserve);
+    else if (g->of_free)
+        put_title(f, "usablelabel", "usable under %s's rule (KV <= %.3g x free HBM)", e->name,
+                  g->fraction);
+    else
+        put_title(f, "usablelabel", "usable under %s's rule (weights + KV <= %.3g x HBM - "
+                  "overheads)", e->name, g->fraction);
+}
+
 int rl_plot_memory(int dir, const char *out, const char *title, const rl_model *m,
                    const rl_hw *h, long long chips,
                    rl_precision p, long long context, const long long *batch, int nb, char *err,
@@ -675,6 +699,7 @@ int rl_plot_memory(int dir, const char *out, const char *title, const rl_model *
     put_batch_range(v.f, batch, nb);
     fprintf(v.f, "capacity = %.6g\nmaxbatch = %lld\n", (double)chips * h->hbm_bytes / 1e9,
             rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
+    put_usable(v.f, m, h, chips, context, p);
     fprintf(d.f, "# batch, weights (GB), KV cache (GB), activations (GB); 1 GB = 1e9 bytes\n");
     for (int b = 0; b < nb; b++) {
         rl_memory mem = rl_memory_use(m, h, chips, batch[b], context, p.weights, p.kv);

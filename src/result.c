@@ -101,8 +101,9 @@ static void add_host_notes(cJSON *o, const rl_model *m, const rl_hw *h, int cal,
         snprintf(s, sizeof s, "step times are kernel + collective time: no per-step host cost of "
                  "the %s engine (scheduling, sampling, launch gaps) is charged: it overlaps them "
                  "with the GPU step by default, host time beyond the step's has one public "
-                 "figure, not a constant (docs/model.md, engine costs); roofline fit fits one "
-                 "on end-to-end measurements", e->name);
+                 "figure, not a constant (docs/model.md, engine costs), so these times are a lower "
+                 "bound on an engine's end-to-end step, furthest below it at small batch; "
+                 "roofline fit fits one on end-to-end measurements", e->name);
         cJSON_AddStringToObject(o, "host_cost_note", s);
     }
     if (!ttft || !(e->prefill_layer_s > 0))

@@ -1180,6 +1180,15 @@ int rl_silicon_widening(const char *dir, const char *engine, const rl_hw *h,
     return rc;
 }
 
+/* o[key] = v, or null when `withheld`. */
+static void put_or_null(cJSON *o, const char *key, int withheld, double v)
+{
+    if (withheld)
+        cJSON_AddNullToObject(o, key);
+    else
+        cJSON_AddNumberToObject(o, key, v);
+}
+
 cJSON *rl_silicon_widening_json(const rl_kresidual *resid)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -1191,12 +1200,13 @@ cJSON *rl_silicon_widening_json(const rl_kresidual *resid)
             cJSON *g = cJSON_CreateObject();
             cJSON_AddStringToObject(g, "class", rl_kclass_name((rl_kclass)c));
             cJSON_AddStringToObject(g, "axis", rl_kclass_axes((rl_kclass)c)[a]);
-            cJSON_AddNumberToObject(g, "p10", k->q[1]);
-            cJSON_AddNumberToObject(g, "p90", k->q[2]);
+            int few = k->n < RL_KRESIDUAL_MIN_BAND; /* extremes, not quantiles: withheld */
+            put_or_null(g, "p10", few, k->q[1]);
+            put_or_null(g, "p90", few, k->q[2]);
             cJSON_AddNumberToObject(g, "held_above", (double)k->wn[a]);
-            cJSON_AddNumberToObject(g, "per_octave_p10_p90", k->wn[a] ? k->w[a][0] : 0);
-            cJSON_AddNumberToObject(g, "per_octave_p5_p95", k->wn[a] ? k->w[a][1] : 0);
-            cJSON_AddNumberToObject(g, "up_to_octaves", k->wn[a] ? k->seen[a] : 0);
+            put_or_null(g, "per_octave_p10_p90", few, k->wn[a] ? k->w[a][0] : 0);
+            put_or_null(g, "per_octave_p5_p95", few, k->wn[a] ? k->w[a][1] : 0);
+            put_or_null(g, "up_to_octaves", few, k->wn[a] ? k->seen[a] : 0);
             cJSON_AddItemToArray(arr, g);
         }
     return arr;

@@ -191,7 +191,9 @@ int rl_silicon_widening(const char *dir, const char *engine, const rl_hw *h,
                         const rl_moe_keep *keep, rl_kresidual *resid, char *err, size_t errlen);
 
 /* Per class with residuals: class, p10, p90, edge_held_back and, when
- * tuned, per_octave_p10_p90, per_octave_p5_p95, up_to_octaves. */
+ * tuned, per_octave_p10_p90, per_octave_p5_p95, up_to_octaves; p10, p90
+ * and the per-octave figures null for a class with fewer than
+ * RL_KRESIDUAL_MIN_BAND held-back rows (engines.h). */
 cJSON *rl_silicon_widening_json(const rl_kresidual *resid);
 
 /* `calibrate --tables DIR --hw H` and `validate --tables` (one check, tester16

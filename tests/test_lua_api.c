@@ -425,7 +425,7 @@ static void assert_lua_string(const char *code, const char *want)
  * sorted and dotted as --set spells them ("FIELD=V, ..."; numbers in the
  * shortest %g that reads back, the exponent compact): the model's as the CLI's for the same
  * overrides, byte for byte; a chain adds to them; several chips (size)
- * name each; a call on plain specs, after one on changed ones, has
+ * name each overridden one, even the only one; a call on plain specs, after one on changed ones, has
  * neither key. */
 static void overrides_echoed_in_results(void **state)
 {
@@ -450,6 +450,16 @@ static void overrides_echoed_in_results(void **state)
              "{ name = 'b200x' }) }, qps = 1, prompt_len = 100, out_len = 10, ttft_p99 = 5, "
              "tpot_p99 = 0.5, requests = 200 }.hw_overrides", mk);
     assert_lua_string(code, "h100-sxm: flops.bf16=8e14, hbm_bw=4e12; b200x: name=b200x");
+    /* tester50 F18: one of two chips overridden is named too (it read
+     * "hbm_bw=4e12", as a --set over both chips reads); one chip alone not */
+    snprintf(code, sizeof code, "return roofline.size{ model = 'llama3-8b', hw = { 'b200', "
+             "roofline.hw('h100-sxm', { hbm_bw = 4e12 }) }, qps = 1, prompt_len = 100, "
+             "out_len = 10, ttft_p99 = 5, tpot_p99 = 0.5, requests = 200 }.hw_overrides");
+    assert_lua_string(code, "h100-sxm: hbm_bw=4e12");
+    snprintf(code, sizeof code, "return roofline.size{ model = 'llama3-8b', hw = { "
+             "roofline.hw('h100-sxm', { hbm_bw = 4e12 }) }, qps = 1, prompt_len = 100, "
+             "out_len = 10, ttft_p99 = 5, tpot_p99 = 0.5, requests = 200 }.hw_overrides");
+    assert_lua_string(code, "hbm_bw=4e12");
     assert_true(run_number("local r = roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', "
                            "context = 1000 } return (r.model_overrides == nil and "
                            "r.hw_overrides == nil) and 1 or 0") == 1);

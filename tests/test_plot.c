@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "memory.h"
 #include "plot.h"
 #include "step.h"
 
@@ -176,6 +177,41 @@ static void test_model_figure_title(void **state)
     assert_file_contains(dir, "r.gp", "plottitle = 'My roofline'\n");
     assert_file_contains(dir, "m.gp", "plottitle = 'My memory'\n");
     assert_file_contains(dir, "d.gp", "plottitle = 'llama3-8b on 1 x h100-sxm: HBM use");
+    check_no_temp_and_clean(dir);
+}
+
+/* tester50 F16: the memory figure's largest-batch marker stood at the
+ * usable memory of h100-sxm's default engine (trtllm: KV <= 0.9 x free HBM)
+ * below the only drawn limit, HBM capacity 86 GB.  Now the .gp carries
+ * `usable` (rl_memory_usable, GB) and its rule's label, and draws it:
+ * llama3-8b at S = 2048 on 1 x h100-sxm, 78.9 GB (the batch that fits, 234,
+ * lies under it and 235 over it: exact arithmetic, no tolerance); tpu-v5e
+ * has no engine rule and no reserve: usable = -1, nothing more drawn. */
+static void test_memory_usable_line(void **state)
+{
+    (void)state;
+    char dir[64], out[128], err[512], want[128];
+    char *old = without_gnuplot(dir);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0), v = load_hw("tpu-v5e", NULL, 0);
+    long long batch[] = {1, 512};
+    snprintf(out, sizeof out, "%s/h.svg", dir);
+    rl_plot_memory(AT_FDCWD, out, NULL, &m, &h, 1, BF16, 2048, batch, 2, err, sizeof err);
+    snprintf(out, sizeof out, "%s/v.svg", dir);
+    rl_plot_memory(AT_FDCWD, out, NULL, &m, &v, 1, BF16, 2048, batch, 2, err, sizeof err);
+    path_back(old);
+    rl_memory u = rl_memory_use(&m, &h, 1, 0, 2048, RL_BF16, RL_BF16);
+    double kv = rl_memory_use(&m, &h, 1, 1, 2048, RL_BF16, RL_BF16).kv_bytes;
+    assert_int_equal(rl_memory_max_batch(&m, &h, 1, 2048, RL_BF16, RL_BF16), 234);
+    assert_true(u.weight_bytes + 234 * kv <= u.capacity_bytes);
+    assert_true(u.weight_bytes + 235 * kv > u.capacity_bytes);
+    assert_true(u.capacity_bytes > 78.9e9 && u.capacity_bytes < 79.0e9);
+    snprintf(want, sizeof want, "usable = %.6g\n", u.capacity_bytes / 1e9);
+    assert_file_contains(dir, "h.gp", want);
+    assert_file_contains(dir, "h.gp", "usablelabel = 'usable under trtllm''s rule (KV <= 0.9 x "
+                                      "free HBM)'\n");
+    assert_file_contains(dir, "h.gp", "@usableline");
+    assert_file_contains(dir, "v.gp", "usable = -1\n");
     check_no_temp_and_clean(dir);
 }
 
@@ -421,7 +457,7 @@ int main(void)
         cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
         cmocka_unit_test(test_one_batch),
-        cmocka_unit_test(test_quoted_names),
+        cmocka_unit_test(test_quoted_names),     cmocka_unit_test(test_memory_usable_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

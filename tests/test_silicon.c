@@ -454,10 +454,14 @@ static void test_holdout(void **state)
 }
 
 /* tester31 F15: validate --tables --holdout K above every class's
- * configuration count (the excerpt: gemm 50, prefill and decode attention
+ * shape count (the excerpt: gemm 50, prefill and decode attention
  * 4 each, counted in pool) held nothing back and printed empty tables,
  * exit 0: refused (exit 2) naming the largest K that holds one (50); K 50
- * holds one GEMM and notes the two attention classes it leaves out. */
+ * holds one GEMM and notes the two attention classes it leaves out.
+ * tester50 F12: the counts are named shapes (calibrate --tables'
+ * 'configurations' are another count), the refusal names the K that holds
+ * back RL_KRESIDUAL_MIN_BAND (9: 50 / 9 = 5), and the one held-back GEMM's
+ * band_widening p10, p90 and per-octave figures are null, with a note. */
 static void test_holdout_above_the_classes(void **state)
 {
     (void)state;
@@ -467,20 +471,32 @@ static void test_holdout_above_the_classes(void **state)
     assert_int_equal(s.pool[RL_KC_PREFILL_ATTN], 4);
     assert_int_equal(s.pool[RL_KC_DECODE_ATTN], 4);
     rl_silicon_free(&s);
-    char cmd[1024], out[4096];
+    char cmd[1024], out[16384];
     for (int k = 50; k <= 51; k++) {
         snprintf(cmd, sizeof cmd, "validate --tables %s --hw h100-sxm --engine trtllm --holdout "
                  "%d --format json", EXCERPT, k);
         int rc = run_cli(cmd, out, sizeof out);
-        if (k == 51 && (rc != 2 || !strstr(out, "--holdout 51: no configuration held back (one in "
+        if (k == 51 && (rc != 2 || !strstr(out, "--holdout 51: no shape held back (one in "
                                                    "every 51 of a class is; the largest class, "
-                                                   "gemm, has 50): give --holdout 50 or less")))
+                                                   "gemm, has 50 shapes (a shape: ") ||
+                        !strstr(out, "give --holdout 50 or less (5 or less for at least 9 held "
+                                     "back")))
             fail_msg("--holdout 51: exit %d, %s", rc, out);
-        if (k == 50 && (rc != 0 || !strstr(out, "note: prefill_attention: 4 configurations, "
+        if (k == 50 && (rc != 0 || !strstr(out, "note: prefill_attention: 4 shapes, "
                                                    "fewer than --holdout 50: none held back") ||
-                        !strstr(out, "note: decode_attention: 4 configurations")))
+                        !strstr(out, "note: decode_attention: 4 shapes") ||
+                        !strstr(out, "note: gemm: 1 held-back row, fewer than 9: band_widening's "
+                                     "p10, p90 and per-octave figures are withheld (null)") ||
+                        !strstr(out, "\"p10\":\tnull") ||
+                        !strstr(out, "\"per_octave_p10_p90\":\tnull")))
             fail_msg("--holdout 50: exit %d, %s", rc, out);
     }
+    /* 10 held back (--holdout 5): the figures are numbers, no such note */
+    snprintf(cmd, sizeof cmd, "validate --tables %s --hw h100-sxm --engine trtllm --holdout 5 "
+             "--format json", EXCERPT);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    if (strstr(out, "held-back row") || strstr(out, "\"p10\":\tnull"))
+        fail_msg("--holdout 5: %s", out);
 }
 
 /* tester43 F3: --holdout K holds back every K-th grid node with all its
