@@ -1885,6 +1885,21 @@ static void ops_prefill_chips_take_step_plan(void **state)
     assert_true(num(ra, "ttft_s") == num(rb, "ttft_s"));
     cJSON_Delete(a);
     cJSON_Delete(b);
+    /* tester51 F2: --batch is over all the chips, as step's: on 16 chips
+     * (tp8 x 2 replicas) batch 8 is 4 a replica, timed as step times it
+     * (9.258 ms; ops read 9.577 ms, the whole batch on one replica);
+     * tolerance 1e-12 relative: the two sum the same terms in another order */
+    a = run_json_noted("ops --model llama3-70b --hw h100-sxm --context 2048 --chips 16 --batch 8 "
+                       "--format json",
+                       "--batch is over all 16 chips, as step --chips 16's");
+    b = run_json_noted("step --model llama3-70b --hw h100-sxm --context 2048 --chips 16 "
+                       "--batch 8 --format json",
+                       "16 chips");
+    rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+    assert_true(fabs(num(a, "step_s") / num(rb, "step_s") - 1) < 1e-12);
+    assert_true(num(a, "batch") == 4);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
 }
 
 /* tester48b F1: step --chips 3 for llama3-405b on h100-sxm (no plan

@@ -290,6 +290,39 @@ static void csv_numbers_one_spelling(void **state)
     cJSON_Delete(o);
 }
 
+/* tester51 F1: cJSON's printer keeps 15 digits whenever they read back
+ * within a relative epsilon, so JSON's comm_s read 0.00658386304 for the
+ * double 0.0065838630399999995 (1 ulp away) while CSV was exact.  Every
+ * JSON number now reads back to its own double (strtod on the printed
+ * text, exact equality); whole numbers below 1e15 stay integers, -0 is 0. */
+static void json_numbers_read_back(void **state)
+{
+    (void)state;
+    char err[256];
+    static const double x[] = {0.0065838630399999995, 3.3229582910608406, 9.649648997502847,
+                               0.1, 17640734720, 2.25e15, 1e-300};
+    cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "x");
+    for (int i = 0; i < 7; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(x[i]));
+    cJSON_AddNumberToObject(o, "z", -0.0);
+    char *s = rl_report_render(o, RL_FMT_JSON, err, sizeof err);
+    assert_non_null(s);
+    cJSON *back = cJSON_Parse(s);
+    assert_non_null(back);
+    const char *p = strchr(s, '[');
+    for (int i = 0; i < 7; i++) {
+        char *end;
+        double v = strtod(p + 1, &end);
+        assert_true(v == x[i]); /* exact: the printed text is this double */
+        p = end;
+    }
+    assert_non_null(strstr(s, "17640734720"));
+    assert_non_null(strstr(s, "\"z\":\t0\n"));
+    cJSON_Delete(back);
+    free(s);
+    cJSON_Delete(o);
+}
+
 /* tester49: `info --hw h100-sxm --format csv` printed hw, mode and
  * default_engine alone, though the table format lists the engines (the
  * note said CSV prints one table).  A result without rows prints its
@@ -358,6 +391,7 @@ int main(void)
         cmocka_unit_test(formats),
         cmocka_unit_test(csv_without_rows),
         cmocka_unit_test(csv_numbers_one_spelling),
+        cmocka_unit_test(json_numbers_read_back),
         cmocka_unit_test(csv_engines_without_rows),
         cmocka_unit_test(csv_every_table),
         cmocka_unit_test(scalar_lists_kept),
