@@ -1050,7 +1050,10 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
 
 void rl_size_decide(rl_size_candidate *c, double sized)
 {
-    int p99s = c->fails_on == 0, known = isfinite(c->max_qps);
+    /* a lower bound below `sized` decides nothing: its sample ended before
+     * a steady state, so no miss above it was seen (review43) */
+    int p99s = c->fails_on == 0,
+        known = isfinite(c->max_qps) && !(c->max_qps_lower_bound && c->max_qps < sized);
     int carries = !known || c->max_qps >= sized;
     c->meets = p99s && carries;
     c->verdict_by = !known || (!p99s && carries) ? RL_SIZE_VERDICT_P99

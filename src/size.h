@@ -327,7 +327,8 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
  * holds the p99 verdict's misses (0: the runs at the load and at `sized`,
  * (1 + headroom) x the load, met), c->max_qps the capacity search's
  * figure.  A row meets only when its runs met and its figure, where there
- * is one (finite: a lower bound counts as its value), is at least `sized`:
+ * is one (finite; a lower bound only at or above `sized`: below it its
+ * sample ended before any miss was seen, review43), is at least `sized`:
  * the figure's 95% bound on the share of requests over a target is the
  * better founded of the two (a run's p99 is one draw, optimistic near the
  * knee: serve.h sustained), so where they disagree on a row whose runs

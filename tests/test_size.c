@@ -306,7 +306,8 @@ static void test_one_rule_decides_meets(void **state)
     } cases[] = {
         {0, 0, 23.8054, 0, RL_SIZE_VERDICT_CAPACITY, RL_SIZE_MISS_CAPACITY},
         {0, 0, 0, 0, RL_SIZE_VERDICT_CAPACITY, RL_SIZE_MISS_CAPACITY},
-        {0, 1, 23, 0, RL_SIZE_VERDICT_CAPACITY, RL_SIZE_MISS_CAPACITY},
+        {0, 1, 23, 1, RL_SIZE_VERDICT_P99, 0}, /* a lower bound below: no miss seen */
+        {0, 1, 25, 1, RL_SIZE_VERDICT_BOTH, 0},
         {0, 0, 24, 1, RL_SIZE_VERDICT_BOTH, 0},
         {0, 0, 24.2815, 1, RL_SIZE_VERDICT_BOTH, 0},
         {0, 0, NAN, 1, RL_SIZE_VERDICT_P99, 0},
