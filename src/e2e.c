@@ -427,6 +427,23 @@ static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, r
     return -1;
 }
 
+/* The index of chip `name` loaded with no engine selected: whether the
+ * --hw profile serves a row (serves) is a question about chips; the row's
+ * engine is the profile's (tester52 F1: a row of fit's own CSV, engine
+ * splitwise_h100 on h100-sxm, was refused by validate --hw P.lua, the
+ * profile fit saved, as the bare h100-sxm preset carries no such engine). */
+static int chip_index(rows *rs, const char *name, const rl_e2e_opts *o, const rl_meas_row *r,
+                      const rl_meas *m, int from_column, char *err, size_t errlen)
+{
+    rl_meas_row plain = *r;
+    plain.engine[0] = 0;
+    const char *engine = rs->engine;
+    rs->engine = NULL;
+    int i = spec_index(rs, 1, name, o, &plain, m, from_column, err, errlen);
+    rs->engine = engine;
+    return i;
+}
+
 /* Whether profile p serves the rows measured on chip x (the rule fit and
  * validate --against share, docs/model.md): p is x, or a profile of x's
  * chip, named x's name and '-' something (`fit --save` names its profile
@@ -570,13 +587,16 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
                      mname ? "hardware" : "model", mname ? "hw" : "model", mname ? "hw" : "model");
             return -1;
         }
-        int hi = spec_index(rs, 1, hname, o, r, m, *r->hw != 0, err, errlen);
-        int mi = hi < 0 ? -1 : spec_index(rs, 0, mname, o, r, m, *r->model != 0, err, errlen);
-        int pi = mi < 0 || !o->hw ? hi : spec_index(rs, 1, o->hw, o, r, m, 0, err, errlen);
-        if (mi < 0 || pi < 0)
+        int ci = chip_index(rs, hname, o, r, m, *r->hw != 0, err, errlen);
+        int mi = ci < 0 ? -1 : spec_index(rs, 0, mname, o, r, m, *r->model != 0, err, errlen);
+        int pi = mi < 0 || !o->hw ? -1 : spec_index(rs, 1, o->hw, o, r, m, 0, err, errlen);
+        if (mi < 0 || (o->hw && pi < 0))
             return -1;
-        if (serves(&rs->hws[pi], &rs->hws[hi]))
-            hi = pi;
+        int hi = pi >= 0 && serves(&rs->hws[pi], &rs->hws[ci])
+                     ? pi
+                     : spec_index(rs, 1, hname, o, r, m, *r->hw != 0, err, errlen);
+        if (hi < 0)
+            return -1;
         int other_hw = only_hw && strcmp(rs->hws[hi].name, only_hw) != 0;
         if (other_hw || (only_engine && *r->engine && strcmp(r->engine, only_engine) != 0)) {
             if (!rs->other++) /* tester31 F3: a typo in a hw column shrank the fit unsaid */

@@ -952,6 +952,20 @@ static int parse_set(rl_opts *o, const char *arg)
     return 0;
 }
 
+/* A string flag's own rules (RL_PF_NONEMPTY, RL_PF_NAME), on every path:
+ * 0, or -1 said. */
+static int check_string(rl_opts *o, rl_param_id id, const char *arg)
+{
+    const rl_param *p = &RL_PARAMS[id];
+    if ((p->flags & RL_PF_NONEMPTY) && !*arg)
+        return rl_cli_say(o, "--%s: empty name", rl_param_flag(o, id));
+    if ((p->flags & RL_PF_NAME) && !plain_name(arg))
+        return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
+                             "starting with '.' (it names a spec's engine and, for --tables, a "
+                             "folder inside DIR)", rl_param_flag(o, id), arg);
+    return 0;
+}
+
 /* Store arg as id's value in o (its row's type and destination). */
 static int land(rl_opts *o, rl_param_id id, const char *arg)
 {
@@ -980,13 +994,8 @@ static int land(rl_opts *o, rl_param_id id, const char *arg)
         *(double *)at = x;
         return 0;
     case RL_PT_STRING:
-        if ((p->flags & RL_PF_NONEMPTY) && !*arg)
-            return rl_cli_say(o, "--%s: empty name", rl_param_flag(o, id));
-        if ((p->flags & RL_PF_NAME) && !plain_name(arg))
-            return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
-                                 "starting with '.' (it names a spec's engine and, for --tables, a "
-                                 "folder inside DIR)", rl_param_flag(o, id),
-                              arg);
+        if (check_string(o, id, arg) != 0)
+            return -1;
         *(const char **)at = arg;
         return 0;
     case RL_PT_DTYPE: return parse_dtype(o, id, arg, at);
@@ -1047,6 +1056,10 @@ int rl_param_set(rl_opts *o, rl_param_id id, const char *flag, const char *arg)
                             : rl_param_number(o, id, &x))
             return -1;
     }
+    /* a string the command reads itself keeps its row's rules (tester52 F4:
+     * fit --engine-name "" saved an engine with no name) */
+    if (p->at == RL_AT_GIVEN && p->type == RL_PT_STRING && check_string(o, id, arg) != 0)
+        return -1;
     if (p->at == RL_AT_GIVEN)
         return 0; /* the command parses the text */
     return land(o, id, arg);

@@ -4486,6 +4486,19 @@ static void fit_engine_name_saves_table_engine_rows(void **state)
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     if (!strstr(out, "\"engine\":\t\"trtllm-fit\"") || !strstr(out, "\"mode\":\t\"fitted\""))
         fail_msg("%s", out);
+    /* tester52 F1: validate --against reads fit's own CSV back on the
+     * profile fit saved: its rows' hw h100-sxm is the chip the profile
+     * serves, so their engine, trtllm-fit, is the profile's (validate
+     * loaded the bare h100-sxm preset, which has no such engine: exit 2) */
+    char csv[128];
+    snprintf(csv, sizeof csv, "%s/fit.csv", dir);
+    snprintf(cmd, sizeof cmd, "%s --engine-name trtllm-fit --format csv 2>/dev/null >%s && test -s %s",
+             base, csv, csv); /* fit's --save is the profile: its CSV from stdout, notes dropped */
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "validate --against %s --hw %s --model llama2-70b --format json",
+             csv, lua);
+    if (run_cli(cmd, out, sizeof out) != 0 || !strstr(out, "\"median_abs_error\""))
+        fail_msg("%s", out);
     assert_int_equal(remove_tree(dir), 0);
 }
 
