@@ -2131,6 +2131,15 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
         *simulate_plan_advice(o, m, h, o->chips, c->replicas > 1 ? c->replicas : 1, c->ep,
                               c->layout, plan + 2, sizeof plan - 2))
         memcpy(plan, "; ", 2);
+    /* room for KV, but less than one --page (tester52 F5: --page 100000 on
+     * 36,372 tokens of room blamed the fp8 weights) */
+    if (c->kv_capacity_tokens >= 1 && c->kv_capacity_tokens < c->page_tokens &&
+        o->given[RL_P_PAGE])
+        return rl_cli_say(o, "--page %d: one page is more than the KV room, %.0f tokens a "
+                             "replica after the weights (%.1f GB a chip): a page of at most %.0f "
+                             "tokens",
+                          c->page_tokens, floor(c->kv_capacity_tokens), chip_w / 1e9,
+                          floor(c->kv_capacity_tokens));
     if (c->kv_capacity_tokens < c->page_tokens)
         return rl_cli_say(o, "the weights (%.1f GB a chip%s%s%s) leave no KV room in the %.1f GB "
                              "a chip usable%s on %lld x %s (%.1f GB each %s): more --chips, or "
