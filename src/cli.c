@@ -1002,6 +1002,34 @@ static void untabled_rows(const cJSON *result, double p[5], char *at, size_t n)
         snprintf(at, n, " (at %s %lld)", axis, first);
 }
 
+/* A result of rows of mixed modes (size): how many rows read estimated,
+ * the first named with its table-time share (tester52 F9: 5 of 12 size
+ * rows, int8 weights and KV on h100-sxm, read estimated unsaid). */
+static void note_estimated_rows(const rl_opts *o, const cJSON *result)
+{
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows"), *r, *first = NULL;
+    int n = 0, all = 0;
+    cJSON_ArrayForEach(r, rows) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "mode");
+        all++;
+        if (cJSON_IsString(m) && strcmp(m->valuestring, "estimated") == 0 && !n++)
+            first = r;
+    }
+    if (!first)
+        return;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(first, "config");
+    const cJSON *share = cJSON_GetObjectItemCaseSensitive(first, "table_time_share");
+    char s[64] = "";
+    if (cJSON_IsNumber(share))
+        snprintf(s, sizeof s, ": table_time_share %.3g, below %.2g", share->valuedouble,
+                 RL_TABLE_SHARE_MIN);
+    rl_cli_say(o, "note: %d of %d rows read mode estimated (the first, %s%s): the engine's "
+                  "kernel tables time less than half of their steps (their dtypes have no "
+                  "table, or their shapes lie beyond its grid), so those rows are estimates "
+                  "beyond what the tables measured",
+               n, all, cJSON_IsString(name) ? name->valuestring : "a row", s);
+}
+
 /* tester50 F2: a result reads `estimated` and says why on stderr, once,
  * whatever made it so: a table-time share below RL_TABLE_SHARE_MIN (long
  * prompts timed past the tables' grid, a one-token prefill), tables
@@ -1013,6 +1041,10 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(result, "engine_source");
     const cJSON *why = cJSON_GetObjectItemCaseSensitive(result, "mode_note");
+    if (!estimated_said && cJSON_IsString(mode) && strncmp(mode->valuestring, "mixed", 5) == 0) {
+        note_estimated_rows(o, result);
+        return;
+    }
     if (estimated_said || !cJSON_IsString(mode) || strcmp(mode->valuestring, "estimated") != 0)
         return;
     estimated_said = 1;

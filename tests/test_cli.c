@@ -2472,6 +2472,28 @@ static char *size_report_of(const char *dir, const char *hw, const char *extra)
     return slurp_in(dir, "r.md");
 }
 
+/* tester52 F9: size rows of mixed modes say on stderr how many read
+ * estimated and why: llama3-8b on h100-sxm at 5 req/s, 5 of 12 rows (int8
+ * weights and KV, no int8 table in trtllm's, table_time_share 0 to 0.05)
+ * printed no note. */
+static void size_notes_estimated_rows(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 500 "
+                              "--out-len 100 --ttft-p99 1 --tpot-p99 0.05 --format json",
+                              " rows read mode estimated (the first, ");
+    int n = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+        n += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "mode")), "estimated");
+    char said[64];
+    snprintf(said, sizeof said, "note: %d of %d rows read mode estimated", n,
+             cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")));
+    assert_true(n > 0);
+    assert_non_null(strstr(out, said));
+    cJSON_Delete(j);
+}
+
 static void size_report_says_why_estimated(void **state)
 {
     (void)state;
@@ -6389,6 +6411,7 @@ int main(void)
         cmocka_unit_test(step_chips_plan_on_estimated),
         cmocka_unit_test(h100_pcie_ranks_behind_sxm),
         cmocka_unit_test(size_report_says_why_estimated),
+        cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_notes_mixed_modes),
         cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),
