@@ -3770,12 +3770,19 @@ static int holdout_check(const rl_opts *o, rl_silicon *s)
         if (most < 2)
             rl_cli_tell("validate", "--holdout %d: no shape held back: no class has two "
                         "shapes, one to hold back and one to fit " HOLDOUT_SHAPES, o->holdout);
-        else
+        else if (most / RL_KRESIDUAL_MIN_BAND >= RL_PARAMS[RL_P_HOLDOUT].min)
             rl_cli_tell("validate", "--holdout %d: no shape held back (one in every %d of a "
                         "class is; the largest class, %s, has %ld shapes " HOLDOUT_SHAPES "): "
                         "give --holdout %ld or less (%ld or less for at least %d held back, "
                         "the fewest whose p10 and p90 are quantiles)", o->holdout, o->holdout,
                         rl_kclass_name((rl_kclass)kc), most, most, most / RL_KRESIDUAL_MIN_BAND,
+                        RL_KRESIDUAL_MIN_BAND);
+        else /* review44: it advised --holdout 0 (most / 9) below 18 shapes */
+            rl_cli_tell("validate", "--holdout %d: no shape held back (one in every %d of a "
+                        "class is; the largest class, %s, has %ld shapes " HOLDOUT_SHAPES "): "
+                        "give --holdout %ld or less (none holds back %d, the fewest whose p10 "
+                        "and p90 are quantiles: band_widening's figures will be null)", o->holdout,
+                        o->holdout, rl_kclass_name((rl_kclass)kc), most, most,
                         RL_KRESIDUAL_MIN_BAND);
         return RL_EXIT_INPUT;
     }

@@ -326,7 +326,7 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
     ctx c = {.path = path, .ignored = out->ignored, .ignored_len = sizeof out->ignored, .table = -1,
              .err = err, .errlen = errlen};
-    int have_header = 0, cap = 0, rc = -1, nf;
+    int have_header = 0, cap = 0, rc = -1, nf, other_tables = 0;
     char *f[MAX_COLS + 1];
     /* a UTF-8 byte-order mark opening the file, as spreadsheets export it */
     char *start = strncmp(buf, "\xEF\xBB\xBF", 3) == 0 ? buf + 3 : buf;
@@ -374,8 +374,10 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
         }
         /* roofline's own CSV of a result with several tables (report.c: fit's
          * parameters beside its rows, tester50 F1): only the rows are measurements */
-        if (c.table >= 0 && strcmp(f[c.table], "rows") != 0)
+        if (c.table >= 0 && strcmp(f[c.table], "rows") != 0) {
+            other_tables++;
             continue;
+        }
         if (out->n == cap) {
             cap = cap ? 2 * cap : 64;
             rl_meas_row *grown = realloc(out->row, (size_t)cap * sizeof *grown);
@@ -388,6 +390,13 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
         if (parse_row(&c, f, &out->row[out->n]) != 0)
             goto done;
         out->n++;
+    }
+    if (have_header && out->n == 0 && other_tables > 0) { /* review44: it read "no data rows" */
+        snprintf(err, errlen, "%s: no data rows: %d line%s after the header, each with a 'table' "
+                 "cell (column %d) other than 'rows' (a roofline CSV of several tables: only its "
+                 "rows lines are measurements); rename the column if it is your own", path,
+                 other_tables, other_tables == 1 ? "" : "s", c.table + 1);
+        goto done;
     }
     if (!have_header || out->n == 0) {
         snprintf(err, errlen, "%s: %s", path, !have_header ? "empty: a header line is required"

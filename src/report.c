@@ -504,7 +504,8 @@ static void flat_into(buf *b, cJSON *out, const cJSON *o, const char *prefix)
  * (collectives.bytes), empty where a line's table has no such column.  The
  * columns are every line's keys in order of first appearance; a scalar of
  * the result a table also has as a column is that column (info --hw's
- * mode).  A result with no table (or only empty ones) is one header line
+ * mode, step's rows' own mode), the result's value on a line without its
+ * own (a collectives line: the run's mode, as every line's).  A result with no table (or only empty ones) is one header line
  * and one line of its scalars. */
 static void put_csv(buf *b, const cJSON *result)
 {
@@ -575,6 +576,9 @@ static void put_csv(buf *b, const cJSON *result)
                 }
                 for (const cJSON *k = cols->child; k; k = k->next) {
                     const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, k->string);
+                    if (!v) /* review44: the run's scalar of that name (the rows' own mode left
+                             * the collectives' lines without the run's mode) */
+                        v = cJSON_GetObjectItemCaseSensitive(lead, k->string);
                     put(b, "%s", c++ ? "," : "");
                     if (v)
                         put_value(b, v, 1.0, 1);

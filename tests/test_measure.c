@@ -180,6 +180,10 @@ static void errors_name_line_and_column(void **state)
     static const bad cases[] = {
         {"", "empty: a header line is required"},
         {"phase,tp,batch,context,measured_s\n", "no data rows"},
+        /* review44: a `table` column (roofline's CSV of several tables) whose lines
+         * name no rows: said so (it read "no data rows after the header") */
+        {"phase,tp,batch,context,measured_s,table\ndecode,2,1,100,0.1,A\ndecode,2,1,100,0.1,B\n",
+         "no data rows: 2 lines after the header, each with a 'table' cell (column 6) other than 'rows'"},
         {"phase,tp,context,measured_s\ndecode,2,100,0.1\n", ":1: column 'batch': missing from the header"},
         {"phase,tp,batch,measured_s\ndecode,2,1,0.1\n", ":2: column 'context': missing from the header (a decode row needs it)"},
         {"phase,tp,batch,context,measured_s\nsteady,2,1,100,0.1\n", ":2: column 'phase' (column 1): unknown phase 'steady'"},

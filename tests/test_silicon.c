@@ -497,6 +497,14 @@ static void test_holdout_above_the_classes(void **state)
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     if (strstr(out, "held-back row") || strstr(out, "\"p10\":\tnull"))
         fail_msg("--holdout 5: %s", out);
+    /* review44: a largest class of 8 shapes (h100_sxm_spike's vllm GEMMs) holds
+     * back 9 at no --holdout: the refusal said "0 or less for at least 9" (8 / 9) */
+    snprintf(cmd, sizeof cmd, "validate --tables %s_spike --hw h100-sxm --engine vllm --holdout "
+             "1000 --format json", EXCERPT);
+    if (run_cli(cmd, out, sizeof out) != 2 ||
+        !strstr(out, "give --holdout 8 or less (none holds back 9, the fewest whose p10 and p90 "
+                     "are quantiles") || strstr(out, "0 or less"))
+        fail_msg("--holdout 1000 on 8 shapes: %s", out);
 }
 
 /* tester43 F3: --holdout K holds back every K-th grid node with all its
