@@ -1418,8 +1418,9 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
  * otherwise.  A Lua error when the plan has stages (ops and prefill time
  * none) or does not evaluate. */
 static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,
-                         rl_precision p, int calibrated)
+                         rl_precision p, int calibrated, long long *replicas)
 {
+    *replicas = 1;
     if (!calibrated || chips <= 1 || m->abstract || h->ideal)
         return 1;
     char err[ERRLEN];
@@ -1428,6 +1429,7 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
                                        sizeof err);
     if (tp == 0)
         opt_error(L, "field 'chips' (%lld): %s; or ideal=true", chips, err);
+    *replicas = a.replicas > 1 ? a.replicas : 1;
     return tp;
 }
 
@@ -1561,7 +1563,8 @@ int rl_lua_shard(lua_State *L)
  * ideal (calibrated by the profile's efficiency tables unless ideal or mfu,
  * as on the command line), tp, ep, moe_attn, band (*wide: check_model_hw).
  * Returns 1 when tp or ep (a plan) was given. */
-static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *wide)
+static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *wide,
+                   long long *replicas)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     *wide = check_model_hw(L, 1, m, h);
@@ -1599,7 +1602,9 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     /* no plan on a measured chip: one tp replica of the chips (the CLI's
      * replica_plan); elsewhere (ideal, no tables) formula (1)'s fully
      * sharded chips stay, tp 1 (tester7 #1: chips=8 read 1 chip) */
-    if (!planned && (c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1))) > 1)
+    *replicas = 1;
+    if (!planned &&
+        (c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1), replicas)) > 1)
         c->chips = c->tp;
     lua_pop(L, 3);
     const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
@@ -1630,7 +1635,8 @@ int rl_lua_ops(lua_State *L)
     rl_ops_config c;
     check_keys(L, 1, "ops");
     int wide;
-    opt_ops(L, &m, &h, &c, &wide);
+    long long replicas;
+    opt_ops(L, &m, &h, &c, &wide, &replicas);
     /* step's KV layout beyond the K KV heads (kv_split, default step's:
      * shard.h rl_kv_split_default), for the attention and its collectives
      * alike (ops.c) */
@@ -1639,7 +1645,9 @@ int rl_lua_ops(lua_State *L)
     if (ks && rl_kv_split_parse(ks, &c.kv_split) != 0)
         opt_error(L, "field 'kv_split': expected 'batch', 'seq' or 'replicate', got '%s'", ks);
     const char *phase = opt_string(L, 1, RL_P_PHASE);
-    long long batch = opt_count(L, 1, RL_P_BATCH, 1);
+    /* the batch over all the chips, as the CLI's (cli.c split_batch): each
+     * of the plan's replicas runs ceil(batch / replicas) */
+    long long batch = (opt_count(L, 1, RL_P_BATCH, 1) + replicas - 1) / replicas;
     long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
     char err[ERRLEN];
     if (rl_ops_config_phase(&c, phase ? phase : "decode", batch, tokens, context, err,
@@ -1667,7 +1675,8 @@ int rl_lua_prefill(lua_State *L)
     rl_hw h;
     rl_ops_config c;
     check_keys(L, 1, "prefill");
-    int wide, planned = opt_ops(L, &m, &h, &c, &wide);
+    long long replicas; /* prefill runs one prompt a call: no batch to split */
+    int wide, planned = opt_ops(L, &m, &h, &c, &wide, &replicas);
     long long tokens[MAX_BATCHES];
     int n = opt_count_list(L, 1, RL_P_TOKENS, 0, tokens);
     opt_check(L, tokens[0] > 0, "field 'tokens' is required");

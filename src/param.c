@@ -32,8 +32,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "chips. step, ops, prefill: the slice one copy of the model is sharded over "
                     "(calibrated without a plan: tpT x ppP, the fewest stages that hold the "
                     "weights, then the widest T inside one NVLink domain, the rest as replicas "
-                    "of it; ops and prefill time one replica of that plan and refuse one with "
-                    "stages); simulate: one replica (tp N, or split by --pp and --ep)",
+                    "of it; ops and prefill time one replica of that plan, --batch split over "
+                    "the replicas as step splits it, and refuse one with stages); simulate: one "
+                    "replica (tp N, or split by --pp and --ep)",
                     AT(chips), 0, 0, 0},
     [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
