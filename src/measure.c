@@ -134,8 +134,14 @@ static int parse_header(ctx *c, char **f, int nf)
         c->idx[k] = -1;
     c->table = -1;
     for (int i = 0; i < nf; i++) {
-        if (strcmp(f[i], "table") == 0 && c->table < 0)
+        if (strcmp(f[i], "table") == 0) {
+            if (c->table >= 0) { /* as a measurement column given twice (tester52 F8) */
+                snprintf(c->err, c->errlen, "%s:%d: column 'table' (column %d): given twice "
+                         "(also column %d)", c->path, c->line, i + 1, c->table + 1);
+                return -1;
+            }
             c->table = i;
+        }
         int k = 0;
         while (k < C_COUNT && strcmp(f[i], COL_NAMES[k]) != 0)
             k++;

@@ -197,6 +197,9 @@ static void errors_name_line_and_column(void **state)
         /* a misspelt column is not read, and named where it is missed */
         {"phase,tp,batch,contxt,measured_s\ndecode,2,1,100,0.1\n", ":2: column 'context': missing from the header (a decode row needs it; not read: 'contxt')"},
         {"phase,tp,tp,batch\n", "column 'tp' (column 2): given twice"},
+        /* tester52 F8: `table` twice was accepted, the first read */
+        {"table,phase,tp,batch,context,measured_s,table\nrows,decode,1,1,128,0.01,rows\n",
+         ":1: column 'table' (column 7): given twice (also column 1)"},
         /* pp and ep (audit31 finding 4): positive integers, as tp; the plan's
          * own limits (layers, experts) are e2e.c's (test_e2e
          * layout_rows_refused) */
