@@ -2378,10 +2378,14 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     if (load_rows(m, o, base.name, o->engine, NULL, &rs, err, errlen) != 0)
         goto done;
     if (rs.n == 0) {
-        snprintf(err, errlen, "%s: no rows for hardware %s%s%s%s%s%s", m->path, base.name,
+        char others[1100] = ""; /* which hw or engine the rows name (tester52 F11) */
+        if (rs.other)
+            snprintf(others, sizeof others, " (%d row(s) of another: %.1000s)", rs.other,
+                     rs.other_first);
+        snprintf(err, errlen, "%s: no rows for hardware %s%s%s%s%s%s%s", m->path, base.name,
                  o->engine ? " and engine " : "", o->engine ? o->engine : "",
                  rs.beyond ? " within the model's max_context (" : "", rs.beyond_first,
-                 rs.beyond ? "; raise it with --set model.max_context=N)" : "");
+                 rs.beyond ? "; raise it with --set model.max_context=N)" : "", others);
         goto done;
     }
     if (one_engine(m, &rs, err, errlen) != 0)
