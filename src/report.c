@@ -503,9 +503,11 @@ static void flat_into(buf *b, cJSON *out, const cJSON *o, const char *prefix)
  * columns keep their names, another table's read NAME.KEY
  * (collectives.bytes), empty where a line's table has no such column.  The
  * columns are every line's keys in order of first appearance; a scalar of
- * the result a table also has as a column is that column (info --hw's
- * mode, step's rows' own mode), the result's value on a line without its
- * own (a collectives line: the run's mode, as every line's).  A result with no table (or only empty ones) is one header line
+ * the result a table also has as a column (info --hw's mode, step's rows'
+ * own mode, ops' step totals flops and weight_bytes beside each operator's)
+ * leads as run.KEY (tester52 F7, review43: the run's value was dropped),
+ * and the column reads the result's value on a line without its own (a
+ * collectives line: the run's mode, as every line's).  A result with no table (or only empty ones) is one header line
  * and one line of its scalars. */
 static void put_csv(buf *b, const cJSON *result)
 {
@@ -554,9 +556,9 @@ static void put_csv(buf *b, const cJSON *result)
         if (multi)
             put(b, "table");
         c = multi;
-        for (const cJSON *v = lead->child; v; v = v->next)
-            if (!cJSON_GetObjectItemCaseSensitive(cols, v->string))
-                put(b, "%s%s", c++ ? "," : "", v->string);
+        for (const cJSON *v = lead->child; v; v = v->next) /* run.KEY: named by a table too */
+            put(b, "%s%s%s", c++ ? "," : "",
+                cJSON_GetObjectItemCaseSensitive(cols, v->string) ? "run." : "", v->string);
         for (const cJSON *k = cols->child; k; k = k->next)
             put(b, "%s%s", c++ ? "," : "", k->string);
         put(b, "\n");
@@ -569,8 +571,6 @@ static void put_csv(buf *b, const cJSON *result)
                     c = 1;
                 }
                 for (const cJSON *v = lead->child; v; v = v->next) {
-                    if (cJSON_GetObjectItemCaseSensitive(cols, v->string))
-                        continue;
                     put(b, "%s", c++ ? "," : "");
                     put_value(b, v, 1.0, 1);
                 }

@@ -327,7 +327,8 @@ static void json_numbers_read_back(void **state)
  * default_engine alone, though the table format lists the engines (the
  * note said CSV prints one table).  A result without rows prints its
  * engines as the CSV's rows, the scalars leading each line (a key both
- * have, mode, is the row's), and nothing is left out. */
+ * have, mode, is the row's column, the result's leading as run.mode), and
+ * nothing is left out. */
 static void csv_engines_without_rows(void **state)
 {
     (void)state;
@@ -345,8 +346,10 @@ static void csv_engines_without_rows(void **state)
         cJSON_AddItemToArray(e, r);
     }
     char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
-    assert_string_equal(c, "hw,engine,mode,memory_fraction\nh,trtllm,calibrated,0.9\n"
-                           "h,vllm,estimated,0.92\n");
+    /* the profile's own mode as run.mode (review43: it was dropped) */
+    assert_string_equal(c, "hw,run.mode,engine,mode,memory_fraction\n"
+                           "h,calibrated,trtllm,calibrated,0.9\n"
+                           "h,calibrated,vllm,estimated,0.92\n");
     free(c);
     cJSON_Delete(o);
 }
@@ -381,10 +384,12 @@ static void csv_every_table(void **state)
     }
     char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
     /* review44: a collectives line, without a mode of its own, has the run's */
-    assert_string_equal(c, "table,hw,limits.beta,batch,mode,provenance.measured,collectives.bytes\n"
-                           "rows,h,2,1,calibrated,7,\n"
-                           "collectives,h,2,,estimated,,10\n"
-                           "collectives,h,2,,estimated,,11\n");
+    /* tester52 F7: the run's mode leads every line as run.mode */
+    assert_string_equal(c, "table,hw,run.mode,limits.beta,batch,mode,provenance.measured,"
+                           "collectives.bytes\n"
+                           "rows,h,estimated,2,1,calibrated,7,\n"
+                           "collectives,h,estimated,2,,estimated,,10\n"
+                           "collectives,h,estimated,2,,estimated,,11\n");
     free(c);
     cJSON_Delete(o);
 }
