@@ -1442,8 +1442,13 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     if (o->sharded) {
         *tp = o->plan.tp;
         *ep = o->plan.ep;
-        if (!o->given[RL_P_CHIPS])
-            o->chips = *tp * *ep;
+        long long one = *tp * *ep, replicas = o->chips / one;
+        /* ops and prefill on --chips a multiple of the plan: replicas of it,
+         * one timed, as step --chips N --tp T runs (tester52 F10: refused) */
+        if (!step && o->given[RL_P_CHIPS] && one > 1 && replicas > 1 && o->chips % one == 0)
+            split_batch(o, cmd, replicas);
+        if (!o->given[RL_P_CHIPS] || (!step && one > 1 && o->chips % one == 0))
+            o->chips = one;
         return 0;
     }
     if (!calibrated || o->chips <= 1 || m->abstract)

@@ -1898,6 +1898,13 @@ static void ops_prefill_chips_take_step_plan(void **state)
     rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
     assert_true(fabs(num(a, "step_s") / num(rb, "step_s") - 1) < 1e-12);
     assert_true(num(a, "batch") == 4);
+    cJSON_Delete(b);
+    /* tester52 F10: the explicit form, --chips 16 --tp 8, runs the same
+     * (it was refused: tp*ep must equal the chips), bit for bit */
+    b = run_json_noted("ops --model llama3-70b --hw h100-sxm --context 2048 --chips 16 --tp 8 "
+                       "--batch 8 --format json",
+                       "--batch is over all 16 chips");
+    assert_true(num(a, "step_s") == num(b, "step_s"));
     cJSON_Delete(a);
     cJSON_Delete(b);
 }
