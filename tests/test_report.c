@@ -294,7 +294,7 @@ static void csv_numbers_one_spelling(void **state)
  * within a relative epsilon, so JSON's comm_s read 0.00658386304 for the
  * double 0.0065838630399999995 (1 ulp away) while CSV was exact.  Every
  * JSON number now reads back to its own double (strtod on the printed
- * text, exact equality); whole numbers below 1e15 stay integers, -0 is 0. */
+ * text, exact equality); whole numbers below 1e21 in full digits, -0 is 0. */
 static void json_numbers_read_back(void **state)
 {
     (void)state;
@@ -317,6 +317,7 @@ static void json_numbers_read_back(void **state)
         p = end;
     }
     assert_non_null(strstr(s, "17640734720"));
+    assert_non_null(strstr(s, "2250000000000000")); /* tester52 F12: not 2.25e+15 */
     assert_non_null(strstr(s, "\"z\":\t0\n"));
     cJSON_Delete(back);
     free(s);
