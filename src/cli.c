@@ -476,15 +476,16 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
-    if (rl_hw_what_if_of(h) && !o->ideal && (rl_hw_measured(h) || h->engine_costs.present) &&
-        (estimated_said = 1))
-        rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
-                      "estimated; the plan and its collectives are kept",
-                   h->changed, on,
-                   h->engine_costs.present
-                       ? "the fitted engine costs' device terms over the changed figures"
-                       : RL_ENGINE_WHAT_IF_RULE,
-                   h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "");
+    if (!rl_hw_what_if_of(h) || o->ideal || !(rl_hw_measured(h) || h->engine_costs.present))
+        return;
+    estimated_said = 1;
+    rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
+                  "estimated; the plan and its collectives are kept",
+               h->changed, on,
+               h->engine_costs.present
+                   ? "the fitted engine costs' device terms over the changed figures"
+                   : RL_ENGINE_WHAT_IF_RULE,
+               h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "");
 }
 
 /* The variants of class c that engine e's tables measure, into buf
@@ -501,7 +502,6 @@ static void measured_variants(const rl_serving_engine *e, rl_kclass c, char *buf
 /* Set by note_moe_from_gemm for the command's result (emit): its routed
  * experts are timed from the GEMM table.  Cleared before each command. */
 static int moe_from_gemm;
-
 
 /* Say so when the selected engine's tables hold no MoE kernel of model m's
  * expert shape in any dtype: its routed experts are timed from the dense
@@ -1442,12 +1442,13 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     if (o->sharded) {
         *tp = o->plan.tp;
         *ep = o->plan.ep;
-        long long one = *tp * *ep, replicas = o->chips / one;
+        long long one = *tp * *ep;
         /* ops and prefill on --chips a multiple of the plan: replicas of it,
          * one timed, as step --chips N --tp T runs (tester52 F10: refused) */
-        if (!step && o->given[RL_P_CHIPS] && one > 1 && replicas > 1 && o->chips % one == 0)
-            split_batch(o, cmd, replicas);
-        if (!o->given[RL_P_CHIPS] || (!step && one > 1 && o->chips % one == 0))
+        int multiple = !step && o->given[RL_P_CHIPS] && one > 1 && o->chips % one == 0;
+        if (multiple && o->chips > one)
+            split_batch(o, cmd, o->chips / one);
+        if (!o->given[RL_P_CHIPS] || multiple)
             o->chips = one;
         return 0;
     }
@@ -3775,20 +3776,21 @@ static int holdout_check(const rl_opts *o, rl_silicon *s)
         if (most < 2)
             rl_cli_tell("validate", "--holdout %d: no shape held back: no class has two "
                         "shapes, one to hold back and one to fit " HOLDOUT_SHAPES, o->holdout);
-        else if (most / RL_KRESIDUAL_MIN_BAND >= RL_PARAMS[RL_P_HOLDOUT].min)
+        else {
+            char band[160]; /* review44: it advised --holdout 0 (most / 9) below 18 shapes */
+            long k = most / RL_KRESIDUAL_MIN_BAND;
+            if (k >= RL_PARAMS[RL_P_HOLDOUT].min)
+                snprintf(band, sizeof band, "%ld or less for at least %d held back, the fewest "
+                         "whose p10 and p90 are quantiles", k, RL_KRESIDUAL_MIN_BAND);
+            else
+                snprintf(band, sizeof band, "none holds back %d, the fewest whose p10 and p90 "
+                         "are quantiles: band_widening's figures will be null",
+                         RL_KRESIDUAL_MIN_BAND);
             rl_cli_tell("validate", "--holdout %d: no shape held back (one in every %d of a "
                         "class is; the largest class, %s, has %ld shapes " HOLDOUT_SHAPES "): "
-                        "give --holdout %ld or less (%ld or less for at least %d held back, "
-                        "the fewest whose p10 and p90 are quantiles)", o->holdout, o->holdout,
-                        rl_kclass_name((rl_kclass)kc), most, most, most / RL_KRESIDUAL_MIN_BAND,
-                        RL_KRESIDUAL_MIN_BAND);
-        else /* review44: it advised --holdout 0 (most / 9) below 18 shapes */
-            rl_cli_tell("validate", "--holdout %d: no shape held back (one in every %d of a "
-                        "class is; the largest class, %s, has %ld shapes " HOLDOUT_SHAPES "): "
-                        "give --holdout %ld or less (none holds back %d, the fewest whose p10 "
-                        "and p90 are quantiles: band_widening's figures will be null)", o->holdout,
-                        o->holdout, rl_kclass_name((rl_kclass)kc), most, most,
-                        RL_KRESIDUAL_MIN_BAND);
+                        "give --holdout %ld or less (%s)", o->holdout, o->holdout,
+                        rl_kclass_name((rl_kclass)kc), most, most, band);
+        }
         return RL_EXIT_INPUT;
     }
     for (int c = 0; c < RL_KC_COUNT; c++)
@@ -3980,7 +3982,7 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
     }
     /* tester50 F9: --folds above the configurations ran one per
      * configuration (leave one out), silently */
-    const cJSON *k = cJSON_GetObjectItem(r, "cv_folds");
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "cv_folds");
     if (cJSON_IsNumber(k) && k->valuedouble < e.folds)
         rl_cli_say(o, "note: --folds %d: the CSV has %.0f configurations, so %.0f folds ran, one "
                       "configuration left out at a time (cv_folds)", e.folds, k->valuedouble,

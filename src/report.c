@@ -132,8 +132,12 @@ static int csv_column(const cJSON *v)
  * below 1e21 in full digits (the double's exact value; 2^53 and above
  * too), else the shortest of %.15g..%.17g that reads back to the same
  * double (JSON's digits, cJSON print_number). */
-static void shortest_number(char *s, size_t n, double x)
+static void number_text(char *s, size_t n, double x)
 {
+    if (x == floor(x) && fabs(x) < 1e21) {
+        snprintf(s, n, "%.0f", x);
+        return;
+    }
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(s, n, "%.*g", prec, x);
         if (strtod(s, NULL) == x)
@@ -143,12 +147,8 @@ static void shortest_number(char *s, size_t n, double x)
 
 static void put_csv_number(buf *b, double x)
 {
-    if (x == floor(x) && fabs(x) < 1e21) {
-        put(b, "%.0f", x);
-        return;
-    }
     char s[40];
-    shortest_number(s, sizeof s, x);
+    number_text(s, sizeof s, x);
     put(b, "%s", s);
 }
 
@@ -157,19 +157,15 @@ static void put_csv_number(buf *b, double x)
  * 15 digits whenever they read back within a relative epsilon, so a JSON
  * number could differ from the result's double in its last place while
  * the CSV's was exact (tester51 F1: comm_s 0.00658386304 for
- * 0.0065838630399999995).  Whole numbers below 1e21 in full digits, as
- * CSV's (tester52 F12: list hw read 989000000000000 beside 2.25e+15); -0
- * as 0.  0, or -1 out of memory. */
+ * 0.0065838630399999995).  CSV's spelling (number_text), whole numbers
+ * below 1e21 in full digits too (tester52 F12: list hw read
+ * 989000000000000 beside 2.25e+15); -0 as 0.  0, or -1 out of memory. */
 static int exact_numbers(cJSON *o)
 {
     for (cJSON *c = o->child; c; c = c->next) {
         if (cJSON_IsNumber(c)) {
             char s[40];
-            double x = c->valuedouble;
-            if (x == floor(x) && fabs(x) < 1e21) /* one spelling, as CSV's (tester52 F12) */
-                snprintf(s, sizeof s, "%.0f", x == 0 ? 0.0 : x);
-            else
-                shortest_number(s, sizeof s, x);
+            number_text(s, sizeof s, c->valuedouble == 0 ? 0.0 : c->valuedouble);
             char *raw = strdup(s);
             if (!raw)
                 return -1;
