@@ -1626,9 +1626,10 @@ static cJSON *param_json(const rl_fit_result *f, int p)
     double lo, hi;
     rl_ec_range((rl_ec_param)p, &lo, &hi);
     int loose = st == RL_EC_LOOSE && sd_unbounded(v, sd, lo, hi);
-    const char *beyond = !isfinite(sd)                                          ? "singular covariance"
-                         : v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v) ? "sd beyond 10x its value"
-                                                                            : "sd beyond 10x its range";
+    char beyond[64] = "singular covariance";
+    if (isfinite(sd))
+        snprintf(beyond, sizeof beyond, "sd beyond %gx its %s", RL_FIT_SD_UNIDENTIFIED,
+                 v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v) ? "value" : "range");
     char status[256];
     if (loose && f->absorber[p] >= 0)
         snprintf(status, sizeof status, "not identifiable (%s): %s absorbs it", beyond,
