@@ -607,8 +607,9 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
  * kv_room > 0).  The rule: the fewest pipeline stages whose plan fits,
  * ties to the widest TP (the fewest replicas; inside a domain the fastest
  * batch-1 step, today's tp8 on 8 H100).  When none fits: `nearest`, the
- * candidate with the most KV room (the least short; within 1% of a chip's HBM of it the
- * earlier in the order above, fewer stages then wider TP), fits 0, and
+ * candidate with the most KV room (the least short; within 1% of a chip's HBM, or of
+ * the shortfall where that is larger, of it the earlier in the order above, fewer
+ * stages then wider TP), fits 0, and
  * `r` is it (timed and printed with fits false, exit 0, as an explicit
  * plan that does not fit; tester48b F1: the widest TP at pp 1 was timed,
  * tp1 x 3 replicas on 3 chips for llama3-405b, while tp1 x pp3 was
