@@ -524,10 +524,18 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
      * are memory- (v) or compute-bound (vc) */
     int v = rl_ops_moe_gemm_variant(e, &o->prec, 0), vc = rl_ops_moe_gemm_variant(e, &o->prec, 1);
     const rl_moe_gemm_fix *f = v >= 0 && e->tables ? &e->tables->moe_gemm[v] : NULL;
-    char bias[256], from[160] = "";
-    if (v >= 0 && v != rl_kvariant_gemm(o->prec.weights, o->prec.compute))
-        snprintf(from, sizeof from, " (no %s GEMM table: %s's%s%s%s)",
-                 rl_kvariant_name(rl_kvariant_gemm(o->prec.weights, o->prec.compute)),
+    char bias[256], from[256] = "", own[96];
+    int vo = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
+    /* the run's own table key, or, where no key maps its weights x compute
+     * (mxfp4 or fp4 weights over bf16 compute: engines.h DTYPE_MAP), the
+     * pair itself (tester53 F2: it printed "no ? GEMM table") */
+    if (vo >= 0)
+        snprintf(own, sizeof own, "%s GEMM table", rl_kvariant_name((rl_kvariant)vo));
+    else
+        snprintf(own, sizeof own, "GEMM table key for %s weights x %s compute",
+                 rl_dtype_name(o->prec.weights), rl_dtype_name(o->prec.compute));
+    if (v >= 0 && v != vo)
+        snprintf(from, sizeof from, " (no %s: %s's%s%s%s)", own,
                  rl_kvariant_name(v), vc != v ? " when memory-bound, " : "",
                  vc != v && vc >= 0 ? rl_kvariant_name(vc) : "",
                  vc != v ? "'s when compute-bound" : "");

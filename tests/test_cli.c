@@ -2270,6 +2270,18 @@ static void ops_json(void **state)
     assert_non_null(strstr(out, "(no int8_wo GEMM table: fp8's when memory-bound"));
     assert_non_null(strstr(out, "then x0.72 to x2.10 by rows per expert"));
     assert_null(strstr(out, "1.45x slower"));
+    /* tester53 F2: mxfp4 and fp4 weights over bf16 compute map to no GEMM
+     * table key (engines.h DTYPE_MAP); the note named it "?" */
+    static const char *const noKey[] = {"mxfp4", "fp4"};
+    for (int w = 0; w < 2; w++) {
+        char cmd[256], want[96];
+        snprintf(cmd, sizeof cmd, "step --model mixtral-8x7b --hw b200 --chips 8 --batch 8 "
+                 "--context 4096 --weights %s", noKey[w]);
+        snprintf(want, sizeof want, "(no GEMM table key for %s weights x bf16 compute: ", noKey[w]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        assert_non_null(strstr(out, want));
+        assert_null(strstr(out, "no ? GEMM"));
+    }
     assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --phase prefill", out, sizeof out), 2);
     assert_non_null(strstr(out, "--tokens"));
     assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --context 10 --phase sideways",
