@@ -462,10 +462,12 @@ static int load_model(const rl_opts *o, rl_model *m)
     return 0;
 }
 
-/* Set once a note has said why the command's result reads `estimated`
- * (nothing measured, a changed chip, MoE experts from the GEMM table,
- * fitted costs applied outside their fit); emit's note_estimated says it
- * otherwise.  Cleared before each command. */
+/* The causes of an `estimated` result a note has said where it arose (a
+ * changed chip, nothing measured, fitted costs applied outside their fit,
+ * the untimed share beside MoE experts from the GEMM table): emit's
+ * note_estimated says each other cause, each once (tester52 F2: a changed
+ * chip's note silenced the table share's).  Cleared before each command. */
+enum { SAID_CHIP = 1, SAID_UNMEASURED = 2, SAID_FITTED = 4, SAID_SHARE = 8, SAID_ROWS = 16 };
 static int estimated_said;
 
 /* A --set that changed the chip scales its measurements (spec.h
@@ -478,7 +480,7 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
     const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
     if (!rl_hw_what_if_of(h) || o->ideal || !(rl_hw_measured(h) || h->engine_costs.present))
         return;
-    estimated_said = 1;
+    estimated_said |= SAID_CHIP;
     rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
                   "estimated; the plan and its collectives are kept",
                h->changed, on,
@@ -861,7 +863,7 @@ static void say_smoke(const rl_opts *o, const rl_hw *h)
  * datasheet peaks read faster than the measured h100-sxm). */
 static void note_unmeasured(const char *cmd, const rl_hw *h)
 {
-    estimated_said = 1;
+    estimated_said |= SAID_UNMEASURED;
     rl_cli_tell(cmd, "note: %s has nothing measured (no kernel or efficiency tables): its "
                 "times are estimated from datasheet peaks at efficiency 1.0, optimistic beside "
                 "a calibrated profile's (each result's mode); calibrate it (roofline calibrate) "
@@ -1038,11 +1040,14 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
                n, all, cJSON_IsString(name) ? name->valuestring : "a row", s);
 }
 
-/* tester50 F2: a result reads `estimated` and says why on stderr, once,
- * whatever made it so: a table-time share below RL_TABLE_SHARE_MIN (long
- * prompts timed past the tables' grid, a one-token prefill), tables
- * imported --device-unchecked, or the result's mode_note; the causes noted
- * where they arise (estimated_said) are not repeated. */
+/* tester50 F2: a result reads `estimated` and says why on stderr, each
+ * cause once, whatever made it so: tables imported --device-unchecked, a
+ * table-time share below RL_TABLE_SHARE_MIN (long prompts timed past the
+ * tables' grid, a one-token prefill, operators derived from another
+ * dtype), and the result's mode_note; the causes noted where they arise
+ * (estimated_said) are not repeated, and one said does not silence
+ * another (tester52 F2: h100-pcie, figures borrowed from h100-sxm, said
+ * so and not that 96% of its step was untimed). */
 static void note_estimated(const rl_opts *o, const cJSON *result)
 {
     const cJSON *mode = cJSON_GetObjectItemCaseSensitive(result, "mode");
@@ -1051,22 +1056,28 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
     const cJSON *why = cJSON_GetObjectItemCaseSensitive(result, "mode_note");
     if (!estimated_said && cJSON_IsString(mode) && strncmp(mode->valuestring, "mixed", 5) == 0) {
         note_estimated_rows(o, result);
+        estimated_said |= SAID_ROWS;
         return;
     }
-    if (estimated_said || !cJSON_IsString(mode) || strcmp(mode->valuestring, "estimated") != 0)
+    if ((estimated_said & SAID_ROWS) || !cJSON_IsString(mode) ||
+        strcmp(mode->valuestring, "estimated") != 0)
         return;
-    estimated_said = 1;
-    if (cJSON_IsString(src) && strstr(src->valuestring, RL_DEVICE_UNCHECKED)) {
+    if (cJSON_IsString(src) && strstr(src->valuestring, RL_DEVICE_UNCHECKED))
         rl_cli_say(o, "note: mode estimated: the engine's kernel tables were imported with "
                       "--device-unchecked: no chip is known to have run them");
-    } else if (cJSON_IsNumber(share) && share->valuedouble < RL_TABLE_SHARE_MIN) {
+    if (!(estimated_said & SAID_SHARE) && cJSON_IsNumber(share) &&
+        share->valuedouble < RL_TABLE_SHARE_MIN) {
         double p[5] = {0, 0, 0, 0, 0};
-        char at[96], ops[256] = "";
+        char at[96], ops[512] = "";
         untabled_rows(result, p, at, sizeof at);
         const cJSON *over = cJSON_GetObjectItemCaseSensitive(result, "table_time_share_at");
-        if (p[3] + p[0] > 0)
+        char der[96] = "";
+        if (p[4] > 0) /* engines.h DERIVED: another dtype's efficiency, not a measurement */
+            snprintf(der, sizeof der, ", %.0f derived from another dtype's table", p[4]);
+        if (p[3] + p[0] + p[4] > 0)
             snprintf(ops, sizeof ops, ": %.0f operator(s) extrapolated beyond the tables' "
-                     "measured shapes, %.0f timed by the roofline alone%s", p[3], p[0], at);
+                     "measured shapes, %.0f timed by the roofline alone%s%s", p[3], p[0], der,
+                     at);
         else if (cJSON_IsString(over)) /* simulate, size: the share's steps */
             snprintf(ops, sizeof ops, " over %.200s", over->valuestring);
         rl_cli_say(o, "note: mode estimated: %.2f%% of the time is not timed by a measured or "
@@ -1074,9 +1085,10 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
                       "beyond what the tables measured",
                    floor(1e4 * (1 - share->valuedouble)) / 100, share->valuedouble,
                    RL_TABLE_SHARE_MIN, ops);
-    } else if (cJSON_IsString(why)) {
-        rl_cli_say(o, "note: mode estimated: %s", why->valuestring);
     }
+    if (cJSON_IsString(why))
+        rl_cli_say(o, "note: mode estimated: %s", why->valuestring);
+    estimated_said |= SAID_ROWS; /* said: a second emit of the command says nothing */
 }
 
 static int emit(const rl_opts *o, cJSON *result)
@@ -1095,7 +1107,7 @@ static int emit(const rl_opts *o, cJSON *result)
         cJSON_AddBoolToObject(result, "smoke_test", 1);
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
     if (moe_from_gemm && cJSON_IsNumber(share)) {
-        estimated_said = 1;
+        estimated_said |= SAID_SHARE;
         rl_cli_say(o, "note: %.1f%% of the step time is not timed by a measured or interpolated "
                       "kernel (1 - table_time_share), the GEMM-timed routed experts among it",
                    100 * (1 - share->valuedouble));
@@ -1137,7 +1149,7 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                  "token of %s%s%s%s) whatever the TP", act, 1e6 * act * rl_e2e_act_bytes(m, p),
                  m->name, same ? "" : ", scaled from ", same ? "" : c->models,
                  same ? "" : " by layers x d_model, an assumption");
-    estimated_said |= *d != '\0';
+    estimated_said |= *d != '\0' ? SAID_FITTED : 0;
     if (*d)
         rl_cli_tell(cmd, "note: %s's engine costs are applied outside what they were "
                          "fitted on: %s; the time extrapolates their host floor and efficiencies%s",

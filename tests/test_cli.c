@@ -6441,6 +6441,20 @@ static void estimated_result_noted(void **state)
     assert_string_equal(str(r, "mode"), "calibrated");
     assert_null(strstr(out, "mode estimated"));
     cJSON_Delete(r);
+    /* tester52 F2: two causes, each named once: h100-pcie's figures borrowed
+     * from h100-sxm's tables (the changed-chip note) and 96% of the step
+     * untimed, int8 KV attention derived from another dtype's table at
+     * context 100000 (its note was silenced by the first) */
+    r = json_after_notes("step --model llama3.1-8b --hw h100-pcie --kv int8 --batch 64 "
+                         "--context 100000 --format json");
+    assert_string_equal(str(r, "mode"), "estimated");
+    const char *chip = strstr(out, "changes the chip"), *est = strstr(out, "note: mode estimated: ");
+    const char *json = strchr(out, '{'), *again = chip ? strstr(chip + 1, "changes the chip") : NULL;
+    assert_true(chip && chip < json && est && est < json);
+    assert_true(!again || again > json); /* the JSON's engine_source says it too */
+    assert_null(strstr(est + 1, "note: mode estimated: "));
+    assert_non_null(strstr(est, "derived from another dtype's table"));
+    cJSON_Delete(r);
 }
 
 /* tester50 F4: a trace's offered rate is its arrivals' own, arrival_req_per_s: one
