@@ -3308,7 +3308,7 @@ int rl_cli_size(rl_opts *o)
                             "(sized_for_qps) but read meets false: their max_sustainable_qps, "
                             "the capacity search's 95%% bound, is below it (verdict_by "
                             "capacity, fails_on capacity); a row meets only when both agree",
-                    by_capacity, in.w.qps * (1 + in.headroom));
+                    by_capacity, rl_size_sized_qps(&in));
     if (unknown > 0)
         rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null (not "
                             "found): %s", unknown,
@@ -3317,6 +3317,11 @@ int rl_cli_size(rl_opts *o)
                                                   : (double)(ran > 1), /* generated at --qps > 0 */
                                          why, sizeof why));
     size_band_notes(o, &in, &r, base_hw, nhw);
+    for (int i = 0; i < nhw; i++) { /* step's note_derived, once per profile (tester51 F4) */
+        char dn[1024];
+        if (rl_size_derived_note(&in, &r, i, dn, sizeof dn) > 0)
+            rl_cli_tell("size", "note: %s", dn);
+    }
     char pool[1024], lab[128];
     if (r.nmeet > 0 && rl_size_activation_caution(&in, &r.c[0], pool, sizeof pool)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab); /* tester34 F4 */

@@ -1875,7 +1875,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
     const keyed sizing[] = {
         {"headroom", in->headroom},
-        {"sized_for_qps", in->w.qps * (1 + in->headroom)},
+        {"sized_for_qps", rl_size_sized_qps(in)},
         /* the requests each row ran at qps (tester11 #11: simulate on fewer
          * read another sample, 41.92 against the row's 41.70 req/s) */
         {"requests", (double)rl_size_requests(in, 1)},

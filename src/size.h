@@ -409,6 +409,22 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
  * Llama-2-70B TP8 decode), else 0. */
 int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, size_t len);
 
+/* The rows of r on profile in->hw[hw] whose plan runs a dtype that profile's
+ * kernel tables do not measure (engines.h rl_engine_derived: the GEMM of
+ * its weights x compute, its KV dtype's attention, a quantized model's
+ * routed experts): those operators are derived, another dtype's measured
+ * efficiency at the same shape times their own roofline (provenance
+ * derived), as step's note says (tester51 F4: size said nothing).  Returns
+ * how many, with a note in buf naming the first (buf "" when none). */
+int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
+                         size_t len);
+
+/* The load a search sizes for, req/s: (1 + headroom) x the offered load
+ * in->w.qps (rl_size_input.headroom; docs/serving.md, size).  The one
+ * place it is computed (the verification, the carried rows, the notes and
+ * the result's sized_for_qps read it). */
+double rl_size_sized_qps(const rl_size_input *in);
+
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
  * fitted, calibrated, estimated or ideal; c->mode once the search ranked it. */
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);

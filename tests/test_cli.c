@@ -2511,6 +2511,22 @@ static void size_notes_estimated_rows(void **state)
     assert_true(n > 0);
     assert_non_null(strstr(out, said));
     cJSON_Delete(j);
+    /* tester51 F4: the rows whose dtypes the tables lack (int8 weights and
+     * KV on h100-sxm's trtllm) are derived, said once per profile on
+     * stderr and in the report's provenance, as step's note says */
+    char dir[] = "/tmp/rl_cli_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *t = size_report_of(dir, "h100-sxm", "");
+    const char *d = strstr(out, "rows on h100-sxm run a dtype their kernel tables do not measure");
+    assert_non_null(d);
+    assert_null(strstr(d + 1, "rows on h100-sxm run a dtype their kernel tables do not measure"));
+    assert_non_null(strstr(d, "no GEMM of int8 weights x bf16 compute, nor int8 KV-cache attention"));
+    assert_non_null(strstr(t, "Derived on h100-sxm: "));
+    assert_non_null(strstr(t, "(provenance derived)"));
+    free(t);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void size_report_says_why_estimated(void **state)
