@@ -1465,9 +1465,10 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
         long long one = *tp * *ep;
         /* ops and prefill on --chips a multiple of the plan: replicas of it,
          * one timed, as step --chips N --tp T runs (tester52 F10: refused) */
-        int multiple = !step && o->given[RL_P_CHIPS] && one > 1 && o->chips % one == 0;
-        if (multiple && o->chips > one)
-            split_batch(o, cmd, o->chips / one);
+        long long reps = step || !o->given[RL_P_CHIPS] ? 0 : rl_shard_plan_replicas(o->chips, one);
+        int multiple = reps > 0;
+        if (reps > 1)
+            split_batch(o, cmd, reps);
         if (!o->given[RL_P_CHIPS] || multiple)
             o->chips = one;
         return 0;

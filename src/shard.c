@@ -23,6 +23,11 @@ long long rl_shard_plan_chips(const rl_shard_plan *pl)
     return pl->tp * pl->ep * pl->sp * pl->pp;
 }
 
+long long rl_shard_plan_replicas(long long chips, long long one)
+{
+    return one > 1 && chips >= one && chips % one == 0 ? chips / one : 0;
+}
+
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips)
 {
     rl_shard_plan d = rl_shard_plan_default();
