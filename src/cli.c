@@ -705,21 +705,41 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
     }
 }
 
+/* step's plan over --chips without one (shard.h rl_shard_auto_plan), searched
+ * at most once per run, by the first of note_slow_step and step_auto_plan
+ * that needs it (review43 F5: each searched it): searched 0 until then, rc
+ * the search's return, err its error. */
+typedef struct {
+    int searched, rc;
+    rl_shard_auto a;
+    char err[ERRLEN];
+} step_plan;
+
+/* *sp's plan, searched on the first call (the same o, m, h each time). */
+static const step_plan *step_plan_of(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                                     step_plan *sp)
+{
+    if (!sp->searched)
+        sp->rc = rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &sp->a,
+                                    sp->err, sizeof sp->err);
+    sp->searched = 1;
+    return sp;
+}
+
 /* step's shapes for note_slow_precision: each --batch at --context on the
  * replica step times, the plan given (--tp, --ep), TP over the chips on a
- * fitted profile, else the TP of the plan replica_plan takes over them. */
-static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h)
+ * fitted profile, else the TP of the plan step_auto_plan takes over them
+ * (sp, searched once). */
+static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h, step_plan *sp)
 {
     slow_shape *s = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *s);
     long long tp = o->chips, ep = 1;
-    char err[ERRLEN];
     if (o->sharded) {
         tp = o->plan.tp;
         ep = o->plan.ep;
     } else if (o->chips > 1 && !h->engine_costs.present && !m->abstract) {
-        rl_shard_auto a; /* step_auto_plan's TP (issue 14: it took the widest TP alone) */
-        tp = rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &a, err,
-                                sizeof err) == 0 ? a.tp : o->chips;
+        /* step_auto_plan's TP (issue 14: it took the widest TP alone) */
+        tp = step_plan_of(o, m, h, sp)->rc == 0 ? sp->a.tp : o->chips;
     }
     for (int i = 0; i < o->nbatch; i++)
         s[i] = slow_decode(tp, ep, o->batch[i], o->context, "");
@@ -1380,15 +1400,14 @@ static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, con
  * the note named the nearest); the note says none fits and names the
  * plan timed.  0, or -1 (said) when no plan evaluates. */
 static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long long *tp,
-                          const char *mode)
+                          const char *mode, step_plan *sp)
 {
-    rl_shard_auto a;
-    char err[ERRLEN], sim[96];
-    if (rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &a, err, sizeof err) !=
-        0) {
-        rl_cli_tell("step", "--chips %lld: %s", o->chips, err);
+    char sim[96];
+    if (step_plan_of(o, m, h, sp)->rc != 0) {
+        rl_cli_tell("step", "--chips %lld: %s", o->chips, sp->err);
         return -1;
     }
+    const rl_shard_auto a = sp->a;
     *tp = a.tp;
     o->plan.pp = a.pp;
     auto_simulate_flags(&a, 1, sim, sizeof sim);
@@ -1455,7 +1474,7 @@ static void split_batch(rl_opts *o, const char *cmd, long long replicas)
  * time it.  In ideal mode the chips stay formula (1)'s fully sharded chips
  * (tp = ep = 1).  Else 0 (the plan's own checks come later). */
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
-                        int calibrated, long long *tp, long long *ep)
+                        int calibrated, step_plan *sp, long long *tp, long long *ep)
 {
     int step = strcmp(cmd, "step") == 0;
     *tp = *ep = 1;
@@ -1480,7 +1499,7 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     const char *mode = o->mfu > 0 ? "--mfu (compute scaled, the plan without --ideal)"
                                   : "without --ideal";
     if (step) /* step's plan over all the chips, its pipelines included */
-        return step_auto_plan(o, m, h, tp, mode);
+        return step_auto_plan(o, m, h, tp, mode, sp);
     /* ops and prefill: step's plan when it has no stages (issue 14) */
     char err[ERRLEN];
     rl_shard_auto a;
@@ -1580,7 +1599,7 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
 /* step on a calibrated 1D TP/EP plan per replica: the plan given, or TP
  * over --chips (replica_plan) without one, where --overlap does not
  * apply.  Returns the exit code. */
-static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
+static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h, step_plan *sp)
 {
     rl_shard_plan plan = o->plan;
     char err[ERRLEN] = "";
@@ -1588,7 +1607,7 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
         rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
                             "--chips without one adds its collectives; --overlap ignored");
     plan.overlap = 0;
-    if (replica_plan(o, "step", m, h, 1, &plan.tp, &plan.ep) != 0 ||
+    if (replica_plan(o, "step", m, h, 1, sp, &plan.tp, &plan.ep) != 0 ||
         (plan.pp = o->plan.pp) < 1 || /* the automatic plan's stages (step_auto_plan), else 1 */
         rl_memory_check_exact(m, o->batch, o->nbatch, o->context, o->prec.kv, err,
                               sizeof err) != 0) {
@@ -1633,7 +1652,9 @@ int rl_cli_step(rl_opts *o)
     }
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
         o->chips = rl_shard_plan_chips(&o->plan);
-    note_slow_step(o, &m, &h);
+    static step_plan sp; /* the plan over --chips, searched once (review43 F5) */
+    sp.searched = 0;
+    note_slow_step(o, &m, &h, &sp);
     if (o->sharded && rl_result_drop_overlap(&m, &h, &o->plan)) /* as Lua (result.h) */
         rl_cli_tell("step", "note: %s's %s step adds its collectives to the local time (no "
                     "overlap was measured); --overlap ignored (--ideal --overlap times the "
@@ -1666,7 +1687,7 @@ int rl_cli_step(rl_opts *o)
     else if (tp_path && one_d) /* other plans: emit_fitted notes it */
         note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d)
-        return step_tp_replicas(o, &m, &h);
+        return step_tp_replicas(o, &m, &h, &sp);
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
         rl_cli_tell("step", "%s", err);
@@ -3376,7 +3397,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     if (c->calibrated)
         note_derived(o, m, h);
     /* --mfu scales compute only: it keeps calibrated mode's plan and collectives */
-    if (replica_plan(o, cmd, m, h, !o->ideal, &c->tp, &c->ep) != 0) /* as step's (tester10 #1) */
+    if (replica_plan(o, cmd, m, h, !o->ideal, NULL, &c->tp, &c->ep) != 0) /* as step's (tester10 #1) */
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;
