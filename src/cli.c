@@ -3276,6 +3276,11 @@ int rl_cli_size(rl_opts *o)
         req = NULL;
     }
     size_compare_notes(o, &in);
+    for (int i = 0; i < nhw; i++) { /* before a search that may take a minute */
+        char hc[512];
+        if (rl_size_tpot_host_caution(&in, i, hc, sizeof hc))
+            rl_cli_tell("size", "caution: %s", hc);
+    }
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0) {
         rl_cli_tell("size", "%s", err);

@@ -425,6 +425,15 @@ int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int h
  * the result's sized_for_qps read it). */
 double rl_size_sized_qps(const rl_size_input *in);
 
+/* Whether the TPOT target in->slo_tpot is tighter than profile in->hw[hw]'s
+ * fixed per-step host cost, which every decode step carries whatever the
+ * batch or plan (a fitted profile's decode_step_s, enginecost.h (E); else
+ * its engine's step_s, engines.h): 1 with a caution in buf naming both,
+ * else 0 (also under --ideal, which charges none).  A caution, not a
+ * refusal: the search still runs and its rows say what they reach
+ * (tester51 F3). */
+int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t len);
+
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
  * fitted, calibrated, estimated or ideal; c->mode once the search ranked it. */
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);

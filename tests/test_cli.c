@@ -2529,6 +2529,50 @@ static void size_notes_estimated_rows(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* tester51 F3 / tester50 F17: size and pareto carry step's host_cost_note
+ * (trtllm on h100-sxm charges no per-step host cost: step times are a lower
+ * bound), once: on stderr for table output, the key in JSON (stderr then
+ * without it, as step's); and a TPOT target below a fitted profile's fixed
+ * per-step cost (h100-sxm-splitwise: decode_step_s 29.62 ms, fitted on
+ * splitwise_llama2-70b.csv) is cautioned, the search still run (exit 3,
+ * nothing meets). */
+static void size_pareto_note_host_cost(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 500 --out-len 100 "
+        "--ttft-p99 1 --tpot-p99 0.05 --requests 100",
+        "pareto --model llama3-8b --hw h100-sxm --chips 1,2 --batch 1,8 --context 2048"};
+    static const char *const said = "note: step times are kernel + collective time: no per-step "
+                                    "host cost of the trtllm engine";
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        assert_int_equal(run_cli(cmds[i], out, sizeof out), 0);
+        const char *n = strstr(out, said);
+        if (!n || strstr(n + 1, said))
+            fail_msg("roofline %s: the host-cost note not said once: %.600s", cmds[i], out);
+        snprintf(cmd, sizeof cmd, "%s --format json", cmds[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        const char *json = strchr(out, '{');
+        assert_non_null(json);
+        assert_null(strstr(out, said));
+        cJSON *j = cJSON_Parse(json);
+        assert_non_null(j);
+        assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "host_cost_note")),
+                               "no per-step host cost of the trtllm engine"));
+        cJSON_Delete(j);
+    }
+    assert_int_equal(run_cli("size --model llama2-70b --hw h100-sxm-splitwise --qps 1 "
+                             "--prompt-len 500 --out-len 100 --ttft-p99 2 --tpot-p99 0.02 "
+                             "--requests 100", out, sizeof out), 3);
+    assert_non_null(strstr(out, "caution: --tpot-p99 20 ms is tighter than h100-sxm-splitwise's "
+                                "fixed per-step host cost, 29.62 ms (the fitted decode_step_s"));
+    assert_int_equal(run_cli("size --model llama2-70b --hw h100-sxm-splitwise --qps 1 "
+                             "--prompt-len 500 --out-len 100 --ttft-p99 2 --tpot-p99 0.05 "
+                             "--requests 100", out, sizeof out), 0);
+    assert_null(strstr(out, "is tighter than"));
+}
+
 static void size_report_says_why_estimated(void **state)
 {
     (void)state;
@@ -6641,6 +6685,7 @@ int main(void)
         cmocka_unit_test(h100_pcie_ranks_behind_sxm),
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
+        cmocka_unit_test(size_pareto_note_host_cost),
         cmocka_unit_test(size_notes_mixed_modes),
         cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),
