@@ -6515,6 +6515,14 @@ static void estimated_result_noted(void **state)
     assert_null(strstr(est + 1, "note: mode estimated: "));
     assert_non_null(strstr(est, "derived from another dtype's table"));
     cJSON_Delete(r);
+    /* one cause said once: tpu-v5e has nothing measured, which is also why
+     * no table times its step (table_time_share 0): no second note */
+    r = json_after_notes("step --model llama3-8b --hw tpu-v5e --batch 1 --context 100 "
+                         "--format json");
+    assert_string_equal(str(r, "mode"), "estimated");
+    assert_non_null(strstr(out, "tpu-v5e has nothing measured"));
+    assert_null(strstr(out, "note: mode estimated"));
+    cJSON_Delete(r);
 }
 
 /* tester50 F4: a trace's offered rate is its arrivals' own, arrival_req_per_s: one
