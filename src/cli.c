@@ -462,10 +462,12 @@ static int load_model(const rl_opts *o, rl_model *m)
     return 0;
 }
 
-/* Set once a note has said why the command's result reads `estimated`
- * (nothing measured, a changed chip, MoE experts from the GEMM table,
- * fitted costs applied outside their fit); emit's note_estimated says it
- * otherwise.  Cleared before each command. */
+/* The causes of an `estimated` result a note has said where it arose (a
+ * changed chip, nothing measured, fitted costs applied outside their fit,
+ * the untimed share beside MoE experts from the GEMM table): emit's
+ * note_estimated says each other cause, each once (tester52 F2: a changed
+ * chip's note silenced the table share's).  Cleared before each command. */
+enum { SAID_CHIP = 1, SAID_UNMEASURED = 2, SAID_FITTED = 4, SAID_SHARE = 8, SAID_ROWS = 16 };
 static int estimated_said;
 
 /* A --set that changed the chip scales its measurements (spec.h
@@ -478,7 +480,7 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
     const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
     if (!rl_hw_what_if_of(h) || o->ideal || !(rl_hw_measured(h) || h->engine_costs.present))
         return;
-    estimated_said = 1;
+    estimated_said |= SAID_CHIP;
     rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
                   "estimated; the plan and its collectives are kept",
                h->changed, on,
@@ -524,10 +526,18 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
      * are memory- (v) or compute-bound (vc) */
     int v = rl_ops_moe_gemm_variant(e, &o->prec, 0), vc = rl_ops_moe_gemm_variant(e, &o->prec, 1);
     const rl_moe_gemm_fix *f = v >= 0 && e->tables ? &e->tables->moe_gemm[v] : NULL;
-    char bias[256], from[160] = "";
-    if (v >= 0 && v != rl_kvariant_gemm(o->prec.weights, o->prec.compute))
-        snprintf(from, sizeof from, " (no %s GEMM table: %s's%s%s%s)",
-                 rl_kvariant_name(rl_kvariant_gemm(o->prec.weights, o->prec.compute)),
+    char bias[256], from[256] = "", own[96];
+    int vo = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
+    /* the run's own table key, or, where no key maps its weights x compute
+     * (mxfp4 or fp4 weights over bf16 compute: engines.h DTYPE_MAP), the
+     * pair itself (tester53 F2: it printed "no ? GEMM table") */
+    if (vo >= 0)
+        snprintf(own, sizeof own, "%s GEMM table", rl_kvariant_name((rl_kvariant)vo));
+    else
+        snprintf(own, sizeof own, "GEMM table key for %s weights x %s compute",
+                 rl_dtype_name(o->prec.weights), rl_dtype_name(o->prec.compute));
+    if (v >= 0 && v != vo)
+        snprintf(from, sizeof from, " (no %s: %s's%s%s%s)", own,
                  rl_kvariant_name(v), vc != v ? " when memory-bound, " : "",
                  vc != v && vc >= 0 ? rl_kvariant_name(vc) : "",
                  vc != v ? "'s when compute-bound" : "");
@@ -695,21 +705,41 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
     }
 }
 
+/* step's plan over --chips without one (shard.h rl_shard_auto_plan), searched
+ * at most once per run, by the first of note_slow_step and step_auto_plan
+ * that needs it (review43 F5: each searched it): searched 0 until then, rc
+ * the search's return, err its error. */
+typedef struct {
+    int searched, rc;
+    rl_shard_auto a;
+    char err[ERRLEN];
+} step_plan;
+
+/* *sp's plan, searched on the first call (the same o, m, h each time). */
+static const step_plan *step_plan_of(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                                     step_plan *sp)
+{
+    if (!sp->searched)
+        sp->rc = rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &sp->a,
+                                    sp->err, sizeof sp->err);
+    sp->searched = 1;
+    return sp;
+}
+
 /* step's shapes for note_slow_precision: each --batch at --context on the
  * replica step times, the plan given (--tp, --ep), TP over the chips on a
- * fitted profile, else the TP of the plan replica_plan takes over them. */
-static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h)
+ * fitted profile, else the TP of the plan step_auto_plan takes over them
+ * (sp, searched once). */
+static void note_slow_step(const rl_opts *o, const rl_model *m, const rl_hw *h, step_plan *sp)
 {
     slow_shape *s = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *s);
     long long tp = o->chips, ep = 1;
-    char err[ERRLEN];
     if (o->sharded) {
         tp = o->plan.tp;
         ep = o->plan.ep;
     } else if (o->chips > 1 && !h->engine_costs.present && !m->abstract) {
-        rl_shard_auto a; /* step_auto_plan's TP (issue 14: it took the widest TP alone) */
-        tp = rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &a, err,
-                                sizeof err) == 0 ? a.tp : o->chips;
+        /* step_auto_plan's TP (issue 14: it took the widest TP alone) */
+        tp = step_plan_of(o, m, h, sp)->rc == 0 ? sp->a.tp : o->chips;
     }
     for (int i = 0; i < o->nbatch; i++)
         s[i] = slow_decode(tp, ep, o->batch[i], o->context, "");
@@ -853,7 +883,7 @@ static void say_smoke(const rl_opts *o, const rl_hw *h)
  * datasheet peaks read faster than the measured h100-sxm). */
 static void note_unmeasured(const char *cmd, const rl_hw *h)
 {
-    estimated_said = 1;
+    estimated_said |= SAID_UNMEASURED;
     rl_cli_tell(cmd, "note: %s has nothing measured (no kernel or efficiency tables): its "
                 "times are estimated from datasheet peaks at efficiency 1.0, optimistic beside "
                 "a calibrated profile's (each result's mode); calibrate it (roofline calibrate) "
@@ -1030,11 +1060,14 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
                n, all, cJSON_IsString(name) ? name->valuestring : "a row", s);
 }
 
-/* tester50 F2: a result reads `estimated` and says why on stderr, once,
- * whatever made it so: a table-time share below RL_TABLE_SHARE_MIN (long
- * prompts timed past the tables' grid, a one-token prefill), tables
- * imported --device-unchecked, or the result's mode_note; the causes noted
- * where they arise (estimated_said) are not repeated. */
+/* tester50 F2: a result reads `estimated` and says why on stderr, each
+ * cause once, whatever made it so: tables imported --device-unchecked, a
+ * table-time share below RL_TABLE_SHARE_MIN (long prompts timed past the
+ * tables' grid, a one-token prefill, operators derived from another
+ * dtype), and the result's mode_note; the causes noted where they arise
+ * (estimated_said) are not repeated, and one said does not silence
+ * another (tester52 F2: h100-pcie, figures borrowed from h100-sxm, said
+ * so and not that 96% of its step was untimed). */
 static void note_estimated(const rl_opts *o, const cJSON *result)
 {
     const cJSON *mode = cJSON_GetObjectItemCaseSensitive(result, "mode");
@@ -1043,22 +1076,29 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
     const cJSON *why = cJSON_GetObjectItemCaseSensitive(result, "mode_note");
     if (!estimated_said && cJSON_IsString(mode) && strncmp(mode->valuestring, "mixed", 5) == 0) {
         note_estimated_rows(o, result);
+        estimated_said |= SAID_ROWS;
         return;
     }
-    if (estimated_said || !cJSON_IsString(mode) || strcmp(mode->valuestring, "estimated") != 0)
+    if ((estimated_said & SAID_ROWS) || !cJSON_IsString(mode) ||
+        strcmp(mode->valuestring, "estimated") != 0)
         return;
-    estimated_said = 1;
-    if (cJSON_IsString(src) && strstr(src->valuestring, RL_DEVICE_UNCHECKED)) {
+    if (cJSON_IsString(src) && strstr(src->valuestring, RL_DEVICE_UNCHECKED))
         rl_cli_say(o, "note: mode estimated: the engine's kernel tables were imported with "
                       "--device-unchecked: no chip is known to have run them");
-    } else if (cJSON_IsNumber(share) && share->valuedouble < RL_TABLE_SHARE_MIN) {
+    /* nothing measured (note_unmeasured) is the share's own cause: no table times any */
+    if (!(estimated_said & (SAID_SHARE | SAID_UNMEASURED)) && cJSON_IsNumber(share) &&
+        share->valuedouble < RL_TABLE_SHARE_MIN) {
         double p[5] = {0, 0, 0, 0, 0};
-        char at[96], ops[256] = "";
+        char at[96], ops[512] = "";
         untabled_rows(result, p, at, sizeof at);
         const cJSON *over = cJSON_GetObjectItemCaseSensitive(result, "table_time_share_at");
-        if (p[3] + p[0] > 0)
+        char der[96] = "";
+        if (p[4] > 0) /* engines.h DERIVED: another dtype's efficiency, not a measurement */
+            snprintf(der, sizeof der, ", %.0f derived from another dtype's table", p[4]);
+        if (p[3] + p[0] + p[4] > 0)
             snprintf(ops, sizeof ops, ": %.0f operator(s) extrapolated beyond the tables' "
-                     "measured shapes, %.0f timed by the roofline alone%s", p[3], p[0], at);
+                     "measured shapes, %.0f timed by the roofline alone%s%s", p[3], p[0], der,
+                     at);
         else if (cJSON_IsString(over)) /* simulate, size: the share's steps */
             snprintf(ops, sizeof ops, " over %.200s", over->valuestring);
         rl_cli_say(o, "note: mode estimated: %.2f%% of the time is not timed by a measured or "
@@ -1066,9 +1106,10 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
                       "beyond what the tables measured",
                    floor(1e4 * (1 - share->valuedouble)) / 100, share->valuedouble,
                    RL_TABLE_SHARE_MIN, ops);
-    } else if (cJSON_IsString(why)) {
-        rl_cli_say(o, "note: mode estimated: %s", why->valuestring);
     }
+    if (cJSON_IsString(why))
+        rl_cli_say(o, "note: mode estimated: %s", why->valuestring);
+    estimated_said |= SAID_ROWS; /* said: a second emit of the command says nothing */
 }
 
 static int emit(const rl_opts *o, cJSON *result)
@@ -1087,7 +1128,7 @@ static int emit(const rl_opts *o, cJSON *result)
         cJSON_AddBoolToObject(result, "smoke_test", 1);
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
     if (moe_from_gemm && cJSON_IsNumber(share)) {
-        estimated_said = 1;
+        estimated_said |= SAID_SHARE;
         rl_cli_say(o, "note: %.1f%% of the step time is not timed by a measured or interpolated "
                       "kernel (1 - table_time_share), the GEMM-timed routed experts among it",
                    100 * (1 - share->valuedouble));
@@ -1129,7 +1170,7 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
                  "token of %s%s%s%s) whatever the TP", act, 1e6 * act * rl_e2e_act_bytes(m, p),
                  m->name, same ? "" : ", scaled from ", same ? "" : c->models,
                  same ? "" : " by layers x d_model, an assumption");
-    estimated_said |= *d != '\0';
+    estimated_said |= *d != '\0' ? SAID_FITTED : 0;
     if (*d)
         rl_cli_tell(cmd, "note: %s's engine costs are applied outside what they were "
                          "fitted on: %s; the time extrapolates their host floor and efficiencies%s",
@@ -1360,15 +1401,14 @@ static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, con
  * the note named the nearest); the note says none fits and names the
  * plan timed.  0, or -1 (said) when no plan evaluates. */
 static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long long *tp,
-                          const char *mode)
+                          const char *mode, step_plan *sp)
 {
-    rl_shard_auto a;
-    char err[ERRLEN], sim[96];
-    if (rl_shard_auto_plan(m, h, &o->plan, o->chips, o->context, o->prec, &a, err, sizeof err) !=
-        0) {
-        rl_cli_tell("step", "--chips %lld: %s", o->chips, err);
+    char sim[96];
+    if (step_plan_of(o, m, h, sp)->rc != 0) {
+        rl_cli_tell("step", "--chips %lld: %s", o->chips, sp->err);
         return -1;
     }
+    const rl_shard_auto a = sp->a;
     *tp = a.tp;
     o->plan.pp = a.pp;
     auto_simulate_flags(&a, 1, sim, sizeof sim);
@@ -1435,7 +1475,7 @@ static void split_batch(rl_opts *o, const char *cmd, long long replicas)
  * time it.  In ideal mode the chips stay formula (1)'s fully sharded chips
  * (tp = ep = 1).  Else 0 (the plan's own checks come later). */
 static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl_hw *h,
-                        int calibrated, long long *tp, long long *ep)
+                        int calibrated, step_plan *sp, long long *tp, long long *ep)
 {
     int step = strcmp(cmd, "step") == 0;
     *tp = *ep = 1;
@@ -1445,9 +1485,10 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
         long long one = *tp * *ep;
         /* ops and prefill on --chips a multiple of the plan: replicas of it,
          * one timed, as step --chips N --tp T runs (tester52 F10: refused) */
-        int multiple = !step && o->given[RL_P_CHIPS] && one > 1 && o->chips % one == 0;
-        if (multiple && o->chips > one)
-            split_batch(o, cmd, o->chips / one);
+        long long reps = step || !o->given[RL_P_CHIPS] ? 0 : rl_shard_plan_replicas(o->chips, one);
+        int multiple = reps > 0;
+        if (reps > 1)
+            split_batch(o, cmd, reps);
         if (!o->given[RL_P_CHIPS] || multiple)
             o->chips = one;
         return 0;
@@ -1459,7 +1500,7 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     const char *mode = o->mfu > 0 ? "--mfu (compute scaled, the plan without --ideal)"
                                   : "without --ideal";
     if (step) /* step's plan over all the chips, its pipelines included */
-        return step_auto_plan(o, m, h, tp, mode);
+        return step_auto_plan(o, m, h, tp, mode, sp);
     /* ops and prefill: step's plan when it has no stages (issue 14) */
     char err[ERRLEN];
     rl_shard_auto a;
@@ -1559,7 +1600,7 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
 /* step on a calibrated 1D TP/EP plan per replica: the plan given, or TP
  * over --chips (replica_plan) without one, where --overlap does not
  * apply.  Returns the exit code. */
-static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
+static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h, step_plan *sp)
 {
     rl_shard_plan plan = o->plan;
     char err[ERRLEN] = "";
@@ -1567,7 +1608,7 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h)
         rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
                             "--chips without one adds its collectives; --overlap ignored");
     plan.overlap = 0;
-    if (replica_plan(o, "step", m, h, 1, &plan.tp, &plan.ep) != 0 ||
+    if (replica_plan(o, "step", m, h, 1, sp, &plan.tp, &plan.ep) != 0 ||
         (plan.pp = o->plan.pp) < 1 || /* the automatic plan's stages (step_auto_plan), else 1 */
         rl_memory_check_exact(m, o->batch, o->nbatch, o->context, o->prec.kv, err,
                               sizeof err) != 0) {
@@ -1612,7 +1653,9 @@ int rl_cli_step(rl_opts *o)
     }
     if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
         o->chips = rl_shard_plan_chips(&o->plan);
-    note_slow_step(o, &m, &h);
+    static step_plan sp; /* the plan over --chips, searched once (review43 F5) */
+    sp.searched = 0;
+    note_slow_step(o, &m, &h, &sp);
     if (o->sharded && rl_result_drop_overlap(&m, &h, &o->plan)) /* as Lua (result.h) */
         rl_cli_tell("step", "note: %s's %s step adds its collectives to the local time (no "
                     "overlap was measured); --overlap ignored (--ideal --overlap times the "
@@ -1645,7 +1688,7 @@ int rl_cli_step(rl_opts *o)
     else if (tp_path && one_d) /* other plans: emit_fitted notes it */
         note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d)
-        return step_tp_replicas(o, &m, &h);
+        return step_tp_replicas(o, &m, &h, &sp);
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0 ||
         rl_memory_check_exact(&m, o->batch, o->nbatch, o->context, o->prec.kv, err, sizeof err) != 0) {
         rl_cli_tell("step", "%s", err);
@@ -3234,6 +3277,11 @@ int rl_cli_size(rl_opts *o)
         req = NULL;
     }
     size_compare_notes(o, &in);
+    for (int i = 0; i < nhw; i++) { /* before a search that may take a minute */
+        char hc[512];
+        if (rl_size_tpot_host_caution(&in, i, hc, sizeof hc))
+            rl_cli_tell("size", "caution: %s", hc);
+    }
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0) {
         rl_cli_tell("size", "%s", err);
@@ -3288,7 +3336,7 @@ int rl_cli_size(rl_opts *o)
                             "(sized_for_qps) but read meets false: their max_sustainable_qps, "
                             "the capacity search's 95%% bound, is below it (verdict_by "
                             "capacity, fails_on capacity); a row meets only when both agree",
-                    by_capacity, in.w.qps * (1 + in.headroom));
+                    by_capacity, rl_size_sized_qps(&in));
     if (unknown > 0)
         rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null (not "
                             "found): %s", unknown,
@@ -3297,6 +3345,11 @@ int rl_cli_size(rl_opts *o)
                                                   : (double)(ran > 1), /* generated at --qps > 0 */
                                          why, sizeof why));
     size_band_notes(o, &in, &r, base_hw, nhw);
+    for (int i = 0; i < nhw; i++) { /* step's note_derived, once per profile (tester51 F4) */
+        char dn[1024];
+        if (rl_size_derived_note(&in, &r, i, dn, sizeof dn) > 0)
+            rl_cli_tell("size", "note: %s", dn);
+    }
     char pool[1024], lab[128];
     if (r.nmeet > 0 && rl_size_activation_caution(&in, &r.c[0], pool, sizeof pool)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab); /* tester34 F4 */
@@ -3350,7 +3403,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     if (c->calibrated)
         note_derived(o, m, h);
     /* --mfu scales compute only: it keeps calibrated mode's plan and collectives */
-    if (replica_plan(o, cmd, m, h, !o->ideal, &c->tp, &c->ep) != 0) /* as step's (tester10 #1) */
+    if (replica_plan(o, cmd, m, h, !o->ideal, NULL, &c->tp, &c->ep) != 0) /* as step's (tester10 #1) */
         return -1;
     c->chips = o->chips;
     c->attn_replicated = o->plan.attn_replicated;

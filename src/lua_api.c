@@ -1591,18 +1591,23 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     /* one replica's 1D TP/EP plan: its collectives join the step (ops.h) */
     c->tp = opt_count(L, 1, RL_P_TP, 1);
     c->ep = opt_count(L, 1, RL_P_EP, 1);
-    lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
-    if (lua_isnil(L, -1))
-        c->chips = c->tp * c->ep;
-    lua_pop(L, 1);
     lua_getfield(L, 1, RL_PARAMS[RL_P_TP].lua);
     lua_getfield(L, 1, RL_PARAMS[RL_P_EP].lua);
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
-    int planned = !lua_isnil(L, -3) || !lua_isnil(L, -2);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
+    int planned = !lua_isnil(L, -4) || !lua_isnil(L, -3);
+    *replicas = 1;
+    /* a plan over chips a multiple of it: replicas of it, one timed, as the
+     * CLI's ops --chips N --tp T (shard.h rl_shard_plan_replicas) */
+    long long reps = lua_isnil(L, -1) ? 0 : rl_shard_plan_replicas(c->chips, c->tp * c->ep);
+    if (lua_isnil(L, -1) || reps > 0)
+        c->chips = c->tp * c->ep;
+    if (planned && reps > 1)
+        *replicas = reps;
+    lua_pop(L, 1);
     /* no plan on a measured chip: one tp replica of the chips (the CLI's
      * replica_plan); elsewhere (ideal, no tables) formula (1)'s fully
      * sharded chips stay, tp 1 (tester7 #1: chips=8 read 1 chip) */
-    *replicas = 1;
     if (!planned &&
         (c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1), replicas)) > 1)
         c->chips = c->tp;

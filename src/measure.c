@@ -114,7 +114,8 @@ typedef struct {
     size_t ignored_len;
     int nunused;      /* cells a row's phase does not read, not empty or 0 */
     char unused[256]; /* the first of them (rl_meas.unused) */
-    int table;        /* the `table` column's index, -1 when absent */
+    int table;        /* the `table` column's index, -1 when absent; set, as idx, by
+                         parse_header, read only once it has run */
     char *err;
     size_t errlen;
 } ctx;
@@ -330,7 +331,7 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     if (!buf)
         return -1;
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
-    ctx c = {.path = path, .ignored = out->ignored, .ignored_len = sizeof out->ignored, .table = -1,
+    ctx c = {.path = path, .ignored = out->ignored, .ignored_len = sizeof out->ignored,
              .err = err, .errlen = errlen};
     int have_header = 0, cap = 0, rc = -1, nf, other_tables = 0;
     char *f[MAX_COLS + 1];

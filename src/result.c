@@ -1375,6 +1375,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     const char *mode = sweep_mode(m, h, s, &w);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
+    add_host_notes(o, m, h, s->calibrated, 0); /* as step's (tester51 F3, tester50 F17) */
     if (s->fitted)
         rl_e2e_fitted_label(o, h, m->name, w, 0);
     char label[512];
@@ -1870,12 +1871,16 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         engine = !engine || !strcmp(engine, name) ? name : "mixed (see each row)";
     }
     cJSON_AddStringToObject(j, "engine", engine ? engine : "none");
+    /* step's host_cost_note, once: the first profile whose engine charges
+     * no per-step host cost (tester51 F3, tester50 F17: size said none) */
+    for (int i = 0; i < in->nhw && !cJSON_HasObjectItem(j, "host_cost_note"); i++)
+        add_host_notes(j, in->m, &in->hw[i], in->calibrated, 0);
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
     const keyed sizing[] = {
         {"headroom", in->headroom},
-        {"sized_for_qps", in->w.qps * (1 + in->headroom)},
+        {"sized_for_qps", rl_size_sized_qps(in)},
         /* the requests each row ran at qps (tester11 #11: simulate on fewer
          * read another sample, 41.92 against the row's 41.70 req/s) */
         {"requests", (double)rl_size_requests(in, 1)},

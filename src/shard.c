@@ -23,6 +23,11 @@ long long rl_shard_plan_chips(const rl_shard_plan *pl)
     return pl->tp * pl->ep * pl->sp * pl->pp;
 }
 
+long long rl_shard_plan_replicas(long long chips, long long one)
+{
+    return one > 1 && chips >= one && chips % one == 0 ? chips / one : 0;
+}
+
 int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips)
 {
     rl_shard_plan d = rl_shard_plan_default();
@@ -1483,8 +1488,14 @@ int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *b
              * the same are told apart by their speed, not by megabytes
              * (tp8 over tp4 x pp2 on 8 chips: 4 MB apart in 16 GB short for
              * llama3-405b on H100; 1.3 MB apart for llama3-70b on 8 TPU
-             * v5e, where tp4 x pp2 takes twice tp8's step: tester51 F6) */
-            if (!have_nearest || r.kv_room > out->nearest.kv_room + 1e-2 * h->hbm_bytes)
+             * v5e, where tp4 x pp2 takes twice tp8's step: tester51 F6).
+             * The 1% is of the chip's HBM or of the shortfall, the larger:
+             * on a chip of next to no HBM (hbm_bytes = 1) every plan is short
+             * by about its whole need and 1% of the HBM is a hundredth of a
+             * byte, so megabytes named tp4 x pp2 over tp8 (tester53 F6) */
+            if (!have_nearest ||
+                r.kv_room > out->nearest.kv_room +
+                                1e-2 * fmax(h->hbm_bytes, -out->nearest.kv_room))
                 out->nearest = r, have_nearest = 1;
             if (r.kv_room > 0) {
                 out->r = r;

@@ -104,6 +104,15 @@ int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase pha
  * roofline.step{tp = 8} without chips: tester39 F6, Lua refused it). */
 long long rl_shard_plan_chips(const rl_shard_plan *pl);
 
+/* The replicas of a one-replica plan of `one` chips (ops' and prefill's
+ * tp x ep) that `chips` chips hold, one of them timed: chips / one when
+ * one > 1 divides chips, else 0 (chips is not replicas of the plan; the
+ * plan's own check refuses or accepts it).  The one rule the CLI (`ops
+ * --chips 16 --tp 8`: tester52 F10) and Lua (roofline.ops{chips = 16,
+ * tp = 8}, which refused it) take, each replica running ceil(batch /
+ * replicas) sequences as step --chips N splits its batch. */
+long long rl_shard_plan_replicas(long long chips, long long one);
+
 /* The decode KV cache's layout under a plan: the one function step (shard),
  * ops and the serving simulator (serve.h) read it from, for time and for
  * memory alike (tester13 #3: under --ep each read it its own way).  A
@@ -607,8 +616,9 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
  * kv_room > 0).  The rule: the fewest pipeline stages whose plan fits,
  * ties to the widest TP (the fewest replicas; inside a domain the fastest
  * batch-1 step, today's tp8 on 8 H100).  When none fits: `nearest`, the
- * candidate with the most KV room (the least short; within 1% of a chip's HBM of it the
- * earlier in the order above, fewer stages then wider TP), fits 0, and
+ * candidate with the most KV room (the least short; within 1% of a chip's HBM, or of
+ * the shortfall where that is larger, of it the earlier in the order above, fewer
+ * stages then wider TP), fits 0, and
  * `r` is it (timed and printed with fits false, exit 0, as an explicit
  * plan that does not fit; tester48b F1: the widest TP at pp 1 was timed,
  * tp1 x 3 replicas on 3 chips for llama3-405b, while tp1 x pp3 was

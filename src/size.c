@@ -908,12 +908,14 @@ static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P,
     }
 }
 
+double rl_size_sized_qps(const rl_size_input *in) { return in->w.qps * (1 + in->headroom); }
+
 /* Every analytic plan of the search space into pl (RL_SIZE_MAX_PLANS
  * allocated); the rejected ones counted in out. */
 static int enumerate_plans(const rl_size_input *in, const sample_lens *sl, plan_list *pl,
                            rl_size_result *out, char *err, size_t errlen)
 {
-    double P, G, qps = in->w.qps * (1 + in->headroom); /* the load sized for */
+    double P, G, qps = rl_size_sized_qps(in); /* the load sized for */
     rl_size_mean_lengths(in, &P, &G);
     for (int hi = 0; hi < in->nhw; hi++) {
         const rl_hw *h = &in->hw[hi];
@@ -1022,7 +1024,7 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
 
 int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
 {
-    double load = in->w.qps, sized = load * (1 + in->headroom);
+    double load = in->w.qps, sized = rl_size_sized_qps(in);
     int sized_miss = c->miss;
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
     given_run g = {.req = NULL};
@@ -1149,7 +1151,7 @@ static int sibling_start(const rl_size_result *out, const rl_size_candidate *c)
  * priced, not yet run.  0 when no count up to RL_SIZE_MAX_REPLICAS is more. */
 static int carried(const rl_size_input *in, const rl_size_candidate *c, rl_size_candidate *t)
 {
-    double sized = in->w.qps * (1 + in->headroom);
+    double sized = rl_size_sized_qps(in);
     double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
     double want = c->max_qps > 0 ? ceil(c->replicas * sized / c->max_qps - 1e-9) : 2.0 * c->replicas;
     int R = (int)fmin(fmax(want, c->replicas + 1), RL_SIZE_MAX_REPLICAS);
@@ -1462,6 +1464,44 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
         }
     }
     return d != 0;
+}
+
+int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t len)
+{
+    const rl_hw *h = &in->hw[hw];
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    int fitted = h->engine_costs.present;
+    double step = fitted ? h->engine_costs.v[RL_EC_DECODE_STEP] : e ? e->step_s : 0;
+    buf[0] = '\0';
+    if (!in->calibrated || h->ideal || !(step > 0) || !(in->slo_tpot < step))
+        return 0;
+    snprintf(buf, len, "--tpot-p99 %.4g ms is tighter than %s's fixed per-step host cost, "
+             "%.4g ms (%s), which every decode step carries at any batch or plan: no row on "
+             "%s can meet it", in->slo_tpot * 1e3, h->name, step * 1e3,
+             fitted ? "the fitted decode_step_s, enginecost.h" : "its engine's step_s",
+             h->name);
+    return 1;
+}
+
+int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
+                         size_t len)
+{
+    char why[512], first[512] = "";
+    int n = 0, of = 0;
+    buf[0] = '\0';
+    for (int i = 0; in->calibrated && i < r->n; i++) {
+        if (r->c[i].hw != hw)
+            continue;
+        of++;
+        if (derived_plan(in->m, &in->hw[hw], &r->c[i], why, sizeof why) && !n++)
+            snprintf(first, sizeof first, "%s", why);
+    }
+    if (n > 0)
+        snprintf(buf, len, "%d of %d rows on %s run a dtype their kernel tables do not measure "
+                 "(the first, %s): those operators are derived, the nearest measured dtype's "
+                 "efficiency at the same shape times their own roofline (provenance derived), "
+                 "not measured", n, of, in->hw[hw].name, first);
+    return n;
 }
 
 /* size --conservative sizes on the slow edge of each profile's band; a

@@ -409,6 +409,31 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
  * Llama-2-70B TP8 decode), else 0. */
 int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, size_t len);
 
+/* The rows of r on profile in->hw[hw] whose plan runs a dtype that profile's
+ * kernel tables do not measure (engines.h rl_engine_derived: the GEMM of
+ * its weights x compute, its KV dtype's attention, a quantized model's
+ * routed experts): those operators are derived, another dtype's measured
+ * efficiency at the same shape times their own roofline (provenance
+ * derived), as step's note says (tester51 F4: size said nothing).  Returns
+ * how many, with a note in buf naming the first (buf "" when none). */
+int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
+                         size_t len);
+
+/* The load a search sizes for, req/s: (1 + headroom) x the offered load
+ * in->w.qps (rl_size_input.headroom; docs/serving.md, size).  The one
+ * place it is computed (the verification, the carried rows, the notes and
+ * the result's sized_for_qps read it). */
+double rl_size_sized_qps(const rl_size_input *in);
+
+/* Whether the TPOT target in->slo_tpot is tighter than profile in->hw[hw]'s
+ * fixed per-step host cost, which every decode step carries whatever the
+ * batch or plan (a fitted profile's decode_step_s, enginecost.h (E); else
+ * its engine's step_s, engines.h): 1 with a caution in buf naming both,
+ * else 0 (also under --ideal, which charges none).  A caution, not a
+ * refusal: the search still runs and its rows say what they reach
+ * (tester51 F3). */
+int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t len);
+
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
  * fitted, calibrated, estimated or ideal; c->mode once the search ranked it. */
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);

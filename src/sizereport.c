@@ -535,7 +535,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
      * curve's points a coarser grid: worded so neither reads as
      * contradicting the other (tester34 F13: "stops meeting at 24" of a
      * row verified at 24, beside "within both targets up to 22.5") */
-    double sized = in->w.qps * (1 + in->headroom);
+    double sized = rl_size_sized_qps(in);
     if (isfinite(b->max_qps))
         item(d, "Sized for %.3g req/s (the load + %.0f%% headroom)%s; it sustains up to %.3g req/s "
                 "within the targets%s (max_sustainable_qps: simulate's capacity search, to 2%%, "
@@ -1166,6 +1166,9 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
          o.prov[RL_PROV_MEASURED], o.prov[RL_PROV_INTERPOLATED], o.prov[RL_PROV_EXTRAPOLATED],
          o.prov[RL_PROV_DERIVED], o.prov[RL_PROV_ROOFLINE],
          h->efficiency.present && in->calibrated ? " (scaled by the efficiency above)" : "");
+    char dn[1024]; /* the rows on hw at a dtype its tables lack (tester51 F4) */
+    if (rl_size_derived_note(in, x->res, hw, dn, sizeof dn) > 0)
+        item(d, "Derived on %s: %s.", h->name, dn);
 }
 
 /* Every assumption the figures rest on. */

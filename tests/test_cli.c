@@ -2270,6 +2270,18 @@ static void ops_json(void **state)
     assert_non_null(strstr(out, "(no int8_wo GEMM table: fp8's when memory-bound"));
     assert_non_null(strstr(out, "then x0.72 to x2.10 by rows per expert"));
     assert_null(strstr(out, "1.45x slower"));
+    /* tester53 F2: mxfp4 and fp4 weights over bf16 compute map to no GEMM
+     * table key (engines.h DTYPE_MAP); the note named it "?" */
+    static const char *const noKey[] = {"mxfp4", "fp4"};
+    for (int w = 0; w < 2; w++) {
+        char cmd[256], want[96];
+        snprintf(cmd, sizeof cmd, "step --model mixtral-8x7b --hw b200 --chips 8 --batch 8 "
+                 "--context 4096 --weights %s", noKey[w]);
+        snprintf(want, sizeof want, "(no GEMM table key for %s weights x bf16 compute: ", noKey[w]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        assert_non_null(strstr(out, want));
+        assert_null(strstr(out, "no ? GEMM"));
+    }
     assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --phase prefill", out, sizeof out), 2);
     assert_non_null(strstr(out, "--tokens"));
     assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --context 10 --phase sideways",
@@ -2499,6 +2511,66 @@ static void size_notes_estimated_rows(void **state)
     assert_true(n > 0);
     assert_non_null(strstr(out, said));
     cJSON_Delete(j);
+    /* tester51 F4: the rows whose dtypes the tables lack (int8 weights and
+     * KV on h100-sxm's trtllm) are derived, said once per profile on
+     * stderr and in the report's provenance, as step's note says */
+    char dir[] = "/tmp/rl_cli_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *t = size_report_of(dir, "h100-sxm", "");
+    const char *d = strstr(out, "rows on h100-sxm run a dtype their kernel tables do not measure");
+    assert_non_null(d);
+    assert_null(strstr(d + 1, "rows on h100-sxm run a dtype their kernel tables do not measure"));
+    assert_non_null(strstr(d, "no GEMM of int8 weights x bf16 compute, nor int8 KV-cache attention"));
+    assert_non_null(strstr(t, "Derived on h100-sxm: "));
+    assert_non_null(strstr(t, "(provenance derived)"));
+    free(t);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* tester51 F3 / tester50 F17: size and pareto carry step's host_cost_note
+ * (trtllm on h100-sxm charges no per-step host cost: step times are a lower
+ * bound), once: on stderr for table output, the key in JSON (stderr then
+ * without it, as step's); and a TPOT target below a fitted profile's fixed
+ * per-step cost (h100-sxm-splitwise: decode_step_s 29.62 ms, fitted on
+ * splitwise_llama2-70b.csv) is cautioned, the search still run (exit 3,
+ * nothing meets). */
+static void size_pareto_note_host_cost(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 500 --out-len 100 "
+        "--ttft-p99 1 --tpot-p99 0.05 --requests 100",
+        "pareto --model llama3-8b --hw h100-sxm --chips 1,2 --batch 1,8 --context 2048"};
+    static const char *const said = "note: step times are kernel + collective time: no per-step "
+                                    "host cost of the trtllm engine";
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        assert_int_equal(run_cli(cmds[i], out, sizeof out), 0);
+        const char *n = strstr(out, said);
+        if (!n || strstr(n + 1, said))
+            fail_msg("roofline %s: the host-cost note not said once: %.600s", cmds[i], out);
+        snprintf(cmd, sizeof cmd, "%s --format json", cmds[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        const char *json = strchr(out, '{');
+        assert_non_null(json);
+        assert_null(strstr(out, said));
+        cJSON *j = cJSON_Parse(json);
+        assert_non_null(j);
+        assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "host_cost_note")),
+                               "no per-step host cost of the trtllm engine"));
+        cJSON_Delete(j);
+    }
+    assert_int_equal(run_cli("size --model llama2-70b --hw h100-sxm-splitwise --qps 1 "
+                             "--prompt-len 500 --out-len 100 --ttft-p99 2 --tpot-p99 0.02 "
+                             "--requests 100", out, sizeof out), 3);
+    assert_non_null(strstr(out, "caution: --tpot-p99 20 ms is tighter than h100-sxm-splitwise's "
+                                "fixed per-step host cost, 29.62 ms (the fitted decode_step_s"));
+    assert_int_equal(run_cli("size --model llama2-70b --hw h100-sxm-splitwise --qps 1 "
+                             "--prompt-len 500 --out-len 100 --ttft-p99 2 --tpot-p99 0.05 "
+                             "--requests 100", out, sizeof out), 0);
+    assert_null(strstr(out, "is tighter than"));
 }
 
 static void size_report_says_why_estimated(void **state)
@@ -6429,6 +6501,28 @@ static void estimated_result_noted(void **state)
     assert_string_equal(str(r, "mode"), "calibrated");
     assert_null(strstr(out, "mode estimated"));
     cJSON_Delete(r);
+    /* tester52 F2: two causes, each named once: h100-pcie's figures borrowed
+     * from h100-sxm's tables (the changed-chip note) and 96% of the step
+     * untimed, int8 KV attention derived from another dtype's table at
+     * context 100000 (its note was silenced by the first) */
+    r = json_after_notes("step --model llama3.1-8b --hw h100-pcie --kv int8 --batch 64 "
+                         "--context 100000 --format json");
+    assert_string_equal(str(r, "mode"), "estimated");
+    const char *chip = strstr(out, "changes the chip"), *est = strstr(out, "note: mode estimated: ");
+    const char *json = strchr(out, '{'), *again = chip ? strstr(chip + 1, "changes the chip") : NULL;
+    assert_true(chip && chip < json && est && est < json);
+    assert_true(!again || again > json); /* the JSON's engine_source says it too */
+    assert_null(strstr(est + 1, "note: mode estimated: "));
+    assert_non_null(strstr(est, "derived from another dtype's table"));
+    cJSON_Delete(r);
+    /* one cause said once: tpu-v5e has nothing measured, which is also why
+     * no table times its step (table_time_share 0): no second note */
+    r = json_after_notes("step --model llama3-8b --hw tpu-v5e --batch 1 --context 100 "
+                         "--format json");
+    assert_string_equal(str(r, "mode"), "estimated");
+    assert_non_null(strstr(out, "tpu-v5e has nothing measured"));
+    assert_null(strstr(out, "note: mode estimated"));
+    cJSON_Delete(r);
 }
 
 /* tester50 F4: a trace's offered rate is its arrivals' own, arrival_req_per_s: one
@@ -6599,6 +6693,7 @@ int main(void)
         cmocka_unit_test(h100_pcie_ranks_behind_sxm),
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
+        cmocka_unit_test(size_pareto_note_host_cost),
         cmocka_unit_test(size_notes_mixed_modes),
         cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),

@@ -736,6 +736,19 @@ static void ops_from_lua(void **state)
     assert_rel(run_number("local r = roofline.ops{ model = 'llama3-70b', hw = 'h100-sxm', tp = 8,"
                           " context = 4096 } return r.chips == 8 and r.comm_s or -1"),
                160 * 3.559e-6, 1e-3);
+    /* chips a multiple of the plan: replicas of it, one timed, as the CLI's
+     * ops --chips 16 --tp 8 (shard.h rl_shard_plan_replicas; it was
+     * refused): the same step as chips = 16 without a plan (tp8 x 2
+     * replicas), bit for bit, batch 8 over both replicas (4 timed); chips 12
+     * is no multiple of tp 8 and stays refused */
+    assert_true(run_number("local a = roofline.ops{ model = 'llama3-70b', hw = 'h100-sxm', "
+                           "context = 2048, chips = 16, tp = 8, batch = 8 }"
+                           " local b = roofline.ops{ model = 'llama3-70b', hw = 'h100-sxm', "
+                           "context = 2048, chips = 16, batch = 8 }"
+                           " return (a.step_s == b.step_s and a.batch == 4 and a.chips == 8) "
+                           "and 1 or 0") == 1);
+    assert_int_equal(run("return roofline.ops{ model = 'llama3-70b', hw = 'h100-sxm', "
+                         "context = 2048, chips = 12, tp = 8 }", err, sizeof err), -1);
     /* kv_split as step's (tester29 F3): DeepSeek-V3 tp8 on h200 fp8, B 64 at
      * 4096, ops's step_s is step's to 1e-12 under each layout (one operator
      * list, one plan's collectives); before, ops had no kv_split and mixed

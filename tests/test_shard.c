@@ -1216,6 +1216,15 @@ static void auto_plan_searches_tp_and_pp(void **state)
     assert_true(a.nearest.plan.pp == 3 && a.widest.plan.tp == 1 && a.widest.plan.pp <= 1);
     r = eval(&m, &h, pp_plan(1, 3), RL_PHASE_GENERATE, 3, 1, 4096, bf);
     assert_true(a.r.step_s == r.step_s && a.r.weight_bytes == r.weight_bytes);
+    /* tester53 F6: a chip of 1 byte of HBM, every plan short by its whole
+     * need (llama3-70b, 17.64 GB a chip at tp8 and at tp4 x pp2): the tie
+     * (1% of the shortfall, 1% of the HBM being 0.01 B) still goes to the
+     * fewer stages, tp8; it named tp4 x pp2 */
+    rl_hw tiny = h;
+    tiny.hbm_bytes = 1;
+    assert_int_equal(rl_shard_auto_plan(&m70, &tiny, &base, 8, 4096, bf, &a, err, sizeof err), 0);
+    assert_true(a.tp == 8 && a.pp == 1 && a.replicas == 1 && !a.fits);
+    assert_true(a.candidates >= 2);
 }
 
 /* Stop 31 (h31stage; h31pipe's item 3): a pipeline pass takes the

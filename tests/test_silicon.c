@@ -1254,6 +1254,47 @@ static void test_bad_tables(void **state)
             fail_msg("zeros: '%s'", zerr);
         assert_int_equal(remove_tree(zdir), 0);
     }
+    /* tester52 F13: an empty table file, an empty gzip stream and a
+     * plain-text one are said as such, at the device check and at import
+     * (each said "no '# device:' line", the plain text imported) */
+    static const struct {
+        const char *content, *want; /* content NULL: 0 bytes; "": an empty gzip stream */
+    } odd[] = {
+        {NULL, "gemm_perf.csv.gz: empty (0 bytes)"},
+        {"", "gemm_perf.csv.gz: empty: its gzip stream holds no text"},
+        {"# device: NVIDIA H100 80GB HBM3\nop_name,kernel_source,gemm_dtype,m,n,k,latency\n"
+         "gemm,t,bfloat16,1,2,3,0.01\n",
+         "gemm_perf.csv.gz: not gzip-compressed (plain text"},
+    };
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        char odir[64], oerr[1024] = "", file[160], odev[128];
+        table_dir(odir, "gemm_perf.csv.gz", H, "");
+        snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", odir);
+        if (odd[i].content && !*odd[i].content) {
+            gzFile gz = gzopen(file, "wb");
+            assert_non_null(gz);
+            gzclose(gz);
+        } else {
+            FILE *f = fopen(file, "wb");
+            assert_non_null(f);
+            if (odd[i].content)
+                fputs(odd[i].content, f);
+            fclose(f);
+        }
+        for (int unchecked = 0; unchecked < 2; unchecked++) {
+            oerr[0] = 0;
+            assert_int_equal(rl_silicon_check_device(odir, "trtllm", "h100-sxm", NULL, 0, unchecked,
+                                                     odev, sizeof odev, oerr, sizeof oerr), -1);
+            if (!strstr(oerr, odd[i].want))
+                fail_msg("case %zu, device check: '%s' lacks '%s'", i, oerr, odd[i].want);
+        }
+        rl_silicon t;
+        oerr[0] = 0;
+        assert_int_equal(rl_silicon_import(odir, "trtllm", &h, 0, NULL, &t, oerr, sizeof oerr), -1);
+        if (!strstr(oerr, odd[i].want))
+            fail_msg("case %zu, import: '%s' lacks '%s'", i, oerr, odd[i].want);
+        assert_int_equal(remove_tree(odir), 0);
+    }
     /* a NUL byte inside a row is binary data, said by line (before: the line
      * was read up to the NUL and the next line's first byte eaten, so a row
      * "gemm,t,bfloat16,2\0,2,3,0.01" read as a 4-column row, and a NUL

@@ -2256,9 +2256,26 @@ static void test_off_fit_rows_counted(void **state)
     rl_size_result_free(&r);
 }
 
+/* The load a search sizes for, (1 + headroom) x the offered load (size.h
+ * rl_size_sized_qps, the one helper the verification, the carried rows and
+ * the notes read): 4 req/s at headroom 0.25 is 5 req/s, exactly (both
+ * binary fractions); headroom 0 is the load itself. */
+static void test_sized_qps(void **state)
+{
+    (void)state;
+    rl_size_input in;
+    memset(&in, 0, sizeof in);
+    in.w.qps = 4;
+    in.headroom = 0.25;
+    assert_true(rl_size_sized_qps(&in) == 5.0);
+    in.headroom = 0;
+    assert_true(rl_size_sized_qps(&in) == 4.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sized_qps),
         cmocka_unit_test(test_fitted_plans_simulated),
         cmocka_unit_test(test_off_fit_rows_counted),
         cmocka_unit_test(test_conservative_only_banded_plans),
