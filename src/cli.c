@@ -4179,8 +4179,9 @@ int rl_cli_validate_serve(rl_opts *o)
 }
 
 /* Load every preset of kind into specs[cap] (elements of `size` bytes)
- * with `load`; a preset that does not load is said and left out.  Returns
- * how many loaded; *bad counts the others. */
+ * with `load`; a preset that does not load is said (its file and why).
+ * Returns how many loaded; *bad counts the others, and a run with any
+ * lists nothing (tester53 F1: a half list beside exit 2). */
 static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t size, int cap,
                         int (*load)(const char *, const rl_override *, int, void *, char *, size_t),
                         int *bad)
@@ -4220,11 +4221,12 @@ int rl_cli_list(rl_opts *o)
     if (strcmp(what, "models") == 0) {
         static rl_model m[RL_MAX_PRESETS];
         int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad);
-        rc = emit(o, rl_result_list_models(m, n));
+        rc = bad ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, n));
     } else if (strcmp(what, "engines") == 0 || strcmp(what, "hw") == 0) {
         static rl_hw h[RL_MAX_PRESETS];
         int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad);
-        rc = emit(o, what[0] == 'h' ? rl_result_list_hw(h, n) : rl_result_list_engines(h, n));
+        rc = bad ? RL_EXIT_INPUT
+                 : emit(o, what[0] == 'h' ? rl_result_list_hw(h, n) : rl_result_list_engines(h, n));
     } else if (o->nargs > 1) { /* the extra argument is the bad one (tester10 #11) */
         rl_cli_say(o, "takes one argument, models, hw or engines (got '%s' after '%s')",
                    o->args[1], o->args[0]);
@@ -4234,7 +4236,7 @@ int rl_cli_list(rl_opts *o)
                    o->nargs ? o->args[0] : "", o->nargs ? "')" : "");
         return RL_EXIT_INPUT;
     }
-    return rc == RL_EXIT_OK && bad ? RL_EXIT_INPUT : rc;
+    return rc;
 }
 
 static void print_help(FILE *f)

@@ -1188,13 +1188,23 @@ static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, r
         return -1;
     }
     *floor_s = f;
-    double meas = rl_meas_time(r);
-    if (!(meas < RL_E2E_FLOOR_MARGIN * f))
+    if (!(rl_meas_time(r) < RL_E2E_FLOOR_MARGIN * f))
         return 0;
-    snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s for this "
-             "row (%s on %s tp %lld ep %lld pp %lld at the datasheet peaks, no overheads): not a "
+    char config[512];
+    snprintf(config, sizeof config, "for this row (%s on %s tp %lld ep %lld pp %lld at the "
+             "datasheet peaks, no overheads)", mod->name, h->name, r->tp, r->ep, r->pp);
+    if (r->phase == RL_MEAS_STATIC) { /* tester53 F4: in the row's own column and units */
+        double gpus = (double)(r->tp * r->ep * r->pp);
+        snprintf(err, errlen, "%s:%d: measured_tok_s_per_gpu %.4g tokens/s per GPU is above the "
+                 "roofline ceiling of %.4g tokens/s per GPU %s: not a throughput of that "
+                 "configuration (batch x output tokens / (time x GPUs) expected; check the units "
+                 "and the row's shape)", m->path, r->line, r->measured,
+                 (double)r->batch * (double)r->output / (f * gpus), config);
+        return -1;
+    }
+    snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s %s: not a "
              "timing of that configuration (seconds expected; check the units and the row's "
-             "shape)", m->path, r->line, meas, f, mod->name, h->name, r->tp, r->ep, r->pp);
+             "shape)", m->path, r->line, r->measured, f, config);
     return -1;
 }
 

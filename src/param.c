@@ -721,7 +721,7 @@ const rl_command RL_COMMANDS[] = {
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
      "step costs can follow\n"
      "(ideal; serving engines come from hardware profiles that carry them).  A preset that\n"
-     "does not load is named on stderr (exit 2 after the list).",
+     "does not load is named on stderr with its file and reason, and nothing is listed (exit 2).",
      "models|hw|engines [--format F] [--save FILE]   (hardware: the same as hw)"},
     {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
      "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"

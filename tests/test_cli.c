@@ -5358,6 +5358,35 @@ static void list_names_what_lookup_finds(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester53 F1: a spec in hw_profiles/ that does not load (here not Lua)
+ * made `list hw` exit 2 yet print, and --save write, the other rows.
+ * Expected: exit 2, the file and the reason on stderr, nothing on stdout
+ * and no --save file. */
+static void list_refuses_a_broken_preset(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_listbad_XXXXXX", cmd[1024], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir %s/hw_profiles && echo 'return {' > %s/hw_profiles/mine.lua",
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s list hw 2>/dev/null", dir, RL_BIN);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    out[fread(out, 1, sizeof out - 1, p)] = '\0';
+    assert_int_equal(WEXITSTATUS(pclose(p)), 2);
+    assert_string_equal(out, "");
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s list hw --save %s/l.csv 2>&1", dir, RL_BIN, dir);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    out[fread(out, 1, sizeof out - 1, p)] = '\0';
+    assert_int_equal(WEXITSTATUS(pclose(p)), 2);
+    assert_non_null(strstr(out, "hw_profiles/mine.lua: syntax error"));
+    snprintf(path, sizeof path, "%s/l.csv", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* CLOSING21 leftover: `roofline help step` printed the command list; it
  * prints what `step --help` does, and an unknown command exits 2. */
 static void help_names_a_command(void **state)
@@ -6559,6 +6588,7 @@ int main(void)
         cmocka_unit_test(blanks_around_numbers),
         cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
+        cmocka_unit_test(list_refuses_a_broken_preset),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(fit_engine_name_saves_table_engine_rows),
