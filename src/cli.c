@@ -1822,6 +1822,31 @@ static void warn_few(const rl_opts *o, long long n, long long replicas)
                         "window)", n, replicas, each, RL_SERVE_STEADY_MIN);
 }
 
+/* The fewest requests of a --trace whose arrivals size takes its load
+ * from (tester53 F4: 2 requests, one gap, read 10 req/s as a fact): the
+ * rate of a Poisson process estimated from k inter-arrival gaps, k over
+ * their sum (the maximum-likelihood estimate of an exponential rate), has
+ * a relative standard error of 1/sqrt(k), so 100 gaps hold it to 10%;
+ * the p99 targets need 100 requests too (warn_few). */
+#define SIZE_TRACE_MIN 101
+
+/* 0 when the --trace of n requests is long enough to size for, else -1
+ * (said: the file, its count and the minimum). */
+static int size_trace_check(const rl_opts *o, long long n)
+{
+    if (n >= SIZE_TRACE_MIN)
+        return 0;
+    char known[96] = "no gap, no rate";
+    if (n > 1)
+        snprintf(known, sizeof known, "%lld gap%s: the rate to %.0f%%, as 1/sqrt(gaps)", n - 1,
+                 n == 2 ? "" : "s", 100 / sqrt((double)(n - 1)));
+    return rl_cli_say(o, "--trace %s: %lld request%s, too few to size for: size takes the load "
+                         "from its arrivals (%s); it needs %d requests or more (100 gaps: 10%%); "
+                         "give a longer trace, or --qps Q --prompt-len DIST --out-len DIST "
+                         "(simulate replays a trace of any length)",
+                      o->given[RL_P_TRACE], n, n == 1 ? "" : "s", known, SIZE_TRACE_MIN);
+}
+
 /* Requests from --trace FILE, or generated from --qps/--prompt-len/--out-len
  * DIST)/--requests/--seed/--burst/--prefixes;
  * few_note: say so when there are fewer than 100.  *truncated: generated
@@ -3210,8 +3235,8 @@ int rl_cli_size(rl_opts *o)
     long long n = 0;
     double maxc = 0;
     long long truncated = 0;
-    if (serve_workload(o, 4000, m.max_context, o->given[RL_P_TRACE] != NULL, &in.w, &req, &n,
-                       &truncated) != 0 ||
+    if (serve_workload(o, 4000, m.max_context, 0, &in.w, &req, &n, &truncated) != 0 ||
+        (o->given[RL_P_TRACE] && size_trace_check(o, n) != 0) ||
         rl_param_number(o, RL_P_TTFT, &in.slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &in.slo_tpot) ||
         rl_param_number(o, RL_P_RESERVE, &in.hbm_reserve) ||

@@ -687,6 +687,8 @@ const rl_command RL_COMMANDS[] = {
      "analytic pruning, then simulation.  Each row names its layout.  Cost from\n"
      "price_per_chip_hour when every profile has one, else chips.  --hw takes a list; each\n"
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
+     "A --trace gives the load by its arrivals: 101 requests or more (the rate of n gaps is\n"
+     "known to 1/sqrt(n), 10% at 100); a shorter one is refused (exit 2; simulate replays it).\n"
      "A row meets only when its runs at the load and at (1 + --headroom) x it meet both\n"
      "p99s and its max_sustainable_qps (the capacity search, 95% bound), where found, is at\n"
      "least that sized load; verdict_by names the rule that decided (both, p99, capacity).\n"
