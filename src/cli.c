@@ -4425,6 +4425,25 @@ static int check_calibration(const rl_command *c, const rl_opts *o, rl_guard_out
     return 0;
 }
 
+/* A result (--save's table, CSV or JSON; a summary's --output) named .lua
+ * in a preset folder, where `list` and a preset name read every .lua as a
+ * spec, is refused (tester53 F1: step --save hw_profiles/mine.lua broke
+ * `list hw`); import-hf's result is a spec, which belongs there.  0, or -1
+ * (said). */
+static int check_result_name(const rl_command *c, const rl_opts *o, rl_param_id id,
+                             const char *label, const char *path)
+{
+    size_t n = strlen(path);
+    if ((id != RL_P_OUTPUT && id != RL_P_SUMMARY) || !strcmp(c->name, "import-hf") || n <= 4 ||
+        strcmp(path + n - 4, ".lua") != 0)
+        return 0;
+    const char *kind = rl_guard_preset_folder(path);
+    return !kind ? 0
+                 : rl_cli_say(o, "%s '%s': a result named .lua in the presets folder %s/, where "
+                                 "every .lua file is read as a spec (list, a preset name); save "
+                                 "it elsewhere or as .json, .csv or .txt", label, path, kind);
+}
+
 /* Every file the run writes, checked before any work: each option's file
  * (RL_PF_WRITES with a FILE value) and the files written beside it. */
 static int check_outputs(const rl_command *c, const rl_opts *o)
@@ -4439,7 +4458,8 @@ static int check_outputs(const rl_command *c, const rl_opts *o)
             !rl_command_takes(c, (rl_param_id)id, 1))
             continue;
         snprintf(label, sizeof label, "--%s", rl_param_flag(o, (rl_param_id)id));
-        if (check_output(o, &seen, label, path, 0) != 0)
+        if (check_output(o, &seen, label, path, 0) != 0 ||
+            check_result_name(c, o, (rl_param_id)id, label, path) != 0)
             return -1;
     }
     return check_plot_sides(c, o, &seen) != 0 || check_plot_dir(c, o, &seen) != 0 ||
