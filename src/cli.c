@@ -1865,6 +1865,31 @@ static void warn_few(const rl_opts *o, long long n, long long replicas)
                         "window)", n, replicas, each, RL_SERVE_STEADY_MIN);
 }
 
+/* The fewest requests of a --trace whose arrivals size takes its load
+ * from (tester53 F4: 2 requests, one gap, read 10 req/s as a fact): the
+ * rate of a Poisson process estimated from k inter-arrival gaps, k over
+ * their sum (the maximum-likelihood estimate of an exponential rate), has
+ * a relative standard error of 1/sqrt(k), so 100 gaps hold it to 10%;
+ * the p99 targets need 100 requests too (warn_few). */
+#define SIZE_TRACE_MIN 101
+
+/* 0 when the --trace of n requests is long enough to size for, else -1
+ * (said: the file, its count and the minimum). */
+static int size_trace_check(const rl_opts *o, long long n)
+{
+    if (n >= SIZE_TRACE_MIN)
+        return 0;
+    char known[96] = "no gap, no rate";
+    if (n > 1)
+        snprintf(known, sizeof known, "%lld gap%s: the rate to %.0f%%, as 1/sqrt(gaps)", n - 1,
+                 n == 2 ? "" : "s", 100 / sqrt((double)(n - 1)));
+    return rl_cli_say(o, "--trace %s: %lld request%s, too few to size for: size takes the load "
+                         "from its arrivals (%s); it needs %d requests or more (100 gaps: 10%%); "
+                         "give a longer trace, or --qps Q --prompt-len DIST --out-len DIST "
+                         "(simulate replays a trace of any length)",
+                      o->given[RL_P_TRACE], n, n == 1 ? "" : "s", known, SIZE_TRACE_MIN);
+}
+
 /* Requests from --trace FILE, or generated from --qps/--prompt-len/--out-len
  * DIST)/--requests/--seed/--burst/--prefixes;
  * few_note: say so when there are fewer than 100.  *truncated: generated
@@ -3253,8 +3278,8 @@ int rl_cli_size(rl_opts *o)
     long long n = 0;
     double maxc = 0;
     long long truncated = 0;
-    if (serve_workload(o, 4000, m.max_context, o->given[RL_P_TRACE] != NULL, &in.w, &req, &n,
-                       &truncated) != 0 ||
+    if (serve_workload(o, 4000, m.max_context, 0, &in.w, &req, &n, &truncated) != 0 ||
+        (o->given[RL_P_TRACE] && size_trace_check(o, n) != 0) ||
         rl_param_number(o, RL_P_TTFT, &in.slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &in.slo_tpot) ||
         rl_param_number(o, RL_P_RESERVE, &in.hbm_reserve) ||
@@ -4232,8 +4257,9 @@ int rl_cli_validate_serve(rl_opts *o)
 }
 
 /* Load every preset of kind into specs[cap] (elements of `size` bytes)
- * with `load`; a preset that does not load is said and left out.  Returns
- * how many loaded; *bad counts the others. */
+ * with `load`; a preset that does not load is said (its file and why).
+ * Returns how many loaded; *bad counts the others, and a run with any
+ * lists nothing (tester53 F1: a half list beside exit 2). */
 static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t size, int cap,
                         int (*load)(const char *, const rl_override *, int, void *, char *, size_t),
                         int *bad)
@@ -4273,11 +4299,12 @@ int rl_cli_list(rl_opts *o)
     if (strcmp(what, "models") == 0) {
         static rl_model m[RL_MAX_PRESETS];
         int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad);
-        rc = emit(o, rl_result_list_models(m, n));
+        rc = bad ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, n));
     } else if (strcmp(what, "engines") == 0 || strcmp(what, "hw") == 0) {
         static rl_hw h[RL_MAX_PRESETS];
         int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad);
-        rc = emit(o, what[0] == 'h' ? rl_result_list_hw(h, n) : rl_result_list_engines(h, n));
+        rc = bad ? RL_EXIT_INPUT
+                 : emit(o, what[0] == 'h' ? rl_result_list_hw(h, n) : rl_result_list_engines(h, n));
     } else if (o->nargs > 1) { /* the extra argument is the bad one (tester10 #11) */
         rl_cli_say(o, "takes one argument, models, hw or engines (got '%s' after '%s')",
                    o->args[1], o->args[0]);
@@ -4287,7 +4314,7 @@ int rl_cli_list(rl_opts *o)
                    o->nargs ? o->args[0] : "", o->nargs ? "')" : "");
         return RL_EXIT_INPUT;
     }
-    return rc == RL_EXIT_OK && bad ? RL_EXIT_INPUT : rc;
+    return rc;
 }
 
 static void print_help(FILE *f)
@@ -4451,6 +4478,25 @@ static int check_calibration(const rl_command *c, const rl_opts *o, rl_guard_out
     return 0;
 }
 
+/* A result (--save's table, CSV or JSON; a summary's --output) named .lua
+ * in a preset folder, where `list` and a preset name read every .lua as a
+ * spec, is refused (tester53 F1: step --save hw_profiles/mine.lua broke
+ * `list hw`); import-hf's result is a spec, which belongs there.  0, or -1
+ * (said). */
+static int check_result_name(const rl_command *c, const rl_opts *o, rl_param_id id,
+                             const char *label, const char *path)
+{
+    size_t n = strlen(path);
+    if ((id != RL_P_OUTPUT && id != RL_P_SUMMARY) || !strcmp(c->name, "import-hf") || n <= 4 ||
+        strcmp(path + n - 4, ".lua") != 0)
+        return 0;
+    const char *kind = rl_guard_preset_folder(path);
+    return !kind ? 0
+                 : rl_cli_say(o, "%s '%s': a result named .lua in the presets folder %s/, where "
+                                 "every .lua file is read as a spec (list, a preset name); save "
+                                 "it elsewhere or as .json, .csv or .txt", label, path, kind);
+}
+
 /* Every file the run writes, checked before any work: each option's file
  * (RL_PF_WRITES with a FILE value) and the files written beside it. */
 static int check_outputs(const rl_command *c, const rl_opts *o)
@@ -4465,7 +4511,8 @@ static int check_outputs(const rl_command *c, const rl_opts *o)
             !rl_command_takes(c, (rl_param_id)id, 1))
             continue;
         snprintf(label, sizeof label, "--%s", rl_param_flag(o, (rl_param_id)id));
-        if (check_output(o, &seen, label, path, 0) != 0)
+        if (check_output(o, &seen, label, path, 0) != 0 ||
+            check_result_name(c, o, (rl_param_id)id, label, path) != 0)
             return -1;
     }
     return check_plot_sides(c, o, &seen) != 0 || check_plot_dir(c, o, &seen) != 0 ||

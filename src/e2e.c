@@ -42,6 +42,33 @@ static rl_shard_plan step_plan(const rl_hw *h, long long tp, long long ep, long 
     return plan;
 }
 
+/* step's kv_split of row r: the KV layout beyond the K heads the row is
+ * timed in (step_plan's, as step prints it; a prefill row's, which splits
+ * no KV head beyond K, replicate; tester41 F4). */
+static rl_kv_split timed_kv_split(const rl_model *mod, const rl_hw *h, const rl_meas_row *r)
+{
+    rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
+    return rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL).split;
+}
+
+/* Row r's kv_split cell (validate writes the column) against the layout
+ * it is timed in: fit and validate time every row in step's default
+ * layout (they take no --kv-split), so a row that says it ran in another
+ * is refused (tester53 F5: the column was not read back).  0, or -1 with
+ * err. */
+static int row_kv_split(const rl_meas *m, const rl_model *mod, const rl_hw *h,
+                        const rl_meas_row *r, char *err, size_t errlen)
+{
+    const char *timed = rl_kv_split_name(timed_kv_split(mod, h, r));
+    if (!*r->kv_split || strcmp(r->kv_split, timed) == 0)
+        return 0;
+    snprintf(err, errlen, "%s:%d: column 'kv_split': '%s', but this row is timed with its KV "
+             "%s beyond the K heads (step's layout for %s on %s tp %lld ep %lld pp %lld; fit and "
+             "validate take no --kv-split): leave the cell empty to time it so", m->path,
+             r->line, r->kv_split, timed, mod->name, h->name, r->tp, r->ep, r->pp);
+    return -1;
+}
+
 /* The operator terms and launches of one step from its op list. */
 static void fill_ops(rl_ec_step *s, const rl_ops *o)
 {
@@ -246,6 +273,16 @@ static void rows_free(rows *r)
     free(r->models);
 }
 
+/* The engine row r's engine cell names, "" for none: "none" is what
+ * validate writes for a row timed by no engine's costs (step's engine at
+ * --engine ideal or on a datasheet-only chip), which names no engine: the
+ * row takes --engine's or the hw's default, as an empty cell, so that
+ * validate's CSV reads back (tester53 F5). */
+static const char *row_engine(const rl_meas_row *r)
+{
+    return strcmp(r->engine, "none") == 0 ? "" : r->engine;
+}
+
 /* The index of spec `name` in the cache, loading it on first use; -1 with
  * err "FILE:LINE: column 'COL': reason" (or "--model"/"--hw" when the name
  * came from the command line). */
@@ -259,8 +296,8 @@ static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *
     /* the engine a hw spec selects: the row's engine column (validate,
      * tester44 F11: a row labelled vllm was timed by --engine's or the
      * default's tables), else --engine, else the spec's default ("") */
-    const char *engine = !is_hw ? "" : rs->row_engines && *r->engine ? r->engine
-                                     : rs->engine ? rs->engine : "";
+    int own = is_hw && rs->row_engines && *row_engine(r); /* the row's engine column */
+    const char *engine = own ? row_engine(r) : !is_hw ? "" : rs->engine ? rs->engine : "";
     for (int i = 0; i < *n; i++)
         if (strcmp(names[i], name) == 0 && (!is_hw || strcmp(rs->hw_engines[i], engine) == 0))
             return i;
@@ -292,7 +329,7 @@ static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *
     if (is_hw && *engine && rl_hw_select_engine(&rs->hws[*n], engine, e, sizeof e) != 0) {
         /* the option for its "engine: " (it read "--engine: engine: ...") */
         const char *why = strncmp(e, "engine: ", 8) ? e : e + 8;
-        if (engine == r->engine)
+        if (own)
             snprintf(err, errlen, "%s:%d: column 'engine' (column %d): %s", file, r->line,
                      m->engine_col, why);
         else
@@ -598,7 +635,7 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         if (hi < 0)
             return -1;
         int other_hw = only_hw && strcmp(rs->hws[hi].name, only_hw) != 0;
-        if (other_hw || (only_engine && *r->engine && strcmp(r->engine, only_engine) != 0)) {
+        if (other_hw || (only_engine && *row_engine(r) && strcmp(row_engine(r), only_engine) != 0)) {
             if (!rs->other++) /* tester31 F3: a typo in a hw column shrank the fit unsaid */
                 snprintf(rs->other_first, sizeof rs->other_first, "line %d's %s '%.200s' is not "
                          "%s's '%.200s'", r->line, other_hw ? "hw" : "engine",
@@ -618,7 +655,8 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         char e[1024];
         if (row_precision(r, &p, m->path, err, errlen) != 0 ||
             row_degrees(m, &rs->models[mi], &rs->hws[hi], r, err, errlen) != 0 ||
-            row_fits(r, &rs->models[mi], &rs->hws[hi], p, m->path, err, errlen) != 0)
+            row_fits(r, &rs->models[mi], &rs->hws[hi], p, m->path, err, errlen) != 0 ||
+            row_kv_split(m, &rs->models[mi], &rs->hws[hi], r, err, errlen) != 0)
             return -1;
         /* (E)'s terms time one TP group: an EP row has none (layout_time
          * times it), a pipeline's are one stage's pass (layout_prefill) */
@@ -689,12 +727,7 @@ static cJSON *row_json(const rl_meas_row *r, const rl_model *mod, const rl_hw *h
     cJSON_AddNumberToObject(o, "tp", (double)r->tp);
     cJSON_AddNumberToObject(o, "ep", (double)r->ep);
     cJSON_AddNumberToObject(o, "pp", (double)r->pp);
-    /* step's kv_split: the KV layout beyond the K heads the row was timed
-     * in (step_plan's, as step prints it; a prefill row's, which splits no
-     * KV head beyond K, replicate; tester41 F4) */
-    rl_shard_plan plan = step_plan(h, r->tp, r->ep, r->pp);
-    rl_kv_split split = rl_shard_kv_layout(mod, &plan, r->phase != RL_MEAS_PREFILL).split;
-    cJSON_AddStringToObject(o, "kv_split", rl_kv_split_name(split));
+    cJSON_AddStringToObject(o, "kv_split", rl_kv_split_name(timed_kv_split(mod, h, r)));
     cJSON_AddNumberToObject(o, "batch", (double)r->batch);
     cJSON_AddNumberToObject(o, "context", (double)r->context);
     cJSON_AddNumberToObject(o, "tokens", (double)r->tokens);
@@ -1188,13 +1221,23 @@ static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, r
         return -1;
     }
     *floor_s = f;
-    double meas = rl_meas_time(r);
-    if (!(meas < RL_E2E_FLOOR_MARGIN * f))
+    if (!(rl_meas_time(r) < RL_E2E_FLOOR_MARGIN * f))
         return 0;
-    snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s for this "
-             "row (%s on %s tp %lld ep %lld pp %lld at the datasheet peaks, no overheads): not a "
+    char config[512];
+    snprintf(config, sizeof config, "for this row (%s on %s tp %lld ep %lld pp %lld at the "
+             "datasheet peaks, no overheads)", mod->name, h->name, r->tp, r->ep, r->pp);
+    if (r->phase == RL_MEAS_STATIC) { /* tester53 F4: in the row's own column and units */
+        double gpus = (double)(r->tp * r->ep * r->pp);
+        snprintf(err, errlen, "%s:%d: measured_tok_s_per_gpu %.4g tokens/s per GPU is above the "
+                 "roofline ceiling of %.4g tokens/s per GPU %s: not a throughput of that "
+                 "configuration (batch x output tokens / (time x GPUs) expected; check the units "
+                 "and the row's shape)", m->path, r->line, r->measured,
+                 (double)r->batch * (double)r->output / (f * gpus), config);
+        return -1;
+    }
+    snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s %s: not a "
              "timing of that configuration (seconds expected; check the units and the row's "
-             "shape)", m->path, r->line, meas, f, mod->name, h->name, r->tp, r->ep, r->pp);
+             "shape)", m->path, r->line, r->measured, f, config);
     return -1;
 }
 

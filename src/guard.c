@@ -264,6 +264,22 @@ static void folder_of(const char *path, char *dir, size_t len)
              slash ? path : ".");
 }
 
+const char *rl_guard_preset_folder(const char *path)
+{
+    static const char *const kinds[] = {"model", "hw_profiles"};
+    char dir[PATH_MAX], real[PATH_MAX], dirs[3][1024], p[4200], rp[PATH_MAX];
+    folder_of(path, dir, sizeof dir);
+    if (!realpath(dir, real))
+        return NULL;
+    for (int i = 0, n = rl_data_dirs(dirs); i < n; i++)
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+            snprintf(p, sizeof p, "%s/%s", dirs[i], kinds[k]);
+            if (realpath(p, rp) && strcmp(rp, real) == 0)
+                return kinds[k];
+        }
+    return NULL;
+}
+
 /* The name of the virtual file system `dir` is on (proc, sysfs and the
  * like: statfs f_type, linux/magic.h), or NULL. */
 static const char *virtual_fs(const char *dir)

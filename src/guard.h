@@ -82,6 +82,11 @@ int rl_guard_doc_name(const char *folder, const char *leaf);
  * 0. */
 int rl_guard_in_tree(const char *path, char *tree, size_t len);
 
+/* The preset folder `path` would lie in: "model" or "hw_profiles" when
+ * its folder is that folder of a data directory (spec.h rl_data_dirs,
+ * where `list` and a preset name look), else NULL. */
+const char *rl_guard_preset_folder(const char *path);
+
 /* The same for a folder the run writes into, existing or to be made: its
  * nearest existing folder (itself, or a parent) goes to nearest[nlen]; 1
  * with the tree's top in tree[len] when it is that tree's top or a folder

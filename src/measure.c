@@ -32,18 +32,19 @@ static const double MEAS_RANGE[2][2] = {{1e-7, 1e5}, {1e-6, 1e7}};
 
 enum {
     C_PHASE, C_TP, C_BATCH, C_CONTEXT, C_TOKENS, C_OUTPUT, C_MEASURED_S, C_TOK_S,
-    C_MODEL, C_HW, C_ENGINE, C_WEIGHTS, C_KV, C_COMPUTE, C_PP, C_EP, C_COUNT
+    C_MODEL, C_HW, C_ENGINE, C_WEIGHTS, C_KV, C_COMPUTE, C_PP, C_EP, C_KV_SPLIT, C_COUNT
 };
 static const char *const COL_NAMES[C_COUNT] = {
     "phase", "tp", "batch", "context", "tokens", "output", "measured_s", "measured_tok_s_per_gpu",
-    "model", "hw", "engine", "weights", "kv", "compute", "pp", "ep"};
+    "model", "hw", "engine", "weights", "kv", "compute", "pp", "ep", "kv_split"};
+
 static const char *const PHASE_NAMES[] = {"decode", "prefill", "static"};
 
 /* Columns a phase needs (besides phase, tp, batch). */
 static const int NEEDS[3][3] = {
     {C_CONTEXT, C_MEASURED_S, -1},
     {C_TOKENS, C_MEASURED_S, -1},
-    {C_TOKENS, C_OUTPUT, C_TOK_S},
+    {C_TOKENS, C_OUTPUT, -1}, /* and its measurement: row_measured */
 };
 
 const char *rl_meas_phase_name(rl_meas_phase p) { return PHASE_NAMES[p]; }
@@ -153,7 +154,7 @@ static int parse_header(ctx *c, char **f, int nf)
                          "%s:%d: column %d: unknown column '%.64s' (fields are separated by commas, "
                          "not %s; a header line is required; columns: phase, tp, batch, context, "
                          "tokens, output, measured_s, measured_tok_s_per_gpu, model, hw, engine, "
-                         "weights, kv, compute, pp, ep)", c->path, c->line, i + 1, f[i], sep);
+                         "weights, kv, compute, pp, ep, kv_split)", c->path, c->line, i + 1, f[i], sep);
                 return -1;
             }
             size_t used = strlen(c->ignored); /* not a measurement field: named in the note */
@@ -242,6 +243,43 @@ static void unread(ctx *c, char **f, int col, rl_meas_phase ph)
                  PHASE_NAMES[ph]);
 }
 
+/* Whether the row holds a cell in col (a header column, not empty). */
+static int has_cell(const ctx *c, char **f, int col)
+{
+    return c->idx[col] >= 0 && *f[c->idx[col]];
+}
+
+/* The row's measurement: measured_s (decode, prefill) or
+ * measured_tok_s_per_gpu (static); a static row without the latter may
+ * give measured_s, the whole run's time as validate's rows write it
+ * (tester53 F5), read as batch x output / (measured_s x GPUs). */
+static int row_measured(ctx *c, char **f, rl_meas_row *r)
+{
+    int st = r->phase == RL_MEAS_STATIC;
+    int col = st && (has_cell(c, f, C_TOK_S) || !has_cell(c, f, C_MEASURED_S)) ? C_TOK_S
+                                                                              : C_MEASURED_S;
+    int tok = col == C_TOK_S;
+    if (needed(c, f, col, r->phase) != 0 ||
+        get_measured(c, f, col, MEAS_RANGE[tok][0], MEAS_RANGE[tok][1], &r->measured) != 0)
+        return -1;
+    if (st && !tok)
+        r->measured = (double)r->batch * (double)r->output /
+                      (r->measured * (double)(r->tp * r->ep * r->pp));
+    return 0;
+}
+
+/* A kv_split cell: empty, or one of step's --kv-split layouts (e2e.c
+ * checks it against the layout the row is timed in). */
+static int get_kv_split(ctx *c, char **f, char *out, size_t cap)
+{
+    if (get_string(c, f, C_KV_SPLIT, out, cap) != 0)
+        return -1;
+    if (*out && strcmp(out, "batch") != 0 && strcmp(out, "seq") != 0 &&
+        strcmp(out, "replicate") != 0)
+        BAD(c, C_KV_SPLIT, "expected batch, seq or replicate (step's --kv-split), got '%.64s'", out);
+    return 0;
+}
+
 static int parse_row(ctx *c, char **f, rl_meas_row *r)
 {
     memset(r, 0, sizeof *r);
@@ -271,19 +309,16 @@ static int parse_row(ctx *c, char **f, rl_meas_row *r)
         unread(c, f, C_TOKENS, r->phase);
     if (r->phase != RL_MEAS_STATIC)
         unread(c, f, C_OUTPUT, r->phase);
-    int st = r->phase == RL_MEAS_STATIC;
-    if (get_measured(c, f, st ? C_TOK_S : C_MEASURED_S, MEAS_RANGE[st][0], MEAS_RANGE[st][1],
-                     &r->measured))
-        return -1;
-    if ((c->idx[C_PP] >= 0 && *f[c->idx[C_PP]] && get_count(c, f, C_PP, &r->pp)) ||
-        (c->idx[C_EP] >= 0 && *f[c->idx[C_EP]] && get_count(c, f, C_EP, &r->ep)))
+    if ((has_cell(c, f, C_PP) && get_count(c, f, C_PP, &r->pp)) ||
+        (has_cell(c, f, C_EP) && get_count(c, f, C_EP, &r->ep)) || row_measured(c, f, r) != 0)
         return -1;
     return get_string(c, f, C_MODEL, r->model, sizeof r->model) ||
            get_string(c, f, C_HW, r->hw, sizeof r->hw) ||
            get_string(c, f, C_ENGINE, r->engine, sizeof r->engine) ||
            get_string(c, f, C_WEIGHTS, r->weights, sizeof r->weights) ||
            get_string(c, f, C_KV, r->kv, sizeof r->kv) ||
-           get_string(c, f, C_COMPUTE, r->compute, sizeof r->compute);
+           get_string(c, f, C_COMPUTE, r->compute, sizeof r->compute) ||
+           get_kv_split(c, f, r->kv_split, sizeof r->kv_split);
 }
 
 /* A hash of everything but the measurement: repeats hash alike. */

@@ -14,17 +14,23 @@
  *   tokens       prefill and static: prompt tokens per sequence
  *   output       static: generated tokens per sequence
  *   measured_s   decode: one step; prefill: the prefill of the whole batch
- *   measured_tok_s_per_gpu   static: batch * output tokens / (time * GPUs)
+ *   measured_tok_s_per_gpu   static: batch * output tokens / (time * GPUs); a static
+ *                row without it may give measured_s, the whole run's time (validate's
+ *                rows write that), read as batch * output / (measured_s * GPUs)
  *   model hw engine weights kv compute pp ep   optional: override the command line
  *                (pp: pipeline stages, ep: expert-parallel groups, each a
  *                positive integer, 1 when absent or empty; the row's GPUs
  *                are tp x ep x pp; e2e.h says how each phase is timed)
+ *   kv_split     optional: batch | seq | replicate, the KV layout beyond the K heads
+ *                the row ran in, as validate writes it; fit and validate time every
+ *                row in step's default layout and refuse a row that names another
  *
  * Other columns (up to 256 in all) are not read: their names are listed in
  * rl_meas.ignored, which fit and validate --against print as a note (so a
  * misspelt optional column is seen), and roofline's own CSVs, whose rows
  * carry the fields above beside their results, read back (tester15
- * F-csv-1).  A header must still name phase, tp and batch, and a row the
+ * F-csv-1; tester53 F5: every field validate's rows echo is read, kv_split
+ * and a static row's measured_s included, the rest are its results).  A header must still name phase, tp and batch, and a row the
  * columns its phase needs.
  * A cell of a column that does not apply to the row's phase may be empty;
  * one that applies must hold a positive number (integers for counts);
@@ -52,6 +58,7 @@ typedef struct {
     double measured;            /* measured_s (decode, prefill) or tok/s per GPU (static) */
     /* per-row overrides of the command line ("" = not given) */
     char model[256], hw[256], engine[64], weights[16], kv[16], compute[16];
+    char kv_split[16];          /* "" or the KV layout the row says it ran in (checked) */
     int config;                 /* configuration id: equal for repeats (0-based) */
     double kv_copies;           /* decode: chips holding each token's KV, each reading its
                                  * copy (shard.h rl_kv_layout); 0 (a row read from a file):

@@ -106,7 +106,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_FORMAT] = {"format", NULL, NULL, NULL, RL_PT_CHOICE, "F", "", 0, 0, "table",
                      "table|csv|json", "output format (JSON and CSV in SI units; CSV holds every top-level table, a leading table column naming each line's when there are several; a list inside a row, as shard's collective_list, and simulate's kv_timeline are JSON only)", AT(fmt), 0, 0, 0},
     [RL_P_OUTPUT] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
-                     "write the result there (atomically, in --format) instead of stdout",
+                     "write the result there (atomically, in --format) instead of stdout (not "
+                     "as a .lua file in a data directory's model/ or hw_profiles/, where every "
+                     ".lua is read as a spec; import-hf's spec may go there)",
                      AT(output), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_PLOT] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "FILE.png|.svg", "", 0, 0, NULL, NULL,
                    "also draw the figure (data and .gp kept beside it)", AT(plot), 0, 0,
@@ -215,7 +217,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "arrivals and lengths, one request a line, by position: arrival_s,"
                     "prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]] (a header line "
                     "naming them in this order is optional; prefix_tokens >= 1, below "
-                    "prompt_tokens; no prefix: both left out or empty)",
+                    "prompt_tokens; no prefix: both left out or empty); a file, or a pipe "
+                    "read once (<(...), /dev/stdin; a FIFO nothing writes to is refused after "
+                    "10 s)",
                     NOWHERE, RL_PF_SERVE},
     [RL_P_POLICY] = {"policy", "policy", NULL, "policy", RL_PT_STRING,
                      "static|interleaved|continuous|chunked|disagg", "", 0, 0, "continuous", NULL,
@@ -619,8 +623,11 @@ const rl_command RL_COMMANDS[] = {
      "  runs on tp x ep x pp GPUs; validate --against predicts such rows, fit refuses them,\n"
      "  exit 2, naming the column: its terms are per tensor-parallel step, which a\n"
      "  pipeline's streams and sends or EP's AllToAlls do not enter; no --pp/--ep flags:\n"
-     "  as tp, the layout is each row's).  Other columns (roofline's own CSV results) are\n"
-     "  not read, named in a note.  A row's hw that names --hw's chip (H itself, or\n"
+     "  as tp, the layout is each row's); kv_split (batch|seq|replicate: a row that names\n"
+     "  another layout than step's, which every row is timed in, is refused); a static row\n"
+     "  may give measured_s (the whole run) instead; an engine 'none' (validate's, for a row\n"
+     "  timed by no engine) reads as an empty cell.  Other columns (roofline's own CSV\n"
+     "  results: fit's, validate's) are not read, named in a note.  A row's hw that names --hw's chip (H itself, or\n"
      "  the preset a profile H is of: name BASE-..., BASE's datasheet figures) is --hw's;\n"
      "  rows of another chip (or --engine) are left out, and so are rows longer than the\n"
      "  model's max_context (a warning names the first of each; --set model.max_context=N\n"
@@ -687,6 +694,8 @@ const rl_command RL_COMMANDS[] = {
      "analytic pruning, then simulation.  Each row names its layout.  Cost from\n"
      "price_per_chip_hour when every profile has one, else chips.  --hw takes a list; each\n"
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
+     "A --trace gives the load by its arrivals: 101 requests or more (the rate of n gaps is\n"
+     "known to 1/sqrt(n), 10% at 100); a shorter one is refused (exit 2; simulate replays it).\n"
      "A row meets only when its runs at the load and at (1 + --headroom) x it meet both\n"
      "p99s and its max_sustainable_qps (the capacity search, 95% bound), where found, is at\n"
      "least that sized load; verdict_by names the rule that decided (both, p99, capacity).\n"
@@ -721,7 +730,7 @@ const rl_command RL_COMMANDS[] = {
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
      "step costs can follow\n"
      "(ideal; serving engines come from hardware profiles that carry them).  A preset that\n"
-     "does not load is named on stderr (exit 2 after the list).",
+     "does not load is named on stderr with its file and reason, and nothing is listed (exit 2).",
      "models|hw|engines [--format F] [--save FILE]   (hardware: the same as hw)"},
     {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
      "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"

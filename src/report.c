@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -920,6 +921,44 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen)
     int fd = rl_open_input(path, err, errlen);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
     if (fd >= 0 && !f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+/* Wait until FIFO fd holds a byte or its writer closed, at most
+ * RL_PIPE_WAIT_S.  0, or -1 with err. */
+static int fifo_ready(int fd, const char *path, char *err, size_t errlen)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r = poll(&p, 1, RL_PIPE_WAIT_S * 1000);
+    if (r > 0)
+        return 0;
+    if (r < 0)
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    else
+        snprintf(err, errlen, "%s: a FIFO that nothing wrote to within %d s; start its writer "
+                 "first (a shell's <(...) does), or give a file", path, RL_PIPE_WAIT_S);
+    return -1;
+}
+
+FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return rl_fopen_input(path, err, errlen); /* a file, or why not */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* no writer yet: no block */
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fifo_ready(fd, path, err, errlen) != 0) {
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         close(fd);
     }

@@ -543,7 +543,7 @@ static int grow_requests(rl_request **r, prefix_use **use, long long *cap)
 long long rl_trace_read(const char *path, int default_prefix_len, long long max_context,
                         rl_request **out, char *err, size_t errlen)
 {
-    FILE *f = rl_fopen_input(path, err, errlen);
+    FILE *f = rl_fopen_stream(path, err, errlen); /* a pipe too: read once, line by line */
     if (!f)
         return -1;
     long long n = 0, cap = 0, line = 0, nuse = 0;

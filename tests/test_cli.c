@@ -339,6 +339,17 @@ static void put_files(const char *dir, const char *const *files, const char *con
     }
 }
 
+/* Shell command `cmd`'s stdout into out; returns its exit status (-1 when
+ * it died by a signal). */
+static int shell_out(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    out[fread(out, 1, sizeof out - 1, p)] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* `cmdline` (a whole command) with ROOFLINE_DATA=dir exits 2 and says
  * `fragment`. */
 static void expect_refused_in(const char *dir, const char *cmdline, const char *fragment)
@@ -367,15 +378,19 @@ static void save_never_replaces_inputs(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/hw_profiles", dir);
     assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/model", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
     /* chip.lua is shipped (listed in PRESETS), own.lua is the user's own
-     * file in the same folder, which --save may rewrite (review21 #1) */
+     * file in the same folder, which a spec's --save may rewrite (review21
+     * #1: import-hf's); a result's (info's) may not (tester53 F1) */
     static const char *const files[] = {"hw_profiles/chip.lua", "mine.lua", "w.lua",
-                                        "PRESETS", "hw_profiles/own.lua", "kid.lua"};
+                                        "PRESETS", "model/own.lua", "kid.lua",
+                                        "hw_profiles/own.lua"};
     static const char *const text[] = {"-- kept\n", "-- kept\n",
                                        "roofline.write('chip.lua', '-- clobbered')\n",
                                        "model/x.lua\nhw_profiles/chip.lua\n", "-- mine\n",
-                                       "return { base = 'mine.lua' }\n"};
-    put_files(dir, files, text, 6);
+                                       "return { base = 'mine.lua' }\n", "-- kept\n"};
+    put_files(dir, files, text, 7);
     static const struct {
         const char *args, *fragment;
     } cases[] = {
@@ -394,6 +409,8 @@ static void save_never_replaces_inputs(void **state)
          "names a folder"},
         /* an output folder over a preset folder: the same refusal per file */
         {"run --out %s/hw_profiles %s/w.lua", "chip.lua: it is a shipped preset"},
+        {"info --model llama3-8b --save %s/hw_profiles/own.lua", "a result named .lua in the "
+         "presets folder hw_profiles/"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512];
@@ -401,14 +418,14 @@ static void save_never_replaces_inputs(void **state)
         snprintf(args, sizeof args, cmd, dir, dir);
         expect_refused_in(dir, args, cases[i].fragment);
     }
-    /* the user's own file in a preset folder is rewritten */
-    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s info --model llama3-8b --save "
-             "%s/hw_profiles/own.lua >/dev/null 2>&1", dir, RL_BIN, dir);
+    /* the user's own file in a preset folder is rewritten by a spec */
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s import-hf %s/tests/data/hf/gemma2-27b.json "
+             "--save %s/model/own.lua >/dev/null 2>&1", dir, RL_BIN, RL_SRCDIR, dir);
     assert_int_equal(system(cmd), 0);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         char *t = slurp_text(path);
-        if (i < 2)
+        if (i < 2 || i == 6)
             assert_string_equal(t, "-- kept\n");
         if (i == 4)
             assert_string_not_equal(t, "-- mine\n");
@@ -416,6 +433,8 @@ static void save_never_replaces_inputs(void **state)
         unlink(path);
     }
     snprintf(path, sizeof path, "%s/hw_profiles", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/model", dir);
     rmdir(path);
     rmdir(dir);
 }
@@ -5430,6 +5449,130 @@ static void list_names_what_lookup_finds(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester53 F1: a spec in hw_profiles/ that does not load (here not Lua)
+ * made `list hw` exit 2 yet print, and --save write, the other rows.
+ * Expected: exit 2, the file and the reason on stderr, nothing on stdout
+ * and no --save file. */
+static void list_refuses_a_broken_preset(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_listbad_XXXXXX", cmd[1024], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir %s/hw_profiles && echo 'return {' > %s/hw_profiles/mine.lua",
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s list hw 2>/dev/null", dir, RL_BIN);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_string_equal(out, "");
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s list hw --save %s/l.csv 2>&1", dir, RL_BIN, dir);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_non_null(strstr(out, "hw_profiles/mine.lua: syntax error"));
+    snprintf(path, sizeof path, "%s/l.csv", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester53 F1: `step --save hw_profiles/mine.lua` wrote a result where
+ * every .lua is read as a spec, and `list hw` broke on it.  Expected: a
+ * result named .lua in a data directory's hw_profiles/ or model/ is
+ * refused before the run (exit 2, nothing written); as .json it is
+ * written (exit 0). */
+static void result_not_saved_as_a_preset(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_presetsave_XXXXXX", cmd[1024], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir %s/hw_profiles %s/model", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const char *const name[] = {"hw_profiles/mine.lua", "model/mine.lua",
+                                       "hw_profiles/mine.json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s step --model llama3-8b --hw h100-sxm "
+                 "--context 1024 --format json --save %s/%s 2>&1", dir, RL_BIN, dir, name[i]);
+        int rc = shell_out(cmd);
+        snprintf(path, sizeof path, "%s/%s", dir, name[i]);
+        if (i < 2 && (rc != 2 || !strstr(out, "a result named .lua in the presets folder") ||
+                      access(path, F_OK) == 0))
+            fail_msg("%s: exit %d: %s", name[i], rc, out);
+        if (i == 2 && (rc != 0 || access(path, F_OK) != 0))
+            fail_msg("%s: exit %d: %s", name[i], rc, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester53 F7: a trace from a pipe (a shell's <(...) is /dev/fd/N, a
+ * pipe) was refused as "not a regular file (a FIFO)".  Expected: read
+ * once as a stream: 3 requests, arrivals 0, 0.5 and 1 s, so 2 req/s
+ * (2 gaps over 1 s, exact); an empty pipe is the empty file's error. */
+static void trace_from_a_pipe(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "printf '0,100,10\\n0.5,100,10\\n1,200,20\\n' | %s simulate "
+             "--model llama3-8b --hw h100-sxm --trace /dev/stdin --format json 2>/dev/null", RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    assert_int_equal((int)cJSON_GetObjectItem(j, "requests")->valuedouble, 3);
+    assert_true(cJSON_GetObjectItem(j, "qps")->valuedouble == 2);
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, ": | %s simulate --model llama3-8b --hw h100-sxm --trace /dev/stdin "
+             "2>&1", RL_BIN);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_non_null(strstr(out, "--trace /dev/stdin: no requests"));
+}
+
+/* Text t with each line's first comma-separated field cut (the `file`
+ * column, which names the CSV each validate read). */
+static void cut_first_field(char *t)
+{
+    char *w = t;
+    for (const char *r = t; *r;) {
+        r += strcspn(r, ",\n");
+        r += *r == ',';
+        size_t n = strcspn(r, "\n") + (r[strcspn(r, "\n")] == '\n');
+        memmove(w, r, n);
+        w += n;
+        r += n;
+    }
+    *w = '\0';
+}
+
+/* tester53 F5: validate --against on its own CSV named kv_split among the
+ * columns not read, refused its static rows (measured_s, no
+ * measured_tok_s_per_gpu: exit 2) and, on a chip timed by no engine
+ * (tpu-v5e), its engine "none" (exit 2).  Expected: exit 0, kv_split read
+ * (not in the note, which names validate's result columns), and the same
+ * CSV again (exact text, but for the `file` column) on h100-sxm and
+ * tpu-v5e. */
+static void validate_reads_its_own_csv(void **state)
+{
+    (void)state;
+    static const char *const hw[] = {"h100-sxm", "tpu-v5e"};
+    char dir[] = "/tmp/rl_valrt_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "printf 'phase,tp,batch,context,tokens,output,measured_s,"
+             "measured_tok_s_per_gpu\\ndecode,2,8,100,,,0.03,\\nstatic,2,8,,512,128,,300\\n' "
+             "> %s/m.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    for (size_t i = 0; i < sizeof hw / sizeof *hw; i++) {
+        snprintf(cmd, sizeof cmd, "validate --against %s/m.csv --model llama3-8b --hw %s "
+                 "--format csv --save %s/v.csv", dir, hw[i], dir);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        snprintf(cmd, sizeof cmd, "validate --against %s/v.csv --model llama3-8b --hw %s "
+                 "--format csv --save %s/w.csv", dir, hw[i], dir);
+        if (run_cli(cmd, out, sizeof out) != 0 || strstr(out, "'kv_split'"))
+            fail_msg("%s: %s", hw[i], out);
+        char *v = slurp_in(dir, "v.csv"), *w = slurp_in(dir, "w.csv");
+        cut_first_field(v);
+        cut_first_field(w);
+        assert_string_equal(v, w);
+        free(v);
+        free(w);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* CLOSING21 leftover: `roofline help step` printed the command list; it
  * prints what `step --help` does, and an unknown command exits 2. */
 static void help_names_a_command(void **state)
@@ -6653,6 +6796,10 @@ int main(void)
         cmocka_unit_test(blanks_around_numbers),
         cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
+        cmocka_unit_test(list_refuses_a_broken_preset),
+        cmocka_unit_test(result_not_saved_as_a_preset),
+        cmocka_unit_test(trace_from_a_pipe),
+        cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
         cmocka_unit_test(fit_engine_name_saves_table_engine_rows),

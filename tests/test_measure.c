@@ -132,6 +132,32 @@ static void repeats_share_a_configuration(void **state)
     rl_measure_free(&m);
 }
 
+/* tester53 F5: validate's own rows read back: a static row giving
+ * measured_s (the whole run, as validate writes it) and no
+ * measured_tok_s_per_gpu is read as batch x output / (time x GPUs): 8 x 128
+ * / (1.6 s x 2) = 320 tok/s per GPU (hand-derived, 1e-12); kv_split is read
+ * (not in the ignored list), an unknown layout refused naming its column. */
+static void validate_rows_read_back(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(read_text("phase,tp,batch,context,tokens,output,kv_split,measured_s,predicted_s\n"
+                               "static,2,8,0,512,128,replicate,1.6,0.5\n"
+                               "decode,2,8,100,0,0,,0.03,0.004\n",
+                               &m, err, sizeof err),
+                     0);
+    assert_rel(m.row[0].measured, 320, 1e-12);
+    assert_string_equal(m.row[0].kv_split, "replicate");
+    assert_string_equal(m.row[1].kv_split, "");
+    assert_string_equal(m.ignored, "'predicted_s'");
+    rl_measure_free(&m);
+    assert_int_equal(read_text("phase,tp,batch,context,measured_s,kv_split\ndecode,2,8,100,0.03,x\n",
+                               &m, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, ":2: column 'kv_split' (column 6): expected batch, seq or replicate"));
+}
+
 /* audit31 finding 4: pp and ep rows are read (before: refused "not
  * modelled yet"), 1 where absent or empty, their columns recorded for
  * e2e.c's errors; a pp or ep row is its own configuration; a static row's
@@ -327,6 +353,7 @@ int main(void)
         cmocka_unit_test(csv_split_rules),
         cmocka_unit_test(repeats_share_a_configuration),
         cmocka_unit_test(layout_columns_read),
+        cmocka_unit_test(validate_rows_read_back),
         cmocka_unit_test(errors_name_line_and_column),
         cmocka_unit_test(bom_and_range_edges),
         cmocka_unit_test(other_columns_not_read),

@@ -1748,7 +1748,7 @@ static void test_report_trace_cut_said(void **state)
     snprintf(path, sizeof path, "%s/t.csv", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    for (int i = 0; i < 40; i++)
+    for (int i = 0; i < 101; i++) /* size's fewest (cli.c SIZE_TRACE_MIN) */
         fprintf(f, "%g,5000,50\n", i * 0.5);
     fclose(f);
     snprintf(args, sizeof args, "size --model llama3-8b --hw h100-sxm --trace %s --ttft-p99 2 "
