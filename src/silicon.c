@@ -444,6 +444,7 @@ static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, ch
                 at += (size_t)snprintf(key + at, sizeof key - at, "%s,",
                                        block && i == idx[1] ? "fp8" : c.f[i]);
         snprintf(kernel, sizeof kernel, "%s%s", c.f[ker], block ? " fp8_block" : "");
+        s->attn_longest |= cls == RL_KC_DECODE_ATTN && !strcmp(c.f[ker], "reference_cuda");
         x.key = strdup(key);
         x.kernel = strdup(kernel);
         if (r->n == r->cap) {
@@ -1311,6 +1312,12 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
             "prefill_layer_s = %.15g,\n        source = ", ec.step_s, ec.seq_s, ec.launch_s,
             ec.prefill_layer_s);
     rl_spec_put_string(f, ec.source);
+    /* the reference engine's rule (engines.h attn_longest): calibrate
+     * --backend's, else by its decode attention rows' kernel_source (the
+     * trtllm and vllm files keep the default, mean, unwritten) */
+    if (s->costs || !strcmp(engine, RL_ENGINE_REFERENCE))
+        fprintf(f, ",\n        attention_context = \"%s\"",
+                (s->costs ? ec.attn_longest : s->attn_longest) ? "longest" : "mean");
     fputs(",\n      },\n", f);
     put_memory(f, engine);
     fputs("      tables = {\n", f);

@@ -131,6 +131,9 @@ typedef struct {
     int resid_holdout;
     const rl_engine_cost_default *costs; /* written as the engine's costs; NULL: its
                                             defaults (engines.h rl_engine_costs_default) */
+    int attn_longest; /* the decode attention rows are the CUDA reference engine's
+                         (kernel_source reference_cuda): one block per row and head,
+                         attention_context "longest" (engines.h attn_longest) */
 } rl_silicon;
 
 /* The MoE model shapes (hidden, inter, topk, experts) to import. */

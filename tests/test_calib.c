@@ -92,6 +92,11 @@ static void test_calibrate_then_validate(void **state)
     assert_non_null(se);
     assert_true(se->seq_s >= 0 && se->step_s >= 0 && se->launch_s == 0);
     assert_non_null(strstr(se->costs_source, "greedy sampling"));
+    /* the CPU backend's decode attention is one dynamic loop over (slot, KV
+     * head) items, its time their sum: attention_context "mean", said in
+     * the costs' source (calibrate.c sampling_costs; engines.h attn_longest) */
+    assert_int_equal(se->attn_longest, 0);
+    assert_non_null(strstr(se->costs_source, "attention_context mean"));
     double step_s = se->step_s, seq_s = se->seq_s;
     assert_true(cJSON_GetObjectItem(sum, "noisy_benchmarks")->valuedouble >= 0);
     struct stat st;
