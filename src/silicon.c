@@ -1375,15 +1375,37 @@ static void put_overrides(FILE *f, const rl_hw *h, const rl_override *ov, int no
     lua_close(L);
 }
 
+/* The `base` a profile saved at `path` names for base file `abs` (a real
+ * path): relative to the profile's folder when it lies inside it (calibrate
+ * --backend's base.lua in its tables folder: the two travel together, and
+ * spec.c resolve_base reads a relative base from the naming file's
+ * folder), else `abs` itself, as a profile may be saved anywhere. */
+static const char *base_ref(const char *abs, const char *path, char *out, size_t len)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    size_t n = realpath(dir[0] ? dir : "/", real) ? strlen(real) : 0;
+    if (n > 1 && strncmp(abs, real, n) == 0 && abs[n] == '/') {
+        snprintf(out, len, "%s", abs + n + 1);
+        return out;
+    }
+    return abs;
+}
+
 int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const rl_override *ov,
                     int nov, const char *engine, const char *dir, const char *date,
                     const char *by, const char *path, char *err, size_t errlen)
 {
-    char *buf = NULL, abs[PATH_MAX];
+    char *buf = NULL, abs[PATH_MAX], rel[PATH_MAX];
     size_t len = 0;
-    /* a path is written absolute: the profile may be saved anywhere */
-    if (rl_spec_is_path(base) && realpath(base, abs))
+    /* a path is written absolute in the header, and as `base` unless it lies
+     * in the profile's folder (base_ref) */
+    const char *ref = base;
+    if (rl_spec_is_path(base) && realpath(base, abs)) {
         base = abs;
+        ref = base_ref(abs, path, rel, sizeof rel);
+    }
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         RL_FAIL("%s: out of memory", path);
@@ -1410,7 +1432,7 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- ones along the roofline, and the fit run again (src/ktable.h).\n",
             engine, dir, base, by ? written : cmd, date, s->source, s->version, device);
     fputs("return {\n  base = ", f);
-    rl_spec_put_string(f, base);
+    rl_spec_put_string(f, ref);
     fputs(",\n", f);
     put_overrides(f, h, ov, nov);
     put_engine(f, s, h, engine, date);

@@ -152,7 +152,9 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
 void rl_silicon_free(rl_silicon *s);
 
 /* Write the engine profile: a hardware spec naming `base` (the preset or
- * spec file h was loaded from; a path is written absolute) and holding only
+ * spec file h was loaded from; a path is written relative to path's folder
+ * when it lies inside it, as calibrate --backend's <host>-tables/base.lua,
+ * so the folder can move; else absolute) and holding only
  * engines = { default = engine, [engine] = { ... tables ... } } and the
  * fields the overrides ov[nov] (--set) changed, taken from h (spec.h: a spec
  * naming a base).  Atomically to path; `date` is the UTC date; `by` the
