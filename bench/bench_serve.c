@@ -60,7 +60,7 @@ int main(void)
         fprintf(stderr, "bench_serve: %s\n", err);
         return 1;
     }
-    rl_step_cost costs[2] = {rl_serve_ops_cost(&oc), {lin_time, NULL, 0}};
+    rl_step_cost costs[2] = {rl_serve_ops_cost(&oc), {lin_time, NULL, 0, 0}};
     lin_cost lc = {&oc, rl_serve_ops_time1(&oc, 2048, 0, 0, 0) / 2048};
     costs[1].ctx = &lc;
     const char *cost_names[2] = {"op-list", "linearised"};

@@ -426,9 +426,14 @@ static void measure(bench *b, const rl_backend *be, rl_calib_rotation *rot)
  * sampling (engine.h rl_engine_greedy: the logits to the host, an argmax a
  * row) timed on 1 and SAMPLE_ROWS rows, seq_s the slope and step_s the rest
  * of the 1-row time (both >= 0), median times; launch_s 0 (an operator's
- * time holds its launches: efficiency overhead_s).  The sentence saying so
- * goes to src (len), which the result points to. */
-static rl_engine_cost_default sampling_costs(const bench_list *l, char *src, size_t len)
+ * time holds its launches: efficiency overhead_s); attention_context by
+ * backend `be` (engines.h rl_serving_engine.attn_longest): cuda's attn_k
+ * runs one block per (query row, head) over that row's whole context, so
+ * "longest"; cpu's decode attention is one dynamic loop over (slot, KV
+ * head) items, so "mean".  The sentence saying so goes to src (len), which
+ * the result points to. */
+static rl_engine_cost_default sampling_costs(const bench_list *l, const char *be, char *src,
+                                             size_t len)
 {
     rl_engine_cost_default c = rl_engine_costs_default(RL_ENGINE_REFERENCE);
     double t[2] = {0, 0};
@@ -443,6 +448,13 @@ static rl_engine_cost_default sampling_costs(const bench_list *l, char *src, siz
              "sampling (logits to the host, argmax a row; V = %d) timed on 1 and %d rows, median "
              "(%.4g and %.4g ms), seq_s the slope; launch_s 0: an operator's measured time holds "
              "its launches; prefill_layer_s 0: a prefill runs the same timed operators", V, SAMPLE_ROWS, 1e3 * t[0], 1e3 * t[1]);
+    c.attn_longest = !strcmp(be, "cuda");
+    size_t n = strlen(src);
+    snprintf(src + n, len - n, "%s", c.attn_longest
+             ? "; attention_context longest: attn_k runs one block per (query row, head) over the "
+               "row's whole context, grid (B, heads) (reference_engine/cuda/cuda_backend.cu)"
+             : "; attention_context mean: decode attention is one dynamic OpenMP loop over (slot, KV "
+               "head) items, its time their sum (reference_engine/cpu/cpu_backend.c)");
     c.source = src;
     return c;
 }
@@ -745,8 +757,8 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
                         "without --quick for a profile to size or validate with\n");
     be.free(be.ctx, arena[0]);
     be.free(be.ctx, arena[1]);
-    char cost_src[384];
-    rl_engine_cost_default costs = sampling_costs(&l, cost_src, sizeof cost_src);
+    char cost_src[512]; /* rl_serving_engine.costs_source's size */
+    rl_engine_cost_default costs = sampling_costs(&l, be.name, cost_src, sizeof cost_src);
     /* Peaks: bandwidth = the best DRAM rate measured: the stream copy
      * moving >= 64 MiB (both grids have one: build_grid) or a GEMM or
      * decode attention reading its weights or K/V pages from the rotation

@@ -2896,7 +2896,7 @@ int rl_cli_simulate(rl_opts *o)
     int has_draft = 0;
     static rl_model draft;
     rl_ops_cost dc = {0};
-    rl_step_cost dcost = {rl_serve_ops_time, &dc, 0}; /* a draft only decodes */
+    rl_step_cost dcost = {rl_serve_ops_time, &dc, 0, 0}; /* a draft only decodes */
     long long truncated = 0;
     if (serve_workload(o, (long long)rl_param_default(RL_P_REQUESTS), m.max_context, 0, &w, &req, &n, &truncated) != 0 ||
         serve_config(o, &m, &h, &c, &draft, &has_draft, rl_serve_workload_len(&w, req, n),
@@ -2917,6 +2917,7 @@ int rl_cli_simulate(rl_opts *o)
             free(req);
             return RL_EXIT_INPUT;
         }
+        dcost.longest = dc.attn_longest; /* rl_serve_ops_cost's, without the dispatch */
         c.spec_draft = &dcost;
     }
     note_cross_domain(o, &m, &h, &c);

@@ -160,11 +160,11 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine)
             SRC_NO_STEP_COSTS "; prefill_layer_s 0.8 ms per layer, added once to each request's "
             "TTFT, not to a step: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, "
             "not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit "
-            "0d2668649, PR #1166, 2026-06-23, Apache-2.0)"};
+            "0d2668649, PR #1166, 2026-06-23, Apache-2.0)", 0};
     return (rl_engine_cost_default){0, 0, 0, 0,
         SRC_NO_STEP_COSTS "; prefill_layer_s 0: NVIDIA AIConfigurator adds none for this "
         "engine (sdk/backends/base_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, "
-        "2026-06-23)"};
+        "2026-06-23)", 0};
 }
 
 /* ENGINE_MEMORY: how each engine sizes its KV cache, with sources.
@@ -786,6 +786,14 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
     rl_serving_engine *e = r->e;
     if (!strcmp(k, "source"))
         return read_string(L, r->origin, f, e->costs_source, sizeof e->costs_source, err, errlen);
+    if (!strcmp(k, "attention_context")) {
+        const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (!v || (strcmp(v, "mean") != 0 && strcmp(v, "longest") != 0))
+            RL_FAIL("%s: field '%s': expected \"mean\" or \"longest\" (the context a decode "
+                    "batch's attention is timed at)", r->origin, f);
+        e->attn_longest = !strcmp(v, "longest");
+        return 0;
+    }
     double *dst = !strcmp(k, "step_s") ? &e->step_s : !strcmp(k, "seq_s") ? &e->seq_s
                 : !strcmp(k, "launch_s") ? &e->launch_s
                 : !strcmp(k, "prefill_layer_s") ? &e->prefill_layer_s : NULL;
@@ -793,8 +801,8 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
     if (fitted <= 0)
         return fitted;
     if (!dst)
-        RL_FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, prefill_layer_s, source, and the fitted "
-                "%s)", r->origin, f, rl_ec_known_keys());
+        RL_FAIL("%s: field '%s': unknown key (step_s, seq_s, launch_s, prefill_layer_s, "
+                "attention_context, source, and the fitted %s)", r->origin, f, rl_ec_known_keys());
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     if (!isnum || !(*dst >= 0) || !isfinite(*dst))
@@ -1340,6 +1348,7 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
         push_number(L, "seq_s", g->seq_s);
         push_number(L, "launch_s", g->launch_s);
         push_number(L, "prefill_layer_s", g->prefill_layer_s);
+        push_string(L, "attention_context", g->attn_longest ? "longest" : "mean");
         push_string(L, "source", g->costs_source);
         if (g->fitted.present)
             rl_engine_costs_push_keys(L, &g->fitted);

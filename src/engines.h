@@ -25,6 +25,7 @@
  *                   ... }, ... },
  *       },
  *       costs = { step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 8e-4,
+ *                 attention_context = "mean",  -- or "longest" (optional; below)
  *                 source = "..." },  -- and fitted (E) keys (enginecost.h);
  *                                    -- rl_engine_costs_default
  *       residuals = { holdout = 5, gemm = { held_back = 1200, p5 = -0.2, p10 = -0.1,
@@ -377,6 +378,7 @@ int rl_engine_memory_default(const char *engine, rl_engine_memory *out);
 typedef struct {
     double step_s, seq_s, launch_s, prefill_layer_s;
     const char *source;
+    int attn_longest; /* costs.attention_context: 1 "longest", 0 "mean" (rl_serving_engine) */
 } rl_engine_cost_default;
 rl_engine_cost_default rl_engine_costs_default(const char *engine);
 
@@ -408,6 +410,26 @@ typedef struct {
      * each request's TTFT, never to a step (ops.h rl_ops_prefill_dispatch;
      * rl_engine_costs_default) */
     double prefill_layer_s;
+    /* costs.attention_context: the context a decode batch's attention kernel
+     * is timed at when its sequences' contexts differ.  0 "mean" (the
+     * default, and a profile without the key): the kernel's time follows
+     * the batch's KV tokens, as in decode kernels that split each
+     * sequence's keys into chunks spread over the SMs and so balance the
+     * work (FlashDecoding, Dao et al. 2023, crfm.stanford.edu/2023/10/12/
+     * flashdecoding.html: "split the keys/values in smaller chunks";
+     * TensorRT-LLM's generation attention in multi-block mode, docs/source/
+     * advanced/gpt-attention.md; vLLM's FlashAttention and FlashInfer
+     * decode backends split the KV likewise): the trtllm and vllm tables
+     * stay on it.  So is the CPU reference engine, whose (slot, KV head)
+     * work items run as one dynamic OpenMP loop, its time their sum
+     * (reference_engine/cpu/cpu_backend.c cpu_attn_decode).  1 "longest":
+     * one thread block per (query row, head) walks that row's whole
+     * context, so while the B x heads blocks are resident at once the
+     * batch lasts as its longest row: the CUDA reference engine's attn_k,
+     * grid (B, heads) (reference_engine/cuda/cuda_backend.cu
+     * cu_attn_decode).  serve.h rl_step_work.decode_longest says how the
+     * simulator uses it. */
+    int attn_longest;
     char costs_source[512];
     /* the fitted costs of (E) (enginecost.h: `roofline fit`), present = 0
      * when the costs carry none; fitted.engine is name, fitted.source

@@ -238,7 +238,8 @@ static void add_provenance(cJSON *o, const int prov[RL_PROV_COUNT])
 }
 
 /* An engine's costs outside its kernels (engines.h): per step, per
- * sequence, per launch, the prefill dispatch per layer, and their source.
+ * sequence, per launch, the prefill dispatch per layer, the context its
+ * decode attention is timed at (attention_context), and their source.
  * Beside fitted costs (add_fitted_costs) the four are the kernel-table
  * engine's and unused; costs_source says that their fitted_costs replace
  * them, naming the decode floor (tester20 F5 carried, issue 14: info read
@@ -250,6 +251,8 @@ static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
     cJSON_AddNumberToObject(r, "seq_s", e->seq_s);
     cJSON_AddNumberToObject(r, "launch_s", e->launch_s);
     cJSON_AddNumberToObject(r, "prefill_layer_s", e->prefill_layer_s);
+    /* the context a mixed decode batch's attention is timed at (engines.h) */
+    cJSON_AddStringToObject(r, "attention_context", e->attn_longest ? "longest" : "mean");
     if (!e->fitted.present) {
         cJSON_AddStringToObject(r, "costs_source", e->costs_source);
         return;

@@ -152,6 +152,13 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     rl_ops_config oc = rl_ops_config_default();
     oc.calibrated = c->calibrated;
     c->dispatch_s = c->fitted ? 0 : rl_ops_prefill_dispatch(m, h, &oc);
+    const rl_serving_engine *e = c->calibrated && !c->fitted ? rl_engines_selected(&h->engines)
+                                                             : NULL;
+    int kv = rl_kvariant_kv(p.kv);
+    c->attn_longest = e && e->attn_longest && kv >= 0 &&
+                      rl_engine_has(e->tables, m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA
+                                                                           : RL_KC_DECODE_ATTN,
+                                    kv);
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -745,6 +752,15 @@ static long long ceil_ll(double x)
     return i + ((double)i < x);
 }
 
+/* The context c times a decode batch at: its longest, `longest`, when c's
+ * engine times attention so (rl_ops_cost.attn_longest) and it is given
+ * (> 0), else the mean (serve.h rl_step_work).  One rule for
+ * rl_serve_ops_time and plan_run's decode rows, which must agree to the bit. */
+static double attn_ctx(const rl_ops_cost *c, double mean, double longest)
+{
+    return c->attn_longest && longest > 0 ? longest : mean;
+}
+
 /* A decode run's step times (serve.c plan_run): the quiet steps of one run
  * share their batch, so what decode_step reads per batch (the fit, the
  * collectives, the dense memo's row) is read once and each step reads its
@@ -800,7 +816,7 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 {
     rl_ops_cost *c = ctx;
     long long B = w->decode_batch > 0 ? ceil_ll(w->decode_batch) : 0;
-    long long S = round_half_away(w->decode_context);
+    long long S = round_half_away(attn_ctx(c, w->decode_context, w->decode_longest));
     S = S < 1 ? 1 : S > c->smax ? c->smax : S;
     if (w->nprefill > c->nparts) {
         int n = w->nprefill > 2 * c->nparts ? w->nprefill : 2 * c->nparts;
@@ -830,14 +846,14 @@ double rl_serve_ops_time(void *ctx, const rl_step_work *w)
 
 rl_step_cost rl_serve_ops_cost(rl_ops_cost *c)
 {
-    return (rl_step_cost){rl_serve_ops_time, c, c->dispatch_s};
+    return (rl_step_cost){rl_serve_ops_time, c, c->dispatch_s, c->attn_longest};
 }
 
 double rl_serve_ops_time1(rl_ops_cost *c, double tokens, double prefix, double batch,
                           double context)
 {
     rl_ops_part p = {1, (long long)llround(tokens), (long long)llround(prefix)};
-    rl_step_work w = {&p, tokens > 0 ? 1 : 0, batch, context};
+    rl_step_work w = {&p, tokens > 0 ? 1 : 0, batch, context, 0};
     return rl_serve_ops_time(c, &w);
 }
 
@@ -1123,6 +1139,8 @@ typedef struct {
     long long kfin_top; /* kfin of heap[0] (LLONG_MAX when empty): checked every step */
     long long k;      /* decode steps done */
     double A;         /* sum over decoding sequences of c0 - k0 E */
+    double lbase;     /* S->longest: the most over decoding sequences of c0 - k0 E (0: none);
+                         the longest context after k steps is lbase + E k (longest_ctx) */
     double pf_held;   /* KV tokens of sequences still in prefill */
     double xfer_held; /* disagg prefill replica: KV tokens of prefilled requests held
                          until they reach the decode pool (hold_and_send, release_hold) */
@@ -1184,6 +1202,8 @@ typedef struct {
     double extra_s; /* host-link time of the step being composed */
     double dispatch; /* prefill dispatch on each request's TTFT and e2e (rl_step_cost.dispatch_s
                         of the replicas that prefill) */
+    int longest;     /* a step cost reads decode_longest (rl_step_cost.longest): replicas
+                        keep lbase */
     /* statistics */
     step_sums sums; /* every step's (count_step) */
     double area, tlast, nsys, freed, hits, lookups;
@@ -1638,7 +1658,10 @@ static void join_decode(sim *S, replica *r, int i, double c0)
     s->c0 = c0;
     double left = S->req[i].output - s->gen0;
     s->kfin = s->k0 + (long long)ceil(left / S->E - 1e-9);
-    r->A += c0 - (double)s->k0 * S->E;
+    double base = c0 - (double)s->k0 * S->E;
+    r->A += base;
+    if (S->longest && (r->nactive == 0 || base > r->lbase))
+        r->lbase = base;
     s->prev = r->atail;
     s->next = -1;
     if (r->atail >= 0)
@@ -1669,6 +1692,13 @@ static double leave_decode(sim *S, replica *r, int i)
     else
         r->atail = s->prev;
     r->nactive--;
+    if (S->longest && s->c0 - (double)s->k0 * S->E >= r->lbase) { /* it held the most */
+        r->lbase = 0;
+        for (int j = r->ahead, first = 1; j >= 0; j = S->s[j].next, first = 0) {
+            double b = S->s[j].c0 - (double)S->s[j].k0 * S->E;
+            r->lbase = first || b > r->lbase ? b : r->lbase;
+        }
+    }
     fh_remove(S, r, i);
     r->kfin_top = r->nheap > 0 ? S->s[r->heap[0]].kfin : LLONG_MAX;
     return ctx;
@@ -2056,17 +2086,20 @@ static void admit(sim *S, replica *r)
 }
 
 /* Seconds of replica r's step: its prefill parts and B decode sequences at
- * mean context Sctx (with speculation: the verify pass and the draft
- * steps), plus the swap-in transfer S->extra_s; at least 1 ns. */
-static double replica_step_time(sim *S, replica *r, double B, double Sctx)
+ * mean context Sctx, longest Slong (0: not tracked; rl_step_work) (with
+ * speculation: the verify pass, its prefix the context the cost times
+ * attention at, and the draft steps), plus the swap-in transfer S->extra_s;
+ * at least 1 ns. */
+static double replica_step_time(sim *S, replica *r, double B, double Sctx, double Slong)
 {
     const rl_serve_config *c = S->c;
     const rl_step_cost *cost = r->is_prefill ? S->pcost : S->dcost;
-    rl_step_work w = {r->part, r->npf, B, Sctx}, dec = {NULL, 0, B, Sctx};
+    rl_step_work w = {r->part, r->npf, B, Sctx, Slong}, dec = {NULL, 0, B, Sctx, Slong};
     double t;
     if (B > 0 && c->spec_gamma > 0) {
         /* verify g drafted tokens per sequence in one step, plus g draft steps */
-        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(Sctx)};
+        double P = cost->longest && Slong > 0 ? Slong : Sctx;
+        r->part[w.nprefill++] = (rl_ops_part){(long long)B, c->spec_gamma, (long long)llround(P)};
         t = cost->time(cost->ctx, &w) +
             c->spec_gamma * (c->spec_draft ? c->spec_draft->time(c->spec_draft->ctx, &dec)
                                            : c->spec_draft_frac * cost->time(cost->ctx, &dec));
@@ -2139,6 +2172,14 @@ static double mean_ctx(const sim *S, const replica *r, long long k)
     return r->nactive ? (r->A + r->nactive * S->E * (double)k) / r->nactive : 0;
 }
 
+/* The longest context of replica r's decoding sequences after k decode
+ * steps, lbase + E k (each sequence's is c0 + (k - k0) E), when a cost reads
+ * it (S->longest); else 0, which the costs read as not given. */
+static double longest_ctx(const sim *S, const replica *r, long long k)
+{
+    return S->longest && r->nactive ? r->lbase + S->E * (double)k : 0;
+}
+
 /* Decode runs: the quiet step ends (run_room, and no KV sample falling
  * due) after replica r's decode step of batch B ending at `end`, each kept
  * in r->run with the time and context of the step after it (start_step's
@@ -2154,7 +2195,9 @@ static double plan_run(sim *S, replica *r, double end, double B)
         decode_row_init(&d, S->dcost, B);
     while (r->nrun < last && !(S->dt_sample > 0 && !(end < S->next_sample))) {
         double ctx = mean_ctx(S, r, r->k + r->nrun + 1);
-        double t = d.c ? decode_row_time(&d, ctx) : replica_step_time(S, r, B, ctx);
+        double lctx = longest_ctx(S, r, r->k + r->nrun + 1);
+        double t = d.c ? decode_row_time(&d, attn_ctx(d.c, ctx, lctx))
+                       : replica_step_time(S, r, B, ctx, lctx);
         r->run[r->nrun++] = (run_step){end, t, ctx};
         end += t;
     }
@@ -2183,7 +2226,7 @@ static void start_step(sim *S, int ri, double now)
         return;
     }
     int mixed = r->npf > 0 || S->extra_s > 0; /* prefill tokens, or a host-link copy */
-    double t = replica_step_time(S, r, B, Sctx);
+    double t = replica_step_time(S, r, B, Sctx, longest_ctx(S, r, r->k));
     count_step(&S->sums, B, Sctx, t, mixed);
     S->pf_busy += r->is_prefill ? t : 0;
     S->sums.pf_steps += r->npf > 0;
@@ -3294,6 +3337,8 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     S.pcost = prefill_cost;
     S.dcost = decode_cost;
     S.dispatch = (c->policy == RL_POLICY_DISAGG ? prefill_cost : decode_cost)->dispatch_s;
+    S.longest = prefill_cost->longest || decode_cost->longest ||
+                (c->spec_draft && c->spec_draft->longest);
     int rc = -1;
     long long next = 0;
     if (sim_init(&S, req, n, c, out) != 0)

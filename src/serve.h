@@ -44,11 +44,25 @@
  * hit, earlier chunks) in `seqs` sequences of that shape, and
  * `decode_batch` sequences (B) generating one token each at a mean context
  * of `decode_context` tokens (S).  Each prompt attends to its own prefix and
- * tokens only. */
+ * tokens only.
+ *
+ * `decode_longest`: the longest context among those B (S_max), given only
+ * to a cost whose rl_step_cost.longest is set (0: not given; the cost
+ * reads S).  Such a cost's engine times a mixed batch's decode attention at
+ * its longest row (engines.h rl_serving_engine.attn_longest): one thread
+ * block per (row, head), all resident, so the kernel ends with the longest
+ * row.  The op-list cost then times the whole step at (B, S_max) when its
+ * decode attention is table-timed: the attention kernel is the one operator
+ * whose time depends on the context (the KV it reads is in that kernel's
+ * table time; weights, GEMMs, norms and sampling depend on B alone), so
+ * t(B, S_max) is the step with attention at S_max and the rest unchanged.
+ * A cost whose attention is not table-timed (roofline: KV bytes / bandwidth,
+ * the sum of the batch's contexts) keeps S: rl_ops_cost.attn_longest. */
 typedef struct {
     const rl_ops_part *prefill; /* ops.h: {seqs, tokens, prefix} */
     int nprefill;
     double decode_batch, decode_context;
+    double decode_longest;
 } rl_step_work;
 
 /* Time in seconds of one step's work; must return > 0 when any work is
@@ -63,6 +77,8 @@ typedef struct {
     double (*time)(void *ctx, const rl_step_work *w);
     void *ctx;
     double dispatch_s;
+    int longest; /* 1: time reads rl_step_work.decode_longest, which the simulator
+                    then tracks per replica (serve.c longest_ctx); 0: S alone */
 } rl_step_cost;
 
 /* The step cost from the operator list (ops.h, rl_ops_step_time with the
@@ -229,6 +245,12 @@ typedef struct {
     long long ep;    /* expert-parallel groups of a stage under layout TP (rl_ops_cost_experts) */
     double dispatch_s; /* the engine's prefill dispatch per request (rl_ops_prefill_dispatch;
                           0 with fitted costs, which time the engine end to end) */
+    /* 1: a decode step is timed at the batch's longest context (rl_step_work
+     * decode_longest): calibrated, not fitted, the selected engine's
+     * attention_context "longest" (engines.h attn_longest) and a decode
+     * attention table at the KV dtype (MLA: decode_mla), so that the
+     * attention is table-timed; else 0, every step at the mean context */
+    int attn_longest;
 } rl_ops_cost;
 
 /* Steps a cost times before it maps its span terms and dense memo: both

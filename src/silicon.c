@@ -464,6 +464,7 @@ static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, ch
                 at += (size_t)snprintf(key + at, sizeof key - at, "%s,",
                                        block && i == idx[1] ? "fp8" : c.f[i]);
         snprintf(kernel, sizeof kernel, "%s%s", c.f[ker], block ? " fp8_block" : "");
+        s->attn_longest |= cls == RL_KC_DECODE_ATTN && !strcmp(c.f[ker], "reference_cuda");
         x.key = strdup(key);
         x.kernel = strdup(kernel);
         if (r->n == r->cap) {
@@ -1331,6 +1332,12 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
             "prefill_layer_s = %.15g,\n        source = ", ec.step_s, ec.seq_s, ec.launch_s,
             ec.prefill_layer_s);
     rl_spec_put_string(f, ec.source);
+    /* the reference engine's rule (engines.h attn_longest): calibrate
+     * --backend's, else by its decode attention rows' kernel_source (the
+     * trtllm and vllm files keep the default, mean, unwritten) */
+    if (s->costs || !strcmp(engine, RL_ENGINE_REFERENCE))
+        fprintf(f, ",\n        attention_context = \"%s\"",
+                (s->costs ? ec.attn_longest : s->attn_longest) ? "longest" : "mean");
     fputs(",\n      },\n", f);
     put_memory(f, engine);
     fputs("      tables = {\n", f);
@@ -1388,15 +1395,37 @@ static void put_overrides(FILE *f, const rl_hw *h, const rl_override *ov, int no
     lua_close(L);
 }
 
+/* The `base` a profile saved at `path` names for base file `abs` (a real
+ * path): relative to the profile's folder when it lies inside it (calibrate
+ * --backend's base.lua in its tables folder: the two travel together, and
+ * spec.c resolve_base reads a relative base from the naming file's
+ * folder), else `abs` itself, as a profile may be saved anywhere. */
+static const char *base_ref(const char *abs, const char *path, char *out, size_t len)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    size_t n = realpath(dir[0] ? dir : "/", real) ? strlen(real) : 0;
+    if (n > 1 && strncmp(abs, real, n) == 0 && abs[n] == '/') {
+        snprintf(out, len, "%s", abs + n + 1);
+        return out;
+    }
+    return abs;
+}
+
 int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const rl_override *ov,
                     int nov, const char *engine, const char *dir, const char *date,
                     const char *by, const char *path, char *err, size_t errlen)
 {
-    char *buf = NULL, abs[PATH_MAX];
+    char *buf = NULL, abs[PATH_MAX], rel[PATH_MAX];
     size_t len = 0;
-    /* a path is written absolute: the profile may be saved anywhere */
-    if (rl_spec_is_path(base) && realpath(base, abs))
+    /* a path is written absolute in the header, and as `base` unless it lies
+     * in the profile's folder (base_ref) */
+    const char *ref = base;
+    if (rl_spec_is_path(base) && realpath(base, abs)) {
         base = abs;
+        ref = base_ref(abs, path, rel, sizeof rel);
+    }
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         RL_FAIL("%s: out of memory", path);
@@ -1423,7 +1452,7 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- ones along the roofline, and the fit run again (src/ktable.h).\n",
             engine, dir, base, by ? written : cmd, date, s->source, s->version, device);
     fputs("return {\n  base = ", f);
-    rl_spec_put_string(f, base);
+    rl_spec_put_string(f, ref);
     fputs(",\n", f);
     put_overrides(f, h, ov, nov);
     put_engine(f, s, h, engine, date);

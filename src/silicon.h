@@ -131,6 +131,9 @@ typedef struct {
     int resid_holdout;
     const rl_engine_cost_default *costs; /* written as the engine's costs; NULL: its
                                             defaults (engines.h rl_engine_costs_default) */
+    int attn_longest; /* the decode attention rows are the CUDA reference engine's
+                         (kernel_source reference_cuda): one block per row and head,
+                         attention_context "longest" (engines.h attn_longest) */
 } rl_silicon;
 
 /* The MoE model shapes (hidden, inter, topk, experts) to import. */
@@ -149,7 +152,9 @@ int rl_silicon_import(const char *dir, const char *engine, const rl_hw *h, int h
 void rl_silicon_free(rl_silicon *s);
 
 /* Write the engine profile: a hardware spec naming `base` (the preset or
- * spec file h was loaded from; a path is written absolute) and holding only
+ * spec file h was loaded from; a path is written relative to path's folder
+ * when it lies inside it, as calibrate --backend's <host>-tables/base.lua,
+ * so the folder can move; else absolute) and holding only
  * engines = { default = engine, [engine] = { ... tables ... } } and the
  * fields the overrides ov[nov] (--set) changed, taken from h (spec.h: a spec
  * naming a base).  Atomically to path; `date` is the UTC date; `by` the

@@ -92,6 +92,11 @@ static void test_calibrate_then_validate(void **state)
     assert_non_null(se);
     assert_true(se->seq_s >= 0 && se->step_s >= 0 && se->launch_s == 0);
     assert_non_null(strstr(se->costs_source, "greedy sampling"));
+    /* the CPU backend's decode attention is one dynamic loop over (slot, KV
+     * head) items, its time their sum: attention_context "mean", said in
+     * the costs' source (calibrate.c sampling_costs; engines.h attn_longest) */
+    assert_int_equal(se->attn_longest, 0);
+    assert_non_null(strstr(se->costs_source, "attention_context mean"));
     double step_s = se->step_s, seq_s = se->seq_s;
     assert_true(cJSON_GetObjectItem(sum, "noisy_benchmarks")->valuedouble >= 0);
     struct stat st;
@@ -199,8 +204,21 @@ static void test_calibrate_then_validate(void **state)
             assert_string_equal(prov, "measured");
     }
     cJSON_Delete(v);
+    /* the profile names its tables' base.lua relative to its own folder
+     * (silicon.c base_ref), so the folder loads moved elsewhere: renamed,
+     * the same figures come back */
+    char *text = slurp_text(path), moved[sizeof dir + 8], mpath[1200];
+    assert_non_null(strstr(text, "base = \""));
+    assert_null(strstr(text, "base = \"/"));
+    free(text);
     assert_int_equal(chdir(old), 0);
-    assert_int_equal(remove_tree(dir), 0);
+    snprintf(moved, sizeof moved, "%s-moved", dir);
+    assert_int_equal(rename(dir, moved), 0);
+    snprintf(mpath, sizeof mpath, "%s%s", moved, path + strlen(dir));
+    rl_hw back = load_hw(mpath, NULL, 0);
+    assert_true(back.hbm_bw == h.hbm_bw && back.flops[RL_FP32] == h.flops[RL_FP32]);
+    assert_true(rl_engines_selected(&back.engines) != NULL);
+    assert_int_equal(remove_tree(moved), 0);
 }
 
 /* The first data row of a gzipped table; its line number (1-based) and

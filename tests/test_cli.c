@@ -5230,6 +5230,17 @@ static void reference_engine_profile(void **state)
              "'^-- Written by .roofline calibrate --tables %s/t --hw ' %s/p2.lua", dir, dir, dir,
              dir);
     assert_int_equal(system(sh), 0);
+    /* the engine's attention rule (engines.h attn_longest): the CPU
+     * backend's, "mean", in both; the same tables with the decode
+     * attention rows named reference_cuda (one block per row and head)
+     * import as "longest" (silicon.c put_engine) */
+    snprintf(sh, sizeof sh, "cd %s && grep -q 'attention_context = .mean.' p.lua && grep -q "
+             "'attention_context = .mean.' p2.lua && cp -r t tc && gzip -dc "
+             "t/reference/generation_attention_perf.csv.gz | sed 's/,reference_cpu,/,"
+             "reference_cuda,/' | gzip > tc/reference/generation_attention_perf.csv.gz && "
+             "%s calibrate --tables tc --hw tc/base.lua --engine reference --save p3.lua "
+             ">/dev/null 2>&1 && grep -q 'attention_context = .longest.' p3.lua", dir, RL_BIN);
+    assert_int_equal(system(sh), 0);
 
     /* The --quick grid (calibrate.c): GEMM rows M 1-4, decode attention at
      * batch 1-4 and context 128-512, prefill attention at 32-128 tokens.  A

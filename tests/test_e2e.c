@@ -640,7 +640,7 @@ static double tpot_p50(const rl_model *m, const rl_hw *h, rl_serve_config c, con
     char err[512];
     if (rl_ops_cost_init(&dc, m, draft_on, 1, rl_precision_default(), 1, err, sizeof err) != 0)
         fail_msg("%s", err);
-    rl_step_cost d = {rl_serve_ops_time, &dc, 0};
+    rl_step_cost d = {rl_serve_ops_time, &dc, 0, 0};
     c.spec_draft = &d;
     rl_serve_result out;
     if (rl_serve_simulate(m, h, 1, rl_precision_default(), 1, r, n, &c, &out, err, sizeof err))
@@ -671,7 +671,7 @@ static void draft_moves_to_the_edge(void **state)
     rl_ops_cost dc;
     if (rl_ops_cost_init(&dc, &m, &h, 1, rl_precision_default(), 1, err, sizeof err) != 0)
         fail_msg("%s", err);
-    rl_step_cost d = {rl_serve_ops_time, &dc, 0};
+    rl_step_cost d = {rl_serve_ops_time, &dc, 0, 0};
     rl_serve_config cd = c;
     cd.spec_draft = &d;
     rl_simulate_run run = {&m, &h, 1, 1, 1, &cd, rl_precision_default(), "256", "64", 4, 1, -1, 0,

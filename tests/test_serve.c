@@ -494,7 +494,7 @@ static void test_static_batch_closed_form(void **state)
     rl_serve_result out;
     if (rl_serve_run(r, B, &c, &cost, &cost, &out, err, sizeof err) != 0)
         fail_msg("%s", err);
-    rl_step_work pw = {parts, B, 0, 0};
+    rl_step_work pw = {parts, B, 0, 0, 0};
     double t_pf = rl_serve_ops_time(&oc, &pw), expect = t_pf;
     for (int k = 0; k <= G - 2; k++)
         expect += rl_serve_ops_time1(&oc, 0, 0, B, T + k);
@@ -744,7 +744,7 @@ static void test_capacity_floor_stops_early(void **state)
     fixture *f = *state;
     c.slo_ttft = 0.5 * D;
     counted_cost k = {&f->cost, 0};
-    rl_step_cost cost = {counted_time, &k, 0};
+    rl_step_cost cost = {counted_time, &k, 0, 0};
     double cap;
     char err[256];
     assert_int_equal(rl_serve_capacity(r, 4000, &c, &cost, &cost, 0.5 / D, &cap, err, sizeof err), 0);
@@ -773,7 +773,7 @@ static double step_1ms(void *ctx, const rl_step_work *w)
 static void test_capacity_scales_with_replicas(void **state)
 {
     fixture *f = *state;
-    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_step_cost cost = {step_1ms, NULL, 0, 0};
     rl_request *r = workload(16000, 1, 10, 20, 3);
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
     c.max_seqs = 64;
@@ -815,7 +815,7 @@ static rl_request *two_point_tail(long long n)
 static void test_settle_time_closed_form(void **state)
 {
     fixture *f = *state;
-    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_step_cost cost = {step_1ms, NULL, 0, 0};
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
     rl_request *r = workload(400, 1, 10, 20, 3);
     char err[256];
@@ -847,7 +847,7 @@ static void test_settle_time_closed_form(void **state)
 static void test_capacity_heavy_tail_converges(void **state)
 {
     fixture *f = *state;
-    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_step_cost cost = {step_1ms, NULL, 0, 0};
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
     c.max_seqs = 64;
     int lower_bound = -1;
@@ -1040,7 +1040,7 @@ static void test_capacity_from_a_trickle(void **state)
 static void test_capacity_disagg_narrower_pool(void **state)
 {
     fixture *f = *state;
-    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_step_cost cost = {step_1ms, NULL, 0, 0};
     rl_request *r = workload(16000, 1, 10, 21, 3);
     rl_serve_config c = config(f, RL_POLICY_DISAGG);
     c.max_seqs = 64;
@@ -1103,7 +1103,7 @@ static void test_capacity_floor_is_unloaded(void **state)
 static void test_capacity_unresolved_tail(void **state)
 {
     fixture *f = *state;
-    rl_step_cost cost = {step_1ms, NULL, 0};
+    rl_step_cost cost = {step_1ms, NULL, 0, 0};
     rl_serve_config c = config(f, RL_POLICY_CHUNKED);
     c.max_tokens = 10;
     c.slo_ttft = 5e-3;
@@ -1260,7 +1260,7 @@ static void test_decode_runs_match_every_step(void **state)
     c.spec_alpha = 0.7;
     c.spec_draft_frac = 0.1;
     same_as_every_step(f, r, n, c);
-    rl_step_cost draft = {draft_1ms, NULL, 0}; /* a draft model's own step cost */
+    rl_step_cost draft = {draft_1ms, NULL, 0, 0}; /* a draft model's own step cost */
     c.spec_draft = &draft;
     same_as_every_step(f, r, n, c);
     c = config(f, RL_POLICY_CONTINUOUS);
@@ -1337,7 +1337,7 @@ static void test_speculative(void **state)
     assert_int_equal(out.decode_steps, (long long)ceil(100 / 3.3616));
     /* spec_draft_frac is 0 here (free draft, multi-token heads); a draft model costing
      * 1 ms a step makes each verify step g * 1 ms = 4 ms longer (same steps: 1e-9) */
-    rl_step_cost draft = {draft_1ms, NULL, 0};
+    rl_step_cost draft = {draft_1ms, NULL, 0, 0};
     c.spec_draft = &draft;
     rl_serve_result d = run(f, r, 1, &c);
     assert_int_equal(d.decode_steps, out.decode_steps);
@@ -2565,14 +2565,14 @@ static void bad_step_time_refused(void **state)
     const double bad[3] = {INFINITY, NAN, -0.01};
     for (int i = 0; i < 3; i++) {
         double step = bad[i];
-        rl_step_cost cost = {const_step, &step, 0};
+        rl_step_cost cost = {const_step, &step, 0, 0};
         rl_serve_result out;
         err[0] = '\0';
         assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), -1);
         assert_non_null(strstr(err, "not a finite time"));
     }
     double step = 0.01;
-    rl_step_cost cost = {const_step, &step, 0};
+    rl_step_cost cost = {const_step, &step, 0, 0};
     rl_serve_result out;
     rl_interrupt_raise();
     assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), -1);
@@ -2720,7 +2720,7 @@ static void test_pipeline_parallel(void **state)
                32 * 0.9 * (85899345920.0 - W4 / 32 - 411041792.0) / (516096.0 * 128 / 126), 1e-9);
 
     double step = 0.01;
-    rl_step_cost cost = {const_step, &step, 0};
+    rl_step_cost cost = {const_step, &step, 0, 0};
     rl_request r[2] = {{.arrival = 0, .prompt = 100, .output = 10, .prefix_id = -1},
                        {.arrival = 0, .prompt = 100, .output = 10, .prefix_id = -1}};
     rl_serve_config c = rl_serve_config_default();
@@ -2854,7 +2854,7 @@ static void test_span_terms_match_op_list(void **state)
         rl_ops_part parts[2] = {{1, Ts[r[0] % 4], Ps[r[1] % 3]}, {1, Ts[r[4] % 4], Ps[r[5] % 3]}};
         int n = i % 4 == 3 ? 2 : 1;
         long long B = Bs[r[2] % 4], S = B ? Ss[r[3] % 3] : 1;
-        rl_step_work w = {parts, n, (double)B, (double)S};
+        rl_step_work w = {parts, n, (double)B, (double)S, 0};
         rl_ops_config cc = rl_ops_mixed_config(1, p, 0, 0, B, S);
         cc.parts = parts;
         cc.nparts = n;
@@ -2953,6 +2953,126 @@ static void test_idle_replicas_cost_nothing(void **state)
     free(r);
 }
 
+/* A step cost that is a tiny synthetic kernel table, linear in context:
+ * 1 ms a prefill step, 1 ms + 1 us x S a decode step, S the batch's mean
+ * context, or its longest (rl_step_work.decode_longest) where ctx says the
+ * engine's rule is "longest" (engines.h attn_longest). */
+static double attn_table_1us(void *ctx, const rl_step_work *w)
+{
+    int longest = *(const int *)ctx;
+    double S = longest && w->decode_longest > 0 ? w->decode_longest : w->decode_context;
+    return (w->nprefill > 0 ? 1e-3 : 0) + (w->decode_batch > 0 ? 1e-3 + 1e-6 * S : 0);
+}
+
+/* The longest rule by hand (serve.h rl_step_work.decode_longest): two
+ * requests at t = 0, prompts 100 and 300 tokens, outputs 11 and 6, one
+ * prefill step of both (continuous batching), then decode step k (k = 0,
+ * 1, ...) at contexts 100 + k and 300 + k while both run (k < 5), 100 + k
+ * alone after the second finishes at k = 5.  TPOT = the decode steps'
+ * time over output - 1:
+ *   mean rule:    short 1 ms + (sum_{k<5} (200 + k) + sum_{5<=k<10} (100 + k)) us / 10
+ *                       = 1 ms + (1010 + 535) / 10 us = 1.1545 ms
+ *                 long  1 ms + sum_{k<5} (200 + k) us / 5 = 1.202 ms
+ *   longest rule: short 1 ms + (sum_{k<5} (300 + k) + sum_{5<=k<10} (100 + k)) us / 10
+ *                       = 1 ms + (1510 + 535) / 10 us = 1.2045 ms
+ *                 long  1 ms + sum_{k<5} (300 + k) us / 5 = 1.302 ms
+ * so the longest rule adds (300 - 200) us x 5 / 10 = 50 us and 100 us, the
+ * table's slope times the gap between the longest and the mean context
+ * while both run, and nothing once one runs alone (the longest recomputed
+ * when the sequence holding it leaves: kept at 300 + k it would read
+ * 1.3045 ms).  Sums of a few doubles: 1e-12 relative.  Both with decode
+ * runs (quiet steps, serve.c plan_run) and every step an event. */
+static void test_longest_context_rule(void **state)
+{
+    (void)state;
+    static const rl_request req[2] = {{0, 100, 11, -1, 0}, {0, 300, 6, -1, 0}};
+    const double want[2][2] = {{1.1545e-3, 1.202e-3}, {1.2045e-3, 1.302e-3}};
+    for (int longest = 0; longest < 2; longest++)
+        for (int every = 0; every < 2; every++) {
+            rl_step_cost cost = {attn_table_1us, &longest, 0, longest};
+            rl_serve_config c = rl_serve_config_default();
+            c.kv_capacity_tokens = 1e6;
+            c.kv_bytes_per_token = 1;
+            c.keep_requests = 1;
+            c.every_step = every;
+            rl_serve_result out;
+            char err[512];
+            if (rl_serve_run(req, 2, &c, &cost, &cost, &out, err, sizeof err) != 0)
+                fail_msg("%s", err);
+            assert_int_equal(out.completed, 2);
+            assert_int_equal(out.steps, 11);
+            assert_rel(out.tpot_s[0], want[longest][0], 1e-12);
+            assert_rel(out.tpot_s[1], want[longest][1], 1e-12);
+            assert_rel(out.mean_decode_context, (5 * 202 + 5 * 107) / 10.0, 1e-12); /* the mean */
+            rl_serve_result_free(&out);
+        }
+}
+
+/* The op-list cost of an engine whose attention_context is "longest"
+ * (h100-sxm's TensorRT-LLM tables, the rule set on the loaded engine):
+ * it reads decode_longest (rl_ops_cost.attn_longest, rl_step_cost.longest)
+ * for bf16 KV, which its decode_attention table times, and not for int8
+ * KV (no table: the roofline's KV bytes, the batch's sum) nor ideal; the
+ * mean rule (as loaded) never.  A decode step of B = 2 at mean 2000,
+ * longest 3000 is the step at (2, 3000), exactly; it exceeds the mean
+ * rule's step at (2, 2000) by 32 layers x the table's decode attention at
+ * (streams 2 x 8 KV heads, context 3000, group 4, head_dim 128) less that at
+ * context 2000 (llama3-8b; engines.h rl_engine_time_on at the chip's own
+ * figures, as ops.c times it), 1e-9 relative: the attention kernel is the
+ * one operator whose time moves with the context (serve.h rl_step_work).
+ * Simulated (300 mixed requests, continuous and chunked), decode runs give
+ * the same numbers as every step an event. */
+static void test_longest_rule_op_list(void **state)
+{
+    fixture *f = *state;
+    static fixture g;
+    g.m = f->m;
+    g.h = f->h;
+    char err[512];
+    assert_int_equal(rl_hw_select_engine(&g.h, "trtllm", err, sizeof err), 0);
+    rl_precision p = rl_precision_default();
+    rl_ops_cost mean;
+    assert_int_equal(rl_ops_cost_init(&mean, &g.m, &g.h, 1, p, 1, err, sizeof err), 0);
+    assert_int_equal(mean.attn_longest, 0);
+    rl_serving_engine *e = &g.h.engines.e[g.h.engines.sel];
+    e->attn_longest = 1;
+    assert_int_equal(rl_ops_cost_init(&g.oc, &g.m, &g.h, 1, p, 1, err, sizeof err), 0);
+    assert_int_equal(g.oc.attn_longest, 1);
+    g.cost = rl_serve_ops_cost(&g.oc);
+    assert_int_equal(g.cost.longest, 1);
+    rl_ops_cost other;
+    rl_precision p32 = p;
+    p32.kv = RL_INT8;
+    assert_int_equal(rl_ops_cost_init(&other, &g.m, &g.h, 1, p32, 1, err, sizeof err), 0);
+    assert_int_equal(other.attn_longest, 0);
+    rl_ops_cost_free(&other);
+    assert_int_equal(rl_ops_cost_init(&other, &g.m, &g.h, 1, p, 0, err, sizeof err), 0);
+    assert_int_equal(other.attn_longest, 0);
+    rl_ops_cost_free(&other);
+    rl_step_work w = {NULL, 0, 2, 2000, 3000};
+    double tl = rl_serve_ops_time(&g.oc, &w), tm = rl_serve_ops_time(&mean, &w);
+    assert_true(tl == rl_serve_ops_time1(&g.oc, 0, 0, 2, 3000));
+    assert_true(tm == rl_serve_ops_time1(&mean, 0, 0, 2, 2000));
+    const double was[2] = {rl_hw_measured_flops(&g.h)[p.compute], rl_hw_measured_bw(&g.h)};
+    const double now[2] = {rl_hw_peak(&g.h, p.compute), g.h.hbm_bw};
+    double x3[RL_KSHAPE] = {16, 3000, 4, 128}, x2[RL_KSHAPE] = {16, 2000, 4, 128};
+    rl_provenance prov;
+    double a3 = rl_engine_time_on(e, RL_KC_DECODE_ATTN, RL_KV_BF16, x3, was, now, &prov);
+    double a2 = rl_engine_time_on(e, RL_KC_DECODE_ATTN, RL_KV_BF16, x2, was, now, &prov);
+    assert_true(a3 > a2 && a2 > 0);
+    assert_rel(tl - tm, 32 * (a3 - a2), 1e-9);
+    rl_ops_cost_free(&mean);
+    long long n = 300;
+    rl_request *r = mixed_requests(n, 5);
+    for (int pol = RL_POLICY_CONTINUOUS; pol <= RL_POLICY_CHUNKED; pol++) {
+        rl_serve_config c = config(&g, (rl_policy)pol);
+        c.max_seqs = 16;
+        same_as_every_step(&g, r, n, c);
+    }
+    free(r);
+    rl_ops_cost_free(&g.oc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2987,6 +3107,8 @@ int main(void)
         cmocka_unit_test(test_capacity_from_a_trickle),
         cmocka_unit_test(test_decode_only_step_mean),
         cmocka_unit_test(test_decode_runs_match_every_step),
+        cmocka_unit_test(test_longest_context_rule),
+        cmocka_unit_test(test_longest_rule_op_list),
         cmocka_unit_test(test_decode_run_cut_at_tie),
         cmocka_unit_test(test_least_outstanding_picks),
         cmocka_unit_test(test_idle_replicas_cost_nothing),
