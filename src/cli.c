@@ -1002,32 +1002,48 @@ static void untabled_rows(const cJSON *result, double p[5], char *at, size_t n)
         snprintf(at, n, " (at %s %lld)", axis, first);
 }
 
-/* A result of rows of mixed modes (size): how many rows read estimated,
- * the first named with its table-time share (tester52 F9: 5 of 12 size
- * rows, int8 weights and KV on h100-sxm, read estimated unsaid). */
+/* A result of rows of mixed modes (size, validate --against): how many
+ * rows read estimated, the first named with its table-time share (tester52
+ * F9: 5 of 12 size rows, int8 weights and KV on h100-sxm, read estimated
+ * unsaid); rows read from a CSV (their key `line`) by their line numbers,
+ * the first eight (tester54 F4: "the first, a row" named none). */
 static void note_estimated_rows(const rl_opts *o, const cJSON *result)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows"), *r, *first = NULL;
     int n = 0, all = 0;
+    char lines[128] = "";
+    size_t k = 0;
     cJSON_ArrayForEach(r, rows) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "mode");
+        const cJSON *line = cJSON_GetObjectItemCaseSensitive(r, "line");
         all++;
-        if (cJSON_IsString(m) && strcmp(m->valuestring, "estimated") == 0 && !n++)
-            first = r;
+        if (!cJSON_IsString(m) || strcmp(m->valuestring, "estimated") != 0)
+            continue;
+        first = n++ ? first : r;
+        if (cJSON_IsNumber(line) && n <= 8 && k < sizeof lines)
+            k += (size_t)snprintf(lines + k, sizeof lines - k, "%s%lld", n > 1 ? ", " : "",
+                                  (long long)line->valuedouble);
     }
     if (!first)
         return;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(first, "config");
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(first, "table_time_share");
-    char s[64] = "";
+    char s[64] = "", who[192];
     if (cJSON_IsNumber(share))
         snprintf(s, sizeof s, ": table_time_share %.3g, below %.2g", share->valuedouble,
                  RL_TABLE_SHARE_MIN);
-    rl_cli_say(o, "note: %d of %d rows read mode estimated (the first, %s%s): the engine's "
+    if (cJSON_IsString(name))
+        snprintf(who, sizeof who, "the first, %s%s", name->valuestring, s);
+    else if (*lines)
+        snprintf(who, sizeof who, "CSV line%s %s%s%s", n > 1 ? "s" : "", lines,
+                 n > 8 ? ", ..." : "", s);
+    else
+        snprintf(who, sizeof who, "the first, a row%s", s);
+    rl_cli_say(o, "note: %d of %d rows read mode estimated (%s): the engine's "
                   "kernel tables time less than half of their steps (their dtypes have no "
                   "table, or their shapes lie beyond its grid), so those rows are estimates "
                   "beyond what the tables measured",
-               n, all, cJSON_IsString(name) ? name->valuestring : "a row", s);
+               n, all, who);
 }
 
 /* tester50 F2: a result reads `estimated` and says why on stderr, once,

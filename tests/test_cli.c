@@ -4235,6 +4235,21 @@ static void validate_against_calibrated(void **state)
     assert_null(strstr(out, "warning:"));
 }
 
+/* tester54 F4: validate --against a CSV whose one estimated row (tpu-v5e,
+ * no kernel tables) is its line 9 of 10 named it "the first, a row"; the
+ * note names it by its CSV line (the row's key line, 9). */
+static void validate_estimated_rows_by_line(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("validate --against " RL_SRCDIR "/tests/data/e2e/estimated_last_row.csv "
+                              "--format json", "1 of 6 rows read mode estimated (CSV line 9)");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "rows"), 4);
+    assert_int_equal((long long)num(row, "line"), 9);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(row, "mode")->valuestring, "estimated");
+    assert_null(strstr(out, "a row"));
+    cJSON_Delete(j);
+}
+
 /* tester5 #4: simulate --chips 16 on h100-sxm (8-GPU NVLink domain) runs
  * one 16-chip replica across two nodes, where step runs tp8 x2: a note
  * names the layout and the flags that keep replicas inside a domain; 8
@@ -6650,6 +6665,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
         cmocka_unit_test(validate_against_calibrated),
+        cmocka_unit_test(validate_estimated_rows_by_line),
         cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
         cmocka_unit_test(simulate_notes_uneven_stage_bias),
