@@ -6276,6 +6276,19 @@ static void disagg_link_bound_named(void **state)
                        "TPOT is capped by the batch cap (max_seqs 8)");
     assert_null(strstr(out, "KV link"));
     cJSON_Delete(j);
+    /* tester54 F3: bound by its KV cache (llama3-70b fp8 on one H100, 3000 +
+     * 2000-token requests at 3 req/s: KV peak 0.9999, 266 preemptions, the
+     * decode batch 17.2 of a cap of 256), it was told "TPOT is capped by the
+     * batch cap"; now the note names the KV cache (cli.c kv_bound) */
+    j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 1 --weights fp8 --kv fp8 "
+                       "--compute fp8 --qps 3 --prompt-len 3000 --out-len 2000 --requests 500 "
+                       "--format json", "and the KV cache is the limit: it peaked at 0.9999 of its "
+                       "pages (kv_peak_frac) with 266 preemptions while the decode batch "
+                       "averaged 17.2, below the batch cap (max_seqs 256)");
+    assert_null(strstr(out, "capped by the batch cap"));
+    assert_true(num(j, "kv_peak_frac") > 0.95 && num(j, "preemptions") > 0 &&
+                num(j, "mean_decode_batch") < 0.9 * 256);
+    cJSON_Delete(j);
     j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
                        "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "prefill_kv_peak_frac")));
