@@ -523,7 +523,9 @@ const rl_command RL_COMMANDS[] = {
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.\n"
      "--tp/--ep: one replica's plan, its collectives among the rows, its decode KV in step's\n"
      "--kv-split layout (default replicate, batch under --ideal), so ops and step time one\n"
-     "step alike.  A fitted profile's per-step engine costs are not applied to the operator\n"
+     "step alike.  prefill: ttft_s is the step plus the engine's prefill dispatch, a host\n"
+     "cost per request outside the step (prefill_dispatch_s; vLLM 0.8 ms per layer), as\n"
+     "prefill's ttft_s.  A fitted profile's per-step engine costs are not applied to the operator\n"
      "list (step and prefill apply them; a note says so).",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"

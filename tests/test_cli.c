@@ -3782,6 +3782,36 @@ static void router_stays_bf16(void **state)
     assert_rel(t[0], 5.9317e-6, 1e-3);
 }
 
+/* tester54 F2: ops --phase prefill read step_ms 75.94 where prefill (same
+ * flags) read TTFT 139.9 ms, vLLM's prefill dispatch (80 layers x 0.8 ms,
+ * NVIDIA AIConfigurator's _prefill_dispatch_overhead_ms; engines.c) unsaid.
+ * The step stays the step (the dispatch is a host cost per request, outside
+ * every step: ops.h rl_ops_prefill_dispatch); ttft_s adds it and equals
+ * prefill's ttft_s, the same doubles (1e-9 relative): vLLM 64 ms exactly
+ * (1e-12 s) above step_s, TensorRT-LLM none (its dispatch is 0). */
+static void ops_prefill_ttft_is_prefill(void **state)
+{
+    (void)state;
+    static const char *const engine[] = {"vllm", "trtllm"};
+    static const double dispatch[] = {80 * 0.8e-3, 0};
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "ops --model llama3-70b --hw h100-sxm --tp 8 --phase prefill "
+                 "--tokens 2048 --engine %s --format json", engine[i]);
+        cJSON *ops = run_json(cmd);
+        snprintf(cmd, sizeof cmd, "prefill --model llama3-70b --hw h100-sxm --tp 8 --tokens 2048 "
+                 "--engine %s --format json", engine[i]);
+        cJSON *pre = run_json(cmd);
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(pre, "rows"), 0);
+        double ttft = num(ops, "ttft_s");
+        assert_true(fabs(ttft - num(row, "ttft_s")) <= 1e-9 * num(row, "ttft_s"));
+        assert_true(fabs(num(ops, "prefill_dispatch_s") - dispatch[i]) < 1e-12);
+        assert_true(fabs(ttft - num(ops, "step_s") - dispatch[i]) < 1e-12);
+        cJSON_Delete(ops);
+        cJSON_Delete(pre);
+    }
+}
+
 /* tester29 F3: ops times its attention and charges its collectives in one
  * KV layout, step's (shard.h rl_shard_kv_layout; --kv-split, default
  * rl_kv_split_default's: replicate, batch under --ideal): ops step_s equals step's to 1e-12 (same operator
@@ -5794,7 +5824,8 @@ static void short_run_per_replica_noted(void **state)
  * AIConfigurator's constant, and no engine has a per-step host cost.  The
  * header names both (host_cost_note, prefill_dispatch_note, with the
  * source); TensorRT-LLM (dispatch 0) has the first only; --ideal neither;
- * ops (steps, not TTFTs) no dispatch note. */
+ * ops --phase prefill, whose ttft_s carries the dispatch since tester54 F2,
+ * the dispatch note too; ops of a decode step none. */
 static void host_cost_notes(void **state)
 {
     (void)state;
@@ -5815,8 +5846,13 @@ static void host_cost_notes(void **state)
     cJSON_Delete(j);
     j = run_json("ops --model llama3-8b --hw h100-sxm --engine vllm --phase prefill --tokens 128 "
                  "--format json");
-    assert_null(cJSON_GetObjectItem(j, "prefill_dispatch_note"));
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "prefill_dispatch_note")));
     assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "host_cost_note")));
+    cJSON_Delete(j);
+    j = run_json("ops --model llama3-8b --hw h100-sxm --engine vllm --batch 8 --context 1024 "
+                 "--format json");
+    assert_null(cJSON_GetObjectItem(j, "prefill_dispatch_note"));
+    assert_null(cJSON_GetObjectItem(j, "ttft_s"));
     cJSON_Delete(j);
     j = run_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 2048 --ideal "
                  "--format json");
@@ -6671,6 +6707,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(targets_and_defaults_as_given),
         cmocka_unit_test(router_stays_bf16),
         cmocka_unit_test(ops_kv_layout_is_step),
+        cmocka_unit_test(ops_prefill_ttft_is_prefill),
         cmocka_unit_test(ops_fitted_costs_named),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(size_band_is_conservative_edge),
