@@ -781,35 +781,40 @@ static void note_slow_simulate(const rl_opts *o, const rl_model *m, const rl_hw 
     note_slow_precision(o, m, h, s, n);
 }
 
-/* Say so when the selected engine's tables have no kernel for the run's KV
- * dtype (decode attention) or weight x compute pair (GEMM): those operators
+/* Say so when the selected engine's tables have no kernel for precision p's
+ * KV dtype (decode attention) or weight x compute pair (GEMM), each when
+ * `say` has its bit (RL_DERIVED_KV, RL_DERIVED_GEMM), and with NOTE_MOE
+ * when they time the model's experts from the GEMM table: those operators
  * are derived (engines.h DERIVED), not measured (tester12 #7: --kv int4 on
  * h100-sxm's trtllm read calibrated with no word; the tables measure bf16
  * and fp8 KV caches, and TensorRT-LLM's quantization recipes list FP8 and
  * NVFP4 KV caches, no INT4: nvidia.github.io/TensorRT-LLM/1.3.0rc27/
  * features/quantization.html). */
-static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
+enum { NOTE_MOE = 4 };
+static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_precision p,
+                            int say)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char err[ERRLEN];
     if (o->ideal || m->abstract || !e || !e->tables ||
-        rl_step_check(m, h, 1, 1, o->prec, err, sizeof err) != 0)
+        rl_step_check(m, h, 1, 1, p, err, sizeof err) != 0)
         return; /* the last: refused first, rl_step_check naming the flag (tester20 F11: a
                  * compute dtype without a peak; review29 L5: --kv mxfp4) */
     int mla = m->attention == RL_ATTN_MLA;
-    rl_dtype gw = o->prec.weights, gc = o->prec.compute;
+    rl_dtype gw = p.weights, gc = p.compute;
     rl_arch_dense_gemm(m, &gw, &gc);
-    int derived = rl_engine_derived(e->tables, mla, gw, o->prec.kv, gc);
+    int derived = rl_engine_derived(e->tables, mla, gw, p.kv, gc) & say;
     char have[256];
-    note_moe_from_gemm(o, m, h, e);
+    if (say & NOTE_MOE)
+        note_moe_from_gemm(o, m, h, e);
     if (derived & RL_DERIVED_KV) {
         rl_kclass attn = mla ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
         measured_variants(e, attn, have, sizeof have);
         rl_cli_say(o, "note: %s's kernel tables on %s have no %s KV-cache attention (they measure "
                       "%s): attention is derived, the nearest measured KV dtype's efficiency at "
                       "the same shape times the %s roofline (provenance derived), not measured",
-                   e->name, h->name, rl_dtype_name(o->prec.kv), have[0] ? have : "none",
-                   rl_dtype_name(o->prec.kv));
+                   e->name, h->name, rl_dtype_name(p.kv), have[0] ? have : "none",
+                   rl_dtype_name(p.kv));
     }
     if (derived & RL_DERIVED_GEMM) {
         measured_variants(e, RL_KC_GEMM, have, sizeof have);
@@ -818,6 +823,12 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
                       "variant's efficiency (provenance derived), not measured",
                    e->name, h->name, rl_dtype_name(gw), rl_dtype_name(gc), have[0] ? have : "none");
     }
+}
+
+/* note_derived_at for the run's precision, the MoE note with it */
+static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
+{
+    note_derived_at(o, m, h, o->prec, RL_DERIVED_KV | RL_DERIVED_GEMM | NOTE_MOE);
 }
 
 /* 1 when --band is p5-p95 (param.c has checked the choice). */
@@ -3605,6 +3616,15 @@ int rl_cli_pareto(rl_opts *o)
     if (nprec == 0) {
         rl_cli_tell("pareto", "%s", err);
         return RL_EXIT_INPUT;
+    }
+    for (int i = 0; i < nprec; i++) { /* tester54 F1: as step, each derived GEMM or KV once;
+                                         * the rows' key derived names their own */
+        int say = RL_DERIVED_KV | RL_DERIVED_GEMM;
+        for (int j = 0; j < i; j++)
+            say &= ~((prec[j].kv == prec[i].kv ? RL_DERIVED_KV : 0) |
+                     (prec[j].weights == prec[i].weights && prec[j].compute == prec[i].compute
+                          ? RL_DERIVED_GEMM : 0));
+        note_derived_at(o, &m, &h, prec[i], say);
     }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
                          prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};

@@ -4152,6 +4152,62 @@ static void pareto_mode_honest(void **state)
     assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
 }
 
+/* tester54 F1: pareto's mode labels the whole run (estimated when any
+ * feasible point is; kept), and its rows said nothing of their own.  Each
+ * row of a calibrated sweep now carries its mode and table_time_share as
+ * step's --batch rows do: the tp8 batch-1 fp8 point is `step --tp 8` at
+ * that batch, the same share (0.9127, 1e-9) and mode; every row's mode is
+ * calibrated exactly when its share is at least RL_TABLE_SHARE_MIN.  With
+ * --weights bf16,fp8 under bf16 compute the fp8-weight points' GEMMs have
+ * no table on h100-sxm's trtllm (derived): the note step gives is said
+ * once, and those rows name it in `derived` ("none" on the others). */
+static void pareto_rows_mode_and_derived(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("pareto --model llama3-70b --hw h100-sxm --chips 1,2,4,8,16 --weights "
+                            "fp8 --kv fp8 --compute fp8 --format json", out, sizeof out);
+    cJSON *st = run_cli_json("step --model llama3-70b --hw h100-sxm --tp 8 --batch 1 --context 2048 "
+                             "--weights fp8 --kv fp8 --compute fp8 --format json", out, sizeof out);
+    const cJSON *want = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "rows"), 0), *r;
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    int seen = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        double share = num(r, "table_time_share");
+        assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring,
+                            share >= RL_TABLE_SHARE_MIN ? "calibrated" : "estimated");
+        assert_string_equal(cJSON_GetObjectItem(r, "derived")->valuestring, "none");
+        if (num(r, "batch") == 1 && !strcmp(cJSON_GetObjectItem(r, "layout")->valuestring, "tp8")) {
+            seen++;
+            assert_true(fabs(share - num(want, "table_time_share")) < 1e-9);
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring,
+                                cJSON_GetObjectItem(want, "mode")->valuestring);
+        }
+    }
+    assert_int_equal(seen, 1);
+    cJSON_Delete(st);
+    cJSON_Delete(j);
+    static const char note[] = "note: trtllm's kernel tables on h100-sxm have no GEMM of fp8 "
+                               "weights x bf16 compute";
+    assert_int_equal(run_cli("pareto --model llama3-70b --hw h100-sxm --chips 8 --weights bf16,fp8 "
+                             "--kv bf16,fp8 --format json", out, sizeof out), 0);
+    const char *at = strstr(out, note), *json = strchr(out, '{');
+    if (!at || strstr(at + 1, note) || !json)
+        fail_msg("the derived note not once: %.800s", out);
+    j = cJSON_Parse(json);
+    int derived = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const cJSON *d = cJSON_GetObjectItem(r, "derived");
+        if (!strcmp(cJSON_GetObjectItem(r, "weights")->valuestring, "fp8")) {
+            derived++;
+            assert_string_equal(d->valuestring, "GEMM of fp8 weights x bf16 compute");
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "estimated");
+        } else
+            assert_string_equal(d->valuestring, "none");
+    }
+    assert_true(derived > 0);
+    cJSON_Delete(j);
+}
+
 /* Tester finding 16: one function labels a profile's default runs
  * (spec.h rl_hw_default_mode), so list hw, info --hw and step agree that
  * h100-sxm-splitwise (fitted engine costs, its default engine) runs
@@ -6712,6 +6768,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(size_band_is_conservative_edge),
         cmocka_unit_test(pareto_mode_honest),
+        cmocka_unit_test(pareto_rows_mode_and_derived),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
         cmocka_unit_test(validate_against_calibrated),
