@@ -811,35 +811,40 @@ static void note_slow_simulate(const rl_opts *o, const rl_model *m, const rl_hw 
     note_slow_precision(o, m, h, s, n);
 }
 
-/* Say so when the selected engine's tables have no kernel for the run's KV
- * dtype (decode attention) or weight x compute pair (GEMM): those operators
+/* Say so when the selected engine's tables have no kernel for precision p's
+ * KV dtype (decode attention) or weight x compute pair (GEMM), each when
+ * `say` has its bit (RL_DERIVED_KV, RL_DERIVED_GEMM), and with NOTE_MOE
+ * when they time the model's experts from the GEMM table: those operators
  * are derived (engines.h DERIVED), not measured (tester12 #7: --kv int4 on
  * h100-sxm's trtllm read calibrated with no word; the tables measure bf16
  * and fp8 KV caches, and TensorRT-LLM's quantization recipes list FP8 and
  * NVFP4 KV caches, no INT4: nvidia.github.io/TensorRT-LLM/1.3.0rc27/
  * features/quantization.html). */
-static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
+enum { NOTE_MOE = 4 };
+static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_precision p,
+                            int say)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char err[ERRLEN];
     if (o->ideal || m->abstract || !e || !e->tables ||
-        rl_step_check(m, h, 1, 1, o->prec, err, sizeof err) != 0)
+        rl_step_check(m, h, 1, 1, p, err, sizeof err) != 0)
         return; /* the last: refused first, rl_step_check naming the flag (tester20 F11: a
                  * compute dtype without a peak; review29 L5: --kv mxfp4) */
     int mla = m->attention == RL_ATTN_MLA;
-    rl_dtype gw = o->prec.weights, gc = o->prec.compute;
+    rl_dtype gw = p.weights, gc = p.compute;
     rl_arch_dense_gemm(m, &gw, &gc);
-    int derived = rl_engine_derived(e->tables, mla, gw, o->prec.kv, gc);
+    int derived = rl_engine_derived(e->tables, mla, gw, p.kv, gc) & say;
     char have[256];
-    note_moe_from_gemm(o, m, h, e);
+    if (say & NOTE_MOE)
+        note_moe_from_gemm(o, m, h, e);
     if (derived & RL_DERIVED_KV) {
         rl_kclass attn = mla ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
         measured_variants(e, attn, have, sizeof have);
         rl_cli_say(o, "note: %s's kernel tables on %s have no %s KV-cache attention (they measure "
                       "%s): attention is derived, the nearest measured KV dtype's efficiency at "
                       "the same shape times the %s roofline (provenance derived), not measured",
-                   e->name, h->name, rl_dtype_name(o->prec.kv), have[0] ? have : "none",
-                   rl_dtype_name(o->prec.kv));
+                   e->name, h->name, rl_dtype_name(p.kv), have[0] ? have : "none",
+                   rl_dtype_name(p.kv));
     }
     if (derived & RL_DERIVED_GEMM) {
         measured_variants(e, RL_KC_GEMM, have, sizeof have);
@@ -848,6 +853,12 @@ static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
                       "variant's efficiency (provenance derived), not measured",
                    e->name, h->name, rl_dtype_name(gw), rl_dtype_name(gc), have[0] ? have : "none");
     }
+}
+
+/* note_derived_at for the run's precision, the MoE note with it */
+static void note_derived(const rl_opts *o, const rl_model *m, const rl_hw *h)
+{
+    note_derived_at(o, m, h, o->prec, RL_DERIVED_KV | RL_DERIVED_GEMM | NOTE_MOE);
 }
 
 /* 1 when --band is p5-p95 (param.c has checked the choice). */
@@ -1032,32 +1043,48 @@ static void untabled_rows(const cJSON *result, double p[5], char *at, size_t n)
         snprintf(at, n, " (at %s %lld)", axis, first);
 }
 
-/* A result of rows of mixed modes (size): how many rows read estimated,
- * the first named with its table-time share (tester52 F9: 5 of 12 size
- * rows, int8 weights and KV on h100-sxm, read estimated unsaid). */
+/* A result of rows of mixed modes (size, validate --against): how many
+ * rows read estimated, the first named with its table-time share (tester52
+ * F9: 5 of 12 size rows, int8 weights and KV on h100-sxm, read estimated
+ * unsaid); rows read from a CSV (their key `line`) by their line numbers,
+ * the first eight (tester54 F4: "the first, a row" named none). */
 static void note_estimated_rows(const rl_opts *o, const cJSON *result)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows"), *r, *first = NULL;
     int n = 0, all = 0;
+    char lines[128] = "";
+    size_t k = 0;
     cJSON_ArrayForEach(r, rows) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "mode");
+        const cJSON *line = cJSON_GetObjectItemCaseSensitive(r, "line");
         all++;
-        if (cJSON_IsString(m) && strcmp(m->valuestring, "estimated") == 0 && !n++)
-            first = r;
+        if (!cJSON_IsString(m) || strcmp(m->valuestring, "estimated") != 0)
+            continue;
+        first = n++ ? first : r;
+        if (cJSON_IsNumber(line) && n <= 8 && k < sizeof lines)
+            k += (size_t)snprintf(lines + k, sizeof lines - k, "%s%lld", n > 1 ? ", " : "",
+                                  (long long)line->valuedouble);
     }
     if (!first)
         return;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(first, "config");
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(first, "table_time_share");
-    char s[64] = "";
+    char s[64] = "", who[192];
     if (cJSON_IsNumber(share))
         snprintf(s, sizeof s, ": table_time_share %.3g, below %.2g", share->valuedouble,
                  RL_TABLE_SHARE_MIN);
-    rl_cli_say(o, "note: %d of %d rows read mode estimated (the first, %s%s): the engine's "
+    if (cJSON_IsString(name))
+        snprintf(who, sizeof who, "the first, %s%s", name->valuestring, s);
+    else if (*lines)
+        snprintf(who, sizeof who, "CSV line%s %s%s%s", n > 1 ? "s" : "", lines,
+                 n > 8 ? ", ..." : "", s);
+    else
+        snprintf(who, sizeof who, "the first, a row%s", s);
+    rl_cli_say(o, "note: %d of %d rows read mode estimated (%s): the engine's "
                   "kernel tables time less than half of their steps (their dtypes have no "
                   "table, or their shapes lie beyond its grid), so those rows are estimates "
                   "beyond what the tables measured",
-               n, all, cJSON_IsString(name) ? name->valuestring : "a row", s);
+               n, all, who);
 }
 
 /* tester50 F2: a result reads `estimated` and says why on stderr, each
@@ -2437,6 +2464,20 @@ static int prefill_bound(const rl_serve_result *r)
     return isfinite(r->prefill_utilization) && r->prefill_utilization >= 0.9;
 }
 
+/* Whether a run's decode batch was held below its cap by the KV cache: a
+ * replica's pages filled (kv_peak_frac 0.95 or more, as link_bound and
+ * prefill_bound read 0.9 of a busy resource; a page rounding leaves the
+ * last pages of a nearly full pool unused) or sequences were preempted for
+ * room, while the batch averaged under 0.9 of max_seqs (tester54 F3:
+ * llama3-70b fp8 on one H100, 3000 + 2000-token requests at 3 req/s: KV
+ * peak 0.9999, 266 preemptions, decode batch 17 of a cap of 256, read "TPOT
+ * is capped by the batch cap"). */
+static int kv_bound(const rl_serve_result *r, const rl_serve_config *c)
+{
+    return (r->kv_peak_frac >= 0.95 || r->preemptions > 0) &&
+           r->mean_decode_batch < 0.9 * c->max_seqs;
+}
+
 /* The overload note: the run fell measurably short of its arrivals
  * (rl_serve_falls_short: its queue grew and completions lag by more than
  * 2%; tester14 F2b), or completions fell below 80% of the offered rate and the
@@ -2530,7 +2571,15 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  "(max_seqs %d); more --prefill-replicas raise the rate",
                  c->prefill_replicas, r->prefill_utilization, r->ttft.p50, r->ttft_service.p50,
                  r->mean_decode_batch, c->max_seqs);
-    else
+    else if (kv_bound(r, c))
+        snprintf(why, sizeof why, ", and the KV cache is the limit: it peaked at %.4g of its "
+                 "pages (kv_peak_frac) with %lld preemptions while the decode batch averaged "
+                 "%.3g, below the batch cap (max_seqs %d), so TPOT is that of a batch the KV "
+                 "capacity holds down (more chips, a smaller KV dtype or shorter requests raise "
+                 "it): a lower TPOT past capacity is not a better deployment", r->kv_peak_frac,
+                 r->preemptions, r->mean_decode_batch, c->max_seqs);
+    else /* the mean batch, ramp and drain steps among them, reads below the cap a
+          * steady window sits at (221 of 256 on test_serve's 200 req/s run) */
         snprintf(why, sizeof why, ", and TPOT is capped by the batch cap (max_seqs %d): a lower "
                  "TPOT past capacity is not a better deployment", c->max_seqs);
     rl_cli_tell("simulate", "note: overloaded: %.3g req/s offered%s%s; the queue grows, so the "
@@ -3646,6 +3695,15 @@ int rl_cli_pareto(rl_opts *o)
     if (nprec == 0) {
         rl_cli_tell("pareto", "%s", err);
         return RL_EXIT_INPUT;
+    }
+    for (int i = 0; i < nprec; i++) { /* tester54 F1: as step, each derived GEMM or KV once;
+                                         * the rows' key derived names their own */
+        int say = RL_DERIVED_KV | RL_DERIVED_GEMM;
+        for (int j = 0; j < i; j++)
+            say &= ~((prec[j].kv == prec[i].kv ? RL_DERIVED_KV : 0) |
+                     (prec[j].weights == prec[i].weights && prec[j].compute == prec[i].compute
+                          ? RL_DERIVED_GEMM : 0));
+        note_derived_at(o, &m, &h, prec[i], say);
     }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
                          prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};

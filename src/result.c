@@ -1132,7 +1132,13 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_ops_header(o, m, h, c, 0);
+    /* a step of prompts alone (--phase prefill) is each one's TTFT with the
+     * engine's prefill dispatch (ops.h rl_ops_prefill_dispatch), a host cost
+     * per request outside the step, as simulate charges it: step_s stays the
+     * step, ttft_s adds it (tester54 F2: ops read 75.9 ms where prefill read
+     * 139.9 ms, vLLM's 64 ms unsaid) */
+    int ttft = c->prefill_seqs > 0 && c->decode_batch == 0 && !h->engine_costs.present;
+    add_ops_header(o, m, h, c, ttft);
     if (c->calibrated) { /* a fitted engine's costs are per step: ops lists operators (tester29 F8) */
         rl_result_untabled_note(o, h);
         rl_e2e_unfitted_label(o, h, "ops's operator list, each operator at its roofline or "
@@ -1156,6 +1162,11 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
     cJSON_AddNumberToObject(o, "achieved_mfu", ops.flops / (ops.step_s * peak));
     cJSON_AddNumberToObject(o, "engine_s", ops.engine_s);
+    if (ttft) {
+        double d = rl_ops_prefill_dispatch(m, h, c);
+        cJSON_AddNumberToObject(o, "prefill_dispatch_s", d);
+        cJSON_AddNumberToObject(o, "ttft_s", ops.step_s + d);
+    }
     add_provenance(o, ops.prov);
     add_table_share(o, h, rl_ops_table_share(&ops));
     add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
@@ -1283,9 +1294,56 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
     return o;
 }
 
-static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, int abstract,
-                      int priced)
+/* What of precision p the selected engine's kernel tables do not measure,
+ * so the ops are derived from the nearest measured variant (engines.h
+ * rl_engine_derived, as step's stderr note and its rows' provenance say it),
+ * into buf: "" when nothing is, or there are no tables. */
+static const char *derived_text(const rl_model *m, const rl_hw *h, rl_precision p, char *buf,
+                                size_t n)
 {
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    buf[0] = '\0';
+    if (!e || !e->tables || m->abstract)
+        return buf;
+    rl_dtype gw = p.weights, gc = p.compute;
+    rl_arch_dense_gemm(m, &gw, &gc);
+    int d = rl_engine_derived(e->tables, m->attention == RL_ATTN_MLA, gw, p.kv, gc);
+    int k = 0;
+    if (d & RL_DERIVED_GEMM)
+        k = snprintf(buf, n, "GEMM of %s weights x %s compute", rl_dtype_name(gw),
+                     rl_dtype_name(gc));
+    if (d & RL_DERIVED_KV)
+        snprintf(buf + k, n - (size_t)k, "%s%s KV-cache attention", k ? "; " : "",
+                 rl_dtype_name(p.kv));
+    return buf;
+}
+
+/* Point p's own mode and table-time share, as step's --batch rows carry
+ * them (tester54 F1: a sweep reads `estimated` as a whole when one point
+ * does), and what of its precision is derived ("none": nothing): a
+ * calibrated sweep's; a fitted sweep's mode is its precision's label on the
+ * fit (spec.h rl_hw_fit_mode) and its share null (its times are the fitted
+ * costs', no table's). */
+static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
+                           const rl_model *m, const rl_hw *h)
+{
+    if (s->fitted) {
+        cJSON_AddStringToObject(r, "mode", rl_hw_fit_mode(h, 1, m->name, p->prec.weights,
+                                                          p->prec.kv, p->prec.compute, 0, NULL, 0));
+        cJSON_AddNullToObject(r, "table_time_share");
+        return;
+    }
+    if (!s->calibrated || m->abstract)
+        return;
+    add_row_share(r, plan_mode(h, 1), h, share_of(p->table_s, p->step_s));
+    char d[128];
+    cJSON_AddStringToObject(r, "derived", *derived_text(m, h, p->prec, d, sizeof d) ? d : "none");
+}
+
+static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, const rl_model *m,
+                      const rl_hw *h, int priced)
+{
+    int abstract = m->abstract;
     cJSON *r = cJSON_CreateObject();
     cJSON_AddNumberToObject(r, "chips", (double)p->chips);
     int sharded = s->sharded;
@@ -1319,6 +1377,7 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, i
         cJSON_AddNumberToObject(r, "prefill_bytes_per_chip", p->prefill_bytes);
     cJSON_AddNumberToObject(r, "b_crit", p->b_crit);
     cJSON_AddNumberToObject(r, "max_batch", (double)p->max_batch);
+    add_point_mode(r, s, p, m, h);
     cJSON_AddItemToArray(rows, r);
 }
 
@@ -1419,7 +1478,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     size_t n = idx ? (size_t)nidx : s->n;
     for (size_t i = 0; i < n; i++)
-        add_point(rows, s, &s->pts[idx ? idx[i] : i], m->abstract, priced);
+        add_point(rows, s, &s->pts[idx ? idx[i] : i], m, h, priced);
     rl_e2e_no_band(o, m, h, "the sweep's points carry no band; step or prefill of a point "
                             "gives its band");
     return o;

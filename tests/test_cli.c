@@ -3873,6 +3873,36 @@ static void router_stays_bf16(void **state)
     assert_rel(t[0], 5.9317e-6, 1e-3);
 }
 
+/* tester54 F2: ops --phase prefill read step_ms 75.94 where prefill (same
+ * flags) read TTFT 139.9 ms, vLLM's prefill dispatch (80 layers x 0.8 ms,
+ * NVIDIA AIConfigurator's _prefill_dispatch_overhead_ms; engines.c) unsaid.
+ * The step stays the step (the dispatch is a host cost per request, outside
+ * every step: ops.h rl_ops_prefill_dispatch); ttft_s adds it and equals
+ * prefill's ttft_s, the same doubles (1e-9 relative): vLLM 64 ms exactly
+ * (1e-12 s) above step_s, TensorRT-LLM none (its dispatch is 0). */
+static void ops_prefill_ttft_is_prefill(void **state)
+{
+    (void)state;
+    static const char *const engine[] = {"vllm", "trtllm"};
+    static const double dispatch[] = {80 * 0.8e-3, 0};
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "ops --model llama3-70b --hw h100-sxm --tp 8 --phase prefill "
+                 "--tokens 2048 --engine %s --format json", engine[i]);
+        cJSON *ops = run_json(cmd);
+        snprintf(cmd, sizeof cmd, "prefill --model llama3-70b --hw h100-sxm --tp 8 --tokens 2048 "
+                 "--engine %s --format json", engine[i]);
+        cJSON *pre = run_json(cmd);
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(pre, "rows"), 0);
+        double ttft = num(ops, "ttft_s");
+        assert_true(fabs(ttft - num(row, "ttft_s")) <= 1e-9 * num(row, "ttft_s"));
+        assert_true(fabs(num(ops, "prefill_dispatch_s") - dispatch[i]) < 1e-12);
+        assert_true(fabs(ttft - num(ops, "step_s") - dispatch[i]) < 1e-12);
+        cJSON_Delete(ops);
+        cJSON_Delete(pre);
+    }
+}
+
 /* tester29 F3: ops times its attention and charges its collectives in one
  * KV layout, step's (shard.h rl_shard_kv_layout; --kv-split, default
  * rl_kv_split_default's: replicate, batch under --ideal): ops step_s equals step's to 1e-12 (same operator
@@ -4213,6 +4243,62 @@ static void pareto_mode_honest(void **state)
     assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
 }
 
+/* tester54 F1: pareto's mode labels the whole run (estimated when any
+ * feasible point is; kept), and its rows said nothing of their own.  Each
+ * row of a calibrated sweep now carries its mode and table_time_share as
+ * step's --batch rows do: the tp8 batch-1 fp8 point is `step --tp 8` at
+ * that batch, the same share (0.9127, 1e-9) and mode; every row's mode is
+ * calibrated exactly when its share is at least RL_TABLE_SHARE_MIN.  With
+ * --weights bf16,fp8 under bf16 compute the fp8-weight points' GEMMs have
+ * no table on h100-sxm's trtllm (derived): the note step gives is said
+ * once, and those rows name it in `derived` ("none" on the others). */
+static void pareto_rows_mode_and_derived(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("pareto --model llama3-70b --hw h100-sxm --chips 1,2,4,8,16 --weights "
+                            "fp8 --kv fp8 --compute fp8 --format json", out, sizeof out);
+    cJSON *st = run_cli_json("step --model llama3-70b --hw h100-sxm --tp 8 --batch 1 --context 2048 "
+                             "--weights fp8 --kv fp8 --compute fp8 --format json", out, sizeof out);
+    const cJSON *want = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "rows"), 0), *r;
+    assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
+    int seen = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        double share = num(r, "table_time_share");
+        assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring,
+                            share >= RL_TABLE_SHARE_MIN ? "calibrated" : "estimated");
+        assert_string_equal(cJSON_GetObjectItem(r, "derived")->valuestring, "none");
+        if (num(r, "batch") == 1 && !strcmp(cJSON_GetObjectItem(r, "layout")->valuestring, "tp8")) {
+            seen++;
+            assert_true(fabs(share - num(want, "table_time_share")) < 1e-9);
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring,
+                                cJSON_GetObjectItem(want, "mode")->valuestring);
+        }
+    }
+    assert_int_equal(seen, 1);
+    cJSON_Delete(st);
+    cJSON_Delete(j);
+    static const char note[] = "note: trtllm's kernel tables on h100-sxm have no GEMM of fp8 "
+                               "weights x bf16 compute";
+    assert_int_equal(run_cli("pareto --model llama3-70b --hw h100-sxm --chips 8 --weights bf16,fp8 "
+                             "--kv bf16,fp8 --format json", out, sizeof out), 0);
+    const char *at = strstr(out, note), *json = strchr(out, '{');
+    if (!at || strstr(at + 1, note) || !json)
+        fail_msg("the derived note not once: %.800s", out);
+    j = cJSON_Parse(json);
+    int derived = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const cJSON *d = cJSON_GetObjectItem(r, "derived");
+        if (!strcmp(cJSON_GetObjectItem(r, "weights")->valuestring, "fp8")) {
+            derived++;
+            assert_string_equal(d->valuestring, "GEMM of fp8 weights x bf16 compute");
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "estimated");
+        } else
+            assert_string_equal(d->valuestring, "none");
+    }
+    assert_true(derived > 0);
+    cJSON_Delete(j);
+}
+
 /* Tester finding 16: one function labels a profile's default runs
  * (spec.h rl_hw_default_mode), so list hw, info --hw and step agree that
  * h100-sxm-splitwise (fitted engine costs, its default engine) runs
@@ -4324,6 +4410,21 @@ static void validate_against_calibrated(void **state)
                  "--model llama2-70b --hw h100-sxm-splitwise --format csv", out, sizeof out);
     assert_int_equal(rc, 0);
     assert_null(strstr(out, "warning:"));
+}
+
+/* tester54 F4: validate --against a CSV whose one estimated row (tpu-v5e,
+ * no kernel tables) is its line 9 of 10 named it "the first, a row"; the
+ * note names it by its CSV line (the row's key line, 9). */
+static void validate_estimated_rows_by_line(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("validate --against " RL_SRCDIR "/tests/data/e2e/estimated_last_row.csv "
+                              "--format json", "1 of 6 rows read mode estimated (CSV line 9)");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "rows"), 4);
+    assert_int_equal((long long)num(row, "line"), 9);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(row, "mode")->valuestring, "estimated");
+    assert_null(strstr(out, "a row"));
+    cJSON_Delete(j);
 }
 
 /* tester5 #4: simulate --chips 16 on h100-sxm (8-GPU NVLink domain) runs
@@ -6005,7 +6106,8 @@ static void short_run_per_replica_noted(void **state)
  * AIConfigurator's constant, and no engine has a per-step host cost.  The
  * header names both (host_cost_note, prefill_dispatch_note, with the
  * source); TensorRT-LLM (dispatch 0) has the first only; --ideal neither;
- * ops (steps, not TTFTs) no dispatch note. */
+ * ops --phase prefill, whose ttft_s carries the dispatch since tester54 F2,
+ * the dispatch note too; ops of a decode step none. */
 static void host_cost_notes(void **state)
 {
     (void)state;
@@ -6026,8 +6128,13 @@ static void host_cost_notes(void **state)
     cJSON_Delete(j);
     j = run_json("ops --model llama3-8b --hw h100-sxm --engine vllm --phase prefill --tokens 128 "
                  "--format json");
-    assert_null(cJSON_GetObjectItem(j, "prefill_dispatch_note"));
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "prefill_dispatch_note")));
     assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "host_cost_note")));
+    cJSON_Delete(j);
+    j = run_json("ops --model llama3-8b --hw h100-sxm --engine vllm --batch 8 --context 1024 "
+                 "--format json");
+    assert_null(cJSON_GetObjectItem(j, "prefill_dispatch_note"));
+    assert_null(cJSON_GetObjectItem(j, "ttft_s"));
     cJSON_Delete(j);
     j = run_json("step --model llama3-8b --hw h100-sxm --batch 1 --context 2048 --ideal "
                  "--format json");
@@ -6487,6 +6594,19 @@ static void disagg_link_bound_named(void **state)
                        "TPOT is capped by the batch cap (max_seqs 8)");
     assert_null(strstr(out, "KV link"));
     cJSON_Delete(j);
+    /* tester54 F3: bound by its KV cache (llama3-70b fp8 on one H100, 3000 +
+     * 2000-token requests at 3 req/s: KV peak 0.9999, 266 preemptions, the
+     * decode batch 17.2 of a cap of 256), it was told "TPOT is capped by the
+     * batch cap"; now the note names the KV cache (cli.c kv_bound) */
+    j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 1 --weights fp8 --kv fp8 "
+                       "--compute fp8 --qps 3 --prompt-len 3000 --out-len 2000 --requests 500 "
+                       "--format json", "and the KV cache is the limit: it peaked at 0.9999 of its "
+                       "pages (kv_peak_frac) with 266 preemptions while the decode batch "
+                       "averaged 17.2, below the batch cap (max_seqs 256)");
+    assert_null(strstr(out, "capped by the batch cap"));
+    assert_true(num(j, "kv_peak_frac") > 0.95 && num(j, "preemptions") > 0 &&
+                num(j, "mean_decode_batch") < 0.9 * 256);
+    cJSON_Delete(j);
     j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
                        "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "prefill_kv_peak_frac")));
@@ -6896,13 +7016,16 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(targets_and_defaults_as_given),
         cmocka_unit_test(router_stays_bf16),
         cmocka_unit_test(ops_kv_layout_is_step),
+        cmocka_unit_test(ops_prefill_ttft_is_prefill),
         cmocka_unit_test(ops_fitted_costs_named),
         cmocka_unit_test(size_engine),
         cmocka_unit_test(size_band_is_conservative_edge),
         cmocka_unit_test(pareto_mode_honest),
+        cmocka_unit_test(pareto_rows_mode_and_derived),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
         cmocka_unit_test(validate_against_calibrated),
+        cmocka_unit_test(validate_estimated_rows_by_line),
         cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
         cmocka_unit_test(simulate_notes_uneven_stage_bias),
