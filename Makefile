@@ -55,6 +55,19 @@ $(BUILD)/obj/reference_engine/cuda/%.o: reference_engine/cuda/%.cu reference_eng
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 $(CUDA_ARCH) -Ireference_engine -Xcompiler -Wall,-Werror -c $< -o $@
 
+# The commit the binary is built from (git describe: -dirty when the tree has
+# uncommitted changes; unknown outside a git checkout), compiled into
+# calibrate's stamp; the header is rewritten only when the commit changes.
+COMMIT := $(shell git describe --always --dirty --abbrev=8 2>/dev/null || echo unknown)
+$(BUILD)/gen/commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define RL_COMMIT "$(COMMIT)"' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/calib/calibrate.o: $(BUILD)/gen/commit.h
+$(BUILD)/obj/calib/calibrate.o: CFLAGS += -I$(BUILD)/gen
+.PHONY: FORCE
+FORCE:
+
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
@@ -149,7 +162,6 @@ fuzz:
 	printf "$$summary"; if [ $$fail -ne 0 ]; then echo "make fuzz: a harness failed"; exit 1; fi
 
 # Sweep rate on one core (reported, never asserted; target >= 1e7 evals/s).
-COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DRL_COMMIT='"$(COMMIT)"' -DRL_BIN='"$(abspath $(BIN))"' $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@

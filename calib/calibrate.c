@@ -2,6 +2,7 @@
  * efficiency tables, and the GEMM and attention measurements as kernel
  * tables imported by silicon.c into the `reference` engine (see calib.h). */
 #include "calib.h"
+#include "commit.h" /* RL_COMMIT, written by the Makefile */
 
 #include <math.h>
 #include <stdio.h>
@@ -499,15 +500,10 @@ static void fit_class(const bench_list *l, rl_eff_class c, double overhead, doub
     }
 }
 
+/* The commit the binary was built from (Makefile: commit.h) and the UTC time. */
 static void stamp(char *commit, size_t cl, char *utc, size_t ul)
 {
-    snprintf(commit, cl, "unknown");
-    FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-    if (p) {
-        if (fgets(commit, (int)cl, p))
-            commit[strcspn(commit, "\n")] = '\0';
-        pclose(p);
-    }
+    snprintf(commit, cl, "%s", RL_COMMIT);
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
