@@ -65,8 +65,7 @@ $(BUILD)/gen/commit.h: FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 $(BUILD)/obj/calib/calibrate.o: $(BUILD)/gen/commit.h
 $(BUILD)/obj/calib/calibrate.o: CFLAGS += -I$(BUILD)/gen
-.PHONY: FORCE
-FORCE:
+FORCE: # no recipe, no file: whatever depends on it is remade every run
 
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
