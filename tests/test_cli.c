@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "collfit.h"
 #include "number.h"
+#include "report.h"
 #include "spec.h"
 #include "version.h"
 
@@ -5520,6 +5521,17 @@ static void trace_from_a_pipe(void **state)
              "2>&1", RL_BIN);
     assert_int_equal(shell_out(cmd), 2);
     assert_non_null(strstr(out, "--trace /dev/stdin: no requests"));
+    /* review45: a pipe whose writer sends its first line after the named
+     * FIFO's wait (report.h RL_PIPE_WAIT_S, 10 s) is still read: a pipe has
+     * its writer (it was refused as "nothing wrote to within 10 s") */
+    snprintf(cmd, sizeof cmd, "{ sleep %d; printf '0,100,10\\n0.5,100,10\\n1,200,20\\n'; } | %s "
+             "simulate --model llama3-8b --hw h100-sxm --trace /dev/stdin --format json "
+             "2>/dev/null", RL_PIPE_WAIT_S + 1, RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    j = cJSON_Parse(out);
+    assert_non_null(j);
+    assert_int_equal((int)cJSON_GetObjectItem(j, "requests")->valuedouble, 3);
+    cJSON_Delete(j);
 }
 
 /* Text t with each line's first comma-separated field cut (the `file`
