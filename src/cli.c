@@ -1881,7 +1881,8 @@ static int size_trace_check(const rl_opts *o, long long n)
         return 0;
     char known[96] = "no gap, no rate";
     if (n > 1)
-        snprintf(known, sizeof known, "%lld gap%s: the rate to %.0f%%, as 1/sqrt(gaps)", n - 1,
+        /* %.3g: 99 gaps read "to 10%" beside the 10% asked of 100 */
+        snprintf(known, sizeof known, "%lld gap%s: the rate to %.3g%%, as 1/sqrt(gaps)", n - 1,
                  n == 2 ? "" : "s", 100 / sqrt((double)(n - 1)));
     return rl_cli_say(o, "--trace %s: %lld request%s, too few to size for: size takes the load "
                          "from its arrivals (%s); it needs %d requests or more (100 gaps: 10%%); "
