@@ -1085,8 +1085,13 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
     if (cJSON_IsString(src) && strstr(src->valuestring, RL_DEVICE_UNCHECKED))
         rl_cli_say(o, "note: mode estimated: the engine's kernel tables were imported with "
                       "--device-unchecked: no chip is known to have run them");
-    /* nothing measured (note_unmeasured) is the share's own cause: no table times any */
-    if (!(estimated_said & (SAID_SHARE | SAID_UNMEASURED)) && cJSON_IsNumber(share) &&
+    /* nothing measured (note_unmeasured), or a fitted profile's costs that
+     * do not time the run on a chip with no tables (its mode_note, said
+     * below), is the share's own cause: no table times any (review45: "an
+     * estimate beyond what the tables measured" beside "it has no kernel
+     * tables") */
+    int untabled = cJSON_IsString(why) && strcmp(why->valuestring, RL_FITTED_UNTABLED_NOTE) == 0;
+    if (!(estimated_said & (SAID_SHARE | SAID_UNMEASURED)) && !untabled && cJSON_IsNumber(share) &&
         share->valuedouble < RL_TABLE_SHARE_MIN) {
         double p[5] = {0, 0, 0, 0, 0};
         char at[96], ops[512] = "";

@@ -6678,6 +6678,18 @@ static void estimated_result_noted(void **state)
     assert_non_null(strstr(out, "tpu-v5e has nothing measured"));
     assert_null(strstr(out, "note: mode estimated"));
     cJSON_Delete(r);
+    /* review45: the same on a fitted profile with no tables whose costs do
+     * not time an EP plan (h100-sxm-splitwise, table_time_share 0): its
+     * mode_note says why, once; no share note says "beyond what the tables
+     * measured" of tables it does not have */
+    r = json_after_notes("step --model mixtral-8x7b --hw h100-sxm-splitwise --tp 2 --ep 4 "
+                         "--batch 8 --context 2048 --format json");
+    assert_string_equal(str(r, "mode"), "estimated");
+    est = strstr(out, "note: mode estimated: ");
+    assert_true(est && strstr(est, "fitted costs do not time this run"));
+    assert_null(strstr(est + 1, "note: mode estimated: "));
+    assert_null(strstr(out, "not timed by a measured or interpolated kernel"));
+    cJSON_Delete(r);
 }
 
 /* tester50 F4: a trace's offered rate is its arrivals' own, arrival_req_per_s: one
