@@ -4487,20 +4487,24 @@ static int check_calibration(const rl_command *c, const rl_opts *o, rl_guard_out
 /* A result (--save's table, CSV or JSON; a summary's --output) named .lua
  * in a preset folder, where `list` and a preset name read every .lua as a
  * spec, is refused (tester53 F1: step --save hw_profiles/mine.lua broke
- * `list hw`); import-hf's result is a spec, which belongs there.  0, or -1
+ * `list hw`); import-hf's result is a model spec, which belongs in model/
+ * (not hw_profiles/, where it broke `list hw` the same way).  0, or -1
  * (said). */
 static int check_result_name(const rl_command *c, const rl_opts *o, rl_param_id id,
                              const char *label, const char *path)
 {
     size_t n = strlen(path);
-    if ((id != RL_P_OUTPUT && id != RL_P_SUMMARY) || !strcmp(c->name, "import-hf") || n <= 4 ||
-        strcmp(path + n - 4, ".lua") != 0)
+    if ((id != RL_P_OUTPUT && id != RL_P_SUMMARY) || n <= 4 || strcmp(path + n - 4, ".lua") != 0)
         return 0;
     const char *kind = rl_guard_preset_folder(path);
-    return !kind ? 0
-                 : rl_cli_say(o, "%s '%s': a result named .lua in the presets folder %s/, where "
-                                 "every .lua file is read as a spec (list, a preset name); save "
-                                 "it elsewhere or as .json, .csv or .txt", label, path, kind);
+    int spec = !strcmp(c->name, "import-hf"); /* a model spec: model/ only (review45: in
+                                                 hw_profiles/ it broke `list hw`) */
+    if (!kind || (spec && !strcmp(kind, "model")))
+        return 0;
+    return rl_cli_say(o, "%s '%s': %s in the presets folder %s/, where every .lua file is read "
+                         "as a %sspec (list, a preset name); save it %s", label, path,
+                      spec ? "a model spec" : "a result named .lua", kind, spec ? "hardware " : "",
+                      spec ? "in model/ or elsewhere" : "elsewhere or as .json, .csv or .txt");
 }
 
 /* Every file the run writes, checked before any work: each option's file

@@ -108,7 +108,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OUTPUT] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
                      "write the result there (atomically, in --format) instead of stdout (not "
                      "as a .lua file in a data directory's model/ or hw_profiles/, where every "
-                     ".lua is read as a spec; import-hf's spec may go there)",
+                     ".lua is read as a spec; import-hf's model spec may go in model/)",
                      AT(output), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_PLOT] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "FILE.png|.svg", "", 0, 0, NULL, NULL,
                    "also draw the figure (data and .gp kept beside it)", AT(plot), 0, 0,

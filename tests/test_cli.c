@@ -5498,6 +5498,15 @@ static void result_not_saved_as_a_preset(void **state)
         if (i == 2 && (rc != 0 || access(path, F_OK) != 0))
             fail_msg("%s: exit %d: %s", name[i], rc, out);
     }
+    /* review45: import-hf's model spec may go in model/ (save_never_replaces_inputs)
+     * but not in hw_profiles/, where `list hw` read it as a hardware spec and
+     * listed nothing */
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s import-hf %s/tests/data/hf/gemma2-27b.json "
+             "--save %s/hw_profiles/g.lua 2>&1", dir, RL_BIN, RL_SRCDIR, dir);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_non_null(strstr(out, "a model spec in the presets folder hw_profiles/"));
+    snprintf(path, sizeof path, "%s/hw_profiles/g.lua", dir);
+    assert_int_equal(access(path, F_OK), -1);
     assert_int_equal(remove_tree(dir), 0);
 }
 
