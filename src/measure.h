@@ -59,6 +59,8 @@ typedef struct {
     /* per-row overrides of the command line ("" = not given) */
     char model[256], hw[256], engine[64], weights[16], kv[16], compute[16];
     char kv_split[16];          /* "" or the KV layout the row says it ran in (checked) */
+    int measured_s_given;       /* static: its measured_s (the whole run) was read, not
+                                 * measured_tok_s_per_gpu (errors quote the column given) */
     int config;                 /* configuration id: equal for repeats (0-based) */
     double kv_copies;           /* decode: chips holding each token's KV, each reading its
                                  * copy (shard.h rl_kv_layout); 0 (a row read from a file):
