@@ -467,7 +467,10 @@ static int load_model(const rl_opts *o, rl_model *m)
  * the untimed share beside MoE experts from the GEMM table): emit's
  * note_estimated says each other cause, each once (tester52 F2: a changed
  * chip's note silenced the table share's).  Cleared before each command. */
-enum { SAID_CHIP = 1, SAID_UNMEASURED = 2, SAID_FITTED = 4, SAID_SHARE = 8, SAID_ROWS = 16 };
+enum {
+    SAID_CHIP = 1, SAID_UNMEASURED = 2, SAID_FITTED = 4, SAID_SHARE = 8, SAID_ROWS = 16,
+    SAID_MODE_NOTE = 32 /* the result's mode_note, by its command (fit, validate --against) */
+};
 static int estimated_said;
 
 /* A --set that changed the chip scales its measurements (spec.h
@@ -1112,7 +1115,7 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
                    floor(1e4 * (1 - share->valuedouble)) / 100, share->valuedouble,
                    RL_TABLE_SHARE_MIN, ops);
     }
-    if (cJSON_IsString(why))
+    if (cJSON_IsString(why) && !(estimated_said & SAID_MODE_NOTE))
         rl_cli_say(o, "note: mode estimated: %s", why->valuestring);
     estimated_said |= SAID_ROWS; /* said: a second emit of the command says nothing */
 }
@@ -4064,6 +4067,10 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);
     }
+    /* said: emit's note_estimated does not repeat it (review45: validate's
+     * rows of another chip were said twice, once as why the mode is estimated) */
+    if (cJSON_GetObjectItem(r, "mode_note"))
+        estimated_said |= SAID_MODE_NOTE;
     /* tester50 F9: --folds above the configurations ran one per
      * configuration (leave one out), silently */
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "cv_folds");

@@ -6699,6 +6699,24 @@ static void estimated_result_noted(void **state)
     assert_null(strstr(est + 1, "note: mode estimated: "));
     assert_null(strstr(out, "not timed by a measured or interpolated kernel"));
     cJSON_Delete(r);
+    /* review45: validate --against's mode_note (rows of a chip --hw does not
+     * serve, here tpu-v4 beside --hw tpu-v5e, both estimated) is said once,
+     * as its warning, not again as why the mode is estimated */
+    char dir[] = "/tmp/rl_modenote_XXXXXX", cmd[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "printf 'phase,tp,batch,context,measured_s,hw\\ndecode,1,8,100,0.03,"
+             "tpu-v4\\ndecode,1,8,100,0.03,\\n' > %s/m.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "validate --against %s/m.csv --model llama3-8b --hw tpu-v5e "
+             "--format json", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    static const char other_rows[] = "1 of 2 rows name a chip that --hw tpu-v5e does not serve";
+    const char *other = strstr(out, other_rows), *brace = strchr(out, '{');
+    assert_true(other && brace && other < brace); /* the warning, before the JSON */
+    const char *twice = strstr(other + 1, other_rows);
+    assert_true(!twice || twice > brace); /* else only the JSON's mode_note */
+    assert_null(strstr(out, "note: mode estimated: 1 of 2 rows"));
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* tester50 F4: a trace's offered rate is its arrivals' own, arrival_req_per_s: one
