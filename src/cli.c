@@ -467,7 +467,10 @@ static int load_model(const rl_opts *o, rl_model *m)
  * the untimed share beside MoE experts from the GEMM table): emit's
  * note_estimated says each other cause, each once (tester52 F2: a changed
  * chip's note silenced the table share's).  Cleared before each command. */
-enum { SAID_CHIP = 1, SAID_UNMEASURED = 2, SAID_FITTED = 4, SAID_SHARE = 8, SAID_ROWS = 16 };
+enum {
+    SAID_CHIP = 1, SAID_UNMEASURED = 2, SAID_FITTED = 4, SAID_SHARE = 8, SAID_ROWS = 16,
+    SAID_MODE_NOTE = 32 /* the result's mode_note, by its command (fit, validate --against) */
+};
 static int estimated_said;
 
 /* A --set that changed the chip scales its measurements (spec.h
@@ -1112,8 +1115,13 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
     if (cJSON_IsString(src) && strstr(src->valuestring, RL_DEVICE_UNCHECKED))
         rl_cli_say(o, "note: mode estimated: the engine's kernel tables were imported with "
                       "--device-unchecked: no chip is known to have run them");
-    /* nothing measured (note_unmeasured) is the share's own cause: no table times any */
-    if (!(estimated_said & (SAID_SHARE | SAID_UNMEASURED)) && cJSON_IsNumber(share) &&
+    /* nothing measured (note_unmeasured), or a fitted profile's costs that
+     * do not time the run on a chip with no tables (its mode_note, said
+     * below), is the share's own cause: no table times any (review45: "an
+     * estimate beyond what the tables measured" beside "it has no kernel
+     * tables") */
+    int untabled = cJSON_IsString(why) && strcmp(why->valuestring, RL_FITTED_UNTABLED_NOTE) == 0;
+    if (!(estimated_said & (SAID_SHARE | SAID_UNMEASURED)) && !untabled && cJSON_IsNumber(share) &&
         share->valuedouble < RL_TABLE_SHARE_MIN) {
         double p[5] = {0, 0, 0, 0, 0};
         char at[96], ops[512] = "";
@@ -1134,7 +1142,7 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
                    floor(1e4 * (1 - share->valuedouble)) / 100, share->valuedouble,
                    RL_TABLE_SHARE_MIN, ops);
     }
-    if (cJSON_IsString(why))
+    if (cJSON_IsString(why) && !(estimated_said & SAID_MODE_NOTE))
         rl_cli_say(o, "note: mode estimated: %s", why->valuestring);
     estimated_said |= SAID_ROWS; /* said: a second emit of the command says nothing */
 }
@@ -1908,7 +1916,8 @@ static int size_trace_check(const rl_opts *o, long long n)
         return 0;
     char known[96] = "no gap, no rate";
     if (n > 1)
-        snprintf(known, sizeof known, "%lld gap%s: the rate to %.0f%%, as 1/sqrt(gaps)", n - 1,
+        /* %.3g: 99 gaps read "to 10%" beside the 10% asked of 100 */
+        snprintf(known, sizeof known, "%lld gap%s: the rate to %.3g%%, as 1/sqrt(gaps)", n - 1,
                  n == 2 ? "" : "s", 100 / sqrt((double)(n - 1)));
     return rl_cli_say(o, "--trace %s: %lld request%s, too few to size for: size takes the load "
                          "from its arrivals (%s); it needs %d requests or more (100 gaps: 10%%); "
@@ -4117,6 +4126,10 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);
     }
+    /* said: emit's note_estimated does not repeat it (review45: validate's
+     * rows of another chip were said twice, once as why the mode is estimated) */
+    if (cJSON_GetObjectItem(r, "mode_note"))
+        estimated_said |= SAID_MODE_NOTE;
     /* tester50 F9: --folds above the configurations ran one per
      * configuration (leave one out), silently */
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "cv_folds");
@@ -4540,20 +4553,24 @@ static int check_calibration(const rl_command *c, const rl_opts *o, rl_guard_out
 /* A result (--save's table, CSV or JSON; a summary's --output) named .lua
  * in a preset folder, where `list` and a preset name read every .lua as a
  * spec, is refused (tester53 F1: step --save hw_profiles/mine.lua broke
- * `list hw`); import-hf's result is a spec, which belongs there.  0, or -1
+ * `list hw`); import-hf's result is a model spec, which belongs in model/
+ * (not hw_profiles/, where it broke `list hw` the same way).  0, or -1
  * (said). */
 static int check_result_name(const rl_command *c, const rl_opts *o, rl_param_id id,
                              const char *label, const char *path)
 {
     size_t n = strlen(path);
-    if ((id != RL_P_OUTPUT && id != RL_P_SUMMARY) || !strcmp(c->name, "import-hf") || n <= 4 ||
-        strcmp(path + n - 4, ".lua") != 0)
+    if ((id != RL_P_OUTPUT && id != RL_P_SUMMARY) || n <= 4 || strcmp(path + n - 4, ".lua") != 0)
         return 0;
     const char *kind = rl_guard_preset_folder(path);
-    return !kind ? 0
-                 : rl_cli_say(o, "%s '%s': a result named .lua in the presets folder %s/, where "
-                                 "every .lua file is read as a spec (list, a preset name); save "
-                                 "it elsewhere or as .json, .csv or .txt", label, path, kind);
+    int spec = !strcmp(c->name, "import-hf"); /* a model spec: model/ only (review45: in
+                                                 hw_profiles/ it broke `list hw`) */
+    if (!kind || (spec && !strcmp(kind, "model")))
+        return 0;
+    return rl_cli_say(o, "%s '%s': %s in the presets folder %s/, where every .lua file is read "
+                         "as a %sspec (list, a preset name); save it %s", label, path,
+                      spec ? "a model spec" : "a result named .lua", kind, spec ? "hardware " : "",
+                      spec ? "in model/ or elsewhere" : "elsewhere or as .json, .csv or .txt");
 }
 
 /* Every file the run writes, checked before any work: each option's file

@@ -1226,7 +1226,9 @@ static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, r
     char config[512];
     snprintf(config, sizeof config, "for this row (%s on %s tp %lld ep %lld pp %lld at the "
              "datasheet peaks, no overheads)", mod->name, h->name, r->tp, r->ep, r->pp);
-    if (r->phase == RL_MEAS_STATIC) { /* tester53 F4: in the row's own column and units */
+    /* tester53 F4: in the row's own column and units (a static row's
+     * measured_s, the whole run, as a decode row's: review45) */
+    if (r->phase == RL_MEAS_STATIC && !r->measured_s_given) {
         double gpus = (double)(r->tp * r->ep * r->pp);
         snprintf(err, errlen, "%s:%d: measured_tok_s_per_gpu %.4g tokens/s per GPU is above the "
                  "roofline ceiling of %.4g tokens/s per GPU %s: not a throughput of that "
@@ -1237,7 +1239,7 @@ static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, r
     }
     snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s %s: not a "
              "timing of that configuration (seconds expected; check the units and the row's "
-             "shape)", m->path, r->line, r->measured, f, config);
+             "shape)", m->path, r->line, rl_meas_time(r), f, config);
     return -1;
 }
 

@@ -262,9 +262,11 @@ static int row_measured(ctx *c, char **f, rl_meas_row *r)
     if (needed(c, f, col, r->phase) != 0 ||
         get_measured(c, f, col, MEAS_RANGE[tok][0], MEAS_RANGE[tok][1], &r->measured) != 0)
         return -1;
-    if (st && !tok)
+    if (st && !tok) {
+        r->measured_s_given = 1;
         r->measured = (double)r->batch * (double)r->output /
                       (r->measured * (double)(r->tp * r->ep * r->pp));
+    }
     return 0;
 }
 

@@ -30,8 +30,9 @@
  * misspelt optional column is seen), and roofline's own CSVs, whose rows
  * carry the fields above beside their results, read back (tester15
  * F-csv-1; tester53 F5: every field validate's rows echo is read, kv_split
- * and a static row's measured_s included, the rest are its results).  A header must still name phase, tp and batch, and a row the
- * columns its phase needs.
+ * and a static row's measured_s included, the rest are its results).  A
+ * header must still name phase, tp and batch, and a row the columns its
+ * phase needs.
  * A cell of a column that does not apply to the row's phase may be empty;
  * one that applies must hold a positive number (integers for counts);
  * measured_s lies in (1e-7, 1e5) s and measured_tok_s_per_gpu in (1e-6,
@@ -59,6 +60,8 @@ typedef struct {
     /* per-row overrides of the command line ("" = not given) */
     char model[256], hw[256], engine[64], weights[16], kv[16], compute[16];
     char kv_split[16];          /* "" or the KV layout the row says it ran in (checked) */
+    int measured_s_given;       /* static: its measured_s (the whole run) was read, not
+                                 * measured_tok_s_per_gpu (errors quote the column given) */
     int config;                 /* configuration id: equal for repeats (0-based) */
     double kv_copies;           /* decode: chips holding each token's KV, each reading its
                                  * copy (shard.h rl_kv_layout); 0 (a row read from a file):

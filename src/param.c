@@ -108,7 +108,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OUTPUT] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
                      "write the result there (atomically, in --format) instead of stdout (not "
                      "as a .lua file in a data directory's model/ or hw_profiles/, where every "
-                     ".lua is read as a spec; import-hf's spec may go there)",
+                     ".lua is read as a spec; import-hf's model spec may go in model/)",
                      AT(output), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_PLOT] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "FILE.png|.svg", "", 0, 0, NULL, NULL,
                    "also draw the figure (data and .gp kept beside it)", AT(plot), 0, 0,
@@ -631,11 +631,11 @@ const rl_command RL_COMMANDS[] = {
      "  another layout than step's, which every row is timed in, is refused); a static row\n"
      "  may give measured_s (the whole run) instead; an engine 'none' (validate's, for a row\n"
      "  timed by no engine) reads as an empty cell.  Other columns (roofline's own CSV\n"
-     "  results: fit's, validate's) are not read, named in a note.  A row's hw that names --hw's chip (H itself, or\n"
-     "  the preset a profile H is of: name BASE-..., BASE's datasheet figures) is --hw's;\n"
-     "  rows of another chip (or --engine) are left out, and so are rows longer than the\n"
-     "  model's max_context (a warning names the first of each; --set model.max_context=N\n"
-     "  keeps the long ones).\n"
+     "  results: fit's, validate's) are not read, named in a note.  A row's hw that names\n"
+     "  --hw's chip (H itself, or the preset a profile H is of: name BASE-..., BASE's\n"
+     "  datasheet figures) is --hw's; rows of another chip (or --engine) are left out, and\n"
+     "  so are rows longer than the model's max_context (a warning names the first of each;\n"
+     "  --set model.max_context=N keeps the long ones).\n"
      "  A row whose weights, or weights and its batch's KV cache, exceed the HBM of a chip\n"
      "  of its plan (what step --tp --ep --pp holds on a chip, a pipeline's heaviest\n"
      "  stage) cannot have run: refused (exit 2, naming its line).\n"

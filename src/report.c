@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/magic.h>
 #include <zlib.h>
 
 #include "error.h"
@@ -953,7 +955,13 @@ FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return NULL;
     }
-    if (fifo_ready(fd, path, err, errlen) != 0) {
+    /* a pipe (pipefs: a shell's <(...) or |) has its writer by construction
+     * and is read as slowly as it writes; only a named FIFO, which may have
+     * none, is waited on for at most RL_PIPE_WAIT_S (review45: a generator
+     * slower than 10 s to its first line behind <(...) was refused) */
+    struct statfs fs;
+    int pipe = fstatfs(fd, &fs) == 0 && fs.f_type == PIPEFS_MAGIC;
+    if (!pipe && fifo_ready(fd, path, err, errlen) != 0) {
         close(fd);
         return NULL;
     }

@@ -105,16 +105,18 @@ int rl_open_input(const char *path, char *err, size_t errlen);
 /* rl_open_input as a stdio stream ("rb"). */
 FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
 
-/* The longest rl_fopen_stream waits for a FIFO's first byte: a writer
- * started beside the reader (a shell's <(...), `gen > fifo &`) sends within
- * it; a FIFO nothing writes to is refused after it, not waited on forever
- * (param.c --trace's help quotes it). */
+/* The longest rl_fopen_stream waits for a named FIFO's first byte: a
+ * writer started beside the reader (`gen > fifo &`) sends within it; a FIFO
+ * nothing writes to is refused after it, not waited on forever (param.c
+ * --trace's help quotes it).  A pipe (a shell's <(...) or |) has its
+ * writer and is not timed. */
 #define RL_PIPE_WAIT_S 10
 
 /* rl_fopen_input, but a FIFO or pipe (a shell's <(...) as /dev/fd/N, a
- * named FIFO) is read too, once, as a stream (tester53 F7), once it holds a
- * byte or its writer has closed, within RL_PIPE_WAIT_S; a directory or a
- * device is still refused. */
+ * named FIFO) is read too, once, as a stream (tester53 F7): a pipe as its
+ * writer sends, a named FIFO once it holds a byte or its writer has
+ * closed, within RL_PIPE_WAIT_S; a directory or a device is still
+ * refused. */
 FILE *rl_fopen_stream(const char *path, char *err, size_t errlen);
 
 /* rl_open_input as a zlib stream (gzip or plain text), noted as read as

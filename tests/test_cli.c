@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "collfit.h"
 #include "number.h"
+#include "report.h"
 #include "spec.h"
 #include "version.h"
 
@@ -5609,6 +5610,15 @@ static void result_not_saved_as_a_preset(void **state)
         if (i == 2 && (rc != 0 || access(path, F_OK) != 0))
             fail_msg("%s: exit %d: %s", name[i], rc, out);
     }
+    /* review45: import-hf's model spec may go in model/ (save_never_replaces_inputs)
+     * but not in hw_profiles/, where `list hw` read it as a hardware spec and
+     * listed nothing */
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s import-hf %s/tests/data/hf/gemma2-27b.json "
+             "--save %s/hw_profiles/g.lua 2>&1", dir, RL_BIN, RL_SRCDIR, dir);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_non_null(strstr(out, "a model spec in the presets folder hw_profiles/"));
+    snprintf(path, sizeof path, "%s/hw_profiles/g.lua", dir);
+    assert_int_equal(access(path, F_OK), -1);
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -5632,6 +5642,17 @@ static void trace_from_a_pipe(void **state)
              "2>&1", RL_BIN);
     assert_int_equal(shell_out(cmd), 2);
     assert_non_null(strstr(out, "--trace /dev/stdin: no requests"));
+    /* review45: a pipe whose writer sends its first line after the named
+     * FIFO's wait (report.h RL_PIPE_WAIT_S, 10 s) is still read: a pipe has
+     * its writer (it was refused as "nothing wrote to within 10 s") */
+    snprintf(cmd, sizeof cmd, "{ sleep %d; printf '0,100,10\\n0.5,100,10\\n1,200,20\\n'; } | %s "
+             "simulate --model llama3-8b --hw h100-sxm --trace /dev/stdin --format json "
+             "2>/dev/null", RL_PIPE_WAIT_S + 1, RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    j = cJSON_Parse(out);
+    assert_non_null(j);
+    assert_int_equal((int)cJSON_GetObjectItem(j, "requests")->valuedouble, 3);
+    cJSON_Delete(j);
 }
 
 /* Text t with each line's first comma-separated field cut (the `file`
@@ -6797,6 +6818,36 @@ static void estimated_result_noted(void **state)
     assert_non_null(strstr(out, "tpu-v5e has nothing measured"));
     assert_null(strstr(out, "note: mode estimated"));
     cJSON_Delete(r);
+    /* review45: the same on a fitted profile with no tables whose costs do
+     * not time an EP plan (h100-sxm-splitwise, table_time_share 0): its
+     * mode_note says why, once; no share note says "beyond what the tables
+     * measured" of tables it does not have */
+    r = json_after_notes("step --model mixtral-8x7b --hw h100-sxm-splitwise --tp 2 --ep 4 "
+                         "--batch 8 --context 2048 --format json");
+    assert_string_equal(str(r, "mode"), "estimated");
+    est = strstr(out, "note: mode estimated: ");
+    assert_true(est && strstr(est, "fitted costs do not time this run"));
+    assert_null(strstr(est + 1, "note: mode estimated: "));
+    assert_null(strstr(out, "not timed by a measured or interpolated kernel"));
+    cJSON_Delete(r);
+    /* review45: validate --against's mode_note (rows of a chip --hw does not
+     * serve, here tpu-v4 beside --hw tpu-v5e, both estimated) is said once,
+     * as its warning, not again as why the mode is estimated */
+    char dir[] = "/tmp/rl_modenote_XXXXXX", cmd[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "printf 'phase,tp,batch,context,measured_s,hw\\ndecode,1,8,100,0.03,"
+             "tpu-v4\\ndecode,1,8,100,0.03,\\n' > %s/m.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "validate --against %s/m.csv --model llama3-8b --hw tpu-v5e "
+             "--format json", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    static const char other_rows[] = "1 of 2 rows name a chip that --hw tpu-v5e does not serve";
+    const char *other = strstr(out, other_rows), *brace = strchr(out, '{');
+    assert_true(other && brace && other < brace); /* the warning, before the JSON */
+    const char *twice = strstr(other + 1, other_rows);
+    assert_true(!twice || twice > brace); /* else only the JSON's mode_note */
+    assert_null(strstr(out, "note: mode estimated: 1 of 2 rows"));
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* tester50 F4: a trace's offered rate is its arrivals' own, arrival_req_per_s: one
