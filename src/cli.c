@@ -1072,7 +1072,7 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
         return;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(first, "config");
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(first, "table_time_share");
-    char s[64] = "", who[192];
+    char s[64] = "", who[256];
     if (cJSON_IsNumber(share))
         snprintf(s, sizeof s, ": table_time_share %.3g, below %.2g", share->valuedouble,
                  RL_TABLE_SHARE_MIN);
