@@ -1179,4 +1179,9 @@ extern const char *const RL_SERVE_FIGURES[2];
 int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
                          char *err, size_t errlen);
 
+/* Why a capacity search's figure is null for want of confidence (its
+ * capacity_unresolved kind, RL_SERVE_UNRESOLVED_FLOOR or _BAND), in words,
+ * into buf (simulate's and size's notes; size's p99-only caution).  Returns buf. */
+const char *rl_serve_unresolved_reason(int kind, char *buf, size_t len);
+
 #endif
