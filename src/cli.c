@@ -2947,6 +2947,9 @@ int rl_cli_simulate(rl_opts *o)
         c.spec_draft = &dcost;
     }
     note_cross_domain(o, &m, &h, &c);
+    char hc[512]; /* size's caution (size.h rl_tpot_host_caution), before the run */
+    if (rl_tpot_host_caution(&h, !o->ideal, c.slo_tpot, "no configuration", hc, sizeof hc))
+        rl_cli_tell("simulate", "caution: %s", hc);
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;

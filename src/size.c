@@ -1475,21 +1475,26 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
     return d != 0;
 }
 
-int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t len)
+int rl_tpot_host_caution(const rl_hw *h, int calibrated, double slo_tpot, const char *who,
+                         char *buf, size_t len)
 {
-    const rl_hw *h = &in->hw[hw];
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int fitted = h->engine_costs.present;
     double step = fitted ? h->engine_costs.v[RL_EC_DECODE_STEP] : e ? e->step_s : 0;
     buf[0] = '\0';
-    if (!in->calibrated || h->ideal || !(step > 0) || !(in->slo_tpot < step))
+    if (!calibrated || h->ideal || !(step > 0) || !(slo_tpot > 0) || !(slo_tpot < step))
         return 0;
     snprintf(buf, len, "--tpot-p99 %.4g ms is tighter than %s's fixed per-step host cost, "
-             "%.4g ms (%s), which every decode step carries at any batch or plan: no row on "
-             "%s can meet it", in->slo_tpot * 1e3, h->name, step * 1e3,
+             "%.4g ms (%s), which every decode step carries at any batch or plan: %s on "
+             "%s can meet it", slo_tpot * 1e3, h->name, step * 1e3,
              fitted ? "the fitted decode_step_s, enginecost.h" : "its engine's step_s",
-             h->name);
+             who, h->name);
     return 1;
+}
+
+int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t len)
+{
+    return rl_tpot_host_caution(&in->hw[hw], in->calibrated, in->slo_tpot, "no row", buf, len);
 }
 
 int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, char *buf,

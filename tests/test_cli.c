@@ -2591,6 +2591,24 @@ static void size_pareto_note_host_cost(void **state)
                              "--prompt-len 500 --out-len 100 --ttft-p99 2 --tpot-p99 0.05 "
                              "--requests 100", out, sizeof out), 0);
     assert_null(strstr(out, "is tighter than"));
+    /* simulate takes the targets too: the same caution, once (size.h
+     * rl_tpot_host_caution), none over the host cost or under --ideal */
+    const char *sim = "simulate --model llama2-70b --hw h100-sxm-splitwise --chips 8 --qps 1 "
+                      "--prompt-len 500 --out-len 100 --ttft-p99 2 --requests 100 --tpot-p99 ";
+    char scmd[512];
+    const char *tight = "caution: --tpot-p99 20 ms is tighter than h100-sxm-splitwise's "
+                        "fixed per-step host cost, 29.62 ms (the fitted decode_step_s";
+    snprintf(scmd, sizeof scmd, "%s0.02", sim);
+    run_cli(scmd, out, sizeof out);
+    const char *at = strstr(out, tight);
+    if (!at || strstr(at + 1, tight))
+        fail_msg("%s: the TPOT host-cost caution not said once: %.600s", scmd, out);
+    snprintf(scmd, sizeof scmd, "%s0.05", sim);
+    run_cli(scmd, out, sizeof out);
+    assert_null(strstr(out, "is tighter than"));
+    snprintf(scmd, sizeof scmd, "%s0.02 --ideal", sim);
+    run_cli(scmd, out, sizeof out);
+    assert_null(strstr(out, "is tighter than"));
 }
 
 static void size_report_says_why_estimated(void **state)
