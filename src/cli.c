@@ -3034,6 +3034,14 @@ int rl_cli_simulate(rl_opts *o)
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
     note_arrival_rate(o, &run, n, span);
     note_pipeline_pass(o, &m, &h, &c, r.mean_decode_context);
+    /* the decode-attention rule, once, where it is not the default (JSON
+     * attention_context; serve.h rl_serve_attn_longest): table and CSV */
+    const cJSON *ac = j ? cJSON_GetObjectItemCaseSensitive(j, "attention_context") : NULL;
+    if (cJSON_IsString(ac) && !strcmp(ac->valuestring, "longest") && o->fmt != RL_FMT_JSON)
+        rl_cli_say(o, "note: decode attention timed at each batch's longest context (the %s "
+                      "engine's attention_context \"longest\": its kernel walks each row's "
+                      "whole context, docs/model.md, engine costs), not the mean; JSON "
+                      "attention_context", rl_engines_selected(&h.engines)->name);
     char missed[256];
     if (free_qps >= reached && !unresolved)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);

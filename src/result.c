@@ -1675,6 +1675,10 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
                                    run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
+    /* the decode-attention rule the steps ran under (serve.h rl_serve_attn_longest) */
+    cJSON_AddStringToObject(j, "attention_context",
+                            rl_serve_attn_longest(run->m, run->h, run->p, run->calibrated)
+                                ? "longest" : "mean");
     /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline);
      * fitted: how the costs time the collectives, comm_eff and tp_excess
      * named as step names them (rl_ec_comm_text; tester29 F6) */
@@ -1878,6 +1882,9 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
     add_number_or_null(o, "table_time_share", share, share >= 0);
     add_engine_name(o, &in->hw[c->hw], mode);
+    cJSON_AddStringToObject(o, "attention_context", /* as simulate's */
+                            rl_serve_attn_longest(in->m, &in->hw[c->hw], c->p, in->calibrated)
+                                ? "longest" : "mean");
     if (detail)
         add_size_detail(o, in, c);
     /* in every format, after the band (the edge runs are at the load only):

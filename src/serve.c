@@ -135,6 +135,17 @@ rl_shard_plan rl_serve_replica_plan(long long chips, long long ep, rl_attn_layou
 
 /* ---- step cost: operator list + TP collectives ------------------------- */
 
+int rl_serve_attn_longest(const rl_model *m, const rl_hw *h, rl_precision p, int calibrated)
+{
+    int cal = calibrated && rl_hw_measured(h), fitted = calibrated && h->engine_costs.present;
+    const rl_serving_engine *e = cal && !fitted ? rl_engines_selected(&h->engines) : NULL;
+    int kv = rl_kvariant_kv(p.kv);
+    return e && e->attn_longest && kv >= 0 &&
+           rl_engine_has(e->tables, m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA
+                                                                : RL_KC_DECODE_ATTN,
+                         kv);
+}
+
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
                      rl_precision p, int calibrated, char *err, size_t errlen)
 {
@@ -152,13 +163,7 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     rl_ops_config oc = rl_ops_config_default();
     oc.calibrated = c->calibrated;
     c->dispatch_s = c->fitted ? 0 : rl_ops_prefill_dispatch(m, h, &oc);
-    const rl_serving_engine *e = c->calibrated && !c->fitted ? rl_engines_selected(&h->engines)
-                                                             : NULL;
-    int kv = rl_kvariant_kv(p.kv);
-    c->attn_longest = e && e->attn_longest && kv >= 0 &&
-                      rl_engine_has(e->tables, m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA
-                                                                           : RL_KC_DECODE_ATTN,
-                                    kv);
+    c->attn_longest = rl_serve_attn_longest(m, h, p, calibrated);
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();

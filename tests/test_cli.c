@@ -2611,6 +2611,60 @@ static void size_pareto_note_host_cost(void **state)
     assert_null(strstr(out, "is tighter than"));
 }
 
+/* simulate says the decode-attention rule it ran under (serve.h
+ * rl_serve_attn_longest): h100-sxm's trtllm tables with the engine's
+ * attention_context set to "longest" (a copy of its engine file) read
+ * JSON attention_context "longest" and, in the table, one note on stderr;
+ * the same profile at int8 KV (no decode attention table at int8), under
+ * --ideal, or the stock profile read "mean" and say nothing.  Steps at the
+ * longest context are never faster: TPOT p99 at least the mean rule's
+ * (6.690 against 6.677 ms on this sample). */
+static void simulate_says_attention_rule(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_cli_XXXXXX", sh[2048], base[768];
+    assert_non_null(mkdtemp(dir));
+    snprintf(sh, sizeof sh, "cd %s && mkdir engines && sed '0,/      costs = {/s//      costs = "
+             "{ attention_context = \"longest\",/' %s/hw_profiles/engines/h100-sxm-trtllm.lua > "
+             "engines/t.lua && sed 's#\"engines/h100-sxm-trtllm.lua\"#\"%s/engines/t.lua\"#; "
+             "s#\"engines/h100-sxm-vllm.lua\"#\"%s/hw_profiles/engines/h100-sxm-vllm.lua\"#' "
+             "%s/hw_profiles/h100-sxm.lua > h.lua", dir, RL_SRCDIR, dir, RL_SRCDIR, RL_SRCDIR);
+    assert_int_equal(system(sh), 0);
+    const char *said = "note: decode attention timed at each batch's longest context";
+    snprintf(base, sizeof base, "simulate --model llama3-8b --qps 2 --requests 100 --prompt-len "
+             "500 --out-len 100 --hw ");
+    static const struct {
+        const char *hw, *tail, *rule;
+    } cases[] = {{"/h.lua", "", "longest"},
+                 {"/h.lua", " --kv int8", "mean"},
+                 {"/h.lua", " --ideal", "mean"},
+                 {NULL, "", "mean"}};
+    double tpot[2] = {0, 0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char hw[256];
+        snprintf(hw, sizeof hw, "%s%s%s --format json", cases[i].hw ? dir : "h100-sxm",
+                 cases[i].hw ? cases[i].hw : "", cases[i].tail);
+        cJSON *j = json2(base, hw);
+        const char *rule = cJSON_GetStringValue(cJSON_GetObjectItem(j, "attention_context"));
+        if (!rule || strcmp(rule, cases[i].rule))
+            fail_msg("simulate --hw %s: attention_context %s, not %s", hw, rule ? rule : "(none)",
+                     cases[i].rule);
+        if (i == 0 || i == 3)
+            tpot[i == 3] = num(j, "tpot_p99_s");
+        cJSON_Delete(j);
+        snprintf(hw, sizeof hw, "%s%s%s", cases[i].hw ? dir : "h100-sxm",
+                 cases[i].hw ? cases[i].hw : "", cases[i].tail);
+        assert_int_equal(cli2(base, hw), 0);
+        const char *at = strstr(out, said);
+        if (i == 0 ? !at || strstr(at + 1, said) : at != NULL)
+            fail_msg("simulate --hw %s: the attention note %s: %.600s", hw,
+                     i == 0 ? "not said once" : "said", out);
+    }
+    assert_true(tpot[0] >= tpot[1] && tpot[1] > 0);
+    snprintf(sh, sizeof sh, "rm -rf %s", dir);
+    assert_int_equal(system(sh), 0);
+}
+
 static void size_report_says_why_estimated(void **state)
 {
     (void)state;
@@ -7041,6 +7095,7 @@ int main(void)
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_pareto_note_host_cost),
+        cmocka_unit_test(simulate_says_attention_rule),
         cmocka_unit_test(size_notes_mixed_modes),
         cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),
