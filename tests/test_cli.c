@@ -2591,6 +2591,25 @@ static void size_pareto_note_host_cost(void **state)
                              "--prompt-len 500 --out-len 100 --ttft-p99 2 --tpot-p99 0.05 "
                              "--requests 100", out, sizeof out), 0);
     assert_null(strstr(out, "is tighter than"));
+    /* profiles on different engines, each charging no host cost: the note
+     * names each, once (before: only the first profile's, trtllm) */
+    char hdir[] = "/tmp/rl_cli_XXXXXX", hsh[1536], hcmd[1024];
+    assert_non_null(mkdtemp(hdir));
+    snprintf(hsh, sizeof hsh, "sed 's#default = \"trtllm\"#default = \"vllm\"#; "
+             "s#name = \"h100-sxm\"#name = \"h100-sxm-vllm\"#; "
+             "s#\"engines/#\"%s/hw_profiles/engines/#' %s/hw_profiles/h100-sxm.lua > %s/h.lua",
+             RL_SRCDIR, RL_SRCDIR, hdir);
+    assert_int_equal(system(hsh), 0);
+    snprintf(hcmd, sizeof hcmd, "size --model llama3-8b --hw h100-sxm,%s/h.lua --qps 2 "
+             "--prompt-len 500 --out-len 100 --ttft-p99 1 --tpot-p99 0.05 --requests 100 "
+             "--format json", hdir);
+    cJSON *hj = run_cli_json(hcmd, out, sizeof out);
+    const char *hn = cJSON_GetStringValue(cJSON_GetObjectItem(hj, "host_cost_note"));
+    if (!hn || !strstr(hn, "no per-step host cost of the trtllm and vllm engines ("))
+        fail_msg("%s: host_cost_note %s", hcmd, hn ? hn : "(none)");
+    cJSON_Delete(hj);
+    snprintf(hsh, sizeof hsh, "rm -rf %s", hdir);
+    assert_int_equal(system(hsh), 0);
     /* simulate takes the targets too: the same caution, once (size.h
      * rl_tpot_host_caution), none over the host cost or under --ideal */
     const char *sim = "simulate --model llama2-70b --hw h100-sxm-splitwise --chips 8 --qps 1 "
