@@ -1515,8 +1515,8 @@ int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, cha
         snprintf(why, sizeof why, "its max_sustainable_qps was not found (null)");
     snprintf(buf, len, "its meets rests on the p99s of its runs at %.4g and %.4g req/s "
              "(sized_for_qps) alone (verdict_by p99), not on a capacity found with 95%% "
-             "confidence: %s; at equal cost a row whose capacity is resolved ranks first, none "
-             "did here", in->w.qps, sized, why);
+             "confidence: %s (a meeting row whose capacity is resolved ranks before it at equal "
+             "cost and mode)", in->w.qps, sized, why);
     return 1;
 }
 
