@@ -2630,6 +2630,42 @@ static void size_pareto_note_host_cost(void **state)
     assert_null(strstr(out, "is tighter than"));
 }
 
+/* tester51 F7: a first row whose meets rests on its p99s alone (verdict_by
+ * p99; llama3-8b at 1 req/s under a 150 ms TTFT target near the longest
+ * prompts' own prefill: every 4.25 USD/h row's figure unresolved) is
+ * cautioned once on stderr and once in the report's Recommendation, naming
+ * why (max_sustainable_qps_unresolved); at 300 ms the first row's capacity
+ * is resolved (verdict_by both: fp8 at 15.5 req/s, ranked before the
+ * p99-only bf16 rows of its cost) and neither says it. */
+static void size_cautions_p99_only_verdict(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_cli_XXXXXX", cmd[768], path[128];
+    assert_non_null(mkdtemp(dir));
+    const char *said = "caution: the first row (";
+    for (int tight = 1; tight >= 0; tight--) {
+        snprintf(path, sizeof path, "%s/r%d.md", dir, tight);
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm --qps 1 --prompt "
+                 "lognormal:2000:0.8 --output lognormal:300:0.8 --ttft-p99 %s --tpot-p99 0.05 "
+                 "--requests 200 --report %s", tight ? "0.15" : "0.3", path);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        const char *at = strstr(out, said);
+        int once = at && strstr(at, "(verdict_by p99)") && strstr(at, "unresolved") &&
+                   !strstr(at + 1, said);
+        if (tight ? !once : at != NULL)
+            fail_msg("%s: the p99-only caution %s: %.800s", cmd, tight ? "not said once" : "said",
+                     out);
+        char *md = slurp_text(path);
+        assert_non_null(md);
+        at = strstr(md, "Caution on the verdict: ");
+        if (tight ? !at || strstr(at + 1, "Caution on the verdict") : at != NULL)
+            fail_msg("%s: the report's verdict caution %s", cmd, tight ? "not once" : "given");
+        free(md);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* simulate says the decode-attention rule it ran under (serve.h
  * rl_serve_attn_longest): h100-sxm's trtllm tables with the engine's
  * attention_context set to "longest" (a copy of its engine file) read
@@ -7115,6 +7151,7 @@ int main(void)
         cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_pareto_note_host_cost),
         cmocka_unit_test(simulate_says_attention_rule),
+        cmocka_unit_test(size_cautions_p99_only_verdict),
         cmocka_unit_test(size_notes_mixed_modes),
         cmocka_unit_test(unmeasured_note_every_command),
         cmocka_unit_test(over_budget_note_names_engine),
