@@ -2762,45 +2762,13 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
                    n, capacity_repeated_sample(n, why, sizeof why));
 }
 
-/* The capacity search's null for want of confidence (serve.h
- * capacity_unresolved, its kind): when even its floor load met the targets'
- * p99s but not their 95% bound (tester46 F1: it read 0, "the targets hold
- * only up to 0 req/s", beside runs meeting at every load: the TTFT tail was
- * the longest prompts' own prefill), or when the load above its figure did
- * and none within RL_SERVE_CAPACITY_OPEN_BAND of it missed them outright
- * (tester47 F8: 0.08-0.98 req/s by the seed beside runs meeting at 1). */
-static const char *unresolved_reason(int kind, char *buf, size_t len)
-{
-    const char *tail = "the tail is set by the requests' own service (the longest prompts' "
-                       "prefill) near a target, not by the load";
-    const char *then = "(max_sustainable_qps_unresolved); the p99s at --qps are the verdict, "
-                       "and a target with more margin over the longest requests' service "
-                       "gives a figure";
-    if (kind == RL_SERVE_UNRESOLVED_BAND)
-        snprintf(buf, len, "the targets' p99s hold at the load above the highest that met "
-                 "their 95%% bound, but not with 95%% confidence (the upper bound on the share "
-                 "of requests over a target above %g%%), and no load up to %g x it misses them "
-                 "outright: the share over a target stays near %g%% over a wide band of loads, "
-                 "so which load's sample resolves is chance (the figure would move with "
-                 "--seed, not a queue's knee): %s, so no load decides it %s",
-                 RL_SERVE_SLO_TAIL * 100, RL_SERVE_CAPACITY_OPEN_BAND, RL_SERVE_SLO_TAIL * 100,
-                 tail, then);
-    else
-        snprintf(buf, len, "even at the search's lowest load (%g req/s or less), with no "
-                 "queue, the targets' p99s hold but not with 95%% confidence (the upper bound "
-                 "on the share of requests over a target stays above %g%%): %s, so no load "
-                 "decides it %s", RL_SERVE_CAPACITY_FLOOR_QPS, RL_SERVE_SLO_TAIL * 100, tail,
-                 then);
-    return buf;
-}
-
 static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
                             int kind, int overloaded)
 {
     char why[1024], missed[256];
     missed_targets(r, c, missed, sizeof missed);
     rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s (%.3g%% of requests within "
-                  "them)", unresolved_reason(kind, why, sizeof why),
+                  "them)", rl_serve_unresolved_reason(kind, why, sizeof why),
                missed[0] ? "misses them: " : "meets them at p99", r->slo_attainment * 100);
     if (missed[0] && !overloaded) /* else the overload note is the verdict */
         rl_cli_say(o, "note: SLO missed: %s", missed);
@@ -2979,6 +2947,9 @@ int rl_cli_simulate(rl_opts *o)
         c.spec_draft = &dcost;
     }
     note_cross_domain(o, &m, &h, &c);
+    char hc[512]; /* size's caution (size.h rl_tpot_host_caution), before the run */
+    if (rl_tpot_host_caution(&h, !o->ideal, c.slo_tpot, "no configuration", hc, sizeof hc))
+        rl_cli_tell("simulate", "caution: %s", hc);
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
@@ -3063,6 +3034,14 @@ int rl_cli_simulate(rl_opts *o)
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
     note_arrival_rate(o, &run, n, span);
     note_pipeline_pass(o, &m, &h, &c, r.mean_decode_context);
+    /* the decode-attention rule, once, where it is not the default (JSON
+     * attention_context; serve.h rl_serve_attn_longest): table and CSV */
+    const cJSON *ac = j ? cJSON_GetObjectItemCaseSensitive(j, "attention_context") : NULL;
+    if (cJSON_IsString(ac) && !strcmp(ac->valuestring, "longest") && o->fmt != RL_FMT_JSON)
+        rl_cli_say(o, "note: decode attention timed at each batch's longest context (the %s "
+                      "engine's attention_context \"longest\": its kernel walks each row's "
+                      "whole context, docs/model.md, engine costs), not the mean; JSON "
+                      "attention_context", rl_engines_selected(&h.engines)->name);
     char missed[256];
     if (free_qps >= reached && !unresolved)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
@@ -3410,7 +3389,7 @@ int rl_cli_size(rl_opts *o)
         if (unresolved[k] > 0)
             rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
                                 "verdict is the row's meets", unresolved[k],
-                        unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
+                        rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
                                           uwhy, sizeof uwhy));
     int by_capacity = 0; /* size.h rl_size_decide (tester48 F1) */
     for (int i = 0; i < r.n; i++)
@@ -3438,6 +3417,11 @@ int rl_cli_size(rl_opts *o)
     if (r.nmeet > 0 && rl_size_activation_caution(&in, &r.c[0], pool, sizeof pool)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab); /* tester34 F4 */
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, pool);
+    }
+    char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
+    if (r.nmeet > 0 && rl_size_p99_caution(&in, &r.c[0], p99only, sizeof p99only)) {
+        rl_size_label(&in, &r.c[0], lab, sizeof lab);
+        rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);
     }
     if (r.nmeet == 0) {
         char why[512];

@@ -91,21 +91,40 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
  * steps are kernel + collective time only), and with `ttft` (prefill,
  * simulate) prefill_dispatch_note naming the source of the dispatch each
  * TTFT carries (rl_ops_prefill_dispatch). */
+/* The engine a result timed by h's engine charges no per-step host cost
+ * under (its steps kernel + collective time only: host_cost_note), else NULL. */
+static const rl_serving_engine *hostless_engine(const rl_model *m, const rl_hw *h, int cal)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (!cal || h->ideal || h->engine_costs.present || !e || m->abstract || !rl_hw_measured(h))
+        return NULL;
+    return e->step_s == 0 && e->seq_s == 0 && e->launch_s == 0 ? e : NULL;
+}
+
+#define RL_SIZE_HW_NAMED 16 /* engines a size note names at most */
+
+/* host_cost_note naming the engines `names` ("trtllm", "trtllm and vllm";
+ * `n` of them) into o. */
+static void add_host_cost_note(cJSON *o, const char *names, int n)
+{
+    char s[768];
+    snprintf(s, sizeof s, "step times are kernel + collective time: no per-step host cost of "
+             "the %s engine%s (scheduling, sampling, launch gaps) is charged: it overlaps them "
+             "with the GPU step by default, host time beyond the step's has one public "
+             "figure, not a constant (docs/model.md, engine costs), so these times are a lower "
+             "bound on an engine's end-to-end step, furthest below it at small batch; "
+             "roofline fit fits one on end-to-end measurements", names, n > 1 ? "s" : "");
+    cJSON_AddStringToObject(o, "host_cost_note", s);
+}
+
 static void add_host_notes(cJSON *o, const rl_model *m, const rl_hw *h, int cal, int ttft)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!cal || h->ideal || h->engine_costs.present || !e || m->abstract)
         return;
     char s[640];
-    if (rl_hw_measured(h) && e->step_s == 0 && e->seq_s == 0 && e->launch_s == 0) {
-        snprintf(s, sizeof s, "step times are kernel + collective time: no per-step host cost of "
-                 "the %s engine (scheduling, sampling, launch gaps) is charged: it overlaps them "
-                 "with the GPU step by default, host time beyond the step's has one public "
-                 "figure, not a constant (docs/model.md, engine costs), so these times are a lower "
-                 "bound on an engine's end-to-end step, furthest below it at small batch; "
-                 "roofline fit fits one on end-to-end measurements", e->name);
-        cJSON_AddStringToObject(o, "host_cost_note", s);
-    }
+    if (hostless_engine(m, h, cal))
+        add_host_cost_note(o, e->name, 1);
     if (!ttft || !(e->prefill_layer_s > 0))
         return;
     int stock = rl_engine_costs_default(e->name).prefill_layer_s == e->prefill_layer_s;
@@ -1675,6 +1694,10 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
                                    run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
     add_engine_name(j, run->h, mode);
+    /* the decode-attention rule the steps ran under (serve.h rl_serve_attn_longest) */
+    cJSON_AddStringToObject(j, "attention_context",
+                            rl_serve_attn_longest(run->m, run->h, run->p, run->calibrated)
+                                ? "longest" : "mean");
     /* pipelined: the stage-to-stage sends too (serve.h rl_ops_cost_pipeline);
      * fitted: how the costs time the collectives, comm_eff and tp_excess
      * named as step names them (rl_ec_comm_text; tester29 F6) */
@@ -1878,6 +1901,9 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
     add_number_or_null(o, "table_time_share", share, share >= 0);
     add_engine_name(o, &in->hw[c->hw], mode);
+    cJSON_AddStringToObject(o, "attention_context", /* as simulate's */
+                            rl_serve_attn_longest(in->m, &in->hw[c->hw], c->p, in->calibrated)
+                                ? "longest" : "mean");
     if (detail)
         add_size_detail(o, in, c);
     /* in every format, after the band (the edge runs are at the load only):
@@ -1933,10 +1959,30 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         engine = !engine || !strcmp(engine, name) ? name : "mixed (see each row)";
     }
     cJSON_AddStringToObject(j, "engine", engine ? engine : "none");
-    /* step's host_cost_note, once: the first profile whose engine charges
-     * no per-step host cost (tester51 F3, tester50 F17: size said none) */
-    for (int i = 0; i < in->nhw && !cJSON_HasObjectItem(j, "host_cost_note"); i++)
-        add_host_notes(j, in->m, &in->hw[i], in->calibrated, 0);
+    /* step's host_cost_note, once, naming each engine that charges no
+     * per-step host cost over the profiles searched, once (tester51 F3,
+     * tester50 F17: size said none; then only the first profile's engine) */
+    char names[512] = "";
+    const char *named[RL_SIZE_HW_NAMED];
+    int nnames = 0;
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_serving_engine *e = hostless_engine(in->m, &in->hw[i], in->calibrated);
+        int seen = !e;
+        for (int k = 0; k < i && !seen; k++) {
+            const rl_serving_engine *f = hostless_engine(in->m, &in->hw[k], in->calibrated);
+            seen = f && !strcmp(f->name, e->name);
+        }
+        if (seen || nnames == RL_SIZE_HW_NAMED)
+            continue;
+        named[nnames++] = e->name;
+    }
+    for (int k = 0; k < nnames; k++) { /* "a", "a and b", "a, b and c" */
+        size_t at = strlen(names);
+        snprintf(names + at, sizeof names - at, "%s%s",
+                 k == 0 ? "" : k == nnames - 1 ? " and " : ", ", named[k]);
+    }
+    if (nnames > 0)
+        add_host_cost_note(j, names, nnames);
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);

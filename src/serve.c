@@ -135,6 +135,17 @@ rl_shard_plan rl_serve_replica_plan(long long chips, long long ep, rl_attn_layou
 
 /* ---- step cost: operator list + TP collectives ------------------------- */
 
+int rl_serve_attn_longest(const rl_model *m, const rl_hw *h, rl_precision p, int calibrated)
+{
+    int cal = calibrated && rl_hw_measured(h), fitted = calibrated && h->engine_costs.present;
+    const rl_serving_engine *e = cal && !fitted ? rl_engines_selected(&h->engines) : NULL;
+    int kv = rl_kvariant_kv(p.kv);
+    return e && e->attn_longest && kv >= 0 &&
+           rl_engine_has(e->tables, m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA
+                                                                : RL_KC_DECODE_ATTN,
+                         kv);
+}
+
 int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long long chips,
                      rl_precision p, int calibrated, char *err, size_t errlen)
 {
@@ -152,13 +163,7 @@ int rl_ops_cost_init(rl_ops_cost *c, const rl_model *m, const rl_hw *h, long lon
     rl_ops_config oc = rl_ops_config_default();
     oc.calibrated = c->calibrated;
     c->dispatch_s = c->fitted ? 0 : rl_ops_prefill_dispatch(m, h, &oc);
-    const rl_serving_engine *e = c->calibrated && !c->fitted ? rl_engines_selected(&h->engines)
-                                                             : NULL;
-    int kv = rl_kvariant_kv(p.kv);
-    c->attn_longest = e && e->attn_longest && kv >= 0 &&
-                      rl_engine_has(e->tables, m->attention == RL_ATTN_MLA ? RL_KC_DECODE_MLA
-                                                                           : RL_KC_DECODE_ATTN,
-                                    kv);
+    c->attn_longest = rl_serve_attn_longest(m, h, p, calibrated);
     c->smax = m->max_context > 0 ? m->max_context : 8192;
     if (chips > 1) {
         rl_shard_plan plan = rl_shard_plan_default();
@@ -4047,4 +4052,36 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
         return -1;
     *plotted = rc == 0 && rc2 == 0;
     return 0;
+}
+
+/* The capacity search's null for want of confidence (serve.h
+ * capacity_unresolved, its kind): when even its floor load met the targets'
+ * p99s but not their 95% bound (tester46 F1: it read 0, "the targets hold
+ * only up to 0 req/s", beside runs meeting at every load: the TTFT tail was
+ * the longest prompts' own prefill), or when the load above its figure did
+ * and none within RL_SERVE_CAPACITY_OPEN_BAND of it missed them outright
+ * (tester47 F8: 0.08-0.98 req/s by the seed beside runs meeting at 1). */
+const char *rl_serve_unresolved_reason(int kind, char *buf, size_t len)
+{
+    const char *tail = "the tail is set by the requests' own service (the longest prompts' "
+                       "prefill) near a target, not by the load";
+    const char *then = "(max_sustainable_qps_unresolved); the p99s at --qps are the verdict, "
+                       "and a target with more margin over the longest requests' service "
+                       "gives a figure";
+    if (kind == RL_SERVE_UNRESOLVED_BAND)
+        snprintf(buf, len, "the targets' p99s hold at the load above the highest that met "
+                 "their 95%% bound, but not with 95%% confidence (the upper bound on the share "
+                 "of requests over a target above %g%%), and no load up to %g x it misses them "
+                 "outright: the share over a target stays near %g%% over a wide band of loads, "
+                 "so which load's sample resolves is chance (the figure would move with "
+                 "--seed, not a queue's knee): %s, so no load decides it %s",
+                 RL_SERVE_SLO_TAIL * 100, RL_SERVE_CAPACITY_OPEN_BAND, RL_SERVE_SLO_TAIL * 100,
+                 tail, then);
+    else
+        snprintf(buf, len, "even at the search's lowest load (%g req/s or less), with no "
+                 "queue, the targets' p99s hold but not with 95%% confidence (the upper bound "
+                 "on the share of requests over a target stays above %g%%): %s, so no load "
+                 "decides it %s", RL_SERVE_CAPACITY_FLOOR_QPS, RL_SERVE_SLO_TAIL * 100, tail,
+                 then);
+    return buf;
 }

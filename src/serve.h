@@ -268,6 +268,13 @@ typedef struct {
  * unbounded (review A finding 4). */
 #define RL_OPS_DENSE_MAX ((size_t)32 << 20)
 
+/* Whether a decode step of m on h at precision p, calibrated (1) or not,
+ * is timed at the batch's longest context (rl_ops_cost.attn_longest: the
+ * selected engine's attention_context "longest", calibrated but not
+ * fitted, with a decode attention table at the KV dtype, MLA: decode_mla);
+ * 0: at the mean context.  simulate's and size's JSON attention_context. */
+int rl_serve_attn_longest(const rl_model *m, const rl_hw *h, rl_precision p, int calibrated);
+
 /* Fill *c for m on `chips` chips of h at precision p, calibrated (1: the
  * op list timed by h's efficiency tables, efficiency.h, when h has them;
  * with fitted engine costs, h's engine_costs instead: every step by
@@ -1178,5 +1185,10 @@ extern const char *const RL_SERVE_FIGURES[2];
  * data and scripts kept), or -1 with err set. */
 int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *title, int *plotted,
                          char *err, size_t errlen);
+
+/* Why a capacity search's figure is null for want of confidence (its
+ * capacity_unresolved kind, RL_SERVE_UNRESOLVED_FLOOR or _BAND), in words,
+ * into buf (simulate's and size's notes; size's p99-only caution).  Returns buf. */
+const char *rl_serve_unresolved_reason(int kind, char *buf, size_t len);
 
 #endif

@@ -572,6 +572,15 @@ int rl_size_rank(const rl_size_candidate *x, const rl_size_candidate *y)
      * an estimated int8 row outranked calibrated bf16 rows by its capacity) */
     if (x->optimism != y->optimism)
         return x->optimism - y->optimism;
+    /* then, among meeting rows, one whose capacity was resolved and meets
+     * (verdict_by both) before one whose verdict rests on its p99s alone
+     * (its figure null, unresolved, or a lower bound below the sized load:
+     * tester51 F7, where a lower bound in the resolved row's 5% band and a
+     * wider precision put the p99-only row first) */
+    int xp = x->meets && x->verdict_by == RL_SIZE_VERDICT_P99,
+        yp = y->meets && y->verdict_by == RL_SIZE_VERDICT_P99;
+    if (xp != yp)
+        return xp - yp;
     /* then the most margin: the higher load sustained, by bands 5% wide
      * (wider than the capacity search's 2% resolution).  Bands, not "differ
      * by more than 5%", which does not chain: 24.3 ranked before 25.0 and
@@ -1466,20 +1475,48 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
     return d != 0;
 }
 
-int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t len)
+int rl_tpot_host_caution(const rl_hw *h, int calibrated, double slo_tpot, const char *who,
+                         char *buf, size_t len)
 {
-    const rl_hw *h = &in->hw[hw];
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int fitted = h->engine_costs.present;
     double step = fitted ? h->engine_costs.v[RL_EC_DECODE_STEP] : e ? e->step_s : 0;
     buf[0] = '\0';
-    if (!in->calibrated || h->ideal || !(step > 0) || !(in->slo_tpot < step))
+    if (!calibrated || h->ideal || !(step > 0) || !(slo_tpot > 0) || !(slo_tpot < step))
         return 0;
     snprintf(buf, len, "--tpot-p99 %.4g ms is tighter than %s's fixed per-step host cost, "
-             "%.4g ms (%s), which every decode step carries at any batch or plan: no row on "
-             "%s can meet it", in->slo_tpot * 1e3, h->name, step * 1e3,
+             "%.4g ms (%s), which every decode step carries at any batch or plan: %s on "
+             "%s can meet it", slo_tpot * 1e3, h->name, step * 1e3,
              fitted ? "the fitted decode_step_s, enginecost.h" : "its engine's step_s",
-             h->name);
+             who, h->name);
+    return 1;
+}
+
+int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t len)
+{
+    return rl_tpot_host_caution(&in->hw[hw], in->calibrated, in->slo_tpot, "no row", buf, len);
+}
+
+int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, char *buf,
+                        size_t len)
+{
+    buf[0] = '\0';
+    if (!c->meets || c->verdict_by != RL_SIZE_VERDICT_P99)
+        return 0;
+    char why[1280];
+    double sized = rl_size_sized_qps(in);
+    if (isnan(c->max_qps) && c->max_qps_unresolved)
+        rl_serve_unresolved_reason(c->max_qps_unresolved, why, sizeof why);
+    else if (isfinite(c->max_qps))
+        snprintf(why, sizeof why, "its max_sustainable_qps, %.4g req/s, is a lower bound below "
+                 "the sized load (max_sustainable_qps_is_lower_bound: the search's sample ran "
+                 "out before a steady state), which decides nothing", c->max_qps);
+    else
+        snprintf(why, sizeof why, "its max_sustainable_qps was not found (null)");
+    snprintf(buf, len, "its meets rests on the p99s of its runs at %.4g and %.4g req/s "
+             "(sized_for_qps) alone (verdict_by p99), not on a capacity found with 95%% "
+             "confidence: %s (a meeting row whose capacity is resolved ranks before it at equal "
+             "cost and mode)", in->w.qps, sized, why);
     return 1;
 }
 

@@ -434,6 +434,22 @@ double rl_size_sized_qps(const rl_size_input *in);
  * (tester51 F3). */
 int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t len);
 
+/* The same caution for profile h, a TPOT target slo_tpot (0: none) and
+ * a run timed calibrated (1) or not (--ideal: no host cost charged); `who`
+ * names what cannot meet it ("no row", size; "no run", simulate, tester51
+ * F3's leftover: simulate takes the targets too).  1 with the caution in
+ * buf, else 0. */
+int rl_tpot_host_caution(const rl_hw *h, int calibrated, double slo_tpot, const char *who,
+                         char *buf, size_t len);
+
+/* Whether candidate c meets on its p99s alone (verdict_by p99: its
+ * max_sustainable_qps null, unresolved or a lower bound below the sized
+ * load, rl_size_decide): 1 with a caution in buf saying so and why its
+ * capacity is unresolved where the row says, else 0 (tester51 F7: the
+ * recommendation read like a row whose capacity was resolved). */
+int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, char *buf,
+                        size_t len);
+
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
  * fitted, calibrated, estimated or ideal; c->mode once the search ranked it. */
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);

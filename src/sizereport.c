@@ -552,6 +552,9 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                    "headroom asked (verdict_by capacity: the search's bound decides over one "
                    "run's p99)"
                  : "");
+    char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
+    if (rl_size_p99_caution(in, b, p99only, sizeof p99only))
+        item(d, "Caution on the verdict: %s.", p99only);
     const rl_size_curve *c = x->curve;
     if (c && b == &x->res->c[0]) {
         int ok = -1;

@@ -764,6 +764,48 @@ static void test_tie_prefers_evidence(void **state)
     assert_null(again.mode);
 }
 
+/* tester51 F7: at equal cost and evidence, a row whose capacity was
+ * resolved and meets (verdict_by both: 24.28 req/s found, sized for 24)
+ * ranks before one whose verdict rests on its p99s alone (a lower bound of
+ * 23.9 req/s below the sized load decides nothing: verdict_by p99).  Both
+ * figures lie in one 5% band (floor(log_1.05) = 65, 23.84-25.03 req/s), so
+ * before the fix the next key, the p99 row's wider bf16 weights, put it
+ * first.  An unresolved null figure ranks after the resolved row too, and
+ * the p99 rows carry a caution naming why (rl_size_p99_caution); the
+ * resolved row none. */
+static void test_tie_prefers_resolved_capacity(void **state)
+{
+    (void)state;
+    rl_size_input in = {.headroom = RL_SIZE_HEADROOM};
+    in.w.qps = 20; /* sized for 24 */
+    rl_size_candidate both = {.cost_per_hour = 57.6, .max_qps = 24.28,
+                              .p = {RL_FP8, RL_FP8, RL_FP8}};
+    rl_size_candidate low = {.cost_per_hour = 57.6, .max_qps = 23.9, .max_qps_lower_bound = 1,
+                             .p = {RL_BF16, RL_BF16, RL_BF16}};
+    rl_size_candidate null = low;
+    null.max_qps = NAN;
+    null.max_qps_lower_bound = 0;
+    null.max_qps_unresolved = RL_SERVE_UNRESOLVED_BAND;
+    rl_size_candidate *c[] = {&both, &low, &null};
+    for (int i = 0; i < 3; i++) {
+        rl_size_decide(c[i], rl_size_sized_qps(&in));
+        assert_true(c[i]->meets);
+    }
+    assert_int_equal(both.verdict_by, RL_SIZE_VERDICT_BOTH);
+    assert_int_equal(low.verdict_by, RL_SIZE_VERDICT_P99);
+    assert_int_equal(null.verdict_by, RL_SIZE_VERDICT_P99);
+    assert_true(rl_size_qps_band(both.max_qps) == rl_size_qps_band(low.max_qps));
+    for (int i = 1; i < 3; i++)
+        assert_true(rl_size_rank(&both, c[i]) < 0 && rl_size_rank(c[i], &both) > 0);
+    char buf[2048];
+    assert_int_equal(rl_size_p99_caution(&in, &both, buf, sizeof buf), 0);
+    assert_int_equal(rl_size_p99_caution(&in, &low, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "verdict_by p99"));
+    assert_non_null(strstr(buf, "lower bound"));
+    assert_int_equal(rl_size_p99_caution(&in, &null, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "max_sustainable_qps_unresolved"));
+}
+
 /* tester5 #3: two rows that differ only in the compute dtype had one
  * label ("tpu-v5e 7x8 tp8 w:int8 kv:int8 ..." with int8 and bf16 compute):
  * the label names the compute where it is not the weights' dtype, so int8
@@ -2297,6 +2339,7 @@ int main(void)
         cmocka_unit_test(test_tie_prefers_margin),
         cmocka_unit_test(test_label_names_compute),
         cmocka_unit_test(test_tie_prefers_evidence),
+        cmocka_unit_test(test_tie_prefers_resolved_capacity),
         cmocka_unit_test(test_moe_searches_attn_dp), cmocka_unit_test(test_unpriced_cost_is_chips),
         cmocka_unit_test(test_pipeline_layouts_searched),
         cmocka_unit_test(test_pipeline_kind_holds_per_stream),
