@@ -84,13 +84,6 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     add_engine(o, mode, h);
 }
 
-/* What a result timed by an engine (`cal`: its tables or efficiency; not
- * --ideal, --mfu or a fitted profile, whose costs time steps and requests
- * end to end) leaves out and adds from elsewhere (tester28 F8; docs/model.md,
- * engine costs): host_cost_note when the engine has no per-step cost (its
- * steps are kernel + collective time only), and with `ttft` (prefill,
- * simulate) prefill_dispatch_note naming the source of the dispatch each
- * TTFT carries (rl_ops_prefill_dispatch). */
 /* The engine a result timed by h's engine charges no per-step host cost
  * under (its steps kernel + collective time only: host_cost_note), else NULL. */
 static const rl_serving_engine *hostless_engine(const rl_model *m, const rl_hw *h, int cal)
@@ -107,7 +100,7 @@ static const rl_serving_engine *hostless_engine(const rl_model *m, const rl_hw *
  * `n` of them) into o. */
 static void add_host_cost_note(cJSON *o, const char *names, int n)
 {
-    char s[768];
+    char s[1024]; /* the text (about 340 bytes) and names (size's, at most 512) */
     snprintf(s, sizeof s, "step times are kernel + collective time: no per-step host cost of "
              "the %s engine%s (scheduling, sampling, launch gaps) is charged: it overlaps them "
              "with the GPU step by default, host time beyond the step's has one public "
@@ -117,6 +110,13 @@ static void add_host_cost_note(cJSON *o, const char *names, int n)
     cJSON_AddStringToObject(o, "host_cost_note", s);
 }
 
+/* What a result timed by an engine (`cal`: its tables or efficiency; not
+ * --ideal, --mfu or a fitted profile, whose costs time steps and requests
+ * end to end) leaves out and adds from elsewhere (tester28 F8; docs/model.md,
+ * engine costs): host_cost_note when the engine has no per-step cost (its
+ * steps are kernel + collective time only), and with `ttft` (prefill,
+ * simulate) prefill_dispatch_note naming the source of the dispatch each
+ * TTFT carries (rl_ops_prefill_dispatch). */
 static void add_host_notes(cJSON *o, const rl_model *m, const rl_hw *h, int cal, int ttft)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
