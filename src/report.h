@@ -119,10 +119,12 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
  * refused. */
 FILE *rl_fopen_stream(const char *path, char *err, size_t errlen);
 
-/* rl_open_input as a zlib stream (gzip or plain text), noted as read as
- * `what` (guard.h rule 4: "a kernel table").  NULL with "PATH: reason" in
+/* rl_open_input as a zlib stream of a gzip-compressed file, noted as read
+ * as `what` (guard.h rule 4: "a kernel table").  NULL with "PATH: reason" in
  * err, errno ENOENT when the file is absent (review23 L2: a table that is a
- * FIFO blocked gzopen forever). */
+ * FIFO blocked gzopen forever), EINVAL when it is empty (0 bytes, or a gzip
+ * stream of no text) or not gzip-compressed (plain text): each table read
+ * so, kernel or collective, is refused so. */
 struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, size_t errlen);
 
 /* Create directory `dir` and its missing parents (mode 0755), like mkdir -p.
