@@ -956,14 +956,19 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen)
 }
 
 /* Wait until FIFO fd holds a byte or its writer closed, at most
- * RL_PIPE_WAIT_S.  0, or -1 with err. */
+ * RL_PIPE_WAIT_S.  0, or -1 with err; SIGINT or SIGTERM during the wait
+ * (poll's EINTR, rl_interrupted) is said as an interruption, which the
+ * callers exit 130 or 143 on, not as "Interrupted system call". */
 static int fifo_ready(int fd, const char *path, char *err, size_t errlen)
 {
     struct pollfd p = {.fd = fd, .events = POLLIN};
     int r = poll(&p, 1, RL_PIPE_WAIT_S * 1000);
     if (r > 0)
         return 0;
-    if (r < 0)
+    if (r < 0 && errno == EINTR && rl_interrupted())
+        snprintf(err, errlen, "%s: interrupted (%s) while waiting for the FIFO's writer", path,
+                 rl_interrupt_name());
+    else if (r < 0)
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     else
         snprintf(err, errlen, "%s: a FIFO that nothing wrote to within %d s; start its writer "

@@ -109,7 +109,10 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
  * writer started beside the reader (`gen > fifo &`) sends within it; a FIFO
  * nothing writes to is refused after it, not waited on forever (param.c
  * --trace's help quotes it).  A pipe (a shell's <(...) or |) has its
- * writer and is not timed. */
+ * writer and is not timed.  10 s is our own choice, from no external
+ * source: far above a writer's start-up (a shell forks it in
+ * milliseconds), short enough that a forgotten writer is said before a
+ * user gives up on the run; Ctrl-C ends the wait at once (exit 130). */
 #define RL_PIPE_WAIT_S 10
 
 /* rl_fopen_input, but a FIFO or pipe (a shell's <(...) as /dev/fd/N, a
