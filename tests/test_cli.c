@@ -2547,6 +2547,11 @@ static void size_notes_estimated_rows(void **state)
     assert_non_null(d);
     assert_null(strstr(d + 1, "rows on h100-sxm run a dtype their kernel tables do not measure"));
     assert_non_null(strstr(d, "no GEMM of int8 weights x bf16 compute, nor int8 KV-cache attention"));
+    /* the first derived row named by its label (rl_size_label), as the
+     * table prints it, not the chip again (review: "(the first, h100-sxm:
+     * trtllm's ...") */
+    assert_non_null(strstr(d, "(the first, row h100-sxm 1x1 tp1 w:int8 kv:int8 c:bf16 "));
+    assert_non_null(strstr(d, " B<=256: trtllm's kernel tables measure no GEMM"));
     assert_non_null(strstr(t, "Derived on h100-sxm: "));
     assert_non_null(strstr(t, "(provenance derived)"));
     free(t);
