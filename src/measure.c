@@ -256,6 +256,17 @@ static int has_cell(const ctx *c, char **f, int col)
 static int row_measured(ctx *c, char **f, rl_meas_row *r)
 {
     int st = r->phase == RL_MEAS_STATIC;
+    if (st && !has_cell(c, f, C_TOK_S) && !has_cell(c, f, C_MEASURED_S)) {
+        /* neither: both accepted columns named (review: only the first was) */
+        const char *tok = c->idx[C_TOK_S] < 0 ? "not in the header" : "empty";
+        const char *sec = c->idx[C_MEASURED_S] < 0 ? "not in the header" : "empty";
+        int hdr = c->idx[C_TOK_S] < 0 || c->idx[C_MEASURED_S] < 0;
+        snprintf(c->err, c->errlen, "%s:%d: a static row needs measured_tok_s_per_gpu or "
+                 "measured_s (the whole run's time): measured_tok_s_per_gpu %s, measured_s "
+                 "%s%s%s", c->path, c->line, tok, sec, hdr && *c->ignored ? "; not read: " : "",
+                 hdr ? c->ignored : "");
+        return -1;
+    }
     int col = st && (has_cell(c, f, C_TOK_S) || !has_cell(c, f, C_MEASURED_S)) ? C_TOK_S
                                                                               : C_MEASURED_S;
     int tok = col == C_TOK_S;
