@@ -504,6 +504,27 @@ static void measured_variants(const rl_serving_engine *e, rl_kclass c, char *buf
                      rl_kvariant_name((rl_kvariant)v));
 }
 
+/* GEMM table variant v said in roofline's --weights/--compute spelling,
+ * `noun` after it, then its table key where that differs (review: the MoE
+ * note read "mxfp4 weights x bf16 compute: ... bfloat16's"): "fp8 table",
+ * "bf16 table (key bfloat16)", "int8 weights x bf16 compute GEMM table
+ * (key int8_wo)". */
+static void gemm_variant_words(int v, const char *noun, char *buf, size_t n)
+{
+    static const rl_dtype W[RL_KV_COUNT] = {RL_BF16, RL_FP8,  RL_INT8, RL_INT4, RL_INT8,
+                                            RL_FP4,  RL_FP32, RL_FP8,  RL_MXFP4};
+    static const rl_dtype C[RL_KV_COUNT] = {RL_BF16, RL_FP8,  RL_BF16, RL_BF16, RL_INT8,
+                                            RL_FP4,  RL_FP32, RL_FP8,  RL_BF16};
+    const char *key = rl_kvariant_name((rl_kvariant)v), *w = rl_dtype_name(W[v]);
+    char pair[48];
+    if (W[v] == C[v])
+        snprintf(pair, sizeof pair, "%s", w);
+    else
+        snprintf(pair, sizeof pair, "%s weights x %s compute", w, rl_dtype_name(C[v]));
+    snprintf(buf, n, "%s %s%s%s%s", pair, noun, strcmp(pair, key) ? " (key " : "",
+             strcmp(pair, key) ? key : "", strcmp(pair, key) ? ")" : "");
+}
+
 /* Set by note_moe_from_gemm for the command's result (emit): its routed
  * experts are timed from the GEMM table.  Cleared before each command. */
 static int moe_from_gemm;
@@ -529,21 +550,28 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
      * are memory- (v) or compute-bound (vc) */
     int v = rl_ops_moe_gemm_variant(e, &o->prec, 0), vc = rl_ops_moe_gemm_variant(e, &o->prec, 1);
     const rl_moe_gemm_fix *f = v >= 0 && e->tables ? &e->tables->moe_gemm[v] : NULL;
-    char bias[256], from[256] = "", own[96];
+    char bias[256], from[384] = "", own[128], wv[80], wvc[80];
     int vo = rl_kvariant_gemm(o->prec.weights, o->prec.compute);
-    /* the run's own table key, or, where no key maps its weights x compute
+    /* the run's own table, or, where no key maps its weights x compute
      * (mxfp4 or fp4 weights over bf16 compute: engines.h DTYPE_MAP), the
-     * pair itself (tester53 F2: it printed "no ? GEMM table") */
-    if (vo >= 0)
-        snprintf(own, sizeof own, "%s GEMM table", rl_kvariant_name((rl_kvariant)vo));
-    else
+     * pair itself (tester53 F2: it printed "no ? GEMM table"); every dtype
+     * in flag spelling (gemm_variant_words) */
+    if (vo >= 0) {
+        gemm_variant_words(vo, "GEMM table", own, sizeof own);
+    } else {
         snprintf(own, sizeof own, "GEMM table key for %s weights x %s compute",
                  rl_dtype_name(o->prec.weights), rl_dtype_name(o->prec.compute));
-    if (v >= 0 && v != vo)
-        snprintf(from, sizeof from, " (no %s: %s's%s%s%s)", own,
-                 rl_kvariant_name(v), vc != v ? " when memory-bound, " : "",
-                 vc != v && vc >= 0 ? rl_kvariant_name(vc) : "",
-                 vc != v ? "'s when compute-bound" : "");
+    }
+    if (v >= 0 && v != vo) {
+        gemm_variant_words(v, "table", wv, sizeof wv);
+        if (vc >= 0 && vc != v) {
+            gemm_variant_words(vc, "table", wvc, sizeof wvc);
+            snprintf(from, sizeof from, " (no %s: the %s when memory-bound, the %s when compute-bound)",
+                     own, wv, wvc);
+        } else {
+            snprintf(from, sizeof from, " (no %s: the %s)", own, wv);
+        }
+    }
     if (f && f->n > 0) { /* the engine's measured bias (engines.h rl_moe_gemm_fix) */
         double lo = f->ln[0], hi = f->ln[0];
         for (int i = 1; i < f->n; i++) {

@@ -273,16 +273,6 @@ static void rows_free(rows *r)
     free(r->models);
 }
 
-/* The engine row r's engine cell names, "" for none: "none" is what
- * validate writes for a row timed by no engine's costs (step's engine at
- * --engine ideal or on a datasheet-only chip), which names no engine: the
- * row takes --engine's or the hw's default, as an empty cell, so that
- * validate's CSV reads back (tester53 F5). */
-static const char *row_engine(const rl_meas_row *r)
-{
-    return strcmp(r->engine, "none") == 0 ? "" : r->engine;
-}
-
 /* The index of spec `name` in the cache, loading it on first use; -1 with
  * err "FILE:LINE: column 'COL': reason" (or "--model"/"--hw" when the name
  * came from the command line). */
@@ -296,8 +286,8 @@ static int spec_index(rows *rs, int is_hw, const char *name, const rl_e2e_opts *
     /* the engine a hw spec selects: the row's engine column (validate,
      * tester44 F11: a row labelled vllm was timed by --engine's or the
      * default's tables), else --engine, else the spec's default ("") */
-    int own = is_hw && rs->row_engines && *row_engine(r); /* the row's engine column */
-    const char *engine = own ? row_engine(r) : !is_hw ? "" : rs->engine ? rs->engine : "";
+    int own = is_hw && rs->row_engines && *rl_meas_row_engine(r); /* the row's engine column */
+    const char *engine = own ? rl_meas_row_engine(r) : !is_hw ? "" : rs->engine ? rs->engine : "";
     for (int i = 0; i < *n; i++)
         if (strcmp(names[i], name) == 0 && (!is_hw || strcmp(rs->hw_engines[i], engine) == 0))
             return i;
@@ -635,7 +625,8 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
         if (hi < 0)
             return -1;
         int other_hw = only_hw && strcmp(rs->hws[hi].name, only_hw) != 0;
-        if (other_hw || (only_engine && *row_engine(r) && strcmp(row_engine(r), only_engine) != 0)) {
+        const char *re = rl_meas_row_engine(r);
+        if (other_hw || (only_engine && *re && strcmp(re, only_engine) != 0)) {
             if (!rs->other++) /* tester31 F3: a typo in a hw column shrank the fit unsaid */
                 snprintf(rs->other_first, sizeof rs->other_first, "line %d's %s '%.200s' is not "
                          "%s's '%.200s'", r->line, other_hw ? "hw" : "engine",

@@ -256,6 +256,17 @@ static int has_cell(const ctx *c, char **f, int col)
 static int row_measured(ctx *c, char **f, rl_meas_row *r)
 {
     int st = r->phase == RL_MEAS_STATIC;
+    if (st && !has_cell(c, f, C_TOK_S) && !has_cell(c, f, C_MEASURED_S)) {
+        /* neither: both accepted columns named (review: only the first was) */
+        const char *tok = c->idx[C_TOK_S] < 0 ? "not in the header" : "empty";
+        const char *sec = c->idx[C_MEASURED_S] < 0 ? "not in the header" : "empty";
+        int hdr = c->idx[C_TOK_S] < 0 || c->idx[C_MEASURED_S] < 0;
+        snprintf(c->err, c->errlen, "%s:%d: a static row needs measured_tok_s_per_gpu or "
+                 "measured_s (the whole run's time): measured_tok_s_per_gpu %s, measured_s "
+                 "%s%s%s", c->path, c->line, tok, sec, hdr && *c->ignored ? "; not read: " : "",
+                 hdr ? c->ignored : "");
+        return -1;
+    }
     int col = st && (has_cell(c, f, C_TOK_S) || !has_cell(c, f, C_MEASURED_S)) ? C_TOK_S
                                                                               : C_MEASURED_S;
     int tok = col == C_TOK_S;
@@ -323,12 +334,19 @@ static int parse_row(ctx *c, char **f, rl_meas_row *r)
            get_kv_split(c, f, r->kv_split, sizeof r->kv_split);
 }
 
-/* A hash of everything but the measurement: repeats hash alike. */
+const char *rl_meas_row_engine(const rl_meas_row *r)
+{
+    return strcmp(r->engine, "none") == 0 ? "" : r->engine;
+}
+
+/* A hash of everything but the measurement: repeats hash alike, an engine
+ * "none" as an empty cell (rl_meas_row_engine; review: the two counted as
+ * two configurations, so a fold holding out whole ones could split one). */
 static unsigned long long config_hash(const rl_meas_row *r)
 {
     long long nums[8] = {r->phase, r->tp, r->batch, r->pp, r->ep, r->context, r->tokens, r->output};
     unsigned long long h = rl_fnv1a(RL_FNV_BASIS, nums, sizeof nums);
-    const char *s[] = {r->model, r->hw, r->engine, r->weights, r->kv, r->compute};
+    const char *s[] = {r->model, r->hw, rl_meas_row_engine(r), r->weights, r->kv, r->compute};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
         h = rl_fnv1a(h, s[i], strlen(s[i]) + 1);
     return h;

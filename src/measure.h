@@ -114,4 +114,12 @@ unsigned long long rl_fnv1a(unsigned long long h, const void *data, size_t n);
  * counts a CSV's rows that were fitted on (tester23 F1). */
 unsigned int rl_meas_row_key(const rl_meas_row *r);
 
+/* The engine row r's engine cell names, "" for none: "none" is what
+ * validate writes for a row timed by no engine's costs (step's engine at
+ * --engine ideal or on a datasheet-only chip), which names no engine: the
+ * row takes --engine's or the hw's default, as an empty cell, so that
+ * validate's CSV reads back (tester53 F5).  Row keys and configurations
+ * (config) read it so: "none" and an empty cell are one configuration. */
+const char *rl_meas_row_engine(const rl_meas_row *r);
+
 #endif

@@ -732,9 +732,9 @@ const rl_command RL_COMMANDS[] = {
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
      "HBM capacity and bandwidth, and the mode its default engine's runs take (fitted,\n"
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
-     "step costs can follow\n"
-     "(ideal; serving engines come from hardware profiles that carry them).  A preset that\n"
-     "does not load is named on stderr with its file and reason, and nothing is listed (exit 2).",
+     "step costs can follow (ideal; serving engines come from hardware profiles that carry\n"
+     "them).  One preset that does not load makes list refuse: exit 2, that preset's file\n"
+     "and reason on stderr, and nothing listed (not the presets that did load).",
      "models|hw|engines [--format F] [--save FILE]   (hardware: the same as hw)"},
     {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
      "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"

@@ -913,8 +913,34 @@ struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, 
         close(fd);
         errno = ENOMEM;
     }
-    if (g)
-        rl_guard_read(&st, what); /* guard.h rule 4 */
+    if (!g)
+        return NULL;
+    rl_guard_read(&st, what); /* guard.h rule 4 */
+    /* every table read here is a gzip-compressed CSV (AIConfigurator's
+     * collectors write them so, calibrate --backend too); zlib would read
+     * other bytes through as they are (gzdirect), so an empty or plain-text
+     * file is refused here, naming it (tester52 F13 for kernel tables; one
+     * rule for collective ones too).  A stream broken at its first byte is
+     * left to the reader, which says it by line. */
+    int c = gzgetc(g), e = Z_OK;
+    const char *why = NULL;
+    if (c == -1 && (gzerror(g, &e), e == Z_OK || e == Z_STREAM_END))
+        why = gzdirect(g) ? "empty (0 bytes)" : "empty: its gzip stream holds no text";
+    else if (c != -1 && gzdirect(g))
+        why = "not gzip-compressed (plain text or another format, no gzip magic 1f 8b)";
+    if (why) {
+        snprintf(err, errlen, "%s: %s: %s is a gzip-compressed CSV%s", path, why, what,
+                 c == -1 ? "" : "; gzip it");
+        gzclose(g);
+        errno = EINVAL;
+        return NULL;
+    }
+    if (c != -1 && gzungetc(c, g) == -1) {
+        snprintf(err, errlen, "%s: cannot read: out of memory", path);
+        gzclose(g);
+        errno = ENOMEM;
+        return NULL;
+    }
     return g;
 }
 
@@ -930,14 +956,19 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen)
 }
 
 /* Wait until FIFO fd holds a byte or its writer closed, at most
- * RL_PIPE_WAIT_S.  0, or -1 with err. */
+ * RL_PIPE_WAIT_S.  0, or -1 with err; SIGINT or SIGTERM during the wait
+ * (poll's EINTR, rl_interrupted) is said as an interruption, which the
+ * callers exit 130 or 143 on, not as "Interrupted system call". */
 static int fifo_ready(int fd, const char *path, char *err, size_t errlen)
 {
     struct pollfd p = {.fd = fd, .events = POLLIN};
     int r = poll(&p, 1, RL_PIPE_WAIT_S * 1000);
     if (r > 0)
         return 0;
-    if (r < 0)
+    if (r < 0 && errno == EINTR && rl_interrupted())
+        snprintf(err, errlen, "%s: interrupted (%s) while waiting for the FIFO's writer", path,
+                 rl_interrupt_name());
+    else if (r < 0)
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     else
         snprintf(err, errlen, "%s: a FIFO that nothing wrote to within %d s; start its writer "

@@ -109,7 +109,10 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
  * writer started beside the reader (`gen > fifo &`) sends within it; a FIFO
  * nothing writes to is refused after it, not waited on forever (param.c
  * --trace's help quotes it).  A pipe (a shell's <(...) or |) has its
- * writer and is not timed. */
+ * writer and is not timed.  10 s is our own choice, from no external
+ * source: far above a writer's start-up (a shell forks it in
+ * milliseconds), short enough that a forgotten writer is said before a
+ * user gives up on the run; Ctrl-C ends the wait at once (exit 130). */
 #define RL_PIPE_WAIT_S 10
 
 /* rl_fopen_input, but a FIFO or pipe (a shell's <(...) as /dev/fd/N, a
@@ -119,10 +122,12 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
  * refused. */
 FILE *rl_fopen_stream(const char *path, char *err, size_t errlen);
 
-/* rl_open_input as a zlib stream (gzip or plain text), noted as read as
- * `what` (guard.h rule 4: "a kernel table").  NULL with "PATH: reason" in
+/* rl_open_input as a zlib stream of a gzip-compressed file, noted as read
+ * as `what` (guard.h rule 4: "a kernel table").  NULL with "PATH: reason" in
  * err, errno ENOENT when the file is absent (review23 L2: a table that is a
- * FIFO blocked gzopen forever). */
+ * FIFO blocked gzopen forever), EINVAL when it is empty (0 bytes, or a gzip
+ * stream of no text) or not gzip-compressed (plain text): each table read
+ * so, kernel or collective, is refused so. */
 struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, size_t errlen);
 
 /* Create directory `dir` and its missing parents (mode 0755), like mkdir -p.

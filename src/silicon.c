@@ -219,26 +219,6 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
     }
 }
 
-/* -1 with err naming c's file when its first csv_next (rc) found it empty
- * or not gzip-compressed, else rc (tester52 F13: an empty file and a
- * plain-text one were each said to have "no '# device:' line").  A kernel
- * table is a gzip-compressed CSV (FILES below, as AIConfigurator's
- * collectors write them and calibrate --backend does); zlib reads other
- * bytes through as they are (gzdirect), so a plain-text table read as one. */
-static int table_opened(const csv *c, int rc, char *err, size_t errlen)
-{
-    if (rc < 0)
-        return rc;
-    if (rc == 0 && c->line == 0)
-        RL_FAIL("%s: %s: a kernel table is a gzip-compressed CSV (a '# device:' line, a "
-                "header and its rows)", c->path,
-                gzdirect(c->gz) ? "empty (0 bytes)" : "empty: its gzip stream holds no text");
-    if (gzdirect(c->gz))
-        RL_FAIL("%s: not gzip-compressed (plain text or another format, no gzip magic 1f 8b): "
-                "a kernel table is a gzip-compressed CSV; gzip it", c->path);
-    return rc;
-}
-
 /* ---- one file's configurations ---------------------------------------------- */
 
 /* One measured row: its configuration key (every column but kernel_source
@@ -416,7 +396,7 @@ static int read_file(const char *path, rl_kclass cls, rl_silicon *s, rows *r, ch
     c.gz = rl_gzopen_input(path, "a kernel table", err, errlen);
     if (!c.gz)
         return errno == ENOENT ? 1 : -1;
-    int rc = table_opened(&c, csv_next(&c, s, err, errlen), err, errlen);
+    int rc = csv_next(&c, s, err, errlen); /* an empty or plain-text file: refused at open */
     if (rc == 0) {
         snprintf(err, errlen, "%s: no header line (%ld line(s), comments or blank)", path, c.line);
         rc = -1;
@@ -1643,10 +1623,12 @@ static int tables_device(const char *dir, const char *engine, int unchecked, cha
         snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
         memset(&s, 0, sizeof s);
         csv f = {.path = path, .gz = rl_gzopen_input(path, "a kernel table", e, sizeof e)};
-        if (!f.gz)
+        if (!f.gz && errno == ENOENT)
             continue;
+        if (!f.gz) /* an empty or plain-text table is said here too (tester52 F13) */
+            RL_FAIL("%s", e);
         /* the comments up to the header line */
-        int rc = table_opened(&f, csv_next(&f, &s, e, sizeof e), e, sizeof e);
+        int rc = csv_next(&f, &s, e, sizeof e);
         gzclose(f.gz);
         if (rc < 0) /* a truncated or corrupt stream said as one, not as a missing device line
                      * (tester19 F6) */

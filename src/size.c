@@ -1439,7 +1439,8 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
 
 /* Whether plan c runs a dtype the kernel tables of its profile h do not
  * measure (engines.h rl_engine_derived: the GEMM of its weights x compute,
- * the attention of its KV dtype), with why naming them and the tables. */
+ * the attention of its KV dtype), with why naming them and the engine's
+ * tables (not the chip: each caller names the chip or the row). */
 static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candidate *c, char *why,
                         size_t n)
 {
@@ -1450,8 +1451,7 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
                 ? rl_engine_derived(e->tables, m->attention == RL_ATTN_MLA, gw, c->p.kv, gc)
                 : 0;
     if (d)
-        snprintf(why, n, "%.64s: %.32s's kernel tables measure no %s%s%s%s%s%s%s", h->name,
-                 e->name, d & RL_DERIVED_GEMM ? "GEMM of " : "",
+        snprintf(why, n, "%.32s's kernel tables measure no %s%s%s%s%s%s%s", e->name, d & RL_DERIVED_GEMM ? "GEMM of " : "",
                  d & RL_DERIVED_GEMM ? rl_dtype_name(gw) : "",
                  d & RL_DERIVED_GEMM ? " weights x " : "",
                  d & RL_DERIVED_GEMM ? rl_dtype_name(gc) : "",
@@ -1466,8 +1466,8 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
                                (double)m->top_k, (double)m->experts};
         if (!rl_engine_table(e->tables, RL_KC_MOE,
                              rl_kvariant_moe(e->tables, c->p.weights, c->p.compute, x), x)) {
-            snprintf(why, n, "%.64s: %.32s's kernel tables measure no MoE kernel of %s weights "
-                     "x %s compute for the routed experts' shape", h->name, e->name,
+            snprintf(why, n, "%.32s's kernel tables measure no MoE kernel of %s weights "
+                     "x %s compute for the routed experts' shape", e->name,
                      rl_dtype_name(c->p.weights), rl_dtype_name(c->p.compute));
             d = RL_DERIVED_GEMM;
         }
@@ -1523,21 +1523,23 @@ int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, cha
 int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
                          size_t len)
 {
-    char why[512], first[512] = "";
+    char why[512], first[512] = "", label[160] = "";
     int n = 0, of = 0;
     buf[0] = '\0';
     for (int i = 0; in->calibrated && i < r->n; i++) {
         if (r->c[i].hw != hw)
             continue;
         of++;
-        if (derived_plan(in->m, &in->hw[hw], &r->c[i], why, sizeof why) && !n++)
+        if (derived_plan(in->m, &in->hw[hw], &r->c[i], why, sizeof why) && !n++) {
             snprintf(first, sizeof first, "%s", why);
+            rl_size_label(in, &r->c[i], label, sizeof label); /* the row, as the table names it */
+        }
     }
     if (n > 0)
         snprintf(buf, len, "%d of %d rows on %s run a dtype their kernel tables do not measure "
-                 "(the first, %s): those operators are derived, the nearest measured dtype's "
-                 "efficiency at the same shape times their own roofline (provenance derived), "
-                 "not measured", n, of, in->hw[hw].name, first);
+                 "(the first, row %s: %s): those operators are derived, the nearest measured "
+                 "dtype's efficiency at the same shape times their own roofline (provenance "
+                 "derived), not measured", n, of, in->hw[hw].name, label, first);
     return n;
 }
 
@@ -1575,7 +1577,8 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
                          why);
         } else if (derived_plan(in->m, &base[c->hw], c, why, sizeof why)) {
             if (out->unbanded_derived++ == 0)
-                snprintf(out->derived_why, sizeof out->derived_why, "%s", why);
+                snprintf(out->derived_why, sizeof out->derived_why, "%.64s: %.400s",
+                         base[c->hw].name, why);
         } else
             pl->p[kept++] = pl->p[i];
     }

@@ -2287,7 +2287,12 @@ static void ops_json(void **state)
      * so the note names fp8 and its fit, not the uncorrected 1.45x story */
     assert_int_equal(run_cli("ops --model mixtral-8x7b --hw h100-sxm --chips 8 --batch 1 --context "
                              "2048 --weights int8", out, sizeof out), 0);
-    assert_non_null(strstr(out, "(no int8_wo GEMM table: fp8's when memory-bound"));
+    /* one dtype spelling, the flags', table keys in parentheses (review:
+     * "bf16 compute: fp8's ..., bfloat16's when compute-bound") */
+    assert_non_null(strstr(out, "(no int8 weights x bf16 compute GEMM table (key int8_wo): the fp8 "
+                                "table when memory-bound, the bf16 table (key bfloat16) when "
+                                "compute-bound)"));
+    assert_null(strstr(out, "bfloat16's"));
     assert_non_null(strstr(out, "then x0.72 to x2.10 by rows per expert"));
     assert_null(strstr(out, "1.45x slower"));
     /* tester53 F2: mxfp4 and fp4 weights over bf16 compute map to no GEMM
@@ -2301,6 +2306,7 @@ static void ops_json(void **state)
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
         assert_non_null(strstr(out, want));
         assert_null(strstr(out, "no ? GEMM"));
+        assert_null(strstr(out, "bfloat16's"));
     }
     assert_int_equal(run_cli("ops --model llama3-8b --hw h100-sxm --phase prefill", out, sizeof out), 2);
     assert_non_null(strstr(out, "--tokens"));
@@ -2541,6 +2547,11 @@ static void size_notes_estimated_rows(void **state)
     assert_non_null(d);
     assert_null(strstr(d + 1, "rows on h100-sxm run a dtype their kernel tables do not measure"));
     assert_non_null(strstr(d, "no GEMM of int8 weights x bf16 compute, nor int8 KV-cache attention"));
+    /* the first derived row named by its label (rl_size_label), as the
+     * table prints it, not the chip again (review: "(the first, h100-sxm:
+     * trtllm's ...") */
+    assert_non_null(strstr(d, "(the first, row h100-sxm 1x1 tp1 w:int8 kv:int8 c:bf16 "));
+    assert_non_null(strstr(d, " B<=256: trtllm's kernel tables measure no GEMM"));
     assert_non_null(strstr(t, "Derived on h100-sxm: "));
     assert_non_null(strstr(t, "(provenance derived)"));
     free(t);

@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include <lauxlib.h>
 
@@ -709,6 +710,17 @@ static void vllm_switch_not_crossed(void **state)
     lua_close(L);
 }
 
+/* write_temp, gzip-compressed: a collective table as its collectors write it */
+static void write_temp_gz(char *path, const char *text)
+{
+    write_temp(path, ".csv.gz", "");
+    gzFile g = gzopen(path, "wb");
+    assert_non_null(g);
+    int len = (int)strlen(text);
+    assert_int_equal(gzwrite(g, text, (unsigned)len), len);
+    assert_int_equal(gzclose(g), Z_OK);
+}
+
 /* Synthetic rows on the line t = 10 us + bytes / 1e11 B/s (16-bit elements
  * from 256 to 2^27): the weighted least squares recovers latency 1e-5 s and
  * bw 1e11 B/s (tolerance 1e-9), the floor is the first row's time and (M)'s
@@ -723,7 +735,7 @@ static void fit_closed_form(void **state)
     for (double e = 256; e <= 134217728; e *= 2)
         k += snprintf(text + k, sizeof text - (size_t)k, "all_gather,NCCL,half,4,%.0f,%.17g\n", e,
                       (1e-5 + 2 * e / 1e11) * 1e3);
-    write_temp(path, ".csv", text);
+    write_temp_gz(path, text);
     rl_coll_sample *s = NULL;
     size_t n = 0, cap = 0;
     char err[512];
@@ -738,24 +750,49 @@ static void fit_closed_form(void **state)
     assert_true(p90 < 1e-9);
     free(s);
     unlink(path);
-    write_temp(path, ".csv", "op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"
+    write_temp_gz(path, "op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"
                              "all_gather,NCCL,half,4,256,0\n");
     s = NULL;
     n = cap = 0;
     assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
     assert_non_null(strstr(err, ":2: column 'latency': expected milliseconds > 0"));
     unlink(path);
-    write_temp(path, ".csv", "op_name,kernel_source,num_gpus,message_size,latency\n");
+    write_temp_gz(path, "op_name,kernel_source,num_gpus,message_size,latency\n");
     assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
     assert_non_null(strstr(err, ":1: column 'nccl_dtype' or 'allreduce_dtype': missing"));
     unlink(path);
+    /* one rule with kernel tables (tester52 F13): an empty file, an empty
+     * gzip stream and a plain-text table are refused, naming the file (each
+     * read before: the plain text imported, the others "no header line") */
+    static const struct {
+        const char *text, *want; /* text NULL: 0 bytes; "": an empty gzip stream */
+    } odd[] = {
+        {NULL, ": empty (0 bytes): a collective table is a gzip-compressed CSV"},
+        {"", ": empty: its gzip stream holds no text"},
+        {"op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"
+         "all_gather,NCCL,half,4,256,0.01\n",
+         ": not gzip-compressed (plain text or another format, no gzip magic 1f 8b): a "
+         "collective table is a gzip-compressed CSV; gzip it"},
+    };
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        if (odd[i].text && !*odd[i].text)
+            write_temp_gz(path, "");
+        else
+            write_temp(path, ".csv.gz", odd[i].text ? odd[i].text : "");
+        n = 0;
+        assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
+        if (strncmp(err, path, strlen(path)) || !strstr(err, odd[i].want))
+            fail_msg("case %zu: '%s' lacks '%s'", i, err, odd[i].want);
+        assert_int_equal(n, 0);
+        unlink(path);
+    }
     /* review23 L2: a FIFO is refused, never opened blocking */
     assert_int_equal(mkfifo(path, 0600), 0);
     assert_int_equal(rl_collfit_read(path, &s, &n, &cap, err, sizeof err), -1);
     assert_non_null(strstr(err, ": not a regular file (a FIFO)"));
     unlink(path);
     /* the same size twice, 0.01 and 0.03 ms: more than 2x apart, refused by the fit */
-    write_temp(path, ".csv", "op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"
+    write_temp_gz(path, "op_name,kernel_source,nccl_dtype,num_gpus,message_size,latency\n"
                              "all_gather,NCCL,half,4,256,0.01\nall_gather,NCCL,half,4,256,0.03\n"
                              "all_gather,NCCL,half,4,1048576,0.05\n"
                              "all_gather,NCCL,half,4,4194304,0.09\n");
