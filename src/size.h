@@ -436,9 +436,10 @@ int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t
 
 /* The same caution for profile h, a TPOT target slo_tpot (0: none) and
  * a run timed calibrated (1) or not (--ideal: no host cost charged); `who`
- * names what cannot meet it ("no row", size; "no run", simulate, tester51
- * F3's leftover: simulate takes the targets too).  1 with the caution in
- * buf, else 0. */
+ * names what cannot meet it ("no row", size; "no configuration", simulate,
+ * tester51 F3's leftover: simulate takes the targets too, and leaves the
+ * caution out under --spec, whose steps emit several tokens).  1 with the
+ * caution in buf, else 0. */
 int rl_tpot_host_caution(const rl_hw *h, int calibrated, double slo_tpot, const char *who,
                          char *buf, size_t len);
 
