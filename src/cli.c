@@ -515,6 +515,9 @@ static void gemm_variant_words(int v, const char *noun, char *buf, size_t n)
                                             RL_FP4,  RL_FP32, RL_FP8,  RL_MXFP4};
     static const rl_dtype C[RL_KV_COUNT] = {RL_BF16, RL_FP8,  RL_BF16, RL_BF16, RL_INT8,
                                             RL_FP4,  RL_FP32, RL_FP8,  RL_BF16};
+    /* one entry per variant, in engines.h's order (review46: a variant
+     * added there would read W/C 0, bf16, unsaid) */
+    _Static_assert(RL_KV_MXFP4 == 8 && RL_KV_COUNT == 9, "W and C list every rl_kvariant");
     const char *key = rl_kvariant_name((rl_kvariant)v), *w = rl_dtype_name(W[v]);
     char pair[48];
     if (W[v] == C[v])
