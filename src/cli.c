@@ -2508,14 +2508,17 @@ static int prefill_bound(const rl_serve_result *r)
  * replica's pages filled (kv_peak_frac 0.95 or more, as link_bound and
  * prefill_bound read 0.9 of a busy resource; a page rounding leaves the
  * last pages of a nearly full pool unused) or sequences were preempted for
- * room, while the batch averaged under 0.9 of max_seqs (tester54 F3:
- * llama3-70b fp8 on one H100, 3000 + 2000-token requests at 3 req/s: KV
- * peak 0.9999, 266 preemptions, decode batch 17 of a cap of 256, read "TPOT
- * is capped by the batch cap"). */
-static int kv_bound(const rl_serve_result *r, const rl_serve_config *c)
+ * room, while no admission ever found max_seqs sequences (seqs_peak, the
+ * run's serve.h seqs_peak) (tester54 F3: llama3-70b fp8 on one H100, 3000
+ * + 2000-token requests at 3 req/s: KV peak 0.9999, 266 preemptions,
+ * decode batch 17 of a cap of 256, read "TPOT is capped by the batch
+ * cap").  Not the mean batch: ramp and drain steps hold it down, so a
+ * short run at the cap read KV-bound (review46: llama3-8b, 1000 + 800
+ * tokens at 200 req/s, KV peak 0.955, mean batch 198 of 256 at 400
+ * requests, 249 at 2000, the cap reached in both). */
+static int kv_bound(const rl_serve_result *r, const rl_serve_config *c, long long seqs_peak)
 {
-    return (r->kv_peak_frac >= 0.95 || r->preemptions > 0) &&
-           r->mean_decode_batch < 0.9 * c->max_seqs;
+    return (r->kv_peak_frac >= 0.95 || r->preemptions > 0) && seqs_peak < c->max_seqs;
 }
 
 /* The overload note: the run fell measurably short of its arrivals
@@ -2546,7 +2549,8 @@ static int kv_bound(const rl_serve_result *r, const rl_serve_config *c)
  * about 1, its link busy 0.9995 of the run, read "TPOT is capped by the
  * batch cap"). */
 static int note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
-                         double free_qps, long long n, const rl_serve_config *c)
+                         double free_qps, long long n, const rl_serve_config *c,
+                         long long seqs_peak)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
@@ -2611,7 +2615,7 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  "(max_seqs %d); more --prefill-replicas raise the rate",
                  c->prefill_replicas, r->prefill_utilization, r->ttft.p50, r->ttft_service.p50,
                  r->mean_decode_batch, c->max_seqs);
-    else if (kv_bound(r, c))
+    else if (kv_bound(r, c, seqs_peak))
         snprintf(why, sizeof why, ", and the KV cache is the limit: it peaked at %.4g of its "
                  "pages (kv_peak_frac) with %lld preemptions while the decode batch averaged "
                  "%.3g, below the batch cap (max_seqs %d), so TPOT is that of a batch the KV "
@@ -2989,7 +2993,10 @@ int rl_cli_simulate(rl_opts *o)
     rl_serve_result r;
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
+    long long seqs_peak = 0; /* the run's, for note_overload (kv_bound) */
+    c.seqs_peak = &seqs_peak;
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
+    c.seqs_peak = NULL;
     if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
@@ -3081,7 +3088,7 @@ int rl_cli_simulate(rl_opts *o)
     char missed[256];
     if (free_qps >= reached && !unresolved)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
-    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c) && !unresolved &&
+    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak) && !unresolved &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
         note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
     if (o->plot) {

@@ -6772,6 +6772,16 @@ static void disagg_link_bound_named(void **state)
     assert_true(num(j, "kv_peak_frac") > 0.95 && num(j, "preemptions") > 0 &&
                 num(j, "mean_decode_batch") < 0.9 * 256);
     cJSON_Delete(j);
+    /* review46: a run that reaches its cap with the KV nearly full (peak
+     * 0.955, no preemption) is the batch cap's, however short: at 400
+     * requests ramp and drain held its mean batch to 198 of 256 (under 0.9
+     * of it) and it read "the KV cache is the limit"; 2000 read the cap */
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 200 --prompt-len 1000 "
+                       "--out-len 800 --requests 400 --format json",
+                       "and TPOT is capped by the batch cap (max_seqs 256)");
+    assert_null(strstr(out, "the KV cache is the limit"));
+    assert_true(num(j, "kv_peak_frac") > 0.95 && num(j, "mean_decode_batch") < 0.9 * 256);
+    cJSON_Delete(j);
     j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
                        "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "prefill_kv_peak_frac")));
