@@ -962,10 +962,11 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen)
 static int fifo_ready(int fd, const char *path, char *err, size_t errlen)
 {
     struct pollfd p = {.fd = fd, .events = POLLIN};
-    int r = poll(&p, 1, RL_PIPE_WAIT_S * 1000);
+    /* a signal before poll starts (after open) is seen here, not after 10 s */
+    int r = rl_interrupted() ? -1 : poll(&p, 1, RL_PIPE_WAIT_S * 1000);
     if (r > 0)
         return 0;
-    if (r < 0 && errno == EINTR && rl_interrupted())
+    if (rl_interrupted())
         snprintf(err, errlen, "%s: interrupted (%s) while waiting for the FIFO's writer", path,
                  rl_interrupt_name());
     else if (r < 0)
