@@ -1189,12 +1189,12 @@ static int emit(const rl_opts *o, cJSON *result)
 /* A note when h's fitted engine costs are applied outside what they were
  * fitted on (model, weight dtype, TP over `chips`): the time extrapolates. */
 static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, long long chips,
-                           rl_precision p)
+                           long long pp, rl_precision p)
 {
     char d[600];
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
-    rl_ec_differs(&h->engine_costs, m->name, dt, chips, d, sizeof d);
+    rl_ec_differs(&h->engine_costs, m->name, dt, chips, pp, d, sizeof d);
     const rl_engine_costs *c = &h->engine_costs;
     double act = c->v[RL_EC_PREFILL_ACT];
     char term[640] = "";
@@ -1306,7 +1306,7 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         fitted = 0;
     }
     if (fitted) {
-        note_fitted_on(cmd, m, h, o->chips, o->prec);
+        note_fitted_on(cmd, m, h, o->chips, 1, o->prec);
         note_fitted_grid(cmd, o, h, prefill);
     }
     if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, kv_copies, o->prec, lo, hi, err,
@@ -1719,7 +1719,7 @@ int rl_cli_step(rl_opts *o)
     int replicas = o->sharded && !fitted && !m.abstract && !o->ideal &&
                    rl_e2e_fitted_plan(&h, &o->plan);
     if (replicas)
-        note_fitted_on("step", &m, &h, o->plan.tp, o->prec);
+        note_fitted_on("step", &m, &h, o->plan.tp, o->plan.pp, o->prec);
     else if (tp_path && one_d) /* other plans: emit_fitted notes it */
         note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d)
@@ -3011,7 +3011,8 @@ int rl_cli_simulate(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     if (j && h.engine_costs.present && !o->ideal)
-        note_fitted_on("simulate", &m, &h, o->chips / (o->plan.pp > 1 ? o->plan.pp : 1), o->prec);
+        note_fitted_on("simulate", &m, &h, o->chips / (o->plan.pp > 1 ? o->plan.pp : 1), o->plan.pp,
+                       o->prec);
     if (j)
         note_band_outside("simulate", &h, 1);
     if (j)

@@ -855,14 +855,15 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
 }
 
 const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
-                           rl_dtype kv, rl_dtype compute, long long tp, char *why, size_t n)
+                           rl_dtype kv, rl_dtype compute, long long tp, long long pp, char *why,
+                           size_t n)
 {
     char d[600] = "";
     const char *mode = rl_hw_default_mode(h, calibrated);
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, weights, kv, compute);
     if (!strcmp(mode, "fitted"))
-        rl_ec_differs(&h->engine_costs, model, dt, tp, d, sizeof d);
+        rl_ec_differs(&h->engine_costs, model, dt, tp, pp, d, sizeof d);
     if (why && n)
         snprintf(why, n, "%s", d);
     return *d ? "estimated" : mode;
