@@ -1841,7 +1841,7 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
         {"slo_attainment", c->slo_attainment},
         {"utilization", c->utilization},
         {"mean_decode_batch", c->mean_decode_batch},
-        {"kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens)},
+        {"kv_capacity_tokens_per_replica", rl_size_kv_tokens(c)},
     };
     add_numbers(o, rest, sizeof rest / sizeof rest[0]);
     if (c->banded) /* the band beside the times, from the runs at its edges (size.h) */
