@@ -1050,16 +1050,20 @@ static void untabled_rows(const cJSON *result, double p[5], char *at, size_t n)
  * rows read estimated, the first named with its table-time share (tester52
  * F9: 5 of 12 size rows, int8 weights and KV on h100-sxm, read estimated
  * unsaid); rows read from a CSV (their key `line`) by their line numbers,
- * the first eight (tester54 F4: "the first, a row" named none). */
+ * the first eight (tester54 F4: "the first, a row" named none), and
+ * validate --backend's by phase, batch and context (tester55 F2). */
 static void note_estimated_rows(const rl_opts *o, const cJSON *result)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows"), *r, *first = NULL;
     int n = 0, all = 0;
-    char lines[128] = "";
-    size_t k = 0;
+    char lines[128] = "", shapes[512] = "";
+    size_t k = 0, ks = 0;
     cJSON_ArrayForEach(r, rows) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "mode");
         const cJSON *line = cJSON_GetObjectItemCaseSensitive(r, "line");
+        const cJSON *phase = cJSON_GetObjectItemCaseSensitive(r, "phase");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(r, "batch");
+        const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(r, "context");
         all++;
         if (!cJSON_IsString(m) || strcmp(m->valuestring, "estimated") != 0)
             continue;
@@ -1067,6 +1071,11 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
         if (cJSON_IsNumber(line) && n <= 8 && k < sizeof lines)
             k += (size_t)snprintf(lines + k, sizeof lines - k, "%s%lld", n > 1 ? ", " : "",
                                   (long long)line->valuedouble);
+        if (cJSON_IsString(phase) && cJSON_IsNumber(b) && cJSON_IsNumber(ctx) && n <= 8 &&
+            ks < sizeof shapes)
+            ks += (size_t)snprintf(shapes + ks, sizeof shapes - ks, "%s%.16s batch %lld context "
+                                   "%lld", n > 1 ? ", " : "", phase->valuestring,
+                                   (long long)b->valuedouble, (long long)ctx->valuedouble);
     }
     if (!first)
         return;
@@ -1081,6 +1090,8 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
     else if (*lines)
         snprintf(who, sizeof who, "CSV line%s %s%s%s", n > 1 ? "s" : "", lines,
                  n > 8 ? ", ..." : "", s);
+    else if (*shapes)
+        snprintf(who, sizeof who, "%.200s%s; the first's%s", shapes, n > 8 ? ", ..." : "", s);
     else
         snprintf(who, sizeof who, "the first, a row%s", s);
     rl_cli_say(o, "note: %d of %d rows read mode estimated (%s): the engine's "
