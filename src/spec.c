@@ -99,6 +99,7 @@ static const field MODEL_FIELDS[] = {
     MF(norms_per_layer, T_INT, 0),
     MF(qk_norm, T_BOOL, 0),
     MF(attention_bias, T_BOOL, 0),
+    MF(qkv_bias, T_BOOL, 0),
     MF(mlp_bias, T_BOOL, 0),
     MF(attention_sinks, T_BOOL, 0),
     MF(max_context, T_INT, ABS | POS),
@@ -399,10 +400,10 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
                 "for none set sliding_window = 0 and first_sliding_layer = 0 (--set "
                 "model.sliding_window=0 --set model.first_sliding_layer=0)",
                 origin, m->first_sliding_layer, m->layers);
-    if (m->attention == RL_ATTN_MLA && m->attention_bias)
-        RL_FAIL("%s: field 'attention_bias': not with attention = \"mla\" (no MLA checkpoint has "
+    if (m->attention == RL_ATTN_MLA && (m->attention_bias || m->qkv_bias))
+        RL_FAIL("%s: field '%s': not with attention = \"mla\" (no MLA checkpoint has "
                 "projection biases)",
-                origin);
+                origin, m->attention_bias ? "attention_bias" : "qkv_bias");
     return 0;
 }
 

@@ -132,6 +132,10 @@ typedef struct {
     long long norms_per_layer;
     int qk_norm;
     int attention_bias;
+    /* qkv_bias: q, k and v carry biases of their output widths, o none
+     * (Qwen2Attention, transformers modeling_qwen2.py; import-hf writes it
+     * for model_type qwen2, tester55 F5); attention_bias counts them too */
+    int qkv_bias;
     int mlp_bias;
     int attention_sinks;
 
