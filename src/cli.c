@@ -1094,11 +1094,17 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
         snprintf(who, sizeof who, "%.200s%s; the first's%s", shapes, n > 8 ? ", ..." : "", s);
     else
         snprintf(who, sizeof who, "the first, a row%s", s);
-    rl_cli_say(o, "note: %d of %d rows read mode estimated (%s): the engine's "
-                  "kernel tables time less than half of their steps (their dtypes have no "
-                  "table, or their shapes lie beyond its grid), so those rows are estimates "
-                  "beyond what the tables measured",
-               n, all, who);
+    /* a row without a share was not timed by kernel tables: fitted costs
+     * off their fit (a model, dtype, TP range or pipeline they never saw:
+     * tester55 F1), or a chip with nothing measured */
+    rl_cli_say(o, "note: %d of %d rows read mode estimated (%s): %s", n, all, who,
+               cJSON_IsNumber(share)
+                   ? "the engine's kernel tables time less than half of their steps (their "
+                     "dtypes have no table, or their shapes lie beyond its grid), so those rows "
+                     "are estimates beyond what the tables measured"
+                   : "nothing measured times them as they run (fitted engine costs applied "
+                     "outside the models, dtypes, TP range or pipeline they were fitted on, or "
+                     "a chip with no tables): step or prefill of that configuration names which");
 }
 
 /* tester50 F2: a result reads `estimated` and says why on stderr, each
