@@ -12,8 +12,12 @@ static double attention_params_layer(const rl_model *m, int vectors)
 {
     double D = (double)m->d_model, N = (double)m->heads, H = (double)m->head_dim;
     double K = (double)m->kv_heads;
-    /* biases of q, k, v (their output widths) and o (D); one sink per head */
-    double bias = vectors && m->attention_bias ? H * (N + 2.0 * K) + D : 0.0;
+    /* biases of q, k, v (their output widths) and o (D), or of q, k and v
+     * alone (qkv_bias: Qwen2); one sink per head */
+    double bias = !vectors             ? 0.0
+                  : m->attention_bias ? H * (N + 2.0 * K) + D
+                  : m->qkv_bias       ? H * (N + 2.0 * K)
+                                      : 0.0;
     double sinks = vectors && m->attention_sinks ? N : 0.0;
     if (m->attention != RL_ATTN_MLA)
         return 2.0 * D * H * (N + K) + bias + sinks;

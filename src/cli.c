@@ -1081,16 +1081,20 @@ static void untabled_rows(const cJSON *result, double p[5], char *at, size_t n)
  * rows read estimated, the first named with its table-time share (tester52
  * F9: 5 of 12 size rows, int8 weights and KV on h100-sxm, read estimated
  * unsaid); rows read from a CSV (their key `line`) by their line numbers,
- * the first eight (tester54 F4: "the first, a row" named none). */
+ * the first eight (tester54 F4: "the first, a row" named none), and
+ * validate --backend's by phase, batch and context (tester55 F2). */
 static void note_estimated_rows(const rl_opts *o, const cJSON *result)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows"), *r, *first = NULL;
     int n = 0, all = 0;
-    char lines[128] = "";
-    size_t k = 0;
+    char lines[128] = "", shapes[512] = "";
+    size_t k = 0, ks = 0;
     cJSON_ArrayForEach(r, rows) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "mode");
         const cJSON *line = cJSON_GetObjectItemCaseSensitive(r, "line");
+        const cJSON *phase = cJSON_GetObjectItemCaseSensitive(r, "phase");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(r, "batch");
+        const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(r, "context");
         all++;
         if (!cJSON_IsString(m) || strcmp(m->valuestring, "estimated") != 0)
             continue;
@@ -1098,6 +1102,11 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
         if (cJSON_IsNumber(line) && n <= 8 && k < sizeof lines)
             k += (size_t)snprintf(lines + k, sizeof lines - k, "%s%lld", n > 1 ? ", " : "",
                                   (long long)line->valuedouble);
+        if (cJSON_IsString(phase) && cJSON_IsNumber(b) && cJSON_IsNumber(ctx) && n <= 8 &&
+            ks < sizeof shapes)
+            ks += (size_t)snprintf(shapes + ks, sizeof shapes - ks, "%s%.16s batch %lld context "
+                                   "%lld", n > 1 ? ", " : "", phase->valuestring,
+                                   (long long)b->valuedouble, (long long)ctx->valuedouble);
     }
     if (!first)
         return;
@@ -1112,13 +1121,21 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
     else if (*lines)
         snprintf(who, sizeof who, "CSV line%s %s%s%s", n > 1 ? "s" : "", lines,
                  n > 8 ? ", ..." : "", s);
+    else if (*shapes)
+        snprintf(who, sizeof who, "%.200s%s; the first's%s", shapes, n > 8 ? ", ..." : "", s);
     else
         snprintf(who, sizeof who, "the first, a row%s", s);
-    rl_cli_say(o, "note: %d of %d rows read mode estimated (%s): the engine's "
-                  "kernel tables time less than half of their steps (their dtypes have no "
-                  "table, or their shapes lie beyond its grid), so those rows are estimates "
-                  "beyond what the tables measured",
-               n, all, who);
+    /* a row without a share was not timed by kernel tables: fitted costs
+     * off their fit (a model, dtype, TP range or pipeline they never saw:
+     * tester55 F1), or a chip with nothing measured */
+    rl_cli_say(o, "note: %d of %d rows read mode estimated (%s): %s", n, all, who,
+               cJSON_IsNumber(share)
+                   ? "the engine's kernel tables time less than half of their steps (their "
+                     "dtypes have no table, or their shapes lie beyond its grid), so those rows "
+                     "are estimates beyond what the tables measured"
+                   : "nothing measured times them as they run (fitted engine costs applied "
+                     "outside the models, dtypes, TP range or pipeline they were fitted on, or "
+                     "a chip with no tables): step or prefill of that configuration names which");
 }
 
 /* tester50 F2: a result reads `estimated` and says why on stderr, each
@@ -1220,12 +1237,12 @@ static int emit(const rl_opts *o, cJSON *result)
 /* A note when h's fitted engine costs are applied outside what they were
  * fitted on (model, weight dtype, TP over `chips`): the time extrapolates. */
 static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, long long chips,
-                           rl_precision p)
+                           long long pp, rl_precision p)
 {
     char d[600];
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
-    rl_ec_differs(&h->engine_costs, m->name, dt, chips, d, sizeof d);
+    rl_ec_differs(&h->engine_costs, m->name, dt, chips, pp, d, sizeof d);
     const rl_engine_costs *c = &h->engine_costs;
     double act = c->v[RL_EC_PREFILL_ACT];
     char term[640] = "";
@@ -1337,7 +1354,7 @@ static int emit_fitted(const rl_opts *o, const char *cmd, cJSON *r, int prefill,
         fitted = 0;
     }
     if (fitted) {
-        note_fitted_on(cmd, m, h, o->chips, o->prec);
+        note_fitted_on(cmd, m, h, o->chips, 1, o->prec);
         note_fitted_grid(cmd, o, h, prefill);
     }
     if (fitted && rl_e2e_retime(r, prefill, m, h, o->chips, kv_copies, o->prec, lo, hi, err,
@@ -1750,7 +1767,7 @@ int rl_cli_step(rl_opts *o)
     int replicas = o->sharded && !fitted && !m.abstract && !o->ideal &&
                    rl_e2e_fitted_plan(&h, &o->plan);
     if (replicas)
-        note_fitted_on("step", &m, &h, o->plan.tp, o->prec);
+        note_fitted_on("step", &m, &h, o->plan.tp, o->plan.pp, o->prec);
     else if (tp_path && one_d) /* other plans: emit_fitted notes it */
         note_fitted_dropped("step", o, &m, &h);
     if (tp_path && one_d)
@@ -3054,7 +3071,8 @@ int rl_cli_simulate(rl_opts *o)
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
     if (j && h.engine_costs.present && !o->ideal)
-        note_fitted_on("simulate", &m, &h, o->chips / (o->plan.pp > 1 ? o->plan.pp : 1), o->prec);
+        note_fitted_on("simulate", &m, &h, o->chips / (o->plan.pp > 1 ? o->plan.pp : 1), o->plan.pp,
+                       o->prec);
     if (j)
         note_band_outside("simulate", &h, 1);
     if (j)

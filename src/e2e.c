@@ -854,7 +854,11 @@ static int band_of(const rl_engine_costs *c, double band_lo, const rl_model *m, 
     shape_of(r, v);
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
-    return rl_e2e_what_if_band(h, why, n) || rl_ec_no_band(c, m->name, dt, v, why, n);
+    if (rl_e2e_what_if_band(h, why, n) || rl_ec_no_band(c, m->name, dt, v, why, n)) {
+        rl_ec_pp_outside(r->pp, why, n, strlen(why));
+        return 1;
+    }
+    return rl_ec_pp_outside(r->pp, why, n, 0) > 0; /* no pipeline fitted (tester55 F1) */
 }
 
 int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
@@ -1108,7 +1112,8 @@ static int layout_prefill(const rl_model *mod, const rl_hw *h, rl_precision p,
         if (floor_s < 0)
             return -1;
         layout_add(lt, 0, 1, s, floored_low(s, s * exp(blo), floor_s), s * exp(bhi), banded,
-                   rl_hw_fit_mode(h, 1, mod->name, p.weights, p.kv, p.compute, r->tp, NULL, 0));
+                   rl_hw_fit_mode(h, 1, mod->name, p.weights, p.kv, p.compute, r->tp, r->pp,
+                                  NULL, 0));
         snprintf(lt->engine, sizeof lt->engine, "%s", h->engine_costs.engine);
         return 0;
     }
@@ -1277,7 +1282,8 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const rl
         /* a row outside the fit's models, weights or TP reads estimated, as
          * step does (spec.h rl_hw_fit_mode; tester18 F2) */
         *mode = rl_hw_fit_mode(h, 1, rs->models[rs->model[i]].name, rs->prec[i].weights,
-                               rs->prec[i].kv, rs->prec[i].compute, rs->row[i]->tp, NULL, 0);
+                               rs->prec[i].kv, rs->prec[i].compute, rs->row[i]->tp,
+                               rs->row[i]->pp, NULL, 0);
         if (!band_of(&c, o->band_lo, &rs->models[rs->model[i]], h, rs->prec[i], rs->row[i], &blo,
                      &bhi, why, whyn)) {
             *lo = floored_low(*pred, *pred * exp(blo), rs->floor_s[i]);
@@ -2897,6 +2903,7 @@ int rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_prec
 {
     rl_meas_row row = fitted_row(0, r->plan.tp, rl_shard_micro_batch(r), r->context,
                                  rl_shard_kv_layout(m, &r->plan, 1).copies);
+    row.pp = r->plan.pp; /* a pipeline: no band (band_of, rl_ec_pp_outside) */
     static const double LOW[2] = {0.05, 0.10}; /* p5-p95, p10-p90 */
     /* the low edge held at step --ideal's time of the replica (ideal_time,
      * the floor of every fitted band), and at the step's roofline terms (a
@@ -2926,11 +2933,11 @@ int rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_prec
 }
 
 void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_precision p,
-                         long long tp)
+                         long long tp, long long pp)
 {
     const rl_engine_costs *c = &h->engine_costs;
     char outside[600];
-    rl_hw_fit_mode(h, 1, model, p.weights, p.kv, p.compute, tp, outside, sizeof outside);
+    rl_hw_fit_mode(h, 1, model, p.weights, p.kv, p.compute, tp, pp, outside, sizeof outside);
     cJSON *mode = cJSON_GetObjectItem(result, "mode");
     if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
         cJSON_SetValuestring(mode, *outside || rl_hw_what_if_of(h) ? "estimated" : "fitted");
@@ -3035,7 +3042,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     char was[32] = "unfitted"; /* the mode the breakdown columns were computed in */
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
-    rl_e2e_fitted_label(result, h, m->name, p, chips);
+    rl_e2e_fitted_label(result, h, m->name, p, chips, 1);
     char how[320], label[512];
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(c, prefill, "the chips", label,

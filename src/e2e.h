@@ -306,13 +306,14 @@ int rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_prec
                        rl_shard_result *r, char *err, size_t errlen);
 
 /* Label result, a run of `model` with `weights` weights, TP over `tp`
- * GPUs (0: not checked), as timed by h's engine_costs: mode "fitted"
+ * GPUs (0: not checked) in pp stages (pp > 1: outside every fit,
+ * enginecost.h rl_ec_pp_outside), as timed by h's engine_costs: mode "fitted"
  * ("estimated" on a what-if chip, or when spec.h rl_hw_fit_mode says the
  * run lies outside the fit: then key fitted_outside says what differs),
  * engine and engine_source the costs' (what rl_e2e_retime writes;
  * pareto's fitted points too). */
 void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_precision p,
-                         long long tp);
+                         long long tp, long long pp);
 
 /* The `communication` text of a run timed by fitted costs c: "included:
  * tensor parallel over OVER (1D plan), the collectives " and how c times

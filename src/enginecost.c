@@ -412,16 +412,28 @@ int rl_ec_listed(const char *list, const char *name)
     return 0;
 }
 
+size_t rl_ec_pp_outside(long long pp, char *out, size_t n, size_t k)
+{
+    if (pp <= 1 || k >= n)
+        return k;
+    k += (size_t)snprintf(out + k, n - k, "%spp %lld (fitted on pp 1 only: roofline fit takes "
+                          "no pipeline rows)", k ? ", " : "", pp);
+    return k < n ? k : n;
+}
+
 void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *const *dt,
-                   long long tp, char *out, size_t n)
+                   long long tp, long long pp, char *out, size_t n)
 {
     size_t k = rl_ec_outside(c, model, dt, out, n);
     if (k < n && tp > 0 && c->grid[RL_EC_TP][0] > 0 &&
-        (tp < c->grid[RL_EC_TP][0] || tp > c->grid[RL_EC_TP][1]))
-        snprintf(out + k, n - k, c->grid[RL_EC_TP][0] == c->grid[RL_EC_TP][1]
-                                     ? "%stp %lld (fitted on tp %g only)"
-                                     : "%stp %lld (fitted on tp %g-%g)",
-                 k ? ", " : "", tp, c->grid[RL_EC_TP][0], c->grid[RL_EC_TP][1]);
+        (tp < c->grid[RL_EC_TP][0] || tp > c->grid[RL_EC_TP][1])) {
+        k += (size_t)snprintf(out + k, n - k, c->grid[RL_EC_TP][0] == c->grid[RL_EC_TP][1]
+                                                  ? "%stp %lld (fitted on tp %g only)"
+                                                  : "%stp %lld (fitted on tp %g-%g)",
+                              k ? ", " : "", tp, c->grid[RL_EC_TP][0], c->grid[RL_EC_TP][1]);
+        k = k < n ? k : n;
+    }
+    rl_ec_pp_outside(pp, out, n, k);
 }
 
 /* The parameter named key, or -1. */

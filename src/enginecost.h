@@ -269,11 +269,20 @@ void rl_ec_dtypes(const char **dt, rl_dtype weights, rl_dtype kv, rl_dtype compu
 size_t rl_ec_outside(const rl_engine_costs *c, const char *model, const char *const *dt,
                      char *why, size_t n);
 
-/* rl_ec_outside, and TP over `tp` GPUs outside the fitted range (tp <= 0:
- * not checked), as one sentence into out: "model llama3-8b (fitted on
- * llama2-70b only), tp 1 (fitted on tp 2-8)". */
+/* rl_ec_outside, TP over `tp` GPUs outside the fitted range (tp <= 0:
+ * not checked) and a pipeline of pp > 1 stages (rl_ec_pp_outside), as one
+ * sentence into out: "model llama3-8b (fitted on llama2-70b only), tp 1
+ * (fitted on tp 2-8)". */
 void rl_ec_differs(const rl_engine_costs *c, const char *model, const char *const *dt,
-                   long long tp, char *out, size_t n);
+                   long long tp, long long pp, char *out, size_t n);
+
+/* A pipeline of pp > 1 stages lies outside every fit: `roofline fit`
+ * refuses rows with pp > 1 (e2e.c no_layout_rows), so the costs saw pp 1
+ * only, and, as along an axis fitted at one value (rl_ec_no_band), their
+ * residuals say nothing about a pipeline's time (tester55 F1).  Appends
+ * "pp PP (fitted on pp 1 only ...)" to out, which holds k characters
+ * (", " first when k > 0); returns the new length.  Nothing when pp <= 1. */
+size_t rl_ec_pp_outside(long long pp, char *out, size_t n, size_t k);
 
 /* Why c gives no band to a run of model `model` at dtypes dt[RL_EC_DTYPES]
  * (weights, kv, compute names; dt NULL or an entry NULL: not checked) and shape v[RL_EC_AXES]

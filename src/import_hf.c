@@ -34,21 +34,37 @@ typedef struct {
      * Mistral, Mixtral, Qwen2, Phi-3 and Qwen3Moe (no head_dim field; its
      * attention takes getattr(config, "head_dim", hidden // heads)) derive */
     long long head_dim;
+    /* the activation when the config lacks act_key: the family's
+     * transformers config default where we read one (NULL: required) --
+     * LlamaConfig, Qwen2Config and Qwen3Config `hidden_act: str = "silu"`
+     * (huggingface/transformers configuration_llama.py, _qwen2.py,
+     * _qwen3.py at 008e5743; tester55 F5: a qwen2 config without it was
+     * refused), Gemma2Config and Gemma3TextConfig hidden_activation
+     * "gelu_pytorch_tanh" */
+    const char *act_default;
+    /* q, k and v carry biases whatever the config says, o none: Qwen2Attention
+     * builds q_proj, k_proj and v_proj with bias=True and o_proj with
+     * bias=False (transformers modeling_qwen2.py at 00d4b3d2; Qwen2Config
+     * has no attention_bias key; tester55 F5: 129,024 parameters of
+     * Qwen2-7B left out) */
+    int qkv_bias;
 } family;
 
 static const family FAMILIES[] = {
-    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0, 0},
-    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
-    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
-    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0, 0},
-    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 128},
-    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0},
-    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0},
-    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0, 256},
-    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0, 256},
-    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0},
-    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0},
-    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1, 64},
+    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
+    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
+    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
+    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 1},
+    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 128, "silu", 0},
+    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0, NULL, 0},
+    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
+    {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0, 256,
+     "gelu_pytorch_tanh", 0},
+    {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0, 256,
+     "gelu_pytorch_tanh", 0},
+    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
+    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
+    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1, 64, NULL, 0},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
@@ -65,6 +81,7 @@ typedef struct {
     char rope[400]; /* the rope_scaling note ("" when it changes nothing) */
     char head[300]; /* the head_dim default note ("" when the config gives it) */
     char kv[300];   /* the num_key_value_heads default note (likewise) */
+    char act[300];  /* the activation default note (likewise) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -144,11 +161,15 @@ static int get_bool(out_t *o, const cJSON *cfg, const char *key, int def, int *v
 static int get_mlp(out_t *o, const cJSON *cfg, const family *f, const char **mlp)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, f->act_key);
-    const char *def = f->tied_default ? "gelu_pytorch_tanh" : NULL; /* Gemma's config default */
-    const char *act = cJSON_IsString(j) ? j->valuestring : def;
+    const char *act = cJSON_IsString(j) ? j->valuestring : j ? NULL : f->act_default;
     if (!act)
-        return fail(o, f->act_key, "missing or not a string (required for model_type \"%s\")",
-                    f->model_type);
+        return fail(o, f->act_key, "%s (required for model_type \"%s\")",
+                    j ? "not a string" : "missing", f->model_type);
+    if (!j) /* the family's config default (family.act_default), said */
+        snprintf(o->act, sizeof o->act,
+                 "%s not given: \"%s\", the default of transformers' config for model_type "
+                 "\"%s\"; pass --set model.mlp=NAME if the checkpoint differs", f->act_key, act,
+                 f->model_type);
     if (strcmp(act, "silu") == 0 || strcmp(act, "swish") == 0)
         *mlp = "swiglu";
     else if (strncmp(act, "gelu", 4) == 0)
@@ -526,6 +547,8 @@ static int emit_small(out_t *o, const cJSON *cfg, const family *f)
         put(o, "  qk_norm = true,\n");
     if (attn_bias)
         put(o, "  attention_bias = true,\n");
+    else if (f->qkv_bias)
+        put(o, "  qkv_bias = true,\n");
     if (mlp_bias)
         put(o, "  mlp_bias = true,\n");
     if (f->oss)
@@ -876,7 +899,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
-    out_t o = {NULL, NULL, 0, path, "?", err, errlen, "", "", ""};
+    out_t o = {NULL, NULL, 0, path, "?", err, errlen, "", "", "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
@@ -884,8 +907,8 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                                                                       : convert(&o, root, nm, src);
     if (rc == 0)
         quant_note(root, note, notelen);
-    const char *extra[] = {o.rope, o.head, o.kv};
-    for (int i = 0; i < 3; i++)
+    const char *extra[] = {o.rope, o.head, o.kv, o.act};
+    for (int i = 0; i < 4; i++)
         if (rc == 0 && *extra[i] && notelen) /* one line each */
             snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "",
                      extra[i]);

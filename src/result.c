@@ -958,7 +958,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     add_run_header(o, plan_mode(h, cal), m, h, chips);
     add_host_notes(o, m, h, cal, 0);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
-        rl_e2e_fitted_label(o, h, m->name, p, plan->tp);
+        rl_e2e_fitted_label(o, h, m->name, p, plan->tp, plan->pp);
     else {
         rl_result_untabled_note(o, h);
         rl_e2e_unfitted_label(o, h, m->abstract ? "an abstract model"
@@ -1348,7 +1348,7 @@ static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
 {
     if (s->fitted) {
         cJSON_AddStringToObject(r, "mode", rl_hw_fit_mode(h, 1, m->name, p->prec.weights,
-                                                          p->prec.kv, p->prec.compute, 0, NULL, 0));
+                                                          p->prec.kv, p->prec.compute, 0, 1, NULL, 0));
         cJSON_AddNullToObject(r, "table_time_share");
         return;
     }
@@ -1410,7 +1410,7 @@ static rl_precision sweep_fit_prec(const rl_model *m, const rl_hw *h, const rl_s
     char why[600];
     for (size_t i = 0; i < s->n; i++) {
         rl_precision p = s->pts[i].prec;
-        rl_hw_fit_mode(h, 1, m->name, p.weights, p.kv, p.compute, 0, why, sizeof why);
+        rl_hw_fit_mode(h, 1, m->name, p.weights, p.kv, p.compute, 0, 1, why, sizeof why);
         if (*why)
             return p;
     }
@@ -1424,7 +1424,7 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
 {
     *p = s->fitted ? sweep_fit_prec(m, h, s) : (rl_precision){RL_BF16, RL_BF16, RL_BF16};
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
-        return rl_hw_fit_mode(h, 1, m->name, p->weights, p->kv, p->compute, 0, NULL, 0);
+        return rl_hw_fit_mode(h, 1, m->name, p->weights, p->kv, p->compute, 0, 1, NULL, 0);
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
     double share = -1.0;
@@ -1458,7 +1458,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     add_engine(o, mode, h);
     add_host_notes(o, m, h, s->calibrated, 0); /* as step's (tester51 F3, tester50 F17) */
     if (s->fitted)
-        rl_e2e_fitted_label(o, h, m->name, w, 0);
+        rl_e2e_fitted_label(o, h, m->name, w, 0, 1);
     char label[512];
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
@@ -1689,7 +1689,7 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     long long pp = c->pp > 1 ? c->pp : 1;
     const char *mode = rl_run_mode(rl_hw_fit_mode(run->h, run->calibrated, run->m->name,
                                                   run->p.weights, run->p.kv, run->p.compute,
-                                                  run->chips_per_replica / pp,
+                                                  run->chips_per_replica / pp, pp,
                                                   NULL, 0),
                                    run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
@@ -1841,7 +1841,7 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
         {"slo_attainment", c->slo_attainment},
         {"utilization", c->utilization},
         {"mean_decode_batch", c->mean_decode_batch},
-        {"kv_capacity_tokens_per_replica", floor(c->kv_capacity_tokens)},
+        {"kv_capacity_tokens_per_replica", rl_size_kv_tokens(c)},
     };
     add_numbers(o, rest, sizeof rest / sizeof rest[0]);
     if (c->banded) /* the band beside the times, from the runs at its edges (size.h) */

@@ -962,7 +962,7 @@ static const char *fit_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
     long long pp = c->pp > 1 ? c->pp : 1;
     return rl_hw_fit_mode(&in->hw[c->hw], in->calibrated, in->m->name, c->p.weights, c->p.kv,
-                          c->p.compute, c->chips / pp, NULL, 0);
+                          c->p.compute, c->chips / pp, pp, NULL, 0);
 }
 
 /* The plans to simulate, marked in pick[n] (plans sorted cheapest first):

@@ -13,6 +13,7 @@
 #ifndef RL_SIZE_H
 #define RL_SIZE_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "serve.h"
@@ -245,6 +246,16 @@ typedef struct {
     const char *mode;
     double share;
 } rl_size_candidate;
+
+/* The whole tokens c's KV pool holds per replica: kv_capacity_tokens
+ * floored (a part token holds none).  The one figure of size's JSON key
+ * kv_capacity_tokens_per_replica and the report's "KV pool holds"
+ * (tester55 F3: the report rounded 467291.6 to 467292, one token more
+ * than the JSON and simulate said). */
+static inline double rl_size_kv_tokens(const rl_size_candidate *c)
+{
+    return floor(c->kv_capacity_tokens);
+}
 
 typedef struct {
     rl_size_candidate *c; /* evaluated configurations: meeting ones first, cheapest first */

@@ -972,7 +972,7 @@ static void report_memory(doc *d, const rl_size_report_data *x)
      * printed 212, one more than the pool holds) */
     para(d, "The KV pool holds %.0f tokens per replica: %.0f sequences of the mean prompt + "
             "output length (%.0f + %.0f tokens).",
-         b->kv_capacity_tokens, floor(b->kv_capacity_tokens / (P + G)), P, G);
+         rl_size_kv_tokens(b), floor(rl_size_kv_tokens(b) / (P + G)), P, G);
     char why[1024];
     if (rl_size_activation_caution(in, b, why, sizeof why))
         para(d, "Caution: %s.", why);

@@ -99,6 +99,7 @@ static const field MODEL_FIELDS[] = {
     MF(norms_per_layer, T_INT, 0),
     MF(qk_norm, T_BOOL, 0),
     MF(attention_bias, T_BOOL, 0),
+    MF(qkv_bias, T_BOOL, 0),
     MF(mlp_bias, T_BOOL, 0),
     MF(attention_sinks, T_BOOL, 0),
     MF(max_context, T_INT, ABS | POS),
@@ -399,10 +400,10 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
                 "for none set sliding_window = 0 and first_sliding_layer = 0 (--set "
                 "model.sliding_window=0 --set model.first_sliding_layer=0)",
                 origin, m->first_sliding_layer, m->layers);
-    if (m->attention == RL_ATTN_MLA && m->attention_bias)
-        RL_FAIL("%s: field 'attention_bias': not with attention = \"mla\" (no MLA checkpoint has "
+    if (m->attention == RL_ATTN_MLA && (m->attention_bias || m->qkv_bias))
+        RL_FAIL("%s: field '%s': not with attention = \"mla\" (no MLA checkpoint has "
                 "projection biases)",
-                origin);
+                origin, m->attention_bias ? "attention_bias" : "qkv_bias");
     return 0;
 }
 
@@ -855,14 +856,15 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
 }
 
 const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
-                           rl_dtype kv, rl_dtype compute, long long tp, char *why, size_t n)
+                           rl_dtype kv, rl_dtype compute, long long tp, long long pp, char *why,
+                           size_t n)
 {
     char d[600] = "";
     const char *mode = rl_hw_default_mode(h, calibrated);
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, weights, kv, compute);
     if (!strcmp(mode, "fitted"))
-        rl_ec_differs(&h->engine_costs, model, dt, tp, d, sizeof d);
+        rl_ec_differs(&h->engine_costs, model, dt, tp, pp, d, sizeof d);
     if (why && n)
         snprintf(why, n, "%s", d);
     return *d ? "estimated" : mode;

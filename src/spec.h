@@ -132,6 +132,10 @@ typedef struct {
     long long norms_per_layer;
     int qk_norm;
     int attention_bias;
+    /* qkv_bias: q, k and v carry biases of their output widths, o none
+     * (Qwen2Attention, transformers modeling_qwen2.py; import-hf writes it
+     * for model_type qwen2, tester55 F5); attention_bias counts them too */
+    int qkv_bias;
     int mlp_bias;
     int attention_sinks;
 
@@ -327,12 +331,14 @@ const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
  * and `compute` math, TP over `tp` GPUs (0: not checked), on h:
  * rl_hw_default_mode, except that "fitted" costs applied outside what the
  * profile records they were fitted on (enginecost.h rl_ec_differs: another
- * model, weight, KV or compute dtype, or TP outside the fitted range) read
+ * model, weight, KV or compute dtype, TP outside the fitted range, or a
+ * pipeline, pp > 1, which no fit saw: tester55 F1) read
  * "estimated" (tester16 F11; the dtypes all three, as rl_ec_no_band checks
  * them: review28 M3); *why (when given) gets what differs, "" else.  Every
  * command labels fitted runs by it. */
 const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl_dtype weights,
-                           rl_dtype kv, rl_dtype compute, long long tp, char *why, size_t n);
+                           rl_dtype kv, rl_dtype compute, long long tp, long long pp, char *why,
+                           size_t n);
 
 /* The smallest share of a step's time that operators timed by kernel
  * tables must carry for the run to read "calibrated" (rl_run_mode): half,

@@ -112,20 +112,46 @@ static void test_calibrate_then_validate(void **state)
     const cJSON *r0;
     /* tester22 F4: labelled as step and prefill label the same shape: each
      * row its mode by its table_time_share (spec.h rl_run_mode: calibrated
-     * at >= 0.5), the result by its smallest; the quick profile's GEMM
-     * tables stop at M = 4, so the T = 32 prefill is extrapolated,
-     * `estimated` (the result read `calibrated`) */
-    double least = 1;
+     * at >= 0.5); the quick profile's GEMM tables stop at M = 4, so the
+     * T = 32 prefill is extrapolated, `estimated`.  tester55 F2: the result
+     * reads the rows' one mode, else `mixed` (it read the smallest row's,
+     * `estimated`, and that row's share as the run's), its share the rows'
+     * table-timed seconds over their predicted seconds (1e-12: one sum in
+     * another order) */
+    double tab = 0, all = 0;
+    int estimated = 0, n = 0;
     cJSON_ArrayForEach(r0, cJSON_GetObjectItem(v, "rows")) {
         double share = cJSON_GetObjectItem(r0, "table_time_share")->valuedouble;
+        double pred = cJSON_GetObjectItem(r0, "predicted_s")->valuedouble;
         const char *mode = cJSON_GetObjectItem(r0, "mode")->valuestring;
         assert_string_equal(mode, share >= RL_TABLE_SHARE_MIN ? "calibrated" : "estimated");
         if (!strcmp(cJSON_GetObjectItem(r0, "phase")->valuestring, "prefill"))
             assert_string_equal(mode, "estimated");
-        least = fmin(least, share);
+        estimated += !strcmp(mode, "estimated");
+        n++;
+        tab += share * pred;
+        all += pred;
     }
-    assert_rel(cJSON_GetObjectItem(v, "table_time_share")->valuedouble, least, 0);
-    assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "estimated");
+    assert_rel(cJSON_GetObjectItem(v, "table_time_share")->valuedouble, tab / all, 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring,
+                        estimated == n ? "estimated" : estimated ? "mixed" : "calibrated");
+    /* tester55 F2: a decode row's context counts the new token (129 = 128
+     * cached + 1) and its attention is predicted over those 129 tokens, the
+     * shape calibrate's decode attention bench at S = 128 ran (calibrate.c:
+     * b->S = Ss[j] + 1 attended, written as step 128): batch 1 at 129 is a
+     * node of the quick grid (batch 1, 4; S 128, 512), provenance
+     * "measured".  It read "interpolated": validate predicted 130 tokens,
+     * one more than the step attends, and its 4097-context rows of the full
+     * grid lay beyond the table, `estimated` */
+    int seen = 0;
+    cJSON_ArrayForEach(r0, cJSON_GetObjectItem(v, "op_residuals"))
+        if (!strcmp(cJSON_GetObjectItem(r0, "phase")->valuestring, "decode") &&
+            !strcmp(cJSON_GetObjectItem(r0, "op")->valuestring, "attention") &&
+            cJSON_GetObjectItem(r0, "batch")->valuedouble == 1) {
+            assert_string_equal(cJSON_GetObjectItem(r0, "provenance")->valuestring, "measured");
+            seen++;
+        }
+    assert_int_equal(seen, 1);
     int runs = cJSON_GetObjectItem(v, "runs")->valueint;
     assert_int_equal(runs, 3); /* quick: decode B = 1, 2 at S = 128; prefill T = 32 */
     /* a decode row's prediction = its operators + the engine's sampling,

@@ -4569,6 +4569,10 @@ static void validate_estimated_rows_by_line(void **state)
     assert_int_equal((long long)num(row, "line"), 9);
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(row, "mode")->valuestring, "estimated");
     assert_null(strstr(out, "a row"));
+    /* tester55 F1: the row has no kernel tables, so the note does not say
+     * tables time less than half of it (its reason for table-timed rows) */
+    assert_non_null(strstr(out, "a chip with no tables"));
+    assert_null(strstr(out, "time less than half"));
     cJSON_Delete(j);
 }
 
@@ -5576,6 +5580,17 @@ static void reference_engine_profile(void **state)
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
     assert_string_equal(cJSON_GetObjectItem(j, "engine")->valuestring, "none");
     cJSON_Delete(j);
+    /* tester55 F2: the quick profile's 32-token prefill is extrapolated
+     * (its GEMM times stop at M = 4), its decode rows table-timed: the run
+     * reads mixed and the note counts and names the estimated row, where
+     * it read "mode estimated: N% of the time is not timed" of that one
+     * row's share as the run's */
+    snprintf(cmd, sizeof cmd, "validate --backend cpu --quick --model tiny-test --profile %s/p.lua",
+             dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    if (!strstr(out, " of 3 rows read mode estimated (prefill batch 1 context 32") ||
+        strstr(out, "note: mode estimated: ") || !strstr(out, "mixed"))
+        fail_msg("%s: %s", cmd, out);
     /* review22 #11 / CLOSING23: validate --backend printed its own smoke
      * note, and fit/validate --against loaded --hw a second time to print
      * it; now the CLI's one note from the libraries' own copies: said once,

@@ -2037,6 +2037,37 @@ static void test_rows_say_why_null(void **state)
 
 /* Headless Chromium loads the HTML report with no console errors and its
  * SVG figures have a size (skipped when chromium is not installed). */
+/* tester55 F3: the report's "KV pool holds N tokens" rounded the pool
+ * (929285.6 tokens of llama3-8b on one h200 printed 929286) where size's
+ * JSON and simulate floor it to 929285 (size.h rl_size_kv_tokens, the one
+ * figure).  The report quotes the best row's kv_capacity_tokens_per_replica
+ * exactly (929285, from this run's JSON; a whole number, no tolerance). */
+static void test_report_kv_pool_is_json(void **state)
+{
+    (void)state;
+    static char js[1 << 18];
+    char dir[] = "/tmp/rl_kvrep_XXXXXX", cmd[768], path[64], want[96];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/r.md", dir);
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h200 --qps 1 --prompt-len 1000 "
+             "--out-len 100 --ttft-p99 2 --tpot-p99 0.1 --keep-precision --max-chips 1 "
+             "--requests 50 --format json --report %s", path);
+    cJSON *j = run_cli_json(cmd, js, sizeof js);
+    const cJSON *best = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    double kv = cJSON_GetObjectItem(best, "kv_capacity_tokens_per_replica")->valuedouble;
+    assert_true(kv == 929285);
+    cJSON_Delete(j);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    snprintf(want, sizeof want, "The KV pool holds %.0f tokens per replica", kv);
+    assert_non_null(strstr(out, want));
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_html_in_chromium(void **state)
 {
     fixture *f = *state;
@@ -2370,6 +2401,7 @@ int main(void)
         cmocka_unit_test(test_rows_flag_lower_bounds),
         cmocka_unit_test(test_rows_say_why_null),
         cmocka_unit_test(test_html_in_chromium),
+        cmocka_unit_test(test_report_kv_pool_is_json),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
