@@ -1112,7 +1112,7 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
         return;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(first, "config");
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(first, "table_time_share");
-    char s[64] = "", who[256];
+    char s[64] = "", who[320]; /* the longest: 200 of shapes, ", ...", the share */
     if (cJSON_IsNumber(share))
         snprintf(s, sizeof s, ": table_time_share %.3g, below %.2g", share->valuedouble,
                  RL_TABLE_SHARE_MIN);
