@@ -862,7 +862,7 @@ static int band_of(const rl_engine_costs *c, double band_lo, const rl_model *m, 
 }
 
 int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
-                         char *why, size_t n)
+                         long long pp, char *why, size_t n)
 {
     const double v[RL_EC_AXES] = {(double)tp, -1, -1, -1};
     const char *dt[RL_EC_DTYPES] = {NULL, NULL, NULL}; /* no precision: not checked */
@@ -871,7 +871,15 @@ int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *
     *why = '\0';
     if (rl_e2e_has_band(h) && rl_e2e_what_if_band(h, why, n))
         return 1; /* review28 M4: kernel tables and fitted costs alike */
-    return h->engine_costs.present && rl_ec_no_band(&h->engine_costs, model, dt, v, why, n);
+    if (!h->engine_costs.present)
+        return 0;
+    /* a pipeline: no band, as step's (band_of; review47: simulate --pp 2
+     * read estimated with the fit's band beside it) */
+    if (rl_ec_no_band(&h->engine_costs, model, dt, v, why, n)) {
+        rl_ec_pp_outside(pp, why, n, strlen(why));
+        return 1;
+    }
+    return rl_ec_pp_outside(pp, why, n, 0) > 0;
 }
 
 /* ---- rows on measured tables (calibrated mode) --------------------------------- */
@@ -3242,7 +3250,7 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
         return 0;
     }
     long long pp = run->c->pp > 1 ? run->c->pp : 1;
-    if (rl_e2e_band_withheld(run->h, run->m->name, &run->p, run->chips_per_replica / pp, why,
+    if (rl_e2e_band_withheld(run->h, run->m->name, &run->p, run->chips_per_replica / pp, pp, why,
                              sizeof why)) {
         add_no_band(result, run->h, why);
         return 0;

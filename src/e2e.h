@@ -164,12 +164,14 @@ void rl_e2e_band_quantiles(int wide, double *lo, double *hi);
 void rl_e2e_band_select(rl_hw *h, int wide);
 
 /* 1, with why set, when h's fitted engine costs give no band to a run of
- * `model` at precision *p (NULL: not checked) and TP degree tp (tp 0: not
- * checked) (a model or dtype the fit never saw, a TP off a fit on one TP
- * degree: enginecost.h rl_ec_no_band; simulate's and size's steps span
- * every other axis); 0 and "" otherwise, also without fitted costs. */
+ * `model` at precision *p (NULL: not checked), TP degree tp (tp 0: not
+ * checked) and pp pipeline stages (a model or dtype the fit never saw, a
+ * TP off a fit on one TP degree: enginecost.h rl_ec_no_band; pp > 1,
+ * which no fit saw: rl_ec_pp_outside, as step's band_of; simulate's and
+ * size's steps span every other axis); 0 and "" otherwise, also without
+ * fitted costs. */
 int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
-                         char *why, size_t n);
+                         long long pp, char *why, size_t n);
 
 /* 1, with why set, when h is a what-if (spec.h rl_hw_what_if_of) of the
  * chip its kernel tables or fitted costs were measured on: their residual

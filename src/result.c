@@ -1928,7 +1928,7 @@ static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_re
     long long pp = c && c->pp > 1 ? c->pp : 1;
     if (!in->calibrated)
         snprintf(why, sizeof why, "size ran ideal: nothing measured to take a band from");
-    else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, why, sizeof why)
+    else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, pp, why, sizeof why)
                : r->unbanded_off_fit > 0)
         snprintf(why, sizeof why, "%s", c ? why : r->off_fit_why);
     else

@@ -1325,7 +1325,7 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
     for (int i = 0; i < nhw; i++) {
         /* a what-if's plans are left out one by one (conservative_plans) */
         if (!ideal && !rl_hw_what_if_of(&hw[i]) &&
-            rl_e2e_band_withheld(&hw[i], model, NULL, 0, why, sizeof why)) {
+            rl_e2e_band_withheld(&hw[i], model, NULL, 0, 1, why, sizeof why)) {
             snprintf(err, errlen, "sizes on the slow end of a profile's band; %s's fitted band "
                      "does not cover %s: the fit's residuals say nothing there. Fit the profile on "
                      "measurements of it, or drop --conservative", hw[i].name, why);
@@ -1403,8 +1403,8 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
         long long pp = out->c[k].pp > 1 ? out->c[k].pp : 1;
         if (!has[out->c[k].hw])
             continue;
-        if (rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name, &out->c[k].p, out->c[k].chips / pp, why,
-                                 sizeof why)) { /* no band there (e2e.h) */
+        if (rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name, &out->c[k].p,
+                                 out->c[k].chips / pp, pp, why, sizeof why)) { /* no band there (e2e.h) */
             if (out->unbanded_off_fit++ == 0)
                 snprintf(out->off_fit_why, sizeof out->off_fit_why, "%s", why);
             continue;
@@ -1569,7 +1569,7 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
         const rl_size_candidate *c = &pl->p[i].c;
         long long pp = c->pp > 1 ? c->pp : 1;
         char why[512];
-        if (rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, why,
+        if (rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, pp, why,
                                  sizeof why)) {
             if (out->unbanded_off_fit++ == 0)
                 snprintf(out->off_fit_why, sizeof out->off_fit_why,

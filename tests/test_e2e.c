@@ -2118,6 +2118,13 @@ static void fitted_only_inside_fit(void **state)
                                        sizeof why),
                         "estimated");
     assert_string_equal(why, "pp 2 (fitted on pp 1 only: roofline fit takes no pipeline rows)");
+    /* review47: and gives simulate and size no band there, as step's
+     * band_of (simulate --pp 2 read estimated beside the fit's band) */
+    rl_precision bf = {RL_BF16, RL_BF16, RL_BF16};
+    assert_int_equal(rl_e2e_band_withheld(&h, "llama2-70b", &bf, 4, 2, why, sizeof why), 1);
+    assert_string_equal(why, "pp 2 (fitted on pp 1 only: roofline fit takes no pipeline rows)");
+    assert_int_equal(rl_e2e_band_withheld(&h, "llama2-70b", &bf, 4, 1, why, sizeof why), 0);
+    assert_string_equal(why, "");
     /* review28 M3: a KV or compute dtype off the fit reads estimated too,
      * as rl_ec_no_band withholds its band (was "fitted" beside a no_band) */
     assert_string_equal(rl_hw_fit_mode(&h, 1, "llama2-70b", RL_BF16, RL_FP8, RL_BF16, 4, 1, why,
