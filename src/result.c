@@ -1347,8 +1347,12 @@ static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
                            const rl_model *m, const rl_hw *h)
 {
     if (s->fitted) {
+        /* its own pipeline too (review47: pareto's tp2 pp4 row read fitted
+         * where step --tp 2 --pp 4 reads estimated; the header keeps the
+         * precision's label, sweep_fit_prec) */
         cJSON_AddStringToObject(r, "mode", rl_hw_fit_mode(h, 1, m->name, p->prec.weights,
-                                                          p->prec.kv, p->prec.compute, 0, 1, NULL, 0));
+                                                          p->prec.kv, p->prec.compute, 0,
+                                                          p->pp > 1 ? p->pp : 1, NULL, 0));
         cJSON_AddNullToObject(r, "table_time_share");
         return;
     }

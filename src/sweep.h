@@ -106,6 +106,9 @@ typedef struct {
     double b_crit;           /* step.h rl_step_b_crit at prec */
     long long max_batch;     /* sequences the chips hold at context: ideal memory.h
                                 rl_memory_max_batch, sharded shard.h rl_shard_max_batch */
+    long long pp;            /* sharded: the plan's pipeline stages (a fitted point with
+                                pp > 1 lies outside the fit: spec.h rl_hw_fit_mode);
+                                else 0 */
 } rl_sweep_point;
 
 typedef struct {

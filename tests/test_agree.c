@@ -204,6 +204,27 @@ static void sweep_labelled_by_its_points(void **state)
     unlink(path);
 }
 
+/* review47: a pipeline row of a fitted pareto reads estimated, as `step`
+ * of that plan does (no fit saw pp > 1: enginecost.h rl_ec_pp_outside);
+ * it read fitted.  Llama-2-70B on h100-sxm-splitwise, 8 GPUs, batch 256 at
+ * 4096: the one frontier row is tp2 pp4, 82.0 ms, the same time as
+ * `step --tp 2 --pp 4` (1e-12, the same arithmetic) and the same mode. */
+static void pareto_pipeline_row_estimated(void **state)
+{
+    (void)state;
+    cJSON *p = run_cli_json("pareto --model llama2-70b --hw h100-sxm-splitwise --chips 8 "
+                            "--batch 256 --context 4096 --format json", out, sizeof out);
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(p, "rows"), 0);
+    assert_string_equal(cJSON_GetObjectItem(r, "layout")->valuestring, "tp2 pp4");
+    assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "estimated");
+    cJSON *s = run_cli_json("step --model llama2-70b --hw h100-sxm-splitwise --chips 8 --tp 2 "
+                            "--pp 4 --batch 256 --context 4096 --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(s, "mode")->valuestring, "estimated");
+    assert_rel(num(r, "step_s"), num(row(s, 0), "step_s"), 1e-12);
+    cJSON_Delete(s);
+    cJSON_Delete(p);
+}
+
 /* tester16 F4: a plan the fitted costs do not model (EP) keeps its
  * estimate, and its engine_source says the costs do not time it (it read
  * as the fitted engine's source beside an estimated step). */
@@ -819,6 +840,7 @@ int main(void)
         cmocka_unit_test(sweep_labelled_by_its_points),
         cmocka_unit_test(unfitted_plan_says_so),
         cmocka_unit_test(replica_rows_off_the_fit_say_no_band),
+        cmocka_unit_test(pareto_pipeline_row_estimated),
         cmocka_unit_test(plan_rows_carry_context),
         cmocka_unit_test(pipeline_step_is_simulate),
         cmocka_unit_test(fitted_pipeline_step_is_simulate),
