@@ -2035,8 +2035,6 @@ static void test_rows_say_why_null(void **state)
         fail_msg("no word on %d null capacities: %s", nulls, out);
 }
 
-/* Headless Chromium loads the HTML report with no console errors and its
- * SVG figures have a size (skipped when chromium is not installed). */
 /* tester55 F3: the report's "KV pool holds N tokens" rounded the pool
  * (929285.6 tokens of llama3-8b on one h200 printed 929286) where size's
  * JSON and simulate floor it to 929285 (size.h rl_size_kv_tokens, the one
@@ -2068,6 +2066,8 @@ static void test_report_kv_pool_is_json(void **state)
     rmdir(dir);
 }
 
+/* Headless Chromium loads the HTML report with no console errors and its
+ * SVG figures have a size (skipped when chromium is not installed). */
 static void test_html_in_chromium(void **state)
 {
     fixture *f = *state;
