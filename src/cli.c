@@ -1122,7 +1122,8 @@ static void note_estimated_rows(const rl_opts *o, const cJSON *result)
         snprintf(who, sizeof who, "CSV line%s %s%s%s", n > 1 ? "s" : "", lines,
                  n > 8 ? ", ..." : "", s);
     else if (*shapes)
-        snprintf(who, sizeof who, "%.200s%s; the first's%s", shapes, n > 8 ? ", ..." : "", s);
+        snprintf(who, sizeof who, "%.200s%s%s%s", shapes, n > 8 ? ", ..." : "",
+                 *s ? "; the first's" : "", s); /* no share: no "the first's" left bare */
     else
         snprintf(who, sizeof who, "the first, a row%s", s);
     /* a row without a share was not timed by kernel tables: fitted costs
