@@ -1156,6 +1156,7 @@ typedef struct {
     int run_cap;      /* quiet ends planned at most (1..RUN_MAX): halved by a cut, doubled
                          by a run that reached it, so a busy router wastes few (cut_run) */
     double run_b;     /* the run's decode batch */
+    int held;         /* its last step's admission left a request waiting at max_seqs */
     int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
     int rpos;         /* index in its pool's routing heap (route) */
@@ -1185,6 +1186,7 @@ typedef struct {
     long long steps, dsteps;
     double sum_b, sum_ctx, sum_dstep, sum_bt, ponly, sum_ponly, busy_s;
     long long pf_steps, pf_parts; /* steps that prefill, their prompts or chunks (start_step) */
+    long long dsteps_cap; /* decode steps whose admission held a request back at max_seqs */
 } step_sums;
 
 typedef struct {
@@ -1231,6 +1233,7 @@ typedef struct {
     long long ttft_over, tpot_over; /* requests over the p99 targets so far */
     long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
     long long seqs_peak;  /* the most sequences a max_seqs check saw (seqs_below) */
+    int held;             /* a max_seqs check this admission held a request back */
     unsigned long long quiet; /* step ends committed from decode runs (events not popped) */
     unsigned long long events; /* arrival instants and events handled */
     /* the decode pool's queue (disagg), for keep-up (steady_window): per
@@ -1873,6 +1876,7 @@ static int seqs_below(sim *S, long long used)
 {
     if (used > S->seqs_peak)
         S->seqs_peak = used;
+    S->held |= used >= S->c->max_seqs; /* a request waits at the cap (count_step) */
     return used < S->c->max_seqs;
 }
 
@@ -2120,14 +2124,16 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx, doubl
 }
 
 /* The step statistics: every step, and decode steps of B sequences. */
-/* A step of t s with B decode sequences at mean context Sctx; `mixed`: it
+/* A step of t s with B decode sequences at mean context Sctx (held: its admission
+ * left a request waiting at max_seqs); `mixed`: it
  * carries prefill tokens or a swap-in beside them (rl_serve_result
  * mean_decode_only_step_s leaves those out). */
-static void count_step(step_sums *u, double B, double Sctx, double t, int mixed)
+static void count_step(step_sums *u, double B, double Sctx, double t, int mixed, int held)
 {
     u->steps++;
     if (B > 0) {
         u->dsteps++;
+        u->dsteps_cap += held != 0;
         u->sum_b += B;
         u->sum_ctx += Sctx;
         u->sum_dstep += t;
@@ -2218,7 +2224,9 @@ static void start_step(sim *S, int ri, double now)
     r->npf = 0;
     r->decoding = 0;
     S->extra_s = 0;
+    S->held = 0;
     admit(S, r);
+    r->held = S->held;
     if (r->is_prefill || c->policy == RL_POLICY_INTERLEAVED ? r->npf == 0 : 1)
         r->decoding = r->nactive > 0;
     if (c->policy == RL_POLICY_STATIC && r->npf > 0)
@@ -2232,7 +2240,7 @@ static void start_step(sim *S, int ri, double now)
     }
     int mixed = r->npf > 0 || S->extra_s > 0; /* prefill tokens, or a host-link copy */
     double t = replica_step_time(S, r, B, Sctx, longest_ctx(S, r, r->k));
-    count_step(&S->sums, B, Sctx, t, mixed);
+    count_step(&S->sums, B, Sctx, t, mixed, r->held);
     S->pf_busy += r->is_prefill ? t : 0;
     S->sums.pf_steps += r->npf > 0;
     S->sums.pf_parts += r->npf;
@@ -2388,7 +2396,7 @@ static void commit_run(sim *S, replica *r)
     for (int i = 0; i < r->nrun; i++) {
         const run_step *q = &r->run[i];
         itl_step(S, r, q->end);
-        count_step(&sums, r->run_b, q->next_ctx, q->next_t, 0);
+        count_step(&sums, r->run_b, q->next_ctx, q->next_t, 0, r->held);
     }
     S->sums = sums;
     r->k += r->nrun;
@@ -3250,6 +3258,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->duration_s = dur;
     out->steps = S->sums.steps;
     out->decode_steps = S->sums.dsteps;
+    out->decode_steps_at_cap = S->sums.dsteps_cap;
     out->prefill_steps = S->sums.pf_steps;
     out->prefill_parts = S->sums.pf_parts;
     out->quiet_steps = S->quiet;

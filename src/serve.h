@@ -849,6 +849,11 @@ typedef struct rl_serve_result {
      * 0 when there is none */
     double mean_decode_step_s, mean_decode_only_step_s;
     long long steps, decode_steps;
+    /* decode steps whose admission left a request waiting because the
+     * replica held max_seqs sequences (every replica's steps counted): not
+     * a JSON key; the overload note blames
+     * the batch cap only when they are a meaningful share (tester56 F2) */
+    long long decode_steps_at_cap;
     /* steps that prefilled (a prompt or a chunk of one, decode beside it
      * or not) and the prompts or chunks they prefilled: the mean prefill
      * step's shape (rl_serve_run_mix) */
