@@ -540,13 +540,8 @@ static int moe_from_gemm;
 static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw *h,
                                const rl_serving_engine *e)
 {
-    double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
-                           (double)m->top_k, (double)m->experts};
-    if (m->experts == 0)
+    if (!rl_ops_moe_from_gemm(e, m))
         return;
-    for (int v = 0; v < RL_KV_COUNT; v++)
-        if (rl_engine_table(e->tables, RL_KC_MOE, v, x))
-            return;
     moe_from_gemm = 1;
     /* the variant the experts are timed from, as ops picks it (review41 F2):
      * the run's own, else the nearest tabled one, by whether the experts
@@ -874,10 +869,15 @@ static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h,
     if (derived & RL_DERIVED_KV) {
         rl_kclass attn = mla ? RL_KC_DECODE_MLA : RL_KC_DECODE_ATTN;
         measured_variants(e, attn, have, sizeof have);
-        rl_cli_say(o, "note: %s's kernel tables on %s have no %s KV-cache attention (they measure "
-                      "%s): attention is derived, the nearest measured KV dtype's efficiency at "
+        /* an MLA model's attention is its own tables' (tester56 F3: vLLM on
+         * deepseek-v3 read "no fp8 KV-cache attention" where info lists its
+         * fp8 attention tables: what it lacks is MLA attention at fp8) */
+        rl_cli_say(o, "note: %s's kernel tables on %s have no %s%s%s (%s measure %s): "
+                      "attention is derived, the nearest measured KV dtype's efficiency at "
                       "the same shape times the %s roofline (provenance derived), not measured",
-                   e->name, h->name, rl_dtype_name(p.kv), have[0] ? have : "none",
+                   e->name, h->name, mla ? "MLA decode/prefill attention at a " : "",
+                   rl_dtype_name(p.kv), mla ? " KV cache" : " KV-cache attention",
+                   mla ? "their MLA tables" : "they", have[0] ? have : "none",
                    rl_dtype_name(p.kv));
     }
     if (derived & RL_DERIVED_GEMM) {
@@ -3753,7 +3753,8 @@ int rl_cli_pareto(rl_opts *o)
     }
     for (int i = 0; i < nprec; i++) { /* tester54 F1: as step, each derived GEMM or KV once;
                                          * the rows' key derived names their own */
-        int say = RL_DERIVED_KV | RL_DERIVED_GEMM;
+        /* the MoE note once, as step says it (tester56 F1) */
+        int say = RL_DERIVED_KV | RL_DERIVED_GEMM | (i == 0 ? NOTE_MOE : 0);
         for (int j = 0; j < i; j++)
             say &= ~((prec[j].kv == prec[i].kv ? RL_DERIVED_KV : 0) |
                      (prec[j].weights == prec[i].weights && prec[j].compute == prec[i].compute

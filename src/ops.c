@@ -961,6 +961,18 @@ double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[
 /* The efficiency (time / roofline) of the dense GEMM table at shape g in
  * variant v, else in the nearest variant (DERIVED), with *vout the variant
  * used; -1 without a GEMM table. */
+int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m)
+{
+    double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
+                           (double)m->top_k, (double)m->experts};
+    if (m->experts == 0 || !e || !e->tables)
+        return 0;
+    for (int v = 0; v < RL_KV_COUNT; v++)
+        if (rl_engine_table(e->tables, RL_KC_MOE, v, x))
+            return 0;
+    return 1;
+}
+
 int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, int compute_bound)
 {
     int v = rl_kvariant_gemm(p->weights, p->compute);

@@ -296,6 +296,12 @@ double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[
  * F2: the note read the run's own variant's). */
 int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, int compute_bound);
 
+/* 1 when model m has routed experts and engine e's tables hold no MoE
+ * kernel of their shape in any dtype, so ops times them from the dense
+ * GEMM table (rl_ops_moe_gemm_shapes; provenance derived): cli's note and
+ * pareto's key derived say so (tester56 F1); 0 otherwise. */
+int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m);
+
 /* The spans of a step's operator list, in its order, by what their ops'
  * times depend on: HEAD and TAIL (embedding, norms, projections, MLP or
  * MoE, residuals) on the step's token rows M alone (every prompt token and

@@ -10,6 +10,7 @@
 #include "arch.h"
 #include "e2e.h"
 #include "memory.h"
+#include "ops.h"
 #include "shard.h"
 
 /* max_context, null when the spec gives none (no length is checked:
@@ -1331,9 +1332,14 @@ static const char *derived_text(const rl_model *m, const rl_hw *h, rl_precision 
     if (d & RL_DERIVED_GEMM)
         k = snprintf(buf, n, "GEMM of %s weights x %s compute", rl_dtype_name(gw),
                      rl_dtype_name(gc));
-    if (d & RL_DERIVED_KV)
-        snprintf(buf + k, n - (size_t)k, "%s%s KV-cache attention", k ? "; " : "",
-                 rl_dtype_name(p.kv));
+    int mla = m->attention == RL_ATTN_MLA;
+    if (d & RL_DERIVED_KV) /* an MLA model's own tables (tester56 F3) */
+        k += snprintf(buf + k, n - (size_t)k, "%s%s%s%s", k ? "; " : "",
+                      mla ? "MLA attention at a " : "", rl_dtype_name(p.kv),
+                      mla ? " KV cache" : " KV-cache attention");
+    if (rl_ops_moe_from_gemm(e, m) && k < (int)n) /* tester56 F1: as step's note */
+        snprintf(buf + k, n - (size_t)k, "%srouted experts from the dense GEMM table (no MoE "
+                 "kernel)", k ? "; " : "");
     return buf;
 }
 
@@ -1359,7 +1365,7 @@ static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
     if (!s->calibrated || m->abstract)
         return;
     add_row_share(r, plan_mode(h, 1), h, share_of(p->table_s, p->step_s));
-    char d[128];
+    char d[256];
     cJSON_AddStringToObject(r, "derived", *derived_text(m, h, p->prec, d, sizeof d) ? d : "none");
 }
 

@@ -4388,6 +4388,45 @@ static void pareto_mode_honest(void **state)
     assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
 }
 
+/* tester56 F1: deepseek-v3 on b200's trtllm has no MoE kernel of its expert
+ * shape, so its routed experts are timed from the dense GEMM table (step's
+ * note; provenance derived).  pareto's rows read derived "none" and it said
+ * nothing: every row now names the experts in `derived` and stderr gives
+ * step's note once, before the JSON.  tester56 F3: on vLLM, whose b200
+ * tables hold fp8 attention but no MLA attention at fp8, the note and the
+ * rows name MLA attention, not "fp8 KV-cache attention". */
+static void pareto_derived_moe_and_mla(void **state)
+{
+    (void)state;
+    static const char note[] = "note: trtllm's kernel tables on b200 measure no MoE kernel of "
+                               "deepseek-v3's expert shape";
+    const char *base = "pareto --model deepseek-v3 --hw b200 --chips 8 --weights fp8 --kv fp8 "
+                       "--compute fp8 --batch 1,64 --format json";
+    assert_int_equal(cli2(base, ""), 0);
+    const char *at = strstr(out, note), *json = strchr(out, '{');
+    if (!at || strstr(at + 1, note) || !json || at > json)
+        fail_msg("the MoE note not once before the JSON: %.800s", out);
+    cJSON *j = cJSON_Parse(json), *r;
+    int rows = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        rows++;
+        assert_non_null(strstr(cJSON_GetObjectItem(r, "derived")->valuestring,
+                               "routed experts from the dense GEMM table"));
+    }
+    assert_true(rows > 0);
+    cJSON_Delete(j);
+    assert_int_equal(cli2(base, " --engine vllm"), 0);
+    assert_non_null(strstr(out, "vllm's kernel tables on b200 have no MLA decode/prefill attention "
+                                "at a fp8 KV cache"));
+    assert_null(strstr(out, "no fp8 KV-cache attention"));
+    j = cJSON_Parse(strchr(out, '{'));
+    r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_non_null(r);
+    assert_non_null(strstr(cJSON_GetObjectItem(r, "derived")->valuestring,
+                           "MLA attention at a fp8 KV cache"));
+    cJSON_Delete(j);
+}
+
 /* tester54 F1: pareto's mode labels the whole run (estimated when any
  * feasible point is; kept), and its rows said nothing of their own.  Each
  * row of a calibrated sweep now carries its mode and table_time_share as
@@ -7244,6 +7283,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_band_is_conservative_edge),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(pareto_rows_mode_and_derived),
+        cmocka_unit_test(pareto_derived_moe_and_mla),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
         cmocka_unit_test(validate_against_calibrated),
