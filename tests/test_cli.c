@@ -6819,7 +6819,7 @@ static void disagg_link_bound_named(void **state)
      * batch cap"; now the note names the KV cache (cli.c kv_bound) */
     j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 1 --weights fp8 --kv fp8 "
                        "--compute fp8 --qps 3 --prompt-len 3000 --out-len 2000 --requests 500 "
-                       "--format json", "and the KV cache is the limit: it peaked at 0.9999 of its "
+                       "--format json", "and the KV cache is the limit: it peaked at 99.99% of its "
                        "pages (kv_peak_frac) with 266 preemptions while the decode batch "
                        "averaged 17.2, below the batch cap (max_seqs 256)");
     assert_null(strstr(out, "capped by the batch cap"));
@@ -6835,6 +6835,20 @@ static void disagg_link_bound_named(void **state)
                        "and TPOT is capped by the batch cap (max_seqs 256)");
     assert_null(strstr(out, "the KV cache is the limit"));
     assert_true(num(j, "kv_peak_frac") > 0.95 && num(j, "mean_decode_batch") < 0.9 * 256);
+    cJSON_Delete(j);
+    /* tester56 F2: llama3-70b fp8 on two H100s, 500 + 50 tokens at 60 req/s
+     * under max_seqs 1024: the decode batch averaged 388, no request ever
+     * waited at the cap, the KV peaked at 77.9%; it read "TPOT is capped by
+     * the batch cap (max_seqs 1024)".  The step throughput is named now (no
+     * step held back by the cap: "in 0% of decode steps"). */
+    j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 2 --weights fp8 --kv fp8 "
+                       "--compute fp8 --qps 60 --max-seqs 1024 --prompt-len 500 --out-len 50 "
+                       "--requests 800 --format json", "and the step throughput (the GPU) is the "
+                       "limit: the decode batch averaged 388 and requests waited at the batch cap "
+                       "(max_seqs 1024) in 0% of decode steps, the KV cache peaked at 77.9% of its "
+                       "pages");
+    assert_null(strstr(out, "capped by the batch cap"));
+    assert_true(num(j, "mean_decode_batch") < 0.5 * 1024 && num(j, "kv_peak_frac") < 0.95);
     cJSON_Delete(j);
     j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
                        "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
