@@ -1446,12 +1446,15 @@ void rl_ops_sum_kind(const rl_ops *o, rl_op_kind kind, double *flops, double *by
 }
 
 /* Step time of a configuration, or -1. */
-static double step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
+static double step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                        double *table_s)
 {
     rl_ops o;
     char err[256];
     if (build(m, h, c, 0, 0, &o, err, sizeof err) != 0)
         return -1.0;
+    if (table_s)
+        *table_s = o.table_s;
     return o.step_s;
 }
 
@@ -1463,7 +1466,7 @@ double rl_ops_prefill_dispatch(const rl_model *m, const rl_hw *h, const rl_ops_c
 
 /* One sequence's prefill step of `tokens` on `prefix` cached ones, alone. */
 static double prefill_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
-                                long long tokens, long long prefix)
+                                long long tokens, long long prefix, double *table_s)
 {
     rl_ops_config p = *c;
     p.prefill_seqs = 1;
@@ -1472,14 +1475,22 @@ static double prefill_step_time(const rl_model *m, const rl_hw *h, const rl_ops_
     p.parts = NULL;
     p.nparts = 0;
     p.decode_batch = 0;
-    return step_time(m, h, &p);
+    return step_time(m, h, &p, table_s);
+}
+
+double rl_ops_prefill_time_share(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                                 long long tokens, long long prefix, double *share)
+{
+    double table_s = 0, t = prefill_step_time(m, h, c, tokens, prefix, &table_s);
+    if (share) /* the step's, as prefill's rows (result.c: the dispatch is outside it) */
+        *share = t > 0 ? table_s / t : -1.0;
+    return t < 0 ? -1.0 : t + rl_ops_prefill_dispatch(m, h, c);
 }
 
 double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                            long long tokens, long long prefix)
 {
-    double t = prefill_step_time(m, h, c, tokens, prefix);
-    return t < 0 ? -1.0 : t + rl_ops_prefill_dispatch(m, h, c);
+    return rl_ops_prefill_time_share(m, h, c, tokens, prefix, NULL);
 }
 
 double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
@@ -1490,7 +1501,7 @@ double rl_ops_chunked_prefill_time(const rl_model *m, const rl_hw *h, const rl_o
     double total = rl_ops_prefill_dispatch(m, h, c); /* once per request (ops.h) */
     for (long long done = 0; done < tokens; done += chunk) {
         long long n = tokens - done < chunk ? tokens - done : chunk;
-        double t = prefill_step_time(m, h, c, n, prefix + done);
+        double t = prefill_step_time(m, h, c, n, prefix + done, NULL);
         if (t < 0)
             return -1.0;
         total += t;
@@ -1523,7 +1534,7 @@ rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long pre
 
 double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    return step_time(m, h, c);
+    return step_time(m, h, c, NULL);
 }
 
 double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
@@ -1532,7 +1543,7 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
 {
     rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, prefill_prefix, decode_batch,
                                           decode_context);
-    return step_time(m, h, &c);
+    return step_time(m, h, &c, NULL);
 }
 
 double rl_ops_table_share(const rl_ops *o)

@@ -376,6 +376,12 @@ double rl_ops_prefill_dispatch(const rl_model *m, const rl_hw *h, const rl_ops_c
 double rl_ops_prefill_time(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
                            long long tokens, long long prefix);
 
+/* rl_ops_prefill_time, and into *share (when not NULL) the share of its
+ * step (the dispatch outside it) timed by kernel tables, as `prefill`'s
+ * rows carry it (table_time_share); -1 when the step does not evaluate. */
+double rl_ops_prefill_time_share(const rl_model *m, const rl_hw *h, const rl_ops_config *c,
+                                 long long tokens, long long prefix, double *share);
+
 /* Chunked prefill of a `tokens`-token prompt in chunks of `chunk` tokens:
  * the sum over chunks i of the prefill time of min(chunk, rest) tokens at
  * prefix P + i * chunk, seconds, plus the engine's prefill dispatch once

@@ -1367,6 +1367,10 @@ static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
     add_row_share(r, plan_mode(h, 1), h, share_of(p->table_s, p->step_s));
     char d[256];
     cJSON_AddStringToObject(r, "derived", *derived_text(m, h, p->prec, d, sizeof d) ? d : "none");
+    /* tester56 F1: mode and table_time_share are the decode step's; ttft_s's
+     * prefill reads its own, as `prefill` at the plan labels it */
+    if (p->ttft_s >= 0 && p->ttft_share >= 0)
+        cJSON_AddStringToObject(r, "ttft_mode", rl_run_mode(plan_mode(h, 1), h, p->ttft_share));
 }
 
 static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, const rl_model *m,

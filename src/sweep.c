@@ -172,6 +172,7 @@ static int run_ideal(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp
         }
         rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
                              .layout = 1 /* "ideal" */, .step_s = st.step_s, .ttft_s = ttft,
+                             .ttft_share = -1,
                              .weight_load_s = st.weight_load_s, .kv_load_s = st.kv_load_s,
                              .compute_s = st.compute_s,
                              .attention_compute_s = st.attention_compute_s, .tokens_per_s = st.tokens_per_s,
@@ -194,6 +195,7 @@ typedef struct {
     int n;
     int name[PREFILLS];       /* name index */
     double ttft_s[PREFILLS];  /* the prefill's step time */
+    double share[PREFILLS];   /* calibrated: its table-time share; else -1 */
     double kv[PREFILLS];      /* the prompt's KV per chip while it is prefilled, bytes */
     long long sp[PREFILLS];
 } prefills;
@@ -203,7 +205,7 @@ typedef struct {
  * with the plan's collectives, as `prefill --tp` times it; -1 when it does
  * not evaluate. */
 static double calibrated_ttft(const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,
-                              long long prompt, rl_precision p)
+                              long long prompt, rl_precision p, double *share)
 {
     rl_ops_config c = rl_ops_config_default();
     c.chips = pl->tp * pl->ep;
@@ -212,7 +214,7 @@ static double calibrated_ttft(const rl_model *m, const rl_hw *h, const rl_shard_
     c.attn_replicated = pl->attn_replicated;
     c.prec = p;
     c.calibrated = 1;
-    return rl_ops_prefill_time(m, h, &c, prompt, 0);
+    return rl_ops_prefill_time_share(m, h, &c, prompt, 0, share);
 }
 
 /* The fitted TTFT of a `prompt`-token prefill on one replica of plan pl
@@ -245,8 +247,9 @@ static int prefill_candidates(const rl_model *m, const rl_hw *h, const rl_shard_
         if (rl_shard_eval(m, h, &pl, RL_PHASE_PREFILL, gen->chips, 1, prompt, p, &r, err,
                           sizeof err) != 0)
             continue;
+        double share = -1;
         if (cal && (r.step_s = out->fitted ? fitted_ttft(m, h, &pl, prompt, p)
-                                           : calibrated_ttft(m, h, &pl, prompt, p)) < 0)
+                                           : calibrated_ttft(m, h, &pl, prompt, p, &share)) < 0)
             continue;
         if (cal) /* a pipeline's P-1 stage sends of the prompt, as the ideal rows and simulate
                   * have them (tester35 F4: calibrated TTFT was one stage's chips alone) */
@@ -256,6 +259,7 @@ static int prefill_candidates(const rl_model *m, const rl_hw *h, const rl_shard_
         if (f->name[k] < 0)
             return -1;
         f->ttft_s[k] = r.step_s;
+        f->share[k] = share;
         f->kv[k] = r.kv_bytes;
         f->sp[k] = sp;
     }
@@ -364,6 +368,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  .pp = res[i].plan.pp,
                                  .step_s = r->step_s, .table_s = r->table_s,
                                  .ttft_s = k >= 0 ? pre[i].ttft_s[k] : -1,
+                                 .ttft_share = k >= 0 ? pre[i].share[k] : -1,
                                  .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
                                  .compute_s = r->compute_s,
                                  .attention_compute_s = r->attention_compute_s, .comm_s = r->comm_s,

@@ -90,6 +90,8 @@ typedef struct {
     double table_s;          /* of step_s: ops timed by kernel tables (calibrated; else 0) */
     double ttft_s;           /* prefill of `prompt` tokens, seconds; < 0: no operator
                                 list (abstract model) */
+    double ttft_share;       /* calibrated: of ttft_s's prefill step, the share timed by
+                                kernel tables (as prefill's table_time_share); else -1 */
     double weight_load_s, kv_load_s, compute_s; /* the terms of formula (1), per chip */
     double attention_compute_s; /* the attention FLOP time beyond kv_load_s (step.h) */
     double comm_s;           /* collectives per step (0 in ideal mode) */

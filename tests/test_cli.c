@@ -4392,7 +4392,8 @@ static void pareto_mode_honest(void **state)
  * shape, so its routed experts are timed from the dense GEMM table (step's
  * note; provenance derived).  pareto's rows read derived "none" and it said
  * nothing: every row now names the experts in `derived` and stderr gives
- * step's note once, before the JSON.  tester56 F3: on vLLM, whose b200
+ * step's note once, before the JSON; ttft_mode labels its prefill, which
+ * the decode step's mode did not (the tp8 row read calibrated).  tester56 F3: on vLLM, whose b200
  * tables hold fp8 attention but no MLA attention at fp8, the note and the
  * rows name MLA attention, not "fp8 KV-cache attention". */
 static void pareto_derived_moe_and_mla(void **state)
@@ -4412,6 +4413,9 @@ static void pareto_derived_moe_and_mla(void **state)
         rows++;
         assert_non_null(strstr(cJSON_GetObjectItem(r, "derived")->valuestring,
                                "routed experts from the dense GEMM table"));
+        /* the prefill's own label: `prefill --chips 8 --tp 8 --tokens 2000`
+         * reads estimated (table_time_share 0.223) */
+        assert_string_equal(cJSON_GetObjectItem(r, "ttft_mode")->valuestring, "estimated");
     }
     assert_true(rows > 0);
     cJSON_Delete(j);
