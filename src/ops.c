@@ -958,9 +958,6 @@ double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[
     return me;
 }
 
-/* The efficiency (time / roofline) of the dense GEMM table at shape g in
- * variant v, else in the nearest variant (DERIVED), with *vout the variant
- * used; -1 without a GEMM table. */
 int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m)
 {
     double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
@@ -982,6 +979,9 @@ int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, i
     return v;
 }
 
+/* The efficiency (time / roofline) of the dense GEMM table at shape g in
+ * variant v, else in the nearest variant (DERIVED), with *vout the variant
+ * used; -1 without a GEMM table. */
 static double gemm_efficiency(const builder *x, const rl_serving_engine *e, const rl_op *op,
                               const double *g, int *vout)
 {
@@ -1679,4 +1679,89 @@ void rl_ops_terms_ends(const rl_ops_terms *const spans[RL_OPS_SPANS], double *fi
     *last = tail->n > 0 ? tail->t[tail->n - 1] : 0.0;
     for (int i = 0; i < seqs->n; i++)
         *last += seqs->t[i];
+}
+
+/* GEMM table variant v said in roofline's --weights/--compute spelling,
+ * `noun` after it, then its table key where that differs (review: the MoE
+ * note read "mxfp4 weights x bf16 compute: ... bfloat16's"): "fp8 table",
+ * "bf16 table (key bfloat16)", "int8 weights x bf16 compute GEMM table
+ * (key int8_wo)". */
+static void gemm_variant_words(int v, const char *noun, char *buf, size_t n)
+{
+    static const rl_dtype W[RL_KV_COUNT] = {RL_BF16, RL_FP8,  RL_INT8, RL_INT4, RL_INT8,
+                                            RL_FP4,  RL_FP32, RL_FP8,  RL_MXFP4};
+    static const rl_dtype C[RL_KV_COUNT] = {RL_BF16, RL_FP8,  RL_BF16, RL_BF16, RL_INT8,
+                                            RL_FP4,  RL_FP32, RL_FP8,  RL_BF16};
+    /* one entry per variant, in engines.h's order (review46: a variant
+     * added there would read W/C 0, bf16, unsaid) */
+    _Static_assert(RL_KV_MXFP4 == 8 && RL_KV_COUNT == 9, "W and C list every rl_kvariant");
+    const char *key = rl_kvariant_name((rl_kvariant)v), *w = rl_dtype_name(W[v]);
+    char pair[48];
+    if (W[v] == C[v])
+        snprintf(pair, sizeof pair, "%s", w);
+    else
+        snprintf(pair, sizeof pair, "%s weights x %s compute", w, rl_dtype_name(C[v]));
+    snprintf(buf, n, "%s %s%s%s%s", pair, noun, strcmp(pair, key) ? " (key " : "",
+             strcmp(pair, key) ? key : "", strcmp(pair, key) ? ")" : "");
+}
+
+/* Say so when the selected engine's tables hold no MoE kernel of model m's
+ * expert shape in any dtype: its routed experts are timed from the dense
+ * GEMM table (ops.c rl_ops_moe_gemm_shapes; tester43 F10: they read the bare
+ * roofline, 51% of a Mixtral tp8 step on h100-sxm trtllm, with no word and
+ * a band of +-0.6%).  emit then says how much of the step no table times. */
+int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
+                         const rl_precision *p, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!rl_ops_moe_from_gemm(e, m))
+        return 0;
+    /* the variant the experts are timed from, as ops picks it (review41 F2):
+     * the run's own, else the nearest tabled one, by whether the experts
+     * are memory- (v) or compute-bound (vc) */
+    int v = rl_ops_moe_gemm_variant(e, p, 0), vc = rl_ops_moe_gemm_variant(e, p, 1);
+    const rl_moe_gemm_fix *f = v >= 0 && e->tables ? &e->tables->moe_gemm[v] : NULL;
+    char bias[256], from[384] = "", own[128], wv[80], wvc[80];
+    int vo = rl_kvariant_gemm(p->weights, p->compute);
+    /* the run's own table, or, where no key maps its weights x compute
+     * (mxfp4 or fp4 weights over bf16 compute: engines.h DTYPE_MAP), the
+     * pair itself (tester53 F2: it printed "no ? GEMM table"); every dtype
+     * in flag spelling (gemm_variant_words) */
+    if (vo >= 0) {
+        gemm_variant_words(vo, "GEMM table", own, sizeof own);
+    } else {
+        snprintf(own, sizeof own, "GEMM table key for %s weights x %s compute",
+                 rl_dtype_name(p->weights), rl_dtype_name(p->compute));
+    }
+    if (v >= 0 && v != vo) {
+        gemm_variant_words(v, "table", wv, sizeof wv);
+        if (vc >= 0 && vc != v) {
+            gemm_variant_words(vc, "table", wvc, sizeof wvc);
+            snprintf(from, sizeof from, " (no %s: the %s when memory-bound, the %s when compute-bound)",
+                     own, wv, wvc);
+        } else {
+            snprintf(from, sizeof from, " (no %s: the %s)", own, wv);
+        }
+    }
+    if (f && f->n > 0) { /* the engine's measured bias (engines.h rl_moe_gemm_fix) */
+        double lo = f->ln[0], hi = f->ln[0];
+        for (int i = 1; i < f->n; i++) {
+            lo = fmin(lo, f->ln[i]);
+            hi = fmax(hi, f->ln[i]);
+        }
+        snprintf(bias, sizeof bias, "then x%.2f to x%.2f by rows per expert, the measured MoE "
+                 "kernels' median over the GEMM-timed ones (%ld rows of %ld model shapes); "
+                 "band p10-p90 x%.2f to x%.2f of that", exp(lo), exp(hi), f->rows, f->shapes,
+                 exp(f->q[1]), exp(f->q[2]));
+    } else {
+        snprintf(bias, sizeof bias, "measured MoE kernels run a median 1.45x slower than that, "
+                 "so its band reaches x5.7 above");
+    }
+    snprintf(buf, n, "%s's kernel tables on %s measure no MoE kernel of %s's expert shape "
+                  "(hidden %lld, inter %lld, top-%lld of %lld experts): its routed experts are timed from "
+                  "the dense GEMM table, at the efficiency of the one GEMM of their grouped "
+                  "GEMMs' FLOPs and bytes%s (provenance derived; %s: docs/model.md, MoE)",
+               e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts, from,
+             bias);
+    return 1;
 }

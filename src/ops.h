@@ -302,6 +302,15 @@ int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, i
  * pareto's key derived say so (tester56 F1); 0 otherwise. */
 int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m);
 
+/* When engine e's tables hold no MoE kernel of model m's expert shape in
+ * any dtype, the words saying its routed experts are timed from the dense
+ * GEMM table at precision p (the variant, the measured bias or the 1.45x
+ * median and the band's widening) into buf, and 1; else 0 ("").  step's
+ * note, size's and its report's (t56 #2: the report read "derived
+ * (another dtype's measured efficiency)"). */
+int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
+                         const rl_precision *p, char *buf, size_t n);
+
 /* The spans of a step's operator list, in its order, by what their ops'
  * times depend on: HEAD and TAIL (embedding, norms, projections, MLP or
  * MoE, residuals) on the step's token rows M alone (every prompt token and

@@ -1845,10 +1845,11 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
         {"prefill_replicas", c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0},
         {"max_seqs", c->max_seqs},
         {"max_tokens", (double)c->max_tokens},
-        {"usd_per_mtok", c->usd_per_mtok},
-        {"ttft_p50_s", c->ttft_p50},
     };
     add_numbers(o, more, sizeof more / sizeof more[0]);
+    /* null without a price (t56 #3: 0 read as free) */
+    add_number_or_null(o, "usd_per_mtok", c->usd_per_mtok, h->price_per_chip_hour > 0);
+    cJSON_AddNumberToObject(o, "ttft_p50_s", c->ttft_p50);
     add_number_or_null(o, "tpot_p50_s", c->tpot_p50, !c->no_tpot);
     const keyed rest[] = {
         {"e2e_p99_s", c->e2e_p99},

@@ -1543,6 +1543,22 @@ int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int h
     return n;
 }
 
+int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
+                     size_t len)
+{
+    const rl_hw *h = &in->hw[hw];
+    rl_precision p = in->prec && in->nprec > 0 ? in->prec[0] : rl_precision_default();
+    for (int i = 0; r && i < r->n; i++)
+        if (r->c[i].hw == hw) {
+            p = r->c[i].p;
+            break;
+        }
+    buf[0] = '\0';
+    if (!in->calibrated || h->ideal)
+        return 0;
+    return rl_ops_moe_gemm_note(in->m, h, rl_engines_selected(&h->engines), &p, buf, len);
+}
+
 /* size --conservative sizes on the slow edge of each profile's band; a
  * plan whose band a fitted profile withholds (e2e.h rl_e2e_band_withheld:
  * a weights/KV/compute dtype or a TP degree off the fit) has no slow edge,

@@ -489,9 +489,11 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     if (rl_size_activation_caution(in, b, short_pool, sizeof short_pool))
         item(d, "Caution on memory: %s.", short_pool);
     if (x->res->priced)
-        item(d, "Cost: %.2f USD/hour on demand (%.2f USD per chip-hour, %s); %.3f USD per "
+        /* t56 #3: a profile without price_source read "(7.50 USD per chip-hour, )" */
+        item(d, "Cost: %.2f USD/hour on demand (%.2f USD per chip-hour%s%s); %.3f USD per "
                 "million output tokens at this load.",
-             b->cost_per_hour, in->hw[b->hw].price_per_chip_hour, in->hw[b->hw].price_source,
+             b->cost_per_hour, in->hw[b->hw].price_per_chip_hour,
+             in->hw[b->hw].price_source[0] ? ", " : "", in->hw[b->hw].price_source,
              b->usd_per_mtok);
     else
         item(d, "Cost: %lld chips (not every profile searched has a price, so chips are the cost).",
@@ -528,6 +530,24 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              in->conservative ? "this row is sized on the high edge (--conservative)"
                               : "size --conservative sizes on the high edge",
              p99_clamped(b) ? " " : "", p99_clamped(b) ? CLAMP_NOTE : "");
+        /* t56 #2: a band whose slow edge misses a target (deepseek-v3 on
+         * b200, its experts timed from the GEMM table: TTFT p99 65.5 s at
+         * the edge against 3 s) was only in the figures: say it and by how
+         * much (the edge as the band cell shows it: never below the row) */
+        char miss[320] = "";
+        double hi[2] = {fmax(b->edge[1][1], b->ttft_p99), fmax(b->edge[1][3], b->tpot_p99)};
+        const double slo[2] = {in->slo_ttft, in->slo_tpot};
+        for (int k = 0; k < 2 && !in->conservative; k++) {
+            if ((k == 1 && b->no_tpot) || !(hi[k] > slo[k]))
+                continue;
+            size_t l = strlen(miss);
+            snprintf(miss + l, sizeof miss - l, "%s%s p99 %.3g %s is %.3gx the %.3g %s target",
+                     l ? "; " : "", k ? "TPOT" : "TTFT", k ? hi[k] * 1e3 : hi[k], k ? "ms" : "s",
+                     hi[k] / slo[k], k ? slo[k] * 1e3 : slo[k], k ? "ms" : "s");
+        }
+        if (miss[0])
+            item(d, "Caution on the band: at the band's upper edge %s; size --conservative "
+                    "sizes against it.", miss);
     }
     /* max_qps is the most the row sustains within the targets (the
      * capacity search, to 2%, as simulate finds it: not raised to the
@@ -1111,6 +1131,16 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
                 "divided by %s (size: fraction of peak) plus %.3g s per kernel: %s (%s).",
              h->name, mode, mode_caution(mode, in, hw, why, sizeof why), whose, h->efficiency.overhead_s, tab,
              h->efficiency.source[0] ? h->efficiency.source : "source not given in the profile");
+    } else if (in->calibrated && rl_hw_measured(h)) {
+        /* kernel tables, no efficiency table (t56 #1: the datasheet branch
+         * below said "nothing was measured" beside "kernel tables measured
+         * on b200"): the rows' own predicate (rl_hw_measured, evidence_of) */
+        char why[320];
+        item(d, "Mode on %s: %s%s: operators an engine's kernel table covers at the run's "
+                "dtypes take its times (provenance below), every other operator its roofline "
+                "at efficiency 1.0 (no efficiency table in the profile): those operators are "
+                "optimistic.",
+             h->name, mode, mode_caution(mode, in, hw, why, sizeof why));
     } else {
         item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
                 "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
@@ -1161,14 +1191,24 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
              err);
         return;
     }
+    /* t56 #2: routed experts no MoE table holds are derived from the dense
+     * GEMM table, not from another dtype (step's note, said below) */
+    char moe[1536];
+    int from_gemm = rl_size_moe_note(in, x->res, hw, moe, sizeof moe);
     item(d, "Provenance on %s: mode %s; %s; the %d operators of one decode step (batch 1, "
             "context %lld, %lld chip%s, %s weights) are timed %d measured, %d interpolated, "
-            "%d extrapolated (kernel tables, collectives), %d derived (another dtype's measured "
-            "efficiency, docs/model.md) and %d by the roofline%s.",
+            "%d extrapolated (kernel tables, collectives), %d derived (%s, docs/model.md) and "
+            "%d by the roofline%s.",
          h->name, mode, eng, o.n, ctx, chips, chips > 1 ? "s" : "", rl_dtype_name(p.weights),
          o.prov[RL_PROV_MEASURED], o.prov[RL_PROV_INTERPOLATED], o.prov[RL_PROV_EXTRAPOLATED],
-         o.prov[RL_PROV_DERIVED], o.prov[RL_PROV_ROOFLINE],
+         o.prov[RL_PROV_DERIVED],
+         from_gemm ? "the routed experts timed from the dense GEMM table, MoE experts below; "
+                     "any other operator from another dtype's measured efficiency"
+                   : "another dtype's measured efficiency",
+         o.prov[RL_PROV_ROOFLINE],
          h->efficiency.present && in->calibrated ? " (scaled by the efficiency above)" : "");
+    if (from_gemm)
+        item(d, "MoE experts on %s: %s.", h->name, moe);
     char dn[1024]; /* the rows on hw at a dtype its tables lack (tester51 F4) */
     if (rl_size_derived_note(in, x->res, hw, dn, sizeof dn) > 0)
         item(d, "Derived on %s: %s.", h->name, dn);
@@ -1236,15 +1276,26 @@ static void report_method(doc *d, const rl_size_report_data *x)
 {
     const rl_size_result *r = x->res;
     heading(d, 2, "Method");
+    /* the caps the rows read (t56 #4: "16..256" beside B<=512 and B<=4096
+     * rows): under attention data parallel a cap is per chip (size.c) */
+    int lo = 0, hi = 0;
+    for (int i = 0; i < r->n; i++) {
+        lo = i == 0 || r->c[i].max_seqs < lo ? r->c[i].max_seqs : lo;
+        hi = i == 0 || r->c[i].max_seqs > hi ? r->c[i].max_seqs : hi;
+    }
+    char caps[160] = "";
+    if (r->n > 0 && (lo < rl_size_batch_caps[0] || hi > rl_size_batch_caps[RL_SIZE_NCAPS - 1]))
+        snprintf(caps, sizeof caps, " sequences, per chip of a replica under attention data "
+                 "parallel: the simulated rows read %d..%d", lo, hi);
     item(d, "Search space: hardware x precision (bf16; int8 weights+KV; fp8 or int8 end to end "
             "where the chip has that peak) x chips per replica (powers of 2 up to the NVLink/ICI "
             "domain; beyond it, while no smaller replica holds the model or up to --max-chips, "
             "as TP over all chips and as pipeline stages of one domain each; for MoE models "
             "each stage also with expert-parallel groups (ep, powers of 2 dividing its chips and "
             "the experts) and attention data parallel) x policy (continuous, chunked prefill with %d or %d-token budgets, "
-            "disaggregated prefill/decode) x batch cap (%d..%d) x replica count.",
+            "disaggregated prefill/decode) x batch cap (%d..%d%s) x replica count.",
          RL_SIZE_CHUNK_SMALL, RL_SIZE_CHUNK_LARGE, rl_size_batch_caps[0],
-         rl_size_batch_caps[RL_SIZE_NCAPS - 1]);
+         rl_size_batch_caps[RL_SIZE_NCAPS - 1], caps);
     item(d, "Analytic pruning: weights must leave KV room; prefill of the mean prompt must fit the "
             "TTFT target; the decode step of one sequence at the shortest prompt must fit the TPOT "
             "target; replica counts from per-replica capacity at %.0f%% load, at the batch cap or "

@@ -1710,17 +1710,18 @@ static void test_report_conservative_and_first_row(void **state)
     rl_size_result_free(&r);
 }
 
-static char out[1 << 16];
+static char out[1 << 16], said[1 << 16];
 
 /* `ARGS --report DIR/r.md` (exit 0) with the Markdown report read into
- * `out`; the file and its temporary folder removed. */
+ * `out`, what the CLI wrote (stdout and stderr) into `said`; the file and
+ * its temporary folder removed. */
 static void size_report(const char *args)
 {
     char dir[] = "/tmp/rl_rep_XXXXXX", cmd[768], path[64];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/r.md", dir);
     snprintf(cmd, sizeof cmd, "%s --report %s", args, path);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(run_cli(cmd, said, sizeof said), 0);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     size_t n = fread(out, 1, sizeof out - 1, f);
@@ -1774,6 +1775,116 @@ static void test_sensitivity_trims_pools(void **state)
     if (!strstr(out, "| QPS x1.5 (30 req/s) | 798 | 31.9 | yes | 14 | 59.50 |") ||
         !strstr(out, "| QPS x0.5 (10 req/s) | 495 | 19.5 | yes | 6 | 25.50 |"))
         fail_msg("x0.5/x1.5 rows: %s", strstr(out, "| QPS x0.5") ? strstr(out, "| QPS x0.5") : out);
+}
+
+/* t56 #1: b200 has kernel tables (engine trtllm, measured on b200) and no
+ * efficiency table; its Mode line said "estimated: the datasheet roofline
+ * ... nothing was measured on this chip" beside "Provenance on b200: mode
+ * calibrated".  It follows the rows' predicate (rl_hw_measured) now: exact
+ * text. */
+static void test_report_mode_kernel_tables(void **state)
+{
+    (void)state;
+    size_report("size --model llama3-8b --hw b200 --qps 5 --prompt-len lognormal:1000:0.8 "
+                "--out-len lognormal:200:0.8 --ttft-p99 1 --tpot-p99 0.05");
+    assert_null(strstr(out, "nothing was measured"));
+    if (!strstr(out, "- Mode on b200: calibrated: operators an engine's kernel table covers") ||
+        !strstr(out, "- Provenance on b200: mode calibrated; "))
+        fail_msg("b200 mode lines: %s", out);
+    /* t56 #3: b200 has no price: usd_per_mtok null on every row, not 0 */
+    assert_int_equal(run_cli("size --model llama3-8b --hw b200 --qps 5 --prompt-len "
+                             "lognormal:1000:0.8 --out-len lognormal:200:0.8 --ttft-p99 1 "
+                             "--tpot-p99 0.05 --format json", out, sizeof out), 0);
+    int rows = 0;
+    for (const char *q = strstr(out, "\"usd_per_mtok\":"); q; q = strstr(q + 1, "\"usd_per_mtok\":")) {
+        q += strlen("\"usd_per_mtok\":");
+        q += strspn(q, " \t");
+        assert_int_equal(strncmp(q, "null", 4), 0);
+        rows++;
+    }
+    assert_true(rows > 0);
+}
+
+/* t56 #2: mixtral-8x7b on h100-sxm, whose trtllm tables hold no MoE kernel
+ * of its expert shape: the routed experts are timed from the dense GEMM
+ * table (step's note, ops.h rl_ops_moe_gemm_note).  The report's
+ * provenance said "derived (another dtype's measured efficiency)" and size
+ * said nothing; now both say it, size once for the profile (exact text). */
+static void test_report_moe_from_gemm(void **state)
+{
+    (void)state;
+    size_report("size --model mixtral-8x7b --hw h100-sxm --qps 2 --prompt-len "
+                "lognormal:1000:0.8 --out-len lognormal:200:0.8 --ttft-p99 1 --tpot-p99 0.05");
+    const char *say = "roofline size: note: trtllm's kernel tables on h100-sxm measure no MoE "
+                      "kernel of mixtral-8x7b's expert shape";
+    const char *first = strstr(said, say);
+    assert_non_null(first);
+    assert_null(strstr(first + 1, say));
+    if (!strstr(out, "derived (the routed experts timed from the dense GEMM table, MoE experts "
+                     "below;") ||
+        !strstr(out, "- MoE experts on h100-sxm: trtllm's kernel tables on h100-sxm measure no "
+                     "MoE kernel of mixtral-8x7b's expert shape (hidden 4096, inter 14336, "
+                     "top-2 of 8 experts): its routed experts are timed from the dense GEMM table"))
+        fail_msg("MoE provenance: %s", out);
+}
+
+/* t56 #2: the recommended row's band reached TTFT p99 65.5 s at its high
+ * edge against a 3 s target and the Recommendation said nothing: it names
+ * the factor now (the edge set here by hand: 21.8x the fixture's 0.5 s
+ * target, TPOT at the row's own p99 within its target; exact text), and
+ * says nothing when the edge is within or under --conservative (the
+ * figures are the edge).  t56 #3: a priced profile without price_source
+ * read "(2.50 USD per chip-hour, )". */
+static void test_report_band_edge_caution(void **state)
+{
+    fixture *f = *state;
+    rl_size_candidate *b = &f->res.c[0], save = *b;
+    assert_true(b->meets && f->res.priced);
+    rl_hw h = f->h[0];
+    h.price_source[0] = '\0';
+    rl_size_input in = f->in;
+    in.hw = &h;
+    rl_size_report_data d = {&in, &f->res, NULL, NULL, "test workload", "test"};
+    b->banded = 1;
+    for (int k = 0; k < 6; k++)
+        b->edge[0][k] = b->edge[1][k] = 0;
+    b->edge[1][1] = 21.8 * f->in.slo_ttft;
+    b->edge[1][3] = b->tpot_p99;
+    char want[160];
+    snprintf(want, sizeof want, "Caution on the band: at the band's upper edge TTFT p99 %.3g s is "
+             "21.8x the 0.5 s target; size --conservative sizes against it.", 21.8 * 0.5);
+    for (int cons = 0; cons < 2; cons++) {
+        in.conservative = cons;
+        char *t = rl_size_report_render(&d, 0);
+        assert_non_null(t);
+        if ((strstr(t, want) != NULL) != !cons)
+            fail_msg("conservative %d: '%s' %s", cons, want, t);
+        assert_null(strstr(t, "per chip-hour, )"));
+        assert_non_null(strstr(t, "2.50 USD per chip-hour)"));
+        free(t);
+    }
+    in.conservative = 0;
+    b->edge[1][1] = b->ttft_p99; /* within: no caution */
+    char *t = rl_size_report_render(&d, 0);
+    assert_null(strstr(t, "Caution on the band"));
+    free(t);
+    *b = save;
+}
+
+/* t56 #4: the Method section said "batch cap (16..256)" beside rows of
+ * B<=512 and more: under attention data parallel a cap is per chip
+ * (size.c), so mixtral-8x7b on a100-sxm-80g (the tester's smx command)
+ * simulates caps up to 1024; the line names the range the rows read
+ * (exact text, the search deterministic). */
+static void test_report_caps_searched(void **state)
+{
+    (void)state;
+    size_report("size --model mixtral-8x7b --hw a100-sxm-80g --qps 10 --prompt-len "
+                "lognormal:1000:0.6 --out-len lognormal:250:0.6 --ttft-p99 1.5 --tpot-p99 0.05 "
+                "--requests 500");
+    if (!strstr(out, "batch cap (16..256 sequences, per chip of a replica under attention data "
+                     "parallel: the simulated rows read 64..1024)"))
+        fail_msg("Method caps: %s", out);
 }
 
 /* tester33 final read: size's prompt x2 what-if on a --trace cuts the
@@ -2391,6 +2502,10 @@ int main(void)
         cmocka_unit_test(test_report_headroom_words),
         cmocka_unit_test(test_report_activation_caution),
         cmocka_unit_test(test_report_escapes_names),
+        cmocka_unit_test(test_report_mode_kernel_tables),
+        cmocka_unit_test(test_report_moe_from_gemm),
+        cmocka_unit_test(test_report_band_edge_caution),
+        cmocka_unit_test(test_report_caps_searched),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_sensitivity_trims_pools),
         cmocka_unit_test(test_report_command_verbatim),
