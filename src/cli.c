@@ -2457,6 +2457,13 @@ static int prefill_bound(const rl_serve_result *r)
  * it do not hide a steady window that sits at it; below, step throughput. */
 #define RL_CLI_CAP_SHARE 0.25
 
+/* The share of a run's decode steps whose admission left a request waiting
+ * at max_seqs (serve.h decode_steps_at_cap), 0 without decode steps. */
+static double cap_share(const rl_serve_result *r)
+{
+    return r->decode_steps > 0 ? (double)r->decode_steps_at_cap / (double)r->decode_steps : 0;
+}
+
 /* Whether a run's decode batch was held below its cap by the KV cache: a
  * replica's pages filled (kv_peak_frac 0.95 or more, as link_bound and
  * prefill_bound read 0.9 of a busy resource; a page rounding leaves the
@@ -2471,8 +2478,7 @@ static int prefill_bound(const rl_serve_result *r)
  * requests, 249 at 2000, the cap reached in both). */
 static int kv_bound(const rl_serve_result *r, const rl_serve_config *c, long long seqs_peak)
 {
-    double at_cap = r->decode_steps > 0 ? (double)r->decode_steps_at_cap / (double)r->decode_steps
-                                        : 0;
+    double at_cap = cap_share(r);
     /* or the cap reached in a few steps alone (tester56 F2: KV peak 1.0, the
      * batch at the cap in 2.9% of decode steps) */
     return (r->kv_peak_frac >= 0.95 || r->preemptions > 0) &&
@@ -2557,8 +2563,7 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
     }
     char why[600];
     /* the share of decode steps whose batch sat at max_seqs */
-    double at_cap = r->decode_steps > 0 ? (double)r->decode_steps_at_cap / (double)r->decode_steps
-                                        : 0;
+    double at_cap = cap_share(r);
     if (link_bound(r))
         snprintf(why, sizeof why, "; the bottleneck is the KV link to the decode pool, busy %.4g "
                  "of the run (kv_link_utilization; %d prefill and %d decode replicas: the links "

@@ -1983,10 +1983,8 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     for (int i = 0; i < in->nhw; i++) {
         const rl_serving_engine *e = hostless_engine(in->m, &in->hw[i], in->calibrated);
         int seen = !e;
-        for (int k = 0; k < i && !seen; k++) {
-            const rl_serving_engine *f = hostless_engine(in->m, &in->hw[k], in->calibrated);
-            seen = f && !strcmp(f->name, e->name);
-        }
+        for (int k = 0; k < nnames && !seen; k++)
+            seen = !strcmp(named[k], e->name);
         if (seen || nnames == RL_SIZE_HW_NAMED)
             continue;
         named[nnames++] = e->name;
