@@ -120,6 +120,20 @@ size_t rl_calib_rotation_bytes(size_t largest);
  * one's.) */
 size_t rl_calib_rotation_take(rl_calib_rotation *r, size_t unit, size_t align);
 
+/* A queued backend's (cuda) fixed cost of one timed sample: a sample of
+ * n >= 2 calls back to back and one synchronisation takes n h + F (h a
+ * call's marginal cost: its launch overlapped with the previous call's
+ * kernel, or the kernel where it is longer; F paid once: the first launch
+ * reaching the device, the last kernel's tail and the synchronisation
+ * returning), and one call with its synchronisation h + F, so
+ * F = (one - per_call) n / (n - 1).  Given n samples' one-call times
+ * `one`, per-call times `per_call` (n h + F over n) and `calls`, the median
+ * of that over the samples with calls >= 2, at least 0 (0 when none).
+ * An engine step pays F once, not once a kernel: calibrate subtracts F / n
+ * from each sample (stop 38, docs/validation.md: on an H200 it was about
+ * 10 us, 2-3 us a call at n = 4..13, in every kernel of a step). */
+double rl_calib_fixed_cost(const double *one, const double *per_call, const int *calls, int n);
+
 /* p-quantile (0..1) of v (n >= 1) by nearest rank (p = 0: the minimum,
  * 0.5: the median); sorts v in place. */
 double rl_calib_quantile(double *v, int n, double p);

@@ -102,7 +102,12 @@ struct bench {
     float *host; /* sampling: M x N host logits */
     /* results */
     int n;
-    double t[MAXS];
+    double t[MAXS];      /* per call; a queued backend's less fixed / calls[i] (summarize) */
+    double one[MAXS];    /* queued: one call and its synchronisation, before each sample */
+    int calls[MAXS];     /* calls the sample ran back to back */
+    double issue[MAXS];  /* queued: the sample's calls returned, before its synchronisation,
+                            per call: the host's cost of issuing one (a diagnostic) */
+    double fixed;        /* queued: the sample's fixed cost (rl_calib_fixed_cost), else 0 */
     double med, mad, best; /* median, median absolute deviation, minimum */
 };
 
@@ -110,12 +115,16 @@ struct bench {
  * each timed on the backend's clock (backend.h: one CPU thread's CPU time,
  * else the wall clock).  On a queued backend (cuda) a sample is a run of
  * `calls` back-to-back calls over `calls`, calls = QUEUED_RUN_S over the
- * warm-up call's time, 1..QUEUED_CALLS: a call then costs what it costs
+ * warm-up call's time, 2..QUEUED_CALLS: a call then costs what it costs
  * inside an engine step, its launch overlapped with the device's work (as
  * NVIDIA AIConfigurator times kernels, replaying CUDA graphs: collector/
  * helper.py benchmark_with_power), not a launch plus a synchronisation
  * (an H200 served 16% more requests than a profile timed call by call
- * predicted: docs/validation.md). */
+ * predicted: docs/validation.md).  The run's one synchronisation and the
+ * first launch's way to the device are paid once a sample, where a step
+ * of some 260 kernels pays them once: each sample is preceded by one call
+ * timed alone, and summarize takes that fixed cost out
+ * (rl_calib_fixed_cost; stop 38). */
 static void time_bench(bench *b)
 {
     b->run(b); /* warm-up, then one call timed: how many a queued sample takes */
@@ -124,20 +133,46 @@ static void time_bench(bench *b)
     b->run(b);
     b->be->sync(b->be->ctx);
     double warm = rl_backend_clock(b->be) - w0, total = 0;
-    int calls = b->be->queued ? (int)fmax(1, fmin(QUEUED_CALLS, QUEUED_RUN_S / warm)) : 1;
+    int queued = b->be->queued;
+    int calls = queued ? (int)fmax(2, fmin(QUEUED_CALLS, QUEUED_RUN_S / warm)) : 1;
     for (int k = 0; b->n < MAXS && k < PASS_SAMPLES && (k < 3 || total < 0.02); k++) {
-        double t0 = rl_backend_clock(b->be);
+        double t0 = rl_backend_clock(b->be), one = 0;
+        if (queued) {
+            b->run(b);
+            b->be->sync(b->be->ctx);
+            one = rl_backend_clock(b->be) - t0;
+            total += one;
+            t0 = rl_backend_clock(b->be);
+        }
         for (int c = 0; c < calls; c++)
             b->run(b);
+        b->issue[b->n] = (rl_backend_clock(b->be) - t0) / calls;
         b->be->sync(b->be->ctx);
         double t = rl_backend_clock(b->be) - t0;
+        b->one[b->n] = one;
+        b->calls[b->n] = calls;
         b->t[b->n++] = t / calls;
         total += t;
     }
 }
 
+double rl_calib_fixed_cost(const double *one, const double *per_call, const int *calls, int n)
+{
+    double f[MAXS];
+    int m = 0;
+    for (int i = 0; i < n && m < MAXS; i++)
+        if (calls[i] >= 2)
+            f[m++] = (one[i] - per_call[i]) * calls[i] / (calls[i] - 1.0);
+    return m ? fmax(0, median(f, m)) : 0;
+}
+
 static void summarize(bench *b)
 {
+    /* a queued backend's samples less their fixed cost, shared over each
+     * sample's calls (at most to 5% of it, fit_class's floor) */
+    b->fixed = b->be->queued ? rl_calib_fixed_cost(b->one, b->t, b->calls, b->n) : 0;
+    for (int i = 0; i < b->n && b->fixed > 0; i++)
+        b->t[i] = fmax(b->t[i] - b->fixed / b->calls[i], 0.05 * b->t[i]);
     b->med = median(b->t, b->n);
     double dev[MAXS];
     for (int i = 0; i < b->n; i++)
@@ -743,6 +778,16 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
             worst = fmax(worst, l.v[i].mad / l.v[i].med);
         }
     }
+    if (be.queued) { /* what summarize took out, for the run's log (stop 38) */
+        double f[256];
+        int nf = 0;
+        for (int i = 0; i < l.n && nf < 256; i++)
+            f[nf++] = l.v[i].fixed;
+        if (nf > 0)
+            fprintf(stderr, "roofline calibrate: %s is queued: each sample's fixed cost (one "
+                            "synchronisation, the first launch) taken out, median %.3g us over %d "
+                            "benchmarks (raw rows: fixed_s)\n", be.name, 1e6 * rl_calib_quantile(f, nf, 0.5), nf);
+    }
     if (noisy > 0)
         fprintf(stderr, "roofline calibrate: warning: %d of %d benchmarks had noisy repeats (median absolute "
                         "deviation over median above %.0f%%, worst %.0f%%): this host is busy; the "
@@ -855,6 +900,14 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         cJSON_AddNumberToObject(r, "flops_per_s", b->flops / b->best);
         cJSON_AddNumberToObject(r, "bytes_per_s", b->bytes / b->best);
         cJSON_AddItemToObject(r, "samples_s", cJSON_CreateDoubleArray(b->t, b->n));
+        /* queued: the fixed cost taken out of the samples, the calls a sample ran
+         * and each one-call time it came from (rl_calib_fixed_cost); the time
+         * a sample's calls took to return, per call (a call whose issue_s is
+         * its sample's time is bound by the host's launches, not the device) */
+        cJSON_AddNumberToObject(r, "fixed_s", b->fixed);
+        cJSON_AddItemToObject(r, "calls", cJSON_CreateIntArray(b->calls, b->n));
+        cJSON_AddItemToObject(r, "one_call_s", cJSON_CreateDoubleArray(b->one, b->n));
+        cJSON_AddItemToObject(r, "issue_s", cJSON_CreateDoubleArray(b->issue, b->n));
         cJSON_AddStringToObject(r, "commit", commit);
         cJSON_AddStringToObject(r, "host", host);
         cJSON_AddStringToObject(r, "utc", utc);

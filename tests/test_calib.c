@@ -384,6 +384,30 @@ static void test_quantile(void **state)
     assert_rel(rl_calib_quantile(v, 5, 0.0), 1, 0);
 }
 
+/* A queued sample's fixed cost (calib.h rl_calib_fixed_cost), by its
+ * definition: n calls and one synchronisation take n h + F, one call h + F.
+ * Expected F = 10 us exactly (h 5 us at n = 13 and 8, h 50 us at n = 2, the
+ * sizes calibrate's QUEUED_RUN_S gives such calls), tolerance 1e-9 relative
+ * (rounding); a spike in one one-call time (+40 us) leaves the median; a
+ * sample of one call (the cpu backend's) says nothing: 0.  Before stop 38
+ * calibrate kept n h + F over n, F / n too much a call (2-3 us on an H200,
+ * docs/validation.md "Stop 38"). */
+static void test_fixed_cost(void **state)
+{
+    (void)state;
+    double F = 10e-6, h[4] = {5e-6, 5e-6, 50e-6, 5e-6}, one[4], per[4];
+    int calls[4] = {13, 8, 2, 13};
+    for (int i = 0; i < 4; i++)
+        one[i] = h[i] + F, per[i] = (calls[i] * h[i] + F) / calls[i];
+    assert_rel(rl_calib_fixed_cost(one, per, calls, 3), F, 1e-9);
+    one[3] += 40e-6; /* a spike: median of 10, 10, 10, 53.3 us */
+    assert_rel(rl_calib_fixed_cost(one, per, calls, 4), F, 1e-9);
+    /* what summarize keeps a call: per - F / n = h */
+    assert_rel(per[0] - rl_calib_fixed_cost(one, per, calls, 4) / calls[0], h[0], 1e-9);
+    int single[2] = {1, 1};
+    assert_rel(rl_calib_fixed_cost(one, per, single, 2), 0, 0);
+}
+
 /* All or nothing (review22 #1): when the raw samples cannot be written (here
  * a folder stands at p.json; a full disk did the same), the older profile
  * stays as it was, no temporary is left beside it and the failure is a
@@ -501,6 +525,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quantile),
+        cmocka_unit_test(test_fixed_cost),
         cmocka_unit_test(test_rotation_reads_from_dram),
         cmocka_unit_test(test_calibrate_then_validate),
         cmocka_unit_test(test_calibrate_writes_kernel_tables),
