@@ -393,8 +393,13 @@ static void build_grid(bench_list *l, const rl_model *m, const rl_backend *be, i
             b->flops = 4.0 * b->M * b->S * qd;
             b->bytes = 4.0 * (2.0 * b->M * b->S * kd + 2.0 * b->M * qd);
         }
-    int Ts[] = {32, 128, 512, 2048};
-    for (int i = 0; i < (quick ? 2 : 4); i++) {
+    /* every prompt validate prefills (validate.c Ts), for the same reason:
+     * on an H200 the prompts between grid points (64, 256, 1024; the grid
+     * was 32, 128, 512, 2048) were interpolated in log space across the
+     * kernel's turn from launch-bound to T^2 and read 5-10% long at T = 64
+     * and 256 (docs/validation.md, stop 38); the quick grid keeps 32 and 128 */
+    int Ts[] = {32, 64, 128, 256, 512, 1024, 2048};
+    for (int i = 0; i < (quick ? 3 : 7); i += quick ? 2 : 1) {
         bench *b = add(l, "prefill_attention", RL_EFF_PREFILL_ATTENTION, run_prefill_attn);
         b->M = Ts[i], b->N = (int)m->heads, b->K = (int)m->kv_heads, b->hd = (int)m->head_dim;
         b->flops = 4.0 * qd * b->M * (b->M + 1) / 2;
