@@ -15,8 +15,14 @@
 # OUT holds nvidia-smi.txt (-q too), build.log, gemm_perf.csv (the sweep,
 # compare with tools/gemm_compare.sh), test_cuda.log, calibrate.json,
 # <host>.lua / <host>.json (the calibrated profile and raw samples),
-# validate.json, validate.txt and the roofline plot.  Exit status: 0 when
-# every step ran, 1 otherwise (later steps still run).
+# validate.json, validate.txt and the roofline plot; since stop 38 also
+# second.lua / second.json (a second calibration in the same lease: how far
+# two calibrations' medians differ, GEMMs at M <= 128 most) and
+# step_excess.txt (calib/step_excess.py over validate.json and the raw
+# samples: the steps' error with each sample's fixed cost taken out, each
+# benchmark's fixed_s and whether its calls are host-bound; the test of
+# docs/validation.md "Stop 38").  Exit status: 0 when every step ran, 1
+# otherwise (later steps still run).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 HOST=$(hostname -s 2>/dev/null || hostname)
@@ -39,6 +45,10 @@ step test_cuda 60 build-cuda/tests/test_cuda
 step calibrate 120 bin/roofline-cuda calibrate --backend cuda --model "$MODEL" --format json --output "$OUT/calibrate.json"
 cp "hw_profiles/calibrated/$HOST.lua" "hw_profiles/calibrated/$HOST.json" "$OUT/" 2>/dev/null
 step validate 180 bin/roofline-cuda validate --backend cuda --model "$MODEL" --format json --save "$OUT/validate.json" --plot "$OUT/validate-$HOST-cuda.png"
+step calibrate2 120 bin/roofline-cuda calibrate --backend cuda --model "$MODEL" --save "$OUT/second.lua"
+if command -v python3 > /dev/null && [ -f "$OUT/validate.json" ]; then
+    step step_excess 60 sh -c "python3 calib/step_excess.py '$OUT/validate.json' --calibrate '$OUT/$HOST.json' > '$OUT/step_excess.txt'"
+fi
 if [ -f "$OUT/validate.json" ]; then
     grep -E '"(runs|median_abs_error|p90_abs_error|max_abs_error)"' "$OUT/validate.json" > "$OUT/validate.txt"
     cat "$OUT/validate.txt" >&2
