@@ -22,6 +22,8 @@ n h + F (calib.h rl_calib_fixed_cost):
   F=    one F for every operator: the median of the sync estimates, of this
         file and (with two files) of the other one (fitted on one lease,
         checked on the other);
+  (two files) a constant per call fitted on one file's steps, checked on
+        the other: a fit for comparison, not a cause;
   + attention  the sync rule, and the prefill attention of prompts calibrate
         did not measure before stop 38 (64, 256, 1024) at its synchronised
         time less the file's median F.
@@ -176,6 +178,14 @@ def main(argv):
             print("  %-7s tokens %5d context %5d  %+6.1f%% -> sync %+6.1f%%, F %+6.1f%%, sync + attention %+6.1f%%" % (
                 x["phase"], x["tokens"], x["context"], 100 * x["error"], 100 * predict(x, ops, extra, "sync", fs[i]),
                 100 * predict(x, ops, extra, fs[i], fs[i]), 100 * predict(x, ops, extra, "sync", fs[i], True)))
+    if len(runs) == 2:  # for comparison only: a per-call constant fitted on one file's steps
+        def const(st, c):
+            return [(extra + sum(runs_ * per * max(p - c, 0.05 * p) for _, runs_, per, p, _ in ops)) /
+                    x["measured_s"] - 1 for x, ops, extra in st]
+        for i in (0, 1):
+            c = min((k * 1e-7 for k in range(400)), key=lambda c: sum(math.log1p(e) ** 2 for e in const(runs[i][1], c)))
+            print("a constant %.1f us a call less, least squares in log on %s's steps: %s there, %s on %s" % (
+                1e6 * c, runs[i][0], summary(const(runs[i][1], c)), summary(const(runs[1 - i][1], c)), runs[1 - i][0]))
     if raw:
         d = load(raw)
         for f, st in runs:
