@@ -3619,7 +3619,7 @@ int rl_cli_import_hf(rl_opts *o)
 {
     if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
         return RL_EXIT_INPUT;
-    char err[ERRLEN], note[1024];
+    char err[ERRLEN], note[2048];
     int oom;
     char *text = rl_import_hf(o->args[0], o->name, o->source, &oom, err, sizeof err, note,
                               sizeof note);

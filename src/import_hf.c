@@ -16,6 +16,13 @@
 #include "sandbox.h"
 #include "spec.h"
 
+/* The advice of a note on a value the importer chose: import-hf itself
+ * takes no --set (tester57 F1: a note told it to), so the note names the
+ * saved spec's field, and --set for the commands that load the spec. */
+#define EDIT_OR_SET(field, value)                                                                  \
+    "edit the saved spec's " field " field, or pass --set model." field "=" value                  \
+    " to the commands that load it"
+
 enum { MOE_NONE, MOE_MIXTRAL, MOE_DEEPSEEK, MOE_GPT_OSS, MOE_QWEN3 };
 enum { WIN_NONE, WIN_ALL, WIN_QWEN, WIN_GEMMA2, WIN_GEMMA3, WIN_LAYER_TYPES };
 
@@ -79,9 +86,9 @@ typedef struct {
     char *err;
     size_t errlen;
     char rope[400]; /* the rope_scaling note ("" when it changes nothing) */
-    char head[300]; /* the head_dim default note ("" when the config gives it) */
-    char kv[300];   /* the num_key_value_heads default note (likewise) */
-    char act[300];  /* the activation default note (likewise) */
+    char head[400]; /* the head_dim default note ("" when the config gives it) */
+    char kv[400];   /* the num_key_value_heads default note (likewise) */
+    char act[400];  /* the activation default note (likewise) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -168,7 +175,7 @@ static int get_mlp(out_t *o, const cJSON *cfg, const family *f, const char **mlp
     if (!j) /* the family's config default (family.act_default), said */
         snprintf(o->act, sizeof o->act,
                  "%s not given: \"%s\", the default of transformers' config for model_type "
-                 "\"%s\"; pass --set model.mlp=NAME if the checkpoint differs", f->act_key, act,
+                 "\"%s\"; if the checkpoint differs, " EDIT_OR_SET("mlp", "NAME"), f->act_key, act,
                  f->model_type);
     if (strcmp(act, "silu") == 0 || strcmp(act, "swish") == 0)
         *mlp = "swiglu";
@@ -389,8 +396,8 @@ static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *
         return 0;
     snprintf(o->rope, sizeof o->rope,
              "rope_scaling %.20s factor %g on %s %lld: max_context = %lld (vLLM's derived "
-             "max_model_len; max_position_embeddings says %lld); pass --set model.max_context=N "
-             "to plan for another length",
+             "max_model_len; max_position_embeddings says %lld); to plan for another length, "
+             EDIT_OR_SET("max_context", "N"),
              type, factor,
              orig ? "original_max_position_embeddings"
                   : yarn ? "max_position_embeddings (no original_max_position_embeddings)"
@@ -573,8 +580,8 @@ static int head_dim(out_t *o, const cJSON *cfg, const family *f, long long *H)
     if (def && (!j || cJSON_IsNull(j)))
         snprintf(o->head, sizeof o->head,
                  "head_dim not given: %lld, the default of transformers' config for model_type "
-                 "\"%s\" (not hidden_size / num_attention_heads); pass --set model.head_dim=N "
-                 "if the checkpoint differs", def, f->model_type);
+                 "\"%s\" (not hidden_size / num_attention_heads); if the checkpoint differs, "
+                 EDIT_OR_SET("head_dim", "N"), def, f->model_type);
     return 0;
 }
 
@@ -591,8 +598,8 @@ static int kv_heads(out_t *o, const cJSON *cfg, long long N, long long *K)
     if (!j || cJSON_IsNull(j))
         snprintf(o->kv, sizeof o->kv,
                  "num_key_value_heads not given: kv_heads = num_attention_heads = %lld, the "
-                 "default of transformers' config (multi-head attention); pass --set "
-                 "model.kv_heads=N if the checkpoint differs", N);
+                 "default of transformers' config (multi-head attention); if the checkpoint "
+                 "differs, " EDIT_OR_SET("kv_heads", "N"), N);
     return 0;
 }
 
@@ -805,7 +812,7 @@ static void quant_note(const cJSON *root, char *note, size_t n)
     const char *w = quant_weights(q, what, sizeof what);
     if (w)
         snprintf(note, n, "quantization_config says %s: the spec has no dtype and runs default to "
-                 "bf16 weights; pass --weights %s to match", what, w);
+                 "bf16 weights; give the commands that run it --weights %s to match", what, w);
     else
         snprintf(note, n, "quantization_config says %s, which no --weights matches (fp8 int8 int4 "
                  "fp4 mxfp4): the spec has no dtype and runs default to bf16 weights; choose --weights "

@@ -564,7 +564,8 @@ const rl_command RL_COMMANDS[] = {
      "bf16 weights): a note on stderr says what it says and which --weights matches.\n"
      "rope_scaling sets max_context as vLLM derives max_model_len (yarn:\n"
      "original_max_position_embeddings x factor; linear, dynamic: max_position_embeddings x\n"
-     "factor; llama3, longrope: unchanged), with a note; --set model.max_context=N overrides.\n"
+     "factor; llama3, longrope: unchanged), with a note.  import-hf takes no --set: edit a\n"
+     "field of the saved spec, or pass --set model.FIELD=V to the commands that load it.\n"
      "A rope type other than default, linear, dynamic, ntk, yarn, longrope, su, llama3, mrope\n"
      "(case-sensitive), rope_type and type that disagree, a linear, dynamic, ntk or yarn\n"
      "block with no factor, or a quantization_config without quant_method, is an error.",
