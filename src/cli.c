@@ -4100,11 +4100,11 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
         return -1;
     }
     if (*m->ignored) /* measure.h: a misspelt optional column is seen */
-        rl_cli_say(o, "note: %s: columns not read (not measurement fields): %s", file, m->ignored);
+        rl_cli_say(o, "note: %s: columns not read (not measurement fields): %s", m->path, m->ignored);
     if (*m->unused) /* tester50 F8 */
         rl_cli_say(o, "note: %s: %s (a decode row reads context, a prefill tokens (no cached "
                       "prefix: a prompt's whole length), a static tokens and output; an empty "
-                      "or 0 cell is not noted)", file, m->unused);
+                      "or 0 cell is not noted)", m->path, m->unused);
     return 0;
 }
 

@@ -16,6 +16,11 @@
 #include "sandbox.h"
 #include "spec.h"
 
+/* The largest config.json read: a config is kilobytes (DeepSeek-V3's,
+ * tests/data/hf, 1.7 KB); 64 MiB, as a measurement CSV's bound (measure.c),
+ * refuses a wrong file given, not any config.  Our own choice. */
+#define MAX_CONFIG (64L << 20)
+
 /* The advice of a note on a value the importer chose: import-hf itself
  * takes no --set (tester57 F1: a note told it to), so the note names the
  * saved spec's field, and --set for the commands that load the spec. */
@@ -82,6 +87,7 @@ typedef struct {
     char *s;
     size_t len;
     const char *path;
+    const char *from; /* the file's short name, or "stdin" or "a pipe" */
     const char *type;
     char *err;
     size_t errlen;
@@ -644,7 +650,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_mlp(o, cfg, f, &mlp) != 0 || rope_context(o, cfg, f, &ctx) != 0)
         return -1;
     put(o, "-- Imported by `roofline import-hf` from ");
-    for (const char *c = short_path(o->path); *c; c++) /* a comment ends at a newline */
+    for (const char *c = o->from; *c; c++) /* a comment ends at a newline */
         put(o, "%c", (unsigned char)*c < 0x20 ? '?' : *c);
     put(o, " (model_type \"%s\").\nreturn {\n  name = ", f->model_type);
     rl_spec_put_string(o->f, name);
@@ -825,37 +831,23 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     *oom = 0;
     if (notelen)
         *note = '\0';
-    FILE *fp = rl_fopen_input(path, err, errlen); /* a FIFO would block forever */
-    if (!fp)
+    size_t len;
+    int piped;
+    char *text = rl_read_input(path, MAX_CONFIG, &len, &piped, err, errlen);
+    if (!text) {
+        *oom = errno == ENOMEM;
         return NULL;
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = (cap + 4096) * 2;
-            char *t = realloc(text, cap);
-            if (!t) {
-                free(text);
-                fclose(fp);
-                snprintf(err, errlen, "%s: out of memory", path);
-                *oom = 1;
-                return NULL;
-            }
-            text = t;
-        }
-        size_t n = fread(text + len, 1, 4096, fp);
-        len += n;
-        if (n < 4096)
-            break;
     }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
+    /* a pipe or stdin has no file name to name the spec by; the spec's
+     * comment and source say what it was */
+    const char *from = !strcmp(path, "-") ? "stdin" : piped ? "a pipe" : short_path(path);
+    path = rl_input_shown(path);
+    if (piped && !name) {
+        snprintf(err, errlen, "%s: a config read from %s has no file name to name the spec by; "
+                 "give --name NAME", path, from);
         free(text);
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return NULL;
     }
-    text[len] = '\0';
     const char *nul = memchr(text, 0, len); /* cJSON would read a string up to it ("si\0lu": "si") */
     if (nul) {
         snprintf(err, errlen, "%s: a NUL byte at byte %ld: binary data, not JSON text", path,
@@ -905,8 +897,8 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
         default_name(path, nm, sizeof nm);
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
-        snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
-    out_t o = {NULL, NULL, 0, path, "?", err, errlen, "", "", "", ""};
+        snprintf(src, sizeof src, "Hugging Face config.json (%s)", from);
+    out_t o = {NULL, NULL, 0, path, from, "?", err, errlen, "", "", "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")

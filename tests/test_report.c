@@ -2,6 +2,8 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -436,6 +438,60 @@ static void fifo_wait_interrupted(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* tester57 F2, F3: rl_read_input reads "-" as stdin, once, whole: a file
+ * redirected into it (its 11 bytes "a,b\n1,2\n3,4", exact) and a pipe
+ * (one write of 3 bytes); refuses a device on stdin (/dev/null: said, not
+ * read as empty) and an input over its bound (EFBIG, 4 bytes over 3),
+ * naming "stdin" each time.  Descriptor 0 is restored after each. */
+static char *read_stdin_from(int fd, size_t max, size_t *len, int *piped, char *err, size_t n)
+{
+    int saved = dup(0);
+    assert_true(saved >= 0 && dup2(fd, 0) == 0);
+    close(fd);
+    char *t = rl_read_input("-", max, len, piped, err, n);
+    assert_int_equal(dup2(saved, 0), 0);
+    close(saved);
+    return t;
+}
+
+static void read_input_stdin(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rl_stdin_XXXXXX", err[512] = "";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "a,b\n1,2\n3,4", 11), 11);
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    size_t len = 0;
+    int piped = 0;
+    char *t = read_stdin_from(fd, 1 << 20, &len, &piped, err, sizeof err);
+    assert_non_null(t);
+    assert_int_equal(len, 11);
+    assert_string_equal(t, "a,b\n1,2\n3,4");
+    assert_int_equal(piped, 1); /* stdin has no file name to go by */
+    free(t);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    assert_int_equal(write(p[1], "x\ny", 3), 3);
+    close(p[1]);
+    t = read_stdin_from(p[0], 1 << 20, &len, &piped, err, sizeof err);
+    assert_non_null(t);
+    assert_int_equal(len, 3);
+    free(t);
+    assert_int_equal(pipe(p), 0);
+    assert_int_equal(write(p[1], "1234", 4), 4);
+    close(p[1]);
+    errno = 0;
+    assert_null(read_stdin_from(p[0], 3, &len, &piped, err, sizeof err));
+    assert_int_equal(errno, EFBIG);
+    assert_non_null(strstr(err, "stdin: larger than"));
+    fd = open("/dev/null", O_RDONLY);
+    assert_null(read_stdin_from(fd, 1 << 20, &len, &piped, err, sizeof err));
+    if (!strstr(err, "stdin ('-'): a device or other special file; pipe the input into it"))
+        fail_msg("'%s'", err);
+    assert_int_equal(unlink(path), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +509,7 @@ int main(void)
         cmocka_unit_test(refuses_nonfinite),
         cmocka_unit_test(atomic_write),
         cmocka_unit_test(fifo_wait_interrupted),
+        cmocka_unit_test(read_input_stdin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
