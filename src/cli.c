@@ -4658,6 +4658,11 @@ int rl_cli_main(int argc, char **argv)
     int rc = parse_options(c, argc - 1, argv + 1, &o);
     if (rc != 0)
         return stdout_done(o.cmd, rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT);
+    char env_err[ERRLEN];
+    if (rl_data_env_check(env_err, sizeof env_err) != 0) { /* after --help, which reads no data */
+        rl_cli_say(&o, "%s", env_err);
+        return RL_EXIT_INPUT;
+    }
     /* With several CPU threads the engine's OpenMP kernels and OpenBLAS's
      * threads share the cores: spinning OpenMP workers starve OpenBLAS
      * (10-100x slower GEMMs), so such a run restarts once with passive

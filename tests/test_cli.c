@@ -367,6 +367,25 @@ static void expect_refused_in(const char *dir, const char *cmdline, const char *
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
 }
 
+/* tester57 F4: a set ROOFLINE_DATA that names no readable folder was
+ * skipped silently (presets came from beside the binary).  Expected: exit 2
+ * naming the variable, its value and why, for a command that reads presets
+ * and for one that reads none (import-hf: every command refuses it); an
+ * empty one is unset (the run succeeds). */
+static void roofline_data_unusable(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s list hw", RL_BIN);
+    expect_refused_in("/nonexistent/rl-data", cmd,
+                      "roofline list: ROOFLINE_DATA='/nonexistent/rl-data': No such file or directory");
+    snprintf(cmd, sizeof cmd, "%s import-hf %s/tests/data/hf/llama3-8b.json", RL_BIN, RL_SRCDIR);
+    expect_refused_in(RL_SRCDIR "/README.md", cmd, "ROOFLINE_DATA='" RL_SRCDIR "/README.md': not "
+                      "a directory: it names the folder presets are looked up in first");
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA= %s info --model llama3-8b >/dev/null 2>&1", RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+}
+
 /* No output replaces an input of the run or a shipped preset, and a file
  * into a missing folder is refused before any work (tester6: `fit --save
  * hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it read).  The
@@ -7265,6 +7284,7 @@ int main(void)
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),
         cmocka_unit_test(inputs_from_a_pipe),
+        cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
