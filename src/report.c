@@ -79,9 +79,12 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Table-format header and scale for a key: _s -> _ms, _bytes -> _GB; a
- * band's edge keeps its tag (ttft_p99_s_low -> ttft_p99_ms_low), so a
- * table never shows seconds beside milliseconds. */
+/* Table-format header and scale for a key: _s -> _ms, _bytes -> _GB,
+ * _flops_per_s -> _TFLOP/s, _bytes_per_s -> _GB/s (tester57 F5: list hw's
+ * peaks read 2.25e+15 beside 989000000000000: in TFLOP/s, 2250 beside 989,
+ * the datasheets' unit); a band's edge keeps its tag (ttft_p99_s_low ->
+ * ttft_p99_ms_low), so a table never shows seconds beside milliseconds.
+ * CSV and JSON keep the key and its SI value (their contract). */
 static double table_scale(const char *key, char *label, size_t n)
 {
     size_t len = strlen(key);
@@ -89,6 +92,14 @@ static double table_scale(const char *key, char *label, size_t n)
     char base[256];
     snprintf(base, sizeof base, "%.*s", (int)(len - strlen(tag)), key);
     len = strlen(base);
+    if (ends_with(base, "_flops_per_s")) { /* bf16_flops_per_s -> bf16_TFLOP/s */
+        snprintf(label, n, "%.*s_TFLOP/s%s", (int)(len - 12), base, tag);
+        return 1e-12;
+    }
+    if (ends_with(base, "_bytes_per_s")) { /* hbm_bw_bytes_per_s -> hbm_bw_GB/s */
+        snprintf(label, n, "%.*s_GB/s%s", (int)(len - 12), base, tag);
+        return 1e-9;
+    }
     if (ends_with(base, "_s") && !ends_with(base, "_per_s")) {
         snprintf(label, n, "%.*s_ms%s", (int)(len - 2), base, tag);
         return 1e3;

@@ -296,6 +296,35 @@ static void csv_numbers_one_spelling(void **state)
     cJSON_Delete(o);
 }
 
+/* tester57 F5: list hw's table read bf16_flops_per_s 2.25e+15 beside
+ * 989000000000000 (a whole number below 1e15 in full, above in %.4g).
+ * Expected: a rate in FLOP/s shows in TFLOP/s and one in bytes/s in GB/s,
+ * the unit in the header: 989 and 2250 (989e12, 2.25e15 / 1e12, exact),
+ * hbm_bw 3350 and 8000 (GB/s); the CSV keeps its keys and SI values. */
+static void table_rates_in_units(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
+    static const double flops[] = {989e12, 2.25e15}, bw[] = {3.35e12, 8e12};
+    for (int i = 0; i < 2; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddNumberToObject(r, "bf16_flops_per_s", flops[i]);
+        cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", bw[i]);
+        cJSON_AddItemToArray(rows, r);
+    }
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_string_equal(t, "\nbf16_TFLOP/s  hbm_bw_GB/s\n"
+                           "         989         3350\n"
+                           "        2250         8000\n");
+    free(t);
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, "bf16_flops_per_s,hbm_bw_bytes_per_s\n989000000000000,3350000000000\n"
+                           "2250000000000000,8000000000000\n");
+    free(c);
+    cJSON_Delete(o);
+}
+
 /* tester51 F1: cJSON's printer keeps 15 digits whenever they read back
  * within a relative epsilon, so JSON's comm_s read 0.00658386304 for the
  * double 0.0065838630399999995 (1 ulp away) while CSV was exact.  Every
@@ -510,6 +539,7 @@ int main(void)
         cmocka_unit_test(atomic_write),
         cmocka_unit_test(fifo_wait_interrupted),
         cmocka_unit_test(read_input_stdin),
+        cmocka_unit_test(table_rates_in_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
