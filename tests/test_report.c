@@ -270,6 +270,19 @@ static void csv_without_rows(void **state)
     cJSON_Delete(o);
 }
 
+/* A result of n rows of two number columns, ka from a[], kb from b[]. */
+static cJSON *two_columns(const char *ka, const double *a, const char *kb, const double *b, int n)
+{
+    cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
+    for (int i = 0; i < n; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddNumberToObject(r, ka, a[i]);
+        cJSON_AddNumberToObject(r, kb, b[i]);
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
 /* tester49: a CSV column spelled whole numbers in full below 1e15 and in
  * exponent form above (list hw's bf16_flops_per_s: 989000000000000 beside
  * 2.25e+15), and kept 10 digits (gb200's hbm_GiB, 198674743296 / 2^30 =
@@ -280,15 +293,9 @@ static void csv_numbers_one_spelling(void **state)
 {
     (void)state;
     char err[256];
-    cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
     static const double flops[] = {989e12, 2.25e15, 3.0799867563474944e16};
     static const double gib[] = {80, 185.0302734375, 0.1};
-    for (int i = 0; i < 3; i++) {
-        cJSON *r = cJSON_CreateObject();
-        cJSON_AddNumberToObject(r, "flops", flops[i]);
-        cJSON_AddNumberToObject(r, "gib", gib[i]);
-        cJSON_AddItemToArray(rows, r);
-    }
+    cJSON *o = two_columns("flops", flops, "gib", gib, 3);
     char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
     assert_string_equal(c, "flops,gib\n989000000000000,80\n2250000000000000,185.0302734375\n"
                            "30799867563474944,0.1\n");
@@ -305,14 +312,8 @@ static void table_rates_in_units(void **state)
 {
     (void)state;
     char err[256];
-    cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
     static const double flops[] = {989e12, 2.25e15}, bw[] = {3.35e12, 8e12};
-    for (int i = 0; i < 2; i++) {
-        cJSON *r = cJSON_CreateObject();
-        cJSON_AddNumberToObject(r, "bf16_flops_per_s", flops[i]);
-        cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", bw[i]);
-        cJSON_AddItemToArray(rows, r);
-    }
+    cJSON *o = two_columns("bf16_flops_per_s", flops, "hbm_bw_bytes_per_s", bw, 2);
     char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
     assert_string_equal(t, "\nbf16_TFLOP/s  hbm_bw_GB/s\n"
                            "         989         3350\n"
