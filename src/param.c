@@ -747,7 +747,8 @@ const rl_command RL_COMMANDS[] = {
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
      "The presets, one table row each: models, hardware or engines.\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
-     "HBM capacity and bandwidth, and the mode its default engine's runs take (fitted,\n"
+     "HBM capacity and bandwidth (the table in TFLOP/s and GB/s, as every table shows a\n"
+     "rate; CSV and JSON in FLOP/s and bytes/s), and the mode its default engine's runs take (fitted,\n"
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
      "step costs can follow (ideal; serving engines come from hardware profiles that carry\n"
      "them).  One preset that does not load makes list refuse: exit 2, that preset's file\n"
