@@ -3619,7 +3619,7 @@ int rl_cli_import_hf(rl_opts *o)
 {
     if (need(o, "import-hf", "a config.json path", o->nargs == 1) != 0)
         return RL_EXIT_INPUT;
-    char err[ERRLEN], note[1024];
+    char err[ERRLEN], note[2048];
     int oom;
     char *text = rl_import_hf(o->args[0], o->name, o->source, &oom, err, sizeof err, note,
                               sizeof note);
@@ -4100,11 +4100,11 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
         return -1;
     }
     if (*m->ignored) /* measure.h: a misspelt optional column is seen */
-        rl_cli_say(o, "note: %s: columns not read (not measurement fields): %s", file, m->ignored);
+        rl_cli_say(o, "note: %s: columns not read (not measurement fields): %s", m->path, m->ignored);
     if (*m->unused) /* tester50 F8 */
         rl_cli_say(o, "note: %s: %s (a decode row reads context, a prefill tokens (no cached "
                       "prefix: a prompt's whole length), a static tokens and output; an empty "
-                      "or 0 cell is not noted)", file, m->unused);
+                      "or 0 cell is not noted)", m->path, m->unused);
     return 0;
 }
 
@@ -4658,6 +4658,11 @@ int rl_cli_main(int argc, char **argv)
     int rc = parse_options(c, argc - 1, argv + 1, &o);
     if (rc != 0)
         return stdout_done(o.cmd, rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT);
+    char env_err[ERRLEN];
+    if (rl_data_env_check(env_err, sizeof env_err) != 0) { /* after --help, which reads no data */
+        rl_cli_say(&o, "%s", env_err);
+        return RL_EXIT_INPUT;
+    }
     /* With several CPU threads the engine's OpenMP kernels and OpenBLAS's
      * threads share the cores: spinning OpenMP workers starve OpenBLAS
      * (10-100x slower GEMMs), so such a run restarts once with passive

@@ -2196,7 +2196,8 @@ static void add_name(char *list, size_t cap, const char *name)
  * else the fitted rows' 'engine' column when they all name one; else the
  * CSV's name without directory and extension, [A-Za-z0-9_.-] kept and at
  * most 31 characters (an engine's name, engines.h), "fitted" when none is
- * left. */
+ * left or the CSV came through a pipe or stdin (no file name: /dev/fd/63
+ * would name it "63"). */
 static void engine_name(const rl_meas *m, const rows *rs, const char *given, char *out, size_t n)
 {
     const char *col = rs->n ? rs->row[0]->engine : "";
@@ -2209,7 +2210,7 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
         if (isalnum((unsigned char)*p) || strchr("_.-", *p))
             out[k++] = *p;
     out[k] = '\0';
-    if (given || *col || !k)
+    if (given || *col || !k || m->piped)
         snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
 }
 

@@ -16,6 +16,18 @@
 #include "sandbox.h"
 #include "spec.h"
 
+/* The largest config.json read: a config is kilobytes (DeepSeek-V3's,
+ * tests/data/hf, 1.7 KB); 64 MiB, as a measurement CSV's bound (measure.c),
+ * refuses a wrong file given, not any config.  Our own choice. */
+#define MAX_CONFIG (64L << 20)
+
+/* The advice of a note on a value the importer chose: import-hf itself
+ * takes no --set (tester57 F1: a note told it to), so the note names the
+ * saved spec's field, and --set for the commands that load the spec. */
+#define EDIT_OR_SET(field, value)                                                                  \
+    "edit the saved spec's " field " field, or pass --set model." field "=" value                  \
+    " to the commands that load it"
+
 enum { MOE_NONE, MOE_MIXTRAL, MOE_DEEPSEEK, MOE_GPT_OSS, MOE_QWEN3 };
 enum { WIN_NONE, WIN_ALL, WIN_QWEN, WIN_GEMMA2, WIN_GEMMA3, WIN_LAYER_TYPES };
 
@@ -75,13 +87,14 @@ typedef struct {
     char *s;
     size_t len;
     const char *path;
+    const char *from; /* the file's short name, or "stdin" or "a pipe" */
     const char *type;
     char *err;
     size_t errlen;
     char rope[400]; /* the rope_scaling note ("" when it changes nothing) */
-    char head[300]; /* the head_dim default note ("" when the config gives it) */
-    char kv[300];   /* the num_key_value_heads default note (likewise) */
-    char act[300];  /* the activation default note (likewise) */
+    char head[400]; /* the head_dim default note ("" when the config gives it) */
+    char kv[400];   /* the num_key_value_heads default note (likewise) */
+    char act[400];  /* the activation default note (likewise) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -168,7 +181,7 @@ static int get_mlp(out_t *o, const cJSON *cfg, const family *f, const char **mlp
     if (!j) /* the family's config default (family.act_default), said */
         snprintf(o->act, sizeof o->act,
                  "%s not given: \"%s\", the default of transformers' config for model_type "
-                 "\"%s\"; pass --set model.mlp=NAME if the checkpoint differs", f->act_key, act,
+                 "\"%s\"; if the checkpoint differs, " EDIT_OR_SET("mlp", "NAME"), f->act_key, act,
                  f->model_type);
     if (strcmp(act, "silu") == 0 || strcmp(act, "swish") == 0)
         *mlp = "swiglu";
@@ -389,8 +402,8 @@ static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *
         return 0;
     snprintf(o->rope, sizeof o->rope,
              "rope_scaling %.20s factor %g on %s %lld: max_context = %lld (vLLM's derived "
-             "max_model_len; max_position_embeddings says %lld); pass --set model.max_context=N "
-             "to plan for another length",
+             "max_model_len; max_position_embeddings says %lld); to plan for another length, "
+             EDIT_OR_SET("max_context", "N"),
              type, factor,
              orig ? "original_max_position_embeddings"
                   : yarn ? "max_position_embeddings (no original_max_position_embeddings)"
@@ -573,8 +586,8 @@ static int head_dim(out_t *o, const cJSON *cfg, const family *f, long long *H)
     if (def && (!j || cJSON_IsNull(j)))
         snprintf(o->head, sizeof o->head,
                  "head_dim not given: %lld, the default of transformers' config for model_type "
-                 "\"%s\" (not hidden_size / num_attention_heads); pass --set model.head_dim=N "
-                 "if the checkpoint differs", def, f->model_type);
+                 "\"%s\" (not hidden_size / num_attention_heads); if the checkpoint differs, "
+                 EDIT_OR_SET("head_dim", "N"), def, f->model_type);
     return 0;
 }
 
@@ -591,8 +604,8 @@ static int kv_heads(out_t *o, const cJSON *cfg, long long N, long long *K)
     if (!j || cJSON_IsNull(j))
         snprintf(o->kv, sizeof o->kv,
                  "num_key_value_heads not given: kv_heads = num_attention_heads = %lld, the "
-                 "default of transformers' config (multi-head attention); pass --set "
-                 "model.kv_heads=N if the checkpoint differs", N);
+                 "default of transformers' config (multi-head attention); if the checkpoint "
+                 "differs, " EDIT_OR_SET("kv_heads", "N"), N);
     return 0;
 }
 
@@ -637,7 +650,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         get_mlp(o, cfg, f, &mlp) != 0 || rope_context(o, cfg, f, &ctx) != 0)
         return -1;
     put(o, "-- Imported by `roofline import-hf` from ");
-    for (const char *c = short_path(o->path); *c; c++) /* a comment ends at a newline */
+    for (const char *c = o->from; *c; c++) /* a comment ends at a newline */
         put(o, "%c", (unsigned char)*c < 0x20 ? '?' : *c);
     put(o, " (model_type \"%s\").\nreturn {\n  name = ", f->model_type);
     rl_spec_put_string(o->f, name);
@@ -805,7 +818,7 @@ static void quant_note(const cJSON *root, char *note, size_t n)
     const char *w = quant_weights(q, what, sizeof what);
     if (w)
         snprintf(note, n, "quantization_config says %s: the spec has no dtype and runs default to "
-                 "bf16 weights; pass --weights %s to match", what, w);
+                 "bf16 weights; give the commands that run it --weights %s to match", what, w);
     else
         snprintf(note, n, "quantization_config says %s, which no --weights matches (fp8 int8 int4 "
                  "fp4 mxfp4): the spec has no dtype and runs default to bf16 weights; choose --weights "
@@ -818,37 +831,23 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     *oom = 0;
     if (notelen)
         *note = '\0';
-    FILE *fp = rl_fopen_input(path, err, errlen); /* a FIFO would block forever */
-    if (!fp)
+    size_t len;
+    int piped;
+    char *text = rl_read_input(path, MAX_CONFIG, &len, &piped, err, errlen);
+    if (!text) {
+        *oom = errno == ENOMEM;
         return NULL;
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = (cap + 4096) * 2;
-            char *t = realloc(text, cap);
-            if (!t) {
-                free(text);
-                fclose(fp);
-                snprintf(err, errlen, "%s: out of memory", path);
-                *oom = 1;
-                return NULL;
-            }
-            text = t;
-        }
-        size_t n = fread(text + len, 1, 4096, fp);
-        len += n;
-        if (n < 4096)
-            break;
     }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
+    /* a pipe or stdin has no file name to name the spec by; the spec's
+     * comment and source say what it was */
+    const char *from = !strcmp(path, "-") ? "stdin" : piped ? "a pipe" : short_path(path);
+    path = rl_input_shown(path);
+    if (piped && !name) {
+        snprintf(err, errlen, "%s: a config read from %s has no file name to name the spec by; "
+                 "give --name NAME", path, from);
         free(text);
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return NULL;
     }
-    text[len] = '\0';
     const char *nul = memchr(text, 0, len); /* cJSON would read a string up to it ("si\0lu": "si") */
     if (nul) {
         snprintf(err, errlen, "%s: a NUL byte at byte %ld: binary data, not JSON text", path,
@@ -898,8 +897,8 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
         default_name(path, nm, sizeof nm);
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
-        snprintf(src, sizeof src, "Hugging Face config.json (%s)", short_path(path));
-    out_t o = {NULL, NULL, 0, path, "?", err, errlen, "", "", "", ""};
+        snprintf(src, sizeof src, "Hugging Face config.json (%s)", from);
+    out_t o = {NULL, NULL, 0, path, from, "?", err, errlen, "", "", "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")

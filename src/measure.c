@@ -71,29 +71,17 @@ void rl_measure_free(rl_meas *m)
     m->n = 0;
 }
 
-/* Read the whole file (at most MAX_FILE bytes) into a NUL-terminated buffer. */
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+/* Read the whole file (at most MAX_FILE bytes; a pipe or "-" too, read
+ * once: its hash and its rows come from this one copy) into a
+ * NUL-terminated buffer. */
+static char *slurp(const char *path, size_t *len, int *piped, char *err, size_t errlen)
 {
-    FILE *f = rl_fopen_input(path, err, errlen); /* a directory, a FIFO: said so */
-    if (!f)
-        return NULL;
-    char *buf = malloc(MAX_FILE + 1);
-    size_t n = buf ? fread(buf, 1, MAX_FILE + 1, f) : 0;
-    int bad = !buf || ferror(f);
-    fclose(f);
-    if (bad || n > MAX_FILE) {
-        snprintf(err, errlen, "%s: %s", path,
-                 !buf ? "out of memory" : n > MAX_FILE ? "larger than 64 MiB" : "read error");
+    char *buf = rl_read_input(path, MAX_FILE, len, piped, err, errlen);
+    if (buf && memchr(buf, '\0', *len)) {
+        snprintf(err, errlen, "%s: a NUL byte: not a text CSV", rl_input_shown(path));
         free(buf);
         return NULL;
     }
-    buf[n] = '\0';
-    if (memchr(buf, '\0', n)) {
-        snprintf(err, errlen, "%s: a NUL byte: not a text CSV", path);
-        free(buf);
-        return NULL;
-    }
-    *len = n;
     return buf;
 }
 
@@ -380,12 +368,13 @@ static int assign_configs(rl_meas *m)
 int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    snprintf(out->path, sizeof out->path, "%s", path);
     size_t len;
-    char *buf = slurp(path, &len, err, errlen);
+    char *buf = slurp(path, &len, &out->piped, err, errlen);
     if (!buf)
         return -1;
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
+    path = rl_input_shown(path); /* its messages and key file say "stdin" for "-" */
+    snprintf(out->path, sizeof out->path, "%s", path);
     ctx c = {.path = path, .ignored = out->ignored, .ignored_len = sizeof out->ignored,
              .err = err, .errlen = errlen};
     int have_header = 0, cap = 0, rc = -1, nf, other_tables = 0;

@@ -83,11 +83,13 @@ typedef struct {
                                  * how many such ("" when none): fit and validate note it */
     int tp_col, pp_col, ep_col; /* 1-based columns of tp, pp and ep (0: absent), which
                                  * fit and validate name in a row's layout errors */
+    int piped;                  /* read from a pipe or stdin's: path is no file's name */
     int engine_col;             /* 1-based column of engine (0: absent), which validate
                                  * names when a row's engine is not its hw's */
 } rl_meas;
 
-/* Read and check FILE.  Returns 0 with *out filled (free with
+/* Read and check FILE (a file, a pipe, or "-" for stdin: read once,
+ * report.h rl_read_input; out->path and messages name "-" "stdin").  Returns 0 with *out filled (free with
  * rl_measure_free), or -1 with err naming the file, line and column. */
 int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen);
 

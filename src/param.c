@@ -218,8 +218,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "prompt_tokens,output_tokens[,prefix_id[,prefix_tokens]] (a header line "
                     "naming them in this order is optional; prefix_tokens >= 1, below "
                     "prompt_tokens; no prefix: both left out or empty); a file, or a pipe "
-                    "read once (<(...), /dev/stdin; a FIFO nothing writes to is refused after "
-                    "10 s)",
+                    "read once (<(...), /dev/stdin, or - for stdin; a FIFO nothing writes to is "
+                    "refused after 10 s)",
                     NOWHERE, RL_PF_SERVE},
     [RL_P_POLICY] = {"policy", "policy", NULL, "policy", RL_PT_STRING,
                      "static|interleaved|continuous|chunked|disagg", "", 0, 0, "continuous", NULL,
@@ -336,7 +336,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                                RL_DEVICE_UNCHECKED "') and its runs are estimated, not calibrated",
                                NOWHERE, RL_PF_TABLES},
     [RL_P_AGAINST] = {"against", NULL, NULL, NULL, RL_PT_STRING, "F.csv", "", 0, 0, NULL, NULL,
-                      "measurements to compare the prediction with", NOWHERE, 0},
+                      "measurements to compare the prediction with (fit's FILE.csv format); a file, "
+                      "or a pipe read once (<(...), /dev/stdin, or - for stdin)", NOWHERE, 0},
     [RL_P_BAND] = {"band", "band", NULL, "band", RL_PT_CHOICE, "B", "", 0, 0, "p10-p90",
                    "p10-p90|p5-p95",
                    "the uncertainty band: quantiles of a fitted profile's or the kernel tables' residuals",
@@ -564,7 +565,10 @@ const rl_command RL_COMMANDS[] = {
      "bf16 weights): a note on stderr says what it says and which --weights matches.\n"
      "rope_scaling sets max_context as vLLM derives max_model_len (yarn:\n"
      "original_max_position_embeddings x factor; linear, dynamic: max_position_embeddings x\n"
-     "factor; llama3, longrope: unchanged), with a note; --set model.max_context=N overrides.\n"
+     "factor; llama3, longrope: unchanged), with a note.  CONFIG.json may be a pipe read\n"
+     "once (<(...), /dev/stdin, or - for stdin), which has no file name: give --name.\n"
+     "import-hf takes no --set: edit a\n"
+     "field of the saved spec, or pass --set model.FIELD=V to the commands that load it.\n"
      "A rope type other than default, linear, dynamic, ntk, yarn, longrope, su, llama3, mrope\n"
      "(case-sensitive), rope_type and type that disagree, a linear, dynamic, ntk or yarn\n"
      "block with no factor, or a quantization_config without quant_method, is an error.",
@@ -628,7 +632,10 @@ const rl_command RL_COMMANDS[] = {
      "   or: --tables DIR --hw H --engine E [--holdout K] [--plot FILE.png] [--format F]"},
     {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
      "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
-     "FILE.csv: a header line, one row per measured configuration (repeats allowed; fields\n"
+     "FILE.csv (a file, or a pipe read once: <(...), /dev/stdin, or - for stdin, which key\n"
+     "  file and messages call stdin; a pipe has no file name to name the saved costs by:\n"
+     "  'fitted' unless named): a header line, one row per measured configuration\n"
+     "  (repeats allowed; fields\n"
      "  may be quoted as RFC 4180 says, as --format csv and spreadsheets write them):\n"
      "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"
      "  prefill: tokens, measured_s (prefill of the batch); static: tokens, output,\n"
@@ -740,7 +747,8 @@ const rl_command RL_COMMANDS[] = {
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
      "The presets, one table row each: models, hardware or engines.\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
-     "HBM capacity and bandwidth, and the mode its default engine's runs take (fitted,\n"
+     "HBM capacity and bandwidth (the table in TFLOP/s and GB/s, as every table shows a\n"
+     "rate; CSV and JSON in FLOP/s and bytes/s), and the mode its default engine's runs take (fitted,\n"
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
      "step costs can follow (ideal; serving engines come from hardware profiles that carry\n"
      "them).  One preset that does not load makes list refuse: exit 2, that preset's file\n"

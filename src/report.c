@@ -79,9 +79,12 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Table-format header and scale for a key: _s -> _ms, _bytes -> _GB; a
- * band's edge keeps its tag (ttft_p99_s_low -> ttft_p99_ms_low), so a
- * table never shows seconds beside milliseconds. */
+/* Table-format header and scale for a key: _s -> _ms, _bytes -> _GB,
+ * _flops_per_s -> _TFLOP/s, _bytes_per_s -> _GB/s (tester57 F5: list hw's
+ * peaks read 2.25e+15 beside 989000000000000: in TFLOP/s, 2250 beside 989,
+ * the datasheets' unit); a band's edge keeps its tag (ttft_p99_s_low ->
+ * ttft_p99_ms_low), so a table never shows seconds beside milliseconds.
+ * CSV and JSON keep the key and its SI value (their contract). */
 static double table_scale(const char *key, char *label, size_t n)
 {
     size_t len = strlen(key);
@@ -89,6 +92,14 @@ static double table_scale(const char *key, char *label, size_t n)
     char base[256];
     snprintf(base, sizeof base, "%.*s", (int)(len - strlen(tag)), key);
     len = strlen(base);
+    if (ends_with(base, "_flops_per_s")) { /* bf16_flops_per_s -> bf16_TFLOP/s */
+        snprintf(label, n, "%.*s_TFLOP/s%s", (int)(len - 12), base, tag);
+        return 1e-12;
+    }
+    if (ends_with(base, "_bytes_per_s")) { /* hbm_bw_bytes_per_s -> hbm_bw_GB/s */
+        snprintf(label, n, "%.*s_GB/s%s", (int)(len - 12), base, tag);
+        return 1e-9;
+    }
     if (ends_with(base, "_s") && !ends_with(base, "_per_s")) {
         snprintf(label, n, "%.*s_ms%s", (int)(len - 2), base, tag);
         return 1e3;
@@ -977,8 +988,46 @@ static int fifo_ready(int fd, const char *path, char *err, size_t errlen)
     return -1;
 }
 
+const char *rl_input_shown(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "stdin" : path;
+}
+
+/* stdin as a stream of its own (a dup of descriptor 0, so closing it leaves
+ * descriptor 0 taken): a pipe or a redirected file, each read as it would
+ * be by path; a terminal is refused, not waited on for typed lines. */
+static FILE *open_stdin(char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(0, &st) != 0) {
+        snprintf(err, errlen, "stdin ('-'): cannot read: %s", strerror(errno));
+        return NULL;
+    }
+    if (isatty(0) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        snprintf(err, errlen, "stdin ('-'): %s; pipe the input into it (gen | roofline ... -) or "
+                 "redirect a file (< FILE), or give the file's path",
+                 isatty(0) ? "a terminal" : S_ISDIR(st.st_mode) ? "a directory"
+                                                                : "a device or other special file");
+        errno = EINVAL;
+        return NULL;
+    }
+    int fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        snprintf(err, errlen, "stdin ('-'): cannot read: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (S_ISREG(st.st_mode))
+        rl_guard_read(&st, NULL); /* a scenario may not replace it (guard.h rule 4) */
+    return f;
+}
+
 FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
 {
+    if (strcmp(path, "-") == 0)
+        return open_stdin(err, errlen);
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISFIFO(st.st_mode))
         return rl_fopen_input(path, err, errlen); /* a file, or why not */
@@ -1003,6 +1052,54 @@ FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
         close(fd);
     }
     return f;
+}
+
+char *rl_read_input(const char *path, size_t max, size_t *len, int *piped, char *err,
+                    size_t errlen)
+{
+    const char *shown = rl_input_shown(path);
+    FILE *f = rl_fopen_stream(path, err, errlen);
+    if (!f)
+        return NULL;
+    struct stat st;
+    if (piped)
+        *piped = strcmp(path, "-") == 0 || (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode));
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int e = 0;
+    while (!e && n <= max) { /* read in doubling steps up to one byte past max */
+        if (n == cap) {
+            size_t c = cap ? (cap > max / 2 ? max + 1 : cap * 2) : 65536;
+            char *b = c > cap ? realloc(buf, c + 1) : NULL;
+            if (!b) {
+                e = ENOMEM;
+                break;
+            }
+            buf = b, cap = c;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            e = ferror(f) ? (errno ? errno : EIO) : 0;
+            break;
+        }
+    }
+    fclose(f);
+    if (e || n > max) {
+        if (e == ENOMEM)
+            snprintf(err, errlen, "%s: out of memory", shown);
+        else if (e)
+            snprintf(err, errlen, "%s: read error: %s", shown, strerror(e));
+        else
+            snprintf(err, errlen, "%s: larger than %zu MiB: not an input this command reads",
+                     shown, max >> 20);
+        free(buf);
+        errno = e ? e : EFBIG;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
 }
 
 int rl_mkdir_p(const char *dir, char *err, size_t errlen)

@@ -121,6 +121,21 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
  * closed, within RL_PIPE_WAIT_S; a directory or a device is still
  * refused. */
 FILE *rl_fopen_stream(const char *path, char *err, size_t errlen);
+/* ... and "-" is stdin (tester57 F3): a pipe or a redirected file, read
+ * once; a terminal is refused.  Each command takes one input as "-"
+ * (cli.c one_stdin_input). */
+
+/* The name an input's messages give it: "stdin" for "-", else path. */
+const char *rl_input_shown(const char *path);
+
+/* The whole input `path` (rl_fopen_stream: a file, a pipe or FIFO, "-" for
+ * stdin) read once into a NUL-terminated buffer of *len bytes, at most max
+ * (tester57 F2: fit's CSV, validate --against's and import-hf's config
+ * refused a pipe that --trace reads); *piped (unless NULL) 1 when it was a
+ * pipe or stdin (even a file redirected into it): no file name to go by.  NULL with "NAME: reason" in err and
+ * errno ENOMEM when memory ran out, EFBIG when larger than max. */
+char *rl_read_input(const char *path, size_t max, size_t *len, int *piped, char *err,
+                    size_t errlen);
 
 /* rl_open_input as a zlib stream of a gzip-compressed file, noted as read
  * as `what` (guard.h rule 4: "a kernel table").  NULL with "PATH: reason" in

@@ -1032,6 +1032,27 @@ int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_o
 
 /* ---- files and presets -------------------------------------------------------- */
 
+int rl_data_env_check(char *err, size_t errlen)
+{
+    const char *env = getenv("ROOFLINE_DATA");
+    struct stat st;
+    const char *why = NULL;
+    if (!env || !*env)
+        return 0;
+    if (stat(env, &st) != 0)
+        why = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = "not a directory";
+    else if (access(env, R_OK | X_OK) != 0)
+        why = strerror(errno);
+    if (!why)
+        return 0;
+    snprintf(err, errlen, "ROOFLINE_DATA='%s': %s: it names the folder presets are looked up in "
+             "first (model/, hw_profiles/, PRESETS); set it to such a folder (the source tree) or "
+             "unset it", env, why);
+    return -1;
+}
+
 int rl_data_dirs(char dirs[3][1024])
 {
     int n = 0;

@@ -426,6 +426,13 @@ int rl_spec_hw_reads_file(const char *name, const char *path);
 #define RL_MAX_PRESETS 128
 int rl_spec_presets(const char *kind, char (*names)[64], int cap);
 
+/* A set (non-empty) $ROOFLINE_DATA that is no readable directory: -1 with
+ * err naming the variable, its value and why (tester57 F4: it was skipped
+ * silently, so presets came from beside the binary and a user's own specs
+ * there were "unknown").  Every command refuses it (cli.c, exit 2): a set
+ * variable says which data a run uses.  0 when unset, empty or usable. */
+int rl_data_env_check(char *err, size_t errlen);
+
 /* The directories that may hold data (<dir>/model/<name>.lua, PRESETS,
  * ...), in search order: $ROOFLINE_DATA, <exe>/.., <exe>/../share/roofline.
  * Returns how many (up to 3). */

@@ -543,9 +543,10 @@ static int grow_requests(rl_request **r, prefix_use **use, long long *cap)
 long long rl_trace_read(const char *path, int default_prefix_len, long long max_context,
                         rl_request **out, char *err, size_t errlen)
 {
-    FILE *f = rl_fopen_stream(path, err, errlen); /* a pipe too: read once, line by line */
+    FILE *f = rl_fopen_stream(path, err, errlen); /* a pipe or "-" too: read once, line by line */
     if (!f)
         return -1;
+    path = rl_input_shown(path); /* its messages say "stdin" for "-" */
     long long n = 0, cap = 0, line = 0, nuse = 0;
     long long too_long = 0, first_long = 0, first_len = 0; /* rows above max_context */
     rl_request *r = NULL;

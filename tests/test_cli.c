@@ -367,6 +367,25 @@ static void expect_refused_in(const char *dir, const char *cmdline, const char *
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
 }
 
+/* tester57 F4: a set ROOFLINE_DATA that names no readable folder was
+ * skipped silently (presets came from beside the binary).  Expected: exit 2
+ * naming the variable, its value and why, for a command that reads presets
+ * and for one that reads none (import-hf: every command refuses it); an
+ * empty one is unset (the run succeeds). */
+static void roofline_data_unusable(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s list hw", RL_BIN);
+    expect_refused_in("/nonexistent/rl-data", cmd,
+                      "roofline list: ROOFLINE_DATA='/nonexistent/rl-data': No such file or directory");
+    snprintf(cmd, sizeof cmd, "%s import-hf %s/tests/data/hf/llama3-8b.json", RL_BIN, RL_SRCDIR);
+    expect_refused_in(RL_SRCDIR "/README.md", cmd, "ROOFLINE_DATA='" RL_SRCDIR "/README.md': not "
+                      "a directory: it names the folder presets are looked up in first");
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA= %s info --model llama3-8b >/dev/null 2>&1", RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+}
+
 /* No output replaces an input of the run or a shipped preset, and a file
  * into a missing folder is refused before any work (tester6: `fit --save
  * hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it read).  The
@@ -5857,6 +5876,63 @@ static void trace_from_a_pipe(void **state)
     cJSON_Delete(j);
 }
 
+/* tester57 F2, F3: fit's CSV, validate --against's and import-hf's config
+ * were refused from a pipe ("not a regular file (a FIFO)") that --trace
+ * reads, and "-" was no name for stdin.  Expected: each reads a pipe, as
+ * /dev/stdin and as "-", once: fit's content hash from the pipe equals the
+ * file's (the same bytes, fnv1a64:574cdbb4074013b8 for splitwise_h100.csv),
+ * its key file and messages say "stdin", and a spec read from a pipe takes
+ * its name from --name (refused without: no file name to go by). */
+static void inputs_from_a_pipe(void **state)
+{
+    (void)state;
+    static const char *const csv = RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv";
+    static const char *const args = "--model llama2-70b --hw h100-sxm --set model.max_context=16384 "
+                                    "--format json 2>/dev/null";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s fit %s %s", RL_BIN, csv, args);
+    assert_int_equal(shell_out(cmd), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    char hash[64];
+    snprintf(hash, sizeof hash, "%s", cJSON_GetObjectItem(j, "hash")->valuestring);
+    assert_string_equal(hash, "fnv1a64:574cdbb4074013b8");
+    cJSON_Delete(j);
+    static const char *const runs[] = {"fit -", "fit /dev/stdin", "validate --against -",
+                                       "validate --against /dev/stdin"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "cat %s | %s %s %s", csv, RL_BIN, runs[i], args);
+        if (shell_out(cmd) != 0 || !(j = cJSON_Parse(out)))
+            fail_msg("%s: %s", runs[i], out);
+        const cJSON *h = cJSON_GetObjectItem(j, "hash"), *f = cJSON_GetObjectItem(j, "file");
+        if ((i < 2 && strcmp(h->valuestring, hash) != 0) ||
+            strcmp(f->valuestring, i % 2 ? "/dev/stdin" : "stdin") != 0)
+            fail_msg("%s: file %s, hash %s", runs[i], f->valuestring, i < 2 ? h->valuestring : "");
+        cJSON_Delete(j);
+    }
+    snprintf(cmd, sizeof cmd, "%s import-hf - --name piped < %s/tests/data/hf/llama3-8b.json",
+             RL_BIN, RL_SRCDIR);
+    assert_int_equal(shell_out(cmd), 0);
+    assert_non_null(strstr(out, "name = \"piped\""));
+    assert_non_null(strstr(out, "source = \"Hugging Face config.json (stdin)\""));
+    snprintf(cmd, sizeof cmd, "cat %s/tests/data/hf/llama3-8b.json | %s import-hf /dev/stdin 2>&1",
+             RL_SRCDIR, RL_BIN);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_non_null(strstr(out, "/dev/stdin: a config read from a pipe has no file name to name "
+                                "the spec by; give --name NAME"));
+    snprintf(cmd, sizeof cmd, "printf '0,100,10\\n0.5,100,10\\nx\\n' | %s simulate --model "
+             "llama3-8b --hw h100-sxm --trace - 2>&1", RL_BIN);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_non_null(strstr(out, "--trace stdin:3: expected 3 to 5 comma-separated fields"));
+    snprintf(cmd, sizeof cmd, "printf '0,100,10\\n0.5,100,10\\n1,200,20\\n' | %s simulate "
+             "--model llama3-8b --hw h100-sxm --trace - --format json 2>/dev/null", RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    j = cJSON_Parse(out);
+    assert_non_null(j);
+    assert_int_equal((int)cJSON_GetObjectItem(j, "requests")->valuedouble, 3);
+    cJSON_Delete(j);
+}
+
 /* Text t with each line's first comma-separated field cut (the `file`
  * column, which names the CSV each validate read). */
 static void cut_first_field(char *t)
@@ -7207,6 +7283,8 @@ int main(void)
         cmocka_unit_test(list_refuses_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),
+        cmocka_unit_test(inputs_from_a_pipe),
+        cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
@@ -7365,5 +7443,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(folds_above_configurations_noted),
         cmocka_unit_test(unread_cell_noted),
     };
+    if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
+        cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

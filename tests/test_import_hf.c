@@ -135,9 +135,9 @@ static void quantization_noted(void **state)
                                        HF "llama3-8b.json"};
     static const char *const want[] = {
         "quantization_config says quant_method \"fp8\", fmt \"e4m3\": the spec has no dtype "
-        "and runs default to bf16 weights; pass --weights fp8 to match",
-        "quant_method \"mxfp4\": the spec has no dtype and runs default to bf16 weights; pass "
-        "--weights mxfp4 to match", ""};
+        "and runs default to bf16 weights; give the commands that run it --weights fp8 to match",
+        "quant_method \"mxfp4\": the spec has no dtype and runs default to bf16 weights; give "
+        "the commands that run it --weights mxfp4 to match", ""};
     for (int i = 0; i < 3; i++) {
         char err[1024], note[512];
         int io;
@@ -585,6 +585,58 @@ static void head_dim_defaults(void **state)
     }
 }
 
+/* tester57 F1: import-hf takes no --set and no --weights, so a note's
+ * advice names what works: the saved spec's field, or --set for the
+ * commands that load the spec, and --weights for those that run it.  Each
+ * note a config can draw (activation, head_dim, kv_heads defaulted;
+ * rope_scaling; quantization_config) is checked for its advice. */
+static void notes_advise_what_works(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *key; /* key deleted (NULL: none) */
+        const char *want;
+    } cases[] = {
+        {"gpt-oss-120b.json", "head_dim", "if the checkpoint differs, edit the saved spec's "
+                                          "head_dim field, or pass --set model.head_dim=N to the "
+                                          "commands that load it"},
+        {"gpt-oss-120b.json", NULL, "give the commands that run it --weights mxfp4 to match"},
+        {"llama3-8b.json", "num_key_value_heads",
+         "if the checkpoint differs, edit the saved spec's kv_heads field, or pass --set "
+         "model.kv_heads=N to the commands that load it"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[64], note[2048] = "";
+        fixture_with(path, cases[i].file, 0, cases[i].key ? cases[i].key : "no such key", NULL);
+        import_noted(path, NULL, note, sizeof note);
+        unlink(path);
+        if (!strstr(note, cases[i].want) || strstr(note, "; pass --"))
+            fail_msg("case %zu: note '%s', want '%s'", i, note, cases[i].want);
+    }
+    static const char *const text[] = {
+        "{\"model_type\": \"qwen2\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+        "\"intermediate_size\": 128, \"num_attention_heads\": 4, \"num_key_value_heads\": 2, "
+        "\"vocab_size\": 10, \"max_position_embeddings\": 100}",
+        "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+        "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"num_key_value_heads\": 4, "
+        "\"vocab_size\": 10, \"max_position_embeddings\": 8192, \"hidden_act\": \"silu\", "
+        "\"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}}"};
+    static const char *const want[] = {
+        "if the checkpoint differs, edit the saved spec's mlp field, or pass --set model.mlp=NAME "
+        "to the commands that load it",
+        "to plan for another length, edit the saved spec's max_context field, or pass --set "
+        "model.max_context=N to the commands that load it"};
+    for (int i = 0; i < 2; i++) {
+        char path[64], note[2048] = "";
+        write_temp(path, ".json", text[i]);
+        import_noted(path, "t", note, sizeof note);
+        unlink(path);
+        if (!strstr(note, want[i]) || strstr(note, "; pass --"))
+            fail_msg("text %d: note '%s', want '%s'", i, note, want[i]);
+    }
+}
+
+
 /* tester LOW #2: "head_dim": 0 is refused under its key (it was taken as
  * not given, hidden / heads = 4096 / 32 = 128 used silently); a config
  * without num_key_value_heads takes num_attention_heads (32 in
@@ -628,7 +680,8 @@ static void rope_scaling_context(void **state)
          32768, "rope_scaling yarn factor 4 on original_max_position_embeddings 8192: "
                 "max_context = 32768"},
         {"{\"rope_type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 32768}",
-         32768, 131072, "max_position_embeddings says 32768); pass --set model.max_context=N"},
+         32768, 131072, "max_position_embeddings says 32768); to plan for another length, edit the saved "
+                "spec's max_context field"},
         /* review30 L3: without the key the note names the one used */
         {"{\"type\": \"yarn\", \"factor\": 4.0}", 8192, 32768,
          "yarn factor 4 on max_position_embeddings (no original_max_position_embeddings) 8192: "
@@ -740,6 +793,7 @@ int main(void)
         cmocka_unit_test(layer_types_every_family),
         cmocka_unit_test(head_dim_defaults),
         cmocka_unit_test(kv_heads_and_head_dim_keys),
+        cmocka_unit_test(notes_advise_what_works),
         cmocka_unit_test(rope_scaling_context),
         cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),

@@ -351,6 +351,28 @@ static void set_overrides_recorded(void **state)
     cJSON_Delete(j);
 }
 
+/* tester57 F3: "-" is stdin for --trace, --against and fit's and
+ * import-hf's file (report.h rl_fopen_stream), and stdin holds one input:
+ * no command takes two of them, so none can be given "-" twice.  A command
+ * given a second one needs a check that refuses two "-" before this test
+ * is changed. */
+static void one_stdin_input_per_command(void **state)
+{
+    (void)state;
+    int seen = 0;
+    for (size_t c = 0; c < RL_NCOMMANDS; c++) {
+        const rl_command *cmd = &RL_COMMANDS[c];
+        if (!cmd->cli)
+            continue;
+        int file_arg = !strcmp(cmd->name, "fit") || !strcmp(cmd->name, "import-hf");
+        int n = file_arg + rl_command_takes(cmd, RL_P_TRACE, 1) + rl_command_takes(cmd, RL_P_AGAINST, 1);
+        if (n > 1)
+            fail_msg("%s takes %d inputs that may be '-' (stdin)", cmd->name, n);
+        seen += n;
+    }
+    assert_true(seen >= 5); /* fit, import-hf, validate, simulate and size at least */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +386,7 @@ int main(void)
         cmocka_unit_test(declared_not_silently_taken),
         cmocka_unit_test(make_help_covers_targets),
         cmocka_unit_test(set_overrides_recorded),
+        cmocka_unit_test(one_stdin_input_per_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

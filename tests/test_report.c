@@ -2,6 +2,8 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -268,6 +270,19 @@ static void csv_without_rows(void **state)
     cJSON_Delete(o);
 }
 
+/* A result of n rows of two number columns, ka from a[], kb from b[]. */
+static cJSON *two_columns(const char *ka, const double *a, const char *kb, const double *b, int n)
+{
+    cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
+    for (int i = 0; i < n; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddNumberToObject(r, ka, a[i]);
+        cJSON_AddNumberToObject(r, kb, b[i]);
+        cJSON_AddItemToArray(rows, r);
+    }
+    return o;
+}
+
 /* tester49: a CSV column spelled whole numbers in full below 1e15 and in
  * exponent form above (list hw's bf16_flops_per_s: 989000000000000 beside
  * 2.25e+15), and kept 10 digits (gb200's hbm_GiB, 198674743296 / 2^30 =
@@ -278,18 +293,35 @@ static void csv_numbers_one_spelling(void **state)
 {
     (void)state;
     char err[256];
-    cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
     static const double flops[] = {989e12, 2.25e15, 3.0799867563474944e16};
     static const double gib[] = {80, 185.0302734375, 0.1};
-    for (int i = 0; i < 3; i++) {
-        cJSON *r = cJSON_CreateObject();
-        cJSON_AddNumberToObject(r, "flops", flops[i]);
-        cJSON_AddNumberToObject(r, "gib", gib[i]);
-        cJSON_AddItemToArray(rows, r);
-    }
+    cJSON *o = two_columns("flops", flops, "gib", gib, 3);
     char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
     assert_string_equal(c, "flops,gib\n989000000000000,80\n2250000000000000,185.0302734375\n"
                            "30799867563474944,0.1\n");
+    free(c);
+    cJSON_Delete(o);
+}
+
+/* tester57 F5: list hw's table read bf16_flops_per_s 2.25e+15 beside
+ * 989000000000000 (a whole number below 1e15 in full, above in %.4g).
+ * Expected: a rate in FLOP/s shows in TFLOP/s and one in bytes/s in GB/s,
+ * the unit in the header: 989 and 2250 (989e12, 2.25e15 / 1e12, exact),
+ * hbm_bw 3350 and 8000 (GB/s); the CSV keeps its keys and SI values. */
+static void table_rates_in_units(void **state)
+{
+    (void)state;
+    char err[256];
+    static const double flops[] = {989e12, 2.25e15}, bw[] = {3.35e12, 8e12};
+    cJSON *o = two_columns("bf16_flops_per_s", flops, "hbm_bw_bytes_per_s", bw, 2);
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_string_equal(t, "\nbf16_TFLOP/s  hbm_bw_GB/s\n"
+                           "         989         3350\n"
+                           "        2250         8000\n");
+    free(t);
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, "bf16_flops_per_s,hbm_bw_bytes_per_s\n989000000000000,3350000000000\n"
+                           "2250000000000000,8000000000000\n");
     free(c);
     cJSON_Delete(o);
 }
@@ -436,6 +468,60 @@ static void fifo_wait_interrupted(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* tester57 F2, F3: rl_read_input reads "-" as stdin, once, whole: a file
+ * redirected into it (its 11 bytes "a,b\n1,2\n3,4", exact) and a pipe
+ * (one write of 3 bytes); refuses a device on stdin (/dev/null: said, not
+ * read as empty) and an input over its bound (EFBIG, 4 bytes over 3),
+ * naming "stdin" each time.  Descriptor 0 is restored after each. */
+static char *read_stdin_from(int fd, size_t max, size_t *len, int *piped, char *err, size_t n)
+{
+    int saved = dup(0);
+    assert_true(saved >= 0 && dup2(fd, 0) == 0);
+    close(fd);
+    char *t = rl_read_input("-", max, len, piped, err, n);
+    assert_int_equal(dup2(saved, 0), 0);
+    close(saved);
+    return t;
+}
+
+static void read_input_stdin(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rl_stdin_XXXXXX", err[512] = "";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "a,b\n1,2\n3,4", 11), 11);
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    size_t len = 0;
+    int piped = 0;
+    char *t = read_stdin_from(fd, 1 << 20, &len, &piped, err, sizeof err);
+    assert_non_null(t);
+    assert_int_equal(len, 11);
+    assert_string_equal(t, "a,b\n1,2\n3,4");
+    assert_int_equal(piped, 1); /* stdin has no file name to go by */
+    free(t);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    assert_int_equal(write(p[1], "x\ny", 3), 3);
+    close(p[1]);
+    t = read_stdin_from(p[0], 1 << 20, &len, &piped, err, sizeof err);
+    assert_non_null(t);
+    assert_int_equal(len, 3);
+    free(t);
+    assert_int_equal(pipe(p), 0);
+    assert_int_equal(write(p[1], "1234", 4), 4);
+    close(p[1]);
+    errno = 0;
+    assert_null(read_stdin_from(p[0], 3, &len, &piped, err, sizeof err));
+    assert_int_equal(errno, EFBIG);
+    assert_non_null(strstr(err, "stdin: larger than"));
+    fd = open("/dev/null", O_RDONLY);
+    assert_null(read_stdin_from(fd, 1 << 20, &len, &piped, err, sizeof err));
+    if (!strstr(err, "stdin ('-'): a device or other special file; pipe the input into it"))
+        fail_msg("'%s'", err);
+    assert_int_equal(unlink(path), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +539,8 @@ int main(void)
         cmocka_unit_test(refuses_nonfinite),
         cmocka_unit_test(atomic_write),
         cmocka_unit_test(fifo_wait_interrupted),
+        cmocka_unit_test(read_input_stdin),
+        cmocka_unit_test(table_rates_in_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
