@@ -1854,76 +1854,6 @@ static void grid_of(const rows *rs, const unsigned char *use, double (*grid)[2])
     }
 }
 
-/* Fewest cross-validated residuals a row class's own band scale is
- * estimated from (else it takes the pooled scale).  Our choice, the same
- * count as WIDEN_MIN_ROWS: the scale is a median, which 5 values give
- * with a breakdown of 2 (a quantile in the tails would need about 5 per
- * tail, 50 rows for p10, more than a 47-row training half has). */
-#define BAND_MIN_ROWS 5
-
-/* The median |r| of the n values r[i] with want < 0 or cls[i] == want;
- * *m their count.  scratch[n]. */
-static double median_abs(const double *r, const int *cls, int n, int want, int *m,
-                         double *scratch)
-{
-    *m = 0;
-    for (int i = 0; i < n; i++)
-        if (want < 0 || cls[i] == want)
-            scratch[(*m)++] = fabs(r[i]);
-    return *m ? rl_fit_quantile(scratch, *m, 0.5) : 0;
-}
-
-/* c's band quantiles per row class (c->cband) from the n cross-validated
- * log residuals r[i] of rows of class cls[i] (r unchanged).  Decode steps
- * and prefills are timed by different terms of (E) and their residuals
- * differ in spread (SplitwiseSim: decode's a few %, prefill's 10-30%), so
- * one pooled band is too wide for one and too narrow for the other.  Their
- * shapes cannot be told apart on ~20 rows per class, their scales can: a
- * location-scale model r_i = s_k z_i, with s_k the class's median |r|
- * (BAND_MIN_ROWS or more rows, else the pooled median |r|) and the
- * quantiles of the pooled standardized z_i = r_i / s_k (rl_fit_bound: the
- * band bounds rows the fit has not seen); the class's band
- * is s_k times them.  With one class, or equal scales, it is the pooled
- * band.  Not set (classed 0) when every residual is 0. */
-static void class_bands(const double *r, const int *cls, int n, rl_engine_costs *c)
-{
-    static const double Q[4] = {0.05, 0.10, 0.90, 0.95};
-    double *z = malloc((size_t)n * sizeof *z), s[RL_EC_CLASSES];
-    int m, own = 0;
-    c->classed = 0;
-    double all = z ? median_abs(r, cls, n, -1, &m, z) : 0;
-    if (!(all > 0)) {
-        free(z);
-        return;
-    }
-    for (int k = 0; k < RL_EC_CLASSES; k++) {
-        s[k] = median_abs(r, cls, n, k, &m, z);
-        if (m < BAND_MIN_ROWS || !(s[k] > 0))
-            s[k] = all;
-        else
-            own |= 1 << k;
-    }
-    for (int i = 0; i < n; i++)
-        z[i] = r[i] / s[cls[i]];
-    for (int j = 0; j < 4; j++) {
-        double q = rl_fit_bound(z, n, Q[j]);
-        for (int k = 0; k < RL_EC_CLASSES; k++)
-            c->cband[k][j] = s[k] * q;
-    }
-    c->classed = 1;
-    size_t l = (size_t)snprintf(c->class_from, sizeof c->class_from, "cross-validated residuals, "
-                                "quantiles of r / s pooled at rank p (n + 1), s = median |r| "
-                                "per class (");
-    for (int k = 0; k < RL_EC_CLASSES && l < sizeof c->class_from; k++)
-        l += (size_t)snprintf(c->class_from + l, sizeof c->class_from - l, "%s%s %.4f%s",
-                              k ? ", " : "", (const char *[]){"decode", "prefill", "static"}[k],
-                              s[k], own >> k & 1 ? "" : " pooled");
-    if (l < sizeof c->class_from)
-        snprintf(c->class_from + l, sizeof c->class_from - l, "; a class with fewer than %d "
-                 "rows takes the pooled s)", BAND_MIN_ROWS);
-    free(z);
-}
-
 /* Fewest held-out rows a class's widening is tuned on (else the pool of
  * every class; else nothing is tuned).  Our choice: below 5 the 80%
  * quantile is the largest or second-largest value. */
@@ -2527,7 +2457,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     }
     for (int i = 0; i < rs.n; i++)
         cls[i] = (int)rs.row[i]->phase;
-    class_bands(logr, cls, rs.n, &c);
+    rl_ec_class_bands(logr, cls, rs.n, &c);
     unsigned int *keys = (unsigned int *)cls; /* rs.n ints, free again */
     for (int i = 0; i < rs.n; i++)
         keys[i] = rl_meas_row_key(rs.row[i]);

@@ -357,6 +357,47 @@ int rl_ec_no_band(const rl_engine_costs *c, const char *model, const char *const
     return *why != '\0';
 }
 
+void rl_ec_class_bands(const double *r, const int *cls, int n, rl_engine_costs *c)
+{
+    static const double Q[4] = {0.05, 0.10, 0.90, 0.95};
+    double *v = n > 0 ? malloc((size_t)n * sizeof *v) : NULL, pooled[4];
+    c->classed = 0;
+    if (!v)
+        return;
+    for (int j = 0; j < 4; j++) {
+        memcpy(v, r, (size_t)n * sizeof *v);
+        pooled[j] = rl_fit_bound(v, n, Q[j]);
+    }
+    size_t l = (size_t)snprintf(c->class_from, sizeof c->class_from, "cross-validated residuals "
+                                "of each class, quantiles at rank p (n + 1) (");
+    for (int k = 0; k < RL_EC_CLASSES; k++) {
+        int m = 0;
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < n; i++)
+            if (cls[i] == k) {
+                v[m++] = r[i];
+                lo = fmin(lo, r[i]);
+                hi = fmax(hi, r[i]);
+            }
+        for (int j = 0; j < 4; j++) {
+            if (m >= RL_EC_BAND_MIN_ROWS)
+                c->cband[k][j] = rl_fit_bound(v, m, Q[j]);
+            else
+                c->cband[k][j] = j < 2 ? fmin(pooled[j], lo) : fmax(pooled[j], hi);
+        }
+        if (l < sizeof c->class_from)
+            l += (size_t)snprintf(c->class_from + l, sizeof c->class_from - l, "%s%s %d rows%s",
+                                  k ? ", " : "", CLASSES[k], m,
+                                  m >= RL_EC_BAND_MIN_ROWS ? "" : " pooled");
+    }
+    if (l < sizeof c->class_from)
+        snprintf(c->class_from + l, sizeof c->class_from - l, "; a class of fewer than %d rows "
+                 "takes every class's pooled quantiles, widened to its own residuals)",
+                 RL_EC_BAND_MIN_ROWS);
+    c->classed = 1;
+    free(v);
+}
+
 const double *rl_ec_quantiles(const rl_engine_costs *c, rl_ec_class cls, double *q)
 {
     const double *own = c->classed && cls < RL_EC_CLASSES ? c->cband[cls] : NULL;

@@ -172,9 +172,10 @@ typedef struct {
     double band_p5, band_p10, band_p90, band_p95;
     /* the same quantiles per row class (rl_ec_class) when `classed`: each
      * class's residuals have their own spread, so the pooled quantiles are
-     * too wide for one class and too narrow for another; e2e.h rl_e2e_fit
-     * says how they are estimated (class_from says it in the profile);
-     * profiles without them use the pooled ones for every class */
+     * too wide for one class and too narrow for another; rl_ec_class_bands
+     * says how they are estimated (class_from says it in the profile;
+     * profiles saved before it hold the shared-shape rule's, read as they
+     * are); profiles without them use the pooled ones for every class */
     int classed;
     double cband[RL_EC_CLASSES][4]; /* p5, p10, p90, p95 */
     char class_from[256];
@@ -345,6 +346,30 @@ double rl_ec_octaves(const rl_engine_costs *c, const double *v, double *o);
  * band then reaches from the estimate to the side the measurements lie). */
 void rl_ec_band(const rl_engine_costs *c, const double *d, rl_ec_class cls, int wide, double *lo,
                 double *hi);
+
+/* Fewest cross-validated residuals a row class's own band quantiles are
+ * read from (rl_ec_class_bands).  Our choice: at rank p (n + 1) (fit.h
+ * rl_fit_bound) a class of 5 values has its p10-p90 at its extremes,
+ * which hold (n - 1) / (n + 1) = 67% of new values, 78% at 8 and the full
+ * 80% from 9; below 5 they would hold 60% or less, too little to call
+ * p10-p90, and the band borrows instead. */
+#define RL_EC_BAND_MIN_ROWS 5
+
+/* c's band quantiles per row class (c->cband, classed, class_from) from the
+ * n cross-validated log residuals r[i] (log(measured / predicted)) of rows
+ * of class cls[i] (r unchanged).  Each class with RL_EC_BAND_MIN_ROWS rows
+ * or more gets the quantiles p5, p10, p90, p95 of its own residuals at rank
+ * p (n + 1) (rl_fit_bound), so no row of another class moves them (tester57:
+ * the location-scale rule before, a shared shape r / s over all classes,
+ * let one prefill row 0.75 in log off, 56 prefill scales, widen the decode
+ * band from [-0.40, +0.21] to [-3.04, +0.87]).  A class with fewer rows
+ * (none too) borrows the quantiles of every class's residuals pooled (the
+ * band a profile without per_class gives every class), widened where
+ * needed to hold its own residuals: it has no spread of its own to read,
+ * and its own rows must not fall outside its band.  Only such a borrowed
+ * band moves with another class's rows; class_from says which class
+ * borrowed.  Not set (classed 0) when n is 0. */
+void rl_ec_class_bands(const double *r, const int *cls, int n, rl_engine_costs *c);
 
 /* The log quantiles p5, p10, p90, p95 of row class cls into q[4]: the
  * class's own when c has them (c->classed), else the pooled band_*.

@@ -91,8 +91,8 @@ double rl_fit_quantile(double *v, int n, double p);
  * 1 <= (n + 1) p_lo and (n + 1) p_hi <= n: a rank outside is clamped to the
  * smallest or largest, which covers (n - 1) / (n + 1) (under 90% for a
  * p5-p95 of n < 19 values), and the argument is split conformal's, which
- * needs values the fit did not see: k-fold residuals of one fit scaled by
- * a per-class median are only roughly exchangeable with a new row (review23
+ * needs values the fit did not see: k-fold residuals of one fit are only
+ * roughly exchangeable with a new row (review23
  * L3).  Type 7 puts its
  * tails at rank 1 + p (n - 1), inside that: on 47 rows its p10-p90 lies
  * at ranks 5.6 and 42.4 and covers (42.4 - 5.6) / 48 = 77% of new values

@@ -684,10 +684,14 @@ const rl_command RL_COMMANDS[] = {
      "--plot draws the cross-validated predictions against the measurements.\n"
      "The band it saves covers the fitted model(s) and weight/KV/compute dtypes only, and a TP\n"
      "degree other than the one fitted only when the rows have two or more: elsewhere results\n"
-     "carry no band (no_band).  Cross-validation is required (the band is its residuals): each\n"
-     "of the K folds is fitted on the other configurations' rows, one more than the identifiable\n"
-     "parameters (e.g. 8: 12 configurations for 5 folds); a smaller CSV is refused, exit 2,\n"
-     "saying how many it needs and which --folds (up to one per configuration) it allows.",
+     "carry no band (no_band).  Each row class (decode, prefill, static) gets its band from\n"
+     "its own cross-validated residuals (an outlier of one class leaves the others' alone); a\n"
+     "class of fewer than 5 rows takes every class's residuals pooled, widened to hold its own\n"
+     "(band_per_class_from says which).  Cross-validation is required (the band is its\n"
+     "residuals): each of the K folds is fitted on the other configurations' rows, one more\n"
+     "than the identifiable parameters (e.g. 8: 12 configurations for 5 folds); a smaller CSV\n"
+     "is refused, exit 2, saying how many it needs and which --folds (up to one per\n"
+     "configuration) it allows.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
