@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T14:50:54Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.5%, p90 22.1%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -192,9 +192,10 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T14:50:54Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T14:50:54Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z)",
+        attention_context = "mean",
         band = {
           p10 = -0.104925396749469,
           p5 = -0.219403293123,
@@ -202,39 +203,39 @@ return {
           p95 = 0.261127353160424,
           per_class = {
             decode = {
-              p10 = -0.056543916852923,
-              p5 = -0.068305519163882,
-              p90 = 0.0483963962972311,
-              p95 = 0.0667037903653993,
+              p10 = -0.0557668715651477,
+              p5 = -0.0627311500685574,
+              p90 = 0.0382502325986398,
+              p95 = 0.0463006109735221,
             },
             prefill = {
-              p10 = -0.22135418788414,
-              p5 = -0.267397689513687,
-              p90 = 0.189458841819495,
-              p95 = 0.261127353160424,
+              p10 = -0.234276456277463,
+              p5 = -0.274700987802503,
+              p90 = 0.265208609909842,
+              p95 = 0.334349197815734,
             },
             static = {
-              p10 = -0.0742079114345132,
-              p5 = -0.089643770695729,
-              p90 = 0.0635151522933253,
-              p95 = 0.0875416710281542,
+              p10 = -0.104925396749469,
+              p5 = -0.219403293123,
+              p90 = 0.141685289725835,
+              p95 = 0.261127353160424,
             },
           },
-          per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0268, prefill 0.1049, static 0.0352 pooled; a class with fewer than 5 rows takes the pooled s)",
+          per_class_from = "cross-validated residuals of each class, quantiles at rank p (n + 1) (decode 56 rows, prefill 38 rows, static 0 rows pooled; a class of fewer than 5 rows takes every class's pooled quantiles, widened to its own residuals)",
           per_octave = {
             decode = {
-              p10_p90 = 0.134537478366102,
-              p5_p95 = 0.261350812785487,
+              p10_p90 = 0.156549560505401,
+              p5_p95 = 0.307468241314566,
               up_to_octaves = 3.98990415726342,
             },
             prefill = {
-              p10_p90 = 0.0675663668832524,
-              p5_p95 = 0.0698925006983895,
+              p10_p90 = 0.0482205271662874,
+              p5_p95 = 0.0588834825340919,
               up_to_octaves = 4.9968373638627,
             },
             static = {
-              p10_p90 = 0.142085494242502,
-              p5_p95 = 0.206012886167483,
+              p10_p90 = 0.0738353265133268,
+              p5_p95 = 0.0738353265133268,
               up_to_octaves = 4.9968373638627,
             },
           },
@@ -250,7 +251,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0351688959897242,
           cv_p90_abs_error = 0.221487296420709,
-          date = "2026-12-04T14:50:54Z",
+          date = "2026-12-04T21:23:05Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },

@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T14:50:54Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -206,9 +206,10 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T14:50:54Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T14:50:54Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z)",
+        attention_context = "mean",
         band = {
           p10 = -0.061053518805657,
           p5 = -0.163925923292615,
@@ -216,39 +217,39 @@ return {
           p95 = 0.13080981113504,
           per_class = {
             decode = {
-              p10 = -0.0432471870535409,
-              p5 = -0.0611007564018403,
-              p90 = 0.0373680668025547,
-              p95 = 0.0465374139192676,
+              p10 = -0.0410149351517024,
+              p5 = -0.0546406350736734,
+              p90 = 0.0380885698748624,
+              p95 = 0.0515313866023929,
             },
             prefill = {
-              p10 = -0.15140114860671,
-              p5 = -0.213903500556576,
-              p90 = 0.1308193346336,
-              p95 = 0.162919681038218,
+              p10 = -0.235225576871885,
+              p5 = -0.296345319037433,
+              p90 = 0.133158165762125,
+              p95 = 0.16401715588995,
             },
             static = {
-              p10 = -0.0656508263851519,
-              p5 = -0.0927532037071588,
-              p90 = 0.0567261048207855,
-              p95 = 0.0706455122236128,
+              p10 = -0.061053518805657,
+              p5 = -0.163925923292615,
+              p90 = 0.0640891185853574,
+              p95 = 0.13080981113504,
             },
           },
-          per_class_from = "cross-validated residuals, quantiles of r / s pooled at rank p (n + 1), s = median |r| per class (decode 0.0136, prefill 0.0476, static 0.0207 pooled; a class with fewer than 5 rows takes the pooled s)",
+          per_class_from = "cross-validated residuals of each class, quantiles at rank p (n + 1) (decode 56 rows, prefill 38 rows, static 0 rows pooled; a class of fewer than 5 rows takes every class's pooled quantiles, widened to its own residuals)",
           per_octave = {
             decode = {
-              p10_p90 = 0.00626581906512414,
-              p5_p95 = 0.00626581906512414,
+              p10_p90 = 0.00554531599281644,
+              p5_p95 = 0.00554531599281644,
               up_to_octaves = 3.86455044977073,
             },
             prefill = {
-              p10_p90 = 0.130787645292239,
-              p5_p95 = 0.214977552657932,
+              p10_p90 = 0.0879954073234017,
+              p5_p95 = 0.165872684370466,
               up_to_octaves = 4.99243745852724,
             },
             static = {
-              p10_p90 = 0.0896636036292027,
-              p5_p95 = 0.145247196437261,
+              p10_p90 = 0.0866963976180427,
+              p5_p95 = 0.0924582507310186,
               up_to_octaves = 4.99243745852724,
             },
           },
@@ -264,7 +265,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0208711466050469,
           cv_p90_abs_error = 0.120848873366872,
-          date = "2026-12-04T14:50:54Z",
+          date = "2026-12-04T21:23:05Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
