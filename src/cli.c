@@ -2988,7 +2988,7 @@ int rl_cli_simulate(rl_opts *o)
             char why[ERRLEN];
             snprintf(why, sizeof why, "%s", strncmp(err, "simulate: ", 10) ? err : err + 10);
             snprintf(err, sizeof err, "the %lld-request run finished, then the capacity search "
-                     "(max_sustainable_qps) was interrupted; its own simulation: %.900s", n, why);
+                     "(max_sustainable_qps) was interrupted; its own simulation: %.850s", n, why);
         }
     }
     c.capacity_lower_bound = NULL;

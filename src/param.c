@@ -1124,7 +1124,7 @@ int rl_param_seed(const rl_opts *o, rl_param_id id, uint64_t *v)
         *v = x;
         return 0;
     }
-    double x;
+    double x = 0;
     if (parse_number(o, id, s, p->min, p->max, &x) != 0)
         return -1;
     if (x > 9007199254740992.0) /* 2^53: above it a double skips whole numbers */

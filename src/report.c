@@ -278,12 +278,12 @@ static void each_scalar(buf *b, const cJSON *o, const char *prefix, scalar_fn fn
 {
     for (const cJSON *v = o->child; v; v = v->next) {
         char key[256];
-        snprintf(key, sizeof key, "%s%s", prefix, v->string);
+        rl_mark_cut(key, sizeof key, snprintf(key, sizeof key, "%s%s", prefix, v->string));
         if (cJSON_IsArray(v) && !scalar_list(v))
             continue;
         if (cJSON_IsObject(v)) {
-            char p[260];
-            snprintf(p, sizeof p, "%s.", key);
+            char p[sizeof key];
+            rl_mark_cut(p, sizeof p, snprintf(p, sizeof p, "%s.", key));
             each_scalar(b, v, p, fn, ctx);
             continue;
         }
