@@ -442,10 +442,10 @@ static const char *mode_caution(const char *mode, const rl_size_input *in, int h
                                 size_t n)
 {
     if (!strcmp(mode, "ideal"))
-        return " (ideal: the roofline at full efficiency: optimistic)";
+        return " (the roofline at full efficiency: optimistic)"; /* after "ideal": the word once */
     if (strcmp(mode, "estimated") != 0)
         return "";
-    snprintf(buf, n, " (estimated: %s)", EVIDENCE[evidence_of(in, h, mode)]);
+    snprintf(buf, n, " (%s)", EVIDENCE[evidence_of(in, h, mode)]); /* after "estimated" */
     return buf;
 }
 
