@@ -915,7 +915,6 @@ struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, 
     }
     if (!g)
         return NULL;
-    rl_guard_read(&st, what); /* guard.h rule 4 */
     /* every table read here is a gzip-compressed CSV (AIConfigurator's
      * collectors write them so, calibrate --backend too); zlib would read
      * other bytes through as they are (gzdirect), so an empty or plain-text
@@ -941,6 +940,7 @@ struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, 
         errno = ENOMEM;
         return NULL;
     }
+    rl_guard_read(&st, what); /* guard.h rule 4: only once accepted, not a table refused above */
     return g;
 }
 
