@@ -1701,12 +1701,20 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
     long long pp = c->pp > 1 ? c->pp : 1;
+    char outside[600];
     const char *mode = rl_run_mode(rl_hw_fit_mode(run->h, run->calibrated, run->m->name,
                                                   run->p.weights, run->p.kv, run->p.compute,
                                                   run->chips_per_replica / pp, pp,
-                                                  NULL, 0),
+                                                  outside, sizeof outside),
                                    run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
+    /* what lies outside the engine costs' fit, as step's and prefill's
+     * fitted_outside (e2e.h rl_e2e_fitted_label); null when nothing does or
+     * nothing was fitted (stop 38 #7: simulate had no such key) */
+    if (*outside)
+        cJSON_AddStringToObject(j, "fitted_outside", outside);
+    else
+        cJSON_AddNullToObject(j, "fitted_outside");
     add_engine_name(j, run->h, mode);
     /* the decode-attention rule the steps ran under (serve.h rl_serve_attn_longest) */
     cJSON_AddStringToObject(j, "attention_context",

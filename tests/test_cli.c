@@ -3341,6 +3341,15 @@ static void fitted_wording_simulate_shard(void **state)
     const char *cost = cJSON_GetStringValue(cJSON_GetObjectItem(j, "step_cost"));
     assert_non_null(strstr(cost, "collectives at comm_eff 1 (held) of the chip's measured NCCL "
                                  "time, plus tp_excess 4.86 (fitted)"));
+    /* stop 38 #7: fitted_outside as step's, null inside the fit (llama2-70b,
+     * tp 8: what h100-sxm-splitwise was fitted on) */
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "fitted_outside")));
+    cJSON_Delete(j);
+    j = run_cli_json("simulate --model llama3-8b --hw h100-sxm-splitwise --qps 1 --prompt-len 500 "
+                     "--out-len 50 --requests 100 --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "estimated");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "fitted_outside")),
+                        "model llama3-8b (fitted on llama2-70b only), tp 1 (fitted on tp 2-8)");
     cJSON_Delete(j);
     j = run_cli_json("shard --model llama2-70b --hw h100-sxm-splitwise --chips 8 --batch 16 "
                      "--context 1024 --format json", out, sizeof out);
