@@ -101,6 +101,15 @@ static double table_scale(const char *key, char *label, size_t n)
         snprintf(label, n, "%.*s_GB/chip%s", (int)(len - 15), base, tag);
         return 1e-9;
     }
+    if (ends_with(base, "_bytes_per_s")) { /* info --hw's net_bytes_per_s -> net_GB/s */
+        snprintf(label, n, "%.*s_GB/s%s", (int)(len - 12), base, tag);
+        return 1e-9;
+    }
+    const char *fl = strstr(base, "flops_per_s."); /* peak_flops_per_s.bf16 -> peak_TFLOP/s.bf16 */
+    if (fl) {
+        snprintf(label, n, "%.*sTFLOP/s%s%s", (int)(fl - base), base, fl + 11, tag);
+        return 1e-12;
+    }
     snprintf(label, n, "%s", key);
     return 1.0;
 }

@@ -4254,6 +4254,73 @@ static void engine_date_says_imported(void **state)
     assert_null(strstr(out, " date "));
 }
 
+/* stop 38 #1 (tester56): DeepSeek-V3's frontier on gb200 lists TP64 and
+ * TP32 rows (mode calibrated: most of their step is kernel-table time)
+ * whose AllReduces over 64 and 32 GPUs the alpha-beta model times, raised
+ * to the measured 4-GPU time (hw_profiles/gb200.lua's collectives rows are
+ * on 2 and 4 GPUs): outside_tables names them and why, kept in the
+ * frontier, and the note says it once; llama3-8b on h100-sxm at 1-8 chips
+ * (collectives measured on 2, 4 and 8 GPUs) has none: null. */
+static void pareto_names_rows_outside_tables(void **state)
+{
+    (void)state;
+    cJSON *j = json2("pareto --model deepseek-v3 --hw gb200 --context 2048", " --format json");
+    const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "64 chips tp64 kv=replicate B=1, 32 chips tp32 kv=replicate B=1"));
+    assert_non_null(strstr(far, "collectives over 8-64 GPUs, which gb200's collectives table "
+                                "measures on 4 at most (1 to 4 octaves beyond)"));
+    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(first, "layout")),
+                        "tp64 kv=replicate"); /* not hidden */
+    cJSON_Delete(j);
+    assert_int_equal(cli2("pareto --model deepseek-v3 --hw gb200 --context 2048", ""), 0);
+    const char *note;
+    note = strstr(out, "note: frontier rows outside what gb200's tables measured");
+    assert_non_null(note);
+    assert_null(strstr(note + 1, "note: frontier rows outside")); /* once */
+    j = json2("pareto --model llama3-8b --hw h100-sxm --context 2048", " --format json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "outside_tables")));
+    cJSON_Delete(j);
+    /* size's rows likewise, once per profile (size.h rl_size_outside_note) */
+    assert_int_equal(cli2("size --model deepseek-v3 --hw gb200 --qps 5 --prompt-len 1000 "
+                          "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --requests 200", ""), 0);
+    note = strstr(out, " rows on gb200 run tensor parallel over more GPUs than its collectives "
+                       "table measures an AllReduce on (4 at most; up to ");
+    assert_non_null(note);
+    assert_null(strstr(note + 1, "run tensor parallel over more GPUs"));
+}
+
+/* stop 38 #2: info --hw listed engines only; now the chip's figures as its
+ * spec gives them (hw_profiles/a100-sxm-80g.lua: 312 TFLOP/s bf16 dense
+ * and 1248 int4 (A100 datasheet), 85899345920 bytes at 2.039e12 B/s, 12
+ * NVLink links of 2.5e10 B/s one-way = 3e11 per chip, net 2.5e10 one-way
+ * per GPU, USD 2.25 with its source; exact, the spec's numbers), in JSON
+ * and in the table (GB/s, TFLOP/s); gb200.lua gives no price: null. */
+static void info_hw_chip_figures(void **state)
+{
+    (void)state;
+    cJSON *j = json2("info --hw a100-sxm-80g", " --format json");
+    const cJSON *f = cJSON_GetObjectItem(j, "peak_flops_per_s");
+    assert_true(num(f, "bf16") == 3.12e14 && num(f, "int4") == 1.248e15);
+    assert_null(cJSON_GetObjectItem(f, "fp8")); /* no fp8 on Ampere: absent, not 0 */
+    assert_true(num(j, "hbm_bytes") == 85899345920.0 && num(j, "hbm_bytes_per_s") == 2.039e12);
+    assert_true(num(j, "ici_links") == 12 && num(j, "ici_link_bytes_per_s") == 2.5e10);
+    assert_true(num(j, "ici_chip_bytes_per_s") == 3e11 && num(j, "net_bytes_per_s") == 2.5e10);
+    assert_true(num(j, "host_link_bytes_per_s") == 3.2e10 && num(j, "price_per_chip_hour") == 2.25);
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "price_source")), "A100"));
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "ici_topology")), "switch");
+    cJSON_Delete(j);
+    assert_int_equal(cli2("info --hw a100-sxm-80g", ""), 0);
+    assert_non_null(strstr(out, "peak_TFLOP/s.bf16            312\n"));
+    assert_non_null(strstr(out, "net_GB/s                     25\n"));
+    assert_non_null(strstr(out, "ici_chip_GB/s                300\n"));
+    j = json2("info --hw gb200", " --format json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "price_per_chip_hour")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "price_source")));
+    cJSON_Delete(j);
+}
+
 /* h27lab (issue 14 carried): the memory rule's byte counts print whole
  * (round to the nearest byte): vLLM's context 1.79 GiB read
  * cuda_context_bytes 1921997864.96 in info, and usable_bytes 0.92 x 80e9
@@ -7247,6 +7314,8 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(engine_date_says_imported),
+        cmocka_unit_test(info_hw_chip_figures),
+        cmocka_unit_test(pareto_names_rows_outside_tables),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),

@@ -34,7 +34,7 @@ static const char *unit_of(const char *key, const cJSON *v)
     for (int i = 0; i < RL_P_COUNT; i++)
         if (RL_PARAMS[i].json && strcmp(RL_PARAMS[i].json, key) == 0)
             return *RL_PARAMS[i].unit ? RL_PARAMS[i].unit : "-";
-    if (!cJSON_IsNumber(v) && !cJSON_IsNull(v) && !cJSON_IsArray(v))
+    if (!cJSON_IsNumber(v) && !cJSON_IsNull(v) && !cJSON_IsArray(v) && !cJSON_IsObject(v))
         return "-";
     static const struct {
         const char *suffix, *unit;
@@ -44,6 +44,7 @@ static const char *unit_of(const char *key, const cJSON *v)
         {"bytes_per_sequence", "bytes/sequence"},
         {"flops_per_token", "FLOP/token"},
         {"_s_per_token", "s/token"},
+        {"flops_per_s", "FLOP/s"},
         {"_bytes_per_s", "bytes/s"},
         {"tokens_per_s_per_chip", "tokens/s/chip"},
         {"tokens_per_s", "tokens/s"},
@@ -105,24 +106,29 @@ static void add_line(key_set *s, const char *line)
     s->line[s->n++] = strdup(line);
 }
 
-/* Every key path under `prefix` of the object j: "path type unit". */
-static void collect(const cJSON *j, const char *prefix, key_set *s)
+/* Every key path under `prefix` of the object j: "path type unit"; a
+ * number whose own key names no unit takes its object's (`unit`, "-" at
+ * the top): info --hw's peak_flops_per_s.bf16 is FLOP/s. */
+static void collect(const cJSON *j, const char *prefix, const char *unit, key_set *s)
 {
     for (const cJSON *v = j->child; v; v = v->next) {
         char path[512], line[768];
+        const char *u = unit_of(v->string, v);
+        if (!strcmp(u, "-") && (cJSON_IsNumber(v) || cJSON_IsNull(v)))
+            u = unit;
         snprintf(path, sizeof path, "%s%s", prefix, v->string);
-        snprintf(line, sizeof line, "%s %s %s", path, type_of(v), unit_of(v->string, v));
+        snprintf(line, sizeof line, "%s %s %s", path, type_of(v), u);
         add_line(s, line);
         if (cJSON_IsObject(v)) {
             char sub[520];
             snprintf(sub, sizeof sub, "%s.", path);
-            collect(v, sub, s);
+            collect(v, sub, u, s);
         } else if (cJSON_IsArray(v)) {
             char sub[520];
             snprintf(sub, sizeof sub, "%s[].", path);
             for (const cJSON *e = v->child; e; e = e->next)
                 if (cJSON_IsObject(e))
-                    collect(e, sub, s);
+                    collect(e, sub, "-", s);
         }
     }
 }
@@ -190,7 +196,7 @@ static int check_file(const char *path, int rewrite)
         }
         if (cmd[0]) { /* the section before ends: run it */
             cJSON *j = run_json(cmd);
-            collect(j, "", &live);
+            collect(j, "", "-", &live);
             cJSON_Delete(j);
             qsort(live.line, (size_t)live.n, sizeof live.line[0], by_text);
             tn += (size_t)snprintf(text + tn, sizeof text - tn, "\n## %s\n", cmd);
@@ -238,6 +244,9 @@ static void compare_can_fail(void **state)
     cJSON *num = cJSON_CreateNumber(1), *str = cJSON_CreateString("mean");
     assert_string_equal(unit_of("tokens_per_s_per_chip", num), "tokens/s/chip");
     assert_string_equal(unit_of("context", num), "tokens"); /* from the parameter table */
+    cJSON *obj = cJSON_CreateObject();
+    assert_string_equal(unit_of("peak_flops_per_s", obj), "FLOP/s"); /* its numbers inherit it */
+    cJSON_Delete(obj);
     /* a string's suffix names no unit: "mean" or "longest" are not tokens */
     assert_string_equal(unit_of("attention_context", str), "-");
     assert_string_equal(unit_of("output_dist", str), "tokens"); /* a parameter's (param.c) */
