@@ -4282,13 +4282,21 @@ static void pareto_names_rows_outside_tables(void **state)
     j = json2("pareto --model llama3-8b --hw h100-sxm --context 2048", " --format json");
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "outside_tables")));
     cJSON_Delete(j);
-    /* size's rows likewise, once per profile (size.h rl_size_outside_note) */
+    /* size's rows likewise, once per profile (size.h rl_size_outside_note),
+     * and its report under Assumptions */
+    char dir[] = "/tmp/rl_cli_XXXXXX", tail[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(tail, sizeof tail, " --report %s/r.md", dir);
     assert_int_equal(cli2("size --model deepseek-v3 --hw gb200 --qps 5 --prompt-len 1000 "
-                          "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --requests 200", ""), 0);
+                          "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --requests 200", tail), 0);
     note = strstr(out, " rows on gb200 run tensor parallel over more GPUs than its collectives "
                        "table measures an AllReduce on (4 at most; up to ");
     assert_non_null(note);
-    assert_null(strstr(note + 1, "run tensor parallel over more GPUs"));
+    assert_null(strstr(note + 1, " rows on gb200 run tensor parallel over more GPUs"));
+    char *t = slurp_in(dir, "r.md");
+    assert_non_null(strstr(t, "Collectives beyond the measured GPU counts on gb200: "));
+    free(t);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* stop 38 #2: info --hw listed engines only; now the chip's figures as its
