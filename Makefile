@@ -37,7 +37,7 @@ TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all docs test test-install test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles presets test-presets
+.PHONY: all docs test test-install test-asan test-valgrind fuzz demo deps help clean install bench figures cuda cuda-compile calib collectives profiles presets test-presets test-opt-levels
 all: $(BIN)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -98,6 +98,17 @@ test: $(BIN) $(TESTS) $(BENCHES) cuda-compile
 test-asan:
 	$(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all'
+
+# Every library, engine and calibration source compiled (not linked) at the
+# other optimisation levels the warnings depend on: -O1 (test-asan's), -O3 and
+# -Os.  gcc's -Wmaybe-uninitialized and -Wformat-truncation see different code
+# at each level, and -Werror makes any of them fatal (CI broke on -O1 ones).
+OPT_LEVELS ?= -O1 -O3 -Os
+test-opt-levels:
+	@for o in $(OPT_LEVELS); do for f in $(LIB_SRC) $(ENGINE_SRC); do \
+	  $(CC) -std=c11 -D_DEFAULT_SOURCE $$o -Wall -Wextra -Werror -Isrc -Ireference_engine -Icalib \
+	      -I$(BUILD)/gen $(PKG_CFLAGS) $(ENGINE_CFLAGS) -c $$f -o /dev/null || { echo "test-opt-levels: $$f at $$o"; exit 1; }; \
+	done; done; echo "test-opt-levels: $(words $(LIB_SRC) $(ENGINE_SRC)) files clean at $(OPT_LEVELS)"
 
 # The CLI end-to-end tests (every bad-input case through bin/roofline) under
 # valgrind: memory errors and definite leaks make the binary exit 99, which no
@@ -320,6 +331,7 @@ help:
 	@echo "make            build bin/roofline"
 	@echo "make test       build and run the cmocka suite (exit non-zero on failure)"
 	@echo "make test-asan  the suite under AddressSanitizer + UBSan"
+	@echo "make test-opt-levels  every source compiled at -O1, -O3 and -Os with -Werror (warnings that -O2 hides)"
 	@echo "make test-valgrind  the CLI end-to-end tests (bad-input corpus) under valgrind"
 	@echo "make fuzz       libFuzzer harnesses, FUZZ_SECONDS (20) each"
 	@echo "make docs       regenerate docs/cli.md from the parameter tables"

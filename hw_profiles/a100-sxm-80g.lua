@@ -8,7 +8,14 @@
 --   nvlink: NVLink 3, 600 GB/s per GPU both directions = 300 GB/s one-way,
 --          12 links of 25 GB/s one-way, behind NVSwitch in an 8-GPU HGX node
 --   host:  PCIe Gen4 x16, 32 GB/s one-way (datasheet "32+32 GB/s")
---   net:   one 200 Gb/s HDR InfiniBand NIC per GPU (DGX A100) = 2.5e10 B/s
+--   net:   2.5e10 B/s per GPU, each direction: a DGX A100 node has 8 compute-fabric
+--          HDR InfiniBand ports for its 8 GPUs ("Compute: 8x ConnectX-6 IB HDR
+--          200Gb/Sec"; storage's 2x HDR and management's Ethernet apart: NVIDIA's
+--          MLPerf Training v1.0 system description of DGX A100 80GB nodes,
+--          mlcommons/training_results_v1.0 NVIDIA/systems/dgxa100_n32_ngc21.05_pytorch.json
+--          at 8200377f), one per GPU; an HDR link carries 200 Gb/s each way
+--          (full duplex) = 200e9 / 8 = 2.5e10 B/s one-way (5e10 both ways).  The
+--          A100 datasheet gives no network figure (an earlier note cited it)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, the
 --          order NCCL's small-message times show; no datasheet gives them)
 --   price: USD 2.25 per chip-hour on demand; see price_source (prices move: check)

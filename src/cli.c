@@ -2988,7 +2988,7 @@ int rl_cli_simulate(rl_opts *o)
             char why[ERRLEN];
             snprintf(why, sizeof why, "%s", strncmp(err, "simulate: ", 10) ? err : err + 10);
             snprintf(err, sizeof err, "the %lld-request run finished, then the capacity search "
-                     "(max_sustainable_qps) was interrupted; its own simulation: %.900s", n, why);
+                     "(max_sustainable_qps) was interrupted; its own simulation: %.850s", n, why);
         }
     }
     c.capacity_lower_bound = NULL;
@@ -3434,6 +3434,8 @@ int rl_cli_size(rl_opts *o)
         char dn[1024];
         if (rl_size_derived_note(&in, &r, i, dn, sizeof dn) > 0)
             rl_cli_tell("size", "note: %s", dn);
+        if (rl_size_outside_note(&in, &r, i, dn, sizeof dn) > 0) /* stop 38 #1 */
+            rl_cli_tell("size", "note: %s", dn);
         if (rl_size_moe_note(&in, &r, i, dn, sizeof dn)) /* step's MoE note (t56 #2) */
             rl_cli_tell("size", "note: %s", dn);
     }
@@ -3763,6 +3765,11 @@ int rl_cli_pareto(rl_opts *o)
     }
     if (rc == RL_EXIT_OK) {
         cJSON *r = rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf);
+        const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(r, "outside_tables"));
+        if (far) /* frontier rows past the measured tables, once (stop 38 #1) */
+            rl_cli_tell("pareto", "note: frontier rows outside what %s's tables measured, timed "
+                        "but less certain than their mode says (JSON outside_tables): %s",
+                        h.name, far);
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
         rc = emit(o, r);

@@ -99,7 +99,7 @@ long rl_collfit_read(const char *path, rl_coll_sample **s, size_t *n, size_t *ca
     if (!g)
         return -1;
     char line[1024];
-    int idx[NCOL], have_header = 0;
+    int idx[NCOL] = {0}, have_header = 0; /* set by header_columns before a data line is read */
     long lineno = 0, added = 0;
     while (gzgets(g, line, sizeof line)) {
         lineno++;

@@ -14,6 +14,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include "error.h"
 #include "fit.h"
 #include "memory.h"
 #include "plot.h"
@@ -831,9 +832,9 @@ int rl_e2e_what_if_band(const rl_hw *h, char *why, size_t n)
     const char *of = e && *e->measured_on ? e->measured_on
                      : *h->renamed_from  ? h->renamed_from
                                          : h->name;
-    snprintf(why, n, "a what-if of %s's %s (%s): the band's residuals were measured on that "
-             "chip's figures, not on these", of, h->engine_costs.present ? "fitted costs" : "tables",
-             h->changed);
+    rl_mark_cut(why, n, snprintf(why, n, "a what-if of %s's %s (%s): the band's residuals were measured "
+                                 "on that chip's figures, not on these", of,
+                                 h->engine_costs.present ? "fitted costs" : "tables", h->changed));
     return 1;
 }
 

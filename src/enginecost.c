@@ -563,7 +563,7 @@ static int fitted_field(lua_State *L, const reading *r, const char *key, char *e
                         size_t errlen)
 {
     rl_engine_costs *c = r->c;
-    double v;
+    double v = 0;
     if (strcmp(key, "file") == 0)
         return read_string(L, r, "fitted_on.file", c->file, sizeof c->file, err, errlen);
     if (strcmp(key, "hash") == 0)

@@ -53,6 +53,15 @@ static inline const char *rl_names_join(char *buf, size_t len, const char *const
     return buf;
 }
 
+/* After w = snprintf(buf, len, ...): when the text did not fit (w >= len),
+ * end buf with "..." so the cut shows; returns w. */
+static inline int rl_mark_cut(char *buf, size_t len, int w)
+{
+    if (w >= 0 && (size_t)w >= len && len >= 4)
+        memcpy(buf + len - 4, "...", 4);
+    return w;
+}
+
 /* A user's string in a message is cut to 40 characters (format "%.40s%s")
  * and marked "..." when longer, so the reason after it still shows (tester
  * LOW #1: a 5000-character --set value filled err before the reason): the

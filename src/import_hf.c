@@ -56,9 +56,14 @@ typedef struct {
     const char *act_default;
     /* q, k and v carry biases whatever the config says, o none: Qwen2Attention
      * builds q_proj, k_proj and v_proj with bias=True and o_proj with
-     * bias=False (transformers modeling_qwen2.py at 00d4b3d2; Qwen2Config
-     * has no attention_bias key; tester55 F5: 129,024 parameters of
-     * Qwen2-7B left out) */
+     * bias=False, Qwen2MLP its three projections with bias=False
+     * (transformers modeling_qwen2.py at 00d4b3d2; Qwen2Config has no
+     * attention_bias or mlp_bias key; tester55 F5: 129,024 parameters of
+     * Qwen2-7B left out).  So a config's attention_bias or mlp_bias is not
+     * read for such a family (stop 38 #8: attention_bias true counted an
+     * o_proj bias), only said.  LlamaAttention, by contrast, gives all four
+     * projections bias=config.attention_bias (modeling_llama.py at
+     * 00227283): attention_bias = true there counts q, k, v and o. */
     int qkv_bias;
 } family;
 
@@ -95,6 +100,7 @@ typedef struct {
     char head[400]; /* the head_dim default note ("" when the config gives it) */
     char kv[400];   /* the num_key_value_heads default note (likewise) */
     char act[400];  /* the activation default note (likewise) */
+    char bias[400]; /* a bias key the family's modeling code ignores (likewise) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -550,10 +556,21 @@ static int emit_quantized(out_t *o, const cJSON *root, const family *f)
  * defaults so that other families' specs keep their lines. */
 static int emit_small(out_t *o, const cJSON *cfg, const family *f)
 {
-    int attn_bias = 0, mlp_bias = f->oss;
+    int attn_bias = 0, mlp_bias = f->oss, ignored_attn = 0, ignored_mlp = 0;
     if ((!f->mla && get_bool(o, cfg, "attention_bias", 0, &attn_bias) != 0) ||
         (!f->oss && get_bool(o, cfg, "mlp_bias", 0, &mlp_bias) != 0))
         return -1;
+    if (f->qkv_bias) { /* fixed by the modeling code (family.qkv_bias) */
+        ignored_attn = attn_bias;
+        ignored_mlp = mlp_bias;
+        attn_bias = mlp_bias = 0;
+    }
+    if (ignored_attn || ignored_mlp)
+        snprintf(o->bias, sizeof o->bias,
+                 "%s%s%s true not used: model_type \"%s\" has biases on q, k and v only, none on "
+                 "o or the MLP, whatever the config says (transformers Qwen2Attention, Qwen2MLP)",
+                 ignored_attn ? "attention_bias" : "", ignored_attn && ignored_mlp ? " and " : "",
+                 ignored_mlp ? "mlp_bias" : "", f->model_type);
     if (f->norms != 2)
         put(o, "  norms_per_layer = %d,\n", f->norms);
     if (f->qk_norm)
@@ -898,7 +915,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", from);
-    out_t o = {NULL, NULL, 0, path, from, "?", err, errlen, "", "", "", ""};
+    out_t o = {NULL, NULL, 0, path, from, "?", err, errlen, "", "", "", "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
@@ -906,8 +923,8 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                                                                       : convert(&o, root, nm, src);
     if (rc == 0)
         quant_note(root, note, notelen);
-    const char *extra[] = {o.rope, o.head, o.kv, o.act};
-    for (int i = 0; i < 4; i++)
+    const char *extra[] = {o.rope, o.head, o.kv, o.act, o.bias};
+    for (int i = 0; i < 5; i++)
         if (rc == 0 && *extra[i] && notelen) /* one line each */
             snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "",
                      extra[i]);

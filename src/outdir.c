@@ -414,7 +414,7 @@ int rl_outdir_undo(rl_outdir *o, char *msg, size_t msglen)
 {
     int restored = 0, removed = 0, older = 0;
     for (int i = o->nundo - 1; i >= 0; i--) {
-        const char *leaf;
+        const char *leaf = NULL; /* set by open_folder when dir >= 0 */
         char n[16], err[256];
         int dir = open_folder(o, o->undo[i], 0, &leaf, err, sizeof err), ok;
         snprintf(n, sizeof n, "%d", i);
@@ -477,7 +477,7 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
         RL_FAIL("no output directory: run the scenario with `roofline run --out DIR`");
     if (path && (size_t)snprintf(path, pathlen, "%s/%s", o->root, name) >= pathlen)
         RL_FAIL("%s: output path too long", name);
-    const char *c;
+    const char *c = NULL;
     int dir = open_folder(o, name, 1, &c, err, errlen);
     if (dir < 0)
         return -1;

@@ -436,7 +436,9 @@ const rl_command RL_COMMANDS[] = {
      "Parameters, KV bytes and FLOPs per token of a model; or a hardware spec's engines.\n"
      "Parameter counts in total, active and per component (attention, MLP, router,\n"
      "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H alone: the\n"
-     "serving engines H carries (version, source, chip measured, kernel tables), the default\n"
+     "chip's figures (peak_flops_per_s per dtype, hbm_bytes and hbm_bytes_per_s, ICI/NVLink,\n"
+     "network and host-link bytes/s one-way, latencies, price_per_chip_hour and its source,\n"
+     "null when the spec gives none), then the serving engines H carries (version, source, chip measured, kernel tables), the default\n"
      "and the mode each gives; a fitted engine's costs (fitted_costs: decode_step_s, ...),\n"
      "which replace the kernel-table keys step_s, seq_s, launch_s (0 there; costs_source\n"
      "says so), and what they were fitted on (fitted_on: file, rows, models, weights, kv,\n"
@@ -1136,7 +1138,7 @@ int rl_param_seed(const rl_opts *o, rl_param_id id, uint64_t *v)
         *v = x;
         return 0;
     }
-    double x;
+    double x = 0;
     if (parse_number(o, id, s, p->min, p->max, &x) != 0)
         return -1;
     if (x > 9007199254740992.0) /* 2^53: above it a double skips whole numbers */

@@ -112,6 +112,15 @@ static double table_scale(const char *key, char *label, size_t n)
         snprintf(label, n, "%.*s_GB/chip%s", (int)(len - 15), base, tag);
         return 1e-9;
     }
+    if (ends_with(base, "_bytes_per_s")) { /* info --hw's net_bytes_per_s -> net_GB/s */
+        snprintf(label, n, "%.*s_GB/s%s", (int)(len - 12), base, tag);
+        return 1e-9;
+    }
+    const char *fl = strstr(base, "flops_per_s."); /* peak_flops_per_s.bf16 -> peak_TFLOP/s.bf16 */
+    if (fl) {
+        snprintf(label, n, "%.*sTFLOP/s%s%s", (int)(fl - base), base, fl + 11, tag);
+        return 1e-12;
+    }
     snprintf(label, n, "%s", key);
     return 1.0;
 }
@@ -289,12 +298,12 @@ static void each_scalar(buf *b, const cJSON *o, const char *prefix, scalar_fn fn
 {
     for (const cJSON *v = o->child; v; v = v->next) {
         char key[256];
-        snprintf(key, sizeof key, "%s%s", prefix, v->string);
+        rl_mark_cut(key, sizeof key, snprintf(key, sizeof key, "%s%s", prefix, v->string));
         if (cJSON_IsArray(v) && !scalar_list(v))
             continue;
         if (cJSON_IsObject(v)) {
-            char p[260];
-            snprintf(p, sizeof p, "%s.", key);
+            char p[sizeof key];
+            rl_mark_cut(p, sizeof p, snprintf(p, sizeof p, "%s.", key));
             each_scalar(b, v, p, fn, ctx);
             continue;
         }
@@ -926,7 +935,6 @@ struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, 
     }
     if (!g)
         return NULL;
-    rl_guard_read(&st, what); /* guard.h rule 4 */
     /* every table read here is a gzip-compressed CSV (AIConfigurator's
      * collectors write them so, calibrate --backend too); zlib would read
      * other bytes through as they are (gzdirect), so an empty or plain-text
@@ -952,6 +960,7 @@ struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, 
         errno = ENOMEM;
         return NULL;
     }
+    rl_guard_read(&st, what); /* guard.h rule 4: only once accepted, not a table refused above */
     return g;
 }
 

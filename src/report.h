@@ -137,7 +137,7 @@ const char *rl_input_shown(const char *path);
 char *rl_read_input(const char *path, size_t max, size_t *len, int *piped, char *err,
                     size_t errlen);
 
-/* rl_open_input as a zlib stream of a gzip-compressed file, noted as read
+/* rl_open_input as a zlib stream of a gzip-compressed file, noted (once accepted) as read
  * as `what` (guard.h rule 4: "a kernel table").  NULL with "PATH: reason" in
  * err, errno ENOENT when the file is absent (review23 L2: a table that is a
  * FIFO blocked gzopen forever), EINVAL when it is empty (0 bytes, or a gzip

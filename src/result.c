@@ -385,6 +385,44 @@ static void add_memory(cJSON *o, const rl_memory *mem)
     add_bytes(o, "usable_bytes", mem->capacity_bytes);
 }
 
+/* The chip's own figures as its spec gives them (spec.h rl_hw; stop 38 #2:
+ * info --hw listed engines only): dense peak FLOP/s per compute dtype it
+ * has, HBM bytes and bytes/s, the ICI/NVLink links (one-way bytes/s of one
+ * link, and of all a chip's links), the scale-out network and the host link
+ * (one-way bytes/s per chip: spec.h net_bw, host_bw), latencies, and the
+ * price with its source (null when the spec gives none). */
+static void add_chip_figures(cJSON *o, const rl_hw *h)
+{
+    cJSON_AddStringToObject(o, "source", h->source);
+    cJSON *f = cJSON_AddObjectToObject(o, "peak_flops_per_s");
+    for (int t = 0; t < RL_DTYPE_COUNT; t++)
+        if (h->flops[t] > 0)
+            cJSON_AddNumberToObject(f, rl_dtype_name((rl_dtype)t), h->flops[t]);
+    add_bytes(o, "hbm_bytes", h->hbm_bytes);
+    cJSON_AddNumberToObject(o, "hbm_bytes_per_s", h->hbm_bw);
+    cJSON_AddStringToObject(o, "ici_topology", rl_topology_name(h->topology));
+    cJSON_AddNumberToObject(o, "ici_links", (double)h->ici_links);
+    cJSON_AddNumberToObject(o, "ici_link_bytes_per_s", h->ici_bw);
+    cJSON_AddNumberToObject(o, "ici_chip_bytes_per_s", h->ici_bw * (double)h->ici_links);
+    cJSON_AddNumberToObject(o, "ici_latency_s", h->ici_latency);
+    cJSON_AddNumberToObject(o, "domain_chips", (double)h->domain_chips);
+    cJSON_AddNumberToObject(o, "net_bytes_per_s", h->net_bw);
+    cJSON_AddNumberToObject(o, "net_latency_s", h->net_latency);
+    cJSON_AddNumberToObject(o, "host_link_bytes_per_s", h->host_bw);
+    cJSON_AddStringToObject(o, "bandwidths", "one-way (each direction); ici_link per link, "
+                                             "ici_chip = ici_links x ici_link, net and host_link "
+                                             "per chip");
+    int priced = h->price_per_chip_hour > 0;
+    if (priced)
+        cJSON_AddNumberToObject(o, "price_per_chip_hour", h->price_per_chip_hour);
+    else
+        cJSON_AddNullToObject(o, "price_per_chip_hour");
+    if (priced && h->price_source[0])
+        cJSON_AddStringToObject(o, "price_source", h->price_source);
+    else
+        cJSON_AddNullToObject(o, "price_source");
+}
+
 cJSON *rl_result_engines(const rl_hw *h)
 {
     cJSON *o = cJSON_CreateObject();
@@ -395,6 +433,7 @@ cJSON *rl_result_engines(const rl_hw *h)
         cJSON_AddStringToObject(o, "default_engine", d->name);
     else
         cJSON_AddNullToObject(o, "default_engine");
+    add_chip_figures(o, h);
     cJSON *rows = cJSON_AddArrayToObject(o, "engines");
     for (int i = 0; i < h->engines.n; i++) {
         rl_hw one = *h;
@@ -1459,6 +1498,69 @@ const char *rl_result_engine_name(const rl_hw *h, const char *mode)
     return e ? e->name : "none";
 }
 
+/* The rows of s listed (idx[n], or all) that lie outside what was
+ * measured, named (up to 6 of each kind, then how many more) with why, into
+ * buf; "" when none (rl_sweep_point extrapolated, coll_group).  One text:
+ * pareto's outside_tables key and its note. */
+static void outside_tables(const rl_sweep *s, const rl_hw *h, const size_t *idx, size_t n,
+                           char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (int kind = 0; kind < 2; kind++) {
+        int named = 0, more = 0;
+        long long lo = 0, hi = 0, floor = 0;
+        for (size_t i = 0; i < n; i++) {
+            const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
+            if (kind ? p->extrapolated == 0 : p->coll_group == 0)
+                continue;
+            if (!kind) {
+                lo = lo && lo < p->coll_group ? lo : p->coll_group;
+                hi = hi > p->coll_group ? hi : p->coll_group;
+                floor = floor > p->coll_floor ? floor : p->coll_floor;
+            }
+            if (named == 6) {
+                more++;
+                continue;
+            }
+            if (named == 0 && k < len) {
+                size_t all = 0;
+                for (size_t j = i; j < n; j++) {
+                    const rl_sweep_point *q = &s->pts[idx ? idx[j] : j];
+                    all += kind ? q->extrapolated > 0 : q->coll_group > 0;
+                }
+                k += (size_t)snprintf(buf + k, len - k, "%s%zu of %zu rows (", k ? "; " : "", all,
+                                      n);
+            }
+            if (k < len)
+                k += (size_t)snprintf(buf + k, len - k, "%s%lld chips %s B=%lld", named ? ", " : "",
+                                      p->chips, rl_sweep_name(s, p->layout), p->batch);
+            named++;
+        }
+        if (!named || k >= len)
+            continue;
+        k += (size_t)snprintf(buf + k, len - k, "%s)", more ? ", ..." : "");
+        if (k >= len)
+            break;
+        if (kind)
+            k += (size_t)snprintf(buf + k, len - k, ": operators timed by extrapolating a kernel "
+                                  "table past its measured grid (ops --chips N --batch B lists "
+                                  "them, provenance extrapolated)");
+        else {
+            char span[64];
+            snprintf(span, sizeof span, lo == hi ? "%lld" : "%lld-%lld", lo, hi);
+            k += (size_t)snprintf(buf + k, len - k, ": collectives over %s GPUs, which %s's "
+                                  "collectives table measures on %lld at most (%.3g to %.3g "
+                                  "octaves beyond): the alpha-beta model times them, raised to "
+                                  "the measured %lld-GPU time",
+                                  span, h->name, floor, log2((double)lo / (double)floor),
+                                  log2((double)hi / (double)floor), floor);
+        }
+    }
+    if (k >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+}
+
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx)
 {
@@ -1512,6 +1614,14 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     size_t n = idx ? (size_t)nidx : s->n;
     for (size_t i = 0; i < n; i++)
         add_point(rows, s, &s->pts[idx ? idx[i] : i], m, h, priced);
+    /* rows the tables do not reach, named, whatever their mode (stop 38 #1);
+     * null when none */
+    char outside[1536];
+    outside_tables(s, h, idx, n, outside, sizeof outside);
+    if (*outside)
+        cJSON_AddStringToObject(o, "outside_tables", outside);
+    else
+        cJSON_AddNullToObject(o, "outside_tables");
     rl_e2e_no_band(o, m, h, "the sweep's points carry no band; step or prefill of a point "
                             "gives its band");
     return o;
@@ -1701,12 +1811,20 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
     long long pp = c->pp > 1 ? c->pp : 1;
+    char outside[600];
     const char *mode = rl_run_mode(rl_hw_fit_mode(run->h, run->calibrated, run->m->name,
                                                   run->p.weights, run->p.kv, run->p.compute,
                                                   run->chips_per_replica / pp, pp,
-                                                  NULL, 0),
+                                                  outside, sizeof outside),
                                    run->h, add_serve_share(j, r, run));
     cJSON_AddStringToObject(j, "mode", mode);
+    /* what lies outside the engine costs' fit, as step's and prefill's
+     * fitted_outside (e2e.h rl_e2e_fitted_label); null when nothing does or
+     * nothing was fitted (stop 38 #7: simulate had no such key) */
+    if (*outside)
+        cJSON_AddStringToObject(j, "fitted_outside", outside);
+    else
+        cJSON_AddNullToObject(j, "fitted_outside");
     add_engine_name(j, run->h, mode);
     /* the decode-attention rule the steps ran under (serve.h rl_serve_attn_longest) */
     cJSON_AddStringToObject(j, "attention_context",

@@ -1543,6 +1543,39 @@ int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int h
     return n;
 }
 
+int rl_size_outside_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
+                         size_t len)
+{
+    const rl_hw *h = &in->hw[hw];
+    long long measured = 0, widest = 0;
+    for (int k = 0; h->collectives.present && k < h->collectives.n; k++)
+        if (h->collectives.row[k].op == RL_ALLREDUCE && h->collectives.row[k].gpus > measured)
+            measured = h->collectives.row[k].gpus;
+    char first[160] = "";
+    int n = 0, of = 0;
+    buf[0] = '\0';
+    for (int i = 0; in->calibrated && !h->ideal && measured > 0 && i < r->n; i++) {
+        const rl_size_candidate *c = &r->c[i];
+        if (c->hw != hw)
+            continue;
+        of++;
+        long long group = c->chips / (c->pp > 1 ? c->pp : 1);
+        if (group <= measured)
+            continue;
+        if (!n++)
+            rl_size_label(in, c, first, sizeof first);
+        widest = group > widest ? group : widest;
+    }
+    if (n > 0)
+        snprintf(buf, len, "%d of %d rows on %s run tensor parallel over more GPUs than its "
+                 "collectives table measures an AllReduce on (%lld at most; up to %lld here, "
+                 "%.3g octaves beyond; the first, row %s): the alpha-beta model times those "
+                 "AllReduces, raised to the measured %lld-GPU time, whatever share of the step "
+                 "the kernel tables time", n, of, h->name, measured, widest,
+                 log2((double)widest / (double)measured), first, measured);
+    return n;
+}
+
 int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
                      size_t len)
 {

@@ -430,6 +430,16 @@ int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, s
 int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
                          size_t len);
 
+/* Rows of r on in->hw[hw] (calibrated runs) whose tensor-parallel group,
+ * the chips of a pipeline stage, is larger than any its collectives table
+ * measures an AllReduce on: the alpha-beta model times those AllReduces
+ * (comm.h, raised to the largest measured group's time), however much of
+ * the step the kernel tables time (stop 38 #1: GB200 TP8-TP64 rows beside
+ * tables measured on 2 and 4 GPUs said nothing).  Returns how many, with a
+ * note in buf naming the first and the largest group (buf "" when none). */
+int rl_size_outside_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
+                         size_t len);
+
 /* When in->hw[hw]'s selected engine (calibrated runs) measures no MoE
  * kernel of the model's expert shape, step's note that its routed experts
  * are timed from the dense GEMM table (ops.h rl_ops_moe_gemm_note), at the

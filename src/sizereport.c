@@ -442,10 +442,10 @@ static const char *mode_caution(const char *mode, const rl_size_input *in, int h
                                 size_t n)
 {
     if (!strcmp(mode, "ideal"))
-        return " (ideal: the roofline at full efficiency: optimistic)";
+        return " (the roofline at full efficiency: optimistic)"; /* after "ideal": the word once */
     if (strcmp(mode, "estimated") != 0)
         return "";
-    snprintf(buf, n, " (estimated: %s)", EVIDENCE[evidence_of(in, h, mode)]);
+    snprintf(buf, n, " (%s)", EVIDENCE[evidence_of(in, h, mode)]); /* after "estimated" */
     return buf;
 }
 
@@ -1212,6 +1212,8 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     char dn[1024]; /* the rows on hw at a dtype its tables lack (tester51 F4) */
     if (rl_size_derived_note(in, x->res, hw, dn, sizeof dn) > 0)
         item(d, "Derived on %s: %s.", h->name, dn);
+    if (rl_size_outside_note(in, x->res, hw, dn, sizeof dn) > 0) /* as size's note (stop 38 #1) */
+        item(d, "Collectives beyond the measured GPU counts on %s: %s.", h->name, dn);
 }
 
 /* Every assumption the figures rest on. */

@@ -848,6 +848,11 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated)
     return "estimated"; /* datasheet figures only */
 }
 
+const char *rl_topology_name(rl_topology t)
+{
+    return (unsigned)t < sizeof TOPO_NAMES / sizeof TOPO_NAMES[0] - 1 ? TOPO_NAMES[t] : "?";
+}
+
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated)
 {
     return calibrated && !h->ideal && h->engine_costs.present && !rl_hw_what_if_of(h)

@@ -327,6 +327,9 @@ const char *rl_hw_mode(const rl_hw *h, int calibrated);
  * "fitted" only once its rows are re-timed by them (e2e.h rl_e2e_retime). */
 const char *rl_hw_default_mode(const rl_hw *h, int calibrated);
 
+/* The spec's name of topology t ("ring", "torus2d", "torus3d", "switch"). */
+const char *rl_topology_name(rl_topology t);
+
 /* The mode of a run of model `model` with `weights` weights, `kv` KV cache
  * and `compute` math, TP over `tp` GPUs (0: not checked), on h:
  * rl_hw_default_mode, except that "fitted" costs applied outside what the

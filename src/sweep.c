@@ -378,6 +378,15 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  .prefill_bytes = k >= 0 ? bytes : r->total_bytes,
                                  .b_crit = rl_step_b_crit(m, h, p),
                                  .max_batch = rl_shard_max_batch(r)};
+            for (int c = 0; cal && c < r->ncoll; c++) {
+                const rl_comm *cc = &r->coll[c].c;
+                if (h->collectives.present && cc->measured == 0 && cc->floor_gpus > 0 &&
+                    cc->group > pt.coll_group) {
+                    pt.coll_group = cc->group;
+                    pt.coll_floor = cc->floor_gpus;
+                }
+            }
+            pt.extrapolated = cal ? r->prov[RL_PROV_EXTRAPOLATED] : 0;
             int rc = push(out, &pt, h);
             if (rc != 0)
                 return rc;

@@ -111,6 +111,15 @@ typedef struct {
     long long pp;            /* sharded: the plan's pipeline stages (a fitted point with
                                 pp > 1 lies outside the fit: spec.h rl_hw_fit_mode);
                                 else 0 */
+    /* calibrated: how far the point lies outside what was measured, which
+     * its mode (a share of kernel-table time) does not say (stop 38 #1:
+     * GB200 TP64 rows read calibrated): ops timed by extrapolating a
+     * kernel table past its grid (ops.h provenance extrapolated), and the
+     * largest collective group the alpha-beta model times on hardware
+     * whose collectives table measures it on fewer GPUs only (comm.h
+     * measured 0, floor_gpus > 0: the group it was raised to); 0 none */
+    int extrapolated;
+    long long coll_group, coll_floor;
 } rl_sweep_point;
 
 typedef struct {

@@ -2762,11 +2762,12 @@ static void size_report_says_why_estimated(void **state)
     char dir[] = "/tmp/rl_cli_XXXXXX", cmd[768];
     assert_non_null(mkdtemp(dir));
     char *t = size_report_of(dir, "h100-pcie,tpu-v4", "");
-    assert_non_null(strstr(t, "Mode: estimated (estimated: another chip's measured kernel "
+    assert_non_null(strstr(t, "Mode: estimated (another chip's measured kernel "
                               "times, their roofline part moved to this chip's datasheet"));
-    assert_non_null(strstr(t, "Mode: estimated (estimated: datasheet figures at full "
+    assert_non_null(strstr(t, "Mode: estimated (datasheet figures at full "
                               "efficiency, nothing measured on this chip"));
     assert_null(strstr(t, "under half of a decode step's time"));
+    assert_null(strstr(t, "estimated (estimated")); /* the word once (stop 38 #4) */
     free(t);
     /* review28 L2: both estimated (priced: the caution is the
      * recommendation's), on different evidence: not "two modes" */
@@ -2779,12 +2780,11 @@ static void size_report_says_why_estimated(void **state)
      * moved to its datasheet figures" beside the Mode line's "... their
      * roofline part moved to this chip's datasheet figures and their excess
      * kept" */
-    const char *said = strstr(t, " is modelled estimated ("), *mode = strstr(t, "- Mode: "
-                                                                              "estimated (estimated: ");
+    const char *said = strstr(t, " is modelled estimated ("), *mode = strstr(t, "- Mode: estimated (");
     assert_non_null(said);
     assert_non_null(mode);
     said += strlen(" is modelled estimated (");
-    mode += strlen("- Mode: estimated (estimated: ");
+    mode += strlen("- Mode: estimated (");
     size_t len = strcspn(said, ")");
     assert_true(len > 20);
     if (strncmp(said, mode, len) != 0 || mode[len] != ')')
@@ -3360,6 +3360,15 @@ static void fitted_wording_simulate_shard(void **state)
     const char *cost = cJSON_GetStringValue(cJSON_GetObjectItem(j, "step_cost"));
     assert_non_null(strstr(cost, "collectives at comm_eff 1 (held) of the chip's measured NCCL "
                                  "time, plus tp_excess 4.86 (fitted)"));
+    /* stop 38 #7: fitted_outside as step's, null inside the fit (llama2-70b,
+     * tp 8: what h100-sxm-splitwise was fitted on) */
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "fitted_outside")));
+    cJSON_Delete(j);
+    j = run_cli_json("simulate --model llama3-8b --hw h100-sxm-splitwise --qps 1 --prompt-len 500 "
+                     "--out-len 50 --requests 100 --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "estimated");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "fitted_outside")),
+                        "model llama3-8b (fitted on llama2-70b only), tp 1 (fitted on tp 2-8)");
     cJSON_Delete(j);
     j = run_cli_json("shard --model llama2-70b --hw h100-sxm-splitwise --chips 8 --batch 16 "
                      "--context 1024 --format json", out, sizeof out);
@@ -4262,6 +4271,81 @@ static void engine_date_says_imported(void **state)
     assert_int_equal(cli2("info --hw h100-sxm", ""), 0);
     assert_non_null(strstr(out, "measured_on  imported_on"));
     assert_null(strstr(out, " date "));
+}
+
+/* stop 38 #1 (tester56): DeepSeek-V3's frontier on gb200 lists TP64 and
+ * TP32 rows (mode calibrated: most of their step is kernel-table time)
+ * whose AllReduces over 64 and 32 GPUs the alpha-beta model times, raised
+ * to the measured 4-GPU time (hw_profiles/gb200.lua's collectives rows are
+ * on 2 and 4 GPUs): outside_tables names them and why, kept in the
+ * frontier, and the note says it once; llama3-8b on h100-sxm at 1-8 chips
+ * (collectives measured on 2, 4 and 8 GPUs) has none: null. */
+static void pareto_names_rows_outside_tables(void **state)
+{
+    (void)state;
+    cJSON *j = json2("pareto --model deepseek-v3 --hw gb200 --context 2048", " --format json");
+    const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "64 chips tp64 kv=replicate B=1, 32 chips tp32 kv=replicate B=1"));
+    assert_non_null(strstr(far, "collectives over 8-64 GPUs, which gb200's collectives table "
+                                "measures on 4 at most (1 to 4 octaves beyond)"));
+    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(first, "layout")),
+                        "tp64 kv=replicate"); /* not hidden */
+    cJSON_Delete(j);
+    assert_int_equal(cli2("pareto --model deepseek-v3 --hw gb200 --context 2048", ""), 0);
+    const char *note;
+    note = strstr(out, "note: frontier rows outside what gb200's tables measured");
+    assert_non_null(note);
+    assert_null(strstr(note + 1, "note: frontier rows outside")); /* once */
+    j = json2("pareto --model llama3-8b --hw h100-sxm --context 2048", " --format json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "outside_tables")));
+    cJSON_Delete(j);
+    /* size's rows likewise, once per profile (size.h rl_size_outside_note),
+     * and its report under Assumptions */
+    char dir[] = "/tmp/rl_cli_XXXXXX", tail[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(tail, sizeof tail, " --report %s/r.md", dir);
+    assert_int_equal(cli2("size --model deepseek-v3 --hw gb200 --qps 5 --prompt-len 1000 "
+                          "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --requests 200", tail), 0);
+    note = strstr(out, " rows on gb200 run tensor parallel over more GPUs than its collectives "
+                       "table measures an AllReduce on (4 at most; up to ");
+    assert_non_null(note);
+    assert_null(strstr(note + 1, " rows on gb200 run tensor parallel over more GPUs"));
+    char *t = slurp_in(dir, "r.md");
+    assert_non_null(strstr(t, "Collectives beyond the measured GPU counts on gb200: "));
+    free(t);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* stop 38 #2: info --hw listed engines only; now the chip's figures as its
+ * spec gives them (hw_profiles/a100-sxm-80g.lua: 312 TFLOP/s bf16 dense
+ * and 1248 int4 (A100 datasheet), 85899345920 bytes at 2.039e12 B/s, 12
+ * NVLink links of 2.5e10 B/s one-way = 3e11 per chip, net 2.5e10 one-way
+ * per GPU, USD 2.25 with its source; exact, the spec's numbers), in JSON
+ * and in the table (GB/s, TFLOP/s); gb200.lua gives no price: null. */
+static void info_hw_chip_figures(void **state)
+{
+    (void)state;
+    cJSON *j = json2("info --hw a100-sxm-80g", " --format json");
+    const cJSON *f = cJSON_GetObjectItem(j, "peak_flops_per_s");
+    assert_true(num(f, "bf16") == 3.12e14 && num(f, "int4") == 1.248e15);
+    assert_null(cJSON_GetObjectItem(f, "fp8")); /* no fp8 on Ampere: absent, not 0 */
+    assert_true(num(j, "hbm_bytes") == 85899345920.0 && num(j, "hbm_bytes_per_s") == 2.039e12);
+    assert_true(num(j, "ici_links") == 12 && num(j, "ici_link_bytes_per_s") == 2.5e10);
+    assert_true(num(j, "ici_chip_bytes_per_s") == 3e11 && num(j, "net_bytes_per_s") == 2.5e10);
+    assert_true(num(j, "host_link_bytes_per_s") == 3.2e10 && num(j, "price_per_chip_hour") == 2.25);
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "price_source")), "A100"));
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "ici_topology")), "switch");
+    cJSON_Delete(j);
+    assert_int_equal(cli2("info --hw a100-sxm-80g", ""), 0);
+    assert_non_null(strstr(out, "peak_TFLOP/s.bf16            312\n"));
+    assert_non_null(strstr(out, "net_GB/s                     25\n"));
+    assert_non_null(strstr(out, "ici_chip_GB/s                300\n"));
+    j = json2("info --hw gb200", " --format json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "price_per_chip_hour")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "price_source")));
+    cJSON_Delete(j);
 }
 
 /* h27lab (issue 14 carried): the memory rule's byte counts print whole
@@ -7319,6 +7403,8 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(engine_date_says_imported),
+        cmocka_unit_test(info_hw_chip_figures),
+        cmocka_unit_test(pareto_names_rows_outside_tables),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),

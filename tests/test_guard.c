@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "guard.h"
+#include "report.h"
+#include <zlib.h>
 
 static char data[64];
 
@@ -264,6 +266,36 @@ static void own_tree_named(void **state)
     rename(tmp, p);
 }
 
+/* Rule 4 records a table only once rl_gzopen_input accepts it (stop 38
+ * #6): a plain-text "kernel table" is refused and is not then "read as a
+ * kernel table" (a later write to it was refused as an input); a gzipped
+ * one is. */
+static void refused_table_not_read(void **state)
+{
+    (void)state;
+    char p[256], err[512];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/plain.csv.gz", data);
+    put("plain.csv.gz", "a,b\n1,2\n");
+    assert_int_equal(stat(p, &st), 0);
+    rl_guard_reads_begin();
+    assert_null(rl_gzopen_input(p, "a kernel table", err, sizeof err));
+    assert_non_null(strstr(err, "not gzip-compressed"));
+    assert_null(rl_guard_was_read(&st));
+    gzFile w = gzopen(p, "wb");
+    assert_non_null(w);
+    gzputs(w, "a,b\n1,2\n");
+    assert_int_equal(gzclose(w), Z_OK);
+    assert_int_equal(stat(p, &st), 0);
+    gzFile g = rl_gzopen_input(p, "a kernel table", err, sizeof err);
+    assert_non_null(g);
+    gzclose(g);
+    assert_non_null(rl_guard_was_read(&st));
+    assert_string_equal(rl_guard_was_read(&st), "a kernel table");
+    rl_guard_reads_end();
+    unlink(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +304,7 @@ int main(void)
         cmocka_unit_test(distinct_outputs),
         cmocka_unit_test(own_tree_named),
         cmocka_unit_test(deep_missing_folders),
+        cmocka_unit_test(refused_table_not_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

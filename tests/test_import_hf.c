@@ -183,6 +183,50 @@ static void qwen2_biases_and_default_act(void **state)
     expect_error(text, 1, "key 'hidden_act': missing (required for model_type \"mistral\")", 0);
 }
 
+/* Import the small config `cfg` (one %s: its model_type) with `extra`
+ * keys; its total parameters, the notes into note. */
+static double small_params(const char *type, const char *extra, char *note, size_t notelen)
+{
+    char text[512], path[64];
+    snprintf(text, sizeof text,
+             "{\"model_type\": \"%s\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+             "\"intermediate_size\": 128, \"num_attention_heads\": 4, \"num_key_value_heads\": 2, "
+             "\"vocab_size\": 10, \"max_position_embeddings\": 100, \"hidden_act\": \"silu\"%s}",
+             type, extra);
+    write_temp(path, ".json", text);
+    if (note && notelen)
+        note[0] = 0;
+    rl_model m = import_noted(path, "b", note, notelen);
+    unlink(path);
+    return rl_arch_params(&m).total;
+}
+
+/* stop 38 #8: attention_bias true on a qwen2 config counted an o_proj bias
+ * (and mlp_bias true MLP biases), which Qwen2 has not: Qwen2Attention's
+ * q/k/v_proj take bias=True and o_proj bias=False, Qwen2MLP's projections
+ * bias=False, neither reading the config (transformers modeling_qwen2.py at
+ * 00d4b3d2).  2 layers, hidden 64, 4 heads of 16, 2 KV heads: q, k and v
+ * biases are 16 x (4 + 2 x 2) = 128 per layer, 256 in all, whatever the
+ * keys say (exact).  LlamaAttention gives all four projections
+ * bias=config.attention_bias (modeling_llama.py at 00227283): llama with
+ * attention_bias true adds 128 + 64 (o) per layer = 384 (exact). */
+static void bias_keys_follow_modeling_code(void **state)
+{
+    (void)state;
+    char note[2048];
+    double q_plain = small_params("qwen2", "", NULL, 0);
+    double q_set = small_params("qwen2", ", \"attention_bias\": true, \"mlp_bias\": true", note,
+                                sizeof note);
+    assert_true(q_set == q_plain);
+    assert_non_null(strstr(note, "attention_bias and mlp_bias true not used: model_type \"qwen2\" "
+                                 "has biases on q, k and v only"));
+    double l_plain = small_params("llama", "", NULL, 0);
+    double l_set = small_params("llama", ", \"attention_bias\": true", note, sizeof note);
+    assert_true(l_set - l_plain == 384.0);
+    assert_null(strstr(note, "not used"));
+    assert_true(q_plain - l_plain == 256.0); /* qwen2's q, k, v biases over llama without */
+}
+
 static void expect_error(const char *file_or_text, int is_text, const char *want, int want_io)
 {
     char err[1024], path[64];
@@ -798,6 +842,7 @@ int main(void)
         cmocka_unit_test(source_without_local_directories),
         cmocka_unit_test(errors),
         cmocka_unit_test(qwen2_biases_and_default_act),
+        cmocka_unit_test(bias_keys_follow_modeling_code),
         cmocka_unit_test(cli_exit_codes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,9 +6,10 @@
  * ("rows[].step_s" for the keys of the objects in an array), its JSON type
  * (null counts as a number: the nullable keys are numbers) and its unit.
  * The unit comes from the parameter table when the key echoes a parameter
- * (param.h: json and unit) and otherwise from the key's suffix (_s seconds,
- * _bytes bytes, _per_s per second, ...; "-" for counts, names and ratios
- * without one).  A renamed, dropped or added key, a changed type or unit
+ * (param.h: json and unit) and otherwise, for a number, from the key's
+ * suffix (_s seconds, _bytes bytes, _per_s per second, ...; "-" for counts,
+ * names and ratios without one); a string or bool that echoes no parameter
+ * has none ("-": attention_context is "mean" or "longest", not tokens).  A renamed, dropped or added key, a changed type or unit
  * fails here (the keys are a contract: result.h).  After an intended change
  * rewrite the file with  RL_PIN_KEYS=1 build/tests/test_keys  and say in the
  * commit which keys changed and which old spellings stay as aliases. */
@@ -25,13 +26,16 @@ static char out[1 << 20];
 
 static cJSON *run_json(const char *args) { return run_cli_json(args, out, sizeof out); }
 
-/* The unit of a key: the parameter table's when the key echoes a
- * parameter, else what its suffix says, else "-". */
-static const char *unit_of(const char *key)
+/* The unit of a key holding v: the parameter table's when the key echoes
+ * a parameter, else, for a number (or null), what its suffix says, else
+ * "-". */
+static const char *unit_of(const char *key, const cJSON *v)
 {
     for (int i = 0; i < RL_P_COUNT; i++)
         if (RL_PARAMS[i].json && strcmp(RL_PARAMS[i].json, key) == 0)
             return *RL_PARAMS[i].unit ? RL_PARAMS[i].unit : "-";
+    if (!cJSON_IsNumber(v) && !cJSON_IsNull(v) && !cJSON_IsArray(v) && !cJSON_IsObject(v))
+        return "-";
     static const struct {
         const char *suffix, *unit;
     } rules[] = { /* the first match counts: longer suffixes first */
@@ -40,6 +44,7 @@ static const char *unit_of(const char *key)
         {"bytes_per_sequence", "bytes/sequence"},
         {"flops_per_token", "FLOP/token"},
         {"_s_per_token", "s/token"},
+        {"flops_per_s", "FLOP/s"},
         {"_bytes_per_s", "bytes/s"},
         {"tokens_per_s_per_chip", "tokens/s/chip"},
         {"tokens_per_s", "tokens/s"},
@@ -101,24 +106,29 @@ static void add_line(key_set *s, const char *line)
     s->line[s->n++] = strdup(line);
 }
 
-/* Every key path under `prefix` of the object j: "path type unit". */
-static void collect(const cJSON *j, const char *prefix, key_set *s)
+/* Every key path under `prefix` of the object j: "path type unit"; a
+ * number whose own key names no unit takes its object's (`unit`, "-" at
+ * the top): info --hw's peak_flops_per_s.bf16 is FLOP/s. */
+static void collect(const cJSON *j, const char *prefix, const char *unit, key_set *s)
 {
     for (const cJSON *v = j->child; v; v = v->next) {
         char path[512], line[768];
+        const char *u = unit_of(v->string, v);
+        if (!strcmp(u, "-") && (cJSON_IsNumber(v) || cJSON_IsNull(v)))
+            u = unit;
         snprintf(path, sizeof path, "%s%s", prefix, v->string);
-        snprintf(line, sizeof line, "%s %s %s", path, type_of(v), unit_of(v->string));
+        snprintf(line, sizeof line, "%s %s %s", path, type_of(v), u);
         add_line(s, line);
         if (cJSON_IsObject(v)) {
             char sub[520];
             snprintf(sub, sizeof sub, "%s.", path);
-            collect(v, sub, s);
+            collect(v, sub, u, s);
         } else if (cJSON_IsArray(v)) {
             char sub[520];
             snprintf(sub, sizeof sub, "%s[].", path);
             for (const cJSON *e = v->child; e; e = e->next)
                 if (cJSON_IsObject(e))
-                    collect(e, sub, s);
+                    collect(e, sub, "-", s);
         }
     }
 }
@@ -186,7 +196,7 @@ static int check_file(const char *path, int rewrite)
         }
         if (cmd[0]) { /* the section before ends: run it */
             cJSON *j = run_json(cmd);
-            collect(j, "", &live);
+            collect(j, "", "-", &live);
             cJSON_Delete(j);
             qsort(live.line, (size_t)live.n, sizeof live.line[0], by_text);
             tn += (size_t)snprintf(text + tn, sizeof text - tn, "\n## %s\n", cmd);
@@ -231,8 +241,17 @@ static void compare_can_fail(void **state)
     assert_int_equal(compare("(test)", &a, &b), 3);
     free_set(&a);
     free_set(&b);
-    assert_string_equal(unit_of("tokens_per_s_per_chip"), "tokens/s/chip");
-    assert_string_equal(unit_of("context"), "tokens"); /* from the parameter table */
+    cJSON *num = cJSON_CreateNumber(1), *str = cJSON_CreateString("mean");
+    assert_string_equal(unit_of("tokens_per_s_per_chip", num), "tokens/s/chip");
+    assert_string_equal(unit_of("context", num), "tokens"); /* from the parameter table */
+    cJSON *obj = cJSON_CreateObject();
+    assert_string_equal(unit_of("peak_flops_per_s", obj), "FLOP/s"); /* its numbers inherit it */
+    cJSON_Delete(obj);
+    /* a string's suffix names no unit: "mean" or "longest" are not tokens */
+    assert_string_equal(unit_of("attention_context", str), "-");
+    assert_string_equal(unit_of("output_dist", str), "tokens"); /* a parameter's (param.c) */
+    cJSON_Delete(num);
+    cJSON_Delete(str);
 }
 
 int main(void)
