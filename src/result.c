@@ -1204,6 +1204,16 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         add_bytes(r, "weight_bytes", op->weight_bytes);
         add_bytes(r, "act_bytes", op->act_read + op->act_write);
         add_bytes(r, "kv_bytes", op->kv_read + op->kv_write);
+        /* one chip's even share of the replica's figures above (ops.h: every
+         * op is spread over c->chips chips, its time that of one of them), so
+         * the table's bytes / time_ms is a chip's own bandwidth (tester58 #1:
+         * lm_head's 2.10 GB in 93.6 us read as 22 TB/s on a 3.35 TB/s chip);
+         * the table shows these and hides the group's (report.c table_hides) */
+        double per = 1.0 / (double)c->chips;
+        cJSON_AddNumberToObject(r, "flops_per_chip", op->flops * per);
+        cJSON_AddNumberToObject(r, "weight_bytes_per_chip", op->weight_bytes * per);
+        cJSON_AddNumberToObject(r, "act_bytes_per_chip", (op->act_read + op->act_write) * per);
+        cJSON_AddNumberToObject(r, "kv_bytes_per_chip", (op->kv_read + op->kv_write) * per);
         if (bytes > 0)
             cJSON_AddNumberToObject(r, "intensity", op->intensity);
         else

@@ -4109,6 +4109,60 @@ static void ops_kv_layout_is_step(void **state)
     cJSON_Delete(s);
 }
 
+/* tester58 #1: ops's rows held the whole tp8 group's bytes beside one
+ * chip's time (llama3-70b fp8 decode, lm_head 2.10 GB in 93.6 us: 22 TB/s
+ * on a chip of 3.35 TB/s, hw_profiles/h100-sxm.lua hbm_bw).  Each row now
+ * also gives one chip's share (X_per_chip = X / 8, exact to 1e-12), and a
+ * memory-bound op's per-chip bytes over its time is at most the chip's
+ * bandwidth (measured and interpolated kernel times are real kernels;
+ * roofline ones are bytes / bw exactly, tolerance 1e-9); the table shows the
+ * per-chip columns and hides the group's. */
+static void ops_rows_per_chip(void **state)
+{
+    (void)state;
+    const double bw = 3.35e12; /* h100-sxm.lua hbm_bw */
+    cJSON *o = run_json_noted("ops --model llama3-70b --hw h100-sxm --chips 8 --batch 1 "
+                              "--context 4096 --weights fp8 --compute fp8 --format json",
+                              "tp8, its AllReduces included");
+    int memory = 0, head = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(o, "rows"))
+    {
+        assert_rel(num(r, "flops_per_chip"), num(r, "flops") / 8, 1e-12);
+        assert_rel(num(r, "weight_bytes_per_chip"), num(r, "weight_bytes") / 8, 1e-9);
+        assert_rel(num(r, "act_bytes_per_chip"), num(r, "act_bytes") / 8, 1e-9);
+        assert_rel(num(r, "kv_bytes_per_chip"), num(r, "kv_bytes") / 8, 1e-9);
+        if (strcmp(cJSON_GetObjectItem(r, "bound")->valuestring, "memory") != 0)
+            continue;
+        double chip = num(r, "weight_bytes_per_chip") + num(r, "act_bytes_per_chip") +
+                      num(r, "kv_bytes_per_chip");
+        if (chip / num(r, "time_s") > bw * (1 + 1e-9))
+            fail_msg("%s: %.4g bytes a chip in %.4g s, %.4g B/s over the chip's %.4g",
+                     cJSON_GetObjectItem(r, "op")->valuestring, chip, num(r, "time_s"),
+                     chip / num(r, "time_s"), bw);
+        memory++;
+        if (strcmp(cJSON_GetObjectItem(r, "op")->valuestring, "lm_head") == 0) {
+            head = 1; /* the group's bytes over that time are beyond any chip */
+            assert_true(num(r, "weight_bytes") / num(r, "time_s") > 2 * bw);
+        }
+    }
+    assert_true(memory >= 10 && head);
+    cJSON_Delete(o);
+    assert_int_equal(run_cli("ops --model llama3-70b --hw h100-sxm --chips 8 --batch 1 "
+                             "--context 4096 --weights fp8 --compute fp8", out, sizeof out), 0);
+    const char *hdr = strstr(out, "\n                op ");
+    assert_non_null(hdr);
+    const char *eol = strchr(hdr + 1, '\n');
+    assert_non_null(eol);
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", (int)(eol - hdr), hdr);
+    assert_non_null(strstr(line, " flops_per_chip "));
+    assert_non_null(strstr(line, " weight_GB/chip "));
+    assert_non_null(strstr(line, " kv_GB/chip "));
+    assert_null(strstr(line, " weight_GB "));
+    assert_null(strstr(line, " flops "));
+}
+
 /* tester29 F8: ops on a fitted profile lists its operators at their
  * roofline or kernel-table times, without the fitted per-step engine
  * costs (step and prefill apply them): it says so on stderr, its mode
@@ -7364,6 +7418,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(fit_sd_bounded),
         cmocka_unit_test(folds_above_configurations_noted),
         cmocka_unit_test(unread_cell_noted),
+        cmocka_unit_test(ops_rows_per_chip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
