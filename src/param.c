@@ -518,7 +518,10 @@ const rl_command RL_COMMANDS[] = {
      "Prefill of a prompt of S tokens and generation at S cached tokens on --chips chips:\n"
      "per-chip memory, HBM/compute/communication time, each collective's time and\n"
      "latency-bound flag, the chapter's limits, the best plan for latency and for\n"
-     "throughput per chip.  Plans are timed at the datasheet peaks; `fits` follows the\n"
+     "throughput per chip.  A prefill row's step_s is one prompt on one replica (TTFT); its\n"
+     "tokens_per_s_per_chip is --batch prompts split over the plan's replicas, each\n"
+     "prefilling its share at once in batch_step_s (batch_fits), as generation splits B.\n"
+     "Plans are timed at the datasheet peaks; `fits` follows the\n"
      "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it.\n"
      "JSON: `collectives` lists the best plans' collectives, each row with any its own in\n"
      "collective_list (their total_s add up to its comm_s).",

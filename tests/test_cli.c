@@ -1669,9 +1669,13 @@ static void shard_json(void **state)
     assert_true(cJSON_GetArraySize(colls) >= 2);
     static const char *ck[] = {"phase", "strategy", "what", "collective", "group", "bytes",
                                "per_layer", "count", "each_s", "total_s", "latency_bound"};
+    /* a pipeline's stage sends are per pass, not per layer: no per_layer
+     * (tester58 #2 made tp1 pp16 the prefill throughput plan here) */
     for (const cJSON *c = colls->child; c; c = c->next)
         for (size_t k = 0; k < sizeof ck / sizeof *ck; k++)
-            assert_non_null(cJSON_GetObjectItem(c, ck[k]));
+            if (strcmp(ck[k], "per_layer") != 0 ||
+                strcmp(cJSON_GetObjectItem(c, "collective")->valuestring, "P2P") != 0)
+                assert_non_null(cJSON_GetObjectItem(c, ck[k]));
     assert_null(cJSON_GetObjectItem(j, "mode_note")); /* estimated: nothing measured */
     cJSON_Delete(j);
     j = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 32 "
@@ -4161,6 +4165,61 @@ static void ops_rows_per_chip(void **state)
     assert_non_null(strstr(line, " kv_GB/chip "));
     assert_null(strstr(line, " weight_GB "));
     assert_null(strstr(line, " flops "));
+}
+
+/* A shard result's row of phase ph and strategy st (fails when absent). */
+static const cJSON *shard_row(const cJSON *j, const char *ph, const char *st)
+{
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+    {
+        if (!strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, ph) &&
+            !strcmp(cJSON_GetObjectItem(r, "strategy")->valuestring, st))
+            return r;
+    }
+    fail_msg("no %s row %s", ph, st);
+    return NULL;
+}
+
+/* tester58 #2: shard's prefill throughput was one prompt's, 7 of tp1 x8's
+ * replicas idle (llama3-8b, 8 H100, 4096 tokens: 8196 tokens/s a chip,
+ * advice tp1 sp8 at 57,830).  Now --batch 8 prompts split over the
+ * replicas: tp1 x8's replicas prefill one prompt each in the one-prompt
+ * step, so batch_step_s = step_s and its tokens/s a chip are 8 x 4096 /
+ * (8 x step_s) = 65,570 (1e-12: the same formula (1) step), the throughput
+ * advice; the TTFT view stays one prompt (the rows' step_s equal those of
+ * --batch 1, 1e-12; tp1 sp8 still the lowest TTFT, 8.853 ms). */
+static void shard_prefill_throughput_counts_replicas(void **state)
+{
+    (void)state;
+    const char *note = "datasheet peaks";
+    cJSON *j = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 "
+                              "--context 4096 --format json", note);
+    cJSON *one = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 1 "
+                                "--context 4096 --format json", note);
+    const cJSON *x8 = shard_row(j, "prefill", "tp1 x8"), *sp8 = shard_row(j, "prefill", "tp1 sp8");
+    assert_rel(num(x8, "batch_step_s"), num(x8, "step_s"), 1e-12);
+    assert_rel(num(x8, "tokens_per_s_per_chip"), 8.0 * 4096 / (num(x8, "step_s") * 8), 1e-12);
+    assert_true(num(x8, "tokens_per_s_per_chip") > 65000 && num(x8, "tokens_per_s_per_chip") < 66000);
+    assert_true(num(x8, "tokens_per_s_per_chip") > num(sp8, "tokens_per_s_per_chip"));
+    assert_int_equal((int)num(x8, "batch"), 8);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(x8, "batch_fits")));
+    const cJSON *adv = cJSON_GetObjectItem(j, "advice");
+    assert_string_equal(cJSON_GetObjectItem(adv, "prefill_throughput")->valuestring, "tp1 x8");
+    assert_string_equal(cJSON_GetObjectItem(adv, "prefill_latency")->valuestring, "tp1 sp8");
+    assert_non_null(strstr(cJSON_GetObjectItem(adv, "prefill")->valuestring,
+                           "(8 prompts, each replica its share): tp1 x8, 6.557e+04"));
+    assert_string_equal(cJSON_GetObjectItem(x8, "best")->valuestring, "throughput");
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+    {
+        if (strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "prefill") != 0)
+            continue;
+        const char *st = cJSON_GetObjectItem(r, "strategy")->valuestring;
+        assert_rel(num(r, "step_s"), num(shard_row(one, "prefill", st), "step_s"), 1e-12);
+    }
+    cJSON_Delete(one);
+    cJSON_Delete(j);
 }
 
 /* tester29 F8: ops on a fitted profile lists its operators at their
@@ -7419,6 +7478,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(folds_above_configurations_noted),
         cmocka_unit_test(unread_cell_noted),
         cmocka_unit_test(ops_rows_per_chip),
+        cmocka_unit_test(shard_prefill_throughput_counts_replicas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
