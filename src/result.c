@@ -2012,14 +2012,21 @@ static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_re
     const rl_hw *h = &base[c ? c->hw : r->no_band > 0 ? r->no_band - 1 : 0];
     char why[512] = "";
     long long pp = c && c->pp > 1 ? c->pp : 1;
-    if (!in->calibrated)
+    if (!in->calibrated) {
         snprintf(why, sizeof why, "size ran ideal: nothing measured to take a band from");
-    else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, pp, why, sizeof why)
-               : r->unbanded_off_fit > 0)
-        snprintf(why, sizeof why, "%s", c ? why : r->off_fit_why);
-    else
+    } else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, pp, why, sizeof why)
+                 : r->unbanded_off_fit > 0) {
+        /* simulate's words for the same run, after rl_e2e_no_band's own
+         * reasons (tester58 #3: why was copied onto itself, which left
+         * "no band:  (the time is an estimate)") */
+        rl_e2e_no_band(o, in->m, h, NULL);
+        if (!cJSON_GetObjectItem(o, "band") && !cJSON_GetObjectItem(o, "no_band"))
+            rl_e2e_withheld_no_band(o, h, c ? why : r->off_fit_why);
+        return;
+    } else {
         snprintf(why, sizeof why, "the search's CPU budget ran out before the band runs "
                  "(unbanded_for_time)");
+    }
     rl_e2e_no_band(o, in->m, h, why);
 }
 

@@ -4222,6 +4222,43 @@ static void shard_prefill_throughput_counts_replicas(void **state)
     cJSON_Delete(j);
 }
 
+/* tester58 #3: size's rows at a precision the fitted costs never saw read
+ * "no band:  (the time is an estimate)", the reason copied onto itself and
+ * lost.  Each such row now gives simulate's words for the same run
+ * (h100-sxm-splitwise, fitted on bf16 only: its fp8 rows, exact text). */
+static void size_rows_say_why_no_band(void **state)
+{
+    (void)state;
+    cJSON *sim = run_json_noted("simulate --model llama2-70b --hw h100-sxm-splitwise --qps 2 "
+                                "--prompt-len 100 --out-len 50 --requests 50 --weights fp8 "
+                                "--kv fp8 --compute fp8 --format json", "note");
+    const char *want = cJSON_GetStringValue(cJSON_GetObjectItem(sim, "no_band"));
+    assert_non_null(want);
+    assert_non_null(strstr(want, "weights fp8 (fitted on weights bf16 only)"));
+    cJSON *j = run_json_noted("size --model llama2-70b --hw h100-sxm-splitwise --qps 2 "
+                              "--prompt-len 100 --out-len 50 --ttft-p99 2 --tpot-p99 0.2 "
+                              "--requests 100 --format json", "note");
+    int fp8 = 0, unbanded = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+    {
+        const char *nb = cJSON_GetStringValue(cJSON_GetObjectItem(row, "no_band"));
+        if (!nb)
+            continue;
+        unbanded++;
+        if (strstr(nb, "no band:  ") || !strstr(nb, "(fitted on "))
+            fail_msg("%s: no_band '%s'", cJSON_GetStringValue(cJSON_GetObjectItem(row, "config")),
+                     nb);
+        if (strstr(cJSON_GetStringValue(cJSON_GetObjectItem(row, "config")), "w:fp8 kv:fp8 ")) {
+            fp8++;
+            assert_string_equal(nb, want);
+        }
+    }
+    assert_true(fp8 > 0 && unbanded >= fp8);
+    cJSON_Delete(j);
+    cJSON_Delete(sim);
+}
+
 /* tester29 F8: ops on a fitted profile lists its operators at their
  * roofline or kernel-table times, without the fitted per-step engine
  * costs (step and prefill apply them): it says so on stderr, its mode
@@ -7479,6 +7516,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(unread_cell_noted),
         cmocka_unit_test(ops_rows_per_chip),
         cmocka_unit_test(shard_prefill_throughput_counts_replicas),
+        cmocka_unit_test(size_rows_say_why_no_band),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
