@@ -4259,6 +4259,23 @@ static void size_rows_say_why_no_band(void **state)
     cJSON_Delete(sim);
 }
 
+/* tester58 #4: step --sp 2 (sequence parallelism is prefill's) printed
+ * "calibrated mode models 1D --tp/--ep plans ...; this plan (--sp ...) is
+ * evaluated ideal" and then refused: the plan is checked before any note,
+ * so stderr holds the refusal alone (exit 2); the fitted profile's TP
+ * over the chips keeps its own words (the bad-input corpus's --tp 6). */
+static void step_plan_refused_before_notes(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --batch 16 --context 2048 "
+                             "--sp 2", out, sizeof out), 2);
+    assert_non_null(strstr(out, "roofline step: sp: sequence parallelism applies to prefill only"));
+    assert_null(strstr(out, "note:"));
+    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --tp 4 --sp 2 "
+                             "--batch 16 --context 2048", out, sizeof out), 2);
+    assert_null(strstr(out, "evaluated ideal"));
+}
+
 /* tester29 F8: ops on a fitted profile lists its operators at their
  * roofline or kernel-table times, without the fitted per-step engine
  * costs (step and prefill apply them): it says so on stderr, its mode
@@ -7517,6 +7534,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(ops_rows_per_chip),
         cmocka_unit_test(shard_prefill_throughput_counts_replicas),
         cmocka_unit_test(size_rows_say_why_no_band),
+        cmocka_unit_test(step_plan_refused_before_notes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
