@@ -806,16 +806,20 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
         return;
     }
     int pre = lat->phase == RL_PHASE_PREFILL;
-    char over[96] = "";
-    if (pre && thr)
+    char over[96] = "", best[160];
+    if (pre)
         snprintf(over, sizeof over, " (%lld prompt%s, each replica its share)", prompts,
                  prompts == 1 ? "" : "s");
+    if (thr)
+        snprintf(best, sizeof best, "%s, %.4g", thr->name, thr->tokens_per_s_per_chip);
+    else /* prefill: its --batch prompts at once fit no plan (generation has one when lat) */
+        snprintf(best, sizeof best, "none fits them at once");
     int k = snprintf(out, n,
                      "lowest %s: %s, %.3g ms (local %.3g ms: %s-bound; %d collectives %.3g ms, %d"
-                     " latency-bound); most tokens/s per chip%s: %s, %.4g. ",
+                     " latency-bound); most tokens/s per chip%s: %s. ",
                      pre ? "TTFT" : "TPOT", lat->name, lat->step_s * 1e3, lat->local_s * 1e3,
                      rl_bound_name(lat->bound), lat->ncoll, lat->comm_s * 1e3, lat->latency_bound,
-                     over, thr ? thr->name : "none fits", thr ? thr->tokens_per_s_per_chip : 0.0);
+                     over, best);
     if (k < 0 || (size_t)k >= n)
         return;
     if (nfit < nplans) {
