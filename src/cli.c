@@ -1647,6 +1647,19 @@ int rl_cli_step(rl_opts *o)
         need(o, "step", "--context S", o->context > 0) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    /* the plan's degrees before any note (tester58 #4: --sp 2 printed
+     * "evaluated ideal", then refused: sp is prefill's); TP over the chips
+     * of a fitted profile is refused by its fitted costs, in their words
+     * (emit_fitted) */
+    long long pc = o->given[RL_P_CHIPS] ? o->chips : rl_shard_plan_chips(&o->plan);
+    if (o->sharded && !(h.engine_costs.present && !o->ideal && !m.abstract &&
+                        rl_shard_plan_is_tp_over(&o->plan, pc))) {
+        char perr[ERRLEN];
+        if (rl_shard_check_plan(&m, &o->plan, RL_PHASE_GENERATE, pc, perr, sizeof perr) != 0) {
+            rl_cli_tell("step", "%s", perr);
+            return RL_EXIT_INPUT;
+        }
+    }
     note_unmeasured_run("step", o, &h);
     if (check_slice("step", &h, o->chips) != 0 || /* --tp alone: a plan's replica, unchecked */
         step_reserve(o, &m, &h) != 0)

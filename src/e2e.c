@@ -2826,9 +2826,7 @@ const char *rl_e2e_fitted_comm_label(const rl_engine_costs *c, int prefill, cons
     return buf;
 }
 
-/* The result's no_band note where the fitted costs give a run no band
- * (why, from rl_ec_no_band; nothing when ""). */
-static void add_no_band(cJSON *result, const rl_hw *h, const char *why)
+void rl_e2e_withheld_no_band(cJSON *result, const rl_hw *h, const char *why)
 {
     char note[768];
     if (!*why)
@@ -2868,7 +2866,7 @@ int rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_prec
         r->band_s[3 - k] = r->step_s * exp(hi);
     }
     if (!r->banded && !cJSON_GetObjectItem(result, "no_band"))
-        add_no_band(result, h, why);
+        rl_e2e_withheld_no_band(result, h, why);
     return 0;
 }
 
@@ -2993,7 +2991,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         cJSON_DeleteItemFromObjectCaseSensitive(result, "no_band");
     if (banded)
         cJSON_AddStringToObject(result, "band", band);
-    add_no_band(result, h, first_why);
+    rl_e2e_withheld_no_band(result, h, first_why);
     rl_ec_comm_text(c, 0, 0, how, sizeof how);
     char tpx[320];
     snprintf(tpx, sizeof tpx, ", of it tp_excess_s the step time that tp_excess %.3g (%s) x the "
@@ -3184,7 +3182,7 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
     long long pp = run->c->pp > 1 ? run->c->pp : 1;
     if (rl_e2e_band_withheld(run->h, run->m->name, &run->p, run->chips_per_replica / pp, pp, why,
                              sizeof why)) {
-        add_no_band(result, run->h, why);
+        rl_e2e_withheld_no_band(result, run->h, why);
         return 0;
     }
     static rl_hw eh[2]; /* large; the runs are one after the other */

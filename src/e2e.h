@@ -173,6 +173,14 @@ void rl_e2e_band_select(rl_hw *h, int wide);
 int rl_e2e_band_withheld(const rl_hw *h, const char *model, const rl_precision *p, long long tp,
                          long long pp, char *why, size_t n);
 
+/* The no_band note of a run the fitted costs give no band: result's
+ * "no_band" = "no band: WHY; the fit's residuals say nothing there (the
+ * time is an estimate)" (the clause left out on a what-if, whose WHY is
+ * rl_e2e_what_if_band's), WHY from rl_e2e_band_withheld or band_of;
+ * nothing when WHY is "".  step's, simulate's and size's rows alike
+ * (tester58 #3: size's rows read "no band:  (the time is an estimate)"). */
+void rl_e2e_withheld_no_band(cJSON *result, const rl_hw *h, const char *why);
+
 /* 1, with why set, when h is a what-if (spec.h rl_hw_what_if_of) of the
  * chip its kernel tables or fitted costs were measured on: their residual
  * band is withheld, as those quantiles were measured on that chip's

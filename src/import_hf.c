@@ -51,8 +51,11 @@ typedef struct {
      * LlamaConfig, Qwen2Config and Qwen3Config `hidden_act: str = "silu"`
      * (huggingface/transformers configuration_llama.py, _qwen2.py,
      * _qwen3.py at 008e5743; tester55 F5: a qwen2 config without it was
-     * refused), Gemma2Config and Gemma3TextConfig hidden_activation
-     * "gelu_pytorch_tanh" */
+     * refused); MistralConfig, MixtralConfig and Qwen3MoeConfig
+     * `hidden_act="silu"` (configuration_mistral.py at 0b07a74c,
+     * configuration_mixtral.py at ad467bd7, configuration_qwen3_moe.py at
+     * 26f4b0f6; tester58 #5: they were refused); Gemma2Config and
+     * Gemma3TextConfig hidden_activation "gelu_pytorch_tanh" */
     const char *act_default;
     /* q, k and v carry biases whatever the config says, o none: Qwen2Attention
      * builds q_proj, k_proj and v_proj with bias=True and o_proj with
@@ -69,11 +72,11 @@ typedef struct {
 
 static const family FAMILIES[] = {
     {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
-    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
-    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
+    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
+    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
     {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 1},
     {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 128, "silu", 0},
-    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0, NULL, 0},
+    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0, "silu", 0},
     {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
     {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0, 256,
      "gelu_pytorch_tanh", 0},

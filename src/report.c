@@ -349,7 +349,8 @@ static buf table_cell(const cJSON *r, const char *key)
 }
 
 /* Whether the table leaves out row r's column `key`: X_bytes where the row
- * has X_bytes_per_chip, which the table shows as X_GB/chip.  X_bytes means
+ * has X_bytes_per_chip, which the table shows as X_GB/chip, and flops
+ * beside flops_per_chip (ops's rows: tester58 #1).  X_bytes means
  * the whole copy in some rows and one chip's share in others (step's
  * formula (1) vs a plan), and the whole model in ops's weight_GB (tester9
  * #8: one name, two meanings); JSON and CSV keep both keys.  Likewise an
@@ -362,7 +363,8 @@ static int table_hides(const cJSON *r, const char *key)
         return 1;
     char per_chip[300];
     snprintf(per_chip, sizeof per_chip, "%s_per_chip", key);
-    return ends_with(key, "_bytes") && cJSON_GetObjectItemCaseSensitive(r, per_chip);
+    return (ends_with(key, "_bytes") || strcmp(key, "flops") == 0) &&
+           cJSON_GetObjectItemCaseSensitive(r, per_chip);
 }
 
 /* The row columns of rows, in order (values unused), one rule for CSV and

@@ -824,9 +824,11 @@ static void add_limits(cJSON *o, const rl_shard_limits *l)
     cJSON_AddBoolToObject(j, "activation_latency_bound", l->activation_latency_bound);
 }
 
-/* One sentence on why the best plans of a phase win. */
+/* One sentence on why the best plans of a phase win; prefill's throughput
+ * plan thr at its `prompts` prompts over the replicas (rl_result_shard). */
 static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_shard_result *thr,
-                    const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit)
+                    const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit,
+                    long long prompts)
 {
     char room[256]; /* what `fits` was judged against (rl_shard_chip_room) */
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -843,12 +845,20 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
         return;
     }
     int pre = lat->phase == RL_PHASE_PREFILL;
+    char over[96] = "", best[160];
+    if (pre)
+        snprintf(over, sizeof over, " (%lld prompt%s, each replica its share)", prompts,
+                 prompts == 1 ? "" : "s");
+    if (thr)
+        snprintf(best, sizeof best, "%s, %.4g", thr->name, thr->tokens_per_s_per_chip);
+    else /* prefill: its --batch prompts at once fit no plan (generation has one when lat) */
+        snprintf(best, sizeof best, "none fits them at once");
     int k = snprintf(out, n,
                      "lowest %s: %s, %.3g ms (local %.3g ms: %s-bound; %d collectives %.3g ms, %d"
-                     " latency-bound); most tokens/s per chip: %s, %.4g. ",
+                     " latency-bound); most tokens/s per chip%s: %s. ",
                      pre ? "TTFT" : "TPOT", lat->name, lat->step_s * 1e3, lat->local_s * 1e3,
                      rl_bound_name(lat->bound), lat->ncoll, lat->comm_s * 1e3, lat->latency_bound,
-                     thr->name, thr->tokens_per_s_per_chip);
+                     over, best);
     if (k < 0 || (size_t)k >= n)
         return;
     if (nfit < nplans) {
@@ -878,11 +888,44 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
 
 #define SHARD_CAP 256
 
+/* A prefill row of plan `one` (one prompt on one replica: its step_s the
+ * TTFT): `batch`, the --batch prompts split over its replicas, and from the
+ * same plan's result among rb[0..nb) at that batch batch_step_s (a replica
+ * prefilling its ceil(batch / replicas) prompts at once), batch_fits, and
+ * tokens_per_s_per_chip, all replicas' tokens over that step and the chips
+ * (null where the plan does not evaluate at that batch). */
+static void add_prefill_batch(cJSON *row, const rl_shard_result *one, const rl_shard_result *rb,
+                              int nb, long long batch)
+{
+    const rl_shard_result *b = NULL;
+    for (int j = 0; j < nb && !b; j++)
+        if (strcmp(rb[j].name, one->name) == 0)
+            b = &rb[j];
+    /* after strategy, where generation's is: the keys after it moved behind it */
+    cJSON *v = cJSON_AddNumberToObject(row, "batch", (double)batch);
+    cJSON *it = cJSON_GetObjectItemCaseSensitive(row, "strategy");
+    for (it = it && v ? it->next : NULL; it && it != v;) {
+        cJSON *next = it->next;
+        cJSON_AddItemToArray(row, cJSON_DetachItemViaPointer(row, it)); /* keeps its key */
+        it = next;
+    }
+    if (b) {
+        cJSON_AddNumberToObject(row, "batch_step_s", b->step_s);
+        cJSON_AddBoolToObject(row, "batch_fits", b->fits);
+        cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s_per_chip",
+                                               cJSON_CreateNumber(b->tokens_per_s_per_chip));
+    } else {
+        cJSON_AddNullToObject(row, "batch_step_s");
+        cJSON_AddNullToObject(row, "batch_fits");
+        cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s_per_chip", cJSON_CreateNull());
+    }
+}
+
 cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                        long long context, rl_precision p, int overlap)
 {
     cJSON *o = cJSON_CreateObject();
-    rl_shard_result *res = malloc(2 * SHARD_CAP * sizeof *res);
+    rl_shard_result *res = malloc(3 * SHARD_CAP * sizeof *res);
     if (!o || !res) {
         cJSON_Delete(o);
         free(res);
@@ -919,6 +962,23 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         long long b = ph == RL_PHASE_PREFILL ? 1 : batch;
         int n = rl_shard_compare(m, h, (rl_phase)ph, chips, b, context, p, overlap, r, SHARD_CAP,
                                  &bl, &bt);
+        /* prefill's throughput: the --batch prompts split over each plan's
+         * replicas as generation splits its sequences, every replica
+         * prefilling its share at once (tester58 #2: tp1 x8 read one prompt
+         * on one of 8 replicas, 8196 tokens/s a chip where its 8 replicas
+         * give 65,570); the rows' step_s stays one prompt's TTFT */
+        rl_shard_result *rb = res + 2 * SHARD_CAP, *thr = bt >= 0 ? &r[bt] : NULL;
+        int nb = 0;
+        if (ph == RL_PHASE_PREFILL) {
+            int bbl, bbt;
+            nb = rl_shard_compare(m, h, RL_PHASE_PREFILL, chips, batch, context, p, overlap, rb,
+                                  SHARD_CAP, &bbl, &bbt);
+            thr = bbt >= 0 ? &rb[bbt] : NULL;
+            bt = -1;
+            for (int i = 0; thr && i < n; i++)
+                if (strcmp(r[i].name, thr->name) == 0)
+                    bt = i;
+        }
         for (int i = 0; i < n; i++) {
             add_shard_row(rows, m, h, &r[i],
                           i == bl && i == bt ? "latency+throughput"
@@ -929,6 +989,12 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
              * best plans' only, so a pp row's comm_s could not be checked); none,
              * no key (Lua would give an empty list back as an object) */
             cJSON *row = cJSON_GetArrayItem(rows, cJSON_GetArraySize(rows) - 1);
+            if (ph == RL_PHASE_PREFILL) {
+                add_prefill_batch(row, &r[i], rb, nb, batch);
+            } else { /* its step is already the batch's: every row the same keys */
+                cJSON_AddNumberToObject(row, "batch_step_s", r[i].step_s);
+                cJSON_AddBoolToObject(row, "batch_fits", r[i].fits);
+            }
             if (r[i].ncoll > 0)
                 add_collectives(cJSON_AddArrayToObject(row, "collective_list"), &r[i], 0);
         }
@@ -937,12 +1003,11 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         snprintf(key, sizeof key, "%s_latency", pn);
         cJSON_AddStringToObject(advice, key, bl >= 0 ? r[bl].name : "none fits");
         snprintf(key, sizeof key, "%s_throughput", pn);
-        cJSON_AddStringToObject(advice, key, bt >= 0 ? r[bt].name : "none fits");
+        cJSON_AddStringToObject(advice, key, thr ? thr->name : "none fits");
         int nfit = 0;
         for (int i = 0; i < n; i++)
             nfit += r[i].fits;
-        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, bt >= 0 ? &r[bt] : NULL, &l, h, n,
-                nfit);
+        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, thr, &l, h, n, nfit, batch);
         cJSON_AddStringToObject(advice, pn, why);
         if (bl >= 0)
             add_collectives(colls, &r[bl], 0);
@@ -1243,6 +1308,16 @@ cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
         add_bytes(r, "weight_bytes", op->weight_bytes);
         add_bytes(r, "act_bytes", op->act_read + op->act_write);
         add_bytes(r, "kv_bytes", op->kv_read + op->kv_write);
+        /* one chip's even share of the replica's figures above (ops.h: every
+         * op is spread over c->chips chips, its time that of one of them), so
+         * the table's bytes / time_ms is a chip's own bandwidth (tester58 #1:
+         * lm_head's 2.10 GB in 93.6 us read as 22 TB/s on a 3.35 TB/s chip);
+         * the table shows these and hides the group's (report.c table_hides) */
+        double per = 1.0 / (double)c->chips;
+        cJSON_AddNumberToObject(r, "flops_per_chip", op->flops * per);
+        cJSON_AddNumberToObject(r, "weight_bytes_per_chip", op->weight_bytes * per);
+        cJSON_AddNumberToObject(r, "act_bytes_per_chip", (op->act_read + op->act_write) * per);
+        cJSON_AddNumberToObject(r, "kv_bytes_per_chip", (op->kv_read + op->kv_write) * per);
         if (bytes > 0)
             cJSON_AddNumberToObject(r, "intensity", op->intensity);
         else
@@ -2059,14 +2134,21 @@ static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_re
     const rl_hw *h = &base[c ? c->hw : r->no_band > 0 ? r->no_band - 1 : 0];
     char why[512] = "";
     long long pp = c && c->pp > 1 ? c->pp : 1;
-    if (!in->calibrated)
+    if (!in->calibrated) {
         snprintf(why, sizeof why, "size ran ideal: nothing measured to take a band from");
-    else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, pp, why, sizeof why)
-               : r->unbanded_off_fit > 0)
-        snprintf(why, sizeof why, "%s", c ? why : r->off_fit_why);
-    else
+    } else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, pp, why, sizeof why)
+                 : r->unbanded_off_fit > 0) {
+        /* simulate's words for the same run, after rl_e2e_no_band's own
+         * reasons (tester58 #3: why was copied onto itself, which left
+         * "no band:  (the time is an estimate)") */
+        rl_e2e_no_band(o, in->m, h, NULL);
+        if (!cJSON_GetObjectItem(o, "band") && !cJSON_GetObjectItem(o, "no_band"))
+            rl_e2e_withheld_no_band(o, h, c ? why : r->off_fit_why);
+        return;
+    } else {
         snprintf(why, sizeof why, "the search's CPU budget ran out before the band runs "
                  "(unbanded_for_time)");
+    }
     rl_e2e_no_band(o, in->m, h, why);
 }
 

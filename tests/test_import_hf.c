@@ -158,8 +158,10 @@ static void expect_error(const char *file_or_text, int is_text, const char *want
  * 7,615,616,512, the sum of Qwen2ForCausalLM's parameters the tester
  * counted (15,231,233,024 bytes of bf16 safetensors / 2; exact).  A qwen2
  * config without hidden_act takes Qwen2Config's default "silu" (swiglu) with
- * a note (it was refused); a mistral one, whose default we do not cite,
- * is still refused. */
+ * a note (it was refused); so do mistral, mixtral and qwen3_moe configs
+ * (tester58 #5: MistralConfig, MixtralConfig and Qwen3MoeConfig default
+ * hidden_act to "silu" too; they were refused); a phi3 one, whose default
+ * we do not cite, is still refused. */
 static void qwen2_biases_and_default_act(void **state)
 {
     (void)state;
@@ -179,8 +181,26 @@ static void qwen2_biases_and_default_act(void **state)
     assert_int_equal(m.mlp, RL_MLP_SWIGLU);
     assert_non_null(strstr(note, "hidden_act not given: \"silu\", the default of transformers' "
                                  "config for model_type \"qwen2\""));
-    snprintf(text, sizeof text, cfg, "mistral");
-    expect_error(text, 1, "key 'hidden_act': missing (required for model_type \"mistral\")", 0);
+    static const char *const moe[] = {
+        "", ", \"num_local_experts\": 4, \"num_experts_per_tok\": 2",
+        ", \"num_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32"};
+    static const char *const fam[] = {"mistral", "mixtral", "qwen3_moe"};
+    for (int i = 0; i < 3; i++) {
+        char t[640], want[160];
+        snprintf(text, sizeof text, cfg, fam[i]);
+        snprintf(t, sizeof t, "%.*s%s}", (int)strlen(text) - 1, text, moe[i]);
+        write_temp(path, ".json", t);
+        note[0] = '\0';
+        m = import_noted(path, "q", note, sizeof note);
+        unlink(path);
+        assert_int_equal(m.mlp, RL_MLP_SWIGLU);
+        assert_true(i == 0 ? m.experts == 0 : m.experts == 4);
+        snprintf(want, sizeof want, "hidden_act not given: \"silu\", the default of transformers' "
+                 "config for model_type \"%s\"", fam[i]);
+        assert_non_null(strstr(note, want));
+    }
+    snprintf(text, sizeof text, cfg, "phi3");
+    expect_error(text, 1, "key 'hidden_act': missing (required for model_type \"phi3\")", 0);
 }
 
 /* Import the small config `cfg` (one %s: its model_type) with `extra`
