@@ -5961,6 +5961,24 @@ static void fit_from_a_pipe_names_no_file(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* review48: size --report on --trace - said "Traffic: trace - (120
+ * requests, ...)", the flag's argument, where every message says "stdin"
+ * (report.h rl_input_shown).  Expected "trace stdin (120 requests, 2 req/s
+ * mean)": 120 arrivals 0.5 s apart (119 gaps over 59.5 s, exact). */
+static void size_report_names_stdin(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_stdinrep_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "awk 'BEGIN{for(i=0;i<120;i++) printf \"%%g,200,20\\n\", i*0.5}' | "
+             "%s size --model llama3-8b --hw h100-sxm --trace - --ttft-p99 1 --tpot-p99 0.05 "
+             "--report %s/r.md >/dev/null 2>&1 && cat %s/r.md", RL_BIN, dir, dir);
+    assert_int_equal(shell_out(cmd), 0);
+    if (!strstr(out, "- Traffic: trace stdin (120 requests, 2 req/s mean)."))
+        fail_msg("%.600s", out);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* Text t with each line's first comma-separated field cut (the `file`
  * column, which names the CSV each validate read). */
 static void cut_first_field(char *t)
@@ -7313,6 +7331,7 @@ int main(void)
         cmocka_unit_test(trace_from_a_pipe),
         cmocka_unit_test(inputs_from_a_pipe),
         cmocka_unit_test(fit_from_a_pipe_names_no_file),
+        cmocka_unit_test(size_report_names_stdin),
         cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
