@@ -34,7 +34,11 @@ benchmark's fastest sample instead of its median (how much calibration
 noise carries; meaningful for the validate file of the same calibration),
 and per benchmark its fixed_s and, where recorded, whether its calls are
 bound by their issue on the host (issue_s >= 0.9 x the per-call time).
-Python 3 standard library only.
+A raw file with fixed_s (calibrate of stop 38 or later, which takes F out
+itself, as calib/gpu_check.sh's runs) turns the F / n rows off: its
+profile's per-call time is h already, and they would take F out twice; the
+steps are shown as recorded, with F per operator read as synchronised less
+calibrated.  Python 3 standard library only.
 """
 import gzip
 import json
@@ -161,8 +165,28 @@ def main(argv):
     runs = []
     for f in files:
         runs.append((f, steps(load(f), layers)))
-    fs = [median_fixed(st) for _, st in runs]
-    for i, (f, st) in enumerate(runs):
+    d = load(raw) if raw else None
+    taken_out = bool(d) and any("fixed_s" in r for r in d["rows"])
+    if taken_out:
+        # a calibration of stop 38 or later took F out already: its p is h,
+        # so p less F / n again would take F out twice (review48)
+        print("%s holds fixed_s: calibrate took each sample's fixed cost out already; the steps "
+              "are shown as recorded, F per operator as synchronised less calibrated (s - p)" % raw)
+        fixed = [r["fixed_s"] for r in d["rows"] if r.get("fixed_s", 0) > 0]
+        for f, st in runs:
+            print("%s: %d steps" % (f, len(st)))
+            for phase in ("all", "decode", "prefill"):
+                e = [x["error"] for x, _, _ in st if phase in ("all", x["phase"])]
+                print("  %-30s %-8s |error| median / p90 / max %s" % ("as recorded", phase, summary(e)))
+            f_ops = [s_ - p for _, ops, _ in st for _, _, per, p, s_ in ops if per == 1]
+            print("  F = s - p over the operators: median %.2f us; calibrate's fixed_s: median %s" % (
+                1e6 * statistics.median(f_ops), "%.2f us" % (1e6 * statistics.median(fixed)) if fixed else "0"))
+            for x, _, _ in sorted(st, key=lambda s_: -abs(s_[0]["error"]))[:6]:
+                print("  %-7s tokens %5d context %5d  %+6.1f%%" % (x["phase"], x["tokens"], x["context"],
+                                                                  100 * x["error"]))
+    kept = [] if taken_out else runs  # the F / n rows assume a calibration that kept F
+    fs = [median_fixed(st) for _, st in kept]
+    for i, (f, st) in enumerate(kept):
         print("%s: %d steps" % (f, len(st)))
         for label, fixed in [("as recorded", None), ("sync (own ops)", "sync"),
                              ("F = %.1f us (this file)" % (1e6 * fs[i]), fs[i])] + \
@@ -178,7 +202,7 @@ def main(argv):
             print("  %-7s tokens %5d context %5d  %+6.1f%% -> sync %+6.1f%%, F %+6.1f%%, sync + attention %+6.1f%%" % (
                 x["phase"], x["tokens"], x["context"], 100 * x["error"], 100 * predict(x, ops, extra, "sync", fs[i]),
                 100 * predict(x, ops, extra, fs[i], fs[i]), 100 * predict(x, ops, extra, "sync", fs[i], True)))
-    if len(runs) == 2:  # for comparison only: a per-call constant fitted on one file's steps
+    if len(kept) == 2:  # for comparison only: a per-call constant fitted on one file's steps
         def const(st, c):
             return [(extra + sum(runs_ * per * max(p - c, 0.05 * p) for _, runs_, per, p, _ in ops)) /
                     x["measured_s"] - 1 for x, ops, extra in st]
@@ -187,7 +211,6 @@ def main(argv):
             print("a constant %.1f us a call less, least squares in log on %s's steps: %s there, %s on %s" % (
                 1e6 * c, runs[i][0], summary(const(runs[i][1], c)), summary(const(runs[1 - i][1], c)), runs[1 - i][0]))
     if raw:
-        d = load(raw)
         for f, st in runs:
             e = [gemm_fastest(x, ops, extra, d) for x, ops, extra in st]
             if None in e:

@@ -3107,7 +3107,8 @@ static void workload_desc(const rl_opts *o, const rl_workload *w, const char *ou
                           size_t len)
 {
     if (o->given[RL_P_TRACE])
-        snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)", o->given[RL_P_TRACE], w->n, w->qps);
+        snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)",
+                 rl_input_shown(o->given[RL_P_TRACE]), w->n, w->qps); /* "stdin" for "-" */
     else
         snprintf(buf, len, "%s arrivals at %.3g req/s, prompt %s tokens, output %s tokens, seed %llu",
                  w->arrival == RL_ARRIVAL_GAMMA ? "bursty (gamma)" : "Poisson", w->qps,

@@ -2470,7 +2470,11 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     c.band_p95 = rl_fit_bound(logr, rs.n, 0.95);
     rl_fit_summary cv = rl_fit_summarize(err_cv, rs.n);
     snprintf(c.engine, sizeof c.engine, "%s", saved_as);
+    /* the CSV's name; a pipe has none (/dev/fd/63's last part, "63", is
+     * no file), so it is said as import-hf says its config's source */
     const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
+    if (m->piped)
+        base_name = strcmp(m->path, "stdin") == 0 ? "stdin" : "a pipe";
     snprintf(c.file, sizeof c.file, "%.255s", base_name);
     csv_hash(m, c.hash, sizeof c.hash);
     time_t now = time(NULL);

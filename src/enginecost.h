@@ -361,7 +361,7 @@ void rl_ec_band(const rl_engine_costs *c, const double *d, rl_ec_class cls, int 
  * or more gets the quantiles p5, p10, p90, p95 of its own residuals at rank
  * p (n + 1) (rl_fit_bound), so no row of another class moves them (tester57:
  * the location-scale rule before, a shared shape r / s over all classes,
- * let one prefill row 0.75 in log off, 56 prefill scales, widen the decode
+ * let one prefill row 0.56 in log off, 42 prefill scales, widen the decode
  * band from [-0.40, +0.21] to [-3.04, +0.87]).  A class with fewer rows
  * (none too) borrows the quantiles of every class's residuals pooled (the
  * band a profile without per_class gives every class), widened where

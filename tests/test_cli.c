@@ -6187,6 +6187,49 @@ static void inputs_from_a_pipe(void **state)
     cJSON_Delete(j);
 }
 
+/* review48: fit --save on a pipe named by its descriptor (<(...), here
+ * /dev/fd/0 with a pipe on it) recorded the pipe's last path component as
+ * the CSV it was fitted on: fitted_on.file = "0" and the profile's header
+ * "on 0: 47 rows" (bash's <(...) gave "63").  Expected "a pipe", as
+ * import-hf's spec says where its config came from, and "stdin" for "-". */
+static void fit_from_a_pipe_names_no_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_pipefit_XXXXXX", cmd[2048];
+    assert_non_null(mkdtemp(dir));
+    static const char *const in[] = {"/dev/fd/0", "-"}, *const want[] = {"a pipe", "stdin"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "cat %s/tests/data/e2e/splitwise_h100.csv | %s fit %s --model "
+                 "llama2-70b --hw h100-sxm --set model.max_context=16384 --save %s/p%d.lua "
+                 ">/dev/null 2>&1 && cat %s/p%d.lua", RL_SRCDIR, RL_BIN, in[i], dir, i, dir, i);
+        assert_int_equal(shell_out(cmd), 0);
+        char file[64], head[64];
+        snprintf(file, sizeof file, "file = \"%s\",", want[i]);
+        snprintf(head, sizeof head, "on\n-- %s: 47 rows", want[i]);
+        if (!strstr(out, file) || !strstr(out, head))
+            fail_msg("fit %s: want '%s' and '%s' in:\n%.400s", in[i], file, head, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* review48: size --report on --trace - said "Traffic: trace - (120
+ * requests, ...)", the flag's argument, where every message says "stdin"
+ * (report.h rl_input_shown).  Expected "trace stdin (120 requests, 2 req/s
+ * mean)": 120 arrivals 0.5 s apart (119 gaps over 59.5 s, exact). */
+static void size_report_names_stdin(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_stdinrep_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "awk 'BEGIN{for(i=0;i<120;i++) printf \"%%g,200,20\\n\", i*0.5}' | "
+             "%s size --model llama3-8b --hw h100-sxm --trace - --ttft-p99 1 --tpot-p99 0.05 "
+             "--report %s/r.md >/dev/null 2>&1 && cat %s/r.md", RL_BIN, dir, dir);
+    assert_int_equal(shell_out(cmd), 0);
+    if (!strstr(out, "- Traffic: trace stdin (120 requests, 2 req/s mean)."))
+        fail_msg("%.600s", out);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* Text t with each line's first comma-separated field cut (the `file`
  * column, which names the CSV each validate read). */
 static void cut_first_field(char *t)
@@ -7538,6 +7581,8 @@ int main(void)
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),
         cmocka_unit_test(inputs_from_a_pipe),
+        cmocka_unit_test(fit_from_a_pipe_names_no_file),
+        cmocka_unit_test(size_report_names_stdin),
         cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
