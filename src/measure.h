@@ -16,7 +16,9 @@
  *   measured_s   decode: one step; prefill: the prefill of the whole batch
  *   measured_tok_s_per_gpu   static: batch * output tokens / (time * GPUs); a static
  *                row without it may give measured_s, the whole run's time (validate's
- *                rows write that), read as batch * output / (measured_s * GPUs)
+ *                rows write that), read as batch * output / (measured_s * GPUs); a row
+ *                giving both is refused unless they agree within 1% (measure.c
+ *                MEAS_BOTH_TOL; tester59 F5), measured_tok_s_per_gpu then read
  *   model hw engine weights kv compute pp ep   optional: override the command line
  *                (pp: pipeline stages, ep: expert-parallel groups, each a
  *                positive integer, 1 when absent or empty; the row's GPUs
