@@ -615,13 +615,18 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
                      mname ? "hardware" : "model", mname ? "hw" : "model", mname ? "hw" : "model");
             return -1;
         }
+        /* the --hw profile is asked whether it serves the row's chip with no
+         * engine selected, and the row's engine resolved on the spec that
+         * times it: the profile when it serves the chip, else the row's own
+         * hw (tester59 F1: a splitwise row on h100-sxm-splitwise was refused
+         * as --hw a100-sxm-80g "carries no engine 'splitwise'") */
         int ci = chip_index(rs, hname, o, r, m, *r->hw != 0, err, errlen);
         int mi = ci < 0 ? -1 : spec_index(rs, 0, mname, o, r, m, *r->model != 0, err, errlen);
-        int pi = mi < 0 || !o->hw ? -1 : spec_index(rs, 1, o->hw, o, r, m, 0, err, errlen);
+        int pi = mi < 0 || !o->hw ? -1 : chip_index(rs, o->hw, o, r, m, 0, err, errlen);
         if (mi < 0 || (o->hw && pi < 0))
             return -1;
         int hi = pi >= 0 && serves(&rs->hws[pi], &rs->hws[ci])
-                     ? pi
+                     ? spec_index(rs, 1, o->hw, o, r, m, 0, err, errlen)
                      : spec_index(rs, 1, hname, o, r, m, *r->hw != 0, err, errlen);
         if (hi < 0)
             return -1;

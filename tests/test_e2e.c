@@ -2398,6 +2398,38 @@ static void row_engine_selects(void **state)
     unlink(csv);
 }
 
+/* tester59 F1: a row's engine is resolved on the spec that times it, the
+ * row's own hw when --hw does not serve its chip: a splitwise row on
+ * h100-sxm-splitwise (by name and by path) was refused as --hw
+ * a100-sxm-80g "carries no engine 'splitwise'".  Each row is predicted as
+ * validate --hw h100-sxm-splitwise predicts it alone (exact: the same
+ * spec, engine and path). */
+static void row_engine_on_its_own_hw(void **state)
+{
+    (void)state;
+    char csv[64], one[64], cmd[512];
+    static char buf[1 << 16];
+    write_temp(csv, ".csv", "phase,tp,batch,context,tokens,measured_s,model,hw,engine\n"
+                            "decode,2,8,1024,,0.03,llama2-70b,h100-sxm-splitwise,splitwise\n"
+                            "decode,2,8,1024,,0.03,llama2-70b," RL_SRCDIR
+                            "/hw_profiles/h100-sxm-splitwise.lua,splitwise\n");
+    write_temp(one, ".csv", "phase,tp,batch,context,measured_s,model\n"
+                            "decode,2,8,1024,0.03,llama2-70b\n");
+    snprintf(cmd, sizeof cmd, "validate --against %s --hw h100-sxm-splitwise --format json", one);
+    double want = cli_first(cmd, "predicted_s");
+    snprintf(cmd, sizeof cmd, "validate --against %s --hw a100-sxm-80g --format json", csv);
+    cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
+        assert_string_equal(cJSON_GetObjectItem(r, "engine")->valuestring, "splitwise");
+        assert_string_equal(cJSON_GetObjectItem(r, "hw")->valuestring, "h100-sxm-splitwise");
+        assert_true(row_number(j, i, "predicted_s") == want);
+    }
+    cJSON_Delete(j);
+    unlink(csv);
+    unlink(one);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2453,6 +2485,7 @@ int main(void)
         cmocka_unit_test(fitted_only_inside_fit),
         cmocka_unit_test(label_follows_band_in_every_command),
         cmocka_unit_test(row_engine_selects),
+        cmocka_unit_test(row_engine_on_its_own_hw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
