@@ -1395,20 +1395,56 @@ static void csv_hash(const rl_meas *m, char *out, size_t n)
     snprintf(out, n, "fnv1a64:%016llx", m->hash);
 }
 
+/* Row i of rs's key as it was timed (fitted_on.row_keys since tester59
+ * F2): FNV-1a 64 of a scheme tag, phase, tp, batch, pp, ep, context,
+ * tokens, output, the loaded model's name, `engine` (the engine whose
+ * costs time it: fit's saved name, validate's selected engine), the three
+ * resolved dtypes (the command line's where the row gives none) and the
+ * measured time in seconds to 9 significant digits, folded to 32 bits.  So
+ * the spelling of optional columns does not move it: bf16 written out or
+ * left to the default, a model, hw or engine column given or left to the
+ * command line, a static row's tok/s or its measured_s as fit's own CSV
+ * writes it (tester59 F2: those spellings counted 0 of 30 fitted rows).
+ * The chip is not in it: only the profile that serves the row's chip and
+ * its engine's costs are asked (fitted_rows_of). */
+static unsigned int timed_key(const rows *rs, int i, const char *engine)
+{
+    const rl_meas_row *r = rs->row[i];
+    const rl_precision *p = &rs->prec[i];
+    long long nums[8] = {r->phase, r->tp, r->batch, r->pp, r->ep, r->context, r->tokens, r->output};
+    char meas[32];
+    snprintf(meas, sizeof meas, "%.9g", rs->meas_s[i]);
+    unsigned long long h = rl_fnv1a(RL_FNV_BASIS, "timed-key-2", 12);
+    h = rl_fnv1a(h, nums, sizeof nums);
+    const char *str[] = {rs->models[rs->model[i]].name, engine, rl_dtype_name(p->weights),
+                         rl_dtype_name(p->kv), rl_dtype_name(p->compute), meas};
+    for (size_t k = 0; k < sizeof str / sizeof *str; k++)
+        h = rl_fnv1a(h, str[k], strlen(str[k]) + 1);
+    return (unsigned int)(h ^ h >> 32);
+}
+
 /* How many of rs's rows the profile predicting them was fitted on: by
  * the row keys the fit recorded (fitted_on.row_keys: whatever the file's
- * order, comments or other rows, tester23 F1); with none recorded (older
- * profiles), all rows when its fitted_on.hash is the CSV m's, else none.
- * In-sample rows' errors are the fit's own (tester19 F5). */
+ * order, comments or other rows, tester23 F1), each row's timed_key (its
+ * engine the one selected on the profile), or its cells' key
+ * (rl_meas_row_key), which profiles saved before tester59 F2 recorded, so
+ * they count the rows they did (a chance match of a 32-bit key of the
+ * other scheme: about 1 in 4e9 per key pair); with none recorded (older
+ * profiles still), all rows when its fitted_on.hash is the CSV m's, else
+ * none.  In-sample rows' errors are the fit's own (tester19 F5). */
 static int fitted_rows_of(const rows *rs, const rl_meas *m)
 {
     char hash[32];
     int n = 0;
     csv_hash(m, hash, sizeof hash);
     for (int i = 0; i < rs->n; i++) {
-        const rl_engine_costs *c = &rs->hws[rs->hw[i]].engine_costs;
-        if (c->present && (c->nrow_keys > 0 ? rl_ec_fitted_row(c, rl_meas_row_key(rs->row[i]))
-                                            : !strcmp(c->hash, hash)))
+        const rl_hw *h = &rs->hws[rs->hw[i]];
+        const rl_engine_costs *c = &h->engine_costs;
+        const rl_serving_engine *g = rl_engines_selected(&h->engines);
+        if (c->present && (c->nrow_keys > 0
+                               ? rl_ec_fitted_row(c, timed_key(rs, i, g ? g->name : "")) ||
+                                     rl_ec_fitted_row(c, rl_meas_row_key(rs->row[i]))
+                               : !strcmp(c->hash, hash)))
             n++;
     }
     return n;
@@ -2466,7 +2502,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     rl_ec_class_bands(logr, cls, rs.n, &c);
     unsigned int *keys = (unsigned int *)cls; /* rs.n ints, free again */
     for (int i = 0; i < rs.n; i++)
-        keys[i] = rl_meas_row_key(rs.row[i]);
+        keys[i] = timed_key(&rs, i, saved_as);
     rl_ec_set_row_keys(&c, keys, rs.n);
     free(cls);
     c.band_p5 = rl_fit_bound(logr, rs.n, 0.05);

@@ -114,8 +114,10 @@ unsigned long long rl_fnv1a(unsigned long long h, const void *data, size_t n);
  * context, tokens, output, model, hw, engine, weights, kv, compute) and its
  * measured value, folded to 32 bits.  Equal rows key alike wherever they
  * stand in a file and whatever else the file holds (comments, order, line
- * endings): a fit records its rows' keys (fitted_on.row_keys) and validate
- * counts a CSV's rows that were fitted on (tester23 F1). */
+ * endings).  Fits before tester59 F2 recorded these keys
+ * (fitted_on.row_keys), which validate still matches; fits now record the
+ * row as timed (e2e.c timed_key: resolved model, engine and dtypes), which
+ * does not move with how optional cells are spelled. */
 unsigned int rl_meas_row_key(const rl_meas_row *r);
 
 /* The engine row r's engine cell names, "" for none: "none" is what
