@@ -2168,8 +2168,27 @@ static void add_name(char *list, size_t cap, const char *name)
  * else the fitted rows' 'engine' column when they all name one; else the
  * CSV's name without directory and extension, [A-Za-z0-9_.-] kept and at
  * most 31 characters (an engine's name, engines.h), "fitted" when none is
- * left or the CSV came through a pipe or stdin (no file name: /dev/fd/63
- * would name it "63"). */
+ * left or the CSV came through a pipe or stdin, however spelled (-,
+ * /dev/stdin, /dev/fd/N, a pipe: no file name; /dev/fd/63 would name it
+ * "63"). */
+/* Whether path names stdin or an open descriptor rather than a file:
+ * /dev/stdin, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N (tester59 F3: fit
+ * /dev/fd/0 < runs.csv named its engine "0", /dev/stdin "stdin", while a
+ * pipe or - said "fitted"; a redirect from a file is no pipe, so m->piped
+ * did not tell). */
+static int names_a_descriptor(const char *path)
+{
+    if (strcmp(path, "/dev/stdin") == 0 || strncmp(path, "/dev/fd/", 8) == 0 ||
+        strncmp(path, "/proc/self/fd/", 14) == 0)
+        return 1;
+    if (strncmp(path, "/proc/", 6) != 0)
+        return 0;
+    const char *p = path + 6;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return p > path + 6 && strncmp(p, "/fd/", 4) == 0;
+}
+
 static void engine_name(const rl_meas *m, const rows *rs, const char *given, char *out, size_t n)
 {
     const char *col = rs->n ? rs->row[0]->engine : "";
@@ -2182,7 +2201,7 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
         if (isalnum((unsigned char)*p) || strchr("_.-", *p))
             out[k++] = *p;
     out[k] = '\0';
-    if (given || *col || !k || m->piped)
+    if (given || *col || !k || m->piped || names_a_descriptor(m->path))
         snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
 }
 

@@ -635,8 +635,8 @@ const rl_command RL_COMMANDS[] = {
     {"fit", rl_cli_fit, NULL, FIT, NULL, 1,
      "Fit a serving engine's costs to end-to-end benchmark results; save a profile.\n"
      "FILE.csv (a file, or a pipe read once: <(...), /dev/stdin, or - for stdin, which key\n"
-     "  file and messages call stdin; a pipe has no file name to name the saved costs by:\n"
-     "  'fitted' unless named): a header line, one row per measured configuration\n"
+     "  file and messages call stdin; a pipe, -, /dev/stdin or /dev/fd/N has no file name to\n"
+     "  name the saved costs by: 'fitted' unless named): a header line, one row per measured configuration\n"
      "  (repeats allowed; fields\n"
      "  may be quoted as RFC 4180 says, as --format csv and spreadsheets write them):\n"
      "  phase (decode|prefill|static), tp, batch; decode: context, measured_s (one step);\n"

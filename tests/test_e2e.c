@@ -1643,6 +1643,34 @@ static void fit_saves_any_file_name(void **state)
     rmdir(dir);
 }
 
+/* tester59 F3: every spelling of stdin names the fitted costs alike,
+ * "fitted" (no file's name): /dev/fd/0 < file named them "0", /dev/stdin
+ * "stdin", while - and a pipe said "fitted". */
+static void fit_names_stdin_alike(void **state)
+{
+    (void)state;
+    static const char *const path[] = {"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"};
+    static const char *const feed[] = {"< " EXCERPT, "< /dev/null cat " EXCERPT " |"};
+    char cmd[1024];
+    static char buf[1 << 17];
+    for (int f = 0; f < 2; f++)
+        for (size_t i = 0; i < sizeof path / sizeof *path; i++) {
+            /* run_cli runs RL_BIN ARGS: the feed goes after the arguments */
+            if (f == 0)
+                snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama2-70b --set "
+                         "model.max_context=16384 --format json %s", path[i], feed[f]);
+            else
+                snprintf(cmd, sizeof cmd, "--version >/dev/null; %s " RL_BIN " fit %s --hw "
+                         "h100-sxm --model llama2-70b --set model.max_context=16384 --format json",
+                         feed[f], path[i]);
+            cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+            const char *e = cJSON_GetObjectItem(j, "engine")->valuestring;
+            if (strcmp(e, "fitted") != 0)
+                fail_msg("%s: engine '%s', want 'fitted'", cmd, e);
+            cJSON_Delete(j);
+        }
+}
+
 /* The fit_warning of fitting llama2-70b on EXCERPT's rows that `awk_keep`
  * keeps (awk over its fields), or NULL when the fit warns of nothing. */
 static char *fit_warning_of(const char *awk_keep)
@@ -2479,6 +2507,7 @@ int main(void)
         cmocka_unit_test(fit_refuses_file_engine),
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
+        cmocka_unit_test(fit_names_stdin_alike),
         cmocka_unit_test(refit_keeps_profile_name),
         cmocka_unit_test(few_configurations_warn),
         cmocka_unit_test(harness_can_fail),
