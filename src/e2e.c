@@ -1707,7 +1707,11 @@ static int sd_unbounded(double v, double sd, double lo, double hi)
            sd > RL_FIT_SD_UNIDENTIFIED * (hi - lo);
 }
 
-static cJSON *param_json(const rl_fit_result *f, int p)
+static int phase_param(int ph, int p);
+
+/* Parameter p of fit f as fit prints it; missing: the phase no row has a
+ * step of (missing_phase), whose parameters are not fitted, else -1. */
+static cJSON *param_json(const rl_fit_result *f, int p, int missing)
 {
     cJSON *o = cJSON_CreateObject();
     int eff = rl_ec_is_eff((rl_ec_param)p);
@@ -1723,7 +1727,10 @@ static cJSON *param_json(const rl_fit_result *f, int p)
         snprintf(beyond, sizeof beyond, "sd beyond %gx its %s", RL_FIT_SD_UNIDENTIFIED,
                  v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v) ? "value" : "range");
     char status[256];
-    if (loose && f->absorber[p] >= 0)
+    if (missing >= 0 && phase_param(missing, p)) /* tester59 F4: no row of its phase */
+        snprintf(status, sizeof status, "not fitted: no %s row (held at its start value)",
+                 missing ? "prefill" : "decode");
+    else if (loose && f->absorber[p] >= 0)
         snprintf(status, sizeof status, "not identifiable (%s): %s absorbs it", beyond,
                  rl_ec_name((rl_ec_param)f->absorber[p]));
     else if (loose)
@@ -2268,28 +2275,65 @@ static int check_saved_engine(const rl_hw *base, const char *engine, char *err, 
  * size), so both must be fitted: rows with no prefill step leave
  * prefill_step_s, prefill_seq_s and prefill_comm_eff at their start values
  * (tester finding: decode-only rows gave a 22x too slow TTFT with a +-2%
- * band), rows with no decode step likewise decode's.  0 when some row has a
- * step of each phase (static rows have both), else -1 with err naming the
- * phase; nothing is written. */
-static int check_both_phases(const rl_meas *m, const rows *rs, char *err, size_t errlen)
+ * band), rows with no decode step likewise decode's.  The phase (0 decode,
+ * 1 prefill) no row has a step of, else -1 (static rows have both). */
+static int missing_phase(const rows *rs)
 {
     int seen[2] = {0, 0};
     for (int i = 0; i < rs->n; i++)
         for (int k = 0; k < rs->t[i].n; k++)
             seen[rs->t[i].step[k].prefill] = 1;
-    for (int ph = 0; ph < 2; ph++)
-        if (!seen[ph]) {
-            snprintf(err, errlen, "%s: no row has a %s step, so %s cannot be fitted and a saved "
-                     "profile would time every %s by start values; add %s or static rows "
-                     "(without --save, fit still prints the %s fit); nothing written", m->path,
-                     ph ? "prefill" : "decode",
-                     ph ? "prefill_step_s, prefill_seq_s and prefill_comm_eff"
-                        : "decode_step_s, decode_seq_s and comm_eff",
-                     ph ? "prefill (TTFT)" : "decode step (TPOT)", ph ? "prefill" : "decode",
-                     ph ? "decode" : "prefill");
-            return -1;
-        }
-    return 0;
+    return !seen[0] ? 0 : !seen[1] ? 1 : -1;
+}
+
+/* The parameters only phase ph's steps pin (missing_phase). */
+static int phase_param(int ph, int p)
+{
+    return ph ? p == RL_EC_PREFILL_STEP || p == RL_EC_PREFILL_SEQ || p == RL_EC_PREFILL_COMM
+              : p == RL_EC_DECODE_STEP || p == RL_EC_DECODE_SEQ || p == RL_EC_COMM;
+}
+
+/* Why no row of phase ph leaves its costs unfitted, into out[n]. */
+static void phase_reason(int ph, char *out, size_t n)
+{
+    snprintf(out, n, "no row has a %s step, so %s cannot be fitted (held at their start values) "
+             "and a saved profile would time every %s by start values", ph ? "prefill" : "decode",
+             ph ? "prefill_step_s, prefill_seq_s and prefill_comm_eff"
+                : "decode_step_s, decode_seq_s and comm_eff",
+             ph ? "prefill (TTFT)" : "decode step (TPOT)");
+}
+
+/* --save refuses a fit missing a phase (missing_phase): 0, or -1 with err
+ * naming the phase; nothing is written. */
+static int check_both_phases(const rl_meas *m, const rows *rs, char *err, size_t errlen)
+{
+    int ph = missing_phase(rs);
+    if (ph < 0)
+        return 0;
+    char why[512];
+    phase_reason(ph, why, sizeof why);
+    snprintf(err, errlen, "%s: %s; add %s or static rows (without --save, fit still prints the "
+             "%s fit); nothing written", m->path, why, ph ? "prefill" : "decode",
+             ph ? "decode" : "prefill");
+    return -1;
+}
+
+/* Without --save a fit missing a phase runs, and says so (tester59 F4: a
+ * decode-only fit printed band_prefill_p10/p90, decode's residuals
+ * borrowed, and the prefill costs at their start values, unwarned): the
+ * reason --save gives, appended to out[n] at *k (fit_warning, on stderr);
+ * those parameters' status reads "not fitted" (param_json). */
+static void missing_phase_warning(int ph, char *out, size_t n, size_t *k)
+{
+    if (ph < 0)
+        return;
+    char why[512];
+    phase_reason(ph, why, sizeof why);
+    *k += (size_t)snprintf(out + *k, *k < n ? n - *k : 0, "%s%s; band_%s_p10 and band_%s_p90 are "
+                           "%s rows' residuals borrowed, no %s error (--save refuses this fit)",
+                           *k ? "; " : "", why, ph ? "prefill" : "decode",
+                           ph ? "prefill" : "decode", ph ? "the decode" : "the prefill",
+                           ph ? "prefill" : "decode");
 }
 
 /* A band that is no sample of the fit's error says so (tester18 F6: two
@@ -2606,9 +2650,11 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                                 "the rule of thumb (1 + octaves outside) widens the band");
     cJSON *params = cJSON_AddArrayToObject(res, "parameters");
     for (int p = 0; p < RL_EC_N; p++)
-        cJSON_AddItemToArray(params, param_json(&fr, p));
+        cJSON_AddItemToArray(params, param_json(&fr, p, missing_phase(&rs)));
     char misfit[2048]; /* every warning of misfit_warning and few_configs_warning */
     misfit_warning(&fr, &c, &rs, err_fit, misfit, sizeof misfit);
+    size_t mk = strlen(misfit);
+    missing_phase_warning(missing_phase(&rs), misfit, sizeof misfit, &mk);
     if (*misfit)
         cJSON_AddStringToObject(res, "fit_warning", misfit);
     cJSON_AddItemToObject(res, "rows", rows_arr);

@@ -1466,7 +1466,9 @@ static void absurd_sd_not_printed(void **state)
 
 /* fit with o->save refused, err naming `why`, the profile not written;
  * then the same fit without --save runs. */
-static void refused_then_fitted(const rl_meas *m, rl_e2e_opts *o, const char *why)
+/* fit with o->save refused for `why`, nothing written; then the fit
+ * without --save, returned. */
+static cJSON *refused_then_fit(const rl_meas *m, rl_e2e_opts *o, const char *why)
 {
     char err[1024];
     assert_null(rl_e2e_fit(m, o, err, sizeof err));
@@ -1478,7 +1480,12 @@ static void refused_then_fitted(const rl_meas *m, rl_e2e_opts *o, const char *wh
     cJSON *res = rl_e2e_fit(m, o, err, sizeof err);
     if (!res)
         fail_msg("%s", err);
-    cJSON_Delete(res);
+    return res;
+}
+
+static void refused_then_fitted(const rl_meas *m, rl_e2e_opts *o, const char *why)
+{
+    cJSON_Delete(refused_then_fit(m, o, why));
 }
 
 /* Tester finding 3 (fixB): `fit --engine vllm --save` on h100-sxm, whose
@@ -1547,7 +1554,34 @@ static void fit_needs_both_phases(void **state)
         rl_e2e_opts o = {.model = "llama2-70b", .hw = "h100-sxm", .engine = "splitwise",
                          .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {1, 0},
                          .folds = 5, .band_lo = 0.1, .band_hi = 0.9, .save = path};
-        refused_then_fitted(&m, &o, missing[k]);
+        /* tester59 F4: without --save the fit warns the same reason
+         * (fit_warning, on stderr) and its phase's parameters read "not
+         * fitted" (they were "not identifiable (held)" beside a borrowed
+         * band_prefill_p10/p90, unwarned) */
+        cJSON *res = refused_then_fit(&m, &o, missing[k]);
+        const cJSON *w = cJSON_GetObjectItem(res, "fit_warning");
+        assert_true(cJSON_IsString(w));
+        if (!strstr(w->valuestring, missing[k]) ||
+            !strstr(w->valuestring, k ? "band_decode_p10 and band_decode_p90 are the prefill rows' "
+                                        "residuals borrowed"
+                                      : "band_prefill_p10 and band_prefill_p90 are the decode rows' "
+                                        "residuals borrowed"))
+            fail_msg("fit_warning: %s", w->valuestring);
+        int unfitted = 0;
+        const cJSON *par;
+        cJSON_ArrayForEach(par, cJSON_GetObjectItem(res, "parameters")) {
+            const char *st = cJSON_GetObjectItem(par, "status")->valuestring;
+            const char *name = cJSON_GetObjectItem(par, "parameter")->valuestring;
+            /* the three the --save refusal names: the missing phase's */
+            int mine = k ? !strcmp(name, "decode_step_s") || !strcmp(name, "decode_seq_s") ||
+                               !strcmp(name, "comm_eff")
+                         : !strcmp(name, "prefill_step_s") || !strcmp(name, "prefill_seq_s") ||
+                               !strcmp(name, "prefill_comm_eff");
+            assert_int_equal(strncmp(st, "not fitted: no ", 15) == 0, mine);
+            unfitted += mine;
+        }
+        assert_int_equal(unfitted, 3);
+        cJSON_Delete(res);
         rl_measure_free(&m);
         unlink(csv);
     }
