@@ -3096,6 +3096,17 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
     rl_e2e_fitted_label(result, h, m->name, p, chips, 1);
+    /* a retimed row's own mode is the run's (tester59 F7: prefill --hw
+     * FIT.lua read fitted while each row read estimated, the label its op
+     * list's table share gave before the fitted costs timed it; its
+     * provenance and table_time_share still say which kernel sources the op
+     * list drew on); a row with a prefix keeps its op-list time and mode */
+    const char *run_mode = cJSON_GetStringValue(cJSON_GetObjectItem(result, "mode"));
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
+        if (run_mode && cJSON_IsString(cJSON_GetObjectItem(row, "mode")) &&
+            !(prefill && get_number(row, "prefix") > 0))
+            set_string(row, "mode", run_mode);
+    }
     char how[320], label[512];
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(c, prefill, "the chips", label,

@@ -2332,6 +2332,14 @@ static void label_follows_band_in_every_command(void **state)
             int banded = cJSON_GetObjectItem(j, "no_band") == NULL;
             if (banded != (k == 0) || (strcmp(mode, "fitted") == 0) != banded)
                 fail_msg("%s: mode %s, %s", args, mode, banded ? "banded" : "no band");
+            /* tester59 F7: a row's own mode is the run's (prefill's rows read
+             * estimated, their op list's label, beside a fitted run) */
+            const cJSON *r;
+            cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+                const cJSON *rm = cJSON_GetObjectItem(r, "mode");
+                if (rm && strcmp(rm->valuestring, mode) != 0)
+                    fail_msg("%s: run mode %s, a row's %s", args, mode, rm->valuestring);
+            }
             cJSON_Delete(j);
         }
     cJSON *j = run_cli_json("size --model llama2-70b --hw h100-sxm-splitwise --qps 1 --requests 60 "
