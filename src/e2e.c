@@ -2635,6 +2635,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     add_summary(res, "fit_", err_fit, rs.n);
     cJSON_AddNumberToObject(res, "cv_folds", k);
     add_summary(res, "cv_", err_cv, rs.n);
+    /* tester59 F6: the two sign conventions side by side (values unchanged) */
+    cJSON_AddStringToObject(res, "sign_convention", RL_E2E_SIGN_CONVENTION);
     cJSON_AddNumberToObject(res, "band_p10", c.band_p10);
     cJSON_AddNumberToObject(res, "band_p90", c.band_p90);
     if (c.classed) {

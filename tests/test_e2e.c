@@ -1705,6 +1705,40 @@ static void fit_names_stdin_alike(void **state)
         }
 }
 
+/* tester59 F6: fit states its two sign conventions (values unchanged):
+ * cv_error is predicted / measured - 1, the band quantiles ln(measured /
+ * cross-validated prediction).  Checked on the excerpt's fit: the key says
+ * both, and band_decode_p10/p90 are quantiles of -ln(1 + cv_error) over the
+ * decode rows (inside their range, exact ends: rank p (n + 1) never
+ * reaches past them), as fit --help says. */
+static void fit_says_its_signs(void **state)
+{
+    (void)state;
+    use_source_tree();
+    cJSON *res = fit_llama2_70b(EXCERPT, NULL);
+    const char *sc = cJSON_GetStringValue(cJSON_GetObjectItem(res, "sign_convention"));
+    assert_non_null(sc);
+    assert_non_null(strstr(sc, "predicted / measured - 1"));
+    assert_non_null(strstr(sc, "ln(measured / cross-validated prediction)"));
+    double lo = INFINITY, hi = -INFINITY;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(res, "rows")) {
+        if (strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "decode") != 0)
+            continue;
+        double q = -log1p(cJSON_GetObjectItem(r, "cv_error")->valuedouble);
+        lo = fmin(lo, q);
+        hi = fmax(hi, q);
+    }
+    double p10 = cJSON_GetObjectItem(res, "band_decode_p10")->valuedouble;
+    double p90 = cJSON_GetObjectItem(res, "band_decode_p90")->valuedouble;
+    if (!(lo <= p10 && p10 < p90 && p90 <= hi))
+        fail_msg("band_decode p10 %g p90 %g outside -ln(1 + cv_error) [%g, %g]", p10, p90, lo, hi);
+    cJSON_Delete(res);
+    static char buf[1 << 16];
+    assert_int_equal(run_cli("fit --help", buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "the band_* quantiles are ln(measured/predicted)"));
+}
+
 /* The fit_warning of fitting llama2-70b on EXCERPT's rows that `awk_keep`
  * keeps (awk over its fields), or NULL when the fit warns of nothing. */
 static char *fit_warning_of(const char *awk_keep)
@@ -2553,6 +2587,7 @@ int main(void)
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
         cmocka_unit_test(fit_names_stdin_alike),
+        cmocka_unit_test(fit_says_its_signs),
         cmocka_unit_test(refit_keeps_profile_name),
         cmocka_unit_test(few_configurations_warn),
         cmocka_unit_test(harness_can_fail),
