@@ -615,13 +615,18 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
                      mname ? "hardware" : "model", mname ? "hw" : "model", mname ? "hw" : "model");
             return -1;
         }
+        /* the --hw profile is asked whether it serves the row's chip with no
+         * engine selected, and the row's engine resolved on the spec that
+         * times it: the profile when it serves the chip, else the row's own
+         * hw (tester59 F1: a splitwise row on h100-sxm-splitwise was refused
+         * as --hw a100-sxm-80g "carries no engine 'splitwise'") */
         int ci = chip_index(rs, hname, o, r, m, *r->hw != 0, err, errlen);
         int mi = ci < 0 ? -1 : spec_index(rs, 0, mname, o, r, m, *r->model != 0, err, errlen);
-        int pi = mi < 0 || !o->hw ? -1 : spec_index(rs, 1, o->hw, o, r, m, 0, err, errlen);
+        int pi = mi < 0 || !o->hw ? -1 : chip_index(rs, o->hw, o, r, m, 0, err, errlen);
         if (mi < 0 || (o->hw && pi < 0))
             return -1;
         int hi = pi >= 0 && serves(&rs->hws[pi], &rs->hws[ci])
-                     ? pi
+                     ? spec_index(rs, 1, o->hw, o, r, m, 0, err, errlen)
                      : spec_index(rs, 1, hname, o, r, m, *r->hw != 0, err, errlen);
         if (hi < 0)
             return -1;
@@ -1233,18 +1238,25 @@ static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, r
              "datasheet peaks, no overheads)", mod->name, h->name, r->tp, r->ep, r->pp);
     /* tester53 F4: in the row's own column and units (a static row's
      * measured_s, the whole run, as a decode row's: review45) */
+    /* tester59 F8: the threshold applied is said, the floor x 0.9 (the
+     * message quoted the floor, 0.06666 s, while 0.061 s was accepted) */
+    double slack = 100 * (1 - RL_E2E_FLOOR_MARGIN); /* per cent */
     if (r->phase == RL_MEAS_STATIC && !r->measured_s_given) {
         double gpus = (double)(r->tp * r->ep * r->pp);
-        snprintf(err, errlen, "%s:%d: measured_tok_s_per_gpu %.4g tokens/s per GPU is above the "
-                 "roofline ceiling of %.4g tokens/s per GPU %s: not a throughput of that "
-                 "configuration (batch x output tokens / (time x GPUs) expected; check the units "
-                 "and the row's shape)", m->path, r->line, r->measured,
-                 (double)r->batch * (double)r->output / (f * gpus), config);
+        double ceil_tok = (double)r->batch * (double)r->output / (f * gpus);
+        snprintf(err, errlen, "%s:%d: measured_tok_s_per_gpu %.4g tokens/s per GPU is above "
+                 "%.4g tokens/s per GPU (the roofline ceiling of %.4g tokens/s per GPU %s / %g: "
+                 "a time %.0f%% under the floor is allowed for timer noise of a row at it): not "
+                 "a throughput of that configuration (batch x output tokens / (time x GPUs) "
+                 "expected; check the units and the row's shape)", m->path, r->line, r->measured,
+                 ceil_tok / RL_E2E_FLOOR_MARGIN, ceil_tok, config, RL_E2E_FLOOR_MARGIN, slack);
         return -1;
     }
-    snprintf(err, errlen, "%s:%d: measured %.4g s is below the roofline floor of %.4g s %s: not a "
-             "timing of that configuration (seconds expected; check the units and the row's "
-             "shape)", m->path, r->line, rl_meas_time(r), f, config);
+    snprintf(err, errlen, "%s:%d: measured %.4g s is below %.4g s (%g x the roofline floor of "
+             "%.4g s %s: %.0f%% under the floor is allowed for timer noise of a row at it): not "
+             "a timing of that configuration (seconds expected; check the units and the row's "
+             "shape)", m->path, r->line, rl_meas_time(r), RL_E2E_FLOOR_MARGIN * f,
+             RL_E2E_FLOOR_MARGIN, f, config, slack);
     return -1;
 }
 
@@ -1390,20 +1402,56 @@ static void csv_hash(const rl_meas *m, char *out, size_t n)
     snprintf(out, n, "fnv1a64:%016llx", m->hash);
 }
 
+/* Row i of rs's key as it was timed (fitted_on.row_keys since tester59
+ * F2): FNV-1a 64 of a scheme tag, phase, tp, batch, pp, ep, context,
+ * tokens, output, the loaded model's name, `engine` (the engine whose
+ * costs time it: fit's saved name, validate's selected engine), the three
+ * resolved dtypes (the command line's where the row gives none) and the
+ * measured time in seconds to 9 significant digits, folded to 32 bits.  So
+ * the spelling of optional columns does not move it: bf16 written out or
+ * left to the default, a model, hw or engine column given or left to the
+ * command line, a static row's tok/s or its measured_s as fit's own CSV
+ * writes it (tester59 F2: those spellings counted 0 of 30 fitted rows).
+ * The chip is not in it: only the profile that serves the row's chip and
+ * its engine's costs are asked (fitted_rows_of). */
+static unsigned int timed_key(const rows *rs, int i, const char *engine)
+{
+    const rl_meas_row *r = rs->row[i];
+    const rl_precision *p = &rs->prec[i];
+    long long nums[8] = {r->phase, r->tp, r->batch, r->pp, r->ep, r->context, r->tokens, r->output};
+    char meas[32];
+    snprintf(meas, sizeof meas, "%.9g", rs->meas_s[i]);
+    unsigned long long h = rl_fnv1a(RL_FNV_BASIS, "timed-key-2", 12);
+    h = rl_fnv1a(h, nums, sizeof nums);
+    const char *str[] = {rs->models[rs->model[i]].name, engine, rl_dtype_name(p->weights),
+                         rl_dtype_name(p->kv), rl_dtype_name(p->compute), meas};
+    for (size_t k = 0; k < sizeof str / sizeof *str; k++)
+        h = rl_fnv1a(h, str[k], strlen(str[k]) + 1);
+    return (unsigned int)(h ^ h >> 32);
+}
+
 /* How many of rs's rows the profile predicting them was fitted on: by
  * the row keys the fit recorded (fitted_on.row_keys: whatever the file's
- * order, comments or other rows, tester23 F1); with none recorded (older
- * profiles), all rows when its fitted_on.hash is the CSV m's, else none.
- * In-sample rows' errors are the fit's own (tester19 F5). */
+ * order, comments or other rows, tester23 F1), each row's timed_key (its
+ * engine the one selected on the profile), or its cells' key
+ * (rl_meas_row_key), which profiles saved before tester59 F2 recorded, so
+ * they count the rows they did (a chance match of a 32-bit key of the
+ * other scheme: about 1 in 4e9 per key pair); with none recorded (older
+ * profiles still), all rows when its fitted_on.hash is the CSV m's, else
+ * none.  In-sample rows' errors are the fit's own (tester19 F5). */
 static int fitted_rows_of(const rows *rs, const rl_meas *m)
 {
     char hash[32];
     int n = 0;
     csv_hash(m, hash, sizeof hash);
     for (int i = 0; i < rs->n; i++) {
-        const rl_engine_costs *c = &rs->hws[rs->hw[i]].engine_costs;
-        if (c->present && (c->nrow_keys > 0 ? rl_ec_fitted_row(c, rl_meas_row_key(rs->row[i]))
-                                            : !strcmp(c->hash, hash)))
+        const rl_hw *h = &rs->hws[rs->hw[i]];
+        const rl_engine_costs *c = &h->engine_costs;
+        const rl_serving_engine *g = rl_engines_selected(&h->engines);
+        if (c->present && (c->nrow_keys > 0
+                               ? rl_ec_fitted_row(c, timed_key(rs, i, g ? g->name : "")) ||
+                                     rl_ec_fitted_row(c, rl_meas_row_key(rs->row[i]))
+                               : !strcmp(c->hash, hash)))
             n++;
     }
     return n;
@@ -1666,7 +1714,11 @@ static int sd_unbounded(double v, double sd, double lo, double hi)
            sd > RL_FIT_SD_UNIDENTIFIED * (hi - lo);
 }
 
-static cJSON *param_json(const rl_fit_result *f, int p)
+static int phase_param(int ph, int p);
+
+/* Parameter p of fit f as fit prints it; missing: the phase no row has a
+ * step of (missing_phase), whose parameters are not fitted, else -1. */
+static cJSON *param_json(const rl_fit_result *f, int p, int missing)
 {
     cJSON *o = cJSON_CreateObject();
     int eff = rl_ec_is_eff((rl_ec_param)p);
@@ -1682,7 +1734,10 @@ static cJSON *param_json(const rl_fit_result *f, int p)
         snprintf(beyond, sizeof beyond, "sd beyond %gx its %s", RL_FIT_SD_UNIDENTIFIED,
                  v != 0 && sd > RL_FIT_SD_UNIDENTIFIED * fabs(v) ? "value" : "range");
     char status[256];
-    if (loose && f->absorber[p] >= 0)
+    if (missing >= 0 && phase_param(missing, p)) /* tester59 F4: no row of its phase */
+        snprintf(status, sizeof status, "not fitted: no %s row (held at its start value)",
+                 missing ? "prefill" : "decode");
+    else if (loose && f->absorber[p] >= 0)
         snprintf(status, sizeof status, "not identifiable (%s): %s absorbs it", beyond,
                  rl_ec_name((rl_ec_param)f->absorber[p]));
     else if (loose)
@@ -2127,8 +2182,27 @@ static void add_name(char *list, size_t cap, const char *name)
  * else the fitted rows' 'engine' column when they all name one; else the
  * CSV's name without directory and extension, [A-Za-z0-9_.-] kept and at
  * most 31 characters (an engine's name, engines.h), "fitted" when none is
- * left or the CSV came through a pipe or stdin (no file name: /dev/fd/63
- * would name it "63"). */
+ * left or the CSV came through a pipe or stdin, however spelled (-,
+ * /dev/stdin, /dev/fd/N, a pipe: no file name; /dev/fd/63 would name it
+ * "63"). */
+/* Whether path names stdin or an open descriptor rather than a file:
+ * /dev/stdin, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N (tester59 F3: fit
+ * /dev/fd/0 < runs.csv named its engine "0", /dev/stdin "stdin", while a
+ * pipe or - said "fitted"; a redirect from a file is no pipe, so m->piped
+ * did not tell). */
+static int names_a_descriptor(const char *path)
+{
+    if (strcmp(path, "/dev/stdin") == 0 || strncmp(path, "/dev/fd/", 8) == 0 ||
+        strncmp(path, "/proc/self/fd/", 14) == 0)
+        return 1;
+    if (strncmp(path, "/proc/", 6) != 0)
+        return 0;
+    const char *p = path + 6;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return p > path + 6 && strncmp(p, "/fd/", 4) == 0;
+}
+
 static void engine_name(const rl_meas *m, const rows *rs, const char *given, char *out, size_t n)
 {
     const char *col = rs->n ? rs->row[0]->engine : "";
@@ -2141,7 +2215,7 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
         if (isalnum((unsigned char)*p) || strchr("_.-", *p))
             out[k++] = *p;
     out[k] = '\0';
-    if (given || *col || !k || m->piped)
+    if (given || *col || !k || m->piped || names_a_descriptor(m->path))
         snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
 }
 
@@ -2208,28 +2282,65 @@ static int check_saved_engine(const rl_hw *base, const char *engine, char *err, 
  * size), so both must be fitted: rows with no prefill step leave
  * prefill_step_s, prefill_seq_s and prefill_comm_eff at their start values
  * (tester finding: decode-only rows gave a 22x too slow TTFT with a +-2%
- * band), rows with no decode step likewise decode's.  0 when some row has a
- * step of each phase (static rows have both), else -1 with err naming the
- * phase; nothing is written. */
-static int check_both_phases(const rl_meas *m, const rows *rs, char *err, size_t errlen)
+ * band), rows with no decode step likewise decode's.  The phase (0 decode,
+ * 1 prefill) no row has a step of, else -1 (static rows have both). */
+static int missing_phase(const rows *rs)
 {
     int seen[2] = {0, 0};
     for (int i = 0; i < rs->n; i++)
         for (int k = 0; k < rs->t[i].n; k++)
             seen[rs->t[i].step[k].prefill] = 1;
-    for (int ph = 0; ph < 2; ph++)
-        if (!seen[ph]) {
-            snprintf(err, errlen, "%s: no row has a %s step, so %s cannot be fitted and a saved "
-                     "profile would time every %s by start values; add %s or static rows "
-                     "(without --save, fit still prints the %s fit); nothing written", m->path,
-                     ph ? "prefill" : "decode",
-                     ph ? "prefill_step_s, prefill_seq_s and prefill_comm_eff"
-                        : "decode_step_s, decode_seq_s and comm_eff",
-                     ph ? "prefill (TTFT)" : "decode step (TPOT)", ph ? "prefill" : "decode",
-                     ph ? "decode" : "prefill");
-            return -1;
-        }
-    return 0;
+    return !seen[0] ? 0 : !seen[1] ? 1 : -1;
+}
+
+/* The parameters only phase ph's steps pin (missing_phase). */
+static int phase_param(int ph, int p)
+{
+    return ph ? p == RL_EC_PREFILL_STEP || p == RL_EC_PREFILL_SEQ || p == RL_EC_PREFILL_COMM
+              : p == RL_EC_DECODE_STEP || p == RL_EC_DECODE_SEQ || p == RL_EC_COMM;
+}
+
+/* Why no row of phase ph leaves its costs unfitted, into out[n]. */
+static void phase_reason(int ph, char *out, size_t n)
+{
+    snprintf(out, n, "no row has a %s step, so %s cannot be fitted (held at their start values) "
+             "and a saved profile would time every %s by start values", ph ? "prefill" : "decode",
+             ph ? "prefill_step_s, prefill_seq_s and prefill_comm_eff"
+                : "decode_step_s, decode_seq_s and comm_eff",
+             ph ? "prefill (TTFT)" : "decode step (TPOT)");
+}
+
+/* --save refuses a fit missing a phase (missing_phase): 0, or -1 with err
+ * naming the phase; nothing is written. */
+static int check_both_phases(const rl_meas *m, const rows *rs, char *err, size_t errlen)
+{
+    int ph = missing_phase(rs);
+    if (ph < 0)
+        return 0;
+    char why[512];
+    phase_reason(ph, why, sizeof why);
+    snprintf(err, errlen, "%s: %s; add %s or static rows (without --save, fit still prints the "
+             "%s fit); nothing written", m->path, why, ph ? "prefill" : "decode",
+             ph ? "decode" : "prefill");
+    return -1;
+}
+
+/* Without --save a fit missing a phase runs, and says so (tester59 F4: a
+ * decode-only fit printed band_prefill_p10/p90, decode's residuals
+ * borrowed, and the prefill costs at their start values, unwarned): the
+ * reason --save gives, appended to out[n] at *k (fit_warning, on stderr);
+ * those parameters' status reads "not fitted" (param_json). */
+static void missing_phase_warning(int ph, char *out, size_t n, size_t *k)
+{
+    if (ph < 0)
+        return;
+    char why[512];
+    phase_reason(ph, why, sizeof why);
+    *k += (size_t)snprintf(out + *k, *k < n ? n - *k : 0, "%s%s; band_%s_p10 and band_%s_p90 are "
+                           "%s rows' residuals borrowed, no %s error (--save refuses this fit)",
+                           *k ? "; " : "", why, ph ? "prefill" : "decode",
+                           ph ? "prefill" : "decode", ph ? "the decode" : "the prefill",
+                           ph ? "prefill" : "decode");
 }
 
 /* A band that is no sample of the fit's error says so (tester18 F6: two
@@ -2461,7 +2572,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     rl_ec_class_bands(logr, cls, rs.n, &c);
     unsigned int *keys = (unsigned int *)cls; /* rs.n ints, free again */
     for (int i = 0; i < rs.n; i++)
-        keys[i] = rl_meas_row_key(rs.row[i]);
+        keys[i] = timed_key(&rs, i, saved_as);
     rl_ec_set_row_keys(&c, keys, rs.n);
     free(cls);
     c.band_p5 = rl_fit_bound(logr, rs.n, 0.05);
@@ -2528,6 +2639,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     add_summary(res, "fit_", err_fit, rs.n);
     cJSON_AddNumberToObject(res, "cv_folds", k);
     add_summary(res, "cv_", err_cv, rs.n);
+    /* tester59 F6: the two sign conventions side by side (values unchanged) */
+    cJSON_AddStringToObject(res, "sign_convention", RL_E2E_SIGN_CONVENTION);
     cJSON_AddNumberToObject(res, "band_p10", c.band_p10);
     cJSON_AddNumberToObject(res, "band_p90", c.band_p90);
     if (c.classed) {
@@ -2550,9 +2663,11 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                                 "the rule of thumb (1 + octaves outside) widens the band");
     cJSON *params = cJSON_AddArrayToObject(res, "parameters");
     for (int p = 0; p < RL_EC_N; p++)
-        cJSON_AddItemToArray(params, param_json(&fr, p));
+        cJSON_AddItemToArray(params, param_json(&fr, p, missing_phase(&rs)));
     char misfit[2048]; /* every warning of misfit_warning and few_configs_warning */
     misfit_warning(&fr, &c, &rs, err_fit, misfit, sizeof misfit);
+    size_t mk = strlen(misfit);
+    missing_phase_warning(missing_phase(&rs), misfit, sizeof misfit, &mk);
     if (*misfit)
         cJSON_AddStringToObject(res, "fit_warning", misfit);
     cJSON_AddItemToObject(res, "rows", rows_arr);
@@ -2985,6 +3100,17 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     if (mode && cJSON_IsString(mode))
         snprintf(was, sizeof was, "%s", mode->valuestring);
     rl_e2e_fitted_label(result, h, m->name, p, chips, 1);
+    /* a retimed row's own mode is the run's (tester59 F7: prefill --hw
+     * FIT.lua read fitted while each row read estimated, the label its op
+     * list's table share gave before the fitted costs timed it; its
+     * provenance and table_time_share still say which kernel sources the op
+     * list drew on); a row with a prefix keeps its op-list time and mode */
+    const char *run_mode = cJSON_GetStringValue(cJSON_GetObjectItem(result, "mode"));
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
+        if (run_mode && cJSON_IsString(cJSON_GetObjectItem(row, "mode")) &&
+            !(prefill && get_number(row, "prefix") > 0))
+            set_string(row, "mode", run_mode);
+    }
     char how[320], label[512];
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(c, prefill, "the chips", label,

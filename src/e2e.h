@@ -137,6 +137,15 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
  * NULL with err set; nothing is written on error. */
 cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errlen);
 
+/* fit's two sign conventions (its result key sign_convention, fit --help,
+ * docs/model.md): errors are relative, quantiles logarithmic, of opposite
+ * sign (tester59 F6: residual -0.03 and band_p10 +0.03 describe one row). */
+#define RL_E2E_SIGN_CONVENTION                                                                     \
+    "residual, cv_error and the fit_/cv_ error figures (bias included) are predicted / measured "  \
+    "- 1 (positive: predicted slower than measured); the band_ quantiles are ln(measured / "       \
+    "cross-validated prediction) (positive: measured slower), so a row of cv_error e lies at "     \
+    "-ln(1 + e) in the band"
+
 #endif
 
 /* One serving step under h's engine_costs (E): the step `c` (ops.h: its

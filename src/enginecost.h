@@ -198,7 +198,8 @@ typedef struct {
      * of thumb (rl_ec_band); "" (profiles from before): every axis */
     char widen_axes[64];
     char file[256], hash[32], date[32];
-    /* the fitted rows' keys (measure.h rl_meas_row_key), sorted, distinct
+    /* the fitted rows' keys (e2e.c timed_key; before tester59 F2 measure.h
+     * rl_meas_row_key, which validate still matches), sorted, distinct
      * (fitted_on.row_keys, hex words); nrow_keys 0: not recorded (a profile
      * from before, or a fit of more than RL_EC_ROW_KEYS distinct rows):
      * validate then knows in-sample only by the file's hash */

@@ -30,6 +30,13 @@
  * 5e5 tokens/s; 1e7 leaves 20x. */
 static const double MEAS_RANGE[2][2] = {{1e-7, 1e5}, {1e-6, 1e7}};
 
+/* A static row may give both measured_s (the whole run) and
+ * measured_tok_s_per_gpu; they must agree within 1% (our choice: roofline's
+ * own CSVs write both at 17 significant digits, a spreadsheet at 6 or
+ * more, both far inside it, while a row whose two cells time different
+ * runs is wrong by more). */
+#define MEAS_BOTH_TOL 0.01
+
 enum {
     C_PHASE, C_TP, C_BATCH, C_CONTEXT, C_TOKENS, C_OUTPUT, C_MEASURED_S, C_TOK_S,
     C_MODEL, C_HW, C_ENGINE, C_WEIGHTS, C_KV, C_COMPUTE, C_PP, C_EP, C_KV_SPLIT, C_COUNT
@@ -261,10 +268,30 @@ static int row_measured(ctx *c, char **f, rl_meas_row *r)
     if (needed(c, f, col, r->phase) != 0 ||
         get_measured(c, f, col, MEAS_RANGE[tok][0], MEAS_RANGE[tok][1], &r->measured) != 0)
         return -1;
+    double gpus = (double)(r->tp * r->ep * r->pp), work = (double)r->batch * (double)r->output;
     if (st && !tok) {
         r->measured_s_given = 1;
-        r->measured = (double)r->batch * (double)r->output /
-                      (r->measured * (double)(r->tp * r->ep * r->pp));
+        r->measured = work / (r->measured * gpus);
+    }
+    /* tester59 F5: a static row giving both measurements, which disagree,
+     * was read by one of them in silence (measured_s 99 beside 700 tok/s
+     * per GPU, 1.463 s): they must agree within MEAS_BOTH_TOL */
+    double s;
+    if (st && tok && has_cell(c, f, C_MEASURED_S)) {
+        if (get_measured(c, f, C_MEASURED_S, MEAS_RANGE[0][0], MEAS_RANGE[0][1], &s) != 0)
+            return -1;
+        double implied = work / (r->measured * gpus);
+        if (fabs(s / implied - 1) > MEAS_BOTH_TOL) {
+            snprintf(c->err, c->errlen, "%s:%d: column 'measured_s' (column %d) and column "
+                     "'measured_tok_s_per_gpu' (column %d) disagree: measured_s %.64s s, while "
+                     "measured_tok_s_per_gpu %.64s gives batch x output / (tok/s x GPUs) = "
+                     "%lld x %lld / (%.64s x %.0f) = %.4g s (%+.1f%%, more than the %.0f%% "
+                     "allowed); give one of them, or both agreeing", c->path, c->line,
+                     c->idx[C_MEASURED_S] + 1, c->idx[C_TOK_S] + 1, f[c->idx[C_MEASURED_S]],
+                     f[c->idx[C_TOK_S]], r->batch, r->output, f[c->idx[C_TOK_S]], gpus, implied,
+                     100 * (s / implied - 1), 100 * MEAS_BOTH_TOL);
+            return -1;
+        }
     }
     return 0;
 }

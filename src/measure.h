@@ -16,7 +16,9 @@
  *   measured_s   decode: one step; prefill: the prefill of the whole batch
  *   measured_tok_s_per_gpu   static: batch * output tokens / (time * GPUs); a static
  *                row without it may give measured_s, the whole run's time (validate's
- *                rows write that), read as batch * output / (measured_s * GPUs)
+ *                rows write that), read as batch * output / (measured_s * GPUs); a row
+ *                giving both is refused unless they agree within 1% (measure.c
+ *                MEAS_BOTH_TOL; tester59 F5), measured_tok_s_per_gpu then read
  *   model hw engine weights kv compute pp ep   optional: override the command line
  *                (pp: pipeline stages, ep: expert-parallel groups, each a
  *                positive integer, 1 when absent or empty; the row's GPUs
@@ -112,8 +114,10 @@ unsigned long long rl_fnv1a(unsigned long long h, const void *data, size_t n);
  * context, tokens, output, model, hw, engine, weights, kv, compute) and its
  * measured value, folded to 32 bits.  Equal rows key alike wherever they
  * stand in a file and whatever else the file holds (comments, order, line
- * endings): a fit records its rows' keys (fitted_on.row_keys) and validate
- * counts a CSV's rows that were fitted on (tester23 F1). */
+ * endings).  Fits before tester59 F2 recorded these keys
+ * (fitted_on.row_keys), which validate still matches; fits now record the
+ * row as timed (e2e.c timed_key: resolved model, engine and dtypes), which
+ * does not move with how optional cells are spelled. */
 unsigned int rl_meas_row_key(const rl_meas_row *r);
 
 /* The engine row r's engine cell names, "" for none: "none" is what

@@ -4,6 +4,8 @@
 
 #include "cli.h"
 #include "collfit.h"
+#include "enginecost.h"
+#include "measure.h"
 #include "number.h"
 #include "report.h"
 #include "spec.h"
@@ -5428,6 +5430,58 @@ static void fit_rows_in_sample(const char *dir)
                          : run_json(cmd);
         assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")), i == 0);
         assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, in_rows[i]);
+        cJSON_Delete(v);
+    }
+    /* tester59 F2: the same 47 rows spelled otherwise are the fitted rows
+     * (the keys of their cells counted 0): the dtypes written out as the
+     * defaults (bf16), the hw column left to --hw, fit's own --format csv
+     * (its rows carry model, hw, engine, dtypes, kv_split) */
+    snprintf(cmd, sizeof cmd, "f=%s; awk -F, '/^#/ {print; next} /^phase/ {print $0 \",weights,kv,"
+             "compute\"; next} {print $0 \",bf16,bf16,bf16\"}' $f > %s/spelled.csv && cut -d, "
+             "-f1,3- $f | grep -v '^#' > %s/nohw.csv && " RL_BIN " fit $f --hw h100-sxm --model "
+             "llama2-70b --set model.max_context=16384 --format csv > %s/own.csv 2>/dev/null",
+             RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv", dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const char *const spelled[] = {"spelled", "nohw", "own"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "validate --against %s/%s.csv --hw %s/p.lua --model llama2-70b "
+                 "--set model.max_context=16384 --format json", dir, spelled[i], dir);
+        cJSON *v = run_json_noted(cmd, "warning: the profile was fitted on these very rows");
+        if (cJSON_GetObjectItem(v, "in_sample_rows")->valueint != 47)
+            fail_msg("%s: in_sample_rows %d, want 47", cmd,
+                     cJSON_GetObjectItem(v, "in_sample_rows")->valueint);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")));
+        cJSON_Delete(v);
+    }
+    /* a profile saved before tester59 F2 recorded its rows' cell keys
+     * (rl_meas_row_key): its row_keys replaced by those, it still counts
+     * its 47 rows, and by the cells only (the spelled-out file: 0) */
+    rl_meas m;
+    char err[512];
+    assert_int_equal(rl_measure_read(RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv", &m, err,
+                                     sizeof err), 0);
+    unsigned int keys[64];
+    assert_true(m.n <= 64);
+    for (int i = 0; i < m.n; i++)
+        keys[i] = rl_meas_row_key(&m.row[i]);
+    rl_engine_costs c = rl_engine_costs_ideal();
+    rl_ec_set_row_keys(&c, keys, m.n);
+    rl_measure_free(&m);
+    char hex[64 * 9 + 1] = "";
+    for (int i = 0, k = 0; i < c.nrow_keys; i++)
+        k += snprintf(hex + k, sizeof hex - (size_t)k, "%s%08x", i ? " " : "", c.row_keys[i]);
+    snprintf(cmd, sizeof cmd, "sed 's/row_keys = \"[0-9a-f ]*\"/row_keys = \"%s\"/' %s/p.lua > "
+             "%s/cells.lua && ! cmp -s %s/p.lua %s/cells.lua", hex, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const char *const old_csv[] = {RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv", "spelled"};
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, i ? "%s/%s.csv" : "%.0s%s", dir, old_csv[i]);
+        snprintf(cmd, sizeof cmd, "validate --against %s --hw %s/cells.lua --model llama2-70b "
+                 "--set model.max_context=16384 --format json", path, dir);
+        cJSON *v = i ? run_json(cmd)
+                     : run_json_noted(cmd, "warning: the profile was fitted on these very rows");
+        assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, i ? 0 : 47);
         cJSON_Delete(v);
     }
 }

@@ -172,6 +172,13 @@ static void validate_rows_read_back(void **state)
                                &m, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, ":2: column 'kv_split' (column 6): expected batch, seq or replicate"));
+    /* tester59 F5: both measurements agreeing within 1% are read, tok/s the
+     * one used: 0.7350 s against 8 x 128 / (700 x 2) = 0.73143 s, +0.49% */
+    assert_int_equal(read_text("phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu\n"
+                               "static,2,8,512,128,0.7350,700\n", &m, err, sizeof err),
+                     0);
+    assert_rel(m.row[0].measured, 700, 1e-15);
+    rl_measure_free(&m);
 }
 
 /* audit31 finding 4: pp and ep rows are read (before: refused "not
@@ -267,6 +274,18 @@ static void errors_name_line_and_column(void **state)
         {"phase,tp,batch,tokens,output,tok_s\nstatic,2,8,512,128,300\n",
          ":2: a static row needs measured_tok_s_per_gpu or measured_s (the whole run's time): "
          "measured_tok_s_per_gpu not in the header, measured_s not in the header; not read: "},
+        /* tester59 F5: both measurements of a static row, disagreeing: 8 x 128 /
+         * (700 x 2) = 0.7314 s against measured_s 99 was read by one, unsaid */
+        {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu\nstatic,2,8,512,128,99,700\n",
+         ":2: column 'measured_s' (column 6) and column 'measured_tok_s_per_gpu' (column 7) "
+         "disagree: measured_s 99 s, while measured_tok_s_per_gpu 700 gives batch x output / "
+         "(tok/s x GPUs) = 8 x 128 / (700 x 2) = 0.7314 s (+13435.2%, more than the 1% allowed)"},
+        /* 1.1% apart: outside the 1% tolerance */
+        {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu\nstatic,2,8,512,128,0.7395,700\n",
+         "(+1.1%, more than the 1% allowed)"},
+        /* a measured_s out of range beside a good tok/s is still refused */
+        {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu\nstatic,2,8,512,128,1e9,700\n",
+         ":2: column 'measured_s' (column 6): 1e9 is outside the physical range"},
         {"\xEF\xBB\xBF\xEF\xBB\xBFphase,tp,batch\n", ":1: column 'phase': missing from the header (required; not read: '\xEF\xBB\xBFphase')"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
