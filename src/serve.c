@@ -2467,7 +2467,15 @@ static void select_kth(double *v, long long n, long long k)
     }
 }
 
+/* rl_serve_pcts; with p99_only (not sorted) the p99 alone, p90 and p50 0. */
+static long long pcts_of(double *v, long long n, rl_pcts *p, int sorted, int p99_only);
+
 long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted)
+{
+    return pcts_of(v, n, p, sorted, 0);
+}
+
+static long long pcts_of(double *v, long long n, rl_pcts *p, int sorted, int p99_only)
 {
     long long m = 0;
     double sum = 0;
@@ -2485,7 +2493,7 @@ long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted)
         qsort(v, (size_t)m, sizeof *v, rl_cmp_double);
     double q[3] = {0.99, 0.9, 0.5}, *o[3] = {&p->p99, &p->p90, &p->p50};
     long long hi = m;
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < (p99_only && !sorted ? 1 : 3); j++) {
         long long k = (long long)ceil(q[j] * (double)m);
         k = (k < 1 ? 1 : k) - 1;
         if (!sorted)
@@ -3094,10 +3102,13 @@ static void percentiles(sim *S, rl_serve_result *out)
 {
     const rl_serve_config *c = S->c;
     long long n = S->n;
-    rl_serve_pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
-    rl_serve_pcts(S->ttft_svc, n, &out->ttft_service, 0);
+    int v = c->verdict_pcts; /* the e2e figures in full: settle_time sums e2e_s in the
+                                order the selections leave it */
+    pcts_of(out->ttft_s, n, &out->ttft, c->keep_requests, v);
+    if (!v)
+        rl_serve_pcts(S->ttft_svc, n, &out->ttft_service, 0);
     itl_pcts(S, &out->itl);
-    rl_serve_pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
+    pcts_of(out->tpot_s, n, &out->tpot, c->keep_requests, v);
     rl_serve_pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
     out->e2e_settle_s = settle_time(out->e2e_s, out->e2e.n, RL_SERVE_SETTLE);
     if (c->keep_requests) /* sorted again for the CDF */
@@ -3937,6 +3948,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     c.keep_requests = 0;
     c.stop_when_missed = 1; /* only the verdict counts */
     c.no_itl = 1;
+    c.verdict_pcts = 1;
     int rc;
     search_end end;
     int how = SEARCH_LOCATE;

@@ -434,6 +434,11 @@ typedef struct {
                                all 0): runs read for their verdict or latencies other than
                                ITL (the capacity search, size), which then skip a histogram
                                update per decode step; nothing else changes */
+    int verdict_pcts;       /* 1: of the latency percentiles only those a capacity
+                               verdict reads (serve.c run_scaled: TTFT and TPOT p99, the
+                               e2e figures); ttft_service and the TTFT and TPOT p50 and
+                               p90 read 0 (rl_serve_capacity's runs: their selections
+                               were 3.4% of the README's size search at 200 req/s) */
     int every_step;         /* 1: every step end an event of its own, the reference the
                                decode runs are tested against (serve.c plan_run: the same
                                per-request latencies, step counts and KV figures; the
