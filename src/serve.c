@@ -302,8 +302,8 @@ static size_t terms_bytes(void)
 
 /* Step costs' terms mappings, freed by the ones before (free_dense) and
  * kept for the next, up to RL_TERM_SPARES of them: `size` makes and frees
- * a step cost per configuration (pools of 4, band edges), and mapping 36
- * MiB afresh made the kernel zero every huge page again as it was touched
+ * a step cost per configuration (pools of RL_SERVE_KEPT_COSTS, band
+ * edges), and mapping 36 MiB afresh made the kernel zero every huge page again as it was touched
  * (perf on the README's size search at 20 req/s: clear_page_erms under
  * span_terms, 5.8% of its CPU).  One spare left every cost of a full pool
  * but one to a fresh mapping (h34speed: 23 step costs and 4.1% of the CPU

@@ -167,8 +167,16 @@ typedef struct {
 } rl_ops_term_slot;
 
 /* Step costs `size` keeps alive at once (size.c simulate_plans, band_rows);
- * serve.c keeps as many spare terms mappings (review41 F6: one figure). */
-#define RL_SERVE_KEPT_COSTS 4
+ * serve.c keeps as many spare terms mappings (review41 F6: one figure).
+ * Each mapping the search makes is memory the system zeroes when first
+ * touched, which on the shared 2-core VM cost about 0.1 s per 36 MiB
+ * mapping (the first run of each of the 4 step costs of the README's size
+ * search at 20 req/s took 0.11-0.13 s against 0.02 s for a later cost's
+ * first run on a kept mapping): 3 costs instead of 4, the README's search
+ * 4.24 -> 4.12 CPU s at 20 req/s and no change past the noise at 200 (2
+ * costs: 4.22 -> 4.13 s at 20, 18.29 -> 18.44 s at 200, its pools
+ * rebuilding more step costs); the same results (a cost is a cache). */
+#define RL_SERVE_KEPT_COSTS 3
 
 /* Slots per span in rl_ops_cost.terms (152 bytes each): 2^14 (2.4 MiB) for
  * the spans keyed by a count (HEAD, TAIL, SEQS), 2^16 (9.5 MiB) for
