@@ -302,8 +302,8 @@ static size_t terms_bytes(void)
 
 /* Step costs' terms mappings, freed by the ones before (free_dense) and
  * kept for the next, up to RL_TERM_SPARES of them: `size` makes and frees
- * a step cost per configuration (pools of 4, band edges), and mapping 36
- * MiB afresh made the kernel zero every huge page again as it was touched
+ * a step cost per configuration (pools of RL_SERVE_KEPT_COSTS, band
+ * edges), and mapping 36 MiB afresh made the kernel zero every huge page again as it was touched
  * (perf on the README's size search at 20 req/s: clear_page_erms under
  * span_terms, 5.8% of its CPU).  One spare left every cost of a full pool
  * but one to a fresh mapping (h34speed: 23 step costs and 4.1% of the CPU
@@ -1201,6 +1201,7 @@ typedef struct {
     int *rh[2], nused[2]; /* per pool (1: disagg's decode pool): replicas that got a
                              request, always the pool's first ones (route), and
                              their heap by (outstanding, id) */
+    long long *rk[2];     /* per pool: the outstanding count of each rh slot's replica */
     event *ev;
     long long nev;
     int ev_hole; /* ev[0] was popped and not yet refilled (ev_pop, ev_push) */
@@ -1260,9 +1261,12 @@ typedef struct {
  * end keeps its heap index in evpos (cut_run moves it earlier). */
 static int ev_before(const event *a, const event *b)
 {
-    if (a->t != b->t)
-        return a->t < b->t;
-    return a->kind != b->kind ? a->kind < b->kind : a->id < b->id;
+    /* one expression, not a branch per key, so that ev_down picks the lesser
+     * child without a jump the times mispredict (ev_down: 9% of the README's
+     * size search at 200 req/s); a NAN time is never before (run_events
+     * refuses one) */
+    return (a->t < b->t) |
+           ((a->t == b->t) & ((a->kind < b->kind) | ((a->kind == b->kind) & (a->id < b->id))));
 }
 
 static void ev_place(sim *S, long long i, event e)
@@ -1293,8 +1297,8 @@ static void ev_down(sim *S, long long i, event e)
         long long c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && ev_before(&S->ev[c + 1], &S->ev[c]))
-            c++;
+        if (c + 1 < n)
+            c += ev_before(&S->ev[c + 1], &S->ev[c]);
         if (!ev_before(&S->ev[c], &e))
             break;
         ev_place(S, i, S->ev[c]);
@@ -1723,15 +1727,20 @@ static double leave_decode(sim *S, replica *r, int i)
  * top is the scan's pick among them.  A request costs O(log used
  * replicas), whatever the number idle (tester16 F8: a scan of 1e5
  * replicas per arrival ran for minutes). */
-static int rh_before(const sim *S, int a, int b)
+static int rh_before(long long oa, int a, long long ob, int b)
 {
-    long long oa = S->r[a].outstanding, ob = S->r[b].outstanding;
     return oa != ob ? oa < ob : a < b;
 }
 
-static void rh_place(sim *S, int pool, int i, int j)
+/* Replica j, with `out` outstanding, at slot i of its pool's heap: each
+ * slot keeps its replica's count beside the id (S->rk), so a sift compares
+ * two slots without reading the replicas (rh_fix: 7.3% of the README's
+ * size search at 200 req/s, most of it the replicas' counts read at each
+ * level). */
+static void rh_place(sim *S, int pool, int i, int j, long long out)
 {
     S->rh[pool][i] = j;
+    S->rk[pool][i] = out;
     S->r[j].rpos = i;
 }
 
@@ -1744,23 +1753,24 @@ static int pool_of(const sim *S, int j)
 static void rh_fix(sim *S, int j)
 {
     int pool = pool_of(S, j), *h = S->rh[pool], n = S->nused[pool];
+    long long *k = S->rk[pool], oj = S->r[j].outstanding;
     int i = S->r[j].rpos;
-    while (i > 0 && rh_before(S, j, h[(i - 1) / 2])) {
-        rh_place(S, pool, i, h[(i - 1) / 2]);
+    while (i > 0 && rh_before(oj, j, k[(i - 1) / 2], h[(i - 1) / 2])) {
+        rh_place(S, pool, i, h[(i - 1) / 2], k[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
     for (;;) {
         int c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && rh_before(S, h[c + 1], h[c]))
-            c++;
-        if (!rh_before(S, h[c], j))
+        if (c + 1 < n)
+            c += rh_before(k[c + 1], h[c + 1], k[c], h[c]); /* the lesser child */
+        if (!rh_before(k[c], h[c], oj, j))
             break;
-        rh_place(S, pool, i, h[c]);
+        rh_place(S, pool, i, h[c], k[c]);
         i = c;
     }
-    rh_place(S, pool, i, j);
+    rh_place(S, pool, i, j, oj);
 }
 
 /* One request more (+1) or less (-1) outstanding at replica r. */
@@ -1782,7 +1792,8 @@ static int route(sim *S, int first, int count, int pool)
             : used < count && (top < 0 || S->r[top].outstanding > 0) ? first + used : top;
     if (j >= first + used) {
         S->nused[pool]++; /* before its buffers: sim_free frees what was allocated */
-        rh_place(S, pool, used, j); /* a leaf: the count below places it (rh_fix) */
+        rh_place(S, pool, used, j, S->r[j].outstanding); /* a leaf: the count below places
+                                                             it (rh_fix) */
         if (alloc_replica(S, j) != 0) {
             S->oom = 1;
             return -1;
@@ -2456,7 +2467,15 @@ static void select_kth(double *v, long long n, long long k)
     }
 }
 
+/* rl_serve_pcts; with p99_only (not sorted) the p99 alone, p90 and p50 0. */
+static long long pcts_of(double *v, long long n, rl_pcts *p, int sorted, int p99_only);
+
 long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted)
+{
+    return pcts_of(v, n, p, sorted, 0);
+}
+
+static long long pcts_of(double *v, long long n, rl_pcts *p, int sorted, int p99_only)
 {
     long long m = 0;
     double sum = 0;
@@ -2474,7 +2493,7 @@ long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted)
         qsort(v, (size_t)m, sizeof *v, rl_cmp_double);
     double q[3] = {0.99, 0.9, 0.5}, *o[3] = {&p->p99, &p->p90, &p->p50};
     long long hi = m;
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < (p99_only && !sorted ? 1 : 3); j++) {
         long long k = (long long)ceil(q[j] * (double)m);
         k = (k < 1 ? 1 : k) - 1;
         if (!sorted)
@@ -2591,6 +2610,7 @@ static void sim_free(sim *S)
     free(S->r);
     free(S->start);
     free(S->rh[0]);
+    free(S->rk[0]);
     free(S->s);
     free(S->ev);
     free(S->plen);
@@ -2691,6 +2711,7 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     S->r = calloc((size_t)S->nr, sizeof *S->r);
     S->start = malloc((size_t)S->nr * sizeof *S->start);
     S->rh[0] = malloc((size_t)S->nr * sizeof *S->rh[0]);
+    S->rk[0] = malloc((size_t)S->nr * sizeof *S->rk[0]);
     S->ev = malloc((size_t)(n + S->nr) * sizeof *S->ev);
     S->kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
     out->ttft_s = malloc((size_t)n * sizeof(double));
@@ -2701,7 +2722,7 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     out->kv_t = malloc((size_t)(S->kvcap + 1) * sizeof(double));
     out->kv_frac = malloc((size_t)(S->kvcap + 1) * sizeof(double));
     S->plen = calloc((size_t)S->nprefix + 1, sizeof *S->plen);
-    if (!S->s || !S->r || !S->start || !S->rh[0] || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
+    if (!S->s || !S->r || !S->start || !S->rh[0] || !S->rk[0] || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
         !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
         return -1;
     if (S->nprefill > 0) {
@@ -2724,6 +2745,7 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
         S->link_bw = c->net_bw * fmin(1, (double)c->replicas / S->nprefill);
     }
     S->rh[1] = S->rh[0] + S->nprefill; /* replicas are set up on their first request (route) */
+    S->rk[1] = S->rk[0] + S->nprefill;
     for (long long i = 0; i < n; i++) {
         if ((i & 0xffff) == 0 && rl_interrupted())
             break; /* rl_serve_run says so before any event (1e7 requests: a second here) */
@@ -3080,10 +3102,13 @@ static void percentiles(sim *S, rl_serve_result *out)
 {
     const rl_serve_config *c = S->c;
     long long n = S->n;
-    rl_serve_pcts(out->ttft_s, n, &out->ttft, c->keep_requests);
-    rl_serve_pcts(S->ttft_svc, n, &out->ttft_service, 0);
+    int v = c->verdict_pcts; /* the e2e figures in full: settle_time sums e2e_s in the
+                                order the selections leave it */
+    pcts_of(out->ttft_s, n, &out->ttft, c->keep_requests, v);
+    if (!v)
+        rl_serve_pcts(S->ttft_svc, n, &out->ttft_service, 0);
     itl_pcts(S, &out->itl);
-    rl_serve_pcts(out->tpot_s, n, &out->tpot, c->keep_requests);
+    pcts_of(out->tpot_s, n, &out->tpot, c->keep_requests, v);
     rl_serve_pcts(out->e2e_s, n, &out->e2e, c->keep_requests);
     out->e2e_settle_s = settle_time(out->e2e_s, out->e2e.n, RL_SERVE_SETTLE);
     if (c->keep_requests) /* sorted again for the CDF */
@@ -3923,6 +3948,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     c.keep_requests = 0;
     c.stop_when_missed = 1; /* only the verdict counts */
     c.no_itl = 1;
+    c.verdict_pcts = 1;
     int rc;
     search_end end;
     int how = SEARCH_LOCATE;

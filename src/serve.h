@@ -167,8 +167,16 @@ typedef struct {
 } rl_ops_term_slot;
 
 /* Step costs `size` keeps alive at once (size.c simulate_plans, band_rows);
- * serve.c keeps as many spare terms mappings (review41 F6: one figure). */
-#define RL_SERVE_KEPT_COSTS 4
+ * serve.c keeps as many spare terms mappings (review41 F6: one figure).
+ * Each mapping the search makes is memory the system zeroes when first
+ * touched, which on the shared 2-core VM cost about 0.1 s per 36 MiB
+ * mapping (the first run of each of the 4 step costs of the README's size
+ * search at 20 req/s took 0.11-0.13 s against 0.02 s for a later cost's
+ * first run on a kept mapping): 3 costs instead of 4, the README's search
+ * 4.24 -> 4.12 CPU s at 20 req/s and no change past the noise at 200 (2
+ * costs: 4.22 -> 4.13 s at 20, 18.29 -> 18.44 s at 200, its pools
+ * rebuilding more step costs); the same results (a cost is a cache). */
+#define RL_SERVE_KEPT_COSTS 3
 
 /* Slots per span in rl_ops_cost.terms (152 bytes each): 2^14 (2.4 MiB) for
  * the spans keyed by a count (HEAD, TAIL, SEQS), 2^16 (9.5 MiB) for
@@ -434,6 +442,11 @@ typedef struct {
                                all 0): runs read for their verdict or latencies other than
                                ITL (the capacity search, size), which then skip a histogram
                                update per decode step; nothing else changes */
+    int verdict_pcts;       /* 1: of the latency percentiles only those a capacity
+                               verdict reads (serve.c run_scaled: TTFT and TPOT p99, the
+                               e2e figures); ttft_service and the TTFT and TPOT p50 and
+                               p90 read 0 (rl_serve_capacity's runs: their selections
+                               were 3.4% of the README's size search at 200 req/s) */
     int every_step;         /* 1: every step end an event of its own, the reference the
                                decode runs are tested against (serve.c plan_run: the same
                                per-request latencies, step counts and KV figures; the

@@ -833,6 +833,36 @@ static void test_settle_time_closed_form(void **state)
     free(r);
 }
 
+/* verdict_pcts (serve.h: the capacity search's runs): the figures a
+ * verdict reads are those of the full run bit for bit (TTFT and TPOT p99,
+ * every e2e figure, the miss bound and keep-up), the others 0.  The
+ * two-point tail above (400 requests, 1 req/s, 1 ms steps) with targets
+ * given, so that the miss bound is computed; exact equality, no
+ * tolerance: the same run, only fewer selections after it. */
+static void test_verdict_pcts_same_verdict(void **state)
+{
+    fixture *f = *state;
+    rl_step_cost cost = {step_1ms, NULL, 0, 0};
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.slo_ttft = 0.01;
+    c.slo_tpot = 0.002;
+    rl_request *r = two_point_tail(400);
+    char err[256];
+    rl_serve_result a, b;
+    assert_int_equal(rl_serve_run(r, 400, &c, &cost, &cost, &a, err, sizeof err), 0);
+    c.verdict_pcts = 1;
+    assert_int_equal(rl_serve_run(r, 400, &c, &cost, &cost, &b, err, sizeof err), 0);
+    assert_true(a.ttft.p99 == b.ttft.p99 && a.tpot.p99 == b.tpot.p99 && a.tpot.n == b.tpot.n);
+    assert_true(a.e2e.p50 == b.e2e.p50 && a.e2e.p90 == b.e2e.p90 && a.e2e.p99 == b.e2e.p99 &&
+                a.e2e.mean == b.e2e.mean && a.e2e_settle_s == b.e2e_settle_s);
+    assert_true(a.slo_miss_bound == b.slo_miss_bound && a.keep_up == b.keep_up &&
+                a.completed == b.completed);
+    assert_true(a.ttft.p50 > 0 && b.ttft.p50 == 0 && b.ttft_service.p99 == 0 && b.tpot.p90 == 0);
+    rl_serve_result_free(&a);
+    rl_serve_result_free(&b);
+    free(r);
+}
+
 /* Capacity with a heavy tail converges with the run's length (tester14
  * F2a: a disaggregated llama3-8b read 95.2 req/s on 3000 requests of
  * lognormal:300:1 outputs, 76.2 on 12000).  One replica of 64 slots, 1 ms
@@ -3097,6 +3127,7 @@ int main(void)
         cmocka_unit_test(test_capacity_floor_stops_early),
         cmocka_unit_test(test_capacity_scales_with_replicas),
         cmocka_unit_test(test_settle_time_closed_form),
+        cmocka_unit_test(test_verdict_pcts_same_verdict),
         cmocka_unit_test(test_capacity_heavy_tail_converges),
         cmocka_unit_test(test_falls_short_rule),
         cmocka_unit_test(test_heavy_tail_cli),
