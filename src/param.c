@@ -752,6 +752,8 @@ const rl_command RL_COMMANDS[] = {
      "       [--max-seqs B] [--quick (without --profile)]"},
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
      "The presets, one table row each: models, hardware or engines.\n"
+     "preset: the name --model/--hw take (the file name); name: the spec's own name field\n"
+     "(results print it; a file of your own may set another).\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
      "HBM capacity and bandwidth (the table in TFLOP/s and GB/s, as every table shows a\n"
      "rate; CSV and JSON in FLOP/s and bytes/s), and the mode its default engine's runs take (fitted,\n"

@@ -2156,6 +2156,16 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
 
 /* ---- roofline list ------------------------------------------------------ */
 
+/* A list row's names: `preset`, the file name that --model/--hw take, and
+ * `name`, the spec's own name field (what results print), which a user's
+ * file may set otherwise (tester59 #2: hw_profiles/h100-mine.lua listed as
+ * h100-sxm-myeng, which --hw refused). */
+static void add_preset(cJSON *r, const char *preset, const char *name)
+{
+    cJSON_AddStringToObject(r, "preset", preset);
+    cJSON_AddStringToObject(r, "name", name);
+}
+
 static cJSON *list_doc(const char *what, cJSON **rows)
 {
     cJSON *o = cJSON_CreateObject();
@@ -2165,13 +2175,13 @@ static cJSON *list_doc(const char *what, cJSON **rows)
     return o;
 }
 
-cJSON *rl_result_list_models(const rl_model *m, int n)
+cJSON *rl_result_list_models(const rl_model *m, char (*presets)[64], int n)
 {
     cJSON *rows, *o = list_doc("models", &rows);
     for (int i = 0; rows && i < n; i++) {
         rl_params pc = rl_arch_params(&m[i]);
         cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "name", m[i].name);
+        add_preset(r, presets[i], m[i].name);
         cJSON_AddNumberToObject(r, "params", pc.total);
         cJSON_AddNumberToObject(r, "params_active", pc.active);
         add_max_context(r, &m[i]);
@@ -2180,12 +2190,12 @@ cJSON *rl_result_list_models(const rl_model *m, int n)
     return o;
 }
 
-cJSON *rl_result_list_hw(const rl_hw *h, int n)
+cJSON *rl_result_list_hw(const rl_hw *h, char (*presets)[64], int n)
 {
     cJSON *rows, *o = list_doc("hw", &rows);
     for (int i = 0; rows && i < n; i++) {
         cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "name", h[i].name);
+        add_preset(r, presets[i], h[i].name);
         cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
         cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
         /* the capacity in the datasheet's unit: an "80GB" H100 is 80 GiB, which
@@ -2205,14 +2215,15 @@ cJSON *rl_result_list_hw(const rl_hw *h, int n)
 
 /* One row of `list engines`: engine `name`, the presets h[0..n) that carry
  * it (comma-separated, * where it is their default) and a description. */
-static void engine_row(cJSON *rows, const char *name, const rl_hw *h, int n, const char *desc)
+static void engine_row(cJSON *rows, const char *name, const rl_hw *h, char (*presets)[64], int n,
+                       const char *desc)
 {
     char carried[1024] = "";
     for (int i = 0; i < n; i++)
         for (int k = 0; k < h[i].engines.n; k++)
             if (!strcmp(h[i].engines.e[k].name, name))
                 snprintf(carried + strlen(carried), sizeof carried - strlen(carried), "%s%s%s",
-                         carried[0] ? "," : "", h[i].name, k == h[i].engines.def ? "*" : "");
+                         carried[0] ? "," : "", presets[i], k == h[i].engines.def ? "*" : "");
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "name", name);
     cJSON_AddStringToObject(r, "hardware", carried[0] ? carried : "every");
@@ -2220,12 +2231,12 @@ static void engine_row(cJSON *rows, const char *name, const rl_hw *h, int n, con
     cJSON_AddItemToArray(rows, r);
 }
 
-cJSON *rl_result_list_engines(const rl_hw *h, int n)
+cJSON *rl_result_list_engines(const rl_hw *h, char (*presets)[64], int n)
 {
     cJSON *rows, *o = list_doc("engines", &rows);
     if (!rows)
         return o;
-    engine_row(rows, "ideal", h, 0, "the roofline at the profile's peaks (--ideal), on every hardware");
+    engine_row(rows, "ideal", h, presets, 0, "the roofline at the profile's peaks (--ideal), on every hardware");
     /* every engine the presets carry, once, in the order first met (tester4
      * #15: only `ideal` was listed) */
     const char *listed[64];
@@ -2243,8 +2254,8 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n)
             char desc[256];
             snprintf(desc, sizeof desc, "a serving engine's %s (roofline info --hw %s: version, "
                      "source, tables, costs)", e->fitted.present ? "costs fitted by roofline fit"
-                                                                 : "kernel tables", h[i].name);
-            engine_row(rows, name, h, n, desc);
+                                                                 : "kernel tables", presets[i]);
+            engine_row(rows, name, h, presets, n, desc);
         }
     cJSON_AddStringToObject(o, "note",
                             "hardware: the presets that carry each engine (* their default); "

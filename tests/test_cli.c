@@ -5870,6 +5870,47 @@ static void list_names_what_lookup_finds(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester59 #2: list printed each spec's `name` field, not the preset (file)
+ * name that --model/--hw take: a ROOFLINE_DATA holding model/other.lua
+ * named "llama3-8b" inside listed a second llama3-8b, and --model of what
+ * was listed read the shipped one.  Expected: key `preset` "other" beside
+ * name "llama3-8b", and --model other loads.  tester59 #3: a preset of
+ * that folder that does not load is named by its full path (it read
+ * "model/bad.lua", no folder). */
+static void list_names_the_preset(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_listpre_XXXXXX", cmd[1024], want[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir %s/model && cp %s/model/llama3-8b.lua %s/model/other.lua",
+             dir, RL_SRCDIR, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s list models --format json 2>/dev/null", dir, RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    int other = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const char *pre = cJSON_GetStringValue(cJSON_GetObjectItem(r, "preset"));
+        assert_non_null(pre);
+        if (strcmp(pre, "other") == 0) {
+            other++;
+            assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "name")), "llama3-8b");
+        }
+    }
+    cJSON_Delete(j);
+    assert_int_equal(other, 1);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s info --model other >/dev/null 2>&1", dir, RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    snprintf(cmd, sizeof cmd, "echo 'return {name=\"bad\", layers=-1}' > %s/model/bad.lua", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s list models", RL_BIN);
+    snprintf(want, sizeof want, "roofline list: %s/model/bad.lua: field 'layers'", dir);
+    expect_refused_in(dir, cmd, want);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* tester53 F1: a spec in hw_profiles/ that does not load (here not Lua)
  * made `list hw` exit 2 yet print, and --save write, the other rows.
  * Expected: exit 2, the file and the reason on stderr, nothing on stdout
@@ -7367,6 +7408,7 @@ int main(void)
         cmocka_unit_test(blanks_around_numbers),
         cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
+        cmocka_unit_test(list_names_the_preset),
         cmocka_unit_test(list_refuses_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),
