@@ -1553,7 +1553,9 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
  * moot, as simulate says.  0 or -1 (said). */
 static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
 {
-    double reserve = 0;
+    /* simulate's on a fitted engine (tester59 #6: max_batch 260 over the
+     * whole HBM where simulate kept 10% back) */
+    double reserve = rl_memory_step_reserve(m, h, rl_param_default(RL_P_RESERVE));
     if (rl_param_number(o, RL_P_RESERVE_STEP, &reserve) != 0)
         return -1;
     h->hbm_reserve = reserve;

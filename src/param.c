@@ -49,10 +49,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_RESERVE_STEP] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction",
                            0, 0.9, "0", NULL,
-                           "step (its own row of this flag, default 0): HBM kept free of weights "
-                           "and KV where no engine memory rule applies (ideal mode, or a profile "
-                           "without one), as simulate's; 0: seed 000's max batch over the whole "
-                           "HBM (simulate and size keep 0.1)",
+                           "step (its own row of this flag): HBM kept free of weights and KV "
+                           "where no engine memory rule applies, as simulate's; default 0 (seed "
+                           "000's max batch over the whole HBM) in ideal mode or without engines, "
+                           "0.1 as simulate and size keep on a serving engine without a rule (one "
+                           "roofline fit wrote)",
                            NOWHERE, 0},
     /* shard's own rows of --chips and --overlap: it takes no --tp or --pp
      * (it lists tp, ep, sp, pp and 2D plans itself), so the shared text's

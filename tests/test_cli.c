@@ -3704,8 +3704,10 @@ static void kv_split_default_is_the_engines(void **state)
 static void fitted_tp_names_kv_split(void **state)
 {
     (void)state;
+    /* the whole HBM, as derived above (tester59 #6: a fitted engine keeps
+     * simulate's 10% reserve by default now) */
     const char *a = "step --model llama2-70b --hw h100-sxm-splitwise --tp 16 --batch 8,1000 "
-                    "--context 2048 --format json";
+                    "--context 2048 --hbm-reserve 0 --format json";
     static const char *const tail[] = {"", " --kv-split batch"};
     static const double want[] = {921, 1842}, kvc[] = {671088640, 335544320};
     static const char *const split[] = {"replicate", "batch"};
@@ -3747,7 +3749,7 @@ static void fitted_chips_is_tp(void **state)
 {
     (void)state;
     const char *a = "step --model llama2-70b --hw h100-sxm-splitwise --batch 8,1000 "
-                    "--context 2048 --format json ";
+                    "--context 2048 --hbm-reserve 0 --format json ";
     static const char *const how[] = {"--tp 16", "--chips 16", "--chips 16 --tp 16"};
     double t[3];
     for (int k = 0; k < 3; k++) {
@@ -5911,6 +5913,30 @@ static void list_names_the_preset(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester59 #6: a profile `roofline fit` wrote has a serving engine without
+ * a memory rule, and step used the whole HBM (max_batch 260 for llama3-8b
+ * at context 2048 on h100-sxm-splitwise) where simulate kept its 10%
+ * reserve.  Expected: step's max_batch is simulate's KV room over the
+ * context, floor(467291 / 2048) = 228 (exact: both count whole tokens of
+ * 0.9 x 80 GiB less 16.06 GB of weights at 131072 bytes a token). */
+static void step_reserve_as_simulate_on_fitted(void **state)
+{
+    (void)state;
+    char buf[1 << 16];
+    cJSON *j = run_cli_json("simulate --model llama3-8b --hw h100-sxm-splitwise --qps 1 "
+                            "--requests 20 --prompt-len 100 --out-len 10 --format json",
+                            buf, sizeof buf);
+    double kv = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "kv_capacity_tokens_per_replica"));
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-8b --hw h100-sxm-splitwise --context 2048 --format json",
+                     buf, sizeof buf);
+    double mb = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "max_batch"));
+    cJSON_Delete(j);
+    assert_true(kv > 0);
+    if (mb != floor(kv / 2048) || mb != 228)
+        fail_msg("step max_batch %.0f, simulate's KV room %.0f tokens / 2048", mb, kv);
+}
+
 /* tester53 F1: a spec in hw_profiles/ that does not load (here not Lua)
  * made `list hw` exit 2 yet print, and --save write, the other rows.
  * Expected: exit 2, the file and the reason on stderr, nothing on stdout
@@ -7409,6 +7435,7 @@ int main(void)
         cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
         cmocka_unit_test(list_names_the_preset),
+        cmocka_unit_test(step_reserve_as_simulate_on_fitted),
         cmocka_unit_test(list_refuses_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),
