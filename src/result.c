@@ -1981,6 +1981,20 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
         add_size_band(o, c, in->band_wide);
 }
 
+/* The band of row c's key (c->edge index k: add_size_band's order) as
+ * rl_e2e_band_from_runs writes it, the figure within its edges; null ("-"
+ * in the table, its columns in place beside a banded row's) on a row
+ * without a band. */
+static void add_p99_band(cJSON *o, const rl_size_candidate *c, const char *key, int k)
+{
+    double v = cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
+    char name[64];
+    snprintf(name, sizeof name, "%s_low", key);
+    add_number_or_null(o, name, fmin(c->edge[0][k], v), c->banded);
+    snprintf(name, sizeof name, "%s_high", key);
+    add_number_or_null(o, name, fmax(c->edge[1][k], v), c->banded);
+}
+
 /* One `size` row: the configuration, its cost and latencies; with `detail`
  * the configuration's fields and more metrics. */
 static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
@@ -1994,10 +2008,20 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     cJSON_AddStringToObject(o, "config", label);
     const keyed main[] = {
         {"chips_total", (double)c->chips_total}, {"cost", c->cost_per_hour},
-        {"ttft_p99_s", c->ttft_p99},
     };
     add_numbers(o, main, sizeof main / sizeof main[0]);
+    /* the table (no detail) shows the cost per token and the p99s' bands
+     * beside them too, as the report and JSON have them (tester59 #4: the
+     * table dropped them) */
+    if (!detail)
+        add_number_or_null(o, "usd_per_mtok", c->usd_per_mtok,
+                           in->hw[c->hw].price_per_chip_hour > 0);
+    cJSON_AddNumberToObject(o, "ttft_p99_s", c->ttft_p99);
+    if (!detail && in->calibrated) /* an ideal search has no band at all */
+        add_p99_band(o, c, "ttft_p99_s", 1);
     add_number_or_null(o, "tpot_p99_s", c->tpot_p99, !c->no_tpot); /* as simulate (tester19 F4) */
+    if (!detail && in->calibrated && !c->no_tpot)
+        add_p99_band(o, c, "tpot_p99_s", 3);
     const keyed rates[] = {
         {"e2e_p50_s", c->e2e_p50}, {"out_tokens_per_s", c->out_tokens_per_s},
         /* each as simulate names it (tester12 #3: out_tokens_per_s was the

@@ -1965,6 +1965,34 @@ static void test_report_command_verbatim(void **state)
     assert_null(strstr(out, "a\\|b"));
 }
 
+/* tester59 #4: `size --format table` left out the bands and the cost per
+ * million tokens that JSON, CSV and the report have.  Expected: the table's
+ * header names usd_per_mtok and the p99s' band edges, and each row's edges
+ * hold its p99 (the same numbers as JSON's ttft_p99_s_low/high, in ms). */
+static void test_table_shows_bands(void **state)
+{
+    (void)state;
+    static char tbl[1 << 16];
+    const char *args = "size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                       "--out-len 10 --ttft-p99 1 --tpot-p99 0.05 --max-chips 1 --requests 50";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --format table", args);
+    assert_int_equal(run_cli(cmd, tbl, sizeof tbl), 0);
+    const char *keys[] = {"usd_per_mtok", "ttft_p99_ms_low", "ttft_p99_ms_high",
+                          "tpot_p99_ms_low", "tpot_p99_ms_high"};
+    for (int k = 0; k < 5; k++)
+        if (!strstr(tbl, keys[k]))
+            fail_msg("table lacks %s: %s", keys[k], tbl);
+    snprintf(cmd, sizeof cmd, "%s --format json", args);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    double lo = cJSON_GetNumberValue(cJSON_GetObjectItem(r, "ttft_p99_s_low")),
+           v = cJSON_GetNumberValue(cJSON_GetObjectItem(r, "ttft_p99_s")),
+           hi = cJSON_GetNumberValue(cJSON_GetObjectItem(r, "ttft_p99_s_high"));
+    assert_true(lo <= v && v <= hi && lo < hi);
+    cJSON_Delete(j);
+}
+
 /* review29 M4: a fitted profile's mode line read "communication 1.00 of
  * peak" although comm_eff is held at 1 (not fitted: the fit cannot split
  * it from tp_excess) and scales the chip's measured NCCL tables, not a
@@ -2556,6 +2584,7 @@ int main(void)
         cmocka_unit_test(test_html_in_chromium),
         cmocka_unit_test(test_report_kv_pool_is_json),
         cmocka_unit_test(test_disagg_pools_trimmed),
+        cmocka_unit_test(test_table_shows_bands),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
