@@ -1965,6 +1965,23 @@ static void test_report_command_verbatim(void **state)
     assert_null(strstr(out, "a\\|b"));
 }
 
+/* tester59 #5: the report's hardware line read "network 50.0 GB/s per
+ * chip" for h100-sxm, the scale-out figure, while NVLink carries a
+ * replica's TP collectives.  Expected: both links with what crosses each;
+ * h100-sxm.lua: 18 links x 25 GB/s = 450 GB/s one-way (NVLink 4's 900 GB/s
+ * both ways), domains of 8 chips, net_bw 50 GB/s (exact text). */
+static void test_report_names_both_links(void **state)
+{
+    (void)state;
+    size_report("size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 --out-len 10 "
+                "--ttft-p99 1 --tpot-p99 0.05 --max-chips 1 --requests 50");
+    if (!strstr(out, "scale-up (switch, the chip-to-chip links: NVLink) 450.0 GB/s one-way per "
+                     "chip (18 links x 25.0 GB/s) within a domain of 8 chips, carrying the "
+                     "collectives of a replica's chips inside one domain; scale-out network "
+                     "50.0 GB/s per chip between domains"))
+        fail_msg("hardware line: %s", strstr(out, "h100-sxm: 80 GiB") ? strstr(out, "h100-sxm: 80 GiB") : out);
+}
+
 /* tester59 #4: `size --format table` left out the bands and the cost per
  * million tokens that JSON, CSV and the report have.  Expected: the table's
  * header names usd_per_mtok and the p99s' band edges, and each row's edges
@@ -2584,6 +2601,7 @@ int main(void)
         cmocka_unit_test(test_html_in_chromium),
         cmocka_unit_test(test_report_kv_pool_is_json),
         cmocka_unit_test(test_disagg_pools_trimmed),
+        cmocka_unit_test(test_report_names_both_links),
         cmocka_unit_test(test_table_shows_bands),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
