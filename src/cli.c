@@ -1553,7 +1553,9 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
  * moot, as simulate says.  0 or -1 (said). */
 static int step_reserve(const rl_opts *o, const rl_model *m, rl_hw *h)
 {
-    double reserve = 0;
+    /* simulate's on a fitted engine (tester59 #6: max_batch 260 over the
+     * whole HBM where simulate kept 10% back) */
+    double reserve = rl_memory_step_reserve(m, h, rl_param_default(RL_P_RESERVE));
     if (rl_param_number(o, RL_P_RESERVE_STEP, &reserve) != 0)
         return -1;
     h->hbm_reserve = reserve;
@@ -4359,14 +4361,14 @@ int rl_cli_validate_serve(rl_opts *o)
 }
 
 /* Load every preset of kind into specs[cap] (elements of `size` bytes)
- * with `load`; a preset that does not load is said (its file and why).
+ * with `load`, their names (what --model/--hw take) into names[cap]; a
+ * preset that does not load is said (its file and why).
  * Returns how many loaded; *bad counts the others, and a run with any
  * lists nothing (tester53 F1: a half list beside exit 2). */
 static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t size, int cap,
                         int (*load)(const char *, const rl_override *, int, void *, char *, size_t),
-                        int *bad)
+                        int *bad, char (*names)[64])
 {
-    static char names[RL_MAX_PRESETS][64];
     char err[ERRLEN];
     int n = rl_spec_presets(kind, names, cap < RL_MAX_PRESETS ? cap : RL_MAX_PRESETS), k = 0;
     for (int i = 0; i < n; i++) {
@@ -4396,17 +4398,21 @@ int rl_cli_list(rl_opts *o)
 {
     const char *what = o->nargs == 1 ? o->args[0] : "";
     int bad = 0, rc;
+    static char names[RL_MAX_PRESETS][64];
     if (strcmp(what, "hardware") == 0)
         what = "hw";
     if (strcmp(what, "models") == 0) {
         static rl_model m[RL_MAX_PRESETS];
-        int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad);
-        rc = bad ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, n));
+        int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad,
+                             names);
+        rc = bad ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, names, n));
     } else if (strcmp(what, "engines") == 0 || strcmp(what, "hw") == 0) {
         static rl_hw h[RL_MAX_PRESETS];
-        int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad);
+        int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad,
+                             names);
         rc = bad ? RL_EXIT_INPUT
-                 : emit(o, what[0] == 'h' ? rl_result_list_hw(h, n) : rl_result_list_engines(h, n));
+                 : emit(o, what[0] == 'h' ? rl_result_list_hw(h, names, n)
+                                          : rl_result_list_engines(h, names, n));
     } else if (o->nargs > 1) { /* the extra argument is the bad one (tester10 #11) */
         rl_cli_say(o, "takes one argument, models, hw or engines (got '%s' after '%s')",
                    o->args[1], o->args[0]);

@@ -1491,7 +1491,8 @@ int rl_lua_step(lua_State *L)
     rl_precision p;
     check_keys(L, 1, "step");
     int wide = check_run(L, &m, &h, &chips, &context, &p);
-    h.hbm_reserve = opt_param(L, RL_P_RESERVE_STEP, 0); /* as --hbm-reserve */
+    h.hbm_reserve = opt_param(L, RL_P_RESERVE_STEP, /* as --hbm-reserve */
+                              rl_memory_step_reserve(&m, &h, rl_param_default(RL_P_RESERVE)));
     long long batch[MAX_BATCHES];
     int nb = opt_count_list(L, 1, RL_P_BATCH, 1, batch);
     rl_shard_plan pl;

@@ -108,3 +108,11 @@ double rl_memory_activation_bytes(const rl_model *m, long long batch, rl_dtype c
     double logits = B * (double)m->vocab * rl_dtype_bytes(RL_FP32);
     return layer > logits ? layer : logits;
 }
+
+double rl_memory_step_reserve(const rl_model *m, const rl_hw *h, double simulate_reserve)
+{
+    return !h->ideal && rl_engines_selected(&h->engines) &&
+                   !rl_memory_use(m, h, 1, 0, 1, RL_BF16, RL_BF16).engine_memory
+               ? simulate_reserve
+               : 0;
+}

@@ -58,6 +58,14 @@ double rl_memory_usable_group(const rl_hw *h, long long chips, long long group,
  * (tester39 F11: it printed the rule's figure at TP 1, uncharged). */
 double rl_memory_comm_charged(const rl_hw *h, long long group);
 
+/* step's default --hbm-reserve on h (rl_hw.hbm_reserve): `simulate_reserve`
+ * (simulate's and size's default, param.c) where a serving engine without
+ * a memory rule is selected (one `roofline fit` wrote), so step and
+ * simulate size the same KV room on it (tester59 #6); 0, seed 000's whole
+ * HBM, in ideal mode, without engines, and where a rule applies (it sets
+ * the room itself).  The CLI's and Lua's step both take it. */
+double rl_memory_step_reserve(const rl_model *m, const rl_hw *h, double simulate_reserve);
+
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv);
 /* rl_memory_use with m's counts given (c = rl_arch_counts_of(m)) */

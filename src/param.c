@@ -49,10 +49,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_RESERVE_STEP] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction",
                            0, 0.9, "0", NULL,
-                           "step (its own row of this flag, default 0): HBM kept free of weights "
-                           "and KV where no engine memory rule applies (ideal mode, or a profile "
-                           "without one), as simulate's; 0: seed 000's max batch over the whole "
-                           "HBM (simulate and size keep 0.1)",
+                           "step (its own row of this flag): HBM kept free of weights and KV "
+                           "where no engine memory rule applies, as simulate's; default 0 (seed "
+                           "000's max batch over the whole HBM) in ideal mode or without engines, "
+                           "0.1 as simulate and size keep on a serving engine without a rule (one "
+                           "roofline fit wrote)",
                            NOWHERE, 0},
     /* shard's own rows of --chips and --overlap: it takes no --tp or --pp
      * (it lists tp, ep, sp, pp and 2D plans itself), so the shared text's
@@ -767,6 +768,8 @@ const rl_command RL_COMMANDS[] = {
      "       [--max-seqs B] [--quick (without --profile)]"},
     {"list", rl_cli_list, NULL, LIST, NULL, 1,
      "The presets, one table row each: models, hardware or engines.\n"
+     "preset: the name --model/--hw take (the file name); name: the spec's own name field\n"
+     "(results print it; a file of your own may set another).\n"
      "models: parameters (total, active per token) and max_context; hw: peak bf16 FLOP/s,\n"
      "HBM capacity and bandwidth (the table in TFLOP/s and GB/s, as every table shows a\n"
      "rate; CSV and JSON in FLOP/s and bytes/s), and the mode its default engine's runs take (fitted,\n"

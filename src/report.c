@@ -112,8 +112,14 @@ static double table_scale(const char *key, char *label, size_t n)
         snprintf(label, n, "%.*s_GB/chip%s", (int)(len - 15), base, tag);
         return 1e-9;
     }
-    if (ends_with(base, "_bytes_per_s")) { /* info --hw's net_bytes_per_s -> net_GB/s */
-        snprintf(label, n, "%.*s_GB/s%s", (int)(len - 12), base, tag);
+    /* keys whose name says no unit (tester59 #7): pareto's bytes_per_chip
+     * beside prefill_GB/chip, step's hbm_bw_total (bytes/s) */
+    if (strcmp(base, "bytes_per_chip") == 0) {
+        snprintf(label, n, "GB/chip%s", tag);
+        return 1e-9;
+    }
+    if (strcmp(base, "hbm_bw_total") == 0) {
+        snprintf(label, n, "hbm_bw_total_GB/s%s", tag);
         return 1e-9;
     }
     const char *fl = strstr(base, "flops_per_s."); /* peak_flops_per_s.bf16 -> peak_TFLOP/s.bf16 */

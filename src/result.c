@@ -2056,6 +2056,20 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
         add_size_band(o, c, in->band_wide);
 }
 
+/* The band of row c's key (c->edge index k: add_size_band's order) as
+ * rl_e2e_band_from_runs writes it, the figure within its edges; null ("-"
+ * in the table, its columns in place beside a banded row's) on a row
+ * without a band. */
+static void add_p99_band(cJSON *o, const rl_size_candidate *c, const char *key, int k)
+{
+    double v = cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
+    char name[64];
+    snprintf(name, sizeof name, "%s_low", key);
+    add_number_or_null(o, name, fmin(c->edge[0][k], v), c->banded);
+    snprintf(name, sizeof name, "%s_high", key);
+    add_number_or_null(o, name, fmax(c->edge[1][k], v), c->banded);
+}
+
 /* One `size` row: the configuration, its cost and latencies; with `detail`
  * the configuration's fields and more metrics. */
 static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
@@ -2069,10 +2083,20 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     cJSON_AddStringToObject(o, "config", label);
     const keyed main[] = {
         {"chips_total", (double)c->chips_total}, {"cost", c->cost_per_hour},
-        {"ttft_p99_s", c->ttft_p99},
     };
     add_numbers(o, main, sizeof main / sizeof main[0]);
+    /* the table (no detail) shows the cost per token and the p99s' bands
+     * beside them too, as the report and JSON have them (tester59 #4: the
+     * table dropped them) */
+    if (!detail)
+        add_number_or_null(o, "usd_per_mtok", c->usd_per_mtok,
+                           in->hw[c->hw].price_per_chip_hour > 0);
+    cJSON_AddNumberToObject(o, "ttft_p99_s", c->ttft_p99);
+    if (!detail && in->calibrated) /* an ideal search has no band at all */
+        add_p99_band(o, c, "ttft_p99_s", 1);
     add_number_or_null(o, "tpot_p99_s", c->tpot_p99, !c->no_tpot); /* as simulate (tester19 F4) */
+    if (!detail && in->calibrated && !c->no_tpot)
+        add_p99_band(o, c, "tpot_p99_s", 3);
     const keyed rates[] = {
         {"e2e_p50_s", c->e2e_p50}, {"out_tokens_per_s", c->out_tokens_per_s},
         /* each as simulate names it (tester12 #3: out_tokens_per_s was the
@@ -2238,6 +2262,16 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
 
 /* ---- roofline list ------------------------------------------------------ */
 
+/* A list row's names: `preset`, the file name that --model/--hw take, and
+ * `name`, the spec's own name field (what results print), which a user's
+ * file may set otherwise (tester59 #2: hw_profiles/h100-mine.lua listed as
+ * h100-sxm-myeng, which --hw refused). */
+static void add_preset(cJSON *r, const char *preset, const char *name)
+{
+    cJSON_AddStringToObject(r, "preset", preset);
+    cJSON_AddStringToObject(r, "name", name);
+}
+
 static cJSON *list_doc(const char *what, cJSON **rows)
 {
     cJSON *o = cJSON_CreateObject();
@@ -2247,13 +2281,13 @@ static cJSON *list_doc(const char *what, cJSON **rows)
     return o;
 }
 
-cJSON *rl_result_list_models(const rl_model *m, int n)
+cJSON *rl_result_list_models(const rl_model *m, char (*presets)[64], int n)
 {
     cJSON *rows, *o = list_doc("models", &rows);
     for (int i = 0; rows && i < n; i++) {
         rl_params pc = rl_arch_params(&m[i]);
         cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "name", m[i].name);
+        add_preset(r, presets[i], m[i].name);
         cJSON_AddNumberToObject(r, "params", pc.total);
         cJSON_AddNumberToObject(r, "params_active", pc.active);
         add_max_context(r, &m[i]);
@@ -2262,12 +2296,12 @@ cJSON *rl_result_list_models(const rl_model *m, int n)
     return o;
 }
 
-cJSON *rl_result_list_hw(const rl_hw *h, int n)
+cJSON *rl_result_list_hw(const rl_hw *h, char (*presets)[64], int n)
 {
     cJSON *rows, *o = list_doc("hw", &rows);
     for (int i = 0; rows && i < n; i++) {
         cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "name", h[i].name);
+        add_preset(r, presets[i], h[i].name);
         cJSON_AddNumberToObject(r, "bf16_flops_per_s", h[i].flops[RL_BF16]);
         cJSON_AddNumberToObject(r, "hbm_bytes", h[i].hbm_bytes);
         /* the capacity in the datasheet's unit: an "80GB" H100 is 80 GiB, which
@@ -2287,14 +2321,15 @@ cJSON *rl_result_list_hw(const rl_hw *h, int n)
 
 /* One row of `list engines`: engine `name`, the presets h[0..n) that carry
  * it (comma-separated, * where it is their default) and a description. */
-static void engine_row(cJSON *rows, const char *name, const rl_hw *h, int n, const char *desc)
+static void engine_row(cJSON *rows, const char *name, const rl_hw *h, char (*presets)[64], int n,
+                       const char *desc)
 {
     char carried[1024] = "";
     for (int i = 0; i < n; i++)
         for (int k = 0; k < h[i].engines.n; k++)
             if (!strcmp(h[i].engines.e[k].name, name))
                 snprintf(carried + strlen(carried), sizeof carried - strlen(carried), "%s%s%s",
-                         carried[0] ? "," : "", h[i].name, k == h[i].engines.def ? "*" : "");
+                         carried[0] ? "," : "", presets[i], k == h[i].engines.def ? "*" : "");
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "name", name);
     cJSON_AddStringToObject(r, "hardware", carried[0] ? carried : "every");
@@ -2302,12 +2337,12 @@ static void engine_row(cJSON *rows, const char *name, const rl_hw *h, int n, con
     cJSON_AddItemToArray(rows, r);
 }
 
-cJSON *rl_result_list_engines(const rl_hw *h, int n)
+cJSON *rl_result_list_engines(const rl_hw *h, char (*presets)[64], int n)
 {
     cJSON *rows, *o = list_doc("engines", &rows);
     if (!rows)
         return o;
-    engine_row(rows, "ideal", h, 0, "the roofline at the profile's peaks (--ideal), on every hardware");
+    engine_row(rows, "ideal", h, presets, 0, "the roofline at the profile's peaks (--ideal), on every hardware");
     /* every engine the presets carry, once, in the order first met (tester4
      * #15: only `ideal` was listed) */
     const char *listed[64];
@@ -2325,8 +2360,8 @@ cJSON *rl_result_list_engines(const rl_hw *h, int n)
             char desc[256];
             snprintf(desc, sizeof desc, "a serving engine's %s (roofline info --hw %s: version, "
                      "source, tables, costs)", e->fitted.present ? "costs fitted by roofline fit"
-                                                                 : "kernel tables", h[i].name);
-            engine_row(rows, name, h, n, desc);
+                                                                 : "kernel tables", presets[i]);
+            engine_row(rows, name, h, presets, n, desc);
         }
     cJSON_AddStringToObject(o, "note",
                             "hardware: the presets that carry each engine (* their default); "

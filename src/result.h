@@ -220,9 +220,9 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
  * engines: ideal, then every engine the hw presets h[0..n) carry (name,
  * hardware: the presets carrying it, * where it is their default,
  * description). */
-cJSON *rl_result_list_models(const rl_model *m, int n);
-cJSON *rl_result_list_hw(const rl_hw *h, int n);
-cJSON *rl_result_list_engines(const rl_hw *h, int n);
+cJSON *rl_result_list_models(const rl_model *m, char (*presets)[64], int n);
+cJSON *rl_result_list_hw(const rl_hw *h, char (*presets)[64], int n);
+cJSON *rl_result_list_engines(const rl_hw *h, char (*presets)[64], int n);
 
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 

@@ -1210,6 +1210,9 @@ static int carry_rows(rl_size_input *run, cost_pool *pool, rl_size_result *out, 
     return 0;
 }
 
+static int trim_pools(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                      double prompt_scale, char *err, size_t errlen);
+
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
  * searched); the others counted in out->pruned, those past the work bound in
@@ -1238,10 +1241,19 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         }
         if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
             break;
-        if (resize_from(&run, &c, sibling_start(out, &c), 1 + in->headroom, 1, err, errlen) == -2)
+        int R = resize_from(&run, &c, sibling_start(out, &c), 1 + in->headroom, 1, err, errlen);
+        if (R == -2)
+            rc = -1;
+        rl_size_candidate whole = c; /* as resized, before its pools are trimmed */
+        if (rc == 0 && R > 0 && trim_pools(&run, &c, 1 + in->headroom, 1, err, errlen) != 0)
             rc = -1;
         if (rc == 0 && rl_size_verify(&run, &c, err, errlen) != 0)
             rc = -1;
+        /* a trimmed pair that its capacity then fails: the resized one, verified */
+        if (rc == 0 && !c.meets && !same_deployment(&c, &whole)) {
+            c = whole;
+            rc = rl_size_verify(&run, &c, err, errlen) != 0 ? -1 : 0;
+        }
         out->c[out->n++] = c;
     }
     if (rc == 0)

@@ -1266,10 +1266,20 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
             item(d, "Price of %s: none (price_per_chip_hour absent or 0 in %s); cost is counted in chips.", h->name,
                  h->origin);
         /* the datasheet names the capacity in GiB (its "80GB"), review28 M2 */
-        item(d, "%s: %.4g GiB HBM (%.1f GB) at %.2f TB/s, %.0f TFLOP/s bf16 per chip; network %.1f GB/s per "
-                "chip (%s).",
+        /* both links, and what crosses each (tester59 #5: "network 50.0
+         * GB/s per chip" named the scale-out figure alone, while NVLink's
+         * 450 GB/s carries an H100 replica's TP collectives; comm.c routes
+         * a group within domain_chips over the chip-to-chip links) */
+        item(d, "%s: %.4g GiB HBM (%.1f GB) at %.2f TB/s, %.0f TFLOP/s bf16 per chip; scale-up "
+                "(%s, the chip-to-chip links: %s) %.1f GB/s one-way per chip (%lld links x "
+                "%.1f GB/s) within a domain of %lld chips, carrying the collectives of a replica's "
+                "chips inside one domain; scale-out network %.1f GB/s per chip between domains, "
+                "carrying disaggregated plans' KV transfers and the collectives of a group that "
+                "crosses domains (%s).",
              h->name, h->hbm_bytes / RL_GIB, h->hbm_bytes / 1e9, h->hbm_bw / 1e12, rl_hw_peak(h, RL_BF16) / 1e12,
-             h->net_bw / 1e9, h->source);
+             rl_topology_name(h->topology), h->topology == RL_TOPO_SWITCH ? "NVLink" : "ICI",
+             h->ici_bw * (double)h->ici_links / 1e9, h->ici_links, h->ici_bw / 1e9,
+             h->domain_chips, h->net_bw / 1e9, h->source);
     }
 }
 

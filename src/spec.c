@@ -1517,9 +1517,12 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     /* with overrides, errors name them: the preset file itself may be fine.
      * A preset is named as the user gave it, KIND/NAME.lua, not by where this
      * install keeps it (an absolute path leaked into reports); a path stays
-     * as given (rl_spec_resolve copies it). */
+     * as given (rl_spec_resolve copies it), and so does a preset that is no
+     * shipped file (PRESETS lists those: guard.h), one of the user's own
+     * in ROOFLINE_DATA: "model/bad.lua" did not say which folder held it
+     * (tester59 #3). */
     char origin[1024];
-    int preset = strcmp(path, name) != 0;
+    int preset = strcmp(path, name) != 0 && rl_guard_shipped_file(path) != RL_SHIPPED_NONE;
     int used = preset ? snprintf(origin, sizeof origin, "%s/%s.lua", kind, name)
                       : snprintf(origin, sizeof origin, "%s", path);
     /* each field and value cut to 40 characters and "...": a 5000-character

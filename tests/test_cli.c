@@ -3710,8 +3710,10 @@ static void kv_split_default_is_the_engines(void **state)
 static void fitted_tp_names_kv_split(void **state)
 {
     (void)state;
+    /* the whole HBM, as derived above (tester59 #6: a fitted engine keeps
+     * simulate's 10% reserve by default now) */
     const char *a = "step --model llama2-70b --hw h100-sxm-splitwise --tp 16 --batch 8,1000 "
-                    "--context 2048 --format json";
+                    "--context 2048 --hbm-reserve 0 --format json";
     static const char *const tail[] = {"", " --kv-split batch"};
     static const double want[] = {921, 1842}, kvc[] = {671088640, 335544320};
     static const char *const split[] = {"replicate", "batch"};
@@ -3753,7 +3755,7 @@ static void fitted_chips_is_tp(void **state)
 {
     (void)state;
     const char *a = "step --model llama2-70b --hw h100-sxm-splitwise --batch 8,1000 "
-                    "--context 2048 --format json ";
+                    "--context 2048 --hbm-reserve 0 --format json ";
     static const char *const how[] = {"--tp 16", "--chips 16", "--chips 16 --tp 16"};
     double t[3];
     for (int k = 0; k < 3; k++) {
@@ -6091,6 +6093,71 @@ static void list_names_what_lookup_finds(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester59 #2: list printed each spec's `name` field, not the preset (file)
+ * name that --model/--hw take: a ROOFLINE_DATA holding model/other.lua
+ * named "llama3-8b" inside listed a second llama3-8b, and --model of what
+ * was listed read the shipped one.  Expected: key `preset` "other" beside
+ * name "llama3-8b", and --model other loads.  tester59 #3: a preset of
+ * that folder that does not load is named by its full path (it read
+ * "model/bad.lua", no folder). */
+static void list_names_the_preset(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_listpre_XXXXXX", cmd[1024], want[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir %s/model && cp %s/model/llama3-8b.lua %s/model/other.lua",
+             dir, RL_SRCDIR, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s list models --format json 2>/dev/null", dir, RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    int other = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const char *pre = cJSON_GetStringValue(cJSON_GetObjectItem(r, "preset"));
+        assert_non_null(pre);
+        if (strcmp(pre, "other") == 0) {
+            other++;
+            assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "name")), "llama3-8b");
+        }
+    }
+    cJSON_Delete(j);
+    assert_int_equal(other, 1);
+    snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s info --model other >/dev/null 2>&1", dir, RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    snprintf(cmd, sizeof cmd, "echo 'return {name=\"bad\", layers=-1}' > %s/model/bad.lua", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s list models", RL_BIN);
+    snprintf(want, sizeof want, "roofline list: %s/model/bad.lua: field 'layers'", dir);
+    expect_refused_in(dir, cmd, want);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester59 #6: a profile `roofline fit` wrote has a serving engine without
+ * a memory rule, and step used the whole HBM (max_batch 260 for llama3-8b
+ * at context 2048 on h100-sxm-splitwise) where simulate kept its 10%
+ * reserve.  Expected: step's max_batch is simulate's KV room over the
+ * context, floor(467291 / 2048) = 228 (exact: both count whole tokens of
+ * 0.9 x 80 GiB less 16.06 GB of weights at 131072 bytes a token). */
+static void step_reserve_as_simulate_on_fitted(void **state)
+{
+    (void)state;
+    char buf[1 << 16];
+    cJSON *j = run_cli_json("simulate --model llama3-8b --hw h100-sxm-splitwise --qps 1 "
+                            "--requests 20 --prompt-len 100 --out-len 10 --format json",
+                            buf, sizeof buf);
+    double kv = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "kv_capacity_tokens_per_replica"));
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-8b --hw h100-sxm-splitwise --context 2048 --format json",
+                     buf, sizeof buf);
+    double mb = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "max_batch"));
+    cJSON_Delete(j);
+    assert_true(kv > 0);
+    if (mb != floor(kv / 2048) || mb != 228)
+        fail_msg("step max_batch %.0f, simulate's KV room %.0f tokens / 2048", mb, kv);
+}
+
 /* tester53 F1: a spec in hw_profiles/ that does not load (here not Lua)
  * made `list hw` exit 2 yet print, and --save write, the other rows.
  * Expected: exit 2, the file and the reason on stderr, nothing on stdout
@@ -7631,6 +7698,8 @@ int main(void)
         cmocka_unit_test(blanks_around_numbers),
         cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
+        cmocka_unit_test(list_names_the_preset),
+        cmocka_unit_test(step_reserve_as_simulate_on_fitted),
         cmocka_unit_test(list_refuses_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),

@@ -116,8 +116,10 @@ static void kv_split_default_from_lua(void **state)
     /* review37 M1: a fitted profile's step with tp beyond K (test_cli
      * fitted_tp_names_kv_split derives 921 = floor(1842.x / 2); the old
      * code: 1842 and no kv_split) */
+    /* the whole HBM, as derived (a fitted engine keeps simulate's 10%
+     * reserve by default, as the CLI's step: tester59 #6) */
     const char *f = "{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', chips = 16, tp = 16, "
-                    "batch = 8, context = 2048";
+                    "batch = 8, context = 2048, hbm_reserve = 0";
     snprintf(code, sizeof code, "local r = roofline.step%s } return r.kv_split == 'replicate' "
              "and r.max_batch or -1", f);
     assert_true(run_number(code) == 921);
@@ -128,7 +130,8 @@ static void kv_split_default_from_lua(void **state)
      * step_s (one code path: equal).  Before: 1842, no kv_split, and a step
      * reading one copy (39.649 ms where tp = 16 read 39.797 ms). */
     snprintf(code, sizeof code, "local g = { model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
-             "chips = 16, batch = 8, context = 2048 } local a = roofline.step(g) g.tp = 16 "
+             "chips = 16, batch = 8, context = 2048, hbm_reserve = 0 } local a = roofline.step(g) "
+             "g.tp = 16 "
              "local b = roofline.step(g) return (a.kv_split == 'replicate' and a.max_batch == "
              "b.max_batch and a.rows[1].step_s == b.rows[1].step_s) and a.max_batch or -1");
     assert_true(run_number(code) == 921);
@@ -136,7 +139,8 @@ static void kv_split_default_from_lua(void **state)
      * that split: max_batch 1842 (test_cli fitted_tp_names_kv_split), the
      * same step_s.  Before: replicate and 921, labelled given. */
     snprintf(code, sizeof code, "local g = { model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
-             "chips = 16, kv_split = 'batch', batch = 8, context = 2048 } local a = "
+             "chips = 16, kv_split = 'batch', batch = 8, context = 2048, hbm_reserve = 0 } "
+             "local a = "
              "roofline.step(g) g.tp = 16 local b = roofline.step(g) return (a.kv_split == "
              "'batch' and a.max_batch == b.max_batch and a.rows[1].step_s == b.rows[1].step_s) "
              "and a.max_batch or -1");

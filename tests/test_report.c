@@ -326,6 +326,26 @@ static void table_rates_in_units(void **state)
     cJSON_Delete(o);
 }
 
+/* tester59 #7: keys whose name says no unit printed raw in tables:
+ * pareto's bytes_per_chip 61115744256 beside prefill_GB/chip, step's
+ * hbm_bw_total 3350000000000.  Expected: GB/chip and hbm_bw_total_GB/s,
+ * 61.12 and 3350 (/ 1e9, %.4g); CSV keeps the keys and SI values. */
+static void table_unitless_keys_in_units(void **state)
+{
+    (void)state;
+    char err[256];
+    static const double bytes[] = {61115744256.0}, bw[] = {3.35e12};
+    cJSON *o = two_columns("bytes_per_chip", bytes, "hbm_bw_total", bw, 1);
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_string_equal(t, "\n  GB/chip  hbm_bw_total_GB/s\n"
+                           "    61.12               3350\n");
+    free(t);
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, "bytes_per_chip,hbm_bw_total\n61115744256,3350000000000\n");
+    free(c);
+    cJSON_Delete(o);
+}
+
 /* tester51 F1: cJSON's printer keeps 15 digits whenever they read back
  * within a relative epsilon, so JSON's comm_s read 0.00658386304 for the
  * double 0.0065838630399999995 (1 ulp away) while CSV was exact.  Every
@@ -541,6 +561,7 @@ int main(void)
         cmocka_unit_test(fifo_wait_interrupted),
         cmocka_unit_test(read_input_stdin),
         cmocka_unit_test(table_rates_in_units),
+        cmocka_unit_test(table_unitless_keys_in_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
