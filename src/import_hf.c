@@ -104,6 +104,8 @@ typedef struct {
     char kv[400];   /* the num_key_value_heads default note (likewise) */
     char act[400];  /* the activation default note (likewise) */
     char bias[400]; /* a bias key the family's modeling code ignores (likewise) */
+    char dskeys[128]; /* the DeepSeek keys defaulted, with their values (deepseek_key) */
+    char moe[600];    /* the note saying them (likewise "") */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -422,10 +424,17 @@ static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *
     return 0;
 }
 
-/* Qwen3-MoE: every layer routed (decoder_sparse_step 1, no mlp_only_layers,
- * as in Qwen3-30B-A3B and Qwen3-235B-A22B); experts of
- * moe_intermediate_size.  Other layouts are refused, not guessed. */
-static int qwen3_moe_layers(out_t *o, const cJSON *cfg, long long *d_exp)
+/* Qwen3-MoE: every layer routed (decoder_sparse_step 1), experts of
+ * moe_intermediate_size, except the layers listed in mlp_only_layers, which
+ * run a dense MLP of intermediate_size (Qwen3MoeDecoderLayer: "if
+ * (layer_idx not in config.mlp_only_layers) and ...: Qwen3MoeSparseMoeBlock
+ * else Qwen3MoeMLP(config, intermediate_size=config.intermediate_size)",
+ * huggingface/transformers modular_qwen3_moe.py at b282e23b).  The spec's
+ * dense_layers holds only leading dense layers, so mlp_only_layers [0, 1,
+ * ..., k-1] becomes dense_layers = k (tester60 #3: [0, 1] was refused);
+ * any other list is refused, not guessed. */
+static int qwen3_moe_layers(out_t *o, const cJSON *cfg, long long layers, long long *d_exp,
+                            long long *dense)
 {
     long long step;
     if (get_int(o, cfg, "moe_intermediate_size", -1, d_exp) != 0 ||
@@ -434,13 +443,63 @@ static int qwen3_moe_layers(out_t *o, const cJSON *cfg, long long *d_exp)
     if (step != 1)
         return fail(o, "decoder_sparse_step", "%lld: only every layer being MoE (1) is supported",
                     step);
-    const cJSON *dense = cJSON_GetObjectItemCaseSensitive(cfg, "mlp_only_layers");
-    if (dense && !cJSON_IsNull(dense) && !(cJSON_IsArray(dense) && !dense->child))
-        return fail(o, "mlp_only_layers", "only an empty list is supported (every layer MoE)");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(cfg, "mlp_only_layers");
+    *dense = 0;
+    if (!list || cJSON_IsNull(list))
+        return 0;
+    if (!cJSON_IsArray(list))
+        return fail(o, "mlp_only_layers", "expected a list of layer indices");
+    for (const cJSON *e = list->child; e; e = e->next, ++*dense)
+        if (!cJSON_IsNumber(e) || e->valuedouble != (double)*dense)
+            return fail(o, "mlp_only_layers", "only leading layers 0, 1, ..., k-1, in order, can be "
+                        "dense (the spec's dense_layers); entry %lld is not %lld", *dense + 1, *dense);
+    if (*dense > layers)
+        return fail(o, "mlp_only_layers", "lists %lld layers, more than num_hidden_layers (%lld)",
+                    *dense, layers);
     return 0;
 }
 
-static int emit_moe(out_t *o, const cJSON *cfg, const family *f, long long d_ff)
+/* The DeepSeek keys read with a default when missing: transformers'
+ * DeepseekV2Config (modular_deepseek_v2.py at ecd75d53: n_shared_experts=2,
+ * first_k_dense_replace=0, q_lora_rank=1536) and DeepseekV3Config
+ * (configuration_deepseek_v3.py at 0fc683d1: n_shared_experts=1,
+ * first_k_dense_replace=3, q_lora_rank=1536), each said in a note (tester60
+ * #1: they were 0 and full-rank q, silently).  An explicit null keeps its
+ * meaning in the modeling code: q_lora_rank null is a full-rank q_proj
+ * (DeepSeek-V2-Lite's config), n_shared_experts null no shared expert
+ * (DeepseekV2MoE builds it only "if config.n_shared_experts is not None"),
+ * both 0 here; first_k_dense_replace null is refused (DecoderLayer compares
+ * layer_idx >= it).  The other DeepSeek keys read (n_routed_experts,
+ * num_experts_per_tok, moe_intermediate_size, kv_lora_rank, the head
+ * dimensions) stay required: refused when missing. */
+static int deepseek_key(out_t *o, const cJSON *cfg, const char *key, long long *v)
+{
+    static const struct {
+        const char *key;
+        long long v2, v3;
+    } DEF[] = {{"n_shared_experts", 2, 1}, {"first_k_dense_replace", 0, 3}, {"q_lora_rank", 1536, 1536}};
+    long long def = -1;
+    for (size_t i = 0; i < sizeof DEF / sizeof DEF[0]; i++)
+        if (strcmp(key, DEF[i].key) == 0)
+            def = strcmp(o->type, "deepseek_v3") == 0 ? DEF[i].v3 : DEF[i].v2;
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cfg, key);
+    if (cJSON_IsNull(j)) {
+        if (strcmp(key, "first_k_dense_replace") == 0)
+            return fail(o, key, "null (transformers compares each layer index with it; give the "
+                        "number of leading dense layers)");
+        *v = 0;
+        return 0;
+    }
+    if (get_int(o, cfg, key, def, v) != 0)
+        return -1;
+    if (!j) {
+        size_t n = strlen(o->dskeys);
+        snprintf(o->dskeys + n, sizeof o->dskeys - n, "%s%s = %lld", n ? ", " : "", key, def);
+    }
+    return 0;
+}
+
+static int emit_moe(out_t *o, const cJSON *cfg, const family *f, long long layers, long long d_ff)
 {
     long long E = 0, k = 0, shared = 0, d_exp = 0, dense = 0;
     if (f->moe == MOE_NONE)
@@ -451,11 +510,11 @@ static int emit_moe(out_t *o, const cJSON *cfg, const family *f, long long d_ff)
     if (get_int(o, cfg, ekey, -1, &E) != 0 || get_int(o, cfg, "num_experts_per_tok", -1, &k) != 0)
         return -1;
     if (f->moe == MOE_DEEPSEEK &&
-        (get_int(o, cfg, "n_shared_experts", 0, &shared) != 0 ||
+        (deepseek_key(o, cfg, "n_shared_experts", &shared) != 0 ||
          get_int(o, cfg, "moe_intermediate_size", -1, &d_exp) != 0 ||
-         get_int(o, cfg, "first_k_dense_replace", 0, &dense) != 0))
+         deepseek_key(o, cfg, "first_k_dense_replace", &dense) != 0))
         return -1;
-    if (f->moe == MOE_QWEN3 && qwen3_moe_layers(o, cfg, &d_exp) != 0)
+    if (f->moe == MOE_QWEN3 && qwen3_moe_layers(o, cfg, layers, &d_exp, &dense) != 0)
         return -1;
     if (f->moe == MOE_DEEPSEEK) {
         long long freq;
@@ -479,7 +538,7 @@ static int emit_mla(out_t *o, const cJSON *cfg)
 {
     long long ckv, cq, rope, nope, v;
     if (get_int(o, cfg, "kv_lora_rank", -1, &ckv) != 0 ||
-        get_int(o, cfg, "q_lora_rank", 0, &cq) != 0 ||
+        deepseek_key(o, cfg, "q_lora_rank", &cq) != 0 ||
         get_int(o, cfg, "qk_rope_head_dim", -1, &rope) != 0 ||
         get_int(o, cfg, "qk_nope_head_dim", -1, &nope) != 0 ||
         get_int(o, cfg, "v_head_dim", -1, &v) != 0)
@@ -684,9 +743,15 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
     put(o, "  vocab = %lld, tied_embeddings = %s, mlp = \"%s\",\n", V, tied ? "true" : "false", mlp);
     if (f->mla && emit_mla(o, cfg) != 0)
         return -1;
-    if (emit_moe(o, cfg, f, F) != 0 || emit_window(o, cfg, f, L) != 0 ||
+    if (emit_moe(o, cfg, f, L, F) != 0 || emit_window(o, cfg, f, L) != 0 ||
         emit_small(o, cfg, f) != 0 || emit_quantized(o, root, f) != 0)
         return -1;
+    if (*o->dskeys) /* deepseek_key's defaults, said as one note */
+        snprintf(o->moe, sizeof o->moe,
+                 "not given: %s, the defaults of transformers' config for model_type \"%s\"; if "
+                 "the checkpoint differs, edit the saved spec's field (shared_experts, "
+                 "dense_layers, q_lora_rank; no q_lora_rank = full-rank q), or pass "
+                 "--set model.FIELD=N to the commands that load it", o->dskeys, f->model_type);
     put(o, "  max_context = %lld,\n}\n", ctx);
     return 0;
 }
@@ -918,7 +983,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", from);
-    out_t o = {NULL, NULL, 0, path, from, "?", err, errlen, "", "", "", "", ""};
+    out_t o = {NULL, NULL, 0, path, from, "?", err, errlen, "", "", "", "", "", "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
@@ -926,8 +991,8 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                                                                       : convert(&o, root, nm, src);
     if (rc == 0)
         quant_note(root, note, notelen);
-    const char *extra[] = {o.rope, o.head, o.kv, o.act, o.bias};
-    for (int i = 0; i < 5; i++)
+    const char *extra[] = {o.rope, o.head, o.kv, o.act, o.bias, o.moe};
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
         if (rc == 0 && *extra[i] && notelen) /* one line each */
             snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "",
                      extra[i]);

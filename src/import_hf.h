@@ -22,10 +22,14 @@
  *   (deepseek) or num_experts (qwen3_moe) -> experts; num_experts_per_tok -> top_k; n_shared_experts ->
  *   shared_experts; moe_intermediate_size -> d_ff_expert (gpt_oss:
  *   intermediate_size); first_k_dense_replace -> dense_layers; qwen3_moe
- *   only with every layer routed (decoder_sparse_step 1, mlp_only_layers
- *   empty; Qwen3MoeConfig's defaults).
+ *   only with every layer routed (decoder_sparse_step 1) but leading
+ *   mlp_only_layers [0, ..., k-1] -> dense_layers = k (dense MLP of
+ *   intermediate_size, Qwen3MoeMLP); other lists are refused.
  *   MLA (deepseek): kv_lora_rank, q_lora_rank, qk_rope_head_dim,
- *   qk_nope_head_dim, v_head_dim, attention = "mla".
+ *   qk_nope_head_dim, v_head_dim, attention = "mla".  Missing
+ *   n_shared_experts, first_k_dense_replace, q_lora_rank take transformers'
+ *   defaults (deepseek_v2 2, 0, 1536; deepseek_v3 1, 3, 1536) with a note;
+ *   q_lora_rank null = full-rank q (import_hf.c deepseek_key).
  *   Windows (import_hf.c emit_window, one rule for every family): an
  *   explicit layer_types list decides which layers slide (transformers
  *   uses it as given and derives it only when absent) and is written as

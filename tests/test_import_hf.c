@@ -150,6 +150,7 @@ static void quantization_noted(void **state)
 }
 
 static void expect_error(const char *file_or_text, int is_text, const char *want, int want_io);
+static void fixture_with(char *path, const char *file, int text, const char *key, cJSON *value);
 
 /* tester55 F5: Qwen2 (tests/data/hf/qwen2.5-7b.json, Qwen/Qwen2.5-7B's
  * config) carries q, k and v biases and no o bias (transformers
@@ -408,8 +409,92 @@ static void qwen3_moe_and_phi3(void **state)
     expect_error("{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 4, \"hidden_size\": 64, "
                  "\"intermediate_size\": 64, \"moe_intermediate_size\": 32, \"num_attention_heads\": 4,"
                  " \"vocab_size\": 10, \"max_position_embeddings\": 100, \"hidden_act\": \"silu\","
-                 " \"num_experts\": 4, \"num_experts_per_tok\": 2, \"mlp_only_layers\": [0]}",
-                 1, "key 'mlp_only_layers'", 0);
+                 " \"num_experts\": 4, \"num_experts_per_tok\": 2, \"mlp_only_layers\": [1]}",
+                 1, "key 'mlp_only_layers': only leading layers 0, 1, ..., k-1, in order, can be "
+                 "dense (the spec's dense_layers); entry 1 is not 0", 0);
+    expect_error("{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 4, \"hidden_size\": 64, "
+                 "\"intermediate_size\": 64, \"moe_intermediate_size\": 32, \"num_attention_heads\": 4,"
+                 " \"vocab_size\": 10, \"max_position_embeddings\": 100, \"hidden_act\": \"silu\","
+                 " \"num_experts\": 4, \"num_experts_per_tok\": 2, \"mlp_only_layers\": [0, 2]}",
+                 1, "entry 2 is not 1", 0);
+    /* tester60 #3: leading dense layers map to dense_layers (Qwen3MoeMLP of
+     * intermediate_size, import_hf.c qwen3_moe_layers).  Qwen3-30B-A3B with
+     * mlp_only_layers [0, 1], by hand: each of the two layers drops 128
+     * experts x 3 x 2048 x 768 = 603,979,776 plus the router 2048 x 128 =
+     * 262,144 and gains a dense 3 x 2048 x 6144 = 37,748,736: total
+     * -1,132,986,368 exact; active drops 8 experts (37,748,736) and the
+     * router for the same dense MLP: -524,288 exact. */
+    char path[64];
+    cJSON *two = cJSON_CreateArray();
+    cJSON_AddItemToArray(two, cJSON_CreateNumber(0));
+    cJSON_AddItemToArray(two, cJSON_CreateNumber(1));
+    fixture_with(path, "qwen3-30b-a3b.json", 0, "mlp_only_layers", two);
+    rl_model qd = import_model(path, NULL);
+    unlink(path);
+    assert_int_equal(qd.dense_layers, 2);
+    assert_int_equal(qd.d_ff, 6144);
+    rl_params pq = rl_arch_params(&q), pd = rl_arch_params(&qd);
+    assert_true(pd.total - pq.total == -1132986368.0);
+    assert_true(pd.active - pq.active == -524288.0);
+}
+
+/* tester60 #1: a DeepSeek config without n_shared_experts,
+ * first_k_dense_replace or q_lora_rank took 0, 0 and a full-rank q,
+ * silently.  Now transformers' defaults, with a note: DeepseekV3Config 1,
+ * 3, 1536 (configuration_deepseek_v3.py at 0fc683d1), which are
+ * DeepSeek-V3's own values, so the import equals the full fixture's:
+ * 671,026,404,352 parameters, exact (same integer sum); DeepseekV2Config
+ * 2, 0, 1536 (modular_deepseek_v2.py at ecd75d53).  An explicit null
+ * q_lora_rank (DeepSeek-V2-Lite) stays a full-rank q (0); a null
+ * first_k_dense_replace is refused (transformers fails on it). */
+static void deepseek_defaults(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"n_shared_experts", "first_k_dense_replace", "q_lora_rank"};
+    char full[512];
+    snprintf(full, sizeof full, HF "deepseek-v3.json");
+    char *t = slurp_text(full);
+    cJSON *root = cJSON_Parse(t);
+    free(t);
+    for (int v2 = 0; v2 < 2; v2++) {
+        cJSON *c = cJSON_Duplicate(root, 1);
+        for (size_t i = 0; i < 3; i++)
+            cJSON_DeleteItemFromObjectCaseSensitive(c, keys[i]);
+        if (v2)
+            cJSON_ReplaceItemInObjectCaseSensitive(c, "model_type", cJSON_CreateString("deepseek_v2"));
+        char *out = cJSON_PrintUnformatted(c), path[64], note[2048] = "";
+        write_temp(path, ".json", out);
+        free(out);
+        cJSON_Delete(c);
+        rl_model m = import_noted(path, "d", note, sizeof note);
+        unlink(path);
+        assert_int_equal(m.shared_experts, v2 ? 2 : 1);
+        assert_int_equal(m.dense_layers, v2 ? 0 : 3);
+        assert_int_equal(m.q_lora_rank, 1536);
+        if (!v2)
+            assert_true(rl_arch_params(&m).total == 671026404352.0);
+        const char *want = v2 ? "q_lora_rank = 1536, n_shared_experts = 2, first_k_dense_replace = "
+                                "0, the defaults of transformers' config for model_type \"deepseek_v2\""
+                              : "q_lora_rank = 1536, n_shared_experts = 1, first_k_dense_replace = "
+                                "3, the defaults of transformers' config for model_type \"deepseek_v3\"";
+        if (!strstr(note, want))
+            fail_msg("v2 %d: note '%s'", v2, note);
+    }
+    cJSON_Delete(root);
+    /* the full fixture draws no such note */
+    char note[2048] = "", path[64];
+    rl_model d = import_noted(HF "deepseek-v3.json", "d", note, sizeof note);
+    assert_null(strstr(note, "not given"));
+    assert_int_equal(d.q_lora_rank, 1536);
+    /* explicit null: full-rank q, no shared expert */
+    fixture_with(path, "deepseek-v3.json", 0, "q_lora_rank", cJSON_CreateNull());
+    d = import_noted(path, "d", note, sizeof note);
+    unlink(path);
+    assert_int_equal(d.q_lora_rank, 0);
+    assert_null(strstr(note, "q_lora_rank ="));
+    fixture_with(path, "deepseek-v3.json", 0, "first_k_dense_replace", cJSON_CreateNull());
+    expect_error(path, 0, "key 'first_k_dense_replace': null", 0);
+    unlink(path);
 }
 
 /* A small Qwen2-style config (LLaMA-3-8B shape: 32 layers, 8 KV heads of
@@ -853,6 +938,7 @@ int main(void)
         cmocka_unit_test(presets_match_import),
         cmocka_unit_test(family_mappings),
         cmocka_unit_test(qwen3_moe_and_phi3),
+        cmocka_unit_test(deepseek_defaults),
         cmocka_unit_test(qwen_max_window_layers),
         cmocka_unit_test(layer_types_every_family),
         cmocka_unit_test(head_dim_defaults),
