@@ -2290,6 +2290,14 @@ cJSON *rl_result_list_models(const rl_model *m, char (*presets)[64], int n)
         add_preset(r, presets[i], m[i].name);
         cJSON_AddNumberToObject(r, "params", pc.total);
         cJSON_AddNumberToObject(r, "params_active", pc.active);
+        /* info's count (arch.h): without the input embedding table, as
+         * OpenAI and DeepSeek quote active parameters (tester60 #2:
+         * gpt-oss-120b 5.71B here, 5.13B in its model card); null for an
+         * abstract spec, which gives one active count and no parts */
+        if (m[i].abstract)
+            cJSON_AddNullToObject(r, "params_active_nonembedding");
+        else
+            cJSON_AddNumberToObject(r, "params_active_nonembedding", pc.active_nonembedding);
         add_max_context(r, &m[i]);
         cJSON_AddItemToArray(rows, r);
     }

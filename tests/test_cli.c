@@ -5669,6 +5669,23 @@ static void list_presets(void **state)
         assert_true(cJSON_GetObjectItem(r, "max_context")->valuedouble == 8192);
     }
     assert_true(found);
+    /* tester60 #2: params_active counts the input embedding; the row also
+     * gives info's params_active_nonembedding, the count OpenAI quotes:
+     * gpt-oss-120b "5.13B" active (model card, Table 1), ours 5,132,849,472
+     * (within 0.1%, three figures), below params_active by the untied
+     * embedding table 201,088 x 2,880 = 579,133,440 exact. */
+    found = 0;
+    cJSON_ArrayForEach(r, rows) {
+        if (strcmp(cJSON_GetObjectItem(r, "name")->valuestring, "gpt-oss-120b") != 0)
+            continue;
+        found = 1;
+        double act = cJSON_GetObjectItem(r, "params_active")->valuedouble;
+        cJSON *ne = cJSON_GetObjectItem(r, "params_active_nonembedding");
+        assert_true(cJSON_IsNumber(ne));
+        assert_rel(ne->valuedouble, 5.13e9, 0.001);
+        assert_true(act - ne->valuedouble == 579133440.0);
+    }
+    assert_true(found);
     cJSON_Delete(j);
     j = run_cli_json("list hw --format json", buf, sizeof buf);
     found = 0;
