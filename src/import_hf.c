@@ -471,7 +471,10 @@ static int qwen3_moe_layers(out_t *o, const cJSON *cfg, long long layers, long l
  * both 0 here; first_k_dense_replace null is refused (DecoderLayer compares
  * layer_idx >= it).  The other DeepSeek keys read (n_routed_experts,
  * num_experts_per_tok, moe_intermediate_size, kv_lora_rank, the head
- * dimensions) stay required: refused when missing. */
+ * dimensions) stay required: refused when missing.  moe_layer_freq missing
+ * is 1 without a note: DeepseekV2Config's default, and DeepseekV3Config
+ * has no such key (every layer past the dense ones is MoE); any other
+ * value is refused (emit_moe). */
 static int deepseek_key(out_t *o, const cJSON *cfg, const char *key, long long *v)
 {
     static const struct {
