@@ -2704,7 +2704,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
             snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);
         char comment[2048];
         snprintf(comment, sizeof comment,
-                 "-- %s with the engine costs of %s fitted by `roofline fit` (src/e2e.h) on\n"
+                 "-- %s with the engine costs '%s', fitted by `roofline fit` (src/e2e.h) on\n"
                  "-- %s: %d rows, %d configurations, %s, %s.\n"
                  "-- %d-fold cross-validated |error| (folds of whole configurations): median\n"
                  "-- %.1f%%, p90 %.1f%%.  Every other field is %s's, as loaded.\n%s",
