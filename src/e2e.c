@@ -3143,6 +3143,31 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             !(prefill && get_number(row, "prefix") > 0))
             set_string(row, "mode", run_mode);
     }
+    /* fixFI: the run's mode is its rows' (prefill --prefix on a fitted
+     * profile read fitted while its rows, each kept at its op-list time,
+     * read estimated): theirs when they agree, "mixed" when they differ,
+     * as validate's; the note says why */
+    const char *rows_mode = NULL;
+    int differ = 0, nrows = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
+        nrows++;
+        const char *rm = cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode"));
+        if (rm && rows_mode)
+            differ |= strcmp(rm, rows_mode) != 0;
+        else if (rm)
+            rows_mode = rm;
+    }
+    if (kept && rows_mode && run_mode && (differ || strcmp(rows_mode, run_mode) != 0)) {
+        char why_mode[512], others_mode[64] = "";
+        if (kept < nrows)
+            snprintf(others_mode, sizeof others_mode, "; the others read %.32s", run_mode);
+        snprintf(why_mode, sizeof why_mode, "%d of %d rows have a prefix and keep the op-list "
+                 "time and its mode (the fitted engine costs time a prefill from an empty "
+                 "cache, not one after a cached prefix)%s", kept, nrows, others_mode);
+        set_string(result, "mode", differ ? "mixed" : rows_mode);
+        if (!cJSON_GetObjectItem(result, "mode_note"))
+            cJSON_AddStringToObject(result, "mode_note", why_mode);
+    }
     char how[320], label[512];
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(c, prefill, "the chips", label,
