@@ -388,6 +388,36 @@ static void roofline_data_unusable(void **state)
     assert_int_equal(shell_out(cmd), 0);
 }
 
+/* fixFI: a model/llama3-8b.lua in ROOFLINE_DATA silently stood for the
+ * shipped preset of that name.  Expected: one note on stderr (once, though
+ * step loads the model for each of its two batches) naming both files when
+ * the contents differ; none for an identical copy, nor with ROOFLINE_DATA
+ * the source tree itself (make bench, the tests). */
+static void roofline_data_shadow_said(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_shadow_XXXXXX", cmd[2048];
+    assert_non_null(mkdtemp(dir));
+    static const char *const note = "note: model 'llama3-8b' is ";
+    for (int edit = 0; edit < 3; edit++) {
+        snprintf(cmd, sizeof cmd, "mkdir -p %s/model && cp %s/model/llama3-8b.lua %s/model/ && %s"
+                 "ROOFLINE_DATA=%s %s step --model llama3-8b --hw h100-sxm --batch 1,2 --context "
+                 "128 2>&1 >/dev/null", dir, RL_SRCDIR, dir,
+                 edit == 1 ? "echo '-- mine' >> model/llama3-8b.lua && " : "",
+                 edit == 2 ? RL_SRCDIR : dir, RL_BIN);
+        char full[2400];
+        snprintf(full, sizeof full, "cd %s && %s", dir, cmd);
+        assert_int_equal(shell_out(full), 0);
+        const char *at = strstr(out, note);
+        if ((at != NULL) != (edit == 1) || (at && strstr(at + 1, note)))
+            fail_msg("case %d: %s", edit, out);
+        if (at && !strstr(at, "/model/llama3-8b.lua from ROOFLINE_DATA, which is looked up "
+                              "first: it shadows the shipped preset of that name ("))
+            fail_msg("%s", out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* No output replaces an input of the run or a shipped preset, and a file
  * into a missing folder is refused before any work (tester6: `fit --save
  * hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it read).  The
@@ -7739,6 +7769,7 @@ int main(void)
         cmocka_unit_test(fit_configurations_resolved),
         cmocka_unit_test(size_report_names_stdin),
         cmocka_unit_test(roofline_data_unusable),
+        cmocka_unit_test(roofline_data_shadow_said),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
