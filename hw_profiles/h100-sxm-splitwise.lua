@@ -1,4 +1,4 @@
--- h100-sxm with the engine costs of splitwise fitted by `roofline fit` (src/e2e.h) on
+-- h100-sxm with the engine costs 'splitwise', fitted by `roofline fit` (src/e2e.h) on
 -- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.

@@ -259,6 +259,7 @@ typedef struct {
     const char *engine;        /* validate --engine: selected on each hw spec as it loads */
     int row_engines;           /* validate: a row's engine column selects its engine */
     char hw_engines[MAX_SPECS][64]; /* the engine each hw spec selected ("": its default) */
+    int *conf;                 /* [n] fit: resolved configuration id (resolve_configs), 0-based */
 } rows;
 
 static void rows_free(rows *r)
@@ -270,6 +271,7 @@ static void rows_free(rows *r)
     free(r->hw);
     free(r->model);
     free(r->prec);
+    free(r->conf);
     free(r->hws);
     free(r->models);
 }
@@ -1414,20 +1416,55 @@ static void csv_hash(const rl_meas *m, char *out, size_t n)
  * writes it (tester59 F2: those spellings counted 0 of 30 fitted rows).
  * The chip is not in it: only the profile that serves the row's chip and
  * its engine's costs are asked (fitted_rows_of). */
-static unsigned int timed_key(const rows *rs, int i, const char *engine)
+static unsigned long long resolved_config_hash(const rows *rs, int i, const char *engine)
 {
     const rl_meas_row *r = rs->row[i];
     const rl_precision *p = &rs->prec[i];
     long long nums[8] = {r->phase, r->tp, r->batch, r->pp, r->ep, r->context, r->tokens, r->output};
-    char meas[32];
-    snprintf(meas, sizeof meas, "%.9g", rs->meas_s[i]);
     unsigned long long h = rl_fnv1a(RL_FNV_BASIS, "timed-key-2", 12);
     h = rl_fnv1a(h, nums, sizeof nums);
     const char *str[] = {rs->models[rs->model[i]].name, engine, rl_dtype_name(p->weights),
-                         rl_dtype_name(p->kv), rl_dtype_name(p->compute), meas};
+                         rl_dtype_name(p->kv), rl_dtype_name(p->compute)};
     for (size_t k = 0; k < sizeof str / sizeof *str; k++)
         h = rl_fnv1a(h, str[k], strlen(str[k]) + 1);
+    return h;
+}
+
+static unsigned int timed_key(const rows *rs, int i, const char *engine)
+{
+    char meas[32];
+    snprintf(meas, sizeof meas, "%.9g", rs->meas_s[i]);
+    unsigned long long h = rl_fnv1a(resolved_config_hash(rs, i, engine), meas, strlen(meas) + 1);
     return (unsigned int)(h ^ h >> 32);
+}
+
+/* fit's configurations: rows equal in timed_key's fields but the
+ * measurement (resolved_config_hash), so repeats spelled two ways (weights
+ * bf16 written out or left to the default, a model column given or left
+ * to --model) are one configuration and cross-validation holds them out
+ * together (fixFI: rl_meas_row.config, the raw cells, counted them as
+ * two, which could put them in two folds).  rs->conf[i] numbers them in
+ * order of appearance.  0, or -1 with err set. */
+static int resolve_configs(rows *rs, const char *engine, char *err, size_t errlen)
+{
+    unsigned long long *seen = malloc((size_t)rs->n * sizeof *seen + 1);
+    rs->conf = malloc((size_t)rs->n * sizeof *rs->conf + 1);
+    if (!seen || !rs->conf) {
+        free(seen);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0, nc = 0; i < rs->n; i++) {
+        unsigned long long h = resolved_config_hash(rs, i, engine);
+        int c = 0;
+        while (c < nc && seen[c] != h)
+            c++;
+        if (c == nc)
+            seen[nc++] = h;
+        rs->conf[i] = c;
+    }
+    free(seen);
+    return 0;
 }
 
 /* How many of rs's rows the profile predicting them was fitted on: by
@@ -1831,21 +1868,15 @@ static void drop_clause(char *note, const char *clause)
 static int cross_validate(const rl_fit_problem *pb, const rows *rs, int k, double *cvp, char *err,
                           size_t errlen)
 {
-    int *fold = malloc((size_t)rs->n * sizeof *fold), *seen = malloc((size_t)rs->n * sizeof *seen);
+    int *fold = malloc((size_t)rs->n * sizeof *fold);
     unsigned char *use = malloc((size_t)rs->n);
-    int nc = 0, rc = -1;
-    if (!fold || !seen || !use) {
+    int rc = -1;
+    if (!fold || !use) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    for (int i = 0; i < rs->n; i++) { /* configurations numbered in order of appearance */
-        int c = 0;
-        while (c < nc && seen[c] != rs->row[i]->config)
-            c++;
-        if (c == nc)
-            seen[nc++] = rs->row[i]->config;
-        fold[i] = c % k;
-    }
+    for (int i = 0; i < rs->n; i++) /* configurations numbered in order of appearance */
+        fold[i] = rs->conf[i] % k;
     for (int f = 0; f < k; f++) {
         for (int i = 0; i < rs->n; i++)
             use[i] = fold[i] != f;
@@ -1864,7 +1895,6 @@ static int cross_validate(const rl_fit_problem *pb, const rows *rs, int k, doubl
     rc = k;
 done:
     free(fold);
-    free(seen);
     free(use);
     return rc;
 }
@@ -2119,7 +2149,7 @@ static int count_configs(const rows *rs, int phase)
         if (phase >= 0 && (int)rs->row[i]->phase != phase)
             continue;
         int j = 0;
-        while (j < i && rs->row[j]->config != rs->row[i]->config)
+        while (j < i && rs->conf[j] != rs->conf[i])
             j++;
         n += j == i;
     }
@@ -2493,6 +2523,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     engine_name(m, &rs, o->engine_name ? o->engine_name : o->engine, saved_as, sizeof saved_as);
     if (o->save && check_saved_engine(&base, saved_as, err, errlen) != 0)
         goto done;
+    if (resolve_configs(&rs, saved_as, err, errlen) != 0)
+        goto done;
     if (rs.n < RL_EC_N - 1) { /* comm_eff and tp_excess: one column (enginecost.h), one to fit */
         char names[256] = "";
         for (int p = 0, k = 0; p < RL_EC_N; p++)
@@ -2704,7 +2736,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
             snprintf(prof.name, sizeof prof.name, "%.40s-%.20s", base.name, c.engine);
         char comment[2048];
         snprintf(comment, sizeof comment,
-                 "-- %s with the engine costs of %s fitted by `roofline fit` (src/e2e.h) on\n"
+                 "-- %s with the engine costs '%s', fitted by `roofline fit` (src/e2e.h) on\n"
                  "-- %s: %d rows, %d configurations, %s, %s.\n"
                  "-- %d-fold cross-validated |error| (folds of whole configurations): median\n"
                  "-- %.1f%%, p90 %.1f%%.  Every other field is %s's, as loaded.\n%s",
@@ -3110,6 +3142,31 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
         if (run_mode && cJSON_IsString(cJSON_GetObjectItem(row, "mode")) &&
             !(prefill && get_number(row, "prefix") > 0))
             set_string(row, "mode", run_mode);
+    }
+    /* fixFI: the run's mode is its rows' (prefill --prefix on a fitted
+     * profile read fitted while its rows, each kept at its op-list time,
+     * read estimated): theirs when they agree, "mixed" when they differ,
+     * as validate's; the note says why */
+    const char *rows_mode = NULL;
+    int differ = 0, nrows = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
+        nrows++;
+        const char *rm = cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode"));
+        if (rm && rows_mode)
+            differ |= strcmp(rm, rows_mode) != 0;
+        else if (rm)
+            rows_mode = rm;
+    }
+    if (kept && rows_mode && run_mode && (differ || strcmp(rows_mode, run_mode) != 0)) {
+        char why_mode[512], others_mode[64] = "";
+        if (kept < nrows)
+            snprintf(others_mode, sizeof others_mode, "; the others read %.32s", run_mode);
+        snprintf(why_mode, sizeof why_mode, "%d of %d rows have a prefix and keep the op-list "
+                 "time and its mode (the fitted engine costs time a prefill from an empty "
+                 "cache, not one after a cached prefix)%s", kept, nrows, others_mode);
+        set_string(result, "mode", differ ? "mixed" : rows_mode);
+        if (!cJSON_GetObjectItem(result, "mode_note"))
+            cJSON_AddStringToObject(result, "mode_note", why_mode);
     }
     char how[320], label[512];
     if (comm && chips > 1)

@@ -54,8 +54,14 @@ typedef struct {
      * refused); MistralConfig, MixtralConfig and Qwen3MoeConfig
      * `hidden_act="silu"` (configuration_mistral.py at 0b07a74c,
      * configuration_mixtral.py at ad467bd7, configuration_qwen3_moe.py at
-     * 26f4b0f6; tester58 #5: they were refused); Gemma2Config and
-     * Gemma3TextConfig hidden_activation "gelu_pytorch_tanh" */
+     * 26f4b0f6; tester58 #5: they were refused); Phi3Config
+     * `hidden_act="silu"` (configuration_phi3.py at d7991107),
+     * DeepseekV2Config and DeepseekV3Config `hidden_act="silu"`
+     * (configuration_deepseek_v2.py at 43e8548f, configuration_deepseek_v3.py
+     * at 0fc683d1), GptOssConfig `hidden_act: str = "silu"`
+     * (configuration_gpt_oss.py at 828a27fd; its experts gate with their own
+     * clamped SwiGLU, the key names it only); fixFI: all four were refused;
+     * Gemma2Config and Gemma3TextConfig hidden_activation "gelu_pytorch_tanh" */
     const char *act_default;
     /* q, k and v carry biases whatever the config says, o none: Qwen2Attention
      * builds q_proj, k_proj and v_proj with bias=True and o_proj with
@@ -77,14 +83,14 @@ static const family FAMILIES[] = {
     {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 1},
     {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 128, "silu", 0},
     {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0, "silu", 0},
-    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
+    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
     {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0, 256,
      "gelu_pytorch_tanh", 0},
     {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0, 256,
      "gelu_pytorch_tanh", 0},
-    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
-    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, NULL, 0},
-    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1, 64, NULL, 0},
+    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
+    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
+    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1, 64, "silu", 0},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 

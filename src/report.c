@@ -1094,10 +1094,12 @@ char *rl_read_input(const char *path, size_t max, size_t *len, int *piped, char 
             }
             buf = b, cap = c;
         }
+        errno = 0;
         size_t got = fread(buf + n, 1, cap - n, f);
+        int read_errno = errno; /* taken before any other call can change it */
         n += got;
         if (got == 0) {
-            e = ferror(f) ? (errno ? errno : EIO) : 0;
+            e = ferror(f) ? (read_errno ? read_errno : EIO) : 0;
             break;
         }
     }
@@ -1107,9 +1109,17 @@ char *rl_read_input(const char *path, size_t max, size_t *len, int *piped, char 
             snprintf(err, errlen, "%s: out of memory", shown);
         else if (e)
             snprintf(err, errlen, "%s: read error: %s", shown, strerror(e));
-        else
-            snprintf(err, errlen, "%s: larger than %zu MiB: not an input this command reads",
-                     shown, max >> 20);
+        else {
+            /* the bound in the largest unit that states it exactly: 3 bytes, 64 KiB, 16 MiB */
+            size_t shown_max = max;
+            const char *unit = max == 1 ? "byte" : "bytes";
+            if (max >= 1u << 20 && max % (1u << 20) == 0)
+                shown_max = max >> 20, unit = "MiB";
+            else if (max >= 1u << 10 && max % (1u << 10) == 0)
+                shown_max = max >> 10, unit = "KiB";
+            snprintf(err, errlen, "%s: larger than %zu %s: not an input this command reads", shown,
+                     shown_max, unit);
+        }
         free(buf);
         errno = e ? e : EFBIG;
         return NULL;

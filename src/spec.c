@@ -17,6 +17,7 @@
 
 #include "number.h"
 #include "sandbox.h"
+#include "cli.h"
 #include "error.h"
 #include "guard.h"
 #include "silicon.h"
@@ -1178,6 +1179,60 @@ int rl_spec_is_path(const char *name)
     return strchr(name, '/') || ends_in_lua(name);
 }
 
+/* Whether files a and b hold the same bytes (both readable). */
+static int same_text(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = getc(fa), cb = getc(fb);
+        same = ca == cb;
+        if (ca == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* fixFI: a preset name that resolved to `path` in ROOFLINE_DATA (looked up
+ * first: rl_data_dirs) while a later data folder (the shipped presets
+ * beside the program or in share/roofline) holds another file of that
+ * name with other content is said on stderr, once per kind and name: the
+ * user's file silently stood for the shipped preset.  ROOFLINE_DATA set
+ * to the source tree (make bench, the tests) finds the same file, or an
+ * installed copy of it, and says nothing. */
+static void note_shadowed(const char *kind, const char *name, const char *file, const char *path)
+{
+    static char said[32][96];
+    static int nsaid;
+    char dirs[3][1024], other[2200], key[96];
+    int n = rl_data_dirs(dirs);
+    const char *env = getenv("ROOFLINE_DATA");
+    if (!env || !*env || n < 2)
+        return;
+    snprintf(other, sizeof other, "%s/%s/%s", dirs[0], kind, file);
+    if (strcmp(other, path) != 0) /* not found in ROOFLINE_DATA */
+        return;
+    snprintf(key, sizeof key, "%.20s/%.70s", kind, name);
+    for (int i = 0; i < nsaid; i++)
+        if (!strcmp(said[i], key))
+            return;
+    for (int i = 1; i < n; i++) {
+        snprintf(other, sizeof other, "%s/%s/%s", dirs[i], kind, file);
+        if (access(other, R_OK) != 0 || same_node(other, path) || same_text(other, path))
+            continue;
+        if (nsaid < (int)(sizeof said / sizeof *said))
+            snprintf(said[nsaid++], sizeof said[0], "%s", key);
+        rl_cli_tell(NULL, "note: %s '%s' is %s from ROOFLINE_DATA, which is looked up first: it "
+                    "shadows the shipped preset of that name (%s); give a path to use that one",
+                    strcmp(kind, "model") == 0 ? "model" : "hardware", name, path, other);
+        return;
+    }
+}
+
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen)
 {
@@ -1203,8 +1258,10 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     }
     char file[1024];
     snprintf(file, sizeof file, "%s.lua", name);
-    if (rl_data_find(kind, file, path, pathlen) == 0)
+    if (rl_data_find(kind, file, path, pathlen) == 0) {
+        note_shadowed(kind, name, file, path);
         return 0;
+    }
     char known[1024];
     list_presets(kind, known, sizeof known);
     RL_FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)", what, name,

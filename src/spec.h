@@ -2,7 +2,8 @@
  *
  * Owns the spec formats (field names, types, defaults, cross-field rules), the
  * search for preset files, `--set` overrides and the conversion between Lua
- * tables and the C structs below.  Uses sandbox (Lua state), dtype, guard (files read).
+ * tables and the C structs below.  Uses sandbox (Lua state), dtype, guard (files read),
+ * cli (rl_cli_tell: the note of a ROOFLINE_DATA preset shadowing a shipped one).
  *
  * Field names follow the Scaling Book's symbols (seed 000, section 1
  * "What about memory?" table: L, D, F, N, K, H, V) and Hugging Face config

@@ -2397,6 +2397,34 @@ static void label_follows_band_in_every_command(void **state)
     cJSON_Delete(j);
 }
 
+/* fixFI: prefill --prefix on a fitted profile read mode "fitted" while
+ * its rows, kept at their op-list time (the fitted costs time a prefill
+ * from an empty cache), read "estimated".  Expected: the run's mode is its
+ * rows' (estimated: h100-sxm-splitwise has no kernel tables), the
+ * mode_note names the prefix; with the rows' modes differing it would read
+ * "mixed", as validate's. */
+static void prefix_run_mode_is_its_rows(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    cJSON *j = run_cli_json("prefill --model llama2-70b --hw h100-sxm-splitwise --chips 4 --tokens "
+                            "256,1024 --prefix 512 --format json", buf, sizeof buf);
+    assert_non_null(j);
+    const char *mode = cJSON_GetObjectItem(j, "mode")->valuestring;
+    assert_string_equal(mode, "estimated");
+    const cJSON *r;
+    int n = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, mode);
+        n++;
+    }
+    assert_int_equal(n, 2);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode_note"));
+    if (!note || !strstr(note, "2 of 2 rows have a prefix and keep the op-list time"))
+        fail_msg("mode_note '%s'", note ? note : "(none)");
+    cJSON_Delete(j);
+}
+
 /* fixAA: validate --against's roofline floor is step --ideal's time of the
  * row.  llama3-70b TP8 decode, batch 1, context 1100 on h100-sxm: step
  * --ideal --tp 8 gives 5.521 ms (bf16) and 2.960 ms (fp8); the floor was
@@ -2593,6 +2621,7 @@ int main(void)
         cmocka_unit_test(harness_can_fail),
         cmocka_unit_test(fitted_only_inside_fit),
         cmocka_unit_test(label_follows_band_in_every_command),
+        cmocka_unit_test(prefix_run_mode_is_its_rows),
         cmocka_unit_test(row_engine_selects),
         cmocka_unit_test(row_engine_on_its_own_hw),
     };
