@@ -4254,6 +4254,31 @@ static void shard_prefill_throughput_counts_replicas(void **state)
     cJSON_Delete(j);
 }
 
+/* review49: --batch prompts that do not divide over the replicas.  At
+ * --batch 5 tp2 x4's 4 replicas take ceil(5 / 4) = 2 prompts at once, the
+ * step of --batch 8's 2 each (batch_step_s equal, 1e-12: the same formula
+ * (1) step), and its tokens/s a chip count the 5 prompts given, not the 8
+ * slots: 5 x 4096 / (batch_step_s x 8) (1e-12); tp1 x8's 8 replicas take 1
+ * each, its one-prompt step. */
+static void shard_prefill_batch_remainder(void **state)
+{
+    (void)state;
+    const char *note = "datasheet peaks";
+    cJSON *five = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 5 "
+                                 "--context 4096 --format json", note);
+    cJSON *eight = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 "
+                                  "--context 4096 --format json", note);
+    const cJSON *t5 = shard_row(five, "prefill", "tp2 x4"), *t8 = shard_row(eight, "prefill", "tp2 x4");
+    assert_rel(num(t5, "batch_step_s"), num(t8, "batch_step_s"), 1e-12);
+    assert_rel(num(t5, "tokens_per_s_per_chip"), 5.0 * 4096 / (num(t5, "batch_step_s") * 8), 1e-12);
+    assert_true(num(t5, "batch_step_s") > 1.5 * num(t5, "step_s")); /* 2 prompts, not 1 */
+    const cJSON *x8 = shard_row(five, "prefill", "tp1 x8");
+    assert_rel(num(x8, "batch_step_s"), num(x8, "step_s"), 1e-12);
+    assert_rel(num(x8, "tokens_per_s_per_chip"), 5.0 * 4096 / (num(x8, "step_s") * 8), 1e-12);
+    cJSON_Delete(five);
+    cJSON_Delete(eight);
+}
+
 /* tester58 #3: size's rows at a precision the fitted costs never saw read
  * "no band:  (the time is an estimate)", the reason copied onto itself and
  * lost.  Each such row now gives simulate's words for the same run
@@ -7912,6 +7937,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(unread_cell_noted),
         cmocka_unit_test(ops_rows_per_chip),
         cmocka_unit_test(shard_prefill_throughput_counts_replicas),
+        cmocka_unit_test(shard_prefill_batch_remainder),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
     };
