@@ -1547,6 +1547,17 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
     return 0;
 }
 
+/* step's default --hbm-reserve (memory.h rl_memory_step_reserve) into h
+ * for the commands whose `fits` and max_batch follow step's: shard (as step
+ * --tp judges it), pareto, ops and prefill (review49: after tester59 #6
+ * step kept 10% back on a fitted engine, and shard's tp4 row of llama3-70b
+ * on h100-sxm-splitwise read max_batch 301 beside step --tp 4's 250);
+ * none under --ideal (pareto's formula (1) too), the whole HBM as step's. */
+static void fits_as_step(const rl_opts *o, const rl_model *m, rl_hw *h)
+{
+    h->hbm_reserve = o->ideal ? 0 : rl_memory_step_reserve(m, h, rl_param_default(RL_P_RESERVE));
+}
+
 /* step --hbm-reserve into h (rl_hw.hbm_reserve), as simulate reads its own
  * (tester6: step --ideal used the whole HBM where simulate --ideal kept 10%
  * back, and refused the flag); said when an engine memory rule makes it
@@ -1758,6 +1769,7 @@ int rl_cli_shard(rl_opts *o)
         need(o, "shard", "one --batch B", o->nbatch <= 1) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0 || check_slice("shard", &h, o->chips) != 0)
         return RL_EXIT_INPUT;
+    fits_as_step(o, &m, &h);
     long long batch = o->nbatch ? o->batch[0] : 1;
     char err[ERRLEN];
     if (rl_step_check(&m, &h, o->chips, o->context, o->prec, err, sizeof err) != 0) {
@@ -3500,6 +3512,7 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
         need(o, cmd, "--hw H", o->hw != NULL) != 0 || load_model(o, m) != 0 || load_hw(o, h) != 0 ||
         check_slice(cmd, h, o->chips) != 0)
         return -1;
+    fits_as_step(o, m, h);
     note_unmeasured_run(cmd, o, h);
     *c = rl_ops_config_default();
     c->chips = o->chips;
@@ -3712,6 +3725,7 @@ int rl_cli_pareto(rl_opts *o)
         need(o, "pareto", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
         load_hw(o, &h) != 0)
         return RL_EXIT_INPUT;
+    fits_as_step(o, &m, &h);
     char err[ERRLEN];
     if ((o->prompt > 0 && rl_model_check_context(&m, o->prompt, err, sizeof err) != 0) ||
         (o->plot && rl_plot_check_path(o->plot, err, sizeof err) != 0)) {

@@ -1544,6 +1544,13 @@ int rl_lua_step(lua_State *L)
 
 /* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
  * compute=, overlap=false}: strategies side by side (rl_result_shard). */
+/* step's default hbm_reserve into h where `fits` follows step's (shard,
+ * ops, prefill, sweep, pareto: cli.c fits_as_step); none when ideal. */
+static void fits_as_step(const rl_model *m, rl_hw *h, int ideal)
+{
+    h->hbm_reserve = ideal ? 0 : rl_memory_step_reserve(m, h, rl_param_default(RL_P_RESERVE));
+}
+
 int rl_lua_shard(lua_State *L)
 {
     rl_model m;
@@ -1552,6 +1559,7 @@ int rl_lua_shard(lua_State *L)
     rl_precision p;
     check_keys(L, 1, "shard");
     check_run(L, &m, &h, &chips, &context, &p);
+    fits_as_step(&m, &h, h.ideal);
     long long batch = opt_count(L, 1, RL_P_BATCH, 1);
     lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
@@ -1588,6 +1596,7 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     c->prefill_prefix = (long long)prefix;
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     c->calibrated = !lua_toboolean(L, -1) && c->mfu == 0; /* as the CLI: tables unless ideal/mfu */
+    fits_as_step(m, h, lua_toboolean(L, -1) || h->ideal);
     lua_pop(L, 5);
     /* one replica's 1D TP/EP plan: its collectives join the step (ops.h) */
     c->tp = opt_count(L, 1, RL_P_TP, 1);
@@ -1784,6 +1793,7 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
     int overlap = lua_toboolean(L, -1);
     lua_pop(L, 2);
+    fits_as_step(m, h, ideal || h->ideal);
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap,
                          !ideal};
     char err[ERRLEN];

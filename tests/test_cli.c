@@ -4284,6 +4284,31 @@ static void shard_prefill_throughput_counts_replicas(void **state)
     cJSON_Delete(j);
 }
 
+/* review49: --batch prompts that do not divide over the replicas.  At
+ * --batch 5 tp2 x4's 4 replicas take ceil(5 / 4) = 2 prompts at once, the
+ * step of --batch 8's 2 each (batch_step_s equal, 1e-12: the same formula
+ * (1) step), and its tokens/s a chip count the 5 prompts given, not the 8
+ * slots: 5 x 4096 / (batch_step_s x 8) (1e-12); tp1 x8's 8 replicas take 1
+ * each, its one-prompt step. */
+static void shard_prefill_batch_remainder(void **state)
+{
+    (void)state;
+    const char *note = "datasheet peaks";
+    cJSON *five = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 5 "
+                                 "--context 4096 --format json", note);
+    cJSON *eight = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 "
+                                  "--context 4096 --format json", note);
+    const cJSON *t5 = shard_row(five, "prefill", "tp2 x4"), *t8 = shard_row(eight, "prefill", "tp2 x4");
+    assert_rel(num(t5, "batch_step_s"), num(t8, "batch_step_s"), 1e-12);
+    assert_rel(num(t5, "tokens_per_s_per_chip"), 5.0 * 4096 / (num(t5, "batch_step_s") * 8), 1e-12);
+    assert_true(num(t5, "batch_step_s") > 1.5 * num(t5, "step_s")); /* 2 prompts, not 1 */
+    const cJSON *x8 = shard_row(five, "prefill", "tp1 x8");
+    assert_rel(num(x8, "batch_step_s"), num(x8, "step_s"), 1e-12);
+    assert_rel(num(x8, "tokens_per_s_per_chip"), 5.0 * 4096 / (num(x8, "step_s") * 8), 1e-12);
+    cJSON_Delete(five);
+    cJSON_Delete(eight);
+}
+
 /* tester58 #3: size's rows at a precision the fitted costs never saw read
  * "no band:  (the time is an estimate)", the reason copied onto itself and
  * lost.  Each such row now gives simulate's words for the same run
@@ -6205,6 +6230,49 @@ static void step_reserve_as_simulate_on_fitted(void **state)
         fail_msg("step max_batch %.0f, simulate's KV room %.0f tokens / 2048", mb, kv);
 }
 
+/* review49: after tester59 #6 step kept 10% of HBM back on a fitted
+ * engine without a memory rule, while shard, pareto and ops (whose `fits`
+ * and max_batch follow step's, as their help says) kept the whole HBM:
+ * shard's tp4 row of llama3-70b at 2048 tokens on 4 x h100-sxm-splitwise
+ * read max_batch 301 beside step --tp 4's 250.  Expected: step --tp 4's
+ * max_batch (250) in shard's and pareto's tp4 rows, and ops's
+ * usable_bytes_per_chip 0.9 x 80 GiB = 77309411328 bytes (exact). */
+static void fits_follow_step_on_fitted(void **state)
+{
+    (void)state;
+    static char buf[1 << 18];
+    const char *at = "--model llama3-70b --hw h100-sxm-splitwise --context 2048 --batch 8";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "step %s --tp 4 --format json", at);
+    cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+    double step_mb = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "max_batch"));
+    cJSON_Delete(j);
+    assert_true(step_mb == 250);
+    snprintf(cmd, sizeof cmd, "shard %s --chips 4 --format json", at);
+    j = run_cli_json(cmd, buf, sizeof buf);
+    double shard_mb = -1;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+    {
+        if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "phase")), "generate") &&
+            !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp4"))
+            shard_mb = cJSON_GetNumberValue(cJSON_GetObjectItem(r, "max_batch"));
+    }
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "pareto %s --chips 4 --format json", at);
+    j = run_cli_json(cmd, buf, sizeof buf);
+    double pareto_mb = cJSON_GetNumberValue(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "max_batch"));
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "ops %s --chips 4 --format json", at);
+    j = run_cli_json(cmd, buf, sizeof buf);
+    double usable = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "usable_bytes_per_chip"));
+    cJSON_Delete(j);
+    if (shard_mb != step_mb || pareto_mb != step_mb || usable != 77309411328.0)
+        fail_msg("step --tp 4 max_batch %.0f; shard tp4 %.0f, pareto %.0f; ops usable %.0f",
+                 step_mb, shard_mb, pareto_mb, usable);
+}
+
 /* tester53 F1: a spec in hw_profiles/ that does not load (here not Lua)
  * made `list hw` exit 2 yet print, and --save write, the other rows.
  * Expected: exit 2, the file and the reason on stderr, nothing on stdout
@@ -7778,6 +7846,7 @@ int main(void)
         cmocka_unit_test(list_names_what_lookup_finds),
         cmocka_unit_test(list_names_the_preset),
         cmocka_unit_test(step_reserve_as_simulate_on_fitted),
+        cmocka_unit_test(fits_follow_step_on_fitted),
         cmocka_unit_test(list_refuses_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),
@@ -7948,6 +8017,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(unread_cell_noted),
         cmocka_unit_test(ops_rows_per_chip),
         cmocka_unit_test(shard_prefill_throughput_counts_replicas),
+        cmocka_unit_test(shard_prefill_batch_remainder),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
     };

@@ -125,6 +125,15 @@ static void kv_split_default_from_lua(void **state)
     assert_true(run_number(code) == 921);
     snprintf(code, sizeof code, "return roofline.step%s, kv_split = 'batch' }.max_batch", f);
     assert_true(run_number(code) == 1842);
+    /* review49: shard's `fits` and max_batch follow step's there too (its
+     * tp4 row read 301, the whole HBM, beside step's 250: test_cli
+     * fits_follow_step_on_fitted) */
+    assert_true(run_number("local g = { model = 'llama3-70b', hw = 'h100-sxm-splitwise', "
+                           "chips = 4, batch = 8, context = 2048 } local s = roofline.shard(g) "
+                           "g.tp = 4 local mb = roofline.step(g).max_batch "
+                           "for _, r in ipairs(s.rows) do if r.phase == 'generate' and "
+                           "r.strategy == 'tp4' then return r.max_batch == mb and mb or -1 end "
+                           "end return -2") == 250);
     /* review39 F7: chips = 16 alone on the fitted profile is TP over the
      * 16 chips, tp = 16's layout: the same max_batch 921, kv_split and
      * step_s (one code path: equal).  Before: 1842, no kv_split, and a step
