@@ -498,6 +498,16 @@ double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs)
     return fmax(rl_shard_stage_div(m, pp), (double)micro_batches(pp, seqs));
 }
 
+double rl_shard_prefill_ticks(const rl_model *m, long long pp, long long seqs)
+{
+    pp = pp > 1 ? pp : 1;
+    /* docs/model.md "Rows in a pipeline": m micro-batches over P stages take
+     * m + P - 1 stage times (GPipe's fill and drain; Huang et al. 2019,
+     * arXiv:1811.06965, bubble (P - 1) / (m + P - 1)); the first micro-batch's
+     * pass is rl_shard_stage_div slowest-stage ticks (P with equal stages) */
+    return rl_shard_stage_div(m, pp) + (double)(micro_batches(pp, seqs) - 1);
+}
+
 double rl_shard_stage_scale(const rl_model *m, long long pp)
 {
     return rl_shard_pass_scale(m, pp, pp);
@@ -1119,9 +1129,20 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
      * which wait for the stage before (rl_shard_pp_sends) */
     double sends = rl_shard_sends_s(r);
     double layer_comm = (r->comm_s - sends) / T;
+    double ticks = T;
+    if (prefill && pp > 1) { /* a batch of prompts is one pass that fills and drains
+                                the pipeline: rl_shard_prefill_ticks (tester60 #1) */
+        ticks = rl_shard_prefill_ticks(m, pp, r->replica_batch);
+        for (int i = 0; i < r->ncoll; i++)
+            if (r->coll[i].c.kind != RL_P2P) {
+                r->coll[i].count *= ticks / T;
+                r->coll[i].total_s *= ticks / T;
+            }
+        r->comm_s = sends + ticks * layer_comm;
+    }
     r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
-    r->step_s = T * r->tick_s + sends;
-    local_per_step(r, T); /* the row per step: the slowest stage's chips run T ticks */
+    r->step_s = ticks * r->tick_s + sends;
+    local_per_step(r, ticks); /* the row per step: the slowest stage's chips run T ticks */
     r->flops = chip_flops;
     double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
     r->tokens_per_s = step_tokens / r->step_s;
