@@ -385,6 +385,8 @@ static int reads_list(const char *cmd, int id)
         return !strcmp(cmd, "sweep") || !strcmp(cmd, "plot");
     if (id == RL_P_BATCH || id == RL_P_TOKENS)
         return strcmp(cmd, "ops") != 0;
+    if (id == RL_P_BATCH_SHARD) /* one value (tester60 #4) */
+        return 0;
     return RL_PARAMS[id].type == RL_PT_COUNT_LIST;
 }
 
