@@ -960,8 +960,10 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         int bl, bt;
         /* prefill: one prompt of `context` tokens (the chapter's single-sequence case) */
         long long b = ph == RL_PHASE_PREFILL ? 1 : batch;
-        int n = rl_shard_compare(m, h, (rl_phase)ph, chips, b, context, p, overlap, r, SHARD_CAP,
-                                 &bl, &bt);
+        int dropped;
+        char dwhy[512];
+        int n = rl_shard_compare_why(m, h, (rl_phase)ph, chips, b, context, p, overlap, r,
+                                     SHARD_CAP, &bl, &bt, &dropped, dwhy, sizeof dwhy);
         /* prefill's throughput: the --batch prompts split over each plan's
          * replicas as generation splits its sequences, every replica
          * prefilling its share at once (tester58 #2: tp1 x8 read one prompt
@@ -999,7 +1001,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                 add_collectives(cJSON_AddArrayToObject(row, "collective_list"), &r[i], 0);
         }
         const char *pn = rl_phase_name((rl_phase)ph);
-        char key[64], why[1024];
+        char key[64], why[1536];
         snprintf(key, sizeof key, "%s_latency", pn);
         cJSON_AddStringToObject(advice, key, bl >= 0 ? r[bl].name : "none fits");
         snprintf(key, sizeof key, "%s_throughput", pn);
@@ -1008,6 +1010,11 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         for (int i = 0; i < n; i++)
             nfit += r[i].fits;
         explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, thr, &l, h, n, nfit, batch);
+        if (dropped > 0) { /* said, not silently left out (tester60 #2: ici_bw 0) */
+            size_t k = strlen(why);
+            snprintf(why + k, sizeof why - k, " %d plan%s not timed (%.400s)", dropped,
+                     dropped == 1 ? "" : "s", dwhy);
+        }
         cJSON_AddStringToObject(advice, pn, why);
         if (bl >= 0)
             add_collectives(colls, &r[bl], 0);
@@ -1249,9 +1256,16 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
 
 cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    rl_ops ops;
     char err[256];
-    if (rl_ops_build(m, h, c, &ops, err, sizeof err) != 0)
+    return rl_result_ops_err(m, h, c, err, sizeof err);
+}
+
+cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char *err,
+                         size_t errlen)
+{
+    rl_ops ops;
+    err[0] = '\0';
+    if (rl_ops_build(m, h, c, &ops, err, errlen) != 0)
         return NULL;
     cJSON *o = cJSON_CreateObject();
     if (!o)

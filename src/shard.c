@@ -1382,7 +1382,20 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
                      long long batch, long long context, rl_precision p, int overlap,
                      rl_shard_result *out, int cap, int *best_latency, int *best_throughput)
 {
+    int dropped;
+    char why[8];
+    return rl_shard_compare_why(m, h, phase, chips, batch, context, p, overlap, out, cap,
+                                best_latency, best_throughput, &dropped, why, sizeof why);
+}
+
+int rl_shard_compare_why(const rl_model *m, const rl_hw *h, rl_phase phase, long long chips,
+                         long long batch, long long context, rl_precision p, int overlap,
+                         rl_shard_result *out, int cap, int *best_latency, int *best_throughput,
+                         int *dropped, char *why, size_t whylen)
+{
     int n = 0;
+    *dropped = 0;
+    why[0] = '\0';
     char err[512];
 #define MAX_CAND 512
     rl_shard_plan cand[MAX_CAND];
@@ -1449,8 +1462,17 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
     *best_latency = *best_throughput = -1;
     for (int i = 0; i < nc && n < cap; i++) {
         if (rl_shard_eval(m, h, &cand[i], phase, chips, batch, context, p, &out[n], err,
-                          sizeof err) != 0)
+                          sizeof err) != 0) {
+            if ((*dropped)++ == 0) {
+                char name[64];
+                const rl_shard_plan *c = &cand[i];
+                plan_name(m, c, phase == RL_PHASE_PREFILL,
+                          c->layout == RL_LAYOUT_2D ? (c->x ? c->x : best_x(m, c->tp)) : 1,
+                          chips / rl_shard_plan_chips(&cand[i]), name, sizeof name);
+                snprintf(why, whylen, "%s: %s", name, err);
+            }
             continue;
+        }
         if (out[n].fits) {
             /* ties (within 0.1%) go to the plan leaving more HBM for the KV cache */
             const rl_shard_result *b = *best_latency < 0 ? NULL : &out[*best_latency];

@@ -586,6 +586,14 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
                      long long batch, long long context, rl_precision p, int overlap,
                      rl_shard_result *out, int cap, int *best_latency, int *best_throughput);
 
+/* rl_shard_compare, counting the plans that failed to evaluate in *dropped
+ * and the first one's reason (its name, then the error) in why (tester60
+ * #2: an ici_bw of 0 dropped every multi-chip plan without a word). */
+int rl_shard_compare_why(const rl_model *m, const rl_hw *h, rl_phase phase, long long chips,
+                         long long batch, long long context, rl_precision p, int overlap,
+                         rl_shard_result *out, int cap, int *best_latency, int *best_throughput,
+                         int *dropped, char *why, size_t whylen);
+
 /* Limits the chapter derives (seed 000 section 3 and Appendices B, C). */
 typedef struct {
     double w_ici;            /* bytes/s an AllGather moves per second on one axis

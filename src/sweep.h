@@ -131,6 +131,9 @@ typedef struct {
     long long infeasible_prefill; /* of those, the ones kept out for the prefill */
     long long uncalibrated; /* calibrated: plans left out because the calibrated path
                                does not time them (2D, pipelines) */
+    long long dropped;    /* sharded: plans left out because they could not be timed
+                             (rl_shard_compare_why: an ici_bw of 0 under a plan) */
+    char dropped_why[320]; /* the first such plan's name and reason, or "" */
     int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
     int calibrated;       /* 1: the points were timed calibrated (rl_sweep_space) */
     int fitted;           /* 1: by h's fitted engine costs (rl_sweep_space, fitted) */
