@@ -3530,7 +3530,12 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
         rl_cli_tell(cmd, "%s: an abstract model has no operators", m->origin);
         return -1;
     }
-    if (rl_ops_check(m, h, c, err, sizeof err) == 0)
+    rl_ops ops;
+    /* a plan's collectives over a link of 0 (ici_bw 0: no link) refuse the
+     * list: its reason, exit 2 (tester60 #2: ops and prefill --tp read "out of
+     * memory", exit 1) */
+    if (rl_ops_check(m, h, c, err, sizeof err) == 0 &&
+        (c->chips <= 1 || rl_ops_build(m, h, c, &ops, err, sizeof err) == 0))
         return 0;
     rl_cli_tell(cmd, "%s", err);
     return -1;
