@@ -389,6 +389,8 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                     cc->group > pt.coll_group) {
                     pt.coll_group = cc->group;
                     pt.coll_floor = cc->floor_gpus;
+                    pt.coll_kind = (int)cc->kind;
+                    snprintf(pt.coll_impl, sizeof pt.coll_impl, "%s", cc->impl);
                 }
             }
             pt.extrapolated = cal ? r->prov[RL_PROV_EXTRAPOLATED] : 0;

@@ -120,6 +120,9 @@ typedef struct {
      * measured 0, floor_gpus > 0: the group it was raised to); 0 none */
     int extrapolated;
     long long coll_group, coll_floor;
+    int coll_kind;      /* that collective's rl_collective (tester60 #3: the note
+                           spoke of AllReduce's sizes for an AllToAll) */
+    char coll_impl[24]; /* the impl of the table row that floored it (comm.h impl) */
 } rl_sweep_point;
 
 typedef struct {

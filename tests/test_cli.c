@@ -4483,8 +4483,24 @@ static void pareto_names_rows_outside_tables(void **state)
     const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
     assert_non_null(far);
     assert_non_null(strstr(far, "64 chips tp64 kv=replicate B=1, 32 chips tp32 kv=replicate B=1"));
-    assert_non_null(strstr(far, "collectives over 8-64 GPUs, which gb200's collectives table "
-                                "measures on 4 at most (1 to 4 octaves beyond)"));
+    assert_non_null(strstr(far, "collectives gb200's collectives table does not measure at "
+                                "their group size, timed by the alpha-beta model and raised to "
+                                "the same collective's measured time on fewer GPUs (AllReduce "
+                                "over 64 raised to its 4-GPU trtllm time, 4 octaves beyond; "));
+    cJSON_Delete(j);
+    /* tester60 #3: on h200 (AllReduce and AllToAll measured on 8 GPUs, ops
+     * says so) the note read "measures on 4 at most ... raised to the
+     * measured 4-GPU time" for every row, the largest floor of any; each
+     * collective, group, floor and table impl now, as ops's timed_by: the
+     * 16-chip tp4 ep4 rows' AllToAll over 4 GPUs (crossing the 8-GPU NVLink
+     * domain at stride 4) raised to its 2-GPU nccl time */
+    j = json2("pareto --model deepseek-v3 --hw h200 --weights fp8 --chips 8,16", " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "AllToAll over 4 raised to its 2-GPU nccl time, 1 octave beyond"));
+    assert_null(strstr(far, "at most"));
+    cJSON_Delete(j);
+    j = json2("pareto --model deepseek-v3 --hw gb200 --context 2048", " --format json");
     const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(first, "layout")),
                         "tp64 kv=replicate"); /* not hidden */
