@@ -22,8 +22,13 @@
 --   host:  NVLink-C2C to the Grace CPU (MLPerf v6.1 system description:
 --          accelerator_host_interconnect "NVLink-C2C"), 900 GB/s both
 --          directions = 450 GB/s one-way (NVL72 page)
---   net:   ConnectX-8 800 Gb/s InfiniBand per GPU between racks = 1e11 B/s
---          (system.yaml inter_rack_bw)
+--   net:   ConnectX-7 400 Gb/s InfiniBand per GPU between racks = 5e10 B/s:
+--          NVIDIA DGX GB200 User Guide, Hardware, compute tray table: cluster
+--          network "4x NVIDIA ConnectX-7 single port 400G OSFP NIC" for the
+--          tray's 4 GPUs (docs.nvidia.com/dgx/dgxgb200-user-guide/hardware.html).
+--          Until stop 38 1e11 B/s, AIConfigurator system.yaml inter_rack_bw,
+--          which is ConnectX-8 800G, the GB300 NVL72 tray's (NVIDIA
+--          Enterprise RA NVL72: "4 ConnectX-8 Host Channel Adapters"; tester60)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, as
 --          for the other GPUs; system.yaml inter_rack_latency 5 us)
 --   price: none (no on-demand per-GPU price found), so cost is in chip-seconds
@@ -46,7 +51,7 @@ return {
   hbm_bw = 8e12,
   topology = "switch", ici_links = 18, ici_bw = 5e10, ici_latency = 2e-6,
   domain_chips = 72, nvls = true,
-  net_bw = 1e11, net_latency = 5e-6,
+  net_bw = 5e10, net_latency = 5e-6,
   host_bw = 4.5e11,
   engines = {
     default = "trtllm",

@@ -3543,7 +3543,12 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
         rl_cli_tell(cmd, "%s: an abstract model has no operators", m->origin);
         return -1;
     }
-    if (rl_ops_check(m, h, c, err, sizeof err) == 0)
+    rl_ops ops;
+    /* a plan's collectives over a link of 0 (ici_bw 0: no link) refuse the
+     * list: its reason, exit 2 (tester60 #2: ops and prefill --tp read "out of
+     * memory", exit 1) */
+    if (rl_ops_check(m, h, c, err, sizeof err) == 0 &&
+        (c->chips <= 1 || rl_ops_build(m, h, c, &ops, err, sizeof err) == 0))
         return 0;
     rl_cli_tell(cmd, "%s", err);
     return -1;
@@ -3610,7 +3615,12 @@ int rl_cli_ops(rl_opts *o)
         if (c.prefill_seqs == 0) /* the copies step reads (shard.c rl_shard_step_calibrated) */
             c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies;
     }
-    cJSON *r = rl_result_ops(&m, &h, &c);
+    cJSON *r = rl_result_ops_err(&m, &h, &c, err, sizeof err);
+    if (!r && err[0]) { /* the list not built: its reason (an ici_bw of 0 under a plan), not
+                           "out of memory" (tester60 #2) */
+        rl_cli_tell("ops", "%s", err);
+        return RL_EXIT_INPUT;
+    }
     if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) {
         rl_shard_plan pl = rl_ops_plan(&c);
         rl_result_kv_split(r, &pl, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
@@ -3762,6 +3772,9 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "%s", err);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
+    if (s.dropped > 0 && s.n > 0) /* tester60 #2: said, not silently left out */
+        rl_cli_tell("pareto", "note: %lld plan(s) not timed, left out: first %s", s.dropped,
+                    s.dropped_why);
     if (o->plan.overlap && (s.calibrated || s.fitted)) /* tester50 F10: as step --tp says it */
         rl_cli_tell("pareto", "note: %s's %s step adds its collectives to the local time (no "
                     "overlap was measured); --overlap ignored", h.name,
@@ -3776,9 +3789,15 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "out of memory");
         rc = RL_EXIT_IO;
     }
-    if (rc == RL_EXIT_OK && s.n == 0) {
+    if (rc == RL_EXIT_OK && s.n == 0 && s.dropped > 0 && s.infeasible == 0) {
+        /* tester60 #2: every plan refused (an ici_bw of 0), not HBM */
+        rl_cli_tell("pareto", "none of the plans could be timed: %lld refused, first %s",
+                    s.dropped, s.dropped_why);
+        rc = RL_EXIT_INPUT;
+    } else if (rc == RL_EXIT_OK && s.n == 0) {
         rl_cli_tell("pareto", "none of the %lld points fits in HBM (more chips, int8"
-                              " weights or KV, a shorter context?)", s.evaluated);
+                              " weights or KV, a shorter context?)%s%s", s.evaluated,
+                    s.dropped > 0 ? "; plans not timed, first " : "", s.dropped_why);
         rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
     }
     if (rc == RL_EXIT_OK && o->plot) {

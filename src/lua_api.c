@@ -385,6 +385,8 @@ static int reads_list(const char *cmd, int id)
         return !strcmp(cmd, "sweep") || !strcmp(cmd, "plot");
     if (id == RL_P_BATCH || id == RL_P_TOKENS)
         return strcmp(cmd, "ops") != 0;
+    if (id == RL_P_BATCH_SHARD) /* one value (tester60 #4) */
+        return 0;
     return RL_PARAMS[id].type == RL_PT_COUNT_LIST;
 }
 
@@ -1673,7 +1675,9 @@ int rl_lua_ops(lua_State *L)
         c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies; /* step's copies (shard.c) */
     }
     check_ops_config(L, &m, &h, &c);
-    cJSON *r = rl_result_ops(&m, &h, &c);
+    cJSON *r = rl_result_ops_err(&m, &h, &c, err, sizeof err);
+    if (!r && err[0])
+        return luaL_error(L, "roofline.ops: %s", err);
     if (c.decode_batch > 0 && (c.tp > 1 || c.ep > 1)) { /* as the CLI's */
         rl_shard_plan pl = rl_ops_plan(&c);
         rl_result_kv_split(r, &pl, ks != NULL, h.ideal);

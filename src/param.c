@@ -63,6 +63,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           NULL, "chips every listed plan is laid over (shard lists the tp, ep, sp, "
                           "pp and 2D plans itself; a plan on fewer chips runs as replicas: "
                           "'tp4 x2')", AT(chips), 0, 0, 0},
+    /* tester60 #4: the shared text's "a list gives one row each" is step's;
+     * shard takes one B (cli.c cmd_shard) */
+    [RL_P_BATCH_SHARD] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B", "sequences", 1,
+                          1e9, "1", NULL, "one value: sequences every plan decodes together, and "
+                          "the prompts a prefill row's throughput splits over its replicas "
+                          "(batch_step_s)", AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_OVERLAP_SHARD] = {"overlap", "overlap", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL,
                             NULL, "each plan's step = max(local, comm) instead of the sum (the "
                             "pp plans: max(local, comm - stage sends) + stage sends)",
@@ -391,7 +397,7 @@ static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CON
                            RL_P_RESERVE_STEP, OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
-static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS_SHARD, RL_P_BATCH, RL_P_CONTEXT, PREC,
+static const int SHARD[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS_SHARD, RL_P_BATCH_SHARD, RL_P_CONTEXT, PREC,
                             RL_P_OVERLAP_SHARD, OUTPUT, END};
 /* ops and prefill: one replica's 1D TP/EP plan (its collectives join the step) */
 #define REPLICA_PLAN RL_P_TP, RL_P_EP, RL_P_MOE_ATTN

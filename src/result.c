@@ -960,8 +960,10 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         int bl, bt;
         /* prefill: one prompt of `context` tokens (the chapter's single-sequence case) */
         long long b = ph == RL_PHASE_PREFILL ? 1 : batch;
-        int n = rl_shard_compare(m, h, (rl_phase)ph, chips, b, context, p, overlap, r, SHARD_CAP,
-                                 &bl, &bt);
+        int dropped;
+        char dwhy[512];
+        int n = rl_shard_compare_why(m, h, (rl_phase)ph, chips, b, context, p, overlap, r,
+                                     SHARD_CAP, &bl, &bt, &dropped, dwhy, sizeof dwhy);
         /* prefill's throughput: the --batch prompts split over each plan's
          * replicas as generation splits its sequences, every replica
          * prefilling its share at once (tester58 #2: tp1 x8 read one prompt
@@ -999,7 +1001,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                 add_collectives(cJSON_AddArrayToObject(row, "collective_list"), &r[i], 0);
         }
         const char *pn = rl_phase_name((rl_phase)ph);
-        char key[64], why[1024];
+        char key[64], why[1536];
         snprintf(key, sizeof key, "%s_latency", pn);
         cJSON_AddStringToObject(advice, key, bl >= 0 ? r[bl].name : "none fits");
         snprintf(key, sizeof key, "%s_throughput", pn);
@@ -1008,6 +1010,11 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         for (int i = 0; i < n; i++)
             nfit += r[i].fits;
         explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, thr, &l, h, n, nfit, batch);
+        if (dropped > 0) { /* said, not silently left out (tester60 #2: ici_bw 0) */
+            size_t k = strlen(why);
+            snprintf(why + k, sizeof why - k, " %d plan%s not timed (%.400s)", dropped,
+                     dropped == 1 ? "" : "s", dwhy);
+        }
         cJSON_AddStringToObject(advice, pn, why);
         if (bl >= 0)
             add_collectives(colls, &r[bl], 0);
@@ -1249,9 +1256,16 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
 
 cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
 {
-    rl_ops ops;
     char err[256];
-    if (rl_ops_build(m, h, c, &ops, err, sizeof err) != 0)
+    return rl_result_ops_err(m, h, c, err, sizeof err);
+}
+
+cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char *err,
+                         size_t errlen)
+{
+    rl_ops ops;
+    err[0] = '\0';
+    if (rl_ops_build(m, h, c, &ops, err, errlen) != 0)
         return NULL;
     cJSON *o = cJSON_CreateObject();
     if (!o)
@@ -1573,6 +1587,46 @@ const char *rl_result_engine_name(const rl_hw *h, const char *mode)
     return e ? e->name : "none";
 }
 
+/* outside_tables' words on the floored collectives of the rows listed,
+ * from buf[k]: each distinct collective, group, floor and table impl, as
+ * ops's timed_by says it (tester60 #3: one "measures on 4 at most" for all,
+ * the largest floor, where h200 measures AllReduce on 8 and the rows'
+ * AllToAll was raised to its 2-GPU nccl time).  Returns the new k. */
+static size_t floored_collectives(const rl_sweep *s, const rl_hw *h, const size_t *idx, size_t n,
+                                  char *buf, size_t len, size_t k)
+{
+    const rl_sweep_point *seen[4];
+    int ns = 0, more = 0;
+    for (size_t i = 0; i < n; i++) {
+        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i], *q = NULL;
+        if (p->coll_group == 0)
+            continue;
+        for (int j = 0; j < ns && !q; j++)
+            if (seen[j]->coll_kind == p->coll_kind && seen[j]->coll_group == p->coll_group &&
+                seen[j]->coll_floor == p->coll_floor && !strcmp(seen[j]->coll_impl, p->coll_impl))
+                q = seen[j];
+        if (!q && ns < 4)
+            seen[ns++] = p;
+        else if (!q)
+            more = 1;
+    }
+    if (k < len)
+        k += (size_t)snprintf(buf + k, len - k, ": collectives %s's collectives table does not "
+                              "measure at their group size, timed by the alpha-beta model and "
+                              "raised to the same collective's measured time on fewer GPUs (",
+                              h->name);
+    for (int j = 0; j < ns && k < len; j++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s over %lld raised to its %lld-GPU %s time, "
+                              "%.3g octave%s beyond", j ? "; " : "",
+                              rl_collective_name((rl_collective)seen[j]->coll_kind),
+                              seen[j]->coll_group, seen[j]->coll_floor, seen[j]->coll_impl,
+                              log2((double)seen[j]->coll_group / (double)seen[j]->coll_floor),
+                              seen[j]->coll_group == 2 * seen[j]->coll_floor ? "" : "s");
+    if (k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%s)", more ? "; ..." : "");
+    return k;
+}
+
 /* The rows of s listed (idx[n], or all) that lie outside what was
  * measured, named (up to 6 of each kind, then how many more) with why, into
  * buf; "" when none (rl_sweep_point extrapolated, coll_group).  One text:
@@ -1584,16 +1638,10 @@ static void outside_tables(const rl_sweep *s, const rl_hw *h, const size_t *idx,
     buf[0] = 0;
     for (int kind = 0; kind < 2; kind++) {
         int named = 0, more = 0;
-        long long lo = 0, hi = 0, floor = 0;
         for (size_t i = 0; i < n; i++) {
             const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
             if (kind ? p->extrapolated == 0 : p->coll_group == 0)
                 continue;
-            if (!kind) {
-                lo = lo && lo < p->coll_group ? lo : p->coll_group;
-                hi = hi > p->coll_group ? hi : p->coll_group;
-                floor = floor > p->coll_floor ? floor : p->coll_floor;
-            }
             if (named == 6) {
                 more++;
                 continue;
@@ -1621,16 +1669,8 @@ static void outside_tables(const rl_sweep *s, const rl_hw *h, const size_t *idx,
             k += (size_t)snprintf(buf + k, len - k, ": operators timed by extrapolating a kernel "
                                   "table past its measured grid (ops --chips N --batch B lists "
                                   "them, provenance extrapolated)");
-        else {
-            char span[64];
-            snprintf(span, sizeof span, lo == hi ? "%lld" : "%lld-%lld", lo, hi);
-            k += (size_t)snprintf(buf + k, len - k, ": collectives over %s GPUs, which %s's "
-                                  "collectives table measures on %lld at most (%.3g to %.3g "
-                                  "octaves beyond): the alpha-beta model times them, raised to "
-                                  "the measured %lld-GPU time",
-                                  span, h->name, floor, log2((double)lo / (double)floor),
-                                  log2((double)hi / (double)floor), floor);
-        }
+        else
+            k = floored_collectives(s, h, idx, n, buf, len, k);
     }
     if (k >= len && len > 4)
         memcpy(buf + len - 4, "...", 4);

@@ -92,6 +92,11 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
  * step_s).  Per-instance values are for one layer.  The configuration must
  * have passed rl_ops_check; NULL on out of memory or an abstract model. */
 cJSON *rl_result_ops(const rl_model *m, const rl_hw *h, const rl_ops_config *c);
+/* rl_result_ops, with the reason the operator list could not be built in
+ * err (empty when NULL means out of memory; tester60 #2: a collective the
+ * chip's links cannot time read "out of memory"). */
+cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char *err,
+                         size_t errlen);
 
 /* `roofline prefill`: one row per prompt length T (one sequence on a cached
  * prefix P): tokens, prefix, ttft_s (queueing-free prefill time, ops list),

@@ -498,6 +498,16 @@ double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs)
     return fmax(rl_shard_stage_div(m, pp), (double)micro_batches(pp, seqs));
 }
 
+double rl_shard_prefill_ticks(const rl_model *m, long long pp, long long seqs)
+{
+    pp = pp > 1 ? pp : 1;
+    /* docs/model.md "Rows in a pipeline": m micro-batches over P stages take
+     * m + P - 1 stage times (GPipe's fill and drain; Huang et al. 2019,
+     * arXiv:1811.06965, bubble (P - 1) / (m + P - 1)); the first micro-batch's
+     * pass is rl_shard_stage_div slowest-stage ticks (P with equal stages) */
+    return rl_shard_stage_div(m, pp) + (double)(micro_batches(pp, seqs) - 1);
+}
+
 double rl_shard_stage_scale(const rl_model *m, long long pp)
 {
     return rl_shard_pass_scale(m, pp, pp);
@@ -1119,9 +1129,20 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
      * which wait for the stage before (rl_shard_pp_sends) */
     double sends = rl_shard_sends_s(r);
     double layer_comm = (r->comm_s - sends) / T;
+    double ticks = T;
+    if (prefill && pp > 1) { /* a batch of prompts is one pass that fills and drains
+                                the pipeline: rl_shard_prefill_ticks (tester60 #1) */
+        ticks = rl_shard_prefill_ticks(m, pp, r->replica_batch);
+        for (int i = 0; i < r->ncoll; i++)
+            if (r->coll[i].c.kind != RL_P2P) {
+                r->coll[i].count *= ticks / T;
+                r->coll[i].total_s *= ticks / T;
+            }
+        r->comm_s = sends + ticks * layer_comm;
+    }
     r->tick_s = pl->overlap ? fmax(r->local_s, layer_comm) : r->local_s + layer_comm;
-    r->step_s = T * r->tick_s + sends;
-    local_per_step(r, T); /* the row per step: the slowest stage's chips run T ticks */
+    r->step_s = ticks * r->tick_s + sends;
+    local_per_step(r, ticks); /* the row per step: the slowest stage's chips run T ticks */
     r->flops = chip_flops;
     double step_tokens = (double)batch * (prefill ? (double)context : 1.0);
     r->tokens_per_s = step_tokens / r->step_s;
@@ -1361,7 +1382,20 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
                      long long batch, long long context, rl_precision p, int overlap,
                      rl_shard_result *out, int cap, int *best_latency, int *best_throughput)
 {
+    int dropped;
+    char why[8];
+    return rl_shard_compare_why(m, h, phase, chips, batch, context, p, overlap, out, cap,
+                                best_latency, best_throughput, &dropped, why, sizeof why);
+}
+
+int rl_shard_compare_why(const rl_model *m, const rl_hw *h, rl_phase phase, long long chips,
+                         long long batch, long long context, rl_precision p, int overlap,
+                         rl_shard_result *out, int cap, int *best_latency, int *best_throughput,
+                         int *dropped, char *why, size_t whylen)
+{
     int n = 0;
+    *dropped = 0;
+    why[0] = '\0';
     char err[512];
 #define MAX_CAND 512
     rl_shard_plan cand[MAX_CAND];
@@ -1428,8 +1462,17 @@ int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long lon
     *best_latency = *best_throughput = -1;
     for (int i = 0; i < nc && n < cap; i++) {
         if (rl_shard_eval(m, h, &cand[i], phase, chips, batch, context, p, &out[n], err,
-                          sizeof err) != 0)
+                          sizeof err) != 0) {
+            if ((*dropped)++ == 0) {
+                char name[64];
+                const rl_shard_plan *c = &cand[i];
+                plan_name(m, c, phase == RL_PHASE_PREFILL,
+                          c->layout == RL_LAYOUT_2D ? (c->x ? c->x : best_x(m, c->tp)) : 1,
+                          chips / rl_shard_plan_chips(&cand[i]), name, sizeof name);
+                snprintf(why, whylen, "%s: %s", name, err);
+            }
             continue;
+        }
         if (out[n].fits) {
             /* ties (within 0.1%) go to the plan leaving more HBM for the KV cache */
             const rl_shard_result *b = *best_latency < 0 ? NULL : &out[*best_latency];

@@ -471,6 +471,12 @@ double rl_shard_stage_pass_scale(const rl_model *m, const rl_hw *h, const rl_sha
  * stages or m = pp. */
 double rl_shard_pass_ticks(const rl_model *m, long long pp, long long seqs);
 
+/* The ticks of the largest stage a prefill pass of seqs prompts lasts over
+ * pp stages, filling and draining the pipeline: rl_shard_stage_div + m - 1
+ * (m as rl_shard_pass_scale; pp + m - 1 with equal stages; 1 for pp <= 1).
+ * Generation's steady state keeps every stage busy (rl_shard_pass_ticks). */
+double rl_shard_prefill_ticks(const rl_model *m, long long pp, long long seqs);
+
 /* r's per-step time columns (local terms, step_s, tick_s, band) and FLOPs
  * times f, its collectives' counts and times and comm_s times `layers`:
  * the whole-model step of a stage's chips (rl_shard_pp_step_calibrated)
@@ -579,6 +585,14 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
 int rl_shard_compare(const rl_model *m, const rl_hw *h, rl_phase phase, long long chips,
                      long long batch, long long context, rl_precision p, int overlap,
                      rl_shard_result *out, int cap, int *best_latency, int *best_throughput);
+
+/* rl_shard_compare, counting the plans that failed to evaluate in *dropped
+ * and the first one's reason (its name, then the error) in why (tester60
+ * #2: an ici_bw of 0 dropped every multi-chip plan without a word). */
+int rl_shard_compare_why(const rl_model *m, const rl_hw *h, rl_phase phase, long long chips,
+                         long long batch, long long context, rl_precision p, int overlap,
+                         rl_shard_result *out, int cap, int *best_latency, int *best_throughput,
+                         int *dropped, char *why, size_t whylen);
 
 /* Limits the chapter derives (seed 000 section 3 and Appendices B, C). */
 typedef struct {

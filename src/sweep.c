@@ -334,8 +334,13 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
     for (int i = 0; i < PLANS; i++)
         hint[i] = -1;
     for (int b = 0; b < sp->nbatch; b++) {
-        int n = rl_shard_compare(m, h, RL_PHASE_GENERATE, chips, sp->batch[b], S, p, sp->overlap,
-                                 res, PLANS, &bl, &bt);
+        int dropped;
+        char why[sizeof out->dropped_why];
+        int n = rl_shard_compare_why(m, h, RL_PHASE_GENERATE, chips, sp->batch[b], S, p,
+                                     sp->overlap, res, PLANS, &bl, &bt, &dropped, why, sizeof why);
+        if (dropped > 0 && out->dropped == 0)
+            memcpy(out->dropped_why, why, sizeof why);
+        out->dropped += dropped;
         for (int i = 0; i < n; i++) {
             const rl_shard_result *r = &res[i];
             rl_shard_result timed;
@@ -384,6 +389,8 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                     cc->group > pt.coll_group) {
                     pt.coll_group = cc->group;
                     pt.coll_floor = cc->floor_gpus;
+                    pt.coll_kind = (int)cc->kind;
+                    snprintf(pt.coll_impl, sizeof pt.coll_impl, "%s", cc->impl);
                 }
             }
             pt.extrapolated = cal ? r->prov[RL_PROV_EXTRAPOLATED] : 0;

@@ -120,6 +120,9 @@ typedef struct {
      * measured 0, floor_gpus > 0: the group it was raised to); 0 none */
     int extrapolated;
     long long coll_group, coll_floor;
+    int coll_kind;      /* that collective's rl_collective (tester60 #3: the note
+                           spoke of AllReduce's sizes for an AllToAll) */
+    char coll_impl[24]; /* the impl of the table row that floored it (comm.h impl) */
 } rl_sweep_point;
 
 typedef struct {
@@ -131,6 +134,9 @@ typedef struct {
     long long infeasible_prefill; /* of those, the ones kept out for the prefill */
     long long uncalibrated; /* calibrated: plans left out because the calibrated path
                                does not time them (2D, pipelines) */
+    long long dropped;    /* sharded: plans left out because they could not be timed
+                             (rl_shard_compare_why: an ici_bw of 0 under a plan) */
+    char dropped_why[320]; /* the first such plan's name and reason, or "" */
     int sharded;          /* the mode it ran in (rl_sweep_space.sharded) */
     int calibrated;       /* 1: the points were timed calibrated (rl_sweep_space) */
     int fitted;           /* 1: by h's fitted engine costs (rl_sweep_space, fitted) */

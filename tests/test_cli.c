@@ -1620,6 +1620,31 @@ static void seed_exact(void **state)
 
 /* A failed write on stdout (a full device: /dev/full, Linux) says so on
  * stderr, naming stdout and the reason, once, and exits 1 (tester #21). */
+/* tester60 #2: an ici_bw of 0 is taken as "no network" (a spec reads 0
+ * as not given); a plan that needs the link cannot be timed, and shard says
+ * so in its advice (it left 11 prefill and 8 generation plans out without
+ * a word): llama3-8b on 8 H100, only tp1 x8 times. */
+static void shard_says_plans_not_timed(void **state)
+{
+    (void)state;
+    char out[1 << 16];
+    cJSON *j = run_cli_json("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 "
+                            "--context 1024 --set hw.ici_bw=0 --format json", out, sizeof out);
+    const cJSON *adv = cJSON_GetObjectItem(j, "advice");
+    assert_string_equal(cJSON_GetObjectItem(adv, "generate_latency")->valuestring, "tp1 x8");
+    const char *g = cJSON_GetObjectItem(adv, "generate")->valuestring;
+    assert_non_null(strstr(g, "8 plans not timed (tp1 pp8: "));
+    assert_non_null(strstr(g, "field 'ici_bw': P2P over 2 chips needs it > 0"));
+    assert_non_null(strstr(cJSON_GetObjectItem(adv, "prefill")->valuestring,
+                           "11 plans not timed (tp1 sp8: "));
+    cJSON_Delete(j);
+    j = run_cli_json("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 --context 1024 "
+                     "--format json", out, sizeof out); /* the links given: all timed, unsaid */
+    adv = cJSON_GetObjectItem(j, "advice");
+    assert_null(strstr(cJSON_GetObjectItem(adv, "generate")->valuestring, "not timed"));
+    cJSON_Delete(j);
+}
+
 static void stdout_full(void **state)
 {
     (void)state;
@@ -4513,8 +4538,24 @@ static void pareto_names_rows_outside_tables(void **state)
     const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
     assert_non_null(far);
     assert_non_null(strstr(far, "64 chips tp64 kv=replicate B=1, 32 chips tp32 kv=replicate B=1"));
-    assert_non_null(strstr(far, "collectives over 8-64 GPUs, which gb200's collectives table "
-                                "measures on 4 at most (1 to 4 octaves beyond)"));
+    assert_non_null(strstr(far, "collectives gb200's collectives table does not measure at "
+                                "their group size, timed by the alpha-beta model and raised to "
+                                "the same collective's measured time on fewer GPUs (AllReduce "
+                                "over 64 raised to its 4-GPU trtllm time, 4 octaves beyond; "));
+    cJSON_Delete(j);
+    /* tester60 #3: on h200 (AllReduce and AllToAll measured on 8 GPUs, ops
+     * says so) the note read "measures on 4 at most ... raised to the
+     * measured 4-GPU time" for every row, the largest floor of any; each
+     * collective, group, floor and table impl now, as ops's timed_by: the
+     * 16-chip tp4 ep4 rows' AllToAll over 4 GPUs (crossing the 8-GPU NVLink
+     * domain at stride 4) raised to its 2-GPU nccl time */
+    j = json2("pareto --model deepseek-v3 --hw h200 --weights fp8 --chips 8,16", " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "AllToAll over 4 raised to its 2-GPU nccl time, 1 octave beyond"));
+    assert_null(strstr(far, "at most"));
+    cJSON_Delete(j);
+    j = json2("pareto --model deepseek-v3 --hw gb200 --context 2048", " --format json");
     const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(first, "layout")),
                         "tp64 kv=replicate"); /* not hidden */
@@ -7875,6 +7916,7 @@ int main(void)
         cmocka_unit_test(pareto_plot_write_failure_keeps_nothing),
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(run_plot_write_failure_exits_1),
+        cmocka_unit_test(shard_says_plans_not_timed),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),

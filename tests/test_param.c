@@ -236,6 +236,15 @@ static void shard_help_names_only_its_flags(void **state)
     assert_non_null(strstr(text, "--overlap"));
     if (strstr(text, "--pp") || strstr(text, "--tp"))
         fail_msg("shard's --help names a flag shard refuses:\n%s", text);
+    /* tester60 #4: --batch said "B[,B...] (a list gives one row each)",
+     * and `shard --batch 1,256` is refused: one value */
+    const char *b = strstr(text, "--batch");
+    assert_non_null(b);
+    const char *eol = strchr(b, '\n');
+    const char *l1 = strstr(b, "[,B"), *l2 = strstr(b, "a list");
+    if ((l1 && l1 < eol) || (l2 && l2 < eol))
+        fail_msg("shard's --batch line offers a list:\n%.*s", (int)(eol - b), b);
+    assert_non_null(strstr(b, "one value"));
     free(text);
 }
 
