@@ -379,6 +379,40 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
     op->weight_bytes = weights * rl_dtype_weight_bytes(x->kept); /* gains: never quantized */
 }
 
+/* The chips that each run an op on the full hidden activation of their
+ * group's rows: under a TP plan in calibrated mode (an engine's TP), the
+ * group's chips (chips / wrep: tp, or 1 with attention replicated);
+ * else 1, the op split evenly over the chips (formula (1)'s share: --ideal,
+ * --engine ideal, --mfu, no plan; and the fitted engine costs' terms,
+ * e2e.c terms_on, an uncalibrated build).  Megatron TP splits only the attention and MLP GEMMs;
+ * "rather than having one GPU compute part of the dropout, layer
+ * normalization, or residual connections" it duplicates them on every GPU
+ * of the group (Shoeybi et al., "Megatron-LM", arXiv:1909.08053, section
+ * 3), so they are replicated across the TP group, not divided by t
+ * (Korthikanti et al., "Reducing Activation Recomputation in Large
+ * Transformer Models", arXiv:2205.05198, section 4.2.2, which splits them
+ * over the sequence only with sequence parallelism).  The serving engines
+ * run that TP without it: after o_proj's and down_proj's AllReduce every
+ * rank holds all [M, D] rows and applies the residual add and RMSNorm to
+ * them (vLLM LlamaDecoderLayer, RMSNorm(hidden_size) beside two
+ * RowParallelLinear with reduce_results, vllm/model_executor/models/
+ * llama.py; TensorRT-LLM's LlamaDecoderLayer likewise,
+ * tensorrt_llm/_torch/models/modeling_llama.py). */
+static double tp_copies(const builder *x)
+{
+    return x->c->calibrated && !x->h->ideal && x->c->tp > 1 ? (double)x->c->chips / x->wrep : 1.0;
+}
+
+/* An elementwise op on the full hidden rows (norms, residual adds, MLA's
+ * latent norm on the replicated down-projections' output): every chip of
+ * a TP group runs it whole (tp_copies), its gains read by each. */
+static void replicated_elementwise(builder *x, const char *name, rl_eff_class eff, double layers,
+                                   double elems, double fpe, double reads, double weights)
+{
+    double n = tp_copies(x);
+    elementwise(x, name, eff, layers, elems * n, fpe, reads, weights * n);
+}
+
 /* One attention segment: the shapes of one kind ("prefill" | "decode"),
  * costed as one kernel over all of them (their FLOPs and bytes add up). */
 typedef struct {
@@ -788,7 +822,7 @@ static void mla_head(builder *x)
         matmul(x, "q_proj", L, x->M, 1, D, N * (nope + rope), 1, 1, 0);
         replicated(x, "kv_a_proj", L, D, ckv + rope, 1);
     }
-    elementwise(x, "latent_norm", RL_EFF_NORM, L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
+    replicated_elementwise(x, "latent_norm", RL_EFF_NORM, L, x->M * (cq + ckv), NORM_FLOPS, 1, cq + ckv);
     elementwise(x, "rope", RL_EFF_ROPE, L, x->M * (N + 1) * rope, ROPE_FLOPS, 1, 0);
 }
 
@@ -1255,8 +1289,12 @@ static void rows_head(builder *x)
     emb->tokens = x->M;
     /* gathered rows only, in the table's dtype (dtype.h rl_dtype_kept) */
     emb->weight_bytes = x->M * D * rl_dtype_weight_bytes(x->kept);
-    emb->act_write = x->M * D * x->ab;
-    elementwise(x, "attn_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
+    /* vocab-parallel under TP: each chip gathers the rows of its vocab
+     * shard, but writes all [M, D] (the others zeroed) before the
+     * AllReduce (vLLM VocabParallelEmbedding, vllm/model_executor/layers/
+     * vocab_parallel_embedding.py) */
+    emb->act_write = x->M * D * x->ab * tp_copies(x);
+    replicated_elementwise(x, "attn_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
     if (x->m->attention == RL_ATTN_MLA)
         mla_head(x);
     else
@@ -1272,8 +1310,8 @@ static void rows_tail(builder *x)
     const rl_ops_config *c = x->c;
     double L = (double)m->layers, D = (double)m->d_model;
     o_proj(x);
-    elementwise(x, "attn_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
-    elementwise(x, "mlp_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
+    replicated_elementwise(x, "attn_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
+    replicated_elementwise(x, "mlp_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
     if (m->experts == 0) {
         mlp(x, "mlp", L, 1, (double)m->d_ff, 1, 1);
     } else {
@@ -1307,8 +1345,8 @@ static void rows_tail(builder *x)
         double sh = (double)m->shared_experts;
         mlp(x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }
-    elementwise(x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
-    elementwise(x, "final_norm", RL_EFF_NORM, 1, x->M * D, NORM_FLOPS, 1, D);
+    replicated_elementwise(x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
+    replicated_elementwise(x, "final_norm", RL_EFF_NORM, 1, x->M * D, NORM_FLOPS, 1, D);
 }
 
 #define ALL_SPANS ((1u << RL_OPS_SPANS) - 1)

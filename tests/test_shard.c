@@ -976,7 +976,8 @@ static void calibrated_kv_split_share(void **state)
 /* Calibrated step of a TP = 2 plan on a 1-layer LLaMA-3-8B (batch 4,
  * context 1024) on h100-sxm: the replica's step over its 2 chips, from the
  * operator list timed by the preset's default engine tables (TensorRT-LLM,
- * rl_ops_engine_step on top of rl_step_calibrated), plus 2
+ * rl_ops_engine_step on top of rl_step_calibrated, given the plan: its
+ * norms and residual adds whole on each of the 2 chips, ops.c tp_copies), plus 2
  * AllReduces (Megatron-LM, arXiv:1909.08053 section 3) of the [4, 4096] bf16
  * activation, 32768 bytes: TensorRT-LLM's own AllReduce (the default
  * engine's, collectives.h) on 2 H100 measured 0.002925 ms at 16384 half
@@ -1000,7 +1001,7 @@ static void calibrated_tp2_step(void **state)
         fail_msg("%s", err);
     rl_step local = rl_step_calibrated(&m, &h, 2, 4, 1024, p, 1);
     rl_ops ops;
-    assert_int_equal(rl_ops_engine_step(&m, &h, 2, &local, p, 1, RL_KV_REPLICATE, &ops), 1);
+    assert_int_equal(rl_ops_engine_step(&m, &h, 2, &local, p, 1, &plan, &ops), 1);
     assert_int_equal(c.ncoll, 2);
     assert_true(c.coll[0].c.bytes == 32768 && c.coll[0].c.measured);
     assert_rel(st.comm_s, 2 * 2.925e-6, 1e-3);
@@ -1009,7 +1010,7 @@ static void calibrated_tp2_step(void **state)
     if (rl_shard_step_calibrated(&m, &h, &plan, 4, 4, 1024, p, &st, &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     local = rl_step_calibrated(&m, &h, 2, 2, 1024, p, 1);
-    rl_ops_engine_step(&m, &h, 2, &local, p, 1, RL_KV_REPLICATE, &ops);
+    rl_ops_engine_step(&m, &h, 2, &local, p, 1, &plan, &ops);
     assert_rel(st.step_s, local.step_s + 2 * rl_coll_time(rl_coll_find(&h.collectives,
                                                                           RL_ALLREDUCE, 2),
                                                              16384, NULL),
