@@ -1244,7 +1244,7 @@ static int layout_floor(const rl_meas *m, const rl_model *mod, const rl_hw *h, r
      * message quoted the floor, 0.06666 s, while 0.061 s was accepted) */
     double slack = 100 * (1 - RL_E2E_FLOOR_MARGIN); /* per cent */
     if (r->phase == RL_MEAS_STATIC && !r->measured_s_given) {
-        double gpus = (double)(r->tp * r->ep * r->pp);
+        double gpus = (double)r->tp * (double)r->ep * (double)r->pp;
         double ceil_tok = (double)r->batch * (double)r->output / (f * gpus);
         snprintf(err, errlen, "%s:%d: measured_tok_s_per_gpu %.4g tokens/s per GPU is above "
                  "%.4g tokens/s per GPU (the roofline ceiling of %.4g tokens/s per GPU %s / %g: "

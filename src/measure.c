@@ -68,7 +68,7 @@ double rl_meas_time(const rl_meas_row *r)
 {
     if (r->phase != RL_MEAS_STATIC)
         return r->measured;
-    return (double)r->batch * (double)r->output / (r->measured * (double)(r->tp * r->ep * r->pp));
+    return (double)r->batch * (double)r->output / (r->measured * ((double)r->tp * (double)r->ep * (double)r->pp));
 }
 
 void rl_measure_free(rl_meas *m)
@@ -268,7 +268,9 @@ static int row_measured(ctx *c, char **f, rl_meas_row *r)
     if (needed(c, f, col, r->phase) != 0 ||
         get_measured(c, f, col, MEAS_RANGE[tok][0], MEAS_RANGE[tok][1], &r->measured) != 0)
         return -1;
-    double gpus = (double)(r->tp * r->ep * r->pp), work = (double)r->batch * (double)r->output;
+    /* in doubles: the degrees are checked for overflow later (e2e.c), not yet here */
+    double gpus = (double)r->tp * (double)r->ep * (double)r->pp;
+    double work = (double)r->batch * (double)r->output;
     if (st && !tok) {
         r->measured_s_given = 1;
         r->measured = work / (r->measured * gpus);
