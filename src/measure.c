@@ -81,9 +81,9 @@ void rl_measure_free(rl_meas *m)
 /* Read the whole file (at most MAX_FILE bytes; a pipe or "-" too, read
  * once: its hash and its rows come from this one copy) into a
  * NUL-terminated buffer. */
-static char *slurp(const char *path, size_t *len, int *piped, char *err, size_t errlen)
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-    char *buf = rl_read_input(path, MAX_FILE, len, piped, err, errlen);
+    char *buf = rl_read_input(path, MAX_FILE, len, err, errlen);
     if (buf && memchr(buf, '\0', *len)) {
         snprintf(err, errlen, "%s: a NUL byte: not a text CSV", rl_input_shown(path));
         free(buf);
@@ -398,9 +398,10 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     size_t len;
-    char *buf = slurp(path, &len, &out->piped, err, errlen);
+    char *buf = slurp(path, &len, err, errlen);
     if (!buf)
         return -1;
+    out->origin = rl_input_origin(path); /* before path becomes "stdin" */
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
     path = rl_input_shown(path); /* its messages and key file say "stdin" for "-" */
     snprintf(out->path, sizeof out->path, "%s", path);
