@@ -268,12 +268,13 @@ static int row_measured(ctx *c, char **f, rl_meas_row *r)
     if (needed(c, f, col, r->phase) != 0 ||
         get_measured(c, f, col, MEAS_RANGE[tok][0], MEAS_RANGE[tok][1], &r->measured) != 0)
         return -1;
-    /* in doubles: the degrees are checked for overflow later (e2e.c), not yet here */
-    double gpus = (double)r->tp * (double)r->ep * (double)r->pp;
-    double work = (double)r->batch * (double)r->output;
+    /* rl_meas_time owns batch x output / (rate x GPUs), in doubles (the
+     * degrees are checked for overflow later, e2e.c); t = W / (v g) solved
+     * for v is v = W / (t g), the same expression: measured_s given alone
+     * becomes tok/s per GPU through it */
     if (st && !tok) {
         r->measured_s_given = 1;
-        r->measured = work / (r->measured * gpus);
+        r->measured = rl_meas_time(r);
     }
     /* tester59 F5: a static row giving both measurements, which disagree,
      * was read by one of them in silence (measured_s 99 beside 700 tok/s
@@ -282,7 +283,7 @@ static int row_measured(ctx *c, char **f, rl_meas_row *r)
     if (st && tok && has_cell(c, f, C_MEASURED_S)) {
         if (get_measured(c, f, C_MEASURED_S, MEAS_RANGE[0][0], MEAS_RANGE[0][1], &s) != 0)
             return -1;
-        double implied = work / (r->measured * gpus);
+        double implied = rl_meas_time(r), gpus = (double)r->tp * (double)r->ep * (double)r->pp;
         if (fabs(s / implied - 1) > MEAS_BOTH_TOL) {
             snprintf(c->err, c->errlen, "%s:%d: column 'measured_s' (column %d) and column "
                      "'measured_tok_s_per_gpu' (column %d) disagree: measured_s %.64s s, while "

@@ -283,6 +283,11 @@ static void errors_name_line_and_column(void **state)
         /* 1.1% apart: outside the 1% tolerance */
         {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu\nstatic,2,8,512,128,0.7395,700\n",
          "(+1.1%, more than the 1% allowed)"},
+        /* the GPUs are tp x ep x pp (rl_meas_time, the one formula the check
+         * calls): 8 x 128 / (100 x 2 x 2 x 2) = 1.28 s; 1.30 s is +1.6% */
+        {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu,pp,ep\n"
+         "static,2,8,512,128,1.30,100,2,2\n",
+         "= 8 x 128 / (100 x 8) = 1.28 s (+1.6%, more than the 1% allowed)"},
         /* a measured_s out of range beside a good tok/s is still refused */
         {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu\nstatic,2,8,512,128,1e9,700\n",
          ":2: column 'measured_s' (column 6): 1e9 is outside the physical range"},
@@ -314,6 +319,31 @@ static void bom_and_range_edges(void **state)
     assert_int_equal(m.n, 2);
     assert_int_equal(m.row[0].line, 2);
     assert_rel(m.row[1].measured, 9.9e4, 1e-12);
+    rl_measure_free(&m);
+}
+
+/* A static row's measured_s and tok/s per GPU are related by rl_meas_time
+ * alone (stop 38's review: the parse wrote the formula out twice more).
+ * Expected, exact to 1e-12 (one expression each way): measured_s 1.28
+ * alone, tp 2 x pp 2 x ep 2 GPUs, batch 8 x output 128 reads as
+ * 1024 / (1.28 x 8) = 100 tok/s per GPU, whose time rl_meas_time gives
+ * back as 1.28 s; both cells, 1.28 s beside 100 tok/s, agree (0%). */
+static void static_rate_one_formula(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(read_text("phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu,pp,ep\n"
+                               "static,2,8,512,128,1.28,,2,2\n"
+                               "static,2,8,512,128,1.28,100,2,2\n",
+                               &m, err, sizeof err),
+                     0);
+    assert_int_equal(m.n, 2);
+    assert_rel(m.row[0].measured, 100, 1e-12);
+    assert_rel(rl_meas_time(&m.row[0]), 1.28, 1e-12);
+    assert_int_equal(m.row[0].measured_s_given, 1);
+    assert_rel(m.row[1].measured, 100, 1e-12);
+    assert_int_equal(m.row[1].measured_s_given, 0);
     rl_measure_free(&m);
 }
 
@@ -399,6 +429,7 @@ int main(void)
         cmocka_unit_test(validate_rows_read_back),
         cmocka_unit_test(errors_name_line_and_column),
         cmocka_unit_test(bom_and_range_edges),
+        cmocka_unit_test(static_rate_one_formula),
         cmocka_unit_test(other_columns_not_read),
         cmocka_unit_test(fnv_reference),
         cmocka_unit_test(harness_can_fail),
