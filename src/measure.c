@@ -204,6 +204,8 @@ static int get_string(ctx *c, char **f, int col, char *out, size_t cap)
     const char *s = f[c->idx[col]];
     if (strlen(s) >= cap)
         BAD(c, col, "longer than %zu characters", cap - 1);
+    if (strpbrk(s, "\r\n")) /* a quoted cell may hold one (csv.h); no name does */
+        BAD(c, col, "a line break inside the cell: a name or a dtype holds none");
     snprintf(out, cap, "%s", s);
     return 0;
 }
@@ -412,11 +414,16 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     char *f[MAX_COLS + 1];
     /* a UTF-8 byte-order mark opening the file, as spreadsheets export it */
     char *start = strncmp(buf, "\xEF\xBB\xBF", 3) == 0 ? buf + 3 : buf;
+    int phys = 0; /* lines read: a record may span several (csv.h) */
     for (char *line = start, *next; line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        c.line++;
+        c.line = ++phys; /* a record is named by the line it starts on */
+        size_t n = strcspn(line, "\n");
+        int breaks = 0, unclosed; /* an unclosed quote: rl_csv_split refuses it */
+        if (*(line + strspn(line, " \t")) != '#') /* a comment is one line, quotes or not */
+            n = rl_csv_record(line, &breaks, &unclosed);
+        phys += breaks;
+        next = line[n] ? line + n + 1 : NULL;
+        line[n] = '\0';
         char *t = trim(line);
         if (!*t || *t == '#')
             continue;

@@ -93,6 +93,11 @@ static void test_trace_csv(void **state)
     expect_trace_error("0,,10,,\n", ":1: field 'prompt_tokens': '' is not an integer");
     expect_trace_error("0,100,10\n1,\"100,10\n", ":2: column 2: a quoted field without its closing quote");
     expect_trace_error("0,100,10\n1,abc,10\n", ":2: field 'prompt_tokens'");
+    /* RFC 4180 rule 6 (stop 38 refused it): a quoted field's line break
+     * continues the record; it is named by its first line (2) and a later
+     * line by the file's own count (4, not 3) */
+    expect_trace_error("0,100,10\n1,\"1\n00\",10\n", ":2: field 'prompt_tokens': '1\\x0A00'");
+    expect_trace_error("0,100,10\n1,100,\"10\n\"\nx\n", ":4: expected 3 to 5 comma-separated");
     /* a short and a long line both say the count (tester9 #8: the long one named a field 'line') */
     expect_trace_error("0,100,10\n1,100\n",
                        ":2: expected 3 to 5 comma-separated fields, got 2 (no output_tokens; the "
