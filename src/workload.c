@@ -585,6 +585,12 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
             long more = read_line(f, &buf, &bufcap, off + end, &why);
             if (more == 0)
                 break; /* the end of the file: rl_csv_split refuses the open quote */
+            if (more < 0 && why == LINE_TOO_LONG) { /* named by its first line, as any record */
+                snprintf(err, errlen, "%s:%lld: a record longer than %d bytes: a quoted field "
+                         "opened here runs on over %d lines (a closing quote missing? one request "
+                         "is a few dozen bytes)", path, line, TRACE_LINE_MAX - 2, breaks + 1);
+                goto fail;
+            }
             if (more < 0) {
                 line_failed(why, path, phys + breaks + 1, err, errlen);
                 goto fail;
