@@ -154,39 +154,20 @@ int rl_guard_doc_name(const char *folder, const char *leaf)
     return 0;
 }
 
-/* Rule 4: the files read since rl_guard_reads_begin, and whether stdin
- * was (rule 5). */
+/* Rule 4: the files read since rl_guard_reads_begin. */
 static struct {
-    int on, n, cap, stdin_read;
+    int on, n, cap;
     struct read_file {
         dev_t dev;
         ino_t ino;
         const char *what;
     } *f;
-    char who[512];
 } reads;
 
-void rl_guard_reads_begin(const char *who)
+void rl_guard_reads_begin(void)
 {
     rl_guard_reads_end();
     reads.on = 1;
-    snprintf(reads.who, sizeof reads.who, "%s", who ? who : "this run");
-}
-
-int rl_guard_stdin_check(char *why, size_t whylen)
-{
-    if (!reads.on || !reads.stdin_read)
-        return 0;
-    snprintf(why, whylen, "stdin was already read by %s, and stdin is read once (a pipe is empty "
-             "after it); save the input to a file and give its path to read it twice",
-             reads.who);
-    return -1;
-}
-
-void rl_guard_stdin_read(void)
-{
-    if (reads.on)
-        reads.stdin_read = 1;
 }
 
 void rl_guard_reads_end(void)

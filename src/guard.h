@@ -33,7 +33,6 @@
  *    model and hardware specs and their bases, engine files, traces, CSVs;
  *    the kernel tables' gzip files) is noted by device and inode with what
  *    it is, and outdir.c refuses an output that is one of them.
- * 5. A scenario reads stdin once (rl_guard_stdin_check below).
  *
  * The command line's inputs are checked before the run by the caller (cli.c
  * is_input); a scenario's are known only as it reads them (rule 4).  Uses
@@ -106,24 +105,9 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen);
 int rl_guard_folder(const char *dir, char *why, size_t whylen);
 
 /* Rule 4: open a recording of the files read (forgetting an earlier one),
- * by `who` (the scenario's path; NULL: "this run"), and close it.  Without
- * one, rl_guard_read notes nothing. */
-void rl_guard_reads_begin(const char *who);
+ * and close it.  Without one, rl_guard_read notes nothing. */
+void rl_guard_reads_begin(void);
 void rl_guard_reads_end(void);
-
-/* Rule 5: stdin is read once per recording.  A pipe or a redirected file
- * on it is consumed by its first reader, so a scenario's second read of
- * stdin (any spelling: report.h rl_input_origin) would see it empty; it is
- * refused instead, naming the scenario (stop 38's review: a second read
- * said "empty").  Refused rather than cached: --trace reads its input as a
- * stream, line by line, and a cache would hold up to 64 MiB for the whole
- * run.  rl_guard_stdin_check: 0, or -1 with why ("stdin was already read
- * by SCRIPT, ...") when it was read in the open recording;
- * rl_guard_stdin_read notes a read that succeeded (report.c
- * rl_fopen_stream).  Outside a recording neither does anything: a command
- * line takes one input that may be "-" (test_param one_stdin_input_per_command). */
-int rl_guard_stdin_check(char *why, size_t whylen);
-void rl_guard_stdin_read(void);
 
 /* Note the file of stat `st` (rl_guard_read) or at `path`
  * (rl_guard_read_path; a missing path is ignored) as read, `what` naming it

@@ -2508,7 +2508,7 @@ int rl_lua_run_scenario(const char *path, int argc, char **argv, const rl_scenar
         lua_rawseti(L, -2, i + 1);
     }
     lua_setglobal(L, "arg");
-    rl_guard_reads_begin(path); /* what it reads, it may not write (guard.h rule 4) */
+    rl_guard_reads_begin(); /* what it reads, it may not write (guard.h rule 4) */
     rl_guard_read_path(path, "the scenario");
     int rc = rl_sandbox_dofile(L, path, 0, err, errlen);
     rl_sandbox_close(L);

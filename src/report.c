@@ -1083,8 +1083,7 @@ static FILE *open_stdin(char *err, size_t errlen)
     return f;
 }
 
-/* rl_fopen_stream, stdin not yet noted as read (guard.h rule 5). */
-static FILE *open_stream(const char *path, char *err, size_t errlen)
+FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
 {
     if (strcmp(path, "-") == 0)
         return open_stdin(err, errlen);
@@ -1111,23 +1110,6 @@ static FILE *open_stream(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         close(fd);
     }
-    return f;
-}
-
-FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
-{
-    /* stdin once per scenario (guard.h rule 5), however spelled */
-    const char *origin = rl_input_origin(path);
-    int is_stdin = origin && strcmp(origin, "stdin") == 0;
-    char why[600];
-    if (is_stdin && rl_guard_stdin_check(why, sizeof why) != 0) {
-        snprintf(err, errlen, "%s: %s", rl_input_shown(path), why);
-        errno = EINVAL;
-        return NULL;
-    }
-    FILE *f = open_stream(path, err, errlen);
-    if (f && is_stdin)
-        rl_guard_stdin_read();
     return f;
 }
 

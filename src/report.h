@@ -123,8 +123,7 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen);
 FILE *rl_fopen_stream(const char *path, char *err, size_t errlen);
 /* ... and "-" is stdin (tester57 F3): a pipe or a redirected file, read
  * once; a terminal is refused.  Each command takes one input as "-"
- * (test_param one_stdin_input_per_command); inside a scenario a second read of stdin, in
- * any spelling, is refused naming the script (guard.h rule 5). */
+ * (cli.c one_stdin_input). */
 
 /* The name an input's messages give it: "stdin" for "-", else path. */
 const char *rl_input_shown(const char *path);

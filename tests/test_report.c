@@ -9,7 +9,6 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "guard.h"
 #include "interrupt.h"
 #include "report.h"
 
@@ -549,60 +548,6 @@ static void read_input_stdin(void **state)
     assert_int_equal(unlink(path), 0);
 }
 
-/* guard.h rule 5 (stop 38's review: a scenario reading "-" twice got
- * "empty" the second time, the pipe consumed by the first read).
- * Expected, in a recording opened by scenario "s.lua": a refused first
- * read (a device on stdin) does not count; the first read of a pipe gives
- * its 3 bytes; a second read of stdin, as "-" or as /dev/stdin, is refused
- * naming the script and that stdin was already read (EINVAL), even with
- * fresh data on descriptor 0; once the recording ends (a command line,
- * which takes one "-"), stdin reads again. */
-static void stdin_once_per_scenario(void **state)
-{
-    (void)state;
-    char err[512] = "";
-    size_t len = 0;
-    int p[2];
-    rl_guard_reads_begin("s.lua");
-    assert_null(read_stdin_from(open("/dev/null", O_RDONLY), 1 << 20, &len, err, sizeof err));
-    assert_non_null(strstr(err, "a device or other special file"));
-    for (int i = 0; i < 2; i++) {
-        assert_int_equal(pipe(p), 0);
-        assert_int_equal(write(p[1], "x\ny", 3), 3);
-        close(p[1]);
-        int saved = dup(0);
-        assert_true(saved >= 0 && dup2(p[0], 0) == 0);
-        close(p[0]);
-        char *t = rl_read_input("-", 1 << 20, &len, err, sizeof err);
-        assert_non_null(t);
-        assert_int_equal(len, 3);
-        free(t);
-        errno = 0;
-        assert_null(rl_read_input(i ? "/dev/stdin" : "-", 1 << 20, &len, err, sizeof err));
-        assert_int_equal(errno, EINVAL);
-        if (!strstr(err, i ? "/dev/stdin: stdin was already read by s.lua, and stdin is read once"
-                           : "stdin: stdin was already read by s.lua, and stdin is read once"))
-            fail_msg("'%s'", err);
-        assert_int_equal(dup2(saved, 0), 0);
-        close(saved);
-        rl_guard_reads_end();
-        rl_guard_reads_begin("s.lua");
-    }
-    rl_guard_reads_end();
-    assert_int_equal(pipe(p), 0);
-    assert_int_equal(write(p[1], "ab", 2), 2);
-    close(p[1]);
-    char *t = read_stdin_from(p[0], 1 << 20, &len, err, sizeof err);
-    assert_non_null(t);
-    free(t);
-    assert_int_equal(pipe(p), 0);
-    close(p[1]);
-    t = read_stdin_from(p[0], 1 << 20, &len, err, sizeof err); /* no recording: read, empty */
-    assert_non_null(t);
-    assert_int_equal(len, 0);
-    free(t);
-}
-
 /* One rule names every input that has no file name (report.h
  * rl_input_origin; review of stop 38: e2e.c and import_hf.c each decided
  * it, and `fit /dev/fd/0 < runs.csv` recorded the file "0").  Expected:
@@ -672,7 +617,6 @@ int main(void)
         cmocka_unit_test(fifo_wait_interrupted),
         cmocka_unit_test(read_input_stdin),
         cmocka_unit_test(input_origin_one_rule),
-        cmocka_unit_test(stdin_once_per_scenario),
         cmocka_unit_test(table_rates_in_units),
         cmocka_unit_test(table_unitless_keys_in_units),
     };
