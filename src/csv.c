@@ -12,8 +12,8 @@ static int quoted(char **p, const char **why)
     char *r = *p + 1, *w = *p;
     for (;; r++) {
         if (!*r) {
-            *why = "a quoted field without its closing quote (a line break inside a field is "
-                   "not accepted)";
+            *why = "a quoted field without its closing quote (it runs to the end of the file; "
+                   "a quote inside a quoted field is written twice)";
             return -1;
         }
         if (*r == '"' && r[1] == '"')
@@ -32,6 +32,32 @@ static int quoted(char **p, const char **why)
     *w = '\0';
     *p = r;
     return 0;
+}
+
+size_t rl_csv_record(const char *text, int *breaks, int *open)
+{
+    int start = 1, quoted = 0; /* start: at a field's start, blanks aside */
+    const char *p = text;
+    *breaks = 0;
+    for (; *p; p++) {
+        if (quoted) {
+            if (*p == '"' && p[1] == '"')
+                p++; /* "" is one quote (rule 7) */
+            else if (*p == '"')
+                quoted = 0;
+            else if (*p == '\n')
+                ++*breaks;
+        } else if (*p == '\n')
+            break;
+        else if (*p == '"' && start)
+            quoted = 1; /* only a field's first character opens quotes (rule 5) */
+        else if (*p == ',')
+            start = 1;
+        else if (!blank(*p))
+            start = 0;
+    }
+    *open = quoted;
+    return (size_t)(p - text);
 }
 
 const char *rl_csv_other_separator(const char *field)

@@ -5,19 +5,30 @@
  * Comma-Separated Values (CSV) Files", IETF 2005, section 2), the one
  * roofline's own `--format csv` writes (report.c) and spreadsheets export:
  * fields separated by commas; a field may be enclosed in double quotes
- * (rule 5), and then may hold commas (rule 6) and a double quote written
- * twice (rule 7).  Two departures, both refused with a reason rather than
- * read otherwise: a line break inside a quoted field (rule 6 allows it; no
- * field of ours holds one, and our readers count lines for their errors),
- * and a double quote inside a field that does not start with one (rule 5
+ * (rule 5), and then may hold commas, line breaks (rule 6: a record then
+ * spans several lines, rl_csv_record) and a double quote written twice
+ * (rule 7).  Our readers name a record by the line it starts on, in every
+ * error about it, and count a later record's line past the breaks inside
+ * an earlier one's quotes (the file's own line numbers, as an editor shows
+ * them).  One departure, refused with a reason rather than read otherwise:
+ * a double quote inside a field that does not start with one (rule 5
  * forbids it; it is a broken quote, not data).  Blanks (space, tab) around
  * a field, and a carriage return ending the line, are dropped, as our
- * readers always did; blanks inside the quotes are kept.  Uses the C
- * library only. */
+ * readers always did; blanks inside the quotes are kept, and so is a line
+ * break there (CRLF inside quotes stays CRLF).  Uses the C library only. */
 #ifndef RL_CSV_H
 #define RL_CSV_H
 
-/* Split `line` (one line, its '\n' removed) in place into at most cap
+#include <stddef.h>
+
+/* The length of the record that starts at `text`: up to the '\n' ending
+ * it (not counted) or the end of text, past line breaks inside quoted
+ * fields, *breaks of them.  *open is 1 when text ends inside a quoted field
+ * (a reader of lines appends the next line and asks again; at the end of
+ * the file rl_csv_split refuses the unclosed quote). */
+size_t rl_csv_record(const char *text, int *breaks, int *open);
+
+/* Split `line` (one record, rl_csv_record, its ending '\n' removed) in place into at most cap
  * fields, unquoted: field[i] points into line.  Returns the number of
  * fields, cap + 1 when there are more (the rest not read), or -1 with
  * *column the 1-based field at fault and *why the reason. */

@@ -2212,26 +2212,9 @@ static void add_name(char *list, size_t cap, const char *name)
  * else the fitted rows' 'engine' column when they all name one; else the
  * CSV's name without directory and extension, [A-Za-z0-9_.-] kept and at
  * most 31 characters (an engine's name, engines.h), "fitted" when none is
- * left or the CSV came through a pipe or stdin, however spelled (-,
- * /dev/stdin, /dev/fd/N, a pipe: no file name; /dev/fd/63 would name it
- * "63"). */
-/* Whether path names stdin or an open descriptor rather than a file:
- * /dev/stdin, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N (tester59 F3: fit
- * /dev/fd/0 < runs.csv named its engine "0", /dev/stdin "stdin", while a
- * pipe or - said "fitted"; a redirect from a file is no pipe, so m->piped
- * did not tell). */
-static int names_a_descriptor(const char *path)
-{
-    if (strcmp(path, "/dev/stdin") == 0 || strncmp(path, "/dev/fd/", 8) == 0 ||
-        strncmp(path, "/proc/self/fd/", 14) == 0)
-        return 1;
-    if (strncmp(path, "/proc/", 6) != 0)
-        return 0;
-    const char *p = path + 6;
-    while (isdigit((unsigned char)*p))
-        p++;
-    return p > path + 6 && strncmp(p, "/fd/", 4) == 0;
-}
+ * left or the CSV has no file name (m->origin, report.h rl_input_origin:
+ * stdin however spelled, a pipe, a descriptor; tester59 F3: /dev/fd/0 <
+ * runs.csv named it "0", /dev/fd/63 would name it "63"). */
 
 static void engine_name(const rl_meas *m, const rows *rs, const char *given, char *out, size_t n)
 {
@@ -2245,7 +2228,7 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
         if (isalnum((unsigned char)*p) || strchr("_.-", *p))
             out[k++] = *p;
     out[k] = '\0';
-    if (given || *col || !k || m->piped || names_a_descriptor(m->path))
+    if (given || *col || !k || m->origin)
         snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");
 }
 
@@ -2613,11 +2596,12 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     c.band_p95 = rl_fit_bound(logr, rs.n, 0.95);
     rl_fit_summary cv = rl_fit_summarize(err_cv, rs.n);
     snprintf(c.engine, sizeof c.engine, "%s", saved_as);
-    /* the CSV's name; a pipe has none (/dev/fd/63's last part, "63", is
-     * no file), so it is said as import-hf says its config's source */
+    /* the CSV's name; stdin, a pipe or a descriptor has none (/dev/fd/63's
+     * last part, "63", is no file): m->origin says which, as import-hf
+     * says its config's source (report.h rl_input_origin, the one rule) */
     const char *base_name = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
-    if (m->piped)
-        base_name = strcmp(m->path, "stdin") == 0 ? "stdin" : "a pipe";
+    if (m->origin)
+        base_name = m->origin;
     snprintf(c.file, sizeof c.file, "%.255s", base_name);
     csv_hash(m, c.hash, sizeof c.hash);
     time_t now = time(NULL);

@@ -926,17 +926,19 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     if (notelen)
         *note = '\0';
     size_t len;
-    int piped;
-    char *text = rl_read_input(path, MAX_CONFIG, &len, &piped, err, errlen);
+    char *text = rl_read_input(path, MAX_CONFIG, &len, err, errlen);
     if (!text) {
         *oom = errno == ENOMEM;
         return NULL;
     }
-    /* a pipe or stdin has no file name to name the spec by; the spec's
-     * comment and source say what it was */
-    const char *from = !strcmp(path, "-") ? "stdin" : piped ? "a pipe" : short_path(path);
+    /* stdin, a pipe or a descriptor has no file name to name the spec by
+     * (report.h rl_input_origin, the rule fit follows too); the spec's
+     * comment and source say what it was.  A FIFO made by mkfifo has the
+     * name its maker chose: it names the spec as a file's does. */
+    const char *origin = rl_input_origin(path);
+    const char *from = origin ? origin : short_path(path);
     path = rl_input_shown(path);
-    if (piped && !name) {
+    if (origin && !name) {
         snprintf(err, errlen, "%s: a config read from %s has no file name to name the spec by; "
                  "give --name NAME", path, from);
         free(text);

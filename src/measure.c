@@ -81,9 +81,9 @@ void rl_measure_free(rl_meas *m)
 /* Read the whole file (at most MAX_FILE bytes; a pipe or "-" too, read
  * once: its hash and its rows come from this one copy) into a
  * NUL-terminated buffer. */
-static char *slurp(const char *path, size_t *len, int *piped, char *err, size_t errlen)
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-    char *buf = rl_read_input(path, MAX_FILE, len, piped, err, errlen);
+    char *buf = rl_read_input(path, MAX_FILE, len, err, errlen);
     if (buf && memchr(buf, '\0', *len)) {
         snprintf(err, errlen, "%s: a NUL byte: not a text CSV", rl_input_shown(path));
         free(buf);
@@ -204,6 +204,8 @@ static int get_string(ctx *c, char **f, int col, char *out, size_t cap)
     const char *s = f[c->idx[col]];
     if (strlen(s) >= cap)
         BAD(c, col, "longer than %zu characters", cap - 1);
+    if (strpbrk(s, "\r\n")) /* a quoted cell may hold one (csv.h); no name does */
+        BAD(c, col, "a line break inside the cell: a name or a dtype holds none");
     snprintf(out, cap, "%s", s);
     return 0;
 }
@@ -268,12 +270,13 @@ static int row_measured(ctx *c, char **f, rl_meas_row *r)
     if (needed(c, f, col, r->phase) != 0 ||
         get_measured(c, f, col, MEAS_RANGE[tok][0], MEAS_RANGE[tok][1], &r->measured) != 0)
         return -1;
-    /* in doubles: the degrees are checked for overflow later (e2e.c), not yet here */
-    double gpus = (double)r->tp * (double)r->ep * (double)r->pp;
-    double work = (double)r->batch * (double)r->output;
+    /* rl_meas_time owns batch x output / (rate x GPUs), in doubles (the
+     * degrees are checked for overflow later, e2e.c); t = W / (v g) solved
+     * for v is v = W / (t g), the same expression: measured_s given alone
+     * becomes tok/s per GPU through it */
     if (st && !tok) {
         r->measured_s_given = 1;
-        r->measured = work / (r->measured * gpus);
+        r->measured = rl_meas_time(r);
     }
     /* tester59 F5: a static row giving both measurements, which disagree,
      * was read by one of them in silence (measured_s 99 beside 700 tok/s
@@ -282,7 +285,7 @@ static int row_measured(ctx *c, char **f, rl_meas_row *r)
     if (st && tok && has_cell(c, f, C_MEASURED_S)) {
         if (get_measured(c, f, C_MEASURED_S, MEAS_RANGE[0][0], MEAS_RANGE[0][1], &s) != 0)
             return -1;
-        double implied = work / (r->measured * gpus);
+        double implied = rl_meas_time(r), gpus = (double)r->tp * (double)r->ep * (double)r->pp;
         if (fabs(s / implied - 1) > MEAS_BOTH_TOL) {
             snprintf(c->err, c->errlen, "%s:%d: column 'measured_s' (column %d) and column "
                      "'measured_tok_s_per_gpu' (column %d) disagree: measured_s %.64s s, while "
@@ -398,9 +401,10 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     size_t len;
-    char *buf = slurp(path, &len, &out->piped, err, errlen);
+    char *buf = slurp(path, &len, err, errlen);
     if (!buf)
         return -1;
+    out->origin = rl_input_origin(path); /* before path becomes "stdin" */
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
     path = rl_input_shown(path); /* its messages and key file say "stdin" for "-" */
     snprintf(out->path, sizeof out->path, "%s", path);
@@ -410,11 +414,16 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
     char *f[MAX_COLS + 1];
     /* a UTF-8 byte-order mark opening the file, as spreadsheets export it */
     char *start = strncmp(buf, "\xEF\xBB\xBF", 3) == 0 ? buf + 3 : buf;
+    int phys = 0; /* lines read: a record may span several (csv.h) */
     for (char *line = start, *next; line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        c.line++;
+        c.line = ++phys; /* a record is named by the line it starts on */
+        size_t n = strcspn(line, "\n");
+        int breaks = 0, unclosed; /* an unclosed quote: rl_csv_split refuses it */
+        if (*(line + strspn(line, " \t")) != '#') /* a comment is one line, quotes or not */
+            n = rl_csv_record(line, &breaks, &unclosed);
+        phys += breaks;
+        next = line[n] ? line + n + 1 : NULL;
+        line[n] = '\0';
         char *t = trim(line);
         if (!*t || *t == '#')
             continue;

@@ -85,7 +85,8 @@ typedef struct {
                                  * how many such ("" when none): fit and validate note it */
     int tp_col, pp_col, ep_col; /* 1-based columns of tp, pp and ep (0: absent), which
                                  * fit and validate name in a row's layout errors */
-    int piped;                  /* read from a pipe or stdin's: path is no file's name */
+    const char *origin;         /* report.h rl_input_origin: "stdin", "a pipe" or "a
+                                 * descriptor" when path is no file's name; NULL */
     int engine_col;             /* 1-based column of engine (0: absent), which validate
                                  * names when a row's engine is not its hw's */
 } rl_meas;

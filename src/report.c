@@ -1010,6 +1010,48 @@ const char *rl_input_shown(const char *path)
     return strcmp(path, "-") == 0 ? "stdin" : path;
 }
 
+/* The descriptor `path` spells (/dev/stdin 0, /dev/fd/N, /proc/self/fd/N,
+ * /proc/PID/fd/N: N), or -1 when it names no descriptor. */
+static long descriptor_of(const char *path)
+{
+    const char *p = NULL;
+    if (strcmp(path, "/dev/stdin") == 0)
+        return 0;
+    if (strncmp(path, "/dev/fd/", 8) == 0)
+        p = path + 8;
+    else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+        p = path + 14;
+    else if (strncmp(path, "/proc/", 6) == 0) {
+        const char *d = path + 6;
+        while (*d >= '0' && *d <= '9')
+            d++;
+        if (d > path + 6 && strncmp(d, "/fd/", 4) == 0)
+            p = d + 4;
+    }
+    if (!p || *p < '0' || *p > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    long fd = strtol(p, &end, 10);
+    return *end || errno ? -1 : fd;
+}
+
+const char *rl_input_origin(const char *path)
+{
+    long fd = strcmp(path, "-") == 0 ? 0 : descriptor_of(path);
+    if (fd == 0)
+        return "stdin";
+    struct stat st;
+    int fifo = stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+    if (fd > 0)
+        return fifo ? "a pipe" : "a descriptor";
+    /* a path that is no descriptor's spelling but leads to an unnamed pipe
+     * (a link to /dev/fd/63); a named FIFO (mkfifo) lives on a file system
+     * of its own, not pipefs, and is named by its path as a file is */
+    struct statfs fs;
+    return fifo && statfs(path, &fs) == 0 && fs.f_type == PIPEFS_MAGIC ? "a pipe" : NULL;
+}
+
 /* stdin as a stream of its own (a dup of descriptor 0, so closing it leaves
  * descriptor 0 taken): a pipe or a redirected file, each read as it would
  * be by path; a terminal is refused, not waited on for typed lines. */
@@ -1071,16 +1113,12 @@ FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
     return f;
 }
 
-char *rl_read_input(const char *path, size_t max, size_t *len, int *piped, char *err,
-                    size_t errlen)
+char *rl_read_input(const char *path, size_t max, size_t *len, char *err, size_t errlen)
 {
     const char *shown = rl_input_shown(path);
     FILE *f = rl_fopen_stream(path, err, errlen);
     if (!f)
         return NULL;
-    struct stat st;
-    if (piped)
-        *piped = strcmp(path, "-") == 0 || (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode));
     char *buf = NULL;
     size_t n = 0, cap = 0;
     int e = 0;

@@ -128,14 +128,28 @@ FILE *rl_fopen_stream(const char *path, char *err, size_t errlen);
 /* The name an input's messages give it: "stdin" for "-", else path. */
 const char *rl_input_shown(const char *path);
 
+/* What the content of input `path` (read by rl_read_input or
+ * rl_fopen_stream) is recorded as where a name is derived from its file
+ * name (fit's engine name and fitted_on.file, import-hf's spec name and
+ * source) -- the one rule for all of them: NULL when path names it (a
+ * file, or a FIFO made by mkfifo, whose name the user chose: its last part
+ * serves as a file's does); else "stdin" for stdin however spelled ("-",
+ * /dev/stdin, /dev/fd/0, /proc/self/fd/0, /proc/PID/fd/0: `fit /dev/fd/0
+ * < runs.csv` records "stdin", as `fit - < runs.csv` does, not "0"; the
+ * redirected file's name is not on the command line), "a pipe" for another
+ * descriptor (/dev/fd/N, /proc/.../fd/N) that is a pipe, FIFO or socket (a
+ * shell's <(...) as /dev/fd/63) or any path leading to an unnamed pipe,
+ * and "a descriptor" for another descriptor on a file (`5< runs.csv` read
+ * as /dev/fd/5).  A static string. */
+const char *rl_input_origin(const char *path);
+
 /* The whole input `path` (rl_fopen_stream: a file, a pipe or FIFO, "-" for
  * stdin) read once into a NUL-terminated buffer of *len bytes, at most max
  * (tester57 F2: fit's CSV, validate --against's and import-hf's config
- * refused a pipe that --trace reads); *piped (unless NULL) 1 when it was a
- * pipe or stdin (even a file redirected into it): no file name to go by.  NULL with "NAME: reason" in err and
+ * refused a pipe that --trace reads; whether it has a file name to go by
+ * is rl_input_origin's to say).  NULL with "NAME: reason" in err and
  * errno ENOMEM when memory ran out, EFBIG when larger than max. */
-char *rl_read_input(const char *path, size_t max, size_t *len, int *piped, char *err,
-                    size_t errlen);
+char *rl_read_input(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 
 /* rl_open_input as a zlib stream of a gzip-compressed file, noted (once accepted) as read
  * as `what` (guard.h rule 4: "a kernel table").  NULL with "PATH: reason" in

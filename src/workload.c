@@ -358,14 +358,17 @@ static int trace_field(const char *f, const char *name, double lo, double hi, in
 /* Why read_line stopped short of a line. */
 enum { LINE_OK, LINE_TOO_LONG, LINE_OOM, LINE_NUL };
 
-/* Read one line of any length up to TRACE_LINE_MAX into *buf (grown as
- * needed, newline kept, NUL-terminated).  Returns its length, 0 at end of
- * file, or -1 with *why set: longer than TRACE_LINE_MAX - 2 bytes (room for
- * the newline and the terminator), out of memory, or
- * a NUL byte (binary data; a C string would silently end there). */
-static long read_line(FILE *f, char **buf, size_t *cap, int *why)
+/* Read one line of any length into *buf at byte n0 (0: a line of its own;
+ * past the record's lines so far when a quoted field's line break
+ * continues it, csv.h), *buf grown as needed, newline kept, NUL-terminated;
+ * a record, its lines together, is at most TRACE_LINE_MAX.  Returns the
+ * bytes read, 0 at end of file, or -1 with *why set: longer than
+ * TRACE_LINE_MAX - 2 bytes (room for the newline and the terminator), out
+ * of memory, or a NUL byte (binary data; a C string would silently end
+ * there). */
+static long read_line(FILE *f, char **buf, size_t *cap, size_t n0, int *why)
 {
-    size_t n = 0;
+    size_t n = n0;
     *why = LINE_OK;
     for (int c; (c = getc(f)) != EOF;) {
         if (n + 2 > *cap) {
@@ -386,9 +389,9 @@ static long read_line(FILE *f, char **buf, size_t *cap, int *why)
         if (c == '\n')
             break;
     }
-    if (n)
+    if (n > n0)
         (*buf)[n] = '\0';
-    return (long)n;
+    return (long)(n - n0);
 }
 
 /* A request's prefix id and length with its trace line (check_prefixes). */
@@ -547,7 +550,7 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
     if (!f)
         return -1;
     path = rl_input_shown(path); /* its messages say "stdin" for "-" */
-    long long n = 0, cap = 0, line = 0, nuse = 0;
+    long long n = 0, cap = 0, line = 0, phys = 0, nuse = 0; /* line: the record's first */
     long long too_long = 0, first_long = 0, first_len = 0; /* rows above max_context */
     rl_request *r = NULL;
     prefix_use *use = NULL; /* every request with a prefix id, cap long */
@@ -556,8 +559,8 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
     double last = 0;
     int header = 0, why; /* header: the header line's column count, 0 without one */
     long long header_line = 0;
-    for (long len; (len = read_line(f, &buf, &bufcap, &why)) != 0;) {
-        line++;
+    for (long len; (len = read_line(f, &buf, &bufcap, 0, &why)) != 0;) {
+        line = ++phys; /* a record is named by the line it starts on (csv.h) */
         if (len < 0) {
             line_failed(why, path, line, err, errlen);
             goto fail;
@@ -575,11 +578,30 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
             p++;
         if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
             continue;
-        char *fld[6], *nl = strchr(p, '\n');
+        /* a quoted field's line break continues the record on the next line */
+        size_t off = (size_t)(p - buf), end;
+        int breaks, unclosed;
+        while ((end = rl_csv_record(buf + off, &breaks, &unclosed)), unclosed) {
+            long more = read_line(f, &buf, &bufcap, off + end, &why);
+            if (more == 0)
+                break; /* the end of the file: rl_csv_split refuses the open quote */
+            if (more < 0 && why == LINE_TOO_LONG) { /* named by its first line, as any record */
+                snprintf(err, errlen, "%s:%lld: a record longer than %d bytes: a quoted field "
+                         "opened here runs on over %d lines (a closing quote missing? one request "
+                         "is a few dozen bytes)", path, line, TRACE_LINE_MAX - 2, breaks + 1);
+                goto fail;
+            }
+            if (more < 0) {
+                line_failed(why, path, phys + breaks + 1, err, errlen);
+                goto fail;
+            }
+        }
+        phys += breaks;
+        p = buf + off;
+        p[end] = '\0';
+        char *fld[6];
         const char *bad;
         int col;
-        if (nl)
-            *nl = 0;
         int nf = rl_csv_split(p, fld, 6, &col, &bad);
         if (nf < 0) {
             snprintf(err, errlen, "%s:%lld: column %d: %s", path, line, col, bad);

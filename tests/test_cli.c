@@ -6456,7 +6456,12 @@ static void inputs_from_a_pipe(void **state)
     snprintf(cmd, sizeof cmd, "cat %s/tests/data/hf/llama3-8b.json | %s import-hf /dev/stdin 2>&1",
              RL_SRCDIR, RL_BIN);
     assert_int_equal(shell_out(cmd), 2);
-    assert_non_null(strstr(out, "/dev/stdin: a config read from a pipe has no file name to name "
+    assert_non_null(strstr(out, "/dev/stdin: a config read from stdin has no file name to name "
+                                "the spec by; give --name NAME"));
+    snprintf(cmd, sizeof cmd, "cat %s/tests/data/hf/llama3-8b.json | %s import-hf /dev/fd/3 3<&0 "
+             "2>&1", RL_SRCDIR, RL_BIN);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_non_null(strstr(out, "/dev/fd/3: a config read from a pipe has no file name to name "
                                 "the spec by; give --name NAME"));
     snprintf(cmd, sizeof cmd, "printf '0,100,10\\n0.5,100,10\\nx\\n' | %s simulate --model "
              "llama3-8b --hw h100-sxm --trace - 2>&1", RL_BIN);
@@ -6472,23 +6477,36 @@ static void inputs_from_a_pipe(void **state)
 }
 
 /* review48: fit --save on a pipe named by its descriptor (<(...), here
- * /dev/fd/0 with a pipe on it) recorded the pipe's last path component as
+ * /dev/fd/3 with a pipe on it) recorded the pipe's last path component as
  * the CSV it was fitted on: fitted_on.file = "0" and the profile's header
  * "on 0: 47 rows" (bash's <(...) gave "63").  Expected "a pipe", as
  * import-hf's spec says where its config came from, and "stdin" for "-".
  * fixFI: the header read "the engine costs of fitted fitted by" (the
  * engine named "fitted" for want of a file name); now "the engine costs
- * 'fitted', fitted by `roofline fit` ... on\n-- a pipe: 47 rows". */
+ * 'fitted', fitted by `roofline fit` ... on\n-- a pipe: 47 rows".
+ * Stop 38's final review: `fit /dev/fd/0 < runs.csv` (stdin, a file on it)
+ * still recorded "0" (only a pipe was caught); one rule now (report.h
+ * rl_input_origin): stdin in any spelling is "stdin", on a pipe or a file,
+ * and another descriptor on a file is "a descriptor". */
 static void fit_from_a_pipe_names_no_file(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rl_pipefit_XXXXXX", cmd[2048];
     assert_non_null(mkdtemp(dir));
-    static const char *const in[] = {"/dev/fd/0", "-"}, *const want[] = {"a pipe", "stdin"};
-    for (int i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "cat %s/tests/data/e2e/splitwise_h100.csv | %s fit %s --model "
-                 "llama2-70b --hw h100-sxm --set model.max_context=16384 --save %s/p%d.lua "
-                 ">/dev/null 2>&1 && cat %s/p%d.lua", RL_SRCDIR, RL_BIN, in[i], dir, i, dir, i);
+    static const char *const in[] = {"/dev/fd/3 3<&0", "-", "/dev/fd/0", "/dev/fd/0", "/dev/fd/4"};
+    static const char *const feed[] = {"|", "|", "|", "<", "4<"};
+    static const char *const want[] = {"a pipe", "stdin", "stdin", "stdin", "a descriptor"};
+    for (int i = 0; i < 5; i++) {
+        char csv[512];
+        snprintf(csv, sizeof csv, "%s/tests/data/e2e/splitwise_h100.csv", RL_SRCDIR);
+        char run[600];
+        if (feed[i][0] == '|')
+            snprintf(run, sizeof run, "cat %s | %s fit %s", csv, RL_BIN, in[i]);
+        else
+            snprintf(run, sizeof run, "%s fit %s %s %s", RL_BIN, in[i], feed[i], csv);
+        snprintf(cmd, sizeof cmd, "%s --model llama2-70b --hw h100-sxm --set "
+                 "model.max_context=16384 --save %s/p%d.lua >/dev/null 2>&1 && cat %s/p%d.lua",
+                 run, dir, i, dir, i);
         assert_int_equal(shell_out(cmd), 0);
         char file[64], head[64];
         snprintf(file, sizeof file, "file = \"%s\",", want[i]);
@@ -6497,6 +6515,27 @@ static void fit_from_a_pipe_names_no_file(void **state)
             !strstr(out, "with the engine costs 'fitted', fitted by `roofline fit`"))
             fail_msg("fit %s: want '%s' and '%s' in:\n%.400s", in[i], file, head, out);
     }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* Stop 38's review: import-hf on a FIFO made by mkfifo was refused without
+ * --name ("a config read from a pipe has no file name"), though the user
+ * named the FIFO.  Expected: a FIFO is named by its path as a file is
+ * (report.h rl_input_origin), here .../llama-fifo.json: the spec's name
+ * "llama-fifo" and its source "Hugging Face config.json (llama-fifo.json)";
+ * the writer runs in the background, as a FIFO's writer does. */
+static void import_hf_named_fifo(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_hffifo_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkfifo %s/llama-fifo.json && (cat %s/tests/data/hf/llama3-8b.json > "
+             "%s/llama-fifo.json &) && %s import-hf %s/llama-fifo.json 2>&1", dir, RL_SRCDIR, dir,
+             RL_BIN, dir);
+    assert_int_equal(shell_out(cmd), 0);
+    if (!strstr(out, "name = \"llama-fifo\"") ||
+        !strstr(out, "source = \"Hugging Face config.json (llama-fifo.json)\""))
+        fail_msg("%.600s", out);
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -7907,6 +7946,7 @@ int main(void)
         cmocka_unit_test(trace_from_a_pipe),
         cmocka_unit_test(inputs_from_a_pipe),
         cmocka_unit_test(fit_from_a_pipe_names_no_file),
+        cmocka_unit_test(import_hf_named_fifo),
         cmocka_unit_test(fit_configurations_resolved),
         cmocka_unit_test(size_report_names_stdin),
         cmocka_unit_test(roofline_data_unusable),

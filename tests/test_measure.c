@@ -90,6 +90,69 @@ static void csv_split_rules(void **state)
     assert_int_equal(rl_csv_split(more, f, 2, &col, &why), 3);
 }
 
+/* RFC 4180 rule 6: a quoted field may hold a line break (stop 38 refused
+ * it).  Expected: rl_csv_record spans it (one break, the record's length
+ * up to its closing newline), rl_csv_split keeps it in the field; a CSV
+ * with a multi-line note cell (a column not read) reads its rows, each
+ * named by the line it starts on: row 1 at line 2 (its note runs to line
+ * 4, CRLF inside kept), row 2 at line 5; an error in the row after them
+ * says line 6, the file's own line, and an error in a row whose note spans
+ * lines 3-4 says 3.  A name cell holding a line break is refused (no
+ * model, hw, engine or dtype has one), and an unclosed quote that runs to
+ * the end of the file is said at the line its row starts on. */
+static void csv_multiline_fields(void **state)
+{
+    (void)state;
+    int breaks, unclosed;
+    const char *rec = "a,\"x\ny, \"\"z\"\"\",b\nnext\n";
+    assert_int_equal(rl_csv_record(rec, &breaks, &unclosed), 16);
+    assert_int_equal(breaks, 1);
+    assert_int_equal(unclosed, 0);
+    assert_int_equal(rl_csv_record("a,b\"c\nd\"\n", &breaks, &unclosed), 5); /* no field's opening quote */
+    assert_int_equal(rl_csv_record("a,\"b\nc", &breaks, &unclosed), 6);
+    assert_int_equal(unclosed, 1);
+    char line[] = "a,\"x\ny, \"\"z\"\"\",b", *f[4];
+    int col;
+    const char *why;
+    assert_int_equal(rl_csv_split(line, f, 4, &col, &why), 3);
+    assert_string_equal(f[1], "x\ny, \"z\"");
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(read_text("phase,tp,batch,context,measured_s,notes\r\n"
+                               "decode,1,1,512,0.008,\"warm-up excluded,\r\nsee\r\nrun 7\"\r\n"
+                               "decode,1,2,512,0.009,plain\r\n",
+                               &m, err, sizeof err),
+                     0);
+    assert_int_equal(m.n, 2);
+    assert_int_equal(m.row[0].line, 2);
+    assert_int_equal(m.row[1].line, 5);
+    assert_int_equal(m.row[1].batch, 2);
+    rl_measure_free(&m);
+    assert_int_equal(read_text("phase,tp,batch,context,measured_s,notes\n"
+                               "decode,1,1,512,0.008,\"two\nlines\"\n"
+                               "decode,1,x,512,0.009,\n",
+                               &m, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, ".csv:4: column 'batch' (column 3): expected a positive integer"));
+    assert_int_equal(read_text("phase,tp,batch,context,measured_s,notes\n"
+                               "# a comment with a \" quote opens nothing\n"
+                               "decode,1,0,512,0.008,\"two\nlines\"\n",
+                               &m, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, ".csv:3: column 'batch' (column 3)"));
+    assert_int_equal(read_text("phase,tp,batch,context,measured_s,engine\n"
+                               "decode,1,1,512,0.008,\"vl\nlm\"\n",
+                               &m, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, ".csv:2: column 'engine' (column 6): a line break inside the cell"));
+    assert_int_equal(read_text("phase,tp,batch,context,measured_s,notes\n"
+                               "decode,1,1,512,0.008,\"open\ndecode,1,1,512,0.009,\n",
+                               &m, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, ".csv:2: column 6: a quoted field without its closing quote (it "
+                                "runs to the end of the file"));
+}
+
 static void excerpt(void **state)
 {
     (void)state;
@@ -283,6 +346,11 @@ static void errors_name_line_and_column(void **state)
         /* 1.1% apart: outside the 1% tolerance */
         {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu\nstatic,2,8,512,128,0.7395,700\n",
          "(+1.1%, more than the 1% allowed)"},
+        /* the GPUs are tp x ep x pp (rl_meas_time, the one formula the check
+         * calls): 8 x 128 / (100 x 2 x 2 x 2) = 1.28 s; 1.30 s is +1.6% */
+        {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu,pp,ep\n"
+         "static,2,8,512,128,1.30,100,2,2\n",
+         "= 8 x 128 / (100 x 8) = 1.28 s (+1.6%, more than the 1% allowed)"},
         /* a measured_s out of range beside a good tok/s is still refused */
         {"phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu\nstatic,2,8,512,128,1e9,700\n",
          ":2: column 'measured_s' (column 6): 1e9 is outside the physical range"},
@@ -314,6 +382,31 @@ static void bom_and_range_edges(void **state)
     assert_int_equal(m.n, 2);
     assert_int_equal(m.row[0].line, 2);
     assert_rel(m.row[1].measured, 9.9e4, 1e-12);
+    rl_measure_free(&m);
+}
+
+/* A static row's measured_s and tok/s per GPU are related by rl_meas_time
+ * alone (stop 38's review: the parse wrote the formula out twice more).
+ * Expected, exact to 1e-12 (one expression each way): measured_s 1.28
+ * alone, tp 2 x pp 2 x ep 2 GPUs, batch 8 x output 128 reads as
+ * 1024 / (1.28 x 8) = 100 tok/s per GPU, whose time rl_meas_time gives
+ * back as 1.28 s; both cells, 1.28 s beside 100 tok/s, agree (0%). */
+static void static_rate_one_formula(void **state)
+{
+    (void)state;
+    rl_meas m;
+    char err[1024];
+    assert_int_equal(read_text("phase,tp,batch,tokens,output,measured_s,measured_tok_s_per_gpu,pp,ep\n"
+                               "static,2,8,512,128,1.28,,2,2\n"
+                               "static,2,8,512,128,1.28,100,2,2\n",
+                               &m, err, sizeof err),
+                     0);
+    assert_int_equal(m.n, 2);
+    assert_rel(m.row[0].measured, 100, 1e-12);
+    assert_rel(rl_meas_time(&m.row[0]), 1.28, 1e-12);
+    assert_int_equal(m.row[0].measured_s_given, 1);
+    assert_rel(m.row[1].measured, 100, 1e-12);
+    assert_int_equal(m.row[1].measured_s_given, 0);
     rl_measure_free(&m);
 }
 
@@ -394,11 +487,13 @@ int main(void)
         cmocka_unit_test(excerpt),
         cmocka_unit_test(reads_our_own_csv),
         cmocka_unit_test(csv_split_rules),
+        cmocka_unit_test(csv_multiline_fields),
         cmocka_unit_test(repeats_share_a_configuration),
         cmocka_unit_test(layout_columns_read),
         cmocka_unit_test(validate_rows_read_back),
         cmocka_unit_test(errors_name_line_and_column),
         cmocka_unit_test(bom_and_range_edges),
+        cmocka_unit_test(static_rate_one_formula),
         cmocka_unit_test(other_columns_not_read),
         cmocka_unit_test(fnv_reference),
         cmocka_unit_test(harness_can_fail),

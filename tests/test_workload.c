@@ -93,6 +93,27 @@ static void test_trace_csv(void **state)
     expect_trace_error("0,,10,,\n", ":1: field 'prompt_tokens': '' is not an integer");
     expect_trace_error("0,100,10\n1,\"100,10\n", ":2: column 2: a quoted field without its closing quote");
     expect_trace_error("0,100,10\n1,abc,10\n", ":2: field 'prompt_tokens'");
+    /* RFC 4180 rule 6 (stop 38 refused it): a quoted field's line break
+     * continues the record; it is named by its first line (2) and a later
+     * line by the file's own count (4, not 3) */
+    expect_trace_error("0,100,10\n1,\"1\n00\",10\n", ":2: field 'prompt_tokens': '1\\x0A00'");
+    expect_trace_error("0,100,10\n1,100,\"10\n\"\nx\n", ":4: expected 3 to 5 comma-separated");
+    /* a record is bounded as a line was (64 KiB): 40000 lines of "a\n" inside a
+     * quote opened on line 2 are named by line 2, and the lines read so far
+     * said: 65534 bytes hold 1,"1 (4 bytes) and 32765 "a\n" (2 each), lines
+     * 2 to 32767: 32766 (exact) */
+    {
+        size_t n = 40000 * 2 + 32;
+        char *t = malloc(n);
+        assert_non_null(t);
+        char *w = t + sprintf(t, "0,100,10\n1,\"1");
+        for (int i = 0; i < 40000; i++)
+            w += sprintf(w, "a\n");
+        sprintf(w, "\",10\n");
+        expect_trace_error(t, ":2: a record longer than 65534 bytes: a quoted field opened here "
+                              "runs on over 32766 lines");
+        free(t);
+    }
     /* a short and a long line both say the count (tester9 #8: the long one named a field 'line') */
     expect_trace_error("0,100,10\n1,100\n",
                        ":2: expected 3 to 5 comma-separated fields, got 2 (no output_tokens; the "
