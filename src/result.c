@@ -1591,40 +1591,21 @@ const char *rl_result_engine_name(const rl_hw *h, const char *mode)
  * from buf[k]: each distinct collective, group, floor and table impl, as
  * ops's timed_by says it (tester60 #3: one "measures on 4 at most" for all,
  * the largest floor, where h200 measures AllReduce on 8 and the rows'
- * AllToAll was raised to its 2-GPU nccl time).  Returns the new k. */
+ * AllToAll was raised to its 2-GPU nccl time; comm.h rl_comm_floors).
+ * Returns the new k. */
 static size_t floored_collectives(const rl_sweep *s, const rl_hw *h, const size_t *idx, size_t n,
                                   char *buf, size_t len, size_t k)
 {
-    const rl_sweep_point *seen[4];
-    int ns = 0, more = 0;
+    rl_comm_floors f = {.n = 0};
     for (size_t i = 0; i < n; i++) {
-        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i], *q = NULL;
-        if (p->coll_group == 0)
-            continue;
-        for (int j = 0; j < ns && !q; j++)
-            if (seen[j]->coll_kind == p->coll_kind && seen[j]->coll_group == p->coll_group &&
-                seen[j]->coll_floor == p->coll_floor && !strcmp(seen[j]->coll_impl, p->coll_impl))
-                q = seen[j];
-        if (!q && ns < 4)
-            seen[ns++] = p;
-        else if (!q)
-            more = 1;
+        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
+        if (p->coll_group > 0)
+            rl_comm_floors_add(&f, (rl_collective)p->coll_kind, p->coll_group, p->coll_floor,
+                               p->coll_impl);
     }
     if (k < len)
-        k += (size_t)snprintf(buf + k, len - k, ": collectives %s's collectives table does not "
-                              "measure at their group size, timed by the alpha-beta model and "
-                              "raised to the same collective's measured time on fewer GPUs (",
-                              h->name);
-    for (int j = 0; j < ns && k < len; j++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%s over %lld raised to its %lld-GPU %s time, "
-                              "%.3g octave%s beyond", j ? "; " : "",
-                              rl_collective_name((rl_collective)seen[j]->coll_kind),
-                              seen[j]->coll_group, seen[j]->coll_floor, seen[j]->coll_impl,
-                              log2((double)seen[j]->coll_group / (double)seen[j]->coll_floor),
-                              seen[j]->coll_group == 2 * seen[j]->coll_floor ? "" : "s");
-    if (k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%s)", more ? "; ..." : "");
-    return k;
+        k += (size_t)snprintf(buf + k, len - k, ": ");
+    return rl_comm_floors_text(&f, h->name, buf, len, k);
 }
 
 /* The rows of s listed (idx[n], or all) that lie outside what was

@@ -1581,36 +1581,57 @@ int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int h
     return n;
 }
 
+/* The collectives of c's decode step (its plan per pipeline stage at its
+ * run's mean decode batch, at least 1: rl_shard_collectives) that in->hw's
+ * table measures on fewer GPUs only (comm.h rl_comm_floored), added to f;
+ * how many. */
+static int row_floors(const rl_size_input *in, const rl_size_candidate *c, rl_comm_floors *f)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    long long pp = c->pp > 1 ? c->pp : 1;
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips / pp, c->ep > 1 ? c->ep : 1, c->layout);
+    rl_shard_result res;
+    char err[256];
+    double batch = fmax(1, round(c->mean_decode_batch));
+    if (rl_shard_collectives(in->m, h, &plan, RL_PHASE_GENERATE, batch, c->p, &res, err,
+                             sizeof err) != 0)
+        return 0; /* a plan the search ran cannot fail here; if it did, nothing to name */
+    int n = 0;
+    for (int k = 0; k < res.ncoll; k++) {
+        const rl_comm *cc = &res.coll[k].c;
+        if (rl_comm_floored(h, cc)) {
+            rl_comm_floors_add(f, cc->kind, cc->group, cc->floor_gpus, cc->impl);
+            n++;
+        }
+    }
+    return n;
+}
+
 int rl_size_outside_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
                          size_t len)
 {
     const rl_hw *h = &in->hw[hw];
-    long long measured = 0, widest = 0;
-    for (int k = 0; h->collectives.present && k < h->collectives.n; k++)
-        if (h->collectives.row[k].op == RL_ALLREDUCE && h->collectives.row[k].gpus > measured)
-            measured = h->collectives.row[k].gpus;
-    char first[160] = "";
+    rl_comm_floors f = {.n = 0};
+    char first[160] = "", lay[64] = "";
     int n = 0, of = 0;
     buf[0] = '\0';
-    for (int i = 0; in->calibrated && !h->ideal && measured > 0 && i < r->n; i++) {
+    for (int i = 0; in->calibrated && !h->ideal && i < r->n; i++) {
         const rl_size_candidate *c = &r->c[i];
         if (c->hw != hw)
             continue;
         of++;
-        long long group = c->chips / (c->pp > 1 ? c->pp : 1);
-        if (group <= measured)
-            continue;
-        if (!n++)
+        if (row_floors(in, c, &f) > 0 && !n++) {
             rl_size_label(in, c, first, sizeof first);
-        widest = group > widest ? group : widest;
+            rl_size_layout_name(c, lay, sizeof lay);
+        }
     }
-    if (n > 0)
-        snprintf(buf, len, "%d of %d rows on %s run tensor parallel over more GPUs than its "
-                 "collectives table measures an AllReduce on (%lld at most; up to %lld here, "
-                 "%.3g octaves beyond; the first, row %s): the alpha-beta model times those "
-                 "AllReduces, raised to the measured %lld-GPU time, whatever share of the step "
-                 "the kernel tables time", n, of, h->name, measured, widest,
-                 log2((double)widest / (double)measured), first, measured);
+    if (n == 0)
+        return 0;
+    size_t k = (size_t)snprintf(buf, len, "%d of %d rows on %s (the first, row %s, layout %s) "
+                                "run ", n, of, h->name, first, lay);
+    k = rl_comm_floors_text(&f, h->name, buf, len, k);
+    if (k < len)
+        snprintf(buf + k, len - k, ", whatever share of the step the kernel tables time");
     return n;
 }
 

@@ -4577,10 +4577,25 @@ static void pareto_names_rows_outside_tables(void **state)
     snprintf(tail, sizeof tail, " --report %s/r.md", dir);
     assert_int_equal(cli2("size --model deepseek-v3 --hw gb200 --qps 5 --prompt-len 1000 "
                           "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --requests 200", tail), 0);
-    note = strstr(out, " rows on gb200 run tensor parallel over more GPUs than its collectives "
-                       "table measures an AllReduce on (4 at most; up to ");
-    assert_non_null(note);
-    assert_null(strstr(note + 1, " rows on gb200 run tensor parallel over more GPUs"));
+    /* review of stop 38 (fixGB #2): the note said "run tensor parallel ...
+     * an AllReduce on (4 at most ...)" for every row whose stage had over 4
+     * chips, 22 of 33: EP and attention-DP rows too, and rows whose
+     * collectives gb200 measures (1x8 tp2 ep4: AllReduce over 2, AllToAll
+     * over 4).  Now each row's decode collectives (size.h
+     * rl_size_outside_note), named per collective and table impl as
+     * pareto's (comm.h rl_comm_floors_text): 19 of the 33 rows of this run
+     * (each row's collectives listed by hand from rl_shard_collectives),
+     * the AllToAll of the EP and attention-DP rows raised to its 4-GPU
+     * nccl time, the AllReduce to its 4-GPU trtllm time */
+    note = strstr(out, "note: 19 of 33 rows on gb200 (the first, row gb200 1x8 tp8 ");
+    if (!note)
+        fail_msg("%s", out);
+    assert_non_null(strstr(note, ", layout tp8) run collectives gb200's collectives table does "
+                                 "not measure at their group size"));
+    assert_non_null(strstr(note, "AllReduce over 8 raised to its 4-GPU trtllm time, 1 octave "
+                                 "beyond; AllToAll over 8 raised to its 4-GPU nccl time"));
+    assert_null(strstr(out, "run tensor parallel over more GPUs"));
+    assert_null(strstr(note + 1, "note: 19 of 33 rows on gb200")); /* once */
     char *t = slurp_in(dir, "r.md");
     assert_non_null(strstr(t, "Collectives beyond the measured GPU counts on gb200: "));
     free(t);
