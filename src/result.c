@@ -1322,8 +1322,10 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
         add_bytes(r, "weight_bytes", op->weight_bytes);
         add_bytes(r, "act_bytes", op->act_read + op->act_write);
         add_bytes(r, "kv_bytes", op->kv_read + op->kv_write);
-        /* one chip's even share of the replica's figures above (ops.h: every
-         * op is spread over c->chips chips, its time that of one of them), so
+        /* one chip's part of the replica's figures above (ops.h: every op is
+         * spread over c->chips chips, its time that of one of them; a
+         * tensor every chip holds or runs whole counted once per chip in
+         * them, ops.c tp_copies, gain_copies, replicated), so
          * the table's bytes / time_ms is a chip's own bandwidth (tester58 #1:
          * lm_head's 2.10 GB in 93.6 us read as 22 TB/s on a 3.35 TB/s chip);
          * the table shows these and hides the group's (report.c table_hides) */

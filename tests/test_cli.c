@@ -4256,6 +4256,38 @@ static void ops_rows_per_chip(void **state)
     assert_null(strstr(line, " flops "));
 }
 
+/* Review of stop 38 (fixGB #3): a norm's gains are held whole on every
+ * chip of a plan (vLLM RMSNorm's weight on every rank), as the router and
+ * MLA's down-projections are, but an EP plan counted them tp times in the
+ * replica's total, so weight_bytes_per_chip read a share: deepseek-v3 on
+ * h200 fp8, 8 chips, decode batch 4 at 1024, attn_norm per chip 3584 B
+ * under tp2 ep4 and 1792 under attention DP (tp1 ep8), where tp8 read
+ * 14336.  Now a chip's attn_norm gains are d_model x 2 bytes (bf16: gains
+ * are never quantized; model/deepseek-v3.lua d_model 7168) = 14336 B
+ * under each plan, exactly, with the replica's weight_bytes 8 copies;
+ * --ideal keeps formula (1)'s share, 14336 / 8 = 1792 (exact). */
+static void ops_norm_gains_whole(void **state)
+{
+    (void)state;
+    static const char *const plans[] = {"--tp 2 --ep 4", "--tp 1 --ep 8", "--tp 8 --ep 1",
+                                        "--tp 2 --ep 4 --ideal"};
+    for (int i = 0; i < 4; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "ops --model deepseek-v3 --hw h200 --weights fp8 --chips 8 %s "
+                 "--batch 4 --context 1024 --format json", plans[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        cJSON *j = cJSON_Parse(strchr(out, '{'));
+        assert_non_null(j);
+        const cJSON *norm = op_row(j, "attn_norm");
+        double want = i < 3 ? 14336 : 1792;
+        if (num(norm, "weight_bytes_per_chip") != want)
+            fail_msg("%s: attn_norm weight_bytes_per_chip %.17g, want %.0f", plans[i],
+                     num(norm, "weight_bytes_per_chip"), want);
+        assert_true(num(norm, "weight_bytes") == 8 * want);
+        cJSON_Delete(j);
+    }
+}
+
 /* A shard result's row of phase ph and strategy st (fails when absent). */
 static const cJSON *shard_row(const cJSON *j, const char *ph, const char *st)
 {
@@ -8087,6 +8119,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(folds_above_configurations_noted),
         cmocka_unit_test(unread_cell_noted),
         cmocka_unit_test(ops_rows_per_chip),
+        cmocka_unit_test(ops_norm_gains_whole),
         cmocka_unit_test(shard_prefill_throughput_counts_replicas),
         cmocka_unit_test(shard_prefill_batch_remainder),
         cmocka_unit_test(size_rows_say_why_no_band),
