@@ -809,19 +809,44 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddItemToArray(rows, r);
 }
 
+/* A number key, null where the value does not exist (have 0). */
+static void add_number_or_null(cJSON *o, const char *key, double v, int have)
+{
+    if (have)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+/* add_number_or_null, null where v is NAN. */
+static void add_or_null(cJSON *o, const char *key, double v)
+{
+    add_number_or_null(o, key, v, !isnan(v));
+}
+
+/* shard's limits: every key always, null where the limit does not exist
+ * (shard.h rl_shard_limits), and null_reason saying why (null when every
+ * limit has a value). */
 static void add_limits(cJSON *o, const rl_shard_limits *l)
 {
     cJSON *j = cJSON_AddObjectToObject(o, "limits");
-    cJSON_AddNumberToObject(j, "w_ici_bytes_per_s", l->w_ici);
-    cJSON_AddNumberToObject(j, "prefill_tp_max", l->prefill_tp_max);
-    cJSON_AddNumberToObject(j, "beta", l->beta);
-    cJSON_AddNumberToObject(j, "generate_tp_max", l->generate_tp_max);
-    cJSON_AddNumberToObject(j, "crossover_2d_chips", l->crossover_2d);
-    cJSON_AddNumberToObject(j, "mlp_comm_1d_s", l->t_1d_s);
-    cJSON_AddNumberToObject(j, "mlp_comm_2d_s", l->t_2d_s);
-    cJSON_AddNumberToObject(j, "latency_threshold_bytes", l->latency_bytes);
-    cJSON_AddNumberToObject(j, "activation_bytes", l->activation_bytes);
-    cJSON_AddBoolToObject(j, "activation_latency_bound", l->activation_latency_bound);
+    add_or_null(j, "w_ici_bytes_per_s", l->w_ici);
+    add_or_null(j, "prefill_tp_max", l->prefill_tp_max);
+    add_or_null(j, "beta", l->beta);
+    add_or_null(j, "generate_tp_max", l->generate_tp_max);
+    add_or_null(j, "crossover_2d_chips", l->crossover_2d);
+    add_or_null(j, "mlp_comm_1d_s", l->t_1d_s);
+    add_or_null(j, "mlp_comm_2d_s", l->t_2d_s);
+    add_or_null(j, "latency_threshold_bytes", l->latency_bytes);
+    add_or_null(j, "activation_bytes", l->activation_bytes);
+    if (l->activation_latency_bound < 0)
+        cJSON_AddNullToObject(j, "activation_latency_bound");
+    else
+        cJSON_AddBoolToObject(j, "activation_latency_bound", l->activation_latency_bound);
+    if (*l->why)
+        cJSON_AddStringToObject(j, "null_reason", l->why);
+    else
+        cJSON_AddNullToObject(j, "null_reason");
 }
 
 /* One sentence on why the best plans of a phase win; prefill's throughput
@@ -867,10 +892,16 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
         if (k2 < 0 || (size_t)(k += k2) >= n)
             return;
     }
-    if (l->activation_bytes <= 0)
+    if (!(l->activation_bytes > 0))
         snprintf(out + k, n - k,
                  "An abstract model has no D or F: collectives and the chapter's limits are not"
                  " modelled.");
+    else if (isnan(pre ? l->prefill_tp_max : l->generate_tp_max)) /* no link: null, not 0 */
+        snprintf(out + k, n - k, "The chapter's %s limits do not apply: %s (limits.null_reason).",
+                 pre ? "prefill" : "generation", l->why);
+    else if (!pre && isnan(l->latency_bytes)) /* one chip */
+        snprintf(out + k, n - k, "Model parallelism pays while Y < F/(B*beta) = %.3g (beta = "
+                 "%.3g); %s (limits.null_reason).", l->generate_tp_max, l->beta, l->why);
     else if (pre)
         snprintf(out + k, n - k,
                  "Tensor parallelism stays compute-bound up to F*W_ici/C = %.3g chips per axis;"
@@ -1747,14 +1778,6 @@ typedef struct {
     const char *key;
     double v;
 } keyed;
-
-static void add_number_or_null(cJSON *o, const char *key, double v, int have)
-{
-    if (have)
-        cJSON_AddNumberToObject(o, key, v);
-    else
-        cJSON_AddNullToObject(o, key);
-}
 
 /* max_sustainable_qps_is_lower_bound and max_sustainable_qps_from_repeated_sample
  * (serve.h rl_serve_config.capacity_lower_bound, capacity_repeated): null

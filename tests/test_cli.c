@@ -1645,6 +1645,54 @@ static void shard_says_plans_not_timed(void **state)
     cJSON_Delete(j);
 }
 
+/* Review of stop 38 (fixGB #4): shard's limits printed 0 where a limit
+ * does not exist: with --set hw.ici_bw=0 a W_ici of 0 B/s, "Tensor
+ * parallelism stays compute-bound up to F*W_ici/C = 0 chips", beta 0 and
+ * MLP communication times of 0 s; on one chip a latency threshold of 0
+ * bytes.  Every key stays (a contract), null where the limit does not
+ * exist, with limits.null_reason saying why (shard.h rl_shard_limits).
+ * What exists keeps its value: llama3-8b's crossover 18 F / D = 18 x 14336
+ * / 4096 = 63 chips and its activation 1 x 4096 x 2 = 8192 bytes (exact,
+ * model/llama3-8b.lua); on one chip W_ici = 18 links x 25 GB/s = 4.5e11
+ * (hw_profiles/h100-sxm.lua). */
+static void shard_limits_null_without_link(void **state)
+{
+    (void)state;
+    static char buf[1 << 17];
+    static const char *const tails[] = {"--chips 8 --set hw.ici_bw=0", "--chips 1"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "shard --model llama3-8b --hw h100-sxm --context 2048 %s "
+                 "--format json", tails[i]);
+        cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+        const cJSON *l = cJSON_GetObjectItem(j, "limits");
+        static const char *const gone[] = {"mlp_comm_1d_s", "mlp_comm_2d_s",
+                                           "latency_threshold_bytes", "activation_latency_bound",
+                                           "w_ici_bytes_per_s", "prefill_tp_max", "beta",
+                                           "generate_tp_max"};
+        for (int k = 0; k < (i ? 4 : 8); k++)
+            if (!cJSON_IsNull(cJSON_GetObjectItem(l, gone[k])))
+                fail_msg("%s: limits.%s is not null", tails[i], gone[k]);
+        assert_true(num(l, "crossover_2d_chips") == 63 && num(l, "activation_bytes") == 8192);
+        const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(l, "null_reason"));
+        assert_non_null(why);
+        assert_non_null(strstr(why, i ? "one chip communicates nothing" : "has no link"));
+        const char *g = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "advice"), "generate")
+                            ->valuestring;
+        assert_null(strstr(g, "= 0 "));
+        assert_null(strstr(g, "the 0 kB latency threshold"));
+        if (i)
+            assert_true(num(l, "w_ici_bytes_per_s") == 4.5e11);
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_cli_json("shard --model llama3-8b --hw h100-sxm --chips 8 --context 2048 "
+                            "--format json", buf, sizeof buf); /* the link there: all set */
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "limits"),
+                                                 "null_reason")));
+    assert_true(num(cJSON_GetObjectItem(j, "limits"), "w_ici_bytes_per_s") == 4.5e11);
+    cJSON_Delete(j);
+}
+
 static void stdout_full(void **state)
 {
     (void)state;
@@ -7978,6 +8026,7 @@ int main(void)
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(shard_says_plans_not_timed),
+        cmocka_unit_test(shard_limits_null_without_link),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
