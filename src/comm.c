@@ -443,6 +443,48 @@ int rl_comm_model_time(const rl_hw *h, rl_collective kind, double bytes, long lo
     return comm_time(h, 0, kind, bytes, group, stride, out, err, errlen);
 }
 
+int rl_comm_floored(const rl_hw *h, const rl_comm *c)
+{
+    return h->collectives.present && c->measured == 0 && c->floor_gpus > 0;
+}
+
+void rl_comm_floors_add(rl_comm_floors *s, rl_collective kind, long long group, long long floor,
+                        const char *impl)
+{
+    for (int j = 0; j < s->n; j++)
+        if (s->f[j].kind == kind && s->f[j].group == group && s->f[j].floor == floor &&
+            !strcmp(s->f[j].impl, impl))
+            return;
+    if (s->n == RL_COMM_FLOORS) {
+        s->more = 1;
+        return;
+    }
+    s->f[s->n].kind = kind;
+    s->f[s->n].group = group;
+    s->f[s->n].floor = floor;
+    copy_impl(s->f[s->n].impl, sizeof s->f[s->n].impl, impl);
+    s->n++;
+}
+
+size_t rl_comm_floors_text(const rl_comm_floors *s, const char *hw, char *buf, size_t len,
+                           size_t k)
+{
+    if (k < len)
+        k += (size_t)snprintf(buf + k, len - k, "collectives %s's collectives table does not "
+                              "measure at their group size, timed by the alpha-beta model and "
+                              "raised to the same collective's measured time on fewer GPUs (",
+                              hw);
+    for (int j = 0; j < s->n && k < len; j++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s over %lld raised to its %lld-GPU %s time, "
+                              "%.3g octave%s beyond", j ? "; " : "",
+                              rl_collective_name(s->f[j].kind), s->f[j].group, s->f[j].floor,
+                              s->f[j].impl, log2((double)s->f[j].group / (double)s->f[j].floor),
+                              s->f[j].group == 2 * s->f[j].floor ? "" : "s");
+    if (k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%s)", s->more ? "; ..." : "");
+    return k;
+}
+
 rl_provenance rl_comm_provenance(const rl_comm *c)
 {
     return c->measured == 1 ? c->prov : RL_PROV_ROOFLINE;

@@ -174,6 +174,41 @@ int rl_comm_model_time(const rl_hw *h, rl_collective kind, double bytes, long lo
  * RL_PROV_ROOFLINE (the model, or a modelled network level). */
 rl_provenance rl_comm_provenance(const rl_comm *c);
 
+/* Collectives modelled on h though its collectives table measures the same
+ * collective on fewer GPUs only, and raised to that measured time (the
+ * floor above: measured 0, floor_gpus > 0): each distinct collective,
+ * group, floor and table impl, the first RL_COMM_FLOORS of them (more: 1
+ * when others were left out).  One set and one text for every note that
+ * names collectives outside h's table (pareto's outside_tables, size's
+ * note and report), as ops's timed_by says each collective (tester60 #3:
+ * one "AllReduce, 4 at most" for an AllToAll raised to its 2-GPU time). */
+#define RL_COMM_FLOORS 4
+
+typedef struct {
+    struct {
+        rl_collective kind;
+        long long group, floor;
+        char impl[24];
+    } f[RL_COMM_FLOORS];
+    int n, more;
+} rl_comm_floors;
+
+/* Whether c, as timed on h (rl_comm_time), is such a collective. */
+int rl_comm_floored(const rl_hw *h, const rl_comm *c);
+
+/* Add a collective `kind` over `group` GPUs raised to its floor-GPU time of
+ * table impl `impl` to s, unless s holds it. */
+void rl_comm_floors_add(rl_comm_floors *s, rl_collective kind, long long group, long long floor,
+                        const char *impl);
+
+/* s's words from buf[k] on: "collectives H's collectives table does not
+ * measure at their group size, timed by the alpha-beta model and raised to
+ * the same collective's measured time on fewer GPUs (AllReduce over 64
+ * raised to its 4-GPU trtllm time, 4 octaves beyond; ...)", hw H.  Returns
+ * the new k (>= len: cut). */
+size_t rl_comm_floors_text(const rl_comm_floors *s, const char *hw, char *buf, size_t len,
+                           size_t k);
+
 /* Appendix C's threshold: the array size in bytes at which an AllGather
  * over `group` chips of h has equal latency and bandwidth terms; below it
  * the collective is latency-bound.  On one ring axis it is

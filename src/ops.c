@@ -403,14 +403,31 @@ static double tp_copies(const builder *x)
     return x->c->calibrated && !x->h->ideal && x->c->tp > 1 ? (double)x->c->chips / x->wrep : 1.0;
 }
 
+/* The chips that each read a norm's gains whole: under a plan in
+ * calibrated mode (an engine's TP, EP or attention-DP: tp_copies'
+ * condition, or groups of chips that each hold the attention and dense
+ * weights, wrep > 1) every chip of the replica, which holds them whole as
+ * it holds the router's and MLA's down-projections (replicated) and reads
+ * them for its own rows (vLLM RMSNorm's weight is a plain
+ * Parameter(hidden_size) on every rank, vllm/model_executor/layers/
+ * layernorm.py); else 1, formula (1)'s share.  Review of stop 38: an EP
+ * plan's (tp2 ep4) gains counted tp copies, so weight_bytes_per_chip read
+ * a quarter of a chip's. */
+static double gain_copies(const builder *x)
+{
+    return x->c->calibrated && !x->h->ideal && (x->c->tp > 1 || x->wrep > 1)
+               ? (double)x->c->chips
+               : 1.0;
+}
+
 /* An elementwise op on the full hidden rows (norms, residual adds, MLA's
  * latent norm on the replicated down-projections' output): every chip of
- * a TP group runs it whole (tp_copies), its gains read by each. */
+ * a TP group runs it whole (tp_copies), its gains read by every chip that
+ * holds them (gain_copies). */
 static void replicated_elementwise(builder *x, const char *name, rl_eff_class eff, double layers,
                                    double elems, double fpe, double reads, double weights)
 {
-    double n = tp_copies(x);
-    elementwise(x, name, eff, layers, elems * n, fpe, reads, weights * n);
+    elementwise(x, name, eff, layers, elems * tp_copies(x), fpe, reads, weights * gain_copies(x));
 }
 
 /* One attention segment: the shapes of one kind ("prefill" | "decode"),

@@ -809,19 +809,44 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddItemToArray(rows, r);
 }
 
+/* A number key, null where the value does not exist (have 0). */
+static void add_number_or_null(cJSON *o, const char *key, double v, int have)
+{
+    if (have)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+/* add_number_or_null, null where v is NAN. */
+static void add_or_null(cJSON *o, const char *key, double v)
+{
+    add_number_or_null(o, key, v, !isnan(v));
+}
+
+/* shard's limits: every key always, null where the limit does not exist
+ * (shard.h rl_shard_limits), and null_reason saying why (null when every
+ * limit has a value). */
 static void add_limits(cJSON *o, const rl_shard_limits *l)
 {
     cJSON *j = cJSON_AddObjectToObject(o, "limits");
-    cJSON_AddNumberToObject(j, "w_ici_bytes_per_s", l->w_ici);
-    cJSON_AddNumberToObject(j, "prefill_tp_max", l->prefill_tp_max);
-    cJSON_AddNumberToObject(j, "beta", l->beta);
-    cJSON_AddNumberToObject(j, "generate_tp_max", l->generate_tp_max);
-    cJSON_AddNumberToObject(j, "crossover_2d_chips", l->crossover_2d);
-    cJSON_AddNumberToObject(j, "mlp_comm_1d_s", l->t_1d_s);
-    cJSON_AddNumberToObject(j, "mlp_comm_2d_s", l->t_2d_s);
-    cJSON_AddNumberToObject(j, "latency_threshold_bytes", l->latency_bytes);
-    cJSON_AddNumberToObject(j, "activation_bytes", l->activation_bytes);
-    cJSON_AddBoolToObject(j, "activation_latency_bound", l->activation_latency_bound);
+    add_or_null(j, "w_ici_bytes_per_s", l->w_ici);
+    add_or_null(j, "prefill_tp_max", l->prefill_tp_max);
+    add_or_null(j, "beta", l->beta);
+    add_or_null(j, "generate_tp_max", l->generate_tp_max);
+    add_or_null(j, "crossover_2d_chips", l->crossover_2d);
+    add_or_null(j, "mlp_comm_1d_s", l->t_1d_s);
+    add_or_null(j, "mlp_comm_2d_s", l->t_2d_s);
+    add_or_null(j, "latency_threshold_bytes", l->latency_bytes);
+    add_or_null(j, "activation_bytes", l->activation_bytes);
+    if (l->activation_latency_bound < 0)
+        cJSON_AddNullToObject(j, "activation_latency_bound");
+    else
+        cJSON_AddBoolToObject(j, "activation_latency_bound", l->activation_latency_bound);
+    if (*l->why)
+        cJSON_AddStringToObject(j, "null_reason", l->why);
+    else
+        cJSON_AddNullToObject(j, "null_reason");
 }
 
 /* One sentence on why the best plans of a phase win; prefill's throughput
@@ -867,10 +892,16 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
         if (k2 < 0 || (size_t)(k += k2) >= n)
             return;
     }
-    if (l->activation_bytes <= 0)
+    if (!(l->activation_bytes > 0))
         snprintf(out + k, n - k,
                  "An abstract model has no D or F: collectives and the chapter's limits are not"
                  " modelled.");
+    else if (isnan(pre ? l->prefill_tp_max : l->generate_tp_max)) /* no link: null, not 0 */
+        snprintf(out + k, n - k, "The chapter's %s limits do not apply: %s (limits.null_reason).",
+                 pre ? "prefill" : "generation", l->why);
+    else if (!pre && isnan(l->latency_bytes)) /* one chip */
+        snprintf(out + k, n - k, "Model parallelism pays while Y < F/(B*beta) = %.3g (beta = "
+                 "%.3g); %s (limits.null_reason).", l->generate_tp_max, l->beta, l->why);
     else if (pre)
         snprintf(out + k, n - k,
                  "Tensor parallelism stays compute-bound up to F*W_ici/C = %.3g chips per axis;"
@@ -1322,8 +1353,10 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
         add_bytes(r, "weight_bytes", op->weight_bytes);
         add_bytes(r, "act_bytes", op->act_read + op->act_write);
         add_bytes(r, "kv_bytes", op->kv_read + op->kv_write);
-        /* one chip's even share of the replica's figures above (ops.h: every
-         * op is spread over c->chips chips, its time that of one of them), so
+        /* one chip's part of the replica's figures above (ops.h: every op is
+         * spread over c->chips chips, its time that of one of them; a
+         * tensor every chip holds or runs whole counted once per chip in
+         * them, ops.c tp_copies, gain_copies, replicated), so
          * the table's bytes / time_ms is a chip's own bandwidth (tester58 #1:
          * lm_head's 2.10 GB in 93.6 us read as 22 TB/s on a 3.35 TB/s chip);
          * the table shows these and hides the group's (report.c table_hides) */
@@ -1591,40 +1624,21 @@ const char *rl_result_engine_name(const rl_hw *h, const char *mode)
  * from buf[k]: each distinct collective, group, floor and table impl, as
  * ops's timed_by says it (tester60 #3: one "measures on 4 at most" for all,
  * the largest floor, where h200 measures AllReduce on 8 and the rows'
- * AllToAll was raised to its 2-GPU nccl time).  Returns the new k. */
+ * AllToAll was raised to its 2-GPU nccl time; comm.h rl_comm_floors).
+ * Returns the new k. */
 static size_t floored_collectives(const rl_sweep *s, const rl_hw *h, const size_t *idx, size_t n,
                                   char *buf, size_t len, size_t k)
 {
-    const rl_sweep_point *seen[4];
-    int ns = 0, more = 0;
+    rl_comm_floors f = {.n = 0};
     for (size_t i = 0; i < n; i++) {
-        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i], *q = NULL;
-        if (p->coll_group == 0)
-            continue;
-        for (int j = 0; j < ns && !q; j++)
-            if (seen[j]->coll_kind == p->coll_kind && seen[j]->coll_group == p->coll_group &&
-                seen[j]->coll_floor == p->coll_floor && !strcmp(seen[j]->coll_impl, p->coll_impl))
-                q = seen[j];
-        if (!q && ns < 4)
-            seen[ns++] = p;
-        else if (!q)
-            more = 1;
+        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
+        if (p->coll_group > 0)
+            rl_comm_floors_add(&f, (rl_collective)p->coll_kind, p->coll_group, p->coll_floor,
+                               p->coll_impl);
     }
     if (k < len)
-        k += (size_t)snprintf(buf + k, len - k, ": collectives %s's collectives table does not "
-                              "measure at their group size, timed by the alpha-beta model and "
-                              "raised to the same collective's measured time on fewer GPUs (",
-                              h->name);
-    for (int j = 0; j < ns && k < len; j++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%s over %lld raised to its %lld-GPU %s time, "
-                              "%.3g octave%s beyond", j ? "; " : "",
-                              rl_collective_name((rl_collective)seen[j]->coll_kind),
-                              seen[j]->coll_group, seen[j]->coll_floor, seen[j]->coll_impl,
-                              log2((double)seen[j]->coll_group / (double)seen[j]->coll_floor),
-                              seen[j]->coll_group == 2 * seen[j]->coll_floor ? "" : "s");
-    if (k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%s)", more ? "; ..." : "");
-    return k;
+        k += (size_t)snprintf(buf + k, len - k, ": ");
+    return rl_comm_floors_text(&f, h->name, buf, len, k);
 }
 
 /* The rows of s listed (idx[n], or all) that lie outside what was
@@ -1764,14 +1778,6 @@ typedef struct {
     const char *key;
     double v;
 } keyed;
-
-static void add_number_or_null(cJSON *o, const char *key, double v, int have)
-{
-    if (have)
-        cJSON_AddNumberToObject(o, key, v);
-    else
-        cJSON_AddNullToObject(o, key);
-}
 
 /* max_sustainable_qps_is_lower_bound and max_sustainable_qps_from_repeated_sample
  * (serve.h rl_serve_config.capacity_lower_bound, capacity_repeated): null

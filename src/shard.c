@@ -1604,5 +1604,31 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
     l.latency_bytes = rl_comm_latency_threshold(h, chips);
     l.activation_bytes = B * D * rl_dtype_bytes(p.compute);
     l.activation_latency_bound = l.activation_bytes < l.latency_bytes;
+    /* the limits that do not exist: NAN, and why (shard.h) */
+    size_t k = 0;
+    if (!(l.w_ici > 0)) {
+        l.w_ici = l.prefill_tp_max = l.beta = l.generate_tp_max = l.t_1d_s = l.t_2d_s = NAN;
+        l.latency_bytes = NAN;
+        k += (size_t)snprintf(l.why + k, sizeof l.why - k, "%s has no link (ici_bw %g B/s, "
+                              "ici_links %lld): no link bandwidth, no TP bound, no "
+                              "communication time or latency threshold", h->name, h->ici_bw,
+                              h->ici_links);
+    } else if (chips <= 1) {
+        l.t_1d_s = l.t_2d_s = l.latency_bytes = NAN;
+        k += (size_t)snprintf(l.why + k, sizeof l.why - k, "one chip communicates nothing: no "
+                              "MLP communication time or latency threshold");
+    } else if (!(C > 0)) {
+        l.prefill_tp_max = NAN;
+        k += (size_t)snprintf(l.why + k, sizeof l.why - k, "%s has no %s peak: no prefill TP "
+                              "bound", h->name, rl_dtype_name(p.compute));
+    }
+    if (m->abstract && k < sizeof l.why) {
+        l.prefill_tp_max = l.generate_tp_max = l.crossover_2d = l.t_1d_s = l.t_2d_s = NAN;
+        l.activation_bytes = NAN;
+        snprintf(l.why + k, sizeof l.why - k, "%san abstract model has no d_model or d_ff: no "
+                 "bound, time or activation of its shapes", k ? "; " : "");
+    }
+    if (isnan(l.latency_bytes) || isnan(l.activation_bytes))
+        l.activation_latency_bound = -1;
     return l;
 }

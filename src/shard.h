@@ -594,7 +594,15 @@ int rl_shard_compare_why(const rl_model *m, const rl_hw *h, rl_phase phase, long
                          rl_shard_result *out, int cap, int *best_latency, int *best_throughput,
                          int *dropped, char *why, size_t whylen);
 
-/* Limits the chapter derives (seed 000 section 3 and Appendices B, C). */
+/* Limits the chapter derives (seed 000 section 3 and Appendices B, C).
+ * A limit that does not exist is NAN (JSON null), never 0 (review of stop
+ * 38: --set hw.ici_bw=0 printed a W_ici of 0, a TP bound of 0 chips and a
+ * 0 s MLP communication time): without a link (ici_bw or ici_links 0) the
+ * link's figures and every bound and time that divides by them; over one
+ * chip, which communicates nothing, the MLP communication times and the
+ * latency threshold; for an abstract model (no d_model, d_ff) every figure
+ * of its shapes; a bound over a peak of 0 FLOP/s at the compute dtype.
+ * `why` says which and why ("" when every limit has a value). */
 typedef struct {
     double w_ici;            /* bytes/s an AllGather moves per second on one axis
                                 (bidirectional ring: 2 * ici_bw; switch: links * ici_bw) */
@@ -608,7 +616,8 @@ typedef struct {
     double t_2d_s;           /* sqrt(128 (F/4D)) B D / (sqrt(chips) W_ici) at the optimum */
     double latency_bytes;    /* Appendix C threshold for a tp-chip group (comm.h) */
     double activation_bytes; /* B * D * bytes(compute): one [B, D] activation */
-    int activation_latency_bound; /* activation_bytes < latency_bytes */
+    int activation_latency_bound; /* activation_bytes < latency_bytes; -1: either is NAN */
+    char why[256];           /* why the NAN limits have no value; "" when none is NAN */
 } rl_shard_limits;
 
 /* Limits for batch B (tokens in flight) on `chips` chips (tp group for the

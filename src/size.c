@@ -481,21 +481,23 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
  * in the load, so a hinted bracket can end on another point; test_size
  * test_capacity_start_free).  A kept run (the same deployment under a
  * larger cap that never bound) gives its figure. */
-static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const given_run *g,
-                          char *err, size_t errlen);
+static int capacity_given(const rl_size_input *in, rl_size_candidate *c, double qs, double ps,
+                          const given_run *g, char *err, size_t errlen);
 
 int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
 {
-    return capacity_given(in, c, NULL, err, errlen);
+    return capacity_given(in, c, 1, 1, NULL, err, errlen);
 }
 
-/* rl_size_capacity; g (when not NULL and kept) the complete run of c at the
- * load, on the same requests, that the search takes for its own run of
- * them (serve.h run_given): the same figure, one run fewer. */
-static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const given_run *g,
-                          char *err, size_t errlen)
+/* rl_size_capacity on the requests of the load scaled by qs, prompts by ps
+ * (make_requests; 1 and 1: the workload asked for); g (when not NULL and
+ * kept) the complete run of c at that load, on the same requests, that the
+ * search takes for its own run of them (serve.h run_given): the same
+ * figure, one run fewer. */
+static int capacity_given(const rl_size_input *in, rl_size_candidate *c, double qs, double ps,
+                          const given_run *g, char *err, size_t errlen)
 {
-    const kept_run *e = find_run(in, c, 2, 1, 1);
+    const kept_run *e = find_run(in, c, 2, qs, ps);
     if (e) {
         c->max_qps = e->out.max_qps;
         c->max_qps_lower_bound = e->out.max_qps_lower_bound;
@@ -505,9 +507,9 @@ static int capacity_given(const rl_size_input *in, rl_size_candidate *c, const g
     }
     rl_request *req;
     long long n;
-    if (make_requests(in, 1, 1, &req, &n, err, errlen) != 0)
+    if (make_requests(in, qs, ps, &req, &n, err, errlen) != 0)
         return -1;
-    kept_run run = {.key = *c, .what = 2, .qs = 1, .ps = 1};
+    kept_run run = {.key = *c, .what = 2, .qs = qs, .ps = ps};
     rl_serve_config s = candidate_config(in, c);
     s.seqs_peak = &run.peak;
     c->max_qps_lower_bound = c->max_qps_repeated = c->max_qps_unresolved = 0;
@@ -1031,15 +1033,22 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
     return buf;
 }
 
-int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+/* rl_size_verify at the load scaled by qs and the prompts by ps, sized
+ * with `headroom` over it: c holds the figures of a complete run at
+ * (1 + headroom) qs x the load; with headroom > 0 it is run at qs x the
+ * load; its capacity is searched on that load's requests and decided
+ * against (1 + headroom) qs x the load.  The sizing's rows: qs = ps = 1 and
+ * the input's headroom; rl_size_study's what-ifs: their scales and none. */
+static int verify_at(const rl_size_input *in, rl_size_candidate *c, double qs, double ps,
+                     double headroom, char *err, size_t errlen)
 {
-    double load = in->w.qps, sized = rl_size_sized_qps(in);
+    double load = in->w.qps * qs, sized = load * (1 + headroom);
     int sized_miss = c->miss;
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
     given_run g = {.req = NULL};
-    int rc = in->headroom > 0 ? evaluate_keep(in, c, 1, 1, 0, &g, err, errlen) : 0;
+    int rc = headroom > 0 ? evaluate_keep(in, c, qs, ps, 0, &g, err, errlen) : 0;
     if (rc == 0)
-        rc = capacity_given(in, c, &g, err, errlen);
+        rc = capacity_given(in, c, qs, ps, &g, err, errlen);
     given_free(&g);
     if (rc != 0)
         return -1;
@@ -1057,6 +1066,11 @@ int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, siz
     c->max_qps_lower_bound &= !(c->max_qps < searched); /* the missed run held it down */
     rl_size_decide(c, sized);
     return 0;
+}
+
+int rl_size_verify(const rl_size_input *in, rl_size_candidate *c, char *err, size_t errlen)
+{
+    return verify_at(in, c, 1, 1, in->headroom, err, errlen);
 }
 
 void rl_size_decide(rl_size_candidate *c, double sized)
@@ -1213,6 +1227,28 @@ static int carry_rows(rl_size_input *run, cost_pool *pool, rl_size_result *out, 
 static int trim_pools(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                       double prompt_scale, char *err, size_t errlen);
 
+/* c as the replica search left it (R its answer: > 0 the fewest that met
+ * at (1 + headroom) qs x the load, prompts x ps) made a row: trimmed
+ * (trim_pools) when R > 0, then verified there (verify_at); a trimmed pair
+ * that its capacity then fails is put back to the pair as resized,
+ * verified.  The sizing's rows (qs = ps = 1, the input's headroom) and
+ * rl_size_study's resized what-ifs (their scales, no headroom) alike:
+ * review of stop 38, the what-ifs reported trimmed pairs never checked.
+ * Returns 0 or -1 (err set). */
+static int trim_verify(const rl_size_input *in, rl_size_candidate *c, int R, double qs, double ps,
+                       double headroom, char *err, size_t errlen)
+{
+    rl_size_candidate whole = *c;
+    if (R > 0 && trim_pools(in, c, qs * (1 + headroom), ps, err, errlen) != 0)
+        return -1;
+    if (verify_at(in, c, qs, ps, headroom, err, errlen) != 0)
+        return -1;
+    if (c->meets || same_deployment(c, &whole))
+        return 0;
+    *c = whole;
+    return verify_at(in, c, qs, ps, headroom, err, errlen);
+}
+
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
  * searched); the others counted in out->pruned, those past the work bound in
@@ -1242,18 +1278,8 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
         if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
             break;
         int R = resize_from(&run, &c, sibling_start(out, &c), 1 + in->headroom, 1, err, errlen);
-        if (R == -2)
+        if (R == -2 || trim_verify(&run, &c, R, 1, 1, in->headroom, err, errlen) != 0)
             rc = -1;
-        rl_size_candidate whole = c; /* as resized, before its pools are trimmed */
-        if (rc == 0 && R > 0 && trim_pools(&run, &c, 1 + in->headroom, 1, err, errlen) != 0)
-            rc = -1;
-        if (rc == 0 && rl_size_verify(&run, &c, err, errlen) != 0)
-            rc = -1;
-        /* a trimmed pair that its capacity then fails: the resized one, verified */
-        if (rc == 0 && !c.meets && !same_deployment(&c, &whole)) {
-            c = whole;
-            rc = rl_size_verify(&run, &c, err, errlen) != 0 ? -1 : 0;
-        }
         out->c[out->n++] = c;
     }
     if (rc == 0)
@@ -1555,36 +1581,57 @@ int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int h
     return n;
 }
 
+/* The collectives of c's decode step (its plan per pipeline stage at its
+ * run's mean decode batch, at least 1: rl_shard_collectives) that in->hw's
+ * table measures on fewer GPUs only (comm.h rl_comm_floored), added to f;
+ * how many. */
+static int row_floors(const rl_size_input *in, const rl_size_candidate *c, rl_comm_floors *f)
+{
+    const rl_hw *h = &in->hw[c->hw];
+    long long pp = c->pp > 1 ? c->pp : 1;
+    rl_shard_plan plan = rl_serve_replica_plan(c->chips / pp, c->ep > 1 ? c->ep : 1, c->layout);
+    rl_shard_result res;
+    char err[256];
+    double batch = fmax(1, round(c->mean_decode_batch));
+    if (rl_shard_collectives(in->m, h, &plan, RL_PHASE_GENERATE, batch, c->p, &res, err,
+                             sizeof err) != 0)
+        return 0; /* a plan the search ran cannot fail here; if it did, nothing to name */
+    int n = 0;
+    for (int k = 0; k < res.ncoll; k++) {
+        const rl_comm *cc = &res.coll[k].c;
+        if (rl_comm_floored(h, cc)) {
+            rl_comm_floors_add(f, cc->kind, cc->group, cc->floor_gpus, cc->impl);
+            n++;
+        }
+    }
+    return n;
+}
+
 int rl_size_outside_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
                          size_t len)
 {
     const rl_hw *h = &in->hw[hw];
-    long long measured = 0, widest = 0;
-    for (int k = 0; h->collectives.present && k < h->collectives.n; k++)
-        if (h->collectives.row[k].op == RL_ALLREDUCE && h->collectives.row[k].gpus > measured)
-            measured = h->collectives.row[k].gpus;
-    char first[160] = "";
+    rl_comm_floors f = {.n = 0};
+    char first[160] = "", lay[64] = "";
     int n = 0, of = 0;
     buf[0] = '\0';
-    for (int i = 0; in->calibrated && !h->ideal && measured > 0 && i < r->n; i++) {
+    for (int i = 0; in->calibrated && !h->ideal && i < r->n; i++) {
         const rl_size_candidate *c = &r->c[i];
         if (c->hw != hw)
             continue;
         of++;
-        long long group = c->chips / (c->pp > 1 ? c->pp : 1);
-        if (group <= measured)
-            continue;
-        if (!n++)
+        if (row_floors(in, c, &f) > 0 && !n++) {
             rl_size_label(in, c, first, sizeof first);
-        widest = group > widest ? group : widest;
+            rl_size_layout_name(c, lay, sizeof lay);
+        }
     }
-    if (n > 0)
-        snprintf(buf, len, "%d of %d rows on %s run tensor parallel over more GPUs than its "
-                 "collectives table measures an AllReduce on (%lld at most; up to %lld here, "
-                 "%.3g octaves beyond; the first, row %s): the alpha-beta model times those "
-                 "AllReduces, raised to the measured %lld-GPU time, whatever share of the step "
-                 "the kernel tables time", n, of, h->name, measured, widest,
-                 log2((double)widest / (double)measured), first, measured);
+    if (n == 0)
+        return 0;
+    size_t k = (size_t)snprintf(buf, len, "%d of %d rows on %s (the first, row %s, layout %s) "
+                                "run ", n, of, h->name, first, lay);
+    k = rl_comm_floors_text(&f, h->name, buf, len, k);
+    if (k < len)
+        snprintf(buf + k, len - k, ", whatever share of the step the kernel tables time");
     return n;
 }
 
@@ -1873,7 +1920,8 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
         }
         s->resized = *c;
         int R = rl_size_resize(in, &s->resized, qs[i], ps[i], err, errlen);
-        if (R == -2 || (R > 0 && trim_pools(in, &s->resized, qs[i], ps[i], err, errlen) != 0))
+        if (R == -2 ||
+            (R > 0 && trim_verify(in, &s->resized, R, qs[i], ps[i], 0, err, errlen) != 0))
             return -1;
         s->resized_ok = R > 0;
     }

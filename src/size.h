@@ -430,13 +430,18 @@ int rl_size_evidence_note(const rl_hw *hw, int nhw, int calibrated, char *buf, s
 int rl_size_derived_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
                          size_t len);
 
-/* Rows of r on in->hw[hw] (calibrated runs) whose tensor-parallel group,
- * the chips of a pipeline stage, is larger than any its collectives table
- * measures an AllReduce on: the alpha-beta model times those AllReduces
- * (comm.h, raised to the largest measured group's time), however much of
- * the step the kernel tables time (stop 38 #1: GB200 TP8-TP64 rows beside
- * tables measured on 2 and 4 GPUs said nothing).  Returns how many, with a
- * note in buf naming the first and the largest group (buf "" when none). */
+/* Rows of r on in->hw[hw] (calibrated runs) whose decode step (its plan
+ * per pipeline stage at its mean decode batch, shard.h
+ * rl_shard_collectives) runs a collective that in->hw[hw]'s collectives
+ * table measures on fewer GPUs only: the alpha-beta model times it, raised
+ * to the same collective's measured time (comm.h rl_comm_floored), however
+ * much of the step the kernel tables time (stop 38 #1: GB200 TP8-TP64 rows
+ * beside tables measured on 2 and 4 GPUs said nothing).  Each collective,
+ * group, floor and table impl named as pareto's outside_tables names them
+ * (comm.h rl_comm_floors_text; review of stop 38: the note said "tensor
+ * parallel" and AllReduce for EP and attention-DP rows too, and read the
+ * largest AllReduce group of any impl).  Returns how many rows, with a note
+ * in buf naming the first row and its layout (buf "" when none). */
 int rl_size_outside_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
                          size_t len);
 

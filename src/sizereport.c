@@ -1057,7 +1057,9 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     para(d, "The recommended deployment under changed traffic, and the replica count of the "
             "same configuration that restores the targets at the changed load (no headroom "
             "added; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
-            "trimmed to as few replicas as still meet).  A fresh size at that load also searches other "
+            "trimmed to as few replicas as still meet, the untrimmed pair kept where the trimmed "
+            "one's max_sustainable_qps falls below the changed load: the check the rows above "
+            "pass).  A fresh size at that load also searches other "
             "configurations and adds the headroom, so it may differ.");
     char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets", "chips to meet", ""};
     snprintf(h[5], 96, "cost to meet (%s)", cost_unit(r));
@@ -1076,8 +1078,9 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
         snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
         tpot_ms(v[2], 96, s->fixed.tpot_p99, 1, s->fixed.no_tpot);
         snprintf(v[3], 96, "%s", s->fixed.meets ? "yes" : "no");
-        if (s->resized_ok) {
-            snprintf(v[4], 96, "%lld", s->resized.chips_total);
+        if (s->resized_ok) { /* met at p99; a capacity short of the load said (rl_size_decide) */
+            snprintf(v[4], 96, s->resized.meets ? "%lld" : "%lld (sustains %.3g req/s only)",
+                     s->resized.chips_total, s->resized.max_qps);
             snprintf(v[5], 96, r->priced ? "%.2f" : "%.0f", s->resized.cost_per_hour);
         } else {
             snprintf(v[4], 96, "not within 4x");

@@ -385,8 +385,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  .max_batch = rl_shard_max_batch(r)};
             for (int c = 0; cal && c < r->ncoll; c++) {
                 const rl_comm *cc = &r->coll[c].c;
-                if (h->collectives.present && cc->measured == 0 && cc->floor_gpus > 0 &&
-                    cc->group > pt.coll_group) {
+                if (rl_comm_floored(h, cc) && cc->group > pt.coll_group) {
                     pt.coll_group = cc->group;
                     pt.coll_floor = cc->floor_gpus;
                     pt.coll_kind = (int)cc->kind;

@@ -1645,6 +1645,54 @@ static void shard_says_plans_not_timed(void **state)
     cJSON_Delete(j);
 }
 
+/* Review of stop 38 (fixGB #4): shard's limits printed 0 where a limit
+ * does not exist: with --set hw.ici_bw=0 a W_ici of 0 B/s, "Tensor
+ * parallelism stays compute-bound up to F*W_ici/C = 0 chips", beta 0 and
+ * MLP communication times of 0 s; on one chip a latency threshold of 0
+ * bytes.  Every key stays (a contract), null where the limit does not
+ * exist, with limits.null_reason saying why (shard.h rl_shard_limits).
+ * What exists keeps its value: llama3-8b's crossover 18 F / D = 18 x 14336
+ * / 4096 = 63 chips and its activation 1 x 4096 x 2 = 8192 bytes (exact,
+ * model/llama3-8b.lua); on one chip W_ici = 18 links x 25 GB/s = 4.5e11
+ * (hw_profiles/h100-sxm.lua). */
+static void shard_limits_null_without_link(void **state)
+{
+    (void)state;
+    static char buf[1 << 17];
+    static const char *const tails[] = {"--chips 8 --set hw.ici_bw=0", "--chips 1"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "shard --model llama3-8b --hw h100-sxm --context 2048 %s "
+                 "--format json", tails[i]);
+        cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+        const cJSON *l = cJSON_GetObjectItem(j, "limits");
+        static const char *const gone[] = {"mlp_comm_1d_s", "mlp_comm_2d_s",
+                                           "latency_threshold_bytes", "activation_latency_bound",
+                                           "w_ici_bytes_per_s", "prefill_tp_max", "beta",
+                                           "generate_tp_max"};
+        for (int k = 0; k < (i ? 4 : 8); k++)
+            if (!cJSON_IsNull(cJSON_GetObjectItem(l, gone[k])))
+                fail_msg("%s: limits.%s is not null", tails[i], gone[k]);
+        assert_true(num(l, "crossover_2d_chips") == 63 && num(l, "activation_bytes") == 8192);
+        const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(l, "null_reason"));
+        assert_non_null(why);
+        assert_non_null(strstr(why, i ? "one chip communicates nothing" : "has no link"));
+        const char *g = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "advice"), "generate")
+                            ->valuestring;
+        assert_null(strstr(g, "= 0 "));
+        assert_null(strstr(g, "the 0 kB latency threshold"));
+        if (i)
+            assert_true(num(l, "w_ici_bytes_per_s") == 4.5e11);
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_cli_json("shard --model llama3-8b --hw h100-sxm --chips 8 --context 2048 "
+                            "--format json", buf, sizeof buf); /* the link there: all set */
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "limits"),
+                                                 "null_reason")));
+    assert_true(num(cJSON_GetObjectItem(j, "limits"), "w_ici_bytes_per_s") == 4.5e11);
+    cJSON_Delete(j);
+}
+
 static void stdout_full(void **state)
 {
     (void)state;
@@ -4256,6 +4304,38 @@ static void ops_rows_per_chip(void **state)
     assert_null(strstr(line, " flops "));
 }
 
+/* Review of stop 38 (fixGB #3): a norm's gains are held whole on every
+ * chip of a plan (vLLM RMSNorm's weight on every rank), as the router and
+ * MLA's down-projections are, but an EP plan counted them tp times in the
+ * replica's total, so weight_bytes_per_chip read a share: deepseek-v3 on
+ * h200 fp8, 8 chips, decode batch 4 at 1024, attn_norm per chip 3584 B
+ * under tp2 ep4 and 1792 under attention DP (tp1 ep8), where tp8 read
+ * 14336.  Now a chip's attn_norm gains are d_model x 2 bytes (bf16: gains
+ * are never quantized; model/deepseek-v3.lua d_model 7168) = 14336 B
+ * under each plan, exactly, with the replica's weight_bytes 8 copies;
+ * --ideal keeps formula (1)'s share, 14336 / 8 = 1792 (exact). */
+static void ops_norm_gains_whole(void **state)
+{
+    (void)state;
+    static const char *const plans[] = {"--tp 2 --ep 4", "--tp 1 --ep 8", "--tp 8 --ep 1",
+                                        "--tp 2 --ep 4 --ideal"};
+    for (int i = 0; i < 4; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "ops --model deepseek-v3 --hw h200 --weights fp8 --chips 8 %s "
+                 "--batch 4 --context 1024 --format json", plans[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        cJSON *j = cJSON_Parse(strchr(out, '{'));
+        assert_non_null(j);
+        const cJSON *norm = op_row(j, "attn_norm");
+        double want = i < 3 ? 14336 : 1792;
+        if (num(norm, "weight_bytes_per_chip") != want)
+            fail_msg("%s: attn_norm weight_bytes_per_chip %.17g, want %.0f", plans[i],
+                     num(norm, "weight_bytes_per_chip"), want);
+        assert_true(num(norm, "weight_bytes") == 8 * want);
+        cJSON_Delete(j);
+    }
+}
+
 /* A shard result's row of phase ph and strategy st (fails when absent). */
 static const cJSON *shard_row(const cJSON *j, const char *ph, const char *st)
 {
@@ -4577,10 +4657,25 @@ static void pareto_names_rows_outside_tables(void **state)
     snprintf(tail, sizeof tail, " --report %s/r.md", dir);
     assert_int_equal(cli2("size --model deepseek-v3 --hw gb200 --qps 5 --prompt-len 1000 "
                           "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --requests 200", tail), 0);
-    note = strstr(out, " rows on gb200 run tensor parallel over more GPUs than its collectives "
-                       "table measures an AllReduce on (4 at most; up to ");
-    assert_non_null(note);
-    assert_null(strstr(note + 1, " rows on gb200 run tensor parallel over more GPUs"));
+    /* review of stop 38 (fixGB #2): the note said "run tensor parallel ...
+     * an AllReduce on (4 at most ...)" for every row whose stage had over 4
+     * chips, 22 of 33: EP and attention-DP rows too, and rows whose
+     * collectives gb200 measures (1x8 tp2 ep4: AllReduce over 2, AllToAll
+     * over 4).  Now each row's decode collectives (size.h
+     * rl_size_outside_note), named per collective and table impl as
+     * pareto's (comm.h rl_comm_floors_text): 19 of the 33 rows of this run
+     * (each row's collectives listed by hand from rl_shard_collectives),
+     * the AllToAll of the EP and attention-DP rows raised to its 4-GPU
+     * nccl time, the AllReduce to its 4-GPU trtllm time */
+    note = strstr(out, "note: 19 of 33 rows on gb200 (the first, row gb200 1x8 tp8 ");
+    if (!note)
+        fail_msg("%s", out);
+    assert_non_null(strstr(note, ", layout tp8) run collectives gb200's collectives table does "
+                                 "not measure at their group size"));
+    assert_non_null(strstr(note, "AllReduce over 8 raised to its 4-GPU trtllm time, 1 octave "
+                                 "beyond; AllToAll over 8 raised to its 4-GPU nccl time"));
+    assert_null(strstr(out, "run tensor parallel over more GPUs"));
+    assert_null(strstr(note + 1, "note: 19 of 33 rows on gb200")); /* once */
     char *t = slurp_in(dir, "r.md");
     assert_non_null(strstr(t, "Collectives beyond the measured GPU counts on gb200: "));
     free(t);
@@ -7971,6 +8066,7 @@ int main(void)
         cmocka_unit_test(run_keeps_inputs_and_outputs_apart),
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(shard_says_plans_not_timed),
+        cmocka_unit_test(shard_limits_null_without_link),
         cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
@@ -8112,6 +8208,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(folds_above_configurations_noted),
         cmocka_unit_test(unread_cell_noted),
         cmocka_unit_test(ops_rows_per_chip),
+        cmocka_unit_test(ops_norm_gains_whole),
         cmocka_unit_test(shard_prefill_throughput_counts_replicas),
         cmocka_unit_test(shard_prefill_batch_remainder),
         cmocka_unit_test(size_rows_say_why_no_band),

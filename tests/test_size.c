@@ -8,6 +8,7 @@
 
 #include <time.h>
 
+#include "param.h"
 #include "size.h"
 #include "result.h"
 #include "sizereport.h"
@@ -1771,6 +1772,10 @@ static void size_report(const char *args)
  * (5P+2D)x2, 14 chips, 59.50 USD/h again; x1.5 misses with it (TTFT p99
  * 931 ms, TPOT p99 53.2 ms) and is met with 16 chips, 68.00 USD/h; x0.5
  * reads TTFT p99 510 ms, TPOT p99 19.6 ms, met by pools trimmed to 8.
+ * fixGB (the trimmed pairs checked as the rows are: size.c trim_verify):
+ * x1.5's trimmed (5P+3D)x2 sustains 29.88 req/s < 30, so the pair as
+ * resized stays, (8P+3D)x2, 22 chips x 4.25 USD = 93.50 USD/h
+ * (test_sensitivity_resized_sustains); x0.5's (3P+1D)x2 sustains 13.9.
  * Exact text (the simulator is deterministic). */
 static void test_sensitivity_trims_pools(void **state)
 {
@@ -1782,9 +1787,70 @@ static void test_sensitivity_trims_pools(void **state)
      * block-scaled rows) together: x1.5 TTFT p99 795 -> 798 ms, TPOT p99
      * 32.3 -> 31.9 ms; x0.5 TTFT 493 -> 495 ms, TPOT 22.3 -> 19.5 ms; chips
      * and prices unchanged */
-    if (!strstr(out, "| QPS x1.5 (30 req/s) | 931 | 53.2 | no | 16 | 68.00 |") ||
+    if (!strstr(out, "| QPS x1.5 (30 req/s) | 931 | 53.2 | no | 22 | 93.50 |") ||
         !strstr(out, "| QPS x0.5 (10 req/s) | 510 | 19.6 | yes | 8 | 34.00 |"))
         fail_msg("x0.5/x1.5 rows: %s", strstr(out, "| QPS x0.5") ? strstr(out, "| QPS x0.5") : out);
+}
+
+/* fixGB #1 (review of stop 38): the sensitivity rows' resized pairs were
+ * trimmed (trim_pools) but never run through the capacity check the
+ * sizing's rows go through (size.c trim_verify: rl_size_verify's check at
+ * the what-if's load, the untrimmed pair put back when the trimmed one
+ * fails it).  The docs/sizing/llama3-70b-h100-sxm.md scenario (the CLI's
+ * defaults: reserve, headroom, seed, 4000 requests; calibrated) with its
+ * recommendation (5P+2D)x2 tp2 fp8 disagg B<=128: at QPS x1.5 the trim
+ * kept (5P+3D)x2, 16 chips, whose max_sustainable_qps on the x1.5
+ * requests is 29.88 req/s < 30 (simulate of it, this run), reported as
+ * meeting.  Now each resized QPS what-if is a pair whose figure is
+ * simulate's for it on the same requests (exactly: the same double, as
+ * test_capacity_start_free) and, where it meets, at least the what-if's
+ * load; x1.5 is (8P+3D)x2, 22 chips (45.29 req/s, this run). */
+static void test_sensitivity_resized_sustains(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = rl_param_default(RL_P_RESERVE),
+                        .calibrated = 1, .headroom = rl_param_default(RL_P_HEADROOM),
+                        .slo_ttft = 1, .slo_tpot = 0.05};
+    in.w = (rl_workload){.n = 4000, .qps = 20, .prompt = {RL_DIST_LOGNORMAL, 2000, 0.8},
+                         .output = {RL_DIST_LOGNORMAL, 300, 0.8},
+                         .seed = (uint64_t)rl_param_default(RL_P_SEED)};
+    rl_size_candidate c = {.hw = 0, .chips = 2, .pp = 1, .ep = 1, .layout = RL_ATTN_LAYOUT_TP,
+                           .p = {RL_FP8, RL_FP8, RL_FP8}, .policy = RL_POLICY_DISAGG,
+                           .replicas = 2, .prefill_replicas = 5, .max_seqs = 128,
+                           .max_tokens = 8192};
+    rl_size_curve curve;
+    rl_size_sensitivity sens[3];
+    char err[512], args[1024];
+    static char buf[1 << 16];
+    assert_int_equal(rl_size_study(&in, &c, &curve, sens, err, sizeof err), 0);
+    for (int i = 1; i >= 0; i--) { /* QPS x1.5, x0.5 */
+        const rl_size_candidate *r = &sens[i].resized;
+        assert_true(sens[i].resized_ok);
+        double load = in.w.qps * sens[i].qps_scale;
+        snprintf(args, sizeof args,
+                 "simulate --model llama3-70b --hw h100-sxm --chips 2 --weights fp8 --kv fp8 "
+                 "--compute fp8 --policy disagg --replicas %d --prefill-replicas %d "
+                 "--max-seqs 128 --max-tokens 8192 --qps %g --prompt-len lognormal:2000:0.8 "
+                 "--out-len lognormal:300:0.8 --requests %lld --ttft-p99 1 --tpot-p99 0.05 "
+                 "--format json",
+                 r->replicas, r->prefill_replicas, load,
+                 rl_size_requests(&in, sens[i].qps_scale));
+        cJSON *j = run_cli_json(args, buf, sizeof buf);
+        const cJSON *q = cJSON_GetObjectItem(j, "max_sustainable_qps");
+        assert_true(cJSON_IsNumber(q));
+        if (r->meets && q->valuedouble < load)
+            fail_msg("x%g: (%dP+%dD)x2 reported to meet %g req/s, sustains %.4g (%s)",
+                     sens[i].qps_scale, r->prefill_replicas, r->replicas, load, q->valuedouble,
+                     args);
+        if (q->valuedouble != json_written(r->max_qps))
+            fail_msg("x%g: simulate %.17g, the row %.17g (%s)", sens[i].qps_scale,
+                     q->valuedouble, r->max_qps, args);
+        cJSON_Delete(j);
+    }
+    assert_true(sens[1].resized.meets);
+    assert_int_equal(sens[1].resized.chips_total, 22);
 }
 
 /* tester59 #1: `size --model llama3-70b --hw h100-sxm,h200,tpu-v5p --qps 8
@@ -2607,6 +2673,7 @@ int main(void)
         cmocka_unit_test(test_html_in_chromium),
         cmocka_unit_test(test_report_kv_pool_is_json),
         cmocka_unit_test(test_disagg_pools_trimmed),
+        cmocka_unit_test(test_sensitivity_resized_sustains),
         cmocka_unit_test(test_report_names_both_links),
         cmocka_unit_test(test_table_shows_bands),
     };
