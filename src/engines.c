@@ -167,6 +167,64 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine)
         "2026-06-23)", 0};
 }
 
+/* ENGINE_FUSION (engines.h rl_engine_fusion), with sources.
+ *  vLLM: RMSNorm.forward_cuda calls fused_add_rms_norm(x, residual, weight,
+ *    eps) whenever a residual is passed (vllm/model_executor/layers/
+ *    layernorm.py; the kernel, csrc/layernorm_kernels.cu, writes the sum
+ *    into `residual` and the normed rows into `x` in place), and
+ *    LlamaDecoderLayer passes one to every norm but the first layer's
+ *    input norm, the final norm included (vllm/model_executor/models/
+ *    llama.py).  Its AllReduce + RMSNorm fusion (the FlashInfer compile
+ *    pass) is off by default (PassConfig enable_fi_allreduce_fusion): not
+ *    modelled.
+ *  TensorRT-LLM: RMSNorm.forward with a residual runs
+ *    flashinfer_fused_add_rmsnorm (tensorrt_llm/_torch/modules/rms_norm.py);
+ *    LlamaDecoderLayer, for hidden_size > 4096 ("Disable fusion for small
+ *    models due to accuracy issues") and TP > 1, hands the pair to the
+ *    o_proj and down_proj AllReduce as AllReduceFusionOp.RESIDUAL_RMS_NORM
+ *    (PRE_MLP_FUSION, POST_MLP_FUSION; the last layer's with the final norm,
+ *    LlamaForCausalLM.post_load_weights; tensorrt_llm/_torch/models/
+ *    modeling_llama.py at commit 3a5901cd).  AllreduceOp::run (cpp/
+ *    tensorrt_llm/thop/allreduceOp.cpp) runs it inside the Lamport one-shot /
+ *    two-shot kernel (runFusionAllReduce) where selectImplementation picks
+ *    ONESHOT or TWOSHOT, and as one residualRmsNorm kernel after the NCCL
+ *    AllReduce where it falls back (fallbackRunSubsequentOps): messages over
+ *    getMaxRequiredWorkspaceSize (16e6 bytes at 2 GPUs, 8e6 beyond), and
+ *    under strategy AUTO the lookup table selectStrategyLookUpTable
+ *    (cpp/tensorrt_llm/common/customAllReduceUtils.h, AllReduceBestStrategy
+ *    TableSM90, fusion RESIDUAL_RMS_NORM, indexed by log2(tp) - 1, log2(D) -
+ *    7 and log2(tokens), NCCL_SYMMETRIC outside it, so at D >= 16384 and tp
+ *    16): one- or two-shot below 2048 / 1024 / 128 tokens at tp 2 / 4 / 8
+ *    for D in (4096, 8192), below 1024 / 512 / 64 for D in [8192, 16384),
+ *    NCCL from there.  Those are the Hopper (and older: "Map all
+ *    pre-Blackwell sm versions to 90") figures; Blackwell's table (SM100)
+ *    fuses below 512 tokens at tp 8 and D 8192, where these charge the
+ *    add_norm kernel from 64 on. */
+#define SRC_ADD_NORM_VLLM                                                                      \
+    "vLLM RMSNorm.forward_cuda: fused_add_rms_norm when a residual is passed "                  \
+    "(vllm/model_executor/layers/layernorm.py), every norm but the first layer's input norm "    \
+    "(LlamaDecoderLayer, vllm/model_executor/models/llama.py)"
+#define SRC_FUSION_TRTLLM                                                                      \
+    "TensorRT-LLM RMSNorm with a residual: flashinfer_fused_add_rmsnorm "                       \
+    "(tensorrt_llm/_torch/modules/rms_norm.py); LlamaDecoderLayer at hidden_size > 4096 and "   \
+    "TP > 1 fuses it into the AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM, "                 \
+    "_torch/models/modeling_llama.py at 3a5901cd), inside the one-/two-shot kernel where "      \
+    "strategy AUTO picks one (cpp/tensorrt_llm/common/customAllReduceUtils.h "                  \
+    "AllReduceBestStrategyTableSM90, workspace 16e6 B at 2 GPUs, 8e6 beyond), after NCCL "      \
+    "as one residualRmsNorm kernel otherwise (thop/allreduceOp.cpp)"
+rl_engine_fusion rl_engine_fusion_of(const char *engine)
+{
+    rl_engine_fusion f = {0, 0, 0, 0, {0, 0}, {{0, 0}, {0, 0}, {0, 0}}, ""};
+    if (!strcmp(engine, "vllm")) {
+        f.add_norm = 1;
+        f.source = SRC_ADD_NORM_VLLM;
+    } else if (!strcmp(engine, "trtllm")) {
+        f = (rl_engine_fusion){1, 1, 4096, 16384, {16e6, 8e6},
+                               {{2048, 1024}, {1024, 512}, {128, 64}}, SRC_FUSION_TRTLLM};
+    }
+    return f;
+}
+
 /* ENGINE_MEMORY: how each engine sizes its KV cache, with sources.
  *  vLLM: CacheConfig.gpu_memory_utilization, "the fraction of GPU memory to
  *    be used for the model executor": 0.92 for vLLM 0.24.0, the tables'

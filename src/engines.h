@@ -382,6 +382,38 @@ typedef struct {
 } rl_engine_cost_default;
 rl_engine_cost_default rl_engine_costs_default(const char *engine);
 
+/* ENGINE_FUSION: which elementwise kernels an engine fuses around the
+ * residual stream of a dense decoder layer, with sources (engines.c);
+ * rl_engine_fusion_of names them per engine, a property table as
+ * ENGINE_COSTS and ENGINE_MEMORY are (a name not listed: nothing fused).
+ *
+ *   add_norm: the residual add and the RMSNorm after it run as one kernel
+ *     that reads the sublayer output and the residual once and writes the
+ *     normed activation and the new residual (2 reads + 2 writes of [M, D]
+ *     where the separate add and norm move 3 + 2), as a layer's attention
+ *     residual with its MLP norm and its MLP residual with the next
+ *     layer's input norm (or the final norm) pair up: 2L such kernels and
+ *     one plain norm (the first layer's) per forward pass.
+ *   ar_norm: under TP the pair runs inside the AllReduce before it (the
+ *     one-shot / two-shot NVLink kernel with AllReduceFusionOp
+ *     RESIDUAL_RMS_NORM) while the engine's AUTO strategy picks such a
+ *     kernel for the message, and then costs no kernel of its own; where
+ *     it picks NCCL the pair runs as the add_norm kernel after it.  The
+ *     rule: tp in ar_tp (a bit per log2(tp) - 1: 2, 4, 8), hidden D with
+ *     ar_hidden_above < D < ar_hidden_below, the message M D activation
+ *     bytes at most ar_workspace[tp > 2], and M below ar_tokens[log2(tp) -
+ *     1][D >= 8192] rows (ops.c ar_fused). */
+typedef struct {
+    int add_norm;
+    int ar_norm;
+    double ar_hidden_above, ar_hidden_below;
+    double ar_workspace[2]; /* bytes: tp 2, tp 4 and 8 */
+    double ar_tokens[3][2]; /* tp 2, 4, 8 x hidden < 8192, >= 8192: rows below which it fuses */
+    const char *source;     /* static; "" when nothing is fused */
+} rl_engine_fusion;
+
+rl_engine_fusion rl_engine_fusion_of(const char *engine);
+
 /* Push *m as its Lua table (above). */
 void rl_engine_memory_push(lua_State *L, const rl_engine_memory *m);
 

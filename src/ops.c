@@ -177,6 +177,7 @@ typedef struct {
     int half;          /* the matmuls added now stay unquantized (rl_op.half) */
     rl_dtype kept;     /* their dtype: rl_dtype_kept(weights) */
     rl_dtype attn;     /* attention's compute dtype: attention_compute(&c->prec) */
+    int fusion;        /* how residual adds and their norms run (norm_fusion) */
     int totals;        /* 0: finish() times the ops only and leaves the step's totals
                           (rl_ops_terms_of reads the ops' times alone) */
     band_memo band[RL_KC_COUNT]; /* the last residual bands time_from_table computed
@@ -380,11 +381,15 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
 }
 
 /* The chips that each run an op on the full hidden activation of their
- * group's rows: under a TP plan in calibrated mode (an engine's TP), the
- * group's chips (chips / wrep: tp, or 1 with attention replicated);
- * else 1, the op split evenly over the chips (formula (1)'s share: --ideal,
- * --engine ideal, --mfu, no plan; and the fitted engine costs' terms,
- * e2e.c terms_on, an uncalibrated build).  Megatron TP splits only the attention and MLP GEMMs;
+ * group's rows: under a TP plan in calibrated mode with a serving engine
+ * selected (an engine's TP, below), the group's chips (chips / wrep: tp,
+ * or 1 with attention replicated); else 1, the op split evenly over the
+ * chips (formula (1)'s share: --ideal, --engine ideal, --mfu, no plan; a
+ * chip with no engine, such as the TPU profiles, whose step is formula
+ * (1) in step and simulate alike, so ops agrees with them there (stop 39:
+ * ops charged tpu-v5e tp16's norms whole where step did not, 6% at batch
+ * 64), no engine's source saying how its TP lays the norms out; and the
+ * fitted engine costs' terms, e2e.c terms_on, an uncalibrated build).  Megatron TP splits only the attention and MLP GEMMs;
  * "rather than having one GPU compute part of the dropout, layer
  * normalization, or residual connections" it duplicates them on every GPU
  * of the group (Shoeybi et al., "Megatron-LM", arXiv:1909.08053, section
@@ -400,7 +405,9 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
  * tensorrt_llm/_torch/models/modeling_llama.py). */
 static double tp_copies(const builder *x)
 {
-    return x->c->calibrated && !x->h->ideal && x->c->tp > 1 ? (double)x->c->chips / x->wrep : 1.0;
+    return x->c->calibrated && !x->h->ideal && x->c->tp > 1 && rl_engines_selected(&x->h->engines)
+               ? (double)x->c->chips / x->wrep
+               : 1.0;
 }
 
 /* The chips that each read a norm's gains whole: under a plan in
@@ -428,6 +435,88 @@ static void replicated_elementwise(builder *x, const char *name, rl_eff_class ef
                                    double elems, double fpe, double reads, double weights)
 {
     elementwise(x, name, eff, layers, elems * tp_copies(x), fpe, reads, weights * gain_copies(x));
+}
+
+/* Whether the selected engine runs a residual add with the RMSNorm after it
+ * inside the TP AllReduce before them (engines.h rl_engine_fusion ar_norm):
+ * a dense model whose attention and MLP outputs are AllReduced over a TP
+ * group of tp chips, of hidden D, M rows of `ab`-byte activations in the
+ * message, where TensorRT-LLM's AUTO strategy picks its one- or two-shot
+ * kernel (the index arithmetic of selectStrategyLookUpTable: log2(tp) - 1,
+ * log2(D) - 7 truncated; engines.c ENGINE_FUSION). */
+static int ar_fused(const rl_engine_fusion *f, const rl_model *m, double tp, double M, double ab)
+{
+    double D = (double)m->d_model;
+    if (!f->ar_norm || tp < 2 || m->experts > 0 || m->attention == RL_ATTN_MLA ||
+        D <= f->ar_hidden_above || D >= f->ar_hidden_below)
+        return 0;
+    double ti = floor(log2(tp) - 1.0);
+    if (ti > 2)
+        return 0; /* tp 16 and beyond: outside the table, NCCL_SYMMETRIC */
+    if (M * D * ab > f->ar_workspace[tp > 2])
+        return 0;
+    return M < f->ar_tokens[(int)ti][D >= 8192];
+}
+
+/* How a residual add and the RMSNorm after it are run in this build
+ * (rl_ops.norm_fusion, ops.h): calibrated against a selected engine (not
+ * --ideal, whose operator list is formula (1)'s), as its property table
+ * says (engines.h rl_engine_fusion); else apart. */
+static int norm_fusion(const builder *x)
+{
+    const rl_serving_engine *e = rl_engines_selected(&x->h->engines);
+    if (!x->c->calibrated || x->h->ideal || !e)
+        return RL_FUSE_NONE;
+    rl_engine_fusion f = rl_engine_fusion_of(e->name);
+    double group = (double)x->c->chips / x->wrep;
+    if (x->c->tp > 1 && !x->c->attn_replicated && ar_fused(&f, x->m, group, x->M, x->ab))
+        return RL_FUSE_ALLREDUCE;
+    return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
+}
+
+/* A residual add (`res`) and the RMSNorm after it (`norm`), `layers` of
+ * each, on every chip of a TP group (replicated_elementwise): apart, the
+ * add reads two [M, D] tensors and writes one, the norm reads and writes
+ * one; fused (RL_FUSE_ADD_NORM) one kernel `fused` reads the sublayer
+ * output and the residual and writes the normed rows and the new residual,
+ * its FLOPs the two's; inside the AllReduce (RL_FUSE_ALLREDUCE) nothing of
+ * its own: its bytes move within the measured AllReduce kernel, whose
+ * table (AIConfigurator's custom_allreduce_perf, fusion NONE) does not
+ * count them, so they are left out, not added (ops.h rl_ops.norm_fusion). */
+static void add_norm(builder *x, const char *res, const char *norm, const char *fused,
+                     double layers)
+{
+    double D = (double)x->m->d_model;
+    if (x->fusion == RL_FUSE_ALLREDUCE)
+        return;
+    if (x->fusion == RL_FUSE_NONE) {
+        if (res)
+            replicated_elementwise(x, res, RL_EFF_ELEMENTWISE, layers, x->M * D, 1, 2, 0);
+        replicated_elementwise(x, norm, RL_EFF_NORM, layers, x->M * D, NORM_FLOPS, 1, D);
+        return;
+    }
+    replicated_elementwise(x, fused, RL_EFF_NORM, layers, x->M * D, 1 + NORM_FLOPS, 2, D);
+    x->o->op[x->o->n - 1].act_write *= 2; /* the normed rows and the residual */
+}
+
+const char *rl_ops_norm_fusion_words(int f)
+{
+    if (f == RL_FUSE_ALLREDUCE)
+        return "in the AllReduce: each residual add and the RMSNorm after it run inside the "
+               "TP AllReduce before them (TensorRT-LLM's one-/two-shot kernel, "
+               "AllReduceFusionOp.RESIDUAL_RMS_NORM, which its AUTO strategy picks at this "
+               "message), no kernel of their own; the AllReduce's measured time (fusion NONE) "
+               "stands for it; final_norm is the first layer's plain input norm (engines.c "
+               "ENGINE_FUSION)";
+    if (f == RL_FUSE_ADD_NORM)
+        return "fused add + norm: each residual add and the RMSNorm after it one kernel "
+               "(attn_add_norm, mlp_add_norm: reads the sublayer output and the residual, "
+               "writes the normed rows and the new residual), final_norm the first layer's "
+               "plain input norm (vLLM fused_add_rms_norm, TensorRT-LLM "
+               "flashinfer_fused_add_rmsnorm or residualRmsNorm after NCCL; engines.c "
+               "ENGINE_FUSION)";
+    return "apart: each residual add and RMSNorm its own kernel (ideal mode, no engine, or an "
+           "engine not known to fuse them)";
 }
 
 /* One attention segment: the shapes of one kind ("prefill" | "decode"),
@@ -1311,7 +1400,11 @@ static void rows_head(builder *x)
      * AllReduce (vLLM VocabParallelEmbedding, vllm/model_executor/layers/
      * vocab_parallel_embedding.py) */
     emb->act_write = x->M * D * x->ab * tp_copies(x);
-    replicated_elementwise(x, "attn_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
+    /* fused: the previous layer's MLP residual with this input norm (the
+     * first layer's plain norm stands as final_norm, the last layer's
+     * residual joins the final norm: the same kernels, 2L fused and one
+     * plain; add_norm) */
+    add_norm(x, NULL, "attn_norm", "attn_add_norm", L);
     if (x->m->attention == RL_ATTN_MLA)
         mla_head(x);
     else
@@ -1327,8 +1420,7 @@ static void rows_tail(builder *x)
     const rl_ops_config *c = x->c;
     double L = (double)m->layers, D = (double)m->d_model;
     o_proj(x);
-    replicated_elementwise(x, "attn_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
-    replicated_elementwise(x, "mlp_norm", RL_EFF_NORM, L, x->M * D, NORM_FLOPS, 1, D);
+    add_norm(x, "attn_residual", "mlp_norm", "mlp_add_norm", L);
     if (m->experts == 0) {
         mlp(x, "mlp", L, 1, (double)m->d_ff, 1, 1);
     } else {
@@ -1362,7 +1454,8 @@ static void rows_tail(builder *x)
         double sh = (double)m->shared_experts;
         mlp(x, "shared", moe, sh, (double)m->d_ff_expert, sh, 1);
     }
-    replicated_elementwise(x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
+    if (x->fusion == RL_FUSE_NONE)
+        replicated_elementwise(x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
     replicated_elementwise(x, "final_norm", RL_EFF_NORM, 1, x->M * D, NORM_FLOPS, 1, D);
 }
 
@@ -1390,7 +1483,8 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
                      ? (double)c->chips
                  : c->ep > 1 ? (double)c->ep
                              : 1.0, 0, rl_dtype_kept(c->prec.weights),
-                 attention_compute(&c->prec), !ends, {{NULL, 0, 0, {0}, 0, {0}}}, {{NULL, 0, 0}}};
+                 attention_compute(&c->prec), RL_FUSE_NONE, !ends, {{NULL, 0, 0, {0}, 0, {0}}},
+                 {{NULL, 0, 0}}};
     /* --weights below 16 bits: the kept tensors (arch.h rl_arch_kept_params)
      * stay unquantized; a `quantized = "experts"` model keeps all its
      * matmuls but the routed experts' so (spec.h) */
@@ -1404,7 +1498,9 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
     x.M = seg_rows(&seg[0]) + seg_rows(&seg[1]);
     x.prefills = seg_seqs(&seg[0]) > 0;
     x.mixed = x.prefills && seg_seqs(&seg[1]) > 0;
+    x.fusion = norm_fusion(&x);
     out->tokens = x.M;
+    out->norm_fusion = x.fusion;
     int end[RL_OPS_SPANS];
     for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
         if (want & 1u << sp) {

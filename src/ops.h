@@ -216,9 +216,25 @@ rl_ops_config rl_ops_config_default(void);
 int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, long long tokens,
                         long long context, char *err, size_t errlen);
 
+/* How a step's residual adds and the RMSNorms after them run
+ * (rl_ops.norm_fusion; engines.h rl_engine_fusion): RL_FUSE_NONE as two
+ * kernels each (--ideal, no engine, an engine without the property: the
+ * op list's attn_norm, attn_residual, mlp_norm, mlp_residual, final_norm);
+ * RL_FUSE_ADD_NORM as one kernel each (attn_add_norm, mlp_add_norm: 2
+ * reads and 2 writes of the rows, 2L a pass, and final_norm the one plain
+ * norm); RL_FUSE_ALLREDUCE inside the TP AllReduces before them (no op of
+ * their own beside final_norm, the plain one: the AllReduce's measured
+ * time stands for the fused kernel). */
+enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE };
+
+/* The sentence the results' norm_fusion key gives for mode f under the
+ * selected engine of h (its source). */
+const char *rl_ops_norm_fusion_words(int f);
+
 typedef struct {
     rl_op op[RL_OPS_MAX];
     int n;
+    int norm_fusion;     /* RL_FUSE_*: how its residual adds and norms ran */
     /* step totals: sum over ops of layers * per-instance value */
     double flops, weight_bytes, act_bytes, kv_read, kv_write;
     double step_s;       /* sum of op times: each op at its own roofline */

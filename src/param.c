@@ -557,7 +557,10 @@ const rl_command RL_COMMANDS[] = {
      "step alike.  prefill: ttft_s is the step plus the engine's prefill dispatch, a host\n"
      "cost per request outside the step (prefill_dispatch_s; vLLM 0.8 ms per layer), as\n"
      "prefill's ttft_s.  A fitted profile's per-step engine costs are not applied to the operator\n"
-     "list (step and prefill apply them; a note says so).",
+     "list (step and prefill apply them; a note says so).  norm_fusion: how the selected\n"
+     "engine runs each residual add and the RMSNorm after it: apart, one fused kernel\n"
+     "(attn_add_norm, mlp_add_norm), or inside the TP AllReduce (no op of their own;\n"
+     "docs/model.md).",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"

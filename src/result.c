@@ -1337,6 +1337,7 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(o, "ttft_s", ops.step_s + d);
     }
     add_provenance(o, ops.prov);
+    cJSON_AddStringToObject(o, "norm_fusion", rl_ops_norm_fusion_words(ops.norm_fusion));
     add_table_share(o, h, rl_ops_table_share(&ops));
     add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
             c->prefill_prefix + c->prefill_tokens);

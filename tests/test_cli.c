@@ -1233,8 +1233,9 @@ static const cJSON *op_row(const cJSON *j, const char *op)
  * - 100x the bandwidth (3.35e14) keeps the kernels' excess (tester15
  *   F-whatif-1: the ratio rule read kernel_excess_s 0.0189 ms beside 1.749
  *   ms, 483 kernels in 64 us): o_proj 1.00211e-7 + 6.25886e-6 = 6.35907e-6
- *   s (1e-5), and the step's kernel_excess_s (context 1024: 1.7473 ms,
- *   1e-4) within 1% of the plain run's (1.7449 ms measured: the
+ *   s (1e-5), and the step's kernel_excess_s (context 1024: 1.7471 ms,
+ *   1e-4; 1.7473 before fixGC ran each residual add and norm as one
+ *   kernel, engines.c ENGINE_FUSION) within 1% of the plain run's (1.7449 ms measured: the
  *   roofline-timed ops and the op list's difference from formula (1)
  *   shrink 100x);
  * - monotone: llama3-70b bf16 tp8 decode (B = 1 and 64, context 4096)
@@ -1274,7 +1275,7 @@ static void what_if_scales_the_tables(void **state)
     const char *s8 = "step --model llama3-8b --hw h100-sxm --batch 1 --context 1024 --format json";
     snprintf(args, sizeof args, "%s --set hw.hbm_bw=3.35e14", s8);
     double excess = first_row(s8, "kernel_excess_s"), fast = first_row(args, "kernel_excess_s");
-    assert_rel(excess, 1.7473e-3, 1e-4);
+    assert_rel(excess, 1.7471e-3, 1e-4);
     assert_rel(fast, excess, 1e-2);
 
     static const char *const runs[] = {
@@ -4804,12 +4805,21 @@ static void size_band_is_conservative_edge(void **state)
         cJSON_ArrayForEach(prow, cJSON_GetObjectItem(plain, "rows"))
             if (!strcmp(cJSON_GetObjectItem(prow, "config")->valuestring,
                         cJSON_GetObjectItem(row, "config")->valuestring)) {
+                /* an edge run that came out below the figure (a scheduler is not
+                 * monotone in the step cost): the plain row clamps its _high to
+                 * the figure (_high_clamped), the conservative row reads that run
+                 * (fixGC: tp8 continuous B<=256, 16.26 ms beside 17.37 ms) */
+                if (cJSON_IsTrue(cJSON_GetObjectItem(prow, "ttft_p99_s_high_clamped"))) {
+                    assert_true(num(prow, "ttft_p99_s_high") == num(prow, "ttft_p99_s"));
+                    assert_true(num(row, "ttft_p99_s") < num(prow, "ttft_p99_s"));
+                    continue;
+                }
                 assert_true(num(prow, "ttft_p99_s_high") == num(row, "ttft_p99_s"));
                 assert_true(num(prow, "ttft_p99_s") <= num(row, "ttft_p99_s"));
                 matched++;
             }
     }
-    assert_true(matched > 0);
+    assert_true(matched > 0); /* unclamped rows, each checked exactly */
     /* tester3 item 8: a saved result says how it was sized */
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(plain, "conservative")));
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cons, "conservative")));
@@ -5723,12 +5733,13 @@ static void fit_then_validate(void **state)
     cJSON_Delete(v);
     /* the stock profile was not fitted on it: out of sample, no note of
      * that (fixFL: its tp8 prefill of 512 tokens, the norms and residual
-     * adds whole on each chip and roofline-timed, reads estimated, which
-     * a note says) */
-    v = run_json_noted("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
-                       "--hw h100-sxm --model llama2-70b --set model.max_context=16384 "
-                       "--format json",
-                       "roofline validate: note: 1 of 47 rows read mode estimated (CSV line 50)");
+     * adds whole on each chip and roofline-timed, read estimated, which a
+     * note said; fixGC: each add and norm one kernel, as TensorRT-LLM runs
+     * them, engines.c ENGINE_FUSION, so the tables time enough of it again:
+     * every row calibrated, nothing on stderr, the JSON alone) */
+    v = run_json("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+                 "--hw h100-sxm --model llama2-70b --set model.max_context=16384 --format json");
+    assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "calibrated");
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(v, "in_sample")));
     assert_null(cJSON_GetObjectItem(v, "in_sample_note"));
     cJSON_Delete(v);
@@ -7641,13 +7652,15 @@ static void disagg_link_bound_named(void **state)
     assert_null(strstr(out, "KV link"));
     cJSON_Delete(j);
     /* tester54 F3: bound by its KV cache (llama3-70b fp8 on one H100, 3000 +
-     * 2000-token requests at 3 req/s: KV peak 0.9999, 266 preemptions, the
-     * decode batch 17.2 of a cap of 256), it was told "TPOT is capped by the
-     * batch cap"; now the note names the KV cache (cli.c kv_bound) */
+     * 2000-token requests at 3 req/s: KV peak 0.9998, 262 preemptions, the
+     * decode batch 17.2 of a cap of 256; 0.9999 and 266 before fixGC ran
+     * each residual add and norm as one kernel, engines.c ENGINE_FUSION),
+     * it was told "TPOT is capped by the batch cap"; now the note names the
+     * KV cache (cli.c kv_bound) */
     j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 1 --weights fp8 --kv fp8 "
                        "--compute fp8 --qps 3 --prompt-len 3000 --out-len 2000 --requests 500 "
-                       "--format json", "and the KV cache is the limit: it peaked at 99.99% of its "
-                       "pages (kv_peak_frac) with 266 preemptions while the decode batch "
+                       "--format json", "and the KV cache is the limit: it peaked at 99.98% of its "
+                       "pages (kv_peak_frac) with 262 preemptions while the decode batch "
                        "averaged 17.2, below the batch cap (max_seqs 256)");
     assert_null(strstr(out, "capped by the batch cap"));
     assert_true(num(j, "kv_peak_frac") > 0.95 && num(j, "preemptions") > 0 &&

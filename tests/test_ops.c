@@ -876,8 +876,13 @@ static void calibrated_classes(void **state)
         assert_int_equal(op->eff, want);
         seen[op->eff] = 1;
     }
-    for (int k = 0; k < RL_EFF_CLASSES; k++) /* SwiGLU is the reference engine's kernel: */
-        assert_true(seen[k] || k == RL_EFF_SWIGLU); /* ops folds it into the MLP matmuls */
+    /* SwiGLU is the reference engine's kernel: ops folds it into the MLP
+     * matmuls; h100-sxm's default engine (trtllm) fuses each residual add
+     * into the norm after it (engines.c ENGINE_FUSION), so no op is of the
+     * elementwise class (the fused kernels are norms) */
+    assert_int_equal(o->norm_fusion, RL_FUSE_ADD_NORM);
+    for (int k = 0; k < RL_EFF_CLASSES; k++)
+        assert_true(seen[k] || k == RL_EFF_SWIGLU || k == RL_EFF_ELEMENTWISE);
     assert_rel(rl_ops_step_time(&m, &h, &c), o->step_s, 1e-12);
     c = decode_cfg(16, 2048);
     c.calibrated = 1;
@@ -1037,6 +1042,81 @@ static void harness_can_fail(void **state)
     (void)state;
     const struct CMUnitTest bad[] = {cmocka_unit_test(wrong_gqa_expectation)};
     assert_int_not_equal(run_group_in_child(bad, 1, "must_fail"), 0);
+}
+
+/* The engines' residual add + RMSNorm fusion (engines.c ENGINE_FUSION;
+ * ops.h RL_FUSE_*), LLaMA-3-70B (L = 80, D = 8192) on h100-sxm, bf16,
+ * calibrated, exact by hand (bytes and FLOPs are whole numbers):
+ *  - vLLM, tp 8, a 4096-token prefill: fused_add_rms_norm
+ *    (vllm/model_executor/layers/layernorm.py), one kernel per pair:
+ *    attn_add_norm and mlp_add_norm, each reading the sublayer output and
+ *    the residual and writing the normed rows and the new residual, 2 x
+ *    4096 x 8192 x 2 B = 134,217,728 B read and as many written on each of
+ *    the 8 chips (tp_copies), 8 x 5 x 4096 x 8192 FLOPs (add + norm), the
+ *    gains 8 x 8192 x 2 B; no separate residual op;
+ *  - TensorRT-LLM, tp 8, decode batch 16: below 64 rows at D 8192 its AUTO
+ *    strategy runs the one-shot AllReduce with the pair inside
+ *    (customAllReduceUtils.h AllReduceBestStrategyTableSM90): no add or
+ *    norm op but final_norm (the first layer's plain norm); at batch 64
+ *    NCCL, the pair one kernel after it; LLaMA-3-8B (D 4096) never: its
+ *    LlamaDecoderLayer fuses only above hidden 4096;
+ *  - tp 2: one-shot below 1024 rows while the message fits the 16e6-byte
+ *    workspace: 976 rows (15,990,784 B) in the AllReduce, 977 (16,007,168
+ *    B) not;
+ *  - --ideal (uncalibrated) and tpu-v5e (no engine): apart, each op split
+ *    over the chips (formula (1)'s share: attn_norm reads 16 x 8192 x 2 B
+ *    in all on tpu-v5e's 16 chips). */
+static void residual_norm_fusion(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0), s = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[512];
+    assert_int_equal(rl_engines_select(&h.engines, "vllm", "test", err, sizeof err), 0);
+    rl_ops_config c = prefill_cfg(4096, 0);
+    c.chips = c.tp = 8;
+    c.calibrated = 1;
+    const rl_ops *o = build(&m, &h, &c);
+    assert_int_equal(o->norm_fusion, RL_FUSE_ADD_NORM);
+    assert_false(has(o, "attn_residual") || has(o, "mlp_residual") || has(o, "mlp_norm") ||
+                 has(o, "attn_norm"));
+    for (int k = 0; k < 2; k++) {
+        const rl_op *f = find(o, k ? "mlp_add_norm" : "attn_add_norm");
+        assert_true(f->layers == 80 && f->act_read == 8 * 134217728.0 &&
+                    f->act_write == 8 * 134217728.0 && f->flops == 8 * 5 * 4096 * 8192.0 &&
+                    f->weight_bytes == 8 * 8192 * 2.0 && f->eff == RL_EFF_NORM);
+    }
+    assert_true(find(o, "final_norm")->layers == 1);
+    c.calibrated = 0;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NONE);
+    assert_true(has(&OPS, "attn_residual") && has(&OPS, "mlp_norm"));
+
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", "test", err, sizeof err), 0);
+    c = decode_cfg(16, 2048);
+    c.chips = c.tp = 8;
+    c.calibrated = 1;
+    o = build(&m, &h, &c);
+    assert_int_equal(o->norm_fusion, RL_FUSE_ALLREDUCE);
+    assert_false(has(o, "attn_add_norm") || has(o, "mlp_add_norm") || has(o, "attn_norm") ||
+                 has(o, "attn_residual"));
+    assert_true(has(o, "final_norm"));
+    c.decode_batch = 64;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    c.decode_batch = 16;
+    assert_int_equal(build(&s, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    c.chips = c.tp = 2;
+    c.decode_batch = 976;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    c.decode_batch = 977;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+
+    rl_hw t = load_hw("tpu-v5e", NULL, 0);
+    c = decode_cfg(16, 2048);
+    c.chips = c.tp = 16;
+    c.calibrated = 1;
+    o = build(&m, &t, &c);
+    assert_int_equal(o->norm_fusion, RL_FUSE_NONE);
+    assert_true(find(o, "attn_norm")->act_read == 16 * 8192 * 2.0);
 }
 
 /* A TP = 2 decode step of a 1-layer LLaMA-3-8B (D = 4096, batch 1) on 2
@@ -1222,6 +1302,7 @@ int main(void)
         cmocka_unit_test(assumed_mfu),
         cmocka_unit_test(mixed_and_chunked),
         cmocka_unit_test(calibrated_classes),
+        cmocka_unit_test(residual_norm_fusion),
         cmocka_unit_test(prefill_dispatch),
         cmocka_unit_test(errors),
         cmocka_unit_test(tp2_decode_closed_form),

@@ -1776,7 +1776,14 @@ static void size_report(const char *args)
  * x1.5's trimmed (5P+3D)x2 sustains 29.88 req/s < 30, so the pair as
  * resized stays, (8P+3D)x2, 22 chips x 4.25 USD = 93.50 USD/h
  * (test_sensitivity_resized_sustains); x0.5's (3P+1D)x2 sustains 13.9.
- * Exact text (the simulator is deterministic). */
+ *
+ * fixGC (engines.c ENGINE_FUSION: TensorRT-LLM runs each residual add and
+ * RMSNorm as one kernel, inside the tp2 AllReduce below 1024 tokens): the
+ * recommendation stays (5P+2D)x2; x1.5 is now met by it, TTFT p99 860 ms,
+ * TPOT p99 31.4 ms, 14 chips, 59.50 USD/h; x0.5 reads 504 ms, 19.4 ms,
+ * met by 8.  Both merged: x1.5's (5P+2D)x2 meets the p99 targets at 30
+ * req/s but its max_sustainable_qps reads 29.9 (trim_verify's check), said
+ * beside its 14 chips.  Exact text (the simulator is deterministic). */
 static void test_sensitivity_trims_pools(void **state)
 {
     (void)state;
@@ -1787,8 +1794,8 @@ static void test_sensitivity_trims_pools(void **state)
      * block-scaled rows) together: x1.5 TTFT p99 795 -> 798 ms, TPOT p99
      * 32.3 -> 31.9 ms; x0.5 TTFT 493 -> 495 ms, TPOT 22.3 -> 19.5 ms; chips
      * and prices unchanged */
-    if (!strstr(out, "| QPS x1.5 (30 req/s) | 931 | 53.2 | no | 22 | 93.50 |") ||
-        !strstr(out, "| QPS x0.5 (10 req/s) | 510 | 19.6 | yes | 8 | 34.00 |"))
+    if (!strstr(out, "| QPS x1.5 (30 req/s) | 860 | 31.4 | yes | 14 (sustains 29.9 req/s only) | 59.50 |") ||
+        !strstr(out, "| QPS x0.5 (10 req/s) | 504 | 19.4 | yes | 8 | 34.00 |"))
         fail_msg("x0.5/x1.5 rows: %s", strstr(out, "| QPS x0.5") ? strstr(out, "| QPS x0.5") : out);
 }
 
@@ -1804,7 +1811,9 @@ static void test_sensitivity_trims_pools(void **state)
  * meeting.  Now each resized QPS what-if is a pair whose figure is
  * simulate's for it on the same requests (exactly: the same double, as
  * test_capacity_start_free) and, where it meets, at least the what-if's
- * load; x1.5 is (8P+3D)x2, 22 chips (45.29 req/s, this run). */
+ * load; x1.5 was (8P+3D)x2, 22 chips (45.29 req/s, this run); after
+ * fixGC's fused add+norm the untrimmed (5P+2D)x2 stays, 14 chips, its
+ * capacity 29.9 req/s just short of 30, so it reads meets false. */
 static void test_sensitivity_resized_sustains(void **state)
 {
     (void)state;
@@ -1849,8 +1858,8 @@ static void test_sensitivity_resized_sustains(void **state)
                      q->valuedouble, r->max_qps, args);
         cJSON_Delete(j);
     }
-    assert_true(sens[1].resized.meets);
-    assert_int_equal(sens[1].resized.chips_total, 22);
+    assert_false(sens[1].resized.meets);
+    assert_int_equal(sens[1].resized.chips_total, 14);
 }
 
 /* tester59 #1: `size --model llama3-70b --hw h100-sxm,h200,tpu-v5p --qps 8
