@@ -411,9 +411,9 @@ static double tp_copies(const builder *x)
 }
 
 /* The chips that each read a norm's gains whole: under a plan in
- * calibrated mode (an engine's TP, EP or attention-DP: tp_copies'
- * condition, or groups of chips that each hold the attention and dense
- * weights, wrep > 1) every chip of the replica, which holds them whole as
+ * calibrated mode on a serving engine (its TP, EP or attention-DP:
+ * tp_copies' condition, or groups of chips that each hold the attention and
+ * dense weights, wrep > 1) every chip of the replica, which holds them whole as
  * it holds the router's and MLA's down-projections (replicated) and reads
  * them for its own rows (vLLM RMSNorm's weight is a plain
  * Parameter(hidden_size) on every rank, vllm/model_executor/layers/
@@ -422,7 +422,8 @@ static double tp_copies(const builder *x)
  * a quarter of a chip's. */
 static double gain_copies(const builder *x)
 {
-    return x->c->calibrated && !x->h->ideal && (x->c->tp > 1 || x->wrep > 1)
+    return x->c->calibrated && !x->h->ideal && (x->c->tp > 1 || x->wrep > 1) &&
+                   rl_engines_selected(&x->h->engines)
                ? (double)x->c->chips
                : 1.0;
 }
