@@ -5067,6 +5067,38 @@ static void validate_against_calibrated(void **state)
     assert_null(strstr(out, "warning:"));
 }
 
+/* fixGI (README tester #1): the shipped h100-sxm-splitwise profile was
+ * fitted (calib/fit_splitwise.sh) on the 94 rows of which
+ * tests/data/e2e/splitwise_h100.csv holds the 47 H100 ones, so validating
+ * it on them reads in-sample, all 47, whether the model comes from --model
+ * (the excerpt has no model column) or from a model column: the key is
+ * the row as timed.  Before the refit its fitted_on.row_keys were the old
+ * cell keys of fit's own CSV (model column given), which this excerpt
+ * spells otherwise: in_sample false, 0 rows. */
+static void validate_shipped_splitwise_in_sample(void **state)
+{
+    (void)state;
+    static const char *const csv[] = {
+        "cat " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv",
+        "awk -F, -v OFS=, '/^#/ {print; next} {$1 = $1 \",\" ($1 == \"phase\" ? \"model\" "
+        ": \"llama2-70b\"); print}' " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv"};
+    char dir[] = "/tmp/rl_swin_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    for (size_t k = 0; k < sizeof csv / sizeof *csv; k++) {
+        snprintf(cmd, sizeof cmd, "%s > %s/rows.csv", csv[k], dir);
+        assert_int_equal(system(cmd), 0);
+        snprintf(cmd, sizeof cmd, "validate --against %s/rows.csv --hw h100-sxm-splitwise "
+                 "--model llama2-70b --set model.max_context=16384 --format json", dir);
+        cJSON *v = run_json_noted(cmd, "warning: the profile was fitted on these very rows");
+        assert_int_equal(cJSON_GetObjectItem(v, "measured_rows")->valueint, 47);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")));
+        assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, 47);
+        cJSON_Delete(v);
+    }
+    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* tester54 F4: validate --against a CSV whose one estimated row (tpu-v5e,
  * no kernel tables) is its line 9 of 10 named it "the first, a row"; the
  * note names it by its CSV line (the row's key line, 9). */
@@ -8148,6 +8180,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
         cmocka_unit_test(validate_against_calibrated),
+        cmocka_unit_test(validate_shipped_splitwise_in_sample),
         cmocka_unit_test(validate_estimated_rows_by_line),
         cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
