@@ -2334,6 +2334,44 @@ static void docs_quote_current_capacity_figures(void **state)
                1e3 * num(cJSON_GetArrayItem(ir, 2), "step_s"),
                1e3 * num(cJSON_GetArrayItem(ir, 3), "step_s"));
     cJSON_Delete(j);
+    /* fixGI (README tester #2): the plan paragraph's B = 256 weight reads
+     * (2.5938/2.5935 quoted, 2.6335/2.6328 printed) and the pipeline
+     * example (kv_load 3.205, compute 0.5704, step 23.314 quoted; 3.424,
+     * 0.6093, 21.878 printed): exact, to the digits the doc prints */
+    static const char b256[] = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 256 "
+                               "--context 8000 --weights fp8 --compute fp8 --format json";
+    double wl[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s%s", b256, k ? " --ideal" : " --ideal --tp 8");
+        j = json2(cmd, "");
+        wl[k] = 1e3 * num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "weight_load_s");
+        cJSON_Delete(j);
+    }
+    doc_quotes(md, "docs/model.md", "`weight_load_ms` %.5g against %.5g (the plan keeps", wl[0], wl[1]);
+    static const char pp4[] = "step --model llama3-70b --hw h100-sxm --weights fp8 --compute fp8 "
+                              "--context 4096 --format json ";
+    double pr[2][3];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s%s", pp4, k ? "--tp 2 --chips 2 --batch 16" :
+                                                   "--tp 2 --pp 4 --chips 8 --batch 64");
+        j = json2(cmd, "");
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        pr[k][0] = 1e3 * num(r, "kv_load_s");
+        pr[k][1] = 1e3 * num(r, "compute_s");
+        pr[k][2] = 1e3 * num(r, "step_s");
+        cJSON_Delete(j);
+    }
+    doc_quotes(md, "docs/model.md", "`kv_load_ms` %.4g, `compute_ms` %.4g: the tp2 step's at B = 16 "
+               "on 2 chips (%.4g, %.4g) times the pass's stage factor, %.4g", pr[0][0], pr[0][1],
+               pr[1][0], pr[1][1], pr[0][0] / pr[1][0]);
+    doc_quotes(md, "docs/model.md", "So the calibrated step, %.5g ms, is the tp2 step at B = 16 on 2 "
+               "chips (%.5g ms:", pr[0][2], pr[1][2]);
+    /* and the Mixtral ops transcript's note (68.5% quoted, 68.7% printed) */
+    j = json2("ops --model mixtral-8x7b --hw h100-sxm --chips 8 --tp 8 --batch 64 --context 4096 "
+              "--format json", "");
+    doc_quotes(md, "docs/model.md", "roofline ops: note: %.1f%% of the step time is not timed",
+               100 * (1 - num(j, "table_time_share")));
+    cJSON_Delete(j);
     /* the attention-counted-once paragraph: its command's B = 2048 row */
     /* its routed experts timed from the GEMM table (trtllm measures no MoE of its shape) */
     j = run_json_noted("step --model deepseek-v3 --hw h100-sxm --chips 8 --tp 8 --kv-split batch "
@@ -2373,6 +2411,26 @@ static void docs_quote_current_capacity_figures(void **state)
                "`--attn-layout attn-dp`", pool[0], pool[1]);
     doc_quotes(sv, "docs/serving.md", "not the %.1f M a split would", 8 * pool[0] / 1e6);
     doc_quotes(sv, "docs/serving.md", "in fp8: %.2f M tokens per replica", pool[1] / 1e6);
+    free(sv);
+}
+
+/* fixGI: docs/serving.md's simulate transcript had drifted (ttft_p99 1176
+ * quoted, 1236 printed; kv_peak_frac 0.1003, 0.09178): its nine keys
+ * rerun from its own command, to the digits the text format prints (%.4g) */
+static void docs_quote_simulate_transcript(void **state)
+{
+    (void)state;
+    char *sv = doc_words(RL_SRCDIR "/docs/serving.md");
+    cJSON *j = json2("simulate --model llama3-70b --hw h100-sxm --chips 8 --qps 5 --prompt-len "
+                     "lognormal:2000:0.8 --out-len lognormal:300:0.8 --requests 5000 --policy "
+                     "chunked --ttft-p99 1 --tpot-p99 0.05 --format json", "");
+    doc_quotes(sv, "docs/serving.md", "ttft_p50_ms %.4g ttft_p99_ms %.4g tpot_p50_ms %.4g "
+               "tpot_p99_ms %.4g req_per_s %.4g out_tokens_per_s_per_chip %.4g goodput_req_per_s "
+               "%.4g mean_decode_batch %.4g kv_peak_frac %.4g", 1e3 * num(j, "ttft_p50_s"),
+               1e3 * num(j, "ttft_p99_s"), 1e3 * num(j, "tpot_p50_s"), 1e3 * num(j, "tpot_p99_s"),
+               num(j, "req_per_s"), num(j, "out_tokens_per_s_per_chip"),
+               num(j, "goodput_req_per_s"), num(j, "mean_decode_batch"), num(j, "kv_peak_frac"));
+    cJSON_Delete(j);
     free(sv);
 }
 
@@ -8110,6 +8168,7 @@ int main(void)
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
+        cmocka_unit_test(docs_quote_simulate_transcript),
         cmocka_unit_test(engine_date_says_imported),
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
