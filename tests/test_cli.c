@@ -2414,6 +2414,28 @@ static void docs_quote_current_capacity_figures(void **state)
     free(sv);
 }
 
+/* fixGI (README tester #3): prefill --help listed ops's --phase row
+ * ("decode|prefill|mixed", which prefill then ignores) and --chips' "--batch
+ * split over the replicas", a flag prefill refuses.  Its help now says what
+ * it does: --phase ignored (the note it prints), --chips without a --batch
+ * of prefill's; ops keeps its own --phase row. */
+static void prefill_help_matches_behaviour(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("prefill --help", out, sizeof out), 0);
+    assert_null(strstr(out, "decode|prefill|mixed"));
+    assert_null(strstr(out, "--batch split over"));
+    assert_non_null(strstr(out, "--phase P "));
+    assert_non_null(strstr(out, "ignored (a note says so)"));
+    assert_int_equal(run_cli("prefill --model llama3-8b --hw h100-sxm --tokens 100 --batch 4", out,
+                             sizeof out), 2); /* the flag the old text offered */
+    assert_int_equal(run_cli("prefill --model llama3-8b --hw h100-sxm --tokens 100 --phase decode "
+                             "--format json", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --phase is for `roofline ops`; ignored"));
+    assert_int_equal(run_cli("ops --help", out, sizeof out), 0);
+    assert_non_null(strstr(out, "--phase decode|prefill|mixed"));
+}
+
 /* fixGI: docs/serving.md's simulate transcript had drifted (ttft_p99 1176
  * quoted, 1236 printed; kv_peak_frac 0.1003, 0.09178): its nine keys
  * rerun from its own command, to the digits the text format prints (%.4g) */
@@ -8169,6 +8191,7 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(docs_quote_simulate_transcript),
+        cmocka_unit_test(prefill_help_matches_behaviour),
         cmocka_unit_test(engine_date_says_imported),
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
