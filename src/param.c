@@ -255,7 +255,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          1e9, "8192", NULL, "tokens per step (--policy chunked: the chunk budget, "
                          "default 512)", NOWHERE, RL_PF_SERVE},
     [RL_P_PAGE] = {"page", "page", NULL, "page_tokens", RL_PT_COUNT, "N", "tokens", 1, 1e5, "16", NULL,
-                   "KV page size", NOWHERE, RL_PF_SERVE},
+                   "KV page size, at most the model's max_context (a longer page is refused)", NOWHERE,
+                   RL_PF_SERVE},
     [RL_P_PREEMPT] = {"preempt", "preempt", NULL, "preempt", RL_PT_STRING, "recompute|swap", "", 0, 0,
                       "recompute", NULL, "what a preempted sequence does with its KV", NOWHERE,
                       RL_PF_SERVE},

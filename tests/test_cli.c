@@ -8055,8 +8055,9 @@ static void trace_rate_is_the_arrivals(void **state)
 static void kv_whole_pages(void **state)
 {
     (void)state;
+    /* max_context raised to the page: a longer page is refused (fixGI #5) */
     const char *base = "simulate --model llama3-8b --hw h100-sxm --offline --prompt-len 1000 "
-                       "--out-len 200 --format json ";
+                       "--out-len 200 --set model.max_context=50000 --format json ";
     char args[512];
     snprintf(args, sizeof args, "%s--requests 1 --page 50000", base);
     cJSON *r = json_after_notes(args);
