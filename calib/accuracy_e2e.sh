@@ -25,7 +25,10 @@ set -eu
 bin=${1:-bin/roofline}
 src=${2:-../shared/data/e2e/splitwise_perf_model.csv}
 if [ ! -r "$src" ]; then
-    echo "accuracy (e2e fit): data not found at $src: nothing measured (SplitwiseSim's perf_model.csv, ../shared/data/README.md)"
+    # loud, on stderr, exit 0: a report, not a check (Makefile, accuracy)
+    echo "accuracy-e2e: WARNING: data not found at $src: nothing measured (SplitwiseSim's" \
+        "perf_model.csv, ../shared/data/README.md; name it: make accuracy-e2e SPLITWISE=FILE," \
+        "or calib/accuracy_e2e.sh BIN FILE); exit 0, a report, not a check" >&2
     exit 0
 fi
 tmp=$(mktemp -d)

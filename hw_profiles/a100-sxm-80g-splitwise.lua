@@ -1,5 +1,5 @@
 -- a100-sxm-80g with the engine costs 'splitwise', fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T00:37:28Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.5%, p90 22.1%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -192,9 +192,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T00:37:28Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T00:37:28Z)",
         attention_context = "mean",
         band = {
           p10 = -0.104925396749469,
@@ -251,7 +251,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0351688959897242,
           cv_p90_abs_error = 0.221487296420709,
-          date = "2026-12-04T21:23:05Z",
+          date = "2026-12-05T00:37:28Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -262,7 +262,7 @@ return {
           hash = "fnv1a64:335c0bae0b3a439f",
           kv = "bf16",
           models = "llama2-70b",
-          row_keys = "001e1895 0276a5ae 02c496b0 030e8c3a 083ffcc6 08777635 0a9612c3 0cbb0b1e 15c31b52 19228060 1c0f1cf0 1c190ee2 1cef1ac6 1ea1b5d4 22f02c9e 23a95795 2435fecf 29735aab 2b83954d 2cc14c87 2d54934f 34f0085d 35b3f7fb 390bb96a 416ffbc6 4318ee5e 4df050bd 4fa680bc 4fbabe99 4fc80f75 525cb924 5b82c42e 5f8559d2 6085abb8 621980b8 64395cd0 65e6ad2a 66c78afe 6b5d3073 6dce1cb0 6f0a3808 710b8246 71c3f498 770571ef 771a8191 796af9eb 7a9f60e6 7f651a2c 84093784 84366f20 84b45c70 850b188f 8969c7a2 8bda07ac 92e10ecc 94167b56 a17e8cb1 a32f9697 a4d5506a a73d63df a839e01e b8e758d8 b9da5705 bab21488 bc915421 bdb78aea be62bb40 bedc80c8 bf5fb980 c30c63b5 c5217cba c63b14e4 c7cf58e7 c86a47aa ca67841a cc40a29e cd3ea2f0 d04c3c71 d5e2754a d8e7fc76 db3d2dd6 dbdb25e6 de7f3555 e03dbe90 e58b6a21 e7350453 e84af2d0 ea4adbcc eac8fc39 ecb29018 f1d65ac6 f896ee16 fa35c20c fd14b9a8",
+          row_keys = "01f6c063 081ebfb3 118b2e59 15cd2cc9 17abc837 2186eeec 2506bc6a 25b4dc30 265d1ab4 289392bf 298ac375 2fb24690 39124e17 3e24c240 3e6939c2 4351c72c 437b127c 45c53dd1 468068b0 4796fb17 4880f14a 48a0ec25 4970f515 4a03e659 4a14982a 4bd71373 58789b70 58e40491 5c1206a5 5e7956f1 5ec32afe 5f5e9159 63f54141 647af158 651905e4 671ec4a1 686a574f 68d5f169 6b82ed58 6f62cc0a 70a0d1f6 720a4734 78b76161 790d8eed 7e1a27c9 82173d3f 833aca2f 855a2484 89d31d05 8aebbeb9 8aedd356 8f295a8f 91a7f5f7 9a07eb2e 9fb5511b a439941a a602ffbd a640f486 a88407ff a8cfe9bd a9f17935 ac359422 ad4b041b af66c8b7 b0aa6c47 b1bd8d09 b460d9a8 b5cf2d8d bc782406 bd5fc854 bee54f11 bfdf9f15 c1548fe7 c4fabbef cc75104a d35d57af d40611e4 d79dc2f4 d7a4c24b d91507fe e32331d8 e546fe0d e603586d ebb224ba eda8cc36 f15395b5 f1ee10de f28ea515 f2c834e2 f3025b35 f77f3cbc f808484c fdf2637d fe45e0f2",
           rows = 94,
           sd = {
             compute_eff = 0.0371982377713883,

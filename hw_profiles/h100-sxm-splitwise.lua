@@ -1,5 +1,5 @@
 -- h100-sxm with the engine costs 'splitwise', fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T00:37:28Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 2.1%, p90 12.1%.  Every other field is h100-sxm's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
@@ -206,9 +206,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T00:37:28Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-04T21:23:05Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T00:37:28Z)",
         attention_context = "mean",
         band = {
           p10 = -0.061053518805657,
@@ -265,7 +265,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0208711466050469,
           cv_p90_abs_error = 0.120848873366872,
-          date = "2026-12-04T21:23:05Z",
+          date = "2026-12-05T00:37:28Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -276,7 +276,7 @@ return {
           hash = "fnv1a64:335c0bae0b3a439f",
           kv = "bf16",
           models = "llama2-70b",
-          row_keys = "0230c63c 030d75ed 099a355b 0b211efd 0d2b4a96 0f61adf9 116e6adb 11b11f24 167e0e75 1f6664f8 206f3e01 229c9100 24665fc4 288321ec 2c6c9045 300a60e6 3158d36a 358dbe65 3eba42ac 4224be3f 42fbf307 49f36e5f 4f80092f 4ffdcecc 53b9a260 54132a71 5587e4ee 5590dff1 559bf12c 566ae3e1 57baa60e 5853a2ec 5c70e395 5e470271 5e7cabbd 6004f65f 60be42a5 6112ae6c 63726190 68540c2e 6c34c04d 6c460b82 72733d0e 753db3b2 7b074628 7c381d46 7cd09e49 7d40b738 7f49bc35 8196adf0 834a5bea 8aabdb58 95919aef 995df229 9b3b4cb6 9e582478 a04167f7 a9c6591d ad9e92b5 af0ec6a3 b2c20665 be89e4d3 c1f471ad c3ff5a97 c7e7e772 c8a74423 cae1e3f8 cdc866ca d0074b6c d05bbcc8 d1611421 d5e6cb52 d6629150 da74cf4c dc5bdb19 dcb1ab77 df812b18 e1d35697 e2ff15a6 e3729c64 e56e5469 e95e040b ea3e5862 eb591435 ebd7eee3 ebeb9b20 ed0a5fb6 ed713c69 eddc8bed ee44a332 ee7755d2 f683de27 f9763d05 f98affb9",
+          row_keys = "0029fcfc 048d0052 102d0ee7 1083c0e2 1550c9dd 18454e98 1e434b05 1e52c909 1ea7b0ad 1ec5622b 220b25bf 24228127 24778719 2c26dfb8 30d71d29 30dee2e3 319e3550 3309db86 35a792c7 37f4aef0 3847d356 39769390 3ae393eb 3b646ac9 3dec064a 3fcec076 4301b740 44db1df7 452005c2 45422334 4660f63e 4842a11f 4ef2f563 56f2effb 581952d2 5bc4e1af 5bca5ad4 5cd5ba08 628a1787 634d979d 63740a7a 6d22e1be 7000285d 71be27c4 722d3dfa 729a29a9 79fd424f 7eb9dd69 7ed54ab7 8047c05b 838417ac 8392072b 84179372 8b71720c 8ec385a8 8f066b1f 8f2ffd66 91ed346b 9256c424 97bc73af 981292db 9ab8e9a7 9c660c38 9c6f5e99 9d3708da a040b1bd a97c82b2 a99d35ba ab3aa05b ae33c6be b1e30f27 b24ce47f b60650eb b658af8a b6ccc6fc bab5a833 bd28ff3c ce4ffbef d0f9d26e d58411da d5ad6f52 e07f81f7 e3a7fee1 e59dfeb7 e6c83f5b e87d6a73 ec17f1f5 ee3f89c9 f5e2d5c7 fbcf489b fbef5414 fd5f3ee4 fdf2e01a fe3c5487",
           rows = 94,
           sd = {
             compute_eff = 0.0393107298314504,

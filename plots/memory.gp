@@ -10,7 +10,10 @@ set ylabel 'memory over all chips (GB = 10^9 bytes)'
 set xrange [bmin:bmax]
 set yrange [0:*]
 set grid xtics ytics lc rgb '#e4e4e4'
-set key top left box opaque font ',13' spacing 1.2
+# below the plot, outside the axes: inside, top left, it covered the HBM
+# capacity and usable lines it names (README tester, fixGI #6)
+set bmargin 10
+set key at screen 0.5, screen 0.012 center bottom vertical maxcols 1 box font ',13' spacing 1.2
 set style fill solid 0.75 noborder
 limit = usable >= 0 ? usable : capacity
 usableline = usable >= 0 ? ", usable with lines lw 2 dt 4 lc rgb '#8c564b' title sprintf('%s: %.1f GB', usablelabel, usable)" : ""

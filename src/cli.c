@@ -2198,9 +2198,15 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                      const rl_model *draft, rl_serve_config *c)
 {
     double v[3] = {0};
+    /* README tester (fixGI #5): a page longer than any sequence the model
+     * takes was a note and ran, every sequence charged a page it can never
+     * fill (the default, 16, is vLLM's default block size); refused, as
+     * the flag's other bounds are */
     if (m->max_context > 0 && c->page_tokens > m->max_context)
-        rl_cli_say(o, "note: --page %d is longer than the model's max_context (%lld): every "
-                      "sequence holds a whole page", c->page_tokens, m->max_context);
+        return rl_cli_say(o, "--page %d: longer than the model's max_context (%lld tokens): no "
+                             "sequence fills one page, each would hold KV room it cannot use; at "
+                             "most %lld (default 16)",
+                          c->page_tokens, m->max_context, m->max_context);
     int np = sv_tuple(o, RL_P_PREFIX_CACHE, v, 1, 2);
     if (np < 0)
         return -1;

@@ -1471,11 +1471,26 @@ static int resolve_configs(rows *rs, const char *engine, char *err, size_t errle
  * the row keys the fit recorded (fitted_on.row_keys: whatever the file's
  * order, comments or other rows, tester23 F1), each row's timed_key (its
  * engine the one selected on the profile), or its cells' key
- * (rl_meas_row_key), which profiles saved before tester59 F2 recorded, so
- * they count the rows they did (a chance match of a 32-bit key of the
+ * (rl_meas_row_key, the model cell either way: fitted_cells), which
+ * profiles saved before tester59 F2 recorded, so they count the rows they
+ * did (a chance match of a 32-bit key of the
  * other scheme: about 1 in 4e9 per key pair); with none recorded (older
  * profiles still), all rows when its fitted_on.hash is the CSV m's, else
  * none.  In-sample rows' errors are the fit's own (tester19 F5). */
+/* Whether c's (old) cell keys hold row i's: its cells as written, or with
+ * the model cell the other way, the loaded model's name where the row left
+ * it to --model, empty where it named it (fixGI #1: the shipped splitwise
+ * profiles, fitted on calib/splitwise_csv.sh's model column, read 0 of the
+ * 47 rows of tests/data/e2e/splitwise_h100.csv, which leaves it to --model). */
+static int fitted_cells(const rows *rs, int i, const rl_engine_costs *c)
+{
+    if (rl_ec_fitted_row(c, rl_meas_row_key(rs->row[i])))
+        return 1;
+    rl_meas_row r = *rs->row[i];
+    snprintf(r.model, sizeof r.model, "%s", r.model[0] ? "" : rs->models[rs->model[i]].name);
+    return rl_ec_fitted_row(c, rl_meas_row_key(&r));
+}
+
 static int fitted_rows_of(const rows *rs, const rl_meas *m)
 {
     char hash[32];
@@ -1487,7 +1502,7 @@ static int fitted_rows_of(const rows *rs, const rl_meas *m)
         const rl_serving_engine *g = rl_engines_selected(&h->engines);
         if (c->present && (c->nrow_keys > 0
                                ? rl_ec_fitted_row(c, timed_key(rs, i, g ? g->name : "")) ||
-                                     rl_ec_fitted_row(c, rl_meas_row_key(rs->row[i]))
+                                     fitted_cells(rs, i, c)
                                : !strcmp(c->hash, hash)))
             n++;
     }

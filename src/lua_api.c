@@ -2263,6 +2263,10 @@ int rl_lua_simulate(lua_State *L)
     c.route = opt_word(L, RL_P_ROUTE, 0) ? RL_ROUTE_ROUND_ROBIN : RL_ROUTE_LEAST_OUTSTANDING;
     c.preempt = opt_word(L, RL_P_PREEMPT, 0) ? RL_PREEMPT_SWAP : RL_PREEMPT_RECOMPUTE;
     c.page_tokens = (int)opt_param(L, RL_P_PAGE, c.page_tokens);
+    if (m.max_context > 0 && c.page_tokens > m.max_context) /* as --page (cli.c serve_hbm) */
+        opt_error(L, "field 'page': %d is longer than the model's max_context (%lld tokens): no "
+                     "sequence fills one page; at most %lld",
+                  c.page_tokens, m.max_context, m.max_context);
     c.kv_samples = 0;
     c.kv_len = rl_serve_workload_len(&w, NULL, 0); /* its DISTs' means, as the CLI's */
     rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));

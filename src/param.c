@@ -32,9 +32,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "chips. step, ops, prefill: the slice one copy of the model is sharded over "
                     "(calibrated without a plan: tpT x ppP, the fewest stages that hold the "
                     "weights, then the widest T inside one NVLink domain, the rest as replicas "
-                    "of it; ops and prefill time one replica of that plan, --batch split over "
-                    "the replicas as step splits it, and refuse one with stages); simulate: one "
-                    "replica (tp N, or split by --pp and --ep)",
+                    "of it; ops and prefill time one replica of that plan and refuse one with "
+                    "stages: ops's --batch is split over the replicas as step splits it, "
+                    "prefill's one prompt runs on one replica); simulate: one replica (tp N, or "
+                    "split by --pp and --ep)",
                     AT(chips), 0, 0, 0},
     [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
@@ -131,6 +132,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_PHASE] = {"phase", "phase", NULL, "phase", RL_PT_STRING, "decode|prefill|mixed", "", 0, 0,
                     "decode", NULL, "the step: a decode batch, prefills, or one prefill chunk beside "
                     "a decode batch", AT(phase), 0, 0, 0},
+    /* README tester (fixGI #3): prefill listed ops's --phase row, whose
+     * text offered decode and mixed steps, and then said it ignores it */
+    [RL_P_PHASE_PREFILL] = {"phase", "phase", NULL, NULL, RL_PT_STRING, "P", "", 0, 0, NULL, NULL,
+                            "ignored (a note says so): prefill times prefills only; accepted so "
+                            "an ops command line runs here (ops --phase prefill is this step)",
+                            AT(phase), 0, 0, 0},
     [RL_P_TOKENS] = {"tokens", "tokens", NULL, "tokens", RL_PT_COUNT_LIST, "T[,T...]", "tokens", 1,
                      1e9, NULL, NULL, "new tokens per prefill sequence (prefill: one row each)",
                      AT(tokens), AT(ntokens), RL_MAX_LIST, 0},
@@ -248,7 +255,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          1e9, "8192", NULL, "tokens per step (--policy chunked: the chunk budget, "
                          "default 512)", NOWHERE, RL_PF_SERVE},
     [RL_P_PAGE] = {"page", "page", NULL, "page_tokens", RL_PT_COUNT, "N", "tokens", 1, 1e5, "16", NULL,
-                   "KV page size", NOWHERE, RL_PF_SERVE},
+                   "KV page size, at most the model's max_context (a longer page is refused)", NOWHERE,
+                   RL_PF_SERVE},
     [RL_P_PREEMPT] = {"preempt", "preempt", NULL, "preempt", RL_PT_STRING, "recompute|swap", "", 0, 0,
                       "recompute", NULL, "what a preempted sequence does with its KV", NOWHERE,
                       RL_PF_SERVE},
@@ -405,7 +413,7 @@ static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CO
                             RL_P_IDEAL, RL_P_ENGINE, RL_P_PHASE, RL_P_TOKENS, OPS,
                             REPLICA_PLAN, RL_P_KV_SPLIT, OUTPUT, END};
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL, RL_P_ENGINE,
-                              RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE | RL_CLI_ONLY, REPLICA_PLAN,
+                              RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE_PREFILL | RL_CLI_ONLY, REPLICA_PLAN,
                               RL_P_BAND, OUTPUT, END};
 static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,

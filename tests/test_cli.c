@@ -2335,6 +2335,44 @@ static void docs_quote_current_capacity_figures(void **state)
                1e3 * num(cJSON_GetArrayItem(ir, 2), "step_s"),
                1e3 * num(cJSON_GetArrayItem(ir, 3), "step_s"));
     cJSON_Delete(j);
+    /* fixGI (README tester #2): the plan paragraph's B = 256 weight reads
+     * (2.5938/2.5935 quoted, 2.6335/2.6328 printed) and the pipeline
+     * example (kv_load 3.205, compute 0.5704, step 23.314 quoted; 3.424,
+     * 0.6093, 21.878 printed): exact, to the digits the doc prints */
+    static const char b256[] = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 256 "
+                               "--context 8000 --weights fp8 --compute fp8 --format json";
+    double wl[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s%s", b256, k ? " --ideal" : " --ideal --tp 8");
+        j = json2(cmd, "");
+        wl[k] = 1e3 * num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "weight_load_s");
+        cJSON_Delete(j);
+    }
+    doc_quotes(md, "docs/model.md", "`weight_load_ms` %.5g against %.5g (the plan keeps", wl[0], wl[1]);
+    static const char pp4[] = "step --model llama3-70b --hw h100-sxm --weights fp8 --compute fp8 "
+                              "--context 4096 --format json ";
+    double pr[2][3];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s%s", pp4, k ? "--tp 2 --chips 2 --batch 16" :
+                                                   "--tp 2 --pp 4 --chips 8 --batch 64");
+        j = json2(cmd, "");
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        pr[k][0] = 1e3 * num(r, "kv_load_s");
+        pr[k][1] = 1e3 * num(r, "compute_s");
+        pr[k][2] = 1e3 * num(r, "step_s");
+        cJSON_Delete(j);
+    }
+    doc_quotes(md, "docs/model.md", "`kv_load_ms` %.4g, `compute_ms` %.4g: the tp2 step's at B = 16 "
+               "on 2 chips (%.4g, %.4g) times the pass's stage factor, %.4g", pr[0][0], pr[0][1],
+               pr[1][0], pr[1][1], pr[0][0] / pr[1][0]);
+    doc_quotes(md, "docs/model.md", "So the calibrated step, %.5g ms, is the tp2 step at B = 16 on 2 "
+               "chips (%.5g ms:", pr[0][2], pr[1][2]);
+    /* and the Mixtral ops transcript's note (68.5% quoted, 68.7% printed) */
+    j = json2("ops --model mixtral-8x7b --hw h100-sxm --chips 8 --tp 8 --batch 64 --context 4096 "
+              "--format json", "");
+    doc_quotes(md, "docs/model.md", "roofline ops: note: %.1f%% of the step time is not timed",
+               100 * (1 - num(j, "table_time_share")));
+    cJSON_Delete(j);
     /* the attention-counted-once paragraph: its command's B = 2048 row */
     /* its routed experts timed from the GEMM table (trtllm measures no MoE of its shape) */
     j = run_json_noted("step --model deepseek-v3 --hw h100-sxm --chips 8 --tp 8 --kv-split batch "
@@ -2374,6 +2412,48 @@ static void docs_quote_current_capacity_figures(void **state)
                "`--attn-layout attn-dp`", pool[0], pool[1]);
     doc_quotes(sv, "docs/serving.md", "not the %.1f M a split would", 8 * pool[0] / 1e6);
     doc_quotes(sv, "docs/serving.md", "in fp8: %.2f M tokens per replica", pool[1] / 1e6);
+    free(sv);
+}
+
+/* fixGI (README tester #3): prefill --help listed ops's --phase row
+ * ("decode|prefill|mixed", which prefill then ignores) and --chips' "--batch
+ * split over the replicas", a flag prefill refuses.  Its help now says what
+ * it does: --phase ignored (the note it prints), --chips without a --batch
+ * of prefill's; ops keeps its own --phase row. */
+static void prefill_help_matches_behaviour(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("prefill --help", out, sizeof out), 0);
+    assert_null(strstr(out, "decode|prefill|mixed"));
+    assert_null(strstr(out, "--batch split over"));
+    assert_non_null(strstr(out, "--phase P "));
+    assert_non_null(strstr(out, "ignored (a note says so)"));
+    assert_int_equal(run_cli("prefill --model llama3-8b --hw h100-sxm --tokens 100 --batch 4", out,
+                             sizeof out), 2); /* the flag the old text offered */
+    assert_int_equal(run_cli("prefill --model llama3-8b --hw h100-sxm --tokens 100 --phase decode "
+                             "--format json", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --phase is for `roofline ops`; ignored"));
+    assert_int_equal(run_cli("ops --help", out, sizeof out), 0);
+    assert_non_null(strstr(out, "--phase decode|prefill|mixed"));
+}
+
+/* fixGI: docs/serving.md's simulate transcript had drifted (ttft_p99 1176
+ * quoted, 1236 printed; kv_peak_frac 0.1003, 0.09178): its nine keys
+ * rerun from its own command, to the digits the text format prints (%.4g) */
+static void docs_quote_simulate_transcript(void **state)
+{
+    (void)state;
+    char *sv = doc_words(RL_SRCDIR "/docs/serving.md");
+    cJSON *j = json2("simulate --model llama3-70b --hw h100-sxm --chips 8 --qps 5 --prompt-len "
+                     "lognormal:2000:0.8 --out-len lognormal:300:0.8 --requests 5000 --policy "
+                     "chunked --ttft-p99 1 --tpot-p99 0.05 --format json", "");
+    doc_quotes(sv, "docs/serving.md", "ttft_p50_ms %.4g ttft_p99_ms %.4g tpot_p50_ms %.4g "
+               "tpot_p99_ms %.4g req_per_s %.4g out_tokens_per_s_per_chip %.4g goodput_req_per_s "
+               "%.4g mean_decode_batch %.4g kv_peak_frac %.4g", 1e3 * num(j, "ttft_p50_s"),
+               1e3 * num(j, "ttft_p99_s"), 1e3 * num(j, "tpot_p50_s"), 1e3 * num(j, "tpot_p99_s"),
+               num(j, "req_per_s"), num(j, "out_tokens_per_s_per_chip"),
+               num(j, "goodput_req_per_s"), num(j, "mean_decode_batch"), num(j, "kv_peak_frac"));
+    cJSON_Delete(j);
     free(sv);
 }
 
@@ -5079,6 +5159,38 @@ static void validate_against_calibrated(void **state)
     assert_null(strstr(out, "warning:"));
 }
 
+/* fixGI (README tester #1): the shipped h100-sxm-splitwise profile was
+ * fitted (calib/fit_splitwise.sh) on the 94 rows of which
+ * tests/data/e2e/splitwise_h100.csv holds the 47 H100 ones, so validating
+ * it on them reads in-sample, all 47, whether the model comes from --model
+ * (the excerpt has no model column) or from a model column: the key is
+ * the row as timed.  Before the refit its fitted_on.row_keys were the old
+ * cell keys of fit's own CSV (model column given), which this excerpt
+ * spells otherwise: in_sample false, 0 rows. */
+static void validate_shipped_splitwise_in_sample(void **state)
+{
+    (void)state;
+    static const char *const csv[] = {
+        "cat " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv",
+        "awk -F, -v OFS=, '/^#/ {print; next} {$1 = $1 \",\" ($1 == \"phase\" ? \"model\" "
+        ": \"llama2-70b\"); print}' " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv"};
+    char dir[] = "/tmp/rl_swin_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    for (size_t k = 0; k < sizeof csv / sizeof *csv; k++) {
+        snprintf(cmd, sizeof cmd, "%s > %s/rows.csv", csv[k], dir);
+        assert_int_equal(system(cmd), 0);
+        snprintf(cmd, sizeof cmd, "validate --against %s/rows.csv --hw h100-sxm-splitwise "
+                 "--model llama2-70b --set model.max_context=16384 --format json", dir);
+        cJSON *v = run_json_noted(cmd, "warning: the profile was fitted on these very rows");
+        assert_int_equal(cJSON_GetObjectItem(v, "measured_rows")->valueint, 47);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")));
+        assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, 47);
+        cJSON_Delete(v);
+    }
+    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* tester54 F4: validate --against a CSV whose one estimated row (tpu-v5e,
  * no kernel tables) is its line 9 of 10 named it "the first, a row"; the
  * note names it by its CSV line (the row's key line, 9). */
@@ -5689,6 +5801,39 @@ static void fit_rows_in_sample(const char *dir)
         cJSON *v = i ? run_json(cmd)
                      : run_json_noted(cmd, "warning: the profile was fitted on these very rows");
         assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, i ? 0 : 47);
+        cJSON_Delete(v);
+    }
+    /* fixGI #1: nor by how the model was given.  Cell keys of the rows with
+     * a model column (as calib/splitwise_csv.sh writes them; the shipped
+     * splitwise profiles carried such keys) count the 47 rows left to
+     * --model, and the keys above (no model column) count the 47 rows that
+     * name it: both read 0 when the model cell was part of the match */
+    snprintf(cmd, sizeof cmd, "awk -F, -v OFS=, '/^#/ {print; next} {$1 = $1 \",\" ($1 == "
+             "\"phase\" ? \"model\" : \"llama2-70b\"); print}' %s > %s/modelcol.csv",
+             RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/modelcol.csv", dir);
+    assert_int_equal(rl_measure_read(cmd, &m, err, sizeof err), 0);
+    assert_int_equal(m.n, 47);
+    for (int i = 0; i < m.n; i++)
+        keys[i] = rl_meas_row_key(&m.row[i]);
+    rl_ec_set_row_keys(&c, keys, m.n);
+    rl_measure_free(&m);
+    hex[0] = '\0';
+    for (int i = 0, k = 0; i < c.nrow_keys; i++)
+        k += snprintf(hex + k, sizeof hex - (size_t)k, "%s%08x", i ? " " : "", c.row_keys[i]);
+    snprintf(cmd, sizeof cmd, "sed 's/row_keys = \"[0-9a-f ]*\"/row_keys = \"%s\"/' %s/p.lua > "
+             "%s/cells_model.lua", hex, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const char *const swap[][2] = {{"cells_model.lua", RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv"},
+                                          {"cells.lua", "modelcol.csv"}};
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, i ? "%s/%s" : "%.0s%s", dir, swap[i][1]);
+        snprintf(cmd, sizeof cmd, "validate --against %s --hw %s/%s --model llama2-70b "
+                 "--set model.max_context=16384 --format json", path, dir, swap[i][0]);
+        cJSON *v = run_json_noted(cmd, "warning: the profile was fitted on these very rows");
+        assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, 47);
         cJSON_Delete(v);
     }
 }
@@ -7958,8 +8103,9 @@ static void trace_rate_is_the_arrivals(void **state)
 static void kv_whole_pages(void **state)
 {
     (void)state;
+    /* max_context raised to the page: a longer page is refused (fixGI #5) */
     const char *base = "simulate --model llama3-8b --hw h100-sxm --offline --prompt-len 1000 "
-                       "--out-len 200 --format json ";
+                       "--out-len 200 --set model.max_context=50000 --format json ";
     char args[512];
     snprintf(args, sizeof args, "%s--requests 1 --page 50000", base);
     cJSON *r = json_after_notes(args);
@@ -8093,6 +8239,8 @@ int main(void)
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
+        cmocka_unit_test(docs_quote_simulate_transcript),
+        cmocka_unit_test(prefill_help_matches_behaviour),
         cmocka_unit_test(engine_date_says_imported),
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
@@ -8163,6 +8311,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(mode_labels_agree),
         cmocka_unit_test(table_share_labels),
         cmocka_unit_test(validate_against_calibrated),
+        cmocka_unit_test(validate_shipped_splitwise_in_sample),
         cmocka_unit_test(validate_estimated_rows_by_line),
         cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(simulate_slo_missed_not_overloaded),

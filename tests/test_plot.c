@@ -211,6 +211,11 @@ static void test_memory_usable_line(void **state)
     assert_file_contains(dir, "h.gp", "usablelabel = 'usable under trtllm''s rule (KV <= 0.9 x "
                                       "free HBM)'\n");
     assert_file_contains(dir, "h.gp", "@usableline");
+    /* fixGI #6: the key stood inside, top left, over the capacity and usable
+     * lines near the top (viewed: the 8 x h100 figure's 687 and 629.6 GB);
+     * it sits below the axes in a bottom margin kept for it */
+    assert_file_contains(dir, "h.gp", "set bmargin 10\nset key at screen 0.5, screen 0.012 "
+                                      "center bottom");
     assert_file_contains(dir, "v.gp", "usable = -1\n");
     check_no_temp_and_clean(dir);
 }
