@@ -591,8 +591,9 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
                          "is a few dozen bytes)", path, line, TRACE_LINE_MAX - 2, breaks + 1);
                 goto fail;
             }
-            if (more < 0) {
-                line_failed(why, path, phys + breaks + 1, err, errlen);
+            if (more < 0) { /* the record's lines so far are phys .. phys + breaks - 1,
+                             * each ending in a break inside the quote: this is phys + breaks */
+                line_failed(why, path, phys + breaks, err, errlen);
                 goto fail;
             }
         }
