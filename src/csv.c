@@ -50,7 +50,9 @@ size_t rl_csv_record(const char *text, int *breaks, int *open)
         } else if (*p == '\n')
             break;
         else if (*p == '"' && start)
-            quoted = 1; /* only a field's first character opens quotes (rule 5) */
+            quoted = 1, start = 0; /* only a field's first character opens quotes (rule 5):
+                                    * not a quote after a closing one ("a" "b, refused
+                                    * by rl_csv_split as text after the closing quote) */
         else if (*p == ',')
             start = 1;
         else if (!blank(*p))

@@ -111,6 +111,11 @@ static void csv_multiline_fields(void **state)
     assert_int_equal(rl_csv_record("a,b\"c\nd\"\n", &breaks, &unclosed), 5); /* no field's opening quote */
     assert_int_equal(rl_csv_record("a,\"b\nc", &breaks, &unclosed), 6);
     assert_int_equal(unclosed, 1);
+    /* review50: a quote after a closing one opens nothing (rl_csv_split
+     * refuses the field): the record ends at its line, 6 bytes, none open */
+    assert_int_equal(rl_csv_record("\"a\" \"b\nc\"\n", &breaks, &unclosed), 6);
+    assert_int_equal(breaks, 0);
+    assert_int_equal(unclosed, 0);
     char line[] = "a,\"x\ny, \"\"z\"\"\",b", *f[4];
     int col;
     const char *why;
