@@ -449,9 +449,12 @@ static int check_header(char **fld, int nf, const char *const *names, const char
 {
     for (int i = 0; i < nf && i < 5; i++) {
         const char *f = fld[i]; /* its blanks dropped by rl_csv_split */
+        char shown[48];         /* 40 bytes shown, a control byte as \xHH (a quoted
+                                 * cell may hold a line break, csv.h) */
         if (strcmp(f, names[i]) != 0) {
             snprintf(err, errlen, "%s:%lld: column %d of the header: '%.40s', expected '%s' (the "
-                     "columns are " TRACE_COLUMNS ", in that order)", path, line, i + 1, f, names[i]);
+                     "columns are " TRACE_COLUMNS ", in that order)", path, line, i + 1,
+                     visible(f, shown, sizeof shown), names[i]);
             return -1;
         }
     }

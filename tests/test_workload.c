@@ -111,6 +111,10 @@ static void test_trace_csv(void **state)
         expect_trace_error(t, ":2: column 2: text after the closing quote");
         free(t);
     }
+    /* a header cell holding a line break (or any control byte) is shown as
+     * \xHH, as a data cell is, not as a line break in the message */
+    expect_trace_error("arrival_s,\"prompt\ntokens\",output_tokens\n0,100,10\n",
+                       ":1: column 2 of the header: 'prompt\\x0Atokens', expected 'prompt_tokens'");
     /* a record is bounded as a line was (64 KiB): 40000 lines of "a\n" inside a
      * quote opened on line 2 are named by line 2, and the lines read so far
      * said: 65534 bytes hold 1,"1 (4 bytes) and 32765 "a\n" (2 each), lines
