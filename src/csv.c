@@ -1,6 +1,7 @@
 /* csv.c — RFC 4180 fields of one CSV line (rules and departures in csv.h). */
 #include "csv.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int blank(char c) { return c == ' ' || c == '\t'; }
@@ -50,7 +51,9 @@ size_t rl_csv_record(const char *text, int *breaks, int *open)
         } else if (*p == '\n')
             break;
         else if (*p == '"' && start)
-            quoted = 1; /* only a field's first character opens quotes (rule 5) */
+            quoted = 1, start = 0; /* only a field's first character opens quotes (rule 5):
+                                    * not a quote after a closing one ("a" "b, refused
+                                    * by rl_csv_split as text after the closing quote) */
         else if (*p == ',')
             start = 1;
         else if (!blank(*p))
@@ -58,6 +61,17 @@ size_t rl_csv_record(const char *text, int *breaks, int *open)
     }
     *open = quoted;
     return (size_t)(p - text);
+}
+
+const char *rl_csv_visible(const char *s, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (; *s && n + 5 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        n += (size_t)snprintf(buf + n, len - n, c < 0x20 || c >= 0x7f ? "\\x%02X" : "%c", c);
+    }
+    buf[n] = '\0';
+    return buf;
 }
 
 const char *rl_csv_other_separator(const char *field)

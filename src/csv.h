@@ -39,4 +39,10 @@ int rl_csv_split(char *line, char **field, int cap, int *column, const char **wh
  * such field was not written with commas.  NULL otherwise. */
 const char *rl_csv_other_separator(const char *field);
 
+/* Cell `s` for a message, in buf (len bytes, at least 5): each byte outside
+ * printable ASCII as \xHH (a line break a quoted cell holds, a byte-order
+ * mark, a control character would otherwise print invisibly or split the
+ * one-line message), cut where buf ends.  Returns buf. */
+const char *rl_csv_visible(const char *s, char *buf, size_t len);
+
 #endif

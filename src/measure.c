@@ -116,6 +116,12 @@ typedef struct {
     size_t errlen;
 } ctx;
 
+/* Cell s for a message, a line break a quoted cell holds (csv.h) or any
+ * control byte as \xHH, as --trace's errors show a cell (review50: fit's
+ * 'got '0.\n03'' split its one-line error in two); at most 64 characters.
+ * A compound literal: each use has its own buffer, alive in its block. */
+#define SHOWN(s) rl_csv_visible((s), (char[72]){0}, 72)
+
 #define BAD(c, col, ...)                                                                           \
     do {                                                                                           \
         int n_ = snprintf((c)->err, (c)->errlen, "%s:%d: column '%s' (column %d): ", (c)->path,   \
@@ -149,11 +155,13 @@ static int parse_header(ctx *c, char **f, int nf)
                          "%s:%d: column %d: unknown column '%.64s' (fields are separated by commas, "
                          "not %s; a header line is required; columns: phase, tp, batch, context, "
                          "tokens, output, measured_s, measured_tok_s_per_gpu, model, hw, engine, "
-                         "weights, kv, compute, pp, ep, kv_split)", c->path, c->line, i + 1, f[i], sep);
+                         "weights, kv, compute, pp, ep, kv_split)", c->path, c->line, i + 1,
+                         SHOWN(f[i]), sep);
                 return -1;
             }
             size_t used = strlen(c->ignored); /* not a measurement field: named in the note */
-            snprintf(c->ignored + used, c->ignored_len - used, "%s'%.64s'", used ? ", " : "", f[i]);
+            snprintf(c->ignored + used, c->ignored_len - used, "%s'%.64s'", used ? ", " : "",
+                     SHOWN(f[i]));
             continue;
         }
         if (c->idx[k] >= 0)
@@ -174,9 +182,9 @@ static int get_count(ctx *c, char **f, int col, long long *out)
     const char *s = f[c->idx[col]], *why;
     double v;
     if (rl_parse_number(s, &v, &why) != 0) /* number.h: hex, nan, overflow said */
-        BAD(c, col, "expected a positive integer, got '%.64s' (%s)", s, why);
+        BAD(c, col, "expected a positive integer, got '%.64s' (%s)", SHOWN(s), why);
     if (!(v >= 1) || v != floor(v) || v > (double)MAX_COUNT)
-        BAD(c, col, "expected a positive integer (1 .. 1e9), got '%.64s'", s);
+        BAD(c, col, "expected a positive integer (1 .. 1e9), got '%.64s'", SHOWN(s));
     *out = (long long)v;
     return 0;
 }
@@ -187,11 +195,11 @@ static int get_measured(ctx *c, char **f, int col, double lo, double hi, double 
     const char *s = f[c->idx[col]], *why;
     double v;
     if (rl_parse_number(s, &v, &why) != 0)
-        BAD(c, col, "expected a number, got '%.64s' (%s)", s, why);
+        BAD(c, col, "expected a number, got '%.64s' (%s)", SHOWN(s), why);
     if (!(v > 0))
-        BAD(c, col, "must be > 0, got %.64s", s);
+        BAD(c, col, "must be > 0, got %.64s", SHOWN(s));
     if (!(v > lo && v < hi))
-        BAD(c, col, "%.64s is outside the physical range (%g, %g)%s", s, lo, hi,
+        BAD(c, col, "%.64s is outside the physical range (%g, %g)%s", SHOWN(s), lo, hi,
             col == C_MEASURED_S ? " s of one step or prefill" : " tokens/s per GPU");
     *out = v;
     return 0;
@@ -236,7 +244,7 @@ static void unread(ctx *c, char **f, int col, rl_meas_phase ph)
         return;
     if (c->nunused++ == 0)
         snprintf(c->unused, sizeof c->unused, "line %d, column '%s' (column %d): %.64s, which a "
-                 "%s row does not read", c->line, COL_NAMES[col], c->idx[col] + 1, s,
+                 "%s row does not read", c->line, COL_NAMES[col], c->idx[col] + 1, SHOWN(s),
                  PHASE_NAMES[ph]);
 }
 
@@ -292,8 +300,9 @@ static int row_measured(ctx *c, char **f, rl_meas_row *r)
                      "measured_tok_s_per_gpu %.64s gives batch x output / (tok/s x GPUs) = "
                      "%lld x %lld / (%.64s x %.0f) = %.4g s (%+.1f%%, more than the %.0f%% "
                      "allowed); give one of them, or both agreeing", c->path, c->line,
-                     c->idx[C_MEASURED_S] + 1, c->idx[C_TOK_S] + 1, f[c->idx[C_MEASURED_S]],
-                     f[c->idx[C_TOK_S]], r->batch, r->output, f[c->idx[C_TOK_S]], gpus, implied,
+                     c->idx[C_MEASURED_S] + 1, c->idx[C_TOK_S] + 1,
+                     SHOWN(f[c->idx[C_MEASURED_S]]), SHOWN(f[c->idx[C_TOK_S]]), r->batch,
+                     r->output, SHOWN(f[c->idx[C_TOK_S]]), gpus, implied,
                      100 * (s / implied - 1), 100 * MEAS_BOTH_TOL);
             return -1;
         }
@@ -323,7 +332,7 @@ static int parse_row(ctx *c, char **f, rl_meas_row *r)
     while (p < 3 && strcmp(ph, PHASE_NAMES[p]) != 0)
         p++;
     if (p == 3)
-        BAD(c, C_PHASE, "unknown phase '%.64s' (expected decode, prefill or static)", ph);
+        BAD(c, C_PHASE, "unknown phase '%.64s' (expected decode, prefill or static)", SHOWN(ph));
     r->phase = (rl_meas_phase)p;
     if (get_count(c, f, C_TP, &r->tp) || get_count(c, f, C_BATCH, &r->batch))
         return -1;

@@ -319,19 +319,6 @@ long long rl_requests_truncate(rl_request *r, long long n, long long max_context
     return cut;
 }
 
-/* `s` for a message: bytes outside printable ASCII as \xHH (a byte-order
- * mark or a control character would otherwise print invisibly). */
-static const char *visible(const char *s, char *buf, size_t len)
-{
-    size_t n = 0;
-    for (; *s && n + 5 < len; s++) {
-        unsigned char c = (unsigned char)*s;
-        n += (size_t)snprintf(buf + n, len - n, c < 0x20 || c >= 0x7f ? "\\x%02X" : "%c", c);
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
 /* Parse field f of a CSV line (its blanks dropped by rl_csv_split) as a
  * number in [lo, hi]. */
 static int trace_field(const char *f, const char *name, double lo, double hi, int integer,
@@ -342,12 +329,12 @@ static int trace_field(const char *f, const char *name, double lo, double hi, in
     int bad = rl_parse_number(f, v, &why);
     if (bad == -2) {
         snprintf(err, errlen, "%s:%lld: field '%s': '%s': %s", path, line, name,
-                 visible(f, shown, sizeof shown), why);
+                 rl_csv_visible(f, shown, sizeof shown), why);
         return -1;
     }
     if (bad || *v < lo || *v > hi || (integer && *v != floor(*v))) {
         snprintf(err, errlen, "%s:%lld: field '%s': '%s' is not %s in [%g, %g]", path, line, name,
-                 visible(f, shown, sizeof shown), integer ? "an integer" : "a number", lo, hi);
+                 rl_csv_visible(f, shown, sizeof shown), integer ? "an integer" : "a number", lo, hi);
         return -1;
     }
     return 0;
@@ -449,9 +436,12 @@ static int check_header(char **fld, int nf, const char *const *names, const char
 {
     for (int i = 0; i < nf && i < 5; i++) {
         const char *f = fld[i]; /* its blanks dropped by rl_csv_split */
+        char shown[48];         /* 40 bytes shown, a control byte as \xHH (a quoted
+                                 * cell may hold a line break, csv.h) */
         if (strcmp(f, names[i]) != 0) {
             snprintf(err, errlen, "%s:%lld: column %d of the header: '%.40s', expected '%s' (the "
-                     "columns are " TRACE_COLUMNS ", in that order)", path, line, i + 1, f, names[i]);
+                     "columns are " TRACE_COLUMNS ", in that order)", path, line, i + 1,
+                     rl_csv_visible(f, shown, sizeof shown), names[i]);
             return -1;
         }
     }
@@ -591,8 +581,9 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
                          "is a few dozen bytes)", path, line, TRACE_LINE_MAX - 2, breaks + 1);
                 goto fail;
             }
-            if (more < 0) {
-                line_failed(why, path, phys + breaks + 1, err, errlen);
+            if (more < 0) { /* the record's lines so far are phys .. phys + breaks - 1,
+                             * each ending in a break inside the quote: this is phys + breaks */
+                line_failed(why, path, phys + breaks, err, errlen);
                 goto fail;
             }
         }

@@ -98,6 +98,23 @@ static void test_trace_csv(void **state)
      * line by the file's own count (4, not 3) */
     expect_trace_error("0,100,10\n1,\"1\n00\",10\n", ":2: field 'prompt_tokens': '1\\x0A00'");
     expect_trace_error("0,100,10\n1,100,\"10\n\"\nx\n", ":4: expected 3 to 5 comma-separated");
+    /* review50: a quote after a field's closing quote opens nothing (rule 5;
+     * rl_csv_split refuses it as text after the closing quote): the record
+     * ends at its line and is refused there; it read on to the file's next
+     * quote, 64 KiB here, and said "a record longer than 65534 bytes" */
+    {
+        char *t = malloc(40000 * 9 + 32);
+        assert_non_null(t);
+        char *w = t + sprintf(t, "0,100,10\n1,\"100\" \",10\n");
+        for (int i = 0; i < 40000; i++)
+            w += sprintf(w, "2,100,10\n");
+        expect_trace_error(t, ":2: column 2: text after the closing quote");
+        free(t);
+    }
+    /* a header cell holding a line break (or any control byte) is shown as
+     * \xHH, as a data cell is, not as a line break in the message */
+    expect_trace_error("arrival_s,\"prompt\ntokens\",output_tokens\n0,100,10\n",
+                       ":1: column 2 of the header: 'prompt\\x0Atokens', expected 'prompt_tokens'");
     /* a record is bounded as a line was (64 KiB): 40000 lines of "a\n" inside a
      * quote opened on line 2 are named by line 2, and the lines read so far
      * said: 65534 bytes hold 1,"1 (4 bytes) and 32765 "a\n" (2 each), lines
