@@ -1150,7 +1150,6 @@ typedef struct {
     double xfer_held; /* disagg prefill replica: KV tokens of prefilled requests held
                          until they reach the decode pool (hold_and_send, release_hold) */
     int busy, is_prefill, static_b;
-    long long evpos;  /* heap index of its pending step end (busy) */
     run_step *run;    /* decode run: the quiet step ends before its pending one (plan_run) */
     int nrun;
     int run_cap;      /* quiet ends planned at most (1..RUN_MAX): halved by a cut, doubled
@@ -1159,7 +1158,6 @@ typedef struct {
     int held;         /* its last step's admission left a request waiting at max_seqs */
     int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
-    int rpos;         /* index in its pool's routing heap (route) */
     int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
     int *joined, njoined, joined_cap; /* sequences with itl_pending */
     int step_active;  /* sequences decoding in this step */
@@ -1202,6 +1200,10 @@ typedef struct {
                              request, always the pool's first ones (route), and
                              their heap by (outstanding, id) */
     long long *rk[2];     /* per pool: the outstanding count of each rh slot's replica */
+    int *rpos;            /* per replica: its index in its pool's routing heap (route) */
+    long long *evpos;     /* per replica: the heap index of its pending step end (busy);
+                             this and rpos beside the heaps, not in the replicas: each sift
+                             writes one per level, and a replica is several cache lines */
     event *ev;
     long long nev;
     int ev_hole; /* ev[0] was popped and not yet refilled (ev_pop, ev_push) */
@@ -1258,7 +1260,7 @@ typedef struct {
  * transfers, then by replica or sequence id: a total order, so events at
  * the same instant never take their order from the heap's history (decode
  * runs, plan_run, push fewer events than steps).  A replica's pending step
- * end keeps its heap index in evpos (cut_run moves it earlier). */
+ * end keeps its heap index in S->evpos (cut_run moves it earlier). */
 static int ev_before(const event *a, const event *b)
 {
     /* one expression, not a branch per key, so that ev_down picks the lesser
@@ -1273,7 +1275,7 @@ static void ev_place(sim *S, long long i, event e)
 {
     S->ev[i] = e;
     if (e.kind == 0)
-        S->r[e.id].evpos = i;
+        S->evpos[e.id] = i;
 }
 
 /* Event e into slot i or above it, by ev_before. */
@@ -1741,7 +1743,7 @@ static void rh_place(sim *S, int pool, int i, int j, long long out)
 {
     S->rh[pool][i] = j;
     S->rk[pool][i] = out;
-    S->r[j].rpos = i;
+    S->rpos[j] = i;
 }
 
 static int pool_of(const sim *S, int j)
@@ -1754,7 +1756,7 @@ static void rh_fix(sim *S, int j)
 {
     int pool = pool_of(S, j), *h = S->rh[pool], n = S->nused[pool];
     long long *k = S->rk[pool], oj = S->r[j].outstanding;
-    int i = S->r[j].rpos;
+    int i = S->rpos[j];
     while (i > 0 && rh_before(oj, j, k[(i - 1) / 2], h[(i - 1) / 2])) {
         rh_place(S, pool, i, h[(i - 1) / 2], k[(i - 1) / 2]);
         i = (i - 1) / 2;
@@ -2434,7 +2436,7 @@ static void cut_run(sim *S, int ri, double t, int after)
     r->nrun = q;
     r->run_cap = r->run_cap > 1 ? r->run_cap / 2 : 1;
     ev_settle(S); /* evpos is a settled heap's index */
-    ev_up(S, r->evpos, (event){r->run[q].end, 0, ri});
+    ev_up(S, S->evpos[ri], (event){r->run[q].end, 0, ri});
 }
 
 /* Put the k-th smallest of v[0..n) at v[k], smaller ones before it
@@ -2611,6 +2613,8 @@ static void sim_free(sim *S)
     free(S->start);
     free(S->rh[0]);
     free(S->rk[0]);
+    free(S->rpos);
+    free(S->evpos);
     free(S->s);
     free(S->ev);
     free(S->plen);
@@ -2712,6 +2716,8 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     S->start = malloc((size_t)S->nr * sizeof *S->start);
     S->rh[0] = malloc((size_t)S->nr * sizeof *S->rh[0]);
     S->rk[0] = malloc((size_t)S->nr * sizeof *S->rk[0]);
+    S->rpos = malloc((size_t)S->nr * sizeof *S->rpos);
+    S->evpos = malloc((size_t)S->nr * sizeof *S->evpos);
     S->ev = malloc((size_t)(n + S->nr) * sizeof *S->ev);
     S->kvcap = c->kv_samples > 0 ? 2 * c->kv_samples : 0;
     out->ttft_s = malloc((size_t)n * sizeof(double));
@@ -2722,7 +2728,7 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     out->kv_t = malloc((size_t)(S->kvcap + 1) * sizeof(double));
     out->kv_frac = malloc((size_t)(S->kvcap + 1) * sizeof(double));
     S->plen = calloc((size_t)S->nprefix + 1, sizeof *S->plen);
-    if (!S->s || !S->r || !S->start || !S->rh[0] || !S->rk[0] || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
+    if (!S->s || !S->r || !S->start || !S->rh[0] || !S->rk[0] || !S->rpos || !S->evpos || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
         !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
         return -1;
     if (S->nprefill > 0) {

@@ -1396,6 +1396,57 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
     return 0;
 }
 
+/* A row's band runs, made ahead of their turn (band_rows): the six times
+ * at each edge and the events they took; run 0: not yet made. */
+typedef struct {
+    double edge[2][6];
+    unsigned long long work;
+    int run;
+} band_run;
+
+/* Row c's band runs into *b: c served at the stated load on its profile
+ * moved to the band's low and high edge (hw: nhw edge profiles per edge,
+ * low first), with the step costs of pool and the requests of draws.
+ * 0, or -1 with err. */
+static int band_row(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
+                    rl_size_draws *draws, const rl_size_candidate *row, band_run *b, char *err,
+                    size_t errlen)
+{
+    b->work = 0;
+    for (int s = 0; s < 2; s++) {
+        rl_size_input at = *in;
+        at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
+        at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
+        at.draws = draws;
+        at.work = &b->work;
+        rl_size_candidate c = *row;
+        if (pool_cost(pool, &at, &c, err, errlen) != 0 || evaluate(&at, &c, 1, 1, 0, err, errlen) != 0)
+            return -1;
+        const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50, c.e2e_p99};
+        memcpy(b->edge[s], t, sizeof t);
+    }
+    b->run = 1;
+    return 0;
+}
+
+/* The band runs of row k and, ahead of their turn, of every later row of
+ * its configuration (same_replica: the same edge step costs), so that
+ * the pool builds each configuration's edge costs once: the rows by rank
+ * interleave configurations, and each rebuilt cost starts cold (its memo
+ * and span terms: the README's search at 200 req/s rebuilt 26 edge costs
+ * for 10 configurations).  A cost is a cache: the times are the same in
+ * any order.  0, or -1 with err. */
+static int band_group(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
+                      rl_size_draws *draws, const rl_size_result *out, int k, band_run *b,
+                      char *err, size_t errlen)
+{
+    for (int j = k; j < out->n; j++)
+        if (!b[j].run && same_replica(&out->c[j], &out->c[k]) &&
+            band_row(in, hw, pool, draws, &out->c[j], &b[j], err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
  * band's low and high edge.  Run only when calibrated, for the rows of the
@@ -1403,7 +1454,11 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
  * rows carry none, tester5 #7: a mixed h100-sxm,tpu-v5e search dropped the
  * h100 rows' bands too); best row first, until the CPU budget is spent
  * (the rest counted in out->unbanded_for_time; *work: the events
- * simulated).  0, or -1 with err. */
+ * simulated).  The rows of one configuration run together (band_group),
+ * and a row's runs count in *work at its turn by rank, so the budget
+ * leaves the same rows unbanded as runs in rank order would (runs made
+ * ahead for a row it leaves out are dropped, their events not counted).
+ * 0, or -1 with err. */
 static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_result *out,
                      char *err, size_t errlen)
 {
@@ -1421,8 +1476,11 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             out->no_band = 1 + i;
     }
     rl_hw *hw = any ? malloc(2 * (size_t)in->nhw * sizeof *hw) : NULL;
-    if (!hw) { /* no band to compute, or no memory for it */
+    band_run *b = any ? calloc((size_t)out->n + 1, sizeof *b) : NULL;
+    if (!hw || !b) { /* no band to compute, or no memory for it */
         free(has);
+        free(hw);
+        free(b);
         if (any)
             RL_FAIL("size: out of memory");
         return 0;
@@ -1452,24 +1510,17 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
                 out->unbanded_for_time += has[out->c[k].hw];
             break;
         }
-        for (int s = 0; s < 2 && rc == 0; s++) {
-            rl_size_input at = *in;
-            at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
-            at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
-            at.draws = &draws;
-            at.work = work;
-            rl_size_candidate c = out->c[k];
-            rc = pool_cost(&pool, &at, &c, err, errlen);
-            if (rc == 0)
-                rc = evaluate(&at, &c, 1, 1, 0, err, errlen);
-            const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50,
-                                 c.e2e_p99};
-            memcpy(out->c[k].edge[s], t, sizeof t);
-            out->c[k].banded = rc == 0;
+        if (!b[k].run)
+            rc = band_group(in, hw, &pool, &draws, out, k, b, err, errlen);
+        if (rc == 0) {
+            *work += b[k].work;
+            memcpy(out->c[k].edge, b[k].edge, sizeof b[k].edge);
+            out->c[k].banded = 1;
         }
     }
     pool_free(&pool);
     draws_free(&draws);
+    free(b);
     free(hw);
     free(has);
     return rc;

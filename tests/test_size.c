@@ -8,6 +8,7 @@
 
 #include <time.h>
 
+#include "e2e.h"
 #include "param.h"
 #include "size.h"
 #include "result.h"
@@ -1070,8 +1071,8 @@ static void test_memory_busiest_kv_stage(void **state)
  * gets W: its plans spend it exactly, the budget is checked before each
  * row's band runs (2 simulations), so the best row alone is banded and
  * the other r.n - 1 are counted unbanded, on every run (a count, not a
- * clock: tester16 F10; run twice).  Without a bound every row is
- * banded. */
+ * clock: tester16 F10; run twice), and the events are W and that row's
+ * band runs alone.  Without a bound every row is banded. */
 static void test_band_runs_within_budget(void **state)
 {
     (void)state;
@@ -1107,6 +1108,23 @@ static void test_band_runs_within_budget(void **state)
         assert_int_equal(banded, 1);
         assert_true(r.c[0].banded); /* the best row */
         assert_int_equal(r.unbanded_for_time, r.n - 1);
+        /* band_rows runs a configuration's rows together, ahead of their
+         * turn: those the bound leaves out count no events, so the
+         * search's are W and the best row's two edge runs (p10, p90),
+         * counted here on their own */
+        unsigned long long edges = 0;
+        for (int s = 0; s < 2; s++) {
+            rl_hw e = h;
+            rl_e2e_band_edge(&e, s ? 2 : 1);
+            rl_size_input at = in;
+            at.hw = &e;
+            at.work = &edges;
+            rl_size_candidate c = r.c[0];
+            if (rl_size_evaluate(&at, &c, 1, 1, err, sizeof err) != 0)
+                fail_msg("%s", err);
+        }
+        assert_true(edges > 0);
+        assert_true(r.events == W + edges);
         rl_size_result_free(&r);
     }
 
