@@ -1108,7 +1108,8 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
         const cJSON *over = cJSON_GetObjectItemCaseSensitive(result, "table_time_share_at");
         char der[96] = "";
         if (p[4] > 0) /* engines.h DERIVED: another dtype's efficiency, not a measurement */
-            snprintf(der, sizeof der, ", %.0f derived from another dtype's table", p[4]);
+            snprintf(der, sizeof der, ", %.0f derived (another dtype's table, or a table "
+                     "time moved beyond it)", p[4]);
         if (p[3] + p[0] + p[4] > 0)
             snprintf(ops, sizeof ops, ": %.0f operator(s) extrapolated beyond the tables' "
                      "measured shapes, %.0f timed by the roofline alone%s%s", p[3], p[0], der,
@@ -3565,6 +3566,11 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
 static cJSON *note_fit(const char *cmd, cJSON *r)
 {
     const cJSON *bad = NULL, *rows = r ? cJSON_GetObjectItem(r, "rows") : NULL, *row;
+    const cJSON *by = r ? cJSON_GetObjectItem(r, "attention_timed_by") : NULL;
+    if (cJSON_IsString(by) && cJSON_IsFalse(cJSON_GetObjectItem(r, "causal")))
+        rl_cli_tell(cmd, "note: --non-causal: the kernel tables time causal attention only; "
+                         "attention is %s (docs/model.md, \"Labels of moved times\")",
+                    by->valuestring);
     if (r && cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
         bad = r;
     cJSON_ArrayForEach(row, rows)

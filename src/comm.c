@@ -177,6 +177,15 @@ typedef struct {
     double scale, shift, floor;
 } link_move;
 
+int rl_comm_link_moved(const rl_hw *h)
+{
+    const rl_hw_figures *f = &h->measured; /* a struct not read from a spec: as measured */
+    if (!(f->ici_bw > 0))
+        return 0;
+    return f->ici_latency != h->ici_latency || f->ici_bw != h->ici_bw ||
+           f->ici_links != h->ici_links || (rl_topology)f->topology != h->topology;
+}
+
 static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double bytes)
 {
     link_move m = {1.0, 0.0, 0.0};
@@ -185,7 +194,7 @@ static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double byt
     double w0 = f->ici_bw > 0 ? f->ici_bw : h->ici_bw;
     long long l0 = f->ici_links > 0 ? f->ici_links : h->ici_links;
     rl_topology t0 = f->ici_links > 0 ? (rl_topology)f->topology : h->topology;
-    if (a0 == h->ici_latency && w0 == h->ici_bw && l0 == h->ici_links && t0 == h->topology)
+    if (!rl_comm_link_moved(h))
         return m;
     terms now = inner_level(h, row->op, 1.0, row->gpus); /* per byte */
     terms was = inner_on(t0, l0, a0, w0, row->op, 1.0, row->gpus);
@@ -214,7 +223,10 @@ static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double byt
 static double moved(const rl_coll_row *row, link_move m, double bytes, rl_provenance *prov)
 {
     double t = rl_coll_time(row, bytes * m.scale, prov);
-    return fmax(t + m.shift, fmin(m.floor, t));
+    double now = fmax(t + m.shift, fmin(m.floor, t));
+    if (prov) /* a what-if link's time is no longer the measured one (ktable.h) */
+        *prov = rl_provenance_moved(*prov, m.scale != 1.0 || m.shift != 0.0 || now != t);
+    return now;
 }
 
 /* Between n domains over the network: ring algorithm, one NIC per chip. */

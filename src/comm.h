@@ -174,6 +174,12 @@ int rl_comm_model_time(const rl_hw *h, rl_collective kind, double bytes, long lo
  * RL_PROV_ROOFLINE (the model, or a modelled network level). */
 rl_provenance rl_comm_provenance(const rl_comm *c);
 
+/* 1 when h's link figures (ici_latency, ici_bw, ici_links, topology)
+ * differ from those its collectives were measured at (rl_hw.measured): its
+ * measured collectives are moved by the link what-if rule, provenance
+ * derived (ktable.h rl_provenance_moved); else 0. */
+int rl_comm_link_moved(const rl_hw *h);
+
 /* Collectives modelled on h though its collectives table measures the same
  * collective on fewer GPUs only, and raised to that measured time (the
  * floor above: measured 0, floor_gpus > 0): each distinct collective,

@@ -453,7 +453,10 @@ double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const d
     if (!(r0 > 0 && r1 > 0) || r1 == r0)
         return t; /* no roofline, or one the change does not move: the time as measured */
     /* the excess over the roofline as measured stays; a kernel measured at
-     * or below its roofline (MoE, reference: no floor) keeps its ratio */
+     * or below its roofline (MoE, reference: no floor) keeps its ratio;
+     * moved to figures nobody measured, no longer a measured time */
+    if (prov)
+        *prov = rl_provenance_moved(*prov, 1);
     return t > r0 ? r1 + (t - r0) : t * (r1 / r0);
 }
 

@@ -21,6 +21,12 @@ const char *rl_provenance_name(rl_provenance p)
     return p < RL_PROV_COUNT ? names[p] : "?";
 }
 
+rl_provenance rl_provenance_moved(rl_provenance lookup, int moved)
+{
+    return moved && (lookup == RL_PROV_MEASURED || lookup == RL_PROV_INTERPOLATED) ? RL_PROV_DERIVED
+                                                                                  : lookup;
+}
+
 int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
 {
     t->logv = NULL;

@@ -129,7 +129,9 @@ typedef enum {
     RL_PROV_INTERPOLATED, /* inside the grid, between nodes (or on a filled node) */
     RL_PROV_EXTRAPOLATED, /* outside the grid on some axis */
     RL_PROV_DERIVED,      /* no table of its dtype: another dtype's measured efficiency
-                             at its shape applied to its roofline (engines.h DERIVED) */
+                             at its shape applied to its roofline (engines.h DERIVED);
+                             or a measured time moved to what no table measured
+                             (rl_provenance_moved) */
     RL_PROV_COUNT
 } rl_provenance;
 
@@ -163,8 +165,20 @@ typedef struct {
  * seconds (> 0), for extrapolation and hole filling. */
 typedef double (*rl_kt_ideal_fn)(const double *x, const void *ctx);
 
-/* "roofline" | "measured" | "interpolated" | "extrapolated". */
+/* "roofline" | "measured" | "interpolated" | "extrapolated" | "derived". */
 const char *rl_provenance_name(rl_provenance p);
+
+/* THE ONE RULE for a label of a time a table lookup gave (provenance
+ * `lookup`) and the caller then `moved` (nonzero) to something no table
+ * measured: a what-if chip's peak or bandwidth (engines.h
+ * rl_engine_time_on), a what-if link (comm.c), the score matrix's traffic
+ * of materialized attention, the pairs beyond causal of --non-causal, or
+ * activations of another width than the tables' (ops.c time_from_table).
+ * A measured or interpolated lookup so moved reads RL_PROV_DERIVED; any
+ * other provenance (roofline, extrapolated, derived), or an unmoved
+ * lookup, stays: a label never claims more than was measured (docs/
+ * model.md, "Labels of moved times"). */
+rl_provenance rl_provenance_moved(rl_provenance lookup, int moved);
 
 /* Allocate the nodes of a table whose naxes, axis_name, len and axis are
  * set: every node starts as a hole (logv NaN, filled 0).  Returns 0, or -1

@@ -228,6 +228,7 @@ static void table(rl_op *op, rl_kclass cls, int span, const double *shape, doubl
     op->kspan = span;
     memcpy(op->kshape, shape, sizeof op->kshape);
     op->kscale = scale;
+    op->kcausal = 1.0;
 }
 
 /* A new op of class `eff`; `segment` ("prefill" | "decode") prefixes the
@@ -548,6 +549,8 @@ static double seg_rows(const segment *s)
 
 /* Query-key pairs per sequence of T new tokens on prefix P and distinct
  * keys the T queries read, with keys capped at W (0 = no window). */
+static void causal_pairs_keys(double T, double P, double W, double *pairs, double *keys);
+
 static void pairs_keys(const builder *x, double T, double P, double W, double *pairs, double *keys)
 {
     double all = P + T;
@@ -556,6 +559,13 @@ static void pairs_keys(const builder *x, double T, double P, double W, double *p
         *pairs = T * *keys;
         return;
     }
+    causal_pairs_keys(T, P, W, pairs, keys);
+}
+
+/* pairs_keys of a causal mask (the one the kernel tables time). */
+static void causal_pairs_keys(double T, double P, double W, double *pairs, double *keys)
+{
+    double all = P + T;
     if (W <= 0 || P + T <= W) {
         *pairs = T * P + T * (T + 1.0) / 2.0;
         *keys = all;
@@ -789,22 +799,40 @@ static void mla_table(builder *x, double seqs, int decode, double len, double sc
  * every part one new token: keys read; prefill: prefix + new tokens),
  * prefill scaled by the segment's query-key pairs over those of causal
  * prompts of that length (a cached prefix or a window does less work). */
+static void attention_table_at(builder *x, const segment *s, double W, rl_op *qk, double seqs,
+                               double tokens, double len, double pairs_all);
+
 static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
 {
-    double N = (double)x->m->heads;
-    double K = (double)x->m->kv_heads, H = (double)x->m->head_dim;
-    double seqs = 0, tokens = 0, len = 0, pairs_all = 0;
+    double seqs = 0, tokens = 0, len = 0, pairs_all = 0, causal_all = 0;
     for (int i = 0; i < s->n; i++) {
         double n = (double)s->part[i].seqs, T = (double)s->part[i].tokens;
-        double P = (double)s->part[i].prefix, pairs, keys;
+        double P = (double)s->part[i].prefix, pairs, keys, cp, ck;
         pairs_keys(x, T, P, W, &pairs, &keys);
+        causal_pairs_keys(T, P, W, &cp, &ck);
         seqs += n;
         tokens += n * T;
         len += n * (T == 1 ? keys : P + T);
         pairs_all += n * pairs;
+        causal_all += n * cp;
     }
     if (seqs <= 0)
         return;
+    attention_table_at(x, s, W, qk, seqs, tokens, len, pairs_all);
+    /* the tables time causal attention only: under --non-causal the pairs
+     * beyond causal are the table's time scaled by pairs (kscale), not
+     * measured (docs/model.md, "Labels of moved times") */
+    if (qk->kclass >= 0 && pairs_all > causal_all && causal_all > 0)
+        qk->kcausal = causal_all / pairs_all;
+}
+
+/* attention_table's lookup of a segment of `seqs` sequences, `tokens` new
+ * tokens and `pairs_all` query-key pairs, at the summed lengths `len`. */
+static void attention_table_at(builder *x, const segment *s, double W, rl_op *qk, double seqs,
+                               double tokens, double len, double pairs_all)
+{
+    double N = (double)x->m->heads;
+    double K = (double)x->m->kv_heads, H = (double)x->m->head_dim;
     len /= seqs;
     double scale = pairs_all / (seqs * len * (len + 1.0) / 2.0);
     if (x->m->attention == RL_ATTN_MLA) {
@@ -1133,6 +1161,45 @@ static double gemm_efficiency(const builder *x, const rl_serving_engine *e, cons
                                         rl_hw_measured_bw(x->h));
 }
 
+/* Op o's weight in its span's split of a table time: its time, or for
+ * materialized attention its fused kernel's (the time scaled by its
+ * roofline without the score matrix's traffic, bw the chips' HBM
+ * bandwidth), so the table's fused time splits as it does fused. */
+static double fused_share(const rl_op *o, double bw)
+{
+    if (!(o->scores > 0))
+        return o->t.time_s;
+    double roof = rl_fmax(o->t.compute_s, o->t.memory_s), sc = o->scores / bw;
+    return roof > 0 ? o->t.time_s * rl_fmax(o->t.compute_s, o->t.memory_s - sc) / roof : 0.0;
+}
+
+/* Activation bytes per element a kernel table of class c, variant v
+ * measured: bf16 (2), fp32 under the fp32 variant (4).  Both engines keep
+ * the hidden states between kernels in the model dtype (bf16) and
+ * quantize an fp8 GEMM's input inside the kernel chain (engines.h
+ * rl_kideal counts bf16 Q and O for attention). */
+static double table_act_bytes(rl_kvariant v)
+{
+    return v == RL_KV_FP32 ? 4.0 : 2.0;
+}
+
+/* The change of op o's roofline when its activations are --act's width
+ * instead of the table's (table_act_bytes): its fused roofline (sc: the
+ * materialized scores' part of memory_s, bw the chips' HBM bandwidth) less
+ * that with the activation bytes at the table's width.  The table's time
+ * is split at its roofline and this moves the roofline part, the excess
+ * kept, as a what-if chip moves it (engines.h rl_engine_time_on: Hockney's
+ * t0 + n / r_inf).  0 at the table's width. */
+static double act_moved(const builder *x, const rl_op *o, int v, double sc, double bw)
+{
+    double tab = v >= 0 ? table_act_bytes((rl_kvariant)v) : x->ab;
+    double act = o->act_read + o->act_write - o->scores;
+    if (tab == x->ab || !(act > 0))
+        return 0.0;
+    double mem = o->t.memory_s - sc, was = mem - act * (1.0 - tab / x->ab) / bw;
+    return rl_fmax(o->t.compute_s, mem) - rl_fmax(o->t.compute_s, was);
+}
+
 /* Time op[i .. i + kspan) from the selected engine's table, when it has
  * one for op i: the table time split in the ratio of their current times,
  * each with the engine's residual band.  Without a table of the run's
@@ -1176,8 +1243,9 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
             return 0;
         prov = RL_PROV_DERIVED;
     }
+    const double bw = (double)x->c->chips * x->h->hbm_bw;
     for (int k = i; k < i + op->kspan; k++)
-        sum += x->o->op[k].t.time_s;
+        sum += fused_share(&x->o->op[k], bw);
     const rl_kresidual *r = &e->resid[c];
     double above[RL_KRESIDUAL_AXES] = {0};
     /* the bands: all four (x->bands), else at one edge of the band (engines.h
@@ -1206,10 +1274,16 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     const double *band = fix ? fix->q : from_gemm ? MOE_FROM_GEMM_BAND : bm->band;
     for (int k = i; k < i + op->kspan; k++) {
         rl_op *o = &x->o->op[k];
-        double roof = rl_fmax(o->t.compute_s, o->t.memory_s);
+        /* the fused kernel's own roofline: the materialized scores' traffic,
+         * which no table measured, is added below (it was in the floor too,
+         * and added again: llama3-8b prefill 8192 read qk 2.589 ms, its
+         * scores' 1.28 ms twice over the fused 0.542 ms) */
+        double sc = o->scores / bw;
+        double roof = rl_fmax(o->t.compute_s, o->t.memory_s - sc);
         double ek = from_gemm && eff_down > 0 && k == i + op->kspan - 1 ? eff_down : eff; /* down */
         o->t.time_s = ek > 0 ? ek * roof
-                             : t * op->kscale * (sum > 0 ? o->t.time_s / sum : 1.0 / op->kspan);
+                             : t * op->kscale *
+                                   (sum > 0 ? fused_share(o, bw) / sum : 1.0 / op->kspan);
         /* the floor (docs/model.md): never below the op's own roofline, the
          * bytes and FLOPs it lists, which the step's roofline terms sum.  A
          * lookup scaled by query-key pairs (a window, a cached prefix: kscale
@@ -1233,10 +1307,19 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
             o->band[q] = rl_fmax(o->band[q], floor_log);
         if (e->edge > 0) /* one edge of the band (engines.h) */
             o->t.time_s *= exp(o->band[e->edge - 1]);
-        /* a table times the fused kernel: materialized scores add their HBM
-         * traffic at the roofline (ops.h), not measured */
-        o->untabled_s = o->scores / ((double)x->c->chips * x->h->hbm_bw);
+        /* what the table timed moved to what it did not (docs/model.md,
+         * "Labels of moved times"): the fused kernel's time, of which
+         * --non-causal's pairs beyond causal are scaled, not measured
+         * (kcausal); the activations' width (act_moved); the materialized
+         * scores' HBM traffic at the roofline (ops.h) */
+        double act = ek > 0 ? 0 : act_moved(x, o, v, sc, bw);
+        double tabled = o->t.time_s * op->kcausal + (act < 0 ? act : 0.0);
+        o->untabled_s = sc + act;
         o->t.time_s += o->untabled_s;
+        o->tabled_s = ek > 0 || !(prov == RL_PROV_MEASURED || prov == RL_PROV_INTERPOLATED)
+                          ? 0.0
+                          : rl_fmax(tabled, 0.0);
+        o->prov = rl_provenance_moved(prov, op->kcausal < 1 || act != 0 || sc > 0);
     }
     return 1;
 }
@@ -1323,8 +1406,7 @@ static void finish(builder *x)
         kv_write += op->layers * op->kv_write;
         step_s += op->layers * op->t.time_s;
         double tabled = op->layers * (op->t.time_s - op->untabled_s);
-        if (op->prov == RL_PROV_MEASURED || op->prov == RL_PROV_INTERPOLATED)
-            table_s += tabled;
+        table_s += op->layers * op->tabled_s; /* what a table measured (time_from_table) */
         for (int q = 0; q < 4 && x->bands; q++)
             band_s[q] += tabled * expm1_again(op->band[q], &seen[q]);
         banded |= op->band[0] != 0 || op->band[3] != 0;

@@ -34,7 +34,8 @@
  *    times the fused attention, materialized attention is that measured
  *    fused time plus the score traffic at the HBM roofline (untabled_s), so
  *    it is never faster than fused; that added time is not table time
- *    (rl_ops.table_s), nothing having measured it (tester4 #4).
+ *    (rl_ops.table_s), nothing having measured it (tester4 #4), and qk,
+ *    softmax and pv read `derived` (ktable.h rl_provenance_moved).
  *  - Softmax costs 5 FLOPs per score (max, subtract, exp, sum, divide);
  *    RMSNorm 4 FLOPs per element; RoPE 3 per rotated element; a residual add 1.
  *  - k_proj / v_proj (MLA: kv_a_proj) write their output into the KV cache
@@ -102,7 +103,18 @@ typedef struct {
     double scores;       /* materialized attention: score-matrix bytes it writes and reads
                             (part of act_read + act_write); 0 when fused */
     double untabled_s;   /* of t.time_s: roofline time added to a table's time (the
-                            materialized scores' HBM traffic, which no table measured) */
+                            materialized scores' HBM traffic, and the roofline change of
+                            activations wider or narrower than the tables' bf16, which
+                            no table measured; negative when narrower) */
+    double tabled_s;     /* of t.time_s: the part a kernel table measured or interpolated
+                            on this chip at this shape and dtypes (table_s sums it): 0
+                            for a roofline, extrapolated or derived op and on a what-if
+                            chip; less than t.time_s where the time was moved beyond the
+                            table (--non-causal's extra pairs, untabled_s; ops.c
+                            time_from_table), the row then `derived` */
+    double kcausal;      /* of the table time (kscale included), the share of the causal
+                            pairs a table measured: 1, or under --non-causal the causal
+                            pairs over all (the rest derived from it, not table time) */
     double band[4];      /* timed by a table whose engine has residuals (engines.h,
                             rl_kresidual): its class's log quantiles p5, p10, p90, p95,
                             widened outside the table's grid (engines.h,
@@ -245,9 +257,10 @@ typedef struct {
     double engine_s;     /* the engine's fixed costs in step_s (per step, sequence, launch;
                             never the prefill dispatch: rl_ops_prefill_dispatch) */
     double comm_s;       /* of step_s: the plan's collectives */
-    double table_s;      /* of step_s: operators (not collectives) timed by a kernel table
-                            at the run's own dtypes, provenance measured or interpolated
-                            (the mode label's share, spec.h rl_run_mode) */
+    double table_s;      /* of step_s: the parts of operators (not collectives) a kernel
+                            table measured or interpolated at the run's own dtypes on
+                            this chip (rl_op.tabled_s: the mode label's share, spec.h
+                            rl_run_mode) */
     /* With kernel-table residuals: step_s moved to each quantile of
      * rl_op.band (p5, p10, p90, p95), every op of a class at its quantile
      * together (a shape's error repeats in every layer, and assuming the

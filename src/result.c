@@ -677,6 +677,10 @@ static void fill_collective(cJSON *o, const char *what, const rl_comm *c, double
                      : c->measured == 1 && c->prov == RL_PROV_INTERPOLATED
                          ? "measured, interpolated (a larger size's time: the table's "
                            "monotone envelope)"
+                     : c->measured == 1 && c->prov == RL_PROV_DERIVED
+                         ? "derived: the collectives table's measured time moved to this "
+                           "chip's changed link figures (the link what-if rule, comm.h; "
+                           "engine_source names them), not measured"
                      : c->measured == 1 && c->prov == RL_PROV_EXTRAPOLATED
                          ? "measured, extrapolated (outside the measured sizes: the "
                            "smallest size's time below, the alpha-beta fit above)"
@@ -1265,10 +1269,19 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
     const rl_serving_engine *e = c->calibrated ? rl_engines_selected(&h->engines) : NULL;
-    if (c->materialized && e && e->tables && m->attention != RL_ATTN_MLA)
-        cJSON_AddStringToObject(o, "attention_timed_by",
-                                "the kernel table's fused attention plus the score matrix's HBM "
-                                "write and reads at the roofline (not measured; not table time)");
+    int tabled = e && e->tables, mat = c->materialized && m->attention != RL_ATTN_MLA;
+    int nc = c->non_causal && c->prefill_seqs > 0; /* the prompt's attention, not decode's */
+    if (tabled && (mat || nc)) /* docs/model.md, "Labels of moved times" */
+        cJSON_AddStringToObject(
+            o, "attention_timed_by",
+            mat && nc ? "the kernel table's fused causal attention, scaled to all query-key pairs "
+                        "(non-causal), plus the score matrix's HBM write and reads at the "
+                        "roofline (both not measured, provenance derived; not table time)"
+            : mat ? "the kernel table's fused attention plus the score matrix's HBM write and "
+                    "reads at the roofline (not measured, provenance derived; not table time)"
+                  : "the kernel table's causal attention, scaled to all query-key pairs "
+                    "(non-causal): the pairs beyond causal not measured, provenance derived; "
+                    "not table time");
     cJSON_AddBoolToObject(o, "causal", !c->non_causal);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "arch.h"
+#include "comm.h"
 #include "efficiency.h"
 #include "memory.h"
 #include "ops.h"
@@ -1206,8 +1207,10 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
          o.prov[RL_PROV_MEASURED], o.prov[RL_PROV_INTERPOLATED], o.prov[RL_PROV_EXTRAPOLATED],
          o.prov[RL_PROV_DERIVED],
          from_gemm ? "the routed experts timed from the dense GEMM table, MoE experts below; "
-                     "any other operator from another dtype's measured efficiency"
-                   : "another dtype's measured efficiency",
+                     "any other operator from another dtype's measured efficiency or a "
+                     "measured time moved to figures nobody measured"
+                   : "another dtype's measured efficiency, or a measured time moved to "
+                     "figures nobody measured",
          o.prov[RL_PROV_ROOFLINE],
          h->efficiency.present && in->calibrated ? " (scaled by the efficiency above)" : "");
     if (from_gemm)
@@ -1236,11 +1239,17 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
         if (h->collectives.present)
-            item(d, "Collectives on %s: measured times, AllReduce from the %s rows and the others "
+            item(d, "Collectives on %s: %s, AllReduce from the %s rows and the others "
                     "from the %s rows (%s; fitted on %s), interpolated between "
                     "measured sizes; group sizes not measured and groups crossing a %lld-chip "
                     "domain use the alpha-beta model.",
-                 h->name, rl_coll_allreduce_impl(&h->collectives), h->collectives.impl,
+                 h->name,
+                 rl_comm_link_moved(h)
+                     ? "derived times (provenance derived), the measured ones moved to its "
+                       "link figures by the link what-if rule (" RL_COMM_WHAT_IF_RULE "), not "
+                       "measured on it"
+                     : "measured times",
+                 rl_coll_allreduce_impl(&h->collectives), h->collectives.impl,
                  h->collectives.source,
                  h->collectives.fitted_on[0] ? h->collectives.fitted_on : "rows not stated",
                  h->domain_chips);

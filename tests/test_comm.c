@@ -231,6 +231,12 @@ static void link_what_if(void **state)
     *h = load_hw("h100-sxm", ov, 2);
     assert_true(rl_hw_what_if_of(h));
     assert_rel(must(h, RL_ALLREDUCE, 98304, 8, 1).time_s, 4.0701e-5, 1e-3);
+    /* moved, no longer measured: derived (ktable.h rl_provenance_moved;
+     * the tester's step --set hw.ici_bw=12.5e9 read `measured` on 17.1 ->
+     * 37.5 us), where the chip's own link reads the table's own */
+    assert_int_equal(must(h, RL_ALLREDUCE, 98304, 8, 1).prov, RL_PROV_DERIVED);
+    assert_int_equal(must(plain, RL_ALLREDUCE, 98304, 8, 1).prov, RL_PROV_MEASURED);
+    assert_true(rl_comm_link_moved(h) && !rl_comm_link_moved(plain));
     ov[1] = (rl_override){"ici_latency", "1e-3"};
     *h = load_hw("h100-sxm", ov, 2);
     assert_rel(must(h, RL_ALLREDUCE, 98304, 8, 1).time_s, 1.016866e-3, 1e-3);

@@ -646,13 +646,114 @@ static void materialized_over_table(void **state)
     assert_int_equal(find(o, "qk")->prov, RL_PROV_INTERPOLATED);
     c.materialized = 1;
     o = build(&m, &h, &c);
-    assert_int_equal(find(o, "qk")->prov, RL_PROV_INTERPOLATED);
+    /* its time is no longer the table's alone: derived (ktable.h
+     * rl_provenance_moved; tester: a measured label on 2.589 ms of which
+     * the table timed 0.542 ms) */
+    assert_int_equal(find(o, "qk")->prov, RL_PROV_DERIVED);
     assert_rel(o->step_s - fused, 32 * 4 * 25600.0 / h.hbm_bw, 1e-9);
     assert_rel(o->table_s, table, 1e-12);
     /* review-c finding 5: the band widens the measured time only, not the
      * scores' roofline traffic, so its widths are fused's (1e-9) */
     for (int q = 0; q < 4; q++)
         assert_rel(o->band_s[q] - o->step_s, width[q], 1e-9);
+}
+
+/* Labels of moved times (docs/model.md; ktable.h rl_provenance_moved),
+ * llama3-8b on h100-sxm (TensorRT-LLM tables), one prompt of T = 8192:
+ * fused, the step is 197.058 ms and table time (table_s) 187.64 ms
+ * (table_time_share 0.952; this build, to 1e-3).
+ *  - Materialized is the fused time plus the score matrix's traffic, B N
+ *    T^2 2 = 32 x 8192^2 x 2 = 4,294,967,296 B a layer written by qk,
+ *    read and written by softmax, read by pv: 4 x that x 32 layers over
+ *    hbm_bw (1e-9), and table_s is fused's (1e-9): the scores are not
+ *    table time, and qk, softmax, pv read derived.  Before: 491.865 ms
+ *    (the scores also in each op's roofline floor: qk 2.589 ms against
+ *    fused 0.542 + 1.282 ms), table_s 318.35 ms (share 0.647), qk
+ *    `measured`.
+ *  - --non-causal doubles the pairs (8192^2 against 8192 x 8193 / 2): the
+ *    tables time causal attention only, so table_s stays the causal run's
+ *    (1e-9) and qk reads derived.  Before: 0.959 of a 232.06 ms step, qk
+ *    `measured`. */
+static void moved_attention_labels(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = prefill_cfg(8192, 0);
+    c.calibrated = 1;
+    const rl_ops *o = build(&m, &h, &c);
+    double fused = o->step_s, table = o->table_s;
+    assert_rel(fused, 0.197058, 1e-3);
+    assert_rel(table, 0.18764, 1e-3);
+    assert_int_equal(find(o, "qk")->prov, RL_PROV_MEASURED);
+    c.materialized = 1;
+    o = build(&m, &h, &c);
+    assert_rel(o->step_s - fused, 32 * 4 * 4294967296.0 / h.hbm_bw, 1e-9);
+    assert_rel(o->table_s, table, 1e-9);
+    assert_int_equal(find(o, "qk")->prov, RL_PROV_DERIVED);
+    assert_int_equal(find(o, "softmax")->prov, RL_PROV_DERIVED);
+    assert_int_equal(find(o, "pv")->prov, RL_PROV_DERIVED);
+    c.materialized = 0;
+    c.non_causal = 1;
+    o = build(&m, &h, &c);
+    assert_true(o->step_s > fused * 1.1);
+    assert_rel(o->table_s, table, 1e-9);
+    assert_int_equal(find(o, "qk")->prov, RL_PROV_DERIVED);
+    assert_int_equal(find(o, "pv")->prov, RL_PROV_DERIVED);
+    assert_int_equal(find(o, "q_proj")->prov, RL_PROV_MEASURED); /* no attention: unmoved */
+}
+
+/* A what-if chip (h100-pcie: h100-sxm's tables at its own 2.0 TB/s and
+ * 7.56e14 FLOP/s, spec.h rl_hw_what_if_of) has no table time: every op a
+ * table timed is moved to figures nobody measured, derived, and table_s
+ * is 0 (before: table_time_share 0.948, rows `measured`, under a header
+ * `estimated`).  llama3-8b decode B = 16 at S = 2048; h100-sxm itself:
+ * q_proj measured, table_s > 0. */
+static void what_if_chip_derived(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-pcie", NULL, 0);
+    rl_ops_config c = decode_cfg(16, 2048);
+    c.calibrated = 1;
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(o->table_s == 0);
+    assert_int_equal(o->prov[RL_PROV_MEASURED] + o->prov[RL_PROV_INTERPOLATED], 0);
+    assert_int_equal(find(o, "q_proj")->prov, RL_PROV_DERIVED);
+    assert_int_equal(find(o, "qk")->prov, RL_PROV_DERIVED);
+    h = load_hw("h100-sxm", NULL, 0);
+    o = build(&m, &h, &c);
+    assert_int_equal(find(o, "q_proj")->prov, RL_PROV_MEASURED);
+    assert_true(o->table_s > 0.9 * o->step_s);
+}
+
+/* --act: the tables measure bf16 activations (ops.c table_act_bytes).  At
+ * another width a tabled op's roofline part moves by the activation bytes
+ * (engines.h rl_engine_time_on's rule), so its time rises with the width
+ * and reads derived; bf16 stays measured.  llama3-8b on h100-sxm, decode
+ * B = 64 at S = 2048: q_proj 14.902 / 14.986 / 15.162 us at fp8 / bf16 /
+ * fp32 (this build, strict order asserted; before: 15.059 / 14.986 /
+ * 14.849 us, falling, all `measured`), the step's table_s never above
+ * bf16's. */
+static void act_width_derived(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = decode_cfg(64, 2048);
+    c.calibrated = 1;
+    static const rl_dtype act[3] = {RL_FP8, RL_BF16, RL_FP32};
+    double q[3], table[3];
+    for (int i = 0; i < 3; i++) {
+        c.act = act[i];
+        const rl_ops *o = build(&m, &h, &c);
+        q[i] = find(o, "q_proj")->t.time_s;
+        table[i] = o->table_s;
+        assert_int_equal(find(o, "q_proj")->prov, i == 1 ? RL_PROV_MEASURED : RL_PROV_DERIVED);
+    }
+    assert_true(q[0] < q[1] && q[1] < q[2]);
+    assert_rel(q[1], 14.986e-6, 1e-3);
+    assert_true(table[0] <= table[1] && table[2] <= table[1]);
 }
 
 /* qk + softmax + pv of a calibrated step (s). */
@@ -1295,6 +1396,9 @@ int main(void)
         cmocka_unit_test(materialized_scores),
         cmocka_unit_test(prefill_prefix_reads_the_kv),
         cmocka_unit_test(materialized_over_table),
+        cmocka_unit_test(moved_attention_labels),
+        cmocka_unit_test(what_if_chip_derived),
+        cmocka_unit_test(act_width_derived),
         cmocka_unit_test(prefill_prefix_monotone),
         cmocka_unit_test(memo_same_times),
         cmocka_unit_test(gqa_replicated_attention),
