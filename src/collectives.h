@@ -20,7 +20,9 @@
  * also nccl-tests' "size": the AllGather's output, the ReduceScatter's
  * input, the AllReduce's array, the AllToAll's total) over `gpus` GPUs
  * takes, inside the measured sizes, the measured time interpolated linearly
- * in log(bytes)-log(seconds) between the two nearest points; below the
+ * in bytes between the two nearest points (the alpha-beta line through
+ * them, (M)'s form, exact inside one algorithm and protocol; log-log until
+ * stop 39, which reads a floor-to-bandwidth knee high); below the
  * smallest measured size, the smallest size's time (the floor: NCCL's
  * small-message times are flat there); above the largest, or for a row
  * without points, the alpha-beta fit (below).  The points are looked up

@@ -279,6 +279,14 @@ static int next_measured(const rl_ktable *t, size_t h, const int *hi, int a, siz
     return c;
 }
 
+/* Whether coordinates c0 and c1 of axis a lie on two sides of its
+ * documented kernel switch (rl_ktable.cut). */
+static int across_cut(const rl_ktable *t, int a, int c0, int c1)
+{
+    double cut = t->cut[a];
+    return cut > 0 && (t->axis[a][c0] <= cut) != (t->axis[a][c1] <= cut);
+}
+
 /* Whether the measured nodes at coordinates c0 < c1 on that line span a
  * kernel switch (ktable.h RL_KT_STEP): their latency ratio exceeds
  * RL_KT_STEP times the larger of their roofline ratio and 1, or falls
@@ -289,6 +297,8 @@ static int steps_across(const rl_ktable *t, size_t h, const int *hi, int a, size
 {
     int i0[RL_KT_AXES], i1[RL_KT_AXES];
     double x0[RL_KT_AXES], x1[RL_KT_AXES];
+    if (across_cut(t, a, c0, c1))
+        return 1;
     memcpy(i0, hi, sizeof i0);
     memcpy(i1, hi, sizeof i1);
     i0[a] = c0;
@@ -351,7 +361,7 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn
     for (int a = t->naxes - 1; a >= 0; a--) {
         int lo = next_measured(t, h, hi, a, stride, hi[a], -1);
         int up = next_measured(t, h, hi, a, stride, hi[a], 1);
-        if (lo >= 0 && up < t->len[a]) {
+        if (lo >= 0 && up < t->len[a] && !across_cut(t, a, lo, up)) {
             const double *la = t->logaxis[a];
             double width = la[up] - la[lo], w = (la[hi[a]] - la[lo]) / width;
             int k = steps_across(t, h, hi, a, stride, lo, up, ideal, ctx);
@@ -370,20 +380,37 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn
     return n[k] > 0;
 }
 
+/* Whether grid coordinates i and j lie on the same side of every
+ * documented kernel switch (rl_ktable.cut). */
+static int same_side(const rl_ktable *t, const int *i, const int *j)
+{
+    for (int a = 0; a < t->naxes; a++)
+        if (across_cut(t, a, i[a], j[a]))
+            return 0;
+    return 1;
+}
+
 /* The hole at h (coordinates hi) from the measured nodes fewest grid steps
- * away, each scaled along the roofline; their mean ln
- * latency. */
+ * away, each scaled along the roofline, those on its side of every
+ * documented switch only where there is one; their mean ln latency. */
 static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_ideal_fn ideal,
                                      const void *ctx)
 {
-    int mi[RL_KT_AXES];
+    int mi[RL_KT_AXES], side = 0;
     double hx[RL_KT_AXES], mx[RL_KT_AXES];
     node_shape(t, hi, hx);
+    for (size_t m = 0; m < t->n && !side; m++)
+        if (is_measured(t, m)) {
+            coords(t, m, mi);
+            side = same_side(t, hi, mi);
+        }
     int best = -1;
     for (size_t m = 0; m < t->n; m++) {
         if (!is_measured(t, m))
             continue;
         coords(t, m, mi);
+        if (side && !same_side(t, hi, mi))
+            continue;
         int s = steps(t, hi, mi);
         best = best < 0 || s < best ? s : best;
     }
@@ -393,7 +420,7 @@ static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_id
         if (!is_measured(t, m))
             continue;
         coords(t, m, mi);
-        if (steps(t, hi, mi) != best)
+        if ((side && !same_side(t, hi, mi)) || steps(t, hi, mi) != best)
             continue;
         node_shape(t, mi, mx);
         sum += t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));

@@ -144,6 +144,10 @@ typedef struct {
     size_t n;                                /* prod(len) nodes */
     double *logv;          /* [n] ln(latency in seconds), last axis fastest */
     unsigned char *filled; /* [n] 1 where the node was filled, not measured */
+    double cut[RL_KT_AXES]; /* a documented kernel switch along the axis: nodes at
+                               or below cut[a] and those above it run different
+                               kernels (0: none); rl_kt_fill_holes never fills
+                               across it (below); not stored in a profile */
     double floor_s;        /* the fastest measured node's latency, exp of its ln
                               (the latency floor, rl_kt_time; 0 without one); NaN
                               until rl_kt_time first needs it, reset by rl_kt_alloc,
@@ -259,10 +263,14 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *    parabola through three steps overshoots (H100 vLLM GEMM bf16 p90
  *    10.5% -> 11.2% with it); the chord stays.  Held back: every class
  *    but GEMM's median fell on H100 (docs/validation.md, stop 34);
+ *    A bracket across a documented switch (t->cut: the engine's dispatch
+ *    says which kernel runs on each side, silicon.c) never counts, nor
+ *    does an outer node across one for the parabola (stop 39);
  *  - otherwise (a hole on the grid's edge on every axis it has neighbours
  *    along) from the measured nodes nearest to it (fewest grid steps): the
  *    geometric mean of their latencies each scaled by ideal(hole) /
- *    ideal(node) (their efficiencies averaged).
+ *    ideal(node) (their efficiencies averaged); only nodes on the hole's
+ *    side of every documented switch, where there is one.
  * The sources are the measured nodes as they stand: fit them first
  * (rl_kt_isotonic), or a spike (b200 vLLM fp8 GEMM: 8.6% of rows more than
  * 1.5x a larger-m row of the same n, k) spreads to its holes; a filled

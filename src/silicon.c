@@ -564,12 +564,28 @@ static int of_table(const row *x, rl_kvariant v, const double *moe)
     return x->var == (int)v && (!moe || !memcmp(x->x + RL_KX_MOE, moe, 4 * sizeof *moe));
 }
 
+/* TensorRT-LLM's decode attention runs its XQA kernel up to 32 query heads
+ * a KV head and its masked multi-head attention kernel (MMHA) above:
+ * supportConfigHMMA and supportConfigQGMMA refuse head_grp_size *
+ * beam_width > 32, and the dispatcher falls back to MMHA
+ * (cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/
+ * decoderXQAImplJIT/kernelUtils.cpp, github.com/NVIDIA/TensorRT-LLM,
+ * Apache-2.0; sm80 and sm90).  The tables measure that step on all five
+ * GPUs, Blackwell's too (64 streams, context 1024, head_dim 128, bf16:
+ * group 32 -> 64 takes 11x on A100, 9.5x on H100, 9.8x on H200, 21x on
+ * B200 and 19x on GB200), so the group axis is cut between 32 and 48 (ktable.h rl_ktable.cut): a hole is never filled across it.  The
+ * XQA path also leaves out plain MHA (group 1) at head_dim <= 128 and
+ * beam 1, measured without a step on Blackwell (B200 64 streams: 13.0 us at
+ * group 1 and 2): not cut. */
+#define TRTLLM_XQA_MAX_GROUP 32.0
+
 /* Build the table of class cls, variant v (MoE: of model shape moe[4])
- * from the fitted rows (held[] = 1 for rows held back).  Returns NULL (no
- * error) when no row fits. */
+ * from the fitted rows (held[] = 1 for rows held back) for `engine` (its
+ * documented kernel switches, above).  Returns NULL (no error) when no
+ * row fits. */
 static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls, rl_kvariant v,
-                        const double *moe, const rl_hw *h, long *configs, long *filled, char *err,
-                        size_t errlen)
+                        const double *moe, const char *engine, const rl_hw *h, long *configs,
+                        long *filled, char *err, size_t errlen)
 {
     int naxes = naxes_of(cls);
     rl_ktable *t = calloc(1, sizeof *t);
@@ -603,6 +619,8 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         free(t);
         return NULL;
     }
+    if (cls == RL_KC_DECODE_ATTN && !strcmp(engine, "trtllm"))
+        t->cut[2] = TRTLLM_XQA_MAX_GROUP; /* the group axis (engines.c CLASS_AXES) */
     /* geometric mean of the configurations on each node */
     int *count = calloc(t->n, sizeof *count);
     for (size_t i = 0; count && i < r->n; i++) {
@@ -687,7 +705,7 @@ static int build_moe(const rows *r, const unsigned char *held, rl_kvariant v, co
             break;
         }
         err[0] = 0;
-        rl_ktable *t = build(r, held, RL_KC_MOE, v, shape, h, &s->configs[RL_KC_MOE][v],
+        rl_ktable *t = build(r, held, RL_KC_MOE, v, shape, s->engine, h, &s->configs[RL_KC_MOE][v],
                              &s->filled[RL_KC_MOE][v], err, errlen);
         if (!t && err[0])
             rc = -1;
@@ -1019,7 +1037,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
         } else if (cls == RL_KC_MOE) {
             rc = build_moe(&r, held, (rl_kvariant)v, h, s, err, errlen);
         } else {
-            rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, h, &s->configs[cls][v],
+            rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, s->engine, h, &s->configs[cls][v],
                                  &s->filled[cls][v], err, errlen);
             if (!t && err[0])
                 rc = -1;

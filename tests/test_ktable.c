@@ -211,6 +211,45 @@ static double ideal_streams(const double *x, const void *ctx)
     return x[0];
 }
 
+/* The grid of the step tests: (streams, group) = {1, 2, 4} x {16, 32, 64}
+ * holding t = 10 us * streams up to group 32 and 100 us * streams at 64;
+ * `cut` on the group axis (0: none). */
+static void make_step_grid(rl_ktable *t, double cut)
+{
+    memset(t, 0, sizeof *t);
+    t->naxes = 2;
+    snprintf(t->axis_name[0], sizeof t->axis_name[0], "streams");
+    snprintf(t->axis_name[1], sizeof t->axis_name[1], "group");
+    t->len[0] = t->len[1] = 3;
+    static const double s[3] = {1, 2, 4}, g[3] = {16, 32, 64};
+    memcpy(t->axis[0], s, sizeof s);
+    memcpy(t->axis[1], g, sizeof g);
+    char err[256];
+    assert_int_equal(rl_kt_alloc(t, err, sizeof err), 0);
+    t->cut[1] = cut;
+    int idx[2];
+    for (idx[0] = 0; idx[0] < 3; idx[0]++)
+        for (idx[1] = 0; idx[1] < 3; idx[1]++)
+            t->logv[rl_kt_index(t, idx)] = log((idx[1] == 2 ? 1e-4 : 1e-5) * s[idx[0]]);
+}
+
+/* make_step_grid(cut), then node `first` a hole: filled to want1 (1e-12);
+ * measured again, node `second` a hole (a hole is never a source): want2. */
+static void two_holes(double cut, const int *first, double want1, const int *second, double want2)
+{
+    rl_ktable t;
+    make_step_grid(&t, cut);
+    size_t f = rl_kt_index(&t, first), g = rl_kt_index(&t, second);
+    t.logv[f] = NAN;
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_streams, NULL), 1);
+    assert_rel(exp(t.logv[f]), want1, 1e-12);
+    t.filled[f] = 0;
+    t.logv[g] = NAN;
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_streams, NULL), 1);
+    assert_rel(exp(t.logv[g]), want2, 1e-12);
+    rl_kt_free(&t);
+}
+
 /* A bracket across a kernel switch is left out of a hole's fill while
  * another bracket is not (ktable.h RL_KT_STEP).  A grid (streams, group) =
  * {1, 2, 4} x {16, 32, 64} holding t = 10 us * streams up to group 32 and
@@ -224,31 +263,25 @@ static double ideal_streams(const double *x, const void *ctx)
 static void test_fill_holes_step(void **state)
 {
     (void)state;
-    rl_ktable t;
-    memset(&t, 0, sizeof t);
-    t.naxes = 2;
-    snprintf(t.axis_name[0], sizeof t.axis_name[0], "streams");
-    snprintf(t.axis_name[1], sizeof t.axis_name[1], "group");
-    t.len[0] = t.len[1] = 3;
-    static const double s[3] = {1, 2, 4}, g[3] = {16, 32, 64};
-    memcpy(t.axis[0], s, sizeof s);
-    memcpy(t.axis[1], g, sizeof g);
-    char err[256];
-    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
-    int idx[2];
-    for (idx[0] = 0; idx[0] < 3; idx[0]++)
-        for (idx[1] = 0; idx[1] < 3; idx[1]++)
-            t.logv[rl_kt_index(&t, idx)] = log((idx[1] == 2 ? 1e-4 : 1e-5) * s[idx[0]]);
-    int mid[2] = {1, 1}, edge[2] = {0, 1};
-    size_t h = rl_kt_index(&t, mid), e = rl_kt_index(&t, edge);
-    t.logv[h] = NAN;
-    assert_int_equal(rl_kt_fill_holes(&t, ideal_streams, NULL), 1);
-    assert_rel(exp(t.logv[h]), 2e-5, 1e-12);
-    t.filled[h] = 0; /* measured again; the edge hole (a hole is never a source) */
-    t.logv[e] = NAN;
-    assert_int_equal(rl_kt_fill_holes(&t, ideal_streams, NULL), 1);
-    assert_rel(exp(t.logv[e]), sqrt(1e-5 * 1e-4), 1e-12);
-    rl_kt_free(&t);
+    const int mid[2] = {1, 1}, edge[2] = {0, 1};
+    two_holes(0, mid, 2e-5, edge, sqrt(1e-5 * 1e-4));
+}
+
+/* A documented kernel switch (rl_ktable.cut; silicon.c: TensorRT-LLM's
+ * XQA decode kernel up to group 32, MMHA above) is never filled across.
+ * test_fill_holes_step's grid, t = 10 us * streams up to group 32 and
+ * 100 us * streams at 64, with the group axis cut at 32.  The edge hole
+ * (1, 32), whose only bracket (group 16..64) spans the cut: from the
+ * nearest measured nodes on its side, (1, 16) and (2, 32), scaled along
+ * the roofline (t ~ streams): 10 us and 20 us / 2, so exactly 10 us, the
+ * law (without the cut the bracket gave sqrt(10 x 100) = 31.6 us).  The
+ * hole (1, 64) above the cut: (2, 64) alone, 200 us / 2 = 100 us (without
+ * it, (1, 32) joined: sqrt(10 x 100) = 31.6 us).  By hand; 1e-12. */
+static void test_fill_holes_cut(void **state)
+{
+    (void)state;
+    const int below[2] = {0, 1}, above[2] = {0, 2};
+    two_holes(32, below, 1e-5, above, 1e-4);
 }
 
 /* A hole between measured nodes follows the line's curvature (ktable.h):
@@ -599,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_fill_holes),
         cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_fill_holes_step),
+        cmocka_unit_test(test_fill_holes_cut),
         cmocka_unit_test(test_fill_holes_curved),
         cmocka_unit_test(test_lua_round_trip),
         cmocka_unit_test(test_isotonic_fit),
