@@ -660,8 +660,9 @@ static void materialized_over_table(void **state)
 
 /* Labels of moved times (docs/model.md; ktable.h rl_provenance_moved),
  * llama3-8b on h100-sxm (TensorRT-LLM tables), one prompt of T = 8192:
- * fused, the step is 197.058 ms and table time (table_s) 187.64 ms
- * (table_time_share 0.952; this build, to 1e-3).
+ * fused, the step is 195.627 ms and table time (table_s) 187.64 ms
+ * (table_time_share 0.959; this build, to 1e-3; 197.058 ms and 0.952
+ * before fixGC fused TensorRT-LLM's residual adds with their norms).
  *  - Materialized is the fused time plus the score matrix's traffic, B N
  *    T^2 2 = 32 x 8192^2 x 2 = 4,294,967,296 B a layer written by qk,
  *    read and written by softmax, read by pv: 4 x that x 32 layers over
@@ -683,7 +684,7 @@ static void moved_attention_labels(void **state)
     c.calibrated = 1;
     const rl_ops *o = build(&m, &h, &c);
     double fused = o->step_s, table = o->table_s;
-    assert_rel(fused, 0.197058, 1e-3);
+    assert_rel(fused, 0.195627, 1e-3);
     assert_rel(table, 0.18764, 1e-3);
     assert_int_equal(find(o, "qk")->prov, RL_PROV_MEASURED);
     c.materialized = 1;
