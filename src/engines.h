@@ -401,8 +401,9 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine);
  *     it picks NCCL the pair runs as the add_norm kernel after it.  The
  *     rule: tp in ar_tp (a bit per log2(tp) - 1: 2, 4, 8), hidden D with
  *     ar_hidden_above < D < ar_hidden_below, the message M D activation
- *     bytes at most ar_workspace[tp > 2], and M below ar_tokens[log2(tp) -
- *     1][D >= 8192] rows (ops.c ar_fused). */
+ *     bytes at most ar_workspace[tp > 2], M below ar_tokens[log2(tp) -
+ *     1][D >= 8192] rows, and the group inside one NVLink domain (tp <=
+ *     the chip's domain_chips; else NCCL: ops.c ar_fused). */
 typedef struct {
     int add_norm;
     int ar_norm;

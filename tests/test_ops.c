@@ -1165,6 +1165,9 @@ static void harness_can_fail(void **state)
  *  - tp 2: one-shot below 1024 rows while the message fits the 16e6-byte
  *    workspace: 976 rows (15,990,784 B) in the AllReduce, 977 (16,007,168
  *    B) not;
+ *  - h100-pcie (NVLink bridges pairs: domain_chips 2), batch 16: tp 2 in
+ *    the AllReduce, tp 4 not, its group not all NVLink-connected
+ *    (allreduceOp.cpp ifFallbackToNCCL: NCCL, the pair one kernel after);
  *  - --ideal (uncalibrated) and tpu-v5e (no engine): apart, each op split
  *    over the chips (formula (1)'s share: attn_norm reads 16 x 8192 x 2 B
  *    in all on tpu-v5e's 16 chips). */
@@ -1211,6 +1214,15 @@ static void residual_norm_fusion(void **state)
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
     c.decode_batch = 977;
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+
+    rl_hw p = load_hw("h100-pcie", NULL, 0);
+    assert_int_equal(rl_engines_select(&p.engines, "trtllm", "test", err, sizeof err), 0);
+    c = decode_cfg(16, 2048);
+    c.chips = c.tp = 2;
+    c.calibrated = 1;
+    assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    c.chips = c.tp = 4;
+    assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_ADD_NORM);
 
     rl_hw t = load_hw("tpu-v5e", NULL, 0);
     c = decode_cfg(16, 2048);
