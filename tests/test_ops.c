@@ -1165,6 +1165,11 @@ static void harness_can_fail(void **state)
  *  - tp 2: one-shot below 1024 rows while the message fits the 16e6-byte
  *    workspace: 976 rows (15,990,784 B) in the AllReduce, 977 (16,007,168
  *    B) not;
+ *  - fp8 weights take RESIDUAL_RMS_NORM_QUANT_FP8's row, which at tp 8
+ *    and D 8192 fuses at 256-511 rows too: batch 300 (300 x 8192 x 2 = 4,915,200
+ *    B, inside the 8e6 workspace) in the AllReduce under fp8, not bf16;
+ *    batch 200 (bit 7: NCCL in both rows) not; fp4 (NVFP4's row, all NCCL
+ *    on Hopper) not at batch 16;
  *  - h100-pcie (NVLink bridges pairs: domain_chips 2), batch 16: tp 2 in
  *    the AllReduce, tp 4 not, its group not all NVLink-connected
  *    (allreduceOp.cpp ifFallbackToNCCL: NCCL, the pair one kernel after);
@@ -1213,6 +1218,19 @@ static void residual_norm_fusion(void **state)
     c.decode_batch = 976;
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
     c.decode_batch = 977;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+
+    c = decode_cfg(300, 2048);
+    c.chips = c.tp = 8;
+    c.calibrated = 1;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    c.prec.weights = RL_FP8;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    c.decode_batch = 200;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    c.decode_batch = 16;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    c.prec.weights = RL_FP4;
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
 
     rl_hw p = load_hw("h100-pcie", NULL, 0);
