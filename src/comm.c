@@ -177,24 +177,38 @@ typedef struct {
     double scale, shift, floor;
 } link_move;
 
-int rl_comm_link_moved(const rl_hw *h)
+/* The link figures h's collectives were measured at: rl_hw.measured's,
+ * each pair falling back to h's own where the spec gave none (latency and
+ * bandwidth with measured_ici_bw, links and topology with
+ * measured_ici_links: a spec may give one pair without the other).
+ * Returns whether they differ from h's. */
+static int link_as_measured(const rl_hw *h, double *a0, double *w0, long long *l0,
+                            rl_topology *t0)
 {
     const rl_hw_figures *f = &h->measured; /* a struct not read from a spec: as measured */
-    if (!(f->ici_bw > 0))
-        return 0;
-    return f->ici_latency != h->ici_latency || f->ici_bw != h->ici_bw ||
-           f->ici_links != h->ici_links || (rl_topology)f->topology != h->topology;
+    *a0 = f->ici_bw > 0 ? f->ici_latency : h->ici_latency;
+    *w0 = f->ici_bw > 0 ? f->ici_bw : h->ici_bw;
+    *l0 = f->ici_links > 0 ? f->ici_links : h->ici_links;
+    *t0 = f->ici_links > 0 ? (rl_topology)f->topology : h->topology;
+    return *a0 != h->ici_latency || *w0 != h->ici_bw || *l0 != h->ici_links ||
+           *t0 != h->topology;
+}
+
+int rl_comm_link_moved(const rl_hw *h)
+{
+    double a0, w0;
+    long long l0;
+    rl_topology t0;
+    return link_as_measured(h, &a0, &w0, &l0, &t0);
 }
 
 static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double bytes)
 {
     link_move m = {1.0, 0.0, 0.0};
-    const rl_hw_figures *f = &h->measured; /* a struct not read from a spec: as measured */
-    double a0 = f->ici_bw > 0 ? f->ici_latency : h->ici_latency;
-    double w0 = f->ici_bw > 0 ? f->ici_bw : h->ici_bw;
-    long long l0 = f->ici_links > 0 ? f->ici_links : h->ici_links;
-    rl_topology t0 = f->ici_links > 0 ? (rl_topology)f->topology : h->topology;
-    if (!rl_comm_link_moved(h))
+    double a0, w0;
+    long long l0;
+    rl_topology t0;
+    if (!link_as_measured(h, &a0, &w0, &l0, &t0))
         return m;
     terms now = inner_level(h, row->op, 1.0, row->gpus); /* per byte */
     terms was = inner_on(t0, l0, a0, w0, row->op, 1.0, row->gpus);

@@ -197,7 +197,12 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine)
  *    16): one- or two-shot below 2048 / 1024 / 128 tokens at tp 2 / 4 / 8
  *    for D in (4096, 8192), below 1024 / 512 / 64 for D in [8192, 16384),
  *    NCCL from there.  Those are the Hopper (and older: "Map all
- *    pre-Blackwell sm versions to 90") figures; Blackwell's table (SM100)
+ *    pre-Blackwell sm versions to 90") figures of fusion RESIDUAL_RMS_NORM,
+ *    the op of bf16 / fp16 layers; an fp8 layer's RESIDUAL_RMS_NORM_QUANT_FP8
+ *    row fuses the same but also at 256-1023 tokens (D in (4096, 8192)) and
+ *    256-511 (D in [8192, 16384)) at tp 8, an NVFP4 layer's never on
+ *    Hopper (modeling_llama.py is_fp8_quant / is_nvfp4 pick the op; the
+ *    workspace bound still applies).  Blackwell's table (SM100)
  *    fuses below 512 tokens at tp 8 and D 8192, where these charge the
  *    add_norm kernel from 64 on. */
 #define SRC_ADD_NORM_VLLM                                                                      \
@@ -214,13 +219,22 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine)
     "as one residualRmsNorm kernel otherwise (thop/allreduceOp.cpp)"
 rl_engine_fusion rl_engine_fusion_of(const char *engine)
 {
-    rl_engine_fusion f = {0, 0, 0, 0, {0, 0}, {{0, 0}, {0, 0}, {0, 0}}, ""};
+    rl_engine_fusion f = {0, 0, 0, 0, {0, 0}, {{{0}}}, ""};
     if (!strcmp(engine, "vllm")) {
         f.add_norm = 1;
         f.source = SRC_ADD_NORM_VLLM;
     } else if (!strcmp(engine, "trtllm")) {
+        /* AllReduceBestStrategyTableSM90's entries 4 (ONESHOT) and 5
+         * (TWOSHOT) at hidden index 5 and 6: RESIDUAL_RMS_NORM rows below
+         * 2048 / 1024 / 128 tokens at tp 2 / 4 / 8 (hidden index 5) and
+         * 1024 / 512 / 64 (index 6); RESIDUAL_RMS_NORM_QUANT_FP8 the same
+         * but at tp 8, where it fuses again at 256-1023 (index 5) and
+         * 256-511 tokens (index 6), NCCL between; QUANT_NVFP4 all NCCL */
         f = (rl_engine_fusion){1, 1, 4096, 16384, {16e6, 8e6},
-                               {{2048, 1024}, {1024, 512}, {128, 64}}, SRC_FUSION_TRTLLM};
+                               {{{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x7f, 0x3f}},
+                                {{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x37f, 0x13f}},
+                                {{0, 0}, {0, 0}, {0, 0}}},
+                               SRC_FUSION_TRTLLM};
     }
     return f;
 }

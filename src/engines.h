@@ -399,18 +399,29 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine);
  *     RESIDUAL_RMS_NORM) while the engine's AUTO strategy picks such a
  *     kernel for the message, and then costs no kernel of its own; where
  *     it picks NCCL the pair runs as the add_norm kernel after it.  The
- *     rule: tp in ar_tp (a bit per log2(tp) - 1: 2, 4, 8), hidden D with
- *     ar_hidden_above < D < ar_hidden_below, the message M D activation
- *     bytes at most ar_workspace[tp > 2], and M below ar_tokens[log2(tp) -
- *     1][D >= 8192] rows (ops.c ar_fused). */
+ *     rule: tp 2 to 15 (the table's rows log2(tp) - 1 = 0, 1, 2,
+ *     truncated), hidden D with ar_hidden_above < D < ar_hidden_below, the
+ *     message M D activation bytes at most ar_workspace[tp > 2], bit
+ *     floor(log2(M)) set in ar_rows[variant][log2(tp) - 1][D >= 8192]
+ *     (variant: the fusion op the weights pick, RL_FUSE_VARIANT_*), and the
+ *     group inside one NVLink domain (tp <= the chip's domain_chips; else
+ *     NCCL: ops.c ar_fused). */
 typedef struct {
     int add_norm;
     int ar_norm;
     double ar_hidden_above, ar_hidden_below;
     double ar_workspace[2]; /* bytes: tp 2, tp 4 and 8 */
-    double ar_tokens[3][2]; /* tp 2, 4, 8 x hidden < 8192, >= 8192: rows below which it fuses */
+    /* the lookup table's one-/two-shot entries: [variant][tp 2, 4, 8][hidden
+     * < 8192, >= 8192], bit k for M rows in [2^k, 2^(k+1)) */
+    unsigned ar_rows[3][3][2];
     const char *source;     /* static; "" when nothing is fused */
 } rl_engine_fusion;
+
+/* rl_engine_fusion.ar_rows's variants: the AllReduceFusionOp
+ * LlamaDecoderLayer picks by the layer's quantization (bf16 / fp16:
+ * RESIDUAL_RMS_NORM; fp8: RESIDUAL_RMS_NORM_QUANT_FP8; fp4 (NVFP4):
+ * RESIDUAL_RMS_NORM_QUANT_NVFP4). */
+enum { RL_FUSE_VARIANT_NONE, RL_FUSE_VARIANT_FP8, RL_FUSE_VARIANT_NVFP4 };
 
 rl_engine_fusion rl_engine_fusion_of(const char *engine);
 

@@ -445,19 +445,29 @@ static void replicated_elementwise(builder *x, const char *name, rl_eff_class ef
  * group of tp chips, of hidden D, M rows of `ab`-byte activations in the
  * message, where TensorRT-LLM's AUTO strategy picks its one- or two-shot
  * kernel (the index arithmetic of selectStrategyLookUpTable: log2(tp) - 1,
- * log2(D) - 7 truncated; engines.c ENGINE_FUSION). */
-static int ar_fused(const rl_engine_fusion *f, const rl_model *m, double tp, double M, double ab)
+ * log2(D) - 7 and log2(M) truncated, the row the fusion op of weights w
+ * picks; engines.c ENGINE_FUSION).  The group must lie in
+ * one NVLink domain of h (tp <= domain_chips): AllreduceOp::
+ * ifFallbackToNCCL sends a group not all NVLink- and P2P-connected to NCCL
+ * whatever the table says (cpp/tensorrt_llm/thop/allreduceOp.cpp; h100-pcie
+ * tp4 spans two bridged pairs), the add and norm then one residualRmsNorm
+ * kernel after it (fallbackRunSubsequentOps). */
+static int ar_fused(const rl_engine_fusion *f, const rl_model *m, const rl_hw *h, double tp,
+                    double M, double ab, rl_dtype w)
 {
     double D = (double)m->d_model;
     if (!f->ar_norm || tp < 2 || m->experts > 0 || m->attention == RL_ATTN_MLA ||
-        D <= f->ar_hidden_above || D >= f->ar_hidden_below)
+        D <= f->ar_hidden_above || D >= f->ar_hidden_below ||
+        (h->domain_chips > 0 && tp > (double)h->domain_chips))
         return 0;
     double ti = floor(log2(tp) - 1.0);
     if (ti > 2)
         return 0; /* tp 16 and beyond: outside the table, NCCL_SYMMETRIC */
-    if (M * D * ab > f->ar_workspace[tp > 2])
-        return 0;
-    return M < f->ar_tokens[(int)ti][D >= 8192];
+    if (M * D * ab > f->ar_workspace[tp > 2] || M < 1 || M >= 32768)
+        return 0; /* rows index log2(M): 0 to 14, NCCL_SYMMETRIC past the table */
+    int var = w == RL_FP8 ? RL_FUSE_VARIANT_FP8 : w == RL_FP4 ? RL_FUSE_VARIANT_NVFP4
+                                                              : RL_FUSE_VARIANT_NONE;
+    return (int)(f->ar_rows[var][(int)ti][D >= 8192] >> (int)floor(log2(M)) & 1u);
 }
 
 /* How a residual add and the RMSNorm after it are run in this build
@@ -471,7 +481,7 @@ static int norm_fusion(const builder *x)
         return RL_FUSE_NONE;
     rl_engine_fusion f = rl_engine_fusion_of(e->name);
     double group = (double)x->c->chips / x->wrep;
-    if (x->c->tp > 1 && !x->c->attn_replicated && ar_fused(&f, x->m, group, x->M, x->ab))
+    if (x->c->tp > 1 && !x->c->attn_replicated && ar_fused(&f, x->m, x->h, group, x->M, x->ab, x->c->prec.weights))
         return RL_FUSE_ALLREDUCE;
     return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
 }

@@ -238,6 +238,20 @@ static void link_what_if(void **state)
     assert_int_equal(must(h, RL_ALLREDUCE, 98304, 8, 1).prov, RL_PROV_DERIVED);
     assert_int_equal(must(plain, RL_ALLREDUCE, 98304, 8, 1).prov, RL_PROV_MEASURED);
     assert_true(rl_comm_link_moved(h) && !rl_comm_link_moved(plain));
+    /* a spec giving measured_ici_bw and latency at the chip's own but no
+     * measured_ici_links: the links and topology fall back to the chip's,
+     * as link_what_if reads them, so nothing moved (review51: the
+     * figures' zero links and first topology read "moved", and size
+     * --report called the measured collectives derived) */
+    rl_hw_figures keep = plain->measured;
+    plain->measured.ici_bw = plain->ici_bw;
+    plain->measured.ici_latency = plain->ici_latency;
+    plain->measured.ici_links = 0;
+    plain->measured.topology = plain->topology == RL_TOPO_SWITCH ? RL_TOPO_RING : RL_TOPO_SWITCH;
+    assert_false(rl_comm_link_moved(plain));
+    plain->measured.ici_links = plain->ici_links + 1; /* now they did */
+    assert_true(rl_comm_link_moved(plain));
+    plain->measured = keep;
     ov[1] = (rl_override){"ici_latency", "1e-3"};
     *h = load_hw("h100-sxm", ov, 2);
     assert_rel(must(h, RL_ALLREDUCE, 98304, 8, 1).time_s, 1.01684e-3, 1e-3);

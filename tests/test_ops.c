@@ -660,9 +660,9 @@ static void materialized_over_table(void **state)
 
 /* Labels of moved times (docs/model.md; ktable.h rl_provenance_moved),
  * llama3-8b on h100-sxm (TensorRT-LLM tables), one prompt of T = 8192:
- * fused, the step is 195.627 ms (197.058 before fixGC's fused residual
- * add + RMSNorm, engines.c ENGINE_FUSION) and table time (table_s) 187.64
- * ms (table_time_share 0.959; this build, to 1e-3).
+ * fused, the step is 195.627 ms and table time (table_s) 187.64 ms
+ * (table_time_share 0.959; this build, to 1e-3; 197.058 ms and 0.952
+ * before fixGC fused TensorRT-LLM's residual adds with their norms).
  *  - Materialized is the fused time plus the score matrix's traffic, B N
  *    T^2 2 = 32 x 8192^2 x 2 = 4,294,967,296 B a layer written by qk,
  *    read and written by softmax, read by pv: 4 x that x 32 layers over
@@ -1165,6 +1165,14 @@ static void harness_can_fail(void **state)
  *  - tp 2: one-shot below 1024 rows while the message fits the 16e6-byte
  *    workspace: 976 rows (15,990,784 B) in the AllReduce, 977 (16,007,168
  *    B) not;
+ *  - fp8 weights take RESIDUAL_RMS_NORM_QUANT_FP8's row, which at tp 8
+ *    and D 8192 fuses at 256-511 rows too: batch 300 (300 x 8192 x 2 = 4,915,200
+ *    B, inside the 8e6 workspace) in the AllReduce under fp8, not bf16;
+ *    batch 200 (bit 7: NCCL in both rows) not; fp4 (NVFP4's row, all NCCL
+ *    on Hopper) not at batch 16;
+ *  - h100-pcie (NVLink bridges pairs: domain_chips 2), batch 16: tp 2 in
+ *    the AllReduce, tp 4 not, its group not all NVLink-connected
+ *    (allreduceOp.cpp ifFallbackToNCCL: NCCL, the pair one kernel after);
  *  - --ideal (uncalibrated) and tpu-v5e (no engine): apart, each op split
  *    over the chips (formula (1)'s share: attn_norm reads 16 x 8192 x 2 B
  *    in all on tpu-v5e's 16 chips). */
@@ -1211,6 +1219,28 @@ static void residual_norm_fusion(void **state)
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
     c.decode_batch = 977;
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+
+    c = decode_cfg(300, 2048);
+    c.chips = c.tp = 8;
+    c.calibrated = 1;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    c.prec.weights = RL_FP8;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    c.decode_batch = 200;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    c.decode_batch = 16;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    c.prec.weights = RL_FP4;
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+
+    rl_hw p = load_hw("h100-pcie", NULL, 0);
+    assert_int_equal(rl_engines_select(&p.engines, "trtllm", "test", err, sizeof err), 0);
+    c = decode_cfg(16, 2048);
+    c.chips = c.tp = 2;
+    c.calibrated = 1;
+    assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    c.chips = c.tp = 4;
+    assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_ADD_NORM);
 
     rl_hw t = load_hw("tpu-v5e", NULL, 0);
     c = decode_cfg(16, 2048);
