@@ -637,6 +637,41 @@ double rl_moe_gemm_ln(const rl_moe_gemm_fix *f, double me)
     return f->ln[f->n - 1];
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int rl_moe_gemm_borrow(const rl_moe_gemm_fix *const *d, const char *const *engine,
+                       const char *const *name, int nd, const char *target, rl_moe_gemm_fix *out)
+{
+    int same = 0, used = 0;
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < nd; i++)
+        same += d[i]->n > 0 && !strcmp(engine[i], target);
+    double top = 0, v[64];
+    for (int i = 0; i < nd; i++)
+        if (d[i]->n > 0 && (!same || !strcmp(engine[i], target)) && used < 64) {
+            top = fmax(top, d[i]->me[d[i]->n - 1]);
+            size_t len = strlen(out->from);
+            snprintf(out->from + len, sizeof out->from - len, "%s%s", len ? ", " : "", name[i]);
+            used++;
+        }
+    for (int k = 0; used > 0 && k < RL_MOE_GEMM_NODES && pow(4.0, k) <= top; k++) {
+        int m = 0;
+        for (int i = 0; i < nd && m < 64; i++)
+            if (d[i]->n > 0 && (!same || !strcmp(engine[i], target)))
+                v[m++] = rl_moe_gemm_ln(d[i], pow(4.0, k));
+        qsort(v, (size_t)m, sizeof v[0], cmp_double);
+        out->me[out->n] = pow(4.0, k);
+        out->ln[out->n++] = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    }
+    if (out->n == 0)
+        out->from[0] = '\0';
+    return out->n ? used : 0;
+}
+
 /* The list on top of L (1 to max numbers in [lo, hi], integers when
  * whole) into out[]; its length, or -1 when it is not one. */
 static int read_list(lua_State *L, double *out, int max, double lo, double hi, int whole)
@@ -679,6 +714,10 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
             ok = (nln = read_list(L, x->ln, RL_MOE_GEMM_NODES, -5, 5, 0)) > 0;
         else if (!strcmp(k, "held_out"))
             ok = (nh = read_list(L, held, RL_MOE_GEMM_NODES, 0, 10, 0)) == 4;
+        else if (!strcmp(k, "borrowed_from")) /* engines.h: a borrowed correction */
+            ok = lua_type(L, -1) == LUA_TSTRING && lua_rawlen(L, -1) > 0 &&
+                 lua_rawlen(L, -1) < sizeof x->from &&
+                 snprintf(x->from, sizeof x->from, "%s", lua_tostring(L, -1)) > 0;
         else if (!strcmp(k, "fitted_rows") || !strcmp(k, "fitted_shapes")) {
             ok = isnum && v >= 1 && v <= 1e12 && v == floor(v);
             *(!strcmp(k, "fitted_rows") ? &x->rows : &x->shapes) = ok ? (long)v : 0;
@@ -694,7 +733,10 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
             lua_pop(L, 1);
             RL_FAIL("%s: field '%s.%.60s': %s", origin, f, k,
                     ok < 0 ? "unknown key (rows_per_expert, ln_ratio, p5, p10, p90, p95, "
-                             "fitted_rows, fitted_shapes, held_out)"
+                             "fitted_rows, fitted_shapes, borrowed_from, held_out)"
+                    : !strcmp(k, "borrowed_from")
+                        ? "expected a non-empty string under 200 characters (the profiles it "
+                          "was borrowed from)"
                     : !strcmp(k, "rows_per_expert") ? "expected 1 to 8 counts in [1, 1e9]"
                     : !strcmp(k, "ln_ratio")        ? "expected 1 to 8 log ratios in [-5, 5]"
                     : !strcmp(k, "held_out") ? "expected 4 numbers in [0, 10] (median, p90 |ln| "
@@ -714,10 +756,13 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
     int sorted = nme > 0;
     for (int i = 1; i < nme; i++)
         sorted &= x->me[i] > x->me[i - 1];
-    if (!sorted || nln != nme || x->rows < 1 || x->shapes < 1 ||
+    /* fitted_rows and fitted_shapes, or borrowed_from: one or the other */
+    int counted = x->rows >= 1 && x->shapes >= 1, borrowed = x->from[0] != '\0';
+    if (!sorted || nln != nme || counted == borrowed ||
         !(x->q[0] <= x->q[1] && x->q[1] <= x->q[2] && x->q[2] <= x->q[3]))
         RL_FAIL("%s: field '%s': expected rows_per_expert ascending, as many ln_ratio values, "
-                "fitted_rows and fitted_shapes >= 1, and p5 <= p10 <= p90 <= p95", origin, f);
+                "fitted_rows and fitted_shapes >= 1 or else borrowed_from (not both), and "
+                "p5 <= p10 <= p90 <= p95", origin, f);
     for (int i = 0; i < 4; i++)
         x->held_out[i] = held[i];
     x->n = nme;
@@ -736,9 +781,8 @@ static int table_variant(const char *origin, const char *f, const char *vname, c
     return v;
 }
 
-/* tables.moe_from_gemm = { VARIANT = {...}, ... } on top of the stack into t. */
-static int read_moe_gemm(lua_State *L, const char *origin, const char *field,
-                         rl_engine_tables *t, char *err, size_t errlen)
+int rl_moe_gemm_read(lua_State *L, const char *origin, const char *field, rl_engine_tables *t,
+                     char *err, size_t errlen)
 {
     if (!lua_istable(L, -1))
         RL_FAIL("%s: field '%s.moe_from_gemm': expected a table of dtype variants, got %s", origin,
@@ -783,7 +827,7 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
     while (lua_next(L, -2) != 0) {
         const char *cname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
         if (!strcmp(cname, "moe_from_gemm")) { /* the MoE-from-GEMM bias (engines.h) */
-            if (read_moe_gemm(L, origin, field, t, err, errlen) != 0) {
+            if (rl_moe_gemm_read(L, origin, field, t, err, errlen) != 0) {
                 lua_pop(L, 2);
                 return -1;
             }

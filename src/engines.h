@@ -301,7 +301,16 @@ typedef struct {
  * |ln| of that hold-out, uncorrected and corrected.  Written into the
  * profile's tables as moe_from_gemm = { VARIANT = { rows_per_expert = {...},
  * ln_ratio = {...}, p5, p10, p90, p95, fitted_rows, fitted_shapes,
- * held_out = { before median, before p90, after median, after p90 } } }. */
+ * held_out = { before median, before p90, after median, after p90 } } }.
+ *
+ * A GEMM variant fitted on none of the engine's own MoE rows (B200 and
+ * GB200 TensorRT-LLM, whose MoE rows are all w4a8_mxfp4_mxfp8; H100 and H200
+ * TensorRT-LLM bf16, which their MoE file does not measure) borrows the
+ * correction (rl_moe_gemm_borrow, stop 39): `from` names the profiles it
+ * came from, rows and shapes are 0 (none of its own), and its band q and
+ * held_out are those of the leave-one-profile-out check (tools/moegemmcheck.py
+ * --borrow; silicon.c MOE_GEMM_BORROWED), written as borrowed_from = "..."
+ * in place of fitted_rows and fitted_shapes. */
 #define RL_MOE_GEMM_NODES 8
 #define RL_MOE_GEMM_MIN_ROWS 5
 typedef struct {
@@ -311,7 +320,19 @@ typedef struct {
     double q[4];                  /* p5, p10, p90, p95 of the held-out ln(measured / corrected) */
     long rows, shapes;            /* fitted on */
     double held_out[4];           /* median, p90 |ln| uncorrected; median, p90 corrected */
+    char from[200];               /* borrowed: the donors ("h100-sxm trtllm, ..."); "": own fit */
 } rl_moe_gemm_fix;
+
+/* A borrowed correction (above) for engine `engine`'s GEMM variant: of the
+ * nd donors d[i] (other profiles' own fits of that variant, engine[i] and
+ * name[i] theirs), those of the same engine if any, else all; at each node
+ * 4^i (i = 0..7) up to the donors' last, the median of their values there
+ * (rl_moe_gemm_ln: flat beyond a donor's end nodes; of an even count the
+ * mean of the middle two).  Sets out's nodes and from; q, held_out, rows
+ * and shapes are the caller's.  The number of donors used (0: none, out
+ * has no node). */
+int rl_moe_gemm_borrow(const rl_moe_gemm_fix *const *d, const char *const *engine,
+                       const char *const *name, int nd, const char *target, rl_moe_gemm_fix *out);
 
 /* The correction of f at m_e rows per touched expert (ln units; 0 when f
  * has no node). */
@@ -325,6 +346,11 @@ typedef struct {
     rl_moe_tables moe[RL_KV_COUNT];
     rl_moe_gemm_fix moe_gemm[RL_KV_COUNT];
 } rl_engine_tables;
+
+/* tables.moe_from_gemm = { VARIANT = {...}, ... } on top of L (field
+ * `field` of origin) into t->moe_gemm; 0, or -1 with err. */
+int rl_moe_gemm_read(lua_State *L, const char *origin, const char *field, rl_engine_tables *t,
+                     char *err, size_t errlen);
 
 /* The table of class c, variant v for shape x[RL_KSHAPE] (MoE: the one of
  * the model shape x[RL_KX_MOE..], which must equal a measured shape), or

@@ -1965,7 +1965,7 @@ int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_eng
      * are memory- (v) or compute-bound (vc) */
     int v = rl_ops_moe_gemm_variant(e, p, 0), vc = rl_ops_moe_gemm_variant(e, p, 1);
     const rl_moe_gemm_fix *f = v >= 0 && e->tables ? &e->tables->moe_gemm[v] : NULL;
-    char bias[256], from[384] = "", own[128], wv[80], wvc[80];
+    char bias[640], from[384] = "", own[128], wv[80], wvc[80];
     int vo = rl_kvariant_gemm(p->weights, p->compute);
     /* the run's own table, or, where no key maps its weights x compute
      * (mxfp4 or fp4 weights over bf16 compute: engines.h DTYPE_MAP), the
@@ -1993,10 +1993,17 @@ int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_eng
             lo = fmin(lo, f->ln[i]);
             hi = fmax(hi, f->ln[i]);
         }
-        snprintf(bias, sizeof bias, "then x%.2f to x%.2f by rows per expert, the measured MoE "
-                 "kernels' median over the GEMM-timed ones (%ld rows of %ld model shapes); "
-                 "band p10-p90 x%.2f to x%.2f of that", exp(lo), exp(hi), f->rows, f->shapes,
-                 exp(f->q[1]), exp(f->q[2]));
+        if (f->from[0]) /* borrowed (engines.h): says whose, and how that was checked */
+            snprintf(bias, sizeof bias, "then x%.2f to x%.2f by rows per expert, borrowed: the "
+                     "median of the corrections fitted on %s, none of this engine's own MoE rows "
+                     "fitting one; band p10-p90 x%.2f to x%.2f of that, as each fitted profile's "
+                     "rows read with its correction borrowed from the others", exp(lo), exp(hi),
+                     f->from, exp(f->q[1]), exp(f->q[2]));
+        else
+            snprintf(bias, sizeof bias, "then x%.2f to x%.2f by rows per expert, the measured MoE "
+                     "kernels' median over the GEMM-timed ones (%ld rows of %ld model shapes); "
+                     "band p10-p90 x%.2f to x%.2f of that", exp(lo), exp(hi), f->rows, f->shapes,
+                     exp(f->q[1]), exp(f->q[2]));
     } else {
         snprintf(bias, sizeof bias, "measured MoE kernels run a median 1.45x slower than that, "
                  "so its band reaches x5.7 above");

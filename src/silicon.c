@@ -16,6 +16,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <zlib.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@
 #include "ops.h"
 #include "plot.h"
 #include "report.h"
+#include "spec.h"
 #include "stats.h"
 
 #define MAX_FIELDS 32
@@ -892,10 +894,12 @@ static void mg_fit(const mg_row *r, size_t n, int skip, rl_moe_gemm_fix *f, doub
  * its floor), for each GEMM variant s has a table of: bfloat16 from the
  * bfloat16 rows, fp8 from the fp8 and fp8_block ones (the MoE variants an
  * fp8 x fp8 run reads; ops.c times their experts from the fp8 GEMM table).
+ * With holdout 0 and RL_MOE_GEMM_ROWS set, each row is appended to that
+ * file as variant,m_e,ln,shape index (tools/moegemmcheck.py --borrow).
  * The model of a row: its experts and top-k, gated experts (SwiGLU: every
  * MoE model the tables measure, Mixtral, DeepSeek, Qwen, gpt-oss, is).
  * 0, or -1 out of memory. */
-static int fit_moe_gemm(const rows *r, const rl_hw *h, rl_silicon *s)
+static int fit_moe_gemm(const rows *r, const rl_hw *h, int holdout, rl_silicon *s)
 {
     static const int VG[2] = {RL_KV_BF16, RL_KV_FP8};
     mg_row *v = malloc((r->n + 1) * sizeof *v);
@@ -934,6 +938,16 @@ static int fit_moe_gemm(const rows *r, const rl_hw *h, rl_silicon *s)
             if (t > 0 && isfinite(t))
                 v[n++] = (mg_row){me, log(x->lat_s / t), sid};
         }
+        /* the rows themselves, for tools/moegemmcheck.py --borrow (the
+         * leave-one-profile-out check of a borrowed correction), of the
+         * import whose GEMM tables hold every row (holdout 0) */
+        const char *dump = holdout ? NULL : getenv("RL_MOE_GEMM_ROWS");
+        FILE *df = dump && *dump ? fopen(dump, "a") : NULL;
+        for (size_t j = 0; df && j < n; j++)
+            fprintf(df, "%s,%.9g,%.9g,%d\n", rl_kvariant_name((rl_kvariant)vg), v[j].me, v[j].ln,
+                    v[j].shape);
+        if (df)
+            fclose(df);
         rl_moe_gemm_fix *f = &s->tables->moe_gemm[vg];
         /* the hold-out: each shape's rows against the others' correction */
         size_t nh = 0;
@@ -969,6 +983,117 @@ static int fit_moe_gemm(const rows *r, const rl_hw *h, rl_silicon *s)
     return rc;
 }
 
+/* The band of a borrowed MoE-from-GEMM correction (engines.h
+ * rl_moe_gemm_fix, borrowed_from), per GEMM variant: p5, p10, p90, p95 of
+ * ln(measured / borrowed-corrected) of each engine's own MoE rows with the
+ * correction borrowed, by borrow_moe_gemm's rule, from the other profiles'
+ * fits (leave one profile out: 6 bf16 fits, 28,040 rows; 6 fp8 fits, 43,936
+ * rows), then held_out: the median and p90 |ln| of those rows uncorrected,
+ * then borrowed-corrected.  tools/moegemmcheck.py --borrow on the 12 fits of
+ * 2026-12-05 (docs/validation.md, "MoE correction borrowed"). */
+static const double MOE_GEMM_BORROWED[2][8] = {
+    {-0.526, -0.411, 1.037, 1.408, 0.474, 1.551, 0.318, 1.037}, /* bfloat16 */
+    {-1.266, -1.064, 1.287, 1.499, 0.598, 1.714, 0.673, 1.403}, /* fp8 */
+};
+
+/* Each GEMM variant v of s that has a GEMM table and whose MoE rows (a MoE
+ * file was read) fitted no correction borrows one (engines.h
+ * rl_moe_gemm_borrow) from the own fits of the engine profiles in the first
+ * data folder holding hw_profiles/engines (spec.h rl_data_dirs), all but
+ * h's own for this engine; its band MOE_GEMM_BORROWED.  A profile there
+ * that does not load is an error (its file, field and reason). */
+static int borrow_moe_gemm(rl_silicon *s, const rl_hw *h, char *err, size_t errlen)
+{
+    static const int VG[2] = {RL_KV_BF16, RL_KV_FP8};
+    int want = 0;
+    for (int g = 0; g < 2; g++)
+        want |= s->pool[RL_KC_MOE] >= 0 && rl_engine_has(s->tables, RL_KC_GEMM, VG[g]) &&
+                s->tables->moe_gemm[VG[g]].n == 0;
+    char dirs[3][1024], path[1400];
+    int nd = want ? rl_data_dirs(dirs) : 0, k = 0;
+    struct dirent **de = NULL; /* by name: the donors named in a fixed order */
+    int nde = -1;
+    while (k < nd && nde < 0) {
+        snprintf(path, sizeof path, "%s/hw_profiles/engines", dirs[k++]);
+        nde = scandir(path, &de, NULL, alphasort);
+    }
+    if (nde < 0)
+        return 0;
+    enum { MAXD = 64 };
+    rl_engine_tables *got = calloc(MAXD, sizeof *got);
+    char (*eng)[32] = calloc(MAXD, sizeof *eng), (*name)[96] = calloc(MAXD, sizeof *name);
+    int n = 0, rc = got && eng && name ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "%s: out of memory", path);
+    for (int j = 0; rc == 0 && n < MAXD && j < nde; j++) {
+        size_t len = strlen(de[j]->d_name);
+        if (len < 5 || strcmp(de[j]->d_name + len - 4, ".lua"))
+            continue;
+        char file[1700];
+        snprintf(file, sizeof file, "%s/%s", path, de[j]->d_name);
+        lua_State *L = luaL_newstate(); /* no libraries: a profile is a table */
+        if (!L || luaL_loadfile(L, file) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK) {
+            snprintf(err, errlen, "%s: %s (read for the MoE-from-GEMM correction it may lend)",
+                     file, L ? lua_tostring(L, -1) : "out of memory");
+            rc = -1;
+        } else if (lua_istable(L, -1) && lua_getfield(L, -1, "engines") == LUA_TTABLE) {
+            lua_getfield(L, -2, "base");
+            char base[64];
+            snprintf(base, sizeof base, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1) : "?");
+            lua_pop(L, 1);
+            lua_pushnil(L);
+            while (rc == 0 && n < MAXD && lua_next(L, -2) != 0) {
+                const char *e = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+                int other = lua_istable(L, -1) && strcmp(e, "default") &&
+                            !(!strcmp(base, h->name) && !strcmp(e, s->engine));
+                if (other && lua_getfield(L, -1, "tables") != LUA_TTABLE)
+                    lua_pop(L, 1);
+                else if (other) {
+                    if (lua_getfield(L, -1, "moe_from_gemm") == LUA_TTABLE) {
+                        char field[128];
+                        snprintf(field, sizeof field, "engines.%.40s.tables", e);
+                        if (rl_moe_gemm_read(L, file, field, &got[n], err, errlen) != 0) {
+                            rc = -1; /* the stack as it failed: L is closed below */
+                            break;
+                        }
+                        snprintf(eng[n], sizeof eng[n], "%s", e);
+                        snprintf(name[n++], sizeof name[0], "%.60s %.30s", base, e);
+                    }
+                    lua_pop(L, 2); /* moe_from_gemm and tables */
+                }
+                lua_pop(L, 1);
+            }
+        }
+        if (L)
+            lua_close(L);
+    }
+    for (int j = 0; j < nde; j++)
+        free(de[j]);
+    free(de);
+    for (int g = 0; g < 2 && rc == 0; g++) {
+        int v = VG[g], m = 0;
+        rl_moe_gemm_fix *f = &s->tables->moe_gemm[v];
+        const rl_moe_gemm_fix *d[MAXD];
+        const char *de[MAXD], *dn[MAXD];
+        if (s->pool[RL_KC_MOE] < 0 || !rl_engine_has(s->tables, RL_KC_GEMM, v) || f->n > 0)
+            continue;
+        for (int i = 0; i < n; i++)
+            if (got[i].moe_gemm[v].n > 0 && !got[i].moe_gemm[v].from[0]) { /* own fits only */
+                d[m] = &got[i].moe_gemm[v];
+                de[m] = eng[i];
+                dn[m++] = name[i];
+            }
+        if (rl_moe_gemm_borrow(d, de, dn, m, s->engine, f) > 0) {
+            memcpy(f->q, MOE_GEMM_BORROWED[g], sizeof f->q);
+            memcpy(f->held_out, MOE_GEMM_BORROWED[g] + 4, sizeof f->held_out);
+        }
+    }
+    free(got);
+    free(eng);
+    free(name);
+    return rc;
+}
+
 static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int holdout, int edge,
                         const rl_moe_keep *keep, rl_silicon *s, char *err, size_t errlen)
 {
@@ -977,7 +1102,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     if (rc == 0)
         rc = group(path, &r, err, errlen);
     /* the MoE-from-GEMM bias, on every model shape (before the shapes kept) */
-    if (rc == 0 && cls == RL_KC_MOE && edge < 0 && fit_moe_gemm(&r, h, s) != 0) {
+    if (rc == 0 && cls == RL_KC_MOE && edge < 0 && fit_moe_gemm(&r, h, holdout, s) != 0) {
         snprintf(err, errlen, "%s: out of memory", path);
         rc = -1;
     }
@@ -1260,14 +1385,22 @@ static void put_moe_gemm(FILE *f, const rl_engine_tables *t)
           "        -- (src/ops.c), times exp(ln_ratio) at their rows per touched expert:\n"
           "        -- median ln(measured fused MoE / GEMM-timed) of this file's MoE rows\n"
           "        -- (every model shape); p5-p95 and held_out (median, p90 |ln| uncorrected,\n"
-          "        -- corrected) with each model shape's rows held out of the fit in turn\n"
+          "        -- corrected) with each model shape's rows held out of the fit in turn.\n"
+          "        -- borrowed_from: none of this file's MoE rows fit it; at each node the\n"
+          "        -- median of those profiles' fits, its band and held_out measured with\n"
+          "        -- each fitted profile's correction borrowed from the others in turn\n"
+          "        -- (src/engines.h rl_moe_gemm_fix)\n"
           "        moe_from_gemm = {\n", f);
     for (int v = 0; v < RL_KV_COUNT; v++) {
         const rl_moe_gemm_fix *x = &t->moe_gemm[v];
         if (x->n == 0)
             continue;
-        fprintf(f, "          %s = { fitted_rows = %ld, fitted_shapes = %ld,\n            "
-                "rows_per_expert = {", rl_kvariant_name((rl_kvariant)v), x->rows, x->shapes);
+        if (x->from[0])
+            fprintf(f, "          %s = { borrowed_from = \"%s\",\n            rows_per_expert = {",
+                    rl_kvariant_name((rl_kvariant)v), x->from);
+        else
+            fprintf(f, "          %s = { fitted_rows = %ld, fitted_shapes = %ld,\n            "
+                    "rows_per_expert = {", rl_kvariant_name((rl_kvariant)v), x->rows, x->shapes);
         for (int i = 0; i < x->n; i++)
             fprintf(f, "%s%.6g", i ? ", " : " ", x->me[i]);
         fputs(" },\n            ln_ratio = {", f);
@@ -1743,6 +1876,10 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const char *device
     if (rl_silicon_import(dir, engine, h, holdout, keep, &s, err, errlen) != 0)
         return -1;
     s.costs = costs;
+    if (borrow_moe_gemm(&s, h, err, errlen) != 0) {
+        rl_silicon_free(&s);
+        return -1;
+    }
     /* the device of every file, or none (the import kept the first file's) */
     snprintf(s.device, sizeof s.device, "%s", device);
     int rc;

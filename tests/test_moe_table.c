@@ -292,6 +292,15 @@ static void test_moe_bad_profile(void **state)
         {"bfloat16 = { slope = 1 }",
          "field 'engines.x.tables.moe_from_gemm.bfloat16.slope': unknown key (rows_per_expert"},
         {"fp9 = { }", "field 'engines.x.tables.moe_from_gemm.fp9': unknown dtype variant"},
+        /* a borrowed correction (stop 39) names its donors in place of its
+         * own rows, never both, and not with an empty name */
+        {"bfloat16 = { rows_per_expert = { 1, 4 }, ln_ratio = { 0, 0 }, fitted_rows = 9, "
+         "fitted_shapes = 2, borrowed_from = 'h100-sxm trtllm', p5 = -1, p10 = -0.5, p90 = 0.5, "
+         "p95 = 1, held_out = { 1, 2, 0.5, 1 } }",
+         "fitted_rows and fitted_shapes >= 1 or else borrowed_from (not both)"},
+        {"bfloat16 = { borrowed_from = '' }",
+         "field 'engines.x.tables.moe_from_gemm.bfloat16.borrowed_from': expected a non-empty "
+         "string"},
     };
     for (size_t i = 0; i < sizeof fix / sizeof *fix; i++)
         assert_tables_refused("moe_from_gemm", fix[i].entry, fix[i].want);
@@ -506,6 +515,57 @@ static void test_moe_from_gemm_bias(void **state)
     unlink(path);
 }
 
+/* The borrow rule (engines.h rl_moe_gemm_borrow, stop 39) on an excerpt of
+ * the shipped fits (hw_profiles/engines/HW-trtllm.lua and -vllm.lua, tables.moe_from_gemm.fp8 of
+ * 2026-12-04): h100-sxm and h200 TensorRT-LLM (nodes 1 .. 1024) and
+ * h100-sxm vLLM (1 .. 4096).  Expected values by hand (tolerance 1e-12,
+ * the arithmetic exact but for rounding):
+ *   trtllm target: the two trtllm fits only (same engine; the vLLM one
+ *     left out), the mean of the two at each node 1 .. 1024: node 1
+ *     (0.273732 + 0.385841) / 2 = 0.3297865, node 4 (-0.324892 - 0.258902)
+ *     / 2 = -0.291897, node 1024 (0.743806 + 0.708655) / 2 = 0.7262305;
+ *   sglang target (no donor of its engine): all three, nodes 1 .. 4096
+ *     (vLLM's last), the median: node 1 of {0.273732, 0.385841, 0.825952}
+ *     0.385841; node 4096 of {0.743806, 0.708655 (both flat beyond their
+ *     1024), 1.63403} 0.743806;
+ *   a donor with nodes 1 and 16 only reads at node 4 its midpoint in ln
+ *     m_e: (0 + 1) / 2 = 0.5. */
+static void test_moe_gemm_borrow(void **state)
+{
+    (void)state;
+    rl_moe_gemm_fix a = {.n = 6, .me = {1, 4, 16, 64, 256, 1024},
+                         .ln = {0.273732, -0.324892, -0.187414, 0.155795, 0.524222, 0.743806}},
+                    b = {.n = 6, .me = {1, 4, 16, 64, 256, 1024},
+                         .ln = {0.385841, -0.258902, -0.084178, 0.23708, 0.575657, 0.708655}},
+                    c = {.n = 7, .me = {1, 4, 16, 64, 256, 1024, 4096},
+                         .ln = {0.825952, 0.691396, 0.864916, 1.15918, 1.62641, 1.83649, 1.63403}},
+                    out;
+    const rl_moe_gemm_fix *d[3] = {&a, &b, &c};
+    const char *eng[3] = {"trtllm", "trtllm", "vllm"},
+               *name[3] = {"h100-sxm trtllm", "h200 trtllm", "h100-sxm vllm"};
+    assert_int_equal(rl_moe_gemm_borrow(d, eng, name, 3, "trtllm", &out), 2);
+    assert_int_equal(out.n, 6);
+    assert_string_equal(out.from, "h100-sxm trtllm, h200 trtllm");
+    assert_rel(out.me[5], 1024, 1e-12);
+    assert_rel(out.ln[0], 0.3297865, 1e-12);
+    assert_rel(out.ln[1], -0.291897, 1e-12);
+    assert_rel(out.ln[5], 0.7262305, 1e-12);
+    assert_int_equal(rl_moe_gemm_borrow(d, eng, name, 3, "sglang", &out), 3);
+    assert_int_equal(out.n, 7);
+    assert_string_equal(out.from, "h100-sxm trtllm, h200 trtllm, h100-sxm vllm");
+    assert_rel(out.ln[0], 0.385841, 1e-12);
+    assert_rel(out.ln[6], 0.743806, 1e-12);
+    rl_moe_gemm_fix e = {.n = 2, .me = {1, 16}, .ln = {0, 1}};
+    const rl_moe_gemm_fix *de[1] = {&e};
+    assert_int_equal(rl_moe_gemm_borrow(de, eng, name, 1, "trtllm", &out), 1);
+    assert_int_equal(out.n, 3);
+    assert_rel(out.ln[1], 0.5, 1e-12);
+    /* no donor: nothing borrowed, no name */
+    assert_int_equal(rl_moe_gemm_borrow(d, eng, name, 0, "trtllm", &out), 0);
+    assert_int_equal(out.n, 0);
+    assert_string_equal(out.from, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_moe_keeps_every_token_count),
         cmocka_unit_test(test_moe_from_gemm),
         cmocka_unit_test(test_moe_from_gemm_bias),
+        cmocka_unit_test(test_moe_gemm_borrow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

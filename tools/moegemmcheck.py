@@ -17,8 +17,20 @@ over plans and steps, and prints the quantiles of ln(measured / GEMM-timed)
 (p5, p10, p90, p95 at rank p (n + 1), as the tables' residuals), the median
 and p90 |ln| and the centre ratio exp(median), decode and prefill apart.
 
+--borrow checks the correction a profile without its own borrows from the
+others (calibrate --tables, silicon.c borrow_moe_gemm, stop 39): for each
+engine x GEMM variant fitted on its own MoE rows (12: BORROW_PAIRS), it
+calibrates the engine's gemm and moe tables dumping each MoE row's rows per
+expert and ln(measured / GEMM-timed) (RL_MOE_GEMM_ROWS), borrows the
+correction from the other 11 fits by the same rule (the median, at each
+node 4^i, of the same engine's other GPUs' corrections, else of every other
+profile's, of that variant), and prints per fit and pooled by variant the
+quantiles of ln(measured / borrowed-corrected) of its rows and the median /
+p90 |ln| uncorrected, borrowed and own-corrected.  The pooled quantiles are
+the borrowed correction's band (silicon.c MOE_GEMM_BORROWED).  ~6 minutes.
+
 Usage (from the repository root, after `make`):
-    python3 tools/moegemmcheck.py [--holdout] [--tables DIR] [bin/roofline]
+    python3 tools/moegemmcheck.py [--holdout | --borrow] [--tables DIR] [bin/roofline]
 Takes ~3 minutes (about 4,000 `roofline ops` runs); --holdout ~10 minutes
 more (15 calibrations of two tables, DIR ../shared/data/silicon).
 """
@@ -32,6 +44,7 @@ import tempfile
 
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 HOLDOUT = "--holdout" in sys.argv[1:]
+BORROW = "--borrow" in sys.argv[1:]
 TABLES = "../shared/data/silicon"
 if "--tables" in sys.argv[1:]:
     TABLES = sys.argv[sys.argv.index("--tables") + 1]
@@ -144,7 +157,109 @@ def report(name, errs):
     print()
 
 
+# the engine x GEMM variant pairs the shipped profiles fit on their own MoE rows
+BORROW_PAIRS = [("a100-sxm-80g", "trtllm"), ("a100-sxm-80g", "vllm"), ("b200", "vllm"),
+                ("gb200", "vllm"), ("h100-sxm", "trtllm"), ("h100-sxm", "vllm"),
+                ("h200", "trtllm"), ("h200", "vllm")]
+
+
+def fits_of(path):
+    """{variant: (rows_per_expert, ln_ratio)} of a profile's own fits (not borrowed)."""
+    out, var, me = {}, None, None
+    for line in open(path):
+        t = line.strip()
+        if t.startswith("moe_from_gemm = {"):
+            var = ""
+        elif var is not None and "fitted_rows" in t:
+            var = t.split()[0]
+        elif var and t.startswith("rows_per_expert"):
+            me = [float(x) for x in t.split("{")[1].split("}")[0].split(",")]
+        elif var and t.startswith("ln_ratio"):
+            out[var] = (me, [float(x) for x in t.split("{")[1].split("}")[0].split(",")])
+            var = ""
+        elif var is not None and t in ("},", "}"):
+            break
+    return out
+
+
+def corr_ln(fit, me):
+    """engines.c rl_moe_gemm_ln: linear in ln m_e between nodes, flat beyond."""
+    x, y = fit
+    if me <= x[0] or len(x) == 1:
+        return y[0]
+    for i in range(1, len(x)):
+        if me < x[i]:
+            u = math.log(me / x[i - 1]) / math.log(x[i] / x[i - 1])
+            return y[i - 1] + u * (y[i] - y[i - 1])
+    return y[-1]
+
+
+def borrowed(fits, hw, engine, var):
+    """The rule of silicon.c borrow_moe_gemm: the donors are the other
+    profiles' own fits of var on the same engine, else on every engine; at
+    each node 4^i up to the donors' last one, the median of their values."""
+    donors = [f for (h, e, v), f in fits.items() if v == var and h != hw and e == engine] or \
+             [f for (h, e, v), f in fits.items() if v == var and (h, e) != (hw, engine)]
+    top = max(max(f[0]) for f in donors)
+    me = [4.0 ** i for i in range(8) if 4.0 ** i <= top]
+    return me, [quantile_mid(sorted(corr_ln(f, m) for f in donors)) for m in me]
+
+
+def quantile_mid(v):
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def borrow_check():
+    fits, rows = {}, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for hw, engine in BORROW_PAIRS:
+            d = os.path.join(tmp, "%s-%s" % (hw, engine))
+            os.makedirs(os.path.join(d, engine))
+            for f in ("gemm_perf.csv.gz", "moe_perf.csv.gz"):
+                os.symlink(os.path.abspath(os.path.join(TABLES, GPU_DIR[hw], engine, f)),
+                           os.path.join(d, engine, f))
+            dump, out = d + ".rows", d + ".lua"
+            env = dict(os.environ, RL_MOE_GEMM_ROWS=dump)
+            r = subprocess.run([BIN, "calibrate", "--tables", d, "--hw", hw, "--engine", engine,
+                                "--save", out, "--format", "csv"], capture_output=True, text=True,
+                               env=env)
+            if r.returncode:
+                sys.exit("calibrate %s %s: %s" % (hw, engine, r.stderr))
+            for var, f in fits_of(out).items():
+                fits[(hw, engine, var)] = f
+            for line in open(dump):
+                var, me, ln, _ = line.split(",")
+                rows.setdefault((hw, engine, var), []).append((float(me), float(ln)))
+            print("%s %s: fits %s" % (hw, engine, sorted(v for h, e, v in fits if (h, e) == (hw, engine))),
+                  flush=True)
+    pooled = {}
+    for key in sorted(fits):
+        hw, engine, var = key
+        b = borrowed(fits, hw, engine, var)
+        errs = [(ln - corr_ln(b, me), ln, ln - corr_ln(fits[key], me)) for me, ln in rows[key]]
+        pooled.setdefault(var, []).extend(errs)
+        line = "%s %s %s n %d borrowed ln %s" % (hw, engine, var, len(errs),
+                                                 " ".join("%.3f" % x for x in b[1]))
+        print(line)
+        borrow_report("  ", errs)
+    for var, errs in sorted(pooled.items()):
+        borrow_report("pooled %s" % var, errs)
+
+
+def borrow_report(name, errs):
+    e = sorted(x for x, _, _ in errs)
+    a = [sorted(abs(t[i]) for t in errs) for i in (1, 0, 2)]
+    print("%s n %d ln(measured / borrowed-corrected) p5 %.3f p10 %.3f p50 %.3f p90 %.3f p95 %.3f;"
+          " |ln| median / p90: uncorrected %.3f / %.3f, borrowed %.3f / %.3f, own %.3f / %.3f" %
+          ((name, len(e)) + tuple(quantile(e, p) for p in (.05, .1, .5, .9, .95)) +
+           tuple(quantile(x, p) for x in a for p in (.5, .9))))
+
+
 def main():
+    if BORROW:
+        borrow_check()
+        return
     arms = {"shipped": [], "uncorrected": [], "held out": []}
     with tempfile.TemporaryDirectory() as tmp:
         for hw, engine in PAIRS:
