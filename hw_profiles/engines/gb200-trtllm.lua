@@ -9539,6 +9539,27 @@ return {
             ]],
           },
         },
+        -- MoE experts of a shape no moe table holds are timed from the gemm table
+        -- (src/ops.c), times exp(ln_ratio) at their rows per touched expert:
+        -- median ln(measured fused MoE / GEMM-timed) of this file's MoE rows
+        -- (every model shape); p5-p95 and held_out (median, p90 |ln| uncorrected,
+        -- corrected) with each model shape's rows held out of the fit in turn.
+        -- borrowed_from: none of this file's MoE rows fit it; at each node the
+        -- median of those profiles' fits, its band and held_out measured with
+        -- each fitted profile's correction borrowed from the others in turn
+        -- (src/engines.h rl_moe_gemm_fix)
+        moe_from_gemm = {
+          bfloat16 = { borrowed_from = "a100-sxm-80g trtllm",
+            rows_per_expert = { 1, 4, 16, 64, 256, 1024, 4096, 16384 },
+            ln_ratio = { 0.570445, 0.0233134, 0.206797, 0.647903, 1.07864, 1.20458, 1.21702, 1.1336 },
+            p5 = -0.526, p10 = -0.411, p90 = 1.037, p95 = 1.408,
+            held_out = { 0.474, 1.551, 0.318, 1.037 } },
+          fp8 = { borrowed_from = "h100-sxm trtllm, h200 trtllm",
+            rows_per_expert = { 1, 4, 16, 64, 256, 1024 },
+            ln_ratio = { 0.329786, -0.291897, -0.135796, 0.196437, 0.54994, 0.726231 },
+            p5 = -1.266, p10 = -1.064, p90 = 1.287, p95 = 1.499,
+            held_out = { 0.598, 1.714, 0.673, 1.403 } },
+        },
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,

@@ -8625,7 +8625,11 @@ return {
         -- (src/ops.c), times exp(ln_ratio) at their rows per touched expert:
         -- median ln(measured fused MoE / GEMM-timed) of this file's MoE rows
         -- (every model shape); p5-p95 and held_out (median, p90 |ln| uncorrected,
-        -- corrected) with each model shape's rows held out of the fit in turn
+        -- corrected) with each model shape's rows held out of the fit in turn.
+        -- borrowed_from: none of this file's MoE rows fit it; at each node the
+        -- median of those profiles' fits, its band and held_out measured with
+        -- each fitted profile's correction borrowed from the others in turn
+        -- (src/engines.h rl_moe_gemm_fix)
         moe_from_gemm = {
           bfloat16 = { fitted_rows = 5427, fitted_shapes = 16,
             rows_per_expert = { 1, 4, 16, 64, 256, 1024, 4096 },

@@ -8730,8 +8730,17 @@ return {
         -- (src/ops.c), times exp(ln_ratio) at their rows per touched expert:
         -- median ln(measured fused MoE / GEMM-timed) of this file's MoE rows
         -- (every model shape); p5-p95 and held_out (median, p90 |ln| uncorrected,
-        -- corrected) with each model shape's rows held out of the fit in turn
+        -- corrected) with each model shape's rows held out of the fit in turn.
+        -- borrowed_from: none of this file's MoE rows fit it; at each node the
+        -- median of those profiles' fits, its band and held_out measured with
+        -- each fitted profile's correction borrowed from the others in turn
+        -- (src/engines.h rl_moe_gemm_fix)
         moe_from_gemm = {
+          bfloat16 = { borrowed_from = "a100-sxm-80g trtllm",
+            rows_per_expert = { 1, 4, 16, 64, 256, 1024, 4096, 16384 },
+            ln_ratio = { 0.570445, 0.0233134, 0.206797, 0.647903, 1.07864, 1.20458, 1.21702, 1.1336 },
+            p5 = -0.526, p10 = -0.411, p90 = 1.037, p95 = 1.408,
+            held_out = { 0.474, 1.551, 0.318, 1.037 } },
           fp8 = { fitted_rows = 2754, fitted_shapes = 3,
             rows_per_expert = { 1, 4, 16, 64, 256, 1024 },
             ln_ratio = { 0.385841, -0.258902, -0.084178, 0.23708, 0.575657, 0.708655 },
