@@ -1014,7 +1014,7 @@ static int borrow_moe_gemm(rl_silicon *s, const rl_hw *h, char *err, size_t errl
     struct dirent **de = NULL; /* by name: the donors named in a fixed order */
     int nde = -1;
     while (k < nd && nde < 0) {
-        snprintf(path, sizeof path, "%s/hw_profiles/engines", dirs[k++]);
+        snprintf(path, sizeof path, "%.1023s/hw_profiles/engines", dirs[k++]);
         nde = scandir(path, &de, NULL, alphasort);
     }
     if (nde < 0)
