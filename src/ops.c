@@ -558,21 +558,8 @@ static double seg_rows(const segment *s)
 }
 
 /* Query-key pairs per sequence of T new tokens on prefix P and distinct
- * keys the T queries read, with keys capped at W (0 = no window). */
-static void causal_pairs_keys(double T, double P, double W, double *pairs, double *keys);
-
-static void pairs_keys(const builder *x, double T, double P, double W, double *pairs, double *keys)
-{
-    double all = P + T;
-    if (x->c->non_causal) {
-        *keys = W > 0 && all > W ? W : all;
-        *pairs = T * *keys;
-        return;
-    }
-    causal_pairs_keys(T, P, W, pairs, keys);
-}
-
-/* pairs_keys of a causal mask (the one the kernel tables time). */
+ * keys the T queries read, with keys capped at W (0 = no window), under a
+ * causal mask (the one the kernel tables time). */
 static void causal_pairs_keys(double T, double P, double W, double *pairs, double *keys)
 {
     double all = P + T;
@@ -585,6 +572,19 @@ static void causal_pairs_keys(double T, double P, double W, double *pairs, doubl
     double n1 = W - P > 0 ? fmin(T, W - P) : 0.0;
     *pairs = n1 * P + n1 * (n1 + 1.0) / 2.0 + (T - n1) * W;
     *keys = fmin(all, W + T - 1.0);
+}
+
+/* causal_pairs_keys, or under --non-causal every query reading every key
+ * (keys capped at W). */
+static void pairs_keys(const builder *x, double T, double P, double W, double *pairs, double *keys)
+{
+    double all = P + T;
+    if (x->c->non_causal) {
+        *keys = W > 0 && all > W ? W : all;
+        *pairs = T * *keys;
+        return;
+    }
+    causal_pairs_keys(T, P, W, pairs, keys);
 }
 
 /* QK^T, softmax, PV of one segment on `layers` layers with window W.  qk_dim
@@ -804,38 +804,6 @@ static void mla_table(builder *x, double seqs, int decode, double len, double sc
     table(qk, decode ? RL_KC_DECODE_MLA : RL_KC_PREFILL_MLA, 3, shape, decode ? 1.0 : scale);
 }
 
-/* The kernel table that times a segment's fused MHA/GQA attention (qk,
- * softmax, pv): one kernel over its sequences at their mean length (decode,
- * every part one new token: keys read; prefill: prefix + new tokens),
- * prefill scaled by the segment's query-key pairs over those of causal
- * prompts of that length (a cached prefix or a window does less work). */
-static void attention_table_at(builder *x, const segment *s, double W, rl_op *qk, double seqs,
-                               double tokens, double len, double pairs_all);
-
-static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
-{
-    double seqs = 0, tokens = 0, len = 0, pairs_all = 0, causal_all = 0;
-    for (int i = 0; i < s->n; i++) {
-        double n = (double)s->part[i].seqs, T = (double)s->part[i].tokens;
-        double P = (double)s->part[i].prefix, pairs, keys, cp, ck;
-        pairs_keys(x, T, P, W, &pairs, &keys);
-        causal_pairs_keys(T, P, W, &cp, &ck);
-        seqs += n;
-        tokens += n * T;
-        len += n * (T == 1 ? keys : P + T);
-        pairs_all += n * pairs;
-        causal_all += n * cp;
-    }
-    if (seqs <= 0)
-        return;
-    attention_table_at(x, s, W, qk, seqs, tokens, len, pairs_all);
-    /* the tables time causal attention only: under --non-causal the pairs
-     * beyond causal are the table's time scaled by pairs (kscale), not
-     * measured (docs/model.md, "Labels of moved times") */
-    if (qk->kclass >= 0 && pairs_all > causal_all && causal_all > 0)
-        qk->kcausal = causal_all / pairs_all;
-}
-
 /* attention_table's lookup of a segment of `seqs` sequences, `tokens` new
  * tokens and `pairs_all` query-key pairs, at the summed lengths `len`. */
 static void attention_table_at(builder *x, const segment *s, double W, rl_op *qk, double seqs,
@@ -866,6 +834,35 @@ static void attention_table_at(builder *x, const segment *s, double W, rl_op *qk
     }
     rl_kclass cls = s->n == 1 ? prefix_envelope(x, s, W, shape, &scale) : RL_KC_PREFILL_ATTN;
     table(qk, cls, 3, shape, scale);
+}
+
+/* The kernel table that times a segment's fused MHA/GQA attention (qk,
+ * softmax, pv): one kernel over its sequences at their mean length (decode,
+ * every part one new token: keys read; prefill: prefix + new tokens),
+ * prefill scaled by the segment's query-key pairs over those of causal
+ * prompts of that length (a cached prefix or a window does less work). */
+static void attention_table(builder *x, const segment *s, double W, rl_op *qk)
+{
+    double seqs = 0, tokens = 0, len = 0, pairs_all = 0, causal_all = 0;
+    for (int i = 0; i < s->n; i++) {
+        double n = (double)s->part[i].seqs, T = (double)s->part[i].tokens;
+        double P = (double)s->part[i].prefix, pairs, keys, cp, ck;
+        pairs_keys(x, T, P, W, &pairs, &keys);
+        causal_pairs_keys(T, P, W, &cp, &ck);
+        seqs += n;
+        tokens += n * T;
+        len += n * (T == 1 ? keys : P + T);
+        pairs_all += n * pairs;
+        causal_all += n * cp;
+    }
+    if (seqs <= 0)
+        return;
+    attention_table_at(x, s, W, qk, seqs, tokens, len, pairs_all);
+    /* the tables time causal attention only: under --non-causal the pairs
+     * beyond causal are the table's time scaled by pairs (kscale), not
+     * measured (docs/model.md, "Labels of moved times") */
+    if (qk->kclass >= 0 && pairs_all > causal_all && causal_all > 0)
+        qk->kcausal = causal_all / pairs_all;
 }
 
 static void attention(builder *x, const segment *s, double layers, double W, const char *suffix,
