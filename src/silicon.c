@@ -25,6 +25,7 @@
 #include "interrupt.h"
 #include "number.h"
 #include "ops.h"
+#include "sandbox.h"
 #include "plot.h"
 #include "report.h"
 #include "spec.h"
@@ -1031,10 +1032,14 @@ static int borrow_moe_gemm(rl_silicon *s, const rl_hw *h, char *err, size_t errl
             continue;
         char file[1700];
         snprintf(file, sizeof file, "%s/%s", path, de[j]->d_name);
-        lua_State *L = luaL_newstate(); /* no libraries: a profile is a table */
-        if (!L || luaL_loadfile(L, file) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK) {
-            snprintf(err, errlen, "%s: %s (read for the MoE-from-GEMM correction it may lend)",
-                     file, L ? lua_tostring(L, -1) : "out of memory");
+        /* read as the engine loader reads a profile (engines.c): sandboxed,
+         * within the spec budgets, binary chunks refused */
+        lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
+        char why[2048];
+        if (!L)
+            snprintf(why, sizeof why, "%s: out of memory", file);
+        if (!L || rl_sandbox_dofile(L, file, 1, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s (read for the MoE-from-GEMM correction it may lend)", why);
             rc = -1;
         } else if (lua_istable(L, -1) && lua_getfield(L, -1, "engines") == LUA_TTABLE) {
             lua_getfield(L, -2, "base");
@@ -1064,8 +1069,7 @@ static int borrow_moe_gemm(rl_silicon *s, const rl_hw *h, char *err, size_t errl
                 lua_pop(L, 1);
             }
         }
-        if (L)
-            lua_close(L);
+        rl_sandbox_close(L);
     }
     for (int j = 0; j < nde; j++)
         free(de[j]);
