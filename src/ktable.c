@@ -299,6 +299,12 @@ static int steps_across(const rl_ktable *t, size_t h, const int *hi, int a, size
     double x0[RL_KT_AXES], x1[RL_KT_AXES];
     if (across_cut(t, a, c0, c1))
         return 1;
+    if (t->kernel) { /* named kernels (ktable.h rl_ktable.kernel) */
+        unsigned k0 = t->kernel[on_line(h, hi[a], c0, stride)];
+        unsigned k1 = t->kernel[on_line(h, hi[a], c1, stride)];
+        if (k0 && k1 && k0 != k1)
+            return 1;
+    }
     memcpy(i0, hi, sizeof i0);
     memcpy(i1, hi, sizeof i1);
     i0[a] = c0;
@@ -344,27 +350,74 @@ static double curved(const rl_ktable *t, size_t h, const int *hi, int a, size_t 
     return v < mn ? mn : v > mx ? mx : v;
 }
 
+/* The kernel of the bracket lo < hi[a] < up on axis a (ktable.h
+ * rl_ktable.kernel): its ends' kernel where one is named and the other
+ * agrees or is unnamed; 0 otherwise. */
+static unsigned bracket_kernel(const rl_ktable *t, size_t h, const int *hi, int a, size_t stride,
+                               int lo, int up)
+{
+    if (!t->kernel)
+        return 0;
+    unsigned k0 = t->kernel[on_line(h, hi[a], lo, stride)];
+    unsigned k1 = t->kernel[on_line(h, hi[a], up, stride)];
+    return k0 && k1 && k0 != k1 ? 0 : k0 ? k0 : k1;
+}
+
+/* The hole's kernel (ktable.h rl_ktable.kernel): the one a strict
+ * majority of its nearest measured neighbours ran, the one below and the
+ * one above it along each axis (the other coordinates held; unnamed ones
+ * not counted); 0 when none has one or none has a majority. */
+static unsigned hole_kernel(const rl_ktable *t, size_t h, const int *hi)
+{
+    unsigned ks[2 * RL_KT_AXES];
+    int nk = 0;
+    size_t stride = 1;
+    for (int a = t->naxes - 1; t->kernel && a >= 0; a--) {
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int c = next_measured(t, h, hi, a, stride, hi[a], dir);
+            unsigned k = c >= 0 && c < t->len[a] ? t->kernel[on_line(h, hi[a], c, stride)] : 0;
+            if (k)
+                ks[nk++] = k;
+        }
+        stride *= (size_t)t->len[a];
+    }
+    for (int i = 0; i < nk; i++) {
+        int votes = 0;
+        for (int j = 0; j < nk; j++)
+            votes += ks[j] == ks[i];
+        if (2 * votes > nk)
+            return ks[i];
+    }
+    return 0;
+}
+
 /* The hole at h (coordinates hi) interpolated along the axes on which it has
  * measured nodes on both sides: per axis, between the nearest measured node
  * below and above it (the other coordinates held), their ln latencies, by
  * `curved` (GEMM tables: log-log, the chord); the mean of those axes' ln
  * latencies, each weighted by the inverse of its bracket's width in
  * ln(shape) (ktable.h), into *logv; the brackets that span a kernel switch
- * (steps_across) count only when every bracket does.  0 when no axis
- * brackets it. */
+ * (steps_across, or of another kernel than the hole's: hole_kernel) count
+ * only when every bracket does, and not at all when some ran another
+ * kernel (the caller's edge rule then, of the hole's kernel).  0 when no
+ * axis brackets it so. */
 static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn ideal,
                      const void *ctx, double *logv)
 {
     size_t stride = 1;
     double sum[2] = {0, 0}, wsum[2] = {0, 0};
-    int n[2] = {0, 0}, gemm = !strcmp(t->axis_name[0], "m");
+    int n[2] = {0, 0}, gemm = !strcmp(t->axis_name[0], "m"), others = 0;
+    unsigned kh = hole_kernel(t, h, hi);
     for (int a = t->naxes - 1; a >= 0; a--) {
         int lo = next_measured(t, h, hi, a, stride, hi[a], -1);
         int up = next_measured(t, h, hi, a, stride, hi[a], 1);
         if (lo >= 0 && up < t->len[a] && !across_cut(t, a, lo, up)) {
             const double *la = t->logaxis[a];
             double width = la[up] - la[lo], w = (la[hi[a]] - la[lo]) / width;
-            int k = steps_across(t, h, hi, a, stride, lo, up, ideal, ctx);
+            unsigned kb = kh ? bracket_kernel(t, h, hi, a, stride, lo, up) : 0;
+            int other = kb && kb != kh;
+            int k = other || steps_across(t, h, hi, a, stride, lo, up, ideal, ctx);
+            others += other;
             double v = k || gemm ? (1 - w) * t->logv[on_line(h, hi[a], lo, stride)] +
                                        w * t->logv[on_line(h, hi[a], up, stride)]
                                  : curved(t, h, hi, a, stride, lo, up, ideal, ctx);
@@ -374,6 +427,8 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn
         }
         stride *= (size_t)t->len[a];
     }
+    if (!n[0] && others) /* only brackets of other kernels: the edge rule, its own kernel's nodes */
+        return 0;
     int k = n[0] ? 0 : 1;
     if (n[k])
         *logv = sum[k] / wsum[k];
@@ -392,11 +447,12 @@ static int same_side(const rl_ktable *t, const int *i, const int *j)
 
 /* The hole at h (coordinates hi) from the measured nodes fewest grid steps
  * away, each scaled along the roofline, those on its side of every
- * documented switch only where there is one; their mean ln latency. */
-static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_ideal_fn ideal,
-                                     const void *ctx)
+ * documented switch only where there is one, and of its kernel kh (0:
+ * any) where the table has some; their mean ln latency. */
+static double nearest_along_roofline(const rl_ktable *t, const int *hi, unsigned kh,
+                                     rl_kt_ideal_fn ideal, const void *ctx)
 {
-    int mi[RL_KT_AXES], side = 0;
+    int mi[RL_KT_AXES], side = 0, mine = 0;
     double hx[RL_KT_AXES], mx[RL_KT_AXES];
     node_shape(t, hi, hx);
     for (size_t m = 0; m < t->n && !side; m++)
@@ -404,9 +460,11 @@ static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_id
             coords(t, m, mi);
             side = same_side(t, hi, mi);
         }
+    for (size_t m = 0; kh && m < t->n && !mine; m++)
+        mine = is_measured(t, m) && t->kernel[m] == kh;
     int best = -1;
     for (size_t m = 0; m < t->n; m++) {
-        if (!is_measured(t, m))
+        if (!is_measured(t, m) || (mine && t->kernel[m] != kh))
             continue;
         coords(t, m, mi);
         if (side && !same_side(t, hi, mi))
@@ -417,7 +475,7 @@ static double nearest_along_roofline(const rl_ktable *t, const int *hi, rl_kt_id
     double sum = 0;
     int n = 0;
     for (size_t m = 0; m < t->n; m++) {
-        if (!is_measured(t, m))
+        if (!is_measured(t, m) || (mine && t->kernel[m] != kh))
             continue;
         coords(t, m, mi);
         if ((side && !same_side(t, hi, mi)) || steps(t, hi, mi) != best)
@@ -447,7 +505,7 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
         coords(t, h, hi);
         double v;
         if (!bracketed(t, h, hi, ideal, ctx, &v))
-            v = nearest_along_roofline(t, hi, ideal, ctx);
+            v = nearest_along_roofline(t, hi, hole_kernel(t, h, hi), ideal, ctx);
         t->logv[h] = v;
         t->filled[h] = 1;
         filled++;

@@ -148,6 +148,13 @@ typedef struct {
                                or below cut[a] and those above it run different
                                kernels (0: none); rl_kt_fill_holes never fills
                                across it (below); not stored in a profile */
+    const unsigned char *kernel; /* [n] or NULL: the kernel that measured each node
+                                    (1-254, the tables' kernel_source, where one
+                                    kernel measured all its configurations; 0:
+                                    not known, a hole, or several), for
+                                    rl_kt_fill_holes only; the caller's array,
+                                    set around the fill at import and NULL
+                                    otherwise; not stored in a profile */
     double floor_s;        /* the fastest measured node's latency, exp of its ln
                               (the latency floor, rl_kt_time; 0 without one); NaN
                               until rl_kt_time first needs it, reset by rl_kt_alloc,
@@ -266,11 +273,25 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *    A bracket across a documented switch (t->cut: the engine's dispatch
  *    says which kernel runs on each side, silicon.c) never counts, nor
  *    does an outer node across one for the parabola (stop 39);
+ *    where the tables name the kernel of each node (t->kernel), the hole
+ *    runs the kernel a strict majority of its nearest measured neighbours
+ *    ran (the one below and the one above along each axis; a tie decides
+ *    nothing), and a bracket whose two ends ran different kernels, or both
+ *    another kernel than the hole's, spans a switch (as the ratio test's);
+ *    when every bracket it has ran another kernel, the hole is filled as
+ *    an edge hole (below) from its own kernel's nodes.  The axis that
+ *    changes the kernel is the one whose bracket disagrees: vLLM on B200
+ *    runs Triton attention at head_dim 192 and FlashInfer's TensorRT-LLM
+ *    kernels at 128 and 256 (kernel_source), and a held-back head_dim-192
+ *    node read its head_dim bracket, up to 10x faster (fp8-KV prefill
+ *    rows there a median 38% fast before; stop 40, docs/validation.md);
+ *    an outer node of another kernel shapes no parabola;
  *  - otherwise (a hole on the grid's edge on every axis it has neighbours
  *    along) from the measured nodes nearest to it (fewest grid steps): the
  *    geometric mean of their latencies each scaled by ideal(hole) /
  *    ideal(node) (their efficiencies averaged); only nodes on the hole's
- *    side of every documented switch, where there is one.
+ *    side of every documented switch, where there is one, and only nodes
+ *    of the hole's kernel (above), where it has one and the table some.
  * The sources are the measured nodes as they stand: fit them first
  * (rl_kt_isotonic), or a spike (b200 vLLM fp8 GEMM: 8.6% of rows more than
  * 1.5x a larger-m row of the same n, k) spreads to its holes; a filled

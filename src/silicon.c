@@ -489,7 +489,11 @@ static int by_line(const void *a, const void *b)
 }
 
 /* Collapse r to one row per configuration (sorted by first line): repeats
- * of a kernel averaged (error beyond 2x apart), the fastest kernel kept. */
+ * of a kernel averaged (error beyond 2x apart), the fastest kernel kept.
+ * The row keeps its kernel's name where one kernel measured the
+ * configuration (the engine's dispatch chose it: a kernel switch the fill
+ * may read, ktable.h rl_ktable.kernel), NULL where several did (the
+ * import chose the faster: the time is continuous across their crossing). */
 static int group(const char *path, rows *r, char *err, size_t errlen)
 {
     qsort(r->v, r->n, sizeof *r->v, by_key_kernel);
@@ -498,6 +502,7 @@ static int group(const char *path, rows *r, char *err, size_t errlen)
         size_t j = i;
         double best = INFINITY;
         long first = r->v[i].line;
+        int kernels = 0;
         while (j < r->n && !strcmp(r->v[j].key, r->v[i].key)) {
             size_t k = j;
             double sum = 0, lo = r->v[j].lat_s, hi = lo;
@@ -518,11 +523,16 @@ static int group(const char *path, rows *r, char *err, size_t errlen)
                         hi * 1e3, lo_line, lo * 1e3);
             double mean = sum / (double)(k - j);
             best = mean < best ? mean : best;
+            kernels++;
             j = k;
         }
         row keep = r->v[i];
         keep.lat_s = best;
         keep.line = first;
+        if (kernels > 1) { /* several kernels: the import's choice, not the engine's */
+            free(keep.kernel);
+            keep.kernel = NULL;
+        }
         for (size_t k = i + 1; k < j; k++) {
             free(r->v[k].key);
             free(r->v[k].kernel);
@@ -624,8 +634,18 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     }
     if (cls == RL_KC_DECODE_ATTN && !strcmp(engine, "trtllm"))
         t->cut[2] = TRTLLM_XQA_MAX_GROUP; /* the group axis (engines.c CLASS_AXES) */
-    /* geometric mean of the configurations on each node */
+    /* geometric mean of the configurations on each node; the node's kernel
+     * (ktable.h rl_ktable.kernel: 1 + its index in names[] where every
+     * configuration names the same one; 255, then 0, where two disagree or
+     * one is unnamed) */
     int *count = calloc(t->n, sizeof *count);
+    unsigned char *kern = calloc(t->n, 1);
+    const char *names[254];
+    int nnames = 0;
+    if (!kern) { /* reported as out of memory below */
+        free(count);
+        count = NULL;
+    }
     for (size_t i = 0; count && i < r->n; i++) {
         const row *x = &r->v[i];
         int idx[4];
@@ -635,10 +655,19 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         if (!on)
             continue;
         size_t at = rl_kt_index(t, idx);
+        int id = 0;
+        while (x->kernel && id < nnames && strcmp(names[id], x->kernel))
+            id++;
+        if (x->kernel && id == nnames && nnames < 254)
+            names[nnames++] = x->kernel;
+        unsigned char k = x->kernel && id < nnames ? (unsigned char)(id + 1) : 0;
+        kern[at] = !count[at] ? (k ? k : 255) : kern[at] == k ? k : 255;
         t->logv[at] = count[at] ? t->logv[at] + log(x->lat_s) : log(x->lat_s);
         count[at]++;
         (*configs)++;
     }
+    for (size_t i = 0; kern && i < t->n; i++)
+        kern[i] = kern[i] == 255 ? 0 : kern[i];
     size_t nodes = 0;
     for (size_t i = 0; count && i < t->n; i++)
         if (count[i]) {
@@ -652,8 +681,11 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         memcpy(k.moe, moe, sizeof k.moe);
     /* the measured nodes, so that a spike does not spread to holes; then
      * with the filled nodes (rl_kt_read's fit is then the identity) */
+    t->kernel = kern; /* for the fill only (ktable.h) */
     long nf = nodes && rl_kt_isotonic(t, RL_KT_ROUNDS) >= 0 ? rl_kt_fill_holes(t, rl_kideal, &k)
                                                             : -1;
+    t->kernel = NULL;
+    free(kern);
     if (nf >= 0 && rl_kt_isotonic(t, RL_KT_ROUNDS) < 0)
         nf = -1;
     if (nf < 0) {

@@ -284,6 +284,114 @@ static void test_fill_holes_cut(void **state)
     two_holes(32, below, 1e-5, above, 1e-4);
 }
 
+/* The roofline of the named-kernel test: t ~ streams x group. */
+static double ideal_streams_group(const double *x, const void *ctx)
+{
+    (void)ctx;
+    return x[0] * x[1];
+}
+
+/* Named kernels (ktable.h rl_ktable.kernel, stop 40).  test_fill_holes_
+ * step's grid (streams, group) = {1, 2, 4} x {16, 32, 64} now holding t =
+ * 1.25 us * streams * group (the roofline's law), but 1.5x that at group
+ * 64, which kernel 2 measured (kernel 1 the rest): a step the ratio test
+ * misses (1.5 < RL_KT_STEP over the law).  The hole (2, 32): its four
+ * nearest neighbours ran kernel 1 three times, so it runs kernel 1; along
+ * streams 1..4, kernel 1 at both ends, 80 us exact; along group 16..64 the
+ * ends ran kernels 1 and 2: a switch, left out, so 80 us (with it, the
+ * mean in ln of 80 and sqrt(40 x 240) = 97.98 us, each of width ln 4:
+ * sqrt(80 x 97.98) = 88.54 us).  With group 16 named kernel 2 as well the
+ * neighbours tie 2 to 2, which decides nothing: both brackets count,
+ * 88.54 us.  By hand; 1e-12.  Without names (kernel NULL) as before:
+ * 88.54 us. */
+static void test_fill_holes_named_kernels(void **state)
+{
+    (void)state;
+    for (int pass = 0; pass < 3; pass++) {
+        rl_ktable t;
+        make_step_grid(&t, 0);
+        unsigned char kern[9];
+        int idx[2];
+        for (idx[0] = 0; idx[0] < 3; idx[0]++)
+            for (idx[1] = 0; idx[1] < 3; idx[1]++) {
+                size_t at = rl_kt_index(&t, idx);
+                t.logv[at] = log(1.25e-6 * t.axis[0][idx[0]] * t.axis[1][idx[1]] *
+                                 (idx[1] == 2 ? 1.5 : 1));
+                kern[at] = idx[1] == 2 || (pass == 1 && idx[1] == 0) ? 2 : 1;
+            }
+        const int hole[2] = {1, 1};
+        size_t h = rl_kt_index(&t, hole);
+        t.logv[h] = NAN;
+        t.kernel = pass < 2 ? kern : NULL;
+        assert_int_equal(rl_kt_fill_holes(&t, ideal_streams_group, NULL), 1);
+        double mixed = sqrt(80e-6 * sqrt(40e-6 * 240e-6));
+        assert_rel(exp(t.logv[h]), pass == 0 ? 80e-6 : mixed, 1e-12);
+        assert_rel(mixed, 88.54e-6, 1e-4);
+        rl_kt_free(&t);
+    }
+}
+
+/* The roofline of the named-kernel edge test: t ~ the product of the
+ * shape (4 axes). */
+static double ideal_product(const double *x, const void *ctx)
+{
+    (void)ctx;
+    return x[0] * x[1] * x[2] * x[3];
+}
+
+/* A hole whose only bracket ran another kernel is filled by the edge rule
+ * from its own kernel's nodes (ktable.h, stop 40).  Axes (streams, isl,
+ * group, head_dim) = {1, 2} x {1, 2} x {1, 2} x {1, 2, 3}, t = 1 us x the
+ * product at head_dim 2 (kernel 2: vLLM's Triton at head_dim 192 on B200)
+ * and half that at head_dim 1 and 3 (kernel 1).  The hole (2, 2, 2, 2):
+ * its neighbours below along streams, isl and group ran kernel 2, those
+ * along head_dim kernel 1: 3 to 2, kernel 2; its one bracket (head_dim
+ * 1..3, kernel 1, ratio 3 = the roofline's: no step) is left out, and the
+ * nearest kernel-2 nodes, one step away along each of the first three
+ * axes, each scaled by the roofline (x 2), give 16 us exact.  Read from
+ * the bracket, as before, it was 8 us.  By hand; 1e-12. */
+static void test_fill_holes_named_edge(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    memset(&t, 0, sizeof t);
+    t.naxes = 4;
+    static const char *const names[4] = {"streams", "isl", "group", "head_dim"};
+    for (int a = 0; a < 4; a++) {
+        snprintf(t.axis_name[a], sizeof t.axis_name[a], "%s", names[a]);
+        t.len[a] = a < 3 ? 2 : 3;
+        for (int i = 0; i < t.len[a]; i++)
+            t.axis[a][i] = i + 1;
+    }
+    char err[256];
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    unsigned char kern[24];
+    int idx[4];
+    for (size_t at = 0; at < t.n; at++) {
+        size_t r = at;
+        for (int a = 3; a >= 0; a--) {
+            idx[a] = (int)(r % (size_t)t.len[a]);
+            r /= (size_t)t.len[a];
+        }
+        assert_int_equal(rl_kt_index(&t, idx), at);
+        double x = 1e-6 * (idx[0] + 1) * (idx[1] + 1) * (idx[2] + 1) * (idx[3] + 1);
+        kern[at] = idx[3] == 1 ? 2 : 1;
+        t.logv[at] = log(idx[3] == 1 ? x : x / 2);
+    }
+    const int hole[4] = {1, 1, 1, 1};
+    size_t h = rl_kt_index(&t, hole);
+    t.logv[h] = NAN;
+    t.kernel = kern;
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_product, NULL), 1);
+    assert_rel(exp(t.logv[h]), 16e-6, 1e-12);
+    t.kernel = NULL; /* as before: the bracket */
+    t.logv[h] = NAN;
+    t.filled[h] = 0;
+    assert_int_equal(rl_kt_fill_holes(&t, ideal_product, NULL), 1);
+    assert_rel(exp(t.logv[h]), 8e-6, 1e-12);
+    rl_kt_free(&t);
+}
+
 /* A hole between measured nodes follows the line's curvature (ktable.h):
  * one axis "isl" = {1, 2, 4, 8, 16} holding ln t = ln 1e-6 + 0.2 u +
  * 0.3 u^2, u = ln isl (convex in log-log, as a kernel leaving its launch
@@ -633,6 +741,8 @@ int main(void)
         cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_fill_holes_step),
         cmocka_unit_test(test_fill_holes_cut),
+        cmocka_unit_test(test_fill_holes_named_kernels),
+        cmocka_unit_test(test_fill_holes_named_edge),
         cmocka_unit_test(test_fill_holes_curved),
         cmocka_unit_test(test_lua_round_trip),
         cmocka_unit_test(test_isotonic_fit),

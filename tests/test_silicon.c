@@ -544,6 +544,49 @@ static void test_holdout_holds_whole_nodes(void **state)
     rl_silicon_free(&s);
 }
 
+/* Stop 40: a hole reads no bracket of another kernel (ktable.h
+ * rl_ktable.kernel).  tests/data/silicon/b200_sxm_kernels (11 rows of B200
+ * vLLM 0.24.0 prefill attention, fp8 KV, batch 1, 1 KV head, SOURCE.md):
+ * 8 heads at prompts 1024, 2048, 4096 and head_dim 128, 192, 256, and 4
+ * and 16 heads at prompt 2048, head_dim 192.  vLLM runs Triton's kernel at
+ * head_dim 192 (kernel_source vllm_triton_attn) and FlashInfer's
+ * TensorRT-LLM kernel at 128 and 256.  --holdout 6 holds the sixth node,
+ * (streams 1, prompt 2048, group 8, head_dim 192), measured 0.2569 ms.  Its
+ * brackets: prompt 1024..4096 (Triton: 0.0847, 0.8960 ms), group 4..16
+ * (Triton: 0.1586, 0.4595 ms) and head_dim 128..256 (FlashInfer: 0.03738,
+ * 0.03571 ms; its ratio is no step, RL_KT_STEP).  Two of three ran Triton,
+ * so the head_dim bracket is left out: the hole is the mean in ln of the
+ * two chords at their midpoints, each of width ln 4, (0.0847 x 0.8960 x
+ * 0.1586 x 0.4595)^(1/4) = 0.27269 ms (+6.2%; by hand, 1e-9).  With the
+ * head_dim bracket (weight 1 / ln 2, twice the others) it read 0.09962 ms
+ * (-61%), which fails this. */
+static void test_fill_reads_named_kernels(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("b200", NULL, 0);
+    rl_silicon s;
+    char err[1024];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/b200_sxm_kernels", "vllm", &h, 6, NULL,
+                          &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_int_equal((int)s.nheld, 1);
+    const rl_silicon_row *r = &s.held[0];
+    assert_rel(r->x[0], 1, 0); /* streams */
+    assert_rel(r->x[1], 2048, 0);
+    assert_rel(r->x[2], 8, 0); /* group */
+    assert_rel(r->x[3], 192, 0);
+    assert_rel(r->measured_s, 0.2568693359692891e-3, 1e-12);
+    rl_serving_engine e = {.tables = s.tables};
+    rl_provenance p;
+    double t = rl_engine_time(&e, RL_KC_PREFILL_ATTN, RL_KV_FP8, r->x, h.flops[RL_BF16], h.hbm_bw, &p);
+    double want = pow(0.0846720039844513 * 0.895967960357666 * 0.1586133340994517 *
+                          0.45953599611918133, 0.25) * 1e-3;
+    assert_rel(t, want, 1e-9);
+    assert_rel(t, 0.27269e-3, 1e-4);
+    assert_int_equal(p, RL_PROV_INTERPOLATED);
+    rl_silicon_free(&s);
+}
+
 static void save_excerpt(char *path);
 
 static void test_saved_spec_and_mode(void **state)
@@ -1581,6 +1624,7 @@ int main(void)
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_holdout_above_the_classes),
         cmocka_unit_test(test_holdout_holds_whole_nodes),
+        cmocka_unit_test(test_fill_reads_named_kernels),
         cmocka_unit_test(test_what_if_scaling),
         cmocka_unit_test(test_h100_pcie_is_sxm_what_if),
         cmocka_unit_test(test_engine_switch_restores_own_figures),
