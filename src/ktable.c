@@ -448,7 +448,7 @@ static int same_side(const rl_ktable *t, const int *i, const int *j)
 /* The hole at h (coordinates hi) from the measured nodes fewest grid steps
  * away, each scaled along the roofline, those on its side of every
  * documented switch only where there is one, and of its kernel kh (0:
- * any) where the table has some; their mean ln latency. */
+ * any) where the table has some there; their mean ln latency. */
 static double nearest_along_roofline(const rl_ktable *t, const int *hi, unsigned kh,
                                      rl_kt_ideal_fn ideal, const void *ctx)
 {
@@ -460,8 +460,11 @@ static double nearest_along_roofline(const rl_ktable *t, const int *hi, unsigned
             coords(t, m, mi);
             side = same_side(t, hi, mi);
         }
-    for (size_t m = 0; kh && m < t->n && !mine; m++)
-        mine = is_measured(t, m) && t->kernel[m] == kh;
+    for (size_t m = 0; kh && m < t->n && !mine; m++) /* of its kernel, on its side */
+        if (is_measured(t, m) && t->kernel[m] == kh) {
+            coords(t, m, mi);
+            mine = !side || same_side(t, hi, mi);
+        }
     int best = -1;
     for (size_t m = 0; m < t->n; m++) {
         if (!is_measured(t, m) || (mine && t->kernel[m] != kh))

@@ -390,6 +390,29 @@ static void test_fill_holes_named_edge(void **state)
     assert_int_equal(rl_kt_fill_holes(&t, ideal_product, NULL), 1);
     assert_rel(exp(t.logv[h]), 8e-6, 1e-12);
     rl_kt_free(&t);
+
+    /* The hole's kernel only across a documented switch: group {16, 32,
+     * 64, 128} cut at 32, 10 us at 16 and 32 (kernel 1), 100 us at 128
+     * (unnamed), the hole at 64.  Its one named neighbour (32) ran kernel
+     * 1, whose nodes all lie across the cut; the edge rule then reads its
+     * own side, 128 alone, under a flat roofline: 100 us (it read NaN,
+     * no node of kernel 1 on its side, before this case was handled). */
+    memset(&t, 0, sizeof t);
+    t.naxes = 1;
+    snprintf(t.axis_name[0], sizeof t.axis_name[0], "group");
+    t.len[0] = 4;
+    static const double g[4] = {16, 32, 64, 128};
+    memcpy(t.axis[0], g, sizeof g);
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    t.cut[0] = 32;
+    const double v[4] = {1e-5, 1e-5, NAN, 1e-4};
+    const unsigned char k1[4] = {1, 1, 0, 0};
+    for (int i = 0; i < 4; i++)
+        t.logv[i] = log(v[i]);
+    t.kernel = k1;
+    assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 1);
+    assert_rel(exp(t.logv[2]), 1e-4, 1e-12);
+    rl_kt_free(&t);
 }
 
 /* A hole between measured nodes follows the line's curvature (ktable.h):
