@@ -13,6 +13,11 @@
 /* FLOPs per element of the elementwise operators (ops.h). */
 #define SOFTMAX_FLOPS 5.0
 #define NORM_FLOPS 4.0
+/* LayerNorm (spec.h rl_norm): RMSNorm's 4 (square, accumulate, scale by the
+ * reciprocal root, gain) and the mean's 3 more (accumulate the row for its
+ * mean, subtract it, add the bias): torch.nn.LayerNorm's (x - mean) /
+ * sqrt(var + eps) * weight + bias.  Our count, as NORM_FLOPS is. */
+#define LAYERNORM_FLOPS 7.0
 #define ROPE_FLOPS 3.0
 
 rl_ops_config rl_ops_config_default(void)
@@ -479,6 +484,19 @@ static int norm_fusion(const builder *x)
     const rl_serving_engine *e = rl_engines_selected(&x->h->engines);
     if (!x->c->calibrated || x->h->ideal || !e)
         return RL_FUSE_NONE;
+    /* A LayerNorm model (spec.h rl_norm): neither engine fuses its residual
+     * add with the norm.  vLLM's BloomBlock builds nn.LayerNorm and adds
+     * each residual in PyTorch (`attention_output + residual`, `self.mlp(..)
+     * + residual`; vllm/model_executor/models/bloom.py at 01dbb081):
+     * fused_add_rms_norm is RMSNorm's (layers/layernorm.py).  TensorRT-LLM's
+     * BloomDecoderLayer likewise (`residual + attention_output`, then
+     * post_layernorm, a LayerNorm; tensorrt_llm/models/bloom/model.py at
+     * 027cd518), and AllReduceFusionOp has RMSNorm variants only
+     * (RESIDUAL_RMS_NORM and its quantized forms; engines.c ENGINE_FUSION).
+     * A compiler's own fusion (vLLM's torch.compile / Inductor, TensorRT's
+     * builder) is not modelled. */
+    if (x->m->norm == RL_NORM_LAYER)
+        return RL_FUSE_NONE;
     rl_engine_fusion f = rl_engine_fusion_of(e->name);
     double group = (double)x->c->chips / x->wrep;
     if (x->c->tp > 1 && !x->c->attn_replicated && ar_fused(&f, x->m, x->h, group, x->M, x->ab, x->c->prec.weights))
@@ -495,6 +513,19 @@ static int norm_fusion(const builder *x)
  * its own: its bytes move within the measured AllReduce kernel, whose
  * table (AIConfigurator's custom_allreduce_perf, fusion NONE) does not
  * count them, so they are left out, not added (ops.h rl_ops.norm_fusion). */
+/* One norm of the residual stream, `layers` of it, over the M rows of D
+ * (replicated_elementwise): an RMSNorm NORM_FLOPS per element and its gain
+ * of D read; a LayerNorm (spec.h rl_norm) LAYERNORM_FLOPS and its gain and
+ * bias, 2 D.  Either kernel reads each row once and writes it once (the
+ * mean's pass runs over the row in registers, no second HBM read). */
+static void residual_norm(builder *x, const char *name, double layers)
+{
+    double D = (double)x->m->d_model;
+    int ln = x->m->norm == RL_NORM_LAYER;
+    replicated_elementwise(x, name, RL_EFF_NORM, layers, x->M * D,
+                           ln ? LAYERNORM_FLOPS : NORM_FLOPS, 1, ln ? 2 * D : D);
+}
+
 static void add_norm(builder *x, const char *res, const char *norm, const char *fused,
                      double layers)
 {
@@ -504,15 +535,20 @@ static void add_norm(builder *x, const char *res, const char *norm, const char *
     if (x->fusion == RL_FUSE_NONE) {
         if (res)
             replicated_elementwise(x, res, RL_EFF_ELEMENTWISE, layers, x->M * D, 1, 2, 0);
-        replicated_elementwise(x, norm, RL_EFF_NORM, layers, x->M * D, NORM_FLOPS, 1, D);
+        residual_norm(x, norm, layers);
         return;
     }
+    /* fused: RMSNorm only (norm_fusion) */
     replicated_elementwise(x, fused, RL_EFF_NORM, layers, x->M * D, 1 + NORM_FLOPS, 2, D);
     x->o->op[x->o->n - 1].act_write *= 2; /* the normed rows and the residual */
 }
 
-const char *rl_ops_norm_fusion_words(int f)
+const char *rl_ops_norm_fusion_words(int f, const rl_model *m)
 {
+    if (f == RL_FUSE_NONE && m->norm == RL_NORM_LAYER)
+        return "apart: each residual add and LayerNorm its own kernel (a LayerNorm model: "
+               "the engines' fused add + norm kernels and AllReduce fusion are RMSNorm's; "
+               "ops.c norm_fusion)";
     if (f == RL_FUSE_ALLREDUCE)
         return "in the AllReduce: each residual add and the RMSNorm after it run inside the "
                "TP AllReduce before them (TensorRT-LLM's one-/two-shot kernel, "
@@ -1546,7 +1582,7 @@ static void rows_tail(builder *x)
     }
     if (x->fusion == RL_FUSE_NONE)
         replicated_elementwise(x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
-    replicated_elementwise(x, "final_norm", RL_EFF_NORM, 1, x->M * D, NORM_FLOPS, 1, D);
+    residual_norm(x, "final_norm", 1);
 }
 
 #define ALL_SPANS ((1u << RL_OPS_SPANS) - 1)

@@ -239,9 +239,9 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
  * time stands for the fused kernel). */
 enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE };
 
-/* The sentence the results' norm_fusion key gives for mode f under the
- * selected engine of h (its source). */
-const char *rl_ops_norm_fusion_words(int f);
+/* The sentence the results' norm_fusion key gives for mode f of model m
+ * (its norm: a LayerNorm is never fused, spec.h rl_norm), with its source. */
+const char *rl_ops_norm_fusion_words(int f, const rl_model *m);
 
 typedef struct {
     rl_op op[RL_OPS_MAX];

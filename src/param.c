@@ -568,7 +568,7 @@ const rl_command RL_COMMANDS[] = {
      "list (step and prefill apply them; a note says so).  norm_fusion: how the selected\n"
      "engine runs each residual add and the RMSNorm after it: apart, one fused kernel\n"
      "(attn_add_norm, mlp_add_norm), or inside the TP AllReduce (no op of their own;\n"
-     "docs/model.md).",
+     "docs/model.md); a LayerNorm model (norm = \"layernorm\") apart, neither engine fusing it.",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"
@@ -605,6 +605,10 @@ const rl_command RL_COMMANDS[] = {
      "factor; llama3, longrope: unchanged), with a note.  CONFIG.json may be a pipe read\n"
      "once (<(...), /dev/stdin, or - for stdin), which has no file name: give --name; a FIFO\n"
      "made by mkfifo is named by its path, as a file is.\n"
+     "Every family above normalizes with RMSNorm (transformers' LlamaRMSNorm, ...,\n"
+     "GptOssRMSNorm; rms_norm_eps), written as norm = \"rmsnorm\"; a LayerNorm family\n"
+     "(bloom, gpt2, opt, falcon, gpt_neox, phi) is refused with a note to write its spec by\n"
+     "hand with norm = \"layernorm\" (model/bloom-176b.lua).\n"
      "import-hf takes no --set: edit a\n"
      "field of the saved spec, or pass --set model.FIELD=V to the commands that load it.\n"
      "A rope type other than default, linear, dynamic, ntk, yarn, longrope, su, llama3, mrope\n"

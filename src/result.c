@@ -513,6 +513,7 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     if (!m->abstract) {
         static const char *const ATTN[] = {"mha", "gqa", "mla"};
         cJSON_AddStringToObject(o, "attention", ATTN[m->attention]);
+        cJSON_AddStringToObject(o, "norm", m->norm == RL_NORM_LAYER ? "layernorm" : "rmsnorm");
         cJSON_AddNumberToObject(o, "local_layers", (double)rl_arch_local_layers(m));
     }
     return o;
@@ -1350,7 +1351,7 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(o, "ttft_s", ops.step_s + d);
     }
     add_provenance(o, ops.prov);
-    cJSON_AddStringToObject(o, "norm_fusion", rl_ops_norm_fusion_words(ops.norm_fusion));
+    cJSON_AddStringToObject(o, "norm_fusion", rl_ops_norm_fusion_words(ops.norm_fusion, m));
     add_table_share(o, h, rl_ops_table_share(&ops));
     add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
             c->prefill_prefix + c->prefill_tokens);

@@ -62,6 +62,7 @@ typedef struct {
 static const char *const MLP_NAMES[] = {"swiglu", "gelu", "geglu", NULL};
 static const char *const ATTN_NAMES[] = {"mha", "gqa", "mla", NULL};
 static const char *const QUANT_NAMES[] = {"linear", "experts", NULL};
+static const char *const NORM_NAMES[] = {"rmsnorm", "layernorm", NULL};
 static const char *const TOPO_NAMES[] = {"ring", "torus2d", "torus3d", "switch", NULL};
 
 #define MF(n, t, fl) {#n, t, offsetof(rl_model, n), 0, NULL, fl}
@@ -105,6 +106,7 @@ static const field MODEL_FIELDS[] = {
     MF(attention_sinks, T_BOOL, 0),
     MF(max_context, T_INT, ABS | POS),
     {"quantized", T_ENUM, offsetof(rl_model, quantized), 0, QUANT_NAMES, 0},
+    {"norm", T_ENUM, offsetof(rl_model, norm), 0, NORM_NAMES, 0},
     {NULL, 0, 0, 0, NULL, 0},
 };
 

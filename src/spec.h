@@ -55,6 +55,19 @@ typedef enum { RL_ATTN_MHA, RL_ATTN_GQA, RL_ATTN_MLA } rl_attention;
  * norms and router are never quantized (dtype.h). */
 typedef enum { RL_QUANT_LINEAR, RL_QUANT_EXPERTS } rl_quantized;
 
+/* The normalization of the residual stream (`norm`): rmsnorm (default)
+ * scales each row by its root mean square and a gain, as Llama, Mistral,
+ * Mixtral, Qwen2/3, Phi-3, Gemma 2/3, DeepSeek-V2/V3 and gpt-oss do (their
+ * HF modeling files' LlamaRMSNorm, MistralRMSNorm, ..., DeepseekV3RMSNorm;
+ * config key rms_norm_eps); layernorm subtracts the row's mean too and adds
+ * a bias beside the gain (torch.nn.LayerNorm), as BLOOM does (transformers
+ * modeling_bloom.py BloomBlock input_layernorm / post_attention_layernorm
+ * are nn.LayerNorm; config key layer_norm_epsilon), and GPT-2, OPT and
+ * Falcon.  What it changes: the engines' fused add + RMSNorm kernels do not
+ * apply to a LayerNorm (ops.c norm_fusion), and each norm reads its bias
+ * and makes one more pass over the row for the mean (ops.c norm_op). */
+typedef enum { RL_NORM_RMS, RL_NORM_LAYER } rl_norm;
+
 typedef struct {
     char name[64];
     char source[512];
@@ -142,6 +155,7 @@ typedef struct {
 
     long long max_context; /* longest sequence the model supports (tokens) */
     rl_quantized quantized; /* `quantized`: "linear" | "experts" (above) */
+    rl_norm norm;           /* `norm`: "rmsnorm" | "layernorm" (above) */
 } rl_model;
 
 typedef enum {

@@ -1251,6 +1251,50 @@ static void residual_norm_fusion(void **state)
     assert_true(find(o, "attn_norm")->act_read == 16 * 8192 * 2.0);
 }
 
+/* A LayerNorm model (spec.h rl_norm: BLOOM-176B, model/bloom-176b.lua, L 70,
+ * D 14336) is never fused: vLLM's BloomBlock adds its residuals in PyTorch
+ * around nn.LayerNorm (vllm/model_executor/models/bloom.py), TensorRT-LLM's
+ * BloomDecoderLayer likewise (tensorrt_llm/models/bloom/model.py), and
+ * AllReduceFusionOp's norm is RMSNorm (ops.c norm_fusion).  Decode batch 16
+ * on 8 h100-sxm under trtllm, where an RMSNorm of D in [8192, 16384) at tp 8
+ * below 64 rows runs in the AllReduce (the same spec with norm = "rmsnorm"
+ * does): apart under both engines.  Exact by hand: attn_norm on each of the
+ * 8 chips (tp_copies) 7 FLOPs per element (LAYERNORM_FLOPS) = 8 x 7 x 16 x
+ * 14336 = 12,845,056; its gain and bias 8 x 2 x 14336 x 2 B = 458,752 B;
+ * reads the rows once, 8 x 16 x 14336 x 2 B = 3,670,016 B.  The params
+ * count the biases: 70 x 2 + 1 (ln_f) norms of 14336 = 2,021,376 more than
+ * the RMSNorm spec's (the embedding's own LayerNorm is not modelled). */
+static void layernorm_never_fused(void **state)
+{
+    (void)state;
+    rl_model m = load_model("bloom-176b", NULL, 0);
+    assert_int_equal(m.norm, RL_NORM_LAYER);
+    rl_model r = m;
+    r.norm = RL_NORM_RMS;
+    assert_true(rl_arch_params(&m).total - rl_arch_params(&r).total == 2021376.0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[512];
+    rl_ops_config c = decode_cfg(16, 1024);
+    c.chips = c.tp = 8;
+    c.calibrated = 1;
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", "test", err, sizeof err), 0);
+    assert_int_equal(build(&r, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    for (int e = 0; e < 2; e++) {
+        assert_int_equal(rl_engines_select(&h.engines, e ? "vllm" : "trtllm", "test", err,
+                                           sizeof err), 0);
+        const rl_ops *o = build(&m, &h, &c);
+        assert_int_equal(o->norm_fusion, RL_FUSE_NONE);
+        assert_false(has(o, "attn_add_norm") || has(o, "mlp_add_norm"));
+        assert_true(has(o, "attn_residual") && has(o, "mlp_residual") && has(o, "mlp_norm"));
+        const rl_op *n = find(o, "attn_norm");
+        assert_true(n->flops == 12845056.0 && n->weight_bytes == 458752.0 &&
+                    n->act_read == 3670016.0 && n->layers == 70);
+        assert_true(find(o, "final_norm")->flops == 12845056.0);
+        assert_non_null(strstr(rl_ops_norm_fusion_words(o->norm_fusion, &m), "LayerNorm"));
+    }
+    assert_null(strstr(rl_ops_norm_fusion_words(RL_FUSE_NONE, &r), "LayerNorm"));
+}
+
 /* A TP = 2 decode step of a 1-layer LLaMA-3-8B (D = 4096, batch 1) on 2
  * H100: the ideal op list over 2 chips is each op at 2x peak and 2x
  * bandwidth, i.e. the 1-chip step / 2, plus Megatron's 2 AllReduces per
@@ -1438,6 +1482,7 @@ int main(void)
         cmocka_unit_test(mixed_and_chunked),
         cmocka_unit_test(calibrated_classes),
         cmocka_unit_test(residual_norm_fusion),
+        cmocka_unit_test(layernorm_never_fused),
         cmocka_unit_test(prefill_dispatch),
         cmocka_unit_test(errors),
         cmocka_unit_test(tp2_decode_closed_form),
