@@ -495,7 +495,10 @@ const rl_command RL_COMMANDS[] = {
      "for llama3-405b; 12: tp4 x pp3); a note names it and the simulate flags that run\n"
      "it.  When none fits, the nearest (the most KV room; --chips 3 for llama3-405b:\n"
      "tp1 x pp3), fits false, exit 0, as a --tp --pp plan that does not fit;\n"
-     "simulate's --chips 16 is one tp16 replica.",
+     "simulate's --chips 16 is one tp16 replica.  A row the engine's kernel tables time\n"
+     "(its operator list) carries norm_fusion, as ops prints it: how that list ran each\n"
+     "residual add and the norm after it (apart, one fused kernel, or inside the TP\n"
+     "AllReduce; a LayerNorm model's always apart; docs/model.md).",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},

@@ -624,7 +624,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     for (int i = 0; i < nbatch; i++) {
         rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, kv_copies);
         rl_ops ops;
-        if (tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops))
+        int timed = tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops);
+        if (timed)
             rl_step_settle_excess(&s);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
@@ -635,6 +636,9 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             add_row_share(cJSON_GetArrayItem(rows, i), rl_hw_mode(h, 1), h,
                           share_of(s.table_s, s.step_s));
         }
+        if (timed) /* the op list that timed the row ran them so (as ops prints it) */
+            cJSON_AddStringToObject(cJSON_GetArrayItem(rows, i), "norm_fusion",
+                                    rl_ops_norm_fusion_words(ops.norm_fusion, m));
     }
     add_table_share(o, h, share);
     rl_e2e_no_band(o, m, h, NO_RESIDUALS);
@@ -1181,6 +1185,9 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                           cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h,
                           m->abstract ? -1.0 : share_of(s.table_s, s.step_s));
         }
+        if (tables && s.norm_fusion > 0) /* the replica's op list timed the row */
+            cJSON_AddStringToObject(cJSON_GetArrayItem(rows, i), "norm_fusion",
+                                    rl_ops_norm_fusion_words(s.norm_fusion - 1, m));
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));

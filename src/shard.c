@@ -1265,6 +1265,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
         coll->band_s[k] = coll->banded ? ops.band_s[k] + coll->comm_s : 0;
     if (timed)
         memcpy(coll->prov, ops.prov, sizeof coll->prov);
+    coll->norm_fusion = timed ? 1 + ops.norm_fusion : 0;
     count_coll_prov(coll, 0);
     st->batch = batch;
     st->comm_s = coll->comm_s;
@@ -1374,6 +1375,7 @@ int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shar
     for (int k = 0; k < 4; k++)
         s->band_s[k] = c.band_s[k] + sends;
     memcpy(s->prov, c.prov, sizeof s->prov);
+    s->norm_fusion = c.norm_fusion;
     count_coll_prov(s, c.ncoll); /* the sends */
     return 0;
 }

@@ -230,6 +230,11 @@ typedef struct {
      * op list), what step's single-chip rows count; all 0 where no engine's
      * kernel tables timed an op list (rl_shard_eval) */
     int prov[RL_PROV_COUNT];
+    /* rl_shard_step_calibrated on kernel tables: 1 + its op list's RL_FUSE_*
+     * (ops.h rl_ops.norm_fusion: how the step's residual adds and norms ran;
+     * a pipeline's: its stage's, the larger micro-batch's); 0 where no op
+     * list timed the step */
+    int norm_fusion;
 } rl_shard_result;
 
 /* The dtype TP/EP collectives move activations in: bf16 (fp32 with an fp32

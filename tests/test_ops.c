@@ -6,6 +6,8 @@
 #include "arch.h"
 #include "engines.h"
 #include "ops.h"
+#include "result.h"
+#include "shard.h"
 #include "step.h"
 
 static rl_ops OPS; /* one list at a time; keeps ~12 KB off the stack */
@@ -1251,6 +1253,57 @@ static void residual_norm_fusion(void **state)
     assert_true(find(o, "attn_norm")->act_read == 16 * 8192 * 2.0);
 }
 
+/* step's rows say norm_fusion, as ops does, where its operator list timed
+ * them (an engine's kernel tables; fixHC: only ops printed it, though step
+ * applied it): LLaMA-3-70B on 8 h100-sxm under trtllm, --tp 8, decode at
+ * context 1024: batch 1 in the AllReduce, batch 64 the fused kernel (the
+ * thresholds of residual_norm_fusion); a --tp 4 --pp 2 plan, batch 1, its
+ * stage's list, tp 4 below 512 rows: in the AllReduce; llama3-8b on one
+ * chip: fused (no TP); BLOOM-176B --tp 8 batch 1: apart (a LayerNorm);
+ * --ideal times formula (1), no op list: no key. */
+static const char *row_words(cJSON *r)
+{
+    assert_non_null(r);
+    const cJSON *rows = cJSON_GetObjectItem(r, "rows");
+    const cJSON *w = cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "norm_fusion");
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s", cJSON_IsString(w) ? w->valuestring : "");
+    cJSON_Delete(r);
+    return buf;
+}
+
+static void step_rows_say_norm_fusion(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0), s = load_model("llama3-8b", NULL, 0),
+             b = load_model("bloom-176b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[512];
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", "test", err, sizeof err), 0);
+    rl_precision p = rl_precision_default();
+    rl_shard_plan plan = rl_shard_plan_default();
+    plan.tp = 8;
+    long long one = 1, many = 64;
+    assert_string_equal(row_words(rl_result_step_sharded(&m, &h, &plan, 8, &one, 1, 1024, p, err,
+                                                         sizeof err)),
+                        rl_ops_norm_fusion_words(RL_FUSE_ALLREDUCE, &m));
+    assert_string_equal(row_words(rl_result_step_sharded(&m, &h, &plan, 8, &many, 1, 1024, p,
+                                                         err, sizeof err)),
+                        rl_ops_norm_fusion_words(RL_FUSE_ADD_NORM, &m));
+    assert_string_equal(row_words(rl_result_step_sharded(&b, &h, &plan, 8, &one, 1, 1024, p, err,
+                                                         sizeof err)),
+                        rl_ops_norm_fusion_words(RL_FUSE_NONE, &b));
+    plan.tp = 4;
+    plan.pp = 2;
+    assert_string_equal(row_words(rl_result_step_sharded(&m, &h, &plan, 8, &one, 1, 1024, p, err,
+                                                         sizeof err)),
+                        rl_ops_norm_fusion_words(RL_FUSE_ALLREDUCE, &m));
+    assert_string_equal(row_words(rl_result_step(&s, &h, 1, &many, 1, 1024, p, 1.0)),
+                        rl_ops_norm_fusion_words(RL_FUSE_ADD_NORM, &s));
+    rl_hw_set_ideal(&h);
+    assert_string_equal(row_words(rl_result_step(&s, &h, 1, &many, 1, 1024, p, 1.0)), "");
+}
+
 /* A LayerNorm model (spec.h rl_norm: BLOOM-176B, model/bloom-176b.lua, L 70,
  * D 14336) is never fused: vLLM's BloomBlock adds its residuals in PyTorch
  * around nn.LayerNorm (vllm/model_executor/models/bloom.py), TensorRT-LLM's
@@ -1483,6 +1536,7 @@ int main(void)
         cmocka_unit_test(calibrated_classes),
         cmocka_unit_test(residual_norm_fusion),
         cmocka_unit_test(layernorm_never_fused),
+        cmocka_unit_test(step_rows_say_norm_fusion),
         cmocka_unit_test(prefill_dispatch),
         cmocka_unit_test(errors),
         cmocka_unit_test(tp2_decode_closed_form),
