@@ -408,6 +408,16 @@ static void cli_exit_codes(void **state)
     assert_int_equal(WEXITSTATUS(rc), 2);
     rc = system(RL_BIN " import-hf " HF "llama3-8b.json --name x >/dev/null 2>&1");
     assert_int_equal(WEXITSTATUS(rc), 0);
+    /* a descriptor path (/dev/fd/N, here a file on descriptor 3) has no
+     * file name: exit 2 without --name, 0 with it; the help says so
+     * (fixHC: it named <(...), /dev/stdin and - only) */
+    rc = system(RL_BIN " import-hf /dev/fd/3 3< " HF "llama3-8b.json >/dev/null 2>&1");
+    assert_int_equal(WEXITSTATUS(rc), 2);
+    rc = system(RL_BIN " import-hf /dev/fd/3 --name x 3< " HF "llama3-8b.json >/dev/null 2>&1");
+    assert_int_equal(WEXITSTATUS(rc), 0);
+    rc = system(RL_BIN " import-hf --help 2>&1 | tr '\\n' ' ' | grep -q 'descriptor path "
+                "/dev/fd/N (a pipe or a file on it), which has no file name: give --name'");
+    assert_int_equal(WEXITSTATUS(rc), 0);
 }
 
 /* The families added after users reached for them (issue 16), against the
