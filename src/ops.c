@@ -451,7 +451,7 @@ static void replicated_elementwise(builder *x, const char *name, rl_eff_class ef
  * message, where TensorRT-LLM's AUTO strategy picks its one- or two-shot
  * kernel (the index arithmetic of selectStrategyLookUpTable: log2(tp) - 1,
  * log2(D) - 7 and log2(M) truncated, the row the fusion op of weights w
- * picks; engines.c ENGINE_FUSION).  The group must lie in
+ * picks, the table h's sm picks; engines.c ENGINE_FUSION).  The group must lie in
  * one NVLink domain of h (tp <= domain_chips): AllreduceOp::
  * ifFallbackToNCCL sends a group not all NVLink- and P2P-connected to NCCL
  * whatever the table says (cpp/tensorrt_llm/thop/allreduceOp.cpp; h100-pcie
@@ -472,7 +472,8 @@ static int ar_fused(const rl_engine_fusion *f, const rl_model *m, const rl_hw *h
         return 0; /* rows index log2(M): 0 to 14, NCCL_SYMMETRIC past the table */
     int var = w == RL_FP8 ? RL_FUSE_VARIANT_FP8 : w == RL_FP4 ? RL_FUSE_VARIANT_NVFP4
                                                               : RL_FUSE_VARIANT_NONE;
-    return (int)(f->ar_rows[var][(int)ti][D >= 8192] >> (int)floor(log2(M)) & 1u);
+    /* SM100's table from sm 100 on, SM90's below and unset (spec.h rl_hw.sm) */
+    return (int)(f->ar_rows[h->sm >= 100][var][(int)ti][D >= 8192] >> (int)floor(log2(M)) & 1u);
 }
 
 /* How a residual add and the RMSNorm after it are run in this build

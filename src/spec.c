@@ -130,6 +130,7 @@ static const field HW_FIELDS[] = {
     HF(ici_latency, T_NUM, 0),
     HF(domain_chips, T_INT, POS),
     HF(nvls, T_BOOL, 0),
+    HF(sm, T_INT, POS),
     HF(net_bw, T_NUM, MIN1),
     HF(net_latency, T_NUM, 0),
     HF(host_bw, T_NUM, MIN1),

@@ -197,6 +197,13 @@ typedef struct {
     long long domain_chips; /* chips one ICI/NVLink domain holds (pod or node) */
     int nvls;            /* the NVLink switch reduces in the switch (NVLink SHARP,
                           * NVLink4 and later: comm.h); 0 none or not a switch */
+    /* `sm`: an NVIDIA GPU's compute capability x 10 (80 A100, 90 H100 and
+     * H200, 100 B200 and GB200: NVIDIA's CUDA GPUs list,
+     * developer.nvidia.com/cuda-gpus); 0 unset (not a GPU, or not said).
+     * Read where an engine's behaviour is chosen per architecture:
+     * TensorRT-LLM's AllReduce strategy table, SM100 from 100 on, SM90
+     * below and when unset (engines.c ENGINE_FUSION). */
+    long long sm;
     /* Scale-out network between domains (InfiniBand/RoCE/DCN). */
     double net_bw;       /* one-way bytes/s per chip */
     double net_latency;  /* seconds */

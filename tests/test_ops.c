@@ -1253,6 +1253,52 @@ static void residual_norm_fusion(void **state)
     assert_true(find(o, "attn_norm")->act_read == 16 * 8192 * 2.0);
 }
 
+/* TensorRT-LLM's Blackwell strategy table (customAllReduceUtils.h
+ * AllReduceBestStrategyTableSM100 at 005b299b; engines.c ENGINE_FUSION) on
+ * a chip whose spec says sm >= 100 (b200, gb200: compute capability 10.0),
+ * the Hopper one (SM90) below and unset.  LLaMA-3-70B (D 8192: hidden index
+ * 6), tp 8, bf16 decode: SM100 fuses below 512 rows (bit 8 set, 0x1ff),
+ * SM90 below 64 (0x3f).  b200 batch 64 and 256 in the AllReduce (256 x
+ * 8192 x 2 = 4,194,304 B inside the 8e6 workspace); batch 300 too (bit 8);
+ * batch 512 not (SM100 row index 9 is NCCL, and 8,388,608 B is past the
+ * workspace); h200 (sm 90) batch 64 the fused kernel; b200 with
+ * --set hw.sm=90 reads SM90: batch 64 the fused kernel; NVFP4 weights
+ * (RESIDUAL_RMS_NORM_QUANT_NVFP4, all NCCL on SM90) on b200 batch 16 in
+ * the AllReduce; gb200 (sm 100, domain 72) batch 256 in the AllReduce. */
+static void blackwell_allreduce_table(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-70b", NULL, 0);
+    static const char *const hws[] = {"b200", "gb200", "h200"};
+    static const long long sm[] = {100, 100, 90};
+    for (int i = 0; i < 3; i++) {
+        rl_hw h = load_hw(hws[i], NULL, 0);
+        assert_int_equal(h.sm, sm[i]);
+        char err[512];
+        assert_int_equal(rl_engines_select(&h.engines, "trtllm", "test", err, sizeof err), 0);
+        rl_ops_config c = decode_cfg(64, 1024);
+        c.chips = c.tp = 8;
+        c.calibrated = 1;
+        int bw = sm[i] >= 100;
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_ADD_NORM);
+        c.decode_batch = 256;
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_ADD_NORM);
+        c.decode_batch = 300;
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_ADD_NORM);
+        c.decode_batch = 512;
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+        c.decode_batch = 16;
+        c.prec.weights = RL_FP4;
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_ADD_NORM);
+        if (i == 0) {
+            h.sm = 90;
+            c.prec.weights = RL_BF16;
+            c.decode_batch = 64;
+            assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+        }
+    }
+}
+
 /* step's rows say norm_fusion, as ops does, where its operator list timed
  * them (an engine's kernel tables; fixHC: only ops printed it, though step
  * applied it): LLaMA-3-70B on 8 h100-sxm under trtllm, --tp 8, decode at
@@ -1536,6 +1582,7 @@ int main(void)
         cmocka_unit_test(calibrated_classes),
         cmocka_unit_test(residual_norm_fusion),
         cmocka_unit_test(layernorm_never_fused),
+        cmocka_unit_test(blackwell_allreduce_table),
         cmocka_unit_test(step_rows_say_norm_fusion),
         cmocka_unit_test(prefill_dispatch),
         cmocka_unit_test(errors),
