@@ -1770,6 +1770,11 @@ rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long pre
     c.prefill_prefix = prefill_prefix;
     c.decode_batch = decode_batch;
     c.decode_context = decode_context;
+    /* an fp32 engine keeps fp32 activations, any other bf16 (shard.h
+     * rl_shard_moved_dtype): step, prefill and the size share time the
+     * activations simulate does and the fp32 tables measured
+     * (table_act_bytes), not bf16 moved to derived */
+    c.act = rl_shard_moved_dtype(p.compute);
     return c;
 }
 

@@ -448,7 +448,9 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
                               long long decode_batch, long long decode_context);
 
 /* The configuration of that mixed step (ideal; set .calibrated to time it
- * by the hardware's efficiency tables), and the step time of any
+ * by the hardware's efficiency tables; activations of
+ * rl_shard_moved_dtype(p.compute): fp32 under fp32 compute, else bf16, as
+ * the engines keep them), and the step time of any
  * configuration (rl_ops_build's step_s, or -1 on invalid input). */
 rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long prefill_tokens,
                                   long long prefill_prefix, long long decode_batch,
