@@ -1196,12 +1196,17 @@ static double table_act_bytes(rl_kvariant v)
  * that with the activation bytes at the table's width.  The table's time
  * is split at its roofline and this moves the roofline part, the excess
  * kept, as a what-if chip moves it (engines.h rl_engine_time_on: Hockney's
- * t0 + n / r_inf).  0 at the table's width. */
-static double act_moved(const builder *x, const rl_op *o, int v, double sc, double bw)
+ * t0 + n / r_inf).  0 at the table's width.  *moved: 1 when o has
+ * activations and they are not the table's width, whatever the change (a
+ * compute-bound prefill GEMM's is 0: its wider bytes hide under its FLOPs),
+ * as the time is then not what the table measured (tester62 #2: prefill's
+ * q/k/v/o at --act fp32 read `measured` with bf16 times). */
+static double act_moved(const builder *x, const rl_op *o, int v, double sc, double bw, int *moved)
 {
     double tab = v >= 0 ? table_act_bytes((rl_kvariant)v) : x->ab;
     double act = o->act_read + o->act_write - o->scores;
-    if (tab == x->ab || !(act > 0))
+    *moved = tab != x->ab && act > 0;
+    if (!*moved)
         return 0.0;
     double mem = o->t.memory_s - sc, was = mem - act * (1.0 - tab / x->ab) / bw;
     return rl_fmax(o->t.compute_s, mem) - rl_fmax(o->t.compute_s, was);
@@ -1319,14 +1324,20 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
          * --non-causal's pairs beyond causal are scaled, not measured
          * (kcausal); the activations' width (act_moved); the materialized
          * scores' HBM traffic at the roofline (ops.h) */
-        double act = ek > 0 ? 0 : act_moved(x, o, v, sc, bw);
-        double tabled = o->t.time_s * op->kcausal + (act < 0 ? act : 0.0);
+        int widened = 0;
+        double act = ek > 0 ? 0 : act_moved(x, o, v, sc, bw, &widened);
         o->untabled_s = sc + act;
         o->t.time_s += o->untabled_s;
-        o->tabled_s = ek > 0 || !(prov == RL_PROV_MEASURED || prov == RL_PROV_INTERPOLATED)
-                          ? 0.0
-                          : rl_fmax(tabled, 0.0);
-        o->prov = rl_provenance_moved(prov, op->kcausal < 1 || act != 0 || sc > 0);
+        o->prov = rl_provenance_moved(prov, op->kcausal < 1 || widened || sc > 0);
+        /* one meaning of `derived` for the label and the share (docs/
+         * model.md, "Labels of moved times"): a row's time is table time
+         * when its label is measured or interpolated, all of it; a derived
+         * row counts none, moved or of a derived dtype alike (tester62 #1:
+         * --act fp8's GEMMs read derived in a share of 0.902 `calibrated`,
+         * their moved times counted whole, while --weights int8's read 0) */
+        o->tabled_s = o->prov == RL_PROV_MEASURED || o->prov == RL_PROV_INTERPOLATED
+                          ? o->t.time_s
+                          : 0.0;
     }
     return 1;
 }

@@ -106,12 +106,13 @@ typedef struct {
                             materialized scores' HBM traffic, and the roofline change of
                             activations wider or narrower than the tables' bf16, which
                             no table measured; negative when narrower) */
-    double tabled_s;     /* of t.time_s: the part a kernel table measured or interpolated
-                            on this chip at this shape and dtypes (table_s sums it): 0
-                            for a roofline, extrapolated or derived op and on a what-if
-                            chip; less than t.time_s where the time was moved beyond the
-                            table (--non-causal's extra pairs, untabled_s; ops.c
-                            time_from_table), the row then `derived` */
+    double tabled_s;     /* of t.time_s: table time (table_s sums it): all of it when
+                            prov reads measured or interpolated (a kernel table timed
+                            it on this chip at this shape and dtypes, unmoved), else 0:
+                            a roofline, extrapolated or derived op, a derived dtype, a
+                            what-if chip, and a table time moved beyond the table
+                            (--non-causal's extra pairs, materialized scores, another
+                            --act width; ops.c time_from_table) alike */
     double kcausal;      /* of the table time (kscale included), the share of the causal
                             pairs a table measured: 1, or under --non-causal the causal
                             pairs over all (the rest derived from it, not table time) */
