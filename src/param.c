@@ -152,7 +152,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                    "fused|materialized", "FlashAttention, or scores written to HBM",
                    AT(materialized), 0, 0, 0},
     [RL_P_NON_CAUSAL] = {"non-causal", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                         "prefill counts T(P+T) pairs, not the causal T(T+1)/2 + TP",
+                         "prefill counts T(P+T) pairs, not the causal T(T+1)/2 + TP (decode: unchanged, "
+                         "causal: true)",
                          AT(non_causal), 0, 0, 0},
     [RL_P_CAUSAL] = {NULL, "causal", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, "true", NULL,
                      "false: the non-causal prefill of --non-causal", NOWHERE, 0},
