@@ -256,6 +256,16 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
     return op;
 }
 
+/* The chips of one of the wrep groups that each read a weight matmul's
+ * whole matrix (builder.wrep): a TP group's tp, or 1 with attention
+ * replicated.  The one expression of the group for the GEMM table's shape
+ * (matmul, row_parallel), the norms' copies (tp_copies) and the
+ * AllReduce's fused norm (norm_fusion). */
+static double tp_group(const builder *x)
+{
+    return (double)x->c->chips / x->wrep;
+}
+
 /* A weight matmul: `copies` [din, dout] matrices are read (experts touched,
  * or heads of a per-head projection); each of `tokens` tokens is multiplied
  * by `per_token` of them (k for routed experts, N for a per-head
@@ -283,7 +293,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         /* each group its tokens, dout split over the group's chips */
-        double group = (double)x->c->chips / x->wrep;
+        double group = tp_group(x);
         double shape[RL_KSHAPE] = {tokens / x->wrep, dout / group, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
@@ -330,7 +340,7 @@ static rl_op *replicated(builder *x, const char *name, double layers, double din
  * one of the wrep groups (replicated attention: 1, unchanged). */
 static void row_parallel(const builder *x, rl_op *op)
 {
-    double group = (double)x->c->chips / x->wrep;
+    double group = tp_group(x);
     if (op->kclass == RL_KC_GEMM && group > 1) {
         op->kshape[1] *= group;
         op->kshape[2] /= group;
@@ -383,7 +393,7 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
 
 /* The chips that each run an op on the full hidden activation of their
  * group's rows: under a TP plan in calibrated mode with a serving engine
- * selected (an engine's TP, below), the group's chips (chips / wrep: tp,
+ * selected (an engine's TP, below), the group's chips (tp_group: tp,
  * or 1 with attention replicated); else 1, the op split evenly over the
  * chips (formula (1)'s share: --ideal, --engine ideal, --mfu, no plan; a
  * chip with no engine, such as the TPU profiles, whose step is formula
@@ -407,7 +417,7 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
 static double tp_copies(const builder *x)
 {
     return x->c->calibrated && !x->h->ideal && x->c->tp > 1 && rl_engines_selected(&x->h->engines)
-               ? (double)x->c->chips / x->wrep
+               ? tp_group(x)
                : 1.0;
 }
 
@@ -480,8 +490,8 @@ static int norm_fusion(const builder *x)
     if (!x->c->calibrated || x->h->ideal || !e)
         return RL_FUSE_NONE;
     rl_engine_fusion f = rl_engine_fusion_of(e->name);
-    double group = (double)x->c->chips / x->wrep;
-    if (x->c->tp > 1 && !x->c->attn_replicated && ar_fused(&f, x->m, x->h, group, x->M, x->ab, x->c->prec.weights))
+    if (x->c->tp > 1 && !x->c->attn_replicated &&
+        ar_fused(&f, x->m, x->h, tp_group(x), x->M, x->ab, x->c->prec.weights))
         return RL_FUSE_ALLREDUCE;
     return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
 }
