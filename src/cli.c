@@ -3524,7 +3524,8 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     *c = rl_ops_config_default();
     c->chips = o->chips;
     c->prec = o->prec;
-    c->act = o->act;
+    /* default: the engines' width, as step's (ops.c rl_ops_mixed_config) */
+    c->act = o->given[RL_P_ACT] ? o->act : rl_shard_moved_dtype(o->prec.compute);
     c->materialized = o->materialized;
     c->non_causal = o->non_causal;
     c->mfu = o->mfu;

@@ -1582,7 +1582,7 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     *c = rl_ops_config_default();
     c->chips = opt_chips(L, h);
     c->prec = opt_precision(L, 1);
-    c->act = opt_dtype(L, 1, RL_P_ACT, RL_BF16);
+    c->act = opt_dtype(L, 1, RL_P_ACT, rl_shard_moved_dtype(c->prec.compute)); /* as the CLI's */
     lua_getfield(L, 1, RL_PARAMS[RL_P_ATTN].lua);
     const char *attn = luaL_optstring(L, -1, "fused");
     opt_check(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0,

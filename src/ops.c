@@ -261,6 +261,16 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
     return op;
 }
 
+/* The chips of one of the wrep groups that each read a weight matmul's
+ * whole matrix (builder.wrep): a TP group's tp, or 1 with attention
+ * replicated.  The one expression of the group for the GEMM table's shape
+ * (matmul, row_parallel), the norms' copies (tp_copies) and the
+ * AllReduce's fused norm (norm_fusion). */
+static double tp_group(const builder *x)
+{
+    return (double)x->c->chips / x->wrep;
+}
+
 /* A weight matmul: `copies` [din, dout] matrices are read (experts touched,
  * or heads of a per-head projection); each of `tokens` tokens is multiplied
  * by `per_token` of them (k for routed experts, N for a per-head
@@ -288,7 +298,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         /* each group its tokens, dout split over the group's chips */
-        double group = (double)x->c->chips / x->wrep;
+        double group = tp_group(x);
         double shape[RL_KSHAPE] = {tokens / x->wrep, dout / group, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
@@ -335,7 +345,7 @@ static rl_op *replicated(builder *x, const char *name, double layers, double din
  * one of the wrep groups (replicated attention: 1, unchanged). */
 static void row_parallel(const builder *x, rl_op *op)
 {
-    double group = (double)x->c->chips / x->wrep;
+    double group = tp_group(x);
     if (op->kclass == RL_KC_GEMM && group > 1) {
         op->kshape[1] *= group;
         op->kshape[2] /= group;
@@ -388,7 +398,7 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
 
 /* The chips that each run an op on the full hidden activation of their
  * group's rows: under a TP plan in calibrated mode with a serving engine
- * selected (an engine's TP, below), the group's chips (chips / wrep: tp,
+ * selected (an engine's TP, below), the group's chips (tp_group: tp,
  * or 1 with attention replicated); else 1, the op split evenly over the
  * chips (formula (1)'s share: --ideal, --engine ideal, --mfu, no plan; a
  * chip with no engine, such as the TPU profiles, whose step is formula
@@ -412,7 +422,7 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
 static double tp_copies(const builder *x)
 {
     return x->c->calibrated && !x->h->ideal && x->c->tp > 1 && rl_engines_selected(&x->h->engines)
-               ? (double)x->c->chips / x->wrep
+               ? tp_group(x)
                : 1.0;
 }
 
@@ -499,8 +509,8 @@ static int norm_fusion(const builder *x)
     if (x->m->norm == RL_NORM_LAYER)
         return RL_FUSE_NONE;
     rl_engine_fusion f = rl_engine_fusion_of(e->name);
-    double group = (double)x->c->chips / x->wrep;
-    if (x->c->tp > 1 && !x->c->attn_replicated && ar_fused(&f, x->m, x->h, group, x->M, x->ab, x->c->prec.weights))
+    if (x->c->tp > 1 && !x->c->attn_replicated &&
+        ar_fused(&f, x->m, x->h, tp_group(x), x->M, x->ab, x->c->prec.weights))
         return RL_FUSE_ALLREDUCE;
     return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
 }
@@ -1233,12 +1243,17 @@ static double table_act_bytes(rl_kvariant v)
  * that with the activation bytes at the table's width.  The table's time
  * is split at its roofline and this moves the roofline part, the excess
  * kept, as a what-if chip moves it (engines.h rl_engine_time_on: Hockney's
- * t0 + n / r_inf).  0 at the table's width. */
-static double act_moved(const builder *x, const rl_op *o, int v, double sc, double bw)
+ * t0 + n / r_inf).  0 at the table's width.  *moved: 1 when o has
+ * activations and they are not the table's width, whatever the change (a
+ * compute-bound prefill GEMM's is 0: its wider bytes hide under its FLOPs),
+ * as the time is then not what the table measured (tester62 #2: prefill's
+ * q/k/v/o at --act fp32 read `measured` with bf16 times). */
+static double act_moved(const builder *x, const rl_op *o, int v, double sc, double bw, int *moved)
 {
     double tab = v >= 0 ? table_act_bytes((rl_kvariant)v) : x->ab;
     double act = o->act_read + o->act_write - o->scores;
-    if (tab == x->ab || !(act > 0))
+    *moved = tab != x->ab && act > 0;
+    if (!*moved)
         return 0.0;
     double mem = o->t.memory_s - sc, was = mem - act * (1.0 - tab / x->ab) / bw;
     return rl_fmax(o->t.compute_s, mem) - rl_fmax(o->t.compute_s, was);
@@ -1356,14 +1371,20 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
          * --non-causal's pairs beyond causal are scaled, not measured
          * (kcausal); the activations' width (act_moved); the materialized
          * scores' HBM traffic at the roofline (ops.h) */
-        double act = ek > 0 ? 0 : act_moved(x, o, v, sc, bw);
-        double tabled = o->t.time_s * op->kcausal + (act < 0 ? act : 0.0);
+        int widened = 0;
+        double act = ek > 0 ? 0 : act_moved(x, o, v, sc, bw, &widened);
         o->untabled_s = sc + act;
         o->t.time_s += o->untabled_s;
-        o->tabled_s = ek > 0 || !(prov == RL_PROV_MEASURED || prov == RL_PROV_INTERPOLATED)
-                          ? 0.0
-                          : rl_fmax(tabled, 0.0);
-        o->prov = rl_provenance_moved(prov, op->kcausal < 1 || act != 0 || sc > 0);
+        o->prov = rl_provenance_moved(prov, op->kcausal < 1 || widened || sc > 0);
+        /* one meaning of `derived` for the label and the share (docs/
+         * model.md, "Labels of moved times"): a row's time is table time
+         * when its label is measured or interpolated, all of it; a derived
+         * row counts none, moved or of a derived dtype alike (tester62 #1:
+         * --act fp8's GEMMs read derived in a share of 0.902 `calibrated`,
+         * their moved times counted whole, while --weights int8's read 0) */
+        o->tabled_s = o->prov == RL_PROV_MEASURED || o->prov == RL_PROV_INTERPOLATED
+                          ? o->t.time_s
+                          : 0.0;
     }
     return 1;
 }
@@ -1807,6 +1828,11 @@ rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long pre
     c.prefill_prefix = prefill_prefix;
     c.decode_batch = decode_batch;
     c.decode_context = decode_context;
+    /* an fp32 engine keeps fp32 activations, any other bf16 (shard.h
+     * rl_shard_moved_dtype): step, prefill and the size share time the
+     * activations simulate does and the fp32 tables measured
+     * (table_act_bytes), not bf16 moved to derived */
+    c.act = rl_shard_moved_dtype(p.compute);
     return c;
 }
 

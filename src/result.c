@@ -1290,7 +1290,9 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
                   : "the kernel table's causal attention, scaled to all query-key pairs "
                     "(non-causal): the pairs beyond causal not measured, provenance derived; "
                     "not table time");
-    cJSON_AddBoolToObject(o, "causal", !c->non_causal);
+    /* what was used: decode attends to every cached key, causal or not
+     * (tester62 #5: decode --non-causal read causal false, timed causal) */
+    cJSON_AddBoolToObject(o, "causal", !nc);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);
     char plan[96];

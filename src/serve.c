@@ -464,8 +464,6 @@ static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n
         oc.ep = plan.ep;
         oc.attn_replicated = plan.attn_replicated; /* attn-dp: weights on every chip (ops.h) */
         oc.no_collectives = 1;
-        if (c->p.compute == RL_FP32)
-            oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
         if (!c->memo)
             c->memo = rl_ops_memo_new(); /* NULL without memory: no memo, the same times */
         oc.memo = c->memo;

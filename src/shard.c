@@ -467,8 +467,6 @@ double rl_shard_stage_pass_scale(const rl_model *m, const rl_hw *h, const rl_sha
     c.attn_replicated = stage->attn_replicated;
     c.kv_split = stage->kv;
     c.no_collectives = 1;
-    if (p.compute == RL_FP32)
-        c.act = RL_FP32; /* as simulate's steps (serve.c step_config) */
     rl_ops o;
     char err[256];
     if (m->abstract)

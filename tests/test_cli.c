@@ -8077,6 +8077,61 @@ static void moved_labels_said(void **state)
     }
 }
 
+/* The share of an ops result's operator rows (not collectives) labelled
+ * measured or interpolated. */
+static double labelled_share(const cJSON *r)
+{
+    double s = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(r, "rows"))
+    {
+        const char *p = str(row, "provenance");
+        if (strcmp(str(row, "kind"), "communication") != 0 &&
+            (!strcmp(p, "measured") || !strcmp(p, "interpolated")))
+            s += num(row, "share");
+    }
+    return s;
+}
+
+/* tester62 #1: one meaning of `derived` for the label, the share and the
+ * mode (docs/model.md, "Labels of moved times"): table_time_share is the
+ * share column summed over the rows labelled measured or interpolated
+ * (1e-9).  llama3-70b tp8 on h100-sxm, decode B 16 at 4096: bf16 reads
+ * 0.850 (this build, 1e-3), calibrated; --act fp8 moves the GEMM and
+ * attention rows to derived and reads estimated, the share 4.6e-5 (softmax
+ * alone; below 0.001) where it read 0.902, calibrated, before.
+ * tester62 #5: decode attends to every cached key, causal or not, so
+ * --non-causal in decode prints causal true (it read false) with step_s
+ * unchanged (1e-12) and the stderr note that it is ignored; a mixed step's
+ * prefill chunk honours it (causal false). */
+static void ops_labels_decide_share(void **state)
+{
+    (void)state;
+    const char *run = "ops --model llama3-70b --hw h100-sxm --chips 8 --batch 16 --context 4096 "
+                      "--format json";
+    cJSON *b = json2(run, ""), *f = json2(run, " --act fp8");
+    assert_string_equal(str(b, "mode"), "calibrated");
+    assert_rel(num(b, "table_time_share"), 0.850, 1e-3);
+    assert_rel(num(b, "table_time_share"), labelled_share(b), 1e-9);
+    assert_string_equal(str(f, "mode"), "estimated");
+    assert_string_equal(str(op_row(f, "q_proj"), "provenance"), "derived");
+    assert_true(num(f, "table_time_share") < 1e-3);
+    assert_rel(num(f, "table_time_share"), labelled_share(f), 1e-9);
+    cJSON_Delete(f);
+    cJSON *nc = json_after_notes("ops --model llama3-70b --hw h100-sxm --chips 8 --batch 16 "
+                                 "--context 4096 --non-causal --format json");
+    assert_non_null(strstr(out, "ignored in decode (for the prefill and mixed phases only): "
+                                "--non-causal"));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(nc, "causal")));
+    assert_rel(num(nc, "step_s"), num(b, "step_s"), 1e-12);
+    cJSON_Delete(nc);
+    cJSON_Delete(b);
+    nc = json_after_notes("ops --model llama3-8b --hw h100-sxm --phase mixed --tokens 512 "
+                          "--batch 4 --context 1024 --non-causal --format json");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(nc, "causal")));
+    cJSON_Delete(nc);
+}
+
 /* tester50 F2: every `estimated` result says why on stderr: a prefill past the
  * GEMM table's grid (table_time_share 9e-6 at 131072 tokens on llama3.1-70b
  * tp8, h100-sxm trtllm; calibrated, no such note, at 16384), ops of the
@@ -8473,6 +8528,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(prefix_host_tier_bounded),
         cmocka_unit_test(estimated_result_noted),
         cmocka_unit_test(moved_labels_said),
+        cmocka_unit_test(ops_labels_decide_share),
         cmocka_unit_test(trace_rate_is_the_arrivals),
         cmocka_unit_test(kv_whole_pages),
         cmocka_unit_test(fit_sd_bounded),
