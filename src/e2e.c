@@ -254,6 +254,8 @@ typedef struct {
     char model_names[MAX_SPECS][256];
     int beyond;                /* rows left out beyond their model's max_context */
     char beyond_first[1024];   /* the first of them, as a sentence */
+    int engine_over;           /* validate: rows whose engine cell overrode --engine */
+    char engine_over_first[320]; /* the first of them, as a phrase */
     int other;                 /* rows left out of another chip or engine (fit) */
     char other_first[1024];    /* the first of them, as a sentence */
     const char *engine;        /* validate --engine: selected on each hw spec as it loads */
@@ -622,9 +624,20 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
          * times it: the profile when it serves the chip, else the row's own
          * hw (tester59 F1: a splitwise row on h100-sxm-splitwise was refused
          * as --hw a100-sxm-80g "carries no engine 'splitwise'") */
-        int ci = chip_index(rs, hname, o, r, m, *r->hw != 0, err, errlen);
+        /* a hw cell naming the --hw profile's own name (a fitted
+         * profile's h100-sxm-myeng, which validate --format csv writes in
+         * its rows) is that profile, as the help says (tester63 #4: it was
+         * looked up as a preset, "unknown hardware") */
+        int pi = -1;
+        if (o->hw && *r->hw) {
+            if ((pi = chip_index(rs, o->hw, o, r, m, 0, err, errlen)) < 0)
+                return -1;
+            if (strcmp(rs->hws[pi].name, r->hw) == 0)
+                hname = o->hw;
+        }
+        int ci = chip_index(rs, hname, o, r, m, *r->hw != 0 && hname != o->hw, err, errlen);
         int mi = ci < 0 ? -1 : spec_index(rs, 0, mname, o, r, m, *r->model != 0, err, errlen);
-        int pi = mi < 0 || !o->hw ? -1 : chip_index(rs, o->hw, o, r, m, 0, err, errlen);
+        pi = mi < 0 || !o->hw ? -1 : chip_index(rs, o->hw, o, r, m, 0, err, errlen);
         if (mi < 0 || (o->hw && pi < 0))
             return -1;
         int hi = pi >= 0 && serves(&rs->hws[pi], &rs->hws[ci])
@@ -634,6 +647,13 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
             return -1;
         int other_hw = only_hw && strcmp(rs->hws[hi].name, only_hw) != 0;
         const char *re = rl_meas_row_engine(r);
+        /* a row's engine cell selects its engine over --engine (spec_index;
+         * tester63 #5: trt.csv's trtllm rows on --engine trtllm-fit read
+         * calibrated by the trtllm tables, unsaid): counted, said */
+        if (rs->row_engines && rs->engine && *re && strcmp(re, rs->engine) != 0 &&
+            !rs->engine_over++)
+            snprintf(rs->engine_over_first, sizeof rs->engine_over_first,
+                     "the first: line %d's '%.64s'", r->line, re);
         if (other_hw || (only_engine && *re && strcmp(re, only_engine) != 0)) {
             if (!rs->other++) /* tester31 F3: a typo in a hw column shrank the fit unsaid */
                 snprintf(rs->other_first, sizeof rs->other_first, "line %d's %s '%.200s' is not "
@@ -1574,6 +1594,14 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         snprintf(note, sizeof note, "%d of %d rows name a chip that --hw %s does not serve and are "
                  "predicted by their own hw spec (each row's hw says which)", others, rs.n, o->hw);
         cJSON_AddStringToObject(res, "mode_note", note);
+    }
+    if (rs.engine_over) { /* tester63 #5 (load_rows) */
+        char note[768];
+        snprintf(note, sizeof note, "%d of %d rows were timed by the engine their engine column "
+                 "names, not --engine %s (%s): a row's engine cell selects its engine (validate's "
+                 "help); empty or drop the column to time them all by --engine", rs.engine_over,
+                 rs.n, o->engine, rs.engine_over_first);
+        cJSON_AddStringToObject(res, "engine_note", note);
     }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
     int fitted = fitted_rows_of(&rs, m);

@@ -8236,6 +8236,136 @@ static void unread_cell_noted(void **state)
     }
 }
 
+/* tester63: a profile fitted on llama3-8b rows of TP 1 and 2 on h100-sxm
+ * (decode and prefill, 19 configurations: invented times of the shape an
+ * 8B model takes there), saved as DIR/my.lua, its name h100-sxm-t63; its
+ * CSV stays as DIR/my.csv.  dir: at least 64 bytes, removed by the caller. */
+static void t63_fitted(char *dir, const char *engine_column)
+{
+    static const char *const rows[] = {
+        "decode,1,1,512,,0.0068",   "decode,1,1,2048,,0.0070",  "decode,1,8,1024,,0.0075",
+        "decode,1,16,1024,,0.0081", "decode,1,32,2048,,0.0102", "decode,1,64,2048,,0.0131",
+        "decode,2,1,512,,0.0045",   "decode,2,8,1024,,0.0050",  "decode,2,32,2048,,0.0066",
+        "decode,2,64,2048,,0.0085", "prefill,1,1,,512,0.021",   "prefill,1,1,,1024,0.034",
+        "prefill,1,1,,2048,0.066",  "prefill,1,2,,1024,0.065",  "prefill,1,4,,1024,0.128",
+        "prefill,2,1,,1024,0.021",  "prefill,2,1,,2048,0.039",  "prefill,2,2,,2048,0.077",
+        "prefill,2,1,,4096,0.081"};
+    snprintf(dir, 64, "/tmp/rl_t63_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char path[128], cmd[512];
+    snprintf(path, sizeof path, "%s/my.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "phase,tp,batch,context,tokens,measured_s%s\n", engine_column ? ",engine" : "");
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        fprintf(f, "%s%s%s\n", rows[i], engine_column ? "," : "",
+                engine_column ? engine_column : "");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama3-8b --engine-name t63 --save "
+             "%s/my.lua --format json", path, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+}
+
+/* tester63 #1: pareto labels a fitted row as step labels its plan (one
+ * rule: result.c point_fit_mode): on a profile fitted on TP 1-2, the tp4
+ * rows read estimated, as step --chips 4 does (fitted_outside "tp 4
+ * (fitted on tp 1-2)"), the tp1 and tp2 rows fitted, the document's mode
+ * the worst row's; every fitted row with a TTFT has its ttft_mode (the
+ * help's promise; fitted rows had none). */
+static void pareto_fitted_rows_as_step(void **state)
+{
+    (void)state;
+    char dir[64], cmd[512];
+    t63_fitted(dir, NULL);
+    snprintf(cmd, sizeof cmd, "step --hw %s/my.lua --model llama3-8b --chips 4 --batch 16 "
+             "--context 2048 --format json", dir);
+    cJSON *st = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(st, "mode")), "estimated");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(st, "fitted_outside")),
+                           "tp 4 (fitted on tp 1-2)"));
+    snprintf(cmd, sizeof cmd, "pareto --hw %s/my.lua --model llama3-8b --chips 1,2,4 "
+             "--batch 16,64 --format json", dir);
+    cJSON *par = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(par, "mode")), "estimated");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(par, "fitted_outside")),
+                           "tp 4 (fitted on tp 1-2)"));
+    int tp4 = 0, inside = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(par, "rows")) {
+        const char *layout = cJSON_GetStringValue(cJSON_GetObjectItem(row, "layout"));
+        const char *mode = cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode"));
+        const char *ttft = cJSON_GetStringValue(cJSON_GetObjectItem(row, "ttft_mode"));
+        if (!layout || !mode || !ttft)
+            fail_msg("row without layout, mode or ttft_mode: %s", cJSON_Print(row));
+        int four = !strcmp(layout, "tp4"), plain = !strcmp(layout, "tp1") || !strcmp(layout, "tp2");
+        tp4 += four;
+        inside += plain;
+        if ((four && strcmp(mode, "estimated")) || (plain && strcmp(mode, "fitted")))
+            fail_msg("%s read %s", layout, mode);
+        assert_string_equal(ttft, mode);
+    }
+    assert_true(tp4 > 0 && inside > 0);
+    cJSON_Delete(par);
+    cJSON_Delete(st);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester63 #4: validate --against reads its own CSV back: the rows' hw is
+ * the fitted profile's own name (h100-sxm-t63), which is --hw (it was
+ * looked up as a preset: "unknown hardware", exit 2); the predictions are
+ * those of the first run. */
+static void validate_reads_its_own_csv_on_a_fitted_profile(void **state)
+{
+    (void)state;
+    char dir[64], cmd[1024];
+    t63_fitted(dir, NULL);
+    snprintf(cmd, sizeof cmd, "validate --against %s/my.csv --hw %s/my.lua --model llama3-8b "
+             "--format csv >%s/v.csv 2>/dev/null && grep -q h100-sxm-t63 %s/v.csv", dir, dir, dir,
+             dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "validate --against %s/my.csv --hw %s/my.lua --model llama3-8b "
+             "--format json", dir, dir);
+    cJSON *a = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "validate --against %s/v.csv --hw %s/my.lua --model llama3-8b "
+             "--format json", dir, dir);
+    cJSON *b = run_cli_json(cmd, out, sizeof out);
+    assert_non_null(b);
+    assert_true(num(a, "median_abs_error") == num(b, "median_abs_error"));
+    assert_true(num(b, "measured_rows") == 19);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester63 #5: a row's engine cell selects its engine over --engine (the
+ * help's rule), now said: a fit's CSV whose engine column reads trtllm,
+ * validated on the profile saved with --engine-name t63 and --engine t63,
+ * is timed by trtllm's tables, and the result's engine_note (a warning on
+ * stderr) counts the 19 rows that overrode --engine; without the column
+ * none is said. */
+static void validate_says_rows_override_engine(void **state)
+{
+    (void)state;
+    char dir[64], cmd[1024];
+    t63_fitted(dir, "trtllm");
+    snprintf(cmd, sizeof cmd, "validate --against %s/my.csv --hw %s/my.lua --model llama3-8b "
+             "--engine t63 --format json", dir, dir);
+    cJSON *j = run_json_noted(cmd, "warning: 19 of 19 rows were timed by the engine their "
+                                   "engine column names, not --engine t63");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "engine_note")),
+                           "line 2's 'trtllm'"));
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "cut -d, -f1-6 %s/my.csv > %s/bare.csv", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "validate --against %s/bare.csv --hw %s/my.lua --model llama3-8b "
+             "--engine t63 --format json", dir, dir);
+    j = run_cli_json(cmd, out, sizeof out);
+    assert_null(cJSON_GetObjectItem(j, "engine_note"));
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "fitted");
+    cJSON_Delete(j);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -8426,6 +8556,9 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(shard_prefill_batch_remainder),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
+        cmocka_unit_test(pareto_fitted_rows_as_step),
+        cmocka_unit_test(validate_reads_its_own_csv_on_a_fitted_profile),
+        cmocka_unit_test(validate_says_rows_override_engine),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
