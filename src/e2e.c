@@ -1797,8 +1797,10 @@ static int sd_unbounded(double v, double sd, double lo, double hi)
 static int phase_param(int ph, int p);
 
 /* Parameter p of fit f as fit prints it; missing: the phase no row has a
- * step of (missing_phase), whose parameters are not fitted, else -1. */
-static cJSON *param_json(const rl_fit_result *f, int p, int missing)
+ * step of (missing_phase), whose parameters are not fitted, else -1;
+ * measured: the chip has collectives tables (what comm_eff scales:
+ * rl_ec_comm_unit). */
+static cJSON *param_json(const rl_fit_result *f, int p, int missing, int measured)
 {
     cJSON *o = cJSON_CreateObject();
     int eff = rl_ec_is_eff((rl_ec_param)p);
@@ -1841,7 +1843,7 @@ static cJSON *param_json(const rl_fit_result *f, int p, int missing)
     else
         cJSON_AddNumberToObject(o, "sd", sd);
     cJSON_AddStringToObject(o, "unit", p == RL_EC_COMM || p == RL_EC_PREFILL_COMM
-                                           ? "fraction of the measured collectives' speed"
+                                           ? rl_ec_comm_unit(measured)
                                        : eff ? "fraction of peak"
                                        : p == RL_EC_PREFILL_ACT ? "s per activation byte"
                                        : p == RL_EC_TP_EXCESS   ? "x the collectives' time"
@@ -2722,7 +2724,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                                 "the rule of thumb (1 + octaves outside) widens the band");
     cJSON *params = cJSON_AddArrayToObject(res, "parameters");
     for (int p = 0; p < RL_EC_N; p++)
-        cJSON_AddItemToArray(params, param_json(&fr, p, missing_phase(&rs)));
+        cJSON_AddItemToArray(params, param_json(&fr, p, missing_phase(&rs), base.collectives.present));
     char misfit[2048]; /* every warning of misfit_warning and few_configs_warning */
     misfit_warning(&fr, &c, &rs, err_fit, misfit, sizeof misfit);
     size_t mk = strlen(misfit);
@@ -2995,11 +2997,11 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     return 0;
 }
 
-const char *rl_e2e_fitted_comm_label(const rl_engine_costs *c, int prefill, const char *over,
-                                     char *buf, size_t n)
+const char *rl_e2e_fitted_comm_label(const rl_hw *h, int prefill, const char *over, char *buf,
+                                     size_t n)
 {
     char how[320];
-    rl_ec_comm_text(c, prefill, 1, how, sizeof how);
+    rl_ec_comm_text(&h->engine_costs, prefill, 1, h->collectives.present, how, sizeof how);
     snprintf(buf, n, "included: tensor parallel over %s (1D plan), the collectives %s", over, how);
     return buf;
 }
@@ -3197,7 +3199,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     }
     char how[320], label[512];
     if (comm && chips > 1)
-        cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(c, prefill, "the chips", label,
+        cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(h, prefill, "the chips", label,
                                                             sizeof label));
     char band[32], note[1536], terms[1024] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
@@ -3206,7 +3208,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     if (banded)
         cJSON_AddStringToObject(result, "band", band);
     rl_e2e_withheld_no_band(result, h, first_why);
-    rl_ec_comm_text(c, 0, 0, how, sizeof how);
+    rl_ec_comm_text(c, 0, 0, h->collectives.present, how, sizeof how);
     char tpx[320];
     snprintf(tpx, sizeof tpx, ", of it tp_excess_s the step time that tp_excess %.3g (%s) x the "
              "collectives' time of decode device time adds: its part above the host floor of "

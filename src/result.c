@@ -1115,13 +1115,13 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     add_precision(o, p, m->abstract);
     char label[512], how[320];
     cJSON_AddStringToObject(o, "communication",
-                            fit ? rl_e2e_fitted_comm_label(&h->engine_costs, 0,
+                            fit ? rl_e2e_fitted_comm_label(h, 0,
                                                            "each replica's chips", label,
                                                            sizeof label)
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
     char fitted[1024];
-    rl_ec_comm_text(&h->engine_costs, 0, 0, how, sizeof how);
+    rl_ec_comm_text(&h->engine_costs, 0, 0, h->collectives.present, how, sizeof how);
     snprintf(fitted, sizeof fitted, "step_s and its band (none off the fit: no_band says why) from the "
              "fitted engine costs (src/enginecost.h (E)) per replica, as step --chips tp gives "
              "them%s; kv_load_s, attention_compute_s, weight_load_s and compute_s "
@@ -1760,7 +1760,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     char label[512];
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
-                            : s->fitted     ? rl_e2e_fitted_comm_label(&h->engine_costs, 0,
+                            : s->fitted     ? rl_e2e_fitted_comm_label(h, 0,
                                                                        "each replica's chips",
                                                                        label, sizeof label)
                             : s->calibrated ? "included: each replica's calibrated step plus its "
@@ -2010,7 +2010,8 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     int fit = run->calibrated && run->h->engine_costs.present;
     char how[320] = "", cost[768];
     if (fit)
-        rl_ec_comm_text(&run->h->engine_costs, 0, 1, how, sizeof how);
+        rl_ec_comm_text(&run->h->engine_costs, 0, 1, run->h->collectives.present, how,
+                        sizeof how);
     snprintf(cost, sizeof cost, "%s%s%s%s",
              fit ? "fitted engine costs (enginecost.h (E)) on the operator list + the replica "
                    "plan's collectives"

@@ -1106,7 +1106,7 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
          * held it (review29 M4: "communication 1.00 of peak" for a held
          * comm_eff, tp_excess unnamed) */
         char how[320];
-        rl_ec_comm_text(ec, 0, 1, how, sizeof how);
+        rl_ec_comm_text(ec, 0, 1, h->collectives.present, how, sizeof how);
         item(d, "Mode on %s: fitted engine costs of %s (%s): each step takes max(host floor, "
                 "device time) plus per-sequence costs, the device at compute %.2f (%s) and "
                 "memory %.2f (%s) of peak, the collectives %s (src/enginecost.h); "

@@ -8366,6 +8366,56 @@ static void validate_says_rows_override_engine(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester63 #2: comm_eff scales the collectives as the chip times them:
+ * tpu-v5e has no measured collectives table (the alpha-beta model, comm.h),
+ * so a fit there says so in comm_eff's unit and step's communication text
+ * (both said "measured" beside "no measured table"); h100-sxm's fit keeps
+ * "measured".  14 invented tpu-v5e rows of llama3-8b, TP 4 and 8. */
+static void fitted_comm_names_what_it_scales(void **state)
+{
+    (void)state;
+    static const char csv[] =
+        "phase,tp,batch,context,tokens,measured_s\n"
+        "decode,4,1,512,,0.0110\ndecode,4,8,1024,,0.0118\ndecode,4,32,2048,,0.0150\n"
+        "decode,4,64,2048,,0.0185\ndecode,8,1,512,,0.0072\ndecode,8,8,1024,,0.0078\n"
+        "decode,8,32,2048,,0.0098\ndecode,8,64,2048,,0.0121\nprefill,4,1,,512,0.060\n"
+        "prefill,4,1,,1024,0.105\nprefill,4,1,,2048,0.205\nprefill,8,1,,1024,0.060\n"
+        "prefill,8,1,,2048,0.112\nprefill,8,2,,2048,0.220\n";
+    char path[64], cmd[512], lua[96];
+    write_temp(path, ".csv", csv);
+    snprintf(lua, sizeof lua, "%s.lua", path);
+    snprintf(cmd, sizeof cmd, "fit %s --hw tpu-v5e --model llama3-8b --save %s --format json",
+             path, lua);
+    cJSON *fit = run_cli_json(cmd, out, sizeof out);
+    int units = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(fit, "parameters")) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(p, "parameter"));
+        if (name && (!strcmp(name, "comm_eff") || !strcmp(name, "prefill_comm_eff"))) {
+            units++;
+            assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(p, "unit")),
+                                "fraction of the alpha-beta model's collective speed (no "
+                                "measured table)");
+        }
+    }
+    assert_int_equal(units, 2);
+    snprintf(cmd, sizeof cmd, "step --hw %s --model llama3-8b --chips 4 --batch 16 --context 2048 "
+             "--format json", lua);
+    cJSON *st = run_cli_json(cmd, out, sizeof out);
+    const char *comm = cJSON_GetStringValue(cJSON_GetObjectItem(st, "communication"));
+    if (!strstr(comm, "of the alpha-beta model's time") || strstr(comm, "measured NCCL"))
+        fail_msg("%s", comm);
+    cJSON_Delete(st);
+    cJSON_Delete(fit);
+    unlink(lua);
+    unlink(path);
+    st = run_cli_json("step --hw h100-sxm-splitwise --model llama2-70b --chips 4 --batch 16 "
+                      "--context 2048 --format json", out, sizeof out);
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(st, "communication")),
+                           "of the chip's measured NCCL time"));
+    cJSON_Delete(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -8559,6 +8609,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(pareto_fitted_rows_as_step),
         cmocka_unit_test(validate_reads_its_own_csv_on_a_fitted_profile),
         cmocka_unit_test(validate_says_rows_override_engine),
+        cmocka_unit_test(fitted_comm_names_what_it_scales),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
