@@ -2553,15 +2553,36 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         goto done;
     if (resolve_configs(&rs, saved_as, err, errlen) != 0)
         goto done;
-    if (rs.n < RL_EC_N - 1) { /* comm_eff and tp_excess: one column (enginecost.h), one to fit */
-        char names[256] = "";
-        for (int p = 0, k = 0; p < RL_EC_N; p++)
-            if (p != RL_EC_COMM)
-                k += snprintf(names + k, sizeof names - (size_t)k, "%s%s", p ? ", " : "",
-                              p == RL_EC_TP_EXCESS ? "tp_excess with comm_eff"
-                                                   : rl_ec_name((rl_ec_param)p));
+    /* the parameters some row's time can depend on: comm_eff and
+     * tp_excess one column (enginecost.h), and none of a phase no row has
+     * (missing_phase: they are held at their start values, as their status
+     * says; tester63 #7: 9 decode rows were refused "for 10 parameters",
+     * the four prefill ones counted); the fit itself then counts the
+     * identifiable ones (fit.h rl_fit_best) */
+    int gone = missing_phase(&rs), nparam = 0;
+    char pnames[320] = "", held_phase[160] = "";
+    for (int p = 0, k = 0, h = 0; p < RL_EC_N; p++) {
+        int off = gone >= 0 && (phase_param(gone, p) || p == (gone ? RL_EC_PREFILL_ACT
+                                                                    : RL_EC_TP_EXCESS));
+        if (off)
+            h += snprintf(held_phase + h, sizeof held_phase - (size_t)h, "%s%s", h ? ", " : "",
+                          rl_ec_name((rl_ec_param)p));
+        if (p == RL_EC_COMM || off)
+            continue;
+        nparam++;
+        k += snprintf(pnames + k, sizeof pnames - (size_t)k, "%s%s", k ? ", " : "",
+                      p == RL_EC_TP_EXCESS ? "tp_excess with comm_eff"
+                                           : rl_ec_name((rl_ec_param)p));
+    }
+    if (rs.n < nparam) { /* fit.c then asks one more than the identifiable ones */
+        char held_note[320] = "";
+        if (*held_phase)
+            snprintf(held_note, sizeof held_note, "; %s held: no %s row", held_phase,
+                     gone ? "prefill" : "decode");
         snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
-                 "parameters (%s); nothing written", m->path, rs.n, base.name, RL_EC_N - 1, names);
+                 "parameters (%s%s): the fit needs one row more than those of them the rows "
+                 "identify, whatever --folds (each fold fits on fewer); nothing written", m->path,
+                 rs.n, base.name, nparam, pnames, held_note);
         goto done;
     }
     if (o->save && check_both_phases(m, &rs, err, errlen) != 0)

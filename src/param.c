@@ -745,7 +745,11 @@ const rl_command RL_COMMANDS[] = {
      "residuals): each of the K folds is fitted on the other configurations' rows, one more\n"
      "than the identifiable parameters (e.g. 8: 12 configurations for 5 folds); a smaller CSV\n"
      "is refused, exit 2, saying how many it needs and which --folds (up to one per\n"
-     "configuration) it allows.",
+     "configuration) it allows.  The parameters of a phase no row has (decode_step_s,\n"
+     "decode_seq_s, comm_eff and tp_excess; prefill_step_s, prefill_seq_s,\n"
+     "prefill_comm_eff and prefill_act_byte_s) are held at their start values and not\n"
+     "counted (9 decode rows fit the decode step's 6 parameters); fewer rows than the rest\n"
+     "are refused before any fold, naming them and the held ones.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,

@@ -8416,6 +8416,46 @@ static void fitted_comm_names_what_it_scales(void **state)
     cJSON_Delete(st);
 }
 
+/* tester63 #7: fit counts only the parameters some row depends on: 9
+ * decode rows (TP 1 and 2, no prefill row) fit, the prefill parameters
+ * held (they were refused "9 rows for 10 parameters", the four prefill ones
+ * counted), and the fit's prefill parameters say "not fitted: no prefill
+ * row"; 3 such rows are refused for the decode step's 6 parameters
+ * (decode_step_s, decode_seq_s, compute_eff, memory_eff, tp_excess with
+ * comm_eff, launch_s), the held prefill ones named. */
+static void fit_counts_parameters_rows_reach(void **state)
+{
+    (void)state;
+    static const char nine[] =
+        "phase,tp,batch,context,tokens,measured_s\n"
+        "decode,1,1,512,,0.0068\ndecode,1,1,2048,,0.0070\ndecode,1,8,1024,,0.0075\n"
+        "decode,1,16,1024,,0.0081\ndecode,1,32,2048,,0.0102\ndecode,1,64,2048,,0.0131\n"
+        "decode,2,1,512,,0.0045\ndecode,2,8,1024,,0.0050\ndecode,2,32,2048,,0.0066\n";
+    char path[64], cmd[512];
+    write_temp(path, ".csv", nine);
+    snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama3-8b --format json", path);
+    cJSON *fit = run_cli_json(cmd, out, sizeof out);
+    assert_true(num(fit, "fitted_rows") == 9);
+    const cJSON *p;
+    int held = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(fit, "parameters"))
+        held += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(p, "status")),
+                        "not fitted: no prefill row (held at its start value)");
+    assert_int_equal(held, 3); /* prefill_step_s, prefill_seq_s, prefill_comm_eff */
+    cJSON_Delete(fit);
+    unlink(path);
+    write_temp(path, ".csv", "phase,tp,batch,context,tokens,measured_s\n"
+                             "decode,1,1,512,,0.0068\ndecode,1,8,1024,,0.0075\n"
+                             "decode,2,32,2048,,0.0066\n");
+    snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama3-8b", path);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    if (!strstr(out, "3 rows of hardware h100-sxm for 6 parameters (decode_step_s, decode_seq_s, "
+                     "compute_eff, memory_eff, tp_excess with comm_eff, launch_s; prefill_step_s, "
+                     "prefill_seq_s, prefill_comm_eff, prefill_act_byte_s held: no prefill row)"))
+        fail_msg("%s", out);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -8610,6 +8650,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(validate_reads_its_own_csv_on_a_fitted_profile),
         cmocka_unit_test(validate_says_rows_override_engine),
         cmocka_unit_test(fitted_comm_names_what_it_scales),
+        cmocka_unit_test(fit_counts_parameters_rows_reach),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
