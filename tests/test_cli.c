@@ -8456,6 +8456,70 @@ static void fit_counts_parameters_rows_reach(void **state)
     unlink(path);
 }
 
+/* tester63 #3: size's report words a fitted profile as its rows' mode
+ * reads: beside h100-sxm (calibrated), the profile fitted on TP 1-2 is
+ * "fitted (engine costs fitted to this chip's ...)" in the caution and
+ * its cheapest-on note, never the what-if wording ("another chip's
+ * measured kernel(s)") both used while its row's JSON read mode fitted. */
+static void size_report_words_fitted_as_fitted(void **state)
+{
+    (void)state;
+    char dir[64], cmd[1024], md[96];
+    static char text[1 << 16];
+    t63_fitted(dir, NULL);
+    snprintf(md, sizeof md, "%s/two.md", dir);
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw %s/my.lua,h100-sxm --qps 5 "
+             "--prompt-len 1000 --out-len 200 --ttft-p99 0.5 --tpot-p99 0.03 --requests 200 "
+             "--keep-precision --report %s --format json", dir, md);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    int fitted = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+        fitted += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "hw")), "h100-sxm-t63") &&
+                  !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode")), "fitted");
+    assert_true(fitted > 0);
+    FILE *f = fopen(md, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    if (strstr(text, "another chip's measured") || strstr(text, "what-if profiles") ||
+        !strstr(text, "fitted (engine costs fitted to this chip's end-to-end benchmark rows"))
+        fail_msg("%s", text);
+    cJSON_Delete(j);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester63 #9: a size report made with a smoke-test profile (smoke_test =
+ * true, as `calibrate --quick` writes it) says so in the report, not on
+ * stderr alone (RL_HW_SMOKE_NOTE, "Smoke test: " and the profile's name);
+ * one on h100-sxm itself says nothing of it. */
+static void size_report_says_smoke_test(void **state)
+{
+    (void)state;
+    char spec[64], md[96], cmd[1024];
+    static char text[1 << 16];
+    write_temp(spec, ".lua", "return { base = \"h100-sxm\", name = \"smoky\", smoke_test = true }\n");
+    snprintf(md, sizeof md, "%s.md", spec);
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw %s --qps 2 --prompt-len 500 "
+                 "--out-len 50 --ttft-p99 1 --tpot-p99 0.05 --requests 100 --max-chips 2 "
+                 "--report %s --format json", k ? "h100-sxm" : spec, md);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        cJSON_Delete(j);
+        FILE *f = fopen(md, "r");
+        assert_non_null(f);
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        fclose(f);
+        if (!k != !!strstr(text, "Smoke test: smoky is a \\`calibrate --quick\\` profile, a smoke "
+                                 "test"))
+            fail_msg("%s: %s", k ? "h100-sxm" : "smoky", text);
+        unlink(md);
+    }
+    unlink(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -8651,6 +8715,8 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(validate_says_rows_override_engine),
         cmocka_unit_test(fitted_comm_names_what_it_scales),
         cmocka_unit_test(fit_counts_parameters_rows_reach),
+        cmocka_unit_test(size_report_words_fitted_as_fitted),
+        cmocka_unit_test(size_report_says_smoke_test),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
