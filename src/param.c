@@ -205,7 +205,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "(prefill then extrapolated), validate 3 runs in one pass; its errors are no "
                     "accuracy figure", AT(calib.quick), 0, 0, RL_PF_BACKEND},
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
-                      "CPU threads of the cpu backend (profile and engine runs must match)",
+                      "CPU threads of the cpu backend (profile and engine runs must match: "
+                      "validate and validate-serve refuse, exit 2, a profile calibrate measured "
+                      "with another count)",
                       AT(calib.threads), 0, 0, RL_PF_BACKEND},
     [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
                       "validate --tables: every K-th shape (a dtype and a grid node, all its "
