@@ -524,7 +524,7 @@ const rl_command RL_COMMANDS[] = {
      "its GPUs, and its pipelines) is timed as\n"
      "`step --chips tp` and `prefill --chips tp` time it there, each row's mode and\n"
      "ttft_mode as they label it (estimated outside the fit's model, dtypes, TP range or\n"
-     "pipeline; the document's mode the worst point's, fitted_outside each reason); other\n"
+     "pipeline; the document's mode its rows' worst, fitted_outside each reason); other\n"
      "plans are left out and counted (uncalibrated_plans).  Without measurements, or with --engine ideal,\n"
      "every plan runs at the datasheet peaks (mode ideal) with its collectives, an upper\n"
      "bound on speed.  `fits` follows the selected engine's memory rule, as step's (the\n"

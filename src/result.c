@@ -1606,31 +1606,34 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, c
     cJSON_AddItemToArray(rows, r);
 }
 
-/* The point a fitted sweep's label is decided on: the first of s's
- * points the fit does not cover (point_fit_mode: model, dtypes, TP,
- * pipeline), else the first (NULL: none).  The document's mode is the
- * worst point's, as a calibrated sweep's (tester63 #1: a precision check
- * alone labelled a sweep with tp4 rows outside a tp 1-2 fit "fitted"; a
- * bf16 check came first until stop 26). */
+/* The point a fitted sweep's label is decided on: the first of the n
+ * points listed (idx: s's points at idx[0..n-1], the rows a result shows;
+ * NULL: s's first n) the fit does not cover (point_fit_mode: model,
+ * dtypes, TP, pipeline), else the first (NULL: none).  The document's mode
+ * is the worst row's (tester63 #1: a precision check alone labelled tp4
+ * rows outside a tp 1-2 fit "fitted"; a bf16 check came first until stop
+ * 26); the rows shown, not the whole grid, whose tp1 and pipeline plans
+ * lie outside nearly every fit (review47). */
 static const rl_sweep_point *sweep_fit_point(const rl_model *m, const rl_hw *h,
-                                             const rl_sweep *s)
+                                             const rl_sweep *s, const size_t *idx, size_t n)
 {
     char why[600];
-    for (size_t i = 0; i < s->n; i++)
-        if (point_fit_mode(m, h, &s->pts[i], why, sizeof why), *why)
-            return &s->pts[i];
-    return s->n ? &s->pts[0] : NULL;
+    for (size_t i = 0; i < n; i++)
+        if (point_fit_mode(m, h, &s->pts[idx ? idx[i] : i], why, sizeof why), *why)
+            return &s->pts[idx ? idx[i] : i];
+    return n ? &s->pts[idx ? idx[0] : 0] : NULL;
 }
 
-/* fitted_outside of a fitted sweep: each distinct reason of its points
- * (point_fit_mode), as step's for one (tester63 #1: the header named its
+/* fitted_outside of a fitted sweep: each distinct reason of the n points
+ * idx lists (sweep_fit_point; point_fit_mode), as step's for one (tester63 #1: the header named its
  * first outside point's pp 2 alone beside tp4 rows). */
-static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, const rl_sweep *s)
+static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, const rl_sweep *s,
+                                 const size_t *idx, size_t n)
 {
     char all[1200] = "", why[600];
     size_t k = 0;
-    for (size_t i = 0; i < s->n && k < sizeof all - 1; i++) {
-        point_fit_mode(m, h, &s->pts[i], why, sizeof why);
+    for (size_t i = 0; i < n && k < sizeof all - 1; i++) {
+        point_fit_mode(m, h, &s->pts[idx ? idx[i] : i], why, sizeof why);
         if (*why && !strstr(all, why)) {
             int w = snprintf(all + k, sizeof all - k, "%s%s", k ? "; " : "", why);
             k = w < 0 ? k : k + (size_t)w < sizeof all ? k + (size_t)w : sizeof all - 1;
@@ -1640,12 +1643,12 @@ static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, co
     cJSON_AddStringToObject(o, "fitted_outside", all);
 }
 
-/* The mode of s; *pt gets the point a fitted sweep's label is decided on
- * (sweep_fit_point), NULL otherwise. */
+/* The mode of s (fitted: of the n points idx lists, sweep_fit_point); *pt
+ * gets the point a fitted sweep's label is decided on, NULL otherwise. */
 static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
-                              const rl_sweep_point **pt)
+                              const size_t *idx, size_t n, const rl_sweep_point **pt)
 {
-    *pt = s->fitted ? sweep_fit_point(m, h, s) : NULL;
+    *pt = s->fitted ? sweep_fit_point(m, h, s, idx, n) : NULL;
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
         return *pt ? point_fit_mode(m, h, *pt, NULL, 0)
                    : rl_hw_fit_mode(h, 1, m->name, RL_BF16, RL_BF16, RL_BF16, 0, 1, NULL, 0);
@@ -1659,8 +1662,8 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
 
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
-    const rl_sweep_point *pt;
-    return sweep_mode(m, h, s, &pt);
+    const rl_sweep_point *pt; /* every point: the plot draws them all */
+    return sweep_mode(m, h, s, NULL, s->n, &pt);
 }
 
 const char *rl_result_engine_name(const rl_hw *h, const char *mode)
@@ -1747,7 +1750,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
         return NULL;
     int priced = h->price_per_chip_hour > 0;
     const rl_sweep_point *pt;
-    const char *mode = sweep_mode(m, h, s, &pt);
+    size_t nrows = idx ? (size_t)nidx : s->n;
+    const char *mode = sweep_mode(m, h, s, idx, nrows, &pt);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
     add_host_notes(o, m, h, s->calibrated, 0); /* as step's (tester51 F3, tester50 F17) */
@@ -1756,7 +1760,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
                             pt ? pt->prec : (rl_precision){RL_BF16, RL_BF16, RL_BF16},
                             pt ? pt->tp : 0, pt && pt->pp > 1 ? pt->pp : 1);
     if (s->fitted && cJSON_GetObjectItem(o, "fitted_outside"))
-        sweep_fitted_outside(o, m, h, s);
+        sweep_fitted_outside(o, m, h, s, idx, nrows);
     char label[512];
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
