@@ -4198,7 +4198,8 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
     static const char *const warn[] = {"mode_note", "left_out_note", "fit_warning",
-                                       "in_sample_note"}; /* not only in a key one may skip */
+                                       "in_sample_note", "engine_note"}; /* not only in a key
+                                                                         * one may skip */
     for (size_t i = 0; i < sizeof warn / sizeof *warn; i++) {
         const cJSON *note = cJSON_GetObjectItem(r, warn[i]);
         if (cJSON_IsString(note))

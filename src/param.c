@@ -207,7 +207,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "(prefill then extrapolated), validate 3 runs in one pass; its errors are no "
                     "accuracy figure", AT(calib.quick), 0, 0, RL_PF_BACKEND},
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
-                      "CPU threads of the cpu backend (profile and engine runs must match)",
+                      "CPU threads of the cpu backend (profile and engine runs must match: "
+                      "validate and validate-serve refuse, exit 2, a profile calibrate measured "
+                      "with another count)",
                       AT(calib.threads), 0, 0, RL_PF_BACKEND},
     [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
                       "validate --tables: every K-th shape (a dtype and a grid node, all its "
@@ -525,8 +527,10 @@ const rl_command RL_COMMANDS[] = {
      "profile with fitted\n"
      "engine costs (`roofline fit`, mode fitted) each plan they model (one replica TP over\n"
      "its GPUs, and its pipelines) is timed as\n"
-     "`step --chips tp` and `prefill --chips tp` time it there; other plans are left out\n"
-     "and counted (uncalibrated_plans).  Without measurements, or with --engine ideal,\n"
+     "`step --chips tp` and `prefill --chips tp` time it there, each row's mode and\n"
+     "ttft_mode as they label it (estimated outside the fit's model, dtypes, TP range or\n"
+     "pipeline; the document's mode its rows' worst, fitted_outside each reason); other\n"
+     "plans are left out and counted (uncalibrated_plans).  Without measurements, or with --engine ideal,\n"
      "every plan runs at the datasheet peaks (mode ideal) with its collectives, an upper\n"
      "bound on speed.  `fits` follows the selected engine's memory rule, as step's (the\n"
      "whole HBM under --ideal).",
@@ -660,10 +664,13 @@ const rl_command RL_COMMANDS[] = {
      "else calibrated by the selected --engine's kernel tables (as step --tp TP, prefill --tp\n"
      "TP), else (datasheet figures only, or --engine ideal: step --ideal's formula (1)) as\n"
      "step --tp TP and prefill --tp TP time it there; a row whose hw names --hw's chip, as in\n"
-     "fit, is predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
-     "row's hw says which); a row's engine column selects its engine as --engine would (an\n"
-     "empty cell: --engine, else the hw's default; one the hw does not carry is refused,\n"
-     "exit 2); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
+     "fit, or the --hw profile's own name (h100-sxm-myeng, as validate's CSV writes it), is\n"
+     "predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
+     "row's hw says which); a row's engine column selects its engine as --engine would, over\n"
+     "--engine (an empty cell: --engine, else the hw's default; one the hw does not carry is\n"
+     "refused, exit 2; rows whose cell overrides --engine are counted in engine_note, with a\n"
+     "warning: a fit's CSV saying trtllm on --engine trtllm-fit is timed by trtllm's tables,\n"
+     "so empty the column to time them by the fit); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
      "--batch B times its decode step, and its prefill as prefill --tp TP --ep EP of the whole\n"
      "batch plus a pipeline's pp-1 stage sends (one pass); each row echoes the model, hw,\n"
      "engine, dtypes, tp, ep, pp and kv_split (step's) it was timed as:\n"
@@ -755,7 +762,11 @@ const rl_command RL_COMMANDS[] = {
      "residuals): each of the K folds is fitted on the other configurations' rows, one more\n"
      "than the identifiable parameters (e.g. 8: 12 configurations for 5 folds); a smaller CSV\n"
      "is refused, exit 2, saying how many it needs and which --folds (up to one per\n"
-     "configuration) it allows.",
+     "configuration) it allows.  The parameters of a phase no row has (decode_step_s,\n"
+     "decode_seq_s, comm_eff and tp_excess; prefill_step_s, prefill_seq_s,\n"
+     "prefill_comm_eff and prefill_act_byte_s) are held at their start values and not\n"
+     "counted (9 decode rows fit the decode step's 6 parameters); fewer rows than the rest\n"
+     "are refused before any fold, naming them and the held ones.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,

@@ -1120,13 +1120,13 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     add_precision(o, p, m->abstract);
     char label[512], how[320];
     cJSON_AddStringToObject(o, "communication",
-                            fit ? rl_e2e_fitted_comm_label(&h->engine_costs, 0,
+                            fit ? rl_e2e_fitted_comm_label(h, 0,
                                                            "each replica's chips", label,
                                                            sizeof label)
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
     char fitted[1024];
-    rl_ec_comm_text(&h->engine_costs, 0, 0, how, sizeof how);
+    rl_ec_comm_text(&h->engine_costs, 0, 0, h->collectives.present, how, sizeof how);
     snprintf(fitted, sizeof fitted, "step_s and its band (none off the fit: no_band says why) from the "
              "fitted engine costs (src/enginecost.h (E)) per replica, as step --chips tp gives "
              "them%s; kv_load_s, attention_compute_s, weight_load_s and compute_s "
@@ -1534,17 +1534,34 @@ static const char *derived_text(const rl_model *m, const rl_hw *h, rl_precision 
  * calibrated sweep's; a fitted sweep's mode is its precision's label on the
  * fit (spec.h rl_hw_fit_mode) and its share null (its times are the fitted
  * costs', no table's). */
+/* A fitted point's label, as step --chips tp (--pp pp) labels its plan:
+ * spec.h rl_hw_fit_mode at the point's model, dtypes, TP and pipeline;
+ * why (n > 0) gets its fitted_outside.  The one rule of a fitted sweep's
+ * rows, their ttft_mode and its header (tester63 #1: the rows and the
+ * header passed TP 0, so the tp4 rows of a profile fitted on tp 1-2 read
+ * fitted where step --chips 4 reads estimated). */
+static const char *point_fit_mode(const rl_model *m, const rl_hw *h, const rl_sweep_point *p,
+                                  char *why, size_t n)
+{
+    return rl_hw_fit_mode(h, 1, m->name, p->prec.weights, p->prec.kv, p->prec.compute, p->tp,
+                          p->pp > 1 ? p->pp : 1, why, n);
+}
+
 static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
                            const rl_model *m, const rl_hw *h)
 {
     if (s->fitted) {
-        /* its own pipeline too (review47: pareto's tp2 pp4 row read fitted
-         * where step --tp 2 --pp 4 reads estimated; the header keeps the
-         * precision's label, sweep_fit_prec) */
-        cJSON_AddStringToObject(r, "mode", rl_hw_fit_mode(h, 1, m->name, p->prec.weights,
-                                                          p->prec.kv, p->prec.compute, 0,
-                                                          p->pp > 1 ? p->pp : 1, NULL, 0));
+        /* its own TP and pipeline (point_fit_mode; review47: pareto's tp2
+         * pp4 row read fitted where step --tp 2 --pp 4 reads estimated) */
+        const char *mode = point_fit_mode(m, h, p, NULL, 0);
+        cJSON_AddStringToObject(r, "mode", mode);
         cJSON_AddNullToObject(r, "table_time_share");
+        /* ttft_s's prefill is the plan's, timed by the same costs at the
+         * same TP (sweep.c fitted_ttft): prefill --chips tp's label, as
+         * pareto's help promises every row (tester63 #1: fitted rows had
+         * none) */
+        if (p->ttft_s >= 0)
+            cJSON_AddStringToObject(r, "ttft_mode", mode);
         return;
     }
     if (!s->calibrated || m->abstract)
@@ -1599,31 +1616,52 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, c
     cJSON_AddItemToArray(rows, r);
 }
 
-/* The precision a fitted sweep's label is decided on: that of the first of
- * s's points the fit does not cover, else the first point's (bf16 with
- * none) (spec.h rl_hw_fit_mode; model and dtypes: a sweep's plans vary
- * TP).  A bf16 check came first until stop 26: a profile fitted on fp8
- * weights labelled a sweep of fp8 points "weights bf16 (fitted on fp8)". */
-static rl_precision sweep_fit_prec(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+/* The point a fitted sweep's label is decided on: the first of the n
+ * points listed (idx: s's points at idx[0..n-1], the rows a result shows;
+ * NULL: s's first n) the fit does not cover (point_fit_mode: model,
+ * dtypes, TP, pipeline), else the first (NULL: none).  The document's mode
+ * is the worst row's (tester63 #1: a precision check alone labelled tp4
+ * rows outside a tp 1-2 fit "fitted"; a bf16 check came first until stop
+ * 26); the rows shown, not the whole grid, whose tp1 and pipeline plans
+ * lie outside nearly every fit (review47). */
+static const rl_sweep_point *sweep_fit_point(const rl_model *m, const rl_hw *h,
+                                             const rl_sweep *s, const size_t *idx, size_t n)
 {
     char why[600];
-    for (size_t i = 0; i < s->n; i++) {
-        rl_precision p = s->pts[i].prec;
-        rl_hw_fit_mode(h, 1, m->name, p.weights, p.kv, p.compute, 0, 1, why, sizeof why);
-        if (*why)
-            return p;
-    }
-    return s->n ? s->pts[0].prec : (rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    for (size_t i = 0; i < n; i++)
+        if (point_fit_mode(m, h, &s->pts[idx ? idx[i] : i], why, sizeof why), *why)
+            return &s->pts[idx ? idx[i] : i];
+    return n ? &s->pts[idx ? idx[0] : 0] : NULL;
 }
 
-/* The mode of s; *p gets the precision a fitted sweep's label is decided
- * on (sweep_fit_prec), bf16 otherwise. */
-static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
-                              rl_precision *p)
+/* fitted_outside of a fitted sweep: each distinct reason of the n points
+ * idx lists (sweep_fit_point; point_fit_mode), as step's for one (tester63 #1: the header named its
+ * first outside point's pp 2 alone beside tp4 rows). */
+static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, const rl_sweep *s,
+                                 const size_t *idx, size_t n)
 {
-    *p = s->fitted ? sweep_fit_prec(m, h, s) : (rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    char all[1200] = "", why[600];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < sizeof all - 1; i++) {
+        point_fit_mode(m, h, &s->pts[idx ? idx[i] : i], why, sizeof why);
+        if (*why && !strstr(all, why)) {
+            int w = snprintf(all + k, sizeof all - k, "%s%s", k ? "; " : "", why);
+            k = w < 0 ? k : k + (size_t)w < sizeof all ? k + (size_t)w : sizeof all - 1;
+        }
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "fitted_outside");
+    cJSON_AddStringToObject(o, "fitted_outside", all);
+}
+
+/* The mode of s (fitted: of the n points idx lists, sweep_fit_point); *pt
+ * gets the point a fitted sweep's label is decided on, NULL otherwise. */
+static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
+                              const size_t *idx, size_t n, const rl_sweep_point **pt)
+{
+    *pt = s->fitted ? sweep_fit_point(m, h, s, idx, n) : NULL;
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
-        return rl_hw_fit_mode(h, 1, m->name, p->weights, p->kv, p->compute, 0, 1, NULL, 0);
+        return *pt ? point_fit_mode(m, h, *pt, NULL, 0)
+                   : rl_hw_fit_mode(h, 1, m->name, RL_BF16, RL_BF16, RL_BF16, 0, 1, NULL, 0);
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
     double share = -1.0;
@@ -1634,8 +1672,8 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
 
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
-    rl_precision w;
-    return sweep_mode(m, h, s, &w);
+    const rl_sweep_point *pt; /* every point: the plot draws them all */
+    return sweep_mode(m, h, s, NULL, s->n, &pt);
 }
 
 const char *rl_result_engine_name(const rl_hw *h, const char *mode)
@@ -1721,17 +1759,22 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
-    rl_precision w;
-    const char *mode = sweep_mode(m, h, s, &w);
+    const rl_sweep_point *pt;
+    size_t nrows = idx ? (size_t)nidx : s->n;
+    const char *mode = sweep_mode(m, h, s, idx, nrows, &pt);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
     add_host_notes(o, m, h, s->calibrated, 0); /* as step's (tester51 F3, tester50 F17) */
-    if (s->fitted)
-        rl_e2e_fitted_label(o, h, m->name, w, 0, 1);
+    if (s->fitted) /* the worst point's label and fitted_outside (sweep_fit_point) */
+        rl_e2e_fitted_label(o, h, m->name,
+                            pt ? pt->prec : (rl_precision){RL_BF16, RL_BF16, RL_BF16},
+                            pt ? pt->tp : 0, pt && pt->pp > 1 ? pt->pp : 1);
+    if (s->fitted && cJSON_GetObjectItem(o, "fitted_outside"))
+        sweep_fitted_outside(o, m, h, s, idx, nrows);
     char label[512];
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
-                            : s->fitted     ? rl_e2e_fitted_comm_label(&h->engine_costs, 0,
+                            : s->fitted     ? rl_e2e_fitted_comm_label(h, 0,
                                                                        "each replica's chips",
                                                                        label, sizeof label)
                             : s->calibrated ? "included: each replica's calibrated step plus its "
@@ -1981,7 +2024,8 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     int fit = run->calibrated && run->h->engine_costs.present;
     char how[320] = "", cost[768];
     if (fit)
-        rl_ec_comm_text(&run->h->engine_costs, 0, 1, how, sizeof how);
+        rl_ec_comm_text(&run->h->engine_costs, 0, 1, run->h->collectives.present, how,
+                        sizeof how);
     snprintf(cost, sizeof cost, "%s%s%s%s",
              fit ? "fitted engine costs (enginecost.h (E)) on the operator list + the replica "
                    "plan's collectives"

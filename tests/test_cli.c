@@ -8349,6 +8349,290 @@ static void unread_cell_noted(void **state)
     }
 }
 
+/* tester63: a profile fitted on llama3-8b rows of TP 1 and 2 on h100-sxm
+ * (decode and prefill, 19 configurations: invented times of the shape an
+ * 8B model takes there), saved as DIR/my.lua, its name h100-sxm-t63; its
+ * CSV stays as DIR/my.csv.  dir: at least 64 bytes, removed by the caller. */
+static void t63_fitted(char *dir, const char *engine_column)
+{
+    static const char *const rows[] = {
+        "decode,1,1,512,,0.0068",   "decode,1,1,2048,,0.0070",  "decode,1,8,1024,,0.0075",
+        "decode,1,16,1024,,0.0081", "decode,1,32,2048,,0.0102", "decode,1,64,2048,,0.0131",
+        "decode,2,1,512,,0.0045",   "decode,2,8,1024,,0.0050",  "decode,2,32,2048,,0.0066",
+        "decode,2,64,2048,,0.0085", "prefill,1,1,,512,0.021",   "prefill,1,1,,1024,0.034",
+        "prefill,1,1,,2048,0.066",  "prefill,1,2,,1024,0.065",  "prefill,1,4,,1024,0.128",
+        "prefill,2,1,,1024,0.021",  "prefill,2,1,,2048,0.039",  "prefill,2,2,,2048,0.077",
+        "prefill,2,1,,4096,0.081"};
+    snprintf(dir, 64, "/tmp/rl_t63_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char path[128], cmd[512];
+    snprintf(path, sizeof path, "%s/my.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "phase,tp,batch,context,tokens,measured_s%s\n", engine_column ? ",engine" : "");
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        fprintf(f, "%s%s%s\n", rows[i], engine_column ? "," : "",
+                engine_column ? engine_column : "");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama3-8b --engine-name t63 --save "
+             "%s/my.lua --format json", path, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+}
+
+/* tester63 #1: pareto labels a fitted row as step labels its plan (one
+ * rule: result.c point_fit_mode): on a profile fitted on TP 1-2, the tp4
+ * rows read estimated, as step --chips 4 does (fitted_outside "tp 4
+ * (fitted on tp 1-2)"), the tp1 and tp2 rows fitted, the document's mode
+ * the worst row's; every fitted row with a TTFT has its ttft_mode (the
+ * help's promise; fitted rows had none). */
+static void pareto_fitted_rows_as_step(void **state)
+{
+    (void)state;
+    char dir[64], cmd[512];
+    t63_fitted(dir, NULL);
+    snprintf(cmd, sizeof cmd, "step --hw %s/my.lua --model llama3-8b --chips 4 --batch 16 "
+             "--context 2048 --format json", dir);
+    cJSON *st = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(st, "mode")), "estimated");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(st, "fitted_outside")),
+                           "tp 4 (fitted on tp 1-2)"));
+    snprintf(cmd, sizeof cmd, "pareto --hw %s/my.lua --model llama3-8b --chips 1,2,4 "
+             "--batch 16,64 --format json", dir);
+    cJSON *par = run_cli_json(cmd, out, sizeof out);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(par, "mode")), "estimated");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(par, "fitted_outside")),
+                           "tp 4 (fitted on tp 1-2)"));
+    int tp4 = 0, inside = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(par, "rows")) {
+        const char *layout = cJSON_GetStringValue(cJSON_GetObjectItem(row, "layout"));
+        const char *mode = cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode"));
+        const char *ttft = cJSON_GetStringValue(cJSON_GetObjectItem(row, "ttft_mode"));
+        if (!layout || !mode || !ttft)
+            fail_msg("row without layout, mode or ttft_mode: %s", cJSON_Print(row));
+        int four = !strcmp(layout, "tp4"), plain = !strcmp(layout, "tp1") || !strcmp(layout, "tp2");
+        tp4 += four;
+        inside += plain;
+        if ((four && strcmp(mode, "estimated")) || (plain && strcmp(mode, "fitted")))
+            fail_msg("%s read %s", layout, mode);
+        assert_string_equal(ttft, mode);
+    }
+    assert_true(tp4 > 0 && inside > 0);
+    cJSON_Delete(par);
+    cJSON_Delete(st);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester63 #4: validate --against reads its own CSV back: the rows' hw is
+ * the fitted profile's own name (h100-sxm-t63), which is --hw (it was
+ * looked up as a preset: "unknown hardware", exit 2); the predictions are
+ * those of the first run. */
+static void validate_reads_its_own_csv_on_a_fitted_profile(void **state)
+{
+    (void)state;
+    char dir[64], cmd[1024];
+    t63_fitted(dir, NULL);
+    snprintf(cmd, sizeof cmd, "validate --against %s/my.csv --hw %s/my.lua --model llama3-8b "
+             "--format csv >%s/v.csv 2>/dev/null && grep -q h100-sxm-t63 %s/v.csv", dir, dir, dir,
+             dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "validate --against %s/my.csv --hw %s/my.lua --model llama3-8b "
+             "--format json", dir, dir);
+    cJSON *a = run_cli_json(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "validate --against %s/v.csv --hw %s/my.lua --model llama3-8b "
+             "--format json", dir, dir);
+    cJSON *b = run_cli_json(cmd, out, sizeof out);
+    assert_non_null(b);
+    assert_true(num(a, "median_abs_error") == num(b, "median_abs_error"));
+    assert_true(num(b, "measured_rows") == 19);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester63 #5: a row's engine cell selects its engine over --engine (the
+ * help's rule), now said: a fit's CSV whose engine column reads trtllm,
+ * validated on the profile saved with --engine-name t63 and --engine t63,
+ * is timed by trtllm's tables, and the result's engine_note (a warning on
+ * stderr) counts the 19 rows that overrode --engine; without the column
+ * none is said. */
+static void validate_says_rows_override_engine(void **state)
+{
+    (void)state;
+    char dir[64], cmd[1024];
+    t63_fitted(dir, "trtllm");
+    snprintf(cmd, sizeof cmd, "validate --against %s/my.csv --hw %s/my.lua --model llama3-8b "
+             "--engine t63 --format json", dir, dir);
+    cJSON *j = run_json_noted(cmd, "warning: 19 of 19 rows were timed by the engine their "
+                                   "engine column names, not --engine t63");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "engine_note")),
+                           "line 2's 'trtllm'"));
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "cut -d, -f1-6 %s/my.csv > %s/bare.csv", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "validate --against %s/bare.csv --hw %s/my.lua --model llama3-8b "
+             "--engine t63 --format json", dir, dir);
+    j = run_cli_json(cmd, out, sizeof out);
+    assert_null(cJSON_GetObjectItem(j, "engine_note"));
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "fitted");
+    cJSON_Delete(j);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester63 #2: comm_eff scales the collectives as the chip times them:
+ * tpu-v5e has no measured collectives table (the alpha-beta model, comm.h),
+ * so a fit there says so in comm_eff's unit and step's communication text
+ * (both said "measured" beside "no measured table"); h100-sxm's fit keeps
+ * "measured".  14 invented tpu-v5e rows of llama3-8b, TP 4 and 8. */
+static void fitted_comm_names_what_it_scales(void **state)
+{
+    (void)state;
+    static const char csv[] =
+        "phase,tp,batch,context,tokens,measured_s\n"
+        "decode,4,1,512,,0.0110\ndecode,4,8,1024,,0.0118\ndecode,4,32,2048,,0.0150\n"
+        "decode,4,64,2048,,0.0185\ndecode,8,1,512,,0.0072\ndecode,8,8,1024,,0.0078\n"
+        "decode,8,32,2048,,0.0098\ndecode,8,64,2048,,0.0121\nprefill,4,1,,512,0.060\n"
+        "prefill,4,1,,1024,0.105\nprefill,4,1,,2048,0.205\nprefill,8,1,,1024,0.060\n"
+        "prefill,8,1,,2048,0.112\nprefill,8,2,,2048,0.220\n";
+    char path[64], cmd[512], lua[96];
+    write_temp(path, ".csv", csv);
+    snprintf(lua, sizeof lua, "%s.lua", path);
+    snprintf(cmd, sizeof cmd, "fit %s --hw tpu-v5e --model llama3-8b --save %s --format json",
+             path, lua);
+    cJSON *fit = run_cli_json(cmd, out, sizeof out);
+    int units = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(fit, "parameters")) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(p, "parameter"));
+        if (name && (!strcmp(name, "comm_eff") || !strcmp(name, "prefill_comm_eff"))) {
+            units++;
+            assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(p, "unit")),
+                                "fraction of the alpha-beta model's collective speed (no "
+                                "measured table)");
+        }
+    }
+    assert_int_equal(units, 2);
+    snprintf(cmd, sizeof cmd, "step --hw %s --model llama3-8b --chips 4 --batch 16 --context 2048 "
+             "--format json", lua);
+    cJSON *st = run_cli_json(cmd, out, sizeof out);
+    const char *comm = cJSON_GetStringValue(cJSON_GetObjectItem(st, "communication"));
+    if (!strstr(comm, "of the alpha-beta model's time") || strstr(comm, "measured NCCL"))
+        fail_msg("%s", comm);
+    cJSON_Delete(st);
+    cJSON_Delete(fit);
+    unlink(lua);
+    unlink(path);
+    st = run_cli_json("step --hw h100-sxm-splitwise --model llama2-70b --chips 4 --batch 16 "
+                      "--context 2048 --format json", out, sizeof out);
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(st, "communication")),
+                           "of the chip's measured NCCL time"));
+    cJSON_Delete(st);
+}
+
+/* tester63 #7: fit counts only the parameters some row depends on: 9
+ * decode rows (TP 1 and 2, no prefill row) fit, the prefill parameters
+ * held (they were refused "9 rows for 10 parameters", the four prefill ones
+ * counted), and the fit's prefill parameters say "not fitted: no prefill
+ * row"; 3 such rows are refused for the decode step's 6 parameters
+ * (decode_step_s, decode_seq_s, compute_eff, memory_eff, tp_excess with
+ * comm_eff, launch_s), the held prefill ones named. */
+static void fit_counts_parameters_rows_reach(void **state)
+{
+    (void)state;
+    static const char nine[] =
+        "phase,tp,batch,context,tokens,measured_s\n"
+        "decode,1,1,512,,0.0068\ndecode,1,1,2048,,0.0070\ndecode,1,8,1024,,0.0075\n"
+        "decode,1,16,1024,,0.0081\ndecode,1,32,2048,,0.0102\ndecode,1,64,2048,,0.0131\n"
+        "decode,2,1,512,,0.0045\ndecode,2,8,1024,,0.0050\ndecode,2,32,2048,,0.0066\n";
+    char path[64], cmd[512];
+    write_temp(path, ".csv", nine);
+    snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama3-8b --format json", path);
+    cJSON *fit = run_cli_json(cmd, out, sizeof out);
+    assert_true(num(fit, "fitted_rows") == 9);
+    const cJSON *p;
+    int held = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(fit, "parameters"))
+        held += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(p, "status")),
+                        "not fitted: no prefill row (held at its start value)");
+    assert_int_equal(held, 3); /* prefill_step_s, prefill_seq_s, prefill_comm_eff */
+    cJSON_Delete(fit);
+    unlink(path);
+    write_temp(path, ".csv", "phase,tp,batch,context,tokens,measured_s\n"
+                             "decode,1,1,512,,0.0068\ndecode,1,8,1024,,0.0075\n"
+                             "decode,2,32,2048,,0.0066\n");
+    snprintf(cmd, sizeof cmd, "fit %s --hw h100-sxm --model llama3-8b", path);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    if (!strstr(out, "3 rows of hardware h100-sxm for 6 parameters (decode_step_s, decode_seq_s, "
+                     "compute_eff, memory_eff, tp_excess with comm_eff, launch_s; prefill_step_s, "
+                     "prefill_seq_s, prefill_comm_eff, prefill_act_byte_s held: no prefill row)"))
+        fail_msg("%s", out);
+    unlink(path);
+}
+
+/* tester63 #3: size's report words a fitted profile as its rows' mode
+ * reads: beside h100-sxm (calibrated), the profile fitted on TP 1-2 is
+ * "fitted (engine costs fitted to this chip's ...)" in the caution and
+ * its cheapest-on note, never the what-if wording ("another chip's
+ * measured kernel(s)") both used while its row's JSON read mode fitted. */
+static void size_report_words_fitted_as_fitted(void **state)
+{
+    (void)state;
+    char dir[64], cmd[1024], md[96];
+    static char text[1 << 16];
+    t63_fitted(dir, NULL);
+    snprintf(md, sizeof md, "%s/two.md", dir);
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw %s/my.lua,h100-sxm --qps 5 "
+             "--prompt-len 1000 --out-len 200 --ttft-p99 0.5 --tpot-p99 0.03 --requests 200 "
+             "--keep-precision --report %s --format json", dir, md);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    int fitted = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+        fitted += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "hw")), "h100-sxm-t63") &&
+                  !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode")), "fitted");
+    assert_true(fitted > 0);
+    FILE *f = fopen(md, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    if (strstr(text, "another chip's measured") || strstr(text, "what-if profiles") ||
+        !strstr(text, "fitted (engine costs fitted to this chip's end-to-end benchmark rows"))
+        fail_msg("%s", text);
+    cJSON_Delete(j);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester63 #9: a size report made with a smoke-test profile (smoke_test =
+ * true, as `calibrate --quick` writes it) says so in the report, not on
+ * stderr alone (RL_HW_SMOKE_NOTE, "Smoke test: " and the profile's name);
+ * one on h100-sxm itself says nothing of it. */
+static void size_report_says_smoke_test(void **state)
+{
+    (void)state;
+    char spec[64], md[96], cmd[1024];
+    static char text[1 << 16];
+    write_temp(spec, ".lua", "return { base = \"h100-sxm\", name = \"smoky\", smoke_test = true }\n");
+    snprintf(md, sizeof md, "%s.md", spec);
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw %s --qps 2 --prompt-len 500 "
+                 "--out-len 50 --ttft-p99 1 --tpot-p99 0.05 --requests 100 --max-chips 2 "
+                 "--report %s --format json", k ? "h100-sxm" : spec, md);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        cJSON_Delete(j);
+        FILE *f = fopen(md, "r");
+        assert_non_null(f);
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        fclose(f);
+        if (!k != !!strstr(text, "Smoke test: smoky is a \\`calibrate --quick\\` profile, a smoke "
+                                 "test"))
+            fail_msg("%s: %s", k ? "h100-sxm" : "smoky", text);
+        unlink(md);
+    }
+    unlink(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -8540,6 +8824,13 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(shard_prefill_batch_remainder),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
+        cmocka_unit_test(pareto_fitted_rows_as_step),
+        cmocka_unit_test(validate_reads_its_own_csv_on_a_fitted_profile),
+        cmocka_unit_test(validate_says_rows_override_engine),
+        cmocka_unit_test(fitted_comm_names_what_it_scales),
+        cmocka_unit_test(fit_counts_parameters_rows_reach),
+        cmocka_unit_test(size_report_words_fitted_as_fitted),
+        cmocka_unit_test(size_report_says_smoke_test),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
