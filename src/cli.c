@@ -483,6 +483,14 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
     const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
     if (!rl_hw_what_if_of(h) || o->ideal || !(rl_hw_measured(h) || h->engine_costs.present))
         return;
+    if (o->cmd && strcmp(o->cmd, "shard") == 0) {
+        /* shard ranks at the peaks whatever is measured (mode ideal, its
+         * mode_note): "mode estimated" beside its mode ideal (tester62 #4) */
+        rl_cli_say(o, "note: hw.%s changes the chip: shard ranks every plan by formula (1) at "
+                      "the changed datasheet figures (mode ideal); its measurements time none",
+                   h->changed);
+        return;
+    }
     estimated_said |= SAID_CHIP;
     rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
                   "estimated; the plan and its collectives are kept",

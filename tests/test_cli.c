@@ -1638,10 +1638,35 @@ static void shard_says_plans_not_timed(void **state)
     const cJSON *adv = cJSON_GetObjectItem(j, "advice");
     assert_string_equal(cJSON_GetObjectItem(adv, "generate_latency")->valuestring, "tp1 x8");
     const char *g = cJSON_GetObjectItem(adv, "generate")->valuestring;
-    assert_non_null(strstr(g, "8 plans not timed (tp1 pp8: "));
+    assert_non_null(strstr(g, "8 plans could not be timed without a link (limits.null_reason; "
+                              "first tp1 pp8: "));
     assert_non_null(strstr(g, "field 'ici_bw': P2P over 2 chips needs it > 0"));
     assert_non_null(strstr(cJSON_GetObjectItem(adv, "prefill")->valuestring,
-                           "11 plans not timed (tp1 sp8: "));
+                           "11 plans could not be timed without a link"));
+    cJSON_Delete(j);
+    /* tester62 #4: llama3-70b's 141 GB of weights fit no H100 alone, so
+     * the one plan timed (tp1 x8) does not fit and the 19 others were never
+     * timed: the advice said "no strategy fits"; it says which plan was
+     * timed and that the others could not be, and stderr's what-if note
+     * says shard's mode ideal, not "mode estimated" */
+    assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --context 4096 "
+                             "--set hw.ici_bw=0 --format json", out, sizeof out), 0);
+    assert_null(strstr(out, "mode estimated"));
+    assert_non_null(strstr(out, "note: hw.ici_bw=0 (as measured 2.5e+10) changes the chip: shard "
+                                "ranks every plan by formula (1) at the changed datasheet figures "
+                                "(mode ideal)"));
+    j = cJSON_Parse(strchr(out, '{'));
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "ideal");
+    assert_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "no_band")), "estimate"));
+    adv = cJSON_GetObjectItem(j, "advice");
+    for (int ph = 0; ph < 2; ph++) {
+        g = cJSON_GetObjectItem(adv, ph ? "generate" : "prefill")->valuestring;
+        assert_null(strstr(g, "no strategy fits"));
+        assert_non_null(strstr(g, "the 1 timed plan does not fit in "));
+        assert_non_null(strstr(g, ph ? "; 8 plans could not be timed without a link"
+                                     : "; 11 plans could not be timed without a link"));
+    }
     cJSON_Delete(j);
     j = run_cli_json("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 --context 1024 "
                      "--format json", out, sizeof out); /* the links given: all timed, unsaid */
@@ -1657,7 +1682,7 @@ static void shard_says_plans_not_timed(void **state)
  * bytes.  Every key stays (a contract), null where the limit does not
  * exist, with limits.null_reason saying why (shard.h rl_shard_limits).
  * What exists keeps its value: llama3-8b's crossover 18 F / D = 18 x 14336
- * / 4096 = 63 chips and its activation 1 x 4096 x 2 = 8192 bytes (exact,
+ * / 4096 = 63 chips (with a link; null without one) and its activation 1 x 4096 x 2 = 8192 bytes (exact,
  * model/llama3-8b.lua); on one chip W_ici = 18 links x 25 GB/s = 4.5e11
  * (hw_profiles/h100-sxm.lua). */
 static void shard_limits_null_without_link(void **state)
@@ -1678,7 +1703,13 @@ static void shard_limits_null_without_link(void **state)
         for (int k = 0; k < (i ? 4 : 8); k++)
             if (!cJSON_IsNull(cJSON_GetObjectItem(l, gone[k])))
                 fail_msg("%s: limits.%s is not null", tails[i], gone[k]);
-        assert_true(num(l, "crossover_2d_chips") == 63 && num(l, "activation_bytes") == 8192);
+        /* the 1D/2D crossover compares two communication times: without a
+         * link neither exists, null (tester62 #4: 63 beside null_reason) */
+        assert_true(num(l, "activation_bytes") == 8192);
+        if (i)
+            assert_true(num(l, "crossover_2d_chips") == 63);
+        else
+            assert_true(cJSON_IsNull(cJSON_GetObjectItem(l, "crossover_2d_chips")));
         const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(l, "null_reason"));
         assert_non_null(why);
         assert_non_null(strstr(why, i ? "one chip communicates nothing" : "has no link"));
