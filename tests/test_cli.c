@@ -1729,6 +1729,38 @@ static void shard_limits_null_without_link(void **state)
     cJSON_Delete(j);
 }
 
+/* tester62 #6: step printed no note when a batch does not fit in HBM
+ * (ops and prefill did); one note for the three (cli.c note_fit, said by
+ * emit).  llama3-8b on one H100 at 8192 tokens: batch 512 holds 16.1 GB of
+ * bf16 weights (8.03e9 parameters x 2 B, model/llama3-8b.lua) + 549.8 GB
+ * of KV (512 x 8192 x 131072 B/token: 32 layers x 8 KV heads x 128 x 2 x
+ * 2 B) against the 78.9 GB trtllm's memory rule leaves of 80 GiB
+ * (hw_profiles/h100-sxm.lua); printed to 0.1 GB, exact text.  Batch 1 fits
+ * (16.1 + 1.1 GB): no note.  ops at llama3-70b batch 1 and step there print
+ * the same figures (141.1 GB + 2.7 GB on 85.9 GB). */
+static void step_notes_batch_not_fitting(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1,512 --context 8192 "
+                             "--format csv", buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "roofline step: note: does not fit at batch 512: 16.1 GB of "
+                                "weights + 549.8 GB of KV cache on 78.9 GB of HBM (fits false); "
+                                "the time is for a configuration that cannot be loaded"));
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 8192 "
+                             "--format csv", buf, sizeof buf), 0);
+    assert_null(strstr(buf, "does not fit"));
+    static const char *const cmd[] = {"step", "ops"};
+    for (int i = 0; i < 2; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "%s --model llama3-70b --hw h100-sxm --batch 1 --context 8192 "
+                 "--format csv", cmd[i]);
+        assert_int_equal(run_cli(args, buf, sizeof buf), 0);
+        assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 85.9 GB of "
+                                    "HBM (fits false)"));
+    }
+}
+
 static void stdout_full(void **state)
 {
     (void)state;
@@ -8307,7 +8339,8 @@ int main(void)
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(shard_says_plans_not_timed),
         cmocka_unit_test(shard_limits_null_without_link),
-        cmocka_unit_test(stdout_full),
+        cmocka_unit_test(step_notes_batch_not_fitting),
+    cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
         cmocka_unit_test(mode_follows_the_figures),
