@@ -218,7 +218,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0,
                      RL_PF_BACKEND},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
-                  "mean arrival rate", NOWHERE, 0},
+                  "mean arrival rate (simulate, size: arrivals past 4.5e9 s, --requests / "
+                  "--qps, are refused: the simulator's clock, a double, resolves 1 us there and "
+                  "would quantise latencies beyond)", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt-len", "prompt_len", "prompt", "prompt", RL_PT_STRING, "DIST",
                           "tokens", 0, 0,
                           NULL, NULL,

@@ -8,6 +8,7 @@
 #include "measure.h"
 #include "number.h"
 #include "report.h"
+#include "serve.h"
 #include "spec.h"
 #include "version.h"
 
@@ -1759,6 +1760,29 @@ static void step_notes_batch_not_fitting(void **state)
         assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 85.9 GB of "
                                     "HBM (fits false)"));
     }
+}
+
+/* tester62 #7: simulate at --qps 1e-9 put its 20000 arrivals near 2e13 s
+ * (20000 / 1e-9; seed 1 draws the last at 2.01e13), where the clock's
+ * double resolves 2^-8 s, and printed TTFTs on that grid (0.021484375).
+ * Refused (exit 2, serve.h RL_SERVE_HORIZON_MAX_S): the error names the
+ * flags, the arrival and what fits, floor(19999 x 4.5036e9 / 2.01e13) + 1
+ * = 5 requests; 4 requests (last near 4e9 s) run. */
+static void simulate_refuses_quantising_horizon(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --qps 1e-9 --prompt-len 1000 "
+                       "--out-len 200 --format json";
+    assert_int_equal(run_cli(base, buf, sizeof buf), 2);
+    assert_non_null(strstr(buf, "roofline simulate: --qps, --requests: the last of 20000 requests "
+                                "arrives at 2.01e+13 s"));
+    assert_non_null(strstr(buf, "at most 5 requests"));
+    char args[512];
+    snprintf(args, sizeof args, "%s --requests 4", base);
+    cJSON *j = run_cli_json(args, buf, sizeof buf);
+    assert_true(num(j, "duration_s") < RL_SERVE_HORIZON_MAX_S);
+    cJSON_Delete(j);
 }
 
 static void stdout_full(void **state)
@@ -8340,6 +8364,7 @@ int main(void)
         cmocka_unit_test(shard_says_plans_not_timed),
         cmocka_unit_test(shard_limits_null_without_link),
         cmocka_unit_test(step_notes_batch_not_fitting),
+    cmocka_unit_test(simulate_refuses_quantising_horizon),
     cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
