@@ -6798,8 +6798,8 @@ static void inputs_from_a_pipe(void **state)
         if (shell_out(cmd) != 0 || !(j = cJSON_Parse(out)))
             fail_msg("%s: %s", runs[i], out);
         const cJSON *h = cJSON_GetObjectItem(j, "hash"), *f = cJSON_GetObjectItem(j, "file");
-        if ((i < 2 && strcmp(h->valuestring, hash) != 0) ||
-            strcmp(f->valuestring, i % 2 ? "/dev/stdin" : "stdin") != 0)
+        /* "stdin" in any spelling (tester62 #8: /dev/stdin was reported as given) */
+        if ((i < 2 && strcmp(h->valuestring, hash) != 0) || strcmp(f->valuestring, "stdin") != 0)
             fail_msg("%s: file %s, hash %s", runs[i], f->valuestring, i < 2 ? h->valuestring : "");
         cJSON_Delete(j);
     }
@@ -6811,8 +6811,9 @@ static void inputs_from_a_pipe(void **state)
     snprintf(cmd, sizeof cmd, "cat %s/tests/data/hf/llama3-8b.json | %s import-hf /dev/stdin 2>&1",
              RL_SRCDIR, RL_BIN);
     assert_int_equal(shell_out(cmd), 2);
-    assert_non_null(strstr(out, "/dev/stdin: a config read from stdin has no file name to name "
+    assert_non_null(strstr(out, "stdin: a config read from stdin has no file name to name "
                                 "the spec by; give --name NAME"));
+    assert_null(strstr(out, "/dev/stdin")); /* one name for stdin (tester62 #8) */
     snprintf(cmd, sizeof cmd, "cat %s/tests/data/hf/llama3-8b.json | %s import-hf /dev/fd/3 3<&0 "
              "2>&1", RL_SRCDIR, RL_BIN);
     assert_int_equal(shell_out(cmd), 2);
@@ -6869,6 +6870,37 @@ static void fit_from_a_pipe_names_no_file(void **state)
         if (!strstr(out, file) || !strstr(out, head) ||
             !strstr(out, "with the engine costs 'fitted', fitted by `roofline fit`"))
             fail_msg("fit %s: want '%s' and '%s' in:\n%.400s", in[i], file, head, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester62 #8: validate --against /dev/fd/0 < file reported "file":
+ * "/dev/fd/0", and its notes named the path as spelled, where fit's profile
+ * records "stdin" (report.h rl_input_origin).  Expected: "stdin" in the
+ * result and the notes for every spelling of descriptor 0 (-, /dev/stdin,
+ * /dev/fd/0, /proc/self/fd/0), exactly; a CSV with a column 'foo' no
+ * measurement field reads gives the note. */
+static void validate_names_stdin_once(void **state)
+{
+    (void)state;
+    static const char *const in[] = {"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"};
+    char dir[] = "/tmp/rl_valstdin_XXXXXX", csv[128], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(csv, sizeof csv, "%s/r.csv", dir);
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fputs("model,hw,phase,tp,batch,context,tokens,output,measured_s,foo\n"
+          "llama3-8b,h100-sxm,decode,1,8,2048,,,0.008,1\n"
+          "llama3-8b,h100-sxm,decode,1,16,2048,,,0.009,1\n", f);
+    assert_int_equal(fclose(f), 0);
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "%s validate --against %s --hw h100-sxm --format json < %s 2>&1",
+                 RL_BIN, in[i], csv);
+        assert_int_equal(shell_out(cmd), 0);
+        if (!strstr(out, "roofline validate: note: stdin: columns not read (not measurement "
+                         "fields): 'foo'") || !strstr(out, "\"file\":\t\"stdin\"") ||
+            strstr(out, "/dev/") || strstr(out, "/proc/"))
+            fail_msg("validate --against %s:\n%.600s", in[i], out);
     }
     assert_int_equal(remove_tree(dir), 0);
 }
@@ -8365,6 +8397,7 @@ int main(void)
         cmocka_unit_test(shard_limits_null_without_link),
         cmocka_unit_test(step_notes_batch_not_fitting),
     cmocka_unit_test(simulate_refuses_quantising_horizon),
+    cmocka_unit_test(validate_names_stdin_once),
     cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
