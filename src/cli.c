@@ -302,6 +302,7 @@ static int one_ideal(const rl_command *c, rl_opts *o)
     char err[ERRLEN];
     if (!rl_command_takes(c, RL_P_ENGINE, 1))
         return 0;
+    o->engine = rl_engine_alias(o->engine); /* --engine none: ideal (spec.h) */
     if (rl_command_takes(c, RL_P_IDEAL_SWEEP, 1) && /* pareto's formula (1) */
         rl_engine_with_formula1(o->ideal, o->engine, "--ideal", "--engine", err, sizeof err) != 0) {
         rl_cli_tell(c->name, "%s", err);
@@ -4179,7 +4180,7 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     memset(e, 0, sizeof *e);
     e->model = o->model;
     e->hw = o->hw;
-    e->engine = o->given[RL_P_ENGINE];
+    e->engine = rl_engine_alias(o->given[RL_P_ENGINE]);
     e->engine_name = o->given[RL_P_ENGINE_NAME];
     e->prec = o->prec;
     for (int k = 0; k < 2; k++) {

@@ -1361,9 +1361,10 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
         int rc = 0;
         if (!strcmp(k, "default")) {
             rc = read_string(L, origin, "engines.default", def, sizeof def, err, errlen);
-        } else if (strlen(k) >= sizeof out->e[0].name || !strcmp(k, "ideal")) {
+        } else if (strlen(k) >= sizeof out->e[0].name || !strcmp(k, "ideal") ||
+                   !strcmp(k, "none")) { /* none: --engine's word for ideal (spec.h) */
             snprintf(err, errlen, "%s: field 'engines.%s': an engine name has 1 to %zu characters "
-                     "and is not 'ideal'", origin, k, sizeof out->e[0].name - 1);
+                     "and is not 'ideal' or 'none'", origin, k, sizeof out->e[0].name - 1);
             rc = -1;
         } else if (out->n == RL_ENGINES_MAX) {
             snprintf(err, errlen, "%s: field 'engines.%s': at most %d engines", origin, k,

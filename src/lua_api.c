@@ -1025,7 +1025,8 @@ static const char *opt_string(lua_State *L, int opts, rl_param_id id);
  * engine on h.  Errors are Lua errors. */
 static void select_engine(lua_State *L, int opts, rl_hw *h)
 {
-    const char *engine = opt_string(L, opts, RL_P_ENGINE); /* engine="vllm" | "ideal" */
+    /* engine="vllm" | "ideal" | "none" (= "ideal", spec.h rl_engine_alias) */
+    const char *engine = rl_engine_alias(opt_string(L, opts, RL_P_ENGINE));
     lua_getfield(L, LUA_REGISTRYINDEX, "roofline.command"); /* set by check_keys */
     const rl_command *c = lua_isstring(L, -1) ? rl_command_find(lua_tostring(L, -1)) : NULL;
     lua_getfield(L, opts, RL_PARAMS[RL_P_IDEAL].lua);

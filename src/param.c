@@ -319,7 +319,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
                      "the hw spec's serving engine whose kernel tables time the operators "
                      "(default: the spec's default; ideal: the datasheet peaks, no tables, as --ideal except "
-                     "in pareto, whose --ideal is formula (1) without communication; info --hw H "
+                     "in pareto, whose --ideal is formula (1) without communication; none: the "
+                     "same as ideal, the engine a result timed by no engine prints; info --hw H "
                      "lists them); "
                      "calibrate/validate --tables: the engine's tables to import; fit: the "
                      "engine the CSV rows are kept for",

@@ -763,6 +763,11 @@ static void settle_what_if(rl_hw *h)
     settle_link(h);
 }
 
+const char *rl_engine_alias(const char *name)
+{
+    return name && strcmp(name, "none") == 0 ? "ideal" : name;
+}
+
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
 {
     if (rl_engines_select(&h->engines, name, h->origin, err, errlen) != 0)

@@ -1785,6 +1785,42 @@ static void simulate_refuses_quantising_horizon(void **state)
     cJSON_Delete(j);
 }
 
+/* tester62 #9: ideal runs print "engine": "none", a value --engine
+ * refused.  --engine none is --engine ideal (spec.h rl_engine_alias):
+ * step, ops and simulate print byte for byte what --engine ideal prints,
+ * "engine": "none" among it, and --ideal --engine none do not contradict
+ * each other; a profile may not name an engine "none" (engines.c). */
+static void engine_none_is_ideal(void **state)
+{
+    (void)state;
+    static char a[1 << 17], b[1 << 17];
+    static const char *const cmd[] = {
+        "step --model llama3-8b --hw h100-sxm --context 4096 --format json",
+        "ops --model llama3-8b --hw h100-sxm --context 4096 --format json",
+        "simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 500 --out-len 50 "
+        "--requests 200 --format json"};
+    for (int i = 0; i < 3; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s --engine none", cmd[i]);
+        assert_int_equal(run_cli(args, a, sizeof a), 0);
+        snprintf(args, sizeof args, "%s --engine ideal", cmd[i]);
+        assert_int_equal(run_cli(args, b, sizeof b), 0);
+        assert_string_equal(a, b);
+        assert_non_null(strstr(a, "\"engine\":\t\"none\""));
+    }
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 4096 --ideal "
+                             "--engine none --format json", a, sizeof a), 0);
+    char spec[256], path[64], err[512];
+    snprintf(spec, sizeof spec, "return { base = 'h100-sxm', engines = { none = { } } }");
+    write_temp(path, ".lua", spec);
+    rl_hw h;
+    use_source_tree();
+    assert_int_not_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), 0);
+    if (!strstr(err, "field 'engines.none': an engine name has 1 to"))
+        fail_msg("%s", err);
+    unlink(path);
+}
+
 static void stdout_full(void **state)
 {
     (void)state;
@@ -8398,6 +8434,7 @@ int main(void)
         cmocka_unit_test(step_notes_batch_not_fitting),
     cmocka_unit_test(simulate_refuses_quantising_horizon),
     cmocka_unit_test(validate_names_stdin_once),
+    cmocka_unit_test(engine_none_is_ideal),
     cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),

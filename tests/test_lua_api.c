@@ -92,6 +92,25 @@ static void step_from_lua(void **state)
                            ".kv_bytes_per_token") == 262144.0);
 }
 
+/* tester62 #9: a result timed by no engine prints engine "none", which
+ * engine = "none" refused ("carries no engine 'none'").  It is "ideal"
+ * (spec.h rl_engine_alias): llama3-8b on h100-sxm at 4096 tokens, batch 1,
+ * the same step_s as engine = "ideal" exactly, the result's engine "none"
+ * and mode "ideal"; 16.06 GB of bf16 weights / 3.35e12 B/s plus the KV
+ * read, about 4.64 ms (CLI: 0.0046408 s), checked to 1%. */
+static void engine_none_from_lua(void **state)
+{
+    (void)state;
+    double same = run_number(
+        "local a = roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 4096, "
+        "engine = 'none' }\n"
+        "local b = roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 4096, "
+        "engine = 'ideal' }\n"
+        "if a.engine ~= 'none' or a.mode ~= 'ideal' then return -1 end\n"
+        "return a.rows[1].step_s == b.rows[1].step_s and a.rows[1].step_s * 1e3 or -2");
+    assert_rel(same, 4.6408, 0.01);
+}
+
 /* Audit h31 finding 2: roofline.step and roofline.ops take the CLI's
  * default KV split (shard.h rl_kv_split_default; tests/test_cli.c
  * kv_split_default_is_the_engines derives the figures): DeepSeek-V3 tp8 on
@@ -1623,6 +1642,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(engine_none_from_lua),
         cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
