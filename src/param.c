@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "error.h"
 #include "lua_api.h"
 #include "number.h"
 #include "ops.h"
@@ -1056,7 +1057,7 @@ static int check_string(rl_opts *o, rl_param_id id, const char *arg)
     if ((p->flags & RL_PF_NAME) && !plain_name(arg))
         return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
                              "starting with '.' (it names a spec's engine and, for --tables, a "
-                             "folder inside DIR)", rl_param_flag(o, id), arg);
+                             "folder inside DIR)", rl_param_flag(o, id), RL_NAME_SHOWN(arg));
     return 0;
 }
 

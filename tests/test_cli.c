@@ -1821,6 +1821,42 @@ static void engine_none_is_ideal(void **state)
     unlink(path);
 }
 
+/* tester62 #10: a name with a newline reached the error text raw (fit's
+ * CSV cells are shown escaped), splitting the line so the rest read as a
+ * message of its own.  Every model, hw and engine name and spec path a
+ * message echoes shows its control bytes as \xHH (error.h rl_name_shown):
+ * exact text, one line each, the newline nowhere raw. */
+static void names_escaped_in_errors(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    char dir[] = "/tmp/rl_nlname_XXXXXX", path[128], args[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/b\nad.lua", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("return { layers = ", f); /* a syntax error: Lua's own message names it too */
+    assert_int_equal(fclose(f), 0);
+    static const char *const run[][2] = {
+        {"step --model \"$(printf 'llama\\n3-8b')\" --hw h100-sxm --context 10",
+         "roofline step: unknown model 'llama\\x0A3-8b': no model/llama\\x0A3-8b.lua ("},
+        {"step --model llama3-8b --hw \"$(printf 'h100\\n-sxm')\" --context 10",
+         "roofline step: unknown hardware 'h100\\x0A-sxm': no hw_profiles/h100\\x0A-sxm.lua ("},
+        {"step --model llama3-8b --hw h100-sxm --engine \"$(printf 'trt\\nllm')\" --context 10",
+         "roofline step: --engine 'trt\\x0Allm': a name of 1-40 letters"},
+        {"info --model \"%s\"", "\\x0Aad.lua: syntax error: "}};
+    for (int i = 0; i < 4; i++) {
+        snprintf(args, sizeof args, run[i][0], path);
+        assert_int_equal(run_cli(args, buf, sizeof buf), 2);
+        const char *at = strstr(buf, run[i][1]);
+        if (!at || strchr(buf, '\n') != buf + strlen(buf) - 1)
+            fail_msg("%s: want one line holding \"%s\", got:\n%s", args, run[i][1], buf);
+    }
+    assert_non_null(strstr(buf, "\\x0Aad.lua:1: unexpected symbol near <eof>"));
+    unlink(path);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 static void stdout_full(void **state)
 {
     (void)state;
@@ -8435,6 +8471,7 @@ int main(void)
     cmocka_unit_test(simulate_refuses_quantising_horizon),
     cmocka_unit_test(validate_names_stdin_once),
     cmocka_unit_test(engine_none_is_ideal),
+    cmocka_unit_test(names_escaped_in_errors),
     cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),

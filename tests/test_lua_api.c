@@ -109,6 +109,13 @@ static void engine_none_from_lua(void **state)
         "if a.engine ~= 'none' or a.mode ~= 'ideal' then return -1 end\n"
         "return a.rows[1].step_s == b.rows[1].step_s and a.rows[1].step_s * 1e3 or -2");
     assert_rel(same, 4.6408, 0.01);
+    /* tester62 #10: a name's newline shown as \x0A (error.h rl_name_shown) */
+    char err[2048];
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', "
+                         "context = 10, engine = 'a\\nb' }", err, sizeof err), -1);
+    if (!strstr(err, "carries no engine 'a\\x0Ab' (it has: ideal, trtllm, vllm)") ||
+        strchr(err, '\n'))
+        fail_msg("%s", err);
 }
 
 /* Audit h31 finding 2: roofline.step and roofline.ops take the CLI's
