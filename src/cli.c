@@ -1170,7 +1170,7 @@ static void note_fit(const rl_opts *o, const cJSON *r)
     cJSON_ArrayForEach(row, rows)
         if (!bad && cJSON_IsFalse(cJSON_GetObjectItem(row, "fits")))
             bad = row;
-    int per_chip;
+    int per_chip = 0;
     double w = -1, kv = -1, cap = -1;
     if (bad) {
         w = fit_bytes(r, bad, 0, &per_chip);
