@@ -302,6 +302,7 @@ static int one_ideal(const rl_command *c, rl_opts *o)
     char err[ERRLEN];
     if (!rl_command_takes(c, RL_P_ENGINE, 1))
         return 0;
+    o->engine = rl_engine_alias(o->engine); /* --engine none: ideal (spec.h) */
     if (rl_command_takes(c, RL_P_IDEAL_SWEEP, 1) && /* pareto's formula (1) */
         rl_engine_with_formula1(o->ideal, o->engine, "--ideal", "--engine", err, sizeof err) != 0) {
         rl_cli_tell(c->name, "%s", err);
@@ -483,6 +484,14 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
     const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
     if (!rl_hw_what_if_of(h) || o->ideal || !(rl_hw_measured(h) || h->engine_costs.present))
         return;
+    if (o->cmd && strcmp(o->cmd, "shard") == 0) {
+        /* shard ranks at the peaks whatever is measured (mode ideal, its
+         * mode_note): "mode estimated" beside its mode ideal (tester62 #4) */
+        rl_cli_say(o, "note: hw.%s changes the chip: shard ranks every plan by formula (1) at "
+                      "the changed datasheet figures (mode ideal); its measurements time none",
+                   h->changed);
+        return;
+    }
     estimated_said |= SAID_CHIP;
     rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
                   "estimated; the plan and its collectives are kept",
@@ -1127,6 +1136,58 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
     estimated_said |= SAID_ROWS; /* said: a second emit of the command says nothing */
 }
 
+/* The bytes the note of note_fit names from `bad`, the result or row of r
+ * that does not fit: per chip where it judges fits per chip (a plan's
+ * usable_bytes_per_chip), else ops' and prefill's hbm_ totals, else step's
+ * row totals against its usable_bytes.  -1 where a key is missing. */
+static double fit_bytes(const cJSON *r, const cJSON *bad, int what, int *per_chip)
+{
+    static const char *const KEYS[3][3] = {
+        {"weight_bytes_per_chip", "kv_bytes_per_chip", "usable_bytes_per_chip"},
+        {"hbm_weight_bytes", "hbm_kv_bytes", "hbm_capacity_bytes"},
+        {"weight_bytes", "kv_bytes", "usable_bytes"}};
+    int k = cJSON_HasObjectItem(bad, "usable_bytes_per_chip") ? 0
+            : cJSON_HasObjectItem(bad, "hbm_capacity_bytes")  ? 1
+                                                              : 2;
+    *per_chip = k == 0;
+    const cJSON *v = cJSON_GetObjectItem(k == 2 && what == 2 ? r : bad, KEYS[k][what]);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/* ops, prefill and step time what they are given; a note when it (or one
+ * of its rows) does not fit in the chips' HBM, said by emit for the three
+ * (tester62 #6: step, whose rows read fits false, said nothing). */
+static void note_fit(const rl_opts *o, const cJSON *r)
+{
+    const cJSON *bad = NULL, *rows = cJSON_GetObjectItem(r, "rows"), *row;
+    const cJSON *by = cJSON_GetObjectItem(r, "attention_timed_by");
+    if (cJSON_IsString(by) && cJSON_IsFalse(cJSON_GetObjectItem(r, "causal")))
+        rl_cli_say(o, "note: --non-causal: the kernel tables time causal attention only; "
+                      "attention is %s (docs/model.md, \"Labels of moved times\")",
+                   by->valuestring);
+    if (cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
+        bad = r;
+    cJSON_ArrayForEach(row, rows)
+        if (!bad && cJSON_IsFalse(cJSON_GetObjectItem(row, "fits")))
+            bad = row;
+    int per_chip = 0;
+    double w = -1, kv = -1, cap = -1;
+    if (bad) {
+        w = fit_bytes(r, bad, 0, &per_chip);
+        kv = fit_bytes(r, bad, 1, &per_chip);
+        cap = fit_bytes(r, bad, 2, &per_chip);
+    }
+    char at[48] = ""; /* step's row: which of its batches */
+    const cJSON *b = bad && bad != r ? cJSON_GetObjectItem(bad, "batch") : NULL;
+    if (cJSON_IsNumber(b))
+        snprintf(at, sizeof at, " at batch %.0f", b->valuedouble);
+    if (w >= 0 && kv >= 0 && cap >= 0)
+        rl_cli_say(o, "note: does not fit%s: %.1f GB of weights + %.1f GB of KV cache "
+                      "on %.1f GB of HBM%s (fits false); the time is for a configuration that "
+                      "cannot be loaded (more chips, --tp, narrower --weights/--kv)",
+                   at, w / 1e9, kv / 1e9, cap / 1e9, per_chip ? " per chip" : "");
+}
+
 static int emit(const rl_opts *o, cJSON *result)
 {
     char err[ERRLEN];
@@ -1149,6 +1210,9 @@ static int emit(const rl_opts *o, cJSON *result)
                    100 * (1 - share->valuedouble));
     }
     note_estimated(o, result);
+    if (o->cmd && (!strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
+                   !strcmp(o->cmd, "step")))
+        note_fit(o, result);
     /* tester50 F17: the default profiles' steps carry no host cost, which
      * a reader of the table or CSV could miss in a header field or column
      * (llama3-70b TP8 batch 1 on h100-sxm: 9.04 ms; 12-30 ms on real engines, the tester said):
@@ -1988,6 +2052,8 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
             return -1;
         }
         *truncated = 0; /* a row above max_context was refused by the reader */
+        if (rl_serve_check_horizon(*req, *n, "--trace", err, sizeof err) != 0)
+            return rl_cli_say(o, "%s", err); /* tester62 #7: a clock that quantises */
         if (few_note)
             warn_few(o, *n, 1);
         w->n = *n;
@@ -2040,8 +2106,9 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           w->prompt.kind == RL_DIST_FIXED ? "" : " on average; a shorter one "
                           "caps its prefix");
     w->max_context = max_context; /* over half over it: an error (workload.h rl_requests_fit) */
-    if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0) {
-        rl_cli_say(o, "%s", err);
+    if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0 ||
+        rl_serve_check_horizon(*req, w->n, "--qps, --requests", err, sizeof err) != 0) {
+        rl_cli_say(o, "%s", err); /* tester62 #7: past the horizon the clock quantises */
         return -1;
     }
     *n = w->n;
@@ -3562,31 +3629,6 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
     return -1;
 }
 
-/* ops and prefill time what they are given; a note when it (or one of
- * its rows) does not fit in the chips' HBM.  Returns r. */
-static cJSON *note_fit(const char *cmd, cJSON *r)
-{
-    const cJSON *bad = NULL, *rows = r ? cJSON_GetObjectItem(r, "rows") : NULL, *row;
-    const cJSON *by = r ? cJSON_GetObjectItem(r, "attention_timed_by") : NULL;
-    if (cJSON_IsString(by) && cJSON_IsFalse(cJSON_GetObjectItem(r, "causal")))
-        rl_cli_tell(cmd, "note: --non-causal: the kernel tables time causal attention only; "
-                         "attention is %s (docs/model.md, \"Labels of moved times\")",
-                    by->valuestring);
-    if (r && cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
-        bad = r;
-    cJSON_ArrayForEach(row, rows)
-        if (!bad && cJSON_IsFalse(cJSON_GetObjectItem(row, "fits")))
-            bad = row;
-    if (bad)
-        rl_cli_tell(cmd, "note: does not fit: %.1f GB of weights + %.1f GB of KV cache "
-                         "on %.1f GB of HBM (fits false); the time is for a configuration that "
-                         "cannot be loaded (more chips, --tp, narrower --weights/--kv)",
-                    cJSON_GetObjectItem(bad, "hbm_weight_bytes")->valuedouble / 1e9,
-                    cJSON_GetObjectItem(bad, "hbm_kv_bytes")->valuedouble / 1e9,
-                    cJSON_GetObjectItem(bad, "hbm_capacity_bytes")->valuedouble / 1e9);
-    return r;
-}
-
 int rl_cli_ops(rl_opts *o)
 {
     rl_model m;
@@ -3638,7 +3680,7 @@ int rl_cli_ops(rl_opts *o)
         rl_shard_plan pl = rl_ops_plan(&c);
         rl_result_kv_split(r, &pl, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     }
-    return emit(o, note_fit("ops", r));
+    return emit(o, r);
 }
 
 int rl_cli_prefill(rl_opts *o)
@@ -3664,9 +3706,9 @@ int rl_cli_prefill(rl_opts *o)
     }
     if (c.calibrated)
         note_slow_prefill(o, &m, &h, &c);
-    return emit_fitted(o, "prefill", note_fit("prefill", rl_result_prefill(&m, &h, &c, o->tokens,
-                                                                       o->ntokens, o->chunk)),
-                       1, &m, &h, 1);
+    return emit_fitted(o, "prefill",
+                       rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk), 1, &m,
+                       &h, 1);
 }
 
 int rl_cli_import_hf(rl_opts *o)
@@ -4139,7 +4181,7 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     memset(e, 0, sizeof *e);
     e->model = o->model;
     e->hw = o->hw;
-    e->engine = o->given[RL_P_ENGINE];
+    e->engine = rl_engine_alias(o->given[RL_P_ENGINE]);
     e->engine_name = o->given[RL_P_ENGINE_NAME];
     e->prec = o->prec;
     for (int k = 0; k < 2; k++) {

@@ -1372,9 +1372,11 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
         int rc = 0;
         if (!strcmp(k, "default")) {
             rc = read_string(L, origin, "engines.default", def, sizeof def, err, errlen);
-        } else if (strlen(k) >= sizeof out->e[0].name || !strcmp(k, "ideal")) {
+        } else if (strlen(k) >= sizeof out->e[0].name || !strcmp(k, "ideal") ||
+                   !strcmp(k, "none")) { /* none: --engine's word for ideal (spec.h) */
             snprintf(err, errlen, "%s: field 'engines.%s': an engine name has 1 to %zu characters "
-                     "and is not 'ideal'", origin, k, sizeof out->e[0].name - 1);
+                     "and is not 'ideal' or 'none'", origin, RL_NAME_SHOWN(k),
+                     sizeof out->e[0].name - 1);
             rc = -1;
         } else if (out->n == RL_ENGINES_MAX) {
             snprintf(err, errlen, "%s: field 'engines.%s': at most %d engines", origin, k,
@@ -1512,9 +1514,15 @@ int rl_engines_select(rl_engines *e, const char *name, const char *origin, char 
             return 0;
         }
     char list[256] = "ideal";
-    for (int i = 0; i < e->n; i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", e->e[i].name);
-    RL_FAIL("engine: %s carries no engine '%s' (it has: %s)", origin, name, list);
+    for (int i = 0; i < e->n; i++) { /* names shown escaped (error.h; tester62 #10) */
+        size_t k = strlen(list);
+        if (k + 3 < sizeof list) {
+            memcpy(list + k, ", ", 3);
+            rl_name_shown(e->e[i].name, list + k + 2, sizeof list - k - 2);
+        }
+    }
+    RL_FAIL("engine: %s carries no engine '%s' (it has: %s)", RL_NAME_SHOWN(origin),
+            RL_NAME_SHOWN(name), list);
 }
 
 const rl_serving_engine *rl_engines_selected(const rl_engines *e)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "error.h"
 #include "lua_api.h"
 #include "number.h"
 #include "ops.h"
@@ -222,7 +223,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0,
                      RL_PF_BACKEND},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
-                  "mean arrival rate", NOWHERE, 0},
+                  "mean arrival rate (simulate, size: arrivals past 4.5e9 s, --requests / "
+                  "--qps, are refused: the simulator's clock, a double, resolves 1 us there and "
+                  "would quantise latencies beyond)", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt-len", "prompt_len", "prompt", "prompt", RL_PT_STRING, "DIST",
                           "tokens", 0, 0,
                           NULL, NULL,
@@ -321,7 +324,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
                      "the hw spec's serving engine whose kernel tables time the operators "
                      "(default: the spec's default; ideal: the datasheet peaks, no tables, as --ideal except "
-                     "in pareto, whose --ideal is formula (1) without communication; info --hw H "
+                     "in pareto, whose --ideal is formula (1) without communication; none: the "
+                     "same as ideal, the engine a result timed by no engine prints; info --hw H "
                      "lists them); "
                      "calibrate/validate --tables: the engine's tables to import; fit: the "
                      "engine the CSV rows are kept for",
@@ -547,8 +551,9 @@ const rl_command RL_COMMANDS[] = {
      "per-chip memory, HBM/compute/communication time, each collective's time and\n"
      "latency-bound flag, the chapter's limits (null where one does not exist: no link, as\n"
      "under --set hw.ici_bw=0, or one chip, which communicates nothing; limits.null_reason\n"
-     "says why), the best plan for latency and for\n"
-     "throughput per chip.  A prefill row's step_s is one prompt on one replica (TTFT); its\n"
+     "says why; the 1D/2D crossover too without a link), the best plan for latency and for\n"
+     "throughput per chip; advice counts the plans that could not be timed (without a link\n"
+     "every plan with a collective).  A prefill row's step_s is one prompt on one replica (TTFT); its\n"
      "tokens_per_s_per_chip is --batch prompts split over the plan's replicas, each\n"
      "prefilling its share at once in batch_step_s (batch_fits), as generation splits B.\n"
      "Plans are timed at the datasheet peaks; `fits` follows the\n"
@@ -1078,7 +1083,7 @@ static int check_string(rl_opts *o, rl_param_id id, const char *arg)
     if ((p->flags & RL_PF_NAME) && !plain_name(arg))
         return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
                              "starting with '.' (it names a spec's engine and, for --tables, a "
-                             "folder inside DIR)", rl_param_flag(o, id), arg);
+                             "folder inside DIR)", rl_param_flag(o, id), RL_NAME_SHOWN(arg));
     return 0;
 }
 

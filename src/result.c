@@ -858,11 +858,32 @@ static void add_limits(cJSON *o, const rl_shard_limits *l)
         cJSON_AddNullToObject(j, "null_reason");
 }
 
+/* What shard's advice says of the `dropped` plans rl_shard_compare_why
+ * could not time (the first's reason dwhy), appended to out: without a
+ * link (l->w_ici NAN: limits.null_reason) they could not be timed, which
+ * is not "none fits" (tester62 #4); else "N plans not timed (first ...)"
+ * (tester60 #2). */
+static void say_untimed(char *out, size_t n, int dropped, const char *dwhy,
+                        const rl_shard_limits *l)
+{
+    size_t k = strlen(out);
+    if (dropped <= 0 || k >= n)
+        return;
+    if (isnan(l->w_ici) && l->activation_bytes > 0)
+        snprintf(out + k, n - k, "%s%d plan%s could not be timed without a link "
+                 "(limits.null_reason; first %.400s)", k ? " " : "", dropped,
+                 dropped == 1 ? "" : "s", dwhy);
+    else
+        snprintf(out + k, n - k, "%s%d plan%s not timed (%.400s)", k ? " " : "", dropped,
+                 dropped == 1 ? "" : "s", dwhy);
+}
+
 /* One sentence on why the best plans of a phase win; prefill's throughput
- * plan thr at its `prompts` prompts over the replicas (rl_result_shard). */
+ * plan thr at its `prompts` prompts over the replicas (rl_result_shard);
+ * nplans timed, nfit of them fit, `dropped` more not timed (say_untimed). */
 static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_shard_result *thr,
                     const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit,
-                    long long prompts)
+                    long long prompts, int dropped, const char *dwhy)
 {
     char room[256]; /* what `fits` was judged against (rl_shard_chip_room) */
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -875,7 +896,15 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
     else
         snprintf(room, sizeof room, "%s per chip", cap);
     if (!lat) {
-        snprintf(out, n, "no strategy fits in %s", room);
+        if (nplans == 0 && dropped > 0) /* nothing timed: nothing was found not to fit */
+            out[0] = '\0';
+        else if (dropped > 0)
+            snprintf(out, n, nplans == 1 ? "the %d timed plan does not fit in %s;"
+                                         : "none of the %d timed plans fits in %s;",
+                     nplans, room);
+        else
+            snprintf(out, n, "no strategy fits in %s", room);
+        say_untimed(out, n, dropped, dwhy, l);
         return;
     }
     int pre = lat->phase == RL_PHASE_PREFILL;
@@ -924,6 +953,7 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                  l->generate_tp_max, l->beta, l->activation_bytes * 1e-3,
                  l->activation_latency_bound ? "below" : "above", l->latency_bytes * 1e-3,
                  l->activation_latency_bound ? "latency-bound" : "bandwidth-bound");
+    say_untimed(out, n, dropped, dwhy, l);
 }
 
 #define SHARD_CAP 256
@@ -1049,12 +1079,9 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         int nfit = 0;
         for (int i = 0; i < n; i++)
             nfit += r[i].fits;
-        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, thr, &l, h, n, nfit, batch);
-        if (dropped > 0) { /* said, not silently left out (tester60 #2: ici_bw 0) */
-            size_t k = strlen(why);
-            snprintf(why + k, sizeof why - k, " %d plan%s not timed (%.400s)", dropped,
-                     dropped == 1 ? "" : "s", dwhy);
-        }
+        /* the untimed said, not silently left out (tester60 #2: ici_bw 0) */
+        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, thr, &l, h, n, nfit, batch, dropped,
+                dwhy);
         cJSON_AddStringToObject(advice, pn, why);
         if (bl >= 0)
             add_collectives(colls, &r[bl], 0);
@@ -1062,6 +1089,17 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
             add_collectives(colls, &r[bt], 0);
     }
     free(res);
+    /* a what-if ranked at the peaks (mode ideal) is no what-if of the tables:
+     * rl_e2e_no_band's "a what-if of h100-sxm's tables ... (the time is an
+     * estimate)" read beside mode ideal (tester62 #4) */
+    if (!m->abstract && !h->ideal && rl_hw_what_if_of(h) &&
+        strcmp(plan_mode(h, 0), "ideal") == 0) {
+        char nb[512];
+        snprintf(nb, sizeof nb, "no band: shard ranks the plans by formula (1) at the changed "
+                 "chip's datasheet figures (%.*s; mode ideal), nothing measured to take a band "
+                 "from; step --tp N times one 1D plan", (int)sizeof nb / 2, h->changed);
+        cJSON_AddStringToObject(o, "no_band", nb);
+    }
     rl_e2e_no_band(o, m, h, "shard ranks the plans at the datasheet peaks; step --tp N times "
                             "one 1D plan with its band");
     return o;

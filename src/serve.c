@@ -3362,6 +3362,23 @@ static rl_serve_config virtual_engines(const rl_serve_config *c)
     return v;
 }
 
+int rl_serve_check_horizon(const rl_request *req, long long n, const char *what, char *err,
+                           size_t errlen)
+{
+    double last = n > 0 ? req[n - 1].arrival : 0;
+    if (!(last > RL_SERVE_HORIZON_MAX_S))
+        return 0;
+    /* the arrivals' own rate, and what brings the last within the bound */
+    double span = last - req[0].arrival, rate = span > 0 ? (double)(n - 1) / span : 0;
+    long long fit = (long long)floor((double)(n - 1) * RL_SERVE_HORIZON_MAX_S / last) + 1;
+    RL_FAIL("%s: the last of %lld requests arrives at %.3g s (%.3g req/s), where the "
+            "simulator's clock (a double) holds a time only to about %.2g s and would quantise the "
+            "latencies; it keeps %g s resolution up to %.3g s: a rate of at least %.3g req/s or "
+            "at most %lld requests (serve.h RL_SERVE_HORIZON_MAX_S)", what, n, last, rate,
+            ldexp(last, -52), RL_SERVE_CLOCK_RESOLUTION_S, RL_SERVE_HORIZON_MAX_S,
+            rate * last / RL_SERVE_HORIZON_MAX_S, fit);
+}
+
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                  rl_serve_result *out, char *err, size_t errlen)

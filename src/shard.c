@@ -1607,12 +1607,15 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
     /* the limits that do not exist: NAN, and why (shard.h) */
     size_t k = 0;
     if (!(l.w_ici > 0)) {
+        /* the 1D/2D crossover compares two communication times, neither of
+         * which exists without a link (tester62 #4: 63 chips beside "no
+         * communication time") */
         l.w_ici = l.prefill_tp_max = l.beta = l.generate_tp_max = l.t_1d_s = l.t_2d_s = NAN;
-        l.latency_bytes = NAN;
+        l.latency_bytes = l.crossover_2d = NAN;
         k += (size_t)snprintf(l.why + k, sizeof l.why - k, "%s has no link (ici_bw %g B/s, "
                               "ici_links %lld): no link bandwidth, no TP bound, no "
-                              "communication time or latency threshold", h->name, h->ici_bw,
-                              h->ici_links);
+                              "communication time, 1D/2D crossover or latency threshold",
+                              h->name, h->ici_bw, h->ici_links);
     } else if (chips <= 1) {
         l.t_1d_s = l.t_2d_s = l.latency_bytes = NAN;
         k += (size_t)snprintf(l.why + k, sizeof l.why - k, "one chip communicates nothing: no "

@@ -603,7 +603,8 @@ int rl_shard_compare_why(const rl_model *m, const rl_hw *h, rl_phase phase, long
  * A limit that does not exist is NAN (JSON null), never 0 (review of stop
  * 38: --set hw.ici_bw=0 printed a W_ici of 0, a TP bound of 0 chips and a
  * 0 s MLP communication time): without a link (ici_bw or ici_links 0) the
- * link's figures and every bound and time that divides by them; over one
+ * link's figures, every bound and time that divides by them, and the 1D/2D
+ * crossover, which compares two communication times (tester62 #4); over one
  * chip, which communicates nothing, the MLP communication times and the
  * latency threshold; for an abstract model (no d_model, d_ff) every figure
  * of its shapes; a bound over a peak of 0 FLOP/s at the compute dtype.

@@ -123,6 +123,13 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
     *n = w.n;
     if (rl_workload_generate(&w, req, err, errlen) != 0)
         return -1;
+    /* the traffic asked for within the clock's resolution (serve.h; the
+     * CLI checks it first, Lua roofline.size here; tester62 #7) */
+    if (asked &&
+        rl_serve_check_horizon(*req, *n, "fields 'qps' and 'requests'", err, errlen) != 0) {
+        free(*req);
+        return -1;
+    }
     if (!asked && rl_requests_redraw(*req, *n, &w, in->m->max_context, err, errlen) < 0) {
         free(*req);
         return -1;

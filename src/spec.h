@@ -302,6 +302,14 @@ void rl_hw_set_ideal(rl_hw *h);
  * and h's AllReduce follows that engine's own rows (rl_coll_follow_engine). */
 void rl_hw_sync_costs(rl_hw *h);
 
+/* The engine name --engine / Lua `engine` stands for: "ideal" for "none"
+ * (tester62 #9: a result timed by no engine prints "engine": "none", the
+ * ideal runs and the datasheet-only profiles', whose times are the same
+ * roofline; the value a result prints is taken back), else name (NULL
+ * stays NULL).  Applied where the option is read (cli.c one_ideal,
+ * e2e_setup; lua_api.c select_engine), so "none" is "ideal" everywhere. */
+const char *rl_engine_alias(const char *name);
+
 /* Select engine `name` (engines.h; "ideal": rl_hw_set_ideal) and its fitted
  * costs.  0, or -1 with err. */
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen);

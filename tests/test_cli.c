@@ -8,6 +8,7 @@
 #include "measure.h"
 #include "number.h"
 #include "report.h"
+#include "serve.h"
 #include "spec.h"
 #include "version.h"
 
@@ -141,9 +142,10 @@ static void info_json(void **state)
 static void step_json(void **state)
 {
     (void)state;
-    cJSON *j = run_json("step --model llama2-13b --hw tpu-v5e --chips 8 --batch 1,8,16 "
-                        "--context 8192 --set hw.hbm_bw=8.2e11 --set model.max_context=8192 "
-                        "--set hw.hbm_bytes=16e9 --ideal --format json");
+    /* stderr apart: batch 16 does not fit, and step says so (tester62 #6) */
+    cJSON *j = run_cli_json("step --model llama2-13b --hw tpu-v5e --chips 8 --batch 1,8,16 "
+                            "--context 8192 --set hw.hbm_bw=8.2e11 --set model.max_context=8192 "
+                            "--set hw.hbm_bytes=16e9 --ideal --format json", out, sizeof out);
     /* the book's model: --ideal (issue 12), its 16 GB = 16e9 B chips (the
      * preset: 16 GiB, docs/model.md "HBM capacity") */
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "ideal");
@@ -1639,10 +1641,35 @@ static void shard_says_plans_not_timed(void **state)
     const cJSON *adv = cJSON_GetObjectItem(j, "advice");
     assert_string_equal(cJSON_GetObjectItem(adv, "generate_latency")->valuestring, "tp1 x8");
     const char *g = cJSON_GetObjectItem(adv, "generate")->valuestring;
-    assert_non_null(strstr(g, "8 plans not timed (tp1 pp8: "));
+    assert_non_null(strstr(g, "8 plans could not be timed without a link (limits.null_reason; "
+                              "first tp1 pp8: "));
     assert_non_null(strstr(g, "field 'ici_bw': P2P over 2 chips needs it > 0"));
     assert_non_null(strstr(cJSON_GetObjectItem(adv, "prefill")->valuestring,
-                           "11 plans not timed (tp1 sp8: "));
+                           "11 plans could not be timed without a link"));
+    cJSON_Delete(j);
+    /* tester62 #4: llama3-70b's 141 GB of weights fit no H100 alone, so
+     * the one plan timed (tp1 x8) does not fit and the 19 others were never
+     * timed: the advice said "no strategy fits"; it says which plan was
+     * timed and that the others could not be, and stderr's what-if note
+     * says shard's mode ideal, not "mode estimated" */
+    assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --context 4096 "
+                             "--set hw.ici_bw=0 --format json", out, sizeof out), 0);
+    assert_null(strstr(out, "mode estimated"));
+    assert_non_null(strstr(out, "note: hw.ici_bw=0 (as measured 2.5e+10) changes the chip: shard "
+                                "ranks every plan by formula (1) at the changed datasheet figures "
+                                "(mode ideal)"));
+    j = cJSON_Parse(strchr(out, '{'));
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "ideal");
+    assert_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "no_band")), "estimate"));
+    adv = cJSON_GetObjectItem(j, "advice");
+    for (int ph = 0; ph < 2; ph++) {
+        g = cJSON_GetObjectItem(adv, ph ? "generate" : "prefill")->valuestring;
+        assert_null(strstr(g, "no strategy fits"));
+        assert_non_null(strstr(g, "the 1 timed plan does not fit in "));
+        assert_non_null(strstr(g, ph ? "; 8 plans could not be timed without a link"
+                                     : "; 11 plans could not be timed without a link"));
+    }
     cJSON_Delete(j);
     j = run_cli_json("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 --context 1024 "
                      "--format json", out, sizeof out); /* the links given: all timed, unsaid */
@@ -1658,7 +1685,7 @@ static void shard_says_plans_not_timed(void **state)
  * bytes.  Every key stays (a contract), null where the limit does not
  * exist, with limits.null_reason saying why (shard.h rl_shard_limits).
  * What exists keeps its value: llama3-8b's crossover 18 F / D = 18 x 14336
- * / 4096 = 63 chips and its activation 1 x 4096 x 2 = 8192 bytes (exact,
+ * / 4096 = 63 chips (with a link; null without one) and its activation 1 x 4096 x 2 = 8192 bytes (exact,
  * model/llama3-8b.lua); on one chip W_ici = 18 links x 25 GB/s = 4.5e11
  * (hw_profiles/h100-sxm.lua). */
 static void shard_limits_null_without_link(void **state)
@@ -1679,7 +1706,13 @@ static void shard_limits_null_without_link(void **state)
         for (int k = 0; k < (i ? 4 : 8); k++)
             if (!cJSON_IsNull(cJSON_GetObjectItem(l, gone[k])))
                 fail_msg("%s: limits.%s is not null", tails[i], gone[k]);
-        assert_true(num(l, "crossover_2d_chips") == 63 && num(l, "activation_bytes") == 8192);
+        /* the 1D/2D crossover compares two communication times: without a
+         * link neither exists, null (tester62 #4: 63 beside null_reason) */
+        assert_true(num(l, "activation_bytes") == 8192);
+        if (i)
+            assert_true(num(l, "crossover_2d_chips") == 63);
+        else
+            assert_true(cJSON_IsNull(cJSON_GetObjectItem(l, "crossover_2d_chips")));
         const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(l, "null_reason"));
         assert_non_null(why);
         assert_non_null(strstr(why, i ? "one chip communicates nothing" : "has no link"));
@@ -1697,6 +1730,133 @@ static void shard_limits_null_without_link(void **state)
                                                  "null_reason")));
     assert_true(num(cJSON_GetObjectItem(j, "limits"), "w_ici_bytes_per_s") == 4.5e11);
     cJSON_Delete(j);
+}
+
+/* tester62 #6: step printed no note when a batch does not fit in HBM
+ * (ops and prefill did); one note for the three (cli.c note_fit, said by
+ * emit).  llama3-8b on one H100 at 8192 tokens: batch 512 holds 16.1 GB of
+ * bf16 weights (8.03e9 parameters x 2 B, model/llama3-8b.lua) + 549.8 GB
+ * of KV (512 x 8192 x 131072 B/token: 32 layers x 8 KV heads x 128 x 2 x
+ * 2 B) against the 78.9 GB trtllm's memory rule leaves of 80 GiB
+ * (hw_profiles/h100-sxm.lua); printed to 0.1 GB, exact text.  Batch 1 fits
+ * (16.1 + 1.1 GB): no note.  ops at llama3-70b batch 1 and step there print
+ * the same figures (141.1 GB + 2.7 GB on 85.9 GB). */
+static void step_notes_batch_not_fitting(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1,512 --context 8192 "
+                             "--format csv", buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "roofline step: note: does not fit at batch 512: 16.1 GB of "
+                                "weights + 549.8 GB of KV cache on 78.9 GB of HBM (fits false); "
+                                "the time is for a configuration that cannot be loaded"));
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 8192 "
+                             "--format csv", buf, sizeof buf), 0);
+    assert_null(strstr(buf, "does not fit"));
+    static const char *const cmd[] = {"step", "ops"};
+    for (int i = 0; i < 2; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "%s --model llama3-70b --hw h100-sxm --batch 1 --context 8192 "
+                 "--format csv", cmd[i]);
+        assert_int_equal(run_cli(args, buf, sizeof buf), 0);
+        assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 85.9 GB of "
+                                    "HBM (fits false)"));
+    }
+}
+
+/* tester62 #7: simulate at --qps 1e-9 put its 20000 arrivals near 2e13 s
+ * (20000 / 1e-9; seed 1 draws the last at 2.01e13), where the clock's
+ * double resolves 2^-8 s, and printed TTFTs on that grid (0.021484375).
+ * Refused (exit 2, serve.h RL_SERVE_HORIZON_MAX_S): the error names the
+ * flags, the arrival and what fits, floor(19999 x 4.5036e9 / 2.01e13) + 1
+ * = 5 requests; 4 requests (last near 4e9 s) run. */
+static void simulate_refuses_quantising_horizon(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --qps 1e-9 --prompt-len 1000 "
+                       "--out-len 200 --format json";
+    assert_int_equal(run_cli(base, buf, sizeof buf), 2);
+    assert_non_null(strstr(buf, "roofline simulate: --qps, --requests: the last of 20000 requests "
+                                "arrives at 2.01e+13 s"));
+    assert_non_null(strstr(buf, "at most 5 requests"));
+    char args[512];
+    snprintf(args, sizeof args, "%s --requests 4", base);
+    cJSON *j = run_cli_json(args, buf, sizeof buf);
+    assert_true(num(j, "duration_s") < RL_SERVE_HORIZON_MAX_S);
+    cJSON_Delete(j);
+}
+
+/* tester62 #9: ideal runs print "engine": "none", a value --engine
+ * refused.  --engine none is --engine ideal (spec.h rl_engine_alias):
+ * step, ops and simulate print byte for byte what --engine ideal prints,
+ * "engine": "none" among it, and --ideal --engine none do not contradict
+ * each other; a profile may not name an engine "none" (engines.c). */
+static void engine_none_is_ideal(void **state)
+{
+    (void)state;
+    static char a[1 << 17], b[1 << 17];
+    static const char *const cmd[] = {
+        "step --model llama3-8b --hw h100-sxm --context 4096 --format json",
+        "ops --model llama3-8b --hw h100-sxm --context 4096 --format json",
+        "simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 500 --out-len 50 "
+        "--requests 200 --format json"};
+    for (int i = 0; i < 3; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s --engine none", cmd[i]);
+        assert_int_equal(run_cli(args, a, sizeof a), 0);
+        snprintf(args, sizeof args, "%s --engine ideal", cmd[i]);
+        assert_int_equal(run_cli(args, b, sizeof b), 0);
+        assert_string_equal(a, b);
+        assert_non_null(strstr(a, "\"engine\":\t\"none\""));
+    }
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 4096 --ideal "
+                             "--engine none --format json", a, sizeof a), 0);
+    char spec[256], path[64], err[512];
+    snprintf(spec, sizeof spec, "return { base = 'h100-sxm', engines = { none = { } } }");
+    write_temp(path, ".lua", spec);
+    rl_hw h;
+    use_source_tree();
+    assert_int_not_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), 0);
+    if (!strstr(err, "field 'engines.none': an engine name has 1 to"))
+        fail_msg("%s", err);
+    unlink(path);
+}
+
+/* tester62 #10: a name with a newline reached the error text raw (fit's
+ * CSV cells are shown escaped), splitting the line so the rest read as a
+ * message of its own.  Every model, hw and engine name and spec path a
+ * message echoes shows its control bytes as \xHH (error.h rl_name_shown):
+ * exact text, one line each, the newline nowhere raw. */
+static void names_escaped_in_errors(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    char dir[] = "/tmp/rl_nlname_XXXXXX", path[128], args[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/b\nad.lua", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("return { layers = ", f); /* a syntax error: Lua's own message names it too */
+    assert_int_equal(fclose(f), 0);
+    static const char *const run[][2] = {
+        {"step --model \"$(printf 'llama\\n3-8b')\" --hw h100-sxm --context 10",
+         "roofline step: unknown model 'llama\\x0A3-8b': no model/llama\\x0A3-8b.lua ("},
+        {"step --model llama3-8b --hw \"$(printf 'h100\\n-sxm')\" --context 10",
+         "roofline step: unknown hardware 'h100\\x0A-sxm': no hw_profiles/h100\\x0A-sxm.lua ("},
+        {"step --model llama3-8b --hw h100-sxm --engine \"$(printf 'trt\\nllm')\" --context 10",
+         "roofline step: --engine 'trt\\x0Allm': a name of 1-40 letters"},
+        {"info --model \"%s\"", "\\x0Aad.lua: syntax error: "}};
+    for (int i = 0; i < 4; i++) {
+        snprintf(args, sizeof args, run[i][0], path);
+        assert_int_equal(run_cli(args, buf, sizeof buf), 2);
+        const char *at = strstr(buf, run[i][1]);
+        if (!at || strchr(buf, '\n') != buf + strlen(buf) - 1)
+            fail_msg("%s: want one line holding \"%s\", got:\n%s", args, run[i][1], buf);
+    }
+    assert_non_null(strstr(buf, "\\x0Aad.lua:1: unexpected symbol near <eof>"));
+    unlink(path);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 static void stdout_full(void **state)
@@ -5391,7 +5551,8 @@ static void fit_warns_on_a_misfit(void **state)
             fail_msg("fit on ms lacks '%s': %.600s", want[i], out);
     snprintf(cmd, sizeof cmd, "step --model llama2-70b --set model.max_context=16384 --hw %s/ms.lua "
              "--chips 2 --batch 1,64 --context 1024 --format json", dir);
-    cJSON *j = run_json(cmd);
+    /* stderr apart: batch 64 does not fit, and step says so (tester62 #6) */
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
     const cJSON *row;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
         double t = num(row, "step_s");
@@ -6669,7 +6830,7 @@ static void trace_from_a_pipe(void **state)
     snprintf(cmd, sizeof cmd, ": | %s simulate --model llama3-8b --hw h100-sxm --trace /dev/stdin "
              "2>&1", RL_BIN);
     assert_int_equal(shell_out(cmd), 2);
-    assert_non_null(strstr(out, "--trace /dev/stdin: no requests"));
+    assert_non_null(strstr(out, "--trace stdin: no requests")); /* tester62 #8: one name */
     /* review45: a pipe whose writer sends its first line after the named
      * FIFO's wait (report.h RL_PIPE_WAIT_S, 10 s) is still read: a pipe has
      * its writer (it was refused as "nothing wrote to within 10 s") */
@@ -6712,8 +6873,8 @@ static void inputs_from_a_pipe(void **state)
         if (shell_out(cmd) != 0 || !(j = cJSON_Parse(out)))
             fail_msg("%s: %s", runs[i], out);
         const cJSON *h = cJSON_GetObjectItem(j, "hash"), *f = cJSON_GetObjectItem(j, "file");
-        if ((i < 2 && strcmp(h->valuestring, hash) != 0) ||
-            strcmp(f->valuestring, i % 2 ? "/dev/stdin" : "stdin") != 0)
+        /* "stdin" in any spelling (tester62 #8: /dev/stdin was reported as given) */
+        if ((i < 2 && strcmp(h->valuestring, hash) != 0) || strcmp(f->valuestring, "stdin") != 0)
             fail_msg("%s: file %s, hash %s", runs[i], f->valuestring, i < 2 ? h->valuestring : "");
         cJSON_Delete(j);
     }
@@ -6725,8 +6886,9 @@ static void inputs_from_a_pipe(void **state)
     snprintf(cmd, sizeof cmd, "cat %s/tests/data/hf/llama3-8b.json | %s import-hf /dev/stdin 2>&1",
              RL_SRCDIR, RL_BIN);
     assert_int_equal(shell_out(cmd), 2);
-    assert_non_null(strstr(out, "/dev/stdin: a config read from stdin has no file name to name "
+    assert_non_null(strstr(out, "stdin: a config read from stdin has no file name to name "
                                 "the spec by; give --name NAME"));
+    assert_null(strstr(out, "/dev/stdin")); /* one name for stdin (tester62 #8) */
     snprintf(cmd, sizeof cmd, "cat %s/tests/data/hf/llama3-8b.json | %s import-hf /dev/fd/3 3<&0 "
              "2>&1", RL_SRCDIR, RL_BIN);
     assert_int_equal(shell_out(cmd), 2);
@@ -6830,6 +6992,37 @@ static void fifo_reap(pid_t w, const char *fifo)
     }
     kill(w, SIGKILL);
     waitpid(w, &st, 0);
+}
+
+/* tester62 #8: validate --against /dev/fd/0 < file reported "file":
+ * "/dev/fd/0", and its notes named the path as spelled, where fit's profile
+ * records "stdin" (report.h rl_input_origin).  Expected: "stdin" in the
+ * result and the notes for every spelling of descriptor 0 (-, /dev/stdin,
+ * /dev/fd/0, /proc/self/fd/0), exactly; a CSV with a column 'foo' no
+ * measurement field reads gives the note. */
+static void validate_names_stdin_once(void **state)
+{
+    (void)state;
+    static const char *const in[] = {"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"};
+    char dir[] = "/tmp/rl_valstdin_XXXXXX", csv[128], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(csv, sizeof csv, "%s/r.csv", dir);
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fputs("model,hw,phase,tp,batch,context,tokens,output,measured_s,foo\n"
+          "llama3-8b,h100-sxm,decode,1,8,2048,,,0.008,1\n"
+          "llama3-8b,h100-sxm,decode,1,16,2048,,,0.009,1\n", f);
+    assert_int_equal(fclose(f), 0);
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "%s validate --against %s --hw h100-sxm --format json < %s 2>&1",
+                 RL_BIN, in[i], csv);
+        assert_int_equal(shell_out(cmd), 0);
+        if (!strstr(out, "roofline validate: note: stdin: columns not read (not measurement "
+                         "fields): 'foo'") || !strstr(out, "\"file\":\t\"stdin\"") ||
+            strstr(out, "/dev/") || strstr(out, "/proc/"))
+            fail_msg("validate --against %s:\n%.600s", in[i], out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* Stop 38's review: import-hf on a FIFO made by mkfifo was refused without
@@ -8673,7 +8866,12 @@ int main(void)
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(shard_says_plans_not_timed),
         cmocka_unit_test(shard_limits_null_without_link),
-        cmocka_unit_test(stdout_full),
+        cmocka_unit_test(step_notes_batch_not_fitting),
+    cmocka_unit_test(simulate_refuses_quantising_horizon),
+    cmocka_unit_test(validate_names_stdin_once),
+    cmocka_unit_test(engine_none_is_ideal),
+    cmocka_unit_test(names_escaped_in_errors),
+    cmocka_unit_test(stdout_full),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
         cmocka_unit_test(mode_follows_the_figures),

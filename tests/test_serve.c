@@ -1025,6 +1025,33 @@ static void test_decode_only_step_mean(void **state)
     free(r);
 }
 
+/* tester62 #7: the clock is one double, so a time near T holds only to
+ * ulp(T) = T 2^-52; at 2e13 s (--qps 1e-9, 20000 requests) that is 2^-8
+ * s, and a 21.3 ms TTFT read 0.021484375.  Runs whose last arrival lies
+ * past RL_SERVE_HORIZON_MAX_S (2^52 us = 4503599627.37 s, where the
+ * resolution is 1 us: ldexp(max, -52) = 1e-6 exactly, to 1e-12 relative)
+ * are refused (serve.h rl_serve_check_horizon): two requests 4.5e9 s apart
+ * pass, 4.6e9 s apart are refused, naming the arrival (4.6e+09 s), the
+ * and the count that fits: floor(1 x 4.5036e9 / 4.6e9) + 1 = 1 request. */
+static void test_horizon_refused(void **state)
+{
+    (void)state;
+    assert_true(fabs(ldexp(RL_SERVE_HORIZON_MAX_S, -52) / 1e-6 - 1) < 1e-12);
+    double quantised = (2e13 + 0.0213) - 2e13; /* the symptom: a multiple of 2^-8 */
+    assert_true(quantised != 0.0213 && quantised / ldexp(1, -8) == round(quantised / ldexp(1, -8)));
+    rl_request r[2] = {{0}};
+    r[0].prompt = r[1].prompt = 10;
+    r[0].output = r[1].output = 10;
+    char err[512];
+    r[1].arrival = 4.5e9;
+    assert_int_equal(rl_serve_check_horizon(r, 2, "--qps", err, sizeof err), 0);
+    r[1].arrival = 4.6e9;
+    assert_int_equal(rl_serve_check_horizon(r, 2, "--qps", err, sizeof err), -1);
+    if (!strstr(err, "--qps: the last of 2 requests arrives at 4.6e+09 s") ||
+        !strstr(err, "at most 1 requests"))
+        fail_msg("%s", err);
+}
+
 /* A trickle offered far below the capacity (tester11 #8: --qps 1e-9 on a
  * deployment that sustains 29 req/s printed null): the search steps up from
  * the sample's rate, doubling its steps after 10 (serve.h
@@ -3140,6 +3167,7 @@ int main(void)
         cmocka_unit_test(test_capacity_unresolved_tail),
         cmocka_unit_test(test_capacity_disagg_narrower_pool),
         cmocka_unit_test(test_capacity_from_a_trickle),
+        cmocka_unit_test(test_horizon_refused),
         cmocka_unit_test(test_decode_only_step_mean),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_longest_context_rule),
