@@ -2311,6 +2311,43 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     return 0;
 }
 
+/* The first request whose prompt + output a replica's KV room cannot hold
+ * (serve.c check_config's test, rl_serve_holds), refused before the run
+ * with what sets the room and what a user changes (tester63 #13: "request
+ * 0 needs 1200 KV tokens (+ 2 pages of 16), a replica holds 958" named no
+ * flag).  A pipeline (its streams split the KV) is left to check_config's
+ * own message.  0, or -1 said. */
+static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                         const rl_serve_config *c, const rl_request *req, long long n)
+{
+    if (c->pp > 1)
+        return 0;
+    double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
+    long long i = 0;
+    while (i < n && rl_serve_holds(cap, (double)req[i].prompt + req[i].output, c->page_tokens))
+        i++;
+    if (i == n)
+        return 0;
+    rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec,
+                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len);
+    char cache[96] = "";
+    if (c->prefix_hbm_tokens > 0)
+        snprintf(cache, sizeof cache, ", less --prefix-cache's %.0f tokens", c->prefix_hbm_tokens);
+    return rl_cli_say(o, "kv_capacity: request %lld needs %d KV tokens (prompt %d + output %d, + 2 "
+                         "pages of %d), a replica holds %.0f (%.3g GB at %.0f bytes a token, --kv "
+                         "%s%s): what %lld x %s (hbm_bytes %.4g GB a chip) leaves after the "
+                         "weights (%.1f GB a chip); give a replica more HBM (--chips N, or "
+                         "--set hw.hbm_bytes=B), a narrower KV (--kv fp8 or int8), or shorter "
+                         "requests (%s)",
+                      i + 1, req[i].prompt + req[i].output, req[i].prompt, req[i].output,
+                      c->page_tokens, cap,
+                      cap * c->kv_bytes_per_token / 1e9, c->kv_bytes_per_token,
+                      rl_dtype_name(o->prec.kv), cache, o->chips, h->name, h->hbm_bytes / 1e9,
+                      b.chip_weight_bytes / 1e9,
+                      o->given[RL_P_TRACE] ? "the trace's prompt_tokens and output_tokens"
+                                           : "--prompt-len, --out-len");
+}
+
 /* An HBM prefix tier smaller than every prefix caches none (serve.c
  * lru_insert skips a prefix over the tier, per pipeline stage), so the
  * host tier, fed by HBM evictions, stays empty too: say so, as serve_hbm
@@ -2980,6 +3017,10 @@ int rl_cli_simulate(rl_opts *o)
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
                        ? c.prefill_replicas : c.replicas);
     note_trace_at_once(o, req, n, &w);
+    if (kv_room_check(o, &m, &h, &c, req, n) != 0) {
+        free(req);
+        return RL_EXIT_INPUT;
+    }
     note_prefix_tier(o, &c, req, n);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */

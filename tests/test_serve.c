@@ -2777,6 +2777,16 @@ static void test_pipeline_parallel(void **state)
     assert_false(rl_serve_holds(125, 110, 16)); /* the same rule: 110 + 32 > 125 */
     assert_true(rl_serve_holds(142, 110, 16));  /* exactly two pages to spare */
     c.pp = 1;
+    /* tester63 #13: one replica's 141 tokens (+ 2 pages short of 142) is
+     * said with its KV bytes, its spec and what a user changes */
+    c.kv_capacity_tokens = 141;
+    assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), -1);
+    if (!strstr(err, "kv_capacity: request 0 needs 110 KV tokens (+ 2 pages of 16), a replica holds "
+                     "141 (") || !strstr(err, "GB of KV after the weights in ") ||
+        !strstr(err, "; give a replica more HBM (more chips, or a larger hbm_bytes), a narrower KV "
+                     "dtype (kv fp8 or int8), or shorter requests"))
+        fail_msg("%s", err);
+    c.kv_capacity_tokens = 250;
     assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), 0);
     rl_serve_result_free(&out);
 }
