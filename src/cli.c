@@ -3164,17 +3164,36 @@ int rl_cli_simulate(rl_opts *o)
     return emit(o, j);
 }
 
-/* "Poisson 20 req/s, prompt DIST, output DIST" for reports. */
-static void workload_desc(const rl_opts *o, const rl_workload *w, const char *out_dist, char *buf,
-                          size_t len)
+/* Of a trace's n requests, those naming a shared prefix (prefix_id). */
+static long long prefixed_requests(const rl_request *req, long long n)
 {
-    if (o->given[RL_P_TRACE])
-        snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)",
-                 rl_input_shown(o->given[RL_P_TRACE]), w->n, w->qps); /* "stdin" for "-" */
-    else
+    long long k = 0;
+    for (long long i = 0; i < n; i++)
+        k += req[i].prefix_id >= 0;
+    return k;
+}
+
+/* "Poisson 20 req/s, prompt DIST, output DIST" for reports; gamma arrivals
+ * with their --burst CV, and a trace's shared prefixes, which size does not
+ * reuse (it models no prefix cache and refuses --prefixes; tester63 #6,
+ * #12). */
+static void workload_desc(const rl_opts *o, const rl_workload *w, const rl_request *trace,
+                          const char *out_dist, char *buf, size_t len)
+{
+    char burst[64] = "Poisson";
+    if (w->arrival == RL_ARRIVAL_GAMMA)
+        snprintf(burst, sizeof burst, "bursty (gamma, coefficient of variation %.3g)", w->burst_cv);
+    if (o->given[RL_P_TRACE]) {
+        long long k = trace ? prefixed_requests(trace, w->n) : 0;
+        int at = snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)",
+                          rl_input_shown(o->given[RL_P_TRACE]), w->n, w->qps); /* "stdin" for "-" */
+        if (k > 0 && at > 0 && (size_t)at < len)
+            snprintf(buf + at, len - (size_t)at, "; %lld of them name a shared prefix (prefix_id), "
+                     "not reused: size models no prefix cache, every prompt is prefilled in full",
+                     k);
+    } else
         snprintf(buf, len, "%s arrivals at %.3g req/s, prompt %s tokens, output %s tokens, seed %llu",
-                 w->arrival == RL_ARRIVAL_GAMMA ? "bursty (gamma)" : "Poisson", w->qps,
-                 o->given[RL_P_PROMPT_DIST], out_dist, (unsigned long long)w->seed);
+                 burst, w->qps, o->given[RL_P_PROMPT_DIST], out_dist, (unsigned long long)w->seed);
 }
 
 /* A --report path must end in .md or .html, and its folder must exist and
@@ -3358,7 +3377,7 @@ static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl
     if (rl_interrupted())
         return RL_EXIT_INTERRUPTED;
     char desc[512];
-    workload_desc(o, &in->w, out_dist, desc, sizeof desc);
+    workload_desc(o, &in->w, in->trace, out_dist, desc, sizeof desc);
     const char *rp = o->given[RL_P_REPORT];
     size_t rl = strlen(rp);
     int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
@@ -3438,6 +3457,13 @@ int rl_cli_size(rl_opts *o)
         req = NULL;
     }
     size_compare_notes(o, &in);
+    long long prefixed = in.trace ? prefixed_requests(in.trace, n) : 0;
+    if (prefixed > 0 && !in.w.prefixes) /* tester63 #6: taken, but not reused */
+        rl_cli_tell("size", "note: %lld of %lld trace requests name a shared prefix (prefix_id), "
+                            "but size models no prefix cache: every prompt is prefilled in full; "
+                            "weigh prefix reuse on the configuration size picks with simulate "
+                            "--trace %s --prefix-cache HBM_GB",
+                    prefixed, n, rl_input_shown(o->given[RL_P_TRACE]));
     for (int i = 0; i < nhw; i++) { /* before a search that may take a minute */
         char hc[512];
         if (rl_size_tpot_host_caution(&in, i, hc, sizeof hc))

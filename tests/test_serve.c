@@ -1579,11 +1579,13 @@ static void test_harness_can_fail(void **state)
  * this was found; then the run stopped at its event budget, "no
  * progress").  A preempted sequence now waits until its KV fits with room
  * for the running batch's next step and vLLM's 1% watermark (serve.c
- * readmit_room): the run completes all 400 requests, overloaded, with 12
+ * readmit_room): the run completes all 400 requests, overloaded, with 13
  * preemptions here (asserted: under 100), and max_sustainable_qps is
- * found (about 29 req/s) instead of every load past the knee reading as
+ * found (about 25 req/s) instead of every load past the knee reading as
  * stalled.  On the H100 as found, 80e9 bytes (--set: the preset's 80 GiB,
- * tester22 F2, leaves room enough that nothing is preempted). */
+ * tester22 F2, leaves room enough that nothing is preempted).  Seed 5:
+ * since the prefix ids have their own random stream (tester63 #6) seed 1's
+ * requests preempt none here (2 before), which would not exercise it. */
 static void test_thrashing_run_completes(void **state)
 {
     (void)state;
@@ -1591,7 +1593,7 @@ static void test_thrashing_run_completes(void **state)
     const char *cmd = "simulate --model llama3-8b --hw h100-sxm --policy interleaved "
                     "--prefix-cache 10:40 --prefixes 8:800 --requests 400 "
                     "--prompt-len lognormal:1500:0.8 --out-len lognormal:200:0.8 --qps 32 "
-                    "--set hw.hbm_bytes=80e9 --format json";
+                    "--set hw.hbm_bytes=80e9 --seed 5 --format json";
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     cJSON *j = cJSON_Parse(strchr(out, '{'));
     assert_non_null(j);
