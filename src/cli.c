@@ -2378,6 +2378,43 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
     return 0;
 }
 
+/* The first request whose prompt + output a replica's KV room cannot hold
+ * (serve.c check_config's test, rl_serve_holds), refused before the run
+ * with what sets the room and what a user changes (tester63 #13: "request
+ * 0 needs 1200 KV tokens (+ 2 pages of 16), a replica holds 958" named no
+ * flag).  A pipeline (its streams split the KV) is left to check_config's
+ * own message.  0, or -1 said. */
+static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                         const rl_serve_config *c, const rl_request *req, long long n)
+{
+    if (c->pp > 1)
+        return 0;
+    double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
+    long long i = 0;
+    while (i < n && rl_serve_holds(cap, (double)req[i].prompt + req[i].output, c->page_tokens))
+        i++;
+    if (i == n)
+        return 0;
+    rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec,
+                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len);
+    char cache[96] = "";
+    if (c->prefix_hbm_tokens > 0)
+        snprintf(cache, sizeof cache, ", less --prefix-cache's %.0f tokens", c->prefix_hbm_tokens);
+    return rl_cli_say(o, "kv_capacity: request %lld needs %d KV tokens (prompt %d + output %d, + 2 "
+                         "pages of %d), a replica holds %.0f (%.3g GB at %.0f bytes a token, --kv "
+                         "%s%s): what %lld x %s (hbm_bytes %.4g GB a chip) leaves after the "
+                         "weights (%.1f GB a chip); give a replica more HBM (--chips N, or "
+                         "--set hw.hbm_bytes=B), a narrower KV (--kv fp8 or int8), or shorter "
+                         "requests (%s)",
+                      i + 1, req[i].prompt + req[i].output, req[i].prompt, req[i].output,
+                      c->page_tokens, cap,
+                      cap * c->kv_bytes_per_token / 1e9, c->kv_bytes_per_token,
+                      rl_dtype_name(o->prec.kv), cache, o->chips, h->name, h->hbm_bytes / 1e9,
+                      b.chip_weight_bytes / 1e9,
+                      o->given[RL_P_TRACE] ? "the trace's prompt_tokens and output_tokens"
+                                           : "--prompt-len, --out-len");
+}
+
 /* An HBM prefix tier smaller than every prefix caches none (serve.c
  * lru_insert skips a prefix over the tier, per pipeline stage), so the
  * host tier, fed by HBM evictions, stays empty too: say so, as serve_hbm
@@ -3047,6 +3084,10 @@ int rl_cli_simulate(rl_opts *o)
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
                        ? c.prefill_replicas : c.replicas);
     note_trace_at_once(o, req, n, &w);
+    if (kv_room_check(o, &m, &h, &c, req, n) != 0) {
+        free(req);
+        return RL_EXIT_INPUT;
+    }
     note_prefix_tier(o, &c, req, n);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
@@ -3190,17 +3231,36 @@ int rl_cli_simulate(rl_opts *o)
     return emit(o, j);
 }
 
-/* "Poisson 20 req/s, prompt DIST, output DIST" for reports. */
-static void workload_desc(const rl_opts *o, const rl_workload *w, const char *out_dist, char *buf,
-                          size_t len)
+/* Of a trace's n requests, those naming a shared prefix (prefix_id). */
+static long long prefixed_requests(const rl_request *req, long long n)
 {
-    if (o->given[RL_P_TRACE])
-        snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)",
-                 rl_input_shown(o->given[RL_P_TRACE]), w->n, w->qps); /* "stdin" for "-" */
-    else
+    long long k = 0;
+    for (long long i = 0; i < n; i++)
+        k += req[i].prefix_id >= 0;
+    return k;
+}
+
+/* "Poisson 20 req/s, prompt DIST, output DIST" for reports; gamma arrivals
+ * with their --burst CV, and a trace's shared prefixes, which size does not
+ * reuse (it models no prefix cache and refuses --prefixes; tester63 #6,
+ * #12). */
+static void workload_desc(const rl_opts *o, const rl_workload *w, const rl_request *trace,
+                          const char *out_dist, char *buf, size_t len)
+{
+    char burst[64] = "Poisson";
+    if (w->arrival == RL_ARRIVAL_GAMMA)
+        snprintf(burst, sizeof burst, "bursty (gamma, coefficient of variation %.3g)", w->burst_cv);
+    if (o->given[RL_P_TRACE]) {
+        long long k = trace ? prefixed_requests(trace, w->n) : 0;
+        int at = snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)",
+                          rl_input_shown(o->given[RL_P_TRACE]), w->n, w->qps); /* "stdin" for "-" */
+        if (k > 0 && at > 0 && (size_t)at < len)
+            snprintf(buf + at, len - (size_t)at, "; %lld of them name a shared prefix (prefix_id), "
+                     "not reused: size models no prefix cache, every prompt is prefilled in full",
+                     k);
+    } else
         snprintf(buf, len, "%s arrivals at %.3g req/s, prompt %s tokens, output %s tokens, seed %llu",
-                 w->arrival == RL_ARRIVAL_GAMMA ? "bursty (gamma)" : "Poisson", w->qps,
-                 o->given[RL_P_PROMPT_DIST], out_dist, (unsigned long long)w->seed);
+                 burst, w->qps, o->given[RL_P_PROMPT_DIST], out_dist, (unsigned long long)w->seed);
 }
 
 /* A --report path must end in .md or .html, and its folder must exist and
@@ -3384,7 +3444,7 @@ static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl
     if (rl_interrupted())
         return RL_EXIT_INTERRUPTED;
     char desc[512];
-    workload_desc(o, &in->w, out_dist, desc, sizeof desc);
+    workload_desc(o, &in->w, in->trace, out_dist, desc, sizeof desc);
     const char *rp = o->given[RL_P_REPORT];
     size_t rl = strlen(rp);
     int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
@@ -3464,6 +3524,13 @@ int rl_cli_size(rl_opts *o)
         req = NULL;
     }
     size_compare_notes(o, &in);
+    long long prefixed = in.trace ? prefixed_requests(in.trace, n) : 0;
+    if (prefixed > 0 && !in.w.prefixes) /* tester63 #6: taken, but not reused */
+        rl_cli_tell("size", "note: %lld of %lld trace requests name a shared prefix (prefix_id), "
+                            "but size models no prefix cache: every prompt is prefilled in full; "
+                            "weigh prefix reuse on the configuration size picks with simulate "
+                            "--trace %s --prefix-cache HBM_GB",
+                    prefixed, n, rl_input_shown(o->given[RL_P_TRACE]));
     for (int i = 0; i < nhw; i++) { /* before a search that may take a minute */
         char hc[512];
         if (rl_size_tpot_host_caution(&in, i, hc, sizeof hc))

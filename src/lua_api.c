@@ -1953,7 +1953,7 @@ static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char
     rl_hw h;
     check_model_hw(L, 1, &m, &h);
     rl_precision p = opt_precision(L, 1);
-    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    long long chips = opt_chips(L, &h); /* a torus slice, as step's (tester63 #11) */
     static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
     int nb, nctx, rc;
     opt_batch_context(L, 1024, 0, batch, &nb, ctx, &nctx);

@@ -785,6 +785,9 @@ const rl_command RL_COMMANDS[] = {
      "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
      "--prompt-len and --out-len are length DISTs (old spellings --prompt and --output still\n"
      "work); --save FILE writes the result, --plot-dir DIR (old: --plot) the figures.\n"
+     "--prefixes N:LEN draws each request's shared prefix apart from its arrival and\n"
+     "lengths (the same requests as without it); reused only under --prefix-cache.\n"
+     "--band p5-p95 holds the p10-p90 band: each edge the farther of its two runs.\n"
      "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace or speculation\n"
      "yet) and returns the result without the KV timeline.",
      "--model M --hw H [--chips N] (--qps Q --prompt-len DIST --out-len DIST | --trace F.csv)\n"
@@ -801,6 +804,8 @@ const rl_command RL_COMMANDS[] = {
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
      "A --trace gives the load by its arrivals: 101 requests or more (the rate of n gaps is\n"
      "known to 1/sqrt(n), 10% at 100); a shorter one is refused (exit 2; simulate replays it).\n"
+     "size models no prefix cache: --prefixes is refused (exit 2), a trace's prefix_id is\n"
+     "noted and every prompt prefilled in full (simulate --prefix-cache weighs reuse).\n"
      "A row meets only when its runs at the load and at (1 + --headroom) x it meet both\n"
      "p99s and its max_sustainable_qps (the capacity search, 95% bound), where found, is at\n"
      "least that sized load; verdict_by names the rule that decided (both, p99, capacity).\n"

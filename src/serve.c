@@ -2577,12 +2577,19 @@ static int check_config(const rl_serve_config *c, int streams, const rl_request 
         if (req[i].prompt < 1 || req[i].output < 1)
             RL_FAIL("request %lld: prompt and output must be >= 1 token", i);
         if (!rl_serve_holds(cap, (double)req[i].prompt + req[i].output, c->page_tokens)) {
+            /* what a user changes, named (tester63 #13; the CLI says more
+             * before the run without a pipeline: cli.c kv_room_check) */
+            const char *fix = "; give a replica more HBM (more chips, or a larger hbm_bytes), a "
+                              "narrower KV dtype (kv fp8 or int8), or shorter requests";
             if (streams > 1)
                 RL_FAIL("kv_capacity: request %lld needs %d KV tokens (+ 2 pages of %d), each of "
-                        "the replica's %d pipeline streams holds %.0f (1/%d of its KV)", i,
-                        req[i].prompt + req[i].output, c->page_tokens, streams, cap, streams);
+                        "the replica's %d pipeline streams holds %.0f (1/%d of its KV)%s", i,
+                        req[i].prompt + req[i].output, c->page_tokens, streams, cap, streams, fix);
             RL_FAIL("kv_capacity: request %lld needs %d KV tokens (+ 2 pages of %d), a replica "
-                    "holds %.0f", i, req[i].prompt + req[i].output, c->page_tokens, cap);
+                    "holds %.0f (%.3g GB of KV after the weights in %s)%s", i,
+                    req[i].prompt + req[i].output, c->page_tokens, cap,
+                    cap * c->kv_bytes_per_token / 1e9, c->hw_origin ? c->hw_origin : "the hw spec",
+                    fix);
         }
         if (i > 0 && req[i].arrival < req[i - 1].arrival)
             RL_FAIL("request %lld: arrivals must be sorted", i);

@@ -7103,6 +7103,38 @@ static void size_report_names_stdin(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester63 #6, #12: size models no prefix cache, and its report's Traffic
+ * line said neither that a trace's shared prefixes are not reused nor the
+ * --burst CV.  Expected: a trace of 120 requests 0.5 s apart, each naming
+ * prefix i % 2 of 100 tokens, gives the note "120 of 120 trace requests
+ * name a shared prefix" and the Traffic line "120 of them name a shared
+ * prefix (prefix_id), not reused"; --burst 3 gives "bursty (gamma,
+ * coefficient of variation 3)". */
+static void size_report_says_prefixes_and_burst(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_prefrep_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "awk 'BEGIN{for(i=0;i<120;i++) printf \"%%g,200,20,%%d,100\\n\", "
+             "i*0.5, i%%2}' > %s/t.csv && %s size --model llama3-8b --hw h100-sxm --trace %s/t.csv "
+             "--ttft-p99 1 --tpot-p99 0.05 --report %s/r.md 2>&1 >/dev/null && cat %s/r.md",
+             dir, RL_BIN, dir, dir, dir);
+    assert_int_equal(shell_out(cmd), 0);
+    if (!strstr(out, "note: 120 of 120 trace requests name a shared prefix (prefix_id), but size "
+                     "models no prefix cache") ||
+        !strstr(out, "requests, 2 req/s mean); 120 of them name a shared prefix (prefix_id), not "
+                     "reused: size models no prefix cache"))
+        fail_msg("%.3000s", out);
+    snprintf(cmd, sizeof cmd, "%s size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
+             "--out-len 20 --burst 3 --requests 200 --ttft-p99 1 --tpot-p99 0.05 --report %s/b.md "
+             ">/dev/null 2>&1 && cat %s/b.md", RL_BIN, dir, dir);
+    assert_int_equal(shell_out(cmd), 0);
+    if (!strstr(out, "- Traffic: bursty (gamma, coefficient of variation 3) arrivals at 2 req/s, "
+                     "prompt 200 tokens, output 20 tokens, seed 1."))
+        fail_msg("%.3000s", out);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* Text t with each line's first comma-separated field cut (the `file`
  * column, which names the CSV each validate read). */
 static void cut_first_field(char *t)
@@ -8843,6 +8875,7 @@ int main(void)
         cmocka_unit_test(import_hf_named_fifo),
         cmocka_unit_test(fit_configurations_resolved),
         cmocka_unit_test(size_report_names_stdin),
+        cmocka_unit_test(size_report_says_prefixes_and_burst),
         cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(roofline_data_shadow_said),
         cmocka_unit_test(validate_reads_its_own_csv),
