@@ -17,6 +17,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "spec.h"
+
 typedef struct {
     const char *backend; /* "cpu" | "cuda" */
     const char *model;   /* spec whose shapes the GEMM grid uses (default tiny-ref) */
@@ -145,5 +147,20 @@ int rl_calib_interrupted(const char *who, char *err, size_t errlen);
 
 /* This machine's short host name. */
 void rl_calib_host(char *out, size_t len);
+
+/* The CPU threads h's selected engine was measured with, as calibrate
+ * --backend cpu records them in its source ("DEVICE (cpu backend, N
+ * thread(s))", or "every core"): N, 0 for every core, -1 when it does not
+ * say (another backend, imported tables, no engine). */
+int rl_calib_profile_threads(const rl_hw *h);
+
+/* validate --backend and validate-serve on the cpu backend (`backend`, the
+ * opened backend's name) refuse a profile measured with other --threads
+ * than the run's: the help's "profile and engine runs must match" (tester63
+ * #8: --threads 2 on a 1-thread profile ran without a word, its errors the
+ * thread count's, not the model's).  0, or -1 with err naming the profile,
+ * both counts and the two ways out. */
+int rl_calib_check_threads(const rl_hw *h, const char *backend, int threads, char *err,
+                           size_t errlen);
 
 #endif

@@ -45,6 +45,36 @@ void rl_calib_host(char *out, size_t len)
         *dot = '\0';
 }
 
+int rl_calib_profile_threads(const rl_hw *h)
+{
+    static const char tag[] = "(cpu backend, "; /* the device calibrate writes (below) */
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    const char *at = e ? strstr(e->source, tag) : NULL;
+    if (!at)
+        return -1;
+    at += sizeof tag - 1;
+    if (!strncmp(at, "every core", 10))
+        return 0;
+    char *end;
+    long n = strtol(at, &end, 10);
+    return end != at && n > 0 && n <= 1 << 20 && !strncmp(end, " thread(s)", 10) ? (int)n : -1;
+}
+
+int rl_calib_check_threads(const rl_hw *h, const char *backend, int threads, char *err,
+                           size_t errlen)
+{
+    int had = rl_calib_profile_threads(h);
+    if (strcmp(backend, "cpu") != 0 || had < 0 || (had == 0 ? threads <= 0 : had == threads))
+        return 0;
+    char was[32], now[32];
+    snprintf(was, sizeof was, had ? "%d thread(s)" : "every core", had);
+    snprintf(now, sizeof now, threads > 0 ? "%d" : "0 (every core)", threads);
+    return rl_fail(err, errlen, "--threads %s: %s was calibrated on the cpu backend with %s "
+                   "(its engine %s's source); profile and engine runs must match: give "
+                   "--threads %d, or calibrate again with --threads %s; nothing run", now,
+                   h->origin, was, rl_engines_selected(&h->engines)->name, had ? had : 1, now);
+}
+
 int rl_calib_interrupted(const char *who, char *err, size_t errlen)
 {
     if (!rl_interrupted())

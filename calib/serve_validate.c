@@ -316,7 +316,8 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const rl_serve_valid
         maxc = req[i].prompt + req[i].output > maxc ? req[i].prompt + req[i].output : maxc;
     }
     rl_backend be;
-    if (rl_backend_open(o->backend, o->threads, &be, err, errlen) != 0)
+    if (rl_backend_open(o->backend, o->threads, &be, err, errlen) != 0 ||
+        rl_calib_check_threads(h, be.name, o->threads, err, errlen) != 0)
         return NULL;
     rl_dtype cd = rl_engine_compute_dtype(&be); /* cuda: bf16 weights and GEMMs */
     v.prec = (rl_precision){cd, RL_FP32, cd};

@@ -342,7 +342,8 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     if (rl_backend_open(o->backend ? o->backend : "cpu", o->threads, &be, err, errlen) != 0 ||
         rl_model_load(o->model ? o->model : "tiny-ref", NULL, 0, &m, err, errlen) != 0 ||
         rl_hw_load(o->profile ? o->profile : prof, NULL, 0, &h, err, errlen) != 0 ||
-        (o->engine && rl_engines_select(&h.engines, o->engine, h.origin, err, errlen) != 0))
+        (o->engine && rl_engines_select(&h.engines, o->engine, h.origin, err, errlen) != 0) ||
+        rl_calib_check_threads(&h, be.name, o->threads, err, errlen) != 0)
         return NULL;
     if (o->engine && strcmp(o->engine, "ideal") == 0) /* --engine ideal == --ideal */
         rl_hw_set_ideal(&h);

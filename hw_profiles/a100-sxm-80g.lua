@@ -38,6 +38,7 @@ return {
   hbm_bw = 2.039e12,
   topology = "switch", ici_links = 12, ici_bw = 2.5e10, ici_latency = 2e-6,
   domain_chips = 8,
+  sm = 80, -- compute capability 8.0 (A100; NVIDIA CUDA GPUs list, developer.nvidia.com/cuda-gpus)
   net_bw = 2.5e10, net_latency = 5e-6,
   host_bw = 3.2e10,
   price_per_chip_hour = 2.25,

@@ -35,6 +35,7 @@ return {
   hbm_bw = 8e12,
   topology = "switch", ici_links = 18, ici_bw = 5e10, ici_latency = 2e-6,
   domain_chips = 8, nvls = true,
+  sm = 100, -- compute capability 10.0 (B200; NVIDIA CUDA GPUs list, developer.nvidia.com/cuda-gpus)
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
   engines = {

@@ -51,6 +51,7 @@ return {
   hbm_bw = 8e12,
   topology = "switch", ici_links = 18, ici_bw = 5e10, ici_latency = 2e-6,
   domain_chips = 72, nvls = true,
+  sm = 100, -- compute capability 10.0 (GB200; NVIDIA CUDA GPUs list, developer.nvidia.com/cuda-gpus)
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 4.5e11,
   engines = {

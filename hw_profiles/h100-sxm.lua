@@ -44,6 +44,7 @@ return {
   hbm_bw = 3.35e12,
   topology = "switch", ici_links = 18, ici_bw = 2.5e10, ici_latency = 2e-6,
   domain_chips = 8, nvls = true,
+  sm = 90, -- compute capability 9.0 (H100; NVIDIA CUDA GPUs list, developer.nvidia.com/cuda-gpus)
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
   price_per_chip_hour = 4.25,

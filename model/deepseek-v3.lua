@@ -8,6 +8,7 @@ return {
   layers = 61, d_model = 7168, d_ff = 18432,
   heads = 128, kv_heads = 128,
   vocab = 129280, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- DeepseekV3RMSNorm (transformers), rms_norm_eps
   attention = "mla",
   kv_lora_rank = 512, qk_rope_head_dim = 64,
   qk_nope_head_dim = 128, v_head_dim = 128,

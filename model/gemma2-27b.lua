@@ -9,6 +9,7 @@ return {
   heads = 32, kv_heads = 16,
   head_dim = 128,
   vocab = 256000, tied_embeddings = true, mlp = "geglu",
+  norm = "rmsnorm", -- Gemma2RMSNorm (transformers), rms_norm_eps
   sliding_window = 4096,
   sliding_window_pattern = 2,
   norms_per_layer = 4,

@@ -9,6 +9,7 @@ return {
   heads = 64, kv_heads = 8,
   head_dim = 64,
   vocab = 201088, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- GptOssRMSNorm (transformers), rms_norm_eps
   experts = 128, top_k = 4,
   sliding_window = 128,
   sliding_window_pattern = 2,

@@ -11,5 +11,6 @@ return {
   layers = 40, d_model = 5120, d_ff = 13824,
   heads = 40, kv_heads = 40, head_dim = 128,
   vocab = 32000, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- LlamaRMSNorm; config.json rms_norm_eps
   max_context = 4096,
 }

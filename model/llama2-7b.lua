@@ -8,5 +8,6 @@ return {
   layers = 32, d_model = 4096, d_ff = 11008,
   heads = 32, kv_heads = 32, head_dim = 128,
   vocab = 32000, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- LlamaRMSNorm; config.json rms_norm_eps
   max_context = 4096,
 }

@@ -9,5 +9,6 @@ return {
   layers = 126, d_model = 16384, d_ff = 53248,
   heads = 128, kv_heads = 8, head_dim = 128,
   vocab = 128256, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- LlamaRMSNorm; config.json rms_norm_eps
   max_context = 131072,
 }

@@ -9,5 +9,6 @@ return {
   layers = 80, d_model = 8192, d_ff = 28672,
   heads = 64, kv_heads = 8, head_dim = 128,
   vocab = 128256, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- LlamaRMSNorm; config.json rms_norm_eps
   max_context = 131072,
 }

@@ -10,5 +10,6 @@ return {
   layers = 32, d_model = 4096, d_ff = 14336,
   heads = 32, kv_heads = 8, head_dim = 128,
   vocab = 128256, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- LlamaRMSNorm; config.json rms_norm_eps
   max_context = 131072,
 }

@@ -8,6 +8,7 @@ return {
   layers = 32, d_model = 4096, d_ff = 14336,
   heads = 32, kv_heads = 8, head_dim = 128,
   vocab = 32000, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- MistralRMSNorm; config.json rms_norm_eps
   sliding_window = 4096, -- every layer (sliding_window in config.json)
   max_context = 32768,
 }

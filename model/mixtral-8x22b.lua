@@ -8,6 +8,7 @@ return {
   layers = 56, d_model = 6144, d_ff = 16384,
   heads = 48, kv_heads = 8,
   vocab = 32000, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- MixtralRMSNorm (transformers), rms_norm_eps
   experts = 8, top_k = 2,
   max_context = 65536,
 }

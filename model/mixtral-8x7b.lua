@@ -9,6 +9,7 @@ return {
   layers = 32, d_model = 4096, d_ff = 14336,
   heads = 32, kv_heads = 8, head_dim = 128,
   vocab = 32000, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- MixtralRMSNorm; config.json rms_norm_eps
   experts = 8, top_k = 2,
   max_context = 32768,
 }

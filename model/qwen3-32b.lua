@@ -9,6 +9,7 @@ return {
   heads = 64, kv_heads = 8,
   head_dim = 128,
   vocab = 151936, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- Qwen3RMSNorm (transformers), rms_norm_eps
   qk_norm = true,
   max_context = 40960,
 }

@@ -8,5 +8,6 @@ return {
   layers = 16, d_model = 2048, d_ff = 5632,
   heads = 16, kv_heads = 4, head_dim = 128,
   vocab = 32000, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- the reference engine's rmsnorm (reference_engine/engine.c)
   max_context = 8192,
 }

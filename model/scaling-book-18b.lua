@@ -8,4 +8,5 @@ return {
   layers = 64, d_model = 4096, d_ff = 16384,
   heads = 32, kv_heads = 8, head_dim = 256,
   vocab = 32128, tied_embeddings = true, mlp = "swiglu",
+  norm = "rmsnorm", -- built on LLaMA-2 13B: LlamaRMSNorm
 }

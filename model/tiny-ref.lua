@@ -8,5 +8,6 @@ return {
   layers = 4, d_model = 1024, d_ff = 2816,
   heads = 16, kv_heads = 4, head_dim = 64,
   vocab = 8192, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- the reference engine's rmsnorm (reference_engine/engine.c)
   max_context = 8192,
 }

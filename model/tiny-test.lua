@@ -6,5 +6,6 @@ return {
   layers = 2, d_model = 64, d_ff = 160,
   heads = 4, kv_heads = 2, head_dim = 16,
   vocab = 96, tied_embeddings = false, mlp = "swiglu",
+  norm = "rmsnorm", -- the reference engine's rmsnorm (reference_engine/engine.c)
   max_context = 256,
 }

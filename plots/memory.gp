@@ -2,7 +2,8 @@
 # Variables: datafile, outfile, plottitle, capacity (GB), bmin, bmax, maxbatch
 # (largest B whose weights + KV fit, rl_memory_max_batch), usable (GB: what
 # weights + KV may use, the limit maxbatch is judged by; < 0 when it is the
-# whole HBM, not drawn) and usablelabel (its rule, src/plot.c put_usable).
+# whole HBM, not drawn) and usablelabel (its rule, src/plot.c put_usable;
+# "does not fit: ..." where the weights alone exceed it).
 # datafile: columns batch weights_GB kv_GB activations_GB.
 set title plottitle noenhanced
 set xlabel 'batch B (sequences)'

@@ -97,10 +97,12 @@ __attribute__((always_inline)) static inline rl_params count_params(const rl_mod
     }
     p.embedding = V * D;
     p.lm_head = m->tied_embeddings ? 0.0 : V * D;
-    /* per layer: norms_per_layer gains of D, MLA's latent norms, qk_norm's
-     * two of head_dim; one final norm (rl_arch_final_norm_params) */
+    /* per layer: norms_per_layer norms of rl_arch_norm_vectors D each (a
+     * gain; a LayerNorm's bias too), MLA's latent norms, qk_norm's two of
+     * head_dim; one final norm (rl_arch_final_norm_params) */
     double qk = m->qk_norm ? 2.0 * (double)m->head_dim : 0.0;
-    p.norms = (double)m->norms_per_layer * L * D + rl_arch_final_norm_params(m) +
+    p.norms = rl_arch_norm_vectors(m) * (double)m->norms_per_layer * L * D +
+              rl_arch_final_norm_params(m) +
               L * ((double)(m->q_lora_rank + m->kv_lora_rank) + qk);
     double shared_part = p.attention + p.router + p.embedding + p.lm_head + p.norms;
     p.total = shared_part + p.mlp;
@@ -203,9 +205,14 @@ double rl_arch_kv_bytes_per_sequence(const rl_model *m, rl_dtype kv, double cont
            layer_context_sum(m, context, view);
 }
 
+double rl_arch_norm_vectors(const rl_model *m)
+{
+    return m->norm == RL_NORM_LAYER ? 2.0 : 1.0;
+}
+
 double rl_arch_final_norm_params(const rl_model *m)
 {
-    return m->abstract ? 0.0 : (double)m->d_model;
+    return m->abstract ? 0.0 : rl_arch_norm_vectors(m) * (double)m->d_model;
 }
 
 double rl_arch_kv_bytes_per_token(const rl_model *m, rl_dtype kv)

@@ -60,10 +60,15 @@ rl_params rl_arch_params(const rl_model *m);
  * and serve.c (tester22 F3). */
 double rl_arch_tp_replicated_params(const rl_model *m);
 
+/* Vectors of d_model per residual-stream norm: 1 (the gain) for an RMSNorm,
+ * 2 (gain and bias, torch.nn.LayerNorm's weight and bias; BLOOM's
+ * input_layernorm.bias, HF modeling_bloom.py) for a LayerNorm (spec.h
+ * rl_norm).  norms_per_layer counts norms, each of this many vectors. */
+double rl_arch_norm_vectors(const rl_model *m);
+
 /* The final norm's parameters (before the LM head, on the last pipeline
- * stage): one gain vector of d_model, an RMSNorm as every shipped spec's
- * (Llama's `model.norm`; the spec format counts no norm biases, so a
- * LayerNorm's bias is not counted here either); 0 for an abstract model.
+ * stage): rl_arch_norm_vectors of d_model (Llama's `model.norm` a gain,
+ * BLOOM's `ln_f` a gain and a bias); 0 for an abstract model.
  * The one count rl_arch_params' norms and the stage split read. */
 double rl_arch_final_norm_params(const rl_model *m);
 

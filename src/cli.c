@@ -302,6 +302,7 @@ static int one_ideal(const rl_command *c, rl_opts *o)
     char err[ERRLEN];
     if (!rl_command_takes(c, RL_P_ENGINE, 1))
         return 0;
+    o->engine = rl_engine_alias(o->engine); /* --engine none: ideal (spec.h) */
     if (rl_command_takes(c, RL_P_IDEAL_SWEEP, 1) && /* pareto's formula (1) */
         rl_engine_with_formula1(o->ideal, o->engine, "--ideal", "--engine", err, sizeof err) != 0) {
         rl_cli_tell(c->name, "%s", err);
@@ -483,6 +484,14 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
     const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
     if (!rl_hw_what_if_of(h) || o->ideal || !(rl_hw_measured(h) || h->engine_costs.present))
         return;
+    if (o->cmd && strcmp(o->cmd, "shard") == 0) {
+        /* shard ranks at the peaks whatever is measured (mode ideal, its
+         * mode_note): "mode estimated" beside its mode ideal (tester62 #4) */
+        rl_cli_say(o, "note: hw.%s changes the chip: shard ranks every plan by formula (1) at "
+                      "the changed datasheet figures (mode ideal); its measurements time none",
+                   h->changed);
+        return;
+    }
     estimated_said |= SAID_CHIP;
     rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
                   "estimated; the plan and its collectives are kept",
@@ -1127,6 +1136,58 @@ static void note_estimated(const rl_opts *o, const cJSON *result)
     estimated_said |= SAID_ROWS; /* said: a second emit of the command says nothing */
 }
 
+/* The bytes the note of note_fit names from `bad`, the result or row of r
+ * that does not fit: per chip where it judges fits per chip (a plan's
+ * usable_bytes_per_chip), else ops' and prefill's hbm_ totals, else step's
+ * row totals against its usable_bytes.  -1 where a key is missing. */
+static double fit_bytes(const cJSON *r, const cJSON *bad, int what, int *per_chip)
+{
+    static const char *const KEYS[3][3] = {
+        {"weight_bytes_per_chip", "kv_bytes_per_chip", "usable_bytes_per_chip"},
+        {"hbm_weight_bytes", "hbm_kv_bytes", "hbm_capacity_bytes"},
+        {"weight_bytes", "kv_bytes", "usable_bytes"}};
+    int k = cJSON_HasObjectItem(bad, "usable_bytes_per_chip") ? 0
+            : cJSON_HasObjectItem(bad, "hbm_capacity_bytes")  ? 1
+                                                              : 2;
+    *per_chip = k == 0;
+    const cJSON *v = cJSON_GetObjectItem(k == 2 && what == 2 ? r : bad, KEYS[k][what]);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/* ops, prefill and step time what they are given; a note when it (or one
+ * of its rows) does not fit in the chips' HBM, said by emit for the three
+ * (tester62 #6: step, whose rows read fits false, said nothing). */
+static void note_fit(const rl_opts *o, const cJSON *r)
+{
+    const cJSON *bad = NULL, *rows = cJSON_GetObjectItem(r, "rows"), *row;
+    const cJSON *by = cJSON_GetObjectItem(r, "attention_timed_by");
+    if (cJSON_IsString(by) && cJSON_IsFalse(cJSON_GetObjectItem(r, "causal")))
+        rl_cli_say(o, "note: --non-causal: the kernel tables time causal attention only; "
+                      "attention is %s (docs/model.md, \"Labels of moved times\")",
+                   by->valuestring);
+    if (cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
+        bad = r;
+    cJSON_ArrayForEach(row, rows)
+        if (!bad && cJSON_IsFalse(cJSON_GetObjectItem(row, "fits")))
+            bad = row;
+    int per_chip = 0;
+    double w = -1, kv = -1, cap = -1;
+    if (bad) {
+        w = fit_bytes(r, bad, 0, &per_chip);
+        kv = fit_bytes(r, bad, 1, &per_chip);
+        cap = fit_bytes(r, bad, 2, &per_chip);
+    }
+    char at[48] = ""; /* step's row: which of its batches */
+    const cJSON *b = bad && bad != r ? cJSON_GetObjectItem(bad, "batch") : NULL;
+    if (cJSON_IsNumber(b))
+        snprintf(at, sizeof at, " at batch %.0f", b->valuedouble);
+    if (w >= 0 && kv >= 0 && cap >= 0)
+        rl_cli_say(o, "note: does not fit%s: %.1f GB of weights + %.1f GB of KV cache "
+                      "on %.1f GB of HBM%s (fits false); the time is for a configuration that "
+                      "cannot be loaded (more chips, --tp, narrower --weights/--kv)",
+                   at, w / 1e9, kv / 1e9, cap / 1e9, per_chip ? " per chip" : "");
+}
+
 static int emit(const rl_opts *o, cJSON *result)
 {
     char err[ERRLEN];
@@ -1149,6 +1210,9 @@ static int emit(const rl_opts *o, cJSON *result)
                    100 * (1 - share->valuedouble));
     }
     note_estimated(o, result);
+    if (o->cmd && (!strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
+                   !strcmp(o->cmd, "step")))
+        note_fit(o, result);
     /* tester50 F17: the default profiles' steps carry no host cost, which
      * a reader of the table or CSV could miss in a header field or column
      * (llama3-70b TP8 batch 1 on h100-sxm: 9.04 ms; 12-30 ms on real engines, the tester said):
@@ -1988,6 +2052,8 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
             return -1;
         }
         *truncated = 0; /* a row above max_context was refused by the reader */
+        if (rl_serve_check_horizon(*req, *n, "--trace", err, sizeof err) != 0)
+            return rl_cli_say(o, "%s", err); /* tester62 #7: a clock that quantises */
         if (few_note)
             warn_few(o, *n, 1);
         w->n = *n;
@@ -2040,8 +2106,9 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           w->prompt.kind == RL_DIST_FIXED ? "" : " on average; a shorter one "
                           "caps its prefix");
     w->max_context = max_context; /* over half over it: an error (workload.h rl_requests_fit) */
-    if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0) {
-        rl_cli_say(o, "%s", err);
+    if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0 ||
+        rl_serve_check_horizon(*req, w->n, "--qps, --requests", err, sizeof err) != 0) {
+        rl_cli_say(o, "%s", err); /* tester62 #7: past the horizon the clock quantises */
         return -1;
     }
     *n = w->n;
@@ -2309,6 +2376,43 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                              "running sequences: the weights leave %.1f GB for KV%s",
                           v[0], room / 1e9, each);
     return 0;
+}
+
+/* The first request whose prompt + output a replica's KV room cannot hold
+ * (serve.c check_config's test, rl_serve_holds), refused before the run
+ * with what sets the room and what a user changes (tester63 #13: "request
+ * 0 needs 1200 KV tokens (+ 2 pages of 16), a replica holds 958" named no
+ * flag).  A pipeline (its streams split the KV) is left to check_config's
+ * own message.  0, or -1 said. */
+static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                         const rl_serve_config *c, const rl_request *req, long long n)
+{
+    if (c->pp > 1)
+        return 0;
+    double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
+    long long i = 0;
+    while (i < n && rl_serve_holds(cap, (double)req[i].prompt + req[i].output, c->page_tokens))
+        i++;
+    if (i == n)
+        return 0;
+    rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec,
+                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len);
+    char cache[96] = "";
+    if (c->prefix_hbm_tokens > 0)
+        snprintf(cache, sizeof cache, ", less --prefix-cache's %.0f tokens", c->prefix_hbm_tokens);
+    return rl_cli_say(o, "kv_capacity: request %lld needs %d KV tokens (prompt %d + output %d, + 2 "
+                         "pages of %d), a replica holds %.0f (%.3g GB at %.0f bytes a token, --kv "
+                         "%s%s): what %lld x %s (hbm_bytes %.4g GB a chip) leaves after the "
+                         "weights (%.1f GB a chip); give a replica more HBM (--chips N, or "
+                         "--set hw.hbm_bytes=B), a narrower KV (--kv fp8 or int8), or shorter "
+                         "requests (%s)",
+                      i + 1, req[i].prompt + req[i].output, req[i].prompt, req[i].output,
+                      c->page_tokens, cap,
+                      cap * c->kv_bytes_per_token / 1e9, c->kv_bytes_per_token,
+                      rl_dtype_name(o->prec.kv), cache, o->chips, h->name, h->hbm_bytes / 1e9,
+                      b.chip_weight_bytes / 1e9,
+                      o->given[RL_P_TRACE] ? "the trace's prompt_tokens and output_tokens"
+                                           : "--prompt-len, --out-len");
 }
 
 /* An HBM prefix tier smaller than every prefix caches none (serve.c
@@ -2980,6 +3084,10 @@ int rl_cli_simulate(rl_opts *o)
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
                        ? c.prefill_replicas : c.replicas);
     note_trace_at_once(o, req, n, &w);
+    if (kv_room_check(o, &m, &h, &c, req, n) != 0) {
+        free(req);
+        return RL_EXIT_INPUT;
+    }
     note_prefix_tier(o, &c, req, n);
     if (has_draft) {
         /* the draft model runs on the same chips, its own op list per draft step */
@@ -3123,17 +3231,36 @@ int rl_cli_simulate(rl_opts *o)
     return emit(o, j);
 }
 
-/* "Poisson 20 req/s, prompt DIST, output DIST" for reports. */
-static void workload_desc(const rl_opts *o, const rl_workload *w, const char *out_dist, char *buf,
-                          size_t len)
+/* Of a trace's n requests, those naming a shared prefix (prefix_id). */
+static long long prefixed_requests(const rl_request *req, long long n)
 {
-    if (o->given[RL_P_TRACE])
-        snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)",
-                 rl_input_shown(o->given[RL_P_TRACE]), w->n, w->qps); /* "stdin" for "-" */
-    else
+    long long k = 0;
+    for (long long i = 0; i < n; i++)
+        k += req[i].prefix_id >= 0;
+    return k;
+}
+
+/* "Poisson 20 req/s, prompt DIST, output DIST" for reports; gamma arrivals
+ * with their --burst CV, and a trace's shared prefixes, which size does not
+ * reuse (it models no prefix cache and refuses --prefixes; tester63 #6,
+ * #12). */
+static void workload_desc(const rl_opts *o, const rl_workload *w, const rl_request *trace,
+                          const char *out_dist, char *buf, size_t len)
+{
+    char burst[64] = "Poisson";
+    if (w->arrival == RL_ARRIVAL_GAMMA)
+        snprintf(burst, sizeof burst, "bursty (gamma, coefficient of variation %.3g)", w->burst_cv);
+    if (o->given[RL_P_TRACE]) {
+        long long k = trace ? prefixed_requests(trace, w->n) : 0;
+        int at = snprintf(buf, len, "trace %s (%lld requests, %.3g req/s mean)",
+                          rl_input_shown(o->given[RL_P_TRACE]), w->n, w->qps); /* "stdin" for "-" */
+        if (k > 0 && at > 0 && (size_t)at < len)
+            snprintf(buf + at, len - (size_t)at, "; %lld of them name a shared prefix (prefix_id), "
+                     "not reused: size models no prefix cache, every prompt is prefilled in full",
+                     k);
+    } else
         snprintf(buf, len, "%s arrivals at %.3g req/s, prompt %s tokens, output %s tokens, seed %llu",
-                 w->arrival == RL_ARRIVAL_GAMMA ? "bursty (gamma)" : "Poisson", w->qps,
-                 o->given[RL_P_PROMPT_DIST], out_dist, (unsigned long long)w->seed);
+                 burst, w->qps, o->given[RL_P_PROMPT_DIST], out_dist, (unsigned long long)w->seed);
 }
 
 /* A --report path must end in .md or .html, and its folder must exist and
@@ -3317,7 +3444,7 @@ static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl
     if (rl_interrupted())
         return RL_EXIT_INTERRUPTED;
     char desc[512];
-    workload_desc(o, &in->w, out_dist, desc, sizeof desc);
+    workload_desc(o, &in->w, in->trace, out_dist, desc, sizeof desc);
     const char *rp = o->given[RL_P_REPORT];
     size_t rl = strlen(rp);
     int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
@@ -3397,6 +3524,13 @@ int rl_cli_size(rl_opts *o)
         req = NULL;
     }
     size_compare_notes(o, &in);
+    long long prefixed = in.trace ? prefixed_requests(in.trace, n) : 0;
+    if (prefixed > 0 && !in.w.prefixes) /* tester63 #6: taken, but not reused */
+        rl_cli_tell("size", "note: %lld of %lld trace requests name a shared prefix (prefix_id), "
+                            "but size models no prefix cache: every prompt is prefilled in full; "
+                            "weigh prefix reuse on the configuration size picks with simulate "
+                            "--trace %s --prefix-cache HBM_GB",
+                    prefixed, n, rl_input_shown(o->given[RL_P_TRACE]));
     for (int i = 0; i < nhw; i++) { /* before a search that may take a minute */
         char hc[512];
         if (rl_size_tpot_host_caution(&in, i, hc, sizeof hc))
@@ -3524,7 +3658,8 @@ static int load_ops(rl_opts *o, const char *cmd, rl_model *m, rl_hw *h, rl_ops_c
     *c = rl_ops_config_default();
     c->chips = o->chips;
     c->prec = o->prec;
-    c->act = o->act;
+    /* default: the engines' width, as step's (ops.c rl_ops_mixed_config) */
+    c->act = o->given[RL_P_ACT] ? o->act : rl_shard_moved_dtype(o->prec.compute);
     c->materialized = o->materialized;
     c->non_causal = o->non_causal;
     c->mfu = o->mfu;
@@ -3559,31 +3694,6 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
         return 0;
     rl_cli_tell(cmd, "%s", err);
     return -1;
-}
-
-/* ops and prefill time what they are given; a note when it (or one of
- * its rows) does not fit in the chips' HBM.  Returns r. */
-static cJSON *note_fit(const char *cmd, cJSON *r)
-{
-    const cJSON *bad = NULL, *rows = r ? cJSON_GetObjectItem(r, "rows") : NULL, *row;
-    const cJSON *by = r ? cJSON_GetObjectItem(r, "attention_timed_by") : NULL;
-    if (cJSON_IsString(by) && cJSON_IsFalse(cJSON_GetObjectItem(r, "causal")))
-        rl_cli_tell(cmd, "note: --non-causal: the kernel tables time causal attention only; "
-                         "attention is %s (docs/model.md, \"Labels of moved times\")",
-                    by->valuestring);
-    if (r && cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
-        bad = r;
-    cJSON_ArrayForEach(row, rows)
-        if (!bad && cJSON_IsFalse(cJSON_GetObjectItem(row, "fits")))
-            bad = row;
-    if (bad)
-        rl_cli_tell(cmd, "note: does not fit: %.1f GB of weights + %.1f GB of KV cache "
-                         "on %.1f GB of HBM (fits false); the time is for a configuration that "
-                         "cannot be loaded (more chips, --tp, narrower --weights/--kv)",
-                    cJSON_GetObjectItem(bad, "hbm_weight_bytes")->valuedouble / 1e9,
-                    cJSON_GetObjectItem(bad, "hbm_kv_bytes")->valuedouble / 1e9,
-                    cJSON_GetObjectItem(bad, "hbm_capacity_bytes")->valuedouble / 1e9);
-    return r;
 }
 
 int rl_cli_ops(rl_opts *o)
@@ -3637,7 +3747,7 @@ int rl_cli_ops(rl_opts *o)
         rl_shard_plan pl = rl_ops_plan(&c);
         rl_result_kv_split(r, &pl, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     }
-    return emit(o, note_fit("ops", r));
+    return emit(o, r);
 }
 
 int rl_cli_prefill(rl_opts *o)
@@ -3663,9 +3773,9 @@ int rl_cli_prefill(rl_opts *o)
     }
     if (c.calibrated)
         note_slow_prefill(o, &m, &h, &c);
-    return emit_fitted(o, "prefill", note_fit("prefill", rl_result_prefill(&m, &h, &c, o->tokens,
-                                                                       o->ntokens, o->chunk)),
-                       1, &m, &h, 1);
+    return emit_fitted(o, "prefill",
+                       rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk), 1, &m,
+                       &h, 1);
 }
 
 int rl_cli_import_hf(rl_opts *o)
@@ -4138,7 +4248,7 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     memset(e, 0, sizeof *e);
     e->model = o->model;
     e->hw = o->hw;
-    e->engine = o->given[RL_P_ENGINE];
+    e->engine = rl_engine_alias(o->given[RL_P_ENGINE]);
     e->engine_name = o->given[RL_P_ENGINE_NAME];
     e->prec = o->prec;
     for (int k = 0; k < 2; k++) {
@@ -4197,7 +4307,8 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         return save_failed ? RL_EXIT_IO : RL_EXIT_INPUT; /* as step --output */
     }
     static const char *const warn[] = {"mode_note", "left_out_note", "fit_warning",
-                                       "in_sample_note"}; /* not only in a key one may skip */
+                                       "in_sample_note", "engine_note"}; /* not only in a key
+                                                                         * one may skip */
     for (size_t i = 0; i < sizeof warn / sizeof *warn; i++) {
         const cJSON *note = cJSON_GetObjectItem(r, warn[i]);
         if (cJSON_IsString(note))

@@ -254,6 +254,8 @@ typedef struct {
     char model_names[MAX_SPECS][256];
     int beyond;                /* rows left out beyond their model's max_context */
     char beyond_first[1024];   /* the first of them, as a sentence */
+    int engine_over;           /* validate: rows whose engine cell overrode --engine */
+    char engine_over_first[320]; /* the first of them, as a phrase */
     int other;                 /* rows left out of another chip or engine (fit) */
     char other_first[1024];    /* the first of them, as a sentence */
     const char *engine;        /* validate --engine: selected on each hw spec as it loads */
@@ -622,9 +624,20 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
          * times it: the profile when it serves the chip, else the row's own
          * hw (tester59 F1: a splitwise row on h100-sxm-splitwise was refused
          * as --hw a100-sxm-80g "carries no engine 'splitwise'") */
-        int ci = chip_index(rs, hname, o, r, m, *r->hw != 0, err, errlen);
+        /* a hw cell naming the --hw profile's own name (a fitted
+         * profile's h100-sxm-myeng, which validate --format csv writes in
+         * its rows) is that profile, as the help says (tester63 #4: it was
+         * looked up as a preset, "unknown hardware") */
+        int pi = -1;
+        if (o->hw && *r->hw) {
+            if ((pi = chip_index(rs, o->hw, o, r, m, 0, err, errlen)) < 0)
+                return -1;
+            if (strcmp(rs->hws[pi].name, r->hw) == 0)
+                hname = o->hw;
+        }
+        int ci = chip_index(rs, hname, o, r, m, *r->hw != 0 && hname != o->hw, err, errlen);
         int mi = ci < 0 ? -1 : spec_index(rs, 0, mname, o, r, m, *r->model != 0, err, errlen);
-        int pi = mi < 0 || !o->hw ? -1 : chip_index(rs, o->hw, o, r, m, 0, err, errlen);
+        pi = mi < 0 || !o->hw ? -1 : chip_index(rs, o->hw, o, r, m, 0, err, errlen);
         if (mi < 0 || (o->hw && pi < 0))
             return -1;
         int hi = pi >= 0 && serves(&rs->hws[pi], &rs->hws[ci])
@@ -634,6 +647,13 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
             return -1;
         int other_hw = only_hw && strcmp(rs->hws[hi].name, only_hw) != 0;
         const char *re = rl_meas_row_engine(r);
+        /* a row's engine cell selects its engine over --engine (spec_index;
+         * tester63 #5: trt.csv's trtllm rows on --engine trtllm-fit read
+         * calibrated by the trtllm tables, unsaid): counted, said */
+        if (rs->row_engines && rs->engine && *re && strcmp(re, rs->engine) != 0 &&
+            !rs->engine_over++)
+            snprintf(rs->engine_over_first, sizeof rs->engine_over_first,
+                     "the first: line %d's '%.64s'", r->line, re);
         if (other_hw || (only_engine && *re && strcmp(re, only_engine) != 0)) {
             if (!rs->other++) /* tester31 F3: a typo in a hw column shrank the fit unsaid */
                 snprintf(rs->other_first, sizeof rs->other_first, "line %d's %s '%.200s' is not "
@@ -1575,6 +1595,14 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
                  "predicted by their own hw spec (each row's hw says which)", others, rs.n, o->hw);
         cJSON_AddStringToObject(res, "mode_note", note);
     }
+    if (rs.engine_over) { /* tester63 #5 (load_rows) */
+        char note[768];
+        snprintf(note, sizeof note, "%d of %d rows were timed by the engine their engine column "
+                 "names, not --engine %s (%s): a row's engine cell selects its engine (validate's "
+                 "help); empty or drop the column to time them all by --engine", rs.engine_over,
+                 rs.n, o->engine, rs.engine_over_first);
+        cJSON_AddStringToObject(res, "engine_note", note);
+    }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
     int fitted = fitted_rows_of(&rs, m);
     cJSON_AddBoolToObject(res, "in_sample", fitted == rs.n);
@@ -1769,8 +1797,10 @@ static int sd_unbounded(double v, double sd, double lo, double hi)
 static int phase_param(int ph, int p);
 
 /* Parameter p of fit f as fit prints it; missing: the phase no row has a
- * step of (missing_phase), whose parameters are not fitted, else -1. */
-static cJSON *param_json(const rl_fit_result *f, int p, int missing)
+ * step of (missing_phase), whose parameters are not fitted, else -1;
+ * measured: the chip has collectives tables (what comm_eff scales:
+ * rl_ec_comm_unit). */
+static cJSON *param_json(const rl_fit_result *f, int p, int missing, int measured)
 {
     cJSON *o = cJSON_CreateObject();
     int eff = rl_ec_is_eff((rl_ec_param)p);
@@ -1813,7 +1843,7 @@ static cJSON *param_json(const rl_fit_result *f, int p, int missing)
     else
         cJSON_AddNumberToObject(o, "sd", sd);
     cJSON_AddStringToObject(o, "unit", p == RL_EC_COMM || p == RL_EC_PREFILL_COMM
-                                           ? "fraction of the measured collectives' speed"
+                                           ? rl_ec_comm_unit(measured)
                                        : eff ? "fraction of peak"
                                        : p == RL_EC_PREFILL_ACT ? "s per activation byte"
                                        : p == RL_EC_TP_EXCESS   ? "x the collectives' time"
@@ -2523,15 +2553,36 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         goto done;
     if (resolve_configs(&rs, saved_as, err, errlen) != 0)
         goto done;
-    if (rs.n < RL_EC_N - 1) { /* comm_eff and tp_excess: one column (enginecost.h), one to fit */
-        char names[256] = "";
-        for (int p = 0, k = 0; p < RL_EC_N; p++)
-            if (p != RL_EC_COMM)
-                k += snprintf(names + k, sizeof names - (size_t)k, "%s%s", p ? ", " : "",
-                              p == RL_EC_TP_EXCESS ? "tp_excess with comm_eff"
-                                                   : rl_ec_name((rl_ec_param)p));
+    /* the parameters some row's time can depend on: comm_eff and
+     * tp_excess one column (enginecost.h), and none of a phase no row has
+     * (missing_phase: they are held at their start values, as their status
+     * says; tester63 #7: 9 decode rows were refused "for 10 parameters",
+     * the four prefill ones counted); the fit itself then counts the
+     * identifiable ones (fit.h rl_fit_best) */
+    int gone = missing_phase(&rs), nparam = 0;
+    char pnames[320] = "", held_phase[160] = "";
+    for (int p = 0, k = 0, h = 0; p < RL_EC_N; p++) {
+        int off = gone >= 0 && (phase_param(gone, p) || p == (gone ? RL_EC_PREFILL_ACT
+                                                                    : RL_EC_TP_EXCESS));
+        if (off)
+            h += snprintf(held_phase + h, sizeof held_phase - (size_t)h, "%s%s", h ? ", " : "",
+                          rl_ec_name((rl_ec_param)p));
+        if (p == RL_EC_COMM || off)
+            continue;
+        nparam++;
+        k += snprintf(pnames + k, sizeof pnames - (size_t)k, "%s%s", k ? ", " : "",
+                      p == RL_EC_TP_EXCESS ? "tp_excess with comm_eff"
+                                           : rl_ec_name((rl_ec_param)p));
+    }
+    if (rs.n < nparam) { /* fit.c then asks one more than the identifiable ones */
+        char held_note[320] = "";
+        if (*held_phase)
+            snprintf(held_note, sizeof held_note, "; %s held: no %s row", held_phase,
+                     gone ? "prefill" : "decode");
         snprintf(err, errlen, "%s: fewer rows than parameters: %d rows of hardware %s for %d "
-                 "parameters (%s); nothing written", m->path, rs.n, base.name, RL_EC_N - 1, names);
+                 "parameters (%s%s): the fit needs one row more than those of them the rows "
+                 "identify, whatever --folds (each fold fits on fewer); nothing written", m->path,
+                 rs.n, base.name, nparam, pnames, held_note);
         goto done;
     }
     if (o->save && check_both_phases(m, &rs, err, errlen) != 0)
@@ -2694,7 +2745,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
                                 "the rule of thumb (1 + octaves outside) widens the band");
     cJSON *params = cJSON_AddArrayToObject(res, "parameters");
     for (int p = 0; p < RL_EC_N; p++)
-        cJSON_AddItemToArray(params, param_json(&fr, p, missing_phase(&rs)));
+        cJSON_AddItemToArray(params, param_json(&fr, p, missing_phase(&rs), base.collectives.present));
     char misfit[2048]; /* every warning of misfit_warning and few_configs_warning */
     misfit_warning(&fr, &c, &rs, err_fit, misfit, sizeof misfit);
     size_t mk = strlen(misfit);
@@ -2967,11 +3018,11 @@ int rl_e2e_fitted_shard(const rl_model *m, const rl_hw *h, rl_precision p, rl_sh
     return 0;
 }
 
-const char *rl_e2e_fitted_comm_label(const rl_engine_costs *c, int prefill, const char *over,
-                                     char *buf, size_t n)
+const char *rl_e2e_fitted_comm_label(const rl_hw *h, int prefill, const char *over, char *buf,
+                                     size_t n)
 {
     char how[320];
-    rl_ec_comm_text(c, prefill, 1, how, sizeof how);
+    rl_ec_comm_text(&h->engine_costs, prefill, 1, h->collectives.present, how, sizeof how);
     snprintf(buf, n, "included: tensor parallel over %s (1D plan), the collectives %s", over, how);
     return buf;
 }
@@ -3169,7 +3220,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     }
     char how[320], label[512];
     if (comm && chips > 1)
-        cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(c, prefill, "the chips", label,
+        cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(h, prefill, "the chips", label,
                                                             sizeof label));
     char band[32], note[1536], terms[1024] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
@@ -3178,7 +3229,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
     if (banded)
         cJSON_AddStringToObject(result, "band", band);
     rl_e2e_withheld_no_band(result, h, first_why);
-    rl_ec_comm_text(c, 0, 0, how, sizeof how);
+    rl_ec_comm_text(c, 0, 0, h->collectives.present, how, sizeof how);
     char tpx[320];
     snprintf(tpx, sizeof tpx, ", of it tp_excess_s the step time that tp_excess %.3g (%s) x the "
              "collectives' time of decode device time adds: its part above the host floor of "
@@ -3353,6 +3404,22 @@ void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, i
     cJSON_AddStringToObject(result, "band", wide ? "p5-p95" : "p10-p90");
 }
 
+/* Each number of the edge run's result `outer` that `inner` also has taken
+ * out to the farther of the two: the lower when low, else the higher.  The
+ * simulator's p99 is not monotone in the step cost (a slower step batches
+ * arrivals otherwise, docs/model.md), so the p95 run alone can read below
+ * the p90 run: tester63 #12, ttft_p99_ms_high 103.8 at p5-p95 and 104.1 at
+ * p10-p90 on one fitted profile; a p5-p95 band holds its p10-p90 band. */
+static void envelope(cJSON *outer, const cJSON *inner, int low)
+{
+    for (cJSON *o = outer ? outer->child : NULL; o; o = o->next) {
+        const cJSON *i = o->string ? cJSON_GetObjectItem(inner, o->string) : NULL;
+        if (cJSON_IsNumber(o) && cJSON_IsNumber(i) &&
+            (low ? i->valuedouble < o->valuedouble : i->valuedouble > o->valuedouble))
+            cJSON_SetNumberValue(o, i->valuedouble);
+    }
+}
+
 int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_request *req,
                          long long n, int wide, char *err, size_t errlen)
 {
@@ -3371,12 +3438,15 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
         rl_e2e_withheld_no_band(result, run->h, why);
         return 0;
     }
-    static rl_hw eh[2]; /* large; the runs are one after the other */
-    cJSON *edge[2] = {NULL, NULL};
-    int rc = 0;
-    for (int s = 0; s < 2 && rc == 0; s++) {
+    /* edges p5, p95 then p10, p90 when wide, else p10, p90: the wide band
+     * is the envelope of both pairs (below), nested by construction */
+    static const int Q[2][4] = {{1, 2}, {0, 3, 1, 2}};
+    static rl_hw eh[4]; /* large; the runs are one after the other */
+    cJSON *edge[4] = {NULL, NULL, NULL, NULL};
+    int rc = 0, nedge = wide ? 4 : 2;
+    for (int s = 0; s < nedge && rc == 0; s++) {
         eh[s] = *run->h;
-        rl_e2e_band_edge(&eh[s], s ? (wide ? 3 : 2) : (wide ? 0 : 1));
+        rl_e2e_band_edge(&eh[s], Q[wide != 0][s]);
         /* a speculative draft model runs on the same chips: it moves to the
          * edge with the target (a draft given as a fraction of the target's
          * step follows it already) */
@@ -3401,10 +3471,14 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
         edge[s] = rl_result_simulate(&r, &at);
         rl_serve_result_free(&r);
     }
+    if (rc == 0 && wide && edge[2] && edge[3]) {
+        envelope(edge[0], edge[2], 1);
+        envelope(edge[1], edge[3], 0);
+    }
     if (rc == 0 && edge[0] && edge[1])
         rl_e2e_band_from_runs(result, edge[0], edge[1], wide);
-    cJSON_Delete(edge[0]);
-    cJSON_Delete(edge[1]);
+    for (int s = 0; s < 4; s++)
+        cJSON_Delete(edge[s]);
     return rc == 0 ? 0 : -1;
 }
 

@@ -337,11 +337,12 @@ void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_pr
 /* The `communication` text of a run timed by fitted costs c: "included:
  * tensor parallel over OVER (1D plan), the collectives " and how c times
  * them (rl_ec_comm_text: comm_eff, prefill_comm_eff in a prefill, held or
- * fitted, and decode's tp_excess named; review29 L1).  OVER: "the chips"
+ * fitted, and decode's tp_excess named; review29 L1) on h's measured
+ * collectives or its alpha-beta model (tester63 #2).  OVER: "the chips"
  * (step, prefill) or "each replica's chips" (step --tp, pareto).  The one
  * wording of it (step's and the plan rows' were near-twins).  Returns buf. */
-const char *rl_e2e_fitted_comm_label(const rl_engine_costs *c, int prefill, const char *over,
-                                     char *buf, size_t n);
+const char *rl_e2e_fitted_comm_label(const rl_hw *h, int prefill, const char *over, char *buf,
+                                     size_t n);
 
 /* engine_source of a run result on a fitted profile (h->engine_costs)
  * that its costs do not time (`what`: the plan or model they leave out):

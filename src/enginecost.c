@@ -62,11 +62,20 @@ const char *rl_ec_said(const rl_engine_costs *c, rl_ec_param p)
     return st > RL_EC_UNRECORDED && st < NSTATUS ? STATUS[st] : "status not recorded";
 }
 
-void rl_ec_comm_text(const rl_engine_costs *c, int prefill, int excess, char *buf, size_t n)
+const char *rl_ec_comm_unit(int measured)
+{
+    return measured ? "fraction of the measured collectives' speed"
+                    : "fraction of the alpha-beta model's collective speed (no measured table)";
+}
+
+void rl_ec_comm_text(const rl_engine_costs *c, int prefill, int excess, int measured, char *buf,
+                     size_t n)
 {
     rl_ec_param e = prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
-    int len = snprintf(buf, n, "at %s %.3g (%s) of the chip's measured NCCL time", rl_ec_name(e),
-                       c->v[e], rl_ec_said(c, e));
+    int len = snprintf(buf, n, "at %s %.3g (%s) of %s", rl_ec_name(e), c->v[e], rl_ec_said(c, e),
+                       measured ? "the chip's measured NCCL time"
+                                : "the alpha-beta model's time (comm.h; the chip has no measured "
+                                  "collectives table)");
     if (excess && !prefill && c->v[RL_EC_TP_EXCESS] > 0 && len >= 0 && (size_t)len < n)
         snprintf(buf + len, n - (size_t)len, ", plus tp_excess %.3g (%s) x that time of decode "
                  "device time beyond them (mechanism not identified)",

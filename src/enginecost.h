@@ -235,9 +235,19 @@ const char *rl_ec_said(const rl_engine_costs *c, rl_ec_param p);
  * chip's measured NCCL time" (prefill_comm_eff in a prefill), and with
  * excess, in a decode step with tp_excess > 0, ", plus tp_excess V
  * (STATUS) x that time of decode device time beyond them (mechanism not
- * identified)".  comm_eff scales the measured tables (collectives.h), not
- * a datasheet peak. */
-void rl_ec_comm_text(const rl_engine_costs *c, int prefill, int excess, char *buf, size_t n);
+ * identified)".  comm_eff scales the collectives' time as the chip times
+ * them, not a datasheet peak: its measured tables (collectives.h) where
+ * `measured`, else the alpha-beta model (comm.h), which the text names
+ * (tester63 #2: a tpu-v5e fit read "measured NCCL time" beside "no
+ * measured table"). */
+void rl_ec_comm_text(const rl_engine_costs *c, int prefill, int excess, int measured, char *buf,
+                     size_t n);
+
+/* What comm_eff and prefill_comm_eff scale, as a unit: "fraction of the
+ * measured collectives' speed" where `measured` (the chip's collectives
+ * tables), else "fraction of the alpha-beta model's collective speed (no
+ * measured table)" (rl_ec_comm_text). */
+const char *rl_ec_comm_unit(int measured);
 
 /* Record keys[n] (sorted and made distinct in place) as c's row keys;
  * none when more than RL_EC_ROW_KEYS are distinct. */

@@ -202,9 +202,14 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine)
  *    row fuses the same but also at 256-1023 tokens (D in (4096, 8192)) and
  *    256-511 (D in [8192, 16384)) at tp 8, an NVFP4 layer's never on
  *    Hopper (modeling_llama.py is_fp8_quant / is_nvfp4 pick the op; the
- *    workspace bound still applies).  Blackwell's table (SM100)
- *    fuses below 512 tokens at tp 8 and D 8192, where these charge the
- *    add_norm kernel from 64 on. */
+ *    workspace bound still applies).  Blackwell's table
+ *    (AllReduceBestStrategyTableSM100, "Map all post-Blackwell sm versions
+ *    to 100", read on a chip whose spec says sm >= 100: b200, gb200) fuses
+ *    more: below 2048 / 1024 / 1024 tokens at tp 2 / 4 / 8 for D in (4096,
+ *    8192), below 1024 / 512 / 512 for D in [8192, 16384), the same for
+ *    all three ops, NVFP4's included.  Both tables as stored at
+ *    customAllReduceUtils.h commit 005b299b (github.com/NVIDIA/
+ *    TensorRT-LLM, Apache-2.0; the SM90 figures above unchanged there). */
 #define SRC_ADD_NORM_VLLM                                                                      \
     "vLLM RMSNorm.forward_cuda: fused_add_rms_norm when a residual is passed "                  \
     "(vllm/model_executor/layers/layernorm.py), every norm but the first layer's input norm "    \
@@ -215,11 +220,12 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine)
     "TP > 1 fuses it into the AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM, "                 \
     "_torch/models/modeling_llama.py at 3a5901cd), inside the one-/two-shot kernel where "      \
     "strategy AUTO picks one (cpp/tensorrt_llm/common/customAllReduceUtils.h "                  \
-    "AllReduceBestStrategyTableSM90, workspace 16e6 B at 2 GPUs, 8e6 beyond), after NCCL "      \
+    "AllReduceBestStrategyTableSM90, SM100 on a chip of sm >= 100; workspace 16e6 B at 2 "      \
+    "GPUs, 8e6 beyond), after NCCL "                                                            \
     "as one residualRmsNorm kernel otherwise (thop/allreduceOp.cpp)"
 rl_engine_fusion rl_engine_fusion_of(const char *engine)
 {
-    rl_engine_fusion f = {0, 0, 0, 0, {0, 0}, {{{0}}}, ""};
+    rl_engine_fusion f = {0, 0, 0, 0, {0, 0}, {{{{0}}}}, ""};
     if (!strcmp(engine, "vllm")) {
         f.add_norm = 1;
         f.source = SRC_ADD_NORM_VLLM;
@@ -229,11 +235,16 @@ rl_engine_fusion rl_engine_fusion_of(const char *engine)
          * 2048 / 1024 / 128 tokens at tp 2 / 4 / 8 (hidden index 5) and
          * 1024 / 512 / 64 (index 6); RESIDUAL_RMS_NORM_QUANT_FP8 the same
          * but at tp 8, where it fuses again at 256-1023 (index 5) and
-         * 256-511 tokens (index 6), NCCL between; QUANT_NVFP4 all NCCL */
+         * 256-511 tokens (index 6), NCCL between; QUANT_NVFP4 all NCCL.
+         * AllReduceBestStrategyTableSM100's: every op below 2048 / 1024 /
+         * 1024 tokens (index 5) and 1024 / 512 / 512 (index 6) */
         f = (rl_engine_fusion){1, 1, 4096, 16384, {16e6, 8e6},
-                               {{{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x7f, 0x3f}},
-                                {{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x37f, 0x13f}},
-                                {{0, 0}, {0, 0}, {0, 0}}},
+                               {{{{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x7f, 0x3f}},
+                                 {{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x37f, 0x13f}},
+                                 {{0, 0}, {0, 0}, {0, 0}}},
+                                {{{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x3ff, 0x1ff}},
+                                 {{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x3ff, 0x1ff}},
+                                 {{0x7ff, 0x3ff}, {0x3ff, 0x1ff}, {0x3ff, 0x1ff}}}},
                                SRC_FUSION_TRTLLM};
     }
     return f;
@@ -1361,9 +1372,11 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
         int rc = 0;
         if (!strcmp(k, "default")) {
             rc = read_string(L, origin, "engines.default", def, sizeof def, err, errlen);
-        } else if (strlen(k) >= sizeof out->e[0].name || !strcmp(k, "ideal")) {
+        } else if (strlen(k) >= sizeof out->e[0].name || !strcmp(k, "ideal") ||
+                   !strcmp(k, "none")) { /* none: --engine's word for ideal (spec.h) */
             snprintf(err, errlen, "%s: field 'engines.%s': an engine name has 1 to %zu characters "
-                     "and is not 'ideal'", origin, k, sizeof out->e[0].name - 1);
+                     "and is not 'ideal' or 'none'", origin, RL_NAME_SHOWN(k),
+                     sizeof out->e[0].name - 1);
             rc = -1;
         } else if (out->n == RL_ENGINES_MAX) {
             snprintf(err, errlen, "%s: field 'engines.%s': at most %d engines", origin, k,
@@ -1501,9 +1514,15 @@ int rl_engines_select(rl_engines *e, const char *name, const char *origin, char 
             return 0;
         }
     char list[256] = "ideal";
-    for (int i = 0; i < e->n; i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", e->e[i].name);
-    RL_FAIL("engine: %s carries no engine '%s' (it has: %s)", origin, name, list);
+    for (int i = 0; i < e->n; i++) { /* names shown escaped (error.h; tester62 #10) */
+        size_t k = strlen(list);
+        if (k + 3 < sizeof list) {
+            memcpy(list + k, ", ", 3);
+            rl_name_shown(e->e[i].name, list + k + 2, sizeof list - k - 2);
+        }
+    }
+    RL_FAIL("engine: %s carries no engine '%s' (it has: %s)", RL_NAME_SHOWN(origin),
+            RL_NAME_SHOWN(name), list);
 }
 
 const rl_serving_engine *rl_engines_selected(const rl_engines *e)

@@ -428,7 +428,7 @@ rl_engine_cost_default rl_engine_costs_default(const char *engine);
  *     rule: tp 2 to 15 (the table's rows log2(tp) - 1 = 0, 1, 2,
  *     truncated), hidden D with ar_hidden_above < D < ar_hidden_below, the
  *     message M D activation bytes at most ar_workspace[tp > 2], bit
- *     floor(log2(M)) set in ar_rows[variant][log2(tp) - 1][D >= 8192]
+ *     floor(log2(M)) set in ar_rows[sm >= 100][variant][log2(tp) - 1][D >= 8192]
  *     (variant: the fusion op the weights pick, RL_FUSE_VARIANT_*), and the
  *     group inside one NVLink domain (tp <= the chip's domain_chips; else
  *     NCCL: ops.c ar_fused). */
@@ -437,9 +437,11 @@ typedef struct {
     int ar_norm;
     double ar_hidden_above, ar_hidden_below;
     double ar_workspace[2]; /* bytes: tp 2, tp 4 and 8 */
-    /* the lookup table's one-/two-shot entries: [variant][tp 2, 4, 8][hidden
-     * < 8192, >= 8192], bit k for M rows in [2^k, 2^(k+1)) */
-    unsigned ar_rows[3][3][2];
+    /* the lookup table's one-/two-shot entries: [table: SM90, SM100][variant]
+     * [tp 2, 4, 8][hidden < 8192, >= 8192], bit k for M rows in [2^k,
+     * 2^(k+1)); the chip's `sm` (spec.h) picks the table: SM100 from 100 on,
+     * SM90 below and when unset */
+    unsigned ar_rows[2][3][3][2];
     const char *source;     /* static; "" when nothing is fused */
 } rl_engine_fusion;
 

@@ -71,6 +71,27 @@ static inline const char *rl_elide_suffix(const char *s)
     return s && strlen(s) > 40 ? "..." : "";
 }
 
+/* s into buf[len] with each control byte (below 0x20, and DEL 0x7f) as
+ * \xHH, cut at len; returns buf.  The one rule for a name from a flag or a
+ * file echoed in a message (a --model, --hw or --engine name, a spec path,
+ * a spec's own name; tester62 #10: a model name with a newline broke the
+ * error line in two, where fit's CSV cells are shown escaped, csv.h
+ * rl_csv_visible).  The CLI's printer escapes control bytes too, but keeps
+ * a message's own newlines and tabs, which a name's must not pass for. */
+static inline const char *rl_name_shown(const char *s, char *buf, size_t len)
+{
+    size_t k = 0;
+    for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c && k + 5 < len; c++)
+        k += (size_t)snprintf(buf + k, len - k, *c < 0x20 || *c == 0x7f ? "\\x%02X" : "%c", *c);
+    if (len)
+        buf[k < len ? k : len - 1] = '\0';
+    return buf;
+}
+
+/* rl_name_shown into a compound literal, which lives to the end of the
+ * enclosing block: use it in the call that formats the message. */
+#define RL_NAME_SHOWN(s) rl_name_shown((s), (char[1024]){0}, 1024)
+
 /* The offset of the first byte of s[len] that breaks UTF-8 (RFC 3629: no
  * overlong form, no surrogate, nothing past U+10FFFF), or -1 when all of it
  * is UTF-8.  JSON text must be UTF-8 (RFC 8259 section 8.1): a spec's

@@ -74,23 +74,34 @@ typedef struct {
      * projections bias=config.attention_bias (modeling_llama.py at
      * 00227283): attention_bias = true there counts q, k, v and o. */
     int qkv_bias;
+    /* the norm class of the family's transformers modeling file: every
+     * supported family normalizes with an RMSNorm (its config's key
+     * rms_norm_eps), so the spec gets norm = "rmsnorm" (spec.h rl_norm).
+     * LayerNorm families (model_type bloom, gpt2, opt, falcon, gpt_neox,
+     * phi; configs with layer_norm_epsilon or layer_norm_eps) are not
+     * supported: their keys differ (n_layer, n_head, ffn_dim, ...), and
+     * LAYERNORM_TYPES names them in the refusal */
+    const char *norm_class;
 } family;
 
+static const char *const LAYERNORM_TYPES[] = {"bloom", "gpt2", "opt", "falcon", "gpt_neox",
+                                              "phi", NULL};
+
 static const family FAMILIES[] = {
-    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
-    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
-    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
-    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 1},
-    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 128, "silu", 0},
-    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0, "silu", 0},
-    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
+    {"llama", MOE_NONE, WIN_NONE, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0, "LlamaRMSNorm"},
+    {"mistral", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0, "MistralRMSNorm"},
+    {"mixtral", MOE_MIXTRAL, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0, "MixtralRMSNorm"},
+    {"qwen2", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 1, "Qwen2RMSNorm"},
+    {"qwen3", MOE_NONE, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 128, "silu", 0, "Qwen3RMSNorm"},
+    {"qwen3_moe", MOE_QWEN3, WIN_QWEN, 0, 0, "hidden_act", 2, 1, 0, 0, "silu", 0, "Qwen3MoeRMSNorm"},
+    {"phi3", MOE_NONE, WIN_ALL, 0, 0, "hidden_act", 2, 0, 0, 0, "silu", 0, "Phi3RMSNorm"},
     {"gemma2", MOE_NONE, WIN_GEMMA2, 0, 1, "hidden_activation", 4, 0, 0, 256,
-     "gelu_pytorch_tanh", 0},
+     "gelu_pytorch_tanh", 0, "Gemma2RMSNorm"},
     {"gemma3_text", MOE_NONE, WIN_GEMMA3, 0, 1, "hidden_activation", 4, 1, 0, 256,
-     "gelu_pytorch_tanh", 0},
-    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
-    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, "silu", 0},
-    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1, 64, "silu", 0},
+     "gelu_pytorch_tanh", 0, "Gemma3RMSNorm"},
+    {"deepseek_v2", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, "silu", 0, "DeepseekV2RMSNorm"},
+    {"deepseek_v3", MOE_DEEPSEEK, WIN_NONE, 1, 0, "hidden_act", 2, 0, 0, 0, "silu", 0, "DeepseekV3RMSNorm"},
+    {"gpt_oss", MOE_GPT_OSS, WIN_LAYER_TYPES, 0, 0, "hidden_act", 2, 0, 1, 64, "silu", 0, "GptOssRMSNorm"},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
@@ -719,8 +730,14 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
         for (size_t i = 0; i < NFAMILIES; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
                      FAMILIES[i].model_type);
-        return fail(o, "model_type", "\"%s\" is not a supported family (supported: %s, gemma3)",
-                    type, list);
+        int ln = 0;
+        for (size_t i = 0; LAYERNORM_TYPES[i]; i++)
+            ln |= strcmp(type, LAYERNORM_TYPES[i]) == 0;
+        return fail(o, "model_type", "\"%s\" is not a supported family (supported: %s, gemma3)%s",
+                    type, list,
+                    ln ? "; it normalizes with LayerNorm: write its spec by hand with "
+                         "norm = \"layernorm\", as model/bloom-176b.lua does"
+                       : "");
     }
     o->type = f->model_type;
     int gemma3 = f->window == WIN_GEMMA3;
@@ -750,6 +767,7 @@ static int convert(out_t *o, const cJSON *root, const char *name, const char *so
     if (H && !f->mla)
         put(o, "  head_dim = %lld,\n", H);
     put(o, "  vocab = %lld, tied_embeddings = %s, mlp = \"%s\",\n", V, tied ? "true" : "false", mlp);
+    put(o, "  norm = \"rmsnorm\", -- %s (transformers), rms_norm_eps\n", f->norm_class);
     if (f->mla && emit_mla(o, cfg) != 0)
         return -1;
     if (emit_moe(o, cfg, f, L, F) != 0 || emit_window(o, cfg, f, L) != 0 ||

@@ -445,49 +445,73 @@ static int same_side(const rl_ktable *t, const int *i, const int *j)
     return 1;
 }
 
+/* The measured nodes fewest grid steps from a hole seen so far: that
+ * count, the sum of their scaled ln latencies (in node order) and how many. */
+typedef struct {
+    int best; /* -1: none yet */
+    double sum;
+    int n;
+} nearest_group;
+
+/* Whether a node s steps away joins group g (a tie or a nearer one). */
+static int nearest_wants(const nearest_group *g, int s)
+{
+    return g->best < 0 || s <= g->best;
+}
+
+/* A node s steps away, of scaled ln latency v, into group g: a nearer
+ * one restarts the sum, a tie adds to it. */
+static void nearest_add(nearest_group *g, int s, double v)
+{
+    if (!nearest_wants(g, s))
+        return;
+    if (s != g->best) {
+        g->best = s;
+        g->sum = 0;
+        g->n = 0;
+    }
+    g->sum += v;
+    g->n++;
+}
+
 /* The hole at h (coordinates hi) from the measured nodes fewest grid steps
  * away, each scaled along the roofline, those on its side of every
- * documented switch only where there is one, and of its kernel kh (0:
- * any) where the table has some there; their mean ln latency. */
+ * documented switch only where there is one, and of those the ones of its
+ * kernel kh (0: any) where some are; their mean ln latency.  One pass over
+ * the nodes keeps four groups, the nodes on the hole's side and all of
+ * them, each also of its kernel only, and takes the side's unless it is
+ * empty, of its kernel unless that is empty: the same nodes, summed in the
+ * same order, as finding the side, then the fewest steps, then their mean
+ * in three passes (test_ktable test_fill_holes_nearest,
+ * test_fill_holes_named_edge). */
 static double nearest_along_roofline(const rl_ktable *t, const int *hi, unsigned kh,
                                      rl_kt_ideal_fn ideal, const void *ctx)
 {
-    int mi[RL_KT_AXES], side = 0, mine = 0;
+    int mi[RL_KT_AXES];
     double hx[RL_KT_AXES], mx[RL_KT_AXES];
+    nearest_group side = {-1, 0, 0}, all = {-1, 0, 0}, side_k = {-1, 0, 0}, all_k = {-1, 0, 0};
     node_shape(t, hi, hx);
-    for (size_t m = 0; m < t->n && !side; m++)
-        if (is_measured(t, m)) {
-            coords(t, m, mi);
-            side = same_side(t, hi, mi);
-        }
-    for (size_t m = 0; kh && m < t->n && !mine; m++) /* of its kernel, on its side */
-        if (is_measured(t, m) && t->kernel[m] == kh) {
-            coords(t, m, mi);
-            mine = !side || same_side(t, hi, mi);
-        }
-    int best = -1;
     for (size_t m = 0; m < t->n; m++) {
-        if (!is_measured(t, m) || (mine && t->kernel[m] != kh))
+        if (!is_measured(t, m))
             continue;
         coords(t, m, mi);
-        if (side && !same_side(t, hi, mi))
-            continue;
-        int s = steps(t, hi, mi);
-        best = best < 0 || s < best ? s : best;
-    }
-    double sum = 0;
-    int n = 0;
-    for (size_t m = 0; m < t->n; m++) {
-        if (!is_measured(t, m) || (mine && t->kernel[m] != kh))
-            continue;
-        coords(t, m, mi);
-        if ((side && !same_side(t, hi, mi)) || steps(t, hi, mi) != best)
+        int s = steps(t, hi, mi), same = same_side(t, hi, mi);
+        int mine = kh && t->kernel[m] == kh;
+        if (!nearest_wants(&all, s) && !(same && nearest_wants(&side, s)) &&
+            !(mine && nearest_wants(&all_k, s)) && !(same && mine && nearest_wants(&side_k, s)))
             continue;
         node_shape(t, mi, mx);
-        sum += t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
-        n++;
+        double v = t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
+        nearest_add(&all, s, v);
+        if (same)
+            nearest_add(&side, s, v);
+        if (mine)
+            nearest_add(&all_k, s, v);
+        if (mine && same)
+            nearest_add(&side_k, s, v);
     }
-    return sum / n;
+    const nearest_group *g = side.n ? (side_k.n ? &side_k : &side) : all_k.n ? &all_k : &all;
+    return g->sum / g->n;
 }
 
 long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)

@@ -1025,7 +1025,8 @@ static const char *opt_string(lua_State *L, int opts, rl_param_id id);
  * engine on h.  Errors are Lua errors. */
 static void select_engine(lua_State *L, int opts, rl_hw *h)
 {
-    const char *engine = opt_string(L, opts, RL_P_ENGINE); /* engine="vllm" | "ideal" */
+    /* engine="vllm" | "ideal" | "none" (= "ideal", spec.h rl_engine_alias) */
+    const char *engine = rl_engine_alias(opt_string(L, opts, RL_P_ENGINE));
     lua_getfield(L, LUA_REGISTRYINDEX, "roofline.command"); /* set by check_keys */
     const rl_command *c = lua_isstring(L, -1) ? rl_command_find(lua_tostring(L, -1)) : NULL;
     lua_getfield(L, opts, RL_PARAMS[RL_P_IDEAL].lua);
@@ -1582,7 +1583,7 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     *c = rl_ops_config_default();
     c->chips = opt_chips(L, h);
     c->prec = opt_precision(L, 1);
-    c->act = opt_dtype(L, 1, RL_P_ACT, RL_BF16);
+    c->act = opt_dtype(L, 1, RL_P_ACT, rl_shard_moved_dtype(c->prec.compute)); /* as the CLI's */
     lua_getfield(L, 1, RL_PARAMS[RL_P_ATTN].lua);
     const char *attn = luaL_optstring(L, -1, "fused");
     opt_check(L, strcmp(attn, "fused") == 0 || strcmp(attn, "materialized") == 0,
@@ -1952,7 +1953,7 @@ static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char
     rl_hw h;
     check_model_hw(L, 1, &m, &h);
     rl_precision p = opt_precision(L, 1);
-    long long chips = opt_count(L, 1, RL_P_CHIPS, 1);
+    long long chips = opt_chips(L, &h); /* a torus slice, as step's (tester63 #11) */
     static long long batch[MAX_BATCHES], ctx[MAX_BATCHES];
     int nb, nctx, rc;
     opt_batch_context(L, 1024, 0, batch, &nb, ctx, &nctx);
@@ -2293,6 +2294,11 @@ int rl_lua_simulate(lua_State *L)
     long long redrawn = 0; /* over half: refused, as the CLI (workload.h rl_requests_fit) */
     if (rl_workload_generate_counted(&w, &req, &redrawn, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
+    if (!offline && rl_serve_check_horizon(req, w.n, "fields 'qps' and 'requests'", err,
+                                           sizeof err) != 0) { /* tester62 #7, as the CLI */
+        free(req);
+        return luaL_error(L, "roofline.simulate: %s", err);
+    }
     if (offline)
         rl_requests_offline(req, w.n, &w);
     double max_qps = 0; /* no hint; NAN when there is no capacity */

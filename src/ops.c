@@ -13,6 +13,11 @@
 /* FLOPs per element of the elementwise operators (ops.h). */
 #define SOFTMAX_FLOPS 5.0
 #define NORM_FLOPS 4.0
+/* LayerNorm (spec.h rl_norm): RMSNorm's 4 (square, accumulate, scale by the
+ * reciprocal root, gain) and the mean's 3 more (accumulate the row for its
+ * mean, subtract it, add the bias): torch.nn.LayerNorm's (x - mean) /
+ * sqrt(var + eps) * weight + bias.  Our count, as NORM_FLOPS is. */
+#define LAYERNORM_FLOPS 7.0
 #define ROPE_FLOPS 3.0
 
 rl_ops_config rl_ops_config_default(void)
@@ -256,6 +261,16 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
     return op;
 }
 
+/* The chips of one of the wrep groups that each read a weight matmul's
+ * whole matrix (builder.wrep): a TP group's tp, or 1 with attention
+ * replicated.  The one expression of the group for the GEMM table's shape
+ * (matmul, row_parallel), the norms' copies (tp_copies) and the
+ * AllReduce's fused norm (norm_fusion). */
+static double tp_group(const builder *x)
+{
+    return (double)x->c->chips / x->wrep;
+}
+
 /* A weight matmul: `copies` [din, dout] matrices are read (experts touched,
  * or heads of a per-head projection); each of `tokens` tokens is multiplied
  * by `per_token` of them (k for routed experts, N for a per-head
@@ -283,7 +298,7 @@ static rl_op *matmul(builder *x, const char *name, double layers, double tokens,
     op->half = x->half;
     if (copies == 1 && per_token == 1) { /* a dense matmul: the gemm table */
         /* each group its tokens, dout split over the group's chips */
-        double group = (double)x->c->chips / x->wrep;
+        double group = tp_group(x);
         double shape[RL_KSHAPE] = {tokens / x->wrep, dout / group, din, 0};
         table(op, RL_KC_GEMM, 1, shape, 1.0);
     }
@@ -330,7 +345,7 @@ static rl_op *replicated(builder *x, const char *name, double layers, double din
  * one of the wrep groups (replicated attention: 1, unchanged). */
 static void row_parallel(const builder *x, rl_op *op)
 {
-    double group = (double)x->c->chips / x->wrep;
+    double group = tp_group(x);
     if (op->kclass == RL_KC_GEMM && group > 1) {
         op->kshape[1] *= group;
         op->kshape[2] /= group;
@@ -383,7 +398,7 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
 
 /* The chips that each run an op on the full hidden activation of their
  * group's rows: under a TP plan in calibrated mode with a serving engine
- * selected (an engine's TP, below), the group's chips (chips / wrep: tp,
+ * selected (an engine's TP, below), the group's chips (tp_group: tp,
  * or 1 with attention replicated); else 1, the op split evenly over the
  * chips (formula (1)'s share: --ideal, --engine ideal, --mfu, no plan; a
  * chip with no engine, such as the TPU profiles, whose step is formula
@@ -407,7 +422,7 @@ static void elementwise(builder *x, const char *name, rl_eff_class eff, double l
 static double tp_copies(const builder *x)
 {
     return x->c->calibrated && !x->h->ideal && x->c->tp > 1 && rl_engines_selected(&x->h->engines)
-               ? (double)x->c->chips / x->wrep
+               ? tp_group(x)
                : 1.0;
 }
 
@@ -446,7 +461,7 @@ static void replicated_elementwise(builder *x, const char *name, rl_eff_class ef
  * message, where TensorRT-LLM's AUTO strategy picks its one- or two-shot
  * kernel (the index arithmetic of selectStrategyLookUpTable: log2(tp) - 1,
  * log2(D) - 7 and log2(M) truncated, the row the fusion op of weights w
- * picks; engines.c ENGINE_FUSION).  The group must lie in
+ * picks, the table h's sm picks; engines.c ENGINE_FUSION).  The group must lie in
  * one NVLink domain of h (tp <= domain_chips): AllreduceOp::
  * ifFallbackToNCCL sends a group not all NVLink- and P2P-connected to NCCL
  * whatever the table says (cpp/tensorrt_llm/thop/allreduceOp.cpp; h100-pcie
@@ -467,7 +482,8 @@ static int ar_fused(const rl_engine_fusion *f, const rl_model *m, const rl_hw *h
         return 0; /* rows index log2(M): 0 to 14, NCCL_SYMMETRIC past the table */
     int var = w == RL_FP8 ? RL_FUSE_VARIANT_FP8 : w == RL_FP4 ? RL_FUSE_VARIANT_NVFP4
                                                               : RL_FUSE_VARIANT_NONE;
-    return (int)(f->ar_rows[var][(int)ti][D >= 8192] >> (int)floor(log2(M)) & 1u);
+    /* SM100's table from sm 100 on, SM90's below and unset (spec.h rl_hw.sm) */
+    return (int)(f->ar_rows[h->sm >= 100][var][(int)ti][D >= 8192] >> (int)floor(log2(M)) & 1u);
 }
 
 /* How a residual add and the RMSNorm after it are run in this build
@@ -479,9 +495,22 @@ static int norm_fusion(const builder *x)
     const rl_serving_engine *e = rl_engines_selected(&x->h->engines);
     if (!x->c->calibrated || x->h->ideal || !e)
         return RL_FUSE_NONE;
+    /* A LayerNorm model (spec.h rl_norm): neither engine fuses its residual
+     * add with the norm.  vLLM's BloomBlock builds nn.LayerNorm and adds
+     * each residual in PyTorch (`attention_output + residual`, `self.mlp(..)
+     * + residual`; vllm/model_executor/models/bloom.py at 01dbb081):
+     * fused_add_rms_norm is RMSNorm's (layers/layernorm.py).  TensorRT-LLM's
+     * BloomDecoderLayer likewise (`residual + attention_output`, then
+     * post_layernorm, a LayerNorm; tensorrt_llm/models/bloom/model.py at
+     * 027cd518), and AllReduceFusionOp has RMSNorm variants only
+     * (RESIDUAL_RMS_NORM and its quantized forms; engines.c ENGINE_FUSION).
+     * A compiler's own fusion (vLLM's torch.compile / Inductor, TensorRT's
+     * builder) is not modelled. */
+    if (x->m->norm == RL_NORM_LAYER)
+        return RL_FUSE_NONE;
     rl_engine_fusion f = rl_engine_fusion_of(e->name);
-    double group = (double)x->c->chips / x->wrep;
-    if (x->c->tp > 1 && !x->c->attn_replicated && ar_fused(&f, x->m, x->h, group, x->M, x->ab, x->c->prec.weights))
+    if (x->c->tp > 1 && !x->c->attn_replicated &&
+        ar_fused(&f, x->m, x->h, tp_group(x), x->M, x->ab, x->c->prec.weights))
         return RL_FUSE_ALLREDUCE;
     return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
 }
@@ -495,6 +524,19 @@ static int norm_fusion(const builder *x)
  * its own: its bytes move within the measured AllReduce kernel, whose
  * table (AIConfigurator's custom_allreduce_perf, fusion NONE) does not
  * count them, so they are left out, not added (ops.h rl_ops.norm_fusion). */
+/* One norm of the residual stream, `layers` of it, over the M rows of D
+ * (replicated_elementwise): an RMSNorm NORM_FLOPS per element and its gain
+ * of D read; a LayerNorm (spec.h rl_norm) LAYERNORM_FLOPS and its gain and
+ * bias, 2 D.  Either kernel reads each row once and writes it once (the
+ * mean's pass runs over the row in registers, no second HBM read). */
+static void residual_norm(builder *x, const char *name, double layers)
+{
+    double D = (double)x->m->d_model;
+    int ln = x->m->norm == RL_NORM_LAYER;
+    replicated_elementwise(x, name, RL_EFF_NORM, layers, x->M * D,
+                           ln ? LAYERNORM_FLOPS : NORM_FLOPS, 1, ln ? 2 * D : D);
+}
+
 static void add_norm(builder *x, const char *res, const char *norm, const char *fused,
                      double layers)
 {
@@ -504,15 +546,20 @@ static void add_norm(builder *x, const char *res, const char *norm, const char *
     if (x->fusion == RL_FUSE_NONE) {
         if (res)
             replicated_elementwise(x, res, RL_EFF_ELEMENTWISE, layers, x->M * D, 1, 2, 0);
-        replicated_elementwise(x, norm, RL_EFF_NORM, layers, x->M * D, NORM_FLOPS, 1, D);
+        residual_norm(x, norm, layers);
         return;
     }
+    /* fused: RMSNorm only (norm_fusion) */
     replicated_elementwise(x, fused, RL_EFF_NORM, layers, x->M * D, 1 + NORM_FLOPS, 2, D);
     x->o->op[x->o->n - 1].act_write *= 2; /* the normed rows and the residual */
 }
 
-const char *rl_ops_norm_fusion_words(int f)
+const char *rl_ops_norm_fusion_words(int f, const rl_model *m)
 {
+    if (f == RL_FUSE_NONE && m->norm == RL_NORM_LAYER)
+        return "apart: each residual add and LayerNorm its own kernel (a LayerNorm model: "
+               "the engines' fused add + norm kernels and AllReduce fusion are RMSNorm's; "
+               "ops.c norm_fusion)";
     if (f == RL_FUSE_ALLREDUCE)
         return "in the AllReduce: each residual add and the RMSNorm after it run inside the "
                "TP AllReduce before them (TensorRT-LLM's one-/two-shot kernel, "
@@ -1196,12 +1243,17 @@ static double table_act_bytes(rl_kvariant v)
  * that with the activation bytes at the table's width.  The table's time
  * is split at its roofline and this moves the roofline part, the excess
  * kept, as a what-if chip moves it (engines.h rl_engine_time_on: Hockney's
- * t0 + n / r_inf).  0 at the table's width. */
-static double act_moved(const builder *x, const rl_op *o, int v, double sc, double bw)
+ * t0 + n / r_inf).  0 at the table's width.  *moved: 1 when o has
+ * activations and they are not the table's width, whatever the change (a
+ * compute-bound prefill GEMM's is 0: its wider bytes hide under its FLOPs),
+ * as the time is then not what the table measured (tester62 #2: prefill's
+ * q/k/v/o at --act fp32 read `measured` with bf16 times). */
+static double act_moved(const builder *x, const rl_op *o, int v, double sc, double bw, int *moved)
 {
     double tab = v >= 0 ? table_act_bytes((rl_kvariant)v) : x->ab;
     double act = o->act_read + o->act_write - o->scores;
-    if (tab == x->ab || !(act > 0))
+    *moved = tab != x->ab && act > 0;
+    if (!*moved)
         return 0.0;
     double mem = o->t.memory_s - sc, was = mem - act * (1.0 - tab / x->ab) / bw;
     return rl_fmax(o->t.compute_s, mem) - rl_fmax(o->t.compute_s, was);
@@ -1319,14 +1371,20 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
          * --non-causal's pairs beyond causal are scaled, not measured
          * (kcausal); the activations' width (act_moved); the materialized
          * scores' HBM traffic at the roofline (ops.h) */
-        double act = ek > 0 ? 0 : act_moved(x, o, v, sc, bw);
-        double tabled = o->t.time_s * op->kcausal + (act < 0 ? act : 0.0);
+        int widened = 0;
+        double act = ek > 0 ? 0 : act_moved(x, o, v, sc, bw, &widened);
         o->untabled_s = sc + act;
         o->t.time_s += o->untabled_s;
-        o->tabled_s = ek > 0 || !(prov == RL_PROV_MEASURED || prov == RL_PROV_INTERPOLATED)
-                          ? 0.0
-                          : rl_fmax(tabled, 0.0);
-        o->prov = rl_provenance_moved(prov, op->kcausal < 1 || act != 0 || sc > 0);
+        o->prov = rl_provenance_moved(prov, op->kcausal < 1 || widened || sc > 0);
+        /* one meaning of `derived` for the label and the share (docs/
+         * model.md, "Labels of moved times"): a row's time is table time
+         * when its label is measured or interpolated, all of it; a derived
+         * row counts none, moved or of a derived dtype alike (tester62 #1:
+         * --act fp8's GEMMs read derived in a share of 0.902 `calibrated`,
+         * their moved times counted whole, while --weights int8's read 0) */
+        o->tabled_s = o->prov == RL_PROV_MEASURED || o->prov == RL_PROV_INTERPOLATED
+                          ? o->t.time_s
+                          : 0.0;
     }
     return 1;
 }
@@ -1546,7 +1604,7 @@ static void rows_tail(builder *x)
     }
     if (x->fusion == RL_FUSE_NONE)
         replicated_elementwise(x, "mlp_residual", RL_EFF_ELEMENTWISE, L, x->M * D, 1, 2, 0);
-    replicated_elementwise(x, "final_norm", RL_EFF_NORM, 1, x->M * D, NORM_FLOPS, 1, D);
+    residual_norm(x, "final_norm", 1);
 }
 
 #define ALL_SPANS ((1u << RL_OPS_SPANS) - 1)
@@ -1770,6 +1828,11 @@ rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long pre
     c.prefill_prefix = prefill_prefix;
     c.decode_batch = decode_batch;
     c.decode_context = decode_context;
+    /* an fp32 engine keeps fp32 activations, any other bf16 (shard.h
+     * rl_shard_moved_dtype): step, prefill and the size share time the
+     * activations simulate does and the fp32 tables measured
+     * (table_act_bytes), not bf16 moved to derived */
+    c.act = rl_shard_moved_dtype(p.compute);
     return c;
 }
 

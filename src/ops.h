@@ -106,12 +106,13 @@ typedef struct {
                             materialized scores' HBM traffic, and the roofline change of
                             activations wider or narrower than the tables' bf16, which
                             no table measured; negative when narrower) */
-    double tabled_s;     /* of t.time_s: the part a kernel table measured or interpolated
-                            on this chip at this shape and dtypes (table_s sums it): 0
-                            for a roofline, extrapolated or derived op and on a what-if
-                            chip; less than t.time_s where the time was moved beyond the
-                            table (--non-causal's extra pairs, untabled_s; ops.c
-                            time_from_table), the row then `derived` */
+    double tabled_s;     /* of t.time_s: table time (table_s sums it): all of it when
+                            prov reads measured or interpolated (a kernel table timed
+                            it on this chip at this shape and dtypes, unmoved), else 0:
+                            a roofline, extrapolated or derived op, a derived dtype, a
+                            what-if chip, and a table time moved beyond the table
+                            (--non-causal's extra pairs, materialized scores, another
+                            --act width; ops.c time_from_table) alike */
     double kcausal;      /* of the table time (kscale included), the share of the causal
                             pairs a table measured: 1, or under --non-causal the causal
                             pairs over all (the rest derived from it, not table time) */
@@ -239,9 +240,9 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
  * time stands for the fused kernel). */
 enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE };
 
-/* The sentence the results' norm_fusion key gives for mode f under the
- * selected engine of h (its source). */
-const char *rl_ops_norm_fusion_words(int f);
+/* The sentence the results' norm_fusion key gives for mode f of model m
+ * (its norm: a LayerNorm is never fused, spec.h rl_norm), with its source. */
+const char *rl_ops_norm_fusion_words(int f, const rl_model *m);
 
 typedef struct {
     rl_op op[RL_OPS_MAX];
@@ -448,7 +449,9 @@ double rl_ops_mixed_step_time(const rl_model *m, const rl_hw *h, long long chips
                               long long decode_batch, long long decode_context);
 
 /* The configuration of that mixed step (ideal; set .calibrated to time it
- * by the hardware's efficiency tables), and the step time of any
+ * by the hardware's efficiency tables; activations of
+ * rl_shard_moved_dtype(p.compute): fp32 under fp32 compute, else bf16, as
+ * the engines keep them), and the step time of any
  * configuration (rl_ops_build's step_s, or -1 on invalid input). */
 rl_ops_config rl_ops_mixed_config(long long chips, rl_precision p, long long prefill_tokens,
                                   long long prefill_prefix, long long decode_batch,

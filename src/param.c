@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "error.h"
 #include "lua_api.h"
 #include "number.h"
 #include "ops.h"
@@ -145,13 +146,15 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      NULL, "tokens already cached before a prefill", AT(prefix), 0, 0, 0},
     [RL_P_MFU] = {"mfu", "mfu", NULL, NULL, RL_PT_NUMBER, "F", "fraction", RL_MFU_MIN, 1, NULL, NULL,
                   "compute at F * peak (e.g. 0.4) instead of the ideal peak", AT(mfu), 0, 0, 0},
-    [RL_P_ACT] = {"act", "act", NULL, NULL, RL_PT_DTYPE, "D", "", 0, 0, "bf16", NULL,
-                  "activation dtype", AT(act), 0, 0, 0},
+    [RL_P_ACT] = {"act", "act", NULL, NULL, RL_PT_DTYPE, "D", "", 0, 0, NULL, NULL,
+                  "activation dtype (default bf16; fp32 under --compute fp32, as step's)",
+                  AT(act), 0, 0, 0},
     [RL_P_ATTN] = {"attn", "attn", NULL, NULL, RL_PT_CHOICE, "A", "", 0, 0, "fused",
                    "fused|materialized", "FlashAttention, or scores written to HBM",
                    AT(materialized), 0, 0, 0},
     [RL_P_NON_CAUSAL] = {"non-causal", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
-                         "prefill counts T(P+T) pairs, not the causal T(T+1)/2 + TP",
+                         "prefill counts T(P+T) pairs, not the causal T(T+1)/2 + TP (decode: unchanged, "
+                         "causal: true)",
                          AT(non_causal), 0, 0, 0},
     [RL_P_CAUSAL] = {NULL, "causal", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, "true", NULL,
                      "false: the non-causal prefill of --non-causal", NOWHERE, 0},
@@ -205,7 +208,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "(prefill then extrapolated), validate 3 runs in one pass; its errors are no "
                     "accuracy figure", AT(calib.quick), 0, 0, RL_PF_BACKEND},
     [RL_P_THREADS] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 1, 1024, "1", NULL,
-                      "CPU threads of the cpu backend (profile and engine runs must match)",
+                      "CPU threads of the cpu backend (profile and engine runs must match: "
+                      "validate and validate-serve refuse, exit 2, a profile calibrate measured "
+                      "with another count)",
                       AT(calib.threads), 0, 0, RL_PF_BACKEND},
     [RL_P_HOLDOUT] = {"holdout", NULL, NULL, "holdout", RL_PT_INT, "K", "", 2, 1e6, "5", NULL,
                       "validate --tables: every K-th shape (a dtype and a grid node, all its "
@@ -218,7 +223,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0,
                      RL_PF_BACKEND},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
-                  "mean arrival rate", NOWHERE, 0},
+                  "mean arrival rate (simulate, size: arrivals past 4.5e9 s, --requests / "
+                  "--qps, are refused: the simulator's clock, a double, resolves 1 us there and "
+                  "would quantise latencies beyond)", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt-len", "prompt_len", "prompt", "prompt", RL_PT_STRING, "DIST",
                           "tokens", 0, 0,
                           NULL, NULL,
@@ -317,7 +324,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_ENGINE] = {"engine", "engine", NULL, "engine", RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
                      "the hw spec's serving engine whose kernel tables time the operators "
                      "(default: the spec's default; ideal: the datasheet peaks, no tables, as --ideal except "
-                     "in pareto, whose --ideal is formula (1) without communication; info --hw H "
+                     "in pareto, whose --ideal is formula (1) without communication; none: the "
+                     "same as ideal, the engine a result timed by no engine prints; info --hw H "
                      "lists them); "
                      "calibrate/validate --tables: the engine's tables to import; fit: the "
                      "engine the CSV rows are kept for",
@@ -495,7 +503,10 @@ const rl_command RL_COMMANDS[] = {
      "for llama3-405b; 12: tp4 x pp3); a note names it and the simulate flags that run\n"
      "it.  When none fits, the nearest (the most KV room; --chips 3 for llama3-405b:\n"
      "tp1 x pp3), fits false, exit 0, as a --tp --pp plan that does not fit;\n"
-     "simulate's --chips 16 is one tp16 replica.",
+     "simulate's --chips 16 is one tp16 replica.  A row the engine's kernel tables time\n"
+     "(its operator list) carries norm_fusion, as ops prints it: how that list ran each\n"
+     "residual add and the norm after it (apart, one fused kernel, or inside the TP\n"
+     "AllReduce; a LayerNorm model's always apart; docs/model.md).",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -520,8 +531,10 @@ const rl_command RL_COMMANDS[] = {
      "profile with fitted\n"
      "engine costs (`roofline fit`, mode fitted) each plan they model (one replica TP over\n"
      "its GPUs, and its pipelines) is timed as\n"
-     "`step --chips tp` and `prefill --chips tp` time it there; other plans are left out\n"
-     "and counted (uncalibrated_plans).  Without measurements, or with --engine ideal,\n"
+     "`step --chips tp` and `prefill --chips tp` time it there, each row's mode and\n"
+     "ttft_mode as they label it (estimated outside the fit's model, dtypes, TP range or\n"
+     "pipeline; the document's mode its rows' worst, fitted_outside each reason); other\n"
+     "plans are left out and counted (uncalibrated_plans).  Without measurements, or with --engine ideal,\n"
      "every plan runs at the datasheet peaks (mode ideal) with its collectives, an upper\n"
      "bound on speed.  `fits` follows the selected engine's memory rule, as step's (the\n"
      "whole HBM under --ideal).",
@@ -538,8 +551,9 @@ const rl_command RL_COMMANDS[] = {
      "per-chip memory, HBM/compute/communication time, each collective's time and\n"
      "latency-bound flag, the chapter's limits (null where one does not exist: no link, as\n"
      "under --set hw.ici_bw=0, or one chip, which communicates nothing; limits.null_reason\n"
-     "says why), the best plan for latency and for\n"
-     "throughput per chip.  A prefill row's step_s is one prompt on one replica (TTFT); its\n"
+     "says why; the 1D/2D crossover too without a link), the best plan for latency and for\n"
+     "throughput per chip; advice counts the plans that could not be timed (without a link\n"
+     "every plan with a collective).  A prefill row's step_s is one prompt on one replica (TTFT); its\n"
      "tokens_per_s_per_chip is --batch prompts split over the plan's replicas, each\n"
      "prefilling its share at once in batch_step_s (batch_fits), as generation splits B.\n"
      "Plans are timed at the datasheet peaks; `fits` follows the\n"
@@ -561,14 +575,19 @@ const rl_command RL_COMMANDS[] = {
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.\n"
      "--tp/--ep: one replica's plan, its collectives among the rows, its decode KV in step's\n"
-     "--kv-split layout (default replicate, batch under --ideal), so ops and step time one\n"
-     "step alike.  prefill: ttft_s is the step plus the engine's prefill dispatch, a host\n"
+     "--kv-split layout (default replicate, batch under --ideal), so calibrated, ops and step\n"
+     "time one step alike.  Under --ideal they do not: step is formula (1) over the weights\n"
+     "and KV cache ops reads (weight_GB, kv_read_GB), ops each operator's own roofline, so\n"
+     "ops is above step; where every operator with bytes is memory-bound (a decode below\n"
+     "B_crit), by exactly act_GB + kv_write_GB at the HBM bandwidth plus the compute-bound\n"
+     "rows' time (softmax): llama3-70b on 8 h100-sxm, B 16 at 4096, 6.015 against 5.988 ms.\n"
+     "prefill: ttft_s is the step plus the engine's prefill dispatch, a host\n"
      "cost per request outside the step (prefill_dispatch_s; vLLM 0.8 ms per layer), as\n"
      "prefill's ttft_s.  A fitted profile's per-step engine costs are not applied to the operator\n"
      "list (step and prefill apply them; a note says so).  norm_fusion: how the selected\n"
      "engine runs each residual add and the RMSNorm after it: apart, one fused kernel\n"
      "(attn_add_norm, mlp_add_norm), or inside the TP AllReduce (no op of their own;\n"
-     "docs/model.md).",
+     "docs/model.md); a LayerNorm model (norm = \"layernorm\") apart, neither engine fusing it.",
      "--model M --hw H [--chips N] [--phase decode|prefill|mixed] [--batch B]\n"
      "       [--context S] [--tokens T] [--prefix P] [--weights D] [--kv D] [--compute D]\n"
      "       [--act D] [--attn fused|materialized] [--non-causal] [--mfu F] [--tp Y --ep Z]\n"
@@ -603,8 +622,13 @@ const rl_command RL_COMMANDS[] = {
      "rope_scaling sets max_context as vLLM derives max_model_len (yarn:\n"
      "original_max_position_embeddings x factor; linear, dynamic: max_position_embeddings x\n"
      "factor; llama3, longrope: unchanged), with a note.  CONFIG.json may be a pipe read\n"
-     "once (<(...), /dev/stdin, or - for stdin), which has no file name: give --name; a FIFO\n"
-     "made by mkfifo is named by its path, as a file is.\n"
+     "once (<(...), /dev/stdin, or - for stdin) or any descriptor path /dev/fd/N (a pipe or\n"
+     "a file on it), which has no file name: give --name (without it: exit 2); a FIFO made\n"
+     "by mkfifo is named by its path, as a file is.\n"
+     "Every family above normalizes with RMSNorm (transformers' LlamaRMSNorm, ...,\n"
+     "GptOssRMSNorm; rms_norm_eps), written as norm = \"rmsnorm\"; a LayerNorm family\n"
+     "(bloom, gpt2, opt, falcon, gpt_neox, phi) is refused with a note to write its spec by\n"
+     "hand with norm = \"layernorm\" (model/bloom-176b.lua).\n"
      "import-hf takes no --set: edit a\n"
      "field of the saved spec, or pass --set model.FIELD=V to the commands that load it.\n"
      "A rope type other than default, linear, dynamic, ntk, yarn, longrope, su, llama3, mrope\n"
@@ -645,10 +669,13 @@ const rl_command RL_COMMANDS[] = {
      "else calibrated by the selected --engine's kernel tables (as step --tp TP, prefill --tp\n"
      "TP), else (datasheet figures only, or --engine ideal: step --ideal's formula (1)) as\n"
      "step --tp TP and prefill --tp TP time it there; a row whose hw names --hw's chip, as in\n"
-     "fit, is predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
-     "row's hw says which); a row's engine column selects its engine as --engine would (an\n"
-     "empty cell: --engine, else the hw's default; one the hw does not carry is refused,\n"
-     "exit 2); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
+     "fit, or the --hw profile's own name (h100-sxm-myeng, as validate's CSV writes it), is\n"
+     "predicted by --hw, a row of another chip by its own spec, with a warning; each\n"
+     "row's hw says which); a row's engine column selects its engine as --engine would, over\n"
+     "--engine (an empty cell: --engine, else the hw's default; one the hw does not carry is\n"
+     "refused, exit 2; rows whose cell overrides --engine are counted in engine_note, with a\n"
+     "warning: a fit's CSV saying trtllm on --engine trtllm-fit is timed by trtllm's tables,\n"
+     "so empty the column to time them by the fit); a row with pp or ep > 1 as step --tp TP --ep EP --pp PP\n"
      "--batch B times its decode step, and its prefill as prefill --tp TP --ep EP of the whole\n"
      "batch plus a pipeline's pp-1 stage sends (one pass); each row echoes the model, hw,\n"
      "engine, dtypes, tp, ep, pp and kv_split (step's) it was timed as:\n"
@@ -740,7 +767,11 @@ const rl_command RL_COMMANDS[] = {
      "residuals): each of the K folds is fitted on the other configurations' rows, one more\n"
      "than the identifiable parameters (e.g. 8: 12 configurations for 5 folds); a smaller CSV\n"
      "is refused, exit 2, saying how many it needs and which --folds (up to one per\n"
-     "configuration) it allows.",
+     "configuration) it allows.  The parameters of a phase no row has (decode_step_s,\n"
+     "decode_seq_s, comm_eff and tp_excess; prefill_step_s, prefill_seq_s,\n"
+     "prefill_comm_eff and prefill_act_byte_s) are held at their start values and not\n"
+     "counted (9 decode rows fit the decode step's 6 parameters); fewer rows than the rest\n"
+     "are refused before any fold, naming them and the held ones.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
@@ -754,6 +785,9 @@ const rl_command RL_COMMANDS[] = {
      "A discrete-event simulation (seed 000 section 4); --chips N is one replica (its TP degree).\n"
      "--prompt-len and --out-len are length DISTs (old spellings --prompt and --output still\n"
      "work); --save FILE writes the result, --plot-dir DIR (old: --plot) the figures.\n"
+     "--prefixes N:LEN draws each request's shared prefix apart from its arrival and\n"
+     "lengths (the same requests as without it); reused only under --prefix-cache.\n"
+     "--band p5-p95 holds the p10-p90 band: each edge the farther of its two runs.\n"
      "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace or speculation\n"
      "yet) and returns the result without the KV timeline.",
      "--model M --hw H [--chips N] (--qps Q --prompt-len DIST --out-len DIST | --trace F.csv)\n"
@@ -770,6 +804,8 @@ const rl_command RL_COMMANDS[] = {
      "configuration simulates --requests requests (default 4000 here, not 20000).\n"
      "A --trace gives the load by its arrivals: 101 requests or more (the rate of n gaps is\n"
      "known to 1/sqrt(n), 10% at 100); a shorter one is refused (exit 2; simulate replays it).\n"
+     "size models no prefix cache: --prefixes is refused (exit 2), a trace's prefix_id is\n"
+     "noted and every prompt prefilled in full (simulate --prefix-cache weighs reuse).\n"
      "A row meets only when its runs at the load and at (1 + --headroom) x it meet both\n"
      "p99s and its max_sustainable_qps (the capacity search, 95% bound), where found, is at\n"
      "least that sized load; verdict_by names the rule that decided (both, p99, capacity).\n"
@@ -1052,7 +1088,7 @@ static int check_string(rl_opts *o, rl_param_id id, const char *arg)
     if ((p->flags & RL_PF_NAME) && !plain_name(arg))
         return rl_cli_say(o, "--%s '%s': a name of 1-40 letters, digits, '_', '.' or '-', not "
                              "starting with '.' (it names a spec's engine and, for --tables, a "
-                             "folder inside DIR)", rl_param_flag(o, id), arg);
+                             "folder inside DIR)", rl_param_flag(o, id), RL_NAME_SHOWN(arg));
     return 0;
 }
 

@@ -674,16 +674,26 @@ static void put_usable(FILE *f, const rl_model *m, const rl_hw *h, long long chi
     rl_memory u = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv);
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     const rl_engine_memory *g = e && e->mem.present ? &e->mem : NULL;
-    int whole = !g && u.capacity_bytes >= u.hbm_bytes;
-    fprintf(f, "usable = %.6g\n", whole ? -1.0 : u.capacity_bytes / 1e9);
+    /* tester63 #11: weights over the usable memory read "usable ...: 85.9
+     * GB" beside 141 GB of weights (llama3-70b, 1 x h100-sxm), where step
+     * says fits false and max_batch 0: the line is drawn and says so */
+    int over = u.weight_bytes > u.capacity_bytes;
+    int whole = !g && !over && u.capacity_bytes >= u.hbm_bytes;
+    char rule[160];
     if (!g)
-        put_title(f, "usablelabel", "usable: HBM less the %.3g%% reserve", 100 * h->hbm_reserve);
+        snprintf(rule, sizeof rule, "usable: HBM less the %.3g%% reserve", 100 * h->hbm_reserve);
     else if (g->of_free)
-        put_title(f, "usablelabel", "usable under %s's rule (KV <= %.3g x free HBM)", e->name,
-                  g->fraction);
+        snprintf(rule, sizeof rule, "usable under %s's rule (KV <= %.3g x free HBM)", e->name,
+                 g->fraction);
     else
-        put_title(f, "usablelabel", "usable under %s's rule (weights + KV <= %.3g x HBM - "
-                  "overheads)", e->name, g->fraction);
+        snprintf(rule, sizeof rule, "usable under %s's rule (weights + KV <= %.3g x HBM - "
+                 "overheads)", e->name, g->fraction);
+    fprintf(f, "usable = %.6g\n", whole ? -1.0 : u.capacity_bytes / 1e9);
+    if (over)
+        put_title(f, "usablelabel", "does not fit: the weights (%.1f GB) exceed what is %s",
+                  u.weight_bytes / 1e9, rule);
+    else
+        put_title(f, "usablelabel", "%s", rule);
 }
 
 int rl_plot_memory(int dir, const char *out, const char *title, const rl_model *m,
@@ -694,8 +704,10 @@ int rl_plot_memory(int dir, const char *out, const char *title, const rl_model *
     text v, d;
     if (open_pair(&v, &d, out, err, errlen) != 0)
         return -1;
-    put_plottitle(v.f, title, "%s on %lld x %s: HBM use at S = %lld (weights %s, KV %s)",
-              m->name, chips, h->name, context, rl_dtype_name(p.weights), rl_dtype_name(p.kv));
+    rl_memory u = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv);
+    put_plottitle(v.f, title, "%s on %lld x %s: HBM use at S = %lld (weights %s, KV %s)%s",
+                  m->name, chips, h->name, context, rl_dtype_name(p.weights), rl_dtype_name(p.kv),
+                  u.weight_bytes > u.capacity_bytes ? ": does not fit" : "");
     put_batch_range(v.f, batch, nb);
     fprintf(v.f, "capacity = %.6g\nmaxbatch = %lld\n", (double)chips * h->hbm_bytes / 1e9,
             rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));

@@ -1005,9 +1005,14 @@ static int fifo_ready(int fd, const char *path, char *err, size_t errlen)
     return -1;
 }
 
+static long descriptor_of(const char *path);
+
 const char *rl_input_shown(const char *path)
 {
-    return strcmp(path, "-") == 0 ? "stdin" : path;
+    /* every spelling of descriptor 0, as rl_input_origin names it
+     * (tester62 #8: validate --against /dev/fd/0 reported that path and
+     * its notes /dev/stdin where fit's profile said "stdin") */
+    return strcmp(path, "-") == 0 || descriptor_of(path) == 0 ? "stdin" : path;
 }
 
 /* The descriptor `path` spells (/dev/stdin 0, /dev/fd/N, /proc/self/fd/N,

@@ -125,7 +125,11 @@ FILE *rl_fopen_stream(const char *path, char *err, size_t errlen);
  * once; a terminal is refused.  Each command takes one input as "-"
  * (cli.c one_stdin_input). */
 
-/* The name an input's messages give it: "stdin" for "-", else path. */
+/* The name an input's messages and result keys (validate's and fit's
+ * "file") give it: "stdin" for "-" and every other spelling of descriptor
+ * 0 (/dev/stdin, /dev/fd/0, /proc/self/fd/0: rl_input_origin's "stdin"),
+ * else path as given (a pipe's /dev/fd/63 stays, so a message names the
+ * argument). */
 const char *rl_input_shown(const char *path);
 
 /* What the content of input `path` (read by rl_read_input or

@@ -513,6 +513,7 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     if (!m->abstract) {
         static const char *const ATTN[] = {"mha", "gqa", "mla"};
         cJSON_AddStringToObject(o, "attention", ATTN[m->attention]);
+        cJSON_AddStringToObject(o, "norm", m->norm == RL_NORM_LAYER ? "layernorm" : "rmsnorm");
         cJSON_AddNumberToObject(o, "local_layers", (double)rl_arch_local_layers(m));
     }
     return o;
@@ -623,7 +624,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     for (int i = 0; i < nbatch; i++) {
         rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, kv_copies);
         rl_ops ops;
-        if (tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops))
+        int timed = tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops);
+        if (timed)
             rl_step_settle_excess(&s);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
@@ -634,6 +636,9 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             add_row_share(cJSON_GetArrayItem(rows, i), rl_hw_mode(h, 1), h,
                           share_of(s.table_s, s.step_s));
         }
+        if (timed) /* the op list that timed the row ran them so (as ops prints it) */
+            cJSON_AddStringToObject(cJSON_GetArrayItem(rows, i), "norm_fusion",
+                                    rl_ops_norm_fusion_words(ops.norm_fusion, m));
     }
     add_table_share(o, h, share);
     rl_e2e_no_band(o, m, h, NO_RESIDUALS);
@@ -853,11 +858,32 @@ static void add_limits(cJSON *o, const rl_shard_limits *l)
         cJSON_AddNullToObject(j, "null_reason");
 }
 
+/* What shard's advice says of the `dropped` plans rl_shard_compare_why
+ * could not time (the first's reason dwhy), appended to out: without a
+ * link (l->w_ici NAN: limits.null_reason) they could not be timed, which
+ * is not "none fits" (tester62 #4); else "N plans not timed (first ...)"
+ * (tester60 #2). */
+static void say_untimed(char *out, size_t n, int dropped, const char *dwhy,
+                        const rl_shard_limits *l)
+{
+    size_t k = strlen(out);
+    if (dropped <= 0 || k >= n)
+        return;
+    if (isnan(l->w_ici) && l->activation_bytes > 0)
+        snprintf(out + k, n - k, "%s%d plan%s could not be timed without a link "
+                 "(limits.null_reason; first %.400s)", k ? " " : "", dropped,
+                 dropped == 1 ? "" : "s", dwhy);
+    else
+        snprintf(out + k, n - k, "%s%d plan%s not timed (%.400s)", k ? " " : "", dropped,
+                 dropped == 1 ? "" : "s", dwhy);
+}
+
 /* One sentence on why the best plans of a phase win; prefill's throughput
- * plan thr at its `prompts` prompts over the replicas (rl_result_shard). */
+ * plan thr at its `prompts` prompts over the replicas (rl_result_shard);
+ * nplans timed, nfit of them fit, `dropped` more not timed (say_untimed). */
 static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_shard_result *thr,
                     const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit,
-                    long long prompts)
+                    long long prompts, int dropped, const char *dwhy)
 {
     char room[256]; /* what `fits` was judged against (rl_shard_chip_room) */
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -870,7 +896,15 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
     else
         snprintf(room, sizeof room, "%s per chip", cap);
     if (!lat) {
-        snprintf(out, n, "no strategy fits in %s", room);
+        if (nplans == 0 && dropped > 0) /* nothing timed: nothing was found not to fit */
+            out[0] = '\0';
+        else if (dropped > 0)
+            snprintf(out, n, nplans == 1 ? "the %d timed plan does not fit in %s;"
+                                         : "none of the %d timed plans fits in %s;",
+                     nplans, room);
+        else
+            snprintf(out, n, "no strategy fits in %s", room);
+        say_untimed(out, n, dropped, dwhy, l);
         return;
     }
     int pre = lat->phase == RL_PHASE_PREFILL;
@@ -919,6 +953,7 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                  l->generate_tp_max, l->beta, l->activation_bytes * 1e-3,
                  l->activation_latency_bound ? "below" : "above", l->latency_bytes * 1e-3,
                  l->activation_latency_bound ? "latency-bound" : "bandwidth-bound");
+    say_untimed(out, n, dropped, dwhy, l);
 }
 
 #define SHARD_CAP 256
@@ -1044,12 +1079,9 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         int nfit = 0;
         for (int i = 0; i < n; i++)
             nfit += r[i].fits;
-        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, thr, &l, h, n, nfit, batch);
-        if (dropped > 0) { /* said, not silently left out (tester60 #2: ici_bw 0) */
-            size_t k = strlen(why);
-            snprintf(why + k, sizeof why - k, " %d plan%s not timed (%.400s)", dropped,
-                     dropped == 1 ? "" : "s", dwhy);
-        }
+        /* the untimed said, not silently left out (tester60 #2: ici_bw 0) */
+        explain(why, sizeof why, bl >= 0 ? &r[bl] : NULL, thr, &l, h, n, nfit, batch, dropped,
+                dwhy);
         cJSON_AddStringToObject(advice, pn, why);
         if (bl >= 0)
             add_collectives(colls, &r[bl], 0);
@@ -1057,6 +1089,17 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
             add_collectives(colls, &r[bt], 0);
     }
     free(res);
+    /* a what-if ranked at the peaks (mode ideal) is no what-if of the tables:
+     * rl_e2e_no_band's "a what-if of h100-sxm's tables ... (the time is an
+     * estimate)" read beside mode ideal (tester62 #4) */
+    if (!m->abstract && !h->ideal && rl_hw_what_if_of(h) &&
+        strcmp(plan_mode(h, 0), "ideal") == 0) {
+        char nb[512];
+        snprintf(nb, sizeof nb, "no band: shard ranks the plans by formula (1) at the changed "
+                 "chip's datasheet figures (%.*s; mode ideal), nothing measured to take a band "
+                 "from; step --tp N times one 1D plan", (int)sizeof nb / 2, h->changed);
+        cJSON_AddStringToObject(o, "no_band", nb);
+    }
     rl_e2e_no_band(o, m, h, "shard ranks the plans at the datasheet peaks; step --tp N times "
                             "one 1D plan with its band");
     return o;
@@ -1115,13 +1158,13 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     add_precision(o, p, m->abstract);
     char label[512], how[320];
     cJSON_AddStringToObject(o, "communication",
-                            fit ? rl_e2e_fitted_comm_label(&h->engine_costs, 0,
+                            fit ? rl_e2e_fitted_comm_label(h, 0,
                                                            "each replica's chips", label,
                                                            sizeof label)
                             : cal ? "included: each replica's calibrated step plus its collectives"
                                   : "included: per-chip formula (1) plus collectives");
     char fitted[1024];
-    rl_ec_comm_text(&h->engine_costs, 0, 0, how, sizeof how);
+    rl_ec_comm_text(&h->engine_costs, 0, 0, h->collectives.present, how, sizeof how);
     snprintf(fitted, sizeof fitted, "step_s and its band (none off the fit: no_band says why) from the "
              "fitted engine costs (src/enginecost.h (E)) per replica, as step --chips tp gives "
              "them%s; kv_load_s, attention_compute_s, weight_load_s and compute_s "
@@ -1180,6 +1223,9 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                           cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h,
                           m->abstract ? -1.0 : share_of(s.table_s, s.step_s));
         }
+        if (tables && s.norm_fusion > 0) /* the replica's op list timed the row */
+            cJSON_AddStringToObject(cJSON_GetArrayItem(rows, i), "norm_fusion",
+                                    rl_ops_norm_fusion_words(s.norm_fusion - 1, m));
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
@@ -1282,7 +1328,9 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
                   : "the kernel table's causal attention, scaled to all query-key pairs "
                     "(non-causal): the pairs beyond causal not measured, provenance derived; "
                     "not table time");
-    cJSON_AddBoolToObject(o, "causal", !c->non_causal);
+    /* what was used: decode attends to every cached key, causal or not
+     * (tester62 #5: decode --non-causal read causal false, timed causal) */
+    cJSON_AddBoolToObject(o, "causal", !nc);
     if (c->mfu > 0 && c->mfu < 1)
         cJSON_AddNumberToObject(o, "mfu", c->mfu);
     char plan[96];
@@ -1350,7 +1398,7 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(o, "ttft_s", ops.step_s + d);
     }
     add_provenance(o, ops.prov);
-    cJSON_AddStringToObject(o, "norm_fusion", rl_ops_norm_fusion_words(ops.norm_fusion));
+    cJSON_AddStringToObject(o, "norm_fusion", rl_ops_norm_fusion_words(ops.norm_fusion, m));
     add_table_share(o, h, rl_ops_table_share(&ops));
     add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
             c->prefill_prefix + c->prefill_tokens);
@@ -1524,17 +1572,34 @@ static const char *derived_text(const rl_model *m, const rl_hw *h, rl_precision 
  * calibrated sweep's; a fitted sweep's mode is its precision's label on the
  * fit (spec.h rl_hw_fit_mode) and its share null (its times are the fitted
  * costs', no table's). */
+/* A fitted point's label, as step --chips tp (--pp pp) labels its plan:
+ * spec.h rl_hw_fit_mode at the point's model, dtypes, TP and pipeline;
+ * why (n > 0) gets its fitted_outside.  The one rule of a fitted sweep's
+ * rows, their ttft_mode and its header (tester63 #1: the rows and the
+ * header passed TP 0, so the tp4 rows of a profile fitted on tp 1-2 read
+ * fitted where step --chips 4 reads estimated). */
+static const char *point_fit_mode(const rl_model *m, const rl_hw *h, const rl_sweep_point *p,
+                                  char *why, size_t n)
+{
+    return rl_hw_fit_mode(h, 1, m->name, p->prec.weights, p->prec.kv, p->prec.compute, p->tp,
+                          p->pp > 1 ? p->pp : 1, why, n);
+}
+
 static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
                            const rl_model *m, const rl_hw *h)
 {
     if (s->fitted) {
-        /* its own pipeline too (review47: pareto's tp2 pp4 row read fitted
-         * where step --tp 2 --pp 4 reads estimated; the header keeps the
-         * precision's label, sweep_fit_prec) */
-        cJSON_AddStringToObject(r, "mode", rl_hw_fit_mode(h, 1, m->name, p->prec.weights,
-                                                          p->prec.kv, p->prec.compute, 0,
-                                                          p->pp > 1 ? p->pp : 1, NULL, 0));
+        /* its own TP and pipeline (point_fit_mode; review47: pareto's tp2
+         * pp4 row read fitted where step --tp 2 --pp 4 reads estimated) */
+        const char *mode = point_fit_mode(m, h, p, NULL, 0);
+        cJSON_AddStringToObject(r, "mode", mode);
         cJSON_AddNullToObject(r, "table_time_share");
+        /* ttft_s's prefill is the plan's, timed by the same costs at the
+         * same TP (sweep.c fitted_ttft): prefill --chips tp's label, as
+         * pareto's help promises every row (tester63 #1: fitted rows had
+         * none) */
+        if (p->ttft_s >= 0)
+            cJSON_AddStringToObject(r, "ttft_mode", mode);
         return;
     }
     if (!s->calibrated || m->abstract)
@@ -1589,31 +1654,52 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, c
     cJSON_AddItemToArray(rows, r);
 }
 
-/* The precision a fitted sweep's label is decided on: that of the first of
- * s's points the fit does not cover, else the first point's (bf16 with
- * none) (spec.h rl_hw_fit_mode; model and dtypes: a sweep's plans vary
- * TP).  A bf16 check came first until stop 26: a profile fitted on fp8
- * weights labelled a sweep of fp8 points "weights bf16 (fitted on fp8)". */
-static rl_precision sweep_fit_prec(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+/* The point a fitted sweep's label is decided on: the first of the n
+ * points listed (idx: s's points at idx[0..n-1], the rows a result shows;
+ * NULL: s's first n) the fit does not cover (point_fit_mode: model,
+ * dtypes, TP, pipeline), else the first (NULL: none).  The document's mode
+ * is the worst row's (tester63 #1: a precision check alone labelled tp4
+ * rows outside a tp 1-2 fit "fitted"; a bf16 check came first until stop
+ * 26); the rows shown, not the whole grid, whose tp1 and pipeline plans
+ * lie outside nearly every fit (review47). */
+static const rl_sweep_point *sweep_fit_point(const rl_model *m, const rl_hw *h,
+                                             const rl_sweep *s, const size_t *idx, size_t n)
 {
     char why[600];
-    for (size_t i = 0; i < s->n; i++) {
-        rl_precision p = s->pts[i].prec;
-        rl_hw_fit_mode(h, 1, m->name, p.weights, p.kv, p.compute, 0, 1, why, sizeof why);
-        if (*why)
-            return p;
-    }
-    return s->n ? s->pts[0].prec : (rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    for (size_t i = 0; i < n; i++)
+        if (point_fit_mode(m, h, &s->pts[idx ? idx[i] : i], why, sizeof why), *why)
+            return &s->pts[idx ? idx[i] : i];
+    return n ? &s->pts[idx ? idx[0] : 0] : NULL;
 }
 
-/* The mode of s; *p gets the precision a fitted sweep's label is decided
- * on (sweep_fit_prec), bf16 otherwise. */
-static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
-                              rl_precision *p)
+/* fitted_outside of a fitted sweep: each distinct reason of the n points
+ * idx lists (sweep_fit_point; point_fit_mode), as step's for one (tester63 #1: the header named its
+ * first outside point's pp 2 alone beside tp4 rows). */
+static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, const rl_sweep *s,
+                                 const size_t *idx, size_t n)
 {
-    *p = s->fitted ? sweep_fit_prec(m, h, s) : (rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    char all[1200] = "", why[600];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < sizeof all - 1; i++) {
+        point_fit_mode(m, h, &s->pts[idx ? idx[i] : i], why, sizeof why);
+        if (*why && !strstr(all, why)) {
+            int w = snprintf(all + k, sizeof all - k, "%s%s", k ? "; " : "", why);
+            k = w < 0 ? k : k + (size_t)w < sizeof all ? k + (size_t)w : sizeof all - 1;
+        }
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "fitted_outside");
+    cJSON_AddStringToObject(o, "fitted_outside", all);
+}
+
+/* The mode of s (fitted: of the n points idx lists, sweep_fit_point); *pt
+ * gets the point a fitted sweep's label is decided on, NULL otherwise. */
+static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
+                              const size_t *idx, size_t n, const rl_sweep_point **pt)
+{
+    *pt = s->fitted ? sweep_fit_point(m, h, s, idx, n) : NULL;
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
-        return rl_hw_fit_mode(h, 1, m->name, p->weights, p->kv, p->compute, 0, 1, NULL, 0);
+        return *pt ? point_fit_mode(m, h, *pt, NULL, 0)
+                   : rl_hw_fit_mode(h, 1, m->name, RL_BF16, RL_BF16, RL_BF16, 0, 1, NULL, 0);
     /* calibrated only when every point of the grid is (rl_run_mode: the
      * smallest table-time share of the points decides) */
     double share = -1.0;
@@ -1624,8 +1710,8 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
 
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
 {
-    rl_precision w;
-    return sweep_mode(m, h, s, &w);
+    const rl_sweep_point *pt; /* every point: the plot draws them all */
+    return sweep_mode(m, h, s, NULL, s->n, &pt);
 }
 
 const char *rl_result_engine_name(const rl_hw *h, const char *mode)
@@ -1711,17 +1797,22 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     if (!o)
         return NULL;
     int priced = h->price_per_chip_hour > 0;
-    rl_precision w;
-    const char *mode = sweep_mode(m, h, s, &w);
+    const rl_sweep_point *pt;
+    size_t nrows = idx ? (size_t)nidx : s->n;
+    const char *mode = sweep_mode(m, h, s, idx, nrows, &pt);
     cJSON_AddStringToObject(o, "mode", mode);
     add_engine(o, mode, h);
     add_host_notes(o, m, h, s->calibrated, 0); /* as step's (tester51 F3, tester50 F17) */
-    if (s->fitted)
-        rl_e2e_fitted_label(o, h, m->name, w, 0, 1);
+    if (s->fitted) /* the worst point's label and fitted_outside (sweep_fit_point) */
+        rl_e2e_fitted_label(o, h, m->name,
+                            pt ? pt->prec : (rl_precision){RL_BF16, RL_BF16, RL_BF16},
+                            pt ? pt->tp : 0, pt && pt->pp > 1 ? pt->pp : 1);
+    if (s->fitted && cJSON_GetObjectItem(o, "fitted_outside"))
+        sweep_fitted_outside(o, m, h, s, idx, nrows);
     char label[512];
     cJSON_AddStringToObject(o, "communication",
                             !s->sharded     ? "ignored"
-                            : s->fitted     ? rl_e2e_fitted_comm_label(&h->engine_costs, 0,
+                            : s->fitted     ? rl_e2e_fitted_comm_label(h, 0,
                                                                        "each replica's chips",
                                                                        label, sizeof label)
                             : s->calibrated ? "included: each replica's calibrated step plus its "
@@ -1971,7 +2062,8 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     int fit = run->calibrated && run->h->engine_costs.present;
     char how[320] = "", cost[768];
     if (fit)
-        rl_ec_comm_text(&run->h->engine_costs, 0, 1, how, sizeof how);
+        rl_ec_comm_text(&run->h->engine_costs, 0, 1, run->h->collectives.present, how,
+                        sizeof how);
     snprintf(cost, sizeof cost, "%s%s%s%s",
              fit ? "fitted engine costs (enginecost.h (E)) on the operator list + the replica "
                    "plan's collectives"

@@ -1,6 +1,7 @@
 /* sandbox.c — restricted Lua states: chosen libraries, undefined-global
  * errors, instruction budget and memory cap (after redis's scripting sandbox). */
 #include "sandbox.h"
+#include "error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -806,14 +807,18 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
 {
     size_t len = 0;
     err[0] = '\0';
+    /* the path as its messages and Lua's own show it (the chunk name):
+     * control bytes as \xHH (error.h rl_name_shown; tester62 #10) */
+    char shown[1024];
+    rl_name_shown(path, shown, sizeof shown);
     char *src = slurp(path, &len, err, errlen);
     if (!src) {
         if (!err[0])
-            snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+            snprintf(err, errlen, "%s: cannot read: %s", shown, strerror(errno));
         return -1;
     }
-    char chunkname[1024];
-    snprintf(chunkname, sizeof chunkname, "@%s", path);
+    char chunkname[1026];
+    snprintf(chunkname, sizeof chunkname, "@%s", shown);
     /* like luaL_loadfile: skip a UTF-8 BOM and a first line starting with
      * '#' (a shebang), keeping the newline so line numbers stay right */
     const char *text = src;
@@ -831,11 +836,11 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
     if (loaded != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         if (loaded == LUA_ERRMEM) /* load errors already carry the chunk name */
-            snprintf(err, errlen, "%s: %s", path, msg ? msg : "not enough memory");
+            snprintf(err, errlen, "%s: %s", shown, msg ? msg : "not enough memory");
         else
-            snprintf(err, errlen, "%s: syntax error: %s", path, msg ? msg : "?");
+            snprintf(err, errlen, "%s: syntax error: %s", shown, msg ? msg : "?");
         lua_pop(L, 1);
         return -1;
     }
-    return rl_sandbox_pcall(L, 0, nresults, path, err, errlen);
+    return rl_sandbox_pcall(L, 0, nresults, shown, err, errlen);
 }

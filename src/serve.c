@@ -464,8 +464,6 @@ static rl_ops_config step_config(rl_ops_cost *c, const rl_ops_part *parts, int n
         oc.ep = plan.ep;
         oc.attn_replicated = plan.attn_replicated; /* attn-dp: weights on every chip (ops.h) */
         oc.no_collectives = 1;
-        if (c->p.compute == RL_FP32)
-            oc.act = RL_FP32; /* an fp32 engine keeps fp32 activations (else bf16) */
         if (!c->memo)
             c->memo = rl_ops_memo_new(); /* NULL without memory: no memo, the same times */
         oc.memo = c->memo;
@@ -2579,12 +2577,19 @@ static int check_config(const rl_serve_config *c, int streams, const rl_request 
         if (req[i].prompt < 1 || req[i].output < 1)
             RL_FAIL("request %lld: prompt and output must be >= 1 token", i);
         if (!rl_serve_holds(cap, (double)req[i].prompt + req[i].output, c->page_tokens)) {
+            /* what a user changes, named (tester63 #13; the CLI says more
+             * before the run without a pipeline: cli.c kv_room_check) */
+            const char *fix = "; give a replica more HBM (more chips, or a larger hbm_bytes), a "
+                              "narrower KV dtype (kv fp8 or int8), or shorter requests";
             if (streams > 1)
                 RL_FAIL("kv_capacity: request %lld needs %d KV tokens (+ 2 pages of %d), each of "
-                        "the replica's %d pipeline streams holds %.0f (1/%d of its KV)", i,
-                        req[i].prompt + req[i].output, c->page_tokens, streams, cap, streams);
+                        "the replica's %d pipeline streams holds %.0f (1/%d of its KV)%s", i,
+                        req[i].prompt + req[i].output, c->page_tokens, streams, cap, streams, fix);
             RL_FAIL("kv_capacity: request %lld needs %d KV tokens (+ 2 pages of %d), a replica "
-                    "holds %.0f", i, req[i].prompt + req[i].output, c->page_tokens, cap);
+                    "holds %.0f (%.3g GB of KV after the weights in %s)%s", i,
+                    req[i].prompt + req[i].output, c->page_tokens, cap,
+                    cap * c->kv_bytes_per_token / 1e9, c->hw_origin ? c->hw_origin : "the hw spec",
+                    fix);
         }
         if (i > 0 && req[i].arrival < req[i - 1].arrival)
             RL_FAIL("request %lld: arrivals must be sorted", i);
@@ -3362,6 +3367,23 @@ static rl_serve_config virtual_engines(const rl_serve_config *c)
     v.net_bw /= pp;
     v.pp = 1;
     return v;
+}
+
+int rl_serve_check_horizon(const rl_request *req, long long n, const char *what, char *err,
+                           size_t errlen)
+{
+    double last = n > 0 ? req[n - 1].arrival : 0;
+    if (!(last > RL_SERVE_HORIZON_MAX_S))
+        return 0;
+    /* the arrivals' own rate, and what brings the last within the bound */
+    double span = last - req[0].arrival, rate = span > 0 ? (double)(n - 1) / span : 0;
+    long long fit = (long long)floor((double)(n - 1) * RL_SERVE_HORIZON_MAX_S / last) + 1;
+    RL_FAIL("%s: the last of %lld requests arrives at %.3g s (%.3g req/s), where the "
+            "simulator's clock (a double) holds a time only to about %.2g s and would quantise the "
+            "latencies; it keeps %g s resolution up to %.3g s: a rate of at least %.3g req/s or "
+            "at most %lld requests (serve.h RL_SERVE_HORIZON_MAX_S)", what, n, last, rate,
+            ldexp(last, -52), RL_SERVE_CLOCK_RESOLUTION_S, RL_SERVE_HORIZON_MAX_S,
+            rate * last / RL_SERVE_HORIZON_MAX_S, fit);
 }
 
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,

@@ -894,6 +894,25 @@ typedef struct rl_serve_result {
     double *ttft_s, *tpot_s, *e2e_s; /* per request, sorted ascending (keep_requests) */
 } rl_serve_result;
 
+/* The simulator keeps one absolute clock in a double, so an event at T s
+ * is held to ulp(T) = T 2^-52 and a latency (the difference of two such
+ * times) to that step: --qps 1e-9 put 20000 arrivals near 2e13 s and read
+ * TTFTs in steps of 2^-9 s (0.021484375; tester62 #7).  Rather than keep
+ * every time relative (the event heap, decode runs, KV samples and the
+ * steady-state window all hold absolute times), a run whose last arrival
+ * lies beyond RL_SERVE_HORIZON_MAX_S is refused: there a double resolves
+ * RL_SERVE_CLOCK_RESOLUTION_S (1 us, a thousandth of a 1 ms decode step)
+ * or better; 2^52 us = 4.5e9 s, about 143 years of arrivals. */
+#define RL_SERVE_CLOCK_RESOLUTION_S 1e-6
+#define RL_SERVE_HORIZON_MAX_S (4503599627370496.0 * RL_SERVE_CLOCK_RESOLUTION_S)
+
+/* 0 when the n requests (sorted by arrival) arrive within
+ * RL_SERVE_HORIZON_MAX_S; else -1 with err naming the last arrival, the
+ * clock's resolution there and the rate or request count that fits
+ * (`what`: the flags that set them, "--qps, --requests"). */
+int rl_serve_check_horizon(const rl_request *req, long long n, const char *what, char *err,
+                           size_t errlen);
+
 /* Simulate the requests (sorted by arrival) on cfg's replicas with each
  * step timed by `prefill_cost` (prefill replicas under disagg) and
  * `decode_cost` (every other step).  Returns 0, -1 with err naming the

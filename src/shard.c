@@ -467,8 +467,6 @@ double rl_shard_stage_pass_scale(const rl_model *m, const rl_hw *h, const rl_sha
     c.attn_replicated = stage->attn_replicated;
     c.kv_split = stage->kv;
     c.no_collectives = 1;
-    if (p.compute == RL_FP32)
-        c.act = RL_FP32; /* as simulate's steps (serve.c step_config) */
     rl_ops o;
     char err[256];
     if (m->abstract)
@@ -1265,6 +1263,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
         coll->band_s[k] = coll->banded ? ops.band_s[k] + coll->comm_s : 0;
     if (timed)
         memcpy(coll->prov, ops.prov, sizeof coll->prov);
+    coll->norm_fusion = timed ? 1 + ops.norm_fusion : 0;
     count_coll_prov(coll, 0);
     st->batch = batch;
     st->comm_s = coll->comm_s;
@@ -1374,6 +1373,7 @@ int rl_shard_pp_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shar
     for (int k = 0; k < 4; k++)
         s->band_s[k] = c.band_s[k] + sends;
     memcpy(s->prov, c.prov, sizeof s->prov);
+    s->norm_fusion = c.norm_fusion;
     count_coll_prov(s, c.ncoll); /* the sends */
     return 0;
 }
@@ -1607,12 +1607,15 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
     /* the limits that do not exist: NAN, and why (shard.h) */
     size_t k = 0;
     if (!(l.w_ici > 0)) {
+        /* the 1D/2D crossover compares two communication times, neither of
+         * which exists without a link (tester62 #4: 63 chips beside "no
+         * communication time") */
         l.w_ici = l.prefill_tp_max = l.beta = l.generate_tp_max = l.t_1d_s = l.t_2d_s = NAN;
-        l.latency_bytes = NAN;
+        l.latency_bytes = l.crossover_2d = NAN;
         k += (size_t)snprintf(l.why + k, sizeof l.why - k, "%s has no link (ici_bw %g B/s, "
                               "ici_links %lld): no link bandwidth, no TP bound, no "
-                              "communication time or latency threshold", h->name, h->ici_bw,
-                              h->ici_links);
+                              "communication time, 1D/2D crossover or latency threshold",
+                              h->name, h->ici_bw, h->ici_links);
     } else if (chips <= 1) {
         l.t_1d_s = l.t_2d_s = l.latency_bytes = NAN;
         k += (size_t)snprintf(l.why + k, sizeof l.why - k, "one chip communicates nothing: no "

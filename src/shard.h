@@ -230,6 +230,11 @@ typedef struct {
      * op list), what step's single-chip rows count; all 0 where no engine's
      * kernel tables timed an op list (rl_shard_eval) */
     int prov[RL_PROV_COUNT];
+    /* rl_shard_step_calibrated on kernel tables: 1 + its op list's RL_FUSE_*
+     * (ops.h rl_ops.norm_fusion: how the step's residual adds and norms ran;
+     * a pipeline's: its stage's, the larger micro-batch's); 0 where no op
+     * list timed the step */
+    int norm_fusion;
 } rl_shard_result;
 
 /* The dtype TP/EP collectives move activations in: bf16 (fp32 with an fp32
@@ -598,7 +603,8 @@ int rl_shard_compare_why(const rl_model *m, const rl_hw *h, rl_phase phase, long
  * A limit that does not exist is NAN (JSON null), never 0 (review of stop
  * 38: --set hw.ici_bw=0 printed a W_ici of 0, a TP bound of 0 chips and a
  * 0 s MLP communication time): without a link (ici_bw or ici_links 0) the
- * link's figures and every bound and time that divides by them; over one
+ * link's figures, every bound and time that divides by them, and the 1D/2D
+ * crossover, which compares two communication times (tester62 #4); over one
  * chip, which communicates nothing, the MLP communication times and the
  * latency threshold; for an abstract model (no d_model, d_ff) every figure
  * of its shapes; a bound over a peak of 0 FLOP/s at the compute dtype.

@@ -123,6 +123,13 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
     *n = w.n;
     if (rl_workload_generate(&w, req, err, errlen) != 0)
         return -1;
+    /* the traffic asked for within the clock's resolution (serve.h; the
+     * CLI checks it first, Lua roofline.size here; tester62 #7) */
+    if (asked &&
+        rl_serve_check_horizon(*req, *n, "fields 'qps' and 'requests'", err, errlen) != 0) {
+        free(*req);
+        return -1;
+    }
     if (!asked && rl_requests_redraw(*req, *n, &w, in->m->max_context, err, errlen) < 0) {
         free(*req);
         return -1;
@@ -1764,6 +1771,16 @@ int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size
     unsigned long long work = 0; /* simulator events (size.h work_budget) */
     if (in->nhw < 1 || !(in->slo_ttft > 0) || !(in->slo_tpot > 0) || (!in->trace && !(in->w.qps > 0)))
         RL_FAIL("size: need hardware, --qps > 0, --ttft-p99 > 0 and --tpot-p99 > 0");
+    /* tester63 #6: size models no prefix cache (its configurations have no
+     * --prefix-cache to search), so shared prefixes change nothing: refused
+     * rather than taken as a no-op; a trace's prefix_id column is data,
+     * noted by the CLI and the report's Traffic line instead */
+    if (in->w.prefixes > 0)
+        RL_FAIL("--prefixes (Lua field 'prefixes') %d:%d: size models no prefix cache, so "
+                "shared prefixes would change nothing (every prompt is prefilled in full); leave "
+                "it out, and weigh prefix reuse on the configuration size picks with simulate "
+                "--prefixes N:LEN --prefix-cache HBM_GB",
+                in->w.prefixes, in->w.prefix_len);
     sample_lens sl; /* the simulated workload's longest request and TPOT bound */
     if (longest_request(in, &sl, err, errlen) != 0)
         return -1;

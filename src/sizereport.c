@@ -407,13 +407,21 @@ static const char *hw_mode(const rl_size_report_data *x, int hw)
  * h100-pcie over h100-sxm's tables, or tables measured elsewhere);
  * EV_DERIVED a measured chip, but the plan's own mode (rl_size_mode) is
  * estimated: its dtypes derived or at the roofline (int8 on h100-sxm:
- * table_time_share 0); EV_MEASURED its own measurements.  `mode`: the
- * plan's mode, NULL for the hardware's own. */
-enum { EV_DATASHEET, EV_OTHER, EV_DERIVED, EV_MEASURED, EV_KINDS };
+ * table_time_share 0); EV_MEASURED its own measurements; EV_FITTED engine
+ * costs fitted to this chip's end-to-end rows (`roofline fit`), the plan
+ * inside what they were fitted on (mode fitted), EV_FIT_OUTSIDE outside it
+ * (mode estimated, fitted_outside) (tester63 #3: a fitted profile was
+ * EV_OTHER, "another chip's measured kernels", beside its rows' mode
+ * fitted).  `mode`: the plan's mode, NULL for the hardware's own. */
+enum { EV_DATASHEET, EV_OTHER, EV_DERIVED, EV_MEASURED, EV_FITTED, EV_FIT_OUTSIDE, EV_KINDS };
 
 static int evidence_of(const rl_size_input *in, int h, const char *mode)
 {
-    if (!in->calibrated || !rl_hw_measured(&in->hw[h]))
+    const rl_hw *hw = &in->hw[h];
+    if (in->calibrated && hw->engine_costs.present && !hw->ideal && !rl_hw_what_if_of(hw))
+        return !strcmp(mode ? mode : rl_hw_default_mode(hw, 1), "fitted") ? EV_FITTED
+                                                                          : EV_FIT_OUTSIDE;
+    if (!in->calibrated || !rl_hw_measured(hw))
         return EV_DATASHEET;
     if (strcmp(rl_hw_mode(&in->hw[h], 1), "calibrated") != 0)
         return EV_OTHER;
@@ -427,12 +435,20 @@ static const char *const EVIDENCE[EV_KINDS] = {
     "figures and their excess kept",
     "under half of a decode step's time comes from measured or interpolated kernel-table "
     "times, the rest derived or at the roofline: optimistic",
-    "measured kernel times or efficiencies, Provenance below"};
+    "measured kernel times or efficiencies, Provenance below",
+    "engine costs fitted to this chip's end-to-end benchmark rows (roofline fit), inside what "
+    "they were fitted on, with their cross-validated band",
+    "engine costs fitted to this chip's end-to-end benchmark rows (roofline fit), applied outside "
+    "the models, dtypes, TP range or pipeline they were fitted on (the row's fitted_outside)"};
 
-/* Evidence ev as a label, "estimated (...)" or "calibrated (...)", into buf. */
+/* Evidence ev as a label, "estimated (...)", "fitted (...)" or
+ * "calibrated (...)", into buf: the word its rows' mode reads. */
 static const char *evidence_label(int ev, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s (%s)", ev == EV_MEASURED ? "calibrated" : "estimated", EVIDENCE[ev]);
+    snprintf(buf, n, "%s (%s)", ev == EV_MEASURED ? "calibrated"
+                                : ev == EV_FITTED ? "fitted"
+                                                  : "estimated",
+             EVIDENCE[ev]);
     return buf;
 }
 
@@ -641,6 +657,11 @@ static void report_head(doc *d, const rl_size_report_data *x)
     para(d, "Generated %s by roofline size. Hardware considered: %s. Targets: TTFT p99 <= %.4g ms, "
             "TPOT p99 <= %.4g ms.",
          stamp, hwlist, in->slo_ttft * 1e3, in->slo_tpot * 1e3);
+    /* a smoke-test profile, said where the report is read, not on stderr
+     * alone (tester63 #9; the README: every command using one says so) */
+    for (int i = 0; i < in->nhw; i++)
+        if (in->hw[i].smoke_test)
+            para(d, "Smoke test: " RL_HW_SMOKE_NOTE ".", in->hw[i].name);
 }
 
 /* Nothing meets the targets: why, and what to change. */
@@ -664,12 +685,18 @@ static void caution_evidence(doc *d, const rl_size_input *in, const rl_size_cand
     int has[EV_KINDS] = {0};
     for (int h = 0; h < in->nhw; h++)
         has[evidence_of(in, h, NULL)] = 1;
-    if (has[EV_DATASHEET] + has[EV_OTHER] + has[EV_MEASURED] < 2)
+    int kinds = has[EV_DATASHEET] + has[EV_OTHER] + has[EV_MEASURED] + has[EV_FITTED];
+    if (kinds < 2)
         return;
-    char own[320];
-    para(d, "Caution: the hardware is compared %s. %s is modelled %s; %s%s%sCalibrate each "
-            "(roofline calibrate) before buying.",
-         has[EV_MEASURED] ? "in two modes" : "on different evidence", in->hw[c0->hw].name,
+    /* fitted beside calibrated: both measured, on different terms (tester63
+     * #3: a fitted profile read as a what-if of another chip's kernels) */
+    int est = has[EV_DATASHEET] || has[EV_OTHER];
+    char own[320], text[2048];
+    snprintf(text, sizeof text, "Caution: the hardware is compared %s. %s is modelled %s; %s%s%s%s%s",
+         kinds > 2 ? "in several modes"
+         : has[EV_MEASURED] || has[EV_FITTED] ? "in two modes"
+                                              : "on different evidence",
+         in->hw[c0->hw].name,
          evidence_label(evidence_of(in, c0->hw, rl_size_mode(in, c0)), own, sizeof own),
          has[EV_DATASHEET] ? "profiles with nothing measured (no kernel or efficiency tables) are estimated "
                   "from their datasheet figures at efficiency 1.0 (the ideal roofline's "
@@ -678,7 +705,18 @@ static void caution_evidence(doc *d, const rl_size_input *in, const rl_size_cand
          has[EV_DATASHEET] && has[EV_OTHER] ? "; " : "",
          has[EV_OTHER] ? "what-if profiles time another chip's measured kernels at their own figures, "
                   "with an error no table measures and no band. "
-                : ". ");
+                : has[EV_DATASHEET] ? ". " : "",
+         has[EV_FITTED] && has[EV_MEASURED]
+             ? "fitted profiles time a step end to end (the engine's host costs included, fitted "
+               "to benchmark rows), calibrated ones by kernel and collective time, a lower bound "
+               "on an engine's step (host_cost_note), so a calibrated plan ranks optimistically "
+               "beside a fitted one. "
+             : "",
+         est ? "Calibrate each (roofline calibrate) before buying." : "");
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == ' ')
+        text[--n] = '\0';
+    para(d, "%s", text);
 }
 
 /* One recommendation (prices compare the hardware, or one hardware): the
@@ -1106,7 +1144,7 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
          * held it (review29 M4: "communication 1.00 of peak" for a held
          * comm_eff, tp_excess unnamed) */
         char how[320];
-        rl_ec_comm_text(ec, 0, 1, how, sizeof how);
+        rl_ec_comm_text(ec, 0, 1, h->collectives.present, how, sizeof how);
         item(d, "Mode on %s: fitted engine costs of %s (%s): each step takes max(host floor, "
                 "device time) plus per-sequence costs, the device at compute %.2f (%s) and "
                 "memory %.2f (%s) of peak, the collectives %s (src/enginecost.h); "

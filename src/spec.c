@@ -62,6 +62,7 @@ typedef struct {
 static const char *const MLP_NAMES[] = {"swiglu", "gelu", "geglu", NULL};
 static const char *const ATTN_NAMES[] = {"mha", "gqa", "mla", NULL};
 static const char *const QUANT_NAMES[] = {"linear", "experts", NULL};
+static const char *const NORM_NAMES[] = {"rmsnorm", "layernorm", NULL};
 static const char *const TOPO_NAMES[] = {"ring", "torus2d", "torus3d", "switch", NULL};
 
 #define MF(n, t, fl) {#n, t, offsetof(rl_model, n), 0, NULL, fl}
@@ -105,6 +106,7 @@ static const field MODEL_FIELDS[] = {
     MF(attention_sinks, T_BOOL, 0),
     MF(max_context, T_INT, ABS | POS),
     {"quantized", T_ENUM, offsetof(rl_model, quantized), 0, QUANT_NAMES, 0},
+    {"norm", T_ENUM, offsetof(rl_model, norm), 0, NORM_NAMES, 0},
     {NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -128,6 +130,7 @@ static const field HW_FIELDS[] = {
     HF(ici_latency, T_NUM, 0),
     HF(domain_chips, T_INT, POS),
     HF(nvls, T_BOOL, 0),
+    HF(sm, T_INT, POS),
     HF(net_bw, T_NUM, MIN1),
     HF(net_latency, T_NUM, 0),
     HF(host_bw, T_NUM, MIN1),
@@ -763,6 +766,11 @@ static void settle_what_if(rl_hw *h)
     settle_link(h);
 }
 
+const char *rl_engine_alias(const char *name)
+{
+    return name && strcmp(name, "none") == 0 ? "ideal" : name;
+}
+
 int rl_hw_select_engine(rl_hw *h, const char *name, char *err, size_t errlen)
 {
     if (rl_engines_select(&h->engines, name, h->origin, err, errlen) != 0)
@@ -1240,19 +1248,22 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     if (l == 0)
         RL_FAIL("empty %s name", kind);
     const char *what = strcmp(kind, "model") == 0 ? "model" : "hardware";
+    /* the name as messages show it: control bytes as \xHH (error.h; tester62 #10) */
+    char shown[1024];
+    rl_name_shown(name, shown, sizeof shown);
     if (strchr(name, '/') && !ends_in_lua(name))
-        RL_FAIL("%s: a %s spec file name must end in .lua", name, what);
+        RL_FAIL("%s: a %s spec file name must end in .lua", shown, what);
     if (rl_spec_is_path(name)) {
         struct stat st;
         if (stat(name, &st) != 0 || access(name, R_OK) != 0) {
             int e = errno;
             if (!strchr(name, '/'))
-                RL_FAIL("%s: cannot read this %s spec: %s (preset names take no .lua: '%.*s')", name,
-                        what, strerror(e), (int)(l - 4), name);
-            RL_FAIL("%s: cannot read this %s spec: %s", name, what, strerror(e));
+                RL_FAIL("%s: cannot read this %s spec: %s (preset names take no .lua: '%.*s')",
+                        shown, what, strerror(e), (int)(strlen(shown) - 4), shown);
+            RL_FAIL("%s: cannot read this %s spec: %s", shown, what, strerror(e));
         }
         if (S_ISDIR(st.st_mode))
-            RL_FAIL("%s: is a directory, not a %s spec file", name, what);
+            RL_FAIL("%s: is a directory, not a %s spec file", shown, what);
         snprintf(path, pathlen, "%s", name);
         return 0;
     }
@@ -1264,8 +1275,8 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
     }
     char known[1024];
     list_presets(kind, known, sizeof known);
-    RL_FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)", what, name,
-            kind, name,
+    RL_FAIL("unknown %s '%s': no %s/%s.lua (presets: %s; or give a path to a .lua file)", what,
+            shown, kind, shown,
             known[0] ? known : "none found; set ROOFLINE_DATA");
 }
 
@@ -1588,8 +1599,12 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
         used += snprintf(origin + used, sizeof origin - (size_t)used, "%s%.40s%s=%.40s%s",
                          i ? ", " : " with --set ", ov[i].field,
                          rl_elide_suffix(ov[i].field), ov[i].value, rl_elide_suffix(ov[i].value));
+    /* every message names the spec by origin: its control bytes as \xHH
+     * (error.h rl_name_shown; tester62 #10: a path's newline split them) */
+    char shown[1024];
+    rl_name_shown(origin, shown, sizeof shown);
     if (rc == 0) {
-        convert_job j = {ov, nov, path, origin, convert, out, err, errlen, 0};
+        convert_job j = {ov, nov, path, shown, convert, out, err, errlen, 0};
         lua_pushcfunction(L, convert_protected);
         lua_pushlightuserdata(L, &j);
         lua_pushvalue(L, -3); /* the spec table */

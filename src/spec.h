@@ -55,6 +55,19 @@ typedef enum { RL_ATTN_MHA, RL_ATTN_GQA, RL_ATTN_MLA } rl_attention;
  * norms and router are never quantized (dtype.h). */
 typedef enum { RL_QUANT_LINEAR, RL_QUANT_EXPERTS } rl_quantized;
 
+/* The normalization of the residual stream (`norm`): rmsnorm (default)
+ * scales each row by its root mean square and a gain, as Llama, Mistral,
+ * Mixtral, Qwen2/3, Phi-3, Gemma 2/3, DeepSeek-V2/V3 and gpt-oss do (their
+ * HF modeling files' LlamaRMSNorm, MistralRMSNorm, ..., DeepseekV3RMSNorm;
+ * config key rms_norm_eps); layernorm subtracts the row's mean too and adds
+ * a bias beside the gain (torch.nn.LayerNorm), as BLOOM does (transformers
+ * modeling_bloom.py BloomBlock input_layernorm / post_attention_layernorm
+ * are nn.LayerNorm; config key layer_norm_epsilon), and GPT-2, OPT and
+ * Falcon.  What it changes: the engines' fused add + RMSNorm kernels do not
+ * apply to a LayerNorm (ops.c norm_fusion), and each norm reads its bias
+ * and makes one more pass over the row for the mean (ops.c norm_op). */
+typedef enum { RL_NORM_RMS, RL_NORM_LAYER } rl_norm;
+
 typedef struct {
     char name[64];
     char source[512];
@@ -142,6 +155,7 @@ typedef struct {
 
     long long max_context; /* longest sequence the model supports (tokens) */
     rl_quantized quantized; /* `quantized`: "linear" | "experts" (above) */
+    rl_norm norm;           /* `norm`: "rmsnorm" | "layernorm" (above) */
 } rl_model;
 
 typedef enum {
@@ -183,6 +197,13 @@ typedef struct {
     long long domain_chips; /* chips one ICI/NVLink domain holds (pod or node) */
     int nvls;            /* the NVLink switch reduces in the switch (NVLink SHARP,
                           * NVLink4 and later: comm.h); 0 none or not a switch */
+    /* `sm`: an NVIDIA GPU's compute capability x 10 (80 A100, 90 H100 and
+     * H200, 100 B200 and GB200: NVIDIA's CUDA GPUs list,
+     * developer.nvidia.com/cuda-gpus); 0 unset (not a GPU, or not said).
+     * Read where an engine's behaviour is chosen per architecture:
+     * TensorRT-LLM's AllReduce strategy table, SM100 from 100 on, SM90
+     * below and when unset (engines.c ENGINE_FUSION). */
+    long long sm;
     /* Scale-out network between domains (InfiniBand/RoCE/DCN). */
     double net_bw;       /* one-way bytes/s per chip */
     double net_latency;  /* seconds */
@@ -280,6 +301,14 @@ void rl_hw_set_ideal(rl_hw *h);
 /* h->engine_costs = the selected engine's fitted costs (none without),
  * and h's AllReduce follows that engine's own rows (rl_coll_follow_engine). */
 void rl_hw_sync_costs(rl_hw *h);
+
+/* The engine name --engine / Lua `engine` stands for: "ideal" for "none"
+ * (tester62 #9: a result timed by no engine prints "engine": "none", the
+ * ideal runs and the datasheet-only profiles', whose times are the same
+ * roofline; the value a result prints is taken back), else name (NULL
+ * stays NULL).  Applied where the option is read (cli.c one_ideal,
+ * e2e_setup; lua_api.c select_engine), so "none" is "ideal" everywhere. */
+const char *rl_engine_alias(const char *name);
 
 /* Select engine `name` (engines.h; "ideal": rl_hw_set_ideal) and its fitted
  * costs.  0, or -1 with err. */

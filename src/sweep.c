@@ -370,7 +370,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
             }
             rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
                                  .layout = layout, .prefill_layout = k >= 0 ? pre[i].name[k] : 0,
-                                 .pp = res[i].plan.pp,
+                                 .pp = res[i].plan.pp, .tp = res[i].plan.tp,
                                  .step_s = r->step_s, .table_s = r->table_s,
                                  .ttft_s = k >= 0 ? pre[i].ttft_s[k] : -1,
                                  .ttft_share = k >= 0 ? pre[i].share[k] : -1,

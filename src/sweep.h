@@ -111,6 +111,9 @@ typedef struct {
     long long pp;            /* sharded: the plan's pipeline stages (a fitted point with
                                 pp > 1 lies outside the fit: spec.h rl_hw_fit_mode);
                                 else 0 */
+    long long tp;            /* sharded: the plan's TP degree, the one step --chips tp
+                                and prefill --chips tp label a fitted point by (its
+                                fit's TP range: spec.h rl_hw_fit_mode); else 0 */
     /* calibrated: how far the point lies outside what was measured, which
      * its mode (a share of kernel-table time) does not say (stop 38 #1:
      * GB200 TP64 rows read calibrated): ops timed by extrapolating a

@@ -191,15 +191,21 @@ int rl_workload_generate_counted(const rl_workload *w, rl_request **out, long lo
         snprintf(err, errlen, "workload: out of memory for %lld requests", w->n);
         return -1;
     }
-    /* Two streams: g, the requests' (one uniform u for the Poisson gap, then
-     * the lengths and the prefix), and a, the gamma gaps' own (seeded apart
-     * by splitmix64's golden-ratio step), so --burst changes arrival times
+    /* Three streams: g, the requests' (one uniform u for the Poisson gap,
+     * then the lengths), a, the gamma gaps' own (seeded apart by
+     * splitmix64's golden-ratio step), so --burst changes arrival times
      * only: the same requests at every CV (tester5 #8: the gamma draws used
      * to shift the lengths' stream), and CV 1, gamma of shape 1 = the
-     * exponential, takes u itself: the default Poisson run exactly. */
-    rl_rng g, a;
+     * exponential, takes u itself: the default Poisson run exactly; and p,
+     * the prefix ids' own (the seed xor the first 64 bits of sqrt(2)'s
+     * fraction, SHA-256's first IV word: no state shared with g or a), so
+     * --prefixes N:LEN names which prefix each request shares and changes
+     * no arrival or length (tester63 #6: its draw on g moved every later
+     * arrival). */
+    rl_rng g, a, p;
     rl_rng_seed(&g, w->seed);
     rl_rng_seed(&a, w->seed + 0x9e3779b97f4a7c15ULL);
+    rl_rng_seed(&p, w->seed ^ 0x6a09e667f3bcc908ULL);
     int gamma = w->arrival == RL_ARRIVAL_GAMMA && w->burst_cv != 1;
     double t = 0, k = gamma ? 1 / (w->burst_cv * w->burst_cv) : 1;
     for (long long i = 0; i < w->n; i++) {
@@ -220,7 +226,7 @@ int rl_workload_generate_counted(const rl_workload *w, rl_request **out, long lo
         r[i].prefix_id = -1;
         r[i].prefix_len = 0;
         if (w->prefixes > 0 && w->prefix_len > 0) {
-            r[i].prefix_id = (int)(rl_rng_next(&g) % (uint64_t)w->prefixes);
+            r[i].prefix_id = (int)(rl_rng_next(&p) % (uint64_t)w->prefixes);
             r[i].prefix_len = w->prefix_len < r[i].prompt ? w->prefix_len : r[i].prompt - 1;
         }
     }

@@ -521,6 +521,49 @@ static void test_rotation_reads_from_dram(void **state)
     assert_true(rl_calib_rotation_bytes(1 << 20) == (size_t)256 << 20); /* small units: 256 MiB */
 }
 
+/* tester63 #8: validate --backend cpu refuses a profile measured with
+ * other --threads (exit 2, nothing run; "profile and engine runs must
+ * match" in the help ran without a word): the count is read from the
+ * engine's source as calibrate writes it ("DEVICE (cpu backend, N
+ * thread(s))", or "every core"), none from a source that does not say;
+ * a matching count, another backend, or an unsaid count pass. */
+static void test_validate_threads_must_match(void **state)
+{
+    (void)state;
+    static const char *const src[] = {
+        "roofline calibrate --backend cpu on x (1 thread(s)); device 'x (cpu backend, 1 thread(s))'",
+        "roofline calibrate --backend cpu on x (every core); device 'x (cpu backend, every core)'",
+        "imported tables"};
+    const int want[] = {1, 0, -1};
+    for (int k = 0; k < 3; k++) {
+        char path[64], text[512], err[1024];
+        snprintf(text, sizeof text, "return { base = \"h100-sxm\", name = \"t63cpu\", engines = "
+                 "{ default = \"reference\", reference = { source = \"%s\", measured_on = "
+                 "\"t63cpu\" } } }\n", src[k]);
+        write_temp(path, ".lua", text);
+        rl_hw h;
+        assert_int_equal(rl_hw_load(path, NULL, 0, &h, err, sizeof err), 0);
+        assert_int_equal(rl_calib_profile_threads(&h), want[k]);
+        assert_int_equal(rl_calib_check_threads(&h, "cpu", want[k] > 0 ? want[k] : 4, err,
+                                                sizeof err), want[k] == 1 ? 0 : want[k] ? 0 : -1);
+        assert_int_equal(rl_calib_check_threads(&h, "cuda", 2, err, sizeof err), 0);
+        if (k == 0) {
+            assert_int_equal(rl_calib_check_threads(&h, "cpu", 2, err, sizeof err), -1);
+            if (!strstr(err, "--threads 2: ") || !strstr(err, "with 1 thread(s)") ||
+                !strstr(err, "give --threads 1, or calibrate again with --threads 2"))
+                fail_msg("%s", err);
+            char cmd[256];
+            snprintf(cmd, sizeof cmd, "validate --backend cpu --quick --passes 1 --profile %s "
+                     "--threads 2", path);
+            static char out[8192];
+            assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+            if (!strstr(out, "profile and engine runs must match") || strstr(out, "pass 1/1"))
+                fail_msg("%s", out);
+        }
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -528,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_fixed_cost),
         cmocka_unit_test(test_rotation_reads_from_dram),
         cmocka_unit_test(test_calibrate_then_validate),
+        cmocka_unit_test(test_validate_threads_must_match),
         cmocka_unit_test(test_calibrate_writes_kernel_tables),
         cmocka_unit_test(test_calibrate_keeps_the_older_profile),
     };

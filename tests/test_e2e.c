@@ -689,6 +689,61 @@ static void draft_moves_to_the_edge(void **state)
     free(r);
 }
 
+/* tester63 #12: a wider band had a narrower edge.  simulate's p5-p95 ran
+ * the p5 and p95 profiles alone, and the simulator's p99 is not monotone in
+ * the step cost (a slower step batches arrivals otherwise): llama3-8b on 1
+ * x h100-sxm (TensorRT-LLM tables and residuals), 300 requests of 256 + 64
+ * tokens at 20 req/s, seed 1, read ttft_p99_s_low 21.5 ms at p5-p95 above
+ * 19.5 ms at p10-p90 (as simulate on the command line reads them).
+ * Expected, by construction (the wide band is the envelope of both edge
+ * pairs): every KEY_low at p5-p95 <= that at p10-p90 and every KEY_high >=,
+ * exactly, over the run's band keys (at least the 6 ttft/tpot/e2e p50/p99),
+ * and some key strictly wider (the p5/p95 edges move the steps further). */
+static void wide_band_holds_narrow(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    static rl_hw h;
+    h = load_hw("h100-sxm", NULL, 0);
+    rl_serve_config c = rl_serve_config_default();
+    rl_serve_config_hw(&c, &m, &h, 1, rl_precision_default(), 0.1);
+    rl_workload w = {.n = 300, .qps = 20, .prompt = {RL_DIST_FIXED, 256, 0},
+                     .output = {RL_DIST_FIXED, 64, 0}, .seed = 1};
+    rl_request *r = NULL;
+    char err[512];
+    if (rl_workload_generate(&w, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    rl_simulate_run run = {&m, &h, 1, 1, 1, &c, rl_precision_default(), "256", "64", 20, 1, -1, 0,
+                           0, NAN, 0, 20, 0, 0, 0, NAN};
+    rl_serve_result out;
+    if (rl_serve_simulate(&m, &h, 1, rl_precision_default(), 1, r, w.n, &c, &out, err, sizeof err))
+        fail_msg("%s", err);
+    cJSON *band[2];
+    for (int wide = 0; wide < 2; wide++) {
+        band[wide] = rl_result_simulate(&out, &run);
+        assert_int_equal(rl_e2e_simulate_band(band[wide], &run, r, w.n, wide, err, sizeof err), 0);
+    }
+    int keys = 0, wider = 0;
+    for (const cJSON *k = band[0]->child; k; k = k->next) {
+        size_t n = strlen(k->string);
+        int low = n > 4 && strcmp(k->string + n - 4, "_low") == 0;
+        int high = n > 5 && strcmp(k->string + n - 5, "_high") == 0;
+        if (!low && !high)
+            continue;
+        double narrow = k->valuedouble, wide = num(band[1], k->string);
+        if (low ? wide > narrow : wide < narrow)
+            fail_msg("%s: %.6g at p5-p95, %.6g at p10-p90", k->string, wide, narrow);
+        keys++;
+        wider += wide != narrow;
+    }
+    assert_true(keys >= 12);
+    assert_true(wider > 0);
+    cJSON_Delete(band[0]);
+    cJSON_Delete(band[1]);
+    rl_serve_result_free(&out);
+    free(r);
+}
+
 /* The band's edges (rl_e2e_band_edge).  A fitted profile at its p90 edge:
  * every serving step (rl_e2e_mixed_time) e^hi times the central one, hi the
  * step's own band edge (rl_ec_band of its class at its shape): decode at
@@ -2592,6 +2647,7 @@ int main(void)
         cmocka_unit_test(simulator_step_is_e),
         cmocka_unit_test(simulate_band_keys),
         cmocka_unit_test(draft_moves_to_the_edge),
+        cmocka_unit_test(wide_band_holds_narrow),
         cmocka_unit_test(slow_edge_scales_every_step),
         cmocka_unit_test(band_follows_the_estimate_below_the_grid),
         cmocka_unit_test(absurd_sd_not_printed),

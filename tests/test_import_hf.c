@@ -69,6 +69,31 @@ static void round_trip_hand_written(void **state)
     assert_same_info(&c, &d);
 }
 
+/* Every supported family normalizes with an RMSNorm (import_hf.c family
+ * norm_class; transformers' *RMSNorm classes, configs' rms_norm_eps): the
+ * import writes norm = "rmsnorm" with the class named, for each fixture. */
+static void import_writes_rmsnorm(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"llama3-8b", "qwen3-32b", "gemma3-27b", "deepseek-v3",
+                                        "gpt-oss-120b", "phi3-mini-4k"};
+    static const char *const cls[] = {"LlamaRMSNorm", "Qwen3RMSNorm", "Gemma3RMSNorm",
+                                      "DeepseekV3RMSNorm", "GptOssRMSNorm", "Phi3RMSNorm"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char file[512], err[1024], want[128];
+        int io;
+        snprintf(file, sizeof file, HF "%s.json", files[i]);
+        char *text = rl_import_hf(file, NULL, NULL, &io, err, sizeof err, NULL, 0);
+        if (!text)
+            fail_msg("%s: %s", file, err);
+        snprintf(want, sizeof want, "  norm = \"rmsnorm\", -- %s (transformers)", cls[i]);
+        if (!strstr(text, want))
+            fail_msg("%s: no '%s' in\n%s", file, want, text);
+        free(text);
+        assert_int_equal(import_model(file, NULL).norm, RL_NORM_RMS);
+    }
+}
+
 /* The shipped presets are what the importer makes of the fixtures. */
 static void presets_match_import(void **state)
 {
@@ -302,6 +327,11 @@ static void errors(void **state)
 {
     (void)state;
     expect_error(HF "bad-unknown-type.json", 0, "key 'model_type': \"falcon\" is not a supported", 0);
+    /* a LayerNorm family (Falcon's nn.LayerNorm; spec.h rl_norm) is told to
+     * write its spec by hand with norm = "layernorm"; an RMSNorm one not */
+    expect_error(HF "bad-unknown-type.json", 0, "it normalizes with LayerNorm: write its spec "
+                 "by hand with norm = \"layernorm\"", 0);
+    expect_error("{\"model_type\": \"bloom\"}", 1, "norm = \"layernorm\"", 0);
     expect_error(HF "bad-missing-key.json", 0, "key 'intermediate_size': missing", 0);
     expect_error("{\"model_type\": \"llama\",", 1, "not valid JSON", 0);
     expect_error("[1, 2]", 1, "expected a JSON object", 0);
@@ -377,6 +407,16 @@ static void cli_exit_codes(void **state)
     rc = system(RL_BIN " import-hf /nonexistent/config.json >/dev/null 2>&1");
     assert_int_equal(WEXITSTATUS(rc), 2);
     rc = system(RL_BIN " import-hf " HF "llama3-8b.json --name x >/dev/null 2>&1");
+    assert_int_equal(WEXITSTATUS(rc), 0);
+    /* a descriptor path (/dev/fd/N, here a file on descriptor 3) has no
+     * file name: exit 2 without --name, 0 with it; the help says so
+     * (fixHC: it named <(...), /dev/stdin and - only) */
+    rc = system(RL_BIN " import-hf /dev/fd/3 3< " HF "llama3-8b.json >/dev/null 2>&1");
+    assert_int_equal(WEXITSTATUS(rc), 2);
+    rc = system(RL_BIN " import-hf /dev/fd/3 --name x 3< " HF "llama3-8b.json >/dev/null 2>&1");
+    assert_int_equal(WEXITSTATUS(rc), 0);
+    rc = system(RL_BIN " import-hf --help 2>&1 | tr '\\n' ' ' | grep -q 'descriptor path "
+                "/dev/fd/N (a pipe or a file on it), which has no file name: give --name'");
     assert_int_equal(WEXITSTATUS(rc), 0);
 }
 
@@ -964,6 +1004,7 @@ int main(void)
         cmocka_unit_test(round_trip_hand_written),
         cmocka_unit_test(quantization_noted),
         cmocka_unit_test(presets_match_import),
+        cmocka_unit_test(import_writes_rmsnorm),
         cmocka_unit_test(family_mappings),
         cmocka_unit_test(qwen3_moe_and_phi3),
         cmocka_unit_test(deepseek_defaults),

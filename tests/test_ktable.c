@@ -284,6 +284,47 @@ static void test_fill_holes_cut(void **state)
     two_holes(32, below, 1e-5, above, 1e-4);
 }
 
+/* Holes no bracket reaches take the mean of the measured nodes fewest grid
+ * steps away, on their side of a cut where any is (ktable.c
+ * nearest_along_roofline, one pass since fixHC: a nearer node found later
+ * restarts the mean, a tie joins it).  make_step_grid's axes, no ideal
+ * (ratio 1), measured only (streams, group) = (1, 64) 8, (2, 16) 2,
+ * (2, 32) 4 and (4, 64) 16 (seconds; indices (0,2), (1,0), (1,1), (2,2)),
+ * the rest holes, filled in node order.  By hand, exact up to 1e-12:
+ *  - no cut: (0,0) from (1,0) alone at 1 step (the earlier (0,2) at 2 steps
+ *    dropped): 2; (0,1) from (0,2) and (1,1) at 1 step: sqrt(8 x 4) = 5.657;
+ *    (2,1) from (1,1) and (2,2): sqrt(4 x 16) = 8;
+ *  - cut at group 32: (0,0) 2 as before; (0,1) from (1,1) alone, (0,2)
+ *    across the cut: 4; (2,1) from (1,1) alone: 4;
+ *  - cut at 32 with (0,2) and (2,2) holes too: (0,2) has no measured node
+ *    on its side, so all count: (1,1) at 2 steps, 4. */
+static void test_fill_holes_nearest(void **state)
+{
+    (void)state;
+    static const double want[3][3] = {{2, sqrt(32.0), 8}, {2, 4, 4}, {2, 4, 4}};
+    static const int at[3][2] = {{0, 0}, {0, 1}, {2, 1}}, alt[2] = {0, 2};
+    for (int k = 0; k < 3; k++) {
+        rl_ktable t;
+        make_step_grid(&t, k ? 32 : 0);
+        int idx[2];
+        for (idx[0] = 0; idx[0] < 3; idx[0]++)
+            for (idx[1] = 0; idx[1] < 3; idx[1]++)
+                t.logv[rl_kt_index(&t, idx)] = NAN;
+        static const int meas[4][2] = {{0, 2}, {1, 0}, {1, 1}, {2, 2}};
+        static const double v[4] = {8, 2, 4, 16};
+        for (int i = 0; i < (k == 2 ? 2 : 4); i++)
+            t.logv[rl_kt_index(&t, meas[k == 2 ? i + 1 : i])] = log(v[k == 2 ? i + 1 : i]);
+        assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), k == 2 ? 7 : 5);
+        for (int i = 0; i < 3; i++) {
+            const int *c = k == 2 && i == 2 ? alt : at[i];
+            if (fabs(exp(t.logv[rl_kt_index(&t, c)]) / want[k][i] - 1) > 1e-12)
+                fail_msg("case %d node (%d,%d): %.9g, want %.9g", k, c[0], c[1],
+                         exp(t.logv[rl_kt_index(&t, c)]), want[k][i]);
+        }
+        rl_kt_free(&t);
+    }
+}
+
 /* The roofline of the named-kernel test: t ~ streams x group. */
 static double ideal_streams_group(const double *x, const void *ctx)
 {
@@ -763,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_fill_holes),
         cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_fill_holes_step),
+        cmocka_unit_test(test_fill_holes_nearest),
         cmocka_unit_test(test_fill_holes_cut),
         cmocka_unit_test(test_fill_holes_named_kernels),
         cmocka_unit_test(test_fill_holes_named_edge),

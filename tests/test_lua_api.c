@@ -92,6 +92,54 @@ static void step_from_lua(void **state)
                            ".kv_bytes_per_token") == 262144.0);
 }
 
+/* tester62 #9: a result timed by no engine prints engine "none", which
+ * engine = "none" refused ("carries no engine 'none'").  It is "ideal"
+ * (spec.h rl_engine_alias): llama3-8b on h100-sxm at 4096 tokens, batch 1,
+ * the same step_s as engine = "ideal" exactly, the result's engine "none"
+ * and mode "ideal"; 16.06 GB of bf16 weights / 3.35e12 B/s plus the KV
+ * read, about 4.64 ms (CLI: 0.0046408 s), checked to 1%. */
+static void engine_none_from_lua(void **state)
+{
+    (void)state;
+    double same = run_number(
+        "local a = roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 4096, "
+        "engine = 'none' }\n"
+        "local b = roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', context = 4096, "
+        "engine = 'ideal' }\n"
+        "if a.engine ~= 'none' or a.mode ~= 'ideal' then return -1 end\n"
+        "return a.rows[1].step_s == b.rows[1].step_s and a.rows[1].step_s * 1e3 or -2");
+    assert_rel(same, 4.6408, 0.01);
+    /* tester62 #10: a name's newline shown as \x0A (error.h rl_name_shown) */
+    char err[2048];
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', "
+                         "context = 10, engine = 'a\\nb' }", err, sizeof err), -1);
+    if (!strstr(err, "carries no engine 'a\\x0Ab' (it has: ideal, trtllm, vllm)") ||
+        strchr(err, '\n'))
+        fail_msg("%s", err);
+}
+
+/* tester62 #7: roofline.simulate and roofline.size refuse traffic whose
+ * arrivals lie past 4.5e9 s, where the simulator's double clock quantises
+ * latencies (serve.h RL_SERVE_HORIZON_MAX_S), as the CLI does: qps 1e-9
+ * puts simulate's 20000 arrivals near 2.0e13 s and size's 4000 near
+ * 4.0e12 s (seed 1: 2.01e+13, 4.01e+12). */
+static void horizon_refused_from_lua(void **state)
+{
+    (void)state;
+    static const char *const fn[] = {"simulate", "size"};
+    static const char *const at[] = {"the last of 20000 requests arrives at 2.01e+13 s",
+                                     "the last of 4000 requests arrives at 4.01e+12 s"};
+    for (int i = 0; i < 2; i++) {
+        char code[512], err[2048];
+        snprintf(code, sizeof code, "return roofline.%s{ model = 'llama3-8b', hw = 'h100-sxm', "
+                 "qps = 1e-9, prompt_len = 1000, out_len = 200, ttft_p99 = 1, tpot_p99 = 0.05 }",
+                 fn[i]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, "fields 'qps' and 'requests': ") || !strstr(err, at[i]))
+            fail_msg("%s: %s", fn[i], err);
+    }
+}
+
 /* Audit h31 finding 2: roofline.step and roofline.ops take the CLI's
  * default KV split (shard.h rl_kv_split_default; tests/test_cli.c
  * kv_split_default_is_the_engines derives the figures): DeepSeek-V3 tp8 on
@@ -1623,6 +1671,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(step_from_lua),
+        cmocka_unit_test(engine_none_from_lua),
+        cmocka_unit_test(horizon_refused_from_lua),
         cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),

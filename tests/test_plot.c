@@ -220,6 +220,35 @@ static void test_memory_usable_line(void **state)
     check_no_temp_and_clean(dir);
 }
 
+/* tester63 #11: llama3-70b's bf16 weights (141.1 GB: 70.55e9 parameters x
+ * 2 bytes, exact to the printed 0.1 GB) on 1 x h100-sxm exceed what
+ * trtllm's rule leaves them (85.9 GB), and the figure drew "usable ...:
+ * 85.9 GB" with no word of it, where step says fits false, max_batch 0.
+ * Expected: the label and the title say "does not fit"; llama3-8b (16.1
+ * GB) on the same chip says nothing of the kind. */
+static void test_memory_weights_over(void **state)
+{
+    (void)state;
+    char dir[64], out[128], err[512];
+    char *old = without_gnuplot(dir);
+    rl_model big = load_model("llama3-70b", NULL, 0), small = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    long long batch[] = {1, 8};
+    snprintf(out, sizeof out, "%s/big.svg", dir);
+    rl_plot_memory(AT_FDCWD, out, NULL, &big, &h, 1, BF16, 2048, batch, 2, err, sizeof err);
+    snprintf(out, sizeof out, "%s/small.svg", dir);
+    rl_plot_memory(AT_FDCWD, out, NULL, &small, &h, 1, BF16, 2048, batch, 2, err, sizeof err);
+    path_back(old);
+    assert_int_equal(rl_memory_max_batch(&big, &h, 1, 2048, RL_BF16, RL_BF16), 0);
+    assert_file_contains(dir, "big.gp", "usablelabel = 'does not fit: the weights (141.1 GB) exceed "
+                                        "what is usable under trtllm''s rule (KV <= 0.9 x free "
+                                        "HBM)'\n");
+    assert_file_contains(dir, "big.gp", "(weights bf16, KV bf16): does not fit'\n");
+    assert_file_contains(dir, "small.gp", "usablelabel = 'usable under trtllm''s rule");
+    assert_file_contains(dir, "small.gp", "(weights bf16, KV bf16)'\n");
+    check_no_temp_and_clean(dir);
+}
+
 /* tester39 F7: a quote in a figure's name was refused as "must be shorter
  * than 4064 bytes" (the name was 10 bytes) and the .gp's rerun comment left
  * the name unquoted, so "$(touch pwned).png" pasted into a shell ran the
@@ -463,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
         cmocka_unit_test(test_one_batch),
         cmocka_unit_test(test_quoted_names),     cmocka_unit_test(test_memory_usable_line),
+        cmocka_unit_test(test_memory_weights_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1025,6 +1025,33 @@ static void test_decode_only_step_mean(void **state)
     free(r);
 }
 
+/* tester62 #7: the clock is one double, so a time near T holds only to
+ * ulp(T) = T 2^-52; at 2e13 s (--qps 1e-9, 20000 requests) that is 2^-8
+ * s, and a 21.3 ms TTFT read 0.021484375.  Runs whose last arrival lies
+ * past RL_SERVE_HORIZON_MAX_S (2^52 us = 4503599627.37 s, where the
+ * resolution is 1 us: ldexp(max, -52) = 1e-6 exactly, to 1e-12 relative)
+ * are refused (serve.h rl_serve_check_horizon): two requests 4.5e9 s apart
+ * pass, 4.6e9 s apart are refused, naming the arrival (4.6e+09 s), the
+ * and the count that fits: floor(1 x 4.5036e9 / 4.6e9) + 1 = 1 request. */
+static void test_horizon_refused(void **state)
+{
+    (void)state;
+    assert_true(fabs(ldexp(RL_SERVE_HORIZON_MAX_S, -52) / 1e-6 - 1) < 1e-12);
+    double quantised = (2e13 + 0.0213) - 2e13; /* the symptom: a multiple of 2^-8 */
+    assert_true(quantised != 0.0213 && quantised / ldexp(1, -8) == round(quantised / ldexp(1, -8)));
+    rl_request r[2] = {{0}};
+    r[0].prompt = r[1].prompt = 10;
+    r[0].output = r[1].output = 10;
+    char err[512];
+    r[1].arrival = 4.5e9;
+    assert_int_equal(rl_serve_check_horizon(r, 2, "--qps", err, sizeof err), 0);
+    r[1].arrival = 4.6e9;
+    assert_int_equal(rl_serve_check_horizon(r, 2, "--qps", err, sizeof err), -1);
+    if (!strstr(err, "--qps: the last of 2 requests arrives at 4.6e+09 s") ||
+        !strstr(err, "at most 1 requests"))
+        fail_msg("%s", err);
+}
+
 /* A trickle offered far below the capacity (tester11 #8: --qps 1e-9 on a
  * deployment that sustains 29 req/s printed null): the search steps up from
  * the sample's rate, doubling its steps after 10 (serve.h
@@ -1579,11 +1606,13 @@ static void test_harness_can_fail(void **state)
  * this was found; then the run stopped at its event budget, "no
  * progress").  A preempted sequence now waits until its KV fits with room
  * for the running batch's next step and vLLM's 1% watermark (serve.c
- * readmit_room): the run completes all 400 requests, overloaded, with 12
+ * readmit_room): the run completes all 400 requests, overloaded, with 13
  * preemptions here (asserted: under 100), and max_sustainable_qps is
- * found (about 29 req/s) instead of every load past the knee reading as
+ * found (about 25 req/s) instead of every load past the knee reading as
  * stalled.  On the H100 as found, 80e9 bytes (--set: the preset's 80 GiB,
- * tester22 F2, leaves room enough that nothing is preempted). */
+ * tester22 F2, leaves room enough that nothing is preempted).  Seed 5:
+ * since the prefix ids have their own random stream (tester63 #6) seed 1's
+ * requests preempt none here (2 before), which would not exercise it. */
 static void test_thrashing_run_completes(void **state)
 {
     (void)state;
@@ -1591,7 +1620,7 @@ static void test_thrashing_run_completes(void **state)
     const char *cmd = "simulate --model llama3-8b --hw h100-sxm --policy interleaved "
                     "--prefix-cache 10:40 --prefixes 8:800 --requests 400 "
                     "--prompt-len lognormal:1500:0.8 --out-len lognormal:200:0.8 --qps 32 "
-                    "--set hw.hbm_bytes=80e9 --format json";
+                    "--set hw.hbm_bytes=80e9 --seed 5 --format json";
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     cJSON *j = cJSON_Parse(strchr(out, '{'));
     assert_non_null(j);
@@ -2777,6 +2806,16 @@ static void test_pipeline_parallel(void **state)
     assert_false(rl_serve_holds(125, 110, 16)); /* the same rule: 110 + 32 > 125 */
     assert_true(rl_serve_holds(142, 110, 16));  /* exactly two pages to spare */
     c.pp = 1;
+    /* tester63 #13: one replica's 141 tokens (+ 2 pages short of 142) is
+     * said with its KV bytes, its spec and what a user changes */
+    c.kv_capacity_tokens = 141;
+    assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), -1);
+    if (!strstr(err, "kv_capacity: request 0 needs 110 KV tokens (+ 2 pages of 16), a replica holds "
+                     "141 (") || !strstr(err, "GB of KV after the weights in ") ||
+        !strstr(err, "; give a replica more HBM (more chips, or a larger hbm_bytes), a narrower KV "
+                     "dtype (kv fp8 or int8), or shorter requests"))
+        fail_msg("%s", err);
+    c.kv_capacity_tokens = 250;
     assert_int_equal(rl_serve_run(r, 2, &c, &cost, &cost, &out, err, sizeof err), 0);
     rl_serve_result_free(&out);
 }
@@ -3140,6 +3179,7 @@ int main(void)
         cmocka_unit_test(test_capacity_unresolved_tail),
         cmocka_unit_test(test_capacity_disagg_narrower_pool),
         cmocka_unit_test(test_capacity_from_a_trickle),
+        cmocka_unit_test(test_horizon_refused),
         cmocka_unit_test(test_decode_only_step_mean),
         cmocka_unit_test(test_decode_runs_match_every_step),
         cmocka_unit_test(test_longest_context_rule),
