@@ -515,15 +515,6 @@ static int norm_fusion(const builder *x)
     return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
 }
 
-/* A residual add (`res`) and the RMSNorm after it (`norm`), `layers` of
- * each, on every chip of a TP group (replicated_elementwise): apart, the
- * add reads two [M, D] tensors and writes one, the norm reads and writes
- * one; fused (RL_FUSE_ADD_NORM) one kernel `fused` reads the sublayer
- * output and the residual and writes the normed rows and the new residual,
- * its FLOPs the two's; inside the AllReduce (RL_FUSE_ALLREDUCE) nothing of
- * its own: its bytes move within the measured AllReduce kernel, whose
- * table (AIConfigurator's custom_allreduce_perf, fusion NONE) does not
- * count them, so they are left out, not added (ops.h rl_ops.norm_fusion). */
 /* One norm of the residual stream, `layers` of it, over the M rows of D
  * (replicated_elementwise): an RMSNorm NORM_FLOPS per element and its gain
  * of D read; a LayerNorm (spec.h rl_norm) LAYERNORM_FLOPS and its gain and
@@ -537,6 +528,15 @@ static void residual_norm(builder *x, const char *name, double layers)
                            ln ? LAYERNORM_FLOPS : NORM_FLOPS, 1, ln ? 2 * D : D);
 }
 
+/* A residual add (`res`) and the norm after it (`norm`: residual_norm), `layers` of
+ * each, on every chip of a TP group (replicated_elementwise): apart, the
+ * add reads two [M, D] tensors and writes one, the norm reads and writes
+ * one; fused (RL_FUSE_ADD_NORM) one kernel `fused` reads the sublayer
+ * output and the residual and writes the normed rows and the new residual,
+ * its FLOPs the two's; inside the AllReduce (RL_FUSE_ALLREDUCE) nothing of
+ * its own: its bytes move within the measured AllReduce kernel, whose
+ * table (AIConfigurator's custom_allreduce_perf, fusion NONE) does not
+ * count them, so they are left out, not added (ops.h rl_ops.norm_fusion). */
 static void add_norm(builder *x, const char *res, const char *norm, const char *fused,
                      double layers)
 {
