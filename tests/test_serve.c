@@ -1050,6 +1050,16 @@ static void test_horizon_refused(void **state)
     if (!strstr(err, "--qps: the last of 2 requests arrives at 4.6e+09 s") ||
         !strstr(err, "at most 1 requests"))
         fail_msg("%s", err);
+    /* review52: one request has no gap to take a rate from; it read "(0
+     * req/s)" and "a rate of at least 0 req/s or at most 1 requests".  Its
+     * rate is counted from time 0: 1 / 6e9 s = 1.67e-10 req/s, and the
+     * rate that fits 1 / RL_SERVE_HORIZON_MAX_S = 2.22e-10 req/s (3
+     * digits); no fewer requests are offered than the one there is */
+    r[0].arrival = 6e9;
+    assert_int_equal(rl_serve_check_horizon(r, 1, "--qps", err, sizeof err), -1);
+    if (!strstr(err, "--qps: the last of 1 requests arrives at 6e+09 s (1.67e-10 req/s)") ||
+        !strstr(err, "a rate of at least 2.22e-10 req/s (serve.h") || strstr(err, "at most"))
+        fail_msg("%s", err);
 }
 
 /* A trickle offered far below the capacity (tester11 #8: --qps 1e-9 on a
