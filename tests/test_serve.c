@@ -1050,6 +1050,18 @@ static void test_horizon_refused(void **state)
     if (!strstr(err, "--qps: the last of 2 requests arrives at 4.6e+09 s") ||
         !strstr(err, "at most 1 requests"))
         fail_msg("%s", err);
+    /* review52: the count that fits is counted, not scaled from the last
+     * arrival: of 0, 4.4e9, 4.55e9 and 4.6e9 s two arrive within 4.5036e9 s
+     * (the scale, floor(3 x 4.5036e9 / 4.6e9) + 1, said 3) */
+    rl_request q[4] = {{0}};
+    static const double at4[4] = {0, 4.4e9, 4.55e9, 4.6e9};
+    for (int i = 0; i < 4; i++) {
+        q[i].prompt = q[i].output = 10;
+        q[i].arrival = at4[i];
+    }
+    assert_int_equal(rl_serve_check_horizon(q, 4, "--qps", err, sizeof err), -1);
+    if (!strstr(err, "or at most 2 requests"))
+        fail_msg("%s", err);
     /* review52: one request has no gap to take a rate from; it read "(0
      * req/s)" and "a rate of at least 0 req/s or at most 1 requests".  Its
      * rate is counted from time 0: 1 / 6e9 s = 1.67e-10 req/s, and the
