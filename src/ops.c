@@ -16,7 +16,12 @@
 /* LayerNorm (spec.h rl_norm): RMSNorm's 4 (square, accumulate, scale by the
  * reciprocal root, gain) and the mean's 3 more (accumulate the row for its
  * mean, subtract it, add the bias): torch.nn.LayerNorm's (x - mean) /
- * sqrt(var + eps) * weight + bias.  Our count, as NORM_FLOPS is. */
+ * sqrt(var + eps) * weight + bias.  Our count, as NORM_FLOPS is; other
+ * counts differ (DeepSpeed's flops profiler estimates 5 an element for an
+ * affine LayerNorm, profiling/flops_profiler/profiler.py
+ * _layer_norm_flops_compute), and none moves a time: at 7 FLOPs over 4
+ * bytes of bf16 rows read and written an element the norm is memory-bound
+ * on every profile (its ridge is hundreds of FLOPs a byte). */
 #define LAYERNORM_FLOPS 7.0
 #define ROPE_FLOPS 3.0
 
