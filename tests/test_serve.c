@@ -1032,7 +1032,8 @@ static void test_decode_only_step_mean(void **state)
  * resolution is 1 us: ldexp(max, -52) = 1e-6 exactly, to 1e-12 relative)
  * are refused (serve.h rl_serve_check_horizon): two requests 4.5e9 s apart
  * pass, 4.6e9 s apart are refused, naming the arrival (4.6e+09 s), the
- * clock's resolution there and the count that fits: floor(1 x 4.5036e9 / 4.6e9) + 1 = 1 request. */
+ * clock's resolution there and the count that fits: the 1 request that
+ * arrives within 4.5036e9 s. */
 static void test_horizon_refused(void **state)
 {
     (void)state;
