@@ -66,13 +66,18 @@ int rl_calib_check_threads(const rl_hw *h, const char *backend, int threads, cha
     int had = rl_calib_profile_threads(h);
     if (strcmp(backend, "cpu") != 0 || had < 0 || (had == 0 ? threads <= 0 : had == threads))
         return 0;
-    char was[32], now[32];
+    char was[32], now[32], give[64] = "";
     snprintf(was, sizeof was, had ? "%d thread(s)" : "every core", had);
     snprintf(now, sizeof now, threads > 0 ? "%d" : "0 (every core)", threads);
+    /* a profile measured on every core matches no --threads the command
+     * line takes (1 to 1024, param.c RL_P_THREADS): recalibrating is the
+     * one way out (review52: it read "give --threads 1", refused again) */
+    if (had > 0)
+        snprintf(give, sizeof give, "give --threads %d, or ", had);
     return rl_fail(err, errlen, "--threads %s: %s was calibrated on the cpu backend with %s "
-                   "(its engine %s's source); profile and engine runs must match: give "
-                   "--threads %d, or calibrate again with --threads %s; nothing run", now,
-                   h->origin, was, rl_engines_selected(&h->engines)->name, had ? had : 1, now);
+                   "(its engine %s's source); profile and engine runs must match: %scalibrate "
+                   "again with --threads %s; nothing run", now, h->origin, was,
+                   rl_engines_selected(&h->engines)->name, give, now);
 }
 
 int rl_calib_interrupted(const char *who, char *err, size_t errlen)

@@ -2383,7 +2383,9 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
  * with what sets the room and what a user changes (tester63 #13: "request
  * 0 needs 1200 KV tokens (+ 2 pages of 16), a replica holds 958" named no
  * flag).  A pipeline (its streams split the KV) is left to check_config's
- * own message.  0, or -1 said. */
+ * own message.  Requests are counted from 0 in arrival order, as
+ * check_config's "request N" (review52: this one counted from 1, so the
+ * CLI and Lua named one request two ways).  0, or -1 said. */
 static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
                          const rl_serve_config *c, const rl_request *req, long long n)
 {
@@ -2406,7 +2408,7 @@ static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
                          "weights (%.1f GB a chip); give a replica more HBM (--chips N, or "
                          "--set hw.hbm_bytes=B), a narrower KV (--kv fp8 or int8), or shorter "
                          "requests (%s)",
-                      i + 1, req[i].prompt + req[i].output, req[i].prompt, req[i].output,
+                      i, req[i].prompt + req[i].output, req[i].prompt, req[i].output,
                       c->page_tokens, cap,
                       cap * c->kv_bytes_per_token / 1e9, c->kv_bytes_per_token,
                       rl_dtype_name(o->prec.kv), cache, o->chips, h->name, h->hbm_bytes / 1e9,

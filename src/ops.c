@@ -16,7 +16,12 @@
 /* LayerNorm (spec.h rl_norm): RMSNorm's 4 (square, accumulate, scale by the
  * reciprocal root, gain) and the mean's 3 more (accumulate the row for its
  * mean, subtract it, add the bias): torch.nn.LayerNorm's (x - mean) /
- * sqrt(var + eps) * weight + bias.  Our count, as NORM_FLOPS is. */
+ * sqrt(var + eps) * weight + bias.  Our count, as NORM_FLOPS is; other
+ * counts differ (DeepSpeed's flops profiler estimates 5 an element for an
+ * affine LayerNorm, profiling/flops_profiler/profiler.py
+ * _layer_norm_flops_compute), and none moves a time: at 7 FLOPs over 4
+ * bytes of bf16 rows read and written an element the norm is memory-bound
+ * on every profile (its ridge is hundreds of FLOPs a byte). */
 #define LAYERNORM_FLOPS 7.0
 #define ROPE_FLOPS 3.0
 
@@ -515,15 +520,6 @@ static int norm_fusion(const builder *x)
     return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
 }
 
-/* A residual add (`res`) and the RMSNorm after it (`norm`), `layers` of
- * each, on every chip of a TP group (replicated_elementwise): apart, the
- * add reads two [M, D] tensors and writes one, the norm reads and writes
- * one; fused (RL_FUSE_ADD_NORM) one kernel `fused` reads the sublayer
- * output and the residual and writes the normed rows and the new residual,
- * its FLOPs the two's; inside the AllReduce (RL_FUSE_ALLREDUCE) nothing of
- * its own: its bytes move within the measured AllReduce kernel, whose
- * table (AIConfigurator's custom_allreduce_perf, fusion NONE) does not
- * count them, so they are left out, not added (ops.h rl_ops.norm_fusion). */
 /* One norm of the residual stream, `layers` of it, over the M rows of D
  * (replicated_elementwise): an RMSNorm NORM_FLOPS per element and its gain
  * of D read; a LayerNorm (spec.h rl_norm) LAYERNORM_FLOPS and its gain and
@@ -537,6 +533,15 @@ static void residual_norm(builder *x, const char *name, double layers)
                            ln ? LAYERNORM_FLOPS : NORM_FLOPS, 1, ln ? 2 * D : D);
 }
 
+/* A residual add (`res`) and the norm after it (`norm`: residual_norm), `layers` of
+ * each, on every chip of a TP group (replicated_elementwise): apart, the
+ * add reads two [M, D] tensors and writes one, the norm reads and writes
+ * one; fused (RL_FUSE_ADD_NORM) one kernel `fused` reads the sublayer
+ * output and the residual and writes the normed rows and the new residual,
+ * its FLOPs the two's; inside the AllReduce (RL_FUSE_ALLREDUCE) nothing of
+ * its own: its bytes move within the measured AllReduce kernel, whose
+ * table (AIConfigurator's custom_allreduce_perf, fusion NONE) does not
+ * count them, so they are left out, not added (ops.h rl_ops.norm_fusion). */
 static void add_norm(builder *x, const char *res, const char *norm, const char *fused,
                      double layers)
 {

@@ -3375,15 +3375,29 @@ int rl_serve_check_horizon(const rl_request *req, long long n, const char *what,
     double last = n > 0 ? req[n - 1].arrival : 0;
     if (!(last > RL_SERVE_HORIZON_MAX_S))
         return 0;
-    /* the arrivals' own rate, and what brings the last within the bound */
-    double span = last - req[0].arrival, rate = span > 0 ? (double)(n - 1) / span : 0;
-    long long fit = (long long)floor((double)(n - 1) * RL_SERVE_HORIZON_MAX_S / last) + 1;
+    /* the arrivals' own rate (one request: counted from time 0, where the
+     * clock starts; review52: it read "0 req/s" and "a rate of at least 0
+     * req/s or at most 1 requests" for --requests 1 --qps 1e-9 --seed 9),
+     * and what brings the last within the bound: fewer requests only where
+     * that is fewer than n, counted, not scaled from the last arrival: the
+     * requests that arrive within it (a generated workload's first k are
+     * the same at --requests k, workload.c; a trace's first k lines; the
+     * scaled estimate said 5 at --qps 1e-9 where the fifth arrives past the
+     * bound, review52) */
+    double span = last - req[0].arrival;
+    double rate = span > 0 ? (double)(n - 1) / span : (double)n / last;
+    long long fit = 0;
+    while (fit < n && req[fit].arrival <= RL_SERVE_HORIZON_MAX_S)
+        fit++;
+    char fewer[64] = "";
+    if (fit > 0)
+        snprintf(fewer, sizeof fewer, " or at most %lld requests", fit);
     RL_FAIL("%s: the last of %lld requests arrives at %.3g s (%.3g req/s), where the "
             "simulator's clock (a double) holds a time only to about %.2g s and would quantise the "
-            "latencies; it keeps %g s resolution up to %.3g s: a rate of at least %.3g req/s or "
-            "at most %lld requests (serve.h RL_SERVE_HORIZON_MAX_S)", what, n, last, rate,
-            ldexp(last, -52), RL_SERVE_CLOCK_RESOLUTION_S, RL_SERVE_HORIZON_MAX_S,
-            rate * last / RL_SERVE_HORIZON_MAX_S, fit);
+            "latencies; it keeps %g s resolution up to %.3g s: a rate of at least %.3g req/s%s "
+            "(serve.h RL_SERVE_HORIZON_MAX_S)", what, n, last, rate, ldexp(last, -52),
+            RL_SERVE_CLOCK_RESOLUTION_S, RL_SERVE_HORIZON_MAX_S,
+            rate * last / RL_SERVE_HORIZON_MAX_S, fewer);
 }
 
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,

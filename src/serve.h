@@ -908,8 +908,9 @@ typedef struct rl_serve_result {
 
 /* 0 when the n requests (sorted by arrival) arrive within
  * RL_SERVE_HORIZON_MAX_S; else -1 with err naming the last arrival, the
- * clock's resolution there and the rate or request count that fits
- * (`what`: the flags that set them, "--qps, --requests"). */
+ * clock's resolution there, the rate that fits and, where some do, how
+ * many of the requests arrive within it (counted) (`what`: the flags that
+ * set them, "--qps, --requests"). */
 int rl_serve_check_horizon(const rl_request *req, long long n, const char *what, char *err,
                            size_t errlen);
 

@@ -65,7 +65,7 @@ typedef enum { RL_QUANT_LINEAR, RL_QUANT_EXPERTS } rl_quantized;
  * are nn.LayerNorm; config key layer_norm_epsilon), and GPT-2, OPT and
  * Falcon.  What it changes: the engines' fused add + RMSNorm kernels do not
  * apply to a LayerNorm (ops.c norm_fusion), and each norm reads its bias
- * and makes one more pass over the row for the mean (ops.c norm_op). */
+ * and makes one more pass over the row for the mean (ops.c residual_norm). */
 typedef enum { RL_NORM_RMS, RL_NORM_LAYER } rl_norm;
 
 typedef struct {

@@ -1032,7 +1032,8 @@ static void test_decode_only_step_mean(void **state)
  * resolution is 1 us: ldexp(max, -52) = 1e-6 exactly, to 1e-12 relative)
  * are refused (serve.h rl_serve_check_horizon): two requests 4.5e9 s apart
  * pass, 4.6e9 s apart are refused, naming the arrival (4.6e+09 s), the
- * and the count that fits: floor(1 x 4.5036e9 / 4.6e9) + 1 = 1 request. */
+ * clock's resolution there and the count that fits: the 1 request that
+ * arrives within 4.5036e9 s. */
 static void test_horizon_refused(void **state)
 {
     (void)state;
@@ -1049,6 +1050,28 @@ static void test_horizon_refused(void **state)
     assert_int_equal(rl_serve_check_horizon(r, 2, "--qps", err, sizeof err), -1);
     if (!strstr(err, "--qps: the last of 2 requests arrives at 4.6e+09 s") ||
         !strstr(err, "at most 1 requests"))
+        fail_msg("%s", err);
+    /* review52: the count that fits is counted, not scaled from the last
+     * arrival: of 0, 4.4e9, 4.55e9 and 4.6e9 s two arrive within 4.5036e9 s
+     * (the scale, floor(3 x 4.5036e9 / 4.6e9) + 1, said 3) */
+    rl_request q[4] = {{0}};
+    static const double at4[4] = {0, 4.4e9, 4.55e9, 4.6e9};
+    for (int i = 0; i < 4; i++) {
+        q[i].prompt = q[i].output = 10;
+        q[i].arrival = at4[i];
+    }
+    assert_int_equal(rl_serve_check_horizon(q, 4, "--qps", err, sizeof err), -1);
+    if (!strstr(err, "or at most 2 requests"))
+        fail_msg("%s", err);
+    /* review52: one request has no gap to take a rate from; it read "(0
+     * req/s)" and "a rate of at least 0 req/s or at most 1 requests".  Its
+     * rate is counted from time 0: 1 / 6e9 s = 1.67e-10 req/s, and the
+     * rate that fits 1 / RL_SERVE_HORIZON_MAX_S = 2.22e-10 req/s (3
+     * digits); no fewer requests are offered than the one there is */
+    r[0].arrival = 6e9;
+    assert_int_equal(rl_serve_check_horizon(r, 1, "--qps", err, sizeof err), -1);
+    if (!strstr(err, "--qps: the last of 1 requests arrives at 6e+09 s (1.67e-10 req/s)") ||
+        !strstr(err, "a rate of at least 2.22e-10 req/s (serve.h") || strstr(err, "at most"))
         fail_msg("%s", err);
 }
 
