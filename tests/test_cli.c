@@ -4860,6 +4860,60 @@ static void engine_date_says_imported(void **state)
     assert_null(strstr(out, " date "));
 }
 
+/* tester64 #2: step and prefill said nothing where pareto names the same
+ * configuration outside gb200's tables: llama3-70b tp8's two AllReduces
+ * over 8 GPUs are raised to the measured 4-GPU trtllm time
+ * (hw_profiles/gb200.lua's collectives stop at 4 GPUs), deepseek-v3 ep8's
+ * AllToAlls to the 4-GPU nccl time with 1 operator extrapolated (ops'
+ * provenance column: "extrapolated 1"), and llama3-70b tp16 on h200 crosses
+ * the 8-chip NVLink domain (timed_by "measured domain + alpha-beta
+ * network"); the key outside_tables says each (pareto's name and text,
+ * comm.h rl_comm_floors_text), the note once; llama3-8b tp8 on h100-sxm
+ * (AllReduce measured on 8 GPUs) has none: null. */
+static void step_names_rows_outside_tables(void **state)
+{
+    (void)state;
+    cJSON *j = json2("step --model llama3-70b --hw gb200 --chips 8 --tp 8 --batch 256 "
+                     "--context 8192 --weights fp8 --compute fp8", " --format json");
+    const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "collectives gb200's collectives table does not measure at "
+                                "their group size, timed by the alpha-beta model and raised to "
+                                "the same collective's measured time on fewer GPUs (AllReduce "
+                                "over 8 raised to its 4-GPU trtllm time, 1 octave beyond)"));
+    cJSON_Delete(j);
+    assert_int_equal(cli2("step --model llama3-70b --hw gb200 --chips 8 --tp 8 --batch 256 "
+                          "--context 8192 --weights fp8 --compute fp8", ""), 0);
+    const char *note = strstr(out, "note: rows outside what gb200's tables measured");
+    assert_non_null(note);
+    assert_null(strstr(note + 1, "note: rows outside")); /* once */
+    j = json2("step --model deepseek-v3 --hw gb200 --chips 8 --tp 1 --ep 8 --batch 64 "
+              "--context 8192 --weights fp8 --compute fp8", " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "1 of 1 rows (batch 64): up to 1 operator(s) timed by "
+                                "extrapolating"));
+    assert_non_null(strstr(far, "AllToAll over 8 raised to its 4-GPU nccl time"));
+    cJSON_Delete(j);
+    j = json2("step --model llama3-70b --hw h200 --chips 16 --tp 16 --batch 16 --context 4096",
+              " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "collectives over up to 16 GPUs cross h200's 8-chip "
+                                "NVLink/ICI domain"));
+    cJSON_Delete(j);
+    j = json2("prefill --model llama3-70b --hw gb200 --tp 8 --tokens 8192 --weights fp8 "
+              "--compute fp8", " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "AllReduce over 8 raised to its 4-GPU trtllm time"));
+    cJSON_Delete(j);
+    j = json2("step --model llama3-8b --hw h100-sxm --chips 8 --tp 8 --batch 4 --context 2048",
+              " --format json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "outside_tables")));
+    cJSON_Delete(j);
+}
+
 /* stop 38 #1 (tester56): DeepSeek-V3's frontier on gb200 lists TP64 and
  * TP32 rows (mode calibrated: most of their step is kernel-table time)
  * whose AllReduces over 64 and 32 GPUs the alpha-beta model times, raised
@@ -8920,6 +8974,7 @@ int main(void)
         cmocka_unit_test(engine_date_says_imported),
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
+        cmocka_unit_test(step_names_rows_outside_tables),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),
