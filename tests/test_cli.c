@@ -3356,8 +3356,8 @@ static void tp_in_calibrated_mode(void **state)
      * measured 2 and 8 MiB, extrapolated toward vLLM's custom-AllReduce
      * switch at 8 MiB (test_comm vllm_switch_not_crossed): timed_by says
      * so, not "outside the measured sizes" (768 rows x 4096 x 2 B = 6 MiB) */
-    cJSON *v = run_json("step --model llama3-8b --hw a100-sxm-80g --tp 2 --engine vllm --batch "
-                        "768 --context 128 --format json");
+    cJSON *v = json2("step --model llama3-8b --hw a100-sxm-80g --tp 2 --engine vllm --batch "
+                     "768 --context 128 --format json", "");
     const cJSON *v0 = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "collectives"), 0);
     assert_rel(num(v0, "bytes"), 6291456, 1e-12);
     assert_string_equal(cJSON_GetObjectItem(v0, "timed_by")->valuestring,
@@ -4912,6 +4912,50 @@ static void step_names_rows_outside_tables(void **state)
               " --format json");
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "outside_tables")));
     cJSON_Delete(j);
+}
+
+/* tester64 #3: --set hw.sm=100 on h100-sxm (measured at sm 90,
+ * hw_profiles/h100-sxm.lua) switches TensorRT-LLM's AllReduce strategy to
+ * Blackwell's table and its norms into the AllReduce (17.559 -> 17.335 ms,
+ * engines.c ENGINE_FUSION), yet read calibrated with its band and no
+ * what-if: now a what-if as hw.hbm_bw's (spec.c settle_what_if): mode
+ * estimated, the changed figure named "sm=100 (as measured 90)", no band,
+ * and both trtllm AllReduces derived (comm.c link_what_if; ktable.h
+ * rl_provenance_moved), where the unchanged chip reads calibrated with 0
+ * derived; a derived spec {base = "h100-sxm", sm = 100} alike. */
+static void step_sm_override_is_what_if(void **state)
+{
+    (void)state;
+    const char *run = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 4096";
+    cJSON *j = json2(run, " --format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "calibrated");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(row, "provenance"),
+                                         "derived")->valueint, 0);
+    cJSON_Delete(j);
+    j = json2(run, " --set hw.sm=100 --format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "estimated");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "engine_source")),
+                           "sm=100 (as measured 90)"));
+    row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(row, "provenance"),
+                                         "derived")->valueint, 2);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(row, "step_s_low")) ||
+                !cJSON_GetObjectItem(row, "step_s_low"));
+    cJSON_Delete(j);
+    char spec[] = "/tmp/rl_cli_sm_XXXXXX.lua";
+    int fd = mkstemps(spec, 4);
+    assert_true(fd >= 0);
+    const char *text = "return { base = 'h100-sxm', sm = 100 }\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char argv[256];
+    snprintf(argv, sizeof argv, "step --model llama3-70b --hw %s --chips 8 --batch 64 "
+             "--context 4096", spec);
+    j = json2(argv, " --format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "estimated");
+    cJSON_Delete(j);
+    unlink(spec);
 }
 
 /* stop 38 #1 (tester56): DeepSeek-V3's frontier on gb200 lists TP64 and
@@ -7667,16 +7711,16 @@ static void short_run_per_replica_noted(void **state)
 static void host_cost_notes(void **state)
 {
     (void)state;
-    cJSON *j = run_json("prefill --model llama3-8b --hw h100-sxm --engine vllm --tokens 128 "
-                        "--format json");
+    cJSON *j = json2("prefill --model llama3-8b --hw h100-sxm --engine vllm --tokens 128 "
+                     "--format json", "");
     const cJSON *d = cJSON_GetObjectItem(j, "prefill_dispatch_note");
     assert_true(cJSON_IsString(d));
     assert_non_null(strstr(d->valuestring, "25.6 ms (32 layers x 0.8 ms"));
     assert_non_null(strstr(d->valuestring, "AIConfigurator"));
     assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "host_cost_note")));
     cJSON_Delete(j);
-    j = run_json("prefill --model llama3-8b --hw h100-sxm --engine trtllm --tokens 128 "
-                 "--format json");
+    j = json2("prefill --model llama3-8b --hw h100-sxm --engine trtllm --tokens 128 "
+              "--format json", "");
     assert_null(cJSON_GetObjectItem(j, "prefill_dispatch_note"));
     const cJSON *hc = cJSON_GetObjectItem(j, "host_cost_note");
     assert_true(cJSON_IsString(hc));
@@ -8975,6 +9019,7 @@ int main(void)
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
         cmocka_unit_test(step_names_rows_outside_tables),
+        cmocka_unit_test(step_sm_override_is_what_if),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),
