@@ -525,6 +525,8 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
                                const rl_serving_engine *e)
 {
     char note[1536];
+    if (rl_ops_moe_variant_note(m, h, e, &o->prec, note, sizeof note)) /* tester64 #4 */
+        rl_cli_say(o, "note: %s", note);
     if (!rl_ops_moe_gemm_note(m, h, e, &o->prec, note, sizeof note))
         return;
     moe_from_gemm = 1;

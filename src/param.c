@@ -510,7 +510,10 @@ const rl_command RL_COMMANDS[] = {
      "outside_tables (null when none; pareto's key) names what its rows time outside the\n"
      "measured tables: operators extrapolated past a kernel table's grid, collectives over\n"
      "more GPUs than the collectives table measures (raised to a smaller group's time), and\n"
-     "collectives crossing the NVLink/ICI domain (network level modelled); stderr says it.",
+     "collectives crossing the NVLink/ICI domain (network level modelled); stderr says it.\n"
+     "Routed experts: with no MoE kernel of the model's expert shape the dense GEMM table\n"
+     "times them (wide band, up to x5.7); a MoE kernel of that shape in another dtype times\n"
+     "them derived with the MoE table's band (both noted; docs/model.md, MoE).",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},

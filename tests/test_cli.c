@@ -4958,6 +4958,32 @@ static void step_sm_override_is_what_if(void **state)
     unlink(spec);
 }
 
+/* tester64 #4: gpt-oss-120b --weights fp4 on gb200 vLLM times its routed
+ * experts from vLLM's w4a16_mxfp4 MoE kernel at gpt-oss's shape
+ * (hw_profiles/engines/gb200-vllm.lua moe.w4a16_mxfp4, hidden 2880, top-4
+ * of 128; the nearest variant, ops.c derived_variant), provenance derived
+ * with the MoE table's narrow band, and said nothing: stderr now says it
+ * (ops.c rl_ops_moe_variant_note), not the GEMM-timed note that trtllm
+ * (no MoE kernel of that shape) gives; the checkpoint's own mxfp4 weights
+ * are measured: no note. */
+static void step_moe_variant_derived_noted(void **state)
+{
+    (void)state;
+    const char *run = "step --model gpt-oss-120b --hw gb200 --chips 8 --tp 8 --batch 64 "
+                      "--context 8192";
+    assert_int_equal(cli2(run, " --weights fp4 --engine vllm"), 0);
+    assert_non_null(strstr(out, "note: vllm's kernel tables on gb200 measure gpt-oss-120b's "
+                                "expert shape (hidden 2880, inter 2880, top-4 of 128 experts) "
+                                "but not at fp4 weights x bf16 compute: its routed experts are "
+                                "derived from the w4a16_mxfp4 MoE table at that same shape"));
+    assert_null(strstr(out, "measure no MoE kernel"));
+    assert_int_equal(cli2(run, " --weights fp4 --engine trtllm"), 0);
+    assert_non_null(strstr(out, "measure no MoE kernel of gpt-oss-120b's expert shape"));
+    assert_null(strstr(out, "at that same shape"));
+    assert_int_equal(cli2(run, " --engine vllm"), 0);
+    assert_null(strstr(out, "at that same shape"));
+}
+
 /* stop 38 #1 (tester56): DeepSeek-V3's frontier on gb200 lists TP64 and
  * TP32 rows (mode calibrated: most of their step is kernel-table time)
  * whose AllReduces over 64 and 32 GPUs the alpha-beta model times, raised
@@ -9020,6 +9046,7 @@ int main(void)
         cmocka_unit_test(pareto_names_rows_outside_tables),
         cmocka_unit_test(step_names_rows_outside_tables),
         cmocka_unit_test(step_sm_override_is_what_if),
+        cmocka_unit_test(step_moe_variant_derived_noted),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),
