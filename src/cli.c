@@ -525,6 +525,8 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
                                const rl_serving_engine *e)
 {
     char note[1536];
+    if (rl_ops_moe_variant_note(m, h, e, &o->prec, note, sizeof note)) /* tester64 #4 */
+        rl_cli_say(o, "note: %s", note);
     if (!rl_ops_moe_gemm_note(m, h, e, &o->prec, note, sizeof note))
         return;
     moe_from_gemm = 1;
@@ -1671,6 +1673,17 @@ static void note_kv_split_default(const char *cmd, const rl_opts *o, const rl_mo
                     "parallel (docs/model.md)", kl.tp, kl.heads, kl.z);
 }
 
+/* r's outside_tables, the rows (`what`) past h's measured tables, as a
+ * note: pareto's frontier (stop 38 #1) and step's rows (tester64 #2). */
+static void note_outside_tables(const char *cmd, const char *what, const rl_hw *h,
+                                const cJSON *r)
+{
+    const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(r, "outside_tables"));
+    if (far)
+        rl_cli_tell(cmd, "note: %s outside what %s's tables measured, timed but less certain "
+                    "than their mode says (JSON outside_tables): %s", what, h->name, far);
+}
+
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
  * of memory: emit says so), the default KV split noted.  -1 on an error
  * (said). */
@@ -1685,6 +1698,7 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
         return -1;
     }
     note_kv_split_default("step", o, m, plan);
+    note_outside_tables("step", "rows", h, *out);
     rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
@@ -3775,9 +3789,9 @@ int rl_cli_prefill(rl_opts *o)
     }
     if (c.calibrated)
         note_slow_prefill(o, &m, &h, &c);
-    return emit_fitted(o, "prefill",
-                       rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk), 1, &m,
-                       &h, 1);
+    cJSON *r = rl_result_prefill(&m, &h, &c, o->tokens, o->ntokens, o->chunk);
+    note_outside_tables("prefill", "rows", &h, r); /* as step's (tester64 #2) */
+    return emit_fitted(o, "prefill", r, 1, &m, &h, 1);
 }
 
 int rl_cli_import_hf(rl_opts *o)
@@ -3938,11 +3952,7 @@ int rl_cli_pareto(rl_opts *o)
     }
     if (rc == RL_EXIT_OK) {
         cJSON *r = rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf);
-        const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(r, "outside_tables"));
-        if (far) /* frontier rows past the measured tables, once (stop 38 #1) */
-            rl_cli_tell("pareto", "note: frontier rows outside what %s's tables measured, timed "
-                        "but less certain than their mode says (JSON outside_tables): %s",
-                        h.name, far);
+        note_outside_tables("pareto", "frontier rows", &h, r); /* once (stop 38 #1) */
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
         rc = emit(o, r);

@@ -175,6 +175,7 @@ static terms domain_model(rl_topology topo, long long links, double a, double W,
  * the link as measured, and when the model cannot time the row. */
 typedef struct {
     double scale, shift, floor;
+    int arch; /* a TensorRT-LLM AllReduce on another sm than measured (spec.h rl_hw_sm_moved) */
 } link_move;
 
 /* The link figures h's collectives were measured at: rl_hw.measured's,
@@ -204,10 +205,14 @@ int rl_comm_link_moved(const rl_hw *h)
 
 static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double bytes)
 {
-    link_move m = {1.0, 0.0, 0.0};
+    link_move m = {1.0, 0.0, 0.0, 0};
     double a0, w0;
     long long l0;
     rl_topology t0;
+    /* sm picks TensorRT-LLM's AllReduce strategy (one-/two-shot or NCCL)
+     * and the norm fused into it (engines.c ENGINE_FUSION): its measured
+     * time on another sm is no measurement of that chip (tester64 #3) */
+    m.arch = row->op == RL_ALLREDUCE && !strcmp(row->impl, "trtllm") && rl_hw_sm_moved(h);
     if (!link_as_measured(h, &a0, &w0, &l0, &t0))
         return m;
     terms now = inner_level(h, row->op, 1.0, row->gpus); /* per byte */
@@ -239,7 +244,8 @@ static double moved(const rl_coll_row *row, link_move m, double bytes, rl_proven
     double t = rl_coll_time(row, bytes * m.scale, prov);
     double now = fmax(t + m.shift, fmin(m.floor, t));
     if (prov) /* a what-if link's time is no longer the measured one (ktable.h) */
-        *prov = rl_provenance_moved(*prov, m.scale != 1.0 || m.shift != 0.0 || now != t);
+        *prov = rl_provenance_moved(*prov,
+                                    m.scale != 1.0 || m.shift != 0.0 || now != t || m.arch);
     return now;
 }
 

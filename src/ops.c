@@ -2014,6 +2014,44 @@ static void gemm_variant_words(int v, const char *noun, char *buf, size_t n)
              strcmp(pair, key) ? key : "", strcmp(pair, key) ? ")" : "");
 }
 
+int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
+                            const rl_precision *p, char *buf, size_t n)
+{
+    double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
+                           (double)m->top_k, (double)m->experts};
+    buf[0] = '\0';
+    if (m->abstract || m->experts == 0 || !e || !e->tables || rl_ops_moe_from_gemm(e, m))
+        return 0;
+    int v = rl_kvariant_moe(e->tables, p->weights, p->compute, x);
+    if (v >= 0 && rl_engine_table(e->tables, RL_KC_MOE, v, x))
+        return 0; /* measured in the run's own dtypes */
+    /* derived_variant's pick, memory- and compute-bound */
+    int d[2];
+    for (int b = 0; b < 2; b++) {
+        d[b] = rl_engine_nearest_variant(e, RL_KC_MOE, rl_dtype_bytes(p->weights),
+                                         rl_dtype_bytes(p->compute), b);
+        if (d[b] < 0 || !rl_engine_table(e->tables, RL_KC_MOE, d[b], x))
+            return 0; /* not this case: the op list says how it is timed */
+    }
+    char from[160];
+    if (d[0] == d[1])
+        snprintf(from, sizeof from, "the %s MoE table", rl_kvariant_name((rl_kvariant)d[0]));
+    else
+        snprintf(from, sizeof from, "the %s MoE table when memory-bound, the %s when "
+                 "compute-bound", rl_kvariant_name((rl_kvariant)d[0]),
+                 rl_kvariant_name((rl_kvariant)d[1]));
+    snprintf(buf, n, "%s's kernel tables on %s measure %s's expert shape (hidden %lld, inter "
+             "%lld, top-%lld of %lld experts) but not at %s weights x %s compute: its routed "
+             "experts are derived from %s at that same shape, its measured efficiency on the "
+             "%s roofline (provenance derived; band: the MoE table's residuals, as a measured "
+             "kernel of this shape, not the wide band of experts timed from the dense GEMM "
+             "table: docs/model.md, MoE)",
+             e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts,
+             rl_dtype_name(p->weights), rl_dtype_name(p->compute), from,
+             rl_dtype_name(p->weights));
+    return 1;
+}
+
 /* Say so when the selected engine's tables hold no MoE kernel of model m's
  * expert shape in any dtype: its routed experts are timed from the dense
  * GEMM table (ops.c rl_ops_moe_gemm_shapes; tester43 F10: they read the bare

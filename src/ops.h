@@ -341,6 +341,16 @@ int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m);
 int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
                          const rl_precision *p, char *buf, size_t n);
 
+/* Say so when e's tables hold an MoE kernel of m's expert shape but not in
+ * p's dtypes, so the routed experts are derived from the nearest variant
+ * measured at that same shape (ops.c derived_variant; tester64 #4:
+ * gpt-oss-120b --weights fp4 on gb200 vLLM, timed from vLLM's w4a16_mxfp4
+ * kernel of gpt-oss's shape, read derived with no word): the note, and
+ * why its band is the MoE table's residuals, not rl_ops_moe_gemm_note's
+ * wide GEMM-timed one.  Returns 1 with the note in buf, else 0 (buf ""). */
+int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
+                            const rl_precision *p, char *buf, size_t n);
+
 /* The spans of a step's operator list, in its order, by what their ops'
  * times depend on: HEAD and TAIL (embedding, norms, projections, MLP or
  * MoE, residuals) on the step's token rows M alone (every prompt token and

@@ -506,7 +506,14 @@ const rl_command RL_COMMANDS[] = {
      "simulate's --chips 16 is one tp16 replica.  A row the engine's kernel tables time\n"
      "(its operator list) carries norm_fusion, as ops prints it: how that list ran each\n"
      "residual add and the norm after it (apart, one fused kernel, or inside the TP\n"
-     "AllReduce; a LayerNorm model's always apart; docs/model.md).",
+     "AllReduce; a LayerNorm model's always apart; docs/model.md).  A calibrated plan's\n"
+     "outside_tables (null when none; pareto's key) names what its rows time outside the\n"
+     "measured tables: operators extrapolated past a kernel table's grid, collectives over\n"
+     "more GPUs than the collectives table measures (raised to a smaller group's time), and\n"
+     "collectives crossing the NVLink/ICI domain (network level modelled); stderr says it.\n"
+     "Routed experts: with no MoE kernel of the model's expert shape the dense GEMM table\n"
+     "times them (wide band, up to x5.7); a MoE kernel of that shape in another dtype times\n"
+     "them derived with the MoE table's band (both noted; docs/model.md, MoE).",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -598,7 +605,9 @@ const rl_command RL_COMMANDS[] = {
      "prefill dispatch once (prefill_dispatch_s: vLLM 0.8 ms per layer); achieved MFU; with "
      "--chunk c also the chunked-prefill time (chunks on the prefix so far). Each row carries "
      "its own `mode` and `table_time_share` (the header's are the lowest share's: one long or "
-     "one-token prompt makes the whole list `estimated`, and a note on stderr names why).",
+     "one-token prompt makes the whole list `estimated`, and a note on stderr names why). "
+     "Calibrated, outside_tables names what the rows time outside the measured tables, as "
+     "step's (null when none; stderr says it).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--tp Y --ep Z]\n"
      "       [--set ...] [--format F]"},

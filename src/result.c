@@ -1128,6 +1128,85 @@ int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl)
     return 1;
 }
 
+/* What of a calibrated step's rows lies outside what h's tables measured
+ * (tester64 #2: step said nothing where pareto names the same rows):
+ * operators extrapolated past a kernel table's grid, collectives raised to
+ * a smaller group's measured time (comm.h rl_comm_floors), collectives
+ * crossing the NVLink/ICI domain whose network level the model times
+ * (rl_comm measured 2); prefill's rows alike. */
+typedef struct {
+    rl_comm_floors floors;
+    long long xbatch[6], cross_group;
+    int nx, xmore, xops;
+} step_outside_set;
+
+/* A row (at batch or tokens `at`) with `nx` extrapolated operators. */
+static void outside_extrapolated(step_outside_set *f, int nx, long long at)
+{
+    if (nx <= 0)
+        return;
+    if (f->nx < 6)
+        f->xbatch[f->nx++] = at;
+    else
+        f->xmore++;
+    if (nx > f->xops)
+        f->xops = nx;
+}
+
+/* One collective cc as timed on h. */
+static void outside_comm(step_outside_set *f, const rl_hw *h, const rl_comm *cc)
+{
+    if (rl_comm_floored(h, cc))
+        rl_comm_floors_add(&f->floors, cc->kind, cc->group, cc->floor_gpus, cc->impl);
+    else if (h->collectives.present && cc->measured == 2 && cc->group > f->cross_group)
+        f->cross_group = cc->group;
+}
+
+static void step_outside_row(step_outside_set *f, const rl_hw *h, const rl_shard_result *s,
+                             int tables, long long batch)
+{
+    if (tables)
+        outside_extrapolated(f, s->prov[RL_PROV_EXTRAPOLATED], batch);
+    for (int c = 0; c < s->ncoll; c++)
+        outside_comm(f, h, &s->coll[c].c);
+}
+
+/* f's words as the key outside_tables (null when nothing lies outside). */
+static void step_outside_add(cJSON *o, const step_outside_set *f, const rl_hw *h, int nbatch,
+                             const char *at)
+{
+    char buf[1536];
+    size_t k = 0, len = sizeof buf;
+    buf[0] = 0;
+    if (f->nx > 0) {
+        k += (size_t)snprintf(buf, len, "%d of %d rows (%s ", f->nx + f->xmore, nbatch, at);
+        for (int i = 0; i < f->nx && k < len; i++)
+            k += (size_t)snprintf(buf + k, len - k, "%s%lld", i ? ", " : "", f->xbatch[i]);
+        if (k < len)
+            k += (size_t)snprintf(buf + k, len - k, "%s): up to %d operator(s) timed by "
+                                  "extrapolating a kernel table past its measured grid (ops "
+                                  "lists them, provenance extrapolated)",
+                                  f->xmore ? ", ..." : "", f->xops);
+    }
+    if (f->floors.n > 0 && k < len) {
+        if (k)
+            k += (size_t)snprintf(buf + k, len - k, "; ");
+        k = rl_comm_floors_text(&f->floors, h->name, buf, len, k);
+    }
+    if (f->cross_group > 0 && k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%scollectives over up to %lld GPUs cross %s's "
+                              "%lld-chip NVLink/ICI domain: the domain level from its "
+                              "collectives table, the network level by the alpha-beta model "
+                              "(timed_by measured domain + alpha-beta network)", k ? "; " : "",
+                              f->cross_group, h->name, h->domain_chips);
+    if (k >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    if (buf[0])
+        cJSON_AddStringToObject(o, "outside_tables", buf);
+    else
+        cJSON_AddNullToObject(o, "outside_tables");
+}
+
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -1182,6 +1261,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     double share = -1.0;
+    step_outside_set far = {.floors = {.n = 0}};
     for (int i = 0; i < nbatch; i++) {
         rl_step st;
         if ((cal && plan->pp > 1
@@ -1229,8 +1309,12 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
+        if (cal && !fit)
+            step_outside_row(&far, h, &s, tables, batch[i]);
     }
     add_table_share(o, h, share);
+    if (cal && !fit) /* as pareto's key and note (tester64 #2) */
+        step_outside_add(o, &far, h, nbatch, "batch");
     rl_e2e_no_band(o, m, h, cal ? NO_RESIDUALS : "the plan is timed at the roofline: the "
                                                  "measurements time 1D tp/ep plans without --sp "
                                                  "or --overlap");
@@ -1491,6 +1575,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     double share = -1.0;
+    step_outside_set far = {.floors = {.n = 0}};
     for (int i = 0; i < ntokens; i++) {
         rl_ops_config p = *c;
         p.prefill_seqs = 1;
@@ -1528,8 +1613,16 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         add_row_share(r, cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h, row_share);
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
+        if (c->calibrated) { /* as step's rows (tester64 #2) */
+            outside_extrapolated(&far, ops.prov[RL_PROV_EXTRAPOLATED], tokens[i]);
+            for (int k = 0; k < ops.n; k++)
+                if (ops.op[k].kind == RL_OP_COMM)
+                    outside_comm(&far, h, &ops.op[k].comm);
+        }
     }
     add_table_share(o, h, share);
+    if (c->calibrated)
+        step_outside_add(o, &far, h, ntokens, "tokens");
     rl_e2e_no_band(o, m, h, c->mfu > 0 && c->mfu < 1 ? "--mfu: compute at a set fraction of the peak"
                             : c->calibrated ? NO_RESIDUALS : "the ideal roofline");
     if (c->tp > 1 || c->ep > 1) /* the prompt's KV layout, as step names its own */

@@ -124,6 +124,7 @@ static const field HW_FIELDS[] = {
     {"measured_ici_latency", T_NUM, offsetof(rl_hw, measured.ici_latency), 0, NULL, LATE | MEASURED},
     {"measured_ici_links", T_INT, offsetof(rl_hw, measured.ici_links), 0, NULL, LATE | MEASURED},
     {"measured_topology", T_ENUM, offsetof(rl_hw, measured.topology), 0, TOPO_NAMES, LATE | MEASURED},
+    {"measured_sm", T_INT, offsetof(rl_hw, measured.sm), 0, NULL, LATE | MEASURED},
     {"topology", T_ENUM, offsetof(rl_hw, topology), 0, TOPO_NAMES, 0},
     HF(ici_bw, T_NUM, MIN1),
     HF(ici_links, T_INT, 0),
@@ -663,6 +664,11 @@ double rl_hw_measured_bw(const rl_hw *h)
     return h->measured.hbm_bw > 0 ? h->measured.hbm_bw : h->hbm_bw;
 }
 
+int rl_hw_sm_moved(const rl_hw *h)
+{
+    return h->measured.hbm_bw > 0 && h->sm != h->measured.sm;
+}
+
 const double *rl_hw_measured_flops(const rl_hw *h)
 {
     return h->measured.hbm_bw > 0 ? h->measured.flops : h->flops;
@@ -763,6 +769,11 @@ static void settle_what_if(rl_hw *h)
         snprintf(field, sizeof field, "flops.%s", rl_dtype_name((rl_dtype)t));
         note_change(h, field, h->flops[t], h->measured.flops[t], NULL);
     }
+    /* sm picks the engine's AllReduce strategy table (norm fusion inside
+     * the AllReduce, engines.c ENGINE_FUSION): another sm than the chip's
+     * own (unset included) times what its tables did not measure
+     * (tester64 #3: --set hw.sm=100 on h100-sxm stayed calibrated) */
+    note_change(h, "sm", (double)h->sm, (double)h->measured.sm, NULL);
     settle_link(h);
 }
 
@@ -1393,7 +1404,7 @@ static void keep_as(lua_State *L, int t, const char *key, const char *from)
 
 /* The figures the hardware spec at t (absolute index) was measured at, as
  * spec fields (rl_hw.measured) unless it gives them: its own hbm_bw,
- * flops, ici_bw, ici_latency, ici_links and topology.  Done before anything can change them: on a base before a derived
+ * flops, ici_bw, ici_latency, ici_links, topology and sm.  Done before anything can change them: on a base before a derived
  * spec's fields replace its own (tester7 #4: { base = 'h100-sxm', hbm_bw =
  * 6e12 } read the H100 tables unchanged), and on the spec before --set
  * applies; allocates (a protected call's). */
@@ -1405,6 +1416,7 @@ static void keep_measured(lua_State *L, int t)
     keep_as(L, t, "measured_ici_latency", "ici_latency");
     keep_as(L, t, "measured_ici_links", "ici_links");
     keep_as(L, t, "measured_topology", "topology");
+    keep_as(L, t, "measured_sm", "sm");
 }
 
 /* A derived spec that only renames its base (index 1) renames the chip,

@@ -174,6 +174,9 @@ typedef struct {
     double ici_bw, ici_latency;
     long long ici_links; /* 0: absent (the chip's own) */
     int topology;        /* an rl_topology; read with ici_links */
+    long long sm;        /* the compute capability its kernel tables' engine ran at (rl_hw.sm,
+                          * 0 unset): it picks TensorRT-LLM's AllReduce strategy table
+                          * (engines.c ENGINE_FUSION), so another sm is a what-if (tester64 #3) */
 } rl_hw_figures;
 
 /* Bytes in a GiB: vendors' "80GB" of HBM is 80 GiB (docs/model.md,
@@ -236,7 +239,7 @@ typedef struct {
      * own as read, before a --set, a derived spec's fields over its `base`
      * or a Lua override changed them (spec fields measured_hbm_bw,
      * measured_flops, measured_ici_bw, measured_ici_latency,
-     * measured_ici_links, measured_topology: set on the table before
+     * measured_ici_links, measured_topology, measured_sm: set on the table before
      * any change, so a table Lua passes on, edited field by field or not,
      * keeps them).  When h's figures differ, h is a what-if of the chip
      * as measured (rl_hw_what_if_of): its kernel tables and efficiency
@@ -423,6 +426,10 @@ int rl_hw_what_if_of(const rl_hw *h);
 /* The figures h's measurements were taken at (rl_hw.measured): HBM bytes/s,
  * and the peak FLOP/s per compute dtype (RL_DTYPE_COUNT, 0 = none). */
 double rl_hw_measured_bw(const rl_hw *h);
+/* Whether h's sm differs from the one its measurements were taken at
+ * (rl_hw_figures.sm; 0 on a struct not read from a spec): a what-if that
+ * moves TensorRT-LLM's AllReduce choice (comm.c, tester64 #3). */
+int rl_hw_sm_moved(const rl_hw *h);
 const double *rl_hw_measured_flops(const rl_hw *h);
 
 /* h, read as `old_name`, now bears another name: record it in

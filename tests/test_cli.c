@@ -3359,8 +3359,8 @@ static void tp_in_calibrated_mode(void **state)
      * measured 2 and 8 MiB, extrapolated toward vLLM's custom-AllReduce
      * switch at 8 MiB (test_comm vllm_switch_not_crossed): timed_by says
      * so, not "outside the measured sizes" (768 rows x 4096 x 2 B = 6 MiB) */
-    cJSON *v = run_json("step --model llama3-8b --hw a100-sxm-80g --tp 2 --engine vllm --batch "
-                        "768 --context 128 --format json");
+    cJSON *v = json2("step --model llama3-8b --hw a100-sxm-80g --tp 2 --engine vllm --batch "
+                     "768 --context 128 --format json", "");
     const cJSON *v0 = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "collectives"), 0);
     assert_rel(num(v0, "bytes"), 6291456, 1e-12);
     assert_string_equal(cJSON_GetObjectItem(v0, "timed_by")->valuestring,
@@ -4861,6 +4861,130 @@ static void engine_date_says_imported(void **state)
     assert_int_equal(cli2("info --hw h100-sxm", ""), 0);
     assert_non_null(strstr(out, "measured_on  imported_on"));
     assert_null(strstr(out, " date "));
+}
+
+/* tester64 #2: step and prefill said nothing where pareto names the same
+ * configuration outside gb200's tables: llama3-70b tp8's two AllReduces
+ * over 8 GPUs are raised to the measured 4-GPU trtllm time
+ * (hw_profiles/gb200.lua's collectives stop at 4 GPUs), deepseek-v3 ep8's
+ * AllToAlls to the 4-GPU nccl time with 1 operator extrapolated (ops'
+ * provenance column: "extrapolated 1"), and llama3-70b tp16 on h200 crosses
+ * the 8-chip NVLink domain (timed_by "measured domain + alpha-beta
+ * network"); the key outside_tables says each (pareto's name and text,
+ * comm.h rl_comm_floors_text), the note once; llama3-8b tp8 on h100-sxm
+ * (AllReduce measured on 8 GPUs) has none: null. */
+static void step_names_rows_outside_tables(void **state)
+{
+    (void)state;
+    cJSON *j = json2("step --model llama3-70b --hw gb200 --chips 8 --tp 8 --batch 256 "
+                     "--context 8192 --weights fp8 --compute fp8", " --format json");
+    const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "collectives gb200's collectives table does not measure at "
+                                "their group size, timed by the alpha-beta model and raised to "
+                                "the same collective's measured time on fewer GPUs (AllReduce "
+                                "over 8 raised to its 4-GPU trtllm time, 1 octave beyond)"));
+    cJSON_Delete(j);
+    assert_int_equal(cli2("step --model llama3-70b --hw gb200 --chips 8 --tp 8 --batch 256 "
+                          "--context 8192 --weights fp8 --compute fp8", ""), 0);
+    const char *note = strstr(out, "note: rows outside what gb200's tables measured");
+    assert_non_null(note);
+    assert_null(strstr(note + 1, "note: rows outside")); /* once */
+    j = json2("step --model deepseek-v3 --hw gb200 --chips 8 --tp 1 --ep 8 --batch 64 "
+              "--context 8192 --weights fp8 --compute fp8", " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "1 of 1 rows (batch 64): up to 1 operator(s) timed by "
+                                "extrapolating"));
+    assert_non_null(strstr(far, "AllToAll over 8 raised to its 4-GPU nccl time"));
+    cJSON_Delete(j);
+    j = json2("step --model llama3-70b --hw h200 --chips 16 --tp 16 --batch 16 --context 4096",
+              " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "collectives over up to 16 GPUs cross h200's 8-chip "
+                                "NVLink/ICI domain"));
+    cJSON_Delete(j);
+    j = json2("prefill --model llama3-70b --hw gb200 --tp 8 --tokens 8192 --weights fp8 "
+              "--compute fp8", " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "AllReduce over 8 raised to its 4-GPU trtllm time"));
+    cJSON_Delete(j);
+    j = json2("step --model llama3-8b --hw h100-sxm --chips 8 --tp 8 --batch 4 --context 2048",
+              " --format json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "outside_tables")));
+    cJSON_Delete(j);
+}
+
+/* tester64 #3: --set hw.sm=100 on h100-sxm (measured at sm 90,
+ * hw_profiles/h100-sxm.lua) switches TensorRT-LLM's AllReduce strategy to
+ * Blackwell's table and its norms into the AllReduce (17.559 -> 17.335 ms,
+ * engines.c ENGINE_FUSION), yet read calibrated with its band and no
+ * what-if: now a what-if as hw.hbm_bw's (spec.c settle_what_if): mode
+ * estimated, the changed figure named "sm=100 (as measured 90)", no band,
+ * and both trtllm AllReduces derived (comm.c link_what_if; ktable.h
+ * rl_provenance_moved), where the unchanged chip reads calibrated with 0
+ * derived; a derived spec {base = "h100-sxm", sm = 100} alike. */
+static void step_sm_override_is_what_if(void **state)
+{
+    (void)state;
+    const char *run = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 4096";
+    cJSON *j = json2(run, " --format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "calibrated");
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(row, "provenance"),
+                                         "derived")->valueint, 0);
+    cJSON_Delete(j);
+    j = json2(run, " --set hw.sm=100 --format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "estimated");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "engine_source")),
+                           "sm=100 (as measured 90)"));
+    row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(row, "provenance"),
+                                         "derived")->valueint, 2);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(row, "step_s_low")) ||
+                !cJSON_GetObjectItem(row, "step_s_low"));
+    cJSON_Delete(j);
+    char spec[] = "/tmp/rl_cli_sm_XXXXXX.lua";
+    int fd = mkstemps(spec, 4);
+    assert_true(fd >= 0);
+    const char *text = "return { base = 'h100-sxm', sm = 100 }\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char argv[256];
+    snprintf(argv, sizeof argv, "step --model llama3-70b --hw %s --chips 8 --batch 64 "
+             "--context 4096", spec);
+    j = json2(argv, " --format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "estimated");
+    cJSON_Delete(j);
+    unlink(spec);
+}
+
+/* tester64 #4: gpt-oss-120b --weights fp4 on gb200 vLLM times its routed
+ * experts from vLLM's w4a16_mxfp4 MoE kernel at gpt-oss's shape
+ * (hw_profiles/engines/gb200-vllm.lua moe.w4a16_mxfp4, hidden 2880, top-4
+ * of 128; the nearest variant, ops.c derived_variant), provenance derived
+ * with the MoE table's narrow band, and said nothing: stderr now says it
+ * (ops.c rl_ops_moe_variant_note), not the GEMM-timed note that trtllm
+ * (no MoE kernel of that shape) gives; the checkpoint's own mxfp4 weights
+ * are measured: no note. */
+static void step_moe_variant_derived_noted(void **state)
+{
+    (void)state;
+    const char *run = "step --model gpt-oss-120b --hw gb200 --chips 8 --tp 8 --batch 64 "
+                      "--context 8192";
+    assert_int_equal(cli2(run, " --weights fp4 --engine vllm"), 0);
+    assert_non_null(strstr(out, "note: vllm's kernel tables on gb200 measure gpt-oss-120b's "
+                                "expert shape (hidden 2880, inter 2880, top-4 of 128 experts) "
+                                "but not at fp4 weights x bf16 compute: its routed experts are "
+                                "derived from the w4a16_mxfp4 MoE table at that same shape"));
+    assert_null(strstr(out, "measure no MoE kernel"));
+    assert_int_equal(cli2(run, " --weights fp4 --engine trtllm"), 0);
+    assert_non_null(strstr(out, "measure no MoE kernel of gpt-oss-120b's expert shape"));
+    assert_null(strstr(out, "at that same shape"));
+    assert_int_equal(cli2(run, " --engine vllm"), 0);
+    assert_null(strstr(out, "at that same shape"));
 }
 
 /* stop 38 #1 (tester56): DeepSeek-V3's frontier on gb200 lists TP64 and
@@ -7616,16 +7740,16 @@ static void short_run_per_replica_noted(void **state)
 static void host_cost_notes(void **state)
 {
     (void)state;
-    cJSON *j = run_json("prefill --model llama3-8b --hw h100-sxm --engine vllm --tokens 128 "
-                        "--format json");
+    cJSON *j = json2("prefill --model llama3-8b --hw h100-sxm --engine vllm --tokens 128 "
+                     "--format json", "");
     const cJSON *d = cJSON_GetObjectItem(j, "prefill_dispatch_note");
     assert_true(cJSON_IsString(d));
     assert_non_null(strstr(d->valuestring, "25.6 ms (32 layers x 0.8 ms"));
     assert_non_null(strstr(d->valuestring, "AIConfigurator"));
     assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "host_cost_note")));
     cJSON_Delete(j);
-    j = run_json("prefill --model llama3-8b --hw h100-sxm --engine trtllm --tokens 128 "
-                 "--format json");
+    j = json2("prefill --model llama3-8b --hw h100-sxm --engine trtllm --tokens 128 "
+              "--format json", "");
     assert_null(cJSON_GetObjectItem(j, "prefill_dispatch_note"));
     const cJSON *hc = cJSON_GetObjectItem(j, "host_cost_note");
     assert_true(cJSON_IsString(hc));
@@ -8923,6 +9047,9 @@ int main(void)
         cmocka_unit_test(engine_date_says_imported),
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
+        cmocka_unit_test(step_names_rows_outside_tables),
+        cmocka_unit_test(step_sm_override_is_what_if),
+        cmocka_unit_test(step_moe_variant_derived_noted),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
         cmocka_unit_test(simulate_label_at_its_steps),
