@@ -1691,8 +1691,14 @@ static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, co
     cJSON_AddStringToObject(o, "fitted_outside", all);
 }
 
-/* The mode of s (fitted: of the n points idx lists, sweep_fit_point); *pt
- * gets the point a fitted sweep's label is decided on, NULL otherwise. */
+/* The mode of s over the n points idx lists (NULL: s's first n), the rows
+ * a result shows: fitted, the worst of them (sweep_fit_point); calibrated,
+ * the smallest table-time share of them (rl_run_mode).  One rule for both
+ * (review: a calibrated pareto read estimated over the whole grid beside
+ * ten calibrated frontier rows, llama3-8b h100-sxm --weights bf16,int8 at
+ * 8192); the plot, which draws every point, passes them all
+ * (rl_result_sweep_mode).  *pt gets the point a fitted sweep's label is
+ * decided on, NULL otherwise. */
 static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
                               const size_t *idx, size_t n, const rl_sweep_point **pt)
 {
@@ -1700,11 +1706,13 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
         return *pt ? point_fit_mode(m, h, *pt, NULL, 0)
                    : rl_hw_fit_mode(h, 1, m->name, RL_BF16, RL_BF16, RL_BF16, 0, 1, NULL, 0);
-    /* calibrated only when every point of the grid is (rl_run_mode: the
+    /* calibrated only when every point listed is (rl_run_mode: the
      * smallest table-time share of the points decides) */
     double share = -1.0;
-    for (size_t i = 0; i < s->n && !m->abstract; i++)
-        share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
+    for (size_t i = 0; i < n && !m->abstract; i++) {
+        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
+        share = min_share(share, share_of(p->table_s, p->step_s));
+    }
     return rl_run_mode(s->sharded ? plan_mode(h, s->calibrated) : "ideal", h, share);
 }
 
