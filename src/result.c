@@ -624,21 +624,35 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     for (int i = 0; i < nbatch; i++) {
         rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, kv_copies);
         rl_ops ops;
-        int timed = tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops);
+        char why[512];
+        int timed = tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops, why,
+                                                 sizeof why);
         if (timed)
             rl_step_settle_excess(&s);
+        /* an untimed row of a tabled profile: no table timed any of it */
+        double row_share = tables && !timed ? 0.0 : share_of(s.table_s, s.step_s);
         if (!m->abstract)
-            share = min_share(share, share_of(s.table_s, s.step_s));
+            share = min_share(share, row_share);
         add_row(rows, &s, chips);
-        if (tables) {
-            add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
-            add_provenance(cJSON_GetArrayItem(rows, i), ops.prov);
-            add_row_share(cJSON_GetArrayItem(rows, i), rl_hw_mode(h, 1), h,
-                          share_of(s.table_s, s.step_s));
-        }
-        if (timed) /* the op list that timed the row ran them so (as ops prints it) */
-            cJSON_AddStringToObject(cJSON_GetArrayItem(rows, i), "norm_fusion",
+        cJSON *row = cJSON_GetArrayItem(rows, i);
+        if (timed) { /* the op list that timed the row: its band, provenance, fusion */
+            add_table_band(o, row, "step_s", &ops, h);
+            add_provenance(row, ops.prov);
+            add_row_share(row, rl_hw_mode(h, 1), h, row_share);
+            cJSON_AddStringToObject(row, "norm_fusion",
                                     rl_ops_norm_fusion_words(ops.norm_fusion, m));
+        } else if (tables) {
+            /* an op list refused (rl_ops_check; the CLI and Lua check the
+             * same first, so only a C caller gets here): no band or
+             * provenance from a list never built; the formula's time,
+             * estimated, and why (it read the unbuilt list's fields) */
+            add_row_share(row, rl_hw_mode(h, 1), h, row_share);
+            char note[700];
+            snprintf(note, sizeof note, "the engine's kernel tables timed no operator of this "
+                     "row (its operator list was refused: %s); step_s is the formula's estimate",
+                     why);
+            cJSON_AddStringToObject(row, "mode_note", note);
+        }
     }
     add_table_share(o, h, share);
     rl_e2e_no_band(o, m, h, NO_RESIDUALS);

@@ -43,7 +43,10 @@ cJSON *rl_result_engines(const rl_hw *h);
  * the step read them all, as step --tp's sharded rows do (a fitted --tp
  * beyond K read one copy split tp ways), the memory keys hold one copy
  * (rl_result_step_kv_layout lays it out).  Arguments must have passed
- * rl_step_check. */
+ * rl_step_check.  On a profile with kernel tables a row whose operator
+ * list they refuse (ops.h rl_ops_check: the CLI and Lua check the same
+ * first) is the formula's time, mode estimated, table_time_share 0, with
+ * no band or provenance and a mode_note saying why. */
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p, double kv_copies);
 
