@@ -3404,19 +3404,27 @@ void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, i
     cJSON_AddStringToObject(result, "band", wide ? "p5-p95" : "p10-p90");
 }
 
+int rl_e2e_band_runs(int wide, int q[4])
+{
+    /* p5, p95 then p10, p90 when wide, else p10, p90 (rl_e2e_band_edge) */
+    static const int Q[2][4] = {{1, 2, -1, -1}, {0, 3, 1, 2}};
+    memcpy(q, Q[wide != 0], sizeof Q[0]);
+    return wide ? 4 : 2;
+}
+
+double rl_e2e_band_farther(double edge, double inner, int low)
+{
+    return low ? (inner < edge ? inner : edge) : (inner > edge ? inner : edge);
+}
+
 /* Each number of the edge run's result `outer` that `inner` also has taken
- * out to the farther of the two: the lower when low, else the higher.  The
- * simulator's p99 is not monotone in the step cost (a slower step batches
- * arrivals otherwise, docs/model.md), so the p95 run alone can read below
- * the p90 run: tester63 #12, ttft_p99_ms_high 103.8 at p5-p95 and 104.1 at
- * p10-p90 on one fitted profile; a p5-p95 band holds its p10-p90 band. */
+ * out to the farther of the two (rl_e2e_band_farther). */
 static void envelope(cJSON *outer, const cJSON *inner, int low)
 {
     for (cJSON *o = outer ? outer->child : NULL; o; o = o->next) {
         const cJSON *i = o->string ? cJSON_GetObjectItem(inner, o->string) : NULL;
-        if (cJSON_IsNumber(o) && cJSON_IsNumber(i) &&
-            (low ? i->valuedouble < o->valuedouble : i->valuedouble > o->valuedouble))
-            cJSON_SetNumberValue(o, i->valuedouble);
+        if (cJSON_IsNumber(o) && cJSON_IsNumber(i))
+            cJSON_SetNumberValue(o, rl_e2e_band_farther(o->valuedouble, i->valuedouble, low));
     }
 }
 
@@ -3438,15 +3446,15 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
         rl_e2e_withheld_no_band(result, run->h, why);
         return 0;
     }
-    /* edges p5, p95 then p10, p90 when wide, else p10, p90: the wide band
-     * is the envelope of both pairs (below), nested by construction */
-    static const int Q[2][4] = {{1, 2}, {0, 3, 1, 2}};
+    /* the wide band is the envelope of both pairs (below), nested by
+     * construction */
+    int q[4];
     static rl_hw eh[4]; /* large; the runs are one after the other */
     cJSON *edge[4] = {NULL, NULL, NULL, NULL};
-    int rc = 0, nedge = wide ? 4 : 2;
+    int rc = 0, nedge = rl_e2e_band_runs(wide, q);
     for (int s = 0; s < nedge && rc == 0; s++) {
         eh[s] = *run->h;
-        rl_e2e_band_edge(&eh[s], Q[wide != 0][s]);
+        rl_e2e_band_edge(&eh[s], q[s]);
         /* a speculative draft model runs on the same chips: it moves to the
          * edge with the target (a draft given as a fraction of the target's
          * step follows it already) */

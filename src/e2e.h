@@ -253,6 +253,21 @@ void rl_e2e_band_from_runs(cJSON *result, const cJSON *low, const cJSON *high, i
  * grid is named. */
 int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n);
 
+/* The edge runs of a band (rl_e2e_band_edge's q, into q[0..count-1]):
+ * p10, p90; when wide p5, p95 then p10, p90, each side of the wide band
+ * taken out to the farther of its two runs (rl_e2e_band_farther).  The
+ * simulator's p99 is not monotone in the step cost (a slower step batches
+ * arrivals otherwise, docs/model.md), so the p95 run alone can read below
+ * the p90 run (tester63 #12: ttft_p99_ms_high 103.8 at p5-p95, 104.1 at
+ * p10-p90, one fitted profile): so a p5-p95 band holds the p10-p90 band
+ * of the same command.  simulate's and size's rows both.  Returns the
+ * count, 2 or 4. */
+int rl_e2e_band_runs(int wide, int q[4]);
+
+/* One side of a wide band: its edge run's figure `edge` and the narrower
+ * run's `inner` (the same key), the lower when low, else the higher. */
+double rl_e2e_band_farther(double edge, double inner, int low);
+
 /* simulate's band: run's requests (n) served again on run->h moved to the
  * band's low and high edge (p10, p90; p5, p95 when wide), their figures
  * into result by rl_e2e_band_from_runs; a speculative draft model's step

@@ -1942,10 +1942,11 @@ double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_c
 }
 
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
-                       rl_precision p, double kv_copies, const rl_shard_plan *plan, rl_ops *ops)
+                       rl_precision p, double kv_copies, const rl_shard_plan *plan, rl_ops *ops,
+                       char *why, size_t whylen)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    char err[256];
+    char err[512] = "";
     rl_ops_config c = rl_ops_mixed_config(chips, p, 0, 0, st->batch, st->context);
     c.calibrated = 1;
     c.kv_copies = kv_copies;
@@ -1956,8 +1957,15 @@ int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_st
         c.kv_split = plan->kv;
         c.no_collectives = 1;
     }
-    if (!e || !e->tables || m->abstract || build(m, h, &c, 0, 1, ops, err, sizeof err) != 0)
-        return 0; /* unnamed: the callers read times and provenance */
+    if (!e || !e->tables || m->abstract || build(m, h, &c, 0, 1, ops, err, sizeof err) != 0) {
+        if (whylen > 0)
+            snprintf(why, whylen, "%s", !e || !e->tables ? "no kernel tables"
+                                        : m->abstract    ? "an abstract model has no operator list"
+                                                         : err);
+        return 0;
+    }
+    if (whylen > 0) /* unnamed: the callers read times and provenance */
+        *why = '\0';
     st->step_s = ops->step_s;
     st->table_s = ops->table_s;
     st->tokens_per_s = (double)st->batch / st->step_s;

@@ -477,9 +477,13 @@ double rl_ops_step_time(const rl_model *m, const rl_hw *h, const rl_ops_config *
  * the chips: its tp, ep, attention replication and kv split shape the
  * local ops (the fused-MoE table read at the plan's TP and EP shares), and
  * no collective is added (no_collectives: the caller adds the plan's).
- * Returns 1 when it did, 0 (st unchanged) otherwise. */
+ * Returns 1 when it did, 0 (st unchanged, *ops not built: read nothing of
+ * it) otherwise; why (whylen > 0) then says why the tables timed nothing
+ * (no tables, an abstract model, or the op list's refusal, rl_ops_check),
+ * else "". */
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,
-                       rl_precision p, double kv_copies, const rl_shard_plan *plan, rl_ops *ops);
+                       rl_precision p, double kv_copies, const rl_shard_plan *plan, rl_ops *ops,
+                       char *why, size_t whylen);
 
 /* The share of step_s that o's table-timed operators carry (rl_ops.table_s
  * / step_s, 0-1), or -1 when o has no time. */

@@ -54,21 +54,21 @@ int rl_outdir_open(rl_outdir *o, const char *dir, char *err, size_t errlen)
     if (stat(dir, &st) != 0 && rl_mkdir_p(dir, err, errlen) != 0)
         return -1;
     if (stat(dir, &st) != 0)
-        RL_FAIL("%s: cannot use as output directory: %s", dir, strerror(errno));
+        RL_FAIL("%s: cannot use as output directory: %s", RL_NAME_SHOWN(dir), strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        RL_FAIL("%s: output path exists and is not a directory", dir);
+        RL_FAIL("%s: output path exists and is not a directory", RL_NAME_SHOWN(dir));
     char real[PATH_MAX];
     if (!realpath(dir, real))
-        RL_FAIL("%s: cannot resolve the output directory: %s", dir, strerror(errno));
+        RL_FAIL("%s: cannot resolve the output directory: %s", RL_NAME_SHOWN(dir), strerror(errno));
     if (strlen(real) >= sizeof o->root)
-        RL_FAIL("%s: output directory path too long", dir);
+        RL_FAIL("%s: output directory path too long", RL_NAME_SHOWN(dir));
     o->fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (o->fd < 0)
-        RL_FAIL("%s: cannot open the output directory: %s", dir, strerror(errno));
+        RL_FAIL("%s: cannot open the output directory: %s", RL_NAME_SHOWN(dir), strerror(errno));
     if (lock_folder(o->fd) != 0) { /* tester15 F-run-1 */
         close(o->fd);
         snprintf(err, errlen, "%s: another roofline run is writing to this folder (it holds the "
-                 "folder's lock); wait for it to end or choose another output folder", dir);
+                 "folder's lock); wait for it to end or choose another output folder", RL_NAME_SHOWN(dir));
         return RL_OUTDIR_BUSY;
     }
     memcpy(o->root, real, strlen(real) + 1);
@@ -295,12 +295,12 @@ static int undo_folder(rl_outdir *o, const char *name, char *err, size_t errlen)
     if (!mkdtemp(made)) {
         o->io_failed = 1;
         RL_FAIL("%s: cannot make a folder in %s that keeps older files until the run "
-                "succeeds: %s", name, o->root, strerror(errno));
+                "succeeds: %s", name, RL_NAME_SHOWN(o->root), strerror(errno));
     }
     snprintf(o->undo_dir, sizeof o->undo_dir, "%s", strrchr(made, '/') + 1);
     o->undo_fd = openat(o->fd, o->undo_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (o->undo_fd < 0)
-        RL_FAIL("%s: cannot open %s: %s", name, made, strerror(errno));
+        RL_FAIL("%s: cannot open %s: %s", name, RL_NAME_SHOWN(made), strerror(errno));
     return 0;
 }
 
@@ -361,7 +361,7 @@ static int journal(rl_outdir *o, const char *name, const char *owner, int dir, c
     if (older && (list_copy(o, n, name) != 0 || keep_older(o, dir, leaf, n) != 0)) {
         o->io_failed = 1;
         RL_FAIL("%s: cannot keep the older file until the run succeeds (in %s/%s): %s", name,
-                o->root, o->undo_dir, strerror(errno));
+                RL_NAME_SHOWN(o->root), o->undo_dir, strerror(errno));
     }
     size_t nl = strlen(name) + 1, ol = strlen(owner) + 1;
     if (!(o->undo[o->nundo] = malloc(nl + ol))) {
@@ -505,7 +505,8 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     if (why || input) {
         close(dir);
         if (input)
-            RL_FAIL("%s: it is an input of this run (%s); refusing to replace it", name, input);
+            RL_FAIL("%s: it is an input of this run (%s); refusing to replace it", name,
+                    RL_NAME_SHOWN(input));
         RL_FAIL("%s: %s; refusing to %s it", name, why, exists ? "replace" : "write");
     }
     return dir;

@@ -531,7 +531,7 @@ const rl_command RL_COMMANDS[] = {
      "collectives, HBM under the engine's memory rule, a pipeline as `step --pp` times it;\n"
      "plans that path does not time (2d, --sp) are left out and counted (uncalibrated_plans),\n"
      "and TTFT is the plan's own prefill (no sequence parallelism); each row has its own\n"
-     "mode and table_time_share, as step's rows (the document's mode: the worst point's; the\n"
+     "mode and table_time_share, as step's rows (the document's mode: the worst row's; the\n"
      "decode step's alone: ttft_mode is ttft_s's prefill's, as prefill labels it), and derived,\n"
      "what of its precision the\n"
      "tables do not measure, and routed experts timed from the GEMM table (\"none\").  On a\n"

@@ -696,7 +696,7 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
 {
     if (strlen(name) > RL_NAME_MAX) {
         snprintf(err, errlen, "%s: file name longer than %d bytes (its temporary '.tmp.XXXXXX' "
-                              "must fit in 255)", shown, RL_NAME_MAX);
+                              "must fit in 255)", RL_NAME_SHOWN(shown), RL_NAME_MAX);
         return -1;
     }
     static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -722,7 +722,7 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
     /* O_CREAT in a folder that exists (dir is open) fails with ENOENT only
      * where the file system makes no new files (/proc, /sys): say that,
      * not "No such file or directory" */
-    snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", shown,
+    snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", RL_NAME_SHOWN(shown),
              errno == ENOENT ? "its folder takes no new files (a virtual file system such as "
                                "/proc or /sys)" : strerror(errno));
     return -1;
@@ -734,7 +734,7 @@ int rl_write_atomic_at(int dir, const char *name, const char *shown, const char 
     char tmp[300];
     int ok = rl_write_temp_at(dir, name, shown, data, len, tmp, sizeof tmp, err, errlen) == 0;
     if (ok && renameat(dir, tmp, dir, name) != 0) {
-        snprintf(err, errlen, "%s: write failed: %s", shown, strerror(errno));
+        snprintf(err, errlen, "%s: write failed: %s", RL_NAME_SHOWN(shown), strerror(errno));
         unlinkat(dir, tmp, 0);
         ok = 0;
     }
@@ -747,7 +747,7 @@ int rl_write_temp_at(int dir, const char *name, const char *shown, const char *d
 {
     struct stat st;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: exists and is %s; refusing to replace it", shown,
+        snprintf(err, errlen, "%s: exists and is %s; refusing to replace it", RL_NAME_SHOWN(shown),
                  S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a directory"
                                                                                : "not a regular file");
         return -1;
@@ -774,7 +774,7 @@ int rl_write_temp_at(int dir, const char *name, const char *shown, const char *d
     }
     if (!ok) {
         unlinkat(dir, tmp, 0);
-        snprintf(err, errlen, "%s: write failed: %s", shown, strerror(saved));
+        snprintf(err, errlen, "%s: write failed: %s", RL_NAME_SHOWN(shown), strerror(saved));
     }
     return ok ? 0 : -1;
 }
@@ -789,14 +789,14 @@ static int write_target(const char *path, char *resolved, int *dir, const char *
     struct stat st;
     snprintf(resolved, PATH_MAX, "%s", path);
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !realpath(path, resolved)) {
-        snprintf(err, errlen, "%s: a symlink whose target cannot be resolved: %s", path,
+        snprintf(err, errlen, "%s: a symlink whose target cannot be resolved: %s", RL_NAME_SHOWN(path),
                  strerror(errno));
         return -1;
     }
     if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s: exists and is not a regular file; refusing to replace it "
                               "(print to stdout instead)",
-                 path);
+                 RL_NAME_SHOWN(path));
         return -1;
     }
     const char *slash = strrchr(resolved, '/');
@@ -806,14 +806,14 @@ static int write_target(const char *path, char *resolved, int *dir, const char *
         char parent[PATH_MAX];
         size_t n = slash == resolved ? 1 : (size_t)(slash - resolved);
         if (n >= sizeof parent) {
-            snprintf(err, errlen, "%s: path too long", path);
+            snprintf(err, errlen, "%s: path too long", RL_NAME_SHOWN(path));
             return -1;
         }
         memcpy(parent, resolved, n);
         parent[n] = '\0';
         *dir = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (*dir < 0) {
-            snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", resolved,
+            snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", RL_NAME_SHOWN(resolved),
                      strerror(errno));
             return -1;
         }
@@ -853,7 +853,7 @@ int rl_stage(const char *path, rl_staged *s, char *err, size_t errlen)
         else {
             unlinkat(dir, tmp, 0);
             rc = -1;
-            snprintf(err, errlen, "%s: path too long", path);
+            snprintf(err, errlen, "%s: path too long", RL_NAME_SHOWN(path));
         }
     }
     if (dir != AT_FDCWD)
@@ -865,7 +865,7 @@ int rl_stage_commit(rl_staged *s, int n, char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++) {
         if (rename(s[i].temp, s[i].target) != 0) {
-            snprintf(err, errlen, "%s: write failed: %s", s[i].target, strerror(errno));
+            snprintf(err, errlen, "%s: write failed: %s", RL_NAME_SHOWN(s[i].target), strerror(errno));
             rl_unstage(s + i, n - i);
             return -1;
         }
@@ -889,17 +889,17 @@ int rl_open_regular_at(int dir, const char *name, int flags, const char *shown, 
     int fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
     if (fd < 0) {
         int e = errno;
-        snprintf(err, errlen, "%s: cannot read: %s", shown, strerror(e));
+        snprintf(err, errlen, "%s: cannot read: %s", RL_NAME_SHOWN(shown), strerror(e));
         errno = e; /* ENOENT: absent, which some callers skip */
         return -1;
     }
     if (fstat(fd, st) != 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", shown, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read: %s", RL_NAME_SHOWN(shown), strerror(errno));
         close(fd);
         return -1;
     }
     if (!S_ISREG(st->st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file (%s)", shown,
+        snprintf(err, errlen, "%s: not a regular file (%s)", RL_NAME_SHOWN(shown),
                  S_ISDIR(st->st_mode) ? "a directory" : S_ISFIFO(st->st_mode) ? "a FIFO" :
                  S_ISSOCK(st->st_mode) ? "a socket" : "a device or other special file");
         close(fd);
@@ -937,7 +937,7 @@ struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, 
     int fd = open_given(path, &st, err, errlen);
     gzFile g = fd < 0 ? NULL : gzdopen(fd, "rb");
     if (fd >= 0 && !g) {
-        snprintf(err, errlen, "%s: cannot read: out of memory", path);
+        snprintf(err, errlen, "%s: cannot read: out of memory", RL_NAME_SHOWN(path));
         close(fd);
         errno = ENOMEM;
     }
@@ -956,14 +956,14 @@ struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, 
     else if (c != -1 && gzdirect(g))
         why = "not gzip-compressed (plain text or another format, no gzip magic 1f 8b)";
     if (why) {
-        snprintf(err, errlen, "%s: %s: %s is a gzip-compressed CSV%s", path, why, what,
+        snprintf(err, errlen, "%s: %s: %s is a gzip-compressed CSV%s", RL_NAME_SHOWN(path), why, what,
                  c == -1 ? "" : "; gzip it");
         gzclose(g);
         errno = EINVAL;
         return NULL;
     }
     if (c != -1 && gzungetc(c, g) == -1) {
-        snprintf(err, errlen, "%s: cannot read: out of memory", path);
+        snprintf(err, errlen, "%s: cannot read: out of memory", RL_NAME_SHOWN(path));
         gzclose(g);
         errno = ENOMEM;
         return NULL;
@@ -977,7 +977,7 @@ FILE *rl_fopen_input(const char *path, char *err, size_t errlen)
     int fd = rl_open_input(path, err, errlen);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
     if (fd >= 0 && !f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read: %s", RL_NAME_SHOWN(path), strerror(errno));
         close(fd);
     }
     return f;
@@ -995,13 +995,13 @@ static int fifo_ready(int fd, const char *path, char *err, size_t errlen)
     if (r > 0)
         return 0;
     if (rl_interrupted())
-        snprintf(err, errlen, "%s: interrupted (%s) while waiting for the FIFO's writer", path,
+        snprintf(err, errlen, "%s: interrupted (%s) while waiting for the FIFO's writer", RL_NAME_SHOWN(path),
                  rl_interrupt_name());
     else if (r < 0)
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read: %s", RL_NAME_SHOWN(path), strerror(errno));
     else
         snprintf(err, errlen, "%s: a FIFO that nothing wrote to within %d s; start its writer "
-                 "first (a shell's <(...) does), or give a file", path, RL_PIPE_WAIT_S);
+                 "first (a shell's <(...) does), or give a file", RL_NAME_SHOWN(path), RL_PIPE_WAIT_S);
     return -1;
 }
 
@@ -1097,7 +1097,7 @@ FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
         return rl_fopen_input(path, err, errlen); /* a file, or why not */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* no writer yet: no block */
     if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read: %s", RL_NAME_SHOWN(path), strerror(errno));
         return NULL;
     }
     /* a pipe (pipefs: a shell's <(...) or |) has its writer by construction
@@ -1112,7 +1112,7 @@ FILE *rl_fopen_stream(const char *path, char *err, size_t errlen)
     }
     FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read: %s", RL_NAME_SHOWN(path), strerror(errno));
         close(fd);
     }
     return f;
@@ -1149,9 +1149,9 @@ char *rl_read_input(const char *path, size_t max, size_t *len, char *err, size_t
     fclose(f);
     if (e || n > max) {
         if (e == ENOMEM)
-            snprintf(err, errlen, "%s: out of memory", shown);
+            snprintf(err, errlen, "%s: out of memory", RL_NAME_SHOWN(shown));
         else if (e)
-            snprintf(err, errlen, "%s: read error: %s", shown, strerror(e));
+            snprintf(err, errlen, "%s: read error: %s", RL_NAME_SHOWN(shown), strerror(e));
         else {
             /* the bound in the largest unit that states it exactly: 3 bytes, 64 KiB, 16 MiB */
             size_t shown_max = max;
@@ -1160,7 +1160,7 @@ char *rl_read_input(const char *path, size_t max, size_t *len, char *err, size_t
                 shown_max = max >> 20, unit = "MiB";
             else if (max >= 1u << 10 && max % (1u << 10) == 0)
                 shown_max = max >> 10, unit = "KiB";
-            snprintf(err, errlen, "%s: larger than %zu %s: not an input this command reads", shown,
+            snprintf(err, errlen, "%s: larger than %zu %s: not an input this command reads", RL_NAME_SHOWN(shown),
                      shown_max, unit);
         }
         free(buf);
@@ -1176,7 +1176,7 @@ int rl_mkdir_p(const char *dir, char *err, size_t errlen)
 {
     char p[4096];
     if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
-        snprintf(err, errlen, "%s: path too long", dir);
+        snprintf(err, errlen, "%s: path too long", RL_NAME_SHOWN(dir));
         return -1;
     }
     for (char *s = p + 1;; s++) {
@@ -1185,7 +1185,7 @@ int rl_mkdir_p(const char *dir, char *err, size_t errlen)
         char c = *s;
         *s = '\0';
         if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "%s: cannot create directory: %s", p, strerror(errno));
+            snprintf(err, errlen, "%s: cannot create directory: %s", RL_NAME_SHOWN(p), strerror(errno));
             return -1;
         }
         *s = c;

@@ -624,21 +624,35 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     for (int i = 0; i < nbatch; i++) {
         rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, kv_copies);
         rl_ops ops;
-        int timed = tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops);
+        char why[512];
+        int timed = tables && rl_ops_engine_step(m, h, chips, &s, p, kv_copies, NULL, &ops, why,
+                                                 sizeof why);
         if (timed)
             rl_step_settle_excess(&s);
+        /* an untimed row of a tabled profile: no table timed any of it */
+        double row_share = tables && !timed ? 0.0 : share_of(s.table_s, s.step_s);
         if (!m->abstract)
-            share = min_share(share, share_of(s.table_s, s.step_s));
+            share = min_share(share, row_share);
         add_row(rows, &s, chips);
-        if (tables) {
-            add_table_band(o, cJSON_GetArrayItem(rows, i), "step_s", &ops, h);
-            add_provenance(cJSON_GetArrayItem(rows, i), ops.prov);
-            add_row_share(cJSON_GetArrayItem(rows, i), rl_hw_mode(h, 1), h,
-                          share_of(s.table_s, s.step_s));
-        }
-        if (timed) /* the op list that timed the row ran them so (as ops prints it) */
-            cJSON_AddStringToObject(cJSON_GetArrayItem(rows, i), "norm_fusion",
+        cJSON *row = cJSON_GetArrayItem(rows, i);
+        if (timed) { /* the op list that timed the row: its band, provenance, fusion */
+            add_table_band(o, row, "step_s", &ops, h);
+            add_provenance(row, ops.prov);
+            add_row_share(row, rl_hw_mode(h, 1), h, row_share);
+            cJSON_AddStringToObject(row, "norm_fusion",
                                     rl_ops_norm_fusion_words(ops.norm_fusion, m));
+        } else if (tables) {
+            /* an op list refused (rl_ops_check; the CLI and Lua check the
+             * same first, so only a C caller gets here): no band or
+             * provenance from a list never built; the formula's time,
+             * estimated, and why (it read the unbuilt list's fields) */
+            add_row_share(row, rl_hw_mode(h, 1), h, row_share);
+            char note[700];
+            snprintf(note, sizeof note, "the engine's kernel tables timed no operator of this "
+                     "row (its operator list was refused: %s); step_s is the formula's estimate",
+                     why);
+            cJSON_AddStringToObject(row, "mode_note", note);
+        }
     }
     add_table_share(o, h, share);
     rl_e2e_no_band(o, m, h, NO_RESIDUALS);
@@ -1784,8 +1798,14 @@ static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, co
     cJSON_AddStringToObject(o, "fitted_outside", all);
 }
 
-/* The mode of s (fitted: of the n points idx lists, sweep_fit_point); *pt
- * gets the point a fitted sweep's label is decided on, NULL otherwise. */
+/* The mode of s over the n points idx lists (NULL: s's first n), the rows
+ * a result shows: fitted, the worst of them (sweep_fit_point); calibrated,
+ * the smallest table-time share of them (rl_run_mode).  One rule for both
+ * (review: a calibrated pareto read estimated over the whole grid beside
+ * ten calibrated frontier rows, llama3-8b h100-sxm --weights bf16,int8 at
+ * 8192); the plot, which draws every point, passes them all
+ * (rl_result_sweep_mode).  *pt gets the point a fitted sweep's label is
+ * decided on, NULL otherwise. */
 static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
                               const size_t *idx, size_t n, const rl_sweep_point **pt)
 {
@@ -1793,11 +1813,13 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
     if (s->fitted) /* every point timed by the fitted costs (sweep.h) */
         return *pt ? point_fit_mode(m, h, *pt, NULL, 0)
                    : rl_hw_fit_mode(h, 1, m->name, RL_BF16, RL_BF16, RL_BF16, 0, 1, NULL, 0);
-    /* calibrated only when every point of the grid is (rl_run_mode: the
+    /* calibrated only when every point listed is (rl_run_mode: the
      * smallest table-time share of the points decides) */
     double share = -1.0;
-    for (size_t i = 0; i < s->n && !m->abstract; i++)
-        share = min_share(share, share_of(s->pts[i].table_s, s->pts[i].step_s));
+    for (size_t i = 0; i < n && !m->abstract; i++) {
+        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
+        share = min_share(share, share_of(p->table_s, p->step_s));
+    }
     return rl_run_mode(s->sharded ? plan_mode(h, s->calibrated) : "ideal", h, share);
 }
 

@@ -43,7 +43,10 @@ cJSON *rl_result_engines(const rl_hw *h);
  * the step read them all, as step --tp's sharded rows do (a fitted --tp
  * beyond K read one copy split tp ways), the memory keys hold one copy
  * (rl_result_step_kv_layout lays it out).  Arguments must have passed
- * rl_step_check. */
+ * rl_step_check.  On a profile with kernel tables a row whose operator
+ * list they refuse (ops.h rl_ops_check: the CLI and Lua check the same
+ * first) is the formula's time, mode estimated, table_time_share 0, with
+ * no band or provenance and a mode_note saying why. */
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p, double kv_copies);
 
@@ -124,10 +127,12 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx);
 
-/* The mode rl_result_sweep reports for sweep s ("calibrated" only when
- * every precision of its grid is, spec.h rl_run_mode), and the engine a
- * run in `mode` on h names ("none" in ideal mode or without one): the same
- * words for the JSON and a plot's title. */
+/* The mode of every point of sweep s ("calibrated" only when each is,
+ * spec.h rl_run_mode; fitted: the worst point's), for a plot's title (the
+ * plot draws every point; rl_result_sweep's header is by the same rule
+ * over the rows it lists, so it can read calibrated where the plot's
+ * title reads estimated), and the engine a run in `mode` on h names
+ * ("none" in ideal mode or without one). */
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s);
 const char *rl_result_engine_name(const rl_hw *h, const char *mode);
 

@@ -1255,7 +1255,7 @@ int rl_shard_step_calibrated(const rl_model *m, const rl_hw *h, const rl_shard_p
     int tabled = eng && eng->tables && !m->abstract;
     *st = rl_step_calibrated_curves(m, h, M, rb, context, p, copies, !tabled);
     rl_ops ops; /* an engine's kernel tables time the replica's operators */
-    int timed = rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops);
+    int timed = rl_ops_engine_step(m, h, M, st, p, copies, plan, &ops, NULL, 0);
     if (!timed && tabled)
         *st = rl_step_calibrated(m, h, M, rb, context, p, copies);
     coll->banded = timed && ops.banded;

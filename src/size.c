@@ -1404,59 +1404,69 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
 }
 
 /* A row's band runs, made ahead of their turn (band_rows): the six times
- * at each edge and the events they took; run 0: not yet made. */
+ * at each edge run (rl_e2e_band_runs' order) and the events they took;
+ * run 0: not yet made. */
 typedef struct {
-    double edge[2][6];
+    double edge[4][6];
     unsigned long long work;
     int run;
 } band_run;
 
-/* Row c's band runs into *b: c served at the stated load on its profile
- * moved to the band's low and high edge (hw: nhw edge profiles per edge,
- * low first), with the step costs of pool and the requests of draws.
- * 0, or -1 with err. */
+/* Row c's band run at edge s into b->edge[s]: c served at the stated load
+ * on its profile moved to that edge (hw: nhw edge profiles per edge, in
+ * rl_e2e_band_runs' order), with the step costs of pool and the requests
+ * of draws.  0, or -1 with err. */
 static int band_row(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
-                    rl_size_draws *draws, const rl_size_candidate *row, band_run *b, char *err,
-                    size_t errlen)
+                    rl_size_draws *draws, const rl_size_candidate *row, int s, band_run *b,
+                    char *err, size_t errlen)
 {
-    b->work = 0;
-    for (int s = 0; s < 2; s++) {
-        rl_size_input at = *in;
-        at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
-        at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
-        at.draws = draws;
-        at.work = &b->work;
-        rl_size_candidate c = *row;
-        if (pool_cost(pool, &at, &c, err, errlen) != 0 || evaluate(&at, &c, 1, 1, 0, err, errlen) != 0)
-            return -1;
-        const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50, c.e2e_p99};
-        memcpy(b->edge[s], t, sizeof t);
-    }
-    b->run = 1;
+    rl_size_input at = *in;
+    at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
+    at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
+    at.draws = draws;
+    at.work = &b->work;
+    rl_size_candidate c = *row;
+    if (pool_cost(pool, &at, &c, err, errlen) != 0 || evaluate(&at, &c, 1, 1, 0, err, errlen) != 0)
+        return -1;
+    const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50, c.e2e_p99};
+    memcpy(b->edge[s], t, sizeof t);
     return 0;
 }
 
 /* The band runs of row k and, ahead of their turn, of every later row of
- * its configuration (same_replica: the same edge step costs), so that
- * the pool builds each configuration's edge costs once: the rows by rank
- * interleave configurations, and each rebuilt cost starts cold (its memo
- * and span terms: the README's search at 200 req/s rebuilt 26 edge costs
- * for 10 configurations).  A cost is a cache: the times are the same in
- * any order.  0, or -1 with err. */
-static int band_group(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
+ * its configuration (same_replica: the same edge step costs), edge by edge
+ * (nedge, rl_e2e_band_runs), so that the pool builds each configuration's
+ * edge costs once: the rows by rank interleave configurations, and each
+ * rebuilt cost starts cold (its memo and span terms: the README's search
+ * at 200 req/s rebuilt 26 edge costs for 10 configurations); a wide band's
+ * four edge costs would not fit the pool at once (SIZE_KEPT_COSTS).  A
+ * cost is a cache: the times are the same in any order.  A wide band's
+ * sides are then taken out to the farther of their two runs
+ * (rl_e2e_band_farther: simulate's rule).  0, or -1 with err. */
+static int band_group(const rl_size_input *in, const rl_hw *hw, int nedge, cost_pool *pool,
                       rl_size_draws *draws, const rl_size_result *out, int k, band_run *b,
                       char *err, size_t errlen)
 {
+    for (int s = 0; s < nedge; s++)
+        for (int j = k; j < out->n; j++)
+            if (!b[j].run && same_replica(&out->c[j], &out->c[k]) &&
+                band_row(in, hw, pool, draws, &out->c[j], s, &b[j], err, errlen) != 0)
+                return -1;
     for (int j = k; j < out->n; j++)
-        if (!b[j].run && same_replica(&out->c[j], &out->c[k]) &&
-            band_row(in, hw, pool, draws, &out->c[j], &b[j], err, errlen) != 0)
-            return -1;
+        if (!b[j].run && same_replica(&out->c[j], &out->c[k])) {
+            for (int s = 2; s < nedge; s++)
+                for (int t = 0; t < 6; t++)
+                    b[j].edge[s - 2][t] = rl_e2e_band_farther(b[j].edge[s - 2][t],
+                                                              b[j].edge[s][t], s == 2);
+            b[j].run = 1;
+        }
     return 0;
 }
 
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
  * stated load, on its profile (in->band_hw's, else in->hw's) moved to the
- * band's low and high edge.  Run only when calibrated, for the rows of the
+ * band's low and high edge (p5-p95: also p10 and p90, each side the
+ * farther of its two runs, e2e.h rl_e2e_band_runs).  Run only when calibrated, for the rows of the
  * profiles that have a band (out->no_band names the first without: its
  * rows carry none, tester5 #7: a mixed h100-sxm,tpu-v5e search dropped the
  * h100 rows' bands too); best row first, until the CPU budget is spent
@@ -1482,7 +1492,8 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
         if (!has[i] && !out->no_band)
             out->no_band = 1 + i;
     }
-    rl_hw *hw = any ? malloc(2 * (size_t)in->nhw * sizeof *hw) : NULL;
+    int q[4], nedge = rl_e2e_band_runs(in->band_wide, q);
+    rl_hw *hw = any ? malloc((size_t)nedge * (size_t)in->nhw * sizeof *hw) : NULL;
     band_run *b = any ? calloc((size_t)out->n + 1, sizeof *b) : NULL;
     if (!hw || !b) { /* no band to compute, or no memory for it */
         free(has);
@@ -1492,8 +1503,7 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             RL_FAIL("size: out of memory");
         return 0;
     }
-    const int q[2] = {in->band_wide ? 0 : 1, in->band_wide ? 3 : 2};
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < nedge; s++)
         for (int i = 0; i < in->nhw; i++) {
             hw[s * in->nhw + i] = base[i];
             rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
@@ -1518,10 +1528,10 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             break;
         }
         if (!b[k].run)
-            rc = band_group(in, hw, &pool, &draws, out, k, b, err, errlen);
+            rc = band_group(in, hw, nedge, &pool, &draws, out, k, b, err, errlen);
         if (rc == 0) {
             *work += b[k].work;
-            memcpy(out->c[k].edge, b[k].edge, sizeof b[k].edge);
+            memcpy(out->c[k].edge, b[k].edge, sizeof out->c[k].edge);
             out->c[k].banded = 1;
         }
     }

@@ -232,7 +232,8 @@ typedef struct {
     /* The six times above (ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50,
      * e2e_p99) with the same requests served on the profile moved to the
      * low (edge[0]) and high (edge[1]) edge of its band (e2e.h
-     * rl_e2e_band_edge); banded 0 when not run (rl_size_search runs them,
+     * rl_e2e_band_edge; a p5-p95 side the farther of its p5/p10 or
+     * p90/p95 runs, e2e.h rl_e2e_band_runs); banded 0 when not run (rl_size_search runs them,
      * best row first, for the rows of profiles that have a band, until
      * work_budget is spent: rl_size_result no_band, unbanded_for_time). */
     int banded;

@@ -81,7 +81,7 @@ static void test_no_op_below_its_roofline(void **state)
                     for (size_t b = 0; b < sizeof BATCH / sizeof *BATCH; b++) {
                         rl_step s = rl_step_calibrated(&m, &h, 1, BATCH[b], 8192, p, 1);
                         rl_ops o;
-                        if (!rl_ops_engine_step(&m, &h, 1, &s, p, 1, NULL, &o))
+                        if (!rl_ops_engine_step(&m, &h, 1, &s, p, 1, NULL, &o, NULL, 0))
                             fail_msg("%s %s: no table-timed step", HW[a], names[k]);
                         rl_step_settle_excess(&s);
                         char what[160];
@@ -112,8 +112,8 @@ static void test_mixtral_int8_on_a100(void **state)
     rl_step s = rl_step_calibrated(&m, &h, 1, 4, 8192, p, 1);
     rl_step sb = rl_step_calibrated(&m, &h, 1, 4, 8192, bf, 1);
     rl_ops o;
-    assert_true(rl_ops_engine_step(&m, &h, 1, &s, p, 1, NULL, &o));
-    assert_true(rl_ops_engine_step(&m, &h, 1, &sb, bf, 1, NULL, &o));
+    assert_true(rl_ops_engine_step(&m, &h, 1, &s, p, 1, NULL, &o, NULL, 0));
+    assert_true(rl_ops_engine_step(&m, &h, 1, &sb, bf, 1, NULL, &o, NULL, 0));
     assert_rel(s.kv_load_s, 2.106e-3, 5e-3);
     assert_rel(s.weight_load_s, 15.84e-3, 5e-3);
     assert_true(s.step_s >= s.kv_load_s + s.weight_load_s);

@@ -1429,6 +1429,46 @@ static void step_rows_say_norm_fusion(void **state)
     assert_string_equal(row_words(rl_result_step(&s, &h, 1, &many, 1, 1024, p, 1.0)), "");
 }
 
+/* A step row the kernel tables could not time (rl_ops_engine_step returned
+ * 0: its op list refused by rl_ops_check) read the band and provenance of
+ * an op list never built (uninitialised stack).  The CLI and Lua refuse
+ * such a step first (step --context 200000 on llama3-8b: max_context
+ * 8192), so only a C caller of rl_result_step reaches it: llama3-8b on one
+ * h100-sxm under trtllm at context 16384 (twice max_context).  The row now
+ * carries no step_s_low/_high and no provenance, mode estimated with
+ * table_time_share 0 (no table timed it) and a mode_note naming the
+ * refusal; step_s is the formula's (rl_step_calibrated, > 0).  The timed
+ * row beside it (context 1024) keeps its provenance and band. */
+static void untimed_step_row_says_so(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[512];
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", "test", err, sizeof err), 0);
+    long long one = 1;
+    for (int refused = 0; refused < 2; refused++) {
+        cJSON *r = rl_result_step(&m, &h, 1, &one, 1, refused ? 16384 : 1024,
+                                  rl_precision_default(), 1.0);
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 0);
+        assert_non_null(row);
+        assert_true(cJSON_GetObjectItem(row, "step_s")->valuedouble > 0);
+        assert_int_equal(cJSON_GetObjectItem(row, "provenance") == NULL, refused);
+        assert_int_equal(cJSON_GetObjectItem(row, "step_s_low") == NULL, refused);
+        assert_string_equal(cJSON_GetObjectItem(row, "mode")->valuestring,
+                            refused ? "estimated" : "calibrated");
+        const cJSON *note = cJSON_GetObjectItem(row, "mode_note");
+        if (refused) {
+            assert_true(cJSON_GetObjectItem(row, "table_time_share")->valuedouble == 0.0);
+            assert_true(cJSON_IsString(note));
+            assert_non_null(strstr(note->valuestring, "exceeds the model's max_context"));
+            assert_string_equal(cJSON_GetObjectItem(r, "mode")->valuestring, "estimated");
+        } else
+            assert_null(note);
+        cJSON_Delete(r);
+    }
+}
+
 /* A LayerNorm model (spec.h rl_norm: BLOOM-176B, model/bloom-176b.lua, L 70,
  * D 14336) is never fused: vLLM's BloomBlock adds its residuals in PyTorch
  * around nn.LayerNorm (vllm/model_executor/models/bloom.py), TensorRT-LLM's
@@ -1670,6 +1710,7 @@ int main(void)
         cmocka_unit_test(tp_plan_errors),
         cmocka_unit_test(moe_ep_busiest_chip),
         cmocka_unit_test(terms_add_up_to_the_step),
+        cmocka_unit_test(untimed_step_row_says_so),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

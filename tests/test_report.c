@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "interrupt.h"
+#include "outdir.h"
 #include "report.h"
 
 static cJSON *sample(void)
@@ -211,6 +212,43 @@ static void atomic_write(void **state)
     assert_non_null(strstr(err, "missing-dir"));
     assert_int_equal(count_entries(dir), 1);
     unlink(path);
+    rmdir(dir);
+}
+
+/* err holds `want` and no raw newline or tab (error.h rl_name_shown). */
+static void assert_shown(const char *err, const char *want)
+{
+    if (!strstr(err, want) || strchr(err, '\n') || strchr(err, '\t'))
+        fail_msg("'%s' lacks '%s' or holds a raw control byte", err, want);
+}
+
+/* A path's control bytes are shown as \xHH in the messages that echo it
+ * (error.h rl_name_shown, as spec and sandbox messages do, tester62 #10):
+ * "cannot read" of an input (report.c rl_open_regular_at), "cannot create
+ * a temporary file beside it" of a write (write_target), "cannot create
+ * directory" (rl_mkdir_p) and outdir.c's --out refusal.  Each printed the
+ * newline and tab raw, splitting the error line. */
+static void paths_shown_escaped(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_report_XXXXXX", p[160], err[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/no\nsuch\t.csv", dir);
+    assert_null(rl_fopen_input(p, err, sizeof err));
+    assert_shown(err, "no\\x0Asuch\\x09.csv: cannot read");
+    snprintf(p, sizeof p, "%s/no\ndir/out.csv", dir);
+    assert_int_equal(rl_write_atomic(p, "x", 1, err, sizeof err), -1);
+    assert_shown(err, "no\\x0Adir/out.csv: cannot create a temporary file");
+    snprintf(p, sizeof p, "%s/file\nx", dir); /* a file where a folder is asked */
+    assert_int_equal(rl_write_atomic(p, "x", 1, err, sizeof err), 0);
+    rl_outdir o;
+    assert_int_not_equal(rl_outdir_open(&o, p, err, sizeof err), 0);
+    assert_shown(err, "file\\x0Ax: output path exists and is not a directory");
+    char sub[200];
+    snprintf(sub, sizeof sub, "%s/sub", p);
+    assert_int_equal(rl_mkdir_p(sub, err, sizeof err), -1);
+    assert_shown(err, "file\\x0Ax/sub: cannot create directory");
+    unlink(p);
     rmdir(dir);
 }
 
@@ -617,6 +655,7 @@ int main(void)
         cmocka_unit_test(fifo_wait_interrupted),
         cmocka_unit_test(read_input_stdin),
         cmocka_unit_test(input_origin_one_rule),
+        cmocka_unit_test(paths_shown_escaped),
         cmocka_unit_test(table_rates_in_units),
         cmocka_unit_test(table_unitless_keys_in_units),
     };

@@ -1001,7 +1001,7 @@ static void calibrated_tp2_step(void **state)
         fail_msg("%s", err);
     rl_step local = rl_step_calibrated(&m, &h, 2, 4, 1024, p, 1);
     rl_ops ops;
-    assert_int_equal(rl_ops_engine_step(&m, &h, 2, &local, p, 1, &plan, &ops), 1);
+    assert_int_equal(rl_ops_engine_step(&m, &h, 2, &local, p, 1, &plan, &ops, NULL, 0), 1);
     assert_int_equal(c.ncoll, 2);
     assert_true(c.coll[0].c.bytes == 32768 && c.coll[0].c.measured);
     assert_rel(st.comm_s, 2 * 2.925e-6, 1e-3);
@@ -1010,7 +1010,7 @@ static void calibrated_tp2_step(void **state)
     if (rl_shard_step_calibrated(&m, &h, &plan, 4, 4, 1024, p, &st, &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     local = rl_step_calibrated(&m, &h, 2, 2, 1024, p, 1);
-    rl_ops_engine_step(&m, &h, 2, &local, p, 1, &plan, &ops);
+    rl_ops_engine_step(&m, &h, 2, &local, p, 1, &plan, &ops, NULL, 0);
     assert_rel(st.step_s, local.step_s + 2 * rl_coll_time(rl_coll_find(&h.collectives,
                                                                           RL_ALLREDUCE, 2),
                                                              16384, NULL),
