@@ -1350,6 +1350,18 @@ static void set_changes_the_chip(void **state)
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024 --set "
                              "hw.hbm_bw=3.3500001e12", out, sizeof out), 0);
     assert_non_null(strstr(out, "note: hw.hbm_bw=3.3500001e+12 (as measured 3.35e+12) changes"));
+    /* tester64 #7: a partial flops table under `base` replaces the base's
+     * whole table (docs/model.md): the peaks it leaves out are said
+     * missing, not "=0" (h200's fp8 1.979e15, fp16 9.89e14) */
+    char hw[64];
+    write_temp(hw, ".lua", "return { base = \"h200\", name = \"h200x\", flops = { bf16 = 2e15 } }\n");
+    snprintf(args, sizeof args, "step --model llama3-8b --hw %s --context 1024", hw);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    remove(hw);
+    assert_non_null(strstr(out, "note: hw.flops.bf16=2e+15 (as measured 9.89e+14); flops.fp16 "
+                                "missing (as measured 9.89e+14); flops.fp8 missing (as measured "
+                                "1.979e+15)"));
+    assert_null(strstr(out, "flops.fp8=0"));
     snprintf(args, sizeof args, "%s --engine vllm --set hw.flops.bf16=1e16", base);
     j = run_cli_json(args, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
