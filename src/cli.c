@@ -3000,11 +3000,28 @@ static void note_cross_domain(const rl_opts *o, const rl_model *m, const rl_hw *
     char plan[512];
     if (!*simulate_plan_advice(o, m, h, o->chips, reps, c->ep, c->layout, plan, sizeof plan))
         snprintf(plan, sizeof plan, "--pp %lld splits its layers over domains", k * pp);
+    /* the collectives of the stage's own plan that cross (comm.h
+     * rl_comm_cross; tester64 #5: "its tensor-parallel collectives" where
+     * tp4 ep4's AllReduces stay on NVLink and only the MoE AllToAlls,
+     * 4 chips 4 apart, cross), as step's fabric column says them */
+    rl_shard_plan sp = rl_serve_replica_plan(stage, c->ep, c->layout);
+    rl_shard_result r;
+    char err[256], cross[512] = "its collectives";
+    int one = 0;
+    if (rl_shard_collectives(m, h, &sp, RL_PHASE_GENERATE, 1, o->prec, &r, err, sizeof err) == 0) {
+        rl_comm_cross s = {0};
+        for (int i = 0; i < r.ncoll; i++)
+            rl_comm_cross_add(&s, &r.coll[i].c, r.coll[i].what);
+        size_t n = rl_comm_cross_text(&s, cross, sizeof cross, 0);
+        one = s.n == 1 && !s.more;
+        if (n < sizeof cross && s.n)
+            snprintf(cross + n, sizeof cross - n, ", of its tp%lld ep%lld plan,", sp.tp, sp.ep);
+    }
     rl_cli_say(o, "note: each replica runs %lld chips per pipeline stage, beyond one %lld-chip "
-                  "NVLink/ICI domain of %s: its tensor-parallel collectives cross the scale-out "
-                  "network, so it can be slower than fewer chips (simulate's --chips is one "
+                  "NVLink/ICI domain of %s: %s cross%s the scale-out network (step's fabric "
+                  "nvlink+net), so it can be slower than fewer chips (simulate's --chips is one "
                   "replica's; step splits --chips %lld by its own plan); %s",
-               stage, dom, h->name, o->chips, plan);
+               stage, dom, h->name, cross, one ? "es" : "", o->chips, plan);
 }
 
 /* A trace whose requests all arrive at one instant has no offered rate

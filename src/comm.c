@@ -517,6 +517,47 @@ size_t rl_comm_floors_text(const rl_comm_floors *s, const char *hw, char *buf, s
     return k;
 }
 
+void rl_comm_cross_add(rl_comm_cross *s, const rl_comm *c, const char *what)
+{
+    if (c->levels <= 1)
+        return;
+    int j = 0;
+    while (j < s->n && !(s->f[j].kind == c->kind && s->f[j].group == c->group))
+        j++;
+    if (j == s->n) {
+        if (s->n == RL_COMM_FLOORS) {
+            s->more = 1;
+            return;
+        }
+        s->f[j].kind = c->kind;
+        s->f[j].group = c->group;
+        s->f[j].nwhat = 0;
+        s->n++;
+    }
+    for (int w = 0; w < s->f[j].nwhat; w++)
+        if (!strcmp(s->f[j].what[w], what))
+            return;
+    if (s->f[j].nwhat < 4)
+        s->f[j].what[s->f[j].nwhat++] = what;
+}
+
+size_t rl_comm_cross_text(const rl_comm_cross *s, char *buf, size_t len, size_t k)
+{
+    if (!s->n && k < len)
+        k += (size_t)snprintf(buf + k, len - k, "none of its collectives");
+    for (int j = 0; j < s->n && k < len; j++) {
+        k += (size_t)snprintf(buf + k, len - k, "%s%s over %lld chips (", j ? "; " : "",
+                              rl_collective_name(s->f[j].kind), s->f[j].group);
+        for (int w = 0; w < s->f[j].nwhat && k < len; w++)
+            k += (size_t)snprintf(buf + k, len - k, "%s%s", w ? ", " : "", s->f[j].what[w]);
+        if (k < len)
+            k += (size_t)snprintf(buf + k, len - k, ")");
+    }
+    if (s->more && k < len)
+        k += (size_t)snprintf(buf + k, len - k, "; ...");
+    return k;
+}
+
 rl_provenance rl_comm_provenance(const rl_comm *c)
 {
     return c->measured == 1 ? c->prov : RL_PROV_ROOFLINE;

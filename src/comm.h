@@ -215,6 +215,31 @@ void rl_comm_floors_add(rl_comm_floors *s, rl_collective kind, long long group, 
 size_t rl_comm_floors_text(const rl_comm_floors *s, const char *hw, char *buf, size_t len,
                            size_t k);
 
+/* The collectives of one step that cross h's NVLink/ICI domains (rl_comm
+ * levels > 1: group x stride beyond domain_chips, comm.c), by kind and
+ * group, each with the names of what it carries ("MoE dispatch"), the
+ * first RL_COMM_FLOORS of them (more: 1 when others were left out).  One
+ * set and one text for the notes that say which collectives ride the
+ * scale-out network (simulate's cross-domain note; tester64 #5: it said
+ * "its tensor-parallel collectives" where only the MoE AllToAlls crossed). */
+typedef struct {
+    struct {
+        rl_collective kind;
+        long long group;
+        const char *what[4]; /* static strings (shard.h rl_shard_coll.what) */
+        int nwhat;
+    } f[RL_COMM_FLOORS];
+    int n, more;
+} rl_comm_cross;
+
+/* Add c, carrying `what` (a static string), to s when it crosses domains. */
+void rl_comm_cross_add(rl_comm_cross *s, const rl_comm *c, const char *what);
+
+/* s's words from buf[k] on: "AllToAll over 4 chips (MoE dispatch, MoE
+ * combine); AllReduce over 16 chips (attn out)", or "none of its
+ * collectives" when s is empty.  Returns the new k (>= len: cut). */
+size_t rl_comm_cross_text(const rl_comm_cross *s, char *buf, size_t len, size_t k);
+
 /* Appendix C's threshold: the array size in bytes at which an AllGather
  * over `group` chips of h has equal latency and bandwidth terms; below it
  * the collective is latency-bound.  On one ring axis it is

@@ -263,6 +263,11 @@ static rl_op *add(builder *x, const char *name, const char *segment, rl_op_kind 
     op->eff = eff;
     op->layers = layers;
     op->kclass = -1;
+    /* the token rows it works on (ops.h rl_op.tokens): the step's M, the
+     * builders of weight matmuls and attention setting their own, a
+     * collective none (tester64 #7: elementwise and attention rows read 0
+     * beside the weight rows' batch) */
+    op->tokens = kind == RL_OP_COMM ? 0 : x->M;
     return op;
 }
 
@@ -930,6 +935,7 @@ static void attention(builder *x, const segment *s, double layers, double W, con
                     s->eff, layers);
     rl_op *pv = add(x, join(x, name, sizeof name, "pv", suffix), s->name, RL_OP_ATTENTION,
                     s->eff, layers);
+    qk->tokens = sm->tokens = pv->tokens = seg_rows(s); /* the segment's query tokens */
     for (int i = 0; i < s->n; i++) {
         double seqs = (double)s->part[i].seqs, T = (double)s->part[i].tokens, pairs, keys;
         pairs_keys(x, T, (double)s->part[i].prefix, W, &pairs, &keys);

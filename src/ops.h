@@ -75,7 +75,11 @@ typedef struct {
     char name[40];
     rl_op_kind kind;
     double layers;       /* instances per step (layers it appears in; 1 for head/tail) */
-    double tokens;       /* rows M of a weight matmul (0 otherwise) */
+    double tokens;       /* token rows it works on: a weight matmul's rows M (the
+                            embedding's and the step's; the LM head's the
+                            sequences'), an elementwise op's (the step's M), an
+                            attention op's query tokens (its segment's); 0 on a
+                            collective (its bytes are in rl_comm) */
     double flops;        /* FLOPs */
     double weight_bytes; /* weights read */
     double act_read;     /* activation bytes read */

@@ -1090,8 +1090,12 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
      * ~242 FLOP per latent byte for DeepSeek-V3, is compute-bound on chips
      * whose ridge lies below that (H200, A100, or any under --kv fp8):
      * folded into compute_s, its FLOP time hid under the MLP's weight read
-     * (review29 H1; tester20 F7 had it counted in both) */
-    r->attention_compute_s = fmax(0.0, attn / rl_hw_peak(h, p.compute) - r->kv_load_s);
+     * (review29 H1; tester20 F7 had it counted in both).  The FLOPs run at
+     * attention's dtype, the wider of --kv and --compute (rl_attention_dtype,
+     * as ops.c's qk/pv rows): at the compute peak, fp8 compute over a bf16
+     * cache halved them and dropped them under the read (tester64 #1) */
+    r->attention_compute_s =
+        fmax(0.0, attn / rl_hw_peak(h, rl_attention_dtype(p)) - r->kv_load_s);
     r->bound = rl_step_bound(r->kv_load_s, r->attention_compute_s, r->weight_load_s,
                              r->compute_s);
     r->local_s = r->kv_load_s + r->attention_compute_s + fmax(r->weight_load_s, r->compute_s);

@@ -674,7 +674,8 @@ const double *rl_hw_measured_flops(const rl_hw *h)
     return h->measured.hbm_bw > 0 ? h->measured.flops : h->flops;
 }
 
-/* Name a changed figure in h->changed, "FIELD=NOW (as measured WAS)",
+/* Name a changed figure in h->changed, "FIELD=NOW (as measured WAS)"
+ * ("FIELD missing (as measured WAS)" where the spec lacks a peak: flops.D 0),
  * when now differs from was, after "; ": every differing figure (the
  * chip's too: naming only its first left h100-pcie's 24% lower FLOP/s
  * out of the note, tester23 F5).  Numbers with %.6g, or as many more digits as
@@ -698,8 +699,15 @@ static void note_change(rl_hw *h, const char *field, double now, double was,
         if (strcmp(v[0], v[1]) != 0)
             break;
     }
-    snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%s (as measured %s)", n ? "; " : "",
-             field, v[0], v[1]);
+    /* a figure the spec lacks reads 0: say missing, not "=0" (tester64 #7:
+     * a partial flops table under `base` replaces the base's whole table,
+     * docs/model.md, and read "flops.fp8=0 (as measured 1.979e+15)") */
+    if (!names && now == 0 && !strncmp(field, "flops.", 6))
+        snprintf(h->changed + n, sizeof h->changed - n, "%s%s missing (as measured %s)",
+                 n ? "; " : "", field, v[1]);
+    else
+        snprintf(h->changed + n, sizeof h->changed - n, "%s%s=%s (as measured %s)",
+                 n ? "; " : "", field, v[0], v[1]);
 }
 
 /* The link half of settle_what_if: the ICI/NVLink figures h's measured

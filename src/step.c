@@ -31,7 +31,6 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
 {
     rl_step r = {0};
     double bw = (double)chips * h->hbm_bw;
-    double peak = (double)chips * rl_hw_peak(h, p.compute);
     double B = (double)batch;
     r.batch = batch;
     r.context = context;
@@ -45,8 +44,10 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
                   (double)chips;
     r.mlp_bound = rl_bound_of(r.compute_s, r.weight_load_s);
     /* the attention kernels read the cache and do the score FLOPs: max(bytes,
-     * FLOPs) as their own term, beside the matmuls' (review29 H1) */
-    r.attention_s = B * rl_arch_attention_flops_per_token(m, (double)context) / peak;
+     * FLOPs) as their own term, beside the matmuls' (review29 H1), the FLOPs
+     * at attention's dtype (rl_attention_dtype, as ops.c; tester64 #1) */
+    r.attention_s = B * rl_arch_attention_flops_per_token(m, (double)context) /
+                    ((double)chips * rl_hw_peak(h, rl_attention_dtype(p)));
     r.attention_compute_s = fmax(0.0, r.attention_s - r.kv_load_s);
     r.bound = rl_step_bound(r.kv_load_s, r.attention_compute_s, r.weight_load_s, r.compute_s);
     r.step_s = r.kv_load_s + r.attention_compute_s + fmax(r.weight_load_s, r.compute_s);

@@ -1350,6 +1350,18 @@ static void set_changes_the_chip(void **state)
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024 --set "
                              "hw.hbm_bw=3.3500001e12", out, sizeof out), 0);
     assert_non_null(strstr(out, "note: hw.hbm_bw=3.3500001e+12 (as measured 3.35e+12) changes"));
+    /* tester64 #7: a partial flops table under `base` replaces the base's
+     * whole table (docs/model.md): the peaks it leaves out are said
+     * missing, not "=0" (h200's fp8 1.979e15, fp16 9.89e14) */
+    char hw[64];
+    write_temp(hw, ".lua", "return { base = \"h200\", name = \"h200x\", flops = { bf16 = 2e15 } }\n");
+    snprintf(args, sizeof args, "step --model llama3-8b --hw %s --context 1024", hw);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    remove(hw);
+    assert_non_null(strstr(out, "note: hw.flops.bf16=2e+15 (as measured 9.89e+14); flops.fp16 "
+                                "missing (as measured 9.89e+14); flops.fp8 missing (as measured "
+                                "1.979e+15)"));
+    assert_null(strstr(out, "flops.fp8=0"));
     snprintf(args, sizeof args, "%s --engine vllm --set hw.flops.bf16=1e16", base);
     j = run_cli_json(args, out, sizeof out);
     assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "estimated");
@@ -2607,6 +2619,49 @@ static void prefill_help_matches_behaviour(void **state)
     assert_non_null(strstr(out, "note: --phase is for `roofline ops`; ignored"));
     assert_int_equal(run_cli("ops --help", out, sizeof out), 0);
     assert_non_null(strstr(out, "--phase decode|prefill|mixed"));
+}
+
+/* tester64 #6: docs/validation.md quotes the Llama-2-70B TP8 decode step
+ * at context 2048, batch 1 / 16 / 64, on the SplitwiseSim-fitted profiles
+ * and the kernel-table ones (`step --model llama2-70b --chips 8 --batch
+ * 1,16,64 --context 2048`); it read 9.0 / 10.5 / 15.1 and 15.4 / 18.1 /
+ * 27.5 ms after the tables moved them to 8.97 / 10.48 / 15.32 and 15.39 /
+ * 18.12 / 27.83.  Each figure as the doc prints it (%.2f ms: exact to the
+ * printed digit) and the ratio ranges (%.1f of min / max). */
+static void docs_quote_splitwise_gap(void **state)
+{
+    (void)state;
+    char *md = doc_words(RL_SRCDIR "/docs/validation.md");
+    const char *hw[4] = {"h100-sxm-splitwise", "h100-sxm", "a100-sxm-80g-splitwise", "a100-sxm-80g"};
+    double ms[4][3];
+    for (int i = 0; i < 4; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step --model llama2-70b --hw %s --chips 8 --batch 1,16,64 "
+                 "--context 2048 --format json", hw[i]);
+        int rc = run_cli(cmd, out, sizeof out);
+        const char *js = strchr(out, '{');
+        cJSON *j = rc == 0 && js ? cJSON_Parse(js) : NULL;
+        if (!j)
+            fail_msg("roofline %s: exit %d, no JSON: %.600s", cmd, rc, out);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        assert_int_equal(cJSON_GetArraySize(rows), 3);
+        for (int b = 0; b < 3; b++)
+            ms[i][b] = 1e3 * num(cJSON_GetArrayItem(rows, b), "step_s");
+        cJSON_Delete(j);
+    }
+    double lo[2] = {1e9, 1e9}, hi[2] = {0, 0};
+    for (int k = 0; k < 2; k++)
+        for (int b = 0; b < 3; b++) {
+            double r = ms[2 * k][b] / ms[2 * k + 1][b];
+            lo[k] = fmin(lo[k], r);
+            hi[k] = fmax(hi[k], r);
+        }
+    doc_quotes(md, "docs/validation.md", "1 / 16 / 64 reads %.2f / %.2f / %.2f ms on "
+               "h100-sxm-splitwise against %.2f / %.2f / %.2f ms on h100-sxm (%.1f-%.1fx), %.2f / "
+               "%.2f / %.2f against %.2f / %.2f / %.2f ms on the A100 pair (%.1f-%.1fx;",
+               ms[0][0], ms[0][1], ms[0][2], ms[1][0], ms[1][1], ms[1][2], lo[0], hi[0],
+               ms[2][0], ms[2][1], ms[2][2], ms[3][0], ms[3][1], ms[3][2], lo[1], hi[1]);
+    free(md);
 }
 
 /* fixGI: docs/serving.md's simulate transcript had drifted (ttft_p99 1176
@@ -5569,6 +5624,19 @@ static void simulate_notes_cross_domain(void **state)
                                 "8-chip NVLink/ICI domain of h100-sxm"));
     assert_non_null(strstr(out, "step --chips 16 runs tp8 x 2 replicas"));
     assert_non_null(strstr(out, "simulate --chips 8 --replicas 2"));
+    /* tester64 #5: the note names the collectives that cross, as step's
+     * fabric column (nvlink+net): tp16's AllReduces here; under tp4 ep4
+     * (deepseek-v3, --ep 4) only the AllToAlls, 4 chips 4 apart (stride x
+     * group 16 > 8, comm.c), while the TP AllReduces over 4 neighbours stay
+     * on NVLink (step --chips 16 --tp 4 --ep 4: AllReduce group 4 nvlink) */
+    assert_non_null(strstr(out, "AllReduce over 16 chips (attn out AllReduce, MLP out "
+                                "AllReduce), of its tp16 ep1 plan, crosses the scale-out"));
+    assert_int_equal(cli2("simulate --model deepseek-v3 --hw h200 --chips 16 --ep 4 --weights fp8 "
+                          "--compute fp8 --qps 1 --prompt-len 1000 --out-len 100 --requests 30 "
+                          "--format json", ""), 0);
+    assert_non_null(strstr(out, "AllToAll over 4 chips (MoE dispatch, MoE combine), of its tp4 "
+                                "ep4 plan, crosses the scale-out network"));
+    assert_null(strstr(out, "tensor-parallel collectives cross"));
     assert_int_equal(cli2(base, "--chips 8"), 0);
     assert_null(strstr(out, "NVLink/ICI domain"));
     assert_int_equal(cli2(base, "--chips 16 --pp 2"), 0);
@@ -9088,6 +9156,7 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(docs_quote_simulate_transcript),
+        cmocka_unit_test(docs_quote_splitwise_gap),
         cmocka_unit_test(prefill_help_matches_behaviour),
         cmocka_unit_test(engine_date_says_imported),
         cmocka_unit_test(info_hw_chip_figures),

@@ -1661,11 +1661,41 @@ static void terms_add_up_to_the_step(void **state)
     }
 }
 
+/* tester64 #7: a row's tokens are the token rows it works on (ops.h
+ * rl_op.tokens), not 0 beside the weight rows' M: a mixed step of a
+ * 512-token chunk (on 1024 cached) beside 16 decodes at 2048 (by hand:
+ * M = 512 + 16 = 528) has M on its weight and elementwise rows, 512 on
+ * prefill:qk/softmax/pv, 16 on decode:qk/softmax/pv, 17 on the LM head
+ * (one logit row a sequence); exact (small integers). */
+static void tokens_per_row(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 512, 1024, 16, 2048);
+    const rl_ops *o = build(&m, &h, &c);
+    assert_true(o->tokens == 528);
+    int n[3] = {0};
+    for (int i = 0; i < o->n; i++) {
+        const rl_op *op = &o->op[i];
+        double want = !strcmp(op->name, "lm_head")              ? 17
+                      : !strncmp(op->name, "prefill:", 8)       ? 512
+                      : !strncmp(op->name, "decode:", 7)        ? 16
+                      : op->kind == RL_OP_COMM                  ? 0
+                                                                : 528;
+        if (op->tokens != want)
+            fail_msg("%s: tokens %g, want %g", op->name, op->tokens, want);
+        n[op->kind == RL_OP_ELEMENTWISE ? 0 : op->kind == RL_OP_ATTENTION ? 1 : 2]++;
+    }
+    assert_true(n[0] > 0 && n[1] == 6 && n[2] > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(decode_attention_intensity_mha),
         cmocka_unit_test(attention_compute_dtype),
+        cmocka_unit_test(tokens_per_row),
         cmocka_unit_test(decode_attention_intensity_gqa),
         cmocka_unit_test(prefill_attention_intensity),
         cmocka_unit_test(prefill_with_prefix),

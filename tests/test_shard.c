@@ -835,6 +835,44 @@ static void mla_cache_by_batch(void **state)
     assert_int_equal(alltoall, 2);
 }
 
+/* tester64 #1: attention's FLOPs run at attention's dtype, the wider of
+ * --kv and --compute (step.h rl_attention_dtype), in the step as in ops'
+ * qk/pv rows.  DeepSeek-V3 fp8 weights and compute over a bf16 cache,
+ * tp8 kv=batch, 64 x 4096 on H200: a chip holds 8 sequences and does
+ * 8 x 61 x 2 x 128 heads x (576 + 512) x 4096 FLOPs (by hand: QK^T over
+ * the 576-wide latent + rope key, PV over the 512 latent, arch.c) at the
+ * bf16 peak; it reads 8 x 4096 x 61 x 576 x 2 bytes.  attention_compute_s
+ * is the FLOP time beyond the read (~0.083 ms; was 0: the FLOPs at the fp8
+ * peak, 0.28 ms, fell under the 0.48 ms read), and equals ops' qk + pv
+ * less the read.  Tolerance 1e-9 relative (the same doubles, reordered). */
+static void attention_at_its_dtype(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_precision p = {RL_FP8, RL_BF16, RL_FP8};
+    rl_shard_plan pl = tp_plan(8);
+    pl.kv = RL_KV_BATCH;
+    rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 8, 64, 4096, p);
+    double flops = 8.0 * 61 * 2 * 128 * (576 + 512) * 4096;
+    double kv = 8.0 * 4096 * 61 * 576 * 2 / h.hbm_bw;
+    assert_rel(r.kv_load_s, kv, 1e-9);
+    assert_rel(r.attention_compute_s, flops / h.flops[RL_BF16] - kv, 1e-9);
+    assert_true(r.attention_compute_s > 5e-5); /* 0 before the fix */
+    rl_ops_config c = rl_ops_mixed_config(8, p, 0, 0, 64, 4096);
+    c.tp = 8;
+    c.kv_split = RL_KV_BATCH;
+    c.no_collectives = 1;
+    rl_ops o;
+    char err[256];
+    assert_int_equal(rl_ops_build(&m, &h, &c, &o, err, sizeof err), 0);
+    double qkpv = 0;
+    for (int i = 0; i < o.n; i++)
+        if (!strcmp(o.op[i].name, "qk") || !strcmp(o.op[i].name, "pv"))
+            qkpv += o.op[i].layers * o.op[i].t.time_s;
+    assert_rel(r.attention_compute_s, qkpv - r.kv_load_s, 1e-9);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -1557,6 +1595,7 @@ int main(void)
         cmocka_unit_test(stage_pass_lm_head_last),      cmocka_unit_test(pipeline_send_bytes),
         cmocka_unit_test(stage_weights_dense_layers), cmocka_unit_test(stage_split_follows_engine),
         cmocka_unit_test(abstract_model),            cmocka_unit_test(mla_cache_by_batch),
+        cmocka_unit_test(attention_at_its_dtype),
         cmocka_unit_test(errors),                    cmocka_unit_test(plan_is_tp_over),
         cmocka_unit_test(auto_plan_searches_tp_and_pp),
         cmocka_unit_test(calibrated_tp2_step), cmocka_unit_test(calibrated_kv_split_share),     cmocka_unit_test(calibrated_memory_is_the_plans),
