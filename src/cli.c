@@ -525,8 +525,6 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
                                const rl_serving_engine *e)
 {
     char note[1536];
-    if (rl_ops_moe_variant_note(m, h, e, &o->prec, note, sizeof note)) /* tester64 #4 */
-        rl_cli_say(o, "note: %s", note);
     if (!rl_ops_moe_gemm_note(m, h, e, &o->prec, note, sizeof note))
         return;
     moe_from_gemm = 1;
@@ -805,6 +803,13 @@ static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h,
     rl_arch_dense_gemm(m, &gw, &gc);
     int derived = rl_engine_derived(e->tables, mla, gw, p.kv, gc) & say;
     char have[256];
+    /* experts timed from an MoE kernel of their shape in another dtype
+     * (tester64 #4): p's own weights x compute, once per pair as the GEMM
+     * note (review53: it read o->prec, so pareto --weights bf16,fp4 said
+     * nothing of its fp4 points) */
+    char note[1536];
+    if (say & RL_DERIVED_GEMM && rl_ops_moe_variant_note(m, h, e, &p, note, sizeof note))
+        rl_cli_say(o, "note: %s", note);
     if (say & NOTE_MOE)
         note_moe_from_gemm(o, m, h, e);
     if (derived & RL_DERIVED_KV) {

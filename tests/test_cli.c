@@ -5040,6 +5040,15 @@ static void step_moe_variant_derived_noted(void **state)
     assert_null(strstr(out, "at that same shape"));
     assert_int_equal(cli2(run, " --engine vllm"), 0);
     assert_null(strstr(out, "at that same shape"));
+    /* review53: pareto notes it for each weights x compute of its grid, as
+     * its GEMM notes, once (two fp4 points here, kv bf16 and fp8): it read
+     * o->prec alone, so --weights bf16,fp4 said nothing of its fp4 points */
+    assert_int_equal(cli2("pareto --model gpt-oss-120b --hw gb200 --engine vllm --chips 8 "
+                          "--batch 64 --context 8192 --weights bf16,fp4 --kv bf16,fp8", ""), 0);
+    const char *v = strstr(out, "but not at fp4 weights x bf16 compute: its routed experts are "
+                                "derived from the w4a16_mxfp4 MoE table at that same shape");
+    assert_non_null(v);
+    assert_null(strstr(strstr(v, "at that same shape") + 1, "at that same shape"));
 }
 
 /* stop 38 #1 (tester56): DeepSeek-V3's frontier on gb200 lists TP64 and
