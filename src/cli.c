@@ -2398,7 +2398,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
 }
 
 /* The first request whose prompt + output a replica's KV room cannot hold
- * (serve.c check_config's test, rl_serve_holds), refused before the run
+ * (serve.h rl_serve_first_unheld, check_config's test), refused before the run
  * with what sets the room and what a user changes (tester63 #13: "request
  * 0 needs 1200 KV tokens (+ 2 pages of 16), a replica holds 958" named no
  * flag).  A pipeline (its streams split the KV) is left to check_config's
@@ -2410,10 +2410,8 @@ static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
 {
     if (c->pp > 1)
         return 0;
-    double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
-    long long i = 0;
-    while (i < n && rl_serve_holds(cap, (double)req[i].prompt + req[i].output, c->page_tokens))
-        i++;
+    double cap;
+    long long i = rl_serve_first_unheld(c, req, n, &cap);
     if (i == n)
         return 0;
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec,

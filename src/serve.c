@@ -2510,6 +2510,16 @@ int rl_serve_holds(double cap, double tokens, int page_tokens)
     return tokens + 2.0 * page_tokens <= cap;
 }
 
+long long rl_serve_first_unheld(const rl_serve_config *c, const rl_request *req, long long n,
+                                double *cap)
+{
+    *cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
+    long long i = 0;
+    while (i < n && rl_serve_holds(*cap, (double)req[i].prompt + req[i].output, c->page_tokens))
+        i++;
+    return i;
+}
+
 /* The host and network links a run of c moves KV over, and only those
  * (tester33 F1: a continuous run on a spec without host_bw was refused with
  * "kv_bytes_per_token, host_bw, net_bw: must be > 0", no file named): host_bw
@@ -2572,11 +2582,12 @@ static int check_config(const rl_serve_config *c, int streams, const rl_request 
                 "of %.4g GB a replica exceeds its host memory, %.4g GB (host_bytes x its chips): "
                 "give a smaller HOST or --set hw.host_bytes=B", c->hw_origin ? c->hw_origin
                 : "the hw spec", tier * streams / 1e9, c->host_bytes * streams / 1e9);
-    double cap = (c->kv_capacity_tokens - c->prefix_hbm_tokens) / rl_serve_kv_share(c, req, n);
+    double cap;
+    long long unheld = rl_serve_first_unheld(c, req, n, &cap);
     for (long long i = 0; i < n; i++) {
         if (req[i].prompt < 1 || req[i].output < 1)
             RL_FAIL("request %lld: prompt and output must be >= 1 token", i);
-        if (!rl_serve_holds(cap, (double)req[i].prompt + req[i].output, c->page_tokens)) {
+        if (i == unheld) {
             /* what a user changes, named (tester63 #13; the CLI says more
              * before the run without a pipeline: cli.c kv_room_check) */
             const char *fix = "; give a replica more HBM (more chips, or a larger hbm_bytes), a "

@@ -656,6 +656,14 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
  * so a kind size keeps never fails the simulator's check. */
 int rl_serve_holds(double cap, double tokens, int page_tokens);
 
+/* The first of the n requests (in order) whose prompt + output c's KV pool
+ * cannot hold (rl_serve_holds at the pool's tokens a request, less the
+ * prefix cache's, over rl_serve_kv_share), or n when every one fits; *cap
+ * gets that pool.  rl_serve_run's refusal and the CLI's check before a run
+ * (cli.c kv_room_check) read it. */
+long long rl_serve_first_unheld(const rl_serve_config *c, const rl_request *req, long long n,
+                                double *cap);
+
 /* Metric definitions (the JSON keys' meaning):
  *  - TTFT: arrival to the first token, queueing included; the first token
  *    comes at the end of the step that completes the request's prefill.
