@@ -808,7 +808,7 @@ static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h,
      * note (review53: it read o->prec, so pareto --weights bf16,fp4 said
      * nothing of its fp4 points) */
     char note[1536];
-    if (say & RL_DERIVED_GEMM && rl_ops_moe_variant_note(m, h, e, &p, note, sizeof note))
+    if (say & RL_DERIVED_GEMM && rl_ops_moe_variant_note(m, h, &p, note, sizeof note))
         rl_cli_say(o, "note: %s", note);
     if (say & NOTE_MOE)
         note_moe_from_gemm(o, m, h, e);
