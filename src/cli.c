@@ -1835,6 +1835,7 @@ int rl_cli_step(rl_opts *o)
     rl_shard_plan kvp = rl_e2e_step_plan(&h, o->sharded ? &o->plan : NULL, o->chips);
     double kvc = rl_e2e_kv_copies(&m, &h, &kvp, o->chips);
     cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
+    note_outside_tables("step", "rows", &h, r); /* as a plan's (tester64 #2) */
     if (o->sharded || (fitted && o->chips > 1)) {
         note_kv_split_default("step", o, &m, &kvp);
         rl_result_step_kv_layout(r, &m, &h, &kvp, o->chips, o->context, o->prec,

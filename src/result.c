@@ -568,6 +568,143 @@ static void add_breakdown(cJSON *o, int overlap, long long pp)
     cJSON_AddStringToObject(o, "breakdown", rule);
 }
 
+/* What of a result's rows lies outside what h's tables measured (stop 38
+ * #1; tester64 #2: step said nothing where pareto names the same rows):
+ * operators extrapolated past a kernel table's grid, collectives raised to
+ * a smaller group's measured time (comm.h rl_comm_floors), collectives
+ * crossing the NVLink/ICI domain whose network level the model times
+ * (rl_comm measured 2).  One collector and one text for the key
+ * outside_tables of step's, prefill's and pareto's rows and its note:
+ * each row begun by outside_row, its collectives added after it. */
+typedef struct {
+    char name[6][96]; /* the first six rows named, the rest counted */
+    int n, all;
+} outside_rows;
+
+typedef struct {
+    const char *at;  /* before the rows' names: "batch ", "tokens ", or "" (pareto's
+                        name themselves) */
+    const char *ops; /* the command that lists a row's operators */
+    int pareto;      /* pareto's text: the rows of floored collectives named, first;
+                        extrapolated operators not counted */
+    char row[96];    /* the row being added */
+    int row_floored; /* it is named in fl */
+    outside_rows x, fl; /* rows with extrapolated operators, with floored collectives */
+    int xops;           /* the most extrapolated operators of a row */
+    rl_comm_floors floors;
+    long long cross_group;
+} outside_set;
+
+static void outside_name(outside_rows *r, const char *name)
+{
+    if (r->n < 6)
+        snprintf(r->name[r->n++], sizeof r->name[0], "%s", name);
+    r->all++;
+}
+
+/* A row named `row` with `nx` operators extrapolated. */
+static void outside_row(outside_set *f, const char *row, int nx)
+{
+    snprintf(f->row, sizeof f->row, "%s", row);
+    f->row_floored = 0;
+    if (nx <= 0)
+        return;
+    outside_name(&f->x, row);
+    if (nx > f->xops)
+        f->xops = nx;
+}
+
+/* A row at batch or tokens `at` (outside_set.at): step's and prefill's. */
+static void outside_row_at(outside_set *f, long long at, int nx)
+{
+    char row[24];
+    snprintf(row, sizeof row, "%lld", at);
+    outside_row(f, row, nx);
+}
+
+/* A collective of the row, `kind` over `group` GPUs, raised to the time
+ * `impl` measured on `floor`. */
+static void outside_floor(outside_set *f, rl_collective kind, long long group, long long floor,
+                          const char *impl)
+{
+    rl_comm_floors_add(&f->floors, kind, group, floor, impl);
+    if (!f->row_floored)
+        outside_name(&f->fl, f->row);
+    f->row_floored = 1;
+}
+
+/* A collective cc of the row as timed on h. */
+static void outside_comm(outside_set *f, const rl_hw *h, const rl_comm *cc)
+{
+    if (rl_comm_floored(h, cc))
+        outside_floor(f, cc->kind, cc->group, cc->floor_gpus, cc->impl);
+    else if (h->collectives.present && cc->measured == 2 && cc->group > f->cross_group)
+        f->cross_group = cc->group;
+}
+
+/* A step or prefill row at `at` timed by op list ops: its extrapolated
+ * operators and collectives. */
+static void outside_ops(outside_set *f, const rl_hw *h, long long at, const rl_ops *ops)
+{
+    outside_row_at(f, at, ops->prov[RL_PROV_EXTRAPOLATED]);
+    for (int k = 0; k < ops->n; k++)
+        if (ops->op[k].kind == RL_OP_COMM)
+            outside_comm(f, h, &ops->op[k].comm);
+}
+
+/* "[; ]ALL of N rows (AT name, ...[, ...])" from buf[k]; returns the new k. */
+static size_t outside_rows_text(const outside_rows *r, const char *at, size_t nrows, char *buf,
+                                size_t len, size_t k)
+{
+    if (k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%s%d of %zu rows (%s", k ? "; " : "", r->all,
+                              nrows, at);
+    for (int i = 0; i < r->n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", r->name[i]);
+    if (k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%s)", r->all > r->n ? ", ..." : "");
+    return k;
+}
+
+/* f's text on `nrows` rows as o's key outside_tables (null when nothing
+ * lies outside). */
+static void outside_add(cJSON *o, const outside_set *f, const rl_hw *h, size_t nrows)
+{
+    char buf[1536];
+    size_t k = 0, len = sizeof buf;
+    buf[0] = 0;
+    for (int piece = 0; piece < 2; piece++) { /* pareto's order: floors, then extrapolated */
+        if (piece == !f->pareto && f->floors.n > 0) {
+            if (f->pareto)
+                k = outside_rows_text(&f->fl, f->at, nrows, buf, len, k);
+            if (k < len)
+                k += (size_t)snprintf(buf + k, len - k, "%s", f->pareto ? ": " : k ? "; " : "");
+            k = rl_comm_floors_text(&f->floors, h->name, buf, len, k);
+        } else if (piece == f->pareto && f->x.all > 0) {
+            char ops[32] = "operators";
+            if (!f->pareto)
+                snprintf(ops, sizeof ops, "up to %d operator(s)", f->xops);
+            k = outside_rows_text(&f->x, f->at, nrows, buf, len, k);
+            if (k < len)
+                k += (size_t)snprintf(buf + k, len - k, ": %s timed by extrapolating a kernel "
+                                      "table past its measured grid (%s lists them, provenance "
+                                      "extrapolated)", ops, f->ops);
+        }
+    }
+    if (f->cross_group > 0 && k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%scollectives over up to %lld GPUs cross %s's "
+                              "%lld-chip NVLink/ICI domain: the domain level from its "
+                              "collectives table, the network level by the alpha-beta model "
+                              "(timed_by measured domain + alpha-beta network)", k ? "; " : "",
+                              f->cross_group, h->name, h->domain_chips);
+    if (k >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    if (buf[0])
+        cJSON_AddStringToObject(o, "outside_tables", buf);
+    else
+        cJSON_AddNullToObject(o, "outside_tables");
+}
+
 static void add_row(cJSON *rows, const rl_step *s, long long chips)
 {
     cJSON *r = cJSON_CreateObject();
@@ -621,6 +758,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     add_breakdown(o, 0, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     double share = -1.0;
+    outside_set far = {.at = "batch ", .ops = "ops"};
     for (int i = 0; i < nbatch; i++) {
         rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, kv_copies);
         rl_ops ops;
@@ -641,6 +779,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             add_row_share(row, rl_hw_mode(h, 1), h, row_share);
             cJSON_AddStringToObject(row, "norm_fusion",
                                     rl_ops_norm_fusion_words(ops.norm_fusion, m));
+            outside_ops(&far, h, batch[i], &ops);
         } else if (tables) {
             /* an op list refused (rl_ops_check; the CLI and Lua check the
              * same first, so only a C caller gets here): no band or
@@ -655,6 +794,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         }
     }
     add_table_share(o, h, share);
+    if (!h->ideal) /* calibrated, as prefill's and a plan's rows (tester64 #2) */
+        outside_add(o, &far, h, (size_t)nbatch);
     rl_e2e_no_band(o, m, h, NO_RESIDUALS);
     return o;
 }
@@ -1142,133 +1283,6 @@ int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl)
     return 1;
 }
 
-/* What of a result's rows lies outside what h's tables measured (stop 38
- * #1; tester64 #2: step said nothing where pareto names the same rows):
- * operators extrapolated past a kernel table's grid, collectives raised to
- * a smaller group's measured time (comm.h rl_comm_floors), collectives
- * crossing the NVLink/ICI domain whose network level the model times
- * (rl_comm measured 2).  One collector and one text for the key
- * outside_tables of step's, prefill's and pareto's rows and its note:
- * each row begun by outside_row, its collectives added after it. */
-typedef struct {
-    char name[6][96]; /* the first six rows named, the rest counted */
-    int n, all;
-} outside_rows;
-
-typedef struct {
-    const char *at;  /* before the rows' names: "batch ", "tokens ", or "" (pareto's
-                        name themselves) */
-    const char *ops; /* the command that lists a row's operators */
-    int pareto;      /* pareto's text: the rows of floored collectives named, first;
-                        extrapolated operators not counted */
-    char row[96];    /* the row being added */
-    int row_floored; /* it is named in fl */
-    outside_rows x, fl; /* rows with extrapolated operators, with floored collectives */
-    int xops;           /* the most extrapolated operators of a row */
-    rl_comm_floors floors;
-    long long cross_group;
-} outside_set;
-
-static void outside_name(outside_rows *r, const char *name)
-{
-    if (r->n < 6)
-        snprintf(r->name[r->n++], sizeof r->name[0], "%s", name);
-    r->all++;
-}
-
-/* A row named `row` with `nx` operators extrapolated. */
-static void outside_row(outside_set *f, const char *row, int nx)
-{
-    snprintf(f->row, sizeof f->row, "%s", row);
-    f->row_floored = 0;
-    if (nx <= 0)
-        return;
-    outside_name(&f->x, row);
-    if (nx > f->xops)
-        f->xops = nx;
-}
-
-/* A row at batch or tokens `at` (outside_set.at): step's and prefill's. */
-static void outside_row_at(outside_set *f, long long at, int nx)
-{
-    char row[24];
-    snprintf(row, sizeof row, "%lld", at);
-    outside_row(f, row, nx);
-}
-
-/* A collective of the row, `kind` over `group` GPUs, raised to the time
- * `impl` measured on `floor`. */
-static void outside_floor(outside_set *f, rl_collective kind, long long group, long long floor,
-                          const char *impl)
-{
-    rl_comm_floors_add(&f->floors, kind, group, floor, impl);
-    if (!f->row_floored)
-        outside_name(&f->fl, f->row);
-    f->row_floored = 1;
-}
-
-/* A collective cc of the row as timed on h. */
-static void outside_comm(outside_set *f, const rl_hw *h, const rl_comm *cc)
-{
-    if (rl_comm_floored(h, cc))
-        outside_floor(f, cc->kind, cc->group, cc->floor_gpus, cc->impl);
-    else if (h->collectives.present && cc->measured == 2 && cc->group > f->cross_group)
-        f->cross_group = cc->group;
-}
-
-/* "[; ]ALL of N rows (AT name, ...[, ...])" from buf[k]; returns the new k. */
-static size_t outside_rows_text(const outside_rows *r, const char *at, size_t nrows, char *buf,
-                                size_t len, size_t k)
-{
-    if (k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%s%d of %zu rows (%s", k ? "; " : "", r->all,
-                              nrows, at);
-    for (int i = 0; i < r->n && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", r->name[i]);
-    if (k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%s)", r->all > r->n ? ", ..." : "");
-    return k;
-}
-
-/* f's text on `nrows` rows as o's key outside_tables (null when nothing
- * lies outside). */
-static void outside_add(cJSON *o, const outside_set *f, const rl_hw *h, size_t nrows)
-{
-    char buf[1536];
-    size_t k = 0, len = sizeof buf;
-    buf[0] = 0;
-    for (int piece = 0; piece < 2; piece++) { /* pareto's order: floors, then extrapolated */
-        if (piece == !f->pareto && f->floors.n > 0) {
-            if (f->pareto)
-                k = outside_rows_text(&f->fl, f->at, nrows, buf, len, k);
-            if (k < len)
-                k += (size_t)snprintf(buf + k, len - k, "%s", f->pareto ? ": " : k ? "; " : "");
-            k = rl_comm_floors_text(&f->floors, h->name, buf, len, k);
-        } else if (piece == f->pareto && f->x.all > 0) {
-            char ops[32] = "operators";
-            if (!f->pareto)
-                snprintf(ops, sizeof ops, "up to %d operator(s)", f->xops);
-            k = outside_rows_text(&f->x, f->at, nrows, buf, len, k);
-            if (k < len)
-                k += (size_t)snprintf(buf + k, len - k, ": %s timed by extrapolating a kernel "
-                                      "table past its measured grid (%s lists them, provenance "
-                                      "extrapolated)", ops, f->ops);
-        }
-    }
-    if (f->cross_group > 0 && k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%scollectives over up to %lld GPUs cross %s's "
-                              "%lld-chip NVLink/ICI domain: the domain level from its "
-                              "collectives table, the network level by the alpha-beta model "
-                              "(timed_by measured domain + alpha-beta network)", k ? "; " : "",
-                              f->cross_group, h->name, h->domain_chips);
-    if (k >= len && len > 4)
-        memcpy(buf + len - 4, "...", 4);
-    if (buf[0])
-        cJSON_AddStringToObject(o, "outside_tables", buf);
-    else
-        cJSON_AddNullToObject(o, "outside_tables");
-}
-
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -1378,7 +1392,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         }
     }
     add_table_share(o, h, share);
-    if (cal && !fit) /* as pareto's key and note (tester64 #2) */
+    if (!h->ideal) /* as pareto's key and note (tester64 #2); null where no table timed it */
         outside_add(o, &far, h, (size_t)nbatch);
     rl_e2e_no_band(o, m, h, cal ? NO_RESIDUALS : "the plan is timed at the roofline: the "
                                                  "measurements time 1D tp/ep plans without --sp "
@@ -1678,12 +1692,8 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         add_row_share(r, cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h, row_share);
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
-        if (c->calibrated) { /* as step's rows (tester64 #2) */
-            outside_row_at(&far, tokens[i], ops.prov[RL_PROV_EXTRAPOLATED]);
-            for (int k = 0; k < ops.n; k++)
-                if (ops.op[k].kind == RL_OP_COMM)
-                    outside_comm(&far, h, &ops.op[k].comm);
-        }
+        if (c->calibrated) /* as step's rows (tester64 #2) */
+            outside_ops(&far, h, tokens[i], &ops);
     }
     add_table_share(o, h, share);
     if (c->calibrated)
