@@ -3567,7 +3567,7 @@ int rl_cli_size(rl_opts *o)
                             "but size models no prefix cache: every prompt is prefilled in full; "
                             "weigh prefix reuse on the configuration size picks with simulate "
                             "--trace %s --prefix-cache HBM_GB",
-                    prefixed, n, rl_input_shown(o->given[RL_P_TRACE]));
+                    prefixed, n, rl_input_named(o->given[RL_P_TRACE], (char[1024]){0}, 1024));
     for (int i = 0; i < nhw; i++) { /* before a search that may take a minute */
         char hc[512];
         if (rl_size_tpot_host_caution(&in, i, hc, sizeof hc))

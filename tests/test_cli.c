@@ -5049,6 +5049,48 @@ static void step_sm_override_is_what_if(void **state)
     unlink(spec);
 }
 
+/* stop 41: a trace's, a measurement CSV's and a config.json's path was
+ * echoed in their content errors through rl_input_shown alone, so a
+ * newline in the name split the error line in two (the printer keeps a
+ * message's own newlines); each is now shown as the open errors show it,
+ * \x0A (error.h rl_name_shown; report.h rl_input_named).  Each link,
+ * named "a<LF>b.*", points at a bad-input file whose error names its path
+ * (tests/bad_inputs/cases.txt gives the same errors without the link). */
+static void content_errors_escape_the_path(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_ctlpath_XXXXXX", path[3][128], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const src[3] = {"trace/control_char.csv", "e2e/unknown_phase.csv",
+                                       "hf/missing_layers.json"};
+    static const char *const ext[3] = {"csv", "csv", "json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path[i], sizeof path[i], "%s/a\nb%d.%s", dir, i, ext[i]);
+        snprintf(cmd, sizeof cmd, "%s/tests/bad_inputs/%s", RL_SRCDIR, src[i]);
+        assert_int_equal(symlink(cmd, path[i]), 0);
+    }
+    static const char *const want[3] = {
+        "b0.csv:2: field 'output_tokens': '\\x01' is not an integer",
+        "b1.csv:2: column 'phase' (column 1): unknown phase 'steady'",
+        "b2.json: key 'num_hidden_layers': missing"};
+    for (int i = 0; i < 3; i++) {
+        if (i == 0)
+            snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --trace '%s'",
+                     path[i]);
+        else if (i == 1)
+            snprintf(cmd, sizeof cmd, "fit '%s' --model llama2-70b --hw h100-sxm --save %s/f.lua",
+                     path[i], dir);
+        else
+            snprintf(cmd, sizeof cmd, "import-hf '%s' --save %s/m.lua", path[i], dir);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+        char shown[160];
+        snprintf(shown, sizeof shown, "a\\x0A%s", want[i]);
+        if (!strstr(out, shown) || strstr(out, "a\nb"))
+            fail_msg("%s: no '%s' (the newline escaped) in: %s", cmd, shown, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* tester64 #4: gpt-oss-120b --weights fp4 on gb200 vLLM times its routed
  * experts from vLLM's w4a16_mxfp4 MoE kernel at gpt-oss's shape
  * (hw_profiles/engines/gb200-vllm.lua moe.w4a16_mxfp4, hidden 2880, top-4
@@ -9204,6 +9246,7 @@ int main(void)
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
         cmocka_unit_test(step_names_rows_outside_tables),
+        cmocka_unit_test(content_errors_escape_the_path),
         cmocka_unit_test(step_sm_override_is_what_if),
         cmocka_unit_test(step_moe_variant_derived_noted),
         cmocka_unit_test(shard_rows_list_their_collectives),
