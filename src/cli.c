@@ -2072,7 +2072,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
             return -1;
         }
         *truncated = 0; /* a row above max_context was refused by the reader */
-        if (rl_serve_check_horizon(*req, *n, "--trace", err, sizeof err) != 0)
+        if (rl_serve_check_horizon(*req, *n, 0, "--trace", err, sizeof err) != 0)
             return rl_cli_say(o, "%s", err); /* tester62 #7: a clock that quantises */
         if (few_note)
             warn_few(o, *n, 1);
@@ -2127,7 +2127,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           "caps its prefix");
     w->max_context = max_context; /* over half over it: an error (workload.h rl_requests_fit) */
     if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0 ||
-        rl_serve_check_horizon(*req, w->n, "--qps, --requests", err, sizeof err) != 0) {
+        rl_serve_check_horizon(*req, w->n, w->qps, "--qps, --requests", err, sizeof err) != 0) {
         rl_cli_say(o, "%s", err); /* tester62 #7: past the horizon the clock quantises */
         return -1;
     }

@@ -1815,6 +1815,27 @@ static void simulate_refuses_quantising_horizon(void **state)
         assert_true(num(j, "duration_s") < RL_SERVE_HORIZON_MAX_S);
         cJSON_Delete(j);
     }
+    /* stop 41: one request (seed 9 draws it at 5.96e9 s at --qps 1e-9)
+     * cannot be fewer; the rate it named, 2.22e-10 (its own, counted from
+     * time 0, scaled), lies below the 1e-9 asked and draws it later still.
+     * Now the qps the same seed's arrival fits at, 1e-9 x 5.96e9 /
+     * 4.5036e9 = 1.32e-9 rounded up: that rate runs; the same run at the
+     * rate it named before stays refused */
+    const char *one = "simulate --model llama3-8b --hw h100-sxm --requests 1 --seed 9 "
+                      "--prompt-len 100 --out-len 10 --format json --qps";
+    snprintf(args, sizeof args, "%s 1e-9", one);
+    assert_int_equal(run_cli(args, buf, sizeof buf), 2);
+    const char *at = strstr(buf, "a qps of at least ");
+    assert_non_null(at);
+    assert_null(strstr(buf, "at most"));
+    double q = strtod(at + strlen("a qps of at least "), NULL);
+    assert_true(q > 1e-9 && q < 1.4e-9);
+    snprintf(args, sizeof args, "%s %.3g", one, q);
+    cJSON *j = run_cli_json(args, buf, sizeof buf);
+    assert_true(num(j, "duration_s") < RL_SERVE_HORIZON_MAX_S);
+    cJSON_Delete(j);
+    snprintf(args, sizeof args, "%s 2.22e-10", one);
+    assert_int_equal(run_cli(args, buf, sizeof buf), 2);
 }
 
 /* tester62 #9: ideal runs print "engine": "none", a value --engine
