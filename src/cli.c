@@ -808,7 +808,7 @@ static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h,
      * note (review53: it read o->prec, so pareto --weights bf16,fp4 said
      * nothing of its fp4 points) */
     char note[1536];
-    if (say & RL_DERIVED_GEMM && rl_ops_moe_variant_note(m, h, e, &p, note, sizeof note))
+    if (say & RL_DERIVED_GEMM && rl_ops_moe_variant_note(m, h, &p, note, sizeof note))
         rl_cli_say(o, "note: %s", note);
     if (say & NOTE_MOE)
         note_moe_from_gemm(o, m, h, e);
@@ -1835,6 +1835,7 @@ int rl_cli_step(rl_opts *o)
     rl_shard_plan kvp = rl_e2e_step_plan(&h, o->sharded ? &o->plan : NULL, o->chips);
     double kvc = rl_e2e_kv_copies(&m, &h, &kvp, o->chips);
     cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
+    note_outside_tables("step", "rows", &h, r); /* as a plan's (tester64 #2) */
     if (o->sharded || (fitted && o->chips > 1)) {
         note_kv_split_default("step", o, &m, &kvp);
         rl_result_step_kv_layout(r, &m, &h, &kvp, o->chips, o->context, o->prec,
@@ -2071,7 +2072,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
             return -1;
         }
         *truncated = 0; /* a row above max_context was refused by the reader */
-        if (rl_serve_check_horizon(*req, *n, "--trace", err, sizeof err) != 0)
+        if (rl_serve_check_horizon(*req, *n, 0, "--trace", err, sizeof err) != 0)
             return rl_cli_say(o, "%s", err); /* tester62 #7: a clock that quantises */
         if (few_note)
             warn_few(o, *n, 1);
@@ -2126,7 +2127,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
                           "caps its prefix");
     w->max_context = max_context; /* over half over it: an error (workload.h rl_requests_fit) */
     if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0 ||
-        rl_serve_check_horizon(*req, w->n, "--qps, --requests", err, sizeof err) != 0) {
+        rl_serve_check_horizon(*req, w->n, w->qps, "--qps, --requests", err, sizeof err) != 0) {
         rl_cli_say(o, "%s", err); /* tester62 #7: past the horizon the clock quantises */
         return -1;
     }
@@ -3566,7 +3567,7 @@ int rl_cli_size(rl_opts *o)
                             "but size models no prefix cache: every prompt is prefilled in full; "
                             "weigh prefix reuse on the configuration size picks with simulate "
                             "--trace %s --prefix-cache HBM_GB",
-                    prefixed, n, rl_input_shown(o->given[RL_P_TRACE]));
+                    prefixed, n, rl_input_named(o->given[RL_P_TRACE], (char[1024]){0}, 1024));
     for (int i = 0; i < nhw; i++) { /* before a search that may take a minute */
         char hc[512];
         if (rl_size_tpot_host_caution(&in, i, hc, sizeof hc))

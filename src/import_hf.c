@@ -955,7 +955,9 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
      * name its maker chose: it names the spec as a file's does. */
     const char *origin = rl_input_origin(path);
     const char *from = origin ? origin : short_path(path);
-    path = rl_input_shown(path);
+    const char *file = path; /* the default name's */
+    char shown[1024]; /* messages say "stdin" for "-", control bytes escaped */
+    path = rl_input_named(path, shown, sizeof shown);
     if (origin && !name) {
         snprintf(err, errlen, "%s: a config read from %s has no file name to name the spec by; "
                  "give --name NAME", path, from);
@@ -1008,7 +1010,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     if (name)
         snprintf(nm, sizeof nm, "%s", name);
     else
-        default_name(path, nm, sizeof nm);
+        default_name(file, nm, sizeof nm);
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", from);

@@ -2294,8 +2294,8 @@ int rl_lua_simulate(lua_State *L)
     long long redrawn = 0; /* over half: refused, as the CLI (workload.h rl_requests_fit) */
     if (rl_workload_generate_counted(&w, &req, &redrawn, err, sizeof err) != 0)
         return luaL_error(L, "roofline.simulate: %s", err);
-    if (!offline && rl_serve_check_horizon(req, w.n, "fields 'qps' and 'requests'", err,
-                                           sizeof err) != 0) { /* tester62 #7, as the CLI */
+    if (!offline && rl_serve_check_horizon(req, w.n, w.qps, "fields 'qps' and 'requests'",
+                                           err, sizeof err) != 0) { /* tester62 #7, as the CLI */
         free(req);
         return luaL_error(L, "roofline.simulate: %s", err);
     }

@@ -1111,14 +1111,32 @@ static int table_variant(const builder *x, const rl_serving_engine *e, const rl_
 }
 
 /* The variant that times op's class in place of a dtype without a table
- * (engines.h DERIVED), or -1. */
-static int derived_variant(const builder *x, const rl_serving_engine *e, const rl_op *op)
+ * (engines.h DERIVED) were op compute-bound (1) or memory-bound (0), or -1. */
+static int derived_variant(const builder *x, const rl_serving_engine *e, const rl_op *op,
+                           int compute_bound)
 {
     const rl_precision *p = &x->c->prec;
     int gemm = op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE;
     return rl_engine_nearest_variant(
         e, (rl_kclass)op->kclass, rl_dtype_bytes(op->half ? x->kept : gemm ? p->weights : p->kv),
-        rl_dtype_bytes(op->half ? x->kept : p->compute), op->t.compute_s > op->t.memory_s);
+        rl_dtype_bytes(op->half ? x->kept : p->compute), compute_bound);
+}
+
+/* The routed experts' op without an MoE table of the run's own dtypes at
+ * its shape: the variants derived_variant picks, memory- and
+ * compute-bound, each kept where its MoE table measures that same shape,
+ * else -1 (the dense GEMM table's, time_from_table), recorded on the list
+ * (rl_ops.moe_derived: the note reads this decision, not one of its own);
+ * returns the one of op's bound. */
+static int moe_derived(builder *x, const rl_serving_engine *e, const rl_op *op)
+{
+    int *d = x->o->moe_derived;
+    for (int b = 0; b < 2; b++) {
+        d[b] = derived_variant(x, e, op, b);
+        if (!rl_engine_table(e->tables, RL_KC_MOE, d[b], op->kshape))
+            d[b] = -1;
+    }
+    return d[op->t.compute_s > op->t.memory_s];
 }
 
 /* The octaves below the table's grid that op's band widens by, t its
@@ -1292,10 +1310,12 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
     int from_gemm = 0; /* MoE experts timed from the GEMM table */
     const rl_moe_gemm_fix *fix = NULL; /* and their measured bias */
     if (t <= 0) { /* the efficiency measured, applied to the roofline now (a what-if too) */
-        v = derived_variant(x, e, op);
+        int bound = op->t.compute_s > op->t.memory_s;
+        v = c == RL_KC_MOE ? moe_derived(x, e, op) : derived_variant(x, e, op, bound);
         eff = rl_engine_efficiency(e, c, v, op->kshape, rl_hw_measured_flops(x->h),
                                    rl_hw_measured_bw(x->h));
         if (eff <= 0 && c == RL_KC_MOE) { /* no MoE table of this shape: the GEMM table's */
+            x->o->moe_derived[bound] = -1; /* as timed (a variant without a peak) */
             double me = rl_ops_moe_gemm_shapes(x->m, op->kshape, g);
             int vd;
             eff = gemm_efficiency(x, e, op, g[0], &v);
@@ -1636,6 +1656,7 @@ static int build_spans(const rl_model *m, const rl_hw *h, const rl_ops_config *c
     if (rl_ops_check(m, h, c, err, errlen) != 0)
         return -1;
     out->n = 0; /* each op is cleared as it is added; the totals by finish() */
+    out->moe_derived[0] = out->moe_derived[1] = -1;
     builder x = {m, h, c, out, rl_dtype_bytes(c->act),
                  rl_dtype_kv_bytes(c->prec.kv), 0, 0, named, bands, 0,
                  c->attn_replicated && c->chips > 1 && (c->ep > 1 || c->tp <= 1)
@@ -2028,32 +2049,39 @@ static void gemm_variant_words(int v, const char *noun, char *buf, size_t n)
              strcmp(pair, key) ? key : "", strcmp(pair, key) ? ")" : "");
 }
 
-int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
-                            const rl_precision *p, char *buf, size_t n)
+int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
+                            size_t n)
 {
-    double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
-                           (double)m->top_k, (double)m->experts};
     buf[0] = '\0';
-    if (m->abstract || m->experts == 0 || !e || !e->tables || rl_ops_moe_from_gemm(e, m))
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (m->abstract || m->experts == 0 || !e || !e->tables)
         return 0;
-    int v = rl_kvariant_moe(e->tables, p->weights, p->compute, x);
-    if (v >= 0 && rl_engine_table(e->tables, RL_KC_MOE, v, x))
-        return 0; /* measured in the run's own dtypes */
-    /* derived_variant's pick, memory- and compute-bound */
-    int d[2];
-    for (int b = 0; b < 2; b++) {
-        d[b] = rl_engine_nearest_variant(e, RL_KC_MOE, rl_dtype_bytes(p->weights),
-                                         rl_dtype_bytes(p->compute), b);
-        if (d[b] < 0 || !rl_engine_table(e->tables, RL_KC_MOE, d[b], x))
-            return 0; /* not this case: the op list says how it is timed */
-    }
-    char from[160];
+    /* how the op list times the experts: any step's list records it for
+     * both bounds (rl_ops.moe_derived), one decode token the cheapest */
+    rl_ops_config c = rl_ops_config_default();
+    c.prec = *p;
+    c.decode_batch = 1;
+    c.decode_context = 1;
+    c.calibrated = 1;
+    rl_ops *o = malloc(sizeof *o);
+    char err[256];
+    int ok = o && build(m, h, &c, 0, 0, o, err, sizeof err) == 0;
+    int d[2] = {ok ? o->moe_derived[0] : -1, ok ? o->moe_derived[1] : -1};
+    free(o);
+    if (d[0] < 0 && d[1] < 0)
+        return 0; /* its own dtypes' MoE table, or the GEMM table's (rl_ops_moe_gemm_note) */
+    char side[2][80], from[224];
+    for (int b = 0; b < 2; b++)
+        if (d[b] < 0)
+            snprintf(side[b], sizeof side[b], "the dense GEMM table");
+        else
+            snprintf(side[b], sizeof side[b], "the %s%s", rl_kvariant_name((rl_kvariant)d[b]),
+                     b == 0 || d[0] < 0 ? " MoE table" : "");
     if (d[0] == d[1])
-        snprintf(from, sizeof from, "the %s MoE table", rl_kvariant_name((rl_kvariant)d[0]));
+        snprintf(from, sizeof from, "%s", side[0]);
     else
-        snprintf(from, sizeof from, "the %s MoE table when memory-bound, the %s when "
-                 "compute-bound", rl_kvariant_name((rl_kvariant)d[0]),
-                 rl_kvariant_name((rl_kvariant)d[1]));
+        snprintf(from, sizeof from, "%s when memory-bound, %s when compute-bound", side[0],
+                 side[1]);
     snprintf(buf, n, "%s's kernel tables on %s measure %s's expert shape (hidden %lld, inter "
              "%lld, top-%lld of %lld experts) but not at %s weights x %s compute: its routed "
              "experts are derived from %s at that same shape, its measured efficiency on the "

@@ -272,6 +272,14 @@ typedef struct {
      * classes move together is the wide side); banded 0 without. */
     double band_s[4];
     int banded;
+    /* Routed experts without an MoE table of the run's own dtypes at their
+     * shape: the MoE table variants of that same shape that time them in
+     * its place, when memory-bound ([0]) and compute-bound ([1]); -1 where
+     * none does (the dense GEMM table's: rl_ops_moe_from_gemm), and both
+     * -1 with the run's own table, no experts or no engine tables.  The
+     * builder's one decision (ops.c moe_derived), which
+     * rl_ops_moe_variant_note reads. */
+    int moe_derived[2];
 } rl_ops;
 
 /* Check a configuration against model and chip: sizes >= 0 with at least
@@ -345,15 +353,16 @@ int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m);
 int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
                          const rl_precision *p, char *buf, size_t n);
 
-/* Say so when e's tables hold an MoE kernel of m's expert shape but not in
- * p's dtypes, so the routed experts are derived from the nearest variant
- * measured at that same shape (ops.c derived_variant; tester64 #4:
+/* Say so when the selected engine's tables hold an MoE kernel of m's
+ * expert shape but not in p's dtypes, so the routed experts are derived
+ * from the nearest variant measured at that same shape (as a step's op
+ * list records it, rl_ops.moe_derived; tester64 #4:
  * gpt-oss-120b --weights fp4 on gb200 vLLM, timed from vLLM's w4a16_mxfp4
  * kernel of gpt-oss's shape, read derived with no word): the note, and
  * why its band is the MoE table's residuals, not rl_ops_moe_gemm_note's
  * wide GEMM-timed one.  Returns 1 with the note in buf, else 0 (buf ""). */
-int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
-                            const rl_precision *p, char *buf, size_t n);
+int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
+                            size_t n);
 
 /* The spans of a step's operator list, in its order, by what their ops'
  * times depend on: HEAD and TAIL (embedding, norms, projections, MLP or

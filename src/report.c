@@ -1017,6 +1017,11 @@ const char *rl_input_shown(const char *path)
 
 /* The descriptor `path` spells (/dev/stdin 0, /dev/fd/N, /proc/self/fd/N,
  * /proc/PID/fd/N: N), or -1 when it names no descriptor. */
+const char *rl_input_named(const char *path, char *buf, size_t len)
+{
+    return rl_name_shown(rl_input_shown(path), buf, len);
+}
+
 static long descriptor_of(const char *path)
 {
     const char *p = NULL;

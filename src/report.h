@@ -132,6 +132,12 @@ FILE *rl_fopen_stream(const char *path, char *err, size_t errlen);
  * argument). */
 const char *rl_input_shown(const char *path);
 
+/* rl_input_shown(path) with each control byte as \xHH (error.h
+ * rl_name_shown) into buf[len], returned: the name an error or a note
+ * echoes (a path's newline would split the message in two, and read as
+ * the message's own). */
+const char *rl_input_named(const char *path, char *buf, size_t len);
+
 /* What the content of input `path` (read by rl_read_input or
  * rl_fopen_stream) is recorded as where a name is derived from its file
  * name (fit's engine name and fitted_on.file, import-hf's spec name and

@@ -568,6 +568,143 @@ static void add_breakdown(cJSON *o, int overlap, long long pp)
     cJSON_AddStringToObject(o, "breakdown", rule);
 }
 
+/* What of a result's rows lies outside what h's tables measured (stop 38
+ * #1; tester64 #2: step said nothing where pareto names the same rows):
+ * operators extrapolated past a kernel table's grid, collectives raised to
+ * a smaller group's measured time (comm.h rl_comm_floors), collectives
+ * crossing the NVLink/ICI domain whose network level the model times
+ * (rl_comm measured 2).  One collector and one text for the key
+ * outside_tables of step's, prefill's and pareto's rows and its note:
+ * each row begun by outside_row, its collectives added after it. */
+typedef struct {
+    char name[6][96]; /* the first six rows named, the rest counted */
+    int n, all;
+} outside_rows;
+
+typedef struct {
+    const char *at;  /* before the rows' names: "batch ", "tokens ", or "" (pareto's
+                        name themselves) */
+    const char *ops; /* the command that lists a row's operators */
+    int pareto;      /* pareto's text: the rows of floored collectives named, first;
+                        extrapolated operators not counted */
+    char row[96];    /* the row being added */
+    int row_floored; /* it is named in fl */
+    outside_rows x, fl; /* rows with extrapolated operators, with floored collectives */
+    int xops;           /* the most extrapolated operators of a row */
+    rl_comm_floors floors;
+    long long cross_group;
+} outside_set;
+
+static void outside_name(outside_rows *r, const char *name)
+{
+    if (r->n < 6)
+        snprintf(r->name[r->n++], sizeof r->name[0], "%s", name);
+    r->all++;
+}
+
+/* A row named `row` with `nx` operators extrapolated. */
+static void outside_row(outside_set *f, const char *row, int nx)
+{
+    snprintf(f->row, sizeof f->row, "%s", row);
+    f->row_floored = 0;
+    if (nx <= 0)
+        return;
+    outside_name(&f->x, row);
+    if (nx > f->xops)
+        f->xops = nx;
+}
+
+/* A row at batch or tokens `at` (outside_set.at): step's and prefill's. */
+static void outside_row_at(outside_set *f, long long at, int nx)
+{
+    char row[24];
+    snprintf(row, sizeof row, "%lld", at);
+    outside_row(f, row, nx);
+}
+
+/* A collective of the row, `kind` over `group` GPUs, raised to the time
+ * `impl` measured on `floor`. */
+static void outside_floor(outside_set *f, rl_collective kind, long long group, long long floor,
+                          const char *impl)
+{
+    rl_comm_floors_add(&f->floors, kind, group, floor, impl);
+    if (!f->row_floored)
+        outside_name(&f->fl, f->row);
+    f->row_floored = 1;
+}
+
+/* A collective cc of the row as timed on h. */
+static void outside_comm(outside_set *f, const rl_hw *h, const rl_comm *cc)
+{
+    if (rl_comm_floored(h, cc))
+        outside_floor(f, cc->kind, cc->group, cc->floor_gpus, cc->impl);
+    else if (h->collectives.present && cc->measured == 2 && cc->group > f->cross_group)
+        f->cross_group = cc->group;
+}
+
+/* A step or prefill row at `at` timed by op list ops: its extrapolated
+ * operators and collectives. */
+static void outside_ops(outside_set *f, const rl_hw *h, long long at, const rl_ops *ops)
+{
+    outside_row_at(f, at, ops->prov[RL_PROV_EXTRAPOLATED]);
+    for (int k = 0; k < ops->n; k++)
+        if (ops->op[k].kind == RL_OP_COMM)
+            outside_comm(f, h, &ops->op[k].comm);
+}
+
+/* "[; ]ALL of N rows (AT name, ...[, ...])" from buf[k]; returns the new k. */
+static size_t outside_rows_text(const outside_rows *r, const char *at, size_t nrows, char *buf,
+                                size_t len, size_t k)
+{
+    if (k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%s%d of %zu rows (%s", k ? "; " : "", r->all,
+                              nrows, at);
+    for (int i = 0; i < r->n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", r->name[i]);
+    if (k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%s)", r->all > r->n ? ", ..." : "");
+    return k;
+}
+
+/* f's text on `nrows` rows as o's key outside_tables (null when nothing
+ * lies outside). */
+static void outside_add(cJSON *o, const outside_set *f, const rl_hw *h, size_t nrows)
+{
+    char buf[1536];
+    size_t k = 0, len = sizeof buf;
+    buf[0] = 0;
+    for (int piece = 0; piece < 2; piece++) { /* pareto's order: floors, then extrapolated */
+        if (piece == !f->pareto && f->floors.n > 0) {
+            if (f->pareto)
+                k = outside_rows_text(&f->fl, f->at, nrows, buf, len, k);
+            if (k < len)
+                k += (size_t)snprintf(buf + k, len - k, "%s", f->pareto ? ": " : k ? "; " : "");
+            k = rl_comm_floors_text(&f->floors, h->name, buf, len, k);
+        } else if (piece == f->pareto && f->x.all > 0) {
+            char ops[32] = "operators";
+            if (!f->pareto)
+                snprintf(ops, sizeof ops, "up to %d operator(s)", f->xops);
+            k = outside_rows_text(&f->x, f->at, nrows, buf, len, k);
+            if (k < len)
+                k += (size_t)snprintf(buf + k, len - k, ": %s timed by extrapolating a kernel "
+                                      "table past its measured grid (%s lists them, provenance "
+                                      "extrapolated)", ops, f->ops);
+        }
+    }
+    if (f->cross_group > 0 && k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%scollectives over up to %lld GPUs cross %s's "
+                              "%lld-chip NVLink/ICI domain: the domain level from its "
+                              "collectives table, the network level by the alpha-beta model "
+                              "(timed_by measured domain + alpha-beta network)", k ? "; " : "",
+                              f->cross_group, h->name, h->domain_chips);
+    if (k >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    if (buf[0])
+        cJSON_AddStringToObject(o, "outside_tables", buf);
+    else
+        cJSON_AddNullToObject(o, "outside_tables");
+}
+
 static void add_row(cJSON *rows, const rl_step *s, long long chips)
 {
     cJSON *r = cJSON_CreateObject();
@@ -621,6 +758,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     add_breakdown(o, 0, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     double share = -1.0;
+    outside_set far = {.at = "batch ", .ops = "ops"};
     for (int i = 0; i < nbatch; i++) {
         rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, kv_copies);
         rl_ops ops;
@@ -641,6 +779,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             add_row_share(row, rl_hw_mode(h, 1), h, row_share);
             cJSON_AddStringToObject(row, "norm_fusion",
                                     rl_ops_norm_fusion_words(ops.norm_fusion, m));
+            outside_ops(&far, h, batch[i], &ops);
         } else if (tables) {
             /* an op list refused (rl_ops_check; the CLI and Lua check the
              * same first, so only a C caller gets here): no band or
@@ -655,6 +794,8 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         }
     }
     add_table_share(o, h, share);
+    if (!h->ideal) /* calibrated, as prefill's and a plan's rows (tester64 #2) */
+        outside_add(o, &far, h, (size_t)nbatch);
     rl_e2e_no_band(o, m, h, NO_RESIDUALS);
     return o;
 }
@@ -1142,85 +1283,6 @@ int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl)
     return 1;
 }
 
-/* What of a calibrated step's rows lies outside what h's tables measured
- * (tester64 #2: step said nothing where pareto names the same rows):
- * operators extrapolated past a kernel table's grid, collectives raised to
- * a smaller group's measured time (comm.h rl_comm_floors), collectives
- * crossing the NVLink/ICI domain whose network level the model times
- * (rl_comm measured 2); prefill's rows alike. */
-typedef struct {
-    rl_comm_floors floors;
-    long long xbatch[6], cross_group;
-    int nx, xmore, xops;
-} step_outside_set;
-
-/* A row (at batch or tokens `at`) with `nx` extrapolated operators. */
-static void outside_extrapolated(step_outside_set *f, int nx, long long at)
-{
-    if (nx <= 0)
-        return;
-    if (f->nx < 6)
-        f->xbatch[f->nx++] = at;
-    else
-        f->xmore++;
-    if (nx > f->xops)
-        f->xops = nx;
-}
-
-/* One collective cc as timed on h. */
-static void outside_comm(step_outside_set *f, const rl_hw *h, const rl_comm *cc)
-{
-    if (rl_comm_floored(h, cc))
-        rl_comm_floors_add(&f->floors, cc->kind, cc->group, cc->floor_gpus, cc->impl);
-    else if (h->collectives.present && cc->measured == 2 && cc->group > f->cross_group)
-        f->cross_group = cc->group;
-}
-
-static void step_outside_row(step_outside_set *f, const rl_hw *h, const rl_shard_result *s,
-                             int tables, long long batch)
-{
-    if (tables)
-        outside_extrapolated(f, s->prov[RL_PROV_EXTRAPOLATED], batch);
-    for (int c = 0; c < s->ncoll; c++)
-        outside_comm(f, h, &s->coll[c].c);
-}
-
-/* f's words as the key outside_tables (null when nothing lies outside). */
-static void step_outside_add(cJSON *o, const step_outside_set *f, const rl_hw *h, int nbatch,
-                             const char *at)
-{
-    char buf[1536];
-    size_t k = 0, len = sizeof buf;
-    buf[0] = 0;
-    if (f->nx > 0) {
-        k += (size_t)snprintf(buf, len, "%d of %d rows (%s ", f->nx + f->xmore, nbatch, at);
-        for (int i = 0; i < f->nx && k < len; i++)
-            k += (size_t)snprintf(buf + k, len - k, "%s%lld", i ? ", " : "", f->xbatch[i]);
-        if (k < len)
-            k += (size_t)snprintf(buf + k, len - k, "%s): up to %d operator(s) timed by "
-                                  "extrapolating a kernel table past its measured grid (ops "
-                                  "lists them, provenance extrapolated)",
-                                  f->xmore ? ", ..." : "", f->xops);
-    }
-    if (f->floors.n > 0 && k < len) {
-        if (k)
-            k += (size_t)snprintf(buf + k, len - k, "; ");
-        k = rl_comm_floors_text(&f->floors, h->name, buf, len, k);
-    }
-    if (f->cross_group > 0 && k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%scollectives over up to %lld GPUs cross %s's "
-                              "%lld-chip NVLink/ICI domain: the domain level from its "
-                              "collectives table, the network level by the alpha-beta model "
-                              "(timed_by measured domain + alpha-beta network)", k ? "; " : "",
-                              f->cross_group, h->name, h->domain_chips);
-    if (k >= len && len > 4)
-        memcpy(buf + len - 4, "...", 4);
-    if (buf[0])
-        cJSON_AddStringToObject(o, "outside_tables", buf);
-    else
-        cJSON_AddNullToObject(o, "outside_tables");
-}
-
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -1275,7 +1337,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
     double share = -1.0;
-    step_outside_set far = {.floors = {.n = 0}};
+    outside_set far = {.at = "batch ", .ops = "ops"};
     for (int i = 0; i < nbatch; i++) {
         rl_step st;
         if ((cal && plan->pp > 1
@@ -1323,12 +1385,15 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
         add_collectives(colls, &s, batch[i]);
         if (!m->abstract)
             share = min_share(share, share_of(s.table_s, s.step_s));
-        if (cal && !fit)
-            step_outside_row(&far, h, &s, tables, batch[i]);
+        if (cal && !fit) {
+            outside_row_at(&far, batch[i], tables ? s.prov[RL_PROV_EXTRAPOLATED] : 0);
+            for (int c = 0; c < s.ncoll; c++)
+                outside_comm(&far, h, &s.coll[c].c);
+        }
     }
     add_table_share(o, h, share);
-    if (cal && !fit) /* as pareto's key and note (tester64 #2) */
-        step_outside_add(o, &far, h, nbatch, "batch");
+    if (!h->ideal) /* as pareto's key and note (tester64 #2); null where no table timed it */
+        outside_add(o, &far, h, (size_t)nbatch);
     rl_e2e_no_band(o, m, h, cal ? NO_RESIDUALS : "the plan is timed at the roofline: the "
                                                  "measurements time 1D tp/ep plans without --sp "
                                                  "or --overlap");
@@ -1589,7 +1654,7 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
     double peak = (double)c->chips * rl_hw_peak(h, c->prec.compute);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     double share = -1.0;
-    step_outside_set far = {.floors = {.n = 0}};
+    outside_set far = {.at = "tokens ", .ops = "ops"};
     for (int i = 0; i < ntokens; i++) {
         rl_ops_config p = *c;
         p.prefill_seqs = 1;
@@ -1627,16 +1692,12 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         add_row_share(r, cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h, row_share);
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
-        if (c->calibrated) { /* as step's rows (tester64 #2) */
-            outside_extrapolated(&far, ops.prov[RL_PROV_EXTRAPOLATED], tokens[i]);
-            for (int k = 0; k < ops.n; k++)
-                if (ops.op[k].kind == RL_OP_COMM)
-                    outside_comm(&far, h, &ops.op[k].comm);
-        }
+        if (c->calibrated) /* as step's rows (tester64 #2) */
+            outside_ops(&far, h, tokens[i], &ops);
     }
     add_table_share(o, h, share);
     if (c->calibrated)
-        step_outside_add(o, &far, h, ntokens, "tokens");
+        outside_add(o, &far, h, (size_t)ntokens);
     rl_e2e_no_band(o, m, h, c->mfu > 0 && c->mfu < 1 ? "--mfu: compute at a set fraction of the peak"
                             : c->calibrated ? NO_RESIDUALS : "the ideal roofline");
     if (c->tp > 1 || c->ep > 1) /* the prompt's KV layout, as step names its own */
@@ -1835,76 +1896,6 @@ const char *rl_result_engine_name(const rl_hw *h, const char *mode)
     return e ? e->name : "none";
 }
 
-/* outside_tables' words on the floored collectives of the rows listed,
- * from buf[k]: each distinct collective, group, floor and table impl, as
- * ops's timed_by says it (tester60 #3: one "measures on 4 at most" for all,
- * the largest floor, where h200 measures AllReduce on 8 and the rows'
- * AllToAll was raised to its 2-GPU nccl time; comm.h rl_comm_floors).
- * Returns the new k. */
-static size_t floored_collectives(const rl_sweep *s, const rl_hw *h, const size_t *idx, size_t n,
-                                  char *buf, size_t len, size_t k)
-{
-    rl_comm_floors f = {.n = 0};
-    for (size_t i = 0; i < n; i++) {
-        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
-        if (p->coll_group > 0)
-            rl_comm_floors_add(&f, (rl_collective)p->coll_kind, p->coll_group, p->coll_floor,
-                               p->coll_impl);
-    }
-    if (k < len)
-        k += (size_t)snprintf(buf + k, len - k, ": ");
-    return rl_comm_floors_text(&f, h->name, buf, len, k);
-}
-
-/* The rows of s listed (idx[n], or all) that lie outside what was
- * measured, named (up to 6 of each kind, then how many more) with why, into
- * buf; "" when none (rl_sweep_point extrapolated, coll_group).  One text:
- * pareto's outside_tables key and its note. */
-static void outside_tables(const rl_sweep *s, const rl_hw *h, const size_t *idx, size_t n,
-                           char *buf, size_t len)
-{
-    size_t k = 0;
-    buf[0] = 0;
-    for (int kind = 0; kind < 2; kind++) {
-        int named = 0, more = 0;
-        for (size_t i = 0; i < n; i++) {
-            const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
-            if (kind ? p->extrapolated == 0 : p->coll_group == 0)
-                continue;
-            if (named == 6) {
-                more++;
-                continue;
-            }
-            if (named == 0 && k < len) {
-                size_t all = 0;
-                for (size_t j = i; j < n; j++) {
-                    const rl_sweep_point *q = &s->pts[idx ? idx[j] : j];
-                    all += kind ? q->extrapolated > 0 : q->coll_group > 0;
-                }
-                k += (size_t)snprintf(buf + k, len - k, "%s%zu of %zu rows (", k ? "; " : "", all,
-                                      n);
-            }
-            if (k < len)
-                k += (size_t)snprintf(buf + k, len - k, "%s%lld chips %s B=%lld", named ? ", " : "",
-                                      p->chips, rl_sweep_name(s, p->layout), p->batch);
-            named++;
-        }
-        if (!named || k >= len)
-            continue;
-        k += (size_t)snprintf(buf + k, len - k, "%s)", more ? ", ..." : "");
-        if (k >= len)
-            break;
-        if (kind)
-            k += (size_t)snprintf(buf + k, len - k, ": operators timed by extrapolating a kernel "
-                                  "table past its measured grid (ops --chips N --batch B lists "
-                                  "them, provenance extrapolated)");
-        else
-            k = floored_collectives(s, h, idx, n, buf, len, k);
-    }
-    if (k >= len && len > 4)
-        memcpy(buf + len - 4, "...", 4);
-}
-
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx)
 {
@@ -1965,12 +1956,18 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
         add_point(rows, s, &s->pts[idx ? idx[i] : i], m, h, priced);
     /* rows the tables do not reach, named, whatever their mode (stop 38 #1);
      * null when none */
-    char outside[1536];
-    outside_tables(s, h, idx, n, outside, sizeof outside);
-    if (*outside)
-        cJSON_AddStringToObject(o, "outside_tables", outside);
-    else
-        cJSON_AddNullToObject(o, "outside_tables");
+    outside_set far = {.at = "", .ops = "ops --chips N --batch B", .pareto = 1};
+    for (size_t i = 0; i < n; i++) {
+        const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
+        char row[96];
+        snprintf(row, sizeof row, "%lld chips %s B=%lld", p->chips, rl_sweep_name(s, p->layout),
+                 p->batch);
+        outside_row(&far, row, p->extrapolated);
+        if (p->coll_group > 0)
+            outside_floor(&far, (rl_collective)p->coll_kind, p->coll_group, p->coll_floor,
+                          p->coll_impl);
+    }
+    outside_add(o, &far, h, n);
     rl_e2e_no_band(o, m, h, "the sweep's points carry no band; step or prefill of a point "
                             "gives its band");
     return o;

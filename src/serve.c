@@ -3380,35 +3380,51 @@ static rl_serve_config virtual_engines(const rl_serve_config *c)
     return v;
 }
 
-int rl_serve_check_horizon(const rl_request *req, long long n, const char *what, char *err,
-                           size_t errlen)
+/* x to 3 significant digits, rounded up (up) or down: the figure %.3g
+ * says, on the side that still holds. */
+static double digits3(double x, int up)
+{
+    double p = pow(10, floor(log10(x)) - 2);
+    return (up ? ceil(x / p) : floor(x / p)) * p;
+}
+
+int rl_serve_check_horizon(const rl_request *req, long long n, double qps, const char *what,
+                           char *err, size_t errlen)
 {
     double last = n > 0 ? req[n - 1].arrival : 0;
     if (!(last > RL_SERVE_HORIZON_MAX_S))
         return 0;
-    /* the arrivals' own rate (one request: counted from time 0, where the
-     * clock starts; review52: it read "0 req/s" and "a rate of at least 0
-     * req/s or at most 1 requests" for --requests 1 --qps 1e-9 --seed 9),
-     * and what brings the last within the bound: fewer requests only where
-     * that is fewer than n, counted, not scaled from the last arrival: the
-     * requests that arrive within it (a generated workload's first k are
-     * the same at --requests k, workload.c; a trace's first k lines; the
-     * scaled estimate said 5 at --qps 1e-9 where the fifth arrives past the
-     * bound, review52) */
+    /* the arrivals' rate: the one that drew them, else their own (one
+     * request: counted from time 0, where the clock starts; review52: it
+     * read "0 req/s" for --requests 1 --qps 1e-9 --seed 9) */
     double span = last - req[0].arrival;
-    double rate = span > 0 ? (double)(n - 1) / span : (double)n / last;
+    double rate = qps > 0 ? qps : span > 0 ? (double)(n - 1) / span : (double)n / last;
+    /* what brings the last within the bound.  Drawn arrivals are the seed's
+     * draws over qps (workload.c), so the same seed at a qps of qps x last
+     * / bound or more, whatever n (stop 41: from the arrivals' own rate it
+     * read "a rate of at least 2.22e-10 req/s" for that one request drawn
+     * at 1e-9, whose arrival then lies later still); a trace's arrival_s
+     * scaled down by bound / last or more; and fewer requests where that is
+     * fewer than n, counted, not scaled from the last arrival: the requests
+     * that arrive within it (a generated workload's first k are the same at
+     * --requests k, workload.c; a trace's first k lines; review52) */
+    char fix[160], fewer[64] = "";
+    if (qps > 0)
+        snprintf(fix, sizeof fix, "a qps of at least %.3g req/s (the same seed draws the same "
+                 "arrivals, each over the qps)", digits3(qps * last / RL_SERVE_HORIZON_MAX_S, 1));
+    else
+        snprintf(fix, sizeof fix, "its arrival_s times scaled by %.3g or less",
+                 digits3(RL_SERVE_HORIZON_MAX_S / last, 0));
     long long fit = 0;
     while (fit < n && req[fit].arrival <= RL_SERVE_HORIZON_MAX_S)
         fit++;
-    char fewer[64] = "";
     if (fit > 0)
         snprintf(fewer, sizeof fewer, " or at most %lld requests", fit);
-    RL_FAIL("%s: the last of %lld requests arrives at %.3g s (%.3g req/s), where the "
+    RL_FAIL("%s: the last of %lld requests arrives at %.3g s (%s%.3g req/s), where the "
             "simulator's clock (a double) holds a time only to about %.2g s and would quantise the "
-            "latencies; it keeps %g s resolution up to %.3g s: a rate of at least %.3g req/s%s "
-            "(serve.h RL_SERVE_HORIZON_MAX_S)", what, n, last, rate, ldexp(last, -52),
-            RL_SERVE_CLOCK_RESOLUTION_S, RL_SERVE_HORIZON_MAX_S,
-            rate * last / RL_SERVE_HORIZON_MAX_S, fewer);
+            "latencies; it keeps %g s resolution up to %.3g s: %s%s "
+            "(serve.h RL_SERVE_HORIZON_MAX_S)", what, n, last, qps > 0 ? "drawn at " : "", rate,
+            ldexp(last, -52), RL_SERVE_CLOCK_RESOLUTION_S, RL_SERVE_HORIZON_MAX_S, fix, fewer);
 }
 
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,

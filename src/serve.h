@@ -916,11 +916,13 @@ typedef struct rl_serve_result {
 
 /* 0 when the n requests (sorted by arrival) arrive within
  * RL_SERVE_HORIZON_MAX_S; else -1 with err naming the last arrival, the
- * clock's resolution there, the rate that fits and, where some do, how
- * many of the requests arrive within it (counted) (`what`: the flags that
- * set them, "--qps, --requests"). */
-int rl_serve_check_horizon(const rl_request *req, long long n, const char *what, char *err,
-                           size_t errlen);
+ * clock's resolution there, what fits (drawn at `qps`, workload.h: the
+ * qps that brings the same seed's arrivals within it; a trace, qps 0: the
+ * scale of its arrival times) and, where some do, how many of the
+ * requests arrive within it (counted) (`what`: the flags that set them,
+ * "--qps, --requests"). */
+int rl_serve_check_horizon(const rl_request *req, long long n, double qps, const char *what,
+                           char *err, size_t errlen);
 
 /* Simulate the requests (sorted by arrival) on cfg's replicas with each
  * step timed by `prefill_cost` (prefill replicas under disagg) and

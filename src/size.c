@@ -126,7 +126,7 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
     /* the traffic asked for within the clock's resolution (serve.h; the
      * CLI checks it first, Lua roofline.size here; tester62 #7) */
     if (asked &&
-        rl_serve_check_horizon(*req, *n, "fields 'qps' and 'requests'", err, errlen) != 0) {
+        rl_serve_check_horizon(*req, *n, w.qps, "fields 'qps' and 'requests'", err, errlen) != 0) {
         free(*req);
         return -1;
     }

@@ -38,14 +38,29 @@ static int cli2(const char *base, const char *tail)
     return run_cli(cmd, out, sizeof out);
 }
 
+/* roofline args, which must succeed: its stdout parsed as JSON, whatever
+ * notes it says on stderr (a note is no part of the result), which are
+ * left in out. */
 static cJSON *run_json(const char *args)
 {
-    int rc = run_cli(args, out, sizeof out);
+    char notes[64], cmd[4096];
+    snprintf(notes, sizeof notes, "%s/rl_test_cli_notes_%d",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    use_source_tree();
+    snprintf(cmd, sizeof cmd, "%s %s 2>%s", RL_BIN, args, notes);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    out[fread(out, 1, sizeof out - 1, p)] = '\0';
+    int st = pclose(p), rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    cJSON *j = rc == 0 ? cJSON_Parse(out) : NULL;
+    char *said = slurp_text(notes);
+    unlink(notes);
+    snprintf(out, sizeof out, "%s", said);
+    free(said);
     if (rc != 0)
         fail_msg("roofline %s exited %d: %s", args, rc, out);
-    cJSON *j = cJSON_Parse(out);
     if (!j)
-        fail_msg("roofline %s printed no JSON: %s", args, out);
+        fail_msg("roofline %s printed no JSON (stderr: %s)", args, out);
     return j;
 }
 
@@ -1800,6 +1815,27 @@ static void simulate_refuses_quantising_horizon(void **state)
         assert_true(num(j, "duration_s") < RL_SERVE_HORIZON_MAX_S);
         cJSON_Delete(j);
     }
+    /* stop 41: one request (seed 9 draws it at 5.96e9 s at --qps 1e-9)
+     * cannot be fewer; the rate it named, 2.22e-10 (its own, counted from
+     * time 0, scaled), lies below the 1e-9 asked and draws it later still.
+     * Now the qps the same seed's arrival fits at, 1e-9 x 5.96e9 /
+     * 4.5036e9 = 1.32e-9 rounded up: that rate runs; the same run at the
+     * rate it named before stays refused */
+    const char *one = "simulate --model llama3-8b --hw h100-sxm --requests 1 --seed 9 "
+                      "--prompt-len 100 --out-len 10 --format json --qps";
+    snprintf(args, sizeof args, "%s 1e-9", one);
+    assert_int_equal(run_cli(args, buf, sizeof buf), 2);
+    const char *at = strstr(buf, "a qps of at least ");
+    assert_non_null(at);
+    assert_null(strstr(buf, "at most"));
+    double q = strtod(at + strlen("a qps of at least "), NULL);
+    assert_true(q > 1e-9 && q < 1.4e-9);
+    snprintf(args, sizeof args, "%s %.3g", one, q);
+    cJSON *j = run_cli_json(args, buf, sizeof buf);
+    assert_true(num(j, "duration_s") < RL_SERVE_HORIZON_MAX_S);
+    cJSON_Delete(j);
+    snprintf(args, sizeof args, "%s 2.22e-10", one);
+    assert_int_equal(run_cli(args, buf, sizeof buf), 2);
 }
 
 /* tester62 #9: ideal runs print "engine": "none", a value --engine
@@ -4970,6 +5006,24 @@ static void step_names_rows_outside_tables(void **state)
               " --format json");
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "outside_tables")));
     cJSON_Delete(j);
+    /* stop 41: a one-chip step (no plan) carried no key, though its rows'
+     * provenance read extrapolated 1 (llama3-8b's lm_head on h100-sxm
+     * trtllm: ops' provenance column);
+     * now as a plan's, the note too; --ideal: no key (no table times it) */
+    j = json2("step --model llama3-8b --hw h100-sxm --context 1024 --batch 1,8", " --format json");
+    far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    assert_non_null(far);
+    assert_non_null(strstr(far, "2 of 2 rows (batch 1, 8): up to 1 operator(s) timed by "
+                                "extrapolating a kernel table past its measured grid"));
+    const cJSON *prov = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0),
+                                            "provenance");
+    assert_true(num(prov, "extrapolated") == 1);
+    cJSON_Delete(j);
+    assert_int_equal(cli2("step --model llama3-8b --hw h100-sxm --context 1024 --batch 1,8", ""), 0);
+    assert_non_null(strstr(out, "note: rows outside what h100-sxm's tables measured"));
+    j = json2("step --model llama3-8b --hw h100-sxm --context 1024 --ideal", " --format json");
+    assert_null(cJSON_GetObjectItem(j, "outside_tables"));
+    cJSON_Delete(j);
 }
 
 /* tester64 #3: --set hw.sm=100 on h100-sxm (measured at sm 90,
@@ -5014,6 +5068,48 @@ static void step_sm_override_is_what_if(void **state)
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "estimated");
     cJSON_Delete(j);
     unlink(spec);
+}
+
+/* stop 41: a trace's, a measurement CSV's and a config.json's path was
+ * echoed in their content errors through rl_input_shown alone, so a
+ * newline in the name split the error line in two (the printer keeps a
+ * message's own newlines); each is now shown as the open errors show it,
+ * \x0A (error.h rl_name_shown; report.h rl_input_named).  Each link,
+ * named "a<LF>b.*", points at a bad-input file whose error names its path
+ * (tests/bad_inputs/cases.txt gives the same errors without the link). */
+static void content_errors_escape_the_path(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_ctlpath_XXXXXX", path[3][128], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const src[3] = {"trace/control_char.csv", "e2e/unknown_phase.csv",
+                                       "hf/missing_layers.json"};
+    static const char *const ext[3] = {"csv", "csv", "json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path[i], sizeof path[i], "%s/a\nb%d.%s", dir, i, ext[i]);
+        snprintf(cmd, sizeof cmd, "%s/tests/bad_inputs/%s", RL_SRCDIR, src[i]);
+        assert_int_equal(symlink(cmd, path[i]), 0);
+    }
+    static const char *const want[3] = {
+        "b0.csv:2: field 'output_tokens': '\\x01' is not an integer",
+        "b1.csv:2: column 'phase' (column 1): unknown phase 'steady'",
+        "b2.json: key 'num_hidden_layers': missing"};
+    for (int i = 0; i < 3; i++) {
+        if (i == 0)
+            snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --trace '%s'",
+                     path[i]);
+        else if (i == 1)
+            snprintf(cmd, sizeof cmd, "fit '%s' --model llama2-70b --hw h100-sxm --save %s/f.lua",
+                     path[i], dir);
+        else
+            snprintf(cmd, sizeof cmd, "import-hf '%s' --save %s/m.lua", path[i], dir);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+        char shown[160];
+        snprintf(shown, sizeof shown, "a\\x0A%s", want[i]);
+        if (!strstr(out, shown) || strstr(out, "a\nb"))
+            fail_msg("%s: no '%s' (the newline escaped) in: %s", cmd, shown, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* tester64 #4: gpt-oss-120b --weights fp4 on gb200 vLLM times its routed
@@ -9171,6 +9267,7 @@ int main(void)
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
         cmocka_unit_test(step_names_rows_outside_tables),
+        cmocka_unit_test(content_errors_escape_the_path),
         cmocka_unit_test(step_sm_override_is_what_if),
         cmocka_unit_test(step_moe_variant_derived_noted),
         cmocka_unit_test(shard_rows_list_their_collectives),

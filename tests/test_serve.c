@@ -1045,11 +1045,13 @@ static void test_horizon_refused(void **state)
     r[0].output = r[1].output = 10;
     char err[512];
     r[1].arrival = 4.5e9;
-    assert_int_equal(rl_serve_check_horizon(r, 2, "--qps", err, sizeof err), 0);
+    assert_int_equal(rl_serve_check_horizon(r, 2, 0, "--trace", err, sizeof err), 0);
     r[1].arrival = 4.6e9;
-    assert_int_equal(rl_serve_check_horizon(r, 2, "--qps", err, sizeof err), -1);
-    if (!strstr(err, "--qps: the last of 2 requests arrives at 4.6e+09 s") ||
-        !strstr(err, "at most 1 requests"))
+    assert_int_equal(rl_serve_check_horizon(r, 2, 0, "--trace", err, sizeof err), -1);
+    /* a trace's (qps 0) times scaled by 4.5036e9 / 4.6e9 = 0.979 (rounded
+     * down to the 3 digits said: 0.979 x 4.6e9 = 4.5034e9 fits) */
+    if (!strstr(err, "--trace: the last of 2 requests arrives at 4.6e+09 s (2.17e-10 req/s)") ||
+        !strstr(err, "its arrival_s times scaled by 0.979 or less or at most 1 requests"))
         fail_msg("%s", err);
     /* review52: the count that fits is counted, not scaled from the last
      * arrival: of 0, 4.4e9, 4.55e9 and 4.6e9 s two arrive within 4.5036e9 s
@@ -1060,18 +1062,25 @@ static void test_horizon_refused(void **state)
         q[i].prompt = q[i].output = 10;
         q[i].arrival = at4[i];
     }
-    assert_int_equal(rl_serve_check_horizon(q, 4, "--qps", err, sizeof err), -1);
+    assert_int_equal(rl_serve_check_horizon(q, 4, 0, "--trace", err, sizeof err), -1);
     if (!strstr(err, "or at most 2 requests"))
         fail_msg("%s", err);
     /* review52: one request has no gap to take a rate from; it read "(0
-     * req/s)" and "a rate of at least 0 req/s or at most 1 requests".  Its
-     * rate is counted from time 0: 1 / 6e9 s = 1.67e-10 req/s, and the
-     * rate that fits 1 / RL_SERVE_HORIZON_MAX_S = 2.22e-10 req/s (3
-     * digits); no fewer requests are offered than the one there is */
+     * req/s)" and "a rate of at least 0 req/s or at most 1 requests": a
+     * trace's is counted from time 0, 1 / 6e9 s = 1.67e-10 req/s.  Stop
+     * 41: drawn at 1e-9 req/s, the rate that fits is not 1 / bound =
+     * 2.22e-10 (it said so: lower, so later still) but 1e-9 x 6e9 /
+     * 4.5036e9 = 1.332e-9, rounded up to 1.34e-9 (its arrival then 6e9 x
+     * 1e-9 / 1.34e-9 = 4.48e9 s, within); no fewer requests are offered
+     * than the one there is */
     r[0].arrival = 6e9;
-    assert_int_equal(rl_serve_check_horizon(r, 1, "--qps", err, sizeof err), -1);
-    if (!strstr(err, "--qps: the last of 1 requests arrives at 6e+09 s (1.67e-10 req/s)") ||
-        !strstr(err, "a rate of at least 2.22e-10 req/s (serve.h") || strstr(err, "at most"))
+    assert_int_equal(rl_serve_check_horizon(r, 1, 0, "--trace", err, sizeof err), -1);
+    if (!strstr(err, "--trace: the last of 1 requests arrives at 6e+09 s (1.67e-10 req/s)") ||
+        strstr(err, "at most"))
+        fail_msg("%s", err);
+    assert_int_equal(rl_serve_check_horizon(r, 1, 1e-9, "--qps", err, sizeof err), -1);
+    if (!strstr(err, "--qps: the last of 1 requests arrives at 6e+09 s (drawn at 1e-09 req/s)") ||
+        !strstr(err, "a qps of at least 1.34e-09 req/s (the same seed") || strstr(err, "at most"))
         fail_msg("%s", err);
 }
 
