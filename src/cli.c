@@ -3959,10 +3959,11 @@ int rl_cli_pareto(rl_opts *o)
         rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
     }
     if (rc == RL_EXIT_OK && o->plot) {
-        char title[320]; /* the mode and engine of every point drawn (the JSON's: its rows') */
-        const char *mode = rl_result_sweep_mode(&m, &h, &s);
-        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld; %s, engine %s; "
-                 "%s)", m.name, h.name, o->context, mode, rl_result_engine_name(&h, mode),
+        char title[320]; /* the mode and engine of the frontier rows, as the JSON's header */
+        const char *mode = rl_result_sweep_mode(&m, &h, &s, idx, nf);
+        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld; frontier rows "
+                 "%s, engine %s; %s)", m.name, h.name, o->context, mode,
+                 rl_result_engine_name(&h, mode),
                  o->ideal ? "no communication" : "shard plans + collectives");
         int pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &h, &s, prec, nprec, err, sizeof err);
         if (pr != 0)
