@@ -493,13 +493,15 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
         return;
     }
     estimated_said |= SAID_CHIP;
+    char sm[1024]; /* why an sm change moves times or not (spec.h rl_hw_sm_note) */
+    int smn = rl_hw_sm_note(h, sm, sizeof sm);
     rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
-                  "estimated; the plan and its collectives are kept",
+                  "estimated; the plan and its collectives are kept%s%s",
                h->changed, on,
                h->engine_costs.present
                    ? "the fitted engine costs' device terms over the changed figures"
                    : RL_ENGINE_WHAT_IF_RULE,
-               h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "");
+               h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "", smn ? "; " : "", sm);
 }
 
 /* The variants of class c that engine e's tables measure, into buf

@@ -66,9 +66,11 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
         cJSON_AddStringToObject(o, "engine_source", e->source);
         return;
     }
-    snprintf(used, sizeof used, "scaled what-if: %s changes the chip; %s: " RL_ENGINE_WHAT_IF_RULE
-             "%s; measured: %s", h->changed,
-             e->tables ? "the engine's tables" : "its measurements",
+    char sm[1024]; /* why an sm change moves times or not (spec.h rl_hw_sm_note) */
+    int smn = rl_hw_sm_note(h, sm, sizeof sm);
+    snprintf(used, sizeof used, "scaled what-if: %s changes the chip%s%s%s; %s: "
+             RL_ENGINE_WHAT_IF_RULE "%s; measured: %s", h->changed, smn ? " (" : "", sm,
+             smn ? ")" : "", e->tables ? "the engine's tables" : "its measurements",
              h->collectives.present ? ", " RL_COMM_WHAT_IF_RULE : "",
              e->source);
     cJSON_AddStringToObject(o, "engine_source", used);
