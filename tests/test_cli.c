@@ -5403,14 +5403,17 @@ static void size_wide_band_holds_narrow(void **state)
  * engine; --ideal (formula (1), no collectives) and --engine ideal (the
  * plans at the datasheet peaks) say ideal; the help says which is which.
  * The plot's title says the same mode and engine as the JSON (review-a
- * finding 8: it read "shard plans + collectives" whatever the mode). */
+ * finding 8: it read "shard plans + collectives" whatever the mode), the
+ * frontier rows' mode by the JSON's rule (fixIE). */
 static void pareto_mode_honest(void **state)
 {
     (void)state;
     static const char *const args[][3] = {
-        {"", "calibrated", "(S = 2048; calibrated, engine trtllm; shard plans + collectives)"},
-        {"--ideal", "ideal", "(S = 2048; ideal, engine none; no communication)"},
-        {"--engine ideal", "ideal", "(S = 2048; ideal, engine none; shard plans + collectives)"}};
+        {"", "calibrated",
+         "(S = 2048; frontier rows calibrated, engine trtllm; shard plans + collectives)"},
+        {"--ideal", "ideal", "(S = 2048; frontier rows ideal, engine none; no communication)"},
+        {"--engine ideal", "ideal",
+         "(S = 2048; frontier rows ideal, engine none; shard plans + collectives)"}};
     char dir[] = "/tmp/rl_ptitle_XXXXXX";
     assert_non_null(mkdtemp(dir));
     for (int i = 0; i < 3; i++) {
