@@ -493,13 +493,15 @@ static void note_changed(const rl_opts *o, const rl_hw *h)
         return;
     }
     estimated_said |= SAID_CHIP;
+    char sm[1024]; /* why an sm change moves times or not (spec.h rl_hw_sm_note) */
+    int smn = rl_hw_sm_note(h, sm, sizeof sm);
     rl_cli_say(o, "note: hw.%s changes the chip: %s's measurements time it (%s%s); mode "
-                  "estimated; the plan and its collectives are kept",
+                  "estimated; the plan and its collectives are kept%s%s",
                h->changed, on,
                h->engine_costs.present
                    ? "the fitted engine costs' device terms over the changed figures"
                    : RL_ENGINE_WHAT_IF_RULE,
-               h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "");
+               h->collectives.present ? "; " RL_COMM_WHAT_IF_RULE : "", smn ? "; " : "", sm);
 }
 
 /* The variants of class c that engine e's tables measure, into buf
@@ -3960,10 +3962,11 @@ int rl_cli_pareto(rl_opts *o)
         rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
     }
     if (rc == RL_EXIT_OK && o->plot) {
-        char title[320]; /* the mode and engine of every point drawn (the JSON's: its rows') */
-        const char *mode = rl_result_sweep_mode(&m, &h, &s);
-        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld; %s, engine %s; "
-                 "%s)", m.name, h.name, o->context, mode, rl_result_engine_name(&h, mode),
+        char title[320]; /* the mode and engine of the frontier rows, as the JSON's header */
+        const char *mode = rl_result_sweep_mode(&m, &h, &s, idx, nf);
+        snprintf(title, sizeof title, "%s on %s: latency vs cost frontier (S = %lld; frontier rows "
+                 "%s, engine %s; %s)", m.name, h.name, o->context, mode,
+                 rl_result_engine_name(&h, mode),
                  o->ideal ? "no communication" : "shard plans + collectives");
         int pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &h, &s, prec, nprec, err, sizeof err);
         if (pr != 0)

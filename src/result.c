@@ -66,9 +66,11 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
         cJSON_AddStringToObject(o, "engine_source", e->source);
         return;
     }
-    snprintf(used, sizeof used, "scaled what-if: %s changes the chip; %s: " RL_ENGINE_WHAT_IF_RULE
-             "%s; measured: %s", h->changed,
-             e->tables ? "the engine's tables" : "its measurements",
+    char sm[1024]; /* why an sm change moves times or not (spec.h rl_hw_sm_note) */
+    int smn = rl_hw_sm_note(h, sm, sizeof sm);
+    snprintf(used, sizeof used, "scaled what-if: %s changes the chip%s%s%s; %s: "
+             RL_ENGINE_WHAT_IF_RULE "%s; measured: %s", h->changed, smn ? " (" : "", sm,
+             smn ? ")" : "", e->tables ? "the engine's tables" : "its measurements",
              h->collectives.present ? ", " RL_COMM_WHAT_IF_RULE : "",
              e->source);
     cJSON_AddStringToObject(o, "engine_source", used);
@@ -1864,9 +1866,10 @@ static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, co
  * the smallest table-time share of them (rl_run_mode).  One rule for both
  * (review: a calibrated pareto read estimated over the whole grid beside
  * ten calibrated frontier rows, llama3-8b h100-sxm --weights bf16,int8 at
- * 8192); the plot, which draws every point, passes them all
- * (rl_result_sweep_mode).  *pt gets the point a fitted sweep's label is
- * decided on, NULL otherwise. */
+ * 8192); the plot's title by the same rows (rl_result_sweep_mode, fixIE:
+ * it took every point of the grid and read estimated above a calibrated
+ * header).  *pt gets the point a fitted sweep's label is decided on, NULL
+ * otherwise. */
 static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
                               const size_t *idx, size_t n, const rl_sweep_point **pt)
 {
@@ -1884,10 +1887,11 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
     return rl_run_mode(s->sharded ? plan_mode(h, s->calibrated) : "ideal", h, share);
 }
 
-const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s)
+const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
+                                 const size_t *idx, long nidx)
 {
-    const rl_sweep_point *pt; /* every point: the plot draws them all */
-    return sweep_mode(m, h, s, NULL, s->n, &pt);
+    const rl_sweep_point *pt; /* rl_result_sweep's rows: the same idx, the same rule */
+    return sweep_mode(m, h, s, idx, idx ? (size_t)nidx : s->n, &pt);
 }
 
 const char *rl_result_engine_name(const rl_hw *h, const char *mode)

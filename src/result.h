@@ -127,13 +127,15 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx);
 
-/* The mode of every point of sweep s ("calibrated" only when each is,
- * spec.h rl_run_mode; fitted: the worst point's), for a plot's title (the
- * plot draws every point; rl_result_sweep's header is by the same rule
- * over the rows it lists, so it can read calibrated where the plot's
- * title reads estimated), and the engine a run in `mode` on h names
- * ("none" in ideal mode or without one). */
-const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s);
+/* The mode rl_result_sweep's header reports for sweep s listing the rows
+ * idx[0..nidx-1] (idx NULL: every point): "calibrated" only when each row
+ * is (spec.h rl_run_mode), fitted: the worst row's; one function for the
+ * JSON and a plot's title, which names it as its frontier rows' mode
+ * (fixIE: the title took every point of the grid, so it could read
+ * estimated above a calibrated header).  And the engine a run in `mode`
+ * on h names ("none" in ideal mode or without one). */
+const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
+                                 const size_t *idx, long nidx);
 const char *rl_result_engine_name(const rl_hw *h, const char *mode);
 
 /* What describes a serving run beside the simulator's result. */

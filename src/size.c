@@ -295,6 +295,46 @@ static int evaluate(const rl_size_input *in, rl_size_candidate *c, double qps_sc
     return evaluate_keep(in, c, qps_scale, prompt_scale, verdict_only, NULL, err, errlen);
 }
 
+/* The copy of in whose runs are made on in->inner_hw (conservative on a
+ * wide band: its p90 profiles), with their kept step cost and no kept
+ * runs (a kept run's key omits the profile). */
+static rl_size_input inner_input(const rl_size_input *in)
+{
+    rl_size_input at = *in;
+    at.hw = in->inner_hw;
+    at.cost = in->inner_cost;
+    at.inner_hw = NULL;
+    at.inner_cost = NULL;
+    at.runs = NULL;
+    return at;
+}
+
+/* c's six times taken out to the farther of its own run's and x's, the
+ * other run of the same plan (rl_size_input.inner_hw: the band's printed
+ * high edge is the same envelope, e2e.h rl_e2e_band_runs); its verdict
+ * the misses of both (a p99 over its target in either is over it in the
+ * envelope).  Its throughput and utilization stay the first run's. */
+static void take_farther(rl_size_candidate *c, const rl_size_candidate *x)
+{
+    double *f[6] = {&c->ttft_p50, &c->ttft_p99, &c->tpot_p50, &c->tpot_p99, &c->e2e_p50,
+                    &c->e2e_p99};
+    const double g[6] = {x->ttft_p50, x->ttft_p99, x->tpot_p50, x->tpot_p99, x->e2e_p50,
+                         x->e2e_p99};
+    for (int k = 0; k < 6; k++)
+        *f[k] = rl_e2e_band_farther(*f[k], g[k], 0);
+    c->miss |= x->miss;
+    c->meets = c->miss == 0;
+    /* the runs' hold on the capacity, the lower of the two as it is
+     * (capacity_given; run_qps_hi 0 reads as none, verify_at) */
+    c->run_qps_lo = fmin(c->run_qps_lo, x->run_qps_lo);
+    c->run_qps_hi = fmin(c->run_qps_hi > 0 ? c->run_qps_hi : INFINITY,
+                         x->run_qps_hi > 0 ? x->run_qps_hi : INFINITY);
+}
+
+static int evaluate_run(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                        double prompt_scale, int verdict_only, given_run *keep, long long *peak,
+                        char *err, size_t errlen);
+
 static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                          double prompt_scale, int verdict_only, given_run *keep, char *err,
                          size_t errlen)
@@ -312,13 +352,45 @@ static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double q
         return 0;
     }
     kept_run run = {.key = *c, .what = verdict_only, .qs = qps_scale, .ps = prompt_scale};
+    int missed = evaluate_run(in, c, qps_scale, prompt_scale, verdict_only, keep, &run.peak, err,
+                              errlen);
+    if (missed == 0 && in->inner_hw) { /* the band's other run (rl_size_input.inner_hw) */
+        rl_size_input at = inner_input(in);
+        rl_size_candidate x = run.key;
+        long long peak = 0;
+        missed = evaluate_run(&at, &x, qps_scale, prompt_scale, verdict_only, NULL, &peak, err,
+                              errlen);
+        run.peak = peak > run.peak ? peak : run.peak; /* kept when neither cap bound */
+        if (missed == 1)
+            c->meets = 0;
+        else if (missed == 0)
+            take_farther(c, &x);
+    }
+    if (missed < 0)
+        return -1;
+    run.missed = missed;
+    if (!missed) {
+        price(in, c);
+        run.out = *c;
+    }
+    keep_run(in, &run);
+    return 0;
+}
+
+/* One run of evaluate_keep on in->hw (peak: the most sequences a step
+ * batched): 0 with c's figures, 1 when it stopped on a certain miss
+ * (c->meets 0, its figures as they were), -1 with err. */
+static int evaluate_run(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
+                        double prompt_scale, int verdict_only, given_run *keep, long long *peak,
+                        char *err, size_t errlen)
+{
     rl_request *req;
     long long n;
     if (make_requests(in, qps_scale, prompt_scale, &req, &n, err, errlen) != 0)
         return -1;
     rl_serve_config s = candidate_config(in, c);
     s.stop_when_missed = verdict_only;
-    s.seqs_peak = &run.peak;
+    s.seqs_peak = peak;
     rl_serve_result r;
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
@@ -332,15 +404,13 @@ static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double q
         c->reached_qps = rl_serve_reached_qps(req, n, in->w.qps * qps_scale);
     }
     if (keep && rc == 0) { /* kept, not freed: given_free */
-        *keep = (given_run){r, req, n, run.peak};
+        *keep = (given_run){r, req, n, *peak};
         req = NULL;
     }
     free(req);
     if (rc == RL_SERVE_MISSED) {
         c->meets = 0;
-        run.missed = 1;
-        keep_run(in, &run);
-        return 0;
+        return 1;
     }
     if (rc != 0)
         return -1;
@@ -372,9 +442,6 @@ static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double q
     c->meets = c->miss == 0;
     if (!(keep && keep->req))
         rl_serve_result_free(&r);
-    price(in, c);
-    run.out = *c;
-    keep_run(in, &run);
     return 0;
 }
 
@@ -501,24 +568,58 @@ int rl_size_capacity(const rl_size_input *in, rl_size_candidate *c, char *err, s
  * kept) the complete run of c at that load, on the same requests, that the
  * search takes for its own run of them (serve.h run_given): the same
  * figure, one run fewer. */
+static int capacity_search(const rl_size_input *in, rl_size_candidate *c, double qs,
+                           double ps, const given_run *g, long long *peak, char *err,
+                           size_t errlen);
+
+/* The capacity fields of x into c. */
+static void take_capacity(rl_size_candidate *c, const rl_size_candidate *x)
+{
+    c->max_qps = x->max_qps;
+    c->max_qps_lower_bound = x->max_qps_lower_bound;
+    c->max_qps_repeated = x->max_qps_repeated;
+    c->max_qps_unresolved = x->max_qps_unresolved;
+}
+
 static int capacity_given(const rl_size_input *in, rl_size_candidate *c, double qs, double ps,
                           const given_run *g, char *err, size_t errlen)
 {
     const kept_run *e = find_run(in, c, 2, qs, ps);
     if (e) {
-        c->max_qps = e->out.max_qps;
-        c->max_qps_lower_bound = e->out.max_qps_lower_bound;
-        c->max_qps_repeated = e->out.max_qps_repeated;
-        c->max_qps_unresolved = e->out.max_qps_unresolved;
+        take_capacity(c, &e->out);
         return 0;
     }
+    kept_run run = {.key = *c, .what = 2, .qs = qs, .ps = ps};
+    int rc = capacity_search(in, c, qs, ps, g, &run.peak, err, errlen);
+    if (rc == 0 && in->inner_hw) {
+        /* the band's other run (rl_size_input.inner_hw): the lower of the
+         * two capacities, as the farther of their times (take_farther) */
+        rl_size_input at = inner_input(in);
+        rl_size_candidate x = run.key;
+        long long peak = 0;
+        rc = capacity_search(&at, &x, qs, ps, NULL, &peak, err, errlen);
+        run.peak = peak > run.peak ? peak : run.peak;
+        if (rc == 0 && x.max_qps < c->max_qps)
+            take_capacity(c, &x);
+    }
+    run.out = *c;
+    if (rc == 0)
+        keep_run(in, &run);
+    return rc;
+}
+
+/* capacity_given's search on in->hw (peak: the most sequences a step
+ * batched): c->max_qps and its flags; 0, or nonzero with err. */
+static int capacity_search(const rl_size_input *in, rl_size_candidate *c, double qs,
+                           double ps, const given_run *g, long long *peak, char *err,
+                           size_t errlen)
+{
     rl_request *req;
     long long n;
     if (make_requests(in, qs, ps, &req, &n, err, errlen) != 0)
         return -1;
-    kept_run run = {.key = *c, .what = 2, .qs = qs, .ps = ps};
     rl_serve_config s = candidate_config(in, c);
-    s.seqs_peak = &run.peak;
+    s.seqs_peak = peak;
     c->max_qps_lower_bound = c->max_qps_repeated = c->max_qps_unresolved = 0;
     s.capacity_lower_bound = &c->max_qps_lower_bound;
     s.capacity_repeated = &c->max_qps_repeated;
@@ -527,7 +628,7 @@ static int capacity_given(const rl_size_input *in, rl_size_candidate *c, double 
         s.run_given = &g->r;
         s.run_given_req = g->req;
         s.run_given_n = g->n;
-        run.peak = g->peak;
+        *peak = g->peak;
     }
     rl_ops_cost *oc = kept_cost(in, c);
     rl_step_cost cost = oc ? rl_serve_ops_cost(oc) : (rl_step_cost){0};
@@ -537,9 +638,6 @@ static int capacity_given(const rl_size_input *in, rl_size_candidate *c, double 
                                              req, n, &s, &q, err, errlen);
     free(req);
     c->max_qps = q;
-    run.out = *c;
-    if (rc == 0)
-        keep_run(in, &run);
     return rc;
 }
 
@@ -1126,8 +1224,27 @@ typedef struct {
 /* Keep the step cost of c's configuration on in->hw in pool, as in->cost:
  * the pool's entry when it has one, else a new one in place of the least
  * recently used.  Returns 0 or -1 (err set). */
+static int pool_cost_on(cost_pool *pool, rl_size_input *in, const rl_size_candidate *c,
+                        char *err, size_t errlen);
+
+/* ... and with in->inner_hw, its counterpart there as in->inner_cost
+ * (the most recently used entry is never the one replaced, so the pair
+ * stays). */
 static int pool_cost(cost_pool *pool, rl_size_input *in, const rl_size_candidate *c, char *err,
                      size_t errlen)
+{
+    if (pool_cost_on(pool, in, c, err, errlen) != 0)
+        return -1;
+    if (!in->inner_hw)
+        return 0;
+    rl_size_input at = inner_input(in);
+    int rc = pool_cost_on(pool, &at, c, err, errlen);
+    in->inner_cost = at.cost;
+    return rc;
+}
+
+static int pool_cost_on(cost_pool *pool, rl_size_input *in, const rl_size_candidate *c,
+                        char *err, size_t errlen)
 {
     int k = 0, hit = 0;
     for (int j = 0; j < SIZE_KEPT_COSTS && !hit; j++) {
@@ -1362,6 +1479,27 @@ static int longest_request(const rl_size_input *in, sample_lens *sl, char *err, 
 }
 
 
+/* rl_size_input.inner_hw for in (malloc'd, or NULL when it has none: not
+ * conservative, a narrow band, or set already): band_hw moved to the
+ * band's inner high edge, p90 (rl_e2e_band_runs' fourth run), where
+ * rl_size_slow_edges moved hw to its outer one, p95.  *fail 1 without
+ * memory. */
+static rl_hw *inner_edges(const rl_size_input *in, int *fail)
+{
+    int q[4];
+    *fail = 0;
+    if (!in->conservative || !in->band_hw || in->inner_hw ||
+        rl_e2e_band_runs(in->band_wide, q) < 4)
+        return NULL;
+    rl_hw *h = malloc((size_t)in->nhw * sizeof *h);
+    *fail = h == NULL;
+    for (int i = 0; h && i < in->nhw; i++) {
+        h[i] = in->band_hw[i];
+        rl_e2e_band_edge(&h[i], q[3]);
+    }
+    return h;
+}
+
 int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wide, char *err,
                        size_t errlen)
 {
@@ -1398,8 +1536,10 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
                      nnone > 1 ? "them" : "it");
         return -1;
     }
+    int q[4]; /* the high edge's run: p95 on a wide band (its p90 run: inner_edges) */
+    rl_e2e_band_runs(wide, q);
     for (int i = 0; i < nhw; i++)
-        rl_e2e_band_edge(&hw[i], wide ? 3 : 2);
+        rl_e2e_band_edge(&hw[i], q[1]);
     return 0;
 }
 
@@ -1423,6 +1563,7 @@ static int band_row(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
     rl_size_input at = *in;
     at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
     at.runs = NULL; /* a kept run is the centre's: its key omits the profile */
+    at.inner_hw = NULL; /* one run per edge (band_group takes the farther) */
     at.draws = draws;
     at.work = &b->work;
     rl_size_candidate c = *row;
@@ -1773,9 +1914,25 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
     return 0;
 }
 
+static int search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen);
+
 int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    int oom;
+    rl_hw *inner = inner_edges(in, &oom);
+    if (oom)
+        RL_FAIL("size: out of memory");
+    rl_size_input own = *in; /* every run below also on inner (rl_size_input.inner_hw) */
+    own.inner_hw = inner ? inner : in->inner_hw;
+    own.inner_cost = NULL;
+    int rc = search(&own, out, err, errlen);
+    free(inner);
+    return rc;
+}
+
+static int search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
+{
     out->min_ttft_s = out->min_tpot_s = INFINITY;
     double t0 = rl_now_s();
     unsigned long long work = 0; /* simulator events (size.h work_budget) */
@@ -1960,8 +2117,26 @@ static int trim_pools(const rl_size_input *in, rl_size_candidate *c, double qps_
     return 0;
 }
 
+static int study(const rl_size_input *in, const rl_size_candidate *c, rl_size_curve *curve,
+                 rl_size_sensitivity *sens, char *err, size_t errlen);
+
 int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_curve *curve,
                   rl_size_sensitivity *sens, char *err, size_t errlen)
+{
+    int oom;
+    rl_hw *inner = inner_edges(in, &oom); /* as rl_size_search's rows were run */
+    if (oom)
+        return snprintf(err, errlen, "size: out of memory"), -1;
+    rl_size_input own = *in;
+    own.inner_hw = inner ? inner : in->inner_hw;
+    own.inner_cost = NULL; /* the caller's cost, if any, is hw's */
+    int rc = study(&own, c, curve, sens, err, errlen);
+    free(inner);
+    return rc;
+}
+
+static int study(const rl_size_input *in, const rl_size_candidate *c, rl_size_curve *curve,
+                 rl_size_sensitivity *sens, char *err, size_t errlen)
 {
     static const double scales[RL_SIZE_CURVE_POINTS] = {0.25, 0.5, 0.75, 1.0, 1.125, 1.25, 1.5};
     curve->n = RL_SIZE_CURVE_POINTS;

@@ -159,6 +159,12 @@ typedef struct {
                              holds them moved to an edge (size --conservative) */
     int band_wide;        /* 1: the rows' band is p5-p95, else p10-p90 */
     int conservative;     /* 1: hw holds the profiles at the band's slow edge (--conservative) */
+    const rl_hw *inner_hw; /* NULL, or (conservative on a wide band) band_hw moved to p90:
+                              every run is made on hw and here too, each time taken out to
+                              the farther of the two (e2e.h rl_e2e_band_farther), as the
+                              band's printed high edge is (rl_size_search and rl_size_study
+                              set it on their own copies: callers leave it NULL) */
+    rl_ops_cost *inner_cost; /* NULL, or cost's counterpart on inner_hw (rl_size_search) */
 } rl_size_input;
 
 /* Requests simulated per configuration at qps_scale x the stated load: the
@@ -401,7 +407,8 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
 
 /* size --conservative (and roofline.size's conservative = true) on the
  * searched profiles hw[nhw]: moves each to the slow edge of its band (e2e.h
- * rl_e2e_band_edge; wide: p95, else p90).  When the search is ideal or a
+ * rl_e2e_band_edge; wide: p95, every run also made at p90 and taken out to
+ * the farther, rl_size_input.inner_hw; else p90).  When the search is ideal or a
  * profile has no band, none is moved and it fails: -1 with err "sizes on
  * the slow end ...; H1, H2 have none (H3 has one). A band comes from ...",
  * naming every profile without one and how to get one; a profile whose

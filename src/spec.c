@@ -124,7 +124,9 @@ static const field HW_FIELDS[] = {
     {"measured_ici_latency", T_NUM, offsetof(rl_hw, measured.ici_latency), 0, NULL, LATE | MEASURED},
     {"measured_ici_links", T_INT, offsetof(rl_hw, measured.ici_links), 0, NULL, LATE | MEASURED},
     {"measured_topology", T_ENUM, offsetof(rl_hw, measured.topology), 0, TOPO_NAMES, LATE | MEASURED},
-    {"measured_sm", T_INT, offsetof(rl_hw, measured.sm), 0, NULL, LATE | MEASURED},
+    /* > 0 as sm: 0 would read as a chip measured at no sm (fixIE); absent:
+     * the spec's own sm (keep_measured), unset when it gives none */
+    {"measured_sm", T_INT, offsetof(rl_hw, measured.sm), 0, NULL, POS | LATE | MEASURED},
     {"topology", T_ENUM, offsetof(rl_hw, topology), 0, TOPO_NAMES, 0},
     HF(ici_bw, T_NUM, MIN1),
     HF(ici_links, T_INT, 0),
@@ -669,6 +671,41 @@ int rl_hw_sm_moved(const rl_hw *h)
     return h->measured.hbm_bw > 0 && h->sm != h->measured.sm;
 }
 
+int rl_hw_sm_note(const rl_hw *h, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!rl_hw_sm_moved(h))
+        return 0;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    rl_engine_fusion f = rl_engine_fusion_of(e ? e->name : "");
+    char was[24]; /* 0: the spec gave none (both read SM90's table, ops.c ar_fused) */
+    snprintf(was, sizeof was, h->measured.sm > 0 ? "sm %lld" : "sm unset", h->measured.sm);
+    char sm[24];
+    snprintf(sm, sizeof sm, h->sm > 0 ? "sm %lld" : "sm unset", h->sm);
+    static const char *const TABLE[2] = {"AllReduceBestStrategyTableSM90 (Hopper and older)",
+                                         "AllReduceBestStrategyTableSM100 (Blackwell)"};
+    int now = h->sm >= 100, then = h->measured.sm >= 100;
+    if (!f.ar_norm)
+        snprintf(buf, n, "%s picks nothing %s times (no AllReduce with a fused norm), so no "
+                 "time moves with it; the chip is not the one measured (%s), so the mode is "
+                 "estimated", sm, e ? e->name : "this profile", was);
+    else if (now == then)
+        snprintf(buf, n, "%s reads the same TensorRT-LLM AllReduce strategy table as the chip "
+                 "as measured (%s): %s, so no time moves with it; the mode is estimated and the "
+                 "measured AllReduces derived, as on any chip not measured", sm, was,
+                 TABLE[now]);
+    else /* the row engines.c ENGINE_FUSION quotes: tp 8, hidden size in (4096, 8192) */
+        snprintf(buf, n, "%s switches TensorRT-LLM's AllReduce strategy table (cpp/"
+                 "tensorrt_llm/common/customAllReduceUtils.h) from %s, the one its tables were "
+                 "measured under (%s), to %s: which AllReduce + RMSNorm pairs run fused in the "
+                 "one-/two-shot kernel changes (at tp 8: below %d tokens instead of %d at "
+                 "hidden size 4097-8191, below %d instead of %d at 8192-16383), so the AllReduce "
+                 "and norm times move, and the measured AllReduces are derived (no measurement "
+                 "of this chip's strategy)", sm, TABLE[then], was, TABLE[now],
+                 now ? 1024 : 128, now ? 128 : 1024, now ? 512 : 64, now ? 64 : 512);
+    return 1;
+}
+
 const double *rl_hw_measured_flops(const rl_hw *h)
 {
     return h->measured.hbm_bw > 0 ? h->measured.flops : h->flops;
@@ -701,8 +738,12 @@ static void note_change(rl_hw *h, const char *field, double now, double was,
     }
     /* a figure the spec lacks reads 0: say missing, not "=0" (tester64 #7:
      * a partial flops table under `base` replaces the base's whole table,
-     * docs/model.md, and read "flops.fp8=0 (as measured 1.979e+15)") */
-    if (!names && now == 0 && !strncmp(field, "flops.", 6))
+     * docs/model.md, and read "flops.fp8=0 (as measured 1.979e+15)"); an
+     * sm the spec lacks (sm and measured_sm are > 0 when given) is unset */
+    if (!strcmp(field, "sm") && (now == 0 || was == 0))
+        snprintf(h->changed + n, sizeof h->changed - n, "%ssm=%s (as measured %s)",
+                 n ? "; " : "", now ? v[0] : "unset", was ? v[1] : "unset");
+    else if (!names && now == 0 && !strncmp(field, "flops.", 6))
         snprintf(h->changed + n, sizeof h->changed - n, "%s%s missing (as measured %s)",
                  n ? "; " : "", field, v[1]);
     else

@@ -430,6 +430,14 @@ double rl_hw_measured_bw(const rl_hw *h);
  * (rl_hw_figures.sm; 0 on a struct not read from a spec): a what-if that
  * moves TensorRT-LLM's AllReduce choice (comm.c, tester64 #3). */
 int rl_hw_sm_moved(const rl_hw *h);
+/* When rl_hw_sm_moved: 1 with why the times moved or not in buf, for the
+ * what-if note and engine_source (fixIE): the sm picks TensorRT-LLM's
+ * AllReduce strategy table (SM90's below 100 and unset, SM100's from 100
+ * on: engines.c ENGINE_FUSION), so a change across 100 switches which
+ * AllReduce + RMSNorm pairs fuse; within one table, or on an engine that
+ * fuses no norm into its AllReduce (vllm), no time moves and only the mode
+ * says estimated.  Else 0, buf "". */
+int rl_hw_sm_note(const rl_hw *h, char *buf, size_t n);
 const double *rl_hw_measured_flops(const rl_hw *h);
 
 /* h, read as `old_name`, now bears another name: record it in

@@ -5112,6 +5112,85 @@ static void content_errors_escape_the_path(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* fixIE (issue 12 leftover): the sm what-if note named the change and
+ * "mode estimated" but not why the times moved.  It now says which
+ * TensorRT-LLM AllReduce strategy table the sm picks (spec.h
+ * rl_hw_sm_note): --set hw.sm=100 on h100-sxm (sm 90) switches SM90's
+ * table for SM100's (17.559 -> 17.335 ms at batch 64, tp 8: the norms
+ * fuse into more AllReduces); under vllm, whose AllReduce fuses no norm,
+ * and at sm 95 (the same SM90 table) the note says no time moves, and
+ * the step is the unchanged chip's (1e-12: the same arithmetic).
+ * measured_sm: 0 is refused (> 0 as sm; tests/bad_inputs measured_sm_zero),
+ * absent is the spec's own sm, unset when it gives none: a copy of
+ * h100-sxm.lua without its sm line reads calibrated at h100-sxm's step
+ * (an unset sm reads SM90's table, ops.c ar_fused), and --set hw.sm=100
+ * on it is the same what-if, named "sm=100 (as measured unset)". */
+static void step_sm_note_and_measured_sm(void **state)
+{
+    (void)state;
+    const char *run = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context "
+                      "4096 --format json";
+    assert_int_equal(cli2(run, " --set hw.sm=100"), 0);
+    if (!strstr(out, "sm 100 switches TensorRT-LLM's AllReduce strategy table (cpp/tensorrt_llm/"
+                     "common/customAllReduceUtils.h) from AllReduceBestStrategyTableSM90 (Hopper "
+                     "and older), the one its tables were measured under (sm 90), to "
+                     "AllReduceBestStrategyTableSM100 (Blackwell)") ||
+        !strstr(out, "so the AllReduce and norm times move"))
+        fail_msg("%.3000s", out);
+    cJSON *base = json2(run, ""), *moved = json2(run, " --set hw.sm=100");
+    double t = num(cJSON_GetArrayItem(cJSON_GetObjectItem(base, "rows"), 0), "step_s");
+    double t100 = num(cJSON_GetArrayItem(cJSON_GetObjectItem(moved, "rows"), 0), "step_s");
+    assert_rel(t, 17.559e-3, 1e-3);
+    assert_rel(t100, 17.335e-3, 1e-3);
+    static const struct {
+        const char *tail, *says;
+    } same[] = {{" --set hw.sm=95", "sm 95 reads the same TensorRT-LLM AllReduce strategy table "
+                                    "as the chip as measured (sm 90)"},
+                {" --engine vllm --set hw.sm=100", "sm 100 picks nothing vllm times (no "
+                                                   "AllReduce with a fused norm), so no time "
+                                                   "moves with it"}};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(cli2(run, same[i].tail), 0);
+        if (!strstr(out, same[i].says))
+            fail_msg("%s: %.3000s", same[i].tail, out);
+        cJSON *w = json2(run, same[i].tail);
+        cJSON *c = json2(run, i ? " --engine vllm" : "");
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(w, "mode")), "estimated");
+        assert_rel(num(cJSON_GetArrayItem(cJSON_GetObjectItem(w, "rows"), 0), "step_s"),
+                   num(cJSON_GetArrayItem(cJSON_GetObjectItem(c, "rows"), 0), "step_s"), 1e-12);
+        cJSON_Delete(w);
+        cJSON_Delete(c);
+    }
+    /* a copy of h100-sxm.lua without `sm = 90` */
+    char *text = slurp_text(RL_SRCDIR "/hw_profiles/h100-sxm.lua");
+    char *at = strstr(text, "\n  sm = 90,");
+    assert_non_null(at);
+    char *eol = strchr(at + 1, '\n');
+    memmove(at, eol, strlen(eol) + 1);
+    char spec[64];
+    write_temp(spec, ".lua", text);
+    free(text);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "step --model llama3-70b --hw %s --chips 8 --batch 64 --context "
+             "4096 --format json", spec);
+    cJSON *j = json2(cmd, "");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "calibrated");
+    assert_rel(num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "step_s"), t, 1e-12);
+    cJSON_Delete(j);
+    assert_int_equal(cli2(cmd, " --set hw.sm=100"), 0);
+    if (!strstr(out, "hw.sm=100 (as measured unset) changes the chip") ||
+        !strstr(out, "the one its tables were measured under (sm unset)"))
+        fail_msg("%.3000s", out);
+    j = json2(cmd, " --set hw.sm=100");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "estimated");
+    assert_rel(num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "step_s"), t100,
+               1e-12);
+    cJSON_Delete(j);
+    unlink(spec);
+    cJSON_Delete(base);
+    cJSON_Delete(moved);
+}
+
 /* tester64 #4: gpt-oss-120b --weights fp4 on gb200 vLLM times its routed
  * experts from vLLM's w4a16_mxfp4 MoE kernel at gpt-oss's shape
  * (hw_profiles/engines/gb200-vllm.lua moe.w4a16_mxfp4, hidden 2880, top-4
@@ -5420,14 +5499,17 @@ static void size_wide_band_holds_narrow(void **state)
  * engine; --ideal (formula (1), no collectives) and --engine ideal (the
  * plans at the datasheet peaks) say ideal; the help says which is which.
  * The plot's title says the same mode and engine as the JSON (review-a
- * finding 8: it read "shard plans + collectives" whatever the mode). */
+ * finding 8: it read "shard plans + collectives" whatever the mode), the
+ * frontier rows' mode by the JSON's rule (fixIE). */
 static void pareto_mode_honest(void **state)
 {
     (void)state;
     static const char *const args[][3] = {
-        {"", "calibrated", "(S = 2048; calibrated, engine trtllm; shard plans + collectives)"},
-        {"--ideal", "ideal", "(S = 2048; ideal, engine none; no communication)"},
-        {"--engine ideal", "ideal", "(S = 2048; ideal, engine none; shard plans + collectives)"}};
+        {"", "calibrated",
+         "(S = 2048; frontier rows calibrated, engine trtllm; shard plans + collectives)"},
+        {"--ideal", "ideal", "(S = 2048; frontier rows ideal, engine none; no communication)"},
+        {"--engine ideal", "ideal",
+         "(S = 2048; frontier rows ideal, engine none; shard plans + collectives)"}};
     char dir[] = "/tmp/rl_ptitle_XXXXXX";
     assert_non_null(mkdtemp(dir));
     for (int i = 0; i < 3; i++) {
@@ -9269,6 +9351,7 @@ int main(void)
         cmocka_unit_test(step_names_rows_outside_tables),
         cmocka_unit_test(content_errors_escape_the_path),
         cmocka_unit_test(step_sm_override_is_what_if),
+        cmocka_unit_test(step_sm_note_and_measured_sm),
         cmocka_unit_test(step_moe_variant_derived_noted),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
