@@ -102,6 +102,7 @@
  *   gemm = { axes = { "m", "n", "k" },
  *            m = { 1, 2, 4, ... }, n = { ... }, k = { ... },
  *            values_us = { ... },  -- prod(len) latencies in microseconds, last axis fastest
+ *            cut = { m = 1 },      -- optional: a step along a batched axis (rl_kt_find_steps)
  *            filled = { 17, ... }, -- optional: 1-based nodes filled, not measured
  *          }
  *
@@ -150,7 +151,10 @@ typedef struct {
     double cut[RL_KT_AXES]; /* a documented kernel switch along the axis: nodes at
                                or below cut[a] and those above it run different
                                kernels (0: none); rl_kt_fill_holes never fills
-                               across it (below); not stored in a profile */
+                               across it (below); along a batched axis
+                               (rl_kt_find_steps) rl_kt_isotonic fits each
+                               side apart and the profile stores it (`cut`),
+                               along another it is not stored */
     const unsigned char *kernel; /* [n] or NULL: the kernel that measured each node
                                     (1-254, the tables' kernel_source, where one
                                     kernel measured all its configurations; 0:
