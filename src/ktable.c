@@ -134,15 +134,30 @@ static size_t axis_stride(const rl_ktable *t, int a)
     return stride;
 }
 
+/* The number of coordinates of axis a at or below its kernel switch
+ * (rl_ktable.cut): the fit's first segment along a; len[a] without one. */
+static int below_cut(const rl_ktable *t, int a)
+{
+    int k = 0;
+    while (t->cut[a] > 0 && k < t->len[a] && t->axis[a][k] <= t->cut[a])
+        k++;
+    return t->cut[a] > 0 ? k : t->len[a];
+}
+
 /* One pass of the one-axis fit along every batched axis in `along`, in
- * table order (axis a's chains: every node with index 0 on a). */
+ * table order (axis a's chains: every node with index 0 on a); a chain is
+ * fitted on each side of a switch on its axis apart (ktable.h). */
 static void one_axis_passes(rl_ktable *t, unsigned along)
 {
     for (int a = 0; a < t->naxes; a++) {
         size_t stride = axis_stride(t, a), span = stride * (size_t)t->len[a];
+        int k = below_cut(t, a);
         for (size_t i = 0; (along >> a & 1) && i < t->n; i++)
-            if (i % span < stride)
-                pava(t->logv + i, t->len[a], stride);
+            if (i % span < stride) {
+                pava(t->logv + i, k, stride);
+                if (k < t->len[a])
+                    pava(t->logv + i + (size_t)k * stride, t->len[a] - k, stride);
+            }
     }
 }
 
@@ -165,7 +180,8 @@ int rl_kt_falls(const rl_ktable *t)
             int c = (int)(i / stride % (size_t)t->len[a]);
             if (isnan(t->logv[i]))
                 continue;
-            size_t j = next_node(t, i, stride, t->len[a], c);
+            size_t j = next_node(t, i, stride, below_cut(t, a) > c ? below_cut(t, a) : t->len[a],
+                                 c);
             if (j < t->n && t->logv[j] < t->logv[i])
                 return 1;
         }
@@ -188,7 +204,8 @@ static int suffix_min(rl_ktable *t, unsigned along)
         double v = isnan(t->logv[i]) ? INFINITY : t->logv[i];
         for (int a = 0; a < t->naxes; a++) {
             size_t stride = axis_stride(t, a);
-            if ((along >> a & 1) && (int)(i / stride % (size_t)t->len[a]) < t->len[a] - 1)
+            int c = (int)(i / stride % (size_t)t->len[a]);
+            if ((along >> a & 1) && c < t->len[a] - 1 && c != below_cut(t, a) - 1)
                 v = fmin(v, reach[i + stride]);
         }
         reach[i] = v;
@@ -197,6 +214,36 @@ static int suffix_min(rl_ktable *t, unsigned along)
     }
     free(reach);
     return 0;
+}
+
+int rl_kt_find_steps(rl_ktable *t)
+{
+    unsigned along = batched_axes(t);
+    int found = 0;
+    for (int a = 0; a < t->naxes; a++) {
+        if (!(along >> a & 1) || t->cut[a] > 0)
+            continue;
+        size_t stride = axis_stride(t, a), span = stride * (size_t)t->len[a];
+        double best = 0.5; /* a strict majority of the chains */
+        for (int c = 0; c + 1 < t->len[a]; c++) {
+            long both = 0, falls = 0;
+            for (size_t i = (size_t)c * stride; i < t->n; i++) {
+                if (i % span / stride != (size_t)c)
+                    continue;
+                double lo = t->logv[i], up = t->logv[i + stride];
+                if (isnan(lo) || isnan(up))
+                    continue;
+                both++;
+                falls += lo - up > log(RL_KT_STEP);
+            }
+            if (both >= RL_KT_STEP_CHAINS && (double)falls / (double)both > best) {
+                best = (double)falls / (double)both;
+                t->cut[a] = t->axis[a][c];
+            }
+        }
+        found += t->cut[a] > 0;
+    }
+    return found;
 }
 
 int rl_kt_isotonic(rl_ktable *t, int rounds)
@@ -722,13 +769,13 @@ static int check_keys(lua_State *L, int idx, const rl_ktable *t, const char *ori
         if (lua_type(L, -1) == LUA_TSTRING) {
             const char *k = lua_tostring(L, -1);
             known = !strcmp(k, "axes") || !strcmp(k, "values") || !strcmp(k, "values_us") ||
-                    !strcmp(k, "filled");
+                    !strcmp(k, "filled") || !strcmp(k, "cut");
             for (int a = 0; a < t->naxes && !known; a++)
                 known = !strcmp(k, t->axis_name[a]);
         }
         if (!known) {
             snprintf(err, errlen, "%s: field '%s': unknown key '%s' (axes, values, values_us, "
-                     "filled, or an axis named in axes)", origin, field,
+                     "filled, cut, or an axis named in axes)", origin, field,
                      lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
             lua_pop(L, 1);
             return -1;
@@ -754,7 +801,8 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
         size_t len = 0;
         const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
         int bad = !s || len == 0 || len >= sizeof t->axis_name[a] || !strcmp(s, "axes") ||
-                  !strcmp(s, "values") || !strcmp(s, "values_us") || !strcmp(s, "filled");
+                  !strcmp(s, "values") || !strcmp(s, "values_us") || !strcmp(s, "filled") ||
+                  !strcmp(s, "cut");
         for (int b = 0; b < a && !bad; b++)
             bad = !strcmp(s, t->axis_name[b]);
         if (!bad)
@@ -763,7 +811,7 @@ static int read_axes(lua_State *L, int idx, const char *origin, const char *fiel
         if (bad) {
             lua_pop(L, 1);
             RL_FAIL("%s: field '%s.axes[%d]': expected a new axis name of 1 to %zu characters "
-                    "(not axes, values, values_us or filled)", origin, field, a + 1,
+                    "(not axes, values, values_us, filled or cut)", origin, field, a + 1,
                     sizeof t->axis_name[a] - 1);
         }
     }
@@ -796,6 +844,46 @@ static int read_filled(lua_State *L, int idx, const char *origin, const char *fi
     }
     free(k);
     return rc;
+}
+
+/* The optional `cut` (a switch along a batched axis, rl_kt_find_steps):
+ * a table of axis name = value, each a batched axis of t and a finite
+ * value > 0, into t->cut. */
+static int read_cut(lua_State *L, int idx, const char *origin, const char *field, rl_ktable *t,
+                    char *err, size_t errlen)
+{
+    lua_getfield(L, idx, "cut");
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (!lua_istable(L, -1)) {
+        snprintf(err, errlen, "%s: field '%s.cut': expected a table of axis = value, got %s",
+                 origin, field, luaL_typename(L, -1));
+        lua_pop(L, 1);
+        return -1;
+    }
+    unsigned along = batched_axes(t);
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        int a = -1, isnum = 0;
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        for (int b = 0; k && b < t->naxes && a < 0; b++)
+            a = !strcmp(k, t->axis_name[b]) && (along >> b & 1) ? b : -1;
+        double v = lua_tonumberx(L, -1, &isnum);
+        lua_pop(L, 1);
+        if (a < 0 || !isnum || !isfinite(v) || !(v > 0)) {
+            snprintf(err, errlen, "%s: field '%s.cut': %s", origin, field,
+                     a < 0 ? "expected keys that name a batched axis of axes (m, tokens, "
+                             "streams, batch, isl or context)"
+                           : "expected a finite value > 0");
+            lua_pop(L, 2);
+            return -1;
+        }
+        t->cut[a] = v;
+    }
+    lua_pop(L, 1);
+    return 0;
 }
 
 /* Which of `values` (seconds) and `values_us` (microseconds) the table at
@@ -861,6 +949,8 @@ int rl_kt_read(lua_State *L, int idx, const char *origin, const char *field, rl_
     }
     if (rc == 0)
         rc = read_filled(L, idx, origin, field, &t, err, errlen);
+    if (rc == 0)
+        rc = read_cut(L, idx, origin, field, &t, err, errlen);
     if (rc == 0 && rl_kt_isotonic(&t, RL_KT_ROUNDS) < 0) {
         snprintf(err, errlen, "%s: field '%s': out of memory", origin, field);
         rc = -1;
@@ -895,6 +985,18 @@ void rl_kt_write(FILE *f, const rl_ktable *t, int indent)
         fprintf(f, "%s%s", i % 16 ? " " : "\n", v);
     }
     fprintf(f, "\n%*s]],\n", indent + 2, "");
+    /* a switch along a batched axis (rl_kt_find_steps): the fit at read needs it */
+    unsigned along = batched_axes(t);
+    int cuts = 0;
+    for (int a = 0; a < t->naxes; a++) {
+        if (!(along >> a & 1) || !(t->cut[a] > 0))
+            continue;
+        if (!cuts++)
+            fprintf(f, "%*scut = {", indent + 2, "");
+        fprintf(f, "%s%s = %.10g", cuts > 1 ? ", " : " ", t->axis_name[a], t->cut[a]);
+    }
+    if (cuts)
+        fprintf(f, " },\n");
     size_t holes = 0;
     for (size_t i = 0; i < t->n; i++)
         holes += t->filled[i];

@@ -58,8 +58,11 @@
  *    of the configurations on it); an even block takes the lower median
  *    (timing noise only slows a kernel).  A run of nodes
  *    that falls is replaced by its median, so a spike is dropped rather
- *    than averaged in: the b200 vLLM fp8 GEMMs measured 24.7 us at m = 1
- *    and 9.6 us at m = 16.  Measured before choosing (make
+ *    than averaged in (H100 vLLM bf16, n 7168, k 8192: 47.8 us at m = 6,
+ *    43.4 us at m = 7).  A fall most lines of a table show is no spike
+ *    but the engine's own step, and is kept (rl_kt_find_steps, below:
+ *    stop 41; the b200 vLLM fp8 GEMMs' m = 1, 24.7 us at n = k = 4096
+ *    against 9.2 us at m = 2, was pooled down before).  Measured before choosing (make
  *    accuracy-kernels, docs/validation.md): held-back |error| over the 105
  *    classes, geometric means of median / p90, 2.73% / 11.06% under the
  *    rule before (a node at most 10% above the fastest larger measured
@@ -99,6 +102,7 @@
  *   gemm = { axes = { "m", "n", "k" },
  *            m = { 1, 2, 4, ... }, n = { ... }, k = { ... },
  *            values_us = { ... },  -- prod(len) latencies in microseconds, last axis fastest
+ *            cut = { m = 1 },      -- optional: a step along a batched axis (rl_kt_find_steps)
  *            filled = { 17, ... }, -- optional: 1-based nodes filled, not measured
  *          }
  *
@@ -147,7 +151,10 @@ typedef struct {
     double cut[RL_KT_AXES]; /* a documented kernel switch along the axis: nodes at
                                or below cut[a] and those above it run different
                                kernels (0: none); rl_kt_fill_holes never fills
-                               across it (below); not stored in a profile */
+                               across it (below); along a batched axis
+                               (rl_kt_find_steps) rl_kt_isotonic fits each
+                               side apart and the profile stores it (`cut`),
+                               along another it is not stored */
     const unsigned char *kernel; /* [n] or NULL: the kernel that measured each node
                                     (1-254, the tables' kernel_source, where one
                                     kernel measured all its configurations; 0:
@@ -219,6 +226,30 @@ void rl_kt_free(rl_ktable *t);
  * it ran (0: t was already non-decreasing), rounds + 1 when the suffix
  * minimum settled it, or -1 when out of memory (t then partly fitted). */
 int rl_kt_isotonic(rl_ktable *t, int rounds);
+
+/* A fall along a batched axis that most lines show is the engine's own
+ * step, not noise, and is kept: where, between two neighbouring
+ * coordinates of a batched axis a without a switch, the lower node is
+ * more than RL_KT_STEP times the upper on a strict majority of the lines
+ * measured at both (at least RL_KT_STEP_CHAINS of them; the other axes
+ * held), t->cut[a] is set to the lower coordinate's value (the one pair
+ * with the largest such majority where several are).  rl_kt_isotonic then
+ * fits each side of it apart, rl_kt_fill_holes brackets no hole across
+ * it, and the profile keeps it (`cut`, rl_kt_write).  Call on the measured
+ * nodes, before the fit.  Why: the non-decreasing fit drops a fall as a
+ * spike, which is right for a node or two (timing noise only slows a
+ * kernel) but not for a fall on most lines of a table: vLLM's fp8 GEMM
+ * on B200 measures m = 1 more than 2x slower than m = 2 on 280 of its 483
+ * (n, k) lines (GB200: 365; the same CUTLASS kernel runs m = 1..16, vLLM
+ * csrc/quantization/w8a8/cutlass/c3x/scaled_mm_sm100_fp8_dispatch.cuh),
+ * and the fit read every m = 1 row at its m = 2 time (held back, a median
+ * 58% fast; docs/validation.md, stop 41).  A table then reads slower at
+ * m = 1 than at m = 2, as measured.  Returns the number of axes with a
+ * switch. */
+#ifndef RL_KT_STEP_CHAINS
+#define RL_KT_STEP_CHAINS 3
+#endif
+int rl_kt_find_steps(rl_ktable *t);
 
 /* 1 when some chain along a batched axis of t falls (a non-hole node
  * above the next non-hole node after it), else 0. */

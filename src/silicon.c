@@ -682,6 +682,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     /* the measured nodes, so that a spike does not spread to holes; then
      * with the filled nodes (rl_kt_read's fit is then the identity) */
     t->kernel = kern; /* for the fill only (ktable.h) */
+    rl_kt_find_steps(t); /* a fall most lines show is kept (ktable.h) */
     long nf = nodes && rl_kt_isotonic(t, RL_KT_ROUNDS) >= 0 ? rl_kt_fill_holes(t, rl_kideal, &k)
                                                             : -1;
     t->kernel = NULL;

@@ -712,6 +712,71 @@ static void test_two_axis_rounds(void **state)
     }
 }
 
+/* A (m, n) = {1, 2, 4}^2 grid, us by n (rows) and m (columns):
+ * n = 1: 30, 10, 12; n = 2: m1, 10, 11; n = 4: 12, 10, 11. */
+static void make_fall_grid(rl_ktable *t, double m1)
+{
+    memset(t, 0, sizeof *t);
+    t->naxes = 2;
+    for (int a = 0; a < 2; a++) {
+        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", a ? "n" : "m");
+        t->len[a] = 3;
+        t->axis[a][0] = 1, t->axis[a][1] = 2, t->axis[a][2] = 4;
+    }
+    char err[256];
+    assert_int_equal(rl_kt_alloc(t, err, sizeof err), 0);
+    const double us[3][3] = {{30, 10, 12}, {m1, 10, 11}, {12, 10, 11}};
+    for (int n = 0; n < 3; n++)
+        for (int m = 0; m < 3; m++) {
+            int idx[2] = {m, n};
+            t->logv[rl_kt_index(t, idx)] = log(us[n][m] * 1e-6);
+        }
+}
+
+/* rl_kt_find_steps (ktable.h) on make_fall_grid: with m1 = 25 us, m = 1
+ * is more than 2x (RL_KT_STEP) m = 2 on the lines n = 1 (3x) and n = 2
+ * (2.5x), not on n = 4 (1.2x): 2 of 3 lines, a strict majority of at
+ * least RL_KT_STEP_CHAINS (3) lines: the switch is set at m = 1 (cut[0]
+ * = 1; m = 2 over m = 4 falls on no line).  The fit then keeps every node
+ * (each m = 1 node a line of its own; m = 2, 4 already rise: 0 rounds),
+ * the written profile carries `cut = { m = 1 }`, and reads back with the
+ * switch and the same nodes (within the 4 digits written, 5e-4), where
+ * without it the read's fit pools n = 1's 30 and 10 us to 10.  With m1 =
+ * 15 us (1.5x) 1 line of 3 falls: no switch, and the fit pools (n = 1's
+ * 30, 10 -> 10 us; n = 2's 15, 10 -> 10).  Exact but for the round trip. */
+static void test_find_steps(void **state)
+{
+    (void)state;
+    rl_ktable t, back;
+    make_fall_grid(&t, 25);
+    assert_int_equal(rl_kt_find_steps(&t), 1);
+    assert_true(t.cut[0] == 1 && t.cut[1] == 0);
+    assert_int_equal(rl_kt_isotonic(&t, RL_KT_ROUNDS), 0);
+    int n1m1[2] = {0, 0}, n1m2[2] = {1, 0};
+    assert_rel(exp(t.logv[rl_kt_index(&t, n1m1)]), 30e-6, 1e-12);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    rl_kt_write(f, &t, 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "cut = { m = 1 },"));
+    free(buf);
+    char err[256];
+    assert_int_equal(round_trip(&t, &back, err, sizeof err), 0);
+    assert_true(back.cut[0] == 1 && back.cut[1] == 0);
+    for (size_t i = 0; i < t.n; i++)
+        assert_rel(exp(back.logv[i]), exp(t.logv[i]), 5e-4);
+    rl_kt_free(&t);
+    rl_kt_free(&back);
+    make_fall_grid(&t, 15);
+    assert_int_equal(rl_kt_find_steps(&t), 0);
+    assert_true(t.cut[0] == 0);
+    assert_int_equal(rl_kt_isotonic(&t, RL_KT_ROUNDS), 1);
+    assert_rel(exp(t.logv[rl_kt_index(&t, n1m1)]), 10e-6, 1e-12);
+    assert_rel(exp(t.logv[rl_kt_index(&t, n1m2)]), 10e-6, 1e-12);
+    rl_kt_free(&t);
+}
+
 /* Read `lua` (returning a table) and expect an error containing `want`. */
 static void expect_error(const char *lua, const char *want)
 {
@@ -743,6 +808,16 @@ static void test_lua_errors(void **state)
     expect_error("return { axes = {'m'}, m = {1}, values = {1e-6}, filled = {2} }",
                  "field 'tables.gemm.filled[1]': expected a node number in 1..1");
     expect_error("return { m = {1}, values = {1e-6} }", "field 'tables.gemm.axes'");
+    /* a switch along a batched axis only (rl_kt_find_steps) */
+    expect_error("return { axes = {'m', 'n'}, m = {1, 2}, n = {1}, values = {1e-6, 2e-6}, "
+                 "cut = { n = 1 } }",
+                 "field 'tables.gemm.cut': expected keys that name a batched axis");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = {1e-6, 2e-6}, cut = { m = 0 } }",
+                 "field 'tables.gemm.cut': expected a finite value > 0");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values = {1e-6, 2e-6}, cut = 1 }",
+                 "field 'tables.gemm.cut': expected a table of axis = value, got number");
+    expect_error("return { axes = {'cut'}, cut = {1}, values = {1e-6} }",
+                 "field 'tables.gemm.axes[1]'");
     /* the compact string form */
     expect_error("return { axes = {'m'}, m = {1, 2}, values = '1e-6 2e-6x' }",
                  "field 'tables.gemm.values[2]': expected a finite number");
@@ -813,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_isotonic_fit),
         cmocka_unit_test(test_isotonic_reach),
         cmocka_unit_test(test_two_axis_rounds),
+        cmocka_unit_test(test_find_steps),
         cmocka_unit_test(test_lua_errors),
         cmocka_unit_test(test_values_units),
         cmocka_unit_test(test_search_memo),

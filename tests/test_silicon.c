@@ -426,6 +426,59 @@ static void test_spike_made_monotone(void **state)
     rl_silicon_free(&s);
 }
 
+/* A fall most lines show is kept (ktable.h rl_kt_find_steps) on
+ * tests/data/silicon/b200_sxm_m1: 16 rows of vLLM 0.24.0's B200 fp8 GEMM
+ * (CutlassFP8ScaledMMLinearKernel), m = 1..4 at (n, k) in {4096, 8192}^2
+ * (SOURCE.md), us, m = 1, 2, 3, 4:
+ *   (4096, 4096) 24.647  9.249  9.316  9.283   m1/m2 2.66
+ *   (4096, 8192) 29.208 13.798 13.586 13.462         2.12
+ *   (8192, 4096) 27.800 11.401 12.359 11.994         2.44
+ *   (8192, 8192) 33.361 38.428 18.696 18.756         0.87
+ * m = 1 is more than RL_KT_STEP (2) times m = 2 on 3 of the 4 lines, a
+ * strict majority of at least RL_KT_STEP_CHAINS (3): the switch is set
+ * at m = 1 (m = 2 over m = 3 falls 2.06x on 1 line of 4, m = 3 over 4 on
+ * none).  Each m = 1 node is then a line of its own and keeps its row;
+ * m = 2..4 are fitted by pool adjacent violators (lower median), by hand:
+ * (4096, 4096) 9.316 > 9.283 pooled -> 9.283: 9.249, 9.283, 9.283;
+ * (4096, 8192) 13.798 > 13.586 pooled, then 13.462 below: the three
+ * pooled -> 13.586; (8192, 4096) 12.359 > 11.994 pooled -> 11.994: 11.401,
+ * 11.994, 11.994; (8192, 8192) 38.428 > 18.696 pooled -> 18.696, 18.756
+ * stands.  Without the switch every m = 1 node pooled with m = 2 (24.647
+ * read 9.249 us: -62%, the held-back rows' median -58%, docs/validation.md
+ * stop 41).  Tolerance 1e-12 (rows carried through ln and exp). */
+static void test_step_kept(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("b200", NULL, 0);
+    rl_silicon s;
+    char err[1024];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/b200_sxm_m1", "vllm", &h, 0, NULL, &s,
+                          err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    const rl_ktable *g = s.tables->t[RL_KC_GEMM][RL_KV_FP8];
+    assert_non_null(g);
+    assert_int_equal(g->len[0], 4);
+    assert_true(g->cut[0] == 1);
+    assert_int_equal(s.filled[RL_KC_GEMM][RL_KV_FP8], 0);
+    const double nk[4][2] = {{4096, 4096}, {4096, 8192}, {8192, 4096}, {8192, 8192}};
+    const double want[4][4] = {{24.647111694018047, 9.248889154858058, 9.282666775915358,
+                                9.282666775915358},
+                               {29.208001163270738, 13.585777746306526, 13.585777746306526,
+                                13.585777746306526},
+                               {27.800000376171533, 11.400889191362592, 11.993777420785693,
+                                11.993777420785693},
+                               {33.360888560613, 18.696000178654987, 18.696000178654987,
+                                18.755555152893066}};
+    rl_provenance p;
+    for (int l = 0; l < 4; l++)
+        for (int m = 0; m < 4; m++) {
+            double x[3] = {m + 1, nk[l][0], nk[l][1]};
+            assert_rel(rl_kt_time(g, x, NULL, NULL, &p), want[l][m] * 1e-6, 1e-12);
+            assert_int_equal(p, RL_PROV_MEASURED);
+        }
+    rl_silicon_free(&s);
+}
+
 static void test_holdout(void **state)
 {
     (void)state;
@@ -1621,6 +1674,7 @@ int main(void)
         cmocka_unit_test(test_floor_at_lookup),
         cmocka_unit_test(test_rows_below_the_floor_left_out),
         cmocka_unit_test(test_spike_made_monotone),
+        cmocka_unit_test(test_step_kept),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_holdout_above_the_classes),
         cmocka_unit_test(test_holdout_holds_whole_nodes),
