@@ -421,6 +421,42 @@ static void roofline_data_shadow_said(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* A hardware profile given by path reads its engine files beside itself
+ * (engines.h rl_engines_select; tester: a copy of h100-sxm.lua with an
+ * edited engines/h100-sxm-trtllm.lua beside it read the shipped file, and
+ * the edit was ignored).  Expected: the copy's engine memory fraction,
+ * edited from the shipped 0.9 to 0.5, is the run's memory_fraction
+ * (exactly: it is read, not computed), and llama3-70b's tp8 max_batch at
+ * context 4096 falls below the shipped profile's (363 at 0.9: fewer bytes
+ * for KV), with a note naming both files; with no engines/ beside the copy
+ * the shipped file is read (0.9) and a note says so. */
+static void engine_file_beside_profile(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_engdir_XXXXXX", cmd[2048];
+    assert_non_null(mkdtemp(dir));
+    for (int beside = 1; beside >= 0; beside--) {
+        snprintf(cmd, sizeof cmd, "rm -rf %s/engines && cp %s/hw_profiles/h100-sxm.lua %s/ && %s"
+                 "%s step --model llama3-70b --hw %s/h100-sxm.lua --chips 8 --context 4096 "
+                 "--format json 2>&1", dir, RL_SRCDIR, dir,
+                 beside ? "mkdir engines && cp " RL_SRCDIR "/hw_profiles/engines/h100-sxm-trtllm.lua "
+                          "engines/ && sed -i 's/fraction = 0.9,/fraction = 0.5,/' "
+                          "engines/h100-sxm-trtllm.lua && " : "", RL_BIN, dir);
+        char full[2400];
+        snprintf(full, sizeof full, "cd %s && %s", dir, cmd);
+        assert_int_equal(shell_out(full), 0);
+        const char *f = strstr(out, "\"memory_fraction\":"), *b = strstr(out, "\"max_batch\":");
+        if (!f || !b || strtod(f + 18, NULL) != (beside ? 0.5 : 0.9) ||
+            (strtol(b + 12, NULL, 10) < 363) != beside)
+            fail_msg("beside %d: %s", beside, out);
+        if (!strstr(out, beside ? "engine 'trtllm' reads " : "engine 'trtllm': no ") ||
+            !strstr(out, beside ? "beside the profile, not the shipped " : "beside the profile; "
+                                  "read the shipped "))
+            fail_msg("beside %d: no note: %s", beside, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* No output replaces an input of the run or a shipped preset, and a file
  * into a missing folder is refused before any work (tester6: `fit --save
  * hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it read).  The
@@ -9127,6 +9163,7 @@ int main(void)
         cmocka_unit_test(size_report_says_prefixes_and_burst),
         cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(roofline_data_shadow_said),
+        cmocka_unit_test(engine_file_beside_profile),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
