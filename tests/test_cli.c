@@ -5195,6 +5195,49 @@ static void info_hw_chip_figures(void **state)
     cJSON_Delete(j);
 }
 
+/* One quantity, one canonical key in every mode (README tester #2: HBM
+ * bandwidth was hbm_bw_bytes_per_s in list hw, hbm_bytes_per_s in info --hw,
+ * only hbm_bw_total in step; a plan's calibrated rows lacked tokens_per_s).
+ * Expected: list hw's rows carry hbm_bytes_per_s equal to the old
+ * hbm_bw_bytes_per_s; every step header hbm_bytes_per_s = 3.35e12 for
+ * h100-sxm (its datasheet figure, hw_profiles/h100-sxm.lua) and hbm_bw_total
+ * = chips x that; every row tokens_per_s = batch / step_s (one decoded
+ * token a sequence a step) = chips x tokens_per_s_per_chip, to 1e-12
+ * relative (one division apart). */
+static void one_key_per_quantity(void **state)
+{
+    (void)state;
+    static char buf[1 << 20];
+    cJSON *j = run_cli_json("list hw --format json", buf, sizeof buf);
+    int rows = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next, rows++)
+        assert_true(num(r, "hbm_bytes_per_s") == num(r, "hbm_bw_bytes_per_s"));
+    assert_true(rows > 5);
+    cJSON_Delete(j);
+    static const struct {
+        const char *args;
+        double chips;
+    } cases[] = {{"", 1}, {" --ideal", 1}, {" --ideal --chips 8", 8}, {" --chips 8", 8},
+                 {" --chips 16 --tp 8", 16}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step --model llama3-70b --hw h100-sxm --batch 1,8 --context "
+                 "2048 --format json%s", cases[i].args);
+        j = run_cli_json(cmd, buf, sizeof buf);
+        if (num(j, "hbm_bytes_per_s") != 3.35e12 ||
+            num(j, "hbm_bw_total") != cases[i].chips * 3.35e12)
+            fail_msg("%s: hbm_bytes_per_s %g, hbm_bw_total %g", cmd, num(j, "hbm_bytes_per_s"),
+                     num(j, "hbm_bw_total"));
+        for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next) {
+            double t = num(r, "tokens_per_s");
+            if (fabs(t - num(r, "batch") / num(r, "step_s")) > 1e-12 * t ||
+                fabs(t - cases[i].chips * num(r, "tokens_per_s_per_chip")) > 1e-12 * t)
+                fail_msg("%s: tokens_per_s %.17g", cmd, t);
+        }
+        cJSON_Delete(j);
+    }
+}
+
 /* h27lab (issue 14 carried): the memory rule's byte counts print whole
  * (round to the nearest byte): vLLM's context 1.79 GiB read
  * cuda_context_bytes 1921997864.96 in info, and usable_bytes 0.92 x 80e9
@@ -9164,6 +9207,7 @@ int main(void)
         cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(roofline_data_shadow_said),
         cmocka_unit_test(engine_file_beside_profile),
+        cmocka_unit_test(one_key_per_quantity),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
