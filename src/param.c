@@ -1041,7 +1041,8 @@ static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_
             return -1;
         seen[n] = out[n];
         if (rl_list_repeats(seen, ++n))
-            return rl_cli_say(o, "--%s '%s': %s is given twice", rl_param_flag(o, id), s, t);
+            return rl_cli_say(o, "--%s '%s': %s is given twice", rl_param_flag(o, id),
+                              RL_NAME_SHOWN(s), RL_NAME_SHOWN(t));
     }
     return n ? n : rl_cli_say(o, "--%s: expected a dtype", rl_param_flag(o, id));
 }
