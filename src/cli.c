@@ -42,6 +42,10 @@
 #include <math.h>
 
 #define ERRLEN 1024
+/* A path from a flag as a message shows it: its control bytes as \xHH
+ * (error.h rl_name_shown; README tester #3: --save's newline split the
+ * message in two), uncut up to PATH_MAX escaped bytes. */
+#define PATH_SHOWN(s) rl_name_shown((s), (char[4 * PATH_MAX + 8]){0}, 4 * PATH_MAX + 8)
 
 /* rl_cli_say and rl_cli_tell: the message after its prefix, escaped. */
 static void vtell(const char *cmd, const char *fmt, va_list ap)
@@ -1888,11 +1892,11 @@ int rl_cli_run(rl_opts *o)
     const char *dir = o->outdir ? o->outdir : "out"; /* "" is refused by the parser (exit 2) */
     char note[PATH_MAX * 2 + 400];
     if (o->outdir && rl_outdir_check(dir, note, sizeof note, err, sizeof err) != 0) {
-        rl_cli_tell("run", "--out '%s': %s", dir, err); /* as --plot-dir (tester33 F3) */
+        rl_cli_tell("run", "--out '%s': %s", PATH_SHOWN(dir), err); /* as --plot-dir (tester33 F3) */
         return RL_EXIT_INPUT;
     }
     if (o->outdir && note[0])
-        rl_cli_tell("run", "note: --out '%s' %s", dir, note);
+        rl_cli_tell("run", "note: --out '%s' %s", PATH_SHOWN(dir), note);
     if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {
         int open_rc = rl_outdir_open(&out, dir, err, sizeof err);
         if (open_rc != 0) { /* a file, or a folder another run holds: bad input */
@@ -3331,7 +3335,7 @@ static int report_path_check(const char *path)
     else if (access(dir, W_OK) != 0)
         why = "its folder is not writable";
     if (why)
-        rl_cli_tell("size", "--report '%s': %s", path, why);
+        rl_cli_tell("size", "--report '%s': %s", PATH_SHOWN(path), why);
     return why ? -1 : 0;
 }
 
@@ -4410,7 +4414,7 @@ int rl_cli_validate(rl_opts *o)
     char err[ERRLEN];
     if (o->plot && (rl_plot_check_path(o->plot, err, sizeof err) != 0 ||
                     strcmp(o->plot + pl - 4, ".png") != 0)) {
-        rl_cli_tell("validate", "--plot '%s': %s", o->plot,
+        rl_cli_tell("validate", "--plot '%s': %s", PATH_SHOWN(o->plot),
                     pl > 4 && !strcmp(o->plot + pl - 4, ".svg") ? "--backend draws PNG only (NAME.png)"
                                                                 : err);
         return RL_EXIT_INPUT;
@@ -4684,11 +4688,11 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
         if (rl_guard_in_tree(path, why, sizeof why)) /* tester11 #5 */
             rl_cli_say(o, "note: %s '%s' replaces a file of roofline's own tree (%s), where "
                           "only the files roofline reads are guarded (PRESETS; README.md and "
-                          "docs/*.md too)", label, path,
+                          "docs/*.md too)", label, PATH_SHOWN(path),
                        why);
         return 0;
     }
-    return rl_cli_say(o, "%s '%s': %s", label, path, why);
+    return rl_cli_say(o, "%s '%s': %s", label, PATH_SHOWN(path), why);
 }
 
 /* The files --plot writes beside its figure: the data file and gnuplot
@@ -4728,18 +4732,18 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
         return 0;
     char note[PATH_MAX * 2 + 400];
     if (rl_outdir_check(o->plot, note, sizeof note, why, sizeof why) != 0)
-        return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
+        return rl_cli_say(o, "--plot-dir '%s': %s", PATH_SHOWN(o->plot), why);
     static const char *const ext[] = {"svg", "dat", "gp"};
     for (int pass = 0; pass < 2; pass++) { /* the paths plot.c takes, then the files */
         if (pass == 1 && note[0])
-            rl_cli_say(o, "note: --plot-dir '%s' %s", o->plot, note);
+            rl_cli_say(o, "note: --plot-dir '%s' %s", PATH_SHOWN(o->plot), note);
         for (int f = 0; f < 2; f++)
             for (int e = 0; e < (pass == 0 ? 1 : 3); e++) {
                 if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
                                      ext[e]) >= sizeof a) /* review22 #9: cut names collided */
-                    return rl_cli_say(o, "--plot-dir '%.80s...': path too long", o->plot);
+                    return rl_cli_say(o, "--plot-dir '%.80s...': path too long", PATH_SHOWN(o->plot));
                 if (pass == 0 && rl_plot_check_path(a, why, sizeof why) != 0)
-                    return rl_cli_say(o, "--plot-dir '%s': %s", o->plot, why);
+                    return rl_cli_say(o, "--plot-dir '%s': %s", PATH_SHOWN(o->plot), why);
                 if (pass == 1 && check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
                     return -1;
             }
@@ -4768,7 +4772,7 @@ static int check_calibration(const rl_command *c, const rl_opts *o, rl_guard_out
         check_output(o, seen, "the raw samples", b, 1) != 0)
         return -1;
     if (rl_guard_folder(t, why, sizeof why) != 0)
-        return rl_cli_say(o, "the tables folder '%s': %s", t, why);
+        return rl_cli_say(o, "the tables folder '%s': %s", PATH_SHOWN(t), why);
     if (check_output(o, seen, "the tables' base spec", base, 1) != 0)
         return -1;
     if (old_json || old_tables) /* the user named only the profile (tester9 #5) */
@@ -4796,7 +4800,7 @@ static int check_result_name(const rl_command *c, const rl_opts *o, rl_param_id 
     if (!kind || (spec && !strcmp(kind, "model")))
         return 0;
     return rl_cli_say(o, "%s '%s': %s in the presets folder %s/, where every .lua file is read "
-                         "as a %sspec (list, a preset name); save it %s", label, path,
+                         "as a %sspec (list, a preset name); save it %s", label, PATH_SHOWN(path),
                       spec ? "a model spec" : "a result named .lua", kind, spec ? "hardware " : "",
                       spec ? "in model/ or elsewhere" : "elsewhere or as .json, .csv or .txt");
 }

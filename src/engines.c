@@ -5,6 +5,7 @@
 #include "fastmax.h"
 
 #include "enginecost.h"
+#include "cli.h"
 #include "error.h"
 
 #include <errno.h>
@@ -1296,21 +1297,71 @@ static int read_engine(lua_State *L, const char *origin, const char *name, rl_se
     return each_key(L, engine_key, &r, err, errlen);
 }
 
-/* An engine from the spec file `ref` (its engines[name] must be inline). */
-static int read_engine_file(const char *origin, const char *name, const char *ref, rl_serving_engine *e,
-                            char *err, size_t errlen)
+/* The folder rl_engines_read records (engines.h rl_engines_spec_dir): per
+ * thread, as specs may be read on several. */
+static _Thread_local char SPEC_DIR[RL_ENGINES_DIR_MAX];
+
+void rl_engines_spec_dir(const char *dir)
+{
+    snprintf(SPEC_DIR, sizeof SPEC_DIR, "%s", dir ? dir : "");
+}
+
+/* Where engine file `ref` of a profile in folder `dir` ("": a preset) is
+ * read: DIR/REF first, so a profile copied with its engines/ folder reads
+ * its own copies (tester: an edited engines/h100-sxm-trtllm.lua beside
+ * /tmp/p3/h100-sxm.lua was ignored for the shipped one), then the data
+ * folders (rl_data_find), then REF as a path.  Either choice that a user may
+ * not expect is said once per file: a file beside the profile that differs
+ * from the shipped one of that name, or none beside it so the shipped one is
+ * read.  0, or -1 with err. */
+static int engine_file_path(const char *origin, const char *dir, const char *name,
+                            const char *ref, char *path, size_t len, char *err, size_t errlen)
+{
+    char beside[1024] = "", shipped[1024];
+    if (dir[0] && ref[0] != '/' &&
+        snprintf(beside, sizeof beside, "%s/%s", dir, ref) >= (int)sizeof beside)
+        RL_FAIL("%s: field 'engines.%s': %s/%s: path too long", origin, RL_NAME_SHOWN(name),
+                RL_NAME_SHOWN(dir), RL_NAME_SHOWN(ref));
+    int in_data = rl_data_find("hw_profiles", ref, shipped, sizeof shipped) == 0;
+    int said = 0;
+    for (const cached *c = CACHE; c; c = c->next)
+        said |= !strcmp(c->path, beside[0] ? beside : shipped);
+    if (beside[0] && access(beside, R_OK) == 0) {
+        if (in_data && !said && !rl_files_same_text(beside, shipped))
+            rl_cli_tell(NULL, "note: %s: engine '%s' reads %s beside the profile, not the "
+                        "shipped %s of that name (they differ)", origin, RL_NAME_SHOWN(name),
+                        RL_NAME_SHOWN(beside), RL_NAME_SHOWN(shipped));
+        snprintf(path, len, "%s", beside);
+        return 0;
+    }
+    if (in_data) {
+        if (beside[0] && !said)
+            rl_cli_tell(NULL, "note: %s: engine '%s': no %s beside the profile; read the "
+                        "shipped %s", origin, RL_NAME_SHOWN(name), RL_NAME_SHOWN(beside),
+                        RL_NAME_SHOWN(shipped));
+        snprintf(path, len, "%s", shipped);
+        return 0;
+    }
+    if (access(ref, R_OK) != 0) {
+        int e = errno;
+        char tried[3200];
+        rl_data_tried("hw_profiles", ref, tried, sizeof tried);
+        RL_FAIL("%s: field 'engines.%s': %s: cannot read: %s (tried %s%s%s and ./%s; an install "
+                "without hw_profiles/engines/?)", origin, name, RL_NAME_SHOWN(ref), strerror(e),
+                beside, beside[0] ? ", " : "", tried, ref);
+    }
+    snprintf(path, len, "%s", ref);
+    return 0;
+}
+
+/* An engine from the spec file `ref` (its engines[name] must be inline),
+ * named by a profile in folder `dir` (engine_file_path). */
+static int read_engine_file(const char *origin, const char *dir, const char *name, const char *ref,
+                            rl_serving_engine *e, char *err, size_t errlen)
 {
     char path[1024], e2[1024];
-    if (rl_data_find("hw_profiles", ref, path, sizeof path) != 0) {
-        if (access(ref, R_OK) != 0) {
-            int e = errno;
-            char tried[3200];
-            rl_data_tried("hw_profiles", ref, tried, sizeof tried);
-            RL_FAIL("%s: field 'engines.%s': %s: cannot read: %s (tried %s and ./%s; an install "
-                    "without hw_profiles/engines/?)", origin, name, ref, strerror(e), tried, ref);
-        }
-        snprintf(path, sizeof path, "%s", ref);
-    }
+    if (engine_file_path(origin, dir, name, ref, path, sizeof path, err, errlen) != 0)
+        return -1;
     for (const cached *c = CACHE; c; c = c->next)
         if (!strcmp(c->path, path) && !strcmp(c->e.name, name)) {
             *e = c->e;
@@ -1356,6 +1407,7 @@ static int by_engine_name(const void *a, const void *b)
 int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    snprintf(out->dir, sizeof out->dir, "%s", SPEC_DIR);
     if (lua_isboolean(L, -1) && !lua_toboolean(L, -1))
         return 0; /* engines = false: none (calibrate --tables reads its base so) */
     if (!lua_istable(L, -1))
@@ -1507,7 +1559,7 @@ int rl_engines_select(rl_engines *e, const char *name, const char *origin, char 
                 char ref[sizeof g->ref], gname[sizeof g->name];
                 snprintf(ref, sizeof ref, "%s", g->ref);
                 snprintf(gname, sizeof gname, "%s", g->name);
-                if (read_engine_file(origin, gname, ref, g, err, errlen) != 0)
+                if (read_engine_file(origin, e->dir, gname, ref, g, err, errlen) != 0)
                     return -1;
             }
             e->sel = i;

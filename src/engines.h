@@ -518,11 +518,14 @@ typedef struct {
                         wrote it ("" when inline) */
 } rl_serving_engine;
 
+#define RL_ENGINES_DIR_MAX 512
 typedef struct {
     int n;          /* engines given (0: none) */
     int def;        /* index of the default engine */
     int sel;        /* index of the selected engine; -1: none (ideal) */
     rl_serving_engine e[RL_ENGINES_MAX];
+    char dir[RL_ENGINES_DIR_MAX]; /* folder of the profile given by path whose `engines` these are
+                     * ("": a preset's): an engine file is looked up there first */
 } rl_engines;
 
 /* "gemm" | "prefill_attention" | "decode_attention". */
@@ -603,6 +606,11 @@ double rl_kvariant_peak(const double *flops, rl_kvariant v);
  * Errors: "ORIGIN: field 'engines.vllm.tables.gemm.fp8.values[3]': reason".
  * Returns 0 or -1. */
 int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err, size_t errlen);
+/* The folder rl_engines_read records as out->dir on this thread until set
+ * again ("" or NULL: none): load_spec sets it to the folder of a hardware
+ * spec given by path whose `engines` table it converts (spec.c), so that
+ * "engines/x.lua" is read beside the spec before the shipped tree. */
+void rl_engines_spec_dir(const char *dir);
 
 /* Push *e as a Lua table like the above: an engine read from a file as
  * that file's name, an inline one with its `tables` as a light userdata
@@ -613,7 +621,10 @@ void rl_engines_push(lua_State *L, const rl_engines *e);
 void rl_engine_measured_at_push(lua_State *L, const rl_serving_engine *g);
 
 /* Select engine `name` ("ideal": none), reading its file when it has not
- * been.  Returns 0, or -1 with err naming the engines the spec carries (or
+ * been: a relative file name in e->dir first (said on stderr when it differs
+ * from the shipped file of that name, or when it is not there and the
+ * shipped one is read), then the data folders (rl_data_find), then as a
+ * path.  Returns 0, or -1 with err naming the engines the spec carries (or
  * why its file cannot be read). */
 int rl_engines_select(rl_engines *e, const char *name, const char *origin, char *err,
                       size_t errlen);

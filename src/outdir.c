@@ -85,11 +85,11 @@ int rl_outdir_check(const char *dir, char *note, size_t notelen, char *why, size
     size_t n = 0;
     if (strcmp(nearest, dir) != 0)
         n = (size_t)snprintf(note, notelen, "does not exist: it will be made, with its missing "
-                             "parents, in '%s' when the run writes a file", nearest);
+                             "parents, in '%s' when the run writes a file", RL_NAME_SHOWN(nearest));
     if (own && n < notelen)
         snprintf(note + n, notelen - n, "%sis a folder of roofline's own tree (%s), where files "
                  "roofline does not ship would lie beside its sources (a later `git add` takes "
-                 "them); out/ is the tree's folder for outputs", n ? "; it " : "", tree);
+                 "them); out/ is the tree's folder for outputs", n ? "; it " : "", RL_NAME_SHOWN(tree));
     return 0;
 }
 

@@ -515,7 +515,17 @@ const rl_command RL_COMMANDS[] = {
      "modelled); stderr says it.\n"
      "Routed experts: with no MoE kernel of the model's expert shape the dense GEMM table\n"
      "times them (wide band, up to x5.7); a MoE kernel of that shape in another dtype times\n"
-     "them derived with the MoE table's band (both noted; docs/model.md, MoE).",
+     "them derived with the MoE table's band (both noted; docs/model.md, MoE).\n"
+     "Keys in every mode: the header's hbm_bytes_per_s (the chip's HBM bandwidth, its\n"
+     "canonical key, as info --hw names it; list hw's hbm_bw_bytes_per_s is an alias) and\n"
+     "hbm_bw_total (chips x it); each row's batch, context, step_s, tokens_per_s,\n"
+     "tokens_per_s_per_chip, the time columns, weight_/kv_bytes(_per_chip) and fits.  Keys\n"
+     "by path: a one-chip (or --ideal without a plan) row and a fitted-costs row carry\n"
+     "total_bytes, bound and mlp_bound; a plan's row (--tp, --pp, or --chips N without\n"
+     "--ideal, not timed by fitted costs) phase, strategy, b_crit, max_batch,\n"
+     "usable_bytes_per_chip, flops_per_chip, comm_s, collectives and\n"
+     "latency_bound_collectives instead; a row the kernel tables time adds mode,\n"
+     "table_time_share, provenance, norm_fusion and step_s_low/high.",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -1032,7 +1042,8 @@ static int parse_dtype_list(const rl_opts *o, rl_param_id id, const char *s, rl_
             return -1;
         seen[n] = out[n];
         if (rl_list_repeats(seen, ++n))
-            return rl_cli_say(o, "--%s '%s': %s is given twice", rl_param_flag(o, id), s, t);
+            return rl_cli_say(o, "--%s '%s': %s is given twice", rl_param_flag(o, id),
+                              RL_NAME_SHOWN(s), RL_NAME_SHOWN(t));
     }
     return n ? n : rl_cli_say(o, "--%s: expected a dtype", rl_param_flag(o, id));
 }

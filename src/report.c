@@ -362,10 +362,14 @@ static buf table_cell(const cJSON *r, const char *key)
  * #8: one name, two meanings); JSON and CSV keep both keys.  Likewise an
  * engine row's `date` beside `imported_on`, its clearer name (the day the
  * tables were imported, read beside measured_on as the day they were
- * measured: tester28 F11). */
+ * measured: tester28 F11).  And list hw's hbm_bw_bytes_per_s beside
+ * hbm_bytes_per_s, its canonical name (result.c add_hbm_bw): one column. */
 static int table_hides(const cJSON *r, const char *key)
 {
     if (strcmp(key, "date") == 0 && cJSON_GetObjectItemCaseSensitive(r, "imported_on"))
+        return 1;
+    if (strcmp(key, "hbm_bw_bytes_per_s") == 0 &&
+        cJSON_GetObjectItemCaseSensitive(r, "hbm_bytes_per_s"))
         return 1;
     char per_chip[300];
     snprintf(per_chip, sizeof per_chip, "%s_per_chip", key);

@@ -733,6 +733,15 @@ static void add_row(cJSON *rows, const rl_step *s, long long chips)
     cJSON_AddItemToArray(rows, r);
 }
 
+/* The chip's HBM bandwidth under its canonical key hbm_bytes_per_s (info
+ * --hw's; list hw's hbm_bw_bytes_per_s is an alias: README tester #2, one
+ * quantity had three keys) and hbm_bw_total, the `chips` chips' together. */
+static void add_hbm_bw(cJSON *o, const rl_hw *h, long long chips)
+{
+    cJSON_AddNumberToObject(o, "hbm_bw_total", (double)chips * h->hbm_bw);
+    cJSON_AddNumberToObject(o, "hbm_bytes_per_s", h->hbm_bw);
+}
+
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p, double kv_copies)
 {
@@ -749,7 +758,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                             (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
     rl_memory mem = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv);
     add_memory(o, &mem);
-    cJSON_AddNumberToObject(o, "hbm_bw_total", (double)chips * h->hbm_bw);
+    add_hbm_bw(o, h, chips);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int tables = e && e->tables && !m->abstract;
@@ -965,6 +974,9 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     if (excess && s->fitted) /* as step's 1D rows (e2e.c add_fitted_comm; tester29 F1) */
         cJSON_AddNumberToObject(r, "tp_excess_s", s->tp_excess_s);
     cJSON_AddNumberToObject(r, "step_s", s->step_s);
+    /* as a one-chip row's (add_row): the step's tokens over step_s, so a
+     * script reads it whatever the mode (README tester #2) */
+    cJSON_AddNumberToObject(r, "tokens_per_s", s->tokens_per_s);
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
     cJSON_AddNumberToObject(r, "latency_bound_collectives", s->latency_bound);
@@ -1139,9 +1151,12 @@ static void add_prefill_batch(cJSON *row, const rl_shard_result *one, const rl_s
     if (b) {
         cJSON_AddNumberToObject(row, "batch_step_s", b->step_s);
         cJSON_AddBoolToObject(row, "batch_fits", b->fits);
+        cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s",
+                                               cJSON_CreateNumber(b->tokens_per_s));
         cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s_per_chip",
                                                cJSON_CreateNumber(b->tokens_per_s_per_chip));
     } else {
+        cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s", cJSON_CreateNull());
         cJSON_AddNullToObject(row, "batch_step_s");
         cJSON_AddNullToObject(row, "batch_fits");
         cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s_per_chip", cJSON_CreateNull());
@@ -1371,6 +1386,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
              * context, not the row's batch) */
             cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
             cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(&s));
+            add_hbm_bw(o, h, chips);
             cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
         }
         add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
@@ -2584,6 +2600,7 @@ cJSON *rl_result_list_hw(const rl_hw *h, char (*presets)[64], int n)
          * hbm_GB (decimal, as every other byte figure) prints as 85.9 (review28 M2) */
         cJSON_AddNumberToObject(r, "hbm_GiB", h[i].hbm_bytes / RL_GIB);
         cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
+        cJSON_AddNumberToObject(r, "hbm_bytes_per_s", h[i].hbm_bw); /* canonical: add_hbm_bw */
         cJSON_AddStringToObject(r, "mode", rl_hw_default_mode(&h[i], 1));
         char names[256] = "";
         for (int k = 0; k < h[i].engines.n; k++)

@@ -1247,8 +1247,7 @@ int rl_spec_is_path(const char *name)
     return strchr(name, '/') || ends_in_lua(name);
 }
 
-/* Whether files a and b hold the same bytes (both readable). */
-static int same_text(const char *a, const char *b)
+int rl_files_same_text(const char *a, const char *b)
 {
     FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
     int same = fa && fb;
@@ -1290,7 +1289,7 @@ static void note_shadowed(const char *kind, const char *name, const char *file, 
             return;
     for (int i = 1; i < n; i++) {
         snprintf(other, sizeof other, "%s/%s/%s", dirs[i], kind, file);
-        if (access(other, R_OK) != 0 || same_node(other, path) || same_text(other, path))
+        if (access(other, R_OK) != 0 || same_node(other, path) || rl_files_same_text(other, path))
             continue;
         if (nsaid < (int)(sizeof said / sizeof *said))
             snprintf(said[nsaid++], sizeof said[0], "%s", key);
@@ -1572,15 +1571,32 @@ int rl_spec_hw_reads_file(const char *name, const char *path)
     return 0;
 }
 
+/* The folder of the spec file `path` into dir[RL_ENGINES_DIR_MAX] ("."
+ * for a bare file name), or "" for NULL: a preset's. */
+static void engines_dir(const char *path, char *dir)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!path)
+        dir[0] = '\0';
+    else if (!slash)
+        snprintf(dir, RL_ENGINES_DIR_MAX, ".");
+    else
+        snprintf(dir, RL_ENGINES_DIR_MAX, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
 /* Resolve a hardware spec's `base` (spec.h) for the table on top of L, read
  * from `path`: the base's table with the spec's other fields replacing its
  * own takes its place on the stack.  A base is a preset name, or a .lua path
  * relative to the directory of the file naming it; bases may chain up to
  * RL_SPEC_BASE_DEPTH deep.  Returns 0 or -1 with "PATH: field 'base': ...". */
-static int load_base(lua_State *L, const char *path, int depth, char *err, size_t errlen)
+static int load_base(lua_State *L, const char *path, int depth, char *edir, char *err,
+                     size_t errlen)
 {
     if (!lua_istable(L, -1))
         return 0; /* the conversion names what was returned */
+    lua_pushstring(L, "engines");
+    int own_engines = lua_rawget(L, -2) != LUA_TNIL;
+    lua_pop(L, 1);
     lua_pushstring(L, "base");
     int t = lua_rawget(L, -2);
     if (t == LUA_TNIL) {
@@ -1607,10 +1623,18 @@ static int load_base(lua_State *L, const char *path, int depth, char *err, size_
         lua_pop(L, 1);
         RL_FAIL("%s: field 'base': %s must return a table", path, bpath);
     }
-    if (load_base(L, bpath, depth + 1, err, errlen) != 0) {
+    /* the engines a spec takes from its base are the base's: their files
+     * are looked up beside the base when it was given by path (else in the
+     * shipped tree: engines.h rl_engines_spec_dir) */
+    char keep[RL_ENGINES_DIR_MAX];
+    snprintf(keep, sizeof keep, "%s", edir);
+    engines_dir(rl_spec_is_path(name) ? bpath : NULL, edir);
+    if (load_base(L, bpath, depth + 1, edir, err, errlen) != 0) {
         lua_pop(L, 1);
         return -1;
     }
+    if (own_engines)
+        snprintf(edir, RL_ENGINES_DIR_MAX, "%s", keep);
     const char *measured = rl_spec_measured_field(L, -2);
     if (measured) {
         snprintf(e2, sizeof e2, "%s", measured);
@@ -1641,8 +1665,10 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
         RL_FAIL("%s: out of memory", path);
     int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
     rl_guard_read_path(path, strcmp(kind, "model") ? "hardware spec" : "model spec");
+    char edir[RL_ENGINES_DIR_MAX]; /* where the engines' files are read first */
+    engines_dir(rl_spec_is_path(name) ? path : NULL, edir);
     if (rc == 0 && strcmp(kind, "hw_profiles") == 0)
-        rc = load_base(L, path, 0, err, errlen);
+        rc = load_base(L, path, 0, edir, err, errlen);
     /* with overrides, errors name them: the preset file itself may be fine.
      * A preset is named as the user gave it, KIND/NAME.lua, not by where this
      * install keeps it (an absolute path leaked into reports); a path stays
@@ -1669,7 +1695,9 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
         lua_pushcfunction(L, convert_protected);
         lua_pushlightuserdata(L, &j);
         lua_pushvalue(L, -3); /* the spec table */
+        rl_engines_spec_dir(edir);
         rc = rl_sandbox_pcall(L, 2, 0, path, err, errlen) != 0 ? -1 : j.rc;
+        rl_engines_spec_dir(NULL);
     }
     rl_sandbox_close(L);
     return rc;

@@ -461,6 +461,8 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
  * rl_spec_resolve takes it; kind NULL: name is a plain path) is the
  * existing file `path`. */
 int rl_spec_same_file(const char *kind, const char *name, const char *path);
+/* Whether files a and b hold the same bytes (both readable). */
+int rl_files_same_text(const char *a, const char *b);
 
 /* Whether the hardware spec `name` (preset or path) is the existing file
  * `path` or inherits it through its chain of `base`s (review21: --save onto

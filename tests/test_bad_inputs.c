@@ -60,7 +60,7 @@ static int parse_case(char *line, int lineno, bad_case *c)
 }
 
 /* Replace @D@, @OUT@, @OUTDIR@, @FF@ (the byte 0xff: a path that is not
- * UTF-8) and @FIFO@ in one token; a token naming
+ * UTF-8), @NL@ (a newline: a message shows it as \x0A) and @FIFO@ in one token; a token naming
  * @FIFO@ (tmpdir/fifo plus what follows, e.g. @FIFO@.lua) is created as a
  * named pipe with no writer, which blocks any reader forever. */
 static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen)
@@ -82,6 +82,8 @@ static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen
             rep = buf, skip = 5;
         } else if (strncmp(tok, "@FF@", 4) == 0) {
             rep = "\xff", skip = 4;
+        } else if (strncmp(tok, "@NL@", 4) == 0) {
+            rep = "\n", skip = 4;
         } else if (strncmp(tok, "@FIFO@", 6) == 0) {
             snprintf(buf, sizeof buf, "%s/fifo", tmpdir);
             rep = buf, skip = 6, fifo = 1;

@@ -436,6 +436,42 @@ static void roofline_data_shadow_said(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* A hardware profile given by path reads its engine files beside itself
+ * (engines.h rl_engines_select; tester: a copy of h100-sxm.lua with an
+ * edited engines/h100-sxm-trtllm.lua beside it read the shipped file, and
+ * the edit was ignored).  Expected: the copy's engine memory fraction,
+ * edited from the shipped 0.9 to 0.5, is the run's memory_fraction
+ * (exactly: it is read, not computed), and llama3-70b's tp8 max_batch at
+ * context 4096 falls below the shipped profile's (363 at 0.9: fewer bytes
+ * for KV), with a note naming both files; with no engines/ beside the copy
+ * the shipped file is read (0.9) and a note says so. */
+static void engine_file_beside_profile(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_engdir_XXXXXX", cmd[2048];
+    assert_non_null(mkdtemp(dir));
+    for (int beside = 1; beside >= 0; beside--) {
+        snprintf(cmd, sizeof cmd, "rm -rf %s/engines && cp %s/hw_profiles/h100-sxm.lua %s/ && %s"
+                 "%s step --model llama3-70b --hw %s/h100-sxm.lua --chips 8 --context 4096 "
+                 "--format json 2>&1", dir, RL_SRCDIR, dir,
+                 beside ? "mkdir engines && cp " RL_SRCDIR "/hw_profiles/engines/h100-sxm-trtllm.lua "
+                          "engines/ && sed -i 's/fraction = 0.9,/fraction = 0.5,/' "
+                          "engines/h100-sxm-trtllm.lua && " : "", RL_BIN, dir);
+        char full[2400];
+        snprintf(full, sizeof full, "cd %s && %s", dir, cmd);
+        assert_int_equal(shell_out(full), 0);
+        const char *f = strstr(out, "\"memory_fraction\":"), *b = strstr(out, "\"max_batch\":");
+        if (!f || !b || strtod(f + 18, NULL) != (beside ? 0.5 : 0.9) ||
+            (strtol(b + 12, NULL, 10) < 363) != beside)
+            fail_msg("beside %d: %s", beside, out);
+        if (!strstr(out, beside ? "engine 'trtllm' reads " : "engine 'trtllm': no ") ||
+            !strstr(out, beside ? "beside the profile, not the shipped " : "beside the profile; "
+                                  "read the shipped "))
+            fail_msg("beside %d: no note: %s", beside, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* No output replaces an input of the run or a shipped preset, and a file
  * into a missing folder is refused before any work (tester6: `fit --save
  * hw_profiles/h100-sxm.lua --hw h100-sxm` rewrote the preset it read).  The
@@ -5334,6 +5370,49 @@ static void info_hw_chip_figures(void **state)
     cJSON_Delete(j);
 }
 
+/* One quantity, one canonical key in every mode (README tester #2: HBM
+ * bandwidth was hbm_bw_bytes_per_s in list hw, hbm_bytes_per_s in info --hw,
+ * only hbm_bw_total in step; a plan's calibrated rows lacked tokens_per_s).
+ * Expected: list hw's rows carry hbm_bytes_per_s equal to the old
+ * hbm_bw_bytes_per_s; every step header hbm_bytes_per_s = 3.35e12 for
+ * h100-sxm (its datasheet figure, hw_profiles/h100-sxm.lua) and hbm_bw_total
+ * = chips x that; every row tokens_per_s = batch / step_s (one decoded
+ * token a sequence a step) = chips x tokens_per_s_per_chip, to 1e-12
+ * relative (one division apart). */
+static void one_key_per_quantity(void **state)
+{
+    (void)state;
+    static char buf[1 << 20];
+    cJSON *j = run_cli_json("list hw --format json", buf, sizeof buf);
+    int rows = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next, rows++)
+        assert_true(num(r, "hbm_bytes_per_s") == num(r, "hbm_bw_bytes_per_s"));
+    assert_true(rows > 5);
+    cJSON_Delete(j);
+    static const struct {
+        const char *args;
+        double chips;
+    } cases[] = {{"", 1}, {" --ideal", 1}, {" --ideal --chips 8", 8}, {" --chips 8", 8},
+                 {" --chips 16 --tp 8", 16}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step --model llama3-70b --hw h100-sxm --batch 1,8 --context "
+                 "2048 --format json%s", cases[i].args);
+        j = run_cli_json(cmd, buf, sizeof buf);
+        if (num(j, "hbm_bytes_per_s") != 3.35e12 ||
+            num(j, "hbm_bw_total") != cases[i].chips * 3.35e12)
+            fail_msg("%s: hbm_bytes_per_s %g, hbm_bw_total %g", cmd, num(j, "hbm_bytes_per_s"),
+                     num(j, "hbm_bw_total"));
+        for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next) {
+            double t = num(r, "tokens_per_s");
+            if (fabs(t - num(r, "batch") / num(r, "step_s")) > 1e-12 * t ||
+                fabs(t - cases[i].chips * num(r, "tokens_per_s_per_chip")) > 1e-12 * t)
+                fail_msg("%s: tokens_per_s %.17g", cmd, t);
+        }
+        cJSON_Delete(j);
+    }
+}
+
 /* h27lab (issue 14 carried): the memory rule's byte counts print whole
  * (round to the nearest byte): vLLM's context 1.79 GiB read
  * cuda_context_bytes 1921997864.96 in info, and usable_bytes 0.92 x 80e9
@@ -9305,6 +9384,8 @@ int main(void)
         cmocka_unit_test(size_report_says_prefixes_and_burst),
         cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(roofline_data_shadow_said),
+        cmocka_unit_test(engine_file_beside_profile),
+        cmocka_unit_test(one_key_per_quantity),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
         cmocka_unit_test(fit_band_past_the_reader_refused),
