@@ -1887,13 +1887,13 @@ double rl_ops_table_share(const rl_ops *o)
     return o->step_s > 0 ? o->table_s / o->step_s : -1.0;
 }
 
-/* The table share of one calibrated step of prefill_seqs sequences of
- * `prefill_tokens` each (0: none) and `batch` decoding sequences at `context` on `chips` chips
- * under a tp x ep plan, and that step's time into *step_s; -1 when it has
+/* The op list of one calibrated step of prefill_seqs sequences of
+ * `prefill_tokens` each (0: none) and `batch` decoding sequences at
+ * `context` on `chips` chips under a tp x ep plan into *o; -1 when it has
  * no kernel tables or cannot be built. */
-static double step_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
-                         long long ep, long long prefill_seqs, long long prefill_tokens,
-                         long long batch, long long context, rl_precision p, double *step_s)
+static int step_ops(const rl_model *m, const rl_hw *h, long long chips, long long tp,
+                    long long ep, long long prefill_seqs, long long prefill_tokens,
+                    long long batch, long long context, rl_precision p, rl_ops *o)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     rl_ops_config c = rl_ops_mixed_config(chips, p, prefill_tokens, 0, batch, context);
@@ -1902,11 +1902,22 @@ static double step_share(const rl_model *m, const rl_hw *h, long long chips, lon
     c.calibrated = 1;
     c.tp = tp;
     c.ep = ep;
-    rl_ops o;
     char err[256];
-    *step_s = 0;
     if (!e || !e->tables || m->abstract || rl_ops_check(m, h, &c, err, sizeof err) != 0 ||
-        build(m, h, &c, 0, 0, &o, err, sizeof err) != 0)
+        build(m, h, &c, 0, 0, o, err, sizeof err) != 0)
+        return -1;
+    return 0;
+}
+
+/* step_ops' table share, and that step's time into *step_s; -1 when
+ * step_ops builds none. */
+static double step_share(const rl_model *m, const rl_hw *h, long long chips, long long tp,
+                         long long ep, long long prefill_seqs, long long prefill_tokens,
+                         long long batch, long long context, rl_precision p, double *step_s)
+{
+    rl_ops o;
+    *step_s = 0;
+    if (step_ops(m, h, chips, tp, ep, prefill_seqs, prefill_tokens, batch, context, p, &o) != 0)
         return -1.0;
     *step_s = o.step_s;
     return rl_ops_table_share(&o);
@@ -1931,27 +1942,43 @@ int rl_ops_mix_prefill_step(const rl_model *m, const rl_ops_run_mix *mix, double
     return steps;
 }
 
+/* The steps rl_ops_serving_share weighs for mix, on the chips of one
+ * stage: its plan, decode step and mean prefill step. */
+typedef struct {
+    long long tp, ep, batch, context;
+    double seqs, prompt; /* prompt 0: no prefill step */
+    int steps;           /* rl_ops_mix_prefill_step's */
+} serving_shape;
+
+static serving_shape serving_shape_of(const rl_model *m, long long stage_chips, long long ep,
+                                      int attn_dp, const rl_ops_run_mix *mix)
+{
+    serving_shape s;
+    s.batch = mix->batch > 1 ? llround(mix->batch) : 1;
+    double ctx = fmax(1.0, round(mix->context));
+    s.steps = rl_ops_mix_prefill_step(m, mix, &s.seqs, &s.prompt);
+    if (m->max_context > 0)
+        ctx = fmin(ctx, (double)m->max_context);
+    s.context = (long long)ctx;
+    s.ep = attn_dp ? stage_chips : ep > 1 ? ep : 1;
+    s.tp = stage_chips / s.ep > 1 ? stage_chips / s.ep : 1;
+    return s;
+}
+
 double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_chips,
                             long long ep, int attn_dp, const rl_ops_run_mix *mix,
                             rl_precision p, double *prefill_frac)
 {
-    long long b = mix->batch > 1 ? llround(mix->batch) : 1;
-    double ctx = fmax(1.0, round(mix->context));
-    double seqs, prompt;
-    int steps = rl_ops_mix_prefill_step(m, mix, &seqs, &prompt);
-    if (m->max_context > 0)
-        ctx = fmin(ctx, (double)m->max_context);
-    ep = attn_dp ? stage_chips : ep > 1 ? ep : 1;
-    long long tp = stage_chips / ep > 1 ? stage_chips / ep : 1;
+    serving_shape sh = serving_shape_of(m, stage_chips, ep, attn_dp, mix);
     double td, tp_s = 0;
-    double sd = step_share(m, h, stage_chips, tp, ep, 0, 0, b, (long long)ctx, p, &td);
-    double sp = prompt > 0 ? step_share(m, h, stage_chips, tp, ep, (long long)seqs,
-                                        (long long)prompt, 0, 0, p, &tp_s)
-                           : -1.0;
+    double sd = step_share(m, h, stage_chips, sh.tp, sh.ep, 0, 0, sh.batch, sh.context, p, &td);
+    double sp = sh.prompt > 0 ? step_share(m, h, stage_chips, sh.tp, sh.ep, (long long)sh.seqs,
+                                           (long long)sh.prompt, 0, 0, p, &tp_s)
+                              : -1.0;
     /* busy time estimated per phase: decode steps x the decode step, prefill
      * steps x the mean prefill step (without them: prompts x one prompt's) */
     double busy_d = mix->decode_steps > 0 ? mix->decode_steps * td : 0;
-    double busy_p = sp >= 0 ? (steps ? mix->prefill_steps : mix->prompts) * tp_s : 0;
+    double busy_p = sp >= 0 ? (sh.steps ? mix->prefill_steps : mix->prompts) * tp_s : 0;
     if (prefill_frac)
         *prefill_frac = 0;
     if (!(busy_p > 0))
@@ -1966,6 +1993,21 @@ double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_c
     if (prefill_frac)
         *prefill_frac = busy_p / (busy_p + busy_d);
     return (sp * busy_p + sd * busy_d) / (busy_p + busy_d);
+}
+
+int rl_ops_serving_steps(const rl_model *m, const rl_hw *h, long long stage_chips, long long ep,
+                         int attn_dp, const rl_ops_run_mix *mix, rl_precision p, rl_ops out[2],
+                         char name[2][64])
+{
+    serving_shape sh = serving_shape_of(m, stage_chips, ep, attn_dp, mix);
+    int n = 0;
+    if ((mix->decode_steps > 0 || !(sh.prompt > 0)) &&
+        step_ops(m, h, stage_chips, sh.tp, sh.ep, 0, 0, sh.batch, sh.context, p, &out[n]) == 0)
+        snprintf(name[n++], 64, "decode batch %lld at context %lld", sh.batch, sh.context);
+    if (sh.prompt > 0 && step_ops(m, h, stage_chips, sh.tp, sh.ep, (long long)sh.seqs,
+                                  (long long)sh.prompt, 0, 0, p, &out[n]) == 0)
+        snprintf(name[n++], 64, "prefill %.0f x %.0f tokens", sh.seqs, sh.prompt);
+    return n;
 }
 
 int rl_ops_engine_step(const rl_model *m, const rl_hw *h, long long chips, rl_step *st,

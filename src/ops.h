@@ -561,6 +561,16 @@ double rl_ops_serving_share(const rl_model *m, const rl_hw *h, long long stage_c
                             long long ep, int attn_dp, const rl_ops_run_mix *mix,
                             rl_precision p, double *prefill_frac);
 
+/* The op lists of the steps rl_ops_serving_share weighs for mix into
+ * out[0..n-1] and their names ("decode batch B at context C", "prefill S
+ * x T tokens") into name: the decode step unless the run prefilled only,
+ * then the mean prefill step when it prefilled; one that cannot be built
+ * (no kernel tables, abstract model) left out.  Returns n (0 to 2): what
+ * simulate's and size's outside_tables read (result.c). */
+int rl_ops_serving_steps(const rl_model *m, const rl_hw *h, long long stage_chips, long long ep,
+                         int attn_dp, const rl_ops_run_mix *mix, rl_precision p, rl_ops out[2],
+                         char name[2][64]);
+
 /* "weight" | "attention" | "elementwise" | "communication". */
 const char *rl_op_kind_name(rl_op_kind k);
 

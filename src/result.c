@@ -587,6 +587,7 @@ typedef struct {
     const char *at;  /* before the rows' names: "batch ", "tokens ", or "" (pareto's
                         name themselves) */
     const char *ops; /* the command that lists a row's operators */
+    const char *rows; /* what its rows are called (NULL: "rows"; simulate's and size's "steps") */
     int pareto;      /* pareto's text: the rows of floored collectives named, first;
                         extrapolated operators not counted */
     char row[96];    /* the row being added */
@@ -644,23 +645,29 @@ static void outside_comm(outside_set *f, const rl_hw *h, const rl_comm *cc)
         f->cross_group = cc->group;
 }
 
-/* A step or prefill row at `at` timed by op list ops: its extrapolated
- * operators and collectives. */
-static void outside_ops(outside_set *f, const rl_hw *h, long long at, const rl_ops *ops)
+/* The collectives of op list ops, the row just begun. */
+static void outside_op_comms(outside_set *f, const rl_hw *h, const rl_ops *ops)
 {
-    outside_row_at(f, at, ops->prov[RL_PROV_EXTRAPOLATED]);
     for (int k = 0; k < ops->n; k++)
         if (ops->op[k].kind == RL_OP_COMM)
             outside_comm(f, h, &ops->op[k].comm);
 }
 
-/* "[; ]ALL of N rows (AT name, ...[, ...])" from buf[k]; returns the new k. */
-static size_t outside_rows_text(const outside_rows *r, const char *at, size_t nrows, char *buf,
-                                size_t len, size_t k)
+/* A step or prefill row at `at` timed by op list ops: its extrapolated
+ * operators and collectives. */
+static void outside_ops(outside_set *f, const rl_hw *h, long long at, const rl_ops *ops)
+{
+    outside_row_at(f, at, ops->prov[RL_PROV_EXTRAPOLATED]);
+    outside_op_comms(f, h, ops);
+}
+
+/* "[; ]ALL of N rows (AT name, ...[, ...])" from buf[k] (rows: f->rows); returns the new k. */
+static size_t outside_rows_text(const outside_rows *r, const char *at, const char *rows,
+                                size_t nrows, char *buf, size_t len, size_t k)
 {
     if (k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%s%d of %zu rows (%s", k ? "; " : "", r->all,
-                              nrows, at);
+        k += (size_t)snprintf(buf + k, len - k, "%s%d of %zu %s (%s", k ? "; " : "", r->all,
+                              nrows, rows ? rows : "rows", at);
     for (int i = 0; i < r->n && k < len; i++)
         k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", r->name[i]);
     if (k < len)
@@ -678,7 +685,7 @@ static void outside_add(cJSON *o, const outside_set *f, const rl_hw *h, size_t n
     for (int piece = 0; piece < 2; piece++) { /* pareto's order: floors, then extrapolated */
         if (piece == !f->pareto && f->floors.n > 0) {
             if (f->pareto)
-                k = outside_rows_text(&f->fl, f->at, nrows, buf, len, k);
+                k = outside_rows_text(&f->fl, f->at, f->rows, nrows, buf, len, k);
             if (k < len)
                 k += (size_t)snprintf(buf + k, len - k, "%s", f->pareto ? ": " : k ? "; " : "");
             k = rl_comm_floors_text(&f->floors, h->name, buf, len, k);
@@ -686,7 +693,7 @@ static void outside_add(cJSON *o, const outside_set *f, const rl_hw *h, size_t n
             char ops[32] = "operators";
             if (!f->pareto)
                 snprintf(ops, sizeof ops, "up to %d operator(s)", f->xops);
-            k = outside_rows_text(&f->x, f->at, nrows, buf, len, k);
+            k = outside_rows_text(&f->x, f->at, f->rows, nrows, buf, len, k);
             if (k < len)
                 k += (size_t)snprintf(buf + k, len - k, ": %s timed by extrapolating a kernel "
                                       "table past its measured grid (%s lists them, provenance "
@@ -705,6 +712,28 @@ static void outside_add(cJSON *o, const outside_set *f, const rl_hw *h, size_t n
         cJSON_AddStringToObject(o, "outside_tables", buf);
     else
         cJSON_AddNullToObject(o, "outside_tables");
+}
+
+/* outside_tables of a serving replica (simulate's run, a size row; stage
+ * 38 #1 for step, tester: simulate --chips 16 said on stderr only that its
+ * AllReduces cross the domain): the steps its table_time_share weighs
+ * (ops.h rl_ops_serving_steps: its decode step and mean prefill step on
+ * one stage's chips), as step's rows; null when nothing lies outside or
+ * the run is not calibrated. */
+static void outside_serving(cJSON *o, const rl_model *m, const rl_hw *h, int calibrated,
+                            long long stage_chips, long long ep, int attn_dp,
+                            const rl_ops_run_mix *mix, rl_precision p)
+{
+    rl_ops ops[2];
+    char name[2][64];
+    int n = calibrated && !h->ideal
+                ? rl_ops_serving_steps(m, h, stage_chips, ep, attn_dp, mix, p, ops, name) : 0;
+    outside_set far = {.at = "", .ops = "ops", .rows = "steps"};
+    for (int i = 0; i < n; i++) {
+        outside_row(&far, name[i], ops[i].prov[RL_PROV_EXTRAPOLATED]);
+        outside_op_comms(&far, h, &ops[i]);
+    }
+    outside_add(o, &far, h, (size_t)n);
 }
 
 static void add_row(cJSON *rows, const rl_step *s, long long chips)
@@ -2183,6 +2212,9 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
         cJSON_AddStringToObject(j, "fitted_outside", outside);
     else
         cJSON_AddNullToObject(j, "fitted_outside");
+    rl_ops_run_mix mix = rl_serve_run_mix(r);
+    outside_serving(j, run->m, run->h, run->calibrated, run->chips_per_replica / pp, c->ep,
+                    c->layout == RL_ATTN_LAYOUT_DP, &mix, run->p);
     add_engine_name(j, run->h, mode);
     /* the decode-attention rule the steps ran under (serve.h rl_serve_attn_longest) */
     cJSON_AddStringToObject(j, "attention_context",
@@ -2416,6 +2448,12 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
     add_number_or_null(o, "table_time_share", share, share >= 0);
+    if (detail) { /* the steps of that share, as simulate's (JSON, CSV: too wide a column) */
+        rl_ops_run_mix mix = rl_size_mix(c);
+        outside_serving(o, in->m, &in->hw[c->hw], in->calibrated,
+                        c->chips / (c->pp > 1 ? c->pp : 1), c->ep,
+                        c->layout == RL_ATTN_LAYOUT_DP, &mix, c->p);
+    }
     add_engine_name(o, &in->hw[c->hw], mode);
     cJSON_AddStringToObject(o, "attention_context", /* as simulate's */
                             rl_serve_attn_longest(in->m, &in->hw[c->hw], c->p, in->calibrated)

@@ -2049,16 +2049,22 @@ void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len)
         snprintf(buf + k, len - (size_t)k, " pp%lld", pp);
 }
 
-double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
+rl_ops_run_mix rl_size_mix(const rl_size_candidate *c)
 {
-    if (c->mode) /* ranked: derived once (rank_results) */
-        return c->share;
-    long long pp = c->pp > 1 ? c->pp : 1;
     rl_ops_run_mix mix = c->mix;
     if (!(mix.batch > 0) && !(mix.prompts > 0)) { /* not run: the decode step at its cap */
         mix = (rl_ops_run_mix){c->max_seqs > 1 ? c->max_seqs : 1, 0, 0, 0, 0, 0, 0};
         mix.context = c->kv_capacity_tokens / mix.batch;
     }
+    return mix;
+}
+
+double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
+{
+    if (c->mode) /* ranked: derived once (rank_results) */
+        return c->share;
+    long long pp = c->pp > 1 ? c->pp : 1;
+    rl_ops_run_mix mix = rl_size_mix(c);
     return rl_ops_serving_share(in->m, &in->hw[c->hw], c->chips / pp, c->ep,
                                 c->layout == RL_ATTN_LAYOUT_DP, &mix, c->p, NULL);
 }

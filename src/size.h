@@ -508,6 +508,11 @@ void rl_size_layout_name(const rl_size_candidate *c, char *buf, size_t len);
  * the KV pool's context; -1 unknown; c->share once the search ranked it. */
 double rl_size_share(const rl_size_input *in, const rl_size_candidate *c);
 
+/* What rl_size_share weighs for c: c->mix, or for a candidate not run the
+ * decode step at its batch cap at the KV pool's context (also its
+ * outside_tables' steps, result.c). */
+rl_ops_run_mix rl_size_mix(const rl_size_candidate *c);
+
 /* A short label naming the layout: "h100-sxm 3x8 tp8 w:bf16 kv:bf16 continuous B<=128",
  * "tpu-v5e 7x8 tp8 w:int8 kv:int8 c:bf16 ..." (the compute dtype where it is not the weights'),
  * "h200 1x8 attn-dp8 ...", "h100-sxm 1x16 tp8 pp2 ...". */

@@ -5062,6 +5062,71 @@ static void step_names_rows_outside_tables(void **state)
     cJSON_Delete(j);
 }
 
+/* The outside_tables of simulate at `chips` on llama3-70b h100-sxm (one
+ * tp`chips` replica) and of step --tp `chips` at the decode step its
+ * table_time_share_at names, into far[0] and far[1] (NULL: null); returns
+ * simulate's result (which the caller deletes) with step's in *step. */
+static cJSON *simulate_and_step_outside(int chips, const char *far[2], cJSON **step)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "simulate --model llama3-70b --hw h100-sxm --chips %d --qps 2 "
+             "--requests 100 --prompt-len 512 --out-len 128 --format json", chips);
+    cJSON *j = run_json(cmd);
+    const cJSON *key = cJSON_GetObjectItem(j, "outside_tables");
+    assert_true(cJSON_IsString(key) || cJSON_IsNull(key)); /* the key, always */
+    far[0] = cJSON_GetStringValue(key);
+    const char *at = strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "table_time_share_at")),
+                            "time-weighted batch ");
+    long long b = 0, ctx = 0;
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "time-weighted batch %lld and mean context %lld", &b, &ctx), 2);
+    snprintf(cmd, sizeof cmd, "step --model llama3-70b --hw h100-sxm --chips %d --tp %d "
+             "--batch %lld --context %lld --format json", chips, chips, b, ctx);
+    *step = run_json(cmd);
+    far[1] = cJSON_GetStringValue(cJSON_GetObjectItem(*step, "outside_tables"));
+    return j;
+}
+
+/* A README-only tester: simulate --chips 16 on h100-sxm said only on
+ * stderr that its AllReduces cross the 8-chip NVLink domain, where step
+ * --tp 16 names it in outside_tables.  Now simulate carries the key for
+ * the steps its table_time_share weighs (ops.h rl_ops_serving_steps), in
+ * the one collector's words (result.c outside_set): the same text as step
+ * --tp 16 at its decode step (here batch 3 at context 575: no operator
+ * extrapolated, so the crossing alone); --chips 8 (one domain): null, as
+ * step --tp 8's; --ideal: null; each size row carries the key. */
+static void simulate_names_collectives_outside_tables(void **state)
+{
+    (void)state;
+    const char *far[2];
+    cJSON *step, *j = simulate_and_step_outside(16, far, &step);
+    assert_non_null(far[0]);
+    assert_non_null(far[1]);
+    assert_string_equal(far[0], far[1]);
+    assert_non_null(strstr(far[0], "collectives over up to 16 GPUs cross h100-sxm's 8-chip "
+                                   "NVLink/ICI domain"));
+    cJSON_Delete(step);
+    cJSON_Delete(j);
+    j = simulate_and_step_outside(8, far, &step);
+    assert_null(far[0]);
+    assert_null(far[1]);
+    cJSON_Delete(step);
+    cJSON_Delete(j);
+    j = run_json("simulate --model llama3-70b --hw h100-sxm --chips 16 --ideal --qps 2 "
+                 "--requests 100 --prompt-len 512 --out-len 128 --format json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "outside_tables")));
+    cJSON_Delete(j);
+    j = run_json("size --model llama3-70b --hw h100-sxm --qps 5 --prompt-len 512 --out-len 128 "
+                 "--ttft-p99 1 --tpot-p99 0.05 --requests 100 --format json");
+    const cJSON *row, *rows = cJSON_GetObjectItem(j, "rows");
+    assert_true(cJSON_GetArraySize(rows) > 0);
+    cJSON_ArrayForEach(row, rows) {
+        const cJSON *key = cJSON_GetObjectItem(row, "outside_tables");
+        assert_true(cJSON_IsString(key) || cJSON_IsNull(key));
+    }
+    cJSON_Delete(j);
+}
+
 /* tester64 #3: --set hw.sm=100 on h100-sxm (measured at sm 90,
  * hw_profiles/h100-sxm.lua) switches TensorRT-LLM's AllReduce strategy to
  * Blackwell's table and its norms into the AllReduce (17.559 -> 17.335 ms,
@@ -9430,6 +9495,7 @@ int main(void)
         cmocka_unit_test(info_hw_chip_figures),
         cmocka_unit_test(pareto_names_rows_outside_tables),
         cmocka_unit_test(step_names_rows_outside_tables),
+        cmocka_unit_test(simulate_names_collectives_outside_tables),
         cmocka_unit_test(content_errors_escape_the_path),
         cmocka_unit_test(step_sm_override_is_what_if),
         cmocka_unit_test(step_sm_note_and_measured_sm),
