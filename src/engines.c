@@ -649,6 +649,33 @@ double rl_moe_gemm_ln(const rl_moe_gemm_fix *f, double me)
     return f->ln[f->n - 1];
 }
 
+int rl_moe_gemm_monotone(rl_moe_gemm_fix *f)
+{
+    /* blocks of nodes [lo[b], hi[b]] at their mean val[b], each
+     * non-decreasing on the one before */
+    int lo[RL_MOE_GEMM_NODES], hi[RL_MOE_GEMM_NODES], nb = 0, moved = 0;
+    double val[RL_MOE_GEMM_NODES];
+    for (int j = 0; f && j < f->n && j < RL_MOE_GEMM_NODES; j++) {
+        lo[nb] = hi[nb] = j;
+        val[nb++] = f->ln[j];
+        while (nb > 1 && val[nb - 2] > val[nb - 1]) {
+            int a = lo[nb - 2], b = hi[nb - 1];
+            double sum = 0;
+            for (int i = a; i <= b; i++)
+                sum += f->ln[i];
+            nb--;
+            hi[nb - 1] = b;
+            val[nb - 1] = sum / (b - a + 1);
+        }
+    }
+    for (int b = 0; b < nb; b++)
+        for (int i = lo[b]; i <= hi[b]; i++) {
+            moved += f->ln[i] != val[b];
+            f->ln[i] = val[b];
+        }
+    return moved;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -778,6 +805,7 @@ static int read_moe_gemm_fix(lua_State *L, const char *origin, const char *f, rl
     for (int i = 0; i < 4; i++)
         x->held_out[i] = held[i];
     x->n = nme;
+    rl_moe_gemm_monotone(x); /* a guard: calibrate writes them so (engines.h) */
     return 0;
 }
 

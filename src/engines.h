@@ -289,7 +289,8 @@ typedef struct {
  * m_e, the rows per touched expert (the grouped GEMMs' M: ~1 in decode,
  * hundreds to thousands in prefill), at the nodes 4^i (i = 0..7: each row to
  * the nearest in log m_e), each node the median of its bin (at least
- * RL_MOE_GEMM_MIN_ROWS rows; fewer: no node).  Between nodes linear in ln
+ * RL_MOE_GEMM_MIN_ROWS rows; fewer: no node), the nodes non-decreasing
+ * (rl_moe_gemm_monotone below; stop 41).  Between nodes linear in ln
  * m_e, beyond the end nodes their value.  GEMM-timed is the GEMM table's
  * time at the two grouped GEMMs' shapes (gate+up, down), summed.  Fitted by
  * calibrate --tables (silicon.c fit_moe_gemm, stop 34: the GEMM-timed
@@ -337,6 +338,18 @@ int rl_moe_gemm_borrow(const rl_moe_gemm_fix *const *d, const char *const *engin
 /* The correction of f at m_e rows per touched expert (ln units; 0 when f
  * has no node). */
 double rl_moe_gemm_ln(const rl_moe_gemm_fix *f, double me);
+
+/* f's nodes made non-decreasing in m_e (stop 41, issue 12): adjacent
+ * nodes out of order pooled to their mean, and on (pool adjacent
+ * violators, each node one weight).  The experts' time is the correction
+ * times the GEMM-timed time, and a memory-bound GEMM's time is flat in
+ * its rows, so only a correction that never falls keeps the experts' time
+ * from falling as the batch grows (docs/validation.md, "MoE correction
+ * non-decreasing").  calibrate fits the nodes so (silicon.c mg_fit: the
+ * pooled rows' median); the loader applies this to every profile read, a
+ * no-op on those, a guard on older or hand-written ones.  Returns the
+ * number of nodes it moved. */
+int rl_moe_gemm_monotone(rl_moe_gemm_fix *f);
 
 /* An engine's tables: t[class][variant], NULL where not measured (always
  * for RL_KC_MOE, whose tables are moe[variant]); moe_gemm[GEMM variant]

@@ -958,6 +958,26 @@ static void test_heavy_tail_cli(void **state)
         fail_msg("80 req/s past a capacity of about 76: no note: %s", out);
 }
 
+/* Issue 12: a saturated replica's utilization read 1.0000000000000002
+ * (llama3-8b, h100-sxm, 20 req/s, lognormal:1000:1 prompts and
+ * lognormal:200:1 outputs, 1500 requests: the replica busy from the first
+ * arrival to the last event, its summed step times one rounding above the
+ * clock's span; serve.c busy_fraction).  Expected: 1 exactly (the
+ * replica is never idle; tolerance 0, the clamp's value), and <= 1 in the
+ * JSON as printed. */
+static void test_utilization_at_most_one(void **state)
+{
+    (void)state;
+    static char out[1 << 17];
+    double u = cli_number("simulate --model llama3-8b --hw h100-sxm --qps 20 "
+                          "--prompt-len lognormal:1000:1 --out-len lognormal:200:1 "
+                          "--requests 1500 --format json",
+                          "utilization", out, sizeof out);
+    if (!(u == 1.0))
+        fail_msg("utilization %.17g, expected 1 (saturated, never above)", u);
+    assert_null(strstr(out, "\"utilization\":\t1.0000"));
+}
+
 /* The memory a simulation and its capacity search hold (serve.h
  * rl_serve_bytes_with_capacity, the Lua sandbox's check), asserted as the
  * rule rather than today's struct sizes (review24 L2): a request costs at
@@ -3218,6 +3238,7 @@ int main(void)
         cmocka_unit_test(test_capacity_heavy_tail_converges),
         cmocka_unit_test(test_falls_short_rule),
         cmocka_unit_test(test_heavy_tail_cli),
+        cmocka_unit_test(test_utilization_at_most_one),
         cmocka_unit_test(test_capacity_memory_counted),
         cmocka_unit_test(test_capacity_floor_is_unloaded),
         cmocka_unit_test(test_capacity_unresolved_tail),
