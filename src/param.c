@@ -556,7 +556,10 @@ const rl_command RL_COMMANDS[] = {
      "plans are left out and counted (uncalibrated_plans).  Without measurements, or with --engine ideal,\n"
      "every plan runs at the datasheet peaks (mode ideal) with its collectives, an upper\n"
      "bound on speed.  `fits` follows the selected engine's memory rule, as step's (the\n"
-     "whole HBM under --ideal).",
+     "whole HBM under --ideal).  --plot draws each precision's own frontier, one curve each\n"
+     "keyed by its precision and its mode (e.g. \"weights bf16, KV bf16 (calibrated)\"), while\n"
+     "the rows hold the overall frontier; the title gives the rows' mode and engine, and the\n"
+     "result's plot_curves lists the curves and their points.",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
      "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--engine E]\n"
      "       [--overlap]\n"

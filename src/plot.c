@@ -18,6 +18,7 @@
 #include "memory.h"
 #include "ops.h"
 #include "report.h"
+#include "result.h"
 #include "roofline.h"
 
 #define PATHLEN 4096
@@ -516,15 +517,18 @@ int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_se
     return finish(dir, "pareto.gp", out, &v, &d, err, errlen);
 }
 
-int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_hw *h, const rl_sweep *s,
-                         const rl_precision *prec, int nprec, char *err, size_t errlen)
+int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_model *md,
+                         const rl_hw *h, const rl_sweep *s, const rl_precision *prec, int nprec,
+                         char *said, size_t saidlen, char *err, size_t errlen)
 {
     rl_plot_series *ser = calloc((size_t)nprec, sizeof *ser);
     rl_sweep_point *pts = malloc((s->n ? s->n : 1) * sizeof *pts);
     size_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
     char (*titles)[128] = calloc((size_t)nprec, sizeof *titles);
     int rc = -1, ns = 0;
-    size_t used = 0;
+    size_t used = 0, at = 0;
+    if (said && saidlen)
+        said[0] = '\0';
     if (!ser || !pts || !idx || !titles) {
         snprintf(err, errlen, "%s: out of memory", out);
         goto done;
@@ -537,7 +541,17 @@ int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_h
         }
         if (m == 0)
             continue; /* nothing of this precision fits */
-        rl_precision_label(prec[q], titles[ns], sizeof titles[ns]);
+        /* fixIL #1: each curve is its precision's own frontier, timed in its
+         * own mode (by the rule of the JSON's rows, rl_result_sweep_mode):
+         * the key says both, as a bf16 curve can be calibrated beside fp8
+         * rows that are estimated */
+        char prl[64];
+        rl_precision_label(prec[q], prl, sizeof prl);
+        snprintf(titles[ns], sizeof titles[ns], "%s (%s)", prl,
+                 rl_result_sweep_mode(md, h, s, idx, m));
+        if (said && at < saidlen)
+            at += (size_t)snprintf(said + at, saidlen - at, "%s%s: %ld point(s)", ns ? "; " : "",
+                                   titles[ns], m);
         ser[ns].title = titles[ns];
         ser[ns].pts = pts + used;
         ser[ns].n = (size_t)m;

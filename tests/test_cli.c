@@ -5650,10 +5650,11 @@ static void pareto_mode_honest(void **state)
     (void)state;
     static const char *const args[][3] = {
         {"", "calibrated",
-         "(S = 2048; frontier rows calibrated, engine trtllm; shard plans + collectives)"},
-        {"--ideal", "ideal", "(S = 2048; frontier rows ideal, engine none; no communication)"},
+         "S = 2048: frontier per precision (rows calibrated, engine trtllm; collectives)"},
+        {"--ideal", "ideal",
+         "S = 2048: frontier per precision (rows ideal, engine none; no collectives)"},
         {"--engine ideal", "ideal",
-         "(S = 2048; frontier rows ideal, engine none; shard plans + collectives)"}};
+         "S = 2048: frontier per precision (rows ideal, engine none; collectives)"}};
     char dir[] = "/tmp/rl_ptitle_XXXXXX";
     assert_non_null(mkdtemp(dir));
     for (int i = 0; i < 3; i++) {
@@ -5673,6 +5674,44 @@ static void pareto_mode_honest(void **state)
     assert_null(strstr(out, "with or without --ideal"));
     assert_non_null(strstr(out, "datasheet peaks (mode ideal)"));
     assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
+}
+
+/* fixIL #1 (README tester): pareto --plot of llama3-70b on 2, 4, 8 H100
+ * at bf16/fp8 weights x KV drew four curves (each precision's own
+ * frontier: 10, 11, 10, 11 points) beside 11 fp8/fp8 rows, keyed by
+ * precision only, under a title "frontier rows estimated" while the bf16
+ * weights' curves are calibrated (every point's table time share >= the
+ * calibrated bound; rl_result_sweep_mode per curve), cut off at the PNG's
+ * right edge (125 characters).  Now each key names its mode, the result's
+ * plot_curves says what the plot draws, and the title is shorter (104
+ * characters here, which fit 1280 pixels: checked by eye on the PNG). */
+static void pareto_plot_curves_labelled(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_pcurves_XXXXXX", cmd[320];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "pareto --model llama3-70b --hw h100-sxm --chips 2,4,8 --weights "
+             "bf16,fp8 --kv bf16,fp8 --plot %s/p.png --format json", dir);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")), 11);
+    const cJSON *pc = cJSON_GetObjectItem(j, "plot_curves");
+    assert_true(cJSON_IsString(pc));
+    assert_string_equal(pc->valuestring,
+                        "the plot draws each precision's own frontier (weights bf16, KV bf16 "
+                        "(calibrated): 10 point(s); weights bf16, KV fp8 (calibrated): 11 "
+                        "point(s); weights fp8, KV bf16 (estimated): 10 point(s); weights fp8, KV "
+                        "fp8 (estimated): 11 point(s)); rows hold the overall frontier");
+    cJSON_Delete(j);
+    assert_file_contains(dir, "p.gp", "titles[1] = 'weights bf16, KV bf16 (calibrated)'");
+    assert_file_contains(dir, "p.gp", "titles[4] = 'weights fp8, KV fp8 (estimated)'");
+    assert_file_contains(dir, "p.gp", "plottitle = 'llama3-70b on h100-sxm, S = 2048: frontier "
+                                      "per precision (rows estimated, engine trtllm; collectives)'");
+    assert_int_equal(remove_tree(dir), 0);
+    /* without --plot, no plot_curves */
+    j = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 --format json",
+                     out, sizeof out);
+    assert_null(cJSON_GetObjectItem(j, "plot_curves"));
+    cJSON_Delete(j);
 }
 
 /* tester56 F1: deepseek-v3 on b200's trtllm has no MoE kernel of its expert
@@ -9563,6 +9602,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_band_is_conservative_edge),
         cmocka_unit_test(size_wide_band_holds_narrow),
         cmocka_unit_test(pareto_mode_honest),
+        cmocka_unit_test(pareto_plot_curves_labelled),
         cmocka_unit_test(pareto_rows_mode_and_derived),
         cmocka_unit_test(pareto_derived_moe_and_mla),
         cmocka_unit_test(mode_labels_agree),
