@@ -2291,6 +2291,11 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
         return NULL;
     cJSON_AddStringToObject(o, "policy", rl_policy_name(run->c->policy));
     add_serve_numbers(o, r, run->chips_total);
+    /* fixIL #2: the targets slo_attainment and goodput were judged against
+     * (--ttft-p99, --tpot-p99; null when not given), as size records them,
+     * so a saved result says what it met */
+    add_number_or_null(o, "slo_ttft_p99_s", run->c->slo_ttft, run->c->slo_ttft > 0);
+    add_number_or_null(o, "slo_tpot_p99_s", run->c->slo_tpot, run->c->slo_tpot > 0);
     cJSON *tl = run->timeline ? cJSON_AddArrayToObject(o, "kv_timeline") : NULL;
     for (int i = 0; tl && i < r->nkv; i++) {
         cJSON *p = cJSON_CreateObject();

@@ -5676,6 +5676,30 @@ static void pareto_mode_honest(void **state)
     assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
 }
 
+/* fixIL #2 (README tester): docs/cli.md lists slo_ttft_p99_s and
+ * slo_tpot_p99_s among simulate's JSON keys (param.c, the flags' keys), but
+ * the result had only slo_attainment: a saved run did not say what it was
+ * judged against.  Now it records the targets as given (0.05 s, 0.01 s,
+ * exact), null without them. */
+static void simulate_records_slo_targets(void **state)
+{
+    (void)state;
+    static const char base[] = "simulate --model llama3-8b --hw h100-sxm --qps 2 --requests 200 "
+                               "--prompt-len 500 --out-len 50 --format json";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --ttft-p99 0.05 --tpot-p99 0.01", base);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_true(cJSON_IsNumber(cJSON_GetObjectItem(j, "slo_attainment")));
+    assert_true(num(j, "slo_ttft_p99_s") == 0.05);
+    assert_true(num(j, "slo_tpot_p99_s") == 0.01);
+    cJSON_Delete(j);
+    j = run_cli_json(base, out, sizeof out);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_ttft_p99_s")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_tpot_p99_s")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_attainment")));
+    cJSON_Delete(j);
+}
+
 /* fixIL #1 (README tester): pareto --plot of llama3-70b on 2, 4, 8 H100
  * at bf16/fp8 weights x KV drew four curves (each precision's own
  * frontier: 10, 11, 10, 11 points) beside 11 fp8/fp8 rows, keyed by
@@ -9603,6 +9627,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_wide_band_holds_narrow),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(pareto_plot_curves_labelled),
+        cmocka_unit_test(simulate_records_slo_targets),
         cmocka_unit_test(pareto_rows_mode_and_derived),
         cmocka_unit_test(pareto_derived_moe_and_mla),
         cmocka_unit_test(mode_labels_agree),
