@@ -1817,7 +1817,19 @@ static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
             cJSON_AddStringToObject(r, "ttft_mode", mode);
         return;
     }
-    if (!s->calibrated || m->abstract)
+    if (!s->calibrated) {
+        /* fixIL #3: a row timed at the datasheet figures says so as a
+         * calibrated row does (tpu-v5e's rows had no mode beside the
+         * header's estimated): the header's rule (sweep_mode) with no
+         * tables, so no share */
+        const char *mode = s->sharded ? plan_mode(h, 0) : "ideal";
+        cJSON_AddStringToObject(r, "mode", mode);
+        cJSON_AddNullToObject(r, "table_time_share");
+        if (p->ttft_s >= 0)
+            cJSON_AddStringToObject(r, "ttft_mode", mode);
+        return;
+    }
+    if (m->abstract)
         return;
     add_row_share(r, plan_mode(h, 1), h, share_of(p->table_s, p->step_s));
     char d[256];

@@ -5672,8 +5672,44 @@ static void pareto_mode_honest(void **state)
     assert_int_equal(remove_tree(dir), 0);
     assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
     assert_null(strstr(out, "with or without --ideal"));
-    assert_non_null(strstr(out, "datasheet peaks (mode ideal)"));
+    /* fixIL #3: the TPU presets read estimated (the datasheet figures), not ideal */
+    assert_non_null(strstr(out, "Without measurements (the TPU\npresets: mode estimated"));
+    assert_non_null(strstr(out, "--engine ideal (mode ideal)"));
     assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
+}
+
+/* fixIL #3 (README tester): pareto --help said a profile without
+ * measurements runs in mode ideal; tpu-v5e's result reads estimated (the
+ * datasheet figures, as step --tp labels them: docs/model.md, the modes),
+ * and its rows had no mode or table_time_share, which calibrated rows
+ * have.  Each row now carries the header's mode (estimated; ideal under
+ * --ideal and --engine ideal), table_time_share null, ttft_mode alike. */
+static void pareto_uncalibrated_rows_have_mode(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *mode;
+    } cases[] = {{"--hw tpu-v5e --chips 8,16", "estimated"},
+                 {"--hw tpu-v5e --chips 16 --ideal", "ideal"},
+                 {"--hw h100-sxm --chips 8 --engine ideal", "ideal"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "pareto --model llama3-70b %s --format json", cases[i].args);
+        cJSON *j = run_cli_json(cmd, out, sizeof out), *r;
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, cases[i].mode);
+        int rows = 0;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+            const cJSON *mode = cJSON_GetObjectItem(r, "mode");
+            if (!cJSON_IsString(mode))
+                fail_msg("%s: row %d has no mode", cmd, rows);
+            assert_string_equal(mode->valuestring, cases[i].mode);
+            assert_string_equal(cJSON_GetObjectItem(r, "ttft_mode")->valuestring, cases[i].mode);
+            assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "table_time_share")));
+            rows++;
+        }
+        assert_true(rows > 0);
+        cJSON_Delete(j);
+    }
 }
 
 /* fixIL #2 (README tester): docs/cli.md lists slo_ttft_p99_s and
@@ -9628,6 +9664,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(pareto_mode_honest),
         cmocka_unit_test(pareto_plot_curves_labelled),
         cmocka_unit_test(simulate_records_slo_targets),
+        cmocka_unit_test(pareto_uncalibrated_rows_have_mode),
         cmocka_unit_test(pareto_rows_mode_and_derived),
         cmocka_unit_test(pareto_derived_moe_and_mla),
         cmocka_unit_test(mode_labels_agree),
