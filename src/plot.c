@@ -495,7 +495,24 @@ int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_se
     }
     if (open_pair(&v, &d, out, err, errlen) != 0)
         return -1;
-    put_title(v.f, "plottitle", "%s", title);
+    /* fixIL #4: no title (roofline.plot without one) drew an empty one;
+     * the CLI's words instead, with the context all points share and the
+     * curves' titles (no model or chip is known here) */
+    long long ctx = s[0].n ? s[0].pts[0].context : 0;
+    char names[256] = "";
+    size_t at = 0;
+    for (int i = 0; i < ns; i++) {
+        for (size_t j = 0; j < s[i].n; j++)
+            if (s[i].pts[j].context != ctx)
+                ctx = 0;
+        if (s[i].title[0] && at < sizeof names)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : ": ",
+                                   s[i].title);
+    }
+    char sctx[40] = "";
+    if (ctx > 0)
+        snprintf(sctx, sizeof sctx, " (S = %lld)", ctx);
+    put_plottitle(v.f, title, "latency vs cost frontier%s%s", sctx, names);
     put_title(v.f, "ylabel", "%s", usd ? "cost (USD per million generated tokens)"
                                        : "cost (chip-milliseconds per generated token)");
     fprintf(v.f, "nseries = %d\narray titles[%d]\n", ns, ns);

@@ -6010,8 +6010,12 @@ static void validate_shipped_splitwise_in_sample(void **state)
         snprintf(cmd, sizeof cmd, "%s > %s/rows.csv", csv[k], dir);
         assert_int_equal(system(cmd), 0);
         snprintf(cmd, sizeof cmd, "validate --against %s/rows.csv --hw h100-sxm-splitwise "
-                 "--model llama2-70b --set model.max_context=16384 --format json", dir);
+                 "--model llama2-70b --set model.max_context=16384 --plot %s/v.svg --format json",
+                 dir, dir);
         cJSON *v = run_json_noted(cmd, "warning: the profile was fitted on these very rows");
+        /* fixIL #4: the figure's title says in-sample as the JSON does */
+        assert_file_contains(dir, "v.gp", "plottitle = 'roofline validate: in-sample (fitted on "
+                                          "these rows), predicted vs measured (47 rows)'");
         assert_int_equal(cJSON_GetObjectItem(v, "measured_rows")->valueint, 47);
         assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")));
         assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, 47);
