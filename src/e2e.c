@@ -1636,8 +1636,17 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         cJSON_AddStringToObject(res, "no_band", note);
     }
     if (o->plot) {
-        if (add_plot(res, o->plot, "roofline validate: predicted vs measured", &rs, pred, err,
-                     errlen) != 0) {
+        /* fixIL #4: the title says in-sample when the JSON's in_sample does
+         * (or how many rows were fitted on), as an in-sample figure reads
+         * like a test of the profile otherwise */
+        char what[160] = "roofline validate: predicted vs measured";
+        if (fitted == rs.n)
+            snprintf(what, sizeof what, "roofline validate: in-sample (fitted on these rows), "
+                     "predicted vs measured");
+        else if (fitted > 0)
+            snprintf(what, sizeof what, "roofline validate: predicted vs measured, %d of them "
+                     "in-sample", fitted);
+        if (add_plot(res, o->plot, what, &rs, pred, err, errlen) != 0) {
             cJSON_Delete(res);
             cJSON_Delete(arr);
             res = NULL;

@@ -1921,6 +1921,7 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
             memset(p, 0, sizeof *p);
             p->chips = (long long)row_number(L, "chips");
             p->batch = (long long)row_number(L, "batch");
+            p->context = (long long)row_number(L, "context"); /* 0 when absent */
             p->step_s = row_number(L, "step_s");
             p->chip_s_per_token = row_number(L, "chip_s_per_token");
             raw_field(L, -1, "usd_per_mtok");

@@ -553,10 +553,14 @@ const rl_command RL_COMMANDS[] = {
      "`step --chips tp` and `prefill --chips tp` time it there, each row's mode and\n"
      "ttft_mode as they label it (estimated outside the fit's model, dtypes, TP range or\n"
      "pipeline; the document's mode its rows' worst, fitted_outside each reason); other\n"
-     "plans are left out and counted (uncalibrated_plans).  Without measurements, or with --engine ideal,\n"
-     "every plan runs at the datasheet peaks (mode ideal) with its collectives, an upper\n"
-     "bound on speed.  `fits` follows the selected engine's memory rule, as step's (the\n"
-     "whole HBM under --ideal).",
+     "plans are left out and counted (uncalibrated_plans).  Without measurements (the TPU\n"
+     "presets: mode estimated, the datasheet figures) or with --engine ideal (mode ideal),\n"
+     "every plan runs at the datasheet peaks with its collectives, an upper bound on speed;\n"
+     "each row has that mode (table_time_share null).  `fits` follows the selected engine's memory rule, as step's (the\n"
+     "whole HBM under --ideal).  --plot draws each precision's own frontier, one curve each\n"
+     "keyed by its precision and its mode (e.g. \"weights bf16, KV bf16 (calibrated)\"), while\n"
+     "the rows hold the overall frontier; the title gives the rows' mode and engine, and the\n"
+     "result's plot_curves lists the curves and their points.",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
      "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--engine E]\n"
      "       [--overlap]\n"

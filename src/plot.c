@@ -18,6 +18,7 @@
 #include "memory.h"
 #include "ops.h"
 #include "report.h"
+#include "result.h"
 #include "roofline.h"
 
 #define PATHLEN 4096
@@ -494,7 +495,24 @@ int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_se
     }
     if (open_pair(&v, &d, out, err, errlen) != 0)
         return -1;
-    put_title(v.f, "plottitle", "%s", title);
+    /* fixIL #4: no title (roofline.plot without one) drew an empty one;
+     * the CLI's words instead, with the context all points share and the
+     * curves' titles (no model or chip is known here) */
+    long long ctx = s[0].n ? s[0].pts[0].context : 0;
+    char names[256] = "";
+    size_t at = 0;
+    for (int i = 0; i < ns; i++) {
+        for (size_t j = 0; j < s[i].n; j++)
+            if (s[i].pts[j].context != ctx)
+                ctx = 0;
+        if (s[i].title[0] && at < sizeof names)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : ": ",
+                                   s[i].title);
+    }
+    char sctx[40] = "";
+    if (ctx > 0)
+        snprintf(sctx, sizeof sctx, " (S = %lld)", ctx);
+    put_plottitle(v.f, title, "latency vs cost frontier%s%s", sctx, names);
     put_title(v.f, "ylabel", "%s", usd ? "cost (USD per million generated tokens)"
                                        : "cost (chip-milliseconds per generated token)");
     fprintf(v.f, "nseries = %d\narray titles[%d]\n", ns, ns);
@@ -516,15 +534,18 @@ int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_se
     return finish(dir, "pareto.gp", out, &v, &d, err, errlen);
 }
 
-int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_hw *h, const rl_sweep *s,
-                         const rl_precision *prec, int nprec, char *err, size_t errlen)
+int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_model *md,
+                         const rl_hw *h, const rl_sweep *s, const rl_precision *prec, int nprec,
+                         char *said, size_t saidlen, char *err, size_t errlen)
 {
     rl_plot_series *ser = calloc((size_t)nprec, sizeof *ser);
     rl_sweep_point *pts = malloc((s->n ? s->n : 1) * sizeof *pts);
     size_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
     char (*titles)[128] = calloc((size_t)nprec, sizeof *titles);
     int rc = -1, ns = 0;
-    size_t used = 0;
+    size_t used = 0, at = 0;
+    if (said && saidlen)
+        said[0] = '\0';
     if (!ser || !pts || !idx || !titles) {
         snprintf(err, errlen, "%s: out of memory", out);
         goto done;
@@ -537,7 +558,17 @@ int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_h
         }
         if (m == 0)
             continue; /* nothing of this precision fits */
-        rl_precision_label(prec[q], titles[ns], sizeof titles[ns]);
+        /* fixIL #1: each curve is its precision's own frontier, timed in its
+         * own mode (by the rule of the JSON's rows, rl_result_sweep_mode):
+         * the key says both, as a bf16 curve can be calibrated beside fp8
+         * rows that are estimated */
+        char prl[64];
+        rl_precision_label(prec[q], prl, sizeof prl);
+        snprintf(titles[ns], sizeof titles[ns], "%s (%s)", prl,
+                 rl_result_sweep_mode(md, h, s, idx, m));
+        if (said && at < saidlen)
+            at += (size_t)snprintf(said + at, saidlen - at, "%s%s: %ld point(s)", ns ? "; " : "",
+                                   titles[ns], m);
         ser[ns].title = titles[ns];
         ser[ns].pts = pts + used;
         ser[ns].n = (size_t)m;

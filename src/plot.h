@@ -82,10 +82,14 @@ int rl_plot_check_path(const char *out, char *err, size_t errlen);
 int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_series *s, int ns, int usd,
                    char *err, size_t errlen);
 
-/* The frontier of each precision in prec[nprec] among the sweep's points,
- * one curve each, through rl_plot_pareto (USD when the hardware is priced). */
-int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_hw *h, const rl_sweep *s,
-                         const rl_precision *prec, int nprec, char *err, size_t errlen);
+/* The frontier of each precision in prec[nprec] among the sweep's points
+ * (not the overall frontier a pareto result's rows hold), one curve each,
+ * keyed by its precision and mode (rl_result_sweep_mode over its points,
+ * model md), through rl_plot_pareto (USD when the hardware is priced).
+ * `said` (NULL: none) gets the curves, "<key>: <n> point(s)" joined by "; ". */
+int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_model *md,
+                         const rl_hw *h, const rl_sweep *s, const rl_precision *prec, int nprec,
+                         char *said, size_t saidlen, char *err, size_t errlen);
 
 /* Step time vs batch over `chips` chips for each context in ctx[nctx],
  * split into the terms of formula (1): parameter loading, KV loading (one

@@ -1817,7 +1817,19 @@ static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
             cJSON_AddStringToObject(r, "ttft_mode", mode);
         return;
     }
-    if (!s->calibrated || m->abstract)
+    if (!s->calibrated) {
+        /* fixIL #3: a row timed at the datasheet figures says so as a
+         * calibrated row does (tpu-v5e's rows had no mode beside the
+         * header's estimated): the header's rule (sweep_mode) with no
+         * tables, so no share */
+        const char *mode = s->sharded ? plan_mode(h, 0) : "ideal";
+        cJSON_AddStringToObject(r, "mode", mode);
+        cJSON_AddNullToObject(r, "table_time_share");
+        if (p->ttft_s >= 0)
+            cJSON_AddStringToObject(r, "ttft_mode", mode);
+        return;
+    }
+    if (m->abstract)
         return;
     add_row_share(r, plan_mode(h, 1), h, share_of(p->table_s, p->step_s));
     char d[256];
@@ -2291,6 +2303,11 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
         return NULL;
     cJSON_AddStringToObject(o, "policy", rl_policy_name(run->c->policy));
     add_serve_numbers(o, r, run->chips_total);
+    /* fixIL #2: the targets slo_attainment and goodput were judged against
+     * (--ttft-p99, --tpot-p99; null when not given), as size records them,
+     * so a saved result says what it met */
+    add_number_or_null(o, "slo_ttft_p99_s", run->c->slo_ttft, run->c->slo_ttft > 0);
+    add_number_or_null(o, "slo_tpot_p99_s", run->c->slo_tpot, run->c->slo_tpot > 0);
     cJSON *tl = run->timeline ? cJSON_AddArrayToObject(o, "kv_timeline") : NULL;
     for (int i = 0; tl && i < r->nkv; i++) {
         cJSON *p = cJSON_CreateObject();

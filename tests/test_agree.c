@@ -231,7 +231,7 @@ static void pareto_calibrated_mode_is_rows(void **state)
         snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s pareto --model llama3-8b --hw "
                  "h100-sxm %s --plot f.png > log 2>&1", dir, RL_SRCDIR, RL_BIN, cases[i].args);
         assert_int_equal(system(cmd), 0);
-        snprintf(title, sizeof title, "; frontier rows %s, engine trtllm;", cases[i].mode);
+        snprintf(title, sizeof title, "(rows %s, engine trtllm;", cases[i].mode);
         assert_file_contains(dir, "f.gp", title);
         snprintf(cmd, sizeof cmd, "pareto --model llama3-8b --hw h100-sxm %s --format json",
                  cases[i].args);

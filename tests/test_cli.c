@@ -5653,10 +5653,11 @@ static void pareto_mode_honest(void **state)
     (void)state;
     static const char *const args[][3] = {
         {"", "calibrated",
-         "(S = 2048; frontier rows calibrated, engine trtllm; shard plans + collectives)"},
-        {"--ideal", "ideal", "(S = 2048; frontier rows ideal, engine none; no communication)"},
+         "S = 2048: frontier per precision (rows calibrated, engine trtllm; collectives)"},
+        {"--ideal", "ideal",
+         "S = 2048: frontier per precision (rows ideal, engine none; no collectives)"},
         {"--engine ideal", "ideal",
-         "(S = 2048; frontier rows ideal, engine none; shard plans + collectives)"}};
+         "S = 2048: frontier per precision (rows ideal, engine none; collectives)"}};
     char dir[] = "/tmp/rl_ptitle_XXXXXX";
     assert_non_null(mkdtemp(dir));
     for (int i = 0; i < 3; i++) {
@@ -5674,8 +5675,106 @@ static void pareto_mode_honest(void **state)
     assert_int_equal(remove_tree(dir), 0);
     assert_int_equal(run_cli("pareto --help", out, sizeof out), 0);
     assert_null(strstr(out, "with or without --ideal"));
-    assert_non_null(strstr(out, "datasheet peaks (mode ideal)"));
+    /* fixIL #3: the TPU presets read estimated (the datasheet figures), not ideal */
+    assert_non_null(strstr(out, "Without measurements (the TPU\npresets: mode estimated"));
+    assert_non_null(strstr(out, "--engine ideal (mode ideal)"));
     assert_non_null(strstr(out, "as `step --tp` and `prefill --tp` time it"));
+}
+
+/* fixIL #3 (README tester): pareto --help said a profile without
+ * measurements runs in mode ideal; tpu-v5e's result reads estimated (the
+ * datasheet figures, as step --tp labels them: docs/model.md, the modes),
+ * and its rows had no mode or table_time_share, which calibrated rows
+ * have.  Each row now carries the header's mode (estimated; ideal under
+ * --ideal and --engine ideal), table_time_share null, ttft_mode alike. */
+static void pareto_uncalibrated_rows_have_mode(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *mode;
+    } cases[] = {{"--hw tpu-v5e --chips 8,16", "estimated"},
+                 {"--hw tpu-v5e --chips 16 --ideal", "ideal"},
+                 {"--hw h100-sxm --chips 8 --engine ideal", "ideal"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "pareto --model llama3-70b %s --format json", cases[i].args);
+        cJSON *j = run_cli_json(cmd, out, sizeof out), *r;
+        assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, cases[i].mode);
+        int rows = 0;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+            const cJSON *mode = cJSON_GetObjectItem(r, "mode");
+            if (!cJSON_IsString(mode))
+                fail_msg("%s: row %d has no mode", cmd, rows);
+            assert_string_equal(mode->valuestring, cases[i].mode);
+            assert_string_equal(cJSON_GetObjectItem(r, "ttft_mode")->valuestring, cases[i].mode);
+            assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "table_time_share")));
+            rows++;
+        }
+        assert_true(rows > 0);
+        cJSON_Delete(j);
+    }
+}
+
+/* fixIL #2 (README tester): docs/cli.md lists slo_ttft_p99_s and
+ * slo_tpot_p99_s among simulate's JSON keys (param.c, the flags' keys), but
+ * the result had only slo_attainment: a saved run did not say what it was
+ * judged against.  Now it records the targets as given (0.05 s, 0.01 s,
+ * exact), null without them. */
+static void simulate_records_slo_targets(void **state)
+{
+    (void)state;
+    static const char base[] = "simulate --model llama3-8b --hw h100-sxm --qps 2 --requests 200 "
+                               "--prompt-len 500 --out-len 50 --format json";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --ttft-p99 0.05 --tpot-p99 0.01", base);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_true(cJSON_IsNumber(cJSON_GetObjectItem(j, "slo_attainment")));
+    assert_true(num(j, "slo_ttft_p99_s") == 0.05);
+    assert_true(num(j, "slo_tpot_p99_s") == 0.01);
+    cJSON_Delete(j);
+    j = run_cli_json(base, out, sizeof out);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_ttft_p99_s")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_tpot_p99_s")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_attainment")));
+    cJSON_Delete(j);
+}
+
+/* fixIL #1 (README tester): pareto --plot of llama3-70b on 2, 4, 8 H100
+ * at bf16/fp8 weights x KV drew four curves (each precision's own
+ * frontier: 10, 11, 10, 11 points) beside 11 fp8/fp8 rows, keyed by
+ * precision only, under a title "frontier rows estimated" while the bf16
+ * weights' curves are calibrated (every point's table time share >= the
+ * calibrated bound; rl_result_sweep_mode per curve), cut off at the PNG's
+ * right edge (125 characters).  Now each key names its mode, the result's
+ * plot_curves says what the plot draws, and the title is shorter (104
+ * characters here, which fit 1280 pixels: checked by eye on the PNG). */
+static void pareto_plot_curves_labelled(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_pcurves_XXXXXX", cmd[320];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "pareto --model llama3-70b --hw h100-sxm --chips 2,4,8 --weights "
+             "bf16,fp8 --kv bf16,fp8 --plot %s/p.png --format json", dir);
+    cJSON *j = run_cli_json(cmd, out, sizeof out);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")), 11);
+    const cJSON *pc = cJSON_GetObjectItem(j, "plot_curves");
+    assert_true(cJSON_IsString(pc));
+    assert_string_equal(pc->valuestring,
+                        "the plot draws each precision's own frontier (weights bf16, KV bf16 "
+                        "(calibrated): 10 point(s); weights bf16, KV fp8 (calibrated): 11 "
+                        "point(s); weights fp8, KV bf16 (estimated): 10 point(s); weights fp8, KV "
+                        "fp8 (estimated): 11 point(s)); rows hold the overall frontier");
+    cJSON_Delete(j);
+    assert_file_contains(dir, "p.gp", "titles[1] = 'weights bf16, KV bf16 (calibrated)'");
+    assert_file_contains(dir, "p.gp", "titles[4] = 'weights fp8, KV fp8 (estimated)'");
+    assert_file_contains(dir, "p.gp", "plottitle = 'llama3-70b on h100-sxm, S = 2048: frontier "
+                                      "per precision (rows estimated, engine trtllm; collectives)'");
+    assert_int_equal(remove_tree(dir), 0);
+    /* without --plot, no plot_curves */
+    j = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 --format json",
+                     out, sizeof out);
+    assert_null(cJSON_GetObjectItem(j, "plot_curves"));
+    cJSON_Delete(j);
 }
 
 /* tester56 F1: deepseek-v3 on b200's trtllm has no MoE kernel of its expert
@@ -5914,8 +6013,12 @@ static void validate_shipped_splitwise_in_sample(void **state)
         snprintf(cmd, sizeof cmd, "%s > %s/rows.csv", csv[k], dir);
         assert_int_equal(system(cmd), 0);
         snprintf(cmd, sizeof cmd, "validate --against %s/rows.csv --hw h100-sxm-splitwise "
-                 "--model llama2-70b --set model.max_context=16384 --format json", dir);
+                 "--model llama2-70b --set model.max_context=16384 --plot %s/v.svg --format json",
+                 dir, dir);
         cJSON *v = run_json_noted(cmd, "warning: the profile was fitted on these very rows");
+        /* fixIL #4: the figure's title says in-sample as the JSON does */
+        assert_file_contains(dir, "v.gp", "plottitle = 'roofline validate: in-sample (fitted on "
+                                          "these rows), predicted vs measured (47 rows)'");
         assert_int_equal(cJSON_GetObjectItem(v, "measured_rows")->valueint, 47);
         assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "in_sample")));
         assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, 47);
@@ -9566,6 +9669,9 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_band_is_conservative_edge),
         cmocka_unit_test(size_wide_band_holds_narrow),
         cmocka_unit_test(pareto_mode_honest),
+        cmocka_unit_test(pareto_plot_curves_labelled),
+        cmocka_unit_test(simulate_records_slo_targets),
+        cmocka_unit_test(pareto_uncalibrated_rows_have_mode),
         cmocka_unit_test(pareto_rows_mode_and_derived),
         cmocka_unit_test(pareto_derived_moe_and_mla),
         cmocka_unit_test(mode_labels_agree),

@@ -180,6 +180,31 @@ static void test_model_figure_title(void **state)
     check_no_temp_and_clean(dir);
 }
 
+/* fixIL #4: roofline.plot{kind="pareto"} without a title drew an empty
+ * one; now the CLI's words with the points' shared context and the curves'
+ * titles (exact strings); a mixed or absent context leaves S out. */
+static void test_pareto_default_title(void **state)
+{
+    (void)state;
+    char dir[64], out[128], err[512];
+    char *old = without_gnuplot(dir); /* the .gp is written before gnuplot is looked for */
+    rl_sweep_point pts[2] = {
+        {.chips = 8, .batch = 1, .context = 4096, .step_s = 5e-3, .chip_s_per_token = 4e-2},
+        {.chips = 8, .batch = 64, .context = 4096, .step_s = 9e-3, .chip_s_per_token = 1.1e-3}};
+    rl_plot_series s[2] = {{"bf16", pts, 1}, {"int8", pts + 1, 1}};
+    snprintf(out, sizeof out, "%s/a.svg", dir);
+    rl_plot_pareto(AT_FDCWD, out, "", s, 2, 0, err, sizeof err);
+    pts[1].context = 2048;
+    s[1].title = "";
+    snprintf(out, sizeof out, "%s/b.svg", dir);
+    rl_plot_pareto(AT_FDCWD, out, NULL, s, 2, 0, err, sizeof err);
+    path_back(old);
+    assert_file_contains(dir, "a.gp",
+                         "plottitle = 'latency vs cost frontier (S = 4096): bf16, int8'\n");
+    assert_file_contains(dir, "b.gp", "plottitle = 'latency vs cost frontier: bf16'\n");
+    check_no_temp_and_clean(dir);
+}
+
 /* tester50 F16: the memory figure's largest-batch marker stood at the
  * usable memory of h100-sxm's default engine (trtllm: KV <= 0.9 x free HBM)
  * below the only drawn limit, HBM capacity 86 GB.  Now the .gp carries
@@ -486,7 +511,7 @@ static void test_one_batch(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_planted_links), cmocka_unit_test(test_missing_gnuplot),
+        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_pareto_default_title), cmocka_unit_test(test_planted_links), cmocka_unit_test(test_missing_gnuplot),
         cmocka_unit_test(test_step_data), cmocka_unit_test(test_step_attention_term),
         cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
