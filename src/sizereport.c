@@ -306,6 +306,22 @@ static void tpot_ms(char *cell, size_t n, double s, int dec, int none)
         snprintf(cell, n, "%.*f", dec, s * 1e3);
 }
 
+/* A time s in ms at `dec` decimals, more (up to 3) where s is over `target`
+ * (s) and would print at or below it: a missed figure never reads equal to
+ * its target (fixIK #2: TPOT p99 6.517 ms read "6.5 ms" against 6.5). */
+static void ms_vs_target(char *cell, size_t n, double s, double target, int dec)
+{
+    int d = dec;
+    while (target > 0 && s > target && d < dec + 3) {
+        char t[64];
+        snprintf(t, sizeof t, "%.*f", d, s * 1e3);
+        if (strtod(t, NULL) > target * 1e3)
+            break;
+        d++;
+    }
+    snprintf(cell, n, "%.*f", d, s * 1e3);
+}
+
 /* The report's flag for the recommendation's workload (the load curve and
  * the sensitivity rows serve the same requests' lengths). */
 static int report_no_tpot(const rl_size_report_data *x)
@@ -601,8 +617,22 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                 ok = i;
             else
                 break;
-        char t[96], between[160] = "";
+        char t[96], tt[96] = "", between[160] = "";
         tpot_ms(t, sizeof t, ok + 1 < c->n ? c->tpot_p99[ok + 1] : 0, 1, b->no_tpot);
+        if (ok + 1 < c->n) {
+            ms_vs_target(tt, sizeof tt, c->ttft_p99[ok + 1], in->slo_ttft, 0);
+            if (c->ttft_p99[ok + 1] > in->slo_ttft)
+                snprintf(tt + strlen(tt), sizeof tt - strlen(tt), " ms, over its %.4g ms target",
+                         in->slo_ttft * 1e3);
+            else
+                snprintf(tt + strlen(tt), sizeof tt - strlen(tt), " ms");
+            if (!b->no_tpot && c->tpot_p99[ok + 1] > in->slo_tpot) {
+                ms_vs_target(t, sizeof t, c->tpot_p99[ok + 1], in->slo_tpot, 1);
+                snprintf(t + strlen(t), sizeof t - strlen(t), " ms, over its %.4g ms target",
+                         in->slo_tpot * 1e3);
+            } else if (!b->no_tpot)
+                snprintf(t + strlen(t), sizeof t - strlen(t), " ms");
+        }
         if (ok >= 0 && ok + 1 < c->n && isfinite(b->max_qps))
             snprintf(between, sizeof between,
                      b->max_qps >= c->qps[ok] && b->max_qps < c->qps[ok + 1]
@@ -613,9 +643,8 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         if (ok >= 0 && ok + 1 < c->n)
             item(d, "Headroom: the load curve below (0.25x to 1.5x the load) is within both "
                     "targets at every point up to %.3g req/s and misses at the next, %.3g req/s "
-                    "(TTFT p99 %.0f ms, TPOT p99 %s%s)%s. Size for your peak, not your mean.",
-                 c->qps[ok], c->qps[ok + 1], c->ttft_p99[ok + 1] * 1e3, t, b->no_tpot ? "" : " ms",
-                 between);
+                    "(TTFT p99 %s, TPOT p99 %s)%s. Size for your peak, not your mean.",
+                 c->qps[ok], c->qps[ok + 1], tt, t, between);
         else if (ok + 1 == c->n)
             item(d, "Headroom: the load curve below (0.25x to 1.5x the load) is within both "
                     "targets at every point, up to its last, %.3g req/s%s.", c->qps[ok],
@@ -931,8 +960,10 @@ static void report_load_curve(doc *d, const rl_size_report_data *x)
     for (int i = 0; i < c->n; i++) {
         char v[6][96];
         snprintf(v[0], 96, "%.3g", c->qps[i]);
-        snprintf(v[1], 96, "%.0f", c->ttft_p99[i] * 1e3);
+        ms_vs_target(v[1], 96, c->ttft_p99[i], in->slo_ttft, 0);
         tpot_ms(v[2], 96, c->tpot_p99[i], 1, report_no_tpot(x));
+        if (!report_no_tpot(x))
+            ms_vs_target(v[2], 96, c->tpot_p99[i], in->slo_tpot, 1);
         snprintf(v[3], 96, "%.2f", c->e2e_p50[i]);
         snprintf(v[4], 96, "%.0f%%", 100 * c->utilization[i]);
         snprintf(v[5], 96, "%.1f", c->mean_decode_batch[i]);
