@@ -1024,8 +1024,8 @@ int rl_size_activation_caution(const rl_size_input *in, const rl_size_candidate 
              "rule leaves is below the %.2f GB vLLM's own profile reserves for Llama-3-8B's "
              "context and activations, so the real pool is smaller, or absent: check the row "
              "with --engine vllm",
-             h->name, c->kv_bytes_per_chip / 1e9, c->kv_capacity_tokens,
-             floor(c->kv_capacity_tokens / (P + G)), c->max_seqs, e->name, e->mem.fraction,
+             h->name, c->kv_bytes_per_chip / 1e9, rl_size_kv_tokens(c),
+             floor(rl_size_kv_tokens(c) / (P + G)), c->max_seqs, e->name, e->mem.fraction,
              left / 1e9, floor_bytes / 1e9);
     return 1;
 }

@@ -1609,6 +1609,14 @@ static void test_report_activation_caution(void **state)
     if (!strstr(why, "0.45 GB per chip the rule leaves is below the 3.27 GB") ||
         !strstr(why, "9448 tokens per replica: 8 sequences"))
         fail_msg("%s", why);
+    /* fixIK #4: the caution floors the pool as the memory section and JSON
+     * do (rl_size_kv_tokens): llama3-70b on one H100 read 72746 tokens here
+     * beside 72745 there; 9448.6 reads 9448, not 9449 */
+    c.kv_capacity_tokens = 9448.6;
+    assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 1);
+    if (!strstr(why, "9448 tokens per replica: 8 sequences"))
+        fail_msg("the caution rounds the KV pool up: %s", why);
+    c.kv_capacity_tokens = 9448;
     c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 10e9;
     assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 0);
     c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 0.45e9;
