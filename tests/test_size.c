@@ -1578,6 +1578,27 @@ static void test_report_memory_adds_up(void **state)
     rl_size_result_free(&r);
 }
 
+/* fixIK #5: size's JSON `cost` is chips x the chip's price per hour; in
+ * doubles 48 x 1.2 (the README's tpu-v5e row: 6 replicas of 8 at 1.2 USD
+ * per chip-hour, hw_profiles/tpu-v5e.lua) is 57.599999999999994, which
+ * JSON printed.  Rounded to a micro-dollar it is 57.6 and prints "57.6";
+ * 88 x 4.25 (h100-sxm) stays 374 exactly; 3 x 0.125 stays 0.375 (no cent
+ * rounding of a sub-cent price). */
+static void test_cost_is_the_decimal(void **state)
+{
+    (void)state;
+    volatile double chips = 48, price = 1.2;
+    assert_true(chips * price != 57.6); /* the double product's error, which the rule removes */
+    assert_true(rl_size_usd_per_hour(48, 1.2) == 57.6);
+    assert_true(rl_size_usd_per_hour(88, 4.25) == 374);
+    assert_true(rl_size_usd_per_hour(3, 0.125) == 0.375);
+    cJSON *n = cJSON_CreateNumber(rl_size_usd_per_hour(48, 1.2));
+    char *p = cJSON_PrintUnformatted(n);
+    assert_string_equal(p, "57.6");
+    cJSON_free(p);
+    cJSON_Delete(n);
+}
+
 /* tester34 F4: DeepSeek-V3 fp8 on 8 H100 was recommended under the trtllm
  * memory rule (no activation workspace or context charged: engines.c, no
  * public figure) with 0.33 GB of KV a GPU and 0.45 GB left, no caution.
@@ -2771,6 +2792,7 @@ int main(void)
         cmocka_unit_test(test_report_conservative_and_first_row),
         cmocka_unit_test(test_report_headroom_words),
         cmocka_unit_test(test_report_activation_caution),
+        cmocka_unit_test(test_cost_is_the_decimal),
         cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_report_mode_kernel_tables),
         cmocka_unit_test(test_report_moe_from_gemm),
