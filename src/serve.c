@@ -3633,6 +3633,14 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
     if (!isnan(searched) && !isnan(own) && c->policy != RL_POLICY_STATIC &&
         r->completed == r->requests && !p99s_meet(r, c) && run_settled(r, req, n))
         return fmin(searched, own / (1 + RL_SERVE_CAPACITY_TOL));
+    /* a run that fell measurably short of its arrivals (rl_serve_falls_short,
+     * the overload note's rule) caps the figure the same step below them, so
+     * the note and the figure never disagree (tester fixIK #1: tiny-test at
+     * --qps 27000 over 1e6 requests, arrivals 26966 req/s, read "overloaded"
+     * beside a figure of 27063 found on the search's shorter sample) */
+    if (!isnan(searched) && !isnan(own) && c->policy != RL_POLICY_STATIC &&
+        rl_serve_falls_short(r, own))
+        return fmin(searched, own / (1 + RL_SERVE_CAPACITY_TOL));
     /* static: the search's saturation rule decides (sustained_at), not the
      * run's keep-up, which passes past the knee by the sample's chance */
     return isnan(searched) || isnan(own) || c->policy == RL_POLICY_STATIC ||

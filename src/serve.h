@@ -1172,7 +1172,10 @@ double rl_serve_effective_count(const double *v, long long m);
  * step (RL_SERVE_CAPACITY_TOL) below its arrivals' rate: a result must not
  * say its load misses the targets and is below the most that meets them
  * (tester29 F4: 14.86 req/s beside a 20000-request run at 14.6 whose TTFT
- * p99 read 1.157 s, the search's 4000 requests a lucky stretch). */
+ * p99 read 1.157 s, the search's 4000 requests a lucky stretch).  So does
+ * a run that fell short of its arrivals (rl_serve_falls_short, the overload
+ * note's rule), settled or not: "overloaded" never sits beside a higher
+ * figure (fixIK #1: 1e6 requests at 26966 req/s beside 27063). */
 double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
                                   const rl_serve_result *r, const rl_serve_config *c);
 

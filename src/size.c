@@ -181,7 +181,7 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
     int usd = all_priced(in);
     c->chips_total =
         c->chips * (c->replicas + (c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0));
-    c->cost_per_hour = usd ? (double)c->chips_total * h->price_per_chip_hour
+    c->cost_per_hour = usd ? rl_size_usd_per_hour((double)c->chips_total, h->price_per_chip_hour)
                            : (double)c->chips_total;
     c->usd_per_mtok = h->price_per_chip_hour > 0 && c->steady_out_tokens_per_s > 0
                           ? (double)c->chips_total * h->price_per_chip_hour /

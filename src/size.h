@@ -254,6 +254,16 @@ typedef struct {
     double share;
 } rl_size_candidate;
 
+/* The USD per hour of `chips` chips at `price` USD per chip-hour, rounded
+ * to a micro-dollar (1e-6 USD/h, below any price's stated digits): the
+ * product in doubles misses the decimal a price with cents gives (fixIK #5:
+ * 48 x 1.2 read 57.599999999999994 in size's JSON `cost`); rounded, it is
+ * the double nearest that decimal (57.6), which JSON prints as such. */
+static inline double rl_size_usd_per_hour(double chips, double price)
+{
+    return round(chips * price * 1e6) / 1e6;
+}
+
 /* The whole tokens c's KV pool holds per replica: kv_capacity_tokens
  * floored (a part token holds none).  The one figure of size's JSON key
  * kv_capacity_tokens_per_replica and the report's "KV pool holds"

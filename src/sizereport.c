@@ -306,6 +306,22 @@ static void tpot_ms(char *cell, size_t n, double s, int dec, int none)
         snprintf(cell, n, "%.*f", dec, s * 1e3);
 }
 
+/* A time s in ms at `dec` decimals, more (up to 3) where s is over `target`
+ * (s) and would print at or below it: a missed figure never reads equal to
+ * its target (fixIK #2: TPOT p99 6.517 ms read "6.5 ms" against 6.5). */
+static void ms_vs_target(char *cell, size_t n, double s, double target, int dec)
+{
+    int d = dec;
+    while (target > 0 && s > target && d < dec + 3) {
+        char t[64];
+        snprintf(t, sizeof t, "%.*f", d, s * 1e3);
+        if (strtod(t, NULL) > target * 1e3)
+            break;
+        d++;
+    }
+    snprintf(cell, n, "%.*f", d, s * 1e3);
+}
+
 /* The report's flag for the recommendation's workload (the load curve and
  * the sensitivity rows serve the same requests' lengths). */
 static int report_no_tpot(const rl_size_report_data *x)
@@ -530,7 +546,12 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
             "run a step %.0f%% of the time, with %.1f sequences per decode step on average.",
          in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, tpot, b->e2e_p50, b->e2e_p99,
          b->steady_out_tokens_per_s, 100 * b->slo_attainment,
-         b->no_tpot ? "the TTFT target (no TPOT to judge)" : "both targets", 100 * b->utilization,
+         /* fixIK #3: 98.8% beside p99s within target read as a contradiction */
+         b->no_tpot ? "the TTFT target (no TPOT to judge)"
+                    : "both targets at once (slo_attainment; the targets are judged per metric "
+                      "at p99, TTFT's and TPOT's each, not by this share, which can fall below "
+                      "99% where the requests over one target are not those over the other)",
+         100 * b->utilization,
          b->mean_decode_batch);
     if (b->banded) {
         char t1[64], t2[64];
@@ -601,8 +622,22 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                 ok = i;
             else
                 break;
-        char t[96], between[160] = "";
+        char t[96], tt[96] = "", between[160] = "";
         tpot_ms(t, sizeof t, ok + 1 < c->n ? c->tpot_p99[ok + 1] : 0, 1, b->no_tpot);
+        if (ok + 1 < c->n) {
+            ms_vs_target(tt, sizeof tt, c->ttft_p99[ok + 1], in->slo_ttft, 0);
+            if (c->ttft_p99[ok + 1] > in->slo_ttft)
+                snprintf(tt + strlen(tt), sizeof tt - strlen(tt), " ms, over its %.4g ms target",
+                         in->slo_ttft * 1e3);
+            else
+                snprintf(tt + strlen(tt), sizeof tt - strlen(tt), " ms");
+            if (!b->no_tpot && c->tpot_p99[ok + 1] > in->slo_tpot) {
+                ms_vs_target(t, sizeof t, c->tpot_p99[ok + 1], in->slo_tpot, 1);
+                snprintf(t + strlen(t), sizeof t - strlen(t), " ms, over its %.4g ms target",
+                         in->slo_tpot * 1e3);
+            } else if (!b->no_tpot)
+                snprintf(t + strlen(t), sizeof t - strlen(t), " ms");
+        }
         if (ok >= 0 && ok + 1 < c->n && isfinite(b->max_qps))
             snprintf(between, sizeof between,
                      b->max_qps >= c->qps[ok] && b->max_qps < c->qps[ok + 1]
@@ -613,9 +648,8 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         if (ok >= 0 && ok + 1 < c->n)
             item(d, "Headroom: the load curve below (0.25x to 1.5x the load) is within both "
                     "targets at every point up to %.3g req/s and misses at the next, %.3g req/s "
-                    "(TTFT p99 %.0f ms, TPOT p99 %s%s)%s. Size for your peak, not your mean.",
-                 c->qps[ok], c->qps[ok + 1], c->ttft_p99[ok + 1] * 1e3, t, b->no_tpot ? "" : " ms",
-                 between);
+                    "(TTFT p99 %s, TPOT p99 %s)%s. Size for your peak, not your mean.",
+                 c->qps[ok], c->qps[ok + 1], tt, t, between);
         else if (ok + 1 == c->n)
             item(d, "Headroom: the load curve below (0.25x to 1.5x the load) is within both "
                     "targets at every point, up to its last, %.3g req/s%s.", c->qps[ok],
@@ -931,8 +965,10 @@ static void report_load_curve(doc *d, const rl_size_report_data *x)
     for (int i = 0; i < c->n; i++) {
         char v[6][96];
         snprintf(v[0], 96, "%.3g", c->qps[i]);
-        snprintf(v[1], 96, "%.0f", c->ttft_p99[i] * 1e3);
+        ms_vs_target(v[1], 96, c->ttft_p99[i], in->slo_ttft, 0);
         tpot_ms(v[2], 96, c->tpot_p99[i], 1, report_no_tpot(x));
+        if (!report_no_tpot(x))
+            ms_vs_target(v[2], 96, c->tpot_p99[i], in->slo_tpot, 1);
         snprintf(v[3], 96, "%.2f", c->e2e_p50[i]);
         snprintf(v[4], 96, "%.0f%%", 100 * c->utilization[i]);
         snprintf(v[5], 96, "%.1f", c->mean_decode_batch[i]);
@@ -988,8 +1024,8 @@ int rl_size_activation_caution(const rl_size_input *in, const rl_size_candidate 
              "rule leaves is below the %.2f GB vLLM's own profile reserves for Llama-3-8B's "
              "context and activations, so the real pool is smaller, or absent: check the row "
              "with --engine vllm",
-             h->name, c->kv_bytes_per_chip / 1e9, c->kv_capacity_tokens,
-             floor(c->kv_capacity_tokens / (P + G)), c->max_seqs, e->name, e->mem.fraction,
+             h->name, c->kv_bytes_per_chip / 1e9, rl_size_kv_tokens(c),
+             floor(rl_size_kv_tokens(c) / (P + G)), c->max_seqs, e->name, e->mem.fraction,
              left / 1e9, floor_bytes / 1e9);
     return 1;
 }

@@ -1938,6 +1938,26 @@ static rl_request *even_arrivals(long long n, double rate)
     return r;
 }
 
+/* The overload note's completions beside the capacity figure (fixIK #1):
+ * tiny-test on one H100, 100 + 150 tokens at --qps 100000, 20000 requests:
+ * 3.49e+04 req/s completed in the steady window above the 2.75e+04 req/s
+ * these arrivals sustain (max_sustainable_qps).  Two quantities: a
+ * backlogged system's completions rise with its queue (measured 2.74e+04
+ * at --qps 28000, 2.89e+04 at 33000, 3.54e+04 at 1e5, 300000 requests),
+ * the figure is the highest arrival rate whose queue stays bounded; the
+ * note says which is which wherever the first exceeds the second. */
+static void test_overload_note_names_backlog_rate(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(run_cli("simulate --model tiny-test --hw h100-sxm --qps 100000 --requests "
+                             "20000 --prompt-len 100 --out-len 150", out, sizeof out), 0);
+    if (!strstr(out, "req/s completed (steady window: a backlogged system's completions, which "
+                     "rise with its queue, not a rate it sustains; max_sustainable_qps is the "
+                     "highest arrival rate whose queue stays bounded)"))
+        fail_msg("completions above capacity without saying what each is: %s", out);
+}
+
 /* A result never says its load meets the targets and exceeds the most it
  * sustains (serve.h rl_serve_capacity_with_run, tester13 #4): llama3-70b
  * fp8 on 8 replicas of 2 H100s at 23.8 req/s met TTFT p99 0.735 s < 1 and
@@ -1992,6 +2012,17 @@ static void test_capacity_not_below_sustained_load(void **state)
     c.policy = RL_POLICY_STATIC; /* its saturation rule decides, not the run's keep-up */
     assert_true(rl_serve_capacity_with_run(23.7, q, 100, &r, &c) == 23.7);
     c.policy = RL_POLICY_CONTINUOUS;
+    /* a run that fell short of its arrivals (rl_serve_falls_short, the overload
+     * note's rule: a steady window whose arrivals outpaced a saturated system)
+     * caps a figure above them one step below them, so "overloaded" never sits
+     * beside a higher figure (fixIK #1: tiny-test at 26966 req/s over 1e6
+     * requests read 27063); a figure below stays */
+    r.steady_valid = 1;
+    r.backlog_outpaced = 1;
+    assert_true(fabs(rl_serve_capacity_with_run(27, q, 100, &r, &c) * 1.02 / 23.8 - 1) < 1e-12);
+    assert_true(rl_serve_capacity_with_run(20, q, 100, &r, &c) == 20);
+    r.backlog_outpaced = 0;
+    r.steady_valid = 0;
     free(q);
     free(burst);
     static char out[1 << 16];
@@ -3267,6 +3298,7 @@ int main(void)
         cmocka_unit_test(test_overload_note_needs_overload),
         cmocka_unit_test(test_slo_note_offline),
         cmocka_unit_test(test_capacity_not_below_sustained_load),
+        cmocka_unit_test(test_overload_note_names_backlog_rate),
         cmocka_unit_test(test_steady_goodput),
         cmocka_unit_test(test_static_capacity_is_saturation),
         cmocka_unit_test(test_md1_capacity_closed_form),

@@ -1578,6 +1578,27 @@ static void test_report_memory_adds_up(void **state)
     rl_size_result_free(&r);
 }
 
+/* fixIK #5: size's JSON `cost` is chips x the chip's price per hour; in
+ * doubles 48 x 1.2 (the README's tpu-v5e row: 6 replicas of 8 at 1.2 USD
+ * per chip-hour, hw_profiles/tpu-v5e.lua) is 57.599999999999994, which
+ * JSON printed.  Rounded to a micro-dollar it is 57.6 and prints "57.6";
+ * 88 x 4.25 (h100-sxm) stays 374 exactly; 3 x 0.125 stays 0.375 (no cent
+ * rounding of a sub-cent price). */
+static void test_cost_is_the_decimal(void **state)
+{
+    (void)state;
+    volatile double chips = 48, price = 1.2;
+    assert_true(chips * price != 57.6); /* the double product's error, which the rule removes */
+    assert_true(rl_size_usd_per_hour(48, 1.2) == 57.6);
+    assert_true(rl_size_usd_per_hour(88, 4.25) == 374);
+    assert_true(rl_size_usd_per_hour(3, 0.125) == 0.375);
+    cJSON *n = cJSON_CreateNumber(rl_size_usd_per_hour(48, 1.2));
+    char *p = cJSON_PrintUnformatted(n);
+    assert_string_equal(p, "57.6");
+    cJSON_free(p);
+    cJSON_Delete(n);
+}
+
 /* tester34 F4: DeepSeek-V3 fp8 on 8 H100 was recommended under the trtllm
  * memory rule (no activation workspace or context charged: engines.c, no
  * public figure) with 0.33 GB of KV a GPU and 0.45 GB left, no caution.
@@ -1609,6 +1630,14 @@ static void test_report_activation_caution(void **state)
     if (!strstr(why, "0.45 GB per chip the rule leaves is below the 3.27 GB") ||
         !strstr(why, "9448 tokens per replica: 8 sequences"))
         fail_msg("%s", why);
+    /* fixIK #4: the caution floors the pool as the memory section and JSON
+     * do (rl_size_kv_tokens): llama3-70b on one H100 read 72746 tokens here
+     * beside 72745 there; 9448.6 reads 9448, not 9449 */
+    c.kv_capacity_tokens = 9448.6;
+    assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 1);
+    if (!strstr(why, "9448 tokens per replica: 8 sequences"))
+        fail_msg("the caution rounds the KV pool up: %s", why);
+    c.kv_capacity_tokens = 9448;
     c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 10e9;
     assert_int_equal(rl_size_activation_caution(&in, &c, why, sizeof why), 0);
     c.weight_bytes_per_chip = h.hbm_bytes - 0.33e9 - 0.45e9;
@@ -1653,7 +1682,32 @@ static void test_report_headroom_words(void **state)
             fail_msg("no '%s' in\n%s", want[i], t);
     assert_null(strstr(t, "stops meeting"));
     assert_null(strstr(t, "below the sized load"));
+    /* fixIK #3: the share within both targets at once is not the verdict
+     * (tpu-v5e's row: 98.8% beside both p99s within target) */
+    assert_non_null(strstr(t, "% of requests within both targets at once (slo_attainment; the "
+                              "targets are judged per metric at p99, TTFT's and TPOT's each, "
+                              "not by this share"));
     free(t);
+    /* fixIK #2: a miss within rounding of its target gets the digits that
+     * show it, and the metric that misses is marked: TPOT p99 6.517 ms
+     * against 6.5 read "TPOT p99 6.5 ms" at 7.5 req/s (llama3-70b on 88
+     * H100s, simulate's 6.517 ms); now 6.52, "over its 6.5 ms target",
+     * in the Headroom item and the load curve's row, where the points
+     * within the target keep one decimal (6 ms: "6.0") */
+    double slo_tpot = in.slo_tpot;
+    in.slo_tpot = 0.0065;
+    for (int i = 0; i < 7; i++)
+        curve.tpot_p99[i] = i < 5 ? 0.006 : 0.006517;
+    t = rl_size_report_render(&d, 0);
+    if (!strstr(t, "misses at the next, 25 req/s (TTFT p99 ") ||
+        !strstr(t, " ms target, TPOT p99 6.52 ms, over its 6.5 ms target)") ||
+        !strstr(t, "| 25 | ") || !strstr(strstr(t, "| 25 | "), " | 6.52 | ") ||
+        !strstr(t, "| 20 | ") || !strstr(strstr(t, "| 20 | "), " | 6.0 | "))
+        fail_msg("a TPOT miss within rounding reads as its target:\n%s", t);
+    free(t);
+    in.slo_tpot = slo_tpot;
+    for (int i = 0; i < 7; i++)
+        curve.tpot_p99[i] = 0.5 * in.slo_tpot;
     /* h31audit finding 1: a row whose run met at p99 but whose search reads
      * below the sized load says so; tester48 F1: it does not meet */
     res.c[0].max_qps = 23;
@@ -2738,6 +2792,7 @@ int main(void)
         cmocka_unit_test(test_report_conservative_and_first_row),
         cmocka_unit_test(test_report_headroom_words),
         cmocka_unit_test(test_report_activation_caution),
+        cmocka_unit_test(test_cost_is_the_decimal),
         cmocka_unit_test(test_report_escapes_names),
         cmocka_unit_test(test_report_mode_kernel_tables),
         cmocka_unit_test(test_report_moe_from_gemm),
