@@ -444,7 +444,9 @@ static void roofline_data_shadow_said(void **state)
  * (exactly: it is read, not computed), and llama3-70b's tp8 max_batch at
  * context 4096 falls below the shipped profile's (363 at 0.9: fewer bytes
  * for KV), with a note naming both files; with no engines/ beside the copy
- * the shipped file is read (0.9) and a note says so. */
+ * the shipped file is read (0.9) and a note says so.  Each note once per
+ * process (review54: with none beside, a Lua script's three roofline.step
+ * calls on the copy said it three times; expected: 1). */
 static void engine_file_beside_profile(void **state)
 {
     (void)state;
@@ -468,6 +470,15 @@ static void engine_file_beside_profile(void **state)
             !strstr(out, beside ? "beside the profile, not the shipped " : "beside the profile; "
                                   "read the shipped "))
             fail_msg("beside %d: no note: %s", beside, out);
+        snprintf(cmd, sizeof cmd, "cd %s && printf 'for i = 1, 3 do roofline.step{model = "
+                 "\"llama3-8b\", hw = \"%s/h100-sxm.lua\", batch = 8, context = 1024} end\\n'"
+                 " > three.lua && %s run three.lua 2>&1", dir, dir, RL_BIN);
+        assert_int_equal(shell_out(cmd), 0);
+        int notes = 0;
+        for (const char *at = out; (at = strstr(at, "beside the profile")) != NULL; at++)
+            notes++;
+        if (notes != 1)
+            fail_msg("beside %d: %d notes in a script's three loads: %s", beside, notes, out);
     }
     assert_int_equal(remove_tree(dir), 0);
 }
