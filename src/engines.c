@@ -539,7 +539,7 @@ const rl_engine_tables *rl_engines_keep(rl_engine_tables *t)
 
 /* Engines read from referenced files, by resolved path: read once. */
 typedef struct cached {
-    char path[1024];
+    char path[PATH_MAX];
     rl_serving_engine e;
     struct cached *next;
 } cached;
@@ -551,7 +551,7 @@ static cached *CACHE;
  * profile: the engine cache is keyed by the file read, the shipped one). */
 typedef struct noted {
     struct noted *next;
-    char path[1024];
+    char path[PATH_MAX];
 } noted;
 static noted *NOTED;
 
@@ -1350,7 +1350,7 @@ static int first_note(const char *path)
 static int engine_file_path(const char *origin, const char *dir, const char *name,
                             const char *ref, char *path, size_t len, char *err, size_t errlen)
 {
-    char beside[1024] = "", shipped[1024];
+    char beside[PATH_MAX] = "", shipped[1024];
     if (dir[0] && ref[0] != '/' &&
         snprintf(beside, sizeof beside, "%s/%s", dir, ref) >= (int)sizeof beside)
         RL_FAIL("%s: field 'engines.%s': %s/%s: path too long", origin, RL_NAME_SHOWN(name),
@@ -1389,7 +1389,7 @@ static int engine_file_path(const char *origin, const char *dir, const char *nam
 static int read_engine_file(const char *origin, const char *dir, const char *name, const char *ref,
                             rl_serving_engine *e, char *err, size_t errlen)
 {
-    char path[1024], e2[1024];
+    char path[PATH_MAX], e2[1024];
     if (engine_file_path(origin, dir, name, ref, path, sizeof path, err, errlen) != 0)
         return -1;
     for (const cached *c = CACHE; c; c = c->next)
