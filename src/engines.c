@@ -539,18 +539,33 @@ const rl_engine_tables *rl_engines_keep(rl_engine_tables *t)
 
 /* Engines read from referenced files, by resolved path: read once. */
 typedef struct cached {
-    char path[1024];
+    char path[PATH_MAX];
     rl_serving_engine e;
     struct cached *next;
 } cached;
 static cached *CACHE;
 
+/* The files beside a profile that engine_file_path has noted, so that each
+ * is said once per process (review54: a missing one was said on every
+ * load, three times for a Lua script's three roofline.step calls on one
+ * profile: the engine cache is keyed by the file read, the shipped one). */
+typedef struct noted {
+    struct noted *next;
+    char path[PATH_MAX];
+} noted;
+static noted *NOTED;
+
+/* Both lists, at exit (registered by the first entry of either). */
 static void free_cache(void)
 {
     while (CACHE) {
         cached *c = CACHE;
         CACHE = c->next;
         free(c);
+    }
+    for (noted *n = NOTED; n; n = NOTED) {
+        NOTED = n->next;
+        free(n);
     }
 }
 
@@ -1334,28 +1349,43 @@ void rl_engines_spec_dir(const char *dir)
     snprintf(SPEC_DIR, sizeof SPEC_DIR, "%s", dir ? dir : "");
 }
 
+/* 1 the first time `path` is asked (recorded), else 0; 1 too without
+ * memory (a note said twice rather than lost). */
+static int first_note(const char *path)
+{
+    for (const noted *n = NOTED; n; n = n->next)
+        if (!strcmp(n->path, path))
+            return 0;
+    noted *n = malloc(sizeof *n);
+    if (n) {
+        if (!NOTED && !CACHE)
+            atexit(free_cache);
+        snprintf(n->path, sizeof n->path, "%s", path);
+        n->next = NOTED;
+        NOTED = n;
+    }
+    return 1;
+}
+
 /* Where engine file `ref` of a profile in folder `dir` ("": a preset) is
  * read: DIR/REF first, so a profile copied with its engines/ folder reads
  * its own copies (tester: an edited engines/h100-sxm-trtllm.lua beside
  * /tmp/p3/h100-sxm.lua was ignored for the shipped one), then the data
- * folders (rl_data_find), then REF as a path.  Either choice that a user may
- * not expect is said once per file: a file beside the profile that differs
- * from the shipped one of that name, or none beside it so the shipped one is
- * read.  0, or -1 with err. */
+ * folders (rl_data_find), then REF as a path.  Either choice that a user
+ * may not expect is said once per file and process (first_note): a file
+ * beside the profile that differs from the shipped one of that name, or
+ * none beside it so the shipped one is read.  0, or -1 with err. */
 static int engine_file_path(const char *origin, const char *dir, const char *name,
                             const char *ref, char *path, size_t len, char *err, size_t errlen)
 {
-    char beside[1024] = "", shipped[1024];
+    char beside[PATH_MAX] = "", shipped[1024];
     if (dir[0] && ref[0] != '/' &&
         snprintf(beside, sizeof beside, "%s/%s", dir, ref) >= (int)sizeof beside)
         RL_FAIL("%s: field 'engines.%s': %s/%s: path too long", origin, RL_NAME_SHOWN(name),
                 RL_NAME_SHOWN(dir), RL_NAME_SHOWN(ref));
     int in_data = rl_data_find("hw_profiles", ref, shipped, sizeof shipped) == 0;
-    int said = 0;
-    for (const cached *c = CACHE; c; c = c->next)
-        said |= !strcmp(c->path, beside[0] ? beside : shipped);
     if (beside[0] && access(beside, R_OK) == 0) {
-        if (in_data && !said && !rl_files_same_text(beside, shipped))
+        if (in_data && first_note(beside) && !rl_files_same_text(beside, shipped))
             rl_cli_tell(NULL, "note: %s: engine '%s' reads %s beside the profile, not the "
                         "shipped %s of that name (they differ)", origin, RL_NAME_SHOWN(name),
                         RL_NAME_SHOWN(beside), RL_NAME_SHOWN(shipped));
@@ -1363,7 +1393,7 @@ static int engine_file_path(const char *origin, const char *dir, const char *nam
         return 0;
     }
     if (in_data) {
-        if (beside[0] && !said)
+        if (beside[0] && first_note(beside))
             rl_cli_tell(NULL, "note: %s: engine '%s': no %s beside the profile; read the "
                         "shipped %s", origin, RL_NAME_SHOWN(name), RL_NAME_SHOWN(beside),
                         RL_NAME_SHOWN(shipped));
@@ -1387,7 +1417,7 @@ static int engine_file_path(const char *origin, const char *dir, const char *nam
 static int read_engine_file(const char *origin, const char *dir, const char *name, const char *ref,
                             rl_serving_engine *e, char *err, size_t errlen)
 {
-    char path[1024], e2[1024];
+    char path[PATH_MAX], e2[1024];
     if (engine_file_path(origin, dir, name, ref, path, sizeof path, err, errlen) != 0)
         return -1;
     for (const cached *c = CACHE; c; c = c->next)
@@ -1417,7 +1447,7 @@ static int read_engine_file(const char *origin, const char *dir, const char *nam
     rl_sandbox_close(L);
     cached *c = rc == 0 ? malloc(sizeof *c) : NULL;
     if (c) {
-        if (!CACHE)
+        if (!CACHE && !NOTED)
             atexit(free_cache);
         snprintf(c->path, sizeof c->path, "%s", path);
         c->e = *e;

@@ -142,6 +142,7 @@
 #ifndef RL_ENGINES_H
 #define RL_ENGINES_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -531,7 +532,9 @@ typedef struct {
                         wrote it ("" when inline) */
 } rl_serving_engine;
 
-#define RL_ENGINES_DIR_MAX 512
+/* Any folder a path names (review54: 512 cut a 615-byte folder silently,
+ * and its engine files were looked for where none are). */
+#define RL_ENGINES_DIR_MAX PATH_MAX
 typedef struct {
     int n;          /* engines given (0: none) */
     int def;        /* index of the default engine */

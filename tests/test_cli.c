@@ -444,7 +444,9 @@ static void roofline_data_shadow_said(void **state)
  * (exactly: it is read, not computed), and llama3-70b's tp8 max_batch at
  * context 4096 falls below the shipped profile's (363 at 0.9: fewer bytes
  * for KV), with a note naming both files; with no engines/ beside the copy
- * the shipped file is read (0.9) and a note says so. */
+ * the shipped file is read (0.9) and a note says so.  Each note once per
+ * process (review54: with none beside, a Lua script's three roofline.step
+ * calls on the copy said it three times; expected: 1). */
 static void engine_file_beside_profile(void **state)
 {
     (void)state;
@@ -468,7 +470,47 @@ static void engine_file_beside_profile(void **state)
             !strstr(out, beside ? "beside the profile, not the shipped " : "beside the profile; "
                                   "read the shipped "))
             fail_msg("beside %d: no note: %s", beside, out);
+        snprintf(cmd, sizeof cmd, "cd %s && printf 'for i = 1, 3 do roofline.step{model = "
+                 "\"llama3-8b\", hw = \"%s/h100-sxm.lua\", batch = 8, context = 1024} end\\n'"
+                 " > three.lua && %s run three.lua 2>&1", dir, dir, RL_BIN);
+        assert_int_equal(shell_out(cmd), 0);
+        int notes = 0;
+        for (const char *at = out; (at = strstr(at, "beside the profile")) != NULL; at++)
+            notes++;
+        if (notes != 1)
+            fail_msg("beside %d: %d notes in a script's three loads: %s", beside, notes, out);
     }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* review54: the folder of a profile given by path was kept in 512 bytes
+ * (engines.h RL_ENGINES_DIR_MAX) and cut silently past them, so a profile
+ * 615 characters deep looked for its engine file in a folder that does
+ * not exist, said "no ... beside the profile" and read the shipped file
+ * (memory_fraction 0.9).  Now any folder a path can name is kept.
+ * Expected: the edited 0.5 read beside it (exact: read, not computed), no
+ * "no ... beside" note. */
+static void engine_file_beside_long_folder(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_englong_XXXXXX", deep[1024], cmd[8192];
+    assert_non_null(mkdtemp(dir));
+    int k = snprintf(deep, sizeof deep, "%s", dir);
+    for (int level = 0; level < 3; level++) /* three 200-byte names: over 512 in all */
+        k += snprintf(deep + k, sizeof deep - (size_t)k, "/%.200s",
+                      "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                      "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                      "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd");
+    assert_true(k > 600);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/engines && cp %s/hw_profiles/h100-sxm.lua %s/ && cp "
+             "%s/hw_profiles/engines/h100-sxm-trtllm.lua %s/engines/ && sed -i 's/fraction = "
+             "0.9,/fraction = 0.5,/' %s/engines/h100-sxm-trtllm.lua && %s step --model "
+             "llama3-70b --hw %s/h100-sxm.lua --chips 8 --context 4096 --format json 2>&1",
+             deep, RL_SRCDIR, deep, RL_SRCDIR, deep, deep, RL_BIN, deep);
+    assert_int_equal(shell_out(cmd), 0);
+    const char *f = strstr(out, "\"memory_fraction\":");
+    if (!f || strtod(f + 18, NULL) != 0.5 || strstr(out, "beside the profile; read the shipped"))
+        fail_msg("%s", out);
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -9556,6 +9598,7 @@ int main(void)
         cmocka_unit_test(roofline_data_unusable),
         cmocka_unit_test(roofline_data_shadow_said),
         cmocka_unit_test(engine_file_beside_profile),
+        cmocka_unit_test(engine_file_beside_long_folder),
         cmocka_unit_test(one_key_per_quantity),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
