@@ -2650,9 +2650,17 @@ static void test_conservative_wide_sizes_on_printed_edge(void **state)
         assert_true(banded > 0);
         rl_size_result_free(&r);
     }
+}
+
+/* The search's defaults back after a test that changed them, failed or not
+ * (a failed assertion leaves the test early: a teardown still runs). */
+static int search_defaults(void **state)
+{
+    (void)state;
     search_wide = 0;
     search_n = 60;
     search_qps = 0.5;
+    return 0;
 }
 
 /* review28 L3: on kernel tables, --conservative sized plans at a dtype the
@@ -2754,7 +2762,7 @@ int main(void)
         cmocka_unit_test(test_off_fit_rows_counted),
         cmocka_unit_test(test_conservative_only_banded_plans),
         cmocka_unit_test(test_conservative_leaves_derived_dtypes_out),
-        cmocka_unit_test(test_conservative_wide_sizes_on_printed_edge),
+        cmocka_unit_test_teardown(test_conservative_wide_sizes_on_printed_edge, search_defaults),
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_one_token_outputs_have_no_tpot),
         cmocka_unit_test(test_frontier_monotone),
