@@ -2005,10 +2005,21 @@ static void warn_few(const rl_opts *o, long long n, long long replicas)
  * the p99 targets need 100 requests too (warn_few). */
 #define SIZE_TRACE_MIN 101
 
-/* 0 when the --trace of n requests is long enough to size for, else -1
- * (said: the file, its count and the minimum). */
-static int size_trace_check(const rl_opts *o, long long n)
+/* 0 when the --trace of n requests req is long enough to size for and
+ * has a rate, else -1 (said: the file, its count and the minimum, or that
+ * every request arrives at one instant: no gap, so no offered rate; size
+ * read it as 1 req/s, the placeholder serve_workload leaves, where
+ * simulate reads qps null, as --offline, which size does not take). */
+static int size_trace_check(const rl_opts *o, const rl_request *req, long long n)
 {
+    if (n > 1 && !(req[n - 1].arrival > req[0].arrival))
+        return rl_cli_say(o, "--trace %s: its %lld requests all arrive at t = %g s: no gap "
+                             "between arrivals, so no offered rate to size for (size takes the "
+                             "load from the arrivals' gaps and has no --offline); give a trace "
+                             "whose arrivals spread over time, or --qps Q --prompt-len DIST "
+                             "--out-len DIST (simulate replays this trace as one burst, qps "
+                             "null, as --offline)",
+                          o->given[RL_P_TRACE], n, req[0].arrival);
     if (n >= SIZE_TRACE_MIN)
         return 0;
     char known[96] = "no gap, no rate";
@@ -3550,7 +3561,7 @@ int rl_cli_size(rl_opts *o)
     double maxc = 0;
     long long truncated = 0;
     if (serve_workload(o, 4000, m.max_context, 0, &in.w, &req, &n, &truncated) != 0 ||
-        (o->given[RL_P_TRACE] && size_trace_check(o, n) != 0) ||
+        (o->given[RL_P_TRACE] && size_trace_check(o, req, n) != 0) ||
         rl_param_number(o, RL_P_TTFT, &in.slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &in.slo_tpot) ||
         rl_param_number(o, RL_P_RESERVE, &in.hbm_reserve) ||

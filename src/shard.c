@@ -684,6 +684,36 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
     return cx.failed ? -1 : 0;
 }
 
+int rl_shard_tp_check(const rl_model *m, long long tp, char *err, size_t errlen)
+{
+    if (tp > m->heads)
+        RL_FAIL("tp: %lld exceeds the %lld query heads (N) of %s", tp, m->heads, m->name);
+    /* every chip holds heads / tp whole query heads: vLLM refuses any other
+     * tp ("Total number of attention heads (N) must be divisible by tensor
+     * parallel size (tp)", vllm/config/model.py ModelConfig
+     * verify_with_parallel_config); an uneven split was timed as if even
+     * (README tester: step --tp 24 on llama3-70b's 64 heads ran) */
+    if (m->heads % tp != 0)
+        RL_FAIL("tp: %s's %lld attention heads (field 'heads') do not divide by %lld (each of "
+                "the tp chips holds heads / tp whole heads; vLLM refuses such a tp)",
+                m->name, m->heads, tp);
+    if (m->attention != RL_ATTN_MLA && tp % m->kv_heads != 0 && m->kv_heads % tp != 0)
+        RL_FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", tp, m->kv_heads);
+    /* the MLP's column-parallel gate/up and row-parallel down split the
+     * hidden width F tp ways (vLLM's MergedColumnParallelLinear through
+     * vllm/distributed/utils.py divide(), which asserts divisibility; its
+     * FusedMoE takes intermediate_size // tp per chip): dense layers by
+     * d_ff, each routed and shared expert by d_ff_expert */
+    if ((m->experts == 0 || m->dense_layers > 0) && m->d_ff % tp != 0)
+        RL_FAIL("tp: %s's dense MLP width %lld (field 'd_ff') does not divide by %lld (each of "
+                "the tp chips holds d_ff / tp of it)", m->name, m->d_ff, tp);
+    if (m->experts > 0 && m->d_ff_expert % tp != 0)
+        RL_FAIL("tp: %s's expert width %lld (field 'd_ff_expert') does not divide by %lld (each "
+                "of the tp chips holds d_ff_expert / tp of every expert)", m->name,
+                m->d_ff_expert, tp);
+    return 0;
+}
+
 int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase,
                         long long chips, char *err, size_t errlen)
 {
@@ -693,11 +723,8 @@ int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase pha
     if (chips % per != 0)
         RL_FAIL("chips: %lld is not a multiple of tp*ep*sp*pp = %lld", chips, per);
     if (!m->abstract) {
-        if (pl->tp > m->heads)
-            RL_FAIL("tp: %lld exceeds the %lld query heads (N) of %s", pl->tp, m->heads, m->name);
-        if (m->attention != RL_ATTN_MLA && pl->tp % m->kv_heads != 0 && m->kv_heads % pl->tp != 0)
-            RL_FAIL("tp: %lld neither divides nor is a multiple of K = %lld KV heads", pl->tp,
-                    m->kv_heads);
+        if (rl_shard_tp_check(m, pl->tp, err, errlen) != 0)
+            return -1;
         /* stages that do not divide the layers split them as vLLM does
          * (rl_shard_stage_layers; before stop 29 refused); each stage holds
          * a layer at least (TensorRT-LLM mapping.py pp_layers: "pp size
@@ -1495,13 +1522,12 @@ int rl_shard_compare_why(const rl_model *m, const rl_hw *h, rl_phase phase, long
 }
 
 /* Whether t chips of tensor parallelism divide `chips`, stay inside one
- * domain and split m's heads evenly (for GQA/MHA a divisor or multiple of
- * K): rl_shard_auto_plan's degrees. */
+ * domain and split m evenly (rl_shard_tp_check, the plan check's rule):
+ * rl_shard_auto_plan's degrees. */
 static int tp_degree_fits(const rl_model *m, const rl_hw *h, long long chips, long long t)
 {
     return chips % t == 0 && (h->domain_chips == 0 || t <= h->domain_chips) &&
-           m->heads % t == 0 &&
-           (m->attention == RL_ATTN_MLA || t % m->kv_heads == 0 || m->kv_heads % t == 0);
+           rl_shard_tp_check(m, t, NULL, 0) == 0;
 }
 
 int rl_shard_auto_plan(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,

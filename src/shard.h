@@ -99,6 +99,13 @@ int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips);
 int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase phase,
                         long long chips, char *err, size_t errlen);
 
+/* Whether tp chips of tensor parallelism split concrete model m evenly:
+ * tp at most and dividing its query heads, dividing or a multiple of its
+ * KV heads (not MLA), dividing d_ff (dense layers) and d_ff_expert (MoE):
+ * 0, or -1 with err "tp: ..." naming the model field (err may be NULL).
+ * rl_shard_check_plan's rule, and so size's and the auto plan's. */
+int rl_shard_tp_check(const rl_model *m, long long tp, char *err, size_t errlen);
+
 /* The chips of one replica of plan pl, tp * ep * sp * pp: what step runs a
  * plan on when no chip count is given (CLI `step --tp 8` alone, Lua
  * roofline.step{tp = 8} without chips: tester39 F6, Lua refused it). */

@@ -4049,9 +4049,10 @@ static const cJSON *first_coll(const char *cmd, cJSON **j)
  *    4e-6 s (two-shot 4.0780e-6, one-shot 16.31e-6; comm.h) (1e-4), impl
  *    none; shard read TensorRT-LLM's 25.96 us and step NCCL's 25.4 us
  *    before stop 23, both the two-shot's 4.078 us at stop 23.
- *  - gb200 tp72 (no row over 72 GPUs): --ideal in the switch max(2 x 2e-6,
- *    2097152 x 73/72 / 9e11 = 2.36e-6) = 4e-6 s (two-shot 4.5956e-6, stop
- *    23) (1e-4), below the calibrated run, whose
+ *  - gb200 tp64 (no row over 64 GPUs; tp72 until stop 41, which does not
+ *    divide llama3-405b's 128 heads: shard.h rl_shard_tp_check): --ideal in
+ *    the switch max(2 x 2e-6, 2097152 x 65/64 / 9e11 = 2.37e-6) = 4e-6 s
+ *    (1e-4), below the calibrated run, whose
  *    model is raised to TensorRT-LLM's measured 4-GPU time and says so
  *    (ideal read 27.5 us, NCCL's 4-GPU floor, calibrated 14.6 us, both
  *    labelled "alpha-beta model, none"). */
@@ -4069,7 +4070,7 @@ static void ideal_collectives_are_the_model(void **state)
     assert_string_equal(cJSON_GetObjectItem(sb, "impl")->valuestring, "none");
     cJSON_Delete(a);
     cJSON_Delete(b);
-    const char *gb = "step --model llama3-405b --hw gb200 --chips 72 --tp 72 --batch 64 "
+    const char *gb = "step --model llama3-405b --hw gb200 --chips 64 --tp 64 --batch 64 "
                      "--context 8192 --weights fp8 --compute fp8 --format json";
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s --ideal", gb);

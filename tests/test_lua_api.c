@@ -270,6 +270,11 @@ static void argument_types(void **state)
          * (docs/lua.md), also those of the checks the command line shares */
         {"roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', pp = 81, chips = 81, ideal = true,"
          " context = 10 }", "roofline.step: field 'pp': 81 pipeline stages exceed the 80 layers"},
+        /* README tester: a tp not dividing the 64 query heads ran; vLLM refuses it
+         * (shard.h rl_shard_tp_check) */
+        {"roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', tp = 24, batch = {8},"
+         " context = 1000 }", "roofline.step: field 'tp': llama3-70b's 64 attention heads "
+         "(field 'heads') do not divide by 24"},
         {"roofline.simulate{ model = 'llama3-70b', hw = 'h100-sxm', pp = 3, chips = 4, ideal = true,"
          " qps = 1, requests = 10, prompt_len = 10, out_len = 10 }",
          "roofline.simulate: field 'pp': 3 pipeline stages do not divide"},

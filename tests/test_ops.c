@@ -1565,9 +1565,10 @@ static void tp_plan_errors(void **state)
     c.tp = 2; /* on 1 chip */
     assert_int_equal(rl_ops_build(&m, &h, &c, &OPS, err, sizeof err), -1);
     assert_non_null(strstr(err, "tp*ep must equal the chips"));
-    c.chips = c.tp = 3; /* 3 neither divides nor is a multiple of K = 8 */
+    c.chips = c.tp = 3; /* 3 does not divide the 32 heads (shard.h rl_shard_tp_check) */
     assert_int_equal(rl_ops_build(&m, &h, &c, &OPS, err, sizeof err), -1);
-    assert_non_null(strstr(err, "tp: 3"));
+    assert_non_null(strstr(err, "tp: llama3-8b's 32 attention heads (field 'heads') do not divide "
+                                "by 3"));
 }
 
 /* The terms of one span, from configuration c. */
