@@ -1340,8 +1340,14 @@ static int read_engine(lua_State *L, const char *origin, const char *name, rl_se
     return each_key(L, engine_key, &r, err, errlen);
 }
 
-/* The folder rl_engines_read records (engines.h rl_engines_spec_dir): per
- * thread, as specs may be read on several. */
+/* The folder rl_engines_read records (engines.h rl_engines_spec_dir).
+ * Specs are read on the main thread only today (load_spec; CACHE and NOTED
+ * above are plain lists with no lock, so a second reading thread would need
+ * one); _Thread_local keeps a worker's reads from seeing the main thread's
+ * folder should one ever read a spec. */
+/* The metatable field of a pushed engines table naming out->dir. */
+#define ENGINES_DIR_FIELD "engines_dir"
+
 static _Thread_local char SPEC_DIR[RL_ENGINES_DIR_MAX];
 
 void rl_engines_spec_dir(const char *dir)
@@ -1466,6 +1472,16 @@ int rl_engines_read(lua_State *L, const char *origin, rl_engines *out, char *err
 {
     memset(out, 0, sizeof *out);
     snprintf(out->dir, sizeof out->dir, "%s", SPEC_DIR);
+    /* a table rl_engines_push made carries the folder in its metatable
+     * (pairs and saved specs never see it), so roofline.hw(PATH) passed
+     * back to roofline.step reads the engine files beside PATH (review54b:
+     * it read the shipped ones) */
+    if (lua_istable(L, -1) && lua_getmetatable(L, -1)) {
+        lua_pushstring(L, ENGINES_DIR_FIELD);
+        if (lua_rawget(L, -2) == LUA_TSTRING)
+            snprintf(out->dir, sizeof out->dir, "%s", lua_tostring(L, -1));
+        lua_pop(L, 2);
+    }
     if (lua_isboolean(L, -1) && !lua_toboolean(L, -1))
         return 0; /* engines = false: none (calibrate --tables reads its base so) */
     if (!lua_istable(L, -1))
@@ -1564,6 +1580,12 @@ void rl_engine_measured_at_push(lua_State *L, const rl_serving_engine *g)
 void rl_engines_push(lua_State *L, const rl_engines *e)
 {
     lua_createtable(L, 0, e->n + 1);
+    if (e->dir[0]) { /* the folder engine files are read from first (rl_engines_read) */
+        lua_createtable(L, 0, 1);
+        lua_pushstring(L, e->dir);
+        lua_setfield(L, -2, ENGINES_DIR_FIELD);
+        lua_setmetatable(L, -2);
+    }
     lua_pushstring(L, e->e[e->sel >= 0 ? e->sel : e->def].name); /* the selection survives */
     lua_setfield(L, -2, "default");
     for (int i = 0; i < e->n; i++) {

@@ -631,7 +631,10 @@ void rl_engines_spec_dir(const char *dir);
 /* Push *e as a Lua table like the above: an engine read from a file as
  * that file's name, an inline one with its `tables` as a light userdata
  * that rl_engines_read takes back (scenario scripts pass specs through Lua;
- * they cannot make one); `default` names the selected engine. */
+ * they cannot make one); `default` names the selected engine.  e->dir,
+ * when set, rides in the table's metatable (field engines_dir, unseen by
+ * pairs and by a saved spec) and rl_engines_read takes it back, so engine
+ * files stay read beside a profile given by path. */
 void rl_engines_push(lua_State *L, const rl_engines *e);
 /* Set measured_at = { hbm_bw, flops } (g->at_bw > 0) on the table on top. */
 void rl_engine_measured_at_push(lua_State *L, const rl_serving_engine *g);

@@ -483,6 +483,33 @@ static void engine_file_beside_profile(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* review54b: roofline.hw(PATH) returned the profile as a table whose
+ * engines had lost the folder of PATH (rl_engines_push), so passing that
+ * table to roofline.step read the shipped engine file: memory_fraction
+ * 0.9, max_batch 363, against 0.5 / 202 for the same PATH as a string.
+ * Expected: the copy's edited fraction 0.5 (exact: read, not computed)
+ * both ways, and roofline.hw's table shows no extra key (the folder rides
+ * in the engines table's metatable: a saved spec names what it did). */
+static void engine_file_beside_profile_table(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_engtab_XXXXXX", cmd[4096];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir engines && cp %s/hw_profiles/h100-sxm.lua . && cp "
+             "%s/hw_profiles/engines/h100-sxm-trtllm.lua engines/ && sed -i 's/fraction = 0.9,"
+             "/fraction = 0.5,/' engines/h100-sxm-trtllm.lua && printf '"
+             "local h = roofline.hw(\"%s/h100-sxm.lua\")\n"
+             "local n = 0 for k in pairs(h.engines) do n = n + 1 end\n"
+             "local r = roofline.step{model = \"llama3-70b\", hw = h, chips = 8, context = 4096}\n"
+             "print(\"fraction=\" .. r.memory_fraction .. \" keys=\" .. n)\n' > t.lua && "
+             "%s run t.lua 2>&1", dir, RL_SRCDIR, RL_SRCDIR, dir, RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    /* keys: the shipped h100-sxm names two engines and a default (3) */
+    if (!strstr(out, "fraction=0.5 ") || !strstr(out, "keys=3"))
+        fail_msg("%s", out);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* review54: the folder of a profile given by path was kept in 512 bytes
  * (engines.h RL_ENGINES_DIR_MAX) and cut silently past them, so a profile
  * 615 characters deep looked for its engine file in a folder that does
@@ -9600,6 +9627,7 @@ int main(void)
         cmocka_unit_test(roofline_data_shadow_said),
         cmocka_unit_test(engine_file_beside_profile),
         cmocka_unit_test(engine_file_beside_long_folder),
+        cmocka_unit_test(engine_file_beside_profile_table),
         cmocka_unit_test(one_key_per_quantity),
         cmocka_unit_test(validate_reads_its_own_csv),
         cmocka_unit_test(help_names_a_command),
