@@ -601,14 +601,14 @@ typedef struct {
 static void outside_name(outside_rows *r, const char *name)
 {
     if (r->n < 6)
-        snprintf(r->name[r->n++], sizeof r->name[0], "%s", name);
+        snprintf(r->name[r->n++], sizeof r->name[0], "%.*s", (int)sizeof r->name[0] - 1, name);
     r->all++;
 }
 
 /* A row named `row` with `nx` operators extrapolated. */
 static void outside_row(outside_set *f, const char *row, int nx)
 {
-    snprintf(f->row, sizeof f->row, "%s", row);
+    snprintf(f->row, sizeof f->row, "%.*s", (int)sizeof f->row - 1, row);
     f->row_floored = 0;
     if (nx <= 0)
         return;
