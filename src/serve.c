@@ -1215,6 +1215,7 @@ typedef struct {
     /* statistics */
     step_sums sums; /* every step's (count_step) */
     double area, tlast, nsys, freed, hits, lookups;
+    double t_sys; /* when nsys last changed: area grows only there (sys_add) */
     double saved, done_tokens, kv_peak; /* kv_peak: the most pages of a decode replica */
     double kv_peak_pf; /* disagg: the most pages of a prefill replica (start_step) */
     double pf_busy;    /* disagg: the prefill replicas' step time (start_step) */
@@ -1638,6 +1639,20 @@ static int within_slo(const rl_serve_config *c, double ttft, double tpot)
     return (c->slo_ttft <= 0 || ttft <= c->slo_ttft) && (c->slo_tpot <= 0 || tp <= c->slo_tpot);
 }
 
+/* Requests in the system change by delta at now: the area under nsys
+ * (mean_in_system) takes the stretch since its last change first.  Summed
+ * at changes of nsys only, not at every event, so it does not hang on
+ * how the events fall: a KV sample cuts a quiet decode run into more
+ * events (simulate samples, roofline.simulate does not), and summing
+ * nsys x dt per event read the two 3.476238394666442 and
+ * 3.4762383946664395 on the same run (fixIM). */
+static void sys_add(sim *S, double now, int delta)
+{
+    S->area += S->nsys * (now - S->t_sys);
+    S->t_sys = now;
+    S->nsys += delta;
+}
+
 static void done(sim *S, int i, double now)
 {
     const rl_request *q = &S->req[i];
@@ -1649,7 +1664,7 @@ static void done(sim *S, int i, double now)
     S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
     S->tpot_over += S->c->slo_tpot > 0 && S->tpot[i] > S->c->slo_tpot;
     S->completed++;
-    S->nsys--;
+    sys_add(S, now, -1);
     S->done_tokens += q->output;
     /* completions come in time order: the window opens at the warm-th and
      * closes at the last arrival */
@@ -2785,7 +2800,7 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     if (S->dt_sample <= 0 && c->kv_samples > 0)
         S->dt_sample = 1e-3;
     S->next_sample = req[0].arrival;
-    S->tlast = req[0].arrival;
+    S->tlast = S->t_sys = req[0].arrival;
     return 0;
 }
 
@@ -2802,7 +2817,7 @@ static void arrive(sim *S, long long *next, double now)
         int ri = route(S, 0, pool_n, 0);
         if (ri < 0)
             return;
-        S->nsys++;
+        sys_add(S, now, 1);
         q_push(S, &S->r[ri].wait, (int)(*next)++, 0);
         if (S->r[ri].busy)
             cut_run(S, ri, now, 0);
@@ -2892,7 +2907,6 @@ static int run_events(sim *S, long long *next)
             S->bad_t = t;
             return RL_SERVE_BAD_TIME;
         }
-        S->area += S->nsys * (t - S->tlast);
         S->tlast = now = t;
         if (sample_kv(S, now) != 0)
             return -1;
@@ -3351,7 +3365,7 @@ static void summarize(sim *S, rl_serve_result *out)
         out->total_tokens_per_s = (S->done_tokens + out->prefill_tokens_done + S->saved) / dur;
         out->goodput_req_per_s = (double)good / dur;
         out->utilization = busy_fraction(S->sums.busy_s, dur, S->nr);
-        out->mean_in_system = S->area / dur;
+        out->mean_in_system = (S->area + S->nsys * (S->tlast - S->t_sys)) / dur;
     }
     out->kv_link_utilization =
         S->nprefill == 0 ? NAN : dur > 0 ? busy_fraction(S->link_busy, dur, S->nprefill) : 0;
