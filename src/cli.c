@@ -45,7 +45,7 @@
 /* A path from a flag as a message shows it: its control bytes as \xHH
  * (error.h rl_name_shown; README tester #3: --save's newline split the
  * message in two), uncut up to PATH_MAX escaped bytes. */
-#define PATH_SHOWN(s) rl_name_shown((s), (char[4 * PATH_MAX + 8]){0}, 4 * PATH_MAX + 8)
+#define PATH_SHOWN(s) rl_name_shown((s), (char[RL_SHOWN_PATH]){0}, RL_SHOWN_PATH)
 
 /* rl_cli_say and rl_cli_tell: the message after its prefix, escaped. */
 static void vtell(const char *cmd, const char *fmt, va_list ap)
@@ -3590,7 +3590,7 @@ int rl_cli_size(rl_opts *o)
                             "but size models no prefix cache: every prompt is prefilled in full; "
                             "weigh prefix reuse on the configuration size picks with simulate "
                             "--trace %s --prefix-cache HBM_GB",
-                    prefixed, n, rl_input_named(o->given[RL_P_TRACE], (char[1024]){0}, 1024));
+                    prefixed, n, rl_input_named(o->given[RL_P_TRACE], (char[RL_SHOWN_PATH]){0}, RL_SHOWN_PATH));
     for (int i = 0; i < nhw; i++) { /* before a search that may take a minute */
         char hc[512];
         if (rl_size_tpot_host_caution(&in, i, hc, sizeof hc))
@@ -4768,7 +4768,8 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
             for (int e = 0; e < (pass == 0 ? 1 : 3); e++) {
                 if ((size_t)snprintf(a, sizeof a, "%s/%s.%s", o->plot, RL_SERVE_FIGURES[f],
                                      ext[e]) >= sizeof a) /* review22 #9: cut names collided */
-                    return rl_cli_say(o, "--plot-dir '%.80s...': path too long", PATH_SHOWN(o->plot));
+                    return rl_cli_say(o, "--plot-dir '%s': path too long", /* 80 shown, "..." */
+                                      rl_name_shown(o->plot, (char[84]){0}, 84));
                 if (pass == 0 && rl_plot_check_path(a, why, sizeof why) != 0)
                     return rl_cli_say(o, "--plot-dir '%s': %s", PATH_SHOWN(o->plot), why);
                 if (pass == 1 && check_output(o, seen, "a --plot-dir figure", a, 1) != 0)

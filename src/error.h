@@ -8,6 +8,7 @@
 #ifndef RL_ERROR_H
 #define RL_ERROR_H
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,21 +73,44 @@ static inline const char *rl_elide_suffix(const char *s)
 }
 
 /* s into buf[len] with each control byte (below 0x20, and DEL 0x7f) as
- * \xHH, cut at len; returns buf.  The one rule for a name from a flag or a
- * file echoed in a message (a --model, --hw or --engine name, a spec path,
- * a spec's own name; tester62 #10: a model name with a newline broke the
- * error line in two, where fit's CSV cells are shown escaped, csv.h
- * rl_csv_visible).  The CLI's printer escapes control bytes too, but keeps
- * a message's own newlines and tabs, which a name's must not pass for. */
+ * \xHH; returns buf.  The one rule for a name from a flag or a file echoed
+ * in a message (a --model, --hw or --engine name, a spec path, a spec's own
+ * name; tester62 #10: a model name with a newline broke the error line in
+ * two, where fit's CSV cells are shown escaped, csv.h rl_csv_visible).  The
+ * CLI's printer escapes control bytes too, but keeps a message's own
+ * newlines and tabs, which a name's must not pass for.  A name longer than
+ * buf is cut between two characters, never inside an escape, and ends in
+ * "..." so the cut shows (fixIM: '%.80s' of an escaped name could end in
+ * "\x0"); RL_SHOWN_PATH holds any path whole. */
 static inline const char *rl_name_shown(const char *s, char *buf, size_t len)
 {
-    size_t k = 0;
-    for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c && k + 5 < len; c++)
-        k += (size_t)snprintf(buf + k, len - k, *c < 0x20 || *c == 0x7f ? "\\x%02X" : "%c", *c);
-    if (len)
-        buf[k < len ? k : len - 1] = '\0';
+    size_t k = 0, mark = 0; /* mark: the last cut with room for "..." after it */
+    if (!len)
+        return buf;
+    for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
+        size_t w = *c < 0x20 || *c == 0x7f ? 4 : 1;
+        if (k + w >= len) { /* it and the NUL do not fit: cut at mark */
+            if (len >= 4) {
+                memcpy(buf + mark, "...", 4);
+                return buf;
+            }
+            break;
+        }
+        if (w == 4)
+            snprintf(buf + k, len - k, "\\x%02X", *c);
+        else
+            buf[k] = (char)*c;
+        k += w;
+        if (k + 4 <= len)
+            mark = k;
+    }
+    buf[k] = '\0';
     return buf;
 }
+
+/* A buffer for rl_name_shown that holds any path whole: PATH_MAX bytes,
+ * each at most 4 escaped ("\xHH"), and the NUL. */
+#define RL_SHOWN_PATH (4 * PATH_MAX + 1)
 
 /* rl_name_shown into a compound literal, which lives to the end of the
  * enclosing block: use it in the call that formats the message. */

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include <lauxlib.h>
 
+#include "error.h"
 #include "report.h"
 #include "sandbox.h"
 #include "spec.h"
@@ -956,7 +957,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     const char *origin = rl_input_origin(path);
     const char *from = origin ? origin : short_path(path);
     const char *file = path; /* the default name's */
-    char shown[1024]; /* messages say "stdin" for "-", control bytes escaped */
+    char shown[RL_SHOWN_PATH]; /* messages say "stdin" for "-", control bytes escaped */
     path = rl_input_named(path, shown, sizeof shown);
     if (origin && !name) {
         snprintf(err, errlen, "%s: a config read from %s has no file name to name the spec by; "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "error.h"
 #include "number.h"
 #include "report.h"
 
@@ -86,7 +87,7 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
     char *buf = rl_read_input(path, MAX_FILE, len, err, errlen);
     if (buf && memchr(buf, '\0', *len)) {
         snprintf(err, errlen, "%s: a NUL byte: not a text CSV",
-                 rl_input_named(path, (char[1024]){0}, 1024));
+                 rl_input_named(path, (char[RL_SHOWN_PATH]){0}, RL_SHOWN_PATH));
         free(buf);
         return NULL;
     }
@@ -416,7 +417,7 @@ int rl_measure_read(const char *path, rl_meas *out, char *err, size_t errlen)
         return -1;
     out->origin = rl_input_origin(path); /* before path becomes "stdin" */
     out->hash = rl_fnv1a(RL_FNV_BASIS, buf, len);
-    char shown[1024]; /* its messages and key file say "stdin" for "-", control bytes escaped */
+    char shown[RL_SHOWN_PATH]; /* its messages and key file say "stdin" for "-", control bytes escaped */
     path = rl_input_named(path, shown, sizeof shown);
     snprintf(out->path, sizeof out->path, "%s", path);
     ctx c = {.path = path, .ignored = out->ignored, .ignored_len = sizeof out->ignored,

@@ -135,7 +135,8 @@ const char *rl_input_shown(const char *path);
 /* rl_input_shown(path) with each control byte as \xHH (error.h
  * rl_name_shown) into buf[len], returned: the name an error or a note
  * echoes (a path's newline would split the message in two, and read as
- * the message's own). */
+ * the message's own).  A buf of RL_SHOWN_PATH bytes holds any path whole;
+ * a shorter one cuts between characters and ends in "...". */
 const char *rl_input_named(const char *path, char *buf, size_t len);
 
 /* What the content of input `path` (read by rl_read_input or

@@ -545,7 +545,7 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
     FILE *f = rl_fopen_stream(path, err, errlen); /* a pipe or "-" too: read once, line by line */
     if (!f)
         return -1;
-    char shown[1024]; /* its messages say "stdin" for "-", control bytes escaped */
+    char shown[RL_SHOWN_PATH]; /* its messages say "stdin" for "-", control bytes escaped */
     path = rl_input_named(path, shown, sizeof shown);
     long long n = 0, cap = 0, line = 0, phys = 0, nuse = 0; /* line: the record's first */
     long long too_long = 0, first_long = 0, first_len = 0; /* rows above max_context */

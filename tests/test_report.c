@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "error.h"
 #include "interrupt.h"
 #include "outdir.h"
 #include "report.h"
@@ -250,6 +251,46 @@ static void paths_shown_escaped(void **state)
     assert_shown(err, "file\\x0Ax/sub: cannot create directory");
     unlink(p);
     rmdir(dir);
+}
+
+/* fixIM: an escaped name is cut between two characters, never inside a
+ * \xHH, and the cut ends in "..." (expected: for every buffer length 1..40
+ * the text is a prefix of the whole escaped name ending at a character
+ * boundary, "..." after it when cut; exact, no tolerance); and a buffer of
+ * RL_SHOWN_PATH holds a PATH_MAX - 1 byte path of newlines whole (4 bytes
+ * each).  Before, '%.80s' of one could end in "\x0" and rl_input_named's
+ * 1024 bytes cut a 1000-character path with no mark. */
+static void names_cut_at_escape_boundaries(void **state)
+{
+    (void)state;
+    const char *s = "a\nb\x01" "cdef\x7fgh\t";
+    char full[64], buf[64];
+    rl_name_shown(s, full, sizeof full);
+    assert_string_equal(full, "a\\x0Ab\\x01cdef\\x7Fgh\\x09");
+    int at[64] = {0}; /* at[k]: a character of full starts (or it ends) at k */
+    size_t k = 0;
+    for (const char *c = s; *c; c++) {
+        at[k] = 1;
+        k += (unsigned char)*c < 0x20 || *c == 0x7f ? 4 : 1;
+    }
+    at[k] = 1;
+    for (size_t len = 1; len <= 40; len++) {
+        memset(buf, 'Z', sizeof buf);
+        rl_name_shown(s, buf, len);
+        size_t n = strlen(buf);
+        assert_true(n < len);
+        int cut = n != strlen(full);
+        size_t keep = cut && len >= 4 ? n - 3 : n;
+        if ((cut && len >= 4 && strcmp(buf + keep, "...") != 0) || strncmp(buf, full, keep) != 0 ||
+            !at[keep])
+            fail_msg("len %zu: '%s' is not '%s' cut at a character and marked", len, buf, full);
+    }
+    static char path[PATH_MAX], shown[RL_SHOWN_PATH];
+    memset(path, '\n', PATH_MAX - 1);
+    path[PATH_MAX - 1] = '\0';
+    rl_input_named(path, shown, sizeof shown);
+    assert_int_equal(strlen(shown), 4 * (PATH_MAX - 1));
+    assert_string_equal(shown + 4 * (PATH_MAX - 2), "\\x0A");
 }
 
 /* Table columns are as wide as their widest cell, so a long operator name
@@ -658,6 +699,7 @@ int main(void)
         cmocka_unit_test(paths_shown_escaped),
         cmocka_unit_test(table_rates_in_units),
         cmocka_unit_test(table_unitless_keys_in_units),
+        cmocka_unit_test(names_cut_at_escape_boundaries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
