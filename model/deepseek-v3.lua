@@ -17,5 +17,6 @@ return {
   shared_experts = 1,
   d_ff_expert = 2048,
   dense_layers = 3,
+  fp8_scaling = "block",
   max_context = 163840,
 }

@@ -816,6 +816,9 @@ static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h,
     char note[1536];
     if (say & RL_DERIVED_GEMM && rl_ops_moe_variant_note(m, h, &p, note, sizeof note))
         rl_cli_say(o, "note: %s", note);
+    /* experts timed from the other fp8 scaling's MoE kernel (tester63 F4) */
+    if (say & RL_DERIVED_GEMM && rl_ops_moe_scaling_note(m, h, &p, note, sizeof note))
+        rl_cli_say(o, "caution: %s", note);
     if (say & NOTE_MOE)
         note_moe_from_gemm(o, m, h, e);
     if (derived & RL_DERIVED_KV) {

@@ -87,16 +87,31 @@ int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute)
     return -1;
 }
 
-int rl_kvariant_moe(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute,
+int rl_kvariant_moe(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute, int block,
                     const double *x)
 {
     if (weights == RL_MXFP4 && is_half(compute))
         return RL_KV_MXFP4;
     int v = rl_kvariant_gemm(weights, compute);
-    if (v == RL_KV_FP8 && !rl_engine_table(t, RL_KC_MOE, v, x) &&
-        rl_engine_table(t, RL_KC_MOE, RL_KV_FP8_BLOCK, x))
-        return RL_KV_FP8_BLOCK;
-    return v;
+    if (v != RL_KV_FP8)
+        return v;
+    /* the checkpoint's scaling, else the other where only it measures x
+     * (a substitute: rl_kvariant_moe_substitute) */
+    int own = block ? RL_KV_FP8_BLOCK : RL_KV_FP8, other = block ? RL_KV_FP8 : RL_KV_FP8_BLOCK;
+    if (rl_engine_table(t, RL_KC_MOE, own, x))
+        return own;
+    if (rl_engine_table(t, RL_KC_MOE, other, x))
+        return other;
+    return RL_KV_FP8; /* neither measures x: timed as before any table (ops.c moe_derived) */
+}
+
+int rl_kvariant_moe_substitute(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute,
+                               int block, const double *x)
+{
+    if (rl_kvariant_gemm(weights, compute) != RL_KV_FP8)
+        return 0;
+    int v = rl_kvariant_moe(t, weights, compute, block, x);
+    return rl_engine_table(t, RL_KC_MOE, v, x) && v != (block ? RL_KV_FP8_BLOCK : RL_KV_FP8);
 }
 
 int rl_kvariant_kv(rl_dtype kv)

@@ -47,7 +47,10 @@
  *   weights     compute      gemm, moe row |  KV cache    attention rows
  *   bf16/fp16   bf16/fp16    bfloat16    |  bf16/fp16   bfloat16
  *   fp8         fp8          fp8 (per-tensor) or       fp8 fp8 (kv_cache_dtype)
- *                            fp8_block, the faster per shape (GEMM; below)
+ *                            fp8_block, the faster per shape (GEMM; below);
+ *                            MoE: the model's fp8_scaling, fp8 (tensor) or
+ *                            fp8_block (block), the other as a cautioned
+ *                            substitute where only it measures the shape
  *   int8        bf16/fp16    int8_wo (weight-only)
  *   int4        bf16/fp16    int4_wo (weight-only)
  *   int8        int8         sq (SmoothQuant W8A8)
@@ -85,12 +88,23 @@
  * default attention math) and the KV cache dtype above; decode rows likewise
  * by kv_cache_dtype; float32 rows (the reference engine's own tables, written
  * by `roofline calibrate --backend cpu|cuda`) need attn_dtype float32 too.
- * MoE rows (moe_dtype) follow the gemm column, but for fp8 x fp8 a model
- * shape measured only block-scaled uses `fp8_block` (rl_kvariant_moe):
- * DeepSeek-V3's checkpoint is fp8 with 128 x 128 weight blocks
- * (quantization_config.weight_block_size, its config.json, copied in
- * tests/data/hf/deepseek-v3.json), and the tables time its MoE in vLLM only
- * so on H100/H200.  mxfp4 x bf16 (gpt-oss's weights-only MXFP4 experts,
+ * MoE rows (moe_dtype) follow the gemm column, but fp8 x fp8 reads the
+ * kernel of the model's checkpoint (rl_kvariant_moe, spec.h fp8_scaling):
+ * vLLM's Fp8MoEMethod runs its block-quantized kernels when the
+ * checkpoint gives weight_block_size (vllm/model_executor/layers/
+ * quantization/fp8.py: `self.block_quant = self.weight_block_size is not
+ * None`), so `fp8_block` rows for a block-scaled checkpoint (DeepSeek-V3:
+ * 128 x 128 weight blocks, quantization_config.weight_block_size of its
+ * config.json, copied in tests/data/hf/deepseek-v3.json; its README_WEIGHTS.md
+ * "FP8 weight format with 128x128 block scaling"), per-tensor `fp8` rows
+ * for the default per-tensor one (Mixtral's ModelOpt / Neural Magic FP8).
+ * The two are far apart at one shape (H200 vLLM, Mixtral-8x22B, 32 tokens,
+ * TP1: fp8 4.49 ms, fp8_block 0.62 ms), so the choice is not "whichever
+ * the shape has" (tester63 F4).  Where the tables measure a shape only in
+ * the other scaling (DeepSeek-V3 declared per-tensor: its shape has
+ * fp8_block rows only), those rows stand in and a caution says so
+ * (rl_kvariant_moe_substitute, ops.h rl_ops_moe_scaling_note), as the
+ * dense GEMMs' substitutes are cautioned.  mxfp4 x bf16 (gpt-oss's weights-only MXFP4 experts,
  * dtype.h) reads `w4a16_mxfp4` rows of the kernel vLLM runs for an MXFP4
  * checkpoint (quant_method "mxfp4", gpt-oss's config.json) and no other:
  * vLLM's GptOssMxfp4MoEMethod picks its backend by priority,
@@ -558,11 +572,18 @@ int rl_kvariant_parse(const char *name);
 int rl_kvariant_gemm(rl_dtype weights, rl_dtype compute);
 int rl_kvariant_kv(rl_dtype kv);
 /* The MoE variant for weights/compute at shape x[RL_KSHAPE] in tables t:
- * the gemm variant, or fp8_block for fp8 x fp8 where t has no per-tensor
- * fp8 table of x's model shape but a block-scaled one, w4a16_mxfp4 for
- * mxfp4 x bf16/fp16 (the table above); -1 when none. */
-int rl_kvariant_moe(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute,
+ * the gemm variant; for fp8 x fp8 the checkpoint's scaling (block: 1 for
+ * a block-scaled checkpoint, spec.h rl_fp8_scaling), `fp8_block` or
+ * per-tensor `fp8`, where t measures x so, else the other where only it
+ * does (a substitute, rl_kvariant_moe_substitute), else `fp8`;
+ * w4a16_mxfp4 for mxfp4 x bf16/fp16 (the table above); -1 when none. */
+int rl_kvariant_moe(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute, int block,
                     const double *x);
+/* 1 when rl_kvariant_moe times x from the other fp8 scaling's table than
+ * the checkpoint's (block as there): a kernel the engine does not run for
+ * that checkpoint stands for the one it runs, which t does not measure. */
+int rl_kvariant_moe_substitute(const rl_engine_tables *t, rl_dtype weights, rl_dtype compute,
+                               int block, const double *x);
 
 /* Per-byte sizes of a variant: weight bytes, activation bytes (GEMM), KV
  * bytes (attention). */

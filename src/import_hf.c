@@ -624,6 +624,14 @@ static int emit_quantized(out_t *o, const cJSON *root, const family *f)
         return fail(o, "quantization_config.quant_method",
                     "missing or not a string (transformers refuses a quantization_config without "
                     "it; null or no quantization_config means unquantized)");
+    /* an FP8 checkpoint with weight blocks runs vLLM's block-quantized
+     * kernels (spec.h rl_fp8_scaling: Fp8MoEMethod's block_quant is
+     * weight_block_size is not None; DeepSeek-V3's [128, 128]) */
+    const cJSON *wbs = cJSON_GetObjectItemCaseSensitive(q, "weight_block_size");
+    const cJSON *meth = cJSON_GetObjectItemCaseSensitive(q, "quant_method");
+    if (cJSON_IsArray(wbs) && cJSON_GetArraySize(wbs) > 0 && cJSON_IsString(meth) &&
+        strcmp(meth->valuestring, "fp8") == 0)
+        put(o, "  fp8_scaling = \"block\",\n");
     if (f->moe == MOE_NONE)
         return 0;
     cJSON_ArrayForEach(e, skip) {

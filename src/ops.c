@@ -1104,7 +1104,8 @@ static int table_variant(const builder *x, const rl_serving_engine *e, const rl_
 {
     const rl_precision *p = &x->c->prec;
     if (op->kclass == RL_KC_MOE && !op->half)
-        return rl_kvariant_moe(e ? e->tables : NULL, p->weights, p->compute, op->kshape);
+        return rl_kvariant_moe(e ? e->tables : NULL, p->weights, p->compute,
+                               x->m->fp8_scaling == RL_FP8_BLOCK, op->kshape);
     if (op->kclass == RL_KC_GEMM || op->kclass == RL_KC_MOE)
         return op->half ? rl_kvariant_gemm(x->kept, x->kept) : rl_kvariant_gemm(p->weights, p->compute);
     return rl_kvariant_kv(p->kv);
@@ -2133,6 +2134,31 @@ int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precisio
              e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts,
              rl_dtype_name(p->weights), rl_dtype_name(p->compute), from,
              rl_dtype_name(p->weights));
+    return 1;
+}
+
+int rl_ops_moe_scaling_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
+                            size_t n)
+{
+    buf[0] = '\0';
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    int block = m->fp8_scaling == RL_FP8_BLOCK;
+    double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
+                           (double)m->top_k, (double)m->experts};
+    if (m->abstract || m->experts == 0 || !e || !e->tables ||
+        !rl_kvariant_moe_substitute(e->tables, p->weights, p->compute, block, x))
+        return 0;
+    static const char *const how[2] = {"per-tensor scales", "128 x 128 block scales"};
+    snprintf(buf, n, "%s's kernel tables on %s measure %s's expert shape (hidden %lld, inter "
+             "%lld, top-%lld of %lld experts) in fp8 with %s (%s rows) only, but its checkpoint "
+             "has %s (the model's fp8_scaling = \"%s\"), which %s runs with other kernels "
+             "(%s rows): its routed experts are timed from the %s rows as a substitute, not "
+             "measured for this checkpoint (they differ up to 7x: H200 vLLM, Mixtral-8x22B, 32 "
+             "tokens, TP1: fp8 4.49 ms, fp8_block 0.62 ms; "
+             "docs/model.md, MoE); set fp8_scaling in the model spec to the checkpoint's",
+             e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts,
+             how[!block], block ? "fp8" : "fp8_block", how[block], block ? "block" : "tensor",
+             e->name, block ? "fp8_block" : "fp8", block ? "fp8" : "fp8_block");
     return 1;
 }
 

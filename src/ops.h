@@ -353,6 +353,16 @@ int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m);
 int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
                          const rl_precision *p, char *buf, size_t n);
 
+/* Caution when the selected engine's tables time m's routed experts under
+ * p (fp8 x fp8) from the other fp8 scaling's MoE kernel than m's checkpoint
+ * runs (spec.h fp8_scaling; engines.h rl_kvariant_moe_substitute): e.g. a
+ * per-tensor checkpoint at a shape the tables measure block-scaled only.
+ * The dense GEMM's substitute gets its caution (cli.c note_derived_at);
+ * this is the MoE one (tester63 F4).  Returns 1 with the caution's text
+ * in buf, else 0 (buf ""). */
+int rl_ops_moe_scaling_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
+                            size_t n);
+
 /* Say so when the selected engine's tables hold an MoE kernel of m's
  * expert shape but not in p's dtypes, so the routed experts are derived
  * from the nearest variant measured at that same shape (as a step's op

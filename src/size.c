@@ -1712,7 +1712,9 @@ static int derived_plan(const rl_model *m, const rl_hw *h, const rl_size_candida
         double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
                                (double)m->top_k, (double)m->experts};
         if (!rl_engine_table(e->tables, RL_KC_MOE,
-                             rl_kvariant_moe(e->tables, c->p.weights, c->p.compute, x), x)) {
+                             rl_kvariant_moe(e->tables, c->p.weights, c->p.compute,
+                                             m->fp8_scaling == RL_FP8_BLOCK, x),
+                             x)) {
             snprintf(why, n, "%.32s's kernel tables measure no MoE kernel of %s weights "
                      "x %s compute for the routed experts' shape", e->name,
                      rl_dtype_name(c->p.weights), rl_dtype_name(c->p.compute));

@@ -62,6 +62,7 @@ typedef struct {
 static const char *const MLP_NAMES[] = {"swiglu", "gelu", "geglu", NULL};
 static const char *const ATTN_NAMES[] = {"mha", "gqa", "mla", NULL};
 static const char *const QUANT_NAMES[] = {"linear", "experts", NULL};
+static const char *const FP8_SCALING_NAMES[] = {"tensor", "block", NULL};
 static const char *const NORM_NAMES[] = {"rmsnorm", "layernorm", NULL};
 static const char *const TOPO_NAMES[] = {"ring", "torus2d", "torus3d", "switch", NULL};
 
@@ -106,6 +107,7 @@ static const field MODEL_FIELDS[] = {
     MF(attention_sinks, T_BOOL, 0),
     MF(max_context, T_INT, ABS | POS),
     {"quantized", T_ENUM, offsetof(rl_model, quantized), 0, QUANT_NAMES, 0},
+    {"fp8_scaling", T_ENUM, offsetof(rl_model, fp8_scaling), 0, FP8_SCALING_NAMES, 0},
     {"norm", T_ENUM, offsetof(rl_model, norm), 0, NORM_NAMES, 0},
     {NULL, 0, 0, 0, NULL, 0},
 };

@@ -55,6 +55,22 @@ typedef enum { RL_ATTN_MHA, RL_ATTN_GQA, RL_ATTN_MLA } rl_attention;
  * norms and router are never quantized (dtype.h). */
 typedef enum { RL_QUANT_LINEAR, RL_QUANT_EXPERTS } rl_quantized;
 
+/* How the model's FP8 checkpoint scales its weights (`fp8_scaling`), which
+ * decides the MoE kernel an engine runs for --weights fp8 --compute fp8
+ * (engines.h DTYPE_MAP, rl_kvariant_moe).  tensor (default): one scale per
+ * tensor, as NVIDIA's ModelOpt and Neural Magic's FP8 checkpoints (e.g.
+ * nvidia/Llama-3.1-70B-Instruct-FP8) ship.  block: one scale per 128 x 128
+ * weight block, as a config.json whose quantization_config has
+ * weight_block_size says: DeepSeek-V3 ("natively supports FP8 weight
+ * format with 128x128 block scaling", README_WEIGHTS.md of
+ * github.com/deepseek-ai/DeepSeek-V3; "weight_block_size": [128, 128] in
+ * tests/data/hf/deepseek-v3.json), Qwen3's FP8 checkpoints.  vLLM's
+ * Fp8MoEMethod runs its block-quantized kernels exactly when the
+ * checkpoint gives weight_block_size (`self.block_quant =
+ * self.weight_block_size is not None`, vllm/model_executor/layers/
+ * quantization/fp8.py); import-hf writes `block` then. */
+typedef enum { RL_FP8_TENSOR, RL_FP8_BLOCK } rl_fp8_scaling;
+
 /* The normalization of the residual stream (`norm`): rmsnorm (default)
  * scales each row by its root mean square and a gain, as Llama, Mistral,
  * Mixtral, Qwen2/3, Phi-3, Gemma 2/3, DeepSeek-V2/V3 and gpt-oss do (their
@@ -155,6 +171,7 @@ typedef struct {
 
     long long max_context; /* longest sequence the model supports (tokens) */
     rl_quantized quantized; /* `quantized`: "linear" | "experts" (above) */
+    rl_fp8_scaling fp8_scaling; /* `fp8_scaling`: "tensor" | "block" (above) */
     rl_norm norm;           /* `norm`: "rmsnorm" | "layernorm" (above) */
 } rl_model;
 

@@ -148,6 +148,11 @@ static void family_mappings(void **state)
     assert_int_equal(d.dense_layers, 3);
     assert_int_equal(d.shared_experts, 1);
     assert_int_equal(d.d_ff_expert, 2048);
+    /* its quantization_config's "weight_block_size": [128, 128] (fp8):
+     * block-scaled, which picks vLLM's block-quantized MoE kernel (spec.h
+     * rl_fp8_scaling; tester63 F4); Mixtral's config has none: tensor */
+    assert_int_equal(d.fp8_scaling, RL_FP8_BLOCK);
+    assert_int_equal(x.fp8_scaling, RL_FP8_TENSOR);
 }
 
 /* tester23 F8: quantization_config is noted, not applied: DeepSeek-V3's

@@ -89,9 +89,18 @@ static void test_moe_grid(void **state)
      * takes fp8_block */
     double mix[RL_KSHAPE] = {8, 1, 1, MIXTRAL};
     double blk[RL_KSHAPE] = {8, 1, 1, 0, 4096, 2048, 6, 256};
-    assert_int_equal(rl_kvariant_moe(s.tables, RL_FP8, RL_FP8, mix), RL_KV_FP8);
-    assert_int_equal(rl_kvariant_moe(s.tables, RL_FP8, RL_FP8, blk), RL_KV_FP8_BLOCK);
-    assert_int_equal(rl_kvariant_moe(s.tables, RL_BF16, RL_BF16, blk), RL_KV_BF16);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_FP8, RL_FP8, 0, mix), RL_KV_FP8);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_FP8, RL_FP8, 1, mix), RL_KV_FP8);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_FP8, RL_FP8, 0, blk), RL_KV_FP8_BLOCK);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_FP8, RL_FP8, 1, blk), RL_KV_FP8_BLOCK);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_BF16, RL_BF16, 0, blk), RL_KV_BF16);
+    /* a per-tensor checkpoint timed from block-scaled rows is a substitute
+     * (cautioned: ops.h rl_ops_moe_scaling_note); a block-scaled one is
+     * not; no table at all (mix) is none */
+    assert_int_equal(rl_kvariant_moe_substitute(s.tables, RL_FP8, RL_FP8, 0, blk), 1);
+    assert_int_equal(rl_kvariant_moe_substitute(s.tables, RL_FP8, RL_FP8, 1, blk), 0);
+    assert_int_equal(rl_kvariant_moe_substitute(s.tables, RL_FP8, RL_FP8, 0, mix), 0);
+    assert_int_equal(rl_kvariant_moe_substitute(s.tables, RL_BF16, RL_BF16, 0, blk), 0);
     rl_serving_engine eb = {.tables = s.tables};
     assert_rel(rl_engine_time(&eb, RL_KC_MOE, RL_KV_FP8_BLOCK, blk, 1e15, 3e12, &p),
                0.4427840232849121e-3, 1e-12);
@@ -104,8 +113,8 @@ static void test_moe_grid(void **state)
      * of another shape (3584, 3072, 16, 896) is read and left out */
     double oss[RL_KSHAPE] = {8, 1, 1, 0, 2880, 2880, 4, 128};
     double marlin[RL_KSHAPE] = {8, 1, 1, 0, 3584, 3072, 16, 896};
-    assert_int_equal(rl_kvariant_moe(s.tables, RL_MXFP4, RL_BF16, oss), RL_KV_MXFP4);
-    assert_int_equal(rl_kvariant_moe(s.tables, RL_MXFP4, RL_FP8, oss), -1);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_MXFP4, RL_BF16, 0, oss), RL_KV_MXFP4);
+    assert_int_equal(rl_kvariant_moe(s.tables, RL_MXFP4, RL_FP8, 0, oss), -1);
     assert_int_equal(rl_kvariant_gemm(RL_MXFP4, RL_BF16), -1); /* MoE only */
     assert_int_equal(s.tables->moe[RL_KV_MXFP4].n, 1);
     assert_rel(rl_engine_time(&eb, RL_KC_MOE, RL_KV_MXFP4, oss, 1e15, 3e12, &p),
@@ -607,6 +616,78 @@ static void test_moe_from_gemm_monotone(void **state)
  * falls below 0.57, pooled to their mean 0.295; 0.2 below that, the three
  * pooled to 0.79 / 3 = 0.263333...; 0.6 then 0.5 pooled to 0.55.  All five
  * nodes move; a non-decreasing curve is left as it is (0 moved). */
+/* The routed-expert ops' time per layer of a decode step of `batch` at
+ * context 1024 on one replica of tp chips, fp8 weights x fp8 compute. */
+static double experts_fp8(const rl_model *m, const rl_hw *h, long long batch, long long tp)
+{
+    rl_precision p = rl_precision_default();
+    p.weights = p.compute = RL_FP8;
+    rl_ops_config c = rl_ops_mixed_config(tp, p, 0, 0, batch, 1024);
+    c.calibrated = 1;
+    c.tp = tp;
+    char err[256];
+    rl_ops *o = malloc(sizeof *o);
+    assert_non_null(o);
+    assert_int_equal(rl_ops_build(m, h, &c, o, err, sizeof err), 0);
+    double t = 0;
+    for (int i = 0; i < o->n; i++)
+        if (!strncmp(o->op[i].name, "expert_", 7)) {
+            assert_int_equal(o->op[i].prov, RL_PROV_MEASURED);
+            t += o->op[i].t.time_s;
+        }
+    free(o);
+    return t;
+}
+
+/* tester63 F4 (stop 42): fp8 x fp8 MoE follows the checkpoint's fp8
+ * scaling (spec.h fp8_scaling, engines.h rl_kvariant_moe), not whichever
+ * table the shape has.  Shipped h200 profile, engine vllm, decode batch
+ * 32, one chip.  Mixtral-8x7B's shape is measured both ways
+ * (../shared/data/silicon/h200_sxm/vllm/moe_perf.csv.gz, power_law_1.01,
+ * num_tokens 32, tp 1, ep 1): vllm_modeloptfp8moe_flashinfer_cutlass_
+ * flashinferexperts fp8 2.4371007919311523 ms, vllm_fp8moe_triton_
+ * tritonexperts fp8_block 0.39393279552459715 ms.  Default (tensor: its
+ * per-tensor FP8 checkpoints) reads the first; fp8_scaling = "block" the
+ * second (before: the first whatever the field).  Tolerance 3%: the
+ * profile's node is the rows' isotonic fit (2.478 ms for the first), the
+ * two 6x apart.  deepseek-v3 (the preset says block) at tp 8: fp8_block,
+ * vllm_fp8moe_triton_tritonexperts,fp8_block,32,7168,2048,8,256,8,1,
+ * power_law_1.01: 0.24762239456176757 ms (3%); its shape has no per-tensor
+ * rows, so with fp8_scaling = "tensor" the same rows time it as a
+ * substitute and rl_ops_moe_scaling_note cautions, naming them; the
+ * preset, and Mixtral either way, get no caution. */
+static void test_moe_fp8_scaling(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h200", NULL, 0);
+    char err[512], note[1536];
+    assert_int_equal(rl_engines_select(&h.engines, "vllm", "test", err, sizeof err), 0);
+    rl_precision p = rl_precision_default();
+    p.weights = p.compute = RL_FP8;
+    rl_override blk[] = {{"fp8_scaling", "block"}}, ten[] = {{"fp8_scaling", "tensor"}};
+    rl_model mt = load_model("mixtral-8x7b", NULL, 0), mb = load_model("mixtral-8x7b", blk, 1);
+    assert_int_equal(mt.fp8_scaling, RL_FP8_TENSOR);
+    assert_rel(experts_fp8(&mt, &h, 32, 1), 2.4371007919311523e-3, 0.03);
+    assert_rel(experts_fp8(&mb, &h, 32, 1), 0.39393279552459715e-3, 0.03);
+    assert_int_equal(rl_ops_moe_scaling_note(&mt, &h, &p, note, sizeof note), 0);
+    assert_int_equal(rl_ops_moe_scaling_note(&mb, &h, &p, note, sizeof note), 0);
+    rl_model db = load_model("deepseek-v3", NULL, 0), dt = load_model("deepseek-v3", ten, 1);
+    assert_int_equal(db.fp8_scaling, RL_FP8_BLOCK);
+    assert_rel(experts_fp8(&db, &h, 32, 8), 0.24762239456176757e-3, 0.03);
+    assert_rel(experts_fp8(&dt, &h, 32, 8), 0.24762239456176757e-3, 0.03);
+    assert_int_equal(rl_ops_moe_scaling_note(&db, &h, &p, note, sizeof note), 0);
+    assert_string_equal(note, "");
+    assert_int_equal(rl_ops_moe_scaling_note(&dt, &h, &p, note, sizeof note), 1);
+    assert_non_null(strstr(note, "deepseek-v3's expert shape (hidden 7168, inter 2048, top-8 of "
+                                 "256 experts) in fp8 with 128 x 128 block scales (fp8_block "
+                                 "rows) only"));
+    assert_non_null(strstr(note, "timed from the fp8_block rows as a substitute"));
+    /* bf16 runs read bfloat16 rows: no fp8 scaling, no caution */
+    rl_precision half = rl_precision_default();
+    assert_int_equal(half.weights, RL_BF16);
+    assert_int_equal(rl_ops_moe_scaling_note(&dt, &h, &half, note, sizeof note), 0);
+}
+
 static void test_moe_gemm_monotone_rule(void **state)
 {
     (void)state;
@@ -631,6 +712,7 @@ int main(void)
         cmocka_unit_test(test_moe_gemm_borrow),
         cmocka_unit_test(test_moe_from_gemm_monotone),
         cmocka_unit_test(test_moe_gemm_monotone_rule),
+        cmocka_unit_test(test_moe_fp8_scaling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
