@@ -1698,6 +1698,83 @@ static void note_outside_tables(const char *cmd, const char *what, const rl_hw *
                     "than their mode says (JSON outside_tables): %s", what, h->name, far);
 }
 
+/* The batch value of the kernel switch (ktable.h rl_ktable.cut) along the
+ * batched `m` axis of engine e's GEMM table of variant v, else 0. */
+static double gemm_cut(const rl_serving_engine *e, int v)
+{
+    const rl_ktable *t = e && e->tables && v >= 0 ? rl_engine_table(e->tables, RL_KC_GEMM, v, NULL)
+                                                  : NULL;
+    for (int a = 0; t && a < t->naxes; a++)
+        if (!strcmp(t->axis_name[a], "m"))
+            return t->cut[a];
+    return 0;
+}
+
+/* Say so when a step reads slower at a smaller --batch than at a larger
+ * one (tester63 F5: b200 vLLM fp8, llama3-8b, batch 1 4.52 ms, batch 2
+ * 2.57 ms, with no word): the measured tables fall there, most often the
+ * GEMM table's kernel switch kept since stop 41 (the profile's `cut`,
+ * ktable.h rl_kt_find_steps: vLLM's fp8 GEMMs on B200/GB200 measure m = 1
+ * more than 2x slower than m = 2 on most (n, k) lines), so the fall is
+ * measured, not a modelling slip.  The worst pair of r's rows (the largest
+ * ratio of the smaller batch's step to the larger's, above 1%) is named
+ * with its dense matmuls' table time on plan tp x ep, on stderr and in the
+ * result's batch_fall_note.  Calibrated runs only (--ideal's roofline
+ * never falls). */
+static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
+                            long long tp, long long ep)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    const cJSON *rows = cJSON_GetObjectItem(r, "rows");
+    if (o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables || !cJSON_IsArray(rows))
+        return;
+    double worst = 1.01, bs[2] = {0, 0}, ts[2] = {0, 0};
+    const cJSON *a, *b;
+    cJSON_ArrayForEach(a, rows) {
+        double ba = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "batch"));
+        double ta = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "step_s"));
+        cJSON_ArrayForEach(b, rows) {
+            double bb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "batch"));
+            double tb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "step_s"));
+            if (ba < bb && tb > 0 && ta / tb > worst) {
+                worst = ta / tb;
+                bs[0] = ba, bs[1] = bb, ts[0] = ta, ts[1] = tb;
+            }
+        }
+    }
+    if (!(ts[1] > 0))
+        return;
+    rl_precision p = o->prec;
+    rl_arch_dense_gemm(m, &p.weights, &p.compute);
+    int v = rl_kvariant_gemm(p.weights, p.compute);
+    double g[2];
+    for (int i = 0; i < 2; i++) {
+        slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
+        g[i] = dense_gemm_s(m, h, &x.c, p);
+    }
+    double cut = gemm_cut(e, v);
+    char why[640], note[1024];
+    if (g[0] > g[1] && g[1] > 0 && cut > 0 && bs[0] <= cut && bs[1] > cut)
+        snprintf(why, sizeof why, "%s's measured %s GEMMs on %s run a slower kernel at m <= %g "
+                 "than above it (the dense matmuls %.3f ms vs %.3f ms a step in the tables' own "
+                 "rows: a fall on most (n, k) lines of its table, kept as measured, the "
+                 "profile's `cut` at m = %g, ktable.h rl_kt_find_steps)", e->name,
+                 rl_kvariant_name((rl_kvariant)v), h->name, cut, g[0] * 1e3, g[1] * 1e3, cut);
+    else if (g[0] > g[1] && g[1] > 0)
+        snprintf(why, sizeof why, "%s's measured %s GEMMs on %s are slower there (the dense "
+                 "matmuls %.3f ms vs %.3f ms a step in the tables' own rows)", e->name,
+                 v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[0] * 1e3,
+                 g[1] * 1e3);
+    else
+        snprintf(why, sizeof why, "%s's measured kernel tables on %s fall there (ops lists "
+                 "each operator's time at both)", e->name, h->name);
+    snprintf(note, sizeof note, "batch %g reads slower than batch %g (%.3f ms vs %.3f ms a "
+             "step): %s; measured, not a modelling error", bs[0], bs[1], ts[0] * 1e3,
+             ts[1] * 1e3, why);
+    rl_cli_say(o, "note: %s", note);
+    cJSON_AddStringToObject(r, "batch_fall_note", note);
+}
+
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
  * of memory: emit says so), the default KV split noted.  -1 on an error
  * (said). */
@@ -1713,6 +1790,8 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
     }
     note_kv_split_default("step", o, m, plan);
     note_outside_tables("step", "rows", h, *out);
+    if (*out)
+        note_batch_fall(o, m, h, *out, plan->tp, plan->ep);
     rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
@@ -1845,6 +1924,8 @@ int rl_cli_step(rl_opts *o)
     double kvc = rl_e2e_kv_copies(&m, &h, &kvp, o->chips);
     cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
     note_outside_tables("step", "rows", &h, r); /* as a plan's (tester64 #2) */
+    if (r && !h.engine_costs.present) /* a fitted profile's step is its costs' */
+        note_batch_fall(o, &m, &h, r, 1, 1);
     if (o->sharded || (fitted && o->chips > 1)) {
         note_kv_split_default("step", o, &m, &kvp);
         rl_result_step_kv_layout(r, &m, &h, &kvp, o->chips, o->context, o->prec,

@@ -8325,6 +8325,70 @@ static void slow_precision_caution(void **state)
     assert_non_null(strstr(out, "at this run's shapes: decode batch 64 at context 4096, tp 8,"));
 }
 
+/* tester63 F5 (stop 42): a step that reads slower at a smaller batch says
+ * so and names the measured fall.  Shipped b200-vllm profile, llama3-8b,
+ * fp8 x fp8, context 1024, one chip: batch 1 4.522 ms, batch 2 2.566 ms
+ * (x1.76; accepted x1.5..x2.1 for a profile regenerated from the same
+ * rows), from its fp8 GEMM table's kernel switch at m = 1 (`cut = { m = 1
+ * }`, ktable.h rl_kt_find_steps: ../shared/data/silicon/b200_sxm/vllm/
+ * gemm_perf.csv.gz, fp8, n = k = 4096: 24.7 us at m = 1, 9.2 us at m = 2),
+ * its dense matmuls 4.019 vs 2.058 ms a step.  The note is on stderr and in
+ * batch_fall_note; none where the step does not fall (bf16, TensorRT-LLM's
+ * tables, --ideal) nor with one batch. */
+static void batch_fall_note(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-8b --hw b200 --context 1024";
+    assert_int_equal(cli2(base, " --engine vllm --weights fp8 --compute fp8 --batch 1,2"),
+                     0);
+    const char *c = strstr(out, "roofline step: note: batch 1 reads slower than batch 2 (");
+    assert_non_null(c);
+    double t1 = strtod(c + strlen("roofline step: note: batch 1 reads slower than batch 2 ("),
+                       NULL);
+    const char *vs = strstr(c, " ms vs ");
+    assert_non_null(vs);
+    double t2 = strtod(vs + 7, NULL);
+    assert_true(t1 / t2 > 1.5 && t1 / t2 < 2.1);
+    assert_non_null(strstr(c, "vllm's measured fp8 GEMMs on b200 run a slower kernel at m <= 1 "
+                              "than above it"));
+    assert_non_null(strstr(c, "the profile's `cut` at m = 1"));
+    cJSON *j = run_cli_json("step --model llama3-8b --hw b200 --context 1024 --engine vllm "
+                            "--weights fp8 --compute fp8 --batch 1,2 --format json",
+                            out, sizeof out);
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "batch_fall_note")),
+                           "batch 1 reads slower than batch 2"));
+    cJSON_Delete(j);
+    static const char *const quiet[] = {" --engine vllm --batch 1,2",
+                                        " --engine trtllm --weights fp8 --compute fp8 --batch 1,2",
+                                        " --weights fp8 --compute fp8 --batch 1,2 --ideal",
+                                        " --engine vllm --weights fp8 --compute fp8 --batch 1"};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(cli2(base, quiet[i]), 0);
+        if (strstr(out, "reads slower than batch"))
+            fail_msg("%s%s: %s", base, quiet[i], out);
+    }
+}
+
+/* tester63 F4 (stop 42): MoE experts timed from the other fp8 scaling's
+ * kernel than the checkpoint's get a caution, as dense GEMMs do: h200
+ * vLLM measures deepseek-v3's expert shape block-scaled only (fp8_block
+ * rows of ../shared/data/silicon/h200_sxm/vllm/moe_perf.csv.gz), so
+ * declared per-tensor it is timed from them and cautioned; the preset
+ * (fp8_scaling = "block") is not. */
+static void moe_scaling_caution(void **state)
+{
+    (void)state;
+    const char *base = "ops --model deepseek-v3 --hw h200 --engine vllm --weights fp8 "
+                       "--compute fp8 --batch 32 --context 1024 --tp 8";
+    assert_int_equal(cli2(base, " --set model.fp8_scaling=tensor"), 0);
+    assert_non_null(strstr(out, "roofline ops: caution: vllm's kernel tables on h200 measure "
+                                "deepseek-v3's expert shape (hidden 7168, inter 2048, top-8 of "
+                                "256 experts) in fp8 with 128 x 128 block scales (fp8_block "
+                                "rows) only, but its checkpoint has per-tensor scales"));
+    assert_int_equal(cli2(base, ""), 0);
+    assert_null(strstr(out, "fp8_block rows) only"));
+}
+
 /* tester47 F4/F13, review41 F7: the caution is judged on the shapes the
  * command evaluates and names them; it cited a decode step of batch 1 in
  * prefill and simulate.  b200-trtllm Llama-3-70B tp8 fp4: a 16-token
@@ -9814,6 +9878,8 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(simulate_advice_runs),
         cmocka_unit_test(derived_dtype_note),
         cmocka_unit_test(slow_precision_caution),
+        cmocka_unit_test(batch_fall_note),
+        cmocka_unit_test(moe_scaling_caution),
         cmocka_unit_test(slow_precision_shapes),
         cmocka_unit_test(short_run_per_replica_noted),
         cmocka_unit_test(host_cost_notes),
