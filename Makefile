@@ -272,6 +272,14 @@ $(BUILD)/roofline-derivedcheck: tools/derivedcheck.c $(LIB)
 accuracy-derived: $(BUILD)/roofline-derivedcheck
 	@for p in a100-sxm-80g h100-sxm h200 b200 gb200; do for e in trtllm vllm; do \
 	    ROOFLINE_DATA=$(CURDIR) $(BUILD)/roofline-derivedcheck $$p $$e || exit 1; done; done
+# The data behind the bands of operators no table of their own dtype
+# measured (ops.c ROOFLINE_BAND, DERIVED_BAND): every kernel-table node of
+# the shipped GPU profiles against its roofline and against its time derived
+# from another dtype's table (tools/bandcheck.c); reads only hw_profiles.
+$(BUILD)/roofline-bandcheck: tools/bandcheck.c $(LIB)
+	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+accuracy-bands: $(BUILD)/roofline-bandcheck
+	@ROOFLINE_DATA=$(CURDIR) $(BUILD)/roofline-bandcheck $(foreach p,a100-sxm-80g h100-sxm h200 b200 gb200,$(p):trtllm $(p):vllm)
 # The hardware profiles' `collectives` tables, refitted from NVIDIA
 # AIConfigurator's measurements in ../shared/data/silicon (collfit.h; SILICON=DIR
 # above): out/collectives/<gpu>.lua holds the Lua to paste into the profile; the fit

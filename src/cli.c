@@ -1237,6 +1237,10 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(result, "host_cost_note");
     if (cJSON_IsString(host) && o->fmt != RL_FMT_JSON)
         rl_cli_say(o, "note: %s", host->valuestring);
+    /* stop 42: how far an end-to-end run measured above the tables, beside it */
+    const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
+    if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)
+        rl_cli_say(o, "note: %s", gap->valuestring);
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     cJSON_Delete(result);
     if (!text) {

@@ -223,8 +223,9 @@ void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char
  *     and prefill's bands are (enginecost.h rl_ec_band), the low edges
  *     (p5, p10) no slower and the high ones no faster than the fit itself;
  *   kernel tables: every table-timed operator at its class's residual
- *     quantile q, widened outside the grid as its band (engines.h edge);
- *     the other operators, collectives and engine costs keep their time.
+ *     quantile q, widened outside the grid as its band (engines.h edge),
+ *     the operators no table times at that edge of their own band (ops.c
+ *     roofline_band); collectives and engine costs keep their time.
  * Returns 1, or 0 (h unchanged) when h has no band.
  * Each call starts a new generation of the memo behind rl_e2e_mixed_time's
  * edge factors, which are keyed on the model's and hardware's *addresses*

@@ -537,7 +537,9 @@ typedef struct {
     rl_engine_memory mem; /* mem.present = 0: HBM as the spec states it */
     /* Set by the caller, never read from a file: edge 1..4 puts every
      * table-timed operator at its class's residual quantile p5, p10, p90,
-     * p95 (widened as its band; ops.c), one edge of the kernel-table band
+     * p95 (widened as its band; ops.c), and every operator no table times
+     * (collectives aside) at that edge of its own band (ops.c roofline_band;
+     * docs/model.md, "Bands of unmeasured operators"), one edge of the kernel-table band
      * (e2e.h rl_e2e_band_edge); 0: the table time.  wide_band 1: results
      * report the p5-p95 band (--band p5-p95), else p10-p90. */
     int edge, wide_band;
@@ -806,9 +808,10 @@ double rl_engine_time_on(const rl_serving_engine *e, rl_kclass c, int v, const d
  * experts the operator reads (rl_kideal_ctx.expected), not min(E, T k):
  * the latter, beside the operator's expected count, counted the untouched
  * experts twice (tester16 F1: Mixtral int8 experts at 0.68 of their
- * roofline).  Provenance `derived`; its band is the class's residual band
- * widened one octave more than the reference's own (the dtype step counts as
- * one octave outside the grid).  No variant was measured for the dtype, so a
+ * roofline).  Provenance `derived`; its band is the wider of the class's
+ * residual band widened one octave more than the reference's own (the dtype
+ * step counts as one octave outside the grid) and the dtype hold-out's
+ * (ops.c DERIVED_BAND; docs/model.md, "Bands of unmeasured operators").  No variant was measured for the dtype, so a
  * step whose only table-based times are derived is labelled `estimated`
  * (spec.h rl_hw_run_mode).
  *

@@ -1194,6 +1194,57 @@ static double moved_below(const builder *x, const rl_serving_engine *e, rl_kclas
  * doubled) would hold fewer than 2 in 10 of them, not 8. */
 static const double MOE_FROM_GEMM_BAND[4] = {-0.2394, -0.1252, 1.7367, 1.8715};
 
+/* The bands of operators no table of their own dtype measured (issue 13
+ * item 4; docs/model.md, "Bands of unmeasured operators"), by the
+ * operator's roofline time, in five bins: under 1 us, 10 us, 100 us, 1 ms,
+ * and beyond.  From every measured node of the shipped GPU profiles'
+ * GEMM, attention and MLA tables (a100-sxm-80g, h100-sxm, h200, b200,
+ * gb200; trtllm and vllm: 687,498 nodes), pooled, quantiles at rank
+ * p (n + 1) (fit.h rl_fit_bound): `make accuracy-bands`
+ * (tools/bandcheck.c).
+ *
+ * ROOFLINE_*: the node's measured time against its own roofline (engines.h
+ * rl_kideal at the chip's measured peaks): at p5 it is already x1.15 to
+ * x7.4 above, so a time at the roofline is a floor (its low edge 0) and its
+ * high edge (p90, p95) is, under 10 us, the roofline plus the measured
+ * excess in seconds (ROOFLINE_EXCESS_S: the kernels' latency floor, which
+ * a ratio to a nanosecond roofline would make x1500), and from 10 us on
+ * the roofline times the measured ratio (ROOFLINE_LN, ln units). */
+static const double ROOFLINE_EXCESS_S[2][2] = {{18.9023e-6, 28.5217e-6}, {47.2414e-6, 85.5547e-6}};
+static const double ROOFLINE_LN[3][2] = {{1.8670, 2.1977}, {1.5565, 1.7873}, {1.2923, 1.4652}};
+/* DERIVED_BAND: ln(measured / derived) with the node's own dtype table
+ * hidden and its time derived from the nearest remaining variant as
+ * time_from_table derives it (the other dtype's measured / ideal at the
+ * same shape times this dtype's roofline); p5, p10, p90, p95 per bin.
+ * The residual band of the donor table widened one octave (the rule of
+ * thumb before, stop 23) held 2% to 10% of a dtype the tables measure in
+ * place of 80%: bf16-to-fp8 GEMMs miss by a median 20-40%
+ * (`make accuracy-derived`). */
+static const double DERIVED_BAND[5][4] = {{-1.8889, -1.5138, 1.6110, 2.0003},
+                                          {-1.6761, -1.2502, 1.1539, 1.5876},
+                                          {-1.1223, -0.8062, 0.7125, 0.9687},
+                                          {-0.7942, -0.6392, 0.5720, 0.7082},
+                                          {-0.7134, -0.6339, 0.4988, 0.6629}};
+
+/* The bin of a roofline time t (seconds) in the bands above. */
+static int unmeasured_bin(double t)
+{
+    return t < 1e-6 ? 0 : t < 1e-5 ? 1 : t < 1e-4 ? 2 : t < 1e-3 ? 3 : 4;
+}
+
+/* Log band edge q (0..3: p5, p10, p90, p95) of an operator timed at t
+ * whose roofline is roof, timed by neither a table nor another dtype's
+ * (provenance roofline): 0 at the low edges (the roofline is a floor),
+ * the measured excess or ratio above (ROOFLINE_*). */
+static double roofline_band(double roof, double t, int q)
+{
+    if (q < 2 || !(t > 0) || !(roof > 0))
+        return 0;
+    int b = unmeasured_bin(roof), k = q == 3;
+    double hi = b < 2 ? log((roof + ROOFLINE_EXCESS_S[b][k]) / t) : log(roof / t) + ROOFLINE_LN[b - 2][k];
+    return rl_fmax(hi, 0);
+}
+
 double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[2][RL_KSHAPE])
 {
     double T = kshape[0], tp_share = kshape[1], ep = 1 / kshape[2];
@@ -1387,8 +1438,12 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
          * (tester16 F1) */
         o->t.time_s = rl_fmax(o->t.time_s, roof);
         o->prov = prov;
+        /* another dtype's efficiency (DERIVED, not experts from the GEMM
+         * table, whose band their own check measured): the wider of the
+         * donor's widened residuals and DERIVED_BAND at the op's roofline */
+        const double *dq = ek > 0 && !from_gemm ? DERIVED_BAND[unmeasured_bin(roof)] : NULL;
         for (int q = q0; q < q1; q++)
-            o->band[q] = band[q];
+            o->band[q] = !dq ? band[q] : q < 2 ? fmin(band[q], dq[q]) : rl_fmax(band[q], dq[q]);
         /* nor is a low edge (tester16 F1); a band left unset stays 0, which
          * this never lowers (time_s >= roof: log <= 0), so only the bands
          * set above need it (its log was 9% of a decode span's terms), the
@@ -1477,6 +1532,20 @@ static void finish(builder *x)
     for (int i = 0; tables && i < o->n; i++) /* spans of several ops (attention) */
         if (o->op[i].kclass >= 0 && o->op[i].kspan > 1)
             time_from_table(x, e, i);
+    /* the ops no table timed (provenance roofline, collectives aside): their
+     * band (roofline_band), all four (x->bands), else at one edge of the
+     * band (engines.h edge) that edge's, which times the op */
+    int q0 = x->bands ? 0 : tables ? e->edge - 1 : 0, q1 = x->bands ? 4 : tables ? e->edge : 0;
+    for (int i = 0; tables && q1 > q0 && i < o->n; i++) {
+        rl_op *op = &o->op[i];
+        if (op->kind == RL_OP_COMM || op->prov != RL_PROV_ROOFLINE)
+            continue;
+        double roof = rl_fmax(op->t.compute_s, op->t.memory_s);
+        for (int q = q0 > 0 ? q0 : 0; q < q1; q++)
+            op->band[q] = roofline_band(roof, op->t.time_s, q);
+        if (e->edge > 0)
+            op->t.time_s *= exp(op->band[e->edge - 1]);
+    }
     if (!x->totals)
         return;
     /* summed in locals and stored after: sums into *o beside its op[] had
@@ -2128,9 +2197,9 @@ int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precisio
     snprintf(buf, n, "%s's kernel tables on %s measure %s's expert shape (hidden %lld, inter "
              "%lld, top-%lld of %lld experts) but not at %s weights x %s compute: its routed "
              "experts are derived from %s at that same shape, its measured efficiency on the "
-             "%s roofline (provenance derived; band: the MoE table's residuals, as a measured "
-             "kernel of this shape, not the wide band of experts timed from the dense GEMM "
-             "table: docs/model.md, MoE)",
+             "%s roofline (provenance derived; band: the spread of a dtype's tables derived from "
+             "another's at the same shapes, wider than the MoE table's residuals: docs/model.md, "
+             "Bands of unmeasured operators)",
              e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts,
              rl_dtype_name(p->weights), rl_dtype_name(p->compute), from,
              rl_dtype_name(p->weights));

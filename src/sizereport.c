@@ -563,7 +563,8 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s%s: the same requests served again with "
                 "every step at the band's low and at its high edge (the %s of the fitted costs' "
                 "cross-validated residuals, or every table-timed kernel at its class's residual "
-                "quantile: docs/model.md, Bands in simulate and size)%s; %s.%s%s",
+                "quantile and every unmeasured one at its band's: docs/model.md, Bands in "
+                "simulate and size)%s; %s.%s%s",
              in->band_wide ? "p5-p95" : "p10-p90", t1, t2, b->no_tpot ? "" : " ms", in->band_wide ? "p5 and p95" : "p10 and p90",
              in->band_wide ? ", each side out to the farther of it and the p10 or p90 run" : "",
              in->conservative ? "this row is sized on the high edge (--conservative)"

@@ -1013,8 +1013,17 @@ static void test_residual_band(void **state)
     double lo = o.step_s, hi = o.step_s;
     for (int i = 0; i < o.n; i++) {
         const rl_op *op = &o.op[i];
-        if (op->prov == RL_PROV_ROOFLINE)
+        if (op->prov == RL_PROV_ROOFLINE) {
+            /* no table times it (a norm): its band is the tables' data
+             * (ops.c roofline_band, docs/model.md "Bands of unmeasured
+             * operators", stop 42): low 0, the roofline a floor; its
+             * roofline under 1 us, the high edge the roofline plus the
+             * tables' p90 excess there, 18.9023 us (before: 0) */
+            double roof = fmax(op->t.compute_s, op->t.memory_s);
+            assert_true(roof > 0 && roof < 1e-6);
+            hi += op->layers * fmax(roof + 18.9023e-6 - op->t.time_s, 0);
             continue;
+        }
         const rl_kresidual *res = &e->resid[op->kind == RL_OP_ATTENTION ? RL_KC_DECODE_ATTN
                                                                          : RL_KC_GEMM];
         /* lm_head (m 1, n 1000, k 4096) below the grid's n = 1024 widens by
