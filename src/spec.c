@@ -1001,6 +1001,13 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     if (out->field[strcspn(out->field, " \t")]) /* 'flops. bf16': no field has a blank */
         RL_FAIL("--set %s.%.40s%s: a blank inside the field name (no field has one)", pre,
                 out->field, rl_elide_suffix(out->field));
+    /* the result keys of the chip's HBM bandwidth (hbm_bytes_per_s, list
+     * hw's hbm_bw_bytes_per_s: result.c add_hbm_bw) name the spec field
+     * hbm_bw; --help calls them aliases, so --set takes them (review
+     * finding: hw.hbm_bw_bytes_per_s was an unknown field) */
+    if (*kind == 1 && (strcmp(out->field, "hbm_bw_bytes_per_s") == 0 ||
+                       strcmp(out->field, "hbm_bytes_per_s") == 0))
+        out->field = "hbm_bw";
     char *end;
     strtod(out->value, &end);
     if (rl_number_is_hex(out->value) && end != out->value && !*end)
