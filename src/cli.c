@@ -2103,16 +2103,26 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         w->prompt.kind = w->output.kind = RL_DIST_TRACE;
         return 0;
     }
-    if ((!o->given[RL_P_QPS] && !o->given[RL_P_OFFLINE]) || !o->given[RL_P_PROMPT_DIST] ||
-        !o->given[RL_P_OUTPUT_DIST]) {
-        rl_cli_say(o, "need --trace FILE, or --qps Q (or --offline) --prompt-len DIST --out-len "
-                      "DIST");
-        return -1;
-    }
+    char pname[32], oname[32]; /* as spelled: --prompt-len, or the old --prompt */
+    snprintf(pname, sizeof pname, "--%s", rl_param_flag(o, RL_P_PROMPT_DIST));
+    snprintf(oname, sizeof oname, "--%s", rl_param_flag(o, RL_P_OUTPUT_DIST));
     d = (double)w->n;
     w->qps = 1; /* --offline: generated at 1 req/s, then every arrival moved to 0 */
+    /* the flags given are checked before a missing one is named (review
+     * finding: a bad --prompt-len uniform:10:5 hid behind "need ...", which
+     * did not say --out-len was the one missing) */
     if (rl_param_number(o, RL_P_QPS, &w->qps) || rl_param_number(o, RL_P_REQUESTS, &d))
         return -1;
+    if (o->given[RL_P_PROMPT_DIST] &&
+        rl_dist_parse(o->given[RL_P_PROMPT_DIST], pname, &w->prompt, err, sizeof err) != 0)
+        return rl_cli_say(o, "%s", err);
+    if (out && rl_dist_parse(out, oname, &w->output, err, sizeof err) != 0) {
+        char hint[128] = ""; /* a file name where the output-length DIST goes */
+        if (strpbrk(out, "./") && rl_dist_parse(out, oname, &w->output, NULL, 0))
+            snprintf(hint, sizeof hint, " (here %s is the output-length DIST; write the result "
+                     "with --save FILE)", oname);
+        return rl_cli_say(o, "%s%s", err, hint);
+    }
     w->n = (long long)d;
     if (rl_param_seed(o, RL_P_SEED, &w->seed))
         return -1;
@@ -2122,16 +2132,18 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         if (rl_param_number(o, RL_P_BURST, &w->burst_cv))
             return -1;
     }
-    char pname[32], oname[32]; /* as spelled: --prompt-len, or the old --prompt */
-    snprintf(pname, sizeof pname, "--%s", rl_param_flag(o, RL_P_PROMPT_DIST));
-    snprintf(oname, sizeof oname, "--%s", rl_param_flag(o, RL_P_OUTPUT_DIST));
-    if (rl_dist_parse(o->given[RL_P_PROMPT_DIST], pname, &w->prompt, err, sizeof err) != 0 ||
-        rl_dist_parse(out, oname, &w->output, err, sizeof err) != 0) {
-        char hint[128] = ""; /* a file name where the output-length DIST goes */
-        if (strpbrk(out, "./") && rl_dist_parse(out, oname, &w->output, NULL, 0))
-            snprintf(hint, sizeof hint, " (here %s is the output-length DIST; write the result "
-                     "with --save FILE)", oname);
-        return rl_cli_say(o, "%s%s", err, hint);
+    if ((!o->given[RL_P_QPS] && !o->given[RL_P_OFFLINE]) || !o->given[RL_P_PROMPT_DIST] || !out) {
+        char missing[96] = "";
+        if (!o->given[RL_P_QPS] && !o->given[RL_P_OFFLINE])
+            snprintf(missing, sizeof missing, "--qps Q (or --offline)");
+        if (!o->given[RL_P_PROMPT_DIST])
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s DIST",
+                     *missing ? ", " : "", pname);
+        if (!out)
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s DIST",
+                     *missing ? ", " : "", oname);
+        return rl_cli_say(o, "missing %s: requests come from --trace FILE, or are generated from "
+                             "--qps Q (or --offline) --prompt-len DIST --out-len DIST", missing);
     }
     if (w->prompt.kind == RL_DIST_TRACE || w->output.kind == RL_DIST_TRACE)
         return rl_cli_say(o, "%s/%s 'trace' take lengths from --trace FILE; give --trace, or a DIST",
