@@ -895,6 +895,22 @@ static void note_unmeasured_run(const char *cmd, const rl_opts *o, const rl_hw *
         note_unmeasured(cmd, h);
 }
 
+/* A note for each --set hw figure far outside the shipped presets' range
+ * (spec.h rl_hw_override_plausible_note; review finding: hw.flops.bf16=1,
+ * 1 FLOP/s, ran without a word), once a run. */
+static int implausible_said; /* cleared before each command */
+static void note_implausible(const rl_opts *o)
+{
+    for (int i = 0; i < o->nsets[1] && !implausible_said; i++) {
+        char *end, note[512];
+        double v = strtod(o->sets[1][i].value, &end);
+        if (*o->sets[1][i].value && !*end &&
+            rl_hw_override_plausible_note(o->sets[1][i].field, v, note, sizeof note))
+            rl_cli_say(o, "note: %s", note);
+    }
+    implausible_said = 1;
+}
+
 /* Load the hardware spec `name` with the --set overrides and select the
  * --engine, as every command that times a step does. */
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
@@ -906,6 +922,7 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         return -1;
     }
     note_changed(o, h);
+    note_implausible(o);
     say_smoke(o, h);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
     return 0;
@@ -4944,6 +4961,7 @@ int rl_cli_main(int argc, char **argv)
     smoke_loaded = 0;
     moe_from_gemm = 0;
     estimated_said = 0;
+    implausible_said = 0;
     rc = c->cli(&o);
     note_floored(o.cmd);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).

@@ -105,6 +105,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                   NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14; the "
                         "result names them: model_overrides, hw_overrides); "
                         "hw.hbm_bw may be spelt by its result keys hbm_bytes_per_s and hbm_bw_bytes_per_s; "
+                        "a hw figure (flops.*, hbm_bw, hbm_bytes, ici_bw, net_bw, host_bw) over 100x "
+                        "outside the shipped presets' range gets a note (spec.h); "
                         "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times "
                         "keep their excess over their roofline, the roofline part moved to the "
                         "changed chip; its fitted costs' operator and collective terms follow the "
