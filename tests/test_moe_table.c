@@ -6,6 +6,8 @@
  * and a Mixtral-8x7B step whose routed experts are timed by the table. */
 #include "testutil.h"
 
+#include "stats.h"
+
 #include "ops.h"
 #include "serve.h"
 #include "shard.h"
@@ -618,10 +620,48 @@ static void test_moe_gemm_monotone_rule(void **state)
     assert_int_equal(rl_moe_gemm_monotone(&f), 0);
 }
 
+/* rl_pav_blocks with the caller's block value (stats.h; the one loop of
+ * mg_fit and rl_moe_gemm_monotone): a value of the block's largest entry
+ * shows the callback, not a mean, decides; v {3, 1, 2}: 1 < 3 pools
+ * [0, 1] at 3, then 2 < 3 pools [0, 2] at 3: two entries move, the calls
+ * (0, 1) then (0, 2).  Over RL_PAV_MAX entries: -1, v untouched. */
+struct pav_calls {
+    int n, a[4], b[4];
+};
+static double pav_max(const double *v, int a, int b, void *ctx)
+{
+    struct pav_calls *c = ctx;
+    c->a[c->n] = a;
+    c->b[c->n++] = b;
+    double m = v[a];
+    for (int i = a; i <= b; i++)
+        m = fmax(m, v[i]);
+    return m;
+}
+
+static void test_pav_blocks_callback(void **state)
+{
+    (void)state;
+    double v[3] = {3, 1, 2};
+    struct pav_calls c = {0};
+    assert_int_equal(rl_pav_blocks(v, 3, pav_max, &c), 2);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.a[0], 0);
+    assert_int_equal(c.b[0], 1);
+    assert_int_equal(c.a[1], 0);
+    assert_int_equal(c.b[1], 2);
+    for (int i = 0; i < 3; i++)
+        assert_true(v[i] == 3);
+    double big[RL_PAV_MAX + 1] = {1, 0};
+    assert_int_equal(rl_pav_blocks(big, RL_PAV_MAX + 1, pav_max, &c), -1);
+    assert_true(big[0] == 1 && big[1] == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moe_grid),
+        cmocka_unit_test(test_pav_blocks_callback),
         cmocka_unit_test(test_moe_step),
         cmocka_unit_test(test_moe_plan_step),
         cmocka_unit_test(test_moe_bad_profile),
