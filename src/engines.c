@@ -1401,11 +1401,16 @@ static int engine_file_path(const char *origin, const char *dir, const char *nam
     }
     if (access(ref, R_OK) != 0) {
         int e = errno;
-        char tried[3200];
+        char tried[3200], *shown = malloc(RL_SHOWN_PATH);
         rl_data_tried("hw_profiles", ref, tried, sizeof tried);
-        RL_FAIL("%s: field 'engines.%s': %s: cannot read: %s (tried %s%s%s and ./%s; an install "
-                "without hw_profiles/engines/?)", origin, name, RL_NAME_SHOWN(ref), strerror(e),
-                beside, beside[0] ? ", " : "", tried, ref);
+        /* every name escaped (error.h rl_name_shown: a newline in ref
+         * split the message; final-read finding) */
+        rl_fail(err, errlen, "%s: field 'engines.%s': %s: cannot read: %s (tried %s%s%s and ./%s; "
+                "an install without hw_profiles/engines/?)", origin, RL_NAME_SHOWN(name),
+                RL_NAME_SHOWN(ref), strerror(e), RL_NAME_SHOWN(beside), beside[0] ? ", " : "",
+                shown ? rl_name_shown(tried, shown, RL_SHOWN_PATH) : "?", RL_NAME_SHOWN(ref));
+        free(shown);
+        return -1;
     }
     snprintf(path, len, "%s", ref);
     return 0;
