@@ -20,6 +20,7 @@
 
 #include "sandbox.h"
 #include "spec.h"
+#include "stats.h"
 
 static const char *const CLASS_NAMES[RL_KC_COUNT] = {"gemm",        "prefill_attention",
                                                      "decode_attention", "moe",
@@ -679,31 +680,23 @@ double rl_moe_gemm_ln(const rl_moe_gemm_fix *f, double me)
     return f->ln[f->n - 1];
 }
 
+/* The mean of nodes [a, b]: each node one weight (rl_moe_gemm_monotone). */
+static double mean_of_nodes(const double *v, int a, int b, void *ctx)
+{
+    (void)ctx;
+    double sum = 0;
+    for (int i = a; i <= b; i++)
+        sum += v[i];
+    return sum / (b - a + 1);
+}
+
 int rl_moe_gemm_monotone(rl_moe_gemm_fix *f)
 {
-    /* blocks of nodes [lo[b], hi[b]] at their mean val[b], each
-     * non-decreasing on the one before */
-    int lo[RL_MOE_GEMM_NODES], hi[RL_MOE_GEMM_NODES], nb = 0, moved = 0;
-    double val[RL_MOE_GEMM_NODES];
-    for (int j = 0; f && j < f->n && j < RL_MOE_GEMM_NODES; j++) {
-        lo[nb] = hi[nb] = j;
-        val[nb++] = f->ln[j];
-        while (nb > 1 && val[nb - 2] > val[nb - 1]) {
-            int a = lo[nb - 2], b = hi[nb - 1];
-            double sum = 0;
-            for (int i = a; i <= b; i++)
-                sum += f->ln[i];
-            nb--;
-            hi[nb - 1] = b;
-            val[nb - 1] = sum / (b - a + 1);
-        }
-    }
-    for (int b = 0; b < nb; b++)
-        for (int i = lo[b]; i <= hi[b]; i++) {
-            moved += f->ln[i] != val[b];
-            f->ln[i] = val[b];
-        }
-    return moved;
+    if (!f || f->n < 1)
+        return 0;
+    int moved = rl_pav_blocks(f->ln, f->n < RL_MOE_GEMM_NODES ? f->n : RL_MOE_GEMM_NODES,
+                              mean_of_nodes, NULL);
+    return moved > 0 ? moved : 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1423,11 +1416,16 @@ static int engine_file_path(const char *origin, const char *dir, const char *nam
     }
     if (access(ref, R_OK) != 0) {
         int e = errno;
-        char tried[3200];
+        char tried[3200], *shown = malloc(RL_SHOWN_PATH);
         rl_data_tried("hw_profiles", ref, tried, sizeof tried);
-        RL_FAIL("%s: field 'engines.%s': %s: cannot read: %s (tried %s%s%s and ./%s; an install "
-                "without hw_profiles/engines/?)", origin, name, RL_NAME_SHOWN(ref), strerror(e),
-                beside, beside[0] ? ", " : "", tried, ref);
+        /* every name escaped (error.h rl_name_shown: a newline in ref
+         * split the message; final-read finding) */
+        rl_fail(err, errlen, "%s: field 'engines.%s': %s: cannot read: %s (tried %s%s%s and ./%s; "
+                "an install without hw_profiles/engines/?)", origin, RL_NAME_SHOWN(name),
+                RL_NAME_SHOWN(ref), strerror(e), RL_NAME_SHOWN(beside), beside[0] ? ", " : "",
+                shown ? rl_name_shown(tried, shown, RL_SHOWN_PATH) : "?", RL_NAME_SHOWN(ref));
+        free(shown);
+        return -1;
     }
     snprintf(path, len, "%s", ref);
     return 0;

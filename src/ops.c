@@ -1126,7 +1126,8 @@ static int derived_variant(const builder *x, const rl_serving_engine *e, const r
 /* The routed experts' op without an MoE table of the run's own dtypes at
  * its shape: the variants derived_variant picks, memory- and
  * compute-bound, each kept where its MoE table measures that same shape,
- * else -1 (the dense GEMM table's, time_from_table), recorded on the list
+ * else RL_MOE_FROM_GEMM (the dense GEMM table's, time_from_table: there
+ * -1 stands for it as a variant), recorded on the list
  * (rl_ops.moe_derived: the note reads this decision, not one of its own);
  * returns the one of op's bound. */
 static int moe_derived(builder *x, const rl_serving_engine *e, const rl_op *op)
@@ -1135,9 +1136,10 @@ static int moe_derived(builder *x, const rl_serving_engine *e, const rl_op *op)
     for (int b = 0; b < 2; b++) {
         d[b] = derived_variant(x, e, op, b);
         if (!rl_engine_table(e->tables, RL_KC_MOE, d[b], op->kshape))
-            d[b] = -1;
+            d[b] = RL_MOE_FROM_GEMM;
     }
-    return d[op->t.compute_s > op->t.memory_s];
+    int v = d[op->t.compute_s > op->t.memory_s];
+    return v < 0 ? -1 : v;
 }
 
 /* The octaves below the table's grid that op's band widens by, t its
@@ -1262,18 +1264,6 @@ double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[
     return me;
 }
 
-int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m)
-{
-    double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
-                           (double)m->top_k, (double)m->experts};
-    if (m->experts == 0 || !e || !e->tables)
-        return 0;
-    for (int v = 0; v < RL_KV_COUNT; v++)
-        if (rl_engine_table(e->tables, RL_KC_MOE, v, x))
-            return 0;
-    return 1;
-}
-
 int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, int compute_bound)
 {
     int v = rl_kvariant_gemm(p->weights, p->compute);
@@ -1367,7 +1357,7 @@ static int time_from_table(builder *x, const rl_serving_engine *e, int i)
         eff = rl_engine_efficiency(e, c, v, op->kshape, rl_hw_measured_flops(x->h),
                                    rl_hw_measured_bw(x->h));
         if (eff <= 0 && c == RL_KC_MOE) { /* no MoE table of this shape: the GEMM table's */
-            x->o->moe_derived[bound] = -1; /* as timed (a variant without a peak) */
+            x->o->moe_derived[bound] = RL_MOE_FROM_GEMM; /* as timed (a variant without a peak) */
             double me = rl_ops_moe_gemm_shapes(x->m, op->kshape, g);
             int vd;
             eff = gemm_efficiency(x, e, op, g[0], &v);
@@ -2161,15 +2151,16 @@ static void gemm_variant_words(int v, const char *noun, char *buf, size_t n)
              strcmp(pair, key) ? key : "", strcmp(pair, key) ? ")" : "");
 }
 
-int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
-                            size_t n)
+/* How a one-token decode step's operator list times m's routed experts on
+ * h's selected engine at precision p, into d (rl_ops.moe_derived; both -1
+ * when the list cannot be built): any step's list records it for both
+ * bounds, one decode token the cheapest. */
+static void moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p, int d[2])
 {
-    buf[0] = '\0';
+    d[0] = d[1] = -1;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (m->abstract || m->experts == 0 || !e || !e->tables)
-        return 0;
-    /* how the op list times the experts: any step's list records it for
-     * both bounds (rl_ops.moe_derived), one decode token the cheapest */
+        return;
     rl_ops_config c = rl_ops_config_default();
     c.prec = *p;
     c.decode_batch = 1;
@@ -2177,9 +2168,27 @@ int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precisio
     c.calibrated = 1;
     rl_ops *o = malloc(sizeof *o);
     char err[256];
-    int ok = o && build(m, h, &c, 0, 0, o, err, sizeof err) == 0;
-    int d[2] = {ok ? o->moe_derived[0] : -1, ok ? o->moe_derived[1] : -1};
+    if (o && build(m, h, &c, 0, 0, o, err, sizeof err) == 0) {
+        d[0] = o->moe_derived[0];
+        d[1] = o->moe_derived[1];
+    }
     free(o);
+}
+
+int rl_ops_moe_from_gemm(const rl_model *m, const rl_hw *h, const rl_precision *p)
+{
+    int d[2];
+    moe_record(m, h, p, d);
+    return d[0] == RL_MOE_FROM_GEMM || d[1] == RL_MOE_FROM_GEMM;
+}
+
+int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
+                            size_t n)
+{
+    buf[0] = '\0';
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    int d[2];
+    moe_record(m, h, p, d);
     if (d[0] < 0 && d[1] < 0)
         return 0; /* its own dtypes' MoE table, or the GEMM table's (rl_ops_moe_gemm_note) */
     char side[2][80], from[224];
@@ -2240,7 +2249,7 @@ int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_eng
                          const rl_precision *p, char *buf, size_t n)
 {
     buf[0] = '\0';
-    if (!rl_ops_moe_from_gemm(e, m))
+    if (!rl_ops_moe_from_gemm(m, h, p))
         return 0;
     /* the variant the experts are timed from, as ops picks it (review41 F2):
      * the run's own, else the nearest tabled one, by whether the experts
@@ -2290,11 +2299,30 @@ int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_eng
         snprintf(bias, sizeof bias, "measured MoE kernels run a median 1.45x slower than that, "
                  "so its band reaches x5.7 above");
     }
-    snprintf(buf, n, "%s's kernel tables on %s measure no MoE kernel of %s's expert shape "
-                  "(hidden %lld, inter %lld, top-%lld of %lld experts): its routed experts are timed from "
+    /* the MoE tables that measure the shape, in variants the run's dtypes
+     * do not derive from (ops.c moe_derived: the nearest tabled variant;
+     * deepseek-v3 bf16 on vLLM, whose fp8_block table measures its shape) */
+    double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
+                           (double)m->top_k, (double)m->experts};
+    char only[160] = "";
+    for (int k = 0; k < RL_KV_COUNT; k++)
+        if (rl_engine_table(e->tables, RL_KC_MOE, k, x))
+            snprintf(only + strlen(only), sizeof only - strlen(only), "%s%s", *only ? ", " : "",
+                     rl_kvariant_name((rl_kvariant)k));
+    char what[640];
+    if (*only)
+        snprintf(what, sizeof what, "measure %s's expert shape (hidden %lld, inter %lld, top-%lld "
+                 "of %lld experts) only in their %s MoE table%s, not one that %s weights x %s "
+                 "compute derive from", m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts,
+                 only, strchr(only, ',') ? "s" : "", rl_dtype_name(p->weights),
+                 rl_dtype_name(p->compute));
+    else
+        snprintf(what, sizeof what, "measure no MoE kernel of %s's expert shape (hidden %lld, "
+                 "inter %lld, top-%lld of %lld experts)", m->name, m->d_model, m->d_ff_expert,
+                 m->top_k, m->experts);
+    snprintf(buf, n, "%s's kernel tables on %s %s: its routed experts are timed from "
                   "the dense GEMM table, at the efficiency of the one GEMM of their grouped "
                   "GEMMs' FLOPs and bytes%s (provenance derived; %s: docs/model.md, MoE)",
-               e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts, from,
-             bias);
+               e->name, h->name, what, from, bias);
     return 1;
 }

@@ -274,13 +274,16 @@ typedef struct {
     int banded;
     /* Routed experts without an MoE table of the run's own dtypes at their
      * shape: the MoE table variants of that same shape that time them in
-     * its place, when memory-bound ([0]) and compute-bound ([1]); -1 where
-     * none does (the dense GEMM table's: rl_ops_moe_from_gemm), and both
-     * -1 with the run's own table, no experts or no engine tables.  The
-     * builder's one decision (ops.c moe_derived), which
-     * rl_ops_moe_variant_note reads. */
+     * its place, when memory-bound ([0]) and compute-bound ([1]);
+     * RL_MOE_FROM_GEMM where none does and the dense GEMM table times them
+     * (rl_ops_moe_gemm_shapes); -1 with the run's own table, no experts or
+     * no engine tables.  The builder's one decision (ops.c moe_derived),
+     * which rl_ops_moe_from_gemm and rl_ops_moe_variant_note read. */
     int moe_derived[2];
 } rl_ops;
+
+/* rl_ops.moe_derived of routed experts timed from the dense GEMM table. */
+#define RL_MOE_FROM_GEMM (-2)
 
 /* Check a configuration against model and chip: sizes >= 0 with at least
  * one token, decode_context >= 1 when decode_batch > 0, contexts within
@@ -338,11 +341,12 @@ double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[
  * F2: the note read the run's own variant's). */
 int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, int compute_bound);
 
-/* 1 when model m has routed experts and engine e's tables hold no MoE
- * kernel of their shape in any dtype, so ops times them from the dense
- * GEMM table (rl_ops_moe_gemm_shapes; provenance derived): cli's note and
- * pareto's key derived say so (tester56 F1); 0 otherwise. */
-int rl_ops_moe_from_gemm(const rl_serving_engine *e, const rl_model *m);
+/* 1 when h's selected engine times model m's routed experts at precision
+ * p from the dense GEMM table (rl_ops_moe_gemm_shapes; provenance derived),
+ * memory- or compute-bound, as a one-token decode step's operator list
+ * records it (rl_ops.moe_derived): cli's note and pareto's key derived say
+ * so (tester56 F1); 0 otherwise. */
+int rl_ops_moe_from_gemm(const rl_model *m, const rl_hw *h, const rl_precision *p);
 
 /* When engine e's tables hold no MoE kernel of model m's expert shape in
  * any dtype, the words saying its routed experts are timed from the dense

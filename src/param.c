@@ -104,6 +104,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SET] = {"set", NULL, NULL, NULL, RL_PT_SET, "model.FIELD=V|hw.FIELD=V", "", 0, 0, NULL,
                   NULL, "override a spec field (repeatable; dotted for tables: hw.flops.bf16=2e14; the "
                         "result names them: model_overrides, hw_overrides); "
+                        "hw.hbm_bw may be spelt by its result keys hbm_bytes_per_s and hbm_bw_bytes_per_s; "
+                        "a hw figure (flops.*, hbm_bw, hbm_bytes, ici_bw, net_bw, host_bw) over 100x "
+                        "outside the shipped presets' range gets a note (spec.h); "
                         "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times "
                         "keep their excess over their roofline, the roofline part moved to the "
                         "changed chip; its fitted costs' operator and collective terms follow the "

@@ -1876,7 +1876,7 @@ static const char *derived_text(const rl_model *m, const rl_hw *h, rl_precision 
         k += snprintf(buf + k, n - (size_t)k, "%s%s%s%s", k ? "; " : "",
                       mla ? "MLA attention at a " : "", rl_dtype_name(p.kv),
                       mla ? " KV cache" : " KV-cache attention");
-    if (rl_ops_moe_from_gemm(e, m) && k < (int)n) /* tester56 F1: as step's note */
+    if (rl_ops_moe_from_gemm(m, h, &p) && k < (int)n) /* tester56 F1: as step's note */
         snprintf(buf + k, n - (size_t)k, "%srouted experts from the dense GEMM table (no MoE "
                  "kernel)", k ? "; " : "");
     return buf;

@@ -33,6 +33,14 @@ const rl_sandbox_limits RL_SCENARIO_LIMITS = {2000L * 1000 * 1000, 512u << 20, 6
 #define WATCHDOG_GRACE_S 1.0
 #define WATCHDOG_SIGNAL_GRACE_S 5.0
 
+/* Calls nested deeper than this when the memory cap refuses an allocation
+ * make the error a stack overflow, not a memory one: the frames (Lua
+ * stack slots and CallInfo records, lstate.c) are what filled the cap.
+ * No spec or shipped scenario nests calls over a few dozen deep; a
+ * runaway recursion under the 64 MiB spec cap passes 10^5 levels before
+ * the allocator refuses (tests/test_sandbox.c deep_recursion). */
+#define DEEP_CALLS 10000
+
 /* Estimates stop multiplying past this many steps (no budget is larger). */
 #define CALL_STEPS_CAP 1e13
 
@@ -43,6 +51,8 @@ typedef struct {
     double deadline; /* CLOCK_MONOTONIC seconds */
     char spent[128]; /* non-empty once a budget is exhausted: the reason */
     unsigned long refusals; /* allocations refused for the memory cap */
+    lua_State *L;           /* the state (no coroutines: the only thread) */
+    int deep;               /* a refusal came with over DEEP_CALLS calls nested */
 } sandbox_state;
 
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -56,6 +66,9 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     }
     if (nsize > old && s->used - old + nsize > s->lim.memory) {
         s->refusals++; /* Lua collects and retries once, then raises "not enough memory" */
+        lua_Debug ar; /* lua_getstack only walks the CallInfo list, valid here */
+        if (s->L && lua_getstack(s->L, DEEP_CALLS, &ar))
+            s->deep = 1;
         return NULL;
     }
     void *p = realloc(ptr, nsize);
@@ -117,7 +130,11 @@ static int memory_spent(lua_State *L, int status, unsigned long refusals)
     int memerr = status == LUA_ERRMEM || (msg && strcmp(msg, "not enough memory") == 0);
     if (status == LUA_OK || !memerr || s->refusals == refusals)
         return s->spent[0] != '\0';
-    if (!s->spent[0])
+    if (!s->spent[0] && s->deep)
+        snprintf(s->spent, sizeof s->spent,
+                 "stack overflow: calls nested over %d deep filled the memory budget of "
+                 "%.0f MiB (runaway recursion?)", DEEP_CALLS, (double)s->lim.memory / (1 << 20));
+    else if (!s->spent[0])
         snprintf(s->spent, sizeof s->spent, "memory budget of %.0f MiB exceeded",
                  (double)s->lim.memory / (1 << 20));
     return 1;
@@ -535,6 +552,7 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
         return NULL;
     }
     *(sandbox_state **)lua_getextraspace(L) = s;
+    s->L = L;
     static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},     {LUA_MATHLIBNAME, luaopen_math},
                                     {LUA_STRLIBNAME, luaopen_string}, {LUA_TABLIBNAME, luaopen_table},
                                     {LUA_UTF8LIBNAME, luaopen_utf8}, {NULL, NULL}};
@@ -589,6 +607,7 @@ void rl_sandbox_reset_budget(lua_State *L)
     sandbox_state *s = state_of(L);
     s->executed = 0;
     s->spent[0] = '\0';
+    s->deep = 0;
     s->deadline = rl_now_s() + s->lim.seconds;
     lua_sethook(L, budget_hook, LUA_MASKCOUNT | LUA_MASKCALL, HOOK_EVERY);
 }
@@ -728,6 +747,13 @@ static int traceback(lua_State *L)
     const char *msg = lua_tostring(L, 1);
     if (msg && strstr(msg, REFUSED)) /* file:line: reason, as it is */
         return 1;
+    /* Lua's own "stack overflow" (lua stack past LUAI_MAXSTACK, or C calls
+     * past LUAI_MAXCCALLS: "C stack overflow"): its traceback is 20 copies
+     * of one line; say what it means instead */
+    if (msg && strstr(msg, "stack overflow")) {
+        lua_pushfstring(L, "%s (calls nested too deep: runaway recursion?)", msg);
+        return 1;
+    }
     if (!msg)
         msg = luaL_tolstring(L, 1, NULL);
     luaL_traceback(L, L, msg, 1);

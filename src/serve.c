@@ -3476,7 +3476,7 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
     S.dispatch = (c->policy == RL_POLICY_DISAGG ? prefill_cost : decode_cost)->dispatch_s;
     S.longest = prefill_cost->longest || decode_cost->longest ||
                 (c->spec_draft && c->spec_draft->longest);
-    int rc = -1;
+    int rc = -1, missed = 0;
     long long next = 0;
     if (sim_init(&S, req, n, c, out) != 0)
         RL_FAIL_GOTO(done, "simulate: out of memory for %lld requests", n);
@@ -3494,8 +3494,9 @@ int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *c,
                      "arrivals: the step cost gave a step no finite positive time (a peak or "
                      "bandwidth of 0 in the spec?); no result kept", S.bad_t, next, n);
     if (ev == RL_SERVE_MISSED) {
+        missed = S.ttft_over > S.ttft_room ? RL_SERVE_MISSED_TTFT : RL_SERVE_MISSED_TPOT;
         snprintf(err, errlen, "simulate: stopped after %lld of %lld arrivals: the %s p99 target "
-                 "is missed", next, n, S.ttft_over > S.ttft_room ? "TTFT" : "TPOT");
+                 "is missed", next, n, missed == RL_SERVE_MISSED_TTFT ? "TTFT" : "TPOT");
         rc = RL_SERVE_MISSED;
         goto done;
     }
@@ -3525,6 +3526,7 @@ done:
     sim_free(&S);
     if (rc != 0)
         rl_serve_result_free(out);
+    out->missed = missed; /* which target a stopped run missed (serve.h) */
     return rc;
 }
 

@@ -900,7 +900,14 @@ typedef struct rl_serve_result {
     int nkv;
     double *kv_t, *kv_frac;   /* KV occupancy timeline (all replicas), nkv points */
     double *ttft_s, *tpot_s, *e2e_s; /* per request, sorted ascending (keep_requests) */
+    /* Set alone (the rest 0) when rl_serve_run returns RL_SERVE_MISSED:
+     * the p99 target the run stopped on, RL_SERVE_MISSED_TTFT or
+     * RL_SERVE_MISSED_TPOT (the one err names), so a caller reads it
+     * without parsing err (size.c's miss bits); 0 otherwise. */
+    int missed;
 } rl_serve_result;
+#define RL_SERVE_MISSED_TTFT 1
+#define RL_SERVE_MISSED_TPOT 2
 
 /* The simulator keeps one absolute clock in a double, so an event at T s
  * is held to ulp(T) = T 2^-52 and a latency (the difference of two such
@@ -937,7 +944,7 @@ int rl_serve_check_horizon(const rl_request *req, long long n, double qps, const
 /* With cfg->stop_when_missed: more requests already over a target than the
  * p99 allows (TTFT: n - ceil(0.99 n) + 1 of the n requests; TPOT: of those
  * with two or more output tokens), so the run's p99 misses it whatever
- * follows; no result, err says which. */
+ * follows; no result but its `missed` (which target), err says which. */
 #define RL_SERVE_MISSED (-3)
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,

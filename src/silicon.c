@@ -919,6 +919,25 @@ static double mg_median(const mg_row *r, size_t n, int skip, int a, int b, doubl
     return k ? rl_fit_quantile(buf, k, 0.5) : 0;
 }
 
+/* What a block of nodes pools (mg_pooled): the rows, the shape left out,
+ * each fitted node's bin and median's scratch. */
+typedef struct {
+    const mg_row *r;
+    size_t n;
+    int skip;
+    const int *node;
+    double *buf;
+} mg_pool;
+
+/* The median of the rows of nodes [a, b]'s bins together (stats.h
+ * rl_pav_value). */
+static double mg_pooled(const double *v, int a, int b, void *ctx)
+{
+    const mg_pool *p = ctx;
+    (void)v;
+    return mg_median(p->r, p->n, p->skip, p->node[a], p->node[b], p->buf);
+}
+
 /* f's nodes from the n rows r but those of model shape skip, each the
  * median of its bin (engines.h), then non-decreasing (stop 41, issue 12;
  * engines.h rl_moe_gemm_monotone): where a node falls below the one before,
@@ -927,8 +946,7 @@ static double mg_median(const mg_row *r, size_t n, int skip, int a, int b, doubl
  * regression of the binned rows); buf holds n doubles. */
 static void mg_fit(const mg_row *r, size_t n, int skip, rl_moe_gemm_fix *f, double *buf)
 {
-    int node[RL_MOE_GEMM_NODES], lo[RL_MOE_GEMM_NODES], hi[RL_MOE_GEMM_NODES], nb = 0;
-    double val[RL_MOE_GEMM_NODES];
+    int node[RL_MOE_GEMM_NODES];
     f->n = 0;
     for (int i = 0; i < RL_MOE_GEMM_NODES; i++) {
         int k = 0;
@@ -940,18 +958,8 @@ static void mg_fit(const mg_row *r, size_t n, int skip, rl_moe_gemm_fix *f, doub
         f->me[f->n] = pow(4.0, i);
         f->ln[f->n++] = mg_median(r, n, skip, i, i, buf);
     }
-    for (int j = 0; j < f->n; j++) { /* blocks of nodes [lo, hi] at val */
-        lo[nb] = hi[nb] = j;
-        val[nb++] = f->ln[j];
-        while (nb > 1 && val[nb - 2] > val[nb - 1]) {
-            nb--;
-            hi[nb - 1] = hi[nb];
-            val[nb - 1] = mg_median(r, n, skip, node[lo[nb - 1]], node[hi[nb - 1]], buf);
-        }
-    }
-    for (int b = 0; b < nb; b++)
-        for (int j = lo[b]; j <= hi[b]; j++)
-            f->ln[j] = val[b];
+    mg_pool pool = {r, n, skip, node, buf};
+    rl_pav_blocks(f->ln, f->n, mg_pooled, &pool);
 }
 
 /* The MoE-from-GEMM bias of s's engine (engines.h rl_moe_gemm_fix) from the

@@ -281,7 +281,9 @@ static void given_free(given_run *g)
 }
 
 /* evaluate, with the complete run kept in *keep (when not NULL and the
- * run was simulated here, not taken from a kept run). */
+ * run was simulated here, not taken from a kept run).  Either way
+ * c->meets == (c->miss == 0): a run stopped on a certain miss sets the bit
+ * of the target it missed. */
 static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                          double prompt_scale, int verdict_only, given_run *keep, char *err,
                          size_t errlen);
@@ -342,6 +344,7 @@ static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double q
     const kept_run *e = find_run(in, c, verdict_only, qps_scale, prompt_scale);
     if (e) {
         if (e->missed) {
+            c->miss = e->out.miss; /* the target it stopped on (evaluate_run) */
             c->meets = 0;
         } else { /* its figures; c keeps its cap and capacity */
             rl_size_candidate own = *c;
@@ -361,10 +364,13 @@ static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double q
         missed = evaluate_run(&at, &x, qps_scale, prompt_scale, verdict_only, NULL, &peak, err,
                               errlen);
         run.peak = peak > run.peak ? peak : run.peak; /* kept when neither cap bound */
-        if (missed == 1)
+        if (missed == 1) { /* the envelope misses what the inner run stopped on, as
+                            * take_farther's union: meets == (miss == 0) holds */
+            c->miss |= x.miss;
             c->meets = 0;
-        else if (missed == 0)
+        } else if (missed == 0) {
             take_farther(c, &x);
+        }
     }
     if (missed < 0)
         return -1;
@@ -372,6 +378,8 @@ static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double q
     if (!missed) {
         price(in, c);
         run.out = *c;
+    } else {
+        run.out.miss = c->miss; /* its verdict's bits, for a run that finds it */
     }
     keep_run(in, &run);
     return 0;
@@ -379,7 +387,8 @@ static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double q
 
 /* One run of evaluate_keep on in->hw (peak: the most sequences a step
  * batched): 0 with c's figures, 1 when it stopped on a certain miss
- * (c->meets 0, its figures as they were), -1 with err. */
+ * (c->meets 0, c->miss with the bit of the target missed, its other
+ * figures as they were), -1 with err. */
 static int evaluate_run(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                         double prompt_scale, int verdict_only, given_run *keep, long long *peak,
                         char *err, size_t errlen)
@@ -408,7 +417,10 @@ static int evaluate_run(const rl_size_input *in, rl_size_candidate *c, double qp
         req = NULL;
     }
     free(req);
-    if (rc == RL_SERVE_MISSED) {
+    if (rc == RL_SERVE_MISSED) { /* the bit of the target it stopped on (serve.h
+                                  * rl_serve_result.missed), as a complete run would set
+                                  * it: meets == (miss == 0) (fixIM read it from err) */
+        c->miss = r.missed == RL_SERVE_MISSED_TTFT ? RL_SIZE_MISS_TTFT : RL_SIZE_MISS_TPOT;
         c->meets = 0;
         return 1;
     }

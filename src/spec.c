@@ -1003,6 +1003,13 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     if (out->field[strcspn(out->field, " \t")]) /* 'flops. bf16': no field has a blank */
         RL_FAIL("--set %s.%.40s%s: a blank inside the field name (no field has one)", pre,
                 out->field, rl_elide_suffix(out->field));
+    /* the result keys of the chip's HBM bandwidth (hbm_bytes_per_s, list
+     * hw's hbm_bw_bytes_per_s: result.c add_hbm_bw) name the spec field
+     * hbm_bw; --help calls them aliases, so --set takes them (review
+     * finding: hw.hbm_bw_bytes_per_s was an unknown field) */
+    if (*kind == 1 && (strcmp(out->field, "hbm_bw_bytes_per_s") == 0 ||
+                       strcmp(out->field, "hbm_bytes_per_s") == 0))
+        out->field = "hbm_bw";
     char *end;
     strtod(out->value, &end);
     if (rl_number_is_hex(out->value) && end != out->value && !*end)
@@ -1738,6 +1745,52 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
         rl_hw_renamed(h, own->name);
     free(own);
     return rc;
+}
+
+/* The lowest and highest figure of each kind over the shipped presets
+ * (the hw_profiles .lua presets, their datasheet figures; tests/test_spec.c
+ * preset_ranges checks this table against them, so a new preset that
+ * widens a range fails until it is updated here). */
+static const struct {
+    const char *field;
+    double lo, hi;
+    const char *unit;
+} HW_PRESET_RANGE[] = {
+    {"flops", 1.97e14, 1e16, "FLOP/s"},            /* tpu-v5e bf16 .. gb200 fp4 */
+    {"hbm_bw", 8.19e11, 8e12, "B/s"},              /* tpu-v5e .. b200, gb200 */
+    {"hbm_bytes", 17179869184.0, 198674743296.0, "bytes"}, /* tpu-v5e 16 GiB .. gb200 */
+    {"ici_bw", 2.5e10, 9e10, "B/s"},               /* a100/h100 links .. tpu-v5p */
+    {"net_bw", 3.125e9, 5e10, "B/s"},              /* tpu-v5e .. h100/b200 */
+    {"host_bw", 1.6e10, 4.5e11, "B/s"},            /* the TPUs .. gb200 NVLink-C2C */
+};
+
+int rl_hw_preset_range(const char *field, double *lo, double *hi, const char **unit)
+{
+    for (size_t i = 0; i < sizeof HW_PRESET_RANGE / sizeof HW_PRESET_RANGE[0]; i++) {
+        const char *f = HW_PRESET_RANGE[i].field;
+        /* "flops.bf16" and the other dtypes share flops' range */
+        if (strcmp(field, f) == 0 || (strcmp(f, "flops") == 0 && strncmp(field, "flops.", 6) == 0)) {
+            *lo = HW_PRESET_RANGE[i].lo;
+            *hi = HW_PRESET_RANGE[i].hi;
+            *unit = HW_PRESET_RANGE[i].unit;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t n)
+{
+    double lo, hi;
+    const char *unit;
+    if (!rl_hw_preset_range(field, &lo, &hi, &unit) || !(v > 0) || !isfinite(v))
+        return 0; /* 0, negative and non-finite are the spec checks' to refuse */
+    if (v >= lo / RL_HW_PLAUSIBLE_FACTOR && v <= hi * RL_HW_PLAUSIBLE_FACTOR)
+        return 0;
+    snprintf(buf, n, "hw.%s=%.3g %s lies over %.0fx %s the shipped presets' range (%.3g to "
+             "%.3g %s, hw_profiles/*.lua); a typo? (it is used as given)", field, v, unit,
+             RL_HW_PLAUSIBLE_FACTOR, v < lo ? "below" : "above", lo, hi, unit);
+    return 1;
 }
 
 int rl_hw_override_check(const char *field, double v, char *err, size_t errlen)

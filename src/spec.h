@@ -573,6 +573,20 @@ int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_o
  * unchecked).  0, or -1 with the reason in err. */
 int rl_hw_override_check(const char *field, double v, char *err, size_t errlen);
 
+/* The shipped presets' range of hw figure `field` (flops.* under one
+ * range for every dtype, hbm_bw, hbm_bytes, ici_bw, net_bw, host_bw),
+ * lowest and highest over the hw_profiles presets: 1 and *lo, *hi, unit set;
+ * 0 for a field outside the table. */
+int rl_hw_preset_range(const char *field, double *lo, double *hi, const char **unit);
+
+/* A plausibility note for `--set hw.FIELD=v`: when v is a figure of the
+ * range table above and lies over RL_HW_PLAUSIBLE_FACTOR beyond its
+ * range (1 FLOP/s: an exponent dropped), writes the note to buf (without
+ * the "note: " prefix) and returns 1; else 0.  Only a note: a what-if of
+ * another chip may lie outside the presets. */
+#define RL_HW_PLAUSIBLE_FACTOR 100.0
+int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t n);
+
 /* Parse "model.F=V" / "hw.F=V" into kind (0 model, 1 hw) and override
  * (pointers into `arg`, which is modified).  Returns 0 or -1. */
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen);

@@ -6,6 +6,8 @@
  * and a Mixtral-8x7B step whose routed experts are timed by the table. */
 #include "testutil.h"
 
+#include "stats.h"
+
 #include "ops.h"
 #include "serve.h"
 #include "shard.h"
@@ -699,10 +701,92 @@ static void test_moe_gemm_monotone_rule(void **state)
     assert_int_equal(rl_moe_gemm_monotone(&f), 0);
 }
 
+/* rl_ops_moe_from_gemm reads the op list's record (rl_ops.moe_derived),
+ * not a decision of its own (final-read finding): deepseek-v3 at bf16 on
+ * h100-sxm vLLM, whose only MoE table of its shape is fp8_block, a variant
+ * bf16 does not derive from, so the list times its experts from the dense
+ * GEMM table (provenance derived, record RL_MOE_FROM_GEMM) -- the old
+ * "any MoE table of the shape in any dtype" test said no, and no note
+ * said that half the step was GEMM-timed.  The note names the table that
+ * does measure the shape.  On trtllm, with no MoE table of the shape, both
+ * say GEMM-timed, as before. */
+static void test_moe_from_gemm_reads_the_list(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[256], note[1536];
+    assert_int_equal(rl_hw_select_engine(&h, "vllm", err, sizeof err), 0);
+    rl_precision p = rl_precision_default();
+    p.weights = p.kv = p.compute = RL_BF16;
+    rl_ops_config c = rl_ops_mixed_config(8, p, 0, 0, 1, 1024);
+    c.calibrated = 1;
+    c.tp = 8;
+    rl_ops *o = malloc(sizeof *o);
+    assert_non_null(o);
+    assert_int_equal(rl_ops_build(&m, &h, &c, o, err, sizeof err), 0);
+    assert_int_equal(o->moe_derived[0], RL_MOE_FROM_GEMM);
+    assert_int_equal(prov_of(o, "expert_gate"), RL_PROV_DERIVED);
+    assert_int_equal(rl_ops_moe_from_gemm(&m, &h, &p), 1);
+    const rl_serving_engine *e = rl_engines_selected(&h.engines);
+    assert_int_equal(rl_ops_moe_gemm_note(&m, &h, e, &p, note, sizeof note), 1);
+    assert_non_null(strstr(note, "only in their fp8_block MoE table, not one that bf16 weights x "
+                                 "bf16 compute derive from"));
+    rl_hw t = load_hw("h100-sxm", NULL, 0); /* trtllm: no MoE table of the shape */
+    assert_int_equal(rl_ops_moe_from_gemm(&m, &t, &p), 1);
+    assert_int_equal(rl_ops_moe_gemm_note(&m, &t, rl_engines_selected(&t.engines), &p, note,
+                                          sizeof note), 1);
+    assert_non_null(strstr(note, "measure no MoE kernel of deepseek-v3's expert shape"));
+    /* mixtral at bf16 on vLLM: its own table times them, no record, no note */
+    rl_model mx = load_model("mixtral-8x7b", NULL, 0);
+    assert_int_equal(rl_ops_moe_from_gemm(&mx, &h, &p), 0);
+    assert_int_equal(rl_ops_moe_gemm_note(&mx, &h, e, &p, note, sizeof note), 0);
+    free(o);
+}
+
+/* rl_pav_blocks with the caller's block value (stats.h; the one loop of
+ * mg_fit and rl_moe_gemm_monotone): a value of the block's largest entry
+ * shows the callback, not a mean, decides; v {3, 1, 2}: 1 < 3 pools
+ * [0, 1] at 3, then 2 < 3 pools [0, 2] at 3: two entries move, the calls
+ * (0, 1) then (0, 2).  Over RL_PAV_MAX entries: -1, v untouched. */
+struct pav_calls {
+    int n, a[4], b[4];
+};
+static double pav_max(const double *v, int a, int b, void *ctx)
+{
+    struct pav_calls *c = ctx;
+    c->a[c->n] = a;
+    c->b[c->n++] = b;
+    double m = v[a];
+    for (int i = a; i <= b; i++)
+        m = fmax(m, v[i]);
+    return m;
+}
+
+static void test_pav_blocks_callback(void **state)
+{
+    (void)state;
+    double v[3] = {3, 1, 2};
+    struct pav_calls c = {0};
+    assert_int_equal(rl_pav_blocks(v, 3, pav_max, &c), 2);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.a[0], 0);
+    assert_int_equal(c.b[0], 1);
+    assert_int_equal(c.a[1], 0);
+    assert_int_equal(c.b[1], 2);
+    for (int i = 0; i < 3; i++)
+        assert_true(v[i] == 3);
+    double big[RL_PAV_MAX + 1] = {1, 0};
+    assert_int_equal(rl_pav_blocks(big, RL_PAV_MAX + 1, pav_max, &c), -1);
+    assert_true(big[0] == 1 && big[1] == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moe_grid),
+        cmocka_unit_test(test_pav_blocks_callback),
+        cmocka_unit_test(test_moe_from_gemm_reads_the_list),
         cmocka_unit_test(test_moe_step),
         cmocka_unit_test(test_moe_plan_step),
         cmocka_unit_test(test_moe_bad_profile),

@@ -129,7 +129,18 @@ static void deep_recursion(void **state)
 {
     (void)state;
     rl_sandbox_limits big = {100 * 1000 * 1000, 256u << 20, 60.0};
-    expect_error(&big, "local function f(n) return 1 + f(n + 1) end f(1)", "stack overflow");
+    expect_error(&big, "local function f(n) return 1 + f(n + 1) end f(1)",
+                 "stack overflow (calls nested too deep");
+    /* under the 64 MiB spec cap, frames that each hold a table fill the
+     * memory before Lua's stack limit: the error still names the recursion
+     * (review finding: it blamed the memory budget alone) */
+    static const char tables[] = "local function f(n) local t = {} t[1] = f(n + 1) return t end f(1)";
+    expect_error(&RL_SPEC_LIMITS, tables, "stack overflow: calls nested over 10000 deep");
+    /* memory filled by data at a shallow depth is still the memory budget */
+    rl_sandbox_limits many = {100L * 1000 * 1000 * 1000, 8u << 20, 60.0};
+    expect_error(&many, "local function f(n) if n > 0 then return f(n - 1) end "
+                        "local t = {} for i = 1, 1e8 do t[i] = i end end f(50)",
+                 "memory budget of 8 MiB exceeded");
     /* a deeply nested expression hits the parser's C-stack limit */
     char code[20000] = "local x = ";
     for (int i = 0; i < 5000; i++)

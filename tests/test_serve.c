@@ -2454,11 +2454,14 @@ static void test_stop_when_missed(void **state)
             assert_true(full.ttft.p99 > 1);
             assert_int_equal(rc, RL_SERVE_MISSED);
             assert_non_null(strstr(err, "TTFT p99 target is missed"));
+            /* which target, as a field (size.c's miss bits read it, not err) */
+            assert_int_equal(stopped.missed, RL_SERVE_MISSED_TTFT);
             long long at = -1;
             assert_int_equal(sscanf(err, "simulate: stopped after %lld of 2000", &at), 1);
             assert_true(at > 0 && at < 2000);
         } else {
             assert_int_equal(rc, 0);
+            assert_int_equal(stopped.missed, 0);
             assert_true(full.ttft.p99 <= 1 && full.tpot.p99 <= 0.05);
             assert_true(stopped.ttft.p99 == full.ttft.p99 && stopped.tpot.p99 == full.tpot.p99 &&
                         stopped.completed == full.completed);
@@ -2467,6 +2470,21 @@ static void test_stop_when_missed(void **state)
         rl_serve_result_free(&full);
         free(req);
     }
+    /* a TPOT target of 1 ms (a decode step of llama3-8b on one H100 reads
+     * its 16 GB of weights at 3.35 TB/s: over 4.8 ms) with no TTFT target
+     * stops on TPOT, and says so in the field */
+    rl_request *req = workload(2000, 2, 1000, 100, 7);
+    rl_serve_result stopped;
+    char err[256];
+    rl_serve_config s = c;
+    s.slo_ttft = 0;
+    s.slo_tpot = 0.001;
+    s.stop_when_missed = 1;
+    assert_int_equal(rl_serve_run(req, 2000, &s, &f->cost, &f->cost, &stopped, err, sizeof err),
+                     RL_SERVE_MISSED);
+    assert_non_null(strstr(err, "TPOT p99 target is missed"));
+    assert_int_equal(stopped.missed, RL_SERVE_MISSED_TPOT);
+    free(req);
 }
 
 /* seqs_peak (serve.h), which size relies on to reuse a run across batch
