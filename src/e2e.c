@@ -1838,7 +1838,8 @@ static cJSON *param_json(const rl_fit_result *f, int p, int missing, int measure
     else if (loose)
         snprintf(status, sizeof status, "not identifiable (%s): no row's time depends on it "
                  "at the optimum%s", beyond,
-                 p == RL_EC_DECODE_STEP || p == RL_EC_PREFILL_STEP || p == RL_EC_LAUNCH
+                 p == RL_EC_DECODE_STEP || p == RL_EC_PREFILL_STEP || p == RL_EC_LAUNCH ||
+                         p == RL_EC_PREFILL_RANK
                      ? " (the device side of max(host, device) wins where it enters)" : "");
     else if (st == RL_EC_LOOSE)
         snprintf(status, sizeof status, "not identified (sd %.2g %s): the rows do not pin it%s%s",

@@ -800,9 +800,9 @@ const rl_command RL_COMMANDS[] = {
      "is refused, exit 2, saying how many it needs and which --folds (up to one per\n"
      "configuration) it allows.  The parameters of a phase no row has (decode_step_s,\n"
      "decode_seq_s, comm_eff and tp_excess; prefill_step_s, prefill_seq_s,\n"
-     "prefill_comm_eff and prefill_act_byte_s) are held at their start values and not\n"
-     "counted (9 decode rows fit the decode step's 6 parameters); fewer rows than the rest\n"
-     "are refused before any fold, naming them and the held ones.",
+     "prefill_comm_eff, prefill_act_byte_s and prefill_rank_s) are held at their start\n"
+     "values and not counted (9 decode rows fit the decode step's 6 parameters); fewer rows\n"
+     "than the rest are refused before any fold, naming them and the held ones.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
