@@ -96,6 +96,7 @@ static int add_step(const rl_model *m, const rl_hw *h, const rl_ops_config *c, r
     s->batch = (double)batch;
     s->act_bytes = ph == RL_PHASE_PREFILL
                        ? (double)batch * (double)len * rl_e2e_act_bytes(m, c->prec) : 0;
+    s->ranks = ph == RL_PHASE_PREFILL ? (double)c->chips : 0;
     fill_ops(s, &o);
     if (c->chips > 1) {
         rl_shard_plan plan = step_plan(h, c->chips, 1, 1);
@@ -179,7 +180,7 @@ static double tp_collectives_s(const rl_ec_step *s)
 }
 
 /* rl_ec_time, and with sides non-NULL the two sides of its max summed
- * over the steps: sides[0] the host's (step floor, launches and the
+ * over the steps: sides[0] the host's (step floor, launches, a prefill's ranks and the
  * per-sequence cost), sides[1] the device's (operators, collectives and
  * the prompt tokens' activation-byte cost). */
 static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, double *sides)
@@ -194,7 +195,7 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
         rl_ec_param fixed = s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP;
         rl_ec_param comm = s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM;
         double tpx = tp_collectives_s(s);
-        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches,
+        double host = x[fixed] + x[RL_EC_LAUNCH] * s->launches + x[RL_EC_PREFILL_RANK] * s->ranks,
                dev = x[comm] * s->comm_s + x[RL_EC_TP_EXCESS] * tpx +
                      x[RL_EC_PREFILL_ACT] * s->act_bytes;
         double dc = 0, dm = 0; /* device time under the compute / memory term */
@@ -218,6 +219,7 @@ static double ec_eval(const rl_ec_terms *t, const double *x, double *grad, doubl
         if (host > dev) {
             grad[fixed] += s->count;
             grad[RL_EC_LAUNCH] += s->count * s->launches;
+            grad[RL_EC_PREFILL_RANK] += s->count * s->ranks;
         } else {
             grad[RL_EC_COMPUTE] += s->count * dc;
             grad[RL_EC_MEMORY] += s->count * dm;
@@ -1719,6 +1721,7 @@ static void columns_row(void *ctx, int i, const double *x, double *cols)
         const rl_ec_step *s = &t->step[k];
         cols[s->prefill ? RL_EC_PREFILL_STEP : RL_EC_DECODE_STEP] += s->count;
         cols[RL_EC_LAUNCH] += s->count * s->launches;
+        cols[RL_EC_PREFILL_RANK] += s->count * s->ranks;
         cols[s->prefill ? RL_EC_PREFILL_SEQ : RL_EC_DECODE_SEQ] += s->count * s->batch;
         cols[s->prefill ? RL_EC_PREFILL_COMM : RL_EC_COMM] += s->count * s->comm_s;
         cols[RL_EC_TP_EXCESS] += s->count * tp_collectives_s(s);
@@ -1758,6 +1761,7 @@ static void starts(const rows *rs, const unsigned char *use, double *x0)
         x[RL_EC_PREFILL_SEQ] = 1e-3;
         x[RL_EC_LAUNCH] = 0;
         x[RL_EC_PREFILL_ACT] = 0;
+        x[RL_EC_PREFILL_RANK] = 0;
         x[RL_EC_COMPUTE] = 2.0;
         x[RL_EC_MEMORY] = 1.25;
         x[RL_EC_COMM] = 1.0; /* held (tp_excess fits what the rows add) */
@@ -1834,7 +1838,8 @@ static cJSON *param_json(const rl_fit_result *f, int p, int missing, int measure
     else if (loose)
         snprintf(status, sizeof status, "not identifiable (%s): no row's time depends on it "
                  "at the optimum%s", beyond,
-                 p == RL_EC_DECODE_STEP || p == RL_EC_PREFILL_STEP || p == RL_EC_LAUNCH
+                 p == RL_EC_DECODE_STEP || p == RL_EC_PREFILL_STEP || p == RL_EC_LAUNCH ||
+                         p == RL_EC_PREFILL_RANK
                      ? " (the device side of max(host, device) wins where it enters)" : "");
     else if (st == RL_EC_LOOSE)
         snprintf(status, sizeof status, "not identified (sd %.2g %s): the rows do not pin it%s%s",
@@ -1855,6 +1860,7 @@ static cJSON *param_json(const rl_fit_result *f, int p, int missing, int measure
                                            ? rl_ec_comm_unit(measured)
                                        : eff ? "fraction of peak"
                                        : p == RL_EC_PREFILL_ACT ? "s per activation byte"
+                                       : p == RL_EC_PREFILL_RANK ? "s per TP rank of a prefill"
                                        : p == RL_EC_TP_EXCESS   ? "x the collectives' time"
                                                                 : "s");
     cJSON_AddStringToObject(o, "status", status);
@@ -1898,6 +1904,49 @@ static int hold_act_on_one_tp(rows *rs, char *note, size_t n)
              "be told apart (compute_eff and prefill_comm_eff fit what is left: the table gives "
              "their status); fit rows of two TP degrees or more", rl_ec_name(RL_EC_PREFILL_ACT),
              tp);
+    return 1;
+}
+
+/* prefill_rank_s (enginecost.h) is seen only by prefill rows on the host
+ * floor (the host side of the max wins), where it adds rank cost x tp to
+ * prefill_step_s: with such rows at one TP degree, or none, the two are
+ * one column at the optimum, however many degrees the device-bound rows
+ * span, and the fit would split the floor between them at random (on
+ * SplitwiseSim's excerpt, host-bound only at TP8, a true floor of 50 ms
+ * read 41.5 ms plus 1.06 ms a rank).  So at the fit x, when the host-bound
+ * prefill rows have fewer than two TP degrees, the term's column is
+ * zeroed in every row (held at 0, its start value) and a note says why
+ * into note (appended, "; " between); returns 1 then (the caller refits),
+ * else 0. */
+static int hold_rank_off_floor(rows *rs, const double *x, char *note, size_t n)
+{
+    long long tp[2] = {0, 0};
+    double g[RL_EC_N];
+    for (int i = 0; i < rs->n; i++) {
+        int prefills = 0;
+        for (int k = 0; k < rs->t[i].n; k++)
+            prefills |= rs->t[i].step[k].prefill && rs->t[i].step[k].ranks > 0;
+        if (!prefills || (rl_ec_time(&rs->t[i], x, g), g[RL_EC_PREFILL_STEP] <= 0))
+            continue;
+        if (!tp[0])
+            tp[0] = rs->row[i]->tp;
+        else if (rs->row[i]->tp != tp[0])
+            tp[1] = rs->row[i]->tp;
+    }
+    if (tp[1])
+        return 0;
+    for (int i = 0; i < rs->n; i++)
+        for (int k = 0; k < rs->t[i].n; k++)
+            rs->t[i].step[k].ranks = 0;
+    char on[64] = "none";
+    if (tp[0])
+        snprintf(on, sizeof on, "tp %lld only", tp[0]);
+    size_t k = strlen(note);
+    if (k < n)
+        snprintf(note + k, n - k, "%s%s held at 0: the prefill rows on the host floor at the "
+                 "fit have %s, and a cost per TP rank is told from prefill_step_s only by "
+                 "floors at two TP degrees or more", k ? "; " : "",
+                 rl_ec_name(RL_EC_PREFILL_RANK), on);
     return 1;
 }
 
@@ -2572,11 +2621,15 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     char pnames[320] = "", held_phase[160] = "";
     for (int p = 0, k = 0, h = 0; p < RL_EC_N; p++) {
         int off = gone >= 0 && (phase_param(gone, p) || p == (gone ? RL_EC_PREFILL_ACT
-                                                                    : RL_EC_TP_EXCESS));
+                                                                    : RL_EC_TP_EXCESS) ||
+                                (gone && p == RL_EC_PREFILL_RANK));
         if (off)
             h += snprintf(held_phase + h, sizeof held_phase - (size_t)h, "%s%s", h ? ", " : "",
                           rl_ec_name((rl_ec_param)p));
-        if (p == RL_EC_COMM || off)
+        /* prefill_rank_s: held unless the fit puts prefill rows on the host floor at two TP
+         * degrees (hold_rank_off_floor), which is not known before it; fit.c counts it
+         * among the identifiable ones when it is (stop 42: a 10-row fit kept running) */
+        if (p == RL_EC_COMM || p == RL_EC_PREFILL_RANK || off)
             continue;
         nparam++;
         k += snprintf(pnames + k, sizeof pnames - (size_t)k, "%s%s", k ? ", " : "",
@@ -2606,13 +2659,15 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
         hi[p] = eff ? 1 / a : b;
         names[p] = rl_ec_name((rl_ec_param)p);
     }
-    char held[400] = "";
+    char held[800] = "";
     hold_act_on_one_tp(&rs, held, sizeof held);
     rl_fit_problem pb = {RL_EC_N, rs.n, names, lo, hi, rs.meas_s, predict_row, columns_row, &rs};
     rl_fit_result fr;
     double x0[NSTART * RL_EC_N];
     starts(&rs, NULL, x0);
-    if (rl_fit_best(&pb, x0, NSTART, NULL, &fr, e, sizeof e) != 0) {
+    if (rl_fit_best(&pb, x0, NSTART, NULL, &fr, e, sizeof e) != 0 ||
+        (hold_rank_off_floor(&rs, fr.x, held, sizeof held) &&
+         rl_fit_best(&pb, x0, NSTART, NULL, &fr, e, sizeof e) != 0)) {
         snprintf(err, errlen, "%s: %s", m->path, e);
         goto done;
     }
@@ -2718,13 +2773,16 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     cJSON_AddNumberToObject(res, "iterations", fr.iterations);
     cJSON_AddNumberToObject(res, "residual_sd_log", fr.scale);
     char ident[sizeof fr.note + sizeof held + 2];
-    if (*held) { /* one reason per parameter (tester18 F15): held's, not fit.c's words for a
-                  * column that is 0 in every row */
-        char c[128];
-        snprintf(c, sizeof c, "%s: no row depends on it; held at its start value",
-                 rl_ec_name(RL_EC_PREFILL_ACT));
-        drop_clause(fr.note, c);
-    }
+    /* one reason per parameter (tester18 F15): held's, not fit.c's words for a column
+     * that is 0 in every row */
+    static const rl_ec_param ZEROED[] = {RL_EC_PREFILL_ACT, RL_EC_PREFILL_RANK};
+    for (size_t z = 0; z < sizeof ZEROED / sizeof *ZEROED; z++)
+        if (strstr(held, rl_ec_name(ZEROED[z]))) {
+            char c[128];
+            snprintf(c, sizeof c, "%s: no row depends on it; held at its start value",
+                     rl_ec_name(ZEROED[z]));
+            drop_clause(fr.note, c);
+        }
     snprintf(ident, sizeof ident, "%s%s%s", fr.note, *fr.note && *held ? "; " : "", held);
     cJSON_AddStringToObject(res, "identifiability", *ident ? ident : "every parameter identified");
     add_summary(res, "fit_", err_fit, rs.n);
@@ -3357,7 +3415,8 @@ double rl_e2e_mixed_time(const rl_model *m, const rl_hw *h, const rl_ops_config 
     int prefills = rl_ops_prefill_rows(c) > 0;
     rl_ec_terms t = {1, {{.count = 1, .prefill = prefills, .batch = decode_batch,
                           .act_bytes = rl_ops_prefill_rows(c) * rl_e2e_act_bytes(m, c->prec),
-                          .comm_s = comm_s, .sends_s = sends_s}}};
+                          .ranks = prefills ? (double)c->chips : 0, .comm_s = comm_s,
+                          .sends_s = sends_s}}};
     fill_ops(&t.step[0], &o);
     double x[RL_EC_N];
     rl_ec_to_x(&h->engine_costs, x);

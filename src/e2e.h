@@ -36,6 +36,8 @@ typedef struct {
     double act_bytes; /* activation bytes of the step's prompt tokens (rl_e2e_act_bytes
                        * x tokens; 0 for decode): what prefill_act_byte_s multiplies */
     double launches; /* kernel launches a step: operator instances */
+    double ranks;    /* GPUs a prefill step's inputs are handed to (its TP group; 0 for
+                      * decode): what prefill_rank_s multiplies (enginecost.h) */
     double comm_s;   /* ideal collective time a step (what comm_eff divides) */
     double sends_s;  /* of comm_s, a pipeline's stage P2P sends: at comm_eff, but no
                       * tp_excess, which was fitted on TP collectives only (tester29 F2) */

@@ -15,7 +15,8 @@
 static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "decode_seq_s",
                                            "prefill_seq_s", "compute_eff",    "memory_eff",
                                            "tp_excess",     "comm_eff",       "prefill_comm_eff",
-                                           "launch_s",      "prefill_act_byte_s"};
+                                           "launch_s",      "prefill_act_byte_s",
+                                           "prefill_rank_s"};
 
 /* Physical ranges.  Costs: a step floor up to 1 s (measured floors are
  * 10-60 ms: issue 12's Splitwise figures), a prefill floor up to 10 s, up to
@@ -24,12 +25,15 @@ static const char *const NAMES[RL_EC_N] = {"decode_step_s", "prefill_step_s", "d
  * profiles before it covered: 1 / 0.01 - 1), up to 1 ms per
  * kernel launch (CUDA launches cost a few
  * microseconds), and up to 1 ns per activation byte of a prompt token (a
- * 1 GB/s path; SplitwiseSim's rows leave ~0.04 ns, 25 GB/s: enginecost.h).
+ * 1 GB/s path; SplitwiseSim's rows leave ~0.04 ns, 25 GB/s: enginecost.h),
+ * and up to 10 ms per TP rank of a prefill step (SplitwiseSim's H100 rows
+ * leave ~1 ms: enginecost.h; a 10 ms per-worker dispatch would be 80 ms at
+ * TP8, above every measured prefill floor).
  * Efficiencies: the datasheet peak is the ceiling (1); the
  * floors (2% of peak FLOP/s or HBM bandwidth, 1% of the alpha-beta
  * collective speed) are far below anything measured. */
-static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0, 0.01, 0.01, 0, 0};
-static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 99, 1, 1, 1e-3, 1e-9};
+static const double LO[RL_EC_N] = {0, 0, 0, 0, 0.02, 0.02, 0, 0.01, 0.01, 0, 0, 0};
+static const double HI[RL_EC_N] = {1, 10, 0.1, 1, 1, 1, 99, 1, 1, 1e-3, 1e-9, 1e-2};
 
 /* The fit's range of decode's collective efficiency: at least half the
  * speed of the chip's collective model (rl_ec_range).  (E)'s collective

@@ -8,7 +8,7 @@
  * parameterize:
  *
  *   t_step = max(host, device) + seq_s * B                           (E)
- *   host   = step_s + launch_s * kernel launches
+ *   host   = step_s + launch_s * kernel launches + prefill_rank_s * tp [prefill]
  *   device = sum over operators of max(F / (peak * compute_eff), Y / (bw * memory_eff))
  *          + T_comm / comm_eff + tp_excess * T_comm [decode] + prefill_act_byte_s * N * A
  *
@@ -67,6 +67,23 @@
  * is read as an alias: prefill_act_byte_s = prefill_token_s / 1310720, the
  * activation bytes of a Llama-2-70B bf16 token it was fitted on; a
  * profile with neither reads 0.
+ * prefill_rank_s (stop 42) is host time a prefill step takes per GPU of its
+ * TP group (tp: the replica's GPUs, a pipeline stage's in a pipeline), on
+ * the host side of the max: a multi-process TP engine hands each step's
+ * inputs to every worker before the step runs (one message per rank; a
+ * prefill's carries the prompt's token ids, positions and block tables),
+ * so the floor of a short prompt rises with the TP degree, where
+ * prefill_step_s alone kept it the same at every degree.  Its evidence is
+ * SplitwiseSim's H100 prefill floors (Llama-2-70B, 128-512-token prompts):
+ * 48.3 / 49.1 ms at TP2 / TP4 and 51.7 / 53.9 ms (256, 512 tokens) at TP8,
+ * whose fit on every row gives 0.99 +- 0.38 ms a rank and the TP2 + TP4
+ * rows alone 0.85 +- 0.81 (docs/validation.md, stop 42); on A100 no prefill
+ * row of TP2 or TP4 is host-bound and it is not identified.  Its mechanism
+ * is not identified either (the rows name no framework); the per-rank form
+ * is the assumption.  Decode gets none: its TP2 rows are device-bound, so
+ * TP2 + TP4 rows cannot fix a per-rank decode floor.  A fit of one TP
+ * degree cannot tell it from prefill_step_s and holds it (it comes after it
+ * in precedence); a profile without the key reads 0.
  * The collectives get an efficiency per phase because a decode step's AllReduces carry a few KB each (latency-bound; engines switch to
  * one-shot custom AllReduce kernels for them, as the measured
  * `collectives` tables' trtllm/vllm rows show) and a prefill's carry MBs
@@ -90,7 +107,7 @@
  *   engines = { default = "splitwise", splitwise = { source = "...", costs = {
  *     source = "...",
  *     decode_step_s = 0.03, prefill_step_s = 0.05, decode_seq_s = 3e-4,
- *     prefill_seq_s = 0.01, launch_s = 0, prefill_act_byte_s = 4e-11,
+ *     prefill_seq_s = 0.01, launch_s = 0, prefill_act_byte_s = 4e-11, prefill_rank_s = 1e-3,
  *     compute_eff = 0.5, memory_eff = 0.8, tp_excess = 4, comm_eff = 1,
  *     prefill_comm_eff = 0.8,
  *     band = { p5 = -0.1, p10 = -0.05, p90 = 0.05, p95 = 0.1,  -- log(measured / predicted)
@@ -139,7 +156,7 @@
 typedef enum {
     RL_EC_DECODE_STEP, RL_EC_PREFILL_STEP, RL_EC_DECODE_SEQ, RL_EC_PREFILL_SEQ, RL_EC_COMPUTE,
     RL_EC_MEMORY, RL_EC_TP_EXCESS, RL_EC_COMM, RL_EC_PREFILL_COMM, RL_EC_LAUNCH,
-    RL_EC_PREFILL_ACT, RL_EC_N
+    RL_EC_PREFILL_ACT, RL_EC_PREFILL_RANK, RL_EC_N
 } rl_ec_param;
 
 /* The most row keys a fit records (fitted_on.row_keys): 4 KB a profile. */
@@ -428,7 +445,7 @@ double rl_ec_widening(const double *r, const double *d, int n, double q_lo, doub
 
 /* "decode_step_s", "prefill_step_s", "decode_seq_s", "prefill_seq_s",
  * "compute_eff", "memory_eff", "tp_excess", "comm_eff", "prefill_comm_eff",
- * "launch_s", "prefill_act_byte_s". */
+ * "launch_s", "prefill_act_byte_s", "prefill_rank_s". */
 const char *rl_ec_name(rl_ec_param p);
 /* "tp", "batch", "context", "tokens": the keys of fitted_on.grid. */
 const char *rl_ec_axis_name(rl_ec_axis a);

@@ -770,12 +770,15 @@ const rl_command RL_COMMANDS[] = {
      "  file name names them (rename an engine column that says trtllm or vllm).  A fit is\n"
      "  one engine's costs: without --engine, rows whose engine column names two or more\n"
      "  engines are refused (exit 2, naming them); fit each with --engine E.\n"
-     "Per step: max(host: step floor + launches, device: op list at fitted compute/memory\n"
+     "Per step: max(host: step floor + launches (+ prefill_rank_s x TP degree in a prefill),\n"
+     "device: op list at fitted compute/memory\n"
      "efficiency + TP collectives at a fitted comm efficiency + a time per activation byte\n"
      "of the prompt tokens, prefill_act_byte_s x tokens x layers x d_model x dtype bytes) + a\n"
      "cost per sequence, per phase, by robust bounded least squares on log error\n"
      "(docs/model.md, Engine costs).  On prefill rows of one TP degree prefill_act_byte_s is\n"
-     "held at 0 (it cannot be told from compute_eff and prefill_comm_eff there).\n"
+     "held at 0 (it cannot be told from compute_eff and prefill_comm_eff there); unless the\n"
+     "fit puts prefill rows on the host floor at two TP degrees or more, prefill_rank_s is\n"
+     "held at 0 (it cannot be told from prefill_step_s there).\n"
      "Prints each parameter with its sd and status (not identified: sd above its value or\n"
      "half its range; no sd, '-', beyond 10x its value or range), each row's residual,\n"
      "--folds K cross-validated\n"
@@ -804,9 +807,9 @@ const rl_command RL_COMMANDS[] = {
      "is refused, exit 2, saying how many it needs and which --folds (up to one per\n"
      "configuration) it allows.  The parameters of a phase no row has (decode_step_s,\n"
      "decode_seq_s, comm_eff and tp_excess; prefill_step_s, prefill_seq_s,\n"
-     "prefill_comm_eff and prefill_act_byte_s) are held at their start values and not\n"
-     "counted (9 decode rows fit the decode step's 6 parameters); fewer rows than the rest\n"
-     "are refused before any fold, naming them and the held ones.",
+     "prefill_comm_eff, prefill_act_byte_s and prefill_rank_s) are held at their start\n"
+     "values and not counted (9 decode rows fit the decode step's 6 parameters); fewer rows\n"
+     "than the rest are refused before any fold, naming them and the held ones.",
      "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
      "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,

@@ -170,14 +170,15 @@ static double param(const cJSON *res, const char *name)
     return 0;
 }
 
-/* The excerpt's rows (EXCERPT) read into *m, each measured_s replaced by
+/* The rows of csv (excerpt_measured_by: EXCERPT's) read into *m, each measured_s replaced by
  * (E)'s time with the costs `truth` for llama2-70b (max_context 16384) on
  * h100-sxm, which is returned. */
-static rl_hw excerpt_measured_by(const rl_engine_costs *truth, rl_meas *m)
+static rl_hw csv_measured_by(const char *csv, const rl_engine_costs *truth, rl_meas *m)
 {
     char err[1024];
     use_source_tree();
-    assert_int_equal(rl_measure_read(EXCERPT, m, err, sizeof err), 0);
+    if (rl_measure_read(csv, m, err, sizeof err) != 0)
+        fail_msg("%s", err);
     rl_model mod = load_model("llama2-70b", (rl_override[]){{"max_context", "16384"}}, 1);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     double x[RL_EC_N];
@@ -187,6 +188,11 @@ static rl_hw excerpt_measured_by(const rl_engine_costs *truth, rl_meas *m)
         m->row[i].measured = rl_ec_time(&t, x, NULL);
     }
     return h;
+}
+
+static rl_hw excerpt_measured_by(const rl_engine_costs *truth, rl_meas *m)
+{
+    return csv_measured_by(EXCERPT, truth, m);
 }
 
 /* rl_e2e_fit of rows m as SplitwiseSim's: Llama-2-70B on h100-sxm, engine
@@ -1249,6 +1255,88 @@ static void act_term_scales_with_the_model(void **state)
     assert_rel(with - without, 0.04294967296, 1e-9);
 }
 
+/* Stop 42, golden: prefill_rank_s is host time per GPU of a prefill's TP
+ * group (enginecost.h).  A profile with prefill_step_s 50 ms and
+ * prefill_rank_s 1 ms times a 128-token Llama-2-70B prompt (host-bound on
+ * h100-sxm: its device side, ~21 ms of weights read at TP2, is below the
+ * floor) at 50 + 2 = 52 ms at TP2 and 50 + 8 = 58 ms at TP8, to rounding
+ * (1e-12); a decode step's floor stays decode_step_s at every TP (decode
+ * gets no rank cost); the simulator's step (rl_e2e_mixed_time) charges the
+ * same.  Before the term, the profile did not load (an unknown key). */
+static void prefill_rank_cost_on_the_host_side(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    write_temp(path, ".lua", "return { base = 'h100-sxm', engines = { default = 'f', f = { costs = "
+               "{ prefill_step_s = 0.05, decode_step_s = 0.06, prefill_rank_s = 1e-3 } } } }");
+    rl_hw h = load_hw(path, NULL, 0);
+    unlink(path);
+    assert_rel(h.engine_costs.v[RL_EC_PREFILL_RANK], 1e-3, 0);
+    rl_model m = load_model("llama2-70b", NULL, 0);
+    rl_precision p = rl_precision_default();
+    double t2 = rl_e2e_fitted_step(&m, &h, p, 1, 2, 1, 128, NULL, err, sizeof err);
+    double t8 = rl_e2e_fitted_step(&m, &h, p, 1, 8, 1, 128, NULL, err, sizeof err);
+    assert_rel(t2, 0.052, 1e-12);
+    assert_rel(t8, 0.058, 1e-12);
+    assert_rel(rl_e2e_fitted_step(&m, &h, p, 0, 2, 1, 1024, NULL, err, sizeof err), 0.06, 1e-12);
+    assert_rel(rl_e2e_fitted_step(&m, &h, p, 0, 8, 1, 1024, NULL, err, sizeof err), 0.06, 1e-12);
+    rl_ops_config pre = rl_ops_mixed_config(8, p, 128, 0, 0, 0);
+    assert_rel(rl_e2e_mixed_time(&m, &h, &pre, 0, 0), 0.058, 1e-12);
+}
+
+/* Stop 42: rows made by (E) with a prefill rank cost of 1 ms (and step
+ * floors of 30 / 50 ms, compute_eff 0.6, memory_eff 0.7) on a grid of
+ * TP2, TP4 and TP8 rows whose 128-token prompts sit on the host floor at
+ * each degree: fit recovers the rank cost and the prefill floor (1%).  On
+ * the TP4 rows alone the floor rows have one degree: the rank cost is
+ * held at 0 (hold_rank_off_floor, said in the identifiability line) and
+ * prefill_step_s fits TP4's floor, 50 + 4 x 1 = 54 ms.  On the excerpt,
+ * whose floor rows are all TP8, fit_recovers_known_costs recovers the
+ * 50 ms floor with the term held (it read 41.5 ms plus 1.06 ms a rank
+ * before the hold). */
+static void fit_recovers_a_prefill_rank_cost(void **state)
+{
+    (void)state;
+    char csv[64];
+    char text[4096] = "phase,tp,batch,context,tokens,measured_s\n";
+    size_t k = strlen(text);
+    static const int TP[] = {2, 4, 8}, BATCH[] = {1, 4, 16, 32}, TOK[] = {128, 256, 1024, 4096};
+    for (int a = 0; a < 3; a++) {
+        for (int b = 0; b < 4; b++)
+            for (int c = 0; c < 2; c++)
+                k += (size_t)snprintf(text + k, sizeof text - k, "decode,%d,%d,%d,,1\n", TP[a],
+                                      BATCH[b], c ? 2048 : 512);
+        for (int t = 0; t < 4; t++)
+            k += (size_t)snprintf(text + k, sizeof text - k, "prefill,%d,1,,%d,1\n", TP[a], TOK[t]);
+        k += (size_t)snprintf(text + k, sizeof text - k, "prefill,%d,8,,512,1\n", TP[a]);
+    }
+    write_temp(csv, ".csv", text);
+    rl_meas m;
+    rl_engine_costs truth = known_floors_and_effs();
+    truth.v[RL_EC_DECODE_SEQ] = 3e-4;
+    truth.v[RL_EC_PREFILL_RANK] = 1e-3;
+    csv_measured_by(csv, &truth, &m);
+    unlink(csv);
+    cJSON *res = fit_splitwise_rows(&m);
+    assert_rel(param(res, "prefill_rank_s"), 1e-3, 0.01);
+    assert_rel(param(res, "prefill_step_s"), 0.05, 0.01);
+    cJSON_Delete(res);
+    int n = 0;
+    for (int i = 0; i < m.n; i++)
+        if (m.row[i].tp == 4)
+            m.row[n++] = m.row[i];
+    m.n = n;
+    res = fit_splitwise_rows(&m);
+    const char *ident = cJSON_GetObjectItem(res, "identifiability")->valuestring;
+    if (!strstr(ident, "prefill_rank_s held at 0: the prefill rows on the host floor at the fit "
+                       "have tp 4 only"))
+        fail_msg("%s", ident);
+    assert_rel(param(res, "prefill_rank_s"), 0, 0);
+    assert_rel(param(res, "prefill_step_s"), 0.054, 0.01);
+    cJSON_Delete(res);
+    rl_measure_free(&m);
+}
+
 /* The stop-25 key prefill_token_s (s per prompt token) reads as
  * prefill_act_byte_s = value / 1310720 (a Llama-2-70B bf16 token's bytes,
  * what it was fitted on): 6.5536e-5 -> 5e-11 exactly; given beside
@@ -1967,7 +2055,8 @@ static void validate_kv_beyond_k_as_step(void **state)
  * batch 8, context 2048 on h100-sxm-splitwise: kv_split replicate and
  * predicted_s, predicted_s_low, predicted_s_high equal (exact: the same
  * terms and band) to `step --tp 16 --batch 8 --context 2048`'s step_s
- * (39.797 ms, test_cli fitted_tp_names_kv_split), step_s_low and
+ * (39.813 ms on the stop-42 profile, 39.797 before its prefill_rank_s
+ * refit moved the decode terms; test_cli fitted_tp_names_kv_split), step_s_low and
  * step_s_high.  Before: 39.649 ms, one copy split 16 ways, under the label
  * replicate. */
 static void validate_fitted_kv_beyond_k_as_step(void **state)
@@ -1990,7 +2079,7 @@ static void validate_fitted_kv_beyond_k_as_step(void **state)
     assert_string_equal(cJSON_GetObjectItem(r, "kv_split")->valuestring, "replicate");
     const char *st = "step --model llama2-70b --hw h100-sxm-splitwise --tp 16 --batch 8 "
                      "--context 2048 --format json";
-    assert_rel(row_number(j, 0, "predicted_s"), 39.797e-3, 1e-4);
+    assert_rel(row_number(j, 0, "predicted_s"), 39.813e-3, 1e-4);
     assert_true(row_number(j, 0, "predicted_s") == cli_first(st, "step_s"));
     assert_true(row_number(j, 0, "predicted_s_low") == cli_first(st, "step_s_low"));
     assert_true(row_number(j, 0, "predicted_s_high") == cli_first(st, "step_s_high"));
@@ -2653,6 +2742,8 @@ int main(void)
         cmocka_unit_test(absurd_sd_not_printed),
         cmocka_unit_test(act_term_scales_with_the_model),
         cmocka_unit_test(token_alias),
+        cmocka_unit_test(prefill_rank_cost_on_the_host_side),
+        cmocka_unit_test(fit_recovers_a_prefill_rank_cost),
         cmocka_unit_test(one_tp_holds_the_act_term),
         cmocka_unit_test(no_band_off_the_fit),
         cmocka_unit_test(step_no_band_for_another_model),

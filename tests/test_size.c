@@ -2173,7 +2173,7 @@ static void test_table_shows_bands(void **state)
 /* review29 M4: a fitted profile's mode line read "communication 1.00 of
  * peak" although comm_eff is held at 1 (not fitted: the fit cannot split
  * it from tp_excess) and scales the chip's measured NCCL tables, not a
- * peak; tp_excess (4.86 on h100-sxm-splitwise, calib/fit_splitwise.sh) went
+ * peak; tp_excess (4.87 on h100-sxm-splitwise, calib/fit_splitwise.sh) went
  * unnamed.  Expected: each figure with what the fit said of it (the
  * profile's fitted_on.status), comm_eff against the measured time and
  * tp_excess named.  Exact text of the shipped profile's values (%.2f /
@@ -2185,7 +2185,7 @@ static void test_report_fitted_comm(void **state)
                 "--out-len 50 --ttft-p99 3 --tpot-p99 0.1 --requests 100");
     assert_non_null(strstr(out, "the device at compute 0.84 (fitted) and memory 0.68 (fitted) of "
                                 "peak, the collectives at comm_eff 1 (held) of the chip's measured "
-                                "NCCL time, plus tp_excess 4.86 (fitted) x that time"));
+                                "NCCL time, plus tp_excess 4.87 (fitted) x that time"));
     assert_null(strstr(out, "communication 1.00 of peak"));
 }
 
