@@ -1902,10 +1902,13 @@ static void shard_limits_null_without_link(void **state)
  * emit).  llama3-8b on one H100 at 8192 tokens: batch 512 holds 16.1 GB of
  * bf16 weights (8.03e9 parameters x 2 B, model/llama3-8b.lua) + 549.8 GB
  * of KV (512 x 8192 x 131072 B/token: 32 layers x 8 KV heads x 128 x 2 x
- * 2 B) against the 78.9 GB trtllm's memory rule leaves of 80 GiB
- * (hw_profiles/h100-sxm.lua); printed to 0.1 GB, exact text.  Batch 1 fits
- * (16.1 + 1.1 GB): no note.  ops at llama3-70b batch 1 and step there print
- * the same figures (141.1 GB + 2.7 GB on 85.9 GB). */
+ * 2 B) against the 78.3 GB trtllm's memory rule leaves of 80 GiB
+ * (hw_profiles/h100-sxm.lua; 78.9 before its activation workspace, memory.h
+ * rl_memory_workspace: 0.64 GB for llama3-8b on one chip); printed to 0.1
+ * GB, exact text.  Batch 1 fits (16.1 + 1.1 GB): no note.  ops at
+ * llama3-70b batch 1 and step there print the same figures (141.1 GB + 2.7
+ * GB on 84.7 GB: the HBM less that rule's 1.24 GB workspace, the weights
+ * leaving nothing free). */
 static void step_notes_batch_not_fitting(void **state)
 {
     (void)state;
@@ -1913,7 +1916,7 @@ static void step_notes_batch_not_fitting(void **state)
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1,512 --context 8192 "
                              "--format csv", buf, sizeof buf), 0);
     assert_non_null(strstr(buf, "roofline step: note: does not fit at batch 512: 16.1 GB of "
-                                "weights + 549.8 GB of KV cache on 78.9 GB of HBM (fits false); "
+                                "weights + 549.8 GB of KV cache on 78.3 GB of HBM (fits false); "
                                 "the time is for a configuration that cannot be loaded"));
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 8192 "
                              "--format csv", buf, sizeof buf), 0);
@@ -1924,7 +1927,7 @@ static void step_notes_batch_not_fitting(void **state)
         snprintf(args, sizeof args, "%s --model llama3-70b --hw h100-sxm --batch 1 --context 8192 "
                  "--format csv", cmd[i]);
         assert_int_equal(run_cli(args, buf, sizeof buf), 0);
-        assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 85.9 GB of "
+        assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 84.7 GB of "
                                     "HBM (fits false)"));
     }
 }
