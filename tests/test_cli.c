@@ -8917,14 +8917,16 @@ static void disagg_link_bound_named(void **state)
     cJSON_Delete(j);
     /* tester56 F2: llama3-70b fp8 on two H100s, 500 + 50 tokens at 60 req/s
      * under max_seqs 1024: the decode batch averaged 388, no request ever
-     * waited at the cap, the KV peaked at 77.9%; it read "TPOT is capped by
+     * waited at the cap, the KV peaked at 77.9% (79% since trtllm's
+     * activation workspace shrank the pool, memory.h rl_memory_workspace);
+     * it read "TPOT is capped by
      * the batch cap (max_seqs 1024)".  The step throughput is named now (no
      * step held back by the cap: "in 0% of decode steps"). */
     j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 2 --weights fp8 --kv fp8 "
                        "--compute fp8 --qps 60 --max-seqs 1024 --prompt-len 500 --out-len 50 "
                        "--requests 800 --format json", "and the step throughput (the GPU) is the "
                        "limit: the decode batch averaged 388 and requests waited at the batch cap "
-                       "(max_seqs 1024) in 0% of decode steps, the KV cache peaked at 77.9% of its "
+                       "(max_seqs 1024) in 0% of decode steps, the KV cache peaked at 79% of its "
                        "pages");
     assert_null(strstr(out, "capped by the batch cap"));
     assert_true(num(j, "mean_decode_batch") < 0.5 * 1024 && num(j, "kv_peak_frac") < 0.95);
