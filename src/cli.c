@@ -1540,8 +1540,8 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
                     "timed as the nearest, %s%s (the most KV room: %.2f GB a chip on %.2f GB; "
                     "as %s), fits false, exit 0: give more --chips, narrower --weights, or "
                     "--ideal", mode, o->chips, h->domain_chips, m->name, a.widest.plan.tp,
-                    a.widest.weight_bytes / 1e9, rl_shard_chip_room(h, &a.widest) / 1e9, name,
-                    reps, a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, flags);
+                    a.widest.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.widest) / 1e9, name,
+                    reps, a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
         return 0;
     }
     if (a.pp == 1 && a.tp == o->chips) {
@@ -1554,7 +1554,7 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
                 "weights: %.2f GB a chip of %.2f GB; shard.h rl_shard_auto_plan)%s, as %s; "
                 "simulate %s runs the same plan (its --chips is one replica's); --ideal gives "
                 "formula (1) over fully sharded chips", mode, o->chips, name, h->domain_chips,
-                m->name, a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, reps, flags,
+                m->name, a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, reps, flags,
                 sim);
     return 0;
 }
@@ -1640,7 +1640,7 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                          "here), --ideal gives formula (1) over fully sharded chips",
                     mode, o->chips, *tp, o->chips, h->domain_chips, m->name, m->heads,
                     a.fits ? "no pipeline stage needed" : "no plan fits: the nearest",
-                    a.r.weight_bytes / 1e9, rl_shard_chip_room(h, &a.r) / 1e9, reps, o->chips,
+                    a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, reps, o->chips,
                     o->chips, o->chips > h->domain_chips ? " across the domains" : "", o->chips);
     }
     if (a.replicas > 1) /* --batch over all the chips, as step's (shard.c replica_batch) */

@@ -433,7 +433,7 @@ static int row_fits(const rl_meas_row *r, const rl_model *mod, const rl_hw *h, r
                                   : "";
     const char *stage = r->pp > 1 ? ", its heaviest pipeline stage's" : "";
     char usable[128] = "", held[96] = ""; /* the engine's room; the KV copies, said */
-    double room = rl_shard_chip_room(h, s);
+    double room = rl_shard_chip_room(mod, h, s);
     if (room < h->hbm_bytes)
         snprintf(usable, sizeof usable, "; %.1f GB of it usable under %s's memory rule", room / 1e9,
                  rl_engines_selected(&h->engines) ? rl_engines_selected(&h->engines)->name

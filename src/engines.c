@@ -291,9 +291,24 @@ rl_engine_fusion rl_engine_fusion_of(const char *engine)
  *    compares the two rules).  Collective buffers: 411041792 bytes (392 MiB)
  *    at 4 and 8 GPUs, NVIDIA AIConfigurator's systems/<gpu>/system.yaml
  *    misc.nccl_mem ("correction based on observations", Apache-2.0; 342 MiB
- *    at 2).  Context and workspace: no public figure for TensorRT-LLM found:
- *    0, the tenth of the free memory the fraction leaves being the engine's
- *    headroom for them. */
+ *    at 2).  Context: no public figure for TensorRT-LLM found: 0, the tenth
+ *    of the free memory the fraction leaves being the engine's headroom.
+ *    Activation workspace: TensorRT-LLM sizes it before the KV cache, at the
+ *    build-time maximum of input tokens ("activation size will be close to
+ *    max number of input tokens * some constant factor", one block's
+ *    tensors, split by tensor parallelism: docs/source/reference/memory.md,
+ *    "Activation size"); max_num_tokens defaults to 8192 (trtllm-serve
+ *    --max_num_tokens, nvidia.github.io/TensorRT-LLM commands/trtllm-serve;
+ *    NeMo's TensorRTLLMAPIDeployable max_num_tokens = 8192,
+ *    docs.nvidia.com/nemo/export-deploy).  workspace_tokens = 8192: the
+ *    model's one-layer working set at 8192 tokens (memory.h
+ *    rl_memory_workspace), a floor on the constant factor.
+ *  vLLM's workspace stays its measured profile peak (1.26 GiB, model-free):
+ *    vLLM profiles a forward pass at max_num_batched_tokens and subtracts
+ *    its peak; no default of that limit for vLLM 0.24 was found in the
+ *    docs searched, and the closed form at 8192 tokens gives Llama-3-8B
+ *    0.59 GiB, half the measured 1.26 GiB, so it would not raise vLLM's. */
+#define TRTLLM_MAX_NUM_TOKENS 8192
 int rl_engine_memory_default(const char *engine, rl_engine_memory *out)
 {
     memset(out, 0, sizeof *out);
@@ -315,13 +330,17 @@ int rl_engine_memory_default(const char *engine, rl_engine_memory *out)
     if (!strcmp(engine, "trtllm")) {
         out->of_free = 1;
         out->comm_bytes = 411041792; /* AIConfigurator misc.nccl_mem, 4 and 8 GPUs */
+        out->workspace_tokens = TRTLLM_MAX_NUM_TOKENS;
         snprintf(out->source, sizeof out->source,
                  "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction 0.9 of the memory free after "
                  "weights and activations (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31; "
                  "docs/source/reference/memory.md); collective buffers 392 MiB at TP > 1 (NVIDIA "
                  "AIConfigurator systems/*/system.yaml misc.nccl_mem, 4 and 8 GPUs, observed, "
-                 "Apache-2.0); context and workspace: no public figure found, 0 (the tenth the "
-                 "fraction leaves free covers them)");
+                 "Apache-2.0); context: no public figure found, 0 (the tenth the fraction leaves "
+                 "free covers it); activation workspace: one layer's activations at "
+                 "max_num_tokens 8192 (trtllm-serve's default; activations ~ max input tokens x "
+                 "a constant, split by TP: docs/source/reference/memory.md), memory.h "
+                 "rl_memory_workspace");
         return 0;
     }
     out->present = 0;
@@ -1010,10 +1029,11 @@ static int memory_key(lua_State *L, const char *k, const reading *r, char *err, 
     double *dst = !strcmp(k, "fraction") ? &m->fraction
                 : !strcmp(k, "context_bytes") ? &m->context_bytes
                 : !strcmp(k, "comm_bytes") ? &m->comm_bytes
-                : !strcmp(k, "workspace_bytes") ? &m->workspace_bytes : NULL;
+                : !strcmp(k, "workspace_bytes") ? &m->workspace_bytes
+                : !strcmp(k, "workspace_tokens") ? &m->workspace_tokens : NULL;
     if (!dst)
         RL_FAIL("%s: field '%s': unknown key (fraction, fraction_of, context_bytes, comm_bytes, "
-                "workspace_bytes, source)", r->origin, f);
+                "workspace_bytes, workspace_tokens, source)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     int frac = dst == &m->fraction;
@@ -1328,6 +1348,11 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         if (!lua_istable(L, -1))
             RL_FAIL("%s: field '%s': expected a table, got %s", r->origin, f, luaL_typename(L, -1));
         reading c = {r->origin, f, e};
+        /* a block without workspace_tokens (the files calibrate wrote
+         * before it) takes the engine's default (rl_engine_memory_default) */
+        rl_engine_memory d;
+        e->mem.workspace_tokens =
+            rl_engine_memory_default(e->name, &d) == 0 ? d.workspace_tokens : 0;
         e->mem.present = 1;
         e->mem.fraction = 1;
         return each_key(L, memory_key, &c, err, errlen);
@@ -1569,12 +1594,13 @@ static void push_number(lua_State *L, const char *key, double v)
 
 void rl_engine_memory_push(lua_State *L, const rl_engine_memory *m)
 {
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 7);
     push_number(L, "fraction", m->fraction);
     push_string(L, "fraction_of", m->of_free ? "free" : "capacity");
     push_number(L, "context_bytes", m->context_bytes);
     push_number(L, "comm_bytes", m->comm_bytes);
     push_number(L, "workspace_bytes", m->workspace_bytes);
+    push_number(L, "workspace_tokens", m->workspace_tokens);
     push_string(L, "source", m->source);
 }
 

@@ -403,10 +403,13 @@ int rl_engine_derived(const rl_engine_tables *t, int mla, rl_dtype weights, rl_d
  *
  *   memory = { fraction = 0.9, fraction_of = "capacity" | "free",
  *              context_bytes = ..., comm_bytes = ..., workspace_bytes = ...,
- *              source = "..." }
+ *              workspace_tokens = ..., source = "..." }
  *
  * overhead = context_bytes + comm_bytes (only when the copy spans > 1 chip)
- *          + workspace_bytes;
+ *          + workspace (memory.h rl_memory_workspace: the larger of
+ *            workspace_bytes and the model's activations at workspace_tokens;
+ *            a memory block without workspace_tokens takes the engine's
+ *            default, rl_engine_memory_default);
  * "capacity" (vLLM's gpu_memory_utilization): weights + KV <= fraction x
  *   hbm_bytes - overhead;
  * "free" (TensorRT-LLM's KV-cache free_gpu_memory_fraction): KV <= fraction x
@@ -418,7 +421,9 @@ typedef struct {
     int of_free; /* 1: fraction_of = "free" */
     double context_bytes;   /* CUDA context and libraries, per chip */
     double comm_bytes;      /* collective (NCCL) buffers per chip, multi-chip copies only */
-    double workspace_bytes; /* activation workspace per chip */
+    double workspace_bytes; /* activation workspace per chip (a floor, model-free) */
+    double workspace_tokens; /* the engine's default batched-token limit its activation
+                              * workspace is sized at (rl_memory_workspace); 0: none */
     char source[1024];
 } rl_engine_memory;
 

@@ -13,9 +13,31 @@ static const rl_engine_memory *engine_rule(const rl_hw *h)
     return e && e->mem.present ? &e->mem : NULL;
 }
 
-double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes)
+double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, double weight_bytes)
 {
-    return rl_memory_usable_group(h, chips, chips, weight_bytes);
+    return rl_memory_usable_group(h, m, chips, chips, weight_bytes);
+}
+
+/* One layer's live activation elements a token holds on a chip of a group
+ * of `group` sharing its tensors: the residual D whole, Q/K/V and the two
+ * MLP inputs of the active experts split over the group (memory.h). */
+static double layer_elems(const rl_model *m, double group)
+{
+    double f = m->experts > 0 ? (double)m->d_ff_expert * (double)(m->top_k + m->shared_experts)
+                              : (double)m->d_ff;
+    return (double)m->d_model +
+           ((double)(m->heads + 2 * m->kv_heads) * (double)m->head_dim + 2.0 * f) / group;
+}
+
+double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group)
+{
+    if (!g)
+        return 0;
+    if (!m || m->abstract || !(g->workspace_tokens > 0))
+        return g->workspace_bytes;
+    double act = g->workspace_tokens * layer_elems(m, group > 1 ? (double)group : 1.0) *
+                 RL_MEMORY_ACT_BYTES;
+    return act > g->workspace_bytes ? act : g->workspace_bytes;
 }
 
 double rl_memory_comm_charged(const rl_hw *h, long long group)
@@ -24,15 +46,16 @@ double rl_memory_comm_charged(const rl_hw *h, long long group)
     return g && group > 1 ? g->comm_bytes : 0;
 }
 
-double rl_memory_usable_group(const rl_hw *h, long long chips, long long group,
-                              double weight_bytes)
+double rl_memory_usable_group(const rl_hw *h, const rl_model *m, long long chips,
+                              long long group, double weight_bytes)
 {
     const rl_engine_memory *g = engine_rule(h);
     double n = (double)chips;
     if (!g)
         return n * h->hbm_bytes * (1 - h->hbm_reserve);
     double w = weight_bytes / n;
-    double over = g->context_bytes + g->workspace_bytes + rl_memory_comm_charged(h, group);
+    double over =
+        g->context_bytes + rl_memory_workspace(m, g, group) + rl_memory_comm_charged(h, group);
     double free = h->hbm_bytes - w - over; /* < 0: the weights do not fit */
     double per = !g->of_free ? g->fraction * h->hbm_bytes - over
                : free > 0    ? w + g->fraction * free
@@ -56,14 +79,14 @@ rl_memory rl_memory_use_counts(const rl_model *m, const rl_arch_counts *c, const
     r.kv_bytes = (double)batch * rl_arch_kv_bytes_per_sequence(m, kv, (double)context, RL_KV_IDEAL);
     r.total_bytes = r.weight_bytes + r.kv_bytes;
     r.hbm_bytes = (double)chips * h->hbm_bytes;
-    r.capacity_bytes = rl_memory_usable(h, chips, r.weight_bytes);
+    r.capacity_bytes = rl_memory_usable(h, m, chips, r.weight_bytes);
     const rl_engine_memory *g = engine_rule(h);
     double n = (double)chips;
     r.engine_memory = g != NULL;
     r.engine_fraction = g ? g->fraction : 1 - h->hbm_reserve;
     r.context_bytes = g ? n * g->context_bytes : 0;
     r.comm_bytes = g && chips > 1 ? n * g->comm_bytes : 0;
-    r.workspace_bytes = g ? n * g->workspace_bytes : 0;
+    r.workspace_bytes = g ? n * rl_memory_workspace(m, g, chips) : 0;
     r.fits = r.total_bytes <= r.capacity_bytes;
     return r;
 }
@@ -101,10 +124,7 @@ double rl_memory_activation_bytes(const rl_model *m, long long batch, rl_dtype c
     if (m->abstract)
         return 0.0;
     double B = (double)batch;
-    double f = m->experts > 0 ? (double)m->d_ff_expert * (double)(m->top_k + m->shared_experts)
-                              : (double)m->d_ff;
-    double layer = B * ((double)m->d_model + (double)(m->heads + 2 * m->kv_heads) *
-                        (double)m->head_dim + 2.0 * f) * rl_dtype_bytes(compute);
+    double layer = B * layer_elems(m, 1.0) * rl_dtype_bytes(compute);
     double logits = B * (double)m->vocab * rl_dtype_bytes(RL_FP32);
     return layer > logits ? layer : logits;
 }

@@ -31,7 +31,8 @@ typedef struct {
 } rl_memory;
 
 /* With an engine selected whose profile has a memory rule (engines.h), per
- * chip: overhead = context + workspace + (chips > 1 ? comm buffers : 0);
+ * chip: overhead = context + workspace (rl_memory_workspace of model m over
+ * the group) + (chips > 1 ? comm buffers : 0);
  * "capacity" (vLLM): capacity = fraction * hbm_bytes - overhead;
  * "free" (TensorRT-LLM): capacity = w + fraction * (hbm_bytes - w - overhead),
  * w the weights per chip (hbm_bytes - overhead when the weights leave no free
@@ -39,7 +40,25 @@ typedef struct {
  * rule): capacity = hbm_bytes, seed 000's rule. */
 /* What weights + KV may use on `chips` chips holding weight_bytes of
  * weights in all (the rule above; chips * hbm_bytes without one). */
-double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes);
+double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, double weight_bytes);
+
+/* Bytes of one activation element in an engine's workspace: 16-bit, the
+ * dtype engines keep the residual stream and GEMM outputs in (fp8 GEMMs
+ * quantize their inputs and write bf16). */
+#define RL_MEMORY_ACT_BYTES 2.0
+
+/* The activation workspace rule g charges each chip of a group of `group`
+ * chips sharing model m's tensors (TP, EP): the larger of g's model-free
+ * workspace_bytes and T x (D + ((N + 2K) H + 2 F_active) / group) x 2 bytes,
+ * T = g->workspace_tokens, the engine's default batched-token limit (the
+ * layer working set of rl_memory_activation_bytes at T tokens, its
+ * per-head and MLP tensors split over the group: TensorRT-LLM's activation
+ * size is "max number of input tokens * some constant factor", one block's
+ * tensors, smaller per rank under TP, docs/source/reference/memory.md);
+ * workspace_bytes alone where T is 0, m is NULL or abstract; 0 without g.
+ * deepseek-v3 under trtllm (T 8192) at TP8: 8192 x (7168 + (384 x 192 +
+ * 2 x 9 x 2048) / 8) x 2 = 343,932,928 bytes a chip. */
+double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group);
 
 /* rl_memory_usable with the collective buffers charged only when `group`
  * (the chips of one pipeline stage, which share its TP/EP/SP collectives)
@@ -49,8 +68,8 @@ double rl_memory_usable(const rl_hw *h, long long chips, double weight_bytes);
  * pipeline of one-chip stages has none (tester32 F5).  Its stage-to-stage
  * sends' NCCL P2P buffers (NCCL_BUFFSIZE, 4 MiB a channel and peer by
  * default) are not modelled.  rl_memory_usable is group = chips. */
-double rl_memory_usable_group(const rl_hw *h, long long chips, long long group,
-                              double weight_bytes);
+double rl_memory_usable_group(const rl_hw *h, const rl_model *m, long long chips,
+                              long long group, double weight_bytes);
 
 /* The collective buffers a chip is charged in a stage of `group` chips by
  * that rule: the selected engine's comm_bytes when group > 1, else 0 (no

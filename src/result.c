@@ -450,15 +450,18 @@ static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
  * the plan (shard's plans are ideal: tester15 F-mem-1).  group > 0: the
  * chips of one of the plan's stages (tp x ep x sp), whose
  * comm_buffer_bytes is what the rule charges them
- * (rl_memory_comm_charged: 0 at one chip, tester39 F11); 0: the rule's
- * figure (shard's header, for plans of every size). */
-static void add_plan_memory_rule(cJSON *o, const rl_hw *h, long long group)
+ * (rl_memory_comm_charged: 0 at one chip, tester39 F11) and whose
+ * workspace_bytes is model m's over them (rl_memory_workspace); 0: the
+ * rule's figures (shard's header, for plans of every size). */
+static void add_plan_memory_rule(cJSON *o, const rl_model *m, const rl_hw *h, long long group)
 {
     static const rl_engine_memory none;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     rl_engine_memory mem = e ? e->mem : none;
-    if (group > 0)
+    if (group > 0 && mem.present) {
         mem.comm_bytes = rl_memory_comm_charged(h, group);
+        mem.workspace_bytes = rl_memory_workspace(m, &mem, group);
+    }
     add_memory_rule(o, &mem);
 }
 
@@ -1075,7 +1078,7 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddNumberToObject(r, "kv_bytes", s->kv_bytes);
     cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->kv_bytes);
-    add_bytes(r, "usable_bytes_per_chip", rl_shard_chip_room(h, s));
+    add_bytes(r, "usable_bytes_per_chip", rl_shard_chip_room(m, h, s));
     cJSON_AddBoolToObject(r, "fits", s->fits);
     if (s->phase == RL_PHASE_GENERATE) {
         cJSON_AddNumberToObject(r, "b_crit", b_crit);
@@ -1314,7 +1317,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     cJSON_AddStringToObject(o, "overlap", overlap_text(overlap, -1)); /* pp plans among them */
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
-    add_plan_memory_rule(o, h, 0);
+    add_plan_memory_rule(o, m, h, 0);
     cJSON *advice = cJSON_AddObjectToObject(o, "advice");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
@@ -1469,7 +1472,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     if (fit)
         cJSON_AddStringToObject(o, "fitted", fitted);
     cJSON_AddStringToObject(o, "overlap", overlap_text(plan->overlap, plan->pp));
-    add_plan_memory_rule(o, h, plan->tp * plan->ep * plan->sp);
+    add_plan_memory_rule(o, m, h, plan->tp * plan->ep * plan->sp);
     add_breakdown(o, plan->overlap, plan->pp);
     add_stages(o, m, h, plan->pp, 1);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
@@ -1567,7 +1570,7 @@ static int plan_hbm(const rl_model *m, const rl_hw *h, const rl_ops_config *c, l
             return -1;
         *w = r.weight_bytes;
         *kv += r.kv_bytes;
-        *room = rl_shard_chip_room(h, &r);
+        *room = rl_shard_chip_room(m, h, &r);
     }
     return *w < 0 ? -1 : 0;
 }

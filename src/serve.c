@@ -1047,7 +1047,7 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
         /* every stage's weights once over a stage's chips (the sum is
          * rl_shard_stage_weight_of's at one stage) */
         b.total_weight_bytes = rl_shard_stage_weight_of(m, 1, split, r.stage_w, 0) * (double)stage;
-        b.usable_bytes = rl_memory_usable_group(h, chips, stage, b.weight_bytes) * keep;
+        b.usable_bytes = rl_memory_usable_group(h, m, chips, stage, b.weight_bytes) * keep;
         b.tokens = b.kv_bytes / per_token;
         return b;
     }
@@ -1056,7 +1056,7 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
         return b;
     b.chip_weight_bytes = b.weight_bytes / n;
     b.total_weight_bytes = b.weight_bytes;
-    b.usable_bytes = mem.engine_memory ? rl_memory_usable_group(h, chips, stage, b.weight_bytes)
+    b.usable_bytes = mem.engine_memory ? rl_memory_usable_group(h, m, chips, stage, b.weight_bytes)
                                        : mem.capacity_bytes * keep;
     b.kv_bytes = b.usable_bytes - b.weight_bytes;
     b.tokens = b.kv_bytes / per_token;

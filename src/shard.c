@@ -382,14 +382,14 @@ double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, l
         *stage = 0;
     if (pp <= 1 || m->abstract || m->layers < pp) {
         double ws = w[0] + w[2] + w[3];
-        return rl_memory_usable_group(h, chips, group, ws * n) / n * keep - ws;
+        return rl_memory_usable_group(h, m, chips, group, ws * n) / n * keep - ws;
     }
     double total = kv_unequal_layers(m, context) ? stage_held(m, 0, m->layers, context) : 0;
     double best = INFINITY;
     for (long long s = 0, l = 0; s < pp; s++) {
         long long k = rl_shard_stage_layers(m->layers, pp, s, split);
         double ws = stage_weight(m, pp, s, l, k, w);
-        double room = rl_memory_usable_group(h, chips, group, ws * n) / n * keep - ws;
+        double room = rl_memory_usable_group(h, m, chips, group, ws * n) / n * keep - ws;
         double per = room / stage_kv_x(m, pp, l, k, context, total);
         if (per < best) {
             best = per;
@@ -823,11 +823,11 @@ static void plan_name(const rl_model *m, const rl_shard_plan *pl, int prefill, l
     }
 }
 
-double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r)
+double rl_shard_chip_room(const rl_model *m, const rl_hw *h, const rl_shard_result *r)
 {
     long long n = r->replicas > 0 ? r->chips / r->replicas : 1; /* one replica's chips */
     long long pp = r->plan.pp > 1 ? r->plan.pp : 1; /* a stage's chips share the collectives */
-    return rl_memory_usable_group(h, n, n / pp, r->weight_bytes * (double)n) / (double)n;
+    return rl_memory_usable_group(h, m, n, n / pp, r->weight_bytes * (double)n) / (double)n;
 }
 
 long long rl_shard_max_batch(const rl_shard_result *r)
@@ -1062,8 +1062,8 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
                      rl_shard_stage_kv_scale(m, pp, split, (double)context);
         r->fits = r->kv_bytes <= r->kv_room;
     } else {
-        r->kv_room = rl_shard_chip_room(h, r) - r->weight_bytes;
-        r->fits = r->total_bytes <= rl_shard_chip_room(h, r);
+        r->kv_room = rl_shard_chip_room(m, h, r) - r->weight_bytes;
+        r->fits = r->total_bytes <= rl_shard_chip_room(m, h, r);
     }
 
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
@@ -1603,7 +1603,7 @@ long long rl_shard_replica_tp(const rl_model *m, const rl_hw *h, long long chips
             a->fits ? "the fewest pipeline stages whose heaviest holds its weights, then the "
                       "widest TP inside one domain"
                     : "no plan holds its weights; the nearest",
-            a->r.weight_bytes / 1e9, rl_shard_chip_room(h, &a->r) / 1e9, chips, a->tp, a->pp);
+            a->r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a->r) / 1e9, chips, a->tp, a->pp);
     return 0;
 }
 

@@ -264,7 +264,7 @@ rl_dtype rl_shard_moved_dtype(rl_dtype compute);
  * with the plan's stored weights per chip, or hbm_bytes * (1 - hbm_reserve)
  * without one (memory.h).  The one rule step, step --tp, shard, pareto and
  * simulate judge `fits` by (tester15 F-mem-1: plans used the raw HBM). */
-double rl_shard_chip_room(const rl_hw *h, const rl_shard_result *r);
+double rl_shard_chip_room(const rl_model *m, const rl_hw *h, const rl_shard_result *r);
 
 /* The most sequences (all replicas) plan result r's chips hold at its
  * context: each chip's room beside its weights (r->kv_room: rl_shard_chip_room

@@ -990,14 +990,26 @@ static void memory_rule(doc *d, const rl_size_input *in, const rl_hw *h)
         item(d, "Memory on %s: %.0f%% of HBM reserved for activations and workspace "
                 "(--hbm-reserve: no engine memory rule applies).",
              h->name, 100 * in->hbm_reserve);
-    else
+    else {
+        /* the workspace as one chip holds it (memory.h rl_memory_workspace;
+         * a replica of g chips splits its per-head and MLP part g ways) */
+        char ws[192] = " and workspace";
+        if (e->mem.workspace_tokens > 0 && !in->m->abstract)
+            snprintf(ws, sizeof ws,
+                     ", an activation workspace (%s's at %.0f tokens: %.2f GB on one chip, "
+                     "its per-head and MLP part split over more)",
+                     in->m->name, e->mem.workspace_tokens,
+                     rl_memory_workspace(in->m, &e->mem, 1) / 1e9);
+        double fixed = e->mem.context_bytes + (e->mem.workspace_tokens > 0 && !in->m->abstract
+                                                   ? 0 : e->mem.workspace_bytes);
         item(d, "Memory on %s: the %s engine's rule (docs/model.md, serving engines): %s %.2f of "
-                "%s %.2f GB of CUDA context and workspace and, on a multi-chip replica, %.2f GB "
-                "of collective buffers per chip; the rest is the reserve (--hbm-reserve does not "
+                "%s %.2f GB of CUDA context%s and, on a multi-chip replica, %.2f GB of "
+                "collective buffers per chip; the rest is the reserve (--hbm-reserve does not "
                 "apply).",
              h->name, e->name, e->mem.of_free ? "the KV pool is" : "weights and KV pool take",
              e->mem.fraction, e->mem.of_free ? "the HBM free after the weights," : "HBM less",
-             (e->mem.context_bytes + e->mem.workspace_bytes) / 1e9, e->mem.comm_bytes / 1e9);
+             fixed / 1e9, ws, e->mem.comm_bytes / 1e9);
+    }
 }
 
 /* tester34 F4 (sizereport.h) */

@@ -362,7 +362,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                 return -1;
             hint[i] = layout;
             double bytes = 0;
-            int k = pick_prefill(m, h, r, &pre[i], p, rl_shard_chip_room(h, r), &bytes);
+            int k = pick_prefill(m, h, r, &pre[i], p, rl_shard_chip_room(m, h, r), &bytes);
             if (k == -1) { /* no room to prefill beside the cache */
                 out->infeasible++;
                 out->infeasible_prefill++;

@@ -3,6 +3,8 @@
 #include "testutil.h"
 
 #include "memory.h"
+#include "serve.h"
+#include "shard.h"
 
 /* Problem 2: 16 v5e x 16e9 B = 256 GB, int8 weights (18.4 GB) and KV
  * (262,144 B/token), 128,000-token context: (256 - 18.4) / 33.5 -> 7; with
@@ -58,7 +60,73 @@ static void weights_do_not_fit(void **state)
     assert_int_equal(rl_memory_max_batch(&m, &h, 1, 1024, RL_BF16, RL_BF16), 0);
     rl_memory u = rl_memory_use(&m, &h, 1, 1, 1024, RL_BF16, RL_BF16);
     assert_false(u.fits);
-    assert_true(u.capacity_bytes == 85899345920.0);
+    /* the HBM less h100-sxm's default engine's (trtllm) activation workspace
+     * at one chip, 8192 x (16384 + 144 x 128 + 2 x 53248) x 2 = 2,315,255,808
+     * (rl_memory_workspace): 83,584,090,112, exact */
+    assert_true(u.capacity_bytes == 85899345920.0 - 2315255808.0);
+}
+
+/* issue 12 #4: TensorRT-LLM's activation workspace (memory.h
+ * rl_memory_workspace, engines.c ENGINE_MEMORY): T = 8192 tokens
+ * (max_num_tokens, trtllm-serve's default) x one layer's working set,
+ * (D + ((N + 2K) H + 2 F_active) / group) elements of 2 bytes, exact in
+ * doubles (tolerance 0).  deepseek-v3 at TP8 (D 7168, N = K = 128, H = 192
+ * = qk_nope 128 + qk_rope 64, F_active = (8 + 1) x 2048): 8192 x (7168 +
+ * (73,728 + 36,864) / 8) x 2 = 343,932,928; llama3-8b at TP1 (4096, 32 +
+ * 16 heads of 128, F 14336): 8192 x 38,912 x 2 = 637,534,208.  vLLM's rule
+ * keeps its measured 1.26 GiB (workspace_tokens 0), whatever the model. */
+static void trtllm_workspace_closed_form(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    char err[256];
+    assert_int_equal(rl_engines_select(&h.engines, "trtllm", h.origin, err, sizeof err), 0);
+    const rl_engine_memory *g = &rl_engines_selected(&h.engines)->mem;
+    assert_true(g->present && g->workspace_tokens == 8192);
+    rl_model ds = load_model("deepseek-v3", NULL, 0);
+    rl_model l8 = load_model("llama3-8b", NULL, 0);
+    assert_true(rl_memory_workspace(&ds, g, 8) == 343932928.0);
+    assert_true(rl_memory_workspace(&l8, g, 1) == 637534208.0);
+    assert_true(rl_memory_workspace(NULL, g, 8) == 0); /* no model: the rule's 0 */
+    assert_int_equal(rl_engines_select(&h.engines, "vllm", h.origin, err, sizeof err), 0);
+    g = &rl_engines_selected(&h.engines)->mem;
+    assert_true(g->workspace_tokens == 0);
+    assert_rel(rl_memory_workspace(&ds, g, 8), 1.26 * 1073741824, 1e-15);
+}
+
+/* issue 12 #4 (a README-only tester): `step --model deepseek-v3 --hw
+ * h100-sxm --chips 8 --weights fp8 --compute fp8 --context 4096` (trtllm,
+ * TP8) read fits true, 85.12 of 85.45 GB a GPU, max batch 1.  Per chip:
+ * weights w (about 85.12e9 B: TP keeps the embeddings, norms and router
+ * whole on every chip), HBM 85,899,345,920, collective buffers 411,041,792
+ * and now the workspace 343,932,928: free = HBM - w - both (about 0.02 GB)
+ * and 0.9 x free is below one sequence's KV on a chip (70,272 B a token x
+ * 4096, each KV head replicated on the 8 chips: 287,834,112 B), so the row
+ * reads fits false and max batch 0 (tolerance 1e-12 on the room), and
+ * simulate's and size's pool (rl_serve_kv_capacity over the same
+ * rl_memory_usable_group) holds fewer tokens than one 4096-token sequence.
+ * Fails before the workspace: fits true, max batch 1. */
+static void deepseek_v3_fp8_h100_does_not_fit(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_precision p = {RL_FP8, RL_BF16, RL_FP8};
+    rl_shard_plan pl = rl_shard_plan_default();
+    pl.tp = 8;
+    rl_shard_result r;
+    char err[512];
+    if (rl_shard_eval(&m, &h, &pl, RL_PHASE_GENERATE, 8, 1, 4096, p, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    double w = r.weight_bytes, free = h.hbm_bytes - w - 411041792.0 - 343932928.0;
+    assert_true(w > 85.0e9 && w < 85.2e9);
+    assert_rel(r.kv_bytes, 4096 * 70272.0, 1e-15);
+    assert_true(free > 0 && 0.9 * free < r.kv_bytes);
+    assert_rel(rl_shard_chip_room(&m, &h, &r), w + 0.9 * free, 1e-12);
+    assert_false(r.fits);
+    assert_int_equal(rl_shard_max_batch(&r), 0);
+    double tokens = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    assert_true(tokens < 4096);
 }
 
 /* An engine's memory rule (engines.h, memory.h) on a made-up 80e9-byte chip
@@ -125,6 +193,8 @@ int main(void)
         cmocka_unit_test(preset_capacities),
         cmocka_unit_test(weights_do_not_fit),
         cmocka_unit_test(engine_memory_rules),
+        cmocka_unit_test(trtllm_workspace_closed_form),
+        cmocka_unit_test(deepseek_v3_fp8_h100_does_not_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

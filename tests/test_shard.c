@@ -556,7 +556,7 @@ static void stage_kv_is_its_layers(void **state)
     rl_shard_result r = eval(&q, &h, pl, RL_PHASE_GENERATE, 4, 1, 131072, p);
     assert_rel(r.kv_seq_chip, 4294967296.0, 1e-15);
     assert_rel(r.kv_bytes, 4294967296.0, 1e-15); /* B = 1: one sequence held */
-    double room = rl_shard_chip_room(&h, &r) - r.weight_bytes;
+    double room = rl_shard_chip_room(&q, &h, &r) - r.weight_bytes;
     /* every sequence held, none padded (tester34 F11; was floored to a
      * multiple of pp: 28 where 30 fit) */
     assert_int_equal(rl_shard_max_batch(&r), (long long)floor(room / 4294967296.0));
@@ -607,11 +607,14 @@ static void stage_kv_is_its_layers(void **state)
  * llama3-70b bf16 tp1 pp3 on H200 (141 GiB): weights/chip W = stage 0's
  * 27 layers and the embedding, (27 x 855,654,400 + 1,050,673,152) x 2 =
  * 48,306,683,904 B (rl_shard_stage_weights; fixD's 47,623,751,884.8 spread
- * the embedding as the layers); usable = W + 0.9 (141 GiB - W) =
- * 141,088,505,856 B (tester32's rule at that W; 0.9 x 411,041,792 lower
- * before fixD).  tp2 pp2 keeps the buffer: W + 0.9 (141 GiB - W - 411,041,792).
- * simulate's KV capacity likewise: 3 x (usable - W) / (327,680 B a token
- * x 81/80) (1e-12). */
+ * the embedding as the layers); usable = W + 0.9 (141 GiB - W - A1) =
+ * 139,971,143,270.4 B, A1 = 1,241,513,984 the trtllm activation workspace
+ * of a one-chip stage (memory.h rl_memory_workspace: 8192 x (8192 + 80 x
+ * 128 + 2 x 28672) x 2; 141,088,505,856 without it, tester32's rule at
+ * that W; 0.9 x 411,041,792 lower before fixD).  tp2 pp2 keeps the buffer:
+ * W + 0.9 (141 GiB - W - 411,041,792 - A2), A2 = 8192 x (8192 + 67,584 /
+ * 2) x 2 = 687,865,856.  simulate's KV capacity likewise: 3 x (usable - W)
+ * / (327,680 B a token x 81/80) (1e-12). */
 static void pipeline_stage_comm_buffer(void **state)
 {
     (void)state;
@@ -625,15 +628,16 @@ static void pipeline_stage_comm_buffer(void **state)
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 3, 1, 1024, p);
     double W = (27 * 855654400.0 + 1050673152.0) * 2, G = 141.0 * 1073741824;
     assert_rel(r.weight_bytes, W, 1e-12);
-    assert_rel(rl_shard_chip_room(&h, &r), W + 0.9 * (G - W), 1e-12);
-    assert_rel(rl_shard_chip_room(&h, &r), 141088505856.0, 1e-11);
+    double A1 = 1241513984.0;
+    assert_rel(rl_shard_chip_room(&m, &h, &r), W + 0.9 * (G - W - A1), 1e-12);
+    assert_rel(rl_shard_chip_room(&m, &h, &r), 139971143270.4, 1e-11);
     double kv = rl_serve_kv_capacity(&m, &h, 3, 3, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
-    assert_rel(kv, 3 * 0.9 * (G - W) / (327680.0 * 81 / 80), 1e-12);
+    assert_rel(kv, 3 * 0.9 * (G - W - A1) / (327680.0 * 81 / 80), 1e-12);
     pl.tp = 2;
     pl.pp = 2;
     r = eval(&m, &h, pl, RL_PHASE_GENERATE, 4, 1, 1024, p);
-    assert_rel(rl_shard_chip_room(&h, &r),
-               r.weight_bytes + 0.9 * (G - r.weight_bytes - 411041792.0), 1e-12);
+    assert_rel(rl_shard_chip_room(&m, &h, &r),
+               r.weight_bytes + 0.9 * (G - r.weight_bytes - 411041792.0 - 687865856.0), 1e-12);
 }
 
 /* tester31 F5: the first stage holds the embedding, the last the LM head
@@ -905,8 +909,9 @@ static void errors(void **state)
  * 2 x 80 x 8 x 128 x 2 x 4096 / 8 = 167,772,160 B, beside 1/8 of the
  * weights (17.64e9 B): TensorRT-LLM's 0.9 of the free 85,899,345,920 B
  * (80 GiB; was 80e9 and 332 until tester22 F2) less the 411,041,792 B of
- * collective buffers, 61.07e9 B: 363 sequences, the same as step's one
- * fully sharded copy
+ * collective buffers and the 272,629,760 B activation workspace (memory.h
+ * rl_memory_workspace at tp8: 8192 x (8192 + 67,584 / 8) x 2; 363 without
+ * it), 60.82e9 B: 362 sequences, the same as step's one fully sharded copy
  * (rl_memory_max_batch).  For every plan kind (KV split by batch, a
  * pipeline, replicas) the figure is the largest batch that fits: it
  * fits, and one more sequence on each group of chips that holds distinct
@@ -918,8 +923,8 @@ static void plan_max_batch(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_precision p = rl_precision_default();
     rl_shard_result r = eval(&m, &h, tp_plan(8), RL_PHASE_GENERATE, 8, 1, 4096, p);
-    assert_int_equal(rl_shard_max_batch(&r), 363);
-    assert_int_equal(rl_memory_max_batch(&m, &h, 8, 4096, p.weights, p.kv), 363);
+    assert_int_equal(rl_shard_max_batch(&r), 362);
+    assert_int_equal(rl_memory_max_batch(&m, &h, 8, 4096, p.weights, p.kv), 362);
     rl_shard_plan plans[4] = {tp_plan(8), tp_plan(4), tp_plan(2), tp_plan(16)};
     plans[2].pp = 4;            /* tp2 pp4 */
     plans[3].kv = RL_KV_BATCH; /* tp16 over K = 8: KV by batch over the other 2 */
@@ -931,7 +936,7 @@ static void plan_max_batch(void **state)
         rl_shard_result at = eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], b, 4096, p);
         if (!at.fits)
             fail_msg("%s: %lld sequences do not fit: %.17g > %.17g", a.name, b, at.total_bytes,
-                     rl_shard_chip_room(&h, &at));
+                     rl_shard_chip_room(&m, &h, &at));
         if (eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], b + step, 4096, p).fits)
             fail_msg("%s: %lld + %lld sequences still fit", a.name, b, step);
     }
@@ -1164,7 +1169,7 @@ static void router_whole_on_every_chip(void **state)
     double pool = rl_serve_kv_capacity(&m, &h, 8, 1, 1, bf, 0.1, RL_ATTN_LAYOUT_TP, 0);
     double w = 8 * a.weight_bytes;
     assert_rel(rl_serve_weight_bytes(&m, &h, 8, 1, 1, bf, RL_ATTN_LAYOUT_TP), w, 1e-12);
-    assert_rel(pool * rl_arch_kv_bytes_per_token(&m, RL_BF16) + w, rl_memory_usable(&h, 8, w),
+    assert_rel(pool * rl_arch_kv_bytes_per_token(&m, RL_BF16) + w, rl_memory_usable(&h, &m, 8, w),
                1e-12);
 }
 
@@ -1352,7 +1357,7 @@ static void uneven_micro_batches(void **state)
     assert_rel(rl_shard_micro_big(&r9), 1.0 / 8, 0);
     assert_rel(rl_shard_micro_big(&r16), 1.0, 0);
     /* memory: no padding; the max batch is every sequence the room holds */
-    double room = rl_shard_chip_room(&h, &r9) - r9.weight_bytes;
+    double room = rl_shard_chip_room(&m, &h, &r9) - r9.weight_bytes;
     assert_int_equal(rl_shard_max_batch(&r9), (long long)floor(room / 134217728.0));
     rl_model b = load_model("llama3-70b", NULL, 0);
     pl.pp = 3;
