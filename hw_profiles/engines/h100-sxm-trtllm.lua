@@ -27,12 +27,13 @@ return {
         source = "step_s, seq_s, launch_s 0: host work overlaps the GPU step by default (TensorRT-LLM overlap scheduler, vLLM async scheduling), exposed only beyond it (0.58 ms/step there: TensorRT-LLM issue 13957); roofline fit fits them; prefill_layer_s 0: NVIDIA AIConfigurator adds none for this engine (sdk/backends/base_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, 2026-06-23)",
       },
       memory = {
-        source = "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction 0.9 of the memory free after weights and activations (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31; docs/source/reference/memory.md); collective buffers 392 MiB at TP > 1 (NVIDIA AIConfigurator systems/*/system.yaml misc.nccl_mem, 4 and 8 GPUs, observed, Apache-2.0); context and workspace: no public figure found, 0 (the tenth the fraction leaves free covers them)",
+        source = "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction 0.9 of the memory free after weights and activations (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31; docs/source/reference/memory.md); collective buffers 392 MiB at TP > 1 (NVIDIA AIConfigurator systems/*/system.yaml misc.nccl_mem, 4 and 8 GPUs, observed, Apache-2.0); context: no public figure found, 0 (the tenth the fraction leaves free covers it); activation workspace: one layer's activations at max_num_tokens 8192 (trtllm-serve's default; activations ~ max input tokens x a constant, split by TP: docs/source/reference/memory.md), memory.h rl_memory_workspace",
         comm_bytes = 411041792,
         context_bytes = 0,
         fraction = 0.9,
         fraction_of = "free",
         workspace_bytes = 0,
+        workspace_tokens = 8192,
       },
       tables = {
         gemm = {

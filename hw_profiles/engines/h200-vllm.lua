@@ -33,6 +33,7 @@ return {
         fraction = 0.92,
         fraction_of = "capacity",
         workspace_bytes = 1352914698.24,
+        workspace_tokens = 0,
       },
       tables = {
         gemm = {
