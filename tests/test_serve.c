@@ -3147,7 +3147,11 @@ static void test_least_outstanding_picks(void **state)
  * replicas (the --replicas maximum) exactly as they use 1000 replicas:
  * the same events (counted, not timed) and the same latencies, under both
  * routing policies (round-robin: its turn passes 2000 replicas, so 1e5
- * against 2000). */
+ * against 2000).  Least-outstanding on 400 replicas too: a pool of at most
+ * RB_MAX (512) replicas picks from its count bitmaps (serve.c rb_move), a
+ * larger one from the heap, and the runs must match (a build whose bitmap
+ * pick took the next count up when it had a replica failed here, and in
+ * test_least_outstanding_picks and test_capacity_scales_with_replicas). */
 static void test_idle_replicas_cost_nothing(void **state)
 {
     fixture *f = *state;
@@ -3160,6 +3164,11 @@ static void test_idle_replicas_cost_nothing(void **state)
         many = few;
         many.replicas = 100000;
         assert_same_runs(f, r, n, few, many);
+        if (!route) {
+            rl_serve_config bitmaps = few;
+            bitmaps.replicas = 400;
+            assert_same_runs(f, r, n, bitmaps, many);
+        }
     }
     free(r);
 }
