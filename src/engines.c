@@ -1036,10 +1036,12 @@ static int memory_key(lua_State *L, const char *k, const reading *r, char *err, 
                 "workspace_bytes, workspace_tokens, source)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
-    int frac = dst == &m->fraction;
-    if (!isnum || !isfinite(*dst) || *dst < 0 || (frac && (*dst <= 0 || *dst > 1)))
+    int frac = dst == &m->fraction, tok = dst == &m->workspace_tokens;
+    /* workspace_tokens counts tokens, not bytes (review55: its error said bytes) */
+    if (!isnum || !isfinite(*dst) || *dst < 0 || (frac && (*dst <= 0 || *dst > 1)) ||
+        (tok && *dst != floor(*dst)))
         RL_FAIL("%s: field '%s': expected %s", r->origin, f,
-                frac ? "a fraction in (0, 1]" : "bytes >= 0");
+                frac ? "a fraction in (0, 1]" : tok ? "a whole number of tokens >= 0" : "bytes >= 0");
     return 0;
 }
 
