@@ -1011,6 +1011,9 @@ static int cost_key(lua_State *L, const char *k, const reading *r, char *err, si
     return 0;
 }
 
+/* The largest memory.workspace_tokens (memory_key). */
+#define WORKSPACE_TOKENS_MAX 2147483647.0
+
 static int memory_key(lua_State *L, const char *k, const reading *r, char *err, size_t errlen)
 {
     char f[512];
@@ -1037,11 +1040,17 @@ static int memory_key(lua_State *L, const char *k, const reading *r, char *err, 
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     int frac = dst == &m->fraction, tok = dst == &m->workspace_tokens;
-    /* workspace_tokens counts tokens, not bytes (review55: its error said bytes) */
+    /* workspace_tokens counts tokens, not bytes (review55: its error said
+     * bytes), at most a 32-bit count, as TensorRT-LLM's max_num_tokens
+     * (std::optional<SizeType32> mMaxNumTokens, executor.h ExecutorConfig):
+     * 1e306 tokens made an infinite workspace, an internal error, exit 1 */
     if (!isnum || !isfinite(*dst) || *dst < 0 || (frac && (*dst <= 0 || *dst > 1)) ||
-        (tok && *dst != floor(*dst)))
+        (tok && (*dst != floor(*dst) || *dst > WORKSPACE_TOKENS_MAX)))
         RL_FAIL("%s: field '%s': expected %s", r->origin, f,
-                frac ? "a fraction in (0, 1]" : tok ? "a whole number of tokens >= 0" : "bytes >= 0");
+                frac  ? "a fraction in (0, 1]"
+                : tok ? "a whole number of tokens in [0, 2147483647] (a 32-bit count, as "
+                        "TensorRT-LLM's max_num_tokens)"
+                      : "bytes >= 0");
     return 0;
 }
 
