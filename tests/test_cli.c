@@ -5426,6 +5426,19 @@ static void step_moe_variant_derived_noted(void **state)
                                 "but not at fp4 weights x bf16 compute: its routed experts are "
                                 "derived from the w4a16_mxfp4 MoE table at that same shape"));
     assert_null(strstr(out, "measure no MoE kernel"));
+    /* review55: their band is the dtype hold-out's (ops.c DERIVED_BAND, stop
+     * 42), x0.55-x2.82 of the step (tolerance 0.05), no longer the MoE
+     * table's residuals (x0.89-x1.18), which step --help still said */
+    cJSON *j = run_json_noted("step --model gpt-oss-120b --hw gb200 --chips 8 --tp 8 --batch 64 "
+                              "--context 8192 --weights fp4 --engine vllm --format json", "");
+    const cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_rel(num(r0, "step_s_high") / num(r0, "step_s"), 2.82, 0.05);
+    assert_rel(num(r0, "step_s_low") / num(r0, "step_s"), 0.55, 0.05);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli("step --help", out, sizeof out), 0);
+    if (strstr(out, "derived with the MoE table's band") ||
+        !strstr(out, "with the band of a dtype's tables derived from another's"))
+        fail_msg("step --help: %.3000s", out);
     assert_int_equal(cli2(run, " --weights fp4 --engine trtllm"), 0);
     assert_non_null(strstr(out, "measure no MoE kernel of gpt-oss-120b's expert shape"));
     assert_null(strstr(out, "at that same shape"));
