@@ -917,7 +917,7 @@ static void docs_are_guarded(void **state)
                      dir, RL_BIN);
         int rc = popen_out(cmd);
         const char *want = k == 2 ? "replaces a file of roofline's own tree"
-                                  : "README.md and docs/*.md of roofline's own tree (a folder "
+                                  : "README.md and docs/*.md of a roofline tree (any folder "
                                     "with a PRESETS) are the project's documentation, which "
                                     "roofline never writes, an existing file or a new one";
         if (rc != (k == 2 ? 0 : 2 << 8) || !strstr(out, want))
