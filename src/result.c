@@ -99,17 +99,23 @@ static const rl_serving_engine *hostless_engine(const rl_model *m, const rl_hw *
 
 #define RL_SIZE_HW_NAMED 16 /* engines a size note names at most */
 
-/* host_cost_note naming the engines `names` ("trtllm", "trtllm and vllm";
- * `n` of them) into o. */
-static void add_host_cost_note(cJSON *o, const char *names, int n)
+/* host_cost_note's text naming the engines `names` ("trtllm", "trtllm and
+ * vllm"; `n` of them) into s[len]. */
+static void host_cost_text(char *s, size_t len, const char *names, int n)
 {
-    char s[1024]; /* the text (about 340 bytes) and names (size's, at most 512) */
-    snprintf(s, sizeof s, "step times are kernel + collective time: no per-step host cost of "
+    snprintf(s, len, "step times are kernel + collective time: no per-step host cost of "
              "the %s engine%s (scheduling, sampling, launch gaps) is charged: it overlaps them "
              "with the GPU step by default, host time beyond the step's has one public "
              "figure, not a constant (docs/model.md, engine costs), so these times are a lower "
              "bound on an engine's end-to-end step, furthest below it at small batch; "
              "roofline fit fits one on end-to-end measurements", names, n > 1 ? "s" : "");
+}
+
+/* host_cost_note naming the engines `names` (`n` of them) into o. */
+static void add_host_cost_note(cJSON *o, const char *names, int n)
+{
+    char s[1024]; /* the text (about 340 bytes) and names (size's, at most 512) */
+    host_cost_text(s, sizeof s, names, n);
     cJSON_AddStringToObject(o, "host_cost_note", s);
 }
 
@@ -2616,6 +2622,33 @@ static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_re
     rl_e2e_no_band(o, in->m, h, why);
 }
 
+int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len)
+{
+    /* step's host_cost_note, once, naming each engine that charges no
+     * per-step host cost over the profiles searched, once (tester51 F3,
+     * tester50 F17: size said none; then only the first profile's engine) */
+    char names[512] = "";
+    const char *named[RL_SIZE_HW_NAMED];
+    int nnames = 0;
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_serving_engine *e = hostless_engine(in->m, &in->hw[i], in->calibrated);
+        int seen = !e;
+        for (int k = 0; k < nnames && !seen; k++)
+            seen = !strcmp(named[k], e->name);
+        if (seen || nnames == RL_SIZE_HW_NAMED)
+            continue;
+        named[nnames++] = e->name;
+    }
+    for (int k = 0; k < nnames; k++) { /* "a", "a and b", "a, b and c" */
+        size_t at = strlen(names);
+        snprintf(names + at, sizeof names - at, "%s%s",
+                 k == 0 ? "" : k == nnames - 1 ? " and " : ", ", named[k]);
+    }
+    if (nnames > 0)
+        host_cost_text(s, len, names, nnames);
+    return nnames > 0;
+}
+
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail)
 {
     cJSON *j = cJSON_CreateObject();
@@ -2638,28 +2671,9 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         engine = !engine || !strcmp(engine, name) ? name : "mixed (see each row)";
     }
     cJSON_AddStringToObject(j, "engine", engine ? engine : "none");
-    /* step's host_cost_note, once, naming each engine that charges no
-     * per-step host cost over the profiles searched, once (tester51 F3,
-     * tester50 F17: size said none; then only the first profile's engine) */
-    char names[512] = "";
-    const char *named[RL_SIZE_HW_NAMED];
-    int nnames = 0;
-    for (int i = 0; i < in->nhw; i++) {
-        const rl_serving_engine *e = hostless_engine(in->m, &in->hw[i], in->calibrated);
-        int seen = !e;
-        for (int k = 0; k < nnames && !seen; k++)
-            seen = !strcmp(named[k], e->name);
-        if (seen || nnames == RL_SIZE_HW_NAMED)
-            continue;
-        named[nnames++] = e->name;
-    }
-    for (int k = 0; k < nnames; k++) { /* "a", "a and b", "a, b and c" */
-        size_t at = strlen(names);
-        snprintf(names + at, sizeof names - at, "%s%s",
-                 k == 0 ? "" : k == nnames - 1 ? " and " : ", ", named[k]);
-    }
-    if (nnames > 0)
-        add_host_cost_note(j, names, nnames);
+    char note[1024];
+    if (rl_result_size_host_cost_note(in, note, sizeof note))
+        cJSON_AddStringToObject(j, "host_cost_note", note);
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);

@@ -13,6 +13,7 @@
 #include "efficiency.h"
 #include "memory.h"
 #include "ops.h"
+#include "result.h"
 
 /* ---- a document that is Markdown or HTML ---- */
 
@@ -822,6 +823,11 @@ static void report_recommendation(doc *d, const rl_size_report_data *x)
         recommend_cheapest(d, x);
     else
         recommend_each_hw(d, x);
+    /* fixJH: the JSON's host_cost_note, once, beside what it qualifies (the report
+     * left it out: a plan on kernel + collective times read as an engine's) */
+    char note[1024];
+    if (r->nmeet > 0 && rl_result_size_host_cost_note(in, note, sizeof note))
+        para(d, "Caution: the latencies behind this recommendation are a lower bound: %s.", note);
 }
 
 /* The model, the traffic and the targets. */
