@@ -2568,6 +2568,11 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
         cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
     /* which rule decided meets (size.h rl_size_decide; tester48 F1) */
     cJSON_AddStringToObject(o, "verdict_by", rl_size_verdict_name(c->verdict_by));
+    char vnote[1536]; /* a meeting row on its p99s alone, marked in the row (fixJH) */
+    if (rl_size_verdict_note(c, vnote, sizeof vnote))
+        cJSON_AddStringToObject(o, "verdict_note", vnote);
+    else
+        cJSON_AddNullToObject(o, "verdict_note");
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */

@@ -385,7 +385,9 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     else
         snprintf(cells[10], 96, "n/a");
     char why[64];
-    if (c->meets)
+    if (c->meets && c->verdict_by == RL_SIZE_VERDICT_P99) /* rl_size_verdict_note (fixJH) */
+        snprintf(cells[11], 96, "yes on p99s only: capacity not established");
+    else if (c->meets)
         snprintf(cells[11], 96, "yes");
     else if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) /* size.h rl_size_decide */
         snprintf(cells[11], 96, "no: sustains under %.3g req/s", c->fails_at_qps);

@@ -806,6 +806,17 @@ static void test_tie_prefers_resolved_capacity(void **state)
     assert_non_null(strstr(buf, "lower bound"));
     assert_int_equal(rl_size_p99_caution(&in, &null, buf, sizeof buf), 1);
     assert_non_null(strstr(buf, "max_sustainable_qps_unresolved"));
+    /* fixJH: every such row carries the mark in the row (JSON verdict_note,
+     * the report's meets cell), not only the first row's caution: expected
+     * "capacity not established" with its reason on the p99 rows, none on
+     * the resolved row */
+    assert_int_equal(rl_size_verdict_note(&both, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(rl_size_verdict_note(&low, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "capacity not established"));
+    assert_non_null(strstr(buf, "lower bound"));
+    assert_int_equal(rl_size_verdict_note(&null, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "max_sustainable_qps_unresolved"));
 }
 
 /* tester5 #3: two rows that differ only in the compute dtype had one
