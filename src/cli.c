@@ -1254,6 +1254,10 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(result, "host_cost_note");
     if (cJSON_IsString(host) && o->fmt != RL_FMT_JSON)
         rl_cli_say(o, "note: %s", host->valuestring);
+    /* fixJH: a KV dtype the engine does not store, a caution in every format */
+    const cJSON *kvn = cJSON_GetObjectItemCaseSensitive(result, "kv_engine_note");
+    if (cJSON_IsString(kvn))
+        rl_cli_say(o, "caution: %s", kvn->valuestring);
     /* stop 42: how far an end-to-end run measured above the tables, beside it */
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
     if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)

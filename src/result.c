@@ -119,6 +119,16 @@ static void add_host_cost_note(cJSON *o, const char *names, int n)
     cJSON_AddStringToObject(o, "host_cost_note", s);
 }
 
+/* kv_engine_note: the selected engine stores no KV cache in p's KV dtype
+ * (engines.h rl_engine_kv_caution; fixJH: --kv int4 ran under trtllm unremarked). */
+static void add_kv_engine_note(cJSON *o, const rl_hw *h, rl_dtype kv, int abstract)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    char s[768];
+    if (!abstract && !h->ideal && e && rl_engine_kv_caution(e->name, kv, s, sizeof s))
+        cJSON_AddStringToObject(o, "kv_engine_note", s);
+}
+
 /* What a result timed by an engine (`cal`: its tables or efficiency; not
  * --ideal, --mfu or a fitted profile, whose costs time steps and requests
  * end to end) leaves out and adds from elsewhere (tester28 F8; docs/model.md,
@@ -872,6 +882,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         return NULL;
     add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
     add_host_notes(o, m, h, 1, 0);
+    add_kv_engine_note(o, h, p.kv, m->abstract);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -1446,6 +1457,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
     add_host_notes(o, m, h, cal, 0);
+    add_kv_engine_note(o, h, p.kv, m->abstract);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
         rl_e2e_fitted_label(o, h, m->name, p, plan->tp, plan->pp);
     else {
@@ -1621,6 +1633,7 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated), m, h,
                    c->chips);
     add_host_notes(o, m, h, c->calibrated && !(c->mfu > 0 && c->mfu < 1), ttft);
+    add_kv_engine_note(o, h, c->prec.kv, m->abstract);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");

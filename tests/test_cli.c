@@ -3258,6 +3258,48 @@ static void size_pareto_note_host_cost(void **state)
     assert_null(strstr(out, "is tighter than"));
 }
 
+/* fixJH (README-only tester): step --kv int4 on h100-sxm ran under trtllm
+ * unremarked, though TensorRT-LLM stores KV caches in fp8, int8 (and NVFP4
+ * on Blackwell) only (its docs, Numerical Precision / features/quantization),
+ * and vLLM in fp8 only (its docs, Quantized KV Cache).  Expected: a
+ * "caution: the ENGINE engine (...) has no DTYPE KV cache" on stderr and
+ * the same text in JSON kv_engine_note, for trtllm int4 and vllm int8 (step
+ * and prefill); none for trtllm int8 and fp8, vllm fp8. */
+static void kv_dtype_engine_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want; /* want NULL: no caution */
+    } cases[] = {
+        {"step --model llama3-70b --hw h100-sxm --chips 8 --context 1000 --kv int4",
+         "the trtllm engine (TensorRT-LLM) has no int4 KV cache: it quantizes the KV cache to "
+         "fp8 or int8"},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv int8 --engine vllm",
+         "the vllm engine (vLLM) has no int8 KV cache: it quantizes the KV cache to fp8 only"},
+        {"prefill --model llama3-8b --hw h100-sxm --tokens 100 --kv int4",
+         "the trtllm engine (TensorRT-LLM) has no int4 KV cache"},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv int8", NULL},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv fp8", NULL},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv fp8 --engine vllm", NULL},
+    };
+    char cmd[512];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s --format json 2>&1 >/dev/null", RL_BIN, cases[i].args);
+        assert_int_equal(popen_out(cmd), 0);
+        const char *c = strstr(out, "caution: the ");
+        if (cases[i].want ? !c || !strstr(c, cases[i].want) : strstr(out, "KV cache: it quantizes") != NULL)
+            fail_msg("%s: stderr %s", cases[i].args, out);
+        snprintf(cmd, sizeof cmd, "%s %s --format json 2>/dev/null", RL_BIN, cases[i].args);
+        assert_int_equal(popen_out(cmd), 0);
+        cJSON *j = cJSON_Parse(out);
+        assert_non_null(j);
+        const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "kv_engine_note"));
+        if (cases[i].want ? !note || !strstr(note, cases[i].want) : note != NULL)
+            fail_msg("%s: kv_engine_note %s", cases[i].args, note ? note : "absent");
+        cJSON_Delete(j);
+    }
+}
+
 /* tester51 F7: a first row whose meets rests on its p99s alone (verdict_by
  * p99; llama3-8b at 1 req/s under a 150 ms TTFT target near the longest
  * prompts' own prefill: every 4.25 USD/h row's figure unresolved) is
@@ -9865,6 +9907,7 @@ int main(void)
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(docs_are_guarded),
+        cmocka_unit_test(kv_dtype_engine_caution),
 cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(repeated_switch_refused),
