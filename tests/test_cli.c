@@ -3300,6 +3300,38 @@ static void kv_dtype_engine_caution(void **state)
     }
 }
 
+/* fixJH (README-only tester): h100-sxm-splitwise, fitted on SplitwiseSim's
+ * fp16 llama2-70b rows, gives the same decode step for bf16 and fp8 weights
+ * (29.9 ms at tp4, batch 1, context 1000: the fitted host floor,
+ * decode_step_s 29.63 ms, sets it; enginecost.h (E)) with only a note that
+ * the costs extrapolate.  Expected: a caution naming the floor, that it was
+ * measured at fp16, and the run's difference, for fp8 weights and for
+ * another model; none at the fitted model and dtypes. */
+static void fitted_floor_dtype_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args;
+        const char *want; /* NULL: no caution */
+    } cases[] = {
+        {"--model llama2-70b --chips 4 --weights fp8", "weights fp8 (fitted on weights bf16 only)"},
+        {"--model llama3-8b --chips 2", "model llama3-8b (fitted on llama2-70b only)"},
+        {"--model llama2-70b --chips 4", NULL},
+    };
+    char cmd[512];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "%s step --hw h100-sxm-splitwise --context 1000 %s "
+                 "--format json 2>&1 >/dev/null", RL_BIN, cases[i].args);
+        assert_int_equal(popen_out(cmd), 0);
+        const char *c = strstr(out, "caution: h100-sxm-splitwise's fitted host floor "
+                                    "(decode_step_s 29.63 ms a step");
+        if (cases[i].want ? !c || !strstr(c, "measured on llama2-70b rows at fp16") ||
+                                !strstr(c, cases[i].want)
+                          : c != NULL)
+            fail_msg("%s: %s", cases[i].args, out);
+    }
+}
+
 /* tester51 F7: a first row whose meets rests on its p99s alone (verdict_by
  * p99; llama3-8b at 1 req/s under a 150 ms TTFT target near the longest
  * prompts' own prefill: every 4.25 USD/h row's figure unresolved) is
@@ -9908,6 +9940,7 @@ int main(void)
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(docs_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
+        cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(repeated_switch_refused),
