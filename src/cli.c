@@ -1254,6 +1254,10 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(result, "host_cost_note");
     if (cJSON_IsString(host) && o->fmt != RL_FMT_JSON)
         rl_cli_say(o, "note: %s", host->valuestring);
+    /* fixJH: a KV dtype the engine does not store, a caution in every format */
+    const cJSON *kvn = cJSON_GetObjectItemCaseSensitive(result, "kv_engine_note");
+    if (cJSON_IsString(kvn))
+        rl_cli_say(o, "caution: %s", kvn->valuestring);
     /* stop 42: how far an end-to-end run measured above the tables, beside it */
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
     if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)
@@ -1291,6 +1295,24 @@ static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, l
         rl_cli_tell(cmd, "note: %s's engine costs are applied outside what they were "
                          "fitted on: %s; the time extrapolates their host floor and efficiencies%s",
                     h->name, d, term);
+    /* fixJH (README-only tester: bf16 and fp8 weights read the same step on
+     * h100-sxm-splitwise): the fitted floors were measured at the rows' own
+     * model and 16-bit dtypes, and no dtype or model moves them */
+    char o2[600];
+    double step = c->v[RL_EC_DECODE_STEP], pre = c->v[RL_EC_PREFILL_STEP];
+    if (rl_ec_outside(c, m->name, dt, o2, sizeof o2) > 0 && (step > 0 || pre > 0)) {
+        int splitwise = strncmp(c->file, "splitwise", 9) == 0; /* fit_splitwise.sh's rows */
+        rl_cli_tell(cmd, "caution: %s's fitted host floor (decode_step_s %.4g ms a step, "
+                         "prefill_step_s %.4g ms a prefill; the time is max(floor, device)) was "
+                         "measured on %s rows at %s (fitted_on.weights %s%s): it does not move "
+                         "with the model or dtype, so where it sets the time a run outside "
+                         "them (%s) reads the floor of the fitted one, e.g. fp8 weights the "
+                         "same step as 16-bit ones; what this run's engine spends per step is "
+                         "not measured",
+                    h->name, step * 1e3, pre * 1e3, *c->models ? c->models : "its fitted",
+                    splitwise ? "fp16" : "their own dtypes", *c->weights ? c->weights : "not recorded",
+                    splitwise ? ", 16-bit: SplitwiseSim's llama2-70b rows ran fp16" : "", o2);
+    }
 }
 
 /* A note when a step's batch or context, or a prefill's tokens, lie

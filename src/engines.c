@@ -1716,3 +1716,43 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
 {
     return e->step_s + e->seq_s * seqs + e->launch_s * launches;
 }
+
+/* The quantized KV-cache dtypes each serving engine stores (fixJH, README-only
+ * tester: step --kv int4 ran "under trtllm" unremarked):
+ * - TensorRT-LLM: INT8 and FP8 KV caches (TensorRT-LLM docs, "Numerical
+ *   Precision", INT8/FP8 KV caches: nvidia.github.io/TensorRT-LLM/reference/
+ *   precision.html) and NVFP4 KV on Blackwell (docs, features/quantization,
+ *   "NVFP4 KV Cache": offline quantization with ModelOpt required).
+ * - vLLM: FP8 only (vLLM docs, "Quantized KV Cache": kv_cache_dtype="fp8",
+ *   docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/). */
+int rl_engine_kv_caution(const char *engine, rl_dtype kv, char *buf, size_t len)
+{
+    static const struct {
+        const char *engine, *who, *stores, *source, *give;
+        rl_dtype kv[3];
+        int n;
+    } E[] = {
+        {"trtllm", "TensorRT-LLM", "fp8 or int8 (NVFP4, fp4 here, on Blackwell)",
+         "TensorRT-LLM docs, Numerical Precision: INT8/FP8 KV caches; features/quantization: "
+         "NVFP4 KV Cache",
+         "--kv fp8 or --kv int8", {RL_FP8, RL_INT8, RL_FP4}, 3},
+        {"vllm", "vLLM", "fp8 only", "vLLM docs, Quantized KV Cache: kv_cache_dtype=\"fp8\"",
+         "--kv fp8", {RL_FP8}, 1},
+    };
+    buf[0] = '\0';
+    if (!engine || rl_dtype_bytes(kv) >= 2) /* bf16/fp16/fp32: every engine stores those */
+        return 0;
+    for (size_t i = 0; i < sizeof E / sizeof *E; i++) {
+        if (strcmp(engine, E[i].engine) != 0)
+            continue;
+        for (int k = 0; k < E[i].n; k++)
+            if (E[i].kv[k] == kv)
+                return 0;
+        snprintf(buf, len, "the %s engine (%s) has no %s KV cache: it quantizes the KV cache "
+                 "to %s (%s), so this run's %s KV is a what-if no %s deployment runs; give "
+                 "%s", engine, E[i].who, rl_dtype_name(kv), E[i].stores, E[i].source,
+                 rl_dtype_name(kv), E[i].who, E[i].give);
+        return 1;
+    }
+    return 0;
+}

@@ -124,7 +124,7 @@ const char *rl_guard_shipped_why(int kind)
     case RL_SHIPPED_PROGRAM:
         return "it is the roofline program itself; write to another file";
     case RL_SHIPPED_DOC:
-        return "README.md and docs/*.md of roofline's own tree (a folder with a PRESETS) are "
+        return "README.md and docs/*.md of a roofline tree (any folder with a PRESETS) are "
                "the project's documentation, which roofline never writes, an existing file or a "
                "new one; write to another file (out/ is the tree's folder for outputs)";
     default:
@@ -133,25 +133,69 @@ const char *rl_guard_shipped_why(int kind)
     }
 }
 
+/* Whether the folder `dir` holds a file PRESETS: a roofline tree's top. */
+static int holds_presets(const char *dir)
+{
+    char p[PATH_MAX + 16];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/PRESETS", dir);
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether the tree at `top` lists `rel` (a path below it) in its PRESETS. */
+static int lists(const char *top, const char *rel)
+{
+    char p[PATH_MAX + 16], line[1024];
+    snprintf(p, sizeof p, "%s/PRESETS", top);
+    FILE *f = fopen(p, "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        found = line[0] && strcmp(line, rel) == 0;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
 int rl_guard_doc_name(const char *folder, const char *leaf)
 {
-    char dirs[3][1024], top[PATH_MAX], p[PATH_MAX + 16];
-    struct stat st;
-    size_t n = strlen(leaf);
-    int readme = strcmp(leaf, "README.md") == 0, md = n > 3 && !strcmp(leaf + n - 3, ".md");
-    if (!md)
-        return 0;
-    for (int i = 0, nd = rl_data_dirs(dirs); i < nd; i++) {
-        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
-        if (stat(p, &st) != 0 || !realpath(dirs[i], top))
-            continue;
-        size_t k = strlen(top);
-        if (strncmp(folder, top, k) != 0)
-            continue;
-        if ((readme && folder[k] == '\0') || strcmp(folder + k, "/docs") == 0)
-            return 1;
+    char up[PATH_MAX];
+    size_t n = strlen(leaf), k = strlen(folder);
+    if (holds_presets(folder)) { /* any tree, not only the data directories (fixJH) */
+        if (strcmp(leaf, "README.md") == 0)
+            return RL_SHIPPED_DOC;
+        if (strcmp(leaf, "PRESETS") == 0)
+            return RL_SHIPPED_DATA;
     }
-    return 0;
+    if (n > 3 && !strcmp(leaf + n - 3, ".md") && k > 5 && !strcmp(folder + k - 5, "/docs") &&
+        k - 5 < sizeof up) {
+        snprintf(up, sizeof up, "%.*s", (int)(k - 5), folder);
+        if (holds_presets(up[0] ? up : "/"))
+            return RL_SHIPPED_DOC;
+    }
+    /* a file a tree at or above `folder` lists (model/x.lua in a folder whose PRESETS names it) */
+    char top[PATH_MAX], rel[PATH_MAX + 1024];
+    snprintf(top, sizeof top, "%s", folder);
+    for (;;) {
+        size_t t = strcmp(top, "/") ? strlen(top) : 0;
+        if (holds_presets(t ? top : "/")) {
+            const char *below = folder + t + (folder[t] == '/');
+            snprintf(rel, sizeof rel, "%s%s%s", below, *below ? "/" : "", leaf);
+            if (lists(t ? top : "/", rel))
+                return !strncmp(rel, "model/", 6)         ? RL_SHIPPED_MODEL
+                       : !strncmp(rel, "hw_profiles/", 12) ? RL_SHIPPED_HW
+                                                           : RL_SHIPPED_DATA;
+        }
+        char *slash = strrchr(top, '/');
+        if (!slash || !t)
+            break;
+        if (slash == top)
+            slash[1] = '\0'; /* "/" next */
+        else
+            *slash = '\0';
+    }
+    return RL_SHIPPED_NONE;
 }
 
 /* Rule 4: the files read since rl_guard_reads_begin. */
@@ -400,9 +444,19 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen)
         return rl_fail(why, whylen, "exists and is not a regular file (%s); name a file",
                        S_ISDIR(st.st_mode) ? "a folder" : "a device, pipe or socket");
     int kind = stat(path, &st) == 0 ? rl_guard_shipped(&st) : RL_SHIPPED_NONE;
+    /* judged where the write lands (fixJH: --save link.json -> another tree's README.md
+     * replaced it): a link's resolved target, else the resolved folder + the name */
     const char *leaf = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (!kind && realpath(dir, real) && rl_guard_doc_name(real, leaf))
-        kind = RL_SHIPPED_DOC; /* by its name, new or existing (tester47 F6) */
+    int linked = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real);
+    char name[PATH_MAX];
+    if (linked) { /* realpath's result is absolute: split at its last '/' */
+        char *slash = strrchr(real, '/');
+        snprintf(name, sizeof name, "%s", slash + 1);
+        slash[slash == real] = '\0'; /* "/" stays for a file at the root */
+        leaf = name;
+    }
+    if (!kind && (linked || realpath(dir, real)))
+        kind = rl_guard_doc_name(real, leaf); /* by its name, new or existing (tester47 F6) */
     if (kind)
         return rl_fail(why, whylen, "%s", rl_guard_shipped_why(kind));
     return takes_a_file(dir, why, whylen);

@@ -63,13 +63,15 @@ int rl_guard_shipped_file(const char *path);
 const char *rl_guard_shipped_why(int kind);
 
 /* Whether a file named `leaf` in the folder whose canonical path (realpath)
- * is `folder` is one of the documents of a roofline tree, by its name,
- * whether it exists or not: README.md at the top of a data directory that
- * holds a PRESETS, or a .md file directly in its docs/ (not docs/figures/
- * or docs/sizing/, which roofline regenerates).  Such a file is never
- * written, new or existing (rl_guard_shipped_why(RL_SHIPPED_DOC); tester47
- * F6: a new docs/NEW.md was written, then refused on the next run as "a
- * document roofline ships"). */
+ * is `folder` is a file of a roofline tree (any folder holding a PRESETS,
+ * not only the data directories: fixJH, a --save replaced another
+ * checkout's README.md), by its name, whether it exists or not: README.md or
+ * PRESETS at a tree's top, a .md file directly in its docs/ (not
+ * docs/figures/ or docs/sizing/, which roofline regenerates), or a path that
+ * tree's PRESETS lists.  Such a file is never written, new or existing
+ * (tester47 F6).  RL_SHIPPED_NONE, or the kind (DOC, DATA, MODEL, HW) for
+ * rl_guard_shipped_why.  Callers pass the folder a write really reaches: a
+ * symbolic link is judged by its resolved target. */
 int rl_guard_doc_name(const char *folder, const char *leaf);
 
 /* Whether the existing file `path` lies in a tree roofline ships (a data

@@ -499,8 +499,8 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", dir);
     if (!why && !input && (rn = readlink(fd_path, real, sizeof real - 1)) > 0) {
         real[rn] = '\0'; /* a new file too, by its name (guard.h rl_guard_doc_name) */
-        if (rl_guard_doc_name(real, c))
-            why = rl_guard_shipped_why(RL_SHIPPED_DOC);
+        if ((shipped = rl_guard_doc_name(real, c)) != 0) /* any tree's (fixJH) */
+            why = rl_guard_shipped_why(shipped);
     }
     if (why || input) {
         close(dir);

@@ -850,6 +850,9 @@ const rl_command RL_COMMANDS[] = {
      "A row meets only when its runs at the load and at (1 + --headroom) x it meet both\n"
      "p99s and its max_sustainable_qps (the capacity search, 95% bound), where found, is at\n"
      "least that sized load; verdict_by names the rule that decided (both, p99, capacity).\n"
+     "A row that meets on its p99s alone (capacity null, unresolved or a lower bound below\n"
+     "the sized load) is marked in the row (verdict_note, the report's meets cell) and\n"
+     "ranks after a meeting row of equal cost and mode whose capacity is established.\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
      "meets the targets; the report and result then list the closest simulated ones\n"
      "(nothing is written when none could be simulated).",

@@ -99,18 +99,34 @@ static const rl_serving_engine *hostless_engine(const rl_model *m, const rl_hw *
 
 #define RL_SIZE_HW_NAMED 16 /* engines a size note names at most */
 
-/* host_cost_note naming the engines `names` ("trtllm", "trtllm and vllm";
- * `n` of them) into o. */
-static void add_host_cost_note(cJSON *o, const char *names, int n)
+/* host_cost_note's text naming the engines `names` ("trtllm", "trtllm and
+ * vllm"; `n` of them) into s[len]. */
+static void host_cost_text(char *s, size_t len, const char *names, int n)
 {
-    char s[1024]; /* the text (about 340 bytes) and names (size's, at most 512) */
-    snprintf(s, sizeof s, "step times are kernel + collective time: no per-step host cost of "
+    snprintf(s, len, "step times are kernel + collective time: no per-step host cost of "
              "the %s engine%s (scheduling, sampling, launch gaps) is charged: it overlaps them "
              "with the GPU step by default, host time beyond the step's has one public "
              "figure, not a constant (docs/model.md, engine costs), so these times are a lower "
              "bound on an engine's end-to-end step, furthest below it at small batch; "
              "roofline fit fits one on end-to-end measurements", names, n > 1 ? "s" : "");
+}
+
+/* host_cost_note naming the engines `names` (`n` of them) into o. */
+static void add_host_cost_note(cJSON *o, const char *names, int n)
+{
+    char s[1024]; /* the text (about 340 bytes) and names (size's, at most 512) */
+    host_cost_text(s, sizeof s, names, n);
     cJSON_AddStringToObject(o, "host_cost_note", s);
+}
+
+/* kv_engine_note: the selected engine stores no KV cache in p's KV dtype
+ * (engines.h rl_engine_kv_caution; fixJH: --kv int4 ran under trtllm unremarked). */
+static void add_kv_engine_note(cJSON *o, const rl_hw *h, rl_dtype kv, int abstract)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    char s[768];
+    if (!abstract && !h->ideal && e && rl_engine_kv_caution(e->name, kv, s, sizeof s))
+        cJSON_AddStringToObject(o, "kv_engine_note", s);
 }
 
 /* What a result timed by an engine (`cal`: its tables or efficiency; not
@@ -869,6 +885,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         return NULL;
     add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
     add_host_notes(o, m, h, 1, 0);
+    add_kv_engine_note(o, h, p.kv, m->abstract);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -1443,6 +1460,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
     add_host_notes(o, m, h, cal, 0);
+    add_kv_engine_note(o, h, p.kv, m->abstract);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
         rl_e2e_fitted_label(o, h, m->name, p, plan->tp, plan->pp);
     else {
@@ -1618,6 +1636,7 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated), m, h,
                    c->chips);
     add_host_notes(o, m, h, c->calibrated && !(c->mfu > 0 && c->mfu < 1), ttft);
+    add_kv_engine_note(o, h, c->prec.kv, m->abstract);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
@@ -2565,6 +2584,11 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
         cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
     /* which rule decided meets (size.h rl_size_decide; tester48 F1) */
     cJSON_AddStringToObject(o, "verdict_by", rl_size_verdict_name(c->verdict_by));
+    char vnote[1536]; /* a meeting row on its p99s alone, marked in the row (fixJH) */
+    if (rl_size_verdict_note(c, vnote, sizeof vnote))
+        cJSON_AddStringToObject(o, "verdict_note", vnote);
+    else
+        cJSON_AddNullToObject(o, "verdict_note");
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
@@ -2619,6 +2643,33 @@ static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_re
     rl_e2e_no_band(o, in->m, h, why);
 }
 
+int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len)
+{
+    /* step's host_cost_note, once, naming each engine that charges no
+     * per-step host cost over the profiles searched, once (tester51 F3,
+     * tester50 F17: size said none; then only the first profile's engine) */
+    char names[512] = "";
+    const char *named[RL_SIZE_HW_NAMED];
+    int nnames = 0;
+    for (int i = 0; i < in->nhw; i++) {
+        const rl_serving_engine *e = hostless_engine(in->m, &in->hw[i], in->calibrated);
+        int seen = !e;
+        for (int k = 0; k < nnames && !seen; k++)
+            seen = !strcmp(named[k], e->name);
+        if (seen || nnames == RL_SIZE_HW_NAMED)
+            continue;
+        named[nnames++] = e->name;
+    }
+    for (int k = 0; k < nnames; k++) { /* "a", "a and b", "a, b and c" */
+        size_t at = strlen(names);
+        snprintf(names + at, sizeof names - at, "%s%s",
+                 k == 0 ? "" : k == nnames - 1 ? " and " : ", ", named[k]);
+    }
+    if (nnames > 0)
+        host_cost_text(s, len, names, nnames);
+    return nnames > 0;
+}
+
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail)
 {
     cJSON *j = cJSON_CreateObject();
@@ -2641,28 +2692,9 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         engine = !engine || !strcmp(engine, name) ? name : "mixed (see each row)";
     }
     cJSON_AddStringToObject(j, "engine", engine ? engine : "none");
-    /* step's host_cost_note, once, naming each engine that charges no
-     * per-step host cost over the profiles searched, once (tester51 F3,
-     * tester50 F17: size said none; then only the first profile's engine) */
-    char names[512] = "";
-    const char *named[RL_SIZE_HW_NAMED];
-    int nnames = 0;
-    for (int i = 0; i < in->nhw; i++) {
-        const rl_serving_engine *e = hostless_engine(in->m, &in->hw[i], in->calibrated);
-        int seen = !e;
-        for (int k = 0; k < nnames && !seen; k++)
-            seen = !strcmp(named[k], e->name);
-        if (seen || nnames == RL_SIZE_HW_NAMED)
-            continue;
-        named[nnames++] = e->name;
-    }
-    for (int k = 0; k < nnames; k++) { /* "a", "a and b", "a, b and c" */
-        size_t at = strlen(names);
-        snprintf(names + at, sizeof names - at, "%s%s",
-                 k == 0 ? "" : k == nnames - 1 ? " and " : ", ", named[k]);
-    }
-    if (nnames > 0)
-        add_host_cost_note(j, names, nnames);
+    char note[1024];
+    if (rl_result_size_host_cost_note(in, note, sizeof note))
+        cJSON_AddStringToObject(j, "host_cost_note", note);
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);

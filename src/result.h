@@ -238,6 +238,12 @@ cJSON *rl_result_list_engines(const rl_hw *h, char (*presets)[64], int n);
 
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 
+/* size's host_cost_note (step's, naming each engine of the searched
+ * hardware that charges no per-step host cost, once) into s[len]: 1, or 0
+ * when no such engine (nothing written).  The JSON's key and the sizing
+ * report's caution (fixJH) share it. */
+int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len);
+
 /* Step's or ops' KV split beyond the K heads of plan pl into r (NULL:
  * nothing): kv_split, its name (shard.h rl_kv_split_name), and
  * kv_split_source, given or the default (rl_kv_split_source); under

@@ -504,6 +504,13 @@ int rl_tpot_host_caution(const rl_hw *h, int calibrated, double slo_tpot, const 
 int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, char *buf,
                         size_t len);
 
+/* The same mark for every such row, in the row (JSON verdict_note, the
+ * report's meets cell; fixJH: a README-only tester read a p99-only row,
+ * TTFT p99 999 ms against 1000 with capacity null, pass unmarked beside
+ * rows whose capacity fell just short failing): 1 with "capacity not
+ * established: ..." and why in buf, else 0 (buf ""). */
+int rl_size_verdict_note(const rl_size_candidate *c, char *buf, size_t len);
+
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
  * fitted, calibrated, estimated or ideal; c->mode once the search ranked it. */
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c);

@@ -13,6 +13,7 @@
 #include "efficiency.h"
 #include "memory.h"
 #include "ops.h"
+#include "result.h"
 
 /* ---- a document that is Markdown or HTML ---- */
 
@@ -384,7 +385,9 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     else
         snprintf(cells[10], 96, "n/a");
     char why[64];
-    if (c->meets)
+    if (c->meets && c->verdict_by == RL_SIZE_VERDICT_P99) /* rl_size_verdict_note (fixJH) */
+        snprintf(cells[11], 96, "yes on p99s only: capacity not established");
+    else if (c->meets)
         snprintf(cells[11], 96, "yes");
     else if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) /* size.h rl_size_decide */
         snprintf(cells[11], 96, "no: sustains under %.3g req/s", c->fails_at_qps);
@@ -822,6 +825,11 @@ static void report_recommendation(doc *d, const rl_size_report_data *x)
         recommend_cheapest(d, x);
     else
         recommend_each_hw(d, x);
+    /* fixJH: the JSON's host_cost_note, once, beside what it qualifies (the report
+     * left it out: a plan on kernel + collective times read as an engine's) */
+    char note[1024];
+    if (r->nmeet > 0 && rl_result_size_host_cost_note(in, note, sizeof note))
+        para(d, "Caution: the latencies behind this recommendation are a lower bound: %s.", note);
 }
 
 /* The model, the traffic and the targets. */

@@ -918,7 +918,7 @@ static void docs_are_guarded(void **state)
                      dir, RL_BIN);
         int rc = popen_out(cmd);
         const char *want = k == 2 ? "replaces a file of roofline's own tree"
-                                  : "README.md and docs/*.md of roofline's own tree (a folder "
+                                  : "README.md and docs/*.md of a roofline tree (any folder "
                                     "with a PRESETS) are the project's documentation, which "
                                     "roofline never writes, an existing file or a new one";
         if (rc != (k == 2 ? 0 : 2 << 8) || !strstr(out, want))
@@ -3264,6 +3264,80 @@ static void size_pareto_note_host_cost(void **state)
     assert_null(strstr(out, "is tighter than"));
 }
 
+/* fixJH (README-only tester): step --kv int4 on h100-sxm ran under trtllm
+ * unremarked, though TensorRT-LLM stores KV caches in fp8, int8 (and NVFP4
+ * on Blackwell) only (its docs, Numerical Precision / features/quantization),
+ * and vLLM in fp8 only (its docs, Quantized KV Cache).  Expected: a
+ * "caution: the ENGINE engine (...) has no DTYPE KV cache" on stderr and
+ * the same text in JSON kv_engine_note, for trtllm int4 and vllm int8 (step
+ * and prefill); none for trtllm int8 and fp8, vllm fp8. */
+static void kv_dtype_engine_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want; /* want NULL: no caution */
+    } cases[] = {
+        {"step --model llama3-70b --hw h100-sxm --chips 8 --context 1000 --kv int4",
+         "the trtllm engine (TensorRT-LLM) has no int4 KV cache: it quantizes the KV cache to "
+         "fp8 or int8"},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv int8 --engine vllm",
+         "the vllm engine (vLLM) has no int8 KV cache: it quantizes the KV cache to fp8 only"},
+        {"prefill --model llama3-8b --hw h100-sxm --tokens 100 --kv int4",
+         "the trtllm engine (TensorRT-LLM) has no int4 KV cache"},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv int8", NULL},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv fp8", NULL},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv fp8 --engine vllm", NULL},
+    };
+    char cmd[512];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s --format json 2>&1 >/dev/null", RL_BIN, cases[i].args);
+        assert_int_equal(popen_out(cmd), 0);
+        const char *c = strstr(out, "caution: the ");
+        if (cases[i].want ? !c || !strstr(c, cases[i].want) : strstr(out, "KV cache: it quantizes") != NULL)
+            fail_msg("%s: stderr %s", cases[i].args, out);
+        snprintf(cmd, sizeof cmd, "%s %s --format json 2>/dev/null", RL_BIN, cases[i].args);
+        assert_int_equal(popen_out(cmd), 0);
+        cJSON *j = cJSON_Parse(out);
+        assert_non_null(j);
+        const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "kv_engine_note"));
+        if (cases[i].want ? !note || !strstr(note, cases[i].want) : note != NULL)
+            fail_msg("%s: kv_engine_note %s", cases[i].args, note ? note : "absent");
+        cJSON_Delete(j);
+    }
+}
+
+/* fixJH (README-only tester): h100-sxm-splitwise, fitted on SplitwiseSim's
+ * fp16 llama2-70b rows, gives the same decode step for bf16 and fp8 weights
+ * (29.9 ms at tp4, batch 1, context 1000: the fitted host floor,
+ * decode_step_s 29.63 ms, sets it; enginecost.h (E)) with only a note that
+ * the costs extrapolate.  Expected: a caution naming the floor, that it was
+ * measured at fp16, and the run's difference, for fp8 weights and for
+ * another model; none at the fitted model and dtypes. */
+static void fitted_floor_dtype_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args;
+        const char *want; /* NULL: no caution */
+    } cases[] = {
+        {"--model llama2-70b --chips 4 --weights fp8", "weights fp8 (fitted on weights bf16 only)"},
+        {"--model llama3-8b --chips 2", "model llama3-8b (fitted on llama2-70b only)"},
+        {"--model llama2-70b --chips 4", NULL},
+    };
+    char cmd[512];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "%s step --hw h100-sxm-splitwise --context 1000 %s "
+                 "--format json 2>&1 >/dev/null", RL_BIN, cases[i].args);
+        assert_int_equal(popen_out(cmd), 0);
+        const char *c = strstr(out, "caution: h100-sxm-splitwise's fitted host floor "
+                                    "(decode_step_s 29.63 ms a step");
+        if (cases[i].want ? !c || !strstr(c, "measured on llama2-70b rows at fp16") ||
+                                !strstr(c, cases[i].want)
+                          : c != NULL)
+            fail_msg("%s: %s", cases[i].args, out);
+    }
+}
+
 /* tester51 F7: a first row whose meets rests on its p99s alone (verdict_by
  * p99; llama3-8b at 1 req/s under a 150 ms TTFT target near the longest
  * prompts' own prefill: every 4.25 USD/h row's figure unresolved) is
@@ -3294,6 +3368,9 @@ static void size_cautions_p99_only_verdict(void **state)
         at = strstr(md, "Caution on the verdict: ");
         if (tight ? !at || strstr(at + 1, "Caution on the verdict") : at != NULL)
             fail_msg("%s: the report's verdict caution %s", cmd, tight ? "not once" : "given");
+        /* fixJH: each p99-only row marked in its own meets cell, not only the first */
+        if (tight && !strstr(md, "| yes on p99s only: capacity not established |"))
+            fail_msg("%s: no p99-only row marked in the table", cmd);
         free(md);
     }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -9893,6 +9970,8 @@ int main(void)
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(docs_are_guarded),
+        cmocka_unit_test(kv_dtype_engine_caution),
+        cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
         cmocka_unit_test(repeated_switch_refused),

@@ -296,6 +296,68 @@ static void refused_table_not_read(void **state)
     unlink(p);
 }
 
+/* fixJH: another roofline tree (a folder with a PRESETS that is not a data
+ * directory: a second checkout) is guarded as the own one, and a target is
+ * judged where the write lands, through a symbolic link.  Expected: every
+ * case below refused (-1) with its kind's reason; a file of the user's own
+ * in that tree's model/ and a link to a plain file are taken (0).  Before
+ * the fix, all but the data directory's own files were taken. */
+static void other_tree_and_links(void **state)
+{
+    (void)state;
+    char tree[] = "/tmp/rl_guard_other_XXXXXX", p[256], t[256], why[512];
+    assert_non_null(mkdtemp(tree));
+    static const char *const dirs[] = {"docs", "model"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/%s", tree, dirs[i]);
+        assert_int_equal(mkdir(p, 0700), 0);
+    }
+    static const char *const files[] = {"PRESETS", "README.md", "docs/a.md", "model/m.lua",
+                                        "plain.txt"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(p, sizeof p, "%s/%s", tree, files[i]);
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        fputs(i == 0 ? "model/m.lua\n" : "x\n", f);
+        fclose(f);
+    }
+    static const struct {
+        const char *rel, *fragment;
+    } bad[] = {{"README.md", "README.md and docs/*.md of a roofline tree"},
+               {"docs/a.md", "README.md and docs/*.md"},
+               {"docs/new.md", "README.md and docs/*.md"}, /* a new one too */
+               {"PRESETS", "PRESETS itself"},
+               {"model/m.lua", "a shipped preset"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(p, sizeof p, "%s/%s", tree, bad[i].rel);
+        why[0] = '\0';
+        if (rl_guard_target(p, 0, why, sizeof why) == 0 || !strstr(why, bad[i].fragment))
+            fail_msg("%s: expected '%s', got '%s'", bad[i].rel, bad[i].fragment, why);
+        /* the same through a link outside the tree (the README really replaced) */
+        snprintf(t, sizeof t, "%s/link%zu.json", data, i);
+        assert_int_equal(symlink(p, t), 0);
+        why[0] = '\0';
+        int rc = i == 2 ? 0 : rl_guard_target(t, 0, why, sizeof why); /* a dangling link */
+        if (i != 2 && (rc == 0 || !strstr(why, bad[i].fragment)))
+            fail_msg("link to %s: expected '%s', got '%s'", bad[i].rel, bad[i].fragment, why);
+        unlink(t);
+    }
+    snprintf(p, sizeof p, "%s/model/mine.lua", tree);
+    assert_int_equal(rl_guard_target(p, 0, why, sizeof why), 0);
+    snprintf(p, sizeof p, "%s/plain.txt", tree);
+    snprintf(t, sizeof t, "%s/link.json", data);
+    assert_int_equal(symlink(p, t), 0);
+    assert_int_equal(rl_guard_target(t, 0, why, sizeof why), 0);
+    unlink(t);
+    /* a link to a folder holding the tree: the resolved folder is judged */
+    snprintf(t, sizeof t, "%s/treelink", data);
+    assert_int_equal(symlink(tree, t), 0);
+    snprintf(p, sizeof p, "%s/treelink/docs/x.md", data);
+    assert_int_equal(rl_guard_target(p, 0, why, sizeof why), -1);
+    unlink(t);
+    assert_int_equal(remove_tree(tree), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +367,7 @@ int main(void)
         cmocka_unit_test(own_tree_named),
         cmocka_unit_test(deep_missing_folders),
         cmocka_unit_test(refused_table_not_read),
+        cmocka_unit_test(other_tree_and_links),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -806,6 +806,17 @@ static void test_tie_prefers_resolved_capacity(void **state)
     assert_non_null(strstr(buf, "lower bound"));
     assert_int_equal(rl_size_p99_caution(&in, &null, buf, sizeof buf), 1);
     assert_non_null(strstr(buf, "max_sustainable_qps_unresolved"));
+    /* fixJH: every such row carries the mark in the row (JSON verdict_note,
+     * the report's meets cell), not only the first row's caution: expected
+     * "capacity not established" with its reason on the p99 rows, none on
+     * the resolved row */
+    assert_int_equal(rl_size_verdict_note(&both, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(rl_size_verdict_note(&low, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "capacity not established"));
+    assert_non_null(strstr(buf, "lower bound"));
+    assert_int_equal(rl_size_verdict_note(&null, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "max_sustainable_qps_unresolved"));
 }
 
 /* tester5 #3: two rows that differ only in the compute dtype had one
@@ -2147,6 +2158,36 @@ static void test_report_names_both_links(void **state)
         fail_msg("hardware line: %s", strstr(out, "h100-sxm: 80 GiB") ? strstr(out, "h100-sxm: 80 GiB") : out);
 }
 
+/* fixJH (README-only tester): the report left out the JSON's host_cost_note,
+ * so a plan timed by kernel + collective time (h100-sxm's trtllm tables, no
+ * per-step host cost: result.c hostless_engine) read as an engine's
+ * end-to-end latency.  Expected: the note stated once, beside the
+ * recommendation (before the next section), naming trtllm; JSON's key is
+ * the same text. */
+static void test_report_host_cost_caution(void **state)
+{
+    (void)state;
+    const char *args = "size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
+                       "--out-len 10 --ttft-p99 1 --tpot-p99 0.05 --max-chips 1 --requests 50";
+    size_report(args);
+    const char *want = "Caution: the latencies behind this recommendation are a lower bound: "
+                       "step times are kernel + collective time: no per-step host cost of the "
+                       "trtllm engine";
+    const char *at = strstr(out, want), *rec = strstr(out, "## Recommendation");
+    if (!at || !rec || at < rec)
+        fail_msg("no caution after the recommendation: %s", out);
+    assert_null(strstr(at + 1, "Caution: the latencies behind"));
+    const char *next = strstr(rec + 3, "\n## ");
+    assert_true(!next || at < next);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --format json", args);
+    cJSON *j = run_cli_json(cmd, said, sizeof said);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "host_cost_note"));
+    assert_non_null(note);
+    assert_non_null(strstr(at, note));
+    cJSON_Delete(j);
+}
+
 /* tester59 #4: `size --format table` left out the bands and the cost per
  * million tokens that JSON, CSV and the report have.  Expected: the table's
  * header names usd_per_mtok and the p99s' band edges, and each row's edges
@@ -2192,6 +2233,8 @@ static void test_report_fitted_comm(void **state)
                                 "peak, the collectives at comm_eff 1 (held) of the chip's measured "
                                 "NCCL time, plus tp_excess 4.87 (fitted) x that time"));
     assert_null(strstr(out, "communication 1.00 of peak"));
+    /* a fitted profile charges the engine's host costs: no lower-bound caution (fixJH) */
+    assert_null(strstr(out, "are a lower bound"));
 }
 
 /* A chart with a target line: one polyline per line series, a circle per
@@ -2827,6 +2870,7 @@ int main(void)
         cmocka_unit_test(test_disagg_pools_trimmed),
         cmocka_unit_test(test_sensitivity_resized_sustains),
         cmocka_unit_test(test_report_names_both_links),
+        cmocka_unit_test(test_report_host_cost_caution),
         cmocka_unit_test(test_table_shows_bands),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
