@@ -1354,6 +1354,12 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
     if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)
         rl_cli_say(o, "note: %s", gap->valuestring);
+    /* fixJK #2: simulate's and size's TTFTs carry the dispatch; their
+     * tables bury the key among the rows (step and prefill show it above) */
+    const cJSON *disp = cJSON_GetObjectItemCaseSensitive(result, "prefill_dispatch_note");
+    if (cJSON_IsString(disp) && o->fmt != RL_FMT_JSON && o->cmd &&
+        (!strcmp(o->cmd, "simulate") || !strcmp(o->cmd, "size")))
+        rl_cli_say(o, "note: %s", disp->valuestring);
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     cJSON_Delete(result);
     if (!text) {
