@@ -1018,6 +1018,15 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
         rl_cli_say(o, "%s", err);
         return -1;
     }
+    /* fixJK #4: a one-chip step, ops, prefill or simulate has no
+     * collective, so a link figure it was given changes nothing it times */
+    if (o->cmd && o->chips == 1 && (!o->sharded || rl_shard_plan_chips(&o->plan) == 1) &&
+        (!strcmp(o->cmd, "step") || !strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
+         !strcmp(o->cmd, "simulate")) &&
+        rl_hw_link_unused(h))
+        rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, topology) "
+                      "time collectives only, which a one-chip run has none of: they leave %s "
+                      "as measured (its mode and band kept)", h->name);
     note_changed(o, h);
     note_implausible(o);
     say_smoke(o, h);

@@ -8543,6 +8543,26 @@ static void e2e_gap_serving_notes(void **state)
     cJSON_Delete(j);
 }
 
+/* fixJK #4: a one-chip step has no collective, so --set hw.ici_bw leaves
+ * h100-sxm as measured: mode calibrated, its band kept (before: estimated,
+ * no band); on 2 chips (tp2, AllReduces timed over the link) it still is a
+ * what-if, estimated; hw.hbm_bw still is one on one chip. */
+static void link_set_one_chip(void **state)
+{
+    (void)state;
+    static const char *const run[3][2] = {
+        {"", "calibrated"}, {" --chips 2", "estimated"}, {" --set hw.hbm_bw=4e12", "estimated"}};
+    for (int i = 0; i < 3; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw h100-sxm --batch 8 --context 2048 "
+                 "--set hw.ici_bw=4.5e11%s --format json", run[i][0]);
+        cJSON *j = run_json(cmd);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), run[i][1]);
+        assert_int_equal(cJSON_GetObjectItem(j, "band") != NULL, i == 0);
+        cJSON_Delete(j);
+    }
+}
+
 /* Issue 13 item 4 (b), (c).  (b) The kernel tables' step of llama2-70b
  * fp16 at tp4 on h100-sxm under TensorRT-LLM reads x2.02 below
  * SplitwiseSim's end-to-end decode medians (p10 x1.95, p90 x2.44 over its
@@ -10046,6 +10066,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(host_cost_notes),
         cmocka_unit_test(e2e_gap_and_dispatch_caution),
         cmocka_unit_test(moe_slow_caution),
+        cmocka_unit_test(link_set_one_chip),
         cmocka_unit_test(e2e_gap_serving_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
         cmocka_unit_test(ops_tp_over_heads_refused),
