@@ -1013,6 +1013,12 @@ static void note_implausible(const rl_opts *o)
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
 {
     char err[ERRLEN];
+    if (name && strchr(name, ',') && access(name, F_OK) != 0) { /* fixJK #5: said as such */
+        rl_cli_say(o, "--hw '%s': %s takes one hardware profile (a comma-separated list is "
+                      "size's, which compares them); run it once per profile",
+                   name, o->cmd ? o->cmd : "this command");
+        return -1;
+    }
     if (rl_hw_load(name, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
         (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0)) {
         rl_cli_say(o, "%s", err);
@@ -3758,7 +3764,14 @@ int rl_cli_size(rl_opts *o)
     int wide = band_wide(o);
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
-        need(o, "size", "the pair of targets (--ttft-p99 S and --tpot-p99 S)", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
+        need(o, "size",
+             /* fixJK #5: the missing one named */
+             o->given[RL_P_TTFT] ? "the pair of targets (--ttft-p99 S and --tpot-p99 S; "
+                                   "--tpot-p99 S is missing)"
+             : o->given[RL_P_TPOT] ? "the pair of targets (--ttft-p99 S and --tpot-p99 S; "
+                                     "--ttft-p99 S is missing)"
+                                   : "the pair of targets (--ttft-p99 S and --tpot-p99 S)",
+             o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
         load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
