@@ -8563,6 +8563,27 @@ static void link_set_one_chip(void **state)
     }
 }
 
+/* fixJK #6: size's first row for llama3-8b at 5 req/s on h100-sxm (TPOT
+ * target 6 ms) meets at its p99s but its band's p10-p90 high edge reads
+ * TPOT p99 7.03 ms, 1.17x the target (the report's "Caution on the band",
+ * the same figures).  Before: stdout and stderr said nothing of it.  Under
+ * --conservative the row is sized on that edge: no caution. */
+static void size_band_edge_said(void **state)
+{
+    (void)state;
+    static const char cmd[] = "size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 512 "
+                              "--out-len 64 --ttft-p99 2 --tpot-p99 0.006 --requests 200";
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    const char *c = strstr(out, "caution: the first row (");
+    assert_non_null(c);
+    assert_non_null(strstr(c, "at its band's upper edge (p10-p90) TPOT p99 7.03 ms is 1.17x the "
+                              "6 ms target"));
+    char cons[512];
+    snprintf(cons, sizeof cons, "%s --conservative", cmd);
+    run_cli(cons, out, sizeof out);
+    assert_null(strstr(out, "band's upper edge (p10-p90)"));
+}
+
 /* Issue 13 item 4 (b), (c).  (b) The kernel tables' step of llama2-70b
  * fp16 at tp4 on h100-sxm under TensorRT-LLM reads x2.02 below
  * SplitwiseSim's end-to-end decode medians (p10 x1.95, p90 x2.44 over its
@@ -10066,6 +10087,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(host_cost_notes),
         cmocka_unit_test(e2e_gap_and_dispatch_caution),
         cmocka_unit_test(moe_slow_caution),
+        cmocka_unit_test(size_band_edge_said),
         cmocka_unit_test(link_set_one_chip),
         cmocka_unit_test(e2e_gap_serving_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
