@@ -3767,15 +3767,16 @@ static void note_size_band_edge(const rl_size_input *in, const rl_size_candidate
     size_t at = 0;
     for (int k = 0; k < 2 && at < sizeof miss; k++)
         if (!(k == 1 && c->no_tpot) && hi[k] > slo[k])
-            at += (size_t)snprintf(miss + at, sizeof miss - at, "%s%s p99 %.3g ms is %.3gx the "
+            at += (size_t)snprintf(miss + at, sizeof miss - at, "%s%s p99 %.3g ms, %.3gx the "
                                    "%.3g ms target", at ? "; " : "", name[k], hi[k] * 1e3,
                                    hi[k] / slo[k], slo[k] * 1e3);
     if (!miss[0])
         return;
     rl_size_label(in, c, lab, sizeof lab);
-    rl_cli_tell("size", "caution: the first row (%s) meets the targets at its p99s, but at its "
-                "band's upper edge (%s) %s; size --conservative sizes against it",
-                lab, in->band_wide ? "p5-p95" : "p10-p90", miss);
+    /* not "caution: the first row (", the p99-only caution's own opening */
+    rl_cli_tell("size", "caution: at its band's upper edge (%s) the first row (%s), which meets "
+                "the targets at its p99s, reads %s; size --conservative sizes against it",
+                in->band_wide ? "p5-p95" : "p10-p90", lab, miss);
 }
 
 int rl_cli_size(rl_opts *o)
