@@ -541,8 +541,8 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
  * engine's gemm table, not the unquantized ones) of one shape (an ops
  * configuration: its phase, batch or tokens, chips and tp) at precision p;
  * -1 when the shape cannot be built. */
-static double dense_gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
-                           rl_precision p)
+static double gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
+                     rl_precision p, int moe)
 {
     rl_ops *ops = calloc(1, sizeof *ops);
     rl_ops_config c = *shape;
@@ -557,14 +557,29 @@ static double dense_gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_confi
         for (int i = 0; i < ops->n; i++) { /* a fused head op and the ops sharing its
                                               * table time (ops.h kspan) */
             const rl_op *op = &ops->op[i];
-            if (op->kind == RL_OP_WEIGHT && op->kclass == RL_KC_GEMM && !op->half &&
-                strcmp(op->name, "lm_head") != 0) /* kept unquantized under fp4/fp8 */
+            if (moe ? op->kclass == RL_KC_MOE /* the routed experts' head op */
+                    : (op->kind == RL_OP_WEIGHT && op->kclass == RL_KC_GEMM && !op->half &&
+                       strcmp(op->name, "lm_head") != 0)) /* kept unquantized under fp4/fp8 */
                 for (int k = i; k < i + (op->kspan > 1 ? op->kspan : 1) && k < ops->n; k++)
                     s += ops->op[k].layers * ops->op[k].t.time_s;
         }
     }
     free(ops);
     return s;
+}
+
+static double dense_gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
+                           rl_precision p)
+{
+    return gemm_s(m, h, shape, p, 0);
+}
+
+/* Layers x time of the routed experts (the ops the MoE table times) of one
+ * shape at precision p, as dense_gemm_s; -1 when it cannot be built. */
+static double moe_expert_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
+                           rl_precision p)
+{
+    return gemm_s(m, h, shape, p, 1);
 }
 
 /* One shape a command evaluates, for note_slow_precision: its ops
@@ -608,6 +623,93 @@ static slow_shape slow_prefill(long long tp, long long ep, long long tokens, con
     return x;
 }
 
+/* Of shapes, the one where the dense GEMMs (moe 0) or the routed experts
+ * (moe 1) at p take over 5% longer than at q by the largest ratio: its
+ * index, both times in *ts, *tq; -1 when none. */
+static int slowest_shape(const rl_model *m, const rl_hw *h, const slow_shape *shapes,
+                         int nshapes, rl_precision p, rl_precision q, int moe, double *ts,
+                         double *tq)
+{
+    double worst = 0;
+    int at = -1;
+    for (int i = 0; i < nshapes; i++) {
+        double a = gemm_s(m, h, &shapes[i].c, p, moe);
+        double c = gemm_s(m, h, &shapes[i].c, q, moe);
+        if (a > 0 && c > 0 && a > 1.05 * c && a / c > worst) {
+            worst = a / c;
+            *ts = a;
+            *tq = c;
+            at = i;
+        }
+    }
+    return at;
+}
+
+/* 1 when h's selected engine times m's routed experts at p from a measured
+ * MoE table of p's own dtypes and m's fp8 scaling: no other dtype's
+ * (rl_ops_moe_variant_note), no dense GEMM table (rl_ops_moe_from_gemm), no
+ * other scaling's (rl_ops_moe_scaling_note). */
+static int moe_own_table(const rl_model *m, const rl_hw *h, const rl_precision *p)
+{
+    char w[1536];
+    return !rl_ops_moe_variant_note(m, h, p, w, sizeof w) && !rl_ops_moe_from_gemm(m, h, p) &&
+           !rl_ops_moe_scaling_note(m, h, p, w, sizeof w);
+}
+
+/* The MoE caution of the last note_slow_precision (fixJK), for emit's
+ * moe_slow_note key; "" when none.  Cleared before each command. */
+static char moe_slow[1024];
+
+/* note_slow_precision's MoE half (fixJK, tester: mixtral-8x7b fp8 on
+ * h100-sxm vLLM read 0.412 ms an expert GEMM from vLLM's measured per-tensor
+ * fp8 MoE rows, bf16 0.163 ms, block-scaled 0.091 ms, with no word): when
+ * the run's routed experts, timed from its own measured MoE table, take
+ * over 5% longer than the bf16 MoE table's at the same shapes, a caution
+ * naming both times (and the block-scaled one where measured). */
+static void note_slow_moe(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                          rl_precision p, const slow_shape *shapes, int nshapes)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    rl_precision q = p;
+    q.weights = q.compute = RL_BF16;
+    char err[ERRLEN];
+    if (o->ideal || o->mfu > 0 || m->abstract || m->experts == 0 || !e || !e->tables ||
+        nshapes < 1 || rl_step_check(m, h, 1, 1, p, err, sizeof err) != 0 ||
+        rl_dtype_weight_bytes(p.weights) >= rl_dtype_weight_bytes(RL_BF16) ||
+        !moe_own_table(m, h, &p) || !moe_own_table(m, h, &q))
+        return;
+    double ts = 0, tq = 0;
+    int at = slowest_shape(m, h, shapes, nshapes, p, q, 1, &ts, &tq);
+    if (at < 0)
+        return;
+    double worst = ts / tq;
+    int tensor = p.weights == RL_FP8 && m->fp8_scaling == RL_FP8_TENSOR;
+    char blk[160] = "", of[64] = "";
+    if (tensor) { /* the block-scaled checkpoint's time, where its own table measures it */
+        rl_model *mb = malloc(sizeof *mb);
+        if (mb) {
+            *mb = *m;
+            mb->fp8_scaling = RL_FP8_BLOCK;
+            double b = moe_own_table(mb, h, &p) ? moe_expert_s(mb, h, &shapes[at].c, p) : -1;
+            if (b > 0)
+                snprintf(blk, sizeof blk, ", block-scaled fp8 %.3f ms", b * 1e3);
+            free(mb);
+        }
+    }
+    if (nshapes > 1)
+        snprintf(of, sizeof of, " (the worst of the %d compared)", nshapes);
+    snprintf(moe_slow, sizeof moe_slow,
+             "%s's measured %s%s MoE kernel on %s is slower than its bf16 one at this run's "
+             "shapes: %s, tp %lld%s, routed experts %.3f ms vs bf16 %.3f ms a step (x%.2f%s) in "
+             "the tables' own rows of that engine version, so %s weights are no speedup for the "
+             "experts there; the time is the measured one%s",
+             e->name, rl_dtype_name(p.weights), tensor ? " (per-tensor scaled)" : "",
+             h->name, shapes[at].what, shapes[at].c.tp > 1 ? shapes[at].c.tp : 1, of, ts * 1e3,
+             tq * 1e3, worst, blk, rl_dtype_name(p.weights),
+             tensor ? "; --set model.fp8_scaling=block models a block-scaled checkpoint" : "");
+    rl_cli_say(o, "caution: %s", moe_slow);
+}
+
 /* Caution when the run's GEMM precision is measured slower than a wider one
  * the same engine's tables measure (tester46 F2: on b200's TensorRT-LLM
  * tables NVFP4 x NVFP4 decode GEMMs take ~21 us at n = 1024, k = 8192 from
@@ -629,6 +731,7 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
 {
     static const rl_dtype wider[] = {RL_BF16, RL_FP8}; /* the widest named first */
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    note_slow_moe(o, m, h, o->prec, shapes, nshapes);
     char err[ERRLEN];
     if (o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables || nshapes < 1 ||
         rl_step_check(m, h, 1, 1, o->prec, err, sizeof err) != 0)
@@ -647,22 +750,13 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
         if (rl_dtype_weight_bytes(wider[w]) <= rl_dtype_weight_bytes(gw) || vq < 0 || vq == v ||
             !rl_engine_has(e->tables, RL_KC_GEMM, vq))
             continue;
-        double worst = 0, ts = 0, tq = 0;
-        int at = 0;
-        for (int i = 0; i < nshapes; i++) {
-            rl_precision p = o->prec;
-            p.weights = gw;
-            p.compute = gc;
-            double a = dense_gemm_s(m, h, &shapes[i].c, p);
-            double c = dense_gemm_s(m, h, &shapes[i].c, q);
-            if (a > 0 && c > 0 && a > 1.05 * c && a / c > worst) {
-                worst = a / c;
-                ts = a;
-                tq = c;
-                at = i;
-            }
-        }
-        if (worst > 0) {
+        rl_precision p = o->prec;
+        p.weights = gw;
+        p.compute = gc;
+        double ts = 0, tq = 0;
+        int at = slowest_shape(m, h, shapes, nshapes, p, q, 0, &ts, &tq);
+        if (at >= 0) {
+            double worst = ts / tq;
             char of[64] = "";
             if (nshapes > 1)
                 snprintf(of, sizeof of, " (the worst of the %d compared)", nshapes);
@@ -919,11 +1013,26 @@ static void note_implausible(const rl_opts *o)
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
 {
     char err[ERRLEN];
+    if (name && strchr(name, ',') && access(name, F_OK) != 0) { /* fixJK #5: said as such */
+        rl_cli_say(o, "--hw '%s': %s takes one hardware profile (a comma-separated list is "
+                      "size's, which compares them); run it once per profile",
+                   name, o->cmd ? o->cmd : "this command");
+        return -1;
+    }
     if (rl_hw_load(name, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
         (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0)) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
+    /* fixJK #4: a one-chip step, ops, prefill or simulate has no
+     * collective, so a link figure it was given changes nothing it times */
+    if (o->cmd && o->chips == 1 && (!o->sharded || rl_shard_plan_chips(&o->plan) == 1) &&
+        (!strcmp(o->cmd, "step") || !strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
+         !strcmp(o->cmd, "simulate")) &&
+        rl_hw_link_unused(h))
+        rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, topology) "
+                      "time collectives only, which a one-chip run has none of: they leave %s "
+                      "as measured (its mode and band kept)", h->name);
     note_changed(o, h);
     note_implausible(o);
     say_smoke(o, h);
@@ -1235,6 +1344,8 @@ static int emit(const rl_opts *o, cJSON *result)
     if (smoke_loaded && o->fmt == RL_FMT_JSON && cJSON_IsObject(result) &&
         !cJSON_HasObjectItem(result, "smoke_test"))
         cJSON_AddBoolToObject(result, "smoke_test", 1);
+    if (moe_slow[0] && cJSON_IsObject(result) && !cJSON_HasObjectItem(result, "moe_slow_note"))
+        cJSON_AddStringToObject(result, "moe_slow_note", moe_slow);
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
     if (moe_from_gemm && cJSON_IsNumber(share)) {
         estimated_said |= SAID_SHARE;
@@ -1262,6 +1373,12 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
     if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)
         rl_cli_say(o, "note: %s", gap->valuestring);
+    /* fixJK #2: simulate's and size's TTFTs carry the dispatch; their
+     * tables bury the key among the rows (step and prefill show it above) */
+    const cJSON *disp = cJSON_GetObjectItemCaseSensitive(result, "prefill_dispatch_note");
+    if (cJSON_IsString(disp) && o->fmt != RL_FMT_JSON && o->cmd &&
+        (!strcmp(o->cmd, "simulate") || !strcmp(o->cmd, "size")))
+        rl_cli_say(o, "note: %s", disp->valuestring);
     char *text = rl_report_render(result, o->fmt, err, sizeof err);
     cJSON_Delete(result);
     if (!text) {
@@ -3659,6 +3776,31 @@ static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl
     return rc;
 }
 
+/* fixJK #6: the report's "Caution on the band" on stderr too: the first
+ * row c meets the targets at its p99s, but at its band's high edge (never
+ * below the row's own figure, as the report's band cell shows it) a p99
+ * misses one; each missed target with the edge's figure and its ratio. */
+static void note_size_band_edge(const rl_size_input *in, const rl_size_candidate *c)
+{
+    const double hi[2] = {fmax(c->edge[1][1], c->ttft_p99), fmax(c->edge[1][3], c->tpot_p99)};
+    const double slo[2] = {in->slo_ttft, in->slo_tpot};
+    static const char *const name[2] = {"TTFT", "TPOT"};
+    char miss[320] = "", lab[128];
+    size_t at = 0;
+    for (int k = 0; k < 2 && at < sizeof miss; k++)
+        if (!(k == 1 && c->no_tpot) && hi[k] > slo[k])
+            at += (size_t)snprintf(miss + at, sizeof miss - at, "%s%s p99 %.3g ms, %.3gx the "
+                                   "%.3g ms target", at ? "; " : "", name[k], hi[k] * 1e3,
+                                   hi[k] / slo[k], slo[k] * 1e3);
+    if (!miss[0])
+        return;
+    rl_size_label(in, c, lab, sizeof lab);
+    /* not "caution: the first row (", the p99-only caution's own opening */
+    rl_cli_tell("size", "caution: at its band's upper edge (%s) the first row (%s), which meets "
+                "the targets at its p99s, reads %s; size --conservative sizes against it",
+                in->band_wide ? "p5-p95" : "p10-p90", lab, miss);
+}
+
 int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
@@ -3669,7 +3811,14 @@ int rl_cli_size(rl_opts *o)
     int wide = band_wide(o);
     if (need(o, "size", "--model M", o->model != NULL) != 0 ||
         need(o, "size", "--hw H[,H2]", o->hw != NULL) != 0 ||
-        need(o, "size", "the pair of targets (--ttft-p99 S and --tpot-p99 S)", o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
+        need(o, "size",
+             /* fixJK #5: the missing one named */
+             o->given[RL_P_TTFT] ? "the pair of targets (--ttft-p99 S and --tpot-p99 S; "
+                                   "--tpot-p99 S is missing)"
+             : o->given[RL_P_TPOT] ? "the pair of targets (--ttft-p99 S and --tpot-p99 S; "
+                                     "--ttft-p99 S is missing)"
+                                   : "the pair of targets (--ttft-p99 S and --tpot-p99 S)",
+             o->given[RL_P_TTFT] && o->given[RL_P_TPOT]) != 0 ||
         load_model(o, &m) != 0)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
@@ -3807,6 +3956,14 @@ int rl_cli_size(rl_opts *o)
         if (rl_size_moe_note(&in, &r, i, dn, sizeof dn)) /* step's MoE note (t56 #2) */
             rl_cli_tell("size", "note: %s", dn);
     }
+    if (r.nmeet > 0) { /* the first row's routed experts at its mean decode step (fixJK) */
+        const rl_size_candidate *c0 = &r.c[0];
+        rl_shard_plan pl = rl_serve_replica_plan(c0->chips, c0->ep, c0->layout);
+        slow_shape s = slow_decode(pl.tp, pl.ep, llround(fmax(1, c0->mix.batch)),
+                                   llround(fmax(1, c0->mix.context)), "the first row's mean ");
+        s.c.attn_replicated = pl.attn_replicated;
+        note_slow_moe(o, &m, &in.hw[c0->hw], c0->p, &s, 1);
+    }
     char pool[1024], lab[128];
     if (r.nmeet > 0 && rl_size_activation_caution(&in, &r.c[0], pool, sizeof pool)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab); /* tester34 F4 */
@@ -3817,6 +3974,8 @@ int rl_cli_size(rl_opts *o)
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);
     }
+    if (r.nmeet > 0 && r.c[0].banded && !in.conservative)
+        note_size_band_edge(&in, &r.c[0]);
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
@@ -5070,6 +5229,7 @@ int rl_cli_main(int argc, char **argv)
         return RL_EXIT_INPUT;
     smoke_loaded = 0;
     moe_from_gemm = 0;
+    moe_slow[0] = '\0';
     estimated_said = 0;
     implausible_said = 0;
     rc = c->cli(&o);

@@ -136,15 +136,25 @@ static void add_kv_engine_note(cJSON *o, const rl_hw *h, rl_dtype kv, int abstra
  * steps are kernel + collective time only), and with `ttft` (prefill,
  * simulate) prefill_dispatch_note naming the source of the dispatch each
  * TTFT carries (rl_ops_prefill_dispatch). */
+static void add_dispatch_note(cJSON *o, const rl_model *m, const rl_hw *h);
 static void add_host_notes(cJSON *o, const rl_model *m, const rl_hw *h, int cal, int ttft)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!cal || h->ideal || h->engine_costs.present || !e || m->abstract)
         return;
-    char s[640];
     if (hostless_engine(m, h, cal))
         add_host_cost_note(o, e->name, 1);
-    if (!ttft || !(e->prefill_layer_s > 0))
+    if (ttft)
+        add_dispatch_note(o, m, h);
+}
+
+/* add_host_notes' prefill_dispatch_note alone, of h's selected engine
+ * (size's first row: fixJK #2); none without a dispatch. */
+static void add_dispatch_note(cJSON *o, const rl_model *m, const rl_hw *h)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    char s[640];
+    if (!e || !(e->prefill_layer_s > 0) || cJSON_GetObjectItem(o, "prefill_dispatch_note"))
         return;
     int stock = rl_engine_costs_default(e->name).prefill_layer_s == e->prefill_layer_s;
     snprintf(s, sizeof s, "each TTFT carries the %s engine's prefill dispatch, %.3g ms (%lld layers "
@@ -194,34 +204,72 @@ static const e2e_gap E2E_GAP[] = {
  * The band (`key`_low/_high) stays the kernel tables' error: this gap is
  * what an end-to-end run adds, measured on one model by one unnamed
  * framework. */
-static void add_e2e_gap_note(cJSON *o, const rl_hw *h, long long tp, int prefill,
-                             const char *key, double t)
+/* The gap of h's chip and selected engine at tp, `prefill` (else decode),
+ * as a clause ("SplitwiseSim's end-to-end decode step medians ... ran
+ * x2.02 the trtllm tables' prediction at tp4 (p10 x1.95, p90 x2.44; this
+ * TP)"; `brief`: "its prefill medians ran ...") into buf, with r its median,
+ * p10, p90; 0 when none applies. */
+static int e2e_gap_words(const rl_hw *h, long long tp, int prefill, int brief, const double **r,
+                         char *buf, size_t n)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char why[256];
     if (!e || !e->tables || h->ideal || h->engine_costs.present ||
-        rl_e2e_what_if_band(h, why, sizeof why) || cJSON_GetObjectItem(o, "e2e_gap_note"))
-        return;
+        rl_e2e_what_if_band(h, why, sizeof why))
+        return 0;
     for (size_t i = 0; i < sizeof E2E_GAP / sizeof *E2E_GAP; i++) {
         const e2e_gap *g = &E2E_GAP[i];
         if (strcmp(g->hw, h->name) != 0 || strcmp(g->engine, e->name) != 0)
             continue;
         int k = tp <= 2 ? 0 : tp <= 5 ? 1 : 2; /* the nearest of 2, 4, 8 in octaves */
-        const double *r = g->r[prefill][k];
-        char s[1024], at[64] = "";
-        if (t > 0) /* one row: its figure */
-            snprintf(at, sizeof at, " = %.4g ms", t * r[2] * 1e3);
-        snprintf(s, sizeof s, "the kernel tables' band holds their kernels' error, not an "
-                 "engine's: SplitwiseSim's end-to-end %s medians of llama2-70b fp16 on this chip "
-                 "(ISCA 2024, framework not stated; the only end-to-end measurement here) ran x%.2f "
-                 "the %s tables' prediction at tp%d (p10 x%.2f, p90 x%.2f; %s): a one-sided "
-                 "end-to-end high end, %s x %.2f%s, labelled as that and kept out of "
-                 "%s_high (docs/model.md, \"The end-to-end gap\")",
-                 prefill ? "prefill" : "decode step", r[0], e->name, 2 << k, r[1], r[2],
-                 tp == (2LL << k) ? "this TP" : "the nearest measured TP", key, r[2], at, key);
-        cJSON_AddStringToObject(o, "e2e_gap_note", s);
-        return;
+        *r = g->r[prefill][k];
+        snprintf(buf, n, "%s %s medians%s ran x%.2f the %s tables' prediction at tp%d (p10 "
+                 "x%.2f, p90 x%.2f; %s)", brief ? "its" : "SplitwiseSim's end-to-end",
+                 prefill ? "prefill" : "decode step",
+                 brief ? "" : " of llama2-70b fp16 on this chip (ISCA 2024, framework not "
+                              "stated; the only end-to-end measurement here)",
+                 (*r)[0], e->name, 2 << k, (*r)[1], (*r)[2],
+                 tp == (2LL << k) ? "this TP" : "the nearest measured TP");
+        return 1;
     }
+    return 0;
+}
+
+/* What the note says of --band (fixJK #3): the gap's p10-p90 whatever it is. */
+#define E2E_GAP_BAND "; the gap is quoted at its p10 and p90 whatever --band (11-16 " \
+                     "configurations a TP: no p5 or p95 is taken from so few)"
+
+static void add_e2e_gap_note(cJSON *o, const rl_hw *h, long long tp, int prefill,
+                             const char *key, double t)
+{
+    const double *r;
+    char s[1280], w[512], at[64] = "";
+    if (cJSON_GetObjectItem(o, "e2e_gap_note") || !e2e_gap_words(h, tp, prefill, 0, &r, w, sizeof w))
+        return;
+    if (t > 0) /* one row: its figure */
+        snprintf(at, sizeof at, " = %.4g ms", t * r[2] * 1e3);
+    snprintf(s, sizeof s, "the kernel tables' band holds their kernels' error, not an "
+             "engine's: %s: a one-sided end-to-end high end, %s x %.2f%s, labelled as that and "
+             "kept out of %s_high (docs/model.md, \"The end-to-end gap\")" E2E_GAP_BAND,
+             w, key, r[2], at, key);
+    cJSON_AddStringToObject(o, "e2e_gap_note", s);
+}
+
+/* e2e_gap_note of a serving run (simulate, size's first row: fixJK #2) on h
+ * at tp: its TPOTs against the decode gap, its TTFTs against the prefill
+ * gap (their p90 ratios the one-sided high ends). */
+static void add_e2e_gap_serving(cJSON *o, const rl_hw *h, long long tp)
+{
+    const double *rd, *rp;
+    char s[1600], wd[512], wp[512];
+    if (cJSON_GetObjectItem(o, "e2e_gap_note") || !e2e_gap_words(h, tp, 0, 0, &rd, wd, sizeof wd) ||
+        !e2e_gap_words(h, tp, 1, 1, &rp, wp, sizeof wp))
+        return;
+    snprintf(s, sizeof s, "the kernel tables' band holds their kernels' error, not an "
+             "engine's: %s, and %s: one-sided end-to-end high ends, TPOT x %.2f and TTFT x "
+             "%.2f, labelled as that and kept out of the band (docs/model.md, \"The end-to-end "
+             "gap\")" E2E_GAP_BAND, wd, wp, rd[2], rp[2]);
+    cJSON_AddStringToObject(o, "e2e_gap_note", s);
 }
 
 /* prefill_dispatch_note's caution (stop 42, issue 13 item 4 (c)): the
@@ -2375,6 +2423,9 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
                                "rl_ops_cost_pipeline)" : "");
     cJSON_AddStringToObject(j, "step_cost", cost);
     add_host_notes(j, run->m, run->h, run->calibrated, 1);
+    if (run->calibrated)
+        add_e2e_gap_serving(j, run->h, rl_serve_replica_plan(run->chips_per_replica / (c->pp > 1 ? c->pp : 1),
+                                                             c->ep, c->layout).tp);
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
     add_layout(j, run->m, run->h, run->chips_per_replica, c->pp, c->ep, c->layout);
@@ -2695,6 +2746,15 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     char note[1024];
     if (rl_result_size_host_cost_note(in, note, sizeof note))
         cJSON_AddStringToObject(j, "host_cost_note", note);
+    if (r->n > 0 && in->calibrated) { /* the first row's, as simulate's (fixJK #2) */
+        const rl_size_candidate *c0 = &r->c[0];
+        const rl_hw *h0 = &in->hw[c0->hw];
+        const rl_serving_engine *e0 = run_engine(h0, rl_size_mode(in, c0));
+        if (e0 && !h0->ideal && !h0->engine_costs.present && !in->m->abstract)
+            add_dispatch_note(j, in->m, h0);
+        add_e2e_gap_serving(j, in->band_hw ? &in->band_hw[c0->hw] : h0,
+                            rl_serve_replica_plan(c0->chips, c0->ep, c0->layout).tp);
+    }
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);

@@ -661,6 +661,14 @@ void rl_hw_sync_costs(rl_hw *h)
 
 int rl_hw_what_if_of(const rl_hw *h) { return h->changed[0] != 0; }
 
+int rl_hw_link_unused(rl_hw *h)
+{
+    size_t was = strlen(h->changed);
+    h->link_unused = 1;
+    settle_what_if(h);
+    return strlen(h->changed) != was;
+}
+
 /* rl_hw.measured is set on every conversion (settle_what_if); a struct
  * filled otherwise reads as its own chip. */
 double rl_hw_measured_bw(const rl_hw *h)
@@ -769,7 +777,7 @@ static void settle_link(rl_hw *h)
         m->ici_links = h->ici_links;
         m->topology = (int)h->topology;
     }
-    if (!h->collectives.present)
+    if (!h->collectives.present || h->link_unused)
         return;
     note_change(h, "ici_bw", h->ici_bw, m->ici_bw, NULL);
     note_change(h, "ici_latency", h->ici_latency, m->ici_latency, NULL);

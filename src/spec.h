@@ -271,6 +271,9 @@ typedef struct {
      * (review28 M5).  Not a spec field. */
     rl_hw_figures own_measured;
     int own_set;
+    /* 1: the run uses no link (one chip; rl_hw_link_unused), so a changed
+     * link figure is no what-if.  Not a spec field. */
+    int link_unused;
     /* "FIELD=VALUE (as measured WAS)" of every timing figure that differs
      * from the chip as measured (hbm_bw, then flops.* in dtype order: a
      * what-if note named only the first, tester23 F5; each value with the
@@ -439,6 +442,13 @@ typedef struct {
  * figure set to the chip's own value changes nothing (tester7 #4:
  * --set hw.hbm_bw=3.35e12 on h100-sxm dropped its tables). */
 int rl_hw_what_if_of(const rl_hw *h);
+
+/* For a run that uses no link (one chip, no collective: fixJK #4, tester:
+ * --set hw.ici_bw=450 on a one-chip step turned it estimated and dropped
+ * its band): the link figures (ici_bw, ici_latency, ici_links, topology)
+ * leave h no what-if; the others still do.  Returns 1 when that changed
+ * whether h is a what-if or what rl_hw.changed names, else 0. */
+int rl_hw_link_unused(rl_hw *h);
 
 /* The figures h's measurements were taken at (rl_hw.measured): HBM bytes/s,
  * and the peak FLOP/s per compute dtype (RL_DTYPE_COUNT, 0 = none). */
