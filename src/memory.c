@@ -40,6 +40,16 @@ double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long lo
     return act > g->workspace_bytes ? act : g->workspace_bytes;
 }
 
+void rl_memory_token_budget(rl_hw *h, double tokens)
+{
+    int i = h->engines.sel;
+    if (i < 0 || i >= h->engines.n)
+        return;
+    rl_engine_memory *g = &h->engines.e[i].mem;
+    if (g->present && g->workspace_tokens > 0 && tokens > g->workspace_tokens)
+        g->workspace_tokens = tokens;
+}
+
 double rl_memory_comm_charged(const rl_hw *h, long long group)
 {
     const rl_engine_memory *g = engine_rule(h);

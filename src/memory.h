@@ -60,6 +60,18 @@ double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, doub
  * 2 x 9 x 2048) / 8) x 2 = 343,932,928 bytes a chip. */
 double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group);
 
+/* Raise the selected engine's workspace_tokens (a rule that sizes its
+ * activation workspace by tokens: trtllm) to `tokens`, a run's per-step
+ * token budget (simulate's --max-tokens: continuous's tokens a step,
+ * chunked's chunk), when above it: an engine built for more batched tokens
+ * reserves more activation memory (TensorRT-LLM
+ * docs/source/reference/memory.md: activation size ~ max_num_tokens x a
+ * constant; trtllm-serve --max_num_tokens), so the workspace is the model's
+ * layer working set at max(engine default, budget) tokens.  A rule without
+ * workspace_tokens (vLLM's measured, model-free workspace), or none, is
+ * left alone. */
+void rl_memory_token_budget(rl_hw *h, double tokens);
+
 /* rl_memory_usable with the collective buffers charged only when `group`
  * (the chips of one pipeline stage, which share its TP/EP/SP collectives)
  * is > 1: the rule's sources key them by TP size (vLLM PR 10511 measured

@@ -7561,6 +7561,43 @@ static void fits_follow_step_on_fitted(void **state)
                  step_mb, shard_mb, pareto_mb, usable);
 }
 
+/* Issue 12 item 4 (fixJL): TensorRT-LLM's activation workspace ignored the
+ * run's token budget: simulate --policy chunked --max-tokens 2048, 8192 and
+ * 65536 kept the same KV capacity.  An engine built for more batched tokens
+ * reserves more activation memory (TensorRT-LLM docs/source/reference/
+ * memory.md: activations ~ max_num_tokens x a constant), so the workspace is
+ * sized at max(8192, --max-tokens) (memory.h rl_memory_token_budget).
+ * llama3-70b on 4 x h100-sxm (trtllm, TP4): 2048 equals 8192 (the engine's
+ * default is the floor); 65536 holds (65536 - 8192) x (8192 + (80 x 128 +
+ * 2 x 28,672) / 4) x 2 B = 2,877,292,544 B more workspace a chip, of which
+ * the free fraction 0.9 came out of KV: x 4 chips / 327,680 B a token =
+ * 31,610.76 tokens fewer (within 1: whole tokens).  vLLM's workspace is its
+ * measured, model-free one: the same capacity at 2048 and 65536. */
+static void trtllm_workspace_follows_max_tokens(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    static const char *const eng[2] = {"", " --engine vllm"};
+    for (int e = 0; e < 2; e++) {
+        double kv[3];
+        static const int tok[3] = {2048, 8192, 65536};
+        for (int k = 0; k < 3; k++) {
+            char cmd[512];
+            snprintf(cmd, sizeof cmd, "simulate --model llama3-70b --hw h100-sxm%s --chips 4 "
+                     "--policy chunked --max-tokens %d --qps 1 --requests 20 --prompt-len 100 "
+                     "--out-len 10 --format json", eng[e], tok[k]);
+            cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+            kv[k] = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "kv_capacity_tokens_per_replica"));
+            cJSON_Delete(j);
+        }
+        assert_true(kv[0] > 0 && kv[0] == kv[1]);
+        if (e == 0 && fabs(kv[1] - kv[2] - 2877292544.0 * 0.9 * 4 / 327680) > 1)
+            fail_msg("trtllm: %.0f at 8192 tokens, %.0f at 65536", kv[1], kv[2]);
+        if (e == 1 && kv[2] != kv[0])
+            fail_msg("vllm: %.0f at 2048 tokens, %.0f at 65536", kv[0], kv[2]);
+    }
+}
+
 /* tester53 F1: a spec in hw_profiles/ that does not load (here not Lua)
  * made `list hw` exit 2 yet print, and --save write, the other rows.
  * Expected: exit 2, the file and the reason on stderr, nothing on stdout
@@ -9806,6 +9843,7 @@ int main(void)
         cmocka_unit_test(list_names_the_preset),
         cmocka_unit_test(step_reserve_as_simulate_on_fitted),
         cmocka_unit_test(fits_follow_step_on_fitted),
+        cmocka_unit_test(trtllm_workspace_follows_max_tokens),
         cmocka_unit_test(list_refuses_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),

@@ -207,6 +207,21 @@ static void kv_split_default_from_lua(void **state)
     assert_true(run_number(code) == 1645);
 }
 
+/* fixJL (issue 12 item 4): Lua's simulate sizes trtllm's activation
+ * workspace at max(8192, max_tokens), as the CLI's (test_cli
+ * trtllm_workspace_follows_max_tokens derives it): llama3-70b on 4 x
+ * h100-sxm, chunked, 65536 tokens hold 31,610.76 (within 1) KV tokens fewer
+ * than 8192; before, the same capacity. */
+static void simulate_workspace_follows_max_tokens(void **state)
+{
+    (void)state;
+    double d = run_number("local function cap(t) return roofline.simulate{ model = 'llama3-70b', "
+                          "hw = 'h100-sxm', chips = 4, policy = 'chunked', max_tokens = t, qps = 1, "
+                          "requests = 20, prompt_len = 100, out_len = 10 }"
+                          ".kv_capacity_tokens_per_replica end return cap(8192) - cap(65536)");
+    assert_true(fabs(d - 2877292544.0 * 0.9 * 4 / 327680) <= 1);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -1684,6 +1699,7 @@ int main(void)
         cmocka_unit_test(engine_none_from_lua),
         cmocka_unit_test(horizon_refused_from_lua),
         cmocka_unit_test(kv_split_default_from_lua),
+        cmocka_unit_test(simulate_workspace_follows_max_tokens),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),
