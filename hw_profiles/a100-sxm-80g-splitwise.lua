@@ -1,11 +1,13 @@
 -- a100-sxm-80g with the engine costs 'splitwise', fitted by `roofline fit` (src/e2e.h) on
--- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T09:51:37Z.
+-- splitwise_llama2-70b.csv: 94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T10:47:57Z.
 -- 5-fold cross-validated |error| (folds of whole configurations): median
 -- 3.5%, p90 22.6%.  Every other field is a100-sxm-80g's, as loaded.
 -- It represents SplitwiseSim's serving framework (not stated; measured in 2023)
 -- with its per-step host floor (decode_step_s), which the kernel-table
 -- profiles (TRT-LLM, vLLM tables) do not carry: on Llama-2-70B TP8 decode at
 -- context 2048 this profile reads 2.6-3.4x theirs (docs/validation.md).
+-- Its allocator is not stated either: HBM is split by the base's default
+-- engine's memory rule (engines.splitwise.memory.source).
 return {
   name = "a100-sxm-80g-splitwise",
   source = "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)",
@@ -192,9 +194,9 @@ return {
   engines = {
     default = "splitwise",
     splitwise = {
-      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T09:51:37Z)",
+      source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T10:47:57Z)",
       costs = {
-        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T09:51:37Z)",
+        source = "roofline fit on splitwise_llama2-70b.csv (94 rows, 94 configurations, fnv1a64:335c0bae0b3a439f, 2026-12-05T10:47:57Z)",
         attention_context = "mean",
         band = {
           p10 = -0.104310869873628,
@@ -251,7 +253,7 @@ return {
           configs = 94,
           cv_median_abs_error = 0.0349835296937898,
           cv_p90_abs_error = 0.225571684890191,
-          date = "2026-12-05T09:51:37Z",
+          date = "2026-12-05T10:47:57Z",
           file = "splitwise_llama2-70b.csv",
           grid = {
             batch = { 1, 64 },
@@ -303,6 +305,15 @@ return {
         seq_s = 0,
         step_s = 0,
         tp_excess = 5.59582192575025,
+      },
+      memory = {
+        source = "a100-sxm-80g's default engine trtllm's (no memory rule of engine 'splitwise' is known): TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction 0.9 of the memory free after weights and activations (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31; docs/source/reference/memory.md); collective buffers 392 MiB at TP > 1 (NVIDIA AIConfigurator systems/*/system.yaml misc.nccl_mem, 4 and 8 GPUs, observed, Apache-2.0); context: no public figure found, 0 (the tenth the fraction leaves free covers it); activation workspace: one layer's activations at max_num_tokens 8192 (trtllm-serve's default; activations ~ max input tokens x a constant, split by TP: docs/source/reference/memory.md), memory.h rl_memory_workspace",
+        comm_bytes = 411041792,
+        context_bytes = 0,
+        fraction = 0.9,
+        fraction_of = "free",
+        workspace_bytes = 0,
+        workspace_tokens = 8192,
       },
     },
     trtllm = "engines/a100-sxm-80g-trtllm.lua",

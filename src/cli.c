@@ -2741,7 +2741,7 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
  * --spec, *plain gets the same engine without speculation (no draft steps,
  * the draft model's weights and KV bytes not taken from the KV room), for
  * note_spec_slower; plain->spec_gamma 0 either way. */
-static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
+static int serve_config(const rl_opts *o, const rl_model *m, rl_hw *h, rl_serve_config *c,
                         rl_model *draft, int *has_draft, double kv_len, rl_serve_config *plain)
 {
     *c = rl_serve_config_default();
@@ -2751,6 +2751,9 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
+    /* the workspace an engine built for this step budget reserves (memory.h
+     * rl_memory_token_budget: trtllm's max_num_tokens) */
+    rl_memory_token_budget(h, (double)c->max_tokens);
     c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
     c->ep = (int)o->plan.ep;
     if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0) {

@@ -2315,7 +2315,9 @@ static const char *engine_note(const char *engine)
                : "-- It represents SplitwiseSim's serving framework (not stated; measured in 2023)\n"
                  "-- with its per-step host floor (decode_step_s), which the kernel-table\n"
                  "-- profiles (TRT-LLM, vLLM tables) do not carry: on Llama-2-70B TP8 decode at\n"
-                 "-- context 2048 this profile reads 2.6-3.4x theirs (docs/validation.md).\n";
+                 "-- context 2048 this profile reads 2.6-3.4x theirs (docs/validation.md).\n"
+                 "-- Its allocator is not stated either: HBM is split by the base's default\n"
+                 "-- engine's memory rule (engines.splitwise.memory.source).\n";
 }
 
 /* Append name to the comma-separated list[cap] unless it is there. */
@@ -2358,6 +2360,40 @@ static const rl_serving_engine *base_engine(const rl_hw *base, const char *engin
         if (strcmp(base->engines.e[i].name, engine) == 0)
             g = &base->engines.e[i];
     return g;
+}
+
+/* The memory rule a saved profile's engine `saved` gets when it has none
+ * (a refit keeps the one it has): that of the engine its rows ran on,
+ * `against` (--engine, else the rows' engine column or the CSV's name) --
+ * base's engine of that name when it has a rule, else that engine's
+ * defaults (engines.c rl_engine_memory_default: trtllm, vllm) -- else, an
+ * engine whose allocator is not known (SplitwiseSim's), base's default
+ * engine's, its source saying so.  Fitted costs time steps; how HBM is
+ * split is the engine's, and a profile without a rule gave the whole HBM
+ * less --hbm-reserve (issue 12 item 4: vllm-mine read max_batch 406 where
+ * vLLM's rule gives 385). */
+static void inherit_memory(rl_hw *prof, const rl_hw *base, const char *saved, const char *against)
+{
+    rl_serving_engine *e = NULL;
+    for (int i = 0; i < prof->engines.n; i++)
+        if (strcmp(prof->engines.e[i].name, saved) == 0)
+            e = &prof->engines.e[i];
+    if (!e || e->mem.present)
+        return;
+    const rl_serving_engine *b = base_engine(base, against);
+    rl_engine_memory d;
+    if (b && b->mem.present)
+        e->mem = b->mem;
+    else if (rl_engine_memory_default(against, &d) == 0)
+        e->mem = d;
+    else if (base->engines.def >= 0 && base->engines.def < base->engines.n &&
+             base->engines.e[base->engines.def].mem.present) {
+        const rl_serving_engine *g = &base->engines.e[base->engines.def];
+        e->mem = g->mem;
+        snprintf(e->mem.source, sizeof e->mem.source,
+                 "%.40s's default engine %.31s's (no memory rule of engine '%.31s' is known): %.800s",
+                 base->name, g->name, against, g->mem.source);
+    }
 }
 
 /* A fit is one engine's costs: rows whose engine column names two or more
@@ -2854,6 +2890,7 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
             res = NULL;
             goto done;
         }
+        inherit_memory(&prof, &base, c.engine, o->engine ? o->engine : saved_as);
         /* a refit of a fitted profile keeps its name: h100-sxm-myeng fitted
          * again for myeng stays h100-sxm-myeng (tester LOW #9: -myeng-myeng);
          * a refit only when the base holds fitted costs of that engine, so a

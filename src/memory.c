@@ -19,14 +19,18 @@ double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, doub
 }
 
 /* One layer's live activation elements a token holds on a chip of a group
- * of `group` sharing its tensors: the residual D whole, Q/K/V and the two
- * MLP inputs of the active experts split over the group (memory.h). */
+ * of `group` sharing its tensors: the residual D whole, Q/K/V, the two MLP
+ * inputs of the active experts and, in a MoE layer, the token's top_k
+ * routed copies of its hidden state (top_k x D: the permuted input the
+ * dispatch writes for the experts, e.g. DeepSeek-V3 8192 tokens x 8 x 7168
+ * x 2 B = 0.94 GB on one chip) split over the group (memory.h). */
 static double layer_elems(const rl_model *m, double group)
 {
     double f = m->experts > 0 ? (double)m->d_ff_expert * (double)(m->top_k + m->shared_experts)
                               : (double)m->d_ff;
+    double routed = m->experts > 0 ? (double)m->top_k * (double)m->d_model : 0.0;
     return (double)m->d_model +
-           ((double)(m->heads + 2 * m->kv_heads) * (double)m->head_dim + 2.0 * f) / group;
+           ((double)(m->heads + 2 * m->kv_heads) * (double)m->head_dim + 2.0 * f + routed) / group;
 }
 
 double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group)
@@ -38,6 +42,16 @@ double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long lo
     double act = g->workspace_tokens * layer_elems(m, group > 1 ? (double)group : 1.0) *
                  RL_MEMORY_ACT_BYTES;
     return act > g->workspace_bytes ? act : g->workspace_bytes;
+}
+
+void rl_memory_token_budget(rl_hw *h, double tokens)
+{
+    int i = h->engines.sel;
+    if (i < 0 || i >= h->engines.n)
+        return;
+    rl_engine_memory *g = &h->engines.e[i].mem;
+    if (g->present && g->workspace_tokens > 0 && tokens > g->workspace_tokens)
+        g->workspace_tokens = tokens;
 }
 
 double rl_memory_comm_charged(const rl_hw *h, long long group)

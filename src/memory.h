@@ -49,7 +49,11 @@ double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, doub
 
 /* The activation workspace rule g charges each chip of a group of `group`
  * chips sharing model m's tensors (TP, EP): the larger of g's model-free
- * workspace_bytes and T x (D + ((N + 2K) H + 2 F_active) / group) x 2 bytes,
+ * workspace_bytes and T x (D + ((N + 2K) H + 2 F_active + R) / group) x 2
+ * bytes, R = top_k x D the routed copies of a MoE layer (0 dense; under
+ * expert parallelism each rank receives the copies its experts take, T x
+ * top_k / group on average; under MoE tensor parallelism every rank holds
+ * all of them, so there this is a lower bound),
  * T = g->workspace_tokens, the engine's default batched-token limit (the
  * layer working set of rl_memory_activation_bytes at T tokens, its
  * per-head and MLP tensors split over the group: TensorRT-LLM's activation
@@ -57,8 +61,21 @@ double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, doub
  * tensors, smaller per rank under TP, docs/source/reference/memory.md);
  * workspace_bytes alone where T is 0, m is NULL or abstract; 0 without g.
  * deepseek-v3 under trtllm (T 8192) at TP8: 8192 x (7168 + (384 x 192 +
- * 2 x 9 x 2048) / 8) x 2 = 343,932,928 bytes a chip. */
+ * 2 x 9 x 2048 + 8 x 7168) / 8) x 2 = 461,373,440 bytes a chip (343,932,928
+ * before the routed copies were counted, fixJL). */
 double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group);
+
+/* Raise the selected engine's workspace_tokens (a rule that sizes its
+ * activation workspace by tokens: trtllm) to `tokens`, a run's per-step
+ * token budget (simulate's --max-tokens: continuous's tokens a step,
+ * chunked's chunk), when above it: an engine built for more batched tokens
+ * reserves more activation memory (TensorRT-LLM
+ * docs/source/reference/memory.md: activation size ~ max_num_tokens x a
+ * constant; trtllm-serve --max_num_tokens), so the workspace is the model's
+ * layer working set at max(engine default, budget) tokens.  A rule without
+ * workspace_tokens (vLLM's measured, model-free workspace), or none, is
+ * left alone. */
+void rl_memory_token_budget(rl_hw *h, double tokens);
 
 /* rl_memory_usable with the collective buffers charged only when `group`
  * (the chips of one pipeline stage, which share its TP/EP/SP collectives)
@@ -115,9 +132,10 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
                               rl_dtype weights, rl_dtype kv);
 
 /* Live activation bytes of one decode step of B tokens, all chips together:
- * the larger of one layer's working set, B * (D + (N + 2K) * H + 2 * F_active)
- * elements in the compute dtype (residual, Q/K/V, the two MLP inputs of the
- * active experts), and the logits B * V in fp32.  Our estimate, not the
+ * the larger of one layer's working set, B * (D + (N + 2K) * H + 2 * F_active
+ * + R) elements in the compute dtype (residual, Q/K/V, the two MLP inputs of
+ * the active experts, R = top_k x D routed copies in a MoE layer, 0 dense),
+ * and the logits B * V in fp32.  Our estimate, not the
  * book's: the chapter treats decode activations as negligible (seed 000
  * section 1 "What about memory?"); drawn in the memory figure to show it.
  * 0 for abstract models. */

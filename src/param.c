@@ -55,7 +55,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                            "where no engine memory rule applies, as simulate's; default 0 (seed "
                            "000's max batch over the whole HBM) in ideal mode or without engines, "
                            "0.1 as simulate and size keep on a serving engine without a rule (one "
-                           "roofline fit wrote); shard, pareto, ops and prefill judge fits with this "
+                           "an older roofline fit wrote: fit now saves the rule of the engine it "
+                           "fitted against, or of the base's default engine); shard, pareto, ops and prefill judge fits with this "
                            "default",
                            NOWHERE, 0},
     /* shard's own rows of --chips and --overlap: it takes no --tp or --pp

@@ -4316,16 +4316,17 @@ static void pareto_skips_invalid_precisions(void **state)
  * h200, fp8 weights and compute, bf16 KV, B = 1 at 4096 tokens, by hand:
  *   HBM 141 GiB = 151,397,597,184 B; TensorRT-LLM's rule (the h200
  *   default engine) keeps 0.9 of what weights, 392 MiB (411,041,792 B)
- *   of collective buffers and the 343,932,928 B activation workspace
- *   (memory.h rl_memory_workspace at 8 chips) leave: the row's
+ *   of collective buffers and the 461,373,440 B activation workspace
+ *   (memory.h rl_memory_workspace at 8 chips, MoE routed copies counted
+ *   since fixJL; 343,932,928 before) leave: the row's
  *   usable_bytes_per_chip minus weight_bytes_per_chip = 0.9 x
- *   (151,397,597,184 - W - 411,041,792 - 343,932,928) (1e-9: the memory
+ *   (151,397,597,184 - W - 411,041,792 - 461,373,440) (1e-9: the memory
  *   rule sums in another order);
  *   latent KV (512 + 64) x 2 B x 61 layers = 70,272 B a token, x 4096 =
  *   287,834,112 B a sequence;
  *   floor(0.9 x (151,397,597,184 - 85,119,449,088 - 411,041,792 -
- *   343,932,928) / 287,834,112) = floor(204.87) = 204 (exact, an integer;
- *   205 before the workspace), and 1632 = 204 x 8 with --kv-split batch
+ *   461,373,440) / 287,834,112) = floor(204.50) = 204 (exact, an integer;
+ *   204.87 before fixJL, 205 before the workspace), and 1632 = 204 x 8 with --kv-split batch
  *   (attention data parallel: each chip 1/8 of the sequences), the old
  *   default's figure.
  * kv_split and kv_split_source name the split and where it came from.  A
@@ -4351,7 +4352,7 @@ static void kv_split_default_is_the_engines(void **state)
         if (k == 0) {
             double W = num(r, "weight_bytes_per_chip"), kv = 70272.0 * 4096;
             assert_true(num(j, "kv_bytes_per_token") == (512 + 64) * 2 * 61);
-            double over = 411041792.0 + 343932928.0; /* buffers, workspace */
+            double over = 411041792.0 + 461373440.0; /* buffers, workspace */
             assert_rel(num(r, "usable_bytes_per_chip") - W, 0.9 * (151397597184.0 - W - over),
                        1e-9); /* sums' order */
             assert_true(floor(0.9 * (151397597184.0 - W - over) / kv) == 204);
@@ -4377,12 +4378,19 @@ static void kv_split_default_is_the_engines(void **state)
  * costs' TP over the chips, rl_result_step) takes the same default split
  * and names it: llama2-70b (K = 8, 327,680 B of bf16 KV a token) on
  * h100-sxm-splitwise --tp 16 --context 2048.  The batch split's max_batch
- * is 1842 (review37, the old output whatever --kv-split said: floor(room /
+ * is 1645 (review37, the old output whatever --kv-split said: floor(room /
  * (2048 x 327,680)) over the 16 chips); replicate holds each token's KV
- * on 16 / 8 = 2 chips: floor(1842.x / 2) = 921 (exact), kv_bytes_per_chip
+ * on 16 / 8 = 2 chips: floor(1645.005 / 2) = 822 (exact), kv_bytes_per_chip
  * twice the batch split's (8 x 2048 x 327,680 x 2 / 16 = 671,088,640),
- * batch 1000 no longer fits (1000 > 921).  The old code printed 1842 and
- * no kv_split.  fixX (review finding 1): the time reads the split too, as
+ * batch 1000 no longer fits (1000 > 822).  fixJL (issue 12 item 4): the
+ * profile's engine allocates HBM by h100-sxm's default engine's rule
+ * (trtllm, e2e.c inherit_memory), so room is that rule's, not the whole HBM:
+ * a chip keeps w + 0.9 x (80 GiB - w - 411,041,792 collective buffers -
+ * 203,423,744 workspace (8192 x (8192 + (80 x 128 + 2 x 28,672) / 16) x 2)),
+ * w = 8,622,081,024 B of weights, = 77,618,600,448 B; x 16 less the
+ * 137,953,296,384 B of weights, / 671,088,640 B a sequence = 1645.005.
+ * Before fixJL (whole HBM, --hbm-reserve 0): 1842 and 921.  The code before review37
+ * printed 1842 and no kv_split.  fixX (review finding 1): the time reads the split too, as
  * the calibrated `step --hw h100-sxm --tp 16` (and simulate's fitted
  * steps) read it: each chip reads the KV it holds, kv_load_s = kv_bytes_per_chip
  * / 3.35e12 B/s (h100-sxm's HBM) = 671,088,640 / 3.35e12 = 200.32 us under
@@ -4393,12 +4401,12 @@ static void kv_split_default_is_the_engines(void **state)
 static void fitted_tp_names_kv_split(void **state)
 {
     (void)state;
-    /* the whole HBM, as derived above (tester59 #6: a fitted engine keeps
-     * simulate's 10% reserve by default now) */
+    /* the rule's room, as derived above (--hbm-reserve 0 kept: the rule
+     * sets the room, so it changes nothing; fixJL) */
     const char *a = "step --model llama2-70b --hw h100-sxm-splitwise --tp 16 --batch 8,1000 "
                     "--context 2048 --hbm-reserve 0 --format json";
     static const char *const tail[] = {"", " --kv-split batch"};
-    static const double want[] = {921, 1842}, kvc[] = {671088640, 335544320};
+    static const double want[] = {822, 1645}, kvc[] = {671088640, 335544320};
     static const char *const split[] = {"replicate", "batch"};
     double t[2];
     for (int k = 0; k < 2; k++) {
@@ -4427,11 +4435,12 @@ static void fitted_tp_names_kv_split(void **state)
  * (the fitted costs' layout), the plan `--tp N` names, so both read the
  * same KV copies (e2e.h rl_e2e_kv_copies): llama2-70b on
  * h100-sxm-splitwise, 16 chips, context 2048, batch 8 and 1000.
- * fitted_tp_names_kv_split above derives --tp 16's figures: max_batch 921,
+ * fitted_tp_names_kv_split above derives --tp 16's figures: max_batch 822
+ * (921 before fixJL: the whole HBM, now the trtllm rule),
  * kv_bytes_per_chip 671,088,640 (exact), kv_load_s 671,088,640 / 3.35e12
  * (1e-12), kv_split replicate, batch 1000 not fitting.  Now --chips 16 and
  * --chips 16 --tp 16 give them and the same step_s (1e-12: one code path).
- * Before, --chips 16 read one copy: max_batch 1842, kv_bytes_per_chip
+ * Before, --chips 16 read one copy: max_batch 1842 (1645 under the rule), kv_bytes_per_chip
  * 335,544,320, step_s 39.649 ms where --tp 16 read 39.797 ms, no
  * kv_split. */
 static void fitted_chips_is_tp(void **state)
@@ -4444,7 +4453,7 @@ static void fitted_chips_is_tp(void **state)
     for (int k = 0; k < 3; k++) {
         cJSON *j = json2(a, how[k]);
         const cJSON *rows = cJSON_GetObjectItem(j, "rows");
-        assert_true(num(j, "max_batch") == 921);
+        assert_true(num(j, "max_batch") == 822); /* 921 before fixJL */
         assert_true(num(cJSON_GetArrayItem(rows, 0), "kv_bytes_per_chip") == 671088640);
         assert_rel(num(cJSON_GetArrayItem(rows, 0), "kv_load_s"), 671088640 / 3.35e12, 1e-12);
         assert_false(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "fits")));
@@ -4456,14 +4465,14 @@ static void fitted_chips_is_tp(void **state)
     assert_rel(t[1], t[0], 1e-12);
     assert_rel(t[2], t[0], 1e-12);
     /* review40 F1: --chips 16 --kv-split batch is --tp 16 --kv-split
-     * batch's plan: fitted_tp_names_kv_split's max_batch 1842,
+     * batch's plan: fitted_tp_names_kv_split's max_batch 1645 (1842 before fixJL),
      * kv_bytes_per_chip 335,544,320 (exact), kv_split batch, given, the
      * same step_s (1e-12: one code path).  Before: the split was dropped
      * ("--kv-split ... ignored", 921, replicate) yet labelled given. */
     for (int k = 0; k < 2; k++) {
         cJSON *j = json2(a, k ? "--chips 16 --kv-split batch" : "--tp 16 --kv-split batch");
         const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
-        assert_true(num(j, "max_batch") == 1842);
+        assert_true(num(j, "max_batch") == 1645);
         assert_true(num(row, "kv_bytes_per_chip") == 335544320);
         assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, "batch");
         assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring, "given"));
@@ -7575,7 +7584,12 @@ static void list_names_the_preset(void **state)
  * at context 2048 on h100-sxm-splitwise) where simulate kept its 10%
  * reserve.  Expected: step's max_batch is simulate's KV room over the
  * context, floor(467291 / 2048) = 228 (exact: both count whole tokens of
- * 0.9 x 80 GiB less 16.06 GB of weights at 131072 bytes a token). */
+ * 0.9 x 80 GiB less 16.06 GB of weights at 131072 bytes a token).
+ * fixJL (issue 12 item 4): the profile's engine now carries h100-sxm's
+ * default engine's memory rule (trtllm, e2e.c inherit_memory), which both
+ * apply: 0.9 x (80 GiB - 16,060,522,496 B of weights - 637,534,208 B of
+ * workspace (8192 x (4096 + 48 x 128 + 2 x 14,336) x 2)) = 62,281,160,294 B
+ * of KV, 475,167 tokens, floor(475167 / 2048) = 232 (was 228). */
 static void step_reserve_as_simulate_on_fitted(void **state)
 {
     (void)state;
@@ -7590,7 +7604,7 @@ static void step_reserve_as_simulate_on_fitted(void **state)
     double mb = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "max_batch"));
     cJSON_Delete(j);
     assert_true(kv > 0);
-    if (mb != floor(kv / 2048) || mb != 228)
+    if (mb != floor(kv / 2048) || mb != 232)
         fail_msg("step max_batch %.0f, simulate's KV room %.0f tokens / 2048", mb, kv);
 }
 
@@ -7600,7 +7614,13 @@ static void step_reserve_as_simulate_on_fitted(void **state)
  * shard's tp4 row of llama3-70b at 2048 tokens on 4 x h100-sxm-splitwise
  * read max_batch 301 beside step --tp 4's 250.  Expected: step --tp 4's
  * max_batch (250) in shard's and pareto's tp4 rows, and ops's
- * usable_bytes_per_chip 0.9 x 80 GiB = 77309411328 bytes (exact). */
+ * usable_bytes_per_chip 0.9 x 80 GiB = 77309411328 bytes (exact).
+ * fixJL: the profile's engine carries trtllm's rule now (no 10% reserve):
+ * step --tp 4's max_batch 267 (was 250) in all three; ops's
+ * usable_bytes_per_chip w + 0.9 x (80 GiB - w - 411,041,792 collective
+ * buffers - 411,041,792 workspace (8192 x (8192 + (80 x 128 + 2 x 28,672) /
+ * 4) x 2)), w = 35,278,831,616 B of weights a chip, = 80,097,419,264 B
+ * (exact to the byte: integers and 0.9 x an integer). */
 static void fits_follow_step_on_fitted(void **state)
 {
     (void)state;
@@ -7611,7 +7631,7 @@ static void fits_follow_step_on_fitted(void **state)
     cJSON *j = run_cli_json(cmd, buf, sizeof buf);
     double step_mb = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "max_batch"));
     cJSON_Delete(j);
-    assert_true(step_mb == 250);
+    assert_true(step_mb == 267);
     snprintf(cmd, sizeof cmd, "shard %s --chips 4 --format json", at);
     j = run_cli_json(cmd, buf, sizeof buf);
     double shard_mb = -1;
@@ -7632,9 +7652,46 @@ static void fits_follow_step_on_fitted(void **state)
     j = run_cli_json(cmd, buf, sizeof buf);
     double usable = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "usable_bytes_per_chip"));
     cJSON_Delete(j);
-    if (shard_mb != step_mb || pareto_mb != step_mb || usable != 77309411328.0)
+    if (shard_mb != step_mb || pareto_mb != step_mb || usable != 80097419264.0)
         fail_msg("step --tp 4 max_batch %.0f; shard tp4 %.0f, pareto %.0f; ops usable %.0f",
                  step_mb, shard_mb, pareto_mb, usable);
+}
+
+/* Issue 12 item 4 (fixJL): TensorRT-LLM's activation workspace ignored the
+ * run's token budget: simulate --policy chunked --max-tokens 2048, 8192 and
+ * 65536 kept the same KV capacity.  An engine built for more batched tokens
+ * reserves more activation memory (TensorRT-LLM docs/source/reference/
+ * memory.md: activations ~ max_num_tokens x a constant), so the workspace is
+ * sized at max(8192, --max-tokens) (memory.h rl_memory_token_budget).
+ * llama3-70b on 4 x h100-sxm (trtllm, TP4): 2048 equals 8192 (the engine's
+ * default is the floor); 65536 holds (65536 - 8192) x (8192 + (80 x 128 +
+ * 2 x 28,672) / 4) x 2 B = 2,877,292,544 B more workspace a chip, of which
+ * the free fraction 0.9 came out of KV: x 4 chips / 327,680 B a token =
+ * 31,610.76 tokens fewer (within 1: whole tokens).  vLLM's workspace is its
+ * measured, model-free one: the same capacity at 2048 and 65536. */
+static void trtllm_workspace_follows_max_tokens(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    static const char *const eng[2] = {"", " --engine vllm"};
+    for (int e = 0; e < 2; e++) {
+        double kv[3];
+        static const int tok[3] = {2048, 8192, 65536};
+        for (int k = 0; k < 3; k++) {
+            char cmd[512];
+            snprintf(cmd, sizeof cmd, "simulate --model llama3-70b --hw h100-sxm%s --chips 4 "
+                     "--policy chunked --max-tokens %d --qps 1 --requests 20 --prompt-len 100 "
+                     "--out-len 10 --format json", eng[e], tok[k]);
+            cJSON *j = run_cli_json(cmd, buf, sizeof buf);
+            kv[k] = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "kv_capacity_tokens_per_replica"));
+            cJSON_Delete(j);
+        }
+        assert_true(kv[0] > 0 && kv[0] == kv[1]);
+        if (e == 0 && fabs(kv[1] - kv[2] - 2877292544.0 * 0.9 * 4 / 327680) > 1)
+            fail_msg("trtllm: %.0f at 8192 tokens, %.0f at 65536", kv[1], kv[2]);
+        if (e == 1 && kv[2] != kv[0])
+            fail_msg("vllm: %.0f at 2048 tokens, %.0f at 65536", kv[0], kv[2]);
+    }
 }
 
 /* tester53 F1: a spec in hw_profiles/ that does not load (here not Lua)
@@ -10008,6 +10065,7 @@ int main(void)
         cmocka_unit_test(list_names_the_preset),
         cmocka_unit_test(step_reserve_as_simulate_on_fitted),
         cmocka_unit_test(fits_follow_step_on_fitted),
+        cmocka_unit_test(trtllm_workspace_follows_max_tokens),
         cmocka_unit_test(list_refuses_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),

@@ -9,6 +9,7 @@
 #include "e2e.h"
 #include "fit.h"
 #include "measure.h"
+#include "memory.h"
 #include "result.h"
 #include "shard.h"
 #include "workload.h"
@@ -1792,6 +1793,80 @@ static void refit_keeps_profile_name(void **state)
     }
 }
 
+/* The saved profile's engine named `name` (its memory rule checked by the caller). */
+static const rl_serving_engine *saved_engine(const rl_hw *h, const char *name)
+{
+    for (int i = 0; i < h->engines.n; i++)
+        if (!strcmp(h->engines.e[i].name, name))
+            return &h->engines.e[i];
+    fail_msg("no engine %s in %s", name, h->name);
+    return NULL;
+}
+
+/* Issue 12 item 4: `fit --engine vllm --engine-name vllm-mine --save` saved
+ * an engine without vLLM's memory rule, so its profile gave weights + KV
+ * the whole HBM less --hbm-reserve (memory_rule none, workspace and
+ * collective buffers 0; max_batch 406 where vLLM's rule gives 385).  Now
+ * the saved engine carries the rule of the engine its rows ran on: vllm's
+ * (fraction 0.92 of capacity, context 1.79 GiB, engines.c
+ * rl_engine_memory_default), and the usable bytes of llama3-70b at TP4
+ * equal h100-sxm's under vllm exactly (same rule, same chips).  An engine
+ * with no known allocator (splitwise, SplitwiseSim's) takes h100-sxm's
+ * default engine's (trtllm: 0.9 of the free memory), its source saying so. */
+static void fit_save_keeps_memory_rule(void **state)
+{
+    (void)state;
+    use_source_tree();
+    static rl_hw base, back; /* ~60 kB each: off the stack (valgrind) */
+    base = load_hw("h100-sxm", NULL, 0);
+    rl_model md = load_model("llama3-70b", NULL, 0);
+    for (int k = 0; k < 2; k++) {
+        char path[] = "/tmp/rl_fit_mem_XXXXXX.lua", err[1024];
+        int fd = mkstemps(path, 4);
+        assert_true(fd >= 0);
+        close(fd);
+        unlink(path);
+        rl_meas m;
+        const char *csv = k ? EXCERPT : RL_SRCDIR "/tests/data/e2e/tester_device_bound.csv";
+        if (rl_measure_read(csv, &m, err, sizeof err))
+            fail_msg("%s", err);
+        rl_override ctx = {"max_context", "16384"};
+        rl_e2e_opts o = {.model = k ? "llama2-70b" : "llama3-70b", .hw = "h100-sxm",
+                         .engine = k ? "splitwise" : "vllm", .engine_name = k ? NULL : "vllm-mine",
+                         .prec = rl_precision_default(), .sets = {&ctx, NULL}, .nsets = {k, 0},
+                         .folds = 5, .band_lo = 0.1, .band_hi = 0.9, .save = path};
+        cJSON *res = rl_e2e_fit(&m, &o, err, sizeof err);
+        if (!res)
+            fail_msg("%s", err);
+        cJSON_Delete(res);
+        rl_measure_free(&m);
+        back = load_hw(path, NULL, 0);
+        unlink(path);
+        const rl_serving_engine *e = saved_engine(&back, k ? "splitwise" : "vllm-mine");
+        rl_engine_memory want; /* engines.c: h100-sxm's engine files carry these */
+        assert_int_equal(rl_engine_memory_default(k ? "trtllm" : "vllm", &want), 0);
+        assert_true(e->mem.present);
+        assert_int_equal(e->mem.of_free, k);
+        assert_float_equal(e->mem.fraction, k ? 0.9 : 0.92, 1e-12);
+        assert_float_equal(e->mem.context_bytes, want.context_bytes, 1e-3);
+        assert_float_equal(e->mem.comm_bytes, want.comm_bytes, 1e-3);
+        assert_float_equal(e->mem.workspace_bytes, want.workspace_bytes, 1e-3);
+        assert_float_equal(e->mem.workspace_tokens, want.workspace_tokens, 0);
+        if (k && !strstr(e->mem.source, "h100-sxm's default engine trtllm's (no memory rule of "
+                                        "engine 'splitwise' is known)"))
+            fail_msg("source: %s", e->mem.source);
+        if (!k) { /* the whole rule: the same usable bytes as h100-sxm under vllm */
+            static rl_hw v;
+            v = base;
+            v.engines.sel = (int)(saved_engine(&base, "vllm") - base.engines.e);
+            v.engines.e[v.engines.sel].mem = want;
+            double w = 140e9;
+            assert_float_equal(rl_memory_usable(&back, &md, 4, w), rl_memory_usable(&v, &md, 4, w),
+                               1e-3);
+        }
+    }
+}
+
 /* Tester7 #5: the engine a CSV's file name names is a key of the saved
  * profile's engines table; my-run.csv and end.csv (not Lua names) wrote
  * `my-run = {` and `end = {`, which do not load back (exit 2, nothing
@@ -2764,6 +2839,7 @@ int main(void)
         cmocka_unit_test(fit_names_stdin_alike),
         cmocka_unit_test(fit_says_its_signs),
         cmocka_unit_test(refit_keeps_profile_name),
+        cmocka_unit_test(fit_save_keeps_memory_rule),
         cmocka_unit_test(few_configurations_warn),
         cmocka_unit_test(harness_can_fail),
         cmocka_unit_test(fitted_only_inside_fit),

@@ -164,28 +164,29 @@ static void kv_split_default_from_lua(void **state)
     snprintf(code, sizeof code, "return roofline.ops%s }.kv_split == 'replicate' and 1 or 0", o);
     assert_true(run_number(code) == 1);
     /* review37 M1: a fitted profile's step with tp beyond K (test_cli
-     * fitted_tp_names_kv_split derives 921 = floor(1842.x / 2); the old
-     * code: 1842 and no kv_split) */
-    /* the whole HBM, as derived (a fitted engine keeps simulate's 10%
-     * reserve by default, as the CLI's step: tester59 #6) */
+     * fitted_tp_names_kv_split derives 822 = floor(1645.005 / 2); the old
+     * code: 1645 and no kv_split) */
+    /* fixJL: the profile's engine splits HBM by trtllm's rule (derived
+     * there), so hbm_reserve = 0 changes nothing; before, the whole HBM:
+     * 921 and 1842 */
     const char *f = "{ model = 'llama2-70b', hw = 'h100-sxm-splitwise', chips = 16, tp = 16, "
                     "batch = 8, context = 2048, hbm_reserve = 0";
     snprintf(code, sizeof code, "local r = roofline.step%s } return r.kv_split == 'replicate' "
              "and r.max_batch or -1", f);
-    assert_true(run_number(code) == 921);
+    assert_true(run_number(code) == 822);
     snprintf(code, sizeof code, "return roofline.step%s, kv_split = 'batch' }.max_batch", f);
-    assert_true(run_number(code) == 1842);
+    assert_true(run_number(code) == 1645);
     /* review49: shard's `fits` and max_batch follow step's there too (its
      * tp4 row read 301, the whole HBM, beside step's 250: test_cli
-     * fits_follow_step_on_fitted) */
+     * fits_follow_step_on_fitted; 267 since fixJL, trtllm's rule) */
     assert_true(run_number("local g = { model = 'llama3-70b', hw = 'h100-sxm-splitwise', "
                            "chips = 4, batch = 8, context = 2048 } local s = roofline.shard(g) "
                            "g.tp = 4 local mb = roofline.step(g).max_batch "
                            "for _, r in ipairs(s.rows) do if r.phase == 'generate' and "
                            "r.strategy == 'tp4' then return r.max_batch == mb and mb or -1 end "
-                           "end return -2") == 250);
+                           "end return -2") == 267);
     /* review39 F7: chips = 16 alone on the fitted profile is TP over the
-     * 16 chips, tp = 16's layout: the same max_batch 921, kv_split and
+     * 16 chips, tp = 16's layout: the same max_batch 822 (921 before fixJL), kv_split and
      * step_s (one code path: equal).  Before: 1842, no kv_split, and a step
      * reading one copy (39.649 ms where tp = 16 read 39.797 ms). */
     snprintf(code, sizeof code, "local g = { model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
@@ -193,9 +194,9 @@ static void kv_split_default_from_lua(void **state)
              "g.tp = 16 "
              "local b = roofline.step(g) return (a.kv_split == 'replicate' and a.max_batch == "
              "b.max_batch and a.rows[1].step_s == b.rows[1].step_s) and a.max_batch or -1");
-    assert_true(run_number(code) == 921);
+    assert_true(run_number(code) == 822);
     /* review40 F1: chips = 16, kv_split = 'batch' is tp = 16's plan with
-     * that split: max_batch 1842 (test_cli fitted_tp_names_kv_split), the
+     * that split: max_batch 1645 (1842 before fixJL; test_cli fitted_tp_names_kv_split), the
      * same step_s.  Before: replicate and 921, labelled given. */
     snprintf(code, sizeof code, "local g = { model = 'llama2-70b', hw = 'h100-sxm-splitwise', "
              "chips = 16, kv_split = 'batch', batch = 8, context = 2048, hbm_reserve = 0 } "
@@ -203,7 +204,22 @@ static void kv_split_default_from_lua(void **state)
              "roofline.step(g) g.tp = 16 local b = roofline.step(g) return (a.kv_split == "
              "'batch' and a.max_batch == b.max_batch and a.rows[1].step_s == b.rows[1].step_s) "
              "and a.max_batch or -1");
-    assert_true(run_number(code) == 1842);
+    assert_true(run_number(code) == 1645);
+}
+
+/* fixJL (issue 12 item 4): Lua's simulate sizes trtllm's activation
+ * workspace at max(8192, max_tokens), as the CLI's (test_cli
+ * trtllm_workspace_follows_max_tokens derives it): llama3-70b on 4 x
+ * h100-sxm, chunked, 65536 tokens hold 31,610.76 (within 1) KV tokens fewer
+ * than 8192; before, the same capacity. */
+static void simulate_workspace_follows_max_tokens(void **state)
+{
+    (void)state;
+    double d = run_number("local function cap(t) return roofline.simulate{ model = 'llama3-70b', "
+                          "hw = 'h100-sxm', chips = 4, policy = 'chunked', max_tokens = t, qps = 1, "
+                          "requests = 20, prompt_len = 100, out_len = 10 }"
+                          ".kv_capacity_tokens_per_replica end return cap(8192) - cap(65536)");
+    assert_true(fabs(d - 2877292544.0 * 0.9 * 4 / 327680) <= 1);
 }
 
 static void errors(void **state)
@@ -1683,6 +1699,7 @@ int main(void)
         cmocka_unit_test(engine_none_from_lua),
         cmocka_unit_test(horizon_refused_from_lua),
         cmocka_unit_test(kv_split_default_from_lua),
+        cmocka_unit_test(simulate_workspace_follows_max_tokens),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),

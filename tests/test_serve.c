@@ -2549,8 +2549,9 @@ static void test_seqs_peak_and_memo(void **state)
  * token.  HBM as h200's default engine allocates it (TensorRT-LLM,
  * engines.h: KV gets 0.9 of what each chip has free after its weights and
  * 411,041,792 B of collective buffers and the activation workspace A =
- * 343,932,928 B, memory.h rl_memory_workspace at 8 chips: 8192 x (7168 +
- * 110,592 / 8) x 2), so per chip the KV holds 0.9 x (HBM - w - 411,041,792
+ * 461,373,440 B, memory.h rl_memory_workspace at 8 chips: 8192 x (7168 +
+ * (110,592 + 8 x 7168 routed copies) / 8) x 2; 343,932,928 before fixJL
+ * counted the routed copies), so per chip the KV holds 0.9 x (HBM - w - 411,041,792
  * - A) for w the chip's weights.
  *  - tp: each chip holds the whole latent cache (8 copies), and the weights
  *    as shard stores them (the pool reads shard.h for every MoE plan): all
@@ -2563,7 +2564,8 @@ static void test_seqs_peak_and_memo(void **state)
  *    (671,026,404,352 - 106,430,464 - 1,006,592 - 923,467,776) / 8 +
  *    2 x 1,006,592 + 2 x 106,430,464 + 923,467,776 + 1,853,358,080 / 8 =
  *    85,119,449,088 B: 8 x 0.9 x (151,397,597,184 - w - 411,041,792 - A) /
- *    (35,136 x 8) = 1,678,359.97 tokens (1,687,169.7 without A; before
+ *    (35,136 x 8) = 1,675,351.76 tokens (1,678,359.97 with A before fixJL's
+ *    routed copies; 1,687,169.7 without A; before
  *    that, 1,693,129.7 with the embedding, LM
  *    head and norms at 1 B, w = 84,886,772,736; 1,447,495.4 on 141e9-byte
  *    chips with the down-projections
@@ -2586,14 +2588,14 @@ static void test_mla_kv_layouts(void **state)
     rl_hw h = load_hw("h200", NULL, 0);
     rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
     assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP8) == 35136.0);
-    double nccl = 411041792.0 + 343932928.0; /* the buffers and the workspace A */
+    double nccl = 411041792.0 + 461373440.0; /* the buffers and the workspace A */
     double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
     double rep = 61 * 7168 * (1536 + 512 + 64.0), hbm = 151397597184.0;
     assert_true(rl_arch_tp_replicated_params(&m) == rep);
     double w = (671026404352.0 - 106430464 - 1006592 - rep) / 8 + 2 * 1006592 + 2 * 106430464.0 +
                rep + 1853358080.0 / 8;
     assert_rel(tp, 8 * 0.9 * (hbm - w - nccl) / (35136.0 * 8), 1e-9);
-    assert_rel(tp, 1678359.97, 1e-7);
+    assert_rel(tp, 1675351.76, 1e-7);
     assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_TP) == 8);
     rl_params pc = rl_arch_params(&m);
     double chip = pc.attention + 2 * (pc.embedding + pc.lm_head + pc.router + pc.norms) +
@@ -2615,8 +2617,9 @@ static void test_mla_kv_layouts(void **state)
      * one copy, unplanned, so rl_memory_use's bytes), over 281,088 +
      * 65,536 B a token (its fp8 KV, one copy).  The draft's weights came
      * out of tp x 35,136 B, one copy's bytes, over 35,136 + 65,536:
-     * 498,641 tokens where the room holds 1,334,834 (1,341,979 before
-     * trtllm's activation workspace; the closed form at
+     * 498,641 tokens where the room holds 1,332,395 (1,334,834 before fixJL
+     * counted MoE routed copies in the workspace, 1,341,979 before trtllm's
+     * activation workspace; the closed form at
      * wd = 9.08e9 B: fp8 weights, the kept classes in bf16; fixY, this
      * test).  Tolerance 1e-12: the same doubles in another order; 1e-6 on
      * the figure. */
@@ -2630,7 +2633,7 @@ static void test_mla_kv_layouts(void **state)
     assert_rel(dc.draft_weight_bytes, wd, 1e-15);
     assert_true(rl_arch_kv_bytes_per_token(&dense, RL_FP8) == 65536.0);
     assert_rel(dc.kv_capacity_tokens, (tp * 8 * 35136.0 - wd) / (8 * 35136.0 + 65536), 1e-12);
-    assert_rel(dc.kv_capacity_tokens, 1334834.42, 1e-6);
+    assert_rel(dc.kv_capacity_tokens, 1332394.97, 1e-6);
     assert_rel(dc.kv_bytes_per_token, 35136.0 + 65536, 1e-15);
 }
 
@@ -2712,8 +2715,8 @@ static void test_mla_ep_layout_agrees(void **state)
     /* simulator */
     double tp8 = rl_serve_kv_capacity(&m, h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
     double ep8 = rl_serve_kv_capacity(&m, h, 8, 1, 8, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
-    assert_rel(ep8, 8 * 0.9 * (151397597184.0 - 100817025024.0 - 411041792.0 - 343932928.0) / 35136,
-               1e-9); /* 343,932,928: trtllm's workspace on 8 chips (test_mla_kv_layouts) */
+    assert_rel(ep8, 8 * 0.9 * (151397597184.0 - 100817025024.0 - 411041792.0 - 461373440.0) / 35136,
+               1e-9); /* 461,373,440: trtllm's workspace on 8 chips (test_mla_kv_layouts) */
     assert_true(ep8 < 8 * tp8);
     rl_ops_cost c;
     assert_int_equal(rl_ops_cost_replica(&c, &m, h, 8, 1, 8, RL_ATTN_LAYOUT_TP, p, 1, err,
@@ -2984,9 +2987,10 @@ static void test_pipeline_parallel(void **state)
  * dtype.h rl_dtype_kept; 90,919,296,000 and 84,886,772,736 B with those at
  * 1 B, 90,457,562,112 and 84,078,738,432 B before F3): by hand
  * 8 x 0.9 x (151,397,597,184 (141 GiB) - 91,846,981,632 B - 392 MiB -
- * 343,932,928 B of trtllm activation workspace on 8 chips, memory.h
- * rl_memory_workspace) / (35,136 B x 2 copies) = 6,024,143.5 tokens
- * (6,059,382.6 without the workspace; 6,154,432.3 with the
+ * 461,373,440 B of trtllm activation workspace on 8 chips, memory.h
+ * rl_memory_workspace, routed copies counted) / (35,136 B x 2 copies) =
+ * 6,012,110.7 tokens (6,024,143.5 before fixJL's routed copies; 6,059,382.6
+ * without the workspace; 6,154,432.3 with the
  * embedding at 1 B; 5,136,413.5 on 141e9-byte chips) under the
  * profile's TensorRT-LLM rule (1e-9), less than 4x tp8's (4x while the
  * pool took the even split, W/8, for both).  A dense model,
@@ -3031,7 +3035,7 @@ static void test_expert_parallel_degrees(void **state)
     double k24 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 4, f8, 0.1, RL_ATTN_LAYOUT_TP, 0);
     assert_true(k24 < 4 * k8);
     assert_rel(k24,
-               8 * 0.9 * (151397597184.0 - 91846981632.0 - 411041792.0 - 343932928.0) /
+               8 * 0.9 * (151397597184.0 - 91846981632.0 - 411041792.0 - 461373440.0) /
                    (35136.0 * 2),
                1e-9);
 }
