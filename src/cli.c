@@ -3785,13 +3785,14 @@ static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl
  * misses one; each missed target with the edge's figure and its ratio. */
 static void note_size_band_edge(const rl_size_input *in, const rl_size_candidate *c)
 {
-    const double hi[2] = {fmax(c->edge[1][1], c->ttft_p99), fmax(c->edge[1][3], c->tpot_p99)};
+    double hi[2];
+    const int mask = rl_size_band_edge_misses(in, c, hi);
     const double slo[2] = {in->slo_ttft, in->slo_tpot};
     static const char *const name[2] = {"TTFT", "TPOT"};
     char miss[320] = "", lab[128];
     size_t at = 0;
     for (int k = 0; k < 2 && at < sizeof miss; k++)
-        if (!(k == 1 && c->no_tpot) && hi[k] > slo[k])
+        if (mask & (1 << k))
             at += (size_t)snprintf(miss + at, sizeof miss - at, "%s%s p99 %.3g ms, %.3gx the "
                                    "%.3g ms target", at ? "; " : "", name[k], hi[k] * 1e3,
                                    hi[k] / slo[k], slo[k] * 1e3);

@@ -1038,6 +1038,18 @@ static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P,
 
 double rl_size_sized_qps(const rl_size_input *in) { return in->w.qps * (1 + in->headroom); }
 
+int rl_size_band_edge_misses(const rl_size_input *in, const rl_size_candidate *c, double hi[2])
+{
+    const double slo[2] = {in->slo_ttft, in->slo_tpot};
+    int mask = 0;
+    hi[0] = fmax(c->edge[1][1], c->ttft_p99);
+    hi[1] = fmax(c->edge[1][3], c->tpot_p99);
+    for (int k = 0; k < 2 && c->banded; k++)
+        if (!(k == 1 && c->no_tpot) && hi[k] > slo[k])
+            mask |= 1 << k;
+    return mask;
+}
+
 /* Every analytic plan of the search space into pl (RL_SIZE_MAX_PLANS
  * allocated); the rejected ones counted in out. */
 static int enumerate_plans(const rl_size_input *in, const sample_lens *sl, plan_list *pl,

@@ -478,6 +478,14 @@ int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, c
  * the result's sized_for_qps read it). */
 double rl_size_sized_qps(const rl_size_input *in);
 
+/* Which targets row c's band misses at its high edge: the p99 there (never
+ * below the row's own p99, as the report's band cell shows it) into
+ * hi[0] (TTFT, s) and hi[1] (TPOT, s), and a mask of the missed ones
+ * (bit 0 TTFT, bit 1 TPOT; TPOT never where the row has none).  One
+ * place for size's report "Caution on the band" and its stderr caution
+ * (t56 #2, fixJK #6); 0 for an unbanded row. */
+int rl_size_band_edge_misses(const rl_size_input *in, const rl_size_candidate *c, double hi[2]);
+
 /* Whether the TPOT target in->slo_tpot is tighter than profile in->hw[hw]'s
  * fixed per-step host cost, which every decode step carries whatever the
  * batch or plan (a fitted profile's decode_step_s, enginecost.h (E); else

@@ -578,10 +578,11 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          * the edge against 3 s) was only in the figures: say it and by how
          * much (the edge as the band cell shows it: never below the row) */
         char miss[320] = "";
-        double hi[2] = {fmax(b->edge[1][1], b->ttft_p99), fmax(b->edge[1][3], b->tpot_p99)};
+        double hi[2];
+        const int mask = in->conservative ? 0 : rl_size_band_edge_misses(in, b, hi);
         const double slo[2] = {in->slo_ttft, in->slo_tpot};
-        for (int k = 0; k < 2 && !in->conservative; k++) {
-            if ((k == 1 && b->no_tpot) || !(hi[k] > slo[k]))
+        for (int k = 0; k < 2; k++) {
+            if (!(mask & (1 << k)))
                 continue;
             size_t l = strlen(miss);
             snprintf(miss + l, sizeof miss - l, "%s%s p99 %.3g %s is %.3gx the %.3g %s target",

@@ -2804,9 +2804,41 @@ static void test_sized_qps(void **state)
     assert_true(rl_size_sized_qps(&in) == 4.0);
 }
 
+/* fixJM #1: the one function behind the report's "Caution on the band"
+ * and size's stderr caution.  Expected: a TTFT edge of 2x a 1 s target
+ * misses (bit 0), a TPOT edge below the row's p99 reads as the row's p99
+ * (0.05 s against 0.04 s: bit 1), no TPOT bit where the row has none,
+ * nothing for an unbanded row; exact (no arithmetic beyond fmax). */
+static void test_band_edge_misses(void **state)
+{
+    (void)state;
+    rl_size_input in;
+    rl_size_candidate c;
+    memset(&in, 0, sizeof in);
+    memset(&c, 0, sizeof c);
+    in.slo_ttft = 1;
+    in.slo_tpot = 0.04;
+    c.banded = 1;
+    c.ttft_p99 = 0.5;
+    c.edge[1][1] = 2;
+    c.tpot_p99 = 0.05;
+    c.edge[1][3] = 0.03;
+    double hi[2];
+    assert_int_equal(rl_size_band_edge_misses(&in, &c, hi), 3);
+    assert_true(hi[0] == 2 && hi[1] == 0.05);
+    c.no_tpot = 1;
+    assert_int_equal(rl_size_band_edge_misses(&in, &c, hi), 1);
+    c.edge[1][1] = 0.9;
+    assert_int_equal(rl_size_band_edge_misses(&in, &c, hi), 0);
+    c.edge[1][1] = 2;
+    c.banded = 0;
+    assert_int_equal(rl_size_band_edge_misses(&in, &c, hi), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_band_edge_misses),
         cmocka_unit_test(test_sized_qps),
         cmocka_unit_test(test_fitted_plans_simulated),
         cmocka_unit_test(test_off_fit_rows_counted),
