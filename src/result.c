@@ -283,12 +283,15 @@ static void add_dispatch_caution(cJSON *o, double most)
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "prefill_dispatch_note");
     if (!cJSON_IsString(n) || !(most > 0))
         return;
-    char s[1400];
-    snprintf(s, sizeof s, "%s; it is up to %.0f%% of these TTFTs and ttft_s_low/_high leave it "
+    char s[1400], pct[32];
+    /* fixJM #3: two significant digits under 10% ("0.31%", not "0%"; %#
+     * keeps "5.0"), whole percents above ("79%"; 9.95 up reads "10") */
+    snprintf(pct, sizeof pct, 100 * most < 9.95 ? "%#.2g" : "%.0f", 100 * most);
+    snprintf(s, sizeof s, "%s; it is up to %s%% of these TTFTs and ttft_s_low/_high leave it "
              "out (the same constant at both edges): its source states one figure (\"~0.8ms/"
              "layer\"), no range, so that share of a TTFT rests on one constant no table "
              "measured, read it as a caution (docs/model.md, engine costs)",
-             n->valuestring, 100 * most);
+             n->valuestring, pct);
     cJSON_ReplaceItemInObjectCaseSensitive(o, "prefill_dispatch_note", cJSON_CreateString(s));
 }
 
