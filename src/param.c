@@ -525,6 +525,12 @@ const rl_command RL_COMMANDS[] = {
      "MoE table's residuals (both noted; docs/model.md, Bands of unmeasured operators).\n"
      "fp8 x fp8 reads the MoE kernel of the model's fp8_scaling (tensor or block); the\n"
      "other's rows where only they measure the shape, with a caution.\n"
+     "Notes, each key absent when it does not apply: kv_engine_note, the engine stores no\n"
+     "KV cache in --kv's dtype (a caution on stderr); moe_slow_note, the measured MoE kernel\n"
+     "of the weights' dtype runs slower than its bf16 one at these shapes (a caution);\n"
+     "e2e_gap_note, how far SplitwiseSim's end-to-end decode step medians ran above this\n"
+     "chip's engine tables, its p90 labelled (stderr outside JSON; docs/model.md, The\n"
+     "end-to-end gap).\n"
      "Keys in every mode: the header's hbm_bytes_per_s (the chip's HBM bandwidth, its\n"
      "canonical key, as info --hw names it; list hw's hbm_bw_bytes_per_s is an alias) and\n"
      "hbm_bw_total (chips x it); each row's batch, context, step_s, tokens_per_s,\n"
@@ -635,7 +641,13 @@ const rl_command RL_COMMANDS[] = {
      "its own `mode` and `table_time_share` (the header's are the lowest share's: one long or "
      "one-token prompt makes the whole list `estimated`, and a note on stderr names why). "
      "Calibrated, outside_tables names what the rows time outside the measured tables, as "
-     "step's (null when none; stderr says it).",
+     "step's (null when none; stderr says it).\n"
+     "Notes, each key absent when it does not apply: kv_engine_note, the engine stores no\n"
+     "KV cache in --kv's dtype (a caution on stderr); moe_slow_note, the measured MoE kernel\n"
+     "of the weights' dtype runs slower than its bf16 one at these shapes (a caution);\n"
+     "e2e_gap_note, how far SplitwiseSim's end-to-end prefill medians ran above this\n"
+     "chip's engine tables, its p90 labelled (stderr outside JSON; docs/model.md, The\n"
+     "end-to-end gap).",
      "--model M --hw H [--chips N] --tokens T[,T...] [--prefix P] [--chunk c] [--mfu F]\n"
      "       [--weights D] [--kv D] [--compute D] [--act D] [--attn ...] [--tp Y --ep Z]\n"
      "       [--set ...] [--format F]"},

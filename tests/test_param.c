@@ -220,6 +220,24 @@ static void commands_sound(void **state)
     assert_null(rl_command_find("frobnicate"));
 }
 
+/* fixJM #4: step's and prefill's help name the note keys their results
+ * carry (stop 42 added them with no word in --help or docs/cli.md). */
+static void help_names_note_keys(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"kv_engine_note", "moe_slow_note", "e2e_gap_note",
+                                       "batch_fall_note"};
+    const rl_command *step = rl_command_find("step"), *pre = rl_command_find("prefill");
+    assert_non_null(step);
+    assert_non_null(pre);
+    for (int k = 0; k < 4; k++) {
+        if (!strstr(step->summary, keys[k]))
+            fail_msg("step --help does not name %s", keys[k]);
+        if (k < 3 && !strstr(pre->summary, keys[k])) /* batch_fall_note: step's alone */
+            fail_msg("prefill --help does not name %s", keys[k]);
+    }
+}
+
 /* shard's option lines name no flag it refuses (tester37: its --chips and
  * --overlap rows spoke of --pp, which shard refuses, as it lists the pp
  * plans itself): neither --pp nor --tp appears in them. */
@@ -390,6 +408,7 @@ int main(void)
         cmocka_unit_test(defaults_agree),
         cmocka_unit_test(defaults_cli_equal_lua),
         cmocka_unit_test(commands_sound),
+        cmocka_unit_test(help_names_note_keys),
         cmocka_unit_test(shard_help_names_only_its_flags),
         cmocka_unit_test(lua_docs_cover_module),
         cmocka_unit_test(declared_not_silently_taken),
