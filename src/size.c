@@ -156,7 +156,23 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     double P, G;
     rl_size_mean_lengths(in, &P, &G);
     s.kv_len = P + G; /* the KV pool of add_kind (kvcap) */
-    rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
+    /* fixJM #2: the workspace an engine built for this plan's step budget
+     * reserves, as simulate's serve_config charges it (memory.h
+     * rl_memory_token_budget: trtllm's max_num_tokens), on a copy of h (in
+     * is shared by the search's threads; out of memory: h as it is).  No
+     * policy size searches (POLICIES: 8192, RL_SIZE_CHUNK_SMALL/LARGE)
+     * budgets above the shipped trtllm rules' 8192 tokens, so this moves
+     * nothing on them; a profile whose rule sizes for fewer tokens gets
+     * simulate's pool in these runs, while add_kind's kvcap (the row's
+     * kv_capacity_tokens, the search's estimates) stays at the rule's own
+     * workspace (a per-policy kvcap is not done). */
+    rl_hw *hb = malloc(sizeof *hb);
+    if (hb) {
+        *hb = *h;
+        rl_memory_token_budget(hb, (double)c->max_tokens);
+    }
+    rl_serve_config_hw(&s, in->m, hb ? hb : h, c->chips, c->p, in->hbm_reserve);
+    free(hb);
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
     s.kv_samples = 0;
