@@ -196,14 +196,6 @@ static const e2e_gap E2E_GAP[] = {
       {{1.11, 0.52, 1.35}, {1.05, 0.60, 1.70}, {0.93, 0.63, 2.29}}}},
 };
 
-/* e2e_gap_note: the gap above for h's chip and selected engine at tp
- * (the nearest measured TP of 2, 4, 8 in octaves) and `prefill` (else
- * decode), the one-sided high end `key` x p90 labelled (with its figure
- * when t, the one row's time, is above 0);
- * nothing on another chip or engine, a what-if chip, or without tables.
- * The band (`key`_low/_high) stays the kernel tables' error: this gap is
- * what an end-to-end run adds, measured on one model by one unnamed
- * framework. */
 /* The gap of h's chip and selected engine at tp, `prefill` (else decode),
  * as a clause ("SplitwiseSim's end-to-end decode step medians ... ran
  * x2.02 the trtllm tables' prediction at tp4 (p10 x1.95, p90 x2.44; this
@@ -239,6 +231,13 @@ static int e2e_gap_words(const rl_hw *h, long long tp, int prefill, int brief, c
 #define E2E_GAP_BAND "; the gap is quoted at its p10 and p90 whatever --band (11-16 " \
                      "configurations a TP: no p5 or p95 is taken from so few)"
 
+/* e2e_gap_note: the gap above for h's chip and selected engine at tp
+ * and `prefill` (else decode), the one-sided high end `key` x p90
+ * labelled (with its figure when t, the one row's time, is above 0);
+ * nothing on another chip or engine, a what-if chip, or without tables.
+ * The band (`key`_low/_high) stays the kernel tables' error: this gap is
+ * what an end-to-end run adds, measured on one model by one unnamed
+ * framework. */
 static void add_e2e_gap_note(cJSON *o, const rl_hw *h, long long tp, int prefill,
                              const char *key, double t)
 {
