@@ -3850,19 +3850,20 @@ int rl_cli_size(rl_opts *o)
                         .conservative = o->given[RL_P_CONSERVATIVE] != NULL};
     rl_request *req = NULL;
     long long n = 0;
-    double maxc = 0;
+    double maxc = 0, threads = 0;
     long long truncated = 0;
     if (serve_workload(o, 4000, m.max_context, 0, &in.w, &req, &n, &truncated) != 0 ||
         (o->given[RL_P_TRACE] && size_trace_check(o, req, n) != 0) ||
         rl_param_number(o, RL_P_TTFT, &in.slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &in.slo_tpot) ||
         rl_param_number(o, RL_P_RESERVE, &in.hbm_reserve) ||
-        rl_param_number(o, RL_P_MAX_CHIPS, &maxc) ||
+        rl_param_number(o, RL_P_MAX_CHIPS, &maxc) || rl_param_number(o, RL_P_THREADS_SIZE, &threads) ||
         rl_param_number(o, RL_P_HEADROOM, &in.headroom)) {
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
     in.max_chips = (long long)maxc;
+    in.threads = threads > 0 ? (int)threads : rl_size_default_threads();
     in.truncated_frac = n > 0 ? (double)truncated / (double)n : 0;
     if (o->given[RL_P_KEEP_PREC]) {
         in.prec = &o->prec;

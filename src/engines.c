@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -474,8 +475,10 @@ int rl_engine_derived(const rl_engine_tables *t, int mla, rl_dtype weights, rl_d
            (g < 0 || !rl_engine_has(t, RL_KC_GEMM, g) ? RL_DERIVED_GEMM : 0);
 }
 
-/* Table times raised to their roofline floor in this process (engines.h). */
-static long FLOORED;
+/* Table times raised to their roofline floor in this process (engines.h;
+ * atomic: size's search times steps on several threads, size.c
+ * simulate_plans). */
+static _Atomic long FLOORED;
 
 double rl_engine_time(const rl_serving_engine *e, rl_kclass c, int v, const double *x, double peak,
                       double bw, rl_provenance *prov)

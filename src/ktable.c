@@ -593,16 +593,24 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
  * lookup was 7.5% of rl_kt_time's instructions in the README's size
  * search on h100-sxm at 20 req/s, h29speed); 0 for a table with no
  * measured node. */
+/* 1: this thread writes no table cache (rl_kt_hold_caches). */
+static _Thread_local int held;
+
+void rl_kt_hold_caches(int hold) { held = hold; }
+
 static double fastest(const rl_ktable *t)
 {
-    if (isnan(t->floor_s)) {
+    double f = t->floor_s;
+    if (isnan(f)) {
         double m = INFINITY;
         for (size_t i = 0; i < t->n; i++)
             if (!t->filled[i] && t->logv[i] < m)
                 m = t->logv[i];
-        ((rl_ktable *)(void *)t)->floor_s = exp(isfinite(m) ? m : -INFINITY);
+        f = exp(isfinite(m) ? m : -INFINITY);
+        if (!held)
+            ((rl_ktable *)(void *)t)->floor_s = f;
     }
-    return t->floor_s;
+    return f;
 }
 
 double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, const void *ctx,
@@ -644,11 +652,18 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
                 at = at[len / 2] <= v ? at + len / 2 : at;
             int i = (int)(at - ax);
             const double *la = t->logaxis[a];
+            double wi = v == ax[i] ? 0.0 : (log(v) - la[i]) / (la[i + 1] - la[i]);
+            if (held) { /* read, never written (rl_kt_hold_caches) */
+                lo[a] = i;
+                w[a] = wi;
+                between |= w[a] > 0;
+                continue;
+            }
             j = mo->next;
             mo->next = (j + 1) % RL_KT_MEMO;
             mo->v[j] = v;
             mo->lo[j] = i;
-            mo->w[j] = v == ax[i] ? 0.0 : (log(v) - la[i]) / (la[i + 1] - la[i]);
+            mo->w[j] = wi;
         }
         lo[a] = mo->lo[j];
         w[a] = mo->w[j];

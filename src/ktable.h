@@ -338,6 +338,12 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  * node or memory runs out. */
 long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx);
 
+/* hold 1: rl_kt_time on the calling thread reads the tables' caches
+ * (rl_ktable.floor_s, memo) but writes none, so threads may time steps
+ * on the same tables at once (size.c simulate_plans); the times are the
+ * same either way (a cache).  hold 0: it fills them again. */
+void rl_kt_hold_caches(int hold);
+
 /* Latency at shape x[naxes], seconds, as described above; *prov (may be
  * NULL) gets its provenance.  `ideal` may be NULL (hold the edge latency). */
 double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, const void *ctx,

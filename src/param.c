@@ -143,6 +143,12 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                             "ignored (a note says so): prefill times prefills only; accepted so "
                             "an ops command line runs here (ops --phase prefill is this step)",
                             AT(phase), 0, 0, 0},
+    [RL_P_THREADS_SIZE] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 0,
+                           RL_SIZE_MAX_THREADS, "0", NULL,
+                           "CPU threads of the search: the plans of different replicas run at "
+                           "once, each replica's in turn, so the rows are the same on any count "
+                           "(0: the CPUs online, at most 8)",
+                           NOWHERE, 0},
     [RL_P_TOKENS] = {"tokens", "tokens", NULL, "tokens", RL_PT_COUNT_LIST, "T[,T...]", "tokens", 1,
                      1e9, NULL, NULL, "new tokens per prefill sequence (prefill: one row each)",
                      AT(tokens), AT(ntokens), RL_MAX_LIST, 0},
@@ -450,7 +456,8 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE, RL_P_BAND,
-                           RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM, END};
+                           RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM,
+                           RL_P_THREADS_SIZE | RL_CLI_ONLY, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
                                      RL_P_QPS, RL_P_CAPACITY_PCT, RL_P_REPEATS, RL_P_SEED,

@@ -2,15 +2,18 @@
 #include "size.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arch.h"
 #include "clock.h"
 #include "e2e.h"
 #include "error.h"
+#include "ktable.h"
 #include "memory.h"
 #include "pareto.h"
 
@@ -1314,17 +1317,30 @@ static void pool_free(cost_pool *pool)
         rl_ops_cost_free(&pool->c[j]);
 }
 
-/* Where the replica search of plan c may start (resize_from), from the
- * rows simulated before it (out->c; simulate_plans): the replica count of
- * the latest row of c's replica, policy and token budget (another batch
- * cap's), or 0 without one.  The fewest replicas that meet are the same
- * from any start when meeting is monotone in the replicas; a start near
- * them saves runs.  (The capacity search takes no start: rl_size_capacity.) */
-static int sibling_start(const rl_size_result *out, const rl_size_candidate *c)
+/* A plan's outcome in simulate_plans, made by one of its workers. */
+typedef struct {
+    rl_size_candidate c;    /* the row */
+    unsigned long long work; /* the events its runs took (size.h work_budget) */
+    int state;              /* 0: not run, 1: run, 2: left for the work bound, -1: failed */
+    kept_run *kept;         /* its runs kept (keep_run; malloc'd), nkept of them */
+    int nkept;
+    char *err;              /* state -1: why (malloc'd) */
+} plan_out;
+
+/* Where the replica search of plan i may start (resize_from), from the
+ * plans simulated before it (o[j].state 1; simulate_plans): the replica
+ * count of the latest row of its replica, policy and token budget
+ * (another batch cap's), or 0 without one.  The fewest replicas that meet
+ * are the same from any start when meeting is monotone in the replicas; a
+ * start near them saves runs.  (The capacity search takes no start:
+ * rl_size_capacity.)  Only plans of the same replica (group) match, so a
+ * worker that runs a replica's plans in their order reads its own rows. */
+static int sibling_start(const plan_out *o, const int *group, int i, const rl_size_candidate *c)
 {
-    for (int j = out->n - 1; j >= 0; j--) {
-        const rl_size_candidate *s = &out->c[j];
-        if (same_replica(s, c) && s->policy == c->policy && s->max_tokens == c->max_tokens)
+    for (int j = i - 1; j >= 0; j--) {
+        const rl_size_candidate *s = &o[j].c;
+        if (group[j] == group[i] && o[j].state == 1 && s->policy == c->policy &&
+            s->max_tokens == c->max_tokens)
             return s->replicas;
     }
     return 0;
@@ -1413,24 +1429,195 @@ static int trim_verify(const rl_size_input *in, rl_size_candidate *c, int R, dou
     return verify_at(in, c, qs, ps, headroom, err, errlen);
 }
 
+/* The replicas that workers take in turn (simulate_plans, band_rows): each
+ * the first plan or row of its replica, under mu. */
+typedef struct {
+    int *leads;
+    int nleads, next;
+    pthread_mutex_t mu;
+} lead_queue;
+
+/* The next replica's first plan or row, or -1 when none is left (or the
+ * worker has no error buffer: it stops, the others go on). */
+static int next_lead(lead_queue *q, const char *err)
+{
+    pthread_mutex_lock(&q->mu);
+    int k = q->next < q->nleads && err ? q->leads[q->next++] : -1;
+    pthread_mutex_unlock(&q->mu);
+    return k;
+}
+
+/* work(arg) on T threads, this one among them (fewer when a thread cannot
+ * start: the same results, the workers share the replicas left). */
+static void run_workers(void *(*work)(void *), void *arg, int T)
+{
+    pthread_t th[RL_SIZE_MAX_THREADS];
+    int started = 0;
+    for (; started < T - 1 && started < RL_SIZE_MAX_THREADS; started++)
+        if (pthread_create(&th[started], NULL, work, arg) != 0)
+            break;
+    work(arg);
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+}
+
+/* The plans of simulate_plans and their workers' shared state: a worker
+ * takes the next replica (same_replica: the plans a sibling start, a kept
+ * run or a step cost may join) and runs its picked plans in their order;
+ * the plans of different replicas share nothing but the inputs. */
+typedef struct {
+    rl_size_input in; /* work, cost, runs, draws: each worker's own */
+    const plan *plans;
+    const char *pick;
+    int n;
+    int *group;     /* per plan: the first picked plan of its replica, -1 not picked */
+    lead_queue q;   /* those first plans, the replicas with most plans first */
+    plan_out *o;
+    int first_err;  /* the lowest plan that failed, else n */
+    int threads;    /* workers: > 1, the kernel tables' caches held (rl_kt_hold_caches) */
+    size_t errlen;
+} plan_jobs;
+
+/* The picked plans of the replica that plan g leads. */
+static int plans_of(const plan_jobs *j, int g)
+{
+    int k = 0;
+    for (int i = g; i < j->n; i++)
+        k += j->group[i] == g;
+    return k;
+}
+
+/* Whether plan i is past the work bound whatever the plans still running
+ * add: the events of the plans before it that are done already spend it
+ * (simulate_plans' order leaves it out then).  Under j->q.mu. */
+static int plan_past_bound(const plan_jobs *j, int i)
+{
+    unsigned long long w = 0;
+    for (int k = 0; k < i; k++)
+        if (j->o[k].state == 1)
+            w += j->o[k].work;
+    return over_budget(&j->in, w);
+}
+
+/* One worker of simulate_plans: replicas until none is left, each with its
+ * own step costs, kept runs and draws (caches: the rows are the same with
+ * any of them warm or cold).  Returns NULL. */
+static void *plan_worker(void *arg)
+{
+    plan_jobs *j = arg;
+    rl_size_input run = j->in;
+    cost_pool pool = {0};
+    rl_size_runs runs = {0};
+    rl_size_draws draws = {0};
+    run.runs = &runs;
+    run.draws = &draws;
+    char *err = malloc(j->errlen);
+    rl_kt_hold_caches(j->threads > 1);
+    for (int g; (g = next_lead(&j->q, err)) >= 0;) {
+        for (int i = g; i < j->n; i++) {
+            if (j->group[i] != g)
+                continue;
+            pthread_mutex_lock(&j->q.mu);
+            plan_out *o = &j->o[i];
+            int stop = i > j->first_err || plan_past_bound(j, i);
+            if (stop)
+                o->state = 2;
+            pthread_mutex_unlock(&j->q.mu);
+            if (stop)
+                continue;
+            unsigned long long work = 0;
+            run.work = &work;
+            rl_size_candidate c = j->plans[i].c;
+            int lo = runs.n;
+            int rc = pool_cost(&pool, &run, &c, err, j->errlen);
+            if (rc == 0) {
+                int R = resize_from(&run, &c, sibling_start(j->o, j->group, i, &c), 1 + run.headroom, 1,
+                                    err, j->errlen);
+                rc = R == -2 || trim_verify(&run, &c, R, 1, 1, run.headroom, err, j->errlen) != 0;
+            }
+            pthread_mutex_lock(&j->q.mu);
+            o->c = c;
+            o->work = work;
+            o->nkept = runs.n - lo;
+            o->kept = o->nkept > 0 ? malloc((size_t)o->nkept * sizeof *o->kept) : NULL;
+            if (o->kept)
+                memcpy(o->kept, runs.r + lo, (size_t)o->nkept * sizeof *o->kept);
+            else
+                o->nkept = 0; /* not kept: the later plans run them again */
+            o->state = rc ? -1 : 1;
+            if (rc) {
+                o->err = strdup(err);
+                if (i < j->first_err)
+                    j->first_err = i;
+            }
+            pthread_mutex_unlock(&j->q.mu);
+        }
+    }
+    free(err);
+    pool_free(&pool);
+    draws_free(&draws);
+    free(runs.r);
+    rl_kt_hold_caches(0);
+    return NULL;
+}
+
+int rl_size_default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > RL_SIZE_MAX_THREADS ? RL_SIZE_MAX_THREADS : (int)n;
+}
+
 /* Simulate the picked plans into out->c (each resized to meet the targets
  * at the load plus headroom, then measured at the load and its capacity
  * searched); the others counted in out->pruned, those past the work bound in
- * out->skipped_for_time (*work: the events simulated).  Returns 0 or -1. */
+ * out->skipped_for_time (*work: the events simulated).  The plans run on
+ * in->threads workers (plan_worker), then are taken in their order as one
+ * thread would have run them: a plan starts while the events of the plans
+ * before it are within the bound (over_budget), and the first that failed
+ * fails the search with its error.  Returns 0 or -1. */
 static int simulate_plans(const rl_size_input *in, const plan *plans, int n, const char *pick,
                           unsigned long long *work, rl_size_result *out, char *err,
                           size_t errlen)
 {
-    rl_size_input run = *in; /* with the step cost of the plan's configuration kept */
-    run.work = work;
-    cost_pool pool = {0};
+    plan_jobs j = {.in = *in, .plans = plans, .pick = pick, .n = n, .first_err = n,
+                   .errlen = errlen};
+    j.group = malloc((size_t)(n > 0 ? n : 1) * sizeof *j.group);
+    j.q.leads = malloc((size_t)(n > 0 ? n : 1) * sizeof *j.q.leads);
+    j.o = calloc((size_t)(n > 0 ? n : 1), sizeof *j.o);
     rl_size_runs runs = {0};
-    run.runs = &runs;
-    rl_size_draws draws = {0};
-    run.draws = &draws;
-    int rc = 0;
+    int rc = -1;
+    if (!j.group || !j.q.leads || !j.o || pthread_mutex_init(&j.q.mu, NULL) != 0) {
+        snprintf(err, errlen, "size: out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        j.group[i] = -1;
+        for (int k = 0; k < j.q.nleads && pick[i] && j.group[i] < 0; k++)
+            if (same_replica(&plans[j.q.leads[k]].c, &plans[i].c))
+                j.group[i] = j.q.leads[k];
+        if (pick[i] && j.group[i] < 0)
+            j.group[i] = j.q.leads[j.q.nleads++] = i;
+    }
+    /* the replicas with the most plans first, so the last one taken is short
+     * (the order taken changes no row) */
+    for (int a = 1; a < j.q.nleads; a++)
+        for (int b = a; b > 0 && plans_of(&j, j.q.leads[b]) > plans_of(&j, j.q.leads[b - 1]); b--) {
+            int t = j.q.leads[b];
+            j.q.leads[b] = j.q.leads[b - 1];
+            j.q.leads[b - 1] = t;
+        }
+    /* an edge profile's fitted costs keep a process-wide memo (e2e.c
+     * edge_factor): those searches run on one thread */
+    int edge = in->inner_hw != NULL;
+    for (int h = 0; h < in->nhw; h++)
+        edge |= in->hw[h].engine_costs.edge != 0;
+    int T = edge || in->threads < 1 ? 1 : in->threads;
+    T = T > j.q.nleads ? (j.q.nleads > 0 ? j.q.nleads : 1) : T;
+    j.threads = T;
+    run_workers(plan_worker, &j, T);
+    pthread_mutex_destroy(&j.q.mu);
+    rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        rl_size_candidate c = plans[i].c;
         if (!pick[i]) {
             out->pruned++;
             continue;
@@ -1439,18 +1626,35 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
             out->skipped_for_time++; /* the costlier plans: the work bound (size.h) */
             continue;
         }
-        if ((rc = pool_cost(&pool, &run, &c, err, errlen)) != 0)
-            break;
-        int R = resize_from(&run, &c, sibling_start(out, &c), 1 + in->headroom, 1, err, errlen);
-        if (R == -2 || trim_verify(&run, &c, R, 1, 1, in->headroom, err, errlen) != 0)
+        if (j.o[i].state != 1) { /* failed (a plan left unrun comes after one that did) */
+            int f = j.first_err < n ? j.first_err : i;
+            snprintf(err, errlen, "%s", j.o[f].err ? j.o[f].err : "size: out of memory");
             rc = -1;
-        out->c[out->n++] = c;
+            break;
+        }
+        *work += j.o[i].work;
+        out->c[out->n++] = j.o[i].c;
+        for (int k = 0; k < j.o[i].nkept; k++)
+            keep_run(&(rl_size_input){.runs = &runs}, &j.o[i].kept[k]);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        rl_size_input run = *in; /* the rows' kept runs, in their plans' order */
+        cost_pool pool = {0};
+        rl_size_draws draws = {0};
+        run.work = work;
+        run.runs = &runs;
+        run.draws = &draws;
         rc = carry_rows(&run, &pool, out, err, errlen);
-    pool_free(&pool);
+        pool_free(&pool);
+        draws_free(&draws);
+    }
+done:
+    for (int i = 0; j.o && i < n; i++)
+        free(j.o[i].err), free(j.o[i].kept);
+    free(j.o);
+    free(j.group);
+    free(j.q.leads);
     free(runs.r);
-    draws_free(&draws);
     return rc;
 }
 
@@ -1630,11 +1834,11 @@ static int band_group(const rl_size_input *in, const rl_hw *hw, int nedge, cost_
 {
     for (int s = 0; s < nedge; s++)
         for (int j = k; j < out->n; j++)
-            if (!b[j].run && same_replica(&out->c[j], &out->c[k]) &&
+            if (same_replica(&out->c[j], &out->c[k]) && !b[j].run &&
                 band_row(in, hw, pool, draws, &out->c[j], s, &b[j], err, errlen) != 0)
                 return -1;
     for (int j = k; j < out->n; j++)
-        if (!b[j].run && same_replica(&out->c[j], &out->c[k])) {
+        if (same_replica(&out->c[j], &out->c[k]) && !b[j].run) {
             for (int s = 2; s < nedge; s++)
                 for (int t = 0; t < 6; t++)
                     b[j].edge[s - 2][t] = rl_e2e_band_farther(b[j].edge[s - 2][t],
@@ -1642,6 +1846,82 @@ static int band_group(const rl_size_input *in, const rl_hw *hw, int nedge, cost_
             b[j].run = 1;
         }
     return 0;
+}
+
+/* The band runs of band_rows made ahead on several threads: a worker takes
+ * the next row that leads its replica (band_group: it reads and writes only
+ * its replica's rows of b) and runs that replica's rows with its own step
+ * costs and draws (caches).  A group that fails is left unrun (band_rows
+ * makes it at its turn, and fails there as one thread would). */
+typedef struct {
+    const rl_size_input *in;
+    const rl_hw *hw;
+    int nedge;
+    const rl_size_result *out;
+    band_run *b;
+    lead_queue q;
+    int threads;
+    size_t errlen;
+} band_jobs;
+
+static void *band_worker(void *arg)
+{
+    band_jobs *j = arg;
+    cost_pool pool = {0};
+    rl_size_draws draws = {0};
+    char *err = malloc(j->errlen);
+    rl_kt_hold_caches(j->threads > 1);
+    for (int k; (k = next_lead(&j->q, err)) >= 0;) {
+        band_run *mine = malloc((size_t)j->out->n * sizeof *mine); /* the group, then b */
+        if (!mine)
+            continue;
+        for (int i = k; i < j->out->n; i++)
+            if (same_replica(&j->out->c[i], &j->out->c[k]))
+                mine[i] = j->b[i];
+        if (band_group(j->in, j->hw, j->nedge, &pool, &draws, j->out, k, j->b, err,
+                       j->errlen) != 0)
+            for (int i = k; i < j->out->n; i++) /* as it was: made at its turn */
+                if (same_replica(&j->out->c[i], &j->out->c[k]))
+                    j->b[i] = mine[i];
+        free(mine);
+    }
+    rl_kt_hold_caches(0);
+    free(err);
+    pool_free(&pool);
+    draws_free(&draws);
+    return NULL;
+}
+
+/* band_rows' runs of the rows that have a band (ok[k]) made ahead on
+ * in->threads workers (band_worker).  Nothing when one thread would make
+ * them in turn anyway, or an edge profile keeps fitted costs (e2e.c
+ * edge_factor's memo and notes are process-wide). */
+static void band_ahead(const rl_size_input *in, const rl_hw *hw, int nedge,
+                       const rl_size_result *out, const char *ok, band_run *b, size_t errlen)
+{
+    const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    int T = in->threads;
+    for (int h = 0; h < in->nhw; h++)
+        T = base[h].engine_costs.present ? 1 : T;
+    int *leads = T > 1 ? malloc((size_t)out->n * sizeof *leads) : NULL;
+    band_jobs j = {.in = in, .hw = hw, .nedge = nedge, .out = out, .b = b, .q.leads = leads,
+                   .errlen = errlen};
+    if (!leads || pthread_mutex_init(&j.q.mu, NULL) != 0) {
+        free(leads);
+        return;
+    }
+    for (int k = 0; k < out->n; k++) {
+        int lead = ok[k];
+        for (int i = 0; i < j.q.nleads && lead; i++)
+            lead = !same_replica(&out->c[leads[i]], &out->c[k]);
+        if (lead)
+            leads[j.q.nleads++] = k;
+    }
+    j.threads = T = T > j.q.nleads ? j.q.nleads : T;
+    if (T > 1)
+        run_workers(band_worker, &j, T);
+    pthread_mutex_destroy(&j.q.mu);
+    free(leads);
 }
 
 /* The rows' band (rl_size_candidate.edge): each row served again, at the
@@ -1690,6 +1970,17 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
         }
     int rc = 0;
+    char *ok = in->threads > 1 && !over_budget(in, *work) ? malloc((size_t)out->n + 1) : NULL;
+    for (int k = 0; ok && k < out->n; k++) { /* the rows below that have a band */
+        char why[512];
+        long long pp = out->c[k].pp > 1 ? out->c[k].pp : 1;
+        ok[k] = has[out->c[k].hw] &&
+                !rl_e2e_band_withheld(&base[out->c[k].hw], in->m->name, &out->c[k].p,
+                                      out->c[k].chips / pp, pp, why, sizeof why);
+    }
+    if (ok)
+        band_ahead(in, hw, nedge, out, ok, b, errlen);
+    free(ok);
     cost_pool pool = {0}; /* rows of one configuration share its edge profiles' step costs */
     rl_size_draws draws = {0}; /* every band run serves the load's requests */
     for (int k = 0; k < out->n && rc == 0; k++) {

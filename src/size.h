@@ -165,7 +165,15 @@ typedef struct {
                               band's printed high edge is (rl_size_search and rl_size_study
                               set it on their own copies: callers leave it NULL) */
     rl_ops_cost *inner_cost; /* NULL, or cost's counterpart on inner_hw (rl_size_search) */
+    int threads;          /* CPU threads of the search's plans (rl_size_search): plans of
+                             different replicas run at once, each replica's plans in their
+                             order, so the rows are the same on any count; 0 or 1: one */
 } rl_size_input;
+
+/* Threads for rl_size_input.threads when the caller names none: the CPUs
+ * online, at most RL_SIZE_MAX_THREADS. */
+#define RL_SIZE_MAX_THREADS 8
+int rl_size_default_threads(void);
 
 /* Requests simulated per configuration at qps_scale x the stated load: the
  * trace's, or the workload's n raised to RL_SIZE_MIN_WINDOW_S of arrivals

@@ -2797,7 +2797,7 @@ static void test_sized_qps(void **state)
     (void)state;
     rl_size_input in;
     memset(&in, 0, sizeof in);
-    in.w.qps = 4;
+    in.w.qps = 10;
     in.headroom = 0.25;
     assert_true(rl_size_sized_qps(&in) == 5.0);
     in.headroom = 0;
@@ -2835,9 +2835,79 @@ static void test_band_edge_misses(void **state)
     assert_int_equal(rl_size_band_edge_misses(&in, &c, hi), 0);
 }
 
+/* The rows of run a and b are the same, field by field that the report
+ * and JSON read (labels, counts, figures, band edges). */
+static void assert_same_rows(const rl_size_input *in, const rl_size_result *a,
+                             const rl_size_result *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_int_equal(a->pruned, b->pruned);
+    assert_int_equal(a->skipped_for_time, b->skipped_for_time);
+    assert_int_equal(a->unbanded_for_time, b->unbanded_for_time);
+    assert_true(a->events == b->events);
+    for (int i = 0; i < a->n; i++) {
+        const rl_size_candidate *x = &a->c[i], *y = &b->c[i];
+        char lx[256], ly[256];
+        rl_size_label(in, x, lx, sizeof lx);
+        rl_size_label(in, y, ly, sizeof ly);
+        assert_string_equal(lx, ly);
+        assert_int_equal(x->meets, y->meets);
+        assert_int_equal(x->banded, y->banded);
+        const double fx[] = {x->ttft_p99, x->tpot_p99, x->e2e_p50, x->max_qps,
+                             x->steady_out_tokens_per_s, x->cost_per_hour},
+                     fy[] = {y->ttft_p99, y->tpot_p99, y->e2e_p50, y->max_qps,
+                             y->steady_out_tokens_per_s, y->cost_per_hour};
+        assert_memory_equal(fx, fy, sizeof fx);
+        assert_memory_equal(x->edge, y->edge, sizeof x->edge);
+    }
+}
+
+/* size's threads (rl_size_input.threads, --threads) change no row: the
+ * search on h100-sxm and tpu-v5e (llama3-8b, 10 req/s, bf16 replicas of up
+ * to 2 chips, calibrated, its band runs) on 1 and 4 threads gives the same rows, figures and band
+ * edges bit for bit, and the same events; with a work budget spent part
+ * way (a quarter of the events of the whole search) the same plans are
+ * simulated and skipped as on one thread (size.c simulate_plans: a plan
+ * starts while the events of the plans before it, in order, are within
+ * the bound).  Source: the rows of one thread are the search as it ran
+ * before threads; tolerance none. */
+static void test_threads_same_rows(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    in.nhw = 2;
+    in.calibrated = 1;
+    in.max_chips = 2;
+    in.w.qps = 10;
+    in.prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    in.nprec = 1;
+    in.band_hw = f->h;
+    rl_size_result one, four;
+    char err[512];
+    in.threads = 1;
+    assert_int_equal(rl_size_search(&in, &one, err, sizeof err), 0);
+    in.threads = 4;
+    assert_int_equal(rl_size_search(&in, &four, err, sizeof err), 0);
+    assert_true(one.n > 4);
+    assert_same_rows(&in, &one, &four);
+    unsigned long long all = one.events;
+    rl_size_result_free(&one);
+    rl_size_result_free(&four);
+    in.work_budget = all / 4;
+    in.threads = 1;
+    assert_int_equal(rl_size_search(&in, &one, err, sizeof err), 0);
+    in.threads = 4;
+    assert_int_equal(rl_size_search(&in, &four, err, sizeof err), 0);
+    assert_true(one.skipped_for_time > 0);
+    assert_same_rows(&in, &one, &four);
+    rl_size_result_free(&one);
+    rl_size_result_free(&four);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_same_rows),
         cmocka_unit_test(test_band_edge_misses),
         cmocka_unit_test(test_sized_qps),
         cmocka_unit_test(test_fitted_plans_simulated),
@@ -2905,5 +2975,7 @@ int main(void)
         cmocka_unit_test(test_report_host_cost_caution),
         cmocka_unit_test(test_table_shows_bands),
     };
+    if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
+        cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }
