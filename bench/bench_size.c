@@ -4,8 +4,10 @@
  *   size --model llama3-70b --hw h100-sxm,tpu-v5e --qps Q
  *        --prompt-len lognormal:2000:0.8 --out-len lognormal:300:0.8
  *        --ttft-p99 1 --tpot-p99 0.05 --format json
- * run as a child of this program (the CLI as users run it); user + system
- * CPU of the child from wait4, median of 3 runs with their spread, the load
+ * run as a child of this program (the CLI as users run it, its search on
+ * the CPUs online: size --threads' default); user + system CPU of the
+ * child from wait4 and its wall clock, medians of 3 runs with the CPU's
+ * spread, the load
  * average at the start and end of each load's runs, and the search's own
  * count of plans simulated and skipped for time (size stops starting plans
  * after RL_SIZE_MAX_CPU_S of CPU: a run that reaches it is bounded, not
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -36,10 +39,18 @@ static long long json_int(const char *text, const char *key)
     return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
 }
 
-/* Run `size` at qps with its JSON into `out` (len bytes); *cpu: the child's
- * user + system seconds.  Returns 0 or -1. */
-static int run_size(const char *qps, double *cpu, char *out, size_t len)
+static double wall_now(void)
 {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Run `size` at qps with its JSON into `out` (len bytes); *cpu: the child's
+ * user + system seconds, *wall: from fork to its exit.  Returns 0 or -1. */
+static int run_size(const char *qps, double *cpu, double *wall, char *out, size_t len)
+{
+    double t0 = wall_now();
     int fd[2];
     if (pipe(fd) != 0)
         return -1;
@@ -72,6 +83,7 @@ static int run_size(const char *qps, double *cpu, char *out, size_t len)
     struct rusage ru;
     if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return -1;
+    *wall = wall_now() - t0;
     *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
            (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
     return 0;
@@ -86,18 +98,18 @@ int main(void)
     bench_utc(stamp, sizeof stamp);
     printf("# bench_size commit %s %s: %s size --model llama3-70b --hw h100-sxm,tpu-v5e --qps Q\n"
            "#   --prompt-len lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1"
-           " --tpot-p99 0.05; CPU s (user + sys), median of %d\n",
+           " --tpot-p99 0.05; CPU s (user + sys) and wall s, medians of %d\n",
            RL_COMMIT, stamp, RL_BIN, RUNS);
-    printf("%-6s %10s %10s %9s %10s %9s %9s %13s\n", "qps", "median_s", "spread_s", "target_s",
-           "load_avg", "simulated", "skipped", "rows_same");
+    printf("%-6s %10s %10s %8s %9s %10s %9s %9s %13s\n", "qps", "median_s", "spread_s", "wall_s",
+           "target_s", "load_avg", "simulated", "skipped", "rows_same");
     for (int q = 0; q < 2; q++) {
-        double cpu[RUNS], la0[1] = {0}, la1[1] = {0};
+        double cpu[RUNS], wall[RUNS], la0[1] = {0}, la1[1] = {0};
         long long sims = -1, skipped = -1;
         int same = 1;
         char *first = NULL;
         getloadavg(la0, 1);
         for (int r = 0; r < RUNS; r++) {
-            if (run_size(loads[q], &cpu[r], out, sizeof out) != 0) {
+            if (run_size(loads[q], &cpu[r], &wall[r], out, sizeof out) != 0) {
                 fprintf(stderr, "bench_size: %s size --qps %s failed\n", RL_BIN, loads[q]);
                 free(first);
                 return 1;
@@ -113,10 +125,12 @@ int main(void)
         free(first);
         getloadavg(la1, 1);
         qsort(cpu, RUNS, sizeof cpu[0], rl_cmp_double);
+        qsort(wall, RUNS, sizeof wall[0], rl_cmp_double);
         char la[32];
         snprintf(la, sizeof la, "%.1f-%.1f", la0[0], la1[0]);
-        printf("%-6s %10.2f %10.2f %9.0f %10s %9lld %9lld %13s\n", loads[q], cpu[RUNS / 2],
-               cpu[RUNS - 1] - cpu[0], target[q], la, sims, skipped, same ? "yes" : "NO");
+        printf("%-6s %10.2f %10.2f %8.2f %9.0f %10s %9lld %9lld %13s\n", loads[q], cpu[RUNS / 2],
+               cpu[RUNS - 1] - cpu[0], wall[RUNS / 2], target[q], la, sims, skipped,
+               same ? "yes" : "NO");
     }
     return 0;
 }
