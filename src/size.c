@@ -1514,6 +1514,11 @@ static void *plan_worker(void *arg)
     char *err = malloc(j->errlen);
     rl_kt_hold_caches(j->threads > 1);
     for (int g; (g = next_lead(&j->q, err)) >= 0;) {
+        /* no later replica takes a cost of an earlier one (kept_cost is
+         * same_replica): freed, its mapping goes to the next (serve.c
+         * terms_take) */
+        pool_free(&pool);
+        pool = (cost_pool){0};
         for (int i = g; i < j->n; i++) {
             if (j->group[i] != g)
                 continue;
@@ -1872,6 +1877,8 @@ static void *band_worker(void *arg)
     char *err = malloc(j->errlen);
     rl_kt_hold_caches(j->threads > 1);
     for (int k; (k = next_lead(&j->q, err)) >= 0;) {
+        pool_free(&pool); /* as plan_worker's: no later replica takes these */
+        pool = (cost_pool){0};
         band_run *mine = malloc((size_t)j->out->n * sizeof *mine); /* the group, then b */
         if (!mine)
             continue;
