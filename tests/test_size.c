@@ -2797,7 +2797,7 @@ static void test_sized_qps(void **state)
     (void)state;
     rl_size_input in;
     memset(&in, 0, sizeof in);
-    in.w.qps = 10;
+    in.w.qps = 4;
     in.headroom = 0.25;
     assert_true(rl_size_sized_qps(&in) == 5.0);
     in.headroom = 0;
