@@ -1591,6 +1591,23 @@ static void note_tp_over_all(const char *cmd, const char *mode, long long chips)
                 "sharded chips without communication", mode, chips, chips, chips);
 }
 
+/* The note that --chips, not given, is the plan's chips (step, ops,
+ * prefill: tp x ep x pp; simulate: pp x ep, one chip per stage and
+ * expert group): --help's default of --chips says so, and the run names
+ * the count it used (--tp 2 alone ran on 2 chips unsaid). */
+static void note_plan_chips(const char *cmd, const rl_shard_plan *pl, long long chips)
+{
+    if (chips <= 1)
+        return;
+    char name[96];
+    int n = snprintf(name, sizeof name, "tp%lld", pl->tp);
+    if (pl->ep > 1)
+        n += snprintf(name + n, sizeof name - (size_t)n, " x ep%lld", pl->ep);
+    if (pl->pp > 1)
+        snprintf(name + n, sizeof name - (size_t)n, " x pp%lld", pl->pp);
+    rl_cli_tell(cmd, "note: %lld chips: --chips not given, the plan's %s", chips, name);
+}
+
 /* The simulate flags that run automatic plan a over one replica's
  * `replicas` (simulate's --chips is one replica's chips, step's all of
  * them: docs/serving.md), into buf: "--chips 16 --pp 2" (tester46 F9,
@@ -1746,6 +1763,8 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
             split_batch(o, cmd, reps);
         if (!o->given[RL_P_CHIPS] || multiple)
             o->chips = one;
+        if (!step && !o->given[RL_P_CHIPS]) /* step's: rl_cli_step */
+            note_plan_chips(cmd, &o->plan, one);
         return 0;
     }
     if (!calibrated || o->chips <= 1 || m->abstract)
@@ -2023,8 +2042,10 @@ int rl_cli_step(rl_opts *o)
         o->sharded = 1;
         o->plan.tp = o->chips;
     }
-    if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
+    if (o->sharded && !o->given[RL_P_CHIPS]) { /* --tp 8 alone: one replica of the plan */
         o->chips = rl_shard_plan_chips(&o->plan);
+        note_plan_chips("step", &o->plan, o->chips);
+    }
     static step_plan sp; /* the plan over --chips, searched once (review43 F5) */
     sp.searched = 0;
     note_slow_step(o, &m, &h, &sp);
@@ -3378,8 +3399,10 @@ int rl_cli_simulate(rl_opts *o)
         load_hw(o, &h) != 0 || check_slice("simulate", &h, o->chips) != 0) /* as step */
         return RL_EXIT_INPUT;
     note_unmeasured_run("simulate", o, &h);
-    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
+    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS]) {
         o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
+        note_plan_chips("simulate", &o->plan, o->chips);
+    }
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         rl_cli_tell("simulate", "%s", err);
         return RL_EXIT_INPUT;

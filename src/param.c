@@ -1321,6 +1321,11 @@ static const struct {
     const char *def;
     double min, max;
 } OWN[] = {{"size", RL_P_REQUESTS, "4000", 0, 0},
+           /* --tp 2 alone runs on 2 chips (cli.c note_plan_chips) */
+           {"step", RL_P_CHIPS, "tp x ep x pp of a plan given, else 1", 0, 0},
+           {"ops", RL_P_CHIPS, "tp x ep of a plan given, else 1", 0, 0},
+           {"prefill", RL_P_CHIPS, "tp x ep of a plan given, else 1", 0, 0},
+           {"simulate", RL_P_CHIPS, "pp x ep with --pp or --ep, else 1", 0, 0},
            {"validate-serve", RL_P_REQUESTS, "24", 1, 10000},
            {"validate-serve", RL_P_MAX_SEQS, "4", 1, 64}};
 

@@ -5060,6 +5060,39 @@ static void step_plan_refused_before_notes(void **state)
     assert_null(strstr(out, "evaluated ideal"));
 }
 
+/* leftover of stop 42: --help gave --chips "(default 1)" while --tp 2 or
+ * --pp 2 alone ran on tp x pp chips unsaid.  The help of step, ops,
+ * prefill and simulate now names the plan's chips as the default, and a
+ * run whose count came from the plan says it (expected: "2 chips" and
+ * JSON chips 2, exact; none when --chips is given). */
+static void plan_chips_said(void **state)
+{
+    (void)state;
+    const char *base = "--model llama3-8b --hw h100-sxm --format json ";
+    static const struct {
+        const char *cmd, *tail, *plan, *key;
+    } runs[] = {{"step", "--context 64 --pp 2", "tp1 x pp2", "chips"},
+                {"ops", "--context 64 --tp 2", "tp2", "chips"},
+                {"prefill", "--tokens 64 --tp 2", "tp2", "chips"},
+                {"simulate", "--pp 2 --qps 1 --prompt-len 64 --out-len 8 --requests 20",
+                 "tp1 x pp2", "chips_per_replica"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[512], note[128];
+        snprintf(args, sizeof args, "%s %s%s", runs[i].cmd, base, runs[i].tail);
+        snprintf(note, sizeof note, "note: 2 chips: --chips not given, the plan's %s",
+                 runs[i].plan);
+        cJSON *j = run_json_noted(args, note);
+        assert_int_equal((long long)num(j, runs[i].key), 2);
+        cJSON_Delete(j);
+        snprintf(args, sizeof args, "%s --help", runs[i].cmd);
+        assert_int_equal(run_cli(args, out, sizeof out), 0);
+        assert_non_null(strstr(out, ", else 1)")); /* the plan's chips, else 1 */
+    }
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 64 --chips 2 --tp 2",
+                             out, sizeof out), 0);
+    assert_null(strstr(out, "--chips not given"));
+}
+
 /* tester29 F8: ops on a fitted profile lists its operators at their
  * roofline or kernel-table times, without the fitted per-step engine
  * costs (step and prefill apply them): it says so on stderr, its mode
@@ -10304,6 +10337,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_report_words_fitted_as_fitted),
         cmocka_unit_test(size_report_says_smoke_test),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
+        cmocka_unit_test(plan_chips_said),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
