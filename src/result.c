@@ -47,7 +47,7 @@ static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
  * source says that its tables' times are scaled, not used as measured
  * (tester9 #8: `engine trtllm` read as if the tables timed the changed
  * chip; tester6: the source must say what is used). */
-static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
+static void add_engine(cJSON *o, const char *mode, const rl_hw *h, long long chips)
 {
     add_engine_name(o, h, mode);
     const rl_serving_engine *e = run_engine(h, mode);
@@ -55,10 +55,19 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
         return;
     cJSON_AddStringToObject(o, "engine_version", e->version);
     char used[3072];
-    if (strcmp(mode, "mfu") == 0) { /* tester10 #9: read as if its tables timed the run */
-        snprintf(used, sizeof used, "its kernel tables are not used: --mfu times compute at the "
-                 "given fraction of peak; kept: the plan and its collectives (the engine's own "
-                 "AllReduce); the tables: %s", e->source);
+    if (strcmp(mode, "mfu") == 0) {
+        /* tester10 #9: read as if its tables timed the run; tester71: an
+         * engine of fitted costs (h100-sxm-splitwise) was said to have
+         * tables, and one chip to keep collectives it has none of */
+        const char *what = e->tables ? "kernel tables" : e->fitted.present ? "fitted per-step costs"
+                                                                          : "measurements";
+        snprintf(used, sizeof used, "its %s are not used: --mfu times compute at the given "
+                 "fraction of peak, memory at the ideal bandwidth; kept: %s; the %s: %s", what,
+                 chips <= 1 ? "nothing of the engine's (one chip: no collectives)"
+                 : e->tables ? "the plan and its collectives (the engine's own AllReduce where "
+                               "it measured the group, else NCCL's)"
+                             : "the plan and its collectives",
+                 e->tables ? "tables" : e->fitted.present ? "costs" : "measurements", e->source);
         cJSON_AddStringToObject(o, "engine_source", used);
         return;
     }
@@ -84,7 +93,7 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "chips", (double)chips);
-    add_engine(o, mode, h);
+    add_engine(o, mode, h, chips);
 }
 
 /* The engine a result timed by h's engine charges no per-step host cost
@@ -2141,7 +2150,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     size_t nrows = idx ? (size_t)nidx : s->n;
     const char *mode = sweep_mode(m, h, s, idx, nrows, &pt);
     cJSON_AddStringToObject(o, "mode", mode);
-    add_engine(o, mode, h);
+    add_engine(o, mode, h, 0); /* a sweep's mode is never mfu */
     add_host_notes(o, m, h, s->calibrated, 0); /* as step's (tester51 F3, tester50 F17) */
     if (s->fitted) /* the worst point's label and fitted_outside (sweep_fit_point) */
         rl_e2e_fitted_label(o, h, m->name,

@@ -3781,6 +3781,24 @@ static void mfu_keeps_collectives(void **state)
     assert_null(strstr(cJSON_GetObjectItem(cal, "engine_source")->valuestring, "not used"));
     cJSON_Delete(cal);
     cJSON_Delete(mfu);
+    /* tester71: an engine of fitted costs has no kernel tables to leave
+     * unused (h100-sxm-splitwise's engine_source read "its kernel tables
+     * are not used ... the tables: roofline fit on ..."), and one chip
+     * keeps no collectives */
+    static const struct {
+        const char *args, *said, *unsaid;
+    } runs[] = {{"ops --model llama2-70b --hw h100-sxm-splitwise --chips 8 --batch 8 "
+                 "--context 512 --mfu 0.4 --format json",
+                 "its fitted per-step costs are not used: --mfu", "kernel tables"},
+                {"prefill --model llama3-8b --hw h100-sxm --tokens 512 --mfu 0.4 --format json",
+                 "kept: nothing of the engine's (one chip: no collectives)", "AllReduce"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        cJSON *j = run_cli_json(runs[i].args, out, sizeof out);
+        const char *src = cJSON_GetObjectItem(j, "engine_source")->valuestring;
+        if (!strstr(src, runs[i].said) || strstr(src, runs[i].unsaid))
+            fail_msg("%s: engine_source '%s'", runs[i].args, src);
+        cJSON_Delete(j);
+    }
 }
 
 /* Tester item 8: with a fitted profile the breakdown columns are the
