@@ -1899,13 +1899,17 @@ static double gemm_cut(const rl_serving_engine *e, int v)
  * ratio of the smaller batch's step to the larger's, above 1%) is named
  * with its dense matmuls' table time on plan tp x ep, on stderr and in the
  * result's batch_fall_note.  Calibrated runs only (--ideal's roofline
- * never falls). */
+ * never falls), and not rows the fitted costs time (`fitted`: their step
+ * is the fit's, which the tables' words would not explain; review55 L1:
+ * step_sharded said it of fitted replicas while rl_cli_step did not of
+ * fitted TP, the one rule now at both call sites). */
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
-                            long long tp, long long ep)
+                            long long tp, long long ep, int fitted)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     const cJSON *rows = cJSON_GetObjectItem(r, "rows");
-    if (o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables || !cJSON_IsArray(rows))
+    if (fitted || o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables ||
+        !cJSON_IsArray(rows))
         return;
     double worst = 1.01, bs[2] = {0, 0}, ts[2] = {0, 0};
     const cJSON *a, *b;
@@ -1969,8 +1973,10 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
     }
     note_kv_split_default("step", o, m, plan);
     note_outside_tables("step", "rows", h, *out);
-    if (*out)
-        note_batch_fall(o, m, h, *out, plan->tp, plan->ep);
+    if (*out) { /* fitted replicas (rl_e2e_fitted_plan) read mode "fitted" */
+        const char *mode = cJSON_GetStringValue(cJSON_GetObjectItem(*out, "mode"));
+        note_batch_fall(o, m, h, *out, plan->tp, plan->ep, mode && strcmp(mode, "fitted") == 0);
+    }
     rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
@@ -2105,8 +2111,8 @@ int rl_cli_step(rl_opts *o)
     double kvc = rl_e2e_kv_copies(&m, &h, &kvp, o->chips);
     cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
     note_outside_tables("step", "rows", &h, r); /* as a plan's (tester64 #2) */
-    if (r && !h.engine_costs.present) /* a fitted profile's step is its costs' */
-        note_batch_fall(o, &m, &h, r, 1, 1);
+    if (r) /* emit_fitted retimes a fitted step by its costs, below */
+        note_batch_fall(o, &m, &h, r, 1, 1, fitted);
     if (o->sharded || (fitted && o->chips > 1)) {
         note_kv_split_default("step", o, &m, &kvp);
         rl_result_step_kv_layout(r, &m, &h, &kvp, o->chips, o->context, o->prec,
