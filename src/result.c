@@ -540,6 +540,29 @@ static void add_plan_memory_rule(cJSON *o, const rl_model *m, const rl_hw *h, lo
     add_memory_rule(o, &mem);
 }
 
+/* shard's header's workspace_bytes is the rule's own figure, before any
+ * model (add_plan_memory_rule, group 0), while each row's usable bytes
+ * subtract model m's activation workspace over the plan's chips: the
+ * header's workspace_note says so with m's figure on one chip and on all
+ * `chips` (leftover of stop 42: the header read 0 beside rows that
+ * subtracted 0.35 GB).  None without a rule that sizes it by tokens. */
+static void add_shard_workspace_note(cJSON *o, const rl_model *m, const rl_hw *h,
+                                     long long chips)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (!e || !e->mem.present || m->abstract || !(e->mem.workspace_tokens > 0))
+        return;
+    char note[512];
+    snprintf(note, sizeof note, "workspace_bytes is the rule's floor before any model; each "
+             "plan's usable bytes subtract %s's activation workspace at %.0f tokens (memory.h "
+             "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
+             "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
+             "one chip", m->name, e->mem.workspace_tokens,
+             rl_memory_workspace(m, &e->mem, 1) / 1e9, rl_memory_workspace(m, &e->mem, chips) / 1e9,
+             chips);
+    cJSON_AddStringToObject(o, "workspace_note", note);
+}
+
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
  * the engine's fraction and overheads, and what weights + KV may use. */
 static void add_memory(cJSON *o, const rl_memory *mem)
@@ -1394,6 +1417,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
     add_plan_memory_rule(o, m, h, 0);
+    add_shard_workspace_note(o, m, h, chips);
     cJSON *advice = cJSON_AddObjectToObject(o, "advice");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");

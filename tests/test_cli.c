@@ -5078,6 +5078,25 @@ static void step_plan_refused_before_notes(void **state)
     assert_null(strstr(out, "evaluated ideal"));
 }
 
+/* leftover of stop 42: shard's header printed the trtllm rule's
+ * model-free workspace_bytes 0 while its rows subtract the model's
+ * activation workspace; workspace_note gives the model's.  Expected, by
+ * hand (memory.c layer_elems, 2-byte activations, 8192 tokens): llama3-70b
+ * one chip 8192 x (8192 + 80 x 128 + 2 x 28672) x 2 = 1.2415e9 B, on 8
+ * chips 8192 x (8192 + (10240 + 57344) / 8) x 2 = 0.2726e9 B (3 digits). */
+static void shard_workspace_noted(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 4 "
+                        "--context 1024 --format json");
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "workspace_note"));
+    if (!note || !strstr(note, "llama3-70b's activation workspace at 8192 tokens") ||
+        !strstr(note, "1.242 GB on one chip, 0.273 GB a chip on 8"))
+        fail_msg("workspace_note: %s", note ? note : "(none)");
+    assert_int_equal((long long)num(j, "workspace_bytes"), 0); /* the rule's own, kept */
+    cJSON_Delete(j);
+}
+
 /* leftover of stop 42: --help gave --chips "(default 1)" while --tp 2 or
  * --pp 2 alone ran on tp x pp chips unsaid.  The help of step, ops,
  * prefill and simulate now names the plan's chips as the default, and a
@@ -10356,6 +10375,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_report_says_smoke_test),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
         cmocka_unit_test(plan_chips_said),
+        cmocka_unit_test(shard_workspace_noted),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
