@@ -1690,14 +1690,21 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     if (a.replicas > 1)
         snprintf(reps, sizeof reps, " times %lld replicas", a.replicas);
     if (!a.fits) {
+        /* tester69 #8: the nearest is often the widest TP itself, whose
+         * figures the note gave twice */
+        int same = a.pp == 1 && a.replicas <= 1 && a.tp == a.widest.plan.tp;
+        char widest[128] = "";
+        if (!same)
+            snprintf(widest, sizeof widest, " (the widest TP at pp 1, tp%lld, %.2f GB a chip on "
+                     "%.2f GB)", a.widest.plan.tp, a.widest.weight_bytes / 1e9,
+                     rl_shard_chip_room(m, h, &a.widest) / 1e9);
         rl_cli_tell("step", "note: %s: no plan over the %lld chips (tensor parallelism inside "
                     "one %lld-chip domain that splits %s's heads, times pipeline stages) holds "
-                    "its weights (the widest TP at pp 1, tp%lld, %.2f GB a chip on %.2f GB); "
-                    "timed as the nearest, %s%s (the most KV room: %.2f GB a chip on %.2f GB; "
+                    "its weights%s; timed as the nearest, %s%s (%s: %.2f GB a chip on %.2f GB; "
                     "as %s), fits false, exit 0: give more --chips, narrower --weights, or "
-                    "--ideal", mode, o->chips, h->domain_chips, m->name, a.widest.plan.tp,
-                    a.widest.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.widest) / 1e9, name,
-                    reps, a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
+                    "--ideal", mode, o->chips, h->domain_chips, m->name, widest, name, reps,
+                    same ? "the widest TP at pp 1 and the most KV room" : "the most KV room",
+                    a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
         return 0;
     }
     if (a.pp == 1 && a.tp == o->chips) {
@@ -3834,6 +3841,18 @@ static void note_size_band_edge(const rl_size_input *in, const rl_size_candidate
                 in->band_wide ? "p5-p95" : "p10-p90", lab, miss);
 }
 
+/* The first `part` in s (a buffer of len bytes) replaced by `by`, as far
+ * as it fits; s unchanged where part is not in it. */
+static void replace_part(char *s, size_t len, const char *part, const char *by)
+{
+    char *at = *part ? strstr(s, part) : NULL;
+    if (!at)
+        return;
+    char rest[2048];
+    snprintf(rest, sizeof rest, "%s", at + strlen(part));
+    snprintf(at, len - (size_t)(at - s), "%s%s", by, rest);
+}
+
 int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
@@ -3957,12 +3976,20 @@ int rl_cli_size(rl_opts *o)
         unknown += isnan(r.c[i].max_qps) && !u;
     }
     char uwhy[1024];
-    for (int k = 0; k < 2; k++) /* tester46 F1: it read 0 beside meets true; tester47 F8 */
-        if (unresolved[k] > 0)
+    for (int k = 0, said = 0; k < 2; k++) /* tester46 F1: it read 0 beside meets true; tester47 F8 */
+        if (unresolved[k] > 0) {
+            rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
+                                       uwhy, sizeof uwhy);
+            /* tester69 #8: the two kinds share their tail; the second says it
+             * once (the JSON's max_sustainable_qps_unresolved keeps each) */
+            char *shared = said ? strstr(uwhy, ": the tail is set by") : NULL;
+            if (shared)
+                snprintf(shared, sizeof uwhy - (size_t)(shared - uwhy), ": the tail is the "
+                         "requests' own service, as above (max_sustainable_qps_unresolved)");
             rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
-                                "verdict is the row's meets", unresolved[k],
-                        rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
-                                          uwhy, sizeof uwhy));
+                                "verdict is the row's meets", unresolved[k], uwhy);
+            said = 1;
+        }
     int by_capacity = 0; /* size.h rl_size_decide (tester48 F1) */
     for (int i = 0; i < r.n; i++)
         by_capacity += r.c[i].verdict_by == RL_SIZE_VERDICT_CAPACITY;
@@ -4005,6 +4032,11 @@ int rl_cli_size(rl_opts *o)
     char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
     if (r.nmeet > 0 && rl_size_p99_caution(&in, &r.c[0], p99only, sizeof p99only)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
+        if (isnan(r.c[0].max_qps) && r.c[0].max_qps_unresolved) /* tester69 #8: said above */
+            replace_part(p99only, sizeof p99only,
+                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, uwhy, sizeof uwhy),
+                         "its max_sustainable_qps is null, unresolved for the reason a note "
+                         "above gives (max_sustainable_qps_unresolved)");
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);
     }
     if (r.nmeet > 0 && r.c[0].banded && !in.conservative)

@@ -5078,6 +5078,45 @@ static void step_plan_refused_before_notes(void **state)
     assert_null(strstr(out, "evaluated ideal"));
 }
 
+/* Occurrences of `part` in s. */
+static int count_of(const char *s, const char *part)
+{
+    int n = 0;
+    for (const char *at = strstr(s, part); at; at = strstr(at + 1, part))
+        n++;
+    return n;
+}
+
+/* tester69 #8: stderr notes that repeat another's words.  step: the
+ * nearest plan that is the widest TP itself gave its figures twice
+ * (expected once: deepseek-v3 bf16 on 8 h100-sxm, 169.56 GB a chip on
+ * 73.83 GB, tp8).  size: the two kinds of unresolved capacity shared a
+ * tail, and the first row's caution repeated it whole (expected: "the
+ * tail is set by" once; llama3-70b, lognormal prompts, seed default:
+ * 1 floor row, 10 band rows, the first row verdict_by p99). */
+static void long_notes_said_once(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --model deepseek-v3 --hw h100-sxm --chips 8 --engine vllm "
+                             "--context 1024 --format json", out, sizeof out), 0);
+    assert_non_null(strchr(out, '{'));
+    *strchr(out, '{') = '\0'; /* the notes before the JSON */
+    if (count_of(out, "169.56 GB a chip on 73.83 GB") != 1 ||
+        !strstr(out, "the widest TP at pp 1 and the most KV room: 169.56 GB"))
+        fail_msg("%.3000s", out);
+    assert_int_equal(run_cli("size --model llama3-70b --hw h100-sxm --qps 5 --prompt-len "
+                             "lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 "
+                             "--tpot-p99 0.05 --requests 400 --format json", out, sizeof out), 0);
+    char *json = strchr(out, '{'); /* its rows' verdict_note keep the whole text */
+    assert_non_null(json);
+    *json = '\0';
+    if (count_of(out, "read max_sustainable_qps null") != 2 ||
+        count_of(out, "the tail is set by the requests' own service") != 1 ||
+        !strstr(out, "its max_sustainable_qps is null, unresolved for the reason a note above "
+                     "gives (max_sustainable_qps_unresolved)"))
+        fail_msg("%.5000s", out);
+}
+
 /* leftover of stop 42: shard's header printed the trtllm rule's
  * model-free workspace_bytes 0 while its rows subtract the model's
  * activation workspace; workspace_note gives the model's.  Expected, by
@@ -10376,6 +10415,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
         cmocka_unit_test(plan_chips_said),
         cmocka_unit_test(shard_workspace_noted),
+        cmocka_unit_test(long_notes_said_once),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
