@@ -1363,8 +1363,9 @@ static int emit(const rl_opts *o, cJSON *result)
      * said on stderr too, once; --format json keeps it to its key, which a
      * script reads (stderr there stays free for warnings) */
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(result, "host_cost_note");
+    char brief[1024];
     if (cJSON_IsString(host) && o->fmt != RL_FMT_JSON)
-        rl_cli_say(o, "note: %s", host->valuestring);
+        rl_cli_say(o, "note: %s", rl_result_host_cost_brief(host->valuestring, brief, sizeof brief));
     /* fixJH: a KV dtype the engine does not store, a caution in every format */
     const cJSON *kvn = cJSON_GetObjectItemCaseSensitive(result, "kv_engine_note");
     if (cJSON_IsString(kvn))

@@ -120,6 +120,20 @@ static void host_cost_text(char *s, size_t len, const char *names, int n)
              "roofline fit fits one on end-to-end measurements", names, n > 1 ? "s" : "");
 }
 
+const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len)
+{
+    /* host_cost_text's clauses: "... is charged: <why>, so these times are
+     * ... at small batch; roofline fit fits one ..." */
+    const char *charged = strstr(note, " is charged: ");
+    const char *so = charged ? strstr(charged, ", so these times are") : NULL;
+    const char *fit = so ? strstr(so, "; roofline fit") : NULL;
+    if (!fit)
+        return note;
+    snprintf(buf, len, "%.*s%.*s (host_cost_note gives why)%s", (int)(charged + 11 - note), note,
+             (int)(fit - so), so, fit);
+    return buf;
+}
+
 /* host_cost_note naming the engines `names` (`n` of them) into o. */
 static void add_host_cost_note(cJSON *o, const char *names, int n)
 {

@@ -5093,7 +5093,9 @@ static int count_of(const char *s, const char *part)
  * 73.83 GB, tp8).  size: the two kinds of unresolved capacity shared a
  * tail, and the first row's caution repeated it whole (expected: "the
  * tail is set by" once; llama3-70b, lognormal prompts, seed default:
- * 1 floor row, 10 band rows, the first row verdict_by p99). */
+ * 1 floor row, 10 band rows, the first row verdict_by p99).  The table
+ * formats' host_cost_note: whole in the header, its why left out of the
+ * stderr note. */
 static void long_notes_said_once(void **state)
 {
     (void)state;
@@ -5115,6 +5117,15 @@ static void long_notes_said_once(void **state)
         !strstr(out, "its max_sustainable_qps is null, unresolved for the reason a note above "
                      "gives (max_sustainable_qps_unresolved)"))
         fail_msg("%.5000s", out);
+    /* host_cost_note in the table's header whole, on stderr without its why */
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 512", out,
+                             sizeof out), 0);
+    if (count_of(out, "it overlaps them with the GPU step by default") != 1 ||
+        !strstr(out, "note: step times are kernel + collective time: no per-step host cost of the "
+                     "trtllm engine (scheduling, sampling, launch gaps) is charged, so these "
+                     "times are a lower bound on an engine's end-to-end step, furthest below it "
+                     "at small batch (host_cost_note gives why); roofline fit fits one"))
+        fail_msg("%.3000s", out);
 }
 
 /* leftover of stop 42: shard's header printed the trtllm rule's
