@@ -1363,8 +1363,9 @@ static int emit(const rl_opts *o, cJSON *result)
      * said on stderr too, once; --format json keeps it to its key, which a
      * script reads (stderr there stays free for warnings) */
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(result, "host_cost_note");
+    char brief[1024];
     if (cJSON_IsString(host) && o->fmt != RL_FMT_JSON)
-        rl_cli_say(o, "note: %s", host->valuestring);
+        rl_cli_say(o, "note: %s", rl_result_host_cost_brief(host->valuestring, brief, sizeof brief));
     /* fixJH: a KV dtype the engine does not store, a caution in every format */
     const cJSON *kvn = cJSON_GetObjectItemCaseSensitive(result, "kv_engine_note");
     if (cJSON_IsString(kvn))
@@ -1591,6 +1592,23 @@ static void note_tp_over_all(const char *cmd, const char *mode, long long chips)
                 "sharded chips without communication", mode, chips, chips, chips);
 }
 
+/* The note that --chips, not given, is the plan's chips (step, ops,
+ * prefill: tp x ep x pp; simulate: pp x ep, one chip per stage and
+ * expert group): --help's default of --chips says so, and the run names
+ * the count it used (--tp 2 alone ran on 2 chips unsaid). */
+static void note_plan_chips(const char *cmd, const rl_shard_plan *pl, long long chips)
+{
+    if (chips <= 1)
+        return;
+    char name[96];
+    int n = snprintf(name, sizeof name, "tp%lld", pl->tp);
+    if (pl->ep > 1)
+        n += snprintf(name + n, sizeof name - (size_t)n, " x ep%lld", pl->ep);
+    if (pl->pp > 1)
+        snprintf(name + n, sizeof name - (size_t)n, " x pp%lld", pl->pp);
+    rl_cli_tell(cmd, "note: %lld chips: --chips not given, the plan's %s", chips, name);
+}
+
 /* The simulate flags that run automatic plan a over one replica's
  * `replicas` (simulate's --chips is one replica's chips, step's all of
  * them: docs/serving.md), into buf: "--chips 16 --pp 2" (tester46 F9,
@@ -1673,14 +1691,21 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     if (a.replicas > 1)
         snprintf(reps, sizeof reps, " times %lld replicas", a.replicas);
     if (!a.fits) {
+        /* tester69 #8: the nearest is often the widest TP itself, whose
+         * figures the note gave twice */
+        int same = a.pp == 1 && a.replicas <= 1 && a.tp == a.widest.plan.tp;
+        char widest[128] = "";
+        if (!same)
+            snprintf(widest, sizeof widest, " (the widest TP at pp 1, tp%lld, %.2f GB a chip on "
+                     "%.2f GB)", a.widest.plan.tp, a.widest.weight_bytes / 1e9,
+                     rl_shard_chip_room(m, h, &a.widest) / 1e9);
         rl_cli_tell("step", "note: %s: no plan over the %lld chips (tensor parallelism inside "
                     "one %lld-chip domain that splits %s's heads, times pipeline stages) holds "
-                    "its weights (the widest TP at pp 1, tp%lld, %.2f GB a chip on %.2f GB); "
-                    "timed as the nearest, %s%s (the most KV room: %.2f GB a chip on %.2f GB; "
+                    "its weights%s; timed as the nearest, %s%s (%s: %.2f GB a chip on %.2f GB; "
                     "as %s), fits false, exit 0: give more --chips, narrower --weights, or "
-                    "--ideal", mode, o->chips, h->domain_chips, m->name, a.widest.plan.tp,
-                    a.widest.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.widest) / 1e9, name,
-                    reps, a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
+                    "--ideal", mode, o->chips, h->domain_chips, m->name, widest, name, reps,
+                    same ? "the widest TP at pp 1 and the most KV room" : "the most KV room",
+                    a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
         return 0;
     }
     if (a.pp == 1 && a.tp == o->chips) {
@@ -1746,6 +1771,8 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
             split_batch(o, cmd, reps);
         if (!o->given[RL_P_CHIPS] || multiple)
             o->chips = one;
+        if (!step && !o->given[RL_P_CHIPS]) /* step's: rl_cli_step */
+            note_plan_chips(cmd, &o->plan, one);
         return 0;
     }
     if (!calibrated || o->chips <= 1 || m->abstract)
@@ -1880,13 +1907,17 @@ static double gemm_cut(const rl_serving_engine *e, int v)
  * ratio of the smaller batch's step to the larger's, above 1%) is named
  * with its dense matmuls' table time on plan tp x ep, on stderr and in the
  * result's batch_fall_note.  Calibrated runs only (--ideal's roofline
- * never falls). */
+ * never falls), and not rows the fitted costs time (`fitted`: their step
+ * is the fit's, which the tables' words would not explain; review55 L1:
+ * step_sharded said it of fitted replicas while rl_cli_step did not of
+ * fitted TP, the one rule now at both call sites). */
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
-                            long long tp, long long ep)
+                            long long tp, long long ep, int fitted)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     const cJSON *rows = cJSON_GetObjectItem(r, "rows");
-    if (o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables || !cJSON_IsArray(rows))
+    if (fitted || o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables ||
+        !cJSON_IsArray(rows))
         return;
     double worst = 1.01, bs[2] = {0, 0}, ts[2] = {0, 0};
     const cJSON *a, *b;
@@ -1950,8 +1981,10 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
     }
     note_kv_split_default("step", o, m, plan);
     note_outside_tables("step", "rows", h, *out);
-    if (*out)
-        note_batch_fall(o, m, h, *out, plan->tp, plan->ep);
+    if (*out) { /* fitted replicas (rl_e2e_fitted_plan) read mode "fitted" */
+        const char *mode = cJSON_GetStringValue(cJSON_GetObjectItem(*out, "mode"));
+        note_batch_fall(o, m, h, *out, plan->tp, plan->ep, mode && strcmp(mode, "fitted") == 0);
+    }
     rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
@@ -2023,8 +2056,10 @@ int rl_cli_step(rl_opts *o)
         o->sharded = 1;
         o->plan.tp = o->chips;
     }
-    if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
+    if (o->sharded && !o->given[RL_P_CHIPS]) { /* --tp 8 alone: one replica of the plan */
         o->chips = rl_shard_plan_chips(&o->plan);
+        note_plan_chips("step", &o->plan, o->chips);
+    }
     static step_plan sp; /* the plan over --chips, searched once (review43 F5) */
     sp.searched = 0;
     note_slow_step(o, &m, &h, &sp);
@@ -2084,8 +2119,8 @@ int rl_cli_step(rl_opts *o)
     double kvc = rl_e2e_kv_copies(&m, &h, &kvp, o->chips);
     cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
     note_outside_tables("step", "rows", &h, r); /* as a plan's (tester64 #2) */
-    if (r && !h.engine_costs.present) /* a fitted profile's step is its costs' */
-        note_batch_fall(o, &m, &h, r, 1, 1);
+    if (r) /* emit_fitted retimes a fitted step by its costs, below */
+        note_batch_fall(o, &m, &h, r, 1, 1, fitted);
     if (o->sharded || (fitted && o->chips > 1)) {
         note_kv_split_default("step", o, &m, &kvp);
         rl_result_step_kv_layout(r, &m, &h, &kvp, o->chips, o->context, o->prec,
@@ -3378,8 +3413,10 @@ int rl_cli_simulate(rl_opts *o)
         load_hw(o, &h) != 0 || check_slice("simulate", &h, o->chips) != 0) /* as step */
         return RL_EXIT_INPUT;
     note_unmeasured_run("simulate", o, &h);
-    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
+    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS]) {
         o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
+        note_plan_chips("simulate", &o->plan, o->chips);
+    }
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         rl_cli_tell("simulate", "%s", err);
         return RL_EXIT_INPUT;
@@ -3805,6 +3842,18 @@ static void note_size_band_edge(const rl_size_input *in, const rl_size_candidate
                 in->band_wide ? "p5-p95" : "p10-p90", lab, miss);
 }
 
+/* The first `part` in s (a buffer of len bytes) replaced by `by`, as far
+ * as it fits; s unchanged where part is not in it. */
+static void replace_part(char *s, size_t len, const char *part, const char *by)
+{
+    char *at = *part ? strstr(s, part) : NULL;
+    if (!at)
+        return;
+    char rest[2048];
+    snprintf(rest, sizeof rest, "%s", at + strlen(part));
+    snprintf(at, len - (size_t)(at - s), "%s%s", by, rest);
+}
+
 int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
@@ -3928,12 +3977,20 @@ int rl_cli_size(rl_opts *o)
         unknown += isnan(r.c[i].max_qps) && !u;
     }
     char uwhy[1024];
-    for (int k = 0; k < 2; k++) /* tester46 F1: it read 0 beside meets true; tester47 F8 */
-        if (unresolved[k] > 0)
+    for (int k = 0, said = 0; k < 2; k++) /* tester46 F1: it read 0 beside meets true; tester47 F8 */
+        if (unresolved[k] > 0) {
+            rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
+                                       uwhy, sizeof uwhy);
+            /* tester69 #8: the two kinds share their tail; the second says it
+             * once (the JSON's max_sustainable_qps_unresolved keeps each) */
+            char *shared = said ? strstr(uwhy, ": the tail is set by") : NULL;
+            if (shared)
+                snprintf(shared, sizeof uwhy - (size_t)(shared - uwhy), ": the tail is the "
+                         "requests' own service, as above (max_sustainable_qps_unresolved)");
             rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
-                                "verdict is the row's meets", unresolved[k],
-                        rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
-                                          uwhy, sizeof uwhy));
+                                "verdict is the row's meets", unresolved[k], uwhy);
+            said = 1;
+        }
     int by_capacity = 0; /* size.h rl_size_decide (tester48 F1) */
     for (int i = 0; i < r.n; i++)
         by_capacity += r.c[i].verdict_by == RL_SIZE_VERDICT_CAPACITY;
@@ -3976,6 +4033,11 @@ int rl_cli_size(rl_opts *o)
     char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
     if (r.nmeet > 0 && rl_size_p99_caution(&in, &r.c[0], p99only, sizeof p99only)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
+        if (isnan(r.c[0].max_qps) && r.c[0].max_qps_unresolved) /* tester69 #8: said above */
+            replace_part(p99only, sizeof p99only,
+                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, uwhy, sizeof uwhy),
+                         "its max_sustainable_qps is null, unresolved for the reason a note "
+                         "above gives (max_sustainable_qps_unresolved)");
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);
     }
     if (r.nmeet > 0 && r.c[0].banded && !in.conservative)

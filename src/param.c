@@ -595,9 +595,11 @@ const rl_command RL_COMMANDS[] = {
      "tokens_per_s_per_chip is --batch prompts split over the plan's replicas, each\n"
      "prefilling its share at once in batch_step_s (batch_fits), as generation splits B.\n"
      "Plans are timed at the datasheet peaks; `fits` follows the\n"
-     "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it.\n"
-     "JSON: `collectives` lists the best plans' collectives, each row with any its own in\n"
-     "collective_list (their total_s add up to its comm_s).",
+     "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it\n"
+     "(workspace_note: the model's activation workspace the rows subtract; the header's\n"
+     "workspace_bytes is the rule's own).  JSON: `collectives` lists the best plans'\n"
+     "collectives, each row with any its own in collective_list (their total_s add up\n"
+     "to its comm_s).",
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", rl_cli_ops, rl_lua_ops, OPS_P, NULL, 0,
@@ -1321,6 +1323,11 @@ static const struct {
     const char *def;
     double min, max;
 } OWN[] = {{"size", RL_P_REQUESTS, "4000", 0, 0},
+           /* --tp 2 alone runs on 2 chips (cli.c note_plan_chips) */
+           {"step", RL_P_CHIPS, "tp x ep x pp of a plan given, else 1", 0, 0},
+           {"ops", RL_P_CHIPS, "tp x ep of a plan given, else 1", 0, 0},
+           {"prefill", RL_P_CHIPS, "tp x ep of a plan given, else 1", 0, 0},
+           {"simulate", RL_P_CHIPS, "pp x ep with --pp or --ep, else 1", 0, 0},
            {"validate-serve", RL_P_REQUESTS, "24", 1, 10000},
            {"validate-serve", RL_P_MAX_SEQS, "4", 1, 64}};
 

@@ -47,7 +47,7 @@ static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
  * source says that its tables' times are scaled, not used as measured
  * (tester9 #8: `engine trtllm` read as if the tables timed the changed
  * chip; tester6: the source must say what is used). */
-static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
+static void add_engine(cJSON *o, const char *mode, const rl_hw *h, long long chips)
 {
     add_engine_name(o, h, mode);
     const rl_serving_engine *e = run_engine(h, mode);
@@ -55,10 +55,19 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
         return;
     cJSON_AddStringToObject(o, "engine_version", e->version);
     char used[3072];
-    if (strcmp(mode, "mfu") == 0) { /* tester10 #9: read as if its tables timed the run */
-        snprintf(used, sizeof used, "its kernel tables are not used: --mfu times compute at the "
-                 "given fraction of peak; kept: the plan and its collectives (the engine's own "
-                 "AllReduce); the tables: %s", e->source);
+    if (strcmp(mode, "mfu") == 0) {
+        /* tester10 #9: read as if its tables timed the run; tester71: an
+         * engine of fitted costs (h100-sxm-splitwise) was said to have
+         * tables, and one chip to keep collectives it has none of */
+        const char *what = e->tables ? "kernel tables" : e->fitted.present ? "fitted per-step costs"
+                                                                          : "measurements";
+        snprintf(used, sizeof used, "its %s are not used: --mfu times compute at the given "
+                 "fraction of peak, memory at the ideal bandwidth; kept: %s; the %s: %s", what,
+                 chips <= 1 ? "nothing of the engine's (one chip: no collectives)"
+                 : e->tables ? "the plan and its collectives (the engine's own AllReduce where "
+                               "it measured the group, else NCCL's)"
+                             : "the plan and its collectives",
+                 e->tables ? "tables" : e->fitted.present ? "costs" : "measurements", e->source);
         cJSON_AddStringToObject(o, "engine_source", used);
         return;
     }
@@ -84,7 +93,7 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "chips", (double)chips);
-    add_engine(o, mode, h);
+    add_engine(o, mode, h, chips);
 }
 
 /* The engine a result timed by h's engine charges no per-step host cost
@@ -109,6 +118,20 @@ static void host_cost_text(char *s, size_t len, const char *names, int n)
              "figure, not a constant (docs/model.md, engine costs), so these times are a lower "
              "bound on an engine's end-to-end step, furthest below it at small batch; "
              "roofline fit fits one on end-to-end measurements", names, n > 1 ? "s" : "");
+}
+
+const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len)
+{
+    /* host_cost_text's clauses: "... is charged: <why>, so these times are
+     * ... at small batch; roofline fit fits one ..." */
+    const char *charged = strstr(note, " is charged: ");
+    const char *so = charged ? strstr(charged, ", so these times are") : NULL;
+    const char *fit = so ? strstr(so, "; roofline fit") : NULL;
+    if (!fit)
+        return note;
+    snprintf(buf, len, "%.*s%.*s (host_cost_note gives why)%s", (int)(charged + 11 - note), note,
+             (int)(fit - so), so, fit);
+    return buf;
 }
 
 /* host_cost_note naming the engines `names` (`n` of them) into o. */
@@ -529,6 +552,29 @@ static void add_plan_memory_rule(cJSON *o, const rl_model *m, const rl_hw *h, lo
         mem.workspace_bytes = rl_memory_workspace(m, &mem, group);
     }
     add_memory_rule(o, &mem);
+}
+
+/* shard's header's workspace_bytes is the rule's own figure, before any
+ * model (add_plan_memory_rule, group 0), while each row's usable bytes
+ * subtract model m's activation workspace over the plan's chips: the
+ * header's workspace_note says so with m's figure on one chip and on all
+ * `chips` (leftover of stop 42: the header read 0 beside rows that
+ * subtracted 0.35 GB).  None without a rule that sizes it by tokens. */
+static void add_shard_workspace_note(cJSON *o, const rl_model *m, const rl_hw *h,
+                                     long long chips)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (!e || !e->mem.present || m->abstract || !(e->mem.workspace_tokens > 0))
+        return;
+    char note[512];
+    snprintf(note, sizeof note, "workspace_bytes is the rule's floor before any model; each "
+             "plan's usable bytes subtract %s's activation workspace at %.0f tokens (memory.h "
+             "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
+             "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
+             "one chip", m->name, e->mem.workspace_tokens,
+             rl_memory_workspace(m, &e->mem, 1) / 1e9, rl_memory_workspace(m, &e->mem, chips) / 1e9,
+             chips);
+    cJSON_AddStringToObject(o, "workspace_note", note);
 }
 
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
@@ -1385,6 +1431,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
     add_plan_memory_rule(o, m, h, 0);
+    add_shard_workspace_note(o, m, h, chips);
     cJSON *advice = cJSON_AddObjectToObject(o, "advice");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
@@ -2141,7 +2188,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     size_t nrows = idx ? (size_t)nidx : s->n;
     const char *mode = sweep_mode(m, h, s, idx, nrows, &pt);
     cJSON_AddStringToObject(o, "mode", mode);
-    add_engine(o, mode, h);
+    add_engine(o, mode, h, 0); /* a sweep's mode is never mfu */
     add_host_notes(o, m, h, s->calibrated, 0); /* as step's (tester51 F3, tester50 F17) */
     if (s->fitted) /* the worst point's label and fitted_outside (sweep_fit_point) */
         rl_e2e_fitted_label(o, h, m->name,

@@ -244,6 +244,12 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
  * report's caution (fixJH) share it. */
 int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len);
 
+/* host_cost_note's stderr form (the table and CSV formats print the whole
+ * key beside it; tester69 #8: a wall of text twice): what is not charged
+ * and what that makes the times, without why, into buf[len]; the note
+ * itself where it is not host_cost_note's text. */
+const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len);
+
 /* Step's or ops' KV split beyond the K heads of plan pl into r (NULL:
  * nothing): kv_split, its name (shard.h rl_kv_split_name), and
  * kv_split_source, given or the default (rl_kv_split_source); under

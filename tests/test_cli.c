@@ -3781,6 +3781,24 @@ static void mfu_keeps_collectives(void **state)
     assert_null(strstr(cJSON_GetObjectItem(cal, "engine_source")->valuestring, "not used"));
     cJSON_Delete(cal);
     cJSON_Delete(mfu);
+    /* tester71: an engine of fitted costs has no kernel tables to leave
+     * unused (h100-sxm-splitwise's engine_source read "its kernel tables
+     * are not used ... the tables: roofline fit on ..."), and one chip
+     * keeps no collectives */
+    static const struct {
+        const char *args, *said, *unsaid;
+    } runs[] = {{"ops --model llama2-70b --hw h100-sxm-splitwise --chips 8 --batch 8 "
+                 "--context 512 --mfu 0.4 --format json",
+                 "its fitted per-step costs are not used: --mfu", "kernel tables"},
+                {"prefill --model llama3-8b --hw h100-sxm --tokens 512 --mfu 0.4 --format json",
+                 "kept: nothing of the engine's (one chip: no collectives)", "AllReduce"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        cJSON *j = run_cli_json(runs[i].args, out, sizeof out);
+        const char *src = cJSON_GetObjectItem(j, "engine_source")->valuestring;
+        if (!strstr(src, runs[i].said) || strstr(src, runs[i].unsaid))
+            fail_msg("%s: engine_source '%s'", runs[i].args, src);
+        cJSON_Delete(j);
+    }
 }
 
 /* Tester item 8: with a fitted profile the breakdown columns are the
@@ -5058,6 +5076,108 @@ static void step_plan_refused_before_notes(void **state)
     assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --tp 4 --sp 2 "
                              "--batch 16 --context 2048", out, sizeof out), 2);
     assert_null(strstr(out, "evaluated ideal"));
+}
+
+/* Occurrences of `part` in s. */
+static int count_of(const char *s, const char *part)
+{
+    int n = 0;
+    for (const char *at = strstr(s, part); at; at = strstr(at + 1, part))
+        n++;
+    return n;
+}
+
+/* tester69 #8: stderr notes that repeat another's words.  step: the
+ * nearest plan that is the widest TP itself gave its figures twice
+ * (expected once: deepseek-v3 bf16 on 8 h100-sxm, 169.56 GB a chip on
+ * 73.83 GB, tp8).  size: the two kinds of unresolved capacity shared a
+ * tail, and the first row's caution repeated it whole (expected: "the
+ * tail is set by" once; llama3-70b, lognormal prompts, seed default:
+ * 1 floor row, 10 band rows, the first row verdict_by p99).  The table
+ * formats' host_cost_note: whole in the header, its why left out of the
+ * stderr note. */
+static void long_notes_said_once(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --model deepseek-v3 --hw h100-sxm --chips 8 --engine vllm "
+                             "--context 1024 --format json", out, sizeof out), 0);
+    assert_non_null(strchr(out, '{'));
+    *strchr(out, '{') = '\0'; /* the notes before the JSON */
+    if (count_of(out, "169.56 GB a chip on 73.83 GB") != 1 ||
+        !strstr(out, "the widest TP at pp 1 and the most KV room: 169.56 GB"))
+        fail_msg("%.3000s", out);
+    assert_int_equal(run_cli("size --model llama3-70b --hw h100-sxm --qps 5 --prompt-len "
+                             "lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 "
+                             "--tpot-p99 0.05 --requests 400 --format json", out, sizeof out), 0);
+    char *json = strchr(out, '{'); /* its rows' verdict_note keep the whole text */
+    assert_non_null(json);
+    *json = '\0';
+    if (count_of(out, "read max_sustainable_qps null") != 2 ||
+        count_of(out, "the tail is set by the requests' own service") != 1 ||
+        !strstr(out, "its max_sustainable_qps is null, unresolved for the reason a note above "
+                     "gives (max_sustainable_qps_unresolved)"))
+        fail_msg("%.5000s", out);
+    /* host_cost_note in the table's header whole, on stderr without its why */
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 512", out,
+                             sizeof out), 0);
+    if (count_of(out, "it overlaps them with the GPU step by default") != 1 ||
+        !strstr(out, "note: step times are kernel + collective time: no per-step host cost of the "
+                     "trtllm engine (scheduling, sampling, launch gaps) is charged, so these "
+                     "times are a lower bound on an engine's end-to-end step, furthest below it "
+                     "at small batch (host_cost_note gives why); roofline fit fits one"))
+        fail_msg("%.3000s", out);
+}
+
+/* leftover of stop 42: shard's header printed the trtllm rule's
+ * model-free workspace_bytes 0 while its rows subtract the model's
+ * activation workspace; workspace_note gives the model's.  Expected, by
+ * hand (memory.c layer_elems, 2-byte activations, 8192 tokens): llama3-70b
+ * one chip 8192 x (8192 + 80 x 128 + 2 x 28672) x 2 = 1.2415e9 B, on 8
+ * chips 8192 x (8192 + (10240 + 57344) / 8) x 2 = 0.2726e9 B (3 digits). */
+static void shard_workspace_noted(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 4 "
+                        "--context 1024 --format json");
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "workspace_note"));
+    if (!note || !strstr(note, "llama3-70b's activation workspace at 8192 tokens") ||
+        !strstr(note, "1.242 GB on one chip, 0.273 GB a chip on 8"))
+        fail_msg("workspace_note: %s", note ? note : "(none)");
+    assert_int_equal((long long)num(j, "workspace_bytes"), 0); /* the rule's own, kept */
+    cJSON_Delete(j);
+}
+
+/* leftover of stop 42: --help gave --chips "(default 1)" while --tp 2 or
+ * --pp 2 alone ran on tp x pp chips unsaid.  The help of step, ops,
+ * prefill and simulate now names the plan's chips as the default, and a
+ * run whose count came from the plan says it (expected: "2 chips" and
+ * JSON chips 2, exact; none when --chips is given). */
+static void plan_chips_said(void **state)
+{
+    (void)state;
+    const char *base = "--model llama3-8b --hw h100-sxm --format json ";
+    static const struct {
+        const char *cmd, *tail, *plan, *key;
+    } runs[] = {{"step", "--context 64 --pp 2", "tp1 x pp2", "chips"},
+                {"ops", "--context 64 --tp 2", "tp2", "chips"},
+                {"prefill", "--tokens 64 --tp 2", "tp2", "chips"},
+                {"simulate", "--pp 2 --qps 1 --prompt-len 64 --out-len 8 --requests 20",
+                 "tp1 x pp2", "chips_per_replica"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[512], note[128];
+        snprintf(args, sizeof args, "%s %s%s", runs[i].cmd, base, runs[i].tail);
+        snprintf(note, sizeof note, "note: 2 chips: --chips not given, the plan's %s",
+                 runs[i].plan);
+        cJSON *j = run_json_noted(args, note);
+        assert_int_equal((long long)num(j, runs[i].key), 2);
+        cJSON_Delete(j);
+        snprintf(args, sizeof args, "%s --help", runs[i].cmd);
+        assert_int_equal(run_cli(args, out, sizeof out), 0);
+        assert_non_null(strstr(out, ", else 1)")); /* the plan's chips, else 1 */
+    }
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 64 --chips 2 --tp 2",
+                             out, sizeof out), 0);
+    assert_null(strstr(out, "--chips not given"));
 }
 
 /* tester29 F8: ops on a fitted profile lists its operators at their
@@ -10304,6 +10424,9 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_report_words_fitted_as_fitted),
         cmocka_unit_test(size_report_says_smoke_test),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
+        cmocka_unit_test(plan_chips_said),
+        cmocka_unit_test(shard_workspace_noted),
+        cmocka_unit_test(long_notes_said_once),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
