@@ -449,7 +449,7 @@ const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, 
     if (!t || v < 0 || v >= RL_KV_COUNT || c >= RL_KC_COUNT)
         return NULL;
     if (c != RL_KC_MOE)
-        return t->t[c][v];
+        return t->one[c][v] && x && x[RL_KX_ONE] == 1 ? t->one[c][v] : t->t[c][v];
     const rl_moe_tables *m = &t->moe[v];
     for (int i = 0; i < m->n; i++)
         if (!memcmp(m->shape[i], x + RL_KX_MOE, sizeof m->shape[i]))
@@ -541,8 +541,10 @@ static void free_table(const rl_ktable *t)
 void rl_engine_tables_free(rl_engine_tables *t)
 {
     for (int v = 0; t && v < RL_KV_COUNT; v++) {
-        for (int c = 0; c < RL_KC_COUNT; c++)
+        for (int c = 0; c < RL_KC_COUNT; c++) {
             free_table(t->t[c][v]);
+            free_table(t->one[c][v]);
+        }
         for (int i = 0; i < t->moe[v].n; i++)
             free_table(t->moe[v].t[i]);
     }
@@ -916,9 +918,17 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             lua_pop(L, 1);
             continue;
         }
-        int c = 0;
-        while (c < RL_KC_COUNT && strcmp(cname, CLASS_NAMES[c]) != 0)
-            c++;
+        int c = 0, one = 0; /* one: CLASS_one, an attention class's RL_KX_ONE table */
+        for (; c < RL_KC_COUNT; c++) {
+            size_t n = strlen(CLASS_NAMES[c]);
+            if (!strcmp(cname, CLASS_NAMES[c]))
+                break;
+            if ((c == RL_KC_PREFILL_ATTN || c == RL_KC_DECODE_ATTN) &&
+                !strncmp(cname, CLASS_NAMES[c], n) && !strcmp(cname + n, "_one")) {
+                one = 1;
+                break;
+            }
+        }
         if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
             lua_pop(L, 2);
             char known[256];
@@ -946,12 +956,23 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
                 lua_pop(L, 4);
                 return -1;
             }
-            if (c != RL_KC_MOE)
-                t->t[c][v] = kt;
+            if (c != RL_KC_MOE) {
+                if (one)
+                    t->one[c][v] = kt;
+                else
+                    t->t[c][v] = kt;
+            }
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }
+    for (int c = 0; c < RL_KC_COUNT; c++) /* a table of the one split stands beside the rest's */
+        for (int v = 0; v < RL_KV_COUNT; v++)
+            if (t->one[c][v] && !t->t[c][v])
+                RL_FAIL("%s: field '%s.%s_one.%s': no %s.%s beside it (the table of one KV head "
+                        "or one sequence stands beside that of the other configurations)",
+                        origin, field, CLASS_NAMES[c], VARIANT_NAMES[v], CLASS_NAMES[c],
+                        VARIANT_NAMES[v]);
     return 0;
 }
 

@@ -19,6 +19,8 @@
  *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k (checked)
  *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- streams, isl, group, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
+ *         decode_attention_one = { bfloat16 = <ktable> },  -- optional: one KV head or one
+ *                                    -- sequence per chip (RL_KX_ONE; also prefill_attention_one)
  *         moe = { bfloat16 = {                                         -- per model shape:
  *                   { hidden = 4096, inter = 14336, topk = 2, experts = 8,
  *                     table = <ktable> },                  -- tokens, tp_share, ep_share
@@ -184,9 +186,34 @@ typedef enum {
 } rl_kclass;
 
 /* A table shape: the grid axes of its class, then (MoE only, from
- * RL_KX_MOE) the model shape hidden, inter, topk, experts. */
+ * RL_KX_MOE) the model shape hidden, inter, topk, experts; (attention
+ * only, at RL_KX_ONE) 1 when the chip runs one KV head or one sequence,
+ * else 0.
+ *
+ * ONE KV HEAD OR ONE SEQUENCE (stop 43, issue 12).  Attention's grid keys
+ * streams = batch x KV heads per chip, so configurations of several splits
+ * of one stream count share a node.  Where a file's kernel runs the splits
+ * with one KV head or one sequence apart from the rest, one value per node
+ * cannot read both: vLLM's decode attention on A100 (the tables' vLLM
+ * 0.14.0, kernel vllm_flash_attn) measures such a configuration a median
+ * 0.83x the other splits of its node (1057 nodes measuring both; 64
+ * streams, context 8, group 4: 19.6, 19.9, 19.8 us at 8 x 8, 16 x 4,
+ * 32 x 2 and 13.4 us at 64 x 1; why, the tables do not say), while every
+ * other GPU x engine x class x KV dtype reads 0.985-1.02 (docs/
+ * validation.md, stops 42 and 43).  The rule (silicon.c one_split): where
+ * that median over the kept nodes measuring both kinds (at least
+ * RL_ONE_MIN_NODES) is below RL_ONE_SPLIT (0.9, chosen between those two
+ * groups after measuring them: it splits A100 vLLM bf16 decode alone
+ * today), the import builds two tables, the configurations of one KV head
+ * or one sequence (rl_engine_tables.one) and the rest (t); a lookup whose
+ * shape has x[RL_KX_ONE] = 1 reads the first (rl_engine_table).  The
+ * hold-out's nodes stay keyed on the four axes alone (silicon.c
+ * first_of_node), so the same rows are held back as without the rule. */
 #define RL_KSHAPE 8
 #define RL_KX_MOE 4
+#define RL_KX_ONE 4
+#define RL_ONE_SPLIT 0.9
+#define RL_ONE_MIN_NODES 20
 
 /* MLA (RL_KC_PREFILL_MLA, RL_KC_DECODE_MLA): the attention kernel of
  * DeepSeek's multi-head latent attention alone (DeepSeek-V2, arXiv:2405.04434
@@ -371,6 +398,9 @@ int rl_moe_gemm_monotone(rl_moe_gemm_fix *f);
  * the bias correction above. */
 typedef struct {
     const rl_ktable *t[RL_KC_COUNT][RL_KV_COUNT];
+    const rl_ktable *one[RL_KC_COUNT][RL_KV_COUNT]; /* attention: the configurations
+                                                       of one KV head or one sequence,
+                                                       where split (RL_KX_ONE); else NULL */
     rl_moe_tables moe[RL_KV_COUNT];
     rl_moe_gemm_fix moe_gemm[RL_KV_COUNT];
 } rl_engine_tables;
@@ -381,8 +411,8 @@ int rl_moe_gemm_read(lua_State *L, const char *origin, const char *field, rl_eng
                      char *err, size_t errlen);
 
 /* The table of class c, variant v for shape x[RL_KSHAPE] (MoE: the one of
- * the model shape x[RL_KX_MOE..], which must equal a measured shape), or
- * NULL. */
+ * the model shape x[RL_KX_MOE..], which must equal a measured shape;
+ * attention: one[c][v] where x[RL_KX_ONE] is 1 and t has it), or NULL. */
 const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, const double *x);
 
 /* Whether t has any table of class c, variant v. */

@@ -885,6 +885,7 @@ static void attention_table_at(builder *x, const segment *s, double W, rl_op *qk
     double kv = K / (double)k.heads; /* KV heads per chip */
     double group = N / (double)k.tp / kv * kv_split_share(&k, &seqs, &len);
     double shape[RL_KSHAPE] = {seqs * kv, len, group, H};
+    shape[RL_KX_ONE] = seqs <= 1 || kv <= 1; /* one sequence or one KV head (engines.h) */
     if (decode) {
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
         return;
