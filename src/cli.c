@@ -2587,7 +2587,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                       "bounds it)", v[1], h->name);
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
-                                         c->layout, c->kv_len);
+                                         c->layout, c->kv_len, (double)c->max_tokens);
     /* bytes after the weights, every KV copy of a token: the room the
      * prefix check uses (rl_serve_config_prefix_cache charges a prefix per
      * copy; review39 F1: one copy's 550.8 GB quoted where 1101.6 GB held a
@@ -2636,7 +2636,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
         double tw = b.total_weight_bytes;
         if (draft) /* the draft's by the same budget (rl_serve_config_draft's) */
             tw += rl_serve_hbm_budget(draft, h, o->chips, c->pp, c->ep, o->prec, 0, c->layout,
-                                      c->kv_len).total_weight_bytes;
+                                      c->kv_len, (double)c->max_tokens).total_weight_bytes;
         snprintf(all, sizeof all, "; %.1f GB on the %lld chips%s%s", tw / 1e9, o->chips,
                  draft ? ", target and draft" : "", c->pp > 1 ? ", every stage's" : "");
         snprintf(usable, sizeof usable, " (%.1f GB in all)", b.usable_bytes / 1e9);
@@ -2689,7 +2689,8 @@ static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
     if (i == n)
         return 0;
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec,
-                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len);
+                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len,
+                                         (double)c->max_tokens);
     char cache[96] = "";
     if (c->prefix_hbm_tokens > 0)
         snprintf(cache, sizeof cache, ", less --prefix-cache's %.0f tokens", c->prefix_hbm_tokens);
@@ -2741,7 +2742,7 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
  * --spec, *plain gets the same engine without speculation (no draft steps,
  * the draft model's weights and KV bytes not taken from the KV room), for
  * note_spec_slower; plain->spec_gamma 0 either way. */
-static int serve_config(const rl_opts *o, const rl_model *m, rl_hw *h, rl_serve_config *c,
+static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
                         rl_model *draft, int *has_draft, double kv_len, rl_serve_config *plain)
 {
     *c = rl_serve_config_default();
@@ -2751,9 +2752,6 @@ static int serve_config(const rl_opts *o, const rl_model *m, rl_hw *h, rl_serve_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
-    /* the workspace an engine built for this step budget reserves (memory.h
-     * rl_memory_token_budget: trtllm's max_num_tokens) */
-    rl_memory_token_budget(h, (double)c->max_tokens);
     c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
     c->ep = (int)o->plan.ep;
     if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0) {

@@ -1008,7 +1008,7 @@ static void memory_rule(doc *d, const rl_size_input *in, const rl_hw *h)
                      ", an activation workspace (%s's at %.0f tokens: %.2f GB on one chip, "
                      "its per-head and MLP part split over more)",
                      in->m->name, e->mem.workspace_tokens,
-                     rl_memory_workspace(in->m, &e->mem, 1) / 1e9);
+                     rl_memory_workspace(in->m, &e->mem, 1, 0) / 1e9);
         double fixed = e->mem.context_bytes + (e->mem.workspace_tokens > 0 && !in->m->abstract
                                                    ? 0 : e->mem.workspace_bytes);
         item(d, "Memory on %s: the %s engine's rule (docs/model.md, serving engines): %s %.2f of "

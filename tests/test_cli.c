@@ -7662,7 +7662,7 @@ static void fits_follow_step_on_fitted(void **state)
  * 65536 kept the same KV capacity.  An engine built for more batched tokens
  * reserves more activation memory (TensorRT-LLM docs/source/reference/
  * memory.md: activations ~ max_num_tokens x a constant), so the workspace is
- * sized at max(8192, --max-tokens) (memory.h rl_memory_token_budget).
+ * sized at max(8192, --max-tokens) (memory.h rl_memory_workspace's budget).
  * llama3-70b on 4 x h100-sxm (trtllm, TP4): 2048 equals 8192 (the engine's
  * default is the floor); 65536 holds (65536 - 8192) x (8192 + (80 x 128 +
  * 2 x 28,672) / 4) x 2 B = 2,877,292,544 B more workspace a chip, of which

@@ -87,13 +87,48 @@ static void trtllm_workspace_closed_form(void **state)
     assert_true(g->present && g->workspace_tokens == 8192);
     rl_model ds = load_model("deepseek-v3", NULL, 0);
     rl_model l8 = load_model("llama3-8b", NULL, 0);
-    assert_true(rl_memory_workspace(&ds, g, 8) == 461373440.0);
-    assert_true(rl_memory_workspace(&l8, g, 1) == 637534208.0);
-    assert_true(rl_memory_workspace(NULL, g, 8) == 0); /* no model: the rule's 0 */
+    assert_true(rl_memory_workspace(&ds, g, 8, 0) == 461373440.0);
+    assert_true(rl_memory_workspace(&l8, g, 1, 0) == 637534208.0);
+    assert_true(rl_memory_workspace(NULL, g, 8, 0) == 0); /* no model: the rule's 0 */
     assert_int_equal(rl_engines_select(&h.engines, "vllm", h.origin, err, sizeof err), 0);
     g = &rl_engines_selected(&h.engines)->mem;
     assert_true(g->workspace_tokens == 0);
-    assert_rel(rl_memory_workspace(&ds, g, 8), 1.26 * 1073741824, 1e-15);
+    assert_rel(rl_memory_workspace(&ds, g, 8, 0), 1.26 * 1073741824, 1e-15);
+}
+
+/* The token budget is the memory query's, not the profile's (fixKA; before,
+ * rl_memory_token_budget wrote it into the rl_hw, which size then copied,
+ * 98 KB, for every verification run): rl_serve_config_hw sizes trtllm's
+ * workspace at max(8192, c->max_tokens).  llama3-8b on one h100-sxm
+ * (trtllm, rule "free", fraction 0.9): 65536 tokens hold (65536 - 8192) x
+ * 38,912 elements x 2 B = 4,462,739,456 B more workspace than 8192
+ * (trtllm_workspace_closed_form's working set), of which 0.9 comes out of
+ * the KV pool: / 131,072 B a token = 30,643.2 tokens fewer (hand-computed;
+ * tolerance 1e-9 tokens, the pools are ~4.5e5 tokens in doubles).  2048
+ * equals 8192 exactly (the rule's default is the floor), and the rl_hw is
+ * byte-for-byte what it was.  Fails before: rl_serve_config_hw ignored
+ * max_tokens, both pools equal. */
+static void token_budget_is_the_querys(void **state)
+{
+    (void)state;
+    static rl_hw h, before;
+    h = load_hw("h100-sxm", NULL, 0);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    memcpy(&before, &h, sizeof h);
+    double kv[3];
+    static const long long tok[3] = {2048, 8192, 65536};
+    for (int i = 0; i < 3; i++) {
+        rl_serve_config c = rl_serve_config_default();
+        c.max_tokens = tok[i];
+        rl_serve_config_hw(&c, &m, &h, 1, rl_precision_default(), 0.1);
+        kv[i] = c.kv_capacity_tokens;
+    }
+    assert_true(kv[0] > 4e5 && kv[0] == kv[1]);
+    if (fabs(kv[1] - kv[2] - 4462739456.0 * 0.9 / 131072) > 1e-9)
+        fail_msg("%.6f tokens at 8192, %.6f at 65536: %.6f fewer, want 30643.2", kv[1], kv[2],
+                 kv[1] - kv[2]);
+    assert_true(memcmp(&before, &h, sizeof h) == 0);
+    assert_true(rl_memory_budget_moves(&h, 65536) && !rl_memory_budget_moves(&h, 8192));
 }
 
 /* issue 12 #4 (a README-only tester): `step --model deepseek-v3 --hw
@@ -129,7 +164,7 @@ static void deepseek_v3_fp8_h100_does_not_fit(void **state)
     assert_rel(rl_shard_chip_room(&m, &h, &r), h.hbm_bytes - 411041792.0 - 461373440.0, 1e-12);
     assert_false(r.fits);
     assert_int_equal(rl_shard_max_batch(&r), 0);
-    double tokens = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    double tokens = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     assert_true(tokens < 4096);
 }
 
@@ -198,6 +233,7 @@ int main(void)
         cmocka_unit_test(weights_do_not_fit),
         cmocka_unit_test(engine_memory_rules),
         cmocka_unit_test(trtllm_workspace_closed_form),
+        cmocka_unit_test(token_budget_is_the_querys),
         cmocka_unit_test(deepseek_v3_fp8_h100_does_not_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
