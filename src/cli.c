@@ -537,8 +537,9 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
     rl_cli_say(o, "note: %s", note);
 }
 
-/* Layers x table time of the dense GEMMs (weight matmuls timed by the
- * engine's gemm table, not the unquantized ones) of one shape (an ops
+/* Layers x table time of the dense GEMMs (moe 0: weight matmuls timed by
+ * the engine's gemm table, not the unquantized ones) or of the routed
+ * experts (moe 1: the ops the MoE table times) of one shape (an ops
  * configuration: its phase, batch or tokens, chips and tp) at precision p;
  * -1 when the shape cannot be built. */
 static double gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
@@ -566,20 +567,6 @@ static double gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *sha
     }
     free(ops);
     return s;
-}
-
-static double dense_gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
-                           rl_precision p)
-{
-    return gemm_s(m, h, shape, p, 0);
-}
-
-/* Layers x time of the routed experts (the ops the MoE table times) of one
- * shape at precision p, as dense_gemm_s; -1 when it cannot be built. */
-static double moe_expert_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
-                           rl_precision p)
-{
-    return gemm_s(m, h, shape, p, 1);
 }
 
 /* One shape a command evaluates, for note_slow_precision: its ops
@@ -647,13 +634,16 @@ static int slowest_shape(const rl_model *m, const rl_hw *h, const slow_shape *sh
 
 /* 1 when h's selected engine times m's routed experts at p from a measured
  * MoE table of p's own dtypes and m's fp8 scaling: no other dtype's
- * (rl_ops_moe_variant_note), no dense GEMM table (rl_ops_moe_from_gemm), no
- * other scaling's (rl_ops_moe_scaling_note). */
+ * (rl_ops_moe_variant_note's case), no dense GEMM table
+ * (rl_ops_moe_from_gemm's), both read from one record of the step's
+ * operator list (ops.h rl_ops_moe_record: -1 both), no other scaling's
+ * (rl_ops_moe_scaling_note). */
 static int moe_own_table(const rl_model *m, const rl_hw *h, const rl_precision *p)
 {
     char w[1536];
-    return !rl_ops_moe_variant_note(m, h, p, w, sizeof w) && !rl_ops_moe_from_gemm(m, h, p) &&
-           !rl_ops_moe_scaling_note(m, h, p, w, sizeof w);
+    int d[2];
+    rl_ops_moe_record(m, h, p, d);
+    return d[0] == -1 && d[1] == -1 && !rl_ops_moe_scaling_note(m, h, p, w, sizeof w);
 }
 
 /* The MoE caution of the last note_slow_precision (fixJK), for emit's
@@ -690,7 +680,7 @@ static void note_slow_moe(const rl_opts *o, const rl_model *m, const rl_hw *h,
         if (mb) {
             *mb = *m;
             mb->fp8_scaling = RL_FP8_BLOCK;
-            double b = moe_own_table(mb, h, &p) ? moe_expert_s(mb, h, &shapes[at].c, p) : -1;
+            double b = moe_own_table(mb, h, &p) ? gemm_s(mb, h, &shapes[at].c, p, 1) : -1;
             if (b > 0)
                 snprintf(blk, sizeof blk, ", block-scaled fp8 %.3f ms", b * 1e3);
             free(mb);
@@ -1910,7 +1900,7 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     double g[2];
     for (int i = 0; i < 2; i++) {
         slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
-        g[i] = dense_gemm_s(m, h, &x.c, p);
+        g[i] = gemm_s(m, h, &x.c, p, 0);
     }
     double cut = gemm_cut(e, v);
     char why[640], note[1024];
