@@ -42,7 +42,8 @@ double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long lo
     T = T > 0 && budget > T ? budget : T;
     if (!m || m->abstract || !(T > 0))
         return g->workspace_bytes;
-    double act = T * layer_elems(m, group > 1 ? (double)group : 1.0) * RL_MEMORY_ACT_BYTES;
+    double scale = g->workspace_scale > 0 ? g->workspace_scale : 1; /* engines.h */
+    double act = scale * T * layer_elems(m, group > 1 ? (double)group : 1.0) * RL_MEMORY_ACT_BYTES;
     return act > g->workspace_bytes ? act : g->workspace_bytes;
 }
 

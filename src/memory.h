@@ -49,13 +49,15 @@ double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, doub
 
 /* The activation workspace rule g charges each chip of a group of `group`
  * chips sharing model m's tensors (TP, EP): the larger of g's model-free
- * workspace_bytes and T x (D + ((N + 2K) H + 2 F_active + R) / group) x 2
- * bytes, R = top_k x D the routed copies of a MoE layer (0 dense; under
+ * workspace_bytes and s x T x (D + ((N + 2K) H + 2 F_active + R) / group)
+ * x 2 bytes, s = g->workspace_scale (engines.h: 1 for trtllm, a floor;
+ * vLLM's 2.1221 anchors Llama-3-8B at its measured 1.26 GiB), R = top_k x
+ * D the routed copies of a MoE layer (0 dense; under
  * expert parallelism each rank receives the copies its experts take, T x
  * top_k / group on average; under MoE tensor parallelism every rank holds
  * all of them, so there this is a lower bound),
  * T = max(g->workspace_tokens, budget) where g sizes its workspace by
- * tokens (workspace_tokens > 0: trtllm), the engine's default batched-token
+ * tokens (workspace_tokens > 0: trtllm, vllm), the engine's default batched-token
  * limit raised to the run's per-step token budget (simulate's --max-tokens:
  * continuous's tokens a step, chunked's chunk; size's policy budget; 0:
  * none): an engine built for more batched tokens reserves more activation
@@ -64,9 +66,9 @@ double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, doub
  * tensors, smaller per rank under TP; trtllm-serve --max_num_tokens), so
  * this is the layer working set of rl_memory_activation_bytes at T tokens,
  * its per-head and MLP tensors split over the group.  A rule without
- * workspace_tokens (vLLM's measured, model-free workspace) ignores the
- * budget.  workspace_bytes alone where T is 0, m is NULL or abstract; 0
- * without g.  The budget is the query's, never written into the profile
+ * workspace_tokens (an engine file written before fixKA: vLLM's measured,
+ * model-free 1.26 GiB) ignores the budget.  workspace_bytes alone where
+ * T is 0, m is NULL or abstract; 0 without g.  The budget is the query's, never written into the profile
  * (an rl_hw is shared by size's search threads).
  * deepseek-v3 under trtllm (T 8192) at TP8: 8192 x (7168 + (384 x 192 +
  * 2 x 9 x 2048 + 8 x 7168) / 8) x 2 = 461,373,440 bytes a chip (343,932,928

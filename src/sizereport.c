@@ -1029,10 +1029,10 @@ int rl_size_activation_caution(const rl_size_input *in, const rl_size_candidate 
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     rl_engine_memory vllm;
     if (!e || !e->mem.present || e->mem.workspace_bytes > 0 || e->mem.context_bytes > 0 ||
-        rl_engine_memory_default("vllm", &vllm) != 0)
+        rl_engine_memory_default("vllm", NULL, 0, &vllm) != 0)
         return 0;
     double left = h->hbm_bytes - c->weight_bytes_per_chip - c->kv_bytes_per_chip;
-    double floor_bytes = vllm.context_bytes + vllm.workspace_bytes;
+    double floor_bytes = vllm.context_bytes + RL_VLLM_ACT_PEAK_BYTES; /* as measured */
     if (!(left < floor_bytes))
         return 0;
     double P, G;
