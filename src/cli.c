@@ -537,8 +537,9 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
     rl_cli_say(o, "note: %s", note);
 }
 
-/* Layers x table time of the dense GEMMs (weight matmuls timed by the
- * engine's gemm table, not the unquantized ones) of one shape (an ops
+/* Layers x table time of the dense GEMMs (moe 0: weight matmuls timed by
+ * the engine's gemm table, not the unquantized ones) or of the routed
+ * experts (moe 1: the ops the MoE table times) of one shape (an ops
  * configuration: its phase, batch or tokens, chips and tp) at precision p;
  * -1 when the shape cannot be built. */
 static double gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
@@ -566,20 +567,6 @@ static double gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *sha
     }
     free(ops);
     return s;
-}
-
-static double dense_gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
-                           rl_precision p)
-{
-    return gemm_s(m, h, shape, p, 0);
-}
-
-/* Layers x time of the routed experts (the ops the MoE table times) of one
- * shape at precision p, as dense_gemm_s; -1 when it cannot be built. */
-static double moe_expert_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
-                           rl_precision p)
-{
-    return gemm_s(m, h, shape, p, 1);
 }
 
 /* One shape a command evaluates, for note_slow_precision: its ops
@@ -647,13 +634,16 @@ static int slowest_shape(const rl_model *m, const rl_hw *h, const slow_shape *sh
 
 /* 1 when h's selected engine times m's routed experts at p from a measured
  * MoE table of p's own dtypes and m's fp8 scaling: no other dtype's
- * (rl_ops_moe_variant_note), no dense GEMM table (rl_ops_moe_from_gemm), no
- * other scaling's (rl_ops_moe_scaling_note). */
+ * (rl_ops_moe_variant_note's case), no dense GEMM table
+ * (rl_ops_moe_from_gemm's), both read from one record of the step's
+ * operator list (ops.h rl_ops_moe_record: -1 both), no other scaling's
+ * (rl_ops_moe_scaling_note). */
 static int moe_own_table(const rl_model *m, const rl_hw *h, const rl_precision *p)
 {
     char w[1536];
-    return !rl_ops_moe_variant_note(m, h, p, w, sizeof w) && !rl_ops_moe_from_gemm(m, h, p) &&
-           !rl_ops_moe_scaling_note(m, h, p, w, sizeof w);
+    int d[2];
+    rl_ops_moe_record(m, h, p, d);
+    return d[0] == -1 && d[1] == -1 && !rl_ops_moe_scaling_note(m, h, p, w, sizeof w);
 }
 
 /* The MoE caution of the last note_slow_precision (fixJK), for emit's
@@ -690,7 +680,7 @@ static void note_slow_moe(const rl_opts *o, const rl_model *m, const rl_hw *h,
         if (mb) {
             *mb = *m;
             mb->fp8_scaling = RL_FP8_BLOCK;
-            double b = moe_own_table(mb, h, &p) ? moe_expert_s(mb, h, &shapes[at].c, p) : -1;
+            double b = moe_own_table(mb, h, &p) ? gemm_s(mb, h, &shapes[at].c, p, 1) : -1;
             if (b > 0)
                 snprintf(blk, sizeof blk, ", block-scaled fp8 %.3f ms", b * 1e3);
             free(mb);
@@ -1941,7 +1931,7 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     double g[2];
     for (int i = 0; i < 2; i++) {
         slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
-        g[i] = dense_gemm_s(m, h, &x.c, p);
+        g[i] = gemm_s(m, h, &x.c, p, 0);
     }
     double cut = gemm_cut(e, v);
     char why[640], note[1024];
@@ -2622,7 +2612,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                       "bounds it)", v[1], h->name);
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
-                                         c->layout, c->kv_len);
+                                         c->layout, c->kv_len, (double)c->max_tokens);
     /* bytes after the weights, every KV copy of a token: the room the
      * prefix check uses (rl_serve_config_prefix_cache charges a prefix per
      * copy; review39 F1: one copy's 550.8 GB quoted where 1101.6 GB held a
@@ -2671,7 +2661,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
         double tw = b.total_weight_bytes;
         if (draft) /* the draft's by the same budget (rl_serve_config_draft's) */
             tw += rl_serve_hbm_budget(draft, h, o->chips, c->pp, c->ep, o->prec, 0, c->layout,
-                                      c->kv_len).total_weight_bytes;
+                                      c->kv_len, (double)c->max_tokens).total_weight_bytes;
         snprintf(all, sizeof all, "; %.1f GB on the %lld chips%s%s", tw / 1e9, o->chips,
                  draft ? ", target and draft" : "", c->pp > 1 ? ", every stage's" : "");
         snprintf(usable, sizeof usable, " (%.1f GB in all)", b.usable_bytes / 1e9);
@@ -2724,7 +2714,8 @@ static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
     if (i == n)
         return 0;
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec,
-                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len);
+                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len,
+                                         (double)c->max_tokens);
     char cache[96] = "";
     if (c->prefix_hbm_tokens > 0)
         snprintf(cache, sizeof cache, ", less --prefix-cache's %.0f tokens", c->prefix_hbm_tokens);
@@ -2776,7 +2767,7 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
  * --spec, *plain gets the same engine without speculation (no draft steps,
  * the draft model's weights and KV bytes not taken from the KV room), for
  * note_spec_slower; plain->spec_gamma 0 either way. */
-static int serve_config(const rl_opts *o, const rl_model *m, rl_hw *h, rl_serve_config *c,
+static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
                         rl_model *draft, int *has_draft, double kv_len, rl_serve_config *plain)
 {
     *c = rl_serve_config_default();
@@ -2786,9 +2777,6 @@ static int serve_config(const rl_opts *o, const rl_model *m, rl_hw *h, rl_serve_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
-    /* the workspace an engine built for this step budget reserves (memory.h
-     * rl_memory_token_budget: trtllm's max_num_tokens) */
-    rl_memory_token_budget(h, (double)c->max_tokens);
     c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
     c->ep = (int)o->plan.ep;
     if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0) {

@@ -433,12 +433,13 @@ int rl_engine_derived(const rl_engine_tables *t, int mla, rl_dtype weights, rl_d
  *
  *   memory = { fraction = 0.9, fraction_of = "capacity" | "free",
  *              context_bytes = ..., comm_bytes = ..., workspace_bytes = ...,
- *              workspace_tokens = ..., source = "..." }
+ *              workspace_tokens = ..., workspace_scale = ..., source = "..." }
  *
  * overhead = context_bytes + comm_bytes (only when the copy spans > 1 chip)
  *          + workspace (memory.h rl_memory_workspace: the larger of
- *            workspace_bytes and the model's activations at workspace_tokens;
- *            a memory block without workspace_tokens takes the engine's
+ *            workspace_bytes and workspace_scale x the model's one-layer
+ *            activations at workspace_tokens; a memory block without
+ *            workspace_tokens or workspace_scale takes the engine's
  *            default, rl_engine_memory_default);
  * "capacity" (vLLM's gpu_memory_utilization): weights + KV <= fraction x
  *   hbm_bytes - overhead;
@@ -454,12 +455,26 @@ typedef struct {
     double workspace_bytes; /* activation workspace per chip (a floor, model-free) */
     double workspace_tokens; /* the engine's default batched-token limit its activation
                               * workspace is sized at (rl_memory_workspace); 0: none */
+    double workspace_scale;  /* the engine's peak over the one-layer working set at
+                              * those tokens (rl_memory_workspace; 0 read as 1): 1 for
+                              * trtllm (a floor), vLLM's anchored on its measured peak */
     char source[1024];
 } rl_engine_memory;
 
+/* vLLM's measured activation peak: its memory profile of Llama-3-8B on an
+ * H100 80GB, "PyTorch activation peak memory 1.26GiB", at the V0 engine's
+ * default of max(max_model_len 8192, 2048) = 8192 batched tokens
+ * (github.com/vllm-project/vllm/pull/10511, 2024-12-14; engines.c). */
+#define RL_VLLM_ACT_PEAK_BYTES (1.26 * 1073741824.0)
+
 /* The memory block calibrate --tables writes for a known engine ("trtllm",
- * "vllm"), with its sources (engines.c); 0, or -1 for another name. */
-int rl_engine_memory_default(const char *engine, rl_engine_memory *out);
+ * "vllm") on the chip named `chip` with hbm_bytes of HBM (chip NULL: a GPU
+ * of 70 GiB or more other than an A100), with its sources (engines.c); 0,
+ * or -1 for another name.  vLLM's workspace_tokens is `vllm serve`'s
+ * default max_num_batched_tokens on that chip: 8192, or 2048 on an A100
+ * or a GPU under 70 GiB. */
+int rl_engine_memory_default(const char *engine, const char *chip, double hbm_bytes,
+                             rl_engine_memory *out);
 
 /* The costs calibrate --tables writes for engine (seconds; every engine
  * gets them, 0 where no figure is sourced) and their source sentence

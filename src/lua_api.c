@@ -2271,7 +2271,6 @@ int rl_lua_simulate(lua_State *L)
                   c.page_tokens, m.max_context, m.max_context);
     c.kv_samples = 0;
     c.kv_len = rl_serve_workload_len(&w, NULL, 0); /* its DISTs' means, as the CLI's */
-    rl_memory_token_budget(&h, (double)c.max_tokens); /* as the CLI's (memory.h) */
     rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
     double cache[2] = {0, 0}; /* prefix_cache = "HBM_GB[:HOST_GB]", as --prefix-cache */
     int over = rl_serve_prefix_cache_over(cache, opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2));

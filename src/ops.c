@@ -2152,11 +2152,7 @@ static void gemm_variant_words(int v, const char *noun, char *buf, size_t n)
              strcmp(pair, key) ? key : "", strcmp(pair, key) ? ")" : "");
 }
 
-/* How a one-token decode step's operator list times m's routed experts on
- * h's selected engine at precision p, into d (rl_ops.moe_derived; both -1
- * when the list cannot be built): any step's list records it for both
- * bounds, one decode token the cheapest. */
-static void moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p, int d[2])
+void rl_ops_moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p, int d[2])
 {
     d[0] = d[1] = -1;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -2179,7 +2175,7 @@ static void moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p,
 int rl_ops_moe_from_gemm(const rl_model *m, const rl_hw *h, const rl_precision *p)
 {
     int d[2];
-    moe_record(m, h, p, d);
+    rl_ops_moe_record(m, h, p, d);
     return d[0] == RL_MOE_FROM_GEMM || d[1] == RL_MOE_FROM_GEMM;
 }
 
@@ -2189,7 +2185,7 @@ int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precisio
     buf[0] = '\0';
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int d[2];
-    moe_record(m, h, p, d);
+    rl_ops_moe_record(m, h, p, d);
     if (d[0] < 0 && d[1] < 0)
         return 0; /* its own dtypes' MoE table, or the GEMM table's (rl_ops_moe_gemm_note) */
     char side[2][80], from[224];

@@ -341,6 +341,15 @@ double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[
  * F2: the note read the run's own variant's). */
 int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, int compute_bound);
 
+/* How a one-token decode step's operator list times m's routed experts on
+ * h's selected engine at precision p, into d (rl_ops.moe_derived: -1 the
+ * run's own MoE table, RL_MOE_FROM_GEMM, or the variant in its place; both
+ * -1 also without experts or tables and when the list cannot be built):
+ * any step's list records it for both bounds, one decode token the
+ * cheapest.  Builds that list: a caller asking several questions of one
+ * precision reads it once (cli.c moe_own_table). */
+void rl_ops_moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p, int d[2]);
+
 /* 1 when h's selected engine times model m's routed experts at precision
  * p from the dense GEMM table (rl_ops_moe_gemm_shapes; provenance derived),
  * memory- or compute-bound, as a one-token decode step's operator list

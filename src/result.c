@@ -549,7 +549,7 @@ static void add_plan_memory_rule(cJSON *o, const rl_model *m, const rl_hw *h, lo
     rl_engine_memory mem = e ? e->mem : none;
     if (group > 0 && mem.present) {
         mem.comm_bytes = rl_memory_comm_charged(h, group);
-        mem.workspace_bytes = rl_memory_workspace(m, &mem, group);
+        mem.workspace_bytes = rl_memory_workspace(m, &mem, group, 0);
     }
     add_memory_rule(o, &mem);
 }

@@ -918,7 +918,8 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->kv_model = m;
     c->kv_dtype = p.kv;
     c->kv_capacity_tokens =
-        rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout, c->kv_len);
+        rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout, c->kv_len,
+                             (double)c->max_tokens);
     c->kv_copies = rl_serve_kv_copies(m, chips / (c->pp > 1 ? c->pp : 1), c->ep, c->layout);
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
@@ -1018,7 +1019,7 @@ static double pool_token_bytes(const rl_model *m, long long chips, long long pp,
 
 rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                                  long long ep, rl_precision p, double reserve, rl_attn_layout l,
-                                 double len)
+                                 double len, double budget)
 {
     char err[256];
     rl_serve_hbm b;
@@ -1041,13 +1042,14 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
             return b;
         int split = rl_shard_split_of(h);
         b.kv_bytes =
-            rl_shard_stage_room(m, h, chips, pp, split, r.stage_w, len, keep, &b.stage) * n;
+            rl_shard_stage_room(m, h, chips, pp, split, r.stage_w, len, keep, budget, &b.stage) *
+            n;
         b.chip_weight_bytes = rl_shard_stage_weight_of(m, pp, split, r.stage_w, b.stage);
         b.weight_bytes = b.chip_weight_bytes * n;
         /* every stage's weights once over a stage's chips (the sum is
          * rl_shard_stage_weight_of's at one stage) */
         b.total_weight_bytes = rl_shard_stage_weight_of(m, 1, split, r.stage_w, 0) * (double)stage;
-        b.usable_bytes = rl_memory_usable_group(h, m, chips, stage, b.weight_bytes) * keep;
+        b.usable_bytes = rl_memory_usable_group(h, m, chips, stage, b.weight_bytes, budget) * keep;
         b.tokens = b.kv_bytes / per_token;
         return b;
     }
@@ -1056,8 +1058,9 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
         return b;
     b.chip_weight_bytes = b.weight_bytes / n;
     b.total_weight_bytes = b.weight_bytes;
-    b.usable_bytes = mem.engine_memory ? rl_memory_usable_group(h, m, chips, stage, b.weight_bytes)
-                                       : mem.capacity_bytes * keep;
+    b.usable_bytes = mem.engine_memory
+                         ? rl_memory_usable_group(h, m, chips, stage, b.weight_bytes, budget)
+                         : mem.capacity_bytes * keep;
     b.kv_bytes = b.usable_bytes - b.weight_bytes;
     b.tokens = b.kv_bytes / per_token;
     return b;
@@ -1065,9 +1068,9 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
 
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                             long long ep, rl_precision p, double reserve, rl_attn_layout l,
-                            double len)
+                            double len, double budget)
 {
-    return rl_serve_hbm_budget(m, h, chips, pp, ep, p, reserve, l, len).tokens;
+    return rl_serve_hbm_budget(m, h, chips, pp, ep, p, reserve, l, len, budget).tokens;
 }
 
 void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
@@ -1084,7 +1087,7 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
      * reserve is no matter here: the weights and a token's bytes are the
      * same at any. */
     rl_serve_hbm bd = rl_serve_hbm_budget(draft, h, chips, c->pp, c->ep, p, 0, c->layout,
-                                          c->kv_len);
+                                          c->kv_len, (double)c->max_tokens);
     double et = m ? pool_token_bytes(m, chips, c->pp, c->ep, p, c->layout) : c->kv_bytes_per_token;
     double ed = bd.tokens > 0 ? pool_token_bytes(draft, chips, c->pp, c->ep, p, c->layout) : kd;
     double wd = bd.weight_bytes > 0 ? bd.weight_bytes

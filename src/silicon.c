@@ -1505,10 +1505,11 @@ cJSON *rl_silicon_widening_json(const rl_kresidual *resid)
 
 /* The engine's memory block (engines.h), for the engines whose allocation
  * rule is sourced (rl_engine_memory_default); nothing for others. */
-static void put_memory(FILE *f, const char *engine)
+static void put_memory(FILE *f, const char *engine, const rl_hw *h)
 {
     rl_engine_memory m;
-    lua_State *L = rl_engine_memory_default(engine, &m) == 0 ? luaL_newstate() : NULL;
+    lua_State *L =
+        rl_engine_memory_default(engine, h->name, h->hbm_bytes, &m) == 0 ? luaL_newstate() : NULL;
     if (!L)
         return;
     rl_engine_memory_push(L, &m);
@@ -1635,7 +1636,7 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
         fprintf(f, ",\n        attention_context = \"%s\"",
                 (s->costs ? ec.attn_longest : s->attn_longest) ? "longest" : "mean");
     fputs(",\n      },\n", f);
-    put_memory(f, engine);
+    put_memory(f, engine, h);
     fputs("      tables = {\n", f);
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int any = 0;

@@ -1008,7 +1008,7 @@ static void memory_rule(doc *d, const rl_size_input *in, const rl_hw *h)
                      ", an activation workspace (%s's at %.0f tokens: %.2f GB on one chip, "
                      "its per-head and MLP part split over more)",
                      in->m->name, e->mem.workspace_tokens,
-                     rl_memory_workspace(in->m, &e->mem, 1) / 1e9);
+                     rl_memory_workspace(in->m, &e->mem, 1, 0) / 1e9);
         double fixed = e->mem.context_bytes + (e->mem.workspace_tokens > 0 && !in->m->abstract
                                                    ? 0 : e->mem.workspace_bytes);
         item(d, "Memory on %s: the %s engine's rule (docs/model.md, serving engines): %s %.2f of "
@@ -1029,10 +1029,10 @@ int rl_size_activation_caution(const rl_size_input *in, const rl_size_candidate 
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     rl_engine_memory vllm;
     if (!e || !e->mem.present || e->mem.workspace_bytes > 0 || e->mem.context_bytes > 0 ||
-        rl_engine_memory_default("vllm", &vllm) != 0)
+        rl_engine_memory_default("vllm", NULL, 0, &vllm) != 0)
         return 0;
     double left = h->hbm_bytes - c->weight_bytes_per_chip - c->kv_bytes_per_chip;
-    double floor_bytes = vllm.context_bytes + vllm.workspace_bytes;
+    double floor_bytes = vllm.context_bytes + RL_VLLM_ACT_PEAK_BYTES; /* as measured */
     if (!(left < floor_bytes))
         return 0;
     double P, G;

@@ -5822,8 +5822,10 @@ static void one_key_per_quantity(void **state)
 /* h27lab (issue 14 carried): the memory rule's byte counts print whole
  * (round to the nearest byte): vLLM's context 1.79 GiB read
  * cuda_context_bytes 1921997864.96 in info, and usable_bytes 0.92 x 80e9
- * - ... 70325087436.8 in step.  Expected: 1921997865, 1352914698 (1.26
- * GiB), every *_bytes key an integer. */
+ * - ... 70325087436.8 in step.  Expected: 1921997865 (context and, at TP
+ * > 1, collective buffers: 1.79 GiB each), every *_bytes key an integer
+ * (the workspace, 1352914698 = 1.26 GiB in engine files before fixKA, is
+ * 0 after: vLLM's now follows the model, memory.h rl_memory_workspace). */
 static void memory_bytes_whole(void **state)
 {
     (void)state;
@@ -5833,7 +5835,7 @@ static void memory_bytes_whole(void **state)
         if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), "vllm")) {
             vllm = 1;
             assert_true(num(r, "cuda_context_bytes") == 1921997865.0);
-            assert_true(num(r, "workspace_bytes") == 1352914698.0);
+            assert_true(num(r, "comm_buffer_bytes") == 1921997865.0);
         }
     assert_true(vllm);
     cJSON_Delete(j);
@@ -7782,16 +7784,27 @@ static void fits_follow_step_on_fitted(void **state)
  * 65536 kept the same KV capacity.  An engine built for more batched tokens
  * reserves more activation memory (TensorRT-LLM docs/source/reference/
  * memory.md: activations ~ max_num_tokens x a constant), so the workspace is
- * sized at max(8192, --max-tokens) (memory.h rl_memory_token_budget).
+ * sized at max(8192, --max-tokens) (memory.h rl_memory_workspace's budget).
  * llama3-70b on 4 x h100-sxm (trtllm, TP4): 2048 equals 8192 (the engine's
  * default is the floor); 65536 holds (65536 - 8192) x (8192 + (80 x 128 +
  * 2 x 28,672) / 4) x 2 B = 2,877,292,544 B more workspace a chip, of which
  * the free fraction 0.9 came out of KV: x 4 chips / 327,680 B a token =
- * 31,610.76 tokens fewer (within 1: whole tokens).  vLLM's workspace is its
- * measured, model-free one: the same capacity at 2048 and 65536. */
+ * 31,610.76 tokens fewer (within 1: whole tokens).  vLLM's rule (fixKA)
+ * sizes its workspace the same way from 8192 tokens, x 2.1221 (engines.c:
+ * 1.26 GiB over Llama-3-8B's working set at 8192), all of it out of the
+ * pool (fraction_of capacity): (65536 - 8192) x 25,088 x 2 B x 2.1221 =
+ * 6,105,917,651.3 B a chip, x 4 / 327,680 B = 74,535.13 tokens fewer
+ * (within 1), 2048 equal to 8192; an engine file written before fixKA
+ * (workspace_tokens 0: the measured 1.26 GiB, model-free) keeps the same
+ * capacity at 2048 and 65536. */
 static void trtllm_workspace_follows_max_tokens(void **state)
 {
     (void)state;
+    static rl_hw h;
+    h = load_hw("h100-sxm", NULL, 0);
+    char why[256];
+    assert_int_equal(rl_hw_select_engine(&h, "vllm", why, sizeof why), 0);
+    int vllm_tokens = rl_engines_selected(&h.engines)->mem.workspace_tokens > 0;
     static char buf[1 << 16];
     static const char *const eng[2] = {"", " --engine vllm"};
     for (int e = 0; e < 2; e++) {
@@ -7809,8 +7822,10 @@ static void trtllm_workspace_follows_max_tokens(void **state)
         assert_true(kv[0] > 0 && kv[0] == kv[1]);
         if (e == 0 && fabs(kv[1] - kv[2] - 2877292544.0 * 0.9 * 4 / 327680) > 1)
             fail_msg("trtllm: %.0f at 8192 tokens, %.0f at 65536", kv[1], kv[2]);
-        if (e == 1 && kv[2] != kv[0])
+        if (e == 1 && !vllm_tokens && kv[2] != kv[0])
             fail_msg("vllm: %.0f at 2048 tokens, %.0f at 65536", kv[0], kv[2]);
+        if (e == 1 && vllm_tokens && fabs(kv[1] - kv[2] - 74535.13) > 1)
+            fail_msg("vllm: %.0f at 8192 tokens, %.0f at 65536", kv[1], kv[2]);
     }
 }
 

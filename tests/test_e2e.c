@@ -1844,7 +1844,8 @@ static void fit_save_keeps_memory_rule(void **state)
         unlink(path);
         const rl_serving_engine *e = saved_engine(&back, k ? "splitwise" : "vllm-mine");
         rl_engine_memory want; /* engines.c: h100-sxm's engine files carry these */
-        assert_int_equal(rl_engine_memory_default(k ? "trtllm" : "vllm", &want), 0);
+        assert_int_equal(rl_engine_memory_default(k ? "trtllm" : "vllm", base.name,
+                                                  base.hbm_bytes, &want), 0);
         assert_true(e->mem.present);
         assert_int_equal(e->mem.of_free, k);
         assert_float_equal(e->mem.fraction, k ? 0.9 : 0.92, 1e-12);
@@ -1852,6 +1853,7 @@ static void fit_save_keeps_memory_rule(void **state)
         assert_float_equal(e->mem.comm_bytes, want.comm_bytes, 1e-3);
         assert_float_equal(e->mem.workspace_bytes, want.workspace_bytes, 1e-3);
         assert_float_equal(e->mem.workspace_tokens, want.workspace_tokens, 0);
+        assert_float_equal(e->mem.workspace_scale, want.workspace_scale, 0);
         if (k && !strstr(e->mem.source, "h100-sxm's default engine trtllm's (no memory rule of "
                                         "engine 'splitwise' is known)"))
             fail_msg("source: %s", e->mem.source);

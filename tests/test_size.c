@@ -977,7 +977,7 @@ static void test_pipeline_kind_holds_per_stream(void **state)
     assert_true(r.n > 0);
     for (int i = 0; i < r.n; i++) {
         double kv = rl_serve_kv_capacity(&m, &h, r.c[i].chips, r.c[i].pp, r.c[i].ep, r.c[i].p,
-                                         0.1, r.c[i].layout, 3900);
+                                         0.1, r.c[i].layout, 3900, (double)r.c[i].max_tokens);
         assert_true(rl_serve_holds(kv / (double)r.c[i].pp, 3900, 16));
     }
     rl_size_result_free(&r);
@@ -1060,7 +1060,7 @@ static void test_memory_busiest_kv_stage(void **state)
              * it (1e-12) */
             double w = r.c[i].weight_bytes_per_chip;
             assert_rel(w + r.c[i].kv_bytes_per_chip,
-                       rl_memory_usable_group(&h, &m, 2, 1, 2 * w) / 2, 1e-12);
+                       rl_memory_usable_group(&h, &m, 2, 1, 2 * w, 0) / 2, 1e-12);
             /* and simulate's pool is size's: the same function at the
              * workload's mean length (serve.h rl_serve_workload_len) */
             rl_serve_config c = rl_serve_config_default();
@@ -1570,7 +1570,7 @@ static void test_report_memory_adds_up(void **state)
     double w = b->weight_bytes_per_chip, kv = b->kv_bytes_per_chip;
     /* the workspace: llama3-8b's at 8192 tokens on the replica's chips
      * (memory.h rl_memory_workspace; 637,534,208 B on one, test_memory) */
-    double over = g->context_bytes + rl_memory_workspace(&m, g, b->chips) +
+    double over = g->context_bytes + rl_memory_workspace(&m, g, b->chips, 0) +
                   (b->chips > 1 ? g->comm_bytes : 0);
     assert_rel(kv, g->fraction * (h.hbm_bytes - w - over), 1e-9);
     rl_size_report_data d = {&in, &r, NULL, NULL, "test workload", "test"};
