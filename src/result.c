@@ -572,7 +572,7 @@ static void add_shard_workspace_note(cJSON *o, const rl_model *m, const rl_hw *h
              "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
              "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
              "one chip", m->name, e->mem.workspace_tokens,
-             rl_memory_workspace(m, &e->mem, 1) / 1e9, rl_memory_workspace(m, &e->mem, chips) / 1e9,
+             rl_memory_workspace(m, &e->mem, 1, 0) / 1e9, rl_memory_workspace(m, &e->mem, chips, 0) / 1e9,
              chips);
     cJSON_AddStringToObject(o, "workspace_note", note);
 }
