@@ -8900,7 +8900,7 @@ static void dispatch_share_said(const char *cmd, double lo, double hi)
  * splitwise_perf_model.csv, src/result.c E2E_GAP): e2e_gap_note says so
  * with the one-sided high end, step_s x 2.44 (to the note's 4 digits),
  * and step_s_high stays the kernels' own; a100-sxm-80g under vLLM at tp8
- * x2.78 (p90 x3.04); none on b200 (no end-to-end data) nor --ideal.
+ * x2.78 (p90 x3.05); none on b200 (no end-to-end data) nor --ideal.
  * Before: no such key.  (c) vLLM's prefill dispatch, 32 x 0.8 ms = 25.6 ms
  * of llama3-8b's 128-token TTFT on h100-sxm, is 79% of it (the row's
  * prefill_dispatch_s / ttft_s, to the note's whole percent), a share the
@@ -8926,7 +8926,7 @@ static void e2e_gap_and_dispatch_caution(void **state)
                  "--context 640 --format json");
     g = cJSON_GetStringValue(cJSON_GetObjectItem(j, "e2e_gap_note"));
     assert_non_null(g);
-    assert_non_null(strstr(g, "ran x2.78 the vllm tables' prediction at tp8 (p10 x2.70, p90 x3.04"));
+    assert_non_null(strstr(g, "ran x2.78 the vllm tables' prediction at tp8 (p10 x2.71, p90 x3.05"));
     cJSON_Delete(j);
     static const char *const none[] = {"b200", "h100-sxm --ideal"}; /* no data; no tables */
     for (int i = 0; i < 2; i++) {
