@@ -582,7 +582,7 @@ const char *rl_ops_norm_fusion_words(int f, const rl_model *m)
                "strategy's lookup table picks at this tp, hidden size and token count: "
                "customAllReduceUtils.h AllReduceBestStrategyTableSM90 / SM100), no kernel of "
                "their own, so kernel_excess_s drops by the add + norm kernels where a batch "
-               "moves in; the collectives rows (impl trtllm: TensorRT-LLM's AllReduce op "
+               "moves in; collectives rows of impl trtllm (TensorRT-LLM's AllReduce op "
                "measured under AUTO with fusion NONE) time it; final_norm is the first "
                "layer's plain input norm (engines.c ENGINE_FUSION)";
     if (f == RL_FUSE_NCCL_TABLE)
@@ -595,10 +595,10 @@ const char *rl_ops_norm_fusion_words(int f, const rl_model *m)
                "mlp_add_norm; thop/allreduceOp.cpp fallbackRunSubsequentOps).  That table is "
                "measured, not monotone: Hopper, fp8 weights, tp 8, hidden 8192 fuse below 64 "
                "tokens and at 256-511, NCCL at 64-255 and from 512, so this mode can change "
-               "back and forth with the batch, kernel_excess_s with it.  The collectives rows "
-               "(impl trtllm) time the AllReduce from TensorRT-LLM's AllReduce op measured "
-               "under AUTO with fusion NONE (that op's own pick at this size), not from the "
-               "NCCL rows (engines.c ENGINE_FUSION)";
+               "back and forth with the batch, kernel_excess_s with it.  Collectives rows of impl "
+               "trtllm time the AllReduce from TensorRT-LLM's AllReduce op measured under AUTO "
+               "with fusion NONE (that op's own pick at this size), not from the NCCL rows "
+               "(engines.c ENGINE_FUSION)";
     if (f == RL_FUSE_NCCL_WORKSPACE)
         return "fused add + norm after NCCL: the layer hands each residual add and RMSNorm to "
                "the TP AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM or its fp8 / NVFP4 "
@@ -606,9 +606,9 @@ const char *rl_ops_norm_fusion_words(int f, const rl_model *m)
                "kernel's workspace (customAllReduceUtils.h getMaxRequiredWorkspaceSize: 16e6 "
                "bytes at 2 GPUs, 8e6 beyond), so AllreduceOp runs NCCL and the pair as one "
                "residualRmsNorm kernel after it (attn_add_norm, mlp_add_norm; "
-               "thop/allreduceOp.cpp).  The collectives rows (impl trtllm) time the AllReduce "
-               "from TensorRT-LLM's AllReduce op measured under AUTO with fusion NONE "
-               "(engines.c ENGINE_FUSION)";
+               "thop/allreduceOp.cpp).  Collectives rows of impl trtllm time the AllReduce from "
+               "TensorRT-LLM's AllReduce op measured under AUTO with fusion NONE (engines.c "
+               "ENGINE_FUSION)";
     if (f == RL_FUSE_NCCL_GROUP)
         return "fused add + norm after NCCL: the layer hands each residual add and RMSNorm to "
                "the TP AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM or its fp8 / NVFP4 "
