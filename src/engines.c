@@ -1774,10 +1774,15 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
  * - TensorRT-LLM: INT8 and FP8 KV caches (TensorRT-LLM docs, "Numerical
  *   Precision", INT8/FP8 KV caches: nvidia.github.io/TensorRT-LLM/reference/
  *   precision.html) and NVFP4 KV on Blackwell (docs, features/quantization,
- *   "NVFP4 KV Cache": offline quantization with ModelOpt required).
+ *   "NVFP4 KV Cache": offline quantization with ModelOpt required), on the
+ *   data-centre parts only: "Currently NVFP4 is only available for SM10X in
+ *   trtllm-gen" (NVIDIA/TensorRT-LLM issue #10241, 2025-12-23, SM120 asked
+ *   for), so a chip whose spec says sm outside 100-109, or none, is cautioned
+ *   for fp4 too (tester72 finding 4: --kv fp4 on h100-sxm, sm 90, ran
+ *   unremarked while --kv int4 was cautioned).
  * - vLLM: FP8 only (vLLM docs, "Quantized KV Cache": kv_cache_dtype="fp8",
  *   docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/). */
-int rl_engine_kv_caution(const char *engine, rl_dtype kv, char *buf, size_t len)
+int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *buf, size_t len)
 {
     static const struct {
         const char *engine, *who, *stores, *source, *give;
@@ -1798,8 +1803,21 @@ int rl_engine_kv_caution(const char *engine, rl_dtype kv, char *buf, size_t len)
         if (strcmp(engine, E[i].engine) != 0)
             continue;
         for (int k = 0; k < E[i].n; k++)
-            if (E[i].kv[k] == kv)
+            if (E[i].kv[k] == kv && !(kv == RL_FP4 && !strcmp(engine, "trtllm") &&
+                                      (sm < 100 || sm >= 110))) {
                 return 0;
+            } else if (E[i].kv[k] == kv) { /* NVFP4 KV off SM10x (tester72 finding 4) */
+                char on[48];
+                snprintf(on, sizeof on, sm > 0 ? "sm %lld" : "no sm in its spec", sm);
+                snprintf(buf, len, "the %s engine (%s) stores an fp4 (NVFP4) KV cache on "
+                         "Blackwell data-centre chips (sm 100 to 109) only: its trtllm-gen "
+                         "attention kernels are built for SM10x alone (NVIDIA/TensorRT-LLM "
+                         "issue #10241, \"NVFP4 is only available for SM10X in trtllm-gen\"; "
+                         "%s), and this chip is %s, so this run's fp4 KV is a what-if no %s "
+                         "deployment runs on it; give %s", engine, E[i].who, E[i].source, on,
+                         E[i].who, E[i].give);
+                return 1;
+            }
         snprintf(buf, len, "the %s engine (%s) has no %s KV cache: it quantizes the KV cache "
                  "to %s (%s), so this run's %s KV is a what-if no %s deployment runs; give "
                  "%s", engine, E[i].who, rl_dtype_name(kv), E[i].stores, E[i].source,

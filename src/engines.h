@@ -725,11 +725,12 @@ int rl_engines_select(rl_engines *e, const char *name, const char *origin, char 
 const rl_serving_engine *rl_engines_selected(const rl_engines *e);
 
 /* Whether serving engine `engine` ("trtllm", "vllm"; others unknown: 0)
- * stores no KV cache in the quantized dtype `kv` (below 2 bytes): 1 with a
- * caution naming the engine and what it stores, with the source, in
- * buf[len], else 0 (buf "").  TensorRT-LLM: fp8, int8, NVFP4; vLLM: fp8
- * (engines.c, fixJH). */
-int rl_engine_kv_caution(const char *engine, rl_dtype kv, char *buf, size_t len);
+ * stores no KV cache in the quantized dtype `kv` (below 2 bytes) on a chip
+ * of compute capability `sm` (spec.h rl_hw.sm; 0 unset): 1 with a caution
+ * naming the engine and what it stores, with the source, in buf[len], else
+ * 0 (buf "").  TensorRT-LLM: fp8, int8, NVFP4 on sm 100-109 only; vLLM:
+ * fp8 (engines.c, fixJH). */
+int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *buf, size_t len);
 
 /* Engine e's fixed costs of one step of `seqs` sequences making `launches`
  * kernel launches: step_s + seq_s * seqs + launch_s * launches (the cost

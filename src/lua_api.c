@@ -1304,14 +1304,39 @@ static int l_hw(lua_State *L)
     return 1;
 }
 
-/* roofline.info(model [, {weights=, kv=, compute=, context=}]) */
+/* roofline.info(model [, {weights=, kv=, compute=, context=}]), or
+ * roofline.info{model=, weights=, ...}: the options-table form every other
+ * command takes (tester72 finding 6: it read the table as a model spec,
+ * "field 'model': unknown model field"; a spec table has no field `model`,
+ * so one that has it is the options table) */
 int rl_lua_info(lua_State *L)
 {
     rl_model m;
-    check_model(L, 1, 0, &m, (spec_arg){"roofline.info", NULL});
-    int opts = lua_isnoneornil(L, 2) ? 0 : 2;
-    if (opts)
-        check_keys(L, opts, "info");
+    int opts;
+    int table_form = 0;
+    if (lua_istable(L, 1) && lua_isnoneornil(L, 2)) {
+        lua_pushstring(L, "model");
+        table_form = lua_rawget(L, 1) != LUA_TNIL; /* raw: a spec table's metatable aside */
+        lua_pop(L, 1);
+    }
+    if (table_form) {
+        check_keys(L, 1, "info");
+        lua_getfield(L, 1, "model");
+        check_model(L, lua_gettop(L), 0, &m, (spec_arg){NULL, "model"});
+        lua_pop(L, 1);
+        opts = 1;
+    } else {
+        check_model(L, 1, 0, &m, (spec_arg){"roofline.info", NULL});
+        opts = lua_isnoneornil(L, 2) ? 0 : 2;
+        if (opts) {
+            check_keys(L, opts, "info");
+            lua_getfield(L, opts, "model");
+            opt_check(L, lua_isnil(L, -1), "field 'model': the first argument names the model "
+                                           "(roofline.info(model, {...}) or "
+                                           "roofline.info{model = ..., ...})");
+            lua_pop(L, 1);
+        }
+    }
     rl_precision p = opt_precision(L, opts);
     long long context = opts ? opt_count(L, opts, RL_P_CONTEXT, 0) : 0;
     char err[ERRLEN];

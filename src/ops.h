@@ -241,8 +241,16 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
  * reads and 2 writes of the rows, 2L a pass, and final_norm the one plain
  * norm); RL_FUSE_ALLREDUCE inside the TP AllReduces before them (no op of
  * their own beside final_norm, the plain one: the AllReduce's measured
- * time stands for the fused kernel). */
-enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE };
+ * time stands for the fused kernel).  Where the engine's layer hands the
+ * pair to the AllReduce but it runs NCCL, the pair is one kernel after it,
+ * costed as RL_FUSE_ADD_NORM, and the mode says why (tester72 finding 2:
+ * the words must say why a batch is not fused): RL_FUSE_NCCL_TABLE the
+ * AUTO strategy's lookup table picks NCCL for the token count (measured,
+ * not monotone in it), RL_FUSE_NCCL_WORKSPACE the message exceeds the
+ * fused kernel's workspace, RL_FUSE_NCCL_GROUP the group is outside the
+ * table or the NVLink domain (ops.c ar_fused). */
+enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE, RL_FUSE_NCCL_TABLE,
+       RL_FUSE_NCCL_WORKSPACE, RL_FUSE_NCCL_GROUP };
 
 /* The sentence the results' norm_fusion key gives for mode f of model m
  * (its norm: a LayerNorm is never fused, spec.h rl_norm), with its source. */

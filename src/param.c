@@ -410,7 +410,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE
 #define END RL_PARAM_END
 
-static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
+static const int INFO[] = {RL_P_MODEL, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
                            OUTPUT, END};
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                            RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND,
@@ -832,7 +832,9 @@ const rl_command RL_COMMANDS[] = {
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
      "its arguments are in the global table `arg` (arg[0] is the script).  Files go only\n"
-     "through roofline.write and roofline.plot, into --out DIR (default out), confined there.",
+     "through roofline.write and roofline.plot, into --out DIR (default out), confined there.\n"
+     "The module's functions (docs/lua.md): roofline.model, hw, info, step, shard, ops,\n"
+     "prefill, sweep, pareto, simulate, size, format, write, plot.",
      "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
     {"simulate", rl_cli_simulate, rl_lua_simulate, SIMULATE, "it is a `size` option", 0,
      "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"

@@ -148,7 +148,7 @@ static void add_kv_engine_note(cJSON *o, const rl_hw *h, rl_dtype kv, int abstra
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char s[768];
-    if (!abstract && !h->ideal && e && rl_engine_kv_caution(e->name, kv, s, sizeof s))
+    if (!abstract && !h->ideal && e && rl_engine_kv_caution(e->name, kv, h->sm, s, sizeof s))
         cJSON_AddStringToObject(o, "kv_engine_note", s);
 }
 

@@ -1951,18 +1951,27 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
         const rl_size_candidate *c = &pl->p[i].c;
         long long pp = c->pp > 1 ? c->pp : 1;
         char why[512];
+        int off = 0;
         if (rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, pp, why,
                                  sizeof why)) {
+            off = 1;
             if (out->unbanded_off_fit++ == 0)
                 snprintf(out->off_fit_why, sizeof out->off_fit_why,
                          "%.64s, %lld chip(s) per replica: %.400s", base[c->hw].name, c->chips,
                          why);
         } else if (derived_plan(in->m, &base[c->hw], c, why, sizeof why)) {
+            off = 2;
             if (out->unbanded_derived++ == 0)
                 snprintf(out->derived_why, sizeof out->derived_why, "%.64s: %.400s",
                          base[c->hw].name, why);
         } else
             pl->p[kept++] = pl->p[i];
+        if (off && c->hw < RL_SIZE_HW_NOTED &&
+            out->left_out_hw[c->hw][0] + out->left_out_hw[c->hw][1] == 0)
+            snprintf(out->left_out_why[c->hw], sizeof out->left_out_why[c->hw],
+                     "%lld chip(s) per replica: %.200s", c->chips, why);
+        if (off && c->hw < RL_SIZE_HW_NOTED)
+            out->left_out_hw[c->hw][off - 1]++;
     }
     if (kept == 0 && pl->n > 0) {
         char off[600] = "", der[600] = "";

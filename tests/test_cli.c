@@ -3271,7 +3271,7 @@ static void size_pareto_note_host_cost(void **state)
 
 /* fixJH (README-only tester): step --kv int4 on h100-sxm ran under trtllm
  * unremarked, though TensorRT-LLM stores KV caches in fp8, int8 (and NVFP4
- * on Blackwell) only (its docs, Numerical Precision / features/quantization),
+ * on Blackwell, sm 100-109: fp4 is cautioned elsewhere) only (its docs, Numerical Precision / features/quantization),
  * and vLLM in fp8 only (its docs, Quantized KV Cache).  Expected: a
  * "caution: the ENGINE engine (...) has no DTYPE KV cache" on stderr and
  * the same text in JSON kv_engine_note, for trtllm int4 and vllm int8 (step
@@ -3292,6 +3292,13 @@ static void kv_dtype_engine_caution(void **state)
         {"step --model llama3-8b --hw h100-sxm --context 1000 --kv int8", NULL},
         {"step --model llama3-8b --hw h100-sxm --context 1000 --kv fp8", NULL},
         {"step --model llama3-8b --hw h100-sxm --context 1000 --kv fp8 --engine vllm", NULL},
+        /* tester72 finding 4: NVFP4 KV is trtllm-gen's, SM10x only (NVIDIA/TensorRT-LLM
+         * issue #10241): cautioned on h100-sxm (sm 90), not on b200 (sm 100) */
+        {"step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 2048 --kv fp4",
+         "the trtllm engine (TensorRT-LLM) stores an fp4 (NVFP4) KV cache on Blackwell "
+         "data-centre chips (sm 100 to 109) only"},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --kv fp4 --set hw.sm=100", NULL},
+        {"step --model llama3-8b --hw b200 --context 1000 --kv fp4", NULL},
     };
     char cmd[512];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
