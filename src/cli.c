@@ -950,6 +950,15 @@ static int band_wide(const rl_opts *o)
     return rl_e2e_band_parse(o->given[RL_P_BAND]) == 1;
 }
 
+/* The keys rl_e2e_simulate_band added to `band` (those from index `from`
+ * on) moved to the end of j, in their order (simulate: the band is run
+ * on the run's own result before the capacity search).  j NULL: nothing. */
+static void band_keys_after(cJSON *j, cJSON *band, int from)
+{
+    for (cJSON *k; j && band && (k = cJSON_DetachItemFromArray(band, from)) != NULL;)
+        cJSON_AddItemToObject(j, k->string, k); /* k->string is the key: kept */
+}
+
 /* Set when the command loaded a smoke-test profile (calibrate --quick): its
  * JSON result then carries smoke_test: true (emit; review22 #10: the mark
  * was on stderr only).  Cleared before each command (rl_cli_main). */
@@ -1065,12 +1074,18 @@ static int stdout_done(const char *cmd, int rc)
     return rc;
 }
 
+/* Set while a result finished before a signal came is written (simulate:
+ * its run done, the capacity search after it interrupted, tester72 #1):
+ * emit_text writes it whole instead of keeping nothing. */
+static int kept_after_signal;
+
 /* Print (or write to --output) a malloc'd text and free it. */
 static int emit_text(const rl_opts *o, char *text)
 {
     char err[ERRLEN];
     int rc = RL_EXIT_OK;
-    if (rl_interrupted()) { /* a signal while the result was being built: keep nothing */
+    if (rl_interrupted() && !kept_after_signal) { /* a signal while the result was being
+                                                    built: keep nothing */
         rl_cli_say(o, "interrupted (%s) before the result was written; nothing written",
                    rl_interrupt_name());
         free(text);
@@ -3439,48 +3454,79 @@ int rl_cli_simulate(rl_opts *o)
     if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-    c.capacity_lower_bound = &lower_bound;
-    c.capacity_repeated = &repeated;
-    c.capacity_unresolved = &unresolved;
-    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
-                                                    &max_qps, err, sizeof err)) != 0) {
-        rl_serve_result_free(&r);
-        if (rl_interrupted()) { /* its "0 of 4000 arrivals" are the search's, not --requests (tester36 F3) */
-            char why[ERRLEN];
-            snprintf(why, sizeof why, "%s", strncmp(err, "simulate: ", 10) ? err : err + 10);
-            snprintf(err, sizeof err, "the %lld-request run finished, then the capacity search "
-                     "(max_sustainable_qps) was interrupted; its own simulation: %.850s", n, why);
-        }
-    }
-    c.capacity_lower_bound = NULL;
-    c.capacity_repeated = NULL;
-    c.capacity_unresolved = NULL;
-    if (rc == 0) /* never below a load this run sustained (serve.h) */
-        max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
-    unresolved = isnan(max_qps) ? unresolved : 0; /* its kind (serve.h) */
     double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (long long)w.seed, truncated, o->fmt == RL_FMT_JSON,
-                           o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached, repeated,
-                           unresolved, trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
+                           o->given[RL_P_OFFLINE] != NULL, NAN, 0, reached, 0, 0,
+                           trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
                            arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL,
-                                        trace ? 0 : w.qps)};
-    cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
-    if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
+                                        trace ? 0 : w.qps), 0};
+    /* the band's edge runs before the capacity search (tester72 #1: a
+     * signal during the search keeps the finished run, its band with it):
+     * into the run's own result (capacity keys aside: the band reads only
+     * the times), moved over to the final one (band_keys_after) */
+    cJSON *band = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
+    int band_from = cJSON_GetArraySize(band);
+    if (rc == 0 && !band)
+        snprintf(err, sizeof err, "out of memory"), rc = -1, rl_serve_result_free(&r);
+    if (band && (rc = rl_e2e_simulate_band(band, &run, req, n, band_wide(o), err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-        cJSON_Delete(j);
+    /* --no-capacity, or a signal during a search after the run finished:
+     * the run is kept, the capacity figures null (capacity_searched false) */
+    const char *skipped = rc == 0 && o->given[RL_P_NO_CAPACITY] ? "--no-capacity" : NULL;
+    char stopped[ERRLEN] = "";
+    c.capacity_lower_bound = &lower_bound;
+    c.capacity_repeated = &repeated;
+    c.capacity_unresolved = &unresolved;
+    if (rc == 0 && !skipped &&
+        rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &max_qps,
+                                   err, sizeof err) != 0) {
+        if (rl_interrupted()) { /* its "0 of 4000 arrivals" are the search's, not --requests (tester36 F3) */
+            char *kept = strstr(err, "; no result kept"); /* the search's run's: this one is */
+            if (kept)
+                *kept = '\0';
+            snprintf(stopped, sizeof stopped, "the %lld-request run finished, then the capacity "
+                     "search (max_sustainable_qps) was interrupted (its own simulation: %.700s)",
+                     n, strncmp(err, "simulate: ", 10) ? err : err + 10);
+            skipped = stopped;
+        } else {
+            rc = -1;
+            rl_serve_result_free(&r);
+        }
     }
+    c.capacity_lower_bound = NULL;
+    c.capacity_repeated = NULL;
+    c.capacity_unresolved = NULL;
+    if (skipped)
+        max_qps = NAN, lower_bound = repeated = unresolved = 0;
+    else if (rc == 0) /* never below a load this run sustained (serve.h) */
+        max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
+    unresolved = isnan(max_qps) ? unresolved : 0; /* its kind (serve.h) */
+    run.max_qps = max_qps;
+    run.max_qps_lower_bound = lower_bound;
+    run.max_qps_repeated = repeated;
+    run.max_qps_unresolved = unresolved;
+    run.capacity_skipped = skipped != NULL;
+    cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
+    if (rc == 0 && !j)
+        snprintf(err, sizeof err, "out of memory"), rc = -1, rl_serve_result_free(&r);
+    band_keys_after(j, band, band_from);
+    cJSON_Delete(band);
     double free_qps = NAN;
     /* unresolved: searched as below --qps (the null is no capacity above it) */
-    if (rc == 0 && capacity_without_targets(o, &m, &h, req, n, &c, reached,
-                                            unresolved ? 0 : max_qps, &free_qps) != 0) {
-        rl_serve_result_free(&r);
-        cJSON_Delete(j);
-        snprintf(err, sizeof err, "interrupted during the capacity search without targets");
-        rc = -1;
+    if (rc == 0 && !skipped &&
+        capacity_without_targets(o, &m, &h, req, n, &c, reached, unresolved ? 0 : max_qps,
+                                 &free_qps) != 0) {
+        snprintf(stopped, sizeof stopped, "the %lld-request run and its capacity search "
+                 "finished, then the capacity search without targets "
+                 "(max_sustainable_qps_no_slo) was interrupted", n);
+        skipped = stopped;
+        free_qps = NAN;
+        if (j) /* a search did not end: the null no_slo is no figure */
+            cJSON_ReplaceItemInObject(j, "capacity_searched", cJSON_CreateFalse());
     }
     if (rc == 0 && j)
         cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
@@ -3511,7 +3557,15 @@ int rl_cli_simulate(rl_opts *o)
                            "longest prompt"
                          : "");
     }
-    if (unresolved)
+    if (skipped == stopped)
+        rl_cli_say(o, "interrupted (%s): %s; the run's result is kept, %s null",
+                   rl_interrupt_name(), stopped,
+                   isfinite(max_qps) ? "max_sustainable_qps_no_slo"
+                                     : "max_sustainable_qps and capacity_utilization");
+    else if (skipped)
+        rl_cli_say(o, "note: no capacity search (--no-capacity): max_sustainable_qps and "
+                      "capacity_utilization null, capacity_searched false");
+    else if (unresolved)
         note_unresolved(o, &r, &c, unresolved, !(free_qps >= reached));
     else
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
@@ -3547,7 +3601,12 @@ int rl_cli_simulate(rl_opts *o)
                         o->plot);
     }
     rl_serve_result_free(&r);
-    return emit(o, j);
+    if (skipped != stopped)
+        return emit(o, j);
+    kept_after_signal = 1; /* the run finished before the signal: written whole */
+    rc = emit(o, j);
+    kept_after_signal = 0;
+    return rc == RL_EXIT_OK ? RL_EXIT_INTERRUPTED : rc;
 }
 
 /* Of a trace's n requests, those naming a shared prefix (prefix_id). */

@@ -2510,6 +2510,9 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     add_number_or_null(o, "arrival_req_per_s", run->arrival_rate, isfinite(run->arrival_rate));
     /* the CLI fills it in when it searches (cli.c capacity_without_targets) */
     cJSON_AddNullToObject(o, "max_sustainable_qps_no_slo");
+    /* tester72 #1: the capacity keys' nulls told apart from a search that
+     * found nothing (simulate --no-capacity, or interrupted after the run) */
+    cJSON_AddBoolToObject(o, "capacity_searched", !run->capacity_skipped);
     return o;
 }
 

@@ -3077,6 +3077,42 @@ static void simulate_offline(void **state)
     cJSON_Delete(j);
 }
 
+/* tester72 #1: --no-capacity skips the capacity search: the run's own
+ * keys are those of the run with it (the band included: run before the
+ * search), max_sustainable_qps, capacity_utilization and
+ * max_sustainable_qps_no_slo null, capacity_searched false (true with
+ * the search; 10 replicas at 50 req/s sustain a figure, so the search's
+ * keys are numbers there). */
+static void simulate_no_capacity(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --replicas 10 --qps 50 "
+                       "--prompt-len 300 --out-len 20 --requests 600 --format json";
+    char args[512];
+    cJSON *a = run_json(base);
+    snprintf(args, sizeof args, "%s --no-capacity", base);
+    cJSON *b = run_json(args);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(a, "capacity_searched")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(b, "capacity_searched")));
+    assert_true(num(a, "max_sustainable_qps") > 50);
+    static const char *const cap[] = {"max_sustainable_qps", "capacity_utilization",
+                                      "max_sustainable_qps_no_slo"};
+    for (int i = 0; i < 3; i++)
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(b, cap[i])));
+    assert_non_null(cJSON_GetObjectItem(b, "ttft_p99_s_high")); /* the band kept */
+    static const char *const differ[] = {"max_sustainable_qps", "capacity_utilization",
+                                         "max_sustainable_qps_is_lower_bound",
+                                         "max_sustainable_qps_from_repeated_sample",
+                                         "capacity_searched"};
+    for (int i = 0; i < 5; i++) {
+        cJSON_DeleteItemFromObject(a, differ[i]);
+        cJSON_DeleteItemFromObject(b, differ[i]);
+    }
+    assert_true(cJSON_Compare(a, b, 1));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
 /* tester5 #12b: the over-budget note of simulate (cli.c) names the engine
  * in use; vLLM's refusal of a budget below the longest prompt is cited
  * only under vLLM.  20 prompts of 1000 tokens, --max-tokens 512, one H100. */
@@ -10150,6 +10186,7 @@ int main(void)
         cmocka_unit_test(step_moe_variant_derived_noted),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
+        cmocka_unit_test(simulate_no_capacity),
         cmocka_unit_test(simulate_label_at_its_steps),
         cmocka_unit_test(simulate_share_at_its_batched_prefill),
         cmocka_unit_test(ops_json),
