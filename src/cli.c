@@ -30,6 +30,7 @@
 #include "shard.h"
 #include "spec.h"
 #include "step.h"
+#include "pareto.h"
 #include "sweep.h"
 #include "serve.h"
 #include "size.h"
@@ -1950,6 +1951,34 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     cJSON_AddStringToObject(r, "batch_fall_note", note);
 }
 
+/* tester72 #7: step's rows whose batch leaves replicas idle (their key
+ * idle_replicas), said once for the first such row and kept as
+ * idle_replicas_note: tokens_per_s_per_chip counts the idle replicas'
+ * chips, and the busy replicas alone (batch x the plan's chips) time the
+ * same step at more tokens/s a chip. */
+static void note_idle_replicas(const rl_opts *o, cJSON *r, long long chips)
+{
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows"), *row;
+    const cJSON *reps = cJSON_GetObjectItemCaseSensitive(r, "replicas");
+    cJSON_ArrayForEach(row, rows) {
+        const cJSON *idle = cJSON_GetObjectItemCaseSensitive(row, "idle_replicas");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(row, "batch");
+        if (!cJSON_IsNumber(idle) || !(idle->valuedouble > 0) || !cJSON_IsNumber(b) ||
+            !cJSON_IsNumber(reps) || !(reps->valuedouble > 0))
+            continue;
+        long long n = (long long)reps->valuedouble, one = chips / n, B = (long long)b->valuedouble;
+        char note[512];
+        snprintf(note, sizeof note, "batch %lld over %lld replicas of %lld chips leaves %lld of "
+                 "them idle (idle_replicas): tokens_per_s_per_chip divides by all %lld chips; "
+                 "--chips %lld (one replica a sequence) times the same step at %.4gx the "
+                 "tokens/s a chip", B, n, one, (long long)idle->valuedouble, chips, B * one,
+                 (double)chips / (double)(B * one));
+        rl_cli_say(o, "note: %s", note);
+        cJSON_AddStringToObject(r, "idle_replicas_note", note);
+        return;
+    }
+}
+
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
  * of memory: emit says so), the default KV split noted.  -1 on an error
  * (said). */
@@ -1967,6 +1996,8 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
     note_outside_tables("step", "rows", h, *out);
     if (*out)
         note_batch_fall(o, m, h, *out, plan->tp, plan->ep);
+    if (*out)
+        note_idle_replicas(o, *out, o->chips);
     rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
@@ -4270,6 +4301,45 @@ static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
     return kept;
 }
 
+/* The points with idle replicas that the frontier of all of s's points
+ * would hold (rl_pareto_front without rl_sweep_frontier's rule); 0 when
+ * out of memory. */
+static long long idle_on_front(const rl_sweep *s)
+{
+    size_t *all = malloc((s->n ? s->n : 1) * sizeof *all);
+    long n = all ? rl_pareto_front(s->pts, s->n, sizeof *s->pts, offsetof(rl_sweep_point, step_s),
+                                   offsetof(rl_sweep_point, chip_s_per_token), all)
+                 : 0;
+    long long k = 0;
+    for (long i = 0; i < n; i++)
+        k += s->pts[all[i]].idle > 0;
+    free(all);
+    return k;
+}
+
+/* pareto's points with idle replicas (tester72 #7): kept off the frontier
+ * while another point is there (`all`: none is, the frontier is theirs),
+ * said and kept as idle_replicas_note where that moved the frontier (their
+ * count, idle_replica_points, is always there). */
+static void note_idle_points(const rl_opts *o, cJSON *r, const rl_sweep *s, int all)
+{
+    char note[512];
+    long long moved = all ? 0 : idle_on_front(s);
+    if (!all && moved == 0)
+        return;
+    if (all)
+        snprintf(note, sizeof note, "every point leaves replicas idle (its batch below the "
+                 "replicas of its plan): the frontier ranks them, but fewer chips (batch x a "
+                 "plan's chips) time the same steps at more tokens/s a chip");
+    else
+        snprintf(note, sizeof note, "%lld of the %zu points leave replicas idle (batch below "
+                 "the replicas of their plan; idle_replica_points), kept off the frontier, "
+                 "where %lld of them would stand: the same plan on batch x its chips times the "
+                 "same step at more tokens/s a chip", s->idle_points, s->n, moved);
+    rl_cli_say(o, "note: %s", note);
+    cJSON_AddStringToObject(r, "idle_replicas_note", note);
+}
+
 /* Why a sweep kept no point when not all were kept out for HBM (tester72
  * #5), into buf: the points whose plan could not be timed (the first's reason),
  * those the calibrated path does not time, those whose weights and KV
@@ -4403,6 +4473,8 @@ int rl_cli_pareto(rl_opts *o)
             cJSON_AddStringToObject(r, "plot_curves", note);
         }
         note_outside_tables("pareto", "frontier rows", &h, r); /* once (stop 38 #1) */
+        if (r && s.idle_points > 0) /* tester72 #7 (sweep.h rl_sweep_frontier) */
+            note_idle_points(o, r, &s, nf > 0 && s.pts[idx[0]].idle > 0);
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
         rc = emit(o, r);
