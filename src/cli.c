@@ -30,6 +30,7 @@
 #include "shard.h"
 #include "spec.h"
 #include "step.h"
+#include "pareto.h"
 #include "sweep.h"
 #include "serve.h"
 #include "size.h"
@@ -940,6 +941,15 @@ static int band_wide(const rl_opts *o)
     return rl_e2e_band_parse(o->given[RL_P_BAND]) == 1;
 }
 
+/* The keys rl_e2e_simulate_band added to `band` (those from index `from`
+ * on) moved to the end of j, in their order (simulate: the band is run
+ * on the run's own result before the capacity search).  j NULL: nothing. */
+static void band_keys_after(cJSON *j, cJSON *band, int from)
+{
+    for (cJSON *k; j && band && (k = cJSON_DetachItemFromArray(band, from)) != NULL;)
+        cJSON_AddItemToObject(j, k->string, k); /* k->string is the key: kept */
+}
+
 /* Set when the command loaded a smoke-test profile (calibrate --quick): its
  * JSON result then carries smoke_test: true (emit; review22 #10: the mark
  * was on stderr only).  Cleared before each command (rl_cli_main). */
@@ -1055,12 +1065,18 @@ static int stdout_done(const char *cmd, int rc)
     return rc;
 }
 
+/* Set while a result finished before a signal came is written (simulate:
+ * its run done, the capacity search after it interrupted, tester72 #1):
+ * emit_text writes it whole instead of keeping nothing. */
+static int kept_after_signal;
+
 /* Print (or write to --output) a malloc'd text and free it. */
 static int emit_text(const rl_opts *o, char *text)
 {
     char err[ERRLEN];
     int rc = RL_EXIT_OK;
-    if (rl_interrupted()) { /* a signal while the result was being built: keep nothing */
+    if (rl_interrupted() && !kept_after_signal) { /* a signal while the result was being
+                                                    built: keep nothing */
         rl_cli_say(o, "interrupted (%s) before the result was written; nothing written",
                    rl_interrupt_name());
         free(text);
@@ -1956,6 +1972,34 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     cJSON_AddStringToObject(r, "batch_fall_note", note);
 }
 
+/* tester72 #7: step's rows whose batch leaves replicas idle (their key
+ * idle_replicas), said once for the first such row and kept as
+ * idle_replicas_note: tokens_per_s_per_chip counts the idle replicas'
+ * chips, and the busy replicas alone (batch x the plan's chips) time the
+ * same step at more tokens/s a chip. */
+static void note_idle_replicas(const rl_opts *o, cJSON *r, long long chips)
+{
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows"), *row;
+    const cJSON *reps = cJSON_GetObjectItemCaseSensitive(r, "replicas");
+    cJSON_ArrayForEach(row, rows) {
+        const cJSON *idle = cJSON_GetObjectItemCaseSensitive(row, "idle_replicas");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(row, "batch");
+        if (!cJSON_IsNumber(idle) || !(idle->valuedouble > 0) || !cJSON_IsNumber(b) ||
+            !cJSON_IsNumber(reps) || !(reps->valuedouble > 0))
+            continue;
+        long long n = (long long)reps->valuedouble, one = chips / n, B = (long long)b->valuedouble;
+        char note[512];
+        snprintf(note, sizeof note, "batch %lld over %lld replicas of %lld chips leaves %lld of "
+                 "them idle (idle_replicas): tokens_per_s_per_chip divides by all %lld chips; "
+                 "--chips %lld (one replica a sequence) times the same step at %.4gx the "
+                 "tokens/s a chip", B, n, one, (long long)idle->valuedouble, chips, B * one,
+                 (double)chips / (double)(B * one));
+        rl_cli_say(o, "note: %s", note);
+        cJSON_AddStringToObject(r, "idle_replicas_note", note);
+        return;
+    }
+}
+
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
  * of memory: emit says so), the default KV split noted.  -1 on an error
  * (said). */
@@ -1974,6 +2018,7 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
     if (*out) { /* fitted replicas (rl_e2e_fitted_plan) read mode "fitted" */
         const char *mode = cJSON_GetStringValue(cJSON_GetObjectItem(*out, "mode"));
         note_batch_fall(o, m, h, *out, plan->tp, plan->ep, mode && strcmp(mode, "fitted") == 0);
+        note_idle_replicas(o, *out, o->chips);
     }
     rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
@@ -3464,48 +3509,79 @@ int rl_cli_simulate(rl_opts *o)
     if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-    c.capacity_lower_bound = &lower_bound;
-    c.capacity_repeated = &repeated;
-    c.capacity_unresolved = &unresolved;
-    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
-                                                    &max_qps, err, sizeof err)) != 0) {
-        rl_serve_result_free(&r);
-        if (rl_interrupted()) { /* its "0 of 4000 arrivals" are the search's, not --requests (tester36 F3) */
-            char why[ERRLEN];
-            snprintf(why, sizeof why, "%s", strncmp(err, "simulate: ", 10) ? err : err + 10);
-            snprintf(err, sizeof err, "the %lld-request run finished, then the capacity search "
-                     "(max_sustainable_qps) was interrupted; its own simulation: %.850s", n, why);
-        }
-    }
-    c.capacity_lower_bound = NULL;
-    c.capacity_repeated = NULL;
-    c.capacity_unresolved = NULL;
-    if (rc == 0) /* never below a load this run sustained (serve.h) */
-        max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
-    unresolved = isnan(max_qps) ? unresolved : 0; /* its kind (serve.h) */
     double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (long long)w.seed, truncated, o->fmt == RL_FMT_JSON,
-                           o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached, repeated,
-                           unresolved, trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
+                           o->given[RL_P_OFFLINE] != NULL, NAN, 0, reached, 0, 0,
+                           trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
                            arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL,
-                                        trace ? 0 : w.qps)};
-    cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
-    if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
+                                        trace ? 0 : w.qps), 0};
+    /* the band's edge runs before the capacity search (tester72 #1: a
+     * signal during the search keeps the finished run, its band with it):
+     * into the run's own result (capacity keys aside: the band reads only
+     * the times), moved over to the final one (band_keys_after) */
+    cJSON *band = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
+    int band_from = cJSON_GetArraySize(band);
+    if (rc == 0 && !band)
+        snprintf(err, sizeof err, "out of memory"), rc = -1, rl_serve_result_free(&r);
+    if (band && (rc = rl_e2e_simulate_band(band, &run, req, n, band_wide(o), err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-        cJSON_Delete(j);
+    /* --no-capacity, or a signal during a search after the run finished:
+     * the run is kept, the capacity figures null (capacity_searched false) */
+    const char *skipped = rc == 0 && o->given[RL_P_NO_CAPACITY] ? "--no-capacity" : NULL;
+    char stopped[ERRLEN] = "";
+    c.capacity_lower_bound = &lower_bound;
+    c.capacity_repeated = &repeated;
+    c.capacity_unresolved = &unresolved;
+    if (rc == 0 && !skipped &&
+        rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &max_qps,
+                                   err, sizeof err) != 0) {
+        if (rl_interrupted()) { /* its "0 of 4000 arrivals" are the search's, not --requests (tester36 F3) */
+            char *kept = strstr(err, "; no result kept"); /* the search's run's: this one is */
+            if (kept)
+                *kept = '\0';
+            snprintf(stopped, sizeof stopped, "the %lld-request run finished, then the capacity "
+                     "search (max_sustainable_qps) was interrupted (its own simulation: %.700s)",
+                     n, strncmp(err, "simulate: ", 10) ? err : err + 10);
+            skipped = stopped;
+        } else {
+            rc = -1;
+            rl_serve_result_free(&r);
+        }
     }
+    c.capacity_lower_bound = NULL;
+    c.capacity_repeated = NULL;
+    c.capacity_unresolved = NULL;
+    if (skipped)
+        max_qps = NAN, lower_bound = repeated = unresolved = 0;
+    else if (rc == 0) /* never below a load this run sustained (serve.h) */
+        max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
+    unresolved = isnan(max_qps) ? unresolved : 0; /* its kind (serve.h) */
+    run.max_qps = max_qps;
+    run.max_qps_lower_bound = lower_bound;
+    run.max_qps_repeated = repeated;
+    run.max_qps_unresolved = unresolved;
+    run.capacity_skipped = skipped != NULL;
+    cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
+    if (rc == 0 && !j)
+        snprintf(err, sizeof err, "out of memory"), rc = -1, rl_serve_result_free(&r);
+    band_keys_after(j, band, band_from);
+    cJSON_Delete(band);
     double free_qps = NAN;
     /* unresolved: searched as below --qps (the null is no capacity above it) */
-    if (rc == 0 && capacity_without_targets(o, &m, &h, req, n, &c, reached,
-                                            unresolved ? 0 : max_qps, &free_qps) != 0) {
-        rl_serve_result_free(&r);
-        cJSON_Delete(j);
-        snprintf(err, sizeof err, "interrupted during the capacity search without targets");
-        rc = -1;
+    if (rc == 0 && !skipped &&
+        capacity_without_targets(o, &m, &h, req, n, &c, reached, unresolved ? 0 : max_qps,
+                                 &free_qps) != 0) {
+        snprintf(stopped, sizeof stopped, "the %lld-request run and its capacity search "
+                 "finished, then the capacity search without targets "
+                 "(max_sustainable_qps_no_slo) was interrupted", n);
+        skipped = stopped;
+        free_qps = NAN;
+        if (j) /* a search did not end: the null no_slo is no figure */
+            cJSON_ReplaceItemInObject(j, "capacity_searched", cJSON_CreateFalse());
     }
     if (rc == 0 && j)
         cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
@@ -3536,7 +3612,15 @@ int rl_cli_simulate(rl_opts *o)
                            "longest prompt"
                          : "");
     }
-    if (unresolved)
+    if (skipped == stopped)
+        rl_cli_say(o, "interrupted (%s): %s; the run's result is kept, %s null",
+                   rl_interrupt_name(), stopped,
+                   isfinite(max_qps) ? "max_sustainable_qps_no_slo"
+                                     : "max_sustainable_qps and capacity_utilization");
+    else if (skipped)
+        rl_cli_say(o, "note: no capacity search (--no-capacity): max_sustainable_qps and "
+                      "capacity_utilization null, capacity_searched false");
+    else if (unresolved)
         note_unresolved(o, &r, &c, unresolved, !(free_qps >= reached));
     else
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
@@ -3572,7 +3656,12 @@ int rl_cli_simulate(rl_opts *o)
                         o->plot);
     }
     rl_serve_result_free(&r);
-    return emit(o, j);
+    if (skipped != stopped)
+        return emit(o, j);
+    kept_after_signal = 1; /* the run finished before the signal: written whole */
+    rc = emit(o, j);
+    kept_after_signal = 0;
+    return rc == RL_EXIT_OK ? RL_EXIT_INTERRUPTED : rc;
 }
 
 /* Of a trace's n requests, those naming a shared prefix (prefix_id). */
@@ -4261,6 +4350,70 @@ static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
     return kept;
 }
 
+/* The points with idle replicas that the frontier of all of s's points
+ * would hold (rl_pareto_front without rl_sweep_frontier's rule); 0 when
+ * out of memory. */
+static long long idle_on_front(const rl_sweep *s)
+{
+    size_t *all = malloc((s->n ? s->n : 1) * sizeof *all);
+    long n = all ? rl_pareto_front(s->pts, s->n, sizeof *s->pts, offsetof(rl_sweep_point, step_s),
+                                   offsetof(rl_sweep_point, chip_s_per_token), all)
+                 : 0;
+    long long k = 0;
+    for (long i = 0; i < n; i++)
+        k += s->pts[all[i]].idle > 0;
+    free(all);
+    return k;
+}
+
+/* pareto's points with idle replicas (tester72 #7): kept off the frontier
+ * while another point is there (`all`: none is, the frontier is theirs),
+ * said and kept as idle_replicas_note where that moved the frontier (their
+ * count, idle_replica_points, is always there). */
+static void note_idle_points(const rl_opts *o, cJSON *r, const rl_sweep *s, int all)
+{
+    char note[512];
+    long long moved = all ? 0 : idle_on_front(s);
+    if (!all && moved == 0)
+        return;
+    if (all)
+        snprintf(note, sizeof note, "every point leaves replicas idle (its batch below the "
+                 "replicas of its plan): the frontier ranks them, but fewer chips (batch x a "
+                 "plan's chips) time the same steps at more tokens/s a chip");
+    else
+        snprintf(note, sizeof note, "%lld of the %zu points leave replicas idle (batch below "
+                 "the replicas of their plan; idle_replica_points), kept off the frontier, "
+                 "where %lld of them would stand: the same plan on batch x its chips times the "
+                 "same step at more tokens/s a chip", s->idle_points, s->n, moved);
+    rl_cli_say(o, "note: %s", note);
+    cJSON_AddStringToObject(r, "idle_replicas_note", note);
+}
+
+/* Why a sweep kept no point when not all were kept out for HBM (tester72
+ * #5), into buf: the points whose plan could not be timed (the first's reason),
+ * those the calibrated path does not time, those whose weights and KV
+ * exceed HBM and those with no room to prefill a prompt, each counted,
+ * the ones not about memory first. */
+static const char *pareto_none_why(const rl_sweep *s, char *buf, size_t len)
+{
+    long long hbm = s->infeasible - s->infeasible_prefill;
+    size_t n = 0;
+    buf[0] = '\0';
+    if (s->dropped > 0)
+        n += (size_t)snprintf(buf + n, len - n, "%lld could not be timed (first %s)",
+                              s->dropped, s->dropped_why);
+    if (s->uncalibrated > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s%lld not timed by the calibrated path (2D "
+                              "or --sp plans)", n ? "; " : "", s->uncalibrated);
+    if (hbm > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s%lld do not fit in HBM (more chips, int8 "
+                              "weights or KV, a shorter context?)", n ? "; " : "", hbm);
+    if (s->infeasible_prefill > 0 && n < len)
+        snprintf(buf + n, len - n, "%s%lld leave no room to prefill a prompt beside the cache",
+                 n ? "; " : "", s->infeasible_prefill);
+    return buf;
+}
+
 int rl_cli_pareto(rl_opts *o)
 {
     rl_model m;
@@ -4328,6 +4481,15 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "none of the plans could be timed: %lld refused, first %s",
                     s.dropped, s.dropped_why);
         rc = RL_EXIT_INPUT;
+    } else if (rc == RL_EXIT_OK && s.n == 0 &&
+               (s.dropped > 0 || s.uncalibrated > 0 || s.infeasible_prefill > 0)) {
+        /* tester72 #5: not every point failed on HBM: each reason counted,
+         * the plans that could not be timed first (an ici_bw of 0 read
+         * "none of the 24 points fits in HBM", the cause last) */
+        char why[ERRLEN];
+        rl_cli_tell("pareto", "none of the %lld points (plan x batch x precision) is kept: %s",
+                    s.evaluated + s.dropped, pareto_none_why(&s, why, sizeof why));
+        rc = RL_EXIT_INPUT;
     } else if (rc == RL_EXIT_OK && s.n == 0) {
         rl_cli_tell("pareto", "none of the %lld points fits in HBM (more chips, int8"
                               " weights or KV, a shorter context?)%s%s", s.evaluated,
@@ -4360,6 +4522,8 @@ int rl_cli_pareto(rl_opts *o)
             cJSON_AddStringToObject(r, "plot_curves", note);
         }
         note_outside_tables("pareto", "frontier rows", &h, r); /* once (stop 38 #1) */
+        if (r && s.idle_points > 0) /* tester72 #7 (sweep.h rl_sweep_frontier) */
+            note_idle_points(o, r, &s, nf > 0 && s.pts[idx[0]].idle > 0);
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
         rc = emit(o, r);

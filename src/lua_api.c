@@ -2347,7 +2347,7 @@ int rl_lua_simulate(lua_State *L)
                            rl_serve_reached_qps(req, w.n, w.qps), repeated,
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
-                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps)};
+                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps), 0};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

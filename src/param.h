@@ -68,6 +68,7 @@ typedef enum {
     RL_P_OVERLAP_SHARD,
     RL_P_BATCH_SHARD,   /* --batch of shard: one value */
     RL_P_PHASE_PREFILL, /* --phase of prefill: accepted for ops's command lines, ignored */
+    RL_P_NO_CAPACITY,   /* --no-capacity of simulate: skip the capacity search */
     RL_P_COUNT
 } rl_param_id;
 

@@ -1215,6 +1215,10 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
      * script reads it whatever the mode (README tester #2) */
     cJSON_AddNumberToObject(r, "tokens_per_s", s->tokens_per_s);
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
+    /* tester72 #7: replicas without a sequence (batch below the replicas),
+     * whose chips tokens_per_s_per_chip counts all the same */
+    cJSON_AddNumberToObject(r, "idle_replicas",
+                            (double)(s->replicas > s->batch ? s->replicas - s->batch : 0));
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
     cJSON_AddNumberToObject(r, "latency_bound_collectives", s->latency_bound);
     if (stages) /* shard's rows; step's header holds them (rl_result_step_sharded) */
@@ -2228,6 +2232,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON_AddNumberToObject(o, "infeasible", (double)s->infeasible);
     if (s->sharded)
         cJSON_AddNumberToObject(o, "infeasible_prefill", (double)s->infeasible_prefill);
+    if (s->sharded) /* tester72 #7: kept off the frontier (sweep.h rl_sweep_frontier) */
+        cJSON_AddNumberToObject(o, "idle_replica_points", (double)s->idle_points);
     if (s->calibrated)
         cJSON_AddNumberToObject(o, "uncalibrated_plans", (double)s->uncalibrated);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);
@@ -2557,6 +2563,9 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     add_number_or_null(o, "arrival_req_per_s", run->arrival_rate, isfinite(run->arrival_rate));
     /* the CLI fills it in when it searches (cli.c capacity_without_targets) */
     cJSON_AddNullToObject(o, "max_sustainable_qps_no_slo");
+    /* tester72 #1: the capacity keys' nulls told apart from a search that
+     * found nothing (simulate --no-capacity, or interrupted after the run) */
+    cJSON_AddBoolToObject(o, "capacity_searched", !run->capacity_skipped);
     return o;
 }
 

@@ -162,6 +162,8 @@ typedef struct {
     double burst;                /* --burst's CV (gamma arrivals); 0: Poisson or a trace (null) */
     double arrival_rate;         /* the arrivals' own rate, (n - 1) / (last - first); NAN:
                                     none (offline, one request) */
+    int capacity_skipped;        /* no capacity search (simulate --no-capacity, or a signal
+                                    stopped it after the run): capacity_searched false */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
@@ -199,8 +201,10 @@ typedef struct {
  * arrival_req_per_s (the arrivals' realised rate, (n - 1) / their span;
  * null without a span), max_sustainable_qps_no_slo (null here;
  * `roofline simulate` sets it to the capacity of the same arrivals without
- * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps).
- * NULL on OOM. */
+ * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps),
+ * capacity_searched (false when a capacity search did not run to its end:
+ * simulate --no-capacity, or a signal during one after the run; the
+ * figures it gives then null).  NULL on OOM. */
 /* Add key "seed" to j: seed's decimal digits, exact (a raw JSON number;
  * the table printer and Lua read it as an integer). */
 void rl_result_add_seed(cJSON *j, long long seed);

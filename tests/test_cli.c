@@ -3077,6 +3077,80 @@ static void simulate_offline(void **state)
     cJSON_Delete(j);
 }
 
+/* tester72 #1: --no-capacity skips the capacity search: the run's own
+ * keys are those of the run with it (the band included: run before the
+ * search), max_sustainable_qps, capacity_utilization and
+ * max_sustainable_qps_no_slo null, capacity_searched false (true with
+ * the search; 10 replicas at 50 req/s sustain a figure, so the search's
+ * keys are numbers there). */
+static void simulate_no_capacity(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --replicas 10 --qps 50 "
+                       "--prompt-len 300 --out-len 20 --requests 600 --format json";
+    char args[512];
+    cJSON *a = run_json(base);
+    snprintf(args, sizeof args, "%s --no-capacity", base);
+    cJSON *b = run_json(args);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(a, "capacity_searched")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(b, "capacity_searched")));
+    assert_true(num(a, "max_sustainable_qps") > 50);
+    static const char *const cap[] = {"max_sustainable_qps", "capacity_utilization",
+                                      "max_sustainable_qps_no_slo"};
+    for (int i = 0; i < 3; i++)
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(b, cap[i])));
+    assert_non_null(cJSON_GetObjectItem(b, "ttft_p99_s_high")); /* the band kept */
+    static const char *const differ[] = {"max_sustainable_qps", "capacity_utilization",
+                                         "max_sustainable_qps_is_lower_bound",
+                                         "max_sustainable_qps_from_repeated_sample",
+                                         "capacity_searched"};
+    for (int i = 0; i < 5; i++) {
+        cJSON_DeleteItemFromObject(a, differ[i]);
+        cJSON_DeleteItemFromObject(b, differ[i]);
+    }
+    assert_true(cJSON_Compare(a, b, 1));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+/* tester72 #7: a batch below the replicas leaves replicas idle.  step
+ * --chips 24 on llama3-70b runs tp8 x3: batch 2 leaves one idle, the row's
+ * idle_replicas 1 and idle_replicas_note naming --chips 16, at 24 / 16 =
+ * 1.5x the tokens/s a chip; batch 3 none (no note).  pareto --chips 16
+ * --batch 1,16 on llama3-8b: before, the frontier's first row was tp8 x2
+ * at batch 1 (one replica idle, 1.735 ms); now no frontier row idles (4
+ * idle points, counted, kept off it). */
+static void idle_replicas_said(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --batch 2,3 "
+                        "--context 2048 --format json");
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    assert_int_equal(num(cJSON_GetArrayItem(rows, 0), "idle_replicas"), 1);
+    assert_int_equal(num(cJSON_GetArrayItem(rows, 1), "idle_replicas"), 0);
+    const cJSON *note = cJSON_GetObjectItem(j, "idle_replicas_note");
+    assert_true(cJSON_IsString(note));
+    assert_non_null(strstr(note->valuestring, "--chips 16 (one replica a sequence)"));
+    assert_non_null(strstr(note->valuestring, "1.5x"));
+    cJSON_Delete(j);
+    j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --batch 3 --context 2048 "
+                 "--format json");
+    assert_null(cJSON_GetObjectItem(j, "idle_replicas_note"));
+    cJSON_Delete(j);
+    j = run_json("pareto --model llama3-8b --hw h100-sxm --chips 16 --batch 1,16 --format json");
+    assert_int_equal(num(j, "idle_replica_points"), 4);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+        const char *layout = cJSON_GetObjectItem(row, "layout")->valuestring;
+        const char *x = strstr(layout, " x");
+        long long reps = x ? atoll(x + 2) : 1;
+        if (reps > num(row, "batch"))
+            fail_msg("frontier row %s at batch %g idles", layout, num(row, "batch"));
+    }
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(j, "idle_replicas_note")));
+    cJSON_Delete(j);
+}
+
 /* tester5 #12b: the over-budget note of simulate (cli.c) names the engine
  * in use; vLLM's refusal of a budget below the longest prompt is cited
  * only under vLLM.  20 prompts of 1000 tokens, --max-tokens 512, one H100. */
@@ -10292,6 +10366,8 @@ int main(void)
         cmocka_unit_test(step_moe_variant_derived_noted),
         cmocka_unit_test(shard_rows_list_their_collectives),
         cmocka_unit_test(simulate_offline),
+        cmocka_unit_test(simulate_no_capacity),
+        cmocka_unit_test(idle_replicas_said),
         cmocka_unit_test(simulate_label_at_its_steps),
         cmocka_unit_test(simulate_share_at_its_batched_prefill),
         cmocka_unit_test(ops_json),
