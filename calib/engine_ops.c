@@ -42,10 +42,12 @@ void rl_engine_ops(const rl_model *m, int prefill, long long Mi, long long conte
         set(&out[RL_EOP_ATTENTION], L * 4 * N * H * M * (M + 1) / 2, L * 4 * (2 * M * qd + 2 * M * kd), L,
             RL_EFF_PREFILL_ATTENTION);
         table(&out[RL_EOP_ATTENTION], RL_KC_PREFILL_ATTN, K, M, N / K, H);
+        out[RL_EOP_ATTENTION].kshape[RL_KX_ONE] = 1; /* one sequence (engines.h) */
     } else { /* M x K streams of S keys, N / K query heads each */
         set(&out[RL_EOP_ATTENTION], L * 4 * M * S * N * H, L * 4 * (2 * M * S * kd + 2 * M * qd), L,
             RL_EFF_ATTENTION);
         table(&out[RL_EOP_ATTENTION], RL_KC_DECODE_ATTN, M * K, S, N / K, H);
+        out[RL_EOP_ATTENTION].kshape[RL_KX_ONE] = M == 1 || K == 1; /* engines.h */
     }
     gemm(&out[RL_EOP_O_PROJ], L, M, D, qd, wb);
     set(&out[RL_EOP_ATTN_RESIDUAL], L * M * D, L * 4 * 3 * M * D, L, RL_EFF_ELEMENTWISE);

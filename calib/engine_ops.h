@@ -27,7 +27,7 @@ typedef struct {
     double tokens;  /* rows M of each kernel (the gemm curve's size) */
     rl_eff_class cls;
     int kclass;       /* rl_kclass of its kernel table, -1: none (norms, RoPE, adds, ...) */
-    double kshape[4]; /* one kernel's shape on that table's axes */
+    double kshape[RL_KSHAPE]; /* one kernel's shape on that table's axes (engines.h) */
 } rl_engine_op;
 
 /* Operators of one step: prefill of M = T tokens (context 0), or decode of

@@ -30,6 +30,7 @@
 #include "shard.h"
 #include "spec.h"
 #include "step.h"
+#include "pareto.h"
 #include "sweep.h"
 #include "serve.h"
 #include "size.h"
@@ -537,8 +538,9 @@ static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw 
     rl_cli_say(o, "note: %s", note);
 }
 
-/* Layers x table time of the dense GEMMs (weight matmuls timed by the
- * engine's gemm table, not the unquantized ones) of one shape (an ops
+/* Layers x table time of the dense GEMMs (moe 0: weight matmuls timed by
+ * the engine's gemm table, not the unquantized ones) or of the routed
+ * experts (moe 1: the ops the MoE table times) of one shape (an ops
  * configuration: its phase, batch or tokens, chips and tp) at precision p;
  * -1 when the shape cannot be built. */
 static double gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
@@ -566,20 +568,6 @@ static double gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *sha
     }
     free(ops);
     return s;
-}
-
-static double dense_gemm_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
-                           rl_precision p)
-{
-    return gemm_s(m, h, shape, p, 0);
-}
-
-/* Layers x time of the routed experts (the ops the MoE table times) of one
- * shape at precision p, as dense_gemm_s; -1 when it cannot be built. */
-static double moe_expert_s(const rl_model *m, const rl_hw *h, const rl_ops_config *shape,
-                           rl_precision p)
-{
-    return gemm_s(m, h, shape, p, 1);
 }
 
 /* One shape a command evaluates, for note_slow_precision: its ops
@@ -647,13 +635,16 @@ static int slowest_shape(const rl_model *m, const rl_hw *h, const slow_shape *sh
 
 /* 1 when h's selected engine times m's routed experts at p from a measured
  * MoE table of p's own dtypes and m's fp8 scaling: no other dtype's
- * (rl_ops_moe_variant_note), no dense GEMM table (rl_ops_moe_from_gemm), no
- * other scaling's (rl_ops_moe_scaling_note). */
+ * (rl_ops_moe_variant_note's case), no dense GEMM table
+ * (rl_ops_moe_from_gemm's), both read from one record of the step's
+ * operator list (ops.h rl_ops_moe_record: -1 both), no other scaling's
+ * (rl_ops_moe_scaling_note). */
 static int moe_own_table(const rl_model *m, const rl_hw *h, const rl_precision *p)
 {
     char w[1536];
-    return !rl_ops_moe_variant_note(m, h, p, w, sizeof w) && !rl_ops_moe_from_gemm(m, h, p) &&
-           !rl_ops_moe_scaling_note(m, h, p, w, sizeof w);
+    int d[2];
+    rl_ops_moe_record(m, h, p, d);
+    return d[0] == -1 && d[1] == -1 && !rl_ops_moe_scaling_note(m, h, p, w, sizeof w);
 }
 
 /* The MoE caution of the last note_slow_precision (fixJK), for emit's
@@ -690,7 +681,7 @@ static void note_slow_moe(const rl_opts *o, const rl_model *m, const rl_hw *h,
         if (mb) {
             *mb = *m;
             mb->fp8_scaling = RL_FP8_BLOCK;
-            double b = moe_own_table(mb, h, &p) ? moe_expert_s(mb, h, &shapes[at].c, p) : -1;
+            double b = moe_own_table(mb, h, &p) ? gemm_s(mb, h, &shapes[at].c, p, 1) : -1;
             if (b > 0)
                 snprintf(blk, sizeof blk, ", block-scaled fp8 %.3f ms", b * 1e3);
             free(mb);
@@ -950,6 +941,15 @@ static int band_wide(const rl_opts *o)
     return rl_e2e_band_parse(o->given[RL_P_BAND]) == 1;
 }
 
+/* The keys rl_e2e_simulate_band added to `band` (those from index `from`
+ * on) moved to the end of j, in their order (simulate: the band is run
+ * on the run's own result before the capacity search).  j NULL: nothing. */
+static void band_keys_after(cJSON *j, cJSON *band, int from)
+{
+    for (cJSON *k; j && band && (k = cJSON_DetachItemFromArray(band, from)) != NULL;)
+        cJSON_AddItemToObject(j, k->string, k); /* k->string is the key: kept */
+}
+
 /* Set when the command loaded a smoke-test profile (calibrate --quick): its
  * JSON result then carries smoke_test: true (emit; review22 #10: the mark
  * was on stderr only).  Cleared before each command (rl_cli_main). */
@@ -1065,12 +1065,18 @@ static int stdout_done(const char *cmd, int rc)
     return rc;
 }
 
+/* Set while a result finished before a signal came is written (simulate:
+ * its run done, the capacity search after it interrupted, tester72 #1):
+ * emit_text writes it whole instead of keeping nothing. */
+static int kept_after_signal;
+
 /* Print (or write to --output) a malloc'd text and free it. */
 static int emit_text(const rl_opts *o, char *text)
 {
     char err[ERRLEN];
     int rc = RL_EXIT_OK;
-    if (rl_interrupted()) { /* a signal while the result was being built: keep nothing */
+    if (rl_interrupted() && !kept_after_signal) { /* a signal while the result was being
+                                                    built: keep nothing */
         rl_cli_say(o, "interrupted (%s) before the result was written; nothing written",
                    rl_interrupt_name());
         free(text);
@@ -1363,8 +1369,9 @@ static int emit(const rl_opts *o, cJSON *result)
      * said on stderr too, once; --format json keeps it to its key, which a
      * script reads (stderr there stays free for warnings) */
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(result, "host_cost_note");
+    char brief[1024];
     if (cJSON_IsString(host) && o->fmt != RL_FMT_JSON)
-        rl_cli_say(o, "note: %s", host->valuestring);
+        rl_cli_say(o, "note: %s", rl_result_host_cost_brief(host->valuestring, brief, sizeof brief));
     /* fixJH: a KV dtype the engine does not store, a caution in every format */
     const cJSON *kvn = cJSON_GetObjectItemCaseSensitive(result, "kv_engine_note");
     if (cJSON_IsString(kvn))
@@ -1591,6 +1598,23 @@ static void note_tp_over_all(const char *cmd, const char *mode, long long chips)
                 "sharded chips without communication", mode, chips, chips, chips);
 }
 
+/* The note that --chips, not given, is the plan's chips (step, ops,
+ * prefill: tp x ep x pp; simulate: pp x ep, one chip per stage and
+ * expert group): --help's default of --chips says so, and the run names
+ * the count it used (--tp 2 alone ran on 2 chips unsaid). */
+static void note_plan_chips(const char *cmd, const rl_shard_plan *pl, long long chips)
+{
+    if (chips <= 1)
+        return;
+    char name[96];
+    int n = snprintf(name, sizeof name, "tp%lld", pl->tp);
+    if (pl->ep > 1)
+        n += snprintf(name + n, sizeof name - (size_t)n, " x ep%lld", pl->ep);
+    if (pl->pp > 1)
+        snprintf(name + n, sizeof name - (size_t)n, " x pp%lld", pl->pp);
+    rl_cli_tell(cmd, "note: %lld chips: --chips not given, the plan's %s", chips, name);
+}
+
 /* The simulate flags that run automatic plan a over one replica's
  * `replicas` (simulate's --chips is one replica's chips, step's all of
  * them: docs/serving.md), into buf: "--chips 16 --pp 2" (tester46 F9,
@@ -1673,14 +1697,21 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     if (a.replicas > 1)
         snprintf(reps, sizeof reps, " times %lld replicas", a.replicas);
     if (!a.fits) {
+        /* tester69 #8: the nearest is often the widest TP itself, whose
+         * figures the note gave twice */
+        int same = a.pp == 1 && a.replicas <= 1 && a.tp == a.widest.plan.tp;
+        char widest[128] = "";
+        if (!same)
+            snprintf(widest, sizeof widest, " (the widest TP at pp 1, tp%lld, %.2f GB a chip on "
+                     "%.2f GB)", a.widest.plan.tp, a.widest.weight_bytes / 1e9,
+                     rl_shard_chip_room(m, h, &a.widest) / 1e9);
         rl_cli_tell("step", "note: %s: no plan over the %lld chips (tensor parallelism inside "
                     "one %lld-chip domain that splits %s's heads, times pipeline stages) holds "
-                    "its weights (the widest TP at pp 1, tp%lld, %.2f GB a chip on %.2f GB); "
-                    "timed as the nearest, %s%s (the most KV room: %.2f GB a chip on %.2f GB; "
+                    "its weights%s; timed as the nearest, %s%s (%s: %.2f GB a chip on %.2f GB; "
                     "as %s), fits false, exit 0: give more --chips, narrower --weights, or "
-                    "--ideal", mode, o->chips, h->domain_chips, m->name, a.widest.plan.tp,
-                    a.widest.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.widest) / 1e9, name,
-                    reps, a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
+                    "--ideal", mode, o->chips, h->domain_chips, m->name, widest, name, reps,
+                    same ? "the widest TP at pp 1 and the most KV room" : "the most KV room",
+                    a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
         return 0;
     }
     if (a.pp == 1 && a.tp == o->chips) {
@@ -1746,6 +1777,8 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
             split_batch(o, cmd, reps);
         if (!o->given[RL_P_CHIPS] || multiple)
             o->chips = one;
+        if (!step && !o->given[RL_P_CHIPS]) /* step's: rl_cli_step */
+            note_plan_chips(cmd, &o->plan, one);
         return 0;
     }
     if (!calibrated || o->chips <= 1 || m->abstract)
@@ -1880,13 +1913,17 @@ static double gemm_cut(const rl_serving_engine *e, int v)
  * ratio of the smaller batch's step to the larger's, above 1%) is named
  * with its dense matmuls' table time on plan tp x ep, on stderr and in the
  * result's batch_fall_note.  Calibrated runs only (--ideal's roofline
- * never falls). */
+ * never falls), and not rows the fitted costs time (`fitted`: their step
+ * is the fit's, which the tables' words would not explain; review55 L1:
+ * step_sharded said it of fitted replicas while rl_cli_step did not of
+ * fitted TP, the one rule now at both call sites). */
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
-                            long long tp, long long ep)
+                            long long tp, long long ep, int fitted)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     const cJSON *rows = cJSON_GetObjectItem(r, "rows");
-    if (o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables || !cJSON_IsArray(rows))
+    if (fitted || o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables ||
+        !cJSON_IsArray(rows))
         return;
     double worst = 1.01, bs[2] = {0, 0}, ts[2] = {0, 0};
     const cJSON *a, *b;
@@ -1910,7 +1947,7 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     double g[2];
     for (int i = 0; i < 2; i++) {
         slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
-        g[i] = dense_gemm_s(m, h, &x.c, p);
+        g[i] = gemm_s(m, h, &x.c, p, 0);
     }
     double cut = gemm_cut(e, v);
     char why[640], note[1024];
@@ -1935,6 +1972,34 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     cJSON_AddStringToObject(r, "batch_fall_note", note);
 }
 
+/* tester72 #7: step's rows whose batch leaves replicas idle (their key
+ * idle_replicas), said once for the first such row and kept as
+ * idle_replicas_note: tokens_per_s_per_chip counts the idle replicas'
+ * chips, and the busy replicas alone (batch x the plan's chips) time the
+ * same step at more tokens/s a chip. */
+static void note_idle_replicas(const rl_opts *o, cJSON *r, long long chips)
+{
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows"), *row;
+    const cJSON *reps = cJSON_GetObjectItemCaseSensitive(r, "replicas");
+    cJSON_ArrayForEach(row, rows) {
+        const cJSON *idle = cJSON_GetObjectItemCaseSensitive(row, "idle_replicas");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(row, "batch");
+        if (!cJSON_IsNumber(idle) || !(idle->valuedouble > 0) || !cJSON_IsNumber(b) ||
+            !cJSON_IsNumber(reps) || !(reps->valuedouble > 0))
+            continue;
+        long long n = (long long)reps->valuedouble, one = chips / n, B = (long long)b->valuedouble;
+        char note[512];
+        snprintf(note, sizeof note, "batch %lld over %lld replicas of %lld chips leaves %lld of "
+                 "them idle (idle_replicas): tokens_per_s_per_chip divides by all %lld chips; "
+                 "--chips %lld (one replica a sequence) times the same step at %.4gx the "
+                 "tokens/s a chip", B, n, one, (long long)idle->valuedouble, chips, B * one,
+                 (double)chips / (double)(B * one));
+        rl_cli_say(o, "note: %s", note);
+        cJSON_AddStringToObject(r, "idle_replicas_note", note);
+        return;
+    }
+}
+
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
  * of memory: emit says so), the default KV split noted.  -1 on an error
  * (said). */
@@ -1950,8 +2015,11 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
     }
     note_kv_split_default("step", o, m, plan);
     note_outside_tables("step", "rows", h, *out);
-    if (*out)
-        note_batch_fall(o, m, h, *out, plan->tp, plan->ep);
+    if (*out) { /* fitted replicas (rl_e2e_fitted_plan) read mode "fitted" */
+        const char *mode = cJSON_GetStringValue(cJSON_GetObjectItem(*out, "mode"));
+        note_batch_fall(o, m, h, *out, plan->tp, plan->ep, mode && strcmp(mode, "fitted") == 0);
+        note_idle_replicas(o, *out, o->chips);
+    }
     rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
     return 0;
 }
@@ -2023,8 +2091,10 @@ int rl_cli_step(rl_opts *o)
         o->sharded = 1;
         o->plan.tp = o->chips;
     }
-    if (o->sharded && !o->given[RL_P_CHIPS]) /* --tp 8 alone: one replica of the plan */
+    if (o->sharded && !o->given[RL_P_CHIPS]) { /* --tp 8 alone: one replica of the plan */
         o->chips = rl_shard_plan_chips(&o->plan);
+        note_plan_chips("step", &o->plan, o->chips);
+    }
     static step_plan sp; /* the plan over --chips, searched once (review43 F5) */
     sp.searched = 0;
     note_slow_step(o, &m, &h, &sp);
@@ -2084,8 +2154,8 @@ int rl_cli_step(rl_opts *o)
     double kvc = rl_e2e_kv_copies(&m, &h, &kvp, o->chips);
     cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
     note_outside_tables("step", "rows", &h, r); /* as a plan's (tester64 #2) */
-    if (r && !h.engine_costs.present) /* a fitted profile's step is its costs' */
-        note_batch_fall(o, &m, &h, r, 1, 1);
+    if (r) /* emit_fitted retimes a fitted step by its costs, below */
+        note_batch_fall(o, &m, &h, r, 1, 1, fitted);
     if (o->sharded || (fitted && o->chips > 1)) {
         note_kv_split_default("step", o, &m, &kvp);
         rl_result_step_kv_layout(r, &m, &h, &kvp, o->chips, o->context, o->prec,
@@ -2587,7 +2657,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                       "bounds it)", v[1], h->name);
     rl_memory mem = rl_memory_use(m, h, o->chips, 0, 1, o->prec.weights, o->prec.kv);
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec, reserve,
-                                         c->layout, c->kv_len);
+                                         c->layout, c->kv_len, (double)c->max_tokens);
     /* bytes after the weights, every KV copy of a token: the room the
      * prefix check uses (rl_serve_config_prefix_cache charges a prefix per
      * copy; review39 F1: one copy's 550.8 GB quoted where 1101.6 GB held a
@@ -2636,7 +2706,7 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
         double tw = b.total_weight_bytes;
         if (draft) /* the draft's by the same budget (rl_serve_config_draft's) */
             tw += rl_serve_hbm_budget(draft, h, o->chips, c->pp, c->ep, o->prec, 0, c->layout,
-                                      c->kv_len).total_weight_bytes;
+                                      c->kv_len, (double)c->max_tokens).total_weight_bytes;
         snprintf(all, sizeof all, "; %.1f GB on the %lld chips%s%s", tw / 1e9, o->chips,
                  draft ? ", target and draft" : "", c->pp > 1 ? ", every stage's" : "");
         snprintf(usable, sizeof usable, " (%.1f GB in all)", b.usable_bytes / 1e9);
@@ -2689,7 +2759,8 @@ static int kv_room_check(const rl_opts *o, const rl_model *m, const rl_hw *h,
     if (i == n)
         return 0;
     rl_serve_hbm b = rl_serve_hbm_budget(m, h, o->chips, c->pp, c->ep, o->prec,
-                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len);
+                                         rl_param_default(RL_P_RESERVE), c->layout, c->kv_len,
+                                         (double)c->max_tokens);
     char cache[96] = "";
     if (c->prefix_hbm_tokens > 0)
         snprintf(cache, sizeof cache, ", less --prefix-cache's %.0f tokens", c->prefix_hbm_tokens);
@@ -2741,7 +2812,7 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
  * --spec, *plain gets the same engine without speculation (no draft steps,
  * the draft model's weights and KV bytes not taken from the KV room), for
  * note_spec_slower; plain->spec_gamma 0 either way. */
-static int serve_config(const rl_opts *o, const rl_model *m, rl_hw *h, rl_serve_config *c,
+static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_serve_config *c,
                         rl_model *draft, int *has_draft, double kv_len, rl_serve_config *plain)
 {
     *c = rl_serve_config_default();
@@ -2751,9 +2822,6 @@ static int serve_config(const rl_opts *o, const rl_model *m, rl_hw *h, rl_serve_
     if (serve_policy(o, c) != 0 || serve_numbers(o, c, &reserve) != 0 ||
         serve_spec(o, c, &draft_name) != 0)
         return -1;
-    /* the workspace an engine built for this step budget reserves (memory.h
-     * rl_memory_token_budget: trtllm's max_num_tokens) */
-    rl_memory_token_budget(h, (double)c->max_tokens);
     c->pp = (int)o->plan.pp; /* --pp, --ep: stages of each replica's chips, expert groups */
     c->ep = (int)o->plan.ep;
     if (rl_serve_layout_check(m, o->chips, c->pp, c->ep, c->layout, err, sizeof err) != 0) {
@@ -3378,8 +3446,10 @@ int rl_cli_simulate(rl_opts *o)
         load_hw(o, &h) != 0 || check_slice("simulate", &h, o->chips) != 0) /* as step */
         return RL_EXIT_INPUT;
     note_unmeasured_run("simulate", o, &h);
-    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS])
+    if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS]) {
         o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
+        note_plan_chips("simulate", &o->plan, o->chips);
+    }
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         rl_cli_tell("simulate", "%s", err);
         return RL_EXIT_INPUT;
@@ -3439,48 +3509,79 @@ int rl_cli_simulate(rl_opts *o)
     if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-    c.capacity_lower_bound = &lower_bound;
-    c.capacity_repeated = &repeated;
-    c.capacity_unresolved = &unresolved;
-    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c,
-                                                    &max_qps, err, sizeof err)) != 0) {
-        rl_serve_result_free(&r);
-        if (rl_interrupted()) { /* its "0 of 4000 arrivals" are the search's, not --requests (tester36 F3) */
-            char why[ERRLEN];
-            snprintf(why, sizeof why, "%s", strncmp(err, "simulate: ", 10) ? err : err + 10);
-            snprintf(err, sizeof err, "the %lld-request run finished, then the capacity search "
-                     "(max_sustainable_qps) was interrupted; its own simulation: %.850s", n, why);
-        }
-    }
-    c.capacity_lower_bound = NULL;
-    c.capacity_repeated = NULL;
-    c.capacity_unresolved = NULL;
-    if (rc == 0) /* never below a load this run sustained (serve.h) */
-        max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
-    unresolved = isnan(max_qps) ? unresolved : 0; /* its kind (serve.h) */
     double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (long long)w.seed, truncated, o->fmt == RL_FMT_JSON,
-                           o->given[RL_P_OFFLINE] != NULL, max_qps, lower_bound, reached, repeated,
-                           unresolved, trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
+                           o->given[RL_P_OFFLINE] != NULL, NAN, 0, reached, 0, 0,
+                           trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
                            arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL,
-                                        trace ? 0 : w.qps)};
-    cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
-    if (j && (rc = rl_e2e_simulate_band(j, &run, req, n, band_wide(o), err, sizeof err)) != 0) {
+                                        trace ? 0 : w.qps), 0};
+    /* the band's edge runs before the capacity search (tester72 #1: a
+     * signal during the search keeps the finished run, its band with it):
+     * into the run's own result (capacity keys aside: the band reads only
+     * the times), moved over to the final one (band_keys_after) */
+    cJSON *band = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
+    int band_from = cJSON_GetArraySize(band);
+    if (rc == 0 && !band)
+        snprintf(err, sizeof err, "out of memory"), rc = -1, rl_serve_result_free(&r);
+    if (band && (rc = rl_e2e_simulate_band(band, &run, req, n, band_wide(o), err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-        cJSON_Delete(j);
+    /* --no-capacity, or a signal during a search after the run finished:
+     * the run is kept, the capacity figures null (capacity_searched false) */
+    const char *skipped = rc == 0 && o->given[RL_P_NO_CAPACITY] ? "--no-capacity" : NULL;
+    char stopped[ERRLEN] = "";
+    c.capacity_lower_bound = &lower_bound;
+    c.capacity_repeated = &repeated;
+    c.capacity_unresolved = &unresolved;
+    if (rc == 0 && !skipped &&
+        rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &max_qps,
+                                   err, sizeof err) != 0) {
+        if (rl_interrupted()) { /* its "0 of 4000 arrivals" are the search's, not --requests (tester36 F3) */
+            char *kept = strstr(err, "; no result kept"); /* the search's run's: this one is */
+            if (kept)
+                *kept = '\0';
+            snprintf(stopped, sizeof stopped, "the %lld-request run finished, then the capacity "
+                     "search (max_sustainable_qps) was interrupted (its own simulation: %.700s)",
+                     n, strncmp(err, "simulate: ", 10) ? err : err + 10);
+            skipped = stopped;
+        } else {
+            rc = -1;
+            rl_serve_result_free(&r);
+        }
     }
+    c.capacity_lower_bound = NULL;
+    c.capacity_repeated = NULL;
+    c.capacity_unresolved = NULL;
+    if (skipped)
+        max_qps = NAN, lower_bound = repeated = unresolved = 0;
+    else if (rc == 0) /* never below a load this run sustained (serve.h) */
+        max_qps = rl_serve_capacity_with_run(max_qps, req, n, &r, &c);
+    unresolved = isnan(max_qps) ? unresolved : 0; /* its kind (serve.h) */
+    run.max_qps = max_qps;
+    run.max_qps_lower_bound = lower_bound;
+    run.max_qps_repeated = repeated;
+    run.max_qps_unresolved = unresolved;
+    run.capacity_skipped = skipped != NULL;
+    cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
+    if (rc == 0 && !j)
+        snprintf(err, sizeof err, "out of memory"), rc = -1, rl_serve_result_free(&r);
+    band_keys_after(j, band, band_from);
+    cJSON_Delete(band);
     double free_qps = NAN;
     /* unresolved: searched as below --qps (the null is no capacity above it) */
-    if (rc == 0 && capacity_without_targets(o, &m, &h, req, n, &c, reached,
-                                            unresolved ? 0 : max_qps, &free_qps) != 0) {
-        rl_serve_result_free(&r);
-        cJSON_Delete(j);
-        snprintf(err, sizeof err, "interrupted during the capacity search without targets");
-        rc = -1;
+    if (rc == 0 && !skipped &&
+        capacity_without_targets(o, &m, &h, req, n, &c, reached, unresolved ? 0 : max_qps,
+                                 &free_qps) != 0) {
+        snprintf(stopped, sizeof stopped, "the %lld-request run and its capacity search "
+                 "finished, then the capacity search without targets "
+                 "(max_sustainable_qps_no_slo) was interrupted", n);
+        skipped = stopped;
+        free_qps = NAN;
+        if (j) /* a search did not end: the null no_slo is no figure */
+            cJSON_ReplaceItemInObject(j, "capacity_searched", cJSON_CreateFalse());
     }
     if (rc == 0 && j)
         cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
@@ -3511,7 +3612,15 @@ int rl_cli_simulate(rl_opts *o)
                            "longest prompt"
                          : "");
     }
-    if (unresolved)
+    if (skipped == stopped)
+        rl_cli_say(o, "interrupted (%s): %s; the run's result is kept, %s null",
+                   rl_interrupt_name(), stopped,
+                   isfinite(max_qps) ? "max_sustainable_qps_no_slo"
+                                     : "max_sustainable_qps and capacity_utilization");
+    else if (skipped)
+        rl_cli_say(o, "note: no capacity search (--no-capacity): max_sustainable_qps and "
+                      "capacity_utilization null, capacity_searched false");
+    else if (unresolved)
         note_unresolved(o, &r, &c, unresolved, !(free_qps >= reached));
     else
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
@@ -3547,7 +3656,12 @@ int rl_cli_simulate(rl_opts *o)
                         o->plot);
     }
     rl_serve_result_free(&r);
-    return emit(o, j);
+    if (skipped != stopped)
+        return emit(o, j);
+    kept_after_signal = 1; /* the run finished before the signal: written whole */
+    rc = emit(o, j);
+    kept_after_signal = 0;
+    return rc == RL_EXIT_OK ? RL_EXIT_INTERRUPTED : rc;
 }
 
 /* Of a trace's n requests, those naming a shared prefix (prefix_id). */
@@ -3805,6 +3919,18 @@ static void note_size_band_edge(const rl_size_input *in, const rl_size_candidate
                 in->band_wide ? "p5-p95" : "p10-p90", lab, miss);
 }
 
+/* The first `part` in s (a buffer of len bytes) replaced by `by`, as far
+ * as it fits; s unchanged where part is not in it. */
+static void replace_part(char *s, size_t len, const char *part, const char *by)
+{
+    char *at = *part ? strstr(s, part) : NULL;
+    if (!at)
+        return;
+    char rest[2048];
+    snprintf(rest, sizeof rest, "%s", at + strlen(part));
+    snprintf(at, len - (size_t)(at - s), "%s%s", by, rest);
+}
+
 int rl_cli_size(rl_opts *o)
 {
     enum { MAX_HW = 8 };
@@ -3929,12 +4055,20 @@ int rl_cli_size(rl_opts *o)
         unknown += isnan(r.c[i].max_qps) && !u;
     }
     char uwhy[1024];
-    for (int k = 0; k < 2; k++) /* tester46 F1: it read 0 beside meets true; tester47 F8 */
-        if (unresolved[k] > 0)
+    for (int k = 0, said = 0; k < 2; k++) /* tester46 F1: it read 0 beside meets true; tester47 F8 */
+        if (unresolved[k] > 0) {
+            rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
+                                       uwhy, sizeof uwhy);
+            /* tester69 #8: the two kinds share their tail; the second says it
+             * once (the JSON's max_sustainable_qps_unresolved keeps each) */
+            char *shared = said ? strstr(uwhy, ": the tail is set by") : NULL;
+            if (shared)
+                snprintf(shared, sizeof uwhy - (size_t)(shared - uwhy), ": the tail is the "
+                         "requests' own service, as above (max_sustainable_qps_unresolved)");
             rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
-                                "verdict is the row's meets", unresolved[k],
-                        rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
-                                          uwhy, sizeof uwhy));
+                                "verdict is the row's meets", unresolved[k], uwhy);
+            said = 1;
+        }
     int by_capacity = 0; /* size.h rl_size_decide (tester48 F1) */
     for (int i = 0; i < r.n; i++)
         by_capacity += r.c[i].verdict_by == RL_SIZE_VERDICT_CAPACITY;
@@ -3977,6 +4111,11 @@ int rl_cli_size(rl_opts *o)
     char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
     if (r.nmeet > 0 && rl_size_p99_caution(&in, &r.c[0], p99only, sizeof p99only)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
+        if (isnan(r.c[0].max_qps) && r.c[0].max_qps_unresolved) /* tester69 #8: said above */
+            replace_part(p99only, sizeof p99only,
+                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, uwhy, sizeof uwhy),
+                         "its max_sustainable_qps is null, unresolved for the reason a note "
+                         "above gives (max_sustainable_qps_unresolved)");
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);
     }
     if (r.nmeet > 0 && r.c[0].banded && !in.conservative)
@@ -4212,6 +4351,70 @@ static int valid_precisions(const rl_opts *o, const rl_model *m, const rl_hw *h,
     return kept;
 }
 
+/* The points with idle replicas that the frontier of all of s's points
+ * would hold (rl_pareto_front without rl_sweep_frontier's rule); 0 when
+ * out of memory. */
+static long long idle_on_front(const rl_sweep *s)
+{
+    size_t *all = malloc((s->n ? s->n : 1) * sizeof *all);
+    long n = all ? rl_pareto_front(s->pts, s->n, sizeof *s->pts, offsetof(rl_sweep_point, step_s),
+                                   offsetof(rl_sweep_point, chip_s_per_token), all)
+                 : 0;
+    long long k = 0;
+    for (long i = 0; i < n; i++)
+        k += s->pts[all[i]].idle > 0;
+    free(all);
+    return k;
+}
+
+/* pareto's points with idle replicas (tester72 #7): kept off the frontier
+ * while another point is there (`all`: none is, the frontier is theirs),
+ * said and kept as idle_replicas_note where that moved the frontier (their
+ * count, idle_replica_points, is always there). */
+static void note_idle_points(const rl_opts *o, cJSON *r, const rl_sweep *s, int all)
+{
+    char note[512];
+    long long moved = all ? 0 : idle_on_front(s);
+    if (!all && moved == 0)
+        return;
+    if (all)
+        snprintf(note, sizeof note, "every point leaves replicas idle (its batch below the "
+                 "replicas of its plan): the frontier ranks them, but fewer chips (batch x a "
+                 "plan's chips) time the same steps at more tokens/s a chip");
+    else
+        snprintf(note, sizeof note, "%lld of the %zu points leave replicas idle (batch below "
+                 "the replicas of their plan; idle_replica_points), kept off the frontier, "
+                 "where %lld of them would stand: the same plan on batch x its chips times the "
+                 "same step at more tokens/s a chip", s->idle_points, s->n, moved);
+    rl_cli_say(o, "note: %s", note);
+    cJSON_AddStringToObject(r, "idle_replicas_note", note);
+}
+
+/* Why a sweep kept no point when not all were kept out for HBM (tester72
+ * #5), into buf: the points whose plan could not be timed (the first's reason),
+ * those the calibrated path does not time, those whose weights and KV
+ * exceed HBM and those with no room to prefill a prompt, each counted,
+ * the ones not about memory first. */
+static const char *pareto_none_why(const rl_sweep *s, char *buf, size_t len)
+{
+    long long hbm = s->infeasible - s->infeasible_prefill;
+    size_t n = 0;
+    buf[0] = '\0';
+    if (s->dropped > 0)
+        n += (size_t)snprintf(buf + n, len - n, "%lld could not be timed (first %s)",
+                              s->dropped, s->dropped_why);
+    if (s->uncalibrated > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s%lld not timed by the calibrated path (2D "
+                              "or --sp plans)", n ? "; " : "", s->uncalibrated);
+    if (hbm > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s%lld do not fit in HBM (more chips, int8 "
+                              "weights or KV, a shorter context?)", n ? "; " : "", hbm);
+    if (s->infeasible_prefill > 0 && n < len)
+        snprintf(buf + n, len - n, "%s%lld leave no room to prefill a prompt beside the cache",
+                 n ? "; " : "", s->infeasible_prefill);
+    return buf;
+}
+
 int rl_cli_pareto(rl_opts *o)
 {
     rl_model m;
@@ -4279,6 +4482,15 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "none of the plans could be timed: %lld refused, first %s",
                     s.dropped, s.dropped_why);
         rc = RL_EXIT_INPUT;
+    } else if (rc == RL_EXIT_OK && s.n == 0 &&
+               (s.dropped > 0 || s.uncalibrated > 0 || s.infeasible_prefill > 0)) {
+        /* tester72 #5: not every point failed on HBM: each reason counted,
+         * the plans that could not be timed first (an ici_bw of 0 read
+         * "none of the 24 points fits in HBM", the cause last) */
+        char why[ERRLEN];
+        rl_cli_tell("pareto", "none of the %lld points (plan x batch x precision) is kept: %s",
+                    s.evaluated + s.dropped, pareto_none_why(&s, why, sizeof why));
+        rc = RL_EXIT_INPUT;
     } else if (rc == RL_EXIT_OK && s.n == 0) {
         rl_cli_tell("pareto", "none of the %lld points fits in HBM (more chips, int8"
                               " weights or KV, a shorter context?)%s%s", s.evaluated,
@@ -4311,6 +4523,8 @@ int rl_cli_pareto(rl_opts *o)
             cJSON_AddStringToObject(r, "plot_curves", note);
         }
         note_outside_tables("pareto", "frontier rows", &h, r); /* once (stop 38 #1) */
+        if (r && s.idle_points > 0) /* tester72 #7 (sweep.h rl_sweep_frontier) */
+            note_idle_points(o, r, &s, nf > 0 && s.pts[idx[0]].idle > 0);
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
         rc = emit(o, r);

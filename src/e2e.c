@@ -2384,7 +2384,7 @@ static void inherit_memory(rl_hw *prof, const rl_hw *base, const char *saved, co
     rl_engine_memory d;
     if (b && b->mem.present)
         e->mem = b->mem;
-    else if (rl_engine_memory_default(against, &d) == 0)
+    else if (rl_engine_memory_default(against, base->name, base->hbm_bytes, &d) == 0)
         e->mem = d;
     else if (base->engines.def >= 0 && base->engines.def < base->engines.n &&
              base->engines.e[base->engines.def].mem.present) {

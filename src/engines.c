@@ -282,7 +282,7 @@ rl_engine_fusion rl_engine_fusion_of(const char *engine)
  *    H100 80GB): non_torch_memory 1.79 GiB on one GPU (context), 3.58 GiB
  *    at TP2 (+1.79 GiB: collective buffers), PyTorch activation peak
  *    1.26 GiB (workspace; measured for that model and vLLM's default
- *    batched-token limit, applied to every model).
+ *    batched-token limit: the anchor of vLLM's workspace rule below).
  *  TensorRT-LLM: KvCacheConfig.free_gpu_memory_fraction 0.9, "the fraction
  *    of GPU memory that should be allocated for the KV cache"
  *    (tensorrt_llm/llmapi/llm_args.py at commit fcd3f31,
@@ -304,28 +304,52 @@ rl_engine_fusion rl_engine_fusion_of(const char *engine)
  *    docs.nvidia.com/nemo/export-deploy).  workspace_tokens = 8192: the
  *    model's one-layer working set at 8192 tokens (memory.h
  *    rl_memory_workspace), a floor on the constant factor.
- *  vLLM's workspace stays its measured profile peak (1.26 GiB, model-free):
- *    vLLM profiles a forward pass at max_num_batched_tokens and subtracts
- *    its peak; no default of that limit for vLLM 0.24 was found in the
- *    docs searched, and the closed form at 8192 tokens gives Llama-3-8B
- *    0.59 GiB, half the measured 1.26 GiB, so it would not raise vLLM's. */
+ *  vLLM's workspace follows the model: vLLM sizes it by profiling a dummy
+ *    forward pass at max_num_batched_tokens and reserving its peak, so the
+ *    rule is the model's one-layer working set at that many tokens (as
+ *    trtllm's) times a constant anchored on the one measured peak: 1.26
+ *    GiB for Llama-3-8B (PR 10511, a V0 engine: chunked prefill only above
+ *    32K context, vllm/engine/arg_utils.py at commit 001999d2, so
+ *    SchedulerConfig's default max(max_model_len, 2048) = 8192 tokens),
+ *    whose working set at 8192 tokens is 8192 x 38,912 x 2 B =
+ *    637,534,208 B: scale 1.26 GiB / 637,534,208 B = 2.1221.  The tokens
+ *    are `vllm serve`'s (UsageContext.OPENAI_API_SERVER) default
+ *    max_num_batched_tokens, vllm/engine/arg_utils.py
+ *    EngineArgs.get_batch_defaults at commit 99d7eb5d: 8192 on a GPU of 70
+ *    GiB or more whose name has no "a100" (H100, H200, B200, GB200), else
+ *    2048 (the A100 exception: vLLM PR 17885). */
+#define VLLM_MEASURED_TOKENS 8192.0
+#define VLLM_MEASURED_LAYER_ELEMS 38912.0 /* Llama-3-8B: 4096 + 48 x 128 + 2 x 14336 */
 #define TRTLLM_MAX_NUM_TOKENS 8192
-int rl_engine_memory_default(const char *engine, rl_engine_memory *out)
+int rl_engine_memory_default(const char *engine, const char *chip, double hbm_bytes,
+                             rl_engine_memory *out)
 {
     memset(out, 0, sizeof *out);
     out->present = 1;
     out->fraction = 0.9;
+    out->workspace_scale = 1;
     if (!strcmp(engine, "vllm")) {
+        /* get_batch_defaults: device_memory >= 70 GiB and "a100" not in
+         * the device name */
+        int small = chip && (hbm_bytes < 70 * RL_GIB || strstr(chip, "a100") ||
+                             strstr(chip, "A100"));
         out->fraction = 0.92;
         out->context_bytes = 1.79 * RL_GIB;
         out->comm_bytes = (3.58 - 1.79) * RL_GIB;
-        out->workspace_bytes = 1.26 * RL_GIB;
+        out->workspace_tokens = small ? 2048 : 8192;
+        out->workspace_scale = RL_VLLM_ACT_PEAK_BYTES /
+                               (VLLM_MEASURED_TOKENS * VLLM_MEASURED_LAYER_ELEMS * 2.0);
         snprintf(out->source, sizeof out->source,
                  "vLLM gpu_memory_utilization 0.92 of capacity, the default of vLLM 0.22-0.25 "
                  "(vllm/config/cache.py, as NVIDIA AIConfigurator's vllm_backend.py reads it per "
                  "version, commit c56db49fe, 2026-07-29); context 1.79 GiB, collective "
-                 "buffers +1.79 GiB at TP > 1, activation workspace 1.26 GiB: vLLM's memory "
-                 "profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511)");
+                 "buffers +1.79 GiB at TP > 1: vLLM's memory profile of Llama-3-8B on an H100 "
+                 "80GB (github.com/vllm-project/vllm/pull/10511); activation workspace: the "
+                 "model's one-layer activations at vllm serve's default max_num_batched_tokens "
+                 "(%d here: vllm/engine/arg_utils.py get_batch_defaults at commit 99d7eb5d, 8192 "
+                 "on GPUs of 70 GiB or more but A100, else 2048) x %.4f, the factor that gives "
+                 "Llama-3-8B its measured 1.26 GiB peak at 8192 tokens (PR 10511), memory.h "
+                 "rl_memory_workspace", (int)out->workspace_tokens, out->workspace_scale);
         return 0;
     }
     if (!strcmp(engine, "trtllm")) {
@@ -450,7 +474,7 @@ const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, 
     if (!t || v < 0 || v >= RL_KV_COUNT || c >= RL_KC_COUNT)
         return NULL;
     if (c != RL_KC_MOE)
-        return t->t[c][v];
+        return t->one[c][v] && x && x[RL_KX_ONE] == 1 ? t->one[c][v] : t->t[c][v];
     const rl_moe_tables *m = &t->moe[v];
     for (int i = 0; i < m->n; i++)
         if (!memcmp(m->shape[i], x + RL_KX_MOE, sizeof m->shape[i]))
@@ -544,8 +568,10 @@ static void free_table(const rl_ktable *t)
 void rl_engine_tables_free(rl_engine_tables *t)
 {
     for (int v = 0; t && v < RL_KV_COUNT; v++) {
-        for (int c = 0; c < RL_KC_COUNT; c++)
+        for (int c = 0; c < RL_KC_COUNT; c++) {
             free_table(t->t[c][v]);
+            free_table(t->one[c][v]);
+        }
         for (int i = 0; i < t->moe[v].n; i++)
             free_table(t->moe[v].t[i]);
     }
@@ -919,9 +945,17 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             lua_pop(L, 1);
             continue;
         }
-        int c = 0;
-        while (c < RL_KC_COUNT && strcmp(cname, CLASS_NAMES[c]) != 0)
-            c++;
+        int c = 0, one = 0; /* one: CLASS_one, an attention class's RL_KX_ONE table */
+        for (; c < RL_KC_COUNT; c++) {
+            size_t n = strlen(CLASS_NAMES[c]);
+            if (!strcmp(cname, CLASS_NAMES[c]))
+                break;
+            if ((c == RL_KC_PREFILL_ATTN || c == RL_KC_DECODE_ATTN) &&
+                !strncmp(cname, CLASS_NAMES[c], n) && !strcmp(cname + n, "_one")) {
+                one = 1;
+                break;
+            }
+        }
         if (c == RL_KC_COUNT || !lua_istable(L, -1)) {
             lua_pop(L, 2);
             char known[256];
@@ -949,12 +983,23 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
                 lua_pop(L, 4);
                 return -1;
             }
-            if (c != RL_KC_MOE)
-                t->t[c][v] = kt;
+            if (c != RL_KC_MOE) {
+                if (one)
+                    t->one[c][v] = kt;
+                else
+                    t->t[c][v] = kt;
+            }
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }
+    for (int c = 0; c < RL_KC_COUNT; c++) /* a table of the one split stands beside the rest's */
+        for (int v = 0; v < RL_KV_COUNT; v++)
+            if (t->one[c][v] && !t->t[c][v])
+                RL_FAIL("%s: field '%s.%s_one.%s': no %s.%s beside it (the table of one KV head "
+                        "or one sequence stands beside that of the other configurations)",
+                        origin, field, CLASS_NAMES[c], VARIANT_NAMES[v], CLASS_NAMES[c],
+                        VARIANT_NAMES[v]);
     return 0;
 }
 
@@ -1036,13 +1081,18 @@ static int memory_key(lua_State *L, const char *k, const reading *r, char *err, 
                 : !strcmp(k, "context_bytes") ? &m->context_bytes
                 : !strcmp(k, "comm_bytes") ? &m->comm_bytes
                 : !strcmp(k, "workspace_bytes") ? &m->workspace_bytes
-                : !strcmp(k, "workspace_tokens") ? &m->workspace_tokens : NULL;
+                : !strcmp(k, "workspace_tokens") ? &m->workspace_tokens
+                : !strcmp(k, "workspace_scale") ? &m->workspace_scale : NULL;
     if (!dst)
         RL_FAIL("%s: field '%s': unknown key (fraction, fraction_of, context_bytes, comm_bytes, "
-                "workspace_bytes, workspace_tokens, source)", r->origin, f);
+                "workspace_bytes, workspace_tokens, workspace_scale, source)", r->origin, f);
     int isnum;
     *dst = lua_tonumberx(L, -1, &isnum);
     int frac = dst == &m->fraction, tok = dst == &m->workspace_tokens;
+    /* a factor over the working set: finite and > 0, at most 1e3 (vLLM's is
+     * 2.12; a larger one is a typo, not an engine) */
+    if (dst == &m->workspace_scale && (!isnum || !isfinite(*dst) || *dst <= 0 || *dst > 1e3))
+        RL_FAIL("%s: field '%s': expected a factor in (0, 1000]", r->origin, f);
     /* workspace_tokens counts tokens, not bytes (review55: its error said
      * bytes), at most a 32-bit count, as TensorRT-LLM's max_num_tokens
      * (std::optional<SizeType32> mMaxNumTokens, executor.h ExecutorConfig):
@@ -1365,8 +1415,9 @@ static int engine_key(lua_State *L, const char *k, const reading *r, char *err, 
         /* a block without workspace_tokens (the files calibrate wrote
          * before it) takes the engine's default (rl_engine_memory_default) */
         rl_engine_memory d;
-        e->mem.workspace_tokens =
-            rl_engine_memory_default(e->name, &d) == 0 ? d.workspace_tokens : 0;
+        int known = rl_engine_memory_default(e->name, NULL, 0, &d) == 0;
+        e->mem.workspace_tokens = known ? d.workspace_tokens : 0;
+        e->mem.workspace_scale = known ? d.workspace_scale : 1;
         e->mem.present = 1;
         e->mem.fraction = 1;
         return each_key(L, memory_key, &c, err, errlen);
@@ -1608,13 +1659,14 @@ static void push_number(lua_State *L, const char *key, double v)
 
 void rl_engine_memory_push(lua_State *L, const rl_engine_memory *m)
 {
-    lua_createtable(L, 0, 7);
+    lua_createtable(L, 0, 8);
     push_number(L, "fraction", m->fraction);
     push_string(L, "fraction_of", m->of_free ? "free" : "capacity");
     push_number(L, "context_bytes", m->context_bytes);
     push_number(L, "comm_bytes", m->comm_bytes);
     push_number(L, "workspace_bytes", m->workspace_bytes);
     push_number(L, "workspace_tokens", m->workspace_tokens);
+    push_number(L, "workspace_scale", m->workspace_scale > 0 ? m->workspace_scale : 1);
     push_string(L, "source", m->source);
 }
 
@@ -1725,10 +1777,15 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
  * - TensorRT-LLM: INT8 and FP8 KV caches (TensorRT-LLM docs, "Numerical
  *   Precision", INT8/FP8 KV caches: nvidia.github.io/TensorRT-LLM/reference/
  *   precision.html) and NVFP4 KV on Blackwell (docs, features/quantization,
- *   "NVFP4 KV Cache": offline quantization with ModelOpt required).
+ *   "NVFP4 KV Cache": offline quantization with ModelOpt required), on the
+ *   data-centre parts only: "Currently NVFP4 is only available for SM10X in
+ *   trtllm-gen" (NVIDIA/TensorRT-LLM issue #10241, 2025-12-23, SM120 asked
+ *   for), so a chip whose spec says sm outside 100-109, or none, is cautioned
+ *   for fp4 too (tester72 finding 4: --kv fp4 on h100-sxm, sm 90, ran
+ *   unremarked while --kv int4 was cautioned).
  * - vLLM: FP8 only (vLLM docs, "Quantized KV Cache": kv_cache_dtype="fp8",
  *   docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/). */
-int rl_engine_kv_caution(const char *engine, rl_dtype kv, char *buf, size_t len)
+int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *buf, size_t len)
 {
     static const struct {
         const char *engine, *who, *stores, *source, *give;
@@ -1749,8 +1806,21 @@ int rl_engine_kv_caution(const char *engine, rl_dtype kv, char *buf, size_t len)
         if (strcmp(engine, E[i].engine) != 0)
             continue;
         for (int k = 0; k < E[i].n; k++)
-            if (E[i].kv[k] == kv)
+            if (E[i].kv[k] == kv && !(kv == RL_FP4 && !strcmp(engine, "trtllm") &&
+                                      (sm < 100 || sm >= 110))) {
                 return 0;
+            } else if (E[i].kv[k] == kv) { /* NVFP4 KV off SM10x (tester72 finding 4) */
+                char on[48];
+                snprintf(on, sizeof on, sm > 0 ? "sm %lld" : "no sm in its spec", sm);
+                snprintf(buf, len, "the %s engine (%s) stores an fp4 (NVFP4) KV cache on "
+                         "Blackwell data-centre chips (sm 100 to 109) only: its trtllm-gen "
+                         "attention kernels are built for SM10x alone (NVIDIA/TensorRT-LLM "
+                         "issue #10241, \"NVFP4 is only available for SM10X in trtllm-gen\"; "
+                         "%s), and this chip is %s, so this run's fp4 KV is a what-if no %s "
+                         "deployment runs on it; give %s", engine, E[i].who, E[i].source, on,
+                         E[i].who, E[i].give);
+                return 1;
+            }
         snprintf(buf, len, "the %s engine (%s) has no %s KV cache: it quantizes the KV cache "
                  "to %s (%s), so this run's %s KV is a what-if no %s deployment runs; give "
                  "%s", engine, E[i].who, rl_dtype_name(kv), E[i].stores, E[i].source,

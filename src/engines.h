@@ -19,6 +19,8 @@
  *         gemm = { bfloat16 = <ktable>, fp8 = <ktable>, ... },        -- axes m, n, k (checked)
  *         prefill_attention = { bfloat16 = <ktable>, fp8 = ... },     -- streams, isl, group, head_dim
  *         decode_attention = { bfloat16 = <ktable>, fp8 = ... },      -- streams, context, group, head_dim
+ *         decode_attention_one = { bfloat16 = <ktable> },  -- optional: one KV head or one
+ *                                    -- sequence per chip (RL_KX_ONE; also prefill_attention_one)
  *         moe = { bfloat16 = {                                         -- per model shape:
  *                   { hidden = 4096, inter = 14336, topk = 2, experts = 8,
  *                     table = <ktable> },                  -- tokens, tp_share, ep_share
@@ -184,9 +186,34 @@ typedef enum {
 } rl_kclass;
 
 /* A table shape: the grid axes of its class, then (MoE only, from
- * RL_KX_MOE) the model shape hidden, inter, topk, experts. */
+ * RL_KX_MOE) the model shape hidden, inter, topk, experts; (attention
+ * only, at RL_KX_ONE) 1 when the chip runs one KV head or one sequence,
+ * else 0.
+ *
+ * ONE KV HEAD OR ONE SEQUENCE (stop 43, issue 12).  Attention's grid keys
+ * streams = batch x KV heads per chip, so configurations of several splits
+ * of one stream count share a node.  Where a file's kernel runs the splits
+ * with one KV head or one sequence apart from the rest, one value per node
+ * cannot read both: vLLM's decode attention on A100 (the tables' vLLM
+ * 0.14.0, kernel vllm_flash_attn) measures such a configuration a median
+ * 0.83x the other splits of its node (1057 nodes measuring both; 64
+ * streams, context 8, group 4: 19.6, 19.9, 19.8 us at 8 x 8, 16 x 4,
+ * 32 x 2 and 13.4 us at 64 x 1; why, the tables do not say), while every
+ * other GPU x engine x class x KV dtype reads 0.985-1.02 (docs/
+ * validation.md, stops 42 and 43).  The rule (silicon.c one_split): where
+ * that median over the kept nodes measuring both kinds (at least
+ * RL_ONE_MIN_NODES) is below RL_ONE_SPLIT (0.9, chosen between those two
+ * groups after measuring them: it splits A100 vLLM bf16 decode alone
+ * today), the import builds two tables, the configurations of one KV head
+ * or one sequence (rl_engine_tables.one) and the rest (t); a lookup whose
+ * shape has x[RL_KX_ONE] = 1 reads the first (rl_engine_table).  The
+ * hold-out's nodes stay keyed on the four axes alone (silicon.c
+ * first_of_node), so the same rows are held back as without the rule. */
 #define RL_KSHAPE 8
 #define RL_KX_MOE 4
+#define RL_KX_ONE 4
+#define RL_ONE_SPLIT 0.9
+#define RL_ONE_MIN_NODES 20
 
 /* MLA (RL_KC_PREFILL_MLA, RL_KC_DECODE_MLA): the attention kernel of
  * DeepSeek's multi-head latent attention alone (DeepSeek-V2, arXiv:2405.04434
@@ -371,6 +398,9 @@ int rl_moe_gemm_monotone(rl_moe_gemm_fix *f);
  * the bias correction above. */
 typedef struct {
     const rl_ktable *t[RL_KC_COUNT][RL_KV_COUNT];
+    const rl_ktable *one[RL_KC_COUNT][RL_KV_COUNT]; /* attention: the configurations
+                                                       of one KV head or one sequence,
+                                                       where split (RL_KX_ONE); else NULL */
     rl_moe_tables moe[RL_KV_COUNT];
     rl_moe_gemm_fix moe_gemm[RL_KV_COUNT];
 } rl_engine_tables;
@@ -381,8 +411,8 @@ int rl_moe_gemm_read(lua_State *L, const char *origin, const char *field, rl_eng
                      char *err, size_t errlen);
 
 /* The table of class c, variant v for shape x[RL_KSHAPE] (MoE: the one of
- * the model shape x[RL_KX_MOE..], which must equal a measured shape), or
- * NULL. */
+ * the model shape x[RL_KX_MOE..], which must equal a measured shape;
+ * attention: one[c][v] where x[RL_KX_ONE] is 1 and t has it), or NULL. */
 const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, const double *x);
 
 /* Whether t has any table of class c, variant v. */
@@ -403,12 +433,13 @@ int rl_engine_derived(const rl_engine_tables *t, int mla, rl_dtype weights, rl_d
  *
  *   memory = { fraction = 0.9, fraction_of = "capacity" | "free",
  *              context_bytes = ..., comm_bytes = ..., workspace_bytes = ...,
- *              workspace_tokens = ..., source = "..." }
+ *              workspace_tokens = ..., workspace_scale = ..., source = "..." }
  *
  * overhead = context_bytes + comm_bytes (only when the copy spans > 1 chip)
  *          + workspace (memory.h rl_memory_workspace: the larger of
- *            workspace_bytes and the model's activations at workspace_tokens;
- *            a memory block without workspace_tokens takes the engine's
+ *            workspace_bytes and workspace_scale x the model's one-layer
+ *            activations at workspace_tokens; a memory block without
+ *            workspace_tokens or workspace_scale takes the engine's
  *            default, rl_engine_memory_default);
  * "capacity" (vLLM's gpu_memory_utilization): weights + KV <= fraction x
  *   hbm_bytes - overhead;
@@ -424,12 +455,26 @@ typedef struct {
     double workspace_bytes; /* activation workspace per chip (a floor, model-free) */
     double workspace_tokens; /* the engine's default batched-token limit its activation
                               * workspace is sized at (rl_memory_workspace); 0: none */
+    double workspace_scale;  /* the engine's peak over the one-layer working set at
+                              * those tokens (rl_memory_workspace; 0 read as 1): 1 for
+                              * trtllm (a floor), vLLM's anchored on its measured peak */
     char source[1024];
 } rl_engine_memory;
 
+/* vLLM's measured activation peak: its memory profile of Llama-3-8B on an
+ * H100 80GB, "PyTorch activation peak memory 1.26GiB", at the V0 engine's
+ * default of max(max_model_len 8192, 2048) = 8192 batched tokens
+ * (github.com/vllm-project/vllm/pull/10511, 2024-12-14; engines.c). */
+#define RL_VLLM_ACT_PEAK_BYTES (1.26 * 1073741824.0)
+
 /* The memory block calibrate --tables writes for a known engine ("trtllm",
- * "vllm"), with its sources (engines.c); 0, or -1 for another name. */
-int rl_engine_memory_default(const char *engine, rl_engine_memory *out);
+ * "vllm") on the chip named `chip` with hbm_bytes of HBM (chip NULL: a GPU
+ * of 70 GiB or more other than an A100), with its sources (engines.c); 0,
+ * or -1 for another name.  vLLM's workspace_tokens is `vllm serve`'s
+ * default max_num_batched_tokens on that chip: 8192, or 2048 on an A100
+ * or a GPU under 70 GiB. */
+int rl_engine_memory_default(const char *engine, const char *chip, double hbm_bytes,
+                             rl_engine_memory *out);
 
 /* The costs calibrate --tables writes for engine (seconds; every engine
  * gets them, 0 where no figure is sourced) and their source sentence
@@ -680,11 +725,12 @@ int rl_engines_select(rl_engines *e, const char *name, const char *origin, char 
 const rl_serving_engine *rl_engines_selected(const rl_engines *e);
 
 /* Whether serving engine `engine` ("trtllm", "vllm"; others unknown: 0)
- * stores no KV cache in the quantized dtype `kv` (below 2 bytes): 1 with a
- * caution naming the engine and what it stores, with the source, in
- * buf[len], else 0 (buf "").  TensorRT-LLM: fp8, int8, NVFP4; vLLM: fp8
- * (engines.c, fixJH). */
-int rl_engine_kv_caution(const char *engine, rl_dtype kv, char *buf, size_t len);
+ * stores no KV cache in the quantized dtype `kv` (below 2 bytes) on a chip
+ * of compute capability `sm` (spec.h rl_hw.sm; 0 unset): 1 with a caution
+ * naming the engine and what it stores, with the source, in buf[len], else
+ * 0 (buf "").  TensorRT-LLM: fp8, int8, NVFP4 on sm 100-109 only; vLLM:
+ * fp8 (engines.c, fixJH). */
+int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *buf, size_t len);
 
 /* Engine e's fixed costs of one step of `seqs` sequences making `launches`
  * kernel launches: step_s + seq_s * seqs + launch_s * launches (the cost

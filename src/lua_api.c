@@ -1304,14 +1304,39 @@ static int l_hw(lua_State *L)
     return 1;
 }
 
-/* roofline.info(model [, {weights=, kv=, compute=, context=}]) */
+/* roofline.info(model [, {weights=, kv=, compute=, context=}]), or
+ * roofline.info{model=, weights=, ...}: the options-table form every other
+ * command takes (tester72 finding 6: it read the table as a model spec,
+ * "field 'model': unknown model field"; a spec table has no field `model`,
+ * so one that has it is the options table) */
 int rl_lua_info(lua_State *L)
 {
     rl_model m;
-    check_model(L, 1, 0, &m, (spec_arg){"roofline.info", NULL});
-    int opts = lua_isnoneornil(L, 2) ? 0 : 2;
-    if (opts)
-        check_keys(L, opts, "info");
+    int opts;
+    int table_form = 0;
+    if (lua_istable(L, 1) && lua_isnoneornil(L, 2)) {
+        lua_pushstring(L, "model");
+        table_form = lua_rawget(L, 1) != LUA_TNIL; /* raw: a spec table's metatable aside */
+        lua_pop(L, 1);
+    }
+    if (table_form) {
+        check_keys(L, 1, "info");
+        lua_getfield(L, 1, "model");
+        check_model(L, lua_gettop(L), 0, &m, (spec_arg){NULL, "model"});
+        lua_pop(L, 1);
+        opts = 1;
+    } else {
+        check_model(L, 1, 0, &m, (spec_arg){"roofline.info", NULL});
+        opts = lua_isnoneornil(L, 2) ? 0 : 2;
+        if (opts) {
+            check_keys(L, opts, "info");
+            lua_getfield(L, opts, "model");
+            opt_check(L, lua_isnil(L, -1), "field 'model': the first argument names the model "
+                                           "(roofline.info(model, {...}) or "
+                                           "roofline.info{model = ..., ...})");
+            lua_pop(L, 1);
+        }
+    }
     rl_precision p = opt_precision(L, opts);
     long long context = opts ? opt_count(L, opts, RL_P_CONTEXT, 0) : 0;
     char err[ERRLEN];
@@ -2271,7 +2296,6 @@ int rl_lua_simulate(lua_State *L)
                   c.page_tokens, m.max_context, m.max_context);
     c.kv_samples = 0;
     c.kv_len = rl_serve_workload_len(&w, NULL, 0); /* its DISTs' means, as the CLI's */
-    rl_memory_token_budget(&h, (double)c.max_tokens); /* as the CLI's (memory.h) */
     rl_serve_config_hw(&c, &m, &h, chips, p, opt_param(L, RL_P_RESERVE, rl_param_default(RL_P_RESERVE)));
     double cache[2] = {0, 0}; /* prefix_cache = "HBM_GB[:HOST_GB]", as --prefix-cache */
     int over = rl_serve_prefix_cache_over(cache, opt_tuple(L, RL_P_PREFIX_CACHE, cache, 1, 2));
@@ -2323,7 +2347,7 @@ int rl_lua_simulate(lua_State *L)
                            rl_serve_reached_qps(req, w.n, w.qps), repeated,
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
-                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps)};
+                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps), 0};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

@@ -15,7 +15,7 @@ static const rl_engine_memory *engine_rule(const rl_hw *h)
 
 double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, double weight_bytes)
 {
-    return rl_memory_usable_group(h, m, chips, chips, weight_bytes);
+    return rl_memory_usable_group(h, m, chips, chips, weight_bytes, 0);
 }
 
 /* One layer's live activation elements a token holds on a chip of a group
@@ -33,25 +33,24 @@ static double layer_elems(const rl_model *m, double group)
            ((double)(m->heads + 2 * m->kv_heads) * (double)m->head_dim + 2.0 * f + routed) / group;
 }
 
-double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group)
+double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group,
+                           double budget)
 {
     if (!g)
         return 0;
-    if (!m || m->abstract || !(g->workspace_tokens > 0))
+    double T = g->workspace_tokens; /* raised to the run's budget (memory.h) */
+    T = T > 0 && budget > T ? budget : T;
+    if (!m || m->abstract || !(T > 0))
         return g->workspace_bytes;
-    double act = g->workspace_tokens * layer_elems(m, group > 1 ? (double)group : 1.0) *
-                 RL_MEMORY_ACT_BYTES;
+    double scale = g->workspace_scale > 0 ? g->workspace_scale : 1; /* engines.h */
+    double act = scale * T * layer_elems(m, group > 1 ? (double)group : 1.0) * RL_MEMORY_ACT_BYTES;
     return act > g->workspace_bytes ? act : g->workspace_bytes;
 }
 
-void rl_memory_token_budget(rl_hw *h, double tokens)
+int rl_memory_budget_moves(const rl_hw *h, double budget)
 {
-    int i = h->engines.sel;
-    if (i < 0 || i >= h->engines.n)
-        return;
-    rl_engine_memory *g = &h->engines.e[i].mem;
-    if (g->present && g->workspace_tokens > 0 && tokens > g->workspace_tokens)
-        g->workspace_tokens = tokens;
+    const rl_engine_memory *g = engine_rule(h);
+    return g && g->workspace_tokens > 0 && budget > g->workspace_tokens;
 }
 
 double rl_memory_comm_charged(const rl_hw *h, long long group)
@@ -61,7 +60,7 @@ double rl_memory_comm_charged(const rl_hw *h, long long group)
 }
 
 double rl_memory_usable_group(const rl_hw *h, const rl_model *m, long long chips,
-                              long long group, double weight_bytes)
+                              long long group, double weight_bytes, double budget)
 {
     const rl_engine_memory *g = engine_rule(h);
     double n = (double)chips;
@@ -69,7 +68,8 @@ double rl_memory_usable_group(const rl_hw *h, const rl_model *m, long long chips
         return n * h->hbm_bytes * (1 - h->hbm_reserve);
     double w = weight_bytes / n;
     double over =
-        g->context_bytes + rl_memory_workspace(m, g, group) + rl_memory_comm_charged(h, group);
+        g->context_bytes + rl_memory_workspace(m, g, group, budget) +
+                  rl_memory_comm_charged(h, group);
     double free = h->hbm_bytes - w - over; /* < 0: the weights do not fit */
     double per = !g->of_free ? g->fraction * h->hbm_bytes - over
                : free > 0    ? w + g->fraction * free
@@ -100,7 +100,7 @@ rl_memory rl_memory_use_counts(const rl_model *m, const rl_arch_counts *c, const
     r.engine_fraction = g ? g->fraction : 1 - h->hbm_reserve;
     r.context_bytes = g ? n * g->context_bytes : 0;
     r.comm_bytes = g && chips > 1 ? n * g->comm_bytes : 0;
-    r.workspace_bytes = g ? n * rl_memory_workspace(m, g, chips) : 0;
+    r.workspace_bytes = g ? n * rl_memory_workspace(m, g, chips, 0) : 0;
     r.fits = r.total_bytes <= r.capacity_bytes;
     return r;
 }

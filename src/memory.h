@@ -49,33 +49,38 @@ double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, doub
 
 /* The activation workspace rule g charges each chip of a group of `group`
  * chips sharing model m's tensors (TP, EP): the larger of g's model-free
- * workspace_bytes and T x (D + ((N + 2K) H + 2 F_active + R) / group) x 2
- * bytes, R = top_k x D the routed copies of a MoE layer (0 dense; under
+ * workspace_bytes and s x T x (D + ((N + 2K) H + 2 F_active + R) / group)
+ * x 2 bytes, s = g->workspace_scale (engines.h: 1 for trtllm, a floor;
+ * vLLM's 2.1221 anchors Llama-3-8B at its measured 1.26 GiB), R = top_k x
+ * D the routed copies of a MoE layer (0 dense; under
  * expert parallelism each rank receives the copies its experts take, T x
  * top_k / group on average; under MoE tensor parallelism every rank holds
  * all of them, so there this is a lower bound),
- * T = g->workspace_tokens, the engine's default batched-token limit (the
- * layer working set of rl_memory_activation_bytes at T tokens, its
- * per-head and MLP tensors split over the group: TensorRT-LLM's activation
- * size is "max number of input tokens * some constant factor", one block's
- * tensors, smaller per rank under TP, docs/source/reference/memory.md);
- * workspace_bytes alone where T is 0, m is NULL or abstract; 0 without g.
+ * T = max(g->workspace_tokens, budget) where g sizes its workspace by
+ * tokens (workspace_tokens > 0: trtllm, vllm), the engine's default batched-token
+ * limit raised to the run's per-step token budget (simulate's --max-tokens:
+ * continuous's tokens a step, chunked's chunk; size's policy budget; 0:
+ * none): an engine built for more batched tokens reserves more activation
+ * memory (TensorRT-LLM docs/source/reference/memory.md: activation size is
+ * "max number of input tokens * some constant factor", one block's
+ * tensors, smaller per rank under TP; trtllm-serve --max_num_tokens), so
+ * this is the layer working set of rl_memory_activation_bytes at T tokens,
+ * its per-head and MLP tensors split over the group.  A rule without
+ * workspace_tokens (an engine file written before fixKA: vLLM's measured,
+ * model-free 1.26 GiB) ignores the budget.  workspace_bytes alone where
+ * T is 0, m is NULL or abstract; 0 without g.  The budget is the query's, never written into the profile
+ * (an rl_hw is shared by size's search threads).
  * deepseek-v3 under trtllm (T 8192) at TP8: 8192 x (7168 + (384 x 192 +
  * 2 x 9 x 2048 + 8 x 7168) / 8) x 2 = 461,373,440 bytes a chip (343,932,928
  * before the routed copies were counted, fixJL). */
-double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group);
+double rl_memory_workspace(const rl_model *m, const rl_engine_memory *g, long long group,
+                           double budget);
 
-/* Raise the selected engine's workspace_tokens (a rule that sizes its
- * activation workspace by tokens: trtllm) to `tokens`, a run's per-step
- * token budget (simulate's --max-tokens: continuous's tokens a step,
- * chunked's chunk), when above it: an engine built for more batched tokens
- * reserves more activation memory (TensorRT-LLM
- * docs/source/reference/memory.md: activation size ~ max_num_tokens x a
- * constant; trtllm-serve --max_num_tokens), so the workspace is the model's
- * layer working set at max(engine default, budget) tokens.  A rule without
- * workspace_tokens (vLLM's measured, model-free workspace), or none, is
- * left alone. */
-void rl_memory_token_budget(rl_hw *h, double tokens);
+/* Whether a per-step token budget moves h's selected engine's workspace
+ * (rl_memory_workspace: its rule sizes by tokens and the budget is above
+ * the rule's own workspace_tokens), so a query at that budget differs from
+ * one at 0. */
+int rl_memory_budget_moves(const rl_hw *h, double budget);
 
 /* rl_memory_usable with the collective buffers charged only when `group`
  * (the chips of one pipeline stage, which share its TP/EP/SP collectives)
@@ -84,9 +89,11 @@ void rl_memory_token_budget(rl_hw *h, double tokens);
  * misc.nccl_mem[min(tp_size, 8)], pp_size not used, nccl_mem[1] = 0), so a
  * pipeline of one-chip stages has none (tester32 F5).  Its stage-to-stage
  * sends' NCCL P2P buffers (NCCL_BUFFSIZE, 4 MiB a channel and peer by
- * default) are not modelled.  rl_memory_usable is group = chips. */
+ * default) are not modelled.  The activation workspace at the run's
+ * per-step token budget (rl_memory_workspace; 0: the rule's own).
+ * rl_memory_usable is group = chips, budget 0. */
 double rl_memory_usable_group(const rl_hw *h, const rl_model *m, long long chips,
-                              long long group, double weight_bytes);
+                              long long group, double weight_bytes, double budget);
 
 /* The collective buffers a chip is charged in a stage of `group` chips by
  * that rule: the selected engine's comm_bytes when group > 1, else 0 (no

@@ -465,7 +465,10 @@ static void replicated_elementwise(builder *x, const char *name, rl_eff_class ef
 }
 
 /* Whether the selected engine runs a residual add with the RMSNorm after it
- * inside the TP AllReduce before them (engines.h rl_engine_fusion ar_norm):
+ * inside the TP AllReduce before them (engines.h rl_engine_fusion ar_norm;
+ * RL_FUSE_ALLREDUCE), and if not, why (ops.h RL_FUSE_*: RL_FUSE_ADD_NORM
+ * where the layer hands its AllReduce no fusion op, RL_FUSE_NCCL_* where
+ * it does and the AllReduce runs NCCL):
  * a dense model whose attention and MLP outputs are AllReduced over a TP
  * group of tp chips, of hidden D, M rows of `ab`-byte activations in the
  * message, where TensorRT-LLM's AUTO strategy picks its one- or two-shot
@@ -482,18 +485,21 @@ static int ar_fused(const rl_engine_fusion *f, const rl_model *m, const rl_hw *h
 {
     double D = (double)m->d_model;
     if (!f->ar_norm || tp < 2 || m->experts > 0 || m->attention == RL_ATTN_MLA ||
-        D <= f->ar_hidden_above || D >= f->ar_hidden_below ||
-        (h->domain_chips > 0 && tp > (double)h->domain_chips))
-        return 0;
+        D <= f->ar_hidden_above || D >= f->ar_hidden_below)
+        return RL_FUSE_ADD_NORM; /* the layer hands no fusion op to its AllReduce */
     double ti = floor(log2(tp) - 1.0);
-    if (ti > 2)
-        return 0; /* tp 16 and beyond: outside the table, NCCL_SYMMETRIC */
-    if (M * D * ab > f->ar_workspace[tp > 2] || M < 1 || M >= 32768)
-        return 0; /* rows index log2(M): 0 to 14, NCCL_SYMMETRIC past the table */
+    if (ti > 2 || (h->domain_chips > 0 && tp > (double)h->domain_chips))
+        return RL_FUSE_NCCL_GROUP; /* tp 16 on: outside the table, NCCL_SYMMETRIC */
+    if (M * D * ab > f->ar_workspace[tp > 2])
+        return RL_FUSE_NCCL_WORKSPACE;
+    if (M < 1 || M >= 32768)
+        return RL_FUSE_NCCL_TABLE; /* rows index log2(M): 0 to 14, NCCL_SYMMETRIC past */
     int var = w == RL_FP8 ? RL_FUSE_VARIANT_FP8 : w == RL_FP4 ? RL_FUSE_VARIANT_NVFP4
                                                               : RL_FUSE_VARIANT_NONE;
     /* SM100's table from sm 100 on, SM90's below and unset (spec.h rl_hw.sm) */
-    return (int)(f->ar_rows[h->sm >= 100][var][(int)ti][D >= 8192] >> (int)floor(log2(M)) & 1u);
+    return f->ar_rows[h->sm >= 100][var][(int)ti][D >= 8192] >> (int)floor(log2(M)) & 1u
+               ? RL_FUSE_ALLREDUCE
+               : RL_FUSE_NCCL_TABLE;
 }
 
 /* How a residual add and the RMSNorm after it are run in this build
@@ -519,9 +525,8 @@ static int norm_fusion(const builder *x)
     if (x->m->norm == RL_NORM_LAYER)
         return RL_FUSE_NONE;
     rl_engine_fusion f = rl_engine_fusion_of(e->name);
-    if (x->c->tp > 1 && !x->c->attn_replicated &&
-        ar_fused(&f, x->m, x->h, tp_group(x), x->M, x->ab, x->c->prec.weights))
-        return RL_FUSE_ALLREDUCE;
+    if (x->c->tp > 1 && !x->c->attn_replicated && f.ar_norm)
+        return ar_fused(&f, x->m, x->h, tp_group(x), x->M, x->ab, x->c->prec.weights);
     return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
 }
 
@@ -573,17 +578,51 @@ const char *rl_ops_norm_fusion_words(int f, const rl_model *m)
     if (f == RL_FUSE_ALLREDUCE)
         return "in the AllReduce: each residual add and the RMSNorm after it run inside the "
                "TP AllReduce before them (TensorRT-LLM's one-/two-shot kernel, "
-               "AllReduceFusionOp.RESIDUAL_RMS_NORM, which its AUTO strategy picks at this "
-               "message), no kernel of their own; the AllReduce's measured time (fusion NONE) "
-               "stands for it; final_norm is the first layer's plain input norm (engines.c "
+               "AllReduceFusionOp.RESIDUAL_RMS_NORM or its fp8 / NVFP4 form, which its AUTO "
+               "strategy's lookup table picks at this tp, hidden size and token count: "
+               "customAllReduceUtils.h AllReduceBestStrategyTableSM90 / SM100), no kernel of "
+               "their own, so kernel_excess_s drops by the add + norm kernels where a batch "
+               "moves in; collectives rows of impl trtllm (TensorRT-LLM's AllReduce op "
+               "measured under AUTO with fusion NONE) time it; final_norm is the first "
+               "layer's plain input norm (engines.c ENGINE_FUSION)";
+    if (f == RL_FUSE_NCCL_TABLE)
+        return "fused add + norm after NCCL: the layer hands each residual add and RMSNorm to "
+               "the TP AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM, its fp8 / NVFP4 form for "
+               "such weights), but TensorRT-LLM's AUTO strategy picks NCCL at this tp, hidden "
+               "size and token count (customAllReduceUtils.h selectStrategyLookUpTable, "
+               "AllReduceBestStrategyTableSM90 / SM100, one entry per power-of-two token "
+               "count), so they run as one residualRmsNorm kernel after it (attn_add_norm, "
+               "mlp_add_norm; thop/allreduceOp.cpp fallbackRunSubsequentOps).  That table is "
+               "measured, not monotone: Hopper, fp8 weights, tp 8, hidden 8192 fuse below 64 "
+               "tokens and at 256-511, NCCL at 64-255 and from 512, so this mode can change "
+               "back and forth with the batch, kernel_excess_s with it.  Collectives rows of impl "
+               "trtllm time the AllReduce from TensorRT-LLM's AllReduce op measured under AUTO "
+               "with fusion NONE (that op's own pick at this size), not from the NCCL rows "
+               "(engines.c ENGINE_FUSION)";
+    if (f == RL_FUSE_NCCL_WORKSPACE)
+        return "fused add + norm after NCCL: the layer hands each residual add and RMSNorm to "
+               "the TP AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM or its fp8 / NVFP4 "
+               "form), but the message (tokens x hidden x activation bytes) exceeds the fused "
+               "kernel's workspace (customAllReduceUtils.h getMaxRequiredWorkspaceSize: 16e6 "
+               "bytes at 2 GPUs, 8e6 beyond), so AllreduceOp runs NCCL and the pair as one "
+               "residualRmsNorm kernel after it (attn_add_norm, mlp_add_norm; "
+               "thop/allreduceOp.cpp).  Collectives rows of impl trtllm time the AllReduce from "
+               "TensorRT-LLM's AllReduce op measured under AUTO with fusion NONE (engines.c "
                "ENGINE_FUSION)";
+    if (f == RL_FUSE_NCCL_GROUP)
+        return "fused add + norm after NCCL: the layer hands each residual add and RMSNorm to "
+               "the TP AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM or its fp8 / NVFP4 "
+               "form), but the TP group is outside TensorRT-LLM's strategy table (tp 16 and "
+               "beyond: NCCL_SYMMETRIC) or not all in one NVLink domain (thop/allreduceOp.cpp "
+               "ifFallbackToNCCL), so it runs NCCL and the pair as one residualRmsNorm kernel "
+               "after it (attn_add_norm, mlp_add_norm; engines.c ENGINE_FUSION)";
     if (f == RL_FUSE_ADD_NORM)
         return "fused add + norm: each residual add and the RMSNorm after it one kernel "
                "(attn_add_norm, mlp_add_norm: reads the sublayer output and the residual, "
                "writes the normed rows and the new residual), final_norm the first layer's "
-               "plain input norm (vLLM fused_add_rms_norm, TensorRT-LLM "
-               "flashinfer_fused_add_rmsnorm or residualRmsNorm after NCCL; engines.c "
-               "ENGINE_FUSION)";
+               "plain input norm (vLLM fused_add_rms_norm; TensorRT-LLM "
+               "flashinfer_fused_add_rmsnorm where its layer hands the AllReduce no fusion op: "
+               "no TP, hidden size 4096 or less, a MoE or MLA layer; engines.c ENGINE_FUSION)";
     return "apart: each residual add and RMSNorm its own kernel (ideal mode, no engine, or an "
            "engine not known to fuse them)";
 }
@@ -885,6 +924,7 @@ static void attention_table_at(builder *x, const segment *s, double W, rl_op *qk
     double kv = K / (double)k.heads; /* KV heads per chip */
     double group = N / (double)k.tp / kv * kv_split_share(&k, &seqs, &len);
     double shape[RL_KSHAPE] = {seqs * kv, len, group, H};
+    shape[RL_KX_ONE] = seqs <= 1 || kv <= 1; /* one sequence or one KV head (engines.h) */
     if (decode) {
         table(qk, RL_KC_DECODE_ATTN, 3, shape, 1.0);
         return;
@@ -2151,11 +2191,7 @@ static void gemm_variant_words(int v, const char *noun, char *buf, size_t n)
              strcmp(pair, key) ? key : "", strcmp(pair, key) ? ")" : "");
 }
 
-/* How a one-token decode step's operator list times m's routed experts on
- * h's selected engine at precision p, into d (rl_ops.moe_derived; both -1
- * when the list cannot be built): any step's list records it for both
- * bounds, one decode token the cheapest. */
-static void moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p, int d[2])
+void rl_ops_moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p, int d[2])
 {
     d[0] = d[1] = -1;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -2178,7 +2214,7 @@ static void moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p,
 int rl_ops_moe_from_gemm(const rl_model *m, const rl_hw *h, const rl_precision *p)
 {
     int d[2];
-    moe_record(m, h, p, d);
+    rl_ops_moe_record(m, h, p, d);
     return d[0] == RL_MOE_FROM_GEMM || d[1] == RL_MOE_FROM_GEMM;
 }
 
@@ -2188,7 +2224,7 @@ int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precisio
     buf[0] = '\0';
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int d[2];
-    moe_record(m, h, p, d);
+    rl_ops_moe_record(m, h, p, d);
     if (d[0] < 0 && d[1] < 0)
         return 0; /* its own dtypes' MoE table, or the GEMM table's (rl_ops_moe_gemm_note) */
     char side[2][80], from[224];

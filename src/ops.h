@@ -241,8 +241,16 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
  * reads and 2 writes of the rows, 2L a pass, and final_norm the one plain
  * norm); RL_FUSE_ALLREDUCE inside the TP AllReduces before them (no op of
  * their own beside final_norm, the plain one: the AllReduce's measured
- * time stands for the fused kernel). */
-enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE };
+ * time stands for the fused kernel).  Where the engine's layer hands the
+ * pair to the AllReduce but it runs NCCL, the pair is one kernel after it,
+ * costed as RL_FUSE_ADD_NORM, and the mode says why (tester72 finding 2:
+ * the words must say why a batch is not fused): RL_FUSE_NCCL_TABLE the
+ * AUTO strategy's lookup table picks NCCL for the token count (measured,
+ * not monotone in it), RL_FUSE_NCCL_WORKSPACE the message exceeds the
+ * fused kernel's workspace, RL_FUSE_NCCL_GROUP the group is outside the
+ * table or the NVLink domain (ops.c ar_fused). */
+enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE, RL_FUSE_NCCL_TABLE,
+       RL_FUSE_NCCL_WORKSPACE, RL_FUSE_NCCL_GROUP };
 
 /* The sentence the results' norm_fusion key gives for mode f of model m
  * (its norm: a LayerNorm is never fused, spec.h rl_norm), with its source. */
@@ -340,6 +348,15 @@ double rl_ops_moe_gemm_shapes(const rl_model *m, const double *kshape, double g[
  * table.  ops times them from it and cli's note words its bias (review41
  * F2: the note read the run's own variant's). */
 int rl_ops_moe_gemm_variant(const rl_serving_engine *e, const rl_precision *p, int compute_bound);
+
+/* How a one-token decode step's operator list times m's routed experts on
+ * h's selected engine at precision p, into d (rl_ops.moe_derived: -1 the
+ * run's own MoE table, RL_MOE_FROM_GEMM, or the variant in its place; both
+ * -1 also without experts or tables and when the list cannot be built):
+ * any step's list records it for both bounds, one decode token the
+ * cheapest.  Builds that list: a caller asking several questions of one
+ * precision reads it once (cli.c moe_own_table). */
+void rl_ops_moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p, int d[2]);
 
 /* 1 when h's selected engine times model m's routed experts at precision
  * p from the dense GEMM table (rl_ops_moe_gemm_shapes; provenance derived),

@@ -386,6 +386,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OFFLINE] = {"offline", "offline", NULL, "offline", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                       "every request at t = 0 instead of --qps: maximum throughput (MLPerf "
                       "Offline)", NOWHERE, RL_PF_SERVE},
+    /* tester72 #1: the capacity search is most of simulate's time at many
+     * replicas (its samples grow with the load it reaches, serve.h
+     * rl_serve_capacity); a run that needs only its latencies skips it */
+    [RL_P_NO_CAPACITY] = {"no-capacity", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL,
+                          NULL, "skip the capacity search (max_sustainable_qps, "
+                          "capacity_utilization and max_sustainable_qps_no_slo then null, "
+                          "capacity_searched false): only the run at --qps", NOWHERE, 0},
     [RL_P_CAPACITY_PCT] = {"capacity-pct", NULL, NULL, NULL, RL_PT_COUNT_LIST, "P[,P...]", "%", 1,
                            100, "30,60,85", NULL,
                            "loads as percentages of the engine's measured capacity (its offline "
@@ -416,7 +423,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE
 #define END RL_PARAM_END
 
-static const int INFO[] = {RL_P_MODEL | RL_CLI_ONLY, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
+static const int INFO[] = {RL_P_MODEL, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
                            OUTPUT, END};
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
                            RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND,
@@ -452,7 +459,8 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND,
-                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP, END};
+                               RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP,
+                               RL_P_NO_CAPACITY | RL_CLI_ONLY, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE, RL_P_BAND,
@@ -602,9 +610,11 @@ const rl_command RL_COMMANDS[] = {
      "tokens_per_s_per_chip is --batch prompts split over the plan's replicas, each\n"
      "prefilling its share at once in batch_step_s (batch_fits), as generation splits B.\n"
      "Plans are timed at the datasheet peaks; `fits` follows the\n"
-     "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it.\n"
-     "JSON: `collectives` lists the best plans' collectives, each row with any its own in\n"
-     "collective_list (their total_s add up to its comm_s).",
+     "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it\n"
+     "(workspace_note: the model's activation workspace the rows subtract; the header's\n"
+     "workspace_bytes is the rule's own).  JSON: `collectives` lists the best plans'\n"
+     "collectives, each row with any its own in collective_list (their total_s add up\n"
+     "to its comm_s).",
      "--model M --hw H --chips N --batch B --context S [--overlap] [--weights D] [--kv D]\n"
      "       [--compute D] [--set ...] [--format F]"},
     {"ops", rl_cli_ops, rl_lua_ops, OPS_P, NULL, 0,
@@ -837,7 +847,9 @@ const rl_command RL_COMMANDS[] = {
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
      "its arguments are in the global table `arg` (arg[0] is the script).  Files go only\n"
-     "through roofline.write and roofline.plot, into --out DIR (default out), confined there.",
+     "through roofline.write and roofline.plot, into --out DIR (default out), confined there.\n"
+     "The module's functions (docs/lua.md): roofline.model, hw, info, step, shard, ops,\n"
+     "prefill, sweep, pareto, simulate, size, format, write, plot.",
      "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
     {"simulate", rl_cli_simulate, rl_lua_simulate, SIMULATE, "it is a `size` option", 0,
      "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"
@@ -847,6 +859,14 @@ const rl_command RL_COMMANDS[] = {
      "--prefixes N:LEN draws each request's shared prefix apart from its arrival and\n"
      "lengths (the same requests as without it); reused only under --prefix-cache.\n"
      "--band p5-p95 holds the p10-p90 band: each edge the farther of its two runs.\n"
+     "After the run a capacity search finds max_sustainable_qps: the highest load (1.02^k x\n"
+     "the requests' own rate) whose run completes, keeps up with its arrivals and meets the\n"
+     "targets' p99s, bracketing then bisecting, up to 40 runs of a sample (4000 requests or 30 s of\n"
+     "arrivals, at most 30000; grown up to 3 times, to 200000, until it outlasts 2 latencies\n"
+     "at the load above).  Its cost grows with the load sustained: most of the time on many\n"
+     "replicas (llama3-8b, 10000 replicas: 5 s of CPU, the run alone 0.3 s).  --no-capacity\n"
+     "skips it (the capacity keys null, capacity_searched false); a signal during it keeps\n"
+     "the finished run's result the same way, exit 130 or 143.\n"
      "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace or speculation\n"
      "yet) and returns the result without the KV timeline.",
      "--model M --hw H [--chips N] (--qps Q --prompt-len DIST --out-len DIST | --trace F.csv)\n"
@@ -1328,6 +1348,11 @@ static const struct {
     const char *def;
     double min, max;
 } OWN[] = {{"size", RL_P_REQUESTS, "4000", 0, 0},
+           /* --tp 2 alone runs on 2 chips (cli.c note_plan_chips) */
+           {"step", RL_P_CHIPS, "tp x ep x pp of a plan given, else 1", 0, 0},
+           {"ops", RL_P_CHIPS, "tp x ep of a plan given, else 1", 0, 0},
+           {"prefill", RL_P_CHIPS, "tp x ep of a plan given, else 1", 0, 0},
+           {"simulate", RL_P_CHIPS, "pp x ep with --pp or --ep, else 1", 0, 0},
            {"validate-serve", RL_P_REQUESTS, "24", 1, 10000},
            {"validate-serve", RL_P_MAX_SEQS, "4", 1, 64}};
 

@@ -47,7 +47,7 @@ static void add_engine_name(cJSON *o, const rl_hw *h, const char *mode)
  * source says that its tables' times are scaled, not used as measured
  * (tester9 #8: `engine trtllm` read as if the tables timed the changed
  * chip; tester6: the source must say what is used). */
-static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
+static void add_engine(cJSON *o, const char *mode, const rl_hw *h, long long chips)
 {
     add_engine_name(o, h, mode);
     const rl_serving_engine *e = run_engine(h, mode);
@@ -55,10 +55,19 @@ static void add_engine(cJSON *o, const char *mode, const rl_hw *h)
         return;
     cJSON_AddStringToObject(o, "engine_version", e->version);
     char used[3072];
-    if (strcmp(mode, "mfu") == 0) { /* tester10 #9: read as if its tables timed the run */
-        snprintf(used, sizeof used, "its kernel tables are not used: --mfu times compute at the "
-                 "given fraction of peak; kept: the plan and its collectives (the engine's own "
-                 "AllReduce); the tables: %s", e->source);
+    if (strcmp(mode, "mfu") == 0) {
+        /* tester10 #9: read as if its tables timed the run; tester71: an
+         * engine of fitted costs (h100-sxm-splitwise) was said to have
+         * tables, and one chip to keep collectives it has none of */
+        const char *what = e->tables ? "kernel tables" : e->fitted.present ? "fitted per-step costs"
+                                                                          : "measurements";
+        snprintf(used, sizeof used, "its %s are not used: --mfu times compute at the given "
+                 "fraction of peak, memory at the ideal bandwidth; kept: %s; the %s: %s", what,
+                 chips <= 1 ? "nothing of the engine's (one chip: no collectives)"
+                 : e->tables ? "the plan and its collectives (the engine's own AllReduce where "
+                               "it measured the group, else NCCL's)"
+                             : "the plan and its collectives",
+                 e->tables ? "tables" : e->fitted.present ? "costs" : "measurements", e->source);
         cJSON_AddStringToObject(o, "engine_source", used);
         return;
     }
@@ -84,7 +93,7 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "hw", h->name);
     cJSON_AddNumberToObject(o, "chips", (double)chips);
-    add_engine(o, mode, h);
+    add_engine(o, mode, h, chips);
 }
 
 /* The engine a result timed by h's engine charges no per-step host cost
@@ -111,6 +120,20 @@ static void host_cost_text(char *s, size_t len, const char *names, int n)
              "roofline fit fits one on end-to-end measurements", names, n > 1 ? "s" : "");
 }
 
+const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len)
+{
+    /* host_cost_text's clauses: "... is charged: <why>, so these times are
+     * ... at small batch; roofline fit fits one ..." */
+    const char *charged = strstr(note, " is charged: ");
+    const char *so = charged ? strstr(charged, ", so these times are") : NULL;
+    const char *fit = so ? strstr(so, "; roofline fit") : NULL;
+    if (!fit)
+        return note;
+    snprintf(buf, len, "%.*s%.*s (host_cost_note gives why)%s", (int)(charged + 11 - note), note,
+             (int)(fit - so), so, fit);
+    return buf;
+}
+
 /* host_cost_note naming the engines `names` (`n` of them) into o. */
 static void add_host_cost_note(cJSON *o, const char *names, int n)
 {
@@ -125,7 +148,7 @@ static void add_kv_engine_note(cJSON *o, const rl_hw *h, rl_dtype kv, int abstra
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char s[768];
-    if (!abstract && !h->ideal && e && rl_engine_kv_caution(e->name, kv, s, sizeof s))
+    if (!abstract && !h->ideal && e && rl_engine_kv_caution(e->name, kv, h->sm, s, sizeof s))
         cJSON_AddStringToObject(o, "kv_engine_note", s);
 }
 
@@ -186,7 +209,7 @@ static const e2e_gap E2E_GAP[] = {
      {{{1.30, 1.18, 1.38}, {1.78, 1.71, 1.96}, {2.93, 2.81, 2.99}},
       {{1.32, 1.15, 1.44}, {1.57, 1.20, 2.21}, {1.62, 1.22, 2.63}}}},
     {"a100-sxm-80g", "vllm",
-     {{{1.27, 1.15, 1.31}, {1.73, 1.64, 1.88}, {2.78, 2.70, 3.04}},
+     {{{1.27, 1.15, 1.31}, {1.73, 1.64, 1.88}, {2.78, 2.71, 3.05}},
       {{1.16, 0.67, 1.53}, {1.20, 0.65, 2.24}, {1.01, 0.68, 2.56}}}},
     {"h100-sxm", "trtllm",
      {{{1.40, 1.38, 1.64}, {2.02, 1.95, 2.44}, {3.42, 3.28, 3.60}},
@@ -526,9 +549,32 @@ static void add_plan_memory_rule(cJSON *o, const rl_model *m, const rl_hw *h, lo
     rl_engine_memory mem = e ? e->mem : none;
     if (group > 0 && mem.present) {
         mem.comm_bytes = rl_memory_comm_charged(h, group);
-        mem.workspace_bytes = rl_memory_workspace(m, &mem, group);
+        mem.workspace_bytes = rl_memory_workspace(m, &mem, group, 0);
     }
     add_memory_rule(o, &mem);
+}
+
+/* shard's header's workspace_bytes is the rule's own figure, before any
+ * model (add_plan_memory_rule, group 0), while each row's usable bytes
+ * subtract model m's activation workspace over the plan's chips: the
+ * header's workspace_note says so with m's figure on one chip and on all
+ * `chips` (leftover of stop 42: the header read 0 beside rows that
+ * subtracted 0.35 GB).  None without a rule that sizes it by tokens. */
+static void add_shard_workspace_note(cJSON *o, const rl_model *m, const rl_hw *h,
+                                     long long chips)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (!e || !e->mem.present || m->abstract || !(e->mem.workspace_tokens > 0))
+        return;
+    char note[512];
+    snprintf(note, sizeof note, "workspace_bytes is the rule's floor before any model; each "
+             "plan's usable bytes subtract %s's activation workspace at %.0f tokens (memory.h "
+             "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
+             "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
+             "one chip", m->name, e->mem.workspace_tokens,
+             rl_memory_workspace(m, &e->mem, 1, 0) / 1e9, rl_memory_workspace(m, &e->mem, chips, 0) / 1e9,
+             chips);
+    cJSON_AddStringToObject(o, "workspace_note", note);
 }
 
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
@@ -1169,6 +1215,10 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
      * script reads it whatever the mode (README tester #2) */
     cJSON_AddNumberToObject(r, "tokens_per_s", s->tokens_per_s);
     cJSON_AddNumberToObject(r, "tokens_per_s_per_chip", s->tokens_per_s_per_chip);
+    /* tester72 #7: replicas without a sequence (batch below the replicas),
+     * whose chips tokens_per_s_per_chip counts all the same */
+    cJSON_AddNumberToObject(r, "idle_replicas",
+                            (double)(s->replicas > s->batch ? s->replicas - s->batch : 0));
     cJSON_AddNumberToObject(r, "collectives", s->ncoll);
     cJSON_AddNumberToObject(r, "latency_bound_collectives", s->latency_bound);
     if (stages) /* shard's rows; step's header holds them (rl_result_step_sharded) */
@@ -1385,6 +1435,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     rl_shard_limits l = rl_shard_limits_of(m, h, chips, batch, p);
     add_limits(o, &l);
     add_plan_memory_rule(o, m, h, 0);
+    add_shard_workspace_note(o, m, h, chips);
     cJSON *advice = cJSON_AddObjectToObject(o, "advice");
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *colls = cJSON_AddArrayToObject(o, "collectives");
@@ -2141,7 +2192,7 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     size_t nrows = idx ? (size_t)nidx : s->n;
     const char *mode = sweep_mode(m, h, s, idx, nrows, &pt);
     cJSON_AddStringToObject(o, "mode", mode);
-    add_engine(o, mode, h);
+    add_engine(o, mode, h, 0); /* a sweep's mode is never mfu */
     add_host_notes(o, m, h, s->calibrated, 0); /* as step's (tester51 F3, tester50 F17) */
     if (s->fitted) /* the worst point's label and fitted_outside (sweep_fit_point) */
         rl_e2e_fitted_label(o, h, m->name,
@@ -2181,6 +2232,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
     cJSON_AddNumberToObject(o, "infeasible", (double)s->infeasible);
     if (s->sharded)
         cJSON_AddNumberToObject(o, "infeasible_prefill", (double)s->infeasible_prefill);
+    if (s->sharded) /* tester72 #7: kept off the frontier (sweep.h rl_sweep_frontier) */
+        cJSON_AddNumberToObject(o, "idle_replica_points", (double)s->idle_points);
     if (s->calibrated)
         cJSON_AddNumberToObject(o, "uncalibrated_plans", (double)s->uncalibrated);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);
@@ -2510,6 +2563,9 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     add_number_or_null(o, "arrival_req_per_s", run->arrival_rate, isfinite(run->arrival_rate));
     /* the CLI fills it in when it searches (cli.c capacity_without_targets) */
     cJSON_AddNullToObject(o, "max_sustainable_qps_no_slo");
+    /* tester72 #1: the capacity keys' nulls told apart from a search that
+     * found nothing (simulate --no-capacity, or interrupted after the run) */
+    cJSON_AddBoolToObject(o, "capacity_searched", !run->capacity_skipped);
     return o;
 }
 

@@ -162,6 +162,8 @@ typedef struct {
     double burst;                /* --burst's CV (gamma arrivals); 0: Poisson or a trace (null) */
     double arrival_rate;         /* the arrivals' own rate, (n - 1) / (last - first); NAN:
                                     none (offline, one request) */
+    int capacity_skipped;        /* no capacity search (simulate --no-capacity, or a signal
+                                    stopped it after the run): capacity_searched false */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
@@ -199,8 +201,10 @@ typedef struct {
  * arrival_req_per_s (the arrivals' realised rate, (n - 1) / their span;
  * null without a span), max_sustainable_qps_no_slo (null here;
  * `roofline simulate` sets it to the capacity of the same arrivals without
- * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps).
- * NULL on OOM. */
+ * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps),
+ * capacity_searched (false when a capacity search did not run to its end:
+ * simulate --no-capacity, or a signal during one after the run; the
+ * figures it gives then null).  NULL on OOM. */
 /* Add key "seed" to j: seed's decimal digits, exact (a raw JSON number;
  * the table printer and Lua read it as an integer). */
 void rl_result_add_seed(cJSON *j, long long seed);
@@ -243,6 +247,12 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
  * when no such engine (nothing written).  The JSON's key and the sizing
  * report's caution (fixJH) share it. */
 int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len);
+
+/* host_cost_note's stderr form (the table and CSV formats print the whole
+ * key beside it; tester69 #8: a wall of text twice): what is not charged
+ * and what that makes the times, without why, into buf[len]; the note
+ * itself where it is not host_cost_note's text. */
+const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len);
 
 /* Step's or ops' KV split beyond the K heads of plan pl into r (NULL:
  * nothing): kv_split, its name (shard.h rl_kv_split_name), and

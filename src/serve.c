@@ -918,7 +918,8 @@ void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, l
     c->kv_model = m;
     c->kv_dtype = p.kv;
     c->kv_capacity_tokens =
-        rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout, c->kv_len);
+        rl_serve_kv_capacity(m, h, chips, c->pp, c->ep, p, reserve, c->layout, c->kv_len,
+                             (double)c->max_tokens);
     c->kv_copies = rl_serve_kv_copies(m, chips / (c->pp > 1 ? c->pp : 1), c->ep, c->layout);
     c->host_bw = (double)chips * h->host_bw;
     c->net_bw = (double)chips * h->net_bw;
@@ -1018,7 +1019,7 @@ static double pool_token_bytes(const rl_model *m, long long chips, long long pp,
 
 rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                                  long long ep, rl_precision p, double reserve, rl_attn_layout l,
-                                 double len)
+                                 double len, double budget)
 {
     char err[256];
     rl_serve_hbm b;
@@ -1041,13 +1042,14 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
             return b;
         int split = rl_shard_split_of(h);
         b.kv_bytes =
-            rl_shard_stage_room(m, h, chips, pp, split, r.stage_w, len, keep, &b.stage) * n;
+            rl_shard_stage_room(m, h, chips, pp, split, r.stage_w, len, keep, budget, &b.stage) *
+            n;
         b.chip_weight_bytes = rl_shard_stage_weight_of(m, pp, split, r.stage_w, b.stage);
         b.weight_bytes = b.chip_weight_bytes * n;
         /* every stage's weights once over a stage's chips (the sum is
          * rl_shard_stage_weight_of's at one stage) */
         b.total_weight_bytes = rl_shard_stage_weight_of(m, 1, split, r.stage_w, 0) * (double)stage;
-        b.usable_bytes = rl_memory_usable_group(h, m, chips, stage, b.weight_bytes) * keep;
+        b.usable_bytes = rl_memory_usable_group(h, m, chips, stage, b.weight_bytes, budget) * keep;
         b.tokens = b.kv_bytes / per_token;
         return b;
     }
@@ -1056,8 +1058,9 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
         return b;
     b.chip_weight_bytes = b.weight_bytes / n;
     b.total_weight_bytes = b.weight_bytes;
-    b.usable_bytes = mem.engine_memory ? rl_memory_usable_group(h, m, chips, stage, b.weight_bytes)
-                                       : mem.capacity_bytes * keep;
+    b.usable_bytes = mem.engine_memory
+                         ? rl_memory_usable_group(h, m, chips, stage, b.weight_bytes, budget)
+                         : mem.capacity_bytes * keep;
     b.kv_bytes = b.usable_bytes - b.weight_bytes;
     b.tokens = b.kv_bytes / per_token;
     return b;
@@ -1065,9 +1068,9 @@ rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long ch
 
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                             long long ep, rl_precision p, double reserve, rl_attn_layout l,
-                            double len)
+                            double len, double budget)
 {
-    return rl_serve_hbm_budget(m, h, chips, pp, ep, p, reserve, l, len).tokens;
+    return rl_serve_hbm_budget(m, h, chips, pp, ep, p, reserve, l, len, budget).tokens;
 }
 
 void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_hw *h,
@@ -1084,7 +1087,7 @@ void rl_serve_config_draft(rl_serve_config *c, const rl_model *draft, const rl_h
      * reserve is no matter here: the weights and a token's bytes are the
      * same at any. */
     rl_serve_hbm bd = rl_serve_hbm_budget(draft, h, chips, c->pp, c->ep, p, 0, c->layout,
-                                          c->kv_len);
+                                          c->kv_len, (double)c->max_tokens);
     double et = m ? pool_token_bytes(m, chips, c->pp, c->ep, p, c->layout) : c->kv_bytes_per_token;
     double ed = bd.tokens > 0 ? pool_token_bytes(draft, chips, c->pp, c->ep, p, c->layout) : kd;
     double wd = bd.weight_bytes > 0 ? bd.weight_bytes
@@ -1138,7 +1141,11 @@ typedef struct {
 typedef struct {
     fifo wait, swapped;
     int ahead, atail, nactive, npartial;
-    int *heap, nheap; /* sequence ids by kfin, capacity max_seqs */
+    int *heap, nheap; /* sequence ids by kfin, capacity seq_cap (seq_room) */
+    int seq_cap;      /* entries of heap, pf and pf_tok, part's + 1: grown on demand up to
+                         max_seqs + 1 (seq_room; tester72 #1: max_seqs of each at set-up,
+                         12.7 KB a replica, was a fifth of a 10,000-replica search) */
+    int run_alloc;    /* entries of run: run_cap's largest so far (commit_run) */
     long long kfin_top; /* kfin of heap[0] (LLONG_MAX when empty): checked every step */
     long long k;      /* decode steps done */
     double A;         /* sum over decoding sequences of c0 - k0 E */
@@ -1682,8 +1689,39 @@ static void done(sim *S, int i, double now)
     }
 }
 
+/* Room in r's heap, pf and pf_tok for `need` entries (part one more: a
+ * verify part, replica_step_time), each doubled from SEQ_CAP0 as a replica
+ * takes more sequences, never past max_seqs + 1 (what they hold at most).
+ * 0, or -1 with S->oom set (the buffers as they were: the caller changes
+ * nothing, and run_events stops). */
+#define SEQ_CAP0 16
+
+/* Array ptr resized to n entries: 0, or -1 with S->oom set and ptr as it
+ * was (`grown`, a void * of the caller's, holds realloc's answer). */
+#define REGROW(S, ptr, n, grown)                                                        \
+    (((grown) = realloc((ptr), (size_t)(n) * sizeof *(ptr))) != NULL ? ((ptr) = (grown), 0) \
+                                                                     : ((S)->oom = 1, -1))
+
+static int seq_room(sim *S, replica *r, int need)
+{
+    if (need <= r->seq_cap)
+        return 0;
+    int most = S->c->max_seqs + 1, cap = r->seq_cap > 0 ? r->seq_cap : SEQ_CAP0;
+    while (cap < need)
+        cap *= 2;
+    cap = cap < most ? cap : most > need ? most : need;
+    void *g;
+    if (REGROW(S, r->heap, cap, g) != 0 || REGROW(S, r->pf, cap, g) != 0 ||
+        REGROW(S, r->pf_tok, cap, g) != 0 || REGROW(S, r->part, cap + 1, g) != 0)
+        return -1; /* seq_cap as it was: what grew only has room to spare */
+    r->seq_cap = cap;
+    return 0;
+}
+
 static void join_decode(sim *S, replica *r, int i, double c0)
 {
+    if (seq_room(S, r, r->nheap + 1) != 0)
+        return; /* out of memory: the run stops (seq_room) */
     seq *s = &S->s[i];
     s->state = S_DECODE;
     s->k0 = r->k;
@@ -2007,6 +2045,8 @@ static int chunk_room(const sim *S, const replica *r, int chunk, int extra_seqs)
  * Returns the tokens taken (0: nothing fits). */
 static int take_prefill(sim *S, replica *r, long long budget, int whole)
 {
+    if (seq_room(S, r, r->npf + 1) != 0)
+        return 0; /* out of memory: nothing taken, the run stops (seq_room) */
     int i = r->wait.head;
     seq *s = &S->s[i];
     int cont = s->state == S_PREFILL; /* a later chunk of a started prompt */
@@ -2489,6 +2529,19 @@ static void peak_kv(sim *S, const replica *r)
  * peak_kv once, at the last: a quiet run's batch only grows its pages
  * (kv_pages_at is non-decreasing in k, rounding included), so the last
  * step's are the run's most. */
+/* Room in r's decode run for `cap` quiet ends (run_cap doubling up to
+ * RUN_MAX); 0, or -1 with S->oom set (run as it was). */
+static int run_grow(sim *S, replica *r, int cap)
+{
+    if (cap <= r->run_alloc)
+        return 0;
+    void *g;
+    if (REGROW(S, r->run, cap, g) != 0)
+        return -1;
+    r->run_alloc = cap;
+    return 0;
+}
+
 static void commit_run(sim *S, replica *r)
 {
     /* the sums in a local copy (the same additions in the same order: the
@@ -2506,7 +2559,7 @@ static void commit_run(sim *S, replica *r)
     if (r->nrun > 0)
         peak_kv(S, r);
     S->quiet += (unsigned)r->nrun;
-    if (r->nrun == r->run_cap && r->run_cap < RUN_MAX)
+    if (r->nrun == r->run_cap && r->run_cap < RUN_MAX && run_grow(S, r, 2 * r->run_cap) == 0)
         r->run_cap *= 2;
     r->nrun = 0;
 }
@@ -2766,15 +2819,12 @@ static int alloc_replica(sim *S, int j)
     r->ahead = r->atail = -1;
     r->kfin_top = LLONG_MAX;
     r->is_prefill = j < S->nprefill;
-    r->heap = malloc((size_t)c->max_seqs * sizeof *r->heap);
-    r->pf = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf);
-    r->pf_tok = malloc((size_t)(c->max_seqs + 1) * sizeof *r->pf_tok);
-    r->part = malloc((size_t)(c->max_seqs + 2) * sizeof *r->part);
-    r->joined_cap = 2 * c->max_seqs + 2;
+    /* each grown as the replica takes more (seq_room, itl_join, run_grow) */
+    r->joined_cap = SEQ_CAP0;
     r->joined = malloc((size_t)r->joined_cap * sizeof *r->joined);
-    r->run = malloc(RUN_MAX * sizeof *r->run);
-    r->run_cap = RUN_MAX / 8;
-    if (!r->heap || !r->pf || !r->pf_tok || !r->part || !r->joined || !r->run)
+    r->run_cap = r->run_alloc = RUN_MAX / 8;
+    r->run = malloc((size_t)r->run_alloc * sizeof *r->run);
+    if (!r->joined || !r->run || seq_room(S, r, 1) != 0)
         return -1;
     if (caching && S->nprefix > 0 && (r->is_prefill || c->policy != RL_POLICY_DISAGG)) {
         r->lp = malloc((size_t)S->nprefix * sizeof *r->lp);

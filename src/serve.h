@@ -523,7 +523,9 @@ rl_serve_config rl_serve_config_default(void);
 
 /* Fill the hardware-dependent fields of c for replicas of `chips` chips of
  * h serving m at precision p: kv_bytes_per_token, kv_capacity_tokens
- * (rl_serve_kv_capacity with `reserve`, c->layout, c->pp, c->ep and c->kv_len), host_bw and net_bw (per chip times
+ * (rl_serve_kv_capacity with `reserve`, c->layout, c->pp, c->ep, c->kv_len
+ * and c->max_tokens as the token budget: the workspace an engine built for
+ * that step budget reserves, trtllm's max_num_tokens), host_bw and net_bw (per chip times
  * chips: every chip moves its shard) and net_latency. */
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve);
@@ -610,11 +612,14 @@ double rl_serve_weight_bytes(const rl_model *m, const rl_hw *h, long long chips,
  * "What about memory?", section 5 problem 2).  `reserve` is the HBM
  * fraction kept for activations and workspace (e.g. 0.1).  With the
  * selected engine's memory rule (memory.h) the weights and KV get what that
- * rule leaves (rl_memory_usable) and `reserve` does not apply.  A layout
- * that does not apply (rl_attn_layout_check) gives 0. */
+ * rule leaves (rl_memory_usable) and `reserve` does not apply, its
+ * activation workspace sized at the per-step token budget `budget`
+ * (memory.h rl_memory_workspace: max(the rule's tokens, budget); 0: the
+ * rule's own).  A layout that does not apply (rl_attn_layout_check) gives
+ * 0. */
 double rl_serve_kv_capacity(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                             long long ep, rl_precision p, double reserve, rl_attn_layout l,
-                            double len);
+                            double len, double budget);
 
 /* A replica's HBM budget as rl_serve_kv_capacity sizes its KV pool (it
  * returns .tokens): the one computation behind the pool and simulate's
@@ -647,7 +652,7 @@ typedef struct {
 } rl_serve_hbm;
 rl_serve_hbm rl_serve_hbm_budget(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                                  long long ep, rl_precision p, double reserve, rl_attn_layout l,
-                                 double len);
+                                 double len, double budget);
 
 /* Whether one engine's KV pool of `cap` tokens (a replica's KV, over pp
  * when pipelined: each pipeline stream holds 1/pp of it) holds a request of

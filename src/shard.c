@@ -374,7 +374,7 @@ double rl_shard_stage_weight_of(const rl_model *m, long long pp, int split, cons
 
 double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                            int split, const double w[4], double context, double keep,
-                           long long *stage)
+                           double budget, long long *stage)
 {
     double n = (double)chips;
     long long group = chips / (pp > 1 ? pp : 1);
@@ -382,14 +382,14 @@ double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, l
         *stage = 0;
     if (pp <= 1 || m->abstract || m->layers < pp) {
         double ws = w[0] + w[2] + w[3];
-        return rl_memory_usable_group(h, m, chips, group, ws * n) / n * keep - ws;
+        return rl_memory_usable_group(h, m, chips, group, ws * n, budget) / n * keep - ws;
     }
     double total = kv_unequal_layers(m, context) ? stage_held(m, 0, m->layers, context) : 0;
     double best = INFINITY;
     for (long long s = 0, l = 0; s < pp; s++) {
         long long k = rl_shard_stage_layers(m->layers, pp, s, split);
         double ws = stage_weight(m, pp, s, l, k, w);
-        double room = rl_memory_usable_group(h, m, chips, group, ws * n) / n * keep - ws;
+        double room = rl_memory_usable_group(h, m, chips, group, ws * n, budget) / n * keep - ws;
         double per = room / stage_kv_x(m, pp, l, k, context, total);
         if (per < best) {
             best = per;
@@ -827,7 +827,7 @@ double rl_shard_chip_room(const rl_model *m, const rl_hw *h, const rl_shard_resu
 {
     long long n = r->replicas > 0 ? r->chips / r->replicas : 1; /* one replica's chips */
     long long pp = r->plan.pp > 1 ? r->plan.pp : 1; /* a stage's chips share the collectives */
-    return rl_memory_usable_group(h, m, n, n / pp, r->weight_bytes * (double)n) / (double)n;
+    return rl_memory_usable_group(h, m, n, n / pp, r->weight_bytes * (double)n, 0) / (double)n;
 }
 
 long long rl_shard_max_batch(const rl_shard_result *r)
@@ -1058,7 +1058,7 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
     if (pp > 1 && !m->abstract) { /* each stage in its own room (rl_shard_stage_room), in
                                      the busiest KV stage's bytes as kv_bytes */
         r->kv_room = rl_shard_stage_room(m, h, M * sp * pp, pp, split, r->stage_w,
-                                         (double)context, 1.0, &r->kv_stage) *
+                                         (double)context, 1.0, 0, &r->kv_stage) *
                      rl_shard_stage_kv_scale(m, pp, split, (double)context);
         r->fits = r->kv_bytes <= r->kv_room;
     } else {

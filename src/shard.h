@@ -385,10 +385,12 @@ double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double
  * (serve.h rl_serve_kv_capacity): llama3-70b bf16 pp7 [11 11 11 12 12 12
  * 11] on H100 binds at a 12-layer stage (max_batch 324), not at stage 0's
  * weights with a 12-layer stage's KV (322).  pp <= 1, an abstract model or
- * pp > layers: room - w (the sum). */
+ * pp > layers: room - w (the sum).  budget: the run's per-step token budget
+ * the rule's activation workspace is sized at (memory.h
+ * rl_memory_usable_group; 0 for step's and shard's, the rule's own). */
 double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                            int split, const double w[4], double context, double keep,
-                           long long *stage);
+                           double budget, long long *stage);
 
 /* Stage `stage`'s weights on each of its chips (w as rl_shard_stage_room
  * takes them; its layers' share, the embedding on the first and the LM head

@@ -386,6 +386,7 @@ static int shape(const csv *c, rl_kclass cls, const int *idx, int window, row *r
     if (cls == RL_KC_PREFILL_ATTN && step != 0)
         r->var = -1;
     double x[RL_KSHAPE] = {b * kv, cls == RL_KC_PREFILL_ATTN ? isl : isl + step, h / kv, d};
+    x[RL_KX_ONE] = b == 1 || kv == 1; /* one KV head or one sequence (engines.h) */
     memcpy(r->x, x, sizeof x);
     return 0;
 }
@@ -571,10 +572,13 @@ static int axis_pos(const rl_ktable *t, int a, double v)
     return -1;
 }
 
-/* Whether row x is of variant v and (MoE) of model shape moe. */
-static int of_table(const row *x, rl_kvariant v, const double *moe)
+/* Whether row x is of variant v, (MoE) of model shape moe and (one >= 0,
+ * attention) of that side of the one-KV-head-or-one-sequence split
+ * (engines.h RL_KX_ONE). */
+static int of_table(const row *x, rl_kvariant v, const double *moe, int one)
 {
-    return x->var == (int)v && (!moe || !memcmp(x->x + RL_KX_MOE, moe, 4 * sizeof *moe));
+    return x->var == (int)v && (!moe || !memcmp(x->x + RL_KX_MOE, moe, 4 * sizeof *moe)) &&
+           (one < 0 || x->x[RL_KX_ONE] == one);
 }
 
 /* TensorRT-LLM's decode attention runs its XQA kernel up to 32 query heads
@@ -592,13 +596,13 @@ static int of_table(const row *x, rl_kvariant v, const double *moe)
  * group 1 and 2): not cut. */
 #define TRTLLM_XQA_MAX_GROUP 32.0
 
-/* Build the table of class cls, variant v (MoE: of model shape moe[4])
- * from the fitted rows (held[] = 1 for rows held back) for `engine` (its
+/* Build the table of class cls, variant v (MoE: of model shape moe[4];
+ * one >= 0: of that side of the RL_KX_ONE split, -1 both) from the fitted rows (held[] = 1 for rows held back) for `engine` (its
  * documented kernel switches, above).  Returns NULL (no error) when no
  * row fits. */
 static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls, rl_kvariant v,
-                        const double *moe, const char *engine, const rl_hw *h, long *configs,
-                        long *filled, char *err, size_t errlen)
+                        const double *moe, int one, const char *engine, const rl_hw *h,
+                        long *configs, long *filled, char *err, size_t errlen)
 {
     int naxes = naxes_of(cls);
     rl_ktable *t = calloc(1, sizeof *t);
@@ -614,7 +618,8 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", rl_kclass_axes(cls)[a]);
         size_t n = 0;
         for (size_t i = 0; i < r->n; i++)
-            if (of_table(&r->v[i], v, moe) && !held[i] && keep(subsampled(cls, a), r->v[i].x[a]))
+            if (of_table(&r->v[i], v, moe, one) && !held[i] &&
+                keep(subsampled(cls, a), r->v[i].x[a]))
                 vals[n++] = r->v[i].x[a];
         qsort(vals, n, sizeof *vals, rl_cmp_double);
         int len = 0;
@@ -649,7 +654,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     for (size_t i = 0; count && i < r->n; i++) {
         const row *x = &r->v[i];
         int idx[4];
-        int on = of_table(x, v, moe) && !held[i];
+        int on = of_table(x, v, moe, one) && !held[i];
         for (int a = 0; on && a < naxes; a++)
             on = (idx[a] = axis_pos(t, a, x->x[a])) >= 0;
         if (!on)
@@ -741,7 +746,7 @@ static int build_moe(const rows *r, const unsigned char *held, rl_kvariant v, co
             break;
         }
         err[0] = 0;
-        rl_ktable *t = build(r, held, RL_KC_MOE, v, shape, s->engine, h, &s->configs[RL_KC_MOE][v],
+        rl_ktable *t = build(r, held, RL_KC_MOE, v, shape, -1, s->engine, h, &s->configs[RL_KC_MOE][v],
                              &s->filled[RL_KC_MOE][v], err, errlen);
         if (!t && err[0])
             rc = -1;
@@ -847,8 +852,10 @@ static int drop_below_floor(rows *r, rl_kclass cls, const rl_hw *h, rl_silicon *
     return 0;
 }
 
-/* rows r sorted by node: variant, then shape, then file order */
+/* rows r sorted by node: variant, then shape (its first NODE_DIMS
+ * values), then file order */
 static const rows *NODE_ROWS;
+static int NODE_DIMS;
 
 static int by_node(const void *pa, const void *pb)
 {
@@ -856,7 +863,7 @@ static int by_node(const void *pa, const void *pb)
     const row *x = &NODE_ROWS->v[a], *y = &NODE_ROWS->v[b];
     if (x->var != y->var)
         return x->var < y->var ? -1 : 1;
-    for (int k = 0; k < RL_KSHAPE; k++)
+    for (int k = 0; k < NODE_DIMS; k++)
         if (x->x[k] != y->x[k])
             return x->x[k] < y->x[k] ? -1 : 1;
     return a < b ? -1 : a > b;
@@ -868,9 +875,12 @@ static int by_node(const void *pa, const void *pb)
  * (tester43 F3): attention's grid keys streams = batch x KV heads and group
  * = heads / KV heads, so configurations of other batch and head counts
  * share a node (B200 TensorRT-LLM prefill bf16: 2271 of 3467 rows held back
- * one by one read `measured`, their node timed by a kept twin). */
-static size_t *first_of_node(const rows *r)
+ * one by one read `measured`, their node timed by a kept twin).  Attention's
+ * node is its four axes, without the RL_KX_ONE bit (engines.h): the rule
+ * that splits a table on it holds back the same rows as without it. */
+static size_t *first_of_node(const rows *r, rl_kclass cls)
 {
+    int dims = cls == RL_KC_MOE ? RL_KSHAPE : RL_KX_ONE;
     size_t *ix = malloc((r->n + 1) * sizeof *ix), *first = malloc((r->n + 1) * sizeof *first);
     if (!ix || !first) {
         free(ix);
@@ -880,15 +890,57 @@ static size_t *first_of_node(const rows *r)
     for (size_t i = 0; i < r->n; i++)
         ix[i] = i;
     NODE_ROWS = r;
+    NODE_DIMS = dims;
     qsort(ix, r->n, sizeof *ix, by_node);
     NODE_ROWS = NULL;
     for (size_t i = 0; i < r->n; i++) {
         const row *x = &r->v[ix[i]], *p = i ? &r->v[ix[i - 1]] : NULL;
-        int same = p && p->var == x->var && !memcmp(p->x, x->x, sizeof x->x);
+        int same = p && p->var == x->var && !memcmp(p->x, x->x, (size_t)dims * sizeof x->x[0]);
         first[ix[i]] = same ? first[ix[i - 1]] : ix[i];
     }
     free(ix);
     return first;
+}
+
+/* Whether attention variant v of r splits on RL_KX_ONE (engines.h): over
+ * the nodes (four axes) whose kept rows (held[i] 0) measure both one KV head
+ * or one sequence and another split, the ratio of the two sides' geometric
+ * means; 1 when at least RL_ONE_MIN_NODES nodes have both and their median
+ * ratio is below RL_ONE_SPLIT, 0 otherwise, -1 out of memory. */
+static int one_split(const rows *r, const unsigned char *held, rl_kvariant v)
+{
+    size_t *ix = malloc((r->n + 1) * sizeof *ix);
+    double *ratio = malloc((r->n + 1) * sizeof *ratio);
+    if (!ix || !ratio) {
+        free(ix);
+        free(ratio);
+        return -1;
+    }
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].var == (int)v && !held[i])
+            ix[n++] = i;
+    NODE_ROWS = r;
+    NODE_DIMS = RL_KX_ONE;
+    qsort(ix, n, sizeof *ix, by_node);
+    NODE_ROWS = NULL;
+    for (size_t i = 0; i < n;) {
+        double sum[2] = {0, 0};
+        int cnt[2] = {0, 0};
+        size_t j = i;
+        for (; j < n && !memcmp(r->v[ix[j]].x, r->v[ix[i]].x, RL_KX_ONE * sizeof(double)); j++) {
+            int one = r->v[ix[j]].x[RL_KX_ONE] == 1;
+            sum[one] += log(r->v[ix[j]].lat_s);
+            cnt[one]++;
+        }
+        if (cnt[0] && cnt[1])
+            ratio[k++] = exp(sum[1] / cnt[1] - sum[0] / cnt[0]);
+        i = j;
+    }
+    int split = k >= RL_ONE_MIN_NODES && rl_fit_quantile(ratio, (int)k, 0.5) < RL_ONE_SPLIT;
+    free(ix);
+    free(ratio);
+    return split;
 }
 
 /* One MoE row for the MoE-from-GEMM bias (engines.h rl_moe_gemm_fix): its
@@ -1197,7 +1249,7 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
     size_t nth = 0, nheld = 0;
     if (rc == 0 && edge >= 0)
         hold_edge(&r, cls, edge, held);
-    size_t *first = rc == 0 && edge < 0 && holdout >= 2 ? first_of_node(&r) : NULL;
+    size_t *first = rc == 0 && edge < 0 && holdout >= 2 ? first_of_node(&r, cls) : NULL;
     if (rc == 0 && edge < 0 && holdout >= 2 && !first) {
         snprintf(err, errlen, "%s: out of memory", path);
         rc = -1;
@@ -1240,11 +1292,26 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
         } else if (cls == RL_KC_MOE) {
             rc = build_moe(&r, held, (rl_kvariant)v, h, s, err, errlen);
         } else {
-            rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, s->engine, h, &s->configs[cls][v],
-                                 &s->filled[cls][v], err, errlen);
+            int attn = cls == RL_KC_PREFILL_ATTN || cls == RL_KC_DECODE_ATTN;
+            int split = attn ? one_split(&r, held, (rl_kvariant)v) : 0;
+            if (split < 0) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                rc = -1;
+                break;
+            }
+            /* split: the rest's table here, one KV head or one sequence's below */
+            rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, split ? 0 : -1, s->engine, h,
+                                 &s->configs[cls][v], &s->filled[cls][v], err, errlen);
             if (!t && err[0])
                 rc = -1;
             s->tables->t[cls][v] = t;
+            rl_ktable *o = rc == 0 && t && split
+                               ? build(&r, held, cls, (rl_kvariant)v, NULL, 1, s->engine, h,
+                                       &s->configs[cls][v], &s->filled[cls][v], err, errlen)
+                               : NULL;
+            if (!o && err[0])
+                rc = -1;
+            s->tables->one[cls][v] = o;
         }
         any |= rl_engine_has(s->tables, cls, v);
     }
@@ -1438,10 +1505,11 @@ cJSON *rl_silicon_widening_json(const rl_kresidual *resid)
 
 /* The engine's memory block (engines.h), for the engines whose allocation
  * rule is sourced (rl_engine_memory_default); nothing for others. */
-static void put_memory(FILE *f, const char *engine)
+static void put_memory(FILE *f, const char *engine, const rl_hw *h)
 {
     rl_engine_memory m;
-    lua_State *L = rl_engine_memory_default(engine, &m) == 0 ? luaL_newstate() : NULL;
+    lua_State *L =
+        rl_engine_memory_default(engine, h->name, h->hbm_bytes, &m) == 0 ? luaL_newstate() : NULL;
     if (!L)
         return;
     rl_engine_memory_push(L, &m);
@@ -1506,6 +1574,26 @@ static void put_moe(FILE *f, const rl_moe_tables *m)
     fputs("          }", f);
 }
 
+/* CLASS_one = { VARIANT = <ktable>, ... } where class c has tables of the
+ * one-KV-head-or-one-sequence split (engines.h RL_KX_ONE). */
+static void put_one(FILE *f, const rl_engine_tables *t, rl_kclass c)
+{
+    int any = 0;
+    for (int v = 0; v < RL_KV_COUNT; v++) {
+        if (!t->one[c][v])
+            continue;
+        if (!any++)
+            fprintf(f, "        -- the configurations of one KV head or one sequence per chip, "
+                       "timed apart (engines.h RL_KX_ONE)\n        %s_one = {\n",
+                    rl_kclass_name(c));
+        fprintf(f, "          %s = ", rl_kvariant_name((rl_kvariant)v));
+        rl_kt_write(f, t->one[c][v], 10);
+        fputs(",\n", f);
+    }
+    if (any)
+        fputs("        },\n", f);
+}
+
 static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char *engine,
                        const char *date)
 {
@@ -1548,7 +1636,7 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
         fprintf(f, ",\n        attention_context = \"%s\"",
                 (s->costs ? ec.attn_longest : s->attn_longest) ? "longest" : "mean");
     fputs(",\n      },\n", f);
-    put_memory(f, engine);
+    put_memory(f, engine, h);
     fputs("      tables = {\n", f);
     for (int c = 0; c < RL_KC_COUNT; c++) {
         int any = 0;
@@ -1576,6 +1664,7 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
             fputs(",\n", f);
         }
         fputs("        },\n", f);
+        put_one(f, s->tables, (rl_kclass)c);
     }
     put_moe_gemm(f, s->tables);
     fputs("      },\n", f);
@@ -1717,6 +1806,8 @@ cJSON *rl_silicon_summary(const rl_silicon *s)
                 continue;
             const rl_moe_tables *m = &s->tables->moe[v];
             size_t nodes = c == RL_KC_MOE ? 0 : s->tables->t[c][v]->n;
+            if (c != RL_KC_MOE && s->tables->one[c][v])
+                nodes += s->tables->one[c][v]->n;
             for (int i = 0; c == RL_KC_MOE && i < m->n; i++)
                 nodes += m->t[i]->n;
             cJSON *r = cJSON_CreateObject();

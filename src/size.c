@@ -158,24 +158,11 @@ static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_c
     s.ep = (int)c->ep;
     double P, G;
     rl_size_mean_lengths(in, &P, &G);
-    s.kv_len = P + G; /* the KV pool of add_kind (kvcap) */
-    /* fixJM #2: the workspace an engine built for this plan's step budget
-     * reserves, as simulate's serve_config charges it (memory.h
-     * rl_memory_token_budget: trtllm's max_num_tokens), on a copy of h (in
-     * is shared by the search's threads; out of memory: h as it is).  No
-     * policy size searches (POLICIES: 8192, RL_SIZE_CHUNK_SMALL/LARGE)
-     * budgets above the shipped trtllm rules' 8192 tokens, so this moves
-     * nothing on them; a profile whose rule sizes for fewer tokens gets
-     * simulate's pool in these runs, while add_kind's kvcap (the row's
-     * kv_capacity_tokens, the search's estimates) stays at the rule's own
-     * workspace (a per-policy kvcap is not done). */
-    rl_hw *hb = malloc(sizeof *hb);
-    if (hb) {
-        *hb = *h;
-        rl_memory_token_budget(hb, (double)c->max_tokens);
-    }
-    rl_serve_config_hw(&s, in->m, hb ? hb : h, c->chips, c->p, in->hbm_reserve);
-    free(hb);
+    s.kv_len = P + G; /* the KV pool of add_plan (the row's kv_capacity_tokens) */
+    /* fixJM #2: the pool at the workspace an engine built for this plan's
+     * step budget reserves (s.max_tokens: serve.h rl_serve_config_hw,
+     * memory.h rl_memory_workspace), as simulate's */
+    rl_serve_config_hw(&s, in->m, h, c->chips, c->p, in->hbm_reserve);
     s.slo_ttft = in->slo_ttft;
     s.slo_tpot = in->slo_tpot;
     s.kv_samples = 0;
@@ -968,7 +955,7 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     if (rl_step_check_peaks(h, k->p, why, sizeof why) != 0)
         return 1;
     k->kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->ep, k->p, in->hbm_reserve,
-                                    k->layout, P + G);
+                                    k->layout, P + G, 0);
     rl_ops_cost oc;
     if (rl_ops_cost_replica(&oc, in->m, h, k->chips, k->pp, k->ep, k->layout, k->p,
                             in->calibrated, err, errlen) != 0)
@@ -990,9 +977,26 @@ static int add_kind(const rl_size_input *in, replica_kind *k, double P, double G
     int pruned = !kind_holds(k, sl->longest) || ttft > in->slo_ttft || tpot_min > in->slo_tpot;
     if (!pruned)
         kind_memory(in, k);
-    for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++)
+    for (size_t po = 0; !pruned && po < RL_SIZE_NPOLICIES; po++) {
+        /* the pool at the policy's step budget where it raises the rule's
+         * activation workspace (memory.h rl_memory_workspace: trtllm's
+         * max_num_tokens), as its runs' (candidate_config); the kind's
+         * (budget 0) elsewhere.  No policy here budgets above the shipped
+         * trtllm rules' 8192 tokens, so on them every row keeps the kind's */
+        replica_kind kp = *k;
+        if (rl_memory_budget_moves(h, (double)POLICIES[po].tokens)) {
+            kp.kvcap = rl_serve_kv_capacity(in->m, h, k->chips, k->pp, k->ep, k->p,
+                                            in->hbm_reserve, k->layout, P + G,
+                                            (double)POLICIES[po].tokens);
+            kind_memory(in, &kp);
+        }
+        if (!kind_holds(&kp, sl->longest)) {
+            out->pruned += RL_SIZE_NCAPS; /* the budget's workspace leaves too little */
+            continue;
+        }
         for (size_t ci = 0; ci < RL_SIZE_NCAPS; ci++)
-            add_plan(in, k, &oc, P, G, qps, po, ci, pl, out);
+            add_plan(in, &kp, &oc, P, G, qps, po, ci, pl, out);
+    }
     rl_ops_cost_free(&oc);
     return pruned;
 }
@@ -2245,18 +2249,27 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
         const rl_size_candidate *c = &pl->p[i].c;
         long long pp = c->pp > 1 ? c->pp : 1;
         char why[512];
+        int off = 0;
         if (rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, pp, why,
                                  sizeof why)) {
+            off = 1;
             if (out->unbanded_off_fit++ == 0)
                 snprintf(out->off_fit_why, sizeof out->off_fit_why,
                          "%.64s, %lld chip(s) per replica: %.400s", base[c->hw].name, c->chips,
                          why);
         } else if (derived_plan(in->m, &base[c->hw], c, why, sizeof why)) {
+            off = 2;
             if (out->unbanded_derived++ == 0)
                 snprintf(out->derived_why, sizeof out->derived_why, "%.64s: %.400s",
                          base[c->hw].name, why);
         } else
             pl->p[kept++] = pl->p[i];
+        if (off && c->hw < RL_SIZE_HW_NOTED &&
+            out->left_out_hw[c->hw][0] + out->left_out_hw[c->hw][1] == 0)
+            snprintf(out->left_out_why[c->hw], sizeof out->left_out_why[c->hw],
+                     "%lld chip(s) per replica: %.200s", c->chips, why);
+        if (off && c->hw < RL_SIZE_HW_NOTED)
+            out->left_out_hw[c->hw][off - 1]++;
     }
     if (kept == 0 && pl->n > 0) {
         char off[600] = "", der[600] = "";

@@ -669,6 +669,41 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         fputs("</div>\n", d->f);
 }
 
+/* A profile of --hw no row of the search is on: the report lists it as
+ * considered (and its mode, memory rule and price below), so it says that
+ * no plan of it was sized and why (tester72 finding 3: --conservative had
+ * left every plan of a fitted profile out as off its fit, said on stderr
+ * alone): the plans --conservative left out (rl_size_result.left_out_hw),
+ * else pruned analytically or not among the plans simulated (Method). */
+static void hw_not_sized(doc *d, const rl_size_report_data *x, int hw)
+{
+    const rl_size_result *r = x->res;
+    for (int k = 0; k < r->n; k++)
+        if (r->c[k].hw == hw)
+            return;
+    const char *name = x->in->hw[hw].name;
+    long long off = hw < RL_SIZE_HW_NOTED ? r->left_out_hw[hw][0] : 0,
+              der = hw < RL_SIZE_HW_NOTED ? r->left_out_hw[hw][1] : 0;
+    if (off + der > 0) {
+        char n[160] = "";
+        if (off)
+            snprintf(n, sizeof n, "%lld off its fit", off);
+        if (der)
+            snprintf(n + strlen(n), sizeof n - strlen(n), "%s%lld at a dtype its kernel tables "
+                     "do not measure", off ? " and " : "", der);
+        para(d, "No plan on %s was sized: --conservative left out %lld of its plans (%s; first: "
+                "%s), where the band has no slow edge to size on (docs/model.md), and no other "
+                "plan of it was simulated. Fit the profile on measurements of the plans to size, "
+                "or drop --conservative; its mode, memory rule and price below describe the "
+                "profile, not a row.",
+             name, off + der, n, r->left_out_why[hw]);
+    } else
+        para(d, "No plan on %s was sized: each of its plans was pruned analytically or was "
+                "costlier than the plans simulated (Method); its mode, memory rule and price "
+                "below describe the profile, not a row.",
+             name);
+}
+
 /* The HTML head, the title and what was asked. */
 static void report_head(doc *d, const rl_size_report_data *x)
 {
@@ -702,6 +737,8 @@ static void report_head(doc *d, const rl_size_report_data *x)
     for (int i = 0; i < in->nhw; i++)
         if (in->hw[i].smoke_test)
             para(d, "Smoke test: " RL_HW_SMOKE_NOTE ".", in->hw[i].name);
+    for (int i = 0; i < in->nhw; i++)
+        hw_not_sized(d, x, i);
 }
 
 /* Nothing meets the targets: why, and what to change. */
@@ -1008,7 +1045,7 @@ static void memory_rule(doc *d, const rl_size_input *in, const rl_hw *h)
                      ", an activation workspace (%s's at %.0f tokens: %.2f GB on one chip, "
                      "its per-head and MLP part split over more)",
                      in->m->name, e->mem.workspace_tokens,
-                     rl_memory_workspace(in->m, &e->mem, 1) / 1e9);
+                     rl_memory_workspace(in->m, &e->mem, 1, 0) / 1e9);
         double fixed = e->mem.context_bytes + (e->mem.workspace_tokens > 0 && !in->m->abstract
                                                    ? 0 : e->mem.workspace_bytes);
         item(d, "Memory on %s: the %s engine's rule (docs/model.md, serving engines): %s %.2f of "
@@ -1029,10 +1066,10 @@ int rl_size_activation_caution(const rl_size_input *in, const rl_size_candidate 
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     rl_engine_memory vllm;
     if (!e || !e->mem.present || e->mem.workspace_bytes > 0 || e->mem.context_bytes > 0 ||
-        rl_engine_memory_default("vllm", &vllm) != 0)
+        rl_engine_memory_default("vllm", NULL, 0, &vllm) != 0)
         return 0;
     double left = h->hbm_bytes - c->weight_bytes_per_chip - c->kv_bytes_per_chip;
-    double floor_bytes = vllm.context_bytes + vllm.workspace_bytes;
+    double floor_bytes = vllm.context_bytes + RL_VLLM_ACT_PEAK_BYTES; /* as measured */
     if (!(left < floor_bytes))
         return 0;
     double P, G;
@@ -1270,6 +1307,27 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
             chips = cand->chips;
             p = cand->p;
         }
+    /* no row on a fitted profile: the dtypes and the smallest TP its fit
+     * was fitted on (fitted_on.weights, .kv, .compute, grid.tp), not the
+     * search's first precision (tester72 finding 3: "bf16 weights" of a
+     * profile fitted on fp8 rows only) */
+    const rl_engine_costs *ec = &h->engine_costs;
+    char fit[320] = "";
+    if (ec->present && ec->weights[0]) {
+        rl_dtype *to[RL_EC_DTYPES] = {&p.weights, &p.kv, &p.compute};
+        const char *from[RL_EC_DTYPES] = {ec->weights, ec->kv, ec->compute};
+        for (int k = 0; k < RL_EC_DTYPES && !cand; k++) {
+            char first[16];
+            snprintf(first, sizeof first, "%.*s", (int)strcspn(from[k], ","), from[k]);
+            rl_dtype_parse(first, to[k]);
+        }
+        if (!cand && ec->grid[RL_EC_TP][0] >= 1)
+            chips = (long long)ec->grid[RL_EC_TP][0];
+        snprintf(fit, sizeof fit, "; its fit's rows: weights %.60s, KV %.60s, compute %.60s%s",
+                 ec->weights, ec->kv[0] ? ec->kv : "not recorded", ec->compute[0] ? ec->compute
+                 : "not recorded", cand ? "" : " (no row on it: the step below at its first "
+                 "dtypes and smallest TP)");
+    }
     double prompt, output;
     rl_size_mean_lengths(in, &prompt, &output);
     long long ctx = llround(fmax(1.0, fmin(prompt + output, (double)in->m->max_context)));
@@ -1296,11 +1354,11 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
      * GEMM table, not from another dtype (step's note, said below) */
     char moe[1536];
     int from_gemm = rl_size_moe_note(in, x->res, hw, moe, sizeof moe);
-    item(d, "Provenance on %s: mode %s; %s; the %d operators of one decode step (batch 1, "
+    item(d, "Provenance on %s: mode %s; %s%s; the %d operators of one decode step (batch 1, "
             "context %lld, %lld chip%s, %s weights) are timed %d measured, %d interpolated, "
             "%d extrapolated (kernel tables, collectives), %d derived (%s, docs/model.md) and "
             "%d by the roofline%s.",
-         h->name, mode, eng, o.n, ctx, chips, chips > 1 ? "s" : "", rl_dtype_name(p.weights),
+         h->name, mode, eng, fit, o.n, ctx, chips, chips > 1 ? "s" : "", rl_dtype_name(p.weights),
          o.prov[RL_PROV_MEASURED], o.prov[RL_PROV_INTERPOLATED], o.prov[RL_PROV_EXTRAPOLATED],
          o.prov[RL_PROV_DERIVED],
          from_gemm ? "the routed experts timed from the dense GEMM table, MoE experts below; "

@@ -393,6 +393,8 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                 }
             }
             pt.extrapolated = cal ? r->prov[RL_PROV_EXTRAPOLATED] : 0;
+            pt.idle = res[i].replicas > sp->batch[b] ? res[i].replicas - sp->batch[b] : 0;
+            out->idle_points += pt.idle > 0;
             int rc = push(out, &pt, h);
             if (rc != 0)
                 return rc;
@@ -493,9 +495,19 @@ static int same_prec(rl_precision a, rl_precision b)
     return a.weights == b.weights && a.kv == b.kv && a.compute == b.compute;
 }
 
+/* Whether point p is one rl_sweep_frontier ranks (of precision *only when
+ * not NULL; an idle one only when `idle`). */
+static int ranked(const rl_sweep_point *p, const rl_precision *only, int idle)
+{
+    return (!only || same_prec(p->prec, *only)) && (idle || p->idle == 0);
+}
+
 long rl_sweep_frontier(const rl_sweep *s, const rl_precision *only, size_t *idx)
 {
-    if (!only)
+    int idle = 1; /* idle points ranked only when no other is there (sweep.h) */
+    for (size_t i = 0; i < s->n && idle; i++)
+        idle = !ranked(&s->pts[i], only, 0);
+    if (!only && (idle || s->idle_points == 0))
         return rl_pareto_front(s->pts, s->n, sizeof *s->pts, offsetof(rl_sweep_point, step_s),
                                offsetof(rl_sweep_point, chip_s_per_token), idx);
     size_t n = 0, cap = s->n ? s->n : 1;
@@ -504,7 +516,7 @@ long rl_sweep_frontier(const rl_sweep *s, const rl_precision *only, size_t *idx)
     long m = -1;
     if (sub && map) {
         for (size_t i = 0; i < s->n; i++)
-            if (same_prec(s->pts[i].prec, *only)) {
+            if (ranked(&s->pts[i], only, idle)) {
                 map[n] = i;
                 sub[n++] = s->pts[i];
             }

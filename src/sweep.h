@@ -126,6 +126,9 @@ typedef struct {
     int coll_kind;      /* that collective's rl_collective (tester60 #3: the note
                            spoke of AllReduce's sizes for an AllToAll) */
     char coll_impl[24]; /* the impl of the table row that floored it (comm.h impl) */
+    long long idle;     /* sharded: replicas with no sequence (batch below the plan's
+                           replicas: replicas - batch), else 0; kept off the frontier
+                           (rl_sweep_frontier, tester72 #7) */
 } rl_sweep_point;
 
 typedef struct {
@@ -137,6 +140,7 @@ typedef struct {
     long long infeasible_prefill; /* of those, the ones kept out for the prefill */
     long long uncalibrated; /* calibrated: plans left out because the calibrated path
                                does not time them (2D, pipelines) */
+    long long idle_points; /* sharded: points with idle replicas (rl_sweep_point.idle) */
     long long dropped;    /* sharded: plans left out because they could not be timed
                              (rl_shard_compare_why: an ici_bw of 0 under a plan) */
     char dropped_why[320]; /* the first such plan's name and reason, or "" */
@@ -209,7 +213,12 @@ void rl_sweep_free(rl_sweep *s);
 
 /* The latency / cost frontier of the sweep's points (x = step_s, y =
  * chip_s_per_token; see rl_pareto_front), or of those with precision
- * `*only` when it is not NULL.  idx must hold s->n entries; they index
+ * `*only` when it is not NULL.  Points with idle replicas (batch below the
+ * replicas, rl_sweep_point.idle) are kept off it while another point is
+ * there to rank (tester72 #7): the same plan on batch x its chips times
+ * the same step, every replica one sequence, at more tokens/s a chip, so
+ * an idle point is a chip count too large for its batch, on the frontier
+ * only for want of that count in the grid.  idx must hold s->n entries; they index
  * s->pts in latency order.  Returns the count, or -1 when memory runs out. */
 long rl_sweep_frontier(const rl_sweep *s, const rl_precision *only, size_t *idx);
 

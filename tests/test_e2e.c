@@ -682,7 +682,7 @@ static void draft_moves_to_the_edge(void **state)
     rl_serve_config cd = c;
     cd.spec_draft = &d;
     rl_simulate_run run = {&m, &h, 1, 1, 1, &cd, rl_precision_default(), "256", "64", 4, 1, -1, 0,
-                           0, NAN, 0, 4, 0, 0, 0, NAN};
+                           0, NAN, 0, 4, 0, 0, 0, NAN, 0};
     cJSON *j = cJSON_CreateObject();
     cJSON_AddNumberToObject(j, "tpot_p50_s", tpot_p50(&m, &h, c, r, w.n, &h));
     assert_int_equal(rl_e2e_simulate_band(j, &run, r, w.n, 0, err, sizeof err), 0);
@@ -721,7 +721,7 @@ static void wide_band_holds_narrow(void **state)
     if (rl_workload_generate(&w, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
     rl_simulate_run run = {&m, &h, 1, 1, 1, &c, rl_precision_default(), "256", "64", 20, 1, -1, 0,
-                           0, NAN, 0, 20, 0, 0, 0, NAN};
+                           0, NAN, 0, 20, 0, 0, 0, NAN, 0};
     rl_serve_result out;
     if (rl_serve_simulate(&m, &h, 1, rl_precision_default(), 1, r, w.n, &c, &out, err, sizeof err))
         fail_msg("%s", err);
@@ -1844,7 +1844,8 @@ static void fit_save_keeps_memory_rule(void **state)
         unlink(path);
         const rl_serving_engine *e = saved_engine(&back, k ? "splitwise" : "vllm-mine");
         rl_engine_memory want; /* engines.c: h100-sxm's engine files carry these */
-        assert_int_equal(rl_engine_memory_default(k ? "trtllm" : "vllm", &want), 0);
+        assert_int_equal(rl_engine_memory_default(k ? "trtllm" : "vllm", base.name,
+                                                  base.hbm_bytes, &want), 0);
         assert_true(e->mem.present);
         assert_int_equal(e->mem.of_free, k);
         assert_float_equal(e->mem.fraction, k ? 0.9 : 0.92, 1e-12);
@@ -1852,6 +1853,7 @@ static void fit_save_keeps_memory_rule(void **state)
         assert_float_equal(e->mem.comm_bytes, want.comm_bytes, 1e-3);
         assert_float_equal(e->mem.workspace_bytes, want.workspace_bytes, 1e-3);
         assert_float_equal(e->mem.workspace_tokens, want.workspace_tokens, 0);
+        assert_float_equal(e->mem.workspace_scale, want.workspace_scale, 0);
         if (k && !strstr(e->mem.source, "h100-sxm's default engine trtllm's (no memory rule of "
                                         "engine 'splitwise' is known)"))
             fail_msg("source: %s", e->mem.source);

@@ -299,15 +299,34 @@ static void sigint_stops_simulate_setup(void **state)
         fail_msg("stderr: %s", err);
 }
 
+/* The result kept by a signal during a capacity search that came after
+ * the run (tester72 #1): file `save` holds the whole result, the capacity
+ * searched false and `null_key` null. */
+static void assert_kept_result(const char *save, const char *null_key)
+{
+    char *t = slurp_text(save);
+    if (!t)
+        fail_msg("%s was not written", save);
+    cJSON *j = cJSON_Parse(t);
+    free(t);
+    assert_non_null(j);
+    assert_true(cJSON_IsNumber(cJSON_GetObjectItem(j, "ttft_p99_s")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "capacity_searched")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, null_key)));
+    cJSON_Delete(j);
+}
+
 /* SIGINT in simulate's second capacity search, the one without targets
  * (cli.c capacity_without_targets: searched when the targets hold below
- * the offered load): exit 130, stderr names that search, and --save writes
- * nothing.  A TTFT target of 1 ms that no load meets ends the first search
- * at once (its floor probe), so nearly all of the run is the second search:
- * 4000 requests of 1500 output tokens one at a time (--max-seqs 1), about
- * 0.3 s of CPU for the run at the load and 7 s for the search (17 s wall
- * at load 7, 07:30 UTC stop 22); a signal that lands earlier is answered
- * by an earlier stage, and signal_when_reached waits longer. */
+ * the offered load): exit 130, stderr names that search, and --save keeps
+ * the finished run's result with max_sustainable_qps_no_slo null (tester72
+ * #1: it kept nothing).  A TTFT target of 1 ms that no load meets ends the
+ * first search at once (its floor probe), so nearly all of the run is the
+ * second search: 4000 requests of 1500 output tokens one at a time
+ * (--max-seqs 1), about 0.3 s of CPU for the run at the load and 7 s for
+ * the search (17 s wall at load 7, 07:30 UTC stop 22); a signal that lands
+ * earlier is answered by an earlier stage, and signal_when_reached waits
+ * longer. */
 static void sigint_in_capacity_without_targets(void **state)
 {
     (void)state;
@@ -317,32 +336,40 @@ static void sigint_in_capacity_without_targets(void **state)
                     "--qps", "20", "--requests", "4000", "--prompt-len", "200", "--out-len",
                     "1500", "--max-seqs", "1", "--ttft-p99", "0.001", "--format", "json",
                     "--save", save, NULL};
-    const char *reached[] = {"interrupted during the capacity search without targets", NULL};
+    const char *reached[] = {"then the capacity search without targets "
+                             "(max_sustainable_qps_no_slo) was interrupted", NULL};
     char err[4096];
     assert_int_equal(signal_when_reached(argv, SIGINT, 1000, reached, err, sizeof err), 130);
-    if (!strstr(err, reached[0]))
+    if (!strstr(err, reached[0]) || !strstr(err, "the run's result is kept"))
         fail_msg("stderr: %s", err);
-    assert_int_equal(access(save, F_OK), -1);
+    assert_kept_result(save, "max_sustainable_qps_no_slo");
+    unlink(save);
 }
 
 /* SIGTERM in simulate's capacity search after the --requests run finished
  * (tester36 F3: it read "after 0 of 4000 arrivals", the search's own
  * sample, not the 2,000,000 asked for): the message names the search and
- * the finished run.  4000 requests of 1500 output tokens one at a time
- * (--max-seqs 1): 1.4 s in all here (15:36 UTC stop 30), most of it the
- * search; a signal that lands in the run is retried later. */
+ * the finished run, whose result is kept (tester72 #1: it was thrown
+ * away), max_sustainable_qps null, exit 143 all the same.  4000 requests
+ * of 1500 output tokens one at a time (--max-seqs 1): 1.4 s in all here
+ * (15:36 UTC stop 30), most of it the search; a signal that lands in the
+ * run is retried later. */
 static void sigterm_in_capacity_search_names_it(void **state)
 {
     (void)state;
+    char save[256];
+    snprintf(save, sizeof save, "%s/sim2.json", dir);
     char *argv[] = {RL_BIN, "simulate", "--model", "llama3-8b", "--hw", "h100-sxm", "--ideal",
                     "--qps", "20", "--requests", "4000", "--prompt-len", "200", "--out-len",
-                    "1500", "--max-seqs", "1", NULL};
+                    "1500", "--max-seqs", "1", "--format", "json", "--save", save, NULL};
     const char *reached[] = {"the 4000-request run finished, then the capacity search "
                              "(max_sustainable_qps) was interrupted", NULL};
     char err[4096];
     assert_int_equal(signal_when_reached(argv, SIGTERM, 300, reached, err, sizeof err), 143);
-    if (!strstr(err, reached[0]) || !strstr(err, "no result kept"))
+    if (!strstr(err, reached[0]) || !strstr(err, "the run's result is kept"))
         fail_msg("stderr: %s", err);
+    assert_kept_result(save, "max_sustainable_qps");
+    unlink(save);
 }
 
 /* SIGINT during a full calibration (tens of seconds): it stops at the next

@@ -75,8 +75,8 @@ static void weights_do_not_fit(void **state)
  * 7168 routed copies): 8192 x (7168 + (73,728 + 36,864 + 57,344) / 8) x 2
  * = 461,373,440 (343,932,928 before fixJL counted the routed copies, issue
  * 12 item 4); llama3-8b (dense, R = 0) at TP1 (4096, 32 +
- * 16 heads of 128, F 14336): 8192 x 38,912 x 2 = 637,534,208.  vLLM's rule
- * keeps its measured 1.26 GiB (workspace_tokens 0), whatever the model. */
+ * 16 heads of 128, F 14336): 8192 x 38,912 x 2 = 637,534,208.  vLLM's
+ * rule: vllm_workspace_follows_model. */
 static void trtllm_workspace_closed_form(void **state)
 {
     (void)state;
@@ -87,13 +87,83 @@ static void trtllm_workspace_closed_form(void **state)
     assert_true(g->present && g->workspace_tokens == 8192);
     rl_model ds = load_model("deepseek-v3", NULL, 0);
     rl_model l8 = load_model("llama3-8b", NULL, 0);
-    assert_true(rl_memory_workspace(&ds, g, 8) == 461373440.0);
-    assert_true(rl_memory_workspace(&l8, g, 1) == 637534208.0);
-    assert_true(rl_memory_workspace(NULL, g, 8) == 0); /* no model: the rule's 0 */
-    assert_int_equal(rl_engines_select(&h.engines, "vllm", h.origin, err, sizeof err), 0);
-    g = &rl_engines_selected(&h.engines)->mem;
-    assert_true(g->workspace_tokens == 0);
-    assert_rel(rl_memory_workspace(&ds, g, 8), 1.26 * 1073741824, 1e-15);
+    assert_true(rl_memory_workspace(&ds, g, 8, 0) == 461373440.0);
+    assert_true(rl_memory_workspace(&l8, g, 1, 0) == 637534208.0);
+    assert_true(rl_memory_workspace(NULL, g, 8, 0) == 0); /* no model: the rule's 0 */
+}
+
+/* Issue 12 #4 (fixKA): vLLM's activation workspace follows the model
+ * (engines.c rl_engine_memory_default, memory.h rl_memory_workspace):
+ * scale x T x the one-layer working set x 2 B, T = vllm serve's default
+ * max_num_batched_tokens (8192 on a GPU of 70 GiB or more but A100,
+ * vllm/engine/arg_utils.py get_batch_defaults at commit 99d7eb5d; 2048
+ * else), the scale anchored so Llama-3-8B at 8192 tokens gets vLLM's
+ * measured 1.26 GiB (PR 10511: V0's default there, max(max_model_len 8192,
+ * 2048)).  Hand-computed, tolerance 1e-15 relative (doubles): llama3-8b on
+ * one H100 1.26 GiB = 1,352,914,698.24 B; deepseek-v3 at TP8 that x
+ * 461,373,440 / 637,534,208 (its working set over Llama-3-8B's,
+ * trtllm_workspace_closed_form) = 979,083,005.3 B; llama3-70b at TP4
+ * (8192 + (80 x 128 + 2 x 28,672) / 4 = 25,088 elements) that x 25,088 /
+ * 38,912 = 872,273,950.2 B; on an A100 (2048 tokens) llama3-8b a quarter,
+ * 338,228,674.56 B; a 48 GB GPU also 2048.  Before, 1.26 GiB for every
+ * model and chip. */
+static void vllm_workspace_follows_model(void **state)
+{
+    (void)state;
+    rl_engine_memory g, a100, small;
+    assert_int_equal(rl_engine_memory_default("vllm", NULL, 0, &g), 0);
+    assert_int_equal(rl_engine_memory_default("vllm", "a100-sxm-80g", 85899345920.0, &a100), 0);
+    assert_int_equal(rl_engine_memory_default("vllm", "l40s", 48e9, &small), 0);
+    assert_true(g.workspace_tokens == 8192 && g.workspace_bytes == 0);
+    assert_true(a100.workspace_tokens == 2048 && small.workspace_tokens == 2048);
+    rl_engine_memory h100;
+    assert_int_equal(rl_engine_memory_default("vllm", "h100-sxm", 85899345920.0, &h100), 0);
+    assert_true(h100.workspace_tokens == 8192);
+    rl_model l8 = load_model("llama3-8b", NULL, 0);
+    rl_model ds = load_model("deepseek-v3", NULL, 0);
+    rl_model l70 = load_model("llama3-70b", NULL, 0);
+    assert_rel(rl_memory_workspace(&l8, &g, 1, 0), 1352914698.24, 1e-15);
+    assert_rel(rl_memory_workspace(&ds, &g, 8, 0), 1352914698.24 * 461373440 / 637534208, 1e-15);
+    assert_rel(rl_memory_workspace(&ds, &g, 8, 0), 979083005.3, 1e-10);
+    assert_rel(rl_memory_workspace(&l70, &g, 4, 0), 1352914698.24 * 25088 / 38912, 1e-15);
+    assert_rel(rl_memory_workspace(&l8, &a100, 1, 0), 338228674.56, 1e-15);
+    /* a budget above vLLM's default raises it as trtllm's (memory.h) */
+    assert_rel(rl_memory_workspace(&l8, &g, 1, 16384), 2 * 1352914698.24, 1e-15);
+}
+
+/* The token budget is the memory query's, not the profile's (fixKA; before,
+ * rl_memory_token_budget wrote it into the rl_hw, which size then copied,
+ * 98 KB, for every verification run): rl_serve_config_hw sizes trtllm's
+ * workspace at max(8192, c->max_tokens).  llama3-8b on one h100-sxm
+ * (trtllm, rule "free", fraction 0.9): 65536 tokens hold (65536 - 8192) x
+ * 38,912 elements x 2 B = 4,462,739,456 B more workspace than 8192
+ * (trtllm_workspace_closed_form's working set), of which 0.9 comes out of
+ * the KV pool: / 131,072 B a token = 30,643.2 tokens fewer (hand-computed;
+ * tolerance 1e-9 tokens, the pools are ~4.5e5 tokens in doubles).  2048
+ * equals 8192 exactly (the rule's default is the floor), and the rl_hw is
+ * byte-for-byte what it was.  Fails before: rl_serve_config_hw ignored
+ * max_tokens, both pools equal. */
+static void token_budget_is_the_querys(void **state)
+{
+    (void)state;
+    static rl_hw h, before;
+    h = load_hw("h100-sxm", NULL, 0);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    memcpy(&before, &h, sizeof h);
+    double kv[3];
+    static const long long tok[3] = {2048, 8192, 65536};
+    for (int i = 0; i < 3; i++) {
+        rl_serve_config c = rl_serve_config_default();
+        c.max_tokens = tok[i];
+        rl_serve_config_hw(&c, &m, &h, 1, rl_precision_default(), 0.1);
+        kv[i] = c.kv_capacity_tokens;
+    }
+    assert_true(kv[0] > 4e5 && kv[0] == kv[1]);
+    if (fabs(kv[1] - kv[2] - 4462739456.0 * 0.9 / 131072) > 1e-9)
+        fail_msg("%.6f tokens at 8192, %.6f at 65536: %.6f fewer, want 30643.2", kv[1], kv[2],
+                 kv[1] - kv[2]);
+    assert_true(memcmp(&before, &h, sizeof h) == 0);
+    assert_true(rl_memory_budget_moves(&h, 65536) && !rl_memory_budget_moves(&h, 8192));
 }
 
 /* issue 12 #4 (a README-only tester): `step --model deepseek-v3 --hw
@@ -129,7 +199,7 @@ static void deepseek_v3_fp8_h100_does_not_fit(void **state)
     assert_rel(rl_shard_chip_room(&m, &h, &r), h.hbm_bytes - 411041792.0 - 461373440.0, 1e-12);
     assert_false(r.fits);
     assert_int_equal(rl_shard_max_batch(&r), 0);
-    double tokens = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    double tokens = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     assert_true(tokens < 4096);
 }
 
@@ -198,6 +268,8 @@ int main(void)
         cmocka_unit_test(weights_do_not_fit),
         cmocka_unit_test(engine_memory_rules),
         cmocka_unit_test(trtllm_workspace_closed_form),
+        cmocka_unit_test(token_budget_is_the_querys),
+        cmocka_unit_test(vllm_workspace_follows_model),
         cmocka_unit_test(deepseek_v3_fp8_h100_does_not_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1340,27 +1340,38 @@ static void residual_norm_fusion(void **state)
                  has(o, "attn_residual"));
     assert_true(has(o, "final_norm"));
     c.decode_batch = 64;
-    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NCCL_TABLE);
     c.decode_batch = 16;
     assert_int_equal(build(&s, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
     c.chips = c.tp = 2;
     c.decode_batch = 976;
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
     c.decode_batch = 977;
-    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NCCL_WORKSPACE);
 
     c = decode_cfg(300, 2048);
     c.chips = c.tp = 8;
     c.calibrated = 1;
-    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NCCL_TABLE);
     c.prec.weights = RL_FP8;
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
     c.decode_batch = 200;
-    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NCCL_TABLE);
     c.decode_batch = 16;
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
+    /* tester72 finding 2: the fp8 row's batches 32 .. 512, in, NCCL, in, and
+     * 512 x 8192 x 2 = 8,388,608 B past the 8e6 workspace */
+    static const long long fb[] = {32, 48, 64, 128, 192, 256, 384, 512};
+    static const int fw[] = {RL_FUSE_ALLREDUCE,  RL_FUSE_ALLREDUCE,  RL_FUSE_NCCL_TABLE,
+                             RL_FUSE_NCCL_TABLE, RL_FUSE_NCCL_TABLE, RL_FUSE_ALLREDUCE,
+                             RL_FUSE_ALLREDUCE,  RL_FUSE_NCCL_WORKSPACE};
+    for (int i = 0; i < 8; i++) {
+        c.decode_batch = fb[i];
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, fw[i]);
+    }
+    c.decode_batch = 16;
     c.prec.weights = RL_FP4;
-    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NCCL_TABLE);
 
     rl_hw p = load_hw("h100-pcie", NULL, 0);
     assert_int_equal(rl_engines_select(&p.engines, "trtllm", "test", err, sizeof err), 0);
@@ -1369,7 +1380,7 @@ static void residual_norm_fusion(void **state)
     c.calibrated = 1;
     assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
     c.chips = c.tp = 4;
-    assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+    assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_NCCL_GROUP);
 
     rl_hw t = load_hw("tpu-v5e", NULL, 0);
     c = decode_cfg(16, 2048);
@@ -1407,21 +1418,21 @@ static void blackwell_allreduce_table(void **state)
         c.chips = c.tp = 8;
         c.calibrated = 1;
         int bw = sm[i] >= 100;
-        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_ADD_NORM);
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_NCCL_TABLE);
         c.decode_batch = 256;
-        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_ADD_NORM);
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_NCCL_TABLE);
         c.decode_batch = 300;
-        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_ADD_NORM);
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_NCCL_TABLE);
         c.decode_batch = 512;
-        assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NCCL_WORKSPACE);
         c.decode_batch = 16;
         c.prec.weights = RL_FP4;
-        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_ADD_NORM);
+        assert_int_equal(build(&m, &h, &c)->norm_fusion, bw ? RL_FUSE_ALLREDUCE : RL_FUSE_NCCL_TABLE);
         if (i == 0) {
             h.sm = 90;
             c.prec.weights = RL_BF16;
             c.decode_batch = 64;
-            assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_ADD_NORM);
+            assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NCCL_TABLE);
         }
     }
 }
@@ -1462,7 +1473,14 @@ static void step_rows_say_norm_fusion(void **state)
                         rl_ops_norm_fusion_words(RL_FUSE_ALLREDUCE, &m));
     assert_string_equal(row_words(rl_result_step_sharded(&m, &h, &plan, 8, &many, 1, 1024, p,
                                                          err, sizeof err)),
-                        rl_ops_norm_fusion_words(RL_FUSE_ADD_NORM, &m));
+                        rl_ops_norm_fusion_words(RL_FUSE_NCCL_TABLE, &m));
+    /* each mode its own words (tester72 finding 2: a batch not fused says why) */
+    for (int f = 0; f <= RL_FUSE_NCCL_GROUP; f++)
+        for (int g = 0; g < f; g++)
+            assert_string_not_equal(rl_ops_norm_fusion_words(f, &m),
+                                    rl_ops_norm_fusion_words(g, &m));
+    assert_non_null(strstr(rl_ops_norm_fusion_words(RL_FUSE_NCCL_TABLE, &m), "not monotone"));
+    assert_non_null(strstr(rl_ops_norm_fusion_words(RL_FUSE_NCCL_WORKSPACE, &m), "workspace"));
     assert_string_equal(row_words(rl_result_step_sharded(&b, &h, &plan, 8, &one, 1, 1024, p, err,
                                                          sizeof err)),
                         rl_ops_norm_fusion_words(RL_FUSE_NONE, &b));

@@ -1504,7 +1504,7 @@ static void test_json_nulls(void **state)
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
     rl_serve_result out = run(f, r, 50, &c);
     rl_simulate_run desc = {&f->m, &f->h, 0, 1, 1, &c, rl_precision_default(), "10", "1", 1, 1, -1, 0,
-                            0, NAN, 0, 1, 0, 0, 0, NAN};
+                            0, NAN, 0, 1, 0, 0, 0, NAN, 0};
     cJSON *j = rl_result_simulate(&out, &desc);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "goodput_req_per_s")));
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_attainment")));
@@ -1631,7 +1631,7 @@ static void test_config_errors(void **state)
     assert_non_null(strstr(err, "kv_capacity"));
     /* llama3-70b in bf16 (141 GB) does not fit one 80 GB H100 */
     rl_model big = load_model("llama3-70b", NULL, 0);
-    assert_true(rl_serve_kv_capacity(&big, &f->h, 1, 1, 1, rl_precision_default(), 0.1, RL_ATTN_LAYOUT_TP, 0) < 0);
+    assert_true(rl_serve_kv_capacity(&big, &f->h, 1, 1, 1, rl_precision_default(), 0.1, RL_ATTN_LAYOUT_TP, 0, 0) < 0);
     free(r);
 }
 
@@ -2589,7 +2589,7 @@ static void test_mla_kv_layouts(void **state)
     rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
     assert_true(rl_arch_kv_bytes_per_token(&m, RL_FP8) == 35136.0);
     double nccl = 411041792.0 + 461373440.0; /* the buffers and the workspace A */
-    double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    double tp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     double rep = 61 * 7168 * (1536 + 512 + 64.0), hbm = 151397597184.0;
     assert_true(rl_arch_tp_replicated_params(&m) == rep);
     double w = (671026404352.0 - 106430464 - 1006592 - rep) / 8 + 2 * 1006592 + 2 * 106430464.0 +
@@ -2600,7 +2600,7 @@ static void test_mla_kv_layouts(void **state)
     rl_params pc = rl_arch_params(&m);
     double chip = pc.attention + 2 * (pc.embedding + pc.lm_head + pc.router + pc.norms) +
                   (pc.mlp - pc.routed_experts) + pc.routed_experts / 8;
-    double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP, 0);
+    double dp = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_DP, 0, 0);
     assert_rel(dp, 8 * 0.9 * (hbm - chip - nccl) / 35136.0, 1e-9);
     assert_true(rl_serve_kv_copies(&m, 8, 1, RL_ATTN_LAYOUT_DP) == 1);
     char err[256];
@@ -2713,8 +2713,8 @@ static void test_mla_ep_layout_agrees(void **state)
     assert_rel(ops->kv_read, 64.0 * 4096 * 35136, 1e-9);
     assert_rel(ops->kv_read / 8, r[0].kv_bytes, 1e-9);
     /* simulator */
-    double tp8 = rl_serve_kv_capacity(&m, h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
-    double ep8 = rl_serve_kv_capacity(&m, h, 8, 1, 8, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    double tp8 = rl_serve_kv_capacity(&m, h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
+    double ep8 = rl_serve_kv_capacity(&m, h, 8, 1, 8, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     assert_rel(ep8, 8 * 0.9 * (151397597184.0 - 100817025024.0 - 411041792.0 - 461373440.0) / 35136,
                1e-9); /* 461,373,440: trtllm's workspace on 8 chips (test_mla_kv_layouts) */
     assert_true(ep8 < 8 * tp8);
@@ -2873,8 +2873,8 @@ static void test_pipeline_parallel(void **state)
     rl_ops_cost_free(&pp2);
     rl_ops_cost_free(&tp4);
 
-    double kv_pp = rl_serve_kv_capacity(&m, &h, 16, 2, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
-    double kv_tp = rl_serve_kv_capacity(&m, &h, 16, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    double kv_pp = rl_serve_kv_capacity(&m, &h, 16, 2, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
+    double kv_tp = rl_serve_kv_capacity(&m, &h, 16, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     double W = rl_memory_use(&m, &h, 16, 0, 1, p.weights, p.kv).weight_bytes;
     assert_rel(W, 2 * rl_arch_params(&m).total, 1e-12);
     double Wt = rl_serve_weight_bytes(&m, &h, 16, 1, 1, p, RL_ATTN_LAYOUT_TP);
@@ -2913,7 +2913,7 @@ static void test_pipeline_parallel(void **state)
     assert_int_equal(rl_engines_select(&hv.engines, "vllm", "t", err, sizeof err), 0);
     assert_rel(rl_serve_weight_bytes(&m, &hv, 32, 4, 1, p, RL_ATTN_LAYOUT_TP),
                32 * (X - 2 * V8 - 32768) * 32 / 126, 1e-12);
-    assert_rel(rl_serve_kv_capacity(&m, &h, 32, 4, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0),
+    assert_rel(rl_serve_kv_capacity(&m, &h, 32, 4, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0),
                32 * 0.9 * (85899345920.0 - W4 / 32 - 411041792.0 - 524288000.0) /
                    (516096.0 * 128 / 126),
                1e-9);
@@ -3031,8 +3031,8 @@ static void test_expert_parallel_degrees(void **state)
     rl_model ds = load_model("deepseek-v3", NULL, 0);
     rl_hw h200 = load_hw("h200", NULL, 0);
     rl_precision f8 = {RL_FP8, RL_FP8, RL_FP8};
-    double k8 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 1, f8, 0.1, RL_ATTN_LAYOUT_TP, 0);
-    double k24 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 4, f8, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    double k8 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 1, f8, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
+    double k24 = rl_serve_kv_capacity(&ds, &h200, 8, 1, 4, f8, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     assert_true(k24 < 4 * k8);
     assert_rel(k24,
                8 * 0.9 * (151397597184.0 - 91846981632.0 - 411041792.0 - 461373440.0) /

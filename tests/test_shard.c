@@ -631,7 +631,7 @@ static void pipeline_stage_comm_buffer(void **state)
     double A1 = 1241513984.0;
     assert_rel(rl_shard_chip_room(&m, &h, &r), W + 0.9 * (G - W - A1), 1e-12);
     assert_rel(rl_shard_chip_room(&m, &h, &r), 139971143270.4, 1e-11);
-    double kv = rl_serve_kv_capacity(&m, &h, 3, 3, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    double kv = rl_serve_kv_capacity(&m, &h, 3, 3, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     assert_rel(kv, 3 * 0.9 * (G - W - A1) / (327680.0 * 81 / 80), 1e-12);
     pl.tp = 2;
     pl.pp = 2;
@@ -739,7 +739,7 @@ static void stage_room_is_each_stages(void **state)
     assert_true(r.fits);
     r = eval(&m, &h, pl, RL_PHASE_GENERATE, 7, 325, 4096, p);
     assert_false(r.fits);
-    assert_rel(rl_serve_kv_capacity(&m, &h, 7, 7, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0), 1155064.0,
+    assert_rel(rl_serve_kv_capacity(&m, &h, 7, 7, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0), 1155064.0,
                1e-12);
     /* the one-stage rule, each stage's weights: stages of 11 (+ 1 first),
      * 12 and 11 (+ 2 last) of 80 layered: the heaviest, the last, 13 */
@@ -1166,7 +1166,7 @@ static void router_whole_on_every_chip(void **state)
     }
     free(o);
     rl_shard_result a = eval(&m, &h, tp_plan(8), RL_PHASE_GENERATE, 8, 1, 1, bf);
-    double pool = rl_serve_kv_capacity(&m, &h, 8, 1, 1, bf, 0.1, RL_ATTN_LAYOUT_TP, 0);
+    double pool = rl_serve_kv_capacity(&m, &h, 8, 1, 1, bf, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     double w = 8 * a.weight_bytes;
     assert_rel(rl_serve_weight_bytes(&m, &h, 8, 1, 1, bf, RL_ATTN_LAYOUT_TP), w, 1e-12);
     assert_rel(pool * rl_arch_kv_bytes_per_token(&m, RL_BF16) + w, rl_memory_usable(&h, &m, 8, w),

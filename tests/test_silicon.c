@@ -717,6 +717,97 @@ static void save_excerpt(char *path)
     rl_silicon_free(&s);
 }
 
+/* One KV head or one sequence timed apart (engines.h RL_KX_ONE) on
+ * tests/data/silicon/a100_sxm_one: 42 rows of vLLM's A100 decode attention
+ * (bf16, head_dim 128, group 4; SOURCE.md), two configurations on each of
+ * 21 nodes (streams 16, 32, 64 x context 2..128): streams x 1 KV head and
+ * streams / 4 x 4.  The one-KV-head rows run a median 0.68x the others
+ * (64 streams, context 128: 13.435 us against 19.861 us), under
+ * RL_ONE_SPLIT (0.9) on more than RL_ONE_MIN_NODES (20) nodes: two
+ * tables.  At that node, the largest streams and context, the fit
+ * (isotonic median along streams, then context) keeps the one-KV-head row,
+ * 0.013434667140245438 ms, the largest of its table; the other table's
+ * context chain at 64 streams, 19.637 19.552 19.861 19.931 19.627 19.931
+ * 19.861 us, pools (lower median, by hand) to 19.552 19.552 19.861 19.861
+ * 19.861 19.861 19.861: 0.019861333072185516 ms.  Before (one table of
+ * both) the node read their geometric mean, 16.33 us, for either.
+ * Tolerance 1e-12 (rows through ln and exp).  The saved profile carries
+ * it as decode_attention_one and reads the same back; every 5th node held
+ * back holds back whole nodes, both configurations of 4 nodes. */
+static void test_one_kv_head_apart(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("a100-sxm-80g", NULL, 0);
+    rl_silicon s;
+    char err[1024], path[64];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/a100_sxm_one", "vllm", &h, 0, NULL, &s,
+                          err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_non_null(s.tables->one[RL_KC_DECODE_ATTN][RL_KV_BF16]);
+    assert_int_equal(s.configs[RL_KC_DECODE_ATTN][RL_KV_BF16], 42);
+    double one[RL_KSHAPE] = {64, 128, 4, 128, 1}, other[RL_KSHAPE] = {64, 128, 4, 128, 0};
+    rl_serving_engine e = {.tables = s.tables};
+    rl_provenance p;
+    double peak = h.flops[RL_BF16], bw = h.hbm_bw;
+    assert_rel(rl_engine_time(&e, RL_KC_DECODE_ATTN, RL_KV_BF16, one, peak, bw, &p),
+               0.013434667140245438e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    assert_rel(rl_engine_time(&e, RL_KC_DECODE_ATTN, RL_KV_BF16, other, peak, bw, &p),
+               0.019861333072185516e-3, 1e-12);
+    write_temp(path, ".lua", "");
+    assert_int_equal(rl_silicon_save(&s, &h, "a100-sxm-80g", NULL, 0, "vllm", "tests/data",
+                                     "2026-12-05", NULL, path, err, sizeof err), 0);
+    rl_silicon_free(&s);
+    char *text = slurp_text(path);
+    assert_non_null(strstr(text, "decode_attention_one = {"));
+    free(text);
+    rl_hw back = load_hw(path, NULL, 0);
+    const rl_serving_engine *b = rl_engines_selected(&back.engines);
+    assert_non_null(b);
+    assert_rel(rl_engine_time(b, RL_KC_DECODE_ATTN, RL_KV_BF16, one, peak, bw, &p),
+               0.013434667140245438e-3, 5e-4); /* 4 significant digits: 13.43 us */
+    assert_rel(rl_engine_time(b, RL_KC_DECODE_ATTN, RL_KV_BF16, other, peak, bw, &p),
+               0.019861333072185516e-3, 5e-4);
+    /* ops.c: a decode step of 64 sequences at context 128 on one chip, heads
+     * of 128, group 4: one KV head reads the first table (64 streams), four
+     * the second (256 streams: beyond the grid, extrapolated from its 64) */
+    static const char *const MODEL[2] = {
+        "return { name = 'one', layers = 1, d_model = 512, d_ff = 1024, heads = 4, "
+        "kv_heads = 1, vocab = 1000, max_context = 8192 }",
+        "return { name = 'four', layers = 1, d_model = 2048, d_ff = 1024, heads = 16, "
+        "kv_heads = 4, vocab = 1000, max_context = 8192 }"};
+    for (int k = 0; k < 2; k++) {
+        char mp[64];
+        write_temp(mp, ".lua", MODEL[k]);
+        rl_model m = load_model(mp, NULL, 0);
+        rl_ops_config c = rl_ops_mixed_config(1, rl_precision_default(), 0, 0, 64, 128);
+        c.calibrated = 1;
+        rl_ops o;
+        assert_int_equal(rl_ops_build(&m, &back, &c, &o, err, sizeof err), 0);
+        int seen = 0;
+        double attn = 0;
+        for (int i = 0; i < o.n; i++)
+            if (o.op[i].kind == RL_OP_ATTENTION) {
+                attn += o.op[i].t.time_s;
+                if (o.op[i].kshape[0] > 0) {
+                    assert_true(o.op[i].kshape[RL_KX_ONE] == (k == 0));
+                    assert_true(o.op[i].kshape[0] == (k == 0 ? 64 : 256));
+                    seen++;
+                }
+            }
+        assert_true(seen > 0);
+        if (k == 0) /* qk + softmax + pv: the one-KV-head row 64,1,4,1,128,...,127 */
+            assert_rel(attn, 0.013434667140245438e-3, 5e-4);
+        unlink(mp);
+    }
+    unlink(path);
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/a100_sxm_one", "vllm", &h, 5, NULL, &s,
+                          err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_int_equal(s.nheld, 8);
+    rl_silicon_free(&s);
+}
+
 /* A model whose decode shapes fall on the excerpt's grid nodes: D = N H =
  * 4096 (32 heads of 128, 8 KV heads), F = 1024. */
 static const char *GRID_MODEL = "return { name = 'grid', layers = 2, d_model = 4096, d_ff = 1024, "
@@ -1706,6 +1797,7 @@ int main(void)
         cmocka_unit_test(test_derived_reference),
         cmocka_unit_test(test_reference_rows_below_the_floor_left_out),
         cmocka_unit_test(test_lua_engine),
+        cmocka_unit_test(test_one_kv_head_apart),
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_tables_wrong_units),
         cmocka_unit_test(test_gemm_fp8_block_joins_fp8),

@@ -977,7 +977,7 @@ static void test_pipeline_kind_holds_per_stream(void **state)
     assert_true(r.n > 0);
     for (int i = 0; i < r.n; i++) {
         double kv = rl_serve_kv_capacity(&m, &h, r.c[i].chips, r.c[i].pp, r.c[i].ep, r.c[i].p,
-                                         0.1, r.c[i].layout, 3900);
+                                         0.1, r.c[i].layout, 3900, (double)r.c[i].max_tokens);
         assert_true(rl_serve_holds(kv / (double)r.c[i].pp, 3900, 16));
     }
     rl_size_result_free(&r);
@@ -1060,7 +1060,7 @@ static void test_memory_busiest_kv_stage(void **state)
              * it (1e-12) */
             double w = r.c[i].weight_bytes_per_chip;
             assert_rel(w + r.c[i].kv_bytes_per_chip,
-                       rl_memory_usable_group(&h, &m, 2, 1, 2 * w) / 2, 1e-12);
+                       rl_memory_usable_group(&h, &m, 2, 1, 2 * w, 0) / 2, 1e-12);
             /* and simulate's pool is size's: the same function at the
              * workload's mean length (serve.h rl_serve_workload_len) */
             rl_serve_config c = rl_serve_config_default();
@@ -1570,7 +1570,7 @@ static void test_report_memory_adds_up(void **state)
     double w = b->weight_bytes_per_chip, kv = b->kv_bytes_per_chip;
     /* the workspace: llama3-8b's at 8192 tokens on the replica's chips
      * (memory.h rl_memory_workspace; 637,534,208 B on one, test_memory) */
-    double over = g->context_bytes + rl_memory_workspace(&m, g, b->chips) +
+    double over = g->context_bytes + rl_memory_workspace(&m, g, b->chips, 0) +
                   (b->chips > 1 ? g->comm_bytes : 0);
     assert_rel(kv, g->fraction * (h.hbm_bytes - w - over), 1e-9);
     rl_size_report_data d = {&in, &r, NULL, NULL, "test workload", "test"};
@@ -2713,6 +2713,59 @@ static int search_defaults(void **state)
     return 0;
 }
 
+/* tester72 finding 3: size --conservative on a fitted profile beside a
+ * calibrated one left every plan of the fitted one out (off its fit: said
+ * on stderr alone), yet the report listed it as considered, its mode,
+ * memory rule and price, and its Provenance line timed a step at "bf16
+ * weights" though it was fitted on fp8 rows only.  Here h100-sxm-splitwise
+ * (fitted on Llama-2-70B, bf16 weights, KV and compute, TP 2-8) beside h200
+ * (trtllm kernel tables), fp8 searched alone: every splitwise plan lies off
+ * its fit (weights fp8, fitted on bf16 only), h200's rows are sized.  The
+ * report now says per profile that none was sized and why (the count and
+ * the first plan's reason), and the Provenance line names the fit's rows
+ * and times its step at their first dtype (bf16) and smallest TP (2). */
+static void test_report_says_profile_not_sized(void **state)
+{
+    (void)state;
+    static rl_model m;
+    static rl_hw hw[2], base[2];
+    char err[512];
+    m = load_model("llama2-70b", NULL, 0);
+    base[0] = load_hw("h100-sxm-splitwise", NULL, 0);
+    base[1] = load_hw("h200", NULL, 0);
+    hw[0] = base[0];
+    hw[1] = base[1];
+    assert_int_equal(rl_size_slow_edges(hw, 2, m.name, 0, 0, err, sizeof err), 0);
+    rl_precision fp8 = {RL_FP8, RL_FP8, RL_FP8};
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = 2, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1,
+                        .band_hw = base, .conservative = 1, .prec = &fp8, .nprec = 1};
+    in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
+                         .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
+    rl_size_result r;
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(r.n > 0);
+    for (int i = 0; i < r.n; i++)
+        assert_int_equal(r.c[i].hw, 1);
+    assert_true(r.left_out_hw[0][0] > 0 && r.left_out_hw[0][0] == r.unbanded_off_fit);
+    assert_true(r.left_out_hw[0][1] == 0 && r.left_out_hw[1][0] == 0);
+    rl_size_report_data d = {&in, &r, NULL, NULL, "test workload", "test"};
+    char *md = rl_size_report_render(&d, 0);
+    char want[256];
+    snprintf(want, sizeof want, "No plan on h100-sxm-splitwise was sized: --conservative left "
+             "out %lld of its plans (%lld off its fit; first: ", r.left_out_hw[0][0],
+             r.left_out_hw[0][0]);
+    const char *prov = strstr(md, "Provenance on h100-sxm-splitwise");
+    if (!strstr(md, want) || !strstr(md, "weights fp8 (fitted on weights bf16 only)") ||
+        strstr(md, "No plan on h200") || !prov ||
+        !strstr(prov, "its fit's rows: weights bf16, KV bf16, compute bf16 (no row on it") ||
+        !strstr(prov, "2 chips, bf16 weights"))
+        fail_msg("%s", md);
+    free(md);
+    rl_size_result_free(&r);
+}
+
 /* review28 L3: on kernel tables, --conservative sized plans at a dtype the
  * tables do not measure (h100-sxm's TensorRT-LLM tables hold bf16 and fp8:
  * int8 weights and KV are derived, engines.h DERIVED, mode estimated) on a
@@ -2914,6 +2967,7 @@ int main(void)
         cmocka_unit_test(test_off_fit_rows_counted),
         cmocka_unit_test(test_conservative_only_banded_plans),
         cmocka_unit_test(test_conservative_leaves_derived_dtypes_out),
+        cmocka_unit_test(test_report_says_profile_not_sized),
         cmocka_unit_test_teardown(test_conservative_wide_sizes_on_printed_edge, search_defaults),
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_one_token_outputs_have_no_tpot),

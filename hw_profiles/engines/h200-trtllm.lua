@@ -33,6 +33,7 @@ return {
         fraction = 0.9,
         fraction_of = "free",
         workspace_bytes = 0,
+        workspace_scale = 1,
         workspace_tokens = 8192,
       },
       tables = {

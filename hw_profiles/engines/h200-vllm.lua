@@ -27,13 +27,14 @@ return {
         source = "step_s, seq_s, launch_s 0: host work overlaps the GPU step by default (TensorRT-LLM overlap scheduler, vLLM async scheduling), exposed only beyond it (0.58 ms/step there: TensorRT-LLM issue 13957); roofline fit fits them; prefill_layer_s 0.8 ms per layer, added once to each request's TTFT, not to a step: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, PR #1166, 2026-06-23, Apache-2.0)",
       },
       memory = {
-        source = "vLLM gpu_memory_utilization 0.92 of capacity, the default of vLLM 0.22-0.25 (vllm/config/cache.py, as NVIDIA AIConfigurator's vllm_backend.py reads it per version, commit c56db49fe, 2026-07-29); context 1.79 GiB, collective buffers +1.79 GiB at TP > 1, activation workspace 1.26 GiB: vLLM's memory profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511)",
+        source = "vLLM gpu_memory_utilization 0.92 of capacity, the default of vLLM 0.22-0.25 (vllm/config/cache.py, as NVIDIA AIConfigurator's vllm_backend.py reads it per version, commit c56db49fe, 2026-07-29); context 1.79 GiB, collective buffers +1.79 GiB at TP > 1: vLLM's memory profile of Llama-3-8B on an H100 80GB (github.com/vllm-project/vllm/pull/10511); activation workspace: the model's one-layer activations at vllm serve's default max_num_batched_tokens (8192 here: vllm/engine/arg_utils.py get_batch_defaults at commit 99d7eb5d, 8192 on GPUs of 70 GiB or more but A100, else 2048) x 2.1221, the factor that gives Llama-3-8B its measured 1.26 GiB peak at 8192 tokens (PR 10511), memory.h rl_memory_workspace",
         comm_bytes = 1921997864.96,
         context_bytes = 1921997864.96,
         fraction = 0.92,
         fraction_of = "capacity",
-        workspace_bytes = 1352914698.24,
-        workspace_tokens = 0,
+        workspace_bytes = 0,
+        workspace_scale = 2.12210526315789,
+        workspace_tokens = 8192,
       },
       tables = {
         gemm = {
