@@ -3533,6 +3533,9 @@ int rl_cli_simulate(rl_opts *o)
      * the run is kept, the capacity figures null (capacity_searched false) */
     const char *skipped = rc == 0 && o->given[RL_P_NO_CAPACITY] ? "--no-capacity" : NULL;
     char stopped[ERRLEN] = "";
+    const char *nulled = ""; /* the keys a stopped search leaves null (review56: the
+                              * no-SLO search's read as the first's when that one was
+                              * unresolved, max_qps NaN) */
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
     c.capacity_unresolved = &unresolved;
@@ -3547,6 +3550,7 @@ int rl_cli_simulate(rl_opts *o)
                      "search (max_sustainable_qps) was interrupted (its own simulation: %.700s)",
                      n, strncmp(err, "simulate: ", 10) ? err : err + 10);
             skipped = stopped;
+            nulled = "max_sustainable_qps and capacity_utilization";
         } else {
             rc = -1;
             rl_serve_result_free(&r);
@@ -3579,6 +3583,7 @@ int rl_cli_simulate(rl_opts *o)
                  "finished, then the capacity search without targets "
                  "(max_sustainable_qps_no_slo) was interrupted", n);
         skipped = stopped;
+        nulled = "max_sustainable_qps_no_slo";
         free_qps = NAN;
         if (j) /* a search did not end: the null no_slo is no figure */
             cJSON_ReplaceItemInObject(j, "capacity_searched", cJSON_CreateFalse());
@@ -3614,9 +3619,7 @@ int rl_cli_simulate(rl_opts *o)
     }
     if (skipped == stopped)
         rl_cli_say(o, "interrupted (%s): %s; the run's result is kept, %s null",
-                   rl_interrupt_name(), stopped,
-                   isfinite(max_qps) ? "max_sustainable_qps_no_slo"
-                                     : "max_sustainable_qps and capacity_utilization");
+                   rl_interrupt_name(), stopped, nulled);
     else if (skipped)
         rl_cli_say(o, "note: no capacity search (--no-capacity): max_sustainable_qps and "
                       "capacity_utilization null, capacity_searched false");

@@ -485,11 +485,14 @@ static int ar_fused(const rl_engine_fusion *f, const rl_model *m, const rl_hw *h
 {
     double D = (double)m->d_model;
     if (!f->ar_norm || tp < 2 || m->experts > 0 || m->attention == RL_ATTN_MLA ||
-        D <= f->ar_hidden_above || D >= f->ar_hidden_below)
+        D <= f->ar_hidden_above)
         return RL_FUSE_ADD_NORM; /* the layer hands no fusion op to its AllReduce */
     double ti = floor(log2(tp) - 1.0);
-    if (ti > 2 || (h->domain_chips > 0 && tp > (double)h->domain_chips))
-        return RL_FUSE_NCCL_GROUP; /* tp 16 on: outside the table, NCCL_SYMMETRIC */
+    /* tp 16 on or hidden 16384 on: outside the table, NCCL_SYMMETRIC
+     * (review56: hidden 16384 read "no fusion op", which the layer hands) */
+    if (ti > 2 || D >= f->ar_hidden_below ||
+        (h->domain_chips > 0 && tp > (double)h->domain_chips))
+        return RL_FUSE_NCCL_GROUP;
     if (M * D * ab > f->ar_workspace[tp > 2])
         return RL_FUSE_NCCL_WORKSPACE;
     if (M < 1 || M >= 32768)
@@ -612,9 +615,10 @@ const char *rl_ops_norm_fusion_words(int f, const rl_model *m)
     if (f == RL_FUSE_NCCL_GROUP)
         return "fused add + norm after NCCL: the layer hands each residual add and RMSNorm to "
                "the TP AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM or its fp8 / NVFP4 "
-               "form), but the TP group is outside TensorRT-LLM's strategy table (tp 16 and "
-               "beyond: NCCL_SYMMETRIC) or not all in one NVLink domain (thop/allreduceOp.cpp "
-               "ifFallbackToNCCL), so it runs NCCL and the pair as one residualRmsNorm kernel "
+               "form), but the TP group or the hidden size is outside TensorRT-LLM's strategy "
+               "table (tp 16 and beyond, hidden size 16384 and beyond: NCCL_SYMMETRIC; "
+               "customAllReduceUtils.h) or the group is not all in one NVLink domain "
+               "(thop/allreduceOp.cpp ifFallbackToNCCL), so it runs NCCL and the pair as one residualRmsNorm kernel "
                "after it (attn_add_norm, mlp_add_norm; engines.c ENGINE_FUSION)";
     if (f == RL_FUSE_ADD_NORM)
         return "fused add + norm: each residual add and the RMSNorm after it one kernel "

@@ -247,8 +247,8 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
  * the words must say why a batch is not fused): RL_FUSE_NCCL_TABLE the
  * AUTO strategy's lookup table picks NCCL for the token count (measured,
  * not monotone in it), RL_FUSE_NCCL_WORKSPACE the message exceeds the
- * fused kernel's workspace, RL_FUSE_NCCL_GROUP the group is outside the
- * table or the NVLink domain (ops.c ar_fused). */
+ * fused kernel's workspace, RL_FUSE_NCCL_GROUP the group or the hidden
+ * size is outside the table, or the group outside the NVLink domain (ops.c ar_fused). */
 enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE, RL_FUSE_NCCL_TABLE,
        RL_FUSE_NCCL_WORKSPACE, RL_FUSE_NCCL_GROUP };
 

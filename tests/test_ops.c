@@ -1381,6 +1381,17 @@ static void residual_norm_fusion(void **state)
     assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_ALLREDUCE);
     c.chips = c.tp = 4;
     assert_int_equal(build(&m, &p, &c)->norm_fusion, RL_FUSE_NCCL_GROUP);
+    /* review56: hidden 16384 (llama3-405b) is past the strategy table's
+     * hidden sizes (128 to 8192: customAllReduceUtils.h), so NCCL: the
+     * layer still hands the pair to the AllReduce (hidden_size > 4096,
+     * modeling_llama.py), which "no fusion op" (RL_FUSE_ADD_NORM's words:
+     * no TP, hidden 4096 or less, MoE or MLA) misstated */
+    rl_model big = load_model("llama3-405b", NULL, 0);
+    c = decode_cfg(16, 2048);
+    c.chips = c.tp = 8;
+    c.calibrated = 1;
+    assert_int_equal(build(&big, &h, &c)->norm_fusion, RL_FUSE_NCCL_GROUP);
+    assert_non_null(strstr(rl_ops_norm_fusion_words(RL_FUSE_NCCL_GROUP, &big), "hidden size"));
 
     rl_hw t = load_hw("tpu-v5e", NULL, 0);
     c = decode_cfg(16, 2048);
