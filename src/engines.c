@@ -1810,8 +1810,9 @@ int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *bu
                                       (sm < 100 || sm >= 110))) {
                 return 0;
             } else if (E[i].kv[k] == kv) { /* NVFP4 KV off SM10x (tester72 finding 4) */
-                char on[48];
-                snprintf(on, sizeof on, sm > 0 ? "sm %lld" : "no sm in its spec", sm);
+                char on[48] = "a chip whose spec gives no sm";
+                if (sm > 0)
+                    snprintf(on, sizeof on, "sm %lld", sm);
                 snprintf(buf, len, "the %s engine (%s) stores an fp4 (NVFP4) KV cache on "
                          "Blackwell data-centre chips (sm 100 to 109) only: its trtllm-gen "
                          "attention kernels are built for SM10x alone (NVIDIA/TensorRT-LLM "

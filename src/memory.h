@@ -65,9 +65,11 @@ double rl_memory_usable(const rl_hw *h, const rl_model *m, long long chips, doub
  * "max number of input tokens * some constant factor", one block's
  * tensors, smaller per rank under TP; trtllm-serve --max_num_tokens), so
  * this is the layer working set of rl_memory_activation_bytes at T tokens,
- * its per-head and MLP tensors split over the group.  A rule without
- * workspace_tokens (an engine file written before fixKA: vLLM's measured,
- * model-free 1.26 GiB) ignores the budget.  workspace_bytes alone where
+ * its per-head and MLP tensors split over the group.  A rule whose
+ * workspace_tokens is 0 (written so) ignores the budget; a memory block
+ * that omits it takes its engine's default when read (engines.c
+ * engine_key; for vLLM the 8192 of a GPU of 70 GiB or more, whatever the
+ * chip: the block is read before its chip is known).  workspace_bytes alone where
  * T is 0, m is NULL or abstract; 0 without g.  The budget is the query's, never written into the profile
  * (an rl_hw is shared by size's search threads).
  * deepseek-v3 under trtllm (T 8192) at TP8: 8192 x (7168 + (384 x 192 +
