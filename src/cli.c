@@ -3345,7 +3345,7 @@ static void note_arrival_rate(const rl_opts *o, const rl_simulate_run *run, long
  * flags of step's plan (simulate_plan_advice; tester47 F12: llama3-405b
  * was told --chips 8 --replicas 2, which it refuses), else --pp. */
 static void note_cross_domain(const rl_opts *o, const rl_model *m, const rl_hw *h,
-                              const rl_serve_config *c)
+                              const rl_serve_config *c, const rl_request *req, long long nreq)
 {
     long long pp = c->pp > 1 ? c->pp : 1, stage = o->chips / pp, dom = h->domain_chips;
     if (dom <= 0 || stage <= dom)
@@ -3371,11 +3371,33 @@ static void note_cross_domain(const rl_opts *o, const rl_model *m, const rl_hw *
         if (n < sizeof cross && s.n)
             snprintf(cross + n, sizeof cross - n, ", of its tp%lld ep%lld plan,", sp.tp, sp.ep);
     }
+    /* what the crossing collectives cost a prefill of the mean prompt
+     * (fixKI: the tester saw tp8 ep2 overloaded and nothing said by how
+     * much the network weighed; comm.h two-level times, as ops lists) */
+    char cost[256] = "";
+    double toks = 0;
+    for (long long i = 0; i < nreq; i++)
+        toks += (double)req[i].prompt / (double)nreq;
+    rl_precision moved = o->prec; /* the activations the collectives move, as ops's */
+    moved.compute = o->given[RL_P_ACT] ? o->act : rl_shard_moved_dtype(o->prec.compute);
+    if (toks >= 1 && rl_shard_collectives(m, h, &sp, RL_PHASE_PREFILL, toks, moved, &r, err,
+                                          sizeof err) == 0) {
+        double net = 0, all = 0;
+        for (int i = 0; i < r.ncoll; i++) {
+            double t = r.coll[i].c.time_s * r.coll[i].count;
+            all += t;
+            net += r.coll[i].c.levels > 1 ? t : 0.0;
+        }
+        if (net > 0)
+            snprintf(cost, sizeof cost, " (at the prompts' mean of %.0f tokens %.3g ms of a "
+                     "prefill's %.3g ms of collectives: ops --phase prefill --tp %lld --ep %lld "
+                     "--tokens %.0f lists them)", toks, net * 1e3, all * 1e3, sp.tp, sp.ep, toks);
+    }
     rl_cli_say(o, "note: each replica runs %lld chips per pipeline stage, beyond one %lld-chip "
                   "NVLink/ICI domain of %s: %s cross%s the scale-out network (step's fabric "
-                  "nvlink+net), so it can be slower than fewer chips (simulate's --chips is one "
+                  "nvlink+net)%s, so it can be slower than fewer chips (simulate's --chips is one "
                   "replica's; step splits --chips %lld by its own plan); %s",
-               stage, dom, h->name, cross, one ? "es" : "", o->chips, plan);
+               stage, dom, h->name, cross, one ? "es" : "", cost, o->chips, plan);
 }
 
 /* A trace whose requests all arrive at one instant has no offered rate
@@ -3490,7 +3512,7 @@ int rl_cli_simulate(rl_opts *o)
         dcost.longest = dc.attn_longest; /* rl_serve_ops_cost's, without the dispatch */
         c.spec_draft = &dcost;
     }
-    note_cross_domain(o, &m, &h, &c);
+    note_cross_domain(o, &m, &h, &c, req, n);
     /* size's caution (size.h rl_tpot_host_caution), before the run; not
      * under --spec, whose step emits up to gamma + 1 tokens, so a TPOT below
      * the per-step host cost is reachable (review46: 13.9 ms p99 met a

@@ -6494,6 +6494,16 @@ static void simulate_notes_cross_domain(void **state)
                           "--format json", ""), 0);
     assert_non_null(strstr(out, "AllToAll over 4 chips (MoE dispatch, MoE combine), of its tp4 "
                                 "ep4 plan, crosses the scale-out network"));
+    /* fixKI: and what the crossing AllToAlls cost a prefill of the mean
+     * prompt, 1000 tokens: each of the 4 TP chips of a group dispatches its
+     * 250 rows x 8 copies x 7168 x 2 B = 28.672 MB / 4 (comm.h's array over
+     * the group of 4 chips 4 apart: 28.672 MB); 2 of the 4 share a node:
+     * inner AllToAll of V/4 over 2 on NVLink, 7.168e6 / (4 x 4.5e11 B/s) =
+     * 3.98 us (above the 2 us hop), outer V/8 = 3.584 MB at net_bw 5e10:
+     * 71.68 us (h200.lua); 75.66 us x 58 MoE layers x 2 (dispatch, combine)
+     * = 8.777 ms (3 significant digits).  Before fixKI each TP chip sent all
+     * 1000 rows: 302.6 us each, 35.1 ms. */
+    assert_non_null(strstr(out, "(at the prompts' mean of 1000 tokens 8.78 ms of a prefill's "));
     assert_null(strstr(out, "tensor-parallel collectives cross"));
     assert_int_equal(cli2(base, "--chips 8"), 0);
     assert_null(strstr(out, "NVLink/ICI domain"));

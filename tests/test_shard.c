@@ -340,6 +340,55 @@ static void replicas_pipeline_overlap(void **state)
     assert_rel(ov.step_s, fmax(ov.local_s, ov.comm_s), 1e-12);
 }
 
+/* fixKI (stop 43): an EP AllToAll whose group spans NVLink domains
+ * carries each token row once.  DeepSeek-V3 (d_model 7168, top-8 of 256
+ * routed experts, 58 MoE layers: 61 less 3 dense) as tp8 ep2 on two
+ * 8-GPU H200 nodes, one 2000-token prefill at bf16: each node's 8 TP chips
+ * hold its 1000 rows after the attention AllReduce; each chip dispatches
+ * its 125 rows x 8 copies x 7168 x 2 B = 14.336 MB, half of them (128 of
+ * the 256 experts) to its peer 8 chips away in the other node: 7.168 MB
+ * over its NIC.  At h200.lua's net_bw 5e10 B/s (400 Gb/s ConnectX-7 per
+ * GPU, MLPerf v4.1 system description) and net_latency 5 us:
+ * max(5e-6, 7.168e6 / 5e10) = 1.4336e-4 s a dispatch (1e-9); the group's
+ * array (comm.h: summed over its 2 chips) 2 x 14.336 MB = 28.672 MB.
+ * Before, each of the 8 TP chips sent all 1000 rows: 229.376 MB, 1.147 ms.
+ * The experts (TP over 8) then gather the node's 8000 routed rows,
+ * 8000 x 7168 x 2 = 114.688 MB, and reduce-scatter their partial sums. */
+static void ep_alltoall_over_network_counts_rows_once(void **state)
+{
+    (void)state;
+    rl_model m = load_model("deepseek-v3", NULL, 0);
+    rl_hw h = load_hw("h200", NULL, 0);
+    rl_shard_plan pl = tp_plan(8);
+    pl.ep = 2;
+    rl_shard_result r;
+    char err[512];
+    assert_int_equal(rl_shard_collectives(&m, &h, &pl, RL_PHASE_PREFILL, 2000,
+                                          rl_precision_default(), &r, err, sizeof err),
+                     0);
+    int a2a = 0, ag = 0, rs = 0;
+    for (int i = 0; i < r.ncoll; i++) {
+        const rl_shard_coll *c = &r.coll[i];
+        if (c->c.kind == RL_ALLTOALL) {
+            a2a++;
+            assert_int_equal(c->c.group, 2);
+            assert_int_equal(c->c.levels, 2);
+            assert_rel(c->count, 58, 0);
+            assert_rel(c->c.bytes, 28672000.0, 1e-12);
+            assert_rel(c->c.time_s, 1.4336e-4, 1e-9);
+        } else if (!strcmp(c->what, "expert AllGather_Y") ||
+                   !strcmp(c->what, "expert ReduceScatter_Y")) {
+            ag += c->c.kind == RL_ALLGATHER;
+            rs += c->c.kind == RL_REDUCESCATTER;
+            assert_int_equal(c->c.group, 8);
+            assert_rel(c->c.bytes, 114688000.0, 1e-12);
+        }
+    }
+    assert_int_equal(a2a, 2); /* dispatch and combine */
+    assert_int_equal(ag, 1);
+    assert_int_equal(rs, 1);
+}
+
 /* tester12 #1: a step through P stages sends P-1 times (Megatron's
  * pipeline, shard.h rl_shard_pp_sends), each boundary over NVLink inside a
  * domain and over the NIC between domains.  llama3-8b pp16 on 16 H100
@@ -1591,7 +1640,8 @@ int main(void)
         cmocka_unit_test(worked_problem_7),          cmocka_unit_test(section_3_limits),
         cmocka_unit_test(appendix_c),                cmocka_unit_test(one_chip_is_formula_1),
         cmocka_unit_test(replicas_pipeline_overlap), cmocka_unit_test(compare_picks),
-        cmocka_unit_test(pipeline_sends_per_boundary), cmocka_unit_test(uneven_pipeline_stages),
+        cmocka_unit_test(pipeline_sends_per_boundary),
+        cmocka_unit_test(ep_alltoall_over_network_counts_rows_once), cmocka_unit_test(uneven_pipeline_stages),
         cmocka_unit_test(uneven_pipeline_few_micro_batches),
         cmocka_unit_test(stage_kv_is_its_layers), cmocka_unit_test(pipeline_stage_comm_buffer),
         cmocka_unit_test(stage_weights_first_last), cmocka_unit_test(compare_pure_pipeline),
