@@ -3697,7 +3697,8 @@ static void workload_desc(const rl_opts *o, const rl_workload *w, const rl_reque
 }
 
 /* A --report path must end in .md or .html, and its folder must exist and
- * take a new file; an existing path must be a regular file.  0, or -1 with
+ * take a new file; an existing path must be a regular file or a symbolic
+ * link to one (written through, as every output named on the command line).  0, or -1 with
  * the reason printed. */
 static int report_path_check(const char *path)
 {
@@ -3718,8 +3719,11 @@ static int report_path_check(const char *path)
     if (!((bn > 3 && strcmp(path + n - 3, ".md") == 0) ||
           (bn > 5 && strcmp(path + n - 5, ".html") == 0)))
         why = "expected a FILE.md (Markdown) or FILE.html name";
-    else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        why = "exists and is not a regular file (symbolic links are refused too)";
+    else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+        why = "a symbolic link whose target does not exist";
+    else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a link to a regular file is
+                                                              * written through (fixKJ A) */
+        why = "exists and is not a regular file";
     else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         why = "its folder does not exist";
     else if (access(dir, W_OK) != 0)

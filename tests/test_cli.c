@@ -3213,6 +3213,33 @@ static char *size_report_of(const char *dir, const char *hw, const char *extra)
     return slurp_in(dir, "r.md");
 }
 
+/* fixKJ A: size --report through a symbolic link to a regular file was
+ * refused ("symbolic links are refused too") while --save wrote through
+ * one, as the README says every output does: written through, the link
+ * kept and its target the report. */
+static void size_report_through_link(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_replink_XXXXXX", link[64], target[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(target, sizeof target, "%s/t.md", dir);
+    snprintf(link, sizeof link, "%s/r.md", dir);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    assert_int_equal(symlink("t.md", link), 0);
+    char *md = size_report_of(dir, "h100-sxm", "");
+    assert_non_null(strstr(md, "# Deployment sizing"));
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    free(md);
+    unlink(link);
+    unlink(target);
+    rmdir(dir);
+}
+
 /* tester52 F9: size rows of mixed modes say on stderr how many read
  * estimated and why: llama3-8b on h100-sxm at 5 req/s, 5 of 12 rows (int8
  * weights and KV, no int8 table in trtllm's, table_time_share 0 to 0.05)
@@ -10376,6 +10403,7 @@ int main(void)
         cmocka_unit_test(h100_pcie_ranks_behind_sxm),
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
+        cmocka_unit_test(size_report_through_link),
         cmocka_unit_test(size_pareto_note_host_cost),
         cmocka_unit_test(simulate_says_attention_rule),
         cmocka_unit_test(size_cautions_p99_only_verdict),
