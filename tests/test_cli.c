@@ -3240,6 +3240,36 @@ static void size_report_through_link(void **state)
     rmdir(dir);
 }
 
+/* fixKJ B: the Recommendation section's host-cost caution names the
+ * engines of the profiles it recommends only: llama3-8b at 5 req/s over
+ * h100-sxm and tpu-v5e recommends 1 x tpu-v5e (engine none, nothing
+ * measured: its mode's caution says so), which was said to lack "the
+ * trtllm engine"'s per-step host cost, h100-sxm's; on h100-sxm alone that
+ * caution stays. */
+static void size_report_caution_of_recommended(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_repcau_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *md = size_report_of(dir, "h100-sxm,tpu-v5e", "");
+    const char *rec = strstr(md, "## Recommendation"), *end = rec ? strstr(rec + 3, "\n## ") : NULL;
+    assert_non_null(end);
+    char *sec = strndup(rec, (size_t)(end - rec));
+    assert_non_null(strstr(sec, "Deploy 1 x tpu-v5e"));
+    assert_null(strstr(sec, "trtllm"));
+    free(sec);
+    free(md);
+    md = size_report_of(dir, "h100-sxm", "");
+    rec = strstr(md, "## Recommendation");
+    assert_non_null(rec);
+    assert_non_null(strstr(rec, "no per-step host cost of the trtllm engine"));
+    free(md);
+    char p[64];
+    snprintf(p, sizeof p, "%s/r.md", dir);
+    unlink(p);
+    rmdir(dir);
+}
+
 /* tester52 F9: size rows of mixed modes say on stderr how many read
  * estimated and why: llama3-8b on h100-sxm at 5 req/s, 5 of 12 rows (int8
  * weights and KV, no int8 table in trtllm's, table_time_share 0 to 0.05)
@@ -10404,6 +10434,7 @@ int main(void)
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_report_through_link),
+        cmocka_unit_test(size_report_caution_of_recommended),
         cmocka_unit_test(size_pareto_note_host_cost),
         cmocka_unit_test(simulate_says_attention_rule),
         cmocka_unit_test(size_cautions_p99_only_verdict),
