@@ -3532,6 +3532,11 @@ int rl_cli_simulate(rl_opts *o)
     /* --no-capacity, or a signal during a search after the run finished:
      * the run is kept, the capacity figures null (capacity_searched false) */
     const char *skipped = rc == 0 && o->given[RL_P_NO_CAPACITY] ? "--no-capacity" : NULL;
+    /* fixKJ C: with no offered rate (--offline, or a trace at one instant)
+     * the search has no load to scan: skipped and said (capacity_searched
+     * read true beside its null figures, no word) */
+    if (rc == 0 && !skipped && (o->given[RL_P_OFFLINE] || !(w.qps > 0)))
+        skipped = o->given[RL_P_OFFLINE] ? "--offline" : "the trace's requests arrive at once";
     char stopped[ERRLEN] = "";
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
@@ -3618,8 +3623,11 @@ int rl_cli_simulate(rl_opts *o)
                    isfinite(max_qps) ? "max_sustainable_qps_no_slo"
                                      : "max_sustainable_qps and capacity_utilization");
     else if (skipped)
-        rl_cli_say(o, "note: no capacity search (--no-capacity): max_sustainable_qps and "
-                      "capacity_utilization null, capacity_searched false");
+        rl_cli_say(o, "note: no capacity search (%s%s): max_sustainable_qps, "
+                      "capacity_utilization and max_sustainable_qps_no_slo null, "
+                      "capacity_searched false", skipped,
+                   strcmp(skipped, "--offline") == 0 ? ": every request arrives at t = 0, no "
+                                                       "offered rate to search over" : "");
     else if (unresolved)
         note_unresolved(o, &r, &c, unresolved, !(free_qps >= reached));
     else

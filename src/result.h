@@ -162,8 +162,9 @@ typedef struct {
     double burst;                /* --burst's CV (gamma arrivals); 0: Poisson or a trace (null) */
     double arrival_rate;         /* the arrivals' own rate, (n - 1) / (last - first); NAN:
                                     none (offline, one request) */
-    int capacity_skipped;        /* no capacity search (simulate --no-capacity, or a signal
-                                    stopped it after the run): capacity_searched false */
+    int capacity_skipped;        /* no capacity search (simulate --no-capacity, --offline or
+                                    a trace at one instant, or a signal stopped it after the
+                                    run): capacity_searched false */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI

@@ -3270,6 +3270,21 @@ static void size_report_caution_of_recommended(void **state)
     rmdir(dir);
 }
 
+/* fixKJ C: simulate --offline has no offered rate, so no capacity search:
+ * it read capacity_searched true beside null capacity figures, with no
+ * note; now false, the figures null, and a note saying why. */
+static void simulate_offline_not_searched(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --offline --requests 50 "
+                              "--prompt-len 200 --out-len 20 --format json",
+                              "note: no capacity search (--offline: every request arrives at t = 0");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "capacity_searched")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "max_sustainable_qps")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "max_sustainable_qps_no_slo")));
+    cJSON_Delete(j);
+}
+
 /* tester52 F9: size rows of mixed modes say on stderr how many read
  * estimated and why: llama3-8b on h100-sxm at 5 req/s, 5 of 12 rows (int8
  * weights and KV, no int8 table in trtllm's, table_time_share 0 to 0.05)
@@ -10435,6 +10450,7 @@ int main(void)
         cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_report_through_link),
         cmocka_unit_test(size_report_caution_of_recommended),
+        cmocka_unit_test(simulate_offline_not_searched),
         cmocka_unit_test(size_pareto_note_host_cost),
         cmocka_unit_test(simulate_says_attention_rule),
         cmocka_unit_test(size_cautions_p99_only_verdict),
