@@ -2725,12 +2725,25 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                              "tokens",
                           c->page_tokens, floor(c->kv_capacity_tokens), chip_w / 1e9,
                           floor(c->kv_capacity_tokens));
+    /* the remedies that apply (fixKJ D: int8 weights under --hbm-reserve
+     * 0.5 were told "int8/fp8 --weights"): a lower reserve where one above
+     * the default is charged and the weights fit the HBM, narrower weights
+     * where they are wider than a byte */
+    char fix[192];
+    double dflt = rl_param_default(RL_P_RESERVE);
+    int lower = !mem.engine_memory && reserve > dflt && chip_w <= h->hbm_bytes;
+    int narrower = rl_dtype_bytes(o->prec.weights) > 1;
+    int f = snprintf(fix, sizeof fix, "more --chips");
+    if (lower)
+        f += snprintf(fix + f, sizeof fix - (size_t)f, "%s a lower --hbm-reserve (%.2g given, "
+                      "default %.2g)", narrower ? "," : ", or", reserve, dflt);
+    if (narrower)
+        snprintf(fix + f, sizeof fix - (size_t)f, ", or int8/fp8 --weights");
     if (c->kv_capacity_tokens < c->page_tokens)
         return rl_cli_say(o, "the weights (%.1f GB a chip%s%s%s) leave no KV room in the %.1f GB "
-                             "a chip usable%s on %lld x %s (%.1f GB each %s): more --chips, or "
-                             "int8/fp8 --weights%s",
+                             "a chip usable%s on %lld x %s (%.1f GB each %s): %s%s",
                           chip_w / 1e9, stage, parts, all, b.usable_bytes / n / 1e9, usable,
-                          o->chips, h->name, h->hbm_bytes / 1e9, rule, plan);
+                          o->chips, h->name, h->hbm_bytes / 1e9, rule, fix, plan);
     char each[96] = "";
     if (copies > 1)
         snprintf(each, sizeof each, " (%.0f copies of each token's KV, as the prefixes')", copies);
