@@ -2725,12 +2725,25 @@ static int serve_hbm(const rl_opts *o, const rl_model *m, const rl_hw *h, double
                              "tokens",
                           c->page_tokens, floor(c->kv_capacity_tokens), chip_w / 1e9,
                           floor(c->kv_capacity_tokens));
+    /* the remedies that apply (fixKJ D: int8 weights under --hbm-reserve
+     * 0.5 were told "int8/fp8 --weights"): a lower reserve where one above
+     * the default is charged and the weights fit the HBM, narrower weights
+     * where they are wider than a byte */
+    char fix[192];
+    double dflt = rl_param_default(RL_P_RESERVE);
+    int lower = !mem.engine_memory && reserve > dflt && chip_w <= h->hbm_bytes;
+    int narrower = rl_dtype_bytes(o->prec.weights) > 1;
+    int f = snprintf(fix, sizeof fix, "more --chips");
+    if (lower)
+        f += snprintf(fix + f, sizeof fix - (size_t)f, "%s a lower --hbm-reserve (%.2g given, "
+                      "default %.2g)", narrower ? "," : ", or", reserve, dflt);
+    if (narrower)
+        snprintf(fix + f, sizeof fix - (size_t)f, ", or int8/fp8 --weights");
     if (c->kv_capacity_tokens < c->page_tokens)
         return rl_cli_say(o, "the weights (%.1f GB a chip%s%s%s) leave no KV room in the %.1f GB "
-                             "a chip usable%s on %lld x %s (%.1f GB each %s): more --chips, or "
-                             "int8/fp8 --weights%s",
+                             "a chip usable%s on %lld x %s (%.1f GB each %s): %s%s",
                           chip_w / 1e9, stage, parts, all, b.usable_bytes / n / 1e9, usable,
-                          o->chips, h->name, h->hbm_bytes / 1e9, rule, plan);
+                          o->chips, h->name, h->hbm_bytes / 1e9, rule, fix, plan);
     char each[96] = "";
     if (copies > 1)
         snprintf(each, sizeof each, " (%.0f copies of each token's KV, as the prefixes')", copies);
@@ -3554,6 +3567,11 @@ int rl_cli_simulate(rl_opts *o)
     /* --no-capacity, or a signal during a search after the run finished:
      * the run is kept, the capacity figures null (capacity_searched false) */
     const char *skipped = rc == 0 && o->given[RL_P_NO_CAPACITY] ? "--no-capacity" : NULL;
+    /* fixKJ C: with no offered rate (--offline, or a trace at one instant)
+     * the search has no load to scan: skipped and said (capacity_searched
+     * read true beside its null figures, no word) */
+    if (rc == 0 && !skipped && (o->given[RL_P_OFFLINE] || !(w.qps > 0)))
+        skipped = o->given[RL_P_OFFLINE] ? "--offline" : "the trace's requests arrive at once";
     char stopped[ERRLEN] = "";
     const char *nulled = ""; /* the keys a stopped search leaves null (review56: the
                               * no-SLO search's read as the first's when that one was
@@ -3643,8 +3661,11 @@ int rl_cli_simulate(rl_opts *o)
         rl_cli_say(o, "interrupted (%s): %s; the run's result is kept, %s null",
                    rl_interrupt_name(), stopped, nulled);
     else if (skipped)
-        rl_cli_say(o, "note: no capacity search (--no-capacity): max_sustainable_qps and "
-                      "capacity_utilization null, capacity_searched false");
+        rl_cli_say(o, "note: no capacity search (%s%s): max_sustainable_qps, "
+                      "capacity_utilization and max_sustainable_qps_no_slo null, "
+                      "capacity_searched false", skipped,
+                   strcmp(skipped, "--offline") == 0 ? ": every request arrives at t = 0, no "
+                                                       "offered rate to search over" : "");
     else if (unresolved)
         note_unresolved(o, &r, &c, unresolved, !(free_qps >= reached));
     else
@@ -3722,7 +3743,8 @@ static void workload_desc(const rl_opts *o, const rl_workload *w, const rl_reque
 }
 
 /* A --report path must end in .md or .html, and its folder must exist and
- * take a new file; an existing path must be a regular file.  0, or -1 with
+ * take a new file; an existing path must be a regular file or a symbolic
+ * link to one (written through, as every output named on the command line).  0, or -1 with
  * the reason printed. */
 static int report_path_check(const char *path)
 {
@@ -3743,8 +3765,11 @@ static int report_path_check(const char *path)
     if (!((bn > 3 && strcmp(path + n - 3, ".md") == 0) ||
           (bn > 5 && strcmp(path + n - 5, ".html") == 0)))
         why = "expected a FILE.md (Markdown) or FILE.html name";
-    else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        why = "exists and is not a regular file (symbolic links are refused too)";
+    else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+        why = "a symbolic link whose target does not exist";
+    else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a link to a regular file is
+                                                              * written through (fixKJ A) */
+        why = "exists and is not a regular file";
     else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         why = "its folder does not exist";
     else if (access(dir, W_OK) != 0)

@@ -434,7 +434,7 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen)
             return rl_guard_folder(dir, why, whylen);
         return rl_fail(why, whylen, "its folder does not exist");
     }
-    /* written through a link (report.c write_target), whose target must
+    /* written through a link (report.c rl_write_target), whose target must
      * resolve: said here, exit 2, not after the run, exit 1 (tester23 F9) */
     char real[PATH_MAX];
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !realpath(path, real))

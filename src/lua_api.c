@@ -966,13 +966,67 @@ static const char *unvouched(lua_State *L, int t, int *vouched)
     return bad;
 }
 
+/* An inline hardware table naming a `base` (a preset name or a .lua path),
+ * as a profile file does (spec.h; fixKJ E: size's own note suggests
+ * { base = "b200", price_per_chip_hour = P }, which an inline table refused
+ * as an unknown field): the base's figures, as measured (rl_hw_push), with
+ * the table's other fields replacing its own, field by field, as a file's
+ * do (spec.c merge_fields); a name of its own keeps the base's as
+ * renamed_from, as roofline.hw's overrides do; a measured_* field is
+ * refused, as in a file.  0, or -1 with err set. */
+static int hw_from_base(lua_State *L, int arg, const char *base, rl_hw *h, char *err,
+                        size_t errlen)
+{
+    const char *measured = rl_spec_measured_field(L, arg);
+    if (measured) {
+        snprintf(err, errlen, "field '%s': a derived spec inherits the figures its base was "
+                 "measured at; set the chip's own figure for a what-if", measured);
+        return -1;
+    }
+    char e2[ERRLEN - 32];
+    if (rl_hw_load(base, NULL, 0, h, e2, sizeof e2) != 0) {
+        snprintf(err, errlen, "field 'base': %s", e2);
+        return -1;
+    }
+    char name[sizeof h->name];
+    snprintf(name, sizeof name, "%s", h->name);
+    rl_hw_push(L, h);
+    for (lua_pushnil(L); lua_next(L, arg); ) {
+        if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "base") == 0) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+    int rc = rl_hw_from_table(L, -1, HW_TABLE, h, err, errlen);
+    lua_pop(L, 1);
+    if (rc == 0)
+        rl_hw_renamed(h, name);
+    return rc;
+}
+
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
 {
     char err[ERRLEN];
     int rc, vouched;
     const char *forged;
     spec_type(L, arg, a);
-    if (lua_type(L, arg) == LUA_TSTRING)
+    arg = lua_absindex(L, arg);
+    char base[1024] = "";
+    int bt = lua_type(L, arg) == LUA_TTABLE ? lua_getfield(L, arg, "base") : LUA_TNIL;
+    if (bt == LUA_TSTRING)
+        snprintf(base, sizeof base, "%s", lua_tostring(L, -1));
+    if (lua_type(L, arg) == LUA_TTABLE)
+        lua_pop(L, 1);
+    if (bt == LUA_TSTRING)
+        rc = hw_from_base(L, arg, base, h, err, sizeof err);
+    else if (bt != LUA_TNIL) {
+        snprintf(err, sizeof err, "field 'base': expected a hardware preset name or a .lua path, "
+                 "got %s", lua_typename(L, bt));
+        rc = -1;
+    } else if (lua_type(L, arg) == LUA_TSTRING)
         rc = rl_hw_load(lua_tostring(L, arg), NULL, 0, h, err, sizeof err);
     else if ((forged = unvouched(L, arg, &vouched)) != NULL) {
         snprintf(err, sizeof err, "field '%s': %s; the figures a profile was measured at come "

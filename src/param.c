@@ -865,7 +865,8 @@ const rl_command RL_COMMANDS[] = {
      "arrivals, at most 30000; grown up to 3 times, to 200000, until it outlasts 2 latencies\n"
      "at the load above).  Its cost grows with the load sustained: most of the time on many\n"
      "replicas (llama3-8b, 10000 replicas: 5 s of CPU, the run alone 0.3 s).  --no-capacity\n"
-     "skips it (the capacity keys null, capacity_searched false); a signal during it keeps\n"
+     "skips it (the capacity keys null, capacity_searched false), as --offline or a trace\n"
+     "arriving at one instant do (no offered rate to search over); a signal during it keeps\n"
      "the finished run's result the same way, exit 130 or 143.\n"
      "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace or speculation\n"
      "yet) and returns the result without the KV timeline.",

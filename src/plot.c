@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,9 +230,11 @@ void rl_plot_side_files(const char *out, char *dat, char *gp, size_t len)
 
 /* Write STEM.dat and STEM.gp inside the open directory `dir` and render
  * `leaf` there (see rl_plot_render); `out` names the figure in messages and
- * ends with `leaf`. */
-static int render_at(int dir, const char *tmpl, const char *out, const char *leaf, const char *vars,
-                     const char *data, char *err, size_t errlen)
+ * ends with `leaf`.  `through`: `out` was named on the command line (a
+ * path from the working directory), so a symbolic link at the figure is
+ * written through. */
+static int render_at(int dir, int through, const char *tmpl, const char *out, const char *leaf,
+                     const char *vars, const char *data, char *err, size_t errlen)
 {
     const char *term = terminal_for(leaf);
     char dat[PATHLEN], gp[PATHLEN], tpath[PATHLEN], tmp[PATHLEN];
@@ -288,7 +291,28 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
         return RL_PLOT_WRITE_FAILED;
     }
     int dfd = memory_file("roofline-dat", data);
-    int fd = sfd < 0 || dfd < 0 ? -1 : rl_temp_at(dir, leaf, out, tmp, sizeof tmp, err, errlen);
+    /* the figure: a symbolic link named on the command line (dir AT_FDCWD)
+     * is written through, as every output is (README; fixKJ A: a
+     * --plot-dir figure's link was replaced by a file, the target left);
+     * inside a run's folder a link is refused (outdir.h: confined), as any
+     * other non-regular file */
+    char resolved[PATH_MAX];
+    int fdir = dir;
+    const char *fleaf = leaf;
+    struct stat ls;
+    int fd = sfd < 0 || dfd < 0 ? -1 : 0;
+    if (fd == 0 && fstatat(dir, leaf, &ls, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(ls.st_mode)) {
+        if (S_ISLNK(ls.st_mode) && through)
+            fd = rl_write_target(out, resolved, &fdir, &fleaf, err, errlen);
+        else {
+            snprintf(err, errlen, "%s: exists and is %s; refusing to replace it", out,
+                     S_ISLNK(ls.st_mode) ? "a symbolic link" : S_ISDIR(ls.st_mode) ? "a directory"
+                                                                     : "not a regular file");
+            fd = -1;
+        }
+    }
+    if (fd == 0)
+        fd = rl_temp_at(fdir, fleaf, out, tmp, sizeof tmp, err, errlen);
     if (fd < 0) {
         if (sfd < 0 || dfd < 0)
             snprintf(err, errlen, "%s: cannot hand the script to gnuplot: %s", out, strerror(errno));
@@ -298,6 +322,8 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
             close(dfd);
         unlinkat(dir, tdat, 0);
         unlinkat(dir, tgp, 0);
+        if (fdir != dir)
+            close(fdir);
         rl_interrupt_track_temp(AT_FDCWD, NULL);
         return sfd < 0 || dfd < 0 ? -1 : RL_PLOT_WRITE_FAILED;
     }
@@ -312,14 +338,16 @@ static int render_at(int dir, const char *tmpl, const char *out, const char *lea
     int drawn = st == 0 && !empty;
     int dat_in = renameat(dir, tdat, dir, dat) == 0; /* renames need no room: only a */
     int gp_in = dat_in && renameat(dir, tgp, dir, gp) == 0; /* folder swapped meanwhile fails */
-    int moved = gp_in && (!drawn || renameat(dir, tmp, dir, leaf) == 0);
+    int moved = gp_in && (!drawn || renameat(fdir, tmp, fdir, fleaf) == 0);
     int e = errno;
     if (!dat_in)
         unlinkat(dir, tdat, 0);
     if (!gp_in)
         unlinkat(dir, tgp, 0);
     if (!drawn || !moved)
-        unlinkat(dir, tmp, 0);
+        unlinkat(fdir, tmp, 0);
+    if (fdir != dir)
+        close(fdir);
     rl_interrupt_track_temp(AT_FDCWD, NULL);
     if (!moved) {
         snprintf(err, errlen, "%s: cannot move into place: %s", out, strerror(e));
@@ -352,7 +380,8 @@ int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars,
             return -1;
         }
     }
-    int rc = render_at(pdir, tmpl, out, slash ? slash + 1 : out, vars, data, err, errlen);
+    int rc = render_at(pdir, dir == AT_FDCWD, tmpl, out, slash ? slash + 1 : out, vars, data, err,
+                       errlen);
     if (slash)
         close(pdir);
     return rc;

@@ -783,11 +783,7 @@ int rl_write_temp_at(int dir, const char *name, const char *shown, const char *d
     return ok ? 0 : -1;
 }
 
-/* The file a write to `path` replaces: `path`, or the target of a symbolic
- * link there (written through), into resolved[PATH_MAX]; its folder opened
- * into *dir (AT_FDCWD for a bare name) and its last component into *name.
- * Anything that is not a regular file is refused.  0, or -1 with err set. */
-static int write_target(const char *path, char *resolved, int *dir, const char **name, char *err,
+int rl_write_target(const char *path, char *resolved, int *dir, const char **name, char *err,
                         size_t errlen)
 {
     struct stat st;
@@ -830,7 +826,7 @@ int rl_write_atomic(const char *path, const char *data, size_t len, char *err, s
     char resolved[PATH_MAX];
     const char *name;
     int dir;
-    if (write_target(path, resolved, &dir, &name, err, errlen) != 0)
+    if (rl_write_target(path, resolved, &dir, &name, err, errlen) != 0)
         return -1;
     int rc = rl_write_atomic_at(dir, name, resolved, data, len, err, errlen);
     if (dir != AT_FDCWD)
@@ -843,7 +839,7 @@ int rl_stage(const char *path, rl_staged *s, char *err, size_t errlen)
     const char *name;
     int dir;
     s->temp[0] = '\0';
-    if (write_target(path, s->target, &dir, &name, err, errlen) != 0)
+    if (rl_write_target(path, s->target, &dir, &name, err, errlen) != 0)
         return -1;
     char tmp[300];
     int fd = rl_temp_at(dir, name, path, tmp, sizeof tmp, err, errlen);

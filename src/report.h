@@ -37,6 +37,15 @@ char *rl_report_render(const cJSON *result, rl_format fmt, char *err, size_t err
  * left behind. */
 int rl_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
+/* The file a write to `path` replaces: `path`, or the target of a symbolic
+ * link there (written through: every output named on the command line,
+ * fixKJ A), into resolved[PATH_MAX]; its folder opened into *dir (AT_FDCWD
+ * for a bare name; else the caller closes it) and its last component into
+ * *name, pointing into resolved.  Anything that is not a regular file is
+ * refused.  0, or -1 with err set. */
+int rl_write_target(const char *path, char *resolved, int *dir, const char **name, char *err,
+                    size_t errlen);
+
 /* Several files put in place together (calibrate's profile and its raw
  * samples): rl_stage reserves an empty temporary beside each target (the
  * target resolved as rl_write_atomic does), the caller writes each one

@@ -2754,6 +2754,11 @@ static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_re
 
 int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len)
 {
+    return rl_result_size_host_cost_note_of(in, NULL, s, len);
+}
+
+int rl_result_size_host_cost_note_of(const rl_size_input *in, const int *only, char *s, size_t len)
+{
     /* step's host_cost_note, once, naming each engine that charges no
      * per-step host cost over the profiles searched, once (tester51 F3,
      * tester50 F17: size said none; then only the first profile's engine) */
@@ -2761,6 +2766,8 @@ int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len)
     const char *named[RL_SIZE_HW_NAMED];
     int nnames = 0;
     for (int i = 0; i < in->nhw; i++) {
+        if (only && !only[i])
+            continue;
         const rl_serving_engine *e = hostless_engine(in->m, &in->hw[i], in->calibrated);
         int seen = !e;
         for (int k = 0; k < nnames && !seen; k++)

@@ -162,8 +162,9 @@ typedef struct {
     double burst;                /* --burst's CV (gamma arrivals); 0: Poisson or a trace (null) */
     double arrival_rate;         /* the arrivals' own rate, (n - 1) / (last - first); NAN:
                                     none (offline, one request) */
-    int capacity_skipped;        /* no capacity search (simulate --no-capacity, or a signal
-                                    stopped it after the run): capacity_searched false */
+    int capacity_skipped;        /* no capacity search (simulate --no-capacity, --offline or
+                                    a trace at one instant, or a signal stopped it after the
+                                    run): capacity_searched false */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
@@ -247,6 +248,12 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
  * when no such engine (nothing written).  The JSON's key and the sizing
  * report's caution (fixJH) share it. */
 int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len);
+
+/* The same over the profiles i with only[i] set (only[in->nhw]; NULL: all):
+ * the sizing report's caution names the engines of the profiles it
+ * recommends, not of every one searched (fixKJ B: a tpu-v5e recommendation,
+ * engine none, carried h100-sxm's trtllm caution). */
+int rl_result_size_host_cost_note_of(const rl_size_input *in, const int *only, char *s, size_t len);
 
 /* host_cost_note's stderr form (the table and CSV formats print the whole
  * key beside it; tester69 #8: a wall of text twice): what is not charged

@@ -864,10 +864,20 @@ static void report_recommendation(doc *d, const rl_size_report_data *x)
     else
         recommend_each_hw(d, x);
     /* fixJH: the JSON's host_cost_note, once, beside what it qualifies (the report
-     * left it out: a plan on kernel + collective times read as an engine's) */
+     * left it out: a plan on kernel + collective times read as an engine's),
+     * for the profiles recommended only (fixKJ B: a tpu-v5e recommendation,
+     * engine none, was said to lack trtllm's host cost; a profile with
+     * nothing measured has its own caution, the mode's, above) */
     char note[1024];
-    if (r->nmeet > 0 && rl_result_size_host_cost_note(in, note, sizeof note))
+    int *recommended = r->nmeet > 0 ? calloc((size_t)in->nhw, sizeof *recommended) : NULL;
+    if (recommended && (r->priced || in->nhw == 1))
+        recommended[r->c[0].hw] = 1;
+    else if (recommended)
+        for (int i = 0; i < r->n && r->c[i].meets; i++)
+            recommended[r->c[i].hw] = 1;
+    if (recommended && rl_result_size_host_cost_note_of(in, recommended, note, sizeof note))
         para(d, "Caution: the latencies behind this recommendation are a lower bound: %s.", note);
+    free(recommended);
 }
 
 /* The model, the traffic and the targets. */

@@ -3213,6 +3213,78 @@ static char *size_report_of(const char *dir, const char *hw, const char *extra)
     return slurp_in(dir, "r.md");
 }
 
+/* fixKJ A: size --report through a symbolic link to a regular file was
+ * refused ("symbolic links are refused too") while --save wrote through
+ * one, as the README says every output does: written through, the link
+ * kept and its target the report. */
+static void size_report_through_link(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_replink_XXXXXX", link[64], target[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(target, sizeof target, "%s/t.md", dir);
+    snprintf(link, sizeof link, "%s/r.md", dir);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    assert_int_equal(symlink("t.md", link), 0);
+    char *md = size_report_of(dir, "h100-sxm", "");
+    assert_non_null(strstr(md, "# Deployment sizing"));
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    free(md);
+    unlink(link);
+    unlink(target);
+    rmdir(dir);
+}
+
+/* fixKJ B: the Recommendation section's host-cost caution names the
+ * engines of the profiles it recommends only: llama3-8b at 5 req/s over
+ * h100-sxm and tpu-v5e recommends 1 x tpu-v5e (engine none, nothing
+ * measured: its mode's caution says so), which was said to lack "the
+ * trtllm engine"'s per-step host cost, h100-sxm's; on h100-sxm alone that
+ * caution stays. */
+static void size_report_caution_of_recommended(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_repcau_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *md = size_report_of(dir, "h100-sxm,tpu-v5e", "");
+    const char *rec = strstr(md, "## Recommendation"), *end = rec ? strstr(rec + 3, "\n## ") : NULL;
+    assert_non_null(end);
+    char *sec = strndup(rec, (size_t)(end - rec));
+    assert_non_null(strstr(sec, "Deploy 1 x tpu-v5e"));
+    assert_null(strstr(sec, "trtllm"));
+    free(sec);
+    free(md);
+    md = size_report_of(dir, "h100-sxm", "");
+    rec = strstr(md, "## Recommendation");
+    assert_non_null(rec);
+    assert_non_null(strstr(rec, "no per-step host cost of the trtllm engine"));
+    free(md);
+    char p[64];
+    snprintf(p, sizeof p, "%s/r.md", dir);
+    unlink(p);
+    rmdir(dir);
+}
+
+/* fixKJ C: simulate --offline has no offered rate, so no capacity search:
+ * it read capacity_searched true beside null capacity figures, with no
+ * note; now false, the figures null, and a note saying why. */
+static void simulate_offline_not_searched(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --offline --requests 50 "
+                              "--prompt-len 200 --out-len 20 --format json",
+                              "note: no capacity search (--offline: every request arrives at t = 0");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "capacity_searched")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "max_sustainable_qps")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "max_sustainable_qps_no_slo")));
+    cJSON_Delete(j);
+}
+
 /* tester52 F9: size rows of mixed modes say on stderr how many read
  * estimated and why: llama3-8b on h100-sxm at 5 req/s, 5 of 12 rows (int8
  * weights and KV, no int8 table in trtllm's, table_time_share 0 to 0.05)
@@ -10385,6 +10457,9 @@ int main(void)
         cmocka_unit_test(h100_pcie_ranks_behind_sxm),
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
+        cmocka_unit_test(size_report_through_link),
+        cmocka_unit_test(size_report_caution_of_recommended),
+        cmocka_unit_test(simulate_offline_not_searched),
         cmocka_unit_test(size_pareto_note_host_cost),
         cmocka_unit_test(simulate_says_attention_rule),
         cmocka_unit_test(size_cautions_p99_only_verdict),

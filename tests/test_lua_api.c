@@ -172,6 +172,38 @@ static void engine_none_from_lua(void **state)
         fail_msg("%s", err);
 }
 
+/* fixKJ E: an inline hw table naming a `base`, as a profile file does
+ * (size's own note suggests { base = "b200", price_per_chip_hour = P }),
+ * was refused "field 'base': unknown hardware field".  Now the base's
+ * figures with the table's fields over them: priced alone it times as b200
+ * itself (same step_s, name b200); a bandwidth of its own moves the time
+ * (llama3-8b decode at batch 1 is bandwidth-bound: 1e14 B/s, over 12x
+ * b200's 8e12, gives a shorter step); a measured_* field is refused, as in
+ * a file. */
+static void hw_table_with_base(void **state)
+{
+    (void)state;
+    double ok = run_number(
+        "local a = roofline.step{ model = 'llama3-8b', hw = 'b200', context = 1000 }\n"
+        "local b = roofline.step{ model = 'llama3-8b', context = 1000, "
+        "hw = { base = 'b200', price_per_chip_hour = 6 } }\n"
+        "local c = roofline.step{ model = 'llama3-8b', context = 1000, "
+        "hw = { base = 'b200', name = 'fast', hbm_bw = 1e14 } }\n"
+        "if b.hw ~= 'b200' or c.hw ~= 'fast' then return -1 end\n"
+        "if a.rows[1].step_s ~= b.rows[1].step_s then return -2 end\n"
+        "return c.rows[1].step_s < a.rows[1].step_s and 1 or -3");
+    assert_true(ok == 1);
+    char err[2048];
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', context = 10, "
+                         "hw = { base = 'b200', measured_flops = 1 } }", err, sizeof err), -1);
+    if (!strstr(err, "field 'measured_flops': a derived spec inherits"))
+        fail_msg("%s", err);
+    assert_int_equal(run("return roofline.step{ model = 'llama3-8b', context = 10, "
+                         "hw = { base = 'nope' } }", err, sizeof err), -1);
+    if (!strstr(err, "field 'hw': field 'base': unknown hardware 'nope'"))
+        fail_msg("%s", err);
+}
+
 /* tester62 #7: roofline.simulate and roofline.size refuse traffic whose
  * arrivals lie past 4.5e9 s, where the simulator's double clock quantises
  * latencies (serve.h RL_SERVE_HORIZON_MAX_S), as the CLI does: qps 1e-9
@@ -1789,6 +1821,7 @@ int main(void)
         cmocka_unit_test(chips_run_tensor_parallel),
         cmocka_unit_test(plan_alone_runs_its_chips),
         cmocka_unit_test(fitted_from_lua),
+        cmocka_unit_test(hw_table_with_base),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -394,6 +394,48 @@ static void test_step_attention_term(void **state)
     check_no_temp_and_clean(dir);
 }
 
+/* A figure that is a symbolic link to a regular file (fixKJ A: --plot-dir
+ * replaced the link with a file, the target unchanged, while --save and
+ * --report wrote through): named from the working directory (the command
+ * line: dir AT_FDCWD), the figure is written through, the link kept and
+ * its target replaced; inside an open folder (a run's --out, confined) a
+ * link is refused, the target untouched. */
+static void test_figure_link_written_through(void **state)
+{
+    (void)state;
+    if (!have_gnuplot())
+        skip();
+    use_source_tree();
+    char dir[64], err[512], target[160], link[200], out[200];
+    make_dir(dir);
+    snprintf(target, sizeof target, "%s.target.svg", dir);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    snprintf(link, sizeof link, "%s/fig.svg", dir);
+    assert_int_equal(symlink(target, link), 0);
+    rl_sweep_point pts[1] = {{.chips = 8, .batch = 1, .step_s = 5e-3, .chip_s_per_token = 4e-2}};
+    rl_plot_series s = {"s", pts, 1};
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    assert_true(rl_plot_pareto(fd, "fig.svg", "t", &s, 1, 0, err, sizeof err) < 0);
+    assert_non_null(strstr(err, "symbolic link"));
+    struct stat st;
+    assert_int_equal(stat(target, &st), 0);
+    assert_int_equal((long)st.st_size, 4); /* "old\n": untouched */
+    snprintf(out, sizeof out, "%s/fig.svg", dir);
+    if (rl_plot_pareto(AT_FDCWD, out, "t", &s, 1, 0, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode)); /* the link kept ... */
+    assert_int_equal(stat(target, &st), 0);
+    assert_true(st.st_size > 1000); /* ... its target the figure */
+    close(fd);
+    unlink(target);
+    check_no_temp_and_clean(dir);
+}
+
 /* Links planted in the output folder (issue 16: fig.dat and fig.gp pointing
  * elsewhere were overwritten, then gnuplot ran the planted script): the data
  * and script are refused, the targets untouched, no figure made, and the
@@ -513,7 +555,8 @@ static void test_one_batch(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_pareto_default_title), cmocka_unit_test(test_planted_links), cmocka_unit_test(test_missing_gnuplot),
+        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_pareto_default_title), cmocka_unit_test(test_planted_links),
+        cmocka_unit_test(test_figure_link_written_through), cmocka_unit_test(test_missing_gnuplot),
         cmocka_unit_test(test_step_data), cmocka_unit_test(test_step_attention_term),
         cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),
         cmocka_unit_test(test_other_figures),  cmocka_unit_test(test_title_injection),
