@@ -403,6 +403,12 @@ int rl_guard_folder(const char *dir, char *why, size_t whylen)
     char at[PATH_MAX], up[PATH_MAX];
     snprintf(at, sizeof at, "%s", dir);
     while (stat(at, &st) != 0) { /* made with its parents (report.h rl_mkdir_p) */
+        if (lstat(at, &st) == 0 && S_ISLNK(st.st_mode)) /* fixKK: passed, then exit 1 */
+            return strcmp(at, dir) ? rl_fail(why, whylen, "'%s' is a symbolic link whose target "
+                                             "does not exist; remove the link or name another "
+                                             "folder", at)
+                                   : rl_fail(why, whylen, "a symbolic link whose target does not "
+                                             "exist; remove the link or name another folder");
         folder_of(at, up, sizeof up);
         if (strcmp(up, at) == 0)
             return rl_fail(why, whylen, "cannot be made: %s", strerror(errno));

@@ -103,7 +103,9 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen);
 
 /* Rule 2 for a folder the run writes into, made with its missing parents
  * (report.h rl_mkdir_p): the nearest existing one of it and its parents is
- * a folder that takes a new file.  0, or -1 with the reason in why. */
+ * a folder that takes a new file; a dangling symbolic link on the way is
+ * refused (not taken for a folder to make).  0, or -1 with the reason in
+ * why. */
 int rl_guard_folder(const char *dir, char *why, size_t whylen);
 
 /* Rule 4: open a recording of the files read (forgetting an earlier one),
