@@ -5289,6 +5289,18 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
     return rl_cli_say(o, "%s '%s': %s", label, PATH_SHOWN(path), why);
 }
 
+/* The side files of figure `path` as rendering judges them (plot.h
+ * rl_plot_check_sides: no link, a .gp roofline wrote), before the run
+ * (fixKK: found after it, exit 1, the other figures written).  0, or -1
+ * (said). */
+static int plot_sides_ours(const rl_opts *o, const char *label, const char *path)
+{
+    char why[1024];
+    if (rl_plot_check_sides(path, why, sizeof why) != 0)
+        return rl_cli_say(o, "%s '%s': %s", label, PATH_SHOWN(path), why);
+    return 0;
+}
+
 /* The files --plot writes beside its figure: the data file and gnuplot
  * script, and validate --backend's NAME-steps figure with its own
  * (tester9 #6, review22 #2).  0, or -1 (said). */
@@ -5299,7 +5311,8 @@ static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outp
         return 0;
     rl_plot_side_files(o->plot, a, b, sizeof a);
     if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
-        check_output(o, seen, "--plot's gnuplot script", b, 0) != 0)
+        check_output(o, seen, "--plot's gnuplot script", b, 0) != 0 ||
+        plot_sides_ours(o, "--plot", o->plot) != 0)
         return -1;
     size_t n = strlen(o->plot);
     if (strcmp(c->name, "validate") != 0 || !o->calib.backend || n <= 4 ||
@@ -5309,7 +5322,8 @@ static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outp
     rl_plot_side_files(t, a, b, sizeof a);
     if (check_output(o, seen, "--plot's steps figure", t, 0) != 0 ||
         check_output(o, seen, "--plot's steps data file", a, 0) != 0 ||
-        check_output(o, seen, "--plot's steps gnuplot script", b, 0) != 0)
+        check_output(o, seen, "--plot's steps gnuplot script", b, 0) != 0 ||
+        plot_sides_ours(o, "--plot's steps figure", t) != 0)
         return -1;
     return 0;
 }
@@ -5339,7 +5353,8 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
                                       rl_name_shown(o->plot, (char[84]){0}, 84));
                 if (pass == 0 && rl_plot_check_path(a, why, sizeof why) != 0)
                     return rl_cli_say(o, "--plot-dir '%s': %s", PATH_SHOWN(o->plot), why);
-                if (pass == 1 && check_output(o, seen, "a --plot-dir figure", a, 1) != 0)
+                if (pass == 1 && (check_output(o, seen, "a --plot-dir figure", a, 1) != 0 ||
+                                  (e == 0 && plot_sides_ours(o, "a --plot-dir figure", a) != 0)))
                     return -1;
             }
     }

@@ -228,6 +228,22 @@ void rl_plot_side_files(const char *out, char *dat, char *gp, size_t len)
     snprintf(gp, len, "%.*s.gp", stem, out);
 }
 
+int rl_plot_check_sides(const char *out, char *err, size_t errlen)
+{
+    char folder[PATHLEN], dat[PATHLEN], gp[PATHLEN], shown_dat[PATHLEN], shown_gp[PATHLEN];
+    const char *slash = strrchr(out, '/'), *leaf = slash ? slash + 1 : out;
+    snprintf(folder, sizeof folder, "%.*s", !slash ? 1 : slash == out ? 1 : (int)(slash - out),
+             slash ? out : ".");
+    int dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) /* a folder the run makes holds nothing yet */
+        return 0;
+    rl_plot_side_files(leaf, dat, gp, sizeof dat);
+    rl_plot_side_files(out, shown_dat, shown_gp, sizeof shown_gp);
+    int rc = side_files_ours(dir, dat, gp, shown_gp, err, errlen);
+    close(dir);
+    return rc;
+}
+
 /* Write STEM.dat and STEM.gp inside the open directory `dir` and render
  * `leaf` there (see rl_plot_render); `out` names the figure in messages and
  * ends with `leaf`.  `through`: `out` was named on the command line (a

@@ -62,6 +62,13 @@ int rl_plot_render_titled_vars(int dir, const char *tmpl, const char *out, const
  * each), in the figure's folder. */
 void rl_plot_side_files(const char *out, char *dat, char *gp, size_t len);
 
+/* Whether the side files of figure `out` may be written, checked before
+ * any work as rendering checks them (a symbolic link at either, or a
+ * NAME.gp roofline did not write, is refused; fixKK: found after the run,
+ * exit 1, other figures written).  A missing folder passes.  0, or -1 with
+ * err naming the file. */
+int rl_plot_check_sides(const char *out, char *err, size_t errlen);
+
 /* One curve of a frontier figure. */
 typedef struct {
     const char *title;

@@ -3240,6 +3240,48 @@ static void size_report_through_link(void **state)
     rmdir(dir);
 }
 
+/* fixKK 1, 2: a figure's side file that is a symbolic link (to an
+ * existing file) was found by plot.c after the run, exit 1, with
+ * latency_cdf's three files written and --save's not; a dangling link as
+ * --plot-dir passed ("will be made") and failed after the run.  Expected:
+ * exit 2 before the run naming the file, and nothing written (the folder
+ * holds only the link, the link's target untouched). */
+static void figure_links_refused_before_the_run(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_figlink_XXXXXX", p[128], q[128], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const sub[] = {"pd", "pp", "tgt"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, sub[i]);
+        assert_int_equal(mkdir(p, 0700), 0);
+    }
+    put_files(dir, (const char *[]){"tgt/d"}, (const char *[]){"kept\n"}, 1);
+    snprintf(p, sizeof p, "%s/tgt/d", dir);
+    snprintf(q, sizeof q, "%s/pd/kv_occupancy.dat", dir);
+    assert_int_equal(symlink(p, q), 0);
+    snprintf(q, sizeof q, "%s/pp/f.gp", dir);
+    assert_int_equal(symlink(p, q), 0);
+    snprintf(q, sizeof q, "%s/pdlink", dir);
+    assert_int_equal(symlink("/nonexistent/rl_figlink_dir", q), 0);
+    const char *sim = "simulate --model llama3-8b --hw h100-sxm --qps 10 --prompt-len 512 "
+                      "--out-len 128 --requests 200 --no-capacity";
+    snprintf(cmd, sizeof cmd, "%s %s --plot-dir %s/pd --save %s/pd/res.txt", RL_BIN, sim, dir, dir);
+    expect_refused_in(RL_SRCDIR, cmd, "kv_occupancy.dat: is a symbolic link");
+    snprintf(cmd, sizeof cmd, "%s pareto --model llama3-8b --hw h100-sxm --chips 8 --batch 1,16 "
+             "--plot %s/pp/f.svg --save %s/pp/res.json", RL_BIN, dir, dir);
+    expect_refused_in(RL_SRCDIR, cmd, "f.gp: is a symbolic link");
+    snprintf(cmd, sizeof cmd, "%s %s --plot-dir %s/pdlink", RL_BIN, sim, dir);
+    expect_refused_in(RL_SRCDIR, cmd, "a symbolic link whose target does not exist");
+    snprintf(cmd, sizeof cmd, "%s %s --plot-dir %s/pdlink/sub", RL_BIN, sim, dir);
+    expect_refused_in(RL_SRCDIR, cmd, "pdlink' is a symbolic link whose target does not exist");
+    snprintf(cmd, sizeof cmd, "test \"$(ls %s/pd)\" = kv_occupancy.dat && test \"$(ls %s/pp)\" "
+             "= f.gp", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    assert_file_equal(dir, "tgt/d", "kept\n");
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* fixKJ B: the Recommendation section's host-cost caution names the
  * engines of the profiles it recommends only: llama3-8b at 5 req/s over
  * h100-sxm and tpu-v5e recommends 1 x tpu-v5e (engine none, nothing
@@ -10609,6 +10651,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(plan_chips_said),
         cmocka_unit_test(shard_workspace_noted),
         cmocka_unit_test(long_notes_said_once),
+        cmocka_unit_test(figure_links_refused_before_the_run),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
