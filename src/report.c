@@ -718,6 +718,19 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
         int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd >= 0) {
             rl_interrupt_track_temp(dir, tmp); /* a second Ctrl-C removes it before exiting */
+            /* a file replaced keeps its permission bits, written directly or
+             * through a link (fixKK: a 0444 target came back 0644); a new
+             * one is 0644 less the umask */
+            struct stat old;
+            if (fstatat(dir, name, &old, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(old.st_mode) &&
+                fchmod(fd, old.st_mode & 0777) != 0) {
+                snprintf(err, errlen, "%s: cannot give its temporary the file's permissions: %s",
+                         RL_NAME_SHOWN(shown), strerror(errno));
+                close(fd);
+                unlinkat(dir, tmp, 0);
+                rl_interrupt_track_temp(AT_FDCWD, NULL);
+                return -1;
+            }
             return fd;
         }
         if (errno != EEXIST)

@@ -69,7 +69,8 @@ void rl_unstage(rl_staged *s, int n);
 #define RL_NAME_MAX (255 - RL_TEMP_SUFFIX_LEN)
 
 /* Create NAME.tmp.XXXXXX (random, exclusive, never through a link, mode
- * 0644) inside the open directory `dir`; its name goes to tmp (tmplen >= 256
+ * 0644 less the umask, or the permission bits of the regular file NAME it
+ * will replace) inside the open directory `dir`; its name goes to tmp (tmplen >= 256
  * bytes) and is tracked for interrupts (interrupt.h).  Returns the open
  * descriptor, or -1 with "SHOWN: reason" in err. */
 int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t tmplen, char *err,

@@ -3282,6 +3282,46 @@ static void figure_links_refused_before_the_run(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* fixKK 3: --save through a link to a mode-0444 file replaced the target
+ * with a 0644 one.  Expected: a replaced file keeps its permission bits,
+ * through a link (0444) or named directly (0600); a new one is 0644 less
+ * the umask (README, the outputs paragraph). */
+static void replaced_file_keeps_its_mode(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_keepmode_XXXXXX", p[128], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const name[] = {"t.json", "plain.txt"};
+    static const mode_t mode[] = {0444, 0600};
+    put_files(dir, name, (const char *[]){"{}\n", "{}\n"}, 2);
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, name[i]);
+        assert_int_equal(chmod(p, mode[i]), 0);
+    }
+    snprintf(p, sizeof p, "%s/link.json", dir);
+    assert_int_equal(symlink("t.json", p), 0);
+    static const char *const save[] = {"link.json", "plain.txt", "new.txt"};
+    const mode_t um = umask(022);
+    umask(um);
+    const mode_t want[] = {0444, 0600, 0644 & ~um};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw h100-sxm --batch 1 --context 512 "
+                 "--save %s/%s", dir, save[i]);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        snprintf(p, sizeof p, "%s/%s", dir, i == 0 ? "t.json" : save[i]);
+        struct stat st;
+        assert_int_equal(stat(p, &st), 0);
+        assert_true(st.st_size > 100); /* the result, not the old "{}" */
+        if ((st.st_mode & 0777) != want[i])
+            fail_msg("%s: mode %o, expected %o", save[i], st.st_mode & 0777, want[i]);
+    }
+    struct stat st;
+    snprintf(p, sizeof p, "%s/link.json", dir);
+    assert_int_equal(lstat(p, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* fixKJ B: the Recommendation section's host-cost caution names the
  * engines of the profiles it recommends only: llama3-8b at 5 req/s over
  * h100-sxm and tpu-v5e recommends 1 x tpu-v5e (engine none, nothing
@@ -10652,6 +10692,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(shard_workspace_noted),
         cmocka_unit_test(long_notes_said_once),
         cmocka_unit_test(figure_links_refused_before_the_run),
+        cmocka_unit_test(replaced_file_keeps_its_mode),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
