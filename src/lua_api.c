@@ -2306,6 +2306,12 @@ int rl_lua_simulate(lua_State *L)
     lua_getfield(L, 1, RL_PARAMS[RL_P_OFFLINE].lua);
     int offline = lua_toboolean(L, -1);
     lua_pop(L, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_NO_CAPACITY].lua);
+    /* no capacity search with no_capacity, or offline (no offered rate to
+     * scan): capacity_searched false, its figures null, as the CLI's
+     * (cli.c simulate; tester fixKL #3, #11) */
+    int skip_capacity = lua_toboolean(L, -1) || offline;
+    lua_pop(L, 1);
     w.qps = opt_param(L, RL_P_QPS, offline ? 1 : 0); /* offline: generated at 1 req/s */
     opt_burst(L, &w);
     lua_getfield(L, 1, RL_PARAMS[RL_P_QPS].lua);
@@ -2387,13 +2393,16 @@ int rl_lua_simulate(lua_State *L)
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
     c.capacity_unresolved = &unresolved;
-    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
-                                                    &max_qps, err, sizeof err)) != 0)
+    if (rc == 0 && !skip_capacity &&
+        (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c, &max_qps,
+                                         err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
     c.capacity_repeated = NULL;
     c.capacity_unresolved = NULL;
-    if (rc == 0) /* never below a load this run sustained (serve.h) */
+    if (skip_capacity)
+        max_qps = NAN;
+    else if (rc == 0) /* never below a load this run sustained (serve.h) */
         max_qps = rl_serve_capacity_with_run(max_qps, req, w.n, &r, &c);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (long long)w.seed,
@@ -2401,7 +2410,8 @@ int rl_lua_simulate(lua_State *L)
                            rl_serve_reached_qps(req, w.n, w.qps), repeated,
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
-                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps), 0};
+                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps),
+                           skip_capacity};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

@@ -308,6 +308,23 @@ static void simulate_workspace_follows_max_tokens(void **state)
     assert_true(fabs(d - 2877292544.0 * 0.9 * 4 / 327680) <= 1);
 }
 
+/* fixKL (tester #3, #11): roofline.simulate skips the capacity search as
+ * the CLI does, offline (no offered rate) or with no_capacity:
+ * capacity_searched false and max_sustainable_qps nil (before: true beside
+ * the nil offline, no_capacity refused as an unknown field); at qps = 5
+ * with neither the search runs (true, a figure). */
+static void simulate_capacity_skipped_as_cli(void **state)
+{
+    (void)state;
+    double d = run_number("local function s(t) t.model = 'llama3-8b'; t.hw = 'h100-sxm'; "
+                          "t.prompt_len = 256; t.out_len = 32; t.requests = 50; "
+                          "local r = roofline.simulate(t); "
+                          "return (r.capacity_searched and 1 or 0) + (r.max_sustainable_qps and 2 or 0) end "
+                          "return s{ offline = true } * 100 + s{ qps = 5, no_capacity = true } * 10 "
+                          "+ s{ qps = 5 }");
+    assert_true(d == 3);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -1787,6 +1804,7 @@ int main(void)
         cmocka_unit_test(horizon_refused_from_lua),
         cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(simulate_workspace_follows_max_tokens),
+        cmocka_unit_test(simulate_capacity_skipped_as_cli),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),
