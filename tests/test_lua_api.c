@@ -325,6 +325,20 @@ static void simulate_capacity_skipped_as_cli(void **state)
     assert_true(d == 3);
 }
 
+/* fixKL (tester #7): step names the memory rule its max_batch follows at
+ * one chip, as at 2+ (before: no memory_rule, no memory_source): trtllm's
+ * is "free" (of the memory free after weights), the ideal run's "none". */
+static void step_memory_rule_at_one_chip(void **state)
+{
+    (void)state;
+    double d = run_number("local function s(t) t.model = 'llama3-8b'; t.hw = 'h100-sxm'; "
+                          "t.batch = 1; t.context = 4096; local r = roofline.step(t); "
+                          "return (r.memory_rule == (t.ideal and 'none' or 'free') and 1 or 0) "
+                          "+ (r.memory_source and 2 or 0) end "
+                          "return s{ engine = 'trtllm' } * 10 + s{ ideal = true }");
+    assert_true(d == 31);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -1805,6 +1819,7 @@ int main(void)
         cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(simulate_workspace_follows_max_tokens),
         cmocka_unit_test(simulate_capacity_skipped_as_cli),
+        cmocka_unit_test(step_memory_rule_at_one_chip),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),
