@@ -700,8 +700,11 @@ static void push_overrides(lua_State *L, int spec, int ov)
         }
         lua_pop(L, 1);
     }
-    if (ov && lua_istable(L, ov))
+    if (ov && lua_istable(L, ov)) {
         map_fields(L, -1, ov, "", 0);
+        lua_pushnil(L); /* an inline table's base names the spec, changes none of it */
+        lua_setfield(L, map, "base");
+    }
     lua_pushnil(L);
     if (!lua_next(L, -2)) { /* empty */
         lua_pop(L, 1);
@@ -774,7 +777,13 @@ static void note_call_overrides(lua_State *L, int arg, int kind, const char *nam
         lua_pushinteger(L, nhw);
         lua_setfield(L, -2, "nhw");
     }
-    push_overrides(L, lua_istable(L, arg) ? arg : 0, 0);
+    /* an inline table {base = NAME, FIELD = V, ...}: its fields are the
+     * base's overrides, echoed as roofline.hw(NAME, {FIELD = V}) echoes
+     * them (tester fixKL #4: hw_overrides nil) */
+    int based = lua_istable(L, arg) && lua_getfield(L, arg, "base") == LUA_TSTRING;
+    if (lua_istable(L, arg))
+        lua_pop(L, 1);
+    push_overrides(L, lua_istable(L, arg) ? arg : 0, based ? arg : 0);
     if (lua_isnil(L, -1)) {
         lua_pop(L, 2);
         return;

@@ -339,6 +339,20 @@ static void step_memory_rule_at_one_chip(void **state)
     assert_true(d == 31);
 }
 
+/* fixKL (tester #4): an inline hw table with base echoes its fields as
+ * roofline.hw(NAME, {FIELD = V}) does: hw_overrides "hbm_bw=4e12" (before:
+ * nil), base itself no override. */
+static void inline_base_hw_echoes_overrides(void **state)
+{
+    (void)state;
+    double d = run_number("local function s(hw) return roofline.step{ model = 'llama3-8b', "
+                          "hw = hw, batch = 1, context = 1024 }.hw_overrides end "
+                          "return (s{ base = 'h100-sxm', hbm_bw = 4e12 } == 'hbm_bw=4e12' and 1 or 0) "
+                          "+ (s(roofline.hw('h100-sxm', { hbm_bw = 4e12 })) == 'hbm_bw=4e12' and 2 or 0) "
+                          "+ (s{ base = 'h100-sxm' } == nil and 4 or 0)");
+    assert_true(d == 7);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -1820,6 +1834,7 @@ int main(void)
         cmocka_unit_test(simulate_workspace_follows_max_tokens),
         cmocka_unit_test(simulate_capacity_skipped_as_cli),
         cmocka_unit_test(step_memory_rule_at_one_chip),
+        cmocka_unit_test(inline_base_hw_echoes_overrides),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),
