@@ -1381,6 +1381,21 @@ int rl_lua_info(lua_State *L)
         lua_pushstring(L, "model");
         table_form = lua_rawget(L, 1) != LUA_TNIL; /* raw: a spec table's metatable aside */
         lua_pop(L, 1);
+        /* tester fixKL #8: {} or {weights = "int8"} (info's options without
+         * model) read as a model spec ("field 'name': missing", "unknown
+         * model field"): say model is missing */
+        int options_only = !table_form;
+        const rl_command *ic = rl_command_find("info");
+        for (lua_pushnil(L); options_only && lua_next(L, 1);) {
+            lua_pop(L, 1);
+            options_only = lua_type(L, -1) == LUA_TSTRING &&
+                           rl_command_lua_param(ic, lua_tostring(L, -1)) >= 0;
+            if (!options_only)
+                lua_pop(L, 1); /* the key lua_next would have taken */
+        }
+        if (options_only)
+            return luaL_error(L, "roofline.info: field 'model': missing (info takes a model "
+                                 "name, a path, a spec table, or {model = ..., ...})");
     }
     if (table_form) {
         check_keys(L, 1, "info");

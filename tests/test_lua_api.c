@@ -118,6 +118,15 @@ static void info_takes_options_table(void **state)
     assert_int_equal(run("return roofline.info('llama3-8b', { model = 'llama3-8b' })", err,
                          sizeof err), -1);
     assert_non_null(strstr(err, "field 'model': the first argument names the model"));
+    /* fixKL #8: a table of info's options without model says so (before:
+     * "field 'name': missing (required for a model)", "field 'weights':
+     * unknown model field") */
+    static const char *const no_model[] = {"return roofline.info{}",
+                                           "return roofline.info{ weights = 'int8' }"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run(no_model[i], err, sizeof err), -1);
+        assert_non_null(strstr(err, "roofline.info: field 'model': missing (info takes"));
+    }
     const rl_command *run_cmd = rl_command_find("run");
     assert_non_null(run_cmd);
     const char *help = strstr(run_cmd->summary, "The module's functions (docs/lua.md): roofline.");
