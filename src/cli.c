@@ -4510,9 +4510,16 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "%s", err);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    if (s.dropped > 0 && s.n > 0) /* tester60 #2: said, not silently left out */
-        rl_cli_tell("pareto", "note: %lld plan(s) not timed, left out: first %s", s.dropped,
-                    s.dropped_why);
+    /* tester60 #2: said, not silently left out; fixKL #6: each count under
+     * its JSON key (80 read beside uncalibrated_plans 8, untimed no key) */
+    if (s.dropped > 0 && s.n > 0) {
+        char more[160] = "";
+        if (s.uncalibrated > 0)
+            snprintf(more, sizeof more, "; %lld more, among evaluated, the calibrated path "
+                     "does not time (uncalibrated_plans)", s.uncalibrated);
+        rl_cli_tell("pareto", "note: %lld plan(s) not timed, left out (untimed_plans, not "
+                    "among evaluated): first %s%s", s.dropped, s.dropped_why, more);
+    }
     if (o->plan.overlap && (s.calibrated || s.fitted)) /* tester50 F10: as step --tp says it */
         rl_cli_tell("pareto", "note: %s's %s step adds its collectives to the local time (no "
                     "overlap was measured); --overlap ignored", h.name,

@@ -2245,6 +2245,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
         cJSON_AddNumberToObject(o, "infeasible_prefill", (double)s->infeasible_prefill);
     if (s->sharded) /* tester72 #7: kept off the frontier (sweep.h rl_sweep_frontier) */
         cJSON_AddNumberToObject(o, "idle_replica_points", (double)s->idle_points);
+    if (s->sharded) /* fixKL #6: stderr counted them (tp over the heads), JSON had no key */
+        cJSON_AddNumberToObject(o, "untimed_plans", (double)s->dropped);
     if (s->calibrated)
         cJSON_AddNumberToObject(o, "uncalibrated_plans", (double)s->uncalibrated);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);
