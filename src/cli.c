@@ -4073,14 +4073,22 @@ int rl_cli_size(rl_opts *o)
     }
     int rc = RL_EXIT_OK;
     long long ran = rl_size_requests(&in, 1);
-    if (!in.trace && ran > in.w.n) /* tester11 #11: simulate on --requests read another sample */
-        rl_cli_tell("size", "note: each row ran %lld requests at --qps (%.0f s of "
-                            "arrivals, more than --requests %lld; JSON key requests): simulate "
+    /* tester11 #11: simulate on --requests read another sample; no rows (r.n
+     * 0, refused below): nothing ran (fixKL #5).  The arrivals span ran /
+     * --qps: 120 s, less where the 30,000-request cap binds (fixKL #5: it
+     * read 120 s at 400 req/s, 75 s) */
+    if (!in.trace && ran > in.w.n && r.n > 0) {
+        char capped[160] = "";
+        if (ran >= (long long)RL_SIZE_MAX_REQUESTS && ran / in.w.qps < RL_SIZE_MIN_WINDOW_S)
+            snprintf(capped, sizeof capped, ", under the %.0f s window: at most %.0f requests a run",
+                     RL_SIZE_MIN_WINDOW_S, RL_SIZE_MAX_REQUESTS);
+        rl_cli_tell("size", "note: each row ran %lld requests at --qps (about %.0f s of "
+                            "arrivals%s; more than --requests %lld; JSON key requests): simulate "
                             "reproduces a row with --requests %lld (at the replica count "
                             "size found: a search may start from an earlier row's, "
                             "docs/serving.md)",
-                    ran,
-                    RL_SIZE_MIN_WINDOW_S, in.w.n, ran);
+                    ran, (double)ran / in.w.qps, capped, in.w.n, ran);
+    }
     int bounded = 0;
     for (int i = 0; i < r.n; i++)
         bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
@@ -4510,9 +4518,16 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "%s", err);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
-    if (s.dropped > 0 && s.n > 0) /* tester60 #2: said, not silently left out */
-        rl_cli_tell("pareto", "note: %lld plan(s) not timed, left out: first %s", s.dropped,
-                    s.dropped_why);
+    /* tester60 #2: said, not silently left out; fixKL #6: each count under
+     * its JSON key (80 read beside uncalibrated_plans 8, untimed no key) */
+    if (s.dropped > 0 && s.n > 0) {
+        char more[160] = "";
+        if (s.uncalibrated > 0)
+            snprintf(more, sizeof more, "; %lld more, among evaluated, the calibrated path "
+                     "does not time (uncalibrated_plans)", s.uncalibrated);
+        rl_cli_tell("pareto", "note: %lld plan(s) not timed, left out (untimed_plans, not "
+                    "among evaluated): first %s%s", s.dropped, s.dropped_why, more);
+    }
     if (o->plan.overlap && (s.calibrated || s.fitted)) /* tester50 F10: as step --tp says it */
         rl_cli_tell("pareto", "note: %s's %s step adds its collectives to the local time (no "
                     "overlap was measured); --overlap ignored", h.name,

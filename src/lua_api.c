@@ -700,8 +700,11 @@ static void push_overrides(lua_State *L, int spec, int ov)
         }
         lua_pop(L, 1);
     }
-    if (ov && lua_istable(L, ov))
+    if (ov && lua_istable(L, ov)) {
         map_fields(L, -1, ov, "", 0);
+        lua_pushnil(L); /* an inline table's base names the spec, changes none of it */
+        lua_setfield(L, map, "base");
+    }
     lua_pushnil(L);
     if (!lua_next(L, -2)) { /* empty */
         lua_pop(L, 1);
@@ -774,7 +777,13 @@ static void note_call_overrides(lua_State *L, int arg, int kind, const char *nam
         lua_pushinteger(L, nhw);
         lua_setfield(L, -2, "nhw");
     }
-    push_overrides(L, lua_istable(L, arg) ? arg : 0, 0);
+    /* an inline table {base = NAME, FIELD = V, ...}: its fields are the
+     * base's overrides, echoed as roofline.hw(NAME, {FIELD = V}) echoes
+     * them (tester fixKL #4: hw_overrides nil) */
+    int based = lua_istable(L, arg) && lua_getfield(L, arg, "base") == LUA_TSTRING;
+    if (lua_istable(L, arg))
+        lua_pop(L, 1);
+    push_overrides(L, lua_istable(L, arg) ? arg : 0, based ? arg : 0);
     if (lua_isnil(L, -1)) {
         lua_pop(L, 2);
         return;
@@ -1372,6 +1381,21 @@ int rl_lua_info(lua_State *L)
         lua_pushstring(L, "model");
         table_form = lua_rawget(L, 1) != LUA_TNIL; /* raw: a spec table's metatable aside */
         lua_pop(L, 1);
+        /* tester fixKL #8: {} or {weights = "int8"} (info's options without
+         * model) read as a model spec ("field 'name': missing", "unknown
+         * model field"): say model is missing */
+        int options_only = !table_form;
+        const rl_command *ic = rl_command_find("info");
+        for (lua_pushnil(L); options_only && lua_next(L, 1);) {
+            lua_pop(L, 1);
+            options_only = lua_type(L, -1) == LUA_TSTRING &&
+                           rl_command_lua_param(ic, lua_tostring(L, -1)) >= 0;
+            if (!options_only)
+                lua_pop(L, 1); /* the key lua_next would have taken */
+        }
+        if (options_only)
+            return luaL_error(L, "roofline.info: field 'model': missing (info takes a model "
+                                 "name, a path, a spec table, or {model = ..., ...})");
     }
     if (table_form) {
         check_keys(L, 1, "info");
@@ -2306,6 +2330,12 @@ int rl_lua_simulate(lua_State *L)
     lua_getfield(L, 1, RL_PARAMS[RL_P_OFFLINE].lua);
     int offline = lua_toboolean(L, -1);
     lua_pop(L, 1);
+    lua_getfield(L, 1, RL_PARAMS[RL_P_NO_CAPACITY].lua);
+    /* no capacity search with no_capacity, or offline (no offered rate to
+     * scan): capacity_searched false, its figures null, as the CLI's
+     * (cli.c simulate; tester fixKL #3, #11) */
+    int skip_capacity = lua_toboolean(L, -1) || offline;
+    lua_pop(L, 1);
     w.qps = opt_param(L, RL_P_QPS, offline ? 1 : 0); /* offline: generated at 1 req/s */
     opt_burst(L, &w);
     lua_getfield(L, 1, RL_PARAMS[RL_P_QPS].lua);
@@ -2387,13 +2417,16 @@ int rl_lua_simulate(lua_State *L)
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
     c.capacity_unresolved = &unresolved;
-    if (rc == 0 && (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c,
-                                                    &max_qps, err, sizeof err)) != 0)
+    if (rc == 0 && !skip_capacity &&
+        (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c, &max_qps,
+                                         err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     c.capacity_lower_bound = NULL;
     c.capacity_repeated = NULL;
     c.capacity_unresolved = NULL;
-    if (rc == 0) /* never below a load this run sustained (serve.h) */
+    if (skip_capacity)
+        max_qps = NAN;
+    else if (rc == 0) /* never below a load this run sustained (serve.h) */
         max_qps = rl_serve_capacity_with_run(max_qps, req, w.n, &r, &c);
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (long long)w.seed,
@@ -2401,7 +2434,8 @@ int rl_lua_simulate(lua_State *L)
                            rl_serve_reached_qps(req, w.n, w.qps), repeated,
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
-                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps), 0};
+                           offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps),
+                           skip_capacity};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

@@ -389,7 +389,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     /* tester72 #1: the capacity search is most of simulate's time at many
      * replicas (its samples grow with the load it reaches, serve.h
      * rl_serve_capacity); a run that needs only its latencies skips it */
-    [RL_P_NO_CAPACITY] = {"no-capacity", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL,
+    [RL_P_NO_CAPACITY] = {"no-capacity", "no_capacity", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL,
                           NULL, "skip the capacity search (max_sustainable_qps, "
                           "capacity_utilization and max_sustainable_qps_no_slo then null, "
                           "capacity_searched false): only the run at --qps", NOWHERE, 0},
@@ -460,7 +460,7 @@ static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND,
                                RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP,
-                               RL_P_NO_CAPACITY | RL_CLI_ONLY, END};
+                               RL_P_NO_CAPACITY, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE, RL_P_BAND,

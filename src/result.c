@@ -522,9 +522,14 @@ static void add_bytes(cJSON *o, const char *key, double v)
 
 /* An engine's memory rule (engines.h): fraction, what it is a fraction of,
  * per-chip overheads and source; "memory_rule": "none" without one. */
-static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
+static void add_memory_rule_name(cJSON *r, const rl_engine_memory *m)
 {
     cJSON_AddStringToObject(r, "memory_rule", !m->present ? "none" : m->of_free ? "free" : "capacity");
+}
+
+static void add_memory_rule(cJSON *r, const rl_engine_memory *m)
+{
+    add_memory_rule_name(r, m);
     if (!m->present)
         return;
     cJSON_AddNumberToObject(r, "memory_fraction", m->fraction);
@@ -990,9 +995,15 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                             (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
     rl_memory mem = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv);
     add_memory(o, &mem);
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    /* the rule max_batch follows, named with its source as step --chips 2+
+     * names it (add_plan_memory_rule; tester fixKL #7: absent at one chip) */
+    static const rl_engine_memory no_rule;
+    add_memory_rule_name(o, e ? &e->mem : &no_rule);
+    if (e && e->mem.present)
+        cJSON_AddStringToObject(o, "memory_source", e->mem.source);
     add_hbm_bw(o, h, chips);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
-    const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int tables = e && e->tables && !m->abstract;
     if (tables)
         cJSON_AddStringToObject(o, "step_time", "the operator list timed by the engine's kernel "
@@ -2234,6 +2245,8 @@ cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, lon
         cJSON_AddNumberToObject(o, "infeasible_prefill", (double)s->infeasible_prefill);
     if (s->sharded) /* tester72 #7: kept off the frontier (sweep.h rl_sweep_frontier) */
         cJSON_AddNumberToObject(o, "idle_replica_points", (double)s->idle_points);
+    if (s->sharded) /* fixKL #6: stderr counted them (tp over the heads), JSON had no key */
+        cJSON_AddNumberToObject(o, "untimed_plans", (double)s->dropped);
     if (s->calibrated)
         cJSON_AddNumberToObject(o, "uncalibrated_plans", (double)s->uncalibrated);
     cJSON_AddNumberToObject(o, "feasible", (double)s->n);

@@ -118,6 +118,15 @@ static void info_takes_options_table(void **state)
     assert_int_equal(run("return roofline.info('llama3-8b', { model = 'llama3-8b' })", err,
                          sizeof err), -1);
     assert_non_null(strstr(err, "field 'model': the first argument names the model"));
+    /* fixKL #8: a table of info's options without model says so (before:
+     * "field 'name': missing (required for a model)", "field 'weights':
+     * unknown model field") */
+    static const char *const no_model[] = {"return roofline.info{}",
+                                           "return roofline.info{ weights = 'int8' }"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run(no_model[i], err, sizeof err), -1);
+        assert_non_null(strstr(err, "roofline.info: field 'model': missing (info takes"));
+    }
     const rl_command *run_cmd = rl_command_find("run");
     assert_non_null(run_cmd);
     const char *help = strstr(run_cmd->summary, "The module's functions (docs/lua.md): roofline.");
@@ -306,6 +315,64 @@ static void simulate_workspace_follows_max_tokens(void **state)
                           "requests = 20, prompt_len = 100, out_len = 10 }"
                           ".kv_capacity_tokens_per_replica end return cap(8192) - cap(65536)");
     assert_true(fabs(d - 2877292544.0 * 0.9 * 4 / 327680) <= 1);
+}
+
+/* fixKL (tester #3, #11): roofline.simulate skips the capacity search as
+ * the CLI does, offline (no offered rate) or with no_capacity:
+ * capacity_searched false and max_sustainable_qps nil (before: true beside
+ * the nil offline, no_capacity refused as an unknown field); at qps = 5
+ * with neither the search runs (true, a figure). */
+static void simulate_capacity_skipped_as_cli(void **state)
+{
+    (void)state;
+    double d = run_number("local function s(t) t.model = 'llama3-8b'; t.hw = 'h100-sxm'; "
+                          "t.prompt_len = 256; t.out_len = 32; t.requests = 50; "
+                          "local r = roofline.simulate(t); "
+                          "return (r.capacity_searched and 1 or 0) + (r.max_sustainable_qps and 2 or 0) end "
+                          "return s{ offline = true } * 100 + s{ qps = 5, no_capacity = true } * 10 "
+                          "+ s{ qps = 5 }");
+    assert_true(d == 3);
+}
+
+/* fixKL (tester #7): step names the memory rule its max_batch follows at
+ * one chip, as at 2+ (before: no memory_rule, no memory_source): trtllm's
+ * is "free" (of the memory free after weights), the ideal run's "none". */
+static void step_memory_rule_at_one_chip(void **state)
+{
+    (void)state;
+    double d = run_number("local function s(t) t.model = 'llama3-8b'; t.hw = 'h100-sxm'; "
+                          "t.batch = 1; t.context = 4096; local r = roofline.step(t); "
+                          "return (r.memory_rule == (t.ideal and 'none' or 'free') and 1 or 0) "
+                          "+ (r.memory_source and 2 or 0) end "
+                          "return s{ engine = 'trtllm' } * 10 + s{ ideal = true }");
+    assert_true(d == 31);
+}
+
+/* fixKL (tester #4): an inline hw table with base echoes its fields as
+ * roofline.hw(NAME, {FIELD = V}) does: hw_overrides "hbm_bw=4e12" (before:
+ * nil), base itself no override. */
+static void inline_base_hw_echoes_overrides(void **state)
+{
+    (void)state;
+    double d = run_number("local function s(hw) return roofline.step{ model = 'llama3-8b', "
+                          "hw = hw, batch = 1, context = 1024 }.hw_overrides end "
+                          "return (s{ base = 'h100-sxm', hbm_bw = 4e12 } == 'hbm_bw=4e12' and 1 or 0) "
+                          "+ (s(roofline.hw('h100-sxm', { hbm_bw = 4e12 })) == 'hbm_bw=4e12' and 2 or 0) "
+                          "+ (s{ base = 'h100-sxm' } == nil and 4 or 0)");
+    assert_true(d == 7);
+}
+
+/* fixKL (tester #6): pareto counts the plans it could not time (tp over
+ * llama3-8b's 32 query heads at 4096 chips) under untimed_plans, as its
+ * stderr note counts them: 80 at batch 1 and 16 (measured; before, no key,
+ * beside uncalibrated_plans 8), none of them among evaluated (28). */
+static void pareto_counts_untimed_plans(void **state)
+{
+    (void)state;
+    double d = run_number("local r = roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', "
+                          "chips = 4096, batch = { 1, 16 } } "
+                          "return r.untimed_plans * 10000 + r.uncalibrated_plans * 100 + r.evaluated");
+    assert_true(d == 800828);
 }
 
 static void errors(void **state)
@@ -1787,6 +1854,10 @@ int main(void)
         cmocka_unit_test(horizon_refused_from_lua),
         cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(simulate_workspace_follows_max_tokens),
+        cmocka_unit_test(simulate_capacity_skipped_as_cli),
+        cmocka_unit_test(step_memory_rule_at_one_chip),
+        cmocka_unit_test(inline_base_hw_echoes_overrides),
+        cmocka_unit_test(pareto_counts_untimed_plans),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),

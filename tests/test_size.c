@@ -2331,9 +2331,16 @@ static void test_cli_simulate_and_size(void **state)
     assert_non_null(strstr(out, "config,chips_total"));
     /* tester11 #11: 120 s at 10 req/s is 1200 requests, more than --requests
      * 1000; the note gives simulate's --requests to reproduce a row */
-    assert_non_null(strstr(out, "note: each row ran 1200 requests at --qps (120 s of arrivals, "
-                                "more than --requests 1000; JSON key requests): simulate "
+    assert_non_null(strstr(out, "note: each row ran 1200 requests at --qps (about 120 s of "
+                                "arrivals; more than --requests 1000; JSON key requests): simulate "
                                 "reproduces a row with --requests 1200"));
+    /* fixKL #5: a load refused before any row ran (1e5 req/s on one chip:
+     * over 256 replicas, exit 3) has no note of rows run (before: "each row
+     * ran 30000 requests ... 120 s") */
+    assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 100000 --prompt-len 256 "
+                             "--out-len 32 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
+                             "--keep-precision --max-chips 1", out, sizeof out), 3);
+    assert_null(strstr(out, "each row ran"));
     FILE *fp = fopen(rep, "r");
     assert_non_null(fp);
     char head[64] = "";
