@@ -2092,7 +2092,7 @@ int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t
 static void p99_only_why(const rl_size_candidate *c, char *why, size_t len)
 {
     if (isnan(c->max_qps) && c->max_qps_unresolved)
-        rl_serve_unresolved_reason(c->max_qps_unresolved, why, len);
+        rl_serve_unresolved_reason(c->max_qps_unresolved, 0, why, len);
     else if (isfinite(c->max_qps))
         snprintf(why, len, "its max_sustainable_qps, %.4g req/s, is a lower bound below "
                  "the sized load (max_sustainable_qps_is_lower_bound: the search's sample ran "
