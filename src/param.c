@@ -233,9 +233,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0,
                      RL_PF_BACKEND},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
-                  "mean arrival rate (simulate, size: arrivals past 4.5e9 s, --requests / "
-                  "--qps, are refused: the simulator's clock, a double, resolves 1 us there and "
-                  "would quantise latencies beyond)", NOWHERE, 0},
+                  "mean arrival rate (simulate, size: a run whose last arrival as drawn, "
+                  "about --requests / --qps and fixed by --seed, lies past 4.5e9 s is refused, "
+                  "the error naming the --qps that fits: the simulator's clock, a double, "
+                  "resolves 1 us there and would quantise latencies beyond)", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt-len", "prompt_len", "prompt", "prompt", RL_PT_STRING, "DIST",
                           "tokens", 0, 0,
                           NULL, NULL,
@@ -852,6 +853,9 @@ const rl_command RL_COMMANDS[] = {
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
      "its arguments are in the global table `arg` (arg[0] is the script).  Files go only\n"
      "through roofline.write and roofline.plot, into --out DIR (default out), confined there.\n"
+     "Reads are not confined: roofline.model and roofline.hw load a spec .lua from any path\n"
+     "the user running it can read, as --model and --hw do (each run in a fresh sandbox of\n"
+     "its own, with the spec budgets, that gives back its table alone).\n"
      "The module's functions (docs/lua.md): roofline.model, hw, info, step, shard, ops,\n"
      "prefill, sweep, pareto, simulate, size, format, write, plot.",
      "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
