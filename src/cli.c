@@ -3302,7 +3302,7 @@ static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl
     char why[1024], missed[256];
     missed_targets(r, c, missed, sizeof missed);
     rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s (%.3g%% of requests within "
-                  "them)", rl_serve_unresolved_reason(kind, why, sizeof why),
+                  "them)", rl_serve_unresolved_reason(kind, 0, why, sizeof why),
                missed[0] ? "misses them: " : "meets them at p99", r->slo_attainment * 100);
     if (missed[0] && !overloaded) /* else the overload note is the verdict */
         rl_cli_say(o, "note: SLO missed: %s", missed);
@@ -4115,14 +4115,10 @@ int rl_cli_size(rl_opts *o)
     char uwhy[1024];
     for (int k = 0, said = 0; k < 2; k++) /* tester46 F1: it read 0 beside meets true; tester47 F8 */
         if (unresolved[k] > 0) {
-            rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
-                                       uwhy, sizeof uwhy);
             /* tester69 #8: the two kinds share their tail; the second says it
              * once (the JSON's max_sustainable_qps_unresolved keeps each) */
-            char *shared = said ? strstr(uwhy, ": the tail is set by") : NULL;
-            if (shared)
-                snprintf(shared, sizeof uwhy - (size_t)(shared - uwhy), ": the tail is the "
-                         "requests' own service, as above (max_sustainable_qps_unresolved)");
+            rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
+                                       said, uwhy, sizeof uwhy);
             rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
                                 "verdict is the row's meets", unresolved[k], uwhy);
             said = 1;
@@ -4171,7 +4167,7 @@ int rl_cli_size(rl_opts *o)
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
         if (isnan(r.c[0].max_qps) && r.c[0].max_qps_unresolved) /* tester69 #8: said above */
             replace_part(p99only, sizeof p99only,
-                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, uwhy, sizeof uwhy),
+                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, 0, uwhy, sizeof uwhy),
                          "its max_sustainable_qps is null, unresolved for the reason a note "
                          "above gives (max_sustainable_qps_unresolved)");
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);

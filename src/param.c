@@ -233,9 +233,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                      "median (fewer: shorter on a slow host)", AT(calib.passes), 0, 0,
                      RL_PF_BACKEND},
     [RL_P_QPS] = {"qps", "qps", NULL, "qps", RL_PT_NUMBER, "Q", "req/s", 1e-9, 1e9, NULL, NULL,
-                  "mean arrival rate (simulate, size: arrivals past 4.5e9 s, --requests / "
-                  "--qps, are refused: the simulator's clock, a double, resolves 1 us there and "
-                  "would quantise latencies beyond)", NOWHERE, 0},
+                  "mean arrival rate (simulate, size: a run whose last arrival as drawn, "
+                  "about --requests / --qps and fixed by --seed, lies past 4.5e9 s is refused, "
+                  "the error naming the --qps that fits: the simulator's clock, a double, "
+                  "resolves 1 us there and would quantise latencies beyond)", NOWHERE, 0},
     [RL_P_PROMPT_DIST] = {"prompt-len", "prompt_len", "prompt", "prompt", RL_PT_STRING, "DIST",
                           "tokens", 0, 0,
                           NULL, NULL,
@@ -606,9 +607,13 @@ const rl_command RL_COMMANDS[] = {
      "under --set hw.ici_bw=0, or one chip, which communicates nothing; limits.null_reason\n"
      "says why; the 1D/2D crossover too without a link), the best plan for latency and for\n"
      "throughput per chip; advice counts the plans that could not be timed (without a link\n"
-     "every plan with a collective).  A prefill row's step_s is one prompt on one replica (TTFT); its\n"
-     "tokens_per_s_per_chip is --batch prompts split over the plan's replicas, each\n"
-     "prefilling its share at once in batch_step_s (batch_fits), as generation splits B.\n"
+     "every plan with a collective).  A prefill row's step_s is one prompt on one replica (TTFT)\n"
+     "and its terms (flops_per_chip, the *_load_s, compute_s, comm_s, collectives, kv_bytes,\n"
+     "fits) that prompt's; its batch_step_s is the row's batch: --batch prompts split over the\n"
+     "plan's replicas as generation splits B, each prefilling its share at once (batch_fits).\n"
+     "On every row tokens_per_s = batch x tokens a sequence (prefill: context; generate: 1) /\n"
+     "batch_step_s, tokens_per_s_per_chip = tokens_per_s / chips, and idle_replicas counts the\n"
+     "replicas that batch leaves without a sequence (a generate row's batch_step_s is its step_s).\n"
      "Plans are timed at the datasheet peaks; `fits` follows the\n"
      "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it\n"
      "(workspace_note: the model's activation workspace the rows subtract; the header's\n"
@@ -848,6 +853,9 @@ const rl_command RL_COMMANDS[] = {
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"
      "its arguments are in the global table `arg` (arg[0] is the script).  Files go only\n"
      "through roofline.write and roofline.plot, into --out DIR (default out), confined there.\n"
+     "Reads are not confined: roofline.model and roofline.hw load a spec .lua from any path\n"
+     "the user running it can read, as --model and --hw do (each run in a fresh sandbox of\n"
+     "its own, with the spec budgets, that gives back its table alone).\n"
      "The module's functions (docs/lua.md): roofline.model, hw, info, step, shard, ops,\n"
      "prefill, sweep, pareto, simulate, size, format, write, plot.",
      "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},

@@ -228,19 +228,40 @@ void rl_plot_side_files(const char *out, char *dat, char *gp, size_t len)
     snprintf(gp, len, "%.*s.gp", stem, out);
 }
 
+/* The folder of figure path `out` (from `dir`), into *fd: `dir` itself
+ * where out names no folder, else the folder as named, opened (close it
+ * with folder_close); *leaf the figure's name in it.  0, or -1 with errno
+ * set (the folder cannot be opened). */
+static int folder_of(int dir, const char *out, int *fd, const char **leaf)
+{
+    const char *slash = strrchr(out, '/');
+    *leaf = slash ? slash + 1 : out;
+    *fd = dir;
+    if (!slash)
+        return 0;
+    char parent[PATHLEN];
+    snprintf(parent, sizeof parent, "%.*s", slash == out ? 1 : (int)(slash - out), out);
+    *fd = openat(dir, parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    return *fd < 0 ? -1 : 0;
+}
+
+static void folder_close(int dir, int fd)
+{
+    if (fd != dir)
+        close(fd);
+}
+
 int rl_plot_check_sides(const char *out, char *err, size_t errlen)
 {
-    char folder[PATHLEN], dat[PATHLEN], gp[PATHLEN], shown_dat[PATHLEN], shown_gp[PATHLEN];
-    const char *slash = strrchr(out, '/'), *leaf = slash ? slash + 1 : out;
-    snprintf(folder, sizeof folder, "%.*s", !slash ? 1 : slash == out ? 1 : (int)(slash - out),
-             slash ? out : ".");
-    int dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir < 0) /* a folder the run makes holds nothing yet */
+    char dat[PATHLEN], gp[PATHLEN], shown_dat[PATHLEN], shown_gp[PATHLEN];
+    const char *leaf;
+    int dir;
+    if (folder_of(AT_FDCWD, out, &dir, &leaf) != 0) /* a folder the run makes holds nothing yet */
         return 0;
     rl_plot_side_files(leaf, dat, gp, sizeof dat);
     rl_plot_side_files(out, shown_dat, shown_gp, sizeof shown_gp);
     int rc = side_files_ours(dir, dat, gp, shown_gp, err, errlen);
-    close(dir);
+    folder_close(AT_FDCWD, dir);
     return rc;
 }
 
@@ -385,21 +406,15 @@ int rl_plot_render(int dir, const char *tmpl, const char *out, const char *vars,
 {
     if (rl_plot_check_path(out, err, errlen) != 0)
         return -1;
-    const char *slash = strrchr(out, '/');
-    int pdir = dir;
-    if (slash) { /* a path given on the command line: its folder as named */
-        char parent[PATHLEN];
-        snprintf(parent, sizeof parent, "%.*s", slash == out ? 1 : (int)(slash - out), out);
-        pdir = openat(dir, parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (pdir < 0) {
-            snprintf(err, errlen, "%s: cannot open its folder: %s", out, strerror(errno));
-            return -1;
-        }
+    const char *leaf;
+    int pdir;
+    /* a path given on the command line: its folder as named */
+    if (folder_of(dir, out, &pdir, &leaf) != 0) {
+        snprintf(err, errlen, "%s: cannot open its folder: %s", out, strerror(errno));
+        return -1;
     }
-    int rc = render_at(pdir, dir == AT_FDCWD, tmpl, out, slash ? slash + 1 : out, vars, data, err,
-                       errlen);
-    if (slash)
-        close(pdir);
+    int rc = render_at(pdir, dir == AT_FDCWD, tmpl, out, leaf, vars, data, err, errlen);
+    folder_close(dir, pdir);
     return rc;
 }
 

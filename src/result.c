@@ -1379,12 +1379,35 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
 
 #define SHARD_CAP 256
 
+/* Key `key` of o (added with value v) moved to just after key `after`, so a
+ * row reads its time keys before the throughput they give (tester75). */
+static void put_after(cJSON *o, const char *after, const char *key, cJSON *v)
+{
+    if (!v)
+        return;
+    if (!cJSON_AddItemToObject(o, key, v)) {
+        cJSON_Delete(v);
+        return;
+    }
+    cJSON *it = cJSON_GetObjectItemCaseSensitive(o, after);
+    for (it = it ? it->next : NULL; it && it != v;) { /* the keys between go behind v */
+        cJSON *next = it->next;
+        cJSON_AddItemToArray(o, cJSON_DetachItemViaPointer(o, it)); /* keeps its key */
+        it = next;
+    }
+}
+
 /* A prefill row of plan `one` (one prompt on one replica: its step_s the
- * TTFT): `batch`, the --batch prompts split over its replicas, and from the
- * same plan's result among rb[0..nb) at that batch batch_step_s (a replica
- * prefilling its ceil(batch / replicas) prompts at once), batch_fits, and
- * tokens_per_s_per_chip, all replicas' tokens over that step and the chips
- * (null where the plan does not evaluate at that batch). */
+ * TTFT, its terms and collectives that prompt's): `batch`, the --batch
+ * prompts split over its replicas, and from the same plan's result among
+ * rb[0..nb) at that batch batch_step_s (a replica prefilling its
+ * ceil(batch / replicas) prompts at once), batch_fits, tokens_per_s (all
+ * replicas' batch x context tokens over batch_step_s), tokens_per_s_per_chip
+ * (that over the chips) and idle_replicas (the replicas that batch leaves
+ * without a prompt: tester75, the one prompt's 7 of tp1 x8's 8 beside a
+ * throughput of 16 prompts that kept all 8 busy); null where the plan does
+ * not evaluate at that batch.  batch_step_s sits after step_s, before the
+ * throughput it gives. */
 static void add_prefill_batch(cJSON *row, const rl_shard_result *one, const rl_shard_result *rb,
                               int nb, long long batch)
 {
@@ -1392,27 +1415,19 @@ static void add_prefill_batch(cJSON *row, const rl_shard_result *one, const rl_s
     for (int j = 0; j < nb && !b; j++)
         if (strcmp(rb[j].name, one->name) == 0)
             b = &rb[j];
-    /* after strategy, where generation's is: the keys after it moved behind it */
-    cJSON *v = cJSON_AddNumberToObject(row, "batch", (double)batch);
-    cJSON *it = cJSON_GetObjectItemCaseSensitive(row, "strategy");
-    for (it = it && v ? it->next : NULL; it && it != v;) {
-        cJSON *next = it->next;
-        cJSON_AddItemToArray(row, cJSON_DetachItemViaPointer(row, it)); /* keeps its key */
-        it = next;
-    }
-    if (b) {
-        cJSON_AddNumberToObject(row, "batch_step_s", b->step_s);
-        cJSON_AddBoolToObject(row, "batch_fits", b->fits);
-        cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s",
-                                               cJSON_CreateNumber(b->tokens_per_s));
-        cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s_per_chip",
-                                               cJSON_CreateNumber(b->tokens_per_s_per_chip));
-    } else {
-        cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s", cJSON_CreateNull());
-        cJSON_AddNullToObject(row, "batch_step_s");
-        cJSON_AddNullToObject(row, "batch_fits");
-        cJSON_ReplaceItemInObjectCaseSensitive(row, "tokens_per_s_per_chip", cJSON_CreateNull());
-    }
+    /* after strategy, where generation's is */
+    put_after(row, "strategy", "batch", cJSON_CreateNumber((double)batch));
+    put_after(row, "step_s", "batch_step_s", b ? cJSON_CreateNumber(b->step_s) : cJSON_CreateNull());
+    put_after(row, "batch_step_s", "batch_fits", b ? cJSON_CreateBool(b->fits) : cJSON_CreateNull());
+    cJSON_ReplaceItemInObjectCaseSensitive(
+        row, "tokens_per_s", b ? cJSON_CreateNumber(b->tokens_per_s) : cJSON_CreateNull());
+    cJSON_ReplaceItemInObjectCaseSensitive(
+        row, "tokens_per_s_per_chip",
+        b ? cJSON_CreateNumber(b->tokens_per_s_per_chip) : cJSON_CreateNull());
+    cJSON_ReplaceItemInObjectCaseSensitive(
+        row, "idle_replicas",
+        b ? cJSON_CreateNumber((double)(b->replicas > batch ? b->replicas - batch : 0))
+          : cJSON_CreateNull());
 }
 
 cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long long batch,
@@ -1489,8 +1504,8 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
             if (ph == RL_PHASE_PREFILL) {
                 add_prefill_batch(row, &r[i], rb, nb, batch);
             } else { /* its step is already the batch's: every row the same keys */
-                cJSON_AddNumberToObject(row, "batch_step_s", r[i].step_s);
-                cJSON_AddBoolToObject(row, "batch_fits", r[i].fits);
+                put_after(row, "step_s", "batch_step_s", cJSON_CreateNumber(r[i].step_s));
+                put_after(row, "batch_step_s", "batch_fits", cJSON_CreateBool(r[i].fits));
             }
             if (r[i].ncoll > 0)
                 add_collectives(cJSON_AddArrayToObject(row, "collective_list"), &r[i], 0);

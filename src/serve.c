@@ -4339,27 +4339,29 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
  * the longest prompts' own prefill), or when the load above its figure did
  * and none within RL_SERVE_CAPACITY_OPEN_BAND of it missed them outright
  * (tester47 F8: 0.08-0.98 req/s by the seed beside runs meeting at 1). */
-const char *rl_serve_unresolved_reason(int kind, char *buf, size_t len)
+const char *rl_serve_unresolved_reason(int kind, int brief, char *buf, size_t len)
 {
-    const char *tail = "the tail is set by the requests' own service (the longest prompts' "
-                       "prefill) near a target, not by the load";
-    const char *then = "(max_sustainable_qps_unresolved); the p99s at --qps are the verdict, "
-                       "and a target with more margin over the longest requests' service "
-                       "gives a figure";
+    /* the two kinds' shared tail, or (brief) a pointer back to it (tester69 #8) */
+    const char *tail =
+        brief ? "the tail is the requests' own service, as above "
+                "(max_sustainable_qps_unresolved)"
+              : "the tail is set by the requests' own service (the longest prompts' prefill) "
+                "near a target, not by the load, so no load decides it "
+                "(max_sustainable_qps_unresolved); the p99s at --qps are the verdict, and a "
+                "target with more margin over the longest requests' service gives a figure";
     if (kind == RL_SERVE_UNRESOLVED_BAND)
         snprintf(buf, len, "the targets' p99s hold at the load above the highest that met "
                  "their 95%% bound, but not with 95%% confidence (the upper bound on the share "
                  "of requests over a target above %g%%), and no load up to %g x it misses them "
                  "outright: the share over a target stays near %g%% over a wide band of loads, "
                  "so which load's sample resolves is chance (the figure would move with "
-                 "--seed, not a queue's knee): %s, so no load decides it %s",
+                 "--seed, not a queue's knee): %s",
                  RL_SERVE_SLO_TAIL * 100, RL_SERVE_CAPACITY_OPEN_BAND, RL_SERVE_SLO_TAIL * 100,
-                 tail, then);
+                 tail);
     else
         snprintf(buf, len, "even at the search's lowest load (%g req/s or less), with no "
                  "queue, the targets' p99s hold but not with 95%% confidence (the upper bound "
-                 "on the share of requests over a target stays above %g%%): %s, so no load "
-                 "decides it %s", RL_SERVE_CAPACITY_FLOOR_QPS, RL_SERVE_SLO_TAIL * 100, tail,
-                 then);
+                 "on the share of requests over a target stays above %g%%): %s",
+                 RL_SERVE_CAPACITY_FLOOR_QPS, RL_SERVE_SLO_TAIL * 100, tail);
     return buf;
 }

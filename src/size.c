@@ -2092,7 +2092,7 @@ int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t
 static void p99_only_why(const rl_size_candidate *c, char *why, size_t len)
 {
     if (isnan(c->max_qps) && c->max_qps_unresolved)
-        rl_serve_unresolved_reason(c->max_qps_unresolved, why, len);
+        rl_serve_unresolved_reason(c->max_qps_unresolved, 0, why, len);
     else if (isfinite(c->max_qps))
         snprintf(why, len, "its max_sustainable_qps, %.4g req/s, is a lower bound below "
                  "the sized load (max_sustainable_qps_is_lower_bound: the search's sample ran "
@@ -2244,6 +2244,11 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
     if (!in->conservative)
         return 0;
     const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    out->left_out_hw = calloc((size_t)in->nhw, sizeof *out->left_out_hw);
+    out->left_out_why = calloc((size_t)in->nhw, sizeof *out->left_out_why);
+    if (!out->left_out_hw || !out->left_out_why)
+        RL_FAIL("size: out of memory");
+    out->left_out_n = in->nhw;
     int kept = 0;
     for (int i = 0; i < pl->n; i++) {
         const rl_size_candidate *c = &pl->p[i].c;
@@ -2264,11 +2269,10 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
                          base[c->hw].name, why);
         } else
             pl->p[kept++] = pl->p[i];
-        if (off && c->hw < RL_SIZE_HW_NOTED &&
-            out->left_out_hw[c->hw][0] + out->left_out_hw[c->hw][1] == 0)
+        if (off && out->left_out_hw[c->hw][0] + out->left_out_hw[c->hw][1] == 0)
             snprintf(out->left_out_why[c->hw], sizeof out->left_out_why[c->hw],
                      "%lld chip(s) per replica: %.200s", c->chips, why);
-        if (off && c->hw < RL_SIZE_HW_NOTED)
+        if (off)
             out->left_out_hw[c->hw][off - 1]++;
     }
     if (kept == 0 && pl->n > 0) {
@@ -2358,6 +2362,8 @@ done:
 void rl_size_result_free(rl_size_result *r)
 {
     free(r->c);
+    free(r->left_out_hw);
+    free(r->left_out_why);
     memset(r, 0, sizeof *r);
 }
 

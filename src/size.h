@@ -122,10 +122,6 @@ extern const int rl_size_batch_caps[RL_SIZE_NCAPS]; /* 16 .. 256 sequences (attn
 #define RL_SIZE_PREFILL_LOAD 0.8
 #define RL_SIZE_MAX_PLANS 4096
 #define RL_SIZE_MAX_SIMULATED 24
-/* The profiles whose plans left out under --conservative are counted apart
- * (rl_size_result.left_out_hw): the first 16 of --hw. */
-#define RL_SIZE_HW_NOTED 16
-
 
 typedef struct rl_size_runs rl_size_runs; /* size.c: runs kept across batch caps */
 typedef struct rl_size_draws rl_size_draws; /* size.c: workloads kept by their scales */
@@ -311,11 +307,13 @@ typedef struct {
                                    derived and their one-octave band does not cover the bias
                                    (engines.h rl_engine_derived; review28 L3); else 0 */
     char derived_why[512];      /* which, for the first of them */
-    /* under conservative, the plans of hw[i] (i < RL_SIZE_HW_NOTED) left out
-     * for either reason, and the first one's why: the report says per
+    /* under conservative, the plans of hw[i] (i < left_out_n: every profile
+     * of --hw, allocated, freed by rl_size_result_free; else NULL and 0) left
+     * out for either reason, and the first one's why: the report says per
      * profile that none was sized and why (tester72 finding 3) */
-    long long left_out_hw[RL_SIZE_HW_NOTED][2]; /* [0] off the fit, [1] a derived dtype */
-    char left_out_why[RL_SIZE_HW_NOTED][320];
+    long long (*left_out_hw)[2]; /* [0] off the fit, [1] a derived dtype */
+    char (*left_out_why)[320];
+    int left_out_n;
     int no_band;          /* 1 + the index of the first searched profile (band_hw's, else
                              hw's) with no band, when calibrated: its rows are not banded
                              (the other profiles' rows are); 0 otherwise */

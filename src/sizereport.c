@@ -682,8 +682,8 @@ static void hw_not_sized(doc *d, const rl_size_report_data *x, int hw)
         if (r->c[k].hw == hw)
             return;
     const char *name = x->in->hw[hw].name;
-    long long off = hw < RL_SIZE_HW_NOTED ? r->left_out_hw[hw][0] : 0,
-              der = hw < RL_SIZE_HW_NOTED ? r->left_out_hw[hw][1] : 0;
+    long long off = hw < r->left_out_n ? r->left_out_hw[hw][0] : 0,
+              der = hw < r->left_out_n ? r->left_out_hw[hw][1] : 0;
     if (off + der > 0) {
         char n[160] = "";
         if (off)

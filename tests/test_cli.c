@@ -5193,6 +5193,16 @@ static const cJSON *shard_row(const cJSON *j, const char *ph, const char *st)
     return NULL;
 }
 
+/* shard's JSON for llama3-8b on 8 H100 at --batch b --context c (noted:
+ * ranked at the datasheet peaks). */
+static cJSON *shard_8b_json(int b, int c)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "shard --model llama3-8b --hw h100-sxm --chips 8 --batch %d "
+             "--context %d --format json", b, c);
+    return run_json_noted(cmd, "datasheet peaks");
+}
+
 /* tester58 #2: shard's prefill throughput was one prompt's, 7 of tp1 x8's
  * replicas idle (llama3-8b, 8 H100, 4096 tokens: 8196 tokens/s a chip,
  * advice tp1 sp8 at 57,830).  Now --batch 8 prompts split over the
@@ -5204,11 +5214,7 @@ static const cJSON *shard_row(const cJSON *j, const char *ph, const char *st)
 static void shard_prefill_throughput_counts_replicas(void **state)
 {
     (void)state;
-    const char *note = "datasheet peaks";
-    cJSON *j = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 "
-                              "--context 4096 --format json", note);
-    cJSON *one = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 1 "
-                                "--context 4096 --format json", note);
+    cJSON *j = shard_8b_json(8, 4096), *one = shard_8b_json(1, 4096);
     const cJSON *x8 = shard_row(j, "prefill", "tp1 x8"), *sp8 = shard_row(j, "prefill", "tp1 sp8");
     assert_rel(num(x8, "batch_step_s"), num(x8, "step_s"), 1e-12);
     assert_rel(num(x8, "tokens_per_s_per_chip"), 8.0 * 4096 / (num(x8, "step_s") * 8), 1e-12);
@@ -5243,11 +5249,7 @@ static void shard_prefill_throughput_counts_replicas(void **state)
 static void shard_prefill_batch_remainder(void **state)
 {
     (void)state;
-    const char *note = "datasheet peaks";
-    cJSON *five = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 5 "
-                                 "--context 4096 --format json", note);
-    cJSON *eight = run_json_noted("shard --model llama3-8b --hw h100-sxm --chips 8 --batch 8 "
-                                  "--context 4096 --format json", note);
+    cJSON *five = shard_8b_json(5, 4096), *eight = shard_8b_json(8, 4096);
     const cJSON *t5 = shard_row(five, "prefill", "tp2 x4"), *t8 = shard_row(eight, "prefill", "tp2 x4");
     assert_rel(num(t5, "batch_step_s"), num(t8, "batch_step_s"), 1e-12);
     assert_rel(num(t5, "tokens_per_s_per_chip"), 5.0 * 4096 / (num(t5, "batch_step_s") * 8), 1e-12);
@@ -5257,6 +5259,57 @@ static void shard_prefill_batch_remainder(void **state)
     assert_rel(num(x8, "tokens_per_s_per_chip"), 5.0 * 4096 / (num(x8, "step_s") * 8), 1e-12);
     cJSON_Delete(five);
     cJSON_Delete(eight);
+}
+
+/* tester75: a prefill row printed step_s (one prompt's TTFT) beside a
+ * tokens_per_s of its batch_step_s: llama3-8b on 8 H100, --batch 16
+ * --context 256, tp1 sp8 read 4.548 ms and 491,802 tokens/s, 2,237 tokens
+ * a step of a 256-token prompt, and tp1 x8 read 7 idle replicas (one
+ * prompt's) beside a throughput that keeps all 8 busy.  Now every row,
+ * prefill and generate, gives its throughput over the time key printed
+ * before it: tokens_per_s x batch_step_s = batch x context = 16 x 256 =
+ * 4096 tokens in prefill, batch = 16 in generation (1e-9 relative: a
+ * product of two doubles the code divides), tokens_per_s_per_chip x 8 =
+ * tokens_per_s (1e-9), batch_step_s before tokens_per_s in the row, and
+ * idle_replicas 16 prompts leave on 8 or fewer replicas: 0 (exact).  The
+ * TTFT view and the advice stay: tp1 sp8's step_s equals --batch 1's
+ * (1e-12), tp8 the lowest TTFT, tp1 x8 the most tokens/s a chip. */
+static void shard_row_throughput_from_its_step(void **state)
+{
+    (void)state;
+    cJSON *j = shard_8b_json(16, 256), *one = shard_8b_json(1, 256);
+    const cJSON *r;
+    int rows = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
+    {
+        int prefill = !strcmp(cJSON_GetObjectItem(r, "phase")->valuestring, "prefill");
+        const char *st = cJSON_GetObjectItem(r, "strategy")->valuestring;
+        double tokens = num(r, "batch") * (prefill ? num(r, "context") : 1.0);
+        assert_rel(tokens, prefill ? 4096.0 : 16.0, 0);
+        double got = num(r, "tokens_per_s") * num(r, "batch_step_s");
+        if (fabs(got / tokens - 1) > 1e-9)
+            fail_msg("%s %s: tokens_per_s x batch_step_s %.17g, want %.0f", prefill ? "prefill"
+                     : "generate", st, got, tokens);
+        assert_rel(num(r, "tokens_per_s_per_chip") * 8, num(r, "tokens_per_s"), 1e-9);
+        if (num(r, "idle_replicas") != 0)
+            fail_msg("%s: idle_replicas %g at 16 prompts", st, num(r, "idle_replicas"));
+        const cJSON *k = cJSON_GetObjectItem(r, "step_s");
+        assert_non_null(k);
+        assert_non_null(k->next);
+        assert_string_equal(k->next->string, "batch_step_s");
+        for (k = k->next; k && strcmp(k->string, "tokens_per_s") != 0; k = k->next)
+            ;
+        assert_non_null(k); /* tokens_per_s after batch_step_s */
+        rows++;
+    }
+    assert_true(rows > 10);
+    const cJSON *sp8 = shard_row(j, "prefill", "tp1 sp8");
+    assert_rel(num(sp8, "step_s"), num(shard_row(one, "prefill", "tp1 sp8"), "step_s"), 1e-12);
+    const cJSON *adv = cJSON_GetObjectItem(j, "advice");
+    assert_string_equal(cJSON_GetObjectItem(adv, "prefill_latency")->valuestring, "tp8");
+    assert_string_equal(cJSON_GetObjectItem(adv, "prefill_throughput")->valuestring, "tp1 x8");
+    cJSON_Delete(one);
+    cJSON_Delete(j);
 }
 
 /* tester58 #3: size's rows at a precision the fitted costs never saw read
@@ -10678,6 +10731,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(ops_norm_gains_whole),
         cmocka_unit_test(shard_prefill_throughput_counts_replicas),
         cmocka_unit_test(shard_prefill_batch_remainder),
+        cmocka_unit_test(shard_row_throughput_from_its_step),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
         cmocka_unit_test(pareto_fitted_rows_as_step),

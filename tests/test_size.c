@@ -2773,6 +2773,56 @@ static void test_report_says_profile_not_sized(void **state)
     rl_size_result_free(&r);
 }
 
+/* fixMA: the per-profile count of plans --conservative left out covered
+ * the first 16 of --hw only (a fixed [16] array); a 17th profile's report
+ * fell back to "pruned analytically or ... costlier", a wrong why.  Here
+ * h200 then 16 copies of h100-sxm-splitwise (fp8 off its bf16 fit, every
+ * plan left out, as above): each of the 16, the last at index 16 too, has
+ * its plans counted (left_out_hw[k][0] > 0, equal over the copies: the
+ * same plans) and the report says so 16 times, the fallback never. */
+static void test_report_left_out_past_16_profiles(void **state)
+{
+    (void)state;
+    enum { NHW = 17 };
+    static rl_model m;
+    static rl_hw hw[NHW], base[NHW];
+    char err[512];
+    m = load_model("llama2-70b", NULL, 0);
+    base[0] = load_hw("h200", NULL, 0);
+    base[1] = load_hw("h100-sxm-splitwise", NULL, 0);
+    for (int k = 2; k < NHW; k++)
+        base[k] = base[1];
+    for (int k = 0; k < NHW; k++)
+        hw[k] = base[k];
+    assert_int_equal(rl_size_slow_edges(hw, NHW, m.name, 0, 0, err, sizeof err), 0);
+    rl_precision fp8 = {RL_FP8, RL_FP8, RL_FP8};
+    rl_size_input in = {.m = &m, .hw = hw, .nhw = NHW, .hbm_reserve = 0.1, .slo_ttft = 2,
+                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1,
+                        .band_hw = base, .conservative = 1, .prec = &fp8, .nprec = 1};
+    in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
+                         .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
+    rl_size_result r;
+    if (rl_size_search(&in, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.left_out_n, NHW);
+    assert_true(r.left_out_hw[0][0] == 0 && r.left_out_hw[0][1] == 0);
+    for (int k = 1; k < NHW; k++)
+        if (r.left_out_hw[k][0] != r.left_out_hw[1][0] || r.left_out_hw[k][0] <= 0 ||
+            strncmp(r.left_out_why[k], r.left_out_why[1], sizeof r.left_out_why[k]) != 0)
+            fail_msg("profile %d: %lld left out (%s), profile 1 %lld", k, r.left_out_hw[k][0],
+                     r.left_out_why[k], r.left_out_hw[1][0]);
+    rl_size_report_data d = {&in, &r, NULL, NULL, "test workload", "test"};
+    char *md = rl_size_report_render(&d, 0);
+    int said = 0;
+    for (const char *q = md; (q = strstr(q, "No plan on h100-sxm-splitwise was sized: "
+                                            "--conservative left out")) != NULL; q++)
+        said++;
+    if (said != NHW - 1 || strstr(md, "No plan on h100-sxm-splitwise was sized: each of its"))
+        fail_msg("said %d times, want %d: %s", said, NHW - 1, md);
+    free(md);
+    rl_size_result_free(&r);
+}
+
 /* review28 L3: on kernel tables, --conservative sized plans at a dtype the
  * tables do not measure (h100-sxm's TensorRT-LLM tables hold bf16 and fp8:
  * int8 weights and KV are derived, engines.h DERIVED, mode estimated) on a
@@ -2975,6 +3025,7 @@ int main(void)
         cmocka_unit_test(test_conservative_only_banded_plans),
         cmocka_unit_test(test_conservative_leaves_derived_dtypes_out),
         cmocka_unit_test(test_report_says_profile_not_sized),
+        cmocka_unit_test(test_report_left_out_past_16_profiles),
         cmocka_unit_test_teardown(test_conservative_wide_sizes_on_printed_edge, search_defaults),
         cmocka_unit_test(test_recommendation_is_minimal),
         cmocka_unit_test(test_one_token_outputs_have_no_tpot),
