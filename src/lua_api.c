@@ -2497,7 +2497,7 @@ static int size_hw_list(lua_State *L, int opts, rl_hw **hw, int cap)
 /* roofline.size{model=, hw="a,b" | {...}, qps=, prompt_len=, out_len=, ttft_p99=,
  * tpot_p99=, requests=4000, seed=1, burst=, hbm_reserve=0.1, weights=, kv=, compute=,
  * keep_precision=false, max_chips=, headroom=0.2, ideal=false, engine=, conservative=false,
- * band=} -> the `roofline size --format json`
+ * band=, threads=} -> the `roofline size --format json`
  * result (size.h, result.h rl_result_size): the search of the command line, with
  * its bounds (replicas, requests, simulator events).  A load nothing serves within the
  * search space raises the command's reason. */
@@ -2550,6 +2550,10 @@ int rl_lua_size(lua_State *L)
     }
     in.headroom = opt_param(L, RL_P_HEADROOM, rl_param_default(RL_P_HEADROOM));
     in.max_chips = (long long)opt_param(L, RL_P_MAX_CHIPS, 0);
+    /* as size --threads N: 0 or none, the CPUs online (at most 8); the
+     * rows are the same on any count (size.h rl_size_input.threads) */
+    int threads = (int)opt_param(L, RL_P_THREADS_SIZE, 0);
+    in.threads = threads > 0 ? threads : rl_size_default_threads();
     in.slo_ttft = opt_param(L, RL_P_TTFT, 0);
     in.slo_tpot = opt_param(L, RL_P_TPOT, 0);
     opt_check(L, in.slo_ttft > 0 && in.slo_tpot > 0,

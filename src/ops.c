@@ -812,7 +812,10 @@ static rl_kclass prefix_envelope(const builder *x, const segment *s, double W, d
 {
     const rl_serving_engine *e = x->c->calibrated ? rl_engines_selected(&x->h->engines) : NULL;
     int v = rl_kvariant_kv(x->c->prec.kv);
-    const rl_ktable *t = e && e->tables && v >= 0 ? e->tables->t[RL_KC_PREFILL_ATTN][v] : NULL;
+    /* the table every lookup below reads (rl_engine_table: the one-KV-head/
+     * one-sequence one at shape[RL_KX_ONE] 1, where split), whose grid the
+     * candidates follow (review: t[] was read here directly) */
+    const rl_ktable *t = e ? rl_engine_table(e->tables, RL_KC_PREFILL_ATTN, v, shape) : NULL;
     double T = (double)s->part[0].tokens, P = (double)s->part[0].prefix;
     if (!t || P <= 0)
         return RL_KC_PREFILL_ATTN;

@@ -143,7 +143,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                             "ignored (a note says so): prefill times prefills only; accepted so "
                             "an ops command line runs here (ops --phase prefill is this step)",
                             AT(phase), 0, 0, 0},
-    [RL_P_THREADS_SIZE] = {"threads", NULL, NULL, NULL, RL_PT_INT, "N", "threads", 0,
+    [RL_P_THREADS_SIZE] = {"threads", "threads", NULL, NULL, RL_PT_INT, "N", "threads", 0,
                            RL_SIZE_MAX_THREADS, "0", NULL,
                            "CPU threads of the search: the plans of different replicas run at "
                            "once, each replica's in turn, so the rows are the same on any count "
@@ -466,7 +466,7 @@ static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE,
                            RL_P_SET, RL_P_FORMAT, WORKLOAD,
                            RL_P_CONSERVATIVE, RL_P_BAND,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM,
-                           RL_P_THREADS_SIZE | RL_CLI_ONLY, END};
+                           RL_P_THREADS_SIZE, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
                                      RL_P_QPS, RL_P_CAPACITY_PCT, RL_P_REPEATS, RL_P_SEED,

@@ -1718,10 +1718,12 @@ static int seq_room(sim *S, replica *r, int need)
     return 0;
 }
 
+/* Sequence i into r's decode batch at context c0.  The caller has made
+ * the room first (seq_room for r->nheap + 1), before it moved i out of
+ * where it was (review: a failed growth here left i popped from its queue
+ * and in no batch). */
 static void join_decode(sim *S, replica *r, int i, double c0)
 {
-    if (seq_room(S, r, r->nheap + 1) != 0)
-        return; /* out of memory: the run stops (seq_room) */
     seq *s = &S->s[i];
     s->state = S_DECODE;
     s->k0 = r->k;
@@ -2165,6 +2167,8 @@ static void resume_swapped(sim *S, replica *r)
     while (r->swapped.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->swapped.head].c0 + 1 + partial_rest(S, r) +
                              readmit_room(S, r, &S->s[r->swapped.head]), 1)) {
+        if (seq_room(S, r, r->nheap + 1) != 0)
+            return; /* out of memory, i still swapped: the run stops (seq_room) */
         int i = q_pop(S, &r->swapped);
         S->extra_s += S->s[i].c0 * S->kv_tok / c->host_bw;
         join_decode(S, r, i, S->s[i].c0);
@@ -2176,6 +2180,8 @@ static void admit_transferred(sim *S, replica *r)
 {
     while (r->wait.head >= 0 && seqs_below(S, r->nactive) &&
            kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
+        if (seq_room(S, r, r->nheap + 1) != 0)
+            return; /* out of memory, i still waiting: the run stops (seq_room) */
         int i = q_pop(S, &r->wait);
         if (isnan(S->t_join[i])) {
             S->t_join[i] = S->tlast; /* the current time */
@@ -2444,9 +2450,16 @@ static void hold_and_send(sim *S, int ri, int i, double now)
     ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
 }
 
-static void end_step(sim *S, int ri, double now)
+/* The step of replica ri ends at now: finished sequences leave, prefilled
+ * prompts join the decode batch (or are sent, or end).  0, or -1 with
+ * S->oom set and nothing changed: the room for every prompt of the step
+ * that may join is made first (at most r->npf join, and the batch only
+ * shrinks before they do). */
+static int end_step(sim *S, int ri, double now)
 {
     replica *r = &S->r[ri];
+    if (!r->is_prefill && r->npf > 0 && seq_room(S, r, r->nheap + r->npf) != 0)
+        return -1;
     if (r->decoding) {
         itl_step(S, r, now);
         r->k++;
@@ -2483,6 +2496,7 @@ static void end_step(sim *S, int ri, double now)
         }
     }
     r->npf = 0;
+    return 0;
 }
 
 /* The KV timeline (all decode replicas together) at a fixed interval; when
@@ -2990,7 +3004,8 @@ static void handle_event(sim *S, event e, double now)
     const rl_serve_config *c = S->c;
     if (e.kind == 0) {
         commit_run(S, &S->r[e.id]);
-        end_step(S, e.id, now);
+        if (end_step(S, e.id, now) != 0)
+            return; /* out of memory: run_events stops (seq_room) */
         start_step(S, e.id, now);
         if (!S->r[e.id].is_prefill)
             peak_kv(S, &S->r[e.id]);

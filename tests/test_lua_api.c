@@ -1290,6 +1290,43 @@ static void assert_refusals(const char *head, const char *const (*bad)[2], size_
     }
 }
 
+/* Review: roofline.size ran on one thread where size takes --threads N.
+ * Its `threads` key means what --threads means (0 or none: the CPUs
+ * online, at most 8): llama3-8b on h100-sxm at 10 req/s, up to 2 chips,
+ * every precision (more than 4 rows) gives the same result on 1 thread, 4
+ * threads and the default, every key but search_s (the wall clock)
+ * compared as roofline.format's JSON, byte for byte (size.h
+ * rl_size_input.threads: each replica's plans in their order; test_size
+ * threads_same_rows checks the rows bit for bit).  A count past 8 or not
+ * whole is refused naming the field, as --threads 9 is.  Before: "unknown
+ * field 'threads'". */
+static void size_threads_same_result(void **state)
+{
+    (void)state;
+    const char *code =
+        "local function at(t)\n"
+        "  local r = roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 10,\n"
+        "    prompt_len = '200', out_len = '50', requests = 200, max_chips = 2,\n"
+        "    ttft_p99 = 1, tpot_p99 = 0.05, threads = t }\n"
+        "  r.search_s = nil\n"
+        "  return r\n"
+        "end\n"
+        "local one = at(1)\n"
+        "local a = roofline.format(one, 'json')\n"
+        "return (#one.rows > 4 and a == roofline.format(at(4), 'json') and\n"
+        "        a == roofline.format(at(nil), 'json') and a == roofline.format(at(0), 'json'))\n"
+        "       and 1 or 0";
+    assert_true(run_number(code) == 1.0);
+    static const char *const bad[][2] = {
+        {"threads = 9", "roofline.size: field 'threads': expected a whole number in [0, 8]"},
+        {"threads = 1.5", "roofline.size: field 'threads': expected a whole number"},
+        {"threads = 'x'", "roofline.size: field 'threads': expected a number"},
+    };
+    assert_refusals("roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, "
+                    "prompt_len = '100', out_len = '10', ttft_p99 = 1, tpot_p99 = 0.05",
+                    bad, sizeof bad / sizeof bad[0]);
+}
+
 /* Tester 2 (stop 19): a what-if chip in Lua is one as --set makes it (one
  * rule: spec.h rl_hw_what_if_of, decided on conversion):
  * roofline.hw('h100-sxm', { hbm_bw = 6e12 }) stepped was `calibrated` at
@@ -1889,6 +1926,7 @@ int main(void)
         cmocka_unit_test(ideal_is_engine_ideal),
         cmocka_unit_test(engine_and_band_as_cli),
         cmocka_unit_test(size_from_lua),
+        cmocka_unit_test(size_threads_same_result),
         cmocka_unit_test(chips_run_tensor_parallel),
         cmocka_unit_test(plan_alone_runs_its_chips),
         cmocka_unit_test(fitted_from_lua),

@@ -1027,6 +1027,55 @@ static void prefill_prefix_reads_the_kv(void **state)
     assert_true(attention_s(build(&m, &h, &c)) >= 30016.0 * 4096 * 32 / h.hbm_bw);
 }
 
+/* Review: prefix_envelope read the prefill attention table directly,
+ * while every lookup it made reads the one-KV-head/one-sequence table
+ * where the engine splits it (engines.h RL_KX_ONE, rl_engine_table): its
+ * candidate prefixes came from the other table's grid.  No shipped
+ * profile splits prefill attention, so the test makes one: llama3-8b on
+ * h100-sxm (TensorRT-LLM tables) with its bf16 prefill_attention table as
+ * prefill_attention_one and, in the table's own place, a copy on another
+ * length grid (every isl x 1.3).  A single prompt is always one sequence
+ * (RL_KX_ONE 1), so its prefill attention must equal the unsplit
+ * profile's, envelope included (tolerance 1e-12), at T = 16..416 new
+ * tokens on P = 1..3001 (5 x 13 points).  Checked to fail before the fix:
+ * 12 of the 65 differ (T = 116 on P = 251 read 513.3 us, not 515.4 us). */
+static void prefix_envelope_reads_the_one_table(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_serving_engine *e = &h.engines.e[h.engines.sel];
+    const rl_engine_tables *own = e->tables;
+    int v = rl_kvariant_kv(RL_BF16);
+    assert_non_null(own->t[RL_KC_PREFILL_ATTN][v]);
+    assert_null(own->one[RL_KC_PREFILL_ATTN][v]);
+    static rl_ktable other; /* large: off the stack; shares own's values */
+    other = *own->t[RL_KC_PREFILL_ATTN][v];
+    for (int k = 0; k < other.len[1]; k++) {
+        other.axis[1][k] *= 1.3;
+        other.logaxis[1][k] = log(other.axis[1][k]);
+    }
+    static rl_engine_tables split;
+    split = *own;
+    split.one[RL_KC_PREFILL_ATTN][v] = own->t[RL_KC_PREFILL_ATTN][v];
+    split.t[RL_KC_PREFILL_ATTN][v] = &other;
+    int checked = 0;
+    for (long long T = 16; T <= 416; T += 100)
+        for (long long P = 1; P <= 3001; P += 250) {
+            rl_ops_config c = prefill_cfg(T, P);
+            c.calibrated = 1;
+            e->tables = own;
+            double want = attention_s(build(&m, &h, &c));
+            e->tables = &split;
+            double got = attention_s(build(&m, &h, &c));
+            e->tables = own;
+            assert_true(want > 0);
+            assert_rel(got, want, 1e-12);
+            checked++;
+        }
+    assert_int_equal(checked, 65);
+}
+
 /* Quantization scales (dtype.h assumption): int4 q_proj of LLaMA-3-8B is
  * 4096*4096/2 = 8,388,608 B plus (4096/128)*4096 bf16 scales = 262,144 B. */
 static void int4_scales(void **state)
@@ -1796,6 +1845,7 @@ int main(void)
         cmocka_unit_test(windowed_table_at_its_roofline),
         cmocka_unit_test(materialized_scores),
         cmocka_unit_test(prefill_prefix_reads_the_kv),
+        cmocka_unit_test(prefix_envelope_reads_the_one_table),
         cmocka_unit_test(materialized_over_table),
         cmocka_unit_test(unmeasured_ops_band),
         cmocka_unit_test(moved_attention_labels),
