@@ -10,6 +10,7 @@
 #include "calib.h"
 #include "engine.h"
 #include "engine_ops.h"
+#include "interrupt.h"
 #include "ops.h"
 #include "serve.h"
 #include "spec.h"
@@ -42,6 +43,14 @@ static int serve_on_engine(rl_engine *e, int slots, long long vocab, const rl_re
     int active = 0;
     *busy = 0;
     while (finished < n) {
+        /* SIGINT / SIGTERM between engine calls (interrupt.h): a run is
+         * seconds to minutes of them (tester76 finding 1: the signal waited
+         * for the whole warm-up and capacity runs, 60-82 s) */
+        if (rl_interrupted()) {
+            snprintf(err, errlen, "validate-serve: interrupted (%s) serving on the engine after "
+                     "%lld of %lld requests; no result kept", rl_interrupt_name(), finished, n);
+            goto done;
+        }
         int free_slot = -1;
         for (int s = 0; s < slots && free_slot < 0; s++)
             if (slot_req[s] < 0)

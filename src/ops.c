@@ -505,6 +505,19 @@ static int ar_fused(const rl_engine_fusion *f, const rl_model *m, const rl_hw *h
                : RL_FUSE_NCCL_TABLE;
 }
 
+/* Whether t's AllReduce rows are another implementation than the selected
+ * engine's own: the spec or --set hw.collectives.impl names one (say
+ * "nccl") that is not the engine's (collectives.h: a given impl times every
+ * operation; "none", the alpha-beta model, names no implementation).  Then
+ * TensorRT-LLM's AllReduce does not run its one- / two-shot fused kernel
+ * (strategy NCCL: thop/allreduceOp.cpp runs the residual add and RMSNorm
+ * after it, fallbackRunSubsequentOps; tester76 finding 3). */
+static int coll_not_engines(const rl_collectives *t)
+{
+    return t->impl_given && strcmp(t->impl, "none") != 0 &&
+           strcmp(rl_coll_allreduce_impl(t), t->engine_impl) != 0;
+}
+
 /* How a residual add and the RMSNorm after it are run in this build
  * (rl_ops.norm_fusion, ops.h): calibrated against a selected engine (not
  * --ideal, whose operator list is formula (1)'s), as its property table
@@ -528,8 +541,11 @@ static int norm_fusion(const builder *x)
     if (x->m->norm == RL_NORM_LAYER)
         return RL_FUSE_NONE;
     rl_engine_fusion f = rl_engine_fusion_of(e->name);
-    if (x->c->tp > 1 && !x->c->attn_replicated && f.ar_norm)
-        return ar_fused(&f, x->m, x->h, tp_group(x), x->M, x->ab, x->c->prec.weights);
+    if (x->c->tp > 1 && !x->c->attn_replicated && f.ar_norm) {
+        int r = ar_fused(&f, x->m, x->h, tp_group(x), x->M, x->ab, x->c->prec.weights);
+        return r == RL_FUSE_ALLREDUCE && coll_not_engines(&x->h->collectives) ? RL_FUSE_NCCL_IMPL
+                                                                             : r;
+    }
     return f.add_norm ? RL_FUSE_ADD_NORM : RL_FUSE_NONE;
 }
 
@@ -620,6 +636,14 @@ const char *rl_ops_norm_fusion_words(int f, const rl_model *m)
                "customAllReduceUtils.h) or the group is not all in one NVLink domain "
                "(thop/allreduceOp.cpp ifFallbackToNCCL), so it runs NCCL and the pair as one residualRmsNorm kernel "
                "after it (attn_add_norm, mlp_add_norm; engines.c ENGINE_FUSION)";
+    if (f == RL_FUSE_NCCL_IMPL)
+        return "fused add + norm after NCCL: the layer hands each residual add and RMSNorm to "
+               "the TP AllReduce (AllReduceFusionOp.RESIDUAL_RMS_NORM or its fp8 / NVFP4 "
+               "form), but the hardware's collectives impl (hw.collectives.impl, e.g. --set "
+               "hw.collectives.impl=nccl) times the AllReduce from other rows than TensorRT-LLM's "
+               "own one- / two-shot kernel, so the pair runs as one residualRmsNorm kernel after "
+               "it (attn_add_norm, mlp_add_norm; strategy NCCL, thop/allreduceOp.cpp "
+               "fallbackRunSubsequentOps; ops.c coll_not_engines)";
     if (f == RL_FUSE_ADD_NORM)
         return "fused add + norm: each residual add and the RMSNorm after it one kernel "
                "(attn_add_norm, mlp_add_norm: reads the sublayer output and the residual, "

@@ -248,9 +248,13 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
  * AUTO strategy's lookup table picks NCCL for the token count (measured,
  * not monotone in it), RL_FUSE_NCCL_WORKSPACE the message exceeds the
  * fused kernel's workspace, RL_FUSE_NCCL_GROUP the group or the hidden
- * size is outside the table, or the group outside the NVLink domain (ops.c ar_fused). */
+ * size is outside the table, or the group outside the NVLink domain (ops.c ar_fused);
+ * RL_FUSE_NCCL_IMPL the hardware's collectives impl (--set
+ * hw.collectives.impl=nccl) names rows other than the engine's own
+ * AllReduce, so the AllReduce runs that implementation and the pair one
+ * kernel after it (tester76 finding 3). */
 enum { RL_FUSE_NONE, RL_FUSE_ADD_NORM, RL_FUSE_ALLREDUCE, RL_FUSE_NCCL_TABLE,
-       RL_FUSE_NCCL_WORKSPACE, RL_FUSE_NCCL_GROUP };
+       RL_FUSE_NCCL_WORKSPACE, RL_FUSE_NCCL_GROUP, RL_FUSE_NCCL_IMPL };
 
 /* The sentence the results' norm_fusion key gives for mode f of model m
  * (its norm: a LayerNorm is never fused, spec.h rl_norm), with its source. */

@@ -959,7 +959,8 @@ static void add_row(cJSON *rows, const rl_step *s, long long chips)
     cJSON_AddNumberToObject(r, "weight_bytes", s->mem.weight_bytes);
     cJSON_AddNumberToObject(r, "kv_bytes", s->mem.kv_bytes);
     /* one meaning in every step row (tester7 #8): weight_bytes and kv_bytes
-     * are the fully sharded copy's here, per chip in a plan's rows */
+     * are the fully sharded copy's here and in a plan's rows (tester76
+     * finding 5: add_shard_row), per chip in the _per_chip keys */
     cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->mem.weight_bytes / (double)chips);
     cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->mem.kv_bytes / (double)chips);
     cJSON_AddNumberToObject(r, "total_bytes", s->mem.total_bytes);
@@ -1190,17 +1191,26 @@ static void add_stages(cJSON *o, const rl_model *m, const rl_hw *h, long long pp
 
 static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
                           const rl_shard_result *s, const char *best, int excess, double b_crit,
-                          int stages)
+                          int stages, rl_precision p)
 {
+    /* weight_bytes, kv_bytes: the whole replica's, as --ideal's rows and
+     * ops' header give them (one copy of the model's weights, the KV of the
+     * replica's sequences: rl_memory_use), the KV times the chips that hold
+     * each token's (rl_shard_kv_layout copies, as a fitted step's rows:
+     * rl_result_step_kv_layout); per chip in the _per_chip keys (tester76
+     * finding 5: weight_bytes was per chip here only) */
+    rl_memory whole = rl_memory_use(m, h, 1, s->replica_batch, s->context, p.weights, p.kv);
+    if (!m->abstract)
+        whole.kv_bytes *= rl_shard_kv_layout(m, &s->plan, s->phase == RL_PHASE_GENERATE).copies;
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "phase", rl_phase_name(s->phase));
     cJSON_AddStringToObject(r, "strategy", s->name);
     if (s->phase == RL_PHASE_GENERATE)
         cJSON_AddNumberToObject(r, "batch", (double)s->batch);
     cJSON_AddNumberToObject(r, "context", (double)s->context);
-    cJSON_AddNumberToObject(r, "weight_bytes", s->weight_bytes); /* per chip (shard.h) */
-    cJSON_AddNumberToObject(r, "kv_bytes", s->kv_bytes);
-    cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->weight_bytes);
+    cJSON_AddNumberToObject(r, "weight_bytes", whole.weight_bytes);
+    cJSON_AddNumberToObject(r, "kv_bytes", whole.kv_bytes);
+    cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->weight_bytes); /* shard.h */
     cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->kv_bytes);
     add_bytes(r, "usable_bytes_per_chip", rl_shard_chip_room(m, h, s));
     cJSON_AddBoolToObject(r, "fits", s->fits);
@@ -1496,7 +1506,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                           i == bl && i == bt ? "latency+throughput"
                           : i == bl          ? "latency"
                           : i == bt          ? "throughput"
-                                             : "", 0, rl_step_b_crit(m, h, p), 1);
+                                             : "", 0, rl_step_b_crit(m, h, p), 1, p);
             /* every plan's own collectives (tester13 #7: `collectives` lists the
              * best plans' only, so a pp row's comm_s could not be checked); none,
              * no key (Lua would give an empty list back as an object) */
@@ -1658,7 +1668,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             add_hbm_bw(o, h, chips);
             cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
         }
-        add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0);
+        add_shard_row(rows, m, h, &s, NULL, 1, rl_step_b_crit(m, h, p), 0, p);
         add_band(o, cJSON_GetArrayItem(rows, i), "step_s", s.band_s, cal && s.banded, h);
         if (tables) { /* as the one-chip rows: the replica's (a stage's) op list */
             add_provenance(cJSON_GetArrayItem(rows, i), s.prov);

@@ -2466,11 +2466,11 @@ void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *bu
                  c->chips, lay);
     else
         snprintf(rep, sizeof rep, "%dx%lld %s", c->replicas, c->chips, lay);
-    char comp[16] = ""; /* compute named where it is not the weights' dtype (tester5 #3) */
-    if (c->p.compute != c->p.weights)
-        snprintf(comp, sizeof comp, " c:%s", rl_dtype_name(c->p.compute));
-    snprintf(buf, len, "%s %s w:%s kv:%s%s %s B<=%d", in->hw[c->hw].name, rep,
-             rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), comp, pol, c->max_seqs);
+    /* compute always named (tester5 #3; tester76 finding 2: w:int8 kv:int8
+     * read as --weights int8 --kv int8, whose compute is bf16, not int8) */
+    snprintf(buf, len, "%s %s w:%s kv:%s c:%s %s B<=%d", in->hw[c->hw].name, rep,
+             rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv), rl_dtype_name(c->p.compute),
+             pol, c->max_seqs);
 }
 
 /* A disaggregated candidate c that meets at the scaled load, trimmed to

@@ -1313,12 +1313,13 @@ static void datasheet_chip_label(void **state)
     }
 }
 
-/* Tester7 #8: step rows' weight_bytes is per chip in a plan (tp8 on
- * h100-sxm: 17.64e9) and the fully sharded copy's in formula (1) (--ideal:
- * 141.1e9), kept so for scripts that read it; weight_bytes_per_chip and
- * kv_bytes_per_chip mean per chip in both: formula (1)'s is its copy over
- * 8 chips (1e-12), within 1e-3 of tp8's (tp replicates the norms: 17.638e9
- * against 17.641e9), KV equal (1e-12). */
+/* Tester7 #8, tester76 finding 5: step rows' weight_bytes and kv_bytes are
+ * the whole replica's in a plan and in formula (1) alike (llama3-70b bf16:
+ * 141.1e9, the same figure, 1e-12; it was tp8's per chip, 17.64e9, in a
+ * plan); weight_bytes_per_chip and kv_bytes_per_chip mean per chip in
+ * both: formula (1)'s is its copy over 8 chips (1e-12), within 1e-3 of
+ * tp8's (tp replicates the norms: 17.638e9 against 17.641e9), KV equal
+ * (1e-12). */
 static void per_chip_bytes_in_every_step(void **state)
 {
     (void)state;
@@ -1327,13 +1328,26 @@ static void per_chip_bytes_in_every_step(void **state)
     cJSON *tp = json2(base, ""), *f1 = json2(base, " --ideal");
     const cJSON *a = cJSON_GetObjectItem(tp, "rows")->child, *b = cJSON_GetObjectItem(f1, "rows")->child;
     assert_string_equal(cJSON_GetObjectItem(tp, "sharding")->valuestring, "tp8");
-    assert_rel(num(a, "weight_bytes_per_chip"), num(a, "weight_bytes"), 1e-12);
+    assert_rel(num(a, "weight_bytes"), num(b, "weight_bytes"), 1e-12);
+    assert_rel(num(a, "kv_bytes"), num(b, "kv_bytes"), 1e-12);
+    assert_rel(num(a, "weight_bytes"), 141.1e9, 1e-3);
+    assert_rel(num(a, "weight_bytes_per_chip"), num(a, "weight_bytes") / 8, 1e-3);
     assert_rel(num(b, "weight_bytes_per_chip"), num(b, "weight_bytes") / 8, 1e-12);
     assert_rel(num(b, "kv_bytes_per_chip"), num(b, "kv_bytes") / 8, 1e-12);
     assert_rel(num(a, "weight_bytes_per_chip"), num(b, "weight_bytes_per_chip"), 1e-3);
     assert_rel(num(a, "kv_bytes_per_chip"), num(b, "kv_bytes_per_chip"), 1e-12);
     cJSON_Delete(tp);
     cJSON_Delete(f1);
+    /* llama3-8b tp16 over its 8 KV heads: each token's KV on 2 chips, so
+     * the replica's KV is 16 x a chip's (1e-12: 272.6e6 B at 4 x 260
+     * tokens, 2 x the one copy --ideal counts), its weights the model's */
+    cJSON *rep = json2("step --model llama3-8b --hw h100-sxm --tp 16 --batch 4 --context 260 "
+                       "--format json", "");
+    const cJSON *c = cJSON_GetObjectItem(rep, "rows")->child;
+    assert_rel(num(c, "kv_bytes"), 16 * num(c, "kv_bytes_per_chip"), 1e-12);
+    assert_rel(num(c, "kv_bytes"), 2 * 4 * 260 * 131072.0, 1e-12);
+    assert_rel(num(c, "weight_bytes"), 16060522496.0, 1e-12);
+    cJSON_Delete(rep);
 }
 
 /* tester46 F4: prefill's byte counts are whole bytes and its HBM capacity

@@ -1388,6 +1388,23 @@ static void residual_norm_fusion(void **state)
     assert_false(has(o, "attn_add_norm") || has(o, "mlp_add_norm") || has(o, "attn_norm") ||
                  has(o, "attn_residual"));
     assert_true(has(o, "final_norm"));
+    /* tester76 finding 3: --set hw.collectives.impl=nccl times the
+     * AllReduce from NCCL's rows, so the pair is one kernel after it (2
+     * reads, 2 writes of the 16 x 8192 rows on each of 8 chips); the
+     * engine's own impl named, or "none" (alpha-beta), keeps it inside */
+    rl_coll_follow_engine(&h.collectives, "trtllm");
+    h.collectives.impl_given = 1;
+    static const char *const impls[] = {"nccl", "trtllm", "none"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(h.collectives.impl, sizeof h.collectives.impl, "%s", impls[i]);
+        o = build(&m, &h, &c);
+        assert_int_equal(o->norm_fusion, i ? RL_FUSE_ALLREDUCE : RL_FUSE_NCCL_IMPL);
+        assert_int_equal(has(o, "attn_add_norm"), !i);
+    }
+    snprintf(h.collectives.impl, sizeof h.collectives.impl, "nccl");
+    assert_true(find(build(&m, &h, &c), "mlp_add_norm")->act_write == 8 * 16 * 8192 * 2 * 2.0);
+    assert_non_null(strstr(rl_ops_norm_fusion_words(RL_FUSE_NCCL_IMPL, &m), "collectives.impl"));
+    h.collectives.impl_given = 0;
     c.decode_batch = 64;
     assert_int_equal(build(&m, &h, &c)->norm_fusion, RL_FUSE_NCCL_TABLE);
     c.decode_batch = 16;
@@ -1535,7 +1552,7 @@ static void step_rows_say_norm_fusion(void **state)
                                                          err, sizeof err)),
                         rl_ops_norm_fusion_words(RL_FUSE_NCCL_TABLE, &m));
     /* each mode its own words (tester72 finding 2: a batch not fused says why) */
-    for (int f = 0; f <= RL_FUSE_NCCL_GROUP; f++)
+    for (int f = 0; f <= RL_FUSE_NCCL_IMPL; f++)
         for (int g = 0; g < f; g++)
             assert_string_not_equal(rl_ops_norm_fusion_words(f, &m),
                                     rl_ops_norm_fusion_words(g, &m));

@@ -821,8 +821,9 @@ static void test_tie_prefers_resolved_capacity(void **state)
 
 /* tester5 #3: two rows that differ only in the compute dtype had one
  * label ("tpu-v5e 7x8 tp8 w:int8 kv:int8 ..." with int8 and bf16 compute):
- * the label names the compute where it is not the weights' dtype, so int8
- * weights with bf16 compute read "c:bf16", int8 end to end reads as before. */
+ * the label names the compute, int8 weights with bf16 compute "c:bf16";
+ * tester76 finding 2: int8 end to end names it too ("c:int8"), since
+ * --weights int8 --kv int8 alone simulates bf16 compute. */
 static void test_label_names_compute(void **state)
 {
     fixture *f = *state;
@@ -836,7 +837,7 @@ static void test_label_names_compute(void **state)
     assert_string_equal(label, "tpu-v5e 7x8 tp8 w:int8 kv:int8 c:bf16 continuous B<=64");
     c.p.compute = RL_INT8;
     rl_size_label(&in, &c, label, sizeof label);
-    assert_string_equal(label, "tpu-v5e 7x8 tp8 w:int8 kv:int8 continuous B<=64");
+    assert_string_equal(label, "tpu-v5e 7x8 tp8 w:int8 kv:int8 c:int8 continuous B<=64");
 }
 
 /* Item 8 of issue 14: size searches attention data parallel and expert
@@ -1884,7 +1885,7 @@ static void test_sensitivity_trims_pools(void **state)
     (void)state;
     size_report("size --model llama3-70b --hw h100-sxm --qps 20 --prompt-len "
                 "lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 --tpot-p99 0.05");
-    assert_non_null(strstr(out, "## Sensitivity: h100-sxm (5P+2D)x2 tp2 w:fp8 kv:fp8 disagg"));
+    assert_non_null(strstr(out, "## Sensitivity: h100-sxm (5P+2D)x2 tp2 w:fp8 kv:fp8 c:fp8 disagg"));
     /* tester43 F2 (KV link) and tester44 F5 (fp8 GEMMs take the faster
      * block-scaled rows) together: x1.5 TTFT p99 795 -> 798 ms, TPOT p99
      * 32.3 -> 31.9 ms; x0.5 TTFT 493 -> 495 ms, TPOT 22.3 -> 19.5 ms; chips
@@ -1979,7 +1980,7 @@ static void test_disagg_pools_trimmed(void **state)
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
     {
         const char *cfg = cJSON_GetStringValue(cJSON_GetObjectItem(r, "config"));
-        if (cfg && strstr(cfg, " tp2 w:fp8 kv:fp8 disagg") && !hit)
+        if (cfg && strstr(cfg, " tp2 w:fp8 kv:fp8 c:fp8 disagg") && !hit)
             hit = r;
     }
     assert_non_null(hit);
