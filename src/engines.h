@@ -202,9 +202,15 @@ typedef enum {
  * other GPU x engine x class x KV dtype reads 0.985-1.02 (docs/
  * validation.md, stops 42 and 43).  The rule (silicon.c one_split): where
  * that median over the kept nodes measuring both kinds (at least
- * RL_ONE_MIN_NODES) is below RL_ONE_SPLIT (0.9, chosen between those two
- * groups after measuring them: it splits A100 vLLM bf16 decode alone
- * today), the import builds two tables, the configurations of one KV head
+ * RL_ONE_MIN_NODES), or over those of one prompt length (prefill) or
+ * context (decode), is below RL_ONE_SPLIT (0.9, chosen between those two
+ * groups after measuring them; the per-length median since stop 44: A100
+ * vLLM's prefill shows the split at one-token prompts alone, 0.69 over 60
+ * nodes, which vLLM's FlashAttention runs through its decode path,
+ * seqlenq_ngroups_swapped with split-KV, where query heads outnumber KV
+ * heads; every other table reads 0.97 or more at every length; it splits
+ * A100 vLLM bf16 decode and prefill alone today), the import builds two
+ * tables, the configurations of one KV head
  * or one sequence (rl_engine_tables.one) and the rest (t); a lookup whose
  * shape has x[RL_KX_ONE] = 1 reads the first (rl_engine_table).  The
  * hold-out's nodes stay keyed on the four axes alone (silicon.c

@@ -438,6 +438,22 @@ static unsigned hole_kernel(const rl_ktable *t, size_t h, const int *hi)
     return 0;
 }
 
+/* Bracket end e of a hole on axis a (the other end `other`, dir the side of
+ * e away from the hole): the next measured node beyond e when e is a spike
+ * (ktable.h RL_KT_SPIKE: its ln latency more than ln RL_KT_SPIKE above
+ * both that node's and the other end's, or below both) and that node lies
+ * on the same side of a documented switch as the other end; else e. */
+static int past_spike(const rl_ktable *t, size_t h, const int *hi, int a, size_t stride, int e,
+                      int other, int dir)
+{
+    int o = next_measured(t, h, hi, a, stride, e, dir);
+    if (o < 0 || o >= t->len[a] || across_cut(t, a, o, other))
+        return e;
+    double ve = t->logv[on_line(h, hi[a], e, stride)], vo = t->logv[on_line(h, hi[a], o, stride)];
+    double vx = t->logv[on_line(h, hi[a], other, stride)], f = log(RL_KT_SPIKE);
+    return (ve - vo > f && ve - vx > f) || (vo - ve > f && vx - ve > f) ? o : e;
+}
+
 /* The hole at h (coordinates hi) interpolated along the axes on which it has
  * measured nodes on both sides: per axis, between the nearest measured node
  * below and above it (the other coordinates held), their ln latencies, by
@@ -458,6 +474,11 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn
     for (int a = t->naxes - 1; a >= 0; a--) {
         int lo = next_measured(t, h, hi, a, stride, hi[a], -1);
         int up = next_measured(t, h, hi, a, stride, hi[a], 1);
+        if (lo >= 0 && up < t->len[a]) { /* a spike at an end: bracket past it (ktable.h) */
+            int l2 = past_spike(t, h, hi, a, stride, lo, up, -1);
+            up = past_spike(t, h, hi, a, stride, up, lo, 1);
+            lo = l2;
+        }
         if (lo >= 0 && up < t->len[a] && !across_cut(t, a, lo, up)) {
             const double *la = t->logaxis[a];
             double width = la[up] - la[lo], w = (la[hi[a]] - la[lo]) / width;

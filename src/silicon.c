@@ -905,15 +905,29 @@ static size_t *first_of_node(const rows *r, rl_kclass cls)
 /* Whether attention variant v of r splits on RL_KX_ONE (engines.h): over
  * the nodes (four axes) whose kept rows (held[i] 0) measure both one KV head
  * or one sequence and another split, the ratio of the two sides' geometric
- * means; 1 when at least RL_ONE_MIN_NODES nodes have both and their median
- * ratio is below RL_ONE_SPLIT, 0 otherwise, -1 out of memory. */
+ * means; 1 when their median ratio is below RL_ONE_SPLIT over at least
+ * RL_ONE_MIN_NODES such nodes, either all of them or those of one prompt
+ * length (prefill) or context (decode), the table's second axis; 0
+ * otherwise, -1 out of memory.  Per prompt length (stop 44): A100 vLLM's
+ * prefill shows the split at one-token prompts alone (median 0.69 over 60
+ * nodes at isl 1, 0.99-1.01 at every other isl; 0.985 over all), every
+ * other table 0.97 or more at every isl and context (docs/validation.md).
+ * Why there: vLLM's FlashAttention runs a batch of one-token queries with
+ * more query than KV heads as it runs decode, the query heads of each KV
+ * head moved into the sequence dimension and the keys split across blocks
+ * ("Only apply split-k for decoding", seqlenq_ngroups_swapped in
+ * mha_varlen_fwd, csrc/flash_attn/flash_api.cpp, github.com/vllm-project/
+ * flash-attention, BSD-3-Clause); group-1 nodes at isl 1 read 0.96-1.07. */
 static int one_split(const rows *r, const unsigned char *held, rl_kvariant v)
 {
     size_t *ix = malloc((r->n + 1) * sizeof *ix);
     double *ratio = malloc((r->n + 1) * sizeof *ratio);
-    if (!ix || !ratio) {
+    double *at = malloc((r->n + 1) * sizeof *at), *slice = malloc((r->n + 1) * sizeof *slice);
+    if (!ix || !ratio || !at || !slice) {
         free(ix);
         free(ratio);
+        free(at);
+        free(slice);
         return -1;
     }
     size_t n = 0, k = 0;
@@ -933,13 +947,29 @@ static int one_split(const rows *r, const unsigned char *held, rl_kvariant v)
             sum[one] += log(r->v[ix[j]].lat_s);
             cnt[one]++;
         }
-        if (cnt[0] && cnt[1])
+        if (cnt[0] && cnt[1]) {
+            at[k] = r->v[ix[i]].x[1];
             ratio[k++] = exp(sum[1] / cnt[1] - sum[0] / cnt[0]);
+        }
         i = j;
     }
-    int split = k >= RL_ONE_MIN_NODES && rl_fit_quantile(ratio, (int)k, 0.5) < RL_ONE_SPLIT;
+    /* each prompt length or context's nodes (a pass per distinct value:
+     * the tables hold at most a few dozen), then all of them */
+    int split = 0;
+    for (size_t i = 0; !split && i < k; i++) {
+        int first = 1, m = 0;
+        for (size_t j = 0; first && j < i; j++)
+            first = at[j] != at[i];
+        for (size_t j = i; first && j < k; j++)
+            if (at[j] == at[i])
+                slice[m++] = ratio[j];
+        split = m >= RL_ONE_MIN_NODES && rl_fit_quantile(slice, m, 0.5) < RL_ONE_SPLIT;
+    }
+    split = split || (k >= RL_ONE_MIN_NODES && rl_fit_quantile(ratio, (int)k, 0.5) < RL_ONE_SPLIT);
     free(ix);
     free(ratio);
+    free(at);
+    free(slice);
     return split;
 }
 

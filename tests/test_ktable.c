@@ -250,6 +250,44 @@ static void two_holes(double cut, const int *first, double want1, const int *sec
     rl_kt_free(&t);
 }
 
+/* A bracket end that is a spike is stepped over (ktable.h RL_KT_SPIKE,
+ * stop 44).  One axis, heads = {8, 16, 32, 64, 128}, shaped on B200
+ * TensorRT-LLM's decode MLA bf16 at batch 1024, context 16384 (3273,
+ * 4669, 3389 us at 16, 32, 64 heads): 3273 us at 8, 16 and 128 heads,
+ * `spike` x 3273 us at 32, a hole at 64.  The hole's bracket 32..128 ends
+ * on a node 1.43x both its other neighbour (16) and the other end (128):
+ * a spike, so the bracket runs 16..128, and the parabola through 8, 16
+ * and 128 (ktable.h, the curvature) is flat: 3273 us exactly.  Before
+ * (and for a node 1.2x, under 1.25, below): the parabola through 16, 32
+ * and 128, in log2(heads) 4, 5, 7 with values a, b, a, is symmetric about
+ * 5.5, so at 6 it reads b, within the bracket [a, b]: 4669 us (3927.6 us
+ * at 1.2x).  No ideal function (ratio 1; the bracket's 1.43x is no
+ * switch, RL_KT_STEP 2).  By hand; 1e-12. */
+static void test_fill_holes_spike(void **state)
+{
+    (void)state;
+    static const double spike[2] = {4669.0 / 3273.0, 1.2};
+    static const double want[2] = {3273e-6, 1.2 * 3273e-6};
+    for (int c = 0; c < 2; c++) {
+        rl_ktable t;
+        memset(&t, 0, sizeof t);
+        t.naxes = 1;
+        snprintf(t.axis_name[0], sizeof t.axis_name[0], "heads");
+        t.len[0] = 5;
+        for (int i = 0; i < 5; i++)
+            t.axis[0][i] = 8 << i;
+        char err[256];
+        assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+        for (int i = 0; i < 5; i++)
+            t.logv[i] = log(3273e-6);
+        t.logv[2] += log(spike[c]);
+        t.logv[3] = NAN;
+        assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 1);
+        assert_rel(exp(t.logv[3]), want[c], 1e-12);
+        rl_kt_free(&t);
+    }
+}
+
 /* A bracket across a kernel switch is left out of a hole's fill while
  * another bracket is not (ktable.h RL_KT_STEP).  A grid (streams, group) =
  * {1, 2, 4} x {16, 32, 64} holding t = 10 us * streams up to group 32 and
@@ -879,6 +917,7 @@ int main(void)
         cmocka_unit_test(test_fill_holes),
         cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_fill_holes_step),
+        cmocka_unit_test(test_fill_holes_spike),
         cmocka_unit_test(test_fill_holes_nearest),
         cmocka_unit_test(test_fill_holes_cut),
         cmocka_unit_test(test_fill_holes_named_kernels),

@@ -808,6 +808,47 @@ static void test_one_kv_head_apart(void **state)
     rl_silicon_free(&s);
 }
 
+/* The split shown at one prompt length only (silicon.c one_split, stop
+ * 44) on tests/data/silicon/a100_sxm_one_prefill: 82 rows of vLLM's A100
+ * prefill attention (bf16, head_dim 128; SOURCE.md), one configuration of
+ * one KV head or one sequence and one of another split on each of 20
+ * nodes (streams 8-64 x group 2-32) at one-token prompts and 21 at isl 16
+ * (the same and streams 128, group 2).  At isl 1 the one-KV-head rows run
+ * 0.65-0.71x the others (median under RL_ONE_SPLIT, 0.9, on
+ * RL_ONE_MIN_NODES = 20 nodes), at isl 16 0.99-1.08x: over all 41 nodes
+ * the median ratio is the least isl-16 one, 0.99, which the rule before
+ * stop 44 read as no split (one table; this test then fails).  At
+ * streams 64, isl 1, group 8 the one-sequence row (64 x 1 KV head)
+ * measures 0.013349333157142004 ms, the 8 x 8 row 0.019802667200565338
+ * ms; each is the least of its table's chains through the node along
+ * streams (12.58, 12.87, 12.93, 13.35 and 18.13, 18.34, 19.34, 19.80 us
+ * at 8-64 streams) and isl (27.32 and 25.66 us at isl 16), so the fit
+ * keeps both: each reads as measured (one table: both their geometric
+ * mean, 16.26 us).  Tolerance 1e-12 (rows through ln and exp). */
+static void test_one_split_at_one_prompt_length(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("a100-sxm-80g", NULL, 0);
+    rl_silicon s;
+    char err[1024];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/a100_sxm_one_prefill", "vllm", &h, 0,
+                          NULL, &s, err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_int_equal(s.configs[RL_KC_PREFILL_ATTN][RL_KV_BF16], 82);
+    assert_non_null(s.tables->one[RL_KC_PREFILL_ATTN][RL_KV_BF16]);
+    double one[RL_KSHAPE] = {64, 1, 8, 128, 1}, other[RL_KSHAPE] = {64, 1, 8, 128, 0};
+    rl_serving_engine e = {.tables = s.tables};
+    rl_provenance p;
+    double peak = h.flops[RL_BF16], bw = h.hbm_bw;
+    assert_rel(rl_engine_time(&e, RL_KC_PREFILL_ATTN, RL_KV_BF16, one, peak, bw, &p),
+               0.013349333157142004e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    assert_rel(rl_engine_time(&e, RL_KC_PREFILL_ATTN, RL_KV_BF16, other, peak, bw, &p),
+               0.019802667200565338e-3, 1e-12);
+    assert_int_equal(p, RL_PROV_MEASURED);
+    rl_silicon_free(&s);
+}
+
 /* A model whose decode shapes fall on the excerpt's grid nodes: D = N H =
  * 4096 (32 heads of 128, 8 KV heads), F = 1024. */
 static const char *GRID_MODEL = "return { name = 'grid', layers = 2, d_model = 4096, d_ff = 1024, "
@@ -1798,6 +1839,7 @@ int main(void)
         cmocka_unit_test(test_reference_rows_below_the_floor_left_out),
         cmocka_unit_test(test_lua_engine),
         cmocka_unit_test(test_one_kv_head_apart),
+        cmocka_unit_test(test_one_split_at_one_prompt_length),
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_tables_wrong_units),
         cmocka_unit_test(test_gemm_fp8_block_joins_fp8),
