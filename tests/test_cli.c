@@ -6788,12 +6788,15 @@ static void step_reserve_agrees_with_simulate(void **state)
     assert_non_null(strstr(out, "note: --hbm-reserve does not apply: the memory rule of the trtllm"));
 }
 
-/* tester8 item 2: a fit that cannot match its rows warns on stderr (exit
- * 0, the profile written): splitwise_h100.csv with measured_s x 1000
- * (milliseconds written as seconds) fits with a CV median |error| far above
- * 25% (96% here), the costs at their bounds and every residual positive;
- * the warning names each.  The profile's band holds its point (step_s_low
- * <= step_s <= step_s_high).  The same rows in seconds give no warning. */
+/* tester8 item 2: a fit that cannot match its rows warns on stderr:
+ * splitwise_h100.csv with measured_s x 1000 (milliseconds written as
+ * seconds) fits with a CV median |error| far above 25% (96% here), the
+ * costs at their bounds and every residual positive; the warning names
+ * each.  tester76 #1: its --save is refused (exit 2, nothing written, the
+ * unit named) unless --save-misfit; a step on the profile saved so says
+ * "caution" once on stderr and carries fitted_misfit_note.  The profile's
+ * band holds its point (step_s_low <= step_s <= step_s_high).  The same
+ * rows in seconds give no warning. */
 static void fit_warns_on_a_misfit(void **state)
 {
     (void)state;
@@ -6804,7 +6807,19 @@ static void fit_warns_on_a_misfit(void **state)
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "fit %s/ms.csv --hw h100-sxm --model llama2-70b "
              "--set model.max_context=16384 --save %s/ms.lua --format json", dir, dir);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s/ms.lua", dir);
+    assert_int_equal(access(cmd, F_OK), -1);
+    static const char *const refused[] = {"ms.csv: the fit cannot match its rows", "(above 25%)",
+                                          "nothing written to ", "is measured_s in seconds?",
+                                          "--save-misfit"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        if (!strstr(out, refused[i]))
+            fail_msg("fit --save on ms lacks '%s': %.600s", refused[i], out);
+    snprintf(cmd, sizeof cmd, "fit %s/ms.csv --hw h100-sxm --model llama2-70b "
+             "--set model.max_context=16384 --save %s/ms.lua --save-misfit --format json", dir, dir);
+    if (run_cli(cmd, out, sizeof out) != 0)
+        fail_msg("fit --save-misfit refused: %.600s", out);
     static const char *const want[] = {
         "roofline fit: warning: cross-validated median |error| ", "(above 25%",
         "at a bound of its range: decode_step_s", "is measured_s in seconds?", "\"fit_warning\""};
@@ -6814,7 +6829,19 @@ static void fit_warns_on_a_misfit(void **state)
     snprintf(cmd, sizeof cmd, "step --model llama2-70b --set model.max_context=16384 --hw %s/ms.lua "
              "--chips 2 --batch 1,64 --context 1024 --format json", dir);
     /* stderr apart: batch 64 does not fit, and step says so (tester62 #6) */
+    char text[16384], tcmd[2048];
+    snprintf(tcmd, sizeof tcmd, "simulate --model llama2-70b --set model.max_context=16384 "
+             "--hw %s/ms.lua --chips 2 --qps 1 --prompt-len 512 --out-len 64 --requests 50 "
+             "--no-capacity", dir);
+    assert_int_equal(run_cli(tcmd, text, sizeof text), 0);
+    const char *caution = strstr(text, "roofline simulate: caution: h100-sxm-ms's engine costs "
+                                       "were fitted with a cross-validated median |error| of 96%");
+    if (!caution)
+        fail_msg("simulate on the misfit profile: no caution: %.800s", text);
+    assert_null(strstr(caution + 30, "caution: h100-sxm-ms's engine costs")); /* once */
     cJSON *j = run_cli_json(cmd, out, sizeof out);
+    const cJSON *mn = cJSON_GetObjectItem(j, "fitted_misfit_note");
+    assert_true(cJSON_IsString(mn) && strstr(mn->valuestring, "above 25%"));
     const cJSON *row;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
         double t = num(row, "step_s");
