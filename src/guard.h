@@ -84,6 +84,15 @@ int rl_guard_doc_name(const char *folder, const char *leaf);
  * 0. */
 int rl_guard_in_tree(const char *path, char *tree, size_t len);
 
+/* Whether the existing file `path` is one of the sources of such a tree
+ * (rl_guard_in_tree, then by its place and name: a Makefile or a .c, .h,
+ * .cu, .cuh, .cc, .cpp, .py, .sh, .lua, .mk or .gp file outside build*\/
+ * and docs/, or any file below src/, calib/, reference_engine/, tests/,
+ * bench/, fuzz/, scripts/, tools/, scenarios/ or plots/), which --save,
+ * --output and --report refuse to replace (tester76 #2): 1 with the tree's
+ * top in tree[len], else 0. */
+int rl_guard_tree_source(const char *path, char *tree, size_t len);
+
 /* The preset folder `path` would lie in: "model" or "hw_profiles" when
  * its folder is that folder of a data directory (spec.h rl_data_dirs,
  * where `list` and a preset name look), else NULL. */

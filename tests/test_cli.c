@@ -934,6 +934,39 @@ static void docs_are_guarded(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester76 #2: --save Makefile and --save src/main.c replaced the project's
+ * own sources, exit 0, with a note among others.  In a tree (a temporary
+ * ROOFLINE_DATA with PRESETS) --save over an existing Makefile, a .c under
+ * src/ and any file under tests/ is refused (exit 2, the file kept); a
+ * file in build/ and a .json at the top are still written (the old note). */
+static void tree_sources_are_guarded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_src_guard_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const dirs[] = {"src", "tests", "tests/data", "build"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    static const char *const files[] = {"PRESETS", "Makefile", "src/main.c", "tests/data/r.csv",
+                                        "build/x.json", "x.json"};
+    static const char *const text[] = {"", "all:\n", "int main;\n", "a,b\n", "{}\n", "{}\n"};
+    put_files(dir, files, text, 6);
+    for (int k = 1; k < 6; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s info --model llama3-8b --save "
+                 "%s 2>&1 >/dev/null", dir, dir, RL_BIN, files[k]);
+        int rc = popen_out(cmd);
+        const char *want = k < 4 ? "it is a source file of roofline's own tree"
+                                 : "replaces a file of roofline's own tree";
+        if (rc != (k < 4 ? 2 << 8 : 0) || !strstr(out, want))
+            fail_msg("%s: exit %d, no '%s' in: %s", cmd, rc, want, out);
+        if (k < 4)
+            assert_file_equal(dir, files[k], text[k]);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* tester33 F3: `run --out` follows the folder rule of --plot-dir, before
  * the run (outdir.h rl_outdir_check): a folder of roofline's own tree outside
  * model/, hw_profiles/ and out/ (scenarios/ here, in a temporary
@@ -10588,6 +10621,7 @@ int main(void)
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(docs_are_guarded),
+        cmocka_unit_test(tree_sources_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
         cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),
