@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -5499,6 +5500,11 @@ static void note_floored(const char *cmd)
 int rl_cli_main(int argc, char **argv)
 {
     rl_interrupt_install(); /* SIGINT sets a flag long loops poll (interrupt.h) */
+    /* a reader that closed stdout early (`| head -1`) makes the write fail
+     * (EPIPE): said, exit 1 (RL_EXIT_IO, README "output failure"), any
+     * temporary in flight removed and a run's files put back, instead of
+     * SIGPIPE killing the program mid-write, exit 141 (tester76 #4) */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         if (argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "--markdown") == 0) {

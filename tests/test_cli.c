@@ -2113,6 +2113,28 @@ static void stdout_full(void **state)
     }
 }
 
+/* tester76 #4: a reader that closed the pipe (`pareto ... | head -1`) killed
+ * roofline by SIGPIPE, exit 141, where README lists 1 for an output failure:
+ * now the write fails, said once, exit 1.  The reader (true) is gone before
+ * roofline writes; fd 3 carries the status past it. */
+static void stdout_closed_pipe(void **state)
+{
+    (void)state;
+    char cmd[768];
+    use_source_tree();
+    snprintf(cmd, sizeof cmd, "( ( sleep 0.3; %s step --model llama3-8b --hw h100-sxm --context 10 "
+             "2>&3; echo \"status=$?\" >&3 ) | true ) 3>&1", RL_BIN);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    pclose(p);
+    const char *at = strstr(out, "stdout: write failed: Broken pipe");
+    if (!at || strstr(at + 1, "stdout: write failed") || !strstr(out, "status=1\n"))
+        fail_msg("roofline step into a closed pipe: want one 'stdout: write failed: Broken pipe' "
+                 "and status=1, got: %s", out);
+}
+
 /* The demo scenario prints both chapter tables. */
 static void demo_scenario(void **state)
 {
@@ -10565,6 +10587,7 @@ int main(void)
     cmocka_unit_test(engine_none_is_ideal),
     cmocka_unit_test(names_escaped_in_errors),
     cmocka_unit_test(stdout_full),
+    cmocka_unit_test(stdout_closed_pipe),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
         cmocka_unit_test(mode_follows_the_figures),
