@@ -5320,10 +5320,8 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
         if (rl_guard_distinct(seen, label, path, why, sizeof why) != 0)
             return rl_cli_say(o, "%s", why);
         if (rl_guard_tree_source(path, why, sizeof why)) /* tester76 #2 */
-            return rl_cli_say(o, "%s '%s': it is a source file of roofline's own tree (%s: a "
-                              "Makefile, a source file, or a file of its source folders), which "
-                              "roofline never replaces; write to another file (out/ is the "
-                              "tree's folder for outputs)", label, PATH_SHOWN(path), why);
+            return rl_cli_say(o, "%s '%s': %s (the tree at %s)", label, PATH_SHOWN(path),
+                              RL_GUARD_TREE_SOURCE_WHY, why);
         if (rl_guard_in_tree(path, why, sizeof why)) /* tester11 #5 */
             rl_cli_say(o, "note: %s '%s' replaces a file of roofline's own tree (%s), where "
                           "only the files roofline reads are guarded (PRESETS; README.md and "

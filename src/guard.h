@@ -92,6 +92,10 @@ int rl_guard_in_tree(const char *path, char *tree, size_t len);
  * --output and --report refuse to replace (tester76 #2): 1 with the tree's
  * top in tree[len], else 0. */
 int rl_guard_tree_source(const char *path, char *tree, size_t len);
+#define RL_GUARD_TREE_SOURCE_WHY                                                                 \
+    "it is a source file of roofline's own tree (a Makefile, a source file, or a file of its "    \
+    "source folders), which roofline never replaces; write to another file (out/ is the tree's "  \
+    "folder for outputs)"
 
 /* The preset folder `path` would lie in: "model" or "hw_profiles" when
  * its folder is that folder of a data directory (spec.h rl_data_dirs,

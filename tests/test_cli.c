@@ -799,11 +799,12 @@ static void repeated_switch_refused(void **state)
 }
 
 /* tester13 #7: `run --out .` in the checkout rewrote README.md and
- * src/main.c without a word, where `--save` over such a file gets a note.  A
- * run's replacements of files of roofline's own tree (a temporary
- * ROOFLINE_DATA with PRESETS) are said the same way once the run succeeds,
- * naming them; a new file, and a file in out/ (a user's folder there), are
- * not named; a run that replaces none prints no such note. */
+ * src/main.c without a word.  A run's replacements of files of roofline's
+ * own tree (a temporary ROOFLINE_DATA with PRESETS) are said once the run
+ * succeeds, naming them; a new file, and a file in out/ (a user's folder
+ * there), are not named; a run that replaces none prints no such note.
+ * Since tester76 #2 a source of the tree (Makefile, src/main.c) is refused
+ * as --save refuses it: the run fails (exit 2) and keeps nothing. */
 static void run_into_own_tree_noted(void **state)
 {
     (void)state;
@@ -815,33 +816,45 @@ static void run_into_own_tree_noted(void **state)
         assert_int_equal(mkdir(path, 0700), 0);
     }
     static const char *const files[] = {"PRESETS", "Makefile", "src/main.c", "out/o.txt",
-                                        "w.lua", "x.lua"};
+                                        "w.lua", "x.lua", "notes.txt", "y.lua"};
     static const char *const text[] = {"", "all:\n", "int main;\n", "older\n",
-                                       "for _, n in ipairs({'Makefile', 'src/main.c', "
-                                       "'out/o.txt', 'new.txt'}) do roofline.write(n, 'x') end\n",
-                                       "roofline.write('new2.txt', 'x')\n"};
-    put_files(dir, files, text, 6);
-    for (int k = 0; k < 2; k++) {
+                                       "for _, n in ipairs({'notes.txt', 'out/o.txt', "
+                                       "'new.txt'}) do roofline.write(n, 'x') end\n",
+                                       "roofline.write('new2.txt', 'x')\n", "older\n",
+                                       "roofline.write('new3.txt', 'x') "
+                                       "roofline.write('src/main.c', 'x')\n"};
+    put_files(dir, files, text, 8);
+    for (int k = 0; k < 3; k++) {
         snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out . %s 2>&1", dir, dir,
-                 RL_BIN, k ? "x.lua" : "w.lua");
+                 RL_BIN, k == 2 ? "y.lua" : k ? "x.lua" : "w.lua");
         FILE *p = popen(cmd, "r");
         assert_non_null(p);
         size_t n = fread(out, 1, sizeof out - 1, p);
         out[n] = '\0';
-        assert_int_equal(pclose(p), 0);
+        int status = pclose(p);
+        if (k == 2) {
+            if (status != 2 << 8 || !strstr(out, "src/main.c: it is a source file of roofline's "
+                                                 "own tree"))
+                fail_msg("a run's write over src/main.c: status %d: %s", status, out);
+            continue;
+        }
+        assert_int_equal(status, 0);
         const char *note = strstr(out, "note: the run replaced files of roofline's own tree (");
         if (k == 1) {
             assert_null(note);
             continue;
         }
-        snprintf(path, sizeof path, "%s: Makefile, src/main.c), where only the files roofline "
+        snprintf(path, sizeof path, "%s: notes.txt), where only the files roofline "
                  "reads are guarded", dir);
         if (!note || !strstr(note, path))
-            fail_msg("no note naming Makefile and src/main.c in: %s", out);
+            fail_msg("no note naming notes.txt in: %s", out);
         assert_null(strstr(out, "o.txt"));
         assert_null(strstr(out, "new.txt"));
     }
-    assert_file_equal(dir, "Makefile", "x"); /* replaced, as --save would: a note, not a refusal */
+    assert_file_equal(dir, "notes.txt", "x"); /* replaced, as --save would: a note */
+    assert_file_equal(dir, "src/main.c", "int main;\n"); /* refused, as --save */
+    snprintf(path, sizeof path, "%s/new3.txt", dir);
+    assert_int_equal(access(path, F_OK), -1); /* the failed run kept nothing */
     assert_int_equal(remove_tree(dir), 0);
 }
 
