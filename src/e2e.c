@@ -2871,22 +2871,24 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     if (*misfit)
         cJSON_AddStringToObject(res, "fit_warning", misfit);
     cJSON_AddItemToObject(res, "rows", rows_arr);
-    if (o->plot && add_plot(res, o->plot, "roofline fit: cross-validated prediction vs measured",
-                            &rs, cvp, err, errlen) != 0) {
-        cJSON_Delete(res);
-        res = NULL;
-        goto done;
-    }
+    /* before the figure: a refused fit writes nothing */
     if (o->save && c.cv_median > RL_E2E_MISFIT_CV && !o->save_misfit) {
         int one_side = c.band_p10 > 0 || c.band_p90 < 0;
+        const char *side = c.band_p10 > 0 ? "slower than predicted" : "faster than predicted";
         snprintf(err, errlen, "%s: the fit cannot match its rows: cross-validated median "
                  "|error| %.0f%% (above %.0f%%)%s%s; nothing written to %s: %s; pass "
                  "--save-misfit to save it anyway (every command that loads it then says so)",
                  m->path, 100 * c.cv_median, 100 * RL_E2E_MISFIT_CV,
-                 one_side ? ", nine rows in ten measured " : "",
-                 one_side ? (c.band_p10 > 0 ? "slower than predicted" : "faster than predicted") : "",
-                 o->save, one_side ? "is measured_s in seconds? (times in milliseconds fit this way)"
-                                   : "check the rows' units and values (fit without --save warns what is off)");
+                 one_side ? ", nine rows in ten measured " : "", one_side ? side : "", o->save,
+                 one_side ? "is measured_s in seconds? (times in milliseconds fit this way)"
+                          : "check the rows' units and values (fit without --save warns what "
+                            "is off)");
+        cJSON_Delete(res);
+        res = NULL;
+        goto done;
+    }
+    if (o->plot && add_plot(res, o->plot, "roofline fit: cross-validated prediction vs measured",
+                            &rs, cvp, err, errlen) != 0) {
         cJSON_Delete(res);
         res = NULL;
         goto done;

@@ -851,8 +851,8 @@ const rl_command RL_COMMANDS[] = {
      "prefill_comm_eff, prefill_act_byte_s and prefill_rank_s) are held at their start\n"
      "values and not counted (9 decode rows fit the decode step's 6 parameters); fewer rows\n"
      "than the rest are refused before any fold, naming them and the held ones.",
-     "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua [--save-misfit]] [--folds K]\n"
-     "       [--plot F.png] [--weights D --kv D --compute D] [--set ...] [--format F]"},
+     "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua [--save-misfit]]\n"
+     "       [--folds K] [--plot F.png] [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"

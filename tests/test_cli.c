@@ -6874,9 +6874,12 @@ static void fit_warns_on_a_misfit(void **state)
              "{$7=$7*1000; print}' " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv > %s/ms.csv", dir);
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "fit %s/ms.csv --hw h100-sxm --model llama2-70b "
-             "--set model.max_context=16384 --save %s/ms.lua --format json", dir, dir);
+             "--set model.max_context=16384 --save %s/ms.lua --plot %s/ms.png --format json", dir,
+             dir, dir);
     assert_int_equal(run_cli(cmd, out, sizeof out), 2);
     snprintf(cmd, sizeof cmd, "%s/ms.lua", dir);
+    assert_int_equal(access(cmd, F_OK), -1);
+    snprintf(cmd, sizeof cmd, "%s/ms.png", dir); /* nothing written: the figure neither */
     assert_int_equal(access(cmd, F_OK), -1);
     static const char *const refused[] = {"ms.csv: the fit cannot match its rows", "(above 25%)",
                                           "nothing written to ", "is measured_s in seconds?",
@@ -6885,7 +6888,8 @@ static void fit_warns_on_a_misfit(void **state)
         if (!strstr(out, refused[i]))
             fail_msg("fit --save on ms lacks '%s': %.600s", refused[i], out);
     snprintf(cmd, sizeof cmd, "fit %s/ms.csv --hw h100-sxm --model llama2-70b "
-             "--set model.max_context=16384 --save %s/ms.lua --save-misfit --format json", dir, dir);
+             "--set model.max_context=16384 --save %s/ms.lua --save-misfit --format json", dir,
+             dir);
     if (run_cli(cmd, out, sizeof out) != 0)
         fail_msg("fit --save-misfit refused: %.600s", out);
     static const char *const want[] = {

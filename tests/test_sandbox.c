@@ -383,7 +383,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(absent_libraries),     cmocka_unit_test(undefined_global_rule_is_locked),
         cmocka_unit_test(binary_chunk_refused), cmocka_unit_test(instruction_budget),
-        cmocka_unit_test(memory_cap), cmocka_unit_test(memory_budget_is_sticky),           cmocka_unit_test(deep_recursion), cmocka_unit_test(error_objects),
+        cmocka_unit_test(memory_cap), cmocka_unit_test(memory_budget_is_sticky),           cmocka_unit_test(deep_recursion),
+        cmocka_unit_test(error_objects),
         cmocka_unit_test(pattern_backtracking),
         cmocka_unit_test(pattern_ordinary_subjects), cmocka_unit_test(pattern_scan_is_charged),
         cmocka_unit_test(sigint_stops_script),
