@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1013,6 +1014,25 @@ static void note_implausible(const rl_opts *o)
     implausible_said = 1;
 }
 
+/* The caution of a loaded profile whose fitted costs were saved above
+ * RL_E2E_MISFIT_CV (fit --save-misfit, or a profile from before fit
+ * refused them; tester76 #1: a fit on milliseconds timed a 1.1 s decode
+ * step, silently): said once a command on stderr, and in its JSON as
+ * fitted_misfit_note (emit).  Cleared before each command (rl_cli_main). */
+static char misfit_note[512];
+static void note_misfit(const rl_opts *o, const rl_hw *h)
+{
+    const rl_engine_costs *c = &h->engine_costs;
+    if (misfit_note[0] || !c->present || c->rows <= 0 || !(c->cv_median > RL_E2E_MISFIT_CV))
+        return;
+    snprintf(misfit_note, sizeof misfit_note, "%s's engine costs were fitted with a "
+             "cross-validated median |error| of %.0f%% (fitted_on.cv_median_abs_error %.3g, "
+             "above %.0f%%: the fit could not match its rows, e.g. measured_s not in seconds), "
+             "so its times are not to be trusted; refit it (roofline fit)",
+             h->name, 100 * c->cv_median, c->cv_median, 100 * RL_E2E_MISFIT_CV);
+    rl_cli_say(o, "caution: %s", misfit_note);
+}
+
 /* Load the hardware spec `name` with the --set overrides and select the
  * --engine, as every command that times a step does. */
 static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
@@ -1041,6 +1061,7 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
     note_changed(o, h);
     note_implausible(o);
     say_smoke(o, h);
+    note_misfit(o, h);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
     return 0;
 }
@@ -1355,6 +1376,9 @@ static int emit(const rl_opts *o, cJSON *result)
     if (smoke_loaded && o->fmt == RL_FMT_JSON && cJSON_IsObject(result) &&
         !cJSON_HasObjectItem(result, "smoke_test"))
         cJSON_AddBoolToObject(result, "smoke_test", 1);
+    if (misfit_note[0] && cJSON_IsObject(result) &&
+        !cJSON_HasObjectItem(result, "fitted_misfit_note"))
+        cJSON_AddStringToObject(result, "fitted_misfit_note", misfit_note);
     if (moe_slow[0] && cJSON_IsObject(result) && !cJSON_HasObjectItem(result, "moe_slow_note"))
         cJSON_AddStringToObject(result, "moe_slow_note", moe_slow);
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
@@ -4915,6 +4939,7 @@ static int e2e_setup(const rl_opts *o, const char *cmd, const char *file, rl_e2e
     rl_e2e_band_quantiles(band_wide(o), &e->band_lo, &e->band_hi);
     e->folds = (int)folds;
     e->save = o->given[RL_P_SAVE_PROFILE];
+    e->save_misfit = o->given[RL_P_SAVE_MISFIT] != NULL;
     e->plot = o->plot;
     char err[ERRLEN];
     long bad = rl_utf8_bad(file, strlen(file));
@@ -5299,6 +5324,9 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
     else if (rl_guard_target(path, may_create, why, sizeof why) == 0) {
         if (rl_guard_distinct(seen, label, path, why, sizeof why) != 0)
             return rl_cli_say(o, "%s", why);
+        if (rl_guard_tree_source(path, why, sizeof why)) /* tester76 #2 */
+            return rl_cli_say(o, "%s '%s': %s (the tree at %s)", label, PATH_SHOWN(path),
+                              RL_GUARD_TREE_SOURCE_WHY, why);
         if (rl_guard_in_tree(path, why, sizeof why)) /* tester11 #5 */
             rl_cli_say(o, "note: %s '%s' replaces a file of roofline's own tree (%s), where "
                           "only the files roofline reads are guarded (PRESETS; README.md and "
@@ -5475,6 +5503,11 @@ static void note_floored(const char *cmd)
 int rl_cli_main(int argc, char **argv)
 {
     rl_interrupt_install(); /* SIGINT sets a flag long loops poll (interrupt.h) */
+    /* a reader that closed stdout early (`| head -1`) makes the write fail
+     * (EPIPE): said, exit 1 (RL_EXIT_IO, README "output failure"), any
+     * temporary in flight removed and a run's files put back, instead of
+     * SIGPIPE killing the program mid-write, exit 141 (tester76 #4) */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         if (argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "--markdown") == 0) {
@@ -5534,6 +5567,7 @@ int rl_cli_main(int argc, char **argv)
     smoke_loaded = 0;
     moe_from_gemm = 0;
     moe_slow[0] = '\0';
+    misfit_note[0] = '\0';
     estimated_said = 0;
     implausible_said = 0;
     rc = c->cli(&o);

@@ -2552,11 +2552,11 @@ static void few_configs_warning(const rl_engine_costs *c, const rows *rs, char *
  * p10 and p90 lie on one side of 0 (nine rows in ten measured slower, or
  * faster, than cross-validation predicts: a units mistake?); and up to 3
  * rows RL_E2E_MISFIT_ROW times off the fit (a unit or typo row the robust
- * fit set aside).  It warns, it does not refuse: the profile is still
- * written, its summary saying the same (fitted_on.cv_median_abs_error),
- * since a poor fit of an odd engine may still be the best there is.
+ * fit set aside).  It warns; --save refuses a fit above RL_E2E_MISFIT_CV
+ * (tester76 #1: the profile saved in milliseconds timed a 1.1 s decode
+ * step later, silently) unless --save-misfit, since a poor fit of an odd
+ * engine may still be the best there is (its loaders then say so).
  * "" when none holds; else the text in out[n] (printed by the CLI). */
-#define RL_E2E_MISFIT_CV 0.25 /* ~7x the shipped fits (h100/a100-sxm-splitwise.lua: 3.2%, 3.7%) */
 #define RL_E2E_MISFIT_ROW 10.0  /* a row 10x off its fitted time */
 static void misfit_warning(const rl_fit_result *fr, const rl_engine_costs *c, const rows *rs,
                            const double *err_fit, char *out, size_t n)
@@ -2871,6 +2871,22 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     if (*misfit)
         cJSON_AddStringToObject(res, "fit_warning", misfit);
     cJSON_AddItemToObject(res, "rows", rows_arr);
+    /* before the figure: a refused fit writes nothing */
+    if (o->save && c.cv_median > RL_E2E_MISFIT_CV && !o->save_misfit) {
+        int one_side = c.band_p10 > 0 || c.band_p90 < 0;
+        const char *side = c.band_p10 > 0 ? "slower than predicted" : "faster than predicted";
+        snprintf(err, errlen, "%s: the fit cannot match its rows: cross-validated median "
+                 "|error| %.0f%% (above %.0f%%)%s%s; nothing written to %s: %s; pass "
+                 "--save-misfit to save it anyway (every command that loads it then says so)",
+                 m->path, 100 * c.cv_median, 100 * RL_E2E_MISFIT_CV,
+                 one_side ? ", nine rows in ten measured " : "", one_side ? side : "", o->save,
+                 one_side ? "is measured_s in seconds? (times in milliseconds fit this way)"
+                          : "check the rows' units and values (fit without --save warns what "
+                            "is off)");
+        cJSON_Delete(res);
+        res = NULL;
+        goto done;
+    }
     if (o->plot && add_plot(res, o->plot, "roofline fit: cross-validated prediction vs measured",
                             &rs, cvp, err, errlen) != 0) {
         cJSON_Delete(res);

@@ -92,6 +92,15 @@ int rl_ec_terms_of(const rl_model *m, const rl_hw *h, rl_precision p, const rl_m
  * (may be NULL) gets d t / d x. */
 double rl_ec_time(const rl_ec_terms *t, const double *x, double *grad);
 
+/* A fit whose cross-validated median |error| passes this cannot match its
+ * rows: ~7x the shipped fits (h100/a100-sxm-splitwise.lua: 3.2%, 3.7%);
+ * splitwise_h100.csv in milliseconds under measured_s fits at 96%
+ * (tester8 item 2, tester76 #1).  fit warns above it, and --save refuses
+ * such a fit (exit 2, nothing written) unless --save-misfit; a command
+ * that loads a profile whose fitted_on.cv_median_abs_error passes it says
+ * so on stderr and in its JSON (fitted_misfit_note). */
+#define RL_E2E_MISFIT_CV 0.25
+
 /* Command-line defaults a row's columns override. */
 typedef struct {
     const char *model, *hw, *engine; /* engine may be NULL */
@@ -103,6 +112,7 @@ typedef struct {
     int folds;                       /* fit: k of the cross-validation (>= 2) */
     const char *save;                /* fit: the profile to write */
     int *save_failed;                /* fit: set to 1 when writing it failed (I/O), or NULL */
+    int save_misfit;                 /* fit --save-misfit: save a fit above RL_E2E_MISFIT_CV */
     int *hw_smoke_test;              /* set to 1 (when not NULL) when the --hw profile loaded is
                                         a smoke test (calibrate --quick): the CLI says so, from
                                         the copy loaded here (it loaded a second one to know) */

@@ -84,6 +84,19 @@ int rl_guard_doc_name(const char *folder, const char *leaf);
  * 0. */
 int rl_guard_in_tree(const char *path, char *tree, size_t len);
 
+/* Whether the existing file `path` is one of the sources of such a tree
+ * (rl_guard_in_tree, then by its place and name: a Makefile or a .c, .h,
+ * .cu, .cuh, .cc, .cpp, .py, .sh, .lua, .mk or .gp file outside build*\/
+ * and docs/, or any file below src/, calib/, reference_engine/, tests/,
+ * bench/, fuzz/, scripts/, tools/, scenarios/ or plots/), which --save,
+ * --output and --report refuse to replace (tester76 #2): 1 with the tree's
+ * top in tree[len], else 0. */
+int rl_guard_tree_source(const char *path, char *tree, size_t len);
+#define RL_GUARD_TREE_SOURCE_WHY                                                                 \
+    "it is a source file of roofline's own tree (a Makefile, a source file, or a file of its "    \
+    "source folders), which roofline never replaces; write to another file (out/ is the tree's "  \
+    "folder for outputs)"
+
 /* The preset folder `path` would lie in: "model" or "hw_profiles" when
  * its folder is that folder of a data directory (spec.h rl_data_dirs,
  * where `list` and a preset name look), else NULL. */

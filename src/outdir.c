@@ -499,8 +499,12 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", dir);
     if (!why && !input && (rn = readlink(fd_path, real, sizeof real - 1)) > 0) {
         real[rn] = '\0'; /* a new file too, by its name (guard.h rl_guard_doc_name) */
+        char full[PATH_MAX + 256], tree[PATH_MAX];
         if ((shipped = rl_guard_doc_name(real, c)) != 0) /* any tree's (fixJH) */
             why = rl_guard_shipped_why(shipped);
+        else if (exists && (size_t)snprintf(full, sizeof full, "%s/%s", real, c) < sizeof full &&
+                 rl_guard_tree_source(full, tree, sizeof tree)) /* as --save (tester76 #2) */
+            why = RL_GUARD_TREE_SOURCE_WHY;
     }
     if (why || input) {
         close(dir);

@@ -394,6 +394,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                           NULL, "skip the capacity search (max_sustainable_qps, "
                           "capacity_utilization and max_sustainable_qps_no_slo then null, "
                           "capacity_searched false): only the run at --qps", NOWHERE, 0},
+    [RL_P_SAVE_MISFIT] = {"save-misfit", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL,
+                          NULL, "--save the profile even when its cross-validated median "
+                          "|error| is above 25% (refused without it: such a fit cannot match "
+                          "its rows, most often measured_s not in seconds); every command that "
+                          "loads it then says so", NOWHERE, 0},
     [RL_P_CAPACITY_PCT] = {"capacity-pct", NULL, NULL, NULL, RL_PT_COUNT_LIST, "P[,P...]", "%", 1,
                            100, "30,60,85", NULL,
                            "loads as percentages of the engine's measured capacity (its offline "
@@ -451,7 +456,7 @@ static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THRE
                                RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_MOE_MODELS,
                                RL_P_DEVICE_UNCHECKED, OUTPUT, END};
 static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_ENGINE_NAME, RL_P_FOLDS,
-                          RL_P_SAVE_PROFILE,
+                          RL_P_SAVE_PROFILE, RL_P_SAVE_MISFIT,
                           RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
@@ -833,6 +838,11 @@ const rl_command RL_COMMANDS[] = {
      "PROFILE.lua.  Rows of an engine --hw reads from kernel tables (h100-sxm's trtllm, vllm)\n"
      "are saved only under a name of their own: --engine-name NAME (e.g. trtllm-fit).\n"
      "--plot draws the cross-validated predictions against the measurements.\n"
+     "A fit whose cross-validated median |error| exceeds 25% (about 7x the shipped fits'\n"
+     "  3.2% / 3.7%; times in milliseconds under measured_s fit at 96%) cannot match its\n"
+     "  rows: it warns (fit_warning), and --save refuses it (exit 2, nothing written) unless\n"
+     "  --save-misfit; every command that loads a profile whose fitted_on.cv_median_abs_error\n"
+     "  exceeds 25% says so on stderr (caution) and in its JSON (fitted_misfit_note).\n"
      "The band it saves covers the fitted model(s) and weight/KV/compute dtypes only, and a TP\n"
      "degree other than the one fitted only when the rows have two or more: elsewhere results\n"
      "carry no band (no_band).  Each row class (decode, prefill, static) gets its band from\n"
@@ -847,8 +857,8 @@ const rl_command RL_COMMANDS[] = {
      "prefill_comm_eff, prefill_act_byte_s and prefill_rank_s) are held at their start\n"
      "values and not counted (9 decode rows fit the decode step's 6 parameters); fewer rows\n"
      "than the rest are refused before any fold, naming them and the held ones.",
-     "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua] [--folds K] [--plot F.png]\n"
-     "       [--weights D --kv D --compute D] [--set ...] [--format F]"},
+     "FILE.csv --hw H [--model M] [--engine NAME] [--save PROFILE.lua [--save-misfit]]\n"
+     "       [--folds K] [--plot F.png] [--weights D --kv D --compute D] [--set ...] [--format F]"},
     {"run", rl_cli_run, NULL, RUN, NULL, 1,
      "Run a what-if scenario: a Lua script with the `roofline` module.\n"
      "The script runs in a sandbox (no io/os/require; instruction, time and memory budgets);\n"

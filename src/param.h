@@ -70,6 +70,7 @@ typedef enum {
     RL_P_PHASE_PREFILL, /* --phase of prefill: accepted for ops's command lines, ignored */
     RL_P_THREADS_SIZE,  /* --threads of size: its search's threads, not the cpu backend's */
     RL_P_NO_CAPACITY,   /* --no-capacity of simulate: skip the capacity search */
+    RL_P_SAVE_MISFIT,   /* --save-misfit of fit: --save a fit above RL_E2E_MISFIT_CV */
     RL_P_COUNT
 } rl_param_id;
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,7 @@ static int run_gnuplot(int script, int data, int out)
         int s = fcntl(script, F_DUPFD, 10), d = fcntl(data, F_DUPFD, 10), o = fcntl(out, F_DUPFD, 10);
         if (s < 0 || d < 0 || o < 0 || dup2(o, 3) < 0 || dup2(d, 4) < 0 || dup2(s, 5) < 0)
             _exit(126);
+        signal(SIGPIPE, SIG_DFL); /* ignored by roofline (cli.c), not by gnuplot */
         execlp("gnuplot", "gnuplot", "-e", "outfile='/dev/fd/3'; datafile='/dev/fd/4'",
                "/dev/fd/5", (char *)NULL);
         _exit(127);

@@ -2864,6 +2864,11 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     const keyed sizing[] = {
         {"headroom", in->headroom},
         {"sized_for_qps", rl_size_sized_qps(in)},
+        /* the load of the rows' ttft_p99_s, tpot_p99_s, e2e and throughput
+         * figures: --qps, not sized_for_qps, which only the *_at_sized_s
+         * keys are at (tester76 #3: the table read sized_for_qps 24 above
+         * the p99s of the 20 req/s run, simulate --qps 20's) */
+        {"latency_at_qps", in->w.qps},
         /* the requests each row ran at qps (tester11 #11: simulate on fewer
          * read another sample, 41.92 against the row's 41.70 req/s) */
         {"requests", (double)rl_size_requests(in, 1)},

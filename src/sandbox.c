@@ -754,8 +754,17 @@ static int traceback(lua_State *L)
         lua_pushfstring(L, "%s (calls nested too deep: runaway recursion?)", msg);
         return 1;
     }
-    if (!msg)
-        msg = luaL_tolstring(L, 1, NULL);
+    /* an error object that is no string or number: its __tostring where it
+     * has one, else what it is and where error() was called (tester76 #4:
+     * error({}) was reported as "table: 0x5632f1bcff90") */
+    if (!msg && luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+        msg = lua_tostring(L, -1);
+    else if (!msg) {
+        luaL_where(L, 2); /* "file:line: " of the caller of error(), "" for a C function */
+        msg = lua_pushfstring(L, "%serror object is %s%s, not a string (error() takes a "
+                              "message: error(\"what went wrong\"))", lua_tostring(L, -1),
+                              lua_isnil(L, 1) ? "" : "a ", luaL_typename(L, 1));
+    }
     luaL_traceback(L, L, msg, 1);
     return 1;
 }

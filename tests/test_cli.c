@@ -799,11 +799,12 @@ static void repeated_switch_refused(void **state)
 }
 
 /* tester13 #7: `run --out .` in the checkout rewrote README.md and
- * src/main.c without a word, where `--save` over such a file gets a note.  A
- * run's replacements of files of roofline's own tree (a temporary
- * ROOFLINE_DATA with PRESETS) are said the same way once the run succeeds,
- * naming them; a new file, and a file in out/ (a user's folder there), are
- * not named; a run that replaces none prints no such note. */
+ * src/main.c without a word.  A run's replacements of files of roofline's
+ * own tree (a temporary ROOFLINE_DATA with PRESETS) are said once the run
+ * succeeds, naming them; a new file, and a file in out/ (a user's folder
+ * there), are not named; a run that replaces none prints no such note.
+ * Since tester76 #2 a source of the tree (Makefile, src/main.c) is refused
+ * as --save refuses it: the run fails (exit 2) and keeps nothing. */
 static void run_into_own_tree_noted(void **state)
 {
     (void)state;
@@ -815,33 +816,45 @@ static void run_into_own_tree_noted(void **state)
         assert_int_equal(mkdir(path, 0700), 0);
     }
     static const char *const files[] = {"PRESETS", "Makefile", "src/main.c", "out/o.txt",
-                                        "w.lua", "x.lua"};
+                                        "w.lua", "x.lua", "notes.txt", "y.lua"};
     static const char *const text[] = {"", "all:\n", "int main;\n", "older\n",
-                                       "for _, n in ipairs({'Makefile', 'src/main.c', "
-                                       "'out/o.txt', 'new.txt'}) do roofline.write(n, 'x') end\n",
-                                       "roofline.write('new2.txt', 'x')\n"};
-    put_files(dir, files, text, 6);
-    for (int k = 0; k < 2; k++) {
+                                       "for _, n in ipairs({'notes.txt', 'out/o.txt', "
+                                       "'new.txt'}) do roofline.write(n, 'x') end\n",
+                                       "roofline.write('new2.txt', 'x')\n", "older\n",
+                                       "roofline.write('new3.txt', 'x') "
+                                       "roofline.write('src/main.c', 'x')\n"};
+    put_files(dir, files, text, 8);
+    for (int k = 0; k < 3; k++) {
         snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out . %s 2>&1", dir, dir,
-                 RL_BIN, k ? "x.lua" : "w.lua");
+                 RL_BIN, k == 2 ? "y.lua" : k ? "x.lua" : "w.lua");
         FILE *p = popen(cmd, "r");
         assert_non_null(p);
         size_t n = fread(out, 1, sizeof out - 1, p);
         out[n] = '\0';
-        assert_int_equal(pclose(p), 0);
+        int status = pclose(p);
+        if (k == 2) {
+            if (status != 2 << 8 || !strstr(out, "src/main.c: it is a source file of roofline's "
+                                                 "own tree"))
+                fail_msg("a run's write over src/main.c: status %d: %s", status, out);
+            continue;
+        }
+        assert_int_equal(status, 0);
         const char *note = strstr(out, "note: the run replaced files of roofline's own tree (");
         if (k == 1) {
             assert_null(note);
             continue;
         }
-        snprintf(path, sizeof path, "%s: Makefile, src/main.c), where only the files roofline "
+        snprintf(path, sizeof path, "%s: notes.txt), where only the files roofline "
                  "reads are guarded", dir);
         if (!note || !strstr(note, path))
-            fail_msg("no note naming Makefile and src/main.c in: %s", out);
+            fail_msg("no note naming notes.txt in: %s", out);
         assert_null(strstr(out, "o.txt"));
         assert_null(strstr(out, "new.txt"));
     }
-    assert_file_equal(dir, "Makefile", "x"); /* replaced, as --save would: a note, not a refusal */
+    assert_file_equal(dir, "notes.txt", "x"); /* replaced, as --save would: a note */
+    assert_file_equal(dir, "src/main.c", "int main;\n"); /* refused, as --save */
+    snprintf(path, sizeof path, "%s/new3.txt", dir);
+    assert_int_equal(access(path, F_OK), -1); /* the failed run kept nothing */
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -931,6 +944,39 @@ static void docs_are_guarded(void **state)
     }
     assert_file_equal(dir, "README.md", "# readme\n");
     assert_file_equal(dir, "docs/model.md", "# model\n");
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* tester76 #2: --save Makefile and --save src/main.c replaced the project's
+ * own sources, exit 0, with a note among others.  In a tree (a temporary
+ * ROOFLINE_DATA with PRESETS) --save over an existing Makefile, a .c under
+ * src/ and any file under tests/ is refused (exit 2, the file kept); a
+ * file in build/ and a .json at the top are still written (the old note). */
+static void tree_sources_are_guarded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_src_guard_XXXXXX", path[256], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char *const dirs[] = {"src", "tests", "tests/data", "build"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    static const char *const files[] = {"PRESETS", "Makefile", "src/main.c", "tests/data/r.csv",
+                                        "build/x.json", "x.json"};
+    static const char *const text[] = {"", "all:\n", "int main;\n", "a,b\n", "{}\n", "{}\n"};
+    put_files(dir, files, text, 6);
+    for (int k = 1; k < 6; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s info --model llama3-8b --save "
+                 "%s 2>&1 >/dev/null", dir, dir, RL_BIN, files[k]);
+        int rc = popen_out(cmd);
+        const char *want = k < 4 ? "it is a source file of roofline's own tree"
+                                 : "replaces a file of roofline's own tree";
+        if (rc != (k < 4 ? 2 << 8 : 0) || !strstr(out, want))
+            fail_msg("%s: exit %d, no '%s' in: %s", cmd, rc, want, out);
+        if (k < 4)
+            assert_file_equal(dir, files[k], text[k]);
+    }
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -2092,6 +2138,28 @@ static void stdout_full(void **state)
             fail_msg("roofline %s >/dev/full: stderr \"%s\" lacks one 'stdout: write failed'", args[i],
                      out);
     }
+}
+
+/* tester76 #4: a reader that closed the pipe (`pareto ... | head -1`) killed
+ * roofline by SIGPIPE, exit 141, where README lists 1 for an output failure:
+ * now the write fails, said once, exit 1.  The reader (true) is gone before
+ * roofline writes; fd 3 carries the status past it. */
+static void stdout_closed_pipe(void **state)
+{
+    (void)state;
+    char cmd[768];
+    use_source_tree();
+    snprintf(cmd, sizeof cmd, "( ( sleep 0.3; %s step --model llama3-8b --hw h100-sxm --context 10 "
+             "2>&3; echo \"status=$?\" >&3 ) | true ) 3>&1", RL_BIN);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    pclose(p);
+    const char *at = strstr(out, "stdout: write failed: Broken pipe");
+    if (!at || strstr(at + 1, "stdout: write failed") || !strstr(out, "status=1\n"))
+        fail_msg("roofline step into a closed pipe: want one 'stdout: write failed: Broken pipe' "
+                 "and status=1, got: %s", out);
 }
 
 /* The demo scenario prints both chapter tables. */
@@ -6855,12 +6923,15 @@ static void step_reserve_agrees_with_simulate(void **state)
     assert_non_null(strstr(out, "note: --hbm-reserve does not apply: the memory rule of the trtllm"));
 }
 
-/* tester8 item 2: a fit that cannot match its rows warns on stderr (exit
- * 0, the profile written): splitwise_h100.csv with measured_s x 1000
- * (milliseconds written as seconds) fits with a CV median |error| far above
- * 25% (96% here), the costs at their bounds and every residual positive;
- * the warning names each.  The profile's band holds its point (step_s_low
- * <= step_s <= step_s_high).  The same rows in seconds give no warning. */
+/* tester8 item 2: a fit that cannot match its rows warns on stderr:
+ * splitwise_h100.csv with measured_s x 1000 (milliseconds written as
+ * seconds) fits with a CV median |error| far above 25% (96% here), the
+ * costs at their bounds and every residual positive; the warning names
+ * each.  tester76 #1: its --save is refused (exit 2, nothing written, the
+ * unit named) unless --save-misfit; a step on the profile saved so says
+ * "caution" once on stderr and carries fitted_misfit_note.  The profile's
+ * band holds its point (step_s_low <= step_s <= step_s_high).  The same
+ * rows in seconds give no warning. */
 static void fit_warns_on_a_misfit(void **state)
 {
     (void)state;
@@ -6870,8 +6941,24 @@ static void fit_warns_on_a_misfit(void **state)
              "{$7=$7*1000; print}' " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv > %s/ms.csv", dir);
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "fit %s/ms.csv --hw h100-sxm --model llama2-70b "
-             "--set model.max_context=16384 --save %s/ms.lua --format json", dir, dir);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+             "--set model.max_context=16384 --save %s/ms.lua --plot %s/ms.png --format json", dir,
+             dir, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s/ms.lua", dir);
+    assert_int_equal(access(cmd, F_OK), -1);
+    snprintf(cmd, sizeof cmd, "%s/ms.png", dir); /* nothing written: the figure neither */
+    assert_int_equal(access(cmd, F_OK), -1);
+    static const char *const refused[] = {"ms.csv: the fit cannot match its rows", "(above 25%)",
+                                          "nothing written to ", "is measured_s in seconds?",
+                                          "--save-misfit"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        if (!strstr(out, refused[i]))
+            fail_msg("fit --save on ms lacks '%s': %.600s", refused[i], out);
+    snprintf(cmd, sizeof cmd, "fit %s/ms.csv --hw h100-sxm --model llama2-70b "
+             "--set model.max_context=16384 --save %s/ms.lua --save-misfit --format json", dir,
+             dir);
+    if (run_cli(cmd, out, sizeof out) != 0)
+        fail_msg("fit --save-misfit refused: %.600s", out);
     static const char *const want[] = {
         "roofline fit: warning: cross-validated median |error| ", "(above 25%",
         "at a bound of its range: decode_step_s", "is measured_s in seconds?", "\"fit_warning\""};
@@ -6881,7 +6968,19 @@ static void fit_warns_on_a_misfit(void **state)
     snprintf(cmd, sizeof cmd, "step --model llama2-70b --set model.max_context=16384 --hw %s/ms.lua "
              "--chips 2 --batch 1,64 --context 1024 --format json", dir);
     /* stderr apart: batch 64 does not fit, and step says so (tester62 #6) */
+    char text[16384], tcmd[2048];
+    snprintf(tcmd, sizeof tcmd, "simulate --model llama2-70b --set model.max_context=16384 "
+             "--hw %s/ms.lua --chips 2 --qps 1 --prompt-len 512 --out-len 64 --requests 50 "
+             "--no-capacity", dir);
+    assert_int_equal(run_cli(tcmd, text, sizeof text), 0);
+    const char *caution = strstr(text, "roofline simulate: caution: h100-sxm-ms's engine costs "
+                                       "were fitted with a cross-validated median |error| of 96%");
+    if (!caution)
+        fail_msg("simulate on the misfit profile: no caution: %.800s", text);
+    assert_null(strstr(caution + 30, "caution: h100-sxm-ms's engine costs")); /* once */
     cJSON *j = run_cli_json(cmd, out, sizeof out);
+    const cJSON *mn = cJSON_GetObjectItem(j, "fitted_misfit_note");
+    assert_true(cJSON_IsString(mn) && strstr(mn->valuestring, "above 25%"));
     const cJSON *row;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
         double t = num(row, "step_s");
@@ -6941,8 +7040,10 @@ static void fit_band_past_the_reader_refused(void **state)
                  "{n++; f=n*0.6180339887; f-=int(f); $7=$7*exp(%d*f); print}' "
                  RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv > %s/wide.csv", k, dir);
         assert_int_equal(system(cmd), 0);
+        /* --save-misfit: rows this scattered fit above 25% CV median |error|
+         * (98%), which --save alone refuses first (tester76 #1) */
         snprintf(cmd, sizeof cmd, "fit %s/wide.csv --hw h100-sxm --model llama2-70b "
-                 "--set model.max_context=16384 --save %s", dir, lua);
+                 "--set model.max_context=16384 --save %s --save-misfit", dir, lua);
         int rc = run_cli(cmd, out, sizeof out);
         if (k == 5) {
             assert_int_equal(rc, 0);
@@ -10572,6 +10673,7 @@ int main(void)
     cmocka_unit_test(engine_none_is_ideal),
     cmocka_unit_test(names_escaped_in_errors),
     cmocka_unit_test(stdout_full),
+    cmocka_unit_test(stdout_closed_pipe),
         cmocka_unit_test(set_changes_the_chip),
         cmocka_unit_test(what_if_scales_the_tables),
         cmocka_unit_test(mode_follows_the_figures),
@@ -10628,6 +10730,7 @@ int main(void)
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(docs_are_guarded),
+        cmocka_unit_test(tree_sources_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
         cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),

@@ -125,6 +125,24 @@ static void memory_budget_is_sticky(void **state)
               "assert(not pcall(error, 'not enough memory')) assert(#t == 1e4)");
 }
 
+/* tester76 #4: error({}) was reported as "table: 0x5632f1bcff90"; an error
+ * object that is no string says what it is and where error() was called,
+ * one with __tostring its text, a number as Lua writes it. */
+static void error_objects(void **state)
+{
+    (void)state;
+    expect_error(&SMALL, "local x = 1\nerror({})", ".lua:2: error object is a table, not a string");
+    expect_error(&SMALL, "local function f() error({code = 3}) end\nf()",
+                 ".lua:1: error object is a table, not a string (error() takes a message");
+    expect_error(&SMALL, "error(nil)", ".lua:1: error object is nil, not a string");
+    expect_error(&SMALL, "error(setmetatable({}, {__tostring = function() return 'mine' end}))",
+                 "mine");
+    expect_error(&SMALL, "error(42)", "42");
+    char err[4096] = "";
+    assert_int_not_equal(run_code(&SMALL, "error({})", err, sizeof err), 0);
+    assert_null(strstr(err, "table: 0x"));
+}
+
 static void deep_recursion(void **state)
 {
     (void)state;
@@ -366,6 +384,7 @@ int main(void)
         cmocka_unit_test(absent_libraries),     cmocka_unit_test(undefined_global_rule_is_locked),
         cmocka_unit_test(binary_chunk_refused), cmocka_unit_test(instruction_budget),
         cmocka_unit_test(memory_cap), cmocka_unit_test(memory_budget_is_sticky),           cmocka_unit_test(deep_recursion),
+        cmocka_unit_test(error_objects),
         cmocka_unit_test(pattern_backtracking),
         cmocka_unit_test(pattern_ordinary_subjects), cmocka_unit_test(pattern_scan_is_charged),
         cmocka_unit_test(sigint_stops_script),

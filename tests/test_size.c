@@ -405,6 +405,18 @@ static void test_row_says_why_it_fails(void **state)
     assert_string_equal(cJSON_GetObjectItem(row, "fails_on")->valuestring,
                         rl_size_miss_names(c.fails_on, why, sizeof why));
     assert_rel(cJSON_GetObjectItem(row, "ttft_p99_at_sized_s")->valuedouble, c.sized_ttft_p99, 1e-12);
+    /* tester76 #3: the rows' ttft_p99/tpot_p99 are the run at --qps, not at
+     * sized_for_qps (2 x qps at headroom 1): latency_at_qps names their load,
+     * in the JSON and as a header line of the table */
+    assert_rel(cJSON_GetObjectItem(j, "latency_at_qps")->valuedouble, in.w.qps, 1e-12);
+    assert_rel(cJSON_GetObjectItem(j, "sized_for_qps")->valuedouble, 2 * in.w.qps, 1e-12);
+    char rerr[256], want[64];
+    char *text = rl_report_render(j, RL_FMT_TABLE, rerr, sizeof rerr);
+    assert_non_null(text);
+    snprintf(want, sizeof want, "\nlatency_at_qps               %g\n", in.w.qps);
+    if (!strstr(text, want))
+        fail_msg("no '%s' in the table: %.600s", want, text);
+    free(text);
     cJSON_Delete(j);
     /* every row of the search: meets exactly when nothing failed, and no
      * capacity above the load a missing row failed at */
