@@ -316,7 +316,7 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *    The tables measure m on both sides of each tile boundary they probe
  *    (32 and 33, ..., 4352 and 4353: AIConfigurator's GEMM grid) because
  *    the time steps there (CUTLASS pads m up to its threadblock tile, a
- *    multiple of 16 rows); held-back rows show the step, median m0 / (m0 +
+ *    multiple of 16 rows); the rows show the step, median m0 / (m0 +
  *    1) 0.74 at 128 on H100 vLLM fp8, 0.82 at 256 on B200 vLLM fp8 (vLLM's
  *    SM100 fp8 dispatch switches from its 128 x 128 tiles to the default
  *    256 x 128 above m = 256, csrc/quantization/w8a8/cutlass/c3x/
