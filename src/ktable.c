@@ -326,12 +326,28 @@ static int next_measured(const rl_ktable *t, size_t h, const int *hi, int a, siz
     return c;
 }
 
+/* A GEMM tile step (ktable.h rl_kt_fill_holes): m0 and m0 + 1 both on
+ * the m axis, m0 a multiple of RL_KT_TILE_M. */
+static int tile_step(const rl_ktable *t, int j)
+{
+    const double *v = t->axis[0];
+    return j + 1 < t->len[0] && v[j + 1] == v[j] + 1 && fmod(v[j], RL_KT_TILE_M) == 0;
+}
+
 /* Whether coordinates c0 and c1 of axis a lie on two sides of its
- * documented kernel switch (rl_ktable.cut). */
+ * documented kernel switch (rl_ktable.cut) or, on a GEMM's m axis, of a
+ * measured tile step (tile_step). */
 static int across_cut(const rl_ktable *t, int a, int c0, int c1)
 {
     double cut = t->cut[a];
-    return cut > 0 && (t->axis[a][c0] <= cut) != (t->axis[a][c1] <= cut);
+    if (cut > 0 && (t->axis[a][c0] <= cut) != (t->axis[a][c1] <= cut))
+        return 1;
+    if (a != 0 || strcmp(t->axis_name[0], "m") != 0)
+        return 0;
+    for (int j = c0 < c1 ? c0 : c1; j < (c0 < c1 ? c1 : c0); j++)
+        if (tile_step(t, j))
+            return 1;
+    return 0;
 }
 
 /* Whether the measured nodes at coordinates c0 < c1 on that line span a

@@ -226,6 +226,13 @@ void rl_kt_free(rl_ktable *t);
 #define RL_KT_SPIKE 1.25
 #endif
 
+/* The row multiple a GEMM kernel's threadblock tile along m is made of
+ * (rl_kt_fill_holes: a measured tile step): CUTLASS's tensor-core tiles
+ * are whole MMA shapes, 16 rows on sm80 and sm90 (mma.sync m16n8k16) and
+ * 64 or 128 on sm100 (tcgen05), so a tile boundary lies at a multiple of
+ * 16. */
+#define RL_KT_TILE_M 16.0
+
 /* Fit t's ln latencies non-decreasing along its batched axes, in place,
  * by isotonic median regression (above), at most `rounds` rounds of
  * one-axis passes (RL_KT_ROUNDS; fewer in tests) before the suffix
@@ -310,7 +317,20 @@ size_t rl_kt_index(const rl_ktable *t, const int *idx);
  *    but GEMM's median fell on H100 (docs/validation.md, stop 34);
  *    A bracket across a documented switch (t->cut: the engine's dispatch
  *    says which kernel runs on each side, silicon.c) never counts, nor
- *    does an outer node across one for the parabola (stop 39);
+ *    does an outer node across one for the parabola (stop 39); on a GEMM
+ *    table (first axis m) nor does one across a measured tile step: m0
+ *    and m0 + 1 both on the axis, m0 a multiple of RL_KT_TILE_M (stop 44).
+ *    The tables measure m on both sides of each tile boundary they probe
+ *    (32 and 33, ..., 4352 and 4353: AIConfigurator's GEMM grid) because
+ *    the time steps there (CUTLASS pads m up to its threadblock tile, a
+ *    multiple of 16 rows); the rows show the step, median m0 / (m0 +
+ *    1) 0.74 at 128 on H100 vLLM fp8, 0.82 at 256 on B200 vLLM fp8 (vLLM's
+ *    SM100 fp8 dispatch switches from its 128 x 128 tiles to the default
+ *    256 x 128 above m = 256, csrc/quantization/w8a8/cutlass/c3x/
+ *    scaled_mm_sm100_fp8_dispatch.cuh), and a hole at 256 bracketed by 193
+ *    and 257 read 257's slower time (B200 vLLM fp8 rows at m = 256 a
+ *    median 12% high, docs/validation.md stop 43); the hole is filled from
+ *    the brackets along n and k then, at its own m;
  *    where the tables name the kernel of each node (t->kernel), the hole
  *    runs the kernel a strict majority of its nearest measured neighbours
  *    ran (the one below and the one above along each axis; a tie decides

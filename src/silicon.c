@@ -108,7 +108,7 @@ static int naxes_of(rl_kclass cls)
 /* Which node values an axis keeps (keep()): 0 all (MoE, MLA: their
  * tables are small; below); 1: 2^i and 3 * 2^i and one more than those
  * (gemm m: the tables measure m = 2048 and 2049, either side of a tile
- * step); 2: 2^i (attention streams: their 3 * 2^i validate only, keeping
+ * step; a file of few m values keeps them all, axis_rule); 2: 2^i (attention streams: their 3 * 2^i validate only, keeping
  * the profiles under 1 MB); 3: 2^i and 3 * 2^i (attention group).  MoE
  * tokens and MLA prompt and context kept 2^i only until stop 27; every
  * measured value is now a node, because a table's nodes should be the
@@ -572,6 +572,41 @@ static int axis_pos(const rl_ktable *t, int a, double v)
     return -1;
 }
 
+/* A GEMM file measuring at most this many m values keeps each as a node
+ * (axis_rule): the A100 tables measure 21 (1 .. 8192, with 80 and 160,
+ * which 2^i and 3 * 2^i leave out), the H100, H200, B200 and GB200 ones 75
+ * (every m up to 17, then pairs m, m + 1), where every value would take
+ * b200-vllm past 1 MB (about 75 / 44 of its GEMM tables' size). */
+#define GEMM_M_ALL 32
+
+/* The node rule (keep()) of axis a of class cls's variant v tables over
+ * rows r: subsampled's, except a GEMM m axis of at most GEMM_M_ALL values
+ * measured (over every row of v, held back or not: the axis, not a
+ * latency), which keeps them all ("a node per measurement where the
+ * profile stays under 1 MB", stop 27; stop 44).  Why: GEMM time is a
+ * staircase in ceil(m / tile) (CUTLASS threadblock tiles), and a
+ * measured m between two nodes read log-log between them misses the
+ * step it sits on: A100 TensorRT-LLM int4_wo, n 16384, k 2048, 53.2 us
+ * at m = 128 and 75.8 us at m = 160, read 64.3 us from 128 and 192. */
+static int axis_rule(const rows *r, rl_kclass cls, int v, int a)
+{
+    int rule = subsampled(cls, a);
+    if (cls != RL_KC_GEMM || a != 0 || rule == 0)
+        return rule;
+    double seen[GEMM_M_ALL + 1];
+    int n = 0;
+    for (size_t i = 0; i < r->n && n <= GEMM_M_ALL; i++) {
+        int j = 0;
+        if (r->v[i].var != v)
+            continue;
+        while (j < n && seen[j] != r->v[i].x[0])
+            j++;
+        if (j == n)
+            seen[n++] = r->v[i].x[0];
+    }
+    return n <= GEMM_M_ALL ? 0 : rule;
+}
+
 /* Whether row x is of variant v, (MoE) of model shape moe and (one >= 0,
  * attention) of that side of the one-KV-head-or-one-sequence split
  * (engines.h RL_KX_ONE). */
@@ -619,7 +654,7 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         size_t n = 0;
         for (size_t i = 0; i < r->n; i++)
             if (of_table(&r->v[i], v, moe, one) && !held[i] &&
-                keep(subsampled(cls, a), r->v[i].x[a]))
+                keep(axis_rule(r, cls, (int)v, a), r->v[i].x[a]))
                 vals[n++] = r->v[i].x[a];
         qsort(vals, n, sizeof *vals, rl_cmp_double);
         int len = 0;
@@ -770,7 +805,7 @@ static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *hel
         double lo = NAN, hi = NAN;
         for (size_t i = 0; i < r->n; i++) {
             double x = r->v[i].x[a];
-            if (r->v[i].var == v && keep(subsampled(cls, a), x)) {
+            if (r->v[i].var == v && keep(axis_rule(r, cls, v, a), x)) {
                 lo = isnan(lo) ? x : fmin(lo, x);
                 hi = isnan(hi) ? x : fmax(hi, x);
             }
@@ -1769,8 +1804,9 @@ int rl_silicon_save(const rl_silicon *s, const rl_hw *h, const char *base, const
                "-- Kernel tables: %s, engine version %s,\n"
                "-- %s.  Every other hardware field comes from `base` (see its sources;\n"
                "-- src/spec.h: a spec naming a base).\n"
-               "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,\n"
-               "-- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV\n"
+               "-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = each\n"
+               "-- value measured (at most 32), else 2^i, 3 * 2^i and one more; prefill and\n"
+               "-- decode attention by streams (batch x KV\n"
                "-- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp\n"
                "-- and 1/ep, routing " MOE_ROUTING "; MLA (DeepSeek-V3's dimensions) over\n"
                "-- batch, prompt or context, and heads per GPU; ln latencies fitted\n"

@@ -479,6 +479,90 @@ static void test_step_kept(void **state)
     rl_silicon_free(&s);
 }
 
+/* A GEMM file of few m values keeps each as a node (silicon.c axis_rule,
+ * stop 44) on tests/data/silicon/a100_sxm_m80: 14 rows of TensorRT-LLM
+ * 1.0.0's A100 int4_wo GEMM (WeightOnlyQuantMatmul), m in {64, 80, 96,
+ * 128, 160, 192, 256} at (n, k) = (16384, 2048) and (10240, 16384)
+ * (SOURCE.md), us:
+ *   (16384, 2048)   36.864  54.272  55.296  53.248  75.776  76.800  90.112
+ *   (10240, 16384) 125.952 201.728 198.656 198.656 324.608 326.656 390.144
+ * 2^i and 3 * 2^i alone (the rule for the 75-value files) left out m = 80
+ * and 160, and m = 160 read 65.1 us log-log between 128 and 192 on the
+ * first line (53.248 * (76.8 / 53.248)^(ln 1.25 / ln 1.5)), 14% under its
+ * measured 75.776 (a tile step: 128 -> 160 takes 1.42x, 160 -> 192
+ * 1.01x).  With every m a node, m = 160 reads its own row, `measured`.
+ * The fit (ktable.h, lower median) pools the falls before it, by hand:
+ * line 1, 55.296 > 53.248 pooled -> 53.248, then 54.272 above it: the
+ * three pooled -> 54.272 at m = 80, 96, 128; line 2, 201.728 > 198.656
+ * pooled -> 198.656 at m = 80.  Tolerance 1e-6 (the rows rounded to the ns
+ * here; ln and exp). */
+static void test_gemm_every_m(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("a100-sxm-80g", NULL, 0);
+    rl_silicon s;
+    char err[1024];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/a100_sxm_m80", "trtllm", &h, 0, NULL, &s,
+                          err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    const rl_ktable *g = s.tables->t[RL_KC_GEMM][RL_KV_INT4_WO];
+    assert_non_null(g);
+    assert_int_equal(g->len[0], 7);
+    const double nk[2][2] = {{16384, 2048}, {10240, 16384}};
+    const double m[7] = {64, 80, 96, 128, 160, 192, 256};
+    const double want[2][7] = {{36.864, 54.272, 54.272, 54.272, 75.776, 76.8, 90.112},
+                               {125.952, 198.656, 198.656, 198.656, 324.608, 326.656, 390.144}};
+    rl_provenance p;
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < 7; i++) {
+            double x[3] = {m[i], nk[l][0], nk[l][1]};
+            assert_rel(rl_kt_time(g, x, NULL, NULL, &p), want[l][i] * 1e-6, 1e-6);
+            assert_int_equal(p, RL_PROV_MEASURED);
+        }
+    rl_silicon_free(&s);
+}
+
+/* A hole is not filled across a measured GEMM tile step (ktable.h
+ * rl_kt_fill_holes, RL_KT_TILE_M; stop 44) on tests/data/silicon/
+ * b200_sxm_tile: 9 rows of vLLM 0.24.0's B200 fp8 GEMM
+ * (CutlassFP8ScaledMMLinearKernel), k 7168, m in {193, 256, 257}, n in
+ * {5120, 8192, 12288} (SOURCE.md), us:
+ *   n  5120  21.290667  21.259556  27.964443
+ *   n  8192  22.992000 (23.344000) 29.896001   (m 193, 256, 257)
+ *   n 12288  29.905776  29.913776  40.197333
+ * held back: (256, 8192), the file's 9th node (--holdout 9).  The fit
+ * pools n 5120's fall 21.291 > 21.260 -> 21.260 at m 193 and 256.  256 and
+ * 257 are a tile step (256 a multiple of 16): the bracket along m (193,
+ * 257), which read 257's slower time (weight ln(256/193) / ln(257/193) =
+ * 0.986 toward it), is left out, and the hole is the chord along n at m =
+ * 256 between 21.259556 (n 5120) and 29.913776 (n 12288), weight
+ * w = ln(8192/5120) / ln(12288/5120): exp((1 - w) ln 21.259556 + w ln
+ * 29.913776) = 25.54 us, 9.4% above its measured 23.344 us.  Before the
+ * rule the two brackets' mean (1 / width weights) read 28.7 us, 23% above.
+ * Tolerance 1e-9 (ln and exp of the rows). */
+static void test_gemm_tile_step(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("b200", NULL, 0);
+    rl_silicon s;
+    char err[1024];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/b200_sxm_tile", "vllm", &h, 9, NULL, &s,
+                          err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    assert_int_equal((int)s.nheld, 1);
+    assert_true(s.held[0].x[0] == 256 && s.held[0].x[1] == 8192);
+    const rl_ktable *g = s.tables->t[RL_KC_GEMM][RL_KV_FP8];
+    assert_non_null(g);
+    double w = log(8192.0 / 5120) / log(12288.0 / 5120);
+    double want = exp((1 - w) * log(0.02125955621401469e-3) + w * log(0.02991377645068699e-3));
+    double x[3] = {256, 8192, 7168};
+    rl_provenance p;
+    assert_rel(rl_kt_time(g, x, NULL, NULL, &p), want, 1e-9);
+    assert_int_equal(p, RL_PROV_INTERPOLATED);
+    assert_rel(want, 25.54e-6, 1e-3);
+    rl_silicon_free(&s);
+}
+
 static void test_holdout(void **state)
 {
     (void)state;
@@ -1816,6 +1900,8 @@ int main(void)
         cmocka_unit_test(test_rows_below_the_floor_left_out),
         cmocka_unit_test(test_spike_made_monotone),
         cmocka_unit_test(test_step_kept),
+        cmocka_unit_test(test_gemm_every_m),
+        cmocka_unit_test(test_gemm_tile_step),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_holdout_above_the_classes),
         cmocka_unit_test(test_holdout_holds_whole_nodes),
