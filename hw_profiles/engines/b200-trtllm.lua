@@ -1,10 +1,11 @@
--- Engine profile: the trtllm kernel tables of ../shared/data/silicon/b200_sxm for b200.
--- Written by `roofline calibrate --tables ../shared/data/silicon/b200_sxm --hw b200 --engine trtllm` on 2026-12-05.
+-- Engine profile: the trtllm kernel tables of /work/shared/data/silicon/b200_sxm for b200.
+-- Written by `roofline calibrate --tables /work/shared/data/silicon/b200_sxm --hw b200 --engine trtllm` on 2026-12-05.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/b200_sxm/gemm/trtllm/1.3.0rc20, engine version 1.3.0rc20,
 -- device 'NVIDIA B200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
--- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,
--- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV
+-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = each
+-- value measured (at most 32), else 2^i, 3 * 2^i and one more; prefill and
+-- decode attention by streams (batch x KV
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
 -- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
 -- batch, prompt or context, and heads per GPU; ln latencies fitted
@@ -9553,7 +9554,7 @@ return {
         moe_from_gemm = {
           bfloat16 = { borrowed_from = "a100-sxm-80g trtllm",
             rows_per_expert = { 1, 4, 16, 64, 256, 1024, 4096, 16384 },
-            ln_ratio = { 0.185046, 0.185046, 0.206797, 0.647903, 1.07864, 1.19393, 1.19393, 1.19393 },
+            ln_ratio = { 0.185046, 0.185046, 0.206797, 0.64274, 1.07257, 1.19393, 1.19393, 1.19393 },
             p5 = -0.543, p10 = -0.441, p90 = 1.043, p95 = 1.395,
             held_out = { 0.474, 1.551, 0.339, 1.043 } },
           fp8 = { borrowed_from = "h100-sxm trtllm, h200 trtllm",
@@ -9565,10 +9566,10 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 20174, p5 = -0.0791794, p10 = -0.0520428, p90 = 0.0595323, p95 = 0.0959833,
+        gemm = { held_back = 20174, p5 = -0.073383, p10 = -0.0499286, p90 = 0.0581833, p95 = 0.0918347,
           edge_held_back = { 1239, 4453, 4453, 0 },
-          p10_p90_per_octave = { 0.0665343, 0.206911, 0.0600589, 0 },
-          p5_p95_per_octave = { 0.134221, 0.254629, 0.135695, 0 },
+          p10_p90_per_octave = { 0.0686484, 0.212251, 0.0654074, 0 },
+          p5_p95_per_octave = { 0.140018, 0.270739, 0.151711, 0 },
           up_to_octaves = { 1, 0.356144, 0.356144, 0 } },
         prefill_attention = { held_back = 6812, p5 = -0.0741347, p10 = -0.0536683, p90 = 0.0546816, p95 = 0.0812292,
           edge_held_back = { 80, 1122, 714, 1156 },
@@ -9585,10 +9586,10 @@ return {
           p10_p90_per_octave = { 0.181344, 0.296991, 0.165562, 0 },
           p5_p95_per_octave = { 0.274423, 0.328347, 0.369845, 0 },
           up_to_octaves = { 1, 1, 1, 0 } },
-        decode_mla = { held_back = 579, p5 = -0.134782, p10 = -0.093165, p90 = 0.0806393, p95 = 0.114375,
+        decode_mla = { held_back = 579, p5 = -0.119729, p10 = -0.0763435, p90 = 0.0823665, p95 = 0.116475,
           edge_held_back = { 224, 128, 362, 0 },
-          p10_p90_per_octave = { 0.0888067, 0.180625, 0.370418, 0 },
-          p5_p95_per_octave = { 0.0888067, 0.190613, 0.426799, 0 },
+          p10_p90_per_octave = { 0.105628, 0.197447, 0.387239, 0 },
+          p5_p95_per_octave = { 0.105628, 0.205666, 0.441852, 0 },
           up_to_octaves = { 1, 1, 1, 0 } },
       },
     },

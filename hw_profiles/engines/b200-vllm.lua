@@ -1,10 +1,11 @@
--- Engine profile: the vllm kernel tables of ../shared/data/silicon/b200_sxm for b200.
--- Written by `roofline calibrate --tables ../shared/data/silicon/b200_sxm --hw b200 --engine vllm` on 2026-12-05.
+-- Engine profile: the vllm kernel tables of /work/shared/data/silicon/b200_sxm for b200.
+-- Written by `roofline calibrate --tables /work/shared/data/silicon/b200_sxm --hw b200 --engine vllm` on 2026-12-05.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/b200_sxm/gemm/vllm/0.24.0, engine version 0.24.0,
 -- device 'NVIDIA B200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
--- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,
--- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV
+-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = each
+-- value measured (at most 32), else 2^i, 3 * 2^i and one more; prefill and
+-- decode attention by streams (batch x KV
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
 -- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
 -- batch, prompt or context, and heads per GPU; ln latencies fitted
@@ -10331,24 +10332,24 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 21442, p5 = -0.111919, p10 = -0.0719743, p90 = 0.0930407, p95 = 0.151478,
+        gemm = { held_back = 21442, p5 = -0.103377, p10 = -0.0659063, p90 = 0.0898421, p95 = 0.147496,
           edge_held_back = { 1445, 4662, 4662, 0 },
-          p10_p90_per_octave = { 0.14167, 0.208515, 0, 0 },
-          p5_p95_per_octave = { 0.248171, 0.208515, 0.0184159, 0 },
+          p10_p90_per_octave = { 0.146198, 0.223195, 0.000170559, 0 },
+          p5_p95_per_octave = { 0.256712, 0.223195, 0.0361562, 0 },
           up_to_octaves = { 1, 0.356144, 0.356144, 0 } },
-        prefill_attention = { held_back = 5393, p5 = -0.124749, p10 = -0.0857734, p90 = 0.0893542, p95 = 0.135715,
+        prefill_attention = { held_back = 5393, p5 = -0.125328, p10 = -0.0867588, p90 = 0.0901094, p95 = 0.135016,
           edge_held_back = { 42, 881, 476, 1156 },
-          p10_p90_per_octave = { 0.0116106, 0.0668946, 0.397423, 0.439211 },
-          p5_p95_per_octave = { 0.0149426, 0.0725314, 0.397423, 0.439211 },
+          p10_p90_per_octave = { 0.0109889, 0.0645203, 0.395048, 0.438226 },
+          p5_p95_per_octave = { 0.0144273, 0.0711353, 0.395048, 0.438226 },
           up_to_octaves = { 1.58496, 0.415037, 0.415037, 1 } },
-        decode_attention = { held_back = 6747, p5 = -0.114029, p10 = -0.0690781, p90 = 0.0922767, p95 = 0.135866,
+        decode_attention = { held_back = 6747, p5 = -0.114131, p10 = -0.0690781, p90 = 0.0916534, p95 = 0.135707,
           edge_held_back = { 336, 591, 584, 1600 },
           p10_p90_per_octave = { 0.0524807, 0.245202, 0, 0.484891 },
-          p5_p95_per_octave = { 0.0524807, 0.431322, 0, 0.489576 },
+          p5_p95_per_octave = { 0.0524807, 0.43122, 0, 0.489474 },
           up_to_octaves = { 4.58496, 1, 0.415037, 1 } },
-        moe = { held_back = 583, p5 = -0.116348, p10 = -0.077922, p90 = 0.0953339, p95 = 0.148136,
+        moe = { held_back = 583, p5 = -0.116348, p10 = -0.0784311, p90 = 0.094076, p95 = 0.148136,
           edge_held_back = { 108, 1512, 1701, 0 },
-          p10_p90_per_octave = { 0, 0.796644, 0.500058, 0 },
+          p10_p90_per_octave = { 0, 0.797902, 0.500612, 0 },
           p5_p95_per_octave = { 0.0203986, 1.11238, 0.718744, 0 },
           up_to_octaves = { 0.415037, 1, 1, 0 } },
       },

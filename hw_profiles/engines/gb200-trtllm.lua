@@ -1,10 +1,11 @@
--- Engine profile: the trtllm kernel tables of ../shared/data/silicon/gb200 for gb200.
--- Written by `roofline calibrate --tables ../shared/data/silicon/gb200 --hw gb200 --engine trtllm` on 2026-12-05.
+-- Engine profile: the trtllm kernel tables of /work/shared/data/silicon/gb200 for gb200.
+-- Written by `roofline calibrate --tables /work/shared/data/silicon/gb200 --hw gb200 --engine trtllm` on 2026-12-05.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/gb200/gemm/trtllm/1.3.0rc20, engine version 1.3.0rc20,
 -- device 'NVIDIA GB200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
--- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,
--- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV
+-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = each
+-- value measured (at most 32), else 2^i, 3 * 2^i and one more; prefill and
+-- decode attention by streams (batch x KV
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
 -- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
 -- batch, prompt or context, and heads per GPU; ln latencies fitted
@@ -9553,7 +9554,7 @@ return {
         moe_from_gemm = {
           bfloat16 = { borrowed_from = "a100-sxm-80g trtllm",
             rows_per_expert = { 1, 4, 16, 64, 256, 1024, 4096, 16384 },
-            ln_ratio = { 0.185046, 0.185046, 0.206797, 0.647903, 1.07864, 1.19393, 1.19393, 1.19393 },
+            ln_ratio = { 0.185046, 0.185046, 0.206797, 0.64274, 1.07257, 1.19393, 1.19393, 1.19393 },
             p5 = -0.543, p10 = -0.441, p90 = 1.043, p95 = 1.395,
             held_out = { 0.474, 1.551, 0.339, 1.043 } },
           fp8 = { borrowed_from = "h100-sxm trtllm, h200 trtllm",
@@ -9565,10 +9566,10 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 20173, p5 = -0.0800665, p10 = -0.0506302, p90 = 0.0554021, p95 = 0.0918728,
+        gemm = { held_back = 20173, p5 = -0.0760578, p10 = -0.0481752, p90 = 0.0543727, p95 = 0.0892055,
           edge_held_back = { 1237, 4453, 4453, 0 },
-          p10_p90_per_octave = { 0.0773809, 0.235519, 0.0817524, 0 },
-          p5_p95_per_octave = { 0.16094, 0.287429, 0.153431, 0 },
+          p10_p90_per_octave = { 0.0798359, 0.241756, 0.0879716, 0 },
+          p5_p95_per_octave = { 0.164949, 0.298261, 0.164196, 0 },
           up_to_octaves = { 1, 0.356144, 0.356144, 0 } },
         prefill_attention = { held_back = 6875, p5 = -0.067101, p10 = -0.0489007, p90 = 0.0505334, p95 = 0.071834,
           edge_held_back = { 80, 1122, 714, 1156 },
@@ -9585,10 +9586,10 @@ return {
           p10_p90_per_octave = { 0.197237, 0.313482, 0.132189, 0 },
           p5_p95_per_octave = { 0.235912, 0.354101, 0.352999, 0 },
           up_to_octaves = { 1, 1, 1, 0 } },
-        decode_mla = { held_back = 579, p5 = -0.120564, p10 = -0.0847256, p90 = 0.12819, p95 = 0.181188,
+        decode_mla = { held_back = 579, p5 = -0.104588, p10 = -0.0694629, p90 = 0.130641, p95 = 0.181188,
           edge_held_back = { 224, 128, 362, 0 },
-          p10_p90_per_octave = { 0.131804, 0.203465, 0.389855, 0 },
-          p5_p95_per_octave = { 0.131804, 0.226146, 0.473813, 0 },
+          p10_p90_per_octave = { 0.147066, 0.218727, 0.405117, 0 },
+          p5_p95_per_octave = { 0.147066, 0.242122, 0.48979, 0 },
           up_to_octaves = { 1, 1, 1, 0 } },
       },
     },

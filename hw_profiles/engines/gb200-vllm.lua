@@ -1,10 +1,11 @@
--- Engine profile: the vllm kernel tables of ../shared/data/silicon/gb200 for gb200.
--- Written by `roofline calibrate --tables ../shared/data/silicon/gb200 --hw gb200 --engine vllm` on 2026-12-05.
+-- Engine profile: the vllm kernel tables of /work/shared/data/silicon/gb200 for gb200.
+-- Written by `roofline calibrate --tables /work/shared/data/silicon/gb200 --hw gb200 --engine vllm` on 2026-12-05.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/gb200/gemm/vllm/0.24.0, engine version 0.24.0,
 -- device 'NVIDIA GB200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
--- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,
--- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV
+-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = each
+-- value measured (at most 32), else 2^i, 3 * 2^i and one more; prefill and
+-- decode attention by streams (batch x KV
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
 -- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
 -- batch, prompt or context, and heads per GPU; ln latencies fitted
@@ -10332,25 +10333,25 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 21440, p5 = -0.0999833, p10 = -0.0636136, p90 = 0.0738661, p95 = 0.123431,
+        gemm = { held_back = 21440, p5 = -0.0897521, p10 = -0.0582006, p90 = 0.0712207, p95 = 0.119529,
           edge_held_back = { 1444, 4662, 4662, 0 },
-          p10_p90_per_octave = { 0.174559, 0.197528, 0.0718443, 0 },
-          p5_p95_per_octave = { 0.27765, 0.223505, 0.149081, 0 },
+          p10_p90_per_octave = { 0.179044, 0.209981, 0.0865247, 0 },
+          p5_p95_per_octave = { 0.284716, 0.245696, 0.173997, 0 },
           up_to_octaves = { 1, 0.356144, 0.356144, 0 } },
-        prefill_attention = { held_back = 5331, p5 = -0.116027, p10 = -0.0822534, p90 = 0.0881416, p95 = 0.135068,
+        prefill_attention = { held_back = 5331, p5 = -0.11667, p10 = -0.0822534, p90 = 0.0879278, p95 = 0.135361,
           edge_held_back = { 28, 875, 476, 1156 },
-          p10_p90_per_octave = { 0.00316376, 0.134952, 0.429555, 0.468396 },
-          p5_p95_per_octave = { 0.00316376, 0.170998, 0.429555, 0.501806 },
+          p10_p90_per_octave = { 0.00316376, 0.134952, 0.429555, 0.468494 },
+          p5_p95_per_octave = { 0.00316376, 0.169787, 0.429555, 0.501163 },
           up_to_octaves = { 1, 0.415037, 0.415037, 1 } },
-        decode_attention = { held_back = 6543, p5 = -0.118509, p10 = -0.0757236, p90 = 0.0837313, p95 = 0.113753,
+        decode_attention = { held_back = 6543, p5 = -0.120359, p10 = -0.0759326, p90 = 0.0828698, p95 = 0.112827,
           edge_held_back = { 216, 591, 584, 1600 },
-          p10_p90_per_octave = { 0.0429296, 0.250439, 0, 0.561587 },
-          p5_p95_per_octave = { 0.0429296, 0.43396, 0, 0.561587 },
+          p10_p90_per_octave = { 0.0427206, 0.25023, 0, 0.561378 },
+          p5_p95_per_octave = { 0.0427206, 0.43211, 0, 0.561378 },
           up_to_octaves = { 1, 1, 0.415037, 1 } },
-        moe = { held_back = 583, p5 = -0.126515, p10 = -0.0811222, p90 = 0.115154, p95 = 0.165433,
+        moe = { held_back = 583, p5 = -0.128496, p10 = -0.0845361, p90 = 0.115154, p95 = 0.165433,
           edge_held_back = { 108, 1512, 1701, 0 },
-          p10_p90_per_octave = { 0, 0.762894, 0.506748, 0 },
-          p5_p95_per_octave = { 0, 1.09349, 0.697779, 0 },
+          p10_p90_per_octave = { 0, 0.762894, 0.503334, 0 },
+          p5_p95_per_octave = { 0, 1.09349, 0.696193, 0 },
           up_to_octaves = { 0.415037, 1, 1, 0 } },
       },
     },

@@ -1,10 +1,11 @@
--- Engine profile: the vllm kernel tables of ../shared/data/silicon/h200_sxm for h200.
--- Written by `roofline calibrate --tables ../shared/data/silicon/h200_sxm --hw h200 --engine vllm` on 2026-12-05.
+-- Engine profile: the vllm kernel tables of /work/shared/data/silicon/h200_sxm for h200.
+-- Written by `roofline calibrate --tables /work/shared/data/silicon/h200_sxm --hw h200 --engine vllm` on 2026-12-05.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h200_sxm/gemm/vllm/0.24.0, engine version 0.24.0,
 -- device 'NVIDIA H200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
--- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = 2^i,
--- 3 * 2^i and one more; prefill and decode attention by streams (batch x KV
+-- Fit (src/silicon.h): fastest kernel per configuration; gemm grid m = each
+-- value measured (at most 32), else 2^i, 3 * 2^i and one more; prefill and
+-- decode attention by streams (batch x KV
 -- heads) and group (heads / KV heads); MoE per model shape over tokens, 1/tp
 -- and 1/ep, routing power_law_1.01; MLA (DeepSeek-V3's dimensions) over
 -- batch, prompt or context, and heads per GPU; ln latencies fitted
@@ -2890,7 +2891,7 @@ return {
 65.72 21.45 23.59 35.39 45.24 90.48 23.93 29.93 44.89 59.85 119.7 29.1 36.36 54.54 72.73 145.5
 19.28 19.92 22.01 23.9 33.29 19.51 20.54 26.2 28.68 49.48 19.62 20.81 27.36 32.28 44.85 19.28
 20.74 30.55 33.37 41.42 19.84 21.04 29.23 43.52 46.61 19.54 21.51 27.74 30.69 55.97 20.45 25.81
-30.24 30.69 83.96 22.89 27.85 34.27 41.68 83.36 27.57 36.95 53.38 62.52 125 34.89 43.57 65.35
+30.24 43.52 83.96 22.89 27.85 34.27 41.68 83.36 27.57 36.95 53.38 62.52 125 34.89 43.57 65.35
 85.23 170.5 42.95 65.16 97.74 130.3 260.7 58 81.22 121.8 162.4 324.9 21.08 23.3 29.97 34.12
 66.09 22.64 27.85 39.82 43.94 70.68 24.83 35.71 43.24 59.83 89.31 32.24 29.3 39.44 42.36 107.9
 27.68 33.11 44.2 48.35 129.7 30.48 36.99 57.23 57.75 143.7 35.88 48.75 65.33 72.66 215.5 43.88
@@ -8645,15 +8646,15 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 14296, p5 = -0.0915881, p10 = -0.0573805, p90 = 0.0783115, p95 = 0.123741,
+        gemm = { held_back = 14296, p5 = -0.0739764, p10 = -0.0474654, p90 = 0.0706997, p95 = 0.111147,
           edge_held_back = { 964, 3108, 3108, 0 },
-          p10_p90_per_octave = { 0.084467, 0.168134, 0, 0 },
-          p5_p95_per_octave = { 0.200018, 0.179174, 0, 0 },
+          p10_p90_per_octave = { 0.0941654, 0.194675, 0.0143185, 0 },
+          p5_p95_per_octave = { 0.217629, 0.228625, 0.0341099, 0 },
           up_to_octaves = { 1, 0.356144, 0.356144, 0 } },
-        prefill_attention = { held_back = 5396, p5 = -0.130145, p10 = -0.0844947, p90 = 0.089909, p95 = 0.130901,
+        prefill_attention = { held_back = 5396, p5 = -0.130252, p10 = -0.0846305, p90 = 0.089909, p95 = 0.130946,
           edge_held_back = { 28, 883, 476, 2108 },
-          p10_p90_per_octave = { 0.0161874, 0, 0.371687, 0.421077 },
-          p5_p95_per_octave = { 0.0161874, 0, 0.371687, 0.525275 },
+          p10_p90_per_octave = { 0.0160516, 0, 0.37136, 0.421077 },
+          p5_p95_per_octave = { 0.0160516, 0, 0.37136, 0.52523 },
           up_to_octaves = { 1, 0.415037, 0.415037, 1 } },
         decode_attention = { held_back = 6626, p5 = -0.101739, p10 = -0.0714782, p90 = 0.0577519, p95 = 0.0949068,
           edge_held_back = { 216, 598, 584, 2882 },
