@@ -1452,7 +1452,10 @@ void rl_param_markdown(FILE *f)
     fprintf(f, "# roofline command reference\n\n"
                "Generated from the parameter and command tables (src/param.c) by\n"
                "`roofline help --markdown`; `make docs` rewrites this file and `make test`\n"
-               "fails when it is stale.  JSON and CSV results are in SI units.\n");
+               "fails when it is stale.  JSON and CSV results are in SI units.\n\n"
+               "An option may be shortened to a prefix that begins only one of the\n"
+               "command's options (`step --bat 4` is `--batch 4`); a prefix that begins\n"
+               "several (`step --b`: `--batch`, `--band`) is refused, listing them (exit 2).\n");
     for (size_t i = 0; i < RL_NCOMMANDS; i++) {
         const rl_command *c = &RL_COMMANDS[i];
         fprintf(f, "\n## %s\n\n", c->name);
