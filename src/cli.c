@@ -960,13 +960,26 @@ static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h,
         /* an MLA model's attention is its own tables' (tester56 F3: vLLM on
          * deepseek-v3 read "no fp8 KV-cache attention" where info lists its
          * fp8 attention tables: what it lacks is MLA attention at fp8) */
-        rl_cli_say(o, "note: %s's kernel tables on %s have no %s%s%s (%s measure %s): "
-                      "attention is derived, the nearest measured KV dtype's efficiency at "
-                      "the same shape times the %s roofline (provenance derived), not measured",
-                   e->name, h->name, mla ? "MLA decode/prefill attention at a " : "",
-                   rl_dtype_name(p.kv), mla ? " KV cache" : " KV-cache attention",
-                   mla ? "their MLA tables" : "they", have[0] ? have : "none",
-                   rl_dtype_name(p.kv));
+        /* tables of no KV dtype at all: nothing to derive from, and the
+         * ops time attention at its roofline (tester77 F2: the note said
+         * "derived" where provenance counted qk and pv roofline) */
+        const char *what = mla ? "MLA decode/prefill attention at a " : "";
+        const char *kvw = mla ? " KV cache" : " KV-cache attention";
+        const char *whose = mla ? "their MLA tables" : "they";
+        if (!have[0])
+            rl_cli_say(o, "note: %s's kernel tables on %s have no %s%s%s (%s measure none): "
+                          "attention (qk, pv) runs at its pure %s roofline (provenance "
+                          "roofline), an optimistic bound for a row whose mode says "
+                          "calibrated, not measured or derived",
+                       e->name, h->name, what, rl_dtype_name(p.kv), kvw, whose,
+                       rl_dtype_name(p.kv));
+        else
+            rl_cli_say(o, "note: %s's kernel tables on %s have no %s%s%s (%s measure %s): "
+                          "attention is derived, the nearest measured KV dtype's efficiency at "
+                          "the same shape times the %s roofline (provenance derived), not "
+                          "measured",
+                       e->name, h->name, what, rl_dtype_name(p.kv), kvw, whose, have,
+                       rl_dtype_name(p.kv));
     }
     if (derived & RL_DERIVED_GEMM) {
         measured_variants(e, RL_KC_GEMM, have, sizeof have);
