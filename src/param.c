@@ -617,6 +617,8 @@ const rl_command RL_COMMANDS[] = {
      "replicas that batch leaves without a sequence (a generate row's batch_step_s is its step_s).\n"
      "Plans are timed at the datasheet peaks; `fits` follows the\n"
      "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it\n"
+     "with that engine; step --tp N --ideal applies no engine rule (memory_rule none: all HBM\n"
+     "usable), so its usable_bytes_per_chip and max_batch run higher (mode_note says so)\n"
      "(workspace_note: the model's activation workspace the rows subtract; the header's\n"
      "workspace_bytes is the rule's own).  JSON: `collectives` lists the best plans'\n"
      "collectives, each row with any its own in collective_list (their total_s add up\n"

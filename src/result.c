@@ -1452,12 +1452,22 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     }
     add_run_header(o, plan_mode(h, 0), m, h, chips);
     if (rl_hw_measured(h) && !h->ideal) { /* docs/model.md: ideal on a measured chip, with a note */
-        char note[512];
+        char note[1024];
         int fit = h->engine_costs.present; /* tester29 F6: a fitted profile's step is fitted */
+        const rl_serving_engine *e = rl_engines_selected(&h->engines);
+        char mem[400] = "";
+        /* tester77 F3: shard's tp8 read 77.6 GB usable, max_batch 408, step --tp 8 --ideal
+         * 85.9 GB, 457: the times are ideal, the memory is the engine's */
+        if (e && e->mem.present)
+            snprintf(mem, sizeof mem, "; fits, usable_bytes_per_chip and max_batch keep %s's "
+                     "memory rule (memory_rule, collective buffers, workspace), as step --tp N "
+                     "judges them; step --tp N --ideal applies no engine rule (all HBM usable), "
+                     "so its usable bytes and max_batch run higher", e->name);
         snprintf(note, sizeof note, "every plan is ranked by formula (1) at %s's datasheet peaks "
                  "(mode ideal), not by its %s, so its times are lower bounds; "
-                 "step --tp N (1D plans) times one %s", h->name,
-                 fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated");
+                 "step --tp N (1D plans) times one %s%s", h->name,
+                 fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated",
+                 mem);
         cJSON_AddStringToObject(o, "mode_note", note);
     }
     cJSON_AddStringToObject(o, "communication", peak_plan_comm(h));
