@@ -1772,7 +1772,12 @@ static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_co
     }
     add_bytes(o, "hbm_weight_bytes", w);
     add_bytes(o, "hbm_kv_bytes", kv);
+    /* hbm_capacity_bytes is the usable total (the engine's memory rule,
+     * per chip x chips), kept as it was named (contract); tester77 F4 read
+     * it as raw HBM beside step --ideal's capacity_bytes: both spelt out */
     add_bytes(o, "hbm_capacity_bytes", cap);
+    add_bytes(o, "usable_total_bytes", cap);
+    add_bytes(o, "hbm_total_bytes", d.hbm_bytes);
     cJSON_AddBoolToObject(o, "fits", fits);
 }
 

@@ -1365,6 +1365,11 @@ static void prefill_bytes_are_whole(void **state)
         assert_true(num(r, keys[i]) == (double)(long long)num(r, keys[i]));
     assert_true(num(r, "hbm_capacity_bytes") == 8 * num(r, "usable_bytes_per_chip"));
     assert_true(num(r, "hbm_weight_bytes") == 8 * num(r, "weight_bytes_per_chip"));
+    /* tester77 F4: the usable total spelt out, and the raw HBM beside it:
+     * 8 x 80 GiB = 687194767360 B (hw_profiles/h100-sxm.lua hbm_bytes), exact */
+    assert_true(num(r, "usable_total_bytes") == num(r, "hbm_capacity_bytes"));
+    assert_true(num(r, "hbm_total_bytes") == 8.0 * 80 * 1073741824.0);
+    assert_true(num(r, "usable_total_bytes") < num(r, "hbm_total_bytes"));
     cJSON_Delete(j);
 }
 
