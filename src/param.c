@@ -479,7 +479,9 @@ const rl_command RL_COMMANDS[] = {
     {"info", rl_cli_info, rl_lua_info, INFO, NULL, 0,
      "Parameters, KV bytes and FLOPs per token of a model; or a hardware spec's engines.\n"
      "Parameter counts in total, active and per component (attention, MLP, router,\n"
-     "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H alone: the\n"
+     "embedding, LM head, norms), KV bytes per token (all layers; a sliding-window model adds\n"
+     "sliding_window and kv_bytes_per_token_past_window, what each token past the window\n"
+     "adds: kv_window_note), FLOPs per token.  --hw H alone: the\n"
      "chip's figures (peak_flops_per_s per dtype, hbm_bytes and hbm_bytes_per_s, ICI/NVLink,\n"
      "network and host-link bytes/s one-way, latencies, price_per_chip_hour and its source,\n"
      "null when the spec gives none), then the serving engines H carries (version, source, chip measured, kernel tables), the default\n"

@@ -681,6 +681,31 @@ cJSON *rl_result_engines(const rl_hw *h)
     return o;
 }
 
+
+/* A windowed model's info: kv_bytes_per_token counts every layer, true
+ * while a sequence is below the window W; past it a local layer keeps W
+ * tokens (the ideal view, arch.h rl_kv_view) and each further token adds
+ * the global layers' KV only (tester77 F5: gemma2-27b's 376832 beside
+ * step's 282624 a token at 8192).  Layers hold equal KV a token (arch.h
+ * rl_arch_kv_elems_per_token_layer), so the global share is exact. */
+static void add_kv_window(cJSON *o, const rl_model *m, rl_dtype kv)
+{
+    long long local = m->abstract ? 0 : rl_arch_local_layers(m);
+    if (local <= 0 || m->sliding_window <= 0 || m->layers <= 0)
+        return;
+    double per = rl_arch_kv_bytes_per_token(m, kv);
+    double past = per * (double)(m->layers - local) / (double)m->layers;
+    char note[320];
+    snprintf(note, sizeof note, "kv_bytes_per_token holds below the %lld-token sliding window; "
+             "past it %lld of %lld layers keep %lld tokens and each further token adds "
+             "kv_bytes_per_token_past_window (an allocator that reserves the whole context "
+             "on local layers keeps kv_bytes_per_token)", m->sliding_window, local, m->layers,
+             m->sliding_window);
+    cJSON_AddNumberToObject(o, "sliding_window", (double)m->sliding_window);
+    cJSON_AddNumberToObject(o, "kv_bytes_per_token_past_window", round(past));
+    cJSON_AddStringToObject(o, "kv_window_note", note);
+}
+
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
 {
     cJSON *o = cJSON_CreateObject();
@@ -707,6 +732,7 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     cJSON_AddNumberToObject(o, "weight_bytes",
                             rl_dtype_weights_bytes(p.weights, pc.total, rl_arch_kept_params(m)));
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
+    add_kv_window(o, m, p.kv);
     cJSON_AddNumberToObject(o, "flops_per_token", rl_arch_flops_per_token(m));
     if (context > 0) {
         cJSON_AddNumberToObject(o, "context", (double)context);

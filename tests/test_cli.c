@@ -85,6 +85,24 @@ static double num(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+/* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
+ * layers; past its 4096-token window only the 23 global layers grow:
+ * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
+ * (model/gemma2-27b.lua), the 8192-token average (376832 + 188416) / 2 =
+ * 282624 step uses.  A model without a window has no such keys. */
+static void info_kv_past_window(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("info --model gemma2-27b --format json");
+    assert_true(num(j, "kv_bytes_per_token") == 376832);
+    assert_true(num(j, "sliding_window") == 4096);
+    assert_true(num(j, "kv_bytes_per_token_past_window") == 188416);
+    cJSON_Delete(j);
+    j = run_json("info --model llama3-8b --format json");
+    assert_null(cJSON_GetObjectItem(j, "kv_bytes_per_token_past_window"));
+    cJSON_Delete(j);
+}
+
 /* tester33 F4: a spec without max_context (optional: the scaling-book
  * presets give none) checks no length, and says so: info's max_context is
  * null ("-" in a table; the key was left out), and every command that loads
@@ -10528,6 +10546,7 @@ static void size_report_says_smoke_test(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(info_kv_past_window),
         cmocka_unit_test(blanks_around_numbers),
         cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
