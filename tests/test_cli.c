@@ -410,6 +410,31 @@ static void expect_refused_in(const char *dir, const char *cmdline, const char *
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
 }
 
+/* tester77 F6: a ROOFLINE_DATA hw profile named as a shipped preset whose
+ * base is that name read its own file as base, "more than 8 bases in a
+ * chain (a cycle?)"; now the error says so and gives the shipped path. */
+static void self_named_base_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_selfbase_XXXXXX", sub[64], file[96], cmd[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/hw_profiles", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(file, sizeof file, "%s/h100-sxm.lua", sub);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("return { base = \"h100-sxm\", hbm_bw = 1e13 }\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s step --model llama3-8b --hw h100-sxm --context 1024", RL_BIN);
+    expect_refused_in(dir, cmd, "field 'base': 'h100-sxm' names the file itself (a ROOFLINE_DATA "
+                      "file, looked up before the shipped preset of its name); give the shipped "
+                      "preset's path (e.g. base = \"");
+    assert_non_null(strstr(out, "hw_profiles/h100-sxm.lua\")"));
+    remove(file);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 /* tester57 F4: a set ROOFLINE_DATA that names no readable folder was
  * skipped silently (presets came from beside the binary).  Expected: exit 2
  * naming the variable, its value and why, for a command that reads presets
@@ -10547,6 +10572,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(info_kv_past_window),
+        cmocka_unit_test(self_named_base_refused),
         cmocka_unit_test(blanks_around_numbers),
         cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
