@@ -260,25 +260,6 @@ static const struct option *long_option(const char *arg)
     return hits == 1 ? hit : NULL;
 }
 
-/* Say why getopt refused argv[optind - 1] (ch '?' or ':'): unknown, a
- * value where none is taken, or a missing value. */
-static void refuse_unknown(const rl_command *c, int argc, char **argv)
-{
-    /* name the option itself, never its value */
-    const char *name = optind >= 1 && optind <= argc && argv[optind - 1] ? argv[optind - 1] : "?";
-    const struct option *lo = long_option(name);
-    if (lo && strchr(name, '=') && lo->has_arg == no_argument)
-        rl_cli_tell(c->name, "option '--%s' takes no value (see roofline %s --help)", lo->name,
-                    c->name);
-    else if (lo && !strchr(name, '=') && lo->has_arg == required_argument)
-        rl_cli_tell(c->name, "option '%s' needs a value (see roofline %s --help)",
-                    name,
-                    c->name);
-    else
-        rl_cli_tell(c->name, "unknown option '%s' (see roofline %s --help)", name,
-                    c->name);
-}
-
 /* Say that c does not take --flag: a serving option with the command's
  * reason, any other as one this command has not. */
 static void refuse_other(const rl_command *c, const char *flag)
@@ -296,6 +277,72 @@ static void refuse_other(const rl_command *c, const char *flag)
     else
         rl_cli_tell(c->name, "this command takes no option '--%s' (see roofline %s --help)", flag,
                     c->name);
+}
+
+/* getopt's options for one command: its flags and their old spellings
+ * only, val = 256 + the parameter's id, so that a prefix two parameters
+ * share is ambiguous to getopt (glibc calls a prefix ambiguous only when
+ * the options it matches differ in has_arg, flag or val), while a prefix
+ * of a flag and its own old spelling is not (tester77 F1: --re ran as
+ * --replicas beside --requests, --pre as another command's --prefix). */
+static struct option CMDOPTS[RL_P_COUNT + 32];
+
+static void build_cmdopts(const rl_command *c)
+{
+    int n = 0;
+    for (const struct option *lo = LONGOPTS; lo->name; lo++) {
+        int id = lo->val == 'h' ? -1 : rl_command_flag(c, lo->name);
+        if (lo->val == 'h' || id >= 0)
+            CMDOPTS[n++] = (struct option){lo->name, lo->has_arg, NULL, id >= 0 ? 256 + id : 'h'};
+    }
+    CMDOPTS[n] = (struct option){NULL, 0, NULL, 0};
+}
+
+/* Say why getopt refused argv[optind - 1] (ch '?' or ':'): a prefix of
+ * several of c's options, an option of another command, unknown, a value
+ * where none is taken, or a missing value.  Names what was typed. */
+static void refuse_unknown(const rl_command *c, int argc, char **argv)
+{
+    /* name the option itself, never its value */
+    const char *name = optind >= 1 && optind <= argc && argv[optind - 1] ? argv[optind - 1] : "?";
+    int n = strncmp(name, "--", 2) == 0 ? (int)strcspn(name + 2, "=") : -1;
+    const struct option *lo = NULL;
+    char list[512] = "";
+    int hits = 0, vals[RL_P_COUNT + 32];
+    for (const struct option *p = CMDOPTS; n >= 0 && p->name; p++) {
+        if (strncmp(p->name, name + 2, (size_t)n) != 0)
+            continue;
+        if ((int)strlen(p->name) == n) { /* exact: the flag itself */
+            lo = p;
+            hits = 1;
+            break;
+        }
+        int seen = 0; /* an old spelling of a flag already matched */
+        for (int k = 0; k < hits; k++)
+            seen |= vals[k] == p->val;
+        if (seen)
+            continue;
+        vals[hits] = p->val;
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s--%s", hits ? ", " : "", p->name);
+        lo = p;
+        hits++;
+    }
+    if (hits > 1) {
+        rl_cli_tell(c->name, "option '--%.*s' is ambiguous: more than one option begins so, %s (give more letters; see "
+                    "roofline %s --help)", n, name + 2, list, c->name);
+        return;
+    }
+    if (lo && strchr(name, '=') && lo->has_arg == no_argument)
+        rl_cli_tell(c->name, "option '--%s' takes no value (see roofline %s --help)", lo->name,
+                    c->name);
+    else if (lo && !strchr(name, '=') && lo->has_arg == required_argument)
+        rl_cli_tell(c->name, "option '%s' needs a value (see roofline %s --help)", name, c->name);
+    else if (!lo && n > 0 && (lo = long_option(name)) && (int)strlen(lo->name) == n)
+        refuse_other(c, lo->name); /* another command's option, in full */
+    else
+        rl_cli_tell(c->name, "unknown option '%.*s' (see roofline %s --help)",
+                    n >= 0 ? n + 2 : (int)strlen(name), name, c->name);
 }
 
 /* --ideal is --engine ideal (param.c): on a command that takes both, either
@@ -358,7 +405,8 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
     int ch, at;
     /* `run` passes everything after the script to it; others permute */
     const char *shortopts = c->args && strcmp(c->name, "run") == 0 ? "+h" : "h";
-    while ((ch = getopt_long(argc, argv, shortopts, LONGOPTS, &at)) != -1) {
+    build_cmdopts(c);
+    while ((ch = getopt_long(argc, argv, shortopts, CMDOPTS, &at)) != -1) {
         if (ch == 'h') {
             print_usage(c, stdout);
             return 1;
@@ -367,7 +415,7 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
             refuse_unknown(c, argc, argv);
             return -1;
         }
-        const char *flag = LONGOPTS[at].name;
+        const char *flag = CMDOPTS[at].name;
         /* a value that is the next argument and names an option: the value
          * was left out (tester LOW #10: --save --ideal wrote ./--ideal and
          * dropped --ideal).  --save=--ideal says it on purpose. */
@@ -913,13 +961,26 @@ static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h,
         /* an MLA model's attention is its own tables' (tester56 F3: vLLM on
          * deepseek-v3 read "no fp8 KV-cache attention" where info lists its
          * fp8 attention tables: what it lacks is MLA attention at fp8) */
-        rl_cli_say(o, "note: %s's kernel tables on %s have no %s%s%s (%s measure %s): "
-                      "attention is derived, the nearest measured KV dtype's efficiency at "
-                      "the same shape times the %s roofline (provenance derived), not measured",
-                   e->name, h->name, mla ? "MLA decode/prefill attention at a " : "",
-                   rl_dtype_name(p.kv), mla ? " KV cache" : " KV-cache attention",
-                   mla ? "their MLA tables" : "they", have[0] ? have : "none",
-                   rl_dtype_name(p.kv));
+        /* tables of no KV dtype at all: nothing to derive from, and the
+         * ops time attention at its roofline (tester77 F2: the note said
+         * "derived" where provenance counted qk and pv roofline) */
+        const char *what = mla ? "MLA decode/prefill attention at a " : "";
+        const char *kvw = mla ? " KV cache" : " KV-cache attention";
+        const char *whose = mla ? "their MLA tables" : "they";
+        if (!have[0])
+            rl_cli_say(o, "note: %s's kernel tables on %s have no %s%s%s (%s measure none): "
+                          "attention (qk, pv) runs at its pure %s roofline (provenance "
+                          "roofline), an optimistic bound for a row whose mode says "
+                          "calibrated, not measured or derived",
+                       e->name, h->name, what, rl_dtype_name(p.kv), kvw, whose,
+                       rl_dtype_name(p.kv));
+        else
+            rl_cli_say(o, "note: %s's kernel tables on %s have no %s%s%s (%s measure %s): "
+                          "attention is derived, the nearest measured KV dtype's efficiency at "
+                          "the same shape times the %s roofline (provenance derived), not "
+                          "measured",
+                       e->name, h->name, what, rl_dtype_name(p.kv), kvw, whose, have,
+                       rl_dtype_name(p.kv));
     }
     if (derived & RL_DERIVED_GEMM) {
         measured_variants(e, RL_KC_GEMM, have, sizeof have);

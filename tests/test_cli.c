@@ -85,6 +85,24 @@ static double num(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+/* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
+ * layers; past its 4096-token window only the 23 global layers grow:
+ * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
+ * (model/gemma2-27b.lua), the 8192-token average (376832 + 188416) / 2 =
+ * 282624 step uses.  A model without a window has no such keys. */
+static void info_kv_past_window(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("info --model gemma2-27b --format json");
+    assert_true(num(j, "kv_bytes_per_token") == 376832);
+    assert_true(num(j, "sliding_window") == 4096);
+    assert_true(num(j, "kv_bytes_per_token_past_window") == 188416);
+    cJSON_Delete(j);
+    j = run_json("info --model llama3-8b --format json");
+    assert_null(cJSON_GetObjectItem(j, "kv_bytes_per_token_past_window"));
+    cJSON_Delete(j);
+}
+
 /* tester33 F4: a spec without max_context (optional: the scaling-book
  * presets give none) checks no length, and says so: info's max_context is
  * null ("-" in a table; the key was left out), and every command that loads
@@ -390,6 +408,31 @@ static void expect_refused_in(const char *dir, const char *cmdline, const char *
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !strstr(out, fragment))
         fail_msg("%s: expected exit 2 and '%s', got %d: %s", cmdline, fragment,
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
+}
+
+/* tester77 F6: a ROOFLINE_DATA hw profile named as a shipped preset whose
+ * base is that name read its own file as base, "more than 8 bases in a
+ * chain (a cycle?)"; now the error says so and gives the shipped path. */
+static void self_named_base_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_selfbase_XXXXXX", sub[64], file[96], cmd[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/hw_profiles", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(file, sizeof file, "%s/h100-sxm.lua", sub);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("return { base = \"h100-sxm\", hbm_bw = 1e13 }\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s step --model llama3-8b --hw h100-sxm --context 1024", RL_BIN);
+    expect_refused_in(dir, cmd, "field 'base': 'h100-sxm' names the file itself (a ROOFLINE_DATA "
+                      "file, looked up before the shipped preset of its name); give the shipped "
+                      "preset's path (e.g. base = \"");
+    assert_non_null(strstr(out, "hw_profiles/h100-sxm.lua\")"));
+    remove(file);
+    rmdir(sub);
+    rmdir(dir);
 }
 
 /* tester57 F4: a set ROOFLINE_DATA that names no readable folder was
@@ -1411,6 +1454,11 @@ static void prefill_bytes_are_whole(void **state)
         assert_true(num(r, keys[i]) == (double)(long long)num(r, keys[i]));
     assert_true(num(r, "hbm_capacity_bytes") == 8 * num(r, "usable_bytes_per_chip"));
     assert_true(num(r, "hbm_weight_bytes") == 8 * num(r, "weight_bytes_per_chip"));
+    /* tester77 F4: the usable total spelt out, and the raw HBM beside it:
+     * 8 x 80 GiB = 687194767360 B (hw_profiles/h100-sxm.lua hbm_bytes), exact */
+    assert_true(num(r, "usable_total_bytes") == num(r, "hbm_capacity_bytes"));
+    assert_true(num(r, "hbm_total_bytes") == 8.0 * 80 * 1073741824.0);
+    assert_true(num(r, "usable_total_bytes") < num(r, "hbm_total_bytes"));
     cJSON_Delete(j);
 }
 
@@ -10624,6 +10672,8 @@ static void size_report_says_smoke_test(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(info_kv_past_window),
+        cmocka_unit_test(self_named_base_refused),
         cmocka_unit_test(blanks_around_numbers),
         cmocka_unit_test(compact_numbers),
         cmocka_unit_test(list_names_what_lookup_finds),
