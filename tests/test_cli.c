@@ -10520,6 +10520,37 @@ static void size_report_says_smoke_test(void **state)
     unlink(spec);
 }
 
+/* tester77 #1: the sizing report carries the JSON's e2e_gap_note (measured
+ * end-to-end runs at x1.40-x3.42 the kernel tables, SplitwiseSim) in its
+ * cautions, verbatim for the recommended row (one profile, priced: the
+ * JSON's first row); before, only the JSON and stderr said it.  The HTML
+ * report words it too. */
+static void size_report_carries_e2e_gap(void **state)
+{
+    (void)state;
+    char spec[64], cmd[1024];
+    write_temp(spec, ".md", "");
+    for (int html = 0; html < 2; html++) {
+        char path[96];
+        snprintf(path, sizeof path, "%s%s", spec, html ? ".html" : "");
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 500 "
+                 "--out-len 50 --ttft-p99 1 --tpot-p99 0.05 --requests 100 --max-chips 2 "
+                 "--report %s --format json", path);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        const char *gap = cJSON_GetStringValue(cJSON_GetObjectItem(j, "e2e_gap_note"));
+        assert_non_null(gap);
+        char *text = slurp_text(path);
+        assert_non_null(text);
+        if (!strstr(text, "Caution: end-to-end gap of h100-sxm") ||
+            !strstr(text, "SplitwiseSim's end-to-end decode step medians") ||
+            (!html && !strstr(text, gap)))
+            fail_msg("%s: %s", path, text);
+        free(text);
+        cJSON_Delete(j);
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -10755,6 +10786,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(fit_counts_parameters_rows_reach),
         cmocka_unit_test(size_report_words_fitted_as_fitted),
         cmocka_unit_test(size_report_says_smoke_test),
+        cmocka_unit_test(size_report_carries_e2e_gap),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
         cmocka_unit_test(plan_chips_said),
         cmocka_unit_test(shard_workspace_noted),
