@@ -3826,6 +3826,16 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                                 "file { base = \"%s\", price_per_chip_hour = P } prices it",
                         in->hw[i].name,
                         in->hw[i].name);
+    /* tester77 #2: --set hw.price_per_chip_hour=6 beside --hw h100-sxm,b200
+     * repriced both without a word: each --set hw.* applies to every profile */
+    char names[256] = "";
+    for (int i = 0; o->nsets[1] > 0 && in->nhw > 1 && i < in->nhw; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 in->hw[i].name);
+    for (int k = 0; names[0] && k < o->nsets[1]; k++)
+        rl_cli_tell("size", "note: --set hw.%s=%s applies to all %d profiles (%s); a profile "
+                            "file { base = \"NAME\", ... } changes one alone",
+                    o->sets[1][k].field, o->sets[1][k].value, in->nhw, names);
 }
 
 /* size's --hw H[,H2]: each profile into hw[] and its copy base_hw[] (the

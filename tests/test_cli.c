@@ -10551,6 +10551,25 @@ static void size_report_carries_e2e_gap(void **state)
     }
 }
 
+/* tester77 #2: size --hw h100-sxm,b200 --set hw.price_per_chip_hour=6
+ * repriced both profiles without a word: a note names the override and
+ * every profile it reached; with one profile nothing is said. */
+static void size_says_set_hw_reaches_every_profile(void **state)
+{
+    (void)state;
+    for (int two = 0; two < 2; two++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm%s --qps 2 --prompt-len 500 "
+                 "--out-len 50 --ttft-p99 1 --tpot-p99 0.05 --requests 100 --max-chips 1 "
+                 "--set hw.price_per_chip_hour=6 --format json", two ? ",b200" : "");
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        int said = strstr(out, "note: --set hw.price_per_chip_hour=6 applies to all 2 profiles "
+                               "(h100-sxm, b200)") != NULL;
+        if (said != two)
+            fail_msg("%s: %s", cmd, out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -10787,6 +10806,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_report_words_fitted_as_fitted),
         cmocka_unit_test(size_report_says_smoke_test),
         cmocka_unit_test(size_report_carries_e2e_gap),
+        cmocka_unit_test(size_says_set_hw_reaches_every_profile),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
         cmocka_unit_test(plan_chips_said),
         cmocka_unit_test(shard_workspace_noted),
