@@ -2509,6 +2509,26 @@ static int serve_policy(const rl_opts *o, rl_serve_config *c)
     return 0;
 }
 
+/* tester77 #3: --ttft-p99 500 --tpot-p99 40 (milliseconds meant) ran as
+ * 500 s and 40 s targets without a word.  A note past these bounds, which
+ * the flags' help states: no interactive serving target is a minute to the
+ * first token or a second a token (the tightest the presets size for are
+ * 0.05-2 s and 0.01-0.1 s); the run goes on, the figures are in seconds. */
+#define RL_SLO_TTFT_NOTE_S 60.0
+#define RL_SLO_TPOT_NOTE_S 1.0
+static void note_slo_units(const rl_opts *o, double ttft, double tpot)
+{
+    const struct { const char *flag; double v, most; const char *per; } t[] = {
+        {"--ttft-p99", ttft, RL_SLO_TTFT_NOTE_S, ""},
+        {"--tpot-p99", tpot, RL_SLO_TPOT_NOTE_S, " per token"},
+    };
+    for (int i = 0; i < 2; i++)
+        if (t[i].v > t[i].most)
+            rl_cli_say(o, "note: %s %g s%s: did you mean milliseconds? targets are in seconds "
+                          "(%s %g for %g ms); a note above %g s",
+                       t[i].flag, t[i].v, t[i].per, t[i].flag, t[i].v / 1e3, t[i].v, t[i].most);
+}
+
 /* --route, --preempt, the counts (replicas, batch caps, page), --hbm-reserve
  * and the SLOs into c and *reserve. */
 static int serve_numbers(const rl_opts *o, rl_serve_config *c, double *reserve)
@@ -2538,6 +2558,7 @@ static int serve_numbers(const rl_opts *o, rl_serve_config *c, double *reserve)
     if (rl_param_number(o, RL_P_RESERVE, reserve) || rl_param_number(o, RL_P_TTFT, &c->slo_ttft) ||
         rl_param_number(o, RL_P_TPOT, &c->slo_tpot))
         return -1;
+    note_slo_units(o, c->slo_ttft, c->slo_tpot);
     return 0;
 }
 
@@ -4057,6 +4078,7 @@ int rl_cli_size(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    note_slo_units(o, in.slo_ttft, in.slo_tpot);
     in.max_chips = (long long)maxc;
     in.threads = threads > 0 ? (int)threads : rl_size_default_threads();
     in.truncated_frac = n > 0 ? (double)truncated / (double)n : 0;

@@ -10570,6 +10570,33 @@ static void size_says_set_hw_reaches_every_profile(void **state)
     }
 }
 
+/* tester77 #3: --ttft-p99 500 --tpot-p99 40 (milliseconds meant) ran as
+ * 500 s and 40 s targets silently: size and simulate note each target past
+ * its bound (TTFT 60 s, TPOT 1 s, the flags' help) and its seconds reading;
+ * the shipped sizing's 1 s and 0.05 s draw no note. */
+static void slo_in_milliseconds_noted(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {
+        "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 500 --out-len 50 --requests 100 "
+        "--max-chips 1 --format json",
+        "simulate --model llama3-8b --hw h100-sxm --qps 1 --requests 10 --prompt-len 100 "
+        "--out-len 10 --format json",
+    };
+    for (int i = 0; i < 2; i++)
+        for (int ms = 0; ms < 2; ms++) {
+            char cmd[512];
+            snprintf(cmd, sizeof cmd, "%s %s", cmds[i],
+                     ms ? "--ttft-p99 500 --tpot-p99 40" : "--ttft-p99 1 --tpot-p99 0.05");
+            run_cli(cmd, out, sizeof out);
+            int said = strstr(out, "note: --tpot-p99 40 s per token: did you mean milliseconds? "
+                                   "targets are in seconds (--tpot-p99 0.04 for 40 ms)") &&
+                       strstr(out, "note: --ttft-p99 500 s: did you mean milliseconds?");
+            if (said != ms || (!ms && strstr(out, "did you mean milliseconds")))
+                fail_msg("%s: %s", cmd, out);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -10807,6 +10834,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_report_says_smoke_test),
         cmocka_unit_test(size_report_carries_e2e_gap),
         cmocka_unit_test(size_says_set_hw_reaches_every_profile),
+        cmocka_unit_test(slo_in_milliseconds_noted),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
         cmocka_unit_test(plan_chips_said),
         cmocka_unit_test(shard_workspace_noted),
