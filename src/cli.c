@@ -2307,7 +2307,12 @@ static void warn_redrawn(const rl_opts *o, long long cut, long long n, long long
 static void warn_few(const rl_opts *o, long long n, long long replicas)
 {
     double each = (double)n / (double)(replicas > 1 ? replicas : 1);
-    if (n < 100)
+    if (n < 2) /* tester77 #4: 1 request read req_per_s 16.1 at 1 req/s offered */
+        rl_cli_say(o, "note: only %lld request: p99 needs 100 or more, and one request has no "
+                      "rate: req_per_s, out_tokens_per_s[_per_chip], total_tokens_per_s and "
+                      "goodput_req_per_s are null (over first arrival to last completion they "
+                      "would read its own latency's inverse)", n);
+    else if (n < 100)
         rl_cli_say(o, "note: only %lld requests: p99 needs 100 or more, and throughput "
                         "over so short a run is noise", n);
     else if (each < RL_SERVE_STEADY_MIN)
@@ -3259,8 +3264,9 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
 static const char *capacity_null_reason(long long n, double span, char *buf, size_t len)
 {
     if (n < RL_SERVE_STEADY_MIN)
-        snprintf(buf, len, "%lld requests are too few for the capacity search's steady window "
-                           "(%d or more: --requests)", n, RL_SERVE_STEADY_MIN);
+        snprintf(buf, len, "%lld request%s too few for the capacity search's steady window "
+                           "(%d or more: --requests)", n, n == 1 ? " is" : "s are",
+                 RL_SERVE_STEADY_MIN);
     else if (!(span > 0))
         snprintf(buf, len, "every request arrives at the same instant, so there is no arrival "
                            "rate to scale");

@@ -2394,7 +2394,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
     add_pcts(o, "itl", &r->itl);
     add_numbers(o, rates, sizeof rates / sizeof rates[0]);
     /* no value where there is none: no window, no SLO (so no goodput) */
-    const char *none[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    const char *none[11] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     if (!r->steady_valid)
         none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
     if (!r->slo_given)
@@ -2405,7 +2405,12 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         none[5] = "kv_link_utilization";
     if (!isfinite(r->prefill_kv_peak_frac)) /* no prefill pool without disagg */
         none[6] = "prefill_kv_peak_frac";
-    for (int k = 0; k < 7; k++)
+    if (r->completed < 2) { /* one request has no rate (tester77 #4; docs/serving.md) */
+        none[2] = "goodput_req_per_s";
+        none[7] = "req_per_s", none[8] = "out_tokens_per_s";
+        none[9] = "out_tokens_per_s_per_chip", none[10] = "total_tokens_per_s";
+    }
+    for (int k = 0; k < 11; k++)
         if (none[k])
             cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
 }

@@ -10597,6 +10597,34 @@ static void slo_in_milliseconds_noted(void **state)
         }
 }
 
+/* tester77 #4: simulate --qps 1 --requests 1 printed req_per_s 16.1 and
+ * out_tokens_per_s 161 (1 request over its own 62 ms latency) at 1 req/s
+ * offered.  One completed request has no rate: those keys, kept, read null
+ * and stderr says why; 2 requests keep numbers (docs/serving.md). */
+static void one_request_has_no_rate(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"req_per_s", "out_tokens_per_s",
+                                       "out_tokens_per_s_per_chip", "total_tokens_per_s"};
+    for (int n = 1; n <= 2; n++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw h100-sxm --qps 1 --requests %d "
+                 "--prompt-len 1000 --out-len 10 --format json", n);
+        cJSON *j = run_cli_json(cmd, out, sizeof out);
+        for (int k = 0; k < 4; k++) {
+            const cJSON *v = cJSON_GetObjectItem(j, keys[k]);
+            assert_non_null(v);
+            if (n == 1 ? !cJSON_IsNull(v) : !(cJSON_IsNumber(v) && v->valuedouble > 0))
+                fail_msg("--requests %d: %s", n, keys[k]);
+        }
+        cJSON_Delete(j);
+        run_cli(cmd, out, sizeof out);
+        if ((n == 1) != (strstr(out, "note: only 1 request: p99 needs 100 or more, and one request "
+                                     "has no rate: req_per_s") != NULL))
+            fail_msg("%s: %s", cmd, out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -10835,6 +10863,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_report_carries_e2e_gap),
         cmocka_unit_test(size_says_set_hw_reaches_every_profile),
         cmocka_unit_test(slo_in_milliseconds_noted),
+        cmocka_unit_test(one_request_has_no_rate),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
         cmocka_unit_test(plan_chips_said),
         cmocka_unit_test(shard_workspace_noted),
