@@ -2291,12 +2291,13 @@ static int sv_tuple(const rl_opts *o, rl_param_id id, double *v, int min, int ma
 static void warn_redrawn(const rl_opts *o, long long cut, long long n, long long max_context)
 {
     if (cut > 0)
-        rl_cli_say(o, "note: %lld of %lld requests (%.1f%%) drawn exceed the model's "
+        rl_cli_say(o, "note: %lld of %lld requests (%s) drawn exceed the model's "
                         "max_context (%lld tokens) and were drawn again (redrawn_requests): a "
                         "server refuses such a request rather than shorten it, as a --trace row "
                         "that long is refused, so the lengths follow --prompt-len/--out-len "
                         "restricted to prompt + output <= %lld",
-                cut, n, 100.0 * (double)cut / (double)n, max_context, max_context);
+                cut, n, rl_percent_str((double)cut / (double)n, (char[RL_PERCENT_STR]){0}),
+                max_context, max_context);
 }
 
 /* Percentiles of a handful of requests mean little, and so does the
