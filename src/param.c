@@ -294,9 +294,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "gamma arrivals with this coefficient of variation (default Poisson)", NOWHERE,
                     RL_PF_SERVE},
     [RL_P_TTFT] = {"ttft-p99", "ttft_p99", "ttft_slo", "slo_ttft_p99_s", RL_PT_NUMBER, "S", "s", 1e-6,
-                   1e6, NULL, NULL, "TTFT p99 target (goodput, size)", NOWHERE, RL_PF_SERVE},
+                   1e6, NULL, NULL, "TTFT p99 target in seconds (goodput, size; a note above 60 s: ms meant?)", NOWHERE, RL_PF_SERVE},
     [RL_P_TPOT] = {"tpot-p99", "tpot_p99", "tpot_slo", "slo_tpot_p99_s", RL_PT_NUMBER, "S", "s", 1e-6,
-                   1e6, NULL, NULL, "TPOT p99 target (goodput, size)", NOWHERE, RL_PF_SERVE},
+                   1e6, NULL, NULL, "TPOT p99 target in seconds (goodput, size; a note above 1 s: ms meant?)", NOWHERE, RL_PF_SERVE},
     [RL_P_REPORT] = {"report", NULL, NULL, NULL, RL_PT_STRING, "FILE.md|FILE.html", "", 0, 0, NULL,
                      NULL, "also write the sizing report (recommendation, alternatives, frontier, "
                      "load curve, memory, sensitivity, assumptions)",

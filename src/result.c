@@ -280,18 +280,25 @@ static void add_e2e_gap_note(cJSON *o, const rl_hw *h, long long tp, int prefill
 /* e2e_gap_note of a serving run (simulate, size's first row: fixJK #2) on h
  * at tp: its TPOTs against the decode gap, its TTFTs against the prefill
  * gap (their p90 ratios the one-sided high ends). */
-static void add_e2e_gap_serving(cJSON *o, const rl_hw *h, long long tp)
+int rl_result_e2e_gap_serving_note(const rl_hw *h, long long tp, char *s, size_t len)
 {
     const double *rd, *rp;
-    char s[1600], wd[512], wp[512];
-    if (cJSON_GetObjectItem(o, "e2e_gap_note") || !e2e_gap_words(h, tp, 0, 0, &rd, wd, sizeof wd) ||
+    char wd[512], wp[512];
+    if (!e2e_gap_words(h, tp, 0, 0, &rd, wd, sizeof wd) ||
         !e2e_gap_words(h, tp, 1, 1, &rp, wp, sizeof wp))
-        return;
-    snprintf(s, sizeof s, "the kernel tables' band holds their kernels' error, not an "
+        return 0;
+    snprintf(s, len, "the kernel tables' band holds their kernels' error, not an "
              "engine's: %s, and %s: one-sided end-to-end high ends, TPOT x %.2f and TTFT x "
              "%.2f, labelled as that and kept out of the band (docs/model.md, \"The end-to-end "
              "gap\")" E2E_GAP_BAND, wd, wp, rd[2], rp[2]);
-    cJSON_AddStringToObject(o, "e2e_gap_note", s);
+    return 1;
+}
+
+static void add_e2e_gap_serving(cJSON *o, const rl_hw *h, long long tp)
+{
+    char s[1600];
+    if (!cJSON_GetObjectItem(o, "e2e_gap_note") && rl_result_e2e_gap_serving_note(h, tp, s, sizeof s))
+        cJSON_AddStringToObject(o, "e2e_gap_note", s);
 }
 
 /* prefill_dispatch_note's caution (stop 42, issue 13 item 4 (c)): the
@@ -2428,7 +2435,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
     add_pcts(o, "itl", &r->itl);
     add_numbers(o, rates, sizeof rates / sizeof rates[0]);
     /* no value where there is none: no window, no SLO (so no goodput) */
-    const char *none[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    const char *none[11] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     if (!r->steady_valid)
         none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
     if (!r->slo_given)
@@ -2439,7 +2446,12 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         none[5] = "kv_link_utilization";
     if (!isfinite(r->prefill_kv_peak_frac)) /* no prefill pool without disagg */
         none[6] = "prefill_kv_peak_frac";
-    for (int k = 0; k < 7; k++)
+    if (r->completed < 2) { /* one request has no rate (tester77 #4; docs/serving.md) */
+        none[2] = "goodput_req_per_s";
+        none[7] = "req_per_s", none[8] = "out_tokens_per_s";
+        none[9] = "out_tokens_per_s_per_chip", none[10] = "total_tokens_per_s";
+    }
+    for (int k = 0; k < 11; k++)
         if (none[k])
             cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
 }
