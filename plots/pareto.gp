@@ -1,6 +1,7 @@
 # Latency / cost Pareto frontier (ESTI-style, seed 000 section 1).
 # Odd series are labelled to the right of their points, even ones to the left.
-# Variables set by roofline: datafile, outfile, plottitle, ylabel, nseries, titles[].
+# Variables set by roofline: datafile, outfile, plottitle, ylabel, nseries, haskey, titles[].
+# haskey 0: no series has a title, and no key is drawn (an empty box otherwise).
 # datafile: one block per series; columns latency_ms cost label("C:B").
 set title plottitle noenhanced
 set xlabel 'per-token latency (ms), log scale;  points labelled C:B = chips:batch'
@@ -12,6 +13,7 @@ set xtics (0.05,0.1,0.15,0.2,0.3,0.5,0.7,1,1.5,2,3,4,5,6,7,8,10,12,15,20,30,40,5
 set ytics (1e-4,2e-4,5e-4,0.001,0.002,0.005,0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10,20,50,100,200,500,1000,2000,5000,1e4)
 set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f2f2f2' lw 1
 set key outside below center horizontal maxrows 2 box samplen 2 spacing 1.1 width 1 noenhanced
+if (!haskey) unset key; set bmargin 4
 set autoscale fix
 # One distinct latency (or cost) leaves an empty range, which gnuplot widens
 # by 1%, too little for a listed tic (tester50 F14): widen it to 2x each way.
@@ -20,7 +22,7 @@ if (STATS_min == STATS_max) set xrange [STATS_min / 2 : STATS_max * 2]
 stats datafile using 2 nooutput
 if (STATS_min == STATS_max) set yrange [STATS_min / 2 : STATS_max * 2]
 set offsets graph 0.04, graph 0.14, graph 0.08, graph 0.08
-set bmargin 7
+if (haskey) set bmargin 7
 
 # (gnuplot 5.4 runs a `for` over an empty range once, hence the if.)
 nodd = (nseries + 1) / 2

@@ -105,3 +105,23 @@ int rl_parse_tuple(const char *s, double *v, int min, int max)
     }
     return -1;
 }
+
+const char *rl_percent_str(double frac, char *buf)
+{
+    double p = 100 * frac;
+    snprintf(buf, RL_PERCENT_STR, p != 0 && fabs(p) < 0.1 ? "%.2g%%" : "%.1f%%", p);
+    return buf;
+}
+
+const char *rl_count_str(double v, char *buf)
+{
+    static const struct { double at; const char *unit; } u[] = {{1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+    for (int i = 0; i < 3; i++)
+        if (fabs(v) >= u[i].at) {
+            double x = v / u[i].at;
+            snprintf(buf, RL_COUNT_STR, fabs(x) < 100 ? "%.3g%s" : "%.0f%s", x, u[i].unit);
+            return buf;
+        }
+    snprintf(buf, RL_COUNT_STR, "%.0f", v);
+    return buf;
+}

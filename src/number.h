@@ -52,4 +52,16 @@ const char *rl_number_str(double v, char *buf);
  * "3e+12" where --set's read "3e12"). */
 const char *rl_number_compact(double v, char *buf);
 
+/* A share `frac` (0..1) as a percentage into buf[RL_PERCENT_STR] (also
+ * returned): "%.1f%%", or two significant digits below 0.1% so a nonzero
+ * share never reads "0.0%" (tester77 #5: 1 of 4000 redrawn read 0.0%). */
+#define RL_PERCENT_STR 32
+const char *rl_percent_str(double frac, char *buf);
+
+/* A count such as a parameter count in B (>= 1e9), M (>= 1e6), K (>= 1e3)
+ * or whole, with 3 significant digits below 100 of the unit, into
+ * buf[RL_COUNT_STR] (tester77 #5: a tiny model read "0.0B parameters"). */
+#define RL_COUNT_STR 32
+const char *rl_count_str(double v, char *buf);
+
 #endif

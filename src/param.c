@@ -294,9 +294,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "gamma arrivals with this coefficient of variation (default Poisson)", NOWHERE,
                     RL_PF_SERVE},
     [RL_P_TTFT] = {"ttft-p99", "ttft_p99", "ttft_slo", "slo_ttft_p99_s", RL_PT_NUMBER, "S", "s", 1e-6,
-                   1e6, NULL, NULL, "TTFT p99 target (goodput, size)", NOWHERE, RL_PF_SERVE},
+                   1e6, NULL, NULL, "TTFT p99 target in seconds (goodput, size; a note above 60 s: ms meant?)", NOWHERE, RL_PF_SERVE},
     [RL_P_TPOT] = {"tpot-p99", "tpot_p99", "tpot_slo", "slo_tpot_p99_s", RL_PT_NUMBER, "S", "s", 1e-6,
-                   1e6, NULL, NULL, "TPOT p99 target (goodput, size)", NOWHERE, RL_PF_SERVE},
+                   1e6, NULL, NULL, "TPOT p99 target in seconds (goodput, size; a note above 1 s: ms meant?)", NOWHERE, RL_PF_SERVE},
     [RL_P_REPORT] = {"report", NULL, NULL, NULL, RL_PT_STRING, "FILE.md|FILE.html", "", 0, 0, NULL,
                      NULL, "also write the sizing report (recommendation, alternatives, frontier, "
                      "load curve, memory, sensitivity, assumptions)",
@@ -484,7 +484,9 @@ const rl_command RL_COMMANDS[] = {
     {"info", rl_cli_info, rl_lua_info, INFO, NULL, 0,
      "Parameters, KV bytes and FLOPs per token of a model; or a hardware spec's engines.\n"
      "Parameter counts in total, active and per component (attention, MLP, router,\n"
-     "embedding, LM head, norms), KV bytes per token, FLOPs per token.  --hw H alone: the\n"
+     "embedding, LM head, norms), KV bytes per token (all layers; a sliding-window model adds\n"
+     "sliding_window and kv_bytes_per_token_past_window, what each token past the window\n"
+     "adds: kv_window_note), FLOPs per token.  --hw H alone: the\n"
      "chip's figures (peak_flops_per_s per dtype, hbm_bytes and hbm_bytes_per_s, ICI/NVLink,\n"
      "network and host-link bytes/s one-way, latencies, price_per_chip_hour and its source,\n"
      "null when the spec gives none), then the serving engines H carries (version, source, chip measured, kernel tables), the default\n"
@@ -622,6 +624,8 @@ const rl_command RL_COMMANDS[] = {
      "replicas that batch leaves without a sequence (a generate row's batch_step_s is its step_s).\n"
      "Plans are timed at the datasheet peaks; `fits` follows the\n"
      "profile's engine memory rule (usable_bytes_per_chip), as step and step --tp judge it\n"
+     "with that engine; step --tp N --ideal applies no engine rule (memory_rule none: all HBM\n"
+     "usable), so its usable_bytes_per_chip and max_batch run higher (mode_note says so)\n"
      "(workspace_note: the model's activation workspace the rows subtract; the header's\n"
      "workspace_bytes is the rule's own).  JSON: `collectives` lists the best plans'\n"
      "collectives, each row with any its own in collective_list (their total_s add up\n"
@@ -1462,7 +1466,10 @@ void rl_param_markdown(FILE *f)
     fprintf(f, "# roofline command reference\n\n"
                "Generated from the parameter and command tables (src/param.c) by\n"
                "`roofline help --markdown`; `make docs` rewrites this file and `make test`\n"
-               "fails when it is stale.  JSON and CSV results are in SI units.\n");
+               "fails when it is stale.  JSON and CSV results are in SI units.\n\n"
+               "An option may be shortened to a prefix that begins only one of the\n"
+               "command's options (`step --bat 4` is `--batch 4`); a prefix that begins\n"
+               "several (`step --b`: `--batch`, `--band`) is refused, listing them (exit 2).\n");
     for (size_t i = 0; i < RL_NCOMMANDS; i++) {
         const rl_command *c = &RL_COMMANDS[i];
         fprintf(f, "\n## %s\n\n", c->name);

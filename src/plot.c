@@ -577,7 +577,9 @@ int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_se
     put_plottitle(v.f, title, "latency vs cost frontier%s%s", sctx, names);
     put_title(v.f, "ylabel", "%s", usd ? "cost (USD per million generated tokens)"
                                        : "cost (chip-milliseconds per generated token)");
-    fprintf(v.f, "nseries = %d\narray titles[%d]\n", ns, ns);
+    /* tester77 #5: series={p} without a title drew an empty key box: no key
+     * when no series has a title */
+    fprintf(v.f, "nseries = %d\nhaskey = %d\narray titles[%d]\n", ns, names[0] != '\0', ns);
     fprintf(d.f, "# per-token latency (ms), cost (%s), label C:B = chips:batch\n",
             usd ? "USD per 1e6 tokens" : "chip-ms per token");
     for (int i = 0; i < ns; i++) {

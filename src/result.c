@@ -280,18 +280,25 @@ static void add_e2e_gap_note(cJSON *o, const rl_hw *h, long long tp, int prefill
 /* e2e_gap_note of a serving run (simulate, size's first row: fixJK #2) on h
  * at tp: its TPOTs against the decode gap, its TTFTs against the prefill
  * gap (their p90 ratios the one-sided high ends). */
-static void add_e2e_gap_serving(cJSON *o, const rl_hw *h, long long tp)
+int rl_result_e2e_gap_serving_note(const rl_hw *h, long long tp, char *s, size_t len)
 {
     const double *rd, *rp;
-    char s[1600], wd[512], wp[512];
-    if (cJSON_GetObjectItem(o, "e2e_gap_note") || !e2e_gap_words(h, tp, 0, 0, &rd, wd, sizeof wd) ||
+    char wd[512], wp[512];
+    if (!e2e_gap_words(h, tp, 0, 0, &rd, wd, sizeof wd) ||
         !e2e_gap_words(h, tp, 1, 1, &rp, wp, sizeof wp))
-        return;
-    snprintf(s, sizeof s, "the kernel tables' band holds their kernels' error, not an "
+        return 0;
+    snprintf(s, len, "the kernel tables' band holds their kernels' error, not an "
              "engine's: %s, and %s: one-sided end-to-end high ends, TPOT x %.2f and TTFT x "
              "%.2f, labelled as that and kept out of the band (docs/model.md, \"The end-to-end "
              "gap\")" E2E_GAP_BAND, wd, wp, rd[2], rp[2]);
-    cJSON_AddStringToObject(o, "e2e_gap_note", s);
+    return 1;
+}
+
+static void add_e2e_gap_serving(cJSON *o, const rl_hw *h, long long tp)
+{
+    char s[1600];
+    if (!cJSON_GetObjectItem(o, "e2e_gap_note") && rl_result_e2e_gap_serving_note(h, tp, s, sizeof s))
+        cJSON_AddStringToObject(o, "e2e_gap_note", s);
 }
 
 /* prefill_dispatch_note's caution (stop 42, issue 13 item 4 (c)): the
@@ -681,6 +688,31 @@ cJSON *rl_result_engines(const rl_hw *h)
     return o;
 }
 
+
+/* A windowed model's info: kv_bytes_per_token counts every layer, true
+ * while a sequence is below the window W; past it a local layer keeps W
+ * tokens (the ideal view, arch.h rl_kv_view) and each further token adds
+ * the global layers' KV only (tester77 F5: gemma2-27b's 376832 beside
+ * step's 282624 a token at 8192).  Layers hold equal KV a token (arch.h
+ * rl_arch_kv_elems_per_token_layer), so the global share is exact. */
+static void add_kv_window(cJSON *o, const rl_model *m, rl_dtype kv)
+{
+    long long local = m->abstract ? 0 : rl_arch_local_layers(m);
+    if (local <= 0 || m->sliding_window <= 0 || m->layers <= 0)
+        return;
+    double per = rl_arch_kv_bytes_per_token(m, kv);
+    double past = per * (double)(m->layers - local) / (double)m->layers;
+    char note[320];
+    snprintf(note, sizeof note, "kv_bytes_per_token holds below the %lld-token sliding window; "
+             "past it %lld of %lld layers keep %lld tokens and each further token adds "
+             "kv_bytes_per_token_past_window (an allocator that reserves the whole context "
+             "on local layers keeps kv_bytes_per_token)", m->sliding_window, local, m->layers,
+             m->sliding_window);
+    cJSON_AddNumberToObject(o, "sliding_window", (double)m->sliding_window);
+    cJSON_AddNumberToObject(o, "kv_bytes_per_token_past_window", round(past));
+    cJSON_AddStringToObject(o, "kv_window_note", note);
+}
+
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
 {
     cJSON *o = cJSON_CreateObject();
@@ -707,6 +739,7 @@ cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
     cJSON_AddNumberToObject(o, "weight_bytes",
                             rl_dtype_weights_bytes(p.weights, pc.total, rl_arch_kept_params(m)));
     cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
+    add_kv_window(o, m, p.kv);
     cJSON_AddNumberToObject(o, "flops_per_token", rl_arch_flops_per_token(m));
     if (context > 0) {
         cJSON_AddNumberToObject(o, "context", (double)context);
@@ -1452,12 +1485,22 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     }
     add_run_header(o, plan_mode(h, 0), m, h, chips);
     if (rl_hw_measured(h) && !h->ideal) { /* docs/model.md: ideal on a measured chip, with a note */
-        char note[512];
+        char note[1024];
         int fit = h->engine_costs.present; /* tester29 F6: a fitted profile's step is fitted */
+        const rl_serving_engine *e = rl_engines_selected(&h->engines);
+        char mem[400] = "";
+        /* tester77 F3: shard's tp8 read 77.6 GB usable, max_batch 408, step --tp 8 --ideal
+         * 85.9 GB, 457: the times are ideal, the memory is the engine's */
+        if (e && e->mem.present)
+            snprintf(mem, sizeof mem, "; fits, usable_bytes_per_chip and max_batch keep %s's "
+                     "memory rule (memory_rule, collective buffers, workspace), as step --tp N "
+                     "judges them; step --tp N --ideal applies no engine rule (all HBM usable), "
+                     "so its usable bytes and max_batch run higher", e->name);
         snprintf(note, sizeof note, "every plan is ranked by formula (1) at %s's datasheet peaks "
                  "(mode ideal), not by its %s, so its times are lower bounds; "
-                 "step --tp N (1D plans) times one %s", h->name,
-                 fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated");
+                 "step --tp N (1D plans) times one %s%s", h->name,
+                 fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated",
+                 mem);
         cJSON_AddStringToObject(o, "mode_note", note);
     }
     cJSON_AddStringToObject(o, "communication", peak_plan_comm(h));
@@ -1762,7 +1805,12 @@ static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_co
     }
     add_bytes(o, "hbm_weight_bytes", w);
     add_bytes(o, "hbm_kv_bytes", kv);
+    /* hbm_capacity_bytes is the usable total (the engine's memory rule,
+     * per chip x chips), kept as it was named (contract); tester77 F4 read
+     * it as raw HBM beside step --ideal's capacity_bytes: both spelt out */
     add_bytes(o, "hbm_capacity_bytes", cap);
+    add_bytes(o, "usable_total_bytes", cap);
+    add_bytes(o, "hbm_total_bytes", d.hbm_bytes);
     cJSON_AddBoolToObject(o, "fits", fits);
 }
 
@@ -2387,7 +2435,7 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
     add_pcts(o, "itl", &r->itl);
     add_numbers(o, rates, sizeof rates / sizeof rates[0]);
     /* no value where there is none: no window, no SLO (so no goodput) */
-    const char *none[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    const char *none[11] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     if (!r->steady_valid)
         none[0] = "steady_req_per_s", none[1] = "steady_out_tokens_per_s";
     if (!r->slo_given)
@@ -2398,7 +2446,12 @@ static void add_serve_numbers(cJSON *o, const rl_serve_result *r, long long chip
         none[5] = "kv_link_utilization";
     if (!isfinite(r->prefill_kv_peak_frac)) /* no prefill pool without disagg */
         none[6] = "prefill_kv_peak_frac";
-    for (int k = 0; k < 7; k++)
+    if (r->completed < 2) { /* one request has no rate (tester77 #4; docs/serving.md) */
+        none[2] = "goodput_req_per_s";
+        none[7] = "req_per_s", none[8] = "out_tokens_per_s";
+        none[9] = "out_tokens_per_s_per_chip", none[10] = "total_tokens_per_s";
+    }
+    for (int k = 0; k < 11; k++)
         if (none[k])
             cJSON_ReplaceItemInObject(o, none[k], cJSON_CreateNull());
 }

@@ -249,6 +249,12 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
  * report's caution (fixJH) share it. */
 int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len);
 
+/* The e2e_gap_note of a serving run on h at tp (simulate's, size's first
+ * row's) into s[len]: 1, or 0 when no end-to-end measurement applies (another
+ * chip or engine, a what-if chip, no kernel tables; nothing written).  The
+ * sizing report's caution (tester77 #1) quotes it for each recommended row. */
+int rl_result_e2e_gap_serving_note(const rl_hw *h, long long tp, char *s, size_t len);
+
 /* The same over the profiles i with only[i] set (only[in->nhw]; NULL: all):
  * the sizing report's caution names the engines of the profiles it
  * recommends, not of every one searched (fixKJ B: a tpu-v5e recommendation,

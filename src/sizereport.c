@@ -12,6 +12,7 @@
 #include "comm.h"
 #include "efficiency.h"
 #include "memory.h"
+#include "number.h"
 #include "ops.h"
 #include "result.h"
 
@@ -500,9 +501,10 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
             "calibrated, then estimated, then ideal), then the one sustaining more load.",
          mode, mode_caution(mode, in, b->hw, why, sizeof why));
     if (b->policy == RL_POLICY_DISAGG)
-        item(d, "%d prefill replicas and %d decode replicas of %lld chips each; KV moves over "
-                "the scale-out network.",
-             b->prefill_replicas, b->replicas, b->chips);
+        item(d, "%d prefill replica%s and %d decode replica%s of %lld chips each; KV moves over "
+                "the scale-out network.", /* "1 decode replicas" (tester77 #5) */
+             b->prefill_replicas, b->prefill_replicas == 1 ? "" : "s", b->replicas,
+             b->replicas == 1 ? "" : "s", b->chips);
     else {
         /* a pipeline replica runs pp batch streams, each with its own cap
          * (serve.h virtual engines; tester35 F5: "at most 32 sequences per
@@ -851,6 +853,41 @@ static void recommend_each_hw(doc *d, const rl_size_report_data *x)
             }
 }
 
+/* The JSON's e2e_gap_note beside the recommendation (tester77 #1: the report
+ * never said that measured end-to-end runs ran x1.40-x3.42 the tables), for
+ * each recommended row at its own TP (the JSON's is the first row's), once
+ * per distinct note; calibrated searches only, as the key. */
+static void report_e2e_gap(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const rl_size_result *r = x->res;
+    char said[4][1600];
+    int nsaid = 0;
+    if (r->nmeet == 0 || !in->calibrated)
+        return;
+    for (int h = 0; h < in->nhw; h++)
+        for (int i = 0; i < r->n && r->c[i].meets; i++) {
+            const rl_size_candidate *c = &r->c[i];
+            if (c->hw != h || ((r->priced || in->nhw == 1) && i != 0))
+                continue;
+            char note[1600], label[128];
+            long long tp = rl_serve_replica_plan(c->chips, c->ep, c->layout).tp;
+            const rl_hw *hw = in->band_hw ? &in->band_hw[h] : &in->hw[h];
+            int dup = 0;
+            if (rl_result_e2e_gap_serving_note(hw, tp, note, sizeof note)) {
+                for (int k = 0; k < nsaid; k++)
+                    dup |= !strcmp(said[k], note);
+                if (!dup && nsaid < 4)
+                    memcpy(said[nsaid++], note, sizeof note);
+                rl_size_label(in, c, label, sizeof label);
+                if (!dup)
+                    para(d, "Caution: end-to-end gap of %s (tp%lld; e2e_gap_note): %s.", label,
+                         tp, note);
+            }
+            break;
+        }
+}
+
 /* The recommendation section. */
 static void report_recommendation(doc *d, const rl_size_report_data *x)
 {
@@ -878,6 +915,7 @@ static void report_recommendation(doc *d, const rl_size_report_data *x)
     if (recommended && rl_result_size_host_cost_note_of(in, recommended, note, sizeof note))
         para(d, "Caution: the latencies behind this recommendation are a lower bound: %s.", note);
     free(recommended);
+    report_e2e_gap(d, x);
 }
 
 /* The model, the traffic and the targets. */
@@ -886,15 +924,18 @@ static void report_workload(doc *d, const rl_size_report_data *x)
     const rl_size_input *in = x->in;
     const rl_model *m = in->m;
     heading(d, 2, "Workload and targets");
-    item(d, "Model: %s (%s), %.1fB parameters, %.0f KB of KV cache per token in bf16.", m->name,
-         m->source, rl_arch_params(m).total / 1e9, rl_arch_kv_bytes_per_token(m, RL_BF16) / 1e3);
+    char pc[RL_COUNT_STR], pct[RL_PERCENT_STR], kv[32];
+    double kb = rl_arch_kv_bytes_per_token(m, RL_BF16) / 1e3;
+    snprintf(kv, sizeof kv, kb < 100 ? "%.3g" : "%.0f", kb); /* a tiny model's too (tester77 #5) */
+    item(d, "Model: %s (%s), %s parameters, %s KB of KV cache per token in bf16.", m->name,
+         m->source, rl_count_str(rl_arch_params(m).total, pc), kv);
     item(d, "Traffic: %s.", x->workload_desc);
     if (in->truncated_frac > 0)
-        item(d, "Caution: %.1f%% of the requests drawn exceed %s's max_context (%lld tokens), "
+        item(d, "Caution: %s of the requests drawn exceed %s's max_context (%lld tokens), "
                 "which a server refuses, and were drawn again, so this sizing describes the "
                 "traffic's lengths restricted to what the model serves; if the model serves "
                 "longer contexts, rerun with --set model.max_context=N.",
-             100 * in->truncated_frac, m->name, m->max_context);
+             rl_percent_str(in->truncated_frac, pct), m->name, m->max_context);
     item(d, "Targets: TTFT p99 <= %.4g ms, TPOT p99 <= %.4g ms (p99 over the simulated requests), "
             "met at the load and at %.0f%% above it (--headroom %.2f).",
          in->slo_ttft * 1e3, in->slo_tpot * 1e3, 100 * in->headroom, in->headroom);
@@ -1212,9 +1253,10 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     for (int i = 0; i < 3; i++) {
         const rl_size_sensitivity *s = &x->sens[i];
         char v[6][96];
+        char pct[RL_PERCENT_STR];
         if (s->prompt_scale != 1 && s->redrawn_frac > 0) /* review30 M1 */
-            snprintf(v[0], 96, "prompt length x%g (%.1f%% over max_context, %s)",
-                     s->prompt_scale, 100 * s->redrawn_frac,
+            snprintf(v[0], 96, "prompt length x%g (%s over max_context, %s)",
+                     s->prompt_scale, rl_percent_str(s->redrawn_frac, pct),
                      in->trace ? "cut to fit" : "drawn again");
         else if (s->prompt_scale != 1)
             snprintf(v[0], 96, "prompt length x%g", s->prompt_scale);

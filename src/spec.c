@@ -1317,6 +1317,25 @@ static void note_shadowed(const char *kind, const char *name, const char *file, 
     }
 }
 
+/* The preset `name` of `kind` in a data directory after the first that is
+ * not the file `self` (the shipped preset a ROOFLINE_DATA file of that name
+ * shadows) into out; 1 if found. */
+static int shipped_preset(const char *kind, const char *name, const char *self, char *out,
+                          size_t len)
+{
+    char dirs[3][1024], file[4200];
+    int n = rl_data_dirs(dirs);
+    for (int i = 0; i < n && !rl_spec_is_path(name); i++) {
+        snprintf(file, sizeof file, "%s/%s/%s.lua", dirs[i], kind, name);
+        size_t k = strlen(file);
+        if (k < len && access(file, R_OK) == 0 && !same_node(file, self)) {
+            memcpy(out, file, k + 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathlen, char *err,
                     size_t errlen)
 {
@@ -1633,6 +1652,15 @@ static int load_base(lua_State *L, const char *path, int depth, char *edir, char
                 RL_SPEC_BASE_DEPTH);
     if (resolve_base(path, name, bpath, sizeof bpath, e2, sizeof e2) != 0)
         RL_FAIL("%s: field 'base': %s", path, e2);
+    if (same_node(bpath, path)) { /* tester77 F6: read as "more than 8 bases (a cycle?)" */
+        char eg[1100] = "";
+        if (shipped_preset("hw_profiles", name, path, e2, sizeof e2))
+            snprintf(eg, sizeof eg, " (e.g. base = \"%s\")", e2);
+        RL_FAIL("%s: field 'base': '%s' names the file itself%s; give %s path%s", path, name,
+                eg[0] ? " (a ROOFLINE_DATA file, looked up before the shipped preset of its "
+                        "name)" : "",
+                eg[0] ? "the shipped preset's" : "another spec's", eg);
+    }
     if (rl_sandbox_dofile(L, bpath, 1, e2, sizeof e2) != 0)
         RL_FAIL("%s: field 'base': %s", path, e2);
     rl_guard_read_path(bpath, "a hardware spec's base"); /* guard.h rule 4 */

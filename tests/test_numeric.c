@@ -5,6 +5,7 @@
 
 #include "arch.h"
 #include "memory.h"
+#include "number.h"
 
 /* rl_memory_check_exact for one batch size. */
 static int check(const rl_model *m, long long batch, long long context, rl_dtype kv, char *err,
@@ -72,12 +73,32 @@ static void huge_shape_refused(void **state)
     assert_true(rl_arch_params(&m).total < 2251799813685248.0 / 1000);
 }
 
+/* tester77 #5: a sizing report read "0.0% of the requests drawn exceed
+ * max_context" for 1 of 4000 redrawn and "0.0B parameters" for a tiny
+ * model.  Exact strings (printf rounding, no tolerance): a share below 0.1%
+ * keeps two significant digits, a count its unit and three. */
+static void percent_and_count_words(void **state)
+{
+    (void)state;
+    char b[RL_PERCENT_STR], c[RL_COUNT_STR];
+    assert_string_equal(rl_percent_str(1.0 / 4000, b), "0.025%");
+    assert_string_equal(rl_percent_str(0.117, b), "11.7%");
+    assert_string_equal(rl_percent_str(0, b), "0.0%");
+    assert_string_equal(rl_count_str(70.6e9, c), "70.6B");
+    assert_string_equal(rl_count_str(8.03e9, c), "8.03B");
+    assert_string_equal(rl_count_str(405.9e9, c), "406B");
+    assert_string_equal(rl_count_str(1.23e6, c), "1.23M");
+    assert_string_equal(rl_count_str(4096, c), "4.1K");
+    assert_string_equal(rl_count_str(512, c), "512");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(llama3_405b_million_context_exact),
         cmocka_unit_test(max_batch_capped),
         cmocka_unit_test(huge_shape_refused),
+        cmocka_unit_test(percent_and_count_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

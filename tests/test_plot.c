@@ -75,18 +75,26 @@ static void read_head(const char *path, unsigned char *buf, size_t n)
 
 /* PNG and SVG from the frontier template; the PNG starts with the PNG
  * signature (89 50 4E 47), the SVG holds "<svg". */
-static void test_pareto_png_svg(void **state)
+/* A rendering test's start: skipped without gnuplot, else a fresh dir[64]
+ * and two frontier points (8 chips at batch 1 and 64) into pts[2]. */
+static void pareto_fixture(char *dir, rl_sweep_point *pts)
 {
-    (void)state;
     if (!have_gnuplot()) {
         print_message("gnuplot not installed: skipping the rendering check\n");
         skip();
     }
     use_source_tree();
-    char dir[64], out[128], err[512];
     make_dir(dir);
-    rl_sweep_point pts[2] = {{.chips = 8, .batch = 1, .step_s = 5e-3, .chip_s_per_token = 4e-2},
-                             {.chips = 8, .batch = 64, .step_s = 9e-3, .chip_s_per_token = 1.1e-3}};
+    pts[0] = (rl_sweep_point){.chips = 8, .batch = 1, .step_s = 5e-3, .chip_s_per_token = 4e-2};
+    pts[1] = (rl_sweep_point){.chips = 8, .batch = 64, .step_s = 9e-3, .chip_s_per_token = 1.1e-3};
+}
+
+static void test_pareto_png_svg(void **state)
+{
+    (void)state;
+    char dir[64], out[128], err[512];
+    rl_sweep_point pts[2];
+    pareto_fixture(dir, pts);
     rl_plot_series s = {"test series", pts, 2};
     snprintf(out, sizeof out, "%s/front.png", dir);
     assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "test", &s, 1, 0, err, sizeof err), 0);
@@ -202,6 +210,40 @@ static void test_pareto_default_title(void **state)
     assert_file_contains(dir, "a.gp",
                          "plottitle = 'latency vs cost frontier (S = 4096): bf16, int8'\n");
     assert_file_contains(dir, "b.gp", "plottitle = 'latency vs cost frontier: bf16'\n");
+    check_no_temp_and_clean(dir);
+}
+
+/* tester77 #5: roofline.plot{kind="pareto", series={p}} with no series
+ * title drew an empty key box.  The .gp now says haskey = 0 (1 with a
+ * title) and the template unsets the key: rendered, the untitled SVG has
+ * fewer paths than the titled one (no key box, no sample line). */
+static int svg_paths(const char *dir, const char *name)
+{
+    char *t = slurp_in(dir, name);
+    int n = 0;
+    for (const char *at = t; (at = strstr(at, "<path")) != NULL; at++)
+        n++;
+    free(t);
+    return n;
+}
+
+static void test_pareto_no_key_without_titles(void **state)
+{
+    (void)state;
+    char dir[64], out[128], err[512];
+    rl_sweep_point pts[2];
+    pareto_fixture(dir, pts);
+    rl_plot_series s = {"", pts, 2};
+    snprintf(out, sizeof out, "%s/bare.svg", dir);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "t", &s, 1, 0, err, sizeof err), 0);
+    s.title = "bf16";
+    snprintf(out, sizeof out, "%s/keyed.svg", dir);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "t", &s, 1, 0, err, sizeof err), 0);
+    assert_file_contains(dir, "bare.gp", "\nhaskey = 0\n");
+    assert_file_contains(dir, "keyed.gp", "\nhaskey = 1\n");
+    int bare = svg_paths(dir, "bare.svg"), keyed = svg_paths(dir, "keyed.svg");
+    if (!(bare > 0 && bare < keyed))
+        fail_msg("paths: %d untitled, %d titled", bare, keyed);
     check_no_temp_and_clean(dir);
 }
 
@@ -555,7 +597,8 @@ static void test_one_batch(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_pareto_default_title), cmocka_unit_test(test_planted_links),
+        cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_pareto_default_title),
+        cmocka_unit_test(test_pareto_no_key_without_titles), cmocka_unit_test(test_planted_links),
         cmocka_unit_test(test_figure_link_written_through), cmocka_unit_test(test_missing_gnuplot),
         cmocka_unit_test(test_step_data), cmocka_unit_test(test_step_attention_term),
         cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),
