@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,8 +254,13 @@ static void figure(const char *png, const char *data, size_t dlen, const char *s
     char cmd[2400];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
     struct stat st;
+    /* gnuplot with SIGPIPE's default action, which roofline ignores (cli.c)
+     * and exec would pass on, as plot.c runs it (review57 #6) */
+    void (*pipe_was)(int) = signal(SIGPIPE, SIG_DFL);
+    int ran = rc == 0 ? system(cmd) : -1;
+    signal(SIGPIPE, pipe_was);
     /* mkstemp made the file 0600: figures are ordinary readable files */
-    if (rc != 0 || system(cmd) != 0 || stat(tmp, &st) != 0 || st.st_size == 0 ||
+    if (rc != 0 || ran != 0 || stat(tmp, &st) != 0 || st.st_size == 0 ||
         chmod(tmp, 0644) != 0 || rename(tmp, png) != 0) {
         unlink(tmp);
         fprintf(stderr, "roofline validate: gnuplot failed; data in %s\n", dat);

@@ -309,7 +309,7 @@ static void refuse_unknown(const rl_command *c, int argc, char **argv)
     const struct option *lo = NULL;
     char list[512] = "";
     int hits = 0, vals[RL_P_COUNT + 32];
-    for (const struct option *p = CMDOPTS; n >= 0 && p->name; p++) {
+    for (const struct option *p = CMDOPTS; n > 0 && p->name; p++) { /* "--=x": none */
         if (strncmp(p->name, name + 2, (size_t)n) != 0)
             continue;
         if ((int)strlen(p->name) == n) { /* exact: the flag itself */

@@ -2576,6 +2576,11 @@ int rl_lua_size(lua_State *L)
         return luaL_error(L, "roofline.size: its simulations need about %d MiB, beyond the %d MiB "
                              "left of the scenario's memory budget",
                           (int)(need / 1048576.0), (int)(rl_sandbox_memory_left(L) >> 20));
+    /* each thread runs its own simulation: no more than the budget holds
+     * (review57 #5; the rows are the same on any count) */
+    double fit = (double)rl_sandbox_memory_left(L) / need;
+    if (need > 0 && fit < in.threads)
+        in.threads = fit < 1 ? 1 : (int)fit;
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0)
         return luaL_error(L, "roofline.size: %s", err);

@@ -652,9 +652,9 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     for (int a = 0; a < naxes; a++) {
         snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", rl_kclass_axes(cls)[a]);
         size_t n = 0;
+        int rule = axis_rule(r, cls, (int)v, a); /* once: it reads every row */
         for (size_t i = 0; i < r->n; i++)
-            if (of_table(&r->v[i], v, moe, one) && !held[i] &&
-                keep(axis_rule(r, cls, (int)v, a), r->v[i].x[a]))
+            if (of_table(&r->v[i], v, moe, one) && !held[i] && keep(rule, r->v[i].x[a]))
                 vals[n++] = r->v[i].x[a];
         qsort(vals, n, sizeof *vals, rl_cmp_double);
         int len = 0;
@@ -803,9 +803,10 @@ static void hold_edge(const rows *r, rl_kclass cls, int edge, unsigned char *hel
     int a = edge / 2, top = edge % 2;
     for (int v = 0; v < RL_KV_COUNT; v++) {
         double lo = NAN, hi = NAN;
+        int rule = axis_rule(r, cls, v, a); /* once: it reads every row */
         for (size_t i = 0; i < r->n; i++) {
             double x = r->v[i].x[a];
-            if (r->v[i].var == v && keep(axis_rule(r, cls, v, a), x)) {
+            if (r->v[i].var == v && keep(rule, x)) {
                 lo = isnan(lo) ? x : fmin(lo, x);
                 hi = isnan(hi) ? x : fmax(hi, x);
             }

@@ -994,7 +994,10 @@ static void docs_are_guarded(void **state)
  * own sources, exit 0, with a note among others.  In a tree (a temporary
  * ROOFLINE_DATA with PRESETS) --save over an existing Makefile, a .c under
  * src/ and any file under tests/ is refused (exit 2, the file kept); a
- * file in build/ and a .json at the top are still written (the old note). */
+ * file in build/, a .json at the top and roofline's own kinds of output
+ * there, a .lua (README's `calibrate ... --save host.lua`, rerun) and a .gp
+ * (a figure's script) are still written (the old note; review57 #1, #2:
+ * the second run of either was refused). */
 static void tree_sources_are_guarded(void **state)
 {
     (void)state;
@@ -1006,10 +1009,11 @@ static void tree_sources_are_guarded(void **state)
         assert_int_equal(mkdir(path, 0700), 0);
     }
     static const char *const files[] = {"PRESETS", "Makefile", "src/main.c", "tests/data/r.csv",
-                                        "build/x.json", "x.json"};
-    static const char *const text[] = {"", "all:\n", "int main;\n", "a,b\n", "{}\n", "{}\n"};
-    put_files(dir, files, text, 6);
-    for (int k = 1; k < 6; k++) {
+                                        "build/x.json", "x.json", "host.lua", "f.gp"};
+    static const char *const text[] = {"", "all:\n", "int main;\n", "a,b\n", "{}\n", "{}\n",
+                                       "x\n", "x\n"};
+    put_files(dir, files, text, 8);
+    for (int k = 1; k < 8; k++) {
         snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s info --model llama3-8b --save "
                  "%s 2>&1 >/dev/null", dir, dir, RL_BIN, files[k]);
         int rc = popen_out(cmd);
