@@ -2544,8 +2544,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     }
     if ((!o->given[RL_P_QPS] && !o->given[RL_P_OFFLINE]) || !o->given[RL_P_PROMPT_DIST] || !out) {
         char missing[96] = "";
+        /* --offline named only where the command takes it (tester78 #8: size) */
+        const char *qps = rl_command_takes(rl_command_find(o->cmd), RL_P_OFFLINE, 1)
+                              ? "--qps Q (or --offline)"
+                              : "--qps Q";
         if (!o->given[RL_P_QPS] && !o->given[RL_P_OFFLINE])
-            snprintf(missing, sizeof missing, "--qps Q (or --offline)");
+            snprintf(missing, sizeof missing, "%s", qps);
         if (!o->given[RL_P_PROMPT_DIST])
             snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s DIST",
                      *missing ? ", " : "", pname);
@@ -2553,7 +2557,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
             snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s DIST",
                      *missing ? ", " : "", oname);
         return rl_cli_say(o, "missing %s: requests come from --trace FILE, or are generated from "
-                             "--qps Q (or --offline) --prompt-len DIST --out-len DIST", missing);
+                             "%s --prompt-len DIST --out-len DIST", missing, qps);
     }
     if (w->prompt.kind == RL_DIST_TRACE || w->output.kind == RL_DIST_TRACE)
         return rl_cli_say(o, "%s/%s 'trace' take lengths from --trace FILE; give --trace, or a DIST",
