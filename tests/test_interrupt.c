@@ -108,20 +108,29 @@ static void read_stderr(char *err, size_t len)
  * 2-core host under ASan starts slowly; stop 21's CI flakes; on a loaded
  * host a doubling stepped over both of simulate's serving phases, stop
  * 23).  Each run must last past the wait that finds its phase. */
+/* One try: start argv, signal it after wait_us, its exit code into *code
+ * and stderr into err; whether stderr names a stage in reached. */
+static int signal_after(char *const argv[], int sig, useconds_t wait_us,
+                        const char *const *reached, char *err, size_t len, int *code)
+{
+    pid_t pid = start_roofline(argv);
+    usleep(wait_us);
+    kill(pid, sig);
+    *code = wait_exit(pid);
+    read_stderr(err, len);
+    for (const char *const *r = reached; *r; r++)
+        if (strstr(err, *r))
+            return 1;
+    return 0;
+}
+
 static int signal_when_reached_by(char *const argv[], int sig, unsigned wait_ms, unsigned grow,
                                   const char *const *reached, char *err, size_t len)
 {
     int code = -1;
-    for (int tries = 0; tries < 10; tries++, wait_ms += wait_ms / grow) {
-        pid_t pid = start_roofline(argv);
-        usleep(wait_ms * 1000);
-        kill(pid, sig);
-        code = wait_exit(pid);
-        read_stderr(err, len);
-        for (const char *const *r = reached; *r; r++)
-            if (strstr(err, *r))
-                return code;
-    }
+    for (int tries = 0; tries < 10; tries++, wait_ms += wait_ms / grow)
+        if (signal_after(argv, sig, (useconds_t)wait_ms * 1000, reached, err, len, &code))
+            break;
     return code;
 }
 
@@ -141,16 +150,10 @@ static int signal_late_in_run(char *const argv[], int sig, const char *const *re
     clock_gettime(CLOCK_MONOTONIC, &b);
     double full_ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
     int code = -1;
-    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
-        pid_t pid = start_roofline(argv);
-        usleep((useconds_t)(full_ms * at[i] * 1000.0));
-        kill(pid, sig);
-        code = wait_exit(pid);
-        read_stderr(err, len);
-        for (const char *const *r = reached; *r; r++)
-            if (strstr(err, *r))
-                return code;
-    }
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++)
+        if (signal_after(argv, sig, (useconds_t)(full_ms * at[i] * 1000.0), reached, err, len,
+                         &code))
+            break;
     return code;
 }
 
