@@ -918,6 +918,8 @@ const rl_command RL_COMMANDS[] = {
      "A row that meets on its p99s alone (capacity null, unresolved or a lower bound below\n"
      "the sized load) is marked in the row (verdict_note, the report's meets cell) and\n"
      "ranks after a meeting row of equal cost and mode whose capacity is established.\n"
+     "--set hw.FIELD=V with several --hw profiles reaches every one: a note on stderr and\n"
+     "in the JSON's set_hw_note (absent otherwise).\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
      "meets the targets; the report and result then list the closest simulated ones\n"
      "(nothing is written when none could be simulated).",
