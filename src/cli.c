@@ -238,6 +238,7 @@ static void print_usage(const rl_command *c, FILE *f)
     if (rl_command_takes(c, RL_P_MODEL, 1))
         fprintf(f, "  M and H are preset names (model/M.lua, hw_profiles/H.lua) or paths to .lua "
                    "files.\n");
+    rl_param_capacity_keys(c, f);
 }
 
 /* The long option an argument "--NAME[=VALUE]" names (NAME in full or a

@@ -1466,6 +1466,54 @@ static void prefill_bytes_are_whole(void **state)
     cJSON_Delete(j);
 }
 
+/* fixNE #3: "capacity" is raw HBM in step's capacity_bytes and usable in
+ * ops' hbm_capacity_bytes.  Every command with a usable figure now carries
+ * the raw one beside it under an unambiguous name, the same numbers: step
+ * (one chip) hbm_total_bytes = capacity_bytes = 80 GiB = 85899345920 B
+ * (hw_profiles/h100-sxm.lua hbm_bytes, exact) and usable_total_bytes =
+ * usable_bytes; the rows of step --tp 8, shard and ops --tp 8
+ * hbm_bytes_per_chip = 85899345920 beside usable_bytes_per_chip (below
+ * it).  Each command's --help says which key is raw and which usable. */
+static void capacity_keys_raw_and_usable(void **state)
+{
+    (void)state;
+    const double hbm = 80 * 1073741824.0;
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --context 1024 --batch 8 "
+                            "--format json", out, sizeof out);
+    assert_true(num(j, "capacity_bytes") == hbm && num(j, "hbm_total_bytes") == hbm);
+    assert_true(num(j, "usable_total_bytes") == num(j, "usable_bytes") &&
+                num(j, "usable_bytes") < hbm);
+    cJSON_Delete(j);
+    static const char *const plans[] = {
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --context 1024 --format json",
+        "shard --model llama3-70b --hw h100-sxm --chips 8 --batch 4 --context 1024 --format json",
+        "ops --model llama3-70b --hw h100-sxm --tp 8 --context 1024 --batch 8 --format json"};
+    for (int i = 0; i < 3; i++) {
+        j = run_cli_json(plans[i], out, sizeof out);
+        const cJSON *r = i < 2 ? cJSON_GetObjectItem(j, "rows")->child : j;
+        if (!(num(r, "hbm_bytes_per_chip") == hbm && num(r, "usable_bytes_per_chip") < hbm))
+            fail_msg("%s: hbm_bytes_per_chip %.17g, usable_bytes_per_chip %.17g", plans[i],
+                     num(r, "hbm_bytes_per_chip"), num(r, "usable_bytes_per_chip"));
+        cJSON_Delete(j);
+    }
+    static const struct {
+        const char *cmd, *line;
+    } said[] = {{"step", "  capacity_bytes                 raw    "},
+                {"step", "  usable_bytes                   usable "},
+                {"ops", "  hbm_capacity_bytes             usable "},
+                {"prefill", "  hbm_total_bytes                raw    "},
+                {"shard", "  hbm_bytes_per_chip             raw    "},
+                {"list", "  hbm_bytes                      raw    "},
+                {"info", "  hbm_bytes                      raw    "}};
+    for (size_t i = 0; i < sizeof said / sizeof *said; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", said[i].cmd);
+        assert_int_equal(run_cli(args, out, sizeof out), 0);
+        if (!strstr(out, said[i].line))
+            fail_msg("%s: no '%s' in: %s", args, said[i].line, out);
+    }
+}
+
 /* The first row's `key` of the JSON result of `args` (exit 0). */
 static double first_row(const char *args, const char *key)
 {
@@ -10885,6 +10933,7 @@ int main(void)
         cmocka_unit_test(seed_exact),
         cmocka_unit_test(per_chip_bytes_in_every_step),
         cmocka_unit_test(prefill_bytes_are_whole),
+        cmocka_unit_test(capacity_keys_raw_and_usable),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
