@@ -238,6 +238,7 @@ static void print_usage(const rl_command *c, FILE *f)
     if (rl_command_takes(c, RL_P_MODEL, 1))
         fprintf(f, "  M and H are preset names (model/M.lua, hw_profiles/H.lua) or paths to .lua "
                    "files.\n");
+    rl_param_capacity_keys(c, f);
 }
 
 /* The long option an argument "--NAME[=VALUE]" names (NAME in full or a
@@ -2605,23 +2606,16 @@ static int serve_policy(const rl_opts *o, rl_serve_config *c)
 }
 
 /* tester77 #3: --ttft-p99 500 --tpot-p99 40 (milliseconds meant) ran as
- * 500 s and 40 s targets without a word.  A note past these bounds, which
- * the flags' help states: no interactive serving target is a minute to the
- * first token or a second a token (the tightest the presets size for are
- * 0.05-2 s and 0.01-0.1 s); the run goes on, the figures are in seconds. */
-#define RL_SLO_TTFT_NOTE_S 60.0
-#define RL_SLO_TPOT_NOTE_S 1.0
+ * 500 s and 40 s targets without a word: a note past the bounds the flags'
+ * help states (serve.h rl_slo_units_note, shared with the Lua API); the
+ * run goes on, the figures are in seconds. */
 static void note_slo_units(const rl_opts *o, double ttft, double tpot)
 {
-    const struct { const char *flag; double v, most; const char *per; } t[] = {
-        {"--ttft-p99", ttft, RL_SLO_TTFT_NOTE_S, ""},
-        {"--tpot-p99", tpot, RL_SLO_TPOT_NOTE_S, " per token"},
-    };
-    for (int i = 0; i < 2; i++)
-        if (t[i].v > t[i].most)
-            rl_cli_say(o, "note: %s %g s%s: did you mean milliseconds? targets are in seconds "
-                          "(%s %g for %g ms); a note above %g s",
-                       t[i].flag, t[i].v, t[i].per, t[i].flag, t[i].v / 1e3, t[i].v, t[i].most);
+    char note[256];
+    if (rl_slo_units_note(0, "--ttft-p99", " ", ttft, note, sizeof note))
+        rl_cli_say(o, "note: %s", note);
+    if (rl_slo_units_note(1, "--tpot-p99", " ", tpot, note, sizeof note))
+        rl_cli_say(o, "note: %s", note);
 }
 
 /* --route, --preempt, the counts (replicas, batch caps, page), --hbm-reserve
@@ -3905,6 +3899,32 @@ static int report_path_check(const char *path)
     return why ? -1 : 0;
 }
 
+/* tester77 #2: --set hw.price_per_chip_hour=6 beside --hw h100-sxm,b200
+ * repriced both without a word: each --set hw.* applies to every profile.
+ * The note, without "note: ", into buf[len] (stderr, and the JSON's
+ * set_hw_note: tester77 left, a script reading the JSON missed it): 1, or
+ * 0 with one profile or no --set hw.*. */
+static int size_set_hw_note(const rl_opts *o, const rl_size_input *in, char *buf, size_t len)
+{
+    char names[256] = "";
+    size_t n = 0;
+    for (int i = 0; o->nsets[1] > 0 && in->nhw > 1 && i < in->nhw; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 in->hw[i].name);
+    if (!names[0])
+        return 0;
+    buf[0] = '\0';
+    for (int k = 0; k < o->nsets[1] && n < len; k++)
+        n += (size_t)snprintf(buf + n, len - n, "%s--set hw.%s=%s",
+                              k == 0 ? "" : k + 1 < o->nsets[1] ? ", " : " and ",
+                              o->sets[1][k].field, o->sets[1][k].value);
+    if (n < len)
+        snprintf(buf + n, len - n, " appl%s to all %d profiles (%s); a profile file "
+                 "{ base = \"NAME\", ... } changes one alone", o->nsets[1] > 1 ? "y" : "ies",
+                 in->nhw, names);
+    return 1;
+}
+
 /* Notes on a comparison across hardware that every output format needs
  * (tester10 #1, #14: only the Markdown/HTML report warned): profiles in
  * two modes (measured tables beside datasheet peaks at efficiency 1.0,
@@ -3943,16 +3963,9 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                                 "file { base = \"%s\", price_per_chip_hour = P } prices it",
                         in->hw[i].name,
                         in->hw[i].name);
-    /* tester77 #2: --set hw.price_per_chip_hour=6 beside --hw h100-sxm,b200
-     * repriced both without a word: each --set hw.* applies to every profile */
-    char names[256] = "";
-    for (int i = 0; o->nsets[1] > 0 && in->nhw > 1 && i < in->nhw; i++)
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
-                 in->hw[i].name);
-    for (int k = 0; names[0] && k < o->nsets[1]; k++)
-        rl_cli_tell("size", "note: --set hw.%s=%s applies to all %d profiles (%s); a profile "
-                            "file { base = \"NAME\", ... } changes one alone",
-                    o->sets[1][k].field, o->sets[1][k].value, in->nhw, names);
+    char note[1024];
+    if (size_set_hw_note(o, in, note, sizeof note))
+        rl_cli_tell("size", "note: %s", note);
 }
 
 /* size's --hw H[,H2]: each profile into hw[] and its copy base_hw[] (the
@@ -4333,6 +4346,9 @@ int rl_cli_size(rl_opts *o)
     cJSON *j = rl_result_size(&in, &r, o->fmt != RL_FMT_TABLE);
     rl_size_result_free(&r);
     free(req);
+    char setnote[1024];
+    if (j && size_set_hw_note(o, &in, setnote, sizeof setnote))
+        cJSON_AddStringToObject(j, "set_hw_note", setnote); /* absent without one */
     int erc = emit(o, j);
     if (rc == RL_EXIT_OK && erc == RL_EXIT_OK && none)
         return RL_EXIT_VERDICT; /* no deployment meets the targets: the outputs say why */

@@ -306,7 +306,8 @@ int rl_guard_in_tree(const char *path, char *tree, size_t len)
  * folder (tester76 #2: --save Makefile, --save src/main.c replaced them
  * with a note among a dozen others).  .lua and .gp outside those folders
  * are roofline's own outputs (README's `--save host.lua`, a figure's
- * gnuplot script beside it), replaced on a rerun (review57 #1, #2). */
+ * gnuplot script beside it), replaced on a rerun (review57 #1, #2).
+ * RL_GUARD_SOURCE_FOLDER or RL_GUARD_SOURCE_NAME (which rule), else 0. */
 static int source_name(const char *rest)
 {
     static const char *const folders[] = {"src", "calib", "reference_engine", "tests", "bench",
@@ -316,16 +317,43 @@ static int source_name(const char *rest)
     size_t first = strcspn(rest, "/");
     if (!strncmp(rest, "build", 5) || (first == 4 && !strncmp(rest, "docs", 4)))
         return 0;
-    for (size_t i = 0; rest[first] && i < sizeof folders / sizeof *folders; i++)
-        if (strlen(folders[i]) == first && !strncmp(rest, folders[i], first))
-            return 1;
     const char *leaf = strrchr(rest, '/') ? strrchr(rest, '/') + 1 : rest;
     const char *dot = strrchr(leaf, '.');
     if (!strcmp(leaf, "Makefile") || !strcmp(leaf, "GNUmakefile"))
-        return 1;
+        return RL_GUARD_SOURCE_NAME;
     for (size_t i = 0; dot && i < sizeof exts / sizeof *exts; i++)
         if (!strcmp(dot, exts[i]))
-            return 1;
+            return RL_GUARD_SOURCE_NAME;
+    for (size_t i = 0; rest[first] && i < sizeof folders / sizeof *folders; i++)
+        if (strlen(folders[i]) == first && !strncmp(rest, folders[i], first))
+            return RL_GUARD_SOURCE_FOLDER;
+    return 0;
+}
+
+/* The canonical path `path` would have, existing or not, into real
+ * (PATH_MAX): its nearest existing folder resolved (realpath), the rest
+ * of the name appended as written.  0, or -1 (unresolvable, too long). */
+static int canonical_to_be(const char *path, char *real)
+{
+    char at[PATH_MAX], up[PATH_MAX];
+    if (realpath(path, real))
+        return 0;
+    snprintf(at, sizeof at, "%s", path);
+    do { /* the nearest folder realpath resolves */
+        const char *slash = strrchr(at, '/');
+        if (!slash)
+            snprintf(up, sizeof up, ".");
+        else
+            snprintf(up, sizeof up, "%.*s", slash == at ? 1 : (int)(slash - at), at);
+        if (strcmp(up, at) == 0)
+            return -1;
+        memcpy(at, up, sizeof at);
+    } while (!realpath(at, real));
+    size_t k = strcmp(at, ".") ? strlen(at) : 0, n = strlen(real);
+    const char *rest = path + k + (path[k] == '/');
+    if (n + 1 + strlen(rest) >= PATH_MAX)
+        return -1;
+    snprintf(real + n, PATH_MAX - n, "%s%s", strcmp(real, "/") ? "/" : "", rest);
     return 0;
 }
 
@@ -333,11 +361,24 @@ int rl_guard_tree_source(const char *path, char *tree, size_t len)
 {
     char real[PATH_MAX];
     struct stat st;
-    if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode) ||
-        !in_tree(real, 0, tree, len))
-        return 0;
+    int exists = stat(path, &st) == 0;
+    if ((exists && !S_ISREG(st.st_mode)) || canonical_to_be(path, real) != 0 ||
+        !in_tree(real, 0, tree, len)) /* new files too (fixNE #1: a new src/x.json was */
+        return 0;                     /* written, then its rerun refused) */
     size_t k = strlen(tree);
-    return strncmp(real, tree, k) == 0 && real[k] == '/' && source_name(real + k + 1);
+    return strncmp(real, tree, k) == 0 && real[k] == '/' ? source_name(real + k + 1) : 0;
+}
+
+int rl_guard_source_folder(const char *dir)
+{
+    char real[PATH_MAX], tree[PATH_MAX];
+    if (!realpath(dir, real) || !in_tree(real, 1, tree, sizeof tree))
+        return 0;
+    size_t k = strlen(tree), n = strlen(real);
+    if (real[k] != '/' || n + 2 >= sizeof real)
+        return 0; /* the top itself is no source folder */
+    memcpy(real + n, "/x", 3); /* a file in it, by the folder rule alone */
+    return source_name(real + k + 1) == RL_GUARD_SOURCE_FOLDER;
 }
 
 /* The folder of `path` into dir[len] ("." for a bare name). */

@@ -84,18 +84,30 @@ int rl_guard_doc_name(const char *folder, const char *leaf);
  * 0. */
 int rl_guard_in_tree(const char *path, char *tree, size_t len);
 
-/* Whether the existing file `path` is one of the sources of such a tree
- * (rl_guard_in_tree, then by its place and name: a Makefile or a .c, .h,
- * .cu, .cuh, .cc, .cpp, .py, .sh, .lua, .mk or .gp file outside build*\/
+/* Whether the file `path`, existing or to be made, is one of the sources
+ * of such a tree (rl_guard_in_tree, then by its place and name: a Makefile
+ * or a .c, .h, .cu, .cuh, .cc, .cpp, .py, .sh or .mk file outside build*\/
  * and docs/, or any file below src/, calib/, reference_engine/, tests/,
  * bench/, fuzz/, scripts/, tools/, scenarios/ or plots/), which --save,
- * --output and --report refuse to replace (tester76 #2): 1 with the tree's
- * top in tree[len], else 0. */
+ * --output and --report refuse to write, a new file as an existing one
+ * (tester76 #2; fixNE #1: a new src/x.json was written, its rerun
+ * refused).  .lua and .gp outside those folders are roofline's own outputs
+ * (review57).  RL_GUARD_SOURCE_NAME (a source by its name) or
+ * RL_GUARD_SOURCE_FOLDER (by its folder) with the tree's top in tree[len],
+ * else 0. */
+#define RL_GUARD_SOURCE_NAME 1
+#define RL_GUARD_SOURCE_FOLDER 2
 int rl_guard_tree_source(const char *path, char *tree, size_t len);
 #define RL_GUARD_TREE_SOURCE_WHY                                                                 \
     "it is a source file of roofline's own tree (a Makefile, a source file, or a file of its "    \
-    "source folders), which roofline never replaces; write to another file (out/ is the tree's "  \
-    "folder for outputs)"
+    "source folders), which roofline never writes, an existing file or a new one; write to "    \
+    "another file (out/ is the tree's folder for outputs)"
+
+/* Whether the existing folder `dir` is a source folder of such a tree, or
+ * a folder below one (src/, scenarios/, ...: rl_guard_tree_source): `run
+ * --out scenarios` names one on purpose, said by a note (tester33 F3), and
+ * writes its files there, a new file as an existing one. */
+int rl_guard_source_folder(const char *dir);
 
 /* The preset folder `path` would lie in: "model" or "hw_profiles" when
  * its folder is that folder of a data directory (spec.h rl_data_dirs,

@@ -2301,6 +2301,18 @@ static int opt_word(lua_State *L, rl_param_id id, int def)
     }
 }
 
+/* The command line's "did you mean milliseconds?" note (serve.h
+ * rl_slo_units_note) for roofline.`fn`'s ttft_p99 and tpot_p99, on stderr
+ * (tester77 left: the Lua API said nothing where the CLI did). */
+static void note_slo_units(const char *fn, double ttft, double tpot)
+{
+    char note[256];
+    if (rl_slo_units_note(0, RL_PARAMS[RL_P_TTFT].lua, " = ", ttft, note, sizeof note))
+        rl_cli_tell("run", "note: roofline.%s: %s", fn, note);
+    if (rl_slo_units_note(1, RL_PARAMS[RL_P_TPOT].lua, " = ", tpot, note, sizeof note))
+        rl_cli_tell("run", "note: roofline.%s: %s", fn, note);
+}
+
 /* roofline.simulate{model=, hw=, chips=1, qps=, prompt_len="DIST", out_len="DIST" (old:
  * prompt=, output=),
  * requests=20000, seed=1, policy="continuous", max_seqs=256, max_tokens=,
@@ -2371,6 +2383,7 @@ int rl_lua_simulate(lua_State *L)
     c.prefill_replicas = (int)opt_param(L, RL_P_PREFILL_REPLICAS, c.prefill_replicas);
     c.slo_ttft = opt_param(L, RL_P_TTFT, 0);
     c.slo_tpot = opt_param(L, RL_P_TPOT, 0);
+    note_slo_units("simulate", c.slo_ttft, c.slo_tpot);
     c.route = opt_word(L, RL_P_ROUTE, 0) ? RL_ROUTE_ROUND_ROBIN : RL_ROUTE_LEAST_OUTSTANDING;
     c.preempt = opt_word(L, RL_P_PREEMPT, 0) ? RL_PREEMPT_SWAP : RL_PREEMPT_RECOMPUTE;
     c.page_tokens = (int)opt_param(L, RL_P_PAGE, c.page_tokens);
@@ -2558,6 +2571,7 @@ int rl_lua_size(lua_State *L)
     in.slo_tpot = opt_param(L, RL_P_TPOT, 0);
     opt_check(L, in.slo_ttft > 0 && in.slo_tpot > 0,
               "fields 'ttft_p99' and 'tpot_p99' (seconds) are required");
+    note_slo_units("size", in.slo_ttft, in.slo_tpot);
     in.w = (rl_workload){.n = (long long)opt_param(L, RL_P_REQUESTS, 4000),
                          .seed = opt_seed(L),
                          .max_context = m.max_context};

@@ -500,11 +500,14 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
     if (!why && !input && (rn = readlink(fd_path, real, sizeof real - 1)) > 0) {
         real[rn] = '\0'; /* a new file too, by its name (guard.h rl_guard_doc_name) */
         char full[PATH_MAX + 256], tree[PATH_MAX];
+        int src;
         if ((shipped = rl_guard_doc_name(real, c)) != 0) /* any tree's (fixJH) */
             why = rl_guard_shipped_why(shipped);
-        else if (exists && (size_t)snprintf(full, sizeof full, "%s/%s", real, c) < sizeof full &&
-                 rl_guard_tree_source(full, tree, sizeof tree)) /* as --save (tester76 #2) */
-            why = RL_GUARD_TREE_SOURCE_WHY;
+        else if ((size_t)snprintf(full, sizeof full, "%s/%s", real, c) < sizeof full &&
+                 (src = rl_guard_tree_source(full, tree, sizeof tree)) != 0 &&
+                 (src == RL_GUARD_SOURCE_NAME || !rl_guard_source_folder(o->root)))
+            why = RL_GUARD_TREE_SOURCE_WHY; /* as --save, new or existing (tester76 #2, fixNE
+                                             * #1); under `--out scenarios`, said, the run's own */
     }
     if (why || input) {
         close(dir);

@@ -918,6 +918,8 @@ const rl_command RL_COMMANDS[] = {
      "A row that meets on its p99s alone (capacity null, unresolved or a lower bound below\n"
      "the sized load) is marked in the row (verdict_note, the report's meets cell) and\n"
      "ranks after a meeting row of equal cost and mode whose capacity is established.\n"
+     "--set hw.FIELD=V with several --hw profiles reaches every one: a note on stderr and\n"
+     "in the JSON's set_hw_note (absent otherwise).\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
      "meets the targets; the report and result then list the closest simulated ones\n"
      "(nothing is written when none could be simulated).",
@@ -1431,6 +1433,56 @@ static void bounds(const rl_command *c, const rl_param *p, char *buf, size_t len
         snprintf(buf, len, "%s", p->unit);
 }
 
+/* The results' memory capacity keys, each raw (the chips' HBM as the
+ * vendor states it) or usable (what the engine's memory rule leaves the
+ * weights and KV cache: memory.h rl_memory_usable).  fixNE #3 (tester77
+ * F4): "capacity" meant raw in step's capacity_bytes and usable in ops'
+ * hbm_capacity_bytes; the keys stay as named (a contract), each said here
+ * and in the commands' --help, with an unambiguous pair beside them. */
+static const struct {
+    const char *key, *cmds, *kind, *what;
+} CAPACITY_KEYS[] = {
+    {"capacity_bytes", " step ", "raw", "the step's chips together (table: capacity_GB); the same "
+                                        "figure as hbm_total_bytes"},
+    {"hbm_total_bytes", " step ops prefill ", "raw", "the chips together"},
+    {"hbm_bytes", " info list ", "raw", "one chip (list hw: also hbm_GiB)"},
+    {"hbm_bytes_per_chip", " step shard ops prefill ", "raw",
+     "one chip, beside usable_bytes_per_chip (rows of a plan)"},
+    {"usable_bytes", " step ", "usable", "the step's chips together; the same figure as "
+                                         "usable_total_bytes"},
+    {"usable_total_bytes", " step ops prefill ", "usable", "the chips together"},
+    {"hbm_capacity_bytes", " ops prefill ", "usable",
+     "the chips together, despite its word (table: hbm_capacity_GB); the same figure as "
+     "usable_total_bytes"},
+    {"usable_bytes_per_chip", " step shard ops prefill ", "usable", "one chip (rows of a plan)"},
+    {"kv_capacity_tokens_per_replica", " simulate size ", "usable",
+     "KV tokens a replica's usable memory holds after its weights"},
+};
+#define CAPACITY_KEYS_WHY                                                                          \
+    "raw: the chips' HBM as the vendor states it; usable: what the engine's memory rule leaves "  \
+    "the weights and KV cache"
+
+/* Whether `cmds` (" a b ") names the command `name`. */
+static int names_command(const char *cmds, const char *name)
+{
+    char w[40];
+    snprintf(w, sizeof w, " %s ", name);
+    return strstr(cmds, w) != NULL;
+}
+
+void rl_param_capacity_keys(const rl_command *c, FILE *f)
+{
+    int n = 0;
+    for (size_t i = 0; i < sizeof CAPACITY_KEYS / sizeof *CAPACITY_KEYS; i++) {
+        if (!names_command(CAPACITY_KEYS[i].cmds, c->name))
+            continue;
+        if (n++ == 0)
+            fprintf(f, "\nmemory capacity keys of the result (" CAPACITY_KEYS_WHY "):\n");
+        fprintf(f, "  %-30s %-6s %s\n", CAPACITY_KEYS[i].key, CAPACITY_KEYS[i].kind,
+                CAPACITY_KEYS[i].what);
+    }
+}
+
 void rl_param_usage(const rl_command *c, FILE *f)
 {
     for (const int *e = c->params; *e != RL_PARAM_END; e++) {
@@ -1471,6 +1523,23 @@ void rl_param_markdown(FILE *f)
                "An option may be shortened to a prefix that begins only one of the\n"
                "command's options (`step --bat 4` is `--batch 4`); a prefix that begins\n"
                "several (`step --b`: `--batch`, `--band`) is refused, listing them (exit 2).\n");
+    fprintf(f, "\n## Memory capacity keys\n\nThe results' memory capacity keys, each raw or "
+               "usable (" CAPACITY_KEYS_WHY "; memory.h rl_memory_usable).  The keys keep their "
+               "names (a contract): `capacity_bytes` is raw, `hbm_capacity_bytes` usable; the "
+               "`hbm_total_bytes` / `usable_total_bytes` and `hbm_bytes_per_chip` / "
+               "`usable_bytes_per_chip` pairs say it in their names.  Each command's `--help` "
+               "lists its own.\n\n| key | commands | raw or usable | what |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < sizeof CAPACITY_KEYS / sizeof *CAPACITY_KEYS; i++) {
+        char key[64], cmds[64];
+        snprintf(key, sizeof key, "`%s`", CAPACITY_KEYS[i].key);
+        snprintf(cmds, sizeof cmds, "%.*s", (int)strlen(CAPACITY_KEYS[i].cmds) - 2,
+                 CAPACITY_KEYS[i].cmds + 1);
+        const char *cells[] = {key, cmds, CAPACITY_KEYS[i].kind, CAPACITY_KEYS[i].what};
+        fputc('|', f);
+        for (size_t k = 0; k < sizeof cells / sizeof *cells; k++)
+            cell(f, cells[k]);
+        fputc('\n', f);
+    }
     for (size_t i = 0; i < RL_NCOMMANDS; i++) {
         const rl_command *c = &RL_COMMANDS[i];
         fprintf(f, "\n## %s\n\n", c->name);

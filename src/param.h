@@ -274,4 +274,9 @@ void rl_param_usage(const rl_command *c, FILE *f);
 /* docs/cli.md: every command with its parameters, as Markdown. */
 void rl_param_markdown(FILE *f);
 
+/* --help's lines on the memory capacity keys command c's results carry,
+ * each raw or usable (fixNE #3; docs/cli.md "Memory capacity keys" lists
+ * them all); nothing for a command with none. */
+void rl_param_capacity_keys(const rl_command *c, FILE *f);
+
 #endif

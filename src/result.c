@@ -590,15 +590,21 @@ static void add_shard_workspace_note(cJSON *o, const rl_model *m, const rl_hw *h
 }
 
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
- * the engine's fraction and overheads, and what weights + KV may use. */
+ * the engine's fraction and overheads, and what weights + KV may use.
+ * capacity_bytes is the raw HBM (the vendor's figure), usable_bytes what
+ * the engine's memory rule leaves, kept as named (contract); ops' and
+ * prefill's hbm_capacity_bytes is the usable one, so both are also spelt
+ * as ops spells them, hbm_total_bytes and usable_total_bytes (fixNE #3). */
 static void add_memory(cJSON *o, const rl_memory *mem)
 {
     add_bytes(o, "capacity_bytes", mem->hbm_bytes);
+    add_bytes(o, "hbm_total_bytes", mem->hbm_bytes);
     cJSON_AddNumberToObject(o, "memory_fraction", mem->engine_fraction);
     add_bytes(o, "cuda_context_bytes", mem->context_bytes);
     add_bytes(o, "comm_buffer_bytes", mem->comm_bytes);
     add_bytes(o, "workspace_bytes", mem->workspace_bytes);
     add_bytes(o, "usable_bytes", mem->capacity_bytes);
+    add_bytes(o, "usable_total_bytes", mem->capacity_bytes);
 }
 
 /* The chip's own figures as its spec gives them (spec.h rl_hw; stop 38 #2:
@@ -1246,6 +1252,7 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddNumberToObject(r, "weight_bytes_per_chip", s->weight_bytes); /* shard.h */
     cJSON_AddNumberToObject(r, "kv_bytes_per_chip", s->kv_bytes);
     add_bytes(r, "usable_bytes_per_chip", rl_shard_chip_room(m, h, s));
+    add_bytes(r, "hbm_bytes_per_chip", h->hbm_bytes); /* raw, beside usable (fixNE #3) */
     cJSON_AddBoolToObject(r, "fits", s->fits);
     if (s->phase == RL_PHASE_GENERATE) {
         cJSON_AddNumberToObject(r, "b_crit", b_crit);
@@ -1802,6 +1809,7 @@ static void add_hbm(cJSON *o, const rl_model *m, const rl_hw *h, const rl_ops_co
         add_bytes(o, "weight_bytes_per_chip", cw);
         add_bytes(o, "kv_bytes_per_chip", ckv);
         add_bytes(o, "usable_bytes_per_chip", croom);
+        add_bytes(o, "hbm_bytes_per_chip", h->hbm_bytes); /* raw, beside usable (fixNE #3) */
     }
     add_bytes(o, "hbm_weight_bytes", w);
     add_bytes(o, "hbm_kv_bytes", kv);

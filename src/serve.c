@@ -4380,3 +4380,15 @@ const char *rl_serve_unresolved_reason(int kind, int brief, char *buf, size_t le
                  RL_SERVE_CAPACITY_FLOOR_QPS, RL_SERVE_SLO_TAIL * 100, tail);
     return buf;
 }
+
+int rl_slo_units_note(int tpot, const char *name, const char *assign, double v, char *note,
+                      size_t len)
+{
+    double most = tpot ? RL_SLO_TPOT_NOTE_S : RL_SLO_TTFT_NOTE_S;
+    if (!(v > most))
+        return 0;
+    snprintf(note, len, "%s %g s%s: did you mean milliseconds? targets are in seconds (%s%s%g "
+             "for %g ms); a note above %g s", name, v, tpot ? " per token" : "", name, assign,
+             v / 1e3, v, most);
+    return 1;
+}

@@ -1228,6 +1228,22 @@ int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chip
                                int calibrated, const rl_request *req, long long n,
                                const rl_serve_config *cfg, double *qps, char *err, size_t errlen);
 
+/* The "did you mean milliseconds?" note for a p99 target in seconds past
+ * what any interactive serving target is: TTFT above RL_SLO_TTFT_NOTE_S
+ * (a minute) or, with `tpot` set, TPOT above RL_SLO_TPOT_NOTE_S (a second
+ * per token) (tester77 #3: --ttft-p99 500 --tpot-p99 40 ran as 500 s and
+ * 40 s targets without a word; the tightest the presets size for are
+ * 0.05-2 s and 0.01-0.1 s).  `name` is how the caller spells the target
+ * ("--ttft-p99", or the Lua field "ttft_p99"), `assign` what joins it to a
+ * value (" " or " = ").  1 with the note, without "note: ", in
+ * note[len]; 0 (nothing written) within the bound.  The command line
+ * (size, simulate) and the Lua API (roofline.size, roofline.simulate:
+ * tester77 left) say the same words. */
+#define RL_SLO_TTFT_NOTE_S 60.0
+#define RL_SLO_TPOT_NOTE_S 1.0
+int rl_slo_units_note(int tpot, const char *name, const char *assign, double v, char *note,
+                      size_t len);
+
 /* Expected tokens per verify step with acceptance rate a and g draft
  * tokens: (1 - a^(g+1)) / (1 - a) (Leviathan et al. 2023 eq. (1)). */
 double rl_spec_tokens_per_step(double alpha, int gamma);

@@ -266,6 +266,57 @@ static void own_tree_named(void **state)
     rename(tmp, p);
 }
 
+/* fixNE #1: a source of the tree is one by its name and place, whether it
+ * exists or not (a new src/x.json was written, then its rerun refused as
+ * an existing source): a new file in src/ or in a missing folder below it
+ * (by the folder rule), a new .c at the top (by the name rule); a new
+ * .json, .lua (README's `--save host.lua`) or .gp at the top, and a file
+ * in out/ or build/, are none.  scenarios/ and a folder below src/ are
+ * source folders (`run --out scenarios` writes there, said); the top and
+ * out/ are not. */
+static void new_sources_named(void **state)
+{
+    (void)state;
+    char p[256], tree[4096], real[4096];
+    snprintf(p, sizeof p, "%s/src", data);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/src/sub", data);
+    mkdir(p, 0700);
+    put("PRESETS", "model/m.lua\n");
+    assert_non_null(realpath(data, real));
+    static const struct {
+        const char *rel;
+        int src;
+    } want[] = {{"src/new.json", RL_GUARD_SOURCE_FOLDER},
+                {"src/missing/new.json", RL_GUARD_SOURCE_FOLDER},
+                {"scenarios/n.txt", RL_GUARD_SOURCE_FOLDER},
+                {"new.c", RL_GUARD_SOURCE_NAME},
+                {"src/new.c", RL_GUARD_SOURCE_NAME},
+                {"x.json", 0},
+                {"host.lua", 0},
+                {"f.gp", 0},
+                {"out/r.json", 0},
+                {"build/x.c", 0}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        snprintf(p, sizeof p, "%s/%s", data, want[i].rel);
+        tree[0] = '\0';
+        int got = rl_guard_tree_source(p, tree, sizeof tree);
+        if (got != want[i].src)
+            fail_msg("%s: %d, expected %d", want[i].rel, got, want[i].src);
+        if (got)
+            assert_string_equal(tree, real);
+    }
+    static const struct {
+        const char *rel;
+        int in;
+    } folders[] = {{"src", 1}, {"src/sub", 1}, {"scenarios", 1}, {".", 0}, {"model", 0}};
+    for (size_t i = 0; i < sizeof folders / sizeof *folders; i++) {
+        snprintf(p, sizeof p, "%s/%s", data, folders[i].rel);
+        if (rl_guard_source_folder(p) != folders[i].in)
+            fail_msg("folder %s: expected %d", folders[i].rel, folders[i].in);
+    }
+}
+
 /* Rule 4 records a table only once rl_gzopen_input accepts it (stop 38
  * #6): a plain-text "kernel table" is refused and is not then "read as a
  * kernel table" (a later write to it was refused as an input); a gzipped
@@ -365,6 +416,7 @@ int main(void)
         cmocka_unit_test(targets),
         cmocka_unit_test(distinct_outputs),
         cmocka_unit_test(own_tree_named),
+        cmocka_unit_test(new_sources_named),
         cmocka_unit_test(deep_missing_folders),
         cmocka_unit_test(refused_table_not_read),
         cmocka_unit_test(other_tree_and_links),

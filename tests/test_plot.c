@@ -247,6 +247,58 @@ static void test_pareto_no_key_without_titles(void **state)
     check_no_temp_and_clean(dir);
 }
 
+/* The numeric text labels of an SVG gnuplot wrote ("<tspan ...>12.5<")
+ * that lie in [lo, hi]. */
+static int svg_labels_in(const char *dir, const char *name, double lo, double hi)
+{
+    char *t = slurp_in(dir, name);
+    int n = 0;
+    for (const char *at = t; (at = strstr(at, "<tspan")) != NULL; at++) {
+        const char *gt = strchr(at, '>');
+        char *end;
+        double v = gt ? strtod(gt + 1, &end) : 0;
+        if (gt && end > gt + 1 && *end == '<' && v >= lo && v <= hi)
+            n++;
+    }
+    free(t);
+    return n;
+}
+
+/* fixNE #10: a frontier spanning 12.3-15.9 ms and 0.52-0.9 chip-ms per
+ * token drew one x tic (15) and one y tic (0.5) on its log axes, from the
+ * listed tics.  An axis under a decade is now linear with gnuplot's own
+ * tics: rendered by real gnuplot to SVG (and PNG), at least 3 labelled
+ * tics lie on each axis (12.5 ... 16 and 0.5 ... 0.9 with gnuplot 5.4); a
+ * frontier over 1.3-150 ms keeps its log axis and the listed tics (1.5 2 3
+ * ... 150, at least 3). */
+static void test_pareto_narrow_span_ticks(void **state)
+{
+    (void)state;
+    char dir[64], out[128], err[512];
+    rl_sweep_point pts[3];
+    pareto_fixture(dir, pts);
+    pts[0] = (rl_sweep_point){.chips = 8, .batch = 1, .step_s = 12.3e-3, .chip_s_per_token = 5.2e-4};
+    pts[1] = (rl_sweep_point){.chips = 8, .batch = 8, .step_s = 14e-3, .chip_s_per_token = 6.1e-4};
+    pts[2] = (rl_sweep_point){.chips = 8, .batch = 64, .step_s = 15.9e-3, .chip_s_per_token = 9e-4};
+    rl_plot_series s = {"", pts, 3};
+    snprintf(out, sizeof out, "%s/narrow.png", dir);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "t", &s, 1, 0, err, sizeof err), 0);
+    snprintf(out, sizeof out, "%s/narrow.svg", dir);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "t", &s, 1, 0, err, sizeof err), 0);
+    int x = svg_labels_in(dir, "narrow.svg", 11, 17), y = svg_labels_in(dir, "narrow.svg", 0.4, 1);
+    if (x < 3 || y < 3)
+        fail_msg("12.3-15.9 ms, 0.52-0.9 chip-ms: %d x tics, %d y tics (at least 3 each)", x, y);
+    pts[2].step_s = 150e-3;
+    pts[2].chip_s_per_token = 2e-2;
+    snprintf(out, sizeof out, "%s/wide.svg", dir);
+    assert_int_equal(rl_plot_pareto(AT_FDCWD, out, "t", &s, 1, 0, err, sizeof err), 0);
+    assert_file_contains(dir, "wide.svg", "log scale");
+    x = svg_labels_in(dir, "wide.svg", 10, 160);
+    if (x < 3)
+        fail_msg("12.3-150 ms: %d x tics (at least 3)", x);
+    check_no_temp_and_clean(dir);
+}
+
 /* tester50 F16: the memory figure's largest-batch marker stood at the
  * usable memory of h100-sxm's default engine (trtllm: KV <= 0.9 x free HBM)
  * below the only drawn limit, HBM capacity 86 GB.  Now the .gp carries
@@ -598,7 +650,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pareto_png_svg), cmocka_unit_test(test_pareto_default_title),
-        cmocka_unit_test(test_pareto_no_key_without_titles), cmocka_unit_test(test_planted_links),
+        cmocka_unit_test(test_pareto_no_key_without_titles), cmocka_unit_test(test_pareto_narrow_span_ticks),
+        cmocka_unit_test(test_planted_links),
         cmocka_unit_test(test_figure_link_written_through), cmocka_unit_test(test_missing_gnuplot),
         cmocka_unit_test(test_step_data), cmocka_unit_test(test_step_attention_term),
         cmocka_unit_test(test_model_figure_title),      cmocka_unit_test(test_bad_extension),

@@ -2733,6 +2733,34 @@ static int search_defaults(void **state)
     return 0;
 }
 
+/* The set-up the two --conservative report tests share: llama2-70b on
+ * nhw profiles, `first`, then `second` repeated (base[], their own band;
+ * hw[] the slow edges of it), fp8 weights, KV and compute searched alone,
+ * 60 requests of 500 + 50 tokens at 0.5 req/s, TTFT 2 s, TPOT 0.1 s, into
+ * *in and *r (a failed search fails the test).  The caller's static arrays
+ * hold the model and profiles, which *in and the report point into. */
+static void conservative_fp8_search(const char *first, const char *second, int nhw, rl_model *m,
+                                    rl_hw *hw, rl_hw *base, rl_size_input *in, rl_size_result *r)
+{
+    char err[512];
+    *m = load_model("llama2-70b", NULL, 0);
+    base[0] = load_hw(first, NULL, 0);
+    base[1] = load_hw(second, NULL, 0);
+    for (int k = 2; k < nhw; k++)
+        base[k] = base[1];
+    for (int k = 0; k < nhw; k++)
+        hw[k] = base[k];
+    assert_int_equal(rl_size_slow_edges(hw, nhw, m->name, 0, 0, err, sizeof err), 0);
+    static const rl_precision fp8 = {RL_FP8, RL_FP8, RL_FP8};
+    *in = (rl_size_input){.m = m, .hw = hw, .nhw = nhw, .hbm_reserve = 0.1, .slo_ttft = 2,
+                          .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1,
+                          .band_hw = base, .conservative = 1, .prec = &fp8, .nprec = 1};
+    in->w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
+                          .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
+    if (rl_size_search(in, r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
 /* tester72 finding 3: size --conservative on a fitted profile beside a
  * calibrated one left every plan of the fitted one out (off its fit: said
  * on stderr alone), yet the report listed it as considered, its mode,
@@ -2749,22 +2777,9 @@ static void test_report_says_profile_not_sized(void **state)
     (void)state;
     static rl_model m;
     static rl_hw hw[2], base[2];
-    char err[512];
-    m = load_model("llama2-70b", NULL, 0);
-    base[0] = load_hw("h100-sxm-splitwise", NULL, 0);
-    base[1] = load_hw("h200", NULL, 0);
-    hw[0] = base[0];
-    hw[1] = base[1];
-    assert_int_equal(rl_size_slow_edges(hw, 2, m.name, 0, 0, err, sizeof err), 0);
-    rl_precision fp8 = {RL_FP8, RL_FP8, RL_FP8};
-    rl_size_input in = {.m = &m, .hw = hw, .nhw = 2, .hbm_reserve = 0.1, .slo_ttft = 2,
-                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1,
-                        .band_hw = base, .conservative = 1, .prec = &fp8, .nprec = 1};
-    in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
-                         .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
+    rl_size_input in;
     rl_size_result r;
-    if (rl_size_search(&in, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    conservative_fp8_search("h100-sxm-splitwise", "h200", 2, &m, hw, base, &in, &r);
     assert_true(r.n > 0);
     for (int i = 0; i < r.n; i++)
         assert_int_equal(r.c[i].hw, 1);
@@ -2799,24 +2814,9 @@ static void test_report_left_out_past_16_profiles(void **state)
     enum { NHW = 17 };
     static rl_model m;
     static rl_hw hw[NHW], base[NHW];
-    char err[512];
-    m = load_model("llama2-70b", NULL, 0);
-    base[0] = load_hw("h200", NULL, 0);
-    base[1] = load_hw("h100-sxm-splitwise", NULL, 0);
-    for (int k = 2; k < NHW; k++)
-        base[k] = base[1];
-    for (int k = 0; k < NHW; k++)
-        hw[k] = base[k];
-    assert_int_equal(rl_size_slow_edges(hw, NHW, m.name, 0, 0, err, sizeof err), 0);
-    rl_precision fp8 = {RL_FP8, RL_FP8, RL_FP8};
-    rl_size_input in = {.m = &m, .hw = hw, .nhw = NHW, .hbm_reserve = 0.1, .slo_ttft = 2,
-                        .slo_tpot = 0.1, .headroom = RL_SIZE_HEADROOM, .calibrated = 1,
-                        .band_hw = base, .conservative = 1, .prec = &fp8, .nprec = 1};
-    in.w = (rl_workload){.n = 60, .qps = 0.5, .prompt = {RL_DIST_FIXED, 500, 0},
-                         .output = {RL_DIST_FIXED, 50, 0}, .seed = 5};
+    rl_size_input in;
     rl_size_result r;
-    if (rl_size_search(&in, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    conservative_fp8_search("h200", "h100-sxm-splitwise", NHW, &m, hw, base, &in, &r);
     assert_int_equal(r.left_out_n, NHW);
     assert_true(r.left_out_hw[0][0] == 0 && r.left_out_hw[0][1] == 0);
     for (int k = 1; k < NHW; k++)
