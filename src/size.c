@@ -493,7 +493,8 @@ static int grow(int R)
 }
 
 /* rl_size_resize starting from `start` decode replicas (0: c's own count R0).
- * The counts searched are R0's: from R0 / 2 up to the last count of R0's
+ * The counts searched are R0's: from R0 / 2 (R0 x qps_scale / 2 below
+ * the load, at least 1) up to the last count of R0's
  * walk up (R0, grow(R0), ... while at most 4 R0 + 4 and
  * RL_SIZE_MAX_REPLICAS); a start outside them is held to them.  The
  * fewest that meet is the same from any start when meeting is monotone in
@@ -505,7 +506,12 @@ static int resize_from(const rl_size_input *in, rl_size_candidate *c, int start,
     int R0 = c->replicas, lo = 0, hi = -1, top = R0;
     for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = grow(R))
         top = R;
-    int fewest = R0 / 2 > 1 ? R0 / 2 : 1;
+    /* the floor is half the estimate at the load searched: R0 / 2 at the
+     * load R0 was sized for or above, R0 x qps_scale / 2 below it (fixND #9:
+     * the sensitivity row at QPS x0.5 was held at R0 / 2, so its "chips to
+     * meet" read as half the load needing the floor, not the fewest) */
+    double at = qps_scale < 1 ? qps_scale : 1;
+    int fewest = (int)(R0 * at / 2) > 1 ? (int)(R0 * at / 2) : 1;
     int R = start < fewest ? R0 : start > top ? top : start;
     rl_size_candidate best = *c; /* the fewest replicas that met, with their (complete) run */
     /* grow geometrically until the targets hold, then bisect down; a run that

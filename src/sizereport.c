@@ -1240,15 +1240,19 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     char lab[128];
     rl_size_label(in, &r->c[0], lab, sizeof lab);
     heading(d, 2, "Sensitivity: %s", lab);
-    para(d, "The recommended deployment under changed traffic, and the replica count of the "
-            "same configuration that restores the targets at the changed load (no headroom "
-            "added; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
+    para(d, "The recommended deployment under changed traffic, and the fewest replicas of the "
+            "same configuration that meet the targets at the changed load (no headroom "
+            "added; at a lighter load that is the smallest deployment that still meets, "
+            "searched down to one replica, not the one recommended; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
             "trimmed to as few replicas as still meet, the untrimmed pair kept where the trimmed "
             "one's max_sustainable_qps falls below the changed load: the check the rows above "
             "pass).  A fresh size at that load also searches other "
             "configurations and adds the headroom, so it may differ.");
-    char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets", "chips to meet", ""};
-    snprintf(h[5], 96, "cost to meet (%s)", cost_unit(r));
+    /* fixND #9: "chips to meet" at QPS x0.5 read as half the load needing
+     * the chips recommended; the header says it is the fewest at that load */
+    char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets",
+                     "fewest chips that meet", ""};
+    snprintf(h[5], 96, "their cost (%s)", cost_unit(r));
     row(d, 1, 6, h);
     for (int i = 0; i < 3; i++) {
         const rl_size_sensitivity *s = &x->sens[i];

@@ -457,6 +457,36 @@ static void test_overload_never_meets(void **state)
     assert_rel(big.cost_per_hour, 2.5 * (double)big.chips_total, 1e-12);
 }
 
+/* fixND #9: at a lighter load the sensitivity table's "fewest chips that
+ * meet" is the smallest replica count that meets there, not one held at
+ * half the recommendation's (resize_from's floor was R0 / 2 at any load, so
+ * QPS x0.25 of a 4-replica row read 2 replicas when 1 meets).  Expected:
+ * from 4 x the recommendation's R0 replicas, the count R found at 0.25 x
+ * the load meets there, R - 1 does not (R > 1), and R <= R0 (R0 meets the
+ * whole load; before, the floor 4 R0 / 2 gave 2 R0). */
+static void test_resize_lighter_load_is_fewest(void **state)
+{
+    fixture *f = *state;
+    assert_true(f->res.nmeet > 0);
+    rl_size_candidate b = f->res.c[0];
+    b.replicas *= 4; /* a deployment 4x larger than needed, so the floor R0 / 2 binds */
+    if (b.policy == RL_POLICY_DISAGG)
+        b.prefill_replicas *= 4;
+    char err[512];
+    int R = rl_size_resize(&f->in, &b, 0.25, 1, err, sizeof err);
+    assert_true(R >= 1);
+    assert_true(b.meets);
+    assert_true(R <= f->res.c[0].replicas); /* R0 meets the whole load */
+    if (R > 1 && b.policy != RL_POLICY_DISAGG) {
+        rl_size_candidate fewer = b;
+        fewer.replicas = R - 1;
+        assert_int_equal(rl_size_evaluate(&f->in, &fewer, 0.25, 1, err, sizeof err), 0);
+        assert_false(fewer.meets);
+    }
+    print_message("fixND #9: %d replicas at 0.25 x load (recommendation %d, search from %d)\n",
+                  R, f->res.c[0].replicas, 4 * f->res.c[0].replicas);
+}
+
 static void test_frontier_monotone(void **state)
 {
     fixture *f = *state;
@@ -3046,6 +3076,7 @@ int main(void)
         cmocka_unit_test(test_frontier_drops_equal_cost_rows),
         cmocka_unit_test(test_frontier_tolerance),
         cmocka_unit_test(test_overload_never_meets),
+        cmocka_unit_test(test_resize_lighter_load_is_fewest),
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_simulate_agrees_on_capacity),
         cmocka_unit_test(test_capacity_start_free),
