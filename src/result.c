@@ -2793,6 +2793,14 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
     add_number_or_null(o, "table_time_share", share, share >= 0);
+    /* what of its precision is derived, as pareto's rows say it (fixND #4:
+     * size rows had no such key): "none" where nothing is, and on a row
+     * timed by no kernel table (ideal, or fitted engine costs) */
+    char d[256] = "";
+    const rl_hw *dh = &in->hw[c->hw];
+    if (in->calibrated && !dh->ideal && !dh->engine_costs.present)
+        derived_text(in->m, dh, c->p, d, sizeof d);
+    cJSON_AddStringToObject(o, "derived", *d ? d : "none");
     if (detail) { /* the steps of that share, as simulate's (JSON, CSV: too wide a column) */
         rl_ops_run_mix mix = rl_size_mix(c);
         outside_serving(o, in->m, &in->hw[c->hw], in->calibrated,

@@ -9319,6 +9319,44 @@ static void link_set_one_chip(void **state)
     }
 }
 
+/* fixND #4: every size row carries `derived`, what of its precision the
+ * kernel tables do not measure, in pareto's words for the same precision on
+ * the same profile (llama3-8b on h100-sxm, whose trtllm tables hold bf16
+ * and fp8: int8 reads "GEMM of int8 weights x int8 compute; int8 KV-cache
+ * attention", fp8 "none"; --ideal "none": no table times it).  Before: no
+ * such key in size rows. */
+static void size_rows_say_derived(void **state)
+{
+    (void)state;
+    static const char *const dt[3] = {"int8", "fp8", "fp8"};
+    for (int i = 0; i < 3; i++) {
+        char cmd[512];
+        const char *ideal = i == 2 ? " --ideal" : "";
+        snprintf(cmd, sizeof cmd, "pareto --model llama3-8b --hw h100-sxm --chips 1 --context 1024 "
+                 "--weights %s --kv %s --compute %s%s --format json", dt[i], dt[i], dt[i], ideal);
+        cJSON *p = run_json(cmd);
+        const char *want = cJSON_GetStringValue(cJSON_GetObjectItem(
+            cJSON_GetArrayItem(cJSON_GetObjectItem(p, "rows"), 0), "derived"));
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 "
+                 "--out-len 20 --ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 1 "
+                 "--weights %s --kv %s --compute %s --keep-precision%s --format json", dt[i],
+                 dt[i], dt[i], ideal);
+        cJSON *j = run_json(cmd);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        assert_true(cJSON_GetArraySize(rows) > 0);
+        for (const cJSON *r = rows->child; r; r = r->next) {
+            const char *d = cJSON_GetStringValue(cJSON_GetObjectItem(r, "derived"));
+            assert_non_null(d);
+            assert_string_equal(d, i == 0 ? "GEMM of int8 weights x int8 compute; int8 KV-cache "
+                                            "attention" : "none");
+            if (want) /* pareto --ideal rows carry none */
+                assert_string_equal(d, want);
+        }
+        cJSON_Delete(j);
+        cJSON_Delete(p);
+    }
+}
+
 /* fixJK #6: size's first row for llama3-8b at 5 req/s on h100-sxm (TPOT
  * target 6 ms) meets at its p99s but its band's p10-p90 high edge reads
  * TPOT p99 7.01 ms (7.03 before stop 44's GEMM tile-step rule), 1.17x the target (the report's "Caution on the band",
@@ -10979,6 +11017,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(e2e_gap_and_dispatch_caution),
         cmocka_unit_test(moe_slow_caution),
         cmocka_unit_test(size_band_edge_said),
+        cmocka_unit_test(size_rows_say_derived),
         cmocka_unit_test(link_set_one_chip),
         cmocka_unit_test(e2e_gap_serving_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
