@@ -1044,6 +1044,25 @@ static void curve_charts(doc *d, const rl_size_input *in, const rl_size_curve *c
            "TPOT p99 of the recommended deployment against offered load.");
 }
 
+/* What the runs at loads other than the stated one drew (fixND #5: the
+ * Traffic line said one count while the load curve's and sensitivity's
+ * points ran 300-900): a run at s x the load draws at least
+ * RL_SIZE_MIN_WINDOW_S of arrivals (rl_size_requests), so its count moves
+ * with s; into buf, "" when every run drew the same (a trace, or --requests
+ * above every window). */
+static void requests_by_load(const rl_size_input *in, char *buf, size_t len)
+{
+    double top = 1 + in->headroom > 1.5 ? 1 + in->headroom : 1.5;
+    long long lo = rl_size_requests(in, 0.25), at = rl_size_requests(in, 1),
+              sized = rl_size_requests(in, 1 + in->headroom), hi = rl_size_requests(in, top);
+    buf[0] = '\0';
+    if (lo != at || hi != at)
+        snprintf(buf, len, "a run at another load draws at least %.0f s of its arrivals (or "
+                 "--requests, whichever is more), so the load curve's and sensitivity's points "
+                 "ran %lld requests at 0.25x the load to %lld at %gx, the run at the sized load "
+                 "%lld", RL_SIZE_MIN_WINDOW_S, lo, hi, top, sized);
+}
+
 /* The recommendation as the load varies. */
 static void report_load_curve(doc *d, const rl_size_report_data *x)
 {
@@ -1055,8 +1074,10 @@ static void report_load_curve(doc *d, const rl_size_report_data *x)
     char lab[128];
     rl_size_label(in, &r->c[0], lab, sizeof lab);
     heading(d, 2, "Load vs latency: %s", lab);
+    char ran[320];
+    requests_by_load(in, ran, sizeof ran);
     para(d, "The recommended deployment, unchanged, as the load varies from 0.25x to 1.5x the "
-            "stated QPS.");
+            "stated QPS%s%s.", ran[0] ? "; " : "", ran);
     char h[6][96] = {"QPS (req/s)", "TTFT p99 (ms)", "TPOT p99 (ms)", "E2E p50 (s)", "busy",
                      "mean batch"};
     row(d, 1, 6, h);
@@ -1475,11 +1496,14 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
     item(d, "KV cache in %d-token pages: each sequence holds whole pages (half a page of "
             "fragmentation a sequence on average once it spans several); preemption by "
             "recompute.", rl_serve_config_default().page_tokens);
-    item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
-            "(no warm-up discarded); a drawn request whose prompt + output exceeds the "
-            "model's max_context is drawn again (a server refuses it; a trace row that long "
-            "is an error).",
-         in->trace ? "replayed from the trace" : "seeded synthetic arrivals", rl_size_requests(in, 1));
+    char ran[320];
+    requests_by_load(in, ran, sizeof ran);
+    item(d, "Traffic: %s; %lld simulated requests per configuration at the load%s%s%s percentiles "
+            "over all of them (no warm-up discarded); a drawn request whose prompt + output "
+            "exceeds the model's max_context is drawn again (a server refuses it; a trace row "
+            "that long is an error).",
+         in->trace ? "replayed from the trace" : "seeded synthetic arrivals", rl_size_requests(in, 1),
+         ran[0] ? "; " : "", ran, ran[0] ? ";" : ",");
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
         if (h->price_per_chip_hour > 0)

@@ -1305,6 +1305,16 @@ static void test_report_sections(void **state)
     rl_size_report_data d = {&f->in, &f->res, &curve, sens, "test workload", "test"};
     char *md = rl_size_report_render(&d, 0);
     assert_non_null(strstr(md, label));
+    /* fixND #5: the points at other loads ran other counts than the one the
+     * Traffic line gave (30 req/s, --requests 2000 here: 3600 at the load =
+     * 30 x 120 s, 2000 at 0.25x, 5400 at 1.5x, 4320 at the sized 1.2x;
+     * size.c rl_size_requests); the report says each (before: "3600
+     * simulated requests per configuration" alone) */
+    assert_int_equal(rl_size_requests(&f->in, 1), 3600);
+    assert_non_null(strstr(md, "3600 simulated requests per configuration at the load; a run at "
+                               "another load draws at least 120 s of its arrivals"));
+    assert_non_null(strstr(md, "points ran 2000 requests at 0.25x the load to 5400 at 1.5x, the "
+                               "run at the sized load 4320"));
     free(md);
     const char *sections[] = {"Recommendation", "Alternatives", "frontier", "Load vs latency",
                               "Memory per chip", "Sensitivity", "Assumptions", "USD per chip-hour",
