@@ -3936,9 +3936,12 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                             "int8 compute where the chip has no fp8, and mxfp4/bf16/bf16, the "
                             "checkpoint's own, for a quantized = \"experts\" model); add "
                             "--keep-precision to size the given dtypes alone", flags);
-    for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
+    /* fixND #6: said when no profile has a price too (a lone --set
+     * hw.price_per_chip_hour=0 switched to chips without a word) */
+    for (int i = 0; priced < in->nhw && i < in->nhw; i++)
         if (!(in->hw[i].price_per_chip_hour > 0))
-            rl_cli_tell("size", "note: %s has no price (price_per_chip_hour), so every "
+            rl_cli_tell("size", "note: %s has no price (price_per_chip_hour absent or 0: 0 "
+                                "reads as no price, not as free), so every "
                                 "row is costed in chips (cost_unit chips), not USD/hour; a profile "
                                 "file { base = \"%s\", price_per_chip_hour = P } prices it",
                         in->hw[i].name,

@@ -2948,6 +2948,27 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         cJSON_AddStringToObject(j, "band", in->band_wide ? "p5-p95" : "p10-p90");
     cJSON_AddBoolToObject(j, "conservative", in->conservative);
     cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
+    /* fixND #6: a price of 0 switched the unit to chips without a word.
+     * Our decision: 0 (or no price_per_chip_hour) reads as "no price", as
+     * the profiles have always meant it, not as free (a free chip would rank
+     * every plan of it first at cost 0); the unit change is said here, in
+     * the table (which prints this key) and on stderr (cli.c) */
+    char unpriced[256] = "";
+    for (int i = 0; !r->priced && i < in->nhw; i++)
+        if (!(in->hw[i].price_per_chip_hour > 0))
+            snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
+                     unpriced[0] ? ", " : "", in->hw[i].name);
+    if (!r->priced) {
+        char cn[640];
+        snprintf(cn, sizeof cn, "cost is in chips, not USD/hour: %s %s no price_per_chip_hour "
+                 "(absent or 0; 0 reads as no price, not as free), so every row is costed in "
+                 "chips; price every profile searched (a profile file { base = \"NAME\", "
+                 "price_per_chip_hour = P }, or --set hw.price_per_chip_hour=P) to cost in "
+                 "USD/hour", unpriced, strchr(unpriced, ',') ? "have" : "has");
+        cJSON_AddStringToObject(j, "cost_note", cn);
+    } else {
+        cJSON_AddNullToObject(j, "cost_note");
+    }
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);
     cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);

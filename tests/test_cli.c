@@ -9319,6 +9319,34 @@ static void link_set_one_chip(void **state)
     }
 }
 
+/* fixND #6: a price of 0 (here --set hw.price_per_chip_hour=0 on the one
+ * profile searched) reads as no price, not as free: cost_unit chips, and
+ * cost_note (printed in the table too) and a stderr note say so, naming the
+ * profile.  Before: cost_unit chips with no word anywhere.  A priced search
+ * reads cost_note null. */
+static void size_zero_price_said(void **state)
+{
+    (void)state;
+    static const char base[] = "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 "
+                               "--out-len 20 --ttft-p99 1 --tpot-p99 0.05 --requests 200 "
+                               "--max-chips 1 --keep-precision";
+    cJSON *j = json2(base, " --set hw.price_per_chip_hour=0 --format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "cost_unit")), "chips");
+    const char *n = cJSON_GetStringValue(cJSON_GetObjectItem(j, "cost_note"));
+    assert_non_null(n);
+    assert_non_null(strstr(n, "cost is in chips, not USD/hour: h100-sxm has no "
+                              "price_per_chip_hour (absent or 0; 0 reads as no price, not as "
+                              "free)"));
+    cJSON_Delete(j);
+    assert_int_equal(cli2(base, " --set hw.price_per_chip_hour=0"), 0);
+    assert_non_null(strstr(out, "cost is in chips, not USD/hour: h100-sxm has no"));
+    assert_non_null(strstr(out, "note: h100-sxm has no price (price_per_chip_hour absent or 0"));
+    j = json2(base, " --format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "cost_unit")), "usd_per_hour");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "cost_note")));
+    cJSON_Delete(j);
+}
+
 /* fixND #4: every size row carries `derived`, what of its precision the
  * kernel tables do not measure, in pareto's words for the same precision on
  * the same profile (llama3-8b on h100-sxm, whose trtllm tables hold bf16
@@ -11018,6 +11046,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(moe_slow_caution),
         cmocka_unit_test(size_band_edge_said),
         cmocka_unit_test(size_rows_say_derived),
+        cmocka_unit_test(size_zero_price_said),
         cmocka_unit_test(link_set_one_chip),
         cmocka_unit_test(e2e_gap_serving_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
