@@ -2453,6 +2453,24 @@ double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
                                 c->layout == RL_ATTN_LAYOUT_DP, &mix, c->p, NULL);
 }
 
+int rl_size_thin_margin(const rl_size_input *in, const rl_size_candidate *c)
+{
+    return c->meets && isfinite(c->max_qps) &&
+           c->max_qps < RL_SIZE_THIN_MARGIN * rl_size_sized_qps(in);
+}
+
+int rl_size_trusted_alternative(const rl_size_result *r)
+{
+    if (r->n < 1 || !r->c[0].meets)
+        return -1;
+    const rl_size_candidate *b = &r->c[0];
+    for (int i = 1; i < r->n && r->c[i].meets; i++) /* meeting rows first, cheapest first */
+        if (r->c[i].optimism < b->optimism &&
+            r->c[i].cost_per_hour <= (1 + RL_SIZE_NEAR_COST) * b->cost_per_hour)
+            return i;
+    return -1;
+}
+
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
     return c->mode ? c->mode : mode_at(in, c, rl_size_share(in, c));

@@ -558,6 +558,30 @@ rl_ops_run_mix rl_size_mix(const rl_size_candidate *c);
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);
 
 
+/* Two cautions on the pick the report gives (fixND #12; docs/serving.md,
+ * "Cautions on the pick"), our thresholds:
+ * - thin margin: its max_sustainable_qps under RL_SIZE_THIN_MARGIN x the
+ *   sized load (5%: the capacity search's own resolution is 2%, and the
+ *   README example sustains 24.28 req/s against 24 sized, 1.2% over);
+ * - a less trusted pick: a meeting row whose mode is more trusted (lower
+ *   rl_size_candidate.optimism: measured before estimated before ideal)
+ *   costs at most RL_SIZE_NEAR_COST more (10%: the README example's
+ *   estimated tpu-v5e pick is 3.3% under a calibrated h100-sxm row, while
+ *   an estimated mode's datasheet peaks at efficiency 1.0 are optimistic
+ *   by more than that; docs/model.md puts measured kernels at 40-90% of
+ *   peak). */
+#define RL_SIZE_THIN_MARGIN 1.05
+#define RL_SIZE_NEAR_COST 0.10
+
+/* 1 when row c (a meeting row with a capacity figure) sustains less than
+ * RL_SIZE_THIN_MARGIN x in's sized load. */
+int rl_size_thin_margin(const rl_size_input *in, const rl_size_candidate *c);
+
+/* The index of the cheapest meeting row of r whose mode is more trusted
+ * than r->c[0]'s and whose cost is within RL_SIZE_NEAR_COST above it; -1
+ * when none (or r->c[0] does not meet). */
+int rl_size_trusted_alternative(const rl_size_result *r);
+
 /* ---- studies of one configuration for the report ---- */
 
 #define RL_SIZE_CURVE_POINTS 7

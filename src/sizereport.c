@@ -618,6 +618,25 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                    "headroom asked (verdict_by capacity: the search's bound decides over one "
                    "run's p99)"
                  : "");
+    /* fixND #12: a thin margin, and a cheaper pick on weaker evidence than
+     * a near-equal-cost row (size.h RL_SIZE_THIN_MARGIN, RL_SIZE_NEAR_COST) */
+    if (b == &x->res->c[0] && rl_size_thin_margin(in, b))
+        item(d, "Caution on the margin: it sustains %.4g req/s, only %.1f%% above the %.3g req/s "
+                "it was sized for (under %.0f%%): a few percent more step time or load takes it "
+                "past the knee (the load curve below).",
+             b->max_qps, 100 * (b->max_qps / sized - 1), sized, 100 * (RL_SIZE_THIN_MARGIN - 1));
+    int alt = b == &x->res->c[0] ? rl_size_trusted_alternative(x->res) : -1;
+    if (alt > 0) {
+        const rl_size_candidate *a = &x->res->c[alt];
+        char al[128];
+        rl_size_label(in, a, al, sizeof al);
+        item(d, "Caution on the evidence: row %d, %s, mode %s, also meets the targets at %.2f %s "
+                "(+%.1f%%, within %.0f%%); this pick's mode is %s, a weaker basis, so unless "
+                "%s is calibrated the %s row is the safer choice.",
+             alt + 1, al, rl_size_mode(in, a), a->cost_per_hour, cost_unit(x->res),
+             100 * (a->cost_per_hour / b->cost_per_hour - 1), 100 * RL_SIZE_NEAR_COST,
+             rl_size_mode(in, b), in->hw[b->hw].name, rl_size_mode(in, a));
+    }
     char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
     if (rl_size_p99_caution(in, b, p99only, sizeof p99only))
         item(d, "Caution on the verdict: %s.", p99only);
