@@ -2808,6 +2808,20 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
                         c->layout == RL_ATTN_LAYOUT_DP, &mix, c->p);
     }
     add_engine_name(o, &in->hw[c->hw], mode);
+    /* fixND #11: --engine E over a list applies where the profile has E;
+     * a row of one without it says so (null: E applied, or none asked) */
+    if (in->engine_asked && in->engine_lacking && in->engine_lacking[c->hw]) {
+        char en[256];
+        snprintf(en, sizeof en, "--engine %s does not apply: %s carries no %s tables, so its "
+                 "default engine (%s) times this row", in->engine_asked, in->hw[c->hw].name,
+                 in->engine_asked,
+                 strcmp(rl_result_engine_name(&in->hw[c->hw], mode), "none")
+                     ? rl_result_engine_name(&in->hw[c->hw], mode)
+                     : "none: datasheet peaks");
+        cJSON_AddStringToObject(o, "engine_note", en);
+    } else {
+        cJSON_AddNullToObject(o, "engine_note");
+    }
     cJSON_AddStringToObject(o, "attention_context", /* as simulate's */
                             rl_serve_attn_longest(in->m, &in->hw[c->hw], c->p, in->calibrated)
                                 ? "longest" : "mean");

@@ -164,6 +164,10 @@ typedef struct {
                               band's printed high edge is (rl_size_search and rl_size_study
                               set it on their own copies: callers leave it NULL) */
     rl_ops_cost *inner_cost; /* NULL, or cost's counterpart on inner_hw (rl_size_search) */
+    const char *engine_asked; /* NULL, or the --engine named: with engine_lacking, the rows
+                                 say where it did not apply (fixND #11) */
+    const char *engine_lacking; /* NULL, or per profile (nhw): 1 where it carries no
+                                   engine_asked and its default engine times its rows */
     int threads;          /* CPU threads of the search's plans (rl_size_search): plans of
                              different replicas run at once, each replica's plans in their
                              order, so the rows are the same on any count; 0 or 1: one */

@@ -1392,6 +1392,11 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
  * configuration found on it (1 chip, the first precision, when none). */
 static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
 {
+    /* fixND #11: --engine E over a list applies where the profile has E */
+    if (x->in->engine_asked && x->in->engine_lacking && x->in->engine_lacking[hw])
+        item(d, "Engine on %s: --engine %s does not apply (the profile carries no %s tables); "
+                "its rows are timed by its default engine, as each row's engine says.",
+             x->in->hw[hw].name, x->in->engine_asked, x->in->engine_asked);
     const rl_size_input *in = x->in;
     const rl_hw *h = &in->hw[hw];
     long long chips = 1;

@@ -9319,6 +9319,48 @@ static void link_set_one_chip(void **state)
     }
 }
 
+/* fixND #11: size --hw h100-sxm,tpu-v5e --engine vllm applies vllm on
+ * h100-sxm (its rows' engine vllm, engine_note null) and sizes tpu-v5e,
+ * which carries no vllm tables, on its default (engine none, engine_note
+ * and a stderr note saying --engine vllm did not apply there); before, the
+ * whole command was refused (exit 2, "tpu-v5e.lua carries no engine
+ * 'vllm'").  Refused still where no profile listed has it (tpu-v5e,tpu-v5p),
+ * and for one profile without it. */
+static void size_engine_where_it_applies(void **state)
+{
+    (void)state;
+    static const char base[] = "size --model llama3-8b --qps 2 --prompt-len 100 --out-len 20 "
+                               "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 1 "
+                               "--engine vllm";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --hw h100-sxm,tpu-v5e --format json", base);
+    cJSON *j = run_json(cmd); /* its notes left in out */
+    assert_non_null(strstr(out, "note: --engine vllm: tpu-v5e carries no vllm tables, so its rows "
+                                "are timed by its default engine"));
+    int seen[2] = {0, 0};
+    for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next) {
+        int tpu = !strncmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "config")), "tpu-v5e", 7);
+        const cJSON *n = cJSON_GetObjectItem(r, "engine_note");
+        assert_non_null(n);
+        seen[tpu]++;
+        if (tpu) {
+            assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), "none");
+            assert_string_equal(cJSON_GetStringValue(n), "--engine vllm does not apply: tpu-v5e "
+                                "carries no vllm tables, so its default engine (none: datasheet "
+                                "peaks) times this row");
+        } else {
+            assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), "vllm");
+            assert_true(cJSON_IsNull(n));
+        }
+    }
+    assert_true(seen[0] > 0 && seen[1] > 0);
+    cJSON_Delete(j);
+    assert_int_equal(cli2(base, " --hw tpu-v5e,tpu-v5p"), 2);
+    assert_non_null(strstr(out, "--engine vllm: no profile listed carries it"));
+    assert_int_equal(cli2(base, " --hw tpu-v5e"), 2);
+    assert_non_null(strstr(out, "carries no engine 'vllm'"));
+}
+
 /* fixND #6: a price of 0 (here --set hw.price_per_chip_hour=0 on the one
  * profile searched) reads as no price, not as free: cost_unit chips, and
  * cost_note (printed in the table too) and a stderr note say so, naming the
@@ -11047,6 +11089,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_band_edge_said),
         cmocka_unit_test(size_rows_say_derived),
         cmocka_unit_test(size_zero_price_said),
+        cmocka_unit_test(size_engine_where_it_applies),
         cmocka_unit_test(link_set_one_chip),
         cmocka_unit_test(e2e_gap_serving_notes),
         cmocka_unit_test(sharding_2d_asks_for_tp),
