@@ -2698,10 +2698,12 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
     add_numbers(o, more, sizeof more / sizeof more[0]);
     /* null without a price (t56 #3: 0 read as free) */
     add_number_or_null(o, "usd_per_mtok", c->usd_per_mtok, h->price_per_chip_hour > 0);
-    cJSON_AddNumberToObject(o, "ttft_p50_s", c->ttft_p50);
-    add_number_or_null(o, "tpot_p50_s", c->tpot_p50, !c->no_tpot);
+    const int cons = in->conservative; /* rl_size_time: the central figures (fixND #2) */
+    add_number_or_null(o, "ttft_p50_s", rl_size_time(cons, c, 0), isfinite(rl_size_time(cons, c, 0)));
+    add_number_or_null(o, "tpot_p50_s", rl_size_time(cons, c, 2),
+                       !c->no_tpot && isfinite(rl_size_time(cons, c, 2)));
+    add_number_or_null(o, "e2e_p99_s", rl_size_time(cons, c, 5), isfinite(rl_size_time(cons, c, 5)));
     const keyed rest[] = {
-        {"e2e_p99_s", c->e2e_p99},
         {"slo_attainment", c->slo_attainment},
         {"utilization", c->utilization},
         {"mean_decode_batch", c->mean_decode_batch},
@@ -2747,14 +2749,19 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     if (!detail)
         add_number_or_null(o, "usd_per_mtok", c->usd_per_mtok,
                            in->hw[c->hw].price_per_chip_hour > 0);
-    cJSON_AddNumberToObject(o, "ttft_p99_s", c->ttft_p99);
+    /* the central prediction in every mode (rl_size_time; fixND #2: under
+     * --conservative these held the band's high edge, now its _high) */
+    const int cons = in->conservative;
+    add_number_or_null(o, "ttft_p99_s", rl_size_time(cons, c, 1), isfinite(rl_size_time(cons, c, 1)));
     if (!detail && in->calibrated) /* an ideal search has no band at all */
         add_p99_band(o, c, "ttft_p99_s", 1);
-    add_number_or_null(o, "tpot_p99_s", c->tpot_p99, !c->no_tpot); /* as simulate (tester19 F4) */
+    add_number_or_null(o, "tpot_p99_s", rl_size_time(cons, c, 3), /* as simulate (tester19 F4) */
+                       !c->no_tpot && isfinite(rl_size_time(cons, c, 3)));
     if (!detail && in->calibrated && !c->no_tpot)
         add_p99_band(o, c, "tpot_p99_s", 3);
+    add_number_or_null(o, "e2e_p50_s", rl_size_time(cons, c, 4), isfinite(rl_size_time(cons, c, 4)));
     const keyed rates[] = {
-        {"e2e_p50_s", c->e2e_p50}, {"out_tokens_per_s", c->out_tokens_per_s},
+        {"out_tokens_per_s", c->out_tokens_per_s},
         /* each as simulate names it (tester12 #3: out_tokens_per_s was the
          * steady figure under the whole run's name) */
         {"steady_out_tokens_per_s", c->steady_out_tokens_per_s},
@@ -2961,6 +2968,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (banded)
         cJSON_AddStringToObject(j, "band", in->band_wide ? "p5-p95" : "p10-p90");
     cJSON_AddBoolToObject(j, "conservative", in->conservative);
+    /* fixND #2: which figure the verdicts (meets, max_sustainable_qps, the
+     * *_at_sized_s keys) were made on; the rows' ttft_p99_s etc. are the
+     * central prediction either way, the band's high edge their _high */
+    cJSON_AddStringToObject(j, "sized_against", in->conservative ? "band_high" : "central");
     cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
     /* fixND #6: a price of 0 switched the unit to chips without a word.
      * Our decision: 0 (or no price_per_chip_hour) reads as "no price", as

@@ -1807,17 +1807,19 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
  * run 0: not yet made. */
 typedef struct {
     double edge[4][6];
+    double centre[6]; /* --conservative: the run at the band's centre (fixND #2) */
     unsigned long long work;
     int run;
 } band_run;
 
 /* Row c's band run at edge s into b->edge[s]: c served at the stated load
  * on its profile moved to that edge (hw: nhw edge profiles per edge, in
- * rl_e2e_band_runs' order), with the step costs of pool and the requests
+ * rl_e2e_band_runs' order; s = nedge, under --conservative: the profiles
+ * at the centre, into b->centre), with the step costs of pool and the requests
  * of draws.  0, or -1 with err. */
 static int band_row(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
-                    rl_size_draws *draws, const rl_size_candidate *row, int s, band_run *b,
-                    char *err, size_t errlen)
+                    rl_size_draws *draws, const rl_size_candidate *row, int s, int nedge,
+                    band_run *b, char *err, size_t errlen)
 {
     rl_size_input at = *in;
     at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
@@ -1829,7 +1831,7 @@ static int band_row(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
     if (pool_cost(pool, &at, &c, err, errlen) != 0 || evaluate(&at, &c, 1, 1, 0, err, errlen) != 0)
         return -1;
     const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50, c.e2e_p99};
-    memcpy(b->edge[s], t, sizeof t);
+    memcpy(s < nedge ? b->edge[s] : b->centre, t, sizeof t);
     return 0;
 }
 
@@ -1847,10 +1849,10 @@ static int band_group(const rl_size_input *in, const rl_hw *hw, int nedge, cost_
                       rl_size_draws *draws, const rl_size_result *out, int k, band_run *b,
                       char *err, size_t errlen)
 {
-    for (int s = 0; s < nedge; s++)
+    for (int s = 0; s < nedge + (in->conservative != 0); s++) /* the centre last */
         for (int j = k; j < out->n; j++)
             if (same_replica(&out->c[j], &out->c[k]) && !b[j].run &&
-                band_row(in, hw, pool, draws, &out->c[j], s, &b[j], err, errlen) != 0)
+                band_row(in, hw, pool, draws, &out->c[j], s, nedge, &b[j], err, errlen) != 0)
                 return -1;
     for (int j = k; j < out->n; j++)
         if (same_replica(&out->c[j], &out->c[k]) && !b[j].run) {
@@ -1971,7 +1973,9 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             out->no_band = 1 + i;
     }
     int q[4], nedge = rl_e2e_band_runs(in->band_wide, q);
-    rl_hw *hw = any ? malloc((size_t)nedge * (size_t)in->nhw * sizeof *hw) : NULL;
+    /* --conservative: one more set, the profiles at the centre (fixND #2) */
+    int nsets = nedge + (in->conservative != 0);
+    rl_hw *hw = any ? malloc((size_t)nsets * (size_t)in->nhw * sizeof *hw) : NULL;
     band_run *b = any ? calloc((size_t)out->n + 1, sizeof *b) : NULL;
     if (!hw || !b) { /* no band to compute, or no memory for it */
         free(has);
@@ -1981,10 +1985,11 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             RL_FAIL("size: out of memory");
         return 0;
     }
-    for (int s = 0; s < nedge; s++)
+    for (int s = 0; s < nsets; s++)
         for (int i = 0; i < in->nhw; i++) {
             hw[s * in->nhw + i] = base[i];
-            rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
+            if (s < nedge)
+                rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
         }
     int rc = 0;
     char *ok = in->threads > 1 && !over_budget(in, *work) ? malloc((size_t)out->n + 1) : NULL;
@@ -2022,6 +2027,10 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             *work += b[k].work;
             memcpy(out->c[k].edge, b[k].edge, sizeof out->c[k].edge);
             out->c[k].banded = 1;
+            if (in->conservative) {
+                memcpy(out->c[k].centre, b[k].centre, sizeof out->c[k].centre);
+                out->c[k].has_centre = 1;
+            }
         }
     }
     pool_free(&pool);

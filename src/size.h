@@ -255,6 +255,12 @@ typedef struct {
      * work_budget is spent: rl_size_result no_band, unbanded_for_time). */
     int banded;
     double edge[2][6];
+    /* size --conservative: the six times above served again on the
+     * profile at the band's centre (band_rows, with the edge runs), the
+     * central prediction its JSON keys and report cells print
+     * (rl_size_time; fixND #2); has_centre 0: not run */
+    int has_centre;
+    double centre[6];
     /* How optimistic its mode (rl_size_mode) is, the tie-break at equal cost
      * (rl_size_rank): 0 measured (fitted, calibrated), 1 estimated, 2 ideal */
     int optimism;
@@ -264,6 +270,22 @@ typedef struct {
     const char *mode;
     double share;
 } rl_size_candidate;
+
+/* Row c's time k (edge order: ttft_p50, ttft_p99, tpot_p50, tpot_p99,
+ * e2e_p50, e2e_p99) as its JSON keys and the report's cells print it: the
+ * central prediction in every mode (fixND #2: under --conservative the
+ * keys held the band's high edge, the figure the row was sized against,
+ * which its _high key gives).  Under --conservative, the run at the
+ * band's centre; NAN where none was made (the band runs' budget spent:
+ * unbanded_for_time).  conservative: rl_size_input.conservative. */
+static inline double rl_size_time(int conservative, const rl_size_candidate *c, int k)
+{
+    const double own[6] = {c->ttft_p50, c->ttft_p99, c->tpot_p50, c->tpot_p99, c->e2e_p50,
+                           c->e2e_p99};
+    if (!conservative)
+        return own[k];
+    return c->has_centre ? c->centre[k] : NAN;
+}
 
 /* The USD per hour of `chips` chips at `price` USD per chip-hour, rounded
  * to a micro-dollar (1e-6 USD/h, below any price's stated digits): the

@@ -336,7 +336,9 @@ static int report_no_tpot(const rl_size_report_data *x)
  * edges, size.h rl_size_candidate.edge; k indexes them). */
 static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_candidate *c, int k)
 {
-    if (c->banded)
+    if (!isfinite(s)) /* --conservative, no centre run (the band runs' budget spent) */
+        snprintf(cell, n, "n/a");
+    else if (c->banded)
         snprintf(cell, n, "%.*f (%.*f%s-%.*f%s)", dec, s * 1e3, dec, fmin(c->edge[0][k], s) * 1e3,
                  c->edge[0][k] > s ? "*" : "", dec, fmax(c->edge[1][k], s) * 1e3,
                  c->edge[1][k] < s ? "*" : "");
@@ -347,9 +349,9 @@ static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_can
 /* Whether row c shows a p99 band edge clamped to its figure (time_cell's
  * mark: the edge's run read inside it; e2e.c rl_e2e_band_from_runs's
  * _clamped keys). */
-static int p99_clamped(const rl_size_candidate *c)
+static int p99_clamped(int conservative, const rl_size_candidate *c)
 {
-    const double f[2] = {c->ttft_p99, c->tpot_p99};
+    const double f[2] = {rl_size_time(conservative, c, 1), rl_size_time(conservative, c, 3)};
     int any = 0;
     for (int i = 0; c->banded && i < 2 && !(i && c->no_tpot); i++)
         any |= c->edge[0][2 * i + 1] > f[i] || c->edge[1][2 * i + 1] < f[i];
@@ -370,12 +372,14 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     rl_size_label(x->in, c, cells[1], 96);
     snprintf(cells[2], 96, "%lld", c->chips_total);
     snprintf(cells[3], 96, x->res->priced ? "%.2f" : "%.0f", c->cost_per_hour);
-    time_cell(cells[4], 96, c->ttft_p99, 0, c, 1);
+    /* the central prediction, as the JSON keys (rl_size_time; fixND #2) */
+    const int cons = x->in->conservative;
+    time_cell(cells[4], 96, rl_size_time(cons, c, 1), 0, c, 1);
     if (c->no_tpot)
         tpot_ms(cells[5], 96, 0, 1, 1);
     else
-        time_cell(cells[5], 96, c->tpot_p99, 1, c, 3);
-    snprintf(cells[6], 96, "%.2f", c->e2e_p50);
+        time_cell(cells[5], 96, rl_size_time(cons, c, 3), 1, c, 3);
+    snprintf(cells[6], 96, "%.2f", rl_size_time(cons, c, 4));
     snprintf(cells[7], 96, "%.0f", c->steady_out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
     snprintf(cells[9], 96, "%.1f", c->mean_decode_batch);
@@ -398,13 +402,17 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     row(d, 0, 12, cells);
 }
 
-static void candidate_header(doc *d, const rl_size_result *r)
+static void candidate_header(doc *d, const rl_size_input *in, const rl_size_result *r)
 {
     char h[12][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; band where known)",
                       "TPOT p99 (ms; band where known)",
                       "E2E p50 (s)", "output tok/s", "busy", "mean batch", "sustains (req/s)",
                       "meets SLO"};
     snprintf(h[3], 96, "cost (%s)", cost_unit(r));
+    if (in->conservative) { /* fixND #2: which figure the verdict columns used */
+        snprintf(h[10], 96, "sustains (req/s; at the band's high edge)");
+        snprintf(h[11], 96, "meets SLO (sized against the band's high edge)");
+    }
     row(d, 1, 12, h);
 }
 
@@ -537,19 +545,22 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "Cost: %lld chips (not every profile searched has a price, so chips are the cost).",
              b->chips_total);
     if (in->conservative)
-        item(d, "Conservative (size --conservative): every figure below is the band's high edge "
-                "(each step at the slow edge of its fitted or table-timed cost), so a simulate "
-                "run of this row, at the band's centre, predicts lower latencies and a higher "
-                "sustainable load.");
+        item(d, "Conservative (size --conservative, sized_against band_high): the verdicts "
+                "(meets, sustains), the Predicted line, the load curve and the sensitivity below "
+                "are at the band's high edge (each step at the slow edge of its fitted or "
+                "table-timed cost), the figure each row was sized against; the tables' TTFT and "
+                "TPOT p99 cells and the Band line give the central prediction (what a simulate "
+                "run of the row predicts) with the band beside it, as the JSON keys do.");
     char tpot[96];
     if (b->no_tpot)
         tpot_ms(tpot, sizeof tpot, 0, 1, 1);
     else
         snprintf(tpot, sizeof tpot, "p50 %.1f ms / p99 %.1f ms", b->tpot_p50 * 1e3, b->tpot_p99 * 1e3);
-    item(d, "Predicted at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT %s; end-to-end p50 "
+    item(d, "Predicted%s at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT %s; end-to-end p50 "
             "%.2f s / p99 %.2f s; %.0f output tokens/s; %.1f%% of requests within %s; replicas "
             "run a step %.0f%% of the time, with %.1f sequences per decode step on average.",
-         in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, tpot, b->e2e_p50, b->e2e_p99,
+         in->conservative ? " at the band's high edge" : "", in->w.qps, b->ttft_p50 * 1e3,
+         b->ttft_p99 * 1e3, tpot, b->e2e_p50, b->e2e_p99,
          b->steady_out_tokens_per_s, 100 * b->slo_attainment,
          /* fixIK #3: 98.8% beside p99s within target read as a contradiction */
          b->no_tpot ? "the TTFT target (no TPOT to judge)"
@@ -560,11 +571,11 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          b->mean_decode_batch);
     if (b->banded) {
         char t1[64], t2[64];
-        time_cell(t1, sizeof t1, b->ttft_p99, 0, b, 1);
+        time_cell(t1, sizeof t1, rl_size_time(in->conservative, b, 1), 0, b, 1);
         if (b->no_tpot)
             tpot_ms(t2, sizeof t2, 0, 1, 1);
         else
-            time_cell(t2, sizeof t2, b->tpot_p99, 1, b, 3);
+            time_cell(t2, sizeof t2, rl_size_time(in->conservative, b, 3), 1, b, 3);
         item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s%s: the same requests served again with "
                 "every step at the band's low and at its high edge (the %s of the fitted costs' "
                 "cross-validated residuals, or every table-timed kernel at its class's residual "
@@ -574,7 +585,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              in->band_wide ? ", each side out to the farther of it and the p10 or p90 run" : "",
              in->conservative ? "this row is sized on the high edge (--conservative)"
                               : "size --conservative sizes on the high edge",
-             p99_clamped(b) ? " " : "", p99_clamped(b) ? CLAMP_NOTE : "");
+             p99_clamped(in->conservative, b) ? " " : "", p99_clamped(in->conservative, b) ? CLAMP_NOTE : "");
         /* t56 #2: a band whose slow edge misses a target (deepseek-v3 on
          * b200, its experts timed from the GEMM table: TTFT p99 65.5 s at
          * the edge against 3 s) was only in the figures: say it and by how
@@ -963,6 +974,7 @@ static void report_workload(doc *d, const rl_size_report_data *x)
 /* The cheapest rows, and any frontier row (fr[nf]) ranked beyond them. */
 static void report_alternatives(doc *d, const rl_size_report_data *x, const int *fr, int nf)
 {
+    const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
     heading(d, 2, "Alternatives");
     para(d, "The cheapest configurations per hardware, precision, replica size, policy and batch "
@@ -977,14 +989,14 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
             "capacity, with the search's 95%% confidence, is short of it: JSON verdict_by "
             "capacity).  The first 12 rows, and any row of the frontier below ranked beyond "
             "them.");
-    candidate_header(d, r);
+    candidate_header(d, in, r);
     int clamped = 0;
     for (int i = 0, k = 0; i < r->n; i++) {
         while (k < nf && fr[k] < i)
             k++;
         if (i < 12 || (k < nf && fr[k] == i)) {
             candidate_row(d, x, i + 1, &r->c[i]);
-            clamped |= p99_clamped(&r->c[i]);
+            clamped |= p99_clamped(in->conservative, &r->c[i]);
         }
     }
     table_end(d);
@@ -995,17 +1007,18 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
 /* The cost / TPOT frontier (fr[nf]) as a table. */
 static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr, int nf)
 {
+    const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
     heading(d, 2, "Cost / latency frontier");
     para(d, "Configurations that meet the targets and that no other one dominates (costs no "
             "more with a lower TPOT p99, or less with the same; a difference under one part in "
             "a million does not count, as in pareto): each costs more than the row above it and "
             "streams tokens faster.");
-    candidate_header(d, r);
+    candidate_header(d, in, r);
     int clamped = 0;
     for (int i = 0; i < nf; i++) {
         candidate_row(d, x, fr[i] + 1, &r->c[fr[i]]);
-        clamped |= p99_clamped(&r->c[fr[i]]);
+        clamped |= p99_clamped(in->conservative, &r->c[fr[i]]);
     }
     table_end(d);
     if (clamped)
