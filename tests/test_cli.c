@@ -6281,7 +6281,8 @@ static void memory_bytes_whole(void **state)
 
 /* Tester finding 4: size selects --engine as simulate does (vLLM's kernel
  * tables time the steps, so the rows change) and refuses an engine a
- * profile lacks with exit 2, naming the profile. */
+ * profile lacks with exit 2, naming the profile (over a list: only when no
+ * profile listed has it, fixND #11). */
 static void size_engine(void **state)
 {
     (void)state;
@@ -6296,7 +6297,10 @@ static void size_engine(void **state)
     cJSON_Delete(vllm);
     assert_int_equal(cli2(base, " --hw h100-sxm --engine bogus"), 2);
     assert_non_null(strstr(out, "carries no engine 'bogus'"));
-    assert_int_equal(cli2(base, " --hw h100-sxm,tpu-v5e --engine vllm"), 2);
+    /* fixND #11: a list applies the engine where a profile has it (the
+     * rows: size_engine_where_it_applies); refused when none listed has it */
+    assert_int_equal(cli2(base, " --hw tpu-v5e,tpu-v5p --engine vllm"), 2);
+    assert_non_null(strstr(out, "--engine vllm: no profile listed carries it"));
     assert_non_null(strstr(out, "tpu-v5e.lua carries no engine 'vllm'"));
 }
 
