@@ -3956,9 +3956,12 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                             "int8 compute where the chip has no fp8, and mxfp4/bf16/bf16, the "
                             "checkpoint's own, for a quantized = \"experts\" model); add "
                             "--keep-precision to size the given dtypes alone", flags);
-    for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++)
+    /* fixND #6: said when no profile has a price too (a lone --set
+     * hw.price_per_chip_hour=0 switched to chips without a word) */
+    for (int i = 0; priced < in->nhw && i < in->nhw; i++)
         if (!(in->hw[i].price_per_chip_hour > 0))
-            rl_cli_tell("size", "note: %s has no price (price_per_chip_hour), so every "
+            rl_cli_tell("size", "note: %s has no price (price_per_chip_hour absent or 0: 0 "
+                                "reads as no price, not as free), so every "
                                 "row is costed in chips (cost_unit chips), not USD/hour; a profile "
                                 "file { base = \"%s\", price_per_chip_hour = P } prices it",
                         in->hw[i].name,
@@ -3972,19 +3975,57 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
  * band the rows report is the profile's own), at most max, none given
  * twice, --keep-precision's dtypes checked on each as simulate would.
  * Returns how many, or -1 (said). */
-static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *base_hw, int max)
+/* Whether profile h carries the serving engine `name` ("ideal": every
+ * profile has it). */
+static int hw_has_engine(const rl_hw *h, const char *name)
+{
+    if (!strcmp(name, "ideal"))
+        return 1;
+    for (int i = 0; i < h->engines.n; i++)
+        if (!strcmp(h->engines.e[i].name, name))
+            return 1;
+    return 0;
+}
+
+/* fixND #11: size --hw A,B --engine E applies E where the profile carries
+ * it; a profile of the list without it is sized on its own default engine,
+ * marked in lacking[] (said by size_engine_notes and each row's
+ * engine_note).  Returns 1 when the profile t lacks E (it is then loaded
+ * without --engine), 0 when it has it or no list or no --engine was given,
+ * -1 when it cannot be read (the load below says why). */
+static int size_engine_lacking(const rl_opts *o, const char *t)
+{
+    static rl_hw probe; /* large: not on the stack */
+    char err[ERRLEN];
+    if (!o->engine || !strchr(o->hw, ','))
+        return 0;
+    if (rl_hw_load(t, o->sets[1], o->nsets[1], &probe, err, sizeof err) != 0)
+        return -1;
+    return !hw_has_engine(&probe, o->engine);
+}
+
+static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *base_hw, int max,
+                        char *lacking)
 {
     char hwnames[1024], err[ERRLEN];
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
-    int nhw = 0, unfit = 0;
+    int nhw = 0, unfit = 0, nlack = 0, first_lack = -1;
     char unfit_name[256] = "";
+    static rl_opts own; /* o without --engine, for a profile that lacks it */
+    own = *o;
+    own.engine = NULL;
     for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (nhw == max) {
             rl_cli_tell("size", "more than %d hardware profiles", max);
             return -1;
         }
-        if (load_hw_named(o, t, &hw[nhw]) != 0)
+        int lacks = size_engine_lacking(o, t);
+        if (load_hw_named(lacks > 0 ? &own : o, t, &hw[nhw]) != 0)
             return -1;
+        lacking[nhw] = (char)(lacks > 0);
+        nlack += lacks > 0;
+        if (lacks > 0 && first_lack < 0)
+            first_lack = nhw;
         for (int i = 0; i < nhw; i++)
             if (strcmp(hw[i].name, hw[nhw].name) == 0) {
                 rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);
@@ -4004,6 +4045,12 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
         }
         base_hw[nhw] = hw[nhw];
         nhw++;
+    }
+    if (nhw > 0 && nlack == nhw) { /* no profile listed carries it: refused, as one profile */
+        rl_hw_select_engine(&hw[first_lack], o->engine, err, sizeof err);
+        rl_cli_tell("size", "--engine %s: no profile listed carries it (the first, %s)", o->engine,
+                    err);
+        return -1;
     }
     if (nhw == 0 && unfit) /* the last reason, as one chip's refusal */
         rl_cli_tell("size", "--keep-precision on %s%s: %s", unfit > 1 ? "every --hw, the last " : "",
@@ -4152,7 +4199,8 @@ int rl_cli_size(rl_opts *o)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_REPORT] && report_path_check(o->given[RL_P_REPORT]) != 0)
         return RL_EXIT_INPUT; /* before a search that may take a minute */
-    int nhw = size_load_hw(o, &m, hw, base_hw, MAX_HW);
+    static char lacking[MAX_HW];
+    int nhw = size_load_hw(o, &m, hw, base_hw, MAX_HW, lacking);
     if (nhw < 0)
         return RL_EXIT_INPUT;
     if (o->given[RL_P_CONSERVATIVE] && /* size against the slow end of the band */
@@ -4172,7 +4220,18 @@ int rl_cli_size(rl_opts *o)
                         .calibrated = !o->ideal, .headroom = rl_param_default(RL_P_HEADROOM),
                         .work_budget = RL_SIZE_MAX_WORK, .band_hw = base_hw,
                         .band_wide = wide,
-                        .conservative = o->given[RL_P_CONSERVATIVE] != NULL};
+                        .conservative = o->given[RL_P_CONSERVATIVE] != NULL,
+                        .engine_asked = o->engine, .engine_lacking = lacking};
+    for (int i = 0; o->engine && i < nhw; i++) /* fixND #11: where --engine did not apply */
+        if (lacking[i])
+            rl_cli_tell("size", "note: --engine %s: %s carries no %s tables, so its rows are "
+                                "timed by its default engine (%s; each row's engine and "
+                                "engine_note say which applied); info --hw %s lists its engines",
+                        o->engine, hw[i].name, o->engine,
+                        rl_engines_selected(&hw[i].engines)
+                            ? rl_engines_selected(&hw[i].engines)->name
+                            : "none: datasheet peaks",
+                        hw[i].name);
     rl_request *req = NULL;
     long long n = 0;
     double maxc = 0, threads = 0;

@@ -2706,10 +2706,12 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
     add_numbers(o, more, sizeof more / sizeof more[0]);
     /* null without a price (t56 #3: 0 read as free) */
     add_number_or_null(o, "usd_per_mtok", c->usd_per_mtok, h->price_per_chip_hour > 0);
-    cJSON_AddNumberToObject(o, "ttft_p50_s", c->ttft_p50);
-    add_number_or_null(o, "tpot_p50_s", c->tpot_p50, !c->no_tpot);
+    const int cons = in->conservative; /* rl_size_time: the central figures (fixND #2) */
+    add_number_or_null(o, "ttft_p50_s", rl_size_time(cons, c, 0), isfinite(rl_size_time(cons, c, 0)));
+    add_number_or_null(o, "tpot_p50_s", rl_size_time(cons, c, 2),
+                       !c->no_tpot && isfinite(rl_size_time(cons, c, 2)));
+    add_number_or_null(o, "e2e_p99_s", rl_size_time(cons, c, 5), isfinite(rl_size_time(cons, c, 5)));
     const keyed rest[] = {
-        {"e2e_p99_s", c->e2e_p99},
         {"slo_attainment", c->slo_attainment},
         {"utilization", c->utilization},
         {"mean_decode_batch", c->mean_decode_batch},
@@ -2755,14 +2757,19 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     if (!detail)
         add_number_or_null(o, "usd_per_mtok", c->usd_per_mtok,
                            in->hw[c->hw].price_per_chip_hour > 0);
-    cJSON_AddNumberToObject(o, "ttft_p99_s", c->ttft_p99);
+    /* the central prediction in every mode (rl_size_time; fixND #2: under
+     * --conservative these held the band's high edge, now its _high) */
+    const int cons = in->conservative;
+    add_number_or_null(o, "ttft_p99_s", rl_size_time(cons, c, 1), isfinite(rl_size_time(cons, c, 1)));
     if (!detail && in->calibrated) /* an ideal search has no band at all */
         add_p99_band(o, c, "ttft_p99_s", 1);
-    add_number_or_null(o, "tpot_p99_s", c->tpot_p99, !c->no_tpot); /* as simulate (tester19 F4) */
+    add_number_or_null(o, "tpot_p99_s", rl_size_time(cons, c, 3), /* as simulate (tester19 F4) */
+                       !c->no_tpot && isfinite(rl_size_time(cons, c, 3)));
     if (!detail && in->calibrated && !c->no_tpot)
         add_p99_band(o, c, "tpot_p99_s", 3);
+    add_number_or_null(o, "e2e_p50_s", rl_size_time(cons, c, 4), isfinite(rl_size_time(cons, c, 4)));
     const keyed rates[] = {
-        {"e2e_p50_s", c->e2e_p50}, {"out_tokens_per_s", c->out_tokens_per_s},
+        {"out_tokens_per_s", c->out_tokens_per_s},
         /* each as simulate names it (tester12 #3: out_tokens_per_s was the
          * steady figure under the whole run's name) */
         {"steady_out_tokens_per_s", c->steady_out_tokens_per_s},
@@ -2801,6 +2808,14 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
     add_number_or_null(o, "table_time_share", share, share >= 0);
+    /* what of its precision is derived, as pareto's rows say it (fixND #4:
+     * size rows had no such key): "none" where nothing is, and on a row
+     * timed by no kernel table (ideal, or fitted engine costs) */
+    char d[256] = "";
+    const rl_hw *dh = &in->hw[c->hw];
+    if (in->calibrated && !dh->ideal && !dh->engine_costs.present)
+        derived_text(in->m, dh, c->p, d, sizeof d);
+    cJSON_AddStringToObject(o, "derived", *d ? d : "none");
     if (detail) { /* the steps of that share, as simulate's (JSON, CSV: too wide a column) */
         rl_ops_run_mix mix = rl_size_mix(c);
         outside_serving(o, in->m, &in->hw[c->hw], in->calibrated,
@@ -2808,6 +2823,20 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
                         c->layout == RL_ATTN_LAYOUT_DP, &mix, c->p);
     }
     add_engine_name(o, &in->hw[c->hw], mode);
+    /* fixND #11: --engine E over a list applies where the profile has E;
+     * a row of one without it says so (null: E applied, or none asked) */
+    if (in->engine_asked && in->engine_lacking && in->engine_lacking[c->hw]) {
+        char en[256];
+        snprintf(en, sizeof en, "--engine %s does not apply: %s carries no %s tables, so its "
+                 "default engine (%s) times this row", in->engine_asked, in->hw[c->hw].name,
+                 in->engine_asked,
+                 strcmp(rl_result_engine_name(&in->hw[c->hw], mode), "none")
+                     ? rl_result_engine_name(&in->hw[c->hw], mode)
+                     : "none: datasheet peaks");
+        cJSON_AddStringToObject(o, "engine_note", en);
+    } else {
+        cJSON_AddNullToObject(o, "engine_note");
+    }
     cJSON_AddStringToObject(o, "attention_context", /* as simulate's */
                             rl_serve_attn_longest(in->m, &in->hw[c->hw], c->p, in->calibrated)
                                 ? "longest" : "mean");
@@ -2947,7 +2976,32 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (banded)
         cJSON_AddStringToObject(j, "band", in->band_wide ? "p5-p95" : "p10-p90");
     cJSON_AddBoolToObject(j, "conservative", in->conservative);
+    /* fixND #2: which figure the verdicts (meets, max_sustainable_qps, the
+     * *_at_sized_s keys) were made on; the rows' ttft_p99_s etc. are the
+     * central prediction either way, the band's high edge their _high */
+    cJSON_AddStringToObject(j, "sized_against", in->conservative ? "band_high" : "central");
     cJSON_AddStringToObject(j, "cost_unit", r->priced ? "usd_per_hour" : "chips");
+    /* fixND #6: a price of 0 switched the unit to chips without a word.
+     * Our decision: 0 (or no price_per_chip_hour) reads as "no price", as
+     * the profiles have always meant it, not as free (a free chip would rank
+     * every plan of it first at cost 0); the unit change is said here, in
+     * the table (which prints this key) and on stderr (cli.c) */
+    char unpriced[256] = "";
+    for (int i = 0; !r->priced && i < in->nhw; i++)
+        if (!(in->hw[i].price_per_chip_hour > 0))
+            snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
+                     unpriced[0] ? ", " : "", in->hw[i].name);
+    if (!r->priced) {
+        char cn[640];
+        snprintf(cn, sizeof cn, "cost is in chips, not USD/hour: %s %s no price_per_chip_hour "
+                 "(absent or 0; 0 reads as no price, not as free), so every row is costed in "
+                 "chips; price every profile searched (a profile file { base = \"NAME\", "
+                 "price_per_chip_hour = P }, or --set hw.price_per_chip_hour=P) to cost in "
+                 "USD/hour", unpriced, strchr(unpriced, ',') ? "have" : "has");
+        cJSON_AddStringToObject(j, "cost_note", cn);
+    } else {
+        cJSON_AddNullToObject(j, "cost_note");
+    }
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);
     cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);

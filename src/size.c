@@ -493,7 +493,8 @@ static int grow(int R)
 }
 
 /* rl_size_resize starting from `start` decode replicas (0: c's own count R0).
- * The counts searched are R0's: from R0 / 2 up to the last count of R0's
+ * The counts searched are R0's: from R0 / 2 (R0 x qps_scale / 2 below
+ * the load, at least 1) up to the last count of R0's
  * walk up (R0, grow(R0), ... while at most 4 R0 + 4 and
  * RL_SIZE_MAX_REPLICAS); a start outside them is held to them.  The
  * fewest that meet is the same from any start when meeting is monotone in
@@ -505,7 +506,12 @@ static int resize_from(const rl_size_input *in, rl_size_candidate *c, int start,
     int R0 = c->replicas, lo = 0, hi = -1, top = R0;
     for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = grow(R))
         top = R;
-    int fewest = R0 / 2 > 1 ? R0 / 2 : 1;
+    /* the floor is half the estimate at the load searched: R0 / 2 at the
+     * load R0 was sized for or above, R0 x qps_scale / 2 below it (fixND #9:
+     * the sensitivity row at QPS x0.5 was held at R0 / 2, so its "chips to
+     * meet" read as half the load needing the floor, not the fewest) */
+    double at = qps_scale < 1 ? qps_scale : 1;
+    int fewest = (int)(R0 * at / 2) > 1 ? (int)(R0 * at / 2) : 1;
     int R = start < fewest ? R0 : start > top ? top : start;
     rl_size_candidate best = *c; /* the fewest replicas that met, with their (complete) run */
     /* grow geometrically until the targets hold, then bisect down; a run that
@@ -1801,17 +1807,19 @@ int rl_size_slow_edges(rl_hw *hw, int nhw, const char *model, int ideal, int wid
  * run 0: not yet made. */
 typedef struct {
     double edge[4][6];
+    double centre[6]; /* --conservative: the run at the band's centre (fixND #2) */
     unsigned long long work;
     int run;
 } band_run;
 
 /* Row c's band run at edge s into b->edge[s]: c served at the stated load
  * on its profile moved to that edge (hw: nhw edge profiles per edge, in
- * rl_e2e_band_runs' order), with the step costs of pool and the requests
+ * rl_e2e_band_runs' order; s = nedge, under --conservative: the profiles
+ * at the centre, into b->centre), with the step costs of pool and the requests
  * of draws.  0, or -1 with err. */
 static int band_row(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
-                    rl_size_draws *draws, const rl_size_candidate *row, int s, band_run *b,
-                    char *err, size_t errlen)
+                    rl_size_draws *draws, const rl_size_candidate *row, int s, int nedge,
+                    band_run *b, char *err, size_t errlen)
 {
     rl_size_input at = *in;
     at.hw = hw + s * in->nhw; /* a kept cost is the edge profile's (kept_cost) */
@@ -1823,7 +1831,7 @@ static int band_row(const rl_size_input *in, const rl_hw *hw, cost_pool *pool,
     if (pool_cost(pool, &at, &c, err, errlen) != 0 || evaluate(&at, &c, 1, 1, 0, err, errlen) != 0)
         return -1;
     const double t[6] = {c.ttft_p50, c.ttft_p99, c.tpot_p50, c.tpot_p99, c.e2e_p50, c.e2e_p99};
-    memcpy(b->edge[s], t, sizeof t);
+    memcpy(s < nedge ? b->edge[s] : b->centre, t, sizeof t);
     return 0;
 }
 
@@ -1841,10 +1849,10 @@ static int band_group(const rl_size_input *in, const rl_hw *hw, int nedge, cost_
                       rl_size_draws *draws, const rl_size_result *out, int k, band_run *b,
                       char *err, size_t errlen)
 {
-    for (int s = 0; s < nedge; s++)
+    for (int s = 0; s < nedge + (in->conservative != 0); s++) /* the centre last */
         for (int j = k; j < out->n; j++)
             if (same_replica(&out->c[j], &out->c[k]) && !b[j].run &&
-                band_row(in, hw, pool, draws, &out->c[j], s, &b[j], err, errlen) != 0)
+                band_row(in, hw, pool, draws, &out->c[j], s, nedge, &b[j], err, errlen) != 0)
                 return -1;
     for (int j = k; j < out->n; j++)
         if (same_replica(&out->c[j], &out->c[k]) && !b[j].run) {
@@ -1965,7 +1973,9 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             out->no_band = 1 + i;
     }
     int q[4], nedge = rl_e2e_band_runs(in->band_wide, q);
-    rl_hw *hw = any ? malloc((size_t)nedge * (size_t)in->nhw * sizeof *hw) : NULL;
+    /* --conservative: one more set, the profiles at the centre (fixND #2) */
+    int nsets = nedge + (in->conservative != 0);
+    rl_hw *hw = any ? malloc((size_t)nsets * (size_t)in->nhw * sizeof *hw) : NULL;
     band_run *b = any ? calloc((size_t)out->n + 1, sizeof *b) : NULL;
     if (!hw || !b) { /* no band to compute, or no memory for it */
         free(has);
@@ -1975,10 +1985,11 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             RL_FAIL("size: out of memory");
         return 0;
     }
-    for (int s = 0; s < nedge; s++)
+    for (int s = 0; s < nsets; s++)
         for (int i = 0; i < in->nhw; i++) {
             hw[s * in->nhw + i] = base[i];
-            rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
+            if (s < nedge)
+                rl_e2e_band_edge(&hw[s * in->nhw + i], q[s]);
         }
     int rc = 0;
     char *ok = in->threads > 1 && !over_budget(in, *work) ? malloc((size_t)out->n + 1) : NULL;
@@ -2016,6 +2027,10 @@ static int band_rows(const rl_size_input *in, unsigned long long *work, rl_size_
             *work += b[k].work;
             memcpy(out->c[k].edge, b[k].edge, sizeof out->c[k].edge);
             out->c[k].banded = 1;
+            if (in->conservative) {
+                memcpy(out->c[k].centre, b[k].centre, sizeof out->c[k].centre);
+                out->c[k].has_centre = 1;
+            }
         }
     }
     pool_free(&pool);
@@ -2445,6 +2460,24 @@ double rl_size_share(const rl_size_input *in, const rl_size_candidate *c)
     rl_ops_run_mix mix = rl_size_mix(c);
     return rl_ops_serving_share(in->m, &in->hw[c->hw], c->chips / pp, c->ep,
                                 c->layout == RL_ATTN_LAYOUT_DP, &mix, c->p, NULL);
+}
+
+int rl_size_thin_margin(const rl_size_input *in, const rl_size_candidate *c)
+{
+    return c->meets && isfinite(c->max_qps) &&
+           c->max_qps < RL_SIZE_THIN_MARGIN * rl_size_sized_qps(in);
+}
+
+int rl_size_trusted_alternative(const rl_size_result *r)
+{
+    if (r->n < 1 || !r->c[0].meets)
+        return -1;
+    const rl_size_candidate *b = &r->c[0];
+    for (int i = 1; i < r->n && r->c[i].meets; i++) /* meeting rows first, cheapest first */
+        if (r->c[i].optimism < b->optimism &&
+            r->c[i].cost_per_hour <= (1 + RL_SIZE_NEAR_COST) * b->cost_per_hour)
+            return i;
+    return -1;
 }
 
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)

@@ -164,6 +164,10 @@ typedef struct {
                               band's printed high edge is (rl_size_search and rl_size_study
                               set it on their own copies: callers leave it NULL) */
     rl_ops_cost *inner_cost; /* NULL, or cost's counterpart on inner_hw (rl_size_search) */
+    const char *engine_asked; /* NULL, or the --engine named: with engine_lacking, the rows
+                                 say where it did not apply (fixND #11) */
+    const char *engine_lacking; /* NULL, or per profile (nhw): 1 where it carries no
+                                   engine_asked and its default engine times its rows */
     int threads;          /* CPU threads of the search's plans (rl_size_search): plans of
                              different replicas run at once, each replica's plans in their
                              order, so the rows are the same on any count; 0 or 1: one */
@@ -251,6 +255,12 @@ typedef struct {
      * work_budget is spent: rl_size_result no_band, unbanded_for_time). */
     int banded;
     double edge[2][6];
+    /* size --conservative: the six times above served again on the
+     * profile at the band's centre (band_rows, with the edge runs), the
+     * central prediction its JSON keys and report cells print
+     * (rl_size_time; fixND #2); has_centre 0: not run */
+    int has_centre;
+    double centre[6];
     /* How optimistic its mode (rl_size_mode) is, the tie-break at equal cost
      * (rl_size_rank): 0 measured (fitted, calibrated), 1 estimated, 2 ideal */
     int optimism;
@@ -260,6 +270,22 @@ typedef struct {
     const char *mode;
     double share;
 } rl_size_candidate;
+
+/* Row c's time k (edge order: ttft_p50, ttft_p99, tpot_p50, tpot_p99,
+ * e2e_p50, e2e_p99) as its JSON keys and the report's cells print it: the
+ * central prediction in every mode (fixND #2: under --conservative the
+ * keys held the band's high edge, the figure the row was sized against,
+ * which its _high key gives).  Under --conservative, the run at the
+ * band's centre; NAN where none was made (the band runs' budget spent:
+ * unbanded_for_time).  conservative: rl_size_input.conservative. */
+static inline double rl_size_time(int conservative, const rl_size_candidate *c, int k)
+{
+    const double own[6] = {c->ttft_p50, c->ttft_p99, c->tpot_p50, c->tpot_p99, c->e2e_p50,
+                           c->e2e_p99};
+    if (!conservative)
+        return own[k];
+    return c->has_centre ? c->centre[k] : NAN;
+}
 
 /* The USD per hour of `chips` chips at `price` USD per chip-hour, rounded
  * to a micro-dollar (1e-6 USD/h, below any price's stated digits): the
@@ -557,6 +583,30 @@ rl_ops_run_mix rl_size_mix(const rl_size_candidate *c);
  * "h200 1x8 attn-dp8 ...", "h100-sxm 1x16 tp8 pp2 ...". */
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);
 
+
+/* Two cautions on the pick the report gives (fixND #12; docs/serving.md,
+ * "Cautions on the pick"), our thresholds:
+ * - thin margin: its max_sustainable_qps under RL_SIZE_THIN_MARGIN x the
+ *   sized load (5%: the capacity search's own resolution is 2%, and the
+ *   README example sustains 24.28 req/s against 24 sized, 1.2% over);
+ * - a less trusted pick: a meeting row whose mode is more trusted (lower
+ *   rl_size_candidate.optimism: measured before estimated before ideal)
+ *   costs at most RL_SIZE_NEAR_COST more (10%: the README example's
+ *   estimated tpu-v5e pick is 3.3% under a calibrated h100-sxm row, while
+ *   an estimated mode's datasheet peaks at efficiency 1.0 are optimistic
+ *   by more than that; docs/model.md puts measured kernels at 40-90% of
+ *   peak). */
+#define RL_SIZE_THIN_MARGIN 1.05
+#define RL_SIZE_NEAR_COST 0.10
+
+/* 1 when row c (a meeting row with a capacity figure) sustains less than
+ * RL_SIZE_THIN_MARGIN x in's sized load. */
+int rl_size_thin_margin(const rl_size_input *in, const rl_size_candidate *c);
+
+/* The index of the cheapest meeting row of r whose mode is more trusted
+ * than r->c[0]'s and whose cost is within RL_SIZE_NEAR_COST above it; -1
+ * when none (or r->c[0] does not meet). */
+int rl_size_trusted_alternative(const rl_size_result *r);
 
 /* ---- studies of one configuration for the report ---- */
 

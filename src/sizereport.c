@@ -336,7 +336,9 @@ static int report_no_tpot(const rl_size_report_data *x)
  * edges, size.h rl_size_candidate.edge; k indexes them). */
 static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_candidate *c, int k)
 {
-    if (c->banded)
+    if (!isfinite(s)) /* --conservative, no centre run (the band runs' budget spent) */
+        snprintf(cell, n, "n/a");
+    else if (c->banded)
         snprintf(cell, n, "%.*f (%.*f%s-%.*f%s)", dec, s * 1e3, dec, fmin(c->edge[0][k], s) * 1e3,
                  c->edge[0][k] > s ? "*" : "", dec, fmax(c->edge[1][k], s) * 1e3,
                  c->edge[1][k] < s ? "*" : "");
@@ -347,9 +349,9 @@ static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_can
 /* Whether row c shows a p99 band edge clamped to its figure (time_cell's
  * mark: the edge's run read inside it; e2e.c rl_e2e_band_from_runs's
  * _clamped keys). */
-static int p99_clamped(const rl_size_candidate *c)
+static int p99_clamped(int conservative, const rl_size_candidate *c)
 {
-    const double f[2] = {c->ttft_p99, c->tpot_p99};
+    const double f[2] = {rl_size_time(conservative, c, 1), rl_size_time(conservative, c, 3)};
     int any = 0;
     for (int i = 0; c->banded && i < 2 && !(i && c->no_tpot); i++)
         any |= c->edge[0][2 * i + 1] > f[i] || c->edge[1][2 * i + 1] < f[i];
@@ -370,12 +372,14 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     rl_size_label(x->in, c, cells[1], 96);
     snprintf(cells[2], 96, "%lld", c->chips_total);
     snprintf(cells[3], 96, x->res->priced ? "%.2f" : "%.0f", c->cost_per_hour);
-    time_cell(cells[4], 96, c->ttft_p99, 0, c, 1);
+    /* the central prediction, as the JSON keys (rl_size_time; fixND #2) */
+    const int cons = x->in->conservative;
+    time_cell(cells[4], 96, rl_size_time(cons, c, 1), 0, c, 1);
     if (c->no_tpot)
         tpot_ms(cells[5], 96, 0, 1, 1);
     else
-        time_cell(cells[5], 96, c->tpot_p99, 1, c, 3);
-    snprintf(cells[6], 96, "%.2f", c->e2e_p50);
+        time_cell(cells[5], 96, rl_size_time(cons, c, 3), 1, c, 3);
+    snprintf(cells[6], 96, "%.2f", rl_size_time(cons, c, 4));
     snprintf(cells[7], 96, "%.0f", c->steady_out_tokens_per_s);
     snprintf(cells[8], 96, "%.0f%%", 100 * c->utilization);
     snprintf(cells[9], 96, "%.1f", c->mean_decode_batch);
@@ -398,13 +402,17 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     row(d, 0, 12, cells);
 }
 
-static void candidate_header(doc *d, const rl_size_result *r)
+static void candidate_header(doc *d, const rl_size_input *in, const rl_size_result *r)
 {
     char h[12][96] = {"#", "configuration", "chips", "", "TTFT p99 (ms; band where known)",
                       "TPOT p99 (ms; band where known)",
                       "E2E p50 (s)", "output tok/s", "busy", "mean batch", "sustains (req/s)",
                       "meets SLO"};
     snprintf(h[3], 96, "cost (%s)", cost_unit(r));
+    if (in->conservative) { /* fixND #2: which figure the verdict columns used */
+        snprintf(h[10], 96, "sustains (req/s; at the band's high edge)");
+        snprintf(h[11], 96, "meets SLO (sized against the band's high edge)");
+    }
     row(d, 1, 12, h);
 }
 
@@ -537,19 +545,22 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "Cost: %lld chips (not every profile searched has a price, so chips are the cost).",
              b->chips_total);
     if (in->conservative)
-        item(d, "Conservative (size --conservative): every figure below is the band's high edge "
-                "(each step at the slow edge of its fitted or table-timed cost), so a simulate "
-                "run of this row, at the band's centre, predicts lower latencies and a higher "
-                "sustainable load.");
+        item(d, "Conservative (size --conservative, sized_against band_high): the verdicts "
+                "(meets, sustains), the Predicted line, the load curve and the sensitivity below "
+                "are at the band's high edge (each step at the slow edge of its fitted or "
+                "table-timed cost), the figure each row was sized against; the tables' TTFT and "
+                "TPOT p99 cells and the Band line give the central prediction (what a simulate "
+                "run of the row predicts) with the band beside it, as the JSON keys do.");
     char tpot[96];
     if (b->no_tpot)
         tpot_ms(tpot, sizeof tpot, 0, 1, 1);
     else
         snprintf(tpot, sizeof tpot, "p50 %.1f ms / p99 %.1f ms", b->tpot_p50 * 1e3, b->tpot_p99 * 1e3);
-    item(d, "Predicted at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT %s; end-to-end p50 "
+    item(d, "Predicted%s at %.3g req/s: TTFT p50 %.0f ms / p99 %.0f ms; TPOT %s; end-to-end p50 "
             "%.2f s / p99 %.2f s; %.0f output tokens/s; %.1f%% of requests within %s; replicas "
             "run a step %.0f%% of the time, with %.1f sequences per decode step on average.",
-         in->w.qps, b->ttft_p50 * 1e3, b->ttft_p99 * 1e3, tpot, b->e2e_p50, b->e2e_p99,
+         in->conservative ? " at the band's high edge" : "", in->w.qps, b->ttft_p50 * 1e3,
+         b->ttft_p99 * 1e3, tpot, b->e2e_p50, b->e2e_p99,
          b->steady_out_tokens_per_s, 100 * b->slo_attainment,
          /* fixIK #3: 98.8% beside p99s within target read as a contradiction */
          b->no_tpot ? "the TTFT target (no TPOT to judge)"
@@ -560,11 +571,11 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          b->mean_decode_batch);
     if (b->banded) {
         char t1[64], t2[64];
-        time_cell(t1, sizeof t1, b->ttft_p99, 0, b, 1);
+        time_cell(t1, sizeof t1, rl_size_time(in->conservative, b, 1), 0, b, 1);
         if (b->no_tpot)
             tpot_ms(t2, sizeof t2, 0, 1, 1);
         else
-            time_cell(t2, sizeof t2, b->tpot_p99, 1, b, 3);
+            time_cell(t2, sizeof t2, rl_size_time(in->conservative, b, 3), 1, b, 3);
         item(d, "Band (%s): TTFT p99 %s ms, TPOT p99 %s%s: the same requests served again with "
                 "every step at the band's low and at its high edge (the %s of the fitted costs' "
                 "cross-validated residuals, or every table-timed kernel at its class's residual "
@@ -574,7 +585,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              in->band_wide ? ", each side out to the farther of it and the p10 or p90 run" : "",
              in->conservative ? "this row is sized on the high edge (--conservative)"
                               : "size --conservative sizes on the high edge",
-             p99_clamped(b) ? " " : "", p99_clamped(b) ? CLAMP_NOTE : "");
+             p99_clamped(in->conservative, b) ? " " : "", p99_clamped(in->conservative, b) ? CLAMP_NOTE : "");
         /* t56 #2: a band whose slow edge misses a target (deepseek-v3 on
          * b200, its experts timed from the GEMM table: TTFT p99 65.5 s at
          * the edge against 3 s) was only in the figures: say it and by how
@@ -618,6 +629,25 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                    "headroom asked (verdict_by capacity: the search's bound decides over one "
                    "run's p99)"
                  : "");
+    /* fixND #12: a thin margin, and a cheaper pick on weaker evidence than
+     * a near-equal-cost row (size.h RL_SIZE_THIN_MARGIN, RL_SIZE_NEAR_COST) */
+    if (b == &x->res->c[0] && rl_size_thin_margin(in, b))
+        item(d, "Caution on the margin: it sustains %.4g req/s, only %.1f%% above the %.3g req/s "
+                "it was sized for (under %.0f%%): a few percent more step time or load takes it "
+                "past the knee (the load curve below).",
+             b->max_qps, 100 * (b->max_qps / sized - 1), sized, 100 * (RL_SIZE_THIN_MARGIN - 1));
+    int alt = b == &x->res->c[0] ? rl_size_trusted_alternative(x->res) : -1;
+    if (alt > 0) {
+        const rl_size_candidate *a = &x->res->c[alt];
+        char al[128];
+        rl_size_label(in, a, al, sizeof al);
+        item(d, "Caution on the evidence: row %d, %s, mode %s, also meets the targets at %.2f %s "
+                "(+%.1f%%, within %.0f%%); this pick's mode is %s, a weaker basis, so unless "
+                "%s is calibrated the %s row is the safer choice.",
+             alt + 1, al, rl_size_mode(in, a), a->cost_per_hour, cost_unit(x->res),
+             100 * (a->cost_per_hour / b->cost_per_hour - 1), 100 * RL_SIZE_NEAR_COST,
+             rl_size_mode(in, b), in->hw[b->hw].name, rl_size_mode(in, a));
+    }
     char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
     if (rl_size_p99_caution(in, b, p99only, sizeof p99only))
         item(d, "Caution on the verdict: %s.", p99only);
@@ -944,6 +974,7 @@ static void report_workload(doc *d, const rl_size_report_data *x)
 /* The cheapest rows, and any frontier row (fr[nf]) ranked beyond them. */
 static void report_alternatives(doc *d, const rl_size_report_data *x, const int *fr, int nf)
 {
+    const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
     heading(d, 2, "Alternatives");
     para(d, "The cheapest configurations per hardware, precision, replica size, policy and batch "
@@ -958,14 +989,14 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
             "capacity, with the search's 95%% confidence, is short of it: JSON verdict_by "
             "capacity).  The first 12 rows, and any row of the frontier below ranked beyond "
             "them.");
-    candidate_header(d, r);
+    candidate_header(d, in, r);
     int clamped = 0;
     for (int i = 0, k = 0; i < r->n; i++) {
         while (k < nf && fr[k] < i)
             k++;
         if (i < 12 || (k < nf && fr[k] == i)) {
             candidate_row(d, x, i + 1, &r->c[i]);
-            clamped |= p99_clamped(&r->c[i]);
+            clamped |= p99_clamped(in->conservative, &r->c[i]);
         }
     }
     table_end(d);
@@ -976,17 +1007,18 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
 /* The cost / TPOT frontier (fr[nf]) as a table. */
 static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr, int nf)
 {
+    const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
     heading(d, 2, "Cost / latency frontier");
     para(d, "Configurations that meet the targets and that no other one dominates (costs no "
             "more with a lower TPOT p99, or less with the same; a difference under one part in "
             "a million does not count, as in pareto): each costs more than the row above it and "
             "streams tokens faster.");
-    candidate_header(d, r);
+    candidate_header(d, in, r);
     int clamped = 0;
     for (int i = 0; i < nf; i++) {
         candidate_row(d, x, fr[i] + 1, &r->c[fr[i]]);
-        clamped |= p99_clamped(&r->c[fr[i]]);
+        clamped |= p99_clamped(in->conservative, &r->c[fr[i]]);
     }
     table_end(d);
     if (clamped)
@@ -1044,6 +1076,25 @@ static void curve_charts(doc *d, const rl_size_input *in, const rl_size_curve *c
            "TPOT p99 of the recommended deployment against offered load.");
 }
 
+/* What the runs at loads other than the stated one drew (fixND #5: the
+ * Traffic line said one count while the load curve's and sensitivity's
+ * points ran 300-900): a run at s x the load draws at least
+ * RL_SIZE_MIN_WINDOW_S of arrivals (rl_size_requests), so its count moves
+ * with s; into buf, "" when every run drew the same (a trace, or --requests
+ * above every window). */
+static void requests_by_load(const rl_size_input *in, char *buf, size_t len)
+{
+    double top = 1 + in->headroom > 1.5 ? 1 + in->headroom : 1.5;
+    long long lo = rl_size_requests(in, 0.25), at = rl_size_requests(in, 1),
+              sized = rl_size_requests(in, 1 + in->headroom), hi = rl_size_requests(in, top);
+    buf[0] = '\0';
+    if (lo != at || hi != at)
+        snprintf(buf, len, "a run at another load draws at least %.0f s of its arrivals (or "
+                 "--requests, whichever is more), so the load curve's and sensitivity's points "
+                 "ran %lld requests at 0.25x the load to %lld at %gx, the run at the sized load "
+                 "%lld", RL_SIZE_MIN_WINDOW_S, lo, hi, top, sized);
+}
+
 /* The recommendation as the load varies. */
 static void report_load_curve(doc *d, const rl_size_report_data *x)
 {
@@ -1055,8 +1106,10 @@ static void report_load_curve(doc *d, const rl_size_report_data *x)
     char lab[128];
     rl_size_label(in, &r->c[0], lab, sizeof lab);
     heading(d, 2, "Load vs latency: %s", lab);
+    char ran[320];
+    requests_by_load(in, ran, sizeof ran);
     para(d, "The recommended deployment, unchanged, as the load varies from 0.25x to 1.5x the "
-            "stated QPS.");
+            "stated QPS%s%s.", ran[0] ? "; " : "", ran);
     char h[6][96] = {"QPS (req/s)", "TTFT p99 (ms)", "TPOT p99 (ms)", "E2E p50 (s)", "busy",
                      "mean batch"};
     row(d, 1, 6, h);
@@ -1240,15 +1293,19 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     char lab[128];
     rl_size_label(in, &r->c[0], lab, sizeof lab);
     heading(d, 2, "Sensitivity: %s", lab);
-    para(d, "The recommended deployment under changed traffic, and the replica count of the "
-            "same configuration that restores the targets at the changed load (no headroom "
-            "added; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
+    para(d, "The recommended deployment under changed traffic, and the fewest replicas of the "
+            "same configuration that meet the targets at the changed load (no headroom "
+            "added; at a lighter load that is the smallest deployment that still meets, "
+            "searched down to one replica, not the one recommended; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
             "trimmed to as few replicas as still meet, the untrimmed pair kept where the trimmed "
             "one's max_sustainable_qps falls below the changed load: the check the rows above "
             "pass).  A fresh size at that load also searches other "
             "configurations and adds the headroom, so it may differ.");
-    char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets", "chips to meet", ""};
-    snprintf(h[5], 96, "cost to meet (%s)", cost_unit(r));
+    /* fixND #9: "chips to meet" at QPS x0.5 read as half the load needing
+     * the chips recommended; the header says it is the fewest at that load */
+    char h[6][96] = {"change", "TTFT p99 (ms)", "TPOT p99 (ms)", "meets",
+                     "fewest chips that meet", ""};
+    snprintf(h[5], 96, "their cost (%s)", cost_unit(r));
     row(d, 1, 6, h);
     for (int i = 0; i < 3; i++) {
         const rl_size_sensitivity *s = &x->sens[i];
@@ -1348,6 +1405,11 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
  * configuration found on it (1 chip, the first precision, when none). */
 static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
 {
+    /* fixND #11: --engine E over a list applies where the profile has E */
+    if (x->in->engine_asked && x->in->engine_lacking && x->in->engine_lacking[hw])
+        item(d, "Engine on %s: --engine %s does not apply (the profile carries no %s tables); "
+                "its rows are timed by its default engine, as each row's engine says.",
+             x->in->hw[hw].name, x->in->engine_asked, x->in->engine_asked);
     const rl_size_input *in = x->in;
     const rl_hw *h = &in->hw[hw];
     long long chips = 1;
@@ -1471,11 +1533,14 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
     item(d, "KV cache in %d-token pages: each sequence holds whole pages (half a page of "
             "fragmentation a sequence on average once it spans several); preemption by "
             "recompute.", rl_serve_config_default().page_tokens);
-    item(d, "Traffic: %s; %lld simulated requests per configuration, percentiles over all of them "
-            "(no warm-up discarded); a drawn request whose prompt + output exceeds the "
-            "model's max_context is drawn again (a server refuses it; a trace row that long "
-            "is an error).",
-         in->trace ? "replayed from the trace" : "seeded synthetic arrivals", rl_size_requests(in, 1));
+    char ran[320];
+    requests_by_load(in, ran, sizeof ran);
+    item(d, "Traffic: %s; %lld simulated requests per configuration at the load%s%s%s percentiles "
+            "over all of them (no warm-up discarded); a drawn request whose prompt + output "
+            "exceeds the model's max_context is drawn again (a server refuses it; a trace row "
+            "that long is an error).",
+         in->trace ? "replayed from the trace" : "seeded synthetic arrivals", rl_size_requests(in, 1),
+         ran[0] ? "; " : "", ran, ran[0] ? ";" : ",");
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
         if (h->price_per_chip_hour > 0)

@@ -457,6 +457,36 @@ static void test_overload_never_meets(void **state)
     assert_rel(big.cost_per_hour, 2.5 * (double)big.chips_total, 1e-12);
 }
 
+/* fixND #9: at a lighter load the sensitivity table's "fewest chips that
+ * meet" is the smallest replica count that meets there, not one held at
+ * half the recommendation's (resize_from's floor was R0 / 2 at any load, so
+ * QPS x0.25 of a 4-replica row read 2 replicas when 1 meets).  Expected:
+ * from 4 x the recommendation's R0 replicas, the count R found at 0.25 x
+ * the load meets there, R - 1 does not (R > 1), and R <= R0 (R0 meets the
+ * whole load; before, the floor 4 R0 / 2 gave 2 R0). */
+static void test_resize_lighter_load_is_fewest(void **state)
+{
+    fixture *f = *state;
+    assert_true(f->res.nmeet > 0);
+    rl_size_candidate b = f->res.c[0];
+    b.replicas *= 4; /* a deployment 4x larger than needed, so the floor R0 / 2 binds */
+    if (b.policy == RL_POLICY_DISAGG)
+        b.prefill_replicas *= 4;
+    char err[512];
+    int R = rl_size_resize(&f->in, &b, 0.25, 1, err, sizeof err);
+    assert_true(R >= 1);
+    assert_true(b.meets);
+    assert_true(R <= f->res.c[0].replicas); /* R0 meets the whole load */
+    if (R > 1 && b.policy != RL_POLICY_DISAGG) {
+        rl_size_candidate fewer = b;
+        fewer.replicas = R - 1;
+        assert_int_equal(rl_size_evaluate(&f->in, &fewer, 0.25, 1, err, sizeof err), 0);
+        assert_false(fewer.meets);
+    }
+    print_message("fixND #9: %d replicas at 0.25 x load (recommendation %d, search from %d)\n",
+                  R, f->res.c[0].replicas, 4 * f->res.c[0].replicas);
+}
+
 static void test_frontier_monotone(void **state)
 {
     fixture *f = *state;
@@ -1275,6 +1305,16 @@ static void test_report_sections(void **state)
     rl_size_report_data d = {&f->in, &f->res, &curve, sens, "test workload", "test"};
     char *md = rl_size_report_render(&d, 0);
     assert_non_null(strstr(md, label));
+    /* fixND #5: the points at other loads ran other counts than the one the
+     * Traffic line gave (30 req/s, --requests 2000 here: 3600 at the load =
+     * 30 x 120 s, 2000 at 0.25x, 5400 at 1.5x, 4320 at the sized 1.2x;
+     * size.c rl_size_requests); the report says each (before: "3600
+     * simulated requests per configuration" alone) */
+    assert_int_equal(rl_size_requests(&f->in, 1), 3600);
+    assert_non_null(strstr(md, "3600 simulated requests per configuration at the load; a run at "
+                               "another load draws at least 120 s of its arrivals"));
+    assert_non_null(strstr(md, "points ran 2000 requests at 0.25x the load to 5400 at 1.5x, the "
+                               "run at the sized load 4320"));
     free(md);
     const char *sections[] = {"Recommendation", "Alternatives", "frontier", "Load vs latency",
                               "Memory per chip", "Sensitivity", "Assumptions", "USD per chip-hour",
@@ -1364,6 +1404,50 @@ static void test_report_escapes_names(void **state)
     assert_non_null(strstr(t, " x h|x: ")); /* the Recommendation paragraph: as is */
     free(t);
     free(hw);
+}
+
+/* fixND #12: the report cautions on a pick sustaining under 1.05 x the
+ * sized load (the README example: 24.28 req/s against 24, 1.2% over), and
+ * on a pick whose mode is less trusted than a meeting row within 10% of
+ * its cost (the README example: estimated tpu-v5e at 57.60 USD/h against a
+ * calibrated h100-sxm row at 59.50, +3.3%).  Here the fixture's first row
+ * is set to sustain 1.012 x its sized load with mode estimated, its second
+ * to meet at +3.3% cost calibrated: both cautions, with those figures; at
+ * 1.10 x and +20% neither.  Before: no such caution. */
+static void test_report_pick_cautions(void **state)
+{
+    fixture *f = *state;
+    assert_true(f->res.n >= 2);
+    rl_size_result res = f->res;
+    res.c = malloc((size_t)res.n * sizeof *res.c);
+    assert_non_null(res.c);
+    memcpy(res.c, f->res.c, (size_t)res.n * sizeof *res.c);
+    double sized = rl_size_sized_qps(&f->in);
+    for (int k = 0; k < 2; k++) {
+        rl_size_candidate *b = &res.c[0], *a = &res.c[1];
+        b->meets = a->meets = 1;
+        b->max_qps = sized * (k ? 1.10 : 1.012);
+        b->optimism = 1, b->mode = "estimated";
+        a->optimism = 0, a->mode = "calibrated";
+        a->cost_per_hour = b->cost_per_hour * (k ? 1.2 : 1.033);
+        rl_size_report_data d = {&f->in, &res, NULL, NULL, "test workload", "test"};
+        char *t = rl_size_report_render(&d, 0), want[200];
+        assert_non_null(t);
+        snprintf(want, sizeof want, "Caution on the margin: it sustains %.4g req/s, only 1.2%% "
+                 "above the %.3g req/s it was sized for (under 5%%)", b->max_qps, sized);
+        assert_int_equal(strstr(t, want) != NULL, k == 0);
+        snprintf(want, sizeof want, "Caution on the evidence: row 2, ");
+        assert_int_equal(strstr(t, want) != NULL, k == 0);
+        if (k == 0) {
+            snprintf(want, sizeof want, "mode calibrated, also meets the targets at %.2f USD/h "
+                     "(+3.3%%, within 10%%); this pick's mode is estimated", a->cost_per_hour);
+            if (!strstr(t, want))
+                fail_msg("report lacks '%s'", want);
+        }
+        assert_int_equal(rl_size_trusted_alternative(&res), k ? -1 : 1);
+        free(t);
+    }
+    free(res.c);
 }
 
 /* The report's band is the row's runs at the band's edges (size.h
@@ -1787,7 +1871,12 @@ static void test_report_conservative_and_first_row(void **state)
         in.conservative = cons;
         char *t = rl_size_report_render(&d, 0), want[160];
         assert_non_null(t);
-        assert_int_equal(strstr(t, "every figure below is the band's high edge") != NULL, cons);
+        /* fixND #2: which figure the verdicts used, in the Conservative line
+         * and the tables' headers; the p99 cells are the central figures */
+        assert_int_equal(strstr(t, "Conservative (size --conservative, sized_against band_high): "
+                                   "the verdicts (meets, sustains)") != NULL, cons);
+        assert_int_equal(strstr(t, "| meets SLO (sized against the band's high edge) |") != NULL,
+                         cons);
         snprintf(want, sizeof want, "it sustains up to %.3g req/s within the targets at the band's "
                  "high edge (--conservative)", f->res.c[0].max_qps);
         assert_int_equal(strstr(t, want) != NULL, cons);
@@ -3046,6 +3135,8 @@ int main(void)
         cmocka_unit_test(test_frontier_drops_equal_cost_rows),
         cmocka_unit_test(test_frontier_tolerance),
         cmocka_unit_test(test_overload_never_meets),
+        cmocka_unit_test(test_resize_lighter_load_is_fewest),
+        cmocka_unit_test(test_report_pick_cautions),
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_simulate_agrees_on_capacity),
         cmocka_unit_test(test_capacity_start_free),
