@@ -11,6 +11,7 @@
 #include "e2e.h"
 #include "memory.h"
 #include "ops.h"
+#include "number.h"
 #include "shard.h"
 
 /* max_context, null when the spec gives none (no length is checked:
@@ -1316,6 +1317,9 @@ static void add_limits(cJSON *o, const rl_shard_limits *l)
         cJSON_AddNullToObject(j, "activation_latency_bound");
     else
         cJSON_AddBoolToObject(j, "activation_latency_bound", l->activation_latency_bound);
+    /* the two terms that flag compares (comm.h rl_comm_is_latency_bound; fixNF) */
+    add_or_null(j, "activation_latency_s", l->activation_latency_s);
+    add_or_null(j, "activation_bandwidth_s", l->activation_bandwidth_s);
     if (*l->why)
         cJSON_AddStringToObject(j, "null_reason", l->why);
     else
@@ -1409,14 +1413,26 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                  "Tensor parallelism stays compute-bound up to F*W_ici/C = %.3g chips per axis;"
                  " beyond it sequence parallelism or replicas.",
                  l->prefill_tp_max);
-    else
+    else {
+        /* the limits' flag and terms, the rows' rule (comm.h rl_comm_is_latency_bound;
+         * fixNF: "below the 4.67e+03 kB latency threshold, so its collectives are
+         * latency-bound" beside tp8 rows of 2.1 MB that were not) */
+        char a[RL_BYTES_STR], t[RL_BYTES_STR], terms[128] = "";
+        int above = l->activation_bytes > l->latency_bytes, lb = l->activation_latency_bound > 0;
+        if (!isnan(l->activation_latency_s))
+            snprintf(terms, sizeof terms, " (latency term %.3g us %s bandwidth term %.3g us, "
+                     "each row's latency_bound rule)", l->activation_latency_s * 1e6,
+                     lb ? ">" : "<=", l->activation_bandwidth_s * 1e6);
         snprintf(out + k, n - k,
                  "Model parallelism pays while Y < F/(B*beta) = %.3g (beta = %.3g); a [B,D]"
-                 " activation of %.3g kB is %s the %.3g kB latency threshold, so its collectives"
-                 " are %s.",
-                 l->generate_tp_max, l->beta, l->activation_bytes * 1e-3,
-                 l->activation_latency_bound ? "below" : "above", l->latency_bytes * 1e-3,
-                 l->activation_latency_bound ? "latency-bound" : "bandwidth-bound");
+                 " activation of %s is %s the %s latency threshold (the largest AllReduce over"
+                 " %lld chips the alpha-beta model times latency-bound), %s its AllReduce over"
+                 " %lld chips is %s%s.",
+                 l->generate_tp_max, l->beta, rl_bytes_str(l->activation_bytes, a),
+                 above ? "above" : "at or below", rl_bytes_str(l->latency_bytes, t), l->chips,
+                 lb || above ? "so" : "yet at this size", l->chips,
+                 lb ? "latency-bound" : "bandwidth-bound", terms);
+    }
     say_untimed(out, n, dropped, dwhy, l);
 }
 

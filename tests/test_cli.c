@@ -2003,6 +2003,7 @@ static void shard_limits_null_without_link(void **state)
                             ->valuestring;
         assert_null(strstr(g, "= 0 "));
         assert_null(strstr(g, "the 0 kB latency threshold"));
+        assert_null(strstr(g, "the 0 bytes latency threshold")); /* rl_bytes_str's (fixNF) */
         if (i)
             assert_true(num(l, "w_ici_bytes_per_s") == 4.5e11);
         cJSON_Delete(j);
@@ -2013,6 +2014,65 @@ static void shard_limits_null_without_link(void **state)
                                                  "null_reason")));
     assert_true(num(cJSON_GetObjectItem(j, "limits"), "w_ici_bytes_per_s") == 4.5e11);
     cJSON_Delete(j);
+}
+
+/* fixNF #1: shard's limits, its rows and its advice say latency-bound by one
+ * rule (comm.h rl_comm_is_latency_bound: latency term > bandwidth term of
+ * the collective as the rows time it).  llama3-70b (D 8192) on 8 H100 at
+ * --context 4096: the tp8 AllReduce of a [B, D] bf16 activation, by the
+ * alpha-beta model (hw_profiles/h100-sxm.lua: 18 links x 25 GB/s = Wc
+ * 4.5e11 B/s, a = 2 us, NVLS) takes the cheapest of one-shot (a, n 7/Wc),
+ * two-shot (2a, 2n 7/(8 Wc)) and NVLS (2a, n 9/(8 Wc)): latency-bound up to
+ * 2a 8 Wc / 9 = 1.6e6 bytes (the threshold, exact to 1e-9).  B 128: 2.1 MB,
+ * NVLS 5.24 us > 4 us, bandwidth-bound; B 64: 1.05 MB, 4 us > 2.62 us,
+ * latency-bound; B 8: 131 kB, the one-shot's 2.04 us > 2 us, bandwidth-bound
+ * below the threshold ("yet at this size").  fp8 compute moves bf16
+ * activations (shard.h rl_shard_moved_dtype), so activation_bytes is the
+ * rows' bytes.  Before: threshold 4,668,125 B (an AllGather, measured table),
+ * activation 2,097,152 B "latency-bound" beside rows that were not, and
+ * 1,048,576 B under fp8 beside 2,097,152 B rows. */
+static void shard_latency_bound_one_rule(void **state)
+{
+    (void)state;
+    static const struct { int batch; const char *dt; int bound; double bytes; const char *say; }
+    c[] = {{128, "", 0, 2097152, "is above the 1.6 MB latency threshold"},
+           {128, " --weights fp8 --compute fp8", 0, 2097152, "so its AllReduce over 8 chips is "
+                                                           "bandwidth-bound"},
+           {64, "", 1, 1048576, "so its AllReduce over 8 chips is latency-bound (latency term "
+                                "4 us > bandwidth term 2.62 us"},
+           {8, "", 0, 131072, "yet at this size its AllReduce over 8 chips is bandwidth-bound"}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "shard --model llama3-70b --hw h100-sxm --chips 8 --batch %d "
+                 "--context 4096%s --format json", c[i].batch, c[i].dt);
+        cJSON *j = run_json(cmd);
+        assert_non_null(j);
+        const cJSON *l = cJSON_GetObjectItem(j, "limits");
+        assert_rel(num(l, "latency_threshold_bytes"), 2 * 2e-6 * 8 * 4.5e11 / 9, 1e-9);
+        assert_true(num(l, "activation_bytes") == c[i].bytes);
+        const cJSON *flag = cJSON_GetObjectItem(l, "activation_latency_bound");
+        if (cJSON_IsTrue(flag) != c[i].bound)
+            fail_msg("%s: activation_latency_bound %d, expected %d", cmd, cJSON_IsTrue(flag),
+                     c[i].bound);
+        assert_true((num(l, "activation_latency_s") > num(l, "activation_bandwidth_s")) ==
+                    c[i].bound);
+        int rows = 0;
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "collectives")) {
+            if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8") != 0)
+                continue;
+            rows++;
+            assert_true(num(r, "bytes") == c[i].bytes);
+            assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "latency_bound")) == c[i].bound);
+        }
+        assert_int_equal(rows, 2); /* tp8 leads generation in every case */
+        const char *g = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "advice"),
+                                                                 "generate"));
+        if (!strstr(g, c[i].say))
+            fail_msg("%s: advice.generate lacks '%s': %s", cmd, c[i].say, g);
+        assert_non_null(strstr(g, c[i].bound ? "2 latency-bound)" : "0 latency-bound)"));
+        cJSON_Delete(j);
+    }
 }
 
 /* tester62 #6: step printed no note when a batch does not fit in HBM
@@ -10831,6 +10891,7 @@ int main(void)
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(shard_says_plans_not_timed),
         cmocka_unit_test(shard_limits_null_without_link),
+        cmocka_unit_test(shard_latency_bound_one_rule),
         cmocka_unit_test(step_notes_batch_not_fitting),
     cmocka_unit_test(simulate_refuses_quantising_horizon),
     cmocka_unit_test(validate_names_stdin_once),
