@@ -1416,11 +1416,14 @@ static void note_fit(const rl_opts *o, const cJSON *r)
     const cJSON *b = bad && bad != r ? cJSON_GetObjectItem(bad, "batch") : NULL;
     if (cJSON_IsNumber(b))
         snprintf(at, sizeof at, " at batch %.0f", b->valuedouble);
+    char wb[RL_BYTES_STR], kb[RL_BYTES_STR], cb[RL_BYTES_STR]; /* in a unit that shows them
+                                                               * (fixNF #4: "0.0 GB") */
     if (w >= 0 && kv >= 0 && cap >= 0)
-        rl_cli_say(o, "note: does not fit%s: %.1f GB of weights + %.1f GB of KV cache "
-                      "on %.1f GB of HBM%s (fits false); the time is for a configuration that "
-                      "cannot be loaded (more chips, --tp, narrower --weights/--kv)",
-                   at, w / 1e9, kv / 1e9, cap / 1e9, per_chip ? " per chip" : "");
+        rl_cli_say(o, "note: does not fit%s: %s of weights + %s of KV cache on %s of HBM%s "
+                      "(fits false); the time is for a configuration that cannot be loaded "
+                      "(more chips, --tp, narrower --weights/--kv)",
+                   at, rl_bytes_str(w, wb), rl_bytes_str(kv, kb), rl_bytes_str(cap, cb),
+                   per_chip ? " per chip" : "");
 }
 
 static int emit(const rl_opts *o, cJSON *result)

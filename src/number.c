@@ -132,8 +132,7 @@ const char *rl_bytes_str(double bytes, char *buf)
         {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
     for (int i = 0; i < 4; i++)
         if (fabs(bytes) >= u[i].at) {
-            double x = bytes / u[i].at;
-            snprintf(buf, RL_BYTES_STR, fabs(x) < 100 ? "%.3g %s" : "%.0f %s", x, u[i].unit);
+            snprintf(buf, RL_BYTES_STR, "%.1f %s", bytes / u[i].at, u[i].unit);
             return buf;
         }
     snprintf(buf, RL_BYTES_STR, "%.0f byte%s", bytes, fabs(bytes) == 1 ? "" : "s");

@@ -2108,6 +2108,21 @@ static void step_notes_batch_not_fitting(void **state)
         assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 84.7 GB of "
                                     "HBM (fits false)"));
     }
+    /* fixNF #4: figures under 0.05 GB read "0.0 GB"; now in the unit that
+     * shows them (number.h rl_bytes_str).  tiny-test (model/tiny-test.lua:
+     * 98,624 parameters = 2 x 96 x 64 embedding and head + 2 layers x (2 x
+     * 64 x 64 + 2 x 64 x 32 attention + 3 x 64 x 160 MLP + 2 x 64 norms) +
+     * 64, in bf16: 197,248 B; KV 16 tokens x 2 layers x 2 x 2 heads x 16 x
+     * 2 B = 4,096 B) on h100-sxm with hbm_bytes = 1, whose memory rule
+     * leaves 0 bytes; exact text (before: "0.0 GB of weights + 0.0 GB of
+     * KV cache on 0.0 GB of HBM") */
+    char hw[64], args[256];
+    write_temp(hw, ".lua", "return {base=\"h100-sxm\", hbm_bytes=1}\n");
+    snprintf(args, sizeof args, "step --model tiny-test --hw %s --context 16 --format csv", hw);
+    assert_int_equal(run_cli(args, buf, sizeof buf), 0);
+    remove(hw);
+    assert_non_null(strstr(buf, "note: does not fit at batch 1: 197.2 kB of weights + 4.1 kB of KV "
+                                "cache on 0 bytes of HBM (fits false)"));
 }
 
 /* tester62 #7: simulate at --qps 1e-9 put its 20000 arrivals near 2e13 s
