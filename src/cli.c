@@ -1384,7 +1384,10 @@ static double fit_bytes(const cJSON *r, const cJSON *bad, int what, int *per_chi
     int k = cJSON_HasObjectItem(bad, "usable_bytes_per_chip") ? 0
             : cJSON_HasObjectItem(bad, "hbm_capacity_bytes")  ? 1
                                                               : 2;
-    *per_chip = k == 0;
+    /* one chip's figures are the whole (fixNF #3: a one-chip step row now
+     * carries usable_bytes_per_chip too; its note reads as before) */
+    const cJSON *chips = cJSON_GetObjectItem(r, "chips");
+    *per_chip = k == 0 && !(cJSON_IsNumber(chips) && chips->valuedouble == 1);
     const cJSON *v = cJSON_GetObjectItem(k == 2 && what == 2 ? r : bad, KEYS[k][what]);
     return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }

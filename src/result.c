@@ -1004,6 +1004,38 @@ static void add_row(cJSON *rows, const rl_step *s, long long chips)
     cJSON_AddItemToArray(rows, r);
 }
 
+/* A one-copy row's values of the keys a plan's row carries (add_shard_row),
+ * so that a script reads them at any --chips (fixNF #3: at --chips 1 a
+ * row had no comm_s, strategy, phase, max_batch or usable_bytes_per_chip):
+ * a decode step ("generate") of one fully sharded copy, "tp1" on one chip
+ * ("one copy over N chips" under --ideal without a plan), no collectives
+ * (comm_s 0), the header's b_crit and max_batch, the usable bytes over the
+ * chips, FLOPs a chip as shard counts them (shard.c: the matmuls' 2 x
+ * active parameters plus attention at the context, a token each of the
+ * batch), no idle replica. */
+static void add_plan_keys(cJSON *r, const rl_model *m, const rl_hw *h, const rl_step *s,
+                          long long chips, long long context, rl_precision p)
+{
+    char name[64] = "tp1";
+    if (chips > 1)
+        snprintf(name, sizeof name, "one copy over %lld chips", chips);
+    cJSON_AddStringToObject(r, "phase", rl_phase_name(RL_PHASE_GENERATE));
+    cJSON_AddStringToObject(r, "strategy", name);
+    add_bytes(r, "usable_bytes_per_chip", s->mem.capacity_bytes / (double)chips);
+    cJSON_AddNumberToObject(r, "b_crit", rl_step_b_crit(m, h, p));
+    cJSON_AddNumberToObject(r, "max_batch",
+                            (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
+    double flops = m->abstract ? 0.0
+                               : (double)s->batch *
+                                     (rl_arch_counts_of(m).flops_per_token +
+                                      rl_arch_attention_flops_per_token(m, (double)context));
+    cJSON_AddNumberToObject(r, "flops_per_chip", flops / (double)chips);
+    cJSON_AddNumberToObject(r, "comm_s", s->comm_s);
+    cJSON_AddNumberToObject(r, "idle_replicas", 0);
+    cJSON_AddNumberToObject(r, "collectives", 0);
+    cJSON_AddNumberToObject(r, "latency_bound_collectives", 0);
+}
+
 /* The chip's HBM bandwidth under its canonical key hbm_bytes_per_s (info
  * --hw's; list hw's hbm_bw_bytes_per_s is an alias: README tester #2, one
  * quantity had three keys) and hbm_bw_total, the `chips` chips' together. */
@@ -1062,6 +1094,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             share = min_share(share, row_share);
         add_row(rows, &s, chips);
         cJSON *row = cJSON_GetArrayItem(rows, i);
+        add_plan_keys(row, m, h, &s, chips, context, p);
         if (timed) { /* the op list that timed the row: its band, provenance, fusion */
             add_table_band(o, row, "step_s", &ops, h);
             add_provenance(row, ops.prov);

@@ -2075,6 +2075,51 @@ static void shard_latency_bound_one_rule(void **state)
     }
 }
 
+/* fixNF #3: step's row keys changed with --chips: a one-chip row had no
+ * comm_s, strategy, phase, max_batch or usable_bytes_per_chip, so a script
+ * reading comm_s broke at --chips 1.  Both shapes now carry the plan row's
+ * keys; the one-chip row's values are its own: phase generate, strategy
+ * tp1, comm_s 0, no collectives or idle replica, the header's b_crit,
+ * max_batch and usable_bytes (one chip), and flops_per_chip as a plan
+ * counts it: llama3-8b at batch 8, 1024 tokens, 124,369,502,208 FLOPs,
+ * exactly twice the tp2 row's (its even split, shard.c).  The one-chip row
+ * keeps bound, mlp_bound and total_bytes. */
+static void step_rows_keys_at_any_chips(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"phase", "strategy", "batch", "context", "fits",
+                                       "usable_bytes_per_chip", "b_crit", "max_batch",
+                                       "flops_per_chip", "comm_s", "collectives",
+                                       "latency_bound_collectives", "idle_replicas", "step_s"};
+    cJSON *one = run_json("step --model llama3-8b --hw h100-sxm --batch 8 --context 1024 "
+                          "--format json");
+    cJSON *two = run_json("step --model llama3-8b --hw h100-sxm --chips 2 --tp 2 --batch 8 "
+                          "--context 1024 --format json");
+    assert_non_null(one);
+    assert_non_null(two);
+    const cJSON *r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(one, "rows"), 0);
+    const cJSON *r2 = cJSON_GetArrayItem(cJSON_GetObjectItem(two, "rows"), 0);
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        if (!cJSON_GetObjectItem(r1, keys[k]) || !cJSON_GetObjectItem(r2, keys[k]))
+            fail_msg("step row key %s: at --chips 1 %s, at --chips 2 %s", keys[k],
+                     cJSON_GetObjectItem(r1, keys[k]) ? "present" : "missing",
+                     cJSON_GetObjectItem(r2, keys[k]) ? "present" : "missing");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r1, "strategy")), "tp1");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r1, "phase")), "generate");
+    assert_true(num(r1, "comm_s") == 0 && num(r1, "collectives") == 0 &&
+                num(r1, "latency_bound_collectives") == 0 && num(r1, "idle_replicas") == 0);
+    assert_true(num(r1, "usable_bytes_per_chip") == num(one, "usable_bytes"));
+    assert_true(num(r1, "max_batch") == num(one, "max_batch"));
+    assert_true(num(r1, "b_crit") == num(one, "b_crit"));
+    assert_true(num(r1, "flops_per_chip") == 124369502208.0);
+    assert_rel(num(r1, "flops_per_chip"), 2 * num(r2, "flops_per_chip"), 1e-12);
+    static const char *const kept[] = {"bound", "mlp_bound", "total_bytes"};
+    for (size_t k = 0; k < 3; k++)
+        assert_non_null(cJSON_GetObjectItem(r1, kept[k]));
+    cJSON_Delete(one);
+    cJSON_Delete(two);
+}
+
 /* tester62 #6: step printed no note when a batch does not fit in HBM
  * (ops and prefill did); one note for the three (cli.c note_fit, said by
  * emit).  llama3-8b on one H100 at 8192 tokens: batch 512 holds 16.1 GB of
@@ -10907,6 +10952,7 @@ int main(void)
         cmocka_unit_test(shard_says_plans_not_timed),
         cmocka_unit_test(shard_limits_null_without_link),
         cmocka_unit_test(shard_latency_bound_one_rule),
+        cmocka_unit_test(step_rows_keys_at_any_chips),
         cmocka_unit_test(step_notes_batch_not_fitting),
     cmocka_unit_test(simulate_refuses_quantising_horizon),
     cmocka_unit_test(validate_names_stdin_once),
