@@ -4320,11 +4320,15 @@ int rl_cli_size(rl_opts *o)
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
-        rl_cli_tell("size", "no configuration meets both targets: %s", why);
+        /* a load past the replica bound: the search refused, no verdict, so
+         * exit 2 (README exit codes; fixNF #2: it was 3, "no configuration
+         * meets both targets") */
+        int refused = r.n == 0 && r.beyond_bound > 0;
+        rl_cli_tell("size", refused ? "%s" : "no configuration meets both targets: %s", why);
         if (r.n == 0) { /* nothing simulated: nothing to report */
             rl_size_result_free(&r);
             free(req);
-            return RL_EXIT_VERDICT;
+            return refused ? RL_EXIT_INPUT : RL_EXIT_VERDICT;
         }
     }
     if (o->given[RL_P_REPORT]) {

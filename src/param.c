@@ -922,7 +922,10 @@ const rl_command RL_COMMANDS[] = {
      "ranks after a meeting row of equal cost and mode whose capacity is established.\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
      "meets the targets; the report and result then list the closest simulated ones\n"
-     "(nothing is written when none could be simulated).",
+     "(nothing is written when none could be simulated).  A load past the search limit\n"
+     "(more than 256 replicas a pool in every configuration: fixed, no flag raises it) is\n"
+     "no verdict: exit 2, \"search limit reached\", with the share of the load to size\n"
+     "per deployment.",
      "--model M --hw H[,H2] --qps Q --prompt-len DIST --out-len DIST --ttft-p99 S\n"
      "       --tpot-p99 S [--report out.html|out.md] [--save FILE] [options]"},
     {"validate-serve", rl_cli_validate_serve, NULL, VALIDATE_SERVE,
