@@ -1385,7 +1385,10 @@ static double fit_bytes(const cJSON *r, const cJSON *bad, int what, int *per_chi
     int k = cJSON_HasObjectItem(bad, "usable_bytes_per_chip") ? 0
             : cJSON_HasObjectItem(bad, "hbm_capacity_bytes")  ? 1
                                                               : 2;
-    *per_chip = k == 0;
+    /* one chip's figures are the whole (fixNF #3: a one-chip step row now
+     * carries usable_bytes_per_chip too; its note reads as before) */
+    const cJSON *chips = cJSON_GetObjectItem(r, "chips");
+    *per_chip = k == 0 && !(cJSON_IsNumber(chips) && chips->valuedouble == 1);
     const cJSON *v = cJSON_GetObjectItem(k == 2 && what == 2 ? r : bad, KEYS[k][what]);
     return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
@@ -1417,11 +1420,14 @@ static void note_fit(const rl_opts *o, const cJSON *r)
     const cJSON *b = bad && bad != r ? cJSON_GetObjectItem(bad, "batch") : NULL;
     if (cJSON_IsNumber(b))
         snprintf(at, sizeof at, " at batch %.0f", b->valuedouble);
+    char wb[RL_BYTES_STR], kb[RL_BYTES_STR], cb[RL_BYTES_STR]; /* in a unit that shows them
+                                                               * (fixNF #4: "0.0 GB") */
     if (w >= 0 && kv >= 0 && cap >= 0)
-        rl_cli_say(o, "note: does not fit%s: %.1f GB of weights + %.1f GB of KV cache "
-                      "on %.1f GB of HBM%s (fits false); the time is for a configuration that "
-                      "cannot be loaded (more chips, --tp, narrower --weights/--kv)",
-                   at, w / 1e9, kv / 1e9, cap / 1e9, per_chip ? " per chip" : "");
+        rl_cli_say(o, "note: does not fit%s: %s of weights + %s of KV cache on %s of HBM%s "
+                      "(fits false); the time is for a configuration that cannot be loaded "
+                      "(more chips, --tp, narrower --weights/--kv)",
+                   at, rl_bytes_str(w, wb), rl_bytes_str(kv, kb), rl_bytes_str(cap, cb),
+                   per_chip ? " per chip" : "");
 }
 
 static int emit(const rl_opts *o, cJSON *result)
@@ -4386,11 +4392,15 @@ int rl_cli_size(rl_opts *o)
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
-        rl_cli_tell("size", "no configuration meets both targets: %s", why);
+        /* a load past the replica bound: the search refused, no verdict, so
+         * exit 2 (README exit codes; fixNF #2: it was 3, "no configuration
+         * meets both targets") */
+        int refused = r.n == 0 && r.beyond_bound > 0;
+        rl_cli_tell("size", refused ? "%s" : "no configuration meets both targets: %s", why);
         if (r.n == 0) { /* nothing simulated: nothing to report */
             rl_size_result_free(&r);
             free(req);
-            return RL_EXIT_VERDICT;
+            return refused ? RL_EXIT_INPUT : RL_EXIT_VERDICT;
         }
     }
     if (o->given[RL_P_REPORT]) {

@@ -348,7 +348,7 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
         r->floor_gpus = best->gpus;
         copy_impl(r->impl, sizeof r->impl, best->impl);
     }
-    r->latency_bound = r->latency_s > r->bandwidth_s;
+    r->latency_bound = rl_comm_is_latency_bound(r);
 }
 
 /* rl_comm_time (rows = 1: h's measured table where it has a row) and
@@ -387,7 +387,7 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
         r.why = (int)rl_coll_reason(row, bytes * link_what_if(h, row, bytes).scale, &r.why_sw);
         r.bandwidth_s = m.bw;
         r.latency_s = m.lat;
-        r.latency_bound = r.latency_s > r.bandwidth_s;
+        r.latency_bound = rl_comm_is_latency_bound(&r);
         r.measured = 1;
         copy_impl(r.impl, sizeof r.impl, row->impl);
         *out = r;
@@ -456,7 +456,7 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
     r.latency_s = twice * (in.lat + outr.lat);
     r.bandwidth_s = twice * (in.bw + outr.bw);
     r.time_s = twice * (fmax(in.lat, in.bw) + fmax(outr.lat, outr.bw));
-    r.latency_bound = r.latency_s > r.bandwidth_s;
+    r.latency_bound = rl_comm_is_latency_bound(&r);
     if (rows)
         floor_at_measured(h, kind, bytes, group, &r);
     *out = r;
@@ -563,12 +563,55 @@ rl_provenance rl_comm_provenance(const rl_comm *c)
     return c->measured == 1 ? c->prov : RL_PROV_ROOFLINE;
 }
 
-double rl_comm_latency_threshold(const rl_hw *h, long long group)
+int rl_comm_is_latency_bound(const rl_comm *c)
+{
+    return c->latency_s > c->bandwidth_s;
+}
+
+/* Whether `kind` of `bytes` over `group` chips, timed as `model` says, is
+ * latency-bound; -1 when it cannot be timed. */
+static int bound_at(const rl_hw *h, int model, rl_collective kind, double bytes, long long group)
 {
     rl_comm c;
     char err[256];
-    if (group <= 1 || rl_comm_time(h, RL_ALLGATHER, 1.0, group, 1, &c, err, sizeof err) != 0 ||
-        c.bandwidth_s <= 0)
+    if ((model ? rl_comm_model_time : rl_comm_time)(h, kind, bytes, group, 1, &c, err,
+                                                    sizeof err) != 0)
+        return -1;
+    return rl_comm_is_latency_bound(&c);
+}
+
+double rl_comm_latency_threshold(const rl_hw *h, int model, rl_collective kind, long long group)
+{
+    if (group <= 1 || bound_at(h, model, kind, 1.0, group) < 0)
         return 0.0;
-    return c.latency_s / c.bandwidth_s;
+    /* scan 1 B .. 2^60 B in steps of 2^(1/8) (a switch AllReduce's flag
+     * turns off and on again below its last crossing, comm.c
+     * switch_allreduce: one-shot bandwidth-bound, then NVLS latency-bound):
+     * the last latency-bound size, then bisect to the crossing above it */
+    double lo = 0.0;
+    for (int i = 0; i <= 480; i++) {
+        double x = exp2((double)i / 8.0);
+        if (bound_at(h, model, kind, x, group) == 1)
+            lo = x;
+    }
+    if (lo == 0.0)
+        return 0.0;
+    double hi = lo * exp2(1.0 / 8.0);
+    for (int i = 0; i < 200 && hi - lo > lo * 1e-15; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (bound_at(h, model, kind, mid, group) == 1)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* the crossing itself, where the latency term meets a bandwidth term
+     * linear in the bytes (lo is within 1e-15 of it: 1.6e6, not
+     * 1599999.9999999995) */
+    rl_comm c;
+    char err[256];
+    if ((model ? rl_comm_model_time : rl_comm_time)(h, kind, lo, group, 1, &c, err,
+                                                    sizeof err) == 0 &&
+        c.bandwidth_s > 0 && c.latency_s >= c.bandwidth_s && c.latency_s <= c.bandwidth_s * (1 + 1e-12))
+        return lo * c.latency_s / c.bandwidth_s;
+    return lo;
 }

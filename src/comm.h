@@ -240,12 +240,28 @@ void rl_comm_cross_add(rl_comm_cross *s, const rl_comm *c, const char *what);
  * collectives" when s is empty.  Returns the new k (>= len: cut). */
 size_t rl_comm_cross_text(const rl_comm_cross *s, char *buf, size_t len, size_t k);
 
-/* Appendix C's threshold: the array size in bytes at which an AllGather
- * over `group` chips of h has equal latency and bandwidth terms; below it
- * the collective is latency-bound.  On one ring axis it is
- * 2 W a ceil((g-1)/2) = g W a for even g (each hop's bytes/g under one
- * hop's latency): TPU v5e, 8 shards, 8 * 4.5e10 * 1e-6 = 360 kB.  Returns
- * 0 when the group is 1 or the hardware has no interconnect. */
-double rl_comm_latency_threshold(const rl_hw *h, long long group);
+/* The one latency-bound rule: a collective is latency-bound when its
+ * latency term exceeds its bandwidth term (Hockney's alpha against n/beta,
+ * summed over levels: rl_comm latency_s > bandwidth_s; seed 000 Appendix
+ * C).  Every flag says it by this: each collective's latency_bound (comm.c,
+ * shard's and step's rows), shard's limits.activation_latency_bound and
+ * its advice (shard.c rl_shard_limits_of), and the threshold below. */
+int rl_comm_is_latency_bound(const rl_comm *c);
+
+/* Appendix C's threshold, by that rule: the largest array (bytes) at which
+ * `kind` over `group` adjacent chips of h, timed by the alpha-beta model
+ * alone (`model` 1: rl_comm_model_time, shard's ideal rows) or as
+ * rl_comm_time times it (0), is latency-bound; above it the collective is
+ * bandwidth-bound at every size (scanned to 2^60 bytes).  A ring
+ * AllGather or AllReduce: latency 2 W a ceil((g-1)/2) = g W a bytes for
+ * even g (each hop's bytes/g under one hop's latency; the AllReduce twice
+ * both terms): TPU v5e, 8 shards, 8 * 4.5e10 * 1e-6 = 360 kB.  An
+ * AllReduce inside an NVLink switch domain takes the cheapest of one-shot,
+ * two-shot and NVLS (comm.c switch_allreduce), so below the threshold a
+ * size where the one-shot's bandwidth term wins is bandwidth-bound (8
+ * H100: about 129 to 257 kB); 8 H100 with NVLS: 2 a / ((g+1)/(g Wc)) =
+ * 2 * 2e-6 * 8 * 4.5e11 / 9 = 1.6 MB.  Returns 0 when the group is 1, the
+ * hardware has no interconnect or no size is latency-bound. */
+double rl_comm_latency_threshold(const rl_hw *h, int model, rl_collective kind, long long group);
 
 #endif

@@ -3030,12 +3030,19 @@ static double fitted_tp_excess(const rl_ec_terms *t, const double *x)
     return rl_ec_time(t, x, NULL) - rl_ec_time(t, none, NULL);
 }
 
-static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x)
+static void add_fitted_comm(cJSON *row, const rl_ec_terms *t, const double *x, long long chips)
 {
-    cJSON_AddNumberToObject(row, "comm_s", fitted_comm(t, x));
+    /* set, not added: a one-copy step row carries comm_s 0, no collectives
+     * and strategy "one copy over N chips" (result.c add_plan_keys, fixNF
+     * #3), which the fitted costs time as TP over the chips */
+    char tp[32];
+    snprintf(tp, sizeof tp, "tp%lld", chips);
+    if (cJSON_GetObjectItem(row, "strategy"))
+        set_string(row, "strategy", tp);
+    set_number(row, "comm_s", fitted_comm(t, x));
     cJSON_AddNumberToObject(row, "tp_excess_s", fitted_tp_excess(t, x));
-    cJSON_AddNumberToObject(row, "collectives", t->step[0].ncoll);
-    cJSON_AddNumberToObject(row, "latency_bound_collectives", t->step[0].latency_bound);
+    set_number(row, "collectives", t->step[0].ncoll);
+    set_number(row, "latency_bound_collectives", t->step[0].latency_bound);
 }
 
 /* The measured row (E) times for a fitted decode step of `batch` sequences
@@ -3304,7 +3311,7 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             set_number(row, "tokens_per_s", (double)r.batch / s);
             set_number(row, "tokens_per_s_per_chip", (double)r.batch / s / (double)chips);
             if (chips > 1)
-                add_fitted_comm(row, &t, x);
+                add_fitted_comm(row, &t, x, chips);
             if (cJSON_GetObjectItem(row, "kernel_excess_s")) /* the breakdown (result.c) */
                 set_number(row, "kernel_excess_s",
                            s - get_number(row, "kv_load_s") - get_number(row, "comm_s") -

@@ -2600,8 +2600,11 @@ int rl_lua_size(lua_State *L)
         return luaL_error(L, "roofline.size: %s", err);
     if (r.n == 0) { /* nothing simulated: the command line's refusal */
         rl_size_why_none(&in, &r, err, sizeof err);
+        int refused = r.beyond_bound > 0; /* the search's limit, no verdict (fixNF #2) */
         rl_size_result_free(&r);
-        return luaL_error(L, "roofline.size: no configuration meets both targets: %s", err);
+        return luaL_error(L, refused ? "roofline.size: %s"
+                                     : "roofline.size: no configuration meets both targets: %s",
+                          err);
     }
     cJSON *j = rl_result_size(&in, &r, 1);
     rl_size_result_free(&r);

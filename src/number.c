@@ -125,3 +125,16 @@ const char *rl_count_str(double v, char *buf)
     snprintf(buf, RL_COUNT_STR, "%.0f", v);
     return buf;
 }
+
+const char *rl_bytes_str(double bytes, char *buf)
+{
+    static const struct { double at; const char *unit; } u[] = {
+        {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
+    for (int i = 0; i < 4; i++)
+        if (fabs(bytes) >= u[i].at) {
+            snprintf(buf, RL_BYTES_STR, "%.1f %s", bytes / u[i].at, u[i].unit);
+            return buf;
+        }
+    snprintf(buf, RL_BYTES_STR, "%.0f byte%s", bytes, fabs(bytes) == 1 ? "" : "s");
+    return buf;
+}

@@ -64,4 +64,14 @@ const char *rl_percent_str(double frac, char *buf);
 #define RL_COUNT_STR 32
 const char *rl_count_str(double v, char *buf);
 
+/* A byte figure in the SI unit that shows its size, to 0.1 of it: TB, GB,
+ * MB, kB (>= 1e12, 1e9, 1e6, 1e3; "141.1 GB", "2.1 MB", "720.0 kB", as
+ * the notes printed GB before), whole bytes below 1 kB ("1 byte", "512
+ * bytes"), into buf[RL_BYTES_STR] (also returned).  The one spelling of
+ * bytes in a sentence (fixNF: a 2-layer model on a 1-byte chip read "0.0
+ * GB of weights + 0.0 GB of KV cache on 0.0 GB of HBM"; shard's advice
+ * "2.1e+03 kB"). */
+#define RL_BYTES_STR 32
+const char *rl_bytes_str(double bytes, char *buf);
+
 #endif

@@ -559,13 +559,15 @@ const rl_command RL_COMMANDS[] = {
      "Keys in every mode: the header's hbm_bytes_per_s (the chip's HBM bandwidth, its\n"
      "canonical key, as info --hw names it; list hw's hbm_bw_bytes_per_s is an alias) and\n"
      "hbm_bw_total (chips x it); each row's batch, context, step_s, tokens_per_s,\n"
-     "tokens_per_s_per_chip, the time columns, weight_/kv_bytes(_per_chip) and fits.  Keys\n"
-     "by path: a one-chip (or --ideal without a plan) row and a fitted-costs row carry\n"
-     "total_bytes, bound and mlp_bound; a plan's row (--tp, --pp, or --chips N without\n"
-     "--ideal, not timed by fitted costs) phase, strategy, b_crit, max_batch,\n"
-     "usable_bytes_per_chip, flops_per_chip, comm_s, collectives and\n"
-     "latency_bound_collectives instead; a row the kernel tables time adds mode,\n"
-     "table_time_share, provenance, norm_fusion and step_s_low/high.",
+     "tokens_per_s_per_chip, the time columns, weight_/kv_bytes(_per_chip), fits, phase,\n"
+     "strategy, b_crit, max_batch, usable_bytes_per_chip, flops_per_chip, comm_s,\n"
+     "collectives, latency_bound_collectives and idle_replicas (a one-chip row: strategy\n"
+     "tp1, comm_s 0, no collectives; --ideal without a plan: \"one copy over N chips\").\n"
+     "Keys by path: a one-chip row (any mode, calibrated too), an --ideal row without a\n"
+     "plan and a fitted-costs row also carry total_bytes, bound and mlp_bound (a plan's\n"
+     "row of --tp, --pp or --chips N not timed by fitted costs does not); a row the\n"
+     "kernel tables time adds mode, table_time_share, provenance, norm_fusion and\n"
+     "step_s_low/high.",
      "--model M --hw H [--chips N] [--batch 1,8,16] --context S [--weights D] [--kv D]\n"
      "       [--compute D] [--ideal] [--tp Y --ep Z --pp P --sharding 1d|2d ...] [--set ...]\n"
      "       [--format F]"},
@@ -922,7 +924,10 @@ const rl_command RL_COMMANDS[] = {
      "in the JSON's set_hw_note (absent otherwise).\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
      "meets the targets; the report and result then list the closest simulated ones\n"
-     "(nothing is written when none could be simulated).",
+     "(nothing is written when none could be simulated).  A load past the search limit\n"
+     "(more than 256 replicas a pool in every configuration: fixed, no flag raises it) is\n"
+     "no verdict: exit 2, \"search limit reached\", with the share of the load to size\n"
+     "per deployment.",
      "--model M --hw H[,H2] --qps Q --prompt-len DIST --out-len DIST --ttft-p99 S\n"
      "       --tpot-p99 S [--report out.html|out.md] [--save FILE] [options]"},
     {"validate-serve", rl_cli_validate_serve, NULL, VALIDATE_SERVE,

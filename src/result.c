@@ -11,6 +11,7 @@
 #include "e2e.h"
 #include "memory.h"
 #include "ops.h"
+#include "number.h"
 #include "shard.h"
 
 /* max_context, null when the spec gives none (no length is checked:
@@ -1009,6 +1010,38 @@ static void add_row(cJSON *rows, const rl_step *s, long long chips)
     cJSON_AddItemToArray(rows, r);
 }
 
+/* A one-copy row's values of the keys a plan's row carries (add_shard_row),
+ * so that a script reads them at any --chips (fixNF #3: at --chips 1 a
+ * row had no comm_s, strategy, phase, max_batch or usable_bytes_per_chip):
+ * a decode step ("generate") of one fully sharded copy, "tp1" on one chip
+ * ("one copy over N chips" under --ideal without a plan), no collectives
+ * (comm_s 0), the header's b_crit and max_batch, the usable bytes over the
+ * chips, FLOPs a chip as shard counts them (shard.c: the matmuls' 2 x
+ * active parameters plus attention at the context, a token each of the
+ * batch), no idle replica. */
+static void add_plan_keys(cJSON *r, const rl_model *m, const rl_hw *h, const rl_step *s,
+                          long long chips, long long context, rl_precision p)
+{
+    char name[64] = "tp1";
+    if (chips > 1)
+        snprintf(name, sizeof name, "one copy over %lld chips", chips);
+    cJSON_AddStringToObject(r, "phase", rl_phase_name(RL_PHASE_GENERATE));
+    cJSON_AddStringToObject(r, "strategy", name);
+    add_bytes(r, "usable_bytes_per_chip", s->mem.capacity_bytes / (double)chips);
+    cJSON_AddNumberToObject(r, "b_crit", rl_step_b_crit(m, h, p));
+    cJSON_AddNumberToObject(r, "max_batch",
+                            (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
+    double flops = m->abstract ? 0.0
+                               : (double)s->batch *
+                                     (rl_arch_counts_of(m).flops_per_token +
+                                      rl_arch_attention_flops_per_token(m, (double)context));
+    cJSON_AddNumberToObject(r, "flops_per_chip", flops / (double)chips);
+    cJSON_AddNumberToObject(r, "comm_s", s->comm_s);
+    cJSON_AddNumberToObject(r, "idle_replicas", 0);
+    cJSON_AddNumberToObject(r, "collectives", 0);
+    cJSON_AddNumberToObject(r, "latency_bound_collectives", 0);
+}
+
 /* The chip's HBM bandwidth under its canonical key hbm_bytes_per_s (info
  * --hw's; list hw's hbm_bw_bytes_per_s is an alias: README tester #2, one
  * quantity had three keys) and hbm_bw_total, the `chips` chips' together. */
@@ -1067,6 +1100,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             share = min_share(share, row_share);
         add_row(rows, &s, chips);
         cJSON *row = cJSON_GetArrayItem(rows, i);
+        add_plan_keys(row, m, h, &s, chips, context, p);
         if (timed) { /* the op list that timed the row: its band, provenance, fusion */
             add_table_band(o, row, "step_s", &ops, h);
             add_provenance(row, ops.prov);
@@ -1323,6 +1357,9 @@ static void add_limits(cJSON *o, const rl_shard_limits *l)
         cJSON_AddNullToObject(j, "activation_latency_bound");
     else
         cJSON_AddBoolToObject(j, "activation_latency_bound", l->activation_latency_bound);
+    /* the two terms that flag compares (comm.h rl_comm_is_latency_bound; fixNF) */
+    add_or_null(j, "activation_latency_s", l->activation_latency_s);
+    add_or_null(j, "activation_bandwidth_s", l->activation_bandwidth_s);
     if (*l->why)
         cJSON_AddStringToObject(j, "null_reason", l->why);
     else
@@ -1416,14 +1453,26 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                  "Tensor parallelism stays compute-bound up to F*W_ici/C = %.3g chips per axis;"
                  " beyond it sequence parallelism or replicas.",
                  l->prefill_tp_max);
-    else
+    else {
+        /* the limits' flag and terms, the rows' rule (comm.h rl_comm_is_latency_bound;
+         * fixNF: "below the 4.67e+03 kB latency threshold, so its collectives are
+         * latency-bound" beside tp8 rows of 2.1 MB that were not) */
+        char a[RL_BYTES_STR], t[RL_BYTES_STR], terms[128] = "";
+        int above = l->activation_bytes > l->latency_bytes, lb = l->activation_latency_bound > 0;
+        if (!isnan(l->activation_latency_s))
+            snprintf(terms, sizeof terms, " (latency term %.3g us %s bandwidth term %.3g us, "
+                     "each row's latency_bound rule)", l->activation_latency_s * 1e6,
+                     lb ? ">" : "<=", l->activation_bandwidth_s * 1e6);
         snprintf(out + k, n - k,
                  "Model parallelism pays while Y < F/(B*beta) = %.3g (beta = %.3g); a [B,D]"
-                 " activation of %.3g kB is %s the %.3g kB latency threshold, so its collectives"
-                 " are %s.",
-                 l->generate_tp_max, l->beta, l->activation_bytes * 1e-3,
-                 l->activation_latency_bound ? "below" : "above", l->latency_bytes * 1e-3,
-                 l->activation_latency_bound ? "latency-bound" : "bandwidth-bound");
+                 " activation of %s is %s the %s latency threshold (the largest AllReduce over"
+                 " %lld chips the alpha-beta model times latency-bound), %s its AllReduce over"
+                 " %lld chips is %s%s.",
+                 l->generate_tp_max, l->beta, rl_bytes_str(l->activation_bytes, a),
+                 above ? "above" : "at or below", rl_bytes_str(l->latency_bytes, t), l->chips,
+                 lb || above ? "so" : "yet at this size", l->chips,
+                 lb ? "latency-bound" : "bandwidth-bound", terms);
+    }
     say_untimed(out, n, dropped, dwhy, l);
 }
 

@@ -1622,6 +1622,7 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
                                    long long batch, rl_precision p)
 {
     rl_shard_limits l = {0};
+    l.chips = chips;
     /* W_ici: bytes/s of a large AllGather along one axis (comm.h) */
     if (h->topology == RL_TOPO_SWITCH)
         l.w_ici = h->ici_bw * (double)h->ici_links;
@@ -1629,7 +1630,11 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
         l.w_ici = 2.0 * h->ici_bw;
     double F = m->abstract ? 0 : (double)m->d_ff, D = m->abstract ? 0 : (double)m->d_model;
     double B = (double)batch, C = rl_hw_peak(h, p.compute);
-    double ab = rl_dtype_bytes(p.compute), wb = rl_dtype_bytes(p.weights);
+    /* activations in the dtype the rows' collectives move them in (shard.h
+     * rl_shard_moved_dtype: bf16 under fp8 or int8 matmuls), so that the
+     * limits speak of the rows' bytes (fixNF: an fp8 activation of 1.05 MB
+     * beside tp8 AllReduce rows of 2.1 MB) */
+    double ab = rl_dtype_bytes(rl_shard_moved_dtype(p.compute)), wb = rl_dtype_bytes(p.weights);
     /* 4BDF/(Y C) of MLP math vs an AllGather + ReduceScatter of B D ab bytes */
     if (l.w_ici > 0 && C > 0)
         l.prefill_tp_max = 2.0 * F * l.w_ici / (C * ab);
@@ -1642,9 +1647,25 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
     }
     if (D > 0)
         l.crossover_2d = 18.0 * F / D;
-    l.latency_bytes = rl_comm_latency_threshold(h, chips);
-    l.activation_bytes = B * D * rl_dtype_bytes(p.compute);
-    l.activation_latency_bound = l.activation_bytes < l.latency_bytes;
+    /* one rule for the limit, the rows and the advice (comm.h
+     * rl_comm_is_latency_bound): the [B, D] activation's AllReduce over the
+     * chips, timed as shard's rows time it (the alpha-beta model alone,
+     * ideal mode), and the largest such AllReduce that is latency-bound
+     * (before fixNF: an AllGather's threshold from the measured table, 4.67
+     * MB on 8 H100, beside rows the model timed bandwidth-bound at 2.1 MB) */
+    l.latency_bytes = rl_comm_latency_threshold(h, 1, RL_ALLREDUCE, chips);
+    l.activation_bytes = B * D * ab;
+    rl_comm ar;
+    char err[256];
+    if (chips > 1 && l.activation_bytes > 0 &&
+        rl_comm_model_time(h, RL_ALLREDUCE, l.activation_bytes, chips, 1, &ar, err,
+                           sizeof err) == 0) {
+        l.activation_latency_bound = rl_comm_is_latency_bound(&ar);
+        l.activation_latency_s = ar.latency_s;
+        l.activation_bandwidth_s = ar.bandwidth_s;
+    } else {
+        l.activation_latency_s = l.activation_bandwidth_s = NAN;
+    }
     /* the limits that do not exist: NAN, and why (shard.h) */
     size_t k = 0;
     if (!(l.w_ici > 0)) {

@@ -629,16 +629,26 @@ typedef struct {
     double crossover_2d;     /* chips beyond which 2D beats 1D: 18 F / D (App. B) */
     double t_1d_s;           /* 4 B D / (3 W_ici): 1D MLP comm on a 3D torus (App. B) */
     double t_2d_s;           /* sqrt(128 (F/4D)) B D / (sqrt(chips) W_ici) at the optimum */
-    double latency_bytes;    /* Appendix C threshold for a tp-chip group (comm.h) */
-    double activation_bytes; /* B * D * bytes(compute): one [B, D] activation */
-    int activation_latency_bound; /* activation_bytes < latency_bytes; -1: either is NAN */
+    double latency_bytes;    /* Appendix C threshold: the largest AllReduce over the
+                                chips the alpha-beta model times latency-bound (comm.h
+                                rl_comm_latency_threshold) */
+    double activation_bytes; /* B * D * bytes(rl_shard_moved_dtype): one [B, D]
+                                activation, as the rows' collectives move it */
+    int activation_latency_bound; /* that activation's AllReduce over the chips, timed
+                                     as shard's rows (rl_comm_model_time), by comm.h
+                                     rl_comm_is_latency_bound; -1: no threshold or
+                                     activation (NAN) */
+    double activation_latency_s, activation_bandwidth_s; /* its two terms (NAN: none) */
+    long long chips;         /* the chips that AllReduce spans */
     char why[256];           /* why the NAN limits have no value; "" when none is NAN */
 } rl_shard_limits;
 
 /* Limits for batch B (tokens in flight) on `chips` chips (tp group for the
- * latency threshold).  Activations in the compute dtype, the chapter's
- * assumption (its Appendix C moves int8 activations), not the timed
- * collectives' rl_shard_moved_dtype; t_1d_s, t_2d_s
+ * latency threshold).  Activations in rl_shard_moved_dtype, the dtype the
+ * timed collectives move (bf16 under fp8 or int8 matmuls: the engines
+ * all-reduce 16-bit activations and quantize after the norm; until fixNF
+ * the compute dtype, the chapter's Appendix C int8 activations, which
+ * halved activation_bytes beside the rows' bf16 AllReduces); t_1d_s, t_2d_s
  * and crossover_2d are the chapter's bf16 closed forms. */
 rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long chips,
                                    long long batch, rl_precision p);

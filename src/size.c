@@ -2408,13 +2408,20 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
     if (r->n > 0)
         snprintf(buf, len, "none of the %d simulated configurations meets both targets; the "
                            "closest are listed", r->n);
-    else if (r->beyond_bound > 0)
-        snprintf(buf, len, "refused: %.3g req/s x %.2f (headroom) needs more than %d replicas in "
-                           "every configuration searched (the fewest, by estimate: %d); size stops "
-                           "there to bound its time and memory: split the load across deployments, "
-                           "or allow larger replicas (--max-chips)",
-                 in->w.qps, 1 + in->headroom, RL_SIZE_MAX_REPLICAS, r->fewest_replicas);
-    else if (!isfinite(r->min_ttft_s))
+    else if (r->beyond_bound > 0) {
+        /* the search's bound, not a verdict on the targets (fixNF #2: it
+         * read "no configuration meets both targets: refused", exit 3); the
+         * CLI exits 2, as for other input outside what size searches */
+        int deploy = (int)ceil((double)r->fewest_replicas / RL_SIZE_MAX_REPLICAS);
+        snprintf(buf, len, "--qps: search limit reached, no verdict on the targets: %.3g req/s x "
+                           "%.2f (headroom) needs more than %d replicas a pool, size's fixed "
+                           "search limit (size.h RL_SIZE_MAX_REPLICAS, bounding its time and "
+                           "memory; no flag raises it), in every configuration searched (the "
+                           "fewest, by estimate: %d): size a share of the load (--qps %.3g for "
+                           "each of %d deployments), or allow larger replicas (--max-chips)",
+                 in->w.qps, 1 + in->headroom, RL_SIZE_MAX_REPLICAS, r->fewest_replicas,
+                 in->w.qps / deploy, deploy);
+    } else if (!isfinite(r->min_ttft_s))
         snprintf(buf, len, "the model does not fit: on every hardware and replica size searched "
                            "(--max-chips), its weights leave no KV room for the longest request "
                            "(the mean is %.0f tokens)", P + G);

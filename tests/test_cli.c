@@ -2051,6 +2051,7 @@ static void shard_limits_null_without_link(void **state)
                             ->valuestring;
         assert_null(strstr(g, "= 0 "));
         assert_null(strstr(g, "the 0 kB latency threshold"));
+        assert_null(strstr(g, "the 0 bytes latency threshold")); /* rl_bytes_str's (fixNF) */
         if (i)
             assert_true(num(l, "w_ici_bytes_per_s") == 4.5e11);
         cJSON_Delete(j);
@@ -2061,6 +2062,110 @@ static void shard_limits_null_without_link(void **state)
                                                  "null_reason")));
     assert_true(num(cJSON_GetObjectItem(j, "limits"), "w_ici_bytes_per_s") == 4.5e11);
     cJSON_Delete(j);
+}
+
+/* fixNF #1: shard's limits, its rows and its advice say latency-bound by one
+ * rule (comm.h rl_comm_is_latency_bound: latency term > bandwidth term of
+ * the collective as the rows time it).  llama3-70b (D 8192) on 8 H100 at
+ * --context 4096: the tp8 AllReduce of a [B, D] bf16 activation, by the
+ * alpha-beta model (hw_profiles/h100-sxm.lua: 18 links x 25 GB/s = Wc
+ * 4.5e11 B/s, a = 2 us, NVLS) takes the cheapest of one-shot (a, n 7/Wc),
+ * two-shot (2a, 2n 7/(8 Wc)) and NVLS (2a, n 9/(8 Wc)): latency-bound up to
+ * 2a 8 Wc / 9 = 1.6e6 bytes (the threshold, exact to 1e-9).  B 128: 2.1 MB,
+ * NVLS 5.24 us > 4 us, bandwidth-bound; B 64: 1.05 MB, 4 us > 2.62 us,
+ * latency-bound; B 8: 131 kB, the one-shot's 2.04 us > 2 us, bandwidth-bound
+ * below the threshold ("yet at this size").  fp8 compute moves bf16
+ * activations (shard.h rl_shard_moved_dtype), so activation_bytes is the
+ * rows' bytes.  Before: threshold 4,668,125 B (an AllGather, measured table),
+ * activation 2,097,152 B "latency-bound" beside rows that were not, and
+ * 1,048,576 B under fp8 beside 2,097,152 B rows. */
+static void shard_latency_bound_one_rule(void **state)
+{
+    (void)state;
+    static const struct { int batch; const char *dt; int bound; double bytes; const char *say; }
+    c[] = {{128, "", 0, 2097152, "is above the 1.6 MB latency threshold"},
+           {128, " --weights fp8 --compute fp8", 0, 2097152, "so its AllReduce over 8 chips is "
+                                                           "bandwidth-bound"},
+           {64, "", 1, 1048576, "so its AllReduce over 8 chips is latency-bound (latency term "
+                                "4 us > bandwidth term 2.62 us"},
+           {8, "", 0, 131072, "yet at this size its AllReduce over 8 chips is bandwidth-bound"}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "shard --model llama3-70b --hw h100-sxm --chips 8 --batch %d "
+                 "--context 4096%s --format json", c[i].batch, c[i].dt);
+        cJSON *j = run_json(cmd);
+        assert_non_null(j);
+        const cJSON *l = cJSON_GetObjectItem(j, "limits");
+        assert_rel(num(l, "latency_threshold_bytes"), 2 * 2e-6 * 8 * 4.5e11 / 9, 1e-9);
+        assert_true(num(l, "activation_bytes") == c[i].bytes);
+        const cJSON *flag = cJSON_GetObjectItem(l, "activation_latency_bound");
+        if (cJSON_IsTrue(flag) != c[i].bound)
+            fail_msg("%s: activation_latency_bound %d, expected %d", cmd, cJSON_IsTrue(flag),
+                     c[i].bound);
+        assert_true((num(l, "activation_latency_s") > num(l, "activation_bandwidth_s")) ==
+                    c[i].bound);
+        int rows = 0;
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "collectives")) {
+            if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8") != 0)
+                continue;
+            rows++;
+            assert_true(num(r, "bytes") == c[i].bytes);
+            assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "latency_bound")) == c[i].bound);
+        }
+        assert_int_equal(rows, 2); /* tp8 leads generation in every case */
+        const char *g = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "advice"),
+                                                                 "generate"));
+        if (!strstr(g, c[i].say))
+            fail_msg("%s: advice.generate lacks '%s': %s", cmd, c[i].say, g);
+        assert_non_null(strstr(g, c[i].bound ? "2 latency-bound)" : "0 latency-bound)"));
+        cJSON_Delete(j);
+    }
+}
+
+/* fixNF #3: step's row keys changed with --chips: a one-chip row had no
+ * comm_s, strategy, phase, max_batch or usable_bytes_per_chip, so a script
+ * reading comm_s broke at --chips 1.  Both shapes now carry the plan row's
+ * keys; the one-chip row's values are its own: phase generate, strategy
+ * tp1, comm_s 0, no collectives or idle replica, the header's b_crit,
+ * max_batch and usable_bytes (one chip), and flops_per_chip as a plan
+ * counts it: llama3-8b at batch 8, 1024 tokens, 124,369,502,208 FLOPs,
+ * exactly twice the tp2 row's (its even split, shard.c).  The one-chip row
+ * keeps bound, mlp_bound and total_bytes. */
+static void step_rows_keys_at_any_chips(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"phase", "strategy", "batch", "context", "fits",
+                                       "usable_bytes_per_chip", "b_crit", "max_batch",
+                                       "flops_per_chip", "comm_s", "collectives",
+                                       "latency_bound_collectives", "idle_replicas", "step_s"};
+    cJSON *one = run_json("step --model llama3-8b --hw h100-sxm --batch 8 --context 1024 "
+                          "--format json");
+    cJSON *two = run_json("step --model llama3-8b --hw h100-sxm --chips 2 --tp 2 --batch 8 "
+                          "--context 1024 --format json");
+    assert_non_null(one);
+    assert_non_null(two);
+    const cJSON *r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(one, "rows"), 0);
+    const cJSON *r2 = cJSON_GetArrayItem(cJSON_GetObjectItem(two, "rows"), 0);
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        if (!cJSON_GetObjectItem(r1, keys[k]) || !cJSON_GetObjectItem(r2, keys[k]))
+            fail_msg("step row key %s: at --chips 1 %s, at --chips 2 %s", keys[k],
+                     cJSON_GetObjectItem(r1, keys[k]) ? "present" : "missing",
+                     cJSON_GetObjectItem(r2, keys[k]) ? "present" : "missing");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r1, "strategy")), "tp1");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r1, "phase")), "generate");
+    assert_true(num(r1, "comm_s") == 0 && num(r1, "collectives") == 0 &&
+                num(r1, "latency_bound_collectives") == 0 && num(r1, "idle_replicas") == 0);
+    assert_true(num(r1, "usable_bytes_per_chip") == num(one, "usable_bytes"));
+    assert_true(num(r1, "max_batch") == num(one, "max_batch"));
+    assert_true(num(r1, "b_crit") == num(one, "b_crit"));
+    assert_true(num(r1, "flops_per_chip") == 124369502208.0);
+    assert_rel(num(r1, "flops_per_chip"), 2 * num(r2, "flops_per_chip"), 1e-12);
+    static const char *const kept[] = {"bound", "mlp_bound", "total_bytes"};
+    for (size_t k = 0; k < 3; k++)
+        assert_non_null(cJSON_GetObjectItem(r1, kept[k]));
+    cJSON_Delete(one);
+    cJSON_Delete(two);
 }
 
 /* tester62 #6: step printed no note when a batch does not fit in HBM
@@ -2096,6 +2201,21 @@ static void step_notes_batch_not_fitting(void **state)
         assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 84.7 GB of "
                                     "HBM (fits false)"));
     }
+    /* fixNF #4: figures under 0.05 GB read "0.0 GB"; now in the unit that
+     * shows them (number.h rl_bytes_str).  tiny-test (model/tiny-test.lua:
+     * 98,624 parameters = 2 x 96 x 64 embedding and head + 2 layers x (2 x
+     * 64 x 64 + 2 x 64 x 32 attention + 3 x 64 x 160 MLP + 2 x 64 norms) +
+     * 64, in bf16: 197,248 B; KV 16 tokens x 2 layers x 2 x 2 heads x 16 x
+     * 2 B = 4,096 B) on h100-sxm with hbm_bytes = 1, whose memory rule
+     * leaves 0 bytes; exact text (before: "0.0 GB of weights + 0.0 GB of
+     * KV cache on 0.0 GB of HBM") */
+    char hw[64], args[256];
+    write_temp(hw, ".lua", "return {base=\"h100-sxm\", hbm_bytes=1}\n");
+    snprintf(args, sizeof args, "step --model tiny-test --hw %s --context 16 --format csv", hw);
+    assert_int_equal(run_cli(args, buf, sizeof buf), 0);
+    remove(hw);
+    assert_non_null(strstr(buf, "note: does not fit at batch 1: 197.2 kB of weights + 4.1 kB of KV "
+                                "cache on 0 bytes of HBM (fits false)"));
 }
 
 /* tester62 #7: simulate at --qps 1e-9 put its 20000 arrivals near 2e13 s
@@ -11039,6 +11159,8 @@ int main(void)
         cmocka_unit_test(run_plot_write_failure_exits_1),
         cmocka_unit_test(shard_says_plans_not_timed),
         cmocka_unit_test(shard_limits_null_without_link),
+        cmocka_unit_test(shard_latency_bound_one_rule),
+        cmocka_unit_test(step_rows_keys_at_any_chips),
         cmocka_unit_test(step_notes_batch_not_fitting),
     cmocka_unit_test(simulate_refuses_quantising_horizon),
     cmocka_unit_test(validate_names_stdin_once),

@@ -169,7 +169,9 @@ static void appendix_c_threshold(void **state)
 {
     (void)state;
     rl_hw h = v5e_ring();
-    assert_rel(rl_comm_latency_threshold(&h, 8), 360e3, 1e-12);
+    assert_rel(rl_comm_latency_threshold(&h, 1, RL_ALLGATHER, 8), 360e3, 1e-12);
+    assert_rel(rl_comm_latency_threshold(&h, 1, RL_ALLREDUCE, 8), 360e3, 1e-12);
+    assert_rel(rl_comm_latency_threshold(&h, 0, RL_ALLREDUCE, 8), 360e3, 1e-12);
     assert_true(must(&h, RL_ALLREDUCE, 16.0 * 8192, 8, 1).latency_bound);
     assert_false(must(&h, RL_ALLREDUCE, 1e6, 8, 1).latency_bound);
     /* the threshold sits exactly where the two terms meet */

@@ -551,6 +551,13 @@ static void step_retimed_by_the_fit(void **state)
         assert_rel(num(out, "comm_s"), t.step[0].comm_s / h.engine_costs.v[RL_EC_COMM], 1e-12);
         assert_rel(num(out, "collectives"), 2, 0);
         assert_rel(num(out, "latency_bound_collectives"), 2, 0);
+        /* fixNF #3: the one-copy row's comm_s 0 and strategy are set, not
+         * added beside (a second comm_s key read 0 first) */
+        assert_string_equal(cJSON_GetObjectItem(out, "strategy")->valuestring, "tp8");
+        int ncomm = 0;
+        for (const cJSON *k = out->child; k; k = k->next)
+            ncomm += strcmp(k->string, "comm_s") == 0;
+        assert_int_equal(ncomm, 1);
         double q[4]; /* the decode class's own quantiles (band.per_class) */
         rl_ec_quantiles(&h.engine_costs, RL_EC_DECODE_ROWS, q);
         assert_true(h.engine_costs.classed && q[1] > h.engine_costs.band_p10);

@@ -90,6 +90,19 @@ static void percent_and_count_words(void **state)
     assert_string_equal(rl_count_str(1.23e6, c), "1.23M");
     assert_string_equal(rl_count_str(4096, c), "4.1K");
     assert_string_equal(rl_count_str(512, c), "512");
+    /* fixNF: bytes in the SI unit that shows them, to 0.1 of it (number.h
+     * rl_bytes_str), whole bytes below 1 kB */
+    char y[RL_BYTES_STR];
+    assert_string_equal(rl_bytes_str(141.1e9, y), "141.1 GB");
+    assert_string_equal(rl_bytes_str(549.8e9, y), "549.8 GB");
+    assert_string_equal(rl_bytes_str(2097152, y), "2.1 MB");
+    assert_string_equal(rl_bytes_str(1.6e6, y), "1.6 MB");
+    assert_string_equal(rl_bytes_str(720e3, y), "720.0 kB");
+    assert_string_equal(rl_bytes_str(4.2e12, y), "4.2 TB");
+    assert_string_equal(rl_bytes_str(2048, y), "2.0 kB");
+    assert_string_equal(rl_bytes_str(999, y), "999 bytes");
+    assert_string_equal(rl_bytes_str(1, y), "1 byte");
+    assert_string_equal(rl_bytes_str(0, y), "0 bytes");
 }
 
 int main(void)

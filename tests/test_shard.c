@@ -257,17 +257,23 @@ static void section_3_limits(void **state)
     assert_rel(l.prefill_tp_max, 16384.0 / 2200, 0.01);
     assert_rel(l.beta, 8.19e11 / 9e10, 1e-12);
     assert_rel(l.generate_tp_max, 16384.0 / (32 * 9.1), 1e-9);
-    /* int8 math doubles the peak and halves the activation bytes: the same
-     * 2 * 16384 * 9e10 / (3.94e14 * 1) = 7.485; int8 weights with bf16
-     * activations halve the generation bound (28.13) */
-    assert_rel(rl_shard_limits_of(&m, &h, 16, 32, INT8).prefill_tp_max, 7.485, 1e-3);
+    /* int8 math doubles the peak; the chapter also halves the activation
+     * bytes (its 7.485), but the engines all-reduce bf16 activations under
+     * int8 or fp8 matmuls (shard.h rl_shard_moved_dtype), as the rows' collectives
+     * move them: 2 * 16384 * 9e10 / (3.94e14 * 2) = 3.743 (fixNF #1: the
+     * limits read the compute dtype's bytes, the rows bf16's); int8 weights
+     * with bf16 activations halve the generation bound (28.13) */
+    assert_rel(rl_shard_limits_of(&m, &h, 16, 32, INT8).prefill_tp_max,
+               2 * 16384.0 * 9e10 / (3.94e14 * 2), 1e-12);
     rl_precision w8 = {RL_INT8, RL_BF16, RL_BF16};
     assert_rel(rl_shard_limits_of(&m, &h, 16, 32, w8).generate_tp_max, 16384.0 / (32 * 9.1 * 2), 1e-9);
 }
 
-/* Appendix C: B = 16, D = 8192 int8 activations (131,072 B) on an 8-chip
- * v5e ring are below the 360 kB threshold: latency-bound; B = 64 (524 kB)
- * is not. */
+/* Appendix C: B = 16, D = 8192 activations on an 8-chip v5e ring are below
+ * the 360 kB threshold: latency-bound; B = 64 is not.  The chapter moves
+ * int8 activations (131,072 B); under int8 matmuls the engines all-reduce
+ * bf16 (shard.h rl_shard_moved_dtype), 262,144 B, still below it, and the
+ * rows move the same (fixNF #1); B = 64: 1,048,576 B. */
 static void appendix_c(void **state)
 {
     (void)state;
@@ -275,7 +281,7 @@ static void appendix_c(void **state)
     rl_override ring = {"topology", "ring"};
     rl_hw h = load_hw("tpu-v5e", &ring, 1);
     rl_shard_limits l = rl_shard_limits_of(&m, &h, 8, 16, INT8);
-    assert_rel(l.activation_bytes, 131072, 1e-12);
+    assert_rel(l.activation_bytes, 262144, 1e-12);
     assert_rel(l.latency_bytes, 360e3, 1e-12);
     assert_true(l.activation_latency_bound);
     assert_false(rl_shard_limits_of(&m, &h, 8, 64, INT8).activation_latency_bound);

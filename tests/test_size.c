@@ -2437,12 +2437,19 @@ static void test_cli_simulate_and_size(void **state)
                                 "arrivals; more than --requests 1000; JSON key requests): simulate "
                                 "reproduces a row with --requests 1200"));
     /* fixKL #5: a load refused before any row ran (1e5 req/s on one chip:
-     * over 256 replicas, exit 3) has no note of rows run (before: "each row
-     * ran 30000 requests ... 120 s") */
+     * over 256 replicas) has no note of rows run (before: "each row
+     * ran 30000 requests ... 120 s").  fixNF #2: that refusal is the
+     * search's limit, not a verdict: exit 2 (was 3, "no configuration meets
+     * both targets"), and it says so and what to do */
     assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 100000 --prompt-len 256 "
                              "--out-len 32 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
-                             "--keep-precision --max-chips 1", out, sizeof out), 3);
+                             "--keep-precision --max-chips 1", out, sizeof out), 2);
     assert_null(strstr(out, "each row ran"));
+    assert_null(strstr(out, "no configuration meets both targets"));
+    assert_non_null(strstr(out, "roofline size: --qps: search limit reached, no verdict on the "
+                                "targets: 1e+05 req/s x 1.20 (headroom) needs more than 256 "
+                                "replicas a pool, size's fixed search limit"));
+    assert_non_null(strstr(out, "no flag raises it"));
     FILE *fp = fopen(rep, "r");
     assert_non_null(fp);
     char head[64] = "";
