@@ -46,12 +46,14 @@ static const char *const CLASS_AXES[RL_KC_COUNT][RL_KT_AXES + 1] = {
 const char *rl_kclass_name(rl_kclass c) { return c < RL_KC_COUNT ? CLASS_NAMES[c] : "?"; }
 const char *const *rl_kclass_axes(rl_kclass c) { return CLASS_AXES[c]; }
 
-/* Whether table t has the axes of class c, in order. */
-static int has_axes(const rl_ktable *t, rl_kclass c)
+/* Whether table t has the axes of class c, in order (pairs: the first
+ * RL_KT_PAIRS, ktable.h). */
+static int has_axes(const rl_ktable *t, rl_kclass c, int pairs)
 {
     int a = 0;
     for (; CLASS_AXES[c][a]; a++)
-        if (a >= t->naxes || strcmp(t->axis_name[a], CLASS_AXES[c][a]) != 0)
+        if (a >= t->naxes ||
+            strcmp(t->axis_name[a], pairs && a == 0 ? RL_KT_PAIRS : CLASS_AXES[c][a]) != 0)
             return 0;
     return a == t->naxes;
 }
@@ -469,10 +471,19 @@ double rl_engine_efficiency(const rl_serving_engine *e, rl_kclass c, int v, cons
     return ideal > 0 ? t / ideal : -1;
 }
 
+int rl_trtllm_mmha(const double *x, double sms)
+{
+    double blocks = floor(x[1] / RL_XQA_MIN_HISTORY);
+    return x[2] < 2 || x[2] > RL_TRTLLM_XQA_MAX_GROUP ||
+           x[0] * (blocks > 1 ? blocks : 1) * RL_XQA_MIN_BLOCK_FACTOR < sms;
+}
+
 const rl_ktable *rl_engine_table(const rl_engine_tables *t, rl_kclass c, int v, const double *x)
 {
     if (!t || v < 0 || v >= RL_KV_COUNT || c >= RL_KC_COUNT)
         return NULL;
+    if (c == RL_KC_DECODE_ATTN && t->mmha[v] && x && rl_trtllm_mmha(x, t->sms))
+        return t->mmha[v];
     if (c != RL_KC_MOE)
         return t->one[c][v] && x && x[RL_KX_ONE] == 1 ? t->one[c][v] : t->t[c][v];
     const rl_moe_tables *m = &t->moe[v];
@@ -572,6 +583,7 @@ void rl_engine_tables_free(rl_engine_tables *t)
             free_table(t->t[c][v]);
             free_table(t->one[c][v]);
         }
+        free_table(t->mmha[v]);
         for (int i = 0; i < t->moe[v].n; i++)
             free_table(t->moe[v].t[i]);
     }
@@ -649,7 +661,7 @@ static int read_string(lua_State *L, const char *origin, const char *field, char
 }
 
 /* The ktable of class c on top of the stack (field f) into a new *out. */
-static int read_table(lua_State *L, const char *origin, const char *f, rl_kclass c,
+static int read_table(lua_State *L, const char *origin, const char *f, rl_kclass c, int pairs,
                       rl_ktable **out, char *err, size_t errlen)
 {
     rl_ktable *kt = calloc(1, sizeof *kt);
@@ -659,11 +671,12 @@ static int read_table(lua_State *L, const char *origin, const char *f, rl_kclass
             RL_FAIL("%s: field '%s': out of memory", origin, f);
         return -1;
     }
-    if (!has_axes(kt, c)) {
+    if (!has_axes(kt, c, pairs)) {
         const char *const *ax = CLASS_AXES[c];
         snprintf(err, errlen, "%s: field '%s.axes': expected { %s, %s, %s%s%s } (a table "
                  "of an older layout: rewrite it with roofline calibrate --tables)",
-                 origin, f, ax[0], ax[1], ax[2], ax[3] ? ", " : "", ax[3] ? ax[3] : "");
+                 origin, f, pairs ? RL_KT_PAIRS : ax[0], ax[1], ax[2], ax[3] ? ", " : "",
+                 ax[3] ? ax[3] : "");
         free_table(kt);
         return -1;
     }
@@ -703,7 +716,7 @@ static int read_moe(lua_State *L, const char *origin, const char *f, rl_moe_tabl
         lua_getfield(L, -1, "table");
         snprintf(g + strlen(g), sizeof g - strlen(g), ".table");
         rl_ktable *kt;
-        int rc = read_table(L, origin, g, RL_KC_MOE, &kt, err, errlen);
+        int rc = read_table(L, origin, g, RL_KC_MOE, 0, &kt, err, errlen);
         lua_pop(L, 2);
         if (rc != 0)
             return -1;
@@ -945,7 +958,9 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             lua_pop(L, 1);
             continue;
         }
-        int c = 0, one = 0; /* one: CLASS_one, an attention class's RL_KX_ONE table */
+        /* one: CLASS_one, an attention class's RL_KX_ONE table; mmha:
+         * decode_attention_mmha, TensorRT-LLM's MMHA side (RL_TRTLLM_MMHA) */
+        int c = 0, one = 0, mmha = 0;
         for (; c < RL_KC_COUNT; c++) {
             size_t n = strlen(CLASS_NAMES[c]);
             if (!strcmp(cname, CLASS_NAMES[c]))
@@ -953,6 +968,11 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
             if ((c == RL_KC_PREFILL_ATTN || c == RL_KC_DECODE_ATTN) &&
                 !strncmp(cname, CLASS_NAMES[c], n) && !strcmp(cname + n, "_one")) {
                 one = 1;
+                break;
+            }
+            if (c == RL_KC_DECODE_ATTN && !strncmp(cname, CLASS_NAMES[c], n) &&
+                !strcmp(cname + n, "_mmha")) {
+                mmha = 1;
                 break;
             }
         }
@@ -968,6 +988,17 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
         while (lua_next(L, -2) != 0) {
             const char *vname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
             snprintf(f, sizeof f, "%.200s.%.60s.%.60s", field, cname, vname);
+            if (mmha && !strcmp(vname, "sms")) { /* the chip's SMs the dispatch reads */
+                int isnum = 0;
+                t->sms = lua_tonumberx(L, -1, &isnum);
+                if (!isnum || !(t->sms >= 1) || !isfinite(t->sms)) {
+                    lua_pop(L, 4);
+                    RL_FAIL("%s: field '%s': expected the chip's SM count, a number >= 1",
+                            origin, f);
+                }
+                lua_pop(L, 1);
+                continue;
+            }
             int v = table_variant(origin, f, vname, err, errlen);
             if (v < 0) {
                 lua_pop(L, 4);
@@ -978,13 +1009,16 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
                          ? (snprintf(err, errlen, "%s: field '%s': expected an array of model "
                                      "shapes", origin, f), -1)
                      : c == RL_KC_MOE ? read_moe(L, origin, f, &t->moe[v], err, errlen)
-                                      : read_table(L, origin, f, (rl_kclass)c, &kt, err, errlen);
+                                      : read_table(L, origin, f, (rl_kclass)c, mmha, &kt, err,
+                                                   errlen);
             if (rc != 0) {
                 lua_pop(L, 4);
                 return -1;
             }
             if (c != RL_KC_MOE) {
-                if (one)
+                if (mmha)
+                    t->mmha[v] = kt;
+                else if (one)
                     t->one[c][v] = kt;
                 else
                     t->t[c][v] = kt;
@@ -1000,6 +1034,15 @@ static int read_tables(lua_State *L, const char *origin, const char *field,
                         "or one sequence stands beside that of the other configurations)",
                         origin, field, CLASS_NAMES[c], VARIANT_NAMES[v], CLASS_NAMES[c],
                         VARIANT_NAMES[v]);
+    for (int v = 0; v < RL_KV_COUNT; v++) { /* MMHA's side stands beside XQA's, with its SMs */
+        const char *dn = CLASS_NAMES[RL_KC_DECODE_ATTN], *vn = VARIANT_NAMES[v];
+        if (t->mmha[v] && !t->t[RL_KC_DECODE_ATTN][v])
+            RL_FAIL("%s: field '%s.%s_mmha.%s': no %s.%s beside it (the masked MHA side of "
+                    "decode attention stands beside its XQA side)", origin, field, dn, vn, dn, vn);
+        if (t->mmha[v] && !(t->sms >= 1))
+            RL_FAIL("%s: field '%s.%s_mmha.sms': missing (the SM count TensorRT-LLM's XQA "
+                    "dispatch reads, engines.h RL_TRTLLM_MMHA)", origin, field, dn);
+    }
     return 0;
 }
 
@@ -1321,11 +1364,12 @@ double rl_engine_outside(const rl_serving_engine *e, rl_kclass c, int v, const d
              * takes to 0: only an axis outside the grid needs the log2 (two
              * a lookup, each axis, were 5% of a calibrated tp8 step) */
             double hi = t->axis[a][t->len[a] - 1], lo = t->axis[a][0];
-            double d = x[a] > hi ? fmax(0, log2(x[a] / hi)) : 0;
+            double xa = rl_kt_coord(t, x, a);
+            double d = xa > hi ? fmax(0, log2(xa / hi)) : 0;
             up += d;
             if (above)
                 above[a] = d;
-            below += x[a] < lo ? fmax(0, log2(lo / x[a])) : 0;
+            below += xa < lo ? fmax(0, log2(lo / xa)) : 0;
         }
     return above ? below : up + below;
 }

@@ -407,9 +407,43 @@ typedef struct {
     const rl_ktable *one[RL_KC_COUNT][RL_KV_COUNT]; /* attention: the configurations
                                                        of one KV head or one sequence,
                                                        where split (RL_KX_ONE); else NULL */
+    const rl_ktable *mmha[RL_KV_COUNT]; /* TensorRT-LLM decode attention: the shapes its
+                                           masked MHA kernel runs, over pairs
+                                           (RL_TRTLLM_MMHA); else NULL */
+    double sms;                         /* the chip's SMs, which that dispatch reads (with
+                                           mmha) */
     rl_moe_tables moe[RL_KV_COUNT];
     rl_moe_gemm_fix moe_gemm[RL_KV_COUNT];
 } rl_engine_tables;
+
+/* RL_TRTLLM_MMHA: TensorRT-LLM's decode attention runs one of two kernels
+ * (stop 45, docs/validation.md): XQA, one CTA per (sequence, KV head) with
+ * the group's query heads inside it (streams = batch x KV heads), or masked
+ * multi-head attention (MMHA), one thread block per (sequence, query head):
+ * mmha_launch_kernel_ex launches dim3 grid{num_heads, batch_size, seq_len_
+ * tile} (cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/
+ * decoderMaskedMultiheadAttentionLaunch.h, github.com/NVIDIA/TensorRT-LLM,
+ * Apache-2.0), so its time follows batch x query heads = streams x group,
+ * the (sequence, head) pairs: A100's tables measure 18.6-19.1 us at 128
+ * pairs and 10.5-11.3 us at 96 and 192 for every group that runs MMHA
+ * (contexts 2-4).  Which runs: XQA takes groups 2 to 32 (silicon.c
+ * TRTLLM_XQA_MAX_GROUP; plain MHA, group 1, stays on MMHA) and only where
+ * it "may have perf gain": num_kv_heads x batch x max(1, past KV length /
+ * kMinHistoryTokensPerBlock 128) x kEnableMinBlockFactor 4 >= the SM count
+ * (DecoderXQAImplJIT::mayHavePerfGain, decoderXQAImplJIT/
+ * decoderXQAImplJIT.cpp, decoderXQAConstants.h, same repository).  A100
+ * (108 SMs): group 16 at 4 streams 33.5 us at context 512 (4 x 4 x 4 = 64
+ * < 108: MMHA), 16.9 us at 1024 (128: XQA); 8 x 256 26.5, 8 x 512 16.3 us;
+ * 16 x 128 20.7, 16 x 256 15.9 us.  rl_trtllm_mmha(x, sms): 1 where decode
+ * shape x (streams, context, group, ...) runs MMHA on a chip of sms SMs.
+ * The import (silicon.c) builds two tables where it knows the chip's SMs:
+ * the XQA side over streams (t) and the MMHA side over pairs (mmha, axis 0
+ * ktable.h RL_KT_PAIRS); a lookup reads the one of its shape's kernel
+ * (rl_engine_table). */
+#define RL_TRTLLM_XQA_MAX_GROUP 32.0
+#define RL_XQA_MIN_HISTORY 128.0
+#define RL_XQA_MIN_BLOCK_FACTOR 4.0
+int rl_trtllm_mmha(const double *x, double sms);
 
 /* tables.moe_from_gemm = { VARIANT = {...}, ... } on top of L (field
  * `field` of origin) into t->moe_gemm; 0, or -1 with err. */

@@ -59,6 +59,7 @@ int rl_kt_alloc(rl_ktable *t, char *err, size_t errlen)
     for (size_t i = 0; i < t->n; i++)
         t->logv[i] = NAN;
     t->floor_s = NAN;
+    t->pairs = t->naxes >= 3 && !strcmp(t->axis_name[0], RL_KT_PAIRS);
     for (int a = 0; a < RL_KT_AXES; a++) { /* empty: NaN equals no value */
         for (int j = 0; j < RL_KT_MEMO; j++)
             t->memo[a].v[j] = NAN;
@@ -117,7 +118,7 @@ static void pava(double *y, int n, size_t stride)
  * count tokens or sequences (ktable.h). */
 static unsigned batched_axes(const rl_ktable *t)
 {
-    static const char *const names[] = {"m", "tokens", "streams", "batch", "isl", "context"};
+    static const char *const names[] = {"m", "tokens", "streams", RL_KT_PAIRS, "batch", "isl", "context"};
     unsigned along = 0;
     for (int a = 0; a < t->naxes; a++)
         for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -283,13 +284,26 @@ static void node_shape(const rl_ktable *t, const int *idx, double *x)
         x[a] = t->axis[a][idx[a]];
 }
 
-/* ideal(x) / ideal(from), 1 without an ideal function or a usable ratio. */
-static double roofline_ratio(rl_kt_ideal_fn ideal, const void *ctx, const double *x,
-                             const double *from)
+/* Shape x of table coordinates c (ktable.h RL_KT_PAIRS: axis 0 of a pairs
+ * table is the shape's axes 0 x 2). */
+static const double *shape_of(const rl_ktable *t, const double *c, double *x)
+{
+    if (!t->pairs)
+        return c;
+    memcpy(x, c, (size_t)t->naxes * sizeof *x);
+    x[0] = c[0] / c[2];
+    return x;
+}
+
+/* ideal(x) / ideal(from) of table coordinates x and from, 1 without an
+ * ideal function or a usable ratio. */
+static double roofline_ratio(const rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx,
+                             const double *x, const double *from)
 {
     if (!ideal)
         return 1.0;
-    double a = ideal(x, ctx), b = ideal(from, ctx);
+    double xs[RL_KT_AXES], fs[RL_KT_AXES];
+    double a = ideal(shape_of(t, x, xs), ctx), b = ideal(shape_of(t, from, fs), ctx);
     return a > 0 && b > 0 && isfinite(a) && isfinite(b) ? a / b : 1.0;
 }
 
@@ -375,7 +389,7 @@ static int steps_across(const rl_ktable *t, size_t h, const int *hi, int a, size
     node_shape(t, i0, x0);
     node_shape(t, i1, x1);
     double d = t->logv[on_line(h, hi[a], c1, stride)] - t->logv[on_line(h, hi[a], c0, stride)];
-    double r = log(roofline_ratio(ideal, ctx, x1, x0));
+    double r = log(roofline_ratio(t, ideal, ctx, x1, x0));
     return (ideal && d > (r > 0 ? r : 0) + log(RL_KT_STEP)) || d < -log(RL_KT_STEP);
 }
 
@@ -585,7 +599,7 @@ static double nearest_along_roofline(const rl_ktable *t, const int *hi, unsigned
             !(mine && nearest_wants(&all_k, s)) && !(same && mine && nearest_wants(&side_k, s)))
             continue;
         node_shape(t, mi, mx);
-        double v = t->logv[m] + log(roofline_ratio(ideal, ctx, hx, mx));
+        double v = t->logv[m] + log(roofline_ratio(t, ideal, ctx, hx, mx));
         nearest_add(&all, s, v);
         if (same)
             nearest_add(&side, s, v);
@@ -650,9 +664,26 @@ static double fastest(const rl_ktable *t)
     return f;
 }
 
-double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, const void *ctx,
+double rl_kt_coord(const rl_ktable *t, const double *x, int a)
+{
+    return t->pairs && a == 0 ? x[0] * x[2] : x[a];
+}
+
+void rl_kt_set_coord(const rl_ktable *t, double *x, int a, double v)
+{
+    x[a] = t->pairs && a == 0 ? v / x[2] : v;
+}
+
+double rl_kt_time(const rl_ktable *t, const double *shape, rl_kt_ideal_fn ideal, const void *ctx,
                   rl_provenance *prov)
 {
+    double xp[RL_KT_AXES];
+    const double *x = shape;
+    if (t->pairs) { /* the table's coordinates (RL_KT_PAIRS) */
+        memcpy(xp, shape, (size_t)t->naxes * sizeof *xp);
+        xp[0] = shape[0] * shape[2];
+        x = xp;
+    }
     int lo[RL_KT_AXES] = {0}; /* set on every axis below; gcc -O1 cannot tell */
     double w[RL_KT_AXES], xc[RL_KT_AXES];
     int outside = 0, between = 0;
@@ -733,7 +764,7 @@ double rl_kt_time(const rl_ktable *t, const double *x, rl_kt_ideal_fn ideal, con
     if (p == RL_PROV_MEASURED && t->filled[base])
         p = RL_PROV_INTERPOLATED;
     if (outside) {
-        time *= roofline_ratio(ideal, ctx, x, xc);
+        time *= roofline_ratio(t, ideal, ctx, x, xc);
         p = RL_PROV_EXTRAPOLATED;
     }
     time = rl_fmax(time, fastest(t)); /* the latency floor (ktable.h) */

@@ -162,6 +162,7 @@ typedef struct {
                                     rl_kt_fill_holes only; the caller's array,
                                     set around the fill at import and NULL
                                     otherwise; not stored in a profile */
+    int pairs;             /* axis 0 is RL_KT_PAIRS (set by rl_kt_alloc from its name) */
     double floor_s;        /* the fastest measured node's latency, exp of its ln
                               (the latency floor, rl_kt_time; 0 without one); NaN
                               until rl_kt_time first needs it, reset by rl_kt_alloc,
@@ -178,6 +179,19 @@ typedef struct {
         int lo[RL_KT_MEMO], next;
     } memo[RL_KT_AXES];
 } rl_ktable;
+
+/* A table whose first axis is named RL_KT_PAIRS is keyed on the product of
+ * the shape's axes 0 and 2 there, not on axis 0: for decode attention
+ * (streams, context, group, head_dim) that is streams x group = batch x
+ * query heads, the (sequence, query head) pairs, one thread block each in
+ * TensorRT-LLM's masked multi-head attention kernel (engines.h
+ * RL_TRTLLM_MMHA says why and where).  Callers pass shapes as always:
+ * rl_kt_time converts, and `ideal` is called with shapes (axis 0 = the
+ * pairs over axis 2); rl_kt_coord reads a shape's coordinate along an axis
+ * of the table, rl_kt_set_coord sets it. */
+#define RL_KT_PAIRS "pairs"
+double rl_kt_coord(const rl_ktable *t, const double *x, int a);
+void rl_kt_set_coord(const rl_ktable *t, double *x, int a, double v);
 
 /* The ideal roofline time of the table's operator at shape x[naxes],
  * seconds (> 0), for extrapolation and hole filling. */

@@ -1228,13 +1228,14 @@ static double moved_below(const builder *x, const rl_serving_engine *e, rl_kclas
     const rl_ktable *tb = rl_engine_table(e->tables, c, v, op->kshape);
     double sum = 0;
     for (int a = 0; tb && a < tb->naxes && a < RL_KRESIDUAL_AXES; a++) {
-        double lo = tb->axis[a][0], oct = op->kshape[a] > 0 ? log2(lo / op->kshape[a]) : 0;
+        double lo = tb->axis[a][0], xa = rl_kt_coord(tb, op->kshape, a);
+        double oct = xa > 0 ? log2(lo / xa) : 0;
         if (!(oct > 0))
             continue;
         double s[RL_KSHAPE];
         rl_provenance prov;
         memcpy(s, op->kshape, sizeof s);
-        s[a] = lo;
+        rl_kt_set_coord(tb, s, a, lo); /* the table's coordinate (ktable.h RL_KT_PAIRS) */
         double ts = kernel_time(x, e, c, v, s, op_compute(x, op), &prov);
         sum += ts > 0 ? fmin(oct, fabs(log2(t / ts))) : oct;
     }

@@ -629,15 +629,56 @@ static int of_table(const row *x, rl_kvariant v, const double *moe, int one)
  * XQA path also leaves out plain MHA (group 1) at head_dim <= 128 and
  * beam 1, measured without a step on Blackwell (B200 64 streams: 13.0 us at
  * group 1 and 2): not cut. */
-#define TRTLLM_XQA_MAX_GROUP 32.0
+#define TRTLLM_XQA_MAX_GROUP RL_TRTLLM_XQA_MAX_GROUP
+
+/* The SM count of the chip a TensorRT-LLM table was measured on, from the
+ * files' `# device:` line, for its decode-attention dispatch (engines.h
+ * RL_TRTLLM_MMHA); 0 where not known, and on Blackwell (sm100), where
+ * TensorRT-LLM times decode attention with other kernels than the sm80 /
+ * sm90 XQA and MMHA this dispatch is of: no MMHA table there.  A100: 108
+ * SMs ("NVIDIA A100 Tensor Core GPU Architecture", NVIDIA whitepaper,
+ * 2020); H100 SXM5 and H200 (the same GH100 part): 132 ("NVIDIA H100 Tensor
+ * Core GPU Architecture", NVIDIA whitepaper, 2022). */
+static double trtllm_sms(const rl_silicon *s)
+{
+    static const struct {
+        const char *device;
+        double sms;
+    } SMS[] = {{"NVIDIA A100-SXM4-80GB", 108}, {"NVIDIA H100 80GB HBM3", 132}, {"NVIDIA H200", 132}};
+    for (size_t i = 0; strcmp(s->engine, "trtllm") == 0 && i < sizeof SMS / sizeof SMS[0]; i++)
+        if (!strcmp(s->device, SMS[i].device))
+            return SMS[i].sms;
+    return 0;
+}
+
+/* The MMHA table is built for the bf16 KV cache alone: the fp8-KV tables
+ * time groups 2 to 16 at a few streams below group 1's MMHA (H200, context
+ * 2, head_dim 128: 5.3-6.7 us at 1 to 16 streams against 8.7-9.0 us),
+ * so XQA runs there whatever mayHavePerfGain says, by a dispatch whose
+ * source we did not find; with the rule H200 TensorRT-LLM fp8-KV decode
+ * read p90 13.1% -> 15.0% held back (stop 45, docs/validation.md). */
+
+/* Which side of the dispatch row x is on for a table of `mmha` (-1: both,
+ * the table of all; 0: XQA's, 1: MMHA's) on a chip of sms SMs. */
+static int of_side(const row *x, int mmha, double sms)
+{
+    return mmha < 0 || rl_trtllm_mmha(x->x, sms) == mmha;
+}
+
+/* Row x's coordinate along axis a of a table of that side (MMHA's is over
+ * pairs: ktable.h RL_KT_PAIRS). */
+static double coord(const row *x, int a, int mmha)
+{
+    return mmha == 1 && a == 0 ? x->x[0] * x->x[2] : x->x[a];
+}
 
 /* Build the table of class cls, variant v (MoE: of model shape moe[4];
  * one >= 0: of that side of the RL_KX_ONE split, -1 both) from the fitted rows (held[] = 1 for rows held back) for `engine` (its
  * documented kernel switches, above).  Returns NULL (no error) when no
  * row fits. */
 static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls, rl_kvariant v,
-                        const double *moe, int one, const char *engine, const rl_hw *h,
-                        long *configs, long *filled, char *err, size_t errlen)
+                        const double *moe, int one, int mmha, double sms, const char *engine,
+                        const rl_hw *h, long *configs, long *filled, char *err, size_t errlen)
 {
     int naxes = naxes_of(cls);
     rl_ktable *t = calloc(1, sizeof *t);
@@ -650,12 +691,15 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     }
     t->naxes = naxes;
     for (int a = 0; a < naxes; a++) {
-        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s", rl_kclass_axes(cls)[a]);
+        snprintf(t->axis_name[a], sizeof t->axis_name[a], "%s",
+                 mmha == 1 && a == 0 ? RL_KT_PAIRS : rl_kclass_axes(cls)[a]);
         size_t n = 0;
         int rule = axis_rule(r, cls, (int)v, a); /* once: it reads every row */
+        /* kept by the row's own value (MMHA's pairs: the streams kept) */
         for (size_t i = 0; i < r->n; i++)
-            if (of_table(&r->v[i], v, moe, one) && !held[i] && keep(rule, r->v[i].x[a]))
-                vals[n++] = r->v[i].x[a];
+            if (of_table(&r->v[i], v, moe, one) && of_side(&r->v[i], mmha, sms) && !held[i] &&
+                keep(rule, r->v[i].x[a]))
+                vals[n++] = coord(&r->v[i], a, mmha);
         qsort(vals, n, sizeof *vals, rl_cmp_double);
         int len = 0;
         for (size_t i = 0; i < n; i++)
@@ -672,8 +716,9 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
         free(t);
         return NULL;
     }
-    if (cls == RL_KC_DECODE_ATTN && !strcmp(engine, "trtllm"))
-        t->cut[2] = TRTLLM_XQA_MAX_GROUP; /* the group axis (engines.c CLASS_AXES) */
+    if (cls == RL_KC_DECODE_ATTN && !strcmp(engine, "trtllm") && mmha != 1)
+        t->cut[2] = TRTLLM_XQA_MAX_GROUP; /* the group axis (engines.c CLASS_AXES); MMHA's
+                                             table is one kernel on both sides */
     /* geometric mean of the configurations on each node; the node's kernel
      * (ktable.h rl_ktable.kernel: 1 + its index in names[] where every
      * configuration names the same one; 255, then 0, where two disagree or
@@ -689,9 +734,9 @@ static rl_ktable *build(const rows *r, const unsigned char *held, rl_kclass cls,
     for (size_t i = 0; count && i < r->n; i++) {
         const row *x = &r->v[i];
         int idx[4];
-        int on = of_table(x, v, moe, one) && !held[i];
+        int on = of_table(x, v, moe, one) && of_side(x, mmha, sms) && !held[i];
         for (int a = 0; on && a < naxes; a++)
-            on = (idx[a] = axis_pos(t, a, x->x[a])) >= 0;
+            on = (idx[a] = axis_pos(t, a, coord(x, a, mmha))) >= 0;
         if (!on)
             continue;
         size_t at = rl_kt_index(t, idx);
@@ -781,7 +826,7 @@ static int build_moe(const rows *r, const unsigned char *held, rl_kvariant v, co
             break;
         }
         err[0] = 0;
-        rl_ktable *t = build(r, held, RL_KC_MOE, v, shape, -1, s->engine, h, &s->configs[RL_KC_MOE][v],
+        rl_ktable *t = build(r, held, RL_KC_MOE, v, shape, -1, -1, 0, s->engine, h, &s->configs[RL_KC_MOE][v],
                              &s->filled[RL_KC_MOE][v], err, errlen);
         if (!t && err[0])
             rc = -1;
@@ -1365,19 +1410,34 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
                 rc = -1;
                 break;
             }
-            /* split: the rest's table here, one KV head or one sequence's below */
-            rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, split ? 0 : -1, s->engine, h,
-                                 &s->configs[cls][v], &s->filled[cls][v], err, errlen);
+            /* split: the rest's table here, one KV head or one sequence's below;
+             * sms: XQA's here, MMHA's below (engines.h RL_TRTLLM_MMHA) */
+            double sms = cls == RL_KC_DECODE_ATTN && v == RL_KV_BF16 ? trtllm_sms(s) : 0;
+            rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, split ? 0 : -1,
+                                 sms > 0 ? 0 : -1, sms, s->engine, h, &s->configs[cls][v],
+                                 &s->filled[cls][v], err, errlen);
             if (!t && err[0])
                 rc = -1;
             s->tables->t[cls][v] = t;
             rl_ktable *o = rc == 0 && t && split
-                               ? build(&r, held, cls, (rl_kvariant)v, NULL, 1, s->engine, h,
-                                       &s->configs[cls][v], &s->filled[cls][v], err, errlen)
+                               ? build(&r, held, cls, (rl_kvariant)v, NULL, 1, sms > 0 ? 0 : -1,
+                                       sms, s->engine, h, &s->configs[cls][v],
+                                       &s->filled[cls][v], err, errlen)
                                : NULL;
             if (!o && err[0])
                 rc = -1;
             s->tables->one[cls][v] = o;
+            rl_ktable *m = rc == 0 && t && sms > 0
+                               ? build(&r, held, cls, (rl_kvariant)v, NULL, -1, 1, sms,
+                                       s->engine, h, &s->configs[cls][v], &s->filled[cls][v],
+                                       err, errlen)
+                               : NULL;
+            if (!m && err[0])
+                rc = -1;
+            if (m) { /* decode attention's alone */
+                s->tables->mmha[v] = m;
+                s->tables->sms = sms;
+            }
         }
         any |= rl_engine_has(s->tables, cls, v);
     }
@@ -1640,6 +1700,27 @@ static void put_moe(FILE *f, const rl_moe_tables *m)
     fputs("          }", f);
 }
 
+/* decode_attention_mmha = { sms = N, VARIANT = <ktable>, ... } where the
+ * import built TensorRT-LLM's MMHA tables (engines.h RL_TRTLLM_MMHA). */
+static void put_mmha(FILE *f, const rl_engine_tables *t)
+{
+    int any = 0;
+    for (int v = 0; v < RL_KV_COUNT; v++) {
+        if (!t->mmha[v])
+            continue;
+        if (!any++)
+            fprintf(f, "        -- TensorRT-LLM's masked MHA side of decode attention, over "
+                       "(sequence, query head) pairs (engines.h RL_TRTLLM_MMHA)\n"
+                       "        %s_mmha = {\n          sms = %.15g,\n",
+                    rl_kclass_name(RL_KC_DECODE_ATTN), t->sms);
+        fprintf(f, "          %s = ", rl_kvariant_name((rl_kvariant)v));
+        rl_kt_write(f, t->mmha[v], 10);
+        fputs(",\n", f);
+    }
+    if (any)
+        fputs("        },\n", f);
+}
+
 /* CLASS_one = { VARIANT = <ktable>, ... } where class c has tables of the
  * one-KV-head-or-one-sequence split (engines.h RL_KX_ONE). */
 static void put_one(FILE *f, const rl_engine_tables *t, rl_kclass c)
@@ -1731,6 +1812,8 @@ static void put_engine(FILE *f, const rl_silicon *s, const rl_hw *h, const char 
         }
         fputs("        },\n", f);
         put_one(f, s->tables, (rl_kclass)c);
+        if (c == RL_KC_DECODE_ATTN)
+            put_mmha(f, s->tables);
     }
     put_moe_gemm(f, s->tables);
     fputs("      },\n", f);
@@ -1875,6 +1958,8 @@ cJSON *rl_silicon_summary(const rl_silicon *s)
             size_t nodes = c == RL_KC_MOE ? 0 : s->tables->t[c][v]->n;
             if (c != RL_KC_MOE && s->tables->one[c][v])
                 nodes += s->tables->one[c][v]->n;
+            if (c == RL_KC_DECODE_ATTN && s->tables->mmha[v])
+                nodes += s->tables->mmha[v]->n;
             for (int i = 0; c == RL_KC_MOE && i < m->n; i++)
                 nodes += m->t[i]->n;
             cJSON *r = cJSON_CreateObject();

@@ -522,6 +522,72 @@ static void test_gemm_every_m(void **state)
     rl_silicon_free(&s);
 }
 
+/* TensorRT-LLM's decode attention as its two kernels (engines.h
+ * RL_TRTLLM_MMHA, stop 45) on tests/data/silicon/a100_sxm_mmha: 7 rows of
+ * TensorRT-LLM 1.0.0's A100 table (SOURCE.md), context 2, head_dim 128,
+ * bf16, us:
+ *   group 8,  streams 8, 16, 32:     11.264 18.773 11.947
+ *   group 16, streams 4, 8, 16, 32:  11.264 18.944 17.237 12.971
+ * On 108 SMs XQA runs where 4 x streams x max(1, floor(2 / 128)) >= 108:
+ * streams 32 alone; the rest run MMHA, one block per (sequence, query
+ * head), at 64, 128, 64, 128, 256 pairs.  One table over streams pooled
+ * the MMHA spike at 128 pairs with the faster XQA node above it (the
+ * non-decreasing fit, lower median, ktable.h): group 8 read 11.264,
+ * 11.947, 11.947 and group 16 11.264, 17.237 x 3 (32 streams, XQA,
+ * 33% over its 12.971).  Now XQA's two rows are their table's only nodes
+ * and read as measured; MMHA's over pairs fit group 8 as measured (its
+ * 256-pair node a hole) and group 16 pools 18.944 with 17.237 (lower
+ * median: 17.237 at 128 and 256 pairs).  Tolerance 1e-9 (ln and exp);
+ * the saved profile (decode_attention_mmha, 4 significant digits) 5e-4. */
+static void test_trtllm_mmha_over_pairs(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("a100-sxm-80g", NULL, 0);
+    rl_silicon s;
+    char err[1024], path[64];
+    if (rl_silicon_import(RL_SRCDIR "/tests/data/silicon/a100_sxm_mmha", "trtllm", &h, 0, NULL, &s,
+                          err, sizeof err) != 0)
+        fail_msg("import: %s", err);
+    const rl_ktable *m = s.tables->mmha[RL_KV_BF16];
+    assert_non_null(m);
+    assert_string_equal(m->axis_name[0], RL_KT_PAIRS);
+    assert_true(s.tables->sms == 108);
+    assert_int_equal(s.configs[RL_KC_DECODE_ATTN][RL_KV_BF16], 7);
+    const double shape[7][3] = {{8, 2, 8},  {16, 2, 8},  {32, 2, 8}, {4, 2, 16},
+                                {8, 2, 16}, {16, 2, 16}, {32, 2, 16}};
+    const double want[7] = {0.011264000087976456, 0.01877333347996076, 0.011946666985750198,
+                            0.011264000087976456, 0.017237332959969837, 0.017237332959969837,
+                            0.012970666090647379}; /* ms, the rows' digits */
+    for (int pass = 0; pass < 2; pass++) {
+        rl_hw back;
+        const rl_engine_tables *t = s.tables;
+        if (pass) {
+            write_temp(path, ".lua", "");
+            assert_int_equal(rl_silicon_save(&s, &h, "a100-sxm-80g", NULL, 0, "trtllm",
+                                             "tests/data", "2026-12-05", NULL, path, err,
+                                             sizeof err), 0);
+            char *text = slurp_text(path);
+            assert_non_null(strstr(text, "decode_attention_mmha = {"));
+            free(text);
+            back = load_hw(path, NULL, 0);
+            t = rl_engines_selected(&back.engines)->tables;
+            assert_true(t->sms == 108);
+        }
+        for (int i = 0; i < 7; i++) {
+            double x[RL_KSHAPE] = {shape[i][0], shape[i][1], shape[i][2], 128, 0};
+            x[RL_KX_ONE] = shape[i][0] <= shape[i][2]; /* batch 1 (one sequence) */
+            const rl_ktable *k = rl_engine_table(t, RL_KC_DECODE_ATTN, RL_KV_BF16, x);
+            assert_ptr_equal(k, t->mmha[RL_KV_BF16] && shape[i][0] < 32
+                                    ? t->mmha[RL_KV_BF16] : t->t[RL_KC_DECODE_ATTN][RL_KV_BF16]);
+            rl_provenance p;
+            assert_rel(rl_kt_time(k, x, NULL, NULL, &p), want[i] * 1e-3, pass ? 5e-4 : 1e-9);
+            assert_int_equal(p, RL_PROV_MEASURED);
+        }
+    }
+    unlink(path);
+    rl_silicon_free(&s);
+}
+
 /* A hole is not filled across a measured GEMM tile step (ktable.h
  * rl_kt_fill_holes, RL_KT_TILE_M; stop 44) on tests/data/silicon/
  * b200_sxm_tile: 9 rows of vLLM 0.24.0's B200 fp8 GEMM
@@ -1930,6 +1996,7 @@ int main(void)
         cmocka_unit_test(test_tables_wrong_units),
         cmocka_unit_test(test_gemm_fp8_block_joins_fp8),
         cmocka_unit_test(test_group_keeps_three_times_powers),
+        cmocka_unit_test(test_trtllm_mmha_over_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
