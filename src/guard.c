@@ -158,6 +158,36 @@ static int lists(const char *top, const char *rel)
     return found;
 }
 
+/* The top of the nearest roofline tree holding the path `real` (canonical:
+ * realpath's form) into top[PATH_MAX]: the nearest folder holding a PRESETS
+ * (holds_presets) at or above `real` when `dir` is set (real is a folder),
+ * else at or above its folder.  1, or 0 when none does.  The one answer to
+ * "which tree holds this path" for every rule here, whichever program runs
+ * (fixNH #1: the source rule knew only the running program's data
+ * directories, so /work/main/bin/roofline replaced a clone's src/main.c). */
+static int tree_holding(const char *real, int dir, char *top)
+{
+    char at[PATH_MAX];
+    snprintf(at, sizeof at, "%s", real);
+    for (int first = 1;; first = 0) {
+        if ((!first || dir) && holds_presets(at)) {
+            memcpy(top, at, strlen(at) + 1);
+            return 1;
+        }
+        char *slash = strrchr(at, '/');
+        if (!slash || !strcmp(at, "/"))
+            return 0;
+        slash[slash == at] = '\0'; /* "/" stays for the root */
+    }
+}
+
+/* The next tree out from the tree at `top` (a clone in a tree's out/, a
+ * test's tree below tests/), replacing top: 1, or 0 when none holds it. */
+static int outer_tree(char *top)
+{
+    return strcmp(top, "/") != 0 && tree_holding(top, 0, top);
+}
+
 int rl_guard_doc_name(const char *folder, const char *leaf)
 {
     char up[PATH_MAX];
@@ -176,24 +206,14 @@ int rl_guard_doc_name(const char *folder, const char *leaf)
     }
     /* a file a tree at or above `folder` lists (model/x.lua in a folder whose PRESETS names it) */
     char top[PATH_MAX], rel[PATH_MAX + 1024];
-    snprintf(top, sizeof top, "%s", folder);
-    for (;;) {
+    for (int ok = tree_holding(folder, 1, top); ok; ok = outer_tree(top)) {
         size_t t = strcmp(top, "/") ? strlen(top) : 0;
-        if (holds_presets(t ? top : "/")) {
-            const char *below = folder + t + (folder[t] == '/');
-            snprintf(rel, sizeof rel, "%s%s%s", below, *below ? "/" : "", leaf);
-            if (lists(t ? top : "/", rel))
-                return !strncmp(rel, "model/", 6)         ? RL_SHIPPED_MODEL
-                       : !strncmp(rel, "hw_profiles/", 12) ? RL_SHIPPED_HW
-                                                           : RL_SHIPPED_DATA;
-        }
-        char *slash = strrchr(top, '/');
-        if (!slash || !t)
-            break;
-        if (slash == top)
-            slash[1] = '\0'; /* "/" next */
-        else
-            *slash = '\0';
+        const char *below = folder + t + (folder[t] == '/');
+        snprintf(rel, sizeof rel, "%s%s%s", below, *below ? "/" : "", leaf);
+        if (lists(top, rel))
+            return !strncmp(rel, "model/", 6)         ? RL_SHIPPED_MODEL
+                   : !strncmp(rel, "hw_profiles/", 12) ? RL_SHIPPED_HW
+                                                       : RL_SHIPPED_DATA;
     }
     return RL_SHIPPED_NONE;
 }
@@ -263,30 +283,33 @@ const char *rl_guard_was_read(const struct stat *st)
     return e ? e->what : NULL;
 }
 
-/* Whether the canonical path `real` lies in a tree roofline ships outside
- * its users' folders (rl_guard_in_tree); `dir`: real is a folder, which may
- * be the tree's top itself or a user folder's parent. */
-static int in_tree(const char *real, int dir, char *tree, size_t len)
+static int source_name(const char *rest);
+
+/* Whether the canonical path `real` lies in a roofline tree (tree_holding:
+ * any folder holding a PRESETS, not only the data directories) outside
+ * its users' folders model/, hw_profiles/ and out/; `dir`: real is a
+ * folder, which may be the tree's top itself or a user folder's parent.
+ * The trees holding it are tried nearest first, an outer one too (a
+ * tree's out/ may hold a clone, its tests/ a test's tree): `sources` unset,
+ * 1 for the first tree it lies in outside the user folders; set, the
+ * first source_name of its place in such a tree.  The tree's top goes to
+ * tree[len]; else 0. */
+static int in_tree(const char *real, int dir, int sources, char *tree, size_t len)
 {
-    char dirs[3][1024], top[PATH_MAX], p[PATH_MAX + 16];
-    struct stat st;
-    int n = rl_data_dirs(dirs);
-    for (int i = 0; i < n; i++) {
-        snprintf(p, sizeof p, "%s/PRESETS", dirs[i]);
-        if (stat(p, &st) != 0 || !realpath(dirs[i], top))
-            continue;
-        size_t k = strlen(top);
-        if (strncmp(real, top, k) != 0 || (real[k] != '/' && !(dir && real[k] == '\0')))
-            continue;
-        const char *rest = real[k] ? real + k + 1 : "";
-        static const char *const user[] = {"model", "hw_profiles", "out"};
+    static const char *const user[] = {"model", "hw_profiles", "out"};
+    char top[PATH_MAX];
+    for (int ok = tree_holding(real, dir, top); ok; ok = outer_tree(top)) {
+        size_t k = strcmp(top, "/") ? strlen(top) : 0, mine = 0;
+        const char *rest = real + k + (real[k] == '/');
         for (size_t u = 0; u < sizeof user / sizeof *user; u++) {
             size_t m = strlen(user[u]);
-            if (!strncmp(rest, user[u], m) && (rest[m] == '/' || (dir && rest[m] == '\0')))
-                return 0;
+            mine |= !strncmp(rest, user[u], m) && (rest[m] == '/' || (dir && rest[m] == '\0'));
         }
-        snprintf(tree, len, "%s", top);
-        return 1;
+        int s = mine ? 0 : sources ? source_name(rest) : 1;
+        if (s) {
+            snprintf(tree, len, "%s", top);
+            return s;
+        }
     }
     return 0;
 }
@@ -297,7 +320,7 @@ int rl_guard_in_tree(const char *path, char *tree, size_t len)
     struct stat st;
     if (!realpath(path, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    return in_tree(real, 0, tree, len);
+    return in_tree(real, 0, 0, tree, len);
 }
 
 /* Whether `rest`, a path below a tree's top, names one of its sources:
@@ -319,7 +342,7 @@ static int source_name(const char *rest)
         return 0;
     const char *leaf = strrchr(rest, '/') ? strrchr(rest, '/') + 1 : rest;
     const char *dot = strrchr(leaf, '.');
-    if (!strcmp(leaf, "Makefile") || !strcmp(leaf, "GNUmakefile"))
+    if (!strcmp(leaf, "Makefile") || !strcmp(leaf, "makefile") || !strcmp(leaf, "GNUmakefile"))
         return RL_GUARD_SOURCE_NAME;
     for (size_t i = 0; dot && i < sizeof exts / sizeof *exts; i++)
         if (!strcmp(dot, exts[i]))
@@ -362,23 +385,20 @@ int rl_guard_tree_source(const char *path, char *tree, size_t len)
     char real[PATH_MAX];
     struct stat st;
     int exists = stat(path, &st) == 0;
-    if ((exists && !S_ISREG(st.st_mode)) || canonical_to_be(path, real) != 0 ||
-        !in_tree(real, 0, tree, len)) /* new files too (fixNE #1: a new src/x.json was */
-        return 0;                     /* written, then its rerun refused) */
-    size_t k = strlen(tree);
-    return strncmp(real, tree, k) == 0 && real[k] == '/' ? source_name(real + k + 1) : 0;
+    if ((exists && !S_ISREG(st.st_mode)) || canonical_to_be(path, real) != 0)
+        return 0; /* new files too (fixNE #1: a new src/x.json was written, then its rerun
+                   * refused); in any tree (fixNH #1) */
+    return in_tree(real, 0, 1, tree, len);
 }
 
 int rl_guard_source_folder(const char *dir)
 {
     char real[PATH_MAX], tree[PATH_MAX];
-    if (!realpath(dir, real) || !in_tree(real, 1, tree, sizeof tree))
+    size_t n;
+    if (!realpath(dir, real) || (n = strlen(real)) + 3 > sizeof real)
         return 0;
-    size_t k = strlen(tree), n = strlen(real);
-    if (real[k] != '/' || n + 2 >= sizeof real)
-        return 0; /* the top itself is no source folder */
-    memcpy(real + n, "/x", 3); /* a file in it, by the folder rule alone */
-    return source_name(real + k + 1) == RL_GUARD_SOURCE_FOLDER;
+    memcpy(real + n, "/x", 3); /* a file in it, by the folder rule alone (the top: none) */
+    return in_tree(real, 0, 1, tree, sizeof tree) == RL_GUARD_SOURCE_FOLDER;
 }
 
 /* The folder of `path` into dir[len] ("." for a bare name). */
@@ -475,7 +495,7 @@ int rl_guard_folder_in_tree(const char *dir, char *nearest, size_t nlen, char *t
         if (n + 1 + m < sizeof real)
             snprintf(real + n, sizeof real - n, "%s%.*s", strcmp(real, "/") ? "/" : "", (int)m, rest);
     }
-    return in_tree(real, 1, tree, len);
+    return in_tree(real, 1, 0, tree, len);
 }
 
 int rl_guard_folder(const char *dir, char *why, size_t whylen)

@@ -74,9 +74,11 @@ const char *rl_guard_shipped_why(int kind);
  * symbolic link is judged by its resolved target. */
 int rl_guard_doc_name(const char *folder, const char *leaf);
 
-/* Whether the existing file `path` lies in a tree roofline ships (a data
- * directory holding PRESETS: the source checkout, an install's
- * share/roofline) outside the folders a user's own files go to there
+/* Whether the existing file `path` lies in a roofline tree (the nearest
+ * folder at or above it holding a PRESETS, as rl_guard_doc_name finds one:
+ * the source checkout, another checkout, an install's share/roofline;
+ * fixNH #1: not only the running program's data directories; the trees
+ * holding it are tried nearest first, outward) outside the folders a user's own files go to there
  * (model/, hw_profiles/, out/): its sources, docs and build files, which
  * rule 1 does not protect (tester11 #5: --save src/main.c replaced it
  * silently).  A replacement is allowed (the generators write docs/figures
@@ -85,8 +87,8 @@ int rl_guard_doc_name(const char *folder, const char *leaf);
 int rl_guard_in_tree(const char *path, char *tree, size_t len);
 
 /* Whether the file `path`, existing or to be made, is one of the sources
- * of such a tree (rl_guard_in_tree, then by its place and name: a Makefile
- * or a .c, .h, .cu, .cuh, .cc, .cpp, .py, .sh or .mk file outside build*\/
+ * of such a tree (rl_guard_in_tree, then by its place and name: a Makefile,
+ * makefile or GNUmakefile, or a .c, .h, .cu, .cuh, .cc, .cpp, .py, .sh or .mk file outside build*\/
  * and docs/, or any file below src/, calib/, reference_engine/, tests/,
  * bench/, fuzz/, scripts/, tools/, scenarios/ or plots/), which --save,
  * --output and --report refuse to write, a new file as an existing one

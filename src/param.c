@@ -1459,7 +1459,11 @@ static const struct {
     {"hbm_capacity_bytes", " ops prefill ", "usable",
      "the chips together, despite its word (table: hbm_capacity_GB); the same figure as "
      "usable_total_bytes"},
-    {"usable_bytes_per_chip", " step shard ops prefill ", "usable", "one chip (rows of a plan)"},
+    {"usable_bytes_per_chip", " step shard ops prefill ", "usable",
+     "one chip of the row's plan, the same figure in every command for one plan (shard's tp1 x8 "
+     "row is step --tp 1's); under a rule of the free memory (trtllm) it grows with the plan's "
+     "weights a chip w: w + fraction x (raw - w - overheads), or raw - overheads where w leaves "
+     "no free memory (fixNH #2)"},
     {"kv_capacity_tokens_per_replica", " simulate size ", "usable",
      "KV tokens a replica's usable memory holds after its weights"},
 };

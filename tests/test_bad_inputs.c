@@ -60,13 +60,16 @@ static int parse_case(char *line, int lineno, bad_case *c)
 }
 
 /* Replace @D@, @OUT@, @OUTDIR@, @FF@ (the byte 0xff: a path that is not
- * UTF-8), @NL@ (a newline: a message shows it as \x0A) and @FIFO@ in one token; a token naming
+ * UTF-8), @NL@ (a newline: a message shows it as \x0A), @FIFO@ and @TREE@ in one token; a token naming
  * @FIFO@ (tmpdir/fifo plus what follows, e.g. @FIFO@.lua) is created as a
- * named pipe with no writer, which blocks any reader forever. */
+ * named pipe with no writer, which blocks any reader forever.  @TREE@
+ * (tmpdir/tree) is made a second roofline tree, not a data directory of
+ * the binary (fixNH #1): an empty PRESETS, src/main.c, Makefile. */
 static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen)
 {
     size_t n = 0;
     int fifo = 0;
+    char tree[640]; /* buf + a name of files[] */
     out[0] = '\0';
     while (*tok && n < outlen - 1) {
         const char *rep = NULL;
@@ -87,6 +90,19 @@ static void expand(const char *tok, const char *tmpdir, char *out, size_t outlen
         } else if (strncmp(tok, "@FIFO@", 6) == 0) {
             snprintf(buf, sizeof buf, "%s/fifo", tmpdir);
             rep = buf, skip = 6, fifo = 1;
+        } else if (strncmp(tok, "@TREE@", 6) == 0) {
+            snprintf(buf, sizeof buf, "%s/tree", tmpdir);
+            rep = buf, skip = 6;
+            static const char *const files[] = {"PRESETS", "src/main.c", "Makefile"};
+            snprintf(tree, sizeof tree, "%s/src", buf);
+            mkdir(buf, 0700);
+            mkdir(tree, 0700);
+            for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+                snprintf(tree, sizeof tree, "%s/%s", buf, files[i]);
+                FILE *f = fopen(tree, "a");
+                if (f)
+                    fclose(f);
+            }
         }
         if (rep) {
             n += (size_t)snprintf(out + n, outlen - n, "%s", rep);

@@ -5737,6 +5737,51 @@ static void shard_workspace_noted(void **state)
     cJSON_Delete(j);
 }
 
+/* fixNH #2: usable_bytes_per_chip is one quantity in shard and step, the
+ * usable memory of one chip of the plan (memory.c rl_memory_usable_group
+ * for both): each shard row gives what step gives for that plan.  The
+ * tester read shard's first row (tp1 x8: 84,657,831,936) against step --tp
+ * 8 (78,458,180,403): two plans.  Under trtllm's "free" rule the figure
+ * grows with the plan's weights per chip w; expected, by hand (exact to the
+ * byte, step's printed integer): tp8 w = 17,640,734,720, overhead = 392 MiB
+ * collective buffers + 272,629,760 workspace (8192 x (8192 + 67584 / 8) x
+ * 2), usable = w + 0.9 x (85,899,345,920 - w - overhead) = 78,458,180,403;
+ * tp1 holds 141.1e9 B of weights, over one chip, so the rule's no-free-
+ * memory case: 85,899,345,920 - 1,241,513,984 workspace = 84,657,831,936. */
+static void shard_usable_as_step(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *row, *plan;
+        double want; /* 0: step's own figure alone */
+    } plans[] = {{"tp1 x8", "--tp 1", 84657831936.0},
+                 {"tp2 x4", "--tp 2", 0},
+                 {"tp4 pp2", "--tp 4 --pp 2", 0},
+                 {"tp8", "--tp 8", 78458180403.0}};
+    cJSON *sh = run_json("shard --model llama3-70b --hw h100-sxm --chips 8 --context 1024 "
+                         "--format json");
+    for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "step --model llama3-70b --hw h100-sxm --context 1024 %s "
+                 "--format json", plans[i].plan);
+        cJSON *st = run_json(args), *r, *row = NULL;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(sh, "rows"))
+            if (!row && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "phase")), "generate") &&
+                !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), plans[i].row))
+                row = r;
+        if (!row)
+            fail_msg("shard: no generate row %s", plans[i].row);
+        double a = num(row, "usable_bytes_per_chip"),
+               b = num(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "rows"), 0),
+                       "usable_bytes_per_chip");
+        if (fabs(a - b) > 1 || (plans[i].want > 0 && fabs(b - plans[i].want) > 1))
+            fail_msg("%s: shard %.0f, step %s %.0f, expected %.0f", plans[i].row, a, plans[i].plan,
+                     b, plans[i].want);
+        cJSON_Delete(st);
+    }
+    cJSON_Delete(sh);
+}
+
 /* leftover of stop 42: --help gave --chips "(default 1)" while --tp 2 or
  * --pp 2 alone ran on tp x pp chips unsaid.  The help of step, ops,
  * prefill and simulate now names the plan's chips as the default, and a
@@ -11364,6 +11409,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(simulate_mean_in_system_as_lua),
         cmocka_unit_test(plan_chips_said),
         cmocka_unit_test(shard_workspace_noted),
+        cmocka_unit_test(shard_usable_as_step),
         cmocka_unit_test(long_notes_said_once),
         cmocka_unit_test(figure_links_refused_before_the_run),
         cmocka_unit_test(replaced_file_keeps_its_mode),

@@ -15,14 +15,25 @@
 
 static char data[64];
 
-static void put(const char *rel, const char *text)
+/* Make the file `rel` (its folders too) below `top`, holding `text`. */
+static void put_at(const char *top, const char *rel, const char *text)
 {
-    char p[256];
-    snprintf(p, sizeof p, "%s/%s", data, rel);
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", top, rel);
+    for (char *c = p + strlen(top) + 1; (c = strchr(c, '/')); c++) {
+        *c = '\0';
+        mkdir(p, 0700);
+        *c = '/';
+    }
     FILE *f = fopen(p, "w");
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
+}
+
+static void put(const char *rel, const char *text)
+{
+    put_at(data, rel, text);
 }
 
 static int setup(void **state)
@@ -266,6 +277,45 @@ static void own_tree_named(void **state)
     rename(tmp, p);
 }
 
+/* A folder below a tree's top, and whether rl_guard_source_folder calls it
+ * a source folder. */
+typedef struct {
+    const char *rel;
+    int in;
+} folder_want;
+
+/* A path below a tree's top, what rl_guard_tree_source calls it and
+ * whether the tree it names is `clone` (else `real`, the top's). */
+typedef struct {
+    const char *rel;
+    int src, clone;
+} source_want;
+
+static void sources_are(const char *top, const source_want *w, size_t n, const char *real,
+                        const char *clone)
+{
+    char p[512], tree[4096];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%s/%s", top, w[i].rel);
+        tree[0] = '\0';
+        int got = rl_guard_tree_source(p, tree, sizeof tree);
+        if (got != w[i].src)
+            fail_msg("%s: %d, expected %d", w[i].rel, got, w[i].src);
+        if (got)
+            assert_string_equal(tree, w[i].clone ? clone : real);
+    }
+}
+
+static void source_folders_are(const char *top, const folder_want *w, size_t n)
+{
+    char p[512];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%s/%s", top, w[i].rel);
+        if (rl_guard_source_folder(p) != w[i].in)
+            fail_msg("folder %s: expected %d", w[i].rel, w[i].in);
+    }
+}
+
 /* fixNE #1: a source of the tree is one by its name and place, whether it
  * exists or not (a new src/x.json was written, then its rerun refused as
  * an existing source): a new file in src/ or in a missing folder below it
@@ -277,44 +327,79 @@ static void own_tree_named(void **state)
 static void new_sources_named(void **state)
 {
     (void)state;
-    char p[256], tree[4096], real[4096];
+    char p[256], real[4096];
     snprintf(p, sizeof p, "%s/src", data);
     mkdir(p, 0700);
     snprintf(p, sizeof p, "%s/src/sub", data);
     mkdir(p, 0700);
     put("PRESETS", "model/m.lua\n");
     assert_non_null(realpath(data, real));
-    static const struct {
-        const char *rel;
-        int src;
-    } want[] = {{"src/new.json", RL_GUARD_SOURCE_FOLDER},
-                {"src/missing/new.json", RL_GUARD_SOURCE_FOLDER},
-                {"scenarios/n.txt", RL_GUARD_SOURCE_FOLDER},
-                {"new.c", RL_GUARD_SOURCE_NAME},
-                {"src/new.c", RL_GUARD_SOURCE_NAME},
-                {"x.json", 0},
-                {"host.lua", 0},
-                {"f.gp", 0},
-                {"out/r.json", 0},
-                {"build/x.c", 0}};
-    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-        snprintf(p, sizeof p, "%s/%s", data, want[i].rel);
-        tree[0] = '\0';
-        int got = rl_guard_tree_source(p, tree, sizeof tree);
-        if (got != want[i].src)
-            fail_msg("%s: %d, expected %d", want[i].rel, got, want[i].src);
-        if (got)
-            assert_string_equal(tree, real);
-    }
-    static const struct {
-        const char *rel;
-        int in;
-    } folders[] = {{"src", 1}, {"src/sub", 1}, {"scenarios", 1}, {".", 0}, {"model", 0}};
-    for (size_t i = 0; i < sizeof folders / sizeof *folders; i++) {
-        snprintf(p, sizeof p, "%s/%s", data, folders[i].rel);
-        if (rl_guard_source_folder(p) != folders[i].in)
-            fail_msg("folder %s: expected %d", folders[i].rel, folders[i].in);
-    }
+    static const source_want want[] = {{"src/new.json", RL_GUARD_SOURCE_FOLDER, 0},
+                {"src/missing/new.json", RL_GUARD_SOURCE_FOLDER, 0},
+                {"scenarios/n.txt", RL_GUARD_SOURCE_FOLDER, 0},
+                {"new.c", RL_GUARD_SOURCE_NAME, 0},
+                {"src/new.c", RL_GUARD_SOURCE_NAME, 0},
+                {"x.json", 0, 0},
+                {"host.lua", 0, 0},
+                {"f.gp", 0, 0},
+                {"out/r.json", 0, 0},
+                {"build/x.c", 0, 0}};
+    sources_are(data, want, sizeof want / sizeof *want, real, NULL);
+    static const folder_want folders[] = {
+        {"src", 1}, {"src/sub", 1}, {"scenarios", 1}, {".", 0}, {"model", 0}};
+    source_folders_are(data, folders, sizeof folders / sizeof *folders);
+}
+
+/* fixNH #1: the source rule holds in any roofline tree (a folder holding
+ * PRESETS, found by walking up from the file), not only in the data
+ * directory the program reads (ROOFLINE_DATA here is `data`): a clone's
+ * src/main.c, Makefile, makefile (lower case), GNUmakefile, new files in
+ * scenarios/, tests/ and calib/ were replaced by another checkout's binary.
+ * Its model/, hw_profiles/, out/, a .lua and a .gp at its top stay
+ * writable.  Nested trees: a tree in another's out/ (a clone there) guards
+ * its own sources; a tree below another's tests/ (a test's tree) lies in
+ * that source folder, out/ of it too. */
+static void other_tree_sources(void **state)
+{
+    (void)state;
+    char other[] = "/tmp/rl_guard_other_XXXXXX", p[512], tree[4096], real[4096], clone[4200];
+    assert_non_null(mkdtemp(other));
+    put_at(other, "PRESETS", "");
+    put_at(other, "src/main.c", "int main(void) { return 0; }\n");
+    put_at(other, "Makefile", "all:\n");
+    put_at(other, "scenarios/s.lua", "print(1)\n");
+    put_at(other, "model/mine.lua", "return {}\n");
+    put_at(other, "out/clone/PRESETS", "");
+    put_at(other, "tests/fake/PRESETS", "");
+    put_at(other, "tests/fake/out/r.json", "{}\n");
+    assert_non_null(realpath(other, real));
+    snprintf(clone, sizeof clone, "%s/out/clone", real);
+    static const source_want want[] = { /* clone: the tree named is out/clone */
+                {"src/main.c", RL_GUARD_SOURCE_NAME, 0},
+                {"Makefile", RL_GUARD_SOURCE_NAME, 0},
+                {"makefile", RL_GUARD_SOURCE_NAME, 0},
+                {"GNUmakefile", RL_GUARD_SOURCE_NAME, 0},
+                {"scenarios/new.lua", RL_GUARD_SOURCE_FOLDER, 0},
+                {"tests/new.txt", RL_GUARD_SOURCE_FOLDER, 0},
+                {"calib/x.json", RL_GUARD_SOURCE_FOLDER, 0},
+                {"tests/fake/out/r.json", RL_GUARD_SOURCE_FOLDER, 0},
+                {"out/clone/src/a.c", RL_GUARD_SOURCE_NAME, 1},
+                {"out/clone/Makefile", RL_GUARD_SOURCE_NAME, 1},
+                {"out/clone/out/r.json", 0, 0},
+                {"host.lua", 0, 0},
+                {"f.gp", 0, 0},
+                {"x.json", 0, 0},
+                {"model/mine.lua", 0, 0},
+                {"hw_profiles/h.lua", 0, 0},
+                {"out/r.json", 0, 0}};
+    sources_are(other, want, sizeof want / sizeof *want, real, clone);
+    snprintf(p, sizeof p, "%s/src/main.c", other); /* the note of an existing file */
+    assert_int_equal(rl_guard_in_tree(p, tree, sizeof tree), 1);
+    assert_string_equal(tree, real);
+    static const folder_want folders[] = {
+        {"src", 1}, {"scenarios", 1}, {".", 0}, {"model", 0}, {"out", 0}};
+    source_folders_are(other, folders, sizeof folders / sizeof *folders);
+    assert_int_equal(remove_tree(other), 0);
 }
 
 /* Rule 4 records a table only once rl_gzopen_input accepts it (stop 38
@@ -417,6 +502,7 @@ int main(void)
         cmocka_unit_test(distinct_outputs),
         cmocka_unit_test(own_tree_named),
         cmocka_unit_test(new_sources_named),
+        cmocka_unit_test(other_tree_sources),
         cmocka_unit_test(deep_missing_folders),
         cmocka_unit_test(refused_table_not_read),
         cmocka_unit_test(other_tree_and_links),
