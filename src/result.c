@@ -207,13 +207,13 @@ typedef struct {
 } e2e_gap;
 static const e2e_gap E2E_GAP[] = {
     {"a100-sxm-80g", "trtllm",
-     {{{1.30, 1.18, 1.38}, {1.78, 1.71, 1.96}, {2.93, 2.81, 2.99}},
+     {{{1.30, 1.18, 1.38}, {1.76, 1.71, 1.96}, {2.89, 2.78, 2.96}},
       {{1.31, 1.15, 1.44}, {1.56, 1.20, 2.21}, {1.62, 1.22, 2.63}}}},
     {"a100-sxm-80g", "vllm",
      {{{1.27, 1.15, 1.31}, {1.73, 1.64, 1.88}, {2.78, 2.71, 3.05}},
       {{1.16, 0.68, 1.53}, {1.20, 0.65, 2.24}, {1.01, 0.68, 2.56}}}},
     {"h100-sxm", "trtllm",
-     {{{1.40, 1.38, 1.64}, {2.02, 1.95, 2.44}, {3.42, 3.28, 3.60}},
+     {{{1.40, 1.38, 1.64}, {2.00, 1.94, 2.44}, {3.38, 3.24, 3.56}},
       {{1.39, 1.36, 1.60}, {1.73, 1.51, 2.43}, {2.35, 1.53, 3.52}}}},
     {"h100-sxm", "vllm",
      {{{1.48, 1.46, 1.73}, {2.11, 2.03, 2.57}, {3.54, 3.41, 4.02}},
@@ -222,7 +222,7 @@ static const e2e_gap E2E_GAP[] = {
 
 /* The gap of h's chip and selected engine at tp, `prefill` (else decode),
  * as a clause ("SplitwiseSim's end-to-end decode step medians ... ran
- * x2.02 the trtllm tables' prediction at tp4 (p10 x1.95, p90 x2.44; this
+ * x2.00 the trtllm tables' prediction at tp4 (p10 x1.94, p90 x2.44; this
  * TP)"; `brief`: "its prefill medians ran ...") into buf, with r its median,
  * p10, p90; 0 when none applies. */
 static int e2e_gap_words(const rl_hw *h, long long tp, int prefill, int brief, const double **r,
