@@ -128,13 +128,22 @@ const char *rl_count_str(double v, char *buf)
 
 const char *rl_bytes_str(double bytes, char *buf)
 {
+    /* The unit is the largest that the value reaches; when the figure printed
+     * in it rounds up to 1000 (999,960 B is 999.96 kB, printed "1000.0"), the
+     * next unit up shows it instead ("1.0 MB").  The check reads the printed
+     * text back, so it agrees with printf's own rounding. */
     static const struct { double at; const char *unit; } u[] = {
-        {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
-    for (int i = 0; i < 4; i++)
-        if (fabs(bytes) >= u[i].at) {
+        {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}, {1, "byte"}};
+    int i = 0;
+    while (i < 4 && fabs(bytes) < u[i].at)
+        i++;
+    for (;;) {
+        if (i == 4)
+            snprintf(buf, RL_BYTES_STR, "%.0f byte%s", bytes, fabs(bytes) == 1 ? "" : "s");
+        else
             snprintf(buf, RL_BYTES_STR, "%.1f %s", bytes / u[i].at, u[i].unit);
+        if (i == 0 || fabs(strtod(buf, NULL)) < 1000)
             return buf;
-        }
-    snprintf(buf, RL_BYTES_STR, "%.0f byte%s", bytes, fabs(bytes) == 1 ? "" : "s");
-    return buf;
+        i--;
+    }
 }

@@ -70,7 +70,8 @@ const char *rl_count_str(double v, char *buf);
  * bytes"), into buf[RL_BYTES_STR] (also returned).  The one spelling of
  * bytes in a sentence (fixNF: a 2-layer model on a 1-byte chip read "0.0
  * GB of weights + 0.0 GB of KV cache on 0.0 GB of HBM"; shard's advice
- * "2.1e+03 kB"). */
+ * "2.1e+03 kB").  A figure that rounds up to 1000 of a unit is said in the
+ * next ("1.0 MB" for 999,960 B, not "1000.0 kB"; fixNJ). */
 #define RL_BYTES_STR 32
 const char *rl_bytes_str(double bytes, char *buf);
 

@@ -2734,6 +2734,24 @@ static void add_size_band(cJSON *o, const rl_size_candidate *c, int wide)
     cJSON_Delete(edge[1]);
 }
 
+/* Under --conservative, a row whose band runs the work budget left out
+ * (unbanded_for_time: no run at the centre, so its central keys are null,
+ * rl_size_time) was still sized against the band's high edge, its own
+ * figures (fixNJ: the run appeared nowhere): each time's KEY_high gives
+ * it; KEY_low stays absent (no low-edge run).  tpot's only where the row
+ * has one.  The row's no_band says why there is no band. */
+static void add_size_high_own(cJSON *o, const rl_size_candidate *c)
+{
+    static const char *const KEYS[6] = {"ttft_p50_s_high", "ttft_p99_s_high",
+                                        "tpot_p50_s_high", "tpot_p99_s_high",
+                                        "e2e_p50_s_high",  "e2e_p99_s_high"};
+    const double own[6] = {c->ttft_p50, c->ttft_p99, c->tpot_p50, c->tpot_p99, c->e2e_p50,
+                           c->e2e_p99};
+    for (int k = 0; k < 6; k++)
+        if (!cJSON_GetObjectItem(o, KEYS[k]))
+            add_number_or_null(o, KEYS[k], own[k], !(c->no_tpot && (k == 2 || k == 3)));
+}
+
 /* A `size` row's detail keys: the configuration's fields, more metrics and
  * the band. */
 static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_candidate *c)
@@ -2769,19 +2787,26 @@ static void add_size_detail(cJSON *o, const rl_size_input *in, const rl_size_can
     add_numbers(o, rest, sizeof rest / sizeof rest[0]);
     if (c->banded) /* the band beside the times, from the runs at its edges (size.h) */
         add_size_band(o, c, in->band_wide);
+    else if (cons && !c->has_centre)
+        add_size_high_own(o, c);
 }
 
 /* The band of row c's key (c->edge index k: add_size_band's order) as
  * rl_e2e_band_from_runs writes it, the figure within its edges; null ("-"
  * in the table, its columns in place beside a banded row's) on a row
  * without a band. */
-static void add_p99_band(cJSON *o, const rl_size_candidate *c, const char *key, int k)
+static void add_p99_band(cJSON *o, const rl_size_candidate *c, const char *key, int k,
+                         int conservative)
 {
     double v = cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
     char name[64];
     snprintf(name, sizeof name, "%s_low", key);
     add_number_or_null(o, name, fmin(c->edge[0][k], v), c->banded);
     snprintf(name, sizeof name, "%s_high", key);
+    if (!c->banded && conservative && !c->has_centre) { /* the row's own run (add_size_high_own) */
+        add_number_or_null(o, name, k == 1 ? c->ttft_p99 : c->tpot_p99, 1);
+        return;
+    }
     add_number_or_null(o, name, fmax(c->edge[1][k], v), c->banded);
 }
 
@@ -2811,11 +2836,11 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     const int cons = in->conservative;
     add_number_or_null(o, "ttft_p99_s", rl_size_time(cons, c, 1), isfinite(rl_size_time(cons, c, 1)));
     if (!detail && in->calibrated) /* an ideal search has no band at all */
-        add_p99_band(o, c, "ttft_p99_s", 1);
+        add_p99_band(o, c, "ttft_p99_s", 1, cons);
     add_number_or_null(o, "tpot_p99_s", rl_size_time(cons, c, 3), /* as simulate (tester19 F4) */
                        !c->no_tpot && isfinite(rl_size_time(cons, c, 3)));
     if (!detail && in->calibrated && !c->no_tpot)
-        add_p99_band(o, c, "tpot_p99_s", 3);
+        add_p99_band(o, c, "tpot_p99_s", 3, cons);
     add_number_or_null(o, "e2e_p50_s", rl_size_time(cons, c, 4), isfinite(rl_size_time(cons, c, 4)));
     const keyed rates[] = {
         {"out_tokens_per_s", c->out_tokens_per_s},
@@ -2924,7 +2949,11 @@ static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_re
         return;
     } else {
         snprintf(why, sizeof why, "the search's CPU budget ran out before the band runs "
-                 "(unbanded_for_time)");
+                 "(unbanded_for_time)%s",
+                 in->conservative ? "; under --conservative its central times (ttft_p99_s, "
+                                    "tpot_p99_s, e2e_*) are null, the run at the band's centre "
+                                    "not made, and its *_high keys give the run it was sized "
+                                    "against, the band's high edge" : "");
     }
     rl_e2e_no_band(o, in->m, h, why);
 }

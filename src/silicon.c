@@ -651,13 +651,6 @@ static double trtllm_sms(const rl_silicon *s)
     return 0;
 }
 
-/* The MMHA table is built for the bf16 KV cache alone: the fp8-KV tables
- * time groups 2 to 16 at a few streams below group 1's MMHA (H200, context
- * 2, head_dim 128: 5.3-6.7 us at 1 to 16 streams against 8.7-9.0 us),
- * so XQA runs there whatever mayHavePerfGain says, by a dispatch whose
- * source we did not find; with the rule H200 TensorRT-LLM fp8-KV decode
- * read p90 13.1% -> 15.0% held back (stop 45, docs/validation.md). */
-
 /* Which side of the dispatch row x is on for a table of `mmha` (-1: both,
  * the table of all; 0: XQA's, 1: MMHA's) on a chip of sms SMs. */
 static int of_side(const row *x, int mmha, double sms)
@@ -1411,7 +1404,14 @@ static int import_class(const char *path, rl_kclass cls, const rl_hw *h, int hol
                 break;
             }
             /* split: the rest's table here, one KV head or one sequence's below;
-             * sms: XQA's here, MMHA's below (engines.h RL_TRTLLM_MMHA) */
+             * sms: XQA's here, MMHA's below (engines.h RL_TRTLLM_MMHA).
+             * The MMHA table is built for the bf16 KV cache alone: the fp8-KV
+             * tables time groups 2 to 16 at a few streams below group 1's MMHA
+             * (H200, context 2, head_dim 128: 5.3-6.7 us at 1 to 16 streams
+             * against 8.7-9.0 us), so XQA runs there whatever mayHavePerfGain
+             * says, by a dispatch whose source we did not find; with the rule
+             * H200 TensorRT-LLM fp8-KV decode read p90 13.1% -> 15.0% held back
+             * (stop 45, docs/validation.md). */
             double sms = cls == RL_KC_DECODE_ATTN && v == RL_KV_BF16 ? trtllm_sms(s) : 0;
             rl_ktable *t = build(&r, held, cls, (rl_kvariant)v, NULL, split ? 0 : -1,
                                  sms > 0 ? 0 : -1, sms, s->engine, h, &s->configs[cls][v],

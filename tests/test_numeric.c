@@ -103,6 +103,15 @@ static void percent_and_count_words(void **state)
     assert_string_equal(rl_bytes_str(999, y), "999 bytes");
     assert_string_equal(rl_bytes_str(1, y), "1 byte");
     assert_string_equal(rl_bytes_str(0, y), "0 bytes");
+    /* fixNJ: the unit is picked from the rounded figure, so a value that
+     * rounds up to 1000 of one unit shows as 1.0 of the next (999,960 B is
+     * 999.96 kB, which rounds to 1000.0 kB: "1.0 MB"), exact strings */
+    assert_string_equal(rl_bytes_str(999960, y), "1.0 MB");
+    assert_string_equal(rl_bytes_str(999999999, y), "1.0 GB");
+    assert_string_equal(rl_bytes_str(999.6, y), "1.0 kB");
+    assert_string_equal(rl_bytes_str(1000, y), "1.0 kB");
+    assert_string_equal(rl_bytes_str(999940, y), "999.9 kB");
+    assert_string_equal(rl_bytes_str(-999960, y), "-1.0 MB");
 }
 
 int main(void)

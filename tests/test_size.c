@@ -3123,6 +3123,57 @@ static void test_threads_same_rows(void **state)
     rl_size_result_free(&four);
 }
 
+/* fixNJ: under --conservative a row the work budget left without its band
+ * runs (unbanded_for_time: banded 0, has_centre 0) has null central times
+ * (size.h rl_size_time: no run at the band's centre), but it was sized
+ * against the band's high edge, its own figures: its *_high keys give
+ * them (before, add_p99_band gated them on banded: every latency key was
+ * null and the run appeared nowhere), *_low stays null or absent, and its
+ * no_band says why the central keys are null.  The fixture's best row
+ * (llama3-8b on h100-sxm) with banded and has_centre cleared, as
+ * band_rows leaves a row past the budget; exact (the same doubles). */
+static double jnum(const cJSON *o, const char *key)
+{
+    const cJSON *x = cJSON_GetObjectItem(o, key);
+    return cJSON_IsNumber(x) ? x->valuedouble : NAN;
+}
+
+static void test_conservative_unbanded_keeps_high(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    in.calibrated = 1;
+    in.conservative = 1;
+    rl_size_candidate c = f->res.c[0];
+    c.banded = 0;
+    c.has_centre = 0;
+    rl_size_result r = f->res;
+    r.c = &c;
+    r.n = 1;
+    r.unbanded_for_time = 1;
+    for (int detail = 0; detail < 2; detail++) {
+        cJSON *j = rl_result_size(&in, &r, detail);
+        const cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        assert_non_null(o);
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "ttft_p99_s")));
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "tpot_p99_s")));
+        assert_true(jnum(o, "ttft_p99_s_high") == c.ttft_p99);
+        assert_true(jnum(o, "tpot_p99_s_high") == c.tpot_p99);
+        const cJSON *low = cJSON_GetObjectItem(o, "ttft_p99_s_low");
+        assert_true(!low || cJSON_IsNull(low));
+        if (detail) {
+            assert_true(jnum(o, "e2e_p99_s_high") == c.e2e_p99);
+            assert_true(jnum(o, "e2e_p50_s_high") == c.e2e_p50);
+            assert_true(jnum(o, "ttft_p50_s_high") == c.ttft_p50);
+            char *t = cJSON_PrintUnformatted(o);
+            if (!strstr(t, "under --conservative its central times"))
+                fail_msg("no_band does not say why the central times are null: %s", t);
+            free(t);
+        }
+        cJSON_Delete(j);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3137,6 +3188,7 @@ int main(void)
         cmocka_unit_test(test_report_left_out_past_16_profiles),
         cmocka_unit_test_teardown(test_conservative_wide_sizes_on_printed_edge, search_defaults),
         cmocka_unit_test(test_recommendation_is_minimal),
+        cmocka_unit_test(test_conservative_unbanded_keeps_high),
         cmocka_unit_test(test_one_token_outputs_have_no_tpot),
         cmocka_unit_test(test_frontier_monotone),
         cmocka_unit_test(test_frontier_drops_equal_cost_rows),
