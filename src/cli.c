@@ -4029,9 +4029,6 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
         if (load_hw_named(lacks > 0 ? &own : o, t, &hw[nhw]) != 0)
             return -1;
         lacking[nhw] = (char)(lacks > 0);
-        nlack += lacks > 0;
-        if (lacks > 0 && first_lack < 0)
-            first_lack = nhw;
         for (int i = 0; i < nhw; i++)
             if (strcmp(hw[i].name, hw[nhw].name) == 0) {
                 rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);
@@ -4049,13 +4046,19 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
             unfit++;
             continue;
         }
+        /* fixNI #1: counted only over the profiles sized: one dropped by
+         * --keep-precision above neither hides that another carries E nor
+         * lends its dtype error as the engine reason */
+        nlack += lacks > 0;
+        if (lacks > 0 && first_lack < 0)
+            first_lack = nhw;
         base_hw[nhw] = hw[nhw];
         nhw++;
     }
-    if (nhw > 0 && nlack == nhw) { /* no profile listed carries it: refused, as one profile */
+    if (nhw > 0 && nlack == nhw) { /* no profile sized carries it: refused, as one profile */
         rl_hw_select_engine(&hw[first_lack], o->engine, err, sizeof err);
-        rl_cli_tell("size", "--engine %s: no profile listed carries it (the first, %s)", o->engine,
-                    err);
+        rl_cli_tell("size", "--engine %s: no profile listed carries it%s (the first, %s)", o->engine,
+                    unfit ? " among those sized (the others dropped by --keep-precision)" : "", err);
         return -1;
     }
     if (nhw == 0 && unfit) /* the last reason, as one chip's refusal */
