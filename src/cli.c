@@ -4230,7 +4230,9 @@ int rl_cli_size(rl_opts *o)
                         .work_budget = RL_SIZE_MAX_WORK, .band_hw = base_hw,
                         .band_wide = wide,
                         .conservative = o->given[RL_P_CONSERVATIVE] != NULL,
-                        .engine_asked = o->engine, .engine_lacking = lacking};
+                        .engine_asked = o->engine, .engine_lacking = lacking,
+                        .ideal_by = !o->ideal ? NULL
+                                    : o->given[RL_P_IDEAL] ? "--ideal" : "--engine ideal"};
     for (int i = 0; o->engine && i < nhw; i++) /* fixND #11: where --engine did not apply */
         if (lacking[i])
             rl_cli_tell("size", "note: --engine %s: %s carries no %s tables, so its rows are "

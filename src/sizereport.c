@@ -1389,11 +1389,13 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
                 "optimistic.",
              h->name, mode, mode_caution(mode, in, hw, why, sizeof why));
     } else {
+        char given[64];
+        snprintf(given, sizeof given, " (%s given)", in->ideal_by ? in->ideal_by : "--ideal");
         item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
                 "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
                 "bounds and capacities as upper bounds.",
              h->name, in->calibrated ? "estimated: the datasheet" : "ideal",
-             !in->calibrated ? " (--ideal given)"
+             !in->calibrated ? given
                              : ": nothing was measured on this chip (no kernel tables, no "
                                "efficiency tables), its datasheet figures are assumed reached");
     }
@@ -1507,7 +1509,10 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
             "overlapped with compute (shard and comm modules).");
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
-        if (h->collectives.present)
+        /* fixNI #2: ideal mode times every collective by the alpha-beta
+         * model (comm.c rl_comm_time: measured = !h->ideal), its table
+         * or not */
+        if (h->collectives.present && !h->ideal && in->calibrated)
             item(d, "Collectives on %s: %s, AllReduce from the %s rows and the others "
                     "from the %s rows (%s; fitted on %s), interpolated between "
                     "measured sizes; group sizes not measured and groups crossing a %lld-chip "
@@ -1524,7 +1529,9 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
                  h->domain_chips);
         else
             item(d, "Collectives on %s: the alpha-beta model (per-hop latency and link bandwidth "
-                    "of the profile; no measured table).", h->name);
+                    "of the profile; %s).", h->name,
+                 h->collectives.present ? "its measured table is not used in ideal mode"
+                                        : "no measured table");
     }
     item(d, "Precision: int8 and fp8 weights/KV are assumed to keep acceptable quality (check with "
             "your evaluations; --keep-precision restricts the search to the given dtypes).");

@@ -3542,6 +3542,30 @@ static void size_report_through_link(void **state)
     rmdir(dir);
 }
 
+/* fixNI #2: under --ideal and --engine ideal the report said "Collectives
+ * on h100-sxm: measured times, AllReduce from the nccl rows" while ideal
+ * mode times collectives by the alpha-beta model (comm.c: measured =
+ * !h->ideal), and "(--ideal given)" for --engine ideal too.  Now the
+ * alpha-beta line, and the option given named. */
+static void size_report_ideal_says_alpha_beta(void **state)
+{
+    (void)state;
+    const char *given[] = {"--ideal", "--engine ideal"};
+    for (int i = 0; i < 2; i++) {
+        char dir[] = "/tmp/rl_repideal_XXXXXX", want[64];
+        assert_non_null(mkdtemp(dir));
+        char *md = size_report_of(dir, "h100-sxm", given[i]);
+        assert_non_null(strstr(md, "- Collectives on h100-sxm: the alpha-beta model"));
+        assert_null(strstr(md, "Collectives on h100-sxm: measured times"));
+        snprintf(want, sizeof want, "(%s given)", given[i]);
+        assert_non_null(strstr(md, want));
+        free(md);
+        snprintf(want, sizeof want, "%s/r.md", dir);
+        unlink(want);
+        rmdir(dir);
+    }
+}
+
 /* fixKK 1, 2: a figure's side file that is a symbolic link (to an
  * existing file) was found by plot.c after the run, exit 1, with
  * latency_cdf's three files written and --save's not; a dangling link as
@@ -11224,6 +11248,7 @@ int main(void)
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_report_through_link),
+        cmocka_unit_test(size_report_ideal_says_alpha_beta),
         cmocka_unit_test(size_report_caution_of_recommended),
         cmocka_unit_test(simulate_offline_not_searched),
         cmocka_unit_test(size_pareto_note_host_cost),
