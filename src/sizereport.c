@@ -546,8 +546,8 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              b->chips_total);
     if (in->conservative)
         item(d, "Conservative (size --conservative, sized_against band_high): the verdicts "
-                "(meets, sustains), the Predicted line, the load curve and the sensitivity below "
-                "are at the band's high edge (each step at the slow edge of its fitted or "
+                "(meets, sustains), the Predicted line, the load curve, the sensitivity and the "
+                "cost / latency frontier's order below are at the band's high edge (each step at the slow edge of its fitted or "
                 "table-timed cost), the figure each row was sized against; the tables' TTFT and "
                 "TPOT p99 cells and the Band line give the central prediction (what a simulate "
                 "run of the row predicts) with the band beside it, as the JSON keys do.");
@@ -1013,7 +1013,13 @@ static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr,
     para(d, "Configurations that meet the targets and that no other one dominates (costs no "
             "more with a lower TPOT p99, or less with the same; a difference under one part in "
             "a million does not count, as in pareto): each costs more than the row above it and "
-            "streams tokens faster.");
+            "streams tokens faster%s",
+         in->conservative
+             ? " at the band's high edge: under --conservative the frontier is taken on each "
+               "row's TPOT p99 at the band's high edge (the figure it was sized against, JSON "
+               "tpot_p99_s_high), while the TPOT cells below give the central prediction with "
+               "its band, so a row's central TPOT need not be below the one above it."
+             : ".");
     candidate_header(d, in, r);
     int clamped = 0;
     for (int i = 0; i < nf; i++) {
@@ -1050,7 +1056,12 @@ static void frontier_chart(doc *d, const rl_size_report_data *x, const int *fr, 
         snprintf(xl, sizeof xl, "cost (%s)", cost_unit(r));
         figure(d, rl_svg_chart("Cost vs TPOT p99", xl, "TPOT p99 (ms)", s, 2, in->slo_tpot * 1e3,
                                "TPOT target"),
-               "Every simulated configuration that meets both targets; the line joins the frontier.");
+               in->conservative
+                   ? "Every simulated configuration that meets both targets, at the band's high "
+                     "edge (--conservative: the TPOT each was sized against); the line joins the "
+                     "frontier."
+                   : "Every simulated configuration that meets both targets; the line joins the "
+                     "frontier.");
     }
     free(cx);
     free(fx);

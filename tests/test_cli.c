@@ -3566,6 +3566,31 @@ static void size_report_ideal_says_alpha_beta(void **state)
     }
 }
 
+/* fixNI #3: under --conservative the frontier is taken on the high-edge
+ * TPOT p99 (rl_size_frontier reads rl_size_candidate.tpot_p99, the edge
+ * the row was sized against) while its table shows the central TPOT; the
+ * frontier's text and the Conservative line did not say so.  A plain
+ * report keeps its sentence. */
+static void size_report_conservative_frontier_said(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_repcons_XXXXXX", p[64];
+    assert_non_null(mkdtemp(dir));
+    char *md = size_report_of(dir, "h100-sxm", "--conservative");
+    assert_non_null(strstr(md, "under --conservative the frontier is taken on each row's TPOT "
+                               "p99 at the band's high edge"));
+    assert_non_null(strstr(md, "the sensitivity and the cost / latency frontier's order below "
+                               "are at the band's high edge"));
+    free(md);
+    md = size_report_of(dir, "h100-sxm", "");
+    assert_non_null(strstr(md, "each costs more than the row above it and streams tokens "
+                               "faster."));
+    free(md);
+    snprintf(p, sizeof p, "%s/r.md", dir);
+    unlink(p);
+    rmdir(dir);
+}
+
 /* fixKK 1, 2: a figure's side file that is a symbolic link (to an
  * existing file) was found by plot.c after the run, exit 1, with
  * latency_cdf's three files written and --save's not; a dangling link as
@@ -11249,6 +11274,7 @@ int main(void)
         cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_report_through_link),
         cmocka_unit_test(size_report_ideal_says_alpha_beta),
+        cmocka_unit_test(size_report_conservative_frontier_said),
         cmocka_unit_test(size_report_caution_of_recommended),
         cmocka_unit_test(simulate_offline_not_searched),
         cmocka_unit_test(size_pareto_note_host_cost),
