@@ -631,11 +631,17 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                  : "");
     /* fixND #12: a thin margin, and a cheaper pick on weaker evidence than
      * a near-equal-cost row (size.h RL_SIZE_THIN_MARGIN, RL_SIZE_NEAR_COST) */
-    if (b == &x->res->c[0] && rl_size_thin_margin(in, b))
-        item(d, "Caution on the margin: it sustains %.4g req/s, only %.1f%% above the %.3g req/s "
+    /* fixNI #4: every pick recommend() is given (the cheapest, or each
+     * hardware's in chips mode: its "On <hw>" section dropped it), and the
+     * margin to two significant digits under 1% ("0.032%", not "0.0%") */
+    if (rl_size_thin_margin(in, b)) {
+        double pct = 100 * (b->max_qps / sized - 1);
+        item(d, "Caution on the margin: it sustains %.*g req/s, only %.*f%% above the %.3g req/s "
                 "it was sized for (under %.0f%%): a few percent more step time or load takes it "
                 "past the knee (the load curve below).",
-             b->max_qps, 100 * (b->max_qps / sized - 1), sized, 100 * (RL_SIZE_THIN_MARGIN - 1));
+             pct < 1 ? 6 : 4, b->max_qps, pct < 1 ? (pct > 0 ? 1 - (int)floor(log10(pct)) : 1) : 1,
+             pct, sized, 100 * (RL_SIZE_THIN_MARGIN - 1));
+    }
     int alt = b == &x->res->c[0] ? rl_size_trusted_alternative(x->res) : -1;
     if (alt > 0) {
         const rl_size_candidate *a = &x->res->c[alt];

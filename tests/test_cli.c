@@ -3591,6 +3591,35 @@ static void size_report_conservative_frontier_said(void **state)
     rmdir(dir);
 }
 
+/* fixNI #4: in chips mode (no price) each hardware's "On <hw>" section
+ * is its own pick, but only the fewest-chips row (b200 here) got the thin
+ * margin caution: h100-sxm's llama3-70b pick sustains 6.00189 req/s
+ * against 6 sized (5 req/s + 20% headroom), as the single-profile report
+ * cautions, and 0.031% printed as "0.0%".  Expected: the caution in
+ * h100-sxm's section with "0.031%" (two significant digits under 1%). */
+static void size_report_chips_margin_each_hw(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_repmarg_XXXXXX", cmd[768];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "size --model llama3-70b --hw h100-sxm,b200 --qps 5 --prompt-len "
+             "lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 --tpot-p99 0.05 "
+             "--requests 1000 --set hw.price_per_chip_hour=0 --report %s/r.md", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    char *md = slurp_in(dir, "r.md");
+    const char *on = strstr(md, "### On h100-sxm"), *next = on ? strstr(on, "### On b200") : NULL;
+    const char *c = on ? strstr(on, "Caution on the margin: it sustains 6.00189 req/s, only "
+                                    "0.031% above the 6 req/s") : NULL;
+    assert_non_null(next);
+    assert_non_null(c);
+    assert_true(c < next);
+    assert_null(strstr(md, "only 0.0% above"));
+    free(md);
+    snprintf(cmd, sizeof cmd, "%s/r.md", dir);
+    unlink(cmd);
+    rmdir(dir);
+}
+
 /* fixKK 1, 2: a figure's side file that is a symbolic link (to an
  * existing file) was found by plot.c after the run, exit 1, with
  * latency_cdf's three files written and --save's not; a dangling link as
@@ -11275,6 +11304,7 @@ int main(void)
         cmocka_unit_test(size_report_through_link),
         cmocka_unit_test(size_report_ideal_says_alpha_beta),
         cmocka_unit_test(size_report_conservative_frontier_said),
+        cmocka_unit_test(size_report_chips_margin_each_hw),
         cmocka_unit_test(size_report_caution_of_recommended),
         cmocka_unit_test(simulate_offline_not_searched),
         cmocka_unit_test(size_pareto_note_host_cost),
