@@ -349,6 +349,16 @@ static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_can
 /* Whether row c shows a p99 band edge clamped to its figure (time_cell's
  * mark: the edge's run read inside it; e2e.c rl_e2e_band_from_runs's
  * _clamped keys). */
+/* A meeting row's "meets" cell: "yes", or where its capacity search left
+ * max_sustainable_qps unresolved the p99s alone (rl_size_verdict_note,
+ * fixJH); the candidate tables and the Sensitivity table alike (fixNI #5:
+ * the latter printed a bare "yes" for such a row). */
+static const char *meets_yes(const rl_size_candidate *c)
+{
+    return c->verdict_by == RL_SIZE_VERDICT_P99 ? "yes on p99s only: capacity not established"
+                                                : "yes";
+}
+
 static int p99_clamped(int conservative, const rl_size_candidate *c)
 {
     const double f[2] = {rl_size_time(conservative, c, 1), rl_size_time(conservative, c, 3)};
@@ -390,10 +400,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     else
         snprintf(cells[10], 96, "n/a");
     char why[64];
-    if (c->meets && c->verdict_by == RL_SIZE_VERDICT_P99) /* rl_size_verdict_note (fixJH) */
-        snprintf(cells[11], 96, "yes on p99s only: capacity not established");
-    else if (c->meets)
-        snprintf(cells[11], 96, "yes");
+    if (c->meets)
+        snprintf(cells[11], 96, "%s", meets_yes(c));
     else if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) /* size.h rl_size_decide */
         snprintf(cells[11], 96, "no: sustains under %.3g req/s", c->fails_at_qps);
     else /* where and why (size.h rl_size_verify) */
@@ -1338,10 +1346,13 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
             snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);
         snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
         tpot_ms(v[2], 96, s->fixed.tpot_p99, 1, s->fixed.no_tpot);
-        snprintf(v[3], 96, "%s", s->fixed.meets ? "yes" : "no");
+        snprintf(v[3], 96, "%s", s->fixed.meets ? meets_yes(&s->fixed) : "no");
         if (s->resized_ok) { /* met at p99; a capacity short of the load said (rl_size_decide) */
-            snprintf(v[4], 96, s->resized.meets ? "%lld" : "%lld (sustains %.3g req/s only)",
-                     s->resized.chips_total, s->resized.max_qps);
+            if (s->resized.meets && s->resized.verdict_by == RL_SIZE_VERDICT_P99)
+                snprintf(v[4], 96, "%lld (%s)", s->resized.chips_total, meets_yes(&s->resized));
+            else
+                snprintf(v[4], 96, s->resized.meets ? "%lld" : "%lld (sustains %.3g req/s only)",
+                         s->resized.chips_total, s->resized.max_qps);
             snprintf(v[5], 96, r->priced ? "%.2f" : "%.0f", s->resized.cost_per_hour);
         } else {
             snprintf(v[4], 96, "not within 4x");
