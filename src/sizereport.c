@@ -959,6 +959,10 @@ static void report_recommendation(doc *d, const rl_size_report_data *x)
     if (recommended && rl_result_size_host_cost_note_of(in, recommended, note, sizeof note))
         para(d, "Caution: the latencies behind this recommendation are a lower bound: %s.", note);
     free(recommended);
+    /* fixNI #6: the JSON's prefill_dispatch_note (README: reported), which
+     * the report left out, beside the host-cost note */
+    if (r->nmeet > 0 && rl_result_size_dispatch_note(in, r, note, sizeof note))
+        para(d, "Note: %s.", note);
     report_e2e_gap(d, x);
 }
 

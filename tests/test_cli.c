@@ -3620,6 +3620,28 @@ static void size_report_chips_margin_each_hw(void **state)
     rmdir(dir);
 }
 
+/* fixNI #6: the JSON's prefill_dispatch_note (vLLM's prefill dispatch,
+ * 32 layers x 0.8 ms = 25.6 ms on llama3-8b: AIConfigurator's constant,
+ * result.c add_dispatch_note) was missing from the report that README says
+ * reports it: now a Note beside the host-cost caution, the JSON's text;
+ * none under the default engine (no dispatch). */
+static void size_report_says_dispatch(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_repdisp_XXXXXX", p[64];
+    assert_non_null(mkdtemp(dir));
+    char *md = size_report_of(dir, "h100-sxm", "--engine vllm");
+    assert_non_null(strstr(md, "Note: each TTFT carries the vllm engine's prefill dispatch, "
+                               "25.6 ms (32 layers x 0.8 ms, prefill_dispatch_s)"));
+    free(md);
+    md = size_report_of(dir, "h100-sxm", "");
+    assert_null(strstr(md, "prefill dispatch"));
+    free(md);
+    snprintf(p, sizeof p, "%s/r.md", dir);
+    unlink(p);
+    rmdir(dir);
+}
+
 /* fixKK 1, 2: a figure's side file that is a symbolic link (to an
  * existing file) was found by plot.c after the run, exit 1, with
  * latency_cdf's three files written and --save's not; a dangling link as
@@ -11305,6 +11327,7 @@ int main(void)
         cmocka_unit_test(size_report_ideal_says_alpha_beta),
         cmocka_unit_test(size_report_conservative_frontier_said),
         cmocka_unit_test(size_report_chips_margin_each_hw),
+        cmocka_unit_test(size_report_says_dispatch),
         cmocka_unit_test(size_report_caution_of_recommended),
         cmocka_unit_test(simulate_offline_not_searched),
         cmocka_unit_test(size_pareto_note_host_cost),
