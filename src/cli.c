@@ -3937,6 +3937,25 @@ static int size_set_hw_note(const rl_opts *o, const rl_size_input *in, char *buf
  * which reads faster than the measured: h100-pcie at its peaks ahead of
  * h100-sxm calibrated, until stop 27), and a cost unit of chips because a profile has no
  * price. */
+/* What a profile file's `base` can name to load h (fixNI #7: the advice
+ * named h's own name, "h200free" for a file /tmp/x/h200free.lua, which no
+ * base resolves): its name where that loads the same file, else the file
+ * it came from (a base may be a path). */
+static const char *loadable_base(const rl_hw *h)
+{
+    static rl_hw probe; /* large: not on the stack */
+    static char file[sizeof h->origin];
+    char err[ERRLEN];
+    snprintf(file, sizeof file, "%s", h->origin);
+    char *with = strstr(file, " with "); /* origin + " with --set ..." (spec.c) */
+    if (with)
+        *with = '\0';
+    if (rl_hw_load(h->name, NULL, 0, &probe, err, sizeof err) == 0 &&
+        strcmp(probe.origin, file) == 0)
+        return h->name;
+    return file;
+}
+
 static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
 {
     int priced = 0;
@@ -3970,8 +3989,7 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                                 "reads as no price, not as free), so every "
                                 "row is costed in chips (cost_unit chips), not USD/hour; a profile "
                                 "file { base = \"%s\", price_per_chip_hour = P } prices it",
-                        in->hw[i].name,
-                        in->hw[i].name);
+                        in->hw[i].name, loadable_base(&in->hw[i]));
     char note[1024];
     if (size_set_hw_note(o, in, note, sizeof note))
         rl_cli_tell("size", "note: %s", note);

@@ -3642,6 +3642,44 @@ static void size_report_says_dispatch(void **state)
     rmdir(dir);
 }
 
+/* fixNI #7: the no-price note advised { base = "h200free", ... } for a
+ * file h200free.lua holding { base = "h200", price_per_chip_hour = 0 }:
+ * no profile h200free loads, so the advice failed.  Now the file's path
+ * (a base may be a path), and a file made by that advice costs in USD;
+ * a shipped profile keeps its name (h200). */
+static void size_price_advice_loads(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_freeadv_XXXXXX", f0[64], f1[64], cmd[768], want[160];
+    assert_non_null(mkdtemp(dir));
+    snprintf(f0, sizeof f0, "%s/h200free.lua", dir);
+    snprintf(f1, sizeof f1, "%s/priced.lua", dir);
+    FILE *f = fopen(f0, "w");
+    assert_non_null(f);
+    fputs("return { base = \"h200\", price_per_chip_hour = 0 }\n", f);
+    fclose(f);
+    const char *base = "size --model llama3-8b --qps 5 --prompt-len 1000 --out-len 200 "
+                       "--ttft-p99 1 --tpot-p99 0.05 --requests 100";
+    snprintf(cmd, sizeof cmd, "%s --hw %s", base, f0);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    snprintf(want, sizeof want, "{ base = \"%s\", price_per_chip_hour = P }", f0);
+    assert_non_null(strstr(out, want));
+    f = fopen(f1, "w");
+    assert_non_null(f);
+    fprintf(f, "return { base = \"%s\", price_per_chip_hour = 3 }\n", f0);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s --hw %s --format json", base, f1);
+    cJSON *j = run_json(cmd);
+    assert_string_equal(cJSON_GetObjectItem(j, "cost_unit")->valuestring, "usd_per_hour");
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s --hw h200 --set hw.price_per_chip_hour=0", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "{ base = \"h200\", price_per_chip_hour = P }"));
+    unlink(f0);
+    unlink(f1);
+    rmdir(dir);
+}
+
 /* fixKK 1, 2: a figure's side file that is a symbolic link (to an
  * existing file) was found by plot.c after the run, exit 1, with
  * latency_cdf's three files written and --save's not; a dangling link as
@@ -11328,6 +11366,7 @@ int main(void)
         cmocka_unit_test(size_report_conservative_frontier_said),
         cmocka_unit_test(size_report_chips_margin_each_hw),
         cmocka_unit_test(size_report_says_dispatch),
+        cmocka_unit_test(size_price_advice_loads),
         cmocka_unit_test(size_report_caution_of_recommended),
         cmocka_unit_test(simulate_offline_not_searched),
         cmocka_unit_test(size_pareto_note_host_cost),
