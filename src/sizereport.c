@@ -513,8 +513,13 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     para(d, "Deploy %lld x %s: %s.", b->chips_total, in->hw[b->hw].name, label);
     const char *mode = rl_size_mode(in, b);
     char why[320];
+    /* fixNI #8: the whole tie-break of size.c rl_size_rank as docs/serving.md
+     * states it (the sentence stopped at "the one sustaining more load") */
     item(d, "Mode: %s%s; at equal cost a row of better evidence ranks first (fitted or "
-            "calibrated, then estimated, then ideal), then the one sustaining more load.",
+            "calibrated, then estimated, then ideal), then one whose capacity was resolved "
+            "before one resting on its p99s alone, then the one sustaining more load by "
+            "bands 5%% wide of max_sustainable_qps, then the wider precision, then the lower "
+            "TPOT p99.",
          mode, mode_caution(mode, in, b->hw, why, sizeof why));
     if (b->policy == RL_POLICY_DISAGG)
         item(d, "%d prefill replica%s and %d decode replica%s of %lld chips each; KV moves over "

@@ -1442,6 +1442,23 @@ static void test_report_sensitivity_p99_only(void **state)
     }
 }
 
+/* fixNI #8: the Recommendation's ranking sentence stopped at "then the
+ * one sustaining more load"; docs/serving.md's rule (size.c rl_size_rank)
+ * goes on: resolved capacity before p99-only, 5% load bands, the wider
+ * precision, the lower TPOT p99.  The sentence now says all of it. */
+static void test_report_rank_sentence(void **state)
+{
+    fixture *f = *state;
+    rl_size_report_data d = {&f->in, &f->res, NULL, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "then estimated, then ideal), then one whose capacity was resolved "
+                              "before one resting on its p99s alone, then the one sustaining "
+                              "more load by bands 5% wide of max_sustainable_qps, then the "
+                              "wider precision, then the lower TPOT p99."));
+    free(t);
+}
+
 /* fixND #12: the report cautions on a pick sustaining under 1.05 x the
  * sized load (the README example: 24.28 req/s against 24, 1.2% over), and
  * on a pick whose mode is less trusted than a meeting row within 10% of
@@ -3181,6 +3198,7 @@ int main(void)
         cmocka_unit_test(test_resize_lighter_load_is_fewest),
         cmocka_unit_test(test_report_pick_cautions),
         cmocka_unit_test(test_report_sensitivity_p99_only),
+        cmocka_unit_test(test_report_rank_sentence),
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_simulate_agrees_on_capacity),
         cmocka_unit_test(test_capacity_start_free),
