@@ -3937,6 +3937,25 @@ static int size_set_hw_note(const rl_opts *o, const rl_size_input *in, char *buf
  * which reads faster than the measured: h100-pcie at its peaks ahead of
  * h100-sxm calibrated, until stop 27), and a cost unit of chips because a profile has no
  * price. */
+/* What a profile file's `base` can name to load h (fixNI #7: the advice
+ * named h's own name, "h200free" for a file /tmp/x/h200free.lua, which no
+ * base resolves): its name where that loads the same file, else the file
+ * it came from (a base may be a path). */
+static const char *loadable_base(const rl_hw *h)
+{
+    static rl_hw probe; /* large: not on the stack */
+    static char file[sizeof h->origin];
+    char err[ERRLEN];
+    snprintf(file, sizeof file, "%s", h->origin);
+    char *with = strstr(file, " with "); /* origin + " with --set ..." (spec.c) */
+    if (with)
+        *with = '\0';
+    if (rl_hw_load(h->name, NULL, 0, &probe, err, sizeof err) == 0 &&
+        strcmp(probe.origin, file) == 0)
+        return h->name;
+    return file;
+}
+
 static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
 {
     int priced = 0;
@@ -3970,8 +3989,7 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                                 "reads as no price, not as free), so every "
                                 "row is costed in chips (cost_unit chips), not USD/hour; a profile "
                                 "file { base = \"%s\", price_per_chip_hour = P } prices it",
-                        in->hw[i].name,
-                        in->hw[i].name);
+                        in->hw[i].name, loadable_base(&in->hw[i]));
     char note[1024];
     if (size_set_hw_note(o, in, note, sizeof note))
         rl_cli_tell("size", "note: %s", note);
@@ -4029,9 +4047,6 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
         if (load_hw_named(lacks > 0 ? &own : o, t, &hw[nhw]) != 0)
             return -1;
         lacking[nhw] = (char)(lacks > 0);
-        nlack += lacks > 0;
-        if (lacks > 0 && first_lack < 0)
-            first_lack = nhw;
         for (int i = 0; i < nhw; i++)
             if (strcmp(hw[i].name, hw[nhw].name) == 0) {
                 rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);
@@ -4049,13 +4064,19 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
             unfit++;
             continue;
         }
+        /* fixNI #1: counted only over the profiles sized: one dropped by
+         * --keep-precision above neither hides that another carries E nor
+         * lends its dtype error as the engine reason */
+        nlack += lacks > 0;
+        if (lacks > 0 && first_lack < 0)
+            first_lack = nhw;
         base_hw[nhw] = hw[nhw];
         nhw++;
     }
-    if (nhw > 0 && nlack == nhw) { /* no profile listed carries it: refused, as one profile */
+    if (nhw > 0 && nlack == nhw) { /* no profile sized carries it: refused, as one profile */
         rl_hw_select_engine(&hw[first_lack], o->engine, err, sizeof err);
-        rl_cli_tell("size", "--engine %s: no profile listed carries it (the first, %s)", o->engine,
-                    err);
+        rl_cli_tell("size", "--engine %s: no profile listed carries it%s (the first, %s)", o->engine,
+                    unfit ? " among those sized (the others dropped by --keep-precision)" : "", err);
         return -1;
     }
     if (nhw == 0 && unfit) /* the last reason, as one chip's refusal */
@@ -4227,7 +4248,9 @@ int rl_cli_size(rl_opts *o)
                         .work_budget = RL_SIZE_MAX_WORK, .band_hw = base_hw,
                         .band_wide = wide,
                         .conservative = o->given[RL_P_CONSERVATIVE] != NULL,
-                        .engine_asked = o->engine, .engine_lacking = lacking};
+                        .engine_asked = o->engine, .engine_lacking = lacking,
+                        .ideal_by = !o->ideal ? NULL
+                                    : o->given[RL_P_IDEAL] ? "--ideal" : "--engine ideal"};
     for (int i = 0; o->engine && i < nhw; i++) /* fixND #11: where --engine did not apply */
         if (lacking[i])
             rl_cli_tell("size", "note: --engine %s: %s carries no %s tables, so its rows are "

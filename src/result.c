@@ -2992,6 +2992,32 @@ int rl_result_size_host_cost_note_of(const rl_size_input *in, const int *only, c
     return nnames > 0;
 }
 
+/* size's prefill_dispatch_note, of its first row's engine, into o */
+static void size_dispatch_note(cJSON *o, const rl_size_input *in, const rl_size_result *r)
+{
+    if (r->n == 0 || !in->calibrated)
+        return;
+    const rl_hw *h0 = &in->hw[r->c[0].hw];
+    const rl_serving_engine *e0 = run_engine(h0, rl_size_mode(in, &r->c[0]));
+    if (e0 && !h0->ideal && !h0->engine_costs.present && !in->m->abstract)
+        add_dispatch_note(o, in->m, h0);
+}
+
+int rl_result_size_dispatch_note(const rl_size_input *in, const rl_size_result *r, char *s,
+                                 size_t len)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return 0;
+    size_dispatch_note(o, in, r);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "prefill_dispatch_note");
+    int have = cJSON_IsString(n);
+    if (have)
+        snprintf(s, len, "%s", n->valuestring);
+    cJSON_Delete(o);
+    return have;
+}
+
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail)
 {
     cJSON *j = cJSON_CreateObject();
@@ -3020,9 +3046,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (r->n > 0 && in->calibrated) { /* the first row's, as simulate's (fixJK #2) */
         const rl_size_candidate *c0 = &r->c[0];
         const rl_hw *h0 = &in->hw[c0->hw];
-        const rl_serving_engine *e0 = run_engine(h0, rl_size_mode(in, c0));
-        if (e0 && !h0->ideal && !h0->engine_costs.present && !in->m->abstract)
-            add_dispatch_note(j, in->m, h0);
+        size_dispatch_note(j, in, r);
         add_e2e_gap_serving(j, in->band_hw ? &in->band_hw[c0->hw] : h0,
                             rl_serve_replica_plan(c0->chips, c0->ep, c0->layout).tp);
     }

@@ -241,6 +241,11 @@ cJSON *rl_result_list_models(const rl_model *m, char (*presets)[64], int n);
 cJSON *rl_result_list_hw(const rl_hw *h, char (*presets)[64], int n);
 cJSON *rl_result_list_engines(const rl_hw *h, char (*presets)[64], int n);
 
+/* size's JSON prefill_dispatch_note (of its first row's engine: vLLM's
+ * prefill dispatch each TTFT carries) into s; 1 when there is one, else 0
+ * (the report says it beside host_cost_note: fixNI #6). */
+int rl_result_size_dispatch_note(const rl_size_input *in, const rl_size_result *r, char *s,
+                                 size_t len);
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail);
 
 /* size's host_cost_note (step's, naming each engine of the searched

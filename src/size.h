@@ -168,6 +168,8 @@ typedef struct {
                                  say where it did not apply (fixND #11) */
     const char *engine_lacking; /* NULL, or per profile (nhw): 1 where it carries no
                                    engine_asked and its default engine times its rows */
+    const char *ideal_by; /* NULL, or the option that made the search ideal ("--ideal",
+                             "--engine ideal"), as the report names it (fixNI #2) */
     int threads;          /* CPU threads of the search's plans (rl_size_search): plans of
                              different replicas run at once, each replica's plans in their
                              order, so the rows are the same on any count; 0 or 1: one */

@@ -349,6 +349,16 @@ static void time_cell(char *cell, size_t n, double s, int dec, const rl_size_can
 /* Whether row c shows a p99 band edge clamped to its figure (time_cell's
  * mark: the edge's run read inside it; e2e.c rl_e2e_band_from_runs's
  * _clamped keys). */
+/* A meeting row's "meets" cell: "yes", or where its capacity search left
+ * max_sustainable_qps unresolved the p99s alone (rl_size_verdict_note,
+ * fixJH); the candidate tables and the Sensitivity table alike (fixNI #5:
+ * the latter printed a bare "yes" for such a row). */
+static const char *meets_yes(const rl_size_candidate *c)
+{
+    return c->verdict_by == RL_SIZE_VERDICT_P99 ? "yes on p99s only: capacity not established"
+                                                : "yes";
+}
+
 static int p99_clamped(int conservative, const rl_size_candidate *c)
 {
     const double f[2] = {rl_size_time(conservative, c, 1), rl_size_time(conservative, c, 3)};
@@ -390,10 +400,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     else
         snprintf(cells[10], 96, "n/a");
     char why[64];
-    if (c->meets && c->verdict_by == RL_SIZE_VERDICT_P99) /* rl_size_verdict_note (fixJH) */
-        snprintf(cells[11], 96, "yes on p99s only: capacity not established");
-    else if (c->meets)
-        snprintf(cells[11], 96, "yes");
+    if (c->meets)
+        snprintf(cells[11], 96, "%s", meets_yes(c));
     else if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) /* size.h rl_size_decide */
         snprintf(cells[11], 96, "no: sustains under %.3g req/s", c->fails_at_qps);
     else /* where and why (size.h rl_size_verify) */
@@ -505,8 +513,13 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     para(d, "Deploy %lld x %s: %s.", b->chips_total, in->hw[b->hw].name, label);
     const char *mode = rl_size_mode(in, b);
     char why[320];
+    /* fixNI #8: the whole tie-break of size.c rl_size_rank as docs/serving.md
+     * states it (the sentence stopped at "the one sustaining more load") */
     item(d, "Mode: %s%s; at equal cost a row of better evidence ranks first (fitted or "
-            "calibrated, then estimated, then ideal), then the one sustaining more load.",
+            "calibrated, then estimated, then ideal), then one whose capacity was resolved "
+            "before one resting on its p99s alone, then the one sustaining more load by "
+            "bands 5%% wide of max_sustainable_qps, then the wider precision, then the lower "
+            "TPOT p99.",
          mode, mode_caution(mode, in, b->hw, why, sizeof why));
     if (b->policy == RL_POLICY_DISAGG)
         item(d, "%d prefill replica%s and %d decode replica%s of %lld chips each; KV moves over "
@@ -546,8 +559,8 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              b->chips_total);
     if (in->conservative)
         item(d, "Conservative (size --conservative, sized_against band_high): the verdicts "
-                "(meets, sustains), the Predicted line, the load curve and the sensitivity below "
-                "are at the band's high edge (each step at the slow edge of its fitted or "
+                "(meets, sustains), the Predicted line, the load curve, the sensitivity and the "
+                "cost / latency frontier's order below are at the band's high edge (each step at the slow edge of its fitted or "
                 "table-timed cost), the figure each row was sized against; the tables' TTFT and "
                 "TPOT p99 cells and the Band line give the central prediction (what a simulate "
                 "run of the row predicts) with the band beside it, as the JSON keys do.");
@@ -631,11 +644,17 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                  : "");
     /* fixND #12: a thin margin, and a cheaper pick on weaker evidence than
      * a near-equal-cost row (size.h RL_SIZE_THIN_MARGIN, RL_SIZE_NEAR_COST) */
-    if (b == &x->res->c[0] && rl_size_thin_margin(in, b))
-        item(d, "Caution on the margin: it sustains %.4g req/s, only %.1f%% above the %.3g req/s "
+    /* fixNI #4: every pick recommend() is given (the cheapest, or each
+     * hardware's in chips mode: its "On <hw>" section dropped it), and the
+     * margin to two significant digits under 1% ("0.032%", not "0.0%") */
+    if (rl_size_thin_margin(in, b)) {
+        double pct = 100 * (b->max_qps / sized - 1);
+        item(d, "Caution on the margin: it sustains %.*g req/s, only %.*f%% above the %.3g req/s "
                 "it was sized for (under %.0f%%): a few percent more step time or load takes it "
                 "past the knee (the load curve below).",
-             b->max_qps, 100 * (b->max_qps / sized - 1), sized, 100 * (RL_SIZE_THIN_MARGIN - 1));
+             pct < 1 ? 6 : 4, b->max_qps, pct < 1 ? (pct > 0 ? 1 - (int)floor(log10(pct)) : 1) : 1,
+             pct, sized, 100 * (RL_SIZE_THIN_MARGIN - 1));
+    }
     int alt = b == &x->res->c[0] ? rl_size_trusted_alternative(x->res) : -1;
     if (alt > 0) {
         const rl_size_candidate *a = &x->res->c[alt];
@@ -945,6 +964,10 @@ static void report_recommendation(doc *d, const rl_size_report_data *x)
     if (recommended && rl_result_size_host_cost_note_of(in, recommended, note, sizeof note))
         para(d, "Caution: the latencies behind this recommendation are a lower bound: %s.", note);
     free(recommended);
+    /* fixNI #6: the JSON's prefill_dispatch_note (README: reported), which
+     * the report left out, beside the host-cost note */
+    if (r->nmeet > 0 && rl_result_size_dispatch_note(in, r, note, sizeof note))
+        para(d, "Note: %s.", note);
     report_e2e_gap(d, x);
 }
 
@@ -1013,7 +1036,13 @@ static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr,
     para(d, "Configurations that meet the targets and that no other one dominates (costs no "
             "more with a lower TPOT p99, or less with the same; a difference under one part in "
             "a million does not count, as in pareto): each costs more than the row above it and "
-            "streams tokens faster.");
+            "streams tokens faster%s",
+         in->conservative
+             ? " at the band's high edge: under --conservative the frontier is taken on each "
+               "row's TPOT p99 at the band's high edge (the figure it was sized against, JSON "
+               "tpot_p99_s_high), while the TPOT cells below give the central prediction with "
+               "its band, so a row's central TPOT need not be below the one above it."
+             : ".");
     candidate_header(d, in, r);
     int clamped = 0;
     for (int i = 0; i < nf; i++) {
@@ -1050,7 +1079,12 @@ static void frontier_chart(doc *d, const rl_size_report_data *x, const int *fr, 
         snprintf(xl, sizeof xl, "cost (%s)", cost_unit(r));
         figure(d, rl_svg_chart("Cost vs TPOT p99", xl, "TPOT p99 (ms)", s, 2, in->slo_tpot * 1e3,
                                "TPOT target"),
-               "Every simulated configuration that meets both targets; the line joins the frontier.");
+               in->conservative
+                   ? "Every simulated configuration that meets both targets, at the band's high "
+                     "edge (--conservative: the TPOT each was sized against); the line joins the "
+                     "frontier."
+                   : "Every simulated configuration that meets both targets; the line joins the "
+                     "frontier.");
     }
     free(cx);
     free(fx);
@@ -1321,10 +1355,13 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
             snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);
         snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
         tpot_ms(v[2], 96, s->fixed.tpot_p99, 1, s->fixed.no_tpot);
-        snprintf(v[3], 96, "%s", s->fixed.meets ? "yes" : "no");
+        snprintf(v[3], 96, "%s", s->fixed.meets ? meets_yes(&s->fixed) : "no");
         if (s->resized_ok) { /* met at p99; a capacity short of the load said (rl_size_decide) */
-            snprintf(v[4], 96, s->resized.meets ? "%lld" : "%lld (sustains %.3g req/s only)",
-                     s->resized.chips_total, s->resized.max_qps);
+            if (s->resized.meets && s->resized.verdict_by == RL_SIZE_VERDICT_P99)
+                snprintf(v[4], 96, "%lld (%s)", s->resized.chips_total, meets_yes(&s->resized));
+            else
+                snprintf(v[4], 96, s->resized.meets ? "%lld" : "%lld (sustains %.3g req/s only)",
+                         s->resized.chips_total, s->resized.max_qps);
             snprintf(v[5], 96, r->priced ? "%.2f" : "%.0f", s->resized.cost_per_hour);
         } else {
             snprintf(v[4], 96, "not within 4x");
@@ -1389,11 +1426,13 @@ static void assume_mode(doc *d, const rl_size_report_data *x, int hw)
                 "optimistic.",
              h->name, mode, mode_caution(mode, in, hw, why, sizeof why));
     } else {
+        char given[64];
+        snprintf(given, sizeof given, " (%s given)", in->ideal_by ? in->ideal_by : "--ideal");
         item(d, "Mode on %s: %s roofline (peak FLOP/s and HBM bandwidth, perfect overlap; "
                 "efficiency 1.0)%s. A real engine reaches less: treat latencies as lower "
                 "bounds and capacities as upper bounds.",
              h->name, in->calibrated ? "estimated: the datasheet" : "ideal",
-             !in->calibrated ? " (--ideal given)"
+             !in->calibrated ? given
                              : ": nothing was measured on this chip (no kernel tables, no "
                                "efficiency tables), its datasheet figures are assumed reached");
     }
@@ -1507,7 +1546,10 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
             "overlapped with compute (shard and comm modules).");
     for (int i = 0; i < in->nhw; i++) {
         const rl_hw *h = &in->hw[i];
-        if (h->collectives.present)
+        /* fixNI #2: ideal mode times every collective by the alpha-beta
+         * model (comm.c rl_comm_time: measured = !h->ideal), its table
+         * or not */
+        if (h->collectives.present && !h->ideal && in->calibrated)
             item(d, "Collectives on %s: %s, AllReduce from the %s rows and the others "
                     "from the %s rows (%s; fitted on %s), interpolated between "
                     "measured sizes; group sizes not measured and groups crossing a %lld-chip "
@@ -1524,7 +1566,9 @@ static void report_assumptions(doc *d, const rl_size_report_data *x)
                  h->domain_chips);
         else
             item(d, "Collectives on %s: the alpha-beta model (per-hop latency and link bandwidth "
-                    "of the profile; no measured table).", h->name);
+                    "of the profile; %s).", h->name,
+                 h->collectives.present ? "its measured table is not used in ideal mode"
+                                        : "no measured table");
     }
     item(d, "Precision: int8 and fp8 weights/KV are assumed to keep acceptable quality (check with "
             "your evaluations; --keep-precision restricts the search to the given dtypes).");

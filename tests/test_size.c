@@ -1406,6 +1406,59 @@ static void test_report_escapes_names(void **state)
     free(hw);
 }
 
+/* fixNI #5: the Sensitivity table printed a bare "yes" (and a bare chip
+ * count) for a deployment whose capacity search left max_sustainable_qps
+ * unresolved (verdict_by p99), which the candidate tables mark "yes on
+ * p99s only: capacity not established".  Here the fixture's first row is
+ * set so (max_qps NAN, verdict p99) as the fixed and resized deployment of
+ * each change: every meets cell and chips cell says so; with the capacity
+ * known (verdict both), a bare "yes". */
+static void test_report_sensitivity_p99_only(void **state)
+{
+    fixture *f = *state;
+    assert_true(f->res.n >= 1);
+    for (int k = 0; k < 2; k++) {
+        rl_size_sensitivity sens[3];
+        rl_size_candidate c = f->res.c[0];
+        c.meets = 1;
+        c.verdict_by = k ? RL_SIZE_VERDICT_BOTH : RL_SIZE_VERDICT_P99;
+        for (int i = 0; i < 3; i++)
+            sens[i] = (rl_size_sensitivity){.qps_scale = i == 2 ? 1 : 0.5 + i,
+                                            .prompt_scale = i == 2 ? 2 : 1, .fixed = c,
+                                            .resized = c, .resized_ok = 1};
+        rl_size_result res = f->res;
+        res.nmeet = res.nmeet > 0 ? res.nmeet : 1;
+        rl_size_report_data d = {&f->in, &res, NULL, sens, "test workload", "test"};
+        char *t = rl_size_report_render(&d, 0), want[160];
+        assert_non_null(t);
+        const char *sec = strstr(t, "## Sensitivity");
+        assert_non_null(sec);
+        snprintf(want, sizeof want, "| yes on p99s only: capacity not established | %lld (yes on "
+                 "p99s only: capacity not established) |", c.chips_total);
+        assert_int_equal(strstr(sec, want) != NULL, k == 0);
+        snprintf(want, sizeof want, "| yes | %lld |", c.chips_total);
+        assert_int_equal(strstr(sec, want) != NULL, k == 1);
+        free(t);
+    }
+}
+
+/* fixNI #8: the Recommendation's ranking sentence stopped at "then the
+ * one sustaining more load"; docs/serving.md's rule (size.c rl_size_rank)
+ * goes on: resolved capacity before p99-only, 5% load bands, the wider
+ * precision, the lower TPOT p99.  The sentence now says all of it. */
+static void test_report_rank_sentence(void **state)
+{
+    fixture *f = *state;
+    rl_size_report_data d = {&f->in, &f->res, NULL, NULL, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "then estimated, then ideal), then one whose capacity was resolved "
+                              "before one resting on its p99s alone, then the one sustaining "
+                              "more load by bands 5% wide of max_sustainable_qps, then the "
+                              "wider precision, then the lower TPOT p99."));
+    free(t);
+}
+
 /* fixND #12: the report cautions on a pick sustaining under 1.05 x the
  * sized load (the README example: 24.28 req/s against 24, 1.2% over), and
  * on a pick whose mode is less trusted than a meeting row within 10% of
@@ -3196,6 +3249,8 @@ int main(void)
         cmocka_unit_test(test_overload_never_meets),
         cmocka_unit_test(test_resize_lighter_load_is_fewest),
         cmocka_unit_test(test_report_pick_cautions),
+        cmocka_unit_test(test_report_sensitivity_p99_only),
+        cmocka_unit_test(test_report_rank_sentence),
         cmocka_unit_test(test_row_says_why_it_fails),
         cmocka_unit_test(test_simulate_agrees_on_capacity),
         cmocka_unit_test(test_capacity_start_free),
