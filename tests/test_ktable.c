@@ -865,11 +865,150 @@ static void test_lua_errors(void **state)
                  "field 'tables.gemm.filled[1]': expected a node number in 1..2");
 }
 
+/* The compact form of issue 12 (each profile <= 1 MB, read fast; stop
+ * 46).  `filled`: a run of consecutive filled nodes is written first-last:
+ * a 3 x 2 x 3 grid (18 nodes) with nodes 2, 4-9 and 18 filled is written
+ * "2 4-9 18" and reads back those 8 nodes, no other; a range reads as its
+ * numbers ("1-3" = "1 2 3"), and a range that falls, is not whole or runs
+ * past the grid is refused naming the field.  Latencies: 2.345e5 us is
+ * written "234500" (one character fewer), 1.5e4 us "1.5e4" ("15000" is no
+ * shorter), 1.234e6 us "1.234e6" ("1234000" is longer), and the grid's
+ * 23,328 us (4 significant digits: 2.333e4) "23330"; each reads back exactly
+ * (tolerance 1e-12: decimals exact in doubles).  Both fail before stop 46
+ * (the writer listed every node, "1.234e4" form; the reader refused
+ * "4-9"). */
+static void test_compact_form(void **state)
+{
+    (void)state;
+    rl_ktable t, back;
+    make_grid(&t);
+    static const int filled[] = {2, 4, 5, 6, 7, 8, 9, 18};
+    /* at m = 16 (nodes 13-15), above m = 4: the fit at read keeps them */
+    for (size_t i = 0; i < sizeof filled / sizeof *filled; i++)
+        t.filled[filled[i] - 1] = 1;
+    t.logv[12] = log(1.5e4 * 1e-6);
+    t.logv[13] = log(2.345e5 * 1e-6);
+    t.logv[14] = log(1.234e6 * 1e-6);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    rl_kt_write(f, &t, 0);
+    fclose(f);
+    if (!strstr(buf, "filled = [[\n2 4-9 18\n"))
+        fail_msg("filled not written as ranges: %s", buf);
+    if (!strstr(buf, " 1.5e4 234500 1.234e6 288\n2592 23330\n"))
+        fail_msg("latencies not in their shortest form: %s", buf);
+    free(buf);
+    char err[256] = "";
+    assert_int_equal(round_trip(&t, &back, err, sizeof err), 0);
+    for (size_t i = 0; i < t.n; i++)
+        assert_int_equal(back.filled[i], t.filled[i]);
+    assert_rel(exp(back.logv[12]), 1.5e-2, 1e-12);
+    assert_rel(exp(back.logv[13]), 0.2345, 1e-12);
+    assert_rel(exp(back.logv[14]), 1.234, 1e-12);
+    rl_kt_free(&back);
+    rl_kt_free(&t);
+    lua_State *L = luaL_newstate();
+    assert_int_equal(luaL_dostring(L, "return { axes = {'m'}, m = {1, 2, 3, 4}, "
+                                      "values_us = '1 2 3 4', filled = '1-3' }"), LUA_OK);
+    assert_int_equal(rl_kt_read(L, -1, "f.lua", "tables.gemm", &back, err, sizeof err), 0);
+    assert_int_equal(back.filled[0] + back.filled[1] + back.filled[2], 3);
+    assert_int_equal(back.filled[3], 0);
+    rl_kt_free(&back);
+    lua_close(L);
+    expect_error("return { axes = {'m'}, m = {1, 2, 3}, values_us = '1 2 3', filled = '3-2' }",
+                 "field 'tables.gemm.filled[1]': expected a number or a range A-B of whole "
+                 "numbers, A <= B");
+    expect_error("return { axes = {'m'}, m = {1, 2, 3}, values_us = '1 2 3', filled = '1-2.5' }",
+                 "field 'tables.gemm.filled[1]': expected a number or a range A-B");
+    expect_error("return { axes = {'m'}, m = {1, 2, 3}, values_us = '1 2 3', filled = '2 3-' }",
+                 "field 'tables.gemm.filled[2]': expected a number or a range A-B");
+    expect_error("return { axes = {'m'}, m = {1, 2, 3}, values_us = '1 2 3', filled = '1-inf' }",
+                 "field 'tables.gemm.filled[1]': expected a number or a range A-B");
+    expect_error("return { axes = {'m'}, m = {1, 2, 3}, values_us = '1 2 3', filled = '2-5' }",
+                 "field 'tables.gemm.filled': more than 3 values");
+    expect_error("return { axes = {'m'}, m = {1, 2, 3}, values_us = '1 2 3', filled = '0-2' }",
+                 "field 'tables.gemm.filled[1]': expected a node number in 1..3");
+    expect_error("return { axes = {'m'}, m = {1, 2}, values_us = '1 nan' }",
+                 "field 'tables.gemm.values_us[2]': expected a finite number");
+    /* a range is `filled`'s alone */
+    expect_error("return { axes = {'m'}, m = {1, 2}, values_us = '1-2' }",
+                 "field 'tables.gemm.values_us[1]': expected a finite number");
+}
+
+/* The reader's decimal fast path (ktable.c decimal) against strtod, bit
+ * for bit, read as axis values (kept as read, no log taken): every
+ * latency of 4 significant digits 1.000-9.999 at decades 1e-3 to 1e7 and
+ * every whole number 1-99999 (rl_kt_write's forms), in runs of up to 80
+ * (an axis's most), plus forms that take strtod's own path (more digits,
+ * exponents beyond 22, hex) or stress the fast one, one at a time.
+ * Tolerance 0 (the same double). */
+static void read_axis(const char *text, int n)
+{
+    lua_State *L = luaL_newstate();
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_pushstring(L, "m");
+    lua_rawseti(L, -2, 1);
+    lua_setfield(L, -2, "axes");
+    lua_pushstring(L, text);
+    lua_setfield(L, -2, "m");
+    char ones[2 * RL_KT_AXIS_MAX + 1] = "";
+    for (int i = 0; i < n; i++)
+        strcat(ones, "1 ");
+    lua_pushstring(L, ones);
+    lua_setfield(L, -2, "values_us");
+    rl_ktable t;
+    char err[256] = "";
+    if (rl_kt_read(L, -1, "f.lua", "tables.gemm", &t, err, sizeof err) != 0)
+        fail_msg("'%s': %s", text, err);
+    assert_int_equal(t.len[0], n);
+    const char *p = text;
+    for (int i = 0; i < n; i++) {
+        char *end;
+        double want = strtod(p, &end);
+        if (memcmp(&want, &t.axis[0][i], sizeof want))
+            fail_msg("'%.40s' read %.17g, strtod %.17g", p, t.axis[0][i], want);
+        p = end;
+    }
+    rl_kt_free(&t);
+    lua_close(L);
+}
+
+static void test_decimal_as_strtod(void **state)
+{
+    (void)state;
+    static const char *const odd[] = {"1.2345678901234567", "12345678901234567890", "1e300",
+                                      "1e-300", "0x10", "1.", ".5", "5e+2", "5E-2", "+7",
+                                      "0.000001234", "123456789012345e-22", "1e23",
+                                      "999999999999999", "0.1", "3.0000000000000004",
+                                      "9007199254740993", "1e0022", "7e-0023"};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+        read_axis(odd[i], 1);
+    char text[16 * RL_KT_AXIS_MAX];
+    for (int from = 1; from < 100000; from += RL_KT_AXIS_MAX) {
+        int n = 0;
+        text[0] = 0;
+        for (int k = from; k < 100000 && n < RL_KT_AXIS_MAX; k++, n++)
+            snprintf(text + strlen(text), 16, "%d ", k);
+        read_axis(text, n);
+    }
+    for (int d = -3; d <= 7; d++)
+        for (int from = 1000; from < 10000; from += RL_KT_AXIS_MAX) {
+            int n = 0;
+            text[0] = 0;
+            for (int k = from; k < 10000 && n < RL_KT_AXIS_MAX; k++, n++)
+                snprintf(text + strlen(text), 16, "%.4g ", k / 1000.0 * pow(10.0, d));
+            read_axis(text, n);
+        }
+}
+
 /* Latencies in microseconds (`values_us`, what rl_kt_write writes since
  * stop 26, ktable.h) or seconds (`values`, profiles written before), exactly
  * one of the two.  A 1-node table at 12.5 us written reads back exactly
- * "12.5" (the "%.4g" form of 12.5 us); 12,340 us is written "1.234e4", not
- * "1.234e+04".  `values_us = '12.34 1.234e4'` reads 12.34e-6 and
+ * "12.5" (the "%.4g" form of 12.5 us); 12,340 us is written "12340", the
+ * same number in two characters fewer than "1.234e4" (stop 46; "1.234e+04"
+ * before stop 26).  `values_us = '12.34 1.234e4'` reads 12.34e-6 and
  * 1.234e-2 s (tolerance 1e-12: exact decimal arithmetic). */
 static void test_values_units(void **state)
 {
@@ -884,7 +1023,7 @@ static void test_values_units(void **state)
     FILE *f = open_memstream(&buf, &len);
     rl_kt_write(f, &t, 0);
     fclose(f);
-    if (!strstr(buf, "values_us = [[\n12.5 1.234e4\n"))
+    if (!strstr(buf, "values_us = [[\n12.5 12340\n"))
         fail_msg("written form lacks the microseconds: %s", buf);
     free(buf);
     assert_int_equal(round_trip(&t, &back, err, sizeof err), 0);
@@ -924,6 +1063,8 @@ int main(void)
         cmocka_unit_test(test_fill_holes_named_edge),
         cmocka_unit_test(test_fill_holes_curved),
         cmocka_unit_test(test_lua_round_trip),
+        cmocka_unit_test(test_compact_form),
+        cmocka_unit_test(test_decimal_as_strtod),
         cmocka_unit_test(test_isotonic_fit),
         cmocka_unit_test(test_isotonic_reach),
         cmocka_unit_test(test_two_axis_rounds),
