@@ -531,11 +531,20 @@ static int span_terms(rl_ops_cost *c, const rl_ops_config *oc, long long rows, u
         [RL_OPS_SEQS] = seqs >= 0 && seqs < top - 1 ? (unsigned long long)seqs + 1 : 0};
     rl_ops_term_slot *slot[RL_OPS_SPANS];
     unsigned miss = 0;
+    /* every slot's address first, its first line asked for at once: the
+     * slots lie tens of MiB apart, a cache miss each (perf on the README's
+     * size search at 200 req/s: the key compare below 8.8% of its CPU,
+     * fixOD), and so they overlap; a prefetch changes no value */
+    for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
+        int empty = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
+        slot[sp] = !(want & 1u << sp) || empty ? NULL : term_slot(c, sp, key[sp]);
+        if (slot[sp])
+            __builtin_prefetch(slot[sp]);
+    }
     for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
         if (!(want & 1u << sp))
             continue;
         int empty = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
-        slot[sp] = empty ? NULL : term_slot(c, sp, key[sp]);
         t[sp] = empty ? &none
                 : slot[sp] && slot[sp]->key == (key[sp] | c->terms_tag) ? &slot[sp]->t
                                                                       : &built[sp];
@@ -802,8 +811,9 @@ static double decode_row_time(decode_row *d, double ctx)
     S = S < 1 ? 1 : S > d->c->smax ? d->c->smax : S;
     double t;
     if (d->slope >= 0) {
-        t = stage_time(d->c, d->t1 + d->slope * (double)(S - 1) + d->comm, d->first, d->last,
-                       d->B);
+        t = d->t1 + d->slope * (double)(S - 1) + d->comm;
+        if (d->c->pp > 1) /* stage_time's own test, here so that one stage makes no call */
+            t = stage_time(d->c, t, d->first, d->last, d->B);
     } else {
         const double *block = d->row ? d->row[S / RL_OPS_DENSE] : NULL;
         t = block ? block[S % RL_OPS_DENSE] : 0;
@@ -1142,7 +1152,8 @@ typedef struct {
     fifo wait, swapped;
     int ahead, atail, nactive, npartial;
     int *heap, nheap; /* sequence ids by kfin, capacity seq_cap (seq_room) */
-    int seq_cap;      /* entries of heap, pf and pf_tok, part's + 1: grown on demand up to
+    long long *hkey;  /* hkey[i]: heap[i]'s kfin, beside it (fh_set) */
+    int seq_cap;      /* entries of heap, hkey, pf and pf_tok, part's + 1: grown on demand up to
                          max_seqs + 1 (seq_room; tester72 #1: max_seqs of each at set-up,
                          12.7 KB a replica, was a fifth of a 10,000-replica search) */
     int run_alloc;    /* entries of run: run_cap's largest so far (commit_run) */
@@ -1355,48 +1366,56 @@ static event ev_pop(sim *S)
     return S->ev[0];
 }
 
-/* Finish heap of a replica: sequence ids by kfin, positions kept in seq.hpos. */
-static void fh_set(sim *S, replica *r, int i, int id)
+/* Finish heap of a replica: sequence ids by kfin, positions kept in
+ * seq.hpos.  Each slot keeps its sequence's kfin beside its id (r->hkey),
+ * so a sift compares within the heap's own arrays: reading kfin through
+ * S->s was a cache miss per compare, sequence ids being scattered (perf on
+ * the README's size search at 200 req/s: fh_down's compares 3.4% of its
+ * CPU, fixOD).  The same compares in the same order as through S->s, so
+ * the same heap and the same finishing order. */
+static void fh_set(sim *S, replica *r, int i, int id, long long kfin)
 {
     r->heap[i] = id;
+    r->hkey[i] = kfin;
     S->s[id].hpos = i;
 }
 
 static void fh_up(sim *S, replica *r, int i)
 {
     int id = r->heap[i];
+    long long k = r->hkey[i];
     while (i > 0) {
         int p = (i - 1) / 2;
-        if (S->s[r->heap[p]].kfin <= S->s[id].kfin)
+        if (r->hkey[p] <= k)
             break;
-        fh_set(S, r, i, r->heap[p]);
+        fh_set(S, r, i, r->heap[p], r->hkey[p]);
         i = p;
     }
-    fh_set(S, r, i, id);
+    fh_set(S, r, i, id, k);
 }
 
 static void fh_down(sim *S, replica *r, int i)
 {
     int id = r->heap[i];
+    long long k = r->hkey[i];
     for (;;) {
         int c = 2 * i + 1;
         if (c >= r->nheap)
             break;
-        if (c + 1 < r->nheap && S->s[r->heap[c + 1]].kfin < S->s[r->heap[c]].kfin)
-            c++;
-        if (S->s[id].kfin <= S->s[r->heap[c]].kfin)
+        c += c + 1 < r->nheap && r->hkey[c + 1] < r->hkey[c]; /* no jump to mispredict */
+        if (k <= r->hkey[c])
             break;
-        fh_set(S, r, i, r->heap[c]);
+        fh_set(S, r, i, r->heap[c], r->hkey[c]);
         i = c;
     }
-    fh_set(S, r, i, id);
+    fh_set(S, r, i, id, k);
 }
 
 static void fh_remove(sim *S, replica *r, int id)
 {
     int i = S->s[id].hpos, last = r->heap[--r->nheap];
     if (i < r->nheap) {
-        fh_set(S, r, i, last);
+        fh_set(S, r, i, last, r->hkey[r->nheap]);
         fh_up(S, r, i);
         fh_down(S, r, S->s[last].hpos);
     }
@@ -1711,7 +1730,8 @@ static int seq_room(sim *S, replica *r, int need)
         cap *= 2;
     cap = cap < most ? cap : most > need ? most : need;
     void *g;
-    if (REGROW(S, r->heap, cap, g) != 0 || REGROW(S, r->pf, cap, g) != 0 ||
+    if (REGROW(S, r->heap, cap, g) != 0 || REGROW(S, r->hkey, cap, g) != 0 ||
+        REGROW(S, r->pf, cap, g) != 0 ||
         REGROW(S, r->pf_tok, cap, g) != 0 || REGROW(S, r->part, cap + 1, g) != 0)
         return -1; /* seq_cap as it was: what grew only has room to spare */
     r->seq_cap = cap;
@@ -1744,9 +1764,10 @@ static void join_decode(sim *S, replica *r, int i, double c0)
     r->nactive++;
     itl_join(S, r, i);
     r->heap[r->nheap] = i;
+    r->hkey[r->nheap] = s->kfin;
     s->hpos = r->nheap++;
     fh_up(S, r, s->hpos);
-    r->kfin_top = S->s[r->heap[0]].kfin;
+    r->kfin_top = r->hkey[0];
 }
 
 /* Remove a decoding sequence; returns its context (tokens). */
@@ -1772,7 +1793,7 @@ static double leave_decode(sim *S, replica *r, int i)
         }
     }
     fh_remove(S, r, i);
-    r->kfin_top = r->nheap > 0 ? S->s[r->heap[0]].kfin : LLONG_MAX;
+    r->kfin_top = r->nheap > 0 ? r->hkey[0] : LLONG_MAX;
     return ctx;
 }
 
@@ -2775,6 +2796,7 @@ static void sim_free(sim *S)
     for (int pool = 0; pool < 2 && S->r; pool++)
         for (int j = pool ? S->nprefill : 0, end = j + S->nused[pool]; j < end; j++) {
             free(S->r[j].heap);
+            free(S->r[j].hkey);
             free(S->r[j].pf);
             free(S->r[j].pf_tok);
             free(S->r[j].part);
