@@ -112,7 +112,9 @@ test-opt-levels:
 
 # The CLI end-to-end tests (every bad-input case through bin/roofline) under
 # valgrind: memory errors and definite leaks make the binary exit 99, which no
-# case expects.  (Not under ASan: the plain build.)
+# case expects.  (Not under ASan: the plain build.)  The cases run RL_JOBS at
+# a time (default: the online CPUs); RL_CASES=FIRST-LAST runs a subset
+# (tests/test_bad_inputs.c).
 VALGRIND ?= valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
             --show-leak-kinds=definite
 test-valgrind: $(BIN) $(BUILD)/tests/test_bad_inputs

@@ -3,14 +3,25 @@
  * no death by a signal, no hang (a per-case timeout), no nan/inf printed on
  * stdout, and no output file or *.tmp.* temporary left behind.
  *
- * Environment: RL_CASE_TIMEOUT (seconds, default 60) and RL_WRAP, a command
- * prefix such as "valgrind -q --error-exitcode=99" (make test-valgrind). */
+ * Environment: RL_CASE_TIMEOUT (seconds, default 60); RL_WRAP, a command
+ * prefix such as "valgrind -q --error-exitcode=99" (make test-valgrind);
+ * RL_JOBS, how many cases run at once (default: the online CPUs); RL_CASES,
+ * which cases run: FIRST-LAST or N, counted from 1 in file order (e.g.
+ * RL_CASES=1-40 times a sample under valgrind).
+ *
+ * Each case runs in its own temporary folder, which is also its working
+ * directory, so concurrent cases never see each other's files (a relative
+ * output lands there, where the leftover check sees it).  Workers are forked
+ * processes that take the next case from a counter in shared memory and
+ * write the verdict into that case's slot; the failures are reported after
+ * all have run, in case order, each naming its cases.txt line. */
 #include "testutil.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -209,6 +220,8 @@ static char *run_case(const bad_case *c, int timeout_s)
         if (!freopen(outp, "w", stdout) || !freopen(errp, "w", stderr))
             _exit(126);
         setpgid(0, 0);
+        if (chdir(tmpdir) != 0) /* the case's own working directory */
+            _exit(125);
         execvp(argv[0], argv);
         _exit(127);
     }
@@ -269,20 +282,127 @@ static int case_timeout(void)
     return v > 0 ? v : 60;
 }
 
+/* What one case did: its slot in the memory the workers share. */
+typedef struct {
+    int state; /* CASE_NOT_RUN, CASE_PASSED or CASE_FAILED */
+    char why[4096];
+} case_result;
+enum { CASE_NOT_RUN, CASE_PASSED, CASE_FAILED };
+
+/* RL_JOBS, else the online CPUs; at least 1. */
+static int case_jobs(void)
+{
+    const char *t = getenv("RL_JOBS");
+    long v = t ? atol(t) : sysconf(_SC_NPROCESSORS_ONLN);
+    return v < 1 ? 1 : v > 256 ? 256 : (int)v;
+}
+
+/* Run cases from the shared counter `next` until none is left. */
+static void work(const bad_case *cases, int n, int *next, case_result *res, int timeout_s)
+{
+    int i;
+    while ((i = __atomic_fetch_add(next, 1, __ATOMIC_SEQ_CST)) < n) {
+        char *why = run_case(&cases[i], timeout_s);
+        int state = why ? CASE_FAILED : CASE_PASSED;
+        if (why)
+            snprintf(res[i].why, sizeof res[i].why, "%s", why);
+        free(why);
+        __atomic_store_n(&res[i].state, state, __ATOMIC_SEQ_CST);
+    }
+}
+
+/* Run cases[0..n) on `jobs` forked workers (jobs 1: in this process) and
+ * fill res[0..n), memory from shared_results.  Returns how many workers did
+ * not exit cleanly. */
+static int run_all(const bad_case *cases, int n, int jobs, case_result *res)
+{
+    int timeout_s = case_timeout(), *next = (int *)(res + n), lost = 0;
+    *next = 0;
+    if (jobs > n)
+        jobs = n;
+    if (jobs <= 1) {
+        work(cases, n, next, res, timeout_s);
+        return 0;
+    }
+    pid_t pid[256];
+    int started = 0;
+    fflush(stdout);
+    fflush(stderr);
+    for (; started < jobs; started++) {
+        pid[started] = fork();
+        if (pid[started] < 0)
+            break;
+        if (pid[started] == 0) {
+            work(cases, n, next, res, timeout_s);
+            _exit(0); /* not exit: the parent's stdio and cmocka stay its own */
+        }
+    }
+    if (started == 0) /* no worker could start: run them here */
+        work(cases, n, next, res, timeout_s);
+    for (int w = 0; w < started; w++) {
+        int status = 0;
+        if (waitpid(pid[w], &status, 0) != pid[w] || !WIFEXITED(status) || WEXITSTATUS(status))
+            lost++;
+    }
+    return lost;
+}
+
+/* n result slots and the workers' counter, zeroed, shared with forked
+ * children; munmap(res, shared_size(n)) frees them. */
+static size_t shared_size(int n) { return (size_t)n * sizeof(case_result) + sizeof(int); }
+static case_result *shared_results(int n)
+{
+    void *p = mmap(NULL, shared_size(n), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        fail_msg("mmap of %zu bytes for the case results: %s", shared_size(n), strerror(errno));
+    return p;
+}
+
 /* Run a list of cases; fail listing every case that did not pass. */
 static void run_cases(bad_case *cases, int n)
 {
-    int failed = 0, timeout_s = case_timeout();
+    int failed = 0;
+    case_result *res = shared_results(n);
+    int lost = run_all(cases, n, case_jobs(), res);
     for (int i = 0; i < n; i++) {
-        char *why = run_case(&cases[i], timeout_s);
-        if (why) {
-            print_error("cases.txt:%d: roofline %s\n      %s\n", cases[i].line, cases[i].args, why);
-            failed++;
-            free(why);
-        }
+        if (res[i].state == CASE_PASSED)
+            continue;
+        if (res[i].state == CASE_FAILED)
+            print_error("cases.txt:%d: roofline %s\n      %s\n", cases[i].line, cases[i].args,
+                        res[i].why);
+        else
+            print_error("cases.txt:%d: roofline %s\n      not run: its worker died\n",
+                        cases[i].line, cases[i].args);
+        failed++;
     }
-    if (failed)
-        fail_msg("%d of %d bad-input cases failed", failed, n);
+    munmap(res, shared_size(n));
+    if (failed || lost)
+        fail_msg("%d of %d bad-input cases failed%s", failed, n,
+                 lost ? " (a worker process died)" : "");
+}
+
+/* RL_CASES: "FIRST-LAST" or "N" (1-based, in file order) within 1..n.
+ * Returns 0 and sets [*first, *last) (0-based), or -1 for a malformed or
+ * out-of-range value. */
+static int case_range(const char *spec, int n, int *first, int *last)
+{
+    *first = 0, *last = n;
+    if (!spec || !*spec)
+        return 0;
+    char *end;
+    long a = strtol(spec, &end, 10), b = a;
+    if (end == spec)
+        return -1;
+    if (*end == '-') {
+        const char *s2 = end + 1;
+        b = strtol(s2, &end, 10);
+        if (end == s2)
+            return -1;
+    }
+    if (*end || a < 1 || b < a || b > n)
+        return -1;
+    *first = (int)a - 1, *last = (int)b;
+    return 0;
 }
 
 static void corpus(void **state)
@@ -303,8 +423,16 @@ static void corpus(void **state)
     fclose(f);
     if (n < MIN_CASES)
         fail_msg("only %d cases; the corpus needs at least %d", n, MIN_CASES);
-    printf("running %d bad-input cases\n", n);
-    run_cases(cases, n);
+    int first, last;
+    const char *range = getenv("RL_CASES");
+    if (case_range(range, n, &first, &last) != 0)
+        fail_msg("RL_CASES='%s': expected FIRST-LAST or N, cases counted from 1 to %d", range, n);
+    if (last - first == n)
+        printf("running %d bad-input cases, %d at a time\n", n, case_jobs());
+    else
+        printf("running bad-input cases %d-%d of %d (RL_CASES; cases.txt lines %d-%d), %d at a "
+               "time\n", first + 1, last, n, cases[first].line, cases[last - 1].line, case_jobs());
+    run_cases(cases + first, last - first);
 }
 
 /* Cases whose expectations are wrong: the harness must report them. */
@@ -329,6 +457,55 @@ static void harness_can_fail(void **state)
 {
     (void)state;
     assert_test_fails(wrong_expectations);
+}
+
+/* Concurrent workers give each case the verdict a serial run gives it, in
+ * its own slot, and a relative output path lands in the case's own folder
+ * (its working directory), where the leftover check finds it; before fixOC
+ * cases ran in the test's working directory and the third case passed,
+ * leaving out.txt there. */
+static void parallel_cases_isolated(void **state)
+{
+    (void)state;
+    bad_case c[] = {
+        {1, "info --model llama3-8b", 0, ""},                        /* passes */
+        {2, "info --model nosuch", 2, "unknown model 'nosuch'"},     /* passes */
+        {3, "info --model llama3-8b --output out.txt", 0, ""},       /* left out.txt */
+        {4, "info --model nosuch", 2, "a fragment never printed"},   /* wrong text */
+        {5, "info --model llama3-8b --output out.txt", 0, ""},       /* same name, own folder */
+        {6, "info --model llama3-8b", 2, "anything"},                /* it succeeds */
+    };
+    const int n = (int)(sizeof c / sizeof *c), fails[] = {0, 0, 1, 1, 1, 1};
+    for (int jobs = 1; jobs <= 3; jobs += 2) {
+        case_result *res = shared_results(n);
+        assert_int_equal(run_all(c, n, jobs, res), 0);
+        for (int i = 0; i < n; i++) {
+            if (res[i].state != (fails[i] ? CASE_FAILED : CASE_PASSED))
+                fail_msg("RL_JOBS %d: case %d: state %d: %s", jobs, i + 1, res[i].state, res[i].why);
+        }
+        assert_non_null(strstr(res[2].why, "/out.txt behind"));
+        assert_non_null(strstr(res[4].why, "/out.txt behind"));
+        assert_non_null(strstr(res[3].why, "stderr lacks 'a fragment never printed'"));
+        assert_non_null(strstr(res[5].why, "exit 0, expected 2"));
+        munmap(res, shared_size(n));
+        assert_int_equal(access("out.txt", F_OK), -1); /* nothing in our own folder */
+    }
+}
+
+static void range_parser(void **state)
+{
+    (void)state;
+    int a, b;
+    assert_int_equal(case_range(NULL, 10, &a, &b), 0);
+    assert_true(a == 0 && b == 10);
+    assert_int_equal(case_range("1-4", 10, &a, &b), 0);
+    assert_true(a == 0 && b == 4);
+    assert_int_equal(case_range("7", 10, &a, &b), 0);
+    assert_true(a == 6 && b == 7);
+    const char *bad[] = {"0-3", "4-2", "1-11", "x", "3-", "-3", "2 ", "1-2-3"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (case_range(bad[i], 10, &a, &b) == 0)
+            fail_msg("RL_CASES='%s' accepted", bad[i]);
 }
 
 static void nonfinite_detector(void **state)
@@ -383,6 +560,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nonfinite_detector),
         cmocka_unit_test(harness_can_fail),
+        cmocka_unit_test(range_parser),
+        cmocka_unit_test(parallel_cases_isolated),
         cmocka_unit_test(corpus),
         cmocka_unit_test(safetensors_corpus),
     };
