@@ -5,6 +5,7 @@
  * (file, line, column; exit 2; nothing written). */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -1958,6 +1959,33 @@ static void test_tables_without_a_device(void **state)
     }
 }
 
+/* Issue 12's target: each shipped engine profile at most 1 MB of Lua
+ * (1,000,000 bytes).  Stop 45's trtllm profiles were 1,195,236 bytes (H100)
+ * before the compact form (ktable.h: filled runs as ranges, whole-number
+ * latencies); the largest written by `make profiles` at stop 46 is
+ * h100-sxm-trtllm.lua, 881,899 bytes.  Fails on stop 45's profiles. */
+static void test_shipped_profiles_within_1mb(void **state)
+{
+    (void)state;
+    DIR *d = opendir(RL_SRCDIR "/hw_profiles/engines");
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0)
+            continue;
+        char path[512];
+        struct stat st;
+        snprintf(path, sizeof path, RL_SRCDIR "/hw_profiles/engines/%s", e->d_name);
+        assert_int_equal(stat(path, &st), 0);
+        if (st.st_size > 1000000)
+            fail_msg("%s: %lld bytes, over issue 12's 1 MB", path, (long long)st.st_size);
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 10); /* five GPU presets x two engines */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1997,6 +2025,7 @@ int main(void)
         cmocka_unit_test(test_gemm_fp8_block_joins_fp8),
         cmocka_unit_test(test_group_keeps_three_times_powers),
         cmocka_unit_test(test_trtllm_mmha_over_pairs),
+        cmocka_unit_test(test_shipped_profiles_within_1mb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
