@@ -9760,6 +9760,21 @@ static void size_engine_where_it_applies(void **state)
     assert_non_null(strstr(out, "--engine vllm: no profile listed carries it"));
     assert_int_equal(cli2(base, " --hw tpu-v5e"), 2);
     assert_non_null(strstr(out, "carries no engine 'vllm'"));
+    /* review58 #5: "ideal" is carried by every profile (engines.h
+     * rl_engines_find, the one matching rl_engines_select reads too): over
+     * a list each row is engine none with engine_note null, no note */
+    static const char ideal[] = "size --model llama3-8b --qps 2 --prompt-len 100 --out-len 20 "
+                                "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 1 "
+                                "--engine ideal --hw h100-sxm,tpu-v5e --format json";
+    j = run_json(ideal);
+    assert_null(strstr(out, "does not apply"));
+    int rows = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next, rows++) {
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), "none");
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "engine_note")));
+    }
+    assert_true(rows > 0);
+    cJSON_Delete(j);
 }
 
 /* fixND #6: a price of 0 (here --set hw.price_per_chip_hour=0 on the one
