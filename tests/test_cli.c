@@ -3607,7 +3607,9 @@ static void size_report_conservative_frontier_said(void **state)
  * margin caution: h100-sxm's llama3-70b pick sustains 6.00189 req/s
  * against 6 sized (5 req/s + 20% headroom), as the single-profile report
  * cautions, and 0.031% printed as "0.0%".  Expected: the caution in
- * h100-sxm's section with "0.031%" (two significant digits under 1%). */
+ * h100-sxm's section with "0.031%" (two significant digits under 1%).
+ * tester80 #9: the other cautions in their section too, and the
+ * Alternatives one table per hardware. */
 static void size_report_chips_margin_each_hw(void **state)
 {
     (void)state;
@@ -3625,6 +3627,20 @@ static void size_report_chips_margin_each_hw(void **state)
     assert_non_null(c);
     assert_true(c < next);
     assert_null(strstr(md, "only 0.0% above"));
+    /* tester80 #9: each hardware's cautions in its own section: h100-sxm's
+     * host-cost caution (trtllm's tables, no host cost) before "On b200",
+     * b200's after it and before the next section (before: one caution
+     * after the last section) */
+    const char *host = "Caution: the latencies behind this recommendation are a lower bound";
+    const char *h1 = strstr(on, host), *h2 = strstr(next, host),
+               *work = strstr(next, "## Workload and targets");
+    assert_non_null(h1);
+    assert_true(h1 < next);
+    assert_non_null(h2);
+    assert_true(work && h2 < work);
+    /* and the alternatives ranked within each hardware */
+    assert_non_null(strstr(md, "### Alternatives on h100-sxm\n\n| # |"));
+    assert_non_null(strstr(md, "### Alternatives on b200\n\n| # |"));
     free(md);
     snprintf(cmd, sizeof cmd, "%s/r.md", dir);
     unlink(cmd);
