@@ -1096,8 +1096,11 @@ static void note_misfit(const rl_opts *o, const rl_hw *h)
 }
 
 /* Load the hardware spec `name` with the --set overrides and select the
- * --engine, as every command that times a step does. */
-static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
+ * --engine, as every command that times a step does.  lacks NULL: a
+ * profile without the --engine is an error; else *lacks is set to 1 when
+ * the profile carries no --engine (rl_engines_find; it is then left on its
+ * own default engine, size's list: size_load_hw), 0 otherwise. */
+static int load_hw_as(const rl_opts *o, const char *name, rl_hw *h, int *lacks)
 {
     char err[ERRLEN];
     if (name && strchr(name, ',') && access(name, F_OK) != 0) { /* fixJK #5: said as such */
@@ -1106,8 +1109,15 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
                    name, o->cmd ? o->cmd : "this command");
         return -1;
     }
-    if (rl_hw_load(name, o->sets[1], o->nsets[1], h, err, sizeof err) != 0 ||
-        (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0)) {
+    if (lacks)
+        *lacks = 0;
+    if (rl_hw_load(name, o->sets[1], o->nsets[1], h, err, sizeof err) != 0) {
+        rl_cli_say(o, "%s", err);
+        return -1;
+    }
+    if (lacks && o->engine && rl_engines_find(&h->engines, o->engine) == RL_ENGINE_ABSENT)
+        *lacks = 1;
+    else if (o->engine && rl_hw_select_engine(h, o->engine, err, sizeof err) != 0) {
         rl_cli_say(o, "%s", err);
         return -1;
     }
@@ -1126,6 +1136,11 @@ static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
     note_misfit(o, h);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
     return 0;
+}
+
+static int load_hw_named(const rl_opts *o, const char *name, rl_hw *h)
+{
+    return load_hw_as(o, name, h, NULL);
 }
 
 static int load_hw(const rl_opts *o, rl_hw *h)
@@ -3999,35 +4014,6 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
  * band the rows report is the profile's own), at most max, none given
  * twice, --keep-precision's dtypes checked on each as simulate would.
  * Returns how many, or -1 (said). */
-/* Whether profile h carries the serving engine `name` ("ideal": every
- * profile has it). */
-static int hw_has_engine(const rl_hw *h, const char *name)
-{
-    if (!strcmp(name, "ideal"))
-        return 1;
-    for (int i = 0; i < h->engines.n; i++)
-        if (!strcmp(h->engines.e[i].name, name))
-            return 1;
-    return 0;
-}
-
-/* fixND #11: size --hw A,B --engine E applies E where the profile carries
- * it; a profile of the list without it is sized on its own default engine,
- * marked in lacking[] (said by size_engine_notes and each row's
- * engine_note).  Returns 1 when the profile t lacks E (it is then loaded
- * without --engine), 0 when it has it or no list or no --engine was given,
- * -1 when it cannot be read (the load below says why). */
-static int size_engine_lacking(const rl_opts *o, const char *t)
-{
-    static rl_hw probe; /* large: not on the stack */
-    char err[ERRLEN];
-    if (!o->engine || !strchr(o->hw, ','))
-        return 0;
-    if (rl_hw_load(t, o->sets[1], o->nsets[1], &probe, err, sizeof err) != 0)
-        return -1;
-    return !hw_has_engine(&probe, o->engine);
-}
-
 static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *base_hw, int max,
                         char *lacking)
 {
@@ -4035,18 +4021,21 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     int nhw = 0, unfit = 0, nlack = 0, first_lack = -1;
     char unfit_name[256] = "";
-    static rl_opts own; /* o without --engine, for a profile that lacks it */
-    own = *o;
-    own.engine = NULL;
+    /* fixND #11: a list with --engine E applies E where the profile
+     * carries it; one without it is sized on its own default engine,
+     * marked in lacking[] (said by size_engine_notes and each row's
+     * engine_note); one profile alone without E is refused as simulate
+     * would.  Tested on the profile as loaded (review58 #5: a static probe
+     * loaded each one twice). */
+    int lacks = 0, *lacks_of = o->engine && strchr(o->hw, ',') ? &lacks : NULL;
     for (char *save, *t = strtok_r(hwnames, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (nhw == max) {
             rl_cli_tell("size", "more than %d hardware profiles", max);
             return -1;
         }
-        int lacks = size_engine_lacking(o, t);
-        if (load_hw_named(lacks > 0 ? &own : o, t, &hw[nhw]) != 0)
+        if (load_hw_as(o, t, &hw[nhw], lacks_of) != 0)
             return -1;
-        lacking[nhw] = (char)(lacks > 0);
+        lacking[nhw] = (char)lacks;
         for (int i = 0; i < nhw; i++)
             if (strcmp(hw[i].name, hw[nhw].name) == 0) {
                 rl_cli_tell("size", "--hw: %s is given twice", hw[nhw].name);

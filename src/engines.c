@@ -1774,28 +1774,38 @@ void rl_engines_push(lua_State *L, const rl_engines *e)
     }
 }
 
+int rl_engines_find(const rl_engines *e, const char *name)
+{
+    if (!strcmp(name, "ideal"))
+        return RL_ENGINE_IDEAL;
+    for (int i = 0; i < e->n; i++)
+        if (!strcmp(e->e[i].name, name))
+            return i;
+    return RL_ENGINE_ABSENT;
+}
+
 int rl_engines_select(rl_engines *e, const char *name, const char *origin, char *err,
                       size_t errlen)
 {
-    if (!strcmp(name, "ideal")) {
+    int i = rl_engines_find(e, name);
+    if (i == RL_ENGINE_IDEAL) {
         e->sel = -1;
         return 0;
     }
-    for (int i = 0; i < e->n; i++)
-        if (!strcmp(e->e[i].name, name)) {
-            rl_serving_engine *g = &e->e[i];
-            if (g->ref[0]) { /* a file reference not read yet */
-                char ref[sizeof g->ref], gname[sizeof g->name];
-                snprintf(ref, sizeof ref, "%s", g->ref);
-                snprintf(gname, sizeof gname, "%s", g->name);
-                if (read_engine_file(origin, e->dir, gname, ref, g, err, errlen) != 0)
-                    return -1;
-            }
-            e->sel = i;
-            return 0;
+    if (i >= 0) {
+        rl_serving_engine *g = &e->e[i];
+        if (g->ref[0]) { /* a file reference not read yet */
+            char ref[sizeof g->ref], gname[sizeof g->name];
+            snprintf(ref, sizeof ref, "%s", g->ref);
+            snprintf(gname, sizeof gname, "%s", g->name);
+            if (read_engine_file(origin, e->dir, gname, ref, g, err, errlen) != 0)
+                return -1;
         }
+        e->sel = i;
+        return 0;
+    }
     char list[256] = "ideal";
-    for (int i = 0; i < e->n; i++) { /* names shown escaped (error.h; tester62 #10) */
+    for (i = 0; i < e->n; i++) { /* names shown escaped (error.h; tester62 #10) */
         size_t k = strlen(list);
         if (k + 3 < sizeof list) {
             memcpy(list + k, ", ", 3);

@@ -752,6 +752,15 @@ void rl_engines_push(lua_State *L, const rl_engines *e);
 /* Set measured_at = { hbm_bw, flops } (g->at_bw > 0) on the table on top. */
 void rl_engine_measured_at_push(lua_State *L, const rl_serving_engine *g);
 
+/* Where engine `name` is in e->e[]: its index, RL_ENGINE_IDEAL for "ideal"
+ * (no engine: every spec carries it), RL_ENGINE_ABSENT when the spec
+ * carries no engine of that name.  The one matching of a name to a spec's
+ * engines: rl_engines_select and size's per-profile --engine (cli.c
+ * size_load_hw) both read it (review58 #5: size kept its own copy). */
+#define RL_ENGINE_IDEAL (-1)
+#define RL_ENGINE_ABSENT (-2)
+int rl_engines_find(const rl_engines *e, const char *name);
+
 /* Select engine `name` ("ideal": none), reading its file when it has not
  * been: a relative file name in e->dir first (said on stderr when it differs
  * from the shipped file of that name, or when it is not there and the

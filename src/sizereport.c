@@ -847,6 +847,44 @@ static void caution_evidence(doc *d, const rl_size_input *in, const rl_size_cand
     para(d, "%s", text);
 }
 
+/* Chips mode over several hardware (not every profile has a price, more
+ * than one profile): chips of different hardware are not compared, so the
+ * report recommends, ranks and draws the frontier within each hardware
+ * (tester80 #9: it said so, then ranked the two hardware's chips in one
+ * Alternatives table and one frontier, and put every hardware's cautions
+ * after the last one's section).  The JSON's and the table's rows keep the
+ * search's order, fewest chips first (cost_unit chips says what it is). */
+static int each_hw(const rl_size_report_data *x)
+{
+    return !x->res->priced && x->in->nhw > 1;
+}
+
+/* The rows of hardware h in their order as a result of their own, *sub
+ * (its c malloc'd: free(sub->c); the rest shared with x->res, not to be
+ * given to rl_size_result_free), and x over it as *xs, the load curve kept
+ * only where h is the studied row's (x->res->c[0], rl_size_study), so a
+ * section's row numbers, frontier and "Caution on the evidence" are its
+ * hardware's.  Returns the rows' count, -1 when out of memory. */
+static int hw_view(const rl_size_report_data *x, int h, rl_size_result *sub,
+                   rl_size_report_data *xs)
+{
+    const rl_size_result *r = x->res;
+    *sub = *r;
+    sub->c = malloc((size_t)(r->n > 0 ? r->n : 1) * sizeof *sub->c);
+    if (!sub->c)
+        return -1;
+    sub->n = sub->nmeet = 0;
+    for (int i = 0; i < r->n; i++)
+        if (r->c[i].hw == h) {
+            sub->nmeet += r->c[i].meets;
+            sub->c[sub->n++] = r->c[i];
+        }
+    *xs = *x;
+    xs->res = sub;
+    xs->curve = r->n > 0 && r->c[0].hw == h ? x->curve : NULL;
+    return sub->n;
+}
+
 /* One recommendation (prices compare the hardware, or one hardware): the
  * cheapest, and the cheapest on each other hardware. */
 static void recommend_cheapest(doc *d, const rl_size_report_data *x)
@@ -874,6 +912,8 @@ static void recommend_cheapest(doc *d, const rl_size_report_data *x)
     end_list(d);
 }
 
+static void recommend_cautions(doc *d, const rl_size_report_data *x, int hw);
+
 /* No price for every profile: the cheapest configuration of each hardware. */
 static void recommend_each_hw(doc *d, const rl_size_report_data *x)
 {
@@ -890,85 +930,76 @@ static void recommend_each_hw(doc *d, const rl_size_report_data *x)
     rl_size_label(in, &r->c[0], first, sizeof first);
     para(d, "No price for %s (price_per_chip_hour absent or 0), so cost is counted in chips, "
             "and chips of different hardware cannot be compared: the cheapest configuration "
-            "of each is given. Choose with your prices. The load curve, memory and "
-            "sensitivity sections below are for the fewest chips: %lld x %s, %s.",
+            "of each is given, with its cautions, and the alternatives and the frontier below "
+            "are ranked within each hardware. Choose with your prices. The load curve, memory "
+            "and sensitivity sections below are for the fewest chips: %lld x %s, %s.",
          unpriced, r->c[0].chips_total, in->hw[r->c[0].hw].name, first);
-    for (int h = 0; h < in->nhw; h++)
-        for (int i = 0; i < r->n && r->c[i].meets; i++)
-            if (r->c[i].hw == h) {
-                heading(d, 3, "On %s", in->hw[h].name);
-                recommend(d, x, &r->c[i]);
-                break;
-            }
+    for (int h = 0; h < in->nhw; h++) {
+        rl_size_result sub;
+        rl_size_report_data xs;
+        if (hw_view(x, h, &sub, &xs) > 0 && sub.nmeet > 0) {
+            heading(d, 3, "On %s", in->hw[h].name);
+            recommend(d, &xs, &sub.c[0]);
+            recommend_cautions(d, &xs, h);
+        }
+        free(sub.c);
+    }
 }
 
 /* The JSON's e2e_gap_note beside the recommendation (tester77 #1: the report
  * never said that measured end-to-end runs ran x1.40-x3.42 the tables), for
- * each recommended row at its own TP (the JSON's is the first row's), once
- * per distinct note; calibrated searches only, as the key. */
-static void report_e2e_gap(doc *d, const rl_size_report_data *x)
+ * the recommended row c at its own TP (the JSON's is the first row's);
+ * calibrated searches only, as the key. */
+static void report_e2e_gap(doc *d, const rl_size_report_data *x, const rl_size_candidate *c)
+{
+    const rl_size_input *in = x->in;
+    if (!in->calibrated)
+        return;
+    char note[1600], label[128];
+    long long tp = rl_serve_replica_plan(c->chips, c->ep, c->layout).tp;
+    const rl_hw *hw = in->band_hw ? &in->band_hw[c->hw] : &in->hw[c->hw];
+    if (rl_result_e2e_gap_serving_note(hw, tp, note, sizeof note)) {
+        rl_size_label(in, c, label, sizeof label);
+        para(d, "Caution: end-to-end gap of %s (tp%lld; e2e_gap_note): %s.", label, tp, note);
+    }
+}
+
+/* The cautions on the recommendation of x->res->c[0] (one hardware's, hw,
+ * in chips mode: each_hw; else hw -1), after it, each beside the pick it
+ * qualifies: fixJH's host_cost_note (the report left it out: a plan on
+ * kernel + collective times read as an engine's), for the profile
+ * recommended only (fixKJ B: a tpu-v5e recommendation, engine none, was
+ * said to lack trtllm's host cost; a profile with nothing measured has its
+ * own caution, the mode's, above); fixNI #6's prefill_dispatch_note
+ * (README: reported); the end-to-end gap. */
+static void recommend_cautions(doc *d, const rl_size_report_data *x, int hw)
 {
     const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
-    char said[4][1600];
-    int nsaid = 0;
-    if (r->nmeet == 0 || !in->calibrated)
-        return;
-    for (int h = 0; h < in->nhw; h++)
-        for (int i = 0; i < r->n && r->c[i].meets; i++) {
-            const rl_size_candidate *c = &r->c[i];
-            if (c->hw != h || ((r->priced || in->nhw == 1) && i != 0))
-                continue;
-            char note[1600], label[128];
-            long long tp = rl_serve_replica_plan(c->chips, c->ep, c->layout).tp;
-            const rl_hw *hw = in->band_hw ? &in->band_hw[h] : &in->hw[h];
-            int dup = 0;
-            if (rl_result_e2e_gap_serving_note(hw, tp, note, sizeof note)) {
-                for (int k = 0; k < nsaid; k++)
-                    dup |= !strcmp(said[k], note);
-                if (!dup && nsaid < 4)
-                    memcpy(said[nsaid++], note, sizeof note);
-                rl_size_label(in, c, label, sizeof label);
-                if (!dup)
-                    para(d, "Caution: end-to-end gap of %s (tp%lld; e2e_gap_note): %s.", label,
-                         tp, note);
-            }
-            break;
-        }
+    char note[1024];
+    int *recommended = calloc((size_t)in->nhw, sizeof *recommended);
+    if (recommended)
+        recommended[hw >= 0 ? hw : r->c[0].hw] = 1;
+    if (recommended && rl_result_size_host_cost_note_of(in, recommended, note, sizeof note))
+        para(d, "Caution: the latencies behind this recommendation are a lower bound: %s.", note);
+    free(recommended);
+    if (rl_result_size_dispatch_note(in, r, note, sizeof note))
+        para(d, "Note: %s.", note);
+    report_e2e_gap(d, x, &r->c[0]);
 }
 
 /* The recommendation section. */
 static void report_recommendation(doc *d, const rl_size_report_data *x)
 {
-    const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
     heading(d, 2, "Recommendation");
     if (r->nmeet == 0)
         recommend_none(d, x);
-    else if (r->priced || in->nhw == 1)
+    else if (!each_hw(x)) {
         recommend_cheapest(d, x);
-    else
+        recommend_cautions(d, x, -1);
+    } else
         recommend_each_hw(d, x);
-    /* fixJH: the JSON's host_cost_note, once, beside what it qualifies (the report
-     * left it out: a plan on kernel + collective times read as an engine's),
-     * for the profiles recommended only (fixKJ B: a tpu-v5e recommendation,
-     * engine none, was said to lack trtllm's host cost; a profile with
-     * nothing measured has its own caution, the mode's, above) */
-    char note[1024];
-    int *recommended = r->nmeet > 0 ? calloc((size_t)in->nhw, sizeof *recommended) : NULL;
-    if (recommended && (r->priced || in->nhw == 1))
-        recommended[r->c[0].hw] = 1;
-    else if (recommended)
-        for (int i = 0; i < r->n && r->c[i].meets; i++)
-            recommended[r->c[i].hw] = 1;
-    if (recommended && rl_result_size_host_cost_note_of(in, recommended, note, sizeof note))
-        para(d, "Caution: the latencies behind this recommendation are a lower bound: %s.", note);
-    free(recommended);
-    /* fixNI #6: the JSON's prefill_dispatch_note (README: reported), which
-     * the report left out, beside the host-cost note */
-    if (r->nmeet > 0 && rl_result_size_dispatch_note(in, r, note, sizeof note))
-        para(d, "Note: %s.", note);
-    report_e2e_gap(d, x);
 }
 
 /* The model, the traffic and the targets. */
@@ -994,24 +1025,12 @@ static void report_workload(doc *d, const rl_size_report_data *x)
          in->slo_ttft * 1e3, in->slo_tpot * 1e3, 100 * in->headroom, in->headroom);
 }
 
-/* The cheapest rows, and any frontier row (fr[nf]) ranked beyond them. */
-static void report_alternatives(doc *d, const rl_size_report_data *x, const int *fr, int nf)
+/* The cheapest rows, and any frontier row (fr[nf]) ranked beyond them:
+ * the table of the Alternatives. */
+static void alternatives_table(doc *d, const rl_size_report_data *x, const int *fr, int nf)
 {
     const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
-    heading(d, 2, "Alternatives");
-    para(d, "The cheapest configurations per hardware, precision, replica size, policy and batch "
-            "cap, each with the fewest replicas that meet the targets (cheapest first; rows "
-            "that miss the targets even at 4x the estimated replicas come last).  Output tok/s "
-            "is the steady state (no warm-up, no drain tail); busy is the time replicas run a "
-            "step of any size, mean batch the sequences per decode step; sustains is the "
-            "largest load the row serves within the targets with its replicas (max_sustainable_qps: "
-            "simulate's capacity search, to 2%%, \">=\" where it is a lower bound), meets SLO "
-            "whether it met them at the load and at the sized load and sustains at least the "
-            "sized load (\"no: sustains under\" where its runs met them at p99 but its "
-            "capacity, with the search's 95%% confidence, is short of it: JSON verdict_by "
-            "capacity).  The first 12 rows, and any row of the frontier below ranked beyond "
-            "them.");
     candidate_header(d, in, r);
     int clamped = 0;
     for (int i = 0, k = 0; i < r->n; i++) {
@@ -1028,21 +1047,10 @@ static void report_alternatives(doc *d, const rl_size_report_data *x, const int 
 }
 
 /* The cost / TPOT frontier (fr[nf]) as a table. */
-static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr, int nf)
+static void frontier_table(doc *d, const rl_size_report_data *x, const int *fr, int nf)
 {
     const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
-    heading(d, 2, "Cost / latency frontier");
-    para(d, "Configurations that meet the targets and that no other one dominates (costs no "
-            "more with a lower TPOT p99, or less with the same; a difference under one part in "
-            "a million does not count, as in pareto): each costs more than the row above it and "
-            "streams tokens faster%s",
-         in->conservative
-             ? " at the band's high edge: under --conservative the frontier is taken on each "
-               "row's TPOT p99 at the band's high edge (the figure it was sized against, JSON "
-               "tpot_p99_s_high), while the TPOT cells below give the central prediction with "
-               "its band, so a row's central TPOT need not be below the one above it."
-             : ".");
     candidate_header(d, in, r);
     int clamped = 0;
     for (int i = 0; i < nf; i++) {
@@ -1052,6 +1060,81 @@ static void report_frontier(doc *d, const rl_size_report_data *x, const int *fr,
     table_end(d);
     if (clamped)
         para(d, "%s", CLAMP_NOTE);
+}
+
+static void frontier_chart(doc *d, const rl_size_report_data *x, const int *fr, int nf);
+
+/* The Alternatives, the cost / latency frontier and its chart: over every
+ * row, or in chips mode over several hardware (each_hw) one table of each
+ * per hardware, its rows numbered and its frontier taken within it. */
+static void report_tables(doc *d, const rl_size_report_data *x)
+{
+    const rl_size_input *in = x->in;
+    const int each = each_hw(x), nv = each ? in->nhw : 1;
+    rl_size_result *sub = calloc((size_t)nv, sizeof *sub);
+    rl_size_report_data *xs = calloc((size_t)nv, sizeof *xs);
+    int **fr = calloc((size_t)nv, sizeof *fr), *nf = calloc((size_t)nv, sizeof *nf);
+    if (!sub || !xs || !fr || !nf)
+        goto done;
+    for (int v = 0; v < nv; v++) {
+        if (each && hw_view(x, v, &sub[v], &xs[v]) < 0)
+            goto done;
+        if (!each)
+            xs[v] = *x;
+        fr[v] = malloc((size_t)(xs[v].res->n + 1) * sizeof *fr[v]);
+        nf[v] = fr[v] ? rl_size_frontier(xs[v].res, fr[v]) : 0;
+    }
+    heading(d, 2, "Alternatives");
+    para(d, "The cheapest configurations per hardware, precision, replica size, policy and batch "
+            "cap, each with the fewest replicas that meet the targets (cheapest first%s; rows "
+            "that miss the targets even at 4x the estimated replicas come last).  Output tok/s "
+            "is the steady state (no warm-up, no drain tail); busy is the time replicas run a "
+            "step of any size, mean batch the sequences per decode step; sustains is the "
+            "largest load the row serves within the targets with its replicas (max_sustainable_qps: "
+            "simulate's capacity search, to 2%%, \">=\" where it is a lower bound), meets SLO "
+            "whether it met them at the load and at the sized load and sustains at least the "
+            "sized load (\"no: sustains under\" where its runs met them at p99 but its "
+            "capacity, with the search's 95%% confidence, is short of it: JSON verdict_by "
+            "capacity).  The first 12 rows%s, and any row of the frontier below ranked beyond "
+            "them.",
+         each ? ", ranked within each hardware: chips of different hardware are not compared" : "",
+         each ? " of each hardware" : "");
+    for (int v = 0; v < nv; v++) {
+        if (each && xs[v].res->n == 0)
+            continue;
+        if (each)
+            heading(d, 3, "Alternatives on %s", in->hw[v].name);
+        alternatives_table(d, &xs[v], fr[v], nf[v]);
+    }
+    heading(d, 2, "Cost / latency frontier");
+    para(d, "Configurations that meet the targets and that no other one%s dominates (costs no "
+            "more with a lower TPOT p99, or less with the same; a difference under one part in "
+            "a million does not count, as in pareto): each costs more than the row above it and "
+            "streams tokens faster%s",
+         each ? " of the same hardware" : "",
+         in->conservative
+             ? " at the band's high edge: under --conservative the frontier is taken on each "
+               "row's TPOT p99 at the band's high edge (the figure it was sized against, JSON "
+               "tpot_p99_s_high), while the TPOT cells below give the central prediction with "
+               "its band, so a row's central TPOT need not be below the one above it."
+             : ".");
+    for (int v = 0; v < nv; v++) {
+        if (each && nf[v] == 0)
+            continue;
+        if (each)
+            heading(d, 3, "Frontier on %s", in->hw[v].name);
+        frontier_table(d, &xs[v], fr[v], nf[v]);
+        frontier_chart(d, &xs[v], fr[v], nf[v]);
+    }
+done:
+    for (int v = 0; fr && v < nv; v++)
+        free(fr[v]);
+    for (int v = 0; each && sub && v < nv; v++)
+        free(sub[v].c);
+    free(sub);
+    free(xs);
+    free(fr);
+    free(nf);
 }
 
 /* Cost against TPOT p99 of every meeting row, the frontier (fr[nf]) joined (HTML). */
@@ -1653,16 +1736,10 @@ static void report_method(doc *d, const rl_size_report_data *x)
 /* The whole report, section by section. */
 static void write_report(doc *d, const rl_size_report_data *x)
 {
-    const rl_size_result *r = x->res;
     report_head(d, x);
     report_recommendation(d, x);
     report_workload(d, x);
-    int *fr = malloc((size_t)(r->n + 1) * sizeof *fr);
-    int nf = fr ? rl_size_frontier(r, fr) : 0;
-    report_alternatives(d, x, fr, nf);
-    report_frontier(d, x, fr, nf);
-    frontier_chart(d, x, fr, nf);
-    free(fr);
+    report_tables(d, x);
     report_load_curve(d, x);
     report_memory(d, x);
     report_sensitivity(d, x);

@@ -3607,7 +3607,9 @@ static void size_report_conservative_frontier_said(void **state)
  * margin caution: h100-sxm's llama3-70b pick sustains 6.00189 req/s
  * against 6 sized (5 req/s + 20% headroom), as the single-profile report
  * cautions, and 0.031% printed as "0.0%".  Expected: the caution in
- * h100-sxm's section with "0.031%" (two significant digits under 1%). */
+ * h100-sxm's section with "0.031%" (two significant digits under 1%).
+ * tester80 #9: the other cautions in their section too, and the
+ * Alternatives one table per hardware. */
 static void size_report_chips_margin_each_hw(void **state)
 {
     (void)state;
@@ -3625,6 +3627,20 @@ static void size_report_chips_margin_each_hw(void **state)
     assert_non_null(c);
     assert_true(c < next);
     assert_null(strstr(md, "only 0.0% above"));
+    /* tester80 #9: each hardware's cautions in its own section: h100-sxm's
+     * host-cost caution (trtllm's tables, no host cost) before "On b200",
+     * b200's after it and before the next section (before: one caution
+     * after the last section) */
+    const char *host = "Caution: the latencies behind this recommendation are a lower bound";
+    const char *h1 = strstr(on, host), *h2 = strstr(next, host),
+               *work = strstr(next, "## Workload and targets");
+    assert_non_null(h1);
+    assert_true(h1 < next);
+    assert_non_null(h2);
+    assert_true(work && h2 < work);
+    /* and the alternatives ranked within each hardware */
+    assert_non_null(strstr(md, "### Alternatives on h100-sxm\n\n| # |"));
+    assert_non_null(strstr(md, "### Alternatives on b200\n\n| # |"));
     free(md);
     snprintf(cmd, sizeof cmd, "%s/r.md", dir);
     unlink(cmd);
@@ -9760,6 +9776,21 @@ static void size_engine_where_it_applies(void **state)
     assert_non_null(strstr(out, "--engine vllm: no profile listed carries it"));
     assert_int_equal(cli2(base, " --hw tpu-v5e"), 2);
     assert_non_null(strstr(out, "carries no engine 'vllm'"));
+    /* review58 #5: "ideal" is carried by every profile (engines.h
+     * rl_engines_find, the one matching rl_engines_select reads too): over
+     * a list each row is engine none with engine_note null, no note */
+    static const char ideal[] = "size --model llama3-8b --qps 2 --prompt-len 100 --out-len 20 "
+                                "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 1 "
+                                "--engine ideal --hw h100-sxm,tpu-v5e --format json";
+    j = run_json(ideal);
+    assert_null(strstr(out, "does not apply"));
+    int rows = 0;
+    for (const cJSON *r = cJSON_GetObjectItem(j, "rows")->child; r; r = r->next, rows++) {
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "engine")), "none");
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "engine_note")));
+    }
+    assert_true(rows > 0);
+    cJSON_Delete(j);
 }
 
 /* fixND #6: a price of 0 (here --set hw.price_per_chip_hour=0 on the one

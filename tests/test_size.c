@@ -1950,6 +1950,37 @@ static void test_report_conservative_and_first_row(void **state)
              r.c[0].chips_total, label);
     if (!strstr(t, want))
         fail_msg("report lacks '%s'", want);
+    /* tester80 #9: chips of different hardware are not compared, so the
+     * Alternatives and the frontier are one table per hardware, its rows
+     * that hardware's alone, numbered from 1 (before: one table ranking
+     * tpu-v5e's and h100-sxm's chips together, the frontier across both) */
+    assert_non_null(strstr(t, "ranked within each hardware: chips of different hardware are "
+                              "not compared"));
+    assert_null(strstr(t, "\n## Alternatives\n\n| #")); /* no table over both */
+    for (int h = 0; h < 2; h++)
+        for (int k = 0; k < 2; k++) {
+            char head[sizeof hw[h].name + 32];
+            snprintf(head, sizeof head, "### %s on %.63s\n", k ? "Frontier" : "Alternatives",
+                     hw[h].name);
+            const char *at = strstr(t, head);
+            if (!at)
+                fail_msg("report lacks '%s'", head);
+            at += strlen(head);
+            const char *end = strstr(at, "\n#"); /* the next heading */
+            int rows = 0;
+            for (const char *l = strstr(at, "\n| "); l && (!end || l < end);
+                 l = strstr(l + 1, "\n| ")) {
+                int num;
+                char conf[64];
+                if (sscanf(l, "\n| %d | %63s ", &num, conf) != 2)
+                    continue; /* the header and its rule */
+                assert_string_equal(conf, hw[h].name);
+                if (!k && rows++ == 0)
+                    assert_int_equal(num, 1);
+            }
+            if (!k)
+                assert_true(rows > 0);
+        }
     free(t);
     rl_size_result_free(&r);
 }
