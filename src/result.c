@@ -235,7 +235,10 @@ static int e2e_gap_words(const rl_hw *h, long long tp, int prefill, int brief, c
         return 0;
     for (size_t i = 0; i < sizeof E2E_GAP / sizeof *E2E_GAP; i++) {
         const e2e_gap *g = &E2E_GAP[i];
-        if (strcmp(g->hw, h->name) != 0 || strcmp(g->engine, e->name) != 0)
+        /* the chip the tables were measured on, not the spec's name: a copy
+         * of h100-sxm renamed keeps H100's gap (tester81 #3) */
+        if (strcmp(g->hw, *e->measured_on ? e->measured_on : h->name) != 0 ||
+            strcmp(g->engine, e->name) != 0)
             continue;
         int k = tp <= 2 ? 0 : tp <= 5 ? 1 : 2; /* the nearest of 2, 4, 8 in octaves */
         *r = g->r[prefill][k];

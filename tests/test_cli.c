@@ -9937,6 +9937,21 @@ static void e2e_gap_and_dispatch_caution(void **state)
     assert_non_null(g);
     assert_non_null(strstr(g, "ran x2.78 the vllm tables' prediction at tp8 (p10 x2.71, p90 x3.05"));
     cJSON_Delete(j);
+    /* tester81 #3: the gap follows the chip the tables were measured on
+     * (measured_on), not the spec's name: h100-sxm renamed a100-sxm-80g read
+     * A100's x2.89 at tp8, renamed foo lost the note; H100's tp8 gap x3.38
+     * (p90 x3.56) is kept */
+    static const char *const renamed[] = {"a100-sxm-80g", "foo"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "step --model llama2-70b --hw h100-sxm --engine trtllm --tp 8 "
+                 "--batch 8 --context 640 --set hw.name=%s --format json", renamed[i]);
+        j = run_json(cmd);
+        g = cJSON_GetStringValue(cJSON_GetObjectItem(j, "e2e_gap_note"));
+        assert_non_null(g);
+        assert_non_null(strstr(g, "ran x3.38 the trtllm tables' prediction at tp8"));
+        cJSON_Delete(j);
+    }
     static const char *const none[] = {"b200", "h100-sxm --ideal"}; /* no data; no tables */
     for (int i = 0; i < 2; i++) {
         char cmd[160];
