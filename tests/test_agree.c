@@ -357,6 +357,34 @@ static double step_is_tpot(const char *args, const char *plan, long long context
     return step_batch_is_tpot(args, plan, 1, context, prompt, 100, mode, tol);
 }
 
+/* tester81 #1: simulate's TTFT on a fitted profile is prefill's time.  The
+ * fit defines a prefill row's time as (E) on the uncalibrated op list of
+ * the whole prompt (e2e.c terms_on), which prefill, step and validate time;
+ * simulate built its steps' op list calibrated, and on h100-sxm-splitwise
+ * (measured efficiency tables) that list charged every TP rank the whole
+ * [M, D] norms and residual adds (ops.c tp_copies): Llama-2-70B tp4, one
+ * 2000-token prompt at a time, ttft_service_p50 228.73 ms against prefill's
+ * 220.02 ms (+4.0%; a100-sxm-80g-splitwise, no tables, agreed).  Now the
+ * same function of the same list: equal to 1e-9 relative (rounding).  Its
+ * one decode step (out-len 2, B = 1 at context 2000) is step's time too. */
+static void fitted_simulate_ttft_is_prefill(void **state)
+{
+    (void)state;
+    cJSON *p = run_cli_json("prefill --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
+                            "--tokens 2000 --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(p, "mode")->valuestring, "fitted");
+    double ttft = num(row(p, 0), "ttft_s");
+    cJSON_Delete(p);
+    cJSON *m = run_cli_json("simulate --model llama2-70b --hw h100-sxm-splitwise --chips 4 "
+                            "--qps 0.001 --prompt-len 2000 --out-len 2 --requests 10 "
+                            "--no-capacity --format json", out, sizeof out);
+    assert_string_equal(cJSON_GetObjectItem(m, "mode")->valuestring, "fitted");
+    assert_rel(num(m, "ttft_service_p50_s"), ttft, 1e-9);
+    cJSON_Delete(m);
+    step_batch_is_tpot("--model llama2-70b --hw h100-sxm-splitwise --chips 4", "", 1, 2000, 2000,
+                       2, "fitted", 1e-9);
+}
+
 /* tester16 F12: a pipeline plan read `ideal` in step (41.6 ms) and
  * `calibrated` in simulate (TPOT 51.2 ms).  step now times it as simulate
  * does (the stages' op list by the kernel tables plus the 7 stage sends):
@@ -976,6 +1004,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_memory_rule),
         cmocka_unit_test(pareto_fitted_is_step),
+        cmocka_unit_test(fitted_simulate_ttft_is_prefill),
         cmocka_unit_test(sweep_labelled_by_its_points),
         cmocka_unit_test(unfitted_plan_says_so),
         cmocka_unit_test(replica_rows_off_the_fit_say_no_band),
