@@ -7671,6 +7671,34 @@ static void bursty_idle_is_not_overloaded(void **state)
     }
 }
 
+/* tester81 A: --qps 50 --burst 100 over 2000 requests came at 6.64 req/s
+ * (arrival_req_per_s), which a note said, and the overload note then read
+ * "overloaded: 50 req/s offered; 1.67 req/s completed (steady window)" with
+ * the server busy 0.17 and keep-up 1 (expected, measured on this build: the
+ * whole run completed 6.03 req/s).  Without a capacity figure a bursty run
+ * is judged by its own queue test: no verdict, said.  At --qps 5000 the
+ * same sample (664 req/s) is too short for a window and its queue grew: the
+ * note states 664, the rate it judged, not --qps. */
+static void burst_overload_note_uses_own_rate(void **state)
+{
+    (void)state;
+    static char out[65536];
+    const char *work = "simulate --model llama3-8b --hw h100-sxm --burst 100 --prompt-len 1000 "
+                       "--out-len 100 --requests 2000 --no-capacity --qps ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s50", work);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    if (strstr(out, "overloaded:") ||
+        !strstr(out, "note: no overload verdict: the steady window completed 1.67 req/s of "
+                     "these arrivals' 6.64"))
+        fail_msg("%s", out);
+    snprintf(cmd, sizeof cmd, "%s5000", work);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    if (!strstr(out, "note: overloaded: 664 req/s offered (these arrivals' own rate, "
+                     "arrival_req_per_s; --qps 5e+03)"))
+        fail_msg("%s", out);
+}
+
 /* tester46 F1: llama3-70b fp8 on 27 single-H100 replicas, chunked:512,
  * lognormal 2000/300-token requests under TTFT p99 1 s: the longest
  * prompts' prefill alone takes 0.9-1.05 s, so the p99 meets the target at
@@ -11543,6 +11571,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(version),
         cmocka_unit_test(fit_warns_on_a_misfit),
         cmocka_unit_test(bursty_idle_is_not_overloaded),
+        cmocka_unit_test(burst_overload_note_uses_own_rate),
         cmocka_unit_test(unresolved_tail_is_null_not_zero),
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
