@@ -2021,7 +2021,10 @@ static double gemm_cut(const rl_serving_engine *e, int v)
  * GEMM table's kernel switch kept since stop 41 (the profile's `cut`,
  * ktable.h rl_kt_find_steps: vLLM's fp8 GEMMs on B200/GB200 measure m = 1
  * more than 2x slower than m = 2 on most (n, k) lines), so the fall is
- * measured, not a modelling slip.  The worst pair of r's rows (the largest
+ * measured, not a modelling slip; or TensorRT-LLM's decode attention
+ * switches kernel between the two (attn_switch), each side looked up in its
+ * own measured table, not measured at the shapes (tester81 B: the note
+ * read "measured" of two interpolated lookups).  The worst pair of r's rows (the largest
  * ratio of the smaller batch's step to the larger's, above 1%) is named
  * with its dense matmuls' table time on plan tp x ep, on stderr and in the
  * result's batch_fall_note.  Calibrated runs only (--ideal's roofline
@@ -2029,6 +2032,34 @@ static double gemm_cut(const rl_serving_engine *e, int v)
  * is the fit's, which the tables' words would not explain; review55 L1:
  * step_sharded said it of fitted replicas while rl_cli_step did not of
  * fitted TP, the one rule now at both call sites). */
+/* Whether TensorRT-LLM's decode attention runs masked MHA at batch bs[0]
+ * and XQA at bs[1] (engines.h rl_trtllm_mmha, the shape ops.c
+ * attention_table_at builds: K / min(tp, K) KV heads a chip, each with its
+ * N / tp / kv query heads, on ceil(batch / replicas) sequences a replica;
+ * --kv-split's shares are left out: replicated KV, the default) for the
+ * KV variant v where the engine's tables hold an MMHA side (tester81 B:
+ * llama3-8b on 16 H100s, tp8 x2, batch 8 runs 4 sequences a replica on
+ * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms). */
+static int attn_switch(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
+                       const rl_opts *o, const cJSON *r, long long tp, const double *bs, int v)
+{
+    (void)h;
+    if (v < 0 || v >= RL_KV_COUNT || !e->tables->mmha[v] || !(e->tables->sms > 0) ||
+        m->kv_heads <= 0 || tp <= 0)
+        return 0;
+    const cJSON *rep = cJSON_GetObjectItem(r, "replicas");
+    double reps = cJSON_IsNumber(rep) && rep->valuedouble >= 1 ? rep->valuedouble : 1;
+    double K = (double)m->kv_heads, on = (double)tp < K ? (double)tp : K;
+    double kv = K / on, group = (double)m->heads / (double)tp / kv;
+    int mmha[2];
+    for (int i = 0; i < 2; i++) {
+        double x[RL_KSHAPE] = {ceil(bs[i] / reps) * kv, (double)(o->context > 0 ? o->context : 1),
+                               group, (double)m->head_dim};
+        mmha[i] = rl_trtllm_mmha(x, e->tables->sms);
+    }
+    return mmha[0] && !mmha[1];
+}
+
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
                             long long tp, long long ep, int fitted)
 {
@@ -2074,12 +2105,20 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
                  "matmuls %.3f ms vs %.3f ms a step in the tables' own rows)", e->name,
                  v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[0] * 1e3,
                  g[1] * 1e3);
+    else if (attn_switch(m, h, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv)))
+        snprintf(why, sizeof why, "%s switches decode-attention kernel between them, masked "
+                 "MHA at batch %g and XQA at batch %g on this plan (its dispatch rule, "
+                 "DecoderXQAImplJIT::mayHavePerfGain: KV heads x sequences x blocks of 128 "
+                 "past tokens x 4 against the chip's %g SMs, engines.h RL_TRTLLM_XQA_MAX_GROUP); "
+                 "each side's time is looked up in that kernel's own measured table, by "
+                 "interpolation between the shapes it measured (ops lists qk and pv at both, "
+                 "with their provenance): the switch is modelled, its times are not measured "
+                 "at these shapes", e->name, bs[0], bs[1], e->tables->sms);
     else
         snprintf(why, sizeof why, "%s's measured kernel tables on %s fall there (ops lists "
                  "each operator's time at both)", e->name, h->name);
     snprintf(note, sizeof note, "batch %g reads slower than batch %g (%.3f ms vs %.3f ms a "
-             "step): %s; measured, not a modelling error", bs[0], bs[1], ts[0] * 1e3,
-             ts[1] * 1e3, why);
+             "step): %s", bs[0], bs[1], ts[0] * 1e3, ts[1] * 1e3, why);
     rl_cli_say(o, "note: %s", note);
     cJSON_AddStringToObject(r, "batch_fall_note", note);
 }
