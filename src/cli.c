@@ -1126,10 +1126,21 @@ static int load_hw_as(const rl_opts *o, const char *name, rl_hw *h, int *lacks)
     if (o->cmd && o->chips == 1 && (!o->sharded || rl_shard_plan_chips(&o->plan) == 1) &&
         (!strcmp(o->cmd, "step") || !strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
          !strcmp(o->cmd, "simulate")) &&
-        rl_hw_link_unused(h))
-        rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, topology) "
-                      "time collectives only, which a one-chip run has none of: they leave %s "
-                      "as measured (its mode and band kept)", h->name);
+        rl_hw_link_unused(h)) {
+        /* tester81 C: h100-pcie (h100-sxm's tables with its own bandwidth,
+         * FLOPs and link) read "as measured (its mode and band kept)" beside
+         * mode estimated: its other changed figures still make it a what-if */
+        if (h->changed[0])
+            rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, "
+                          "topology) time collectives only, which a one-chip run has none of: "
+                          "they change nothing here, and %s's other figures that differ from "
+                          "the chip its tables measured (the next note) still make it a "
+                          "what-if: mode estimated, no band", h->name);
+        else
+            rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, "
+                          "topology) time collectives only, which a one-chip run has none of: "
+                          "they leave %s as measured (its mode and band kept)", h->name);
+    }
     note_changed(o, h);
     note_implausible(o);
     say_smoke(o, h);

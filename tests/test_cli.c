@@ -9775,6 +9775,17 @@ static void link_set_one_chip(void **state)
         assert_int_equal(cJSON_GetObjectItem(j, "band") != NULL, i == 0);
         cJSON_Delete(j);
     }
+    /* tester81 C: h100-pcie, h100-sxm's tables under its own bandwidth and
+     * FLOPs (mode estimated, no band) with its own link figures, read "leave
+     * h100-pcie as measured (its mode and band kept)" on one chip */
+    static char err[65536];
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-pcie --batch 1,64 --context 1000",
+                             err, sizeof err), 0);
+    if (strstr(err, "as measured (its mode and band kept)") ||
+        !strstr(err, "they change nothing here, and h100-pcie's other figures that differ from "
+                     "the chip its tables measured (the next note) still make it a what-if: "
+                     "mode estimated, no band"))
+        fail_msg("%s", err);
 }
 
 /* fixND #11: size --hw h100-sxm,tpu-v5e --engine vllm applies vllm on
