@@ -5275,6 +5275,9 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);
     }
+    const cJSON *implausible = cJSON_GetObjectItem(r, "plausibility_note"); /* tester81 D */
+    if (cJSON_IsString(implausible))
+        rl_cli_say(o, "note: %s", implausible->valuestring);
     /* said: emit's note_estimated does not repeat it (review45: validate's
      * rows of another chip were said twice, once as why the mode is estimated) */
     if (cJSON_GetObjectItem(r, "mode_note"))

@@ -7699,6 +7699,38 @@ static void burst_overload_note_uses_own_rate(void **state)
         fail_msg("%s", out);
 }
 
+/* tester81 D: SplitwiseSim's Llama-2-70B rows (tests/data/e2e/
+ * splitwise_h100.csv) fitted as llama3-8b exited 0 with compute_eff 0.098,
+ * memory_eff 0.083 and no word; fitted as llama2-70b they are 0.93 and
+ * 0.72 (measured on this build).  Below the 0.2 floor (e2e.c
+ * RL_E2E_EFF_FLOOR) fit says so on stderr and in plausibility_note, still
+ * exit 0; the right model gets neither. */
+static void fit_wrong_model_noted(void **state)
+{
+    (void)state;
+    static char out[262144];
+    const char *base = "fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm "
+                       "--format json --model ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%sllama3-8b --set model.max_context=16384", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0); /* stderr and the JSON */
+    cJSON *j = cJSON_Parse(strchr(out, '{'));
+    assert_non_null(j);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "plausibility_note"));
+    if (!note || !strstr(note, "compute_eff 0.0983, memory_eff 0.0831 (below 0.2 of the chip's "
+                                "peak") ||
+        !strstr(out, "roofline fit: note: compute_eff 0.0983, memory_eff 0.0831"))
+        fail_msg("%s", out);
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%sllama2-70b", base);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    j = cJSON_Parse(strchr(out, '{'));
+    assert_non_null(j);
+    assert_null(cJSON_GetObjectItem(j, "plausibility_note"));
+    assert_null(strstr(out, "below 0.2 of the chip's peak"));
+    cJSON_Delete(j);
+}
+
 /* tester46 F1: llama3-70b fp8 on 27 single-H100 replicas, chunked:512,
  * lognormal 2000/300-token requests under TTFT p99 1 s: the longest
  * prompts' prefill alone takes 0.9-1.05 s, so the p99 meets the target at
@@ -11596,6 +11628,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(fit_warns_on_a_misfit),
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(burst_overload_note_uses_own_rate),
+        cmocka_unit_test(fit_wrong_model_noted),
         cmocka_unit_test(unresolved_tail_is_null_not_zero),
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
