@@ -1126,10 +1126,21 @@ static int load_hw_as(const rl_opts *o, const char *name, rl_hw *h, int *lacks)
     if (o->cmd && o->chips == 1 && (!o->sharded || rl_shard_plan_chips(&o->plan) == 1) &&
         (!strcmp(o->cmd, "step") || !strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
          !strcmp(o->cmd, "simulate")) &&
-        rl_hw_link_unused(h))
-        rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, topology) "
-                      "time collectives only, which a one-chip run has none of: they leave %s "
-                      "as measured (its mode and band kept)", h->name);
+        rl_hw_link_unused(h)) {
+        /* tester81 C: h100-pcie (h100-sxm's tables with its own bandwidth,
+         * FLOPs and link) read "as measured (its mode and band kept)" beside
+         * mode estimated: its other changed figures still make it a what-if */
+        if (h->changed[0])
+            rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, "
+                          "topology) time collectives only, which a one-chip run has none of: "
+                          "they change nothing here, and %s's other figures that differ from "
+                          "the chip its tables measured (the next note) still make it a "
+                          "what-if: mode estimated, no band", h->name);
+        else
+            rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, "
+                          "topology) time collectives only, which a one-chip run has none of: "
+                          "they leave %s as measured (its mode and band kept)", h->name);
+    }
     note_changed(o, h);
     note_implausible(o);
     say_smoke(o, h);
@@ -2021,7 +2032,10 @@ static double gemm_cut(const rl_serving_engine *e, int v)
  * GEMM table's kernel switch kept since stop 41 (the profile's `cut`,
  * ktable.h rl_kt_find_steps: vLLM's fp8 GEMMs on B200/GB200 measure m = 1
  * more than 2x slower than m = 2 on most (n, k) lines), so the fall is
- * measured, not a modelling slip.  The worst pair of r's rows (the largest
+ * measured, not a modelling slip; or TensorRT-LLM's decode attention
+ * switches kernel between the two (attn_switch), each side looked up in its
+ * own measured table, not measured at the shapes (tester81 B: the note
+ * read "measured" of two interpolated lookups).  The worst pair of r's rows (the largest
  * ratio of the smaller batch's step to the larger's, above 1%) is named
  * with its dense matmuls' table time on plan tp x ep, on stderr and in the
  * result's batch_fall_note.  Calibrated runs only (--ideal's roofline
@@ -2029,6 +2043,34 @@ static double gemm_cut(const rl_serving_engine *e, int v)
  * is the fit's, which the tables' words would not explain; review55 L1:
  * step_sharded said it of fitted replicas while rl_cli_step did not of
  * fitted TP, the one rule now at both call sites). */
+/* Whether TensorRT-LLM's decode attention runs masked MHA at batch bs[0]
+ * and XQA at bs[1] (engines.h rl_trtllm_mmha, the shape ops.c
+ * attention_table_at builds: K / min(tp, K) KV heads a chip, each with its
+ * N / tp / kv query heads, on ceil(batch / replicas) sequences a replica;
+ * --kv-split's shares are left out: replicated KV, the default) for the
+ * KV variant v where the engine's tables hold an MMHA side (tester81 B:
+ * llama3-8b on 16 H100s, tp8 x2, batch 8 runs 4 sequences a replica on
+ * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms). */
+static int attn_switch(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
+                       const rl_opts *o, const cJSON *r, long long tp, const double *bs, int v)
+{
+    (void)h;
+    if (v < 0 || v >= RL_KV_COUNT || !e->tables->mmha[v] || !(e->tables->sms > 0) ||
+        m->kv_heads <= 0 || tp <= 0)
+        return 0;
+    const cJSON *rep = cJSON_GetObjectItem(r, "replicas");
+    double reps = cJSON_IsNumber(rep) && rep->valuedouble >= 1 ? rep->valuedouble : 1;
+    double K = (double)m->kv_heads, on = (double)tp < K ? (double)tp : K;
+    double kv = K / on, group = (double)m->heads / (double)tp / kv;
+    int mmha[2];
+    for (int i = 0; i < 2; i++) {
+        double x[RL_KSHAPE] = {ceil(bs[i] / reps) * kv, (double)(o->context > 0 ? o->context : 1),
+                               group, (double)m->head_dim};
+        mmha[i] = rl_trtllm_mmha(x, e->tables->sms);
+    }
+    return mmha[0] && !mmha[1];
+}
+
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
                             long long tp, long long ep, int fitted)
 {
@@ -2074,12 +2116,20 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
                  "matmuls %.3f ms vs %.3f ms a step in the tables' own rows)", e->name,
                  v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[0] * 1e3,
                  g[1] * 1e3);
+    else if (attn_switch(m, h, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv)))
+        snprintf(why, sizeof why, "%s switches decode-attention kernel between them, masked "
+                 "MHA at batch %g and XQA at batch %g on this plan (its dispatch rule, "
+                 "DecoderXQAImplJIT::mayHavePerfGain: KV heads x sequences x blocks of 128 "
+                 "past tokens x 4 against the chip's %g SMs, engines.h RL_TRTLLM_XQA_MAX_GROUP); "
+                 "each side's time is looked up in that kernel's own measured table, by "
+                 "interpolation between the shapes it measured (ops lists qk and pv at both, "
+                 "with their provenance): the switch is modelled, its times are not measured "
+                 "at these shapes", e->name, bs[0], bs[1], e->tables->sms);
     else
         snprintf(why, sizeof why, "%s's measured kernel tables on %s fall there (ops lists "
                  "each operator's time at both)", e->name, h->name);
     snprintf(note, sizeof note, "batch %g reads slower than batch %g (%.3f ms vs %.3f ms a "
-             "step): %s; measured, not a modelling error", bs[0], bs[1], ts[0] * 1e3,
-             ts[1] * 1e3, why);
+             "step): %s", bs[0], bs[1], ts[0] * 1e3, ts[1] * 1e3, why);
     rl_cli_say(o, "note: %s", note);
     cJSON_AddStringToObject(r, "batch_fall_note", note);
 }
@@ -3162,10 +3212,20 @@ static int kv_bound(const rl_serve_result *r, const rl_serve_config *c, long lon
  * disagg, when the KV link is what saturates (link_bound), the note names
  * it instead of the batch cap (tester45 F1: a run whose decode batch was
  * about 1, its link busy 0.9995 of the run, read "TPOT is capped by the
- * batch cap"). */
+ * batch cap").  The rate it states is `arrived`, the one it judges by: a
+ * --burst sample's own rate (tester81 A: --qps 50 --burst 100 over 2000
+ * requests came at 6.64 req/s, and the note read "50 req/s offered").
+ * Gamma arrivals burstier than Poisson (`burst_cv` above 1) without a
+ * capacity figure are judged by the run's own queue (rl_serve_falls_short:
+ * keep-up over the steady window), not by the window's completions against
+ * the whole sample's rate: a clump that straddles the window's edges moves
+ * its completions far from any rate the server falls behind (tester81 A:
+ * 1.67 of 6.64 req/s in the window, 6.03 over the run, busy 0.17, keep-up
+ * 1, read "overloaded"; the capacity figure settles it where there is one,
+ * tester4 #12). */
 static int note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
                          double free_qps, long long n, const rl_serve_config *c,
-                         long long seqs_peak)
+                         long long seqs_peak, double burst_cv)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
@@ -3194,7 +3254,20 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
         /* against the rate the arrivals reached (rl_serve_reached_qps): very
          * bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
          * --qps over a few thousand requests */
-        int short_done = n >= 2 && (done_rate < 0.8 * arrived || rl_serve_falls_short(r, arrived));
+        int by_rate = !(burst_cv > 1 && r->steady_valid && !isfinite(max_qps));
+        int short_done = n >= 2 && ((by_rate && done_rate < 0.8 * arrived) ||
+                                    rl_serve_falls_short(r, arrived));
+        if (!by_rate && !short_done && n >= 2 && done_rate < 0.8 * arrived) {
+            /* a verdict the rate alone cannot give: said, not taken */
+            rl_cli_tell("simulate", "note: no overload verdict: the steady window completed "
+                        "%.3g req/s of these arrivals' %.3g, but --burst %g arrivals come in "
+                        "clumps that move that rate, and the run's own queue test saw no growth "
+                        "(keep-up %.3g: the window's arrivals that began their prefill; busy "
+                        "%.3g of the run); the capacity search (without --no-capacity) "
+                        "settles it",
+                        done_rate, arrived, burst_cv, r->keep_up, r->utilization);
+            return 0;
+        }
         if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
             !(max_qps > 0 && arrived > max_qps))
             return 0;
@@ -3261,8 +3334,14 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  "(kv_peak_frac): each step takes longer than arrivals allow, and a larger batch "
                  "cap helps little",
                  r->mean_decode_batch, c->max_seqs, 100 * at_cap, 100 * r->kv_peak_frac);
-    rl_cli_tell("simulate", "note: overloaded: %.3g req/s offered%s%s; the queue grows, so the "
-                            "latency percentiles grow with --requests%s", qps, above, done, why);
+    char offered[120] = "";
+    int own = burst_cv > 0 && arrived > 0 && arrived < qps; /* a --burst sample's own rate */
+    if (own)
+        snprintf(offered, sizeof offered, " (these arrivals' own rate, arrival_req_per_s; --qps "
+                 "%.3g)", qps);
+    rl_cli_tell("simulate", "note: overloaded: %.3g req/s offered%s%s%s; the queue grows, so the "
+                            "latency percentiles grow with --requests%s",
+                own ? arrived : qps, offered, above, done, why);
     return 1;
 }
 
@@ -3824,7 +3903,9 @@ int rl_cli_simulate(rl_opts *o)
     char missed[256];
     if (free_qps >= reached && !unresolved)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
-    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak) && !unresolved &&
+    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak,
+                            trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv) &&
+             !unresolved &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
         note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
     if (o->plot) {
@@ -5194,6 +5275,9 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);
     }
+    const cJSON *implausible = cJSON_GetObjectItem(r, "plausibility_note"); /* tester81 D */
+    if (cJSON_IsString(implausible))
+        rl_cli_say(o, "note: %s", implausible->valuestring);
     /* said: emit's note_estimated does not repeat it (review45: validate's
      * rows of another chip were said twice, once as why the mode is estimated) */
     if (cJSON_GetObjectItem(r, "mode_note"))

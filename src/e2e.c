@@ -2589,6 +2589,44 @@ static void misfit_warning(const rl_fit_result *fr, const rl_engine_costs *c, co
 #undef MISFIT_ADD
 }
 
+/* A fitted efficiency scale (compute_eff, memory_eff: the fraction of the
+ * chip's peak its step's roofline terms run at) below RL_E2E_EFF_FLOOR says
+ * the rows ran many times the roofline of the model and chip named: most
+ * often rows of another model, chip or precision (tester81 D: Llama-2-70B
+ * rows of SplitwiseSim's splitwise_h100.csv fitted as llama3-8b on h100-sxm
+ * gave memory_eff 0.083, compute_eff 0.098, tp_excess 21.4; as llama2-70b
+ * 0.72, 0.93, 6.7).  The floor, 0.2: published serving figures sit well
+ * above it (Pope et al., "Efficiently Scaling Transformer Inference",
+ * MLSys 2023, arXiv:2211.05102: 76% MFU in large-batch prefill on TPU v4;
+ * this project's own fit of these rows as llama2-70b: memory_eff 0.72,
+ * compute_eff 0.93), so a scale under it is 3.5x or more below those.  A
+ * note, not an error: a slow engine is a real one.  Written into out[n];
+ * returns 1 when one scale is fitted (not held, its phase present) below
+ * the floor. */
+#define RL_E2E_EFF_FLOOR 0.2
+static int plausibility_note(const rl_fit_result *fr, int missing, char *out, size_t n)
+{
+    static const int EFF[2] = {RL_EC_COMPUTE, RL_EC_MEMORY};
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < 2; i++) {
+        double v, sd;
+        rl_ec_status st = param_status(fr, EFF[i], &v, &sd);
+        if ((st != RL_EC_FITTED && st != RL_EC_AT_BOUND) ||
+            (missing >= 0 && phase_param(missing, EFF[i])) || !(v < RL_E2E_EFF_FLOOR))
+            continue;
+        k += (size_t)snprintf(out + k, k < n ? n - k : 0, "%s%s %.3g", k ? ", " : "",
+                              rl_ec_name((rl_ec_param)EFF[i]), v);
+    }
+    if (!k)
+        return 0;
+    snprintf(out + k, k < n ? n - k : 0, " (below %g of the chip's peak; published serving "
+             "runs and this project's fits of measured engines sit at 0.7 or more): the "
+             "measurements run many times the roofline of the model and chip named; check "
+             "--model, --hw and the rows' weight, KV and compute dtypes", RL_E2E_EFF_FLOOR);
+    return 1;
+}
+
 /* fit refuses a row with pp or ep > 1 (bad input, exit 2; nothing
  * written): (E)'s terms are those of one tensor-parallel step, a replica
  * TP over its tp GPUs (enginecost.h), fitted on such steps.  A pipeline's
@@ -2870,6 +2908,9 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     missing_phase_warning(missing_phase(&rs), misfit, sizeof misfit, &mk);
     if (*misfit)
         cJSON_AddStringToObject(res, "fit_warning", misfit);
+    char implausible[512];
+    if (plausibility_note(&fr, missing_phase(&rs), implausible, sizeof implausible))
+        cJSON_AddStringToObject(res, "plausibility_note", implausible);
     cJSON_AddItemToObject(res, "rows", rows_arr);
     /* before the figure: a refused fit writes nothing */
     if (o->save && c.cv_median > RL_E2E_MISFIT_CV && !o->save_misfit) {
