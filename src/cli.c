@@ -1130,16 +1130,13 @@ static int load_hw_as(const rl_opts *o, const char *name, rl_hw *h, int *lacks)
         /* tester81 C: h100-pcie (h100-sxm's tables with its own bandwidth,
          * FLOPs and link) read "as measured (its mode and band kept)" beside
          * mode estimated: its other changed figures still make it a what-if */
-        if (h->changed[0])
-            rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, "
-                          "topology) time collectives only, which a one-chip run has none of: "
-                          "they change nothing here, and %s's other figures that differ from "
-                          "the chip its tables measured (the next note) still make it a "
-                          "what-if: mode estimated, no band", h->name);
-        else
-            rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, "
-                          "topology) time collectives only, which a one-chip run has none of: "
-                          "they leave %s as measured (its mode and band kept)", h->name);
+        rl_cli_say(o, "note: the link figures given (ici_bw, ici_latency, ici_links, topology) "
+                      "time collectives only, which a one-chip run has none of: %s%s%s",
+                   h->changed[0] ? "they change nothing here, and " : "they leave ", h->name,
+                   h->changed[0] ? "'s other figures that differ from the chip its tables "
+                                   "measured (the next note) still make it a what-if: mode "
+                                   "estimated, no band"
+                                 : " as measured (its mode and band kept)");
     }
     note_changed(o, h);
     note_implausible(o);
@@ -2026,6 +2023,33 @@ static double gemm_cut(const rl_serving_engine *e, int v)
     return 0;
 }
 
+/* Whether TensorRT-LLM's decode attention runs masked MHA at batch bs[0]
+ * and XQA at bs[1] (engines.h rl_trtllm_mmha, the shape ops.c
+ * attention_table_at builds: K / min(tp, K) KV heads a chip, each with its
+ * N / tp / kv query heads, on ceil(batch / replicas) sequences a replica;
+ * --kv-split's shares are left out: replicated KV, the default) for the
+ * KV variant v where the engine's tables hold an MMHA side (tester81 B:
+ * llama3-8b on 16 H100s, tp8 x2, batch 8 runs 4 sequences a replica on
+ * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms). */
+static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_opts *o,
+                       const cJSON *r, long long tp, const double *bs, int v)
+{
+    if (v < 0 || v >= RL_KV_COUNT || !e->tables->mmha[v] || !(e->tables->sms > 0) ||
+        m->kv_heads <= 0 || tp <= 0)
+        return 0;
+    const cJSON *rep = cJSON_GetObjectItem(r, "replicas");
+    double reps = cJSON_IsNumber(rep) && rep->valuedouble >= 1 ? rep->valuedouble : 1;
+    double K = (double)m->kv_heads, on = (double)tp < K ? (double)tp : K;
+    double kv = K / on, group = (double)m->heads / (double)tp / kv;
+    int mmha[2];
+    for (int i = 0; i < 2; i++) {
+        double x[RL_KSHAPE] = {ceil(bs[i] / reps) * kv, (double)(o->context > 0 ? o->context : 1),
+                               group, (double)m->head_dim};
+        mmha[i] = rl_trtllm_mmha(x, e->tables->sms);
+    }
+    return mmha[0] && !mmha[1];
+}
+
 /* Say so when a step reads slower at a smaller --batch than at a larger
  * one (tester63 F5: b200 vLLM fp8, llama3-8b, batch 1 4.52 ms, batch 2
  * 2.57 ms, with no word): the measured tables fall there, most often the
@@ -2043,34 +2067,6 @@ static double gemm_cut(const rl_serving_engine *e, int v)
  * is the fit's, which the tables' words would not explain; review55 L1:
  * step_sharded said it of fitted replicas while rl_cli_step did not of
  * fitted TP, the one rule now at both call sites). */
-/* Whether TensorRT-LLM's decode attention runs masked MHA at batch bs[0]
- * and XQA at bs[1] (engines.h rl_trtllm_mmha, the shape ops.c
- * attention_table_at builds: K / min(tp, K) KV heads a chip, each with its
- * N / tp / kv query heads, on ceil(batch / replicas) sequences a replica;
- * --kv-split's shares are left out: replicated KV, the default) for the
- * KV variant v where the engine's tables hold an MMHA side (tester81 B:
- * llama3-8b on 16 H100s, tp8 x2, batch 8 runs 4 sequences a replica on
- * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms). */
-static int attn_switch(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
-                       const rl_opts *o, const cJSON *r, long long tp, const double *bs, int v)
-{
-    (void)h;
-    if (v < 0 || v >= RL_KV_COUNT || !e->tables->mmha[v] || !(e->tables->sms > 0) ||
-        m->kv_heads <= 0 || tp <= 0)
-        return 0;
-    const cJSON *rep = cJSON_GetObjectItem(r, "replicas");
-    double reps = cJSON_IsNumber(rep) && rep->valuedouble >= 1 ? rep->valuedouble : 1;
-    double K = (double)m->kv_heads, on = (double)tp < K ? (double)tp : K;
-    double kv = K / on, group = (double)m->heads / (double)tp / kv;
-    int mmha[2];
-    for (int i = 0; i < 2; i++) {
-        double x[RL_KSHAPE] = {ceil(bs[i] / reps) * kv, (double)(o->context > 0 ? o->context : 1),
-                               group, (double)m->head_dim};
-        mmha[i] = rl_trtllm_mmha(x, e->tables->sms);
-    }
-    return mmha[0] && !mmha[1];
-}
-
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
                             long long tp, long long ep, int fitted)
 {
@@ -2116,7 +2112,7 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
                  "matmuls %.3f ms vs %.3f ms a step in the tables' own rows)", e->name,
                  v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[0] * 1e3,
                  g[1] * 1e3);
-    else if (attn_switch(m, h, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv)))
+    else if (attn_switch(m, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv)))
         snprintf(why, sizeof why, "%s switches decode-attention kernel between them, masked "
                  "MHA at batch %g and XQA at batch %g on this plan (its dispatch rule, "
                  "DecoderXQAImplJIT::mayHavePerfGain: KV heads x sequences x blocks of 128 "

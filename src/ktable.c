@@ -785,11 +785,9 @@ static int check_number(double v, int isnum, const char *origin, const char *fie
     return 0;
 }
 
-/* The separators of a string of numbers. */
-#define SEPARATORS " ,\t\r\n"
-
-/* c is one of SEPARATORS or the string's end (strchr(SEPARATORS, c) without
- * the call: 5% of a GPU preset's load, callgrind). */
+/* c separates the numbers of a string (a space, comma, tab, CR or
+ * newline) or ends it: strchr(" ,\t\r\n", c) without the call, 5% of a
+ * GPU preset's load (callgrind). */
 static int separator(char c)
 {
     return c == ' ' || c == '\n' || c == ',' || c == '\t' || c == '\r' || c == '\0';

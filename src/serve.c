@@ -535,17 +535,17 @@ static int span_terms(rl_ops_cost *c, const rl_ops_config *oc, long long rows, u
      * slots lie tens of MiB apart, a cache miss each (perf on the README's
      * size search at 200 req/s: the key compare below 8.8% of its CPU,
      * fixOD), and so they overlap; a prefetch changes no value */
+    int empty[RL_OPS_SPANS];
     for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
-        int empty = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
-        slot[sp] = !(want & 1u << sp) || empty ? NULL : term_slot(c, sp, key[sp]);
+        empty[sp] = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
+        slot[sp] = !(want & 1u << sp) || empty[sp] ? NULL : term_slot(c, sp, key[sp]);
         if (slot[sp])
             __builtin_prefetch(slot[sp]);
     }
     for (int sp = 0; sp < RL_OPS_SPANS; sp++) {
         if (!(want & 1u << sp))
             continue;
-        int empty = (sp == RL_OPS_PREFILL && oc->nparts == 0) || (sp == RL_OPS_DECODE && B == 0);
-        t[sp] = empty ? &none
+        t[sp] = empty[sp] ? &none
                 : slot[sp] && slot[sp]->key == (key[sp] | c->terms_tag) ? &slot[sp]->t
                                                                       : &built[sp];
         miss |= t[sp] == &built[sp] ? 1u << sp : 0;
@@ -1763,9 +1763,7 @@ static void join_decode(sim *S, replica *r, int i, double c0)
     r->atail = i;
     r->nactive++;
     itl_join(S, r, i);
-    r->heap[r->nheap] = i;
-    r->hkey[r->nheap] = s->kfin;
-    s->hpos = r->nheap++;
+    fh_set(S, r, r->nheap++, i, s->kfin);
     fh_up(S, r, s->hpos);
     r->kfin_top = r->hkey[0];
 }
