@@ -1550,6 +1550,22 @@ static void name_what_if(lua_State *L)
     lua_rawset(L, 2);
 }
 
+/* A derived spec (argument 2) that prices the chip without a
+ * price_source of its own does not carry its base's: the base's citation
+ * is for the base's price (tester83 #2: { base = "h100-sxm",
+ * price_per_chip_hour = 2.0 } printed the H100 market survey beside 2.00),
+ * so it names the file (argument 3) as --set names itself (rl_hw_load). */
+static void own_price_source(lua_State *L)
+{
+    lua_getfield(L, 2, "price_per_chip_hour");
+    lua_getfield(L, 2, "price_source");
+    if (!lua_isnil(L, -2) && lua_isnil(L, -1)) {
+        lua_pushfstring(L, "given in %s (no price_source there)", lua_tostring(L, 3));
+        lua_setfield(L, 2, "price_source");
+    }
+    lua_pop(L, 2);
+}
+
 /* Copy every field of the derived spec (argument 2) but `base` into its base
  * (argument 1), raw, once the base's figures are kept as measured: a
  * protected call, as any allocation may raise. */
@@ -1558,6 +1574,7 @@ static int merge_fields(lua_State *L)
     name_what_if(L);
     keep_measured(L, 1);
     keep_renamed(L);
+    own_price_source(L);
     lua_pushnil(L);
     while (lua_next(L, 2) != 0) {
         if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "base") == 0) {

@@ -412,6 +412,11 @@ static void base_specs(void **state)
     assert_string_equal(h.renamed_from, "h100-sxm");
     assert_true(h.hbm_bw == p.hbm_bw);                          /* from the preset */
     assert_true(h.price_per_chip_hour == 2);                    /* from a */
+    /* a's price is a's, not the preset's survey (tester83 #2): the
+     * citation names a, the file that set it without a price_source */
+    char want[256];
+    snprintf(want, sizeof want, "given in %s (no price_source there)", a);
+    assert_string_equal(h.price_source, want);
     assert_true(h.flops[RL_BF16] == 2e15 && h.flops[RL_FP8] == 0); /* a's flops whole */
     assert_true(h.hbm_bytes == 96e9);                           /* from b */
     assert_int_equal(h.engines.n, p.engines.n);                 /* the preset's engines */
