@@ -2989,7 +2989,7 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
             shortest = fmin(shortest, (double)req[i].prefix_len), shared++;
     if (shared > 0 && !(c->prefix_hbm_tokens > 0)) { /* tester44 F4: 0 hits, silently */
         rl_cli_say(o, "note: %lld of %lld requests name a shared prefix, but without "
-                      "--prefix-cache GB none is reused: every prompt is prefilled in full",
+                      "a prefix cache (--prefix-cache GB; absent or 0 here) none is reused: every prompt is prefilled in full",
                    shared, n);
         return;
     }

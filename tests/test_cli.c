@@ -10486,7 +10486,7 @@ static void prefixes_without_cache_noted(void **state)
                     "--prompt-len 2000 --out-len 100 --prefixes 4:1500 --format json";
     char args[512];
     cJSON_Delete(run_json_noted(w, "note: 30 of 30 requests name a shared prefix, but without "
-                                   "--prefix-cache GB none is reused"));
+                                   "a prefix cache (--prefix-cache GB; absent or 0 here) none is reused"));
     snprintf(args, sizeof args, "%s --prefix-cache 10", w);
     cJSON *j = run_json_noted(args, "note: only 30 requests");
     assert_null(strstr(out, "none is reused"));
