@@ -91,6 +91,19 @@ int rl_silicon_absent(const char *dir, const char *engine, char *buf, size_t len
     return n;
 }
 
+double rl_silicon_bytes(const char *dir, const char *engine)
+{
+    double bytes = 0;
+    for (int c = 0; c < RL_KC_COUNT; c++) {
+        char path[1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s/%s", dir, engine, FILES[c].file);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            bytes += (double)st.st_size;
+    }
+    return bytes;
+}
+
 static int is_mla(rl_kclass cls) { return cls == RL_KC_PREFILL_MLA || cls == RL_KC_DECODE_MLA; }
 
 /* The table axes of class cls (engines.h). */

@@ -249,6 +249,10 @@ int rl_silicon_calibrate(const char *dir, const char *engine, const char *device
  * serve only the models that have experts or MLA. */
 int rl_silicon_absent(const char *dir, const char *engine, char *buf, size_t len);
 
+/* The bytes (as stored, gzip) of the kernel tables rl_silicon_import reads
+ * from dir/engine: what calibrate --tables says its run time by. */
+double rl_silicon_bytes(const char *dir, const char *engine);
+
 /* What was imported: engine_version, device, source, and per table its
  * class, dtype, configurations, nodes, filled nodes and configurations
  * left out below their roofline floor (below_floor). */

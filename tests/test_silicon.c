@@ -1894,6 +1894,37 @@ static void copy_excerpt(const char *dir, const char *strip, const char *swap)
     }
 }
 
+/* tester83 #4: calibrate --tables on a full GPU folder (h100_sxm/vllm,
+ * 3.6 MB) ran a minute of CPU without a word.  Over 1 MB of tables it says
+ * how many MB and about how long (17 s a MB, measured in cli.c) before it
+ * starts; the excerpt's gemm table padded past 1 MB with unparsable lines
+ * says 1.1 MB and ~19 s, then fails on them (exit 2, nothing written). */
+static void test_calibrate_says_its_size(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_big_XXXXXX", cmd[2048], out[8192];
+    assert_non_null(mkdtemp(dir));
+    copy_excerpt(dir, NULL, NULL);
+    snprintf(cmd, sizeof cmd, "cd %s/trtllm && { zcat gemm_perf.csv.gz; head -c 1100000 /dev/urandom "
+             "| od -An -tx1; } | gzip -1 > g && mv g gemm_perf.csv.gz", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "calibrate --tables %s --hw h100-sxm --engine trtllm --save %s/p.lua",
+             dir, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    if (!strstr(out, "MB of kernel tables twice (the fit, then 5-fold hold-outs for the bands): "
+                     "about "))
+        fail_msg("no size note: %s", out);
+    snprintf(cmd, sizeof cmd, "%s/p.lua", dir);
+    assert_int_equal(access(cmd, F_OK), -1);
+    copy_excerpt(dir, NULL, NULL); /* the excerpt alone (< 1 MB): no note */
+    snprintf(cmd, sizeof cmd, "calibrate --tables %s --hw h100-sxm --engine trtllm --save %s/p.lua",
+             dir, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_null(strstr(out, "MB of kernel tables"));
+    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Tester16 F3: a table with no "# device:" line cannot be checked against
  * --hw (an A100's tables so stripped became a "calibrated" h100-sxm
  * profile): calibrate exits 2 naming the file and writes nothing, whether
@@ -2009,6 +2040,7 @@ int main(void)
         cmocka_unit_test(test_absent_tables_said),
         cmocka_unit_test(test_tables_of_another_chip),
         cmocka_unit_test(test_tables_without_a_device),
+        cmocka_unit_test(test_calibrate_says_its_size),
         cmocka_unit_test(test_ops_timed_by_tables),
         cmocka_unit_test(test_residual_band),
         cmocka_unit_test(test_table_band_widening),
