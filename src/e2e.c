@@ -1557,8 +1557,8 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         res = NULL;
         goto done;
     }
-    int banded = 0, inside = 0, withheld = 0, tabled = 0;
-    char why[512], first_why[512] = "";
+    int banded = 0, inside = 0, withheld = 0, tabled = 0, off = 0;
+    char why[512], first_why[512] = "", first_off[1300] = "";
     const char *mode = NULL;
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; i < rs.n; i++) {
@@ -1587,6 +1587,14 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         }
         if (*why && !withheld++)
             snprintf(first_why, sizeof first_why, "%s", why);
+        /* issue 13 item 2: a profile fitted on another model (dtype, TP)
+         * than the row's, as step says it (rl_e2e_fitted_outside) */
+        char outside[1300];
+        if (rh->engine_costs.present &&
+            rl_e2e_fitted_outside(&rs.models[rs.model[i]], rh, rs.row[i]->tp, rs.row[i]->pp,
+                                  rs.prec[i], outside, sizeof outside) &&
+            !off++)
+            snprintf(first_off, sizeof first_off, "line %d: %.1250s", rs.row[i]->line, outside);
         cJSON_AddNumberToObject(row, "error", e[i]);
         cJSON_AddItemToArray(arr, row);
     }
@@ -1651,6 +1659,12 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         snprintf(note, sizeof note, "%d of %d rows carry no band (the first: %s): the fit's "
                  "residuals say nothing there", withheld, rs.n, first_why);
         cJSON_AddStringToObject(res, "no_band", note);
+    }
+    if (off) {
+        char note[1400];
+        snprintf(note, sizeof note, "%d of %d rows are timed outside what their profile's costs "
+                 "were fitted on (the first, %.1300s)", off, rs.n, first_off);
+        cJSON_AddStringToObject(res, "fitted_on_note", note);
     }
     if (o->plot) {
         /* fixIL #4: the title says in-sample when the JSON's in_sample does
@@ -3541,6 +3555,31 @@ int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n)
                                   AXIS[a], out_val[a], c->grid[a][0], c->grid[a][1]);
     memset(out_oct, 0, sizeof out_oct);
     return *out != 0;
+}
+
+int rl_e2e_fitted_outside(const rl_model *m, const rl_hw *h, long long tp, long long pp,
+                          rl_precision p, char *out, size_t n)
+{
+    char d[600];
+    const char *dt[RL_EC_DTYPES];
+    rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
+    const rl_engine_costs *c = &h->engine_costs;
+    rl_ec_differs(c, m->name, dt, tp, pp, d, sizeof d);
+    *out = '\0';
+    if (!*d)
+        return 0;
+    double act = c->v[RL_EC_PREFILL_ACT];
+    char term[640] = "";
+    int same = !*c->models || rl_ec_listed(c->models, m->name);
+    if (act > 0) /* review25 HIGH-1: the activation-byte term, the same at every TP and
+                  * scaled to another model by assumption (enginecost.h) */
+        snprintf(term, sizeof term, ", and prefill_act_byte_s (%.3g s a byte: %.3g us a prompt "
+                 "token of %s%s%s%s) whatever the TP", act, 1e6 * act * rl_e2e_act_bytes(m, p),
+                 m->name, same ? "" : ", scaled from ", same ? "" : c->models,
+                 same ? "" : " by layers x d_model, an assumption");
+    snprintf(out, n, "%s's engine costs are applied outside what they were fitted on: %s; the "
+             "time extrapolates their host floor and efficiencies%s", h->name, d, term);
+    return 1;
 }
 
 static double edge_factor(const rl_model *m, const rl_hw *h, const rl_ops_config *c)

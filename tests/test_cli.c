@@ -8010,6 +8010,25 @@ static void fit_then_validate(void **state)
     assert_int_equal(cJSON_GetObjectItem(v, "in_sample_rows")->valueint, 47);
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "rows"), 0);
     assert_string_equal(cJSON_GetObjectItem(row, "hw")->valuestring, "h100-sxm-splitwise_h100");
+    assert_null(cJSON_GetObjectItem(v, "fitted_on_note")); /* its own model, dtypes and TP */
+    cJSON_Delete(v);
+    /* issue 13 item 2: validated as another model than the one fitted,
+     * validate said nothing where step says "applied outside what they were
+     * fitted on" (cli.c note_fitted_on); now the same sentence
+     * (e2e.h rl_e2e_fitted_outside), on stderr and in fitted_on_note, with
+     * how many rows and the first.  Failed before: no such key or note. */
+    snprintf(cmd, sizeof cmd, "validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+             "--hw %s/p.lua --model mixtral-8x7b --set model.max_context=16384 --format json", dir);
+    static const char OUTSIDE[] = "47 of 47 rows are timed outside what their profile's costs "
+                                  "were fitted on (the first, line 7: h100-sxm-splitwise_h100's "
+                                  "engine costs are applied outside what they were fitted on: "
+                                  "model mixtral-8x7b (fitted on llama2-70b only); the time "
+                                  "extrapolates their host floor and efficiencies";
+    v = run_json_noted(cmd, OUTSIDE);
+    const char *off = cJSON_GetStringValue(cJSON_GetObjectItem(v, "fitted_on_note"));
+    if (!off || strncmp(off, OUTSIDE, sizeof OUTSIDE - 1) != 0 ||
+        !strstr(out, "roofline validate: note: 47 of 47 rows are timed outside"))
+        fail_msg("%s", off ? off : out);
     cJSON_Delete(v);
     /* tester5 #6: --profile is --hw's alias (the README's validate flag):
      * the same fitted result, not the stock profile's ideal one */
@@ -8055,6 +8074,11 @@ static void fit_then_validate(void **state)
     /* tester23 F1: the 17 TP4 rows were fitted on, and validate says so */
     v = run_json_noted(cmd, "warning: 17 of 47 rows were fitted on");
     assert_string_equal(cJSON_GetObjectItem(v, "mode")->valuestring, "mixed");
+    /* and the estimated ones are said as step says a TP outside the fit */
+    off = cJSON_GetStringValue(cJSON_GetObjectItem(v, "fitted_on_note"));
+    if (!off || !strstr(off, "30 of 47 rows are timed outside") ||
+        !strstr(off, "tp 2 (fitted on tp 4 only)"))
+        fail_msg("%s", off ? off : "no fitted_on_note");
     int fitted = 0, estimated = 0;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(v, "rows")) {
         const char *mode = cJSON_GetObjectItem(row, "mode")->valuestring;
