@@ -535,8 +535,7 @@ static int estimated_said;
  * measurements", which do not exist), else h's own. */
 static void note_changed(const rl_opts *o, const rl_hw *h)
 {
-    const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
+    const char *on = rl_hw_tables_chip(h, h->name);
     if (!rl_hw_what_if_of(h) || o->ideal || !(rl_hw_measured(h) || h->engine_costs.present))
         return;
     if (o->cmd && strcmp(o->cmd, "shard") == 0) {

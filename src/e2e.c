@@ -857,10 +857,7 @@ int rl_e2e_what_if_band(const rl_hw *h, char *why, size_t n)
 {
     if (!rl_hw_what_if_of(h))
         return 0;
-    const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    const char *of = e && *e->measured_on ? e->measured_on
-                     : *h->renamed_from  ? h->renamed_from
-                                         : h->name;
+    const char *of = rl_hw_tables_chip(h, *h->renamed_from ? h->renamed_from : h->name);
     rl_mark_cut(why, n, snprintf(why, n, "a what-if of %s's %s (%s): the band's residuals were measured "
                                  "on that chip's figures, not on these", of,
                                  h->engine_costs.present ? "fitted costs" : "tables", h->changed));
