@@ -535,8 +535,7 @@ static int estimated_said;
  * measurements", which do not exist), else h's own. */
 static void note_changed(const rl_opts *o, const rl_hw *h)
 {
-    const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    const char *on = e && e->tables && e->measured_on[0] ? e->measured_on : h->name;
+    const char *on = rl_hw_tables_chip(h, h->name);
     if (!rl_hw_what_if_of(h) || o->ideal || !(rl_hw_measured(h) || h->engine_costs.present))
         return;
     if (o->cmd && strcmp(o->cmd, "shard") == 0) {
@@ -1520,25 +1519,14 @@ static int emit(const rl_opts *o, cJSON *result)
 static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, long long chips,
                            long long pp, rl_precision p)
 {
-    char d[600];
+    char d[1300];
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
-    rl_ec_differs(&h->engine_costs, m->name, dt, chips, pp, d, sizeof d);
     const rl_engine_costs *c = &h->engine_costs;
-    double act = c->v[RL_EC_PREFILL_ACT];
-    char term[640] = "";
-    int same = !*c->models || rl_ec_listed(c->models, m->name);
-    if (*d && act > 0) /* review25 HIGH-1: the activation-byte term, the same at every TP and
-                        * scaled to another model by assumption (enginecost.h) */
-        snprintf(term, sizeof term, ", and prefill_act_byte_s (%.3g s a byte: %.3g us a prompt "
-                 "token of %s%s%s%s) whatever the TP", act, 1e6 * act * rl_e2e_act_bytes(m, p),
-                 m->name, same ? "" : ", scaled from ", same ? "" : c->models,
-                 same ? "" : " by layers x d_model, an assumption");
-    estimated_said |= *d != '\0' ? SAID_FITTED : 0;
-    if (*d)
-        rl_cli_tell(cmd, "note: %s's engine costs are applied outside what they were "
-                         "fitted on: %s; the time extrapolates their host floor and efficiencies%s",
-                    h->name, d, term);
+    if (rl_e2e_fitted_outside(m, h, chips, pp, p, d, sizeof d)) {
+        estimated_said |= SAID_FITTED;
+        rl_cli_tell(cmd, "note: %s", d);
+    }
     /* fixJH (README-only tester: bf16 and fp8 weights read the same step on
      * h100-sxm-splitwise): the fitted floors were measured at the rows' own
      * model and 16-bit dtypes, and no dtype or model moves them */
@@ -5279,9 +5267,13 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
         if (cJSON_IsString(note))
             rl_cli_say(o, "warning: %s", note->valuestring);
     }
-    const cJSON *implausible = cJSON_GetObjectItem(r, "plausibility_note"); /* tester81 D */
-    if (cJSON_IsString(implausible))
-        rl_cli_say(o, "note: %s", implausible->valuestring);
+    static const char *const notes[] = {"plausibility_note", /* tester81 D */
+                                        "fitted_on_note"};   /* issue 13 item 2 */
+    for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
+        const cJSON *note = cJSON_GetObjectItem(r, notes[i]);
+        if (cJSON_IsString(note))
+            rl_cli_say(o, "note: %s", note->valuestring);
+    }
     /* said: emit's note_estimated does not repeat it (review45: validate's
      * rows of another chip were said twice, once as why the mode is estimated) */
     if (cJSON_GetObjectItem(r, "mode_note"))

@@ -124,6 +124,7 @@ typedef struct {
     char bias[400]; /* a bias key the family's modeling code ignores (likewise) */
     char dskeys[128]; /* the DeepSeek keys defaulted, with their values (deepseek_key) */
     char moe[600];    /* the note saying them (likewise "") */
+    char dtype[700];  /* an unknown torch_dtype's note (likewise "") */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -717,8 +718,48 @@ static int kv_heads(out_t *o, const cJSON *cfg, long long N, long long *K)
     return 0;
 }
 
+/* The checkpoint's dtype, torch_dtype (or dtype, its name from
+ * transformers 4.56 on, PretrainedConfig), is not read into the spec: a
+ * spec has no dtype and runs default to bf16 weights (--weights D picks
+ * another), as for quantization_config (quant_note).  A name torch does
+ * not have is said, not refused (issue 13 item 3: "bfloat17" passed
+ * silently): it changes nothing the spec holds, and an unknown quant_method
+ * is likewise a note; the note names the file, the key and the bf16 the
+ * runs assume.  Known: the torch.dtype attribute names a config writes
+ * (transformers saves str(dtype) without "torch.": float32, float16,
+ * bfloat16, ...; PyTorch's torch.dtype table lists the rest and their
+ * aliases float, half, double) and transformers' "auto".  A value that is
+ * not a string (or null) is refused as every ill-typed key is (fail):
+ * transformers reads it as a name. */
+static int check_dtype(out_t *o, const cJSON *root)
+{
+    static const char *const TORCH[] = {"float32", "float", "float64", "double", "float16",
+                                        "half", "bfloat16", "float8_e4m3fn", "float8_e5m2",
+                                        "int8", "uint8", "auto", NULL};
+    for (int k = 0; k < 2; k++) {
+        const char *key = k ? "dtype" : "torch_dtype";
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
+        if (!j || cJSON_IsNull(j))
+            continue;
+        if (!cJSON_IsString(j))
+            return fail(o, key, "expected a string naming a torch dtype (bfloat16, float16, "
+                        "float32, ...) or null");
+        int known = 0;
+        for (int i = 0; TORCH[i]; i++)
+            known |= strcmp(j->valuestring, TORCH[i]) == 0;
+        if (!known)
+            snprintf(o->dtype, sizeof o->dtype, "%.200s: %s \"%.40s\" is not a torch dtype "
+                     "(bfloat16, float16, float32, ...): not read; the spec has no dtype and runs "
+                     "assume bf16 weights (2 bytes a parameter); give the commands that run it "
+                     "--weights D for another", o->path, key, j->valuestring);
+    }
+    return 0;
+}
+
 static int convert(out_t *o, const cJSON *root, const char *name, const char *source)
 {
+    if (check_dtype(o, root) != 0)
+        return -1;
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     if (!cJSON_IsString(mt))
         return fail(o, "model_type", "missing or not a string");
@@ -1023,7 +1064,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     snprintf(src, sizeof src, "%s", source ? source : "");
     if (!source)
         snprintf(src, sizeof src, "Hugging Face config.json (%s)", from);
-    out_t o = {NULL, NULL, 0, path, from, "?", err, errlen, "", "", "", "", "", "", ""};
+    out_t o = {NULL, NULL, 0, path, from, "?", err, errlen, "", "", "", "", "", "", "", ""};
     o.f = open_memstream(&o.s, &o.len);
     int rc = !o.f                    ? -1
              : !cJSON_IsObject(root) ? fail(&o, "(top level)", "expected a JSON object")
@@ -1031,7 +1072,7 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
                                                                       : convert(&o, root, nm, src);
     if (rc == 0)
         quant_note(root, note, notelen);
-    const char *extra[] = {o.rope, o.head, o.kv, o.act, o.bias, o.moe};
+    const char *extra[] = {o.rope, o.head, o.kv, o.act, o.bias, o.moe, o.dtype};
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
         if (rc == 0 && *extra[i] && notelen) /* one line each */
             snprintf(note + strlen(note), notelen - strlen(note), "%s%s", *note ? "\n" : "",

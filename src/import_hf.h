@@ -72,7 +72,9 @@
  * its bits or format) and the --weights that matches, if one does: the
  * spec has no dtype and runs default to bf16 weights (tester23 F8); and,
  * on a line of its own, what rope_scaling did to max_context when it moved
- * it (tester30 F2). */
+ * it (tester30 F2), and a torch_dtype (or dtype) torch has no such name for,
+ * with the file and key: not read, runs assume bf16 (import_hf.c
+ * check_dtype; a value that is not a string is an error). */
 char *rl_import_hf(const char *path, const char *name, const char *source, int *oom, char *err,
                    size_t errlen, char *note, size_t notelen);
 

@@ -237,7 +237,7 @@ static int e2e_gap_words(const rl_hw *h, long long tp, int prefill, int brief, c
         const e2e_gap *g = &E2E_GAP[i];
         /* the chip the tables were measured on, not the spec's name: a copy
          * of h100-sxm renamed keeps H100's gap (tester81 #3) */
-        if (strcmp(g->hw, *e->measured_on ? e->measured_on : h->name) != 0 ||
+        if (strcmp(g->hw, rl_hw_tables_chip(h, h->name)) != 0 ||
             strcmp(g->engine, e->name) != 0)
             continue;
         int k = tp <= 2 ? 0 : tp <= 5 ? 1 : 2; /* the nearest of 2, 4, 8 in octaves */

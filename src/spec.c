@@ -905,6 +905,12 @@ static int measured_here(const rl_hw *h, const char *on)
     return strcmp(on, h->name) == 0 || (h->renamed_from[0] && strcmp(on, h->renamed_from) == 0);
 }
 
+const char *rl_hw_tables_chip(const rl_hw *h, const char *otherwise)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    return e && e->tables && *e->measured_on ? e->measured_on : otherwise;
+}
+
 const char *rl_hw_mode(const rl_hw *h, int calibrated)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);

@@ -373,6 +373,14 @@ int rl_hw_put_costs(rl_hw *h, const rl_engine_costs *c, char *err, size_t errlen
  * sizing report state (issue 12 item 5). */
 const char *rl_hw_mode(const rl_hw *h, int calibrated);
 
+/* The chip whose measurements h's selected engine's kernel tables are: its
+ * measured_on (engines.h), when that engine has tables and they name one;
+ * else `otherwise`.  What a note names as "the chip the tables were
+ * measured on" (cli.c note_changed, e2e.c rl_e2e_what_if_band, result.c
+ * e2e_gap_words): h100-pcie, a spec over h100-sxm's tables, names
+ * h100-sxm, and a renamed copy of h100-sxm keeps it. */
+const char *rl_hw_tables_chip(const rl_hw *h, const char *otherwise);
+
 /* The mode of a run that follows h's default costs (list, info, simulate,
  * size): "fitted" when calibrated and h's selected engine carries fitted
  * engine costs (enginecost.h) and h is no what-if (rl_hw_what_if_of: then
