@@ -5268,7 +5268,8 @@ static int run_e2e(rl_opts *o, const char *cmd, const char *file,
             rl_cli_say(o, "warning: %s", note->valuestring);
     }
     static const char *const notes[] = {"plausibility_note", /* tester81 D */
-                                        "fitted_on_note"};   /* issue 13 item 2 */
+                                        "fitted_on_note",    /* issue 13 item 2 */
+                                        "model_note"};       /* tester83 #3 */
     for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
         const cJSON *note = cJSON_GetObjectItem(r, notes[i]);
         if (cJSON_IsString(note))

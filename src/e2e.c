@@ -707,6 +707,32 @@ static int load_rows(const rl_meas *m, const rl_e2e_opts *o, const char *only_hw
     return 0;
 }
 
+/* The model_note of a fit on rs: rows whose 'model' column names another
+ * model than --model are fitted on their own (the CSV's columns override the
+ * command line, issue 13 item 1), which a --model given for all of them
+ * hid (tester83 #3: --model llama2-70b fitted 64 bloom-176b rows beside 62
+ * of llama2-70b without a word). */
+static void add_model_note(cJSON *res, const rows *rs, const char *model)
+{
+    if (!model)
+        return;
+    int other = 0;
+    const char *first = NULL;
+    for (int i = 0; i < rs->n; i++)
+        if (*rs->row[i]->model && strcmp(rs->row[i]->model, model) != 0) {
+            first = first ? first : rs->row[i]->model;
+            other++;
+        }
+    if (!other)
+        return;
+    char note[512];
+    snprintf(note, sizeof note, "%d of %d fitted rows name their own model in the CSV's 'model' "
+             "column (the first: %s), which overrides --model %s for them: the profile is fitted "
+             "on %s",
+             other, rs->n, first, model, cJSON_GetStringValue(cJSON_GetObjectItem(res, "models")));
+    cJSON_AddStringToObject(res, "model_note", note);
+}
+
 /* The left_out_note of a fit or validate result on rs: rows beyond their
  * model's context and rows of another chip or engine, which load_rows
  * leaves out, each kind with its first row. */
@@ -2921,6 +2947,8 @@ cJSON *rl_e2e_fit(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t errl
     cJSON_AddStringToObject(res, "hash", c.hash);
     cJSON_AddStringToObject(res, "hw", base.name);
     cJSON_AddStringToObject(res, "engine", c.engine);
+    cJSON_AddStringToObject(res, "models", c.models); /* as fitted_on.models saves them */
+    add_model_note(res, &rs, o->model);
     cJSON_AddNumberToObject(res, "fitted_rows", rs.n);
     cJSON_AddNumberToObject(res, "configurations", nconf);
     cJSON_AddNumberToObject(res, "left_out_rows", m->n - rs.n);

@@ -863,6 +863,8 @@ const rl_command RL_COMMANDS[] = {
      "  fit still exits 0, a slow engine being a real one.  So are rows whose measured times\n"
      "  are a median over 4x their roofline (step --ideal's time of each row; right-model fits\n"
      "  of SplitwiseSim's rows sit at 2.2-2.8x), which the step floors then absorb.\n"
+     "Rows whose 'model' column names another model than --model are fitted as theirs: the\n"
+     "  result's models lists the fitted models and model_note (stderr too) counts those rows.\n"
      "The band it saves covers the fitted model(s) and weight/KV/compute dtypes only, and a TP\n"
      "degree other than the one fitted only when the rows have two or more: elsewhere results\n"
      "carry no band (no_band).  Each row class (decode, prefill, static) gets its band from\n"

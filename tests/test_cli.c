@@ -7745,6 +7745,37 @@ static void fit_wrong_model_noted(void **state)
     }
 }
 
+/* tester83 #3: a CSV whose 'model' column names bloom-176b on some rows,
+ * fitted with --model llama2-70b, fits those rows as bloom-176b (the columns
+ * override the command line) without a word, and the result named no model.
+ * Now `models` lists the fitted models (as the profile's fitted_on.models)
+ * and model_note, on stderr too, counts the rows that overrode --model: the
+ * H100 excerpts, llama2-70b's 47 rows and bloom-176b's 32 (max_context
+ * raised so none is left out; 79 rows, counted from the two files). */
+static void fit_row_models_noted(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_fitmod_XXXXXX", cmd[2048];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cd %s && { echo phase,model,hw,tp,batch,context,tokens,measured_s; "
+             "for m in h100:llama2-70b bloom_h100:bloom-176b; do grep -v '^#' " RL_SRCDIR
+             "/tests/data/e2e/splitwise_${m%%%%:*}.csv | tail -n +2 | sed \"s/^\\([a-z]*\\),/\\1,${m#*:},/\"; "
+             "done; } > mix.csv", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "fit %s/mix.csv --hw h100-sxm --model llama2-70b "
+             "--set model.max_context=16384 --format json", dir);
+    cJSON *j = run_json(cmd);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "model_note"));
+    const char *want = "32 of 79 fitted rows name their own model in the CSV's 'model' column "
+                       "(the first: bloom-176b), which overrides --model llama2-70b for them";
+    if (!note || !strstr(note, want) || !strstr(out, "roofline fit: note: 32 of 79 fitted rows") ||
+        strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(j, "models")), "llama2-70b,bloom-176b") != 0)
+        fail_msg("%s", note ? note : out);
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* tester46 F1: llama3-70b fp8 on 27 single-H100 replicas, chunked:512,
  * lognormal 2000/300-token requests under TTFT p99 1 s: the longest
  * prompts' prefill alone takes 0.9-1.05 s, so the p99 meets the target at
@@ -11682,6 +11713,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(burst_overload_note_uses_own_rate),
         cmocka_unit_test(fit_wrong_model_noted),
+        cmocka_unit_test(fit_row_models_noted),
         cmocka_unit_test(unresolved_tail_is_null_not_zero),
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
