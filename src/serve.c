@@ -1191,9 +1191,18 @@ typedef struct {
 
 typedef struct {
     double t;
-    int kind; /* 0: replica step end, 1: KV transfer arrival */
-    int id;
+    unsigned long long key; /* kind << 32 | id (ev_make): kind 0 a replica's step end, 1 a KV
+                               transfer's arrival; id the replica or the sequence (>= 0) */
 } event;
+
+static inline event ev_make(double t, int kind, int id)
+{
+    return (event){t, (unsigned long long)kind << 32 | (unsigned)id};
+}
+
+static inline int ev_kind(event e) { return (int)(e.key >> 32); }
+
+static inline int ev_id(event e) { return (int)(e.key & 0xffffffffu); }
 
 /* The step statistics (count_step): steps, decode steps and the sums of
  * their batch, context, time and batch x time; decode steps without
@@ -1291,15 +1300,14 @@ static int ev_before(const event *a, const event *b)
      * child without a jump the times mispredict (ev_down: 9% of the README's
      * size search at 200 req/s); a NAN time is never before (run_events
      * refuses one) */
-    return (a->t < b->t) |
-           ((a->t == b->t) & ((a->kind < b->kind) | ((a->kind == b->kind) & (a->id < b->id))));
+    return (a->t < b->t) | ((a->t == b->t) & (a->key < b->key)); /* key: (kind, id) in order */
 }
 
 static void ev_place(sim *S, long long i, event e)
 {
     S->ev[i] = e;
-    if (e.kind == 0)
-        S->evpos[e.id] = i;
+    if (ev_kind(e) == 0)
+        S->evpos[ev_id(e)] = i;
 }
 
 /* Event e into slot i or above it, by ev_before. */
@@ -2438,7 +2446,7 @@ static void start_step(sim *S, int ri, double now)
     S->sums.pf_steps += r->npf > 0;
     S->sums.pf_parts += r->npf;
     r->busy = 1;
-    ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
+    ev_push(S, ev_make(plan_run(S, r, now + t, B), 0, ri));
     /* a prefill replica's pages grow only here (take_prefill; the hold only
      * moves them from pf_held to xfer_held, and release_hold frees them), so
      * the most over its step starts is its peak */
@@ -2491,7 +2499,7 @@ static void hold_and_send(sim *S, int ri, int i, double now)
 {
     S->r[ri].xfer_held += S->s[i].need;
     S->s[i].state = S_XFER;
-    ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
+    ev_push(S, ev_make(send_kv(S, ri, i, now), 1, i));
 }
 
 /* The step of replica ri ends at now: finished sequences leave, prefilled
@@ -2669,7 +2677,7 @@ static void cut_run(sim *S, int ri, double t, int after)
     r->nrun = q;
     r->run_cap = r->run_cap > 1 ? r->run_cap / 2 : 1;
     ev_settle(S); /* evpos is a settled heap's index */
-    ev_up(S, S->evpos[ri], (event){r->run[q].end, 0, ri});
+    ev_up(S, S->evpos[ri], ev_make(r->run[q].end, 0, ri));
 }
 
 /* Put the k-th smallest of v[0..n) at v[k], smaller ones before it
@@ -3079,22 +3087,23 @@ static void release_hold(sim *S, int i, double now)
 static void handle_event(sim *S, event e, double now)
 {
     const rl_serve_config *c = S->c;
-    if (e.kind == 0) {
-        commit_run(S, &S->r[e.id]);
-        if (end_step(S, e.id, now) != 0)
+    int id = ev_id(e);
+    if (ev_kind(e) == 0) {
+        commit_run(S, &S->r[id]);
+        if (end_step(S, id, now) != 0)
             return; /* out of memory: run_events stops (seq_room) */
-        start_step(S, e.id, now);
-        if (!S->r[e.id].is_prefill)
-            peak_kv(S, &S->r[e.id]);
+        start_step(S, id, now);
+        if (!S->r[id].is_prefill)
+            peak_kv(S, &S->r[id]);
     } else {
-        release_hold(S, e.id, now);
+        release_hold(S, id, now);
         int ri = route(S, S->nprefill, c->replicas, 1);
         if (ri < 0)
             return;
-        S->s[e.id].state = S_WAIT;
-        S->t_ready[e.id] = now;
-        S->xfer_order[S->nxfer++] = e.id;
-        q_push(S, &S->r[ri].wait, e.id, 0);
+        S->s[id].state = S_WAIT;
+        S->t_ready[id] = now;
+        S->xfer_order[S->nxfer++] = id;
+        q_push(S, &S->r[ri].wait, id, 0);
         if (S->r[ri].busy)
             cut_run(S, ri, now, 1);
         else
