@@ -815,8 +815,10 @@ static double decode_row_time(decode_row *d, double ctx)
         if (d->c->pp > 1) /* stage_time's own test, here so that one stage makes no call */
             t = stage_time(d->c, t, d->first, d->last, d->B);
     } else {
-        const double *block = d->row ? d->row[S / RL_OPS_DENSE] : NULL;
-        t = block ? block[S % RL_OPS_DENSE] : 0;
+        /* S >= 1 here: unsigned, the index is a shift and a mask */
+        unsigned long long u = (unsigned long long)S;
+        const double *block = d->row ? d->row[u / RL_OPS_DENSE] : NULL;
+        t = block ? block[u % RL_OPS_DENSE] : 0;
         if (t == 0) {
             t = decode_memo(d->c, d->B, S);
             d->row = d->c->dense ? d->c->dense[d->B] : NULL;
@@ -1189,9 +1191,18 @@ typedef struct {
 
 typedef struct {
     double t;
-    int kind; /* 0: replica step end, 1: KV transfer arrival */
-    int id;
+    unsigned long long key; /* kind << 32 | id (ev_make): kind 0 a replica's step end, 1 a KV
+                               transfer's arrival; id the replica or the sequence (>= 0) */
 } event;
+
+static inline event ev_make(double t, int kind, int id)
+{
+    return (event){t, (unsigned long long)kind << 32 | (unsigned)id};
+}
+
+static inline int ev_kind(event e) { return (int)(e.key >> 32); }
+
+static inline int ev_id(event e) { return (int)(e.key & 0xffffffffu); }
 
 /* The step statistics (count_step): steps, decode steps and the sums of
  * their batch, context, time and batch x time; decode steps without
@@ -1289,15 +1300,14 @@ static int ev_before(const event *a, const event *b)
      * child without a jump the times mispredict (ev_down: 9% of the README's
      * size search at 200 req/s); a NAN time is never before (run_events
      * refuses one) */
-    return (a->t < b->t) |
-           ((a->t == b->t) & ((a->kind < b->kind) | ((a->kind == b->kind) & (a->id < b->id))));
+    return (a->t < b->t) | ((a->t == b->t) & (a->key < b->key)); /* key: (kind, id) in order */
 }
 
 static void ev_place(sim *S, long long i, event e)
 {
     S->ev[i] = e;
-    if (e.kind == 0)
-        S->evpos[e.id] = i;
+    if (ev_kind(e) == 0)
+        S->evpos[ev_id(e)] = i;
 }
 
 /* Event e into slot i or above it, by ev_before. */
@@ -2343,20 +2353,32 @@ static long long run_room(const sim *S, const replica *r)
     return j;
 }
 
-/* The mean context of replica r's decoding sequences after k decode steps
- * ((A + n E k) / n, the file's header), 0 with none: one expression for
- * start_step and plan_run, which must agree to the bit (decode runs). */
-static double mean_ctx(const sim *S, const replica *r, long long k)
+/* The mean context of a replica's nactive decoding sequences after k decode
+ * steps ((A + n E k) / n, the file's header), 0 with none: one expression
+ * for start_step and plan_run, which must agree to the bit (decode runs);
+ * plan_run passes its locals. */
+static inline double ctx_of(double A, int nactive, double E, long long k)
 {
-    return r->nactive ? (r->A + r->nactive * S->E * (double)k) / r->nactive : 0;
+    return nactive ? (A + nactive * E * (double)k) / nactive : 0;
 }
 
-/* The longest context of replica r's decoding sequences after k decode
+static double mean_ctx(const sim *S, const replica *r, long long k)
+{
+    return ctx_of(r->A, r->nactive, S->E, k);
+}
+
+/* The longest context of a replica's decoding sequences after k decode
  * steps, lbase + E k (each sequence's is c0 + (k - k0) E), when a cost reads
- * it (S->longest); else 0, which the costs read as not given. */
+ * it (`on`: S->longest, and some decoding); else 0, which the costs read
+ * as not given. */
+static inline double longest_of(int on, double lbase, double E, long long k)
+{
+    return on ? lbase + E * (double)k : 0;
+}
+
 static double longest_ctx(const sim *S, const replica *r, long long k)
 {
-    return S->longest && r->nactive ? r->lbase + S->E * (double)k : 0;
+    return longest_of(S->longest && r->nactive, r->lbase, S->E, k);
 }
 
 /* Decode runs: the quiet step ends (run_room, and no KV sample falling
@@ -2369,17 +2391,28 @@ static double plan_run(sim *S, replica *r, double end, double B)
     r->run_b = B;
     S->extra_s = 0; /* a quiet step admits nothing: no swap-in, no host copy */
     long long last = r->nrun + run_room(S, r);
+    if (last <= r->nrun)
+        return end; /* no quiet end (most steps of a busy replica) */
     decode_row d = {NULL, 0, 0, 0, 0, NULL, 0, 0};
-    if (last > r->nrun && S->c->spec_gamma <= 0)
+    if (S->c->spec_gamma <= 0)
         decode_row_init(&d, S->dcost, B);
-    while (r->nrun < last && !(S->dt_sample > 0 && !(end < S->next_sample))) {
-        double ctx = mean_ctx(S, r, r->k + r->nrun + 1);
-        double lctx = longest_ctx(S, r, r->k + r->nrun + 1);
+    /* the loop's inputs in locals (mean_ctx's and longest_ctx's very
+     * expressions, so the same doubles): through r and S, every store to
+     * r->run made the compiler load them again and r->nrun went through
+     * memory each step, a store-to-load wait per quiet step (fixPD) */
+    long long n = r->nrun, k = r->k + 1;
+    const int nact = r->nactive, on = S->longest && r->nactive, sampled = S->dt_sample > 0;
+    const double A = r->A, E = S->E, lbase = r->lbase, next_sample = S->next_sample;
+    run_step *run = r->run;
+    while (n < last && !(sampled && !(end < next_sample))) {
+        double ctx = ctx_of(A, nact, E, k + n);
+        double lctx = longest_of(on, lbase, E, k + n);
         double t = d.c ? decode_row_time(&d, attn_ctx(d.c, ctx, lctx))
                        : replica_step_time(S, r, B, ctx, lctx);
-        r->run[r->nrun++] = (run_step){end, t, ctx};
+        run[n++] = (run_step){end, t, ctx};
         end += t;
     }
+    r->nrun = (int)n;
     return end;
 }
 
@@ -2413,7 +2446,7 @@ static void start_step(sim *S, int ri, double now)
     S->sums.pf_steps += r->npf > 0;
     S->sums.pf_parts += r->npf;
     r->busy = 1;
-    ev_push(S, (event){plan_run(S, r, now + t, B), 0, ri});
+    ev_push(S, ev_make(plan_run(S, r, now + t, B), 0, ri));
     /* a prefill replica's pages grow only here (take_prefill; the hold only
      * moves them from pf_held to xfer_held, and release_hold frees them), so
      * the most over its step starts is its peak */
@@ -2466,7 +2499,7 @@ static void hold_and_send(sim *S, int ri, int i, double now)
 {
     S->r[ri].xfer_held += S->s[i].need;
     S->s[i].state = S_XFER;
-    ev_push(S, (event){send_kv(S, ri, i, now), 1, i});
+    ev_push(S, ev_make(send_kv(S, ri, i, now), 1, i));
 }
 
 /* The step of replica ri ends at now: finished sequences leave, prefilled
@@ -2577,16 +2610,48 @@ static int run_grow(sim *S, replica *r, int cap)
 
 static void commit_run(sim *S, replica *r)
 {
+    const run_step *run = r->run;
+    const int n = r->nrun;
+    if (n > 0 && !S->c->no_itl) {
+        /* the first end takes the joiners' gaps (itl_step, which empties
+         * r->joined); each later one the whole batch's gap from the end
+         * before: itl_add's arithmetic on locals, the bin being added to
+         * with them (the same additions in the same order: the same
+         * doubles), not through S, where each step waited on the last
+         * one's stores (fixPD) */
+        itl_step(S, r, run[0].end);
+        double last = r->last_dec, isum = S->itl_sum, in = S->itl_n, imax = S->itl_max;
+        double count = r->step_active, w = 0;
+        int bin = -1;
+        for (int i = 1; i < n && count > 0; i++) {
+            double gap = run[i].end - last;
+            int b = itl_bin(gap);
+            if (b != bin) {
+                if (bin >= 0)
+                    S->itl_w[bin] = w;
+                bin = b;
+                w = S->itl_w[b];
+            }
+            w += count;
+            isum += gap * count;
+            in += count;
+            imax = gap > imax ? gap : imax;
+            last = run[i].end;
+        }
+        if (bin >= 0)
+            S->itl_w[bin] = w;
+        S->itl_sum = isum;
+        S->itl_n = in;
+        S->itl_max = imax;
+        r->last_dec = run[n - 1].end;
+    }
     /* the sums in a local copy (the same additions in the same order: the
      * same doubles), which the compiler keeps in registers: through S each
      * step's additions waited on the last step's stores (perf: 2% of the
      * README's size search) */
     step_sums sums = S->sums;
-    for (int i = 0; i < r->nrun; i++) {
-        const run_step *q = &r->run[i];
-        itl_step(S, r, q->end);
-        count_step(&sums, r->run_b, q->next_ctx, q->next_t, 0, r->held);
-    }
+    for (int i = 0; i < n; i++)
+        count_step(&sums, r->run_b, run[i].next_ctx, run[i].next_t, 0, r->held);
     S->sums = sums;
     r->k += r->nrun;
     if (r->nrun > 0)
@@ -2612,7 +2677,7 @@ static void cut_run(sim *S, int ri, double t, int after)
     r->nrun = q;
     r->run_cap = r->run_cap > 1 ? r->run_cap / 2 : 1;
     ev_settle(S); /* evpos is a settled heap's index */
-    ev_up(S, S->evpos[ri], (event){r->run[q].end, 0, ri});
+    ev_up(S, S->evpos[ri], ev_make(r->run[q].end, 0, ri));
 }
 
 /* Put the k-th smallest of v[0..n) at v[k], smaller ones before it
@@ -3022,22 +3087,23 @@ static void release_hold(sim *S, int i, double now)
 static void handle_event(sim *S, event e, double now)
 {
     const rl_serve_config *c = S->c;
-    if (e.kind == 0) {
-        commit_run(S, &S->r[e.id]);
-        if (end_step(S, e.id, now) != 0)
+    int id = ev_id(e);
+    if (ev_kind(e) == 0) {
+        commit_run(S, &S->r[id]);
+        if (end_step(S, id, now) != 0)
             return; /* out of memory: run_events stops (seq_room) */
-        start_step(S, e.id, now);
-        if (!S->r[e.id].is_prefill)
-            peak_kv(S, &S->r[e.id]);
+        start_step(S, id, now);
+        if (!S->r[id].is_prefill)
+            peak_kv(S, &S->r[id]);
     } else {
-        release_hold(S, e.id, now);
+        release_hold(S, id, now);
         int ri = route(S, S->nprefill, c->replicas, 1);
         if (ri < 0)
             return;
-        S->s[e.id].state = S_WAIT;
-        S->t_ready[e.id] = now;
-        S->xfer_order[S->nxfer++] = e.id;
-        q_push(S, &S->r[ri].wait, e.id, 0);
+        S->s[id].state = S_WAIT;
+        S->t_ready[id] = now;
+        S->xfer_order[S->nxfer++] = id;
+        q_push(S, &S->r[ri].wait, id, 0);
         if (S->r[ri].busy)
             cut_run(S, ri, now, 1);
         else
