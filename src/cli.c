@@ -3509,12 +3509,12 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
 }
 
 static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
-                            int kind, int overloaded)
+                            int kind, int overloaded, double burst_cv)
 {
     char why[1024], missed[256];
     missed_targets(r, c, missed, sizeof missed);
     rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s (%.3g%% of requests within "
-                  "them)", rl_serve_unresolved_reason(kind, 0, why, sizeof why),
+                  "them)", rl_serve_unresolved_reason(kind, 0, burst_cv, why, sizeof why),
                missed[0] ? "misses them: " : "meets them at p99", r->slo_attainment * 100);
     if (missed[0] && !overloaded) /* else the overload note is the verdict */
         rl_cli_say(o, "note: SLO missed: %s", missed);
@@ -3882,8 +3882,10 @@ int rl_cli_simulate(rl_opts *o)
      * also when the one without targets after it was interrupted (the JSON
      * keeps max_sustainable_qps_unresolved; review: stderr said nothing of
      * it): the overload is then unknown, so a miss is said here */
+    double burst_cv = trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv;
     if (unresolved)
-        note_unresolved(o, &r, &c, unresolved, skipped != stopped && !(free_qps >= reached));
+        note_unresolved(o, &r, &c, unresolved, skipped != stopped && !(free_qps >= reached),
+                        burst_cv);
     else if (!skipped)
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
     note_arrival_rate(o, &run, n, span);
@@ -3899,8 +3901,7 @@ int rl_cli_simulate(rl_opts *o)
     char missed[256];
     if (free_qps >= reached && !unresolved)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
-    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak,
-                            trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv) &&
+    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak, burst_cv) &&
              !unresolved &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
         note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
@@ -4422,7 +4423,7 @@ int rl_cli_size(rl_opts *o)
             /* tester69 #8: the two kinds share their tail; the second says it
              * once (the JSON's max_sustainable_qps_unresolved keeps each) */
             rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
-                                       said, uwhy, sizeof uwhy);
+                                       said, rl_size_burst(&in), uwhy, sizeof uwhy);
             rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
                                 "verdict is the row's meets", unresolved[k], uwhy);
             said = 1;
@@ -4471,7 +4472,8 @@ int rl_cli_size(rl_opts *o)
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
         if (isnan(r.c[0].max_qps) && r.c[0].max_qps_unresolved) /* tester69 #8: said above */
             replace_part(p99only, sizeof p99only,
-                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, 0, uwhy, sizeof uwhy),
+                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, 0,
+                                                    rl_size_burst(&in), uwhy, sizeof uwhy),
                          "its max_sustainable_qps is null, unresolved for the reason a note "
                          "above gives (max_sustainable_qps_unresolved)");
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);

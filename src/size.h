@@ -559,7 +559,12 @@ int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, cha
  * TTFT p99 999 ms against 1000 with capacity null, pass unmarked beside
  * rows whose capacity fell just short failing): 1 with "capacity not
  * established: ..." and why in buf, else 0 (buf ""). */
-int rl_size_verdict_note(const rl_size_candidate *c, char *buf, size_t len);
+int rl_size_verdict_note(const rl_size_input *in, const rl_size_candidate *c, char *buf,
+                         size_t len);
+
+/* The --burst coefficient of variation of in's generated gamma arrivals
+ * (the rows' and the result's JSON burst), 0 for Poisson or a trace. */
+double rl_size_burst(const rl_size_input *in);
 
 /* The mode that labels candidate c (spec.h rl_run_mode over rl_size_share):
  * fitted, calibrated, estimated or ideal; c->mode once the search ranked it. */

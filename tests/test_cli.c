@@ -7650,6 +7650,9 @@ static void bursty_idle_is_not_overloaded(void **state)
             fail_msg("size row: burst %g, arrival_req_per_s %g, simulate's %g", num(row, "burst"),
                      num(row, "arrival_req_per_s"), a);
     assert_true(a > 4 && a < 6);
+    /* issue 14: the top level echoes the setting as it does qps and
+     * requests (expected 2, --burst as given; the key was absent) */
+    assert_true(num(j, "burst") == 2);
     cJSON_Delete(j);
     /* tester47 F1: 60 and 3 such arrivals came within 2.4e-179 s and at
      * one instant: arrival_req_per_s read 2.4e180 and null without a word;
