@@ -4498,6 +4498,11 @@ int rl_cli_size(rl_opts *o)
         rl_size_label(&in, &r.c[0], lab, sizeof lab); /* tester34 F4 */
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, pool);
     }
+    char prec[640]; /* size.h rl_size_precision_caution (issue 14 #3) */
+    if (r.nmeet > 0 && rl_size_precision_caution(&in, &r.c[0], prec, sizeof prec)) {
+        rl_size_label(&in, &r.c[0], lab, sizeof lab);
+        rl_cli_tell("size", "caution: the first row (%s): %s", lab, prec);
+    }
     char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
     if (r.nmeet > 0 && rl_size_p99_caution(&in, &r.c[0], p99only, sizeof p99only)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab);

@@ -2103,6 +2103,26 @@ int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t
     return rl_tpot_host_caution(&in->hw[hw], in->calibrated, in->slo_tpot, "no row", buf, len);
 }
 
+int rl_size_precision_caution(const rl_size_input *in, const rl_size_candidate *c, char *buf,
+                              size_t len)
+{
+    buf[0] = '\0';
+    if (in->nprec > 0) /* --keep-precision: the dtypes asked for */
+        return 0;
+    /* below 16 bits, and not the checkpoint's own MXFP4 experts (precisions) */
+    int own = in->m && in->m->quantized == RL_QUANT_EXPERTS && c->p.weights == RL_MXFP4;
+    if (!((rl_dtype_bytes(c->p.weights) < 2 && !own) || rl_dtype_bytes(c->p.kv) < 2))
+        return 0;
+    snprintf(buf, len, "its precision (weights %s, KV cache %s, compute %s) is one the search "
+             "chose, not one asked for (without --keep-precision size searches its own "
+             "weights/KV/compute; the default is bf16): its speed and memory are modelled, not "
+             "its accuracy, so check the model's quality at that precision with your "
+             "evaluations, or size the precision you will serve with --keep-precision --weights "
+             "D --kv D --compute D", rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv),
+             rl_dtype_name(c->p.compute));
+    return 1;
+}
+
 double rl_size_burst(const rl_size_input *in)
 {
     return !in->trace && in->w.arrival == RL_ARRIVAL_GAMMA ? in->w.burst_cv : 0;

@@ -544,6 +544,9 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     }
     item(d, "Precision: weights %s, KV cache %s, compute %s.", rl_dtype_name(b->p.weights),
          rl_dtype_name(b->p.kv), rl_dtype_name(b->p.compute));
+    char prec[640]; /* size.h rl_size_precision_caution (issue 14 #3) */
+    if (rl_size_precision_caution(in, b, prec, sizeof prec))
+        item(d, "Caution on precision: %s.", prec);
     char short_pool[1024];
     if (rl_size_activation_caution(in, b, short_pool, sizeof short_pool))
         item(d, "Caution on memory: %s.", short_pool);
