@@ -100,6 +100,15 @@ int rl_cli_tell(const char *cmd, const char *fmt, ...)
     return -1;
 }
 
+/* The running command's name, for cli_notice. */
+static const char *notice_cmd;
+
+/* report.h rl_notice's printer: a note of the running command on stderr. */
+static void cli_notice(const char *msg)
+{
+    rl_cli_tell(notice_cmd, "%s", msg);
+}
+
 /* o's command line as a shell would take it back ("roofline size --qps 20
  * ..."): arguments with characters beyond [A-Za-z0-9_./:,=+@%-] in single
  * quotes; cut at len - 1 bytes. */
@@ -5653,6 +5662,10 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
                           "only the files roofline reads are guarded (PRESETS; README.md and "
                           "docs/*.md too)", label, PATH_SHOWN(path),
                        why);
+        else if (rl_guard_in_tree_new(path, why, sizeof why)) /* issue 14 #4 */
+            rl_cli_say(o, "note: %s '%s' is a new file in roofline's own tree (%s), outside "
+                          "the folders a user's own files go to there (model/, hw_profiles/, "
+                          "out/)", label, PATH_SHOWN(path), why);
         return 0;
     }
     return rl_cli_say(o, "%s '%s': %s", label, PATH_SHOWN(path), why);
@@ -5857,6 +5870,8 @@ int rl_cli_main(int argc, char **argv)
     static rl_opts o;
     memset(&o, 0, sizeof o);
     o.cmd = c->name;
+    notice_cmd = c->name;
+    rl_notice_set(cli_notice); /* report.h: files replaced, folders made */
     o.calib.threads = (int)rl_param_default(RL_P_THREADS); /* one CPU thread unless asked (calib.h) */
     o.argc = argc;
     o.argv = argv;

@@ -990,6 +990,45 @@ static void docs_are_guarded(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* issue 14 #4: nothing is written outside the output folder without
+ * saying so.  A second --save over the same file, a second --plot of the
+ * same figure (NAME.dat and NAME.gp; the figure too where gnuplot drew it),
+ * run creating its --out folder and a new file in a roofline tree's
+ * docs/sizing/ were all silent; now each is a note, exit 0 (expected: the
+ * notes below; the first --save and --plot, which replace nothing, none). */
+static void outputs_said(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_said_XXXXXX", cmd[1024], want[256];
+    assert_non_null(mkdtemp(dir));
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "info --model llama3-8b --save %s/x.json", dir);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        snprintf(want, sizeof want, "note: %s/x.json existed and was replaced", dir);
+        if (!strstr(out, want) != !k)
+            fail_msg("run %d: %s", k, out);
+        snprintf(cmd, sizeof cmd, "pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1,8 "
+                 "--plot %s/f.png", dir);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+        snprintf(want, sizeof want, "%s/f.dat and %s/f.gp existed and were replaced", dir, dir);
+        if (!strstr(out, want) != !k)
+            fail_msg("run %d: %s", k, out);
+    }
+    static const char *const files[] = {"PRESETS", "w.lua"};
+    static const char *const text[] = {"", "roofline.write('a.txt', 'x')\n"};
+    put_files(dir, files, text, 2);
+    snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out o/p w.lua 2>&1 && "
+             "mkdir -p docs/sizing && ROOFLINE_DATA=%s %s info --model llama3-8b --save "
+             "docs/sizing/NEW.md 2>&1", dir, dir, RL_BIN, dir, RL_BIN);
+    assert_int_equal(popen_out(cmd), 0);
+    snprintf(want, sizeof want, "roofline info: note: --save 'docs/sizing/NEW.md' is a new file "
+             "in roofline's own tree (");
+    if (!strstr(out, "roofline run: note: created the output folder o/p (with its missing "
+                     "parent folders)") || !strstr(out, want))
+        fail_msg("%s", out);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* tester76 #2: --save Makefile and --save src/main.c replaced the project's
  * own sources, exit 0, with a note among others.  In a tree (a temporary
  * ROOFLINE_DATA with PRESETS) --save over an existing Makefile, a .c under
@@ -11610,6 +11649,7 @@ int main(void)
         cmocka_unit_test(overlap_breakdown_states_its_rule),
         cmocka_unit_test(run_into_own_tree_noted),
         cmocka_unit_test(docs_are_guarded),
+        cmocka_unit_test(outputs_said),
         cmocka_unit_test(tree_sources_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
         cmocka_unit_test(fitted_floor_dtype_caution),
