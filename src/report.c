@@ -753,7 +753,8 @@ static int temp_name(const char *name)
     return n > RL_TEMP_SUFFIX_LEN && strncmp(name + n - RL_TEMP_SUFFIX_LEN, ".tmp.", 5) == 0;
 }
 
-/* rl_write_atomic_at; `noted`: a file replaced is said (rl_rename_noted) */
+/* rl_write_atomic_at; `noted`: a file with content replaced is said
+ * (rl_rename_noted) */
 static int write_atomic_at(int dir, const char *name, const char *shown, const char *data,
                            size_t len, int noted, char *err, size_t errlen)
 {
@@ -1231,7 +1232,7 @@ void rl_notice(const char *fmt, ...)
 int rl_rename_noted(int fromdir, const char *from, int todir, const char *to, const char *shown)
 {
     struct stat st;
-    int existed = fstatat(todir, to, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    int existed = fstatat(todir, to, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size > 0;
     int rc = renameat(fromdir, from, todir, to);
     int e = errno;
     if (rc == 0 && existed)

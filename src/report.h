@@ -196,9 +196,10 @@ int rl_mkdir_p(const char *dir, char *err, size_t errlen);
 void rl_notice_set(void (*fn)(const char *msg));
 void rl_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* renameat(fromdir, from, todir, to), then, when it replaced a file,
- * rl_notice "SHOWN existed and was replaced" (the caller's path for it).
- * Returns renameat's result, errno kept. */
+/* renameat(fromdir, from, todir, to), then, when it replaced a file that
+ * held anything (an empty one, as mkstemp or rl_stage leaves it, loses
+ * nothing), rl_notice "SHOWN existed and was replaced" (the caller's path
+ * for it).  Returns renameat's result, errno kept. */
 int rl_rename_noted(int fromdir, const char *from, int todir, const char *to, const char *shown);
 
 #endif
