@@ -100,6 +100,15 @@ int rl_cli_tell(const char *cmd, const char *fmt, ...)
     return -1;
 }
 
+/* The running command's name, for cli_notice. */
+static const char *notice_cmd;
+
+/* report.h rl_notice's printer: a note of the running command on stderr. */
+static void cli_notice(const char *msg)
+{
+    rl_cli_tell(notice_cmd, "%s", msg);
+}
+
 /* o's command line as a shell would take it back ("roofline size --qps 20
  * ..."): arguments with characters beyond [A-Za-z0-9_./:,=+@%-] in single
  * quotes; cut at len - 1 bytes. */
@@ -3114,6 +3123,28 @@ static int short_run_overloaded(const rl_serve_result *r, double arrived, long l
            r->req_per_s < 0.5 * arrived;
 }
 
+/* Whether a --burst run without a capacity figure fell behind its arrivals
+ * by its own whole-run figures (note_overload; issue 14 #2: --qps 500
+ * --burst 100 --no-capacity over 2000 requests came at 66.4 req/s, the
+ * server busy 0.81 of a 69.9 s run completing 28.6 req/s, TTFT p50 12.5 s
+ * against 0.18 s of service, and got no verdict because the steady
+ * window's keep-up read 1): both of its completions per busy second
+ * (req_per_s / utilization: what the server did while it worked, at the
+ * batches the clumps gave it) below 80% of the arrivals' rate `arrived`
+ * (note_overload's rate margin), and the median request waiting more
+ * than twice its own service (short_run_overloaded's bar).  A server that
+ * keeps up clears each clump and then idles, so its rate while busy
+ * stays above the arrivals' (tester81 A: 6.03 req/s over the run, busy
+ * 0.17: 35.5 req/s while busy against 6.64 arrived; no verdict, as before);
+ * one that is short of them is busy the whole time, its rate while busy the
+ * run's. */
+static int busy_outpaced(const rl_serve_result *r, double arrived)
+{
+    return arrived > 0 && r->utilization > 0 && r->ttft_service.p50 > 0 &&
+           r->req_per_s / r->utilization < 0.8 * arrived &&
+           r->ttft.p50 > 2 * r->ttft_service.p50;
+}
+
 /* Whether a disagg run's KV link saturated: busy 0.9 or more of the run
  * (kv_link_utilization).  A link whose offered KV bytes/s exceed its rate
  * is a FIFO server with a growing queue, busy from its first transfer to
@@ -3239,17 +3270,19 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
          * bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
          * --qps over a few thousand requests */
         int by_rate = !(burst_cv > 1 && r->steady_valid && !isfinite(max_qps));
+        int outpaced = !by_rate && n >= 2 && busy_outpaced(r, arrived);
         int short_done = n >= 2 && ((by_rate && done_rate < 0.8 * arrived) ||
-                                    rl_serve_falls_short(r, arrived));
+                                    rl_serve_falls_short(r, arrived) || outpaced);
         if (!by_rate && !short_done && n >= 2 && done_rate < 0.8 * arrived) {
             /* a verdict the rate alone cannot give: said, not taken */
             rl_cli_tell("simulate", "note: no overload verdict: the steady window completed "
                         "%.3g req/s of these arrivals' %.3g, but --burst %g arrivals come in "
                         "clumps that move that rate, and the run's own queue test saw no growth "
                         "(keep-up %.3g: the window's arrivals that began their prefill; busy "
-                        "%.3g of the run); the capacity search (without --no-capacity) "
-                        "settles it",
-                        done_rate, arrived, burst_cv, r->keep_up, r->utilization);
+                        "%.3g of the run, completing %.3g req/s while busy); the capacity "
+                        "search (without --no-capacity) settles it",
+                        done_rate, arrived, burst_cv, r->keep_up, r->utilization,
+                        r->utilization > 0 ? r->req_per_s / r->utilization : NAN);
             return 0;
         }
         if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
@@ -3265,7 +3298,14 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
         else if (*above && isfinite(free_qps))
             snprintf(above + strlen(above), sizeof above - strlen(above), "%.3g with them)",
                      slo_qps);
-        if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
+        if (outpaced && !rl_serve_falls_short(r, arrived)) /* no capacity: the run's own */
+            snprintf(done, sizeof done, "; with no capacity search, the run's own figures: "
+                     "busy %.3g of the run, it completed %.3g req/s over it, %.3g req/s while "
+                     "busy, under these arrivals' rate, and the median TTFT (%.3g s) is %.3g x "
+                     "the median TTFT service (%.3g s): it did not clear one clump before the next",
+                     r->utilization, r->req_per_s, r->req_per_s / r->utilization, r->ttft.p50,
+                     r->ttft.p50 / r->ttft_service.p50, r->ttft_service.p50);
+        else if (short_done) /* after the comparison it belongs to (tester14 F2a read 44.5 > 95.2) */
             snprintf(done, sizeof done, "; %.3g req/s completed (%s%s)", done_rate,
                      r->steady_valid ? "steady window" : "whole run",
                      /* fixIK #1: 35.4k completed beside a 27.1k figure at --qps 1e5 */
@@ -3497,12 +3537,12 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
 }
 
 static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
-                            int kind, int overloaded)
+                            int kind, int overloaded, double burst_cv)
 {
     char why[1024], missed[256];
     missed_targets(r, c, missed, sizeof missed);
     rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s (%.3g%% of requests within "
-                  "them)", rl_serve_unresolved_reason(kind, 0, why, sizeof why),
+                  "them)", rl_serve_unresolved_reason(kind, 0, burst_cv, why, sizeof why),
                missed[0] ? "misses them: " : "meets them at p99", r->slo_attainment * 100);
     if (missed[0] && !overloaded) /* else the overload note is the verdict */
         rl_cli_say(o, "note: SLO missed: %s", missed);
@@ -3870,8 +3910,10 @@ int rl_cli_simulate(rl_opts *o)
      * also when the one without targets after it was interrupted (the JSON
      * keeps max_sustainable_qps_unresolved; review: stderr said nothing of
      * it): the overload is then unknown, so a miss is said here */
+    double burst_cv = trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv;
     if (unresolved)
-        note_unresolved(o, &r, &c, unresolved, skipped != stopped && !(free_qps >= reached));
+        note_unresolved(o, &r, &c, unresolved, skipped != stopped && !(free_qps >= reached),
+                        burst_cv);
     else if (!skipped)
         note_capacity_bounds(o, max_qps, lower_bound, repeated, n, span);
     note_arrival_rate(o, &run, n, span);
@@ -3887,8 +3929,7 @@ int rl_cli_simulate(rl_opts *o)
     char missed[256];
     if (free_qps >= reached && !unresolved)
         note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
-    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak,
-                            trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv) &&
+    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak, burst_cv) &&
              !unresolved &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
         note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
@@ -4410,7 +4451,7 @@ int rl_cli_size(rl_opts *o)
             /* tester69 #8: the two kinds share their tail; the second says it
              * once (the JSON's max_sustainable_qps_unresolved keeps each) */
             rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
-                                       said, uwhy, sizeof uwhy);
+                                       said, rl_size_burst(&in), uwhy, sizeof uwhy);
             rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
                                 "verdict is the row's meets", unresolved[k], uwhy);
             said = 1;
@@ -4454,12 +4495,18 @@ int rl_cli_size(rl_opts *o)
         rl_size_label(&in, &r.c[0], lab, sizeof lab); /* tester34 F4 */
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, pool);
     }
+    char prec[640]; /* size.h rl_size_precision_caution (issue 14 #3) */
+    if (r.nmeet > 0 && rl_size_precision_caution(&in, &r.c[0], prec, sizeof prec)) {
+        rl_size_label(&in, &r.c[0], lab, sizeof lab);
+        rl_cli_tell("size", "caution: the first row (%s): %s", lab, prec);
+    }
     char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
     if (r.nmeet > 0 && rl_size_p99_caution(&in, &r.c[0], p99only, sizeof p99only)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
         if (isnan(r.c[0].max_qps) && r.c[0].max_qps_unresolved) /* tester69 #8: said above */
             replace_part(p99only, sizeof p99only,
-                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, 0, uwhy, sizeof uwhy),
+                         rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, 0,
+                                                    rl_size_burst(&in), uwhy, sizeof uwhy),
                          "its max_sustainable_qps is null, unresolved for the reason a note "
                          "above gives (max_sustainable_qps_unresolved)");
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);
@@ -5616,6 +5663,10 @@ static int check_output(const rl_opts *o, rl_guard_outputs *seen, const char *la
                           "only the files roofline reads are guarded (PRESETS; README.md and "
                           "docs/*.md too)", label, PATH_SHOWN(path),
                        why);
+        else if (rl_guard_in_tree_new(path, why, sizeof why)) /* issue 14 #4 */
+            rl_cli_say(o, "note: %s '%s' is a new file in roofline's own tree (%s), outside "
+                          "the folders a user's own files go to there (model/, hw_profiles/, "
+                          "out/)", label, PATH_SHOWN(path), why);
         return 0;
     }
     return rl_cli_say(o, "%s '%s': %s", label, PATH_SHOWN(path), why);
@@ -5820,6 +5871,8 @@ int rl_cli_main(int argc, char **argv)
     static rl_opts o;
     memset(&o, 0, sizeof o);
     o.cmd = c->name;
+    notice_cmd = c->name;
+    rl_notice_set(cli_notice); /* report.h: files replaced, folders made */
     o.calib.threads = (int)rl_param_default(RL_P_THREADS); /* one CPU thread unless asked (calib.h) */
     o.argc = argc;
     o.argv = argv;

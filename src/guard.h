@@ -86,6 +86,12 @@ int rl_guard_doc_name(const char *folder, const char *leaf);
  * 0. */
 int rl_guard_in_tree(const char *path, char *tree, size_t len);
 
+/* The same for a file `path` that does not exist yet (its folder does): 1
+ * with the tree's top in tree[len] when it would be a new file of a
+ * roofline tree outside model/, hw_profiles/ and out/ (issue 14 #4: size
+ * --report docs/sizing/NEW.md was written there without a word), else 0. */
+int rl_guard_in_tree_new(const char *path, char *tree, size_t len);
+
 /* Whether the file `path`, existing or to be made, is one of the sources
  * of such a tree (rl_guard_in_tree, then by its place and name: a Makefile,
  * makefile or GNUmakefile, or a .c, .h, .cu, .cuh, .cc, .cpp, .py, .sh or .mk file outside build*\/

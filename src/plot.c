@@ -267,6 +267,24 @@ int rl_plot_check_sides(const char *out, char *err, size_t errlen)
     return rc;
 }
 
+/* One notice (report.h rl_notice) naming those of a figure `out` and its
+ * side files `dat` and `gp` that existed (had[3], in that order) and were
+ * replaced. */
+static void note_replaced(const int had[3], const char *out, const char *dat, const char *gp)
+{
+    const char *names[3] = {out, dat, gp};
+    char list[3 * PATHLEN + 16] = "";
+    int n = had[0] + had[1] + had[2], k = 0;
+    for (int i = 0; i < 3; i++)
+        if (had[i]) {
+            k++;
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     k == 1 ? "" : k == n ? " and " : ", ", names[i]);
+        }
+    if (n > 0)
+        rl_notice("note: %s existed and %s replaced", list, n > 1 ? "were" : "was");
+}
+
 /* Write STEM.dat and STEM.gp inside the open directory `dir` and render
  * `leaf` there (see rl_plot_render); `out` names the figure in messages and
  * ends with `leaf`.  `through`: `out` was named on the command line (a
@@ -375,10 +393,20 @@ static int render_at(int dir, int through, const char *tmpl, const char *out, co
     /* a figure drawn: all three in place; gnuplot missing or failing: the
      * data and script kept for a rerun (documented), no figure */
     int drawn = st == 0 && !empty;
+    /* a command-line path's files that existed are said replaced, in one
+     * note (issue 14 #4: --plot docs/figures/frontier.png and NAME.dat went
+     * in silence); inside a run's folder (through 0) they are its own */
+    struct stat ex; /* as report.h rl_rename_noted: an empty file loses nothing */
+    int had[3] = {through && drawn && fstatat(fdir, fleaf, &ex, AT_SYMLINK_NOFOLLOW) == 0 &&
+                      ex.st_size > 0,
+                  through && fstatat(dir, dat, &ex, AT_SYMLINK_NOFOLLOW) == 0 && ex.st_size > 0,
+                  through && fstatat(dir, gp, &ex, AT_SYMLINK_NOFOLLOW) == 0 && ex.st_size > 0};
     int dat_in = renameat(dir, tdat, dir, dat) == 0; /* renames need no room: only a */
     int gp_in = dat_in && renameat(dir, tgp, dir, gp) == 0; /* folder swapped meanwhile fails */
     int moved = gp_in && (!drawn || renameat(fdir, tmp, fdir, fleaf) == 0);
     int e = errno;
+    if (moved)
+        note_replaced(had, out, shown_dat, shown_gp);
     if (!dat_in)
         unlinkat(dir, tdat, 0);
     if (!gp_in)

@@ -745,18 +745,35 @@ int rl_temp_at(int dir, const char *name, const char *shown, char *tmp, size_t t
     return -1;
 }
 
-int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
-                       char *err, size_t errlen)
+/* Whether file name `name` is a temporary of rl_temp_at's (NAME.tmp.XXXXXX):
+ * rl_stage's, which its caller then writes with rl_write_atomic. */
+static int temp_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n > RL_TEMP_SUFFIX_LEN && strncmp(name + n - RL_TEMP_SUFFIX_LEN, ".tmp.", 5) == 0;
+}
+
+/* rl_write_atomic_at; `noted`: a file with content replaced is said
+ * (rl_rename_noted) */
+static int write_atomic_at(int dir, const char *name, const char *shown, const char *data,
+                           size_t len, int noted, char *err, size_t errlen)
 {
     char tmp[300];
     int ok = rl_write_temp_at(dir, name, shown, data, len, tmp, sizeof tmp, err, errlen) == 0;
-    if (ok && renameat(dir, tmp, dir, name) != 0) {
+    if (ok && (noted ? rl_rename_noted(dir, tmp, dir, name, shown)
+                     : renameat(dir, tmp, dir, name)) != 0) {
         snprintf(err, errlen, "%s: write failed: %s", RL_NAME_SHOWN(shown), strerror(errno));
         unlinkat(dir, tmp, 0);
         ok = 0;
     }
     rl_interrupt_track_temp(AT_FDCWD, NULL);
     return ok ? 0 : -1;
+}
+
+int rl_write_atomic_at(int dir, const char *name, const char *shown, const char *data, size_t len,
+                       char *err, size_t errlen)
+{
+    return write_atomic_at(dir, name, shown, data, len, 0, err, errlen);
 }
 
 int rl_write_temp_at(int dir, const char *name, const char *shown, const char *data, size_t len,
@@ -841,7 +858,10 @@ int rl_write_atomic(const char *path, const char *data, size_t len, char *err, s
     int dir;
     if (rl_write_target(path, resolved, &dir, &name, err, errlen) != 0)
         return -1;
-    int rc = rl_write_atomic_at(dir, name, resolved, data, len, err, errlen);
+    /* a file named on the command line replaced is said (issue 14 #4), not
+     * a staged temporary (rl_stage) being filled */
+    int rc = write_atomic_at(dir, name, strcmp(resolved, path) ? resolved : path, data, len,
+                             !temp_name(name), err, errlen);
     if (dir != AT_FDCWD)
         close(dir);
     return rc;
@@ -877,7 +897,7 @@ int rl_stage(const char *path, rl_staged *s, char *err, size_t errlen)
 int rl_stage_commit(rl_staged *s, int n, char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++) {
-        if (rename(s[i].temp, s[i].target) != 0) {
+        if (rl_rename_noted(AT_FDCWD, s[i].temp, AT_FDCWD, s[i].target, s[i].target) != 0) {
             snprintf(err, errlen, "%s: write failed: %s", RL_NAME_SHOWN(s[i].target), strerror(errno));
             rl_unstage(s + i, n - i);
             return -1;
@@ -1190,6 +1210,37 @@ char *rl_read_input(const char *path, size_t max, size_t *len, char *err, size_t
     return buf;
 }
 
+static void (*notice_fn)(const char *msg);
+
+void rl_notice_set(void (*fn)(const char *msg))
+{
+    notice_fn = fn;
+}
+
+void rl_notice(const char *fmt, ...)
+{
+    if (!notice_fn)
+        return;
+    char msg[4608];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    notice_fn(msg);
+}
+
+int rl_rename_noted(int fromdir, const char *from, int todir, const char *to, const char *shown)
+{
+    struct stat st;
+    int existed = fstatat(todir, to, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size > 0;
+    int rc = renameat(fromdir, from, todir, to);
+    int e = errno;
+    if (rc == 0 && existed)
+        rl_notice("note: %s existed and was replaced", RL_NAME_SHOWN(shown));
+    errno = e;
+    return rc;
+}
+
 int rl_mkdir_p(const char *dir, char *err, size_t errlen)
 {
     char p[4096];
@@ -1197,17 +1248,24 @@ int rl_mkdir_p(const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "%s: path too long", RL_NAME_SHOWN(dir));
         return -1;
     }
+    int made = 0; /* folders created, the last the one asked for */
     for (char *s = p + 1;; s++) {
         if (*s != '/' && *s != '\0')
             continue;
         char c = *s;
         *s = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+        if (mkdir(p, 0755) == 0)
+            made++;
+        else if (errno != EEXIST) {
             snprintf(err, errlen, "%s: cannot create directory: %s", RL_NAME_SHOWN(p), strerror(errno));
             return -1;
         }
         *s = c;
         if (!c)
-            return 0;
+            break;
     }
+    if (made > 0) /* issue 14 #4: run's out/ and --plot-dir were made without a word */
+        rl_notice("note: created the output folder %s%s", RL_NAME_SHOWN(dir),
+                  made > 1 ? " (with its missing parent folders)" : "");
+    return 0;
 }

@@ -181,7 +181,25 @@ char *rl_read_input(const char *path, size_t max, size_t *len, char *err, size_t
 struct gzFile_s *rl_gzopen_input(const char *path, const char *what, char *err, size_t errlen);
 
 /* Create directory `dir` and its missing parents (mode 0755), like mkdir -p.
+ * Where it created any, notes "created the output folder DIR" (rl_notice).
  * Returns 0, or -1 with err set. */
 int rl_mkdir_p(const char *dir, char *err, size_t errlen);
+
+/* Notices of what an output did beside writing its own file (issue 14 #4,
+ * our rule: nothing is written outside the output folder without saying
+ * so): a file named on the command line that existed and was replaced
+ * (rl_write_atomic, rl_stage_commit, a figure and its .dat and .gp drawn
+ * from a command-line path), a folder made (rl_mkdir_p).  The library does
+ * not print: `fn` (the CLI's, which prints it on stderr as a note of the
+ * running command; NULL: none, the default) gets each message, "note:
+ * ...".  Not thread-safe: set it once before the command runs. */
+void rl_notice_set(void (*fn)(const char *msg));
+void rl_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* renameat(fromdir, from, todir, to), then, when it replaced a file that
+ * held anything (an empty one, as mkstemp or rl_stage leaves it, loses
+ * nothing), rl_notice "SHOWN existed and was replaced" (the caller's path
+ * for it).  Returns renameat's result, errno kept. */
+int rl_rename_noted(int fromdir, const char *from, int todir, const char *to, const char *shown);
 
 #endif

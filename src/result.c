@@ -2863,7 +2863,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     cJSON_AddBoolToObject(o, "max_sustainable_qps_unresolved", c->max_qps_unresolved);
     /* as simulate's (tester47 F9: size rows had neither): every row ran the
      * same arrivals at the load */
-    double burst = !in->trace && in->w.arrival == RL_ARRIVAL_GAMMA ? in->w.burst_cv : 0;
+    double burst = rl_size_burst(in);
     add_number_or_null(o, "burst", burst, burst > 0);
     add_number_or_null(o, "arrival_req_per_s", r->arrival_rate,
                        isfinite(r->arrival_rate) && r->arrival_rate > 0);
@@ -2877,7 +2877,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     /* which rule decided meets (size.h rl_size_decide; tester48 F1) */
     cJSON_AddStringToObject(o, "verdict_by", rl_size_verdict_name(c->verdict_by));
     char vnote[1536]; /* a meeting row on its p99s alone, marked in the row (fixJH) */
-    if (rl_size_verdict_note(c, vnote, sizeof vnote))
+    if (rl_size_verdict_note(in, c, vnote, sizeof vnote))
         cJSON_AddStringToObject(o, "verdict_note", vnote);
     else
         cJSON_AddNullToObject(o, "verdict_note");
@@ -3075,6 +3075,11 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         {"unbanded_derived", (double)r->unbanded_derived}, /* review28 L3 */
     };
     add_numbers(j, sizing, sizeof sizing / sizeof sizing[0]);
+    /* the arrivals' --burst CV, as each row's burst and simulate's (issue
+     * 14: the top level echoed qps and requests, not it); null for Poisson
+     * or a trace */
+    double burst = rl_size_burst(in);
+    add_number_or_null(j, "burst", burst, burst > 0);
     int banded = in->conservative; /* the band the rows report (and --conservative sized on) */
     for (int i = 0; i < r->n; i++)
         banded |= r->c[i].banded;

@@ -4440,7 +4440,8 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
  * the longest prompts' own prefill), or when the load above its figure did
  * and none within RL_SERVE_CAPACITY_OPEN_BAND of it missed them outright
  * (tester47 F8: 0.08-0.98 req/s by the seed beside runs meeting at 1). */
-const char *rl_serve_unresolved_reason(int kind, int brief, char *buf, size_t len)
+const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, char *buf,
+                                       size_t len)
 {
     /* the two kinds' shared tail, or (brief) a pointer back to it (tester69 #8) */
     const char *tail =
@@ -4450,6 +4451,26 @@ const char *rl_serve_unresolved_reason(int kind, int brief, char *buf, size_t le
                 "near a target, not by the load, so no load decides it "
                 "(max_sustainable_qps_unresolved); the p99s at --qps are the verdict, and a "
                 "target with more margin over the longest requests' service gives a figure";
+    /* gamma arrivals burstier than Poisson: the tail is the clumps' own
+     * queue, which forms at any mean load (cli.c note_overload's "--burst
+     * arrivals come in clumps"), each request waiting out the service of the
+     * clump ahead of it; not the prompts' prefill (issue 14: fixed 1000-token
+     * prompts at --burst 10, TTFT p99 726 ms against a 500 ms target, read
+     * "the longest prompts' prefill") */
+    char bursty[640];
+    if (burst_cv > 1) {
+        if (brief)
+            snprintf(bursty, sizeof bursty, "the tail is --burst %g's clumps queueing, as above "
+                     "(max_sustainable_qps_unresolved)", burst_cv);
+        else
+            snprintf(bursty, sizeof bursty, "the tail is set by burst queueing: --burst %g "
+                     "arrivals come in clumps, and a clump's requests wait behind one another "
+                     "for this configuration's service time at any mean load, so no load "
+                     "decides it (max_sustainable_qps_unresolved); the p99s at --qps are the "
+                     "verdict, and a configuration that serves a clump faster, or a target with "
+                     "more margin over a clump's wait, gives a figure", burst_cv);
+        tail = bursty;
+    }
     if (kind == RL_SERVE_UNRESOLVED_BAND)
         snprintf(buf, len, "the targets' p99s hold at the load above the highest that met "
                  "their 95%% bound, but not with 95%% confidence (the upper bound on the share "

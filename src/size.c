@@ -2103,11 +2103,37 @@ int rl_size_tpot_host_caution(const rl_size_input *in, int hw, char *buf, size_t
     return rl_tpot_host_caution(&in->hw[hw], in->calibrated, in->slo_tpot, "no row", buf, len);
 }
 
+int rl_size_precision_caution(const rl_size_input *in, const rl_size_candidate *c, char *buf,
+                              size_t len)
+{
+    buf[0] = '\0';
+    if (in->nprec > 0) /* --keep-precision: the dtypes asked for */
+        return 0;
+    /* below 16 bits, and not the checkpoint's own MXFP4 experts (precisions) */
+    int own = in->m && in->m->quantized == RL_QUANT_EXPERTS && c->p.weights == RL_MXFP4;
+    if (!((rl_dtype_bytes(c->p.weights) < 2 && !own) || rl_dtype_bytes(c->p.kv) < 2))
+        return 0;
+    snprintf(buf, len, "its precision (weights %s, KV cache %s, compute %s) is one the search "
+             "chose, not one asked for (without --keep-precision size searches its own "
+             "weights/KV/compute; the default is bf16): its speed and memory are modelled, not "
+             "its accuracy, so check the model's quality at that precision with your "
+             "evaluations, or size the precision you will serve with --keep-precision --weights "
+             "D --kv D --compute D", rl_dtype_name(c->p.weights), rl_dtype_name(c->p.kv),
+             rl_dtype_name(c->p.compute));
+    return 1;
+}
+
+double rl_size_burst(const rl_size_input *in)
+{
+    return !in->trace && in->w.arrival == RL_ARRIVAL_GAMMA ? in->w.burst_cv : 0;
+}
+
 /* Why meeting row c's capacity decides nothing (verdict_by p99) into why[len]. */
-static void p99_only_why(const rl_size_candidate *c, char *why, size_t len)
+static void p99_only_why(const rl_size_input *in, const rl_size_candidate *c, char *why,
+                         size_t len)
 {
     if (isnan(c->max_qps) && c->max_qps_unresolved)
-        rl_serve_unresolved_reason(c->max_qps_unresolved, 0, why, len);
+        rl_serve_unresolved_reason(c->max_qps_unresolved, 0, rl_size_burst(in), why, len);
     else if (isfinite(c->max_qps))
         snprintf(why, len, "its max_sustainable_qps, %.4g req/s, is a lower bound below "
                  "the sized load (max_sustainable_qps_is_lower_bound: the search's sample ran "
@@ -2116,13 +2142,14 @@ static void p99_only_why(const rl_size_candidate *c, char *why, size_t len)
         snprintf(why, len, "its max_sustainable_qps was not found (null)");
 }
 
-int rl_size_verdict_note(const rl_size_candidate *c, char *buf, size_t len)
+int rl_size_verdict_note(const rl_size_input *in, const rl_size_candidate *c, char *buf,
+                         size_t len)
 {
     buf[0] = '\0';
     if (!c->meets || c->verdict_by != RL_SIZE_VERDICT_P99)
         return 0;
     char why[1280];
-    p99_only_why(c, why, sizeof why);
+    p99_only_why(in, c, why, sizeof why);
     snprintf(buf, len, "capacity not established: meets rests on the p99s of its runs alone "
              "(verdict_by p99), so it ranks after a meeting row of equal cost and mode whose "
              "capacity is established: %s", why);
@@ -2137,7 +2164,7 @@ int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, cha
         return 0;
     char why[1280];
     double sized = rl_size_sized_qps(in);
-    p99_only_why(c, why, sizeof why);
+    p99_only_why(in, c, why, sizeof why);
     snprintf(buf, len, "its meets rests on the p99s of its runs at %.4g and %.4g req/s "
              "(sized_for_qps) alone (verdict_by p99), not on a capacity found with 95%% "
              "confidence: %s (a meeting row whose capacity is resolved ranks before it at equal "

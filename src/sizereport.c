@@ -544,6 +544,9 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     }
     item(d, "Precision: weights %s, KV cache %s, compute %s.", rl_dtype_name(b->p.weights),
          rl_dtype_name(b->p.kv), rl_dtype_name(b->p.compute));
+    char prec[640]; /* size.h rl_size_precision_caution (issue 14 #3) */
+    if (rl_size_precision_caution(in, b, prec, sizeof prec))
+        item(d, "Caution on precision: %s.", prec);
     char short_pool[1024];
     if (rl_size_activation_caution(in, b, short_pool, sizeof short_pool))
         item(d, "Caution on memory: %s.", short_pool);
@@ -885,6 +888,46 @@ static int hw_view(const rl_size_report_data *x, int h, rl_size_result *sub,
     return sub->n;
 }
 
+/* The report's views of the rows: in chips mode over several hardware
+ * (each_hw) one hw_view a hardware, xs[h] over sub[h], built once for the
+ * recommendation and the tables (issue 14 #5: each section built its own);
+ * else one, x itself (sub unused).  nv 0 when out of memory: the sections
+ * that need them are left out, as they were. */
+typedef struct {
+    int each, nv;
+    rl_size_result *sub;
+    rl_size_report_data *xs;
+} hw_views;
+
+static void hw_views_free(hw_views *v)
+{
+    for (int h = 0; v->each && v->sub && h < v->nv; h++)
+        free(v->sub[h].c);
+    free(v->sub);
+    free(v->xs);
+    *v = (hw_views){0};
+}
+
+static void hw_views_build(const rl_size_report_data *x, hw_views *v)
+{
+    v->each = each_hw(x);
+    v->nv = v->each ? x->in->nhw : 1;
+    v->sub = calloc((size_t)v->nv, sizeof *v->sub);
+    v->xs = calloc((size_t)v->nv, sizeof *v->xs);
+    if (!v->sub || !v->xs) {
+        hw_views_free(v);
+        return;
+    }
+    if (!v->each)
+        v->xs[0] = *x;
+    for (int h = 0; v->each && h < v->nv; h++)
+        if (hw_view(x, h, &v->sub[h], &v->xs[h]) < 0) {
+            v->nv = h; /* those built are freed */
+            hw_views_free(v);
+            return;
+        }
+}
+
 /* One recommendation (prices compare the hardware, or one hardware): the
  * cheapest, and the cheapest on each other hardware. */
 static void recommend_cheapest(doc *d, const rl_size_report_data *x)
@@ -914,8 +957,9 @@ static void recommend_cheapest(doc *d, const rl_size_report_data *x)
 
 static void recommend_cautions(doc *d, const rl_size_report_data *x, int hw);
 
-/* No price for every profile: the cheapest configuration of each hardware. */
-static void recommend_each_hw(doc *d, const rl_size_report_data *x)
+/* No price for every profile: the cheapest configuration of each hardware
+ * (the views of v, hw_views). */
+static void recommend_each_hw(doc *d, const rl_size_report_data *x, const hw_views *v)
 {
     const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
@@ -934,15 +978,13 @@ static void recommend_each_hw(doc *d, const rl_size_report_data *x)
             "are ranked within each hardware. Choose with your prices. The load curve, memory "
             "and sensitivity sections below are for the fewest chips: %lld x %s, %s.",
          unpriced, r->c[0].chips_total, in->hw[r->c[0].hw].name, first);
-    for (int h = 0; h < in->nhw; h++) {
-        rl_size_result sub;
-        rl_size_report_data xs;
-        if (hw_view(x, h, &sub, &xs) > 0 && sub.nmeet > 0) {
+    for (int h = 0; h < v->nv; h++) {
+        const rl_size_result *sub = v->xs[h].res;
+        if (sub->n > 0 && sub->nmeet > 0) {
             heading(d, 3, "On %s", in->hw[h].name);
-            recommend(d, &xs, &sub.c[0]);
-            recommend_cautions(d, &xs, h);
+            recommend(d, &v->xs[h], &sub->c[0]);
+            recommend_cautions(d, &v->xs[h], h);
         }
-        free(sub.c);
     }
 }
 
@@ -988,18 +1030,18 @@ static void recommend_cautions(doc *d, const rl_size_report_data *x, int hw)
     report_e2e_gap(d, x, &r->c[0]);
 }
 
-/* The recommendation section. */
-static void report_recommendation(doc *d, const rl_size_report_data *x)
+/* The recommendation section (v: the report's views, hw_views). */
+static void report_recommendation(doc *d, const rl_size_report_data *x, const hw_views *v)
 {
     const rl_size_result *r = x->res;
     heading(d, 2, "Recommendation");
     if (r->nmeet == 0)
         recommend_none(d, x);
-    else if (!each_hw(x)) {
+    else if (!v->each) {
         recommend_cheapest(d, x);
         recommend_cautions(d, x, -1);
     } else
-        recommend_each_hw(d, x);
+        recommend_each_hw(d, x, v);
 }
 
 /* The model, the traffic and the targets. */
@@ -1066,21 +1108,18 @@ static void frontier_chart(doc *d, const rl_size_report_data *x, const int *fr, 
 
 /* The Alternatives, the cost / latency frontier and its chart: over every
  * row, or in chips mode over several hardware (each_hw) one table of each
- * per hardware, its rows numbered and its frontier taken within it. */
-static void report_tables(doc *d, const rl_size_report_data *x)
+ * per hardware, its rows numbered and its frontier taken within it (the
+ * views of hv, hw_views). */
+static void report_tables(doc *d, const rl_size_report_data *x, const hw_views *hv)
 {
     const rl_size_input *in = x->in;
-    const int each = each_hw(x), nv = each ? in->nhw : 1;
-    rl_size_result *sub = calloc((size_t)nv, sizeof *sub);
-    rl_size_report_data *xs = calloc((size_t)nv, sizeof *xs);
-    int **fr = calloc((size_t)nv, sizeof *fr), *nf = calloc((size_t)nv, sizeof *nf);
-    if (!sub || !xs || !fr || !nf)
+    const int each = hv->each, nv = hv->nv;
+    const rl_size_report_data *xs = hv->xs;
+    int **fr = nv > 0 ? calloc((size_t)nv, sizeof *fr) : NULL;
+    int *nf = nv > 0 ? calloc((size_t)nv, sizeof *nf) : NULL;
+    if (!fr || !nf)
         goto done;
     for (int v = 0; v < nv; v++) {
-        if (each && hw_view(x, v, &sub[v], &xs[v]) < 0)
-            goto done;
-        if (!each)
-            xs[v] = *x;
         fr[v] = malloc((size_t)(xs[v].res->n + 1) * sizeof *fr[v]);
         nf[v] = fr[v] ? rl_size_frontier(xs[v].res, fr[v]) : 0;
     }
@@ -1129,10 +1168,6 @@ static void report_tables(doc *d, const rl_size_report_data *x)
 done:
     for (int v = 0; fr && v < nv; v++)
         free(fr[v]);
-    for (int v = 0; each && sub && v < nv; v++)
-        free(sub[v].c);
-    free(sub);
-    free(xs);
     free(fr);
     free(nf);
 }
@@ -1737,9 +1772,12 @@ static void report_method(doc *d, const rl_size_report_data *x)
 static void write_report(doc *d, const rl_size_report_data *x)
 {
     report_head(d, x);
-    report_recommendation(d, x);
+    hw_views v;
+    hw_views_build(x, &v);
+    report_recommendation(d, x, &v);
     report_workload(d, x);
-    report_tables(d, x);
+    report_tables(d, x, &v);
+    hw_views_free(&v);
     report_load_curve(d, x);
     report_memory(d, x);
     report_sensitivity(d, x);
