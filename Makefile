@@ -91,10 +91,12 @@ docs: $(BIN)
 #
 # TESTS_BESIDE run beside the others, their output kept in a log printed
 # after them: each writes only into its own mkdtemp folders, never ./out or
-# a fixed path (checked by grep at stop 46).  test_size is a third of the
-# suite's CPU time (stop 46 fixOC: 156 of 506 CPU-s), so on two cores the
-# suite's wall time falls by about that much.
-TESTS_BESIDE := $(BUILD)/tests/test_size
+# a fixed path (checked by grep at stop 46); test_cli works in a mkdtemp
+# folder of its own, so its `run`s without --out write their out/ there
+# (stop 47).  They are most of the suite's CPU time (stop 47, 2-core VM:
+# test_cli 205, test_size 156 of about 500 CPU-s), so on two cores the two
+# of them and the rest share both cores instead of one test after another.
+TESTS_BESIDE := $(BUILD)/tests/test_cli $(BUILD)/tests/test_size
 test: $(BIN) $(TESTS) $(BENCHES) cuda-compile
 	@fail=0; for t in $(TESTS_BESIDE); do $$t > $$t.log 2>&1 & echo $$! > $$t.pid; done; \
 	for t in $(filter-out $(TESTS_BESIDE),$(TESTS)); do echo "== $$t"; $$t || fail=1; done; \
