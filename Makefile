@@ -91,10 +91,12 @@ docs: $(BIN)
 #
 # TESTS_BESIDE run beside the others, their output kept in a log printed
 # after them: each writes only into its own mkdtemp folders, never ./out or
-# a fixed path (checked by grep at stop 46).  test_size is a third of the
-# suite's CPU time (stop 46 fixOC: 156 of 506 CPU-s), so on two cores the
-# suite's wall time falls by about that much.
-TESTS_BESIDE := $(BUILD)/tests/test_size
+# a fixed path (checked by grep at stop 46); test_cli works in a mkdtemp
+# folder of its own, so its `run`s without --out write their out/ there
+# (stop 47).  They are most of the suite's CPU time (stop 47, 2-core VM:
+# test_cli 205, test_size 156 of about 500 CPU-s), so on two cores the two
+# of them and the rest share both cores instead of one test after another.
+TESTS_BESIDE := $(BUILD)/tests/test_cli $(BUILD)/tests/test_size
 test: $(BIN) $(TESTS) $(BENCHES) cuda-compile
 	@fail=0; for t in $(TESTS_BESIDE); do $$t > $$t.log 2>&1 & echo $$! > $$t.pid; done; \
 	for t in $(filter-out $(TESTS_BESIDE),$(TESTS)); do echo "== $$t"; $$t || fail=1; done; \
@@ -167,21 +169,21 @@ fuzz:
 	  $(FUZZ_CC) -std=c11 -D_DEFAULT_SOURCE -O1 -g -Isrc -Ireference_engine -Icalib $(PKG_CFLAGS) \
 	    -DRL_SRCDIR='"$(CURDIR)"' -fsanitize=fuzzer $(FUZZ_SAN) $$f build-fuzz/libroofline.a \
 	    $(LDLIBS) -o build-fuzz/$$n || exit 1; done
-	@fail=0; summary=""; for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
-	  mkdir -p build-fuzz/corpus/$$n build-fuzz/crashes; seeds=""; \
-	  case $$n in fuzz_spec) seeds="$(fuzz_seeds_fuzz_spec)";; \
-	    fuzz_import_hf) seeds="$(fuzz_seeds_fuzz_import_hf)";; fuzz_cli) seeds="$(fuzz_seeds_fuzz_cli)";; \
-	    fuzz_scenario) seeds="$(fuzz_seeds_fuzz_scenario)";; fuzz_trace) seeds="$(fuzz_seeds_fuzz_trace)";; \
-	    fuzz_safetensors) seeds="$(fuzz_seeds_fuzz_safetensors)";; \
-	    fuzz_measure) seeds="$(fuzz_seeds_fuzz_measure)";; esac; \
-	  echo "== $$n: $(FUZZ_SECONDS) s"; \
-	  build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -close_fd_mask=2 \
-	    -artifact_prefix=build-fuzz/crashes/$$n- build-fuzz/corpus/$$n $$seeds \
-	    > build-fuzz/$$n.log 2>&1 || fail=1; \
+	@fail=0; $(MAKE) --no-print-directory -k $(patsubst fuzz/%.c,fuzz-run-%,$(FUZZ_RUN)) || fail=1; summary=""; \
+	for f in $(FUZZ_RUN); do n=$$(basename $$f .c); \
 	  line=$$(grep -E '^Done [0-9]+ runs' build-fuzz/$$n.log || echo "FAILED, see build-fuzz/$$n.log"); \
 	  cov=$$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' build-fuzz/$$n.log | tail -1); \
 	  summary="$$summary$$n: $$line ($$cov)\n"; done; \
 	printf "$$summary"; if [ $$fail -ne 0 ]; then echo "make fuzz: a harness failed"; exit 1; fi
+# One harness's run from its seeds, into build-fuzz/NAME.log.  `make -jN
+# fuzz` runs N harnesses at once, each on a core of its own for its
+# FUZZ_SECONDS: CI's `make -j2 fuzz` takes about 7 x FUZZ_SECONDS / 2 s of
+# fuzzing, not 7 x FUZZ_SECONDS (one after another before stop 47).
+fuzz-run-%:
+	@mkdir -p build-fuzz/corpus/$* build-fuzz/crashes; echo "== $*: $(FUZZ_SECONDS) s"; \
+	build-fuzz/$* -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -close_fd_mask=2 \
+	    -artifact_prefix=build-fuzz/crashes/$*- build-fuzz/corpus/$* $(fuzz_seeds_$*) \
+	    > build-fuzz/$*.log 2>&1
 
 # Sweep rate on one core (reported, never asserted; target >= 1e7 evals/s).
 $(BUILD)/bench/%: bench/%.c $(LIB)

@@ -8390,8 +8390,9 @@ static void csv_holds_every_table(void **state)
     (void)state;
     static char csv[1 << 20], js[1 << 20];
     static const char *const cmds[] = {
-        "validate --tables tests/data/silicon/h100_sxm --hw h100-sxm --engine trtllm",
-        "fit tests/data/e2e/splitwise_h100.csv --hw h100-sxm --model llama2-70b",
+        "validate --tables " RL_SRCDIR "/tests/data/silicon/h100_sxm --hw h100-sxm "
+        "--engine trtllm",
+        "fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm --model llama2-70b",
         "step --model llama3-70b --hw h100-sxm --chips 8 --batch 1,64 --context 4096",
         "shard --model llama3-70b --hw h100-sxm --chips 8 --batch 1 --context 4096",
         "info --hw h100-sxm",
@@ -9919,8 +9920,8 @@ static void e2e_gap_serving_notes(void **state)
     assert_non_null(g);
     assert_non_null(strstr(g, "quoted at its p10 and p90 whatever --band"));
     cJSON_Delete(j);
-    j = run_json("validate --against tests/data/e2e/splitwise_h100.csv --profile h100-sxm --model "
-                 "llama2-70b --set model.max_context=16384 --format json");
+    j = run_json("validate --against " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv "
+                 "--profile h100-sxm --model llama2-70b --set model.max_context=16384 --format json");
     g = cJSON_GetStringValue(cJSON_GetObjectItem(j, "e2e_gap_note"));
     assert_non_null(g);
     assert_non_null(strstr(g, "47 of 47 rows are timed by kernel tables"));
@@ -11112,8 +11113,8 @@ static void kv_whole_pages(void **state)
 static void fit_sd_bounded(void **state)
 {
     (void)state;
-    cJSON *r = json_after_notes("fit tests/data/e2e/t50_static.csv --hw h100-sxm --model llama3-8b "
-                       "--format json");
+    cJSON *r = json_after_notes("fit " RL_SRCDIR "/tests/data/e2e/t50_static.csv --hw h100-sxm "
+                                "--model llama3-8b --format json");
     const cJSON *ps = cJSON_GetObjectItemCaseSensitive(r, "parameters"), *p;
     int seen = 0;
     cJSON_ArrayForEach(p, ps) {
@@ -11134,8 +11135,8 @@ static void fit_sd_bounded(void **state)
 static void folds_above_configurations_noted(void **state)
 {
     (void)state;
-    cJSON *r = json_after_notes("fit tests/data/e2e/splitwise_h100.csv --hw h100-sxm --model llama2-70b "
-                "--folds 100 --format json");
+    cJSON *r = json_after_notes("fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm "
+                                "--model llama2-70b --folds 100 --format json");
     assert_int_equal((int)num(r, "cv_folds"), 40);
     assert_non_null(strstr(out, "note: --folds 100: the CSV has 40 configurations, so 40 folds ran"));
     cJSON_Delete(r);
@@ -11871,5 +11872,17 @@ cmocka_unit_test(run_out_folder_rule),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* The suite works in a folder of its own, removed after it: a `run`
+     * without --out writes ./out (the command's default), and `make test`
+     * runs this binary beside the others (TESTS_BESIDE), whose runs use the
+     * checkout's out/.  Files of the tree are named by RL_SRCDIR. */
+    char home[] = "/tmp/rl_test_cli_XXXXXX";
+    if (!mkdtemp(home) || chdir(home) != 0) {
+        perror("test_cli: a working folder in /tmp");
+        return 1;
+    }
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    if (chdir("/") != 0 || remove_tree(home) != 0)
+        fprintf(stderr, "test_cli: could not remove %s\n", home);
+    return failed;
 }
