@@ -69,19 +69,23 @@ static void wait_for(const char *path)
     assert_int_equal(stat(path, &st), 0);
 }
 
-static int wait_exit(pid_t pid)
+/* The exit code of pid, killed and failed when it has not ended within
+ * `seconds` (what: what it was given them for). */
+static int wait_exit_within(pid_t pid, int seconds, const char *what)
 {
     int status;
-    for (int i = 0; i < 3000; i++) {
+    for (int i = 0; i < seconds * 100; i++) {
         if (waitpid(pid, &status, WNOHANG) == pid)
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         usleep(10000);
     }
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
-    fail_msg("the run did not stop within 30 s of SIGINT");
+    fail_msg("the run did not %s within %d s", what, seconds);
     return -1;
 }
+
+static int wait_exit(pid_t pid) { return wait_exit_within(pid, 30, "stop after the signal"); }
 
 static int no_temporaries(void)
 {
@@ -146,7 +150,9 @@ static int signal_late_in_run(char *const argv[], int sig, const char *const *re
     static const double at[] = {0.85, 0.75, 0.92, 0.65, 0.8, 0.7, 0.95, 0.6, 0.88, 0.55, 0.78, 0.5};
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    wait_exit(start_roofline(argv));
+    /* the whole run, unsignalled: under ASan on a loaded machine it took
+     * over 30 s (fixPC, stop 47), which is no failure to stop */
+    wait_exit_within(start_roofline(argv), 600, "finish unsignalled");
     clock_gettime(CLOCK_MONOTONIC, &b);
     double full_ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
     int code = -1;
