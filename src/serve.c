@@ -3276,6 +3276,83 @@ static int backlog_outpaced(const sim *S, int q)
     return arrivals > (double)adm + 1 + 2 * length_cv(S, q, half, S->w1) * sqrt((double)adm);
 }
 
+static double settle_time(double *v, long long n, double f);
+
+/* The time-weighted spread of the count in the system over (t0, w1] about
+ * its least-squares line in time (the residual sd: a count that grows
+ * steadily has its trend taken out), from its count n0 at t0, the window's
+ * arrivals in time order and the completion times done[0..m) sorted. */
+static double count_spread(const sim *S, double t0, long long n0, const double *done, long long m)
+{
+    double T = S->w1 - t0, t = t0, k = (double)n0, s1 = 0, s2 = 0, st = 0;
+    long long i = 0, j = 0;
+    while (i < S->n && !(S->req[i].arrival > t0))
+        i++;
+    while (j < m && !(done[j] > t0))
+        j++;
+    for (;;) {
+        double ta = i < S->n ? S->req[i].arrival : INFINITY, td = j < m ? done[j] : INFINITY;
+        double next = fmin(fmin(ta, td), S->w1), dt = next - t, mid = 0.5 * (t + next) - t0;
+        s1 += k * dt, s2 += k * k * dt, st += k * mid * dt;
+        t = next;
+        if (!(next < S->w1))
+            break;
+        if (ta <= td)
+            k++, i++;
+        else
+            k--, j++;
+    }
+    double mean = s1 / T, var = s2 / T - mean * mean, cov = st / T - mean * 0.5 * T;
+    return sqrt(fmax(0, var - cov * cov / (T * T / 12)));
+}
+
+/* Whether the requests in the system grew over the steady window beyond
+ * what a system that keeps up shows (serve.h backlog_outpaced, its second
+ * rule): the arrivals in (t0, w1] less the completions there (the count in
+ * the system at w1 less that at t0) exceed RL_SERVE_CAPACITY_TOL of those
+ * arrivals (keep-up's 2%) plus the count's resolution (*res, serve.h
+ * steady_resolution).  t0 is w0 or, when later, the first arrival plus
+ * the settle time of the end-to-end latencies (e2e_settle_s: the count
+ * still rises from an empty start until then, by the M/G/infinity
+ * transient; a lognormal:300:1 output's run failed at 0.9 x its capacity
+ * on that rise, test_serve test_heavy_tail_cli); no verdict when t0 is
+ * past the window's middle, nor when an arrival in the window's second
+ * half found the system empty (every earlier request complete: a clump of
+ * --burst arrivals at the window's end, as queue_emptied).  A server whose
+ * steps grow with its backlog (prefill-only requests, each step taking all
+ * that wait) empties its waiting queue at every step while the backlog
+ * moves into ever longer steps: keep-up, counting admissions, read 1 at
+ * 13% past the saturated rate on a 1000-request sample, whose steps
+ * reached their token cap only in its last third (issue 14 item 5: 555
+ * req/s against 492 saturated).  Completions do not lag that way. */
+static int system_grew(const sim *S, double *res)
+{
+    const rl_request *req = S->req;
+    long long n = S->n, arrived = 0, served = 0, at_t0 = 0;
+    double half = S->w0 + 0.5 * (S->w1 - S->w0), done_by = -INFINITY;
+    int emptied = 0;
+    *res = 0;
+    double *done = S->completed == n ? malloc(2 * (size_t)n * sizeof *done) : NULL;
+    if (!done)
+        return 0; /* the run stopped (completed < requests fails it already), or no memory */
+    memcpy(done + n, S->e2e, (size_t)n * sizeof *done);
+    double t0 = fmax(S->w0, req[0].arrival + settle_time(done + n, n, RL_SERVE_SETTLE));
+    for (long long i = 0; i < n; i++) {
+        double a = req[i].arrival, t = a + S->e2e[i] - S->dispatch; /* its completion */
+        emptied |= a >= half && a <= S->w1 && done_by <= a;
+        done_by = fmax(done_by, t);
+        arrived += a > t0 && a <= S->w1;
+        served += t > t0 && t <= S->w1;
+        at_t0 += (a <= t0) - (t <= t0);
+        done[i] = t;
+    }
+    qsort(done, (size_t)n, sizeof *done, rl_cmp_double);
+    *res = 1 + RL_SERVE_GROW_Z * M_SQRT2 * count_spread(S, t0, at_t0, done, n);
+    free(done);
+    double grew = (double)(arrived - served);
+    return !emptied && t0 < half && grew > RL_SERVE_CAPACITY_TOL * (double)arrived + *res;
+}
+
 /* The requests waiting as the arrivals end, and under disagg those that
  * waited longer than their own service to reach their decode batch
  * (serve.h waiting_at_last_arrival, waited_over_service).  A request
@@ -3317,6 +3394,7 @@ static void steady_window(sim *S, rl_serve_result *out)
     double win = S->w1 - S->w0;
     int steady = n >= RL_SERVE_STEADY_MIN && win > 0 && S->win_done >= 20;
     out->steady_valid = steady;
+    out->steady_resolution = 0;
     out->steady_req_per_s = steady ? S->win_done / win : out->req_per_s;
     double span = req[n - 1].arrival - req[0].arrival;
     out->keep_up = span > 0 ? out->req_per_s / ((double)(n - 1) / span) : 1;
@@ -3324,9 +3402,11 @@ static void steady_window(sim *S, rl_serve_result *out)
         out->keep_up = fmin(queue_keep_up(S, 0), S->nprefill > 0
                                                      ? fmin(queue_keep_up(S, 1), queue_keep_up(S, 2))
                                                      : 1);
+    int grew = steady && system_grew(S, &out->steady_resolution);
     out->backlog_outpaced =
         steady && (backlog_outpaced(S, 0) ||
-                   (S->nprefill > 0 && (backlog_outpaced(S, 1) || backlog_outpaced(S, 2))));
+                   (S->nprefill > 0 && (backlog_outpaced(S, 1) || backlog_outpaced(S, 2))) ||
+                   grew);
     waiting_at_last(S, out);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
     out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
@@ -3863,6 +3943,19 @@ double rl_serve_arrival_rate(const rl_request *req, long long n, double qps)
     return (double)(n - 1) / span;
 }
 
+/* The span a run at `load` requests/s needs, over RL_SERVE_CAPACITY_SPANS
+ * (serve.h rl_serve_capacity): r's mean end-to-end latency, its settle time
+ * (e2e_settle_s), or the span whose steady window's arrivals (the share
+ * after RL_SERVE_STEADY_FROM) number steady_resolution over
+ * RL_SERVE_CAPACITY_TOL (the growth the keep-up rule tells apart from its
+ * count's resolution: serve.c system_grew), whichever is longest. */
+static double steady_span(const rl_serve_result *r, double load)
+{
+    double res = r->steady_resolution /
+                 (RL_SERVE_CAPACITY_TOL * (1 - RL_SERVE_STEADY_FROM) * load * RL_SERVE_CAPACITY_SPANS);
+    return fmax(fmax(r->e2e.mean, r->e2e_settle_s), load > 0 ? res : 0);
+}
+
 /* Whether run r of the n arrivals req lasted long enough for a steady
  * state by the capacity search's rule (rl_serve_capacity): their span,
  * last arrival - first, is at least RL_SERVE_CAPACITY_SPANS times r's mean
@@ -3872,7 +3965,7 @@ double rl_serve_arrival_rate(const rl_request *req, long long n, double qps)
 static int run_settled(const rl_serve_result *r, const rl_request *req, long long n)
 {
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
-    return span >= RL_SERVE_CAPACITY_SPANS * fmax(r->e2e.mean, r->e2e_settle_s);
+    return span > 0 && span >= RL_SERVE_CAPACITY_SPANS * steady_span(r, (double)(n - 1) / span);
 }
 
 double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
@@ -3969,7 +4062,9 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     judged.slo_miss_bound = judged.slo_effective_requests = 0;
     v->open = !v->ok && sustained_at(&judged, c, load);
     if (v->ok) /* serve.h: the span a steady state needs */
-        v->e2e = fmax(r.e2e.mean, r.e2e_settle_s);
+        v->e2e = c->policy == RL_POLICY_STATIC && c->static_saturation > 0
+                     ? fmax(r.e2e.mean, r.e2e_settle_s) /* keep-up not its verdict */
+                     : steady_span(&r, load);
     if (v->ok && eff > 0 && eff < want) /* the effective requests grow with the sample */
         v->need = ceil((double)n * want / eff);
     if (!given)

@@ -699,6 +699,12 @@ long long rl_serve_pcts(double *v, long long n, rl_pcts *p, int sorted);
 #define RL_SERVE_STEADY_MIN 50     /* requests for a steady-state window */
 #define RL_SERVE_SETTLE 0.02       /* e2e_settle_s: the shortfall left (RL_SERVE_KEEP_UP's 2%) */
 #define RL_SERVE_STEADY_FROM 0.1   /* fraction of requests completed as warm-up */
+/* steady_resolution's z: 3 sd of the count's difference.  The count in the
+ * system is far from Poisson: batched decode moves it by tens (llama3-8b
+ * on h100-sxm, 1000-token prompts and 100-token outputs at 23.9 req/s: 15
+ * to 62 over one window, the ends 15 and 60, a residual sd near 13), so
+ * its spread is measured, not assumed. */
+#define RL_SERVE_GROW_Z 3.0
 /* A p99 target holds with confidence (rl_serve_result slo_miss_bound) when
  * the one-sided 95% upper bound on the fraction of requests over it is at
  * most RL_SERVE_SLO_TAIL (tester29 F4).  Near a queue's knee the requests
@@ -816,8 +822,20 @@ typedef struct rl_serve_result {
                              request began with others waiting behind it at its replica,
                              and the arrivals' own rate x that half's length exceeds its
                              admissions beyond their noise; a load past the service rate
-                             keep-up's 2% lets through (tester28 F9).  0 without a window */
+                             keep-up's 2% lets through (tester28 F9).  Or (serve.c
+                             system_grew) the requests in the system grew over the window
+                             by more than 2% of its arrivals plus steady_resolution: the
+                             backlog moved into ever longer steps while the waiting queue
+                             emptied at each (issue 14 item 5).  0 without a window */
     int steady_valid; /* 0: too few requests for a window; JSON gives the steady keys as null */
+    /* The resolution of the steady window's count of requests in the
+     * system (serve.c system_grew), in requests: RL_SERVE_GROW_Z sd of the
+     * difference of two independent draws of that count, sqrt(2) times
+     * its time-weighted sd over the window about its least-squares line
+     * (serve.c count_spread), plus 1.  The capacity search's sample lasts
+     * until RL_SERVE_CAPACITY_TOL of the window's arrivals outnumber it
+     * (serve.c steady_span).  0 without a window; not a JSON key. */
+    double steady_resolution;
     /* The requests whose first prefill step had not begun when the last
      * request arrived (it included when it waited): the waiting queue as
      * the arrivals end, from an empty start.  Not a JSON key: the overload
@@ -1046,6 +1064,15 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * longer; 3000 requests now read 79.7; until stop 31 the n repeated as
  * they stood, a periodic sample whose effective requests counted every
  * repeat: review36 L2).
+ * The span also holds the count's resolution (rl_serve_result
+ * steady_resolution: serve.c steady_span): the steady window's arrivals
+ * at least that over RL_SERVE_CAPACITY_TOL at the highest load sustained,
+ * so that the keep-up rule's growth test (backlog_outpaced, serve.c
+ * system_grew) tells 2% of them from the count's own noise (issue 14 item
+ * 5: a prefill-only load whose steps grow with the backlog read 1.13 x
+ * the saturated rate on 1000 requests, 1.32 x on 200: the sample ended
+ * before the steps reached their token budget; now within 1.01 x from 100
+ * to 4000 requests, the sample grown by the bootstrap below).
  * When it still does not, *cfg->capacity_lower_bound is set: the figure is
  * a lower bound (a load above failed before a steady state).
  * A load is sustained when every request completes, completions keep up

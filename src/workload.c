@@ -475,6 +475,31 @@ static void line_failed(int why, const char *path, long long line, char *err, si
         snprintf(err, errlen, "%s:%lld: out of memory reading the line", path, line);
 }
 
+/* After a line that is no trace line (err set for line `line`, the file
+ * read through line `phys`): a NUL byte within the next TRACE_BINARY_PEEK
+ * bytes says the file is binary data, and err says that instead, as a NUL
+ * on the line itself does (line_failed) and as fit does for its CSV
+ * (measure.c slurp): 100 KB of random bytes read "fields are separated by
+ * commas, not a tab" on a first line that held a tab and no NUL (tester #8).
+ * 8000 bytes: git's test for binary content, a NUL among the first 8000
+ * (xdiff-interface.c buffer_is_binary, FIRST_FEW_BYTES); the stream (a
+ * pipe too) is being abandoned, so reading on costs nothing. */
+#define TRACE_BINARY_PEEK 8000
+
+static void nul_ahead(FILE *f, const char *path, long long line, long long phys, char *err,
+                      size_t errlen)
+{
+    long long at = phys + 1;
+    for (int k = 0, c; k < TRACE_BINARY_PEEK && (c = getc(f)) != EOF; k++) {
+        if (c == 0) {
+            snprintf(err, errlen, "%s:%lld: a NUL byte: binary data, not a CSV text line (line "
+                     "%lld before it was no trace line either)", path, at, line);
+            return;
+        }
+        at += c == '\n';
+    }
+}
+
 /* The fields of a data line that count: empty optional cells at its end
  * (prefix_id, prefix_tokens) are left out, as a spreadsheet or roofline's
  * own --format csv writes a row without a prefix (`15,1000,10,,`; tester43
@@ -666,6 +691,8 @@ long long rl_trace_read(const char *path, int default_prefix_len, long long max_
     *out = r;
     return n;
 fail:
+    if (why == LINE_OK && !feof(f) && !ferror(f)) /* a line read whole that was no trace line */
+        nul_ahead(f, path, line, phys, err, errlen);
     fclose(f);
     free(buf);
     free(r);

@@ -208,11 +208,14 @@ static void csv_and_table(void **state)
                      0);
     assert_non_null(strstr(out, "batch,context,step_s,tokens_per_s,"));
     /* tester4: a result without rows is a header line and one row, not key,value lines
-     * (1000 requests: on fewer the capacity is a lower bound, and a note says so);
+     * (4000 requests: on fewer the capacity search repeats them, and a note says
+     * so: since issue 14 item 5 its sample lasts until 2% of its arrivals
+     * outnumber the resolution of its count in the system, 1000 requests of
+     * 100/10 tokens read 433.4 req/s on a repeated sample);
      * stderr (merged here) holds only the host-cost note (tester50 F17), one line,
      * and the end-to-end gap note of h100-sxm's tables (fixJK #2), another */
     assert_int_equal(run_cli("simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 "
-                             "--out-len 10 --requests 1000 --format csv",
+                             "--out-len 10 --requests 4000 --format csv",
                              out, sizeof out),
                      0);
     const char *csv = strstr(out, "policy,requests,completed,");
@@ -225,7 +228,7 @@ static void csv_and_table(void **state)
                        strchr(gap, '\n') + 1 != csv))
         fail_msg("%s", out);
     const char *row = strchr(csv, '\n') + 1;
-    assert_true(strncmp(row, "continuous,1000,1000,", 21) == 0);
+    assert_true(strncmp(row, "continuous,4000,4000,", 21) == 0);
     assert_string_equal(strchr(row, '\n'), "\n");
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 1024", out, sizeof out), 0);
     assert_non_null(strstr(out, "step_ms"));
@@ -3646,22 +3649,27 @@ static void size_report_conservative_frontier_said(void **state)
  * margin caution: h100-sxm's llama3-70b pick sustains 6.00189 req/s
  * against 6 sized (5 req/s + 20% headroom), as the single-profile report
  * cautions, and 0.031% printed as "0.0%".  Expected: the caution in
- * h100-sxm's section with "0.031%" (two significant digits under 1%).
- * tester80 #9: the other cautions in their section too, and the
+ * h100-sxm's section (now at --qps 5.1 on 4000 requests: 6.316 req/s, 3.2%
+ * above 6.12; the under-1% digits are no longer exercised here, see the
+ * comment in the body), and never "0.0%".  tester80 #9: the other cautions in their section too, and the
  * Alternatives one table per hardware. */
 static void size_report_chips_margin_each_hw(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rl_repmarg_XXXXXX", cmd[768];
     assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "size --model llama3-70b --hw h100-sxm,b200 --qps 5 --prompt-len "
+    /* 4000 requests at 5.1 req/s (1000 at 5 until issue 14 item 5: the
+     * capacity search now grows a short sample until its count in the system
+     * resolves 2%, and 1000 requests' repeated sample put the 2x2 row below
+     * its sized 6 req/s; on 4000 both searches read 6.316) */
+    snprintf(cmd, sizeof cmd, "size --model llama3-70b --hw h100-sxm,b200 --qps 5.1 --prompt-len "
              "lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 --tpot-p99 0.05 "
-             "--requests 1000 --set hw.price_per_chip_hour=0 --report %s/r.md", dir);
+             "--requests 4000 --set hw.price_per_chip_hour=0 --report %s/r.md", dir);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     char *md = slurp_in(dir, "r.md");
     const char *on = strstr(md, "### On h100-sxm"), *next = on ? strstr(on, "### On b200") : NULL;
-    const char *c = on ? strstr(on, "Caution on the margin: it sustains 6.00189 req/s, only "
-                                    "0.031% above the 6 req/s") : NULL;
+    const char *c = on ? strstr(on, "Caution on the margin: it sustains 6.316 req/s, only "
+                                    "3.2% above the 6.12 req/s") : NULL;
     assert_non_null(next);
     assert_non_null(c);
     assert_true(c < next);
