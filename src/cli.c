@@ -289,6 +289,24 @@ static void refuse_other(const rl_command *c, const char *flag)
                     c->name);
 }
 
+/* typed ("--NAME[=VALUE]") abbreviates c's flag but is in full another
+ * command's option: refused as that option (tester85 #1: simulate's --tp 2
+ * ran as --tpot-p99 2).  Returns 1 (said) or 0. */
+static int abbreviates_other(const rl_command *c, const char *typed, const char *flag)
+{
+    if (!typed || strncmp(typed, "--", 2) != 0)
+        return 0;
+    size_t n = strcspn(typed + 2, "=");
+    if (n >= strlen(flag))
+        return 0;
+    for (const struct option *lo = LONGOPTS; lo->name; lo++)
+        if (strlen(lo->name) == n && strncmp(lo->name, typed + 2, n) == 0) {
+            refuse_other(c, lo->name);
+            return 1;
+        }
+    return 0;
+}
+
 /* getopt's options for one command: its flags and their old spellings
  * only, val = 256 + the parameter's id, so that a prefix two parameters
  * share is ambiguous to getopt (glibc calls a prefix ambiguous only when
@@ -444,6 +462,8 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
                         optarg, rl_elide_suffix(optarg));
             return -1;
         }
+        if (abbreviates_other(c, argv[optind - 1 - separate], flag))
+            return -1;
         int id = rl_command_flag(c, flag);
         if (id < 0) {
             refuse_other(c, flag);

@@ -1548,7 +1548,9 @@ void rl_param_markdown(FILE *f)
                "fails when it is stale.  JSON and CSV results are in SI units.\n\n"
                "An option may be shortened to a prefix that begins only one of the\n"
                "command's options (`step --bat 4` is `--batch 4`); a prefix that begins\n"
-               "several (`step --b`: `--batch`, `--band`) is refused, listing them (exit 2).\n");
+               "several (`step --b`: `--batch`, `--band`) is refused, listing them (exit 2),\n"
+               "as is another command's option written in full (`simulate --tp 2` is not\n"
+               "`--tpot-p99 2`: simulate takes no --tp).\n");
     fprintf(f, "\n## Memory capacity keys\n\nThe results' memory capacity keys, each raw or "
                "usable (" CAPACITY_KEYS_WHY "; memory.h rl_memory_usable).  The keys keep their "
                "names (a contract): `capacity_bytes` is raw, `hbm_capacity_bytes` usable; the "
