@@ -2999,6 +2999,27 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
                                            "from the HBM tier, stays empty" : "");
 }
 
+/* --prefix-cache with no shared prefix among the requests reserves nothing
+ * (serve.h rl_serve_prefix_cache_unused, which says why): c's and plain's
+ * tiers zeroed and the note, on stderr and into note[len] for the JSON's
+ * prefix_cache_note; 1 when it did, else 0 (note ""). */
+static int drop_unused_prefix_cache(const rl_opts *o, rl_serve_config *c, rl_serve_config *plain,
+                                    const rl_request *req, long long n, char *note, size_t len)
+{
+    note[0] = '\0';
+    if (!rl_serve_prefix_cache_unused(c, req, n))
+        return 0;
+    snprintf(note, len, "--prefix-cache %s: no request names a shared prefix (give --prefixes "
+             "N:LEN, or a trace's prefix_id column), so nothing can be cached and the cache "
+             "reserves nothing: kv_capacity_tokens_per_replica keeps the whole KV room "
+             "(%.0f tokens), prefix_cache_hbm_tokens_per_replica reads 0; with shared prefixes "
+             "the HBM tier is carved out of that room (docs/serving.md)",
+             o->given[RL_P_PREFIX_CACHE], floor(c->kv_capacity_tokens));
+    plain->prefix_hbm_tokens = plain->prefix_host_tokens = 0;
+    rl_cli_say(o, "note: %s", note);
+    return 1;
+}
+
 /* Engine options into c for replicas of `chips` chips of h running m; a
  * draft model given in --spec is loaded into *draft (*has_draft 1).  With
  * --spec, *plain gets the same engine without speculation (no draft steps,
@@ -3745,6 +3766,8 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    char prefix_note[512];
+    drop_unused_prefix_cache(o, &c, &plain, req, n, prefix_note, sizeof prefix_note);
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
                        ? c.prefill_replicas : c.replicas);
     note_trace_at_once(o, req, n, &w);
@@ -3852,6 +3875,8 @@ int rl_cli_simulate(rl_opts *o)
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0 && !j)
         snprintf(err, sizeof err, "out of memory"), rc = -1, rl_serve_result_free(&r);
+    if (j && prefix_note[0]) /* absent when the cache holds prefixes, or is not asked for */
+        cJSON_AddStringToObject(j, "prefix_cache_note", prefix_note);
     band_keys_after(j, band, band_from);
     cJSON_Delete(band);
     double free_qps = NAN;

@@ -2424,6 +2424,7 @@ int rl_lua_simulate(lua_State *L)
     }
     if (offline)
         rl_requests_offline(req, w.n, &w);
+    rl_serve_prefix_cache_unused(&c, req, w.n); /* no shared prefix: nothing reserved, as the CLI */
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);

@@ -10641,6 +10641,32 @@ static void prefixes_without_cache_noted(void **state)
     cJSON_Delete(j);
 }
 
+/* fixQB (issue 14 follow-up #2): --prefix-cache with no shared prefix
+ * carved its HBM tier out of the KV room with no word: llama3-8b on one
+ * h100-sxm read kv_capacity_tokens_per_replica 93,697 under --prefix-cache
+ * 50 beside 475,167 without it (50e9 B / 131,072 B a token = 381,470
+ * tokens reserved).  Now nothing is reserved, the pool reads 475,167
+ * exactly as without the flag, and a note (stderr and prefix_cache_note)
+ * says why; with --prefixes the tier is still carved out (93,697). */
+static void prefix_cache_without_prefixes_reserves_nothing(void **state)
+{
+    (void)state;
+    const char *w = "simulate --model llama3-8b --hw h100-sxm --qps 2 --requests 30 --no-capacity "
+                    "--prompt-len 1000 --out-len 10 --format json --prefix-cache 50";
+    cJSON *j = run_json_noted(w, "no request names a shared prefix");
+    assert_true(num(j, "kv_capacity_tokens_per_replica") == 475167);
+    assert_true(num(j, "prefix_cache_hbm_tokens_per_replica") == 0);
+    assert_non_null(strstr(cJSON_GetObjectItem(j, "prefix_cache_note")->valuestring,
+                           "the cache reserves nothing"));
+    cJSON_Delete(j);
+    char args[512];
+    snprintf(args, sizeof args, "%s --prefixes 4:500", w);
+    j = run_json_noted(args, "note: only 30 requests");
+    assert_true(num(j, "kv_capacity_tokens_per_replica") == 93697);
+    assert_null(cJSON_GetObjectItem(j, "prefix_cache_note"));
+    cJSON_Delete(j);
+}
+
 /* tester45 F0: under --policy disagg a request that ends at its first token
  * sends no KV, and its prefill replica held that KV forever (review40 F3's
  * hold read the token count before it counted the first token): the pool
@@ -11837,6 +11863,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(validate_rows_name_kv_split),
         cmocka_unit_test(spec_draft_not_smaller_noted),
         cmocka_unit_test(prefixes_without_cache_noted),
+        cmocka_unit_test(prefix_cache_without_prefixes_reserves_nothing),
         cmocka_unit_test(disagg_one_token_requests_finish),
         cmocka_unit_test(disagg_link_bound_named),
         cmocka_unit_test(disagg_short_run_starved_link_overloaded),
