@@ -3622,10 +3622,20 @@ static void note_cross_domain(const rl_opts *o, const rl_model *m, const rl_hw *
                               const rl_serve_config *c, const rl_request *req, long long nreq)
 {
     long long pp = c->pp > 1 ? c->pp : 1, stage = o->chips / pp, dom = h->domain_chips;
-    if (dom <= 0 || stage <= dom)
-        return;
-    long long k = (stage + dom - 1) / dom, reps = c->replicas > 1 ? c->replicas : 1;
+    long long reps = c->replicas > 1 ? c->replicas : 1;
     char plan[512];
+    if (dom <= 0 || stage <= dom) {
+        /* inside one domain the plans can still differ (step's fewest
+         * stages first): say which simulate runs (fixQB, issue 14
+         * follow-up #3), as the crossing case below does */
+        if (pp == 1 && *simulate_plan_advice(o, m, h, o->chips, reps, c->ep, c->layout, plan,
+                                             sizeof plan))
+            rl_cli_say(o, "note: simulate --chips %lld runs one tp%lld replica "
+                          "(replica_sharding; its --chips is one replica's); %s",
+                       o->chips, o->chips, plan);
+        return;
+    }
+    long long k = (stage + dom - 1) / dom;
     if (!*simulate_plan_advice(o, m, h, o->chips, reps, c->ep, c->layout, plan, sizeof plan))
         snprintf(plan, sizeof plan, "--pp %lld splits its layers over domains", k * pp);
     /* the collectives of the stage's own plan that cross (comm.h

@@ -10641,6 +10641,65 @@ static void prefixes_without_cache_noted(void **state)
     cJSON_Delete(j);
 }
 
+/* fixQB (issue 14 follow-up #3): simulate --chips 16 runs one tp16 replica
+ * where step --chips 16 runs tp8 x2 (shard.h rl_shard_auto_plan), and the
+ * result named no plan: replica_sharding names it in step's terms ("tp16",
+ * "tp1 ep4 pp2" for mixtral's --chips 8 --ep 4 --pp 2: 4 chips a stage in 4
+ * expert groups), and the note names step's plan and the flags for it. */
+static void simulate_names_its_plan(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 16 --qps 1 "
+                              "--requests 30 --prompt-len 1000 --out-len 10 --no-capacity "
+                              "--format json",
+                              "step --chips 16 runs tp8 x 2 replicas");
+    assert_string_equal(cJSON_GetObjectItem(j, "replica_sharding")->valuestring, "tp16");
+    assert_non_null(strstr(out, "simulate --chips 8 --replicas 2"));
+    cJSON_Delete(j);
+    j = run_json_noted("simulate --model mixtral-8x7b --hw h100-sxm --chips 8 --ep 4 --pp 2 "
+                       "--qps 1 --requests 30 --prompt-len 1000 --out-len 10 --no-capacity "
+                       "--format json", "note: only 30 requests");
+    assert_string_equal(cJSON_GetObjectItem(j, "replica_sharding")->valuestring, "tp1 ep4 pp2");
+    cJSON_Delete(j);
+}
+
+/* fixQB (issue 14 follow-up #3): prefill's --tokens counts the new tokens
+ * after --prefix cached ones; simulate's prompt length (a trace's
+ * prompt_tokens, --prompt-len) counts the whole prompt, its shared prefix
+ * (prefix_tokens, --prefixes N:LEN) included.  A hit on a 1500-token prefix
+ * of a 2000-token prompt prefills 500 new tokens over 1500 cached: the same
+ * time as prefill --prefix 1500 --tokens 500 (12.32 ms, llama3-8b on one
+ * h100-sxm, calibrated), the first request's miss that of prefill --tokens
+ * 2000 (42.40 ms); within 1e-9 relative (the two sum the same operator
+ * times).  Passed before: it pins the meaning docs/serving.md now states. */
+static void prefix_tokens_mean_what_prefill_means(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_fixQB_XXXXXX", args[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(args, sizeof args, "printf '0,2000,2,1,1500\\n10,2000,2,1,1500\\n20,2000,2,1,1500\\n' "
+             "> %s/t.csv", dir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args, "simulate --model llama3-8b --hw h100-sxm --trace %s/t.csv "
+             "--prefix-cache 10 --no-capacity --format json", dir);
+    cJSON *sim = run_json_noted(args, "note: only 3 requests");
+    cJSON *hit = json2("prefill --model llama3-8b --hw h100-sxm --prefix 1500 --tokens 500 ",
+                       "--format json");
+    cJSON *miss = json2("prefill --model llama3-8b --hw h100-sxm --tokens 2000 ", "--format json");
+    double h = num(cJSON_GetArrayItem(cJSON_GetObjectItem(hit, "rows"), 0), "ttft_s");
+    double m = num(cJSON_GetArrayItem(cJSON_GetObjectItem(miss, "rows"), 0), "ttft_s");
+    if (!(fabs(num(sim, "prefix_hit_rate") - 2.0 / 3.0) < 1e-12) ||
+        !(fabs(num(sim, "ttft_p50_s") - h) <= 1e-9 * h) ||
+        !(fabs(num(sim, "ttft_max_s") - m) <= 1e-9 * m))
+        fail_msg("hit rate %g, TTFT p50 %.12g s vs prefill --prefix 1500 --tokens 500 %.12g s, "
+                 "max %.12g s vs prefill --tokens 2000 %.12g s", num(sim, "prefix_hit_rate"),
+                 num(sim, "ttft_p50_s"), h, num(sim, "ttft_max_s"), m);
+    cJSON_Delete(sim);
+    cJSON_Delete(hit);
+    cJSON_Delete(miss);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* fixQB (issue 14 follow-up #2): --prefix-cache with no shared prefix
  * carved its HBM tier out of the KV room with no word: llama3-8b on one
  * h100-sxm read kv_capacity_tokens_per_replica 93,697 under --prefix-cache
@@ -11864,6 +11923,8 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(spec_draft_not_smaller_noted),
         cmocka_unit_test(prefixes_without_cache_noted),
         cmocka_unit_test(prefix_cache_without_prefixes_reserves_nothing),
+        cmocka_unit_test(simulate_names_its_plan),
+        cmocka_unit_test(prefix_tokens_mean_what_prefill_means),
         cmocka_unit_test(disagg_one_token_requests_finish),
         cmocka_unit_test(disagg_link_bound_named),
         cmocka_unit_test(disagg_short_run_starved_link_overloaded),
