@@ -4151,6 +4151,31 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
         rl_cli_tell("size", "note: %s", note);
 }
 
+/* A run of --hw list's comma-separated items that is, joined by its
+ * commas, one existing file (fixQB, issue 14 follow-up #4: size --hw
+ * /tmp/a,b/my.lua read "/tmp/a: a hardware spec file name must end in
+ * .lua"): the list splits at every comma, with no quoting, so such a file
+ * cannot be named in it.  Writes the file into buf; 1 when one is found. */
+static int hw_list_comma_file(const char *list, char *buf, size_t len)
+{
+    for (const char *a = list; *a; a++) {
+        if (a != list && a[-1] != ',')
+            continue;
+        for (const char *b = strchr(a, ','); b; b = strchr(b + 1, ',')) {
+            const char *end = strchr(b + 1, ',');
+            size_t n = end ? (size_t)(end - a) : strlen(a);
+            if (n >= len)
+                break;
+            memcpy(buf, a, n);
+            buf[n] = '\0';
+            struct stat st;
+            if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* size's --hw H[,H2]: each profile into hw[] and its copy base_hw[] (the
  * band the rows report is the profile's own), at most max, none given
  * twice, --keep-precision's dtypes checked on each as simulate would.
@@ -4162,6 +4187,15 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     int nhw = 0, unfit = 0, nlack = 0, first_lack = -1;
     char unfit_name[256] = "";
+    if (hw_list_comma_file(o->hw, hwnames, sizeof hwnames)) {
+        rl_cli_tell("size", "--hw: '%s' is one file whose path holds a comma, but size's --hw is a "
+                            "comma-separated list of profiles (no quoting), so it would be split "
+                            "there: give it a path without a comma (a symbolic link will do); "
+                            "simulate and the other one-profile commands take it as it is",
+                    hwnames);
+        return -1;
+    }
+    snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     /* fixND #11: a list with --engine E applies E where the profile
      * carries it; one without it is sized on its own default engine,
      * marked in lacking[] (said by size_engine_notes and each row's
@@ -5502,6 +5536,7 @@ static int validate_serve_opts(rl_opts *o, rl_workload *w, rl_serve_validate_opt
     for (int i = 0; i < o->ncapacity_pct; i++)
         frac[i] = (double)o->capacity_pct[i] / 100.0;
     vo->nfractions = o->given[RL_P_QPS] ? 0 : o->ncapacity_pct;
+    vo->progress = stderr; /* the expected duration, then a line a run (issue 14 follow-up #4) */
     vo->slots = (int)slots;
     vo->repeats = (int)repeats;
     w->n = (long long)d;
@@ -5662,6 +5697,8 @@ static int is_input(const rl_opts *o, const char *path)
 {
     char hw[1024];
     snprintf(hw, sizeof hw, "%s", o->hw ? o->hw : "");
+    if (hw[0] && rl_spec_hw_reads_file(hw, path)) /* one file with a comma in its path */
+        return 1;
     for (char *save = NULL, *t = strtok_r(hw, ",", &save); t; t = strtok_r(NULL, ",", &save))
         if (rl_spec_hw_reads_file(t, path))
             return 1;

@@ -8589,6 +8589,15 @@ static void reference_engine_profile(void **state)
         if (rc != (missed && !smoke ? 3 : 0) || !strstr(out, "within 10% of the engine") ||
             !strstr(out, "smoke test") != !smoke)
             fail_msg("%s: exit %d: %s", cmd, rc, out);
+        /* fixQB (issue 14 follow-up #4): it printed nothing for minutes;
+         * now the runs and their expected time first (1 for the capacity,
+         * 1 at the one load), then a line as each ends */
+        if (!strstr(out, "roofline validate-serve: 2 engine runs of 2 requests (1 for the "
+                         "capacity, 1 at each of 1 load(s)), about ") ||
+            !strstr(out, "roofline validate-serve: engine run 1/2 done (capacity: every "
+                         "request at t = 0)") ||
+            !strstr(out, "roofline validate-serve: engine run 2/2 done (load 2 req/s, "))
+            fail_msg("%s: no progress lines: %s", cmd, out);
     }
     /* review22 #7: --quick shaped no calibration here, yet switched a full
      * profile's verdict off; tester77 #6: refused (exit 2), it broke the
@@ -10641,6 +10650,33 @@ static void prefixes_without_cache_noted(void **state)
     cJSON_Delete(j);
 }
 
+/* fixQB (issue 14 follow-up #4): size --hw /tmp/X,d/my.lua split the file's
+ * path at its comma and read "/tmp/X: a hardware spec file name must end in
+ * .lua"; now exit 2 naming the file and why (the list has no quoting), alone
+ * or in a list, and simulate still takes the file. */
+static void size_hw_comma_path_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_fixQB_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir '%s/a,b' && cp %s/hw_profiles/h100-sxm.lua '%s/a,b/my.lua'",
+             dir, RL_SRCDIR, dir);
+    assert_int_equal(system(cmd), 0);
+    for (int list = 0; list < 2; list++) {
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw %s%s/a,b/my.lua --qps 20 "
+                 "--prompt-len 1000 --out-len 100 --ttft-p99 1 --tpot-p99 0.05",
+                 list ? "b200," : "", dir);
+        assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+        if (!strstr(out, "/a,b/my.lua' is one file whose path holds a comma, but size's --hw is "
+                         "a comma-separated list of profiles (no quoting)"))
+            fail_msg("%s: %s", cmd, out);
+    }
+    snprintf(cmd, sizeof cmd, "simulate --model llama3-8b --hw %s/a,b/my.lua --qps 2 "
+             "--requests 20 --prompt-len 1000 --out-len 10 --no-capacity", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* fixQB (issue 14 follow-up #3): simulate --chips 16 runs one tp16 replica
  * where step --chips 16 runs tp8 x2 (shard.h rl_shard_auto_plan), and the
  * result named no plan: replica_sharding names it in step's terms ("tp16",
@@ -11924,6 +11960,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(prefixes_without_cache_noted),
         cmocka_unit_test(prefix_cache_without_prefixes_reserves_nothing),
         cmocka_unit_test(simulate_names_its_plan),
+        cmocka_unit_test(size_hw_comma_path_refused),
         cmocka_unit_test(prefix_tokens_mean_what_prefill_means),
         cmocka_unit_test(disagg_one_token_requests_finish),
         cmocka_unit_test(disagg_link_bound_named),
