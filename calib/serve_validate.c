@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend.h"
 #include "calib.h"
@@ -132,6 +133,9 @@ typedef struct {
     int maxp;
     double *ttft, *tpot;
     double busy;           /* the last run's busy time, s */
+    int runs_done, runs;   /* engine runs ended, and all of them (progress) */
+    double t0;             /* wall clock at the first run (progress), s */
+    const char *what;      /* the run in progress, in words (progress) */
     rl_precision prec;     /* the backend's: weights and matmuls in its compute
                               dtype (cpu fp32, cuda bf16), the KV pages fp32 */
     char *err;
@@ -165,10 +169,54 @@ static int simulate(vctx *v, rl_serve_result *r)
 
 /* One engine run on v->scaled: its makespan into *span, its busy time into
  * v->busy.  0 or -1 with v->err. */
+static double wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int serve_scaled(vctx *v, double *span)
 {
-    return serve_on_engine(v->e, v->o->slots, v->m->vocab, v->scaled, v->n, v->ttft, v->tpot,
-                           &v->busy, span, v->err, v->errlen);
+    double t = wall_s();
+    int rc = serve_on_engine(v->e, v->o->slots, v->m->vocab, v->scaled, v->n, v->ttft, v->tpot,
+                             &v->busy, span, v->err, v->errlen);
+    if (rc == 0 && v->o->progress) {
+        double now = wall_s();
+        fprintf(v->o->progress, "roofline validate-serve: engine run %d/%d done (%s): %.1f s, "
+                "%.0f s elapsed\n", ++v->runs_done, v->runs, v->what, now - t, now - v->t0);
+        fflush(v->o->progress);
+    }
+    return rc;
+}
+
+/* The line before the first engine run (issue 14 follow-up #4: a run of
+ * minutes printed nothing until its end): the runs, and their expected
+ * duration as the simulator's busy time of each on this profile (an engine
+ * run's wall time is its busy time: its virtual clock skips idle gaps), the
+ * loads at their fractions of the simulated capacity, sim_cap, as the
+ * measured one is not known yet.  `offline` is the simulated run with every
+ * arrival at t = 0. */
+static void say_plan(vctx *v, const rl_serve_result *offline, double sim_cap)
+{
+    const rl_serve_validate_opts *o = v->o;
+    int nl = o->nfractions ? o->nfractions : 1;
+    v->runs = o->repeats * (1 + nl);
+    double est = o->repeats * offline->utilization * offline->duration_s;
+    for (int i = 0; i < nl; i++) {
+        rl_serve_result r;
+        scale_trace(v, o->nfractions ? o->fractions[i] * sim_cap : o->qps);
+        if (simulate(v, &r) != 0)
+            return; /* no estimate: the run says the error */
+        est += o->repeats * r.utilization * r.duration_s;
+        rl_serve_result_free(&r);
+    }
+    scale_trace(v, 0);
+    fprintf(o->progress, "roofline validate-serve: %d engine runs of %lld requests (%d for the "
+            "capacity, %d at each of %d load(s)), about %.0f s by the simulator on %s (the "
+            "engine may take longer: a progress line per run follows)\n", v->runs, v->n, o->repeats,
+            o->repeats, nl, est, v->h->name);
+    fflush(o->progress);
 }
 
 /* The capacity: v->scaled all at t = 0, served o->repeats times; writes
@@ -183,6 +231,7 @@ static int measure_capacity(vctx *v, double cap[3])
     }
     int rc = 0;
     scale_trace(v, 0);
+    v->what = "capacity: every request at t = 0";
     for (int run = 0; rc == 0 && run < R; run++)
         if ((rc = serve_scaled(v, &span)) == 0)
             c[run] = (double)v->n / span;
@@ -208,6 +257,10 @@ static int validate_load(vctx *v, double qps, double capacity, cJSON *loads, cJS
         return -1;
     }
     scale_trace(v, qps);
+    char what[96];
+    snprintf(what, sizeof what, "load %.3g req/s, %.0f%% of the capacity", qps,
+             100 * qps / capacity);
+    v->what = what;
     for (int run = 0; run < R; run++) {
         double span;
         if (serve_scaled(v, &span) != 0) {
@@ -348,9 +401,18 @@ cJSON *rl_serve_validate(const rl_model *m, const rl_hw *h, const rl_serve_valid
     rl_request warm = {0, req[0].prompt, 2, -1, 0};
     double w1, w2;
     if (serve_on_engine(v.e, o->slots, m->vocab, &warm, 1, &w1, &w2, &v.busy, &span, err,
-                        errlen) != 0 ||
-        measure_capacity(&v, cap) != 0 || simulate(&v, &sr) != 0)
+                        errlen) != 0)
         goto done;
+    scale_trace(&v, 0); /* the simulated capacity first: the estimate's */
+    if (simulate(&v, &sr) != 0)
+        goto done;
+    v.t0 = wall_s();
+    if (o->progress)
+        say_plan(&v, &sr, (double)n / sr.duration_s);
+    if (measure_capacity(&v, cap) != 0) {
+        rl_serve_result_free(&sr);
+        goto done;
+    }
     out = result_header(&v, cap, (double)n / sr.duration_s, run_share(&v, &sr));
     cJSON_AddStringToObject(out, "clock", rl_backend_clock_name(&be)); /* what engine calls read */
     rl_serve_result_free(&sr);

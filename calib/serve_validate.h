@@ -18,6 +18,8 @@
 
 #include <cjson/cJSON.h>
 
+#include <stdio.h>
+
 #include "spec.h"
 #include "workload.h"
 
@@ -46,6 +48,9 @@ typedef struct {
     const double *fractions; /* of the measured capacity, each in (0, 1] */
     int nfractions;          /* 0: one load at `qps` */
     double qps;              /* requests/s, when nfractions == 0 */
+    FILE *progress;          /* NULL: silent; else one line at the start with the engine runs
+                                and their expected duration (the simulator's busy time of each
+                                run on this profile), and one line as each run ends */
 } rl_serve_validate_opts;
 
 /* Serve req[0..n) (prompts <= 512 tokens; arrivals of a unit-rate trace, 1

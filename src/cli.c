@@ -3019,6 +3019,27 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
                                            "from the HBM tier, stays empty" : "");
 }
 
+/* --prefix-cache with no shared prefix among the requests reserves nothing
+ * (serve.h rl_serve_prefix_cache_unused, which says why): c's and plain's
+ * tiers zeroed and the note, on stderr and into note[len] for the JSON's
+ * prefix_cache_note; 1 when it did, else 0 (note ""). */
+static int drop_unused_prefix_cache(const rl_opts *o, rl_serve_config *c, rl_serve_config *plain,
+                                    const rl_request *req, long long n, char *note, size_t len)
+{
+    note[0] = '\0';
+    if (!rl_serve_prefix_cache_unused(c, req, n))
+        return 0;
+    snprintf(note, len, "--prefix-cache %s: no request names a shared prefix (give --prefixes "
+             "N:LEN, or a trace's prefix_id column), so nothing can be cached and the cache "
+             "reserves nothing: kv_capacity_tokens_per_replica keeps the whole KV room "
+             "(%.0f tokens), prefix_cache_hbm_tokens_per_replica reads 0; with shared prefixes "
+             "the HBM tier is carved out of that room (docs/serving.md)",
+             o->given[RL_P_PREFIX_CACHE], floor(c->kv_capacity_tokens));
+    plain->prefix_hbm_tokens = plain->prefix_host_tokens = 0;
+    rl_cli_say(o, "note: %s", note);
+    return 1;
+}
+
 /* Engine options into c for replicas of `chips` chips of h running m; a
  * draft model given in --spec is loaded into *draft (*has_draft 1).  With
  * --spec, *plain gets the same engine without speculation (no draft steps,
@@ -3621,10 +3642,20 @@ static void note_cross_domain(const rl_opts *o, const rl_model *m, const rl_hw *
                               const rl_serve_config *c, const rl_request *req, long long nreq)
 {
     long long pp = c->pp > 1 ? c->pp : 1, stage = o->chips / pp, dom = h->domain_chips;
-    if (dom <= 0 || stage <= dom)
-        return;
-    long long k = (stage + dom - 1) / dom, reps = c->replicas > 1 ? c->replicas : 1;
+    long long reps = c->replicas > 1 ? c->replicas : 1;
     char plan[512];
+    if (dom <= 0 || stage <= dom) {
+        /* inside one domain the plans can still differ (step's fewest
+         * stages first): say which simulate runs (fixQB, issue 14
+         * follow-up #3), as the crossing case below does */
+        if (pp == 1 && *simulate_plan_advice(o, m, h, o->chips, reps, c->ep, c->layout, plan,
+                                             sizeof plan))
+            rl_cli_say(o, "note: simulate --chips %lld runs one tp%lld replica "
+                          "(replica_sharding; its --chips is one replica's); %s",
+                       o->chips, o->chips, plan);
+        return;
+    }
+    long long k = (stage + dom - 1) / dom;
     if (!*simulate_plan_advice(o, m, h, o->chips, reps, c->ep, c->layout, plan, sizeof plan))
         snprintf(plan, sizeof plan, "--pp %lld splits its layers over domains", k * pp);
     /* the collectives of the stage's own plan that cross (comm.h
@@ -3717,7 +3748,10 @@ static void note_pipeline_pass(const rl_opts *o, const rl_model *m, const rl_hw 
     long long S = context >= 1 ? (long long)llround(context) : 1;
     double f = rl_shard_stage_pass_scale(m, h, &stage, c->pp, M, 1, S, o->prec, !o->ideal, c->pp,
                                          0);
-    if (!(f > 1.1))
+    /* 1% (fixQB, issue 14 follow-up #5: tester83 read llama3-8b --pp 2's
+     * lone-stream step 0.19 ms above step --pp 2's with no word under the
+     * 10% this had: 1.06 x at 1049 tokens) */
+    if (!(f > 1.01))
         return;
     rl_cli_say(o, "note: --pp %d on %lld layers: simulate charges every decode step %d ticks of "
                   "the slowest stage (up to %lld layers; the first adds the embedding, the last "
@@ -3725,7 +3759,10 @@ static void note_pipeline_pass(const rl_opts *o, const rl_model *m, const rl_hw 
                   "its mean context (%lld tokens) %.4g x the stages' sum, so its TPOT reads "
                   "%.3g%% above step --pp --batch 1, which charges the sum (below %d sequences "
                   "step charges max(the sum, sequences x the slowest stage); shard.h "
-                  "rl_shard_stage_pass)",
+                  "rl_shard_stage_pass). With one micro-batch in flight the sum is the pass (its "
+                  "token crosses each stage once, in turn, and no stage waits for another "
+                  "stream), so step's figure is the right one for a lone stream and simulate's "
+                  "an upper bound on it",
                c->pp, m->layers, c->pp, (m->layers + c->pp - 1) / c->pp, S, f, 100 * (f - 1),
                c->pp);
 }
@@ -3765,6 +3802,8 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    char prefix_note[512];
+    drop_unused_prefix_cache(o, &c, &plain, req, n, prefix_note, sizeof prefix_note);
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
                        ? c.prefill_replicas : c.replicas);
     note_trace_at_once(o, req, n, &w);
@@ -3872,6 +3911,8 @@ int rl_cli_simulate(rl_opts *o)
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0 && !j)
         snprintf(err, sizeof err, "out of memory"), rc = -1, rl_serve_result_free(&r);
+    if (j && prefix_note[0]) /* absent when the cache holds prefixes, or is not asked for */
+        cJSON_AddStringToObject(j, "prefix_cache_note", prefix_note);
     band_keys_after(j, band, band_from);
     cJSON_Delete(band);
     double free_qps = NAN;
@@ -4136,6 +4177,31 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
         rl_cli_tell("size", "note: %s", note);
 }
 
+/* A run of --hw list's comma-separated items that is, joined by its
+ * commas, one existing file (fixQB, issue 14 follow-up #4: size --hw
+ * /tmp/a,b/my.lua read "/tmp/a: a hardware spec file name must end in
+ * .lua"): the list splits at every comma, with no quoting, so such a file
+ * cannot be named in it.  Writes the file into buf; 1 when one is found. */
+static int hw_list_comma_file(const char *list, char *buf, size_t len)
+{
+    for (const char *a = list; *a; a++) {
+        if (a != list && a[-1] != ',')
+            continue;
+        for (const char *b = strchr(a, ','); b; b = strchr(b + 1, ',')) {
+            const char *end = strchr(b + 1, ',');
+            size_t n = end ? (size_t)(end - a) : strlen(a);
+            if (n >= len)
+                break;
+            memcpy(buf, a, n);
+            buf[n] = '\0';
+            struct stat st;
+            if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* size's --hw H[,H2]: each profile into hw[] and its copy base_hw[] (the
  * band the rows report is the profile's own), at most max, none given
  * twice, --keep-precision's dtypes checked on each as simulate would.
@@ -4147,6 +4213,15 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
     snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     int nhw = 0, unfit = 0, nlack = 0, first_lack = -1;
     char unfit_name[256] = "";
+    if (hw_list_comma_file(o->hw, hwnames, sizeof hwnames)) {
+        rl_cli_tell("size", "--hw: '%s' is one file whose path holds a comma, but size's --hw is a "
+                            "comma-separated list of profiles (no quoting), so it would be split "
+                            "there: give it a path without a comma (a symbolic link will do); "
+                            "simulate and the other one-profile commands take it as it is",
+                    hwnames);
+        return -1;
+    }
+    snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     /* fixND #11: a list with --engine E applies E where the profile
      * carries it; one without it is sized on its own default engine,
      * marked in lacking[] (said by size_engine_notes and each row's
@@ -5487,6 +5562,7 @@ static int validate_serve_opts(rl_opts *o, rl_workload *w, rl_serve_validate_opt
     for (int i = 0; i < o->ncapacity_pct; i++)
         frac[i] = (double)o->capacity_pct[i] / 100.0;
     vo->nfractions = o->given[RL_P_QPS] ? 0 : o->ncapacity_pct;
+    vo->progress = stderr; /* the expected duration, then a line a run (issue 14 follow-up #4) */
     vo->slots = (int)slots;
     vo->repeats = (int)repeats;
     w->n = (long long)d;
@@ -5647,6 +5723,8 @@ static int is_input(const rl_opts *o, const char *path)
 {
     char hw[1024];
     snprintf(hw, sizeof hw, "%s", o->hw ? o->hw : "");
+    if (hw[0] && rl_spec_hw_reads_file(hw, path)) /* one file with a comma in its path */
+        return 1;
     for (char *save = NULL, *t = strtok_r(hw, ",", &save); t; t = strtok_r(NULL, ",", &save))
         if (rl_spec_hw_reads_file(t, path))
             return 1;

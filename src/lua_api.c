@@ -2214,10 +2214,24 @@ static double opt_param(lua_State *L, rl_param_id id, double def)
     if (!lua_isnil(L, -1)) {
         int ok, whole = p->type != RL_PT_NUMBER;
         v = lua_tonumberx(L, -1, &ok);
-        if (!ok || !(v >= p->min && v <= p->max) || (whole && v != floor(v)))
-            opt_error(L, "field '%s': expected %s in [%g, %g]", key,
+        if (!ok || !(v >= p->min && v <= p->max) || (whole && v != floor(v))) {
+            /* what it got and why, as the CLI's --qps '0' (fixQB, issue 14
+             * follow-up #4: qps = 0 and qps = 0/0 both read the range alone) */
+            char got[96], num[RL_NUMBER_STR];
+            if (!ok)
+                snprintf(got, sizeof got, "got a %s", luaL_typename(L, -1));
+            else if (!isfinite(v))
+                snprintf(got, sizeof got, "got %s, not a finite number", rl_number_str(v, num));
+            else
+                snprintf(got, sizeof got, "got %s", rl_number_str(v, num));
+            opt_error(L, "field '%s': expected %s in [%g, %g]%s%s, %s%s", key,
                       whole ? "a whole number" : strcmp(p->unit, "s") == 0 ? "seconds" : "a number",
-                      p->min, p->max);
+                      p->min, p->max, *p->unit && strcmp(p->unit, "s") ? " " : "",
+                      strcmp(p->unit, "s") ? p->unit : "", got,
+                      id == RL_P_QPS && ok && v == 0
+                          ? " (an arrival rate; offline = true sends every request at t = 0)"
+                          : "");
+        }
     }
     lua_pop(L, 1);
     return v;
@@ -2424,6 +2438,7 @@ int rl_lua_simulate(lua_State *L)
     }
     if (offline)
         rl_requests_offline(req, w.n, &w);
+    rl_serve_prefix_cache_unused(&c, req, w.n); /* no shared prefix: nothing reserved, as the CLI */
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
     int rc = rl_serve_simulate(&m, &h, chips, p, calibrated, req, w.n, &c, &r, err, sizeof err);

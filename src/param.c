@@ -28,7 +28,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "model: a preset name (model/M.lua) or a path to a .lua spec", AT(model), 0, 0, 0},
     [RL_P_HW] = {"hw", "hw", NULL, "hw", RL_PT_STRING, "H", "", 0, 0, NULL, NULL,
                  "hardware: a preset name (hw_profiles/H.lua) or a path to a .lua spec (size: a "
-                 "comma-separated list, H[,H2])", AT(hw), 0, 0, RL_PF_LIST},
+                 "comma-separated list, H[,H2], split at every comma: a file whose path holds one is "
+                 "refused there)", AT(hw), 0, 0, RL_PF_LIST},
     [RL_P_CHIPS] = {"chips", "chips", NULL, "chips", RL_PT_COUNT, "N", "chips", 1, 1e6, "1", NULL,
                     "chips. step, ops, prefill: the slice one copy of the model is sharded over "
                     "(calibrated without a plan: tpT x ppP, the fewest stages that hold the "

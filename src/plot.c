@@ -396,11 +396,9 @@ static int render_at(int dir, int through, const char *tmpl, const char *out, co
     /* a command-line path's files that existed are said replaced, in one
      * note (issue 14 #4: --plot docs/figures/frontier.png and NAME.dat went
      * in silence); inside a run's folder (through 0) they are its own */
-    struct stat ex; /* as report.h rl_rename_noted: an empty file loses nothing */
-    int had[3] = {through && drawn && fstatat(fdir, fleaf, &ex, AT_SYMLINK_NOFOLLOW) == 0 &&
-                      ex.st_size > 0,
-                  through && fstatat(dir, dat, &ex, AT_SYMLINK_NOFOLLOW) == 0 && ex.st_size > 0,
-                  through && fstatat(dir, gp, &ex, AT_SYMLINK_NOFOLLOW) == 0 && ex.st_size > 0};
+    int had[3] = {through && drawn && rl_file_has_content(fdir, fleaf), /* as rl_rename_noted */
+                  through && rl_file_has_content(dir, dat),
+                  through && rl_file_has_content(dir, gp)};
     int dat_in = renameat(dir, tdat, dir, dat) == 0; /* renames need no room: only a */
     int gp_in = dat_in && renameat(dir, tgp, dir, gp) == 0; /* folder swapped meanwhile fails */
     int moved = gp_in && (!drawn || renameat(fdir, tmp, fdir, fleaf) == 0);

@@ -1229,10 +1229,15 @@ void rl_notice(const char *fmt, ...)
     notice_fn(msg);
 }
 
-int rl_rename_noted(int fromdir, const char *from, int todir, const char *to, const char *shown)
+int rl_file_has_content(int dir, const char *path)
 {
     struct stat st;
-    int existed = fstatat(todir, to, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size > 0;
+    return fstatat(dir, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size > 0;
+}
+
+int rl_rename_noted(int fromdir, const char *from, int todir, const char *to, const char *shown)
+{
+    int existed = rl_file_has_content(todir, to);
     int rc = renameat(fromdir, from, todir, to);
     int e = errno;
     if (rc == 0 && existed)

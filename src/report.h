@@ -196,6 +196,13 @@ int rl_mkdir_p(const char *dir, char *err, size_t errlen);
 void rl_notice_set(void (*fn)(const char *msg));
 void rl_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Whether `path` (relative to the directory fd `dir`, or AT_FDCWD) names
+ * something that holds anything, not following a final symbolic link: what
+ * a rename onto it would lose.  An empty file, as mkstemp or rl_stage leaves
+ * it, loses nothing; a missing one is 0.  rl_rename_noted's test, and
+ * plot.c render_at's for a figure's three files. */
+int rl_file_has_content(int dir, const char *path);
+
 /* renameat(fromdir, from, todir, to), then, when it replaced a file that
  * held anything (an empty one, as mkstemp or rl_stage leaves it, loses
  * nothing), rl_notice "SHOWN existed and was replaced" (the caller's path

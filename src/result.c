@@ -2543,6 +2543,18 @@ static void add_layout(cJSON *j, const rl_model *m, const rl_hw *h, long long ch
     cJSON_AddNumberToObject(j, "pp", (double)pp);
     cJSON_AddNumberToObject(j, "ep", (double)ep);
     cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
+    /* the replica's plan in step's terms (fixQB, issue 14 follow-up #3:
+     * simulate --chips 16 runs one tp16 replica where step --chips 16 runs
+     * its own plan, tp8 x2, and simulate named neither): step --tp T --pp
+     * P --ep E --chips (this) times the same replica */
+    rl_shard_plan sp = rl_serve_replica_plan(chips / pp, ep, l);
+    char name[96];
+    int at = snprintf(name, sizeof name, "tp%lld", sp.tp);
+    if (sp.ep > 1)
+        at += snprintf(name + at, sizeof name - (size_t)at, " ep%lld", sp.ep);
+    if (pp > 1)
+        snprintf(name + at, sizeof name - (size_t)at, " pp%lld", pp);
+    cJSON_AddStringToObject(j, "replica_sharding", name);
     add_stages(j, m, h, pp, 1);
 }
 

@@ -923,6 +923,17 @@ void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host
     c->prefix_host_tokens = host_gb * 1e9 / per_token;
 }
 
+int rl_serve_prefix_cache_unused(rl_serve_config *c, const rl_request *req, long long n)
+{
+    if (!(c->prefix_hbm_tokens > 0 || c->prefix_host_tokens > 0))
+        return 0;
+    for (long long i = 0; i < n; i++)
+        if (req[i].prefix_id >= 0 && req[i].prefix_len > 0)
+            return 0;
+    c->prefix_hbm_tokens = c->prefix_host_tokens = 0;
+    return 1;
+}
+
 void rl_serve_config_hw(rl_serve_config *c, const rl_model *m, const rl_hw *h, long long chips,
                         rl_precision p, double reserve)
 {

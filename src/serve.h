@@ -557,6 +557,20 @@ double rl_serve_kv_tokens(const rl_model *m, rl_dtype kv, double len);
  * rl_serve_config_hw). */
 void rl_serve_config_prefix_cache(rl_serve_config *c, double hbm_gb, double host_gb);
 
+/* A prefix cache over n requests none of which names a shared prefix
+ * (prefix_id < 0 or prefix_len 0: no --prefixes, no trace prefix_id) can
+ * cache nothing, so it reserves nothing: zeroes c's two tiers and returns
+ * 1 when it had any, else 0 (fixQB, issue 14 follow-up #2: llama3-8b on
+ * one h100-sxm read 93,697 KV tokens beside 475,167 under --prefix-cache
+ * 50 with no word).  An engine reserves nothing for it either: vLLM's
+ * automatic prefix caching keeps a finished request's blocks in the pool's
+ * free-block queue, evicted in LRU order when a request needs the room
+ * ("Automatic Prefix Caching", docs.vllm.ai/en/latest/design/
+ * prefix_caching/; vllm/v1/core/block_pool.py BlockPool.free_block_queue);
+ * with shared prefixes this simulator still carves its HBM tier out of the
+ * KV room (docs/serving.md). */
+int rl_serve_prefix_cache_unused(rl_serve_config *c, const rl_request *req, long long n);
+
 /* The largest tier --prefix-cache (Lua prefix_cache) takes, in GB a replica:
  * 1e6 GB (1 PB), above any host's RAM (a 2-socket server holds a few TB),
  * so a larger figure is a typo, not a what-if (tester46 F8: 10:1e300 was

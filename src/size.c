@@ -2166,8 +2166,8 @@ int rl_size_p99_caution(const rl_size_input *in, const rl_size_candidate *c, cha
     double sized = rl_size_sized_qps(in);
     p99_only_why(in, c, why, sizeof why);
     snprintf(buf, len, "its meets rests on the p99s of its runs at %.4g and %.4g req/s "
-             "(sized_for_qps) alone (verdict_by p99), not on a capacity found with 95%% "
-             "confidence: %s (a meeting row whose capacity is resolved ranks before it at equal "
+             "(sized_for_qps) alone (verdict_by p99), not on a capacity the search found "
+             "under its 95%% bound: %s (a meeting row whose capacity is resolved ranks before it at equal "
              "cost and mode)", in->w.qps, sized, why);
     return 1;
 }

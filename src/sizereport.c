@@ -632,8 +632,10 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     if (isfinite(b->max_qps))
         item(d, "Sized for %.3g req/s (the load + %.0f%% headroom)%s; it sustains up to %.3g req/s "
                 "within the targets%s (max_sustainable_qps: simulate's capacity search, to 2%%, "
-                "with 95%% confidence that at most 1%% of requests exceed a target; "
-                "capacity utilization %.0f%% at the load)%s.",
+                "on one sample of the workload: the highest load at which the one-sided 95%% "
+                "upper bound on the share of that sample's requests over a target is within "
+                "1%%, not a confidence interval on the figure, which moves with the sample "
+                "by several percent; capacity utilization %.0f%% at the load)%s.",
              sized, 100 * in->headroom,
              b->meets || b->verdict_by == RL_SIZE_VERDICT_CAPACITY
                  ? ", where one run met the targets at p99"
@@ -1133,7 +1135,7 @@ static void report_tables(doc *d, const rl_size_report_data *x, const hw_views *
             "simulate's capacity search, to 2%%, \">=\" where it is a lower bound), meets SLO "
             "whether it met them at the load and at the sized load and sustains at least the "
             "sized load (\"no: sustains under\" where its runs met them at p99 but its "
-            "capacity, with the search's 95%% confidence, is short of it: JSON verdict_by "
+            "capacity, the search's figure under its 95%% bound, is short of it: JSON verdict_by "
             "capacity).  The first 12 rows%s, and any row of the frontier below ranked beyond "
             "them.",
          each ? ", ranked within each hardware: chips of different hardware are not compared" : "",

@@ -437,6 +437,16 @@ static void argument_types(void **state)
          " batch = {1} }", "roofline.pareto: field 'chips': values must be integers"},
         {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = '1', requests = 10,"
          " prompt_len = 10, out_len = 10 }", "roofline.simulate: field 'qps': expected a number, got string"},
+        /* fixQB (issue 14 follow-up #4): 0 and 0/0 read the range alone;
+         * now what was given and why, as the CLI's --qps '0' / 'nan' */
+        {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 0, requests = 10,"
+         " prompt_len = 10, out_len = 10 }",
+         "roofline.simulate: field 'qps': expected a number in [1e-09, 1e+09] req/s, got 0 (an "
+         "arrival rate; offline = true sends every request at t = 0)"},
+        {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 0/0, requests = 10,"
+         " prompt_len = 10, out_len = 10 }",
+         "roofline.simulate: field 'qps': expected a number in [1e-09, 1e+09] req/s, got NaN, not "
+         "a finite number"},
         /* tester34 F7: every error about a field reads "roofline.CMD: field 'KEY': ..."
          * (docs/lua.md), also those of the checks the command line shares */
         {"roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', pp = 81, chips = 81, ideal = true,"

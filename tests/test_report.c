@@ -677,10 +677,44 @@ static void input_origin_one_rule(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* fixQB (issue 14 follow-up #6): the one "exists with content" test
+ * rl_rename_noted and plot.c render_at share: missing 0, empty 0 (mkstemp's
+ * file loses nothing), a byte 1, a symbolic link to an empty file 1 (not
+ * followed: the link itself is what a rename replaces). */
+static void file_has_content(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_fixQB_XXXXXX", p[256];
+    assert_non_null(mkdtemp(dir));
+    int d = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(d >= 0);
+    assert_int_equal(rl_file_has_content(d, "none"), 0);
+    snprintf(p, sizeof p, "%s/empty", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(rl_file_has_content(d, "empty"), 0);
+    assert_int_equal(rl_file_has_content(AT_FDCWD, p), 0);
+    snprintf(p, sizeof p, "%s/full", dir);
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fputc('x', f);
+    fclose(f);
+    assert_int_equal(rl_file_has_content(d, "full"), 1);
+    assert_int_equal(symlinkat("empty", d, "link"), 0);
+    assert_int_equal(rl_file_has_content(d, "link"), 1);
+    unlinkat(d, "link", 0);
+    unlinkat(d, "full", 0);
+    unlinkat(d, "empty", 0);
+    close(d);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats),
+        cmocka_unit_test(file_has_content),
         cmocka_unit_test(csv_without_rows),
         cmocka_unit_test(csv_numbers_one_spelling),
         cmocka_unit_test(json_numbers_read_back),
