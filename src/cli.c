@@ -4513,6 +4513,9 @@ int rl_cli_size(rl_opts *o)
     }
     if (r.nmeet > 0 && r.c[0].banded && !in.conservative)
         note_size_band_edge(&in, &r.c[0]);
+    char few[640]; /* size.h rl_size_sample_caution (stop 48 #1b) */
+    if (rl_size_sample_caution(&in, few, sizeof few))
+        rl_cli_tell("size", "caution: %s", few);
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);

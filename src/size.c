@@ -2514,6 +2514,23 @@ int rl_size_trusted_alternative(const rl_size_result *r)
     return -1;
 }
 
+int rl_size_sample_caution(const rl_size_input *in, char *buf, size_t len)
+{
+    long long n = rl_size_requests(in, 1.0);
+    if (in->trace || n >= RL_SIZE_FEW_REQUESTS)
+        return 0;
+    double half = 1.96 * sqrt(0.01 * 0.99 / (double)n); /* size.h: binomial, normal approx. */
+    long long worst = n / 100 > 0 ? n / 100 : 1;
+    snprintf(buf, len, "the p99 verdicts rest on %lld requests a run: a p99 over %lld requests "
+             "is set by its %lld worst, so where 1%% of requests truly miss a target a sample "
+             "reads anywhere from %.2g%% to %.2g%% over it (95%%), and a row within a few "
+             "percent of a target meets or misses by the sample: its load curve need not be "
+             "monotone and another --seed may change the pick; --requests %d or more (the "
+             "default 4000) puts 20 or more requests beyond the p99",
+             n, n, worst, 100 * fmax(0, 0.01 - half), 100 * (0.01 + half), RL_SIZE_FEW_REQUESTS);
+    return 1;
+}
+
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)
 {
     return c->mode ? c->mode : mode_at(in, c, rl_size_share(in, c));
