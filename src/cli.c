@@ -4513,6 +4513,11 @@ int rl_cli_size(rl_opts *o)
     }
     if (r.nmeet > 0 && r.c[0].banded && !in.conservative)
         note_size_band_edge(&in, &r.c[0]);
+    char ev[640]; /* size.h rl_size_evidence_caution (stop 48 #2: the report's alone before) */
+    if (rl_size_evidence_caution(&in, &r, ev, sizeof ev)) {
+        rl_size_label(&in, &r.c[0], lab, sizeof lab);
+        rl_cli_tell("size", "caution: the first row (%s) on weaker evidence: %s", lab, ev);
+    }
     char few[640]; /* size.h rl_size_sample_caution (stop 48 #1b) */
     if (rl_size_sample_caution(&in, few, sizeof few))
         rl_cli_tell("size", "caution: %s", few);

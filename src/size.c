@@ -2514,6 +2514,30 @@ int rl_size_trusted_alternative(const rl_size_result *r)
     return -1;
 }
 
+int rl_size_evidence_caution(const rl_size_input *in, const rl_size_result *r, char *buf,
+                             size_t len)
+{
+    int alt = rl_size_trusted_alternative(r);
+    if (alt < 1)
+        return 0;
+    const rl_size_candidate *a = &r->c[alt], *b = &r->c[0];
+    char al[128];
+    rl_size_label(in, a, al, sizeof al);
+    const char *unit = r->priced ? "USD/h" : "chips";
+    snprintf(buf, len, "row %d, %s, mode %s, also meets the targets at %.2f %s (+%.1f%%, %.2f %s "
+             "more than this pick's %.2f, within %.0f%%); this pick's mode is %s, a weaker "
+             "basis (a profile with nothing measured takes its datasheet peaks at full efficiency, "
+             "where the GPUs measured here run a llama3-8b decode step at 0.29-0.71 of theirs: "
+             "docs/model.md), so "
+             "unless %s is calibrated the "
+             "%s row is the safer choice",
+             alt + 1, al, rl_size_mode(in, a), a->cost_per_hour, unit,
+             100 * (a->cost_per_hour / b->cost_per_hour - 1), a->cost_per_hour - b->cost_per_hour,
+             unit, b->cost_per_hour, 100 * RL_SIZE_NEAR_COST, rl_size_mode(in, b),
+             in->hw[b->hw].name, rl_size_mode(in, a));
+    return 1;
+}
+
 int rl_size_sample_caution(const rl_size_input *in, char *buf, size_t len)
 {
     long long n = rl_size_requests(in, 1.0);

@@ -625,6 +625,13 @@ int rl_size_thin_margin(const rl_size_input *in, const rl_size_candidate *c);
  * when none (or r->c[0] does not meet). */
 int rl_size_trusted_alternative(const rl_size_result *r);
 
+/* The "less trusted pick" caution's sentence in buf (len bytes): the row
+ * rl_size_trusted_alternative finds, its mode, cost and the difference;
+ * 1 when there is one, 0 otherwise (the report's Recommendation and
+ * size's stderr: stop 48 #2). */
+int rl_size_evidence_caution(const rl_size_input *in, const rl_size_result *r, char *buf,
+                             size_t len);
+
 /* A caution when the p99 verdicts rest on few requests (tester finding,
  * stop 48 #1b): a p99 over N requests is set by its N/100 worst, so with
  * fewer than RL_SIZE_FEW_REQUESTS a run (fewer than 20 beyond its p99) the

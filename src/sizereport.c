@@ -200,7 +200,10 @@ static double nice_step(double span)
 char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
                    const rl_svg_series *s, int ns, double hline, const char *hlabel)
 {
-    static const char *colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd"};
+    /* the first ten of matplotlib's "tab10" palette order (a series each,
+     * up to a hardware per size --hw entry and the frontier: stop 48 #2) */
+    static const char *colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                   "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
     const double W = 640, H = 360, L = 70, R = 160, T = 30, B = 50;
     double x0 = INFINITY, x1 = -INFINITY, y0 = 0, y1 = hline > 0 ? hline : -INFINITY;
     for (int k = 0; k < ns; k++)
@@ -256,7 +259,7 @@ char *rl_svg_chart(const char *title, const char *xlabel, const char *ylabel,
     int notes = ns + clipped;
     double ly = hline > 0 && PY(hline) < (T + H - B) / 2 ? H - B - 20.0 * notes : T + 10;
     for (int k = 0; k < ns; k++) {
-        const char *col = colors[k % 5];
+        const char *col = colors[k % 10];
         if (!s[k].points_only) {
             fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
             for (int i = 0; i < s[k].n; i++)
@@ -676,18 +679,9 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
              pct < 1 ? 6 : 4, b->max_qps, pct < 1 ? (pct > 0 ? 1 - (int)floor(log10(pct)) : 1) : 1,
              pct, sized, 100 * (RL_SIZE_THIN_MARGIN - 1));
     }
-    int alt = b == &x->res->c[0] ? rl_size_trusted_alternative(x->res) : -1;
-    if (alt > 0) {
-        const rl_size_candidate *a = &x->res->c[alt];
-        char al[128];
-        rl_size_label(in, a, al, sizeof al);
-        item(d, "Caution on the evidence: row %d, %s, mode %s, also meets the targets at %.2f %s "
-                "(+%.1f%%, within %.0f%%); this pick's mode is %s, a weaker basis, so unless "
-                "%s is calibrated the %s row is the safer choice.",
-             alt + 1, al, rl_size_mode(in, a), a->cost_per_hour, cost_unit(x->res),
-             100 * (a->cost_per_hour / b->cost_per_hour - 1), 100 * RL_SIZE_NEAR_COST,
-             rl_size_mode(in, b), in->hw[b->hw].name, rl_size_mode(in, a));
-    }
+    char ev[640]; /* size.h rl_size_evidence_caution (fixND #12; on stderr too: stop 48 #2) */
+    if (b == &x->res->c[0] && rl_size_evidence_caution(in, x->res, ev, sizeof ev))
+        item(d, "Caution on the evidence: %s.", ev);
     char p99only[1600]; /* size.h rl_size_p99_caution (tester51 F7) */
     if (rl_size_p99_caution(in, b, p99only, sizeof p99only)) {
         /* stop 48 #1a: "no load up to 1.25 x it misses them" is the capacity
@@ -1227,20 +1221,33 @@ static void frontier_chart(doc *d, const rl_size_report_data *x, const int *fr, 
     double *cx = malloc((size_t)r->n * 2 * sizeof *cx), *fx = malloc((size_t)(nf + 1) * 2 * sizeof *fx);
     if (cx && fx) {
         double *cy = cx + r->n, *fy = fx + nf + 1;
-        int nm = 0;
-        for (int i = 0; i < r->n; i++)
-            if (r->c[i].meets) {
-                cx[nm] = r->c[i].cost_per_hour;
-                cy[nm++] = r->c[i].tpot_p99 * 1e3;
-            }
+        /* stop 48 #2: each hardware's meeting rows a series (a colour and
+         * a key of their own, "meets: h100-sxm"), not one colour for all */
+        enum { MAX_SERIES = 9 };
+        rl_svg_series s[MAX_SERIES];
+        char names[MAX_SERIES][80];
+        int ns = 0, nm = 0;
+        for (int h = 0; h < in->nhw && ns < MAX_SERIES - 1; h++) {
+            int first = nm;
+            for (int i = 0; i < r->n; i++)
+                if (r->c[i].meets && r->c[i].hw == h) {
+                    cx[nm] = r->c[i].cost_per_hour;
+                    cy[nm++] = r->c[i].tpot_p99 * 1e3;
+                }
+            if (nm == first)
+                continue;
+            snprintf(names[ns], sizeof names[ns], "meets: %s", in->hw[h].name);
+            s[ns] = (rl_svg_series){names[ns], cx + first, cy + first, nm - first, 1};
+            ns++;
+        }
         for (int i = 0; i < nf; i++) {
             fx[i] = r->c[fr[i]].cost_per_hour;
             fy[i] = r->c[fr[i]].tpot_p99 * 1e3;
         }
-        rl_svg_series s[2] = {{"meets targets", cx, cy, nm, 1}, {"frontier", fx, fy, nf, 0}};
+        s[ns++] = (rl_svg_series){"frontier", fx, fy, nf, 0};
         char xl[64];
         snprintf(xl, sizeof xl, "cost (%s)", cost_unit(r));
-        figure(d, rl_svg_chart("Cost vs TPOT p99", xl, "TPOT p99 (ms)", s, 2, in->slo_tpot * 1e3,
+        figure(d, rl_svg_chart("Cost vs TPOT p99", xl, "TPOT p99 (ms)", s, ns, in->slo_tpot * 1e3,
                                "TPOT target"),
                in->conservative
                    ? "Every simulated configuration that meets both targets, at the band's high "

@@ -1540,10 +1540,23 @@ static void test_report_pick_cautions(void **state)
         snprintf(want, sizeof want, "Caution on the evidence: row 2, ");
         assert_int_equal(strstr(t, want) != NULL, k == 0);
         if (k == 0) {
+            /* stop 48 #2: the difference in USD/h too, and the same words on stderr
+             * (cli.c, from size.c rl_size_evidence_caution) */
             snprintf(want, sizeof want, "mode calibrated, also meets the targets at %.2f USD/h "
-                     "(+3.3%%, within 10%%); this pick's mode is estimated", a->cost_per_hour);
+                     "(+3.3%%, %.2f USD/h more than this pick's %.2f, within 10%%); this pick's "
+                     "mode is estimated", a->cost_per_hour, a->cost_per_hour - b->cost_per_hour,
+                     b->cost_per_hour);
             if (!strstr(t, want))
                 fail_msg("report lacks '%s'", want);
+            /* stop 48 #2: the cost-vs-TPOT chart keys each hardware's meeting
+             * rows in a colour of their own ("meets: <hw>"), not one "meets
+             * targets" series for all */
+            char *h = rl_size_report_render(&d, 1), key[96];
+            assert_non_null(h);
+            snprintf(key, sizeof key, ">meets: %s</text>", f->in.hw[b->hw].name);
+            if (!strstr(h, key) || strstr(h, "meets targets"))
+                fail_msg("cost chart keys: no '%s', or one 'meets targets' series", key);
+            free(h);
         }
         assert_int_equal(rl_size_trusted_alternative(&res), k ? -1 : 1);
         free(t);
