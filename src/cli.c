@@ -2186,9 +2186,14 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h, step_
 {
     rl_shard_plan plan = o->plan;
     char err[ERRLEN] = "";
-    if (plan.overlap) /* no plan given (a plan's: rl_result_drop_overlap, rl_cli_step) */
-        rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
-                            "--chips without one adds its collectives; --overlap ignored");
+    /* no plan given (a plan's: rl_result_drop_overlap, rl_cli_step).  Stop
+     * 48 #3: it sent the user to --tp, whose calibrated step then said
+     * "--overlap ignored" too: say what --overlap applies to in each mode */
+    if (plan.overlap)
+        rl_cli_tell("step", "note: --overlap ignored: %s's %s step adds its collectives to the "
+                    "local time with or without --tp (no overlap was measured); --overlap "
+                    "applies to the ideal roofline of a plan: --ideal --tp N --overlap",
+                    h->name, h->engine_costs.present ? "fitted" : "calibrated");
     plan.overlap = 0;
     if (replica_plan(o, "step", m, h, 1, sp, &plan.tp, &plan.ep) != 0 ||
         (plan.pp = o->plan.pp) < 1 || /* the automatic plan's stages (step_auto_plan), else 1 */

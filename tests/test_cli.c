@@ -10411,6 +10411,30 @@ static void refusal_weights_as_step(const char *sim, const char *step, long long
                  "usable %.4g, %.4g GB in all", sim, chip, all, usable, want, room, total);
 }
 
+/* stop 48 #3: step --chips 8 --overlap on a calibrated profile said
+ * "--overlap refines a plan given with --tp; ... ignored", and step --tp 8
+ * --overlap then said the calibrated step ignores it too: a dead end.  The
+ * --chips note now says the calibrated step keeps the sum with or without
+ * --tp and that --overlap applies to --ideal --tp N --overlap, which does
+ * apply it (its breakdown names "--overlap runs the collectives beside"). */
+static void step_overlap_note_no_dead_end(void **state)
+{
+    (void)state;
+    int rc = run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --context 2048 --batch 8 "
+                     "--overlap", out, sizeof out);
+    if (rc != 0 || strstr(out, "refines a plan given with --tp") ||
+        !strstr(out, "note: --overlap ignored: h100-sxm's calibrated step adds its collectives "
+                     "to the local time with or without --tp") ||
+        !strstr(out, "--overlap applies to the ideal roofline of a plan: --ideal --tp N "
+                     "--overlap"))
+        fail_msg("step --chips 8 --overlap: exit %d: %.1500s", rc, out);
+    rc = run_cli("step --model llama3-70b --hw h100-sxm --tp 8 --context 2048 --batch 8 "
+                 "--overlap --ideal", out, sizeof out);
+    if (rc != 0 || strstr(out, "ignored") ||
+        !strstr(out, "--overlap runs the collectives beside the local step"))
+        fail_msg("step --ideal --tp 8 --overlap: exit %d: %.1500s", rc, out);
+}
+
 /* s32 review LOW (fixW): step --help said the largest batch is "not given
  * for a sharding plan", but step prints max_batch under plans (the header
  * and each row since tester37 F1: tp4 x2 of llama3-70b on 8 H100 at 4096
@@ -11876,6 +11900,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(simulate_refusal_quotes_step_weights),
         cmocka_unit_test(prefix_refusal_quotes_both_copies),
         cmocka_unit_test(step_help_max_batch_under_plans),
+        cmocka_unit_test(step_overlap_note_no_dead_end),
         cmocka_unit_test(validate_unmeasured_row_as_step),
         cmocka_unit_test(validate_no_rows_left),
         cmocka_unit_test(validate_source_options_refused),
