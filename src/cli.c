@@ -5736,6 +5736,20 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
     char a[PATH_MAX], why[1024];
     if (!o->plot || !rl_command_takes(c, RL_P_PLOT_DIR, 1) || !o->given[RL_P_PLOT_DIR])
         return 0;
+    /* stop 48 #5: --plot simplot.png (the old spelling, as pareto and fit
+     * take a figure file) made a folder named simplot.png: a name ending in
+     * an image extension is refused, before anything is run or made */
+    size_t pl = strlen(o->plot);
+    static const char *const img[] = {".png", ".svg"};
+    for (int k = 0; k < 2; k++)
+        if (pl > 4 && strcasecmp(o->plot + pl - 4, img[k]) == 0)
+            return rl_cli_say(o, "--plot-dir '%s' (old spelling --plot): %s's --plot-dir names a "
+                              "folder, into which it writes %s.svg and %s.svg (each with its "
+                              ".dat and .gp), not a figure file as pareto's and fit's --plot "
+                              "do; a name ending in %s reads as a file: give a folder name, "
+                              "such as '%.*s'", PATH_SHOWN(o->plot), c->name,
+                              RL_SERVE_FIGURES[0], RL_SERVE_FIGURES[1], img[k],
+                              (int)(pl - 4 > 80 ? 80 : pl - 4), o->plot);
     char note[PATH_MAX * 2 + 400];
     if (rl_outdir_check(o->plot, note, sizeof note, why, sizeof why) != 0)
         return rl_cli_say(o, "--plot-dir '%s': %s", PATH_SHOWN(o->plot), why);
