@@ -189,9 +189,16 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
         c->chips * (c->replicas + (c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0));
     c->cost_per_hour = usd ? rl_size_usd_per_hour((double)c->chips_total, h->price_per_chip_hour)
                            : (double)c->chips_total;
-    c->usd_per_mtok = h->price_per_chip_hour > 0 && c->steady_out_tokens_per_s > 0
-                          ? (double)c->chips_total * h->price_per_chip_hour /
-                                (c->steady_out_tokens_per_s * 3600) * 1e6
+    /* stop 48 #6: per million output tokens at the load sized for, --qps x
+     * the output distribution's mean, not the sample's drawn rate (2.104
+     * req/s drawn for --qps 2 over 500 requests read 59.12 USD/Mtok, not
+     * 136 / (2 x 300 x 3600) x 1e6 = 62.96): a planner's cost per token
+     * is the stated traffic's.  A --trace has no stated load: its served
+     * steady-state rate, as before. */
+    double tok_s = in->trace ? c->steady_out_tokens_per_s
+                             : in->w.qps * rl_dist_mean(&in->w.output);
+    c->usd_per_mtok = h->price_per_chip_hour > 0 && tok_s > 0 && c->steady_out_tokens_per_s > 0
+                          ? (double)c->chips_total * h->price_per_chip_hour / (tok_s * 3600) * 1e6
                           : 0;
 }
 

@@ -573,11 +573,14 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
         item(d, "Caution on memory: %s.", short_pool);
     if (x->res->priced)
         /* t56 #3: a profile without price_source read "(7.50 USD per chip-hour, )" */
+        /* stop 48 #6: at the stated load's tokens (size.c price) */
         item(d, "Cost: %.2f USD/hour on demand (%.2f USD per chip-hour%s%s); %.3f USD per "
-                "million output tokens at this load.",
+                "million output tokens at this load (%s).",
              b->cost_per_hour, in->hw[b->hw].price_per_chip_hour,
              in->hw[b->hw].price_source[0] ? ", " : "", in->hw[b->hw].price_source,
-             b->usd_per_mtok);
+             b->usd_per_mtok,
+             in->trace ? "the trace's steady-state output tokens/s"
+                       : "its output tokens/s: the stated req/s x the mean output length");
     else
         item(d, "Cost: %lld chips (not every profile searched has a price, so chips are the cost).",
              b->chips_total);
