@@ -5930,9 +5930,19 @@ static void long_notes_said_once(void **state)
         !strstr(out, "its max_sustainable_qps is null, unresolved for the reason a note above "
                      "gives (max_sustainable_qps_unresolved)"))
         fail_msg("%.5000s", out);
-    /* host_cost_note in the table's header whole, on stderr without its why */
+    /* host_cost_note whole once: in the table format on stderr, its header
+     * pointing there (stop 48 #7); in CSV in its column, stderr without
+     * its why */
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 512", out,
                              sizeof out), 0);
+    if (count_of(out, "it overlaps them with the GPU step by default") != 1 ||
+        !strstr(out, "note: step times are kernel + collective time: no per-step host cost of the "
+                     "trtllm engine (scheduling, sampling, launch gaps) is charged: it overlaps") ||
+        !strstr(out, "host_cost_note               said on stderr above (the JSON key holds "
+                     "the text)"))
+        fail_msg("%.3000s", out);
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 512 --format csv",
+                             out, sizeof out), 0);
     if (count_of(out, "it overlaps them with the GPU step by default") != 1 ||
         !strstr(out, "note: step times are kernel + collective time: no per-step host cost of the "
                      "trtllm engine (scheduling, sampling, launch gaps) is charged, so these "
@@ -10451,6 +10461,45 @@ static void simulate_unresolved_names_missed(void **state)
         fail_msg("simulate --policy static: exit %d: %.2000s", rc, at ? at : out);
 }
 
+/* stop 48 #7: step's table ran lines of up to 1,415 characters, its
+ * norm_fusion cell about 800 of them in every row, and e2e_gap_note and
+ * host_cost_note stood whole both on stderr and in the header.  Now a text
+ * cell over 80 characters (report.c RL_TABLE_CELL_MAX) reads "[N]" and is
+ * printed once under its table as "[N] norm_fusion: ..." (llama3-70b tp8
+ * at batch 1, 8, 64 on h100-sxm: two distinct texts, the batch-64 row's
+ * AllReduce past the fused kernel's sizes), every row line is within 500
+ * characters (479: the row's 30 columns), the header's two notes point
+ * to stderr, and the JSON keeps each row's whole norm_fusion (a contract). */
+static void step_table_long_cells_noted(void **state)
+{
+    (void)state;
+    static const char cmd[] = "step --model llama3-70b --hw h100-sxm --tp 8 --context 2048 "
+                              "--batch 1,8,64";
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    const char *rows = strstr(out, "\n    phase");
+    assert_non_null(rows);
+    for (const char *l = rows + 1; *l && *l != '\n'; l = strchr(l, '\n') + 1) {
+        const char *e = strchr(l, '\n');
+        if (!e || e - l > 500)
+            fail_msg("a row line of %ld characters: %.200s", e ? (long)(e - l) : -1L, l);
+    }
+    if (count_of(out, "[1] norm_fusion: ") != 1 || count_of(out, "in the AllReduce: each "
+                                                                  "residual add") != 1 ||
+        count_of(out, "SplitwiseSim's end-to-end decode step medians") != 1 ||
+        !strstr(out, "e2e_gap_note                 said on stderr above"))
+        fail_msg("%s: %.3000s", cmd, out);
+    char js[128];
+    snprintf(js, sizeof js, "%s --format json", cmd);
+    cJSON *j = run_json(js);
+    const char *nf = cJSON_GetStringValue(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "norm_fusion"));
+    assert_non_null(nf);
+    assert_true(strlen(nf) > 80 && !strncmp(nf, "in the AllReduce: each residual add", 35));
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "e2e_gap_note")),
+                           "SplitwiseSim"));
+    cJSON_Delete(j);
+}
+
 /* s32 review LOW (fixW): step --help said the largest batch is "not given
  * for a sharding plan", but step prints max_batch under plans (the header
  * and each row since tester37 F1: tp4 x2 of llama3-70b on 8 H100 at 4096
@@ -11918,6 +11967,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(step_help_max_batch_under_plans),
         cmocka_unit_test(step_overlap_note_no_dead_end),
         cmocka_unit_test(simulate_unresolved_names_missed),
+        cmocka_unit_test(step_table_long_cells_noted),
         cmocka_unit_test(validate_unmeasured_row_as_step),
         cmocka_unit_test(validate_no_rows_left),
         cmocka_unit_test(validate_source_options_refused),
