@@ -1444,6 +1444,16 @@ static double fit_bytes(const cJSON *r, const cJSON *bad, int what, int *per_chi
     return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
+/* The table format's header value of a note said whole on stderr just
+ * before (stop 48 #7): a pointer there, not the text again. */
+#define TABLE_SAID "said on stderr above (the JSON key holds the text)"
+static void table_said(cJSON *result, const char *key)
+{
+    cJSON *v = cJSON_CreateString(TABLE_SAID);
+    if (v && !cJSON_ReplaceItemInObjectCaseSensitive(result, key, v))
+        cJSON_Delete(v);
+}
+
 /* ops, prefill and step time what they are given; a note when it (or one
  * of its rows) does not fit in the chips' HBM, said by emit for the three
  * (tester62 #6: step, whose rows read fits false, said nothing). */
@@ -1516,10 +1526,19 @@ static int emit(const rl_opts *o, cJSON *result)
      * (llama3-70b TP8 batch 1 on h100-sxm: 9.04 ms; 12-30 ms on real engines, the tester said):
      * said on stderr too, once; --format json keeps it to its key, which a
      * script reads (stderr there stays free for warnings) */
+    /* stop 48 #7: the table format says host_cost_note and e2e_gap_note
+     * whole on stderr and its header points there (TABLE_SAID), not the
+     * same wall of text twice; CSV keeps the key's whole text in its
+     * column, stderr the brief; JSON its key alone */
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(result, "host_cost_note");
     char brief[1024];
+    int table = o->fmt == RL_FMT_TABLE;
     if (cJSON_IsString(host) && o->fmt != RL_FMT_JSON)
-        rl_cli_say(o, "note: %s", rl_result_host_cost_brief(host->valuestring, brief, sizeof brief));
+        rl_cli_say(o, "note: %s", table ? host->valuestring
+                                        : rl_result_host_cost_brief(host->valuestring, brief,
+                                                                    sizeof brief));
+    if (cJSON_IsString(host) && table)
+        table_said(result, "host_cost_note");
     /* fixJH: a KV dtype the engine does not store, a caution in every format */
     const cJSON *kvn = cJSON_GetObjectItemCaseSensitive(result, "kv_engine_note");
     if (cJSON_IsString(kvn))
@@ -1528,6 +1547,8 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
     if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)
         rl_cli_say(o, "note: %s", gap->valuestring);
+    if (cJSON_IsString(gap) && table)
+        table_said(result, "e2e_gap_note");
     /* fixJK #2: simulate's and size's TTFTs carry the dispatch; their
      * tables bury the key among the rows (step and prefill show it above) */
     const cJSON *disp = cJSON_GetObjectItemCaseSensitive(result, "prefill_dispatch_note");
@@ -2206,9 +2227,14 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h, step_
 {
     rl_shard_plan plan = o->plan;
     char err[ERRLEN] = "";
-    if (plan.overlap) /* no plan given (a plan's: rl_result_drop_overlap, rl_cli_step) */
-        rl_cli_tell("step", "note: --overlap refines a plan given with --tp; TP over "
-                            "--chips without one adds its collectives; --overlap ignored");
+    /* no plan given (a plan's: rl_result_drop_overlap, rl_cli_step).  Stop
+     * 48 #3: it sent the user to --tp, whose calibrated step then said
+     * "--overlap ignored" too: say what --overlap applies to in each mode */
+    if (plan.overlap)
+        rl_cli_tell("step", "note: --overlap ignored: %s's %s step adds its collectives to the "
+                    "local time with or without --tp (no overlap was measured); --overlap "
+                    "applies to the ideal roofline of a plan: --ideal --tp N --overlap",
+                    h->name, h->engine_costs.present ? "fitted" : "calibrated");
     plan.overlap = 0;
     if (replica_plan(o, "step", m, h, 1, sp, &plan.tp, &plan.ep) != 0 ||
         (plan.pp = o->plan.pp) < 1 || /* the automatic plan's stages (step_auto_plan), else 1 */
@@ -3582,9 +3608,11 @@ static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl
 {
     char why[1024], missed[256];
     missed_targets(r, c, missed, sizeof missed);
-    rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s (%.3g%% of requests within "
+    /* stop 48 #4: "misses them: " was printed with the targets missed left out */
+    rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s%s (%.3g%% of requests within "
                   "them)", rl_serve_unresolved_reason(kind, 0, burst_cv, why, sizeof why),
-               missed[0] ? "misses them: " : "meets them at p99", r->slo_attainment * 100);
+               missed[0] ? "misses them: " : "meets them at p99", missed,
+               r->slo_attainment * 100);
     if (missed[0] && !overloaded) /* else the overload note is the verdict */
         rl_cli_say(o, "note: SLO missed: %s", missed);
 }
@@ -4608,6 +4636,14 @@ int rl_cli_size(rl_opts *o)
     }
     if (r.nmeet > 0 && r.c[0].banded && !in.conservative)
         note_size_band_edge(&in, &r.c[0]);
+    char ev[640]; /* size.h rl_size_evidence_caution (stop 48 #2: the report's alone before) */
+    if (rl_size_evidence_caution(&in, &r, ev, sizeof ev)) {
+        rl_size_label(&in, &r.c[0], lab, sizeof lab);
+        rl_cli_tell("size", "caution: the first row (%s) on weaker evidence: %s", lab, ev);
+    }
+    char few[640]; /* size.h rl_size_sample_caution (stop 48 #1b) */
+    if (rl_size_sample_caution(&in, few, sizeof few))
+        rl_cli_tell("size", "caution: %s", few);
     if (r.nmeet == 0) {
         char why[512];
         rl_size_why_none(&in, &r, why, sizeof why);
@@ -5819,6 +5855,20 @@ static int check_plot_dir(const rl_command *c, const rl_opts *o, rl_guard_output
     char a[PATH_MAX], why[1024];
     if (!o->plot || !rl_command_takes(c, RL_P_PLOT_DIR, 1) || !o->given[RL_P_PLOT_DIR])
         return 0;
+    /* stop 48 #5: --plot simplot.png (the old spelling, as pareto and fit
+     * take a figure file) made a folder named simplot.png: a name ending in
+     * an image extension is refused, before anything is run or made */
+    size_t pl = strlen(o->plot);
+    static const char *const img[] = {".png", ".svg"};
+    for (int k = 0; k < 2; k++)
+        if (pl > 4 && strcasecmp(o->plot + pl - 4, img[k]) == 0)
+            return rl_cli_say(o, "--plot-dir '%s' (old spelling --plot): %s's --plot-dir names a "
+                              "folder, into which it writes %s.svg and %s.svg (each with its "
+                              ".dat and .gp), not a figure file as pareto's and fit's --plot "
+                              "do; a name ending in %s reads as a file: give a folder name, "
+                              "such as '%.*s'", PATH_SHOWN(o->plot), c->name,
+                              RL_SERVE_FIGURES[0], RL_SERVE_FIGURES[1], img[k],
+                              (int)(pl - 4 > 80 ? 80 : pl - 4), o->plot);
     char note[PATH_MAX * 2 + 400];
     if (rl_outdir_check(o->plot, note, sizeof note, why, sizeof why) != 0)
         return rl_cli_say(o, "--plot-dir '%s': %s", PATH_SHOWN(o->plot), why);

@@ -398,8 +398,58 @@ static cJSON *row_columns(buf *b, const cJSON *result, const cJSON *rows)
     return cols;
 }
 
+/* A text cell longer than RL_TABLE_CELL_MAX characters is printed once,
+ * under its table as "[N] key: text", its cells reading "[N]" (stop 48 #7:
+ * step's norm_fusion cell, about 800 characters in every row, made lines
+ * of 1,415 characters; 80, a terminal's width: a wider cell cannot be read
+ * aligned anyway).  The table format alone: JSON and CSV keep every cell. */
+#define RL_TABLE_CELL_MAX 80
+
+/* The distinct long cells of one table, in order of first use. */
+typedef struct {
+    const char **key, **text;
+    int n, cap;
+} cell_notes;
+
+/* The 1-based number of (key, text) in nt, added when new; 0 when out of
+ * memory (b->oom set). */
+static int cell_note(buf *b, cell_notes *nt, const char *key, const char *text)
+{
+    for (int i = 0; i < nt->n; i++)
+        if (!strcmp(nt->key[i], key) && !strcmp(nt->text[i], text))
+            return i + 1;
+    if (nt->n == nt->cap) {
+        int cap = nt->cap ? 2 * nt->cap : 8;
+        const char **k = realloc(nt->key, (size_t)cap * sizeof *k);
+        if (k)
+            nt->key = k;
+        const char **t = k ? realloc(nt->text, (size_t)cap * sizeof *t) : NULL;
+        if (!t) {
+            b->oom = 1;
+            return 0;
+        }
+        nt->text = t;
+        nt->cap = cap;
+    }
+    nt->key[nt->n] = key;
+    nt->text[nt->n] = text;
+    return ++nt->n;
+}
+
+/* table_cell, a long text cell replaced by its note's "[N]" (RL_TABLE_CELL_MAX). */
+static buf shown_cell(buf *b, cell_notes *nt, const cJSON *r, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, key);
+    if (!cJSON_IsString(v) || strlen(v->valuestring) <= RL_TABLE_CELL_MAX)
+        return table_cell(r, key);
+    buf cell = {0};
+    int n = cell_note(b, nt, key, v->valuestring);
+    put(&cell, "[%d]", n);
+    return cell;
+}
+
 /* The rows as an aligned table for people: row_columns' columns, "-" where
- * a row lacks one. */
+ * a row lacks one, long text cells as notes under it (shown_cell). */
 static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
 {
     const cJSON *first = rows->child;
@@ -422,10 +472,11 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
         if (width[c] < 9)
             width[c] = 9;
     }
+    cell_notes nt = {0};
     for (const cJSON *r = rows->child; r; r = r->next) { /* widest cell */
         c = 0;
         for (const cJSON *k = keys->child; k; k = k->next, c++) {
-            buf cell = table_cell(r, k->string);
+            buf cell = shown_cell(b, &nt, r, k->string);
             if (cell.s && (int)strlen(cell.s) > width[c])
                 width[c] = (int)strlen(cell.s);
             free(cell.s);
@@ -442,13 +493,17 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
     for (const cJSON *r = rows->child; r; r = r->next) {
         c = 0;
         for (const cJSON *k = keys->child; k; k = k->next, c++) {
-            buf cell = table_cell(r, k->string);
+            buf cell = shown_cell(b, &nt, r, k->string);
             if (!table_hides(first, k->string))
                 put(b, "%s%*s", c ? "  " : "", width[c], cell.s ? cell.s : "-");
             free(cell.s);
         }
         put(b, "\n");
     }
+    for (int i = 0; i < nt.n; i++)
+        put(b, "%s[%d] %s: %s\n", i ? "" : "\n", i + 1, nt.key[i], nt.text[i]);
+    free(nt.key);
+    free(nt.text);
     free(width);
     cJSON_Delete(cols);
 }

@@ -8,7 +8,9 @@
  * the shortest that reads back exactly).  The table format is for people: keys ending in _s are shown
  * in ms (_ms), keys ending in _bytes in GB (_GB, 1 GB = 1e9 bytes), in
  * _bytes_per_chip as _GB/chip (a row's X_bytes column is then left out of
- * the table: its meaning varies by row); other
+ * the table: its meaning varies by row), a text cell over 80 characters
+ * as "[N]" with its text once under the table (report.c
+ * RL_TABLE_CELL_MAX); other
  * top-level arrays of objects follow the rows as tables titled by their key.
  * Uses cJSON and guard (rl_guard_read). */
 #ifndef RL_REPORT_H

@@ -3124,6 +3124,12 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     } else {
         cJSON_AddNullToObject(j, "cost_note");
     }
+    /* stop 48 #1b: the p99 verdicts on few requests (size.h rl_size_sample_caution) */
+    char few[640];
+    if (rl_size_sample_caution(in, few, sizeof few))
+        cJSON_AddStringToObject(j, "sample_note", few);
+    else
+        cJSON_AddNullToObject(j, "sample_note");
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);
     cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);

@@ -189,9 +189,16 @@ static void price(const rl_size_input *in, rl_size_candidate *c)
         c->chips * (c->replicas + (c->policy == RL_POLICY_DISAGG ? c->prefill_replicas : 0));
     c->cost_per_hour = usd ? rl_size_usd_per_hour((double)c->chips_total, h->price_per_chip_hour)
                            : (double)c->chips_total;
-    c->usd_per_mtok = h->price_per_chip_hour > 0 && c->steady_out_tokens_per_s > 0
-                          ? (double)c->chips_total * h->price_per_chip_hour /
-                                (c->steady_out_tokens_per_s * 3600) * 1e6
+    /* stop 48 #6: per million output tokens at the load sized for, --qps x
+     * the output distribution's mean, not the sample's drawn rate (2.104
+     * req/s drawn for --qps 2 over 500 requests read 59.12 USD/Mtok, not
+     * 136 / (2 x 300 x 3600) x 1e6 = 62.96): a planner's cost per token
+     * is the stated traffic's.  A --trace has no stated load: its served
+     * steady-state rate, as before. */
+    double tok_s = in->trace ? c->steady_out_tokens_per_s
+                             : in->w.qps * rl_dist_mean(&in->w.output);
+    c->usd_per_mtok = h->price_per_chip_hour > 0 && tok_s > 0 && c->steady_out_tokens_per_s > 0
+                          ? (double)c->chips_total * h->price_per_chip_hour / (tok_s * 3600) * 1e6
                           : 0;
 }
 
@@ -2512,6 +2519,47 @@ int rl_size_trusted_alternative(const rl_size_result *r)
             r->c[i].cost_per_hour <= (1 + RL_SIZE_NEAR_COST) * b->cost_per_hour)
             return i;
     return -1;
+}
+
+int rl_size_evidence_caution(const rl_size_input *in, const rl_size_result *r, char *buf,
+                             size_t len)
+{
+    int alt = rl_size_trusted_alternative(r);
+    if (alt < 1)
+        return 0;
+    const rl_size_candidate *a = &r->c[alt], *b = &r->c[0];
+    char al[128];
+    rl_size_label(in, a, al, sizeof al);
+    const char *unit = r->priced ? "USD/h" : "chips";
+    snprintf(buf, len, "row %d, %s, mode %s, also meets the targets at %.2f %s (+%.1f%%, %.2f %s "
+             "more than this pick's %.2f, within %.0f%%); this pick's mode is %s, a weaker "
+             "basis (a profile with nothing measured takes its datasheet peaks at full efficiency, "
+             "where the GPUs measured here run a llama3-8b decode step at 0.29-0.71 of theirs: "
+             "docs/model.md), so "
+             "unless %s is calibrated the "
+             "%s row is the safer choice",
+             alt + 1, al, rl_size_mode(in, a), a->cost_per_hour, unit,
+             100 * (a->cost_per_hour / b->cost_per_hour - 1), a->cost_per_hour - b->cost_per_hour,
+             unit, b->cost_per_hour, 100 * RL_SIZE_NEAR_COST, rl_size_mode(in, b),
+             in->hw[b->hw].name, rl_size_mode(in, a));
+    return 1;
+}
+
+int rl_size_sample_caution(const rl_size_input *in, char *buf, size_t len)
+{
+    long long n = rl_size_requests(in, 1.0);
+    if (in->trace || n >= RL_SIZE_FEW_REQUESTS)
+        return 0;
+    double half = 1.96 * sqrt(0.01 * 0.99 / (double)n); /* size.h: binomial, normal approx. */
+    long long worst = n / 100 > 0 ? n / 100 : 1;
+    snprintf(buf, len, "the p99 verdicts rest on %lld requests a run: a p99 over %lld requests "
+             "is set by its %lld worst, so where 1%% of requests truly miss a target a sample "
+             "reads anywhere from %.2g%% to %.2g%% over it (95%%), and a row within a few "
+             "percent of a target meets or misses by the sample: its load curve need not be "
+             "monotone and another --seed may change the pick; --requests %d or more (the "
+             "default 4000) puts 20 or more requests beyond the p99",
+             n, n, worst, 100 * fmax(0, 0.01 - half), 100 * (0.01 + half), RL_SIZE_FEW_REQUESTS);
+    return 1;
 }
 
 const char *rl_size_mode(const rl_size_input *in, const rl_size_candidate *c)

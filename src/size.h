@@ -625,6 +625,27 @@ int rl_size_thin_margin(const rl_size_input *in, const rl_size_candidate *c);
  * when none (or r->c[0] does not meet). */
 int rl_size_trusted_alternative(const rl_size_result *r);
 
+/* The "less trusted pick" caution's sentence in buf (len bytes): the row
+ * rl_size_trusted_alternative finds, its mode, cost and the difference;
+ * 1 when there is one, 0 otherwise (the report's Recommendation and
+ * size's stderr: stop 48 #2). */
+int rl_size_evidence_caution(const rl_size_input *in, const rl_size_result *r, char *buf,
+                             size_t len);
+
+/* A caution when the p99 verdicts rest on few requests (tester finding,
+ * stop 48 #1b): a p99 over N requests is set by its N/100 worst, so with
+ * fewer than RL_SIZE_FEW_REQUESTS a run (fewer than 20 beyond its p99) the
+ * share of requests over a target at a true 1% reads, at 95%, anywhere in
+ * 1% +- 1.96 sqrt(0.01 x 0.99 / N): 0.56-1.44% at N = 2000, 0.13-1.87% at
+ * N = 500 (the binomial's normal approximation): a row a few percent from a
+ * target meets or misses by the sample, and a load curve need not be
+ * monotone.  2000 is half the default --requests 4000.  1 and the sentence
+ * in buf (len bytes) when in's runs at the stated load hold fewer; 0
+ * otherwise (and on a --trace: its requests are the traffic itself, so
+ * no more of them can be drawn). */
+#define RL_SIZE_FEW_REQUESTS 2000
+int rl_size_sample_caution(const rl_size_input *in, char *buf, size_t len);
+
 /* ---- studies of one configuration for the report ---- */
 
 #define RL_SIZE_CURVE_POINTS 7

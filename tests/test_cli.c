@@ -5930,9 +5930,19 @@ static void long_notes_said_once(void **state)
         !strstr(out, "its max_sustainable_qps is null, unresolved for the reason a note above "
                      "gives (max_sustainable_qps_unresolved)"))
         fail_msg("%.5000s", out);
-    /* host_cost_note in the table's header whole, on stderr without its why */
+    /* host_cost_note whole once: in the table format on stderr, its header
+     * pointing there (stop 48 #7); in CSV in its column, stderr without
+     * its why */
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 512", out,
                              sizeof out), 0);
+    if (count_of(out, "it overlaps them with the GPU step by default") != 1 ||
+        !strstr(out, "note: step times are kernel + collective time: no per-step host cost of the "
+                     "trtllm engine (scheduling, sampling, launch gaps) is charged: it overlaps") ||
+        !strstr(out, "host_cost_note               said on stderr above (the JSON key holds "
+                     "the text)"))
+        fail_msg("%.3000s", out);
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 512 --format csv",
+                             out, sizeof out), 0);
     if (count_of(out, "it overlaps them with the GPU step by default") != 1 ||
         !strstr(out, "note: step times are kernel + collective time: no per-step host cost of the "
                      "trtllm engine (scheduling, sampling, launch gaps) is charged, so these "
@@ -10110,6 +10120,51 @@ static void size_rows_say_derived(void **state)
     }
 }
 
+/* stop 48 #1 (a README-only tester): llama3-70b at 2 req/s on h100-sxm
+ * under a 90 ms TTFT target with --requests 500 recommended 4x8 fp8 (32
+ * chips) "met at the load and at 20% above it" and "no load up to 1.25 x
+ * it misses them outright", while its own load curve read TTFT p99 102 ms
+ * at 2.25 req/s (over 90 ms, under the sized 2.4).  (a) The report says
+ * the curve misses there and is not monotone instead of "met ... at 20%
+ * above it", and qualifies the capacity search's "no load ... misses";
+ * (b) a p99 over 500 requests (its 5 worst) is cautioned on stderr, in the
+ * report and in the JSON's sample_note (size.h RL_SIZE_FEW_REQUESTS 2000),
+ * which is null at --requests 2000. */
+static void size_small_sample_said(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_cli_XXXXXX", cmd[512], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/tight.md", dir);
+    static const char base[] = "size --model llama3-70b --hw h100-sxm --qps 2 --prompt-len 2000 "
+                               "--out-len 300 --ttft-p99 0.09 --tpot-p99 0.05 --format json";
+    snprintf(cmd, sizeof cmd, "%s --requests 500 --report %s", base, path);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "caution: the p99 verdicts rest on 500 requests a run: a p99 "
+                                "over 500 requests is set by its 5 worst"));
+    char *md = slurp_text(path);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "Caution on the sample: the p99 verdicts rest on 500 requests"));
+    assert_null(strstr(md, "met at the load and at 20% above it"));
+    assert_non_null(strstr(md, "sized to meet them at the load and at 20% above it (--headroom "
+                               "0.20); the recommended row's runs met them at 2 and 2.4 req/s, "
+                               "but its load curve below misses at 2.25 req/s"));
+    assert_non_null(strstr(md, "that is on the capacity search's own samples: the load curve "
+                               "below, one sample a point, misses at 2.25 req/s"));
+    free(md);
+    unlink(path);
+    rmdir(dir);
+    snprintf(cmd, sizeof cmd, "%s --requests 500", base);
+    cJSON *j = run_json(cmd);
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "sample_note")),
+                           "rest on 500 requests a run"));
+    cJSON_Delete(j);
+    j = run_json("size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 500 --out-len 100 "
+                 "--ttft-p99 1 --tpot-p99 0.05 --requests 2000 --format json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "sample_note")));
+    cJSON_Delete(j);
+}
+
 /* fixJK #6: size's first row for llama3-8b at 5 req/s on h100-sxm (TPOT
  * target 6 ms) meets at its p99s but its band's p10-p90 high edge reads
  * TPOT p99 7.01 ms (7.03 before stop 44's GEMM tile-step rule), 1.17x the target (the report's "Caution on the band",
@@ -10384,6 +10439,85 @@ static void refusal_weights_as_step(const char *sim, const char *step, long long
         (chips > 1 && fabs(all - total) > 0.051))
         fail_msg("%s: refusal %.1f GB a chip (%.1f in all), usable %.1f; step %.4g GB a chip, "
                  "usable %.4g, %.4g GB in all", sim, chip, all, usable, want, room, total);
+}
+
+/* stop 48 #3: step --chips 8 --overlap on a calibrated profile said
+ * "--overlap refines a plan given with --tp; ... ignored", and step --tp 8
+ * --overlap then said the calibrated step ignores it too: a dead end.  The
+ * --chips note now says the calibrated step keeps the sum with or without
+ * --tp and that --overlap applies to --ideal --tp N --overlap, which does
+ * apply it (its breakdown names "--overlap runs the collectives beside"). */
+static void step_overlap_note_no_dead_end(void **state)
+{
+    (void)state;
+    int rc = run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --context 2048 --batch 8 "
+                     "--overlap", out, sizeof out);
+    if (rc != 0 || strstr(out, "refines a plan given with --tp") ||
+        !strstr(out, "note: --overlap ignored: h100-sxm's calibrated step adds its collectives "
+                     "to the local time with or without --tp") ||
+        !strstr(out, "--overlap applies to the ideal roofline of a plan: --ideal --tp N "
+                     "--overlap"))
+        fail_msg("step --chips 8 --overlap: exit %d: %.1500s", rc, out);
+    rc = run_cli("step --model llama3-70b --hw h100-sxm --tp 8 --context 2048 --batch 8 "
+                 "--overlap --ideal", out, sizeof out);
+    if (rc != 0 || strstr(out, "ignored") ||
+        !strstr(out, "--overlap runs the collectives beside the local step"))
+        fail_msg("step --ideal --tp 8 --overlap: exit %d: %.1500s", rc, out);
+}
+
+/* stop 48 #4: simulate's unresolved-capacity note read "this run misses
+ * them:  (0.0667% of requests within them)", the targets it missed left
+ * out (cli.c note_unresolved).  llama3-8b under --policy static at 8 req/s
+ * misses TTFT p99 by far (its figure, 2.4e5 ms, from cli.c missed_targets):
+ * the note now names it after "misses them: ". */
+static void simulate_unresolved_names_missed(void **state)
+{
+    (void)state;
+    int rc = run_cli("simulate --model llama3-8b --hw h100-sxm --qps 8 --prompt-len "
+                     "lognormal:1500:0.7 --out-len lognormal:250:0.6 --requests 1500 "
+                     "--ttft-p99 0.5 --tpot-p99 0.03 --policy static", out, sizeof out);
+    const char *at = strstr(out, "this run misses them: ");
+    if (rc != 0 || !at || strncmp(at + strlen("this run misses them: "), "TTFT p99 ", 9) != 0)
+        fail_msg("simulate --policy static: exit %d: %.2000s", rc, at ? at : out);
+}
+
+/* stop 48 #7: step's table ran lines of up to 1,415 characters, its
+ * norm_fusion cell about 800 of them in every row, and e2e_gap_note and
+ * host_cost_note stood whole both on stderr and in the header.  Now a text
+ * cell over 80 characters (report.c RL_TABLE_CELL_MAX) reads "[N]" and is
+ * printed once under its table as "[N] norm_fusion: ..." (llama3-70b tp8
+ * at batch 1, 8, 64 on h100-sxm: two distinct texts, the batch-64 row's
+ * AllReduce past the fused kernel's sizes), every row line is within 500
+ * characters (479: the row's 30 columns), the header's two notes point
+ * to stderr, and the JSON keeps each row's whole norm_fusion (a contract). */
+static void step_table_long_cells_noted(void **state)
+{
+    (void)state;
+    static const char cmd[] = "step --model llama3-70b --hw h100-sxm --tp 8 --context 2048 "
+                              "--batch 1,8,64";
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    const char *rows = strstr(out, "\n    phase");
+    assert_non_null(rows);
+    for (const char *l = rows + 1; *l && *l != '\n'; l = strchr(l, '\n') + 1) {
+        const char *e = strchr(l, '\n');
+        if (!e || e - l > 500)
+            fail_msg("a row line of %ld characters: %.200s", e ? (long)(e - l) : -1L, l);
+    }
+    if (count_of(out, "[1] norm_fusion: ") != 1 || count_of(out, "in the AllReduce: each "
+                                                                  "residual add") != 1 ||
+        count_of(out, "SplitwiseSim's end-to-end decode step medians") != 1 ||
+        !strstr(out, "e2e_gap_note                 said on stderr above"))
+        fail_msg("%s: %.3000s", cmd, out);
+    char js[128];
+    snprintf(js, sizeof js, "%s --format json", cmd);
+    cJSON *j = run_json(js);
+    const char *nf = cJSON_GetStringValue(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "norm_fusion"));
+    assert_non_null(nf);
+    assert_true(strlen(nf) > 80 && !strncmp(nf, "in the AllReduce: each residual add", 35));
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "e2e_gap_note")),
+                           "SplitwiseSim"));
+    cJSON_Delete(j);
 }
 
 /* s32 review LOW (fixW): step --help said the largest batch is "not given
@@ -11951,6 +12085,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(e2e_gap_and_dispatch_caution),
         cmocka_unit_test(moe_slow_caution),
         cmocka_unit_test(size_band_edge_said),
+        cmocka_unit_test(size_small_sample_said),
         cmocka_unit_test(size_rows_say_derived),
         cmocka_unit_test(size_zero_price_said),
         cmocka_unit_test(size_engine_where_it_applies),
@@ -11962,6 +12097,9 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(simulate_refusal_quotes_step_weights),
         cmocka_unit_test(prefix_refusal_quotes_both_copies),
         cmocka_unit_test(step_help_max_batch_under_plans),
+        cmocka_unit_test(step_overlap_note_no_dead_end),
+        cmocka_unit_test(simulate_unresolved_names_missed),
+        cmocka_unit_test(step_table_long_cells_noted),
         cmocka_unit_test(validate_unmeasured_row_as_step),
         cmocka_unit_test(validate_no_rows_left),
         cmocka_unit_test(validate_source_options_refused),

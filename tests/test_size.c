@@ -61,8 +61,12 @@ static void test_recommendation_is_minimal(void **state)
     assert_true(b.meets);
     assert_true(b.ttft_p99 <= f->in.slo_ttft && b.tpot_p99 <= f->in.slo_tpot);
     assert_rel(b.cost_per_hour, 2.5 * (double)b.chips_total, 1e-12);
-    /* USD per million output tokens = USD/h / (tokens/s * 3600) * 1e6 */
-    assert_rel(b.usd_per_mtok, b.cost_per_hour / (b.steady_out_tokens_per_s * 3600) * 1e6, 1e-12);
+    /* USD per million output tokens = USD/h / (tokens/s * 3600) * 1e6, the
+     * tokens/s at the stated load: --qps x the output distribution's mean
+     * (stop 48 #6: the sample's steady-state rate before, whose drawn
+     * arrival rate differs from --qps by its sampling) */
+    double stated = f->in.w.qps * rl_dist_mean(&f->in.w.output);
+    assert_rel(b.usd_per_mtok, b.cost_per_hour / (stated * 3600) * 1e6, 1e-12);
     for (int i = 1; i < f->res.n; i++)
         if (f->res.c[i].meets)
             assert_true(f->res.c[i].cost_per_hour >= b.cost_per_hour);
@@ -1296,7 +1300,9 @@ static void test_mixed_prices_count_chips(void **state)
         assert_rel(r.c[i].cost_per_hour, (double)r.c[i].chips_total, 0);
         if (r.c[i].hw == 0 && r.c[i].steady_out_tokens_per_s > 0)
             assert_rel(r.c[i].usd_per_mtok,
-                       2.5 * r.c[i].chips_total / (r.c[i].steady_out_tokens_per_s * 3600) * 1e6, 1e-12);
+                       2.5 * r.c[i].chips_total /
+                           (5 * rl_dist_mean(&f->in.w.output) * 3600) * 1e6, 1e-12); /* 5 req/s:
+                                                                    unpriced_search's load */
         if (i > 0 && r.c[i].meets && r.c[i].cost_per_hour == r.c[i - 1].cost_per_hour) {
             /* the more margin first (sustained load in a higher 5% band,
              * rl_size_qps_band), else the wider precision */
@@ -1540,10 +1546,23 @@ static void test_report_pick_cautions(void **state)
         snprintf(want, sizeof want, "Caution on the evidence: row 2, ");
         assert_int_equal(strstr(t, want) != NULL, k == 0);
         if (k == 0) {
+            /* stop 48 #2: the difference in USD/h too, and the same words on stderr
+             * (cli.c, from size.c rl_size_evidence_caution) */
             snprintf(want, sizeof want, "mode calibrated, also meets the targets at %.2f USD/h "
-                     "(+3.3%%, within 10%%); this pick's mode is estimated", a->cost_per_hour);
+                     "(+3.3%%, %.2f USD/h more than this pick's %.2f, within 10%%); this pick's "
+                     "mode is estimated", a->cost_per_hour, a->cost_per_hour - b->cost_per_hour,
+                     b->cost_per_hour);
             if (!strstr(t, want))
                 fail_msg("report lacks '%s'", want);
+            /* stop 48 #2: the cost-vs-TPOT chart keys each hardware's meeting
+             * rows in a colour of their own ("meets: <hw>"), not one "meets
+             * targets" series for all */
+            char *h = rl_size_report_render(&d, 1), key[96];
+            assert_non_null(h);
+            snprintf(key, sizeof key, ">meets: %s</text>", f->in.hw[b->hw].name);
+            if (!strstr(h, key) || strstr(h, "meets targets"))
+                fail_msg("cost chart keys: no '%s', or one 'meets targets' series", key);
+            free(h);
         }
         assert_int_equal(rl_size_trusted_alternative(&res), k ? -1 : 1);
         free(t);
