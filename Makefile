@@ -101,7 +101,10 @@ docs: $(BIN)
 # test_cli 205, test_size 156 of about 500 CPU-s), so on two cores the two
 # of them and the rest share both cores instead of one test after another.
 TESTS_BESIDE := $(BUILD)/tests/test_cli $(BUILD)/tests/test_size
-test: $(BIN) $(TESTS) $(BENCHES) cuda-compile
+# test-asan sets TEST_CUDA empty: nvcc gets neither $(OPT) nor $(SAN), so its
+# objects would be make test's again (~10 CPU-s of nvcc on the 2-core VM).
+TEST_CUDA ?= cuda-compile
+test: $(BIN) $(TESTS) $(BENCHES) $(TEST_CUDA)
 	@fail=0; for t in $(TESTS_BESIDE); do $$t > $$t.log 2>&1 & echo $$! > $$t.pid; done; \
 	for t in $(filter-out $(TESTS_BESIDE),$(TESTS)); do echo "== $$t"; $$t || fail=1; done; \
 	for t in $(TESTS_BESIDE); do echo "== $$t (ran beside the others)"; \
@@ -113,7 +116,7 @@ test: $(BIN) $(TESTS) $(BENCHES) cuda-compile
 # The same suite under AddressSanitizer + UBSan, in separate build folders.
 test-asan:
 	$(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O1 -g -fno-omit-frame-pointer' \
-	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all'
+	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all' TEST_CUDA=
 
 # Every library, engine and calibration source compiled (not linked) at the
 # other optimisation levels the warnings depend on: -O1 (test-asan's), -O3 and
