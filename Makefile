@@ -17,12 +17,16 @@ LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 
 # The reference engine and calibration (issue 5): OpenBLAS + OpenMP; the
-# CUDA backend joins only in `make cuda` builds (CUDA=1).
+# CUDA backend joins only in `make cuda` builds (CUDA=1).  OpenBLAS is not
+# linked: the CPU backend dlopen()s libopenblas.so.0 when first made
+# (reference_engine/cpu/cpu_backend.c), so the commands that never run the
+# engine, and valgrind's ~560 cases, do not map it (-ldl: dlopen on glibc
+# before 2.34; an empty stub after).
 ENGINE_SRC := $(wildcard reference_engine/*.c reference_engine/cpu/*.c calib/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/obj/%.o)
 ENGINE_CFLAGS := -fopenmp
 LIB_OBJ += $(ENGINE_OBJ)
-LDLIBS  += -fopenmp -lopenblas
+LDLIBS  += -fopenmp -ldl
 NVCC    ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 CUDA_ARCH := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90
 ifeq ($(CUDA),1)
@@ -97,7 +101,10 @@ docs: $(BIN)
 # test_cli 205, test_size 156 of about 500 CPU-s), so on two cores the two
 # of them and the rest share both cores instead of one test after another.
 TESTS_BESIDE := $(BUILD)/tests/test_cli $(BUILD)/tests/test_size
-test: $(BIN) $(TESTS) $(BENCHES) cuda-compile
+# test-asan sets TEST_CUDA empty: nvcc gets neither $(OPT) nor $(SAN), so its
+# objects would be make test's again (~10 CPU-s of nvcc on the 2-core VM).
+TEST_CUDA ?= cuda-compile
+test: $(BIN) $(TESTS) $(BENCHES) $(TEST_CUDA)
 	@fail=0; for t in $(TESTS_BESIDE); do $$t > $$t.log 2>&1 & echo $$! > $$t.pid; done; \
 	for t in $(filter-out $(TESTS_BESIDE),$(TESTS)); do echo "== $$t"; $$t || fail=1; done; \
 	for t in $(TESTS_BESIDE); do echo "== $$t (ran beside the others)"; \
@@ -109,7 +116,7 @@ test: $(BIN) $(TESTS) $(BENCHES) cuda-compile
 # The same suite under AddressSanitizer + UBSan, in separate build folders.
 test-asan:
 	$(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O1 -g -fno-omit-frame-pointer' \
-	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all'
+	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all' TEST_CUDA=
 
 # Every library, engine and calibration source compiled (not linked) at the
 # other optimisation levels the warnings depend on: -O1 (test-asan's), -O3 and
@@ -126,9 +133,15 @@ test-opt-levels:
 # valgrind: memory errors and definite leaks make the binary exit 99, which no
 # case expects.  (Not under ASan: the plain build.)  The cases run RL_JOBS at
 # a time (default: the online CPUs); RL_CASES=FIRST-LAST runs a subset
-# (tests/test_bad_inputs.c).
+# (tests/test_bad_inputs.c).  Valgrind's own start-up is most of a case's
+# cost (valgrind -q /bin/true: ~0.67 CPU-s on the 2-core VM), and reading
+# the binary's inlined-call records is a measurable part of it:
+# --read-inline-info=no took info --model llama3-8b from 1.29-1.36 to
+# 1.14-1.18 CPU-s a run (stop 48, 3 runs each), ~560 cases.  A report then
+# lists no inlined frames (it names the function they were inlined into);
+# errors and definite leaks are found and exit 99 the same.
 VALGRIND ?= valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-            --show-leak-kinds=definite
+            --show-leak-kinds=definite --read-inline-info=no
 test-valgrind: $(BIN) $(BUILD)/tests/test_bad_inputs
 	RL_WRAP="$(VALGRIND)" RL_CASE_TIMEOUT=300 $(BUILD)/tests/test_bad_inputs
 

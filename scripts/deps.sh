@@ -9,7 +9,9 @@
 #   liblua5.4-dev          spec and scenario language
 #   libcjson-dev           JSON reports and import-hf
 #   libcmocka-dev          the unit tests (make test)
-#   libopenblas-dev        the reference engine's matmuls
+#   libopenblas-dev        the reference engine's matmuls: cblas.h, and (through its
+#                          libopenblas0 dependency) libopenblas.so.0, which the CPU
+#                          backend dlopen()s when first used
 #   zlib1g-dev             compressed inputs
 #   gnuplot-nox            figures (roofline.plot, make figures)
 #   valgrind               make test-valgrind
