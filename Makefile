@@ -114,8 +114,10 @@ test: $(BIN) $(TESTS) $(BENCHES) $(TEST_CUDA)
 	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; echo "make test: all passed"
 
 # The same suite under AddressSanitizer + UBSan, in separate build folders.
+# A bad-input case may run 3x its plain time under ASan on a loaded host
+# (sweep_memory.lua: ~8 CPU-s, "hung" at 60 s wall at load 8): 180 s a case.
 test-asan:
-	$(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O1 -g -fno-omit-frame-pointer' \
+	RL_CASE_TIMEOUT=180 $(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all' TEST_CUDA=
 
 # Every library, engine and calibration source compiled (not linked) at the
