@@ -1818,7 +1818,10 @@ static void test_chunked_kv_within_pool(void **state)
 }
 
 /* --prefix-cache's HBM tier is carved out of the KV room (tester28 F7):
- * llama3-8b on one H100, --ideal, 64 offline 1500 + 200-token requests.
+ * llama3-8b on one H100, --ideal, 64 offline 1500 + 200-token requests
+ * sharing 4 prefixes of 800 tokens (since fixQB a cache with no shared
+ * prefix to hold reserves nothing: test_cli
+ * prefix_cache_without_prefixes_reserves_nothing).
  * Without a cache the pool is 467,291 tokens; a 60 GB tier takes
  * 60e9 / 131,072 B = 457,763.7 tokens of it, so the running pool is 9,528
  * (floors; kv_peak_frac 0.999 is a fraction of that).  The key said 467,291
@@ -1836,7 +1839,8 @@ static void test_prefix_tier_capacity(void **state)
         char cmd[512];
         snprintf(cmd, sizeof cmd,
                  "simulate --model llama3-8b --hw h100-sxm --offline --requests 64 "
-                 "--prompt-len 1500 --out-len 200 --ideal %s --format json", pc[i]);
+                 "--prompt-len 1500 --out-len 200 --prefixes 4:800 --ideal %s --format json",
+                 pc[i]);
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
         cJSON *j = cJSON_Parse(strchr(out, '{'));
         assert_non_null(j);
