@@ -235,7 +235,7 @@ int rl_kt_find_steps(rl_ktable *t)
                 if (isnan(lo) || isnan(up))
                     continue;
                 both++;
-                falls += lo - up > log(RL_KT_STEP);
+                falls += lo - up > log(RL_KT_FALL);
             }
             if (both >= RL_KT_STEP_CHAINS && (double)falls / (double)both > best) {
                 best = (double)falls / (double)both;

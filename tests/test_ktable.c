@@ -751,7 +751,7 @@ static void test_two_axis_rounds(void **state)
 }
 
 /* A (m, n) = {1, 2, 4}^2 grid, us by n (rows) and m (columns):
- * n = 1: 30, 10, 12; n = 2: m1, 10, 11; n = 4: 12, 10, 11. */
+ * n = 1: 30, 10, 12; n = 2: m1, 10, 11; n = 4: 10.4, 10, 11. */
 static void make_fall_grid(rl_ktable *t, double m1)
 {
     memset(t, 0, sizeof *t);
@@ -763,7 +763,7 @@ static void make_fall_grid(rl_ktable *t, double m1)
     }
     char err[256];
     assert_int_equal(rl_kt_alloc(t, err, sizeof err), 0);
-    const double us[3][3] = {{30, 10, 12}, {m1, 10, 11}, {12, 10, 11}};
+    const double us[3][3] = {{30, 10, 12}, {m1, 10, 11}, {10.4, 10, 11}};
     for (int n = 0; n < 3; n++)
         for (int m = 0; m < 3; m++) {
             int idx[2] = {m, n};
@@ -772,16 +772,19 @@ static void make_fall_grid(rl_ktable *t, double m1)
 }
 
 /* rl_kt_find_steps (ktable.h) on make_fall_grid: with m1 = 25 us, m = 1
- * is more than 2x (RL_KT_STEP) m = 2 on the lines n = 1 (3x) and n = 2
- * (2.5x), not on n = 4 (1.2x): 2 of 3 lines, a strict majority of at
+ * is more than 1.05x (RL_KT_FALL) m = 2 on the lines n = 1 (3x) and n = 2
+ * (2.5x), not on n = 4 (1.04x): 2 of 3 lines, a strict majority of at
  * least RL_KT_STEP_CHAINS (3) lines: the switch is set at m = 1 (cut[0]
  * = 1; m = 2 over m = 4 falls on no line).  The fit then keeps every node
  * (each m = 1 node a line of its own; m = 2, 4 already rise: 0 rounds),
  * the written profile carries `cut = { m = 1 }`, and reads back with the
  * switch and the same nodes (within the 4 digits written, 5e-4), where
  * without it the read's fit pools n = 1's 30 and 10 us to 10.  With m1 =
- * 15 us (1.5x) 1 line of 3 falls: no switch, and the fit pools (n = 1's
- * 30, 10 -> 10 us; n = 2's 15, 10 -> 10).  Exact but for the round trip. */
+ * 15 us (1.5x) the same 2 of 3 lines fall by more than 1.05x: the switch
+ * is set and n = 2's 15 us kept (stop 48; under the 2x factor before, 1
+ * line of 3 fell, no switch: this case failed there).  With m1 = 10.3 us
+ * (1.03x) 1 line of 3 falls: no switch, and the fit pools (n = 1's 30, 10
+ * -> 10 us; n = 2's 10.3, 10 -> 10).  Exact but for the round trip. */
 static void test_find_steps(void **state)
 {
     (void)state;
@@ -807,6 +810,13 @@ static void test_find_steps(void **state)
     rl_kt_free(&t);
     rl_kt_free(&back);
     make_fall_grid(&t, 15);
+    assert_int_equal(rl_kt_find_steps(&t), 1);
+    assert_true(t.cut[0] == 1 && t.cut[1] == 0);
+    assert_int_equal(rl_kt_isotonic(&t, RL_KT_ROUNDS), 0);
+    int n2m1[2] = {0, 1};
+    assert_rel(exp(t.logv[rl_kt_index(&t, n2m1)]), 15e-6, 1e-12);
+    rl_kt_free(&t);
+    make_fall_grid(&t, 10.3);
     assert_int_equal(rl_kt_find_steps(&t), 0);
     assert_true(t.cut[0] == 0);
     assert_int_equal(rl_kt_isotonic(&t, RL_KT_ROUNDS), 1);
