@@ -1123,7 +1123,8 @@ typedef struct {
     int gen0;           /* output tokens generated at join */
     int hpos;           /* index in the replica's finish heap */
     int prev, next;     /* decoding list in admission order */
-    int qnext;          /* wait/swap queue link */
+    int qnext;          /* wait/swap queue link; once done, the request that completed
+                           next (sim.fin_head: the completion order, system_grew) */
     int state;
     int itl_pending;    /* joined decode since its replica's last decode step */
     int behind;         /* bit 0: requests waited behind it at its replica when its first
@@ -1257,6 +1258,8 @@ typedef struct {
     double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long preempt, completed;
+    int fin_head, fin_tail; /* the first and last request completed (-1: none), the others
+                               linked between in completion order through seq.qnext (done) */
     long long over_budget; /* prompts over max_tokens prefilled whole (rl_serve_result) */
     double *ttft, *tpot, *e2e, *ttft_svc;
     double *itl_w, itl_sum, itl_n, itl_max; /* ITL histogram (ITL_BINS), total, count, max */
@@ -1705,6 +1708,12 @@ static void done(sim *S, int i, double now)
     S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
     S->tpot_over += S->c->slo_tpot > 0 && S->tpot[i] > S->c->slo_tpot;
     S->completed++;
+    S->s[i].qnext = -1; /* out of every queue: the link is free (seq.qnext) */
+    if (S->fin_tail >= 0)
+        S->s[S->fin_tail].qnext = i;
+    else
+        S->fin_head = i;
+    S->fin_tail = i;
     sys_add(S, now, -1);
     S->done_tokens += q->output;
     /* completions come in time order: the window opens at the warm-th and
@@ -3035,6 +3044,7 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
         S->dt_sample = 1e-3;
     S->next_sample = req[0].arrival;
     S->tlast = S->t_sys = req[0].arrival;
+    S->fin_head = S->fin_tail = -1;
     return 0;
 }
 
@@ -3344,9 +3354,20 @@ static int system_grew(const sim *S, double *res)
         arrived += a > t0 && a <= S->w1;
         served += t > t0 && t <= S->w1;
         at_t0 += (a <= t0) - (t <= t0);
-        done[i] = t;
     }
-    qsort(done, (size_t)n, sizeof *done, rl_cmp_double);
+    /* the completion times sorted: taken in the order the requests completed
+     * (done's list), whose clock never goes back, each recomputed as above;
+     * an insertion pass puts back any that its rounding left out of order
+     * (the same sorted array as a qsort of them, which was 3.5% of the
+     * README's size search at 200 req/s) */
+    long long m = 0;
+    for (int i = S->fin_head; i >= 0; i = S->s[i].qnext) {
+        double t = req[i].arrival + S->e2e[i] - S->dispatch;
+        long long j = m++;
+        for (; j > 0 && done[j - 1] > t; j--)
+            done[j] = done[j - 1];
+        done[j] = t;
+    }
     *res = 1 + RL_SERVE_GROW_Z * M_SQRT2 * count_spread(S, t0, at_t0, done, n);
     free(done);
     double grew = (double)(arrived - served);
