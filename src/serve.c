@@ -1313,17 +1313,11 @@ static void ev_place(sim *S, long long i, event e)
         S->evpos[ev_id(e)] = i;
 }
 
-/* The heap is 4-ary (slot i's children 4i + 1 .. 4i + 4): half a binary
- * heap's levels, so a sift down (a step end's pop and its next step end's
- * push, ev_push) takes half the moves and evpos stores for three compares a
- * level among siblings that share a cache line or two. */
-#define EV_ARITY 4
-
 /* Event e into slot i or above it, by ev_before. */
 static void ev_up(sim *S, long long i, event e)
 {
     while (i > 0) {
-        long long p = (i - 1) / EV_ARITY;
+        long long p = (i - 1) / 2;
         if (!ev_before(&e, &S->ev[p]))
             break;
         ev_place(S, i, S->ev[p]);
@@ -1337,11 +1331,11 @@ static void ev_down(sim *S, long long i, event e)
 {
     long long n = S->nev;
     for (;;) {
-        long long c = EV_ARITY * i + 1, last = c + EV_ARITY < n ? c + EV_ARITY : n;
+        long long c = 2 * i + 1;
         if (c >= n)
             break;
-        for (long long k = c + 1; k < last; k++) /* the least child */
-            c = ev_before(&S->ev[k], &S->ev[c]) ? k : c;
+        if (c + 1 < n)
+            c += ev_before(&S->ev[c + 1], &S->ev[c]);
         if (!ev_before(&S->ev[c], &e))
             break;
         ev_place(S, i, S->ev[c]);
