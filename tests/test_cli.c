@@ -9885,10 +9885,12 @@ static void short_run_per_replica_noted(void **state)
 }
 
 /* fixJK #1: vLLM's measured per-tensor fp8 MoE rows on h100-sxm time
- * mixtral-8x7b's expert GEMMs at 0.412 ms each (decode batch 16, tp2), its
+ * mixtral-8x7b's expert GEMMs at 0.437 ms each (decode batch 16, tp2), its
  * bf16 rows 0.163 ms and its fp8_block rows 0.091 ms (AIConfigurator's
- * tables, as ops lists them): 32 layers x 3 = 39.55 ms vs 15.66 ms a step,
- * x2.53 (0.412 / 0.163, to the note's 2 decimals).  Before: no word.  Now a
+ * tables, as ops lists them): 32 layers x 3 = 41.95 ms vs 15.66 ms a step,
+ * x2.68 (41.952 / 15.661, to the note's 2 decimals; 0.412 ms and x2.53
+ * until stop 48's profiles kept the measured token step the fit had
+ * smoothed, ktable.h RL_KT_FALL).  Before: no word.  Now a
  * caution on stderr once and moe_slow_note in the JSON naming both times
  * and --set model.fp8_scaling=block; none at bf16 nor under a block-scaled
  * checkpoint (0.091 < 0.163); simulate says it once too. */
@@ -9909,7 +9911,7 @@ static void moe_slow_caution(void **state)
     cJSON *j = run_json(cmd);
     const char *n = cJSON_GetStringValue(cJSON_GetObjectItem(j, "moe_slow_note"));
     assert_non_null(n);
-    assert_non_null(strstr(n, "(x2.53, block-scaled fp8 "));
+    assert_non_null(strstr(n, "(x2.68, block-scaled fp8 "));
     assert_non_null(strstr(n, "--set model.fp8_scaling=block"));
     cJSON_Delete(j);
     static const char *const none[] = {"--weights bf16 --compute bf16",

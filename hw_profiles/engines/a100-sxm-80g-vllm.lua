@@ -1,5 +1,5 @@
 -- Engine profile: the vllm kernel tables of /work/shared/data/silicon/a100_sxm for a100-sxm-80g.
--- Written by `roofline calibrate --tables /work/shared/data/silicon/a100_sxm --hw a100-sxm-80g --engine vllm` on 2026-12-05.
+-- Written by `roofline calibrate --tables /work/shared/data/silicon/a100_sxm --hw a100-sxm-80g --engine vllm` on 2026-12-06.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm/gemm/vllm/0.14.0, engine version 0.14.0,
 -- device 'NVIDIA A100-SXM4-80GB'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
@@ -22,7 +22,7 @@ return {
       source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/a100_sxm/gemm/vllm/0.14.0; device 'NVIDIA A100-SXM4-80GB'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "a100-sxm-80g",
       measured_at = { hbm_bw = 2039000000000, flops = { bf16 = 312000000000000, fp16 = 312000000000000, int8 = 624000000000000, int4 = 1.248e+15, } },
-      date = "2026-12-05",
+      date = "2026-12-06",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0.0008,
         source = "step_s, seq_s, launch_s 0: host work overlaps the GPU step by default (TensorRT-LLM overlap scheduler, vLLM async scheduling), exposed only beyond it (0.58 ms/step there: TensorRT-LLM issue 13957); roofline fit fits them; prefill_layer_s 0.8 ms per layer, added once to each request's TTFT, not to a step: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, PR #1166, 2026-06-23, Apache-2.0)",

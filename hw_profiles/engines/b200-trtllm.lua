@@ -1,5 +1,5 @@
 -- Engine profile: the trtllm kernel tables of /work/shared/data/silicon/b200_sxm for b200.
--- Written by `roofline calibrate --tables /work/shared/data/silicon/b200_sxm --hw b200 --engine trtllm` on 2026-12-05.
+-- Written by `roofline calibrate --tables /work/shared/data/silicon/b200_sxm --hw b200 --engine trtllm` on 2026-12-06.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/b200_sxm/gemm/trtllm/1.3.0rc20, engine version 1.3.0rc20,
 -- device 'NVIDIA B200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
@@ -22,7 +22,7 @@ return {
       source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/b200_sxm/gemm/trtllm/1.3.0rc20; device 'NVIDIA B200'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "b200",
       measured_at = { hbm_bw = 8000000000000, flops = { bf16 = 2.25e+15, fp16 = 2.25e+15, fp8 = 4.5e+15, int8 = 4.5e+15, fp4 = 9e+15, } },
-      date = "2026-12-05",
+      date = "2026-12-06",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0,
         source = "step_s, seq_s, launch_s 0: host work overlaps the GPU step by default (TensorRT-LLM overlap scheduler, vLLM async scheduling), exposed only beyond it (0.58 ms/step there: TensorRT-LLM issue 13957); roofline fit fits them; prefill_layer_s 0: NVIDIA AIConfigurator adds none for this engine (sdk/backends/base_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, 2026-06-23)",

@@ -1,5 +1,5 @@
 -- Engine profile: the vllm kernel tables of /work/shared/data/silicon/h200_sxm for h200.
--- Written by `roofline calibrate --tables /work/shared/data/silicon/h200_sxm --hw h200 --engine vllm` on 2026-12-05.
+-- Written by `roofline calibrate --tables /work/shared/data/silicon/h200_sxm --hw h200 --engine vllm` on 2026-12-06.
 -- Kernel tables: NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h200_sxm/gemm/vllm/0.24.0, engine version 0.24.0,
 -- device 'NVIDIA H200'.  Every other hardware field comes from `base` (see its sources;
 -- src/spec.h: a spec naming a base).
@@ -22,7 +22,7 @@ return {
       source = "NVIDIA AIConfigurator (aiconfigurator-core 0.12.0, Apache-2.0), systems/data/h200_sxm/gemm/vllm/0.24.0; device 'NVIDIA H200'; fastest kernel per shape; imported by roofline calibrate --tables",
       measured_on = "h200",
       measured_at = { hbm_bw = 4800000000000, flops = { bf16 = 989000000000000, fp16 = 989000000000000, fp8 = 1.979e+15, int8 = 1.979e+15, } },
-      date = "2026-12-05",
+      date = "2026-12-06",
       costs = {
         step_s = 0, seq_s = 0, launch_s = 0, prefill_layer_s = 0.0008,
         source = "step_s, seq_s, launch_s 0: host work overlaps the GPU step by default (TensorRT-LLM overlap scheduler, vLLM async scheduling), exposed only beyond it (0.58 ms/step there: TensorRT-LLM issue 13957); roofline fit fits them; prefill_layer_s 0.8 ms per layer, added once to each request's TTFT, not to a step: NVIDIA AIConfigurator's calibration of vLLM's CPU-side prefill dispatch, not ours (sdk/backends/vllm_backend.py _prefill_dispatch_overhead_ms, commit 0d2668649, PR #1166, 2026-06-23, Apache-2.0)",
@@ -6549,10 +6549,10 @@ return {
 4.65 9.273 18.52 37.01 5.761 11.51 22.99 45.97 12.28 17.9 35.8 71.58 33.63 38.76 68.67 137.3
 67.23 87.47 111.6 211.5 134.4 174.9 235.5 420.6 5.947 11.82 23.58 47.08 8.293 16.54 33.03 66
 14.86 25.91 51.79 103.5 33.97 49.11 94.49 188.9 67.89 102 176.9 345.9 135.7 204 361.9 657.8
-6.023 11.91 23.67 47.21 8.436 16.77 33.45 66.8 14.96 25.94 51.8 103.5 34.3 49.84 96.78 193.5
+6.023 11.91 23.67 47.21 8.436 16.77 33.45 66.8 14.96 25.94 51.8 103.5 34.3 50.86 100.8 201.5
 68.49 102.5 176.9 345.9 136.9 205 361.9 662.6 6.189 12.1 23.91 47.54 8.59 16.98 33.76 67.32
-17.47 26.73 53.31 106.5 45.1 55.18 96.82 193.5 89.94 125.4 194.9 373.9 179.6 250.7 406 669.8
-6.985 13.5 26.54 52.62 9.188 18.06 35.8 71.29 17.65 27.08 53.92 107.6 45.2 55.24 96.85 193.5
+18.38 26.73 53.31 106.5 49.97 60.54 102.4 204.7 99.64 142.7 207.2 393 199 285.2 436.6 688.3
+6.985 13.5 26.54 52.62 9.188 18.06 35.8 71.29 17.65 27.08 53.92 107.6 45.2 55.14 96.51 192.8
 90 125.5 194.9 373.9 179.6 250.7 406 669.8 7.337 14.04 27.43 54.23 9.414 18.4 36.37 72.31
 19.51 27.14 53.96 107.6 54.81 58.47 96.89 193.5 109 140.3 214 410 217.3 280.2 446.1 751.9
 8.733 16.54 32.14 63.36 10.44 20.29 39.99 79.39 21.08 27.8 55.19 110 62.08 66.69 102.7 205.1
@@ -6585,6 +6585,7 @@ return {
 156.1 244.5 488.9 977.8 192.3 384.6 769.2 1538 618.8 613.2 1226 2453 2498 1885 2270 4539
 4995 6260 5844 8928 9991 12520 15300 17760
                 ]],
+                cut = { tokens = 32 },
                 filled = [[
 1-3 5-7 9-11 13-15 17-19 25-27 29-31 33-35 37-39 41-43 49-51 53-55 57-59 61-63 65-67 73-75
 77-79 81-83 85-87 89-91 97-99 101-103 105-107 109-111 113-115 121-123 125-127 129-131 133-135 137-139 145-147 149-151
