@@ -4238,7 +4238,6 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
                         char *lacking)
 {
     char hwnames[1024], err[ERRLEN];
-    snprintf(hwnames, sizeof hwnames, "%s", o->hw);
     int nhw = 0, unfit = 0, nlack = 0, first_lack = -1;
     char unfit_name[256] = "";
     if (hw_list_comma_file(o->hw, hwnames, sizeof hwnames)) {
@@ -4249,7 +4248,7 @@ static int size_load_hw(const rl_opts *o, const rl_model *m, rl_hw *hw, rl_hw *b
                     hwnames);
         return -1;
     }
-    snprintf(hwnames, sizeof hwnames, "%s", o->hw);
+    snprintf(hwnames, sizeof hwnames, "%s", o->hw); /* the list, for strtok_r below */
     /* fixND #11: a list with --engine E applies E where the profile
      * carries it; one without it is sized on its own default engine,
      * marked in lacking[] (said by size_engine_notes and each row's

@@ -407,7 +407,9 @@ static cJSON *row_columns(buf *b, const cJSON *result, const cJSON *rows)
 
 /* The distinct long cells of one table, in order of first use. */
 typedef struct {
-    const char **key, **text;
+    struct cell_note {
+        const char *key, *text;
+    } *at;
     int n, cap;
 } cell_notes;
 
@@ -416,23 +418,19 @@ typedef struct {
 static int cell_note(buf *b, cell_notes *nt, const char *key, const char *text)
 {
     for (int i = 0; i < nt->n; i++)
-        if (!strcmp(nt->key[i], key) && !strcmp(nt->text[i], text))
+        if (!strcmp(nt->at[i].key, key) && !strcmp(nt->at[i].text, text))
             return i + 1;
     if (nt->n == nt->cap) {
         int cap = nt->cap ? 2 * nt->cap : 8;
-        const char **k = realloc(nt->key, (size_t)cap * sizeof *k);
-        if (k)
-            nt->key = k;
-        const char **t = k ? realloc(nt->text, (size_t)cap * sizeof *t) : NULL;
-        if (!t) {
+        struct cell_note *at = realloc(nt->at, (size_t)cap * sizeof *at);
+        if (!at) {
             b->oom = 1;
             return 0;
         }
-        nt->text = t;
+        nt->at = at;
         nt->cap = cap;
     }
-    nt->key[nt->n] = key;
-    nt->text[nt->n] = text;
+    nt->at[nt->n] = (struct cell_note){key, text};
     return ++nt->n;
 }
 
@@ -501,9 +499,8 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
         put(b, "\n");
     }
     for (int i = 0; i < nt.n; i++)
-        put(b, "%s[%d] %s: %s\n", i ? "" : "\n", i + 1, nt.key[i], nt.text[i]);
-    free(nt.key);
-    free(nt.text);
+        put(b, "%s[%d] %s: %s\n", i ? "" : "\n", i + 1, nt.at[i].key, nt.at[i].text);
+    free(nt.at);
     free(width);
     cJSON_Delete(cols);
 }

@@ -691,7 +691,8 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
     if (rl_size_p99_caution(in, b, p99only, sizeof p99only)) {
         /* stop 48 #1a: "no load up to 1.25 x it misses them" is the capacity
          * search's, on its own samples; the curve below may miss under it */
-        int cm = b == &x->res->c[0] && strstr(p99only, "misses them outright")
+        int open_band = isnan(b->max_qps) && b->max_qps_unresolved == RL_SERVE_UNRESOLVED_BAND;
+        int cm = b == &x->res->c[0] && open_band
                      ? curve_miss_upto(x, RL_SERVE_CAPACITY_OPEN_BAND * sized)
                      : -1;
         char held[320] = "";
