@@ -126,7 +126,7 @@ const char *rl_guard_shipped_why(int kind)
     case RL_SHIPPED_DOC:
         return "README.md and docs/*.md of a roofline tree (any folder with a PRESETS) are "
                "the project's documentation, which roofline never writes, an existing file or a "
-               "new one; write to another file (out/ is the tree's folder for outputs)";
+               "new one; write to another file (" RL_GUARD_OUT_HINT ")";
     default:
         return "it is a file roofline ships and reads (PRESETS lists them: specs, plot "
                "templates, scenarios, and PRESETS itself); write to another file";

@@ -103,13 +103,20 @@ int rl_guard_in_tree_new(const char *path, char *tree, size_t len);
  * (review57).  RL_GUARD_SOURCE_NAME (a source by its name) or
  * RL_GUARD_SOURCE_FOLDER (by its folder) with the tree's top in tree[len],
  * else 0. */
+/* The hint of a refusal inside a roofline tree: where outputs go there.
+ * A fresh clone has no out/: `run` makes its --out folder, --save, --report
+ * and --plot do not (their folder must exist), so the hint says how to make
+ * it (fixRC #1: the hint pointed to a folder --save then refused). */
+#define RL_GUARD_OUT_HINT                                                                        \
+    "out/ is the tree's folder for outputs: `run` makes it; for --save, --report or --plot "    \
+    "there, make it first: mkdir out"
 #define RL_GUARD_SOURCE_NAME 1
 #define RL_GUARD_SOURCE_FOLDER 2
 int rl_guard_tree_source(const char *path, char *tree, size_t len);
 #define RL_GUARD_TREE_SOURCE_WHY                                                                 \
     "it is a source file of roofline's own tree (a Makefile, a source file, or a file of its "    \
     "source folders), which roofline never writes, an existing file or a new one; write to "    \
-    "another file (out/ is the tree's folder for outputs)"
+    "another file (" RL_GUARD_OUT_HINT ")"
 
 /* Whether the existing folder `dir` is a source folder of such a tree, or
  * a folder below one (src/, scenarios/, ...: rl_guard_tree_source): `run

@@ -987,6 +987,11 @@ static void docs_are_guarded(void **state)
                                     "roofline never writes, an existing file or a new one";
         if (rc != (k == 2 ? 0 : 2 << 8) || !strstr(out, want))
             fail_msg("%s: exit %d, no '%s' in: %s", cmd, rc, want, out);
+        /* fixRC #1: the hint names out/, which a fresh clone lacks and
+         * --save does not make: it says how to make it */
+        if (k == 0 && !strstr(out, "`run` makes it; for --save, --report or --plot there, make "
+                                   "it first: mkdir out"))
+            fail_msg("%s: the out/ hint does not say how out/ is made: %s", cmd, out);
     }
     assert_file_equal(dir, "README.md", "# readme\n");
     assert_file_equal(dir, "docs/model.md", "# model\n");
