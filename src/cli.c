@@ -2694,8 +2694,12 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     return 0;
 }
 
-/* --policy into c (chunked: a 512-token chunk budget), with notes for the
- * options it makes moot. */
+/* --policy into c (chunked: a 512-token chunk budget).  An option the
+ * policy makes moot is refused, exit 2 (fixRC #2: --prefill-replicas
+ * without disagg and --max-tokens under static batching were notes, exit 0;
+ * docs/cli.md documents neither as ignored, and a run that drops a
+ * setting the user gave is a scripting mistake, as tester50 F11 refused
+ * the flags a --trace overrides). */
 static int serve_policy(const rl_opts *o, rl_serve_config *c)
 {
     if (o->given[RL_P_POLICY] && rl_policy_parse(o->given[RL_P_POLICY], &c->policy) != 0)
@@ -2707,11 +2711,15 @@ static int serve_policy(const rl_opts *o, rl_serve_config *c)
         return rl_cli_say(o, "--attn-layout '%s': expected tp or attn-dp",
                           o->given[RL_P_ATTN_LAYOUT]);
     if (o->given[RL_P_PREFILL_REPLICAS] && c->policy != RL_POLICY_DISAGG)
-        rl_cli_say(o, "note: --prefill-replicas applies to --policy disagg; ignored");
+        return rl_cli_say(o, "--prefill-replicas: the prefill replicas of disaggregated serving, "
+                             "which --policy %s does not have (it would be ignored); add "
+                             "--policy disagg, or leave it out", rl_policy_name(c->policy));
     if (o->given[RL_P_MAX_TOKENS] &&
         (c->policy == RL_POLICY_STATIC || c->policy == RL_POLICY_INTERLEAVED))
-        rl_cli_say(o, "note: --max-tokens applies to continuous, chunked and disagg batching; "
-                      "ignored with --policy %s", rl_policy_name(c->policy));
+        return rl_cli_say(o, "--max-tokens: a per-step token budget of continuous, chunked and "
+                             "disagg batching, which --policy %s does not have (it would be "
+                             "ignored); leave it out, or choose one of those policies",
+                          rl_policy_name(c->policy));
     return 0;
 }
 
@@ -4749,13 +4757,20 @@ int rl_cli_ops(rl_opts *o)
         return RL_EXIT_INPUT;
     if (c.calibrated)
         note_slow_ops(o, &m, &h, &c);
-    if (c.prefill_seqs == 0 && (o->ntokens || o->prefix || o->non_causal)) /* each one given */
+    /* fixRC #2: --tokens and --prefix size a prefill, which a decode step
+     * has none of: refused, exit 2 (they were a note); --non-causal keeps its
+     * note, docs/cli.md documenting it unchanged in decode */
+    if (c.prefill_seqs == 0 && (o->ntokens || o->prefix)) {
+        rl_cli_tell("ops", "%s%s%s: the new tokens and cached prefix of a prefill, which the "
+                           "decode phase has none of (it would be ignored); add --phase "
+                           "prefill or mixed, or leave %s out", o->ntokens ? "--tokens" : "",
+                    o->ntokens && o->prefix ? ", " : "", o->prefix ? "--prefix" : "",
+                    o->ntokens && o->prefix ? "them" : "it");
+        return RL_EXIT_INPUT;
+    }
+    if (c.prefill_seqs == 0 && o->non_causal)
         rl_cli_tell("ops", "note: ignored in decode (for the prefill and mixed phases "
-                           "only): %s%s%s%s%s", o->ntokens ? "--tokens" : "",
-                    o->ntokens && (o->prefix || o->non_causal) ? ", " : "",
-                    o->prefix ? "--prefix" : "",
-                    o->prefix && o->non_causal ? ", " : "",
-                    o->non_causal ? "--non-causal" : "");
+                           "only): --non-causal");
     if (c.decode_batch == 0 && o->context)
         rl_cli_tell("ops", "note: --context is the decode KV length; a prefill's cached "
                            "prefix is --prefix; --context ignored");

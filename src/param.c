@@ -151,10 +151,13 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                            "(0: the CPUs online, at most 8)",
                            NOWHERE, 0},
     [RL_P_TOKENS] = {"tokens", "tokens", NULL, "tokens", RL_PT_COUNT_LIST, "T[,T...]", "tokens", 1,
-                     1e9, NULL, NULL, "new tokens per prefill sequence (prefill: one row each)",
+                     1e9, NULL, NULL,
+                     "new tokens per prefill sequence (prefill: one row each; ops refuses it in "
+                     "the decode phase)",
                      AT(tokens), AT(ntokens), RL_MAX_LIST, 0},
     [RL_P_PREFIX] = {"prefix", "prefix", NULL, "prefix", RL_PT_COUNT, "P", "tokens", 0, 1e9, "0",
-                     NULL, "tokens already cached before a prefill", AT(prefix), 0, 0, 0},
+                     NULL, "tokens already cached before a prefill (ops refuses it in the decode "
+                     "phase)", AT(prefix), 0, 0, 0},
     [RL_P_MFU] = {"mfu", "mfu", NULL, NULL, RL_PT_NUMBER, "F", "fraction", RL_MFU_MIN, 1, NULL, NULL,
                   "compute at F * peak (e.g. 0.4) instead of the ideal peak", AT(mfu), 0, 0, 0},
     [RL_P_ACT] = {"act", "act", NULL, NULL, RL_PT_DTYPE, "D", "", 0, 0, NULL, NULL,
@@ -263,7 +266,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        RL_PF_SERVE},
     [RL_P_PREFILL_REPLICAS] = {"prefill-replicas", "prefill_replicas", NULL, "prefill_replicas",
                                RL_PT_COUNT, "P", "replicas", 1, 1e5, "1", NULL,
-                               "prefill replicas (--policy disagg)", NOWHERE, RL_PF_SERVE},
+                               "prefill replicas (--policy disagg; refused beside another policy)",
+                               NOWHERE, RL_PF_SERVE},
     [RL_P_ROUTE] = {"route", "route", NULL, "route", RL_PT_STRING, "least-outstanding|round-robin", "",
                     0, 0, "least-outstanding", NULL, "how requests are spread over replicas",
                     NOWHERE, RL_PF_SERVE},
@@ -272,7 +276,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        RL_PF_SERVE},
     [RL_P_MAX_TOKENS] = {"max-tokens", "max_tokens", NULL, "max_tokens", RL_PT_COUNT, "T", "tokens", 1,
                          1e9, "8192", NULL, "tokens per step (--policy chunked: the chunk budget, "
-                         "default 512)", NOWHERE, RL_PF_SERVE},
+                         "default 512; refused beside static and interleaved, which have no "
+                         "budget)", NOWHERE, RL_PF_SERVE},
     [RL_P_PAGE] = {"page", "page", NULL, "page_tokens", RL_PT_COUNT, "N", "tokens", 1, 1e5, "16", NULL,
                    "KV page size, at most the model's max_context (a longer page is refused)", NOWHERE,
                    RL_PF_SERVE},
