@@ -43,7 +43,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
                          AT(chips_list), AT(nchips), 64, 0},
     [RL_P_BATCH] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]", "sequences", 1,
-                    1e9, "1", NULL, "sequences decoded together (a list gives one row each)",
+                    1e9, "1", NULL, "sequences decoded together (ops --phase prefill: prompts "
+                    "prefilled together; a list gives one row each)",
                     AT(batch), AT(nbatch), RL_MAX_LIST, 0},
     [RL_P_BATCH_SWEEP] = {"batch", "batch", NULL, "batch", RL_PT_COUNT_LIST, "B[,B...]",
                           "sequences", 1, 1e9, NULL, NULL,

@@ -1948,7 +1948,13 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
     cJSON_AddNumberToObject(o, "prefill_seqs", (double)c->prefill_seqs);
     cJSON_AddNumberToObject(o, "tokens", (double)c->prefill_tokens);
     cJSON_AddNumberToObject(o, "prefix", (double)c->prefill_prefix);
-    cJSON_AddNumberToObject(o, "batch", (double)c->decode_batch);
+    /* batch: the sequences of the step, as --batch asked: the decode batch,
+     * or in a step of prompts alone the prompts (prefill_seqs, the parts'
+     * sum) (fixRC #3: ops --phase prefill --batch 4 read batch 0) */
+    long long seqs = c->decode_batch ? c->decode_batch : c->nparts ? 0 : c->prefill_seqs;
+    for (int i = 0; c->decode_batch == 0 && i < c->nparts; i++)
+        seqs += c->parts[i].seqs;
+    cJSON_AddNumberToObject(o, "batch", (double)seqs);
     cJSON_AddNumberToObject(o, "context", (double)c->decode_context);
     cJSON_AddNumberToObject(o, "flops", ops.flops);
     add_bytes(o, "weight_bytes", ops.weight_bytes); /* whole bytes (tester46 F4) */

@@ -5038,6 +5038,24 @@ static void prefill_share_as_ops(void **state)
     cJSON_Delete(ops);
 }
 
+/* fixRC #3: ops's header shows the --batch asked: --phase prefill --batch
+ * 4 read batch 0 (the decode batch), the 4 only in prefill_seqs; now batch
+ * 4 = prefill_seqs 4 (the sequences of the step), the table too.  --phase
+ * mixed keeps batch the decode batch (prefill_seqs 1, its one chunk). */
+static void ops_prefill_batch_shown(void **state)
+{
+    (void)state;
+    const char *args = " --model llama3-8b --hw h100-sxm --batch 4 --tokens 128";
+    cJSON *p = json2("ops --phase prefill --format json", args);
+    assert_true(num(p, "batch") == 4 && num(p, "prefill_seqs") == 4);
+    cJSON_Delete(p);
+    p = json2("ops --phase mixed --context 512 --format json", args);
+    assert_true(num(p, "batch") == 4 && num(p, "prefill_seqs") == 1);
+    cJSON_Delete(p);
+    assert_int_equal(cli2("ops --phase prefill --format table", args), 0);
+    assert_non_null(strstr(out, "\nbatch                        4\n"));
+}
+
 /* Tester 4 finding 10: step, shard, ops and prefill refuse the chip counts
  * pareto refuses on a torus chip, with pareto's message (exit 2): tpu-v5p
  * --chips 3 and 1000000 (not 4, 8, ..., 4096 or a multiple of its 6144-chip
@@ -12018,6 +12036,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(mode_and_allreduce_agree),
         cmocka_unit_test(ideal_collectives_are_the_model),
         cmocka_unit_test(prefill_share_as_ops),
+        cmocka_unit_test(ops_prefill_batch_shown),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(fitted_tp_names_kv_split),
