@@ -1532,6 +1532,23 @@ static void add_prefill_batch(cJSON *row, const rl_shard_result *one, const rl_s
           : cJSON_CreateNull());
 }
 
+/* shard's memory_engine, right after its engine: the engine whose memory
+ * rule judges the plans' fits (add_plan_memory_rule), "none" without one.
+ * The plans are timed at the peaks (engine none), their memory is the
+ * engine's (tester77 F3), and the header named only the first (fixRC #4:
+ * `engine none` beside TensorRT-LLM's memory_source). */
+static void add_memory_engine(cJSON *o, const rl_hw *h)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    cJSON *item = cJSON_CreateString(e && e->mem.present ? e->name : "none");
+    int at = 0;
+    for (const cJSON *k = o->child; k && strcmp(k->string, "engine") != 0; k = k->next)
+        at++;
+    cJSON_AddItemToObject(o, "memory_engine", item); /* names it; then moved after engine */
+    cJSON_DetachItemViaPointer(o, item);
+    cJSON_InsertItemInArray(o, at + 1, item);
+}
+
 cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                        long long context, rl_precision p, int overlap)
 {
@@ -1543,6 +1560,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
         return NULL;
     }
     add_run_header(o, plan_mode(h, 0), m, h, chips);
+    add_memory_engine(o, h);
     if (rl_hw_measured(h) && !h->ideal) { /* docs/model.md: ideal on a measured chip, with a note */
         char note[1024];
         int fit = h->engine_costs.present; /* tester29 F6: a fitted profile's step is fitted */

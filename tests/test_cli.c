@@ -5056,6 +5056,29 @@ static void ops_prefill_batch_shown(void **state)
     assert_non_null(strstr(out, "\nbatch                        4\n"));
 }
 
+/* fixRC #4: shard's header read `engine none` (its plans are timed at the
+ * peaks) while fits follow TensorRT-LLM's memory rule (memory_source); it
+ * now names both: memory_engine trtllm right after engine none on h100-sxm,
+ * none on tpu-v5e (no engine, no rule: memory_rule none). */
+static void shard_names_memory_engine(void **state)
+{
+    (void)state;
+    static const char *const hw[] = {"h100-sxm", "tpu-v5e"}, *const want[] = {"trtllm", "none"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "shard --model llama3-70b --hw %s --chips 8 --context 4096 "
+                 "--format json", hw[i]);
+        cJSON *j = run_json(cmd);
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "engine");
+        assert_non_null(e);
+        assert_string_equal(e->valuestring, "none");
+        assert_non_null(e->next);
+        assert_string_equal(e->next->string, "memory_engine");
+        assert_string_equal(e->next->valuestring, want[i]);
+        cJSON_Delete(j);
+    }
+}
+
 /* Tester 4 finding 10: step, shard, ops and prefill refuse the chip counts
  * pareto refuses on a torus chip, with pareto's message (exit 2): tpu-v5p
  * --chips 3 and 1000000 (not 4, 8, ..., 4096 or a multiple of its 6144-chip
@@ -12037,6 +12060,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(ideal_collectives_are_the_model),
         cmocka_unit_test(prefill_share_as_ops),
         cmocka_unit_test(ops_prefill_batch_shown),
+        cmocka_unit_test(shard_names_memory_engine),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(fitted_tp_names_kv_split),
