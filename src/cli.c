@@ -270,8 +270,10 @@ static const struct option *long_option(const char *arg)
     return hits == 1 ? hit : NULL;
 }
 
+static void did_you_mean(const char *typed, size_t n, char *s, size_t len);
+
 /* Say that c does not take --flag: a serving option with the command's
- * reason, any other as one this command has not. */
+ * reason, any other as one this command has not (with c's near options). */
 static void refuse_other(const rl_command *c, const char *flag)
 {
     int serve = 0;
@@ -284,9 +286,12 @@ static void refuse_other(const rl_command *c, const char *flag)
     if (serve && c->why_not)
         rl_cli_tell(c->name, "--%s is not an option of %s (%s)", flag, c->name,
                     c->why_not);
-    else
-        rl_cli_tell(c->name, "this command takes no option '--%s' (see roofline %s --help)", flag,
-                    c->name);
+    else {
+        char near[256];
+        did_you_mean(flag, strlen(flag), near, sizeof near);
+        rl_cli_tell(c->name, "this command takes no option '--%s' (see roofline %s --help)%s",
+                    flag, c->name, near);
+    }
 }
 
 /* typed ("--NAME[=VALUE]") abbreviates c's flag but is in full another
@@ -324,6 +329,67 @@ static void build_cmdopts(const rl_command *c)
             CMDOPTS[n++] = (struct option){lo->name, lo->has_arg, NULL, id >= 0 ? 256 + id : 'h'};
     }
     CMDOPTS[n] = (struct option){NULL, 0, NULL, 0};
+}
+
+/* The optimal string alignment distance of a[0..na) and b[0..nb) (edits:
+ * insert, delete, substitute, swap two neighbours), stopping at 3: the
+ * near-miss measure of getopt-style "did you mean" hints (as git's
+ * help.autocorrect uses Damerau-Levenshtein distance). */
+static int edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    enum { MAX = 48 };
+    if (na >= MAX || nb >= MAX || (na > nb ? na - nb : nb - na) > 2)
+        return 3;
+    int d[MAX][MAX];
+    for (size_t i = 0; i <= na; i++)
+        for (size_t j = 0; j <= nb; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = (int)(i + j);
+                continue;
+            }
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[na][nb] < 3 ? d[na][nb] : 3;
+}
+
+/* "; did you mean --A, --B?" into s[len] ("" when none): the options of
+ * the command getopt was given (CMDOPTS, old spellings by their flag's
+ * name) that typed[0..n) begins up to a '-' (--out: --out-len) or misses by
+ * one edit (two from 8 letters: --modle, --ot-len); at most 3 (fixRC #5:
+ * simulate --out 100 said only that simulate takes no --out). */
+static void did_you_mean(const char *typed, size_t n, char *s, size_t len)
+{
+    int shown[3], k = 0;
+    size_t at = 0;
+    s[0] = '\0';
+    int most = n >= 8 ? 2 : n >= 4 ? 1 : 0;
+    for (const struct option *p = CMDOPTS; p->name && k < 3; p++) {
+        if (p->val < 256)
+            continue;
+        size_t m = strlen(p->name);
+        int word = m > n && strncmp(p->name, typed, n) == 0 && p->name[n] == '-';
+        if (!word && edit_distance(typed, n, p->name, m) > most)
+            continue;
+        int seen = 0;
+        for (int i = 0; i < k; i++)
+            seen |= shown[i] == p->val;
+        if (seen)
+            continue;
+        shown[k++] = p->val;
+        const char *name = RL_PARAMS[p->val - 256].flag ? RL_PARAMS[p->val - 256].flag : p->name;
+        at += (size_t)snprintf(s + at, len - at, "%s--%s", k == 1 ? "; did you mean " : ", ",
+                               name);
+        if (at >= len)
+            return;
+    }
+    if (k > 0)
+        snprintf(s + at, len - at, "?");
 }
 
 /* Say why getopt refused argv[optind - 1] (ch '?' or ':'): a prefix of
@@ -368,9 +434,13 @@ static void refuse_unknown(const rl_command *c, int argc, char **argv)
         rl_cli_tell(c->name, "option '%s' needs a value (see roofline %s --help)", name, c->name);
     else if (!lo && n > 0 && (lo = long_option(name)) && (int)strlen(lo->name) == n)
         refuse_other(c, lo->name); /* another command's option, in full */
-    else
-        rl_cli_tell(c->name, "unknown option '%.*s' (see roofline %s --help)",
-                    n >= 0 ? n + 2 : (int)strlen(name), name, c->name);
+    else {
+        char near[256] = "";
+        if (n > 0)
+            did_you_mean(name + 2, (size_t)n, near, sizeof near);
+        rl_cli_tell(c->name, "unknown option '%.*s' (see roofline %s --help)%s",
+                    n >= 0 ? n + 2 : (int)strlen(name), name, c->name, near);
+    }
 }
 
 /* --ideal is --engine ideal (param.c): on a command that takes both, either
