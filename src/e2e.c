@@ -2367,11 +2367,14 @@ static void add_name(char *list, size_t cap, const char *name)
 
 /* The engine the fitted costs belong to (engines.NAME.costs): --engine;
  * else the fitted rows' 'engine' column when they all name one; else the
- * CSV's name without directory and extension, [A-Za-z0-9_.-] kept and at
- * most 31 characters (an engine's name, engines.h), "fitted" when none is
- * left or the CSV has no file name (m->origin, report.h rl_input_origin:
- * stdin however spelled, a pipe, a descriptor; tester59 F3: /dev/fd/0 <
- * runs.csv named it "0", /dev/fd/63 would name it "63"). */
+ * CSV's name without directory and extension as an --engine name takes it
+ * (param.c plain_name): each run of characters other than [A-Za-z0-9_.-]
+ * one '-', none at either end, no '.' first, at most 31 characters (an
+ * engine's name, engines.h) -- fixRC #8: "my runs (v2).csv" was named
+ * "myrunsv2", "-x.csv" "-x", which no --engine X can name --; "fitted"
+ * when none is left or the CSV has no file name (m->origin, report.h
+ * rl_input_origin: stdin however spelled, a pipe, a descriptor; tester59
+ * F3: /dev/fd/0 < runs.csv named it "0", /dev/fd/63 would name it "63"). */
 
 static void engine_name(const rl_meas *m, const rows *rs, const char *given, char *out, size_t n)
 {
@@ -2381,9 +2384,20 @@ static void engine_name(const rl_meas *m, const rows *rs, const char *given, cha
     const char *base = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
     const char *dot = strrchr(base, '.');
     size_t k = 0, cap = n < 32 ? n : 32;
-    for (const char *p = base; *p && p != dot && k + 1 < cap; p++)
-        if (isalnum((unsigned char)*p) || strchr("_.-", *p))
+    int gap = 0; /* characters left out since the last one kept */
+    for (const char *p = base; *p && p != dot && k + 1 < cap; p++) {
+        int keep = isalnum((unsigned char)*p) || strchr("_.-", *p);
+        if (keep && (k > 0 || (*p != '.' && *p != '-'))) {
+            if (gap && k + 2 >= cap) /* no room for the '-' and the next one */
+                break;
+            if (gap)
+                out[k++] = '-';
             out[k++] = *p;
+        }
+        gap = !keep && k > 0;
+    }
+    while (k > 0 && (out[k - 1] == '-' || out[k - 1] == '.'))
+        k--;
     out[k] = '\0';
     if (given || *col || !k || m->origin)
         snprintf(out, cap, "%.31s", given ? given : *col ? col : "fitted");

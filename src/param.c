@@ -353,7 +353,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_ENGINE_NAME] = {"engine-name", NULL, NULL, NULL, RL_PT_STRING, "NAME", "", 0, 0, NULL,
                           NULL, "the engine the fitted costs are named and saved under "
                           "(engines.NAME.costs; default: --engine, else the rows' 'engine' "
-                          "column, else the CSV's file name); needed to --save rows measured "
+                          "column, else the CSV's file name, each run of characters a name "
+                          "cannot hold one '-', \"fitted\" when none is left); needed to --save "
+                          "rows measured "
                           "on an engine the --hw profile reads from kernel tables (trtllm, vllm)",
                           NOWHERE, RL_PF_NONEMPTY | RL_PF_NAME},
     [RL_P_TABLES] = {"tables", "tables", NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,

@@ -1904,6 +1904,34 @@ static void fit_saves_any_file_name(void **state)
     rmdir(dir);
 }
 
+/* fixRC #8: a CSV's odd file name gave an engine name no --engine takes:
+ * "my runs (v2).csv" read "myrunsv2" (the blanks and brackets dropped,
+ * the words run together), "-x.csv" "-x" (a leading '-').  Now each run of
+ * other characters is one '-', none leads or ends, no '.' leads, and a
+ * name with nothing left is "fitted". */
+static void fit_names_odd_files_sanely(void **state)
+{
+    (void)state;
+    static const char *const names[][2] = {{"my runs (v2)", "my-runs-v2"}, {"-x", "x"},
+                                           {".-x  y.", "x-y"}, {"\xc3\xa9", "fitted"},
+                                           {"vllm_0.9-a", "vllm_0.9-a"}};
+    char dir[] = "/tmp/rl_fit_odd_XXXXXX", csv[128], cmd[512];
+    assert_non_null(mkdtemp(dir));
+    use_source_tree();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(csv, sizeof csv, "%s/%s.csv", dir, names[i][0]);
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", EXCERPT, csv);
+        assert_int_equal(system(cmd), 0);
+        cJSON *j = fit_llama2_70b(csv, NULL);
+        const char *e = cJSON_GetObjectItem(j, "engine")->valuestring;
+        if (strcmp(e, names[i][1]) != 0)
+            fail_msg("fit '%s': engine '%s', want '%s'", csv, e, names[i][1]);
+        cJSON_Delete(j);
+        unlink(csv);
+    }
+    rmdir(dir);
+}
+
 /* tester59 F3: every spelling of stdin names the fitted costs alike,
  * "fitted" (no file's name): /dev/fd/0 < file named them "0", /dev/stdin
  * "stdin", while - and a pipe said "fitted". */
@@ -2846,6 +2874,7 @@ int main(void)
         cmocka_unit_test(fit_needs_both_phases),
         cmocka_unit_test(fit_saves_any_file_name),
         cmocka_unit_test(fit_names_stdin_alike),
+        cmocka_unit_test(fit_names_odd_files_sanely),
         cmocka_unit_test(fit_says_its_signs),
         cmocka_unit_test(refit_keeps_profile_name),
         cmocka_unit_test(fit_save_keeps_memory_rule),
