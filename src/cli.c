@@ -4729,10 +4729,17 @@ int rl_cli_size(rl_opts *o)
          * meets both targets") */
         int refused = r.n == 0 && r.beyond_bound > 0;
         rl_cli_tell("size", refused ? "%s" : "no configuration meets both targets: %s", why);
-        if (r.n == 0) { /* nothing simulated: nothing to report */
+        if (r.n == 0) { /* nothing simulated: no result on stdout */
+            /* a verdict still writes --report: nothing met the targets and
+             * by how far (rl_size_why_none: the fastest prefill or decode
+             * step against its target), as a report with rows simulated does
+             * (fixRC #7: no report was written); a refused search (exit 2)
+             * writes none, as any refused input */
+            if (!refused && o->given[RL_P_REPORT])
+                rc = size_write_report(o, &in, &r, out_dist);
             rl_size_result_free(&r);
             free(req);
-            return refused ? RL_EXIT_INPUT : RL_EXIT_VERDICT;
+            return refused ? RL_EXIT_INPUT : rc != RL_EXIT_OK ? rc : RL_EXIT_VERDICT;
         }
     }
     if (o->given[RL_P_REPORT]) {

@@ -1817,9 +1817,13 @@ static void report_method(doc *d, const rl_size_report_data *x)
             "target; replica counts from per-replica capacity at %.0f%% load, at the batch cap or "
             "the largest batch whose step fits the TPOT target. %lld configurations pruned.",
          100 * RL_SIZE_DECODE_LOAD, r->pruned);
-    item(d, "Simulation: the %d cheapest plans were simulated with the discrete-event serving "
-            "simulator, each replica count searched until the targets hold: %.1f s in total.",
-         r->n, r->search_s);
+    if (r->n == 0)
+        item(d, "Simulation: none; every plan was pruned analytically, so the report has no "
+                "table of configurations.");
+    else
+        item(d, "Simulation: the %d cheapest plans were simulated with the discrete-event "
+                "serving simulator, each replica count searched until the targets hold: %.1f s "
+                "in total.", r->n, r->search_s);
     if (x->command && d->html)
         item(d, "Command: %s", x->command);
     else if (x->command)
@@ -1834,7 +1838,8 @@ static void write_report(doc *d, const rl_size_report_data *x)
     hw_views_build(x, &v);
     report_recommendation(d, x, &v);
     report_workload(d, x);
-    report_tables(d, x, &v);
+    if (x->res->n > 0) /* none simulated (all pruned, fixRC #7): no table to show */
+        report_tables(d, x, &v);
     hw_views_free(&v);
     report_load_curve(d, x);
     report_memory(d, x);
