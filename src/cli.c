@@ -5386,8 +5386,11 @@ static int validate_tables(rl_opts *o)
     int rc = import_tables(o, "validate", &h, device, &s);
     if (rc != 0 || (rc = holdout_check(o, &s)) != 0)
         return rc;
-    char err[ERRLEN];
-    cJSON *r = rl_silicon_validate(&s, &h, o->plot, err, sizeof err);
+    char err[ERRLEN], plot_err[ERRLEN] = "";
+    int plot_failed;
+    cJSON *r = rl_silicon_validate(&s, &h, o->plot, &plot_failed, err, sizeof err);
+    if (r && o->plot && !cJSON_GetObjectItem(r, "plot")) /* failed, or nothing to draw */
+        snprintf(plot_err, sizeof plot_err, "%s", err); /* said beside the result, below */
     /* the band's widening outside the grid, tuned as calibrate tunes it
      * (on the MoE shapes of --moe-models, as `make profiles` passes) */
     if (r && (rl_silicon_residuals(&s, &s, &h, o->holdout, err, sizeof err) != 0 ||
@@ -5408,7 +5411,10 @@ static int validate_tables(rl_opts *o)
     cJSON_AddStringToObject(r, "hw", h.name);
     cJSON_AddStringToObject(r, "engine", o->engine);
     cJSON_AddNumberToObject(r, "holdout", o->holdout);
-    return emit(o, r);
+    if (*plot_err) /* the report is printed whatever the figure does (fixRC #9) */
+        rl_cli_tell("validate", "%s%s", plot_failed ? "" : "note: ", plot_err);
+    rc = emit(o, r);
+    return rc == RL_EXIT_OK && plot_failed ? RL_EXIT_IO : rc;
 }
 
 /* --save of calibrate and fit: a PROFILE.lua name (a spec --hw can load),

@@ -262,8 +262,12 @@ cJSON *rl_silicon_summary(const rl_silicon *s);
  * interpolation and extrapolation) and return, per operator class and
  * dtype, held_back, median / p90 / max |predicted / measured - 1| and the
  * count per provenance; with `plot` (.png/.svg) also draw predicted vs
- * measured (plots/kernel_accuracy.gp).  NULL with err set on failure. */
-cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot, char *err,
+ * measured (plots/kernel_accuracy.gp; none drawn without a predicted
+ * row, plot_note says so).  A figure that failed keeps the result: its
+ * reason in plot_note and err, *plot_failed 1 (else 0).  NULL with err set
+ * on failure. */
+cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot,
+                           int *plot_failed, char *err,
                            size_t errlen);
 
 #endif

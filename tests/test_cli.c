@@ -10216,6 +10216,43 @@ static void size_small_sample_said(void **state)
     cJSON_Delete(j);
 }
 
+/* fixRC #9: validate --tables --plot on a folder of MLA tables alone
+ * drew no series (the template knew classes 0-3), gnuplot refused the log
+ * axes ("logscaled axis must have positive range"), and the report was not
+ * printed (exit 1, stderr only).  Now the MLA classes are drawn (exit 0,
+ * the figure written), and where gnuplot fails (a stand-in that exits 1)
+ * the report is printed all the same, its plot_note and stderr saying why,
+ * exit 1. */
+static void validate_plot_keeps_report(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_val_plot_XXXXXX", cmd[2048], path[256];
+    assert_non_null(mkdtemp(dir));
+    const char *base = RL_BIN " validate --tables " RL_SRCDIR "/tests/data/silicon/h100_sxm_mla "
+                       "--hw h100-sxm --engine trtllm --format json --plot";
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        snprintf(cmd, sizeof cmd, "%s %s/mla.png 2>&1", base, dir);
+        int rc = popen_out(cmd);
+        if (rc != 0 || !strstr(out, "\"plot\":"))
+            fail_msg("%s: status %d: %s", cmd, rc, out);
+        snprintf(path, sizeof path, "%s/mla.png", dir);
+        assert_int_equal(access(path, F_OK), 0);
+    }
+    static const char *const fake[] = {"bin/gnuplot"};
+    static const char *const says[] = {"#!/bin/sh\necho 'stand-in gnuplot fails' >&2\nexit 1\n"};
+    snprintf(path, sizeof path, "%s/bin", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    put_files(dir, fake, says, 1);
+    snprintf(path, sizeof path, "%s/bin/gnuplot", dir);
+    assert_int_equal(chmod(path, 0700), 0);
+    snprintf(cmd, sizeof cmd, "PATH=%s/bin:$PATH %s %s/f.png 2>&1", dir, base, dir);
+    int rc = popen_out(cmd);
+    if (rc != 1 << 8 || !strstr(out, "\"operators\"") || !strstr(out, "\"plot_note\"") ||
+        !strstr(out, "roofline validate: gnuplot failed on "))
+        fail_msg("%s: status %d, want exit 1 with the report: %s", cmd, rc, out);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* fixRC #7: size --report with targets nothing can meet wrote no report
  * when every plan was pruned analytically (exit 3, the reason on stderr
  * only).  It writes one now, in both formats, saying nothing met them and
@@ -12170,6 +12207,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(moe_slow_caution),
         cmocka_unit_test(size_band_edge_said),
         cmocka_unit_test(size_none_still_reports),
+        cmocka_unit_test(validate_plot_keeps_report),
         cmocka_unit_test(size_small_sample_said),
         cmocka_unit_test(size_rows_say_derived),
         cmocka_unit_test(size_zero_price_said),

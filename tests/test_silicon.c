@@ -640,7 +640,8 @@ static void test_holdout(void **state)
     assert_int_equal(s.configs[RL_KC_GEMM][RL_KV_BF16], 25);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     char err[256];
-    cJSON *r = rl_silicon_validate(&s, &h, NULL, err, sizeof err);
+    int failed;
+    cJSON *r = rl_silicon_validate(&s, &h, NULL, &failed, err, sizeof err);
     assert_non_null(r);
     cJSON *ops = cJSON_GetObjectItem(r, "operators");
     assert_int_equal(cJSON_GetArraySize(ops), 3);
