@@ -1581,7 +1581,7 @@ static int read_engine_file(const char *origin, const char *dir, const char *nam
     lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
     if (!L)
         RL_FAIL("%s: field 'engines.%s': out of memory", origin, name);
-    int rc = rl_sandbox_dofile(L, path, 1, e2, sizeof e2);
+    int rc = rl_sandbox_dospec(L, path, 1, e2, sizeof e2);
     if (rc != 0)
         snprintf(err, errlen, "%s: field 'engines.%s': %s", origin, name, e2);
     if (rc == 0) {

@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "interrupt.h"
+#include "luakeys.h"
 #include "report.h"
 
 const rl_sandbox_limits RL_SPEC_LIMITS = {10 * 1000 * 1000, 64u << 20, 10.0};
@@ -838,7 +839,9 @@ int rl_sandbox_pcall(lua_State *L, int nargs, int nresults, const char *path, ch
     return 0;
 }
 
-int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, size_t errlen)
+/* rl_sandbox_dofile, and with `unique` rl_sandbox_dospec. */
+static int dofile(lua_State *L, const char *path, int nresults, int unique, char *err,
+                  size_t errlen)
 {
     size_t len = 0;
     err[0] = '\0';
@@ -867,7 +870,17 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
         text = nl ? nl : text + len;
     }
     int loaded = luaL_loadbufferx(L, text, len, chunkname, "t");
+    /* a field named twice in one table: Lua keeps the last silently, which a
+     * loaded table cannot show; the source can (luakeys.h; fixRC #6) */
+    char dup[512];
+    int twice = loaded == LUA_OK && unique ? rl_lua_duplicate_key(text, len, dup, sizeof dup)
+                                           : 0;
     free(src);
+    if (twice != 0 && (twice > 0 || dup[0])) { /* found, or out of memory */
+        lua_pop(L, 1);
+        snprintf(err, errlen, "%s: %s", shown, dup);
+        return -1;
+    }
     if (loaded != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         if (loaded == LUA_ERRMEM) /* load errors already carry the chunk name */
@@ -878,4 +891,14 @@ int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, s
         return -1;
     }
     return rl_sandbox_pcall(L, 0, nresults, shown, err, errlen);
+}
+
+int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, size_t errlen)
+{
+    return dofile(L, path, nresults, 0, err, errlen);
+}
+
+int rl_sandbox_dospec(lua_State *L, const char *path, int nresults, char *err, size_t errlen)
+{
+    return dofile(L, path, nresults, 1, err, errlen);
 }

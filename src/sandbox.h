@@ -13,8 +13,9 @@
  * still stuck in C 1 s past its time limit or 5 s past a SIGINT/SIGTERM
  * (status 2, or 128 + the signal like a second one: interrupt.h).  xpcall's
  * handler runs after unwinding (hooked); _G's metatable is locked.  SIGINT
- * and SIGTERM stop a script like an exhausted budget.  Uses Lua's C API and
- * POSIX threads. */
+ * and SIGTERM stop a script like an exhausted budget; a spec file naming a
+ * field twice in one table is refused (rl_sandbox_dospec, luakeys.h).  Uses
+ * Lua's C API and POSIX threads. */
 #ifndef RL_SANDBOX_H
 #define RL_SANDBOX_H
 
@@ -46,6 +47,13 @@ void rl_sandbox_close(lua_State *L);
  * A run still stuck in one C call past the time limit ends the process
  * (see above): the watchdog runs for the duration of the call. */
 int rl_sandbox_dofile(lua_State *L, const char *path, int nresults, char *err, size_t errlen);
+
+/* rl_sandbox_dofile of a spec file (a model or hardware spec, an engine's
+ * profile): also refused, before it runs, when one of its table
+ * constructors names a field twice ("path: field 'NAME': given twice in one
+ * table, at lines A and B ...", luakeys.h; fixRC #6).  A scenario is a
+ * program and is not checked. */
+int rl_sandbox_dospec(lua_State *L, const char *path, int nresults, char *err, size_t errlen);
 
 /* Call the function below the `nargs` arguments on top of the stack as a
  * new top-level run (budget reset, watchdog), leaving `nresults` values.

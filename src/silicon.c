@@ -1281,7 +1281,7 @@ static int borrow_moe_gemm(rl_silicon *s, const rl_hw *h, char *err, size_t errl
         char why[2048];
         if (!L)
             snprintf(why, sizeof why, "%s: out of memory", file);
-        if (!L || rl_sandbox_dofile(L, file, 1, why, sizeof why) != 0) {
+        if (!L || rl_sandbox_dospec(L, file, 1, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s (read for the MoE-from-GEMM correction it may lend)", why);
             rc = -1;
         } else if (lua_istable(L, -1) && lua_getfield(L, -1, "engines") == LUA_TTABLE) {

@@ -1617,7 +1617,7 @@ int rl_spec_hw_reads_file(const char *name, const char *path)
         if (same_node(cur, path))
             return 1;
         lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
-        int found = L && rl_sandbox_dofile(L, cur, 1, err, sizeof err) == 0 &&
+        int found = L && rl_sandbox_dospec(L, cur, 1, err, sizeof err) == 0 &&
                     lua_istable(L, -1) && lua_getfield(L, -1, "base") == LUA_TSTRING &&
                     resolve_base(cur, lua_tostring(L, -1), next, sizeof next, err,
                                  sizeof err) == 0;
@@ -1684,7 +1684,7 @@ static int load_base(lua_State *L, const char *path, int depth, char *edir, char
                         "name)" : "",
                 eg[0] ? "the shipped preset's" : "another spec's", eg);
     }
-    if (rl_sandbox_dofile(L, bpath, 1, e2, sizeof e2) != 0)
+    if (rl_sandbox_dospec(L, bpath, 1, e2, sizeof e2) != 0)
         RL_FAIL("%s: field 'base': %s", path, e2);
     rl_guard_read_path(bpath, "a hardware spec's base"); /* guard.h rule 4 */
     if (!lua_istable(L, -1)) {
@@ -1731,7 +1731,7 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
     lua_State *L = rl_sandbox_new(&RL_SPEC_LIMITS);
     if (!L)
         RL_FAIL("%s: out of memory", path);
-    int rc = rl_sandbox_dofile(L, path, 1, err, errlen);
+    int rc = rl_sandbox_dospec(L, path, 1, err, errlen);
     rl_guard_read_path(path, strcmp(kind, "model") ? "hardware spec" : "model spec");
     char edir[RL_ENGINES_DIR_MAX]; /* where the engines' files are read first */
     engines_dir(rl_spec_is_path(name) ? path : NULL, edir);
