@@ -3023,6 +3023,15 @@ static void docs_quote_current_capacity_figures(void **state)
     doc_quotes(md, "docs/model.md", "GB, %d; ideal", step_max_batch(a));
     snprintf(a, sizeof a, "%s --ideal --context 2048", s8);
     doc_quotes(md, "docs/model.md", "85.9 GB, %d.", step_max_batch(a));
+    /* fixRE item 4: the DeepSeek-V3 capacity sentence read 205 and 1640
+     * (its formula left out the 440 MiB workspace) while the tool printed
+     * 204 and 1632 (kv_split_default_is_the_engines): both rerun, exact */
+    const char *ds = "--model deepseek-v3 --hw h200 --tp 8 --weights fp8 --compute fp8 "
+                     "--batch 1 --context 4096";
+    int ds1 = step_max_batch(ds);
+    snprintf(a, sizeof a, "%s --kv-split batch", ds);
+    doc_quotes(md, "docs/model.md", "`max_batch` %d = floor(0.9 x (141 GiB", ds1);
+    doc_quotes(md, "docs/model.md", "%d = %d x 8 with `--kv-split batch`", step_max_batch(a), ds1);
     /* review29 L3: the step example (its rows a hybrid of two builds'),
      * every row regenerated from its quoted command; the README's B = 1 and
      * 256 rows; the --ideal sentence's four steps */
