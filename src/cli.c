@@ -1483,12 +1483,20 @@ static void note_fit(const rl_opts *o, const cJSON *r)
         snprintf(at, sizeof at, " at batch %.0f", b->valuedouble);
     char wb[RL_BYTES_STR], kb[RL_BYTES_STR], cb[RL_BYTES_STR]; /* in a unit that shows them
                                                                * (fixNF #4: "0.0 GB") */
+    /* fixRE item 6: the capacity is the usable share the memory rule
+     * leaves (84.7 GB of h100-sxm's 85.9 GB under trtllm's), not the HBM:
+     * said so, with the whole HBM where the result carries it (one chip) */
+    char hb[RL_BYTES_STR], of[RL_BYTES_STR + 8] = "";
+    const cJSON *tot = cJSON_GetObjectItem(r, "hbm_total_bytes");
+    if (!per_chip && cJSON_IsNumber(tot))
+        snprintf(of, sizeof of, " of %s", rl_bytes_str(tot->valuedouble, hb));
     if (w >= 0 && kv >= 0 && cap >= 0)
-        rl_cli_say(o, "note: does not fit%s: %s of weights + %s of KV cache on %s of HBM%s "
-                      "(fits false); the time is for a configuration that cannot be loaded "
-                      "(more chips, --tp, narrower --weights/--kv)",
+        rl_cli_say(o, "note: does not fit%s: %s of weights + %s of KV cache on %s of usable "
+                      "HBM%s (the memory rule's share%s; fits false); the time is for a "
+                      "configuration that cannot be loaded (more chips, --tp, narrower "
+                      "--weights/--kv)",
                    at, rl_bytes_str(w, wb), rl_bytes_str(kv, kb), rl_bytes_str(cap, cb),
-                   per_chip ? " per chip" : "");
+                   per_chip ? " per chip" : "", of);
 }
 
 static int emit(const rl_opts *o, cJSON *result)

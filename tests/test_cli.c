@@ -2231,7 +2231,10 @@ static void step_rows_keys_at_any_chips(void **state)
  * GB, exact text.  Batch 1 fits (16.1 + 1.1 GB): no note.  ops at
  * llama3-70b batch 1 and step there print the same figures (141.1 GB + 2.7
  * GB on 84.7 GB: the HBM less that rule's 1.24 GB workspace, the weights
- * leaving nothing free). */
+ * leaving nothing free).  fixRE item 6: the capacity was called "HBM"
+ * (84.7 GB) where h100-sxm's HBM is 85.9 GB (80 GiB): now "usable HBM
+ * (the memory rule's share of 85.9 GB)", hbm_total_bytes where the result
+ * has it. */
 static void step_notes_batch_not_fitting(void **state)
 {
     (void)state;
@@ -2239,7 +2242,8 @@ static void step_notes_batch_not_fitting(void **state)
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1,512 --context 8192 "
                              "--format csv", buf, sizeof buf), 0);
     assert_non_null(strstr(buf, "roofline step: note: does not fit at batch 512: 16.1 GB of "
-                                "weights + 549.8 GB of KV cache on 78.3 GB of HBM (fits false); "
+                                "weights + 549.8 GB of KV cache on 78.3 GB of usable HBM (the "
+                                "memory rule's share of 85.9 GB; fits false); "
                                 "the time is for a configuration that cannot be loaded"));
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 8192 "
                              "--format csv", buf, sizeof buf), 0);
@@ -2251,7 +2255,8 @@ static void step_notes_batch_not_fitting(void **state)
                  "--format csv", cmd[i]);
         assert_int_equal(run_cli(args, buf, sizeof buf), 0);
         assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 84.7 GB of "
-                                    "HBM (fits false)"));
+                                    "usable HBM (the memory rule's share of 85.9 GB; fits "
+                                    "false)"));
     }
     /* fixNF #4: figures under 0.05 GB read "0.0 GB"; now in the unit that
      * shows them (number.h rl_bytes_str).  tiny-test (model/tiny-test.lua:
@@ -2267,7 +2272,8 @@ static void step_notes_batch_not_fitting(void **state)
     assert_int_equal(run_cli(args, buf, sizeof buf), 0);
     remove(hw);
     assert_non_null(strstr(buf, "note: does not fit at batch 1: 197.2 kB of weights + 4.1 kB of KV "
-                                "cache on 0 bytes of HBM (fits false)"));
+                                "cache on 0 bytes of usable HBM (the memory rule's share of 1 "
+                                "byte; fits false)"));
 }
 
 /* tester62 #7: simulate at --qps 1e-9 put its 20000 arrivals near 2e13 s
