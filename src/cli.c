@@ -4208,6 +4208,27 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                                 "row is costed in chips (cost_unit chips), not USD/hour; a profile "
                                 "file { base = \"%s\", price_per_chip_hour = P } prices it",
                         in->hw[i].name, loadable_base(&in->hw[i]));
+    /* fixRE item 5: with some profiles priced and some not, the priced
+     * rows still print usd_per_mtok while every row, theirs too, is ranked
+     * by chips (size.c all_priced): the first row is the fewest chips, not
+     * the fewest dollars (h100-sxm,h200,b200 on llama3-405b recommended
+     * 4 x b200 beside dollar figures); a caution, naming the unpriced */
+    char none[256] = "", some[256] = "";
+    for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++) {
+        char *to = in->hw[i].price_per_chip_hour > 0 ? some : none;
+        snprintf(to + strlen(to), sizeof none - strlen(to), "%s%s", to[0] ? ", " : "",
+                 in->hw[i].name);
+    }
+    if (none[0])
+        rl_cli_tell("size", "caution: the ranking fell back to chips, not dollars: %s %s no "
+                            "price, so every row is ranked by its chip count and the first is "
+                            "the fewest chips, not the cheapest; the USD figures of %s "
+                            "(usd_per_mtok) ranked nothing. Price every profile to rank by "
+                            "USD/hour: a profile file { base = \"NAME\", price_per_chip_hour "
+                            "= P } given in --hw (or hw = { base = \"NAME\", "
+                            "price_per_chip_hour = P } in a Lua script); --set "
+                            "hw.price_per_chip_hour=P prices every profile in the list alike",
+                     none, strchr(none, ',') ? "have" : "has", some);
     char note[1024];
     if (size_set_hw_note(o, in, note, sizeof note))
         rl_cli_tell("size", "note: %s", note);

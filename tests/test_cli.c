@@ -3542,7 +3542,8 @@ static void over_budget_note_names_engine(void **state)
 
 /* Tester10 #1 and #14: size across profiles of two modes, or with one
  * profile unpriced, says so on stderr in every output format (only the
- * Markdown/HTML report did): tpu-v4 has nothing measured and no price
+ * Markdown/HTML report did); with some priced, a caution that the ranking
+ * is by chips (fixRE item 5): tpu-v4 has nothing measured and no price
  * (h100-pcie was the example until stop 27, when it took h100-sxm's
  * measured tables as a what-if). */
 static void size_notes_mixed_modes(void **state)
@@ -3558,12 +3559,19 @@ static void size_notes_mixed_modes(void **state)
         if (!strstr(out, "note: tpu-v4 has nothing measured") ||
             !strstr(out, "note: tpu-v4 has no price"))
             fail_msg("%s: %.600s", fmts[i], out);
+        /* fixRE item 5: the priced row's USD beside a chips ranking, said
+         * as a caution naming the unpriced and the priced (none before) */
+        assert_non_null(strstr(out, "caution: the ranking fell back to chips, not dollars: tpu-v4 "
+                                    "has no price, so every row is ranked by its chip count"));
+        assert_non_null(strstr(out, "the USD figures of h100-sxm (usd_per_mtok) ranked nothing"));
+        assert_non_null(strstr(out, "price_per_chip_hour = P } given in --hw"));
     }
     assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
                              "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300",
                              out, sizeof out), 0);
     assert_null(strstr(out, "has nothing measured"));
     assert_null(strstr(out, "has no price"));
+    assert_null(strstr(out, "ranking fell back"));
 }
 
 /* The sizing report says what an `estimated` row rests on (stop 27): on
