@@ -198,8 +198,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        "replicate", "replicate|batch|seq",
                        "what tp chips beyond the K KV heads do with the KV cache: replicate each "
                        "head, as vLLM and TensorRT-LLM run plain TP and simulate and size time it; "
-                       "batch, attention data parallel (the default under --ideal: seed 000's "
-                       "layout for its worked example); seq, split each sequence (docs/model.md)",
+                       "batch, each chip the KV of its own sequences, the attention weights still "
+                       "TP-split (the default under --ideal: seed 000's layout for its worked "
+                       "example; not the engines' attention data parallel, which holds the "
+                       "attention weights whole: --ep with --moe-attn replicated, simulate "
+                       "--attn-layout attn-dp); seq, split each sequence (docs/model.md)",
                        AT(plan.kv), 0, 0, RL_PF_REFINES},
     [RL_P_MOE_ATTN] = {"moe-attn", "moe_attn", NULL, NULL, RL_PT_CHOICE, "A", "", 0, 0, "tp",
                        "tp|replicated", "MoE attention with --ep: tensor-parallel or replicated",

@@ -3276,7 +3276,7 @@ void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal)
         return;
     }
     cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(pl->kv));
-    cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(given, ideal));
+    cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(pl->kv, given, ideal));
 }
 
 void rl_result_step_kv_layout(cJSON *r, const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,

@@ -5163,8 +5163,17 @@ static void kv_split_default_is_the_engines(void **state)
         assert_true(num(j, "max_batch") == want[k]);
         assert_true(num(r, "max_batch") == want[k]);
         assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, split[k]);
-        assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring,
-                               k ? "given" : "default: each KV head replicated"));
+        const char *src = cJSON_GetObjectItem(j, "kv_split_source")->valuestring;
+        assert_non_null(strstr(src, k ? "given" : "default: each KV head replicated"));
+        /* fixRE item 1: batch keeps the attention weights TP-split (85.12 GB a
+         * chip here, as replicate), so it is not the engines' attention data
+         * parallel, which holds them whole (--tp 1 --ep 8: 100.8 GB); the
+         * source said "--kv-split batch times attention data parallel" */
+        assert_null(strstr(src, "times attention data parallel"));
+        if (k < 2)
+            assert_non_null(strstr(src, "not the engines' attention data parallel, which holds "
+                                        "them whole on every chip (--ep N with --moe-attn "
+                                        "replicated, simulate --attn-layout attn-dp)"));
         if (k == 0) {
             double W = num(r, "weight_bytes_per_chip"), kv = 70272.0 * 4096;
             assert_true(num(j, "kv_bytes_per_token") == (512 + 64) * 2 * 61);
@@ -5175,6 +5184,18 @@ static void kv_split_default_is_the_engines(void **state)
         }
         cJSON_Delete(j);
     }
+    /* fixRE item 1: the real attention data parallel holds the attention
+     * weights whole: more weight a chip than --kv-split batch's, and its
+     * source says so (it named "the layout --kv-split batch names") */
+    cJSON *dp = json2("step --model deepseek-v3 --hw h200 --tp 1 --ep 8 --weights fp8 --compute fp8 "
+                      "--batch 1 --context 4096 --format json", "");
+    cJSON *kb = json2(ds, " --kv-split batch");
+    assert_true(num(cJSON_GetArrayItem(cJSON_GetObjectItem(dp, "rows"), 0), "weight_bytes_per_chip") >
+                num(cJSON_GetArrayItem(cJSON_GetObjectItem(kb, "rows"), 0), "weight_bytes_per_chip"));
+    assert_non_null(strstr(cJSON_GetObjectItem(dp, "kv_split_source")->valuestring,
+                           "and the attention weights whole"));
+    cJSON_Delete(dp);
+    cJSON_Delete(kb);
     const char *gqa = "step --model llama3-70b --hw h100-sxm --tp 8 --weights fp8 --compute fp8 "
                       "--batch 16 --context 4096 --format json";
     double t[3], mb[3];
