@@ -1499,6 +1499,49 @@ static void note_fit(const rl_opts *o, const cJSON *r)
                    per_chip ? " per chip" : "", of);
 }
 
+/* fixRE item 3: a step below one kernel launch.  "Each launch takes on
+ * the order of microseconds" (Modal GPU Glossary, CUDA Graph:
+ * modal.com/gpu-glossary/host-software/cuda-graph), and a serving
+ * engine's decode step is at least one launch (a CUDA graph's) plus its
+ * host work, so a step under 1 us (the order's lower end) has no engine
+ * cost in it: a chip with nothing measured and no engine costs
+ * (tpu-v5e: tiny-test's decode step 0.24 us, max_sustainable_qps 3.8 M
+ * req/s on one chip) printed it unremarked.  The numbers stay as they are
+ * (no per-step figure is cited for those chips); step_floor_note and a
+ * caution say what they are. */
+#define RL_LAUNCH_FLOOR_S 1e-6
+static void note_step_floor(const rl_opts *o, cJSON *result)
+{
+    if (!o->cmd || !cJSON_IsObject(result) || cJSON_HasObjectItem(result, "step_floor_note"))
+        return;
+    double t = INFINITY;
+    const char *what = NULL;
+    if (!strcmp(o->cmd, "simulate")) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(result, "itl_p50_s");
+        if (cJSON_IsNumber(v) && v->valuedouble > 0)
+            t = v->valuedouble, what = "itl_p50_s";
+    } else if (!strcmp(o->cmd, "step")) {
+        const cJSON *row;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(result, "rows"))
+        {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, "step_s");
+            if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < t)
+                t = v->valuedouble, what = "step_s";
+        }
+    }
+    if (!what || !(t < RL_LAUNCH_FLOOR_S))
+        return;
+    char s[640];
+    snprintf(s, sizeof s, "the decode step (%s %.3g us) is below one kernel launch, which takes "
+             "on the order of microseconds (Modal GPU Glossary, CUDA Graph: \"Each launch takes "
+             "on the order of microseconds\"; an engine's step is at least one launch plus its "
+             "host work): it carries no engine cost, so it and the rates derived from it "
+             "(tokens/s, max_sustainable_qps) are not deployable figures; a fitted profile "
+             "(roofline fit) adds a measured floor per step", what, t * 1e6);
+    cJSON_AddStringToObject(result, "step_floor_note", s);
+    rl_cli_say(o, "caution: %s", s);
+}
+
 static int emit(const rl_opts *o, cJSON *result)
 {
     char err[ERRLEN];
@@ -1526,6 +1569,7 @@ static int emit(const rl_opts *o, cJSON *result)
                    100 * (1 - share->valuedouble));
     }
     note_estimated(o, result);
+    note_step_floor(o, result);
     if (o->cmd && (!strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
                    !strcmp(o->cmd, "step")))
         note_fit(o, result);

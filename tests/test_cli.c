@@ -4043,6 +4043,28 @@ static void size_pareto_note_host_cost(void **state)
     assert_null(strstr(out, "is tighter than"));
 }
 
+/* One command's caution: with `want`, stderr's `said` line contains it and
+ * so does the JSON's `key`; without, stderr has no `absent` and the JSON no
+ * `key` (kv_dtype_engine_caution, step_floor_caution). */
+static void note_case(const char *args, const char *want, const char *said, const char *absent,
+                      const char *key)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s --format json 2>&1 >/dev/null", RL_BIN, args);
+    assert_int_equal(popen_out(cmd), 0);
+    const char *c = strstr(out, said);
+    if (want ? !c || !strstr(c, want) : strstr(out, absent) != NULL)
+        fail_msg("%s: stderr %s", args, out);
+    snprintf(cmd, sizeof cmd, "%s %s --format json 2>/dev/null", RL_BIN, args);
+    assert_int_equal(popen_out(cmd), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, key));
+    if (want ? !note || !strstr(note, want) : note != NULL)
+        fail_msg("%s: %s %s", args, key, note ? note : "absent");
+    cJSON_Delete(j);
+}
+
 /* fixJH (README-only tester): step --kv int4 on h100-sxm ran under trtllm
  * unremarked, though TensorRT-LLM stores KV caches in fp8, int8 (and NVFP4
  * on Blackwell, sm 100-109: fp4 is cautioned elsewhere) only (its docs, Numerical Precision / features/quantization),
@@ -4089,22 +4111,38 @@ static void kv_dtype_engine_caution(void **state)
          "--out-len 10 --requests 50",
          "the trtllm engine (TensorRT-LLM) has no int4 KV cache"},
     };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        note_case(cases[i].args, cases[i].want, "caution: the ", "KV cache: it quantizes",
+                  "kv_engine_note");
+}
+
+/* fixRE item 3 (README-only tester): a chip with nothing measured and no
+ * engine costs gave tiny-test on one tpu-v5e a 0.24 us decode step, TTFT
+ * p50 0.34 us and max_sustainable_qps 3.8 M req/s, unremarked.  A step
+ * below one kernel launch ("Each launch takes on the order of
+ * microseconds", Modal GPU Glossary, CUDA Graph; floor 1 us) now carries
+ * step_floor_note and a caution, in step and simulate; the numbers stay.
+ * llama3-8b's step on tpu-v5e (ms) has none. */
+static void step_floor_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want; /* want NULL: no caution */
+    } cases[] = {
+        {"simulate --model tiny-test --hw tpu-v5e --qps 1000 --prompt-len 10 --out-len 10 "
+         "--requests 300",
+         "the decode step (itl_p50_s "},
+        {"step --model tiny-test --hw tpu-v5e --context 10", "the decode step (step_s "},
+        {"step --model llama3-8b --hw tpu-v5e --context 10", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        note_case(cases[i].args, cases[i].want, "caution: the decode step (",
+                  "is below one kernel launch", "step_floor_note");
     char cmd[512];
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        snprintf(cmd, sizeof cmd, "%s %s --format json 2>&1 >/dev/null", RL_BIN, cases[i].args);
-        assert_int_equal(popen_out(cmd), 0);
-        const char *c = strstr(out, "caution: the ");
-        if (cases[i].want ? !c || !strstr(c, cases[i].want) : strstr(out, "KV cache: it quantizes") != NULL)
-            fail_msg("%s: stderr %s", cases[i].args, out);
-        snprintf(cmd, sizeof cmd, "%s %s --format json 2>/dev/null", RL_BIN, cases[i].args);
-        assert_int_equal(popen_out(cmd), 0);
-        cJSON *j = cJSON_Parse(out);
-        assert_non_null(j);
-        const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "kv_engine_note"));
-        if (cases[i].want ? !note || !strstr(note, cases[i].want) : note != NULL)
-            fail_msg("%s: kv_engine_note %s", cases[i].args, note ? note : "absent");
-        cJSON_Delete(j);
-    }
+    snprintf(cmd, sizeof cmd, "%s %s --format json 2>&1 >/dev/null", RL_BIN, cases[0].args);
+    assert_int_equal(popen_out(cmd), 0);
+    assert_non_null(strstr(out, "us) is below one kernel launch"));
+    assert_non_null(strstr(out, "are not deployable figures"));
 }
 
 /* fixJH (README-only tester): h100-sxm-splitwise, fitted on SplitwiseSim's
@@ -12062,6 +12100,7 @@ int main(void)
         cmocka_unit_test(outputs_said),
         cmocka_unit_test(tree_sources_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
+        cmocka_unit_test(step_floor_caution),
         cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
