@@ -1553,12 +1553,63 @@ static void note_fit(const rl_opts *o, const cJSON *r)
         snprintf(at, sizeof at, " at batch %.0f", b->valuedouble);
     char wb[RL_BYTES_STR], kb[RL_BYTES_STR], cb[RL_BYTES_STR]; /* in a unit that shows them
                                                                * (fixNF #4: "0.0 GB") */
+    /* fixRE item 6: the capacity is the usable share the memory rule
+     * leaves (84.7 GB of h100-sxm's 85.9 GB under trtllm's), not the HBM:
+     * said so, with the whole HBM where the result carries it (one chip) */
+    char hb[RL_BYTES_STR], of[RL_BYTES_STR + 8] = "";
+    const cJSON *tot = cJSON_GetObjectItem(r, "hbm_total_bytes");
+    if (!per_chip && cJSON_IsNumber(tot))
+        snprintf(of, sizeof of, " of %s", rl_bytes_str(tot->valuedouble, hb));
     if (w >= 0 && kv >= 0 && cap >= 0)
-        rl_cli_say(o, "note: does not fit%s: %s of weights + %s of KV cache on %s of HBM%s "
-                      "(fits false); the time is for a configuration that cannot be loaded "
-                      "(more chips, --tp, narrower --weights/--kv)",
+        rl_cli_say(o, "note: does not fit%s: %s of weights + %s of KV cache on %s of usable "
+                      "HBM%s (the memory rule's share%s; fits false); the time is for a "
+                      "configuration that cannot be loaded (more chips, --tp, narrower "
+                      "--weights/--kv)",
                    at, rl_bytes_str(w, wb), rl_bytes_str(kv, kb), rl_bytes_str(cap, cb),
-                   per_chip ? " per chip" : "");
+                   per_chip ? " per chip" : "", of);
+}
+
+/* fixRE item 3: a step below one kernel launch.  "Each launch takes on
+ * the order of microseconds" (Modal GPU Glossary, CUDA Graph:
+ * modal.com/gpu-glossary/host-software/cuda-graph), and a serving
+ * engine's decode step is at least one launch (a CUDA graph's) plus its
+ * host work, so a step under 1 us (the order's lower end) has no engine
+ * cost in it: a chip with nothing measured and no engine costs
+ * (tpu-v5e: tiny-test's decode step 0.24 us, max_sustainable_qps 3.8 M
+ * req/s on one chip) printed it unremarked.  The numbers stay as they are
+ * (no per-step figure is cited for those chips); step_floor_note and a
+ * caution say what they are. */
+#define RL_LAUNCH_FLOOR_S 1e-6
+static void note_step_floor(const rl_opts *o, cJSON *result)
+{
+    if (!o->cmd || !cJSON_IsObject(result) || cJSON_HasObjectItem(result, "step_floor_note"))
+        return;
+    double t = INFINITY;
+    const char *what = NULL;
+    if (!strcmp(o->cmd, "simulate")) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(result, "itl_p50_s");
+        if (cJSON_IsNumber(v) && v->valuedouble > 0)
+            t = v->valuedouble, what = "itl_p50_s";
+    } else if (!strcmp(o->cmd, "step")) {
+        const cJSON *row;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(result, "rows"))
+        {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, "step_s");
+            if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < t)
+                t = v->valuedouble, what = "step_s";
+        }
+    }
+    if (!what || !(t < RL_LAUNCH_FLOOR_S))
+        return;
+    char s[640];
+    snprintf(s, sizeof s, "the decode step (%s %.3g us) is below one kernel launch, which takes "
+             "on the order of microseconds (Modal GPU Glossary, CUDA Graph: \"Each launch takes "
+             "on the order of microseconds\"; an engine's step is at least one launch plus its "
+             "host work): it carries no engine cost, so it and the rates derived from it "
+             "(tokens/s, max_sustainable_qps) are not deployable figures; a fitted profile "
+             "(roofline fit) adds a measured floor per step", what, t * 1e6);
+    cJSON_AddStringToObject(result, "step_floor_note", s);
+    rl_cli_say(o, "caution: %s", s);
 }
 
 static int emit(const rl_opts *o, cJSON *result)
@@ -1588,6 +1639,7 @@ static int emit(const rl_opts *o, cJSON *result)
                    100 * (1 - share->valuedouble));
     }
     note_estimated(o, result);
+    note_step_floor(o, result);
     if (o->cmd && (!strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
                    !strcmp(o->cmd, "step")))
         note_fit(o, result);
@@ -4278,6 +4330,27 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                                 "row is costed in chips (cost_unit chips), not USD/hour; a profile "
                                 "file { base = \"%s\", price_per_chip_hour = P } prices it",
                         in->hw[i].name, loadable_base(&in->hw[i]));
+    /* fixRE item 5: with some profiles priced and some not, the priced
+     * rows still print usd_per_mtok while every row, theirs too, is ranked
+     * by chips (size.c all_priced): the first row is the fewest chips, not
+     * the fewest dollars (h100-sxm,h200,b200 on llama3-405b recommended
+     * 4 x b200 beside dollar figures); a caution, naming the unpriced */
+    char none[256] = "", some[256] = "";
+    for (int i = 0; priced > 0 && priced < in->nhw && i < in->nhw; i++) {
+        char *to = in->hw[i].price_per_chip_hour > 0 ? some : none;
+        snprintf(to + strlen(to), sizeof none - strlen(to), "%s%s", to[0] ? ", " : "",
+                 in->hw[i].name);
+    }
+    if (none[0])
+        rl_cli_tell("size", "caution: the ranking fell back to chips, not dollars: %s %s no "
+                            "price, so every row is ranked by its chip count and the first is "
+                            "the fewest chips, not the cheapest; the USD figures of %s "
+                            "(usd_per_mtok) ranked nothing. Price every profile to rank by "
+                            "USD/hour: a profile file { base = \"NAME\", price_per_chip_hour "
+                            "= P } given in --hw (or hw = { base = \"NAME\", "
+                            "price_per_chip_hour = P } in a Lua script); --set "
+                            "hw.price_per_chip_hour=P prices every profile in the list alike",
+                     none, strchr(none, ',') ? "have" : "has", some);
     char note[1024];
     if (size_set_hw_note(o, in, note, sizeof note))
         rl_cli_tell("size", "note: %s", note);

@@ -1838,7 +1838,18 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
  *   for fp4 too (tester72 finding 4: --kv fp4 on h100-sxm, sm 90, ran
  *   unremarked while --kv int4 was cautioned).
  * - vLLM: FP8 only (vLLM docs, "Quantized KV Cache": kv_cache_dtype="fp8",
- *   docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/). */
+ *   docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/).
+ * - FP8 before Ada (fixRE item 2: step --hw a100-sxm-80g --kv fp8 read
+ *   calibrated, unremarked): TensorRT-LLM's support matrix lists "Ampere
+ *   (SM80, SM86) - FP32, FP16, BF16, INT8, INT4" and FP8 from "Ada Lovelace
+ *   (SM89)" (nvidia.github.io/TensorRT-LLM/0.18.2/reference/
+ *   support-matrix.html, Hardware, Precision), so trtllm's fp8 KV on a chip
+ *   whose spec says sm below 89 is cautioned (int8 is its KV cache there).
+ *   vLLM is not: it stores an fp8 KV cache on Ampere and upconverts it to
+ *   16 bits for the attention math ("The kv cache is quantized but
+ *   upconverted to fp16 for computation", vllm-project/vllm issue #3965 on
+ *   an A100; pull request #24577 measured it on A100), which is what this
+ *   run times: fp8 bytes read, attention at the compute dtype. */
 int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *buf, size_t len)
 {
     static const struct {
@@ -1856,6 +1867,16 @@ int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *bu
     buf[0] = '\0';
     if (!engine || rl_dtype_bytes(kv) >= 2) /* bf16/fp16/fp32: every engine stores those */
         return 0;
+    if (kv == RL_FP8 && !strcmp(engine, "trtllm") && sm > 0 && sm < 89) {
+        snprintf(buf, len, "the trtllm engine (TensorRT-LLM) has no fp8 on this chip (sm %lld): "
+                 "its support matrix lists FP8 from Ada Lovelace (SM89) on and \"Ampere (SM80, "
+                 "SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, Support Matrix, "
+                 "Hardware), so this run's fp8 KV cache is a what-if no TensorRT-LLM deployment "
+                 "runs on it (its KV cache there is int8 or 16-bit); give --kv int8, or "
+                 "--engine vllm, which stores fp8 KV on Ampere and computes attention in 16 "
+                 "bits (vllm-project/vllm issue #3965)", sm);
+        return 1;
+    }
     for (size_t i = 0; i < sizeof E / sizeof *E; i++) {
         if (strcmp(engine, E[i].engine) != 0)
             continue;

@@ -163,8 +163,15 @@ static int get_int_min(out_t *o, const cJSON *cfg, const char *key, long long de
         return fail(o, key, "missing (required for model_type \"%s\")", o->type);
     }
     const char *want = min ? "expected a positive integer" : "expected a non-negative integer";
-    if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) || j->valuedouble != floor(j->valuedouble))
-        return fail(o, key, "%s", want);
+    /* fixRE item 7: a fraction or infinity says what it got, as a
+     * negative does (8.5 read "expected a positive integer" alone) */
+    if (cJSON_IsNumber(j) &&
+        (!isfinite(j->valuedouble) || j->valuedouble != floor(j->valuedouble)))
+        return fail(o, key, "%s, got %.6g", want, j->valuedouble);
+    if (!cJSON_IsNumber(j))
+        return fail(o, key, "%s, got %s", want,
+                    cJSON_IsString(j) ? "a string" : cJSON_IsBool(j) ? "true or false"
+                                                   : cJSON_IsArray(j) ? "an array" : "an object");
     if (j->valuedouble < min)
         return fail(o, key, "%s, got %.6g", want, j->valuedouble);
     if (j->valuedouble > 1e12) /* an integer, but beyond any model (tester8 item 10) */
@@ -531,6 +538,20 @@ static int emit_moe(out_t *o, const cJSON *cfg, const family *f, long long layer
                                               : "num_local_experts";
     if (get_int(o, cfg, ekey, -1, &E) != 0 || get_int(o, cfg, "num_experts_per_tok", -1, &k) != 0)
         return -1;
+    /* fixRE item 7: the family is a mixture of experts by its model_type
+     * (MixtralConfig, Qwen3MoeConfig, DeepseekV2/V3Config, GptOssConfig
+     * route every MoE layer's tokens to num_experts_per_tok of the
+     * experts; MixtralConfig's docstring, transformers
+     * configuration_mixtral.py, "num_local_experts: Number of experts per
+     * Sparse MLP layer", "num_experts_per_tok: The number of experts to
+     * route per-token"); 0 experts, or 0 of them a token, contradicts it.  Before,
+     * a mixtral config with both 0 became a dense model silently. */
+    if (E == 0)
+        return fail(o, ekey, "got 0, but model_type \"%s\" is a mixture-of-experts family: "
+                    "0 experts contradicts it (a dense model has a dense model_type)", o->type);
+    if (k == 0)
+        return fail(o, "num_experts_per_tok", "got 0, but model_type \"%s\" routes each token "
+                    "to at least one of its %lld experts", o->type, E);
     if (f->moe == MOE_DEEPSEEK &&
         (deepseek_key(o, cfg, "n_shared_experts", &shared) != 0 ||
          get_int(o, cfg, "moe_intermediate_size", -1, &d_exp) != 0 ||

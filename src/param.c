@@ -202,8 +202,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                        "replicate", "replicate|batch|seq",
                        "what tp chips beyond the K KV heads do with the KV cache: replicate each "
                        "head, as vLLM and TensorRT-LLM run plain TP and simulate and size time it; "
-                       "batch, attention data parallel (the default under --ideal: seed 000's "
-                       "layout for its worked example); seq, split each sequence (docs/model.md)",
+                       "batch, each chip the KV of its own sequences, the attention weights still "
+                       "TP-split (the default under --ideal: seed 000's layout for its worked "
+                       "example; not the engines' attention data parallel, which holds the "
+                       "attention weights whole: --ep with --moe-attn replicated, simulate "
+                       "--attn-layout attn-dp); seq, split each sequence (docs/model.md)",
                        AT(plan.kv), 0, 0, RL_PF_REFINES},
     [RL_P_MOE_ATTN] = {"moe-attn", "moe_attn", NULL, NULL, RL_PT_CHOICE, "A", "", 0, 0, "tp",
                        "tp|replicated", "MoE attention with --ep: tensor-parallel or replicated",
@@ -566,7 +569,8 @@ const rl_command RL_COMMANDS[] = {
      "of the weights' dtype runs slower than its bf16 one at these shapes (a caution);\n"
      "e2e_gap_note, how far SplitwiseSim's end-to-end decode step medians ran above this\n"
      "chip's engine tables, its p90 labelled (stderr outside JSON; docs/model.md, The\n"
-     "end-to-end gap).\n"
+     "end-to-end gap); step_floor_note, a step below one kernel launch (1 us), which\n"
+     "carries no engine cost and is no deployable rate (a caution; simulate too).\n"
      "Keys in every mode: the header's hbm_bytes_per_s (the chip's HBM bandwidth, its\n"
      "canonical key, as info --hw names it; list hw's hbm_bw_bytes_per_s is an alias) and\n"
      "hbm_bw_total (chips x it); each row's batch, context, step_s, tokens_per_s,\n"

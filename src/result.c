@@ -2665,6 +2665,8 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
                                "rl_ops_cost_pipeline)" : "");
     cJSON_AddStringToObject(j, "step_cost", cost);
     add_host_notes(j, run->m, run->h, run->calibrated, 1);
+    /* fixRE item 2: simulate's KV dtype the engine does not store, as step's */
+    add_kv_engine_note(j, run->h, c->kv_dtype, run->m->abstract);
     if (run->calibrated)
         add_e2e_gap_serving(j, run->h, rl_serve_replica_plan(run->chips_per_replica / (c->pp > 1 ? c->pp : 1),
                                                              c->ep, c->layout).tp);
@@ -3298,7 +3300,7 @@ void rl_result_kv_split(cJSON *r, const rl_shard_plan *pl, int given, int ideal)
         return;
     }
     cJSON_AddStringToObject(r, "kv_split", rl_kv_split_name(pl->kv));
-    cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(given, ideal));
+    cJSON_AddStringToObject(r, "kv_split_source", rl_kv_split_source(pl->kv, given, ideal));
 }
 
 void rl_result_step_kv_layout(cJSON *r, const rl_model *m, const rl_hw *h, const rl_shard_plan *pl,

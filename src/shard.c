@@ -38,16 +38,30 @@ int rl_shard_plan_is_tp_over(const rl_shard_plan *pl, long long chips)
 
 rl_kv_split rl_kv_split_default(int ideal) { return ideal ? RL_KV_BATCH : RL_KV_REPLICATE; }
 
-const char *rl_kv_split_source(int given, int ideal)
+/* fixRE item 1: `batch` splits the KV cache by sequence over the TP chips
+ * while the attention weights stay split across them; the engines'
+ * attention data parallel (TensorRT-LLM enable_attention_dp, vLLM
+ * --data-parallel-size with --enable-expert-parallel) holds the attention
+ * weights whole on every chip, as --ep with --moe-attn replicated and
+ * simulate --attn-layout attn-dp time it.  DeepSeek-V3 on 8 h200, fp8, at
+ * 2048 tokens: --tp 8 --kv-split batch 85.12 GB of weights a chip, --tp 1
+ * --ep 8 100.8 GB.  Said so, not called the engines' layout. */
+#define KV_BATCH_IS "--kv-split batch splits the KV cache by sequence over the TP chips with " \
+                    "the attention weights still split across them, not the engines' attention " \
+                    "data parallel, which holds them whole on every chip (--ep N with " \
+                    "--moe-attn replicated, simulate --attn-layout attn-dp)"
+
+const char *rl_kv_split_source(rl_kv_split kv, int given, int ideal)
 {
     if (given)
-        return "given (--kv-split, Lua kv_split)";
+        return kv == RL_KV_BATCH ? "given (--kv-split, Lua kv_split); " KV_BATCH_IS
+                                 : "given (--kv-split, Lua kv_split)";
     return ideal ? "default under --ideal: seed 000's layout for the Scaling Book's worked "
                    "example (KV by batch beyond the K heads); the engines replicate "
                    "(--kv-split replicate)"
                  : "default: each KV head replicated beyond K chips, as vLLM and TensorRT-LLM "
                    "run plain TP and as simulate and size time it (docs/model.md); "
-                   "--kv-split batch times attention data parallel";
+                   KV_BATCH_IS;
 }
 
 const char *rl_phase_name(rl_phase ph) { return ph == RL_PHASE_PREFILL ? "prefill" : "generate"; }
@@ -122,12 +136,13 @@ int rl_shard_attn_dp(const rl_shard_plan *pl)
 const char *rl_shard_attn_dp_source(const rl_shard_plan *pl)
 {
     return pl->attn_replicated ? "--moe-attn replicated with ep > 1: attention data parallel, each "
-                                 "chip attends to its own sequences and holds their KV whole (the "
-                                 "layout --kv-split batch names); --kv-split does not apply"
+                                 "chip attends to its own sequences, holds their KV whole (kv_split "
+                                 "batch) and the attention weights whole; --kv-split does not "
+                                 "apply"
                                : "tp 1 with ep > 1: attention data parallel, each expert group "
                                  "of one chip attends to its own sequences and holds their KV "
-                                 "whole (the layout --kv-split batch names); --kv-split does not "
-                                 "apply";
+                                 "whole (kv_split batch) and the attention weights whole; --kv-split "
+                                 "does not apply";
 }
 
 rl_kv_layout rl_shard_kv_layout(const rl_model *m, const rl_shard_plan *pl, int decode)

@@ -72,15 +72,18 @@ rl_shard_plan rl_shard_plan_default(void);
  * parallel-strategy.md ("GQA / MQA / MLA: if num_heads <
  * tensor_parallel_size, the KV-cache is replicated on every GPU";
  * tensorrt_llm/llmapi/llm_args.py enable_attention_dp default False).
- * batch, attention data parallel, is their opt-in (TensorRT-LLM
+ * batch splits the KV by sequence with the attention weights still
+ * TP-split: not their attention data parallel (their opt-in, TensorRT-LLM
  * enable_attention_dp, vLLM --data-parallel-size with
- * --enable-expert-parallel). */
+ * --enable-expert-parallel), which holds the attention weights whole on
+ * every chip, as --moe-attn replicated and simulate attn-dp time it
+ * (fixRE item 1). */
 rl_kv_split rl_kv_split_default(int ideal);
 
 /* Where the split of a step or ops run comes from, for the results'
  * kv_split_source: `given` (--kv-split, Lua kv_split) or the default of
  * rl_kv_split_default(ideal), in words. */
-const char *rl_kv_split_source(int given, int ideal);
+const char *rl_kv_split_source(rl_kv_split kv, int given, int ideal);
 
 /* 1 when plan pl is the layout a fitted profile's engine costs model
  * (enginecost.h (E): tensor parallelism over the chips, as the engines

@@ -2236,7 +2236,10 @@ static void step_rows_keys_at_any_chips(void **state)
  * GB, exact text.  Batch 1 fits (16.1 + 1.1 GB): no note.  ops at
  * llama3-70b batch 1 and step there print the same figures (141.1 GB + 2.7
  * GB on 84.7 GB: the HBM less that rule's 1.24 GB workspace, the weights
- * leaving nothing free). */
+ * leaving nothing free).  fixRE item 6: the capacity was called "HBM"
+ * (84.7 GB) where h100-sxm's HBM is 85.9 GB (80 GiB): now "usable HBM
+ * (the memory rule's share of 85.9 GB)", hbm_total_bytes where the result
+ * has it. */
 static void step_notes_batch_not_fitting(void **state)
 {
     (void)state;
@@ -2244,7 +2247,8 @@ static void step_notes_batch_not_fitting(void **state)
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1,512 --context 8192 "
                              "--format csv", buf, sizeof buf), 0);
     assert_non_null(strstr(buf, "roofline step: note: does not fit at batch 512: 16.1 GB of "
-                                "weights + 549.8 GB of KV cache on 78.3 GB of HBM (fits false); "
+                                "weights + 549.8 GB of KV cache on 78.3 GB of usable HBM (the "
+                                "memory rule's share of 85.9 GB; fits false); "
                                 "the time is for a configuration that cannot be loaded"));
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 1 --context 8192 "
                              "--format csv", buf, sizeof buf), 0);
@@ -2256,7 +2260,8 @@ static void step_notes_batch_not_fitting(void **state)
                  "--format csv", cmd[i]);
         assert_int_equal(run_cli(args, buf, sizeof buf), 0);
         assert_non_null(strstr(buf, ": 141.1 GB of weights + 2.7 GB of KV cache on 84.7 GB of "
-                                    "HBM (fits false)"));
+                                    "usable HBM (the memory rule's share of 85.9 GB; fits "
+                                    "false)"));
     }
     /* fixNF #4: figures under 0.05 GB read "0.0 GB"; now in the unit that
      * shows them (number.h rl_bytes_str).  tiny-test (model/tiny-test.lua:
@@ -2272,7 +2277,8 @@ static void step_notes_batch_not_fitting(void **state)
     assert_int_equal(run_cli(args, buf, sizeof buf), 0);
     remove(hw);
     assert_non_null(strstr(buf, "note: does not fit at batch 1: 197.2 kB of weights + 4.1 kB of KV "
-                                "cache on 0 bytes of HBM (fits false)"));
+                                "cache on 0 bytes of usable HBM (the memory rule's share of 1 "
+                                "byte; fits false)"));
 }
 
 /* tester62 #7: simulate at --qps 1e-9 put its 20000 arrivals near 2e13 s
@@ -3028,6 +3034,15 @@ static void docs_quote_current_capacity_figures(void **state)
     doc_quotes(md, "docs/model.md", "GB, %d; ideal", step_max_batch(a));
     snprintf(a, sizeof a, "%s --ideal --context 2048", s8);
     doc_quotes(md, "docs/model.md", "85.9 GB, %d.", step_max_batch(a));
+    /* fixRE item 4: the DeepSeek-V3 capacity sentence read 205 and 1640
+     * (its formula left out the 440 MiB workspace) while the tool printed
+     * 204 and 1632 (kv_split_default_is_the_engines): both rerun, exact */
+    const char *ds = "--model deepseek-v3 --hw h200 --tp 8 --weights fp8 --compute fp8 "
+                     "--batch 1 --context 4096";
+    int ds1 = step_max_batch(ds);
+    snprintf(a, sizeof a, "%s --kv-split batch", ds);
+    doc_quotes(md, "docs/model.md", "`max_batch` %d = floor(0.9 x (141 GiB", ds1);
+    doc_quotes(md, "docs/model.md", "%d = %d x 8 with `--kv-split batch`", step_max_batch(a), ds1);
     /* review29 L3: the step example (its rows a hybrid of two builds'),
      * every row regenerated from its quoted command; the README's B = 1 and
      * 256 rows; the --ideal sentence's four steps */
@@ -3532,7 +3547,8 @@ static void over_budget_note_names_engine(void **state)
 
 /* Tester10 #1 and #14: size across profiles of two modes, or with one
  * profile unpriced, says so on stderr in every output format (only the
- * Markdown/HTML report did): tpu-v4 has nothing measured and no price
+ * Markdown/HTML report did); with some priced, a caution that the ranking
+ * is by chips (fixRE item 5): tpu-v4 has nothing measured and no price
  * (h100-pcie was the example until stop 27, when it took h100-sxm's
  * measured tables as a what-if). */
 static void size_notes_mixed_modes(void **state)
@@ -3548,12 +3564,19 @@ static void size_notes_mixed_modes(void **state)
         if (!strstr(out, "note: tpu-v4 has nothing measured") ||
             !strstr(out, "note: tpu-v4 has no price"))
             fail_msg("%s: %.600s", fmts[i], out);
+        /* fixRE item 5: the priced row's USD beside a chips ranking, said
+         * as a caution naming the unpriced and the priced (none before) */
+        assert_non_null(strstr(out, "caution: the ranking fell back to chips, not dollars: tpu-v4 "
+                                    "has no price, so every row is ranked by its chip count"));
+        assert_non_null(strstr(out, "the USD figures of h100-sxm (usd_per_mtok) ranked nothing"));
+        assert_non_null(strstr(out, "price_per_chip_hour = P } given in --hw"));
     }
     assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
                              "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300",
                              out, sizeof out), 0);
     assert_null(strstr(out, "has nothing measured"));
     assert_null(strstr(out, "has no price"));
+    assert_null(strstr(out, "ranking fell back"));
 }
 
 /* The sizing report says what an `estimated` row rests on (stop 27): on
@@ -4025,6 +4048,28 @@ static void size_pareto_note_host_cost(void **state)
     assert_null(strstr(out, "is tighter than"));
 }
 
+/* One command's caution: with `want`, stderr's `said` line contains it and
+ * so does the JSON's `key`; without, stderr has no `absent` and the JSON no
+ * `key` (kv_dtype_engine_caution, step_floor_caution). */
+static void note_case(const char *args, const char *want, const char *said, const char *absent,
+                      const char *key)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s --format json 2>&1 >/dev/null", RL_BIN, args);
+    assert_int_equal(popen_out(cmd), 0);
+    const char *c = strstr(out, said);
+    if (want ? !c || !strstr(c, want) : strstr(out, absent) != NULL)
+        fail_msg("%s: stderr %s", args, out);
+    snprintf(cmd, sizeof cmd, "%s %s --format json 2>/dev/null", RL_BIN, args);
+    assert_int_equal(popen_out(cmd), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, key));
+    if (want ? !note || !strstr(note, want) : note != NULL)
+        fail_msg("%s: %s %s", args, key, note ? note : "absent");
+    cJSON_Delete(j);
+}
+
 /* fixJH (README-only tester): step --kv int4 on h100-sxm ran under trtllm
  * unremarked, though TensorRT-LLM stores KV caches in fp8, int8 (and NVFP4
  * on Blackwell, sm 100-109: fp4 is cautioned elsewhere) only (its docs, Numerical Precision / features/quantization),
@@ -4055,23 +4100,54 @@ static void kv_dtype_engine_caution(void **state)
          "data-centre chips (sm 100 to 109) only"},
         {"step --model llama3-8b --hw h100-sxm --context 1000 --kv fp4 --set hw.sm=100", NULL},
         {"step --model llama3-8b --hw b200 --context 1000 --kv fp4", NULL},
+        /* fixRE item 2: TensorRT-LLM lists no FP8 on Ampere (its Support
+         * Matrix: "Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4"):
+         * fp8 KV on a100-sxm-80g (sm 80) read calibrated with no caution;
+         * vLLM stores fp8 KV there (vllm issue #3965): none.  simulate
+         * carried no kv_engine_note at all before (int4 on h100-sxm) */
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --kv fp8",
+         "the trtllm engine (TensorRT-LLM) has no fp8 on this chip (sm 80)"},
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --kv fp8 --engine vllm", NULL},
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --kv int8", NULL},
+        {"simulate --model llama3-8b --hw a100-sxm-80g --kv fp8 --qps 1 --prompt-len 100 "
+         "--out-len 10 --requests 50",
+         "the trtllm engine (TensorRT-LLM) has no fp8 on this chip (sm 80)"},
+        {"simulate --model llama3-8b --hw h100-sxm --kv int4 --qps 1 --prompt-len 100 "
+         "--out-len 10 --requests 50",
+         "the trtllm engine (TensorRT-LLM) has no int4 KV cache"},
     };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        note_case(cases[i].args, cases[i].want, "caution: the ", "KV cache: it quantizes",
+                  "kv_engine_note");
+}
+
+/* fixRE item 3 (README-only tester): a chip with nothing measured and no
+ * engine costs gave tiny-test on one tpu-v5e a 0.24 us decode step, TTFT
+ * p50 0.34 us and max_sustainable_qps 3.8 M req/s, unremarked.  A step
+ * below one kernel launch ("Each launch takes on the order of
+ * microseconds", Modal GPU Glossary, CUDA Graph; floor 1 us) now carries
+ * step_floor_note and a caution, in step and simulate; the numbers stay.
+ * llama3-8b's step on tpu-v5e (ms) has none. */
+static void step_floor_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want; /* want NULL: no caution */
+    } cases[] = {
+        {"simulate --model tiny-test --hw tpu-v5e --qps 1000 --prompt-len 10 --out-len 10 "
+         "--requests 300",
+         "the decode step (itl_p50_s "},
+        {"step --model tiny-test --hw tpu-v5e --context 10", "the decode step (step_s "},
+        {"step --model llama3-8b --hw tpu-v5e --context 10", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        note_case(cases[i].args, cases[i].want, "caution: the decode step (",
+                  "is below one kernel launch", "step_floor_note");
     char cmd[512];
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        snprintf(cmd, sizeof cmd, "%s %s --format json 2>&1 >/dev/null", RL_BIN, cases[i].args);
-        assert_int_equal(popen_out(cmd), 0);
-        const char *c = strstr(out, "caution: the ");
-        if (cases[i].want ? !c || !strstr(c, cases[i].want) : strstr(out, "KV cache: it quantizes") != NULL)
-            fail_msg("%s: stderr %s", cases[i].args, out);
-        snprintf(cmd, sizeof cmd, "%s %s --format json 2>/dev/null", RL_BIN, cases[i].args);
-        assert_int_equal(popen_out(cmd), 0);
-        cJSON *j = cJSON_Parse(out);
-        assert_non_null(j);
-        const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "kv_engine_note"));
-        if (cases[i].want ? !note || !strstr(note, cases[i].want) : note != NULL)
-            fail_msg("%s: kv_engine_note %s", cases[i].args, note ? note : "absent");
-        cJSON_Delete(j);
-    }
+    snprintf(cmd, sizeof cmd, "%s %s --format json 2>&1 >/dev/null", RL_BIN, cases[0].args);
+    assert_int_equal(popen_out(cmd), 0);
+    assert_non_null(strstr(out, "us) is below one kernel launch"));
+    assert_non_null(strstr(out, "are not deployable figures"));
 }
 
 /* fixJH (README-only tester): h100-sxm-splitwise, fitted on SplitwiseSim's
@@ -5171,8 +5247,17 @@ static void kv_split_default_is_the_engines(void **state)
         assert_true(num(j, "max_batch") == want[k]);
         assert_true(num(r, "max_batch") == want[k]);
         assert_string_equal(cJSON_GetObjectItem(j, "kv_split")->valuestring, split[k]);
-        assert_non_null(strstr(cJSON_GetObjectItem(j, "kv_split_source")->valuestring,
-                               k ? "given" : "default: each KV head replicated"));
+        const char *src = cJSON_GetObjectItem(j, "kv_split_source")->valuestring;
+        assert_non_null(strstr(src, k ? "given" : "default: each KV head replicated"));
+        /* fixRE item 1: batch keeps the attention weights TP-split (85.12 GB a
+         * chip here, as replicate), so it is not the engines' attention data
+         * parallel, which holds them whole (--tp 1 --ep 8: 100.8 GB); the
+         * source said "--kv-split batch times attention data parallel" */
+        assert_null(strstr(src, "times attention data parallel"));
+        if (k < 2)
+            assert_non_null(strstr(src, "not the engines' attention data parallel, which holds "
+                                        "them whole on every chip (--ep N with --moe-attn "
+                                        "replicated, simulate --attn-layout attn-dp)"));
         if (k == 0) {
             double W = num(r, "weight_bytes_per_chip"), kv = 70272.0 * 4096;
             assert_true(num(j, "kv_bytes_per_token") == (512 + 64) * 2 * 61);
@@ -5183,6 +5268,18 @@ static void kv_split_default_is_the_engines(void **state)
         }
         cJSON_Delete(j);
     }
+    /* fixRE item 1: the real attention data parallel holds the attention
+     * weights whole: more weight a chip than --kv-split batch's, and its
+     * source says so (it named "the layout --kv-split batch names") */
+    cJSON *dp = json2("step --model deepseek-v3 --hw h200 --tp 1 --ep 8 --weights fp8 --compute fp8 "
+                      "--batch 1 --context 4096 --format json", "");
+    cJSON *kb = json2(ds, " --kv-split batch");
+    assert_true(num(cJSON_GetArrayItem(cJSON_GetObjectItem(dp, "rows"), 0), "weight_bytes_per_chip") >
+                num(cJSON_GetArrayItem(cJSON_GetObjectItem(kb, "rows"), 0), "weight_bytes_per_chip"));
+    assert_non_null(strstr(cJSON_GetObjectItem(dp, "kv_split_source")->valuestring,
+                           "and the attention weights whole"));
+    cJSON_Delete(dp);
+    cJSON_Delete(kb);
     const char *gqa = "step --model llama3-70b --hw h100-sxm --tp 8 --weights fp8 --compute fp8 "
                       "--batch 16 --context 4096 --format json";
     double t[3], mb[3];
@@ -12117,6 +12214,7 @@ int main(void)
         cmocka_unit_test(outputs_said),
         cmocka_unit_test(tree_sources_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
+        cmocka_unit_test(step_floor_caution),
         cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
