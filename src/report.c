@@ -457,7 +457,10 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
     const cJSON *keys = cols ? cols : first;
     int ncol = cJSON_GetArraySize(keys);
     int *width = calloc((size_t)ncol, sizeof *width);
-    if (!width) {
+    int *text = calloc((size_t)ncol, sizeof *text);
+    if (!width || !text) {
+        free(width);
+        free(text);
         cJSON_Delete(cols);
         b->oom = 1;
         return;
@@ -469,6 +472,17 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
         width[c] = (int)strlen(label);
         if (width[c] < 9)
             width[c] = 9;
+        /* text columns left-aligned, numbers right (as a reader scans
+         * them): a column is text when some row has a string there and
+         * none a number (stop 48 left: size's `derived`, up to 61
+         * characters, read right-aligned) */
+        int strings = 0, numbers = 0;
+        for (const cJSON *r = rows->child; r; r = r->next) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
+            strings += cJSON_IsString(v);
+            numbers += cJSON_IsNumber(v);
+        }
+        text[c] = strings > 0 && numbers == 0;
     }
     cell_notes nt = {0};
     for (const cJSON *r = rows->child; r; r = r->next) { /* widest cell */
@@ -485,7 +499,7 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
         char label[300];
         table_scale(k->string, label, sizeof label);
         if (!table_hides(first, k->string))
-            put(b, "%s%*s", c ? "  " : "", width[c], label);
+            put(b, "%s%*s", c ? "  " : "", text[c] ? -width[c] : width[c], label);
     }
     put(b, "\n");
     for (const cJSON *r = rows->child; r; r = r->next) {
@@ -493,7 +507,8 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
         for (const cJSON *k = keys->child; k; k = k->next, c++) {
             buf cell = shown_cell(b, &nt, r, k->string);
             if (!table_hides(first, k->string))
-                put(b, "%s%*s", c ? "  " : "", width[c], cell.s ? cell.s : "-");
+                put(b, "%s%*s", c ? "  " : "", text[c] ? -width[c] : width[c],
+                    cell.s ? cell.s : "-");
             free(cell.s);
         }
         put(b, "\n");
@@ -502,6 +517,7 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
         put(b, "%s[%d] %s: %s\n", i ? "" : "\n", i + 1, nt.at[i].key, nt.at[i].text);
     free(nt.at);
     free(width);
+    free(text);
     cJSON_Delete(cols);
 }
 

@@ -4149,6 +4149,8 @@ typedef struct {
     double fail, e2e, need;
     int open;       /* fail failed only for want of confidence (run_scaled) */
     int floor_open; /* the floor probe failed only for want of confidence: *qps NAN */
+    int asked_hard; /* a run at or below the sample's own rate (lattice point 0: the load
+                       asked for) failed outright */
     int band_open;  /* fail failed only for want of confidence and no load within
                        RL_SERVE_CAPACITY_OPEN_BAND of *qps failed outright (serve.h
                        capacity_unresolved: *qps a pass by the sample's chance; a
@@ -4218,7 +4220,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
 {
     *qps = end->fail = end->e2e = NAN;
     end->need = (double)m;
-    end->open = end->floor_open = end->band_open = 0;
+    end->open = end->floor_open = end->band_open = end->asked_hard = 0;
     int again = how != SEARCH_LOCATE, locate = how == SEARCH_LOCATE;
     if (!(req[m - 1].arrival > req[0].arrival))
         return 0;
@@ -4328,6 +4330,8 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
         end->open = hi_open && !assumed;
         end->band_open = has_lo && end->open && !hard_within(&fails, lo, band);
     }
+    for (int i = 0; i < fails.nhard; i++)
+        end->asked_hard = end->asked_hard || fails.hard[i] <= 0;
     return rc;
 }
 
@@ -4436,7 +4440,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     c.verdict_pcts = 1;
     int rc;
     search_end end;
-    int how = SEARCH_LOCATE;
+    int how = SEARCH_LOCATE, asked_hard = 0;
     for (int grows = 0;; grows++) {
         rl_request *sample = m > n ? capacity_sample(req, n, m) : NULL;
         if (m > n && !sample)
@@ -4449,6 +4453,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
             rc = search_sample(sample ? sample : req, m, &c, prefill_cost, decode_cost, hint, how,
                                qps, &end, err, errlen);
         free(sample);
+        asked_hard = asked_hard || (rc == 0 && end.asked_hard);
         if (cfg->capacity_unresolved)
             *cfg->capacity_unresolved = rc == 0 && end.floor_open ? RL_SERVE_UNRESOLVED_FLOOR : 0;
         if (rc || !(*qps > 0) || !isfinite(end.fail))
@@ -4475,7 +4480,11 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
         how = settled && !opened ? SEARCH_CONFIRM : SEARCH_AGAIN;
         hint = *qps;
     }
-    if (rc == 0 && end.band_open) { /* serve.h RL_SERVE_CAPACITY_OPEN_BAND: no figure */
+    /* serve.h RL_SERVE_CAPACITY_OPEN_BAND: no figure; but under static
+     * batching, when the load asked for missed the targets outright, the
+     * figure stands: short whatever load of the band resolves */
+    int short_static = c.policy == RL_POLICY_STATIC && asked_hard && *qps < rate;
+    if (rc == 0 && end.band_open && !short_static) {
         *qps = NAN;
         if (cfg->capacity_unresolved)
             *cfg->capacity_unresolved = RL_SERVE_UNRESOLVED_BAND;

@@ -1144,7 +1144,12 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * p99 missed from about 1.6), so which load's sample resolves is chance:
  * the figure read 0.08-0.98 req/s by the seed beside runs meeting at 1.
  * 1.25 (the hinted bracket's step) is 3 x the knee's band and below that
- * slow rise's factor 3. */
+ * slow rise's factor 3.  Under --policy static the figure stands even so
+ * when a run at or below the sample's own rate (lattice point 0: the load
+ * asked for) missed a target outright: a request waits out the batch
+ * running when it arrives, a queue whose share over a TTFT target grows
+ * about as the load, and the configuration is short whichever load of the
+ * band resolves (fixRB: --qps 8 against a figure of 0.0088 read null). */
 #define RL_SERVE_CAPACITY_OPEN_BAND 1.25
 #define RL_SERVE_UNRESOLVED_FLOOR 1
 #define RL_SERVE_UNRESOLVED_BAND 2

@@ -5803,7 +5803,7 @@ static void ops_rows_per_chip(void **state)
     cJSON_Delete(o);
     assert_int_equal(run_cli("ops --model llama3-70b --hw h100-sxm --chips 8 --batch 1 "
                              "--context 4096 --weights fp8 --compute fp8", out, sizeof out), 0);
-    const char *hdr = strstr(out, "\n                op ");
+    const char *hdr = strstr(out, "\nop "); /* text columns left-aligned (fixRB) */
     assert_non_null(hdr);
     const char *eol = strchr(hdr + 1, '\n');
     assert_non_null(eol);
@@ -10683,18 +10683,50 @@ static void step_overlap_note_no_dead_end(void **state)
 
 /* stop 48 #4: simulate's unresolved-capacity note read "this run misses
  * them:  (0.0667% of requests within them)", the targets it missed left
- * out (cli.c note_unresolved).  llama3-8b under --policy static at 8 req/s
- * misses TTFT p99 by far (its figure, 2.4e5 ms, from cli.c missed_targets):
- * the note now names it after "misses them: ". */
+ * out (cli.c note_unresolved).  llama3-8b on one h100-sxm with
+ * lognormal:4000:0.8 prompts under a 0.2 s TTFT target (tester47 F8's
+ * slow-rising tail: the figure unresolved) at 2 req/s misses TTFT p99
+ * (225.6 ms, cli.c missed_targets): the note names it after "misses them: ".
+ * (The stop 48 case, --policy static at 8 req/s, now reads a figure:
+ * simulate_static_short_has_figure.) */
 static void simulate_unresolved_names_missed(void **state)
+{
+    (void)state;
+    int rc = run_cli("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len "
+                     "lognormal:4000:0.8 --out-len lognormal:200:0.8 --requests 1500 "
+                     "--ttft-p99 0.2 --tpot-p99 0.05 --seed 1", out, sizeof out);
+    const char *at = strstr(out, "this run misses them: ");
+    if (rc != 0 || !at || strncmp(at + strlen("this run misses them: "), "TTFT p99 ", 9) != 0)
+        fail_msg("simulate unresolved: exit %d: %.2000s", rc, at ? at : out);
+}
+
+/* fixRB (stop 48 left, issue 14): a --policy static run far short of its
+ * targets read max_sustainable_qps null "unresolved" (the open band: the
+ * share of TTFTs over the target grows only about as fast as the load
+ * near the figure, so no load within 1.25x of it missed outright).  Under
+ * static batching a request waits out the batch running when it arrives,
+ * a queue's knee, and here the load asked for (8 req/s) misses TTFT p99
+ * by far (243 s against 0.5 s): short whichever load of the band
+ * resolves, so the figure stands (serve.c rl_serve_capacity short_static):
+ * 0.00884 req/s on main's profiles (the search's 2% lattice; the test
+ * asks for a figure above 0 and below 1% of the load, not null, and
+ * unresolved false).  Fails before: null, unresolved true. */
+static void simulate_static_short_has_figure(void **state)
 {
     (void)state;
     int rc = run_cli("simulate --model llama3-8b --hw h100-sxm --qps 8 --prompt-len "
                      "lognormal:1500:0.7 --out-len lognormal:250:0.6 --requests 1500 "
-                     "--ttft-p99 0.5 --tpot-p99 0.03 --policy static", out, sizeof out);
-    const char *at = strstr(out, "this run misses them: ");
-    if (rc != 0 || !at || strncmp(at + strlen("this run misses them: "), "TTFT p99 ", 9) != 0)
-        fail_msg("simulate --policy static: exit %d: %.2000s", rc, at ? at : out);
+                     "--ttft-p99 0.5 --tpot-p99 0.03 --policy static --format json",
+                     out, sizeof out);
+    const char *j = strchr(out, '{');
+    cJSON *r = j ? cJSON_Parse(j) : NULL;
+    cJSON *q = cJSON_GetObjectItem(r, "max_sustainable_qps");
+    cJSON *u = cJSON_GetObjectItem(r, "max_sustainable_qps_unresolved");
+    int good = rc == 0 && cJSON_IsNumber(q) && q->valuedouble > 0 && q->valuedouble < 0.08 &&
+               cJSON_IsFalse(u);
+    cJSON_Delete(r);
+    if (!good)
+        fail_msg("simulate --policy static far short: exit %d: %.2000s", rc, out);
 }
 
 /* stop 48 #7: step's table ran lines of up to 1,415 characters, its
@@ -10712,7 +10744,7 @@ static void step_table_long_cells_noted(void **state)
     static const char cmd[] = "step --model llama3-70b --hw h100-sxm --tp 8 --context 2048 "
                               "--batch 1,8,64";
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    const char *rows = strstr(out, "\n    phase");
+    const char *rows = strstr(out, "\nphase ");
     assert_non_null(rows);
     for (const char *l = rows + 1; *l && *l != '\n'; l = strchr(l, '\n') + 1) {
         const char *e = strchr(l, '\n');
@@ -12320,6 +12352,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(step_help_max_batch_under_plans),
         cmocka_unit_test(step_overlap_note_no_dead_end),
         cmocka_unit_test(simulate_unresolved_names_missed),
+        cmocka_unit_test(simulate_static_short_has_figure),
         cmocka_unit_test(step_table_long_cells_noted),
         cmocka_unit_test(validate_unmeasured_row_as_step),
         cmocka_unit_test(validate_no_rows_left),

@@ -324,6 +324,46 @@ static void table_columns_fit_cells(void **state)
     free(t);
 }
 
+/* Text columns are left-aligned, number columns right (fixRB, stop 48
+ * left: size's `derived` column, up to 61 characters of text, was padded
+ * on the left to its widest cell).  Two rows: a text column whose cells
+ * are 2 and 13 characters and a number column; the short text starts at
+ * the column's left edge (the header's first character), the numbers end
+ * at the column's right edge.  Fails before: "           qk" under "op". */
+static void table_text_left_numbers_right(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    const char *names[] = {"qk", "attn_residual"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "op", names[i]);
+        cJSON_AddNumberToObject(r, "tokens", i ? 4096 : 8);
+        cJSON_AddItemToArray(rows, r);
+    }
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    cJSON_Delete(o);
+    assert_non_null(t);
+    const char *hdr = strstr(t, "op");
+    assert_non_null(hdr);
+    const char *line = hdr;
+    while (line > t && line[-1] != '\n')
+        line--;
+    size_t col = (size_t)(hdr - line), len = strcspn(line, "\n");
+    const char *row1 = line + len + 1, *row2 = row1 + strcspn(row1, "\n") + 1;
+    if (strncmp(row1 + col, "qk ", 3) != 0 || strncmp(row2 + col, "attn_residual", 13) != 0)
+        fail_msg("text not left-aligned under its header:\n%s", t);
+    /* the number column: right edge at the header's right edge */
+    const char *tok = strstr(line, "tokens");
+    assert_non_null(tok);
+    size_t end = (size_t)(tok - line) + strlen("tokens");
+    if (end > len || strncmp(row1 + end - 1, "8", 1) != 0 || strncmp(row2 + end - 4, "4096", 4) != 0)
+        fail_msg("numbers not right-aligned:\n%s", t);
+    free(t);
+}
+
 /* A result without rows (simulate, info) renders as a CSV of one header
  * line and one row, nested objects as dotted columns, tables (arrays of
  * objects, or empty) left out (tester4: it was a two-column key,value
@@ -724,6 +764,7 @@ int main(void)
         cmocka_unit_test(band_edges_in_table_units),
         cmocka_unit_test(per_chip_columns_say_so),
         cmocka_unit_test(table_columns_fit_cells),
+        cmocka_unit_test(table_text_left_numbers_right),
         cmocka_unit_test(table_keeps_later_row_columns),
         cmocka_unit_test(refuses_nonfinite),
         cmocka_unit_test(atomic_write),
