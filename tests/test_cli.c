@@ -707,7 +707,8 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ @STEP@ --save @D@/scenarios/s.lua", "it is a file roofline ships"},
         {"@D@/bin/roofline step --model @SRC@/model/llama3-8b.lua --hw h100-sxm --context 1 "
          "--save @D@/bin/roofline", "it is the roofline program itself"},
-        {"@BIN@ run --out @D@/scenarios @D@/s.lua", "s.lua: it is a file roofline ships"},
+        {"@BIN@ run --out @D@/scenarios @D@/s.lua", /* fixRD #1: refused as a folder */
+         "it is a source folder of roofline's own tree"},
         {"@BIN@ run --out @D@ @D@/w.lua", "w.lua: it is an input of this run (the scenario)"},
         {"@BIN@ @STEP@ --save @D@", "exists and is not a regular file (a folder)"},
         {"@BIN@ @STEP@ --save /dev/full", "exists and is not a regular file (a device"},
@@ -1070,24 +1071,30 @@ static void tree_sources_are_guarded(void **state)
 }
 
 /* tester33 F3: `run --out` follows the folder rule of --plot-dir, before
- * the run (outdir.h rl_outdir_check): a folder of roofline's own tree outside
- * model/, hw_profiles/ and out/ (scenarios/ here, in a temporary
- * ROOFLINE_DATA with PRESETS) is said, a missing folder is made with its
+ * the run (outdir.h rl_outdir_check): a missing folder is made with its
  * parents and said with the nearest one that exists, and a folder under a
  * file is refused (exit 2) before the script runs (the old code said
- * nothing for the first two and failed the third at the first write). */
+ * nothing for the first and failed the second at the first write).  fixRD
+ * #1: a source folder of roofline's own tree (scenarios/ here, in a
+ * temporary ROOFLINE_DATA with PRESETS; tests/new, a folder to be made
+ * below one) and the file system's root are refused too, exit 2 before the
+ * script runs (until then `--out scenarios` was a note, exit 0, and `run
+ * --out tests/data/e2e` let roofline.write replace tracked test data). */
 static void run_out_folder_rule(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rl_run_out_XXXXXX", path[256], cmd[1024], want[512];
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/scenarios", dir);
-    assert_int_equal(mkdir(path, 0700), 0);
+    static const char *const made[] = {"scenarios", "tests"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, made[k]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
     static const char *const files[] = {"PRESETS", "w.lua"};
     static const char *const text[] = {"", "print('ran') roofline.write('n.txt', 'x')\n"};
     put_files(dir, files, text, 2);
-    static const char *const outs[] = {"scenarios", "out/a/b", "w.lua/a"};
-    for (int k = 0; k < 3; k++) {
+    static const char *const outs[] = {"out/a/b", "w.lua/a", "scenarios", "tests/new", "/"};
+    for (int k = 0; k < 5; k++) {
         snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out %s %s/w.lua 2>&1", dir,
                  dir, RL_BIN, outs[k], dir);
         FILE *p = popen(cmd, "r");
@@ -1096,18 +1103,23 @@ static void run_out_folder_rule(void **state)
         out[n] = '\0';
         int rc = pclose(p);
         if (k == 0)
-            snprintf(want, sizeof want, "note: --out 'scenarios' is a folder of roofline's own "
-                     "tree (%s)", dir);
-        else if (k == 1)
             snprintf(want, sizeof want, "note: --out 'out/a/b' does not exist: it will be made, "
                      "with its missing parents, in '.' when the run writes a file\n");
-        else
+        else if (k == 1)
             snprintf(want, sizeof want, "--out 'w.lua/a': 'w.lua' exists and is not a folder");
-        if (!strstr(out, want) || (k == 0) != (strstr(out, "own tree") != NULL) ||
-            rc != (k == 2 ? 2 << 8 : 0) || (k == 2) != (strstr(out, "ran") == NULL))
+        else if (k < 4)
+            snprintf(want, sizeof want, "--out '%s': it is a source folder of roofline's own "
+                     "tree", outs[k]);
+        else
+            snprintf(want, sizeof want, "--out '/': it is the file system's root");
+        if (!strstr(out, want) || rc != (k ? 2 << 8 : 0) || (k != 0) != (strstr(out, "ran") == NULL))
             fail_msg("--out %s: exit %d, no '%s' in: %s", outs[k], rc, want, out);
     }
     assert_file_equal(dir, "out/a/b/n.txt", "x");
+    snprintf(path, sizeof path, "%s/scenarios/n.txt", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/tests/new", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
     assert_int_equal(remove_tree(dir), 0);
 }
 
