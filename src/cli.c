@@ -284,6 +284,11 @@ static void refuse_other(const rl_command *c, const char *flag)
     if (serve && c->why_not)
         rl_cli_tell(c->name, "--%s is not an option of %s (%s)", flag, c->name,
                     c->why_not);
+    else if (strcmp(flag, "sp") == 0) /* fixRD #2: shard's advice names sp plans */
+        rl_cli_tell(c->name, "--sp is not an option of %s: `roofline shard` alone times "
+                    "sequence-parallel plans, prefill's (prefill and step run one replica's "
+                    "tp/ep plan; a decode step has T = 1, where --kv-split seq splits the KV "
+                    "cache by sequence)", c->name);
     else
         rl_cli_tell(c->name, "this command takes no option '--%s' (see roofline %s --help)", flag,
                     c->name);

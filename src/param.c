@@ -421,7 +421,6 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 /* ---- commands ---------------------------------------------------------- */
 
 #define PREC RL_P_WEIGHTS, RL_P_KV, RL_P_COMPUTE
-#define PLAN RL_P_TP, RL_P_EP, RL_P_SP, RL_P_PP, RL_P_X, RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN
 #define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT
 #define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
 #define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH_SWEEP, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
@@ -432,8 +431,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 
 static const int INFO[] = {RL_P_MODEL, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
                            OUTPUT, END};
+/* step: PLAN without --sp, which a decode step refuses (T = 1 in generation;
+ * shard.c); fixRD #2: its help listed it only to refuse it */
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                           RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND,
+                           RL_P_IDEAL, RL_P_ENGINE, RL_P_TP, RL_P_EP, RL_P_PP, RL_P_X,
+                           RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN, RL_P_OVERLAP, RL_P_BAND,
                            RL_P_RESERVE_STEP, OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};

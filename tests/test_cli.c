@@ -5899,11 +5899,34 @@ static void step_plan_refused_before_notes(void **state)
     (void)state;
     assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --batch 16 --context 2048 "
                              "--sp 2", out, sizeof out), 2);
-    assert_non_null(strstr(out, "roofline step: sp: sequence parallelism applies to prefill only"));
+    assert_non_null(strstr(out, "roofline step: --sp is not an option of step: `roofline shard` "
+                                "alone times sequence-parallel plans"));
     assert_null(strstr(out, "note:"));
     assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --tp 4 --sp 2 "
                              "--batch 16 --context 2048", out, sizeof out), 2);
     assert_null(strstr(out, "evaluated ideal"));
+}
+
+/* fixRD #2: shard's advice "lowest TTFT: tp2 sp4" sent users to `prefill
+ * --sp 4`, refused ("this command takes no option '--sp'"), and step's
+ * help listed --sp ("sequence-parallel chips (prefill)") only to refuse
+ * it.  Now the advice says the plan is shard's alone, prefill's refusal
+ * says why, and step's help lists no --sp (its tp, ep, pp stay). */
+static void sp_advice_names_no_refused_option(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 64 "
+                             "--context 4096", out, sizeof out), 0);
+    assert_non_null(strstr(out, "lowest TTFT: tp2 sp4"));
+    assert_non_null(strstr(out, "tp2 sp4 is timed by shard alone: `roofline prefill` runs one "
+                                "replica's tp/ep plan (--tp, --ep), not sp, pp or 2d."));
+    assert_int_equal(run_cli("prefill --model llama3-70b --hw h100-sxm --tokens 4096 --tp 2 "
+                             "--sp 4", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--sp is not an option of prefill: `roofline shard` alone"));
+    assert_int_equal(run_cli("step --help", out, sizeof out), 0);
+    assert_null(strstr(out, "--sp "));
+    assert_non_null(strstr(out, "--tp "));
+    assert_non_null(strstr(out, "--pp "));
 }
 
 /* Occurrences of `part` in s. */
@@ -12149,6 +12172,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(shard_row_throughput_from_its_step),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
+        cmocka_unit_test(sp_advice_names_no_refused_option),
         cmocka_unit_test(pareto_fitted_rows_as_step),
         cmocka_unit_test(validate_reads_its_own_csv_on_a_fitted_profile),
         cmocka_unit_test(validate_says_rows_override_engine),
