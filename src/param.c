@@ -893,7 +893,9 @@ const rl_command RL_COMMANDS[] = {
      "the user running it can read, as --model and --hw do (each run in a fresh sandbox of\n"
      "its own, with the spec budgets, that gives back its table alone).\n"
      "The module's functions (docs/lua.md): roofline.model, hw, info, step, shard, ops,\n"
-     "prefill, sweep, pareto, simulate, size, format, write, plot.",
+     "prefill, sweep, pareto, simulate, size, format, write, plot.  A result keeps the keys the\n"
+     "command line prints null (nil in Lua; roofline.format writes them null), and\n"
+     "roofline.null stands for null in a script's own table.",
      "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
     {"simulate", rl_cli_simulate, rl_lua_simulate, SIMULATE, "it is a `size` option", 0,
      "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"

@@ -5929,6 +5929,55 @@ static void sp_advice_names_no_refused_option(void **state)
     assert_non_null(strstr(out, "--pp "));
 }
 
+/* fixRD #3: roofline.format(result, "json") dropped the keys the command
+ * line prints as null (a Lua table holds no nil): simulate --no-capacity's
+ * max_sustainable_qps, goodput_req_per_s, burst, ... .  Now the Lua json has
+ * the CLI's top-level keys, each null the CLI prints null, while r.burst
+ * still reads nil; roofline.null writes null from a script's own table.
+ * kv_timeline, recorded only on the command line (result.c), is left out
+ * of the comparison. */
+static void lua_format_keeps_null_keys(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_lua_null_XXXXXX", args[512];
+    assert_non_null(mkdtemp(dir));
+    const char *w = "--model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 --out-len 10 "
+                    "--requests 10";
+    static const char *const files[] = {"n.lua", "s.lua"};
+    static const char *const text[] = {
+        "local r = roofline.simulate{model='llama3-8b', hw='h100-sxm', qps=1, prompt_len=100, "
+        "out_len=10, requests=10, no_capacity=true}\n"
+        "assert(r.burst == nil and r.max_sustainable_qps == nil)\n"
+        "print(roofline.format(r, 'json'))\n",
+        "print(roofline.format({a = roofline.null, b = 1}, 'json'))\n"};
+    put_files(dir, files, text, 2);
+    snprintf(args, sizeof args, "simulate %s --no-capacity --format json", w);
+    cJSON *cli = run_json(args);
+    snprintf(args, sizeof args, "run %s/n.lua", dir);
+    cJSON *lua = run_json(args);
+    int nulls = 0;
+    for (const cJSON *k = cli->child; k; k = k->next) {
+        if (!strcmp(k->string, "kv_timeline"))
+            continue;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(lua, k->string);
+        if (!v || cJSON_IsNull(v) != cJSON_IsNull(k))
+            fail_msg("key %s: %s in the Lua json", k->string, !v ? "missing" : "null differs");
+        nulls += cJSON_IsNull(k);
+    }
+    for (const cJSON *k = lua->child; k; k = k->next)
+        if (!cJSON_GetObjectItemCaseSensitive(cli, k->string))
+            fail_msg("key %s: in the Lua json, not the CLI's", k->string);
+    assert_true(nulls >= 10); /* max_sustainable_qps, burst, goodput_req_per_s, ... */
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(lua, "max_sustainable_qps")));
+    cJSON_Delete(cli);
+    cJSON_Delete(lua);
+    snprintf(args, sizeof args, "run %s/s.lua", dir);
+    cJSON *s = run_json(args);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(s, "a")));
+    cJSON_Delete(s);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* Occurrences of `part` in s. */
 static int count_of(const char *s, const char *part)
 {
@@ -12173,6 +12222,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
         cmocka_unit_test(sp_advice_names_no_refused_option),
+        cmocka_unit_test(lua_format_keeps_null_keys),
         cmocka_unit_test(pareto_fitted_rows_as_step),
         cmocka_unit_test(validate_reads_its_own_csv_on_a_fitted_profile),
         cmocka_unit_test(validate_says_rows_override_engine),
