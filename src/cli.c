@@ -5516,9 +5516,9 @@ int rl_cli_validate(rl_opts *o)
     size_t pl = o->plot ? strlen(o->plot) : 0;
     char err[ERRLEN];
     if (o->plot && (rl_plot_check_path(o->plot, err, sizeof err) != 0 ||
-                    strcmp(o->plot + pl - 4, ".png") != 0)) {
+                    strcasecmp(o->plot + pl - 4, ".png") != 0)) { /* any case (fixRD #4) */
         rl_cli_tell("validate", "--plot '%s': %s", PATH_SHOWN(o->plot),
-                    pl > 4 && !strcmp(o->plot + pl - 4, ".svg") ? "--backend draws PNG only (NAME.png)"
+                    pl > 4 && !strcasecmp(o->plot + pl - 4, ".svg") ? "--backend draws PNG only (NAME.png)"
                                                                 : err);
         return RL_EXIT_INPUT;
     }
@@ -5837,7 +5837,7 @@ static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outp
         return -1;
     size_t n = strlen(o->plot);
     if (strcmp(c->name, "validate") != 0 || !o->calib.backend || n <= 4 ||
-        strcmp(o->plot + n - 4, ".png") != 0)
+        strcasecmp(o->plot + n - 4, ".png") != 0)
         return 0;
     rl_validate_steps_plot(o->plot, t, sizeof t); /* NAME-steps.png beside it */
     rl_plot_side_files(t, a, b, sizeof a);
