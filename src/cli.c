@@ -1195,7 +1195,11 @@ static int load_hw(const rl_opts *o, rl_hw *h)
 static int stdout_failed(const char *cmd)
 {
     int e = errno;
-    rl_cli_tell(cmd, "stdout: write failed%s%s", e ? ": " : "", e ? strerror(e) : "");
+    if (!e) /* the write that failed came earlier, a script's print (fixRD #4: `run ... |
+             * head -1` said no reason), and errno was lost since: the one it kept */
+        e = rl_sandbox_stdout_errno();
+    rl_cli_tell(cmd, "stdout: write failed%s%s", e ? ": " : " (an earlier write; its reason "
+                "was not kept)", e ? strerror(e) : "");
     clearerr(stdout);
     return RL_EXIT_IO;
 }

@@ -2446,6 +2446,38 @@ static void stdout_closed_pipe(void **state)
                  "and status=1, got: %s", out);
 }
 
+/* fixRD #4: a scenario's print into a closed pipe (`run ... | head -1`)
+ * ended "stdout: write failed" with no reason (errno was lost by the end of
+ * the run); now the reason its print met, as README shows, and /dev/full's
+ * too, each said once, exit 1. */
+static void run_print_failure_says_why(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_pipe_XXXXXX", cmd[768];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"p.lua"};
+    static const char *const text[] = {"for i = 1, 3 do print('line ' .. i) end\n"};
+    put_files(dir, files, text, 1);
+    use_source_tree();
+    static const char *const how[] = {"| true", "> /dev/full"};
+    static const char *const why[] = {"Broken pipe", "No space left on device"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "( ( sleep 0.3; %s run %s/p.lua 2>&3; echo \"status=$?\" >&3 ) "
+                 "%s ) 3>&1", RL_BIN, dir, how[k]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t len = fread(out, 1, sizeof out - 1, p);
+        out[len] = '\0';
+        pclose(p);
+        char want[96];
+        snprintf(want, sizeof want, "roofline run: stdout: write failed: %s\n", why[k]);
+        const char *at = strstr(out, want);
+        if (!at || strstr(at + strlen(want), "write failed") || !strstr(out, "status=1\n"))
+            fail_msg("run %s: want one '%s' and status=1, got: %s", how[k], want, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* The demo scenario prints both chapter tables. */
 static void demo_scenario(void **state)
 {
@@ -12223,6 +12255,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(step_plan_refused_before_notes),
         cmocka_unit_test(sp_advice_names_no_refused_option),
         cmocka_unit_test(lua_format_keeps_null_keys),
+        cmocka_unit_test(run_print_failure_says_why),
         cmocka_unit_test(pareto_fitted_rows_as_step),
         cmocka_unit_test(validate_reads_its_own_csv_on_a_fitted_profile),
         cmocka_unit_test(validate_says_rows_override_engine),
