@@ -584,6 +584,8 @@ const rl_command RL_COMMANDS[] = {
      "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
      "--ideal uses formula (1) on all chips without communication instead.  --context\n"
      "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.\n"
+     "A run past 5 s says its progress on stderr every 5 s when stderr is a terminal or\n"
+     "the grid holds 20000 cells or more (chips x precisions x batches).\n"
      "On a profile with measured tables (mode calibrated, or estimated when borrowed), each\n"
      "1D tp/ep plan is timed as `step --tp` and `prefill --tp` time it: the --engine's kernel\n"
      "tables and costs (default: the profile's), each chip's own KV share, measured\n"
