@@ -334,7 +334,8 @@ static void plot_steps(const run_ctx *c, const char *png)
 
 void rl_validate_steps_plot(const char *plot, char *steps, size_t len)
 {
-    snprintf(steps, len, "%.*s-steps.png", (int)strlen(plot) - 4, plot);
+    int stem = (int)strlen(plot) - 4; /* its extension as given: .png or .PNG (fixRD #4) */
+    snprintf(steps, len, "%.*s-steps%s", stem, plot, plot + stem);
 }
 
 cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)

@@ -286,6 +286,11 @@ static void refuse_other(const rl_command *c, const char *flag)
     if (serve && c->why_not)
         rl_cli_tell(c->name, "--%s is not an option of %s (%s)", flag, c->name,
                     c->why_not);
+    else if (strcmp(flag, "sp") == 0) /* fixRD #2: shard's advice names sp plans */
+        rl_cli_tell(c->name, "--sp is not an option of %s: `roofline shard` alone times "
+                    "sequence-parallel plans, prefill's (prefill and step run one replica's "
+                    "tp/ep plan; a decode step has T = 1, where --kv-split seq splits the KV "
+                    "cache by sequence)", c->name);
     else {
         char near[256];
         did_you_mean(flag, strlen(flag), near, sizeof near);
@@ -1260,7 +1265,11 @@ static int load_hw(const rl_opts *o, rl_hw *h)
 static int stdout_failed(const char *cmd)
 {
     int e = errno;
-    rl_cli_tell(cmd, "stdout: write failed%s%s", e ? ": " : "", e ? strerror(e) : "");
+    if (!e) /* the write that failed came earlier, a script's print (fixRD #4: `run ... |
+             * head -1` said no reason), and errno was lost since: the one it kept */
+        e = rl_sandbox_stdout_errno();
+    rl_cli_tell(cmd, "stdout: write failed%s%s", e ? ": " : " (an earlier write; its reason "
+                "was not kept)", e ? strerror(e) : "");
     clearerr(stdout);
     return RL_EXIT_IO;
 }
@@ -5150,6 +5159,7 @@ int rl_cli_pareto(rl_opts *o)
     }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
                          prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
+    rl_sweep_progress(stderr, 0, "roofline pareto"); /* a long run's progress (fixRD #4) */
     rl_sweep s;
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {
         rl_cli_tell("pareto", "%s", err);
@@ -5682,9 +5692,9 @@ int rl_cli_validate(rl_opts *o)
     size_t pl = o->plot ? strlen(o->plot) : 0;
     char err[ERRLEN];
     if (o->plot && (rl_plot_check_path(o->plot, err, sizeof err) != 0 ||
-                    strcmp(o->plot + pl - 4, ".png") != 0)) {
+                    strcasecmp(o->plot + pl - 4, ".png") != 0)) { /* any case (fixRD #4) */
         rl_cli_tell("validate", "--plot '%s': %s", PATH_SHOWN(o->plot),
-                    pl > 4 && !strcmp(o->plot + pl - 4, ".svg") ? "--backend draws PNG only (NAME.png)"
+                    pl > 4 && !strcasecmp(o->plot + pl - 4, ".svg") ? "--backend draws PNG only (NAME.png)"
                                                                 : err);
         return RL_EXIT_INPUT;
     }
@@ -6003,7 +6013,7 @@ static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outp
         return -1;
     size_t n = strlen(o->plot);
     if (strcmp(c->name, "validate") != 0 || !o->calib.backend || n <= 4 ||
-        strcmp(o->plot + n - 4, ".png") != 0)
+        strcasecmp(o->plot + n - 4, ".png") != 0)
         return 0;
     rl_validate_steps_plot(o->plot, t, sizeof t); /* NAME-steps.png beside it */
     rl_plot_side_files(t, a, b, sizeof a);

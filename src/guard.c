@@ -410,8 +410,8 @@ int rl_guard_tree_source(const char *path, char *tree, size_t len)
 int rl_guard_source_folder(const char *dir)
 {
     char real[PATH_MAX], tree[PATH_MAX];
-    size_t n;
-    if (!realpath(dir, real) || (n = strlen(real)) + 3 > sizeof real)
+    size_t n; /* a folder to be made by its name too (fixRD #1: --out tests/new) */
+    if (canonical_to_be(dir, real) != 0 || (n = strlen(real)) + 3 > sizeof real)
         return 0;
     memcpy(real + n, "/x", 3); /* a file in it, by the folder rule alone (the top: none) */
     return in_tree(real, 0, 1, tree, sizeof tree) == RL_GUARD_SOURCE_FOLDER;

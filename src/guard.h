@@ -118,10 +118,11 @@ int rl_guard_tree_source(const char *path, char *tree, size_t len);
     "source folders), which roofline never writes, an existing file or a new one; write to "    \
     "another file (" RL_GUARD_OUT_HINT ")"
 
-/* Whether the existing folder `dir` is a source folder of such a tree, or
- * a folder below one (src/, scenarios/, ...: rl_guard_tree_source): `run
- * --out scenarios` names one on purpose, said by a note (tester33 F3), and
- * writes its files there, a new file as an existing one. */
+/* Whether the folder `dir`, existing or to be made, is a source folder of
+ * such a tree, or a folder below one (src/, tests/, scenarios/, ...:
+ * rl_guard_tree_source).  `run --out` and `--plot-dir` refuse one (fixRD
+ * #1: `run --out tests/data/e2e` let roofline.write replace tracked test
+ * data, exit 0 with a note; until then tester33 F3 wrote there, said). */
 int rl_guard_source_folder(const char *dir);
 
 /* The preset folder `path` would lie in: "model" or "hw_profiles" when

@@ -37,9 +37,22 @@
 
 /* ---- JSON <-> Lua ------------------------------------------------------- */
 
+static void push_weak_registry(lua_State *L, const char *key);
+
+/* Weak-keyed registry table: a result table -> the set of its keys whose
+ * JSON value is null ({name = true}).  A Lua table cannot hold nil, so
+ * r.burst reads nil as before, and roofline.format writes these keys back
+ * as null: its json has the command line's keys (fixRD #3: the CLI's
+ * max_sustainable_qps, goodput_req_per_s, burst, ... were dropped). */
+#define NULL_KEYS "roofline.null_keys"
+
+/* roofline.null: a light userdata a script stores for a JSON null
+ * (roofline.format writes it as null). */
+static const char RL_NULL_SENTINEL = 0;
+
 void rl_lua_push_json(lua_State *L, const cJSON *j)
 {
-    luaL_checkstack(L, 4, "result too deeply nested");
+    luaL_checkstack(L, 6, "result too deeply nested");
     if (cJSON_IsNumber(j)) {
         double x = j->valuedouble;
         if (x == floor(x) && fabs(x) < 9e15)
@@ -61,9 +74,23 @@ void rl_lua_push_json(lua_State *L, const cJSON *j)
         }
     } else if (cJSON_IsObject(j)) {
         lua_newtable(L);
+        int nulls = 0;
         for (const cJSON *v = j->child; v; v = v->next) {
+            nulls += cJSON_IsNull(v);
             rl_lua_push_json(L, v);
             lua_setfield(L, -2, v->string);
+        }
+        if (nulls) { /* NULL_KEYS[table] = {name = true, ...} */
+            push_weak_registry(L, NULL_KEYS);
+            lua_pushvalue(L, -2);
+            lua_createtable(L, 0, nulls);
+            for (const cJSON *v = j->child; v; v = v->next)
+                if (cJSON_IsNull(v)) {
+                    lua_pushboolean(L, 1);
+                    lua_setfield(L, -2, v->string);
+                }
+            lua_rawset(L, -3);
+            lua_pop(L, 1);
         }
         const cJSON *rows = cJSON_GetObjectItemCaseSensitive(j, "rows");
         if (cJSON_IsArray(rows) && rows->child) {
@@ -191,6 +218,25 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
 {
     const char **keys = NULL;
     long n = table_keys(L, idx, &keys, err, errlen);
+    /* the keys a result held as null and the script left nil (NULL_KEYS),
+     * written as null; the set stays on the stack while their names are used */
+    push_weak_registry(L, NULL_KEYS);
+    lua_pushvalue(L, idx);
+    lua_rawget(L, -2);
+    lua_remove(L, -2);
+    int nullset = lua_gettop(L);
+    for (int more = n >= 0 && lua_istable(L, nullset) && (lua_pushnil(L), 1);
+         more && lua_next(L, nullset); lua_pop(L, 1)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        lua_pushvalue(L, -2);
+        int absent = n >= 0 && k && lua_rawget(L, idx) == LUA_TNIL;
+        lua_pop(L, 1);
+        const char **grown = absent ? realloc(keys, (size_t)(n + 1) * sizeof *keys) : NULL;
+        if (absent && !grown)
+            n = rl_fail(err, errlen, "out of memory");
+        else if (absent)
+            (keys = grown)[n++] = k;
+    }
     cJSON *o = n < 0 ? NULL : cJSON_CreateObject();
     if (n >= 0 && !o)
         rl_fail(err, errlen, "out of memory");
@@ -205,7 +251,8 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
         lua_pushstring(L, keys[i]);
         lua_rawget(L, idx);
         int child_cols = strcmp(keys[i], "rows") == 0 ? cols : 0;
-        cJSON *v = to_json(L, lua_gettop(L), depth + 1, child_cols, err, errlen);
+        cJSON *v = lua_isnil(L, -1) ? cJSON_CreateNull() /* a null key (NULL_KEYS) */
+                                    : to_json(L, lua_gettop(L), depth + 1, child_cols, err, errlen);
         lua_pop(L, 1);
         if (!v) {
             cJSON_Delete(o);
@@ -215,6 +262,7 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
         }
     }
     lua_pop(L, 1);
+    lua_settop(L, nullset - 1);
     free(keys);
     if (o && columns_idx && !(o = with_columns(L, columns_idx, o)))
         rl_fail(err, errlen, "out of memory");
@@ -333,6 +381,10 @@ static cJSON *to_json(lua_State *L, int idx, int depth, int columns_idx, char *e
         }
         return a;
     }
+    case LUA_TLIGHTUSERDATA:
+        if (lua_touserdata(L, idx) == (void *)&RL_NULL_SENTINEL) /* roofline.null */
+            return cJSON_CreateNull();
+        /* fall through */
     default:
         snprintf(err, errlen, "a %s cannot be written as a result", luaL_typename(L, idx));
         return NULL;
@@ -2634,6 +2686,8 @@ static const luaL_Reg FUNCS[] = {
 void rl_lua_open(lua_State *L)
 {
     luaL_newlib(L, FUNCS);
+    lua_pushlightuserdata(L, (void *)&RL_NULL_SENTINEL); /* fixRD #3 */
+    lua_setfield(L, -2, "null");
     for (size_t i = 0; i < RL_NCOMMANDS; i++)
         if (RL_COMMANDS[i].lua) {
             lua_pushcfunction(L, RL_COMMANDS[i].lua);

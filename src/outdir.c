@@ -81,6 +81,14 @@ int rl_outdir_check(const char *dir, char *note, size_t notelen, char *why, size
     note[0] = '\0';
     if (rl_guard_folder(dir, why, whylen) != 0)
         return -1;
+    char real[PATH_MAX];
+    if (rl_guard_source_folder(dir)) /* fixRD #1: as --save there (guard.h) */
+        return rl_fail(why, whylen, "it is a source folder of roofline's own tree (or a folder "
+                       "below one: src/, calib/, reference_engine/, tests/, bench/, fuzz/, "
+                       "scripts/, tools/, scenarios/, plots/), where roofline never writes; "
+                       "out/ is the tree's folder for outputs");
+    if (realpath(dir, real) && strcmp(real, "/") == 0) /* fixRD #1: beside /etc, /usr */
+        return rl_fail(why, whylen, "it is the file system's root; name a folder of your own");
     int own = rl_guard_folder_in_tree(dir, nearest, sizeof nearest, tree, sizeof tree);
     size_t n = 0;
     if (strcmp(nearest, dir) != 0)
@@ -504,10 +512,9 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
         if ((shipped = rl_guard_doc_name(real, c)) != 0) /* any tree's (fixJH) */
             why = rl_guard_shipped_why(shipped);
         else if ((size_t)snprintf(full, sizeof full, "%s/%s", real, c) < sizeof full &&
-                 (src = rl_guard_tree_source(full, tree, sizeof tree)) != 0 &&
-                 (src == RL_GUARD_SOURCE_NAME || !rl_guard_source_folder(o->root)))
+                 (src = rl_guard_tree_source(full, tree, sizeof tree)) != 0)
             why = RL_GUARD_TREE_SOURCE_WHY; /* as --save, new or existing (tester76 #2, fixNE
-                                             * #1); under `--out scenarios`, said, the run's own */
+                                             * #1); `--out scenarios` is refused (fixRD #1) */
     }
     if (why || input) {
         close(dir);

@@ -133,7 +133,11 @@ int rl_outdir_in_tree(const rl_outdir *o, char *msg, size_t msglen);
  * tester33 F3) and a folder of roofline's own tree outside model/,
  * hw_profiles/ and out/ ("is a folder of roofline's own tree (TOP) ...":
  * `--out scenarios` put new files beside the shipped scripts, tester33 F3),
- * as a --save there is said (guard.h rl_guard_in_tree). */
+ * as a --save there is said (guard.h rl_guard_in_tree).  A source folder of
+ * such a tree, or one below it (guard.h rl_guard_source_folder: src/,
+ * tests/, scenarios/, ...; existing or to be made), and the file system's
+ * root `/` are refused (fixRD #1: `run --out tests/data/e2e` let a
+ * roofline.write replace tracked test data, exit 0). */
 int rl_outdir_check(const char *dir, char *note, size_t notelen, char *why, size_t whylen);
 
 /* Like rl_outdir_open, but only on the first rl_outdir_resolve: a run that

@@ -432,7 +432,6 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 /* ---- commands ---------------------------------------------------------- */
 
 #define PREC RL_P_WEIGHTS, RL_P_KV, RL_P_COMPUTE
-#define PLAN RL_P_TP, RL_P_EP, RL_P_SP, RL_P_PP, RL_P_X, RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN
 #define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT
 #define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
 #define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH_SWEEP, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
@@ -443,8 +442,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 
 static const int INFO[] = {RL_P_MODEL, RL_P_HW | RL_CLI_ONLY, RL_P_CONTEXT, PREC,
                            OUTPUT, END};
+/* step: PLAN without --sp, which a decode step refuses (T = 1 in generation;
+ * shard.c); fixRD #2: its help listed it only to refuse it */
 static const int STEP[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC,
-                           RL_P_IDEAL, RL_P_ENGINE, PLAN, RL_P_OVERLAP, RL_P_BAND,
+                           RL_P_IDEAL, RL_P_ENGINE, RL_P_TP, RL_P_EP, RL_P_PP, RL_P_X,
+                           RL_P_SHARDING, RL_P_KV_SPLIT, RL_P_MOE_ATTN, RL_P_OVERLAP, RL_P_BAND,
                            RL_P_RESERVE_STEP, OUTPUT, END};
 static const int PARETO[] = {SWEEP, RL_P_PLOT, OUTPUT, END};
 static const int SWEEP_P[] = {SWEEP, END};
@@ -594,6 +596,8 @@ const rl_command RL_COMMANDS[] = {
      "not fit in HBM are counted and kept out.  --chips defaults to every valid slice;\n"
      "--ideal uses formula (1) on all chips without communication instead.  --context\n"
      "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.\n"
+     "A run past 5 s says its progress on stderr every 5 s when stderr is a terminal or\n"
+     "the grid holds 20000 cells or more (chips x precisions x batches).\n"
      "On a profile with measured tables (mode calibrated, or estimated when borrowed), each\n"
      "1D tp/ep plan is timed as `step --tp` and `prefill --tp` time it: the --engine's kernel\n"
      "tables and costs (default: the profile's), each chip's own KV share, measured\n"
@@ -904,7 +908,9 @@ const rl_command RL_COMMANDS[] = {
      "the user running it can read, as --model and --hw do (each run in a fresh sandbox of\n"
      "its own, with the spec budgets, that gives back its table alone).\n"
      "The module's functions (docs/lua.md): roofline.model, hw, info, step, shard, ops,\n"
-     "prefill, sweep, pareto, simulate, size, format, write, plot.",
+     "prefill, sweep, pareto, simulate, size, format, write, plot.  A result keeps the keys the\n"
+     "command line prints null (nil in Lua; roofline.format writes them null), and\n"
+     "roofline.null stands for null in a script's own table.",
      "[--out DIR] [--max-instructions N] SCRIPT.lua [ARGS...]"},
     {"simulate", rl_cli_simulate, rl_lua_simulate, SIMULATE, "it is a `size` option", 0,
      "Serving simulation: TTFT/TPOT percentiles, throughput, goodput and KV under a policy.\n"

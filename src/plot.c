@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -52,12 +53,14 @@ static char *text_close(text *t)
     return t->s;
 }
 
+/* The gnuplot terminal for figure `out` by its extension, in any case
+ * (fixRD #4: --plot f.PNG was refused), or NULL. */
 static const char *terminal_for(const char *out)
 {
     const char *dot = strrchr(out, '.');
-    if (dot && strcmp(dot, ".png") == 0)
+    if (dot && strcasecmp(dot, ".png") == 0)
         return "set terminal pngcairo size 1280,860 enhanced font 'DejaVu Sans,15' linewidth 1.6\n";
-    if (dot && strcmp(dot, ".svg") == 0)
+    if (dot && strcasecmp(dot, ".svg") == 0)
         return "set terminal svg size 1280,860 dynamic enhanced font 'DejaVu Sans,15' linewidth 1.6\n";
     return NULL;
 }

@@ -1389,6 +1389,13 @@ static void say_untimed(char *out, size_t n, int dropped, const char *dwhy,
                  dropped == 1 ? "" : "s", dwhy);
 }
 
+/* Whether `roofline prefill` runs plan pl: a 1D tp/ep plan without
+ * sequence parallelism or stages (param.c PREFILL takes --tp and --ep). */
+static int prefill_runs(const rl_shard_plan *pl)
+{
+    return pl->sp <= 1 && pl->pp <= 1 && pl->layout == RL_LAYOUT_1D;
+}
+
 /* One sentence on why the best plans of a phase win; prefill's throughput
  * plan thr at its `prompts` prompts over the replicas (rl_result_shard);
  * nplans timed, nfit of them fit, `dropped` more not timed (say_untimed). */
@@ -1435,6 +1442,17 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                      over, best);
     if (k < 0 || (size_t)k >= n)
         return;
+    /* fixRD #2: "lowest TTFT: tp2 sp4" sent users to `prefill --sp 4`, which
+     * prefill refuses: it times one replica's tp/ep plan (param.c PREFILL) */
+    int lat_off = pre && !prefill_runs(&lat->plan), thr_off = pre && thr && !prefill_runs(&thr->plan);
+    if (lat_off || thr_off) {
+        int k2 = snprintf(out + k, n - k, "%s%s%s %s timed by shard alone: `roofline prefill` "
+                          "runs one replica's tp/ep plan (--tp, --ep), not sp, pp or 2d. ",
+                          lat_off ? lat->name : "", lat_off && thr_off ? " and " : "",
+                          thr_off ? thr->name : "", lat_off && thr_off ? "are" : "is");
+        if (k2 < 0 || (size_t)(k += k2) >= n)
+            return;
+    }
     if (nfit < nplans) {
         int k2 = snprintf(out + k, n - k, "%d of %d plans do not fit in %s. ", nplans - nfit,
                           nplans, room);

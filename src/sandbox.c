@@ -166,6 +166,29 @@ static int safe_setmetatable(lua_State *L)
 
 /* pcall(f, ...): Lua's own, except that a spent budget (the memory cap
  * too, whose error reaches pcall before any hook runs) is raised again. */
+/* The errno of the first failed print (rl_sandbox_stdout_errno). */
+static int stdout_errno;
+
+int rl_sandbox_stdout_errno(void)
+{
+    return stdout_errno;
+}
+
+/* print, noting why its write failed: Lua's print writes and flushes stdout
+ * (lua_writestring, lua_writeline), so errno right after it is the failed
+ * write's; by the end of the run it is gone (fixRD #4). */
+static int noted_print(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    int had = ferror(stdout);
+    errno = 0;
+    lua_call(L, lua_gettop(L) - 1, 0);
+    if (!had && ferror(stdout) && !stdout_errno)
+        stdout_errno = errno;
+    return 0;
+}
+
 static int safe_pcall(lua_State *L)
 {
     luaL_checkany(L, 1);
@@ -571,6 +594,9 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim)
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, safe_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
+    lua_getglobal(L, "print"); /* the real print as the wrapper's upvalue */
+    lua_pushcclosure(L, noted_print, 1);
+    lua_setglobal(L, "print");
     lua_pushcfunction(L, safe_pcall);
     lua_setglobal(L, "pcall");
     lua_pushcfunction(L, safe_xpcall);

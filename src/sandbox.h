@@ -40,6 +40,11 @@ lua_State *rl_sandbox_new(const rl_sandbox_limits *lim);
 /* Close a state made by rl_sandbox_new (NULL is ignored). */
 void rl_sandbox_close(lua_State *L);
 
+/* The errno of the first print of a sandbox's script that failed to write
+ * stdout (a closed pipe: EPIPE; a full disk: ENOSPC), or 0: the command's
+ * "stdout: write failed: REASON" says it after the run (fixRD #4). */
+int rl_sandbox_stdout_errno(void);
+
 /* Load the text chunk in `path` (binary chunks are refused) and call it with
  * no arguments, leaving `nresults` values on the stack.  On failure returns
  * -1, leaves the stack as it was and writes "path: reason" to err (syntax

@@ -207,6 +207,14 @@ static int csv_next(csv *c, rl_silicon *s, char *err, size_t errlen)
             return -1;
         while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
             c->buf[--n] = 0;
+        /* any other control byte (a tab aside) is binary data too (fixRD #4:
+         * gzipped random bytes without a NUL on line 1 read as a header of
+         * odd columns, said "no '# device:' line") */
+        for (size_t i = 0; i < n; i++)
+            if (((unsigned char)c->buf[i] < 0x20 && c->buf[i] != '\t') || c->buf[i] == 0x7f)
+                RL_FAIL("%s: line %ld: a control byte 0x%02x at column %zu: binary data, not a "
+                        "CSV text line (a kernel table is gzip-compressed CSV text)", c->path,
+                        c->line, (unsigned char)c->buf[i], i + 1);
         if (c->buf[0] == '#') {
             static const char *const keys[] = {"# version: ", "# source: ", "# device: ",
                                                "# framework: "};

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "e2e.h"
 #include "interrupt.h"
@@ -125,6 +127,45 @@ static int name_index(rl_sweep *s, const char *name, int hint)
     return s->nnames++;
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Where progress goes (rl_sweep_progress). */
+static struct {
+    FILE *f;
+    double every_s;
+    const char *who;
+} progress;
+
+void rl_sweep_progress(FILE *f, double every_s, const char *who)
+{
+    progress.f = f;
+    progress.every_s = every_s > 0 ? every_s : RL_SWEEP_PROGRESS_S;
+    progress.who = who ? who : "sweep";
+}
+
+/* A progress line when one is due (rl_sweep_progress); called per batch of
+ * a slice. */
+static void tick(rl_sweep *out)
+{
+    if (!out->progress_on)
+        return;
+    double now = now_s(), every = progress.every_s;
+    if (out->progress_next == 0)
+        out->progress_next = out->progress_t0 + every;
+    if (now < out->progress_next)
+        return;
+    fprintf(progress.f, "%s: %lld grid points looked at, %zu feasible; slice %d of %d (chips x "
+            "precision x context); %.0f s so far\n", progress.who, out->evaluated, out->n,
+            out->slice, out->slices, now - out->progress_t0);
+    fflush(progress.f);
+    out->progress_next = now + every;
+}
+
 /* Append *pt with its cost fields (chips / tokens_per_s, price); 0, -1
  * when memory runs out, -3 past s->max_points. */
 static int push(rl_sweep *s, rl_sweep_point *pt, const rl_hw *h)
@@ -164,6 +205,7 @@ static int run_ideal(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp
 {
     double ttft = ideal_ttft(m, h, chips, sp->prompt ? sp->prompt : S, p);
     for (int b = 0; b < sp->nbatch; b++) {
+        tick(out);
         out->evaluated++;
         rl_step st = rl_step_decode(m, h, chips, sp->batch[b], S, p);
         if (!st.mem.fits) {
@@ -334,6 +376,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
     for (int i = 0; i < PLANS; i++)
         hint[i] = -1;
     for (int b = 0; b < sp->nbatch; b++) {
+        tick(out);
         int dropped;
         char why[sizeof out->dropped_why];
         int n = rl_shard_compare_why(m, h, RL_PHASE_GENERATE, chips, sp->batch[b], S, p,
@@ -457,10 +500,14 @@ int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space
         rl_hw_set_ideal(ideal);
     }
     int rc = (sp->sharded && !res) || (!sp->sharded && !ideal) ? -1 : 0;
+    out->slices = nchips * sp->nprec * sp->ncontext;
+    out->progress_on = progress.f && (isatty(fileno(progress.f)) ||
+                                      (double)out->slices * sp->nbatch >= RL_SWEEP_PROGRESS_CELLS);
+    out->progress_t0 = out->progress_on ? now_s() : 0;
     for (int c = 0; rc == 0 && c < nchips; c++)
         for (int q = 0; rc == 0 && q < sp->nprec; q++)
             for (int s = 0; rc == 0 && s < sp->ncontext; s++)
-                rc = rl_interrupted() ? -2 /* SIGINT: stop between slices */
+                rc = (out->slice++, rl_interrupted()) ? -2 /* SIGINT: stop between slices */
                      : sp->sharded
                          ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, out)
                          : run_ideal(m, ideal, sp, chips[c], sp->prec[q], sp->context[s], out);

@@ -60,6 +60,7 @@
 #define RL_SWEEP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "spec.h"
 #include "step.h"
@@ -78,6 +79,26 @@ typedef struct {
     int calibrated;      /* sharded: time the points as calibrated `step` and `prefill`
                             do (below), when h carries measurements (rl_hw_measured) */
 } rl_sweep_space;
+
+/* Seconds before the first progress line and between lines: our choice, a
+ * terminal user's patience, not from a source. */
+#define RL_SWEEP_PROGRESS_S 5.0
+
+/* Grid cells (chips x precisions x contexts x batches) from which a run
+ * off a terminal says its progress: our choice, not from a source (a
+ * 28 x 4096 grid of llama3-70b ran 47 s here; the tests' grids are a few
+ * hundred cells, so their stderr stays as it was however slow the host). */
+#define RL_SWEEP_PROGRESS_CELLS 20000
+
+/* A long run's progress (fixRD #4: a 786k-point pareto ran 2m47s without a
+ * word): with `f` set, every later rl_sweep_run whose f is a terminal or
+ * whose grid holds RL_SWEEP_PROGRESS_CELLS cells or more writes a line
+ * "WHO: N grid points looked at, F feasible; slice K of T (chips x precision
+ * x context); E s so far" to f once it has run every_s seconds (0:
+ * RL_SWEEP_PROGRESS_S) and again each every_s after; a shorter run says
+ * nothing.  f NULL (the default; Lua's sweep and pareto): none.  `who` is
+ * kept, not copied. */
+void rl_sweep_progress(FILE *f, double every_s, const char *who);
 
 typedef struct {
     long long chips, batch, context;
@@ -153,6 +174,9 @@ typedef struct {
     char (*names)[64];    /* layout names, each once; [0] = "", [1] = "ideal" */
     int nnames, capnames;
     size_t max_points;    /* the bound it ran under (rl_sweep_run_bounded); 0: none */
+    double progress_t0, progress_next; /* while it runs: its start, the next line's time */
+    int progress_on;                   /* 1: this run says its progress (rl_sweep_progress) */
+    int slice, slices;                 /* the slice being run (from 1), of how many */
 } rl_sweep;
 
 /* The layout name with index i (a point's layout or prefill_layout). */

@@ -707,7 +707,8 @@ static void outputs_refused_before_the_run(void **state)
         {"@BIN@ @STEP@ --save @D@/scenarios/s.lua", "it is a file roofline ships"},
         {"@D@/bin/roofline step --model @SRC@/model/llama3-8b.lua --hw h100-sxm --context 1 "
          "--save @D@/bin/roofline", "it is the roofline program itself"},
-        {"@BIN@ run --out @D@/scenarios @D@/s.lua", "s.lua: it is a file roofline ships"},
+        {"@BIN@ run --out @D@/scenarios @D@/s.lua", /* fixRD #1: refused as a folder */
+         "it is a source folder of roofline's own tree"},
         {"@BIN@ run --out @D@ @D@/w.lua", "w.lua: it is an input of this run (the scenario)"},
         {"@BIN@ @STEP@ --save @D@", "exists and is not a regular file (a folder)"},
         {"@BIN@ @STEP@ --save /dev/full", "exists and is not a regular file (a device"},
@@ -1075,24 +1076,30 @@ static void tree_sources_are_guarded(void **state)
 }
 
 /* tester33 F3: `run --out` follows the folder rule of --plot-dir, before
- * the run (outdir.h rl_outdir_check): a folder of roofline's own tree outside
- * model/, hw_profiles/ and out/ (scenarios/ here, in a temporary
- * ROOFLINE_DATA with PRESETS) is said, a missing folder is made with its
+ * the run (outdir.h rl_outdir_check): a missing folder is made with its
  * parents and said with the nearest one that exists, and a folder under a
  * file is refused (exit 2) before the script runs (the old code said
- * nothing for the first two and failed the third at the first write). */
+ * nothing for the first and failed the second at the first write).  fixRD
+ * #1: a source folder of roofline's own tree (scenarios/ here, in a
+ * temporary ROOFLINE_DATA with PRESETS; tests/new, a folder to be made
+ * below one) and the file system's root are refused too, exit 2 before the
+ * script runs (until then `--out scenarios` was a note, exit 0, and `run
+ * --out tests/data/e2e` let roofline.write replace tracked test data). */
 static void run_out_folder_rule(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rl_run_out_XXXXXX", path[256], cmd[1024], want[512];
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/scenarios", dir);
-    assert_int_equal(mkdir(path, 0700), 0);
+    static const char *const made[] = {"scenarios", "tests"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, made[k]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
     static const char *const files[] = {"PRESETS", "w.lua"};
     static const char *const text[] = {"", "print('ran') roofline.write('n.txt', 'x')\n"};
     put_files(dir, files, text, 2);
-    static const char *const outs[] = {"scenarios", "out/a/b", "w.lua/a"};
-    for (int k = 0; k < 3; k++) {
+    static const char *const outs[] = {"out/a/b", "w.lua/a", "scenarios", "tests/new", "/"};
+    for (int k = 0; k < 5; k++) {
         snprintf(cmd, sizeof cmd, "cd %s && ROOFLINE_DATA=%s %s run --out %s %s/w.lua 2>&1", dir,
                  dir, RL_BIN, outs[k], dir);
         FILE *p = popen(cmd, "r");
@@ -1101,18 +1108,23 @@ static void run_out_folder_rule(void **state)
         out[n] = '\0';
         int rc = pclose(p);
         if (k == 0)
-            snprintf(want, sizeof want, "note: --out 'scenarios' is a folder of roofline's own "
-                     "tree (%s)", dir);
-        else if (k == 1)
             snprintf(want, sizeof want, "note: --out 'out/a/b' does not exist: it will be made, "
                      "with its missing parents, in '.' when the run writes a file\n");
-        else
+        else if (k == 1)
             snprintf(want, sizeof want, "--out 'w.lua/a': 'w.lua' exists and is not a folder");
-        if (!strstr(out, want) || (k == 0) != (strstr(out, "own tree") != NULL) ||
-            rc != (k == 2 ? 2 << 8 : 0) || (k == 2) != (strstr(out, "ran") == NULL))
+        else if (k < 4)
+            snprintf(want, sizeof want, "--out '%s': it is a source folder of roofline's own "
+                     "tree", outs[k]);
+        else
+            snprintf(want, sizeof want, "--out '/': it is the file system's root");
+        if (!strstr(out, want) || rc != (k ? 2 << 8 : 0) || (k != 0) != (strstr(out, "ran") == NULL))
             fail_msg("--out %s: exit %d, no '%s' in: %s", outs[k], rc, want, out);
     }
     assert_file_equal(dir, "out/a/b/n.txt", "x");
+    snprintf(path, sizeof path, "%s/scenarios/n.txt", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/tests/new", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -2443,6 +2455,38 @@ static void stdout_closed_pipe(void **state)
     if (!at || strstr(at + 1, "stdout: write failed") || !strstr(out, "status=1\n"))
         fail_msg("roofline step into a closed pipe: want one 'stdout: write failed: Broken pipe' "
                  "and status=1, got: %s", out);
+}
+
+/* fixRD #4: a scenario's print into a closed pipe (`run ... | head -1`)
+ * ended "stdout: write failed" with no reason (errno was lost by the end of
+ * the run); now the reason its print met, as README shows, and /dev/full's
+ * too, each said once, exit 1. */
+static void run_print_failure_says_why(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_run_pipe_XXXXXX", cmd[768];
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"p.lua"};
+    static const char *const text[] = {"for i = 1, 3 do print('line ' .. i) end\n"};
+    put_files(dir, files, text, 1);
+    use_source_tree();
+    static const char *const how[] = {"| true", "> /dev/full"};
+    static const char *const why[] = {"Broken pipe", "No space left on device"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "( ( sleep 0.3; %s run %s/p.lua 2>&3; echo \"status=$?\" >&3 ) "
+                 "%s ) 3>&1", RL_BIN, dir, how[k]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t len = fread(out, 1, sizeof out - 1, p);
+        out[len] = '\0';
+        pclose(p);
+        char want[96];
+        snprintf(want, sizeof want, "roofline run: stdout: write failed: %s\n", why[k]);
+        const char *at = strstr(out, want);
+        if (!at || strstr(at + strlen(want), "write failed") || !strstr(out, "status=1\n"))
+            fail_msg("run %s: want one '%s' and status=1, got: %s", how[k], want, out);
+    }
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* The demo scenario prints both chapter tables. */
@@ -6030,11 +6074,83 @@ static void step_plan_refused_before_notes(void **state)
     (void)state;
     assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --batch 16 --context 2048 "
                              "--sp 2", out, sizeof out), 2);
-    assert_non_null(strstr(out, "roofline step: sp: sequence parallelism applies to prefill only"));
+    assert_non_null(strstr(out, "roofline step: --sp is not an option of step: `roofline shard` "
+                                "alone times sequence-parallel plans"));
     assert_null(strstr(out, "note:"));
     assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 8 --tp 4 --sp 2 "
                              "--batch 16 --context 2048", out, sizeof out), 2);
     assert_null(strstr(out, "evaluated ideal"));
+}
+
+/* fixRD #2: shard's advice "lowest TTFT: tp2 sp4" sent users to `prefill
+ * --sp 4`, refused ("this command takes no option '--sp'"), and step's
+ * help listed --sp ("sequence-parallel chips (prefill)") only to refuse
+ * it.  Now the advice says the plan is shard's alone, prefill's refusal
+ * says why, and step's help lists no --sp (its tp, ep, pp stay). */
+static void sp_advice_names_no_refused_option(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 64 "
+                             "--context 4096", out, sizeof out), 0);
+    assert_non_null(strstr(out, "lowest TTFT: tp2 sp4"));
+    assert_non_null(strstr(out, "tp2 sp4 is timed by shard alone: `roofline prefill` runs one "
+                                "replica's tp/ep plan (--tp, --ep), not sp, pp or 2d."));
+    assert_int_equal(run_cli("prefill --model llama3-70b --hw h100-sxm --tokens 4096 --tp 2 "
+                             "--sp 4", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--sp is not an option of prefill: `roofline shard` alone"));
+    assert_int_equal(run_cli("step --help", out, sizeof out), 0);
+    assert_null(strstr(out, "--sp "));
+    assert_non_null(strstr(out, "--tp "));
+    assert_non_null(strstr(out, "--pp "));
+}
+
+/* fixRD #3: roofline.format(result, "json") dropped the keys the command
+ * line prints as null (a Lua table holds no nil): simulate --no-capacity's
+ * max_sustainable_qps, goodput_req_per_s, burst, ... .  Now the Lua json has
+ * the CLI's top-level keys, each null the CLI prints null, while r.burst
+ * still reads nil; roofline.null writes null from a script's own table.
+ * kv_timeline, recorded only on the command line (result.c), is left out
+ * of the comparison. */
+static void lua_format_keeps_null_keys(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_lua_null_XXXXXX", args[512];
+    assert_non_null(mkdtemp(dir));
+    const char *w = "--model llama3-8b --hw h100-sxm --qps 1 --prompt-len 100 --out-len 10 "
+                    "--requests 10";
+    static const char *const files[] = {"n.lua", "s.lua"};
+    static const char *const text[] = {
+        "local r = roofline.simulate{model='llama3-8b', hw='h100-sxm', qps=1, prompt_len=100, "
+        "out_len=10, requests=10, no_capacity=true}\n"
+        "assert(r.burst == nil and r.max_sustainable_qps == nil)\n"
+        "print(roofline.format(r, 'json'))\n",
+        "print(roofline.format({a = roofline.null, b = 1}, 'json'))\n"};
+    put_files(dir, files, text, 2);
+    snprintf(args, sizeof args, "simulate %s --no-capacity --format json", w);
+    cJSON *cli = run_json(args);
+    snprintf(args, sizeof args, "run %s/n.lua", dir);
+    cJSON *lua = run_json(args);
+    int nulls = 0;
+    for (const cJSON *k = cli->child; k; k = k->next) {
+        if (!strcmp(k->string, "kv_timeline"))
+            continue;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(lua, k->string);
+        if (!v || cJSON_IsNull(v) != cJSON_IsNull(k))
+            fail_msg("key %s: %s in the Lua json", k->string, !v ? "missing" : "null differs");
+        nulls += cJSON_IsNull(k);
+    }
+    for (const cJSON *k = lua->child; k; k = k->next)
+        if (!cJSON_GetObjectItemCaseSensitive(cli, k->string))
+            fail_msg("key %s: in the Lua json, not the CLI's", k->string);
+    assert_true(nulls >= 10); /* max_sustainable_qps, burst, goodput_req_per_s, ... */
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(lua, "max_sustainable_qps")));
+    cJSON_Delete(cli);
+    cJSON_Delete(lua);
+    snprintf(args, sizeof args, "run %s/s.lua", dir);
+    cJSON *s = run_json(args);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(s, "a")));
+    cJSON_Delete(s);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* Occurrences of `part` in s. */
@@ -12386,6 +12502,9 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(shard_row_throughput_from_its_step),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
+        cmocka_unit_test(sp_advice_names_no_refused_option),
+        cmocka_unit_test(lua_format_keeps_null_keys),
+        cmocka_unit_test(run_print_failure_says_why),
         cmocka_unit_test(pareto_fitted_rows_as_step),
         cmocka_unit_test(validate_reads_its_own_csv_on_a_fitted_profile),
         cmocka_unit_test(validate_says_rows_override_engine),

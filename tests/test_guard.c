@@ -322,8 +322,10 @@ static void source_folders_are(const char *top, const folder_want *w, size_t n)
  * (by the folder rule), a new .c at the top (by the name rule); a new
  * .json, .lua (README's `--save host.lua`) or .gp at the top, and a file
  * in out/ or build/, are none.  scenarios/ and a folder below src/ are
- * source folders (`run --out scenarios` writes there, said); the top and
- * out/ are not. */
+ * source folders (`run --out scenarios` is refused, fixRD #1), and so is
+ * a missing folder below one (src/none/deeper, tests/none: until fixRD #1
+ * only an existing folder was judged); the top, out/ and a missing folder
+ * at the top or in out/ are not. */
 static void new_sources_named(void **state)
 {
     (void)state;
@@ -346,7 +348,8 @@ static void new_sources_named(void **state)
                 {"build/x.c", 0, 0}};
     sources_are(data, want, sizeof want / sizeof *want, real, NULL);
     static const folder_want folders[] = {
-        {"src", 1}, {"src/sub", 1}, {"scenarios", 1}, {".", 0}, {"model", 0}};
+        {"src", 1}, {"src/sub", 1}, {"scenarios", 1}, {".", 0}, {"model", 0},
+        {"src/none/deeper", 1}, {"tests/none", 1}, {"out/none", 0}, {"none", 0}};
     source_folders_are(data, folders, sizeof folders / sizeof *folders);
 }
 

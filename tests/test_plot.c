@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "calib.h"
 #include "memory.h"
 #include "plot.h"
 #include "step.h"
@@ -407,6 +408,23 @@ static void test_quoted_names(void **state)
     assert_int_equal(rl_plot_check_path("it's/q\"x.png", err, sizeof err), 0);
 }
 
+/* fixRD #4: a figure's extension is taken in any case (--plot f.PNG was
+ * refused: "figure name must be NAME.png or NAME.svg"); validate's second
+ * figure keeps the case given. */
+static void test_extension_any_case(void **state)
+{
+    (void)state;
+    char err[256], steps[64];
+    static const char *const ok[] = {"f.PNG", "f.Png", "f.SVG", "d/f.svg"};
+    for (int i = 0; i < 4; i++)
+        if (rl_plot_check_path(ok[i], err, sizeof err) != 0)
+            fail_msg("%s refused: %s", ok[i], err);
+    assert_int_equal(rl_plot_check_path("f.GIF", err, sizeof err), -1);
+    assert_non_null(strstr(err, "figure name must be NAME.png or NAME.svg"));
+    rl_validate_steps_plot("v.PNG", steps, sizeof steps);
+    assert_string_equal(steps, "v-steps.PNG");
+}
+
 /* The step figure's data are formula (1)'s terms: the first row at S = 8192
  * for LLaMA-2-13B on 8 v5e (8.2e11 B/s) is B = 1 with step 4.98 ms (seed 000
  * section 1 MHA table; 0.5% as in the scenario test). */
@@ -659,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_one_batch),
         cmocka_unit_test(test_quoted_names),     cmocka_unit_test(test_memory_usable_line),
         cmocka_unit_test(test_memory_weights_over),
+        cmocka_unit_test(test_extension_any_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1643,6 +1643,28 @@ static void test_bad_tables(void **state)
             fail_msg("zeros: '%s'", zerr);
         assert_int_equal(remove_tree(zdir), 0);
     }
+    /* fixRD #4: gzipped random bytes (here without a NUL byte, which
+     * tester19 F6's check finds) read as a header line of odd columns and
+     * said "no '# device:' line"; a control byte says binary data */
+    {
+        char rdir[64], rerr[1024] = "", file[160], rdev[128];
+        table_dir(rdir, "gemm_perf.csv.gz", H, "");
+        snprintf(file, sizeof file, "%s/trtllm/gemm_perf.csv.gz", rdir);
+        gzFile gz = gzopen(file, "wb");
+        assert_non_null(gz);
+        static unsigned char noise[4000];
+        unsigned x = 777;
+        for (size_t i = 0; i < sizeof noise; i++, x = x * 1103515245u + 12345u)
+            noise[i] = (unsigned char)((x >> 16) & 0xff) ? (unsigned char)((x >> 16) & 0xff) : 1;
+        assert_int_equal(gzwrite(gz, noise, sizeof noise), (int)sizeof noise);
+        gzclose(gz);
+        assert_int_equal(rl_silicon_check_device(rdir, "trtllm", "h100-sxm", NULL, 0, 0, rdev,
+                                                 sizeof rdev, rerr, sizeof rerr), -1);
+        if (!strstr(rerr, "gemm_perf.csv.gz: line 1: a control byte 0x") ||
+            !strstr(rerr, "binary data, not a CSV text line"))
+            fail_msg("random bytes: '%s'", rerr);
+        assert_int_equal(remove_tree(rdir), 0);
+    }
     /* tester52 F13: an empty table file, an empty gzip stream and a
      * plain-text one are said as such, at the device check and at import
      * (each said "no '# device:' line", the plain text imported) */

@@ -114,6 +114,46 @@ static void test_case_study_cost(void **state)
     rl_sweep_free(&s);
 }
 
+/* fixRD #4: a long pareto said nothing for minutes.  With progress on
+ * (rl_sweep_progress; every 1e-9 s here, so each batch says one), a grid of
+ * RL_SWEEP_PROGRESS_CELLS cells or more off a terminal says lines naming
+ * its slices; a grid below that says nothing (the tests' own pareto
+ * commands keep their stderr), nor does any run with progress off. */
+static void test_progress_lines(void **state)
+{
+    (void)state;
+    rl_model m = model_30b();
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    static long long batch[RL_SWEEP_PROGRESS_CELLS / 2];
+    long long chips[] = {8, 16}, ctx = 8192;
+    for (size_t i = 0; i < sizeof batch / sizeof *batch; i++)
+        batch[i] = (long long)i + 1;
+    rl_precision p = {RL_INT8, RL_BF16, RL_BF16};
+    char err[512], line[256];
+    for (int k = 0; k < 3; k++) { /* the full grid, one chip count (half), progress off */
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        rl_sweep_progress(k == 2 ? NULL : f, 1e-9, "t");
+        rl_sweep_space sp = {chips, k == 1 ? 1 : 2, batch, RL_SWEEP_PROGRESS_CELLS / 2, &ctx, 1,
+                             &p, 1, 0, 0, 0, 0, 0};
+        rl_sweep s;
+        assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
+        rl_sweep_free(&s);
+        rewind(f);
+        int lines = 0, last = 0;
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "t: ", 3) != 0 || !strstr(line, " of 2 (chips x precision x context)"))
+                fail_msg("progress line: %s", line);
+            last = strstr(line, "slice 2 of 2") != NULL;
+            lines++;
+        }
+        fclose(f);
+        if (k == 0 ? lines < 2 || !last : lines != 0)
+            fail_msg("grid %d: %d progress lines", k, lines);
+    }
+    rl_sweep_progress(NULL, 0, NULL);
+}
+
 /* Points whose weights + KV exceed chips x HBM are counted and kept out:
  * LLaMA-3-70B in bf16 (141.1 GB of weights) cannot fit on 4 or 8 v5e
  * (64 / 128 GB); on 16 (256 GB) a batch fits iff B <= rl_memory_max_batch. */
@@ -739,6 +779,7 @@ int main(void)
         cmocka_unit_test(test_prefill_keeps_weights),
         cmocka_unit_test(test_prefill_memory_keeps_out),
         cmocka_unit_test(test_calibrated_points),
+        cmocka_unit_test(test_progress_lines),
         cmocka_unit_test(test_harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
