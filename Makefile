@@ -118,8 +118,10 @@ test: $(BIN) $(TESTS) $(BENCHES) $(TEST_CUDA)
 # (sweep_memory.lua: ~8 CPU-s, "hung" at 60 s wall at load 8): 180 s a case.
 # -O2 as the plain build (an ASan size search: 7.9 CPU-s at -O1, 6.7 at -O2,
 # 2026-12-06); -O1's warnings are test-opt-levels' and the fuzz build's.
+# RL_SAN_SMALL: the heaviest size searches on 300 requests (testutil.h; ASan
+# test_size 464 CPU-s at full size, 2026-12-06, 2-core VM).
 test-asan:
-	RL_CASE_TIMEOUT=180 $(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O2 -g -fno-omit-frame-pointer' \
+	RL_SAN_SMALL=1 RL_CASE_TIMEOUT=180 $(MAKE) test BUILD=build-asan BIN=build-asan/roofline OPT='-O2 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all' TEST_CUDA=
 
 # Every library, engine and calibration source compiled (not linked) at the

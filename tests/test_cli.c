@@ -1975,8 +1975,12 @@ static void what_if_has_no_band(void **state)
         assert_int_equal(run_cli(args, out, sizeof out), 0);
         assert_int_equal(strstr(out, "_high") != NULL, i == 0);
     }
-    const char *size = "size --model llama3-70b --hw h100-sxm,h100-pcie --qps 5 --prompt-len 1000 "
-                       "--out-len 200 --ttft-p99 2 --tpot-p99 0.1 --format json";
+    /* RL_SAN_SMALL: 300 requests (20 unbanded off-fit rows, no h100-pcie
+     * plan under --conservative: bin/roofline, 2026-12-06) */
+    char size[256];
+    snprintf(size, sizeof size, "size --model llama3-70b --hw h100-sxm,h100-pcie --qps 5 "
+             "--prompt-len 1000 --out-len 200 --ttft-p99 2 --tpot-p99 0.1 --format json%s",
+             rl_san_requests());
     cJSON *j = run_cli_json(size, out, sizeof out);
     assert_non_null(j);
     assert_true(num(j, "unbanded_off_fit") > 0);
@@ -3960,9 +3964,10 @@ static void simulate_offline_not_searched(void **state)
 static void size_notes_estimated_rows(void **state)
 {
     (void)state;
-    cJSON *j = run_json_noted("size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 500 "
-                              "--out-len 100 --ttft-p99 1 --tpot-p99 0.05 --format json",
-                              " rows read mode estimated (the first, ");
+    char args[256]; /* the note and the rows' modes agree on any sample */
+    snprintf(args, sizeof args, "size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 500 "
+             "--out-len 100 --ttft-p99 1 --tpot-p99 0.05 --format json%s", rl_san_requests());
+    cJSON *j = run_json_noted(args, " rows read mode estimated (the first, ");
     int n = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
@@ -7110,9 +7115,12 @@ static void size_band_is_conservative_edge(void **state)
 static void size_wide_band_holds_narrow(void **state)
 {
     (void)state;
-    const char *base = "size --model llama3-8b --hw h100-sxm --qps 20 --prompt-len 256 "
-                       "--out-len 64 --ttft-p99 0.5 --tpot-p99 0.05 --requests 1000 "
-                       "--format json";
+    /* RL_SAN_SMALL: 300 requests (the same 12 rows, 144 edges, all wider:
+     * bin/roofline, 2026-12-06) */
+    char base[256];
+    snprintf(base, sizeof base, "size --model llama3-8b --hw h100-sxm --qps 20 --prompt-len 256 "
+             "--out-len 64 --ttft-p99 0.5 --tpot-p99 0.05 --requests %d --format json",
+             rl_san_small() ? RL_SAN_SMALL_REQUESTS : 1000);
     cJSON *narrow = json2(base, ""), *wide = json2(base, " --band p5-p95");
     const cJSON *row, *nrow;
     int keys = 0, wider = 0;
