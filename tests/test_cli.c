@@ -12250,7 +12250,7 @@ static void one_request_has_no_rate(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    struct CMUnitTest tests[] = {
         cmocka_unit_test(info_kv_past_window),
         cmocka_unit_test(self_named_base_refused),
         cmocka_unit_test(blanks_around_numbers),
@@ -12535,6 +12535,7 @@ cmocka_unit_test(run_out_folder_rule),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
+    size_t ntests = rl_test_shard(tests, sizeof tests / sizeof tests[0]);
     /* The suite works in a folder of its own, removed after it: a `run`
      * without --out writes ./out (the command's default), and `make test`
      * runs this binary beside the others (TESTS_BESIDE), whose runs use the
@@ -12544,7 +12545,7 @@ cmocka_unit_test(run_out_folder_rule),
         perror("test_cli: a working folder in /tmp");
         return 1;
     }
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = _cmocka_run_group_tests("tests", tests, ntests, NULL, NULL);
     if (chdir("/") != 0 || remove_tree(home) != 0)
         fprintf(stderr, "test_cli: could not remove %s\n", home);
     return failed;

@@ -3347,7 +3347,7 @@ static void test_conservative_unbanded_keeps_high(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_same_rows),
         cmocka_unit_test(test_precision_not_asked_cautioned),
         cmocka_unit_test(test_band_edge_misses),
@@ -3426,5 +3426,6 @@ int main(void)
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
-    return cmocka_run_group_tests(tests, setup, teardown);
+    size_t ntests = rl_test_shard(tests, sizeof tests / sizeof tests[0]);
+    return _cmocka_run_group_tests("tests", tests, ntests, setup, teardown);
 }
