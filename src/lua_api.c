@@ -1210,6 +1210,30 @@ static rl_dtype dtype_at(lua_State *L, int idx, const char *key, int entry)
     return t;
 }
 
+/* Whether the options table at opts holds parameter id's field. */
+static int opt_present(lua_State *L, int opts, rl_param_id id)
+{
+    lua_getfield(L, opts, RL_PARAMS[id].lua);
+    int present = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    return present;
+}
+
+/* A field the policy makes moot is refused, as on the command line (cli.c
+ * serve_policy, fixRC #2; stop 49: the Lua API still dropped them). */
+static void policy_moot_fields(lua_State *L, rl_policy policy)
+{
+    if (opt_present(L, 1, RL_P_PREFILL_REPLICAS) && policy != RL_POLICY_DISAGG)
+        opt_error(L, "field 'prefill_replicas': the prefill replicas of disaggregated serving, "
+                     "which policy '%s' does not have (it would be ignored); add policy = "
+                     "'disagg', or leave it out", rl_policy_name(policy));
+    if (opt_present(L, 1, RL_P_MAX_TOKENS) &&
+        (policy == RL_POLICY_STATIC || policy == RL_POLICY_INTERLEAVED))
+        opt_error(L, "field 'max_tokens': a per-step token budget of continuous, chunked and "
+                     "disagg batching, which policy '%s' does not have (it would be ignored); "
+                     "leave it out, or choose one of those policies", rl_policy_name(policy));
+}
+
 static rl_dtype opt_dtype(lua_State *L, int opts, rl_param_id id, rl_dtype def)
 {
     const char *key = RL_PARAMS[id].lua;
@@ -2447,6 +2471,7 @@ int rl_lua_simulate(lua_State *L)
     c.max_tokens = (long long)opt_param(L, RL_P_MAX_TOKENS, (double)c.max_tokens);
     c.replicas = (int)opt_param(L, RL_P_REPLICAS, c.replicas);
     c.prefill_replicas = (int)opt_param(L, RL_P_PREFILL_REPLICAS, c.prefill_replicas);
+    policy_moot_fields(L, c.policy);
     c.slo_ttft = opt_param(L, RL_P_TTFT, 0);
     c.slo_tpot = opt_param(L, RL_P_TPOT, 0);
     note_slo_units("simulate", c.slo_ttft, c.slo_tpot);

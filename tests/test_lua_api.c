@@ -453,6 +453,16 @@ static void argument_types(void **state)
          " prompt_len = 10, out_len = 10 }",
          "roofline.simulate: field 'qps': expected a number in [1e-09, 1e+09] req/s, got NaN, not "
          "a finite number"},
+        /* stop 49: as the command line's --prefill-replicas / --max-tokens
+         * (fixRC #2), a field the policy makes moot is refused, not dropped */
+        {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, requests = 10,"
+         " prompt_len = 10, out_len = 10, prefill_replicas = 3 }",
+         "roofline.simulate: field 'prefill_replicas': the prefill replicas of disaggregated "
+         "serving, which policy 'continuous' does not have"},
+        {"roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', qps = 1, requests = 10,"
+         " prompt_len = 10, out_len = 10, policy = 'static', max_tokens = 512 }",
+         "roofline.simulate: field 'max_tokens': a per-step token budget of continuous, chunked "
+         "and disagg batching, which policy 'static' does not have"},
         /* tester34 F7: every error about a field reads "roofline.CMD: field 'KEY': ..."
          * (docs/lua.md), also those of the checks the command line shares */
         {"roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', pp = 81, chips = 81, ideal = true,"
