@@ -2541,6 +2541,13 @@ int rl_cli_run(rl_opts *o)
         rl_cli_tell("run", "--out '%s': %s", PATH_SHOWN(dir), err); /* as --plot-dir (tester33 F3) */
         return RL_EXIT_INPUT;
     }
+    if (!o->outdir && rl_guard_source_folder(dir)) { /* stop 49: run in src/ wrote src/out/ */
+        rl_cli_tell("run", "the default output folder 'out' would lie in a source folder of "
+                           "roofline's own tree (this working directory is one, or below one), "
+                           "where roofline never writes; give --out DIR, or run from the tree's "
+                           "top, whose out/ is its folder for outputs");
+        return RL_EXIT_INPUT;
+    }
     if (o->outdir && note[0])
         rl_cli_tell("run", "note: --out '%s' %s", PATH_SHOWN(dir), note);
     if (stat(dir, &st) == 0 && (o->outdir || S_ISDIR(st.st_mode))) {

@@ -1120,6 +1120,19 @@ static void run_out_folder_rule(void **state)
         if (!strstr(out, want) || rc != (k ? 2 << 8 : 0) || (k != 0) != (strstr(out, "ran") == NULL))
             fail_msg("--out %s: exit %d, no '%s' in: %s", outs[k], rc, want, out);
     }
+    /* stop 49: without --out, run's default out/ in a source folder (the
+     * working directory tests/) is refused as --out tests/out is */
+    snprintf(cmd, sizeof cmd, "cd %s/tests && ROOFLINE_DATA=%s %s run %s/w.lua 2>&1", dir, dir,
+             RL_BIN, dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int rc = pclose(p);
+    if (rc != 2 << 8 || !strstr(out, "the default output folder 'out' would lie in a source folder"))
+        fail_msg("run from tests/ without --out: exit %d: %s", rc, out);
+    snprintf(path, sizeof path, "%s/tests/out", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
     assert_file_equal(dir, "out/a/b/n.txt", "x");
     snprintf(path, sizeof path, "%s/scenarios/n.txt", dir);
     assert_int_not_equal(access(path, F_OK), 0);
