@@ -211,7 +211,8 @@ static void join_path(char *path, size_t cap, const char *up, const char *name, 
         path[at++] = '.';
     if (len > cap - 1 - at)
         len = cap - 1 - at;
-    memcpy(path + at, name, len);
+    if (len) /* name may be NULL with len 0 */
+        memcpy(path + at, name, len);
     path[at + len] = '\0';
 }
 
@@ -229,6 +230,8 @@ static int by_name_line(const void *a, const void *b)
  * twice (the pair whose second line comes first), else 0. */
 static int twice(key *k, size_t n, const char *path, char *err, size_t errlen)
 {
+    if (n < 2) /* k may be NULL (a table with no named field): qsort's UB */
+        return 0;
     qsort(k, n, sizeof *k, by_name_line);
     const key *a = NULL, *b = NULL;
     for (size_t i = 1; i < n; i++) /* sorted: a name's lines are neighbours, in order */
