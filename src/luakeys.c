@@ -323,7 +323,8 @@ int rl_lua_duplicate_key(const char *text, size_t len, char *err, size_t errlen)
                 break;
             }
             frame *c = &f[nf - 1];
-            if (close == F_TABLE && twice(k + c->key0, nk - c->key0, c->path, err, errlen)) {
+            if (close == F_TABLE && nk - c->key0 >= 2 && /* k is NULL before a key */
+                twice(k + c->key0, nk - c->key0, c->path, err, errlen)) {
                 rc = 1;
                 break;
             }
