@@ -92,6 +92,14 @@ int rl_guard_in_tree(const char *path, char *tree, size_t len);
  * --report docs/sizing/NEW.md was written there without a word), else 0. */
 int rl_guard_in_tree_new(const char *path, char *tree, size_t len);
 
+/* The hint of a refusal inside a roofline tree: where outputs go there.
+ * A fresh clone has no out/: `run` makes its --out folder, --save, --report
+ * and --plot do not (their folder must exist), so the hint says how to make
+ * it (fixRC #1: the hint pointed to a folder --save then refused). */
+#define RL_GUARD_OUT_HINT                                                                        \
+    "out/ is the tree's folder for outputs: `run` makes it; for --save, --report or --plot "    \
+    "there, make it first: mkdir out"
+
 /* Whether the file `path`, existing or to be made, is one of the sources
  * of such a tree (rl_guard_in_tree, then by its place and name: a Makefile,
  * makefile or GNUmakefile, or a .c, .h, .cu, .cuh, .cc, .cpp, .py, .sh or .mk file outside build*\/
@@ -103,13 +111,6 @@ int rl_guard_in_tree_new(const char *path, char *tree, size_t len);
  * (review57).  RL_GUARD_SOURCE_NAME (a source by its name) or
  * RL_GUARD_SOURCE_FOLDER (by its folder) with the tree's top in tree[len],
  * else 0. */
-/* The hint of a refusal inside a roofline tree: where outputs go there.
- * A fresh clone has no out/: `run` makes its --out folder, --save, --report
- * and --plot do not (their folder must exist), so the hint says how to make
- * it (fixRC #1: the hint pointed to a folder --save then refused). */
-#define RL_GUARD_OUT_HINT                                                                        \
-    "out/ is the tree's folder for outputs: `run` makes it; for --save, --report or --plot "    \
-    "there, make it first: mkdir out"
 #define RL_GUARD_SOURCE_NAME 1
 #define RL_GUARD_SOURCE_FOLDER 2
 int rl_guard_tree_source(const char *path, char *tree, size_t len);

@@ -211,6 +211,39 @@ static cJSON *with_columns(lua_State *L, int columns_idx, cJSON *o)
     return out;
 }
 
+/* keys[0..n) (table_keys of the table at idx) with the keys the table's
+ * result held as null and the script left nil (NULL_KEYS), to be written
+ * as null; the new count, or -1 (err set; n < 0 passes through).  Pushes
+ * that key set (or nil), which holds the added names: pop it after use. */
+static long with_null_keys(lua_State *L, int idx, const char ***keys, long n, char *err,
+                           size_t errlen)
+{
+    push_weak_registry(L, NULL_KEYS);
+    lua_pushvalue(L, idx);
+    lua_rawget(L, -2);
+    lua_remove(L, -2);
+    int set = lua_gettop(L);
+    if (n < 0 || !lua_istable(L, set))
+        return n;
+    lua_pushnil(L);
+    while (lua_next(L, set)) {
+        lua_pop(L, 1); /* the value (true) */
+        if (lua_type(L, -1) != LUA_TSTRING)
+            continue;
+        lua_pushvalue(L, -1);
+        int absent = lua_rawget(L, idx) == LUA_TNIL;
+        lua_pop(L, 1);
+        const char **grown = absent ? realloc(*keys, (size_t)(n + 1) * sizeof **keys) : NULL;
+        if (absent && !grown) {
+            lua_pop(L, 1);
+            return rl_fail(err, errlen, "out of memory");
+        }
+        if (absent)
+            (*keys = grown)[n++] = lua_tostring(L, -1);
+    }
+    return n;
+}
+
 /* Object from a table with string keys: keys in `columns` order when given
  * (with_columns), otherwise sorted; the key "columns" itself is dropped. */
 static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx, char *err,
@@ -218,25 +251,8 @@ static cJSON *table_to_object(lua_State *L, int idx, int depth, int columns_idx,
 {
     const char **keys = NULL;
     long n = table_keys(L, idx, &keys, err, errlen);
-    /* the keys a result held as null and the script left nil (NULL_KEYS),
-     * written as null; the set stays on the stack while their names are used */
-    push_weak_registry(L, NULL_KEYS);
-    lua_pushvalue(L, idx);
-    lua_rawget(L, -2);
-    lua_remove(L, -2);
+    n = with_null_keys(L, idx, &keys, n, err, errlen);
     int nullset = lua_gettop(L);
-    for (int more = n >= 0 && lua_istable(L, nullset) && (lua_pushnil(L), 1);
-         more && lua_next(L, nullset); lua_pop(L, 1)) {
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        lua_pushvalue(L, -2);
-        int absent = n >= 0 && k && lua_rawget(L, idx) == LUA_TNIL;
-        lua_pop(L, 1);
-        const char **grown = absent ? realloc(keys, (size_t)(n + 1) * sizeof *keys) : NULL;
-        if (absent && !grown)
-            n = rl_fail(err, errlen, "out of memory");
-        else if (absent)
-            (keys = grown)[n++] = k;
-    }
     cJSON *o = n < 0 ? NULL : cJSON_CreateObject();
     if (n >= 0 && !o)
         rl_fail(err, errlen, "out of memory");

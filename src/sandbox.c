@@ -164,8 +164,6 @@ static int safe_setmetatable(lua_State *L)
     return 1;
 }
 
-/* pcall(f, ...): Lua's own, except that a spent budget (the memory cap
- * too, whose error reaches pcall before any hook runs) is raised again. */
 /* The errno of the first failed print (rl_sandbox_stdout_errno). */
 static int stdout_errno;
 
@@ -189,6 +187,8 @@ static int noted_print(lua_State *L)
     return 0;
 }
 
+/* pcall(f, ...): Lua's own, except that a spent budget (the memory cap
+ * too, whose error reaches pcall before any hook runs) is raised again. */
 static int safe_pcall(lua_State *L)
 {
     luaL_checkany(L, 1);
