@@ -1674,6 +1674,9 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *kvn = cJSON_GetObjectItemCaseSensitive(result, "kv_engine_note");
     if (cJSON_IsString(kvn))
         rl_cli_say(o, "caution: %s", kvn->valuestring);
+    const cJSON *pen = cJSON_GetObjectItemCaseSensitive(result, "precision_engine_note");
+    if (cJSON_IsString(pen)) /* fixSA item 1: fp8 weights or compute, as the KV's */
+        rl_cli_say(o, "caution: %s", pen->valuestring);
     /* stop 42: how far an end-to-end run measured above the tables, beside it */
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
     if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)

@@ -144,13 +144,20 @@ static void add_host_cost_note(cJSON *o, const char *names, int n)
 }
 
 /* kv_engine_note: the selected engine stores no KV cache in p's KV dtype
- * (engines.h rl_engine_kv_caution; fixJH: --kv int4 ran under trtllm unremarked). */
-static void add_kv_engine_note(cJSON *o, const rl_hw *h, rl_dtype kv, int abstract)
+ * (engines.h rl_engine_kv_caution; fixJH: --kv int4 ran under trtllm
+ * unremarked); precision_engine_note: it runs no fp8 weights or compute on
+ * this chip (rl_engine_precision_caution; fixSA: --weights fp8 under trtllm
+ * on an A100 ran unremarked). */
+static void add_engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abstract)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char s[768];
-    if (!abstract && !h->ideal && e && rl_engine_kv_caution(e->name, kv, h->sm, s, sizeof s))
+    if (abstract || h->ideal || !e)
+        return;
+    if (rl_engine_kv_caution(e->name, p.kv, h->sm, s, sizeof s))
         cJSON_AddStringToObject(o, "kv_engine_note", s);
+    if (rl_engine_precision_caution(e->name, p.weights, p.compute, h->sm, s, sizeof s))
+        cJSON_AddStringToObject(o, "precision_engine_note", s);
 }
 
 /* What a result timed by an engine (`cal`: its tables or efficiency; not
@@ -1062,7 +1069,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         return NULL;
     add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
     add_host_notes(o, m, h, 1, 0);
-    add_kv_engine_note(o, h, p.kv, m->abstract);
+    add_engine_dtype_notes(o, h, p, m->abstract);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -1735,7 +1742,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
     add_host_notes(o, m, h, cal, 0);
-    add_kv_engine_note(o, h, p.kv, m->abstract);
+    add_engine_dtype_notes(o, h, p, m->abstract);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
         rl_e2e_fitted_label(o, h, m->name, p, plan->tp, plan->pp);
     else {
@@ -1917,7 +1924,7 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated), m, h,
                    c->chips);
     add_host_notes(o, m, h, c->calibrated && !(c->mfu > 0 && c->mfu < 1), ttft);
-    add_kv_engine_note(o, h, c->prec.kv, m->abstract);
+    add_engine_dtype_notes(o, h, c->prec, m->abstract);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
@@ -2683,8 +2690,11 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
                                "rl_ops_cost_pipeline)" : "");
     cJSON_AddStringToObject(j, "step_cost", cost);
     add_host_notes(j, run->m, run->h, run->calibrated, 1);
-    /* fixRE item 2: simulate's KV dtype the engine does not store, as step's */
-    add_kv_engine_note(j, run->h, c->kv_dtype, run->m->abstract);
+    /* fixRE item 2: simulate's KV dtype the engine does not store, as step's
+     * (fixSA: and its fp8 weights or compute) */
+    rl_precision dt = run->p;
+    dt.kv = c->kv_dtype;
+    add_engine_dtype_notes(j, run->h, dt, run->m->abstract);
     if (run->calibrated)
         add_e2e_gap_serving(j, run->h, rl_serve_replica_plan(run->chips_per_replica / (c->pp > 1 ? c->pp : 1),
                                                              c->ep, c->layout).tp);

@@ -4183,6 +4183,45 @@ static void kv_dtype_engine_caution(void **state)
                   "kv_engine_note");
 }
 
+/* fixSA item 1: --weights fp8 (or --compute fp8) under trtllm on
+ * a100-sxm-80g (sm 80) ran unremarked while --kv fp8 there was cautioned;
+ * TensorRT-LLM's support matrix lists "Ampere (SM80, SM86) - FP32, FP16,
+ * BF16, INT8, INT4", FP8 from Ada (SM89) on (nvidia.github.io/TensorRT-LLM/
+ * 0.18.2/reference/support-matrix.html).  Expected: a caution on stderr and
+ * the same text in JSON precision_engine_note in step, prefill, ops and
+ * simulate; none under vllm (W8A16 on Ampere), on sm 90, or for int8
+ * weights.  Fails before: no caution, no key. */
+static void precision_engine_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want; /* want NULL: no caution */
+    } cases[] = {
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp8",
+         "has no fp8 on this chip (sm 80): its support matrix lists FP8 from Ada Lovelace (SM89) "
+         "on and \"Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, "
+         "Support Matrix, Hardware), so this run's fp8 weights are a what-if"},
+        {"prefill --model llama3-8b --hw a100-sxm-80g --tokens 100 --weights fp8",
+         "this run's fp8 weights are a what-if"},
+        {"ops --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp8",
+         "this run's fp8 weights are a what-if"},
+        {"simulate --model llama3-8b --hw a100-sxm-80g --weights fp8 --qps 1 --prompt-len 100 "
+         "--out-len 10 --requests 50",
+         "this run's fp8 weights are a what-if"},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --weights fp8 --compute fp8 "
+         "--set hw.sm=80",
+         "this run's fp8 weights and compute are a what-if"},
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp8 --engine vllm",
+         NULL},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --weights fp8 --compute fp8", NULL},
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights int8", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        note_case(cases[i].args, cases[i].want, "caution: the trtllm engine (TensorRT-LLM) has no fp8",
+                  "a what-if no TensorRT-LLM deployment runs on it (its weights",
+                  "precision_engine_note");
+}
+
 /* fixRE item 3 (README-only tester): a chip with nothing measured and no
  * engine costs gave tiny-test on one tpu-v5e a 0.24 us decode step, TTFT
  * p50 0.34 us and max_sustainable_qps 3.8 M req/s, unremarked.  A step
@@ -12383,6 +12422,7 @@ int main(void)
         cmocka_unit_test(outputs_said),
         cmocka_unit_test(tree_sources_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
+        cmocka_unit_test(precision_engine_caution),
         cmocka_unit_test(step_floor_caution),
         cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),

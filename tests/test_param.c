@@ -226,14 +226,14 @@ static void help_names_note_keys(void **state)
 {
     (void)state;
     static const char *const keys[] = {"kv_engine_note", "moe_slow_note", "e2e_gap_note",
-                                       "batch_fall_note"};
+                                       "precision_engine_note", "batch_fall_note"};
     const rl_command *step = rl_command_find("step"), *pre = rl_command_find("prefill");
     assert_non_null(step);
     assert_non_null(pre);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         if (!strstr(step->summary, keys[k]))
             fail_msg("step --help does not name %s", keys[k]);
-        if (k < 3 && !strstr(pre->summary, keys[k])) /* batch_fall_note: step's alone */
+        if (k < 4 && !strstr(pre->summary, keys[k])) /* batch_fall_note: step's alone */
             fail_msg("prefill --help does not name %s", keys[k]);
     }
 }
