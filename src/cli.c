@@ -1578,17 +1578,13 @@ static void note_fit(const rl_opts *o, const cJSON *r)
                    per_chip ? " per chip" : "", of);
 }
 
-/* fixRE item 3: a step below one kernel launch.  "Each launch takes on
- * the order of microseconds" (Modal GPU Glossary, CUDA Graph:
- * modal.com/gpu-glossary/host-software/cuda-graph), and a serving
- * engine's decode step is at least one launch (a CUDA graph's) plus its
- * host work, so a step under 1 us (the order's lower end) has no engine
- * cost in it: a chip with nothing measured and no engine costs
- * (tpu-v5e: tiny-test's decode step 0.24 us, max_sustainable_qps 3.8 M
- * req/s on one chip) printed it unremarked.  The numbers stay as they are
- * (no per-step figure is cited for those chips); step_floor_note and a
- * caution say what they are. */
-#define RL_LAUNCH_FLOOR_S 1e-6
+/* fixRE item 3: a step below one kernel launch (result.h
+ * RL_LAUNCH_FLOOR_S, rl_result_step_floor_note): a chip with nothing
+ * measured and no engine costs (tpu-v5e: tiny-test's decode step 0.24 us,
+ * max_sustainable_qps 3.8 M req/s on one chip) printed it unremarked.  The
+ * numbers stay as they are (no per-step figure is cited for those chips);
+ * step_floor_note and a caution say what they are.  size (fixSA #2): its
+ * rows carry the key (result.c), said here once with how many rows. */
 static void note_step_floor(const rl_opts *o, cJSON *result)
 {
     if (!o->cmd || !cJSON_IsObject(result) || cJSON_HasObjectItem(result, "step_floor_note"))
@@ -1607,16 +1603,27 @@ static void note_step_floor(const rl_opts *o, cJSON *result)
             if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < t)
                 t = v->valuedouble, what = "step_s";
         }
-    }
-    if (!what || !(t < RL_LAUNCH_FLOOR_S))
+    } else if (!strcmp(o->cmd, "size")) {
+        const cJSON *row, *first = NULL;
+        int n = 0, rows = 0;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(result, "rows"))
+        {
+            rows++;
+            if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, "step_floor_note")) &&
+                n++ == 0)
+                first = row;
+        }
+        if (first)
+            rl_cli_say(o, "caution: %d of %d rows (the first: %s): %s (the rows' "
+                          "step_floor_note)", n, rows,
+                       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "config")),
+                       cJSON_GetStringValue(
+                           cJSON_GetObjectItemCaseSensitive(first, "step_floor_note")));
         return;
+    }
     char s[640];
-    snprintf(s, sizeof s, "the decode step (%s %.3g us) is below one kernel launch, which takes "
-             "on the order of microseconds (Modal GPU Glossary, CUDA Graph: \"Each launch takes "
-             "on the order of microseconds\"; an engine's step is at least one launch plus its "
-             "host work): it carries no engine cost, so it and the rates derived from it "
-             "(tokens/s, max_sustainable_qps) are not deployable figures; a fitted profile "
-             "(roofline fit) adds a measured floor per step", what, t * 1e6);
+    if (!what || !rl_result_step_floor_note(what, t, s, sizeof s))
+        return;
     cJSON_AddStringToObject(result, "step_floor_note", s);
     rl_cli_say(o, "caution: %s", s);
 }

@@ -135,6 +135,20 @@ const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len)
     return buf;
 }
 
+int rl_result_step_floor_note(const char *what, double t, char *s, size_t len)
+{
+    s[0] = '\0';
+    if (!(t > 0 && t < RL_LAUNCH_FLOOR_S))
+        return 0;
+    snprintf(s, len, "the decode step (%s %.3g us) is below one kernel launch, which takes "
+             "on the order of microseconds (Modal GPU Glossary, CUDA Graph: \"Each launch takes "
+             "on the order of microseconds\"; an engine's step is at least one launch plus its "
+             "host work): it carries no engine cost, so it and the rates derived from it "
+             "(tokens/s, max_sustainable_qps) are not deployable figures; a fitted profile "
+             "(roofline fit) adds a measured floor per step", what, t * 1e6);
+    return 1;
+}
+
 /* host_cost_note naming the engines `names` (`n` of them) into o. */
 static void add_host_cost_note(cJSON *o, const char *names, int n)
 {
@@ -2947,6 +2961,16 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
         cJSON_AddStringToObject(o, "verdict_note", vnote);
     else
         cJSON_AddNullToObject(o, "verdict_note");
+    /* fixSA #2: a plan whose decode step is below one kernel launch, as
+     * step's and simulate's step_floor_note (null when not): its TPOT p50,
+     * at least one step a token, is the row's step figure (size reports no
+     * inter-token latency) */
+    char floor_note[640];
+    if (!c->no_tpot &&
+        rl_result_step_floor_note("tpot_p50_s", c->tpot_p50, floor_note, sizeof floor_note))
+        cJSON_AddStringToObject(o, "step_floor_note", floor_note);
+    else
+        cJSON_AddNullToObject(o, "step_floor_note");
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */

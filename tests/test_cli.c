@@ -4251,6 +4251,51 @@ static void step_floor_caution(void **state)
     assert_non_null(strstr(out, "are not deployable figures"));
 }
 
+/* fixSA #2: size sized tiny-test on one tpu-v5e with a 0.137 us TPOT p50
+ * (a decode step below one kernel launch, as step_floor_caution's) with no
+ * word, while step and simulate said it.  Expected: each such row's
+ * step_floor_note ("the decode step (tpot_p50_s ..."), a caution on stderr
+ * counting the rows, the report's caution beside the recommendation; null
+ * on llama3-8b's h100-sxm rows (ms steps).  Fails before: no key. */
+static void size_step_floor_said(void **state)
+{
+    (void)state;
+    char rep[96], args[512];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(rep, sizeof rep, "%s/rl_fixSA_floor_%d.md", tmp, (int)getpid());
+    unlink(rep);
+    snprintf(args, sizeof args, "size --model tiny-test --hw tpu-v5e --qps 100 --prompt-len 10 "
+             "--out-len 10 --ttft-p99 1 --tpot-p99 0.05 --requests 300 --max-chips 1 "
+             "--report %s --format json", rep);
+    cJSON *j = run_json(args);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    assert_true(cJSON_GetArraySize(rows) > 0);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0),
+                                                                "step_floor_note"));
+    if (!note || !strstr(note, "the decode step (tpot_p50_s ") ||
+        !strstr(note, "us) is below one kernel launch"))
+        fail_msg("rows[0].step_floor_note: %s", note ? note : "absent");
+    if (!strstr(out, "rows (the first: tpu-v5e ") || !strstr(out, "is below one kernel launch"))
+        fail_msg("stderr: %s", out);
+    cJSON_Delete(j);
+    char *md = slurp_text(rep);
+    unlink(rep);
+    assert_non_null(md);
+    if (!strstr(md, "Caution: the decode step (tpot_p50_s ") || !strstr(md, "(step_floor_note)."))
+        fail_msg("report: no step floor caution");
+    free(md);
+    j = run_json("size --model llama3-8b --hw h100-sxm --qps 2 --prompt 100 --output 20 "
+                 "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 1 --format json");
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+    {
+        const cJSON *n = cJSON_GetObjectItem(row, "step_floor_note");
+        assert_true(n && cJSON_IsNull(n));
+    }
+    assert_null(strstr(out, "below one kernel launch"));
+    cJSON_Delete(j);
+}
+
 /* fixJH (README-only tester): h100-sxm-splitwise, fitted on SplitwiseSim's
  * fp16 llama2-70b rows, gives the same decode step for bf16 and fp8 weights
  * (29.9 ms at tp4, batch 1, context 1000: the fitted host floor,
@@ -12424,6 +12469,7 @@ int main(void)
         cmocka_unit_test(kv_dtype_engine_caution),
         cmocka_unit_test(precision_engine_caution),
         cmocka_unit_test(step_floor_caution),
+        cmocka_unit_test(size_step_floor_said),
         cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),
