@@ -5136,6 +5136,14 @@ static const char *pareto_none_why(const rl_sweep *s, char *buf, size_t len)
     return buf;
 }
 
+/* A figure's failure (`failed`: the command exits 1 after its result) or
+ * note (gnuplot missing: the data and script kept), err, on stderr beside
+ * the result it leaves printed (plot.h rl_plot_outcome; validate, pareto). */
+static void say_plot(const char *cmd, int failed, const char *err)
+{
+    rl_cli_tell(cmd, "%s%s", failed ? "" : "note: ", err);
+}
+
 int rl_cli_pareto(rl_opts *o)
 {
     rl_model m;
@@ -5227,6 +5235,7 @@ int rl_cli_pareto(rl_opts *o)
         rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
     }
     char curves[1024] = "";
+    int pr = 0; /* the figure's outcome: the rows print whatever it is (fixSA #3) */
     if (rc == RL_EXIT_OK && o->plot) {
         /* fixIL #1: the figure draws each precision's own frontier (its key
          * gives each curve's mode); the title names the rows' mode and
@@ -5236,15 +5245,14 @@ int rl_cli_pareto(rl_opts *o)
         snprintf(title, sizeof title, "%s on %s, S = %lld: frontier per precision (rows %s, "
                  "engine %s; %s)", m.name, h.name, o->context, mode,
                  rl_result_engine_name(&h, mode), o->ideal ? "no collectives" : "collectives");
-        int pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &m, &h, &s, prec, nprec, curves,
-                                      sizeof curves, err, sizeof err);
-        if (pr != 0)
-            rl_cli_tell("pareto", "%s", err);
-        if (pr < 0)
-            rc = RL_EXIT_IO;
+        pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &m, &h, &s, prec, nprec, curves,
+                                  sizeof curves, err, sizeof err);
     }
     if (rc == RL_EXIT_OK) {
         cJSON *r = rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf);
+        int plot_failed = o->plot && r ? rl_plot_outcome(r, o->plot, pr, err) : 0;
+        if (o->plot && pr != 0) /* said beside the rows, as validate's (fixRC #9) */
+            say_plot("pareto", pr < 0, err);
         if (r && curves[0]) { /* fixIL #1: what the plot draws beside the rows */
             char note[1200];
             snprintf(note, sizeof note, "the plot draws each precision's own frontier (%s); "
@@ -5257,6 +5265,8 @@ int rl_cli_pareto(rl_opts *o)
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
         rc = emit(o, r);
+        if (rc == RL_EXIT_OK && plot_failed)
+            rc = RL_EXIT_IO;
     }
     free(idx);
     rl_sweep_free(&s);
@@ -5512,7 +5522,7 @@ static int validate_tables(rl_opts *o)
     cJSON_AddStringToObject(r, "engine", o->engine);
     cJSON_AddNumberToObject(r, "holdout", o->holdout);
     if (*plot_err) /* the report is printed whatever the figure does (fixRC #9) */
-        rl_cli_tell("validate", "%s%s", plot_failed ? "" : "note: ", plot_err);
+        say_plot("validate", plot_failed, plot_err);
     rc = emit(o, r);
     return rc == RL_EXIT_OK && plot_failed ? RL_EXIT_IO : rc;
 }

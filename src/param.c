@@ -624,7 +624,9 @@ const rl_command RL_COMMANDS[] = {
      "whole HBM under --ideal).  --plot draws each precision's own frontier, one curve each\n"
      "keyed by its precision and its mode (e.g. \"weights bf16, KV bf16 (calibrated)\"), while\n"
      "the rows hold the overall frontier; the title gives the rows' mode and engine, and the\n"
-     "result's plot_curves lists the curves and their points.",
+     "result's plot_curves lists the curves and their points; plot, the figure's path.\n"
+     "A figure that fails leaves the rows printed, plot_note and stderr saying why, exit 1\n"
+     "(as validate --plot; gnuplot missing: data and script kept, plot_note, exit 0).",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
      "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--engine E]\n"
      "       [--overlap]\n"

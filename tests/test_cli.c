@@ -10540,7 +10540,7 @@ static void size_small_sample_said(void **state)
  * printed (exit 1, stderr only).  Now the MLA classes are drawn (exit 0,
  * the figure written), and where gnuplot fails (a stand-in that exits 1)
  * the report is printed all the same, its plot_note and stderr saying why,
- * exit 1. */
+ * exit 1; pareto --plot too (fixSA #3, fails before: no rows). */
 static void validate_plot_keeps_report(void **state)
 {
     (void)state;
@@ -10568,6 +10568,14 @@ static void validate_plot_keeps_report(void **state)
     if (rc != 1 << 8 || !strstr(out, "\"operators\"") || !strstr(out, "\"plot_note\"") ||
         !strstr(out, "roofline validate: gnuplot failed on "))
         fail_msg("%s: status %d, want exit 1 with the report: %s", cmd, rc, out);
+    /* fixSA #3: pareto --plot printed nothing when gnuplot failed (exit 1,
+     * stderr only); now its rows as validate's report, plot_note, exit 1 */
+    snprintf(cmd, sizeof cmd, "PATH=%s/bin:$PATH %s pareto --model llama3-8b --hw h100-sxm "
+             "--chips 1,2 --batch 1,8 --format json --plot %s/p.png 2>&1", dir, RL_BIN, dir);
+    rc = popen_out(cmd);
+    if (rc != 1 << 8 || !strstr(out, "\"rows\"") || !strstr(out, "\"plot_note\"") ||
+        !strstr(out, "roofline pareto: gnuplot failed on "))
+        fail_msg("%s: status %d, want exit 1 with the rows: %s", cmd, rc, out);
     assert_int_equal(remove_tree(dir), 0);
 }
 
