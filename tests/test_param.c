@@ -238,6 +238,25 @@ static void help_names_note_keys(void **state)
     }
 }
 
+/* fixSA #4: simulate --help named none of the note keys its JSON carries
+ * (step's and prefill's did since fixJM #4); each one simulate emits
+ * (result.c add_host_notes, add_engine_dtype_notes, add_e2e_gap_serving;
+ * cli.c emit, note_step_floor, rl_cli_simulate's prefix_cache_note). */
+static void simulate_help_names_note_keys(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"host_cost_note",        "prefill_dispatch_note",
+                                       "e2e_gap_note",          "kv_engine_note",
+                                       "precision_engine_note", "moe_slow_note",
+                                       "step_floor_note",       "fitted_misfit_note",
+                                       "prefix_cache_note"};
+    const rl_command *sim = rl_command_find("simulate");
+    assert_non_null(sim);
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        if (!strstr(sim->summary, keys[k]))
+            fail_msg("simulate --help does not name %s", keys[k]);
+}
+
 /* shard's option lines name no flag it refuses (tester37: its --chips and
  * --overlap rows spoke of --pp, which shard refuses, as it lists the pp
  * plans itself): neither --pp nor --tp appears in them. */
@@ -409,6 +428,7 @@ int main(void)
         cmocka_unit_test(defaults_cli_equal_lua),
         cmocka_unit_test(commands_sound),
         cmocka_unit_test(help_names_note_keys),
+        cmocka_unit_test(simulate_help_names_note_keys),
         cmocka_unit_test(shard_help_names_only_its_flags),
         cmocka_unit_test(lua_docs_cover_module),
         cmocka_unit_test(declared_not_silently_taken),
