@@ -4947,9 +4947,6 @@ int rl_cli_ops(rl_opts *o)
     if (c.prefill_seqs == 0 && o->non_causal)
         rl_cli_tell("ops", "note: ignored in decode (for the prefill and mixed phases "
                            "only): --non-causal");
-    if (c.decode_batch == 0 && o->context)
-        rl_cli_tell("ops", "note: --context is the decode KV length; a prefill's cached "
-                           "prefix is --prefix; --context ignored");
     if (h.engine_costs.present && c.calibrated && !m.abstract) /* tester29 F8 */
         rl_cli_tell("ops", "note: %s's fitted per-step engine costs are not applied to the "
                            "operator list (each operator at its roofline or kernel-table time: "

@@ -675,6 +675,8 @@ const rl_command RL_COMMANDS[] = {
      "segment (prefill: or decode:) for attention rows; 0 on communication rows.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.\n"
+     "An option the phase makes moot is refused (exit 2): --tokens and --prefix in decode,\n"
+     "--context in prefill.\n"
      "--tp/--ep: one replica's plan, its collectives among the rows, its decode KV in step's\n"
      "--kv-split layout (default replicate, batch under --ideal), so calibrated, ops and step\n"
      "time one step alike.  Under --ideal they do not: step is formula (1) over the weights\n"
