@@ -4812,6 +4812,15 @@ int rl_cli_size(rl_opts *o)
     }
     if (r.nmeet > 0 && r.c[0].banded && !in.conservative)
         note_size_band_edge(&in, &r.c[0]);
+    if (in.conservative && r.n > 0 && in.calibrated) { /* tester85 #5 (fixSA): as the report */
+        const rl_size_candidate *c0 = &r.c[0];
+        char gap[768];
+        if (rl_result_conservative_gap_note(in.band_hw ? &in.band_hw[c0->hw] : &in.hw[c0->hw],
+                                            rl_serve_replica_plan(c0->chips, c0->ep,
+                                                                  c0->layout).tp,
+                                            gap, sizeof gap))
+            rl_cli_tell("size", "caution: the first row: %s", gap);
+    }
     char ev[640]; /* size.h rl_size_evidence_caution (stop 48 #2: the report's alone before) */
     if (rl_size_evidence_caution(&in, &r, ev, sizeof ev)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab);

@@ -391,7 +391,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                    NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band (an edge clamped to the figure, "
-                           "as ttft_p99_s_high_clamped says, adds no margin)", NOWHERE, 0},
+                           "as ttft_p99_s_high_clamped says, adds no margin; the kernel tables' "
+                           "band: the end-to-end gap of e2e_gap_note is not in it, a caution "
+                           "says so)", NOWHERE, 0},
     [RL_P_HEADROOM] = {"headroom", "headroom", NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
                        RL_SIZE_MAX_HEADROOM, "0.2", NULL,
                        "meet the targets at (1 + F) x the load (our stated rule: docs/serving.md)",

@@ -319,6 +319,25 @@ int rl_result_e2e_gap_serving_note(const rl_hw *h, long long tp, char *s, size_t
     return 1;
 }
 
+int rl_result_conservative_gap_note(const rl_hw *h, long long tp, char *s, size_t len)
+{
+    double p90[2]; /* decode, prefill: e2e_gap_words's p90 factors */
+    for (int prefill = 0; prefill < 2; prefill++) {
+        const double *r;
+        char w[512];
+        if (!e2e_gap_words(h, tp, prefill, 1, &r, w, sizeof w))
+            return 0;
+        p90[prefill] = r[2];
+    }
+    snprintf(s, len, "--conservative sizes against the slow edge of the kernel tables' band, "
+             "which holds their kernels' error and not an engine's end-to-end gap: on this chip "
+             "measured end-to-end runs took up to TPOT x %.2f and TTFT x %.2f the tables' "
+             "prediction (p90; e2e_gap_note), which no size option applies, so this sizing is "
+             "not conservative against that gap and a deployed engine can miss the targets by "
+             "it", p90[0], p90[1]);
+    return 1;
+}
+
 static void add_e2e_gap_serving(cJSON *o, const rl_hw *h, long long tp)
 {
     char s[1600];

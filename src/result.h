@@ -260,6 +260,13 @@ int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len);
  * sizing report's caution (tester77 #1) quotes it for each recommended row. */
 int rl_result_e2e_gap_serving_note(const rl_hw *h, long long tp, char *s, size_t len);
 
+/* Under size --conservative (tester85 #5, fixSA): what its sizing leaves
+ * out where an end-to-end gap applies on h at tp (as
+ * rl_result_e2e_gap_serving_note): it sizes against the kernel tables'
+ * band, which holds no engine's end-to-end gap, and no option applies that
+ * gap; its p90 factors named.  1 with the text in s[len], else 0. */
+int rl_result_conservative_gap_note(const rl_hw *h, long long tp, char *s, size_t len);
+
 /* The same over the profiles i with only[i] set (only[in->nhw]; NULL: all):
  * the sizing report's caution names the engines of the profiles it
  * recommends, not of every one searched (fixKJ B: a tpu-v5e recommendation,
