@@ -1826,6 +1826,30 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
     return e->step_s + e->seq_s * seqs + e->launch_s * launches;
 }
 
+/* The one rule for FP8 before Ada, shared by the KV cache's caution and the
+ * weights'/compute's (fixSA item 1: --weights fp8 under trtllm on an A100
+ * read unremarked while --kv fp8 was cautioned): TensorRT-LLM's support
+ * matrix lists "Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4" and FP8
+ * from "Ada Lovelace (SM89)" on (Support Matrix, Hardware, Precision:
+ * https://nvidia.github.io/TensorRT-LLM/0.18.2/reference/support-matrix.html).
+ * 1 when `engine` is trtllm and the chip's spec says an sm below 89 (0:
+ * unset, no claim). */
+static int trtllm_fp8_unlisted(const char *engine, long long sm)
+{
+    return engine && !strcmp(engine, "trtllm") && sm > 0 && sm < 89;
+}
+
+/* The caution's opening, naming what runs in fp8 with its verb (`what`:
+ * "KV cache is", "weights are", ...), the chip and the support matrix's words. */
+static int trtllm_fp8_head(char *buf, size_t len, long long sm, const char *what)
+{
+    return snprintf(buf, len, "the trtllm engine (TensorRT-LLM) has no fp8 on this chip (sm %lld): "
+                    "its support matrix lists FP8 from Ada Lovelace (SM89) on and \"Ampere (SM80, "
+                    "SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, Support Matrix, "
+                    "Hardware), so this run's fp8 %s a what-if no TensorRT-LLM deployment runs "
+                    "on it", sm, what);
+}
+
 /* The quantized KV-cache dtypes each serving engine stores (fixJH, README-only
  * tester: step --kv int4 ran "under trtllm" unremarked):
  * - TensorRT-LLM: INT8 and FP8 KV caches (TensorRT-LLM docs, "Numerical
@@ -1851,30 +1875,6 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
  *   upconverted to fp16 for computation", vllm-project/vllm issue #3965 on
  *   an A100; pull request #24577 measured it on A100), which is what this
  *   run times: fp8 bytes read, attention at the compute dtype. */
-/* The one rule for FP8 before Ada, shared by the KV cache's caution and the
- * weights'/compute's (fixSA item 1: --weights fp8 under trtllm on an A100
- * read unremarked while --kv fp8 was cautioned): TensorRT-LLM's support
- * matrix lists "Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4" and FP8
- * from "Ada Lovelace (SM89)" on (Support Matrix, Hardware, Precision:
- * https://nvidia.github.io/TensorRT-LLM/0.18.2/reference/support-matrix.html).
- * 1 when `engine` is trtllm and the chip's spec says an sm below 89 (0:
- * unset, no claim). */
-static int trtllm_fp8_unlisted(const char *engine, long long sm)
-{
-    return engine && !strcmp(engine, "trtllm") && sm > 0 && sm < 89;
-}
-
-/* The caution's opening, naming what runs in fp8 with its verb (`what`:
- * "KV cache is", "weights are", ...), the chip and the support matrix's words. */
-static int trtllm_fp8_head(char *buf, size_t len, long long sm, const char *what)
-{
-    return snprintf(buf, len, "the trtllm engine (TensorRT-LLM) has no fp8 on this chip (sm %lld): "
-                    "its support matrix lists FP8 from Ada Lovelace (SM89) on and \"Ampere (SM80, "
-                    "SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, Support Matrix, "
-                    "Hardware), so this run's fp8 %s a what-if no TensorRT-LLM deployment runs "
-                    "on it", sm, what);
-}
-
 int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *buf, size_t len)
 {
     static const struct {

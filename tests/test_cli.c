@@ -4217,7 +4217,8 @@ static void precision_engine_caution(void **state)
         {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights int8", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        note_case(cases[i].args, cases[i].want, "caution: the trtllm engine (TensorRT-LLM) has no fp8",
+        note_case(cases[i].args, cases[i].want,
+                  "caution: the trtllm engine (TensorRT-LLM) has no fp8",
                   "a what-if no TensorRT-LLM deployment runs on it (its weights",
                   "precision_engine_note");
 }
