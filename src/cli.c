@@ -1578,17 +1578,13 @@ static void note_fit(const rl_opts *o, const cJSON *r)
                    per_chip ? " per chip" : "", of);
 }
 
-/* fixRE item 3: a step below one kernel launch.  "Each launch takes on
- * the order of microseconds" (Modal GPU Glossary, CUDA Graph:
- * modal.com/gpu-glossary/host-software/cuda-graph), and a serving
- * engine's decode step is at least one launch (a CUDA graph's) plus its
- * host work, so a step under 1 us (the order's lower end) has no engine
- * cost in it: a chip with nothing measured and no engine costs
- * (tpu-v5e: tiny-test's decode step 0.24 us, max_sustainable_qps 3.8 M
- * req/s on one chip) printed it unremarked.  The numbers stay as they are
- * (no per-step figure is cited for those chips); step_floor_note and a
- * caution say what they are. */
-#define RL_LAUNCH_FLOOR_S 1e-6
+/* fixRE item 3: a step below one kernel launch (result.h
+ * RL_LAUNCH_FLOOR_S, rl_result_step_floor_note): a chip with nothing
+ * measured and no engine costs (tpu-v5e: tiny-test's decode step 0.24 us,
+ * max_sustainable_qps 3.8 M req/s on one chip) printed it unremarked.  The
+ * numbers stay as they are (no per-step figure is cited for those chips);
+ * step_floor_note and a caution say what they are.  size (fixSA #2): its
+ * rows carry the key (result.c), said here once with how many rows. */
 static void note_step_floor(const rl_opts *o, cJSON *result)
 {
     if (!o->cmd || !cJSON_IsObject(result) || cJSON_HasObjectItem(result, "step_floor_note"))
@@ -1607,16 +1603,27 @@ static void note_step_floor(const rl_opts *o, cJSON *result)
             if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < t)
                 t = v->valuedouble, what = "step_s";
         }
-    }
-    if (!what || !(t < RL_LAUNCH_FLOOR_S))
+    } else if (!strcmp(o->cmd, "size")) {
+        const cJSON *row, *first = NULL;
+        int n = 0, rows = 0;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(result, "rows"))
+        {
+            rows++;
+            if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, "step_floor_note")) &&
+                n++ == 0)
+                first = row;
+        }
+        if (first)
+            rl_cli_say(o, "caution: %d of %d rows (the first: %s): %s (the rows' "
+                          "step_floor_note)", n, rows,
+                       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "config")),
+                       cJSON_GetStringValue(
+                           cJSON_GetObjectItemCaseSensitive(first, "step_floor_note")));
         return;
+    }
     char s[640];
-    snprintf(s, sizeof s, "the decode step (%s %.3g us) is below one kernel launch, which takes "
-             "on the order of microseconds (Modal GPU Glossary, CUDA Graph: \"Each launch takes "
-             "on the order of microseconds\"; an engine's step is at least one launch plus its "
-             "host work): it carries no engine cost, so it and the rates derived from it "
-             "(tokens/s, max_sustainable_qps) are not deployable figures; a fitted profile "
-             "(roofline fit) adds a measured floor per step", what, t * 1e6);
+    if (!what || !rl_result_step_floor_note(what, t, s, sizeof s))
+        return;
     cJSON_AddStringToObject(result, "step_floor_note", s);
     rl_cli_say(o, "caution: %s", s);
 }
@@ -1674,6 +1681,9 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *kvn = cJSON_GetObjectItemCaseSensitive(result, "kv_engine_note");
     if (cJSON_IsString(kvn))
         rl_cli_say(o, "caution: %s", kvn->valuestring);
+    const cJSON *pen = cJSON_GetObjectItemCaseSensitive(result, "precision_engine_note");
+    if (cJSON_IsString(pen)) /* fixSA item 1: fp8 weights or compute, as the KV's */
+        rl_cli_say(o, "caution: %s", pen->valuestring);
     /* stop 42: how far an end-to-end run measured above the tables, beside it */
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
     if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)
@@ -4802,6 +4812,15 @@ int rl_cli_size(rl_opts *o)
     }
     if (r.nmeet > 0 && r.c[0].banded && !in.conservative)
         note_size_band_edge(&in, &r.c[0]);
+    if (in.conservative && r.n > 0 && in.calibrated) { /* tester85 #5 (fixSA): as the report */
+        const rl_size_candidate *c0 = &r.c[0];
+        char gap[768];
+        if (rl_result_conservative_gap_note(in.band_hw ? &in.band_hw[c0->hw] : &in.hw[c0->hw],
+                                            rl_serve_replica_plan(c0->chips, c0->ep,
+                                                                  c0->layout).tp,
+                                            gap, sizeof gap))
+            rl_cli_tell("size", "caution: the first row: %s", gap);
+    }
     char ev[640]; /* size.h rl_size_evidence_caution (stop 48 #2: the report's alone before) */
     if (rl_size_evidence_caution(&in, &r, ev, sizeof ev)) {
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
@@ -4937,9 +4956,6 @@ int rl_cli_ops(rl_opts *o)
     if (c.prefill_seqs == 0 && o->non_causal)
         rl_cli_tell("ops", "note: ignored in decode (for the prefill and mixed phases "
                            "only): --non-causal");
-    if (c.decode_batch == 0 && o->context)
-        rl_cli_tell("ops", "note: --context is the decode KV length; a prefill's cached "
-                           "prefix is --prefix; --context ignored");
     if (h.engine_costs.present && c.calibrated && !m.abstract) /* tester29 F8 */
         rl_cli_tell("ops", "note: %s's fitted per-step engine costs are not applied to the "
                            "operator list (each operator at its roofline or kernel-table time: "
@@ -5126,6 +5142,14 @@ static const char *pareto_none_why(const rl_sweep *s, char *buf, size_t len)
     return buf;
 }
 
+/* A figure's failure (`failed`: the command exits 1 after its result) or
+ * note (gnuplot missing: the data and script kept), err, on stderr beside
+ * the result it leaves printed (plot.h rl_plot_outcome; validate, pareto). */
+static void say_plot(const char *cmd, int failed, const char *err)
+{
+    rl_cli_tell(cmd, "%s%s", failed ? "" : "note: ", err);
+}
+
 int rl_cli_pareto(rl_opts *o)
 {
     rl_model m;
@@ -5217,6 +5241,7 @@ int rl_cli_pareto(rl_opts *o)
         rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
     }
     char curves[1024] = "";
+    int pr = 0; /* the figure's outcome: the rows print whatever it is (fixSA #3) */
     if (rc == RL_EXIT_OK && o->plot) {
         /* fixIL #1: the figure draws each precision's own frontier (its key
          * gives each curve's mode); the title names the rows' mode and
@@ -5226,15 +5251,14 @@ int rl_cli_pareto(rl_opts *o)
         snprintf(title, sizeof title, "%s on %s, S = %lld: frontier per precision (rows %s, "
                  "engine %s; %s)", m.name, h.name, o->context, mode,
                  rl_result_engine_name(&h, mode), o->ideal ? "no collectives" : "collectives");
-        int pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &m, &h, &s, prec, nprec, curves,
-                                      sizeof curves, err, sizeof err);
-        if (pr != 0)
-            rl_cli_tell("pareto", "%s", err);
-        if (pr < 0)
-            rc = RL_EXIT_IO;
+        pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &m, &h, &s, prec, nprec, curves,
+                                  sizeof curves, err, sizeof err);
     }
     if (rc == RL_EXIT_OK) {
         cJSON *r = rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf);
+        int plot_failed = o->plot && r ? rl_plot_outcome(r, o->plot, pr, err) : 0;
+        if (o->plot && pr != 0) /* said beside the rows, as validate's (fixRC #9) */
+            say_plot("pareto", pr < 0, err);
         if (r && curves[0]) { /* fixIL #1: what the plot draws beside the rows */
             char note[1200];
             snprintf(note, sizeof note, "the plot draws each precision's own frontier (%s); "
@@ -5247,6 +5271,8 @@ int rl_cli_pareto(rl_opts *o)
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
         rc = emit(o, r);
+        if (rc == RL_EXIT_OK && plot_failed)
+            rc = RL_EXIT_IO;
     }
     free(idx);
     rl_sweep_free(&s);
@@ -5502,7 +5528,7 @@ static int validate_tables(rl_opts *o)
     cJSON_AddStringToObject(r, "engine", o->engine);
     cJSON_AddNumberToObject(r, "holdout", o->holdout);
     if (*plot_err) /* the report is printed whatever the figure does (fixRC #9) */
-        rl_cli_tell("validate", "%s%s", plot_failed ? "" : "note: ", plot_err);
+        say_plot("validate", plot_failed, plot_err);
     rc = emit(o, r);
     return rc == RL_EXIT_OK && plot_failed ? RL_EXIT_IO : rc;
 }

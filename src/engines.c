@@ -1826,6 +1826,30 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
     return e->step_s + e->seq_s * seqs + e->launch_s * launches;
 }
 
+/* The one rule for FP8 before Ada, shared by the KV cache's caution and the
+ * weights'/compute's (fixSA item 1: --weights fp8 under trtllm on an A100
+ * read unremarked while --kv fp8 was cautioned): TensorRT-LLM's support
+ * matrix lists "Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4" and FP8
+ * from "Ada Lovelace (SM89)" on (Support Matrix, Hardware, Precision:
+ * https://nvidia.github.io/TensorRT-LLM/0.18.2/reference/support-matrix.html).
+ * 1 when `engine` is trtllm and the chip's spec says an sm below 89 (0:
+ * unset, no claim). */
+static int trtllm_fp8_unlisted(const char *engine, long long sm)
+{
+    return engine && !strcmp(engine, "trtllm") && sm > 0 && sm < 89;
+}
+
+/* The caution's opening, naming what runs in fp8 with its verb (`what`:
+ * "KV cache is", "weights are", ...), the chip and the support matrix's words. */
+static int trtllm_fp8_head(char *buf, size_t len, long long sm, const char *what)
+{
+    return snprintf(buf, len, "the trtllm engine (TensorRT-LLM) has no fp8 on this chip (sm %lld): "
+                    "its support matrix lists FP8 from Ada Lovelace (SM89) on and \"Ampere (SM80, "
+                    "SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, Support Matrix, "
+                    "Hardware), so this run's fp8 %s a what-if no TensorRT-LLM deployment runs "
+                    "on it", sm, what);
+}
+
 /* The quantized KV-cache dtypes each serving engine stores (fixJH, README-only
  * tester: step --kv int4 ran "under trtllm" unremarked):
  * - TensorRT-LLM: INT8 and FP8 KV caches (TensorRT-LLM docs, "Numerical
@@ -1844,7 +1868,8 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
  *   (SM80, SM86) - FP32, FP16, BF16, INT8, INT4" and FP8 from "Ada Lovelace
  *   (SM89)" (nvidia.github.io/TensorRT-LLM/0.18.2/reference/
  *   support-matrix.html, Hardware, Precision), so trtllm's fp8 KV on a chip
- *   whose spec says sm below 89 is cautioned (int8 is its KV cache there).
+ *   whose spec says sm below 89 is cautioned (int8 is its KV cache there;
+ *   trtllm_fp8_unlisted, the rule fp8 weights and compute share).
  *   vLLM is not: it stores an fp8 KV cache on Ampere and upconverts it to
  *   16 bits for the attention math ("The kv cache is quantized but
  *   upconverted to fp16 for computation", vllm-project/vllm issue #3965 on
@@ -1867,14 +1892,12 @@ int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *bu
     buf[0] = '\0';
     if (!engine || rl_dtype_bytes(kv) >= 2) /* bf16/fp16/fp32: every engine stores those */
         return 0;
-    if (kv == RL_FP8 && !strcmp(engine, "trtllm") && sm > 0 && sm < 89) {
-        snprintf(buf, len, "the trtllm engine (TensorRT-LLM) has no fp8 on this chip (sm %lld): "
-                 "its support matrix lists FP8 from Ada Lovelace (SM89) on and \"Ampere (SM80, "
-                 "SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, Support Matrix, "
-                 "Hardware), so this run's fp8 KV cache is a what-if no TensorRT-LLM deployment "
-                 "runs on it (its KV cache there is int8 or 16-bit); give --kv int8, or "
-                 "--engine vllm, which stores fp8 KV on Ampere and computes attention in 16 "
-                 "bits (vllm-project/vllm issue #3965)", sm);
+    if (kv == RL_FP8 && trtllm_fp8_unlisted(engine, sm)) {
+        int n = trtllm_fp8_head(buf, len, sm, "KV cache is");
+        if (n >= 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, " (its KV cache there is int8 or 16-bit); give "
+                     "--kv int8, or --engine vllm, which stores fp8 KV on Ampere and computes "
+                     "attention in 16 bits (vllm-project/vllm issue #3965)");
         return 1;
     }
     for (size_t i = 0; i < sizeof E / sizeof *E; i++) {
@@ -1904,4 +1927,26 @@ int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *bu
         return 1;
     }
     return 0;
+}
+
+/* fixSA item 1: fp8 weights or compute under TensorRT-LLM on a chip before
+ * Ada (trtllm_fp8_unlisted's rule and source, as the KV cache's caution).
+ * vLLM is not cautioned: "FP8 models will run on compute capability >= 7.5
+ * (Turing) as weight-only W8A16" (vLLM docs, FP8 W8A8; FP8 Marlin), which
+ * --weights fp8 at bf16 compute models; --compute fp8 on a chip without
+ * flops.fp8 is refused before this. */
+int rl_engine_precision_caution(const char *engine, rl_dtype weights, rl_dtype compute,
+                                long long sm, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    int w = weights == RL_FP8, c = compute == RL_FP8;
+    if (!(w || c) || !trtllm_fp8_unlisted(engine, sm))
+        return 0;
+    int n = trtllm_fp8_head(buf, len, sm, w && c ? "weights and compute are"
+                                                    : w ? "weights are" : "compute is");
+    if (n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " (its weights there are 16-bit, int8 or int4); "
+                 "give --weights int8 or bf16, or --engine vllm, which runs fp8 weights on "
+                 "Ampere weight-only (W8A16, FP8 Marlin: vLLM docs, FP8 W8A8)");
+    return 1;
 }

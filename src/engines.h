@@ -781,6 +781,14 @@ const rl_serving_engine *rl_engines_selected(const rl_engines *e);
  * fp8 (engines.c, fixJH). */
 int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *buf, size_t len);
 
+/* Whether serving engine `engine` runs no fp8 `weights` or `compute` on a
+ * chip of compute capability `sm` (0 unset: no claim): 1 with a caution
+ * naming it and the source in buf[len], else 0 (buf "").  TensorRT-LLM
+ * before Ada (sm below 89), its support matrix; the same rule as
+ * rl_engine_kv_caution's fp8 KV (engines.c trtllm_fp8_unlisted, fixSA). */
+int rl_engine_precision_caution(const char *engine, rl_dtype weights, rl_dtype compute,
+                                long long sm, char *buf, size_t len);
+
 /* Engine e's fixed costs of one step of `seqs` sequences making `launches`
  * kernel launches: step_s + seq_s * seqs + launch_s * launches (the cost
  * terms above; their sources are the engine's `costs`). */

@@ -41,6 +41,14 @@ int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, lo
     int decode = strcmp(phase, "decode") == 0 || strcmp(phase, "mixed") == 0;
     if (!prefill && !decode)
         RL_FAIL("phase '%s': expected decode, prefill or mixed", phase);
+    /* fixSA #5: the moot-option rule (cli.c serve_policy, fixRC #2): a
+     * setting the phase would ignore is refused, not noted (ops --phase
+     * prefill --context N ran with a note, exit 0), here for the CLI and
+     * Lua alike */
+    if (prefill && !decode && context > 0)
+        RL_FAIL("context: the decode KV length of each sequence, which phase prefill has none "
+                "of (it would be ignored); a prefill's cached tokens are its prefix; leave "
+                "context out, or use phase mixed");
     if (prefill) {
         if (tokens < 1)
             RL_FAIL("tokens T (new tokens per prefill sequence) is required for phase %s", phase);

@@ -227,9 +227,11 @@ rl_ops_config rl_ops_config_default(void);
 /* Set the workload of `c` for a phase: "decode" (`batch` sequences at
  * `context` cached tokens), "prefill" (`batch` sequences of `tokens` new
  * tokens) or "mixed" (one `tokens`-token prefill chunk beside a decode batch
- * of `batch` at `context`).  `tokens` / `context` 0 mean not given.  Returns
- * 0, or -1 with err "NAME ... reason" where NAME is the missing or bad
- * option (phase, tokens, context), for the CLI and Lua to prefix. */
+ * of `batch` at `context`).  `tokens` / `context` 0 mean not given;
+ * `context` given to phase prefill, which has no decode KV, is refused (the
+ * rule for moot options, fixRC #2; fixSA #5: it was a note, exit 0).
+ * Returns 0, or -1 with err "NAME ... reason" where NAME is the missing or
+ * bad option (phase, tokens, context), for the CLI and Lua to prefix. */
 int rl_ops_config_phase(rl_ops_config *c, const char *phase, long long batch, long long tokens,
                         long long context, char *err, size_t errlen);
 

@@ -391,7 +391,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                    NOWHERE, 0},
     [RL_P_CONSERVATIVE] = {"conservative", "conservative", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0,
                            NULL, NULL, "size on the slow edge of the band (an edge clamped to the figure, "
-                           "as ttft_p99_s_high_clamped says, adds no margin)", NOWHERE, 0},
+                           "as ttft_p99_s_high_clamped says, adds no margin; the kernel tables' "
+                           "band: the end-to-end gap of e2e_gap_note is not in it, a caution "
+                           "says so)", NOWHERE, 0},
     [RL_P_HEADROOM] = {"headroom", "headroom", NULL, "headroom", RL_PT_NUMBER, "F", "fraction", 0,
                        RL_SIZE_MAX_HEADROOM, "0.2", NULL,
                        "meet the targets at (1 + F) x the load (our stated rule: docs/serving.md)",
@@ -567,12 +569,15 @@ const rl_command RL_COMMANDS[] = {
      "fp8 x fp8 reads the MoE kernel of the model's fp8_scaling (tensor or block); the\n"
      "other's rows where only they measure the shape, with a caution.\n"
      "Notes, each key absent when it does not apply: kv_engine_note, the engine stores no\n"
-     "KV cache in --kv's dtype (a caution on stderr); moe_slow_note, the measured MoE kernel\n"
+     "KV cache in --kv's dtype (a caution on stderr); precision_engine_note, the engine runs\n"
+     "no fp8 --weights or --compute on this chip (trtllm below SM89; a caution);\n"
+     "moe_slow_note, the measured MoE kernel\n"
      "of the weights' dtype runs slower than its bf16 one at these shapes (a caution);\n"
      "e2e_gap_note, how far SplitwiseSim's end-to-end decode step medians ran above this\n"
      "chip's engine tables, its p90 labelled (stderr outside JSON; docs/model.md, The\n"
      "end-to-end gap); step_floor_note, a step below one kernel launch (1 us), which\n"
-     "carries no engine cost and is no deployable rate (a caution; simulate too).\n"
+     "carries no engine cost and is no deployable rate (a caution; simulate and size's\n"
+     "rows too).\n"
      "Keys in every mode: the header's hbm_bytes_per_s (the chip's HBM bandwidth, its\n"
      "canonical key, as info --hw names it; list hw's hbm_bw_bytes_per_s is an alias) and\n"
      "hbm_bw_total (chips x it); each row's batch, context, step_s, tokens_per_s,\n"
@@ -621,7 +626,9 @@ const rl_command RL_COMMANDS[] = {
      "whole HBM under --ideal).  --plot draws each precision's own frontier, one curve each\n"
      "keyed by its precision and its mode (e.g. \"weights bf16, KV bf16 (calibrated)\"), while\n"
      "the rows hold the overall frontier; the title gives the rows' mode and engine, and the\n"
-     "result's plot_curves lists the curves and their points.",
+     "result's plot_curves lists the curves and their points; plot, the figure's path.\n"
+     "A figure that fails leaves the rows printed, plot_note and stderr saying why, exit 1\n"
+     "(as validate --plot; gnuplot missing: data and script kept, plot_note, exit 0).",
      "--model M --hw H [--chips 8,16,32] [--batch 1,8,64] [--context S] [--prompt P]\n"
      "       [--weights bf16,int8] [--kv bf16,int8] [--compute D] [--ideal] [--engine E]\n"
      "       [--overlap]\n"
@@ -670,6 +677,8 @@ const rl_command RL_COMMANDS[] = {
      "segment (prefill: or decode:) for attention rows; 0 on communication rows.\n"
      "decode: --batch B sequences at --context S; prefill: --batch sequences of --tokens T new\n"
      "tokens on a cached --prefix P; mixed: one T-token prefill chunk beside a decode batch.\n"
+     "An option the phase makes moot is refused (exit 2): --tokens and --prefix in decode,\n"
+     "--context in prefill.\n"
      "--tp/--ep: one replica's plan, its collectives among the rows, its decode KV in step's\n"
      "--kv-split layout (default replicate, batch under --ideal), so calibrated, ops and step\n"
      "time one step alike.  Under --ideal they do not: step is formula (1) over the weights\n"
@@ -698,7 +707,9 @@ const rl_command RL_COMMANDS[] = {
      "Calibrated, outside_tables names what the rows time outside the measured tables, as "
      "step's (null when none; stderr says it).\n"
      "Notes, each key absent when it does not apply: kv_engine_note, the engine stores no\n"
-     "KV cache in --kv's dtype (a caution on stderr); moe_slow_note, the measured MoE kernel\n"
+     "KV cache in --kv's dtype (a caution on stderr); precision_engine_note, the engine runs\n"
+     "no fp8 --weights or --compute on this chip (trtllm below SM89; a caution);\n"
+     "moe_slow_note, the measured MoE kernel\n"
      "of the weights' dtype runs slower than its bf16 one at these shapes (a caution);\n"
      "e2e_gap_note, how far SplitwiseSim's end-to-end prefill medians ran above this\n"
      "chip's engine tables, its p90 labelled (stderr outside JSON; docs/model.md, The\n"
@@ -931,6 +942,15 @@ const rl_command RL_COMMANDS[] = {
      "skips it (the capacity keys null, capacity_searched false), as --offline or a trace\n"
      "arriving at one instant do (no offered rate to search over); a signal during it keeps\n"
      "the finished run's result the same way, exit 130 or 143.\n"
+     "Notes, each key absent when it does not apply (as step's and prefill's): host_cost_note,\n"
+     "the engine's per-step host cost not charged; prefill_dispatch_note, where each TTFT's\n"
+     "dispatch comes from; e2e_gap_note, how far end-to-end runs ran above the tables (both\n"
+     "on stderr outside JSON); kv_engine_note and precision_engine_note, a --kv, --weights or\n"
+     "--compute dtype the engine does not run on this chip; moe_slow_note, the MoE kernel of\n"
+     "the weights' dtype slower than bf16's; step_floor_note, itl_p50_s below one kernel\n"
+     "launch (1 us: no engine cost, no deployable rate); fitted_misfit_note, a fitted profile\n"
+     "whose fit missed its own rows; prefix_cache_note, --prefix-cache with no shared prefix\n"
+     "(nothing reserved); each also a caution or note on stderr.\n"
      "Lua: roofline.simulate{...} takes the fields with a Lua key (no trace or speculation\n"
      "yet) and returns the result without the KV timeline.",
      "--model M --hw H [--chips N] (--qps Q --prompt-len DIST --out-len DIST | --trace F.csv)\n"
@@ -957,6 +977,9 @@ const rl_command RL_COMMANDS[] = {
      "A row that meets on its p99s alone (capacity null, unresolved or a lower bound below\n"
      "the sized load) is marked in the row (verdict_note, the report's meets cell) and\n"
      "ranks after a meeting row of equal cost and mode whose capacity is established.\n"
+     "A row whose tpot_p50_s is below one kernel launch (1 us: no engine cost in it, no\n"
+     "deployable rate) carries step_floor_note (else null), a caution on stderr and in the\n"
+     "report, as step's and simulate's.\n"
      "--set hw.FIELD=V with several --hw profiles reaches every one: a note on stderr and\n"
      "in the JSON's set_hw_note (absent otherwise).\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"

@@ -534,6 +534,15 @@ static void put_plottitle(FILE *f, const char *title, const char *fmt, ...)
     va_end(ap);
 }
 
+int rl_plot_outcome(cJSON *j, const char *plot, int rc, const char *err)
+{
+    if (j && rc >= 0)
+        cJSON_AddStringToObject(j, "plot", plot);
+    if (j && rc != 0)
+        cJSON_AddStringToObject(j, "plot_note", err);
+    return rc < 0;
+}
+
 int rl_plot_render_titled(int dir, const char *tmpl, const char *out, const char *title,
                           const char *data, char *err, size_t errlen)
 {

@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "spec.h"
 #include "step.h"
 #include "sweep.h"
@@ -34,6 +36,14 @@
  * figure file could not be written or moved into place: an output failure
  * (exit 1, docs/hardening.md), not bad input (review23 M1). */
 #define RL_PLOT_WRITE_FAILED (-2)
+
+/* A figure drawn beside result j, one rule for every command (fixRC #9:
+ * validate; fixSA #3: pareto printed nothing when gnuplot failed): `rc`,
+ * what the figure function returned for `plot`; drawn (rc >= 0) names it
+ * in j's "plot", a failure or note (rc != 0) puts err in j's "plot_note".
+ * The result is printed whatever the figure did; 1 when it failed (rc
+ * below 0: the caller exits 1 after printing), else 0. */
+int rl_plot_outcome(cJSON *j, const char *plot, int rc, const char *err);
 
 /* Write STEM.dat from `data`, STEM.gp from `vars` (gnuplot statements) and
  * plots/`tmpl`, and render `out` (.png or .svg), a path relative to the open

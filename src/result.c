@@ -135,6 +135,20 @@ const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len)
     return buf;
 }
 
+int rl_result_step_floor_note(const char *what, double t, char *s, size_t len)
+{
+    s[0] = '\0';
+    if (!(t > 0 && t < RL_LAUNCH_FLOOR_S))
+        return 0;
+    snprintf(s, len, "the decode step (%s %.3g us) is below one kernel launch, which takes "
+             "on the order of microseconds (Modal GPU Glossary, CUDA Graph: \"Each launch takes "
+             "on the order of microseconds\"; an engine's step is at least one launch plus its "
+             "host work): it carries no engine cost, so it and the rates derived from it "
+             "(tokens/s, max_sustainable_qps) are not deployable figures; a fitted profile "
+             "(roofline fit) adds a measured floor per step", what, t * 1e6);
+    return 1;
+}
+
 /* host_cost_note naming the engines `names` (`n` of them) into o. */
 static void add_host_cost_note(cJSON *o, const char *names, int n)
 {
@@ -144,13 +158,20 @@ static void add_host_cost_note(cJSON *o, const char *names, int n)
 }
 
 /* kv_engine_note: the selected engine stores no KV cache in p's KV dtype
- * (engines.h rl_engine_kv_caution; fixJH: --kv int4 ran under trtllm unremarked). */
-static void add_kv_engine_note(cJSON *o, const rl_hw *h, rl_dtype kv, int abstract)
+ * (engines.h rl_engine_kv_caution; fixJH: --kv int4 ran under trtllm
+ * unremarked); precision_engine_note: it runs no fp8 weights or compute on
+ * this chip (rl_engine_precision_caution; fixSA: --weights fp8 under trtllm
+ * on an A100 ran unremarked). */
+static void add_engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abstract)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     char s[768];
-    if (!abstract && !h->ideal && e && rl_engine_kv_caution(e->name, kv, h->sm, s, sizeof s))
+    if (abstract || h->ideal || !e)
+        return;
+    if (rl_engine_kv_caution(e->name, p.kv, h->sm, s, sizeof s))
         cJSON_AddStringToObject(o, "kv_engine_note", s);
+    if (rl_engine_precision_caution(e->name, p.weights, p.compute, h->sm, s, sizeof s))
+        cJSON_AddStringToObject(o, "precision_engine_note", s);
 }
 
 /* What a result timed by an engine (`cal`: its tables or efficiency; not
@@ -295,6 +316,25 @@ int rl_result_e2e_gap_serving_note(const rl_hw *h, long long tp, char *s, size_t
              "engine's: %s, and %s: one-sided end-to-end high ends, TPOT x %.2f and TTFT x "
              "%.2f, labelled as that and kept out of the band (docs/model.md, \"The end-to-end "
              "gap\")" E2E_GAP_BAND, wd, wp, rd[2], rp[2]);
+    return 1;
+}
+
+int rl_result_conservative_gap_note(const rl_hw *h, long long tp, char *s, size_t len)
+{
+    double p90[2]; /* decode, prefill: e2e_gap_words's p90 factors */
+    for (int prefill = 0; prefill < 2; prefill++) {
+        const double *r;
+        char w[512];
+        if (!e2e_gap_words(h, tp, prefill, 1, &r, w, sizeof w))
+            return 0;
+        p90[prefill] = r[2];
+    }
+    snprintf(s, len, "--conservative sizes against the slow edge of the kernel tables' band, "
+             "which holds their kernels' error and not an engine's end-to-end gap: on this chip "
+             "measured end-to-end runs took up to TPOT x %.2f and TTFT x %.2f the tables' "
+             "prediction (p90; e2e_gap_note), which no size option applies, so this sizing is "
+             "not conservative against that gap and a deployed engine can miss the targets by "
+             "it", p90[0], p90[1]);
     return 1;
 }
 
@@ -1062,7 +1102,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         return NULL;
     add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
     add_host_notes(o, m, h, 1, 0);
-    add_kv_engine_note(o, h, p.kv, m->abstract);
+    add_engine_dtype_notes(o, h, p, m->abstract);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -1735,7 +1775,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
      * estimated, from the same datasheet peaks) */
     add_run_header(o, plan_mode(h, cal), m, h, chips);
     add_host_notes(o, m, h, cal, 0);
-    add_kv_engine_note(o, h, p.kv, m->abstract);
+    add_engine_dtype_notes(o, h, p, m->abstract);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
         rl_e2e_fitted_label(o, h, m->name, p, plan->tp, plan->pp);
     else {
@@ -1917,7 +1957,7 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
     add_run_header(o, c->mfu > 0 && c->mfu < 1 ? "mfu" : rl_hw_mode(h, c->calibrated), m, h,
                    c->chips);
     add_host_notes(o, m, h, c->calibrated && !(c->mfu > 0 && c->mfu < 1), ttft);
-    add_kv_engine_note(o, h, c->prec.kv, m->abstract);
+    add_engine_dtype_notes(o, h, c->prec, m->abstract);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
@@ -2683,8 +2723,11 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
                                "rl_ops_cost_pipeline)" : "");
     cJSON_AddStringToObject(j, "step_cost", cost);
     add_host_notes(j, run->m, run->h, run->calibrated, 1);
-    /* fixRE item 2: simulate's KV dtype the engine does not store, as step's */
-    add_kv_engine_note(j, run->h, c->kv_dtype, run->m->abstract);
+    /* fixRE item 2: simulate's KV dtype the engine does not store, as step's
+     * (fixSA: and its fp8 weights or compute) */
+    rl_precision dt = run->p;
+    dt.kv = c->kv_dtype;
+    add_engine_dtype_notes(j, run->h, dt, run->m->abstract);
     if (run->calibrated)
         add_e2e_gap_serving(j, run->h, rl_serve_replica_plan(run->chips_per_replica / (c->pp > 1 ? c->pp : 1),
                                                              c->ep, c->layout).tp);
@@ -2937,6 +2980,16 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
         cJSON_AddStringToObject(o, "verdict_note", vnote);
     else
         cJSON_AddNullToObject(o, "verdict_note");
+    /* fixSA #2: a plan whose decode step is below one kernel launch, as
+     * step's and simulate's step_floor_note (null when not): its TPOT p50,
+     * at least one step a token, is the row's step figure (size reports no
+     * inter-token latency) */
+    char floor_note[640];
+    if (!c->no_tpot &&
+        rl_result_step_floor_note("tpot_p50_s", c->tpot_p50, floor_note, sizeof floor_note))
+        cJSON_AddStringToObject(o, "step_floor_note", floor_note);
+    else
+        cJSON_AddNullToObject(o, "step_floor_note");
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */

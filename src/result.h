@@ -260,6 +260,13 @@ int rl_result_size_host_cost_note(const rl_size_input *in, char *s, size_t len);
  * sizing report's caution (tester77 #1) quotes it for each recommended row. */
 int rl_result_e2e_gap_serving_note(const rl_hw *h, long long tp, char *s, size_t len);
 
+/* Under size --conservative (tester85 #5, fixSA): what its sizing leaves
+ * out where an end-to-end gap applies on h at tp (as
+ * rl_result_e2e_gap_serving_note): it sizes against the kernel tables'
+ * band, which holds no engine's end-to-end gap, and no option applies that
+ * gap; its p90 factors named.  1 with the text in s[len], else 0. */
+int rl_result_conservative_gap_note(const rl_hw *h, long long tp, char *s, size_t len);
+
 /* The same over the profiles i with only[i] set (only[in->nhw]; NULL: all):
  * the sizing report's caution names the engines of the profiles it
  * recommends, not of every one searched (fixKJ B: a tpu-v5e recommendation,
@@ -271,6 +278,18 @@ int rl_result_size_host_cost_note_of(const rl_size_input *in, const int *only, c
  * and what that makes the times, without why, into buf[len]; the note
  * itself where it is not host_cost_note's text. */
 const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len);
+
+/* A decode step below one kernel launch (fixRE item 3): "Each launch takes
+ * on the order of microseconds" (Modal GPU Glossary, CUDA Graph:
+ * modal.com/gpu-glossary/host-software/cuda-graph), and an engine's step is
+ * at least one launch plus its host work, so a step under 1 us (the order's
+ * lower end) carries no engine cost. */
+#define RL_LAUNCH_FLOOR_S 1e-6
+
+/* step_floor_note's text for a step time t (s) read from key `what`
+ * (step_s, itl_p50_s, tpot_p50_s) into s[len]: 1 when 0 < t < the floor,
+ * else 0 (s "").  One text for step, simulate and size (fixSA #2). */
+int rl_result_step_floor_note(const char *what, double t, char *s, size_t len);
 
 /* Step's or ops' KV split beyond the K heads of plan pl into r (NULL:
  * nothing): kv_split, its name (shard.h rl_kv_split_name), and

@@ -2073,11 +2073,7 @@ cJSON *rl_silicon_validate(const rl_silicon *s, const rl_hw *h, const char *plot
                                        errlen);
         /* a failed figure keeps the result (fixRC #9: a gnuplot error left
          * validate's report unprinted): said in plot_note, the caller exits 1 */
-        *plot_failed = rc < 0;
-        if (rc >= 0)
-            cJSON_AddStringToObject(j, "plot", plot);
-        if (rc != 0)
-            cJSON_AddStringToObject(j, "plot_note", err);
+        *plot_failed = rl_plot_outcome(j, plot, rc, err);
     }
     free(dat);
     return j;

@@ -1036,6 +1036,9 @@ static void report_e2e_gap(doc *d, const rl_size_report_data *x, const rl_size_c
     if (rl_result_e2e_gap_serving_note(hw, tp, note, sizeof note)) {
         rl_size_label(in, c, label, sizeof label);
         para(d, "Caution: end-to-end gap of %s (tp%lld; e2e_gap_note): %s.", label, tp, note);
+        /* tester85 #5: --conservative read as covering it */
+        if (in->conservative && rl_result_conservative_gap_note(hw, tp, note, sizeof note))
+            para(d, "Caution: %s.", note);
     }
 }
 
@@ -1061,6 +1064,17 @@ static void recommend_cautions(doc *d, const rl_size_report_data *x, int hw)
     if (rl_result_size_dispatch_note(in, r, note, sizeof note))
         para(d, "Note: %s.", note);
     report_e2e_gap(d, x, &r->c[0]);
+    /* fixSA #2: a recommended plan whose decode step is below one kernel
+     * launch, as its row's step_floor_note (the first row of hw, or the
+     * first row) */
+    for (int i = 0; i < r->n; i++) {
+        const rl_size_candidate *c = &r->c[i];
+        if (hw >= 0 && c->hw != hw)
+            continue;
+        if (!c->no_tpot && rl_result_step_floor_note("tpot_p50_s", c->tpot_p50, note, sizeof note))
+            para(d, "Caution: %s (step_floor_note).", note);
+        break;
+    }
 }
 
 /* The recommendation section (v: the report's views, hw_views). */

@@ -4183,6 +4183,46 @@ static void kv_dtype_engine_caution(void **state)
                   "kv_engine_note");
 }
 
+/* fixSA item 1: --weights fp8 (or --compute fp8) under trtllm on
+ * a100-sxm-80g (sm 80) ran unremarked while --kv fp8 there was cautioned;
+ * TensorRT-LLM's support matrix lists "Ampere (SM80, SM86) - FP32, FP16,
+ * BF16, INT8, INT4", FP8 from Ada (SM89) on (nvidia.github.io/TensorRT-LLM/
+ * 0.18.2/reference/support-matrix.html).  Expected: a caution on stderr and
+ * the same text in JSON precision_engine_note in step, prefill, ops and
+ * simulate; none under vllm (W8A16 on Ampere), on sm 90, or for int8
+ * weights.  Fails before: no caution, no key. */
+static void precision_engine_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want; /* want NULL: no caution */
+    } cases[] = {
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp8",
+         "has no fp8 on this chip (sm 80): its support matrix lists FP8 from Ada Lovelace (SM89) "
+         "on and \"Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, "
+         "Support Matrix, Hardware), so this run's fp8 weights are a what-if"},
+        {"prefill --model llama3-8b --hw a100-sxm-80g --tokens 100 --weights fp8",
+         "this run's fp8 weights are a what-if"},
+        {"ops --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp8",
+         "this run's fp8 weights are a what-if"},
+        {"simulate --model llama3-8b --hw a100-sxm-80g --weights fp8 --qps 1 --prompt-len 100 "
+         "--out-len 10 --requests 50",
+         "this run's fp8 weights are a what-if"},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --weights fp8 --compute fp8 "
+         "--set hw.sm=80",
+         "this run's fp8 weights and compute are a what-if"},
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp8 --engine vllm",
+         NULL},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --weights fp8 --compute fp8", NULL},
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights int8", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        note_case(cases[i].args, cases[i].want,
+                  "caution: the trtllm engine (TensorRT-LLM) has no fp8",
+                  "a what-if no TensorRT-LLM deployment runs on it (its weights",
+                  "precision_engine_note");
+}
+
 /* fixRE item 3 (README-only tester): a chip with nothing measured and no
  * engine costs gave tiny-test on one tpu-v5e a 0.24 us decode step, TTFT
  * p50 0.34 us and max_sustainable_qps 3.8 M req/s, unremarked.  A step
@@ -4210,6 +4250,85 @@ static void step_floor_caution(void **state)
     assert_int_equal(popen_out(cmd), 0);
     assert_non_null(strstr(out, "us) is below one kernel launch"));
     assert_non_null(strstr(out, "are not deployable figures"));
+}
+
+/* fixSA #2: size sized tiny-test on one tpu-v5e with a 0.137 us TPOT p50
+ * (a decode step below one kernel launch, as step_floor_caution's) with no
+ * word, while step and simulate said it.  Expected: each such row's
+ * step_floor_note ("the decode step (tpot_p50_s ..."), a caution on stderr
+ * counting the rows, the report's caution beside the recommendation; null
+ * on llama3-8b's h100-sxm rows (ms steps).  Fails before: no key. */
+static void size_step_floor_said(void **state)
+{
+    (void)state;
+    char rep[96], args[512];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(rep, sizeof rep, "%s/rl_fixSA_floor_%d.md", tmp, (int)getpid());
+    unlink(rep);
+    snprintf(args, sizeof args, "size --model tiny-test --hw tpu-v5e --qps 100 --prompt-len 10 "
+             "--out-len 10 --ttft-p99 1 --tpot-p99 0.05 --requests 300 --max-chips 1 "
+             "--report %s --format json", rep);
+    cJSON *j = run_json(args);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    assert_true(cJSON_GetArraySize(rows) > 0);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0),
+                                                                "step_floor_note"));
+    if (!note || !strstr(note, "the decode step (tpot_p50_s ") ||
+        !strstr(note, "us) is below one kernel launch"))
+        fail_msg("rows[0].step_floor_note: %s", note ? note : "absent");
+    if (!strstr(out, "rows (the first: tpu-v5e ") || !strstr(out, "is below one kernel launch"))
+        fail_msg("stderr: %s", out);
+    cJSON_Delete(j);
+    char *md = slurp_text(rep);
+    unlink(rep);
+    assert_non_null(md);
+    if (!strstr(md, "Caution: the decode step (tpot_p50_s ") || !strstr(md, "(step_floor_note)."))
+        fail_msg("report: no step floor caution");
+    free(md);
+    j = run_json("size --model llama3-8b --hw h100-sxm --qps 2 --prompt 100 --output 20 "
+                 "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 1 --format json");
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+    {
+        const cJSON *n = cJSON_GetObjectItem(row, "step_floor_note");
+        assert_true(n && cJSON_IsNull(n));
+    }
+    assert_null(strstr(out, "below one kernel launch"));
+    cJSON_Delete(j);
+}
+
+/* tester85 #5 (fixSA): size --conservative sizes on the kernel tables'
+ * band, which holds no engine's end-to-end gap (e2e_gap_note: on h100-sxm
+ * trtllm at tp2, the nearest of tp1, TPOT p90 x1.64, TTFT p90 x1.60,
+ * SplitwiseSim; result.c E2E_GAP), and said nothing of it beyond the
+ * gap's own note.  Expected: a caution on stderr and in the report naming
+ * both factors; none without --conservative.  Fails before: no caution. */
+static void size_conservative_gap_said(void **state)
+{
+    (void)state;
+    char rep[96], args[512];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(rep, sizeof rep, "%s/rl_fixSA_cons_%d.md", tmp, (int)getpid());
+    unlink(rep);
+    const char *base = "size --model llama3-8b --hw h100-sxm --qps 2 --prompt 100 --output 20 "
+                       "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 2 --format json";
+    snprintf(args, sizeof args, "%s --conservative --report %s", base, rep);
+    cJSON *j = run_json(args);
+    cJSON_Delete(j);
+    const char *want = "--conservative sizes against the slow edge of the kernel tables' band, "
+                       "which holds their kernels' error and not an engine's end-to-end gap: on "
+                       "this chip measured end-to-end runs took up to TPOT x 1.64 and TTFT x 1.60";
+    if (!strstr(out, want))
+        fail_msg("stderr: %s", out);
+    char *md = slurp_text(rep);
+    unlink(rep);
+    assert_non_null(md);
+    if (!strstr(md, want))
+        fail_msg("report: no --conservative gap caution");
+    free(md);
+    j = run_json(base);
+    cJSON_Delete(j);
+    assert_null(strstr(out, "--conservative sizes against"));
 }
 
 /* fixJH (README-only tester): h100-sxm-splitwise, fitted on SplitwiseSim's
@@ -10456,7 +10575,7 @@ static void size_small_sample_said(void **state)
  * printed (exit 1, stderr only).  Now the MLA classes are drawn (exit 0,
  * the figure written), and where gnuplot fails (a stand-in that exits 1)
  * the report is printed all the same, its plot_note and stderr saying why,
- * exit 1. */
+ * exit 1; pareto --plot too (fixSA #3, fails before: no rows). */
 static void validate_plot_keeps_report(void **state)
 {
     (void)state;
@@ -10484,6 +10603,14 @@ static void validate_plot_keeps_report(void **state)
     if (rc != 1 << 8 || !strstr(out, "\"operators\"") || !strstr(out, "\"plot_note\"") ||
         !strstr(out, "roofline validate: gnuplot failed on "))
         fail_msg("%s: status %d, want exit 1 with the report: %s", cmd, rc, out);
+    /* fixSA #3: pareto --plot printed nothing when gnuplot failed (exit 1,
+     * stderr only); now its rows as validate's report, plot_note, exit 1 */
+    snprintf(cmd, sizeof cmd, "PATH=%s/bin:$PATH %s pareto --model llama3-8b --hw h100-sxm "
+             "--chips 1,2 --batch 1,8 --format json --plot %s/p.png 2>&1", dir, RL_BIN, dir);
+    rc = popen_out(cmd);
+    if (rc != 1 << 8 || !strstr(out, "\"rows\"") || !strstr(out, "\"plot_note\"") ||
+        !strstr(out, "roofline pareto: gnuplot failed on "))
+        fail_msg("%s: status %d, want exit 1 with the rows: %s", cmd, rc, out);
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -12383,7 +12510,10 @@ int main(void)
         cmocka_unit_test(outputs_said),
         cmocka_unit_test(tree_sources_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
+        cmocka_unit_test(precision_engine_caution),
         cmocka_unit_test(step_floor_caution),
+        cmocka_unit_test(size_step_floor_said),
+        cmocka_unit_test(size_conservative_gap_said),
         cmocka_unit_test(fitted_floor_dtype_caution),
 cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(control_bytes_not_echoed),

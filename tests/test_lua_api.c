@@ -987,6 +987,13 @@ static void ops_from_lua(void **state)
                          err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "tokens"));
+    /* fixSA #5: context in phase prefill is moot, refused as on the command
+     * line (it ran, the context unused) */
+    assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', phase = "
+                         "'prefill', tokens = 10, context = 5 }",
+                         err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "field context: the decode KV length of each sequence"));
     assert_int_equal(run("return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', context = 10,"
                          " attn = 'flash' }",
                          err, sizeof err),

@@ -226,16 +226,35 @@ static void help_names_note_keys(void **state)
 {
     (void)state;
     static const char *const keys[] = {"kv_engine_note", "moe_slow_note", "e2e_gap_note",
-                                       "batch_fall_note"};
+                                       "precision_engine_note", "batch_fall_note"};
     const rl_command *step = rl_command_find("step"), *pre = rl_command_find("prefill");
     assert_non_null(step);
     assert_non_null(pre);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         if (!strstr(step->summary, keys[k]))
             fail_msg("step --help does not name %s", keys[k]);
-        if (k < 3 && !strstr(pre->summary, keys[k])) /* batch_fall_note: step's alone */
+        if (k < 4 && !strstr(pre->summary, keys[k])) /* batch_fall_note: step's alone */
             fail_msg("prefill --help does not name %s", keys[k]);
     }
+}
+
+/* fixSA #4: simulate --help named none of the note keys its JSON carries
+ * (step's and prefill's did since fixJM #4); each one simulate emits
+ * (result.c add_host_notes, add_engine_dtype_notes, add_e2e_gap_serving;
+ * cli.c emit, note_step_floor, rl_cli_simulate's prefix_cache_note). */
+static void simulate_help_names_note_keys(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"host_cost_note",        "prefill_dispatch_note",
+                                       "e2e_gap_note",          "kv_engine_note",
+                                       "precision_engine_note", "moe_slow_note",
+                                       "step_floor_note",       "fitted_misfit_note",
+                                       "prefix_cache_note"};
+    const rl_command *sim = rl_command_find("simulate");
+    assert_non_null(sim);
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        if (!strstr(sim->summary, keys[k]))
+            fail_msg("simulate --help does not name %s", keys[k]);
 }
 
 /* shard's option lines name no flag it refuses (tester37: its --chips and
@@ -409,6 +428,7 @@ int main(void)
         cmocka_unit_test(defaults_cli_equal_lua),
         cmocka_unit_test(commands_sound),
         cmocka_unit_test(help_names_note_keys),
+        cmocka_unit_test(simulate_help_names_note_keys),
         cmocka_unit_test(shard_help_names_only_its_flags),
         cmocka_unit_test(lua_docs_cover_module),
         cmocka_unit_test(declared_not_silently_taken),
