@@ -1134,8 +1134,7 @@ typedef struct {
     int gen0;           /* output tokens generated at join */
     int hpos;           /* index in the replica's finish heap */
     int prev, next;     /* decoding list in admission order */
-    int qnext;          /* wait/swap queue link; once done, the request that completed
-                           next (sim.fin_head: the completion order, system_grew) */
+    int qnext;          /* wait/swap queue link */
     int state;
     int itl_pending;    /* joined decode since its replica's last decode step */
     int behind;         /* bit 0: requests waited behind it at its replica when its first
@@ -1269,8 +1268,13 @@ typedef struct {
     double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long preempt, completed;
-    int fin_head, fin_tail; /* the first and last request completed (-1: none), the others
-                               linked between in completion order through seq.qnext (done) */
+    /* the completion times in the order the requests completed (done: the
+     * i-th completion's, arrival + e2e - dispatch; system_grew sorts them).
+     * Read off a list linked through seq.qnext before, a cache miss per
+     * request on S->s, S->req and S->e2e: 2.4% of the README's size search
+     * at 200 req/s (simFast).  The array is n doubles; system_grew then
+     * needs n more instead of 2n, so a run's most memory is the same. */
+    double *fin_t;
     long long over_budget; /* prompts over max_tokens prefilled whole (rl_serve_result) */
     double *ttft, *tpot, *e2e, *ttft_svc;
     double *itl_w, itl_sum, itl_n, itl_max; /* ITL histogram (ITL_BINS), total, count, max */
@@ -1718,13 +1722,7 @@ static void done(sim *S, int i, double now)
     S->e2e[i] = now + d - q->arrival;
     S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
     S->tpot_over += S->c->slo_tpot > 0 && S->tpot[i] > S->c->slo_tpot;
-    S->completed++;
-    S->s[i].qnext = -1; /* out of every queue: the link is free (seq.qnext) */
-    if (S->fin_tail >= 0)
-        S->s[S->fin_tail].qnext = i;
-    else
-        S->fin_head = i;
-    S->fin_tail = i;
+    S->fin_t[S->completed++] = q->arrival + S->e2e[i] - d; /* system_grew's expression */
     sys_add(S, now, -1);
     S->done_tokens += q->output;
     /* completions come in time order: the window opens at the warm-th and
@@ -2900,6 +2898,7 @@ static void sim_free(sim *S)
     free(S->s);
     free(S->ev);
     free(S->plen);
+    free(S->fin_t);
     free(S->ttft_svc);
     free(S->itl_w);
     free(S->t_ready);
@@ -3007,8 +3006,9 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     out->kv_t = malloc((size_t)(S->kvcap + 1) * sizeof(double));
     out->kv_frac = malloc((size_t)(S->kvcap + 1) * sizeof(double));
     S->plen = calloc((size_t)S->nprefix + 1, sizeof *S->plen);
-    if (!S->s || !S->r || !S->start || !S->rh[0] || !S->rk[0] || !S->rpos || !S->evpos || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
-        !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
+    S->fin_t = malloc((size_t)n * sizeof *S->fin_t);
+    if (!S->fin_t || !S->s || !S->r || !S->start || !S->rh[0] || !S->rk[0] || !S->rpos ||
+        !S->evpos || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
         return -1;
     if (S->nprefill > 0) {
         S->t_ready = malloc((size_t)n * sizeof *S->t_ready);
@@ -3060,7 +3060,6 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
         S->dt_sample = 1e-3;
     S->next_sample = req[0].arrival;
     S->tlast = S->t_sys = req[0].arrival;
-    S->fin_head = S->fin_tail = -1;
     return 0;
 }
 
@@ -3359,11 +3358,12 @@ static int system_grew(const sim *S, double *res)
     double half = S->w0 + 0.5 * (S->w1 - S->w0), done_by = -INFINITY;
     int emptied = 0;
     *res = 0;
-    double *done = S->completed == n ? malloc(2 * (size_t)n * sizeof *done) : NULL;
-    if (!done)
+    double *e2e = S->completed == n ? malloc((size_t)n * sizeof *e2e) : NULL, *done = S->fin_t;
+    if (!e2e)
         return 0; /* the run stopped (completed < requests fails it already), or no memory */
-    memcpy(done + n, S->e2e, (size_t)n * sizeof *done);
-    double t0 = fmax(S->w0, req[0].arrival + settle_time(done + n, n, RL_SERVE_SETTLE));
+    memcpy(e2e, S->e2e, (size_t)n * sizeof *e2e);
+    double t0 = fmax(S->w0, req[0].arrival + settle_time(e2e, n, RL_SERVE_SETTLE));
+    free(e2e);
     for (long long i = 0; i < n; i++) {
         double a = req[i].arrival, t = a + S->e2e[i] - S->dispatch; /* its completion */
         emptied |= a >= half && a <= S->w1 && done_by <= a;
@@ -3372,21 +3372,19 @@ static int system_grew(const sim *S, double *res)
         served += t > t0 && t <= S->w1;
         at_t0 += (a <= t0) - (t <= t0);
     }
-    /* the completion times sorted: taken in the order the requests completed
-     * (done's list), whose clock never goes back, each recomputed as above;
-     * an insertion pass puts back any that its rounding left out of order
-     * (the same sorted array as a qsort of them, which was 3.5% of the
+    /* the completion times sorted: kept in the order the requests completed
+     * (done, S->fin_t), whose clock never goes back, each by the expression
+     * above; an insertion pass puts back any that its rounding left out of
+     * order (the same sorted array as a qsort of them, which was 3.5% of the
      * README's size search at 200 req/s) */
-    long long m = 0;
-    for (int i = S->fin_head; i >= 0; i = S->s[i].qnext) {
-        double t = req[i].arrival + S->e2e[i] - S->dispatch;
-        long long j = m++;
+    for (long long m = 1; m < n; m++) {
+        double t = done[m];
+        long long j = m;
         for (; j > 0 && done[j - 1] > t; j--)
             done[j] = done[j - 1];
         done[j] = t;
     }
     *res = 1 + RL_SERVE_GROW_Z * M_SQRT2 * count_spread(S, t0, at_t0, done, n);
-    free(done);
     double grew = (double)(arrived - served);
     return !emptied && t0 < half && grew > RL_SERVE_CAPACITY_TOL * (double)arrived + *res;
 }
