@@ -1201,14 +1201,46 @@ typedef struct {
 } replica;
 
 typedef struct {
-    double t;
+    unsigned long long tk;  /* the time t as an integer in t's order (ev_tkey; ev_time) */
     unsigned long long key; /* kind << 32 | id (ev_make): kind 0 a replica's step end, 1 a KV
                                transfer's arrival; id the replica or the sequence (>= 0) */
 } event;
 
+/* Time t as an unsigned integer that orders as t does: a double's bits
+ * with the sign bit flipped for t >= 0, all bits flipped for t < 0 (the
+ * bits of a non-negative double order as its value; a negative one's
+ * reversed), -0 taken as +0 (t + 0.0), so that two times compare equal
+ * exactly when they do as doubles.  ev_before then compares integers,
+ * not doubles (ucomisd, its parity and a cmov per key: ev_down was 8.6%
+ * of the README's size search at 200 req/s, simFast).  A NAN takes 0,
+ * before every time, and so is the root at once, where run_events refuses
+ * it (RL_SERVE_BAD_TIME); as a double it compared neither before nor after
+ * any time, and sat wherever the heap put it, but none arises: every event
+ * is a time plus a step's or a transfer's positive, NAN-free duration. */
+static inline unsigned long long ev_tkey(double t)
+{
+    if (isnan(t))
+        return 0;
+    t += 0.0;
+    unsigned long long b;
+    memcpy(&b, &t, sizeof b);
+    return b >> 63 ? ~b : b | 1ull << 63;
+}
+
+/* The time of event e (ev_tkey's inverse; NAN for 0). */
+static inline double ev_time(event e)
+{
+    if (e.tk == 0)
+        return NAN;
+    unsigned long long b = e.tk >> 63 ? e.tk & ~(1ull << 63) : ~e.tk;
+    double t;
+    memcpy(&t, &b, sizeof t);
+    return t;
+}
+
 static inline event ev_make(double t, int kind, int id)
 {
-    return (event){t, (unsigned long long)kind << 32 | (unsigned)id};
+    return (event){ev_tkey(t), (unsigned long long)kind << 32 | (unsigned)id};
 }
 
 static inline int ev_kind(event e) { return (int)(e.key >> 32); }
@@ -1316,9 +1348,13 @@ static int ev_before(const event *a, const event *b)
 {
     /* one expression, not a branch per key, so that ev_down picks the lesser
      * child without a jump the times mispredict (ev_down: 9% of the README's
-     * size search at 200 req/s); a NAN time is never before (run_events
-     * refuses one) */
-    return (a->t < b->t) | ((a->t == b->t) & (a->key < b->key)); /* key: (kind, id) in order */
+     * size search at 200 req/s); the times as integers (ev_tkey) */
+#ifdef __SIZEOF_INT128__ /* one 128-bit compare: cmp and sbb, an adc picks the child */
+    __extension__ typedef unsigned __int128 u128;
+    return ((u128)a->tk << 64 | a->key) < ((u128)b->tk << 64 | b->key); /* key: (kind, id) */
+#else
+    return (a->tk < b->tk) | ((a->tk == b->tk) & (a->key < b->key));
+#endif
 }
 
 static void ev_place(sim *S, long long i, event e)
@@ -3175,8 +3211,9 @@ static int run_events(sim *S, long long *next)
             return RL_SERVE_MISSED;
         if (S->oom)
             return 0; /* rl_serve_run says so */
-        int arrival = *next < n && (S->nev == 0 || req[*next].arrival <= S->ev[0].t);
-        double t = arrival ? req[*next].arrival : S->ev[0].t;
+        double t0 = S->nev > 0 ? ev_time(S->ev[0]) : 0;
+        int arrival = *next < n && (S->nev == 0 || req[*next].arrival <= t0);
+        double t = arrival ? req[*next].arrival : t0;
         if (!(t < INFINITY)) { /* the one check of every step's time (fixAA: an infinite
                                 * step, a missing peak, spun sample_kv forever) */
             S->bad_t = t;
