@@ -1134,8 +1134,7 @@ typedef struct {
     int gen0;           /* output tokens generated at join */
     int hpos;           /* index in the replica's finish heap */
     int prev, next;     /* decoding list in admission order */
-    int qnext;          /* wait/swap queue link; once done, the request that completed
-                           next (sim.fin_head: the completion order, system_grew) */
+    int qnext;          /* wait/swap queue link */
     int state;
     int itl_pending;    /* joined decode since its replica's last decode step */
     int behind;         /* bit 0: requests waited behind it at its replica when its first
@@ -1202,14 +1201,46 @@ typedef struct {
 } replica;
 
 typedef struct {
-    double t;
+    unsigned long long tk;  /* the time t as an integer in t's order (ev_tkey; ev_time) */
     unsigned long long key; /* kind << 32 | id (ev_make): kind 0 a replica's step end, 1 a KV
                                transfer's arrival; id the replica or the sequence (>= 0) */
 } event;
 
+/* Time t as an unsigned integer that orders as t does: a double's bits
+ * with the sign bit flipped for t >= 0, all bits flipped for t < 0 (the
+ * bits of a non-negative double order as its value; a negative one's
+ * reversed), -0 taken as +0 (t + 0.0), so that two times compare equal
+ * exactly when they do as doubles.  ev_before then compares integers,
+ * not doubles (ucomisd, its parity and a cmov per key: ev_down was 8.6%
+ * of the README's size search at 200 req/s, simFast).  A NAN takes 0,
+ * before every time, and so is the root at once, where run_events refuses
+ * it (RL_SERVE_BAD_TIME); as a double it compared neither before nor after
+ * any time, and sat wherever the heap put it, but none arises: every event
+ * is a time plus a step's or a transfer's positive, NAN-free duration. */
+static inline unsigned long long ev_tkey(double t)
+{
+    if (isnan(t))
+        return 0;
+    t += 0.0;
+    unsigned long long b;
+    memcpy(&b, &t, sizeof b);
+    return b >> 63 ? ~b : b | 1ull << 63;
+}
+
+/* The time of event e (ev_tkey's inverse; NAN for 0). */
+static inline double ev_time(event e)
+{
+    if (e.tk == 0)
+        return NAN;
+    unsigned long long b = e.tk >> 63 ? e.tk & ~(1ull << 63) : ~e.tk;
+    double t;
+    memcpy(&t, &b, sizeof t);
+    return t;
+}
+
 static inline event ev_make(double t, int kind, int id)
 {
-    return (event){t, (unsigned long long)kind << 32 | (unsigned)id};
+    return (event){ev_tkey(t), (unsigned long long)kind << 32 | (unsigned)id};
 }
 
 static inline int ev_kind(event e) { return (int)(e.key >> 32); }
@@ -1269,8 +1300,13 @@ typedef struct {
     double w0, w1, win_done, win_tokens, win_good; /* steady-state window (rl_serve_result) */
     long long warm;                      /* completions before the window opens */
     long long preempt, completed;
-    int fin_head, fin_tail; /* the first and last request completed (-1: none), the others
-                               linked between in completion order through seq.qnext (done) */
+    /* the completion times in the order the requests completed (done: the
+     * i-th completion's, arrival + e2e - dispatch; system_grew sorts them).
+     * Read off a list linked through seq.qnext before, a cache miss per
+     * request on S->s, S->req and S->e2e: 2.4% of the README's size search
+     * at 200 req/s (simFast).  The array is n doubles; system_grew then
+     * needs n more instead of 2n, so a run's most memory is the same. */
+    double *fin_t;
     long long over_budget; /* prompts over max_tokens prefilled whole (rl_serve_result) */
     double *ttft, *tpot, *e2e, *ttft_svc;
     double *itl_w, itl_sum, itl_n, itl_max; /* ITL histogram (ITL_BINS), total, count, max */
@@ -1312,9 +1348,13 @@ static int ev_before(const event *a, const event *b)
 {
     /* one expression, not a branch per key, so that ev_down picks the lesser
      * child without a jump the times mispredict (ev_down: 9% of the README's
-     * size search at 200 req/s); a NAN time is never before (run_events
-     * refuses one) */
-    return (a->t < b->t) | ((a->t == b->t) & (a->key < b->key)); /* key: (kind, id) in order */
+     * size search at 200 req/s); the times as integers (ev_tkey) */
+#ifdef __SIZEOF_INT128__ /* one 128-bit compare: cmp and sbb, an adc picks the child */
+    __extension__ typedef unsigned __int128 u128;
+    return ((u128)a->tk << 64 | a->key) < ((u128)b->tk << 64 | b->key); /* key: (kind, id) */
+#else
+    return (a->tk < b->tk) | ((a->tk == b->tk) & (a->key < b->key));
+#endif
 }
 
 static void ev_place(sim *S, long long i, event e)
@@ -1718,13 +1758,7 @@ static void done(sim *S, int i, double now)
     S->e2e[i] = now + d - q->arrival;
     S->tpot[i] = q->output > 1 ? (now - S->s[i].t_first) / (q->output - 1) : NAN;
     S->tpot_over += S->c->slo_tpot > 0 && S->tpot[i] > S->c->slo_tpot;
-    S->completed++;
-    S->s[i].qnext = -1; /* out of every queue: the link is free (seq.qnext) */
-    if (S->fin_tail >= 0)
-        S->s[S->fin_tail].qnext = i;
-    else
-        S->fin_head = i;
-    S->fin_tail = i;
+    S->fin_t[S->completed++] = q->arrival + S->e2e[i] - d; /* system_grew's expression */
     sys_add(S, now, -1);
     S->done_tokens += q->output;
     /* completions come in time order: the window opens at the warm-th and
@@ -2900,6 +2934,7 @@ static void sim_free(sim *S)
     free(S->s);
     free(S->ev);
     free(S->plen);
+    free(S->fin_t);
     free(S->ttft_svc);
     free(S->itl_w);
     free(S->t_ready);
@@ -2957,6 +2992,21 @@ static int alloc_replica(sim *S, int j)
     return 0;
 }
 
+/* Request state s as before its arrival, with `need` prompt tokens to
+ * prefill: every field 0 but the links and times that read -1 for none. */
+static void seq_fresh(seq *s, int need)
+{
+    s->kfin = s->k0 = 0;
+    s->c0 = 0;
+    s->need = need;
+    s->prefilled = s->gen0 = 0;
+    s->hpos = s->prev = s->next = s->qnext = -1;
+    s->state = S_WAIT;
+    s->itl_pending = s->behind = 0;
+    s->t_first = s->t_start = -1;
+    s->t_last = 0;
+}
+
 /* The simulator's state for n requests req under c, writing into out's
  * per-request arrays.  Returns 0 or -1 (out of memory). */
 static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_config *c,
@@ -3007,8 +3057,9 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
     out->kv_t = malloc((size_t)(S->kvcap + 1) * sizeof(double));
     out->kv_frac = malloc((size_t)(S->kvcap + 1) * sizeof(double));
     S->plen = calloc((size_t)S->nprefix + 1, sizeof *S->plen);
-    if (!S->s || !S->r || !S->start || !S->rh[0] || !S->rk[0] || !S->rpos || !S->evpos || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s ||
-        !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
+    S->fin_t = malloc((size_t)n * sizeof *S->fin_t);
+    if (!S->fin_t || !S->s || !S->r || !S->start || !S->rh[0] || !S->rk[0] || !S->rpos ||
+        !S->evpos || !S->ev || !S->ttft_svc || !S->itl_w || !out->ttft_s || !out->tpot_s || !out->e2e_s || !out->kv_t || !out->kv_frac || !S->plen)
         return -1;
     if (S->nprefill > 0) {
         S->t_ready = malloc((size_t)n * sizeof *S->t_ready);
@@ -3037,16 +3088,15 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
         if (count <= RB_MAX && rb_room(S, pool, RB_COUNTS) != 0)
             return -1;
     }
-    /* each request's state copied from one made here: a compound literal per
-     * request was a `rep stos` clearing it first, 6% of rl_serve_run's own
-     * time in the README's size search at 200 req/s */
-    const seq fresh = {.hpos = -1, .prev = -1, .next = -1, .qnext = -1, .t_first = -1,
-                       .t_start = -1};
+    /* each request's state set field by field: a copy of one fresh state,
+     * like a compound literal per request, compiled to a `rep stos` clearing
+     * all 88 bytes first, whose start-up cost per request was 6.8% of
+     * rl_serve_run's own samples in the README's size search at 200 req/s
+     * (simFast) */
     for (long long i = 0; i < n; i++) {
         if ((i & 0xffff) == 0 && rl_interrupted())
             break; /* rl_serve_run says so before any event (1e7 requests: a second here) */
-        S->s[i] = fresh;
-        S->s[i].need = req[i].prompt;
+        seq_fresh(&S->s[i], req[i].prompt);
         if (req[i].prefix_id >= 0 && S->plen[req[i].prefix_id] == 0)
             S->plen[req[i].prefix_id] = req[i].prefix_len;
     }
@@ -3060,7 +3110,6 @@ static int sim_init(sim *S, const rl_request *req, long long n, const rl_serve_c
         S->dt_sample = 1e-3;
     S->next_sample = req[0].arrival;
     S->tlast = S->t_sys = req[0].arrival;
-    S->fin_head = S->fin_tail = -1;
     return 0;
 }
 
@@ -3162,8 +3211,9 @@ static int run_events(sim *S, long long *next)
             return RL_SERVE_MISSED;
         if (S->oom)
             return 0; /* rl_serve_run says so */
-        int arrival = *next < n && (S->nev == 0 || req[*next].arrival <= S->ev[0].t);
-        double t = arrival ? req[*next].arrival : S->ev[0].t;
+        double t0 = S->nev > 0 ? ev_time(S->ev[0]) : 0;
+        int arrival = *next < n && (S->nev == 0 || req[*next].arrival <= t0);
+        double t = arrival ? req[*next].arrival : t0;
         if (!(t < INFINITY)) { /* the one check of every step's time (fixAA: an infinite
                                 * step, a missing peak, spun sample_kv forever) */
             S->bad_t = t;
@@ -3359,11 +3409,12 @@ static int system_grew(const sim *S, double *res)
     double half = S->w0 + 0.5 * (S->w1 - S->w0), done_by = -INFINITY;
     int emptied = 0;
     *res = 0;
-    double *done = S->completed == n ? malloc(2 * (size_t)n * sizeof *done) : NULL;
-    if (!done)
+    double *e2e = S->completed == n ? malloc((size_t)n * sizeof *e2e) : NULL, *done = S->fin_t;
+    if (!e2e)
         return 0; /* the run stopped (completed < requests fails it already), or no memory */
-    memcpy(done + n, S->e2e, (size_t)n * sizeof *done);
-    double t0 = fmax(S->w0, req[0].arrival + settle_time(done + n, n, RL_SERVE_SETTLE));
+    memcpy(e2e, S->e2e, (size_t)n * sizeof *e2e);
+    double t0 = fmax(S->w0, req[0].arrival + settle_time(e2e, n, RL_SERVE_SETTLE));
+    free(e2e);
     for (long long i = 0; i < n; i++) {
         double a = req[i].arrival, t = a + S->e2e[i] - S->dispatch; /* its completion */
         emptied |= a >= half && a <= S->w1 && done_by <= a;
@@ -3372,21 +3423,19 @@ static int system_grew(const sim *S, double *res)
         served += t > t0 && t <= S->w1;
         at_t0 += (a <= t0) - (t <= t0);
     }
-    /* the completion times sorted: taken in the order the requests completed
-     * (done's list), whose clock never goes back, each recomputed as above;
-     * an insertion pass puts back any that its rounding left out of order
-     * (the same sorted array as a qsort of them, which was 3.5% of the
+    /* the completion times sorted: kept in the order the requests completed
+     * (done, S->fin_t), whose clock never goes back, each by the expression
+     * above; an insertion pass puts back any that its rounding left out of
+     * order (the same sorted array as a qsort of them, which was 3.5% of the
      * README's size search at 200 req/s) */
-    long long m = 0;
-    for (int i = S->fin_head; i >= 0; i = S->s[i].qnext) {
-        double t = req[i].arrival + S->e2e[i] - S->dispatch;
-        long long j = m++;
+    for (long long m = 1; m < n; m++) {
+        double t = done[m];
+        long long j = m;
         for (; j > 0 && done[j - 1] > t; j--)
             done[j] = done[j - 1];
         done[j] = t;
     }
     *res = 1 + RL_SERVE_GROW_Z * M_SQRT2 * count_spread(S, t0, at_t0, done, n);
-    free(done);
     double grew = (double)(arrived - served);
     return !emptied && t0 < half && grew > RL_SERVE_CAPACITY_TOL * (double)arrived + *res;
 }
