@@ -7,7 +7,9 @@
  * prefix such as "valgrind -q --error-exitcode=99" (make test-valgrind);
  * RL_JOBS, how many cases run at once (default: the online CPUs); RL_CASES,
  * which cases run: FIRST-LAST or N, counted from 1 in file order (e.g.
- * RL_CASES=1-40 times a sample under valgrind).
+ * RL_CASES=1-40 times a sample under valgrind); RL_CASE_EVERY=K, each
+ * section's first case and every K-th after it (case_every); RL_CASE_TIMES=1 prints each
+ * case's CPU seconds (the binary's and its wrapper's) to stderr.
  *
  * Each case runs in its own temporary folder, which is also its working
  * directory, so concurrent cases never see each other's files (a relative
@@ -22,6 +24,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -229,19 +232,25 @@ static char *run_case(const bad_case *c, int timeout_s)
     int timed_out = 0;
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
+    struct rusage ru = {0};
     for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
+        pid_t w = wait4(pid, &status, WNOHANG, &ru);
         if (w == pid)
             break;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (now.tv_sec - start.tv_sec > timeout_s) {
             kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
+            wait4(pid, &status, 0, &ru);
             timed_out = 1;
             break;
         }
         usleep(5000);
     }
+    if (getenv("RL_CASE_TIMES")) /* where the time goes: CPU-s (the wrapper's too) a case */
+        fprintf(stderr, "rl-case-time %.2f cases.txt:%d %s\n",
+                (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                    1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec),
+                c->line, c->args);
     char *out = read_all(outp), *err = read_all(errp);
     char *why = malloc(4096);
     why[0] = '\0';
@@ -381,6 +390,24 @@ static void run_cases(bad_case *cases, int n)
                  lost ? " (a worker process died)" : "");
 }
 
+/* RL_CASE_EVERY=K (make test-valgrind: 2): of each section of cases.txt
+ * (the cases after a "# ----" heading), its first case and every K-th after
+ * it, so that every class of bad input still runs (make test and make
+ * test-asan run them all: ASan + LeakSanitizer check each case's memory
+ * errors and leaks; valgrind adds uninitialised reads).  Unset, 0 or 1: all
+ * cases; a malformed value fails the test. */
+static int case_every(void)
+{
+    const char *t = getenv("RL_CASE_EVERY");
+    if (!t || !*t)
+        return 1;
+    char *end;
+    long v = strtol(t, &end, 10);
+    if (*end || v < 0 || v > 1000)
+        fail_msg("RL_CASE_EVERY='%s': expected a whole number of 1 or more", t);
+    return v < 1 ? 1 : (int)v;
+}
+
 /* RL_CASES: "FIRST-LAST" or "N" (1-based, in file order) within 1..n.
  * Returns 0 and sets [*first, *last) (0-based), or -1 for a malformed or
  * out-of-range value. */
@@ -411,18 +438,25 @@ static void corpus(void **state)
     FILE *f = fopen(CASES, "r");
     assert_non_null(f);
     static bad_case cases[1024];
-    int n = 0, lineno = 0;
+    int n = 0, lineno = 0, all = 0, every = case_every(), pos = 0;
     char line[4096];
     while (fgets(line, sizeof line, f) && n < 1024) {
         lineno++;
+        if (strncmp(line, "# ----", 6) == 0) /* a section: its first case is kept */
+            pos = 0;
         int rc = parse_case(line, lineno, &cases[n]);
         if (rc < 0)
             fail_msg("cases.txt:%d: expected 'ARGS | EXIT | FRAGMENT'", lineno);
-        n += rc;
+        all += rc;
+        if (rc > 0 && pos++ % every == 0)
+            n++;
     }
     fclose(f);
-    if (n < MIN_CASES)
-        fail_msg("only %d cases; the corpus needs at least %d", n, MIN_CASES);
+    if (all < MIN_CASES)
+        fail_msg("only %d cases; the corpus needs at least %d", all, MIN_CASES);
+    if (every > 1)
+        printf("RL_CASE_EVERY=%d: %d of the %d cases (each section's first and every %d-th after it)\n",
+               every, n, all, every);
     int first, last;
     const char *range = getenv("RL_CASES");
     if (case_range(range, n, &first, &last) != 0)

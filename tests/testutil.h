@@ -53,6 +53,50 @@ static inline const char *rl_san_requests(void)
     return rl_san_small() ? " --requests " RL_SAN_STR(RL_SAN_SMALL_REQUESTS) : "";
 }
 
+/* RL_TEST_TIMES=1 (test_cli, test_size; not with RL_TEST_FILTER) prints
+ * each case's CPU seconds, its own plus its waited-for children's (the CLI
+ * runs), to stderr as "rl-time SECONDS NAME": where a suite's time goes,
+ * independent of the load on a shared host.  Cases run in the array's
+ * order, so the n-th setup call is the n-th kept case. */
+#include <sys/resource.h>
+static const char *rl_time_names_[1024];
+static size_t rl_time_n_, rl_time_i_;
+static double rl_time_start_;
+static inline double rl_cpu_now_(void)
+{
+    struct rusage s, c;
+    getrusage(RUSAGE_SELF, &s);
+    getrusage(RUSAGE_CHILDREN, &c);
+    return (double)(s.ru_utime.tv_sec + s.ru_stime.tv_sec + c.ru_utime.tv_sec + c.ru_stime.tv_sec) +
+           1e-6 * (double)(s.ru_utime.tv_usec + s.ru_stime.tv_usec + c.ru_utime.tv_usec +
+                           c.ru_stime.tv_usec);
+}
+static inline int rl_time_setup_(void **state)
+{
+    (void)state;
+    rl_time_start_ = rl_cpu_now_();
+    return 0;
+}
+static inline int rl_time_teardown_(void **state)
+{
+    (void)state;
+    fprintf(stderr, "rl-time %.2f %s\n", rl_cpu_now_() - rl_time_start_,
+            rl_time_i_ < rl_time_n_ ? rl_time_names_[rl_time_i_] : "?");
+    rl_time_i_++;
+    return 0;
+}
+static inline void rl_test_times(struct CMUnitTest *t, size_t n)
+{
+    if (!getenv("RL_TEST_TIMES") || getenv("RL_TEST_FILTER"))
+        return;
+    for (size_t j = 0; j < n && j < sizeof rl_time_names_ / sizeof rl_time_names_[0]; j++)
+        if (!t[j].setup_func && !t[j].teardown_func) {
+            rl_time_names_[rl_time_n_++] = t[j].name;
+            t[j].setup_func = rl_time_setup_;
+            t[j].teardown_func = rl_time_teardown_;
+        }
+}
+
 /* RL_TEST_SHARD=I/N keeps the tests whose index is I modulo N, moved to
  * the front of t; returns how many (all n when unset).  make test runs the
  * heaviest binary as two such halves beside each other (TESTS_BESIDE), so
@@ -62,8 +106,10 @@ static inline const char *rl_san_requests(void)
 static inline size_t rl_test_shard(struct CMUnitTest *t, size_t n)
 {
     const char *s = getenv("RL_TEST_SHARD");
-    if (!s || !*s)
+    if (!s || !*s) {
+        rl_test_times(t, n);
         return n;
+    }
     unsigned i = 0, k = 0;
     char end = 0;
     if (sscanf(s, "%u/%u%c", &i, &k, &end) != 2 || k == 0 || i >= k) {
@@ -74,6 +120,7 @@ static inline size_t rl_test_shard(struct CMUnitTest *t, size_t n)
     for (size_t j = 0; j < n; j++)
         if (j % k == i)
             t[kept++] = t[j];
+    rl_test_times(t, kept);
     return kept;
 }
 
