@@ -375,9 +375,10 @@ static int rope_type_known(const char *type)
  * the scaling factor again"; transformers' Gemma3TextConfig applies
  * rope_scaling to the global-attention layers' RoPE only and documents
  * max_position_embeddings, default 131072, as the longest sequence the model
- * takes: src/transformers/models/gemma3/configuration_gemma3.py); any other type ("linear", "dynamic", "yarn", ...)
- * multiplies by its factor (default 1) -- yarn's original_max_position_
- * embeddings, every other type's max_position_embeddings.  A yarn block
+ * takes: src/transformers/models/gemma3/configuration_gemma3.py); any other
+ * type ("linear", "dynamic", "yarn", ...) multiplies by its factor (default
+ * 1) -- yarn's original_max_position_embeddings, every other type's
+ * max_position_embeddings.  A yarn block
  * without original_max_position_embeddings (vLLM would stop on the missing
  * key) takes max_position_embeddings, transformers' yarn default
  * (modeling_rope_utils._compute_yarn_parameters).  When the length moves,
