@@ -370,18 +370,26 @@ static int rope_type_known(const char *type)
 /* rope_scaling -> max_context by vLLM's rule for max_model_len
  * (_get_and_verify_max_len, vllm/config/model.py): rope types "su",
  * "longrope" and "llama3" keep max_position_embeddings (it already is the
- * extended length), as does gemma3 (vLLM: "Gemma3's max_model_len (128K) is
- * already scaled"); any other type ("linear", "dynamic", "yarn", ...)
- * multiplies by its factor (default 1) -- yarn's original_max_position_
- * embeddings, every other type's max_position_embeddings.  A yarn block
+ * extended length), as does gemma3 whatever its type (vLLM: "Gemma3's
+ * max_model_len (128K) is already scaled by RoPE scaling, so we skip applying
+ * the scaling factor again"; transformers' Gemma3TextConfig applies
+ * rope_scaling to the global-attention layers' RoPE only and documents
+ * max_position_embeddings, default 131072, as the longest sequence the model
+ * takes: src/transformers/models/gemma3/configuration_gemma3.py); any other
+ * type ("linear", "dynamic", "yarn", ...) multiplies by its factor (default
+ * 1) -- yarn's original_max_position_embeddings, every other type's
+ * max_position_embeddings.  A yarn block
  * without original_max_position_embeddings (vLLM would stop on the missing
  * key) takes max_position_embeddings, transformers' yarn default
  * (modeling_rope_utils._compute_yarn_parameters).  When the length moves,
- * o->rope gets a note naming type, factor and the result (tester30 F2). */
+ * o->rope gets a note naming type, factor and the result (tester30 F2); when
+ * gemma3 keeps a length its block would have moved, a note says so and why
+ * (fixSE #2: it was dropped silently).  Gemma3's block is checked as any
+ * other (transformers' Gemma3TextConfig calls rope_config_validation). */
 static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *ctx)
 {
     const cJSON *rs = cJSON_GetObjectItemCaseSensitive(cfg, "rope_scaling");
-    if (!rs || cJSON_IsNull(rs) || f->window == WIN_GEMMA3)
+    if (!rs || cJSON_IsNull(rs))
         return 0;
     if (!cJSON_IsObject(rs))
         return fail(o, "rope_scaling", "expected an object or null");
@@ -437,6 +445,15 @@ static int rope_context(out_t *o, const cJSON *cfg, const family *f, long long *
                     derived);
     if ((long long)derived == *ctx)
         return 0;
+    if (f->window == WIN_GEMMA3) {
+        snprintf(o->rope, sizeof o->rope,
+                 "rope_scaling %.20s factor %g not applied: gemma3 keeps max_context = "
+                 "max_position_embeddings %lld, already the scaled length (vLLM's max_model_len "
+                 "skips gemma3's factor; transformers applies it to the global layers' RoPE); "
+                 "to plan for another length, " EDIT_OR_SET("max_context", "N"),
+                 type, factor, *ctx);
+        return 0;
+    }
     snprintf(o->rope, sizeof o->rope,
              "rope_scaling %.20s factor %g on %s %lld: max_context = %lld (vLLM's derived "
              "max_model_len; max_position_embeddings says %lld); to plan for another length, "

@@ -1751,9 +1751,13 @@ static void rows_tail(builder *x)
          * at commit 002d607); TensorRT-LLM's DeepseekV3Gate holds a plain weight of
          * the model's torch_dtype, not a quantized Linear
          * (tensorrt_llm/_torch/models/modeling_deepseekv3.py at commit 000561d);
-         * and it is whole on every chip (replicated) */
+         * and it is whole on every chip (replicated).  A checkpoint of 16 bits or
+         * more quantizes nothing (dtype.h rl_dtype_kept): its router is then a
+         * matmul like the rest, at --compute's peak as rl_step_matmul_s times it
+         * (fixSE #1: --weights fp16 timed it at a flops.fp16 the TPU presets lack:
+         * compute_s inf) */
         int half = x->half;
-        x->half = 1;
+        x->half = x->kept != c->prec.weights;
         replicated(x, "router", moe, D, E, 0);
         x->half = 0; /* the routed experts take --weights (spec.h `quantized`) */
         double wrep = x->wrep; /* routed experts stay split over the chips (EP) */

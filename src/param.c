@@ -438,7 +438,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 #define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
 #define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH_SWEEP, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
     RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL_SWEEP, RL_P_ENGINE, RL_P_OVERLAP, RL_P_PROMPT
-#define WORKLOAD RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, RL_P_PREFIXES, \
+/* pre: RL_P_PREFIXES as the command takes it (size: only to refuse it) */
+#define WORKLOAD(pre) RL_P_QPS, RL_P_PROMPT_DIST, RL_P_OUTPUT_DIST, RL_P_TRACE, pre, \
     RL_P_REQUESTS, RL_P_SEED, RL_P_BURST, RL_P_TTFT, RL_P_TPOT, RL_P_OUTPUT, RL_P_RESERVE
 #define END RL_PARAM_END
 
@@ -477,14 +478,14 @@ static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_ENGINE_NA
 static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                                RL_P_ENGINE,
-                               RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD, RL_P_POLICY,
+                               RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD(RL_P_PREFIXES), RL_P_POLICY,
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND,
                                RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP,
                                RL_P_NO_CAPACITY, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE,
-                           RL_P_SET, RL_P_FORMAT, WORKLOAD,
+                           RL_P_SET, RL_P_FORMAT, WORKLOAD(RL_P_PREFIXES | RL_REFUSED),
                            RL_P_CONSERVATIVE, RL_P_BAND,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM,
                            RL_P_THREADS_SIZE, END};
@@ -739,7 +740,9 @@ const rl_command RL_COMMANDS[] = {
      "lists are an error).\n"
      "rope_scaling sets max_context as vLLM derives max_model_len (yarn:\n"
      "original_max_position_embeddings x factor; linear, dynamic: max_position_embeddings x\n"
-     "factor; llama3, longrope: unchanged), with a note.  CONFIG.json may be a pipe read\n"
+     "factor; llama3, longrope: unchanged), with a note, for every model_type but gemma3,\n"
+     "whose max_position_embeddings already is the scaled length (vLLM skips its factor): a\n"
+     "note says so where its block would move it.  CONFIG.json may be a pipe read\n"
      "once (<(...), /dev/stdin, or - for stdin) or any descriptor path /dev/fd/N (a pipe or\n"
      "a file on it), which has no file name: give --name (without it: exit 2); a FIFO made\n"
      "by mkfifo is named by its path, as a file is.\n"
@@ -1102,7 +1105,7 @@ int rl_command_lua_keys(const rl_command *c, const char **keys, int cap)
     int n = 0;
     for (const int *e = c->params; *e != RL_PARAM_END && n + 2 <= cap; e++) {
         const rl_param *p = &RL_PARAMS[*e & 0xfff];
-        if (!entry_for(*e, 0))
+        if (!entry_for(*e, 0) || (*e & RL_REFUSED))
             continue;
         keys[n++] = p->lua;
         if (p->lua_old)
@@ -1555,7 +1558,7 @@ void rl_param_capacity_keys(const rl_command *c, FILE *f)
 void rl_param_usage(const rl_command *c, FILE *f)
 {
     for (const int *e = c->params; *e != RL_PARAM_END; e++) {
-        if (!entry_for(*e, 1))
+        if (!entry_for(*e, 1) || (*e & RL_REFUSED))
             continue;
         const rl_param *p = &RL_PARAMS[*e & 0xfff];
         char syn[128], b[64];
@@ -1622,8 +1625,10 @@ void rl_param_markdown(FILE *f)
                               : "Lua only: `roofline.%s{...}` (no command of that name).\n\n",
                     c->name);
         fprintf(f, "| option | Lua key | JSON key | value | bounds, unit | default | meaning |\n"
-                   "|---|---|---|---|---|---|---|\n|");
+                   "|---|---|---|---|---|---|---|\n");
         for (const int *e = c->params; *e != RL_PARAM_END; e++) {
+            if (*e & RL_REFUSED)
+                continue;
             const rl_param *p = &RL_PARAMS[*e & 0xfff];
             char opt[96] = "", lua[96] = "", b[64];
             const char *old = rl_command_old_flag(c, (rl_param_id)(*e & 0xfff));
@@ -1637,9 +1642,10 @@ void rl_param_markdown(FILE *f)
             const char *arg = p->type == RL_PT_CHOICE ? p->choices : p->arg;
             const char *cells[] = {opt, lua, p->json, arg ? arg : "(switch)", b,
                                    command_default(c, *e & 0xfff), p->help};
+            fputc('|', f);
             for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
                 cell(f, cells[k]);
-            fputs(e[1] != RL_PARAM_END ? "\n|" : "\n", f);
+            fputc('\n', f);
         }
     }
 }

@@ -185,6 +185,11 @@ typedef struct {
 /* A command's parameter list entry: an id, optionally marked for one face. */
 #define RL_CLI_ONLY 0x1000 /* the Lua function takes it otherwise (or not at all) */
 #define RL_LUA_ONLY 0x2000
+/* Taken only to be refused by the command itself, with its own reason (size's
+ * --prefixes: it models no prefix cache): parsed, so that refusal is said, but
+ * left out of --help, docs/cli.md and the Lua known-keys list (fixSE #3: size
+ * --help listed --prefixes as an option it always refuses). */
+#define RL_REFUSED 0x4000
 #define RL_PARAM_END (-1)
 
 typedef struct lua_State lua_State;

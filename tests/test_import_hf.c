@@ -986,6 +986,17 @@ static void rope_scaling_context(void **state)
     assert_non_null(text);
     assert_null(strstr(note, "rope_scaling"));
     free(text);
+    /* fixSE #2: gemma3 keeps max_position_embeddings (vLLM skips its factor,
+     * "Gemma3's max_model_len (128K) is already scaled"); its linear 8 block,
+     * which would give 8 x 131072 = 1048576 elsewhere, now says it is not
+     * applied (before: no note).  gemma-3-27b's config, max_context exact. */
+    text = rl_import_hf(HF "gemma3-27b.json", NULL, NULL, &io, err, sizeof err, note, sizeof note);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "max_context = 131072,"));
+    if (!strstr(note, "rope_scaling linear factor 8 not applied: gemma3 keeps max_context = "
+                      "max_position_embeddings 131072"))
+        fail_msg("gemma3 note: '%s'", note);
+    free(text);
     expect_error("{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
                  "\"intermediate_size\": 64, \"num_attention_heads\": 4, \"vocab_size\": 10, "
                  "\"max_position_embeddings\": 100, \"hidden_act\": \"silu\", "

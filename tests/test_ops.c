@@ -326,6 +326,29 @@ static void attention_compute_dtype(void **state)
     assert_rel(find(o, "qk")->t.time_s, f / 9.89e14, 1e-12);
 }
 
+/* fixSE #1: an MoE model's router under --weights fp16 (a checkpoint that
+ * quantizes nothing, dtype.h rl_dtype_kept) is a matmul like the others, at
+ * --compute's peak.  It ran at flops.fp16, which tpu-v5e lacks (its spec:
+ * bf16 1.97e14, int8 3.94e14 only): compute_s was inf (ops exit 1).  Mixtral
+ * (d_model 4096, 8 experts), a 100-token prefill: the router's FLOPs
+ * 2 * 100 * 4096 * 8 per layer at 1.97e14; the step as the bf16 run's (the
+ * same bytes and peaks), to 1e-12.  Fails before: router compute_s inf. */
+static void moe_router_fp16_weights(void **state)
+{
+    (void)state;
+    rl_model m = load_model("mixtral-8x7b", NULL, 0);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_ops_config c = prefill_cfg(100, 0);
+    c.prec.weights = RL_FP16;
+    const rl_ops *o = build(&m, &h, &c);
+    assert_rel(find(o, "router")->t.compute_s, 2.0 * 100 * 4096 * 8 / 1.97e14, 1e-12);
+    assert_true(isfinite(o->step_s));
+    double fp16 = o->step_s;
+    c.prec.weights = RL_BF16;
+    o = build(&m, &h, &c);
+    assert_rel(fp16, o->step_s, 1e-12);
+}
+
 /* Pitfall: GB vs GiB and "16k".  Qwen3-32B holds 2 * 64 * 8 * 128 * 2 =
  * 262,144 B of KV per token; S = 16384 tokens read 4,294,967,296 B = 4 GiB
  * exactly = 4.295 GB; reading "16k" as 16,000 would give 4.194e9 (-2.3%). */
@@ -1839,6 +1862,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(decode_attention_intensity_mha),
         cmocka_unit_test(attention_compute_dtype),
+        cmocka_unit_test(moe_router_fp16_weights),
         cmocka_unit_test(tokens_per_row),
         cmocka_unit_test(decode_attention_intensity_gqa),
         cmocka_unit_test(prefill_attention_intensity),
