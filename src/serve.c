@@ -3383,6 +3383,46 @@ static double count_spread(const sim *S, double t0, long long n0, const double *
     return sqrt(fmax(0, var - cov * cov / (T * T / 12)));
 }
 
+/* The ramp of the count in the system from its empty start (serve.h
+ * rl_serve_result steady_ramp_s): the time from the first arrival until
+ * the count first reaches 1 - RL_SERVE_SETTLE of its time-mean over the
+ * steady window's second half (to w1), from the arrivals in time order and
+ * the completion times done[0..m) sorted.  Where the step time grows with
+ * the batch, each request in the system lengthens every other's latency,
+ * so the count approaches its level more slowly than the M/G/infinity
+ * transient of the final latencies (e2e_settle_s) says: with steps
+ * a + b B over N decode steps a request, d L / d t = q - L / (N (a + b L))
+ * relaxes with the time constant T (a + b L) / a, the latency T times the
+ * step's growth over the empty step, not T (fixSB: llama3-8b on 100 H100
+ * replicas at 26 req/s each, 1000 + 100 tokens, e2e 1.6 s and its settle
+ * time 1.5 s, the count still 13% short at 7.6 s of arrivals). */
+static double count_ramp(const sim *S, const double *done, long long m)
+{
+    const rl_request *req = S->req;
+    double half = S->w0 + 0.5 * (S->w1 - S->w0), level = 0, t0 = req[0].arrival;
+    for (int pass = 0; pass < 2; pass++) {
+        double t = t0, k = 0, s1 = 0;
+        long long i = 0, j = 0;
+        for (;;) {
+            double ta = i < S->n ? req[i].arrival : INFINITY, td = j < m ? done[j] : INFINITY;
+            double next = fmin(fmin(ta, td), S->w1);
+            if (pass == 0 && next > half)
+                s1 += k * (next - fmax(t, half));
+            if (pass == 1 && k >= (1 - RL_SERVE_SETTLE) * level)
+                return t - t0;
+            t = next;
+            if (!(next < S->w1))
+                break;
+            if (ta <= td)
+                k++, i++;
+            else
+                k--, j++;
+        }
+        level = S->w1 > half ? s1 / (S->w1 - half) : 0;
+    }
+    return S->w1 - t0;
+}
+
 /* Whether the requests in the system grew over the steady window beyond
  * what a system that keeps up shows (serve.h backlog_outpaced, its second
  * rule): the arrivals in (t0, w1] less the completions there (the count in
@@ -3402,7 +3442,7 @@ static double count_spread(const sim *S, double t0, long long n0, const double *
  * 13% past the saturated rate on a 1000-request sample, whose steps
  * reached their token cap only in its last third (issue 14 item 5: 555
  * req/s against 492 saturated).  Completions do not lag that way. */
-static int system_grew(const sim *S, double *res)
+static int system_grew(const sim *S, double *res, double *ramp)
 {
     const rl_request *req = S->req;
     long long n = S->n, arrived = 0, served = 0, at_t0 = 0;
@@ -3436,6 +3476,7 @@ static int system_grew(const sim *S, double *res)
         done[j] = t;
     }
     *res = 1 + RL_SERVE_GROW_Z * M_SQRT2 * count_spread(S, t0, at_t0, done, n);
+    *ramp = count_ramp(S, done, n);
     double grew = (double)(arrived - served);
     return !emptied && t0 < half && grew > RL_SERVE_CAPACITY_TOL * (double)arrived + *res;
 }
@@ -3496,7 +3537,8 @@ static void steady_window(sim *S, rl_serve_result *out)
                             S->nprefill > 0
                                 ? fmin(queue_keep_up(S, 1, e[1]), queue_keep_up(S, 2, e[2]))
                                 : 1);
-    int grew = steady && system_grew(S, &out->steady_resolution);
+    out->steady_ramp_s = 0;
+    int grew = steady && system_grew(S, &out->steady_resolution, &out->steady_ramp_s);
     out->backlog_outpaced =
         steady && (backlog_outpaced(S, 0, e[0]) ||
                    (S->nprefill > 0 &&
@@ -4115,6 +4157,7 @@ typedef struct {
                     kept up, the p99s met, the bound on the share over a target not (a longer
                     sample may decide it) */
     double e2e;  /* when ok: the mean end-to-end latency or the settle time, the longer */
+    double ramp; /* when ok: the count's ramp (rl_serve_result steady_ramp_s), 0 under static */
     double need; /* when ok: the requests a sample at this load needs for its effective
                     ones to show the tail (RL_SERVE_SLO_NONE over them at most
                     RL_SERVE_SLO_TAIL, serve.h), n when it has them */
@@ -4130,7 +4173,7 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
                       const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
                       int locate, verdict *v, char *err, size_t errlen)
 {
-    *v = (verdict){.e2e = NAN, .need = (double)n};
+    *v = (verdict){.e2e = NAN, .ramp = 0, .need = (double)n};
     int given = c->run_given && c->run_given_n == n; /* serve.h run_given: these requests */
     for (long long i = 0; i < n; i++) {
         buf[i] = req[i];
@@ -4160,6 +4203,8 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
         v->e2e = c->policy == RL_POLICY_STATIC && c->static_saturation > 0
                      ? fmax(r.e2e.mean, r.e2e_settle_s) /* keep-up not its verdict */
                      : steady_span(&r, load);
+    if (v->ok && !(c->policy == RL_POLICY_STATIC && c->static_saturation > 0))
+        v->ramp = r.steady_ramp_s;
     if (v->ok && eff > 0 && eff < want) /* the effective requests grow with the sample */
         v->need = ceil((double)n * want / eff);
     if (!given)
@@ -4195,7 +4240,7 @@ static long step_up(long k, long step, int ups, int gallop, long top_k)
  * when none), the latency span at *qps and the requests a sample needs
  * there (e2e, need: run_scaled). */
 typedef struct {
-    double fail, e2e, need;
+    double fail, e2e, ramp, need;
     int open;       /* fail failed only for want of confidence (run_scaled) */
     int floor_open; /* the floor probe failed only for want of confidence: *qps NAN */
     int asked_hard; /* a run at or below the sample's own rate (lattice point 0: the load
@@ -4268,6 +4313,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
                          size_t errlen)
 {
     *qps = end->fail = end->e2e = NAN;
+    end->ramp = 0;
     end->need = (double)m;
     end->open = end->floor_open = end->band_open = end->asked_hard = 0;
     int again = how != SEARCH_LOCATE, locate = how == SEARCH_LOCATE;
@@ -4304,7 +4350,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
                 assumed = has_hi = 1, hi = k + step, hi_open = 0;
             if (v.ok)
                 lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = v.e2e,
-                end->need = v.need;
+                end->ramp = v.ramp, end->need = v.need;
             else
                 hi = k, has_hi = 1, hi_open = v.open,
                 k -= again ? step << (downs < 24 ? downs++ : 24) : step;
@@ -4335,7 +4381,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (!v.ok)
                 hi_open = v.open;
             if (v.ok)
-                end->e2e = v.e2e, end->need = v.need;
+                end->e2e = v.e2e, end->ramp = v.ramp, end->need = v.need;
             assumed = assumed && v.ok; /* hi is still the assumed point */
         }
         /* confirming, the point above the figure failed on the shorter sample */
@@ -4366,7 +4412,8 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
         if (how == SEARCH_CONFIRM) /* never up (serve.h): band_open, none failed outright */
             break;
         /* sustained after all: step on up */
-        lo = up, has_hi = 0, k = up + step, end->e2e = v.e2e, end->need = v.need;
+        lo = up, has_hi = 0, k = up + step, end->e2e = v.e2e, end->ramp = v.ramp,
+        end->need = v.need;
     }
     free(buf);
     if (rc == 0 && has_hi) {
@@ -4490,7 +4537,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     int rc;
     search_end end;
     int how = SEARCH_LOCATE, asked_hard = 0;
-    for (int grows = 0;; grows++) {
+    for (int grows = 0, ramps = 0;;) {
         rl_request *sample = m > n ? capacity_sample(req, n, m) : NULL;
         if (m > n && !sample)
             return snprintf(err, errlen, "capacity: out of memory"), -1;
@@ -4514,20 +4561,26 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
         /* serve.h: the located figure's effective requests (only a locating
          * search passes a load without them) */
         int confirm = how == SEARCH_LOCATE && end.need > (double)m;
-        if (settled && !opened && !confirm)
+        /* serve.h RL_SERVE_CAPACITY_RAMP_SPANS: and the count's ramp, grown
+         * for as far as the caps allow, its own RL_SERVE_CAPACITY_GROWS
+         * times; a sample short of it is not said a lower bound */
+        double ramped = ceil(RL_SERVE_CAPACITY_RAMP_SPANS * end.fail * end.ramp) + 1;
+        int ramp_short = ramped > (double)m && m < top && ramps < RL_SERVE_CAPACITY_GROWS;
+        if (settled && !opened && !confirm && !ramp_short)
             break;
-        if (m >= top || grows == RL_SERVE_CAPACITY_GROWS) {
+        if (!ramp_short && (m >= top || grows == RL_SERVE_CAPACITY_GROWS)) {
             /* short of confidence alone: the figure is the highest load whose
              * bound met the targets, conservative as the bound is */
             if (cfg->capacity_lower_bound && !settled)
                 *cfg->capacity_lower_bound = 1;
             break;
         }
-        double grown = fmax(fmax(need, confirm ? end.need : 0),
+        double grown = fmax(fmax(fmax(need, ramp_short ? ramped : 0), confirm ? end.need : 0),
                             settled && !opened ? 0 : 2.0 * (double)m);
         m = grown < (double)top ? (long long)grown : top;
-        how = settled && !opened ? SEARCH_CONFIRM : SEARCH_AGAIN;
+        how = settled && !opened && !ramp_short ? SEARCH_CONFIRM : SEARCH_AGAIN;
         hint = *qps;
+        *(ramp_short ? &ramps : &grows) += 1;
     }
     /* serve.h RL_SERVE_CAPACITY_OPEN_BAND: no figure; but under static
      * batching, when the load asked for missed the targets outright, the

@@ -850,6 +850,13 @@ typedef struct rl_serve_result {
      * until RL_SERVE_CAPACITY_TOL of the window's arrivals outnumber it
      * (serve.c steady_span).  0 without a window; not a JSON key. */
     double steady_resolution;
+    /* The time the count in the system took from the first arrival to reach
+     * 1 - RL_SERVE_SETTLE of its mean over the steady window's second half
+     * (serve.c count_ramp): the settle time with the batch's feedback on
+     * the latencies, which e2e_settle_s leaves out.  The capacity search's
+     * sample lasts RL_SERVE_CAPACITY_SPANS of it too (serve.c steady_span).
+     * 0 without a window; not a JSON key. */
+    double steady_ramp_s;
     /* The requests whose first prefill step had not begun when the last
      * request arrived (it included when it waited): the waiting queue as
      * the arrivals end, from an empty start.  Not a JSON key: the overload
@@ -1125,6 +1132,24 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
 #define RL_SERVE_CAPACITY_TOP_QPS 1e9
 #define RL_SERVE_CAPACITY_SPANS 2.0 /* the steady window (serve.c steady_window) starts
                                        after 10% of the requests and about one latency */
+/* The sample also lasts RL_SERVE_CAPACITY_RAMP_SPANS times the count's
+ * ramp at the highest load sustained (rl_serve_result steady_ramp_s), at
+ * the first load not sustained, grown for it up to
+ * RL_SERVE_CAPACITY_GROW_MAX, its own RL_SERVE_CAPACITY_GROWS times, and
+ * not said a lower bound when the caps stop it (fixSB).  Where steps grow
+ * with the batch the count relaxes more slowly than the latencies' own
+ * settle time says (serve.c count_ramp), and the growth test
+ * (backlog_outpaced, serve.c system_grew) read that ramp as a backlog: R
+ * replicas spread the sample's requests over R, so a sample sized for
+ * one replica's time lasted 1/R of it, and llama3-8b on 100 H100 replicas
+ * (1000 + 100 tokens, --qps 1000, 20000 requests) read 25.3 req/s a
+ * replica where one reads 36.1.  The ramp is measured to 1 - RL_SERVE_SETTLE
+ * of the count's mean over the steady window's second half, which a short
+ * run places low: 3.0 s at 2527 req/s on 20000 requests, 6.2 on 40000,
+ * 3.8-10.5 on 80000-320000 (the level's own noise); 4 ramps (our choice)
+ * grows the 20000 to about 31000 there, where 40000 kept up at 2628 req/s
+ * and 20000 did not. */
+#define RL_SERVE_CAPACITY_RAMP_SPANS 4.0
 #define RL_SERVE_CAPACITY_GROW_MAX 200000
 #define RL_SERVE_CAPACITY_GROWS 3
 #define RL_SERVE_CAPACITY_OPEN_GROWS 1

@@ -770,8 +770,11 @@ static double step_1ms(void *ctx, const rl_step_work *w)
  * req/s) lasts 4000 / 160000 = 25 ms at 50 replicas' capacity, about one
  * 20 ms latency: the old search failed loads there before a steady window
  * and read 0.70 of it.  It must find within [0.9, 1.02] of 3200 R at R = 1
- * and 50, unflagged; on 300 requests (the whole sample lasts 94 ms at 50
- * replicas' capacity) the figure is flagged a lower bound. */
+ * and 50, unflagged.  On 300 requests (the whole sample lasts 94 ms at 50
+ * replicas' capacity) the figure was flagged a lower bound below 0.9 of
+ * it until fixSB; the sample's own growths for the count's ramp (serve.h
+ * RL_SERVE_CAPACITY_RAMP_SPANS) now take it long enough: 158744 req/s
+ * (0.992 x), unflagged, held to the same [0.9, 1.02]. */
 static void test_capacity_scales_with_replicas(void **state)
 {
     fixture *f = *state;
@@ -792,8 +795,60 @@ static void test_capacity_scales_with_replicas(void **state)
                      cap / R[i], lower_bound);
     }
     assert_int_equal(rl_serve_capacity(r, 300, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
-    if (!(cap < 0.9 * 3200 * 50) || lower_bound != 1)
+    if (!(cap >= 0.9 * 3200 * 50 && cap <= 1.02 * 3200 * 50) || lower_bound != 0)
         fail_msg("300 requests: %g req/s, lower bound %d", cap, lower_bound);
+    free(r);
+}
+
+/* A step of 1 ms plus 0.02 ms a decoding sequence: each request in the
+ * system lengthens every other's latency (test_capacity_per_replica). */
+static double step_batch(void *ctx, const rl_step_work *w)
+{
+    (void)ctx;
+    return 1e-3 + 2e-5 * (double)w->decode_batch;
+}
+
+/* Per-replica capacity does not fall with the replicas (fixSB): under
+ * least-outstanding routing R replicas sustain about R times one's load.
+ * Steps of 1 ms + 0.02 ms a sequence (step_batch), 10-token prompts of 20
+ * output tokens (19 decode steps), max_seqs 256: the batch cap binds at
+ * 256 / (19 x 6.12 ms) = 2201 req/s a replica; the count relaxes to its
+ * level with the time constant T (a + b L) / a (serve.c count_ramp), up to
+ * 6 latencies there.  The search's first sample (4000 of 16000 requests,
+ * offered at 1 req/s) lasts 1.8 s at one replica's capacity and 0.18 s at
+ * 10 replicas': the keep-up rule's growth test read the ramp as a backlog,
+ * and the sample, grown only to 2 end-to-end latencies or settle times
+ * (M/G/infinity's), stayed short.  Measured: one replica 2185.0 req/s
+ * (lattice step 2%), 10 replicas 20417 (0.934 x 10 x one's) before the
+ * ramp rule (RL_SERVE_CAPACITY_RAMP_SPANS), 21667 (0.992 x) with it.  10
+ * replicas must read 0.96-1.04 x 10 times one replica's figure (two
+ * lattice steps), with and without a loose TPOT target, and the figure
+ * with the target never above the one without (the issue: 9072 req/s with
+ * targets beside 8720 without, 1000 llama3-8b replicas). */
+static void test_capacity_per_replica(void **state)
+{
+    fixture *f = *state;
+    rl_step_cost cost = {step_batch, NULL, 0, 0};
+    rl_request *r = workload(16000, 1, 10, 20, 3);
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.max_seqs = 256;
+    char err[256];
+    double none = NAN; /* 10 replicas without the target */
+    for (int slo = 0; slo < 2; slo++) {
+        double one, many;
+        c.slo_tpot = slo ? 0.05 : 0;
+        c.replicas = 1;
+        assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &one, err, sizeof err), 0);
+        c.replicas = 10;
+        assert_int_equal(rl_serve_capacity(r, 16000, &c, &cost, &cost, 0, &many, err, sizeof err), 0);
+        if (!slo)
+            none = many;
+        if (!(many >= 0.96 * 10 * one && many <= 1.04 * 10 * one))
+            fail_msg("target %d: 10 replicas %g req/s, %g x 10 x one replica's %g", slo, many,
+                     many / (10 * one), one);
+        if (slo && !(many <= none))
+            fail_msg("10 replicas: %g req/s with the target, %g without", many, none);
+    }
     free(r);
 }
 
@@ -3377,6 +3432,7 @@ int main(void)
         cmocka_unit_test(test_capacity_any_start),
         cmocka_unit_test(test_capacity_floor_stops_early),
         cmocka_unit_test(test_capacity_scales_with_replicas),
+        cmocka_unit_test(test_capacity_per_replica),
         cmocka_unit_test(test_capacity_not_above_saturated),
         cmocka_unit_test(test_settle_time_closed_form),
         cmocka_unit_test(test_verdict_pcts_same_verdict),

@@ -2154,7 +2154,9 @@ static void test_sensitivity_trims_pools(void **state)
      * block-scaled rows) together: x1.5 TTFT p99 795 -> 798 ms, TPOT p99
      * 32.3 -> 31.9 ms; x0.5 TTFT 493 -> 495 ms, TPOT 22.3 -> 19.5 ms; chips
      * and prices unchanged */
-    if (!strstr(out, "| QPS x1.5 (30 req/s) | 850 | 31.4 | yes | 14 (sustains 29.9 req/s only) | 59.50 |") ||
+    /* fixSB (the capacity search's ramp rule): the pick's batch cap 256 ->
+     * 128 (30.79 -> 30.19 req/s), so x1.5's TPOT p99 31.4 -> 40.5 ms */
+    if (!strstr(out, "| QPS x1.5 (30 req/s) | 850 | 40.5 | yes | 14 (sustains 29.9 req/s only) | 59.50 |") ||
         !strstr(out, "| QPS x0.5 (10 req/s) | 503 | 19.4 | yes | 8 | 34.00 |"))
         fail_msg("x0.5/x1.5 rows: %s", strstr(out, "| QPS x0.5") ? strstr(out, "| QPS x0.5") : out);
 }
@@ -2685,8 +2687,12 @@ static void test_rows_flag_lower_bounds(void **state)
             fail_msg("%s: %d of %d rows from a repeated sample", shape[k], repeated, counted);
         assert_true(counted > 0);
         const cJSON *top = cJSON_GetArrayItem(rows, 0);
-        if (k == 0 && !cJSON_IsTrue(cJSON_GetObjectItem(top, "max_sustainable_qps_is_lower_bound")))
-            fail_msg("60 requests (--requests 50) of 2000 tokens: the top row is not flagged");
+        /* fixSB: the search's own growths for the count's ramp (serve.h
+         * RL_SERVE_CAPACITY_RAMP_SPANS) now take the first shape's sample
+         * past its settle span: the top row reads 9.32 req/s from the
+         * repeated sample (flagged so, above), no longer a lower bound */
+        if (k == 0 && !cJSON_IsFalse(cJSON_GetObjectItem(top, "max_sustainable_qps_is_lower_bound")))
+            fail_msg("60 requests (--requests 50) of 2000 tokens: the top row is flagged");
         if (k == 1 && flagged != 0)
             fail_msg("4000 requests: %d of %d rows flagged", flagged, counted);
         cJSON_Delete(j);
