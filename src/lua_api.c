@@ -1528,6 +1528,15 @@ static long long opt_chips(lua_State *L, const rl_hw *h)
     return chips;
 }
 
+/* opt_chips' rule on the chips of a plan given without chips (tp = 4, pp =
+ * 3 alone: 12), as the command line's (rl_sweep_check_plan_slice). */
+static void check_plan_slice(lua_State *L, const rl_hw *h, long long chips)
+{
+    char err[800];
+    if (rl_sweep_check_plan_slice(h, chips, "chips", err, sizeof err) != 0)
+        opt_error(L, "%s", err);
+}
+
 /* Fields model, hw, chips, context, weights, kv, compute of step and shard
  * (checked by rl_step_check); returns check_model_hw's band. */
 static int check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long long *context,
@@ -1703,6 +1712,7 @@ int rl_lua_step(lua_State *L)
     lua_pop(L, 1);
     if (planned && !chips_given) { /* tp=8 alone: one replica of the plan, as the CLI */
         chips = rl_shard_plan_chips(&pl);
+        check_plan_slice(L, &h, chips);
         if (rl_step_check(&m, &h, chips, context, p, xerr, sizeof xerr) != 0)
             return run_error(L, xerr);
     }
@@ -1810,6 +1820,8 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     long long reps = lua_isnil(L, -1) ? 0 : rl_shard_plan_replicas(c->chips, c->tp * c->ep);
     if (lua_isnil(L, -1) || reps > 0)
         c->chips = c->tp * c->ep;
+    if (planned && lua_isnil(L, -1))
+        check_plan_slice(L, h, c->chips); /* tp = 2 alone: as chips = 2 */
     if (planned && reps > 1)
         *replicas = reps;
     lua_pop(L, 1);
@@ -2441,6 +2453,10 @@ int rl_lua_simulate(lua_State *L)
     long long pp = opt_count(L, 1, RL_P_PP, 1), ep = opt_count(L, 1, RL_P_EP, 1);
     opt_chips(L, &h); /* a given chips is a slice, as in step (tester20 F14) */
     long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
+    if (lua_isnil(L, -1))
+        check_plan_slice(L, &h, chips); /* pp = 2 alone: as chips = 2 */
+    lua_pop(L, 1);
     rl_precision p = opt_precision(L, 1);
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
                      .seed = opt_seed(L),

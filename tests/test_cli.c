@@ -5243,6 +5243,54 @@ static void torus_slices_checked(void **state)
                              "--context 100", out, sizeof out), 0);
 }
 
+/* New-user tester A: the slice rule held for --chips alone; a plan given
+ * without --chips ran on any count (tpu-v5e --tp 2: 2 chips, --tp 4 --pp 3:
+ * 12, --tp 8 --pp 80: 640, while --chips 12 and --chips 640 were refused).
+ * Now step, ops, prefill and simulate refuse the plan's chips by the same
+ * rule and message (exit 2, "12 is not a valid slice of tpu-v5e (valid: 1,
+ * 4, ..."); a plan whose chips are a slice (--tp 4 --pp 2: 8) and a GPU's
+ * plan of any count (h100-sxm --tp 2 --pp 3: 6) still run; size over
+ * tpu-v5e offers no 2-chip replica (its rows were 1, 2, 4, ... chips). */
+static void torus_plan_slices_checked(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"step --model llama3-70b --hw tpu-v5e --batch 8 --context 2048 --weights int8 --tp 2", "2"},
+        {"step --model llama3-70b --hw tpu-v5e --batch 8 --context 2048 --weights int8 --tp 4 "
+         "--pp 3", "12"},
+        {"step --model llama3-70b --hw tpu-v5e --batch 8 --context 2048 --weights int8 --tp 8 "
+         "--pp 80", "640"},
+        {"ops --model llama3-8b --hw tpu-v5e --context 100 --tp 2", "2"},
+        {"prefill --model llama3-8b --hw tpu-v5e --tokens 100 --tp 2", "2"},
+        {"simulate --model llama3-8b --hw tpu-v5e --pp 2 --qps 1 --requests 10 --prompt-len 50 "
+         "--out-len 5", "2"}};
+    char want[160];
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(run_cli(bad[i][0], out, sizeof out), 2);
+        snprintf(want, sizeof want, "the plan's %s chips (--chips not given): %s is not a valid "
+                 "slice of tpu-v5e (valid: 1, 4, 8, ", bad[i][1], bad[i][1]);
+        if (!strstr(out, want))
+            fail_msg("%s: %s", bad[i][0], out);
+    }
+    assert_int_equal(run_cli("step --model llama3-8b --hw tpu-v5e --context 100 --tp 4 --pp 2",
+                             out, sizeof out), 0);
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 100 --tp 2 --pp 3",
+                             out, sizeof out), 0);
+    cJSON *j = run_cli_json("size --model llama3-8b --hw tpu-v5e --qps 5 --prompt-len 500 "
+                            "--out-len 100 --ttft-p99 2 --tpot-p99 0.1 --requests 300 "
+                            "--format json", out, sizeof out);
+    assert_non_null(j);
+    cJSON *r;
+    int n = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        double c = cJSON_GetObjectItem(r, "chips_per_replica")->valuedouble;
+        assert_true(c == 1 || c >= 4);
+        n++;
+    }
+    assert_true(n > 0);
+    cJSON_Delete(j);
+}
+
 /* tester13 #7: pareto --weights bf16,fp8 --compute fp8 refused the whole
  * sweep for its one invalid pair (bf16 weights under fp8 compute): it now
  * skips that pair with a note naming it and counting it, and sweeps fp8
@@ -12397,6 +12445,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(ops_prefill_batch_shown),
         cmocka_unit_test(shard_names_memory_engine),
         cmocka_unit_test(torus_slices_checked),
+        cmocka_unit_test(torus_plan_slices_checked),
         cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(fitted_tp_names_kv_split),
         cmocka_unit_test(fitted_chips_is_tp),

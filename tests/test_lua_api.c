@@ -907,6 +907,32 @@ static void torus_slices_checked(void **state)
                            " context = 100 }.rows[1].step_s") > 0);
 }
 
+/* New-user tester A in Lua: a plan given without chips is a slice of a
+ * torus chip, as chips = N is (tpu-v5e tp = 4, pp = 3 ran on 12 chips):
+ * step, ops, prefill and simulate refuse it with the command line's
+ * message; tp = 4, pp = 2 (8 chips) runs. */
+static void torus_plan_slices_checked(void **state)
+{
+    (void)state;
+    static const char *const bad[][3] = {
+        {"step", "context = 100, tp = 4, pp = 3", "12"},
+        {"ops", "context = 100, tp = 2", "2"},
+        {"prefill", "tokens = 100, tp = 2", "2"},
+        {"simulate", "pp = 2, qps = 1, requests = 10, prompt_len = '50', out_len = '5'", "2"}};
+    char code[256], err[1024], want[160];
+    for (int i = 0; i < 4; i++) {
+        snprintf(code, sizeof code, "return roofline.%s{ model = 'llama3-8b', hw = 'tpu-v5e', %s }",
+                 bad[i][0], bad[i][1]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        snprintf(want, sizeof want, "roofline.%s: the plan's %s chips (chips not given): %s is not "
+                 "a valid slice of tpu-v5e (valid: 1, 4, ", bad[i][0], bad[i][2], bad[i][2]);
+        if (!strstr(err, want))
+            fail_msg("%s: %s", code, err);
+    }
+    assert_true(run_number("return roofline.step{ model = 'llama3-8b', hw = 'tpu-v5e', tp = 4,"
+                           " pp = 2, context = 100 }.rows[1].step_s") > 0);
+}
+
 /* roofline.shard and the step's sharding options give the C results:
  * worked problem 4's communication, 64 layers * 18 us (test_shard.c). */
 static void shard_from_lua(void **state)
@@ -1931,6 +1957,7 @@ int main(void)
         cmocka_unit_test(sweep_skips_invalid_precision),
         cmocka_unit_test(errors),
         cmocka_unit_test(torus_slices_checked),
+        cmocka_unit_test(torus_plan_slices_checked),
         cmocka_unit_test(argument_types),
         cmocka_unit_test(format_hostile_tables),
         cmocka_unit_test(list_holes_and_plot_fields),
