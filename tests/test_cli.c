@@ -5291,6 +5291,38 @@ static void torus_plan_slices_checked(void **state)
     cJSON_Delete(j);
 }
 
+/* New-user tester B: size's JSON did not record the workload it sized
+ * (no prompt/output distribution, seed or hardware list at the top level).
+ * It now holds prompt_len and out_len (the DIST texts as given:
+ * "lognormal:500:0.8", "uniform:50:150"), seed (--seed 7) and hw (the
+ * --hw list in order); simulate's JSON holds prompt_len and out_len beside
+ * its first names prompt and output_dist (kept, the same text). */
+static void size_records_workload(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("size --model llama3-8b --hw tpu-v5e,h100-sxm --qps 2 --prompt-len "
+                            "lognormal:500:0.8 --out-len uniform:50:150 --seed 7 --ttft-p99 1 "
+                            "--tpot-p99 0.05 --requests 200 --max-chips 1 --format json",
+                            out, sizeof out);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "prompt_len")->valuestring, "lognormal:500:0.8");
+    assert_string_equal(cJSON_GetObjectItem(j, "out_len")->valuestring, "uniform:50:150");
+    assert_true(cJSON_GetObjectItem(j, "seed")->valuedouble == 7);
+    cJSON *hw = cJSON_GetObjectItem(j, "hw");
+    assert_int_equal(cJSON_GetArraySize(hw), 2);
+    assert_string_equal(cJSON_GetArrayItem(hw, 0)->valuestring, "tpu-v5e");
+    assert_string_equal(cJSON_GetArrayItem(hw, 1)->valuestring, "h100-sxm");
+    cJSON_Delete(j);
+    j = run_cli_json("simulate --model llama3-8b --hw h100-sxm --qps 1 --requests 10 --prompt-len "
+                     "uniform:40:60 --out-len 5 --format json", out, sizeof out);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "prompt_len")->valuestring, "uniform:40:60");
+    assert_string_equal(cJSON_GetObjectItem(j, "prompt")->valuestring, "uniform:40:60");
+    assert_string_equal(cJSON_GetObjectItem(j, "out_len")->valuestring, "5");
+    assert_string_equal(cJSON_GetObjectItem(j, "output_dist")->valuestring, "5");
+    cJSON_Delete(j);
+}
+
 /* tester13 #7: pareto --weights bf16,fp8 --compute fp8 refused the whole
  * sweep for its one invalid pair (bf16 weights under fp8 compute): it now
  * skips that pair with a note naming it and counting it, and sweeps fp8
@@ -12446,6 +12478,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(shard_names_memory_engine),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(torus_plan_slices_checked),
+        cmocka_unit_test(size_records_workload),
         cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(fitted_tp_names_kv_split),
         cmocka_unit_test(fitted_chips_is_tp),
