@@ -933,6 +933,30 @@ static void torus_plan_slices_checked(void **state)
                            " pp = 2, context = 100 }.rows[1].step_s") > 0);
 }
 
+/* New-user tester C: docs/lua.md gave roofline.pareto "Keys, as
+ * roofline.sweep", whose context is n or {n, ...}, but pareto takes one
+ * context, as the command's --context.  The entry now says so, quoting the
+ * error a list raises; the quote is checked against the run. */
+static void pareto_context_is_one_number(void **state)
+{
+    (void)state;
+    char err[1024];
+    assert_int_equal(run("return roofline.pareto{ model = 'llama3-8b', hw = 'tpu-v5e',"
+                         " context = {2048, 4096} }", err, sizeof err), -1);
+    const char *said = "field 'context': expected a number, got table";
+    assert_non_null(strstr(err, said));
+    char *doc = slurp_in(RL_SRCDIR, "docs/lua.md");
+    assert_non_null(doc);
+    char *entry = strstr(doc, "### `roofline.pareto {...}`");
+    assert_non_null(entry);
+    char *next = strstr(entry + 4, "\n### ");
+    if (next)
+        *next = 0;
+    assert_non_null(strstr(entry, "`context = {2048, 4096}` is an error"));
+    assert_non_null(strstr(entry, said));
+    free(doc);
+}
+
 /* roofline.shard and the step's sharding options give the C results:
  * worked problem 4's communication, 64 layers * 18 us (test_shard.c). */
 static void shard_from_lua(void **state)
@@ -1958,6 +1982,7 @@ int main(void)
         cmocka_unit_test(errors),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(torus_plan_slices_checked),
+        cmocka_unit_test(pareto_context_is_one_number),
         cmocka_unit_test(argument_types),
         cmocka_unit_test(format_hostile_tables),
         cmocka_unit_test(list_holes_and_plot_fields),
