@@ -1084,6 +1084,33 @@ static int hw_from_base(lua_State *L, int arg, const char *base, rl_hw *h, char 
     return rc;
 }
 
+/* A copy of the hardware override table at ov pushed, its result-key
+ * aliases under the field they name (spec.c rl_hw_field_alias, the table
+ * --set hw.KEY reads: { hbm_bytes_per_s = 1.6e12 } sets hbm_bw; new-user
+ * tester D: "unknown hardware field").  An alias beside its field is an
+ * error, as a field given twice. */
+static void hw_overrides_canonical(lua_State *L, int ov)
+{
+    ov = lua_absindex(L, ov);
+    lua_newtable(L);
+    for (lua_pushnil(L); lua_next(L, ov);) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        const char *f = rl_hw_field_alias(k);
+        if (f) {
+            lua_getfield(L, ov, f);
+            if (!lua_isnil(L, -1))
+                luaL_error(L, "roofline.hw: overrides: field '%s': the same field as '%s' "
+                           "(its result key), given twice", f, k);
+            lua_pop(L, 1);
+            lua_setfield(L, -3, f); /* pops the value */
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, -4);
+    }
+}
+
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
 {
     char err[ERRLEN];
@@ -1137,7 +1164,9 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
         char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
         snprintf(name, sizeof name, "%s", h->name);
         rl_hw_push(L, h); /* with its figures as measured: a what-if is decided on conversion */
-        merge_into(L, -1, ov_idx);
+        hw_overrides_canonical(L, ov_idx); /* hbm_bytes_per_s: hbm_bw, as --set's */
+        merge_into(L, -2, -1);
+        lua_pop(L, 1);
         rc = rl_hw_from_table(L, -1, HW_TABLE, h, err, sizeof err);
         lua_pop(L, 1);
         if (rc == 0)

@@ -957,6 +957,29 @@ static void pareto_context_is_one_number(void **state)
     free(doc);
 }
 
+/* New-user tester D: roofline.hw's override table refused the result key
+ * --set takes for hbm_bw ({ hbm_bytes_per_s = 1.6e12 }: "unknown hardware
+ * field (a typo?)").  Both front ends now read one alias table: each
+ * alias sets hbm_bw (1.6e12 and 1.7e12 read back exactly), a step on it
+ * reports hbm_bytes_per_s 1.6e12, and an alias beside hbm_bw is refused as
+ * a field given twice. */
+static void hw_override_aliases(void **state)
+{
+    (void)state;
+    assert_true(run_number("return roofline.hw('tpu-v5e', { hbm_bytes_per_s = 1.6e12 }).hbm_bw") ==
+                1.6e12);
+    assert_true(run_number("return roofline.hw('tpu-v5e', { hbm_bw_bytes_per_s = 1.7e12 })"
+                           ".hbm_bw") == 1.7e12);
+    assert_true(run_number("return roofline.step{ model = 'llama3-8b', context = 100, hw ="
+                           " roofline.hw('tpu-v5e', { hbm_bytes_per_s = 1.6e12 }) }"
+                           ".hbm_bytes_per_s") == 1.6e12);
+    char err[1024];
+    assert_int_equal(run("return roofline.hw('tpu-v5e', { hbm_bytes_per_s = 1.6e12, hbm_bw = 1e12 })",
+                         err, sizeof err), -1);
+    assert_non_null(strstr(err, "field 'hbm_bw': the same field as 'hbm_bytes_per_s' (its result "
+                                "key), given twice"));
+}
+
 /* roofline.shard and the step's sharding options give the C results:
  * worked problem 4's communication, 64 layers * 18 us (test_shard.c). */
 static void shard_from_lua(void **state)
@@ -1983,6 +2006,7 @@ int main(void)
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(torus_plan_slices_checked),
         cmocka_unit_test(pareto_context_is_one_number),
+        cmocka_unit_test(hw_override_aliases),
         cmocka_unit_test(argument_types),
         cmocka_unit_test(format_hostile_tables),
         cmocka_unit_test(list_holes_and_plot_fields),
