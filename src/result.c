@@ -3276,6 +3276,12 @@ cJSON *rl_result_list_hw(const rl_hw *h, char (*presets)[64], int n)
         cJSON_AddNumberToObject(r, "hbm_GiB", h[i].hbm_bytes / RL_GIB);
         cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
         cJSON_AddNumberToObject(r, "hbm_bytes_per_s", h[i].hbm_bw); /* canonical: add_hbm_bw */
+        /* the on-demand price size ranks by (null: none, size ranks by chips;
+         * new-user tester E: the list did not show which presets had one) */
+        if (h[i].price_per_chip_hour > 0)
+            cJSON_AddNumberToObject(r, "price_per_chip_hour", h[i].price_per_chip_hour);
+        else
+            cJSON_AddNullToObject(r, "price_per_chip_hour");
         cJSON_AddStringToObject(r, "mode", rl_hw_default_mode(&h[i], 1));
         char names[256] = "";
         for (int k = 0; k < h[i].engines.n; k++)

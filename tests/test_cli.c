@@ -3609,26 +3609,28 @@ static void over_budget_note_names_engine(void **state)
 /* Tester10 #1 and #14: size across profiles of two modes, or with one
  * profile unpriced, says so on stderr in every output format (only the
  * Markdown/HTML report did); with some priced, a caution that the ranking
- * is by chips (fixRE item 5): tpu-v4 has nothing measured and no price
- * (h100-pcie was the example until stop 27, when it took h100-sxm's
- * measured tables as a what-if). */
+ * is by chips (fixRE item 5): the fixture h100-pcie-datasheet has nothing
+ * measured and no price (h100-pcie was the example until stop 27, when it
+ * took h100-sxm's measured tables as a what-if; tpu-v4 until every preset
+ * was priced, new-user tester E). */
 static void size_notes_mixed_modes(void **state)
 {
     (void)state;
     static const char *const fmts[] = {"table", "csv", "json"};
     char cmd[512];
     for (int i = 0; i < 3; i++) {
-        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,tpu-v4 --qps 5 "
-                 "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
-                 "--format %s", fmts[i]);
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,%s/tests/data/hw/"
+                 "h100-pcie-datasheet.lua --qps 5 --prompt-len 1000 --out-len 200 --ttft-p99 1 "
+                 "--tpot-p99 0.05 --requests 300 --format %s", RL_SRCDIR, fmts[i]);
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-        if (!strstr(out, "note: tpu-v4 has nothing measured") ||
-            !strstr(out, "note: tpu-v4 has no price"))
+        if (!strstr(out, "note: h100-pcie-datasheet has nothing measured") ||
+            !strstr(out, "note: h100-pcie-datasheet has no price"))
             fail_msg("%s: %.600s", fmts[i], out);
         /* fixRE item 5: the priced row's USD beside a chips ranking, said
          * as a caution naming the unpriced and the priced (none before) */
-        assert_non_null(strstr(out, "caution: the ranking fell back to chips, not dollars: tpu-v4 "
-                                    "has no price, so every row is ranked by its chip count"));
+        assert_non_null(strstr(out, "caution: the ranking fell back to chips, not dollars: "
+                                    "h100-pcie-datasheet has no price, so every row is ranked by "
+                                    "its chip count"));
         assert_non_null(strstr(out, "the USD figures of h100-sxm (usd_per_mtok) ranked nothing"));
         assert_non_null(strstr(out, "price_per_chip_hour = P } given in --hw"));
     }
@@ -4344,7 +4346,8 @@ static void size_report_says_why_estimated(void **state)
     (void)state;
     char dir[] = "/tmp/rl_cli_XXXXXX", cmd[768];
     assert_non_null(mkdtemp(dir));
-    char *t = size_report_of(dir, "h100-pcie,tpu-v4", "");
+    /* both unpriced, as before they were priced (new-user tester E) */
+    char *t = size_report_of(dir, "h100-pcie,tpu-v4", "--set hw.price_per_chip_hour=0");
     assert_non_null(strstr(t, "Mode: estimated (another chip's measured kernel "
                               "times, their roofline part moved to this chip's datasheet"));
     assert_non_null(strstr(t, "Mode: estimated (datasheet figures at full "
@@ -5321,6 +5324,51 @@ static void size_records_workload(void **state)
     assert_string_equal(cJSON_GetObjectItem(j, "out_len")->valuestring, "5");
     assert_string_equal(cJSON_GetObjectItem(j, "output_dist")->valuestring, "5");
     cJSON_Delete(j);
+}
+
+/* New-user tester E: b200, gb200, h100-pcie and tpu-v4 had no
+ * price_per_chip_hour, so size across hardware ranked by chips.  Each now
+ * cites an on-demand list price (hw_profiles/NAME.lua price_source, with its
+ * date): b200 6.03 and gb200 4.54 (Spheron, 2026-03-17; gb200 its 9.08 a
+ * Superchip of 2 GPUs, halved), h100-pcie 2.86 (Lambda, 2026-05-07),
+ * tpu-v4 3.22 (Google Cloud, 2022-08-11), and `list hw` shows the price
+ * of every preset (a column it lacked): none is null. */
+static void every_preset_priced(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *preset;
+        double usd;
+    } want[] = {{"b200", 6.03}, {"gb200", 4.54}, {"h100-pcie", 2.86}, {"tpu-v4", 3.22}};
+    cJSON *j = run_cli_json("list hw --format json", out, sizeof out);
+    assert_non_null(j);
+    cJSON *r;
+    int n = 0, found = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const cJSON *p = cJSON_GetObjectItem(r, "price_per_chip_hour");
+        const char *name = cJSON_GetObjectItem(r, "preset")->valuestring;
+        if (!cJSON_IsNumber(p) || p->valuedouble <= 0)
+            fail_msg("list hw: %s has no price", name);
+        for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+            if (strcmp(name, want[k].preset) == 0) {
+                assert_true(p->valuedouble == want[k].usd);
+                found++;
+            }
+        n++;
+    }
+    assert_int_equal(found, 4);
+    assert_true(n >= 12);
+    cJSON_Delete(j);
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "info --hw %s --format json", want[k].preset);
+        j = run_cli_json(cmd, out, sizeof out);
+        assert_non_null(j);
+        const char *src = cJSON_GetObjectItem(j, "price_source")->valuestring;
+        if (!strstr(src, "USD") || !strstr(src, "retrieved 2026-12-06"))
+            fail_msg("%s price_source: %s", want[k].preset, src);
+        cJSON_Delete(j);
+    }
 }
 
 /* tester13 #7: pareto --weights bf16,fp8 --compute fp8 refused the whole
@@ -12479,6 +12527,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(torus_slices_checked),
         cmocka_unit_test(torus_plan_slices_checked),
         cmocka_unit_test(size_records_workload),
+        cmocka_unit_test(every_preset_priced),
         cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(fitted_tp_names_kv_split),
         cmocka_unit_test(fitted_chips_is_tp),
