@@ -7027,7 +7027,8 @@ static void pareto_names_rows_outside_tables(void **state)
  * and 1248 int4 (A100 datasheet), 85899345920 bytes at 2.039e12 B/s, 12
  * NVLink links of 2.5e10 B/s one-way = 3e11 per chip, net 2.5e10 one-way
  * per GPU, USD 2.25 with its source; exact, the spec's numbers), in JSON
- * and in the table (GB/s, TFLOP/s); gb200.lua gives no price: null. */
+ * and in the table (GB/s, TFLOP/s); a spec without a price (the fixture
+ * h100-pcie-datasheet.lua; gb200.lua until new-user tester E priced it): null. */
 static void info_hw_chip_figures(void **state)
 {
     (void)state;
@@ -7046,7 +7047,10 @@ static void info_hw_chip_figures(void **state)
     assert_non_null(strstr(out, "peak_TFLOP/s.bf16            312\n"));
     assert_non_null(strstr(out, "net_GB/s                     25\n"));
     assert_non_null(strstr(out, "ici_chip_GB/s                300\n"));
-    j = json2("info --hw gb200", " --format json");
+    char unpriced[512];
+    snprintf(unpriced, sizeof unpriced, "info --hw %s/tests/data/hw/h100-pcie-datasheet.lua",
+             RL_SRCDIR);
+    j = json2(unpriced, " --format json");
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "price_per_chip_hour")));
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "price_source")));
     cJSON_Delete(j);
