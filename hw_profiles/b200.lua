@@ -16,6 +16,8 @@
 --   net:   8x ConnectX-7 400 Gb/s = 5e10 B/s per GPU (MLPerf v6.0 B200 system
 --          description)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions)
+--   price: USD 6.03 per GPU-hour on demand, a GPU cloud's list price (Spheron,
+--          17 March 2026); see price_source (prices move: check)
 --   engines: kernel tables measured by NVIDIA on this GPU under TensorRT-LLM
 --          1.3.0rc20 and vLLM 0.24.0 (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
 --          systems data, Apache-2.0), imported by `make profiles` (roofline calibrate
@@ -38,6 +40,8 @@ return {
   sm = 100, -- compute capability 10.0 (B200; NVIDIA CUDA GPUs list, developer.nvidia.com/cuda-gpus)
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
+  price_per_chip_hour = 6.03,
+  price_source = "Spheron on-demand B200 SXM USD 6.03 per GPU-hour, its prices as of 2026-03-17 (spheron.network/blog/nvidia-h200-vs-b200-vs-gb200 and /blog/nvidia-b200-complete-guide); retrieved 2026-12-06",
   engines = {
     default = "trtllm",
     trtllm = "engines/b200-trtllm.lua",

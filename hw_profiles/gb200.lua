@@ -31,7 +31,10 @@
 --          Enterprise RA NVL72: "4 ConnectX-8 Host Channel Adapters"; tester60)
 --   latency: 2 us per NVSwitch hop, 5 us over InfiniBand (assumptions, as
 --          for the other GPUs; system.yaml inter_rack_latency 5 us)
---   price: none (no on-demand per-GPU price found), so cost is in chip-seconds
+--   price: USD 4.54 per GPU-hour on demand: a GPU cloud's list price of USD 9.08
+--          per GB200 Superchip-hour (Spheron, 17 March 2026), one Grace CPU
+--          and two B200 GPUs, halved (no per-GPU rental is offered); see
+--          price_source (prices move: check)
 --   engines: kernel tables measured by NVIDIA on a GB200 under TensorRT-LLM
 --          and vLLM (NVIDIA AIConfigurator, aiconfigurator-core 0.12.0
 --          systems data, Apache-2.0), imported by `make profiles` (roofline
@@ -54,6 +57,8 @@ return {
   sm = 100, -- compute capability 10.0 (GB200; NVIDIA CUDA GPUs list, developer.nvidia.com/cuda-gpus)
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 4.5e11,
+  price_per_chip_hour = 4.54,
+  price_source = "Spheron on-demand GB200 USD 9.08 per Superchip-hour (1 Grace CPU + 2 B200 GPUs), its prices as of 2026-03-17 (spheron.network/blog/nvidia-h200-vs-b200-vs-gb200), halved per GPU; retrieved 2026-12-06",
   engines = {
     default = "trtllm",
     trtllm = "engines/gb200-trtllm.lua",

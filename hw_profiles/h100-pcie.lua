@@ -11,7 +11,9 @@
 --   host:  PCIe Gen5 x16, 64 GB/s one-way (datasheet "128 GB/s")
 --   net:   assumed one 400 Gb/s NIC per GPU = 5e10 B/s (no vendor figure)
 --   latency: 2 us per hop, 5 us over the network (assumptions)
---   price: none found with a source: 0, so a size run beside it ranks by chips
+--   price: USD 2.86 per GPU-hour on demand, Lambda's list price for 1x H100 PCIe
+--          (lambda.ai/pricing, verified 2026-05-07); see price_source (prices
+--          move: check)
 --   timing (estimated, nothing measured on a PCIe card): the same GH100 die
 --          and the same CUDA kernels as the H100 SXM, so this profile names
 --          h100-sxm as its `base` and keeps its measured tables (kernel
@@ -47,6 +49,6 @@ return {
   domain_chips = 2, nvls = false,
   net_bw = 5e10, net_latency = 5e-6,
   host_bw = 6.4e10,
-  price_per_chip_hour = 0,
-  price_source = "",
+  price_per_chip_hour = 2.86,
+  price_source = "Lambda on-demand 1x H100 PCIe USD 2.86 per GPU-hour (lambda.ai/pricing, as verified 2026-05-07 by techbytes.app 'Serverless GPU Pricing Matrix'); retrieved 2026-12-06",
 }

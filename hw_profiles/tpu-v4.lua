@@ -6,6 +6,9 @@
 --          Book TPU table, "v4p"); 1 us per hop (seed 000 Appendix C);
 --          pod of 4096 chips
 --   net:   DCN 6.25e9 B/s per chip; PCIe host link 1.6e10 B/s (Scaling Book)
+--   price: USD 3.22 per chip-hour on demand (Google Cloud TPU pricing page's
+--          v4 on-demand/evaluation price, 2022-08-11); see price_source (prices
+--          move: check)
 return {
   name = "tpu-v4",
   source = "Google Cloud TPU v4 documentation; Scaling Book TPU spec table",
@@ -16,4 +19,6 @@ return {
   domain_chips = 4096,
   net_bw = 6.25e9, net_latency = 1e-5,
   host_bw = 1.6e10,
+  price_per_chip_hour = 3.22,
+  price_source = "Google Cloud on-demand/evaluation, USD 3.22 per chip-hour (cloud.google.com/tpu/pricing, v4, as quoted on 2022-08-11 by infer-pub.com question 1114); retrieved 2026-12-06",
 }

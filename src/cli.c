@@ -1784,6 +1784,17 @@ static int check_slice(const char *cmd, const rl_hw *h, long long chips)
     return -1;
 }
 
+/* check_slice on the chips of a plan given without --chips (--tp 4 --pp 3
+ * alone: 12), the same rule (rl_sweep_check_plan_slice). */
+static int check_plan_slice(const char *cmd, const rl_hw *h, long long chips)
+{
+    char err[800];
+    if (rl_sweep_check_plan_slice(h, chips, "--chips", err, sizeof err) == 0)
+        return 0;
+    rl_cli_tell(cmd, "%s", err);
+    return -1;
+}
+
 /* The note when a fitted profile's engine costs do not time this run. */
 static void note_fitted_dropped(const char *cmd, const rl_opts *o, const rl_model *m,
                                 const rl_hw *h)
@@ -2076,8 +2087,10 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
             split_batch(o, cmd, reps);
         if (!o->given[RL_P_CHIPS] || multiple)
             o->chips = one;
-        if (!step && !o->given[RL_P_CHIPS]) /* step's: rl_cli_step */
+        if (!step && !o->given[RL_P_CHIPS]) { /* step's: rl_cli_step */
             note_plan_chips(cmd, &o->plan, one);
+            return check_plan_slice(cmd, h, one); /* --tp 2 alone: as --chips 2 */
+        }
         return 0;
     }
     if (!calibrated || o->chips <= 1 || m->abstract)
@@ -2416,7 +2429,8 @@ int rl_cli_step(rl_opts *o)
         }
     }
     note_unmeasured_run("step", o, &h);
-    if (check_slice("step", &h, o->chips) != 0 || /* --tp alone: a plan's replica, unchecked */
+    if ((o->given[RL_P_CHIPS] ? check_slice("step", &h, o->chips)
+                              : check_plan_slice("step", &h, pc)) != 0 || /* --tp 4 --pp 3: 12 */
         step_reserve(o, &m, &h) != 0)
         return RL_EXIT_INPUT;
     if (o->nbatch == 0)
@@ -3965,6 +3979,8 @@ int rl_cli_simulate(rl_opts *o)
     if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS]) {
         o->chips = o->plan.pp * o->plan.ep; /* --pp 2 alone: one chip per stage */
         note_plan_chips("simulate", &o->plan, o->chips);
+        if (check_plan_slice("simulate", &h, o->chips) != 0) /* as --chips 2 */
+            return RL_EXIT_INPUT;
     }
     if (rl_step_check(&m, &h, o->chips, 1, o->prec, err, sizeof err) != 0) {
         rl_cli_tell("simulate", "%s", err);

@@ -1084,6 +1084,33 @@ static int hw_from_base(lua_State *L, int arg, const char *base, rl_hw *h, char 
     return rc;
 }
 
+/* A copy of the hardware override table at ov pushed, its result-key
+ * aliases under the field they name (spec.c rl_hw_field_alias, the table
+ * --set hw.KEY reads: { hbm_bytes_per_s = 1.6e12 } sets hbm_bw; new-user
+ * tester D: "unknown hardware field").  An alias beside its field is an
+ * error, as a field given twice. */
+static void hw_overrides_canonical(lua_State *L, int ov)
+{
+    ov = lua_absindex(L, ov);
+    lua_newtable(L);
+    for (lua_pushnil(L); lua_next(L, ov);) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        const char *f = rl_hw_field_alias(k);
+        if (f) {
+            lua_getfield(L, ov, f);
+            if (!lua_isnil(L, -1))
+                luaL_error(L, "roofline.hw: overrides: field '%s': the same field as '%s' "
+                           "(its result key), given twice", f, k);
+            lua_pop(L, 1);
+            lua_setfield(L, -3, f); /* pops the value */
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, -4);
+    }
+}
+
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
 {
     char err[ERRLEN];
@@ -1137,7 +1164,9 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
         char name[sizeof h->name]; /* a rename keeps the tables of the chip as read */
         snprintf(name, sizeof name, "%s", h->name);
         rl_hw_push(L, h); /* with its figures as measured: a what-if is decided on conversion */
-        merge_into(L, -1, ov_idx);
+        hw_overrides_canonical(L, ov_idx); /* hbm_bytes_per_s: hbm_bw, as --set's */
+        merge_into(L, -2, -1);
+        lua_pop(L, 1);
         rc = rl_hw_from_table(L, -1, HW_TABLE, h, err, sizeof err);
         lua_pop(L, 1);
         if (rc == 0)
@@ -1528,6 +1557,15 @@ static long long opt_chips(lua_State *L, const rl_hw *h)
     return chips;
 }
 
+/* opt_chips' rule on the chips of a plan given without chips (tp = 4, pp =
+ * 3 alone: 12), as the command line's (rl_sweep_check_plan_slice). */
+static void check_plan_slice(lua_State *L, const rl_hw *h, long long chips)
+{
+    char err[800];
+    if (rl_sweep_check_plan_slice(h, chips, "chips", err, sizeof err) != 0)
+        opt_error(L, "%s", err);
+}
+
 /* Fields model, hw, chips, context, weights, kv, compute of step and shard
  * (checked by rl_step_check); returns check_model_hw's band. */
 static int check_run(lua_State *L, rl_model *m, rl_hw *h, long long *chips, long long *context,
@@ -1703,6 +1741,7 @@ int rl_lua_step(lua_State *L)
     lua_pop(L, 1);
     if (planned && !chips_given) { /* tp=8 alone: one replica of the plan, as the CLI */
         chips = rl_shard_plan_chips(&pl);
+        check_plan_slice(L, &h, chips);
         if (rl_step_check(&m, &h, chips, context, p, xerr, sizeof xerr) != 0)
             return run_error(L, xerr);
     }
@@ -1810,6 +1849,8 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     long long reps = lua_isnil(L, -1) ? 0 : rl_shard_plan_replicas(c->chips, c->tp * c->ep);
     if (lua_isnil(L, -1) || reps > 0)
         c->chips = c->tp * c->ep;
+    if (planned && lua_isnil(L, -1))
+        check_plan_slice(L, h, c->chips); /* tp = 2 alone: as chips = 2 */
     if (planned && reps > 1)
         *replicas = reps;
     lua_pop(L, 1);
@@ -2441,6 +2482,10 @@ int rl_lua_simulate(lua_State *L)
     long long pp = opt_count(L, 1, RL_P_PP, 1), ep = opt_count(L, 1, RL_P_EP, 1);
     opt_chips(L, &h); /* a given chips is a slice, as in step (tester20 F14) */
     long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
+    lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
+    if (lua_isnil(L, -1))
+        check_plan_slice(L, &h, chips); /* pp = 2 alone: as chips = 2 */
+    lua_pop(L, 1);
     rl_precision p = opt_precision(L, 1);
     rl_workload w = {.n = (long long)opt_param(L, RL_P_REQUESTS, rl_param_default(RL_P_REQUESTS)),
                      .seed = opt_seed(L),

@@ -37,7 +37,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "of it; ops and prefill time one replica of that plan and refuse one with "
                     "stages: ops's --batch is split over the replicas as step splits it, "
                     "prefill's one prompt runs on one replica); simulate: one replica (tp N, or "
-                    "split by --pp and --ep)",
+                    "split by --pp and --ep).  On a torus chip (TPU) the chips, given or a "
+                    "plan's without it (--tp 4 --pp 3: 12), are a slice: 1, 4, 8, ... or a "
+                    "multiple of the pod",
                     AT(chips), 0, 0, 0},
     [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",

@@ -2740,6 +2740,10 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     cJSON_AddNumberToObject(j, "kv_capacity_tokens_per_replica",
                             floor(c->kv_capacity_tokens - c->prefix_hbm_tokens));
     cJSON_AddNumberToObject(j, "prefix_cache_hbm_tokens_per_replica", floor(c->prefix_hbm_tokens));
+    /* the flags' and Lua keys' names (prompt_len, out_len) beside the first
+     * spellings, kept as aliases (new-user tester B: size recorded neither) */
+    cJSON_AddStringToObject(j, "prompt_len", run->prompt);
+    cJSON_AddStringToObject(j, "out_len", run->output);
     cJSON_AddStringToObject(j, "prompt", run->prompt);
     cJSON_AddStringToObject(j, "output_dist", run->output);
     cJSON_AddNumberToObject(j, "qps", run->qps);
@@ -3130,6 +3134,30 @@ int rl_result_size_dispatch_note(const rl_size_input *in, const rl_size_result *
     return have;
 }
 
+/* The workload size sized, as simulate records its own (new-user tester
+ * B: size's JSON lacked it): prompt_len and out_len (the DIST texts, the
+ * flags' and Lua keys' names; "trace" on a --trace), seed (null on a
+ * trace, which draws nothing) and hw (the profiles searched, in order). */
+static void add_size_workload(cJSON *j, const rl_size_input *in)
+{
+    char d[96];
+    static const rl_dist trace = {RL_DIST_TRACE, 0, 0};
+    cJSON_AddStringToObject(j, "prompt_len", rl_dist_format(in->trace ? &trace : &in->w.prompt,
+                                                             d, sizeof d));
+    cJSON_AddStringToObject(j, "out_len", rl_dist_format(in->trace ? &trace : &in->w.output,
+                                                          d, sizeof d));
+    if (in->trace)
+        cJSON_AddNullToObject(j, "seed");
+    else { /* raw digits: a 64-bit seed exceeds a double's 2^53 */
+        char digits[24];
+        snprintf(digits, sizeof digits, "%llu", (unsigned long long)in->w.seed);
+        cJSON_AddRawToObject(j, "seed", digits);
+    }
+    cJSON *hw = cJSON_AddArrayToObject(j, "hw");
+    for (int i = 0; hw && i < in->nhw; i++)
+        cJSON_AddItemToArray(hw, cJSON_CreateString(in->hw[i].name));
+}
+
 cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int detail)
 {
     cJSON *j = cJSON_CreateObject();
@@ -3163,6 +3191,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
                             rl_serve_replica_plan(c0->chips, c0->ep, c0->layout).tp);
     }
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
+    add_size_workload(j, in);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
     const keyed sizing[] = {
@@ -3300,6 +3329,12 @@ cJSON *rl_result_list_hw(const rl_hw *h, char (*presets)[64], int n)
         cJSON_AddNumberToObject(r, "hbm_GiB", h[i].hbm_bytes / RL_GIB);
         cJSON_AddNumberToObject(r, "hbm_bw_bytes_per_s", h[i].hbm_bw);
         cJSON_AddNumberToObject(r, "hbm_bytes_per_s", h[i].hbm_bw); /* canonical: add_hbm_bw */
+        /* the on-demand price size ranks by (null: none, size ranks by chips;
+         * new-user tester E: the list did not show which presets had one) */
+        if (h[i].price_per_chip_hour > 0)
+            cJSON_AddNumberToObject(r, "price_per_chip_hour", h[i].price_per_chip_hour);
+        else
+            cJSON_AddNullToObject(r, "price_per_chip_hour");
         cJSON_AddStringToObject(r, "mode", rl_hw_default_mode(&h[i], 1));
         char names[256] = "";
         for (int k = 0; k < h[i].engines.n; k++)

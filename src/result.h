@@ -183,7 +183,8 @@ typedef struct {
  * tables, else "ideal"), step_cost, chips_per_replica, chips_total,
  * attention_layout, kv_copies, pp (pipeline stages per replica), ep
  * (expert-parallel groups per stage) and chips_per_stage (chips_per_replica / pp),
- * kv_capacity_tokens_per_replica (whole tokens), prompt, output_dist, qps,
+ * kv_capacity_tokens_per_replica (whole tokens), prompt_len, out_len (and
+ * their first names prompt, output_dist, kept), qps,
  * seed (null for a trace), weights, kv, compute, replicas, prefill_replicas (disagg), max_seqs,
  * max_tokens, page_tokens, route, preempt, spec_alpha and spec_gamma (with
  * speculation), redrawn_requests and its old spelling truncated_requests

@@ -16,6 +16,7 @@
 #include "ktable.h"
 #include "memory.h"
 #include "pareto.h"
+#include "sweep.h"
 
 static rl_dist scale_dist(rl_dist d, double k)
 {
@@ -1048,7 +1049,8 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
 }
 
 /* The replica kinds of hardware hi at precision p (size.h's search space):
- * chips in powers of 2, their layouts (add_stage_layouts) and, beyond the
+ * chips in powers of 2 that are slices of a torus chip (tpu-v5e: not 2,
+ * rl_sweep_is_slice), their layouts (add_stage_layouts) and, beyond the
  * NVLink domain, also as pipeline stages of one domain each when the
  * domain divides the chips (else a stage would span domains); past the
  * domain only with max_chips given, or while no smaller kind held the
@@ -1065,6 +1067,8 @@ static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P,
     for (long long chips = 1; chips <= maxc; chips *= 2) {
         if (chips > domain && in->max_chips <= 0 && held)
             break;
+        if (!rl_sweep_is_slice(h, chips))
+            continue; /* tpu-v5e's 2 chips: not a slice, as step refuses them */
         add_stage_layouts(in, hi, p, chips, 1, P, G, sl, qps, pl, out, &held, err, errlen);
         if (chips > domain && chips % domain == 0) /* TP in each domain, PP over them */
             add_stage_layouts(in, hi, p, chips, chips / domain, P, G, sl, qps, pl, out,

@@ -989,6 +989,22 @@ static char *trim_blanks(char *s)
     return s;
 }
 
+const char *rl_hw_field_alias(const char *key)
+{
+    /* the result keys of the chip's HBM bandwidth (hbm_bytes_per_s, list
+     * hw's hbm_bw_bytes_per_s: result.c add_hbm_bw) name the spec field
+     * hbm_bw; --help calls them aliases (review finding: --set
+     * hw.hbm_bw_bytes_per_s was an unknown field; new-user tester D: so
+     * was roofline.hw's { hbm_bytes_per_s = }) */
+    static const struct {
+        const char *alias, *field;
+    } aliases[] = {{"hbm_bytes_per_s", "hbm_bw"}, {"hbm_bw_bytes_per_s", "hbm_bw"}};
+    for (size_t i = 0; key && i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(key, aliases[i].alias) == 0)
+            return aliases[i].field;
+    return NULL;
+}
+
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen)
 {
     char *eq = strchr(arg, '=');
@@ -1017,13 +1033,8 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     if (out->field[strcspn(out->field, " \t")]) /* 'flops. bf16': no field has a blank */
         RL_FAIL("--set %s.%.40s%s: a blank inside the field name (no field has one)", pre,
                 out->field, rl_elide_suffix(out->field));
-    /* the result keys of the chip's HBM bandwidth (hbm_bytes_per_s, list
-     * hw's hbm_bw_bytes_per_s: result.c add_hbm_bw) name the spec field
-     * hbm_bw; --help calls them aliases, so --set takes them (review
-     * finding: hw.hbm_bw_bytes_per_s was an unknown field) */
-    if (*kind == 1 && (strcmp(out->field, "hbm_bw_bytes_per_s") == 0 ||
-                       strcmp(out->field, "hbm_bytes_per_s") == 0))
-        out->field = "hbm_bw";
+    if (*kind == 1 && rl_hw_field_alias(out->field)) /* hbm_bytes_per_s: hbm_bw */
+        out->field = rl_hw_field_alias(out->field);
     char *end;
     strtod(out->value, &end);
     if (rl_number_is_hex(out->value) && end != out->value && !*end)

@@ -605,6 +605,12 @@ int rl_hw_preset_range(const char *field, double *lo, double *hi, const char **u
 #define RL_HW_PLAUSIBLE_FACTOR 100.0
 int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t n);
 
+/* The hardware spec field a result key names, taken as an alias of it by
+ * both front ends' overrides (--set hw.KEY=V, roofline.hw's override
+ * table): "hbm_bw" for hbm_bytes_per_s and hbm_bw_bytes_per_s (result.c
+ * add_hbm_bw); NULL for any other key. */
+const char *rl_hw_field_alias(const char *key);
+
 /* Parse "model.F=V" / "hw.F=V" into kind (0 model, 1 hw) and override
  * (pointers into `arg`, which is modified).  Returns 0 or -1. */
 int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t errlen);

@@ -52,9 +52,24 @@ int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errl
     return -1;
 }
 
+int rl_sweep_is_slice(const rl_hw *h, long long chips)
+{
+    return !is_torus(h) || chips == 1 || rl_sweep_valid_chips(h, chips);
+}
+
 int rl_sweep_check_slice(const rl_hw *h, long long chips, char *err, size_t errlen)
 {
-    return !is_torus(h) || chips == 1 ? 0 : rl_sweep_check_chips(h, chips, err, errlen);
+    return rl_sweep_is_slice(h, chips) ? 0 : rl_sweep_check_chips(h, chips, err, errlen);
+}
+
+int rl_sweep_check_plan_slice(const rl_hw *h, long long chips, const char *flag, char *err,
+                              size_t errlen)
+{
+    char why[600];
+    if (rl_sweep_check_slice(h, chips, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "the plan's %lld chips (%s not given): %s", chips, flag, why);
+    return -1;
 }
 
 int rl_sweep_topologies(const rl_hw *h, long long max, long long *out, int cap)

@@ -209,6 +209,20 @@ int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errl
  * 0, or -1 with err as rl_sweep_check_chips. */
 int rl_sweep_check_slice(const rl_hw *h, long long chips, char *err, size_t errlen);
 
+/* 1 when rl_sweep_check_slice accepts `chips` on h (any count on a GPU, a
+ * slice on a torus chip): the searches' filter (size.c add_kinds), so they
+ * offer no plan step would refuse. */
+int rl_sweep_is_slice(const rl_hw *h, long long chips);
+
+/* rl_sweep_check_slice on the chips of a plan given without chips (`flag`,
+ * "--chips" or "chips", not given: --tp 4 --pp 3 alone runs on 12): err
+ * "the plan's 12 chips (--chips not given): 12 is not a valid slice of
+ * tpu-v5e (valid: ...)".  One rule however the chips are spelt (new-user
+ * tester: --chips 12 was refused on tpu-v5e while --tp 4 --pp 3 ran on 12
+ * chips and --tp 8 --pp 80 on 640).  0, or -1 with err. */
+int rl_sweep_check_plan_slice(const rl_hw *h, long long chips, const char *flag, char *err,
+                              size_t errlen);
+
 /* Evaluate the grid.  Returns 0 with *out filled (free with
  * rl_sweep_free), or -1 with err set ("sweep: field 'chips': 3 is not a
  * valid slice of tpu-v5e (valid: 1, 4, 8, ...)", a context beyond

@@ -148,6 +148,31 @@ int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, siz
     return -1;
 }
 
+/* v in the fewest digits that read back to it (%.15g, else %.17g). */
+static int shortest(char *buf, size_t len, double v)
+{
+    int n = snprintf(buf, len, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        n = snprintf(buf, len, "%.17g", v);
+    return n;
+}
+
+const char *rl_dist_format(const rl_dist *d, char *buf, size_t len)
+{
+    char a[32], b[32];
+    shortest(a, sizeof a, d->a);
+    shortest(b, sizeof b, d->b);
+    if (d->kind == RL_DIST_TRACE)
+        snprintf(buf, len, "trace");
+    else if (d->kind == RL_DIST_UNIFORM)
+        snprintf(buf, len, "uniform:%s:%s", a, b);
+    else if (d->kind == RL_DIST_LOGNORMAL)
+        snprintf(buf, len, "lognormal:%s:%s", a, b);
+    else
+        snprintf(buf, len, "%s", a);
+    return buf;
+}
+
 int rl_dist_sample(const rl_dist *d, rl_rng *r)
 {
     double v = d->a;

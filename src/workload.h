@@ -40,6 +40,10 @@ typedef struct {
 
 /* Returns 0, or -1 with err "FIELD: reason" (field names the flag). */
 int rl_dist_parse(const char *s, const char *field, rl_dist *out, char *err, size_t errlen);
+/* d as the DIST text rl_dist_parse reads back to it ("2000",
+ * "uniform:100:4000", "lognormal:2000:0.8", "trace") into buf; returns buf.
+ * The JSON's record of a workload (size's prompt_len and out_len). */
+const char *rl_dist_format(const rl_dist *d, char *buf, size_t len);
 /* A sample >= 1 (tokens); trace distributions are not sampled here. */
 int rl_dist_sample(const rl_dist *d, rl_rng *r);
 /* The distribution's mean in tokens. */

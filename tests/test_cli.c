@@ -3609,9 +3609,10 @@ static void over_budget_note_names_engine(void **state)
 /* Tester10 #1 and #14: size across profiles of two modes, or with one
  * profile unpriced, says so on stderr in every output format (only the
  * Markdown/HTML report did); with some priced, a caution that the ranking
- * is by chips (fixRE item 5): tpu-v4 has nothing measured and no price
- * (h100-pcie was the example until stop 27, when it took h100-sxm's
- * measured tables as a what-if). */
+ * is by chips (fixRE item 5): the fixture h100-pcie-datasheet has nothing
+ * measured and no price (h100-pcie was the example until stop 27, when it
+ * took h100-sxm's measured tables as a what-if; tpu-v4 until every preset
+ * was priced, new-user tester E). */
 static void size_notes_mixed_modes(void **state)
 {
     (void)state;
@@ -3622,17 +3623,18 @@ static void size_notes_mixed_modes(void **state)
      * in size_notes_estimated_rows and the bad-input corpus): 3 size searches
      * of two chips, ~40 of make test-asan's CPU-s (plain 13.5, 2-core VM) */
     for (int i = 0; i < (rl_san_small() ? 1 : 3); i++) {
-        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,tpu-v4 --qps 5 "
-                 "--prompt-len 1000 --out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300 "
-                 "--format %s", fmts[i]);
+        snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,%s/tests/data/hw/"
+                 "h100-pcie-datasheet.lua --qps 5 --prompt-len 1000 --out-len 200 --ttft-p99 1 "
+                 "--tpot-p99 0.05 --requests 300 --format %s", RL_SRCDIR, fmts[i]);
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-        if (!strstr(out, "note: tpu-v4 has nothing measured") ||
-            !strstr(out, "note: tpu-v4 has no price"))
+        if (!strstr(out, "note: h100-pcie-datasheet has nothing measured") ||
+            !strstr(out, "note: h100-pcie-datasheet has no price"))
             fail_msg("%s: %.600s", fmts[i], out);
         /* fixRE item 5: the priced row's USD beside a chips ranking, said
          * as a caution naming the unpriced and the priced (none before) */
-        assert_non_null(strstr(out, "caution: the ranking fell back to chips, not dollars: tpu-v4 "
-                                    "has no price, so every row is ranked by its chip count"));
+        assert_non_null(strstr(out, "caution: the ranking fell back to chips, not dollars: "
+                                    "h100-pcie-datasheet has no price, so every row is ranked by "
+                                    "its chip count"));
         assert_non_null(strstr(out, "the USD figures of h100-sxm (usd_per_mtok) ranked nothing"));
         assert_non_null(strstr(out, "price_per_chip_hour = P } given in --hw"));
     }
@@ -4467,7 +4469,8 @@ static void size_report_says_why_estimated(void **state)
     (void)state;
     char dir[] = "/tmp/rl_cli_XXXXXX", cmd[768];
     assert_non_null(mkdtemp(dir));
-    char *t = size_report_of(dir, "h100-pcie,tpu-v4", "");
+    /* both unpriced, as before they were priced (new-user tester E) */
+    char *t = size_report_of(dir, "h100-pcie,tpu-v4", "--set hw.price_per_chip_hour=0");
     assert_non_null(strstr(t, "Mode: estimated (another chip's measured kernel "
                               "times, their roofline part moved to this chip's datasheet"));
     assert_non_null(strstr(t, "Mode: estimated (datasheet figures at full "
@@ -5364,6 +5367,131 @@ static void torus_slices_checked(void **state)
                              out, sizeof out), 0);
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --chips 3 --batch 1 "
                              "--context 100", out, sizeof out), 0);
+}
+
+/* New-user tester A: the slice rule held for --chips alone; a plan given
+ * without --chips ran on any count (tpu-v5e --tp 2: 2 chips, --tp 4 --pp 3:
+ * 12, --tp 8 --pp 80: 640, while --chips 12 and --chips 640 were refused).
+ * Now step, ops, prefill and simulate refuse the plan's chips by the same
+ * rule and message (exit 2, "12 is not a valid slice of tpu-v5e (valid: 1,
+ * 4, ..."); a plan whose chips are a slice (--tp 4 --pp 2: 8) and a GPU's
+ * plan of any count (h100-sxm --tp 2 --pp 3: 6) still run; size over
+ * tpu-v5e offers no 2-chip replica (its rows were 1, 2, 4, ... chips). */
+static void torus_plan_slices_checked(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"step --model llama3-70b --hw tpu-v5e --batch 8 --context 2048 --weights int8 --tp 2", "2"},
+        {"step --model llama3-70b --hw tpu-v5e --batch 8 --context 2048 --weights int8 --tp 4 "
+         "--pp 3", "12"},
+        {"step --model llama3-70b --hw tpu-v5e --batch 8 --context 2048 --weights int8 --tp 8 "
+         "--pp 80", "640"},
+        {"ops --model llama3-8b --hw tpu-v5e --context 100 --tp 2", "2"},
+        {"prefill --model llama3-8b --hw tpu-v5e --tokens 100 --tp 2", "2"},
+        {"simulate --model llama3-8b --hw tpu-v5e --pp 2 --qps 1 --requests 10 --prompt-len 50 "
+         "--out-len 5", "2"}};
+    char want[160];
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(run_cli(bad[i][0], out, sizeof out), 2);
+        snprintf(want, sizeof want, "the plan's %s chips (--chips not given): %s is not a valid "
+                 "slice of tpu-v5e (valid: 1, 4, 8, ", bad[i][1], bad[i][1]);
+        if (!strstr(out, want))
+            fail_msg("%s: %s", bad[i][0], out);
+    }
+    assert_int_equal(run_cli("step --model llama3-8b --hw tpu-v5e --context 100 --tp 4 --pp 2",
+                             out, sizeof out), 0);
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --context 100 --tp 2 --pp 3",
+                             out, sizeof out), 0);
+    cJSON *j = run_cli_json("size --model llama3-8b --hw tpu-v5e --qps 5 --prompt-len 500 "
+                            "--out-len 100 --ttft-p99 2 --tpot-p99 0.1 --requests 300 "
+                            "--format json", out, sizeof out);
+    assert_non_null(j);
+    cJSON *r;
+    int n = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        double c = cJSON_GetObjectItem(r, "chips_per_replica")->valuedouble;
+        assert_true(c == 1 || c >= 4);
+        n++;
+    }
+    assert_true(n > 0);
+    cJSON_Delete(j);
+}
+
+/* New-user tester B: size's JSON did not record the workload it sized
+ * (no prompt/output distribution, seed or hardware list at the top level).
+ * It now holds prompt_len and out_len (the DIST texts as given:
+ * "lognormal:500:0.8", "uniform:50:150"), seed (--seed 7) and hw (the
+ * --hw list in order); simulate's JSON holds prompt_len and out_len beside
+ * its first names prompt and output_dist (kept, the same text). */
+static void size_records_workload(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("size --model llama3-8b --hw tpu-v5e,h100-sxm --qps 2 --prompt-len "
+                            "lognormal:500:0.8 --out-len uniform:50:150 --seed 7 --ttft-p99 1 "
+                            "--tpot-p99 0.05 --requests 200 --max-chips 1 --format json",
+                            out, sizeof out);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "prompt_len")->valuestring, "lognormal:500:0.8");
+    assert_string_equal(cJSON_GetObjectItem(j, "out_len")->valuestring, "uniform:50:150");
+    assert_true(cJSON_GetObjectItem(j, "seed")->valuedouble == 7);
+    cJSON *hw = cJSON_GetObjectItem(j, "hw");
+    assert_int_equal(cJSON_GetArraySize(hw), 2);
+    assert_string_equal(cJSON_GetArrayItem(hw, 0)->valuestring, "tpu-v5e");
+    assert_string_equal(cJSON_GetArrayItem(hw, 1)->valuestring, "h100-sxm");
+    cJSON_Delete(j);
+    j = run_cli_json("simulate --model llama3-8b --hw h100-sxm --qps 1 --requests 10 --prompt-len "
+                     "uniform:40:60 --out-len 5 --format json", out, sizeof out);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "prompt_len")->valuestring, "uniform:40:60");
+    assert_string_equal(cJSON_GetObjectItem(j, "prompt")->valuestring, "uniform:40:60");
+    assert_string_equal(cJSON_GetObjectItem(j, "out_len")->valuestring, "5");
+    assert_string_equal(cJSON_GetObjectItem(j, "output_dist")->valuestring, "5");
+    cJSON_Delete(j);
+}
+
+/* New-user tester E: b200, gb200, h100-pcie and tpu-v4 had no
+ * price_per_chip_hour, so size across hardware ranked by chips.  Each now
+ * cites an on-demand list price (hw_profiles/NAME.lua price_source, with its
+ * date): b200 6.03 and gb200 4.54 (Spheron, 2026-03-17; gb200 its 9.08 a
+ * Superchip of 2 GPUs, halved), h100-pcie 2.86 (Lambda, 2026-05-07),
+ * tpu-v4 3.22 (Google Cloud, 2022-08-11), and `list hw` shows the price
+ * of every preset (a column it lacked): none is null. */
+static void every_preset_priced(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *preset;
+        double usd;
+    } want[] = {{"b200", 6.03}, {"gb200", 4.54}, {"h100-pcie", 2.86}, {"tpu-v4", 3.22}};
+    cJSON *j = run_cli_json("list hw --format json", out, sizeof out);
+    assert_non_null(j);
+    cJSON *r;
+    int n = 0, found = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const cJSON *p = cJSON_GetObjectItem(r, "price_per_chip_hour");
+        const char *name = cJSON_GetObjectItem(r, "preset")->valuestring;
+        if (!cJSON_IsNumber(p) || p->valuedouble <= 0)
+            fail_msg("list hw: %s has no price", name);
+        for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+            if (strcmp(name, want[k].preset) == 0) {
+                assert_true(p->valuedouble == want[k].usd);
+                found++;
+            }
+        n++;
+    }
+    assert_int_equal(found, 4);
+    assert_true(n >= 12);
+    cJSON_Delete(j);
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "info --hw %s --format json", want[k].preset);
+        j = run_cli_json(cmd, out, sizeof out);
+        assert_non_null(j);
+        const char *src = cJSON_GetObjectItem(j, "price_source")->valuestring;
+        if (!strstr(src, "USD") || !strstr(src, "retrieved 2026-12-06"))
+            fail_msg("%s price_source: %s", want[k].preset, src);
+        cJSON_Delete(j);
+    }
 }
 
 /* tester13 #7: pareto --weights bf16,fp8 --compute fp8 refused the whole
@@ -7022,7 +7150,8 @@ static void pareto_names_rows_outside_tables(void **state)
  * and 1248 int4 (A100 datasheet), 85899345920 bytes at 2.039e12 B/s, 12
  * NVLink links of 2.5e10 B/s one-way = 3e11 per chip, net 2.5e10 one-way
  * per GPU, USD 2.25 with its source; exact, the spec's numbers), in JSON
- * and in the table (GB/s, TFLOP/s); gb200.lua gives no price: null. */
+ * and in the table (GB/s, TFLOP/s); a spec without a price (the fixture
+ * h100-pcie-datasheet.lua; gb200.lua until new-user tester E priced it): null. */
 static void info_hw_chip_figures(void **state)
 {
     (void)state;
@@ -7041,7 +7170,10 @@ static void info_hw_chip_figures(void **state)
     assert_non_null(strstr(out, "peak_TFLOP/s.bf16            312\n"));
     assert_non_null(strstr(out, "net_GB/s                     25\n"));
     assert_non_null(strstr(out, "ici_chip_GB/s                300\n"));
-    j = json2("info --hw gb200", " --format json");
+    char unpriced[512];
+    snprintf(unpriced, sizeof unpriced, "info --hw %s/tests/data/hw/h100-pcie-datasheet.lua",
+             RL_SRCDIR);
+    j = json2(unpriced, " --format json");
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "price_per_chip_hour")));
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "price_source")));
     cJSON_Delete(j);
@@ -12534,6 +12666,9 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(ops_prefill_batch_shown),
         cmocka_unit_test(shard_names_memory_engine),
         cmocka_unit_test(torus_slices_checked),
+        cmocka_unit_test(torus_plan_slices_checked),
+        cmocka_unit_test(size_records_workload),
+        cmocka_unit_test(every_preset_priced),
         cmocka_unit_test(kv_split_default_is_the_engines),
         cmocka_unit_test(fitted_tp_names_kv_split),
         cmocka_unit_test(fitted_chips_is_tp),

@@ -907,6 +907,79 @@ static void torus_slices_checked(void **state)
                            " context = 100 }.rows[1].step_s") > 0);
 }
 
+/* New-user tester A in Lua: a plan given without chips is a slice of a
+ * torus chip, as chips = N is (tpu-v5e tp = 4, pp = 3 ran on 12 chips):
+ * step, ops, prefill and simulate refuse it with the command line's
+ * message; tp = 4, pp = 2 (8 chips) runs. */
+static void torus_plan_slices_checked(void **state)
+{
+    (void)state;
+    static const char *const bad[][3] = {
+        {"step", "context = 100, tp = 4, pp = 3", "12"},
+        {"ops", "context = 100, tp = 2", "2"},
+        {"prefill", "tokens = 100, tp = 2", "2"},
+        {"simulate", "pp = 2, qps = 1, requests = 10, prompt_len = '50', out_len = '5'", "2"}};
+    char code[256], err[1024], want[160];
+    for (int i = 0; i < 4; i++) {
+        snprintf(code, sizeof code, "return roofline.%s{ model = 'llama3-8b', hw = 'tpu-v5e', %s }",
+                 bad[i][0], bad[i][1]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        snprintf(want, sizeof want, "roofline.%s: the plan's %s chips (chips not given): %s is not "
+                 "a valid slice of tpu-v5e (valid: 1, 4, ", bad[i][0], bad[i][2], bad[i][2]);
+        if (!strstr(err, want))
+            fail_msg("%s: %s", code, err);
+    }
+    assert_true(run_number("return roofline.step{ model = 'llama3-8b', hw = 'tpu-v5e', tp = 4,"
+                           " pp = 2, context = 100 }.rows[1].step_s") > 0);
+}
+
+/* New-user tester C: docs/lua.md gave roofline.pareto "Keys, as
+ * roofline.sweep", whose context is n or {n, ...}, but pareto takes one
+ * context, as the command's --context.  The entry now says so, quoting the
+ * error a list raises; the quote is checked against the run. */
+static void pareto_context_is_one_number(void **state)
+{
+    (void)state;
+    char err[1024];
+    assert_int_equal(run("return roofline.pareto{ model = 'llama3-8b', hw = 'tpu-v5e',"
+                         " context = {2048, 4096} }", err, sizeof err), -1);
+    const char *said = "field 'context': expected a number, got table";
+    assert_non_null(strstr(err, said));
+    char *doc = slurp_in(RL_SRCDIR, "docs/lua.md");
+    assert_non_null(doc);
+    char *entry = strstr(doc, "### `roofline.pareto {...}`");
+    assert_non_null(entry);
+    char *next = strstr(entry + 4, "\n### ");
+    if (next)
+        *next = 0;
+    assert_non_null(strstr(entry, "`context = {2048, 4096}` is an error"));
+    assert_non_null(strstr(entry, said));
+    free(doc);
+}
+
+/* New-user tester D: roofline.hw's override table refused the result key
+ * --set takes for hbm_bw ({ hbm_bytes_per_s = 1.6e12 }: "unknown hardware
+ * field (a typo?)").  Both front ends now read one alias table: each
+ * alias sets hbm_bw (1.6e12 and 1.7e12 read back exactly), a step on it
+ * reports hbm_bytes_per_s 1.6e12, and an alias beside hbm_bw is refused as
+ * a field given twice. */
+static void hw_override_aliases(void **state)
+{
+    (void)state;
+    assert_true(run_number("return roofline.hw('tpu-v5e', { hbm_bytes_per_s = 1.6e12 }).hbm_bw") ==
+                1.6e12);
+    assert_true(run_number("return roofline.hw('tpu-v5e', { hbm_bw_bytes_per_s = 1.7e12 })"
+                           ".hbm_bw") == 1.7e12);
+    assert_true(run_number("return roofline.step{ model = 'llama3-8b', context = 100, hw ="
+                           " roofline.hw('tpu-v5e', { hbm_bytes_per_s = 1.6e12 }) }"
+                           ".hbm_bytes_per_s") == 1.6e12);
+    char err[1024];
+    assert_int_equal(run("return roofline.hw('tpu-v5e', { hbm_bytes_per_s = 1.6e12, hbm_bw = 1e12 })",
+                         err, sizeof err), -1);
+    assert_non_null(strstr(err, "field 'hbm_bw': the same field as 'hbm_bytes_per_s' (its result "
+                                "key), given twice"));
+}
+
 /* roofline.shard and the step's sharding options give the C results:
  * worked problem 4's communication, 64 layers * 18 us (test_shard.c). */
 static void shard_from_lua(void **state)
@@ -1938,6 +2011,9 @@ int main(void)
         cmocka_unit_test(sweep_skips_invalid_precision),
         cmocka_unit_test(errors),
         cmocka_unit_test(torus_slices_checked),
+        cmocka_unit_test(torus_plan_slices_checked),
+        cmocka_unit_test(pareto_context_is_one_number),
+        cmocka_unit_test(hw_override_aliases),
         cmocka_unit_test(argument_types),
         cmocka_unit_test(format_hostile_tables),
         cmocka_unit_test(list_holes_and_plot_fields),

@@ -160,7 +160,8 @@ static void test_h100_pcie_is_sxm_what_if(void **state)
     assert_string_equal(pe->measured_on, "h100-sxm");
     assert_int_equal(pcie.nvls, 0);
     assert_int_equal(pcie.domain_chips, 2);
-    assert_false(pcie.price_per_chip_hour > 0);
+    /* its own price (Lambda's 1x H100 PCIe, 2.86), not h100-sxm's 4.25 (new-user tester E) */
+    assert_true(pcie.price_per_chip_hour == 2.86);
     rl_silicon s;
     import_excerpt(&s, 0);
     rl_serving_engine e = {.tables = s.tables};

@@ -2276,8 +2276,10 @@ static void test_report_mode_kernel_tables(void **state)
     if (!strstr(out, "- Mode on b200: calibrated: operators an engine's kernel table covers") ||
         !strstr(out, "- Provenance on b200: mode calibrated; "))
         fail_msg("b200 mode lines: %s", out);
-    /* t56 #3: b200 has no price: usd_per_mtok null on every row, not 0 */
-    snprintf(args + strlen(args), sizeof args - strlen(args), " --format json");
+    /* t56 #3: b200 had no price: usd_per_mtok null on every row, not 0
+     * (b200 is priced since new-user tester E: the price set to 0 here) */
+    snprintf(args + strlen(args), sizeof args - strlen(args),
+             " --set hw.price_per_chip_hour=0 --format json");
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     int rows = 0;
     for (const char *q = strstr(out, "\"usd_per_mtok\":"); q; q = strstr(q + 1, "\"usd_per_mtok\":")) {

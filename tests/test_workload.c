@@ -31,6 +31,25 @@ static void test_distributions(void **state)
     assert_rel(rl_dist_mean(&d), 15, 0);
 }
 
+/* rl_dist_format writes the DIST text rl_dist_parse reads back to the same
+ * distribution (size's JSON prompt_len and out_len, new-user tester B):
+ * "2000", "uniform:100:4000", "lognormal:2000:0.8" (0.8 in its shortest
+ * round-trip digits, not %.17g's 0.80000000000000004), "trace". */
+static void test_dist_format_round_trip(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {"2000", "uniform:100:4000", "lognormal:2000:0.8",
+                                        "lognormal:1500.5:0.6", "trace"};
+    char err[256], buf[96];
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        rl_dist d, back;
+        assert_int_equal(rl_dist_parse(texts[i], "prompt-len", &d, err, sizeof err), 0);
+        assert_string_equal(rl_dist_format(&d, buf, sizeof buf), texts[i]);
+        assert_int_equal(rl_dist_parse(buf, "prompt-len", &back, err, sizeof err), 0);
+        assert_true(back.kind == d.kind && back.a == d.a && back.b == d.b);
+    }
+}
+
 static void expect_trace_error_at(const char *text, long long max_context, const char *want)
 {
     char path[64], err[512];
@@ -368,6 +387,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_distributions),
+        cmocka_unit_test(test_dist_format_round_trip),
         cmocka_unit_test(test_trace_csv),
         cmocka_unit_test(test_trace_longer_than_context),
         cmocka_unit_test(test_poisson_rate),
