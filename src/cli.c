@@ -1578,6 +1578,25 @@ static void note_fit(const rl_opts *o, const cJSON *r)
                    per_chip ? " per chip" : "", of);
 }
 
+/* A note size's rows carry (`key`, null on a row it does not apply to),
+ * said once on stderr as a caution with how many rows and the first's
+ * text (fixSA #2, step_floor_note; tester89 F4b, the engine's dtype notes). */
+static void say_size_rows_note(const rl_opts *o, const cJSON *result, const char *key)
+{
+    const cJSON *row, *first = NULL;
+    int n = 0, rows = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(result, "rows"))
+    {
+        rows++;
+        if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, key)) && n++ == 0)
+            first = row;
+    }
+    if (first)
+        rl_cli_say(o, "caution: %d of %d rows (the first: %s): %s (the rows' %s)", n, rows,
+                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "config")),
+                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, key)), key);
+}
+
 /* fixRE item 3: a step below one kernel launch (result.h
  * RL_LAUNCH_FLOOR_S, rl_result_step_floor_note): a chip with nothing
  * measured and no engine costs (tpu-v5e: tiny-test's decode step 0.24 us,
@@ -1604,21 +1623,7 @@ static void note_step_floor(const rl_opts *o, cJSON *result)
                 t = v->valuedouble, what = "step_s";
         }
     } else if (!strcmp(o->cmd, "size")) {
-        const cJSON *row, *first = NULL;
-        int n = 0, rows = 0;
-        cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(result, "rows"))
-        {
-            rows++;
-            if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, "step_floor_note")) &&
-                n++ == 0)
-                first = row;
-        }
-        if (first)
-            rl_cli_say(o, "caution: %d of %d rows (the first: %s): %s (the rows' "
-                          "step_floor_note)", n, rows,
-                       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "config")),
-                       cJSON_GetStringValue(
-                           cJSON_GetObjectItemCaseSensitive(first, "step_floor_note")));
+        say_size_rows_note(o, result, "step_floor_note");
         return;
     }
     char s[640];
@@ -1684,6 +1689,10 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *pen = cJSON_GetObjectItemCaseSensitive(result, "precision_engine_note");
     if (cJSON_IsString(pen)) /* fixSA item 1: fp8 weights or compute, as the KV's */
         rl_cli_say(o, "caution: %s", pen->valuestring);
+    if (o->cmd && !strcmp(o->cmd, "size")) { /* tester89 F4b: size's rows carry them */
+        say_size_rows_note(o, result, "kv_engine_note");
+        say_size_rows_note(o, result, "precision_engine_note");
+    }
     /* stop 42: how far an end-to-end run measured above the tables, beside it */
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");
     if (cJSON_IsString(gap) && o->fmt != RL_FMT_JSON)

@@ -162,16 +162,35 @@ static void add_host_cost_note(cJSON *o, const char *names, int n)
  * unremarked); precision_engine_note: it runs no fp8 weights or compute on
  * this chip (rl_engine_precision_caution; fixSA: --weights fp8 under trtllm
  * on an A100 ran unremarked). */
-static void add_engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abstract)
+int rl_result_engine_dtype_note(const rl_hw *h, rl_precision p, int abstract, int which, char *s,
+                                size_t len)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    char s[768];
+    s[0] = '\0';
     if (abstract || h->ideal || !e)
-        return;
-    if (rl_engine_kv_caution(e->name, p.kv, h->sm, s, sizeof s))
-        cJSON_AddStringToObject(o, "kv_engine_note", s);
-    if (rl_engine_precision_caution(e->name, p.weights, p.compute, h->sm, s, sizeof s))
-        cJSON_AddStringToObject(o, "precision_engine_note", s);
+        return 0;
+    return which == 0 ? rl_engine_kv_caution(e->name, p.kv, h->sm, s, len)
+                      : rl_engine_precision_caution(e->name, p.weights, p.compute, h->sm, s, len);
+}
+
+/* Both notes into o (`nulls`: a key that does not apply is null, else absent). */
+static void engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abstract,
+                               int nulls)
+{
+    static const char *const keys[] = {"kv_engine_note", "precision_engine_note"};
+    char s[768];
+    for (int k = 0; k < 2; k++)
+        if (rl_result_engine_dtype_note(h, p, abstract, k, s, sizeof s))
+            cJSON_AddStringToObject(o, keys[k], s);
+        else if (nulls)
+            cJSON_AddNullToObject(o, keys[k]);
+}
+
+/* The two notes, each key absent when it does not apply (step, prefill,
+ * ops, simulate: one plan a result). */
+static void add_engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abstract)
+{
+    engine_dtype_notes(o, h, p, abstract, 0);
 }
 
 /* What a result timed by an engine (`cal`: its tables or efficiency; not
@@ -3013,6 +3032,10 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
                         c->layout == RL_ATTN_LAYOUT_DP, &mix, c->p);
     }
     add_engine_name(o, &in->hw[c->hw], mode);
+    /* tester89 F4b: the row's plan under its engine, as step and simulate
+     * say it for the same plan (null where nothing applies: a row's keys
+     * are the same on every row; an ideal search names no engine) */
+    engine_dtype_notes(o, dh, c->p, in->m->abstract || !in->calibrated, 1);
     /* fixND #11: --engine E over a list applies where the profile has E;
      * a row of one without it says so (null: E applied, or none asked) */
     if (in->engine_asked && in->engine_lacking && in->engine_lacking[c->hw]) {

@@ -292,6 +292,15 @@ const char *rl_result_host_cost_brief(const char *note, char *buf, size_t len);
  * else 0 (s "").  One text for step, simulate and size (fixSA #2). */
 int rl_result_step_floor_note(const char *what, double t, char *s, size_t len);
 
+/* The engine's dtype notes of plan precision p on chip h (its selected
+ * engine; none on an abstract model, --ideal or a profile without engines):
+ * which 0 gives kv_engine_note's text (engines.h rl_engine_kv_caution),
+ * 1 precision_engine_note's (rl_engine_precision_caution), into s[len].
+ * 1 when the note applies, else 0 (s "").  One text for step, prefill,
+ * ops, simulate, size's rows and its report (tester89 F4b). */
+int rl_result_engine_dtype_note(const rl_hw *h, rl_precision p, int abstract, int which, char *s,
+                                size_t len);
+
 /* Step's or ops' KV split beyond the K heads of plan pl into r (NULL:
  * nothing): kv_split, its name (shard.h rl_kv_split_name), and
  * kv_split_source, given or the default (rl_kv_split_source); under

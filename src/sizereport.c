@@ -1073,6 +1073,13 @@ static void recommend_cautions(doc *d, const rl_size_report_data *x, int hw)
             continue;
         if (!c->no_tpot && rl_result_step_floor_note("tpot_p50_s", c->tpot_p50, note, sizeof note))
             para(d, "Caution: %s (step_floor_note).", note);
+        /* tester89 F4b: a dtype its engine does not run on the chip, as the row's notes */
+        static const char *const keys[] = {"kv_engine_note", "precision_engine_note"};
+        for (int k = 0; k < 2; k++)
+            if (rl_result_engine_dtype_note(&in->hw[c->hw], c->p,
+                                            in->m->abstract || !in->calibrated, k, note,
+                                            sizeof note))
+                para(d, "Caution: %s (%s).", note, keys[k]);
         break;
     }
 }

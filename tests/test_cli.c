@@ -4229,6 +4229,69 @@ static void precision_engine_caution(void **state)
                   "precision_engine_note");
 }
 
+/* tester89 F4b: size's rows carried neither kv_engine_note nor
+ * precision_engine_note, which step and simulate print for the same plan
+ * (fp8 weights and KV under trtllm on a100-sxm-80g, sm 80: TensorRT-LLM's
+ * support matrix lists FP8 from SM89 on).  Expected: every row (4 with
+ * --max-chips 1) carries both, the texts step gives for that plan, and
+ * stderr says each once with the count "4 of 4 rows"; on h100-sxm (sm 90)
+ * both keys are null on every row.  Fails before: the keys are absent. */
+static void size_engine_dtype_notes(void **state)
+{
+    (void)state;
+    static const char *const hws[] = {"a100-sxm-80g", "h100-sxm"};
+    static const char *const keys[] = {"kv_engine_note", "precision_engine_note"};
+    static const char *const wants[] = {"this run's fp8 KV cache is a what-if",
+                                        "this run's fp8 weights are a what-if"};
+    for (int h = 0; h < 2; h++) {
+        char base[512], cmd[1100];
+        snprintf(base, sizeof base, "%s size --model llama3-8b --hw %s --qps 1 --prompt-len 200 "
+                 "--out-len 20 --ttft-p99 2 --tpot-p99 0.1 --weights fp8 --kv fp8 "
+                 "--keep-precision --requests 100 --max-chips 1 --format json", RL_BIN, hws[h]);
+        snprintf(cmd, sizeof cmd, "%s 2>&1 >/dev/null", base);
+        assert_int_equal(popen_out(cmd), 0);
+        for (int k = 0; k < 2; k++) {
+            char said[96];
+            snprintf(said, sizeof said, "(the rows' %s)", keys[k]);
+            if ((h == 0) != (strstr(out, said) != NULL) ||
+                (h == 0 && !strstr(out, "caution: 4 of 4 rows")))
+                fail_msg("%s: stderr %s", hws[h], out);
+        }
+        snprintf(cmd, sizeof cmd, "%s 2>/dev/null", base);
+        assert_int_equal(popen_out(cmd), 0);
+        cJSON *j = cJSON_Parse(out), *row;
+        assert_non_null(j);
+        int n = 0;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+        {
+            n++;
+            for (int k = 0; k < 2; k++) {
+                const cJSON *v = cJSON_GetObjectItem(row, keys[k]);
+                const char *note = cJSON_GetStringValue(v);
+                if (h == 0 ? !note || !strstr(note, wants[k]) : !cJSON_IsNull(v))
+                    fail_msg("%s row %d: %s %s", hws[h], n, keys[k], note ? note : "not a string");
+            }
+        }
+        assert_int_equal(n, 4);
+        cJSON_Delete(j);
+        if (h) /* the report's recommendation says both (sizereport.c recommend_cautions) */
+            continue;
+        char md[256];
+        snprintf(md, sizeof md, "%s/fixSH_f4b_%d.md", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                 (int)getpid());
+        snprintf(cmd, sizeof cmd, "%s --report %s >/dev/null 2>&1 && cat %s", base, md, md);
+        assert_int_equal(popen_out(cmd), 0);
+        remove(md);
+        for (int k = 0; k < 2; k++) {
+            char said[96];
+            snprintf(said, sizeof said, "(%s).", keys[k]);
+            if (!strstr(out, "Caution: the trtllm engine (TensorRT-LLM) has no fp8") ||
+                !strstr(out, said))
+                fail_msg("report names no %s: %s", keys[k], out);
+        }
+    }
+}
+
 /* fixRE item 3 (README-only tester): a chip with nothing measured and no
  * engine costs gave tiny-test on one tpu-v5e a 0.24 us decode step, TTFT
  * p50 0.34 us and max_sustainable_qps 3.8 M req/s, unremarked.  A step
@@ -12661,6 +12724,7 @@ int main(void)
         cmocka_unit_test(tree_sources_are_guarded),
         cmocka_unit_test(kv_dtype_engine_caution),
         cmocka_unit_test(precision_engine_caution),
+        cmocka_unit_test(size_engine_dtype_notes),
         cmocka_unit_test(step_floor_caution),
         cmocka_unit_test(size_step_floor_said),
         cmocka_unit_test(size_conservative_gap_said),
