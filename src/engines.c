@@ -1826,28 +1826,72 @@ double rl_engine_step_cost(const rl_serving_engine *e, double seqs, double launc
     return e->step_s + e->seq_s * seqs + e->launch_s * launches;
 }
 
-/* The one rule for FP8 before Ada, shared by the KV cache's caution and the
- * weights'/compute's (fixSA item 1: --weights fp8 under trtllm on an A100
- * read unremarked while --kv fp8 was cautioned): TensorRT-LLM's support
- * matrix lists "Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4" and FP8
- * from "Ada Lovelace (SM89)" on (Support Matrix, Hardware, Precision:
- * https://nvidia.github.io/TensorRT-LLM/0.18.2/reference/support-matrix.html).
- * 1 when `engine` is trtllm and the chip's spec says an sm below 89 (0:
- * unset, no claim). */
-static int trtllm_fp8_unlisted(const char *engine, long long sm)
+/* The one table of the lowest sm on which TensorRT-LLM runs each narrow
+ * dtype, shared by the KV cache's caution (fp8) and the weights'/compute's
+ * (fixSA item 1: --weights fp8 under trtllm on an A100 read unremarked while
+ * --kv fp8 was cautioned; tester90 #2: --weights fp4 on A100/H100 read
+ * unremarked).  Its support matrix (Software, Precision) lists
+ *   "Blackwell (SM100/SM120) - FP32, FP16, BF16, FP8, FP4, INT8, INT4"
+ *   "Hopper (SM90) - FP32, FP16, BF16, FP8, INT8, INT4"
+ *   "Ada Lovelace (SM89) - FP32, FP16, BF16, FP8, INT8, INT4"
+ *   "Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4"
+ * (NVIDIA/TensorRT-LLM docs/source/reference/support-matrix.md, container
+ * 25.06 / TensorRT 10.11; the 0.18.2 page, nvidia.github.io/TensorRT-LLM/
+ * 0.18.2/reference/support-matrix.html, lists the three below Blackwell
+ * alike): FP8 from SM89 on, FP4 (NVFP4) from SM100 on.  int8 and int4 are
+ * listed from Ampere on, so they carry no row.  (A W4A16 NVFP4 path for
+ * Hopper was proposed in NVIDIA/TensorRT-LLM pull request #14775, open in
+ * May 2026, for Nemotron-H only: not a supported configuration.) */
+static const struct {
+    rl_dtype dt;
+    long long min_sm;
+    const char *from; /* the matrix's first architecture listing it */
+} TRTLLM_MIN_SM[] = {
+    {RL_FP8, 89, "FP8 from Ada Lovelace (SM89) on"},
+    {RL_FP4, 100, "FP4 on Blackwell (SM100/SM120) alone"},
+};
+
+/* The support matrix's line for a chip of sm `sm` (NULL: none lists it). */
+static const char *trtllm_arch_line(long long sm)
 {
-    return engine && !strcmp(engine, "trtllm") && sm > 0 && sm < 89;
+    if (sm >= 80 && sm < 89)
+        return "Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4";
+    if (sm == 89)
+        return "Ada Lovelace (SM89) - FP32, FP16, BF16, FP8, INT8, INT4";
+    if (sm >= 90 && sm < 100)
+        return "Hopper (SM90) - FP32, FP16, BF16, FP8, INT8, INT4";
+    return NULL;
 }
 
-/* The caution's opening, naming what runs in fp8 with its verb (`what`:
- * "KV cache is", "weights are", ...), the chip and the support matrix's words. */
-static int trtllm_fp8_head(char *buf, size_t len, long long sm, const char *what)
+/* 1 when `engine` is trtllm, dt has a row in TRTLLM_MIN_SM and the chip's
+ * spec says an sm below its minimum (sm 0: unset, no claim). */
+static int trtllm_dtype_unlisted(const char *engine, rl_dtype dt, long long sm)
 {
-    return snprintf(buf, len, "the trtllm engine (TensorRT-LLM) has no fp8 on this chip (sm %lld): "
-                    "its support matrix lists FP8 from Ada Lovelace (SM89) on and \"Ampere (SM80, "
-                    "SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, Support Matrix, "
-                    "Hardware), so this run's fp8 %s a what-if no TensorRT-LLM deployment runs "
-                    "on it", sm, what);
+    if (!engine || strcmp(engine, "trtllm") != 0 || sm <= 0)
+        return 0;
+    for (size_t i = 0; i < sizeof TRTLLM_MIN_SM / sizeof *TRTLLM_MIN_SM; i++)
+        if (TRTLLM_MIN_SM[i].dt == dt)
+            return sm < TRTLLM_MIN_SM[i].min_sm;
+    return 0;
+}
+
+/* The caution's opening for dtype dt on chip sm, naming what runs in it with
+ * its verb (`what`: "fp8 KV cache is", "fp4 weights are", ...), the chip and
+ * the support matrix's words. */
+static int trtllm_dtype_head(char *buf, size_t len, rl_dtype dt, long long sm, const char *what)
+{
+    const char *from = "";
+    for (size_t i = 0; i < sizeof TRTLLM_MIN_SM / sizeof *TRTLLM_MIN_SM; i++)
+        if (TRTLLM_MIN_SM[i].dt == dt)
+            from = TRTLLM_MIN_SM[i].from;
+    const char *line = trtllm_arch_line(sm);
+    char listed[96] = "no line for this sm";
+    if (line)
+        snprintf(listed, sizeof listed, "\"%s\"", line);
+    return snprintf(buf, len, "the trtllm engine (TensorRT-LLM) has no %s on this chip (sm %lld): "
+                    "its support matrix lists %s and %s (TensorRT-LLM docs, Support Matrix, "
+                    "Software: Precision), so this run's %s a what-if no TensorRT-LLM deployment runs on "
+                    "it", rl_dtype_name(dt), sm, from, listed, what);
 }
 
 /* The quantized KV-cache dtypes each serving engine stores (fixJH, README-only
@@ -1869,7 +1913,7 @@ static int trtllm_fp8_head(char *buf, size_t len, long long sm, const char *what
  *   (SM89)" (nvidia.github.io/TensorRT-LLM/0.18.2/reference/
  *   support-matrix.html, Hardware, Precision), so trtllm's fp8 KV on a chip
  *   whose spec says sm below 89 is cautioned (int8 is its KV cache there;
- *   trtllm_fp8_unlisted, the rule fp8 weights and compute share).
+ *   TRTLLM_MIN_SM, the table fp8 weights and compute share).
  *   vLLM is not: it stores an fp8 KV cache on Ampere and upconverts it to
  *   16 bits for the attention math ("The kv cache is quantized but
  *   upconverted to fp16 for computation", vllm-project/vllm issue #3965 on
@@ -1892,8 +1936,8 @@ int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *bu
     buf[0] = '\0';
     if (!engine || rl_dtype_bytes(kv) >= 2) /* bf16/fp16/fp32: every engine stores those */
         return 0;
-    if (kv == RL_FP8 && trtllm_fp8_unlisted(engine, sm)) {
-        int n = trtllm_fp8_head(buf, len, sm, "KV cache is");
+    if (kv == RL_FP8 && trtllm_dtype_unlisted(engine, kv, sm)) {
+        int n = trtllm_dtype_head(buf, len, kv, sm, "fp8 KV cache is");
         if (n >= 0 && (size_t)n < len)
             snprintf(buf + n, len - (size_t)n, " (its KV cache there is int8 or 16-bit); give "
                      "--kv int8, or --engine vllm, which stores fp8 KV on Ampere and computes "
@@ -1929,24 +1973,51 @@ int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *bu
     return 0;
 }
 
-/* fixSA item 1: fp8 weights or compute under TensorRT-LLM on a chip before
- * Ada (trtllm_fp8_unlisted's rule and source, as the KV cache's caution).
- * vLLM is not cautioned: "FP8 models will run on compute capability >= 7.5
- * (Turing) as weight-only W8A16" (vLLM docs, FP8 W8A8; FP8 Marlin), which
- * --weights fp8 at bf16 compute models; --compute fp8 on a chip without
- * flops.fp8 is refused before this. */
+/* fixSA item 1, tester90 #2: fp8 or fp4 weights or compute under
+ * TensorRT-LLM on a chip below the dtype's minimum sm (TRTLLM_MIN_SM's
+ * rule and source, as the KV cache's caution).
+ * vLLM is not cautioned: it runs both weight-only where the chip lacks the
+ * dtype's tensor cores, which --weights fp8|fp4 at bf16 compute models:
+ * "FP8 models will run on compute capability >= 7.5 (Turing) as
+ * weight-only W8A16" (vLLM docs, FP8 W8A8; FP8 Marlin, vllm-project/vllm
+ * pull request #5975, "Expand FP8 support to Ampere GPUs"), and "Your GPU
+ * does not have native support for FP4 computation but FP4 quantization is
+ * being used. Weight-only FP4 compression will be used leveraging the
+ * Marlin kernel" (vLLM's marlin_utils_fp4.py warning, quoted in
+ * vllm-project/vllm issue #31085).  --compute fp8|fp4 on a chip without
+ * flops.fp8|fp4 is refused before this. */
 int rl_engine_precision_caution(const char *engine, rl_dtype weights, rl_dtype compute,
                                 long long sm, char *buf, size_t len)
 {
     buf[0] = '\0';
-    int w = weights == RL_FP8, c = compute == RL_FP8;
-    if (!(w || c) || !trtllm_fp8_unlisted(engine, sm))
+    int w = trtllm_dtype_unlisted(engine, weights, sm);
+    int c = trtllm_dtype_unlisted(engine, compute, sm);
+    if (!(w || c))
         return 0;
-    int n = trtllm_fp8_head(buf, len, sm, w && c ? "weights and compute are"
-                                                    : w ? "weights are" : "compute is");
-    if (n >= 0 && (size_t)n < len)
+    char what[64];
+    if (w && c && weights == compute)
+        snprintf(what, sizeof what, "%s weights and compute are", rl_dtype_name(weights));
+    else if (w && c)
+        snprintf(what, sizeof what, "%s weights and %s compute are", rl_dtype_name(weights),
+                 rl_dtype_name(compute));
+    else
+        snprintf(what, sizeof what, "%s %s", rl_dtype_name(w ? weights : compute),
+                 w ? "weights are" : "compute is");
+    rl_dtype dt = w ? weights : compute;
+    int n = trtllm_dtype_head(buf, len, dt, sm, what);
+    if (n < 0 || (size_t)n >= len)
+        return 1;
+    if (dt == RL_FP8)
         snprintf(buf + n, len - (size_t)n, " (its weights there are 16-bit, int8 or int4); "
                  "give --weights int8 or bf16, or --engine vllm, which runs fp8 weights on "
                  "Ampere weight-only (W8A16, FP8 Marlin: vLLM docs, FP8 W8A8)");
+    else
+        snprintf(buf + n, len - (size_t)n, " (its weights there are 16-bit, int8%s int4%s); "
+                 "give --weights int4 (W4A16 AWQ/GPTQ)%s, or --engine vllm, which runs fp4 "
+                 "weights weight-only where the chip lacks FP4 (W4A16, Marlin FP4: vLLM's "
+                 "warning \"Weight-only FP4 compression will be used leveraging the Marlin "
+                 "kernel\", vllm-project/vllm issue #31085)",
+                 sm >= 89 ? "," : " or", sm >= 89 ? " or fp8" : "",
+                 sm >= 89 ? " or --weights fp8" : "");
     return 1;
 }

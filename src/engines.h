@@ -781,11 +781,12 @@ const rl_serving_engine *rl_engines_selected(const rl_engines *e);
  * fp8 (engines.c, fixJH). */
 int rl_engine_kv_caution(const char *engine, rl_dtype kv, long long sm, char *buf, size_t len);
 
-/* Whether serving engine `engine` runs no fp8 `weights` or `compute` on a
- * chip of compute capability `sm` (0 unset: no claim): 1 with a caution
- * naming it and the source in buf[len], else 0 (buf "").  TensorRT-LLM
- * before Ada (sm below 89), its support matrix; the same rule as
- * rl_engine_kv_caution's fp8 KV (engines.c trtllm_fp8_unlisted, fixSA). */
+/* Whether serving engine `engine` runs no fp8 or fp4 `weights` or
+ * `compute` on a chip of compute capability `sm` (0 unset: no claim): 1
+ * with a caution naming it and the source in buf[len], else 0 (buf "").
+ * TensorRT-LLM: fp8 below sm 89, fp4 below sm 100, its support matrix; the
+ * same table as rl_engine_kv_caution's fp8 KV (engines.c TRTLLM_MIN_SM,
+ * fixSA, tester90 #2).  vLLM runs both weight-only (Marlin): none. */
 int rl_engine_precision_caution(const char *engine, rl_dtype weights, rl_dtype compute,
                                 long long sm, char *buf, size_t len);
 

@@ -4206,7 +4206,7 @@ static void precision_engine_caution(void **state)
         {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp8",
          "has no fp8 on this chip (sm 80): its support matrix lists FP8 from Ada Lovelace (SM89) "
          "on and \"Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4\" (TensorRT-LLM docs, "
-         "Support Matrix, Hardware), so this run's fp8 weights are a what-if"},
+         "Support Matrix, Software: Precision), so this run's fp8 weights are a what-if"},
         {"prefill --model llama3-8b --hw a100-sxm-80g --tokens 100 --weights fp8",
          "this run's fp8 weights are a what-if"},
         {"ops --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp8",
@@ -4225,6 +4225,32 @@ static void precision_engine_caution(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         note_case(cases[i].args, cases[i].want,
                   "caution: the trtllm engine (TensorRT-LLM) has no fp8",
+                  "a what-if no TensorRT-LLM deployment runs on it (its weights",
+                  "precision_engine_note");
+    /* tester90 #2: --weights fp4 under trtllm on a100-sxm-80g (sm 80),
+     * h100-sxm and h200 (sm 90) ran unremarked: the support matrix lists FP4
+     * on "Blackwell (SM100/SM120)" alone (NVIDIA/TensorRT-LLM docs/source/
+     * reference/support-matrix.md, Software: Precision).  Expected: the
+     * caution quoting the chip's own line; none on b200 (sm 100) nor under
+     * vllm (Marlin FP4, weight-only: vllm-project/vllm issue #31085).  Fails
+     * before: the rule covered fp8 alone. */
+    static const struct {
+        const char *args, *want;
+    } fp4[] = {
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp4",
+         "has no fp4 on this chip (sm 80): its support matrix lists FP4 on Blackwell "
+         "(SM100/SM120) alone and \"Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4\""},
+        {"step --model llama3-8b --hw h100-sxm --context 1000 --weights fp4",
+         "has no fp4 on this chip (sm 90): its support matrix lists FP4 on Blackwell "
+         "(SM100/SM120) alone and \"Hopper (SM90) - FP32, FP16, BF16, FP8, INT8, INT4\""},
+        {"prefill --model llama3-8b --hw h200 --tokens 100 --weights fp4",
+         "this run's fp4 weights are a what-if"},
+        {"step --model llama3-8b --hw b200 --context 1000 --weights fp4", NULL},
+        {"step --model llama3-8b --hw a100-sxm-80g --context 1000 --weights fp4 --engine vllm",
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof fp4 / sizeof *fp4; i++)
+        note_case(fp4[i].args, fp4[i].want, "caution: the trtllm engine (TensorRT-LLM) has no fp4",
                   "a what-if no TensorRT-LLM deployment runs on it (its weights",
                   "precision_engine_note");
 }
