@@ -1689,9 +1689,13 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *pen = cJSON_GetObjectItemCaseSensitive(result, "precision_engine_note");
     if (cJSON_IsString(pen)) /* fixSA item 1: fp8 weights or compute, as the KV's */
         rl_cli_say(o, "caution: %s", pen->valuestring);
+    const cJSON *mla = cJSON_GetObjectItemCaseSensitive(result, "mla_engine_note");
+    if (cJSON_IsString(mla)) /* tester F8: a measured MLA kernel far above its roofline */
+        rl_cli_say(o, "caution: %s", mla->valuestring);
     if (o->cmd && !strcmp(o->cmd, "size")) { /* tester89 F4b: size's rows carry them */
         say_size_rows_note(o, result, "kv_engine_note");
         say_size_rows_note(o, result, "precision_engine_note");
+        say_size_rows_note(o, result, "mla_engine_note");
     }
     /* stop 42: how far an end-to-end run measured above the tables, beside it */
     const cJSON *gap = cJSON_GetObjectItemCaseSensitive(result, "e2e_gap_note");

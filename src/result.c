@@ -173,6 +173,66 @@ int rl_result_engine_dtype_note(const rl_hw *h, rl_precision p, int abstract, in
                       : rl_engine_precision_caution(e->name, p.weights, p.compute, h->sm, s, len);
 }
 
+/* tester F8: deepseek-v3's qk read 252 us a layer on a100-sxm-80g under
+ * trtllm (26x h100-sxm's 9.7 us) with no word.  The figure is measured
+ * (AIConfigurator's generation_mla table of TensorRT-LLM 1.0.0 on
+ * A100-SXM4-80GB: 0.478 ms at batch 1, 4095 cached tokens, 128 heads,
+ * linear in the context, where H100's 1.3.0rc20 table reads 0.021 ms), so
+ * the number stays; the note says it is measured and why it is slow:
+ * "Current TRT-LLM MLA kernel only supports Hopper architecture (SM90).
+ * Ampere architecture (SM80 & SM86) will be supported in the future
+ * release" (NVIDIA/TensorRT-LLM examples/deepseek_v3/README.md, Hardware,
+ * the DeepSeek-V3 preview for 0.18), and on sm 80 its attention falls
+ * back to an unfused path ("Fall back to unfused MHA for ... head_size =
+ * 576, head_size_V = 512 ... in sm_80", NVIDIA/TensorRT-LLM pull request
+ * #1758).  The prefill (context) MLA table is not cautioned: A100's reads
+ * 4.66 ms at 4096 tokens, 3.7x H100's 1.26 ms, about the two chips' bf16
+ * peak ratio (312 / 989 TFLOP/s). */
+int rl_result_mla_engine_note(const rl_model *m, const rl_hw *h, rl_precision p, char *s,
+                              size_t len)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    s[0] = '\0';
+    int v = rl_kvariant_kv(p.kv);
+    if (m->abstract || h->ideal || !e || !e->tables || strcmp(e->name, "trtllm") != 0 ||
+        m->attention != RL_ATTN_MLA || !(h->sm > 0 && h->sm < 90) || v < 0 ||
+        !rl_engine_has(e->tables, RL_KC_DECODE_MLA, v) ||
+        (double)m->kv_lora_rank != RL_MLA_LATENT || (double)m->qk_nope_head_dim != RL_MLA_NOPE ||
+        (double)m->qk_rope_head_dim != RL_MLA_ROPE || (double)m->v_head_dim != RL_MLA_V)
+        return 0;
+    double x[RL_KSHAPE] = {1.0, 4096.0, 128.0};
+    const double was[2] = {rl_hw_measured_flops(h)[RL_BF16], rl_hw_measured_bw(h)};
+    rl_provenance prov;
+    double t = rl_engine_time_on(e, RL_KC_DECODE_MLA, v, x, was, was, &prov);
+    double roof = rl_engine_floor(RL_KC_DECODE_MLA, v, x, was[0], was[1]);
+    if (!(t > 0) || !(roof > 0))
+        return 0;
+    snprintf(s, len, "MLA decode attention (qk, softmax, pv) is TensorRT-LLM's own measured MLA "
+             "kernel on this chip (sm %lld; engine %s tables, provenance measured or "
+             "interpolated), and it is slow: %.3f ms at batch 1, 4096 cached tokens and 128 "
+             "heads, %.0fx its roofline of %.4f ms (FLOPs at the bf16 peak, bytes at hbm_bw), "
+             "growing linearly with the context; TensorRT-LLM's MLA kernels target Hopper "
+             "(\"Current TRT-LLM MLA kernel only supports Hopper architecture (SM90). Ampere "
+             "architecture (SM80 & SM86) will be supported in the future release\", "
+             "NVIDIA/TensorRT-LLM examples/deepseek_v3/README.md), so on this chip the engine "
+             "runs a fallback path: the time is what that engine version measured, not what "
+             "an MLA kernel tuned for this chip would take (--engine ideal: the roofline)",
+             h->sm, e->version[0] ? e->version : "(unversioned)", t * 1e3, t / roof,
+             roof * 1e3);
+    return 1;
+}
+
+/* mla_engine_note into o (`nulls`: null where it does not apply, else absent). */
+static void add_mla_engine_note(cJSON *o, const rl_model *m, const rl_hw *h, rl_precision p,
+                                int nulls)
+{
+    char s[1024];
+    if (rl_result_mla_engine_note(m, h, p, s, sizeof s))
+        cJSON_AddStringToObject(o, "mla_engine_note", s);
+    else if (nulls)
+        cJSON_AddNullToObject(o, "mla_engine_note");
+}
+
 /* Both notes into o (`nulls`: a key that does not apply is null, else absent). */
 static void engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abstract,
                                int nulls)
@@ -1122,6 +1182,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     add_run_header(o, rl_hw_mode(h, 1), m, h, chips);
     add_host_notes(o, m, h, 1, 0);
     add_engine_dtype_notes(o, h, p, m->abstract);
+    add_mla_engine_note(o, m, h, p, 0);
     add_precision(o, p, m->abstract);
     cJSON_AddStringToObject(o, "communication",
                             "none: one fully sharded copy, no collectives (use --tp to add them)");
@@ -1795,6 +1856,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     add_run_header(o, plan_mode(h, cal), m, h, chips);
     add_host_notes(o, m, h, cal, 0);
     add_engine_dtype_notes(o, h, p, m->abstract);
+    add_mla_engine_note(o, m, h, p, 0);
     if (fit) /* inside the fit's model, dtype and TP (spec.h rl_hw_fit_mode; tester16 F11) */
         rl_e2e_fitted_label(o, h, m->name, p, plan->tp, plan->pp);
     else {
@@ -1977,6 +2039,8 @@ static void add_ops_header(cJSON *o, const rl_model *m, const rl_hw *h, const rl
                    c->chips);
     add_host_notes(o, m, h, c->calibrated && !(c->mfu > 0 && c->mfu < 1), ttft);
     add_engine_dtype_notes(o, h, c->prec, m->abstract);
+    if (c->decode_batch > 0) /* a decode batch's attention (ops; prefill has none) */
+        add_mla_engine_note(o, m, h, c->prec, 0);
     add_precision(o, c->prec, m->abstract);
     cJSON_AddStringToObject(o, "act", rl_dtype_name(c->act));
     cJSON_AddStringToObject(o, "attention_impl", c->materialized ? "materialized" : "fused");
@@ -2747,6 +2811,7 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     rl_precision dt = run->p;
     dt.kv = c->kv_dtype;
     add_engine_dtype_notes(j, run->h, dt, run->m->abstract);
+    add_mla_engine_note(j, run->m, run->h, dt, 0);
     if (run->calibrated)
         add_e2e_gap_serving(j, run->h, rl_serve_replica_plan(run->chips_per_replica / (c->pp > 1 ? c->pp : 1),
                                                              c->ep, c->layout).tp);
@@ -3036,6 +3101,10 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
      * say it for the same plan (null where nothing applies: a row's keys
      * are the same on every row; an ideal search names no engine) */
     engine_dtype_notes(o, dh, c->p, in->m->abstract || !in->calibrated, 1);
+    if (in->calibrated) /* tester F8: an ideal search times no kernel table */
+        add_mla_engine_note(o, in->m, dh, c->p, 1);
+    else
+        cJSON_AddNullToObject(o, "mla_engine_note");
     /* fixND #11: --engine E over a list applies where the profile has E;
      * a row of one without it says so (null: E applied, or none asked) */
     if (in->engine_asked && in->engine_lacking && in->engine_lacking[c->hw]) {

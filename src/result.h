@@ -301,6 +301,18 @@ int rl_result_step_floor_note(const char *what, double t, char *s, size_t len);
 int rl_result_engine_dtype_note(const rl_hw *h, rl_precision p, int abstract, int which, char *s,
                                 size_t len);
 
+/* mla_engine_note's text (tester F8): an MLA model's decode attention
+ * timed from TensorRT-LLM's measured MLA table on a chip below Hopper (sm
+ * 1-89), whose kernel reads the latent cache at a few percent of HBM
+ * bandwidth or less, into s[len]: the table's time at batch 1, 4096 cached
+ * tokens, 128 heads against its HBM roofline, and the source saying
+ * TensorRT-LLM's MLA kernel targets SM90.  1 when it applies, else 0 (s
+ * ""): not under --ideal, another engine, a model whose dimensions the
+ * tables do not hold (timed by its roofline), or a KV dtype without a
+ * measured MLA table. */
+int rl_result_mla_engine_note(const rl_model *m, const rl_hw *h, rl_precision p, char *s,
+                              size_t len);
+
 /* Step's or ops' KV split beyond the K heads of plan pl into r (NULL:
  * nothing): kv_split, its name (shard.h rl_kv_split_name), and
  * kv_split_source, given or the default (rl_kv_split_source); under

@@ -1080,6 +1080,9 @@ static void recommend_cautions(doc *d, const rl_size_report_data *x, int hw)
                                             in->m->abstract || !in->calibrated, k, note,
                                             sizeof note))
                 para(d, "Caution: %s (%s).", note, keys[k]);
+        if (in->calibrated && rl_result_mla_engine_note(in->m, &in->hw[c->hw], c->p, note,
+                                                        sizeof note)) /* tester F8 */
+            para(d, "Caution: %s (mla_engine_note).", note);
         break;
     }
 }

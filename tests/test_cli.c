@@ -4255,6 +4255,42 @@ static void precision_engine_caution(void **state)
                   "precision_engine_note");
 }
 
+/* tester F8: deepseek-v3's qk read 252 us a layer on a100-sxm-80g under
+ * trtllm (26x h100-sxm) with no word.  The figure is measured: TensorRT-LLM
+ * 1.0.0's generation_mla table on A100-SXM4-80GB (AIConfigurator) reads
+ * 0.478 ms at batch 1, 4095 + 1 tokens, 128 heads, bf16 (x131 its roofline
+ * of 0.0037 ms), and its MLA kernels target Hopper (NVIDIA/TensorRT-LLM
+ * examples/deepseek_v3/README.md: "Current TRT-LLM MLA kernel only
+ * supports Hopper architecture (SM90)").  Expected: mla_engine_note and a
+ * caution quoting the table's 0.477 ms (interpolated in log space, to the
+ * printed digit) in ops and step on a100-sxm-80g; none on h100-sxm, under
+ * vllm (no MLA table: roofline), --ideal, or prefill (the context table
+ * runs at 3.7x H100, the peak ratio).  The times stay.  Fails before: no
+ * key. */
+static void mla_engine_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"ops --model deepseek-v3 --hw a100-sxm-80g --engine trtllm --batch 1 --context 4096 "
+         "--tp 8 --chips 8",
+         "MLA decode attention (qk, softmax, pv) is TensorRT-LLM's own measured MLA kernel on "
+         "this chip (sm 80; engine 1.0.0 tables, provenance measured or interpolated), and it "
+         "is slow: 0.477 ms at batch 1, 4096 cached tokens and 128 heads, 131x its roofline"},
+        {"step --model deepseek-v3 --hw a100-sxm-80g --tp 8 --chips 8 --context 4096",
+         "\"Current TRT-LLM MLA kernel only supports Hopper architecture (SM90)."},
+        {"ops --model deepseek-v3 --hw h100-sxm --tp 8 --chips 8 --context 4096", NULL},
+        {"ops --model deepseek-v3 --hw a100-sxm-80g --engine vllm --tp 8 --chips 8 --context 4096",
+         NULL},
+        {"ops --model deepseek-v3 --hw a100-sxm-80g --ideal --tp 8 --chips 8 --context 4096", NULL},
+        {"prefill --model deepseek-v3 --hw a100-sxm-80g --tp 8 --chips 8 --tokens 1000", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        note_case(cases[i].args, cases[i].want, "caution: MLA decode attention",
+                  "caution: MLA decode attention", "mla_engine_note");
+}
+
 /* tester89 F4b: size's rows carried neither kv_engine_note nor
  * precision_engine_note, which step and simulate print for the same plan
  * (fp8 weights and KV under trtllm on a100-sxm-80g, sm 80: TensorRT-LLM's
@@ -12751,6 +12787,7 @@ int main(void)
         cmocka_unit_test(kv_dtype_engine_caution),
         cmocka_unit_test(precision_engine_caution),
         cmocka_unit_test(size_engine_dtype_notes),
+        cmocka_unit_test(mla_engine_caution),
         cmocka_unit_test(step_floor_caution),
         cmocka_unit_test(size_step_floor_said),
         cmocka_unit_test(size_conservative_gap_said),
