@@ -804,6 +804,10 @@ static int moe_own_table(const rl_model *m, const rl_hw *h, const rl_precision *
  * moe_slow_note key; "" when none.  Cleared before each command. */
 static char moe_slow[1024];
 
+/* The derived-GEMM caution of the last note_slow_precision (F8b), for
+ * emit's derived_slow_note key; "" when none.  Cleared before each command. */
+static char gemm_slow[1536];
+
 /* note_slow_precision's MoE half (fixJK, tester: mixtral-8x7b fp8 on
  * h100-sxm vLLM read 0.412 ms an expert GEMM from vLLM's measured per-tensor
  * fp8 MoE rows, bf16 0.163 ms, block-scaled 0.091 ms, with no word): when
@@ -883,9 +887,18 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
     rl_dtype gw = o->prec.weights, gc = o->prec.compute;
     rl_arch_dense_gemm(m, &gw, &gc);
     int v = rl_kvariant_gemm(gw, gc);
-    if (v < 0 || !rl_engine_has(e->tables, RL_KC_GEMM, v) ||
-        (rl_engine_derived(e->tables, m->attention == RL_ATTN_MLA, gw, o->prec.kv, gc) &
-         RL_DERIVED_GEMM))
+    /* F8b: a GEMM no table measures is derived from the nearest measured
+     * variant (ops.c time_from_table; its donor as a memory-bound decode
+     * GEMM picks it, rl_ops_moe_gemm_variant) and may read slower than a
+     * wider measured one: said too, as derived (below) */
+    int derived = v < 0 || !rl_engine_has(e->tables, RL_KC_GEMM, v) ||
+                  (rl_engine_derived(e->tables, m->attention == RL_ATTN_MLA, gw, o->prec.kv, gc) &
+                   RL_DERIVED_GEMM);
+    rl_precision dp = o->prec;
+    dp.weights = gw;
+    dp.compute = gc;
+    int donor = derived ? rl_ops_moe_gemm_variant(e, &dp, 0) : v;
+    if (donor < 0)
         return;
     for (size_t w = 0; w < sizeof wider / sizeof *wider; w++) {
         rl_precision q = o->prec;
@@ -899,6 +912,34 @@ static void note_slow_precision(const rl_opts *o, const rl_model *m, const rl_hw
         p.compute = gc;
         double ts = 0, tq = 0;
         int at = slowest_shape(m, h, shapes, nshapes, p, q, 0, &ts, &tq);
+        if (at >= 0 && derived) {
+            double worst = ts / tq;
+            char of[64] = "";
+            if (nshapes > 1)
+                snprintf(of, sizeof of, " (the worst of the %d compared)", nshapes);
+            snprintf(gemm_slow, sizeof gemm_slow,
+                     "%s's kernel tables on %s measure no GEMM of %s weights x %s compute: "
+                     "its time is derived, the %s table's efficiency at the same shape times "
+                     "its own roofline (provenance derived), and that reads slower than the "
+                     "measured %s GEMMs at this run's shapes: %s, tp %lld%s, dense matmuls "
+                     "%.3f ms vs %.3f ms (x%.2f); the slowness is the %s rows'%s, not a "
+                     "measurement of %s weights on this chip, so the figure is an estimate%s",
+                     e->name, h->name, rl_dtype_name(gw), rl_dtype_name(gc),
+                     rl_kvariant_name(donor), rl_kvariant_name(vq), shapes[at].what,
+                     shapes[at].c.tp > 1 ? shapes[at].c.tp : 1, of, ts * 1e3, tq * 1e3, worst,
+                     rl_kvariant_name(donor),
+                     donor != RL_KV_BF16 ? " (they time the engine's linear layer with its "
+                                           "activation's quantization, docs/model.md)"
+                                         : "",
+                     rl_dtype_name(gw),
+                     gw == RL_INT4 ? " (a100-sxm-80g's TensorRT-LLM tables, the only ones "
+                                     "measuring int4 weight-only GEMMs, read them slower than "
+                                     "bf16 at small TP-sharded shapes too: m 1, n 1024, k 8192, "
+                                     "28.7 vs 16.2 us)"
+                                   : "");
+            rl_cli_say(o, "caution: %s", gemm_slow);
+            return;
+        }
         if (at >= 0) {
             double worst = ts / tq;
             char of[64] = "";
@@ -1652,6 +1693,9 @@ static int emit(const rl_opts *o, cJSON *result)
         cJSON_AddStringToObject(result, "fitted_misfit_note", misfit_note);
     if (moe_slow[0] && cJSON_IsObject(result) && !cJSON_HasObjectItem(result, "moe_slow_note"))
         cJSON_AddStringToObject(result, "moe_slow_note", moe_slow);
+    if (gemm_slow[0] && cJSON_IsObject(result) &&
+        !cJSON_HasObjectItem(result, "derived_slow_note"))
+        cJSON_AddStringToObject(result, "derived_slow_note", gemm_slow);
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(result, "table_time_share");
     if (moe_from_gemm && cJSON_IsNumber(share)) {
         estimated_said |= SAID_SHARE;
@@ -6302,6 +6346,7 @@ int rl_cli_main(int argc, char **argv)
     smoke_loaded = 0;
     moe_from_gemm = 0;
     moe_slow[0] = '\0';
+    gemm_slow[0] = '\0';
     misfit_note[0] = '\0';
     estimated_said = 0;
     implausible_said = 0;

@@ -4255,6 +4255,45 @@ static void precision_engine_caution(void **state)
                   "precision_engine_note");
 }
 
+/* F8b: on b200 under trtllm, --weights int4 (tp 8, batch 1, context 2048)
+ * read a 7.17 ms step against bf16's 5.67 ms with no word: b200's tables
+ * measure GEMMs in bfloat16, fp8 and nvfp4 only, so int4 x bf16 is derived
+ * from the nearest, nvfp4 (its efficiency at the shape times int4's
+ * roofline), whose rows carry their activation's FP4 quantization.
+ * Expected: a caution on stderr and derived_slow_note naming the donor and
+ * the dense matmuls, 5.303 ms vs bf16's 3.802 ms (x1.39: the tables, via
+ * ops' own sum, to the printed digit); none at bf16, under vllm (its int4
+ * reads faster than bf16 there), or on h100-sxm (derived from fp8, faster).
+ * Fails before: no caution, no key. */
+static void derived_slow_caution(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"step --model llama3-70b --hw b200 --tp 8 --chips 8 --weights int4 --batch 1 "
+         "--context 2048",
+         "trtllm's kernel tables on b200 measure no GEMM of int4 weights x bf16 compute: its "
+         "time is derived, the nvfp4 table's efficiency at the same shape times its own "
+         "roofline (provenance derived), and that reads slower than the measured bfloat16 "
+         "GEMMs at this run's shapes: decode batch 1 at context 2048, tp 8, dense matmuls "
+         "5.303 ms vs 3.802 ms (x1.39)"},
+        {"step --model llama3-70b --hw gb200 --tp 8 --chips 8 --weights int4 --batch 1 "
+         "--context 2048",
+         "not a measurement of int4 weights on this chip, so the figure is an estimate"},
+        {"step --model llama3-70b --hw b200 --tp 8 --chips 8 --batch 1 --context 2048", NULL},
+        {"step --model llama3-70b --hw b200 --tp 8 --chips 8 --weights int4 --batch 1 "
+         "--context 2048 --engine vllm",
+         NULL},
+        {"step --model llama3-70b --hw h100-sxm --tp 8 --chips 8 --weights int4 --batch 1 "
+         "--context 2048",
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        note_case(cases[i].args, cases[i].want, "caution: trtllm's kernel tables on",
+                  "measure no GEMM of", "derived_slow_note");
+}
+
 /* tester F8: deepseek-v3's qk read 252 us a layer on a100-sxm-80g under
  * trtllm (26x h100-sxm) with no word.  The figure is measured: TensorRT-LLM
  * 1.0.0's generation_mla table on A100-SXM4-80GB (AIConfigurator) reads
@@ -12788,6 +12827,7 @@ int main(void)
         cmocka_unit_test(precision_engine_caution),
         cmocka_unit_test(size_engine_dtype_notes),
         cmocka_unit_test(mla_engine_caution),
+        cmocka_unit_test(derived_slow_caution),
         cmocka_unit_test(step_floor_caution),
         cmocka_unit_test(size_step_floor_said),
         cmocka_unit_test(size_conservative_gap_said),
