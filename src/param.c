@@ -317,11 +317,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       NULL, "simulate, size and the serving commands (default 0.1; step's "
                       "defaults to 0): HBM kept free of weights and KV where no engine memory "
                       "rule applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
-    [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
+    [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, "max_chips", RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
                         "most chips of one replica (default: the NVLink domain, beyond it as TP or "
                         "domain-wide PP stages while no smaller replica holds the model)",
                         NOWHERE, RL_PF_SERVE},
-    [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+    [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, "keep_precision", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
     [RL_P_PLOT_DIR] = {"plot-dir", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
@@ -1002,6 +1002,9 @@ const rl_command RL_COMMANDS[] = {
      "kv_engine_note and precision_engine_note (else null), the text step and simulate\n"
      "give that plan, each a caution on stderr once with the count of rows; mla_engine_note\n"
      "likewise (an MLA model's measured TensorRT-LLM decode kernel below SM90).\n"
+     "The search's bounds are echoed: max_chips (null when not given), keep_precision,\n"
+     "searched_precisions (each \"w:W kv:K c:C\" as the rows name it, over every --hw) and\n"
+     "hbm_reserve (the fraction kept free where no engine memory rule applies).\n"
      "--set hw.FIELD=V with several --hw profiles reaches every one: a note on stderr and\n"
      "in the JSON's set_hw_note (absent otherwise).\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"

@@ -3000,6 +3000,37 @@ static void add_p99_band(cJSON *o, const rl_size_candidate *c, const char *key, 
     add_number_or_null(o, name, fmax(c->edge[1][k], v), c->banded);
 }
 
+/* F9b: what bounded the search, as given (size's JSON echoed none of
+ * them): max_chips, --max-chips (null: not given, each profile's NVLink
+ * domain, past it only while no smaller replica holds the model);
+ * keep_precision, the switch; searched_precisions, the precisions tried,
+ * each "w:W kv:K c:C" as the rows' config names them, over every profile
+ * in order without repeats (rl_size_precisions: they differ where a chip
+ * has no fp8 peak); hbm_reserve, the HBM fraction kept free where no
+ * engine memory rule applies (ideal mode, a profile without one). */
+static void add_size_search_echo(cJSON *j, const rl_size_input *in)
+{
+    add_number_or_null(j, "max_chips", (double)in->max_chips, in->max_chips > 0);
+    cJSON_AddBoolToObject(j, "keep_precision", in->prec && in->nprec > 0);
+    cJSON *a = cJSON_AddArrayToObject(j, "searched_precisions");
+    for (int hi = 0; a && hi < in->nhw; hi++) {
+        rl_precision pr[8];
+        int np = rl_size_precisions(in, hi, pr);
+        for (int k = 0; k < np; k++) {
+            char s[64];
+            snprintf(s, sizeof s, "w:%s kv:%s c:%s", rl_dtype_name(pr[k].weights),
+                     rl_dtype_name(pr[k].kv), rl_dtype_name(pr[k].compute));
+            int seen = 0;
+            const cJSON *v;
+            cJSON_ArrayForEach(v, a)
+                seen |= !strcmp(cJSON_GetStringValue(v), s);
+            if (!seen)
+                cJSON_AddItemToArray(a, cJSON_CreateString(s));
+        }
+    }
+    cJSON_AddNumberToObject(j, "hbm_reserve", in->hbm_reserve);
+}
+
 /* One `size` row: the configuration, its cost and latencies; with `detail`
  * the configuration's fields and more metrics. */
 static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
@@ -3316,6 +3347,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     if (banded)
         cJSON_AddStringToObject(j, "band", in->band_wide ? "p5-p95" : "p10-p90");
     cJSON_AddBoolToObject(j, "conservative", in->conservative);
+    add_size_search_echo(j, in);
     /* fixND #2: which figure the verdicts (meets, max_sustainable_qps, the
      * *_at_sized_s keys) were made on; the rows' ttft_p99_s etc. are the
      * central prediction either way, the band's high edge their _high */

@@ -774,6 +774,15 @@ static int precisions(const rl_model *m, const rl_hw *h, rl_precision *out)
     return n;
 }
 
+int rl_size_precisions(const rl_size_input *in, int hi, rl_precision *out)
+{
+    if (!(in->prec && in->nprec > 0))
+        return precisions(in->m, &in->hw[hi], out);
+    int np = in->nprec < 8 ? in->nprec : 8;
+    memcpy(out, in->prec, (size_t)np * sizeof *out);
+    return np;
+}
+
 void rl_size_mean_lengths(const rl_size_input *in, double *prompt, double *output)
 {
     if (!in->trace) {
@@ -1100,9 +1109,7 @@ static int enumerate_plans(const rl_size_input *in, const sample_lens *sl, plan_
     for (int hi = 0; hi < in->nhw; hi++) {
         const rl_hw *h = &in->hw[hi];
         rl_precision precs[8];
-        int np = in->prec && in->nprec > 0 ? (in->nprec < 8 ? in->nprec : 8) : precisions(in->m, h, precs);
-        if (in->prec && in->nprec > 0)
-            memcpy(precs, in->prec, (size_t)np * sizeof *precs);
+        int np = rl_size_precisions(in, hi, precs);
         /* a spec lacking a peak every precision needs (an fp8-only what-if
          * chip: the kept bf16 tensors, rl_step_check_peaks) is refused as
          * every other command refuses it, not searched to "no KV room" */

@@ -600,6 +600,13 @@ rl_ops_run_mix rl_size_mix(const rl_size_candidate *c);
  * "h200 1x8 attn-dp8 ...", "h100-sxm 1x16 tp8 pp2 ...". */
 void rl_size_label(const rl_size_input *in, const rl_size_candidate *c, char *buf, size_t len);
 
+/* The precisions the search tries on profile hi into out[8] (the caller's
+ * array, 8 entries): --keep-precision's given ones (in->prec, at most 8),
+ * else bf16, int8 weights and KV, fp8 (or int8 compute where the chip has
+ * no fp8 peak), MXFP4 experts for a model quantized so, fp32 on a chip
+ * without bf16.  Returns how many. */
+int rl_size_precisions(const rl_size_input *in, int hi, rl_precision *out);
+
 
 /* Two cautions on the pick the report gives (fixND #12; docs/serving.md,
  * "Cautions on the pick"), our thresholds:

@@ -4255,6 +4255,50 @@ static void precision_engine_caution(void **state)
                   "precision_engine_note");
 }
 
+/* F9b: size's JSON echoed neither --max-chips, --keep-precision, the
+ * precisions searched nor --hbm-reserve.  Expected: max_chips 1,
+ * keep_precision true, searched_precisions ["w:fp8 kv:bf16 c:bf16"] and
+ * hbm_reserve 0.2 as given; without them max_chips null, keep_precision
+ * false, hbm_reserve 0.1 (its default) and, over h100-sxm then
+ * a100-sxm-80g, the default search (size.c precisions): bf16, int8
+ * weights and KV, fp8 on h100-sxm (an fp8 peak), int8 compute on
+ * a100-sxm-80g (none), in that order without repeats.  Fails before: the
+ * keys are absent. */
+static void size_echoes_search(void **state)
+{
+    (void)state;
+    static const char *const args[] = {
+        "--hw h100-sxm --max-chips 1 --keep-precision --weights fp8 --hbm-reserve 0.2",
+        "--hw h100-sxm,a100-sxm-80g"};
+    static const char *const want[] = {
+        "[\"w:fp8 kv:bf16 c:bf16\"]",
+        "[\"w:bf16 kv:bf16 c:bf16\",\"w:int8 kv:int8 c:bf16\",\"w:fp8 kv:fp8 c:fp8\","
+        "\"w:int8 kv:int8 c:int8\"]"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[640];
+        snprintf(cmd, sizeof cmd, "%s size --model llama3-8b %s --qps 1 --prompt-len 200 "
+                 "--out-len 20 --ttft-p99 2 --tpot-p99 0.1 --requests 100 --format json "
+                 "2>/dev/null", RL_BIN, args[i]);
+        assert_int_equal(popen_out(cmd), 0);
+        cJSON *j = cJSON_Parse(out);
+        assert_non_null(j);
+        const cJSON *mc = cJSON_GetObjectItem(j, "max_chips");
+        if (!(i == 0 ? cJSON_IsNumber(mc) && mc->valuedouble == 1 : cJSON_IsNull(mc)))
+            fail_msg("%s: max_chips %s", args[i], mc ? "wrong" : "absent");
+        const cJSON *kp = cJSON_GetObjectItem(j, "keep_precision");
+        if (!(i == 0 ? cJSON_IsTrue(kp) : cJSON_IsFalse(kp)))
+            fail_msg("%s: keep_precision %s", args[i], kp ? "wrong" : "absent");
+        const cJSON *hr = cJSON_GetObjectItem(j, "hbm_reserve");
+        if (!cJSON_IsNumber(hr) || fabs(hr->valuedouble - (i == 0 ? 0.2 : 0.1)) > 1e-12)
+            fail_msg("%s: hbm_reserve %s", args[i], hr ? "wrong" : "absent");
+        char *sp = cJSON_PrintUnformatted(cJSON_GetObjectItem(j, "searched_precisions"));
+        if (!sp || strcmp(sp, want[i]) != 0)
+            fail_msg("%s: searched_precisions %s, want %s", args[i], sp ? sp : "absent", want[i]);
+        cJSON_free(sp);
+        cJSON_Delete(j);
+    }
+}
+
 /* F8b: on b200 under trtllm, --weights int4 (tp 8, batch 1, context 2048)
  * read a 7.17 ms step against bf16's 5.67 ms with no word: b200's tables
  * measure GEMMs in bfloat16, fp8 and nvfp4 only, so int4 x bf16 is derived
@@ -12828,6 +12872,7 @@ int main(void)
         cmocka_unit_test(size_engine_dtype_notes),
         cmocka_unit_test(mla_engine_caution),
         cmocka_unit_test(derived_slow_caution),
+        cmocka_unit_test(size_echoes_search),
         cmocka_unit_test(step_floor_caution),
         cmocka_unit_test(size_step_floor_said),
         cmocka_unit_test(size_conservative_gap_said),
