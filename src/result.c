@@ -238,7 +238,7 @@ static void engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abs
                                int nulls)
 {
     static const char *const keys[] = {"kv_engine_note", "precision_engine_note"};
-    char s[768];
+    char s[1024]; /* the longest, fp4 weights under trtllm on sm 80-99: about 690 bytes */
     for (int k = 0; k < 2; k++)
         if (rl_result_engine_dtype_note(h, p, abstract, k, s, sizeof s))
             cJSON_AddStringToObject(o, keys[k], s);
