@@ -3509,7 +3509,7 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
         int by_rate = !(burst_cv > 1 && r->steady_valid && !isfinite(max_qps));
         int outpaced = !by_rate && n >= 2 && busy_outpaced(r, arrived);
         int short_done = n >= 2 && ((by_rate && done_rate < 0.8 * arrived) ||
-                                    rl_serve_falls_short(r, arrived) || outpaced);
+                                    rl_serve_falls_short_beside(r, arrived, max_qps) || outpaced);
         if (!by_rate && !short_done && n >= 2 && done_rate < 0.8 * arrived) {
             /* a verdict the rate alone cannot give: said, not taken */
             rl_cli_tell("simulate", "note: no overload verdict: the steady window completed "
@@ -3522,7 +3522,7 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                         r->utilization > 0 ? r->req_per_s / r->utilization : NAN);
             return 0;
         }
-        if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
+        if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short_beside(r, arrived, max_qps) &&
             !(max_qps > 0 && arrived > max_qps))
             return 0;
         if (max_qps > 0 && arrived > max_qps) /* review24 L1: never "above" a higher figure */
@@ -3535,7 +3535,7 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
         else if (*above && isfinite(free_qps))
             snprintf(above + strlen(above), sizeof above - strlen(above), "%.3g with them)",
                      slo_qps);
-        if (outpaced && !rl_serve_falls_short(r, arrived)) /* no capacity: the run's own */
+        if (outpaced && !rl_serve_falls_short_beside(r, arrived, max_qps)) /* no capacity: the run's own */
             snprintf(done, sizeof done, "; with no capacity search, the run's own figures: "
                      "busy %.3g of the run, it completed %.3g req/s over it, %.3g req/s while "
                      "busy, under these arrivals' rate, and the median TTFT (%.3g s) is %.3g x "

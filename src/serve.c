@@ -3539,11 +3539,13 @@ static void steady_window(sim *S, rl_serve_result *out)
                                 : 1);
     out->steady_ramp_s = 0;
     int grew = steady && system_grew(S, &out->steady_resolution, &out->steady_ramp_s);
-    out->backlog_outpaced =
-        steady && (backlog_outpaced(S, 0, e[0]) ||
-                   (S->nprefill > 0 &&
-                    (backlog_outpaced(S, 1, e[1]) || backlog_outpaced(S, 2, e[2]))) ||
-                   grew);
+    int queued = steady && (backlog_outpaced(S, 0, e[0]) ||
+                            (S->nprefill > 0 &&
+                             (backlog_outpaced(S, 1, e[1]) || backlog_outpaced(S, 2, e[2]))));
+    out->backlog_outpaced = queued || grew;
+    /* serve.h steady_unramped: the growth alone, inside the count's ramp */
+    out->steady_unramped = grew && !queued && out->keep_up >= RL_SERVE_KEEP_UP &&
+                           span < RL_SERVE_CAPACITY_RAMP_SPANS * out->steady_ramp_s;
     waiting_at_last(S, out);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
     out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
@@ -4119,9 +4121,12 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
      * the overload note's rule) caps the figure the same step below them, so
      * the note and the figure never disagree (tester fixIK #1: tiny-test at
      * --qps 27000 over 1e6 requests, arrivals 26966 req/s, read "overloaded"
-     * beside a figure of 27063 found on the search's shorter sample) */
+     * beside a figure of 27063 found on the search's shorter sample); but
+     * not a run too short for its count's ramp beside a search that
+     * sustained its rate on a sample that outlasted it (tester89 F1:
+     * rl_serve_falls_short_beside) */
     if (!isnan(searched) && !isnan(own) && c->policy != RL_POLICY_STATIC &&
-        rl_serve_falls_short(r, own))
+        rl_serve_falls_short_beside(r, own, searched))
         return fmin(searched, own / (1 + RL_SERVE_CAPACITY_TOL));
     /* static: the search's saturation rule decides (sustained_at), not the
      * run's keep-up, which passes past the knee by the sample's chance */
@@ -4136,6 +4141,12 @@ rl_ops_run_mix rl_serve_run_mix(const rl_serve_result *r)
     return (rl_ops_run_mix){r->mean_decode_batch_time, r->mean_decode_context,
                             (double)r->decode_steps, (double)r->requests, r->prefill_tokens_done,
                             (double)r->prefill_steps, (double)r->prefill_parts};
+}
+
+int rl_serve_falls_short_beside(const rl_serve_result *r, double arrived, double searched)
+{
+    return rl_serve_falls_short(r, arrived) &&
+           !(r->steady_unramped && searched >= arrived / (1 + RL_SERVE_CAPACITY_TOL));
 }
 
 int rl_serve_keeps_up(const rl_serve_result *r)
