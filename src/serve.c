@@ -4519,6 +4519,59 @@ static rl_request *capacity_sample(const rl_request *req, long long n, long long
     return s;
 }
 
+/* How far the capacity search's samples have grown (next_sample): the
+ * growths for the count's ramp, and all the others. */
+typedef struct {
+    int ramps, grows;
+} sample_growth;
+
+/* The capacity search's next sample (serve.h rl_serve_capacity) after a
+ * search over m requests ended with `end`, run *how: the requests it
+ * needs, or 0 when m suffices or the caps stop it (*unsettled then: its
+ * span still short of the steady span, the figure a lower bound); *how:
+ * how the next search runs.  The one place that sizes samples, apart from
+ * the searches over them (it sat in the search loop as two counters whose
+ * exits read as one).  A sample grows, at most to
+ * RL_SERVE_CAPACITY_GROW_MAX requests, for
+ * - the steady span (serve.h RL_SERVE_CAPACITY_SPANS; steady_span): at
+ *   least twice the requests, since a longer sample lengthens the span it
+ *   measures (a NAN latency is no evidence to grow on);
+ * - an open load above the figure (RL_SERVE_CAPACITY_OPEN_GROWS): twice
+ *   the requests, only before any other growth (each costs size about a
+ *   third more CPU: stop 29);
+ * - a located figure's effective requests (confirming, after the locating
+ *   search only: it alone passes a load without them); the next search
+ *   steps down from the figure, never up (SEARCH_CONFIRM), when none of
+ *   the other reasons holds;
+ * these three RL_SERVE_CAPACITY_GROWS times in all; and
+ * - the count's ramp (RL_SERVE_CAPACITY_RAMP_SPANS), its own
+ *   RL_SERVE_CAPACITY_GROWS times: a growth that serves it counts as its
+ *   alone, and a sample that the caps leave short of it alone is not said
+ *   a lower bound (fixSB). */
+static long long next_sample(long long m, const search_end *end, sample_growth *g, int *how,
+                             int *unsettled)
+{
+    double top = RL_SERVE_CAPACITY_GROW_MAX, twice = 2.0 * (double)m;
+    double span = ceil(RL_SERVE_CAPACITY_SPANS * end->fail * end->e2e) + 1;
+    double ramp = ceil(RL_SERVE_CAPACITY_RAMP_SPANS * end->fail * end->ramp) + 1;
+    int for_span = span > (double)m;
+    int for_open = end->open && g->grows < RL_SERVE_CAPACITY_OPEN_GROWS;
+    int for_confirm = *how == SEARCH_LOCATE && end->need > (double)m;
+    int for_ramp = ramp > (double)m && (double)m < top && g->ramps < RL_SERVE_CAPACITY_GROWS;
+    *unsettled = 0;
+    if (!(for_span || for_open || for_confirm || for_ramp))
+        return 0;
+    if (!for_ramp && (!((double)m < top) || g->grows == RL_SERVE_CAPACITY_GROWS)) {
+        *unsettled = for_span;
+        return 0;
+    }
+    double want = fmax(fmax(for_span ? span : 0, for_ramp ? ramp : 0),
+                       fmax(for_confirm ? end->need : 0, for_span || for_open ? twice : 0));
+    *how = for_span || for_open || for_ramp ? SEARCH_AGAIN : SEARCH_CONFIRM;
+    *(for_ramp ? &g->ramps : &g->grows) += 1;
+    return want < top ? (long long)want : (long long)top;
+}
+
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                       double hint, double *qps, char *err, size_t errlen)
@@ -4538,7 +4591,6 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     double want = fmin(fmax(RL_SERVE_CAPACITY_REQUESTS, ceil(rate * RL_SERVE_CAPACITY_WINDOW_S)),
                        RL_SERVE_CAPACITY_MAX);
     long long m = (double)n < want ? n : (long long)want;
-    long long top = RL_SERVE_CAPACITY_GROW_MAX;
     rl_serve_config c = *cfg;
     c.kv_samples = 0;
     c.keep_requests = 0;
@@ -4546,9 +4598,10 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     c.no_itl = 1;
     c.verdict_pcts = 1;
     int rc;
-    search_end end;
+    search_end end = {0};
     int how = SEARCH_LOCATE, asked_hard = 0;
-    for (int grows = 0, ramps = 0;;) {
+    sample_growth grown = {0, 0};
+    for (;;) {
         rl_request *sample = m > n ? capacity_sample(req, n, m) : NULL;
         if (m > n && !sample)
             return snprintf(err, errlen, "capacity: out of memory"), -1;
@@ -4565,33 +4618,16 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
             *cfg->capacity_unresolved = rc == 0 && end.floor_open ? RL_SERVE_UNRESOLVED_FLOOR : 0;
         if (rc || !(*qps > 0) || !isfinite(end.fail))
             break;
-        /* serve.h: the sample lasts RL_SERVE_CAPACITY_SPANS latencies at the failing load */
-        double need = ceil(RL_SERVE_CAPACITY_SPANS * end.fail * end.e2e) + 1;
-        int settled = !(need > (double)m); /* a NAN latency: no evidence to grow on */
-        int opened = end.open && grows < RL_SERVE_CAPACITY_OPEN_GROWS;
-        /* serve.h: the located figure's effective requests (only a locating
-         * search passes a load without them) */
-        int confirm = how == SEARCH_LOCATE && end.need > (double)m;
-        /* serve.h RL_SERVE_CAPACITY_RAMP_SPANS: and the count's ramp, grown
-         * for as far as the caps allow, its own RL_SERVE_CAPACITY_GROWS
-         * times; a sample short of it is not said a lower bound */
-        double ramped = ceil(RL_SERVE_CAPACITY_RAMP_SPANS * end.fail * end.ramp) + 1;
-        int ramp_short = ramped > (double)m && m < top && ramps < RL_SERVE_CAPACITY_GROWS;
-        if (settled && !opened && !confirm && !ramp_short)
-            break;
-        if (!ramp_short && (m >= top || grows == RL_SERVE_CAPACITY_GROWS)) {
-            /* short of confidence alone: the figure is the highest load whose
-             * bound met the targets, conservative as the bound is */
-            if (cfg->capacity_lower_bound && !settled)
+        int unsettled;
+        long long next = next_sample(m, &end, &grown, &how, &unsettled);
+        if (!next) {
+            /* short of a steady span at the caps: the figure is a lower bound */
+            if (cfg->capacity_lower_bound && unsettled)
                 *cfg->capacity_lower_bound = 1;
             break;
         }
-        double grown = fmax(fmax(fmax(need, ramp_short ? ramped : 0), confirm ? end.need : 0),
-                            settled && !opened ? 0 : 2.0 * (double)m);
-        m = grown < (double)top ? (long long)grown : top;
-        how = settled && !opened && !ramp_short ? SEARCH_CONFIRM : SEARCH_AGAIN;
+        m = next;
         hint = *qps;
-        *(ramp_short ? &ramps : &grows) += 1;
     }
     /* serve.h RL_SERVE_CAPACITY_OPEN_BAND: no figure; but under static
      * batching, when the load asked for missed the targets outright, the
