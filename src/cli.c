@@ -3744,6 +3744,24 @@ static const char *capacity_short_sample(long long n, char *buf, size_t len)
     return buf;
 }
 
+/* Why a capacity search's figure is a lower bound of kind `kind` (serve.h
+ * capacity_lower_bound) for a run of `n` requests, into buf: a sample
+ * short of a steady span (capacity_short_sample), or too few effective
+ * requests at the load above (RL_SERVE_LOWER_CONFIDENCE; tester89 F2: the
+ * figure was null, its note blaming the prompts' own prefill). */
+static const char *capacity_lower_reason(int kind, long long n, char *buf, size_t len)
+{
+    if (kind != RL_SERVE_LOWER_CONFIDENCE)
+        return capacity_short_sample(n, buf, len);
+    snprintf(buf, len, "the load a step above it met the targets' p99s and no request there "
+                       "missed a target, but its 95%% bound on the share over them stayed above "
+                       "1%%: near the knee the waits are correlated over about an end-to-end "
+                       "latency, so the sample held too few effective requests (%.3g / N must "
+                       "reach 1%%) to confirm it, and a longer one may sustain more",
+             RL_SERVE_SLO_NONE);
+    return buf;
+}
+
 /* Why a capacity search's figure rests on few requests (review24 M3: fewer
  * distinct requests than the search's own sample, resampled to outlast the
  * settle time (serve.c capacity_sample), give the capacity of those few
@@ -3775,7 +3793,7 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
                       "(max_sustainable_qps_is_lower_bound): %s",
-                   max_qps, capacity_short_sample(n, why, sizeof why));
+                   max_qps, capacity_lower_reason(lower_bound, n, why, sizeof why));
     else if (repeated && n < RL_SERVE_CAPACITY_REQUESTS && isfinite(max_qps))
         rl_cli_say(o, "note: max_sustainable_qps %.4g rests on these %lld requests, %s", max_qps,
                    n, capacity_repeated_sample(n, why, sizeof why));
@@ -4745,14 +4763,17 @@ int rl_cli_size(rl_opts *o)
                             "docs/serving.md)",
                     ran, (double)ran / in.w.qps, capped, in.w.n, ran);
     }
-    int bounded = 0;
-    for (int i = 0; i < r.n; i++)
-        bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
     char why[512];
-    if (bounded > 0) /* serve.h rl_serve_capacity; simulate's note_capacity_bounds */
-        rl_cli_tell("size", "note: %d row(s) read a max_sustainable_qps that is a lower "
-                            "bound (max_sustainable_qps_is_lower_bound): %s", bounded,
-                    capacity_short_sample(ran, why, sizeof why));
+    /* serve.h rl_serve_capacity; simulate's note_capacity_bounds: each kind */
+    for (int kind = RL_SERVE_LOWER_SPAN; kind <= RL_SERVE_LOWER_CONFIDENCE; kind++) {
+        int bounded = 0;
+        for (int i = 0; i < r.n; i++)
+            bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound == kind;
+        if (bounded > 0)
+            rl_cli_tell("size", "note: %d row(s) read a max_sustainable_qps that is a lower "
+                                "bound (max_sustainable_qps_is_lower_bound): %s", bounded,
+                        capacity_lower_reason(kind, ran, why, sizeof why));
+    }
     int repeated = 0; /* simulate's note_capacity_bounds: a lower bound says that first */
     for (int i = 0; i < r.n; i++)
         repeated += isfinite(r.c[i].max_qps) && r.c[i].max_qps_repeated &&

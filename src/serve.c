@@ -4167,6 +4167,9 @@ typedef struct {
     int open;    /* not sustained only for want of confidence: every request completed and
                     kept up, the p99s met, the bound on the share over a target not (a longer
                     sample may decide it) */
+    int unseen;  /* open with no request over a target (slo_miss_bound 0): the bound is
+                    the floor's alone, too few effective requests (serve.h
+                    RL_SERVE_LOWER_CONFIDENCE) */
     double e2e;  /* when ok: the mean end-to-end latency or the settle time, the longer */
     double ramp; /* when ok: the count's ramp (rl_serve_result steady_ramp_s), 0 under static */
     double need; /* when ok: the requests a sample at this load needs for its effective
@@ -4210,6 +4213,7 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     v->ok = sustained_at(&judged, c, load);
     judged.slo_miss_bound = judged.slo_effective_requests = 0;
     v->open = !v->ok && sustained_at(&judged, c, load);
+    v->unseen = v->open && !(r.slo_miss_bound > 0);
     if (v->ok) /* serve.h: the span a steady state needs */
         v->e2e = c->policy == RL_POLICY_STATIC && c->static_saturation > 0
                      ? fmax(r.e2e.mean, r.e2e_settle_s) /* keep-up not its verdict */
@@ -4260,7 +4264,10 @@ typedef struct {
                        RL_SERVE_CAPACITY_OPEN_BAND of *qps failed outright (serve.h
                        capacity_unresolved: *qps a pass by the sample's chance; a
                        confirming search that found the load that far up sustained
-                       counts it so, as it never steps up) */
+                       counts it so, as it never steps up), and its run saw requests
+                       over a target */
+    int band_unseen; /* the same, but fail's run saw none over a target (verdict unseen):
+                        *qps stands, a lower bound (serve.h RL_SERVE_LOWER_CONFIDENCE) */
 } search_end;
 
 /* The lattice points at which a search's runs failed outright (their p99s
@@ -4326,7 +4333,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     *qps = end->fail = end->e2e = NAN;
     end->ramp = 0;
     end->need = (double)m;
-    end->open = end->floor_open = end->band_open = end->asked_hard = 0;
+    end->open = end->floor_open = end->band_open = end->band_unseen = end->asked_hard = 0;
     int again = how != SEARCH_LOCATE, locate = how == SEARCH_LOCATE;
     if (!(req[m - 1].arrival > req[0].arrival))
         return 0;
@@ -4346,7 +4353,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     int gallop = again ? 1 : RL_SERVE_CAPACITY_GALLOP_AFTER;
     long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
     long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
-    int ok, hi_open = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
+    int ok, hi_open = 0, hi_unseen = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
     int floored = 0, unloaded_fails = 0, floor_open = 0;
     long band = lattice_point(RL_SERVE_CAPACITY_OPEN_BAND);
     search_fails fails = {.open = LONG_MIN};
@@ -4363,7 +4370,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
                 lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = v.e2e,
                 end->ramp = v.ramp, end->need = v.need;
             else
-                hi = k, has_hi = 1, hi_open = v.open,
+                hi = k, has_hi = 1, hi_open = v.open, hi_unseen = v.unseen,
                 k -= again ? step << (downs < 24 ? downs++ : 24) : step;
             if ((!has_lo && k < low_k) || (!has_hi && k > top_k))
                 break; /* sustains nothing, or everything up to offline */
@@ -4390,7 +4397,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             count_fail(&fails, mid, &v);
             *(v.ok ? &lo : &hi) = mid;
             if (!v.ok)
-                hi_open = v.open;
+                hi_open = v.open, hi_unseen = v.unseen;
             if (v.ok)
                 end->e2e = v.e2e, end->ramp = v.ramp, end->need = v.need;
             assumed = assumed && v.ok; /* hi is still the assumed point */
@@ -4417,7 +4424,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             break;
         count_fail(&fails, up, &v);
         if (up == hi)
-            hi_open = v.open;
+            hi_open = v.open, hi_unseen = v.unseen;
         if (!v.ok)
             continue; /* the band's check, or nothing more when up == hi */
         if (how == SEARCH_CONFIRM) /* never up (serve.h): band_open, none failed outright */
@@ -4435,7 +4442,9 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
         *qps = has_lo ? lattice_scale(lo) * q0 : unloaded_fails && !floor_open ? 0 : NAN;
         end->fail = lattice_scale(hi) * q0;
         end->open = hi_open && !assumed;
-        end->band_open = has_lo && end->open && !hard_within(&fails, lo, band);
+        int in_band = has_lo && end->open && !hard_within(&fails, lo, band);
+        end->band_open = in_band && !hi_unseen;
+        end->band_unseen = in_band && hi_unseen;
     }
     for (int i = 0; i < fails.nhard; i++)
         end->asked_hard = end->asked_hard || fails.hard[i] <= 0;
@@ -4623,7 +4632,7 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
         if (!next) {
             /* short of a steady span at the caps: the figure is a lower bound */
             if (cfg->capacity_lower_bound && unsettled)
-                *cfg->capacity_lower_bound = 1;
+                *cfg->capacity_lower_bound = RL_SERVE_LOWER_SPAN;
             break;
         }
         m = next;
@@ -4633,6 +4642,9 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
      * batching, when the load asked for missed the targets outright, the
      * figure stands: short whatever load of the band resolves */
     int short_static = c.policy == RL_POLICY_STATIC && asked_hard && *qps < rate;
+    /* serve.h RL_SERVE_LOWER_CONFIDENCE: the figure stands, a lower bound */
+    if (rc == 0 && end.band_unseen && cfg->capacity_lower_bound && !*cfg->capacity_lower_bound)
+        *cfg->capacity_lower_bound = RL_SERVE_LOWER_CONFIDENCE;
     if (rc == 0 && end.band_open && !short_static) {
         *qps = NAN;
         if (cfg->capacity_unresolved)
