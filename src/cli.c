@@ -4158,6 +4158,21 @@ int rl_cli_simulate(rl_opts *o)
     if (rc == 0 && j)
         cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
                                   isfinite(free_qps) ? cJSON_CreateNumber(free_qps) : cJSON_CreateNull());
+    /* tester89 F3: never above the figure without targets.  Targets only
+     * take loads away, so a figure above it is the two searches' samples
+     * grown apart (serve.c next_sample grows each by its own verdicts); a
+     * load the search without targets failed (its queue grew) fails with
+     * them too, so the lower figure stands: clamped, not searched again
+     * (a third search would cost as much as the two, for the same load) */
+    if (rc == 0 && j && free_qps < max_qps) {
+        max_qps = run.max_qps = free_qps;
+        lower_bound = 0;
+        cJSON_ReplaceItemInObject(j, "max_sustainable_qps", cJSON_CreateNumber(max_qps));
+        cJSON_ReplaceItemInObject(j, "capacity_utilization",
+                                  max_qps > 0 ? cJSON_CreateNumber(run.reached_qps / max_qps)
+                                              : cJSON_CreateNull());
+        cJSON_ReplaceItemInObject(j, "max_sustainable_qps_is_lower_bound", cJSON_CreateFalse());
+    }
     rl_ops_cost_free(&dc);
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
     free(req);
