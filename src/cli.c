@@ -3566,7 +3566,7 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
         int by_rate = !(burst_cv > 1 && r->steady_valid && !isfinite(max_qps));
         int outpaced = !by_rate && n >= 2 && busy_outpaced(r, arrived);
         int short_done = n >= 2 && ((by_rate && done_rate < 0.8 * arrived) ||
-                                    rl_serve_falls_short(r, arrived) || outpaced);
+                                    rl_serve_falls_short_beside(r, arrived, max_qps) || outpaced);
         if (!by_rate && !short_done && n >= 2 && done_rate < 0.8 * arrived) {
             /* a verdict the rate alone cannot give: said, not taken */
             rl_cli_tell("simulate", "note: no overload verdict: the steady window completed "
@@ -3579,7 +3579,7 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                         r->utilization > 0 ? r->req_per_s / r->utilization : NAN);
             return 0;
         }
-        if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short(r, arrived) &&
+        if (!(short_done && !(max_qps >= arrived)) && !rl_serve_falls_short_beside(r, arrived, max_qps) &&
             !(max_qps > 0 && arrived > max_qps))
             return 0;
         if (max_qps > 0 && arrived > max_qps) /* review24 L1: never "above" a higher figure */
@@ -3592,7 +3592,7 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
         else if (*above && isfinite(free_qps))
             snprintf(above + strlen(above), sizeof above - strlen(above), "%.3g with them)",
                      slo_qps);
-        if (outpaced && !rl_serve_falls_short(r, arrived)) /* no capacity: the run's own */
+        if (outpaced && !rl_serve_falls_short_beside(r, arrived, max_qps)) /* no capacity: the run's own */
             snprintf(done, sizeof done, "; with no capacity search, the run's own figures: "
                      "busy %.3g of the run, it completed %.3g req/s over it, %.3g req/s while "
                      "busy, under these arrivals' rate, and the median TTFT (%.3g s) is %.3g x "
@@ -3801,6 +3801,24 @@ static const char *capacity_short_sample(long long n, char *buf, size_t len)
     return buf;
 }
 
+/* Why a capacity search's figure is a lower bound of kind `kind` (serve.h
+ * capacity_lower_bound) for a run of `n` requests, into buf: a sample
+ * short of a steady span (capacity_short_sample), or too few effective
+ * requests at the load above (RL_SERVE_LOWER_CONFIDENCE; tester89 F2: the
+ * figure was null, its note blaming the prompts' own prefill). */
+static const char *capacity_lower_reason(int kind, long long n, char *buf, size_t len)
+{
+    if (kind != RL_SERVE_LOWER_CONFIDENCE)
+        return capacity_short_sample(n, buf, len);
+    snprintf(buf, len, "the load a step above it met the targets' p99s and no request there "
+                       "missed a target, but its 95%% bound on the share over them stayed above "
+                       "1%%: near the knee the waits are correlated over about an end-to-end "
+                       "latency, so the sample held too few effective requests (%.3g / N must "
+                       "reach 1%%) to confirm it, and a longer one may sustain more",
+             RL_SERVE_SLO_NONE);
+    return buf;
+}
+
 /* Why a capacity search's figure rests on few requests (review24 M3: fewer
  * distinct requests than the search's own sample, resampled to outlast the
  * settle time (serve.c capacity_sample), give the capacity of those few
@@ -3832,7 +3850,7 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
     if (lower_bound)
         rl_cli_say(o, "note: max_sustainable_qps %.4g is a lower bound "
                       "(max_sustainable_qps_is_lower_bound): %s",
-                   max_qps, capacity_short_sample(n, why, sizeof why));
+                   max_qps, capacity_lower_reason(lower_bound, n, why, sizeof why));
     else if (repeated && n < RL_SERVE_CAPACITY_REQUESTS && isfinite(max_qps))
         rl_cli_say(o, "note: max_sustainable_qps %.4g rests on these %lld requests, %s", max_qps,
                    n, capacity_repeated_sample(n, why, sizeof why));
@@ -4197,6 +4215,21 @@ int rl_cli_simulate(rl_opts *o)
     if (rc == 0 && j)
         cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
                                   isfinite(free_qps) ? cJSON_CreateNumber(free_qps) : cJSON_CreateNull());
+    /* tester89 F3: never above the figure without targets.  Targets only
+     * take loads away, so a figure above it is the two searches' samples
+     * grown apart (serve.c next_sample grows each by its own verdicts); a
+     * load the search without targets failed (its queue grew) fails with
+     * them too, so the lower figure stands: clamped, not searched again
+     * (a third search would cost as much as the two, for the same load) */
+    if (rc == 0 && j && free_qps < max_qps) {
+        max_qps = run.max_qps = free_qps;
+        lower_bound = 0;
+        cJSON_ReplaceItemInObject(j, "max_sustainable_qps", cJSON_CreateNumber(max_qps));
+        cJSON_ReplaceItemInObject(j, "capacity_utilization",
+                                  max_qps > 0 ? cJSON_CreateNumber(run.reached_qps / max_qps)
+                                              : cJSON_CreateNull());
+        cJSON_ReplaceItemInObject(j, "max_sustainable_qps_is_lower_bound", cJSON_CreateFalse());
+    }
     rl_ops_cost_free(&dc);
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
     free(req);
@@ -4802,14 +4835,17 @@ int rl_cli_size(rl_opts *o)
                             "docs/serving.md)",
                     ran, (double)ran / in.w.qps, capped, in.w.n, ran);
     }
-    int bounded = 0;
-    for (int i = 0; i < r.n; i++)
-        bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound;
     char why[512];
-    if (bounded > 0) /* serve.h rl_serve_capacity; simulate's note_capacity_bounds */
-        rl_cli_tell("size", "note: %d row(s) read a max_sustainable_qps that is a lower "
-                            "bound (max_sustainable_qps_is_lower_bound): %s", bounded,
-                    capacity_short_sample(ran, why, sizeof why));
+    /* serve.h rl_serve_capacity; simulate's note_capacity_bounds: each kind */
+    for (int kind = RL_SERVE_LOWER_SPAN; kind <= RL_SERVE_LOWER_CONFIDENCE; kind++) {
+        int bounded = 0;
+        for (int i = 0; i < r.n; i++)
+            bounded += isfinite(r.c[i].max_qps) && r.c[i].max_qps_lower_bound == kind;
+        if (bounded > 0)
+            rl_cli_tell("size", "note: %d row(s) read a max_sustainable_qps that is a lower "
+                                "bound (max_sustainable_qps_is_lower_bound): %s", bounded,
+                        capacity_lower_reason(kind, ran, why, sizeof why));
+    }
     int repeated = 0; /* simulate's note_capacity_bounds: a lower bound says that first */
     for (int i = 0; i < r.n; i++)
         repeated += isfinite(r.c[i].max_qps) && r.c[i].max_qps_repeated &&

@@ -3539,11 +3539,13 @@ static void steady_window(sim *S, rl_serve_result *out)
                                 : 1);
     out->steady_ramp_s = 0;
     int grew = steady && system_grew(S, &out->steady_resolution, &out->steady_ramp_s);
-    out->backlog_outpaced =
-        steady && (backlog_outpaced(S, 0, e[0]) ||
-                   (S->nprefill > 0 &&
-                    (backlog_outpaced(S, 1, e[1]) || backlog_outpaced(S, 2, e[2]))) ||
-                   grew);
+    int queued = steady && (backlog_outpaced(S, 0, e[0]) ||
+                            (S->nprefill > 0 &&
+                             (backlog_outpaced(S, 1, e[1]) || backlog_outpaced(S, 2, e[2]))));
+    out->backlog_outpaced = queued || grew;
+    /* serve.h steady_unramped: the growth alone, inside the count's ramp */
+    out->steady_unramped = grew && !queued && out->keep_up >= RL_SERVE_KEEP_UP &&
+                           span < RL_SERVE_CAPACITY_RAMP_SPANS * out->steady_ramp_s;
     waiting_at_last(S, out);
     out->steady_out_tokens_per_s = steady ? S->win_tokens / win : out->out_tokens_per_s;
     out->steady_goodput_req_per_s = steady ? S->win_good / win : out->goodput_req_per_s;
@@ -4119,9 +4121,12 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
      * the overload note's rule) caps the figure the same step below them, so
      * the note and the figure never disagree (tester fixIK #1: tiny-test at
      * --qps 27000 over 1e6 requests, arrivals 26966 req/s, read "overloaded"
-     * beside a figure of 27063 found on the search's shorter sample) */
+     * beside a figure of 27063 found on the search's shorter sample); but
+     * not a run too short for its count's ramp beside a search that
+     * sustained its rate on a sample that outlasted it (tester89 F1:
+     * rl_serve_falls_short_beside) */
     if (!isnan(searched) && !isnan(own) && c->policy != RL_POLICY_STATIC &&
-        rl_serve_falls_short(r, own))
+        rl_serve_falls_short_beside(r, own, searched))
         return fmin(searched, own / (1 + RL_SERVE_CAPACITY_TOL));
     /* static: the search's saturation rule decides (sustained_at), not the
      * run's keep-up, which passes past the knee by the sample's chance */
@@ -4136,6 +4141,12 @@ rl_ops_run_mix rl_serve_run_mix(const rl_serve_result *r)
     return (rl_ops_run_mix){r->mean_decode_batch_time, r->mean_decode_context,
                             (double)r->decode_steps, (double)r->requests, r->prefill_tokens_done,
                             (double)r->prefill_steps, (double)r->prefill_parts};
+}
+
+int rl_serve_falls_short_beside(const rl_serve_result *r, double arrived, double searched)
+{
+    return rl_serve_falls_short(r, arrived) &&
+           !(r->steady_unramped && searched >= arrived / (1 + RL_SERVE_CAPACITY_TOL));
 }
 
 int rl_serve_keeps_up(const rl_serve_result *r)
@@ -4156,6 +4167,9 @@ typedef struct {
     int open;    /* not sustained only for want of confidence: every request completed and
                     kept up, the p99s met, the bound on the share over a target not (a longer
                     sample may decide it) */
+    int unseen;  /* open with no request over a target (slo_miss_bound 0): the bound is
+                    the floor's alone, too few effective requests (serve.h
+                    RL_SERVE_LOWER_CONFIDENCE) */
     double e2e;  /* when ok: the mean end-to-end latency or the settle time, the longer */
     double ramp; /* when ok: the count's ramp (rl_serve_result steady_ramp_s), 0 under static */
     double need; /* when ok: the requests a sample at this load needs for its effective
@@ -4199,6 +4213,7 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     v->ok = sustained_at(&judged, c, load);
     judged.slo_miss_bound = judged.slo_effective_requests = 0;
     v->open = !v->ok && sustained_at(&judged, c, load);
+    v->unseen = v->open && !(r.slo_miss_bound > 0);
     if (v->ok) /* serve.h: the span a steady state needs */
         v->e2e = c->policy == RL_POLICY_STATIC && c->static_saturation > 0
                      ? fmax(r.e2e.mean, r.e2e_settle_s) /* keep-up not its verdict */
@@ -4249,7 +4264,10 @@ typedef struct {
                        RL_SERVE_CAPACITY_OPEN_BAND of *qps failed outright (serve.h
                        capacity_unresolved: *qps a pass by the sample's chance; a
                        confirming search that found the load that far up sustained
-                       counts it so, as it never steps up) */
+                       counts it so, as it never steps up), and its run saw requests
+                       over a target */
+    int band_unseen; /* the same, but fail's run saw none over a target (verdict unseen):
+                        *qps stands, a lower bound (serve.h RL_SERVE_LOWER_CONFIDENCE) */
 } search_end;
 
 /* The lattice points at which a search's runs failed outright (their p99s
@@ -4315,7 +4333,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     *qps = end->fail = end->e2e = NAN;
     end->ramp = 0;
     end->need = (double)m;
-    end->open = end->floor_open = end->band_open = end->asked_hard = 0;
+    end->open = end->floor_open = end->band_open = end->band_unseen = end->asked_hard = 0;
     int again = how != SEARCH_LOCATE, locate = how == SEARCH_LOCATE;
     if (!(req[m - 1].arrival > req[0].arrival))
         return 0;
@@ -4335,7 +4353,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     int gallop = again ? 1 : RL_SERVE_CAPACITY_GALLOP_AFTER;
     long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
     long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
-    int ok, hi_open = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
+    int ok, hi_open = 0, hi_unseen = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
     int floored = 0, unloaded_fails = 0, floor_open = 0;
     long band = lattice_point(RL_SERVE_CAPACITY_OPEN_BAND);
     search_fails fails = {.open = LONG_MIN};
@@ -4352,7 +4370,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
                 lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = v.e2e,
                 end->ramp = v.ramp, end->need = v.need;
             else
-                hi = k, has_hi = 1, hi_open = v.open,
+                hi = k, has_hi = 1, hi_open = v.open, hi_unseen = v.unseen,
                 k -= again ? step << (downs < 24 ? downs++ : 24) : step;
             if ((!has_lo && k < low_k) || (!has_hi && k > top_k))
                 break; /* sustains nothing, or everything up to offline */
@@ -4379,7 +4397,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             count_fail(&fails, mid, &v);
             *(v.ok ? &lo : &hi) = mid;
             if (!v.ok)
-                hi_open = v.open;
+                hi_open = v.open, hi_unseen = v.unseen;
             if (v.ok)
                 end->e2e = v.e2e, end->ramp = v.ramp, end->need = v.need;
             assumed = assumed && v.ok; /* hi is still the assumed point */
@@ -4406,7 +4424,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             break;
         count_fail(&fails, up, &v);
         if (up == hi)
-            hi_open = v.open;
+            hi_open = v.open, hi_unseen = v.unseen;
         if (!v.ok)
             continue; /* the band's check, or nothing more when up == hi */
         if (how == SEARCH_CONFIRM) /* never up (serve.h): band_open, none failed outright */
@@ -4424,7 +4442,9 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
         *qps = has_lo ? lattice_scale(lo) * q0 : unloaded_fails && !floor_open ? 0 : NAN;
         end->fail = lattice_scale(hi) * q0;
         end->open = hi_open && !assumed;
-        end->band_open = has_lo && end->open && !hard_within(&fails, lo, band);
+        int in_band = has_lo && end->open && !hard_within(&fails, lo, band);
+        end->band_open = in_band && !hi_unseen;
+        end->band_unseen = in_band && hi_unseen;
     }
     for (int i = 0; i < fails.nhard; i++)
         end->asked_hard = end->asked_hard || fails.hard[i] <= 0;
@@ -4508,6 +4528,59 @@ static rl_request *capacity_sample(const rl_request *req, long long n, long long
     return s;
 }
 
+/* How far the capacity search's samples have grown (next_sample): the
+ * growths for the count's ramp, and all the others. */
+typedef struct {
+    int ramps, grows;
+} sample_growth;
+
+/* The capacity search's next sample (serve.h rl_serve_capacity) after a
+ * search over m requests ended with `end`, run *how: the requests it
+ * needs, or 0 when m suffices or the caps stop it (*unsettled then: its
+ * span still short of the steady span, the figure a lower bound); *how:
+ * how the next search runs.  The one place that sizes samples, apart from
+ * the searches over them (it sat in the search loop as two counters whose
+ * exits read as one).  A sample grows, at most to
+ * RL_SERVE_CAPACITY_GROW_MAX requests, for
+ * - the steady span (serve.h RL_SERVE_CAPACITY_SPANS; steady_span): at
+ *   least twice the requests, since a longer sample lengthens the span it
+ *   measures (a NAN latency is no evidence to grow on);
+ * - an open load above the figure (RL_SERVE_CAPACITY_OPEN_GROWS): twice
+ *   the requests, only before any other growth (each costs size about a
+ *   third more CPU: stop 29);
+ * - a located figure's effective requests (confirming, after the locating
+ *   search only: it alone passes a load without them); the next search
+ *   steps down from the figure, never up (SEARCH_CONFIRM), when none of
+ *   the other reasons holds;
+ * these three RL_SERVE_CAPACITY_GROWS times in all; and
+ * - the count's ramp (RL_SERVE_CAPACITY_RAMP_SPANS), its own
+ *   RL_SERVE_CAPACITY_GROWS times: a growth that serves it counts as its
+ *   alone, and a sample that the caps leave short of it alone is not said
+ *   a lower bound (fixSB). */
+static long long next_sample(long long m, const search_end *end, sample_growth *g, int *how,
+                             int *unsettled)
+{
+    double top = RL_SERVE_CAPACITY_GROW_MAX, twice = 2.0 * (double)m;
+    double span = ceil(RL_SERVE_CAPACITY_SPANS * end->fail * end->e2e) + 1;
+    double ramp = ceil(RL_SERVE_CAPACITY_RAMP_SPANS * end->fail * end->ramp) + 1;
+    int for_span = span > (double)m;
+    int for_open = end->open && g->grows < RL_SERVE_CAPACITY_OPEN_GROWS;
+    int for_confirm = *how == SEARCH_LOCATE && end->need > (double)m;
+    int for_ramp = ramp > (double)m && (double)m < top && g->ramps < RL_SERVE_CAPACITY_GROWS;
+    *unsettled = 0;
+    if (!(for_span || for_open || for_confirm || for_ramp))
+        return 0;
+    if (!for_ramp && (!((double)m < top) || g->grows == RL_SERVE_CAPACITY_GROWS)) {
+        *unsettled = for_span;
+        return 0;
+    }
+    double want = fmax(fmax(for_span ? span : 0, for_ramp ? ramp : 0),
+                       fmax(for_confirm ? end->need : 0, for_span || for_open ? twice : 0));
+    *how = for_span || for_open || for_ramp ? SEARCH_AGAIN : SEARCH_CONFIRM;
+    *(for_ramp ? &g->ramps : &g->grows) += 1;
+    return want < top ? (long long)want : (long long)top;
+}
+
 int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config *cfg,
                       const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
                       double hint, double *qps, char *err, size_t errlen)
@@ -4527,7 +4600,6 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     double want = fmin(fmax(RL_SERVE_CAPACITY_REQUESTS, ceil(rate * RL_SERVE_CAPACITY_WINDOW_S)),
                        RL_SERVE_CAPACITY_MAX);
     long long m = (double)n < want ? n : (long long)want;
-    long long top = RL_SERVE_CAPACITY_GROW_MAX;
     rl_serve_config c = *cfg;
     c.kv_samples = 0;
     c.keep_requests = 0;
@@ -4535,9 +4607,10 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     c.no_itl = 1;
     c.verdict_pcts = 1;
     int rc;
-    search_end end;
+    search_end end = {0};
     int how = SEARCH_LOCATE, asked_hard = 0;
-    for (int grows = 0, ramps = 0;;) {
+    sample_growth grown = {0, 0};
+    for (;;) {
         rl_request *sample = m > n ? capacity_sample(req, n, m) : NULL;
         if (m > n && !sample)
             return snprintf(err, errlen, "capacity: out of memory"), -1;
@@ -4554,38 +4627,24 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
             *cfg->capacity_unresolved = rc == 0 && end.floor_open ? RL_SERVE_UNRESOLVED_FLOOR : 0;
         if (rc || !(*qps > 0) || !isfinite(end.fail))
             break;
-        /* serve.h: the sample lasts RL_SERVE_CAPACITY_SPANS latencies at the failing load */
-        double need = ceil(RL_SERVE_CAPACITY_SPANS * end.fail * end.e2e) + 1;
-        int settled = !(need > (double)m); /* a NAN latency: no evidence to grow on */
-        int opened = end.open && grows < RL_SERVE_CAPACITY_OPEN_GROWS;
-        /* serve.h: the located figure's effective requests (only a locating
-         * search passes a load without them) */
-        int confirm = how == SEARCH_LOCATE && end.need > (double)m;
-        /* serve.h RL_SERVE_CAPACITY_RAMP_SPANS: and the count's ramp, grown
-         * for as far as the caps allow, its own RL_SERVE_CAPACITY_GROWS
-         * times; a sample short of it is not said a lower bound */
-        double ramped = ceil(RL_SERVE_CAPACITY_RAMP_SPANS * end.fail * end.ramp) + 1;
-        int ramp_short = ramped > (double)m && m < top && ramps < RL_SERVE_CAPACITY_GROWS;
-        if (settled && !opened && !confirm && !ramp_short)
-            break;
-        if (!ramp_short && (m >= top || grows == RL_SERVE_CAPACITY_GROWS)) {
-            /* short of confidence alone: the figure is the highest load whose
-             * bound met the targets, conservative as the bound is */
-            if (cfg->capacity_lower_bound && !settled)
-                *cfg->capacity_lower_bound = 1;
+        int unsettled;
+        long long next = next_sample(m, &end, &grown, &how, &unsettled);
+        if (!next) {
+            /* short of a steady span at the caps: the figure is a lower bound */
+            if (cfg->capacity_lower_bound && unsettled)
+                *cfg->capacity_lower_bound = RL_SERVE_LOWER_SPAN;
             break;
         }
-        double grown = fmax(fmax(fmax(need, ramp_short ? ramped : 0), confirm ? end.need : 0),
-                            settled && !opened ? 0 : 2.0 * (double)m);
-        m = grown < (double)top ? (long long)grown : top;
-        how = settled && !opened && !ramp_short ? SEARCH_CONFIRM : SEARCH_AGAIN;
+        m = next;
         hint = *qps;
-        *(ramp_short ? &ramps : &grows) += 1;
     }
     /* serve.h RL_SERVE_CAPACITY_OPEN_BAND: no figure; but under static
      * batching, when the load asked for missed the targets outright, the
      * figure stands: short whatever load of the band resolves */
     int short_static = c.policy == RL_POLICY_STATIC && asked_hard && *qps < rate;
+    /* serve.h RL_SERVE_LOWER_CONFIDENCE: the figure stands, a lower bound */
+    if (rc == 0 && end.band_unseen && cfg->capacity_lower_bound && !*cfg->capacity_lower_bound)
+        *cfg->capacity_lower_bound = RL_SERVE_LOWER_CONFIDENCE;
     if (rc == 0 && end.band_open && !short_static) {
         *qps = NAN;
         if (cfg->capacity_unresolved)

@@ -1239,7 +1239,8 @@ static int verify_at(const rl_size_input *in, rl_size_candidate *c, double qs, d
     /* the run at the load (after it, c's figures are its; 0 and 0: none kept) */
     c->max_qps = rl_size_verified_capacity(c->max_qps, c->run_qps_lo,
                                            c->run_qps_hi > 0 ? c->run_qps_hi : INFINITY);
-    c->max_qps_lower_bound &= !(c->max_qps < searched); /* the missed run held it down */
+    if (c->max_qps < searched) /* the missed run held it down (a kind, not a bit: serve.h) */
+        c->max_qps_lower_bound = 0;
     rl_size_decide(c, sized);
     return 0;
 }
@@ -2154,8 +2155,12 @@ static void p99_only_why(const rl_size_input *in, const rl_size_candidate *c, ch
         rl_serve_unresolved_reason(c->max_qps_unresolved, 0, rl_size_burst(in), why, len);
     else if (isfinite(c->max_qps))
         snprintf(why, len, "its max_sustainable_qps, %.4g req/s, is a lower bound below "
-                 "the sized load (max_sustainable_qps_is_lower_bound: the search's sample ran "
-                 "out before a steady state), which decides nothing", c->max_qps);
+                 "the sized load (max_sustainable_qps_is_lower_bound: %s), which decides "
+                 "nothing", c->max_qps,
+                 c->max_qps_lower_bound == RL_SERVE_LOWER_CONFIDENCE
+                     ? "the search's sample held too few effective requests to confirm the "
+                       "load above it, where none missed a target"
+                     : "the search's sample ran out before a steady state");
     else
         snprintf(why, len, "its max_sustainable_qps was not found (null)");
 }

@@ -209,10 +209,11 @@ typedef struct {
                               search's figure held by the whole sample's run at the load as
                               simulate holds it (rl_size_verified_capacity), never raised to a
                               load met only by one run's point p99 (h31audit finding 1) */
-    int max_qps_lower_bound; /* 1: the search's sample was too short for a steady state at
-                                the load it failed (serve.h rl_serve_capacity), so max_qps
-                                is a lower bound; 0 too when the verified loads held it
-                                down (size rows) */
+    int max_qps_lower_bound; /* RL_SERVE_LOWER_SPAN: the search's sample was too short for
+                                a steady state at the load it failed, RL_SERVE_LOWER_CONFIDENCE:
+                                too few effective requests to confirm it (serve.h
+                                rl_serve_capacity), so max_qps is a lower bound; 0 too when
+                                the verified loads held it down (size rows) */
     int max_qps_repeated;  /* 1: it rests on fewer distinct requests than the search's own
                               sample, repeated (serve.h rl_serve_config.capacity_repeated) */
     int max_qps_unresolved; /* serve.h rl_serve_config.capacity_unresolved */

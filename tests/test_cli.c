@@ -8140,6 +8140,71 @@ static void simulate_notes_uneven_stage_bias(void **state)
     assert_rel(tpot, g * one, 1e-3);
 }
 
+/* tester89 F1: on many replicas a run too short for the count's ramp in the
+ * system (serve.h steady_unramped) read "overloaded" and capped
+ * max_sustainable_qps one lattice step below its arrivals, whatever the
+ * search found on its longer sample.  llama3-8b on h100-sxm, 1000 + 100
+ * tokens, 2000 requests: one replica reads 35.79 req/s (this search, at
+ * --qps 30); 20 replicas at --qps 520 read 519.1 (0.725 x 20 x one's) and
+ * 10 at --qps 340 read 339.4 (0.948 x) before, with the overload note;
+ * now 726.9 (1.016 x) and 360.2 (1.006 x).  Each must lie within 0.96-1.04
+ * x R x one replica's (two lattice steps of 2%), with no overload note. */
+static void simulate_capacity_short_run_many_replicas(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --prompt-len 1000 --out-len 100 "
+                       "--requests 2000 --format json ";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s--qps 30", base);
+    cJSON *j = run_json(cmd);
+    double one = num(j, "max_sustainable_qps");
+    cJSON_Delete(j);
+    assert_true(one > 34 && one < 38);
+    static const int reps[2] = {20, 10}, qps[2] = {520, 340};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "%s--replicas %d --qps %d", base, reps[i], qps[i]);
+        j = run_json(cmd);
+        double many = num(j, "max_sustainable_qps"), x = many / (reps[i] * one);
+        cJSON_Delete(j);
+        if (!(x >= 0.96 && x <= 1.04) || strstr(out, "overloaded"))
+            fail_msg("%d replicas at --qps %d: %g req/s, %g x %d x one replica's %g (%s)",
+                     reps[i], qps[i], many, x, reps[i], one, out);
+    }
+}
+
+/* tester89 F2: 5 llama3-8b replicas on h100-sxm, 1000 + 100 tokens, 1 s
+ * TTFT and 50 ms TPOT targets, --qps 50: max_sustainable_qps read null
+ * ("unresolved"), its note blaming the prompts' own prefill (22 ms).
+ * Every load the search tried from 131 to 170 req/s met both p99s with no
+ * request over a target (TTFT p99 0.34-0.47 s) but was open: 75-140
+ * effective requests of 29000, a floor of 2-4% (serve.h
+ * RL_SERVE_LOWER_CONFIDENCE).  Now the figure stands as a lower bound:
+ * 128.9 req/s measured, which must lie between 0.5 and 1 x the figure
+ * without targets (180.4 req/s, this search at --qps 50 without them),
+ * with max_sustainable_qps_is_lower_bound true, not unresolved, and a
+ * note that names the effective requests, not the prefill. */
+static void simulate_capacity_unseen_open_lower_bound(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --replicas 5 --qps 50 "
+                       "--prompt-len 1000 --out-len 100 --format json";
+    cJSON *j = run_json(base);
+    double free = num(j, "max_sustainable_qps");
+    cJSON_Delete(j);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --ttft-p99 1 --tpot-p99 0.05", base);
+    j = run_json(cmd);
+    const cJSON *q = cJSON_GetObjectItem(j, "max_sustainable_qps");
+    if (!cJSON_IsNumber(q) || !(q->valuedouble >= 0.5 * free && q->valuedouble <= free))
+        fail_msg("with targets: %s req/s beside %g without (%s)",
+                 cJSON_IsNumber(q) ? "a figure" : "null", free, out);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "max_sustainable_qps_is_lower_bound")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "max_sustainable_qps_unresolved")));
+    assert_non_null(strstr(out, "effective requests"));
+    assert_null(strstr(out, "prefill)"));
+    cJSON_Delete(j);
+}
+
 /* tester6: a TTFT target missed at low load read "overloaded" (the capacity
  * search counts the targets).  llama3-8b on one h100-sxm at 1 req/s of
  * 2000-token prompts: about half busy, sustained without targets near 19
@@ -12929,6 +12994,8 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(validate_estimated_rows_by_line),
         cmocka_unit_test(simulate_notes_cross_domain),
         cmocka_unit_test(simulate_slo_missed_not_overloaded),
+        cmocka_unit_test(simulate_capacity_short_run_many_replicas),
+        cmocka_unit_test(simulate_capacity_unseen_open_lower_bound),
         cmocka_unit_test(simulate_notes_uneven_stage_bias),
         cmocka_unit_test(step_reserve_agrees_with_simulate),
         cmocka_unit_test(fit_then_validate),
