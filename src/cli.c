@@ -2658,6 +2658,33 @@ static void warn_redrawn(const rl_opts *o, long long cut, long long n, long long
                 max_context, max_context);
 }
 
+/* The DIST flags as the user spelled them (--prompt-len, or the old
+ * --prompt) into pname and oname (32 bytes each). */
+static void dist_flag_names(const rl_opts *o, char *pname, char *oname)
+{
+    snprintf(pname, 32, "--%s", rl_param_flag(o, RL_P_PROMPT_DIST));
+    snprintf(oname, 32, "--%s", rl_param_flag(o, RL_P_OUTPUT_DIST));
+}
+
+/* tester90 #1: lognormal:2000:2 realised an 817-token mean prompt, its
+ * tail redrawn at max_context, and only the redrawn share was said: a
+ * caution when a realised mean is off its DIST's MEAN by more than
+ * RL_WORKLOAD_MEAN_CAUTION (workload.h), naming why (not for a --trace,
+ * whose lengths are its own). */
+static void note_mean_realised(const rl_opts *o, const rl_workload *w, const rl_request *req,
+                               long long n, long long redrawn, long long max_context)
+{
+    char pname[32], oname[32], buf[1024];
+    double mp, mo;
+    dist_flag_names(o, pname, oname);
+    rl_requests_mean_lengths(req, n, &mp, &mo);
+    if (!o->given[RL_P_TRACE] &&
+        rl_workload_mean_caution(&w->prompt, &w->output, pname, oname, mp, mo, n,
+                                 n > 0 ? (double)redrawn / (double)n : 0, max_context, buf,
+                                 sizeof buf))
+        rl_cli_say(o, "caution: %s", buf);
+}
+
 /* Percentiles of a handful of requests mean little, and so does the
  * throughput of a run that gives each of its `replicas` (the larger pool
  * under disagg) fewer requests than a steady window needs
@@ -2787,8 +2814,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         return 0;
     }
     char pname[32], oname[32]; /* as spelled: --prompt-len, or the old --prompt */
-    snprintf(pname, sizeof pname, "--%s", rl_param_flag(o, RL_P_PROMPT_DIST));
-    snprintf(oname, sizeof oname, "--%s", rl_param_flag(o, RL_P_OUTPUT_DIST));
+    dist_flag_names(o, pname, oname);
     d = (double)w->n;
     w->qps = 1; /* --offline: generated at 1 req/s, then every arrival moved to 0 */
     /* the flags given are checked before a missing one is named (review
@@ -4010,6 +4036,7 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    note_mean_realised(o, &w, req, n, truncated, m.max_context);
     char prefix_note[512];
     drop_unused_prefix_cache(o, &c, &plain, req, n, prefix_note, sizeof prefix_note);
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
@@ -4060,7 +4087,8 @@ int rl_cli_simulate(rl_opts *o)
                            o->given[RL_P_OFFLINE] != NULL, NAN, 0, reached, 0, 0,
                            trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
                            arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL,
-                                        trace ? 0 : w.qps), 0};
+                                        trace ? 0 : w.qps), 0, 0, 0};
+    rl_requests_mean_lengths(req, n, &run.mean_prompt, &run.mean_output);
     /* the band's edge runs before the capacity search (tester72 #1: a
      * signal during the search keeps the finished run, its band with it):
      * into the run's own result (capacity keys aside: the band reads only
@@ -4729,6 +4757,15 @@ int rl_cli_size(rl_opts *o)
     }
     int rc = RL_EXIT_OK;
     long long ran = rl_size_requests(&in, 1);
+    char mc[1024], pname[32], oname[32]; /* tester90 #1: the rows' requests, as simulate's
+                                             note_mean_realised (the share redrawn: of
+                                             --requests, serve_workload's) */
+    dist_flag_names(o, pname, oname);
+    if (!in.trace &&
+        rl_workload_mean_caution(&in.w.prompt, &in.w.output,
+                                 pname, oname, r.mean_prompt_tokens, r.mean_output_tokens, ran,
+                                 in.truncated_frac, m.max_context, mc, sizeof mc))
+        rl_cli_tell("size", "caution: %s", mc);
     /* tester11 #11: simulate on --requests read another sample; no rows (r.n
      * 0, refused below): nothing ran (fixKL #5).  The arrivals span ran /
      * --qps: 120 s, less where the 30,000-request cap binds (fixKL #5: it

@@ -2576,6 +2576,12 @@ int rl_lua_simulate(lua_State *L)
     }
     if (offline)
         rl_requests_offline(req, w.n, &w);
+    double mp, mo; /* tester90 #1: the CLI's caution, on stderr */
+    rl_requests_mean_lengths(req, w.n, &mp, &mo);
+    if (rl_workload_mean_caution(&w.prompt, &w.output, "field 'prompt_len'", "field 'out_len'",
+                                 mp, mo, w.n, (double)redrawn / (double)w.n, m.max_context, err,
+                                 sizeof err))
+        rl_cli_tell("run", "caution: roofline.simulate: %s", err);
     rl_serve_prefix_cache_unused(&c, req, w.n); /* no shared prefix: nothing reserved, as the CLI */
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
@@ -2601,7 +2607,7 @@ int rl_lua_simulate(lua_State *L)
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
                            offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps),
-                           skip_capacity};
+                           skip_capacity, mp, mo};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

@@ -2820,6 +2820,10 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     /* tester72 #1: the capacity keys' nulls told apart from a search that
      * found nothing (simulate --no-capacity, or interrupted after the run) */
     cJSON_AddBoolToObject(o, "capacity_searched", !run->capacity_skipped);
+    /* tester90 #1: lognormal:2000:2 realised an 817-token mean, the
+     * redraws over max_context cutting its tail; the DIST text alone hid it */
+    add_number_or_null(o, "mean_prompt_tokens", run->mean_prompt, run->mean_prompt > 0);
+    add_number_or_null(o, "mean_output_tokens", run->mean_output, run->mean_output > 0);
     return o;
 }
 
@@ -3192,6 +3196,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     }
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     add_size_workload(j, in);
+    /* tester90 #1: the README's lognormal:2000:0.8 / lognormal:300:0.8
+     * realised other means, redrawn at max_context; as simulate's */
+    add_number_or_null(j, "mean_prompt_tokens", r->mean_prompt_tokens, r->mean_prompt_tokens > 0);
+    add_number_or_null(j, "mean_output_tokens", r->mean_output_tokens, r->mean_output_tokens > 0);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
     const keyed sizing[] = {

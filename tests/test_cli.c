@@ -85,6 +85,45 @@ static double num(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+/* tester90 #1: lognormal:2000:2 on llama3-8b (max_context 8192) redraws
+ * its long tail, and its requests realise a mean prompt far below 2000:
+ * 816.68 tokens on the default seed (3266703 / 4000, this simulator's own
+ * draw; bounds 700..950 hold it, and any seed's, well below 1900); only
+ * the redrawn share (191, 4.8%) was said.  Now mean_prompt_tokens and
+ * mean_output_tokens say the realised means (a fixed 10 exactly) and a
+ * caution says the gap and its cause; a fixed DIST's realised mean is its
+ * MEAN (100, 10 exactly) and no caution is said.  size says the same. */
+static void realised_mean_lengths_said(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len "
+                        "lognormal:2000:2 --out-len 10 --requests 4000 --no-capacity "
+                        "--format json");
+    double mp = num(j, "mean_prompt_tokens");
+    assert_true(mp > 700 && mp < 950);
+    assert_true(num(j, "mean_output_tokens") == 10);
+    if (!strstr(out, "caution: the 4000 requests realised other lengths than asked: "
+                     "--prompt-len's mean is 817 tokens, -59% of the 2000 asked") ||
+        !strstr(out, "exceeded max_context (8192 tokens) and were drawn again") ||
+        strstr(out, "--out-len's mean"))
+        fail_msg("no caution on the realised mean: %s", out);
+    cJSON_Delete(j);
+    j = run_json("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt 100 --output 10 "
+                 "--requests 200 --no-capacity --format json");
+    assert_true(num(j, "mean_prompt_tokens") == 100 && num(j, "mean_output_tokens") == 10);
+    assert_null(strstr(out, "realised other lengths"));
+    cJSON_Delete(j);
+    j = run_json("size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len lognormal:2000:2 "
+                 "--out-len 20 --ttft-p99 5 --tpot-p99 0.1 --requests 400 --max-chips 1 "
+                 "--format json");
+    mp = num(j, "mean_prompt_tokens");
+    assert_true(mp > 700 && mp < 950 && num(j, "mean_output_tokens") == 20);
+    if (!strstr(out, "roofline size: caution: the 400 requests realised other lengths than "
+                     "asked: --prompt-len's mean is"))
+        fail_msg("size: no caution on the realised mean: %s", out);
+    cJSON_Delete(j);
+}
+
 /* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
  * layers; past its 4096-token window only the 23 global layers grow:
  * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
@@ -12828,6 +12867,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(long_notes_said_once),
         cmocka_unit_test(figure_links_refused_before_the_run),
         cmocka_unit_test(replaced_file_keeps_its_mode),
+        cmocka_unit_test(realised_mean_lengths_said),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
