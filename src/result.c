@@ -431,6 +431,19 @@ static void add_row_share(cJSON *r, const char *base, const rl_hw *h, double sha
     cJSON_AddNumberToObject(r, "table_time_share", share);
 }
 
+/* Every row of o's "rows" that has no "mode" of its own takes o's (tester90
+ * #3: step's rows carried one only where kernel tables timed them, so a
+ * fitted profile's and an --ideal run's rows had none; a tabled row keeps
+ * its own, add_row_share's).  Called once o's mode is final. */
+static void rows_take_mode(cJSON *o)
+{
+    const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "mode"));
+    cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(o, "rows"))
+        if (mode && !cJSON_GetObjectItemCaseSensitive(row, "mode"))
+            cJSON_AddStringToObject(row, "mode", mode);
+}
+
 void rl_result_untabled_note(cJSON *r, const rl_hw *h)
 {
     cJSON *mode = r ? cJSON_GetObjectItemCaseSensitive(r, "mode") : NULL;
@@ -1173,6 +1186,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     if (!h->ideal) /* calibrated, as prefill's and a plan's rows (tester64 #2) */
         outside_add(o, &far, h, (size_t)nbatch);
     rl_e2e_no_band(o, m, h, NO_RESIDUALS);
+    rows_take_mode(o); /* a fitted profile's retime (e2e.h rl_e2e_retime) relabels them */
     return o;
 }
 
@@ -1874,6 +1888,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     rl_e2e_no_band(o, m, h, cal ? NO_RESIDUALS : "the plan is timed at the roofline: the "
                                                  "measurements time 1D tp/ep plans without --sp "
                                                  "or --overlap");
+    rows_take_mode(o);
     return o;
 }
 

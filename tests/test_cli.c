@@ -124,6 +124,38 @@ static void realised_mean_lengths_said(void **state)
     cJSON_Delete(j);
 }
 
+/* tester90 #3: step's rows carried `mode` only where kernel tables timed
+ * them: a fitted profile's rows (h100-sxm-splitwise, fitted on
+ * SplitwiseSim's llama2-70b rows at tp2, so "fitted") and --ideal's had
+ * none.  Every row now carries one: the run's, a tabled row its own. */
+static void step_rows_carry_mode(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tail, *mode;
+    } runs[] = {
+        {"--hw h100-sxm-splitwise", "fitted"},
+        {"--hw h100-sxm-splitwise --tp 2", "fitted"},
+        {"--hw h100-sxm-splitwise --ideal", "ideal"},
+        {"--hw h100-sxm --ideal", "ideal"},
+        {"--hw h100-sxm", "calibrated"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "step --model llama2-70b --chips 2 --batch 1,8 --context "
+                 "1024 --format json %s", runs[i].tail);
+        cJSON *j = run_json(args), *row;
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), runs[i].mode);
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")), 2);
+        cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+            const char *m = cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode"));
+            if (!m || strcmp(m, runs[i].mode) != 0)
+                fail_msg("%s: a row's mode is %s, not %s", args, m ? m : "absent", runs[i].mode);
+        }
+        cJSON_Delete(j);
+    }
+}
+
 /* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
  * layers; past its 4096-token window only the 23 global layers grow:
  * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
@@ -12868,6 +12900,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(figure_links_refused_before_the_run),
         cmocka_unit_test(replaced_file_keeps_its_mode),
         cmocka_unit_test(realised_mean_lengths_said),
+        cmocka_unit_test(step_rows_carry_mode),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
