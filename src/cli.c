@@ -4314,8 +4314,10 @@ static int report_path_check(const char *path)
     else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a link to a regular file is
                                                               * written through (fixKJ A) */
         why = "exists and is not a regular file";
-    else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        why = "its folder does not exist";
+    else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) /* F4: said "does not exist" */
+        why = "its folder exists and is not a folder";
+    else if (stat(dir, &st) != 0)
+        why = errno == ENOENT ? "its folder does not exist" : strerror(errno);
     else if (access(dir, W_OK) != 0)
         why = "its folder is not writable";
     if (why)
@@ -6100,6 +6102,9 @@ static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outp
     char a[PATH_MAX], b[PATH_MAX], t[PATH_MAX]; /* guard.h refuses a longer one, never cuts */
     if (!o->plot || !rl_command_takes(c, RL_P_PLOT, 1) || !o->given[RL_P_PLOT])
         return 0;
+    char why[1024]; /* the figure's own name first (F4: a 300-byte one read its .gp's failure) */
+    if (rl_plot_check_path(o->plot, why, sizeof why) != 0)
+        return rl_cli_say(o, "--plot '%s': %s", PATH_SHOWN(o->plot), why);
     rl_plot_side_files(o->plot, a, b, sizeof a);
     if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
         check_output(o, seen, "--plot's gnuplot script", b, 0) != 0 ||
