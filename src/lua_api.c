@@ -1087,28 +1087,42 @@ static int hw_from_base(lua_State *L, int arg, const char *base, rl_hw *h, char 
 /* A copy of the hardware override table at ov pushed, its result-key
  * aliases under the field they name (spec.c rl_hw_field_alias, the table
  * --set hw.KEY reads: { hbm_bytes_per_s = 1.6e12 } sets hbm_bw; new-user
- * tester D: "unknown hardware field").  An alias beside its field is an
- * error, as a field given twice. */
+ * tester D: "unknown hardware field").  An alias beside its field, or two
+ * aliases of one field, is an error naming both keys, as a field given
+ * twice (F5: { hbm_bytes_per_s = 1e12, hbm_bw_bytes_per_s = 2e12 } was
+ * taken, the winner whichever lua_next visited last). */
 static void hw_overrides_canonical(lua_State *L, int ov)
 {
     ov = lua_absindex(L, ov);
-    lua_newtable(L);
+    lua_newtable(L); /* the copy */
+    lua_newtable(L); /* field -> the key that set it */
     for (lua_pushnil(L); lua_next(L, ov);) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
         const char *f = rl_hw_field_alias(k);
-        if (f) {
-            lua_getfield(L, ov, f);
-            if (!lua_isnil(L, -1))
-                luaL_error(L, "roofline.hw: overrides: field '%s': the same field as '%s' "
-                           "(its result key), given twice", f, k);
+        if (k) {
+            lua_getfield(L, -3, f ? f : k);
+            const char *was = lua_tostring(L, -1);
+            if (was) { /* named in order, so one message whatever the table's order */
+                const char *a = strcmp(was, k) < 0 ? was : k, *b = a == k ? was : k;
+                if (!f || !rl_hw_field_alias(was))
+                    luaL_error(L, "roofline.hw: overrides: field '%s': the same field as '%s' "
+                               "(its result key), given twice", f ? f : k, f ? k : was);
+                luaL_error(L, "roofline.hw: overrides: fields '%s' and '%s': both name the "
+                           "field '%s' (its result keys), given twice; give one", a, b, f);
+            }
             lua_pop(L, 1);
-            lua_setfield(L, -3, f); /* pops the value */
+            lua_pushstring(L, k);
+            lua_setfield(L, -4, f ? f : k);
+        }
+        if (f) {
+            lua_setfield(L, -4, f); /* pops the value */
             continue;
         }
         lua_pushvalue(L, -2);
         lua_insert(L, -2);
-        lua_settable(L, -4);
+        lua_settable(L, -5);
     }
+    lua_pop(L, 1);
 }
 
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)

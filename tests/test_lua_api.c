@@ -978,6 +978,17 @@ static void hw_override_aliases(void **state)
                          err, sizeof err), -1);
     assert_non_null(strstr(err, "field 'hbm_bw': the same field as 'hbm_bytes_per_s' (its result "
                                 "key), given twice"));
+    /* F5: two aliases of hbm_bw were taken, the winner lua_next's last
+     * (1e12 here); refused in either order, naming both, as one message */
+    static const char *const both[] = {
+        "return roofline.hw('tpu-v5e', { hbm_bytes_per_s = 1e12, hbm_bw_bytes_per_s = 2e12 })",
+        "return roofline.hw('tpu-v5e', { hbm_bw_bytes_per_s = 2e12, hbm_bytes_per_s = 1e12 })"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run(both[i], err, sizeof err), -1);
+        assert_non_null(strstr(err, "roofline.hw: overrides: fields 'hbm_bw_bytes_per_s' and "
+                                    "'hbm_bytes_per_s': both name the field 'hbm_bw' (its result "
+                                    "keys), given twice; give one"));
+    }
 }
 
 /* roofline.shard and the step's sharding options give the C results:
