@@ -1604,6 +1604,14 @@ static const char *get_param(lua_State *L, int opts, rl_param_id id)
     const rl_param *p = &RL_PARAMS[id];
     luaL_checkstack(L, 1, "too many options");
     lua_getfield(L, opts, p->lua);
+    if (!lua_isnil(L, -1) && p->lua_old) { /* F6: both spellings, as the CLI refuses them */
+        lua_getfield(L, opts, p->lua_old);
+        int both = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (both)
+            opt_error(L, "field '%s' given twice (as '%s' and as its old spelling '%s'): give "
+                         "it once", p->lua, p->lua, p->lua_old);
+    }
     if (!lua_isnil(L, -1) || !p->lua_old)
         return p->lua;
     lua_pop(L, 1);

@@ -1392,6 +1392,24 @@ static void simulate_from_lua(void **state)
     snprintf(code, sizeof code, "return %s, seed = -1 }", base);
     assert_int_equal(run(code, err, sizeof err), -1);
     assert_non_null(strstr(err, "field 'seed'"));
+    /* F6: an old and a new spelling together were taken (the new one's
+     * value), where the command line refuses them, exit 2: refused */
+    static const char *const both[][2] = {
+        {"prompt_len = '300'",
+         "field 'prompt_len' given twice (as 'prompt_len' and as its old spelling 'prompt'): "
+         "give it once"},
+        {"out_len = '30'", "field 'out_len' given twice (as 'out_len' and as its old spelling "
+                           "'output')"},
+        {"ttft_slo = 1, ttft_p99 = 1", "field 'ttft_p99' given twice (as 'ttft_p99' and as its "
+                                       "old spelling 'ttft_slo')"},
+        {"tpot_slo = 1, tpot_p99 = 1", "field 'tpot_p99' given twice"},
+    };
+    for (size_t k = 0; k < sizeof both / sizeof both[0]; k++) {
+        snprintf(code, sizeof code, "return %s, %s }", base, both[k][0]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, both[k][1]) || !strstr(err, "roofline.simulate: "))
+            fail_msg("%s: %s", both[k][0], err);
+    }
 }
 
 /* Each bad[k][0] appended to the options `head` (a roofline.simulate call
