@@ -1784,6 +1784,20 @@ static int check_slice(const char *cmd, const rl_hw *h, long long chips)
     return -1;
 }
 
+/* check_slice for a deployment's replica (simulate): one chip only where
+ * the chip rents it (sweep.h rl_sweep_check_deployment; F7: tpu-v5p's
+ * smallest slice is 4 chips, and size offers no smaller replica). */
+static int check_deployment(const rl_opts *o, const char *cmd, const rl_hw *h, long long chips)
+{
+    char err[600];
+    if (rl_sweep_check_deployment(h, chips, err, sizeof err) == 0)
+        return 0;
+    rl_cli_tell(cmd, "--chips %s%s", err,
+                o->given[RL_P_CHIPS] ? "" : " (--chips defaults to 1: give a slice; step's "
+                                            "one chip is the per-chip roofline, no replica)");
+    return -1;
+}
+
 /* check_slice on the chips of a plan given without --chips (--tp 4 --pp 3
  * alone: 12), the same rule (rl_sweep_check_plan_slice). */
 static int check_plan_slice(const char *cmd, const rl_hw *h, long long chips)
@@ -4007,7 +4021,7 @@ int rl_cli_simulate(rl_opts *o)
     const char *out_dist = o->given[RL_P_OUTPUT_DIST];
     if (need(o, "simulate", "--model M", o->model != NULL) != 0 ||
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
-        load_hw(o, &h) != 0 || check_slice("simulate", &h, o->chips) != 0) /* as step */
+        load_hw(o, &h) != 0 || check_deployment(o, "simulate", &h, o->chips) != 0) /* F7 */
         return RL_EXIT_INPUT;
     note_unmeasured_run("simulate", o, &h);
     if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS]) {

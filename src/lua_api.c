@@ -2502,7 +2502,10 @@ int rl_lua_simulate(lua_State *L)
     check_keys(L, 1, "simulate");
     int wide = check_model_hw(L, 1, &m, &h);
     long long pp = opt_count(L, 1, RL_P_PP, 1), ep = opt_count(L, 1, RL_P_EP, 1);
-    opt_chips(L, &h); /* a given chips is a slice, as in step (tester20 F14) */
+    char why[600]; /* a slice, as the command line's (tester20 F14), one chip only where the
+                      chip rents it (sweep.h rl_sweep_check_deployment, F7) */
+    if (rl_sweep_check_deployment(&h, opt_count(L, 1, RL_P_CHIPS, 1), why, sizeof why) != 0)
+        opt_error(L, "field 'chips': %s", why);
     long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
     lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
     if (lua_isnil(L, -1))

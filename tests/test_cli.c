@@ -4630,7 +4630,8 @@ static void unmeasured_note_every_command(void **state)
     (void)state;
     static const char *const cmds[] = {
         "step --batch 1 --context 100", "ops --batch 1 --context 100", "prefill --tokens 100",
-        "simulate --qps 1 --requests 20 --prompt-len 100 --out-len 5",
+        /* 4 chips: a tpu-v4 replica is a slice, 2x2x1 the smallest (F7) */
+        "simulate --chips 4 --qps 1 --requests 20 --prompt-len 100 --out-len 5",
         /* h27lab: size said it only beside a measured profile (issue 14 carried) */
         "size --qps 1 --requests 50 --prompt-len 100 --out-len 5 --ttft-p99 2 --tpot-p99 0.1"};
     static const char *const runs[][2] = {
@@ -5438,6 +5439,26 @@ static void torus_slices_checked(void **state)
                              out, sizeof out), 0);
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --chips 3 --batch 1 "
                              "--context 100", out, sizeof out), 0);
+    /* F7: one chip stays step's per-chip roofline, but it is no tpu-v5p
+     * replica (Google Cloud's smallest v5p slice is 2x2x1, 4 chips), which
+     * pareto's default sweep never listed while size offered 1-chip
+     * replicas (llama3-8b at 2 req/s: six 1-chip rows) and simulate ran its
+     * default --chips 1: now simulate refuses it, size's rows start at 4 */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw tpu-v5p --qps 1 --prompt-len 50 "
+                             "--out-len 5 --requests 10 --no-capacity", out, sizeof out), 2);
+    if (!strstr(out, "--chips 1 is not a valid slice of tpu-v5p (valid: 4, 8, ") ||
+        !strstr(out, "(--chips defaults to 1: give a slice;"))
+        fail_msg("simulate on tpu-v5p's one chip: %s", out);
+    cJSON *j = run_json("size --model llama3-8b --hw tpu-v5p --qps 2 --prompt 100 --output 20 "
+                        "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 8 --format json");
+    const cJSON *row;
+    int rows = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+        rows++;
+        assert_true(num(row, "chips_per_replica") >= 4);
+    }
+    assert_true(rows > 0);
+    cJSON_Delete(j);
 }
 
 /* New-user tester A: the slice rule held for --chips alone; a plan given

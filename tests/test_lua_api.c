@@ -905,6 +905,19 @@ static void torus_slices_checked(void **state)
                            " context = 100 }.rows[1].step_s") > 0);
     assert_true(run_number("return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', chips = 3,"
                            " context = 100 }.rows[1].step_s") > 0);
+    /* F7: one chip is step's per-chip roofline, not a tpu-v5p replica (its
+     * smallest slice is 2x2x1, 4 chips; size offers none smaller): simulate
+     * refuses chips = 1, given or by default, as the command line does */
+    static const char *const one[] = {"chips = 1, ", ""};
+    for (int i = 0; i < 2; i++) {
+        snprintf(code, sizeof code, "return roofline.simulate{ model = 'llama3-8b', hw = "
+                 "'tpu-v5p', %sqps = 1, requests = 10, prompt_len = '50', out_len = '5' }",
+                 one[i]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, "roofline.simulate: field 'chips': 1 is not a valid slice of tpu-v5p "
+                         "(valid: 4, 8, "))
+            fail_msg("%s: %s", code, err);
+    }
 }
 
 /* New-user tester A in Lua: a plan given without chips is a slice of a
@@ -1860,7 +1873,7 @@ static void simulate_engine_rows(void **state)
     /* the reserve is read, not ignored: the default 0.1 leaves more KV (the burst is read:
      * the TTFT above matches the CLI's gamma arrivals).  On tpu-v4, which carries no
      * engine: an engine's memory rule sets the KV room in place of the reserve (memory.h) */
-    snprintf(code, sizeof code, "local function kv(t) t.model = 'llama3-8b' t.hw = 'tpu-v4'"
+    snprintf(code, sizeof code, "local function kv(t) t.model = 'llama3-8b' t.hw = 'tpu-v4' t.chips = 4"
              " t.qps = 20 t.prompt_len = '10' t.out_len = '10' t.requests = 10"
              " return roofline.simulate(t).kv_capacity_tokens_per_replica end"
              " return kv{} > kv{ hbm_reserve = 0.5 } and 1 or 0");
