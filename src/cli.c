@@ -4390,6 +4390,37 @@ static const char *loadable_base(const rl_hw *h)
     return file;
 }
 
+/* F10: --max-chips N on a torus chip with no N-chip slice searched the
+ * slices below it without a word (tpu-v5e --max-chips 2: 1 chip alone,
+ * its slices being 1, 4, 8, ...; tpu-v5p --max-chips 2: none, then "the
+ * model does not fit"): a note per such profile, naming what is searched. */
+static void size_max_chips_notes(const rl_opts *o, const rl_size_input *in)
+{
+    long long n = in->max_chips;
+    for (int i = 0; n > 0 && o->given[RL_P_MAX_CHIPS] && i < in->nhw; i++) {
+        const rl_hw *h = &in->hw[i];
+        if (rl_sweep_is_slice(h, n))
+            continue;
+        long long k = n, v[8];
+        while (k > 0 && !rl_sweep_is_slice(h, k))
+            k--;
+        int nv = rl_sweep_topologies(h, 0, v, 4);
+        char list[96] = "";
+        for (int j = 0; j < nv; j++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%lld, ", v[j]);
+        char what[128];
+        if (k > 0)
+            snprintf(what, sizeof what, "replicas of at most %lld chip%s are searched on it", k,
+                     k == 1 ? "" : "s");
+        else
+            snprintf(what, sizeof what, "no replica of it is searched (its smallest slice is "
+                     "%lld chips)", nv > 0 ? v[0] : 0);
+        rl_cli_tell("size", "note: --max-chips %lld on %s: it is rented in slices of %s... "
+                            "chips (sweep.h rl_sweep_topologies), none of %lld, so %s", n,
+                    h->name, list, n, what);
+    }
+}
+
 static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
 {
     int priced = 0;
@@ -4753,6 +4784,7 @@ int rl_cli_size(rl_opts *o)
         req = NULL;
     }
     size_compare_notes(o, &in);
+    size_max_chips_notes(o, &in);
     long long prefixed = in.trace ? prefixed_requests(in.trace, n) : 0;
     if (prefixed > 0 && !in.w.prefixes) /* tester63 #6: taken, but not reused */
         rl_cli_tell("size", "note: %lld of %lld trace requests name a shared prefix (prefix_id), "

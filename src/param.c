@@ -319,7 +319,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "rule applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, NULL, RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
                         "most chips of one replica (default: the NVLink domain, beyond it as TP or "
-                        "domain-wide PP stages while no smaller replica holds the model)",
+                        "domain-wide PP stages while no smaller replica holds the model); on a TPU "
+                        "its slices up to N (tpu-v5e 1, 4, 8, ...; a note says when N is none)",
                         NOWHERE, RL_PF_SERVE},
     [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",

@@ -156,6 +156,37 @@ static void step_rows_carry_mode(void **state)
     }
 }
 
+/* F10: size --max-chips 2 on tpu-v5e (slices 1, 4, 8, ...) searched 1-chip
+ * replicas alone, and on tpu-v5p (4, 8, ...) none ("the model does not
+ * fit"), without a word; a note says so per profile.  A slice (4 on
+ * tpu-v5e) or a GPU's any count (2 on h100-sxm) gets none. */
+static void size_max_chips_slices_said(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *hw, *max, *said;
+    } runs[] = {
+        {"tpu-v5e", "2", "note: --max-chips 2 on tpu-v5e: it is rented in slices of 1, 4, 8, 16, "
+                         "... chips (sweep.h rl_sweep_topologies), none of 2, so replicas of at "
+                         "most 1 chip are searched on it"},
+        {"tpu-v5p", "2", "note: --max-chips 2 on tpu-v5p: it is rented in slices of 4, 8, 16, 32, "
+                         "... chips (sweep.h rl_sweep_topologies), none of 2, so no replica of "
+                         "it is searched (its smallest slice is 4 chips)"},
+        {"tpu-v5e", "4", NULL},
+        {"h100-sxm", "2", NULL},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "size --model llama3-8b --hw %s --qps 2 --prompt-len 100 "
+                 "--out-len 20 --ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips %s "
+                 "--format json", runs[i].hw, runs[i].max);
+        run_cli(args, out, sizeof out);
+        if (runs[i].said ? !strstr(out, runs[i].said) : strstr(out, "on it") != NULL ||
+                                                           strstr(out, "rented in slices"))
+            fail_msg("%s: %s", args, out);
+    }
+}
+
 /* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
  * layers; past its 4096-token window only the 23 global layers grow:
  * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
@@ -12922,6 +12953,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(replaced_file_keeps_its_mode),
         cmocka_unit_test(realised_mean_lengths_said),
         cmocka_unit_test(step_rows_carry_mode),
+        cmocka_unit_test(size_max_chips_slices_said),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
