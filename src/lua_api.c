@@ -1926,9 +1926,16 @@ int rl_lua_ops(lua_State *L)
     long long batch = (opt_count(L, 1, RL_P_BATCH, 1) + replicas - 1) / replicas;
     long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
     char err[ERRLEN];
+    long long prefix = c.prefill_prefix;
     if (rl_ops_config_phase(&c, phase ? phase : "decode", batch, tokens, context, err,
                             sizeof err) != 0)
         return luaL_error(L, "roofline.ops: field %s", err);
+    if (c.prefill_seqs == 0 && (tokens > 0 || prefix > 0)) /* F10: as the CLI's (fixRC #2) */
+        opt_error(L, "field%s %s%s%s: the new tokens and cached prefix of a prefill, which the "
+                     "decode phase has none of (it would be ignored); give phase = 'prefill' "
+                     "or 'mixed', or leave %s out", tokens > 0 && prefix > 0 ? "s" : "",
+                  tokens > 0 ? "'tokens'" : "", tokens > 0 && prefix > 0 ? ", " : "",
+                  prefix > 0 ? "'prefix'" : "", tokens > 0 && prefix > 0 ? "them" : "it");
     if (c.prefill_seqs == 0 && !m.abstract && (c.tp > 1 || c.ep > 1)) { /* as the CLI's ops */
         rl_shard_plan pl = rl_ops_plan(&c);
         c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies; /* step's copies (shard.c) */

@@ -920,6 +920,32 @@ static void torus_slices_checked(void **state)
     }
 }
 
+/* F10: roofline.ops{phase = 'decode', tokens = 100} ran (tokens ignored)
+ * where `ops --phase decode --tokens 100` is refused (exit 2, fixRC #2):
+ * refused in Lua too, tokens or prefix, the phase given or by default;
+ * phase = 'prefill' takes them. */
+static void ops_decode_refuses_prefill_fields(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"phase = 'decode', tokens = 100", "roofline.ops: field 'tokens': the new tokens and "
+                                           "cached prefix of a prefill, which the decode phase "
+                                           "has none of (it would be ignored)"},
+        {"tokens = 100", "field 'tokens': the new tokens"},
+        {"phase = 'decode', prefix = 10", "field 'prefix': the new tokens"},
+        {"tokens = 100, prefix = 10", "fields 'tokens', 'prefix': the new tokens"}};
+    char code[256], err[1024];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(code, sizeof code, "return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', "
+                 "batch = 1, context = 100, %s }", bad[i][0]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, bad[i][1]))
+            fail_msg("%s: %s", code, err);
+    }
+    assert_true(run_number("return #roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', "
+                           "phase = 'prefill', tokens = 100 }.rows") > 0);
+}
+
 /* New-user tester A in Lua: a plan given without chips is a slice of a
  * torus chip, as chips = N is (tpu-v5e tp = 4, pp = 3 ran on 12 chips):
  * step, ops, prefill and simulate refuse it with the command line's
@@ -2056,6 +2082,7 @@ int main(void)
         cmocka_unit_test(torus_plan_slices_checked),
         cmocka_unit_test(pareto_context_is_one_number),
         cmocka_unit_test(hw_override_aliases),
+        cmocka_unit_test(ops_decode_refuses_prefill_fields),
         cmocka_unit_test(argument_types),
         cmocka_unit_test(format_hostile_tables),
         cmocka_unit_test(list_holes_and_plot_fields),
