@@ -6060,16 +6060,28 @@ static void print_help(FILE *f)
     }
 }
 
+/* An unknown command (or one Lua alone has: F10, `roofline sweep` read
+ * "unknown command" beside docs/cli.md's "## sweep") said by `who`, with
+ * the command list; RL_EXIT_INPUT. */
+static int unknown_command(const char *who, const char *name, const rl_command *c)
+{
+    if (c && c->lua)
+        rl_cli_tell(who, "'%s' is Lua only: roofline.%s{...} in a scenario (roofline run "
+                         "SCRIPT.lua); there is no command of that name (docs/lua.md, "
+                         "docs/cli.md '## %s')", name, c->name, c->name);
+    else
+        rl_cli_tell(who, "unknown command '%s'", name);
+    print_help(stderr);
+    return RL_EXIT_INPUT;
+}
+
 /* roofline help CMD: what `roofline CMD --help` prints; an unknown CMD is
  * refused (exit 2) with the command list. */
 static int help_command(const char *name)
 {
     const rl_command *c = rl_command_find(name);
-    if (!c || !c->cli) {
-        rl_cli_tell("help", "unknown command '%s'", name);
-        print_help(stderr);
-        return RL_EXIT_INPUT;
-    }
+    if (!c || !c->cli)
+        return unknown_command("help", name, c);
     print_usage(c, stdout);
     return stdout_done("help", RL_EXIT_OK);
 }
@@ -6336,11 +6348,8 @@ int rl_cli_main(int argc, char **argv)
         return stdout_done(NULL, RL_EXIT_OK);
     }
     const rl_command *c = rl_command_find(argv[1]);
-    if (!c || !c->cli) {
-        rl_cli_tell(NULL, "unknown command '%s'", argv[1]);
-        print_help(stderr);
-        return RL_EXIT_INPUT;
-    }
+    if (!c || !c->cli)
+        return unknown_command(NULL, argv[1], c);
     static rl_opts o;
     memset(&o, 0, sizeof o);
     o.cmd = c->name;

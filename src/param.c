@@ -640,7 +640,8 @@ const rl_command RL_COMMANDS[] = {
      "       [--overlap]\n"
      "       [--plot F.png|.svg] [--set ...] [--format F] [--save FILE]"},
     {"sweep", NULL, rl_lua_sweep, SWEEP_P, NULL, 0,
-     "Every feasible point of the pareto sweep (Lua: roofline.sweep), not only the frontier.",
+     "Every feasible point of the pareto sweep (Lua: roofline.sweep), not only the frontier\n"
+     "(the frontier alone is the `pareto` command's, on the command line).",
      "(Lua only) roofline.sweep{model=, hw=, ...}"},
     {"shard", rl_cli_shard, rl_lua_shard, SHARD, NULL, 0,
      "Compare sharding strategies for prefill and generation side by side.\n"
@@ -1632,8 +1633,11 @@ void rl_param_markdown(FILE *f)
         fprintf(f, "%s\n\n", c->summary);
         if (c->lua) /* a Lua-only command (sweep) has no flags (tester15 F-doc-1) */
             fprintf(f, c->cli ? "Lua: `roofline.%s{...}`.\n\n"
-                              : "Lua only: `roofline.%s{...}` (no command of that name).\n\n",
-                    c->name);
+                              : "Lua only: `roofline.%s{...}` in a scenario (`roofline run "
+                                "SCRIPT.lua`); there is no `roofline %s` command (refused, exit 2, "
+                                "saying so), so the table's option column is empty: its keys are "
+                                "the Lua table's.\n\n",
+                    c->name, c->name);
         fprintf(f, "| option | Lua key | JSON key | value | bounds, unit | default | meaning |\n"
                    "|---|---|---|---|---|---|---|\n");
         for (const int *e = c->params; *e != RL_PARAM_END; e++) {
