@@ -38,8 +38,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "stages: ops's --batch is split over the replicas as step splits it, "
                     "prefill's one prompt runs on one replica); simulate: one replica (tp N, or "
                     "split by --pp and --ep).  On a torus chip (TPU) the chips, given or a "
-                    "plan's without it (--tp 4 --pp 3: 12), are a slice: 1, 4, 8, ... or a "
-                    "multiple of the pod",
+                    "plan's without it (step --tp 4 --pp 3: 12), are a slice: 4, 8, ... (and "
+                    "1 where the chip rents one, as tpu-v5e; one chip is also step's, shard's, "
+                    "ops's and prefill's per-chip roofline on any chip) or a multiple of the "
+                    "pod",
                     AT(chips), 0, 0, 0},
     [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
@@ -184,7 +186,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SOURCE] = {"source", NULL, NULL, NULL, RL_PT_STRING, "TEXT", "", 0, 0, NULL, NULL,
                      "the spec's source line", AT(source), 0, 0, 0},
     [RL_P_TP] = {"tp", "tp", NULL, NULL, RL_PT_COUNT, "Y", "chips", 1, 1e6, "1", NULL,
-                 "tensor-parallel chips (chips / (Y*Z*P) replicas); adds collectives", AT(plan.tp),
+                 "tensor-parallel chips (chips / (Y*Z*P) replicas, P the --pp stages where the "
+                 "command takes --pp, else 1); adds collectives", AT(plan.tp),
                  0, 0, RL_PF_PLAN},
     [RL_P_EP] = {"ep", "ep", NULL, NULL, RL_PT_COUNT, "Z", "chips", 1, 1e6, "1", NULL,
                  "expert-parallel chips (MoE; simulate: groups of each stage's chips, TP inside each)",
