@@ -1841,6 +1841,20 @@ static int check_slice(const char *cmd, const rl_hw *h, long long chips)
     return -1;
 }
 
+/* check_slice for a deployment's replica (simulate): one chip only where
+ * the chip rents it (sweep.h rl_sweep_check_deployment; F7: tpu-v5p's
+ * smallest slice is 4 chips, and size offers no smaller replica). */
+static int check_deployment(const rl_opts *o, const char *cmd, const rl_hw *h, long long chips)
+{
+    char err[600];
+    if (rl_sweep_check_deployment(h, chips, err, sizeof err) == 0)
+        return 0;
+    rl_cli_tell(cmd, "--chips %s%s", err,
+                o->given[RL_P_CHIPS] ? "" : " (--chips defaults to 1: give a slice; step's "
+                                            "one chip is the per-chip roofline, no replica)");
+    return -1;
+}
+
 /* check_slice on the chips of a plan given without --chips (--tp 4 --pp 3
  * alone: 12), the same rule (rl_sweep_check_plan_slice). */
 static int check_plan_slice(const char *cmd, const rl_hw *h, long long chips)
@@ -2715,6 +2729,33 @@ static void warn_redrawn(const rl_opts *o, long long cut, long long n, long long
                 max_context, max_context);
 }
 
+/* The DIST flags as the user spelled them (--prompt-len, or the old
+ * --prompt) into pname and oname (32 bytes each). */
+static void dist_flag_names(const rl_opts *o, char *pname, char *oname)
+{
+    snprintf(pname, 32, "--%s", rl_param_flag(o, RL_P_PROMPT_DIST));
+    snprintf(oname, 32, "--%s", rl_param_flag(o, RL_P_OUTPUT_DIST));
+}
+
+/* tester90 #1: lognormal:2000:2 realised an 817-token mean prompt, its
+ * tail redrawn at max_context, and only the redrawn share was said: a
+ * caution when a realised mean is off its DIST's MEAN by more than
+ * RL_WORKLOAD_MEAN_CAUTION (workload.h), naming why (not for a --trace,
+ * whose lengths are its own). */
+static void note_mean_realised(const rl_opts *o, const rl_workload *w, const rl_request *req,
+                               long long n, long long redrawn, long long max_context)
+{
+    char pname[32], oname[32], buf[1024];
+    double mp, mo;
+    dist_flag_names(o, pname, oname);
+    rl_requests_mean_lengths(req, n, &mp, &mo);
+    if (!o->given[RL_P_TRACE] &&
+        rl_workload_mean_caution(&w->prompt, &w->output, pname, oname, mp, mo, n,
+                                 n > 0 ? (double)redrawn / (double)n : 0, max_context, buf,
+                                 sizeof buf))
+        rl_cli_say(o, "caution: %s", buf);
+}
+
 /* Percentiles of a handful of requests mean little, and so does the
  * throughput of a run that gives each of its `replicas` (the larger pool
  * under disagg) fewer requests than a steady window needs
@@ -2844,8 +2885,7 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
         return 0;
     }
     char pname[32], oname[32]; /* as spelled: --prompt-len, or the old --prompt */
-    snprintf(pname, sizeof pname, "--%s", rl_param_flag(o, RL_P_PROMPT_DIST));
-    snprintf(oname, sizeof oname, "--%s", rl_param_flag(o, RL_P_OUTPUT_DIST));
+    dist_flag_names(o, pname, oname);
     d = (double)w->n;
     w->qps = 1; /* --offline: generated at 1 req/s, then every arrival moved to 0 */
     /* the flags given are checked before a missing one is named (review
@@ -4056,7 +4096,7 @@ int rl_cli_simulate(rl_opts *o)
     const char *out_dist = o->given[RL_P_OUTPUT_DIST];
     if (need(o, "simulate", "--model M", o->model != NULL) != 0 ||
         need(o, "simulate", "--hw H", o->hw != NULL) != 0 || load_model(o, &m) != 0 ||
-        load_hw(o, &h) != 0 || check_slice("simulate", &h, o->chips) != 0) /* as step */
+        load_hw(o, &h) != 0 || check_deployment(o, "simulate", &h, o->chips) != 0) /* F7 */
         return RL_EXIT_INPUT;
     note_unmeasured_run("simulate", o, &h);
     if ((o->given[RL_P_PP] || o->given[RL_P_EP]) && !o->given[RL_P_CHIPS]) {
@@ -4085,6 +4125,7 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
+    note_mean_realised(o, &w, req, n, truncated, m.max_context);
     char prefix_note[512];
     drop_unused_prefix_cache(o, &c, &plain, req, n, prefix_note, sizeof prefix_note);
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
@@ -4135,7 +4176,8 @@ int rl_cli_simulate(rl_opts *o)
                            o->given[RL_P_OFFLINE] != NULL, NAN, 0, reached, 0, 0,
                            trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
                            arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL,
-                                        trace ? 0 : w.qps), 0};
+                                        trace ? 0 : w.qps), 0, 0, 0};
+    rl_requests_mean_lengths(req, n, &run.mean_prompt, &run.mean_output);
     /* the band's edge runs before the capacity search (tester72 #1: a
      * signal during the search keeps the finished run, its band with it):
      * into the run's own result (capacity keys aside: the band reads only
@@ -4376,8 +4418,10 @@ static int report_path_check(const char *path)
     else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a link to a regular file is
                                                               * written through (fixKJ A) */
         why = "exists and is not a regular file";
-    else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        why = "its folder does not exist";
+    else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) /* F4: said "does not exist" */
+        why = "its folder exists and is not a folder";
+    else if (stat(dir, &st) != 0)
+        why = errno == ENOENT ? "its folder does not exist" : strerror(errno);
     else if (access(dir, W_OK) != 0)
         why = "its folder is not writable";
     if (why)
@@ -4434,6 +4478,37 @@ static const char *loadable_base(const rl_hw *h)
         strcmp(probe.origin, file) == 0)
         return h->name;
     return file;
+}
+
+/* F10: --max-chips N on a torus chip with no N-chip slice searched the
+ * slices below it without a word (tpu-v5e --max-chips 2: 1 chip alone,
+ * its slices being 1, 4, 8, ...; tpu-v5p --max-chips 2: none, then "the
+ * model does not fit"): a note per such profile, naming what is searched. */
+static void size_max_chips_notes(const rl_opts *o, const rl_size_input *in)
+{
+    long long n = in->max_chips;
+    for (int i = 0; n > 0 && o->given[RL_P_MAX_CHIPS] && i < in->nhw; i++) {
+        const rl_hw *h = &in->hw[i];
+        if (rl_sweep_is_slice(h, n))
+            continue;
+        long long k = n, v[8];
+        while (k > 0 && !rl_sweep_is_slice(h, k))
+            k--;
+        int nv = rl_sweep_topologies(h, 0, v, 4);
+        char list[96] = "";
+        for (int j = 0; j < nv; j++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%lld, ", v[j]);
+        char what[128];
+        if (k > 0)
+            snprintf(what, sizeof what, "replicas of at most %lld chip%s are searched on it", k,
+                     k == 1 ? "" : "s");
+        else
+            snprintf(what, sizeof what, "no replica of it is searched (its smallest slice is "
+                     "%lld chips)", nv > 0 ? v[0] : 0);
+        rl_cli_tell("size", "note: --max-chips %lld on %s: it is rented in slices of %s... "
+                            "chips (sweep.h rl_sweep_topologies), none of %lld, so %s", n,
+                    h->name, list, n, what);
+    }
 }
 
 static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
@@ -4799,6 +4874,7 @@ int rl_cli_size(rl_opts *o)
         req = NULL;
     }
     size_compare_notes(o, &in);
+    size_max_chips_notes(o, &in);
     long long prefixed = in.trace ? prefixed_requests(in.trace, n) : 0;
     if (prefixed > 0 && !in.w.prefixes) /* tester63 #6: taken, but not reused */
         rl_cli_tell("size", "note: %lld of %lld trace requests name a shared prefix (prefix_id), "
@@ -4819,6 +4895,15 @@ int rl_cli_size(rl_opts *o)
     }
     int rc = RL_EXIT_OK;
     long long ran = rl_size_requests(&in, 1);
+    char mc[1024], pname[32], oname[32]; /* tester90 #1: the rows' requests, as simulate's
+                                             note_mean_realised (the share redrawn: of
+                                             --requests, serve_workload's) */
+    dist_flag_names(o, pname, oname);
+    if (!in.trace &&
+        rl_workload_mean_caution(&in.w.prompt, &in.w.output,
+                                 pname, oname, r.mean_prompt_tokens, r.mean_output_tokens, ran,
+                                 in.truncated_frac, m.max_context, mc, sizeof mc))
+        rl_cli_tell("size", "caution: %s", mc);
     /* tester11 #11: simulate on --requests read another sample; no rows (r.n
      * 0, refused below): nothing ran (fixKL #5).  The arrivals span ran /
      * --qps: 120 s, less where the 30,000-request cap binds (fixKL #5: it
@@ -6068,16 +6153,28 @@ static void print_help(FILE *f)
     }
 }
 
+/* An unknown command (or one Lua alone has: F10, `roofline sweep` read
+ * "unknown command" beside docs/cli.md's "## sweep") said by `who`, with
+ * the command list; RL_EXIT_INPUT. */
+static int unknown_command(const char *who, const char *name, const rl_command *c)
+{
+    if (c && c->lua)
+        rl_cli_tell(who, "'%s' is Lua only: roofline.%s{...} in a scenario (roofline run "
+                         "SCRIPT.lua); there is no command of that name (docs/lua.md, "
+                         "docs/cli.md '## %s')", name, c->name, c->name);
+    else
+        rl_cli_tell(who, "unknown command '%s'", name);
+    print_help(stderr);
+    return RL_EXIT_INPUT;
+}
+
 /* roofline help CMD: what `roofline CMD --help` prints; an unknown CMD is
  * refused (exit 2) with the command list. */
 static int help_command(const char *name)
 {
     const rl_command *c = rl_command_find(name);
-    if (!c || !c->cli) {
-        rl_cli_tell("help", "unknown command '%s'", name);
-        print_help(stderr);
-        return RL_EXIT_INPUT;
-    }
+    if (!c || !c->cli)
+        return unknown_command("help", name, c);
     print_usage(c, stdout);
     return stdout_done("help", RL_EXIT_OK);
 }
@@ -6156,6 +6253,9 @@ static int check_plot_sides(const rl_command *c, const rl_opts *o, rl_guard_outp
     char a[PATH_MAX], b[PATH_MAX], t[PATH_MAX]; /* guard.h refuses a longer one, never cuts */
     if (!o->plot || !rl_command_takes(c, RL_P_PLOT, 1) || !o->given[RL_P_PLOT])
         return 0;
+    char why[1024]; /* the figure's own name first (F4: a 300-byte one read its .gp's failure) */
+    if (rl_plot_check_path(o->plot, why, sizeof why) != 0)
+        return rl_cli_say(o, "--plot '%s': %s", PATH_SHOWN(o->plot), why);
     rl_plot_side_files(o->plot, a, b, sizeof a);
     if (check_output(o, seen, "--plot's data file", a, 0) != 0 ||
         check_output(o, seen, "--plot's gnuplot script", b, 0) != 0 ||
@@ -6341,11 +6441,8 @@ int rl_cli_main(int argc, char **argv)
         return stdout_done(NULL, RL_EXIT_OK);
     }
     const rl_command *c = rl_command_find(argv[1]);
-    if (!c || !c->cli) {
-        rl_cli_tell(NULL, "unknown command '%s'", argv[1]);
-        print_help(stderr);
-        return RL_EXIT_INPUT;
-    }
+    if (!c || !c->cli)
+        return unknown_command(NULL, argv[1], c);
     static rl_opts o;
     memset(&o, 0, sizeof o);
     o.cmd = c->name;

@@ -3480,9 +3480,9 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
      * list drew on); a row with a prefix keeps its op-list time and mode */
     const char *run_mode = cJSON_GetStringValue(cJSON_GetObjectItem(result, "mode"));
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(result, "rows")) {
-        if (run_mode && cJSON_IsString(cJSON_GetObjectItem(row, "mode")) &&
-            !(prefill && get_number(row, "prefix") > 0))
-            set_string(row, "mode", run_mode);
+        if (run_mode && !(prefill && get_number(row, "prefix") > 0 &&
+                          cJSON_IsString(cJSON_GetObjectItem(row, "mode"))))
+            set_string(row, "mode", run_mode); /* tester90 #3: added where a row had none */
     }
     /* fixFI: the run's mode is its rows' (prefill --prefix on a fitted
      * profile read fitted while its rows, each kept at its op-list time,

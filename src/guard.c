@@ -15,6 +15,7 @@
 #include <linux/magic.h>
 
 #include "error.h"
+#include "report.h"
 #include "spec.h"
 
 /* The shipped files: at most this many (PRESETS lists ~70 today). */
@@ -548,13 +549,23 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen)
     if (strcmp(path, "-") == 0) /* read as stdout elsewhere (tester10 #12): say so */
         return rl_fail(why, whylen, "'-' is not standard output here; name a file (./- for one "
                                     "called -)");
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (strlen(base) > RL_NAME_MAX) /* F4: report.c rl_temp_at's rule, before the run */
+        return rl_fail(why, whylen, "file name longer than %d bytes (its temporary "
+                                    "'.tmp.XXXXXX' must fit in 255)", RL_NAME_MAX);
     for (const char *c = path; *c; c++) /* as roofline.write's names (tester10 #12) */
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             return rl_fail(why, whylen, "the name has a control character (byte 0x%02x)",
                            (unsigned char)*c);
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        if (may_create && stat(dir, &st) != 0)
-            return rl_guard_folder(dir, why, whylen);
+        int e = errno, found = stat(dir, &st) == 0;
+        if (!found && ((may_create && e == ENOENT) || e == ENOTDIR))
+            return rl_guard_folder(dir, why, whylen); /* ENOTDIR: it names the file on the way */
+        if (found) /* F4: a file where its folder goes */
+            return rl_fail(why, whylen, "its folder '%s' exists and is not a folder", dir);
+        if (e != ENOENT) /* F4: ENAMETOOLONG, EACCES, ...: the reason */
+            return rl_fail(why, whylen, "its folder '%s' cannot be reached: %s", dir,
+                           strerror(e));
         return rl_fail(why, whylen, "its folder does not exist");
     }
     /* written through a link (report.c rl_write_target), whose target must

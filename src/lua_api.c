@@ -1087,28 +1087,42 @@ static int hw_from_base(lua_State *L, int arg, const char *base, rl_hw *h, char 
 /* A copy of the hardware override table at ov pushed, its result-key
  * aliases under the field they name (spec.c rl_hw_field_alias, the table
  * --set hw.KEY reads: { hbm_bytes_per_s = 1.6e12 } sets hbm_bw; new-user
- * tester D: "unknown hardware field").  An alias beside its field is an
- * error, as a field given twice. */
+ * tester D: "unknown hardware field").  An alias beside its field, or two
+ * aliases of one field, is an error naming both keys, as a field given
+ * twice (F5: { hbm_bytes_per_s = 1e12, hbm_bw_bytes_per_s = 2e12 } was
+ * taken, the winner whichever lua_next visited last). */
 static void hw_overrides_canonical(lua_State *L, int ov)
 {
     ov = lua_absindex(L, ov);
-    lua_newtable(L);
+    lua_newtable(L); /* the copy */
+    lua_newtable(L); /* field -> the key that set it */
     for (lua_pushnil(L); lua_next(L, ov);) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
         const char *f = rl_hw_field_alias(k);
-        if (f) {
-            lua_getfield(L, ov, f);
-            if (!lua_isnil(L, -1))
-                luaL_error(L, "roofline.hw: overrides: field '%s': the same field as '%s' "
-                           "(its result key), given twice", f, k);
+        if (k) {
+            lua_getfield(L, -3, f ? f : k);
+            const char *was = lua_tostring(L, -1);
+            if (was) { /* named in order, so one message whatever the table's order */
+                const char *a = strcmp(was, k) < 0 ? was : k, *b = a == k ? was : k;
+                if (!f || !rl_hw_field_alias(was))
+                    luaL_error(L, "roofline.hw: overrides: field '%s': the same field as '%s' "
+                               "(its result key), given twice", f ? f : k, f ? k : was);
+                luaL_error(L, "roofline.hw: overrides: fields '%s' and '%s': both name the "
+                           "field '%s' (its result keys), given twice; give one", a, b, f);
+            }
             lua_pop(L, 1);
-            lua_setfield(L, -3, f); /* pops the value */
+            lua_pushstring(L, k);
+            lua_setfield(L, -4, f ? f : k);
+        }
+        if (f) {
+            lua_setfield(L, -4, f); /* pops the value */
             continue;
         }
         lua_pushvalue(L, -2);
         lua_insert(L, -2);
-        lua_settable(L, -4);
+        lua_settable(L, -5);
     }
+    lua_pop(L, 1);
 }
 
 static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
@@ -1590,6 +1604,14 @@ static const char *get_param(lua_State *L, int opts, rl_param_id id)
     const rl_param *p = &RL_PARAMS[id];
     luaL_checkstack(L, 1, "too many options");
     lua_getfield(L, opts, p->lua);
+    if (!lua_isnil(L, -1) && p->lua_old) { /* F6: both spellings, as the CLI refuses them */
+        lua_getfield(L, opts, p->lua_old);
+        int both = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (both)
+            opt_error(L, "field '%s' given twice (as '%s' and as its old spelling '%s'): give "
+                         "it once", p->lua, p->lua, p->lua_old);
+    }
     if (!lua_isnil(L, -1) || !p->lua_old)
         return p->lua;
     lua_pop(L, 1);
@@ -1904,9 +1926,16 @@ int rl_lua_ops(lua_State *L)
     long long batch = (opt_count(L, 1, RL_P_BATCH, 1) + replicas - 1) / replicas;
     long long tokens = opt_count(L, 1, RL_P_TOKENS, 0), context = opt_count(L, 1, RL_P_CONTEXT, 0);
     char err[ERRLEN];
+    long long prefix = c.prefill_prefix;
     if (rl_ops_config_phase(&c, phase ? phase : "decode", batch, tokens, context, err,
                             sizeof err) != 0)
         return luaL_error(L, "roofline.ops: field %s", err);
+    if (c.prefill_seqs == 0 && (tokens > 0 || prefix > 0)) /* F10: as the CLI's (fixRC #2) */
+        opt_error(L, "field%s %s%s%s: the new tokens and cached prefix of a prefill, which the "
+                     "decode phase has none of (it would be ignored); give phase = 'prefill' "
+                     "or 'mixed', or leave %s out", tokens > 0 && prefix > 0 ? "s" : "",
+                  tokens > 0 ? "'tokens'" : "", tokens > 0 && prefix > 0 ? ", " : "",
+                  prefix > 0 ? "'prefix'" : "", tokens > 0 && prefix > 0 ? "them" : "it");
     if (c.prefill_seqs == 0 && !m.abstract && (c.tp > 1 || c.ep > 1)) { /* as the CLI's ops */
         rl_shard_plan pl = rl_ops_plan(&c);
         c.kv_copies = rl_shard_kv_layout(&m, &pl, 1).copies; /* step's copies (shard.c) */
@@ -2480,7 +2509,10 @@ int rl_lua_simulate(lua_State *L)
     check_keys(L, 1, "simulate");
     int wide = check_model_hw(L, 1, &m, &h);
     long long pp = opt_count(L, 1, RL_P_PP, 1), ep = opt_count(L, 1, RL_P_EP, 1);
-    opt_chips(L, &h); /* a given chips is a slice, as in step (tester20 F14) */
+    char why[600]; /* a slice, as the command line's (tester20 F14), one chip only where the
+                      chip rents it (sweep.h rl_sweep_check_deployment, F7) */
+    if (rl_sweep_check_deployment(&h, opt_count(L, 1, RL_P_CHIPS, 1), why, sizeof why) != 0)
+        opt_error(L, "field 'chips': %s", why);
     long long chips = opt_count(L, 1, RL_P_CHIPS, pp * ep); /* pp alone: one chip per stage */
     lua_getfield(L, 1, RL_PARAMS[RL_P_CHIPS].lua);
     if (lua_isnil(L, -1))
@@ -2576,6 +2608,12 @@ int rl_lua_simulate(lua_State *L)
     }
     if (offline)
         rl_requests_offline(req, w.n, &w);
+    double mp, mo; /* tester90 #1: the CLI's caution, on stderr */
+    rl_requests_mean_lengths(req, w.n, &mp, &mo);
+    if (rl_workload_mean_caution(&w.prompt, &w.output, "field 'prompt_len'", "field 'out_len'",
+                                 mp, mo, w.n, (double)redrawn / (double)w.n, m.max_context, err,
+                                 sizeof err))
+        rl_cli_tell("run", "caution: roofline.simulate: %s", err);
     rl_serve_prefix_cache_unused(&c, req, w.n); /* no shared prefix: nothing reserved, as the CLI */
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
@@ -2601,7 +2639,7 @@ int rl_lua_simulate(lua_State *L)
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
                            offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps),
-                           skip_capacity};
+                           skip_capacity, mp, mo};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);

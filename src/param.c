@@ -38,8 +38,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                     "stages: ops's --batch is split over the replicas as step splits it, "
                     "prefill's one prompt runs on one replica); simulate: one replica (tp N, or "
                     "split by --pp and --ep).  On a torus chip (TPU) the chips, given or a "
-                    "plan's without it (--tp 4 --pp 3: 12), are a slice: 1, 4, 8, ... or a "
-                    "multiple of the pod",
+                    "plan's without it (step --tp 4 --pp 3: 12), are a slice: 4, 8, ... (and "
+                    "1 where the chip rents one, as tpu-v5e; one chip is also step's, shard's, "
+                    "ops's and prefill's per-chip roofline on any chip) or a multiple of the "
+                    "pod",
                     AT(chips), 0, 0, 0},
     [RL_P_CHIPS_LIST] = {"chips", "chips", NULL, "chips", RL_PT_COUNT_LIST, "N[,N...]", "chips", 1,
                          1e6, NULL, NULL, "chip counts to sweep (default: every valid slice)",
@@ -184,7 +186,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_SOURCE] = {"source", NULL, NULL, NULL, RL_PT_STRING, "TEXT", "", 0, 0, NULL, NULL,
                      "the spec's source line", AT(source), 0, 0, 0},
     [RL_P_TP] = {"tp", "tp", NULL, NULL, RL_PT_COUNT, "Y", "chips", 1, 1e6, "1", NULL,
-                 "tensor-parallel chips (chips / (Y*Z*P) replicas); adds collectives", AT(plan.tp),
+                 "tensor-parallel chips (chips / (Y*Z*P) replicas, P the --pp stages where the "
+                 "command takes --pp, else 1); adds collectives", AT(plan.tp),
                  0, 0, RL_PF_PLAN},
     [RL_P_EP] = {"ep", "ep", NULL, NULL, RL_PT_COUNT, "Z", "chips", 1, 1e6, "1", NULL,
                  "expert-parallel chips (MoE; simulate: groups of each stage's chips, TP inside each)",
@@ -319,7 +322,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                       "rule applies (ideal mode, or a profile without one)", NOWHERE, RL_PF_SERVE},
     [RL_P_MAX_CHIPS] = {"max-chips", "max_chips", NULL, "max_chips", RL_PT_COUNT, "N", "chips", 1, 4096, NULL, NULL,
                         "most chips of one replica (default: the NVLink domain, beyond it as TP or "
-                        "domain-wide PP stages while no smaller replica holds the model)",
+                        "domain-wide PP stages while no smaller replica holds the model); on a TPU "
+                        "its slices up to N (tpu-v5e 1, 4, 8, ...; a note says when N is none)",
                         NOWHERE, RL_PF_SERVE},
     [RL_P_KEEP_PREC] = {"keep-precision", "keep_precision", NULL, "keep_precision", RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
@@ -522,7 +526,9 @@ const rl_command RL_COMMANDS[] = {
      "With --ideal over --chips chips holding one fully sharded copy of the model; B_crit and the\n"
      "largest batch that fits, max_batch (of that copy; under a sharding plan the plan's, by\n"
      "each chip's memory, over all its replicas, in the header and each row beside fits).\n"
-     "--batch defaults to 1.  With a sharding option the step is per chip\n"
+     "--batch defaults to 1.  Every row carries mode: the run's (ideal, fitted, ...), or a\n"
+     "row the kernel tables timed its own, by its table_time_share.\n"
+     "With a sharding option the step is per chip\n"
      "plus collectives (\"communication\": \"included\").  Rows' weight_bytes and kv_bytes\n"
      "(what HBM holds) are the whole copy's in formula (1) and in a plan alike (a plan's\n"
      "replica: the model once, and its sequences' KV as its chips hold it, a KV head\n"
@@ -642,7 +648,8 @@ const rl_command RL_COMMANDS[] = {
      "       [--overlap]\n"
      "       [--plot F.png|.svg] [--set ...] [--format F] [--save FILE]"},
     {"sweep", NULL, rl_lua_sweep, SWEEP_P, NULL, 0,
-     "Every feasible point of the pareto sweep (Lua: roofline.sweep), not only the frontier.",
+     "Every feasible point of the pareto sweep (Lua: roofline.sweep), not only the frontier\n"
+     "(the frontier alone is the `pareto` command's, on the command line).",
      "(Lua only) roofline.sweep{model=, hw=, ...}"},
     {"shard", rl_cli_shard, rl_lua_shard, SHARD, NULL, 0,
      "Compare sharding strategies for prefill and generation side by side.\n"
@@ -944,6 +951,9 @@ const rl_command RL_COMMANDS[] = {
      "--prefixes N:LEN draws each request's shared prefix apart from its arrival and\n"
      "lengths (the same requests as without it); reused only under --prefix-cache.\n"
      "--band p5-p95 holds the p10-p90 band: each edge the farther of its two runs.\n"
+     "mean_prompt_tokens and mean_output_tokens are the requests' realised mean lengths; a\n"
+     "caution says when one is more than 5% off its DIST's MEAN, and why (a draw over\n"
+     "max_context drawn again cuts a heavy tail: lognormal:2000:2 on llama3-8b realises 817).\n"
      "After the run a capacity search finds max_sustainable_qps: the highest load (1.02^k x\n"
      "the requests' own rate) whose run completes, keeps up with its arrivals and meets the\n"
      "targets' p99s, bracketing then bisecting, up to 40 runs of a sample (4000 requests or 30 s of\n"
@@ -981,7 +991,9 @@ const rl_command RL_COMMANDS[] = {
      "models), policy, batch cap, chunk budget, replicas and the prefill:decode split;\n"
      "analytic pruning, then simulation.  Each row names its layout.  Cost from\n"
      "price_per_chip_hour when every profile has one, else chips.  --hw takes a list; each\n"
-     "configuration simulates --requests requests (default 4000 here, not 20000).\n"
+     "configuration simulates --requests requests (default 4000 here, not 20000); their\n"
+     "realised mean lengths are mean_prompt_tokens and mean_output_tokens, with simulate's\n"
+     "caution when one is more than 5% off its DIST's MEAN.\n"
      "A --trace gives the load by its arrivals: 101 requests or more (the rate of n gaps is\n"
      "known to 1/sqrt(n), 10% at 100), spread over time: a shorter one, or one whose\n"
      "arrivals all fall at one instant (no gap, no rate), is refused (exit 2; simulate\n"
@@ -1644,8 +1656,11 @@ void rl_param_markdown(FILE *f)
         fprintf(f, "%s\n\n", c->summary);
         if (c->lua) /* a Lua-only command (sweep) has no flags (tester15 F-doc-1) */
             fprintf(f, c->cli ? "Lua: `roofline.%s{...}`.\n\n"
-                              : "Lua only: `roofline.%s{...}` (no command of that name).\n\n",
-                    c->name);
+                              : "Lua only: `roofline.%s{...}` in a scenario (`roofline run "
+                                "SCRIPT.lua`); there is no `roofline %s` command (refused, exit 2, "
+                                "saying so), so the table's option column is empty: its keys are "
+                                "the Lua table's.\n\n",
+                    c->name, c->name);
         fprintf(f, "| option | Lua key | JSON key | value | bounds, unit | default | meaning |\n"
                    "|---|---|---|---|---|---|---|\n");
         for (const int *e = c->params; *e != RL_PARAM_END; e++) {

@@ -156,6 +156,14 @@ int rl_plot_check_path(const char *out, char *err, size_t errlen)
                  PATHLEN - 32);
         return -1;
     }
+    /* F4: a 300-byte name read "NAME.gp: exists and was not written by
+     * roofline" (its .gp's open failed, ENAMETOOLONG); --save's rule
+     * (report.c rl_temp_at), said before the run */
+    if (strlen(base) > RL_NAME_MAX) {
+        snprintf(err, errlen, "%.200s...: file name longer than %d bytes (its temporary "
+                 "'.tmp.XXXXXX' must fit in 255)", out, RL_NAME_MAX);
+        return -1;
+    }
     for (const unsigned char *c = (const unsigned char *)out; *c; c++)
         if (*c < 0x20 || *c == 0x7f) {
             snprintf(err, errlen, "figure path '%.*s...' holds a control character (byte 0x%02x: "
@@ -219,6 +227,11 @@ static int side_files_ours(int dir, const char *dat, const char *gp, const char 
     }
     if ((fd < 0 && gp_errno == ENOENT) || (fd >= 0 && strcmp(head, GP_MARK) == 0))
         return 0;
+    if (fd < 0 && gp_errno != EACCES) { /* F4: not "exists" where it could not be opened */
+        snprintf(err, errlen, "%s: cannot be checked (%s); nothing written", shown_gp,
+                 strerror(gp_errno));
+        return -1;
+    }
     snprintf(err, errlen, "%s: exists and was not written by roofline (its data and script go "
              "beside the figure as NAME.dat and NAME.gp); name the figure otherwise or move them; "
              "nothing written", shown_gp);

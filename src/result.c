@@ -510,6 +510,19 @@ static void add_row_share(cJSON *r, const char *base, const rl_hw *h, double sha
     cJSON_AddNumberToObject(r, "table_time_share", share);
 }
 
+/* Every row of o's "rows" that has no "mode" of its own takes o's (tester90
+ * #3: step's rows carried one only where kernel tables timed them, so a
+ * fitted profile's and an --ideal run's rows had none; a tabled row keeps
+ * its own, add_row_share's).  Called once o's mode is final. */
+static void rows_take_mode(cJSON *o)
+{
+    const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "mode"));
+    cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(o, "rows"))
+        if (mode && !cJSON_GetObjectItemCaseSensitive(row, "mode"))
+            cJSON_AddStringToObject(row, "mode", mode);
+}
+
 void rl_result_untabled_note(cJSON *r, const rl_hw *h)
 {
     cJSON *mode = r ? cJSON_GetObjectItemCaseSensitive(r, "mode") : NULL;
@@ -1253,6 +1266,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     if (!h->ideal) /* calibrated, as prefill's and a plan's rows (tester64 #2) */
         outside_add(o, &far, h, (size_t)nbatch);
     rl_e2e_no_band(o, m, h, NO_RESIDUALS);
+    rows_take_mode(o); /* a fitted profile's retime (e2e.h rl_e2e_retime) relabels them */
     return o;
 }
 
@@ -1955,6 +1969,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     rl_e2e_no_band(o, m, h, cal ? NO_RESIDUALS : "the plan is timed at the roofline: the "
                                                  "measurements time 1D tp/ep plans without --sp "
                                                  "or --overlap");
+    rows_take_mode(o);
     return o;
 }
 
@@ -2904,6 +2919,10 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     /* tester72 #1: the capacity keys' nulls told apart from a search that
      * found nothing (simulate --no-capacity, or interrupted after the run) */
     cJSON_AddBoolToObject(o, "capacity_searched", !run->capacity_skipped);
+    /* tester90 #1: lognormal:2000:2 realised an 817-token mean, the
+     * redraws over max_context cutting its tail; the DIST text alone hid it */
+    add_number_or_null(o, "mean_prompt_tokens", run->mean_prompt, run->mean_prompt > 0);
+    add_number_or_null(o, "mean_output_tokens", run->mean_output, run->mean_output > 0);
     return o;
 }
 
@@ -3315,6 +3334,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
     }
     cJSON_AddNumberToObject(j, "qps", in->w.qps);
     add_size_workload(j, in);
+    /* tester90 #1: the README's lognormal:2000:0.8 / lognormal:300:0.8
+     * realised other means, redrawn at max_context; as simulate's */
+    add_number_or_null(j, "mean_prompt_tokens", r->mean_prompt_tokens, r->mean_prompt_tokens > 0);
+    add_number_or_null(j, "mean_output_tokens", r->mean_output_tokens, r->mean_output_tokens > 0);
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
     const keyed sizing[] = {

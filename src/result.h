@@ -165,6 +165,9 @@ typedef struct {
     int capacity_skipped;        /* no capacity search (simulate --no-capacity, --offline or
                                     a trace at one instant, or a signal stopped it after the
                                     run): capacity_searched false */
+    double mean_prompt, mean_output; /* the requests' realised mean lengths (tokens;
+                                    workload.h rl_requests_mean_lengths): mean_prompt_tokens,
+                                    mean_output_tokens; 0: null */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI
@@ -206,7 +209,9 @@ typedef struct {
  * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps),
  * capacity_searched (false when a capacity search did not run to its end:
  * simulate --no-capacity, or a signal during one after the run; the
- * figures it gives then null).  NULL on OOM. */
+ * figures it gives then null), mean_prompt_tokens and mean_output_tokens
+ * (the requests' realised mean lengths, which redraws over max_context and
+ * a DIST's spread move off its MEAN; tester90 #1).  NULL on OOM. */
 /* Add key "seed" to j: seed's decimal digits, exact (a raw JSON number;
  * the table printer and Lua read it as an integer). */
 void rl_result_add_seed(cJSON *j, long long seed);

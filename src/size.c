@@ -804,6 +804,7 @@ typedef struct {
     double longest;  /* a replica must hold the longest request */
     double tpot_ctx; /* a prompt length that over 1% of the TPOT sample reach */
     double arrival_rate; /* its arrivals' own rate (serve.h rl_serve_arrival_rate) */
+    double mean_prompt, mean_output; /* its realised mean lengths (tokens; tester90 #1) */
 } sample_lens;
 
 const int rl_size_batch_caps[RL_SIZE_NCAPS] = {16, 32, 64, 128, 256};
@@ -1738,6 +1739,7 @@ static int longest_request(const rl_size_input *in, sample_lens *sl, char *err, 
     if (make_requests(in, 1, 1, &sample, &ns, err, errlen) != 0)
         return -1;
     sl->arrival_rate = rl_serve_arrival_rate(sample, ns, in->trace ? 0 : in->w.qps);
+    rl_requests_mean_lengths(sample, ns, &sl->mean_prompt, &sl->mean_output);
     double *pr = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *pr);
     if (!pr) {
         free(sample);
@@ -2393,6 +2395,8 @@ static int search(const rl_size_input *in, rl_size_result *out, char *err, size_
     if (longest_request(in, &sl, err, errlen) != 0)
         return -1;
     out->arrival_rate = sl.arrival_rate;
+    out->mean_prompt_tokens = sl.mean_prompt;
+    out->mean_output_tokens = sl.mean_output;
     int rc = -1;
     char *pick = NULL;
     plan_list pl = {malloc(RL_SIZE_MAX_PLANS * sizeof *pl.p), 0};

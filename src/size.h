@@ -349,6 +349,9 @@ typedef struct {
     double search_s;      /* wall time of the search */
     double arrival_rate;  /* the rate the load's arrivals realised, every row's (serve.h
                              rl_serve_arrival_rate; JSON rows' arrival_req_per_s) */
+    double mean_prompt_tokens, mean_output_tokens; /* the realised mean lengths of the
+                             load's requests, every row's (workload.h rl_requests_mean_lengths;
+                             JSON's mean_prompt_tokens, mean_output_tokens; 0: null) */
     /* over every configuration whose weights leave KV room for the longest request
      * (INFINITY when none does): the shortest prefill of the mean prompt
      * (a TTFT no load can beat) and the shortest decode step at B = 1 */

@@ -1033,8 +1033,9 @@ int rl_override_parse(char *arg, int *kind, rl_override *out, char *err, size_t 
     if (out->field[strcspn(out->field, " \t")]) /* 'flops. bf16': no field has a blank */
         RL_FAIL("--set %s.%.40s%s: a blank inside the field name (no field has one)", pre,
                 out->field, rl_elide_suffix(out->field));
-    if (*kind == 1 && rl_hw_field_alias(out->field)) /* hbm_bytes_per_s: hbm_bw */
-        out->field = rl_hw_field_alias(out->field);
+    const char *field = *kind == 1 ? rl_hw_field_alias(out->field) : NULL;
+    if (field) /* hbm_bytes_per_s: hbm_bw */
+        out->field = field;
     char *end;
     strtod(out->value, &end);
     if (rl_number_is_hex(out->value) && end != out->value && !*end)

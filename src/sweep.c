@@ -54,10 +54,20 @@ int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errl
 
 int rl_sweep_is_slice(const rl_hw *h, long long chips)
 {
-    return !is_torus(h) || chips == 1 || rl_sweep_valid_chips(h, chips);
+    /* F7: a torus's one chip only where it is a slice (tpu-v5e's 1x1, not
+     * tpu-v5p's: its smallest is 2x2x1, 4 chips), so size offers no 1-chip
+     * v5p replica, which pareto's default sweep never listed */
+    return !is_torus(h) || rl_sweep_valid_chips(h, chips);
 }
 
 int rl_sweep_check_slice(const rl_hw *h, long long chips, char *err, size_t errlen)
+{
+    /* one chip: the per-chip roofline (step's default), a slice or not */
+    return chips == 1 || rl_sweep_is_slice(h, chips) ? 0
+                                                     : rl_sweep_check_chips(h, chips, err, errlen);
+}
+
+int rl_sweep_check_deployment(const rl_hw *h, long long chips, char *err, size_t errlen)
 {
     return rl_sweep_is_slice(h, chips) ? 0 : rl_sweep_check_chips(h, chips, err, errlen);
 }

@@ -205,14 +205,26 @@ int rl_sweep_check_chips(const rl_hw *h, long long chips, char *err, size_t errl
  * allocated whole (tpu-v5p --chips 3 or 1000000 ran before, the latter a
  * 0.29 us llama3-405b step, tester4 #10); one chip is always allowed (the
  * per-chip roofline, the default), and GPU counts stay free: a deployment
- * may use 3 of a node's 8 GPUs (pareto searches its power-of-two slices).
+ * may use 3 of a node's 8 GPUs (pareto searches its power-of-two slices);
+ * one chip is the per-chip analysis, not a deployment on tpu-v5p
+ * (rl_sweep_is_slice; step says so).
  * 0, or -1 with err as rl_sweep_check_chips. */
 int rl_sweep_check_slice(const rl_hw *h, long long chips, char *err, size_t errlen);
 
-/* 1 when rl_sweep_check_slice accepts `chips` on h (any count on a GPU, a
- * slice on a torus chip): the searches' filter (size.c add_kinds), so they
- * offer no plan step would refuse. */
+/* 1 when `chips` is a deployment h rents (any count on a GPU, a slice on a
+ * torus chip, one chip only where rl_sweep_valid_chips lists it: tpu-v5e
+ * rents a 1x1 slice, tpu-v5p's smallest is 2x2x1, 4 chips, Google Cloud
+ * "TPU v5p" doc, cloud.google.com/tpu/docs/v5p, Configurations; F7): the
+ * searches' filter (size.c add_kinds), so they offer no plan step would
+ * refuse and no replica pareto's sweep would not list. */
 int rl_sweep_is_slice(const rl_hw *h, long long chips);
+
+/* The chips of a deployment (simulate's --chips, Lua's simulate chips):
+ * rl_sweep_check_slice without its one-chip exception, so simulate runs
+ * the replicas size offers (F7: tpu-v5p --chips 1, step's per-chip
+ * default, simulated a replica nobody rents).  0, or -1 with err as
+ * rl_sweep_check_chips. */
+int rl_sweep_check_deployment(const rl_hw *h, long long chips, char *err, size_t errlen);
 
 /* rl_sweep_check_slice on the chips of a plan given without chips (`flag`,
  * "--chips" or "chips", not given: --tp 4 --pp 3 alone runs on 12): err

@@ -324,6 +324,52 @@ long long rl_requests_redraw(rl_request *r, long long n, const rl_workload *w,
     return redrawn;
 }
 
+void rl_requests_mean_lengths(const rl_request *r, long long n, double *prompt, double *output)
+{
+    double P = 0, G = 0;
+    for (long long i = 0; i < n; i++) {
+        P += r[i].prompt;
+        G += r[i].output;
+    }
+    *prompt = n > 0 ? P / (double)n : 0;
+    *output = n > 0 ? G / (double)n : 0;
+}
+
+int rl_workload_mean_caution(const rl_dist *prompt, const rl_dist *output, const char *pname,
+                             const char *oname, double mp, double mo, long long n,
+                             double redrawn, long long max_context, char *buf, size_t len)
+{
+    const rl_dist *d[2] = {prompt, output};
+    const char *name[2] = {pname, oname};
+    double got[2] = {mp, mo};
+    char said[256] = "";
+    for (int i = 0; i < 2; i++) {
+        double want = rl_dist_mean(d[i]);
+        if (d[i]->kind == RL_DIST_TRACE || !(want > 0) ||
+            !(fabs(got[i] / want - 1) > RL_WORKLOAD_MEAN_CAUTION))
+            continue;
+        snprintf(said + strlen(said), sizeof said - strlen(said), "%s%s's mean is %.0f tokens, "
+                 "%+.0f%% of the %.0f asked", *said ? "; " : "", name[i], got[i],
+                 100 * (got[i] / want - 1), want);
+    }
+    if (!*said)
+        return 0;
+    if (redrawn > 0)
+        snprintf(buf, len, "the %lld requests realised other lengths than asked: %s: %s of them "
+                 "exceeded max_context (%lld tokens) and were drawn again, "
+                 "which cuts the DIST's long tail (a heavy tail holds much of its mean), and a "
+                 "sample's mean also varies with its size; the run describes these lengths "
+                 "(mean_prompt_tokens, mean_output_tokens), not the DIST's MEAN",
+                 n, said, rl_percent_str(redrawn, (char[RL_PERCENT_STR]){0}), max_context);
+    else
+        snprintf(buf, len, "the %lld requests realised other lengths than asked: %s: a sample's "
+                 "mean varies with its size, more the heavier the DIST's tail (lognormal's "
+                 "SIGMA); the run describes these lengths (mean_prompt_tokens, "
+                 "mean_output_tokens), not the DIST's MEAN; more requests or another seed "
+                 "moves it", n, said);
+    return 1;
+}
+
 void rl_requests_offline(rl_request *r, long long n, rl_workload *w)
 {
     for (long long i = 0; i < n; i++)

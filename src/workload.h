@@ -130,6 +130,30 @@ long long rl_requests_redraw(rl_request *r, long long n, const rl_workload *w,
  * max_context <= 1). */
 long long rl_requests_over(const rl_request *r, long long n, long long max_context);
 
+/* The mean prompt and output lengths (tokens) of r[0..n) into *prompt and
+ * *output (0 when n < 1): the lengths a run realised, which a DIST's MEAN
+ * need not be (simulate's and size's mean_prompt_tokens and
+ * mean_output_tokens; tester90 #1). */
+void rl_requests_mean_lengths(const rl_request *r, long long n, double *prompt, double *output);
+
+/* The fraction by which a realised mean may differ from the DIST's MEAN
+ * before a caution says so: our stated threshold, not from a source (5%: a
+ * sample of the default 4000 requests of lognormal:M:0.8 reads within
+ * about 3% of M, 1.96 standard errors, so a larger gap is rarely noise). */
+#define RL_WORKLOAD_MEAN_CAUTION 0.05
+
+/* When a realised mean (mp prompt, mo output tokens, of n generated
+ * requests from prompt and output, the share `redrawn` of them drawn
+ * again over max_context) differs from its DIST's MEAN by more than
+ * RL_WORKLOAD_MEAN_CAUTION, a caution into buf naming both means and the
+ * cause (the redraw restricts the lengths to prompt + output <=
+ * max_context, which cuts the DIST's long tail; else the sample's own
+ * spread); returns 1, else 0 (buf untouched).  pname/oname: the names the
+ * user gave the DISTs ("--prompt-len", or Lua's "prompt_len"). */
+int rl_workload_mean_caution(const rl_dist *prompt, const rl_dist *output, const char *pname,
+                             const char *oname, double mp, double mo, long long n,
+                             double redrawn, long long max_context, char *buf, size_t len);
+
 /* The one check on a workload the user asked for (the CLI's simulate and
  * size, Lua's simulate and size, review30 M1): when more than half of the
  * n requests exceed max_context the lengths asked for are not what the

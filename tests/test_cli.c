@@ -85,6 +85,108 @@ static double num(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+/* tester90 #1: lognormal:2000:2 on llama3-8b (max_context 8192) redraws
+ * its long tail, and its requests realise a mean prompt far below 2000:
+ * 816.68 tokens on the default seed (3266703 / 4000, this simulator's own
+ * draw; bounds 700..950 hold it, and any seed's, well below 1900); only
+ * the redrawn share (191, 4.8%) was said.  Now mean_prompt_tokens and
+ * mean_output_tokens say the realised means (a fixed 10 exactly) and a
+ * caution says the gap and its cause; a fixed DIST's realised mean is its
+ * MEAN (100, 10 exactly) and no caution is said.  size says the same. */
+static void realised_mean_lengths_said(void **state)
+{
+    (void)state;
+    cJSON *j = run_json("simulate --model llama3-8b --hw h100-sxm --qps 1 --prompt-len "
+                        "lognormal:2000:2 --out-len 10 --requests 4000 --no-capacity "
+                        "--format json");
+    double mp = num(j, "mean_prompt_tokens");
+    assert_true(mp > 700 && mp < 950);
+    assert_true(num(j, "mean_output_tokens") == 10);
+    if (!strstr(out, "caution: the 4000 requests realised other lengths than asked: "
+                     "--prompt-len's mean is 817 tokens, -59% of the 2000 asked") ||
+        !strstr(out, "exceeded max_context (8192 tokens) and were drawn again") ||
+        strstr(out, "--out-len's mean"))
+        fail_msg("no caution on the realised mean: %s", out);
+    cJSON_Delete(j);
+    j = run_json("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt 100 --output 10 "
+                 "--requests 200 --no-capacity --format json");
+    assert_true(num(j, "mean_prompt_tokens") == 100 && num(j, "mean_output_tokens") == 10);
+    assert_null(strstr(out, "realised other lengths"));
+    cJSON_Delete(j);
+    j = run_json("size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len lognormal:2000:2 "
+                 "--out-len 20 --ttft-p99 5 --tpot-p99 0.1 --requests 400 --max-chips 1 "
+                 "--format json");
+    mp = num(j, "mean_prompt_tokens");
+    assert_true(mp > 700 && mp < 950 && num(j, "mean_output_tokens") == 20);
+    if (!strstr(out, "roofline size: caution: the 400 requests realised other lengths than "
+                     "asked: --prompt-len's mean is"))
+        fail_msg("size: no caution on the realised mean: %s", out);
+    cJSON_Delete(j);
+}
+
+/* tester90 #3: step's rows carried `mode` only where kernel tables timed
+ * them: a fitted profile's rows (h100-sxm-splitwise, fitted on
+ * SplitwiseSim's llama2-70b rows at tp2, so "fitted") and --ideal's had
+ * none.  Every row now carries one: the run's, a tabled row its own. */
+static void step_rows_carry_mode(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tail, *mode;
+    } runs[] = {
+        {"--hw h100-sxm-splitwise", "fitted"},
+        {"--hw h100-sxm-splitwise --tp 2", "fitted"},
+        {"--hw h100-sxm-splitwise --ideal", "ideal"},
+        {"--hw h100-sxm --ideal", "ideal"},
+        {"--hw h100-sxm", "calibrated"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "step --model llama2-70b --chips 2 --batch 1,8 --context "
+                 "1024 --format json %s", runs[i].tail);
+        cJSON *j = run_json(args), *row;
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), runs[i].mode);
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")), 2);
+        cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+            const char *m = cJSON_GetStringValue(cJSON_GetObjectItem(row, "mode"));
+            if (!m || strcmp(m, runs[i].mode) != 0)
+                fail_msg("%s: a row's mode is %s, not %s", args, m ? m : "absent", runs[i].mode);
+        }
+        cJSON_Delete(j);
+    }
+}
+
+/* F10: size --max-chips 2 on tpu-v5e (slices 1, 4, 8, ...) searched 1-chip
+ * replicas alone, and on tpu-v5p (4, 8, ...) none ("the model does not
+ * fit"), without a word; a note says so per profile.  A slice (4 on
+ * tpu-v5e) or a GPU's any count (2 on h100-sxm) gets none. */
+static void size_max_chips_slices_said(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *hw, *max, *said;
+    } runs[] = {
+        {"tpu-v5e", "2", "note: --max-chips 2 on tpu-v5e: it is rented in slices of 1, 4, 8, 16, "
+                         "... chips (sweep.h rl_sweep_topologies), none of 2, so replicas of at "
+                         "most 1 chip are searched on it"},
+        {"tpu-v5p", "2", "note: --max-chips 2 on tpu-v5p: it is rented in slices of 4, 8, 16, 32, "
+                         "... chips (sweep.h rl_sweep_topologies), none of 2, so no replica of "
+                         "it is searched (its smallest slice is 4 chips)"},
+        {"tpu-v5e", "4", NULL},
+        {"h100-sxm", "2", NULL},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "size --model llama3-8b --hw %s --qps 2 --prompt-len 100 "
+                 "--out-len 20 --ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips %s "
+                 "--format json", runs[i].hw, runs[i].max);
+        run_cli(args, out, sizeof out);
+        if (runs[i].said ? !strstr(out, runs[i].said) : strstr(out, "on it") != NULL ||
+                                                           strstr(out, "rented in slices"))
+            fail_msg("%s: %s", args, out);
+    }
+}
+
 /* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
  * layers; past its 4096-token window only the 23 global layers grow:
  * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
@@ -4767,7 +4869,8 @@ static void unmeasured_note_every_command(void **state)
     (void)state;
     static const char *const cmds[] = {
         "step --batch 1 --context 100", "ops --batch 1 --context 100", "prefill --tokens 100",
-        "simulate --qps 1 --requests 20 --prompt-len 100 --out-len 5",
+        /* 4 chips: a tpu-v4 replica is a slice, 2x2x1 the smallest (F7) */
+        "simulate --chips 4 --qps 1 --requests 20 --prompt-len 100 --out-len 5",
         /* h27lab: size said it only beside a measured profile (issue 14 carried) */
         "size --qps 1 --requests 50 --prompt-len 100 --out-len 5 --ttft-p99 2 --tpot-p99 0.1"};
     static const char *const runs[][2] = {
@@ -5575,6 +5678,26 @@ static void torus_slices_checked(void **state)
                              out, sizeof out), 0);
     assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --chips 3 --batch 1 "
                              "--context 100", out, sizeof out), 0);
+    /* F7: one chip stays step's per-chip roofline, but it is no tpu-v5p
+     * replica (Google Cloud's smallest v5p slice is 2x2x1, 4 chips), which
+     * pareto's default sweep never listed while size offered 1-chip
+     * replicas (llama3-8b at 2 req/s: six 1-chip rows) and simulate ran its
+     * default --chips 1: now simulate refuses it, size's rows start at 4 */
+    assert_int_equal(run_cli("simulate --model llama3-8b --hw tpu-v5p --qps 1 --prompt-len 50 "
+                             "--out-len 5 --requests 10 --no-capacity", out, sizeof out), 2);
+    if (!strstr(out, "--chips 1 is not a valid slice of tpu-v5p (valid: 4, 8, ") ||
+        !strstr(out, "(--chips defaults to 1: give a slice;"))
+        fail_msg("simulate on tpu-v5p's one chip: %s", out);
+    cJSON *j = run_json("size --model llama3-8b --hw tpu-v5p --qps 2 --prompt 100 --output 20 "
+                        "--ttft-p99 1 --tpot-p99 0.05 --requests 200 --max-chips 8 --format json");
+    const cJSON *row;
+    int rows = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
+        rows++;
+        assert_true(num(row, "chips_per_replica") >= 4);
+    }
+    assert_true(rows > 0);
+    cJSON_Delete(j);
 }
 
 /* New-user tester A: the slice rule held for --chips alone; a plan given
@@ -13107,6 +13230,9 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(long_notes_said_once),
         cmocka_unit_test(figure_links_refused_before_the_run),
         cmocka_unit_test(replaced_file_keeps_its_mode),
+        cmocka_unit_test(realised_mean_lengths_said),
+        cmocka_unit_test(step_rows_carry_mode),
+        cmocka_unit_test(size_max_chips_slices_said),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));

@@ -905,6 +905,45 @@ static void torus_slices_checked(void **state)
                            " context = 100 }.rows[1].step_s") > 0);
     assert_true(run_number("return roofline.step{ model = 'llama3-8b', hw = 'h100-sxm', chips = 3,"
                            " context = 100 }.rows[1].step_s") > 0);
+    /* F7: one chip is step's per-chip roofline, not a tpu-v5p replica (its
+     * smallest slice is 2x2x1, 4 chips; size offers none smaller): simulate
+     * refuses chips = 1, given or by default, as the command line does */
+    static const char *const one[] = {"chips = 1, ", ""};
+    for (int i = 0; i < 2; i++) {
+        snprintf(code, sizeof code, "return roofline.simulate{ model = 'llama3-8b', hw = "
+                 "'tpu-v5p', %sqps = 1, requests = 10, prompt_len = '50', out_len = '5' }",
+                 one[i]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, "roofline.simulate: field 'chips': 1 is not a valid slice of tpu-v5p "
+                         "(valid: 4, 8, "))
+            fail_msg("%s: %s", code, err);
+    }
+}
+
+/* F10: roofline.ops{phase = 'decode', tokens = 100} ran (tokens ignored)
+ * where `ops --phase decode --tokens 100` is refused (exit 2, fixRC #2):
+ * refused in Lua too, tokens or prefix, the phase given or by default;
+ * phase = 'prefill' takes them. */
+static void ops_decode_refuses_prefill_fields(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"phase = 'decode', tokens = 100", "roofline.ops: field 'tokens': the new tokens and "
+                                           "cached prefix of a prefill, which the decode phase "
+                                           "has none of (it would be ignored)"},
+        {"tokens = 100", "field 'tokens': the new tokens"},
+        {"phase = 'decode', prefix = 10", "field 'prefix': the new tokens"},
+        {"tokens = 100, prefix = 10", "fields 'tokens', 'prefix': the new tokens"}};
+    char code[256], err[1024];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(code, sizeof code, "return roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', "
+                 "batch = 1, context = 100, %s }", bad[i][0]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, bad[i][1]))
+            fail_msg("%s: %s", code, err);
+    }
+    assert_true(run_number("return #roofline.ops{ model = 'llama3-8b', hw = 'h100-sxm', "
+                           "phase = 'prefill', tokens = 100 }.rows") > 0);
 }
 
 /* New-user tester A in Lua: a plan given without chips is a slice of a
@@ -978,6 +1017,17 @@ static void hw_override_aliases(void **state)
                          err, sizeof err), -1);
     assert_non_null(strstr(err, "field 'hbm_bw': the same field as 'hbm_bytes_per_s' (its result "
                                 "key), given twice"));
+    /* F5: two aliases of hbm_bw were taken, the winner lua_next's last
+     * (1e12 here); refused in either order, naming both, as one message */
+    static const char *const both[] = {
+        "return roofline.hw('tpu-v5e', { hbm_bytes_per_s = 1e12, hbm_bw_bytes_per_s = 2e12 })",
+        "return roofline.hw('tpu-v5e', { hbm_bw_bytes_per_s = 2e12, hbm_bytes_per_s = 1e12 })"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run(both[i], err, sizeof err), -1);
+        assert_non_null(strstr(err, "roofline.hw: overrides: fields 'hbm_bw_bytes_per_s' and "
+                                    "'hbm_bytes_per_s': both name the field 'hbm_bw' (its result "
+                                    "keys), given twice; give one"));
+    }
 }
 
 /* roofline.shard and the step's sharding options give the C results:
@@ -1381,6 +1431,24 @@ static void simulate_from_lua(void **state)
     snprintf(code, sizeof code, "return %s, seed = -1 }", base);
     assert_int_equal(run(code, err, sizeof err), -1);
     assert_non_null(strstr(err, "field 'seed'"));
+    /* F6: an old and a new spelling together were taken (the new one's
+     * value), where the command line refuses them, exit 2: refused */
+    static const char *const both[][2] = {
+        {"prompt_len = '300'",
+         "field 'prompt_len' given twice (as 'prompt_len' and as its old spelling 'prompt'): "
+         "give it once"},
+        {"out_len = '30'", "field 'out_len' given twice (as 'out_len' and as its old spelling "
+                           "'output')"},
+        {"ttft_slo = 1, ttft_p99 = 1", "field 'ttft_p99' given twice (as 'ttft_p99' and as its "
+                                       "old spelling 'ttft_slo')"},
+        {"tpot_slo = 1, tpot_p99 = 1", "field 'tpot_p99' given twice"},
+    };
+    for (size_t k = 0; k < sizeof both / sizeof both[0]; k++) {
+        snprintf(code, sizeof code, "return %s, %s }", base, both[k][0]);
+        assert_int_equal(run(code, err, sizeof err), -1);
+        if (!strstr(err, both[k][1]) || !strstr(err, "roofline.simulate: "))
+            fail_msg("%s: %s", both[k][0], err);
+    }
 }
 
 /* Each bad[k][0] appended to the options `head` (a roofline.simulate call
@@ -1831,7 +1899,7 @@ static void simulate_engine_rows(void **state)
     /* the reserve is read, not ignored: the default 0.1 leaves more KV (the burst is read:
      * the TTFT above matches the CLI's gamma arrivals).  On tpu-v4, which carries no
      * engine: an engine's memory rule sets the KV room in place of the reserve (memory.h) */
-    snprintf(code, sizeof code, "local function kv(t) t.model = 'llama3-8b' t.hw = 'tpu-v4'"
+    snprintf(code, sizeof code, "local function kv(t) t.model = 'llama3-8b' t.hw = 'tpu-v4' t.chips = 4"
              " t.qps = 20 t.prompt_len = '10' t.out_len = '10' t.requests = 10"
              " return roofline.simulate(t).kv_capacity_tokens_per_replica end"
              " return kv{} > kv{ hbm_reserve = 0.5 } and 1 or 0");
@@ -2014,6 +2082,7 @@ int main(void)
         cmocka_unit_test(torus_plan_slices_checked),
         cmocka_unit_test(pareto_context_is_one_number),
         cmocka_unit_test(hw_override_aliases),
+        cmocka_unit_test(ops_decode_refuses_prefill_fields),
         cmocka_unit_test(argument_types),
         cmocka_unit_test(format_hostile_tables),
         cmocka_unit_test(list_holes_and_plot_fields),
