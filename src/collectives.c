@@ -15,6 +15,12 @@ static const char *const OP_NAMES[] = {"AllGather", "ReduceScatter", "AllReduce"
 
 const char *rl_collective_name(rl_collective c) { return OP_NAMES[c]; }
 
+double rl_coll_row_bytes(rl_collective op, double bytes, long long gpus)
+{
+    /* nccl-tests' alltoall size is one rank's send buffer (collectives.h) */
+    return op == RL_ALLTOALL && gpus > 1 ? bytes / (double)gpus : bytes;
+}
+
 /* The row of `impl` for op over gpus, or NULL. */
 static const rl_coll_row *find_impl(const rl_collectives *t, rl_collective op, long long gpus,
                                     const char *impl)

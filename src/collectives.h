@@ -11,14 +11,35 @@
  *     rows = {
  *       { op = "AllReduce", impl = "nccl", gpus = 8,
  *         latency_s = 2.2e-5, bw = 2.2e11, floor_s = 1.56e-5,   -- the fit (M)
- *         points = { {512, 1.559e-5}, {1024, 1.56e-5}, ... } }, -- {bytes, seconds}, measured
+ *         points = { {512, 1.559e-5}, {1024, 1.56e-5}, ... } }, -- {size, seconds}, measured
  *       ...
  *     },
  *   }
  *
- * One collective of `bytes` (the whole array, comm.h's convention, which is
- * also nccl-tests' "size": the AllGather's output, the ReduceScatter's
- * input, the AllReduce's array, the AllToAll's total) over `gpus` GPUs
+ * A row's sizes (`points`, `switches`, bw) are nccl-tests' "size", the
+ * unit AIConfigurator's collector records (collector/network/
+ * collect_nccl.py runs `<op>_perf -b SIZE -e SIZE -t num_gpus` and writes
+ * message_size = SIZE / bytes per element): for all_gather the gathered
+ * output, for reduce_scatter its input, for all_reduce the array, which is
+ * comm.h's convention (the whole array); for alltoall EACH RANK's send
+ * buffer, of which it sends SIZE / nranks to every peer (nccl-tests
+ * src/alltoall.cu, AlltoAllGetCollByteCount: paramcount = count / nranks,
+ * sendcount = nranks * paramcount), 1/g of comm.h's bytes, which sum the
+ * group's g buffers.  AIConfigurator's own speed-of-light for its NCCL
+ * table reads it so: alltoall moves message_size x (n-1)/n per GPU, as
+ * all_gather does (aic-core/rust/aiconfigurator-core/src/operators/
+ * communication.rs, nccl_sol_ms).  rl_coll_row_bytes maps comm.h's bytes
+ * to a row's size; every lookup of a measured row goes through it.  Until
+ * stop 51 this header called nccl-tests' alltoall size "the AllToAll's
+ * total" and read the rows at comm.h's bytes, g times the size measured
+ * (issue 12: DeepSeek-V3 ep8 on 8 H200 at batch 1024, a 117 MB dispatch
+ * read at 117 MB, 0.358 ms, 41 GB/s per GPU, where each GPU's 14.7 MB
+ * buffer reads 0.0652 ms, 225 GB/s: silicon/h200_sxm nccl_perf.csv.gz,
+ * alltoall half 8 GPUs, 4194304 and 8388608 elements, 0.04028 and 0.07344
+ * ms).
+ *
+ * One collective of `bytes` (comm.h's whole array, read at
+ * rl_coll_row_bytes) over `gpus` GPUs
  * takes, inside the measured sizes, the measured time interpolated linearly
  * in bytes between the two nearest points (the alpha-beta line through
  * them, (M)'s form, exact inside one algorithm and protocol; log-log until
@@ -190,6 +211,12 @@ typedef enum {
 /* rl_coll_time's reason for `bytes` through r; *sw (may be NULL) the
  * switch for TOWARD and ACROSS, else 0. */
 rl_coll_why rl_coll_reason(const rl_coll_row *r, double bytes, double *sw);
+
+/* The size at which a measured row reads a collective of `bytes` (comm.h's
+ * convention: the whole array, summed over the group) over `gpus` GPUs:
+ * nccl-tests' size (above), bytes / gpus for an AllToAll (each rank's send
+ * buffer), bytes for every other operation. */
+double rl_coll_row_bytes(rl_collective op, double bytes, long long gpus);
 
 /* (M) alone. */
 double rl_coll_fit_time(const rl_coll_row *r, double bytes);

@@ -10,7 +10,9 @@
  * error.  Uses collectives, zlib, guard (files read).
  *
  * Units: message_size counts elements of the row's dtype (half, bfloat16: 2
- * bytes; int8: 1), latency is milliseconds per call (the data's README).  Only
+ * bytes; int8: 1), of nccl-tests' size (an alltoall's: each rank's send
+ * buffer, not comm.h's whole array; collectives.h), latency is milliseconds
+ * per call (the data's README).  Only
  * 16-bit rows are fitted (activations travel in bf16/fp16).  op_name
  * all_gather, reduce_scatter, all_reduce, alltoall map to comm.h's
  * operations; impl is "nccl" for kernel_source NCCL, "trtllm" for TRTLLM,
@@ -39,7 +41,8 @@ typedef struct {
     rl_collective op;
     char impl[24];
     long long gpus;
-    double bytes;   /* whole array */
+    double bytes;   /* nccl-tests' size: the whole array, an alltoall's one rank's
+                     * send buffer (collectives.h, rl_coll_row_bytes) */
     double seconds; /* one call */
 } rl_coll_sample;
 

@@ -235,13 +235,15 @@ static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double byt
     return m;
 }
 
-/* A row's measured time at `bytes` moved by m (provenance in *prov): on a
+/* A row's measured time at `bytes` (comm.h's, over the row's GPUs; the
+ * row read at rl_coll_row_bytes's size, an AllToAll's per-rank buffer)
+ * moved by m (provenance in *prov): on a
  * shorter hop not below the model on h's link, nor above the time before
  * the shift (a faster link never reads slower, even where the measured
  * kernel beats the model: a one-shot AllReduce). */
 static double moved(const rl_coll_row *row, link_move m, double bytes, rl_provenance *prov)
 {
-    double t = rl_coll_time(row, bytes * m.scale, prov);
+    double t = rl_coll_time(row, rl_coll_row_bytes(row->op, bytes, row->gpus) * m.scale, prov);
     double now = fmax(t + m.shift, fmin(m.floor, t));
     if (prov) /* a what-if link's time is no longer the measured one (ktable.h) */
         *prov = rl_provenance_moved(*prov,
@@ -270,23 +272,18 @@ static terms outer_level(const rl_hw *h, rl_collective kind, double bytes, long 
     return t;
 }
 
-/* A measured row's time for `bytes` on h's link (collectives.h, moved by
- * link_what_if). */
-static double row_time(const rl_hw *h, const rl_coll_row *row, double bytes, rl_provenance *prov)
-{
-    return moved(row, link_what_if(h, row, bytes), bytes, prov);
-}
-
-/* A measured row's terms for `bytes` (collectives.h (M)): latency_s =
- * max(alpha, floor - bytes/bw), bandwidth bytes/bw, both at the moved
- * bytes on a what-if link and the latency term plus the shift (what is
- * left of the model's time when that sets it); *time its time (row_time). */
+/* A measured row's terms for `bytes` (comm.h's, over the row's GPUs;
+ * collectives.h (M) at the row's size x = rl_coll_row_bytes): latency_s =
+ * max(alpha, floor - x/bw), bandwidth x/bw, both at the moved
+ * size on a what-if link and the latency term plus the shift (what is
+ * left of the model's time when that sets it); *time its time (the row's
+ * time on h's link, moved by link_what_if). */
 static terms row_terms(const rl_hw *h, const rl_coll_row *row, double bytes, double *time,
                        rl_provenance *prov)
 {
     terms t;
     link_move m = link_what_if(h, row, bytes);
-    double n = bytes * m.scale;
+    double n = rl_coll_row_bytes(row->op, bytes, row->gpus) * m.scale;
     t.bw = n / row->bw;
     t.lat = t.bw + row->latency_s < row->floor_s ? row->floor_s - t.bw : row->latency_s;
     t.lat = fmax(0.0, t.lat + m.shift);
@@ -325,9 +322,17 @@ static int measured_inner(const rl_hw *h, rl_collective kind, double bytes, long
 }
 
 /* A modelled collective is never faster than the same one measured over
- * fewer chips (the largest measured group below `group`, same bytes):
- * adding chips, or crossing into the network, adds steps.  Raises r's time
- * (and its latency term) to that floor. */
+ * fewer chips (the largest measured group below `group`): adding chips, or
+ * crossing into the network, adds steps.  The same one: the same bytes,
+ * an AllToAll the same bytes per GPU (each rank's send buffer, the size
+ * its row reads: rl_coll_row_bytes), whose whole array over the fewer
+ * chips is smaller.  Until stop 51 an AllToAll read the smaller group's
+ * row at the whole bytes over `group`: group times the per-rank size
+ * (issue 12: DeepSeek-V3 ep32 on 4 H200 nodes at batch 4096 floored at
+ * 1.325 ms).  Raises r's time to that floor, the excess counted in the
+ * term the floor's own row says sets it (collectives.h (M) at that size):
+ * a bandwidth-bound floor raises the bandwidth term (until stop 51 the
+ * latency term always, and a 470 MB AllToAll printed latency_bound). */
 static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, long long group,
                               rl_comm *r)
 {
@@ -341,10 +346,20 @@ static void floor_at_measured(const rl_hw *h, rl_collective kind, double bytes, 
                                       : NULL;
         best = used ? used : best;
     }
-    double t = best ? row_time(h, best, bytes, NULL) : 0.0;
+    double t = 0.0;
+    terms f = {0, 0};
+    if (best)
+        f = row_terms(h, best,
+                      kind == RL_ALLTOALL
+                          ? rl_coll_row_bytes(kind, bytes, group) * (double)best->gpus
+                          : bytes,
+                      &t, NULL);
     if (t > r->time_s) {
         r->time_s = t;
-        r->latency_s = fmax(r->latency_s, t - r->bandwidth_s);
+        if (f.lat > f.bw)
+            r->latency_s = fmax(r->latency_s, t - r->bandwidth_s);
+        else
+            r->bandwidth_s = fmax(r->bandwidth_s, t - r->latency_s);
         r->floor_gpus = best->gpus;
         copy_impl(r->impl, sizeof r->impl, best->impl);
     }
@@ -384,7 +399,8 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
     if (row && (h->domain_chips == 0 || stride * group <= h->domain_chips)) {
         /* measured (collectives.h (M)): one level, the fitted terms */
         terms m = row_terms(h, row, bytes, &r.time_s, &r.prov);
-        r.why = (int)rl_coll_reason(row, bytes * link_what_if(h, row, bytes).scale, &r.why_sw);
+        r.why = (int)rl_coll_reason(row, rl_coll_row_bytes(kind, bytes, group) *
+                                             link_what_if(h, row, bytes).scale, &r.why_sw);
         r.bandwidth_s = m.bw;
         r.latency_s = m.lat;
         r.latency_bound = rl_comm_is_latency_bound(&r);

@@ -402,7 +402,8 @@ static void links_and_topology_what_if(void **state)
  * hw_profiles/<gpu>.lua, and the fitted *-splitwise profiles, which carry
  * the same tables) takes at least the alpha-beta model's time at the
  * datasheet link (rl_comm_model_time, comm.h) for its operation, bytes and
- * group.  Before the one-shot and in-switch AllReduce terms (stop 24) the
+ * group (an AllToAll point's bytes x its GPUs, comm.h's whole array: until
+ * stop 51 read at the per-rank size, g times too few bytes, issue 12).  Before the one-shot and in-switch AllReduce terms (stop 24) the
  * model was above 30 of 459 points on h100-sxm, 33 on h200 and 5 on
  * a100-sxm-80g (small TensorRT-LLM / vLLM AllReduces, 2.65 us measured
  * against 4 us) and above NCCL's 1 GiB AllReduce over 8 H100 / H200
@@ -424,7 +425,10 @@ static void ideal_below_every_measured_point(void **state)
             for (int j = 0; j < r->np; j++, points++) {
                 rl_comm c;
                 char err[512];
-                if (rl_comm_model_time(h, r->op, r->bytes[j], r->gpus, 1, &c, err, sizeof err))
+                /* comm.h's bytes of the point (an AllToAll's size is one
+                 * rank's buffer: rl_coll_row_bytes) */
+                double b = r->bytes[j] / rl_coll_row_bytes(r->op, 1.0, r->gpus);
+                if (rl_comm_model_time(h, r->op, b, r->gpus, 1, &c, err, sizeof err))
                     fail_msg("%s: %s", gpus[k], err);
                 closest = fmax(closest, c.time_s / r->seconds[j]);
                 if (c.time_s > r->seconds[j]) {
@@ -828,6 +832,56 @@ static void fit_closed_form(void **state)
     free(s);
 }
 
+/* A measured AllToAll row is read at each rank's send buffer (issue 12;
+ * collectives.h): nccl-tests' alltoall size, which AIConfigurator's
+ * collector records, is one rank's buffer (src/alltoall.cu,
+ * AlltoAllGetCollByteCount), comm.h's bytes sum the group's.
+ * (1) DeepSeek-V3 tp1 ep8 on 8 H200, batch 1024: the MoE dispatch's array
+ * is 1024 x 7168 x 2 B x top-8 = 117440512 B, 14680064 B a rank, between
+ * the 8-GPU points 8388608 B (4.028e-5 s) and 16777216 B (7.344e-5 s)
+ * (silicon/h200_sxm nccl_perf.csv.gz, alltoall half 8 GPUs, 4194304 and
+ * 8388608 elements): 4.028e-5 + 0.75 x 3.316e-5 = 6.515e-5 s, exact
+ * linear interpolation (tolerance 1e-9).  Before: read at 117440512 B,
+ * between 67108864 B (2.191e-4) and 134217728 B (4.039e-4): 3.577e-4 s.
+ * (2) The floor over fewer GPUs reads the same bytes per rank: ep32 on
+ * GB200 (one NVL72 domain, rows for 2 and 4 GPUs) at the same batch over
+ * 32 GPUs: 3670016 B a rank, the 4-GPU row between 2097152 B (1.877e-5 s)
+ * and 4194304 B (2.309e-5 s): 1.877e-5 + 0.75 x 0.432e-5 = 2.201e-5 s
+ * (1e-9), raised from the model, floor_gpus 4; latency-bound as the
+ * floor's fit says at that size (alpha 1.641e-5 s > 3670016 / 6.27e11 =
+ * 5.85e-6 s).  Before: the 4-GPU row at 117440512 B, 2.019e-4 s.
+ * (3) ep16 on two H200 nodes at batch 4096 (469762048 B): the 8-GPU floor
+ * at 29360128 B a rank reads 7.344e-5 + 0.75 x 5.066e-5 = 1.1144e-4 s, under
+ * the two-level model (3.22e-4 s: the network's half of each rank's
+ * buffer), so the model's time stands, bandwidth-bound.  Before: raised to
+ * the 8-GPU row at 469762048 B, 1.3252e-3 s, latency_bound true. */
+static void alltoall_read_per_rank(void **state)
+{
+    (void)state;
+    assert_rel(rl_coll_row_bytes(RL_ALLTOALL, 117440512, 8), 14680064, 1e-15);
+    assert_rel(rl_coll_row_bytes(RL_ALLGATHER, 117440512, 8), 117440512, 1e-15);
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("h200", NULL, 0);
+    rl_comm c = must(h, RL_ALLTOALL, 117440512, 8, 1);
+    assert_int_equal(c.measured, 1);
+    assert_rel(c.time_s, 4.028e-5 + 0.75 * (7.344e-5 - 4.028e-5), 1e-9);
+    c = must(h, RL_ALLTOALL, 469762048, 16, 1);
+    rl_comm m;
+    char err[256];
+    assert_int_equal(rl_comm_model_time(h, RL_ALLTOALL, 469762048, 16, 1, &m, err, sizeof err), 0);
+    assert_int_equal(c.floor_gpus, 0);
+    assert_rel(c.time_s, m.time_s, 1e-12);
+    assert_true(c.time_s > 7.344e-5 + 0.75 * (1.241e-4 - 7.344e-5));
+    assert_false(c.latency_bound);
+    *h = load_hw("gb200", NULL, 0);
+    c = must(h, RL_ALLTOALL, 117440512, 32, 1);
+    assert_int_equal(c.floor_gpus, 4);
+    assert_rel(c.time_s, 1.877e-5 + 0.75 * (2.309e-5 - 1.877e-5), 1e-9);
+    assert_true(c.latency_bound);
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -849,6 +903,7 @@ int main(void)
         cmocka_unit_test(links_and_topology_what_if),
         cmocka_unit_test(what_if_monotone_in_bytes),
         cmocka_unit_test(ideal_below_every_measured_point),
+        cmocka_unit_test(alltoall_read_per_rank),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
