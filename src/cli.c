@@ -4893,6 +4893,19 @@ int rl_cli_size(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT;
     }
+    if (rl_size_past_limit(&r)) {
+        /* a load past the replica bound: the search refused, no verdict, so
+         * exit 2 (README exit codes; fixNF #2: it was 3, "no configuration
+         * meets both targets") with nothing written and no note on rows, as
+         * any refused input; also when rows ran but missed only for the
+         * replicas the bound kept from them (issue 14, tester91 #2) */
+        char why[1024];
+        rl_size_why_none(&in, &r, why, sizeof why);
+        rl_cli_tell("size", "%s", why);
+        rl_size_result_free(&r);
+        free(req);
+        return RL_EXIT_INPUT;
+    }
     int rc = RL_EXIT_OK;
     long long ran = rl_size_requests(&in, 1);
     char mc[1024], pname[32], oname[32]; /* tester90 #1: the rows' requests, as simulate's
@@ -5032,24 +5045,19 @@ int rl_cli_size(rl_opts *o)
     if (rl_size_sample_caution(&in, few, sizeof few))
         rl_cli_tell("size", "caution: %s", few);
     if (r.nmeet == 0) {
-        char why[512];
+        char why[1024];
         rl_size_why_none(&in, &r, why, sizeof why);
-        /* a load past the replica bound: the search refused, no verdict, so
-         * exit 2 (README exit codes; fixNF #2: it was 3, "no configuration
-         * meets both targets") */
-        int refused = r.n == 0 && r.beyond_bound > 0;
-        rl_cli_tell("size", refused ? "%s" : "no configuration meets both targets: %s", why);
+        rl_cli_tell("size", "no configuration meets both targets: %s", why);
         if (r.n == 0) { /* nothing simulated: no result on stdout */
             /* a verdict still writes --report: nothing met the targets and
              * by how far (rl_size_why_none: the fastest prefill or decode
              * step against its target), as a report with rows simulated does
-             * (fixRC #7: no report was written); a refused search (exit 2)
-             * writes none, as any refused input */
-            if (!refused && o->given[RL_P_REPORT])
+             * (fixRC #7: no report was written) */
+            if (o->given[RL_P_REPORT])
                 rc = size_write_report(o, &in, &r, out_dist);
             rl_size_result_free(&r);
             free(req);
-            return refused ? RL_EXIT_INPUT : rc != RL_EXIT_OK ? rc : RL_EXIT_VERDICT;
+            return rc != RL_EXIT_OK ? rc : RL_EXIT_VERDICT;
         }
     }
     if (o->given[RL_P_REPORT]) {

@@ -2789,9 +2789,10 @@ int rl_lua_size(lua_State *L)
     rl_size_result r;
     if (rl_size_search(&in, &r, err, sizeof err) != 0)
         return luaL_error(L, "roofline.size: %s", err);
-    if (r.n == 0) { /* nothing simulated: the command line's refusal */
+    if (r.n == 0 || rl_size_past_limit(&r)) { /* the command line's refusals */
         rl_size_why_none(&in, &r, err, sizeof err);
-        int refused = r.beyond_bound > 0; /* the search's limit, no verdict (fixNF #2) */
+        /* the search's limit, no verdict (fixNF #2; issue 14, tester91 #2) */
+        int refused = rl_size_past_limit(&r);
         rl_size_result_free(&r);
         return luaL_error(L, refused ? "roofline.size: %s"
                                      : "roofline.size: no configuration meets both targets: %s",

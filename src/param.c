@@ -1022,9 +1022,11 @@ const rl_command RL_COMMANDS[] = {
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
      "meets the targets; the report and result then list the closest simulated ones\n"
      "(nothing is written when none could be simulated).  A load past the search limit\n"
-     "(more than 256 replicas a pool in every configuration: fixed, no flag raises it) is\n"
-     "no verdict: exit 2, \"search limit reached\", with the share of the load to size\n"
-     "per deployment.",
+     "(more than 256 replicas a pool in every configuration: fixed, no flag raises it;\n"
+     "also when the rows simulated all miss with their queue growing at the most\n"
+     "replicas the bound allows each pool) is no verdict: exit 2, \"search limit\n"
+     "reached\", nothing written, with the share of the load to size per deployment\n"
+     "(each about 128 replicas a pool or fewer by the best evidence: half the bound).",
      "--model M --hw H[,H2] --qps Q --prompt-len DIST --out-len DIST --ttft-p99 S\n"
      "       --tpot-p99 S [--report out.html|out.md] [--save FILE] [options]"},
     {"validate-serve", rl_cli_validate_serve, NULL, VALIDATE_SERVE,

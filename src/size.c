@@ -485,6 +485,20 @@ static void set_replicas(rl_size_candidate *c, int R, double ratio)
         c->prefill_replicas = (int)fmax(1, ceil(R * ratio - 1e-9));
 }
 
+/* The largest decode pool R (at most RL_SIZE_MAX_REPLICAS) whose prefill
+ * pool under set_replicas's ratio, ceil(R x ratio), is within the bound
+ * too: both pools of a disaggregated row are held to it (issue 14, tester91
+ * #2: the replica walk and carried grew the decode pool to 235 and the
+ * prefill pool with it to 498, past the documented bound).  Without a
+ * prefill pool (ratio 0): the bound. */
+static int pool_cap(double ratio)
+{
+    int R = RL_SIZE_MAX_REPLICAS;
+    while (R > 1 && ratio > 0 && ceil(R * ratio - 1e-9) > RL_SIZE_MAX_REPLICAS)
+        R--;
+    return R;
+}
+
 /* Run c with a decode pool of R replicas, stopping early on a miss: 1 when
  * it meets the targets, 0 when not, -1 (err set) when it cannot run. */
 static int meets_with(const rl_size_input *in, rl_size_candidate *c, int R, double ratio,
@@ -503,17 +517,25 @@ static int grow(int R)
 /* rl_size_resize starting from `start` decode replicas (0: c's own count R0).
  * The counts searched are R0's: from R0 / 2 (R0 x qps_scale / 2 below
  * the load, at least 1) up to the last count of R0's
- * walk up (R0, grow(R0), ... while at most 4 R0 + 4 and
- * RL_SIZE_MAX_REPLICAS); a start outside them is held to them.  The
- * fewest that meet is the same from any start when meeting is monotone in
- * the replicas, as the bisection assumes; from R0 the runs are R0's. */
+ * walk up (R0, grow(R0), ... while at most 4 R0 + 4 and within the
+ * replica bound for both pools, pool_cap); a walk that the bound cuts
+ * (its next count past pool_cap, still within 4 R0 + 4) ends at pool_cap,
+ * so a row said to need more than the bound was run at the most it allows
+ * (issue 14, tester91 #2: rows at 253-254 replicas a pool read "queue
+ * grows" beside a bound of 256).  A start outside them is held to them.
+ * The fewest that meet is the same from any start when meeting is
+ * monotone in the replicas, as the bisection assumes; from R0 the runs
+ * are R0's.  A row that misses at pool_cap is marked at_replica_bound. */
 static int resize_from(const rl_size_input *in, rl_size_candidate *c, int start,
                        double qps_scale, double prompt_scale, char *err, size_t errlen)
 {
     double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
-    int R0 = c->replicas, lo = 0, hi = -1, top = R0;
-    for (int R = R0; R <= 4 * R0 + 4 && R <= RL_SIZE_MAX_REPLICAS; R = grow(R))
+    int R0 = c->replicas, lo = 0, hi = -1, top = R0, cap = pool_cap(ratio);
+    c->at_replica_bound = 0;
+    for (int R = R0; R <= 4 * R0 + 4 && R <= cap; R = grow(R))
         top = R;
+    if (R0 <= cap && top < cap && grow(top) > cap && cap <= 4 * R0 + 4)
+        top = cap; /* the walk cut by the bound: its last count the bound's */
     /* the floor is half the estimate at the load searched: R0 / 2 at the
      * load R0 was sized for or above, R0 x qps_scale / 2 below it (fixND #9:
      * the sensitivity row at QPS x0.5 was held at R0 / 2, so its "chips to
@@ -524,7 +546,7 @@ static int resize_from(const rl_size_input *in, rl_size_candidate *c, int start,
     rl_size_candidate best = *c; /* the fewest replicas that met, with their (complete) run */
     /* grow geometrically until the targets hold, then bisect down; a run that
      * misses stops early (only its verdict is kept) */
-    for (int any = R0 <= RL_SIZE_MAX_REPLICAS; any;) { /* R0 past the bound: nothing tried */
+    for (int any = R0 <= cap; any;) { /* R0 past the bound: nothing tried */
         int met = meets_with(in, c, R, ratio, qps_scale, prompt_scale, err, errlen);
         if (met < 0)
             return -2;
@@ -538,8 +560,10 @@ static int resize_from(const rl_size_input *in, rl_size_candidate *c, int start,
             break;
         R = grow(R) < top ? grow(R) : top;
     }
-    if (hi < 0) /* c at the largest count tried, with that count's results */
+    if (hi < 0) { /* c at the largest count tried, with that count's results */
+        c->at_replica_bound = R0 <= cap && c->replicas == cap;
         return evaluate(in, c, qps_scale, prompt_scale, 0, err, errlen) != 0 ? -2 : -1;
+    }
     /* the start met the targets: try fewer, down to R0 / 2 (the analytic
      * estimate is conservative), 1, 2, 4, ... below the fewest met so far
      * until one misses, then bisect: a count below R0 / 2 is never tried,
@@ -1381,13 +1405,14 @@ static int sibling_start(const plan_out *o, const int *group, int i, const rl_si
  * pool that the figure asks for (disagg keeps its ratio, set_replicas):
  * scaled by S / max_qps, at least one replica more (the figure grows about
  * in proportion to independent replicas under least-outstanding routing),
- * priced, not yet run.  0 when no count up to RL_SIZE_MAX_REPLICAS is more. */
+ * priced, not yet run.  0 when no count within the bound (pool_cap: the
+ * prefill pool's too) is more. */
 static int carried(const rl_size_input *in, const rl_size_candidate *c, rl_size_candidate *t)
 {
     double sized = rl_size_sized_qps(in);
     double ratio = c->policy == RL_POLICY_DISAGG ? (double)c->prefill_replicas / c->replicas : 0;
     double want = c->max_qps > 0 ? ceil(c->replicas * sized / c->max_qps - 1e-9) : 2.0 * c->replicas;
-    int R = (int)fmin(fmax(want, c->replicas + 1), RL_SIZE_MAX_REPLICAS);
+    int R = (int)fmin(fmax(want, c->replicas + 1), pool_cap(ratio)); /* both pools bounded */
     *t = *c;
     if (R <= c->replicas)
         return 0;
@@ -2455,27 +2480,78 @@ int rl_size_frontier(const rl_size_result *r, int *idx)
     return m < 0 ? 0 : (int)m;
 }
 
+int rl_size_past_limit(const rl_size_result *r)
+{
+    if (r->nmeet > 0)
+        return 0;
+    if (r->n == 0)
+        return r->beyond_bound > 0;
+    for (int i = 0; i < r->n; i++)
+        if (!r->c[i].at_replica_bound || !(r->c[i].fails_on & RL_SIZE_MISS_QUEUE))
+            return 0;
+    return 1;
+}
+
+/* The share of a load past the limit aims at half the bound because the
+ * plans' estimate (add_plan: the pools at 85% / 80% of their step-time
+ * service rates) is optimistic, by a factor measured on the pools that
+ * met (docs/serving.md, "size", the search limit): tester91 #2's share
+ * of llama3-8b on H100 at 17900 req/s was estimated at 253 replicas a
+ * pool and sustained 17590 req/s of the 21480 sized with 254P+253D, so
+ * it needed about 1.22x the estimate.  Half the bound leaves a 2x error
+ * room, and the walk of rl_size_resize grows a row to 4x its estimate. */
+int rl_size_deployments(const rl_size_input *in, const rl_size_result *r)
+{
+    double over = RL_SIZE_MAX_REPLICAS + 1, sized = rl_size_sized_qps(in);
+    double need = r->beyond_bound > 0 ? fmax(r->fewest_replicas, over) : INFINITY;
+    for (int i = 0; i < r->n; i++) { /* rows run at the bound: needing more than it */
+        const rl_size_candidate *c = &r->c[i];
+        int pools = c->replicas > c->prefill_replicas ? c->replicas : c->prefill_replicas;
+        double x = isfinite(c->max_qps) && c->max_qps > 0 ? ceil(pools * sized / c->max_qps) : over;
+        need = fmin(need, fmax(x, over));
+    }
+    need = isfinite(need) ? need : over;
+    return (int)fmin(ceil(need / (RL_SIZE_MAX_REPLICAS / 2)), 1e9);
+}
+
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len)
 {
     double P, G;
     rl_size_mean_lengths(in, &P, &G);
-    if (r->n > 0)
-        snprintf(buf, len, "none of the %d simulated configurations meets both targets; the "
-                           "closest are listed", r->n);
-    else if (r->beyond_bound > 0) {
+    if (rl_size_past_limit(r)) {
         /* the search's bound, not a verdict on the targets (fixNF #2: it
-         * read "no configuration meets both targets: refused", exit 3); the
-         * CLI exits 2, as for other input outside what size searches */
-        int deploy = (int)ceil((double)r->fewest_replicas / RL_SIZE_MAX_REPLICAS);
+         * read "no configuration meets both targets: refused", exit 3; issue
+         * 14, tester91 #2: as it did when the rows run missed only for the
+         * replicas the bound kept from them); the CLI exits 2, as for other
+         * input outside what size searches */
+        char seen[256];
+        int at = 0;
+        double most = 0;
+        for (int i = 0; i < r->n; i++)
+            if (isfinite(r->c[i].max_qps) && r->c[i].max_qps > most)
+                most = r->c[i].max_qps;
+        if (r->n > 0)
+            at = snprintf(seen, sizeof seen, "%d simulated at the most replicas the bound "
+                          "allows, each with its queue growing (max_sustainable_qps at most "
+                          "%.4g req/s)%s", r->n, most, r->beyond_bound > 0 ? ", " : "");
+        if (r->beyond_bound > 0 && at >= 0 && (size_t)at < sizeof seen)
+            snprintf(seen + at, sizeof seen - (size_t)at, "%s%s%d",
+                     r->n > 0 ? "the others dropped " : "", r->n > 0 ? "by estimate, the fewest "
+                     : "the fewest, by estimate: ", r->fewest_replicas);
+        int deploy = rl_size_deployments(in, r);
         snprintf(buf, len, "--qps: search limit reached, no verdict on the targets: %.3g req/s x "
                            "%.2f (headroom) needs more than %d replicas a pool, size's fixed "
                            "search limit (size.h RL_SIZE_MAX_REPLICAS, bounding its time and "
-                           "memory; no flag raises it), in every configuration searched (the "
-                           "fewest, by estimate: %d): size a share of the load (--qps %.3g for "
-                           "each of %d deployments), or allow larger replicas (--max-chips)",
-                 in->w.qps, 1 + in->headroom, RL_SIZE_MAX_REPLICAS, r->fewest_replicas,
-                 in->w.qps / deploy, deploy);
-    } else if (!isfinite(r->min_ttft_s))
+                           "memory; no flag raises it), in every configuration searched (%s): "
+                           "size a share of the load (--qps %.3g for each of %d deployments, "
+                           "each about %d replicas a pool or fewer, half the bound: the "
+                           "estimate is optimistic), or allow larger replicas (--max-chips)",
+                 in->w.qps, 1 + in->headroom, RL_SIZE_MAX_REPLICAS, seen, in->w.qps / deploy,
+                 deploy, RL_SIZE_MAX_REPLICAS / 2);
+    } else if (r->n > 0)
+        snprintf(buf, len, "none of the %d simulated configurations meets both targets; the "
+                           "closest are listed", r->n);
+    else if (!isfinite(r->min_ttft_s))
         snprintf(buf, len, "the model does not fit: on every hardware and replica size searched "
                            "(--max-chips), its weights leave no KV room for the longest request "
                            "(the mean is %.0f tokens)", P + G);

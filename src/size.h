@@ -231,6 +231,10 @@ typedef struct {
     int fails_on;          /* size rows: the RL_SIZE_MISS_* bits of that run (0: meets);
                               RL_SIZE_MISS_CAPACITY alone when the capacity decided */
     int verdict_by;        /* size rows: RL_SIZE_VERDICT_* (rl_size_verify) */
+    int at_replica_bound;  /* size rows: 1 when no count met up to the most replicas the
+                              bound allows each pool (RL_SIZE_MAX_REPLICAS, both pools of a
+                              disaggregated row), and the row is at that count: more replicas
+                              were not searched (rl_size_past_limit) */
     double sized_ttft_p99, sized_tpot_p99; /* size rows: the p99s at (1 + headroom) x the load */
     double ttft_p50, ttft_p99, tpot_p50, tpot_p99, e2e_p50, e2e_p99;
     int no_tpot; /* no request had 2 output tokens (1-token outputs): the TPOT
@@ -455,10 +459,32 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
  * memory runs out). */
 int rl_size_frontier(const rl_size_result *r, int *idx);
 
+/* Whether r is the search's limit, not a verdict on the targets: nothing
+ * meets, and either nothing was simulated because every plan needs more
+ * than RL_SIZE_MAX_REPLICAS replicas a pool by estimate (fixNF #2), or
+ * every simulated row missed with its queue growing (RL_SIZE_MISS_QUEUE:
+ * too few replicas for the load) at the most replicas the bound allows
+ * (at_replica_bound), so more replicas, which the bound forbids, were
+ * never tried (issue 14, tester91 #2: it exited 3, "no configuration meets
+ * both targets", for a load that 300 replicas a pool serve well within the
+ * targets).  The CLI and roofline.size refuse it (exit 2, "search limit
+ * reached"), writing nothing. */
+int rl_size_past_limit(const rl_size_result *r);
+
+/* The deployments a load past the limit (rl_size_past_limit) splits into:
+ * enough that each share needs at most half the bound (RL_SIZE_MAX_REPLICAS
+ * / 2 replicas a pool) by the best evidence r holds, the estimate of the
+ * plans dropped (fewest_replicas) and, for rows run at the bound, the
+ * pools their max_sustainable_qps scales to at the sized load (or more
+ * than the bound when that is unknown).  Half, because the estimate is
+ * optimistic: size.c rl_size_deployments gives the measured error. */
+int rl_size_deployments(const rl_size_input *in, const rl_size_result *r);
+
 /* Why r holds no configuration meeting the targets, in one sentence for the
  * CLI and the report: nothing fits, the TTFT or TPOT target is below what
- * any configuration reaches (min_ttft_s, min_tpot_s), or the simulated ones
- * all miss. */
+ * any configuration reaches (min_ttft_s, min_tpot_s), the search's limit
+ * (rl_size_past_limit) with the share of the load to size, or the
+ * simulated ones all miss. */
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len);
 
 /* size --conservative (and roofline.size's conservative = true) on the

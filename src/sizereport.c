@@ -833,7 +833,7 @@ static void recommend_none(doc *d, const rl_size_report_data *x)
 {
     const rl_size_input *in = x->in;
     const rl_size_result *r = x->res;
-    char why[512];
+    char why[1024];
     rl_size_why_none(in, r, why, sizeof why);
     para(d, "No configuration in the search space meets both targets: %s. Relax the targets, "
             "allow larger replicas (--max-chips) or add hardware.", why);

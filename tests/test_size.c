@@ -2632,6 +2632,65 @@ static void test_cli_simulate_and_size(void **state)
     assert_non_null(strstr(head, "# Deployment sizing: llama3-8b"));
 }
 
+/* Issue 14, tester91 #2: a load whose cheapest plans come in under the
+ * 256-replica bound by estimate (add_plan, 85% / 80% of the step-time
+ * rates) but need more when simulated.  llama3-8b on one H100 a replica,
+ * bf16, 1000 + 200 tokens at 7000 req/s x 1.2: every continuous and
+ * chunked plan needs more than 256 by estimate (the fewest 301), and the
+ * disaggregated ones that fit the bound by estimate miss with their queue
+ * growing at the most replicas it allows (measured: max_sustainable_qps at
+ * most 6879 req/s of the 8400 sized).  Before the fix the replica walk
+ * grew a disagg row's prefill pool with its decode pool past 256, the rows
+ * stopped at 253-254 a pool, and the CLI exited 3, "no configuration meets
+ * both targets" (a verdict the search had not reached).  Now: no pool over
+ * the bound, the rows at it (at_replica_bound), rl_size_past_limit, exit 2
+ * "search limit reached", and 3 deployments: the fewest a share needs by
+ * the rows' own capacity, 256 x 8400 / 6879 = 313 replicas, over half the
+ * bound (128) is ceil(313 / 128) = 3 (exact: integer rule). */
+static void test_search_limit_after_simulation(void **state)
+{
+    fixture *f = *state;
+    rl_size_input in = f->in;
+    in.prec = &(rl_precision){RL_BF16, RL_BF16, RL_BF16};
+    in.nprec = 1;
+    in.calibrated = 1;
+    in.max_chips = 1;
+    in.slo_ttft = 1;
+    in.slo_tpot = 0.05;
+    in.w = (rl_workload){.n = 300, .qps = 7000, .prompt = {RL_DIST_FIXED, 1000, 0},
+                         .output = {RL_DIST_FIXED, 200, 0}, .seed = 1};
+    rl_size_result r;
+    char err[512], why[1024];
+    assert_int_equal(rl_size_search(&in, &r, err, sizeof err), 0);
+    assert_int_equal(r.nmeet, 0);
+    assert_true(r.n > 0 && r.beyond_bound > 0);
+    for (int i = 0; i < r.n; i++) {
+        assert_true(r.c[i].replicas <= RL_SIZE_MAX_REPLICAS);
+        assert_true(r.c[i].prefill_replicas <= RL_SIZE_MAX_REPLICAS);
+        assert_true(r.c[i].at_replica_bound);
+        assert_true(r.c[i].fails_on & RL_SIZE_MISS_QUEUE);
+    }
+    assert_true(rl_size_past_limit(&r));
+    assert_int_equal(rl_size_deployments(&in, &r), 3);
+    rl_size_why_none(&in, &r, why, sizeof why);
+    assert_non_null(strstr(why, "--qps: search limit reached, no verdict on the targets: 7e+03 "
+                                "req/s x 1.20 (headroom) needs more than 256 replicas a pool"));
+    assert_non_null(strstr(why, "simulated at the most replicas the bound allows, each with "
+                                "its queue growing"));
+    assert_non_null(strstr(why, "(--qps 2.33e+03 for each of 3 deployments, each about 128 "
+                                "replicas a pool or fewer, half the bound"));
+    rl_size_result_free(&r);
+    /* the command line: exit 2, the reason, nothing on stdout, no verdict */
+    char out[1 << 14];
+    assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --prompt-len 1000 --out-len 200 "
+                             "--ttft-p99 1 --tpot-p99 0.05 --qps 7000 --max-chips 1 "
+                             "--keep-precision --requests 300 --format json", out, sizeof out), 2);
+    assert_non_null(strstr(out, "roofline size: --qps: search limit reached, no verdict on the "
+                                "targets"));
+    assert_null(strstr(out, "no configuration meets both targets"));
+    assert_null(strstr(out, "\"rows\""));
+}
+
 /* A row's max_sustainable_qps says when it is a lower bound, as simulate's
  * does (fixU left it out of size rows): llama3-8b on up to 2 H100s,
  * 100-token prompts.  2000 output tokens at 0.5 req/s on --requests 50 (60
@@ -3431,6 +3490,7 @@ int main(void)
         cmocka_unit_test(test_report_names_both_links),
         cmocka_unit_test(test_report_host_cost_caution),
         cmocka_unit_test(test_table_shows_bands),
+        cmocka_unit_test(test_search_limit_after_simulation),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
