@@ -3029,6 +3029,100 @@ static int step_max_batch(const char *args)
  * the MLA down-projections went whole on every chip; 381.8, -10.0 before
  * h28acc counted attention once: now 356.0, +73.3) were stale: they are
  * rerun too, to the digits the docs print. */
+/* tester91 #3: docs/cli.md's option tables give each option a "JSON key"
+ * column, the key that echoes the option in the command's JSON; size
+ * lacked prompt/output_dist (the aliases simulate prints), simulate lacked
+ * chips and ops lacked phase.  Each command section's keys must be in a
+ * small run's JSON, at the top level or in its first row.  Not run here:
+ * calibrate, validate and validate-serve (they run the reference engine;
+ * test_calib reads their output), import-hf (no JSON key column), run,
+ * list, and sweep and plot (Lua only). */
+static void docs_json_keys_printed(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *section, *args;
+    } runs[] = {
+        {"info", "info --model llama3-8b --context 1024 --format json"},
+        {"step", "step --model llama3-8b --hw h100-sxm --context 1024 --format json"},
+        {"pareto", "pareto --model llama3-8b --hw h100-sxm --batch 1,8 --context 1024 --format json"},
+        {"shard", "shard --model llama3-8b --hw h100-sxm --chips 2 --batch 1 --context 1024 --format json"},
+        {"ops", "ops --model llama3-8b --hw h100-sxm --context 1024 --format json"},
+        {"prefill", "prefill --model llama3-8b --hw h100-sxm --tokens 128 --chunk 64 --format json"},
+        {"fit", "fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm --model llama2-70b "
+                "--set model.max_context=16384 --format json"},
+        {"simulate", "simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 --out-len 20 "
+                     "--requests 50 --format json"},
+        {"size", "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 --out-len 20 "
+                 "--ttft-p99 1 --tpot-p99 0.1 --keep-precision --format json"},
+    };
+    /* keys a small run cannot print, and why */
+    static const char *const absent[][2] = {
+        {"info", "hw"},             /* info --hw alone prints the profile; beside --model it is unused */
+        {"simulate", "prefill_replicas"}, /* --policy disagg only */
+        {"fit", "profile"},         /* --save only */
+    };
+    char *md = slurp_text(RL_SRCDIR "/docs/cli.md");
+    int checked = 0;
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        char head[64];
+        snprintf(head, sizeof head, "\n## %s\n", runs[r].section);
+        const char *sec = strstr(md, head);
+        if (!sec)
+            fail_msg("docs/cli.md has no section '## %s'", runs[r].section);
+        sec += strlen(head);
+        const char *end = strstr(sec, "\n## ");
+        if (!end)
+            end = sec + strlen(sec);
+        const char *table = strstr(sec, "\n| option | Lua key | JSON key |");
+        if (!table || table > end)
+            fail_msg("docs/cli.md's section '## %s' has no option table", runs[r].section);
+        sec = table + 1;
+        cJSON *j = run_json(runs[r].args);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        const cJSON *row0 = cJSON_IsArray(rows) ? rows->child : NULL;
+        for (const char *ln = sec; ln && ln < end; ln = strchr(ln, '\n'), ln = ln ? ln + 1 : NULL) {
+            /* | option | Lua key | JSON key | value | ... */
+            if (*ln != '|')
+                break; /* the table's end */
+            if (strncmp(ln, "| option ", 9) == 0 || strncmp(ln, "|---", 4) == 0)
+                continue;
+            const char *c = ln;
+            for (int bar = 0; bar < 3 && c; bar++)
+                c = strchr(c + 1, '|');
+            if (!c)
+                continue;
+            const char *k = c - 1;
+            while (*k == ' ')
+                k--;
+            const char *b = k;
+            while (b > ln && b[-1] != '|' && b[-1] != ' ')
+                b--;
+            char key[64];
+            snprintf(key, sizeof key, "%.*s", (int)(k - b + 1), b);
+            if (*key == '|' || !*key)
+                continue; /* no JSON key */
+            if (key[0] == '`') { /* `key` */
+                memmove(key, key + 1, strlen(key));
+                key[strcspn(key, "`")] = '\0';
+            }
+            int skip = 0;
+            for (size_t a = 0; a < sizeof absent / sizeof *absent; a++)
+                skip |= strcmp(absent[a][0], runs[r].section) == 0 && strcmp(absent[a][1], key) == 0;
+            if (skip)
+                continue;
+            if (!cJSON_HasObjectItem(j, key) && !(row0 && cJSON_HasObjectItem(row0, key)))
+                fail_msg("docs/cli.md's %s table names JSON key '%s', which `roofline %s` does not "
+                         "print", runs[r].section, key, runs[r].args);
+            checked++;
+        }
+        cJSON_Delete(j);
+    }
+    free(md);
+    if (checked < 60) /* the tables were read */
+        fail_msg("only %d JSON keys read from docs/cli.md", checked);
+}
+
 static void docs_quote_current_capacity_figures(void **state)
 {
     (void)state;
@@ -12606,6 +12700,7 @@ int main(void)
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
+        cmocka_unit_test(docs_json_keys_printed),
         cmocka_unit_test(docs_quote_simulate_transcript),
         cmocka_unit_test(docs_quote_splitwise_gap),
         cmocka_unit_test(prefill_help_matches_behaviour),
