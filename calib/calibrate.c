@@ -966,8 +966,14 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
      * older file is kept until the profile is in place, put back if the
      * calibration fails (CLOSING22: the folder was written in place, and a
      * failure left new tables beside the older profile, which reads them) */
-    char tsource[512], tversion[96], device[256];
+    char tsource[512], tversion[96], device[256], tref[1040];
     rl_outdir tables;
+    struct stat tst;
+    snprintf(tref, sizeof tref, "%s/reference", tdir);
+    /* the folders this run makes, removed again if it fails (tester91 #5: a
+     * failure left an empty NAME-tables/reference/; rmdir keeps a folder
+     * that holds anything) */
+    int made_tdir = stat(tdir, &tst) != 0, made_tref = stat(tref, &tst) != 0;
     if (rc == 0)
         io = rc = rl_outdir_open(&tables, tdir, err, errlen);
     int topen = rc == 0;
@@ -1054,6 +1060,10 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     }
     if (topen)
         rl_outdir_close(&tables);
+    if (rc != 0 && made_tref)
+        rmdir(tref);
+    if (rc != 0 && made_tdir)
+        rmdir(tdir);
     free(json);
     free(l.v);
     if (be.destroy)
