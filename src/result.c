@@ -444,6 +444,8 @@ void rl_result_untabled_note(cJSON *r, const rl_hw *h)
 
 /* rl_e2e_no_band's reason on a profile with a band whose run got none */
 #define NO_RESIDUALS "no operator of the step was timed by a kernel table with residuals"
+/* the no_band reason of mode "mfu" (ops and prefill --mfu) */
+#define MFU_NO_BAND "--mfu: compute at a set fraction of the peak"
 
 /* KEY_low / KEY_high of row o: the op list's p10-p90 band (p5-p95 when the
  * engine's wide_band is set: --band p5-p95) from its engine's kernel-table
@@ -2111,6 +2113,8 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
                 cJSON_AddItemToArray(colls, r);
             }
     }
+    if (c->mfu > 0 && c->mfu < 1) /* mode mfu: its reason, --ideal or not (tester91 #9) */
+        rl_e2e_no_band_as_mode(o, MFU_NO_BAND);
     rl_e2e_no_band(o, m, h, "ops lists each operator's time; step and prefill carry the "
                             "whole step's band");
     return o;
@@ -2200,8 +2204,9 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
                                       : 0);
     if (c->calibrated)
         outside_add(o, &far, h, (size_t)ntokens);
-    rl_e2e_no_band(o, m, h, c->mfu > 0 && c->mfu < 1 ? "--mfu: compute at a set fraction of the peak"
-                            : c->calibrated ? NO_RESIDUALS : "the ideal roofline");
+    if (c->mfu > 0 && c->mfu < 1) /* mode mfu: its reason, --ideal or not (tester91 #9) */
+        rl_e2e_no_band_as_mode(o, MFU_NO_BAND);
+    rl_e2e_no_band(o, m, h, c->calibrated ? NO_RESIDUALS : "the ideal roofline");
     if (c->tp > 1 || c->ep > 1) /* the prompt's KV layout, as step names its own */
         add_prefill_kv_split(o, c);
     return o;

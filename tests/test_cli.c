@@ -3029,6 +3029,31 @@ static int step_max_batch(const char *args)
  * the MLA down-projections went whole on every chip; 381.8, -10.0 before
  * h28acc counted attention once: now 356.0, +73.3) were stale: they are
  * rerun too, to the digits the docs print. */
+/* tester91 #9: prefill --mfu 0.5 --ideal read mode mfu (its time the --mfu
+ * one) but no_band gave --ideal's reason; ops likewise.  Mode mfu gives the
+ * --mfu reason, with --ideal or not; --ideal alone keeps its own. */
+static void mfu_no_band_reason(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "prefill --model llama3-8b --hw h100-sxm --tokens 512 --mfu 0.5 --ideal --format json",
+        "prefill --model llama3-8b --hw h100-sxm --tokens 512 --mfu 0.5 --format json",
+        "ops --model llama3-8b --hw h100-sxm --phase prefill --tokens 512 --mfu 0.5 --ideal "
+        "--format json",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        cJSON *j = run_json(runs[i]);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "mfu");
+        const char *nb = cJSON_GetStringValue(cJSON_GetObjectItem(j, "no_band"));
+        if (!nb || !strstr(nb, "no band: --mfu: compute at a set fraction of the peak"))
+            fail_msg("%s: no_band '%s'", runs[i], nb ? nb : "(none)");
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_json("prefill --model llama3-8b --hw h100-sxm --tokens 512 --ideal --format json");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "no_band")), "(--ideal"));
+    cJSON_Delete(j);
+}
+
 /* tester91 #3: docs/cli.md's option tables give each option a "JSON key"
  * column, the key that echoes the option in the command's JSON; size
  * lacked prompt/output_dist (the aliases simulate prints), simulate lacked
@@ -12701,6 +12726,7 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(docs_json_keys_printed),
+        cmocka_unit_test(mfu_no_band_reason),
         cmocka_unit_test(docs_quote_simulate_transcript),
         cmocka_unit_test(docs_quote_splitwise_gap),
         cmocka_unit_test(prefill_help_matches_behaviour),
