@@ -311,7 +311,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                    1e6, NULL, NULL, "TPOT p99 target in seconds (goodput, size; a note above 1 s: ms meant?)", NOWHERE, RL_PF_SERVE},
     [RL_P_REPORT] = {"report", NULL, NULL, NULL, RL_PT_STRING, "FILE.md|FILE.html", "", 0, 0, NULL,
                      NULL, "also write the sizing report (recommendation, alternatives, frontier, "
-                     "load curve, memory, sensitivity, assumptions)",
+                     "load curve, memory, sensitivity, assumptions): HTML for .html or .htm, "
+                     "Markdown for .md, in any case",
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_RESERVE] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
                       NULL, "simulate, size and the serving commands (default 0.1; step's "

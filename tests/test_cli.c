@@ -3782,6 +3782,36 @@ static char *size_report_of(const char *dir, const char *hw, const char *extra)
     return slurp_in(dir, "r.md");
 }
 
+/* tester91 #10: size --report rep.HTML was refused ("expected a FILE.md
+ * (Markdown) or FILE.html name", exit 2).  The extension picks the format
+ * in any case: .HTML and .htm write HTML, .MD Markdown; .txt is refused. */
+static void size_report_extension_any_case(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_repcase_XXXXXX", cmd[512];
+    assert_non_null(mkdtemp(dir));
+    const char *base = "size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 10 --out-len 10 "
+                       "--ttft-p99 1 --tpot-p99 0.05 --requests 100 --keep-precision";
+    static const struct {
+        const char *name, *starts;
+    } ext[] = {{"r.HTML", "<!DOCTYPE html>"}, {"r.htm", "<!DOCTYPE html>"}, {"r.MD", "# "}};
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+        snprintf(cmd, sizeof cmd, "%s --report %s/%s", base, dir, ext[i].name);
+        if (run_cli(cmd, out, sizeof out) != 0)
+            fail_msg("--report %s refused: %.400s", ext[i].name, out);
+        char *text = slurp_in(dir, ext[i].name);
+        if (strncmp(text, ext[i].starts, strlen(ext[i].starts)) != 0)
+            fail_msg("--report %s does not begin '%s': %.80s", ext[i].name, ext[i].starts, text);
+        free(text);
+        snprintf(cmd, sizeof cmd, "%s/%s", dir, ext[i].name);
+        unlink(cmd);
+    }
+    snprintf(cmd, sizeof cmd, "%s --report %s/r.txt", base, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "expected a FILE.md (Markdown) or FILE.html name"));
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* fixKJ A: size --report through a symbolic link to a regular file was
  * refused ("symbolic links are refused too") while --save wrote through
  * one, as the README says every output does: written through, the link
@@ -12752,6 +12782,7 @@ int main(void)
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_report_through_link),
+        cmocka_unit_test(size_report_extension_any_case),
         cmocka_unit_test(size_report_ideal_says_alpha_beta),
         cmocka_unit_test(size_report_conservative_frontier_said),
         cmocka_unit_test(size_report_chips_margin_each_hw),
