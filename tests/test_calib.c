@@ -4,6 +4,7 @@
  * round-trip through the measured-table format; the raw samples are kept,
  * validate predicts every run and reports its error statistics. */
 #include "testutil.h"
+#include "version.h"
 
 #include <sys/stat.h>
 
@@ -80,6 +81,14 @@ static void test_calibrate_then_validate(void **state)
     assert_true(h.flops[RL_FP32] > 0);
     assert_true(h.efficiency.curve[RL_EFF_GEMM].n >= 3); /* M = 1, 2, 4 of the quick grid */
     assert_true(h.smoke_test); /* --quick marks the profile, through its base (tester9 #7b) */
+    /* the release beside the build's commit in the tables' version and
+     * source (tester91 #7: "commit dc02e59c-dirty" alone, on a 0.51.0 binary
+     * built before its version commit) */
+    char *ptext = slurp_text(path);
+    if (!strstr(ptext, "\"roofline " RL_VERSION " (commit ") ||
+        !strstr(ptext, "), roofline " RL_VERSION ", commit "))
+        fail_msg("the profile does not name roofline %s beside its commit: %.800s", RL_VERSION, ptext);
+    free(ptext);
     /* SwiGLU and the residual add are fitted apart (issue 12): each its own
      * curve from its own benches, rows 1 and 2 of the quick grid */
     assert_true(h.efficiency.curve[RL_EFF_SWIGLU].n >= 1);
