@@ -5204,6 +5204,20 @@ int rl_cli_pareto(rl_opts *o)
             o->batch[o->nbatch++] = b;
     if (o->context == 0)
         o->context = rl_sweep_default_context(&m);
+    /* the sweep's size, bounded before it runs (tester91 #8: 344064
+     * points ran 116 s and 1.19 GB unbounded; sweep.h RL_PARETO_MAX_POINTS) */
+    long long defchips[64];
+    int nch = o->nchips ? o->nchips : rl_sweep_topologies(&h, 0, defchips, 64);
+    int nw = o->nweights ? o->nweights : 1, nk = o->nkv ? o->nkv : 1;
+    double points = (double)nch * o->nbatch * nw * nk;
+    if (points > RL_PARETO_MAX_POINTS) {
+        rl_cli_tell("pareto", "the sweep is %d chip count(s) (--chips) x %d batch(es) (--batch) "
+                    "x %d weight dtype(s) (--weights) x %d KV dtype(s) (--kv) = %.0f points, over "
+                    "the bound of %d: shorten a list (a frontier needs a few hundred batches "
+                    "at most), or run parts of it", nch, o->nbatch, nw, nk, points,
+                    RL_PARETO_MAX_POINTS);
+        return RL_EXIT_INPUT;
+    }
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     char skipped[ERRLEN];
     int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), skipped,

@@ -3054,6 +3054,26 @@ static void mfu_no_band_reason(void **state)
     cJSON_Delete(j);
 }
 
+/* tester91 #8: pareto had no bound on its sweep (7 chip counts x 4096
+ * batches x 4 weight x 3 KV dtypes = 344064 points ran 116 s and 1.19 GB).
+ * The product of the lists is bounded at RL_PARETO_MAX_POINTS (100000,
+ * sweep.h) before the run: exit 2 naming the product and the flags. */
+static void pareto_sweep_bounded(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("pareto --model llama3-70b --hw h100-sxm --chips 1,2,4,8,16,32,64 "
+                             "--batch $(seq -s, 1 4096) --weights bf16,fp8,int8,int4 "
+                             "--kv bf16,fp8,int8", out, sizeof out), 2);
+    if (!strstr(out, "roofline pareto: the sweep is 7 chip count(s) (--chips) x 4096 batch(es) "
+                     "(--batch) x 4 weight dtype(s) (--weights) x 3 KV dtype(s) (--kv) = 344064 "
+                     "points, over the bound of 100000"))
+        fail_msg("pareto's bound not said: %.600s", out);
+    /* the default chip list counts too: h100-sxm's 1, 2, 4, 8 */
+    assert_int_equal(run_cli("pareto --model llama3-8b --hw h100-sxm --batch $(seq -s, 1 4096) "
+                             "--weights bf16,fp8,int8,int4 --kv bf16,fp8", out, sizeof out), 2);
+    assert_non_null(strstr(out, "the sweep is 4 chip count(s) (--chips) x 4096 batch(es)"));
+}
+
 /* tester91 #3: docs/cli.md's option tables give each option a "JSON key"
  * column, the key that echoes the option in the command's JSON; size
  * lacked prompt/output_dist (the aliases simulate prints), simulate lacked
@@ -12756,6 +12776,7 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(docs_json_keys_printed),
+        cmocka_unit_test(pareto_sweep_bounded),
         cmocka_unit_test(mfu_no_band_reason),
         cmocka_unit_test(docs_quote_simulate_transcript),
         cmocka_unit_test(docs_quote_splitwise_gap),
