@@ -62,6 +62,10 @@ $(BUILD)/obj/reference_engine/cuda/%.o: reference_engine/cuda/%.cu reference_eng
 # The commit the binary is built from (git describe: -dirty when the tree has
 # uncommitted changes; unknown outside a git checkout), compiled into
 # calibrate's stamp; the header is rewritten only when the commit changes.
+# Every make runs git describe (FORCE), so a commit (HEAD moved) or an edit
+# (the -dirty mark) remakes calibrate.o: a binary reads another commit only
+# when it was not rebuilt after the commit (tester91 #7: built before the
+# version commit); its profiles name the release beside it (RL_VERSION).
 COMMIT := $(shell git describe --always --dirty --abbrev=8 2>/dev/null || echo unknown)
 $(BUILD)/gen/commit.h: FORCE
 	@mkdir -p $(dir $@)

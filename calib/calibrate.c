@@ -3,6 +3,7 @@
  * tables imported by silicon.c into the `reference` engine (see calib.h). */
 #include "calib.h"
 #include "commit.h" /* RL_COMMIT, written by the Makefile */
+#include "version.h" /* RL_VERSION */
 
 #include <math.h>
 #include <stdio.h>
@@ -966,14 +967,24 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
      * older file is kept until the profile is in place, put back if the
      * calibration fails (CLOSING22: the folder was written in place, and a
      * failure left new tables beside the older profile, which reads them) */
-    char tsource[512], tversion[96], device[256];
+    char tsource[512], tversion[96], device[256], tref[1040];
     rl_outdir tables;
+    struct stat tst;
+    snprintf(tref, sizeof tref, "%s/reference", tdir);
+    /* the folders this run makes, removed again if it fails (tester91 #5: a
+     * failure left an empty NAME-tables/reference/; rmdir keeps a folder
+     * that holds anything) */
+    int made_tdir = stat(tdir, &tst) != 0, made_tref = stat(tref, &tst) != 0;
     if (rc == 0)
         io = rc = rl_outdir_open(&tables, tdir, err, errlen);
     int topen = rc == 0;
-    snprintf(tsource, sizeof tsource, "roofline calibrate --backend %s on %s (%s), commit %s, %s; "
-             "model %s", be.name, host, threads, commit, utc, m.name);
-    snprintf(tversion, sizeof tversion, "roofline %s", commit);
+    /* the release beside the commit (tester91 #7: a binary built before its
+     * version commit read only "commit dc02e59c-dirty", though it was 0.51.0;
+     * the Makefile remakes commit.h on every make, so a rebuild after the
+     * commit reads it) */
+    snprintf(tsource, sizeof tsource, "roofline calibrate --backend %s on %s (%s), roofline %s, "
+             "commit %s, %s; model %s", be.name, host, threads, RL_VERSION, commit, utc, m.name);
+    snprintf(tversion, sizeof tversion, "roofline %s (commit %s)", RL_VERSION, commit);
     snprintf(device, sizeof device, "%s (%s backend, %s)", host, be.name, threads);
     if (rc == 0 && write_tables(&l, &be, &tables, tsource, tversion, device, err, errlen) != 0) {
         named(tdir, err, errlen); /* its names are relative to the folder */
@@ -986,7 +997,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     size_t cap = 65536, at = 0;
     char *lua = malloc(cap);
     at += (size_t)snprintf(lua + at, cap - at,
-        "-- Calibrated on %s (%s backend, %s, commit %s, %s) by `roofline calibrate`.\n"
+        "-- Calibrated on %s (%s backend, %s, roofline %s, commit %s, %s) by `roofline calibrate`.\n"
         "-- flops: best FLOP/s of the engine's GEMM and attention kernels reading\n"
         "-- their bytes no faster than hbm_bw (%s); a second, fp32, figure on a\n"
         "-- backend whose GEMMs run bf16 (cuda): its fp32 attention kernels' best;\n"
@@ -1000,7 +1011,7 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
         "  flops = { %s = %.6g%s },\n  hbm_bytes = %.6g,\n  hbm_bw = %.6g,\n%s%s"
         "  efficiency = {\n    source = \"median kernel times, roofline calibrate on %s (%s, %s), %s\",\n"
         "    overhead_s = %.6g,\n",
-        host, be.name, threads, commit, utc, peak_label, bw_label, host, host, be.name, threads, utc,
+        host, be.name, threads, RL_VERSION, commit, utc, peak_label, bw_label, host, host, be.name, threads, utc,
         be.compute_dtype, peak, fp32_flops, mem_total(),
         bw, host_bw, o->quick ? "  smoke_test = true, -- calibrate --quick: GEMMs up to M = 4 rows only\n" : "",
         host, be.name, threads, utc, overhead);
@@ -1054,6 +1065,10 @@ cJSON *rl_calibrate(const rl_calib_opts *o, char *err, size_t errlen)
     }
     if (topen)
         rl_outdir_close(&tables);
+    if (rc != 0 && made_tref)
+        rmdir(tref);
+    if (rc != 0 && made_tdir)
+        rmdir(tdir);
     free(json);
     free(l.v);
     if (be.destroy)

@@ -4390,13 +4390,27 @@ static void workload_desc(const rl_opts *o, const rl_workload *w, const rl_reque
                  burst, w->qps, o->given[RL_P_PROMPT_DIST], out_dist, (unsigned long long)w->seed);
 }
 
-/* A --report path must end in .md or .html, and its folder must exist and
+/* A --report path must end in .md, .html or .htm (any case), and its folder must exist and
  * take a new file; an existing path must be a regular file or a symbolic
  * link to one (written through, as every output named on the command line).  0, or -1 with
  * the reason printed. */
+/* The format size --report's name picks: 1 HTML (.html, .htm), 0 Markdown
+ * (.md), -1 neither; the extension in any case (tester91 #10: rep.HTML
+ * was refused), as --plot's .png/.svg (fixRD #4).  The name must be more
+ * than its extension. */
+static int report_is_html(const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        return -1;
+    if (!strcasecmp(dot, ".html") || !strcasecmp(dot, ".htm"))
+        return 1;
+    return strcasecmp(dot, ".md") == 0 ? 0 : -1;
+}
+
 static int report_path_check(const char *path)
 {
-    size_t n = strlen(path);
     const char *why = NULL;
     struct stat st;
     char dir[4096];
@@ -4408,11 +4422,8 @@ static int report_path_check(const char *path)
         dir[1] = 0;
     else
         *slash = 0;
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t bn = strlen(base);
-    if (!((bn > 3 && strcmp(path + n - 3, ".md") == 0) ||
-          (bn > 5 && strcmp(path + n - 5, ".html") == 0)))
-        why = "expected a FILE.md (Markdown) or FILE.html name";
+    if (report_is_html(path) < 0)
+        why = "expected a FILE.md (Markdown) or FILE.html name (.htm too; any case)";
     else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0)
         why = "a symbolic link whose target does not exist";
     else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a link to a regular file is
@@ -4735,8 +4746,7 @@ static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl
     char desc[512];
     workload_desc(o, &in->w, in->trace, out_dist, desc, sizeof desc);
     const char *rp = o->given[RL_P_REPORT];
-    size_t rl = strlen(rp);
-    int html = rl > 5 && strcmp(rp + rl - 5, ".html") == 0;
+    int html = report_is_html(rp) == 1;
     rl_size_report_data d = {in, r, studied ? &curve : NULL, studied ? sens : NULL, desc,
                              o->cmdline};
     char *text = rl_size_report_render(&d, html);
@@ -5380,6 +5390,20 @@ int rl_cli_pareto(rl_opts *o)
             o->batch[o->nbatch++] = b;
     if (o->context == 0)
         o->context = rl_sweep_default_context(&m);
+    /* the sweep's size, bounded before it runs (tester91 #8: 344064
+     * points ran 116 s and 1.19 GB unbounded; sweep.h RL_PARETO_MAX_POINTS) */
+    long long defchips[64];
+    int nch = o->nchips ? o->nchips : rl_sweep_topologies(&h, 0, defchips, 64);
+    int nw = o->nweights ? o->nweights : 1, nk = o->nkv ? o->nkv : 1;
+    double points = (double)nch * o->nbatch * nw * nk;
+    if (points > RL_PARETO_MAX_POINTS) {
+        rl_cli_tell("pareto", "the sweep is %d chip count(s) (--chips) x %d batch(es) (--batch) "
+                    "x %d weight dtype(s) (--weights) x %d KV dtype(s) (--kv) = %.0f points, over "
+                    "the bound of %d: shorten a list (a frontier needs a few hundred batches "
+                    "at most), or run parts of it", nch, o->nbatch, nw, nk, points,
+                    RL_PARETO_MAX_POINTS);
+        return RL_EXIT_INPUT;
+    }
     rl_precision prec[RL_DTYPE_COUNT * RL_DTYPE_COUNT];
     char skipped[ERRLEN];
     int nprec = valid_precisions(o, &m, &h, o->context, prec, precision_grid(o, prec), skipped,

@@ -3874,6 +3874,15 @@ void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char
     cJSON_AddStringToObject(result, "no_band", note);
 }
 
+void rl_e2e_no_band_as_mode(cJSON *result, const char *why)
+{
+    char note[768];
+    if (!result || cJSON_GetObjectItem(result, "band") || cJSON_GetObjectItem(result, "no_band"))
+        return;
+    snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
+    cJSON_AddStringToObject(result, "no_band", note);
+}
+
 int rl_e2e_band_edge(rl_hw *h, int q)
 {
     static const char *const NAME[4] = {"p5", "p10", "p90", "p95"};

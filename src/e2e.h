@@ -227,6 +227,11 @@ int rl_e2e_has_band(const rl_hw *h);
  * (fitted costs off the fit, a what-if) come first and stay. */
 void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char *why_else);
 
+/* rl_e2e_no_band with `why` first, before every other reason: a run whose
+ * mode says why it has no band (mode "mfu": --mfu, tester91 #9: under
+ * --ideal the note gave --ideal's reason beside mode mfu). */
+void rl_e2e_no_band_as_mode(cJSON *result, const char *why);
+
 /* Move h to one edge of its band, q 0..3 = p5, p10, p90, p95 (the rule of
  * simulate's and size's bands and of size --conservative):
  *   fitted costs: every serving step's time (rl_e2e_mixed_time) times

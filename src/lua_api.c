@@ -2245,17 +2245,69 @@ static int plot_model(lua_State *L, rl_outdir *out, const char *kind, const char
  * weights=, kv=, compute=} -> path of the figure, or nil and a message when
  * gnuplot is missing (data and script kept).  Files go to the output
  * directory (roofline run --out, default out/); `file` is a plain name. */
+/* The keys each kind of roofline.plot takes (tester91 #6: the union of
+ * every kind's was taken, so hw = "tpu-v5e" beside a pareto figure was
+ * ignored unsaid): pareto draws its series; step and memory a model on
+ * chips; roofline a model on one chip (rl_plot_roofline takes no chips). */
+#define PLOT_COMMON RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE
+#define PLOT_MODEL RL_P_MODEL, RL_P_HW, RL_P_BATCH, RL_P_CONTEXT, RL_P_WEIGHTS, RL_P_KV, RL_P_COMPUTE
+static const int PLOT_KEYS[4][12] = {
+    {PLOT_COMMON, RL_P_PLOT_SERIES, -1},
+    {PLOT_COMMON, PLOT_MODEL, RL_P_CHIPS, -1},
+    {PLOT_COMMON, PLOT_MODEL, -1},
+    {PLOT_COMMON, PLOT_MODEL, RL_P_CHIPS, -1},
+};
+
+/* Refuse a key of the options at 1 that kind k (PLOT_KEYS) does not take,
+ * naming the kind and its keys; a key plot does not know at all is left to
+ * check_keys. */
+static void plot_kind_keys(lua_State *L, const char *kind, int k)
+{
+    const rl_command *c = rl_command_find("plot");
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            continue;
+        const char *key = lua_tostring(L, -1);
+        int id = rl_command_lua_param(c, key), ok = id < 0;
+        for (int i = 0; !ok && PLOT_KEYS[k][i] >= 0; i++)
+            ok = PLOT_KEYS[k][i] == id;
+        if (ok)
+            continue;
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (int i = 0; PLOT_KEYS[k][i] >= 0; i++) {
+            luaL_addstring(&b, i ? ", " : "");
+            luaL_addstring(&b, RL_PARAMS[PLOT_KEYS[k][i]].lua);
+        }
+        luaL_pushresult(&b);
+        opt_error(L, "kind '%s' takes %s; got '%s'", kind, lua_tostring(L, -1), key);
+    }
+}
+
 int rl_lua_plot(lua_State *L)
 {
-    check_keys(L, 1, "plot");
+    lua_pushstring(L, "plot"); /* whose options are read, for opt_error (as check_keys) */
+    lua_setfield(L, LUA_REGISTRYINDEX, "roofline.command");
+    luaL_argexpected(L, lua_type(L, 1) == LUA_TTABLE, 1, "options table");
     static const char *const KINDS[] = {"pareto", "step", "roofline", "memory", NULL};
     /* a missing or non-string field named as the other functions name
-     * theirs (tester LOW #4: "bad argument #-1 to 'roofline.plot'") */
+     * theirs (tester LOW #4: "bad argument #-1 to 'roofline.plot'"); the
+     * kind, its keys and its required fields before the other fields' types
+     * (tester91 #6: kind = "pareto", chips = {4, 8} said chips' type first) */
     lua_getfield(L, 1, "kind");
     opt_check(L, !lua_isnil(L, -1), "field 'kind' is required (one of pareto, step, roofline, memory)");
     if (lua_type(L, -1) != LUA_TSTRING)
         opt_error(L, "field 'kind': expected a string, got %s", luaL_typename(L, -1));
     const char *kind = lua_tostring(L, -1);
+    int k = 0;
+    while (KINDS[k] && strcmp(KINDS[k], kind) != 0)
+        k++;
+    if (!KINDS[k])
+        return luaL_error(L, "roofline.plot: kind '%s': expected pareto, step, roofline or memory",
+                          kind);
+    plot_kind_keys(L, kind, k);
     lua_getfield(L, 1, "file");
     opt_check(L, !lua_isnil(L, -1), "field 'file' is required (a .png or .svg file name)");
     if (lua_type(L, -1) != LUA_TSTRING)
@@ -2269,12 +2321,18 @@ int rl_lua_plot(lua_State *L)
      * refused, "..txt" written); named like the other refusals (tester5 #12f) */
     if (rl_outdir_check_name(file, 1, why, sizeof why) != 0)
         return luaL_error(L, "roofline.plot: file %s", why);
-    int k = 0;
-    while (KINDS[k] && strcmp(KINDS[k], kind) != 0)
-        k++;
-    if (!KINDS[k])
-        return luaL_error(L, "roofline.plot: kind '%s': expected pareto, step, roofline or memory",
-                          kind);
+    if (k == 0) {
+        lua_getfield(L, 1, "series");
+        opt_check(L, lua_istable(L, -1), "kind 'pareto' needs field 'series' = {{title=, rows=}, ...}");
+        lua_pop(L, 1);
+    } else {
+        lua_getfield(L, 1, "model");
+        lua_getfield(L, 1, "hw");
+        opt_check(L, !lua_isnil(L, -2), "field 'model' is required");
+        opt_check(L, !lua_isnil(L, -1), "field 'hw' is required");
+        lua_pop(L, 2);
+    }
+    check_keys(L, 1, "plot");
     lua_getfield(L, 1, "title");
     if (!lua_isnil(L, -1) && !lua_isstring(L, -1)) /* a number is its text, as before */
         opt_error(L, "field 'title': expected a string, got %s", luaL_typename(L, -1));

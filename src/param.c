@@ -314,7 +314,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                    1e6, NULL, NULL, "TPOT p99 target in seconds (goodput, size; a note above 1 s: ms meant?)", NOWHERE, RL_PF_SERVE},
     [RL_P_REPORT] = {"report", NULL, NULL, NULL, RL_PT_STRING, "FILE.md|FILE.html", "", 0, 0, NULL,
                      NULL, "also write the sizing report (recommendation, alternatives, frontier, "
-                     "load curve, memory, sensitivity, assumptions)",
+                     "load curve, memory, sensitivity, assumptions): HTML for .html or .htm, "
+                     "Markdown for .md, in any case",
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_RESERVE] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
                       NULL, "simulate, size and the serving commands (default 0.1; step's "
@@ -616,7 +617,9 @@ const rl_command RL_COMMANDS[] = {
      "--ideal uses formula (1) on all chips without communication instead.  --context\n"
      "defaults to 2048 (or the model's max_context if shorter), --batch to 1, 2, 4, ..., 2048.\n"
      "A run past 5 s says its progress on stderr every 5 s when stderr is a terminal or\n"
-     "the grid holds 20000 cells or more (chips x precisions x batches).\n"
+     "the grid holds 20000 cells or more (chips x precisions x batches).  The grid is bounded:\n"
+     "chip counts x batches x weight x KV dtypes over 100000 points is refused before the\n"
+     "run (exit 2, naming each list's length; sweep.h RL_PARETO_MAX_POINTS).\n"
      "On a profile with measured tables (mode calibrated, or estimated when borrowed), each\n"
      "1D tp/ep plan is timed as `step --tp` and `prefill --tp` time it: the --engine's kernel\n"
      "tables and costs (default: the profile's), each chip's own KV share, measured\n"
@@ -781,7 +784,9 @@ const rl_command RL_COMMANDS[] = {
      "in the --tables format, the host's spec in DIR/base.lua) and imports them as --tables\n"
      "does into hw_profiles/calibrated/<host>.lua (or --save PROFILE.lua) with engine\n"
      "`reference` as its default; raw samples in <host>.json (PROFILE.json); --output FILE\n"
-     "keeps the printed summary.\n"
+     "keeps the printed summary.  The profile's tables name the release and the build's commit\n"
+     "(engine version 'roofline VERSION (commit HASH)', the hash's -dirty: built with uncommitted\n"
+     "changes; make rebuilds it whenever HEAD or the tree's state changes).\n"
      "--tables DIR: imports DIR/E/{gemm,context_attention,generation_attention}_perf.csv.gz\n"
      "(the layout of ../shared/data/silicon/<gpu>/, NVIDIA AIConfigurator data) into kernel\n"
      "tables of engine E and writes H with them as a calibrated hardware spec to --save FILE\n"

@@ -536,6 +536,8 @@ void rl_result_untabled_note(cJSON *r, const rl_hw *h)
 
 /* rl_e2e_no_band's reason on a profile with a band whose run got none */
 #define NO_RESIDUALS "no operator of the step was timed by a kernel table with residuals"
+/* the no_band reason of mode "mfu" (ops and prefill --mfu) */
+#define MFU_NO_BAND "--mfu: compute at a set fraction of the peak"
 
 /* KEY_low / KEY_high of row o: the op list's p10-p90 band (p5-p95 when the
  * engine's wide_band is set: --band p5-p95) from its engine's kernel-table
@@ -2119,6 +2121,11 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
         rl_e2e_unfitted_label(o, h, "ops's operator list, each operator at its roofline or "
                                     "kernel-table time; step and prefill apply them per step");
     }
+    /* the step's phase, as --phase names it (docs/cli.md's ops table gives
+     * --phase the key; tester91 #3: a saved ops JSON did not say it):
+     * prompts beside a decode batch are a mixed step (ops.h rl_ops_config_phase) */
+    int prompts = c->prefill_seqs > 0 || c->nparts > 0;
+    cJSON_AddStringToObject(o, "phase", !prompts ? "decode" : c->decode_batch ? "mixed" : "prefill");
     cJSON_AddNumberToObject(o, "prefill_seqs", (double)c->prefill_seqs);
     cJSON_AddNumberToObject(o, "tokens", (double)c->prefill_tokens);
     cJSON_AddNumberToObject(o, "prefix", (double)c->prefill_prefix);
@@ -2204,6 +2211,8 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
                 cJSON_AddItemToArray(colls, r);
             }
     }
+    if (c->mfu > 0 && c->mfu < 1) /* mode mfu: its reason, --ideal or not (tester91 #9) */
+        rl_e2e_no_band_as_mode(o, MFU_NO_BAND);
     rl_e2e_no_band(o, m, h, "ops lists each operator's time; step and prefill carry the "
                             "whole step's band");
     return o;
@@ -2293,8 +2302,9 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
                                       : 0);
     if (c->calibrated)
         outside_add(o, &far, h, (size_t)ntokens);
-    rl_e2e_no_band(o, m, h, c->mfu > 0 && c->mfu < 1 ? "--mfu: compute at a set fraction of the peak"
-                            : c->calibrated ? NO_RESIDUALS : "the ideal roofline");
+    if (c->mfu > 0 && c->mfu < 1) /* mode mfu: its reason, --ideal or not (tester91 #9) */
+        rl_e2e_no_band_as_mode(o, MFU_NO_BAND);
+    rl_e2e_no_band(o, m, h, c->calibrated ? NO_RESIDUALS : "the ideal roofline");
     if (c->tp > 1 || c->ep > 1) /* the prompt's KV layout, as step names its own */
         add_prefill_kv_split(o, c);
     return o;
@@ -2830,6 +2840,10 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     if (run->calibrated)
         add_e2e_gap_serving(j, run->h, rl_serve_replica_plan(run->chips_per_replica / (c->pp > 1 ? c->pp : 1),
                                                              c->ep, c->layout).tp);
+    /* chips: --chips as given, a replica's (docs/cli.md's simulate table and
+     * docs/serving.md name the key; tester91 #3: simulate printed only the
+     * two below), kept beside them as step's "chips" */
+    cJSON_AddNumberToObject(j, "chips", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_per_replica", (double)run->chips_per_replica);
     cJSON_AddNumberToObject(j, "chips_total", (double)run->chips_total);
     add_layout(j, run->m, run->h, run->chips_per_replica, c->pp, c->ep, c->layout);
@@ -3288,6 +3302,12 @@ static void add_size_workload(cJSON *j, const rl_size_input *in)
                                                              d, sizeof d));
     cJSON_AddStringToObject(j, "out_len", rl_dist_format(in->trace ? &trace : &in->w.output,
                                                           d, sizeof d));
+    /* the first spellings beside them, as simulate prints them (docs/cli.md's
+     * size table names them; docs/serving.md: kept as aliases; tester91 #3) */
+    cJSON_AddStringToObject(j, "prompt", rl_dist_format(in->trace ? &trace : &in->w.prompt,
+                                                        d, sizeof d));
+    cJSON_AddStringToObject(j, "output_dist", rl_dist_format(in->trace ? &trace : &in->w.output,
+                                                             d, sizeof d));
     if (in->trace)
         cJSON_AddNullToObject(j, "seed");
     else { /* raw digits: a 64-bit seed exceeds a double's 2^53 */

@@ -80,6 +80,17 @@ typedef struct {
                             do (below), when h carries measurements (rl_hw_measured) */
 } rl_sweep_space;
 
+/* The most points `roofline pareto` sweeps: the product of its lists
+ * (chip counts, batches, weight and KV dtypes; each chip count's shard
+ * plans come on top).  Our choice, not from a source: a dense real sweep is
+ * far inside it (the default 12 batches on h100-sxm's 4 chip counts is 48,
+ * 576 with 4 weight x 3 KV dtypes; 4096 batches, step's list cap, on 8
+ * chip counts x 3 dtypes is 98304), while tester91's 7 x 4096 x 4 x 3 = 344064 points ran 116 s and
+ * 1.19 GB on the 2-core VM (about 34 s and 350 MB at the cap).  A frontier
+ * in batch needs no more than a few hundred values: the step time is
+ * smooth in B. */
+#define RL_PARETO_MAX_POINTS 100000
+
 /* Seconds before the first progress line and between lines: our choice, a
  * terminal user's patience, not from a source. */
 #define RL_SWEEP_PROGRESS_S 5.0

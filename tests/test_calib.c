@@ -4,6 +4,7 @@
  * round-trip through the measured-table format; the raw samples are kept,
  * validate predicts every run and reports its error statistics. */
 #include "testutil.h"
+#include "version.h"
 
 #include <sys/stat.h>
 
@@ -80,6 +81,14 @@ static void test_calibrate_then_validate(void **state)
     assert_true(h.flops[RL_FP32] > 0);
     assert_true(h.efficiency.curve[RL_EFF_GEMM].n >= 3); /* M = 1, 2, 4 of the quick grid */
     assert_true(h.smoke_test); /* --quick marks the profile, through its base (tester9 #7b) */
+    /* the release beside the build's commit in the tables' version and
+     * source (tester91 #7: "commit dc02e59c-dirty" alone, on a 0.51.0 binary
+     * built before its version commit) */
+    char *ptext = slurp_text(path);
+    if (!strstr(ptext, "\"roofline " RL_VERSION " (commit ") ||
+        !strstr(ptext, "), roofline " RL_VERSION ", commit "))
+        fail_msg("the profile does not name roofline %s beside its commit: %.800s", RL_VERSION, ptext);
+    free(ptext);
     /* SwiGLU and the residual add are fitted apart (issue 12): each its own
      * curve from its own benches, rows 1 and 2 of the quick grid */
     assert_true(h.efficiency.curve[RL_EFF_SWIGLU].n >= 1);
@@ -461,6 +470,35 @@ static void test_calibrate_keeps_the_older_profile(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* tester91 (#5): a calibration that fails after its tables were written (a
+ * name too long for the profile's temporary; here a folder standing at
+ * p.json, the raw samples' name) left the tables folder it had made, an
+ * empty p-tables/reference/.  Nothing of the run stays: no p-tables, no
+ * profile, no temporary. */
+static void test_calibrate_failure_leaves_no_folder(void **state)
+{
+    (void)state;
+    use_source_tree();
+    char dir[] = "/tmp/rl_calf_XXXXXX", err[1024], save[64], path[96];
+    assert_non_null(mkdtemp(dir));
+    snprintf(save, sizeof save, "%s/p.lua", dir);
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    int io = 0;
+    rl_calib_opts o = {.backend = "cpu", .model = "tiny-test", .save = save, .quick = 1,
+                       .threads = 1, .io_failed = &io};
+    assert_null(rl_calibrate(&o, err, sizeof err));
+    assert_int_equal(io, 1);
+    snprintf(path, sizeof path, "%s/p-tables", dir);
+    if (access(path, F_OK) == 0)
+        fail_msg("the failed run left %s (%s)", path, err);
+    assert_int_equal(access(save, F_OK), -1);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "test \"$(ls -A %s)\" = p.json", dir); /* only the test's folder */
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* The smallest count of bytes other runs read between two reads of the
  * same rotation memory, over calibrate's full grid for tiny-ref in its
  * order (calibrate.c build_grid: GEMMs over the five weight shapes, M = 1 ..
@@ -583,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_validate_threads_must_match),
         cmocka_unit_test(test_calibrate_writes_kernel_tables),
         cmocka_unit_test(test_calibrate_keeps_the_older_profile),
+        cmocka_unit_test(test_calibrate_failure_leaves_no_folder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3131,6 +3131,145 @@ static int step_max_batch(const char *args)
  * the MLA down-projections went whole on every chip; 381.8, -10.0 before
  * h28acc counted attention once: now 356.0, +73.3) were stale: they are
  * rerun too, to the digits the docs print. */
+/* tester91 #9: prefill --mfu 0.5 --ideal read mode mfu (its time the --mfu
+ * one) but no_band gave --ideal's reason; ops likewise.  Mode mfu gives the
+ * --mfu reason, with --ideal or not; --ideal alone keeps its own. */
+static void mfu_no_band_reason(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "prefill --model llama3-8b --hw h100-sxm --tokens 512 --mfu 0.5 --ideal --format json",
+        "prefill --model llama3-8b --hw h100-sxm --tokens 512 --mfu 0.5 --format json",
+        "ops --model llama3-8b --hw h100-sxm --phase prefill --tokens 512 --mfu 0.5 --ideal "
+        "--format json",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        cJSON *j = run_json(runs[i]);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "mfu");
+        const char *nb = cJSON_GetStringValue(cJSON_GetObjectItem(j, "no_band"));
+        if (!nb || !strstr(nb, "no band: --mfu: compute at a set fraction of the peak"))
+            fail_msg("%s: no_band '%s'", runs[i], nb ? nb : "(none)");
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_json("prefill --model llama3-8b --hw h100-sxm --tokens 512 --ideal --format json");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "no_band")), "(--ideal"));
+    cJSON_Delete(j);
+}
+
+/* tester91 #8: pareto had no bound on its sweep (7 chip counts x 4096
+ * batches x 4 weight x 3 KV dtypes = 344064 points ran 116 s and 1.19 GB).
+ * The product of the lists is bounded at RL_PARETO_MAX_POINTS (100000,
+ * sweep.h) before the run: exit 2 naming the product and the flags. */
+static void pareto_sweep_bounded(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("pareto --model llama3-70b --hw h100-sxm --chips 1,2,4,8,16,32,64 "
+                             "--batch $(seq -s, 1 4096) --weights bf16,fp8,int8,int4 "
+                             "--kv bf16,fp8,int8", out, sizeof out), 2);
+    if (!strstr(out, "roofline pareto: the sweep is 7 chip count(s) (--chips) x 4096 batch(es) "
+                     "(--batch) x 4 weight dtype(s) (--weights) x 3 KV dtype(s) (--kv) = 344064 "
+                     "points, over the bound of 100000"))
+        fail_msg("pareto's bound not said: %.600s", out);
+    /* the default chip list counts too: h100-sxm's 1, 2, 4, 8 */
+    assert_int_equal(run_cli("pareto --model llama3-8b --hw h100-sxm --batch $(seq -s, 1 4096) "
+                             "--weights bf16,fp8,int8,int4 --kv bf16,fp8", out, sizeof out), 2);
+    assert_non_null(strstr(out, "the sweep is 4 chip count(s) (--chips) x 4096 batch(es)"));
+}
+
+/* tester91 #3: docs/cli.md's option tables give each option a "JSON key"
+ * column, the key that echoes the option in the command's JSON; size
+ * lacked prompt/output_dist (the aliases simulate prints), simulate lacked
+ * chips and ops lacked phase.  Each command section's keys must be in a
+ * small run's JSON, at the top level or in its first row.  Not run here:
+ * calibrate, validate and validate-serve (they run the reference engine;
+ * test_calib reads their output), import-hf (no JSON key column), run,
+ * list, and sweep and plot (Lua only). */
+static void docs_json_keys_printed(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *section, *args;
+    } runs[] = {
+        {"info", "info --model llama3-8b --context 1024 --format json"},
+        {"step", "step --model llama3-8b --hw h100-sxm --context 1024 --format json"},
+        {"pareto", "pareto --model llama3-8b --hw h100-sxm --batch 1,8 --context 1024 --format json"},
+        {"shard", "shard --model llama3-8b --hw h100-sxm --chips 2 --batch 1 --context 1024 --format json"},
+        {"ops", "ops --model llama3-8b --hw h100-sxm --context 1024 --format json"},
+        {"prefill", "prefill --model llama3-8b --hw h100-sxm --tokens 128 --chunk 64 --format json"},
+        {"fit", "fit " RL_SRCDIR "/tests/data/e2e/splitwise_h100.csv --hw h100-sxm --model llama2-70b "
+                "--set model.max_context=16384 --format json"},
+        {"simulate", "simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 --out-len 20 "
+                     "--requests 50 --format json"},
+        {"size", "size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 --out-len 20 "
+                 "--ttft-p99 1 --tpot-p99 0.1 --keep-precision --format json"},
+    };
+    /* keys a small run cannot print, and why */
+    static const char *const absent[][2] = {
+        {"info", "hw"},             /* info --hw alone prints the profile; beside --model it is unused */
+        {"simulate", "prefill_replicas"}, /* --policy disagg only */
+        {"fit", "profile"},         /* --save only */
+    };
+    char *md = slurp_text(RL_SRCDIR "/docs/cli.md");
+    int checked = 0;
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        char head[64];
+        snprintf(head, sizeof head, "\n## %s\n", runs[r].section);
+        const char *sec = strstr(md, head);
+        if (!sec)
+            fail_msg("docs/cli.md has no section '## %s'", runs[r].section);
+        sec += strlen(head);
+        const char *end = strstr(sec, "\n## ");
+        if (!end)
+            end = sec + strlen(sec);
+        const char *table = strstr(sec, "\n| option | Lua key | JSON key |");
+        if (!table || table > end)
+            fail_msg("docs/cli.md's section '## %s' has no option table", runs[r].section);
+        sec = table + 1;
+        cJSON *j = run_json(runs[r].args);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        const cJSON *row0 = cJSON_IsArray(rows) ? rows->child : NULL;
+        for (const char *ln = sec; ln && ln < end; ln = strchr(ln, '\n'), ln = ln ? ln + 1 : NULL) {
+            /* | option | Lua key | JSON key | value | ... */
+            if (*ln != '|')
+                break; /* the table's end */
+            if (strncmp(ln, "| option ", 9) == 0 || strncmp(ln, "|---", 4) == 0)
+                continue;
+            const char *c = ln;
+            for (int bar = 0; bar < 3 && c; bar++)
+                c = strchr(c + 1, '|');
+            if (!c)
+                continue;
+            const char *k = c - 1;
+            while (*k == ' ')
+                k--;
+            const char *b = k;
+            while (b > ln && b[-1] != '|' && b[-1] != ' ')
+                b--;
+            char key[64];
+            snprintf(key, sizeof key, "%.*s", (int)(k - b + 1), b);
+            if (*key == '|' || !*key)
+                continue; /* no JSON key */
+            if (key[0] == '`') { /* `key` */
+                memmove(key, key + 1, strlen(key));
+                key[strcspn(key, "`")] = '\0';
+            }
+            int skip = 0;
+            for (size_t a = 0; a < sizeof absent / sizeof *absent; a++)
+                skip |= strcmp(absent[a][0], runs[r].section) == 0 && strcmp(absent[a][1], key) == 0;
+            if (skip)
+                continue;
+            if (!cJSON_HasObjectItem(j, key) && !(row0 && cJSON_HasObjectItem(row0, key)))
+                fail_msg("docs/cli.md's %s table names JSON key '%s', which `roofline %s` does not "
+                         "print", runs[r].section, key, runs[r].args);
+            checked++;
+        }
+        cJSON_Delete(j);
+    }
+    free(md);
+    if (checked < 60) /* the tables were read */
+        fail_msg("only %d JSON keys read from docs/cli.md", checked);
+}
+
 static void docs_quote_current_capacity_figures(void **state)
 {
     (void)state;
@@ -3763,6 +3902,36 @@ static char *size_report_of(const char *dir, const char *hw, const char *extra)
              hw, extra, dir);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     return slurp_in(dir, "r.md");
+}
+
+/* tester91 #10: size --report rep.HTML was refused ("expected a FILE.md
+ * (Markdown) or FILE.html name", exit 2).  The extension picks the format
+ * in any case: .HTML and .htm write HTML, .MD Markdown; .txt is refused. */
+static void size_report_extension_any_case(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_repcase_XXXXXX", cmd[512];
+    assert_non_null(mkdtemp(dir));
+    const char *base = "size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 10 --out-len 10 "
+                       "--ttft-p99 1 --tpot-p99 0.05 --requests 100 --keep-precision";
+    static const struct {
+        const char *name, *starts;
+    } ext[] = {{"r.HTML", "<!DOCTYPE html>"}, {"r.htm", "<!DOCTYPE html>"}, {"r.MD", "# "}};
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+        snprintf(cmd, sizeof cmd, "%s --report %s/%s", base, dir, ext[i].name);
+        if (run_cli(cmd, out, sizeof out) != 0)
+            fail_msg("--report %s refused: %.400s", ext[i].name, out);
+        char *text = slurp_in(dir, ext[i].name);
+        if (strncmp(text, ext[i].starts, strlen(ext[i].starts)) != 0)
+            fail_msg("--report %s does not begin '%s': %.80s", ext[i].name, ext[i].starts, text);
+        free(text);
+        snprintf(cmd, sizeof cmd, "%s/%s", dir, ext[i].name);
+        unlink(cmd);
+    }
+    snprintf(cmd, sizeof cmd, "%s --report %s/r.txt", base, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "expected a FILE.md (Markdown) or FILE.html name"));
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* fixKJ A: size --report through a symbolic link to a regular file was
@@ -13012,6 +13181,9 @@ int main(void)
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
+        cmocka_unit_test(docs_json_keys_printed),
+        cmocka_unit_test(pareto_sweep_bounded),
+        cmocka_unit_test(mfu_no_band_reason),
         cmocka_unit_test(docs_quote_simulate_transcript),
         cmocka_unit_test(docs_quote_splitwise_gap),
         cmocka_unit_test(prefill_help_matches_behaviour),
@@ -13037,6 +13209,7 @@ int main(void)
         cmocka_unit_test(size_report_says_why_estimated),
         cmocka_unit_test(size_notes_estimated_rows),
         cmocka_unit_test(size_report_through_link),
+        cmocka_unit_test(size_report_extension_any_case),
         cmocka_unit_test(size_report_ideal_says_alpha_beta),
         cmocka_unit_test(size_report_conservative_frontier_said),
         cmocka_unit_test(size_report_chips_margin_each_hw),

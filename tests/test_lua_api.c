@@ -596,6 +596,22 @@ static void list_holes_and_plot_fields(void **state)
         {"roofline.plot{file = 'a.png'}", "roofline.plot: field 'kind' is required"},
         {"roofline.plot{kind = 'memory'}", "roofline.plot: field 'file' is required"},
         {"roofline.plot{kind = true, file = 'a.png'}", "roofline.plot: field 'kind': expected a string, got boolean"},
+        /* tester91 #6: a key the kind does not take is refused, naming the
+         * kind and its keys (they were ignored unsaid), and the kind's keys
+         * and required fields come before another field's type */
+        {"roofline.plot{kind = 'pareto', file = 'a.svg', series = {{rows = {}}}, hw = 'tpu-v5e'}",
+         "roofline.plot: kind 'pareto' takes kind, file, title, series; got 'hw'"},
+        {"roofline.plot{kind = 'pareto', file = 'a.svg', chips = {4, 8}}",
+         "roofline.plot: kind 'pareto' takes kind, file, title, series; got 'chips'"},
+        {"roofline.plot{kind = 'pareto', file = 'a.svg', title = {}}",
+         "roofline.plot: kind 'pareto' needs field 'series'"},
+        {"roofline.plot{kind = 'roofline', file = 'a.svg', model = 'llama3-8b', hw = 'h100-sxm', chips = 2}",
+         "roofline.plot: kind 'roofline' takes kind, file, title, model, hw, batch, context, weights, "
+         "kv, compute; got 'chips'"},
+        {"roofline.plot{kind = 'memory', file = 'a.svg', model = 'llama3-8b', hw = 'h100-sxm', series = 42}",
+         "roofline.plot: kind 'memory' takes kind, file, title, model, hw, batch, context, weights, "
+         "kv, compute, chips; got 'series'"},
+        {"roofline.plot{kind = 'step', file = 'a.svg', chips = {1}}", "roofline.plot: field 'model' is required"},
     };
     char err[1024];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -869,8 +885,10 @@ static void sweep_pareto_plot(void **state)
     assert_non_null(strstr(err, "roofline.plot: file sub/x.png: '/' at byte 3: a plain file name"));
     /* "..png" is a name as roofline.write's "..txt" (tester37 F3: refused
      * before): it passes the name rule and stops only at the missing
-     * output directory (this state has none) */
-    assert_int_equal(run("return roofline.plot{ kind = 'memory', file = '..png' }", err, sizeof err),
+     * output directory (this state has none; its model and hw, which the
+     * kind requires, are checked first since tester91 #6) */
+    assert_int_equal(run("return roofline.plot{ kind = 'memory', file = '..png', model = 'llama3-8b', "
+                         "hw = 'h100-sxm' }", err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "no output directory"));
     assert_int_equal(run("return roofline.sweep{ model = 'llama3-8b', hw = 'tpu-v5e', chips = { 3 },"
