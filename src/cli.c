@@ -1632,10 +1632,22 @@ static void say_size_rows_note(const rl_opts *o, const cJSON *result, const char
         if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, key)) && n++ == 0)
             first = row;
     }
-    if (first)
-        rl_cli_say(o, "caution: %d of %d rows (the first: %s): %s (the rows' %s)", n, rows,
-                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "config")),
-                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, key)), key);
+    if (!first)
+        return;
+    /* a size row by its config; a pareto row (fixSL #1) by its plan */
+    const char *config = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "config"));
+    char plan[160];
+    if (!config) {
+        snprintf(plan, sizeof plan, "%.0f chips %s B=%.0f %s weights, %s KV",
+                 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(first, "chips")),
+                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "layout")),
+                 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(first, "batch")),
+                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "weights")),
+                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "kv")));
+        config = plan;
+    }
+    rl_cli_say(o, "caution: %d of %d rows (the first: %s): %s (the rows' %s)", n, rows, config,
+               cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, key)), key);
 }
 
 /* fixRE item 3: a step below one kernel launch (result.h
@@ -1736,7 +1748,8 @@ static int emit(const rl_opts *o, cJSON *result)
     const cJSON *mla = cJSON_GetObjectItemCaseSensitive(result, "mla_engine_note");
     if (cJSON_IsString(mla)) /* tester F8: a measured MLA kernel far above its roofline */
         rl_cli_say(o, "caution: %s", mla->valuestring);
-    if (o->cmd && !strcmp(o->cmd, "size")) { /* tester89 F4b: size's rows carry them */
+    /* tester89 F4b: size's rows carry them; fixSL #1: pareto's too */
+    if (o->cmd && (!strcmp(o->cmd, "size") || !strcmp(o->cmd, "pareto"))) {
         say_size_rows_note(o, result, "kv_engine_note");
         say_size_rows_note(o, result, "precision_engine_note");
         say_size_rows_note(o, result, "mla_engine_note");

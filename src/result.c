@@ -246,6 +246,21 @@ static void engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abs
             cJSON_AddNullToObject(o, keys[k]);
 }
 
+/* A row's engine cautions, each key on every row, null where it does not
+ * apply (size's and pareto's rows: tester89 F4b, fixSL #1): kv_engine_note
+ * and precision_engine_note as step says them for the row's plan, and
+ * mla_engine_note; `timed`: the row is timed by the engine (not an ideal,
+ * uncalibrated search, which times no kernel table: tester F8). */
+static void add_row_engine_notes(cJSON *o, const rl_model *m, const rl_hw *h, rl_precision p,
+                                 int timed)
+{
+    engine_dtype_notes(o, h, p, m->abstract || !timed, 1);
+    if (timed)
+        add_mla_engine_note(o, m, h, p, 1);
+    else
+        cJSON_AddNullToObject(o, "mla_engine_note");
+}
+
 /* The two notes, each key absent when it does not apply (step, prefill,
  * ops, simulate: one plan a result). */
 static void add_engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abstract)
@@ -2436,6 +2451,9 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, c
     cJSON_AddNumberToObject(r, "b_crit", p->b_crit);
     cJSON_AddNumberToObject(r, "max_batch", (double)p->max_batch);
     add_point_mode(r, s, p, m, h);
+    /* fixSL #1: the point's plan under its engine, as step and size say it
+     * (pareto's rows carried none: fp8 weights under trtllm on an A100) */
+    add_row_engine_notes(r, m, h, p->prec, s->calibrated);
     cJSON_AddItemToArray(rows, r);
 }
 
@@ -3164,11 +3182,7 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
     /* tester89 F4b: the row's plan under its engine, as step and simulate
      * say it for the same plan (null where nothing applies: a row's keys
      * are the same on every row; an ideal search names no engine) */
-    engine_dtype_notes(o, dh, c->p, in->m->abstract || !in->calibrated, 1);
-    if (in->calibrated) /* tester F8: an ideal search times no kernel table */
-        add_mla_engine_note(o, in->m, dh, c->p, 1);
-    else
-        cJSON_AddNullToObject(o, "mla_engine_note");
+    add_row_engine_notes(o, in->m, dh, c->p, in->calibrated);
     /* fixND #11: --engine E over a list applies where the profile has E;
      * a row of one without it says so (null: E applied, or none asked) */
     if (in->engine_asked && in->engine_lacking && in->engine_lacking[c->hw]) {

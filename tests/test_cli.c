@@ -4708,6 +4708,53 @@ static void size_engine_dtype_notes(void **state)
     }
 }
 
+/* fixSL #1: pareto's frontier rows carried none of the engine cautions
+ * step and size give the same plan: fp8 weights under trtllm on
+ * a100-sxm-80g (sm 80; TensorRT-LLM lists FP8 from SM89 on) read as any
+ * other row.  Expected: every row carries kv_engine_note,
+ * precision_engine_note and mla_engine_note (llama3-8b: no MLA, null on
+ * every row); a fp8-weights row's precision_engine_note holds step's text
+ * ("this run's fp8 weights are a what-if"), a bf16 row's is null; stderr
+ * says it once, "(the rows' precision_engine_note)".  Fails before: the
+ * keys are absent and stderr says nothing. */
+static void pareto_engine_dtype_notes(void **state)
+{
+    (void)state;
+    char base[512], cmd[700];
+    snprintf(base, sizeof base, "%s pareto --model llama3-8b --hw a100-sxm-80g --weights fp8,bf16 "
+             "--chips 1,2 --batch 1,8 --context 2048 --format json", RL_BIN);
+    snprintf(cmd, sizeof cmd, "%s 2>&1 >/dev/null", base);
+    assert_int_equal(popen_out(cmd), 0);
+    if (!strstr(out, "(the rows' precision_engine_note)") ||
+        strstr(out, "(the rows' mla_engine_note)"))
+        fail_msg("stderr: %s", out);
+    snprintf(cmd, sizeof cmd, "%s 2>/dev/null", base);
+    assert_int_equal(popen_out(cmd), 0);
+    cJSON *j = cJSON_Parse(out), *row;
+    assert_non_null(j);
+    int fp8 = 0, n = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+    {
+        n++;
+        const char *w = cJSON_GetStringValue(cJSON_GetObjectItem(row, "weights"));
+        const cJSON *pen = cJSON_GetObjectItem(row, "precision_engine_note");
+        const char *note = cJSON_GetStringValue(pen);
+        assert_non_null(w);
+        if (!strcmp(w, "fp8")) {
+            fp8++;
+            if (!note || !strstr(note, "this run's fp8 weights are a what-if"))
+                fail_msg("fp8 row %d: precision_engine_note %s", n, note ? note : "absent");
+        } else if (!cJSON_IsNull(pen)) {
+            fail_msg("%s row %d: precision_engine_note not null", w, n);
+        }
+        if (!cJSON_IsNull(cJSON_GetObjectItem(row, "mla_engine_note")) ||
+            !cJSON_HasObjectItem(row, "kv_engine_note"))
+            fail_msg("row %d: mla_engine_note not null or kv_engine_note absent", n);
+    }
+    assert_true(fp8 > 0);
+    cJSON_Delete(j);
+}
+
 /* fixRE item 3 (README-only tester): a chip with nothing measured and no
  * engine costs gave tiny-test on one tpu-v5e a 0.24 us decode step, TTFT
  * p50 0.34 us and max_sustainable_qps 3.8 M req/s, unremarked.  A step
@@ -13241,6 +13288,7 @@ int main(void)
         cmocka_unit_test(kv_dtype_engine_caution),
         cmocka_unit_test(precision_engine_caution),
         cmocka_unit_test(size_engine_dtype_notes),
+        cmocka_unit_test(pareto_engine_dtype_notes),
         cmocka_unit_test(mla_engine_caution),
         cmocka_unit_test(derived_slow_caution),
         cmocka_unit_test(size_echoes_search),
