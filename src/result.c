@@ -2748,14 +2748,17 @@ static void add_layout(cJSON *j, const rl_model *m, const rl_hw *h, long long ch
                             : kl.copies > 1 ? "replicate (each KV head on kv_copies chips: step "
                                               "--kv-split replicate)"
                                             : "heads");
-    cJSON_AddNumberToObject(j, "pp", (double)pp);
-    cJSON_AddNumberToObject(j, "ep", (double)ep);
-    cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
     /* the replica's plan in step's terms (fixQB, issue 14 follow-up #3:
      * simulate --chips 16 runs one tp16 replica where step --chips 16 runs
      * its own plan, tp8 x2, and simulate named neither): step --tp T --pp
      * P --ep E --chips (this) times the same replica */
     rl_shard_plan sp = rl_serve_replica_plan(chips / pp, ep, l);
+    cJSON_AddNumberToObject(j, "pp", (double)pp);
+    /* the plan's ep, as replica_sharding names it (fixSL #2: an attn-dp
+     * stage runs its experts over all its chips, serve.c
+     * rl_serve_replica_plan, and read "ep": 1 beside "tp1 ep8") */
+    cJSON_AddNumberToObject(j, "ep", (double)sp.ep);
+    cJSON_AddNumberToObject(j, "chips_per_stage", (double)(chips / pp));
     char name[96];
     int at = snprintf(name, sizeof name, "tp%lld", sp.tp);
     if (sp.ep > 1)

@@ -4755,6 +4755,40 @@ static void pareto_engine_dtype_notes(void **state)
     cJSON_Delete(j);
 }
 
+/* fixSL #2: size's attn-dp rows read "ep": 1 beside replica_sharding
+ * "tp1 ep8" (an attn-dp stage runs its experts over all its chips: serve.c
+ * rl_serve_replica_plan).  Expected: mixtral-8x7b on h200 at 5 req/s lists
+ * attn-dp rows (attn-dp2, 4, 8 on main 4f5982a8), each with ep equal to
+ * the N of its replica_sharding's "epN", and every row agrees likewise
+ * ("tp8": ep 1).  Fails before: ep 1 on the attn-dp rows. */
+static void size_attn_dp_ep(void **state)
+{
+    (void)state;
+    int dp = 0; /* attn-dp rows seen */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s size --model mixtral-8x7b --hw h200 --qps 5 --prompt-len 1000 "
+             "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --format json 2>/dev/null", RL_BIN);
+    assert_int_equal(popen_out(cmd), 0);
+    cJSON *j = cJSON_Parse(out), *row;
+    assert_non_null(j);
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+    {
+        const char *rs = cJSON_GetStringValue(cJSON_GetObjectItem(row, "replica_sharding"));
+        const char *layout = cJSON_GetStringValue(cJSON_GetObjectItem(row, "attention_layout"));
+        assert_non_null(rs);
+        assert_non_null(layout);
+        const char *at = strstr(rs, "ep");
+        long long want = at ? atoll(at + 2) : 1;
+        dp += !strcmp(layout, "attn-dp");
+        if ((long long)cJSON_GetNumberValue(cJSON_GetObjectItem(row, "ep")) != want)
+            fail_msg("row %s: ep %g, replica_sharding %s",
+                     cJSON_GetStringValue(cJSON_GetObjectItem(row, "config")),
+                     cJSON_GetNumberValue(cJSON_GetObjectItem(row, "ep")), rs);
+    }
+    assert_true(dp > 0);
+    cJSON_Delete(j);
+}
+
 /* fixRE item 3 (README-only tester): a chip with nothing measured and no
  * engine costs gave tiny-test on one tpu-v5e a 0.24 us decode step, TTFT
  * p50 0.34 us and max_sustainable_qps 3.8 M req/s, unremarked.  A step
@@ -13289,6 +13323,7 @@ int main(void)
         cmocka_unit_test(precision_engine_caution),
         cmocka_unit_test(size_engine_dtype_notes),
         cmocka_unit_test(pareto_engine_dtype_notes),
+        cmocka_unit_test(size_attn_dp_ep),
         cmocka_unit_test(mla_engine_caution),
         cmocka_unit_test(derived_slow_caution),
         cmocka_unit_test(size_echoes_search),
