@@ -924,6 +924,37 @@ static void torus_alltoall_bisection(void **state)
     assert_rel(must(&r, RL_ALLTOALL, V, 64, 1).bandwidth_s, V / (8 * 4.5e10), 1e-12);
 }
 
+/* A measured AllToAll's latency_bound is its row's Hockney terms at each
+ * rank's buffer (issue 12 tester: "an 8.4 MB-per-rank AllToAll on B200 is
+ * bandwidth-bound, yet prints latency_bound true").  The NCCL rows say
+ * otherwise: b200's 8-GPU row (silicon/b200_sxm nccl_perf.csv.gz,
+ * alltoall half 8 GPUs) measures 26.48 us at 4 MiB a rank, 34.67 us at
+ * 8 MiB and 50.09 us at 16 MiB: doubling 8 -> 16 MiB adds 44%, not 100%;
+ * its fit (M) has alpha 16.32 us and bw 5.785e11 B/s, so at 8 MiB a rank
+ * (an array of 67108864 B over 8) the latency term 16.32 us exceeds
+ * 8388608 / 5.785e11 = 14.50 us: latency-bound (the half-performance
+ * size alpha x bw is 9.44 MB a rank; the line through the 8 and 16 MiB
+ * points says the same, 19.2 us + 15.4 us).  At 16 MiB a rank 29.0 us >
+ * 16.32: bandwidth-bound.  Times are the measured points (tolerance 1e-9),
+ * terms the profile's fit (1e-9).  A pin, not a fix: it passes before. */
+static void measured_alltoall_bound_by_its_row(void **state)
+{
+    (void)state;
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    *h = load_hw("b200", NULL, 0);
+    rl_comm c = must(h, RL_ALLTOALL, 8.0 * 8388608, 8, 1);
+    assert_int_equal(c.measured, 1);
+    assert_rel(c.time_s, 3.467e-5, 1e-9);
+    assert_rel(c.latency_s, 1.632e-5, 1e-9);
+    assert_rel(c.bandwidth_s, 8388608 / 5.785e11, 1e-9);
+    assert_true(c.latency_bound);
+    c = must(h, RL_ALLTOALL, 8.0 * 16777216, 8, 1);
+    assert_rel(c.time_s, 5.009e-5, 1e-9);
+    assert_false(c.latency_bound);
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -947,6 +978,7 @@ int main(void)
         cmocka_unit_test(ideal_below_every_measured_point),
         cmocka_unit_test(alltoall_read_per_rank),
         cmocka_unit_test(torus_alltoall_bisection),
+        cmocka_unit_test(measured_alltoall_bound_by_its_row),
         cmocka_unit_test(harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
