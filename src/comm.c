@@ -57,10 +57,38 @@ typedef struct {
     double lat, bw;
 } terms;
 
-/* Inside one ICI/NVLink domain, on links of per-hop latency a and W
- * bytes/s, `links` a chip, in topology `topo`. */
-static terms inner_on(rl_topology topo, long long links, double a, double W, rl_collective kind,
-                      double bytes, long long g)
+/* Whether axis i (of `dims`, sizes `axes`) of a group's ring or torus has
+ * its wraparound link, in a domain of `domain` chips (0: unbounded).  The
+ * Scaling Book, "How to Think About TPUs": a bidirectional ring needs the
+ * wraparound, present "on inference chips when we have a full 16 axis, or
+ * on training chips (v*p) when we have an axis which is a multiple of 4";
+ * "any multiple of a full cube (e.g. 4x4x4 or 4x4x8) will have
+ * wraparounds", "smaller topologies (e.g. 2x2x1, 2x2x2) ... no
+ * wraparounds", and "a 2x2x4 won't have any".  So: a 1D ring always; a 3D
+ * torus (v4/v5p: 4x4x4 cubes joined by optical switches) when every axis
+ * is a multiple of 4; a 2D torus (v5e/v6e) on an axis as long as the
+ * domain's longest (16 of 256 chips' 16x16; every axis when unbounded). */
+static int axis_wraps(rl_topology topo, long long domain, const long long *axes, int dims, int i)
+{
+    if (topo == RL_TOPO_RING)
+        return 1;
+    if (topo == RL_TOPO_TORUS3D) {
+        int cubes = 1;
+        for (int j = 0; j < dims; j++)
+            cubes &= axes[j] % 4 == 0;
+        return cubes;
+    }
+    long long full[2];
+    if (domain <= 0)
+        return 1;
+    rl_comm_torus_axes(domain, 2, full);
+    return axes[i] == full[1];
+}
+
+/* Inside one ICI/NVLink domain of `domain` chips (0: unbounded), on links
+ * of per-hop latency a and W bytes/s, `links` a chip, in topology `topo`. */
+static terms inner_on(rl_topology topo, long long links, long long domain, double a, double W,
+                      rl_collective kind, double bytes, long long g)
 {
     terms t = {0, 0};
     if (g <= 1)
@@ -102,8 +130,19 @@ static terms inner_on(rl_topology topo, long long links, double a, double W, rl_
         t.bw = bytes / (2.0 * W * nax);
         break;
     case RL_ALLTOALL:
-        t.lat = steps * a;
-        t.bw = bytes / (4.0 * 2.0 * W * nax);
+        /* the bisection of the group's k1 x k2 x k3 sub-torus (comm.h): each
+         * chip sends V/g^2 to each chip, so V/4 crosses the middle of the
+         * longest-loaded axis each way, over 2 g/k links a direction with
+         * wraparound (g/k without), W each: V k / (8 g W) or V k / (4 g W),
+         * the largest over the axes; the farthest chip floor(k/2) hops away
+         * per axis with wraparound, k - 1 without */
+        t.lat = 0;
+        for (int i = 0; i < dims; i++) {
+            int wrap = axis_wraps(topo, domain, axes, dims, i);
+            double k = (double)axes[i];
+            t.lat += (wrap ? (double)(axes[i] / 2) : k - 1.0) * a;
+            t.bw = fmax(t.bw, bytes * k / ((wrap ? 8.0 : 4.0) * G * W));
+        }
         break;
     case RL_P2P:
         t.lat = a;
@@ -116,7 +155,8 @@ static terms inner_on(rl_topology topo, long long links, double a, double W, rl_
 /* Inside one ICI/NVLink domain, on h's own link. */
 static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long long g)
 {
-    return inner_on(h->topology, h->ici_links, h->ici_latency, h->ici_bw, kind, bytes, g);
+    return inner_on(h->topology, h->ici_links, h->domain_chips, h->ici_latency, h->ici_bw, kind,
+                    bytes, g);
 }
 
 /* An AllReduce of `bytes` over g GPUs of one NVLink switch domain (links of
@@ -142,12 +182,12 @@ static terms switch_allreduce(long long links, double a, double W, int nvls, dou
 /* One collective inside one domain on a link of the given figures, whole:
  * an AllReduce on a switch as above, elsewhere twice the AllGather's terms
  * (ReduceScatter + AllGather). */
-static terms domain_model(rl_topology topo, long long links, double a, double W, int nvls,
-                          rl_collective kind, double bytes, long long g)
+static terms domain_model(rl_topology topo, long long links, long long domain, double a,
+                          double W, int nvls, rl_collective kind, double bytes, long long g)
 {
     if (kind == RL_ALLREDUCE && topo == RL_TOPO_SWITCH && g > 1)
         return switch_allreduce(links, a, W, nvls, bytes, g, NULL);
-    terms t = inner_on(topo, links, a, W, kind, bytes, g);
+    terms t = inner_on(topo, links, domain, a, W, kind, bytes, g);
     double twice = kind == RL_ALLREDUCE ? 2.0 : 1.0;
     return (terms){twice * t.lat, twice * t.bw};
 }
@@ -216,12 +256,12 @@ static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double byt
     if (!link_as_measured(h, &a0, &w0, &l0, &t0))
         return m;
     terms now = inner_level(h, row->op, 1.0, row->gpus); /* per byte */
-    terms was = inner_on(t0, l0, a0, w0, row->op, 1.0, row->gpus);
+    terms was = inner_on(t0, l0, h->domain_chips, a0, w0, row->op, 1.0, row->gpus);
     double twice = row->op == RL_ALLREDUCE ? 2.0 : 1.0, scale = now.bw / was.bw;
     if (!(isfinite(scale) && scale > 0 && isfinite(now.lat) && isfinite(was.lat)))
         return m;
-    terms model = domain_model(h->topology, h->ici_links, h->ici_latency, h->ici_bw, h->nvls,
-                               row->op, bytes, row->gpus);
+    terms model = domain_model(h->topology, h->ici_links, h->domain_chips, h->ici_latency,
+                               h->ici_bw, h->nvls, row->op, bytes, row->gpus);
     m.scale = scale;
     m.shift = twice * (now.lat - was.lat);
     double hops;
@@ -439,8 +479,8 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
     double twice = kind == RL_ALLREDUCE ? 2.0 : 1.0;
     terms in, outr = {0, 0};
     if (n == 1) {
-        in = domain_model(h->topology, h->ici_links, h->ici_latency, h->ici_bw, h->nvls, kind,
-                          bytes, d);
+        in = domain_model(h->topology, h->ici_links, h->domain_chips, h->ici_latency, h->ici_bw,
+                          h->nvls, kind, bytes, d);
         twice = 1.0;
     } else if (kind == RL_ALLTOALL) {
         /* each chip sends bytes/g^2 to every other chip: (d-1) of those pieces

@@ -51,19 +51,40 @@
  *     H100: 2.65 us measured, 4 us modelled; NCCL's NVLS 1 GiB over 8 H100:
  *     4.01 ms, 4.18 ms modelled; review23 M4); now under every point
  *     (test_comm ideal_below_every_measured_point).
- *   AllToAll: a quarter of an AllGather's bandwidth term on a ring/torus
- *     (Scaling Book, "Sharded Matrices": V / (4 W_ici)), one hop of
- *     latency per ring step to the farthest chip (floor(g/2) a); on a switch
- *     every chip sends (g-1)/g of its bytes/g directly: bytes (g-1)/(g^2 W
- *     links), latency a.
+ *   AllToAll on a ring/torus: the bisection of the group's k1 x k2 x k3
+ *     sub-torus (axes from rl_comm_torus_axes).  Every chip sends V/g^2 to
+ *     every chip (V/g its buffer), so (g/2)(g/2) V/g^2 = V/4 crosses the
+ *     middle of an axis of size k each way, over the g/k lines along it: 2
+ *     links a line and direction where the axis has its wraparound, 1
+ *     without; W each.  Time V k / (8 g W) with wraparound (the Scaling
+ *     Book's V / (4 W_ici) with W_ici = 2W bidirectional, "Sharded
+ *     Matrices", AllToAll: each device sends N^2/4 chunks of bytes/N^2 on a
+ *     ring, k = g), V k / (4 g W) without, the largest over the axes (they
+ *     carry their traffic at once, dimension-ordered).  So the time falls
+ *     as the group grows past the ring: 4x4x4 v5p chips V / (128 W), where
+ *     until issue 12's fixTA every group read V / (8 W n_axes), the ring's
+ *     bisection whatever its size (DeepSeek-V3's 470 MB MoE dispatch at
+ *     batch 4096 on tpu-v5p: 217.5 us from ep8 to ep256; now 326.2 us at
+ *     ep8 (2x2x2, no wraparound), 40.8 at ep64, 20.4 at ep256).  Which axes
+ *     wrap (Scaling Book, "How to Think About TPUs"): a ring's always; a 3D
+ *     torus's when every axis is a multiple of 4 (v4/v5p slices of whole
+ *     4x4x4 cubes, joined by optical switches: "smaller topologies (e.g.
+ *     2x2x1, 2x2x2) ... no wraparounds", nor a 2x2x4); a 2D torus's on an
+ *     axis as long as the domain's longest (v5e/v6e: 16 of 16x16).  Latency:
+ *     the hops to the farthest chip, floor(k/2) a per axis with wraparound,
+ *     (k-1) a without (the book's 4x4 v5e: six hops from (0,0) to (3,3)).
+ *     AllGather, ReduceScatter and AllReduce above still take every axis
+ *     as wrapping around.  On a switch every chip sends (g-1)/g of its
+ *     bytes/g directly: bytes (g-1)/(g^2 W links), latency a.
  *   point-to-point: bytes / W (one link; a switch's links * W), latency a.
  * Two levels (the group crosses domains, see rl_comm_time): hierarchical —
  * the inner collective over the d members sharing a domain on ICI/NVLink and
  * the outer one over g/d of them on the network (net_bw per chip,
  * net_latency per step, ring algorithm: g/d - 1 steps) carrying bytes/d per
  * chip; AllToAll sends the (g-d)/g of each chip's piece bound elsewhere over
- * the network; the two levels add.  The torus axis sizes of a group come from rl_comm_torus_axes
- * (TPU slice shapes; every axis treated as having wraparound).
+ * the network; the two levels add.  The torus axis sizes of a group come
+ * from rl_comm_torus_axes (TPU slice shapes; every axis treated as having
+ * wraparound, except by the AllToAll's rule above).
  *
  * Measured times take precedence: when the hardware spec has a
  * `collectives` table (collectives.h) with a row for the operation and the
