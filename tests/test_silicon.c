@@ -1210,13 +1210,13 @@ static void test_derived_dtype(void **state)
                      1);
     /* the LM head alone timed by a table at its dtype (spec.h rl_run_mode) */
     assert_true(rl_ops_table_share(&o) < 0.5);
-    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, rl_ops_table_share(&o)), "estimated");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, rl_ops_table_share(&o), NULL), "estimated");
     /* the rule's edge: half of the step's time from tables keeps calibrated,
      * less reads estimated; unknown (< 0) keeps the base; ideal stays ideal */
-    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, 0.5), "calibrated");
-    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, 0.4999), "estimated");
-    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, -1.0), "calibrated");
-    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 0), &h, 0.0), "ideal");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, 0.5, NULL), "calibrated");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, 0.4999, NULL), "estimated");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 1), &h, -1.0, NULL), "calibrated");
+    assert_string_equal(rl_run_mode(rl_hw_mode(&h, 0), &h, 0.0, NULL), "ideal");
     unlink(hw);
     unlink(mp);
 }
