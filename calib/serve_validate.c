@@ -334,7 +334,8 @@ static cJSON *result_header(const vctx *v, const double cap[3], double sim_cap, 
     cJSON_AddStringToObject(out, "model", v->m->name);
     cJSON_AddStringToObject(out, "hw", v->h->name);
     cJSON_AddStringToObject(out, "backend", v->o->backend);
-    cJSON_AddStringToObject(out, "mode", rl_run_mode(rl_hw_mode(v->h, 1), v->h, share));
+    cJSON_AddStringToObject(out, "mode", rl_run_mode(rl_hw_mode(v->h, 1), v->h, share,
+                                                          RL_PLAN_DTYPES(v->prec)));
     if (share >= 0)
         cJSON_AddNumberToObject(out, "table_time_share", share);
     else

@@ -118,7 +118,10 @@ static void record(run_ctx *c, const char *phase, int M, int S, double meas, dou
      * --quick profile's prefill, 99% extrapolated, read calibrated here) */
     double share = pred > 0 ? tab / pred : 0;
     cJSON_AddNumberToObject(r, "table_time_share", share);
-    const char *mode = rl_run_mode(rl_hw_mode(c->h, 1), c->h, share);
+    /* no plan dtypes: the row ran on the reference engine itself, at the
+     * backend's own dtypes (the engine dtype rule, spec.h, is the serving
+     * engines') */
+    const char *mode = rl_run_mode(rl_hw_mode(c->h, 1), c->h, share, NULL);
     cJSON_AddStringToObject(r, "mode", mode);
     c->table_s += tab;
     c->predicted_s += pred;

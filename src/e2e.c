@@ -1182,7 +1182,8 @@ static int layout_prefill(const rl_model *mod, const rl_hw *h, rl_precision p,
     if (cal_prefill(mod, h, p, r->tp, r->ep, r->batch, r->tokens, &ct, err, errlen) != 0)
         return -1;
     int wide = band_lo < 0.075;
-    const char *mode = rl_run_mode(rl_hw_mode(h, 1), h, ct.table_s / (ct.t - ct.dispatch_s));
+    const char *mode = rl_run_mode(rl_hw_mode(h, 1), h, ct.table_s / (ct.t - ct.dispatch_s),
+                                   mod->abstract ? NULL : RL_PLAN_DTYPES(p));
     layout_add(lt, 0, 1, ct.t + sends, ct.band[wide ? 0 : 1] + sends,
                ct.band[wide ? 3 : 2] + sends, ct.banded, mode);
     snprintf(lt->engine, sizeof lt->engine, "%s", rl_result_engine_name(h, mode));
@@ -1367,7 +1368,9 @@ static int predict_as_step(const rows *rs, int i, const rl_e2e_opts *o, const rl
         return -1;
     }
     *pred = ct.t;
-    *mode = rl_run_mode(rl_hw_mode(h, 1), h, ct.table_s / (ct.t - ct.dispatch_s));
+    *mode = rl_run_mode(rl_hw_mode(h, 1), h, ct.table_s / (ct.t - ct.dispatch_s),
+                        rs->models[rs->model[i]].abstract ? NULL
+                                                          : RL_PLAN_DTYPES(rs->prec[i]));
     snprintf(engine, enginen, "%s", rl_result_engine_name(h, *mode));
     if (ct.banded) {
         int wide = o->band_lo < 0.075;

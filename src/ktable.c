@@ -494,8 +494,62 @@ static int past_spike(const rl_ktable *t, size_t h, const int *hi, int a, size_t
  * only when every bracket does, and not at all when some ran another
  * kernel (the caller's edge rule then, of the hole's kernel).  0 when no
  * axis brackets it so. */
+/* The profile coordinate of each axis of a GEMM table (ktable.h
+ * rl_kt_fill_holes, the staircase along its axes): u[a][0] = 0 and
+ * u[a][j + 1] = u[a][j] + max(0, the lower median, over the lines along
+ * axis a measured at both j and j + 1, of ln latency(j + 1) - ln
+ * latency(j)); NaN from a pair no line measures on.  Returns 0, or -1 out
+ * of memory (u then unset: the caller reads none). */
+static int gemm_profile(const rl_ktable *t, double (*u)[RL_KT_AXIS_MAX])
+{
+    double *d = malloc((t->n ? t->n : 1) * sizeof *d);
+    if (!d)
+        return -1;
+    for (int a = 0; a < t->naxes; a++) {
+        size_t stride = axis_stride(t, a), at[RL_KT_AXIS_MAX + 1] = {0};
+        int idx[RL_KT_AXES];
+        /* counting pass, then each pair's differences side by side in d */
+        for (int pass = 0; pass < 2; pass++) {
+            size_t fill[RL_KT_AXIS_MAX] = {0};
+            for (size_t i = 0; i < t->n; i++) {
+                coords(t, i, idx);
+                if (idx[a] + 1 >= t->len[a] || !is_measured(t, i) || !is_measured(t, i + stride))
+                    continue;
+                if (pass)
+                    d[at[idx[a]] + fill[idx[a]]] = t->logv[i + stride] - t->logv[i];
+                fill[idx[a]]++;
+            }
+            for (int j = 0; !pass && j < t->len[a]; j++)
+                at[j + 1] = at[j] + fill[j];
+        }
+        u[a][0] = 0;
+        for (int j = 0; j + 1 < t->len[a]; j++) {
+            size_t n = at[j + 1] - at[j];
+            if (n)
+                qsort(d + at[j], n, sizeof *d, rl_cmp_double);
+            u[a][j + 1] = n ? u[a][j] + fmax(0.0, d[at[j] + (n - 1) / 2]) : NAN;
+        }
+    }
+    free(d);
+    return 0;
+}
+
+/* The weight of the upper end `up` of the bracket lo < c < up along axis a:
+ * c's place in the profile coordinate u (gemm_profile) where u is known
+ * and rises over the bracket, else in ln shape. */
+static double bracket_weight(const rl_ktable *t, const double (*u)[RL_KT_AXIS_MAX], int a,
+                             int lo, int c, int up)
+{
+    const double *la = t->logaxis[a];
+    double w = (la[c] - la[lo]) / (la[up] - la[lo]);
+    if (!u)
+        return w;
+    double span = u[a][up] - u[a][lo], at = u[a][c] - u[a][lo];
+    return span > 0 && isfinite(span) && isfinite(at) ? at / span : w;
+}
+
 static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn ideal,
-                     const void *ctx, double *logv)
+                     const void *ctx, const double (*u)[RL_KT_AXIS_MAX], double *logv)
 {
     size_t stride = 1;
     double sum[2] = {0, 0}, wsum[2] = {0, 0};
@@ -511,7 +565,7 @@ static int bracketed(const rl_ktable *t, size_t h, const int *hi, rl_kt_ideal_fn
         }
         if (lo >= 0 && up < t->len[a] && !across_cut(t, a, lo, up)) {
             const double *la = t->logaxis[a];
-            double width = la[up] - la[lo], w = (la[hi[a]] - la[lo]) / width;
+            double width = la[up] - la[lo], w = bracket_weight(t, u, a, lo, hi[a], up);
             unsigned kb = kh ? bracket_kernel(t, h, hi, a, stride, lo, up) : 0;
             int other = kb && kb != kh;
             int k = other || steps_across(t, h, hi, a, stride, lo, up, ideal, ctx);
@@ -624,17 +678,26 @@ long rl_kt_fill_holes(rl_ktable *t, rl_kt_ideal_fn ideal, const void *ctx)
      * filled here is marked at once and so is never a source */
     long filled = 0;
     int hi[RL_KT_AXES];
+    /* a GEMM table's holes read its profile coordinate (ktable.h); none
+     * when out of memory (ln shape then, the rule before it) */
+    double (*u)[RL_KT_AXIS_MAX] = NULL;
+    if (!strcmp(t->axis_name[0], "m") && measured < t->n &&
+        (u = malloc(RL_KT_AXES * sizeof *u)) && gemm_profile(t, u) != 0) {
+        free(u);
+        u = NULL;
+    }
     for (size_t h = 0; h < t->n; h++) {
         if (!isnan(t->logv[h]) || t->filled[h])
             continue;
         coords(t, h, hi);
         double v;
-        if (!bracketed(t, h, hi, ideal, ctx, &v))
+        if (!bracketed(t, h, hi, ideal, ctx, (const double(*)[RL_KT_AXIS_MAX])u, &v))
             v = nearest_along_roofline(t, hi, hole_kernel(t, h, hi), ideal, ctx);
         t->logv[h] = v;
         t->filled[h] = 1;
         filled++;
     }
+    free(u);
     return filled;
 }
 

@@ -165,12 +165,8 @@ static void add_host_cost_note(cJSON *o, const char *names, int n)
 int rl_result_engine_dtype_note(const rl_hw *h, rl_precision p, int abstract, int which, char *s,
                                 size_t len)
 {
-    const rl_serving_engine *e = rl_engines_selected(&h->engines);
     s[0] = '\0';
-    if (abstract || h->ideal || !e)
-        return 0;
-    return which == 0 ? rl_engine_kv_caution(e->name, p.kv, h->sm, s, len)
-                      : rl_engine_precision_caution(e->name, p.weights, p.compute, h->sm, s, len);
+    return !abstract && rl_hw_engine_unrun(h, RL_PLAN_DTYPES(p), which, s, len);
 }
 
 /* tester F8: deepseek-v3's qk read 252 us a layer on a100-sxm-80g under
@@ -498,15 +494,30 @@ static double share_of(double table_s, double time_s)
     return time_s > 0 ? table_s / time_s : -1.0;
 }
 
+/* mode_note RL_ENGINE_UNRUN_NOTE in o when base reads "calibrated" and the
+ * engine does not run the dtypes of `plan` (spec.h rl_run_mode lowers it
+ * then: fixTC), unless o has a mode_note already. */
+static void add_unrun_note(cJSON *o, const rl_hw *h, const char *base, const rl_dtype *plan)
+{
+    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan, -1, NULL, 0) &&
+        !cJSON_GetObjectItem(o, "mode_note"))
+        cJSON_AddStringToObject(o, "mode_note", RL_ENGINE_UNRUN_NOTE);
+}
+
 /* Result o's "mode" (from its run header) under the table-time share of
- * its rows (spec.h rl_run_mode), and the key table_time_share (null when
- * unknown). */
-static void add_table_share(cJSON *o, const rl_hw *h, double share)
+ * its rows and the dtypes of its plan (`plan`, RL_PLAN_DTYPES; NULL on an
+ * abstract model) (spec.h rl_run_mode), and the key table_time_share (null
+ * when unknown).  A calibrated header lowered because the engine does not
+ * run the plan's dtypes says so in mode_note (fixTC), unless a note is
+ * there already. */
+static void add_table_share(cJSON *o, const rl_hw *h, double share, const rl_dtype *plan)
 {
     cJSON *mode = cJSON_GetObjectItemCaseSensitive(o, "mode");
-    const char *label = rl_run_mode(mode->valuestring, h, share);
-    if (strcmp(label, mode->valuestring) != 0)
+    const char *label = rl_run_mode(mode->valuestring, h, share, plan);
+    if (strcmp(label, mode->valuestring) != 0) {
+        add_unrun_note(o, h, mode->valuestring, plan);
         cJSON_SetValuestring(mode, label);
+    }
     if (share >= 0)
         cJSON_AddNumberToObject(o, "table_time_share", share);
     else
@@ -516,12 +527,13 @@ static void add_table_share(cJSON *o, const rl_hw *h, double share)
 /* Row r's own table-time share and the mode it alone would read (tester50
  * F2: a --tokens or --batch list read `estimated` as a whole, no row saying
  * which of them is): as add_table_share under base, the header's mode
- * before the rows' shares decide it. */
-static void add_row_share(cJSON *r, const char *base, const rl_hw *h, double share)
+ * before the rows' shares decide it; `plan` as add_table_share's. */
+static void add_row_share(cJSON *r, const char *base, const rl_hw *h, double share,
+                          const rl_dtype *plan)
 {
     if (!r || share < 0)
         return;
-    cJSON_AddStringToObject(r, "mode", rl_run_mode(base, h, share));
+    cJSON_AddStringToObject(r, "mode", rl_run_mode(base, h, share, plan));
     cJSON_AddNumberToObject(r, "table_time_share", share);
 }
 
@@ -1239,6 +1251,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     double share = -1.0;
     outside_set far = {.at = "batch ", .ops = "ops"};
+    const rl_dtype *dt = m->abstract ? NULL : RL_PLAN_DTYPES(p);
     for (int i = 0; i < nbatch; i++) {
         rl_step s = rl_step_calibrated(m, h, chips, batch[i], context, p, kv_copies);
         rl_ops ops;
@@ -1257,7 +1270,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
         if (timed) { /* the op list that timed the row: its band, provenance, fusion */
             add_table_band(o, row, "step_s", &ops, h);
             add_provenance(row, ops.prov);
-            add_row_share(row, rl_hw_mode(h, 1), h, row_share);
+            add_row_share(row, rl_hw_mode(h, 1), h, row_share, dt);
             cJSON_AddStringToObject(row, "norm_fusion",
                                     rl_ops_norm_fusion_words(ops.norm_fusion, m));
             outside_ops(&far, h, batch[i], &ops);
@@ -1266,7 +1279,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
              * same first, so only a C caller gets here): no band or
              * provenance from a list never built; the formula's time,
              * estimated, and why (it read the unbuilt list's fields) */
-            add_row_share(row, rl_hw_mode(h, 1), h, row_share);
+            add_row_share(row, rl_hw_mode(h, 1), h, row_share, dt);
             char note[700];
             snprintf(note, sizeof note, "the engine's kernel tables timed no operator of this "
                      "row (its operator list was refused: %s); step_s is the formula's estimate",
@@ -1274,7 +1287,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
             cJSON_AddStringToObject(row, "mode_note", note);
         }
     }
-    add_table_share(o, h, share);
+    add_table_share(o, h, share, dt);
     if (tables && nbatch > 0) /* the end-to-end gap (stop 42): one copy over chips */
         add_e2e_gap_note(o, h, chips, 0, "step_s",
                          nbatch == 1 ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
@@ -1873,6 +1886,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
 {
     rl_shard_result s;
     cJSON *o = cJSON_CreateObject();
+    const rl_dtype *dt = m->abstract ? NULL : RL_PLAN_DTYPES(p);
     if (!o)
         return NULL;
     int fit = !m->abstract && rl_e2e_fitted_plan(h, plan);
@@ -1964,7 +1978,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
             add_provenance(cJSON_GetArrayItem(rows, i), s.prov);
             add_row_share(cJSON_GetArrayItem(rows, i),
                           cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h,
-                          m->abstract ? -1.0 : share_of(s.table_s, s.step_s));
+                          m->abstract ? -1.0 : share_of(s.table_s, s.step_s), dt);
         }
         if (tables && s.norm_fusion > 0) /* the replica's op list timed the row */
             cJSON_AddStringToObject(cJSON_GetArrayItem(rows, i), "norm_fusion",
@@ -1980,7 +1994,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                 outside_comm(&far, h, &s.coll[c].c);
         }
     }
-    add_table_share(o, h, share);
+    add_table_share(o, h, share, dt);
     if (!h->ideal) /* as pareto's key and note (tester64 #2); null where no table timed it */
         outside_add(o, &far, h, (size_t)nbatch);
     rl_e2e_no_band(o, m, h, cal ? NO_RESIDUALS : "the plan is timed at the roofline: the "
@@ -2172,7 +2186,8 @@ cJSON *rl_result_ops_err(const rl_model *m, const rl_hw *h, const rl_ops_config 
     }
     add_provenance(o, ops.prov);
     cJSON_AddStringToObject(o, "norm_fusion", rl_ops_norm_fusion_words(ops.norm_fusion, m));
-    add_table_share(o, h, rl_ops_table_share(&ops));
+    add_table_share(o, h, rl_ops_table_share(&ops),
+                    m->abstract ? NULL : RL_PLAN_DTYPES(c->prec));
     add_hbm(o, m, h, c, c->decode_batch, c->decode_context, c->prefill_seqs,
             c->prefill_prefix + c->prefill_tokens);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
@@ -2302,13 +2317,14 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
         cJSON_AddNumberToObject(r, "tokens_per_s", (double)tokens[i] / ttft);
         cJSON_AddNumberToObject(r, "prefill_dispatch_s", d);
         add_provenance(r, ops.prov);
-        add_row_share(r, cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h, row_share);
+        add_row_share(r, cJSON_GetObjectItemCaseSensitive(o, "mode")->valuestring, h, row_share,
+                      m->abstract ? NULL : RL_PLAN_DTYPES(c->prec));
         add_hbm(r, m, h, c, 0, 0, 1, c->prefill_prefix + tokens[i]);
         cJSON_AddItemToArray(rows, r);
         if (c->calibrated) /* as step's rows (tester64 #2) */
             outside_ops(&far, h, tokens[i], &ops);
     }
-    add_table_share(o, h, share);
+    add_table_share(o, h, share, m->abstract ? NULL : RL_PLAN_DTYPES(c->prec));
     add_dispatch_caution(o, dispatch_max);
     if (c->calibrated && !(c->mfu > 0 && c->mfu < 1) && ntokens > 0) /* stop 42 */
         add_e2e_gap_note(o, h, c->tp > 1 ? c->tp : c->chips, 1, "ttft_s",
@@ -2404,13 +2420,14 @@ static void add_point_mode(cJSON *r, const rl_sweep *s, const rl_sweep_point *p,
     }
     if (m->abstract)
         return;
-    add_row_share(r, plan_mode(h, 1), h, share_of(p->table_s, p->step_s));
+    add_row_share(r, plan_mode(h, 1), h, share_of(p->table_s, p->step_s), RL_PLAN_DTYPES(p->prec));
     char d[256];
     cJSON_AddStringToObject(r, "derived", *derived_text(m, h, p->prec, d, sizeof d) ? d : "none");
     /* tester56 F1: mode and table_time_share are the decode step's; ttft_s's
      * prefill reads its own, as `prefill` at the plan labels it */
     if (p->ttft_s >= 0 && p->ttft_share >= 0)
-        cJSON_AddStringToObject(r, "ttft_mode", rl_run_mode(plan_mode(h, 1), h, p->ttft_share));
+        cJSON_AddStringToObject(r, "ttft_mode", rl_run_mode(plan_mode(h, 1), h, p->ttft_share,
+                                                            RL_PLAN_DTYPES(p->prec)));
 }
 
 static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, const rl_model *m,
@@ -2511,13 +2528,24 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
         return *pt ? point_fit_mode(m, h, *pt, NULL, 0)
                    : rl_hw_fit_mode(h, 1, m->name, RL_BF16, RL_BF16, RL_BF16, 0, 1, NULL, 0);
     /* calibrated only when every point listed is (rl_run_mode: the
-     * smallest table-time share of the points decides) */
+     * smallest table-time share of the points decides, and a point whose
+     * dtypes the engine does not run, fixTC, the first such, else the
+     * first point's, is the plan the rule checks) */
     double share = -1.0;
+    rl_dtype plan[3];
+    int have = 0, unrun = 0;
     for (size_t i = 0; i < n && !m->abstract; i++) {
         const rl_sweep_point *p = &s->pts[idx ? idx[i] : i];
         share = min_share(share, share_of(p->table_s, p->step_s));
+        if (!unrun) {
+            const rl_dtype *q = RL_PLAN_DTYPES(p->prec);
+            unrun = rl_hw_engine_unrun(h, q, -1, NULL, 0);
+            if (unrun || !have)
+                memcpy(plan, q, sizeof plan), have = 1;
+        }
     }
-    return rl_run_mode(s->sharded ? plan_mode(h, s->calibrated) : "ideal", h, share);
+    return rl_run_mode(s->sharded ? plan_mode(h, s->calibrated) : "ideal", h, share,
+                       have ? plan : NULL);
 }
 
 const char *rl_result_sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep *s,
@@ -2811,12 +2839,13 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     cJSON_AddStringToObject(j, "hw", run->h->name);
     long long pp = c->pp > 1 ? c->pp : 1;
     char outside[600];
-    const char *mode = rl_run_mode(rl_hw_fit_mode(run->h, run->calibrated, run->m->name,
-                                                  run->p.weights, run->p.kv, run->p.compute,
-                                                  run->chips_per_replica / pp, pp,
-                                                  outside, sizeof outside),
-                                   run->h, add_serve_share(j, r, run));
+    const char *base = rl_hw_fit_mode(run->h, run->calibrated, run->m->name, run->p.weights,
+                                      run->p.kv, run->p.compute, run->chips_per_replica / pp, pp,
+                                      outside, sizeof outside);
+    const rl_dtype *plan = run->m->abstract ? NULL : RL_PLAN_DTYPES(run->p);
+    const char *mode = rl_run_mode(base, run->h, add_serve_share(j, r, run), plan);
     cJSON_AddStringToObject(j, "mode", mode);
+    add_unrun_note(j, run->h, base, plan);
     /* what lies outside the engine costs' fit, as step's and prefill's
      * fitted_outside (e2e.h rl_e2e_fitted_label); null when nothing does or
      * nothing was fitted (stop 38 #7: simulate had no such key) */

@@ -1721,7 +1721,8 @@ done:
 /* The mode that labels c at table-time share `share` (rl_size_mode). */
 static const char *mode_at(const rl_size_input *in, const rl_size_candidate *c, double share)
 {
-    return rl_run_mode(fit_mode(in, c), &in->hw[c->hw], share);
+    return rl_run_mode(fit_mode(in, c), &in->hw[c->hw], share,
+                       in->m->abstract ? NULL : RL_PLAN_DTYPES(c->p));
 }
 
 /* Rank out->c (each row's optimism set from its mode first) and drop the

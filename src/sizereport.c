@@ -1689,7 +1689,8 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     c.calibrated = in->calibrated;
     const rl_serving_engine *e = in->calibrated ? rl_engines_selected(&h->engines) : NULL;
     const char *mode = cand ? rl_size_mode(in, cand) /* fitted: inside the fit (rl_hw_fit_mode) */
-                            : rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, share);
+                            : rl_run_mode(rl_hw_default_mode(h, in->calibrated), h, share,
+                                          in->m->abstract ? NULL : RL_PLAN_DTYPES(p));
     char eng[2200] = "no engine's kernel tables";
     if (e && e->tables)
         snprintf(eng, sizeof eng, "engine %s %s, kernel tables measured on %s (%s)%s%s%s", e->name,

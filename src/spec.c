@@ -966,11 +966,28 @@ int rl_hw_fitted_untabled(const rl_hw *h)
     return e && e->fitted.present && !e->tables;
 }
 
-const char *rl_run_mode(const char *base, const rl_hw *h, double share)
+int rl_hw_engine_unrun(const rl_hw *h, const rl_dtype *plan, int which, char *s, size_t len)
+{
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    char scratch[8];
+    if (!len) /* the answer only: the cautions write their text somewhere */
+        s = scratch, len = sizeof scratch;
+    s[0] = '\0';
+    if (!plan || h->ideal || !e)
+        return 0;
+    if (which <= 0 && rl_engine_kv_caution(e->name, plan[1], h->sm, s, len))
+        return 1;
+    return which != 0 &&
+           rl_engine_precision_caution(e->name, plan[0], plan[2], h->sm, s, len);
+}
+
+const char *rl_run_mode(const char *base, const rl_hw *h, double share, const rl_dtype *plan)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!strcmp(base, "calibrated") && rl_hw_fitted_untabled(h))
         return "estimated"; /* tester39 F3 (spec.h) */
+    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan, -1, NULL, 0))
+        return "estimated"; /* fixTC: a plan the engine does not run (spec.h) */
     if (strcmp(base, "calibrated") != 0 || !e || !e->tables || share < 0)
         return base;
     return share >= RL_TABLE_SHARE_MIN ? base : "estimated";

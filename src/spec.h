@@ -404,6 +404,27 @@ const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl
                            rl_dtype kv, rl_dtype compute, long long tp, long long pp, char *why,
                            size_t n);
 
+/* A plan's dtypes for rl_run_mode and rl_hw_engine_unrun: an rl_precision's
+ * (step.h) weights, KV and compute, in that order. */
+#define RL_PLAN_DTYPES(p) ((const rl_dtype[3]){(p).weights, (p).kv, (p).compute})
+
+/* Whether h's selected engine does not run a plan of dtypes `plan`
+ * (RL_PLAN_DTYPES; NULL: none known, 0) on h's chip: which 0, its KV
+ * cache's dtype (engines.h rl_engine_kv_caution: kv_engine_note), 1, its
+ * weights or compute (rl_engine_precision_caution: precision_engine_note),
+ * -1 either (s gets the first that applies).  0 under --ideal or without
+ * a selected engine.  1 with the caution in s[len] (len 0: none written),
+ * else 0 (s "" when len > 0).  The one rule behind the results' two notes
+ * (result.h rl_result_engine_dtype_note) and their mode (rl_run_mode). */
+int rl_hw_engine_unrun(const rl_hw *h, const rl_dtype *plan, int which, char *s, size_t len);
+
+/* The reason rl_run_mode's engine-dtype rule gives, for a result's mode_note. */
+#define RL_ENGINE_UNRUN_NOTE                                                                       \
+    "the selected engine does not run this plan's dtypes on this chip (kv_engine_note or "         \
+    "precision_engine_note says which and why): its kernel tables were measured on this chip, "  \
+    "but not for what this run does, so its times are a what-if beyond what the engine ran and "  \
+    "it reads estimated, whatever share of its time they carry"
+
 /* The smallest share of a step's time that operators timed by kernel
  * tables must carry for the run to read "calibrated" (rl_run_mode): half,
  * so that measured kernels, not derived or roofline times, decide the step
@@ -420,7 +441,18 @@ const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl
  * measured in bf16 and fp8, or MoE experts and MLA attention no table
  * times: derived or roofline times dominate).  share < 0 (unknown: an
  * abstract model, no operator list) keeps base. */
-const char *rl_run_mode(const char *base, const rl_hw *h, double share);
+const char *rl_run_mode(const char *base, const rl_hw *h, double share, const rl_dtype *plan);
+/* And "estimated", whatever the share, when base reads "calibrated" and
+ * h's selected engine does not run the plan's dtypes on this chip: `plan`
+ * (RL_PLAN_DTYPES: weights, KV, compute; NULL: not known, an abstract
+ * model, which no engine note covers either) draws a kv_engine_note or a
+ * precision_engine_note (rl_hw_engine_unrun).  The tables were measured on
+ * this chip, but not for what the run does: TensorRT-LLM stores no int4 KV
+ * cache anywhere and no fp4 KV cache off SM10x, so `step --kv int4` on
+ * h100-sxm under trtllm is a what-if no deployment of that engine runs,
+ * whatever share of its time the tables carry (issue 12 item 5: calibrated
+ * only when the tables were measured on that chip for what the run does;
+ * fixTC: it read calibrated at table_time_share 0.73). */
 /* Also "estimated", whatever the share, when base reads "calibrated" and
  * h's selected engine has fitted costs but no kernel tables
  * (rl_hw_fitted_untabled): a run those costs do not time (EP, a KV split

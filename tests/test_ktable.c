@@ -524,6 +524,47 @@ static void test_fill_holes_curved(void **state)
     rl_kt_free(&t);
 }
 
+/* fixTC: a GEMM hole reads its place in the table's own profile along each
+ * axis, not in ln shape (ktable.h rl_kt_fill_holes).  (m, n) = {64, 80, 96,
+ * 128} x {1024, 2048, 4096, 8192} holding t = 1 us * sqrt(n / 1024) * s(m),
+ * s = 1 at m 64 and 1.16 at 80, 96 and 128: a staircase, one step between
+ * 64 and 80 (the A100 TensorRT-LLM int4_wo GEMM's median line steps 1.167x
+ * from 64 to 80 and 1.000x from 80 to 96, docs/validation.md fixTC).  The
+ * hole (80, 2048): along m the profile is 0 at 64, ln 1.16 at 80 and 96
+ * (the lower median of the three other lines' steps), so its weight
+ * toward 96 is 1 and the chord reads 1.16 sqrt 2 us; along n the profile
+ * rises 0.5 ln 2 a step, weight 1/2, the power law exactly.  Expected
+ * 1.16 sqrt 2 us = 1.64049 us, 1e-12.  Fails before: the weight in ln m,
+ * ln(80/64) / ln(96/64) = 0.5503, read 1.16^0.5503 sqrt 2 along m and the
+ * 1 / width mean of the two brackets 1.558 us, 5.0% low. */
+static void test_fill_holes_gemm_profile(void **state)
+{
+    (void)state;
+    rl_ktable t;
+    memset(&t, 0, sizeof t);
+    t.naxes = 2;
+    static const double ax[2][4] = {{64, 80, 96, 128}, {1024, 2048, 4096, 8192}};
+    static const double step[4] = {1, 1.16, 1.16, 1.16};
+    for (int a = 0; a < 2; a++) {
+        snprintf(t.axis_name[a], sizeof t.axis_name[a], "%s", a ? "n" : "m");
+        t.len[a] = 4;
+        memcpy(t.axis[a], ax[a], sizeof ax[a]);
+    }
+    char err[256];
+    assert_int_equal(rl_kt_alloc(&t, err, sizeof err), 0);
+    int idx[2];
+    for (idx[0] = 0; idx[0] < 4; idx[0]++)
+        for (idx[1] = 0; idx[1] < 4; idx[1]++)
+            t.logv[rl_kt_index(&t, idx)] = log(1e-6 * sqrt(ax[1][idx[1]] / 1024) * step[idx[0]]);
+    int hole[2] = {1, 1};
+    size_t h = rl_kt_index(&t, hole);
+    t.logv[h] = NAN;
+    assert_int_equal(rl_kt_fill_holes(&t, NULL, NULL), 1);
+    assert_rel(exp(t.logv[h]), 1e-6 * 1.16 * sqrt(2.0), 1e-12);
+    assert_rel(exp(t.logv[h]), 1.64049e-6, 1e-5);
+    rl_kt_free(&t);
+}
+
 static void test_fill_holes(void **state)
 {
     (void)state;
@@ -1064,6 +1105,7 @@ int main(void)
         cmocka_unit_test(test_interpolation_closed_form),
         cmocka_unit_test(test_extrapolation_holds_efficiency),
         cmocka_unit_test(test_fill_holes),
+        cmocka_unit_test(test_fill_holes_gemm_profile),
         cmocka_unit_test(test_fill_holes_between),
         cmocka_unit_test(test_fill_holes_step),
         cmocka_unit_test(test_fill_holes_spike),

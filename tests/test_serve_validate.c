@@ -103,7 +103,7 @@ static void one_load_keeps_old_keys(void **state)
     assert_non_null(sh);
     const char *mode = cJSON_GetObjectItem(r, "mode")->valuestring;
     assert_string_equal(mode, rl_run_mode(rl_hw_mode(&h, 1), &h,
-                                          cJSON_IsNumber(sh) ? sh->valuedouble : -1));
+                                          cJSON_IsNumber(sh) ? sh->valuedouble : -1, NULL));
     assert_string_equal(mode, "estimated");
     const cJSON *rows = cJSON_GetObjectItem(r, "rows");
     assert_int_equal(cJSON_GetArraySize(rows), 4);
