@@ -2954,6 +2954,10 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     w->max_context = max_context; /* over half over it: an error (workload.h rl_requests_fit) */
     if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0 ||
         rl_serve_check_horizon(*req, w->n, w->qps, "--qps, --requests", err, sizeof err) != 0) {
+        if (rl_interrupted() && !strcmp(o->cmd, "size")) /* fixTB #2: what size stopped */
+            snprintf(err, sizeof err, "interrupted (%s) before any configuration was simulated "
+                     "(while drawing the load's requests); nothing written",
+                     rl_interrupt_name());
         rl_cli_say(o, "%s", err); /* tester62 #7: past the horizon the clock quantises */
         return -1;
     }
@@ -4752,7 +4756,11 @@ static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl
     rl_size_curve curve;
     rl_size_sensitivity sens[3];
     int studied = r->nmeet > 0 && rl_size_study(in, &r->c[0], &curve, sens, err, sizeof err) == 0;
-    if (r->nmeet > 0 && !studied)
+    if (r->nmeet > 0 && !studied && rl_interrupted()) /* fixTB #2: what size stopped */
+        rl_cli_tell("size", "interrupted (%s) after the search (%d configurations simulated), "
+                            "during the report's runs of the first row (its load curve and "
+                            "sensitivity); nothing written", rl_interrupt_name(), r->n);
+    else if (r->nmeet > 0 && !studied)
         rl_cli_tell("size", "%s", err);
     if (rl_interrupted())
         return RL_EXIT_INTERRUPTED;
