@@ -5072,24 +5072,21 @@ int rl_cli_size(rl_opts *o)
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
         rl_cli_tell("size", "caution: the first row (%s) on weaker evidence: %s", lab, ev);
     }
-    char few[640]; /* size.h rl_size_sample_caution (stop 48 #1b) */
-    if (rl_size_sample_caution(&in, few, sizeof few))
+    char few[640]; /* size.h rl_size_sample_caution (stop 48 #1b); fixTB #5: only over
+                      requests simulated */
+    if (r.n > 0 && rl_size_sample_caution(&in, few, sizeof few))
         rl_cli_tell("size", "caution: %s", few);
     if (r.nmeet == 0) {
         char why[1024];
         rl_size_why_none(&in, &r, why, sizeof why);
+        /* nothing simulated (every plan pruned analytically) is a verdict
+         * too: the report and the result are written as with rows, the
+         * result's rows empty (meeting 0, simulated_configs 0) and
+         * none_meets_note saying by how far (rl_size_why_none: the fastest
+         * prefill or decode step against its target), exit 3 (fixRC #7: no
+         * report was written; fixTB #1: no result either, while the help
+         * said nothing was written and docs/serving.md that the report was) */
         rl_cli_tell("size", "no configuration meets both targets: %s", why);
-        if (r.n == 0) { /* nothing simulated: no result on stdout */
-            /* a verdict still writes --report: nothing met the targets and
-             * by how far (rl_size_why_none: the fastest prefill or decode
-             * step against its target), as a report with rows simulated does
-             * (fixRC #7: no report was written) */
-            if (o->given[RL_P_REPORT])
-                rc = size_write_report(o, &in, &r, out_dist);
-            rl_size_result_free(&r);
-            free(req);
-            return rc != RL_EXIT_OK ? rc : RL_EXIT_VERDICT;
-        }
     }
     if (o->given[RL_P_REPORT]) {
         rc = size_write_report(o, &in, &r, out_dist);

@@ -11451,6 +11451,57 @@ static void size_none_still_reports(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* fixTB #1, #5: that verdict with nothing simulated (every plan pruned
+ * analytically) wrote its report but no result: --save FILE was not
+ * written and stdout was empty (the help said nothing was written,
+ * docs/serving.md that the report was).  A verdict is a result: --save
+ * writes it, in --format, as stdout would: meeting 0, simulated_configs 0,
+ * rows empty and none_meets_note saying by how far (the stderr sentence,
+ * rl_size_why_none: a TTFT target of 0.01 ms against the fastest prefill
+ * of the 1000-token prompt), exit 3.  And the caution "the p99 verdicts
+ * rest on 1200 requests a run" (--requests 500 is below 2000,
+ * rl_size_sample_caution) was said, and sample_note set, with no request
+ * simulated: neither now. */
+static void size_none_still_results(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_size_none_json_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char base[] = "size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 1000 "
+                               "--out-len 100 --ttft-p99 0.00001 --tpot-p99 0.05 --requests 500 "
+                               "--format json";
+    snprintf(cmd, sizeof cmd, "%s --save %s/s.json", base, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 3);
+    if (strstr(out, "p99 verdicts rest on"))
+        fail_msg("the few-requests caution with nothing simulated: %s", out);
+    char *saved = slurp_in(dir, "s.json");
+    if (!saved)
+        fail_msg("size --save wrote nothing on its verdict (exit 3): %s", out);
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = cJSON_Parse(saved);
+        assert_non_null(j);
+        assert_int_equal(num(j, "meeting"), 0);
+        assert_int_equal(num(j, "simulated_configs"), 0);
+        assert_true(num(j, "pruned") > 0);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        assert_true(cJSON_IsArray(rows) && cJSON_GetArraySize(rows) == 0);
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "sample_note")));
+        const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(j, "none_meets_note"));
+        if (!why || !strstr(why, "the TTFT target (0.01 ms) is below the fastest prefill of the "
+                                 "mean prompt (1000 tokens) in the search space"))
+            fail_msg("none_meets_note: %s", why ? why : "(none)");
+        cJSON_Delete(j);
+        free(saved);
+        if (k == 1)
+            break;
+        /* stdout: the same result */
+        assert_int_equal(run_cli(base, out, sizeof out), 3);
+        assert_non_null(strchr(out, '{'));
+        saved = strdup(strchr(out, '{'));
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* fixJK #6: size's first row for llama3-8b at 5 req/s on h100-sxm (TPOT
  * target 6 ms) meets at its p99s but its band's p10-p90 high edge reads
  * TPOT p99 7.01 ms (7.03 before stop 44's GEMM tile-step rule), 1.17x the target (the report's "Caution on the band",
@@ -13425,6 +13476,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(moe_slow_caution),
         cmocka_unit_test(size_band_edge_said),
         cmocka_unit_test(size_none_still_reports),
+        cmocka_unit_test(size_none_still_results),
         cmocka_unit_test(validate_plot_keeps_report),
         cmocka_unit_test(size_small_sample_said),
         cmocka_unit_test(size_rows_say_derived),
