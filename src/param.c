@@ -1503,6 +1503,33 @@ static const struct {
            {"validate-serve", RL_P_REQUESTS, "24", 1, 10000},
            {"validate-serve", RL_P_MAX_SEQS, "4", 1, 64}};
 
+/* Where a command's result echoes a parameter under a key the parameter
+ * table does not give (its json is NULL, since other commands that take
+ * it print no such key): docs/cli.md's JSON key cell (fixTB #3: size's
+ * top level echoes requests, burst, hbm_reserve and conservative, result.c
+ * rl_result_size; simulate's requests and burst, result.c
+ * add_serve_numbers and the burst beside it). */
+static const struct {
+    const char *cmd;
+    rl_param_id id;
+    const char *json;
+} OWN_JSON[] = {{"size", RL_P_REQUESTS, "requests"},
+                {"size", RL_P_BURST, "burst"},
+                {"size", RL_P_RESERVE, "hbm_reserve"},
+                {"size", RL_P_CONSERVATIVE, "conservative"},
+                {"simulate", RL_P_REQUESTS, "requests"},
+                {"simulate", RL_P_BURST, "burst"}};
+
+/* The JSON key of parameter id in command c: OWN_JSON's, else the
+ * parameter's own (NULL: none). */
+static const char *command_json(const rl_command *c, int id)
+{
+    for (size_t i = 0; i < sizeof OWN_JSON / sizeof OWN_JSON[0]; i++)
+        if (OWN_JSON[i].id == (rl_param_id)id && strcmp(OWN_JSON[i].cmd, c->name) == 0)
+            return OWN_JSON[i].json;
+    return RL_PARAMS[id].json;
+}
+
 /* The OWN row of parameter id in command `cmd`, or -1. */
 static int own_row(const char *cmd, int id)
 {
@@ -1695,7 +1722,7 @@ void rl_param_markdown(FILE *f)
                          p->lua_old ? p->lua_old : "", p->lua_old ? ")" : "");
             bounds(c, p, b, sizeof b);
             const char *arg = p->type == RL_PT_CHOICE ? p->choices : p->arg;
-            const char *cells[] = {opt, lua, p->json, arg ? arg : "(switch)", b,
+            const char *cells[] = {opt, lua, command_json(c, *e & 0xfff), arg ? arg : "(switch)", b,
                                    command_default(c, *e & 0xfff), p->help};
             fputc('|', f);
             for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)

@@ -3270,6 +3270,50 @@ static void docs_json_keys_printed(void **state)
         fail_msg("only %d JSON keys read from docs/cli.md", checked);
 }
 
+/* Whether `key` occurs in text as a whole key (not inside a longer one). */
+static int names_key(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *c = strstr(text, key); c; c = strstr(c + 1, key)) {
+        int before = c > text && (isalnum((unsigned char)c[-1]) || c[-1] == '_');
+        int after = isalnum((unsigned char)c[n]) || c[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* fixTB #3: every top-level key `size` prints is documented: in size's
+ * section of docs/cli.md (its help text and option table), docs/serving.md
+ * or docs/model.md.  beyond_replica_bound, max_replicas, simulated_configs
+ * and search_s were in none (and requests, burst, hbm_reserve and
+ * conservative had no JSON key cell in the option table:
+ * docs_json_keys_printed checks those cells against the output). */
+static void size_json_keys_documented(void **state)
+{
+    (void)state;
+    char *cli = slurp_text(RL_SRCDIR "/docs/cli.md"), *serving = slurp_text(RL_SRCDIR "/docs/serving.md"),
+         *model = slurp_text(RL_SRCDIR "/docs/model.md");
+    char *sec = strstr(cli, "\n## size\n");
+    assert_non_null(sec);
+    char *end = strstr(sec + 1, "\n## ");
+    if (end)
+        *end = '\0';
+    cJSON *j = run_json("size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 --out-len 20 "
+                        "--ttft-p99 1 --tpot-p99 0.1 --keep-precision --format json");
+    int n = 0;
+    for (const cJSON *k = j->child; k; k = k->next, n++)
+        if (!names_key(sec, k->string) && !names_key(serving, k->string) &&
+            !names_key(model, k->string))
+            fail_msg("size prints JSON key '%s', which docs/cli.md (size), docs/serving.md and "
+                     "docs/model.md do not name", k->string);
+    assert_true(n > 30);
+    cJSON_Delete(j);
+    free(cli);
+    free(serving);
+    free(model);
+}
+
 static void docs_quote_current_capacity_figures(void **state)
 {
     (void)state;
@@ -13314,6 +13358,7 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(docs_json_keys_printed),
+        cmocka_unit_test(size_json_keys_documented),
         cmocka_unit_test(pareto_sweep_bounded),
         cmocka_unit_test(mfu_no_band_reason),
         cmocka_unit_test(docs_quote_simulate_transcript),
