@@ -2488,6 +2488,21 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h, step_
     return emit(o, r);
 }
 
+/* A plan error about --ep as the command line names it (fixTB #4): the
+ * library's "ep: 3 does not divide ..." (Lua's key, validate --against's
+ * column) reads "--ep 3 does not divide ...".  err itself, or buf. */
+static const char *ep_flagged(const char *err, char *buf, size_t len)
+{
+    if (strncmp(err, "ep: ", 4) != 0 || len < 6)
+        return err;
+    size_t n = strlen(err + 4);
+    n = n < len - 6 ? n : len - 6; /* cut as snprintf would */
+    memcpy(buf, "--ep ", 5);
+    memcpy(buf + 5, err + 4, n);
+    buf[5 + n] = '\0';
+    return buf;
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -2508,7 +2523,8 @@ int rl_cli_step(rl_opts *o)
                         rl_shard_plan_is_tp_over(&o->plan, pc))) {
         char perr[ERRLEN];
         if (rl_shard_check_plan(&m, &o->plan, RL_PHASE_GENERATE, pc, perr, sizeof perr) != 0) {
-            rl_cli_tell("step", "%s", perr);
+            char fl[ERRLEN];
+            rl_cli_tell("step", "%s", ep_flagged(perr, fl, sizeof fl));
             return RL_EXIT_INPUT;
         }
     }
@@ -3373,6 +3389,9 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
             *simulate_plan_advice(o, m, h, o->chips, c->replicas > 1 ? c->replicas : 1, c->ep,
                                   c->layout, plan + 2, sizeof plan - 2))
             memcpy(plan, "; ", 2);
+        char fl[ERRLEN];
+        if (ep_flagged(err, fl, sizeof fl) != err) /* "--ep 3 ...", not "--ep: ep: 3 ..." */
+            return rl_cli_say(o, "%s", fl);
         return rl_cli_say(o, "--%s: %s%s", strncmp(err, "pp", 2) == 0   ? "pp"
                                            : strncmp(err, "ep", 2) == 0 ? "ep"
                                            : strncmp(err, "tp", 2) == 0 ? "chips"
@@ -5155,7 +5174,8 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
     if (rl_ops_check(m, h, c, err, sizeof err) == 0 &&
         (c->chips <= 1 || rl_ops_build(m, h, c, &ops, err, sizeof err) == 0))
         return 0;
-    rl_cli_tell(cmd, "%s", err);
+    char fl[ERRLEN];
+    rl_cli_tell(cmd, "%s", ep_flagged(err, fl, sizeof fl));
     return -1;
 }
 
