@@ -4449,7 +4449,7 @@ static int report_path_check(const char *path)
 {
     const char *why = NULL;
     struct stat st;
-    char dir[4096];
+    char dir[4096], nofolder[RL_SHOWN_PATH + 256];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (!slash)
@@ -4467,8 +4467,11 @@ static int report_path_check(const char *path)
         why = "exists and is not a regular file";
     else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) /* F4: said "does not exist" */
         why = "its folder exists and is not a folder";
+    else if (stat(dir, &st) != 0 && errno == ENOENT) /* as rl_guard_target says it */
+        why = snprintf(nofolder, sizeof nofolder, "its folder does not exist ('%s'"
+                       RL_GUARD_NO_FOLDER_WHY, PATH_SHOWN(dir)) > 0 ? nofolder : "its folder does not exist";
     else if (stat(dir, &st) != 0)
-        why = errno == ENOENT ? "its folder does not exist" : strerror(errno);
+        why = strerror(errno);
     else if (access(dir, W_OK) != 0)
         why = "its folder is not writable";
     if (why)

@@ -128,14 +128,17 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OUTPUT] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
                      "write the result there (atomically, in --format) instead of stdout (not "
                      "as a .lua file in a data directory's model/ or hw_profiles/, where every "
-                     ".lua is read as a spec; import-hf's model spec may go in model/)",
+                     ".lua is read as a spec; import-hf's model spec may go in model/); its "
+                     "folder must exist (an output file's folder is not made: exit 2)",
                      AT(output), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_PLOT] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "FILE.png|.svg", "", 0, 0, NULL, NULL,
-                   "also draw the figure (data and .gp kept beside it)", AT(plot), 0, 0,
+                   "also draw the figure (data and .gp kept beside it; its folder must exist, "
+                   "not made)", AT(plot), 0, 0,
                    RL_PF_WRITES},
     [RL_P_OUT] = {"out", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, "out", NULL,
                   "the only directory roofline.write and roofline.plot write to (names cannot "
-                  "leave it)",
+                  "leave it); a missing one is made, with its missing parents, when the script "
+                  "first writes, and a note says so",
                   AT(outdir), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_MAX_INSTRUCTIONS] = {"max-instructions", NULL, NULL, NULL, RL_PT_COUNT, "N", "instructions",
                                1, 1e12, "2000000000", NULL, "Lua VM instruction budget (RL_SCENARIO_LIMITS)",
@@ -315,7 +318,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_REPORT] = {"report", NULL, NULL, NULL, RL_PT_STRING, "FILE.md|FILE.html", "", 0, 0, NULL,
                      NULL, "also write the sizing report (recommendation, alternatives, frontier, "
                      "load curve, memory, sensitivity, assumptions): HTML for .html or .htm, "
-                     "Markdown for .md, in any case",
+                     "Markdown for .md, in any case; its folder must exist (not made)",
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_RESERVE] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
                       NULL, "simulate, size and the serving commands (default 0.1; step's "
@@ -330,7 +333,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
     [RL_P_PLOT_DIR] = {"plot-dir", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
-                       "also draw the latency CDF and KV timeline into DIR", AT(plot), 0, 0,
+                       "also draw the latency CDF and KV timeline into DIR (a missing one is "
+                       "made, with its missing parents, and a note says so)", AT(plot), 0, 0,
                        RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_SAVE_PROFILE] = {"save", NULL, NULL, "profile", RL_PT_STRING, "PROFILE.lua", "", 0, 0, NULL,
                            NULL, "write the profile (a hardware spec) there (calibrate --backend: "
