@@ -466,7 +466,9 @@ static void sigterm_in_capacity_search_names_it(void **state)
  * simulating, how many of the configurations it set out to simulate were
  * done; exit 143, nothing written (--save and --report absent).  llama3-70b
  * at 20 req/s on h100-sxm, --keep-precision, one thread: about 2 s of CPU
- * here (18:55 UTC, fixTB), most of it simulating 8 configurations; a signal
+ * here (19:00 UTC, fixTB), most of it simulating its 24 configurations (a
+ * signal 1 s in read "7 of the 24"); the test's cost is the run up to the
+ * signal (0.3 s, longer on retries); a signal
  * that lands before (drawing the load, "before any configuration was
  * simulated") is retried later. */
 static void sigterm_in_size_says_configurations(void **state)
