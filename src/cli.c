@@ -2526,6 +2526,21 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h, step_
     return emit(o, r);
 }
 
+/* A plan error about --ep as the command line names it (fixTB #4): the
+ * library's "ep: 3 does not divide ..." (Lua's key, validate --against's
+ * column) reads "--ep 3 does not divide ...".  err itself, or buf. */
+static const char *ep_flagged(const char *err, char *buf, size_t len)
+{
+    if (strncmp(err, "ep: ", 4) != 0 || len < 6)
+        return err;
+    size_t n = strlen(err + 4);
+    n = n < len - 6 ? n : len - 6; /* cut as snprintf would */
+    memcpy(buf, "--ep ", 5);
+    memcpy(buf + 5, err + 4, n);
+    buf[5 + n] = '\0';
+    return buf;
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -2546,7 +2561,8 @@ int rl_cli_step(rl_opts *o)
                         rl_shard_plan_is_tp_over(&o->plan, pc))) {
         char perr[ERRLEN];
         if (rl_shard_check_plan(&m, &o->plan, RL_PHASE_GENERATE, pc, perr, sizeof perr) != 0) {
-            rl_cli_tell("step", "%s", perr);
+            char fl[ERRLEN];
+            rl_cli_tell("step", "%s", ep_flagged(perr, fl, sizeof fl));
             return RL_EXIT_INPUT;
         }
     }
@@ -2992,6 +3008,10 @@ static int serve_workload(const rl_opts *o, long long default_n, long long max_c
     w->max_context = max_context; /* over half over it: an error (workload.h rl_requests_fit) */
     if (rl_workload_generate_counted(w, req, truncated, err, sizeof err) != 0 ||
         rl_serve_check_horizon(*req, w->n, w->qps, "--qps, --requests", err, sizeof err) != 0) {
+        if (rl_interrupted() && !strcmp(o->cmd, "size")) /* fixTB #2: what size stopped */
+            snprintf(err, sizeof err, "interrupted (%s) before any configuration was simulated "
+                     "(while drawing the load's requests); nothing written",
+                     rl_interrupt_name());
         rl_cli_say(o, "%s", err); /* tester62 #7: past the horizon the clock quantises */
         return -1;
     }
@@ -3407,6 +3427,9 @@ static int serve_config(const rl_opts *o, const rl_model *m, const rl_hw *h, rl_
             *simulate_plan_advice(o, m, h, o->chips, c->replicas > 1 ? c->replicas : 1, c->ep,
                                   c->layout, plan + 2, sizeof plan - 2))
             memcpy(plan, "; ", 2);
+        char fl[ERRLEN];
+        if (ep_flagged(err, fl, sizeof fl) != err) /* "--ep 3 ...", not "--ep: ep: 3 ..." */
+            return rl_cli_say(o, "%s", fl);
         return rl_cli_say(o, "--%s: %s%s", strncmp(err, "pp", 2) == 0   ? "pp"
                                            : strncmp(err, "ep", 2) == 0 ? "ep"
                                            : strncmp(err, "tp", 2) == 0 ? "chips"
@@ -4464,7 +4487,7 @@ static int report_path_check(const char *path)
 {
     const char *why = NULL;
     struct stat st;
-    char dir[4096];
+    char dir[4096], nofolder[RL_SHOWN_PATH + 256];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (!slash)
@@ -4482,8 +4505,11 @@ static int report_path_check(const char *path)
         why = "exists and is not a regular file";
     else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) /* F4: said "does not exist" */
         why = "its folder exists and is not a folder";
+    else if (stat(dir, &st) != 0 && errno == ENOENT) /* as rl_guard_target says it */
+        why = snprintf(nofolder, sizeof nofolder, "its folder does not exist ('%s'"
+                       RL_GUARD_NO_FOLDER_WHY, PATH_SHOWN(dir)) > 0 ? nofolder : "its folder does not exist";
     else if (stat(dir, &st) != 0)
-        why = errno == ENOENT ? "its folder does not exist" : strerror(errno);
+        why = strerror(errno);
     else if (access(dir, W_OK) != 0)
         why = "its folder is not writable";
     if (why)
@@ -4790,7 +4816,11 @@ static int size_write_report(const rl_opts *o, const rl_size_input *in, const rl
     rl_size_curve curve;
     rl_size_sensitivity sens[3];
     int studied = r->nmeet > 0 && rl_size_study(in, &r->c[0], &curve, sens, err, sizeof err) == 0;
-    if (r->nmeet > 0 && !studied)
+    if (r->nmeet > 0 && !studied && rl_interrupted()) /* fixTB #2: what size stopped */
+        rl_cli_tell("size", "interrupted (%s) after the search (%d configurations simulated), "
+                            "during the report's runs of the first row (its load curve and "
+                            "sensitivity); nothing written", rl_interrupt_name(), r->n);
+    else if (r->nmeet > 0 && !studied)
         rl_cli_tell("size", "%s", err);
     if (rl_interrupted())
         return RL_EXIT_INTERRUPTED;
@@ -5102,24 +5132,21 @@ int rl_cli_size(rl_opts *o)
         rl_size_label(&in, &r.c[0], lab, sizeof lab);
         rl_cli_tell("size", "caution: the first row (%s) on weaker evidence: %s", lab, ev);
     }
-    char few[640]; /* size.h rl_size_sample_caution (stop 48 #1b) */
-    if (rl_size_sample_caution(&in, few, sizeof few))
+    char few[640]; /* size.h rl_size_sample_caution (stop 48 #1b); fixTB #5: only over
+                      requests simulated */
+    if (r.n > 0 && rl_size_sample_caution(&in, few, sizeof few))
         rl_cli_tell("size", "caution: %s", few);
     if (r.nmeet == 0) {
         char why[1024];
         rl_size_why_none(&in, &r, why, sizeof why);
+        /* nothing simulated (every plan pruned analytically) is a verdict
+         * too: the report and the result are written as with rows, the
+         * result's rows empty (meeting 0, simulated_configs 0) and
+         * none_meets_note saying by how far (rl_size_why_none: the fastest
+         * prefill or decode step against its target), exit 3 (fixRC #7: no
+         * report was written; fixTB #1: no result either, while the help
+         * said nothing was written and docs/serving.md that the report was) */
         rl_cli_tell("size", "no configuration meets both targets: %s", why);
-        if (r.n == 0) { /* nothing simulated: no result on stdout */
-            /* a verdict still writes --report: nothing met the targets and
-             * by how far (rl_size_why_none: the fastest prefill or decode
-             * step against its target), as a report with rows simulated does
-             * (fixRC #7: no report was written) */
-            if (o->given[RL_P_REPORT])
-                rc = size_write_report(o, &in, &r, out_dist);
-            rl_size_result_free(&r);
-            free(req);
-            return rc != RL_EXIT_OK ? rc : RL_EXIT_VERDICT;
-        }
     }
     if (o->given[RL_P_REPORT]) {
         rc = size_write_report(o, &in, &r, out_dist);
@@ -5188,7 +5215,8 @@ static int check_ops(const char *cmd, const rl_model *m, const rl_hw *h, const r
     if (rl_ops_check(m, h, c, err, sizeof err) == 0 &&
         (c->chips <= 1 || rl_ops_build(m, h, c, &ops, err, sizeof err) == 0))
         return 0;
-    rl_cli_tell(cmd, "%s", err);
+    char fl[ERRLEN];
+    rl_cli_tell(cmd, "%s", ep_flagged(err, fl, sizeof fl));
     return -1;
 }
 

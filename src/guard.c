@@ -566,7 +566,7 @@ int rl_guard_target(const char *path, int may_create, char *why, size_t whylen)
         if (e != ENOENT) /* F4: ENAMETOOLONG, EACCES, ...: the reason */
             return rl_fail(why, whylen, "its folder '%s' cannot be reached: %s", dir,
                            strerror(e));
-        return rl_fail(why, whylen, "its folder does not exist");
+        return rl_fail(why, whylen, "its folder does not exist ('%s'" RL_GUARD_NO_FOLDER_WHY, dir);
     }
     /* written through a link (report.c rl_write_target), whose target must
      * resolve: said here, exit 2, not after the run, exit 1 (tester23 F9) */

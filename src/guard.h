@@ -114,6 +114,16 @@ int rl_guard_in_tree_new(const char *path, char *tree, size_t len);
 #define RL_GUARD_SOURCE_NAME 1
 #define RL_GUARD_SOURCE_FOLDER 2
 int rl_guard_tree_source(const char *path, char *tree, size_t len);
+/* Why an output file's missing folder is refused, not made (fixTB #6:
+ * `run --out /a/b` made /a/b while `--plot /a/b.png` refused /a, unsaid
+ * which rule held): the folders named as outputs are made with their
+ * parents, and said (rl_outdir_check, README "nothing written outside the
+ * output folder without a word"); a file's folder is not, so a typo'd
+ * --save path writes nothing.  After "its folder does not exist ('F'". */
+#define RL_GUARD_NO_FOLDER_WHY                                                                   \
+    "; roofline makes the folders named as outputs, run --out, --plot-dir and calibrate "       \
+    "--tables-out, with their missing parents, never an output file's folder: make it first)"
+
 #define RL_GUARD_TREE_SOURCE_WHY                                                                 \
     "it is a source file of roofline's own tree (a Makefile, a source file, or a file of its "    \
     "source folders), which roofline never writes, an existing file or a new one; write to "    \

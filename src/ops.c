@@ -129,9 +129,8 @@ int rl_ops_check(const rl_model *m, const rl_hw *h, const rl_ops_config *c, char
     if (c->tp < 0 || c->ep < 0 || (mp > 1 && mp != c->chips))
         RL_FAIL("tp/ep: a plan of tp*ep = %lld chips for a step on %lld chips (one model replica: "
                 "tp*ep must equal the chips)", mp, c->chips);
-    if (c->ep > 1 && m->experts == 0) /* as shard's plan check */
-        RL_FAIL("ep: %lld, but %s has no experts (--ep splits the experts of a MoE model)", c->ep,
-                m->name);
+    if (c->ep > 1 && rl_shard_ep_check(m, c->ep, err, errlen) != 0) /* shard's plan check */
+        return -1;
     if (c->attn_replicated && m->experts == 0)
         RL_FAIL("moe-attn: replicated lays out a MoE model's attention beside its expert "
                 "parallelism; %s has no experts", m->name);

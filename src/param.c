@@ -128,14 +128,17 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OUTPUT] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
                      "write the result there (atomically, in --format) instead of stdout (not "
                      "as a .lua file in a data directory's model/ or hw_profiles/, where every "
-                     ".lua is read as a spec; import-hf's model spec may go in model/)",
+                     ".lua is read as a spec; import-hf's model spec may go in model/); its "
+                     "folder must exist (an output file's folder is not made: exit 2)",
                      AT(output), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_PLOT] = {"plot", NULL, NULL, NULL, RL_PT_STRING, "FILE.png|.svg", "", 0, 0, NULL, NULL,
-                   "also draw the figure (data and .gp kept beside it)", AT(plot), 0, 0,
+                   "also draw the figure (data and .gp kept beside it; its folder must exist, "
+                   "not made)", AT(plot), 0, 0,
                    RL_PF_WRITES},
     [RL_P_OUT] = {"out", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, "out", NULL,
                   "the only directory roofline.write and roofline.plot write to (names cannot "
-                  "leave it)",
+                  "leave it); a missing one is made, with its missing parents, when the script "
+                  "first writes, and a note says so",
                   AT(outdir), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_MAX_INSTRUCTIONS] = {"max-instructions", NULL, NULL, NULL, RL_PT_COUNT, "N", "instructions",
                                1, 1e12, "2000000000", NULL, "Lua VM instruction budget (RL_SCENARIO_LIMITS)",
@@ -315,7 +318,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_REPORT] = {"report", NULL, NULL, NULL, RL_PT_STRING, "FILE.md|FILE.html", "", 0, 0, NULL,
                      NULL, "also write the sizing report (recommendation, alternatives, frontier, "
                      "load curve, memory, sensitivity, assumptions): HTML for .html or .htm, "
-                     "Markdown for .md, in any case",
+                     "Markdown for .md, in any case; its folder must exist (not made)",
                      NOWHERE, RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_RESERVE] = {"hbm-reserve", "hbm_reserve", NULL, NULL, RL_PT_NUMBER, "F", "fraction", 0, 0.9, "0.1",
                       NULL, "simulate, size and the serving commands (default 0.1; step's "
@@ -330,7 +333,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                         "only the --weights/--kv/--compute given (else bf16, int8, fp8 searched)",
                         NOWHERE, RL_PF_SERVE},
     [RL_P_PLOT_DIR] = {"plot-dir", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, NULL, NULL,
-                       "also draw the latency CDF and KV timeline into DIR", AT(plot), 0, 0,
+                       "also draw the latency CDF and KV timeline into DIR (a missing one is "
+                       "made, with its missing parents, and a note says so)", AT(plot), 0, 0,
                        RL_PF_WRITES | RL_PF_SERVE},
     [RL_P_SAVE_PROFILE] = {"save", NULL, NULL, "profile", RL_PT_STRING, "PROFILE.lua", "", 0, 0, NULL,
                            NULL, "write the profile (a hardware spec) there (calibrate --backend: "
@@ -1031,9 +1035,16 @@ const rl_command RL_COMMANDS[] = {
      "hbm_reserve (the fraction kept free where no engine memory rule applies).\n"
      "--set hw.FIELD=V with several --hw profiles reaches every one: a note on stderr and\n"
      "in the JSON's set_hw_note (absent otherwise).\n"
+     "The search's counts: simulated_configs (the rows: configurations simulated, one of\n"
+     "those with the same outcome kept), pruned (plans dropped analytically, not\n"
+     "simulated), max_replicas (256, the fixed bound on the replicas of one pool, no flag\n"
+     "raises it), beyond_replica_bound (plans needing more replicas than it by estimate,\n"
+     "not simulated) and search_s (the search's wall-clock seconds, which vary run to run).\n"
      "Exit 3 (a verdict, as validate-serve's; 2 is bad input alone) when no configuration\n"
-     "meets the targets; the report and result then list the closest simulated ones\n"
-     "(nothing is written when none could be simulated).  A load past the search limit\n"
+     "meets the targets: the report and result are written as ever, meeting 0, the rows\n"
+     "the closest simulated ones (none when every plan was pruned analytically:\n"
+     "simulated_configs 0) and none_meets_note the reason stderr gives, by how far (null\n"
+     "when a row meets).  A load past the search limit\n"
      "(more than 256 replicas a pool in every configuration: fixed, no flag raises it;\n"
      "also when the rows simulated all miss with their queue growing at the most\n"
      "replicas the bound allows each pool) is no verdict: exit 2, \"search limit\n"
@@ -1499,6 +1510,33 @@ static const struct {
            {"validate-serve", RL_P_REQUESTS, "24", 1, 10000},
            {"validate-serve", RL_P_MAX_SEQS, "4", 1, 64}};
 
+/* Where a command's result echoes a parameter under a key the parameter
+ * table does not give (its json is NULL, since other commands that take
+ * it print no such key): docs/cli.md's JSON key cell (fixTB #3: size's
+ * top level echoes requests, burst, hbm_reserve and conservative, result.c
+ * rl_result_size; simulate's requests and burst, result.c
+ * add_serve_numbers and the burst beside it). */
+static const struct {
+    const char *cmd;
+    rl_param_id id;
+    const char *json;
+} OWN_JSON[] = {{"size", RL_P_REQUESTS, "requests"},
+                {"size", RL_P_BURST, "burst"},
+                {"size", RL_P_RESERVE, "hbm_reserve"},
+                {"size", RL_P_CONSERVATIVE, "conservative"},
+                {"simulate", RL_P_REQUESTS, "requests"},
+                {"simulate", RL_P_BURST, "burst"}};
+
+/* The JSON key of parameter id in command c: OWN_JSON's, else the
+ * parameter's own (NULL: none). */
+static const char *command_json(const rl_command *c, int id)
+{
+    for (size_t i = 0; i < sizeof OWN_JSON / sizeof OWN_JSON[0]; i++)
+        if (OWN_JSON[i].id == (rl_param_id)id && strcmp(OWN_JSON[i].cmd, c->name) == 0)
+            return OWN_JSON[i].json;
+    return RL_PARAMS[id].json;
+}
+
 /* The OWN row of parameter id in command `cmd`, or -1. */
 static int own_row(const char *cmd, int id)
 {
@@ -1691,7 +1729,7 @@ void rl_param_markdown(FILE *f)
                          p->lua_old ? p->lua_old : "", p->lua_old ? ")" : "");
             bounds(c, p, b, sizeof b);
             const char *arg = p->type == RL_PT_CHOICE ? p->choices : p->arg;
-            const char *cells[] = {opt, lua, p->json, arg ? arg : "(switch)", b,
+            const char *cells[] = {opt, lua, command_json(c, *e & 0xfff), arg ? arg : "(switch)", b,
                                    command_default(c, *e & 0xfff), p->help};
             fputc('|', f);
             for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)

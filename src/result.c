@@ -3254,6 +3254,12 @@ static void add_size_no_band(cJSON *o, const rl_size_input *in, const rl_size_re
     const rl_hw *h = &base[c ? c->hw : r->no_band > 0 ? r->no_band - 1 : 0];
     char why[512] = "";
     long long pp = c && c->pp > 1 ? c->pp : 1;
+    if (!c && r->n == 0) { /* fixTB #1: no row, so no band run was left out */
+        cJSON_AddStringToObject(o, "no_band", "no band: no configuration was simulated (every "
+                                              "plan was pruned analytically: none_meets_note), "
+                                              "so no row has one");
+        return;
+    }
     if (!in->calibrated) {
         snprintf(why, sizeof why, "size ran ideal: nothing measured to take a band from");
     } else if (c ? rl_e2e_band_withheld(h, in->m->name, &c->p, c->chips / pp, pp, why, sizeof why)
@@ -3464,11 +3470,21 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         cJSON_AddNullToObject(j, "cost_note");
     }
     /* stop 48 #1b: the p99 verdicts on few requests (size.h rl_size_sample_caution) */
-    char few[640];
-    if (rl_size_sample_caution(in, few, sizeof few))
+    char few[640]; /* fixTB #5: null when no request was simulated */
+    if (r->n > 0 && rl_size_sample_caution(in, few, sizeof few))
         cJSON_AddStringToObject(j, "sample_note", few);
     else
         cJSON_AddNullToObject(j, "sample_note");
+    /* fixTB #1: the verdict's reason beside meeting 0, as stderr says it
+     * (rl_size_why_none: with no row simulated, how far the fastest
+     * prefill or decode step is from its target); null when a row meets */
+    char why[1024];
+    if (r->nmeet == 0) {
+        rl_size_why_none(in, r, why, sizeof why);
+        cJSON_AddStringToObject(j, "none_meets_note", why);
+    } else {
+        cJSON_AddNullToObject(j, "none_meets_note");
+    }
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);
     cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);

@@ -91,12 +91,11 @@ int rl_serve_layout_check(const rl_model *m, long long chips, long long pp, long
         RL_FAIL("ep: %lld and --attn-layout %s exclude each other: attn-dp already runs the "
                 "expert layers expert parallel over all the stage's chips (drop --ep, or use "
                 "--attn-layout tp)", ep, LAYOUT_NAMES[l]);
-    if (ep != 1 && (m->abstract || m->experts == 0))
-        RL_FAIL("ep: %lld, but %s has no experts (--ep splits the experts of a MoE model)", ep,
-                m->name);
-    if (ep != 1 && (ep < 1 || stage % ep != 0 || m->experts % ep != 0))
-        RL_FAIL("ep: %lld expert-parallel groups must divide the chips per stage (%lld) and the "
-                "experts (%lld) of %s", ep, stage, m->experts, m->name);
+    if (rl_shard_ep_check(m, ep, err, errlen) != 0) /* the model's rule, as step's */
+        return -1;
+    if (ep != 1 && stage % ep != 0)
+        RL_FAIL("ep: %lld expert-parallel groups do not divide the %lld chips of a stage (--chips "
+                "%lld / --pp %lld)", ep, stage, chips, pp);
     if (l == RL_ATTN_LAYOUT_TP) { /* the stage's tp * ep plan, checked as step checks it
                                    * (tester40 F3: tp 128 over 64 heads read "the weights
                                    * leave no KV room") */

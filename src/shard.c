@@ -710,6 +710,27 @@ static int add_plan_collectives(const rl_model *m, const rl_hw *h, int peaks,
     return cx.failed ? -1 : 0;
 }
 
+int rl_shard_ep_check(const rl_model *m, long long ep, char *err, size_t errlen)
+{
+    if (ep == 1)
+        return 0;
+    if (ep < 1)
+        RL_FAIL("ep: %lld expert-parallel groups; at least 1", ep);
+    if (m->abstract || m->experts == 0)
+        RL_FAIL("ep: %lld, but %s has no experts (model field 'experts' %s; ep splits the routed "
+                "experts of a MoE model)", ep, m->name,
+                m->abstract ? "is absent: an abstract model" : "is 0 or absent: a dense model");
+    /* our rule: each group holds experts / ep whole experts (the plan's
+     * expert weights per chip, rl_shard_eval, count them so) */
+    if (ep > m->experts)
+        RL_FAIL("ep: %lld exceeds %s's %lld routed experts (model field 'experts'): each of the "
+                "ep groups holds one expert at least", ep, m->name, m->experts);
+    if (m->experts % ep != 0)
+        RL_FAIL("ep: %lld does not divide %s's %lld routed experts (model field 'experts'): each "
+                "of the ep groups holds experts / ep whole experts", ep, m->name, m->experts);
+    return 0;
+}
+
 int rl_shard_tp_check(const rl_model *m, long long tp, char *err, size_t errlen)
 {
     if (tp > m->heads)
@@ -759,13 +780,11 @@ int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase pha
             RL_FAIL("pp: %lld pipeline stages exceed the %lld layers of %s (a stage holds one "
                     "layer at least)", pl->pp, m->layers, m->name);
     }
-    if (pl->ep > 1 && (m->abstract || m->experts == 0))
-        RL_FAIL("ep: %lld, but %s has no experts", pl->ep, m->name);
+    if (rl_shard_ep_check(m, pl->ep, err, errlen) != 0)
+        return -1;
     if (pl->attn_replicated && (m->abstract || m->experts == 0)) /* tester3 #12 */
         RL_FAIL("moe-attn: replicated lays out a MoE model's attention beside its expert "
                 "parallelism; %s has no experts", m->name);
-    if (pl->ep > 1 && m->experts % pl->ep != 0)
-        RL_FAIL("ep: %lld does not divide E = %lld experts", pl->ep, m->experts);
     if (pl->sp > 1 && phase != RL_PHASE_PREFILL)
         RL_FAIL("sp: sequence parallelism applies to prefill only (T = 1 in generation; use"
                 " --kv-split seq, Lua kv_split = 'seq', to split the KV cache by sequence)");

@@ -109,6 +109,15 @@ int rl_shard_check_plan(const rl_model *m, const rl_shard_plan *pl, rl_phase pha
  * rl_shard_check_plan's rule, and so size's and the auto plan's. */
 int rl_shard_tp_check(const rl_model *m, long long tp, char *err, size_t errlen);
 
+/* Whether ep expert-parallel groups split model m's routed experts: ep 1,
+ * or m has experts (field 'experts') and ep divides them (each group holds
+ * experts / ep whole experts, at least one).  0, or -1 with err "ep: ..."
+ * naming the value, the model, its field and the reason (fixTB #4: "ep: 3
+ * does not divide E = 256 experts" named neither the model nor its field).
+ * Every --ep (step, ops, prefill, simulate; Lua's ep; validate --against's
+ * ep column) is checked by it. */
+int rl_shard_ep_check(const rl_model *m, long long ep, char *err, size_t errlen);
+
 /* The chips of one replica of plan pl, tp * ep * sp * pp: what step runs a
  * plan on when no chip count is given (CLI `step --tp 8` alone, Lua
  * roofline.step{tp = 8} without chips: tester39 F6, Lua refused it). */

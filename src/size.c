@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "e2e.h"
 #include "error.h"
+#include "interrupt.h"
 #include "ktable.h"
 #include "memory.h"
 #include "pareto.h"
@@ -1371,6 +1372,13 @@ static void pool_free(cost_pool *pool)
         rl_ops_cost_free(&pool->c[j]);
 }
 
+/* How far a search got (search_interrupted): stage 0 drawing the sample
+ * and pruning, 1 simulating the plans (done of the planned ones finished),
+ * 2 the rows' band runs. */
+typedef struct {
+    int stage, done, planned;
+} search_progress;
+
 /* A plan's outcome in simulate_plans, made by one of its workers. */
 typedef struct {
     rl_size_candidate c;    /* the row */
@@ -1636,8 +1644,8 @@ int rl_size_default_threads(void)
  * before it are within the bound (over_budget), and the first that failed
  * fails the search with its error.  Returns 0 or -1. */
 static int simulate_plans(const rl_size_input *in, const plan *plans, int n, const char *pick,
-                          unsigned long long *work, rl_size_result *out, char *err,
-                          size_t errlen)
+                          unsigned long long *work, rl_size_result *out, search_progress *pg,
+                          char *err, size_t errlen)
 {
     plan_jobs j = {.in = *in, .plans = plans, .pick = pick, .n = n, .first_err = n,
                    .errlen = errlen};
@@ -1676,6 +1684,10 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     j.threads = T;
     run_workers(plan_worker, &j, T);
     pthread_mutex_destroy(&j.q.mu);
+    for (int i = 0; i < n; i++) { /* what a signal stopped (search_interrupted) */
+        pg->planned += pick[i] != 0;
+        pg->done += pick[i] && j.o[i].state == 1;
+    }
     rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         if (!pick[i]) {
@@ -2385,6 +2397,29 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
 
 static int search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen);
 
+/* Which part of the search a signal stopped (fixTB #2: a SIGTERM read
+ * "workload: interrupted (SIGTERM) after 0 of 30000 requests drawn" or
+ * "simulate: ... after 3760 of 6000 arrivals", one run's words, not what
+ * size was doing). */
+static void search_interrupted(const search_progress *pg, char *err, size_t errlen)
+{
+    if (!rl_interrupted())
+        return;
+    const char *sig = rl_interrupt_name();
+    if (pg->stage == 0)
+        snprintf(err, errlen, "interrupted (%s) before any configuration was simulated (while "
+                 "drawing the load's requests and pruning the plans analytically); nothing "
+                 "written", sig);
+    else if (pg->stage == 1)
+        snprintf(err, errlen, "interrupted (%s) while simulating the configurations: %d of the "
+                 "%d it set out to simulate were done (each run at the load and at the "
+                 "headroom, and its capacity searched); nothing written", sig, pg->done,
+                 pg->planned);
+    else
+        snprintf(err, errlen, "interrupted (%s) after all %d configurations were simulated, "
+                 "during their rows' band runs; nothing written", sig, pg->done);
+}
+
 int rl_size_search(const rl_size_input *in, rl_size_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -2418,8 +2453,11 @@ static int search(const rl_size_input *in, rl_size_result *out, char *err, size_
                 "--prefixes N:LEN --prefix-cache HBM_GB",
                 in->w.prefixes, in->w.prefix_len);
     sample_lens sl; /* the simulated workload's longest request and TPOT bound */
-    if (longest_request(in, &sl, err, errlen) != 0)
+    search_progress pg = {0, 0, 0};
+    if (longest_request(in, &sl, err, errlen) != 0) {
+        search_interrupted(&pg, err, errlen);
         return -1;
+    }
     out->arrival_rate = sl.arrival_rate;
     out->mean_prompt_tokens = sl.mean_prompt;
     out->mean_output_tokens = sl.mean_output;
@@ -2438,9 +2476,11 @@ static int search(const rl_size_input *in, rl_size_result *out, char *err, size_
     pick = calloc((size_t)(pl.n > 0 ? pl.n : 1), 1);
     if (!out->c || !pick || pick_plans(in, pl.p, pl.n, pick) != 0)
         RL_FAIL_GOTO(done, "size: out of memory");
-    if (simulate_plans(in, pl.p, pl.n, pick, &work, out, err, errlen) != 0)
+    pg.stage = 1;
+    if (simulate_plans(in, pl.p, pl.n, pick, &work, out, &pg, err, errlen) != 0)
         goto done;
     rank_results(in, out);
+    pg.stage = 2;
     if (band_rows(in, &work, out, err, errlen) != 0)
         goto done;
     out->events = work;
@@ -2449,8 +2489,10 @@ static int search(const rl_size_input *in, rl_size_result *out, char *err, size_
 done:
     free(pick);
     free(pl.p);
-    if (rc != 0)
+    if (rc != 0) {
+        search_interrupted(&pg, err, errlen);
         rl_size_result_free(out);
+    }
     return rc;
 }
 

@@ -3270,6 +3270,50 @@ static void docs_json_keys_printed(void **state)
         fail_msg("only %d JSON keys read from docs/cli.md", checked);
 }
 
+/* Whether `key` occurs in text as a whole key (not inside a longer one). */
+static int names_key(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *c = strstr(text, key); c; c = strstr(c + 1, key)) {
+        int before = c > text && (isalnum((unsigned char)c[-1]) || c[-1] == '_');
+        int after = isalnum((unsigned char)c[n]) || c[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* fixTB #3: every top-level key `size` prints is documented: in size's
+ * section of docs/cli.md (its help text and option table), docs/serving.md
+ * or docs/model.md.  beyond_replica_bound, max_replicas, simulated_configs
+ * and search_s were in none (and requests, burst, hbm_reserve and
+ * conservative had no JSON key cell in the option table:
+ * docs_json_keys_printed checks those cells against the output). */
+static void size_json_keys_documented(void **state)
+{
+    (void)state;
+    char *cli = slurp_text(RL_SRCDIR "/docs/cli.md"), *serving = slurp_text(RL_SRCDIR "/docs/serving.md"),
+         *model = slurp_text(RL_SRCDIR "/docs/model.md");
+    char *sec = strstr(cli, "\n## size\n");
+    assert_non_null(sec);
+    char *end = strstr(sec + 1, "\n## ");
+    if (end)
+        *end = '\0';
+    cJSON *j = run_json("size --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 100 --out-len 20 "
+                        "--ttft-p99 1 --tpot-p99 0.1 --keep-precision --format json");
+    int n = 0;
+    for (const cJSON *k = j->child; k; k = k->next, n++)
+        if (!names_key(sec, k->string) && !names_key(serving, k->string) &&
+            !names_key(model, k->string))
+            fail_msg("size prints JSON key '%s', which docs/cli.md (size), docs/serving.md and "
+                     "docs/model.md do not name", k->string);
+    assert_true(n > 30);
+    cJSON_Delete(j);
+    free(cli);
+    free(serving);
+    free(model);
+}
+
 static void docs_quote_current_capacity_figures(void **state)
 {
     (void)state;
@@ -11502,6 +11546,57 @@ static void size_none_still_reports(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* fixTB #1, #5: that verdict with nothing simulated (every plan pruned
+ * analytically) wrote its report but no result: --save FILE was not
+ * written and stdout was empty (the help said nothing was written,
+ * docs/serving.md that the report was).  A verdict is a result: --save
+ * writes it, in --format, as stdout would: meeting 0, simulated_configs 0,
+ * rows empty and none_meets_note saying by how far (the stderr sentence,
+ * rl_size_why_none: a TTFT target of 0.01 ms against the fastest prefill
+ * of the 1000-token prompt), exit 3.  And the caution "the p99 verdicts
+ * rest on 1200 requests a run" (--requests 500 is below 2000,
+ * rl_size_sample_caution) was said, and sample_note set, with no request
+ * simulated: neither now. */
+static void size_none_still_results(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_size_none_json_XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    static const char base[] = "size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 1000 "
+                               "--out-len 100 --ttft-p99 0.00001 --tpot-p99 0.05 --requests 500 "
+                               "--format json";
+    snprintf(cmd, sizeof cmd, "%s --save %s/s.json", base, dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 3);
+    if (strstr(out, "p99 verdicts rest on"))
+        fail_msg("the few-requests caution with nothing simulated: %s", out);
+    char *saved = slurp_in(dir, "s.json");
+    if (!saved)
+        fail_msg("size --save wrote nothing on its verdict (exit 3): %s", out);
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = cJSON_Parse(saved);
+        assert_non_null(j);
+        assert_int_equal(num(j, "meeting"), 0);
+        assert_int_equal(num(j, "simulated_configs"), 0);
+        assert_true(num(j, "pruned") > 0);
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+        assert_true(cJSON_IsArray(rows) && cJSON_GetArraySize(rows) == 0);
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "sample_note")));
+        const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(j, "none_meets_note"));
+        if (!why || !strstr(why, "the TTFT target (0.01 ms) is below the fastest prefill of the "
+                                 "mean prompt (1000 tokens) in the search space"))
+            fail_msg("none_meets_note: %s", why ? why : "(none)");
+        cJSON_Delete(j);
+        free(saved);
+        if (k == 1)
+            break;
+        /* stdout: the same result */
+        assert_int_equal(run_cli(base, out, sizeof out), 3);
+        assert_non_null(strchr(out, '{'));
+        saved = strdup(strchr(out, '{'));
+    }
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* fixJK #6: size's first row for llama3-8b at 5 req/s on h100-sxm (TPOT
  * target 6 ms) meets at its p99s but its band's p10-p90 high edge reads
  * TPOT p99 7.01 ms (7.03 before stop 44's GEMM tile-step rule), 1.17x the target (the report's "Caution on the band",
@@ -13314,6 +13409,7 @@ int main(void)
         cmocka_unit_test(shard_json),
         cmocka_unit_test(docs_quote_current_capacity_figures),
         cmocka_unit_test(docs_json_keys_printed),
+        cmocka_unit_test(size_json_keys_documented),
         cmocka_unit_test(pareto_sweep_bounded),
         cmocka_unit_test(mfu_no_band_reason),
         cmocka_unit_test(docs_quote_simulate_transcript),
@@ -13477,6 +13573,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(moe_slow_caution),
         cmocka_unit_test(size_band_edge_said),
         cmocka_unit_test(size_none_still_reports),
+        cmocka_unit_test(size_none_still_results),
         cmocka_unit_test(validate_plot_keeps_report),
         cmocka_unit_test(size_small_sample_said),
         cmocka_unit_test(size_rows_say_derived),

@@ -2315,7 +2315,7 @@ static void layout_rows_refused(void **state)
         const char *model, *col, *val, *want;
     } bad[] = {
         {"llama3-8b", "pp", "33", ":2: column 'pp' (column 6): pp 33 pipeline stages exceed the 32 layers"},
-        {"mixtral-8x7b", "ep", "3", ":2: column 'ep' (column 6): ep 3 does not divide E = 8 experts"},
+        {"mixtral-8x7b", "ep", "3", ":2: column 'ep' (column 6): ep 3 does not divide mixtral-8x7b's 8 routed experts (model field 'experts')"},
         {"llama3-8b", "ep", "2", ":2: column 'ep' (column 6): ep 2, but llama3-8b has no experts"},
     };
     char text[256], path[64], err[1024];

@@ -459,6 +459,42 @@ static void sigterm_in_capacity_search_names_it(void **state)
     unlink(save);
 }
 
+/* fixTB #2: a SIGTERM during size's search read "workload: interrupted
+ * (SIGTERM) after 0 of 30000 requests drawn" or "simulate: interrupted
+ * (SIGTERM) after 3760 of 6000 arrivals; no result kept": one simulation's
+ * words, not size's.  Now size says how far its search got: while
+ * simulating, how many of the configurations it set out to simulate were
+ * done; exit 143, nothing written (--save and --report absent).  llama3-70b
+ * at 20 req/s on h100-sxm, --keep-precision, one thread: about 2 s of CPU
+ * here (19:00 UTC, fixTB), most of it simulating its 24 configurations (a
+ * signal 1 s in read "7 of the 24"); the test's cost is the run up to the
+ * signal (0.3 s, longer on retries); a signal
+ * that lands before (drawing the load, "before any configuration was
+ * simulated") is retried later. */
+static void sigterm_in_size_says_configurations(void **state)
+{
+    (void)state;
+    char save[256], report[256];
+    snprintf(save, sizeof save, "%s/size.json", dir);
+    snprintf(report, sizeof report, "%s/size.md", dir);
+    char *argv[] = {RL_BIN, "size", "--model", "llama3-70b", "--hw", "h100-sxm", "--qps", "20",
+                    "--prompt-len", "500", "--out-len", "100", "--ttft-p99", "1", "--tpot-p99",
+                    "0.05", "--keep-precision", "--threads", "1", "--save", save, "--report",
+                    report, NULL};
+    const char *reached[] = {"interrupted (SIGTERM) while simulating the configurations: ", NULL};
+    char err[4096];
+    assert_int_equal(signal_when_reached(argv, SIGTERM, 300, reached, err, sizeof err), 143);
+    const char *c = strstr(err, reached[0]);
+    int done = -1, planned = -1;
+    if (!c || sscanf(c + strlen(reached[0]), "%d of the %d it set out to simulate were done",
+                     &done, &planned) != 2 || done < 0 || planned < 1 || done > planned ||
+        !strstr(c, "; nothing written") || strstr(err, "requests drawn") ||
+        strstr(err, "arrivals"))
+        fail_msg("stderr: %s", err);
+    assert_int_not_equal(access(save, F_OK), 0);
+    assert_int_not_equal(access(report, F_OK), 0);
+}
+
 /* SIGINT during a full calibration (tens of seconds): it stops at the next
  * benchmark, exits 130, says nothing was written, and leaves no profile
  * directory. */
@@ -636,6 +672,7 @@ int main(void)
         cmocka_unit_test(sigterm_during_figures),
         cmocka_unit_test(sigterm_stops_simulate),
         cmocka_unit_test(sigterm_in_capacity_search_names_it),
+        cmocka_unit_test(sigterm_in_size_says_configurations),
         cmocka_unit_test(flag_stops_simulate_setup),
         cmocka_unit_test(sigint_stops_simulate_setup),
         cmocka_unit_test(sigint_in_capacity_without_targets),

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "e2e.h"
+#include "interrupt.h"
 #include "param.h"
 #include "size.h"
 #include "result.h"
@@ -3412,6 +3413,26 @@ static void test_conservative_unbanded_keeps_high(void **state)
     }
 }
 
+/* fixTB #2: a signal before the search simulated anything (the flag set
+ * before it: the draw of the load's sample stops at its first check)
+ * read "workload: interrupted (SIGINT) after 0 of N requests drawn", one
+ * draw's words; size says where its search stopped.  The mid-search case
+ * end to end: test_interrupt sigterm_in_size_says_configurations. */
+static void test_interrupt_says_search_stage(void **state)
+{
+    fixture *f = *state;
+    rl_size_result r;
+    char err[512];
+    rl_interrupt_raise();
+    int rc = rl_size_search(&f->in, &r, err, sizeof err);
+    rl_interrupt_clear();
+    assert_int_equal(rc, -1);
+    if (!strstr(err, "interrupted (SIGINT) before any configuration was simulated (while "
+                     "drawing the load's requests and pruning the plans analytically); nothing "
+                     "written"))
+        fail_msg("%s", err);
+}
+
 int main(void)
 {
     struct CMUnitTest tests[] = {
@@ -3491,6 +3512,7 @@ int main(void)
         cmocka_unit_test(test_report_host_cost_caution),
         cmocka_unit_test(test_table_shows_bands),
         cmocka_unit_test(test_search_limit_after_simulation),
+        cmocka_unit_test(test_interrupt_says_search_stage),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
