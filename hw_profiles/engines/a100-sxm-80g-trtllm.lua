@@ -3256,10 +3256,10 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 5476, p5 = -0.122329, p10 = -0.0870114, p90 = 0.10536, p95 = 0.175688,
+        gemm = { held_back = 5476, p5 = -0.102158, p10 = -0.0689928, p90 = 0.106565, p95 = 0.18138,
           edge_held_back = { 1304, 1428, 1428, 0 },
-          p10_p90_per_octave = { 0.0501897, 0.148726, 0.0933906, 0 },
-          p5_p95_per_octave = { 0.127055, 0.212107, 0.173837, 0 },
+          p10_p90_per_octave = { 0.0682082, 0.157736, 0.1024, 0 },
+          p5_p95_per_octave = { 0.147226, 0.222193, 0.183923, 0 },
           up_to_octaves = { 1, 2, 2, 0 } },
         prefill_attention = { held_back = 964, p5 = -0.072544, p10 = -0.0321066, p90 = 0.0284323, p95 = 0.0517051,
           edge_held_back = { 12, 170, 101, 0 },

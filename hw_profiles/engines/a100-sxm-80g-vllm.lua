@@ -1547,10 +1547,10 @@ return {
       },
       residuals = { -- log(measured / table time) of held-back configurations
         holdout = 5,
-        gemm = { held_back = 1848, p5 = -0.128046, p10 = -0.0940086, p90 = 0.0881369, p95 = 0.12978,
+        gemm = { held_back = 1848, p5 = -0.101605, p10 = -0.0737124, p90 = 0.0883604, p95 = 0.132252,
           edge_held_back = { 440, 420, 420, 0 },
-          p10_p90_per_octave = { 0.0353712, 0.0993878, 0.0829994, 0 },
-          p5_p95_per_octave = { 0.111998, 0.166458, 0.126697, 0 },
+          p10_p90_per_octave = { 0.045935, 0.109536, 0.0931475, 0 },
+          p5_p95_per_octave = { 0.136911, 0.179679, 0.139917, 0 },
           up_to_octaves = { 1, 2, 2, 0 } },
         prefill_attention = { held_back = 998, p5 = -0.136927, p10 = -0.0887408, p90 = 0.0764256, p95 = 0.13559,
           edge_held_back = { 7, 165, 119, 0 },
