@@ -11599,7 +11599,9 @@ static void size_none_still_results(void **state)
 
 /* fixJK #6: size's first row for llama3-8b at 5 req/s on h100-sxm (TPOT
  * target 6 ms) meets at its p99s but its band's p10-p90 high edge reads
- * TPOT p99 7.01 ms (7.03 before stop 44's GEMM tile-step rule), 1.17x the target (the report's "Caution on the band",
+ * TPOT p99 7.06 ms (7.03 before stop 44's GEMM tile-step rule, 7.01 before stop 52's
+ * GEMM hole fill along the table's step profile widened the GEMM residual band), 1.18x the
+ * target (the report's "Caution on the band",
  * the same figures).  Before: stdout and stderr said nothing of it.  Under
  * --conservative the row is sized on that edge: no caution. */
 static void size_band_edge_said(void **state)
@@ -11610,7 +11612,7 @@ static void size_band_edge_said(void **state)
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     const char *c = strstr(out, "caution: at its band's upper edge (p10-p90) the first row (");
     assert_non_null(c);
-    assert_non_null(strstr(c, "meets the targets at its p99s, reads TPOT p99 7.01 ms, 1.17x the "
+    assert_non_null(strstr(c, "meets the targets at its p99s, reads TPOT p99 7.06 ms, 1.18x the "
                               "6 ms target"));
     char cons[512];
     snprintf(cons, sizeof cons, "%s --conservative", cmd);
