@@ -3905,12 +3905,14 @@ static void size_notes_mixed_modes(void **state)
     char cmd[512];
     /* RL_SAN_SMALL: the table format only (the notes and the caution go to
      * stderr whatever the format; size's CSV and JSON writers run under ASan
-     * in size_notes_estimated_rows and the bad-input corpus): 3 size searches
-     * of two chips, ~40 of make test-asan's CPU-s (plain 13.5, 2-core VM) */
+     * in size_notes_estimated_rows and the bad-input corpus).  The notes
+     * are the profiles', whatever the load: 10 + 10 tokens at 1 req/s on
+     * 100 requests, 0.8 CPU-s a search where 1000 + 200 at 5 req/s on 300
+     * took 3.3-4.5 (2-core VM, stop 52) */
     for (int i = 0; i < (rl_san_small() ? 1 : 3); i++) {
         snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,%s/tests/data/hw/"
-                 "h100-pcie-datasheet.lua --qps 5 --prompt-len 1000 --out-len 200 --ttft-p99 1 "
-                 "--tpot-p99 0.05 --requests 300 --format %s", RL_SRCDIR, fmts[i]);
+                 "h100-pcie-datasheet.lua --qps 1 --prompt-len 10 --out-len 10 --ttft-p99 1 "
+                 "--tpot-p99 0.05 --requests 100 --format %s", RL_SRCDIR, fmts[i]);
         assert_int_equal(run_cli(cmd, out, sizeof out), 0);
         if (!strstr(out, "note: h100-pcie-datasheet has nothing measured") ||
             !strstr(out, "note: h100-pcie-datasheet has no price"))
@@ -3923,8 +3925,8 @@ static void size_notes_mixed_modes(void **state)
         assert_non_null(strstr(out, "the USD figures of h100-sxm (usd_per_mtok) ranked nothing"));
         assert_non_null(strstr(out, "price_per_chip_hour = P } given in --hw"));
     }
-    assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
-                             "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --requests 300",
+    assert_int_equal(run_cli("size --model llama3-8b --hw h100-sxm --qps 1 --prompt-len 10 "
+                             "--out-len 10 --ttft-p99 1 --tpot-p99 0.05 --requests 100",
                              out, sizeof out), 0);
     assert_null(strstr(out, "has nothing measured"));
     assert_null(strstr(out, "has no price"));
@@ -4298,9 +4300,13 @@ static void simulate_offline_not_searched(void **state)
 static void size_notes_estimated_rows(void **state)
 {
     (void)state;
-    char args[256]; /* the note and the rows' modes agree on any sample */
+    /* the note and the rows' modes agree on any sample: --requests 300
+     * (make test-asan's) in make test too, 1.1 CPU-s where the default
+     * 4000 took 6.8 (2-core VM, stop 52; 5 of 12 rows estimated on both) */
+    char args[256];
     snprintf(args, sizeof args, "size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 500 "
-             "--out-len 100 --ttft-p99 1 --tpot-p99 0.05 --format json%s", rl_san_requests());
+             "--out-len 100 --ttft-p99 1 --tpot-p99 0.05 --format json --requests %d",
+             RL_SAN_SMALL_REQUESTS);
     cJSON *j = run_json_noted(args, " rows read mode estimated (the first, ");
     int n = 0;
     const cJSON *r;
