@@ -369,6 +369,33 @@ static void output_file(void **state)
     assert_string_equal(saved, old);
 }
 
+/* fixTE #1: --save's .json/.csv name picks the format when --format is not
+ * given (step --save s2.json wrote the text table into it); a --format that
+ * contradicts it is kept, with a note naming both; any other name keeps the
+ * table. */
+static void save_extension_picks_format(void **state)
+{
+    (void)state;
+    static char saved[1 << 16];
+    char path[] = "/tmp/rl_cli_XXXXXX.json";
+    close(mkstemps(path, 5));
+    written_by("info --model llama3-8b --save", path, saved, sizeof saved);
+    assert_string_equal(out, "");
+    assert_true(saved[0] == '{' && strstr(saved, "\"params_total\""));
+    written_by("info --model llama3-8b --format csv --save", path, saved, sizeof saved);
+    assert_true(saved[0] != '{');
+    assert_non_null(strstr(out, "names a .json file, but --format csv was given: writing csv"));
+    char csv[] = "/tmp/rl_cli_XXXXXX.CSV", txt[] = "/tmp/rl_cli_XXXXXX.txt";
+    close(mkstemps(csv, 4));
+    close(mkstemps(txt, 4));
+    written_by("info --model llama3-8b --save", csv, saved, sizeof saved);
+    assert_string_equal(out, "");
+    assert_true(saved[0] != '{' && strchr(saved, ',') != NULL);
+    static char table[1 << 16];
+    written_by("info --model llama3-8b --save", txt, table, sizeof table);
+    assert_true(table[0] != '{' && strcmp(table, saved) != 0);
+}
+
 /* Bad input: exit 2, a message naming the file/field/reason, no result. */
 static void bad_input(void **state)
 {
@@ -13499,6 +13526,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(realised_mean_lengths_said),
         cmocka_unit_test(step_rows_carry_mode),
         cmocka_unit_test(size_max_chips_slices_said),
+        cmocka_unit_test(save_extension_picks_format),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
