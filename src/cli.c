@@ -5517,13 +5517,17 @@ int rl_cli_pareto(rl_opts *o)
     int pr = 0; /* the figure's outcome: the rows print whatever it is (fixSA #3) */
     if (rc == RL_EXIT_OK && o->plot) {
         /* fixIL #1: the figure draws each precision's own frontier (its key
-         * gives each curve's mode); the title names the rows' mode and
+         * gives each curve's mode); the title names the curves' mode when
+         * they share one, else says the key has it (fixTE #3: it named the
+         * rows' mode, estimated, above calibrated curves), with the rows'
          * engine, as the JSON's header, and fits a 1280-pixel PNG */
         char title[320];
         const char *mode = rl_result_sweep_mode(&m, &h, &s, idx, nf);
-        snprintf(title, sizeof title, "%s on %s, S = %lld: frontier per precision (rows %s, "
-                 "engine %s; %s)", m.name, h.name, o->context, mode,
-                 rl_result_engine_name(&h, mode), o->ideal ? "no collectives" : "collectives");
+        const char *curves_mode = rl_plot_sweep_curves_mode(&m, &h, &s, prec, nprec);
+        snprintf(title, sizeof title, "%s on %s, S = %lld: frontier per precision (%s, "
+                 "engine %s; %s)", m.name, h.name, o->context,
+                 curves_mode ? curves_mode : "mode per curve", rl_result_engine_name(&h, mode),
+                 o->ideal ? "no collectives" : "collectives");
         pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &m, &h, &s, prec, nprec, curves,
                                   sizeof curves, err, sizeof err);
     }

@@ -8042,17 +8042,18 @@ static void size_wide_band_holds_narrow(void **state)
  * plans at the datasheet peaks) say ideal; the help says which is which.
  * The plot's title says the same mode and engine as the JSON (review-a
  * finding 8: it read "shard plans + collectives" whatever the mode), the
- * frontier rows' mode by the JSON's rule (fixIE). */
+ * frontier rows' mode by the JSON's rule (fixIE); since fixTE #3 the mode
+ * its curves share (one curve here, so the rows'). */
 static void pareto_mode_honest(void **state)
 {
     (void)state;
     static const char *const args[][3] = {
         {"", "calibrated",
-         "S = 2048: frontier per precision (rows calibrated, engine trtllm; collectives)"},
+         "S = 2048: frontier per precision (calibrated, engine trtllm; collectives)"},
         {"--ideal", "ideal",
-         "S = 2048: frontier per precision (rows ideal, engine none; no collectives)"},
+         "S = 2048: frontier per precision (ideal, engine none; no collectives)"},
         {"--engine ideal", "ideal",
-         "S = 2048: frontier per precision (rows ideal, engine none; collectives)"}};
+         "S = 2048: frontier per precision (ideal, engine none; collectives)"}};
     char dir[] = "/tmp/rl_ptitle_XXXXXX";
     assert_non_null(mkdtemp(dir));
     for (int i = 0; i < 3; i++) {
@@ -8165,7 +8166,20 @@ static void pareto_plot_curves_labelled(void **state)
     assert_file_contains(dir, "p.gp", "titles[1] = 'weights bf16, KV bf16 (calibrated)'");
     assert_file_contains(dir, "p.gp", "titles[4] = 'weights fp8, KV fp8 (estimated)'");
     assert_file_contains(dir, "p.gp", "plottitle = 'llama3-70b on h100-sxm, S = 2048: frontier "
-                                      "per precision (rows estimated, engine trtllm; collectives)'");
+                                      "per precision (mode per curve, engine trtllm; collectives)'");
+    /* fixTE #3 (fresh-user tester): at S = 4096, batches 1..256, bf16/fp8
+     * weights, the title read "rows estimated" above a bf16 curve keyed
+     * calibrated, and the fp8 curve keyed estimated held a calibrated point
+     * (8 chips, batch 256: table time share 0.53).  Now the title says the
+     * curves' modes differ and the fp8 key counts its calibrated points, 1
+     * of its 6 (each by rl_result_sweep_mode alone; exact counts). */
+    snprintf(cmd, sizeof cmd, "pareto --model llama3-70b --hw h100-sxm --chips 2,4,8 --batch "
+             "1,16,64,256 --context 4096 --weights bf16,fp8 --plot %s/f.png", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_file_contains(dir, "f.gp", "plottitle = 'llama3-70b on h100-sxm, S = 4096: frontier "
+                                      "per precision (mode per curve, engine trtllm; collectives)'");
+    assert_file_contains(dir, "f.gp",
+                         "titles[2] = 'weights fp8, KV bf16 (estimated; 1 of 6 points calibrated)'");
     assert_int_equal(remove_tree(dir), 0);
     /* without --plot, no plot_curves */
     j = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 --format json",
