@@ -4782,6 +4782,26 @@ static void pareto_engine_dtype_notes(void **state)
     cJSON_Delete(j);
 }
 
+/* fixTE #4 (fresh-user tester): simulate --ep 8 of deepseek-v3 over 8 h200
+ * runs tp1 ep8, each chip attending over its own sequences, and matches
+ * --attn-layout attn-dp in every key but attention_layout, which read "tp"
+ * beside kv_layout "batch (attention data parallel)".  Expected: "attn-dp"
+ * (exact string); --ep 4 (tp2 ep4, attention split within each group)
+ * stays "tp". */
+static void simulate_ep_names_attn_dp(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model deepseek-v3 --hw h200 --chips 8 --weights fp8 "
+                       "--compute fp8 --kv fp8 --offline --requests 64 --max-seqs 64 "
+                       "--prompt-len 2048 --out-len 64 --format json --ep ";
+    cJSON *j8 = json2(base, "8"), *j4 = json2(base, "4");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j8, "attention_layout")),
+                        "attn-dp");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j4, "attention_layout")), "tp");
+    cJSON_Delete(j8);
+    cJSON_Delete(j4);
+}
+
 /* fixSL #2: size's attn-dp rows read "ep": 1 beside replica_sharding
  * "tp1 ep8" (an attn-dp stage runs its experts over all its chips: serve.c
  * rl_serve_replica_plan).  Expected: mixtral-8x7b on h200 at 5 req/s lists
@@ -13541,6 +13561,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(step_rows_carry_mode),
         cmocka_unit_test(size_max_chips_slices_said),
         cmocka_unit_test(save_extension_picks_format),
+        cmocka_unit_test(simulate_ep_names_attn_dp),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
