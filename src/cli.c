@@ -494,6 +494,31 @@ static int repeated(const rl_command *c, const rl_opts *o, rl_param_id id, const
     return 1;
 }
 
+/* The format a --save name's extension (any case) implies: .json JSON, .csv
+ * CSV; -1 for any other name (fixTE #1: step --save s2.json wrote the text
+ * table into it).  Without --format the extension picks it; a --format that
+ * contradicts it is kept (scripts rely on it), with a note naming both. */
+static void save_format(const rl_command *c, rl_opts *o)
+{
+    const char *path = o->given[RL_P_OUTPUT];
+    if (!path || !rl_command_takes(c, RL_P_FORMAT, 1))
+        return;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        return;
+    static const char *const name[] = {"table", "csv", "json"};
+    int ext = !strcasecmp(dot, ".json") ? RL_FMT_JSON : !strcasecmp(dot, ".csv") ? RL_FMT_CSV : -1;
+    if (ext < 0)
+        return;
+    if (!o->given[RL_P_FORMAT])
+        o->fmt = (rl_format)ext;
+    else if ((int)o->fmt != ext)
+        rl_cli_tell(c->name, "note: --save '%.40s%s' names a %s file, but --format %s was given: "
+                    "writing %s as asked", base, rl_elide_suffix(base), dot, name[o->fmt],
+                    name[o->fmt]);
+}
+
 /* Parse argv for command c: each option through its row of the parameter
  * table (param.h).  Returns 0, 1 for --help (printed), or -1. */
 static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
@@ -550,6 +575,7 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
     }
     if (one_ideal(c, o) != 0)
         return -1;
+    save_format(c, o);
     if (o->nchips) /* the first value of a list stands for the one value */
         o->chips = o->chips_list[0];
     if (o->nweights)
@@ -5557,13 +5583,17 @@ int rl_cli_pareto(rl_opts *o)
     int pr = 0; /* the figure's outcome: the rows print whatever it is (fixSA #3) */
     if (rc == RL_EXIT_OK && o->plot) {
         /* fixIL #1: the figure draws each precision's own frontier (its key
-         * gives each curve's mode); the title names the rows' mode and
+         * gives each curve's mode); the title names the curves' mode when
+         * they share one, else says the key has it (fixTE #3: it named the
+         * rows' mode, estimated, above calibrated curves), with the rows'
          * engine, as the JSON's header, and fits a 1280-pixel PNG */
         char title[320];
         const char *mode = rl_result_sweep_mode(&m, &h, &s, idx, nf);
-        snprintf(title, sizeof title, "%s on %s, S = %lld: frontier per precision (rows %s, "
-                 "engine %s; %s)", m.name, h.name, o->context, mode,
-                 rl_result_engine_name(&h, mode), o->ideal ? "no collectives" : "collectives");
+        const char *curves_mode = rl_plot_sweep_curves_mode(&m, &h, &s, prec, nprec);
+        snprintf(title, sizeof title, "%s on %s, S = %lld: frontier per precision (%s, "
+                 "engine %s; %s)", m.name, h.name, o->context,
+                 curves_mode ? curves_mode : "mode per curve", rl_result_engine_name(&h, mode),
+                 o->ideal ? "no collectives" : "collectives");
         pr = rl_plot_sweep_pareto(AT_FDCWD, o->plot, title, &m, &h, &s, prec, nprec, curves,
                                   sizeof curves, err, sizeof err);
     }

@@ -2112,12 +2112,30 @@ static int raw_field(lua_State *L, int idx, const char *key)
     return lua_rawget(L, idx);
 }
 
-/* Number field `key` of the table at -1 (0 when absent). */
-static double row_number(lua_State *L, const char *key)
+/* Row j of series i's field `key` (the row at the top of the stack), raised
+ * unless a finite number, and unless > 0 where `positive`; absent reads 0
+ * unless `positive` (fixTE #5: step_s = 0/0 read "rows need step_s and
+ * chip_s_per_token" though both were given, and a NaN chips reached a cast
+ * to an integer). */
+static double row_checked(lua_State *L, int i, int j, const char *key, int positive)
 {
-    raw_field(L, -1, key);
+    int t = raw_field(L, -1, key);
+    int isnum = t == LUA_TNUMBER || (t == LUA_TSTRING && lua_isnumber(L, -1));
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
+    if (t == LUA_TNIL && !positive)
+        return 0;
+    if (t == LUA_TNIL)
+        opt_error(L, "field 'series': series %d, row %d: '%s' is missing (rows of sweep/pareto "
+                     "carry step_s and chip_s_per_token)", i, j, key);
+    if (!isnum)
+        opt_error(L, "field 'series': series %d, row %d: '%s' is not a number (got %s)", i, j,
+                  key, lua_typename(L, t));
+    if (!isfinite(v))
+        opt_error(L, "field 'series': series %d, row %d: '%s' must be a finite number, got %s",
+                  i, j, key, isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
+    if (positive && !(v > 0))
+        opt_error(L, "field 'series': series %d, row %d: '%s' must be > 0, got %g", i, j, key, v);
     return v;
 }
 
@@ -2148,7 +2166,8 @@ static void claim_figure(lua_State *L, rl_outdir *out, const char *file, char *p
     }
 }
 
-/* Series {title=, rows={...}} list at field "series" into points. */
+/* Series {title=, rows={...}} list at field "series" into points; out NULL:
+ * the scenario's, fetched once the rows are checked. */
 static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, const char *title,
                               char *path, char *err, size_t errlen)
 {
@@ -2181,25 +2200,27 @@ static int plot_pareto_series(lua_State *L, rl_outdir *out, const char *file, co
         ser[i - 1].pts = pts + used;
         ser[i - 1].n = (size_t)n;
         for (int j = 1; j <= n; j++) {
-            lua_rawgeti(L, -1, j);
+            if (lua_rawgeti(L, -1, j) != LUA_TTABLE)
+                opt_error(L, "field 'series': series %d, row %d: a row is a table (got %s)", i,
+                          j, luaL_typename(L, -1));
             rl_sweep_point *p = &pts[used++];
             memset(p, 0, sizeof *p);
-            p->chips = (long long)row_number(L, "chips");
-            p->batch = (long long)row_number(L, "batch");
-            p->context = (long long)row_number(L, "context"); /* 0 when absent */
-            p->step_s = row_number(L, "step_s");
-            p->chip_s_per_token = row_number(L, "chip_s_per_token");
-            raw_field(L, -1, "usd_per_mtok");
-            if (lua_isnil(L, -1))
-                usd = 0;
-            p->usd_per_mtok = lua_tonumber(L, -1);
-            lua_pop(L, 2);
-            opt_check(L, p->step_s > 0 && p->chip_s_per_token > 0,
-                      "field 'series': rows need step_s and chip_s_per_token (rows of sweep/pareto)");
+            p->chips = (long long)row_checked(L, i, j, "chips", 0);
+            p->batch = (long long)row_checked(L, i, j, "batch", 0);
+            p->context = (long long)row_checked(L, i, j, "context", 0); /* 0 when absent */
+            p->step_s = row_checked(L, i, j, "step_s", 1);
+            p->chip_s_per_token = row_checked(L, i, j, "chip_s_per_token", 1);
+            if (raw_field(L, -1, "usd_per_mtok") == LUA_TNIL)
+                usd = 0; /* a cost axis only when every row is priced */
+            lua_pop(L, 1);
+            p->usd_per_mtok = row_checked(L, i, j, "usd_per_mtok", 0);
+            lua_pop(L, 1);
         }
         lua_pop(L, 2);
     }
     opt_check(L, total > 0, "field 'series': no rows to draw (an empty frontier)");
+    if (!out) /* the rows are checked first, with or without --out (fixTE #5) */
+        out = rl_lua_outdir(L);
     claim_figure(L, out, file, path, RL_PLOT_PATH_MAX);
     int dir = rl_outdir_resolve(out, file, NULL, 0, err, errlen);
     int rc = dir < 0 ? -1 : rl_plot_pareto(dir, file, title, ser, ns, usd, err, errlen);
@@ -2338,7 +2359,7 @@ int rl_lua_plot(lua_State *L)
         opt_error(L, "field 'title': expected a string, got %s", luaL_typename(L, -1));
     const char *title = lua_isnil(L, -1) ? "" : lua_tostring(L, -1);
     char path[RL_PLOT_PATH_MAX], err[ERRLEN];
-    rl_outdir *out = rl_lua_outdir(L);
+    rl_outdir *out = k == 0 ? NULL : rl_lua_outdir(L); /* pareto's: once its rows are read */
     if (rl_plot_check_path(file, err, sizeof err) != 0) /* before any claim (tester15 F-lua-1) */
         return luaL_error(L, "roofline.plot: %s", err);
     /* the folder is opened (from the held root) only around the rendering,
@@ -2346,6 +2367,8 @@ int rl_lua_plot(lua_State *L)
     int rc = strcmp(kind, "pareto") == 0
                  ? plot_pareto_series(L, out, file, title, path, err, sizeof err)
                  : plot_model(L, out, kind, file, title, path, err, sizeof err);
+    if (!out) /* pareto's returns only once it found the folder (or raises) */
+        out = rl_lua_outdir(L);
     if (rc == RL_PLOT_WRITE_FAILED)
         out->io_failed = 1; /* an output failure, as rl_outdir_write's (review23 M1) */
     if (rc < 0)

@@ -126,7 +126,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_FORMAT] = {"format", NULL, NULL, NULL, RL_PT_CHOICE, "F", "", 0, 0, "table",
                      "table|csv|json", "output format (JSON and CSV in SI units; CSV holds every top-level table, a leading table column naming each line's when there are several; a list inside a row, as shard's collective_list, and simulate's kv_timeline are JSON only)", AT(fmt), 0, 0, 0},
     [RL_P_OUTPUT] = {"save", NULL, NULL, NULL, RL_PT_STRING, "FILE", "", 0, 0, NULL, NULL,
-                     "write the result there (atomically, in --format) instead of stdout (not "
+                     "write the result there (atomically, in --format; without --format a .json "
+                     "name writes JSON and a .csv name CSV, any other name the table; a --format "
+                     "that contradicts .json/.csv is kept, with a note) instead of stdout (not "
                      "as a .lua file in a data directory's model/ or hw_profiles/, where every "
                      ".lua is read as a spec; import-hf's model spec may go in model/); its "
                      "folder must exist (an output file's folder is not made: exit 2)",

@@ -104,6 +104,11 @@ int rl_plot_pareto(int dir, const char *out, const char *title, const rl_plot_se
  * keyed by its precision and mode (rl_result_sweep_mode over its points,
  * model md), through rl_plot_pareto (USD when the hardware is priced).
  * `said` (NULL: none) gets the curves, "<key>: <n> point(s)" joined by "; ". */
+/* The mode every curve rl_plot_sweep_pareto draws reads, or NULL when the
+ * curves differ (fixTE #3: the title named the rows' mode, estimated, over
+ * calibrated curves). */
+const char *rl_plot_sweep_curves_mode(const rl_model *md, const rl_hw *h, const rl_sweep *s,
+                                      const rl_precision *prec, int nprec);
 int rl_plot_sweep_pareto(int dir, const char *out, const char *title, const rl_model *md,
                          const rl_hw *h, const rl_sweep *s, const rl_precision *prec, int nprec,
                          char *said, size_t saidlen, char *err, size_t errlen);

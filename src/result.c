@@ -2763,7 +2763,17 @@ static void add_layout(cJSON *j, const rl_model *m, const rl_hw *h, long long ch
     pp = pp > 1 ? pp : 1;
     ep = ep > 1 ? ep : 1;
     rl_kv_layout kl = rl_serve_kv_layout(m, chips / pp, ep, l);
-    cJSON_AddStringToObject(j, "attention_layout", rl_attn_layout_name(l));
+    /* the layout run (fixTE #4: simulate --ep 8 over 8 chips ran tp1 ep8,
+     * each chip attending over its own sequences, as --attn-layout attn-dp
+     * does to the digit, and read "tp" beside kv_layout "batch (attention
+     * data parallel)"): a tp layout whose ep groups are single chips is
+     * attn-dp (serve.c rl_serve_replica_plan: the same plan but for
+     * attn_replicated, which tp 1 makes moot) */
+    rl_shard_plan run = rl_serve_replica_plan(chips / pp, ep, l);
+    rl_attn_layout named = l == RL_ATTN_LAYOUT_TP && run.tp == 1 && run.ep > 1
+                               ? RL_ATTN_LAYOUT_DP
+                               : l;
+    cJSON_AddStringToObject(j, "attention_layout", rl_attn_layout_name(named));
     cJSON_AddNumberToObject(j, "kv_copies", kl.copies);
     /* the KV split in step's and shard's --kv-split terms (tester4 #11: tp16
      * over 8 KV heads replicates here, step's default splits by batch); the
@@ -2780,7 +2790,7 @@ static void add_layout(cJSON *j, const rl_model *m, const rl_hw *h, long long ch
      * simulate --chips 16 runs one tp16 replica where step --chips 16 runs
      * its own plan, tp8 x2, and simulate named neither): step --tp T --pp
      * P --ep E --chips (this) times the same replica */
-    rl_shard_plan sp = rl_serve_replica_plan(chips / pp, ep, l);
+    rl_shard_plan sp = run;
     cJSON_AddNumberToObject(j, "pp", (double)pp);
     /* the plan's ep, as replica_sharding names it (fixSL #2: an attn-dp
      * stage runs its experts over all its chips, serve.c

@@ -416,6 +416,45 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
     return 0;
 }
 
+/* The --set overrides of the model being converted (convert_protected sets
+ * them around the conversion), so the shape bound below names the field the
+ * user changed, not 'layers' (fixTE #2: --set model.heads=1e9 was refused
+ * as "field 'layers'"). */
+static _Thread_local const rl_override *shape_ov;
+static _Thread_local int shape_nov;
+
+/* The fields the parameter bound multiplies that --set changed, as
+ * "field 'heads' = 1e9" (or "fields 'a' = x, 'b' = y"), into buf; "field
+ * 'layers'" when --set changed none of them (the spec's own shape). */
+static void shape_sets_named(char *buf, size_t len)
+{
+    static const char *const shape[] = {"layers", "d_model", "head_dim", "heads", "kv_heads",
+                                        "d_ff", "d_ff_expert", "experts", "shared_experts",
+                                        "vocab"};
+    int which[64], n = 0; /* each override's shape field, or -1 */
+    for (int i = 0; i < shape_nov && i < 64; i++) {
+        const char *f = shape_ov[i].field;
+        f += strncmp(f, "model.", 6) == 0 ? 6 : 0;
+        which[i] = -1;
+        for (int k = 0; k < (int)(sizeof shape / sizeof shape[0]); k++)
+            if (!strcmp(f, shape[k]))
+                which[i] = k;
+        n += which[i] >= 0;
+    }
+    if (n == 0) {
+        snprintf(buf, len, "field 'layers'");
+        return;
+    }
+    size_t used = (size_t)snprintf(buf, len, "%s", n > 1 ? "fields " : "field ");
+    for (int i = 0, said = 0; i < shape_nov && i < 64 && used < len; i++)
+        if (which[i] >= 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s'%s' = %.40s%s", said++ ? ", " : "",
+                                     shape[which[i]], shape_ov[i].value,
+                                     rl_elide_suffix(shape_ov[i].value));
+    if (used < len)
+        snprintf(buf + used, len - used, " (set with --set)");
+}
+
 static int check_model(rl_model *m, const int *present, const char *origin, char *err, size_t errlen)
 {
     const field *F = MODEL_FIELDS;
@@ -499,10 +538,13 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
                         3.0 * (double)m->d_ff + 3.0 * (double)m->d_ff_expert * (E + S) + E +
                         (double)m->heads) +
                    2.0 * (double)m->vocab * D + D;
-    if (bound > PARAMS_MAX)
-        RL_FAIL("%s: field 'layers': this shape has up to %.4g parameters, beyond the 2^51 (%.4g) "
+    if (bound > PARAMS_MAX) {
+        char named[256];
+        shape_sets_named(named, sizeof named);
+        RL_FAIL("%s: %s: this shape has up to %.4g parameters, beyond the 2^51 (%.4g) "
                 "that sizes in bytes can count exactly; refused",
-                origin, bound, PARAMS_MAX);
+                origin, named, bound, PARAMS_MAX);
+    }
     return 0;
 }
 
@@ -1489,8 +1531,13 @@ static int convert_protected(lua_State *L)
             j->rc = rl_spec_apply_override(L, 2, j->origin, &j->ov[i], j->err, j->errlen);
         }
     }
-    if (j->rc == 0)
+    if (j->rc == 0) {
+        shape_ov = j->ov; /* a memory error unwinds past the reset: the next job sets both */
+        shape_nov = j->nov;
         j->rc = j->convert(L, 2, j->origin, j->out, j->err, j->errlen);
+        shape_ov = NULL;
+        shape_nov = 0;
+    }
     return 0;
 }
 

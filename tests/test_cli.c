@@ -369,6 +369,33 @@ static void output_file(void **state)
     assert_string_equal(saved, old);
 }
 
+/* fixTE #1: --save's .json/.csv name picks the format when --format is not
+ * given (step --save s2.json wrote the text table into it); a --format that
+ * contradicts it is kept, with a note naming both; any other name keeps the
+ * table. */
+static void save_extension_picks_format(void **state)
+{
+    (void)state;
+    static char saved[1 << 16];
+    char path[] = "/tmp/rl_cli_XXXXXX.json";
+    close(mkstemps(path, 5));
+    written_by("info --model llama3-8b --save", path, saved, sizeof saved);
+    assert_string_equal(out, "");
+    assert_true(saved[0] == '{' && strstr(saved, "\"params_total\""));
+    written_by("info --model llama3-8b --format csv --save", path, saved, sizeof saved);
+    assert_true(saved[0] != '{');
+    assert_non_null(strstr(out, "names a .json file, but --format csv was given: writing csv"));
+    char csv[] = "/tmp/rl_cli_XXXXXX.CSV", txt[] = "/tmp/rl_cli_XXXXXX.txt";
+    close(mkstemps(csv, 4));
+    close(mkstemps(txt, 4));
+    written_by("info --model llama3-8b --save", csv, saved, sizeof saved);
+    assert_string_equal(out, "");
+    assert_true(saved[0] != '{' && strchr(saved, ',') != NULL);
+    static char table[1 << 16];
+    written_by("info --model llama3-8b --save", txt, table, sizeof table);
+    assert_true(table[0] != '{' && strcmp(table, saved) != 0);
+}
+
 /* Bad input: exit 2, a message naming the file/field/reason, no result. */
 static void bad_input(void **state)
 {
@@ -4856,6 +4883,26 @@ static void pareto_engine_dtype_notes(void **state)
     cJSON_Delete(j);
 }
 
+/* fixTE #4 (fresh-user tester): simulate --ep 8 of deepseek-v3 over 8 h200
+ * runs tp1 ep8, each chip attending over its own sequences, and matches
+ * --attn-layout attn-dp in every key but attention_layout, which read "tp"
+ * beside kv_layout "batch (attention data parallel)".  Expected: "attn-dp"
+ * (exact string); --ep 4 (tp2 ep4, attention split within each group)
+ * stays "tp". */
+static void simulate_ep_names_attn_dp(void **state)
+{
+    (void)state;
+    const char *base = "simulate --model deepseek-v3 --hw h200 --chips 8 --weights fp8 "
+                       "--compute fp8 --kv fp8 --offline --requests 64 --max-seqs 64 "
+                       "--prompt-len 2048 --out-len 64 --format json --ep ";
+    cJSON *j8 = json2(base, "8"), *j4 = json2(base, "4");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j8, "attention_layout")),
+                        "attn-dp");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j4, "attention_layout")), "tp");
+    cJSON_Delete(j8);
+    cJSON_Delete(j4);
+}
+
 /* fixSL #2: size's attn-dp rows read "ep": 1 beside replica_sharding
  * "tp1 ep8" (an attn-dp stage runs its experts over all its chips: serve.c
  * rl_serve_replica_plan).  Expected: mixtral-8x7b on h200 at 5 req/s lists
@@ -8116,17 +8163,18 @@ static void size_wide_band_holds_narrow(void **state)
  * plans at the datasheet peaks) say ideal; the help says which is which.
  * The plot's title says the same mode and engine as the JSON (review-a
  * finding 8: it read "shard plans + collectives" whatever the mode), the
- * frontier rows' mode by the JSON's rule (fixIE). */
+ * frontier rows' mode by the JSON's rule (fixIE); since fixTE #3 the mode
+ * its curves share (one curve here, so the rows'). */
 static void pareto_mode_honest(void **state)
 {
     (void)state;
     static const char *const args[][3] = {
         {"", "calibrated",
-         "S = 2048: frontier per precision (rows calibrated, engine trtllm; collectives)"},
+         "S = 2048: frontier per precision (calibrated, engine trtllm; collectives)"},
         {"--ideal", "ideal",
-         "S = 2048: frontier per precision (rows ideal, engine none; no collectives)"},
+         "S = 2048: frontier per precision (ideal, engine none; no collectives)"},
         {"--engine ideal", "ideal",
-         "S = 2048: frontier per precision (rows ideal, engine none; collectives)"}};
+         "S = 2048: frontier per precision (ideal, engine none; collectives)"}};
     char dir[] = "/tmp/rl_ptitle_XXXXXX";
     assert_non_null(mkdtemp(dir));
     for (int i = 0; i < 3; i++) {
@@ -8239,7 +8287,20 @@ static void pareto_plot_curves_labelled(void **state)
     assert_file_contains(dir, "p.gp", "titles[1] = 'weights bf16, KV bf16 (calibrated)'");
     assert_file_contains(dir, "p.gp", "titles[4] = 'weights fp8, KV fp8 (estimated)'");
     assert_file_contains(dir, "p.gp", "plottitle = 'llama3-70b on h100-sxm, S = 2048: frontier "
-                                      "per precision (rows estimated, engine trtllm; collectives)'");
+                                      "per precision (mode per curve, engine trtllm; collectives)'");
+    /* fixTE #3 (fresh-user tester): at S = 4096, batches 1..256, bf16/fp8
+     * weights, the title read "rows estimated" above a bf16 curve keyed
+     * calibrated, and the fp8 curve keyed estimated held a calibrated point
+     * (8 chips, batch 256: table time share 0.53).  Now the title says the
+     * curves' modes differ and the fp8 key counts its calibrated points, 1
+     * of its 6 (each by rl_result_sweep_mode alone; exact counts). */
+    snprintf(cmd, sizeof cmd, "pareto --model llama3-70b --hw h100-sxm --chips 2,4,8 --batch "
+             "1,16,64,256 --context 4096 --weights bf16,fp8 --plot %s/f.png", dir);
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    assert_file_contains(dir, "f.gp", "plottitle = 'llama3-70b on h100-sxm, S = 4096: frontier "
+                                      "per precision (mode per curve, engine trtllm; collectives)'");
+    assert_file_contains(dir, "f.gp",
+                         "titles[2] = 'weights fp8, KV bf16 (estimated; 1 of 6 points calibrated)'");
     assert_int_equal(remove_tree(dir), 0);
     /* without --plot, no plot_curves */
     j = run_cli_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 --format json",
@@ -13656,6 +13717,8 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(realised_mean_lengths_said),
         cmocka_unit_test(step_rows_carry_mode),
         cmocka_unit_test(size_max_chips_slices_said),
+        cmocka_unit_test(save_extension_picks_format),
+        cmocka_unit_test(simulate_ep_names_attn_dp),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));

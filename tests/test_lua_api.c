@@ -612,6 +612,20 @@ static void list_holes_and_plot_fields(void **state)
          "roofline.plot: kind 'memory' takes kind, file, title, model, hw, batch, context, weights, "
          "kv, compute, chips; got 'series'"},
         {"roofline.plot{kind = 'step', file = 'a.svg', chips = {1}}", "roofline.plot: field 'model' is required"},
+        /* fixTE #5 (fresh-user tester): a NaN step_s read "rows need step_s
+         * and chip_s_per_token" though both were given; each row field is
+         * now named with its series and row, and why */
+        {"roofline.plot{kind = 'pareto', file = 'a.png', series = {{title = 'x', rows = {{chips = 1, "
+         "batch = 1, step_s = 0/0, chip_s_per_token = 1}}}}}",
+         "roofline.plot: field 'series': series 1, row 1: 'step_s' must be a finite number, got NaN"},
+        {"roofline.plot{kind = 'pareto', file = 'a.png', series = {{rows = {}}, {rows = {{chips = 1, "
+         "step_s = 1, chip_s_per_token = 1}, {step_s = 1}}}}}",
+         "roofline.plot: field 'series': series 2, row 2: 'chip_s_per_token' is missing"},
+        {"roofline.plot{kind = 'pareto', file = 'a.png', series = {{rows = {{chips = 1/0, step_s = 1, "
+         "chip_s_per_token = 1}}}}}",
+         "roofline.plot: field 'series': series 1, row 1: 'chips' must be a finite number, got inf"},
+        {"roofline.plot{kind = 'pareto', file = 'a.png', series = {{rows = {7}}}}",
+         "roofline.plot: field 'series': series 1, row 1: a row is a table (got number)"},
     };
     char err[1024];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
