@@ -1539,6 +1539,17 @@ static const char *command_json(const rl_command *c, int id)
     return RL_PARAMS[id].json;
 }
 
+int rl_param_by_json(const char *cmd, const char *key)
+{
+    for (size_t i = 0; cmd && i < sizeof OWN_JSON / sizeof OWN_JSON[0]; i++)
+        if (strcmp(OWN_JSON[i].cmd, cmd) == 0 && strcmp(OWN_JSON[i].json, key) == 0)
+            return (int)OWN_JSON[i].id;
+    for (int i = 0; i < RL_P_COUNT; i++)
+        if (RL_PARAMS[i].json && strcmp(RL_PARAMS[i].json, key) == 0)
+            return i;
+    return -1;
+}
+
 /* The OWN row of parameter id in command `cmd`, or -1. */
 static int own_row(const char *cmd, int id)
 {

@@ -238,6 +238,12 @@ int rl_command_lua_param(const rl_command *c, const char *key);
 /* The first parameter with flag `flag`, or -1. */
 int rl_param_by_flag(const char *flag);
 
+/* The parameter command `cmd`'s result echoes under JSON key `key`: the
+ * command's own key for it (param.c OWN_JSON: size's requests and
+ * hbm_reserve, which the table's json leaves NULL), else the first whose
+ * json is `key`; -1 when none.  test_keys takes its unit from it. */
+int rl_param_by_json(const char *cmd, const char *key);
+
 /* Parse `arg` as parameter id, spelled --`flag` on the command line (an
  * old spelling gets a note), into o (the row's type, bounds and
  * destination).  Returns 0, or -1 with the reason printed. */

@@ -6,7 +6,8 @@
  * ("rows[].step_s" for the keys of the objects in an array), its JSON type
  * (null counts as a number: the nullable keys are numbers) and its unit.
  * The unit comes from the parameter table when the key echoes a parameter
- * (param.h: json and unit) and otherwise, for a number, from the key's
+ * (param.h: json and unit; rl_param_by_json, so the key a command echoes a
+ * parameter under by its own table counts: size's hbm_reserve) and otherwise, for a number, from the key's
  * suffix (_s seconds, _bytes bytes, _per_s per second, ...; "-" for counts,
  * names and ratios without one); a string or bool that echoes no parameter
  * has none ("-": attention_context is "mean" or "longest", not tokens).  A renamed, dropped or added key, a changed type or unit
@@ -26,14 +27,15 @@ static char out[1 << 20];
 
 static cJSON *run_json(const char *args) { return run_cli_json(args, out, sizeof out); }
 
-/* The unit of a key holding v: the parameter table's when the key echoes
- * a parameter, else, for a number (or null), what its suffix says, else
- * "-". */
-static const char *unit_of(const char *key, const cJSON *v)
+/* The unit of a key holding v in command cmd's result: the parameter
+ * table's when the key echoes a parameter (under the table's json or the
+ * command's own key: fixTF, size's requests and hbm_reserve read "-"),
+ * else, for a number (or null), what its suffix says, else "-". */
+static const char *unit_of(const char *cmd, const char *key, const cJSON *v)
 {
-    for (int i = 0; i < RL_P_COUNT; i++)
-        if (RL_PARAMS[i].json && strcmp(RL_PARAMS[i].json, key) == 0)
-            return *RL_PARAMS[i].unit ? RL_PARAMS[i].unit : "-";
+    int id = rl_param_by_json(cmd, key);
+    if (id >= 0)
+        return *RL_PARAMS[id].unit ? RL_PARAMS[id].unit : "-";
     if (!cJSON_IsNumber(v) && !cJSON_IsNull(v) && !cJSON_IsArray(v) && !cJSON_IsObject(v))
         return "-";
     static const struct {
@@ -109,11 +111,12 @@ static void add_line(key_set *s, const char *line)
 /* Every key path under `prefix` of the object j: "path type unit"; a
  * number whose own key names no unit takes its object's (`unit`, "-" at
  * the top): info --hw's peak_flops_per_s.bf16 is FLOP/s. */
-static void collect(const cJSON *j, const char *prefix, const char *unit, key_set *s)
+static void collect(const char *cmd, const cJSON *j, const char *prefix, const char *unit,
+                    key_set *s)
 {
     for (const cJSON *v = j->child; v; v = v->next) {
         char path[512], line[768];
-        const char *u = unit_of(v->string, v);
+        const char *u = unit_of(cmd, v->string, v);
         if (!strcmp(u, "-") && (cJSON_IsNumber(v) || cJSON_IsNull(v)))
             u = unit;
         snprintf(path, sizeof path, "%s%s", prefix, v->string);
@@ -122,13 +125,13 @@ static void collect(const cJSON *j, const char *prefix, const char *unit, key_se
         if (cJSON_IsObject(v)) {
             char sub[520];
             snprintf(sub, sizeof sub, "%s.", path);
-            collect(v, sub, u, s);
+            collect(cmd, v, sub, u, s);
         } else if (cJSON_IsArray(v)) {
             char sub[520];
             snprintf(sub, sizeof sub, "%s[].", path);
             for (const cJSON *e = v->child; e; e = e->next)
                 if (cJSON_IsObject(e))
-                    collect(e, sub, "-", s);
+                    collect(cmd, e, sub, "-", s);
         }
     }
 }
@@ -169,6 +172,17 @@ static int compare(const char *cmd, const key_set *pinned, const key_set *live)
            missing(live, pinned, cmd, "new, not pinned");
 }
 
+/* The command a section's ARGS run: its first word, or the Lua command
+ * keys.lua is run with (its last word) after "run". */
+static const char *command_of(const char *args, char *name, size_t cap)
+{
+    const char *w = args;
+    if (strncmp(args, "run ", 4) == 0 && strrchr(args, ' '))
+        w = strrchr(args, ' ') + 1;
+    snprintf(name, cap, "%.*s", (int)strcspn(w, " "), w);
+    return name;
+}
+
 /* Read the pinned file: sections "## ARGS" then "path type unit" lines.
  * For each section run ARGS; RL_PIN_KEYS set rewrites the file from the
  * live runs instead.  Returns the number of differences. */
@@ -196,7 +210,8 @@ static int check_file(const char *path, int rewrite)
         }
         if (cmd[0]) { /* the section before ends: run it */
             cJSON *j = run_json(cmd);
-            collect(j, "", "-", &live);
+            char name[64];
+            collect(command_of(cmd, name, sizeof name), j, "", "-", &live);
             cJSON_Delete(j);
             qsort(live.line, (size_t)live.n, sizeof live.line[0], by_text);
             tn += (size_t)snprintf(text + tn, sizeof text - tn, "\n## %s\n", cmd);
@@ -242,14 +257,20 @@ static void compare_can_fail(void **state)
     free_set(&a);
     free_set(&b);
     cJSON *num = cJSON_CreateNumber(1), *str = cJSON_CreateString("mean");
-    assert_string_equal(unit_of("tokens_per_s_per_chip", num), "tokens/s/chip");
-    assert_string_equal(unit_of("context", num), "tokens"); /* from the parameter table */
+    assert_string_equal(unit_of("step", "tokens_per_s_per_chip", num), "tokens/s/chip");
+    assert_string_equal(unit_of("step", "context", num), "tokens"); /* from the parameter table */
+    /* from size's own JSON key of a parameter (param.c OWN_JSON; fixTF) */
+    assert_string_equal(unit_of("size", "hbm_reserve", num), "fraction");
+    assert_string_equal(unit_of("size", "requests", num), "requests");
+    char name[64];
+    assert_string_equal(command_of("run @SRC@/tests/data/keys.lua size", name, sizeof name), "size");
+    assert_string_equal(command_of("size --model m", name, sizeof name), "size");
     cJSON *obj = cJSON_CreateObject();
-    assert_string_equal(unit_of("peak_flops_per_s", obj), "FLOP/s"); /* its numbers inherit it */
+    assert_string_equal(unit_of("info", "peak_flops_per_s", obj), "FLOP/s"); /* its numbers inherit it */
     cJSON_Delete(obj);
     /* a string's suffix names no unit: "mean" or "longest" are not tokens */
-    assert_string_equal(unit_of("attention_context", str), "-");
-    assert_string_equal(unit_of("output_dist", str), "tokens"); /* a parameter's (param.c) */
+    assert_string_equal(unit_of("simulate", "attention_context", str), "-");
+    assert_string_equal(unit_of("simulate", "output_dist", str), "tokens"); /* a parameter's (param.c) */
     cJSON_Delete(num);
     cJSON_Delete(str);
 }
