@@ -2834,19 +2834,22 @@ static void dist_flag_names(const rl_opts *o, char *pname, char *oname)
  * tail redrawn at max_context, and only the redrawn share was said: a
  * caution when a realised mean is off its DIST's MEAN by more than
  * RL_WORKLOAD_MEAN_CAUTION (workload.h), naming why (not for a --trace,
- * whose lengths are its own). */
-static void note_mean_realised(const rl_opts *o, const rl_workload *w, const rl_request *req,
-                               long long n, long long redrawn, long long max_context)
+ * whose lengths are its own); into buf for the JSON's mean_length_note
+ * (workload.h rl_workload_mean_note): buf, or NULL. */
+static const char *note_mean_realised(const rl_opts *o, const rl_workload *w,
+                                      const rl_request *req, long long n, long long redrawn,
+                                      long long max_context, char *buf, size_t len)
 {
-    char pname[32], oname[32], buf[1024];
+    char pname[32], oname[32];
     double mp, mo;
     dist_flag_names(o, pname, oname);
     rl_requests_mean_lengths(req, n, &mp, &mo);
-    if (!o->given[RL_P_TRACE] &&
-        rl_workload_mean_caution(&w->prompt, &w->output, pname, oname, mp, mo, n,
-                                 n > 0 ? (double)redrawn / (double)n : 0, max_context, buf,
-                                 sizeof buf))
-        rl_cli_say(o, "caution: %s", buf);
+    const char *note = rl_workload_mean_note(w, o->given[RL_P_TRACE] != NULL, pname, oname, mp,
+                                             mo, n, n > 0 ? (double)redrawn / (double)n : 0,
+                                             max_context, buf, len);
+    if (note)
+        rl_cli_say(o, "caution: %s", note);
+    return note;
 }
 
 /* Percentiles of a handful of requests mean little, and so does the
@@ -4225,7 +4228,9 @@ int rl_cli_simulate(rl_opts *o)
         free(req);
         return rl_interrupted() ? RL_EXIT_INTERRUPTED : RL_EXIT_INPUT; /* while drawing requests */
     }
-    note_mean_realised(o, &w, req, n, truncated, m.max_context);
+    char mean_buf[1024];
+    const char *mean_note = note_mean_realised(o, &w, req, n, truncated, m.max_context, mean_buf,
+                                               sizeof mean_buf);
     char prefix_note[512];
     drop_unused_prefix_cache(o, &c, &plain, req, n, prefix_note, sizeof prefix_note);
     warn_few(o, n, c.policy == RL_POLICY_DISAGG && c.prefill_replicas > c.replicas
@@ -4276,7 +4281,7 @@ int rl_cli_simulate(rl_opts *o)
                            o->given[RL_P_OFFLINE] != NULL, NAN, 0, reached, 0, 0,
                            trace || w.arrival != RL_ARRIVAL_GAMMA ? 0 : w.burst_cv,
                            arrival_rate(req, n, o->given[RL_P_OFFLINE] != NULL,
-                                        trace ? 0 : w.qps), 0, 0, 0};
+                                        trace ? 0 : w.qps), 0, 0, 0, mean_note};
     rl_requests_mean_lengths(req, n, &run.mean_prompt, &run.mean_output);
     /* the band's edge runs before the capacity search (tester72 #1: a
      * signal during the search keeps the finished run, its band with it):
@@ -5029,11 +5034,9 @@ int rl_cli_size(rl_opts *o)
                                              note_mean_realised (the share redrawn: of
                                              --requests, serve_workload's) */
     dist_flag_names(o, pname, oname);
-    if (!in.trace &&
-        rl_workload_mean_caution(&in.w.prompt, &in.w.output,
-                                 pname, oname, r.mean_prompt_tokens, r.mean_output_tokens, ran,
-                                 in.truncated_frac, m.max_context, mc, sizeof mc))
-        rl_cli_tell("size", "caution: %s", mc);
+    in.mean_note = rl_size_mean_note(&in, &r, pname, oname, mc, sizeof mc);
+    if (in.mean_note)
+        rl_cli_tell("size", "caution: %s", in.mean_note);
     /* tester11 #11: simulate on --requests read another sample; no rows (r.n
      * 0, refused below): nothing ran (fixKL #5).  The arrivals span ran /
      * --qps: 120 s, less where the 30,000-request cap binds (fixKL #5: it

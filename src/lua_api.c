@@ -31,6 +31,8 @@
 #define MODEL_TABLE "(scenario model table)" /* a table's origin (spec.h) */
 #define HW_TABLE "(scenario hw table)"
 #define MAX_BATCHES 4096
+/* the DISTs' names in a caution (workload.h rl_workload_mean_note) */
+#define DIST_FIELDS "field 'prompt_len'", "field 'out_len'"
 /* Bytes one feasible sweep point costs until roofline.sweep returns: its
  * rl_sweep_point, its cJSON row (about 20 items) and its Lua row table. */
 #define SWEEP_POINT_BYTES 4096
@@ -2689,12 +2691,14 @@ int rl_lua_simulate(lua_State *L)
     }
     if (offline)
         rl_requests_offline(req, w.n, &w);
-    double mp, mo; /* tester90 #1: the CLI's caution, on stderr */
+    double mp, mo; /* tester90 #1: the CLI's caution, on stderr and (fixTG) in the result */
     rl_requests_mean_lengths(req, w.n, &mp, &mo);
-    if (rl_workload_mean_caution(&w.prompt, &w.output, "field 'prompt_len'", "field 'out_len'",
-                                 mp, mo, w.n, (double)redrawn / (double)w.n, m.max_context, err,
-                                 sizeof err))
-        rl_cli_tell("run", "caution: roofline.simulate: %s", err);
+    char mean_buf[1024];
+    const char *mean_note = rl_workload_mean_note(&w, 0, DIST_FIELDS, mp, mo, w.n,
+                                                  (double)redrawn / (double)w.n, m.max_context,
+                                                  mean_buf, sizeof mean_buf);
+    if (mean_note)
+        rl_cli_tell("run", "caution: roofline.simulate: %s", mean_note);
     rl_serve_prefix_cache_unused(&c, req, w.n); /* no shared prefix: nothing reserved, as the CLI */
     double max_qps = 0; /* no hint; NAN when there is no capacity */
     int lower_bound = 0, repeated = 0, unresolved = 0;
@@ -2720,7 +2724,7 @@ int rl_lua_simulate(lua_State *L)
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
                            offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps),
-                           skip_capacity, mp, mo};
+                           skip_capacity, mp, mo, mean_note};
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);
@@ -2878,6 +2882,8 @@ int rl_lua_size(lua_State *L)
         rl_size_result_free(&r);
         return luaL_error(L, "roofline.size: %s", err);
     }
+    char mean_buf[1024]; /* as simulate's (fixTG), in the result */
+    in.mean_note = rl_size_mean_note(&in, &r, DIST_FIELDS, mean_buf, sizeof mean_buf);
     cJSON *j = rl_result_size(&in, &r, 1);
     rl_size_result_free(&r);
     return push_result(L, j);

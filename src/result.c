@@ -1499,6 +1499,15 @@ static void add_number_or_null(cJSON *o, const char *key, double v, int have)
         cJSON_AddNullToObject(o, key);
 }
 
+/* A string key, null where s is NULL. */
+static void add_string_or_null(cJSON *o, const char *key, const char *s)
+{
+    if (s)
+        cJSON_AddStringToObject(o, key, s);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
 /* add_number_or_null, null where v is NAN. */
 static void add_or_null(cJSON *o, const char *key, double v)
 {
@@ -2997,6 +3006,8 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
      * redraws over max_context cutting its tail; the DIST text alone hid it */
     add_number_or_null(o, "mean_prompt_tokens", run->mean_prompt, run->mean_prompt > 0);
     add_number_or_null(o, "mean_output_tokens", run->mean_output, run->mean_output > 0);
+    /* stop 52 fixTG: stderr's caution when one is off its DIST's MEAN */
+    add_string_or_null(o, "mean_length_note", run->mean_note);
     return o;
 }
 
@@ -3420,6 +3431,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
      * realised other means, redrawn at max_context; as simulate's */
     add_number_or_null(j, "mean_prompt_tokens", r->mean_prompt_tokens, r->mean_prompt_tokens > 0);
     add_number_or_null(j, "mean_output_tokens", r->mean_output_tokens, r->mean_output_tokens > 0);
+    add_string_or_null(j, "mean_length_note", in->mean_note); /* as simulate's (fixTG) */
     cJSON_AddNumberToObject(j, "slo_ttft_p99_s", in->slo_ttft);
     cJSON_AddNumberToObject(j, "slo_tpot_p99_s", in->slo_tpot);
     const keyed sizing[] = {

@@ -168,6 +168,8 @@ typedef struct {
     double mean_prompt, mean_output; /* the requests' realised mean lengths (tokens;
                                     workload.h rl_requests_mean_lengths): mean_prompt_tokens,
                                     mean_output_tokens; 0: null */
+    const char *mean_note;       /* workload.h rl_workload_mean_note: mean_length_note;
+                                    NULL: null */
 } rl_simulate_run;
 
 /* `roofline simulate` and roofline.simulate (keys are a contract; SI

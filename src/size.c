@@ -2684,6 +2684,14 @@ int rl_size_evidence_caution(const rl_size_input *in, const rl_size_result *r, c
     return 1;
 }
 
+const char *rl_size_mean_note(const rl_size_input *in, const rl_size_result *r,
+                              const char *pname, const char *oname, char *buf, size_t len)
+{
+    return rl_workload_mean_note(&in->w, in->trace != NULL, pname, oname, r->mean_prompt_tokens,
+                                 r->mean_output_tokens, rl_size_requests(in, 1),
+                                 in->truncated_frac, in->m->max_context, buf, len);
+}
+
 int rl_size_sample_caution(const rl_size_input *in, char *buf, size_t len)
 {
     long long n = rl_size_requests(in, 1.0);

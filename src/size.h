@@ -140,6 +140,8 @@ typedef struct {
     double hbm_reserve;  /* HBM fraction kept for activations/workspace (default 0.1) */
     long long max_chips; /* largest replica (default: the hw's domain_chips) */
     double truncated_frac; /* requests drawn again over max_context (for the report) */
+    const char *mean_note; /* NULL, or the caller's rl_size_mean_note after the search:
+                              the JSON's mean_length_note (NULL: null) */
     const rl_precision *prec; /* precisions to consider; NULL: search bf16, int8, fp8 */
     int calibrated;      /* time steps by the profiles' efficiency tables when present */
     int nprec;
@@ -682,6 +684,14 @@ int rl_size_evidence_caution(const rl_size_input *in, const rl_size_result *r, c
  * no more of them can be drawn). */
 #define RL_SIZE_FEW_REQUESTS 2000
 int rl_size_sample_caution(const rl_size_input *in, char *buf, size_t len);
+
+/* The rows' realised mean lengths off their DISTs' MEANs (workload.h
+ * rl_workload_mean_note, on r's mean_prompt_tokens and mean_output_tokens
+ * of rl_size_requests at the stated load, the share in->truncated_frac
+ * redrawn; never for a trace): buf, or NULL.  pname/oname as the user
+ * named the DISTs. */
+const char *rl_size_mean_note(const rl_size_input *in, const rl_size_result *r,
+                              const char *pname, const char *oname, char *buf, size_t len);
 
 /* ---- studies of one configuration for the report ---- */
 

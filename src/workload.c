@@ -370,6 +370,16 @@ int rl_workload_mean_caution(const rl_dist *prompt, const rl_dist *output, const
     return 1;
 }
 
+const char *rl_workload_mean_note(const rl_workload *w, int trace, const char *pname,
+                                  const char *oname, double mp, double mo, long long n,
+                                  double redrawn, long long max_context, char *buf, size_t len)
+{
+    if (trace || !rl_workload_mean_caution(&w->prompt, &w->output, pname, oname, mp, mo, n,
+                                           redrawn, max_context, buf, len))
+        return NULL;
+    return buf;
+}
+
 void rl_requests_offline(rl_request *r, long long n, rl_workload *w)
 {
     for (long long i = 0; i < n; i++)

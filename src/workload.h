@@ -154,6 +154,16 @@ int rl_workload_mean_caution(const rl_dist *prompt, const rl_dist *output, const
                              const char *oname, double mp, double mo, long long n,
                              double redrawn, long long max_context, char *buf, size_t len);
 
+/* The one decision on that caution for simulate and size, the CLI's and
+ * Lua's (stop 52 fixTG): rl_workload_mean_caution of w's DISTs into buf,
+ * but never for a trace (its lengths are its own, trace 1); returns buf
+ * when a caution applies, else NULL.  The CLI prints it on stderr and
+ * every caller puts it in the JSON result as mean_length_note (NULL:
+ * null), so a script learns what stderr says. */
+const char *rl_workload_mean_note(const rl_workload *w, int trace, const char *pname,
+                                  const char *oname, double mp, double mo, long long n,
+                                  double redrawn, long long max_context, char *buf, size_t len);
+
 /* The one check on a workload the user asked for (the CLI's simulate and
  * size, Lua's simulate and size, review30 M1): when more than half of the
  * n requests exceed max_context the lengths asked for are not what the

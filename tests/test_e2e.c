@@ -689,7 +689,7 @@ static void draft_moves_to_the_edge(void **state)
     rl_serve_config cd = c;
     cd.spec_draft = &d;
     rl_simulate_run run = {&m, &h, 1, 1, 1, &cd, rl_precision_default(), "256", "64", 4, 1, -1, 0,
-                           0, NAN, 0, 4, 0, 0, 0, NAN, 0, 0, 0};
+                           0, NAN, 0, 4, 0, 0, 0, NAN, 0, 0, 0, NULL};
     cJSON *j = cJSON_CreateObject();
     cJSON_AddNumberToObject(j, "tpot_p50_s", tpot_p50(&m, &h, c, r, w.n, &h));
     assert_int_equal(rl_e2e_simulate_band(j, &run, r, w.n, 0, err, sizeof err), 0);
@@ -728,7 +728,7 @@ static void wide_band_holds_narrow(void **state)
     if (rl_workload_generate(&w, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
     rl_simulate_run run = {&m, &h, 1, 1, 1, &c, rl_precision_default(), "256", "64", 20, 1, -1, 0,
-                           0, NAN, 0, 20, 0, 0, 0, NAN, 0, 0, 0};
+                           0, NAN, 0, 20, 0, 0, 0, NAN, 0, 0, 0, NULL};
     rl_serve_result out;
     if (rl_serve_simulate(&m, &h, 1, rl_precision_default(), 1, r, w.n, &c, &out, err, sizeof err))
         fail_msg("%s", err);

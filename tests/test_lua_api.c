@@ -241,6 +241,42 @@ static void horizon_refused_from_lua(void **state)
     }
 }
 
+/* stop 52 fixTG: roofline.simulate and roofline.size said the realised
+ * mean's caution on stderr only (simulate) or nowhere (size); their
+ * results now carry it as mean_length_note, the JSON's key, naming the
+ * fields as a scenario spells them: lognormal:2000:2 on llama3-8b, 500
+ * requests, realises 777 prompt tokens (-61%, the CLI's
+ * mean_length_note_in_json on the same seed and draw); a fixed DIST's
+ * note is null: nil, and written as null (NULL_KEYS).  size's 400 requests as the CLI's test.  Failed
+ * before: mean_length_note was nil. */
+static void mean_length_note_from_lua(void **state)
+{
+    (void)state;
+    char err[2048];
+    const char *code =
+        "local a = { model = 'llama3-8b', hw = 'h100-sxm', qps = 2, prompt_len = "
+        "'lognormal:2000:2', out_len = 100, requests = 500, no_capacity = true }\n"
+        "local r = roofline.simulate(a)\n"
+        "a.prompt_len = 100; a.requests = 50\n"
+        "local f = roofline.simulate(a)\n"
+        "local z = roofline.size{ model = 'llama3-8b', hw = 'h100-sxm', qps = 2, prompt_len = "
+        "'lognormal:2000:2', out_len = 20, ttft_p99 = 5, tpot_p99 = 0.1, requests = 400, "
+        "max_chips = 1 }\n"
+        "local kept = roofline.format(f, 'json'):find('\"mean_length_note\":%s*null') ~= nil\n"
+        "return tostring(f.mean_length_note == nil and kept) .. '|' .. r.mean_length_note .. "
+        "'|' .. z.mean_length_note";
+    if (run(code, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    const char *got = lua_tostring(L, -1);
+    static const char want[] = "true|the 500 requests realised other lengths than asked: "
+                               "field 'prompt_len''s mean is 777 tokens, -61% of the 2000 asked";
+    if (!got || strncmp(got, want, sizeof want - 1) != 0 ||
+        !strstr(got, "|the 400 requests realised other lengths than asked: field 'prompt_len''s "
+                     "mean is"))
+        fail_msg("mean_length_note: %s", got ? got : "(not a string)");
+    lua_pop(L, 1);
+}
+
 /* Audit h31 finding 2: roofline.step and roofline.ops take the CLI's
  * default KV split (shard.h rl_kv_split_default; tests/test_cli.c
  * kv_split_default_is_the_engines derives the figures): DeepSeek-V3 tp8 on
@@ -2095,6 +2131,7 @@ int main(void)
         cmocka_unit_test(step_from_lua),
         cmocka_unit_test(engine_none_from_lua),
         cmocka_unit_test(horizon_refused_from_lua),
+        cmocka_unit_test(mean_length_note_from_lua),
         cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(simulate_workspace_follows_max_tokens),
         cmocka_unit_test(simulate_capacity_skipped_as_cli),

@@ -1612,7 +1612,7 @@ static void test_json_nulls(void **state)
     rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
     rl_serve_result out = run(f, r, 50, &c);
     rl_simulate_run desc = {&f->m, &f->h, 0, 1, 1, &c, rl_precision_default(), "10", "1", 1, 1, -1, 0,
-                            0, NAN, 0, 1, 0, 0, 0, NAN, 0, 0, 0};
+                            0, NAN, 0, 1, 0, 0, 0, NAN, 0, 0, 0, NULL};
     cJSON *j = rl_result_simulate(&out, &desc);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "goodput_req_per_s")));
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "slo_attainment")));
