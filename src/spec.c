@@ -416,8 +416,8 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
     return 0;
 }
 
-/* The --set overrides of the model being converted (convert_protected sets
- * them around the conversion), so the shape bound below names the field the
+/* The --set overrides of the spec being converted (load_spec sets them
+ * around its protected call and clears them after it, an error included), so the shape bound below names the field the
  * user changed, not 'layers' (fixTE #2: --set model.heads=1e9 was refused
  * as "field 'layers'"). */
 static _Thread_local const rl_override *shape_ov;
@@ -1531,13 +1531,8 @@ static int convert_protected(lua_State *L)
             j->rc = rl_spec_apply_override(L, 2, j->origin, &j->ov[i], j->err, j->errlen);
         }
     }
-    if (j->rc == 0) {
-        shape_ov = j->ov; /* a memory error unwinds past the reset: the next job sets both */
-        shape_nov = j->nov;
+    if (j->rc == 0)
         j->rc = j->convert(L, 2, j->origin, j->out, j->err, j->errlen);
-        shape_ov = NULL;
-        shape_nov = 0;
-    }
     return 0;
 }
 
@@ -1840,7 +1835,11 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
         lua_pushlightuserdata(L, &j);
         lua_pushvalue(L, -3); /* the spec table */
         rl_engines_spec_dir(edir);
+        shape_ov = ov; /* cleared after the pcall, which an error unwinds to */
+        shape_nov = nov;
         rc = rl_sandbox_pcall(L, 2, 0, path, err, errlen) != 0 ? -1 : j.rc;
+        shape_ov = NULL;
+        shape_nov = 0;
         rl_engines_spec_dir(NULL);
     }
     rl_sandbox_close(L);
