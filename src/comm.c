@@ -58,16 +58,17 @@ typedef struct {
 } terms;
 
 /* Whether axis i (of `dims`, sizes `axes`) of a group's ring or torus has
- * its wraparound link, in a domain of `domain` chips (0: unbounded).  The
- * Scaling Book, "How to Think About TPUs": a bidirectional ring needs the
- * wraparound, present "on inference chips when we have a full 16 axis, or
- * on training chips (v*p) when we have an axis which is a multiple of 4";
- * "any multiple of a full cube (e.g. 4x4x4 or 4x4x8) will have
- * wraparounds", "smaller topologies (e.g. 2x2x1, 2x2x2) ... no
- * wraparounds", and "a 2x2x4 won't have any".  So: a 1D ring always; a 3D
- * torus (v4/v5p: 4x4x4 cubes joined by optical switches) when every axis
- * is a multiple of 4; a 2D torus (v5e/v6e) on an axis as long as the
- * domain's longest (16 of 256 chips' 16x16; every axis when unbounded). */
+ * its wraparound link, in a domain of `domain` chips (0: unbounded): the
+ * one rule every collective reads (comm.h).  The Scaling Book, "How to
+ * Think About TPUs": a bidirectional ring needs the wraparound, present
+ * "on inference chips when we have a full 16 axis, or on training chips
+ * (v*p) when we have an axis which is a multiple of 4"; "any multiple of a
+ * full cube (e.g. 4x4x4 or 4x4x8) will have wraparounds", "smaller
+ * topologies (e.g. 2x2x1, 2x2x2) ... no wraparounds", and "a 2x2x4 won't
+ * have any".  So: a 1D ring always; a 3D torus (v4/v5p: 4x4x4 cubes
+ * joined by optical switches) when every axis is a multiple of 4; a 2D
+ * torus (v5e/v6e) on an axis as long as the domain's longest (16 of 256
+ * chips' 16x16; every axis when unbounded). */
 static int axis_wraps(rl_topology topo, long long domain, const long long *axes, int dims, int i)
 {
     if (topo == RL_TOPO_RING)
@@ -83,6 +84,19 @@ static int axis_wraps(rl_topology topo, long long domain, const long long *axes,
         return 1;
     rl_comm_torus_axes(domain, 2, full);
     return axes[i] == full[1];
+}
+
+int rl_comm_torus_axis(rl_topology topo, long long domain, const long long *axes, int dims,
+                       int i, double *hops, double *rate)
+{
+    int wrap = axis_wraps(topo, domain, axes, dims, i);
+    double k = (double)axes[i];
+    /* a bidirectional ring: ceil((k-1)/2) = floor(k/2) steps, each moving
+     * bytes/g over one link per direction (2 W); a line: k-1 hops, and its
+     * end chip takes in the k-1 other pieces over its one link (W) */
+    *hops = wrap ? (double)(axes[i] / 2) : k - 1.0;
+    *rate = axes[i] <= 1 ? 0.0 : wrap ? 2.0 : k / (k - 1.0);
+    return wrap;
 }
 
 /* Inside one ICI/NVLink domain of `domain` chips (0: unbounded), on links
@@ -116,33 +130,36 @@ static terms inner_on(rl_topology topo, long long links, long long domain, doubl
     }
     int dims = topo == RL_TOPO_RING ? 1 : topo == RL_TOPO_TORUS2D ? 2 : 3;
     long long axes[3];
-    int nax = rl_comm_torus_axes(g, dims, axes);
-    /* ring steps of a bidirectional axis of size s: ceil((s-1)/2) = floor(s/2),
-     * which is also the hop count to the farthest chip */
-    double steps = 0;
-    for (int i = 0; i < dims; i++)
-        steps += (double)(axes[i] / 2);
+    rl_comm_torus_axes(g, dims, axes);
+    /* per axis (rl_comm_torus_axis): the hops to the farthest chip, floor(k/2)
+     * with wraparound, k - 1 without, summed over the axes; an AllGather's
+     * share of the bytes a link-second, in units of W */
+    double hops = 0, rate = 0;
+    int wraps[3];
+    for (int i = 0; i < dims; i++) {
+        double h_i, r_i;
+        wraps[i] = rl_comm_torus_axis(topo, domain, axes, dims, i, &h_i, &r_i);
+        hops += h_i;
+        rate += r_i;
+    }
+    t.lat = hops * a;
     switch (kind) {
     case RL_ALLGATHER:
     case RL_REDUCESCATTER:
     case RL_ALLREDUCE:
-        t.lat = steps * a;
-        t.bw = bytes / (2.0 * W * nax);
+        /* the axes carry the array at once, each at its own rate (comm.h):
+         * V / (2 W n_axes) when every axis wraps, the Scaling Book's
+         * V / (W_ici n_axes) */
+        t.bw = bytes / (rate * W);
         break;
     case RL_ALLTOALL:
         /* the bisection of the group's k1 x k2 x k3 sub-torus (comm.h): each
          * chip sends V/g^2 to each chip, so V/4 crosses the middle of the
          * longest-loaded axis each way, over 2 g/k links a direction with
          * wraparound (g/k without), W each: V k / (8 g W) or V k / (4 g W),
-         * the largest over the axes; the farthest chip floor(k/2) hops away
-         * per axis with wraparound, k - 1 without */
-        t.lat = 0;
-        for (int i = 0; i < dims; i++) {
-            int wrap = axis_wraps(topo, domain, axes, dims, i);
-            double k = (double)axes[i];
-            t.lat += (wrap ? (double)(axes[i] / 2) : k - 1.0) * a;
-            t.bw = fmax(t.bw, bytes * k / ((wrap ? 8.0 : 4.0) * G * W));
-        }
+         * the largest over the axes */
+        for (int i = 0; i < dims; i++)
+            t.bw = fmax(t.bw, bytes * (double)axes[i] / ((wraps[i] ? 8.0 : 4.0) * G * W));
         break;
     case RL_P2P:
         t.lat = a;

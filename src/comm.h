@@ -14,12 +14,33 @@
  * the AllToAll's array summed over the group (the Scaling Book's V).
  *
  * Per level (g chips, W = hw->ici_bw one-way per link, a = per-hop latency):
- *   ring / torus axis of size s, with wraparound: a bidirectional ring does
- *     ceil((s-1)/2) = floor(s/2) steps; each moves bytes/g over one link per
- *     direction.  AllGather = ReduceScatter: latency floor(s/2) a per axis,
- *     bandwidth bytes / (2 W n_axes) (the book's V / (W_ici n_axes) with
- *     W_ici = 2W bidirectional; exact for even g).  A group spanning several
- *     torus axes pays each axis's latency and gets n_axes times the links.
+ *   ring / torus axis of size k (rl_comm_torus_axis), AllGather =
+ *     ReduceScatter:
+ *     - with its wraparound link (which axes have one: below): a
+ *       bidirectional ring does ceil((k-1)/2) = floor(k/2) steps, each
+ *       moving bytes/g over one link per direction: latency floor(k/2) a,
+ *       bandwidth bytes / (2 W) (the Scaling Book's V / W_ici with W_ici =
+ *       2W bidirectional, "Sharded Matrices"; exact for even k);
+ *     - without it, a line: k - 1 hops, and its end chip takes in the k-1
+ *       other pieces of bytes/k over its one link: latency (k-1) a,
+ *       bandwidth bytes (k-1) / (k W), up to twice the ring's.  The
+ *       book's own figure ("Sharded Matrices", Pop Quiz 2: AllGather_Y
+ *       of bf16[2048, 8192] over a v5e mesh axis of 4): "TPU v5e only has
+ *       a wraparound connection when one axis has size 16, so here we
+ *       actually can't do a fully bidirectional AllGather. We have to do
+ *       3 hops ... T = 3 * 8.4e6 / 4.5e10 = 560us" against V / W_ici =
+ *       377 us with it; "at most 3 hops" of latency.  An axis of 2 costs
+ *       the same either way (one hop, bytes / (2 W)).
+ *     A group spanning several torus axes pays each axis's hops and its
+ *     axes carry the array at once, each at its own rate (2 W with
+ *     wraparound, W k/(k-1) without): bandwidth bytes / (W sum of rates),
+ *     the book's V / (W_ici n_axes) when every axis wraps ("What happens
+ *     when we AllGather over multiple axes?").  Until issue 12's fixUC
+ *     every axis of an AllGather, ReduceScatter or AllReduce wrapped
+ *     (only the AllToAll followed the rule): 16 v5e (4x4, none wraps)
+ *     read 4 hops and bytes / (4 W) for 6 hops and 3 bytes / (8 W); an
+ *     AllReduce over 8 (2x4, the 4 without) 6 hops and 2 bytes / (4 W)
+ *     for 8 hops and 6 bytes / (10 W).
  *   switch (NVLink + NVSwitch): every GPU reaches every other in one hop,
  *     so the direct algorithm (each GPU writes its piece to all others at
  *     once, as NCCL's NVLS and TensorRT-LLM's one-shot kernels do) takes one
@@ -72,19 +93,33 @@
  *     2x2x1, 2x2x2) ... no wraparounds", nor a 2x2x4); a 2D torus's on an
  *     axis as long as the domain's longest (v5e/v6e: 16 of 16x16).  Latency:
  *     the hops to the farthest chip, floor(k/2) a per axis with wraparound,
- *     (k-1) a without (the book's 4x4 v5e: six hops from (0,0) to (3,3)).
- *     AllGather, ReduceScatter and AllReduce above still take every axis
- *     as wrapping around.  On a switch every chip sends (g-1)/g of its
- *     bytes/g directly: bytes (g-1)/(g^2 W links), latency a.
+ *     (k-1) a without (the book's 4x4 v5e: six hops from (0,0) to (3,3)),
+ *     as for the AllGather above: one rule decides the wraparound and the
+ *     hops of every collective (rl_comm_torus_axis).  On a switch every
+ *     chip sends (g-1)/g of its bytes/g directly: bytes (g-1)/(g^2 W
+ *     links), latency a.
  *   point-to-point: bytes / W (one link; a switch's links * W), latency a.
  * Two levels (the group crosses domains, see rl_comm_time): hierarchical —
  * the inner collective over the d members sharing a domain on ICI/NVLink and
  * the outer one over g/d of them on the network (net_bw per chip,
  * net_latency per step, ring algorithm: g/d - 1 steps) carrying bytes/d per
  * chip; AllToAll sends the (g-d)/g of each chip's piece bound elsewhere over
- * the network; the two levels add.  The torus axis sizes of a group come
- * from rl_comm_torus_axes (TPU slice shapes; every axis treated as having
- * wraparound, except by the AllToAll's rule above).
+ * the network; the two levels add.
+ * The torus shape of a group comes from its size alone (rl_comm_torus_axes:
+ * the most nearly square factorization, the shape TPU slices of that size
+ * have: v5e 4 -> 2x2, 8 -> 2x4, 16 -> 4x4, 128 -> 8x16), never from its
+ * members' stride, which decides only whether it crosses domains: the
+ * model knows no mesh, so it times a group as the sub-slice of its size
+ * (the placement with the most axes and the fewest hops).  Its axes wrap
+ * by the rule above, against the domain (the pod), not the slice: a group
+ * wraps on an axis only where it spans the pod's full axis (v5e/v6e 16 of
+ * 16x16), or, on a 3D torus, where it is made of whole 4x4x4 cubes.  So a
+ * TP group of 4 on a v5e 4x4 slice is timed as 2x2 (no wraparound; none
+ * needed on an axis of 2): 1 + 1 hops, bytes / (4 W).  Laid along one
+ * axis of 4 instead (the book's mesh {X: 8, Y: 4} gathering over Y) it
+ * has no wraparound either (only a full 16 wraps) and costs 3 hops and
+ * 3 bytes / (4 W), three times the 2x2's bandwidth term: a placement the
+ * model does not take (rl_comm_torus_axis times such an axis on its own).
  *
  * Measured times take precedence: when the hardware spec has a
  * `collectives` table (collectives.h) with a row for the operation and the
@@ -170,6 +205,18 @@ typedef struct {
  * slices are shaped (16 -> 4x4, 128 -> 8x16, 64 on a 3D torus -> 4x4x4).
  * Writes `dims` sizes (1 for unused axes) and returns how many are > 1. */
 int rl_comm_torus_axes(long long g, int dims, long long *axes);
+
+/* Axis i of a group's sub-torus (`axes`: `dims` sizes from
+ * rl_comm_torus_axes) on topology topo (ring, torus2d or torus3d) in a
+ * domain of `domain` chips (0: unbounded), by the one wraparound rule
+ * above (every collective reads it): returns 1 when the axis has its
+ * wraparound link, else 0.  *hops: hops to the farthest chip along it,
+ * floor(k/2) with wraparound, k - 1 without; *rate: the bytes an
+ * AllGather / ReduceScatter moves along it a second, in units of the
+ * one-way link bandwidth W: 2 with wraparound, k / (k-1) without, 0 for
+ * an axis of 1 (time bytes / (rate W) on that axis alone). */
+int rl_comm_torus_axis(rl_topology topo, long long domain, const long long *axes, int dims,
+                       int i, double *hops, double *rate);
 
 /* Cost of one collective of `bytes` (>= 0) over `group` (>= 1) chips of
  * hardware h, the group's chips `stride` (>= 1) apart in the machine's chip

@@ -69,9 +69,15 @@ static void ring_allgather_both_regimes(void **state)
     assert_true(must(&h, RL_ALLREDUCE, 8e6, 1, 1).time_s == 0.0);
 }
 
-/* 2D torus 4x4 (16 v5e): AllReduce of 1e6 bytes.  Latency 2 * (2 + 2) hops
- * = 8 us; bandwidth 2 * 1e6 / (2 * 4.5e10 * 2 axes) = 11.11 us (by hand) ->
- * bandwidth-bound.  Of 1e5 bytes: 1.11 us < 8 us -> latency-bound.
+/* 2D torus 4x4 (16 v5e; no axis wraps: only the pod's full 16 does,
+ * comm.h): AllReduce of 1e6 bytes.  Latency 2 * (3 + 3) hops = 12 us;
+ * bandwidth 2 * 1e6 / (4.5e10 * (4/3 + 4/3)) = 16.67 us (each axis a line
+ * of 4: 4/3 W, by hand) -> bandwidth-bound.  Of 1e5 bytes: 1.667 us < 12
+ * us -> latency-bound.  Until issue 12's fixUC the AllReduce took both
+ * axes as wrapping: 2 * (2 + 2) = 8 us and 2 * 1e6 / (2 * 4.5e10 * 2) =
+ * 11.11 us; the Scaling Book's own figure for an axis of 4 on a v5e
+ * ("Sharded Matrices", Pop Quiz 2: 560 us without the wraparound for 377
+ * us with it, 3 hops) is torus_wrap_every_collective's.
  * AllToAll of 4e6 bytes: the bisection of a 4x4 without wraparound (a v5e
  * axis wraps only at the pod's full 16; comm.h), 4e6 * 4 / (4 * 16 *
  * 4.5e10) = 5.556 us vs 3 + 3 hops = 6 us, latency-bound; of 8e6 bytes
@@ -82,12 +88,12 @@ static void torus_both_regimes(void **state)
     (void)state;
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     rl_comm ar = must(&h, RL_ALLREDUCE, 1e6, 16, 1);
-    assert_rel(ar.latency_s, 8e-6, 1e-12);
-    assert_rel(ar.bandwidth_s, 11.111111111e-6, 1e-9);
-    assert_rel(ar.time_s, 11.111111111e-6, 1e-9);
+    assert_rel(ar.latency_s, 12e-6, 1e-12);
+    assert_rel(ar.bandwidth_s, 2 * 1e6 * 3 / (8 * 4.5e10), 1e-12);
+    assert_rel(ar.time_s, 16.666666667e-6, 1e-9);
     assert_false(ar.latency_bound);
     rl_comm ar_small = must(&h, RL_ALLREDUCE, 1e5, 16, 1);
-    assert_rel(ar_small.time_s, 8e-6, 1e-12);
+    assert_rel(ar_small.time_s, 12e-6, 1e-12);
     assert_true(ar_small.latency_bound);
     rl_comm a2a = must(&h, RL_ALLTOALL, 4e6, 16, 1);
     assert_rel(a2a.bandwidth_s, 5.5555555556e-6, 1e-9);
@@ -96,6 +102,82 @@ static void torus_both_regimes(void **state)
     assert_false(must(&h, RL_ALLTOALL, 8e6, 16, 1).latency_bound);
     /* point-to-point: one link, one hop: 4.5e5 / 4.5e10 = 10 us */
     assert_rel(must(&h, RL_P2P, 4.5e5, 16, 1).time_s, 10e-6, 1e-12);
+}
+
+/* One wraparound rule for every collective (comm.h, rl_comm_torus_axis;
+ * issue 12's fixUC: AllGather, ReduceScatter and AllReduce took every
+ * axis as wrapping, only the AllToAll followed the rule).  W = 4.5e10 B/s
+ * one way, 1 us a hop (hw_profiles/tpu-v5e.lua); V = 33,554,432 B, the
+ * Scaling Book's Pop Quiz 2 array (bf16[2048, 8192], "Sharded Matrices").
+ *   The book's own figure: AllGather_Y over a v5e mesh axis of 4, "TPU v5e
+ *     only has a wraparound connection when one axis has size 16, so here
+ *     we actually can't do a fully bidirectional AllGather ... T = 3 *
+ *     8.4e6 / 4.5e10 = 560us", "at most 3 hops": an axis of 4 in a 16x16
+ *     pod has no wraparound, 3 hops, rate 4/3 W: 3 * 8,388,608 / 4.5e10 =
+ *     559.24 us (the book rounds the shard to 8.4e6: 560, 0.14%).  An
+ *     axis of 16 wraps: 8 hops, rate 2 W, V / (2 W) = 372.8 us (the
+ *     book's V / W_ici, its "34e6 / 9e10 = 377us").
+ *   16 v5e (4x4, neither axis wraps): AllGather latency 3 + 3 = 6 us,
+ *     bandwidth V / (W (4/3 + 4/3)) = 3 V / (8 W) = 279.62 us (before: 4
+ *     us and V / (4 W) = 186.41 us); ReduceScatter the same, AllReduce
+ *     twice both.
+ *   256 v5e (16x16, both wrap): 8 + 8 = 16 us, V / (4 W) = 186.41 us:
+ *     the book's V / (W_ici n_axes), unchanged by the fix.
+ *   128 v5e (8x16, the 16 wraps): 7 + 8 = 15 us, V / (W (8/7 + 2)) =
+ *     7 V / (22 W) = 237.25 us (before: 4 + 8 = 12 us, V / (4 W)).
+ *   tpu-v5p (W = 9e10): 2x4x4 (32, no cube) 1 + 3 + 3 = 7 hops,
+ *     V / (W (2 + 4/3 + 4/3)) = 3 V / (14 W) (before 5, V / (6 W));
+ *     4x4x4 (64) 2 + 2 + 2 = 6 hops, V / (6 W), unchanged; 2x2x2 (8): 3
+ *     hops, V / (6 W) either way (an axis of 2 costs the same with or
+ *     without its wraparound).
+ * All by hand; tolerance 1e-12. */
+static void torus_wrap_every_collective(void **state)
+{
+    (void)state;
+    const double V = 33554432.0, W = 4.5e10;
+    double hops, rate;
+    long long quiz[2] = {1, 4}, pod[2] = {16, 16};
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS2D, 256, quiz, 2, 1, &hops, &rate), 0);
+    assert_rel(hops, 3, 1e-12);
+    assert_rel(V / (rate * W), 3 * 8388608.0 / 4.5e10, 1e-12);
+    assert_rel(V / (rate * W), 560e-6, 2e-3); /* the book's rounded figure */
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS2D, 256, pod, 2, 1, &hops, &rate), 1);
+    assert_rel(hops, 8, 1e-12);
+    assert_rel(V / (rate * W), V / 9e10, 1e-12);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_comm ag = must(&h, RL_ALLGATHER, V, 16, 1);
+    assert_rel(ag.latency_s, 6e-6, 1e-12);
+    assert_rel(ag.bandwidth_s, 3 * V / (8 * W), 1e-12);
+    rl_comm rs = must(&h, RL_REDUCESCATTER, V, 16, 1);
+    assert_rel(rs.latency_s, ag.latency_s, 1e-12);
+    assert_rel(rs.bandwidth_s, ag.bandwidth_s, 1e-12);
+    rl_comm ar = must(&h, RL_ALLREDUCE, V, 16, 1);
+    assert_rel(ar.latency_s, 12e-6, 1e-12);
+    assert_rel(ar.bandwidth_s, 2 * 3 * V / (8 * W), 1e-12);
+    rl_comm full = must(&h, RL_ALLGATHER, V, 256, 1);
+    assert_rel(full.latency_s, 16e-6, 1e-12);
+    assert_rel(full.bandwidth_s, V / (4 * W), 1e-12);
+    rl_comm half = must(&h, RL_ALLGATHER, V, 128, 1);
+    assert_rel(half.latency_s, 15e-6, 1e-12);
+    assert_rel(half.bandwidth_s, 7 * V / (22 * W), 1e-12);
+    rl_hw p = load_hw("tpu-v5p", NULL, 0);
+    rl_comm p32 = must(&p, RL_ALLGATHER, V, 32, 1);
+    assert_rel(p32.latency_s, 7e-6, 1e-12);
+    assert_rel(p32.bandwidth_s, 3 * V / (14 * 9e10), 1e-12);
+    rl_comm p64 = must(&p, RL_ALLREDUCE, V, 64, 1);
+    assert_rel(p64.latency_s, 2 * 6e-6, 1e-12);
+    assert_rel(p64.bandwidth_s, 2 * V / (6 * 9e10), 1e-12);
+    rl_comm p8 = must(&p, RL_ALLGATHER, V, 8, 1);
+    assert_rel(p8.latency_s, 3e-6, 1e-12);
+    assert_rel(p8.bandwidth_s, V / (6 * 9e10), 1e-12);
+    /* the rule itself: a 3D torus wraps in whole 4x4x4 cubes only */
+    long long c222[3] = {2, 2, 2}, c224[3] = {2, 2, 4}, c448[3] = {4, 4, 8};
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c222, 3, 0, &hops, &rate), 0);
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c224, 3, 2, &hops, &rate), 0);
+    assert_rel(hops, 3, 1e-12);
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c448, 3, 2, &hops, &rate), 1);
+    assert_rel(hops, 4, 1e-12);
+    assert_rel(rate, 2, 1e-12);
 }
 
 /* TPU slice shapes: 16 -> 4x4, 128 -> 8x16, 8 -> 2x4, 12 -> 3x4; 3D 64 -> 4x4x4. */
@@ -961,6 +1043,7 @@ int main(void)
         cmocka_unit_test(ring_allgather_both_regimes),
         cmocka_unit_test(torus_both_regimes),
         cmocka_unit_test(torus_axes),
+        cmocka_unit_test(torus_wrap_every_collective),
         cmocka_unit_test(switch_both_regimes),
         cmocka_unit_test(two_level),
         cmocka_unit_test(appendix_c_threshold),
