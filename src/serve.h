@@ -865,7 +865,9 @@ typedef struct rl_serve_result {
      * arrivals span less than RL_SERVE_CAPACITY_RAMP_SPANS of the count's
      * ramp (steady_ramp_s): the count still rising from the empty start
      * reads as growth there, the rule by which the capacity search grows
-     * its own sample (rl_serve_falls_short_beside).  Not a JSON key. */
+     * its own sample (rl_serve_falls_short_beside).  size's rows read such
+     * a run as keeping up and let their capacity search decide (size.h
+     * rl_size_candidate ramp_only).  Not a JSON key. */
     int steady_unramped;
     /* The requests whose first prefill step had not begun when the last
      * request arrived (it included when it waited): the waiting queue as

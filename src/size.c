@@ -341,6 +341,7 @@ static void take_farther(rl_size_candidate *c, const rl_size_candidate *x)
         *f[k] = rl_e2e_band_farther(*f[k], g[k], 0);
     c->miss |= x->miss;
     c->meets = c->miss == 0;
+    c->ramp_only |= x->ramp_only;
     /* the runs' hold on the capacity, the lower of the two as it is
      * (capacity_given; run_qps_hi 0 reads as none, verify_at) */
     c->run_qps_lo = fmin(c->run_qps_lo, x->run_qps_lo);
@@ -361,6 +362,7 @@ static int evaluate_keep(const rl_size_input *in, rl_size_candidate *c, double q
         if (e->missed) {
             c->miss = e->out.miss; /* the target it stopped on (evaluate_run) */
             c->meets = 0;
+            c->ramp_only = 0;
         } else { /* its figures; c keeps its cap and capacity */
             rl_size_candidate own = *c;
             *c = e->out;
@@ -437,6 +439,7 @@ static int evaluate_run(const rl_size_input *in, rl_size_candidate *c, double qp
                                   * it: meets == (miss == 0) (fixIM read it from err) */
         c->miss = r.missed == RL_SERVE_MISSED_TTFT ? RL_SIZE_MISS_TTFT : RL_SIZE_MISS_TPOT;
         c->meets = 0;
+        c->ramp_only = 0;
         return 1;
     }
     if (rc != 0)
@@ -460,8 +463,18 @@ static int evaluate_run(const rl_size_input *in, rl_size_candidate *c, double qp
      * RL_SERVE_KEEP_UP and the arrivals do not outpace a saturated system
      * (rl_serve_keeps_up, as rl_serve_capacity judges); without a
      * window, the whole run's rate reaches RL_SIZE_KEEP_UP of the offered
-     * one.  An overloaded system that has not yet breached p99 fails */
-    int keeps_up = r.steady_valid ? rl_serve_keeps_up(&r)
+     * one.  An overloaded system that has not yet breached p99 fails.  A
+     * run whose only sign of growth is its count still rising inside its
+     * ramp (serve.h steady_unramped, as simulate reads it) cannot tell a
+     * ramp from a backlog: it keeps up as far as it can tell (ramp_only),
+     * and the capacity search, whose sample outlasts the ramp, decides
+     * (step_to_capacity).  Read as a backlog, that rise made the verdict a
+     * coin toss in the replicas: llama3-8b on h100-sxm at 3600 req/s,
+     * 30000 requests, 1000 + 100 tokens, from t0 = 2.2 s of a 4.4-5.7 s
+     * ramp the count rose 500-1400 against a limit of 590-700, and the
+     * walk read 122, 137, 145 and 147 replicas growing, 148 not (fixUA) */
+    c->ramp_only = r.steady_valid && r.steady_unramped;
+    int keeps_up = r.steady_valid ? rl_serve_keeps_up(&r) || c->ramp_only
                                   : span <= 0 || r.req_per_s >= RL_SIZE_KEEP_UP * (double)(n - 1) / span;
     c->miss = (r.completed == n ? 0 : RL_SIZE_MISS_INCOMPLETE) | (keeps_up ? 0 : RL_SIZE_MISS_QUEUE) |
               (r.ttft.p99 <= in->slo_ttft ? 0 : RL_SIZE_MISS_TTFT) |
@@ -1470,14 +1483,91 @@ static int carry_rows(rl_size_input *run, cost_pool *pool, rl_size_result *out, 
 static int trim_pools(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                       double prompt_scale, char *err, size_t errlen);
 
+/* c at R replicas (ratio: set_replicas's) as its row: 1 when its run at
+ * (1 + headroom) qs x the load meets and, verified there (verify_at), its
+ * capacity is not short of that load (verdict_by not
+ * RL_SIZE_VERDICT_CAPACITY); 0 when either misses; -1 (err).  *fig: the
+ * capacity figure (NAN when the run missed). */
+static int holds_at(const rl_size_input *in, rl_size_candidate *c, int R, double ratio,
+                    double qs, double ps, double headroom, double *fig, char *err, size_t errlen)
+{
+    *fig = NAN;
+    int met = meets_with(in, c, R, ratio, qs * (1 + headroom), ps, err, errlen);
+    if (met <= 0)
+        return met;
+    if (verify_at(in, c, qs, ps, headroom, err, errlen) != 0)
+        return -1;
+    *fig = c->max_qps;
+    return c->verdict_by != RL_SIZE_VERDICT_CAPACITY;
+}
+
+/* The row c, verified at the replica walk's answer (trim_verify), whose
+ * figure fell short of (1 + headroom) qs x the load although `walked`, the
+ * walk's run there, met: when that run kept up only as far as it could
+ * tell (ramp_only: its count still rising inside its ramp, evaluate_run),
+ * it decided nothing about a backlog and the capacity search decides
+ * instead, so the row takes the fewest count above whose figure is not
+ * short.  The figure grows about in proportion to the replicas (carried)
+ * and is a point of the search's lattice, its own rate x
+ * (1 + RL_SERVE_CAPACITY_TOL)^k (serve.h rl_serve_capacity): a count that
+ * reads fig sustains between fig and one point more, so each figure bounds
+ * the rate a replica sustains, and the count tried is the fewest those
+ * bounds allow to reach the first point at or above the sized load (not
+ * the sized load itself: 3600 req/s asks 3666 on a lattice from 3007);
+ * when it holds it is the answer, else its figure narrows the bounds.
+ * Within SIZE_CAPACITY_TRIES counts and the pool bound (pool_cap); when
+ * none holds there, c stays as it was (short on capacity).  A disaggregated
+ * row keeps the walk's ratio (set_replicas), untrimmed.  Without this the
+ * ramp rule took llama3-8b at 3600 req/s (1000 + 100 tokens, h100-sxm) to
+ * 94 replicas of chunked:2048 B<=256 reading 3386 req/s (fixUA); with it,
+ * 101 (100 read 3594, 101 3666).  0, or -1 (err). */
+#define SIZE_CAPACITY_TRIES 4
+static int step_to_capacity(const rl_size_input *in, rl_size_candidate *c,
+                            const rl_size_candidate *walked, double qs, double ps,
+                            double headroom, char *err, size_t errlen)
+{
+    double fig = c->max_qps;
+    if (!walked->ramp_only || c->verdict_by != RL_SIZE_VERDICT_CAPACITY || !(fig > 0) ||
+        !isfinite(fig))
+        return 0;
+    int R = walked->replicas, lo = R;
+    double ratio = walked->policy == RL_POLICY_DISAGG
+                       ? (double)walked->prefill_replicas / walked->replicas
+                       : 0;
+    double sized = in->w.qps * qs * (1 + headroom), step = 1 + RL_SERVE_CAPACITY_TOL;
+    double target = fig * pow(step, fmax(0, ceil(log(sized / fig) / log(step) - 1e-9)));
+    double most = fig * step / R; /* the most a replica sustains, as the figures bound it */
+    int cap = pool_cap(ratio);
+    for (int tries = 0; tries < SIZE_CAPACITY_TRIES; tries++) {
+        double want = ceil(target / most - 1e-9);
+        int next = want > lo + 1 ? (int)fmin(want, (double)cap + 1) : lo + 1;
+        if (next > cap)
+            break;
+        rl_size_candidate t = *walked;
+        int h = holds_at(in, &t, next, ratio, qs, ps, headroom, &fig, err, errlen);
+        if (h < 0)
+            return -1;
+        if (h) { /* the fewest the bounds allow: the answer */
+            *c = t;
+            return 0;
+        }
+        lo = next;
+        if (fig > 0 && isfinite(fig))
+            most = fmin(most, fig * step / next);
+    }
+    return 0;
+}
+
 /* c as the replica search left it (R its answer: > 0 the fewest that met
  * at (1 + headroom) qs x the load, prompts x ps) made a row: trimmed
  * (trim_pools) when R > 0, then verified there (verify_at); a trimmed pair
  * that its capacity then fails is put back to the pair as resized,
- * verified.  The sizing's rows (qs = ps = 1, the input's headroom) and
- * rl_size_study's resized what-ifs (their scales, no headroom) alike:
- * review of stop 38, the what-ifs reported trimmed pairs never checked.
- * Returns 0 or -1 (err set). */
+ * verified; a row whose figure is then short although the walk's run met
+ * only as far as it could tell (ramp_only) takes the count the capacity
+ * asks for (step_to_capacity).  The sizing's rows (qs = ps = 1, the
+ * input's headroom) and rl_size_study's resized what-ifs (their scales, no
+ * headroom) alike: review of stop 38, the what-ifs reported trimmed pairs
+ * never checked.  Returns 0 or -1 (err set). */
 static int trim_verify(const rl_size_input *in, rl_size_candidate *c, int R, double qs, double ps,
                        double headroom, char *err, size_t errlen)
 {
@@ -1486,10 +1576,12 @@ static int trim_verify(const rl_size_input *in, rl_size_candidate *c, int R, dou
         return -1;
     if (verify_at(in, c, qs, ps, headroom, err, errlen) != 0)
         return -1;
-    if (c->meets || same_deployment(c, &whole))
-        return 0;
-    *c = whole;
-    return verify_at(in, c, qs, ps, headroom, err, errlen);
+    if (!c->meets && !same_deployment(c, &whole)) {
+        *c = whole;
+        if (verify_at(in, c, qs, ps, headroom, err, errlen) != 0)
+            return -1;
+    }
+    return R > 0 ? step_to_capacity(in, c, &whole, qs, ps, headroom, err, errlen) : 0;
 }
 
 /* The replicas that workers take in turn (simulate_plans, band_rows): each

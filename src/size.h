@@ -228,6 +228,12 @@ typedef struct {
                               rl_serve_reached_qps): capacity_utilization's numerator */
     int miss;              /* RL_SIZE_MISS_* bits of the complete run that set the figures
                               (0: it met both targets) */
+    int ramp_only;         /* 1: that run's only sign of a growing queue was the count in the
+                              system still rising from its empty start over arrivals spanning
+                              less than RL_SERVE_CAPACITY_RAMP_SPANS of its ramp (serve.h
+                              steady_unramped): it cannot tell that ramp from a backlog, so it
+                              kept up as far as it can tell (not RL_SIZE_MISS_QUEUE) and the
+                              capacity search decides (size.c step_to_capacity) */
     double fails_at_qps;   /* size rows: the load at which the whole sample missed (the load,
                               or (1 + headroom) x it when the load itself met); NAN: meets */
     int fails_on;          /* size rows: the RL_SIZE_MISS_* bits of that run (0: meets);
@@ -444,7 +450,10 @@ double rl_size_qps_band(double qps);
  * meets the targets for c's per-replica configuration under the scaled
  * workload, searching upward from c's; c holds that count and its results.
  * -1 when none up to 4x does (c then holds the largest count tried and its
- * results, so its label and chip count agree); -2 on error. */
+ * results, so its label and chip count agree); -2 on error.  A run that
+ * kept up only as far as it can tell (c->ramp_only) counts as meeting
+ * here; a size row at such a count is then held to its capacity search
+ * (size.c step_to_capacity). */
 int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                    double prompt_scale, char *err, size_t errlen);
 
