@@ -416,24 +416,19 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
     return 0;
 }
 
-/* The --set overrides of the spec being converted (load_spec sets them
- * around its protected call and clears them after it, an error included), so the shape bound below names the field the
- * user changed, not 'layers' (fixTE #2: --set model.heads=1e9 was refused
- * as "field 'layers'"). */
-static _Thread_local const rl_override *shape_ov;
-static _Thread_local int shape_nov;
-
-/* The fields the parameter bound multiplies that --set changed, as
- * "field 'heads' = 1e9" (or "fields 'a' = x, 'b' = y"), into buf; "field
- * 'layers'" when --set changed none of them (the spec's own shape). */
-static void shape_sets_named(char *buf, size_t len)
+/* The fields the parameter bound multiplies that the --set overrides
+ * ov[nov] changed, as "field 'heads' = 1e9" (or "fields 'a' = x, 'b' = y"),
+ * into buf, so the bound names the field the user changed (fixTE #2:
+ * --set model.heads=1e9 was refused as "field 'layers'"); "field 'layers'"
+ * when they changed none of them (the spec's own shape). */
+static void shape_sets_named(const rl_override *ov, int nov, char *buf, size_t len)
 {
     static const char *const shape[] = {"layers", "d_model", "head_dim", "heads", "kv_heads",
                                         "d_ff", "d_ff_expert", "experts", "shared_experts",
                                         "vocab"};
     int which[64], n = 0; /* each override's shape field, or -1 */
-    for (int i = 0; i < shape_nov && i < 64; i++) {
-        const char *f = shape_ov[i].field;
+    for (int i = 0; i < nov && i < 64; i++) {
+        const char *f = ov[i].field;
         f += strncmp(f, "model.", 6) == 0 ? 6 : 0;
         which[i] = -1;
         for (int k = 0; k < (int)(sizeof shape / sizeof shape[0]); k++)
@@ -446,16 +441,18 @@ static void shape_sets_named(char *buf, size_t len)
         return;
     }
     size_t used = (size_t)snprintf(buf, len, "%s", n > 1 ? "fields " : "field ");
-    for (int i = 0, said = 0; i < shape_nov && i < 64 && used < len; i++)
+    for (int i = 0, said = 0; i < nov && i < 64 && used < len; i++)
         if (which[i] >= 0)
             used += (size_t)snprintf(buf + used, len - used, "%s'%s' = %.40s%s", said++ ? ", " : "",
-                                     shape[which[i]], shape_ov[i].value,
-                                     rl_elide_suffix(shape_ov[i].value));
+                                     shape[which[i]], ov[i].value,
+                                     rl_elide_suffix(ov[i].value));
     if (used < len)
         snprintf(buf + used, len - used, " (set with --set)");
 }
 
-static int check_model(rl_model *m, const int *present, const char *origin, char *err, size_t errlen)
+/* `ov`, `nov`: the --set overrides applied to the spec (rl_model_from_table). */
+static int check_model(rl_model *m, const int *present, const char *origin, const rl_override *ov,
+                       int nov, char *err, size_t errlen)
 {
     const field *F = MODEL_FIELDS;
     /* 'params' without 'layers' makes an abstract model; with both, the
@@ -540,7 +537,7 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
                    2.0 * (double)m->vocab * D + D;
     if (bound > PARAMS_MAX) {
         char named[256];
-        shape_sets_named(named, sizeof named);
+        shape_sets_named(ov, nov, named, sizeof named);
         RL_FAIL("%s: %s: this shape has up to %.4g parameters, beyond the 2^51 (%.4g) "
                 "that sizes in bytes can count exactly; refused",
                 origin, named, bound, PARAMS_MAX);
@@ -548,15 +545,15 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
     return 0;
 }
 
-int rl_model_from_table(lua_State *L, int idx, const char *origin, rl_model *out, char *err,
-                        size_t errlen)
+int rl_model_from_table(lua_State *L, int idx, const char *origin, const rl_override *ov, int nov,
+                        rl_model *out, char *err, size_t errlen)
 {
     rl_model m = {0};
     int present[sizeof MODEL_FIELDS / sizeof MODEL_FIELDS[0]] = {0};
     snprintf(m.origin, sizeof m.origin, "%s", origin);
     if (read_table(L, idx, MODEL_FIELDS, &m, present, origin, "model", err, errlen) != 0)
         return -1;
-    if (check_model(&m, present, origin, err, errlen) != 0)
+    if (check_model(&m, present, origin, ov, nov, err, errlen) != 0)
         return -1;
     *out = m;
     return 0;
@@ -1452,17 +1449,21 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
             known[0] ? known : "none found; set ROOFLINE_DATA");
 }
 
-typedef int (*from_table_fn)(lua_State *, int, const char *, void *, char *, size_t);
+/* A converter of the spec table at idx, its --set overrides ov[nov]
+ * applied already (a hardware spec's errors do not name them). */
+typedef int (*from_table_fn)(lua_State *, int, const char *, const rl_override *, int, void *,
+                             char *, size_t);
 
-static int model_from_table(lua_State *L, int idx, const char *origin, void *out, char *err,
-                            size_t errlen)
+static int model_from_table(lua_State *L, int idx, const char *origin, const rl_override *ov,
+                            int nov, void *out, char *err, size_t errlen)
 {
-    return rl_model_from_table(L, idx, origin, out, err, errlen);
+    return rl_model_from_table(L, idx, origin, ov, nov, out, err, errlen);
 }
 
-static int hw_from_table(lua_State *L, int idx, const char *origin, void *out, char *err,
-                         size_t errlen)
+static int hw_from_table(lua_State *L, int idx, const char *origin, const rl_override *ov,
+                         int nov, void *out, char *err, size_t errlen)
 {
+    (void)ov, (void)nov;
     return rl_hw_from_table(L, idx, origin, out, err, errlen);
 }
 
@@ -1532,7 +1533,7 @@ static int convert_protected(lua_State *L)
         }
     }
     if (j->rc == 0)
-        j->rc = j->convert(L, 2, j->origin, j->out, j->err, j->errlen);
+        j->rc = j->convert(L, 2, j->origin, j->ov, j->nov, j->out, j->err, j->errlen);
     return 0;
 }
 
@@ -1835,11 +1836,7 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
         lua_pushlightuserdata(L, &j);
         lua_pushvalue(L, -3); /* the spec table */
         rl_engines_spec_dir(edir);
-        shape_ov = ov; /* cleared after the pcall, which an error unwinds to */
-        shape_nov = nov;
         rc = rl_sandbox_pcall(L, 2, 0, path, err, errlen) != 0 ? -1 : j.rc;
-        shape_ov = NULL;
-        shape_nov = 0;
         rl_engines_spec_dir(NULL);
     }
     rl_sandbox_close(L);

@@ -571,9 +571,11 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
                size_t errlen);
 
 /* Validate the table at stack index `idx` of L into *out.  `origin` names it
- * in errors.  The table is not modified. */
-int rl_model_from_table(lua_State *L, int idx, const char *origin, rl_model *out, char *err,
-                        size_t errlen);
+ * in errors.  The table is not modified.  A model's `ov[nov]` (NULL, 0:
+ * none) are the --set overrides applied to the table already: a shape
+ * whose parameter count is refused names the fields they changed. */
+int rl_model_from_table(lua_State *L, int idx, const char *origin, const rl_override *ov, int nov,
+                        rl_model *out, char *err, size_t errlen);
 int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char *err, size_t errlen);
 
 /* Push a validated spec as a Lua table (the inverse of *_from_table). */
