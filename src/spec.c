@@ -48,6 +48,8 @@ enum {
                      errors name the field copied first */
     MEASURED = 128, /* a figure the chip's measurements were taken at (rl_hw.measured):
                        stated only by the profile that carries them (is_measured_field) */
+    SHAPE = 256,  /* a model dimension check_model's parameter bound multiplies:
+                     the bound names it when --set changed it (shape_sets_named) */
 };
 
 typedef struct {
@@ -74,19 +76,19 @@ static const field MODEL_FIELDS[] = {
     MF(params, T_NUM, ABS | ABS_REQ | ABS_ONLY | POS),
     MF(params_active, T_NUM, ABS | ABS_ONLY | POS),
     MF(kv_bytes_per_token, T_NUM, ABS | ABS_REQ | ABS_ONLY | POS),
-    MF(layers, T_INT, REQ | POS),
-    MF(d_model, T_INT, REQ | POS),
-    MF(d_ff, T_INT, REQ | POS),
-    MF(heads, T_INT, REQ | POS),
-    MF(kv_heads, T_INT, REQ | POS),
-    MF(head_dim, T_INT, POS),
-    MF(vocab, T_INT, REQ | POS),
+    MF(layers, T_INT, REQ | POS | SHAPE),
+    MF(d_model, T_INT, REQ | POS | SHAPE),
+    MF(d_ff, T_INT, REQ | POS | SHAPE),
+    MF(heads, T_INT, REQ | POS | SHAPE),
+    MF(kv_heads, T_INT, REQ | POS | SHAPE),
+    MF(head_dim, T_INT, POS | SHAPE),
+    MF(vocab, T_INT, REQ | POS | SHAPE),
     MF(tied_embeddings, T_BOOL, 0),
     {"mlp", T_ENUM, offsetof(rl_model, mlp), 0, MLP_NAMES, 0},
-    MF(experts, T_INT, 0),
+    MF(experts, T_INT, SHAPE),
     MF(top_k, T_INT, 0),
-    MF(shared_experts, T_INT, 0),
-    MF(d_ff_expert, T_INT, POS),
+    MF(shared_experts, T_INT, SHAPE),
+    MF(d_ff_expert, T_INT, POS | SHAPE),
     MF(dense_layers, T_INT, 0),
     {"attention", T_ENUM, offsetof(rl_model, attention), 0, ATTN_NAMES, 0},
     MF(kv_lora_rank, T_INT, POS),
@@ -416,6 +418,14 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
     return 0;
 }
 
+/* The model field --set override o changes when it is one the parameter
+ * bound multiplies (its MODEL_FIELDS row flagged SHAPE), else NULL. */
+static const char *shape_set(const rl_override *o)
+{
+    const field *f = find_field(MODEL_FIELDS, o->field + (strncmp(o->field, "model.", 6) ? 0 : 6));
+    return f && (f->flags & SHAPE) ? f->name : NULL;
+}
+
 /* The fields the parameter bound multiplies that the --set overrides
  * ov[nov] changed, as "field 'heads' = 1e9" (or "fields 'a' = x, 'b' = y"),
  * into buf, so the bound names the field the user changed (fixTE #2:
@@ -423,29 +433,18 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
  * when they changed none of them (the spec's own shape). */
 static void shape_sets_named(const rl_override *ov, int nov, char *buf, size_t len)
 {
-    static const char *const shape[] = {"layers", "d_model", "head_dim", "heads", "kv_heads",
-                                        "d_ff", "d_ff_expert", "experts", "shared_experts",
-                                        "vocab"};
-    int which[64], n = 0; /* each override's shape field, or -1 */
-    for (int i = 0; i < nov && i < 64; i++) {
-        const char *f = ov[i].field;
-        f += strncmp(f, "model.", 6) == 0 ? 6 : 0;
-        which[i] = -1;
-        for (int k = 0; k < (int)(sizeof shape / sizeof shape[0]); k++)
-            if (!strcmp(f, shape[k]))
-                which[i] = k;
-        n += which[i] >= 0;
-    }
+    int n = 0;
+    for (int i = 0; i < nov; i++)
+        n += shape_set(&ov[i]) != NULL;
     if (n == 0) {
         snprintf(buf, len, "field 'layers'");
         return;
     }
     size_t used = (size_t)snprintf(buf, len, "%s", n > 1 ? "fields " : "field ");
-    for (int i = 0, said = 0; i < nov && i < 64 && used < len; i++)
-        if (which[i] >= 0)
+    for (int i = 0, said = 0; i < nov && used < len; i++)
+        if (shape_set(&ov[i]))
             used += (size_t)snprintf(buf + used, len - used, "%s'%s' = %.40s%s", said++ ? ", " : "",
-                                     shape[which[i]], ov[i].value,
-                                     rl_elide_suffix(ov[i].value));
+                                     shape_set(&ov[i]), ov[i].value, rl_elide_suffix(ov[i].value));
     if (used < len)
         snprintf(buf + used, len - used, " (set with --set)");
 }
