@@ -166,7 +166,7 @@ int rl_result_engine_dtype_note(const rl_hw *h, rl_precision p, int abstract, in
                                 size_t len)
 {
     s[0] = '\0';
-    return !abstract && rl_hw_engine_unrun(h, RL_PLAN_DTYPES(p), which, s, len);
+    return !abstract && rl_hw_engine_caution(h, RL_PLAN_DTYPES(p), which, s, len);
 }
 
 /* tester F8: deepseek-v3's qk read 252 us a layer on a100-sxm-80g under
@@ -499,7 +499,7 @@ static double share_of(double table_s, double time_s)
  * then: fixTC), unless o has a mode_note already. */
 static void add_unrun_note(cJSON *o, const rl_hw *h, const char *base, const rl_dtype *plan)
 {
-    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan, -1, NULL, 0) &&
+    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan) &&
         !cJSON_GetObjectItem(o, "mode_note"))
         cJSON_AddStringToObject(o, "mode_note", RL_ENGINE_UNRUN_NOTE);
 }
@@ -2548,7 +2548,7 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
         share = min_share(share, share_of(p->table_s, p->step_s));
         if (!unrun) {
             const rl_dtype *q = RL_PLAN_DTYPES(p->prec);
-            unrun = rl_hw_engine_unrun(h, q, -1, NULL, 0);
+            unrun = rl_hw_engine_unrun(h, q);
             if (unrun || !have)
                 memcpy(plan, q, sizeof plan), have = 1;
         }

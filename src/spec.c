@@ -1004,19 +1004,21 @@ int rl_hw_fitted_untabled(const rl_hw *h)
     return e && e->fitted.present && !e->tables;
 }
 
-int rl_hw_engine_unrun(const rl_hw *h, const rl_dtype *plan, int which, char *s, size_t len)
+int rl_hw_engine_caution(const rl_hw *h, const rl_dtype *plan, int which, char *s, size_t len)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    char scratch[8];
-    if (!len) /* the answer only: the cautions write their text somewhere */
-        s = scratch, len = sizeof scratch;
     s[0] = '\0';
     if (!plan || h->ideal || !e)
         return 0;
-    if (which <= 0 && rl_engine_kv_caution(e->name, plan[1], h->sm, s, len))
-        return 1;
-    return which != 0 &&
-           rl_engine_precision_caution(e->name, plan[0], plan[2], h->sm, s, len);
+    return which == 0 ? rl_engine_kv_caution(e->name, plan[1], h->sm, s, len)
+                      : rl_engine_precision_caution(e->name, plan[0], plan[2], h->sm, s, len);
+}
+
+int rl_hw_engine_unrun(const rl_hw *h, const rl_dtype *plan)
+{
+    char text[8]; /* the cautions write their text somewhere: only the answer is kept */
+    return rl_hw_engine_caution(h, plan, 0, text, sizeof text) ||
+           rl_hw_engine_caution(h, plan, 1, text, sizeof text);
 }
 
 const char *rl_run_mode(const char *base, const rl_hw *h, double share, const rl_dtype *plan)
@@ -1024,7 +1026,7 @@ const char *rl_run_mode(const char *base, const rl_hw *h, double share, const rl
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!strcmp(base, "calibrated") && rl_hw_fitted_untabled(h))
         return "estimated"; /* tester39 F3 (spec.h) */
-    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan, -1, NULL, 0))
+    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan))
         return "estimated"; /* fixTC: a plan the engine does not run (spec.h) */
     if (strcmp(base, "calibrated") != 0 || !e || !e->tables || share < 0)
         return base;
