@@ -97,6 +97,50 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     add_engine(o, mode, h, chips);
 }
 
+/* A note's text as its writer (f(..., char *s, size_t len), returning 1
+ * when the note applies) gives it, in a buffer that grows until the text
+ * fits whole: a buffer sized by hand cut a longer text short, unsaid.
+ * The idiom, the writer named once:
+ *     note_buf b = {0};
+ *     while (WHEN && note_pass(&b))
+ *         b.applies = writer(..., b.s, b.len);
+ *     add_note(o, "KEY", &b, nulls);
+ * A writer that returns nothing leaves b.applies 1 (note_pass sets it);
+ * WHEN false: the note does not apply. */
+typedef struct {
+    char *s;
+    size_t len;
+    int applies;
+} note_buf;
+
+/* Whether the writer runs (again): on the first pass, and after a text that
+ * filled the buffer to its last byte, which the writer's snprintf may have
+ * cut (it writes len - 1 bytes at most), in a buffer twice the size.  Out
+ * of memory: no pass (the note absent, or as long as the last buffer held). */
+static int note_pass(note_buf *b)
+{
+    if (b->s && !(b->applies && strlen(b->s) + 1 == b->len))
+        return 0;
+    size_t len = b->s ? 2 * b->len : 1024;
+    char *s = realloc(b->s, len);
+    if (!s)
+        return 0;
+    *b = (note_buf){s, len, 1};
+    return 1;
+}
+
+/* Key `key` of o: b's text when its note applies, else null (`nulls`) or
+ * nothing; frees b's buffer and empties b for the next note. */
+static void add_note(cJSON *o, const char *key, note_buf *b, int nulls)
+{
+    if (b->applies)
+        cJSON_AddStringToObject(o, key, b->s);
+    else if (nulls)
+        cJSON_AddNullToObject(o, key);
+    free(b->s);
+    *b = (note_buf){0};
+}
+
 /* The engine a result timed by h's engine charges no per-step host cost
  * under (its steps kernel + collective time only: host_cost_note), else NULL. */
 static const rl_serving_engine *hostless_engine(const rl_model *m, const rl_hw *h, int cal)
@@ -152,9 +196,10 @@ int rl_result_step_floor_note(const char *what, double t, char *s, size_t len)
 /* host_cost_note naming the engines `names` (`n` of them) into o. */
 static void add_host_cost_note(cJSON *o, const char *names, int n)
 {
-    char s[1024]; /* the text (about 340 bytes) and names (size's, at most 512) */
-    host_cost_text(s, sizeof s, names, n);
-    cJSON_AddStringToObject(o, "host_cost_note", s);
+    note_buf b = {0};
+    while (note_pass(&b))
+        host_cost_text(b.s, b.len, names, n);
+    add_note(o, "host_cost_note", &b, 0);
 }
 
 /* kv_engine_note: the selected engine stores no KV cache in p's KV dtype
@@ -222,11 +267,10 @@ int rl_result_mla_engine_note(const rl_model *m, const rl_hw *h, rl_precision p,
 static void add_mla_engine_note(cJSON *o, const rl_model *m, const rl_hw *h, rl_precision p,
                                 int nulls)
 {
-    char s[1024];
-    if (rl_result_mla_engine_note(m, h, p, s, sizeof s))
-        cJSON_AddStringToObject(o, "mla_engine_note", s);
-    else if (nulls)
-        cJSON_AddNullToObject(o, "mla_engine_note");
+    note_buf b = {0};
+    while (note_pass(&b))
+        b.applies = rl_result_mla_engine_note(m, h, p, b.s, b.len);
+    add_note(o, "mla_engine_note", &b, nulls);
 }
 
 /* Both notes into o (`nulls`: a key that does not apply is null, else absent). */
@@ -234,12 +278,12 @@ static void engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abs
                                int nulls)
 {
     static const char *const keys[] = {"kv_engine_note", "precision_engine_note"};
-    char s[1024]; /* the longest, fp4 weights under trtllm on sm 80-99: about 690 bytes */
-    for (int k = 0; k < 2; k++)
-        if (rl_result_engine_dtype_note(h, p, abstract, k, s, sizeof s))
-            cJSON_AddStringToObject(o, keys[k], s);
-        else if (nulls)
-            cJSON_AddNullToObject(o, keys[k]);
+    note_buf b = {0};
+    for (int k = 0; k < 2; k++) {
+        while (note_pass(&b))
+            b.applies = rl_result_engine_dtype_note(h, p, abstract, k, b.s, b.len);
+        add_note(o, keys[k], &b, nulls);
+    }
 }
 
 /* A row's engine cautions, each key on every row, null where it does not
@@ -430,9 +474,10 @@ int rl_result_conservative_gap_note(const rl_hw *h, long long tp, char *s, size_
 
 static void add_e2e_gap_serving(cJSON *o, const rl_hw *h, long long tp)
 {
-    char s[1600];
-    if (!cJSON_GetObjectItem(o, "e2e_gap_note") && rl_result_e2e_gap_serving_note(h, tp, s, sizeof s))
-        cJSON_AddStringToObject(o, "e2e_gap_note", s);
+    note_buf b = {0};
+    while (!cJSON_GetObjectItem(o, "e2e_gap_note") && note_pass(&b))
+        b.applies = rl_result_e2e_gap_serving_note(h, tp, b.s, b.len);
+    add_note(o, "e2e_gap_note", &b, 0);
 }
 
 /* prefill_dispatch_note's caution (stop 42, issue 13 item 4 (c)): the
@@ -3198,21 +3243,17 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
         cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
     /* which rule decided meets (size.h rl_size_decide; tester48 F1) */
     cJSON_AddStringToObject(o, "verdict_by", rl_size_verdict_name(c->verdict_by));
-    char vnote[1536]; /* a meeting row on its p99s alone, marked in the row (fixJH) */
-    if (rl_size_verdict_note(in, c, vnote, sizeof vnote))
-        cJSON_AddStringToObject(o, "verdict_note", vnote);
-    else
-        cJSON_AddNullToObject(o, "verdict_note");
+    note_buf b = {0}; /* a meeting row on its p99s alone, marked in the row (fixJH) */
+    while (note_pass(&b))
+        b.applies = rl_size_verdict_note(in, c, b.s, b.len);
+    add_note(o, "verdict_note", &b, 1);
     /* fixSA #2: a plan whose decode step is below one kernel launch, as
      * step's and simulate's step_floor_note (null when not): its TPOT p50,
      * at least one step a token, is the row's step figure (size reports no
      * inter-token latency) */
-    char floor_note[640];
-    if (!c->no_tpot &&
-        rl_result_step_floor_note("tpot_p50_s", c->tpot_p50, floor_note, sizeof floor_note))
-        cJSON_AddStringToObject(o, "step_floor_note", floor_note);
-    else
-        cJSON_AddNullToObject(o, "step_floor_note");
+    while (!c->no_tpot && note_pass(&b))
+        b.applies = rl_result_step_floor_note("tpot_p50_s", c->tpot_p50, b.s, b.len);
+    add_note(o, "step_floor_note", &b, 1);
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
@@ -3415,9 +3456,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         engine = !engine || !strcmp(engine, name) ? name : "mixed (see each row)";
     }
     cJSON_AddStringToObject(j, "engine", engine ? engine : "none");
-    char note[1024];
-    if (rl_result_size_host_cost_note(in, note, sizeof note))
-        cJSON_AddStringToObject(j, "host_cost_note", note);
+    note_buf b = {0};
+    while (note_pass(&b))
+        b.applies = rl_result_size_host_cost_note(in, b.s, b.len);
+    add_note(j, "host_cost_note", &b, 0);
     if (r->n > 0 && in->calibrated) { /* the first row's, as simulate's (fixJK #2) */
         const rl_size_candidate *c0 = &r->c[0];
         const rl_hw *h0 = &in->hw[c0->hw];
@@ -3492,21 +3534,15 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         cJSON_AddNullToObject(j, "cost_note");
     }
     /* stop 48 #1b: the p99 verdicts on few requests (size.h rl_size_sample_caution) */
-    char few[640]; /* fixTB #5: null when no request was simulated */
-    if (r->n > 0 && rl_size_sample_caution(in, few, sizeof few))
-        cJSON_AddStringToObject(j, "sample_note", few);
-    else
-        cJSON_AddNullToObject(j, "sample_note");
+    while (r->n > 0 && note_pass(&b)) /* fixTB #5: null when no request was simulated */
+        b.applies = rl_size_sample_caution(in, b.s, b.len);
+    add_note(j, "sample_note", &b, 1);
     /* fixTB #1: the verdict's reason beside meeting 0, as stderr says it
      * (rl_size_why_none: with no row simulated, how far the fastest
      * prefill or decode step is from its target); null when a row meets */
-    char why[1024];
-    if (r->nmeet == 0) {
-        rl_size_why_none(in, r, why, sizeof why);
-        cJSON_AddStringToObject(j, "none_meets_note", why);
-    } else {
-        cJSON_AddNullToObject(j, "none_meets_note");
-    }
+    while (r->nmeet == 0 && note_pass(&b))
+        rl_size_why_none(in, r, b.s, b.len);
+    add_note(j, "none_meets_note", &b, 1);
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);
     cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);
