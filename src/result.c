@@ -3,6 +3,7 @@
 #include "result.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,27 @@ static int note_pass(note_buf *b)
         return 0;
     *b = (note_buf){s, len, 1};
     return 1;
+}
+
+/* Key `key` of o: printf's text of fmt and its arguments, whole (a first
+ * vsnprintf measures it: a buffer sized by hand cut a longer text short,
+ * unsaid).  Out of memory: absent, as cJSON's own adds. */
+static void add_fmt(cJSON *o, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_fmt(cJSON *o, const char *key, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s) {
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+        cJSON_AddStringToObject(o, key, s);
+    }
+    va_end(again);
+    va_end(ap);
+    free(s);
 }
 
 /* Key `key` of o: b's text when its note applies, else null (`nulls`) or
@@ -332,18 +354,16 @@ static void add_host_notes(cJSON *o, const rl_model *m, const rl_hw *h, int cal,
 static void add_dispatch_note(cJSON *o, const rl_model *m, const rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    char s[640];
     if (!e || !(e->prefill_layer_s > 0) || cJSON_GetObjectItem(o, "prefill_dispatch_note"))
         return;
     int stock = rl_engine_costs_default(e->name).prefill_layer_s == e->prefill_layer_s;
-    snprintf(s, sizeof s, "each TTFT carries the %s engine's prefill dispatch, %.3g ms (%lld layers "
+    add_fmt(o, "prefill_dispatch_note", "each TTFT carries the %s engine's prefill dispatch, %.3g ms (%lld layers "
              "x %.3g ms, prefill_dispatch_s): %s", e->name,
              e->prefill_layer_s * (double)m->layers * 1e3, m->layers, e->prefill_layer_s * 1e3,
              stock ? "NVIDIA AIConfigurator's calibrated constant for vLLM's CPU-side prefill "
                      "dispatch (vllm_backend.py _prefill_dispatch_overhead_ms), not a kernel "
                      "measurement and not ours"
                    : "the profile's engine cost prefill_layer_s (info --hw H gives its source)");
-    cJSON_AddStringToObject(o, "prefill_dispatch_note", s);
 }
 
 /* How far SplitwiseSim's end-to-end medians of llama2-70b fp16 on DGX-A100
@@ -621,10 +641,8 @@ static void add_band(cJSON *top, cJSON *o, const char *key, const double *band_s
     if (!banded)
         return;
     if (rl_e2e_what_if_band(h, why, sizeof why)) { /* no band on a what-if (e2e.h) */
-        char note[768];
-        snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
         if (!cJSON_GetObjectItem(top, "no_band"))
-            cJSON_AddStringToObject(top, "no_band", note);
+            add_fmt(top, "no_band", "no band: %s (the time is an estimate)", why);
         return;
     }
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -672,11 +690,9 @@ static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
         cJSON_AddStringToObject(r, "costs_source", e->costs_source);
         return;
     }
-    char s[1024];
-    snprintf(s, sizeof s, "step_s, seq_s, launch_s, prefill_layer_s unused: fitted_costs "
-             "replace them (decode_step_s %.4g s, prefill_step_s %.4g s per step); %s",
-             e->fitted.v[RL_EC_DECODE_STEP], e->fitted.v[RL_EC_PREFILL_STEP], e->costs_source);
-    cJSON_AddStringToObject(r, "costs_source", s);
+    add_fmt(r, "costs_source", "step_s, seq_s, launch_s, prefill_layer_s unused: fitted_costs "
+            "replace them (decode_step_s %.4g s, prefill_step_s %.4g s per step); %s",
+            e->fitted.v[RL_EC_DECODE_STEP], e->fitted.v[RL_EC_PREFILL_STEP], e->costs_source);
 }
 
 /* An engine's fitted costs of (E) (enginecost.h: `roofline fit`) as
@@ -788,15 +804,13 @@ static void add_shard_workspace_note(cJSON *o, const rl_model *m, const rl_hw *h
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!e || !e->mem.present || m->abstract || !(e->mem.workspace_tokens > 0))
         return;
-    char note[512];
-    snprintf(note, sizeof note, "workspace_bytes is the rule's floor before any model; each "
-             "plan's usable bytes subtract %s's activation workspace at %.0f tokens (memory.h "
-             "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
-             "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
-             "one chip", m->name, e->mem.workspace_tokens,
-             rl_memory_workspace(m, &e->mem, 1, 0) / 1e9, rl_memory_workspace(m, &e->mem, chips, 0) / 1e9,
-             chips);
-    cJSON_AddStringToObject(o, "workspace_note", note);
+    add_fmt(o, "workspace_note", "workspace_bytes is the rule's floor before any model; each "
+            "plan's usable bytes subtract %s's activation workspace at %.0f tokens (memory.h "
+            "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
+            "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
+            "one chip", m->name, e->mem.workspace_tokens,
+            rl_memory_workspace(m, &e->mem, 1, 0) / 1e9, rl_memory_workspace(m, &e->mem, chips, 0) / 1e9,
+            chips);
 }
 
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
@@ -918,15 +932,13 @@ static void add_kv_window(cJSON *o, const rl_model *m, rl_dtype kv)
         return;
     double per = rl_arch_kv_bytes_per_token(m, kv);
     double past = per * (double)(m->layers - local) / (double)m->layers;
-    char note[320];
-    snprintf(note, sizeof note, "kv_bytes_per_token holds below the %lld-token sliding window; "
-             "past it %lld of %lld layers keep %lld tokens and each further token adds "
-             "kv_bytes_per_token_past_window (an allocator that reserves the whole context "
-             "on local layers keeps kv_bytes_per_token)", m->sliding_window, local, m->layers,
-             m->sliding_window);
     cJSON_AddNumberToObject(o, "sliding_window", (double)m->sliding_window);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token_past_window", round(past));
-    cJSON_AddStringToObject(o, "kv_window_note", note);
+    add_fmt(o, "kv_window_note", "kv_bytes_per_token holds below the %lld-token sliding window; "
+            "past it %lld of %lld layers keep %lld tokens and each further token adds "
+            "kv_bytes_per_token_past_window (an allocator that reserves the whole context "
+            "on local layers keeps kv_bytes_per_token)", m->sliding_window, local, m->layers,
+            m->sliding_window);
 }
 
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
@@ -1325,11 +1337,9 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
              * provenance from a list never built; the formula's time,
              * estimated, and why (it read the unbuilt list's fields) */
             add_row_share(row, rl_hw_mode(h, 1), h, row_share, dt);
-            char note[700];
-            snprintf(note, sizeof note, "the engine's kernel tables timed no operator of this "
-                     "row (its operator list was refused: %s); step_s is the formula's estimate",
-                     why);
-            cJSON_AddStringToObject(row, "mode_note", note);
+            add_fmt(row, "mode_note", "the engine's kernel tables timed no operator of this "
+                    "row (its operator list was refused: %s); step_s is the formula's estimate",
+                    why);
         }
     }
     add_table_share(o, h, share, dt);
@@ -1457,21 +1467,19 @@ static void add_stages(cJSON *o, const rl_model *m, const rl_hw *h, long long pp
                  "same sizes, another heaviest stage)",
                  e ? "engine " : "no engine selected: vLLM's split taken", e ? e->name : "",
                  m->layers / pp, m->layers % pp);
-    char text[1600]; /* how (< 320) + the rest (< 1200 with 19-digit numbers) */
-    snprintf(text, sizeof text,
-             "unequal stages: %lld layers over %lld stages %s; the pipeline runs at the pace of "
-             "its slowest stage: each stage runs its layers' share of the whole model's op list "
-             "and collectives, the first the embedding too and the last the final norm and LM "
-             "head, and a pass of m = min(batch, %lld) micro-batches takes max(the whole "
-             "model's step, m x the slowest stage's) plus the %lld stage sends (simulate and "
-             "size: m = %lld at every load; the largest stage's %lld layers alone would give "
-             "x%.6g the whole model at m = %lld); each chip holds "
-             "its stage's layers' weights and KV, the first stage's the embedding too and the "
-             "last stage's the LM head (vLLM, TensorRT-LLM): weight_bytes_per_chip is the "
-             "heaviest stage's, kv_bytes_per_chip the fullest stage's, and fits and max_batch "
-             "each stage's own (the stage with the least room for its KV binds)",
-             m->layers, pp, how, pp, pp - 1, pp, big, rl_shard_stage_scale(m, pp), pp);
-    cJSON_AddStringToObject(o, "pp_stages_note", text);
+    add_fmt(o, "pp_stages_note",
+            "unequal stages: %lld layers over %lld stages %s; the pipeline runs at the pace of "
+            "its slowest stage: each stage runs its layers' share of the whole model's op list "
+            "and collectives, the first the embedding too and the last the final norm and LM "
+            "head, and a pass of m = min(batch, %lld) micro-batches takes max(the whole "
+            "model's step, m x the slowest stage's) plus the %lld stage sends (simulate and "
+            "size: m = %lld at every load; the largest stage's %lld layers alone would give "
+            "x%.6g the whole model at m = %lld); each chip holds "
+            "its stage's layers' weights and KV, the first stage's the embedding too and the "
+            "last stage's the LM head (vLLM, TensorRT-LLM): weight_bytes_per_chip is the "
+            "heaviest stage's, kv_bytes_per_chip the fullest stage's, and fits and max_batch "
+            "each stage's own (the stage with the least room for its KV binds)",
+            m->layers, pp, how, pp, pp - 1, pp, big, rl_shard_stage_scale(m, pp), pp);
 }
 
 static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
@@ -1798,7 +1806,6 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     add_run_header(o, plan_mode(h, 0), m, h, chips);
     add_memory_engine(o, h);
     if (rl_hw_measured(h) && !h->ideal) { /* docs/model.md: ideal on a measured chip, with a note */
-        char note[1024];
         int fit = h->engine_costs.present; /* tester29 F6: a fitted profile's step is fitted */
         const rl_serving_engine *e = rl_engines_selected(&h->engines);
         char mem[400] = "";
@@ -1809,12 +1816,11 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                      "memory rule (memory_rule, collective buffers, workspace), as step --tp N "
                      "judges them; step --tp N --ideal applies no engine rule (all HBM usable), "
                      "so its usable bytes and max_batch run higher", e->name);
-        snprintf(note, sizeof note, "every plan is ranked by formula (1) at %s's datasheet peaks "
-                 "(mode ideal), not by its %s, so its times are lower bounds; "
-                 "step --tp N (1D plans) times one %s%s", h->name,
-                 fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated",
-                 mem);
-        cJSON_AddStringToObject(o, "mode_note", note);
+        add_fmt(o, "mode_note", "every plan is ranked by formula (1) at %s's datasheet peaks "
+                "(mode ideal), not by its %s, so its times are lower bounds; "
+                "step --tp N (1D plans) times one %s%s", h->name,
+                fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated",
+                mem);
     }
     cJSON_AddStringToObject(o, "communication", peak_plan_comm(h));
     cJSON_AddNumberToObject(o, "batch", (double)batch);
@@ -3523,13 +3529,11 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
             snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
                      unpriced[0] ? ", " : "", in->hw[i].name);
     if (!r->priced) {
-        char cn[640];
-        snprintf(cn, sizeof cn, "cost is in chips, not USD/hour: %s %s no price_per_chip_hour "
-                 "(absent or 0; 0 reads as no price, not as free), so every row is costed in "
-                 "chips; price every profile searched (a profile file { base = \"NAME\", "
-                 "price_per_chip_hour = P }, or --set hw.price_per_chip_hour=P) to cost in "
-                 "USD/hour", unpriced, strchr(unpriced, ',') ? "have" : "has");
-        cJSON_AddStringToObject(j, "cost_note", cn);
+        add_fmt(j, "cost_note", "cost is in chips, not USD/hour: %s %s no price_per_chip_hour "
+                "(absent or 0; 0 reads as no price, not as free), so every row is costed in "
+                "chips; price every profile searched (a profile file { base = \"NAME\", "
+                "price_per_chip_hour = P }, or --set hw.price_per_chip_hour=P) to cost in "
+                "USD/hour", unpriced, strchr(unpriced, ',') ? "have" : "has");
     } else {
         cJSON_AddNullToObject(j, "cost_note");
     }
