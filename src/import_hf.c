@@ -927,7 +927,7 @@ static int validate(out_t *o)
     if (luaL_loadbufferx(L, o->s, o->len, origin, "t") != LUA_OK ||
         lua_pcall(L, 0, 1, 0) != LUA_OK)
         snprintf(o->err, o->errlen, "%s: internal error: %s", origin, lua_tostring(L, -1));
-    else if (rl_model_from_table(L, -1, origin, &m, err, sizeof err) != 0)
+    else if (rl_model_from_table(L, -1, origin, NULL, 0, &m, err, sizeof err) != 0)
         snprintf(o->err, o->errlen, "%s", err);
     else
         rc = 0;

@@ -936,7 +936,7 @@ static void check_model(lua_State *L, int arg, int ov_idx, rl_model *m, spec_arg
             luaL_checktype(L, ov_idx, LUA_TTABLE);
             merge_into(L, -1, ov_idx);
         }
-        rc = rl_model_from_table(L, -1, MODEL_TABLE, m, err, sizeof err);
+        rc = rl_model_from_table(L, -1, MODEL_TABLE, NULL, 0, m, err, sizeof err);
         lua_pop(L, 1);
     }
     if (rc != 0)

@@ -3,6 +3,7 @@
 #include "result.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,71 @@ static void add_run_header(cJSON *o, const char *mode, const rl_model *m, const 
     add_engine(o, mode, h, chips);
 }
 
+/* A note's text as its writer (f(..., char *s, size_t len), returning 1
+ * when the note applies) gives it, in a buffer that grows until the text
+ * fits whole: a buffer sized by hand cut a longer text short, unsaid.
+ * The idiom, the writer named once:
+ *     note_buf b = {0};
+ *     while (WHEN && note_pass(&b))
+ *         b.applies = writer(..., b.s, b.len);
+ *     add_note(o, "KEY", &b, nulls);
+ * A writer that returns nothing leaves b.applies 1 (note_pass sets it);
+ * WHEN false: the note does not apply. */
+typedef struct {
+    char *s;
+    size_t len;
+    int applies;
+} note_buf;
+
+/* Whether the writer runs (again): on the first pass, and after a text that
+ * filled the buffer to its last byte, which the writer's snprintf may have
+ * cut (it writes len - 1 bytes at most), in a buffer twice the size.  Out
+ * of memory: no pass (the note absent, or as long as the last buffer held). */
+static int note_pass(note_buf *b)
+{
+    if (b->s && !(b->applies && strlen(b->s) + 1 == b->len))
+        return 0;
+    size_t len = b->s ? 2 * b->len : 1024;
+    char *s = realloc(b->s, len);
+    if (!s)
+        return 0;
+    *b = (note_buf){s, len, 1};
+    return 1;
+}
+
+/* Key `key` of o: printf's text of fmt and its arguments, whole (a first
+ * vsnprintf measures it: a buffer sized by hand cut a longer text short,
+ * unsaid).  Out of memory: absent, as cJSON's own adds. */
+static void add_fmt(cJSON *o, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_fmt(cJSON *o, const char *key, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s) {
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+        cJSON_AddStringToObject(o, key, s);
+    }
+    va_end(again);
+    va_end(ap);
+    free(s);
+}
+
+/* Key `key` of o: b's text when its note applies, else null (`nulls`) or
+ * nothing; frees b's buffer and empties b for the next note. */
+static void add_note(cJSON *o, const char *key, note_buf *b, int nulls)
+{
+    if (b->applies)
+        cJSON_AddStringToObject(o, key, b->s);
+    else if (nulls)
+        cJSON_AddNullToObject(o, key);
+    free(b->s);
+    *b = (note_buf){0};
+}
+
 /* The engine a result timed by h's engine charges no per-step host cost
  * under (its steps kernel + collective time only: host_cost_note), else NULL. */
 static const rl_serving_engine *hostless_engine(const rl_model *m, const rl_hw *h, int cal)
@@ -152,9 +218,10 @@ int rl_result_step_floor_note(const char *what, double t, char *s, size_t len)
 /* host_cost_note naming the engines `names` (`n` of them) into o. */
 static void add_host_cost_note(cJSON *o, const char *names, int n)
 {
-    char s[1024]; /* the text (about 340 bytes) and names (size's, at most 512) */
-    host_cost_text(s, sizeof s, names, n);
-    cJSON_AddStringToObject(o, "host_cost_note", s);
+    note_buf b = {0};
+    while (note_pass(&b))
+        host_cost_text(b.s, b.len, names, n);
+    add_note(o, "host_cost_note", &b, 0);
 }
 
 /* kv_engine_note: the selected engine stores no KV cache in p's KV dtype
@@ -166,7 +233,7 @@ int rl_result_engine_dtype_note(const rl_hw *h, rl_precision p, int abstract, in
                                 size_t len)
 {
     s[0] = '\0';
-    return !abstract && rl_hw_engine_unrun(h, RL_PLAN_DTYPES(p), which, s, len);
+    return !abstract && rl_hw_engine_caution(h, RL_PLAN_DTYPES(p), which, s, len);
 }
 
 /* tester F8: deepseek-v3's qk read 252 us a layer on a100-sxm-80g under
@@ -222,11 +289,10 @@ int rl_result_mla_engine_note(const rl_model *m, const rl_hw *h, rl_precision p,
 static void add_mla_engine_note(cJSON *o, const rl_model *m, const rl_hw *h, rl_precision p,
                                 int nulls)
 {
-    char s[1024];
-    if (rl_result_mla_engine_note(m, h, p, s, sizeof s))
-        cJSON_AddStringToObject(o, "mla_engine_note", s);
-    else if (nulls)
-        cJSON_AddNullToObject(o, "mla_engine_note");
+    note_buf b = {0};
+    while (note_pass(&b))
+        b.applies = rl_result_mla_engine_note(m, h, p, b.s, b.len);
+    add_note(o, "mla_engine_note", &b, nulls);
 }
 
 /* Both notes into o (`nulls`: a key that does not apply is null, else absent). */
@@ -234,12 +300,12 @@ static void engine_dtype_notes(cJSON *o, const rl_hw *h, rl_precision p, int abs
                                int nulls)
 {
     static const char *const keys[] = {"kv_engine_note", "precision_engine_note"};
-    char s[1024]; /* the longest, fp4 weights under trtllm on sm 80-99: about 690 bytes */
-    for (int k = 0; k < 2; k++)
-        if (rl_result_engine_dtype_note(h, p, abstract, k, s, sizeof s))
-            cJSON_AddStringToObject(o, keys[k], s);
-        else if (nulls)
-            cJSON_AddNullToObject(o, keys[k]);
+    note_buf b = {0};
+    for (int k = 0; k < 2; k++) {
+        while (note_pass(&b))
+            b.applies = rl_result_engine_dtype_note(h, p, abstract, k, b.s, b.len);
+        add_note(o, keys[k], &b, nulls);
+    }
 }
 
 /* A row's engine cautions, each key on every row, null where it does not
@@ -288,18 +354,16 @@ static void add_host_notes(cJSON *o, const rl_model *m, const rl_hw *h, int cal,
 static void add_dispatch_note(cJSON *o, const rl_model *m, const rl_hw *h)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    char s[640];
     if (!e || !(e->prefill_layer_s > 0) || cJSON_GetObjectItem(o, "prefill_dispatch_note"))
         return;
     int stock = rl_engine_costs_default(e->name).prefill_layer_s == e->prefill_layer_s;
-    snprintf(s, sizeof s, "each TTFT carries the %s engine's prefill dispatch, %.3g ms (%lld layers "
+    add_fmt(o, "prefill_dispatch_note", "each TTFT carries the %s engine's prefill dispatch, %.3g ms (%lld layers "
              "x %.3g ms, prefill_dispatch_s): %s", e->name,
              e->prefill_layer_s * (double)m->layers * 1e3, m->layers, e->prefill_layer_s * 1e3,
              stock ? "NVIDIA AIConfigurator's calibrated constant for vLLM's CPU-side prefill "
                      "dispatch (vllm_backend.py _prefill_dispatch_overhead_ms), not a kernel "
                      "measurement and not ours"
                    : "the profile's engine cost prefill_layer_s (info --hw H gives its source)");
-    cJSON_AddStringToObject(o, "prefill_dispatch_note", s);
 }
 
 /* How far SplitwiseSim's end-to-end medians of llama2-70b fp16 on DGX-A100
@@ -430,9 +494,10 @@ int rl_result_conservative_gap_note(const rl_hw *h, long long tp, char *s, size_
 
 static void add_e2e_gap_serving(cJSON *o, const rl_hw *h, long long tp)
 {
-    char s[1600];
-    if (!cJSON_GetObjectItem(o, "e2e_gap_note") && rl_result_e2e_gap_serving_note(h, tp, s, sizeof s))
-        cJSON_AddStringToObject(o, "e2e_gap_note", s);
+    note_buf b = {0};
+    while (!cJSON_GetObjectItem(o, "e2e_gap_note") && note_pass(&b))
+        b.applies = rl_result_e2e_gap_serving_note(h, tp, b.s, b.len);
+    add_note(o, "e2e_gap_note", &b, 0);
 }
 
 /* prefill_dispatch_note's caution (stop 42, issue 13 item 4 (c)): the
@@ -499,7 +564,7 @@ static double share_of(double table_s, double time_s)
  * then: fixTC), unless o has a mode_note already. */
 static void add_unrun_note(cJSON *o, const rl_hw *h, const char *base, const rl_dtype *plan)
 {
-    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan, -1, NULL, 0) &&
+    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan) &&
         !cJSON_GetObjectItem(o, "mode_note"))
         cJSON_AddStringToObject(o, "mode_note", RL_ENGINE_UNRUN_NOTE);
 }
@@ -576,10 +641,8 @@ static void add_band(cJSON *top, cJSON *o, const char *key, const double *band_s
     if (!banded)
         return;
     if (rl_e2e_what_if_band(h, why, sizeof why)) { /* no band on a what-if (e2e.h) */
-        char note[768];
-        snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
         if (!cJSON_GetObjectItem(top, "no_band"))
-            cJSON_AddStringToObject(top, "no_band", note);
+            add_fmt(top, "no_band", "no band: %s (the time is an estimate)", why);
         return;
     }
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -627,11 +690,9 @@ static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
         cJSON_AddStringToObject(r, "costs_source", e->costs_source);
         return;
     }
-    char s[1024];
-    snprintf(s, sizeof s, "step_s, seq_s, launch_s, prefill_layer_s unused: fitted_costs "
-             "replace them (decode_step_s %.4g s, prefill_step_s %.4g s per step); %s",
-             e->fitted.v[RL_EC_DECODE_STEP], e->fitted.v[RL_EC_PREFILL_STEP], e->costs_source);
-    cJSON_AddStringToObject(r, "costs_source", s);
+    add_fmt(r, "costs_source", "step_s, seq_s, launch_s, prefill_layer_s unused: fitted_costs "
+            "replace them (decode_step_s %.4g s, prefill_step_s %.4g s per step); %s",
+            e->fitted.v[RL_EC_DECODE_STEP], e->fitted.v[RL_EC_PREFILL_STEP], e->costs_source);
 }
 
 /* An engine's fitted costs of (E) (enginecost.h: `roofline fit`) as
@@ -743,15 +804,13 @@ static void add_shard_workspace_note(cJSON *o, const rl_model *m, const rl_hw *h
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!e || !e->mem.present || m->abstract || !(e->mem.workspace_tokens > 0))
         return;
-    char note[512];
-    snprintf(note, sizeof note, "workspace_bytes is the rule's floor before any model; each "
-             "plan's usable bytes subtract %s's activation workspace at %.0f tokens (memory.h "
-             "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
-             "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
-             "one chip", m->name, e->mem.workspace_tokens,
-             rl_memory_workspace(m, &e->mem, 1, 0) / 1e9, rl_memory_workspace(m, &e->mem, chips, 0) / 1e9,
-             chips);
-    cJSON_AddStringToObject(o, "workspace_note", note);
+    add_fmt(o, "workspace_note", "workspace_bytes is the rule's floor before any model; each "
+            "plan's usable bytes subtract %s's activation workspace at %.0f tokens (memory.h "
+            "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
+            "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
+            "one chip", m->name, e->mem.workspace_tokens,
+            rl_memory_workspace(m, &e->mem, 1, 0) / 1e9, rl_memory_workspace(m, &e->mem, chips, 0) / 1e9,
+            chips);
 }
 
 /* Where a step's HBM goes, all chips together (memory.h): vendor capacity,
@@ -873,15 +932,13 @@ static void add_kv_window(cJSON *o, const rl_model *m, rl_dtype kv)
         return;
     double per = rl_arch_kv_bytes_per_token(m, kv);
     double past = per * (double)(m->layers - local) / (double)m->layers;
-    char note[320];
-    snprintf(note, sizeof note, "kv_bytes_per_token holds below the %lld-token sliding window; "
-             "past it %lld of %lld layers keep %lld tokens and each further token adds "
-             "kv_bytes_per_token_past_window (an allocator that reserves the whole context "
-             "on local layers keeps kv_bytes_per_token)", m->sliding_window, local, m->layers,
-             m->sliding_window);
     cJSON_AddNumberToObject(o, "sliding_window", (double)m->sliding_window);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token_past_window", round(past));
-    cJSON_AddStringToObject(o, "kv_window_note", note);
+    add_fmt(o, "kv_window_note", "kv_bytes_per_token holds below the %lld-token sliding window; "
+            "past it %lld of %lld layers keep %lld tokens and each further token adds "
+            "kv_bytes_per_token_past_window (an allocator that reserves the whole context "
+            "on local layers keeps kv_bytes_per_token)", m->sliding_window, local, m->layers,
+            m->sliding_window);
 }
 
 cJSON *rl_result_info(const rl_model *m, rl_precision p, long long context)
@@ -1280,11 +1337,9 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
              * provenance from a list never built; the formula's time,
              * estimated, and why (it read the unbuilt list's fields) */
             add_row_share(row, rl_hw_mode(h, 1), h, row_share, dt);
-            char note[700];
-            snprintf(note, sizeof note, "the engine's kernel tables timed no operator of this "
-                     "row (its operator list was refused: %s); step_s is the formula's estimate",
-                     why);
-            cJSON_AddStringToObject(row, "mode_note", note);
+            add_fmt(row, "mode_note", "the engine's kernel tables timed no operator of this "
+                    "row (its operator list was refused: %s); step_s is the formula's estimate",
+                    why);
         }
     }
     add_table_share(o, h, share, dt);
@@ -1412,21 +1467,19 @@ static void add_stages(cJSON *o, const rl_model *m, const rl_hw *h, long long pp
                  "same sizes, another heaviest stage)",
                  e ? "engine " : "no engine selected: vLLM's split taken", e ? e->name : "",
                  m->layers / pp, m->layers % pp);
-    char text[1600]; /* how (< 320) + the rest (< 1200 with 19-digit numbers) */
-    snprintf(text, sizeof text,
-             "unequal stages: %lld layers over %lld stages %s; the pipeline runs at the pace of "
-             "its slowest stage: each stage runs its layers' share of the whole model's op list "
-             "and collectives, the first the embedding too and the last the final norm and LM "
-             "head, and a pass of m = min(batch, %lld) micro-batches takes max(the whole "
-             "model's step, m x the slowest stage's) plus the %lld stage sends (simulate and "
-             "size: m = %lld at every load; the largest stage's %lld layers alone would give "
-             "x%.6g the whole model at m = %lld); each chip holds "
-             "its stage's layers' weights and KV, the first stage's the embedding too and the "
-             "last stage's the LM head (vLLM, TensorRT-LLM): weight_bytes_per_chip is the "
-             "heaviest stage's, kv_bytes_per_chip the fullest stage's, and fits and max_batch "
-             "each stage's own (the stage with the least room for its KV binds)",
-             m->layers, pp, how, pp, pp - 1, pp, big, rl_shard_stage_scale(m, pp), pp);
-    cJSON_AddStringToObject(o, "pp_stages_note", text);
+    add_fmt(o, "pp_stages_note",
+            "unequal stages: %lld layers over %lld stages %s; the pipeline runs at the pace of "
+            "its slowest stage: each stage runs its layers' share of the whole model's op list "
+            "and collectives, the first the embedding too and the last the final norm and LM "
+            "head, and a pass of m = min(batch, %lld) micro-batches takes max(the whole "
+            "model's step, m x the slowest stage's) plus the %lld stage sends (simulate and "
+            "size: m = %lld at every load; the largest stage's %lld layers alone would give "
+            "x%.6g the whole model at m = %lld); each chip holds "
+            "its stage's layers' weights and KV, the first stage's the embedding too and the "
+            "last stage's the LM head (vLLM, TensorRT-LLM): weight_bytes_per_chip is the "
+            "heaviest stage's, kv_bytes_per_chip the fullest stage's, and fits and max_batch "
+            "each stage's own (the stage with the least room for its KV binds)",
+            m->layers, pp, how, pp, pp - 1, pp, big, rl_shard_stage_scale(m, pp), pp);
 }
 
 static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
@@ -1753,7 +1806,6 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
     add_run_header(o, plan_mode(h, 0), m, h, chips);
     add_memory_engine(o, h);
     if (rl_hw_measured(h) && !h->ideal) { /* docs/model.md: ideal on a measured chip, with a note */
-        char note[1024];
         int fit = h->engine_costs.present; /* tester29 F6: a fitted profile's step is fitted */
         const rl_serving_engine *e = rl_engines_selected(&h->engines);
         char mem[400] = "";
@@ -1764,12 +1816,11 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                      "memory rule (memory_rule, collective buffers, workspace), as step --tp N "
                      "judges them; step --tp N --ideal applies no engine rule (all HBM usable), "
                      "so its usable bytes and max_batch run higher", e->name);
-        snprintf(note, sizeof note, "every plan is ranked by formula (1) at %s's datasheet peaks "
-                 "(mode ideal), not by its %s, so its times are lower bounds; "
-                 "step --tp N (1D plans) times one %s%s", h->name,
-                 fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated",
-                 mem);
-        cJSON_AddStringToObject(o, "mode_note", note);
+        add_fmt(o, "mode_note", "every plan is ranked by formula (1) at %s's datasheet peaks "
+                "(mode ideal), not by its %s, so its times are lower bounds; "
+                "step --tp N (1D plans) times one %s%s", h->name,
+                fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated",
+                mem);
     }
     cJSON_AddStringToObject(o, "communication", peak_plan_comm(h));
     cJSON_AddNumberToObject(o, "batch", (double)batch);
@@ -2548,7 +2599,7 @@ static const char *sweep_mode(const rl_model *m, const rl_hw *h, const rl_sweep 
         share = min_share(share, share_of(p->table_s, p->step_s));
         if (!unrun) {
             const rl_dtype *q = RL_PLAN_DTYPES(p->prec);
-            unrun = rl_hw_engine_unrun(h, q, -1, NULL, 0);
+            unrun = rl_hw_engine_unrun(h, q);
             if (unrun || !have)
                 memcpy(plan, q, sizeof plan), have = 1;
         }
@@ -3198,21 +3249,17 @@ static cJSON *size_row(const rl_size_input *in, const rl_size_result *r,
         cJSON_AddStringToObject(o, "fails_on", rl_size_miss_names(c->fails_on, why, sizeof why));
     /* which rule decided meets (size.h rl_size_decide; tester48 F1) */
     cJSON_AddStringToObject(o, "verdict_by", rl_size_verdict_name(c->verdict_by));
-    char vnote[1536]; /* a meeting row on its p99s alone, marked in the row (fixJH) */
-    if (rl_size_verdict_note(in, c, vnote, sizeof vnote))
-        cJSON_AddStringToObject(o, "verdict_note", vnote);
-    else
-        cJSON_AddNullToObject(o, "verdict_note");
+    note_buf b = {0}; /* a meeting row on its p99s alone, marked in the row (fixJH) */
+    while (note_pass(&b))
+        b.applies = rl_size_verdict_note(in, c, b.s, b.len);
+    add_note(o, "verdict_note", &b, 1);
     /* fixSA #2: a plan whose decode step is below one kernel launch, as
      * step's and simulate's step_floor_note (null when not): its TPOT p50,
      * at least one step a token, is the row's step figure (size reports no
      * inter-token latency) */
-    char floor_note[640];
-    if (!c->no_tpot &&
-        rl_result_step_floor_note("tpot_p50_s", c->tpot_p50, floor_note, sizeof floor_note))
-        cJSON_AddStringToObject(o, "step_floor_note", floor_note);
-    else
-        cJSON_AddNullToObject(o, "step_floor_note");
+    while (!c->no_tpot && note_pass(&b))
+        b.applies = rl_result_step_floor_note("tpot_p50_s", c->tpot_p50, b.s, b.len);
+    add_note(o, "step_floor_note", &b, 1);
     const char *mode = rl_size_mode(in, c);
     cJSON_AddStringToObject(o, "mode", mode);
     double share = rl_size_share(in, c); /* where: simulate's table_time_share_at */
@@ -3415,9 +3462,10 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
         engine = !engine || !strcmp(engine, name) ? name : "mixed (see each row)";
     }
     cJSON_AddStringToObject(j, "engine", engine ? engine : "none");
-    char note[1024];
-    if (rl_result_size_host_cost_note(in, note, sizeof note))
-        cJSON_AddStringToObject(j, "host_cost_note", note);
+    note_buf b = {0};
+    while (note_pass(&b))
+        b.applies = rl_result_size_host_cost_note(in, b.s, b.len);
+    add_note(j, "host_cost_note", &b, 0);
     if (r->n > 0 && in->calibrated) { /* the first row's, as simulate's (fixJK #2) */
         const rl_size_candidate *c0 = &r->c[0];
         const rl_hw *h0 = &in->hw[c0->hw];
@@ -3481,32 +3529,24 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
             snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
                      unpriced[0] ? ", " : "", in->hw[i].name);
     if (!r->priced) {
-        char cn[640];
-        snprintf(cn, sizeof cn, "cost is in chips, not USD/hour: %s %s no price_per_chip_hour "
-                 "(absent or 0; 0 reads as no price, not as free), so every row is costed in "
-                 "chips; price every profile searched (a profile file { base = \"NAME\", "
-                 "price_per_chip_hour = P }, or --set hw.price_per_chip_hour=P) to cost in "
-                 "USD/hour", unpriced, strchr(unpriced, ',') ? "have" : "has");
-        cJSON_AddStringToObject(j, "cost_note", cn);
+        add_fmt(j, "cost_note", "cost is in chips, not USD/hour: %s %s no price_per_chip_hour "
+                "(absent or 0; 0 reads as no price, not as free), so every row is costed in "
+                "chips; price every profile searched (a profile file { base = \"NAME\", "
+                "price_per_chip_hour = P }, or --set hw.price_per_chip_hour=P) to cost in "
+                "USD/hour", unpriced, strchr(unpriced, ',') ? "have" : "has");
     } else {
         cJSON_AddNullToObject(j, "cost_note");
     }
     /* stop 48 #1b: the p99 verdicts on few requests (size.h rl_size_sample_caution) */
-    char few[640]; /* fixTB #5: null when no request was simulated */
-    if (r->n > 0 && rl_size_sample_caution(in, few, sizeof few))
-        cJSON_AddStringToObject(j, "sample_note", few);
-    else
-        cJSON_AddNullToObject(j, "sample_note");
+    while (r->n > 0 && note_pass(&b)) /* fixTB #5: null when no request was simulated */
+        b.applies = rl_size_sample_caution(in, b.s, b.len);
+    add_note(j, "sample_note", &b, 1);
     /* fixTB #1: the verdict's reason beside meeting 0, as stderr says it
      * (rl_size_why_none: with no row simulated, how far the fastest
      * prefill or decode step is from its target); null when a row meets */
-    char why[1024];
-    if (r->nmeet == 0) {
-        rl_size_why_none(in, r, why, sizeof why);
-        cJSON_AddStringToObject(j, "none_meets_note", why);
-    } else {
-        cJSON_AddNullToObject(j, "none_meets_note");
-    }
+    while (r->nmeet == 0 && note_pass(&b))
+        rl_size_why_none(in, r, b.s, b.len);
+    add_note(j, "none_meets_note", &b, 1);
     cJSON_AddNumberToObject(j, "meeting", r->nmeet);
     cJSON_AddNumberToObject(j, "simulated_configs", r->n);
     cJSON_AddNumberToObject(j, "pruned", (double)r->pruned);

@@ -64,11 +64,21 @@ static void esc_in(doc *d, const char *s, int cell)
 
 static void esc(doc *d, const char *s) { esc_in(d, s, 0); }
 
+/* fmt's text, escaped: in buf when it fits, else in a buffer of its
+ * measured size (buf alone cut a longer paragraph short, unsaid; out of
+ * memory: buf's cut text). */
 static void vtext(doc *d, const char *fmt, va_list ap)
 {
-    char buf[2048];
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    esc(d, buf);
+    char buf[2048], *s = buf;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (n >= (int)sizeof buf && (s = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+    va_end(again);
+    esc(d, s ? s : buf);
+    if (s != buf)
+        free(s);
 }
 
 static void end_list(doc *d)

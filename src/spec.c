@@ -48,6 +48,8 @@ enum {
                      errors name the field copied first */
     MEASURED = 128, /* a figure the chip's measurements were taken at (rl_hw.measured):
                        stated only by the profile that carries them (is_measured_field) */
+    SHAPE = 256,  /* a model dimension check_model's parameter bound multiplies:
+                     the bound names it when --set changed it (shape_sets_named) */
 };
 
 typedef struct {
@@ -74,19 +76,19 @@ static const field MODEL_FIELDS[] = {
     MF(params, T_NUM, ABS | ABS_REQ | ABS_ONLY | POS),
     MF(params_active, T_NUM, ABS | ABS_ONLY | POS),
     MF(kv_bytes_per_token, T_NUM, ABS | ABS_REQ | ABS_ONLY | POS),
-    MF(layers, T_INT, REQ | POS),
-    MF(d_model, T_INT, REQ | POS),
-    MF(d_ff, T_INT, REQ | POS),
-    MF(heads, T_INT, REQ | POS),
-    MF(kv_heads, T_INT, REQ | POS),
-    MF(head_dim, T_INT, POS),
-    MF(vocab, T_INT, REQ | POS),
+    MF(layers, T_INT, REQ | POS | SHAPE),
+    MF(d_model, T_INT, REQ | POS | SHAPE),
+    MF(d_ff, T_INT, REQ | POS | SHAPE),
+    MF(heads, T_INT, REQ | POS | SHAPE),
+    MF(kv_heads, T_INT, REQ | POS | SHAPE),
+    MF(head_dim, T_INT, POS | SHAPE),
+    MF(vocab, T_INT, REQ | POS | SHAPE),
     MF(tied_embeddings, T_BOOL, 0),
     {"mlp", T_ENUM, offsetof(rl_model, mlp), 0, MLP_NAMES, 0},
-    MF(experts, T_INT, 0),
+    MF(experts, T_INT, SHAPE),
     MF(top_k, T_INT, 0),
-    MF(shared_experts, T_INT, 0),
-    MF(d_ff_expert, T_INT, POS),
+    MF(shared_experts, T_INT, SHAPE),
+    MF(d_ff_expert, T_INT, POS | SHAPE),
     MF(dense_layers, T_INT, 0),
     {"attention", T_ENUM, offsetof(rl_model, attention), 0, ATTN_NAMES, 0},
     MF(kv_lora_rank, T_INT, POS),
@@ -416,46 +418,40 @@ static int check_attention(rl_model *m, const int *present, const char *origin, 
     return 0;
 }
 
-/* The --set overrides of the spec being converted (load_spec sets them
- * around its protected call and clears them after it, an error included), so the shape bound below names the field the
- * user changed, not 'layers' (fixTE #2: --set model.heads=1e9 was refused
- * as "field 'layers'"). */
-static _Thread_local const rl_override *shape_ov;
-static _Thread_local int shape_nov;
-
-/* The fields the parameter bound multiplies that --set changed, as
- * "field 'heads' = 1e9" (or "fields 'a' = x, 'b' = y"), into buf; "field
- * 'layers'" when --set changed none of them (the spec's own shape). */
-static void shape_sets_named(char *buf, size_t len)
+/* The model field --set override o changes when it is one the parameter
+ * bound multiplies (its MODEL_FIELDS row flagged SHAPE), else NULL. */
+static const char *shape_set(const rl_override *o)
 {
-    static const char *const shape[] = {"layers", "d_model", "head_dim", "heads", "kv_heads",
-                                        "d_ff", "d_ff_expert", "experts", "shared_experts",
-                                        "vocab"};
-    int which[64], n = 0; /* each override's shape field, or -1 */
-    for (int i = 0; i < shape_nov && i < 64; i++) {
-        const char *f = shape_ov[i].field;
-        f += strncmp(f, "model.", 6) == 0 ? 6 : 0;
-        which[i] = -1;
-        for (int k = 0; k < (int)(sizeof shape / sizeof shape[0]); k++)
-            if (!strcmp(f, shape[k]))
-                which[i] = k;
-        n += which[i] >= 0;
-    }
+    const field *f = find_field(MODEL_FIELDS, o->field + (strncmp(o->field, "model.", 6) ? 0 : 6));
+    return f && (f->flags & SHAPE) ? f->name : NULL;
+}
+
+/* The fields the parameter bound multiplies that the --set overrides
+ * ov[nov] changed, as "field 'heads' = 1e9" (or "fields 'a' = x, 'b' = y"),
+ * into buf, so the bound names the field the user changed (fixTE #2:
+ * --set model.heads=1e9 was refused as "field 'layers'"); "field 'layers'"
+ * when they changed none of them (the spec's own shape). */
+static void shape_sets_named(const rl_override *ov, int nov, char *buf, size_t len)
+{
+    int n = 0;
+    for (int i = 0; i < nov; i++)
+        n += shape_set(&ov[i]) != NULL;
     if (n == 0) {
         snprintf(buf, len, "field 'layers'");
         return;
     }
     size_t used = (size_t)snprintf(buf, len, "%s", n > 1 ? "fields " : "field ");
-    for (int i = 0, said = 0; i < shape_nov && i < 64 && used < len; i++)
-        if (which[i] >= 0)
+    for (int i = 0, said = 0; i < nov && used < len; i++)
+        if (shape_set(&ov[i]))
             used += (size_t)snprintf(buf + used, len - used, "%s'%s' = %.40s%s", said++ ? ", " : "",
-                                     shape[which[i]], shape_ov[i].value,
-                                     rl_elide_suffix(shape_ov[i].value));
+                                     shape_set(&ov[i]), ov[i].value, rl_elide_suffix(ov[i].value));
     if (used < len)
         snprintf(buf + used, len - used, " (set with --set)");
 }
 
-static int check_model(rl_model *m, const int *present, const char *origin, char *err, size_t errlen)
+/* `ov`, `nov`: the --set overrides applied to the spec (rl_model_from_table). */
+static int check_model(rl_model *m, const int *present, const char *origin, const rl_override *ov,
+                       int nov, char *err, size_t errlen)
 {
     const field *F = MODEL_FIELDS;
     /* 'params' without 'layers' makes an abstract model; with both, the
@@ -540,7 +536,7 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
                    2.0 * (double)m->vocab * D + D;
     if (bound > PARAMS_MAX) {
         char named[256];
-        shape_sets_named(named, sizeof named);
+        shape_sets_named(ov, nov, named, sizeof named);
         RL_FAIL("%s: %s: this shape has up to %.4g parameters, beyond the 2^51 (%.4g) "
                 "that sizes in bytes can count exactly; refused",
                 origin, named, bound, PARAMS_MAX);
@@ -548,15 +544,15 @@ static int check_model(rl_model *m, const int *present, const char *origin, char
     return 0;
 }
 
-int rl_model_from_table(lua_State *L, int idx, const char *origin, rl_model *out, char *err,
-                        size_t errlen)
+int rl_model_from_table(lua_State *L, int idx, const char *origin, const rl_override *ov, int nov,
+                        rl_model *out, char *err, size_t errlen)
 {
     rl_model m = {0};
     int present[sizeof MODEL_FIELDS / sizeof MODEL_FIELDS[0]] = {0};
     snprintf(m.origin, sizeof m.origin, "%s", origin);
     if (read_table(L, idx, MODEL_FIELDS, &m, present, origin, "model", err, errlen) != 0)
         return -1;
-    if (check_model(&m, present, origin, err, errlen) != 0)
+    if (check_model(&m, present, origin, ov, nov, err, errlen) != 0)
         return -1;
     *out = m;
     return 0;
@@ -1008,19 +1004,21 @@ int rl_hw_fitted_untabled(const rl_hw *h)
     return e && e->fitted.present && !e->tables;
 }
 
-int rl_hw_engine_unrun(const rl_hw *h, const rl_dtype *plan, int which, char *s, size_t len)
+int rl_hw_engine_caution(const rl_hw *h, const rl_dtype *plan, int which, char *s, size_t len)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    char scratch[8];
-    if (!len) /* the answer only: the cautions write their text somewhere */
-        s = scratch, len = sizeof scratch;
     s[0] = '\0';
     if (!plan || h->ideal || !e)
         return 0;
-    if (which <= 0 && rl_engine_kv_caution(e->name, plan[1], h->sm, s, len))
-        return 1;
-    return which != 0 &&
-           rl_engine_precision_caution(e->name, plan[0], plan[2], h->sm, s, len);
+    return which == 0 ? rl_engine_kv_caution(e->name, plan[1], h->sm, s, len)
+                      : rl_engine_precision_caution(e->name, plan[0], plan[2], h->sm, s, len);
+}
+
+int rl_hw_engine_unrun(const rl_hw *h, const rl_dtype *plan)
+{
+    char text[8]; /* the cautions write their text somewhere: only the answer is kept */
+    return rl_hw_engine_caution(h, plan, 0, text, sizeof text) ||
+           rl_hw_engine_caution(h, plan, 1, text, sizeof text);
 }
 
 const char *rl_run_mode(const char *base, const rl_hw *h, double share, const rl_dtype *plan)
@@ -1028,7 +1026,7 @@ const char *rl_run_mode(const char *base, const rl_hw *h, double share, const rl
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!strcmp(base, "calibrated") && rl_hw_fitted_untabled(h))
         return "estimated"; /* tester39 F3 (spec.h) */
-    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan, -1, NULL, 0))
+    if (!strcmp(base, "calibrated") && rl_hw_engine_unrun(h, plan))
         return "estimated"; /* fixTC: a plan the engine does not run (spec.h) */
     if (strcmp(base, "calibrated") != 0 || !e || !e->tables || share < 0)
         return base;
@@ -1452,17 +1450,21 @@ int rl_spec_resolve(const char *kind, const char *name, char *path, size_t pathl
             known[0] ? known : "none found; set ROOFLINE_DATA");
 }
 
-typedef int (*from_table_fn)(lua_State *, int, const char *, void *, char *, size_t);
+/* A converter of the spec table at idx, its --set overrides ov[nov]
+ * applied already (a hardware spec's errors do not name them). */
+typedef int (*from_table_fn)(lua_State *, int, const char *, const rl_override *, int, void *,
+                             char *, size_t);
 
-static int model_from_table(lua_State *L, int idx, const char *origin, void *out, char *err,
-                            size_t errlen)
+static int model_from_table(lua_State *L, int idx, const char *origin, const rl_override *ov,
+                            int nov, void *out, char *err, size_t errlen)
 {
-    return rl_model_from_table(L, idx, origin, out, err, errlen);
+    return rl_model_from_table(L, idx, origin, ov, nov, out, err, errlen);
 }
 
-static int hw_from_table(lua_State *L, int idx, const char *origin, void *out, char *err,
-                         size_t errlen)
+static int hw_from_table(lua_State *L, int idx, const char *origin, const rl_override *ov,
+                         int nov, void *out, char *err, size_t errlen)
 {
+    (void)ov, (void)nov;
     return rl_hw_from_table(L, idx, origin, out, err, errlen);
 }
 
@@ -1532,7 +1534,7 @@ static int convert_protected(lua_State *L)
         }
     }
     if (j->rc == 0)
-        j->rc = j->convert(L, 2, j->origin, j->out, j->err, j->errlen);
+        j->rc = j->convert(L, 2, j->origin, j->ov, j->nov, j->out, j->err, j->errlen);
     return 0;
 }
 
@@ -1835,11 +1837,7 @@ static int load_spec(const char *kind, const char *name, const rl_override *ov, 
         lua_pushlightuserdata(L, &j);
         lua_pushvalue(L, -3); /* the spec table */
         rl_engines_spec_dir(edir);
-        shape_ov = ov; /* cleared after the pcall, which an error unwinds to */
-        shape_nov = nov;
         rc = rl_sandbox_pcall(L, 2, 0, path, err, errlen) != 0 ? -1 : j.rc;
-        shape_ov = NULL;
-        shape_nov = 0;
         rl_engines_spec_dir(NULL);
     }
     rl_sandbox_close(L);

@@ -404,19 +404,25 @@ const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl
                            rl_dtype kv, rl_dtype compute, long long tp, long long pp, char *why,
                            size_t n);
 
-/* A plan's dtypes for rl_run_mode and rl_hw_engine_unrun: an rl_precision's
- * (step.h) weights, KV and compute, in that order. */
+/* A plan's dtypes for rl_run_mode, rl_hw_engine_unrun and
+ * rl_hw_engine_caution: an rl_precision's (step.h) weights, KV and
+ * compute, in that order. */
 #define RL_PLAN_DTYPES(p) ((const rl_dtype[3]){(p).weights, (p).kv, (p).compute})
 
 /* Whether h's selected engine does not run a plan of dtypes `plan`
- * (RL_PLAN_DTYPES; NULL: none known, 0) on h's chip: which 0, its KV
- * cache's dtype (engines.h rl_engine_kv_caution: kv_engine_note), 1, its
- * weights or compute (rl_engine_precision_caution: precision_engine_note),
- * -1 either (s gets the first that applies).  0 under --ideal or without
- * a selected engine.  1 with the caution in s[len] (len 0: none written),
- * else 0 (s "" when len > 0).  The one rule behind the results' two notes
- * (result.h rl_result_engine_dtype_note) and their mode (rl_run_mode). */
-int rl_hw_engine_unrun(const rl_hw *h, const rl_dtype *plan, int which, char *s, size_t len);
+ * (RL_PLAN_DTYPES; NULL: none known, 0) on h's chip: its KV cache's dtype
+ * or its weights or compute (either caution of rl_hw_engine_caution
+ * applies).  0 under --ideal or without a selected engine.  The one rule
+ * behind the results' two notes (result.h rl_result_engine_dtype_note) and
+ * their mode (rl_run_mode). */
+int rl_hw_engine_unrun(const rl_hw *h, const rl_dtype *plan);
+
+/* The caution behind rl_hw_engine_unrun, one of two, into s[len] (len >
+ * 0): which 0, the engine stores no KV cache in the plan's KV dtype
+ * (engines.h rl_engine_kv_caution: kv_engine_note); 1, it runs no such
+ * weights or compute on the chip (rl_engine_precision_caution:
+ * precision_engine_note).  1 when it applies, else 0 (s ""). */
+int rl_hw_engine_caution(const rl_hw *h, const rl_dtype *plan, int which, char *s, size_t len);
 
 /* The reason rl_run_mode's engine-dtype rule gives, for a result's mode_note. */
 #define RL_ENGINE_UNRUN_NOTE                                                                       \
@@ -571,9 +577,11 @@ int rl_hw_load(const char *name_or_path, const rl_override *ov, int nov, rl_hw *
                size_t errlen);
 
 /* Validate the table at stack index `idx` of L into *out.  `origin` names it
- * in errors.  The table is not modified. */
-int rl_model_from_table(lua_State *L, int idx, const char *origin, rl_model *out, char *err,
-                        size_t errlen);
+ * in errors.  The table is not modified.  A model's `ov[nov]` (NULL, 0:
+ * none) are the --set overrides applied to the table already: a shape
+ * whose parameter count is refused names the fields they changed. */
+int rl_model_from_table(lua_State *L, int idx, const char *origin, const rl_override *ov, int nov,
+                        rl_model *out, char *err, size_t errlen);
 int rl_hw_from_table(lua_State *L, int idx, const char *origin, rl_hw *out, char *err, size_t errlen);
 
 /* Push a validated spec as a Lua table (the inverse of *_from_table). */
