@@ -86,23 +86,72 @@ static int axis_wraps(rl_topology topo, long long domain, const long long *axes,
     return axes[i] == full[1];
 }
 
+/* An axis of n members, with or without its wraparound: a bidirectional
+ * ring, ceil((n-1)/2) = floor(n/2) steps, each moving bytes/g over one link
+ * per direction (2 W); a line, n-1 hops, and its end chip takes in the n-1
+ * other pieces over its one link (W). */
+static void axis_terms(int wrap, long long n, double *hops, double *rate)
+{
+    double k = (double)n;
+    *hops = wrap ? (double)(n / 2) : k - 1.0;
+    *rate = n <= 1 ? 0.0 : wrap ? 2.0 : k / (k - 1.0);
+}
+
 int rl_comm_torus_axis(rl_topology topo, long long domain, const long long *axes, int dims,
                        int i, double *hops, double *rate)
 {
     int wrap = axis_wraps(topo, domain, axes, dims, i);
-    double k = (double)axes[i];
-    /* a bidirectional ring: ceil((k-1)/2) = floor(k/2) steps, each moving
-     * bytes/g over one link per direction (2 W); a line: k-1 hops, and its
-     * end chip takes in the k-1 other pieces over its one link (W) */
-    *hops = wrap ? (double)(axes[i] / 2) : k - 1.0;
-    *rate = axes[i] <= 1 ? 0.0 : wrap ? 2.0 : k / (k - 1.0);
+    axis_terms(wrap, axes[i], hops, rate);
     return wrap;
 }
 
+/* Write into `out` the sizes a (`dims` of them) in the order that makes
+ * each divide b's at the same axis, trying the identity first (both sorted
+ * ascending: a tile's longer axes along the longer axes); 0 when no order
+ * does. */
+static int orient_into(const long long *a, const long long *b, int dims, long long *out)
+{
+    static const int perm[6][3] = {{0, 1, 2}, {1, 0, 2}, {0, 2, 1}, {2, 0, 1}, {1, 2, 0}, {2, 1, 0}};
+    int n = dims == 3 ? 6 : dims == 2 ? 2 : 1;
+    for (int p = 0; p < n; p++) {
+        int ok = 1;
+        for (int i = 0; i < dims && ok; i++)
+            ok = perm[p][i] < dims && b[i] % a[perm[p][i]] == 0;
+        if (ok) {
+            for (int i = 0; i < dims; i++)
+                out[i] = a[perm[p][i]];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int rl_comm_torus_place(long long g, long long stride, int dims, long long *members,
+                        long long *spacing)
+{
+    long long tile[3], span[3], t[3];
+    rl_comm_torus_axes(g, dims, members);
+    for (int i = 0; i < dims; i++)
+        spacing[i] = 1;
+    if (stride <= 1 || g <= 1)
+        return 1;
+    rl_comm_torus_axes(stride, dims, tile);
+    rl_comm_torus_axes(g * stride, dims, span);
+    if (!orient_into(tile, span, dims, t))
+        return 0;
+    for (int i = 0; i < dims; i++) {
+        members[i] = span[i] / t[i];
+        spacing[i] = t[i];
+    }
+    return 1;
+}
+
 /* Inside one ICI/NVLink domain of `domain` chips (0: unbounded), on links
- * of per-hop latency a and W bytes/s, `links` a chip, in topology `topo`. */
+ * of per-hop latency a and W bytes/s, `links` a chip, in topology `topo`,
+ * the group's members `stride` chips apart in the chip order (on a torus:
+ * rl_comm_torus_place; 1 on a switch or ring, where it changes nothing). */
 static terms inner_on(rl_topology topo, long long links, long long domain, double a, double W,
-                      rl_collective kind, double bytes, long long g)
+                      rl_collective kind, double bytes, long long g, long long stride)
 {
     terms t = {0, 0};
     if (g <= 1)
@@ -129,18 +178,25 @@ static terms inner_on(rl_topology topo, long long links, long long domain, doubl
         return t;
     }
     int dims = topo == RL_TOPO_RING ? 1 : topo == RL_TOPO_TORUS2D ? 2 : 3;
-    long long axes[3];
-    rl_comm_torus_axes(g, dims, axes);
+    long long axes[3], gap[3] = {1, 1, 1}, span[3];
+    if (topo == RL_TOPO_RING || !rl_comm_torus_place(g, stride, dims, axes, gap))
+        rl_comm_torus_axes(g, dims, axes), gap[0] = gap[1] = gap[2] = 1;
+    for (int i = 0; i < dims; i++)
+        span[i] = axes[i] * gap[i];
     /* per axis (rl_comm_torus_axis): the hops to the farthest chip, floor(k/2)
      * with wraparound, k - 1 without, summed over the axes; an AllGather's
-     * share of the bytes a link-second, in units of W */
+     * share of the bytes a link-second, in units of W.  Members gap[i] chips
+     * apart (comm.h, placement): gap[i] times the hops, and each link is
+     * shared by the gap[i] groups interleaved along that line, 1/gap[i] of
+     * the rate; the wraparound is the span's (axes x gap) */
     double hops = 0, rate = 0;
     int wraps[3];
     for (int i = 0; i < dims; i++) {
         double h_i, r_i;
-        wraps[i] = rl_comm_torus_axis(topo, domain, axes, dims, i, &h_i, &r_i);
-        hops += h_i;
-        rate += r_i;
+        wraps[i] = axis_wraps(topo, domain, span, dims, i);
+        axis_terms(wraps[i], axes[i], &h_i, &r_i);
+        hops += h_i * (double)gap[i];
+        rate += r_i / (double)gap[i];
     }
     t.lat = hops * a;
     switch (kind) {
@@ -159,7 +215,7 @@ static terms inner_on(rl_topology topo, long long links, long long domain, doubl
          * wraparound (g/k without), W each: V k / (8 g W) or V k / (4 g W),
          * the largest over the axes */
         for (int i = 0; i < dims; i++)
-            t.bw = fmax(t.bw, bytes * (double)axes[i] / ((wraps[i] ? 8.0 : 4.0) * G * W));
+            t.bw = fmax(t.bw, bytes * (double)span[i] / ((wraps[i] ? 8.0 : 4.0) * G * W));
         break;
     case RL_P2P:
         t.lat = a;
@@ -173,7 +229,7 @@ static terms inner_on(rl_topology topo, long long links, long long domain, doubl
 static terms inner_level(const rl_hw *h, rl_collective kind, double bytes, long long g)
 {
     return inner_on(h->topology, h->ici_links, h->domain_chips, h->ici_latency, h->ici_bw, kind,
-                    bytes, g);
+                    bytes, g, 1);
 }
 
 /* An AllReduce of `bytes` over g GPUs of one NVLink switch domain (links of
@@ -200,11 +256,12 @@ static terms switch_allreduce(long long links, double a, double W, int nvls, dou
  * an AllReduce on a switch as above, elsewhere twice the AllGather's terms
  * (ReduceScatter + AllGather). */
 static terms domain_model(rl_topology topo, long long links, long long domain, double a,
-                          double W, int nvls, rl_collective kind, double bytes, long long g)
+                          double W, int nvls, rl_collective kind, double bytes, long long g,
+                          long long stride)
 {
     if (kind == RL_ALLREDUCE && topo == RL_TOPO_SWITCH && g > 1)
         return switch_allreduce(links, a, W, nvls, bytes, g, NULL);
-    terms t = inner_on(topo, links, domain, a, W, kind, bytes, g);
+    terms t = inner_on(topo, links, domain, a, W, kind, bytes, g, stride);
     double twice = kind == RL_ALLREDUCE ? 2.0 : 1.0;
     return (terms){twice * t.lat, twice * t.bw};
 }
@@ -273,12 +330,12 @@ static link_move link_what_if(const rl_hw *h, const rl_coll_row *row, double byt
     if (!link_as_measured(h, &a0, &w0, &l0, &t0))
         return m;
     terms now = inner_level(h, row->op, 1.0, row->gpus); /* per byte */
-    terms was = inner_on(t0, l0, h->domain_chips, a0, w0, row->op, 1.0, row->gpus);
+    terms was = inner_on(t0, l0, h->domain_chips, a0, w0, row->op, 1.0, row->gpus, 1);
     double twice = row->op == RL_ALLREDUCE ? 2.0 : 1.0, scale = now.bw / was.bw;
     if (!(isfinite(scale) && scale > 0 && isfinite(now.lat) && isfinite(was.lat)))
         return m;
     terms model = domain_model(h->topology, h->ici_links, h->domain_chips, h->ici_latency,
-                               h->ici_bw, h->nvls, row->op, bytes, row->gpus);
+                               h->ici_bw, h->nvls, row->op, bytes, row->gpus, 1);
     m.scale = scale;
     m.shift = twice * (now.lat - was.lat);
     double hops;
@@ -497,7 +554,7 @@ static int comm_time(const rl_hw *h, int rows, rl_collective kind, double bytes,
     terms in, outr = {0, 0};
     if (n == 1) {
         in = domain_model(h->topology, h->ici_links, h->domain_chips, h->ici_latency, h->ici_bw,
-                          h->nvls, kind, bytes, d);
+                          h->nvls, kind, bytes, d, stride);
         twice = 1.0;
     } else if (kind == RL_ALLTOALL) {
         /* each chip sends bytes/g^2 to every other chip: (d-1) of those pieces

@@ -105,21 +105,40 @@
  * net_latency per step, ring algorithm: g/d - 1 steps) carrying bytes/d per
  * chip; AllToAll sends the (g-d)/g of each chip's piece bound elsewhere over
  * the network; the two levels add.
- * The torus shape of a group comes from its size alone (rl_comm_torus_axes:
- * the most nearly square factorization, the shape TPU slices of that size
- * have: v5e 4 -> 2x2, 8 -> 2x4, 16 -> 4x4, 128 -> 8x16), never from its
- * members' stride, which decides only whether it crosses domains: the
- * model knows no mesh, so it times a group as the sub-slice of its size
- * (the placement with the most axes and the fewest hops).  Its axes wrap
- * by the rule above, against the domain (the pod), not the slice: a group
- * wraps on an axis only where it spans the pod's full axis (v5e/v6e 16 of
- * 16x16), or, on a 3D torus, where it is made of whole 4x4x4 cubes.  So a
- * TP group of 4 on a v5e 4x4 slice is timed as 2x2 (no wraparound; none
+ * Placement (issue 12, fixUH): a group of g chips `stride` apart in the
+ * chip order sits in the slice as the chip order fills it, squarest
+ * sub-slice first (rl_comm_torus_axes: v5e 4 -> 2x2, 8 -> 2x4, 16 ->
+ * 4x4): the `stride` chips between two members form a tile of that many
+ * chips' shape, and the g*stride chips from a member to the next group's
+ * first one a sub-slice of that shape; the group has span/tile members
+ * along each axis, tile chips apart (rl_comm_torus_place).  A stride-1
+ * group is its size's squarest sub-slice, as before.  On a 4x4 the 2D
+ * plan's X pairs (2 chips 8 apart: tile 2x4, span 4x4) lie along one
+ * axis, 2 hops apart; an EP group of 4 with stride 4 is a 2x2 of chips 2
+ * apart.  The Scaling Book prices a collective over an axis by its hops
+ * and its links (AllGather over an axis, "Sharded Matrices"; neighbours
+ * only, "How to Think About TPUs": chips not adjacent go through those
+ * between) and is silent on members that are not adjacent; our rule: an
+ * axis of n members s chips apart costs s times the hops of its n (the
+ * path between two members is s links), and each of its links is shared
+ * by the s groups interleaved along that line (all run at once, offset by
+ * one chip), so the axis moves 1/s of its rate: bytes / (W sum_i
+ * rate_i / s_i), and an AllToAll's bisection V span / (8 or 4 g W).  Its
+ * wraparound is that of the span it covers (n x s along the axis), by the
+ * rule above: on a v5e only a span of the pod's full 16.  So the pair on
+ * a 4x4 is a line of 2, 2 hops and bytes / W (a compact pair: 1 hop,
+ * bytes / (2 W)).  Rings and switches are not placed (a switch has no
+ * hops; a ring keeps its wraparound); a group crossing domains times its
+ * domain level compact; where the tile does not divide the span on any
+ * axis order the group is timed compact.  Its axes wrap by the rule
+ * above, against the domain (the pod), not the slice: a group wraps on an
+ * axis only where it spans the pod's full axis (v5e/v6e 16 of 16x16), or,
+ * on a 3D torus, where it is made of whole 4x4x4 cubes.  So a TP group of
+ * 4 (stride 1) on a v5e 4x4 slice is timed as 2x2 (no wraparound; none
  * needed on an axis of 2): 1 + 1 hops, bytes / (4 W).  Laid along one
  * axis of 4 instead (the book's mesh {X: 8, Y: 4} gathering over Y) it
  * has no wraparound either (only a full 16 wraps) and costs 3 hops and
- * 3 bytes / (4 W), three times the 2x2's bandwidth term: a placement the
- * model does not take (rl_comm_torus_axis times such an axis on its own).
+ * 3 bytes / (4 W): a placement the chip order does not make.
  *
  * Measured times take precedence: when the hardware spec has a
  * `collectives` table (collectives.h) with a row for the operation and the
@@ -205,6 +224,14 @@ typedef struct {
  * slices are shaped (16 -> 4x4, 128 -> 8x16, 64 on a 3D torus -> 4x4x4).
  * Writes `dims` sizes (1 for unused axes) and returns how many are > 1. */
 int rl_comm_torus_axes(long long g, int dims, long long *axes);
+
+/* Where a group of g chips `stride` apart sits on a `dims`-axis torus
+ * (comm.h, placement): members[i] of them along axis i, spacing[i] chips
+ * apart (1 for every axis at stride 1: members = rl_comm_torus_axes(g)).
+ * Returns 0 (members, spacing: the compact group's) when the stride's tile
+ * divides the span on no axis order. */
+int rl_comm_torus_place(long long g, long long stride, int dims, long long *members,
+                        long long *spacing);
 
 /* Axis i of a group's sub-torus (`axes`: `dims` sizes from
  * rl_comm_torus_axes) on topology topo (ring, torus2d or torus3d) in a

@@ -180,6 +180,62 @@ static void torus_wrap_every_collective(void **state)
     assert_rel(rate, 2, 1e-12);
 }
 
+/* Placement (comm.h, rl_comm_torus_place; issue 12's fixUH): a group's
+ * members `stride` chips apart sit as the chip order fills the slice,
+ * squarest sub-slice first; an axis of n members s apart costs s times
+ * its n's hops and moves 1/s of its rate (s interleaved groups share each
+ * link: the Scaling Book prices a collective by its hops and links,
+ * "Sharded Matrices"; it is silent on members that are not neighbours).
+ * W = 4.5e10 B/s, 1 us a hop (tpu-v5e); V = 33,554,432 B.
+ *   The 2D plan's X pair on a v5e 4x4 (2 chips 8 apart): tile 2x4, span
+ *     4x4, so 2 members along the first axis 2 apart, a line (4 is not
+ *     the pod's 16): AllReduce latency 2 x 2 hops = 4 us, bandwidth
+ *     2 V / (W x 2/2) = 2 V / W (before, compact: 2 us, V / W).
+ *   An EP group of 4 chips 4 apart on a 4x4: tile 2x2, span 4x4: a 2x2 of
+ *     chips 2 apart, lines: AllToAll latency 2 + 2 = 4 us, bandwidth V 4 /
+ *     (4 x 4 W) = V / (4 W) (before: 2 us, V / (8 W)).
+ *   2 chips 128 apart on 256 v5e (16x16): tile 8x16, span 16x16: the span
+ *     is the pod's full 16 and wraps: 1 x 8 = 8 hops, AllGather V / (W x
+ *     2/8) = 4 V / W.
+ *   tpu-v5p (W = 9e10) 2 chips 32 apart in 64 (4x4x4 wraps): tile 2x4x4,
+ *     2 members 2 apart on a wrapping axis of 4: 2 hops, V / (W x 2/2).
+ *   Unchanged: a stride-1 group (members = its squarest shape, spacing 1),
+ *   and a ring (v5e as a ring: 2 chips 8 apart cost 1 hop, V / (2 W)).
+ * All by hand; tolerance 1e-12.  Before fixUH every one of these was timed
+ * as the compact group of its size. */
+static void torus_strided_placement(void **state)
+{
+    (void)state;
+    const double V = 33554432.0, W = 4.5e10;
+    long long m[2], s[2], m3[3], s3[3];
+    assert_int_equal(rl_comm_torus_place(2, 8, 2, m, s), 1);
+    assert_true(m[0] == 2 && m[1] == 1 && s[0] == 2 && s[1] == 4);
+    assert_int_equal(rl_comm_torus_place(8, 1, 2, m, s), 1);
+    assert_true(m[0] == 2 && m[1] == 4 && s[0] == 1 && s[1] == 1);
+    rl_hw h = load_hw("tpu-v5e", NULL, 0);
+    rl_comm x = must(&h, RL_ALLREDUCE, V, 2, 8);
+    assert_rel(x.latency_s, 4e-6, 1e-12);
+    assert_rel(x.bandwidth_s, 2 * V / W, 1e-12);
+    rl_comm ep = must(&h, RL_ALLTOALL, V, 4, 4);
+    assert_rel(ep.latency_s, 4e-6, 1e-12);
+    assert_rel(ep.bandwidth_s, V / (4 * W), 1e-12);
+    rl_comm far = must(&h, RL_ALLGATHER, V, 2, 128);
+    assert_rel(far.latency_s, 8e-6, 1e-12);
+    assert_rel(far.bandwidth_s, 4 * V / W, 1e-12);
+    rl_comm one = must(&h, RL_ALLGATHER, V, 8, 1);
+    assert_rel(one.latency_s, 4e-6, 1e-12); /* 2x4: 1 + 3 hops, as before */
+    rl_hw p = load_hw("tpu-v5p", NULL, 0);
+    assert_int_equal(rl_comm_torus_place(2, 32, 3, m3, s3), 1);
+    assert_true(m3[0] == 2 && s3[0] == 2 && m3[1] == 1 && m3[2] == 1);
+    rl_comm pp = must(&p, RL_ALLGATHER, V, 2, 32);
+    assert_rel(pp.latency_s, 2e-6, 1e-12);
+    assert_rel(pp.bandwidth_s, V / 9e10, 1e-12);
+    rl_hw r = v5e_ring();
+    rl_comm ring = must(&r, RL_ALLGATHER, V, 2, 8);
+    assert_rel(ring.latency_s, 1e-6, 1e-12);
+    assert_rel(ring.bandwidth_s, V / (2 * W), 1e-12);
+}
+
 /* TPU slice shapes: 16 -> 4x4, 128 -> 8x16, 8 -> 2x4, 12 -> 3x4; 3D 64 -> 4x4x4. */
 static void torus_axes(void **state)
 {
@@ -1044,6 +1100,7 @@ int main(void)
         cmocka_unit_test(torus_both_regimes),
         cmocka_unit_test(torus_axes),
         cmocka_unit_test(torus_wrap_every_collective),
+        cmocka_unit_test(torus_strided_placement),
         cmocka_unit_test(switch_both_regimes),
         cmocka_unit_test(two_level),
         cmocka_unit_test(appendix_c_threshold),

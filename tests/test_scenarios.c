@@ -177,18 +177,20 @@ static void test_long_context(void **state)
 
 /* Seed 000 section 5 worked problem 4: ~4.8 ms per decode step at B = 1,
  * S = 128k on 16 v5e in int8 (2.58 KV + 1.42 weights + ~0.8 collectives);
- * 20%: the sharding module's collectives cost 1.66 ms (4 latency-bound ones
+ * 22%: the sharding module's collectives cost 1.79 ms (4 latency-bound ones
  * per layer at 1 us per hop: two AllReduces over the 4x4, 12 hops each
- * without wraparound, and two of 1 hop) where the seed rounds to 0.8
- * (test_shard.c worked_problem_4 itemises it; 5.21 ms and 10% before
- * issue 12's fixUC took the 4x4 as wrapping: 8 hops an AllReduce).
+ * without wraparound, and two over pairs of chips 8 apart, 2 hops each)
+ * where the seed rounds to 0.8 (test_shard.c worked_problem_4 itemises
+ * it; 5.72 ms and 20% before issue 12's fixUH put those pairs 2 hops
+ * apart; 5.21 ms and 10% before fixUC took the 4x4 as wrapping: 8 hops
+ * an AllReduce).
  * Prefill and generation pick different plans (exact). */
 static void test_prefill_vs_generation(void **state)
 {
     (void)state;
     checks cs;
     run_scenario("prefill_vs_generation.lua", &cs);
-    assert_rel(get(&cs, "wp4_step_ms"), 4.8, 0.20);
+    assert_rel(get(&cs, "wp4_step_ms"), 4.8, 0.22);
     assert_rel(get(&cs, "wp4_prefill_differs"), 1, 0);
 }
 
