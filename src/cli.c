@@ -5567,24 +5567,36 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "none of the plans could be timed: %lld refused, first %s",
                     s.dropped, s.dropped_why);
         rc = RL_EXIT_INPUT;
-    } else if (rc == RL_EXIT_OK && s.n == 0 &&
-               (s.dropped > 0 || s.uncalibrated > 0 || s.infeasible_prefill > 0)) {
-        /* tester72 #5: not every point failed on HBM: each reason counted,
-         * the plans that could not be timed first (an ici_bw of 0 read
-         * "none of the 24 points fits in HBM", the cause last) */
-        char why[ERRLEN];
-        rl_cli_tell("pareto", "none of the %lld points (plan x batch x precision) is kept: %s",
-                    s.evaluated + s.dropped, pareto_none_why(&s, why, sizeof why));
-        rc = RL_EXIT_INPUT;
-    } else if (rc == RL_EXIT_OK && s.n == 0) {
-        rl_cli_tell("pareto", "none of the %lld points fits in HBM (more chips, int8"
-                              " weights or KV, a shorter context?)%s%s", s.evaluated,
-                    s.dropped > 0 ? "; plans not timed, first " : "", s.dropped_why);
-        rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
+    }
+    /* fixUF #1: no point kept (none fits in HBM, none leaves room to
+     * prefill, the calibrated path times none) is a verdict on valid
+     * inputs, as size's none_meets (exit 3): the result is emitted with
+     * rows empty and none_kept_note saying why, and no figure is drawn;
+     * plans refused above (an ici_bw of 0) are bad input, exit 2, and a
+     * mix where some were refused too keeps exit 2 (tester72 #5's text) */
+    char none_why[ERRLEN + 128] = ""; /* the reason, pareto_none_why's after a count */
+    if (rc == RL_EXIT_OK && s.n == 0) {
+        if (s.dropped > 0 || s.uncalibrated > 0 || s.infeasible_prefill > 0) {
+            /* tester72 #5: not every point failed on HBM: each reason counted,
+             * the plans that could not be timed first (an ici_bw of 0 read
+             * "none of the 24 points fits in HBM", the cause last) */
+            char why[ERRLEN];
+            snprintf(none_why, sizeof none_why,
+                     "none of the %lld points (plan x batch x precision) is kept: %s",
+                     s.evaluated + s.dropped, pareto_none_why(&s, why, sizeof why));
+        } else
+            snprintf(none_why, sizeof none_why, "none of the %lld points fits in HBM (more chips, "
+                     "int8 weights or KV, a shorter context?)", s.evaluated);
+        if (s.dropped > 0) {
+            rl_cli_tell("pareto", "%s", none_why);
+            rc = RL_EXIT_INPUT;
+        } else
+            rl_cli_tell("pareto", "%s%s", none_why,
+                        o->plot ? "; no figure written (nothing to draw)" : "");
     }
     char curves[1024] = "";
     int pr = 0; /* the figure's outcome: the rows print whatever it is (fixSA #3) */
-    if (rc == RL_EXIT_OK && o->plot) {
+    if (rc == RL_EXIT_OK && o->plot && s.n > 0) {
         /* fixIL #1: the figure draws each precision's own frontier (its key
          * gives each curve's mode); the title names the curves' mode when
          * they share one, else says the key has it (fixTE #3: it named the
@@ -5602,7 +5614,9 @@ int rl_cli_pareto(rl_opts *o)
     }
     if (rc == RL_EXIT_OK) {
         cJSON *r = rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf);
-        int plot_failed = o->plot && r ? rl_plot_outcome(r, o->plot, pr, err) : 0;
+        int plot_failed = o->plot && r && s.n > 0 ? rl_plot_outcome(r, o->plot, pr, err) : 0;
+        if (o->plot && r && s.n == 0) /* fixUF #1: said on stderr with the verdict */
+            cJSON_AddStringToObject(r, "plot_note", "no figure written: no point to draw");
         if (o->plot && pr != 0) /* said beside the rows, as validate's (fixRC #9) */
             say_plot("pareto", pr < 0, err);
         if (r && curves[0]) { /* fixIL #1: what the plot draws beside the rows */
@@ -5616,9 +5630,15 @@ int rl_cli_pareto(rl_opts *o)
             note_idle_points(o, r, &s, nf > 0 && s.pts[idx[0]].idle > 0);
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
+        if (r && *none_why) /* fixUF #1: the verdict's reason, as size's none_meets_note */
+            cJSON_AddStringToObject(r, "none_kept_note", none_why);
+        else if (r)
+            cJSON_AddNullToObject(r, "none_kept_note");
         rc = emit(o, r);
         if (rc == RL_EXIT_OK && plot_failed)
             rc = RL_EXIT_IO;
+        else if (rc == RL_EXIT_OK && s.n == 0)
+            rc = RL_EXIT_VERDICT; /* no point kept: the outputs say why */
     }
     free(idx);
     rl_sweep_free(&s);
