@@ -1230,20 +1230,25 @@ static void note_unmeasured_run(const char *cmd, const rl_opts *o, const rl_hw *
         note_unmeasured(cmd, h);
 }
 
-/* A note for each --set hw figure far outside the shipped presets' range
- * (spec.h rl_hw_override_plausible_note; review finding: hw.flops.bf16=1,
- * 1 FLOP/s, ran without a word), once a run. */
-static int implausible_said; /* cleared before each command */
-static void note_implausible(const rl_opts *o)
+/* A note for each hw figure far outside the shipped presets' range, from
+ * a --set or the spec file alike (spec.h rl_hw_plausible_notes; review
+ * finding: hw.flops.bf16=1, 1 FLOP/s, ran without a word; fixUF #2: only
+ * --set's were checked), each note once a run (size loads several). */
+static char implausible_said[2048]; /* the notes said, "\n" after each; cleared before each command */
+static void say_implausible(const char *note, void *ctx)
 {
-    for (int i = 0; i < o->nsets[1] && !implausible_said; i++) {
-        char *end, note[512];
-        double v = strtod(o->sets[1][i].value, &end);
-        if (*o->sets[1][i].value && !*end &&
-            rl_hw_override_plausible_note(o->sets[1][i].field, v, note, sizeof note))
-            rl_cli_say(o, "note: %s", note);
-    }
-    implausible_said = 1;
+    size_t len = strlen(implausible_said), nl = strlen(note);
+    for (const char *p = implausible_said; (p = strstr(p, note)) != NULL; p += nl)
+        if ((p == implausible_said || p[-1] == '\n') && p[nl] == '\n')
+            return;
+    rl_cli_say(ctx, "note: %s", note);
+    if (len + nl + 2 <= sizeof implausible_said)
+        snprintf(implausible_said + len, sizeof implausible_said - len, "%s\n", note);
+}
+
+static void note_implausible(const rl_opts *o, const rl_hw *h)
+{
+    rl_hw_plausible_notes(h, say_implausible, (void *)o);
 }
 
 /* The caution of a loaded profile whose fitted costs were saved above
@@ -1309,7 +1314,7 @@ static int load_hw_as(const rl_opts *o, const char *name, rl_hw *h, int *lacks)
                                  : " as measured (its mode and band kept)");
     }
     note_changed(o, h);
-    note_implausible(o);
+    note_implausible(o, h);
     say_smoke(o, h);
     note_misfit(o, h);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
@@ -6646,7 +6651,7 @@ int rl_cli_main(int argc, char **argv)
     gemm_slow[0] = '\0';
     misfit_note[0] = '\0';
     estimated_said = 0;
-    implausible_said = 0;
+    implausible_said[0] = '\0';
     rc = c->cli(&o);
     note_floored(o.cmd);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
