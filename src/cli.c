@@ -2412,6 +2412,74 @@ static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_o
  * is the fit's, which the tables' words would not explain; review55 L1:
  * step_sharded said it of fitted replicas while rl_cli_step did not of
  * fitted TP, the one rule now at both call sites). */
+/* The pair of rows, smaller batch bs[0] and larger bs[1], whose `key`
+ * (vs[0], vs[1]) falls the most from the smaller to the larger batch, by
+ * more than 1%: step_s of a smaller batch above a larger's, or
+ * tokens_per_s of a larger batch below a smaller's.  1 when one falls. */
+static int worst_batch_fall(const cJSON *rows, const char *key, double bs[2], double vs[2])
+{
+    double worst = 1.01;
+    const cJSON *a, *b;
+    vs[1] = 0;
+    cJSON_ArrayForEach(a, rows) {
+        double ba = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "batch"));
+        double va = cJSON_GetNumberValue(cJSON_GetObjectItem(a, key));
+        cJSON_ArrayForEach(b, rows) {
+            double bb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "batch"));
+            double vb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, key));
+            if (ba < bb && va > 0 && vb > 0 && va / vb > worst) {
+                worst = va / vb;
+                bs[0] = ba, bs[1] = bb, vs[0] = va, vs[1] = vb;
+            }
+        }
+    }
+    return vs[1] > 0;
+}
+
+/* The dense matmuls' table time a decode step at batches bs[0] and bs[1]
+ * on plan tp x ep, into g; returns their GEMM kernel variant (the batch
+ * fall notes'). */
+static int fall_gemms(const rl_opts *o, const rl_model *m, const rl_hw *h, const double bs[2],
+                      long long tp, long long ep, double g[2])
+{
+    rl_precision p = o->prec;
+    rl_arch_dense_gemm(m, &p.weights, &p.compute);
+    for (int i = 0; i < 2; i++) {
+        slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
+        g[i] = gemm_s(m, h, &x.c, p, 0);
+    }
+    return rl_kvariant_gemm(p.weights, p.compute);
+}
+
+/* fixUF #3: a larger batch that reads fewer tokens/s than a smaller one
+ * (llama3-8b on a100-sxm-80g at context 2048: batch 128 4293, batch 160
+ * 4007 tokens/s, its dense matmuls jumping at a step of the measured GEMM
+ * table), for a user choosing batch for throughput: the note in
+ * batch_fall_note when no smaller batch reads a slower step. */
+static void note_throughput_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                                 const rl_serving_engine *e, cJSON *r, const double bs[2],
+                                 const double tps[2], long long tp, long long ep)
+{
+    double g[2];
+    int v = fall_gemms(o, m, h, bs, tp, ep, g);
+    char why[640], note[1024];
+    if (g[0] > 0 && g[1] / bs[1] > g[0] / bs[0])
+        snprintf(why, sizeof why, "%s's measured %s GEMMs on %s take x%.2f the time for x%.2f "
+                 "the rows there (the dense matmuls %.3f ms vs %.3f ms a step in the tables' "
+                 "own rows: a step in the measured kernel table, such as a tile boundary, kept "
+                 "as measured; ops lists each operator's time at both)", e->name,
+                 v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[1] / g[0],
+                 bs[1] / bs[0], g[0] * 1e3, g[1] * 1e3);
+    else
+        snprintf(why, sizeof why, "%s's measured kernel tables on %s rise faster than the "
+                 "batch there (ops lists each operator's time at both)", e->name, h->name);
+    snprintf(note, sizeof note, "batch %g reads fewer tokens/s than batch %g (%.0f vs %.0f "
+             "tokens/s): %s; for throughput batch %g is the better of the two", bs[1], bs[0],
+             tps[1], tps[0], why, bs[0]);
+    rl_cli_say(o, "note: %s", note);
+    cJSON_AddStringToObject(r, "batch_fall_note", note);
+}
+
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
                             long long tp, long long ep, int fitted)
 {
@@ -2420,30 +2488,15 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     if (fitted || o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables ||
         !cJSON_IsArray(rows))
         return;
-    double worst = 1.01, bs[2] = {0, 0}, ts[2] = {0, 0};
-    const cJSON *a, *b;
-    cJSON_ArrayForEach(a, rows) {
-        double ba = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "batch"));
-        double ta = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "step_s"));
-        cJSON_ArrayForEach(b, rows) {
-            double bb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "batch"));
-            double tb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "step_s"));
-            if (ba < bb && tb > 0 && ta / tb > worst) {
-                worst = ta / tb;
-                bs[0] = ba, bs[1] = bb, ts[0] = ta, ts[1] = tb;
-            }
-        }
-    }
-    if (!(ts[1] > 0))
+    double bs[2] = {0, 0}, ts[2] = {0, 0};
+    if (!worst_batch_fall(rows, "step_s", bs, ts)) {
+        double tps[2];
+        if (worst_batch_fall(rows, "tokens_per_s", bs, tps))
+            note_throughput_fall(o, m, h, e, r, bs, tps, tp, ep);
         return;
-    rl_precision p = o->prec;
-    rl_arch_dense_gemm(m, &p.weights, &p.compute);
-    int v = rl_kvariant_gemm(p.weights, p.compute);
-    double g[2];
-    for (int i = 0; i < 2; i++) {
-        slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
-        g[i] = gemm_s(m, h, &x.c, p, 0);
     }
+    double g[2];
+    int v = fall_gemms(o, m, h, bs, tp, ep, g);
     double cut = gemm_cut(e, v);
     char why[640], note[1024];
     if (g[0] > g[1] && g[1] > 0 && cut > 0 && bs[0] <= cut && bs[1] > cut)
