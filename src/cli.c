@@ -1230,20 +1230,25 @@ static void note_unmeasured_run(const char *cmd, const rl_opts *o, const rl_hw *
         note_unmeasured(cmd, h);
 }
 
-/* A note for each --set hw figure far outside the shipped presets' range
- * (spec.h rl_hw_override_plausible_note; review finding: hw.flops.bf16=1,
- * 1 FLOP/s, ran without a word), once a run. */
-static int implausible_said; /* cleared before each command */
-static void note_implausible(const rl_opts *o)
+/* A note for each hw figure far outside the shipped presets' range, from
+ * a --set or the spec file alike (spec.h rl_hw_plausible_notes; review
+ * finding: hw.flops.bf16=1, 1 FLOP/s, ran without a word; fixUF #2: only
+ * --set's were checked), each note once a run (size loads several). */
+static char implausible_said[2048]; /* the notes said, "\n" after each; cleared before each command */
+static void say_implausible(const char *note, void *ctx)
 {
-    for (int i = 0; i < o->nsets[1] && !implausible_said; i++) {
-        char *end, note[512];
-        double v = strtod(o->sets[1][i].value, &end);
-        if (*o->sets[1][i].value && !*end &&
-            rl_hw_override_plausible_note(o->sets[1][i].field, v, note, sizeof note))
-            rl_cli_say(o, "note: %s", note);
-    }
-    implausible_said = 1;
+    size_t len = strlen(implausible_said), nl = strlen(note);
+    for (const char *p = implausible_said; (p = strstr(p, note)) != NULL; p += nl)
+        if ((p == implausible_said || p[-1] == '\n') && p[nl] == '\n')
+            return;
+    rl_cli_say(ctx, "note: %s", note);
+    if (len + nl + 2 <= sizeof implausible_said)
+        snprintf(implausible_said + len, sizeof implausible_said - len, "%s\n", note);
+}
+
+static void note_implausible(const rl_opts *o, const rl_hw *h)
+{
+    rl_hw_plausible_notes(h, say_implausible, (void *)o);
 }
 
 /* The caution of a loaded profile whose fitted costs were saved above
@@ -1309,7 +1314,7 @@ static int load_hw_as(const rl_opts *o, const char *name, rl_hw *h, int *lacks)
                                  : " as measured (its mode and band kept)");
     }
     note_changed(o, h);
-    note_implausible(o);
+    note_implausible(o, h);
     say_smoke(o, h);
     note_misfit(o, h);
     rl_e2e_band_select(h, band_wide(o)); /* kernel-table bands (result.c) */
@@ -2407,6 +2412,74 @@ static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_o
  * is the fit's, which the tables' words would not explain; review55 L1:
  * step_sharded said it of fitted replicas while rl_cli_step did not of
  * fitted TP, the one rule now at both call sites). */
+/* The pair of rows, smaller batch bs[0] and larger bs[1], whose `key`
+ * (vs[0], vs[1]) falls the most from the smaller to the larger batch, by
+ * more than 1%: step_s of a smaller batch above a larger's, or
+ * tokens_per_s of a larger batch below a smaller's.  1 when one falls. */
+static int worst_batch_fall(const cJSON *rows, const char *key, double bs[2], double vs[2])
+{
+    double worst = 1.01;
+    const cJSON *a, *b;
+    vs[1] = 0;
+    cJSON_ArrayForEach(a, rows) {
+        double ba = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "batch"));
+        double va = cJSON_GetNumberValue(cJSON_GetObjectItem(a, key));
+        cJSON_ArrayForEach(b, rows) {
+            double bb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "batch"));
+            double vb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, key));
+            if (ba < bb && va > 0 && vb > 0 && va / vb > worst) {
+                worst = va / vb;
+                bs[0] = ba, bs[1] = bb, vs[0] = va, vs[1] = vb;
+            }
+        }
+    }
+    return vs[1] > 0;
+}
+
+/* The dense matmuls' table time a decode step at batches bs[0] and bs[1]
+ * on plan tp x ep, into g; returns their GEMM kernel variant (the batch
+ * fall notes'). */
+static int fall_gemms(const rl_opts *o, const rl_model *m, const rl_hw *h, const double bs[2],
+                      long long tp, long long ep, double g[2])
+{
+    rl_precision p = o->prec;
+    rl_arch_dense_gemm(m, &p.weights, &p.compute);
+    for (int i = 0; i < 2; i++) {
+        slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
+        g[i] = gemm_s(m, h, &x.c, p, 0);
+    }
+    return rl_kvariant_gemm(p.weights, p.compute);
+}
+
+/* fixUF #3: a larger batch that reads fewer tokens/s than a smaller one
+ * (llama3-8b on a100-sxm-80g at context 2048: batch 128 4293, batch 160
+ * 4007 tokens/s, its dense matmuls jumping at a step of the measured GEMM
+ * table), for a user choosing batch for throughput: the note in
+ * batch_fall_note when no smaller batch reads a slower step. */
+static void note_throughput_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                                 const rl_serving_engine *e, cJSON *r, const double bs[2],
+                                 const double tps[2], long long tp, long long ep)
+{
+    double g[2];
+    int v = fall_gemms(o, m, h, bs, tp, ep, g);
+    char why[640], note[1024];
+    if (g[0] > 0 && g[1] / bs[1] > g[0] / bs[0])
+        snprintf(why, sizeof why, "%s's measured %s GEMMs on %s take x%.2f the time for x%.2f "
+                 "the rows there (the dense matmuls %.3f ms vs %.3f ms a step in the tables' "
+                 "own rows: a step in the measured kernel table, such as a tile boundary, kept "
+                 "as measured; ops lists each operator's time at both)", e->name,
+                 v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[1] / g[0],
+                 bs[1] / bs[0], g[0] * 1e3, g[1] * 1e3);
+    else
+        snprintf(why, sizeof why, "%s's measured kernel tables on %s rise faster than the "
+                 "batch there (ops lists each operator's time at both)", e->name, h->name);
+    snprintf(note, sizeof note, "batch %g reads fewer tokens/s than batch %g (%.0f vs %.0f "
+             "tokens/s): %s; for throughput batch %g is the better of the two", bs[1], bs[0],
+             tps[1], tps[0], why, bs[0]);
+    rl_cli_say(o, "note: %s", note);
+    cJSON_AddStringToObject(r, "batch_fall_note", note);
+}
+
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
                             long long tp, long long ep, int fitted)
 {
@@ -2415,30 +2488,15 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     if (fitted || o->ideal || o->mfu > 0 || m->abstract || !e || !e->tables ||
         !cJSON_IsArray(rows))
         return;
-    double worst = 1.01, bs[2] = {0, 0}, ts[2] = {0, 0};
-    const cJSON *a, *b;
-    cJSON_ArrayForEach(a, rows) {
-        double ba = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "batch"));
-        double ta = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "step_s"));
-        cJSON_ArrayForEach(b, rows) {
-            double bb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "batch"));
-            double tb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "step_s"));
-            if (ba < bb && tb > 0 && ta / tb > worst) {
-                worst = ta / tb;
-                bs[0] = ba, bs[1] = bb, ts[0] = ta, ts[1] = tb;
-            }
-        }
-    }
-    if (!(ts[1] > 0))
+    double bs[2] = {0, 0}, ts[2] = {0, 0};
+    if (!worst_batch_fall(rows, "step_s", bs, ts)) {
+        double tps[2];
+        if (worst_batch_fall(rows, "tokens_per_s", bs, tps))
+            note_throughput_fall(o, m, h, e, r, bs, tps, tp, ep);
         return;
-    rl_precision p = o->prec;
-    rl_arch_dense_gemm(m, &p.weights, &p.compute);
-    int v = rl_kvariant_gemm(p.weights, p.compute);
-    double g[2];
-    for (int i = 0; i < 2; i++) {
-        slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
-        g[i] = gemm_s(m, h, &x.c, p, 0);
     }
+    double g[2];
+    int v = fall_gemms(o, m, h, bs, tp, ep, g);
     double cut = gemm_cut(e, v);
     char why[640], note[1024];
     if (g[0] > g[1] && g[1] > 0 && cut > 0 && bs[0] <= cut && bs[1] > cut)
@@ -5567,24 +5625,36 @@ int rl_cli_pareto(rl_opts *o)
         rl_cli_tell("pareto", "none of the plans could be timed: %lld refused, first %s",
                     s.dropped, s.dropped_why);
         rc = RL_EXIT_INPUT;
-    } else if (rc == RL_EXIT_OK && s.n == 0 &&
-               (s.dropped > 0 || s.uncalibrated > 0 || s.infeasible_prefill > 0)) {
-        /* tester72 #5: not every point failed on HBM: each reason counted,
-         * the plans that could not be timed first (an ici_bw of 0 read
-         * "none of the 24 points fits in HBM", the cause last) */
-        char why[ERRLEN];
-        rl_cli_tell("pareto", "none of the %lld points (plan x batch x precision) is kept: %s",
-                    s.evaluated + s.dropped, pareto_none_why(&s, why, sizeof why));
-        rc = RL_EXIT_INPUT;
-    } else if (rc == RL_EXIT_OK && s.n == 0) {
-        rl_cli_tell("pareto", "none of the %lld points fits in HBM (more chips, int8"
-                              " weights or KV, a shorter context?)%s%s", s.evaluated,
-                    s.dropped > 0 ? "; plans not timed, first " : "", s.dropped_why);
-        rc = RL_EXIT_INPUT; /* no answer (and nothing to draw), with or without --plot */
+    }
+    /* fixUF #1: no point kept (none fits in HBM, none leaves room to
+     * prefill, the calibrated path times none) is a verdict on valid
+     * inputs, as size's none_meets (exit 3): the result is emitted with
+     * rows empty and none_kept_note saying why, and no figure is drawn;
+     * plans refused above (an ici_bw of 0) are bad input, exit 2, and a
+     * mix where some were refused too keeps exit 2 (tester72 #5's text) */
+    char none_why[ERRLEN + 128] = ""; /* the reason, pareto_none_why's after a count */
+    if (rc == RL_EXIT_OK && s.n == 0) {
+        if (s.dropped > 0 || s.uncalibrated > 0 || s.infeasible_prefill > 0) {
+            /* tester72 #5: not every point failed on HBM: each reason counted,
+             * the plans that could not be timed first (an ici_bw of 0 read
+             * "none of the 24 points fits in HBM", the cause last) */
+            char why[ERRLEN];
+            snprintf(none_why, sizeof none_why,
+                     "none of the %lld points (plan x batch x precision) is kept: %s",
+                     s.evaluated + s.dropped, pareto_none_why(&s, why, sizeof why));
+        } else
+            snprintf(none_why, sizeof none_why, "none of the %lld points fits in HBM (more chips, "
+                     "int8 weights or KV, a shorter context?)", s.evaluated);
+        if (s.dropped > 0) {
+            rl_cli_tell("pareto", "%s", none_why);
+            rc = RL_EXIT_INPUT;
+        } else
+            rl_cli_tell("pareto", "%s%s", none_why,
+                        o->plot ? "; no figure written (nothing to draw)" : "");
     }
     char curves[1024] = "";
     int pr = 0; /* the figure's outcome: the rows print whatever it is (fixSA #3) */
-    if (rc == RL_EXIT_OK && o->plot) {
+    if (rc == RL_EXIT_OK && o->plot && s.n > 0) {
         /* fixIL #1: the figure draws each precision's own frontier (its key
          * gives each curve's mode); the title names the curves' mode when
          * they share one, else says the key has it (fixTE #3: it named the
@@ -5602,7 +5672,9 @@ int rl_cli_pareto(rl_opts *o)
     }
     if (rc == RL_EXIT_OK) {
         cJSON *r = rl_result_sweep(&m, &h, &s, o->prompt ? o->prompt : o->context, idx, nf);
-        int plot_failed = o->plot && r ? rl_plot_outcome(r, o->plot, pr, err) : 0;
+        int plot_failed = o->plot && r && s.n > 0 ? rl_plot_outcome(r, o->plot, pr, err) : 0;
+        if (o->plot && r && s.n == 0) /* fixUF #1: said on stderr with the verdict */
+            cJSON_AddStringToObject(r, "plot_note", "no figure written: no point to draw");
         if (o->plot && pr != 0) /* said beside the rows, as validate's (fixRC #9) */
             say_plot("pareto", pr < 0, err);
         if (r && curves[0]) { /* fixIL #1: what the plot draws beside the rows */
@@ -5616,9 +5688,15 @@ int rl_cli_pareto(rl_opts *o)
             note_idle_points(o, r, &s, nf > 0 && s.pts[idx[0]].idle > 0);
         if (r && *skipped)
             cJSON_AddStringToObject(r, "precision_note", skipped);
+        if (r && *none_why) /* fixUF #1: the verdict's reason, as size's none_meets_note */
+            cJSON_AddStringToObject(r, "none_kept_note", none_why);
+        else if (r)
+            cJSON_AddNullToObject(r, "none_kept_note");
         rc = emit(o, r);
         if (rc == RL_EXIT_OK && plot_failed)
             rc = RL_EXIT_IO;
+        else if (rc == RL_EXIT_OK && s.n == 0)
+            rc = RL_EXIT_VERDICT; /* no point kept: the outputs say why */
     }
     free(idx);
     rl_sweep_free(&s);
@@ -6626,7 +6704,7 @@ int rl_cli_main(int argc, char **argv)
     gemm_slow[0] = '\0';
     misfit_note[0] = '\0';
     estimated_said = 0;
-    implausible_said = 0;
+    implausible_said[0] = '\0';
     rc = c->cli(&o);
     note_floored(o.cmd);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).

@@ -1075,7 +1075,13 @@ char *rl_import_hf(const char *path, const char *name, const char *source, int *
     }
     /* the whole file must be one JSON value: trailing garbage is an error */
     const char *end = NULL, *at = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    /* len + 1 takes rl_read_input's terminating NUL into the parse: cJSON
+     * clamps an error past its length to the last byte (cJSON.c, the fail
+     * path of cJSON_ParseWithLengthOpts: "position = buffer.length - 1"), so
+     * a file cut short (just "{") read "near byte 0"; with the NUL counted
+     * the clamp lands on byte len, the end of the file, where the error is.
+     * The NUL stops nothing early: a NUL inside the text is refused above. */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 0);
     if (root && end) {
         while (end < text + len && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
             end++;

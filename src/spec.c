@@ -1892,7 +1892,9 @@ static const struct {
     {"hbm_bw", 8.19e11, 8e12, "B/s"},              /* tpu-v5e .. b200, gb200 */
     {"hbm_bytes", 17179869184.0, 198674743296.0, "bytes"}, /* tpu-v5e 16 GiB .. gb200 */
     {"ici_bw", 2.5e10, 9e10, "B/s"},               /* a100/h100 links .. tpu-v5p */
+    {"ici_latency", 1e-6, 2e-6, "s"},              /* the TPUs .. the NVLink GPUs (per hop) */
     {"net_bw", 3.125e9, 5e10, "B/s"},              /* tpu-v5e .. h100/b200 */
+    {"net_latency", 5e-6, 1e-5, "s"},              /* the GPUs' InfiniBand .. the TPUs' DCN */
     {"host_bw", 1.6e10, 4.5e11, "B/s"},            /* the TPUs .. gb200 NVLink-C2C */
 };
 
@@ -1923,6 +1925,35 @@ int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t
              "%.3g %s, hw_profiles/*.lua); a typo? (it is used as given)", field, v, unit,
              RL_HW_PLAUSIBLE_FACTOR, v < lo ? "below" : "above", lo, hi, unit);
     return 1;
+}
+
+int rl_hw_plausible_notes(const rl_hw *h, void (*say)(const char *note, void *ctx), void *ctx)
+{
+    int measured = rl_hw_measured(h), n = 0;
+    char note[512], field[32];
+    for (int t = 0; t < RL_DTYPE_COUNT; t++) {
+        snprintf(field, sizeof field, "flops.%s", rl_dtype_name((rl_dtype)t));
+        if (!(measured && h->flops[t] == h->measured.flops[t]) &&
+            rl_hw_override_plausible_note(field, h->flops[t], note, sizeof note))
+            say(note, ctx), n++;
+    }
+    const struct {
+        const char *field;
+        double v;
+        int as_measured; /* a figure the measurements were taken at */
+    } fig[] = {
+        {"hbm_bw", h->hbm_bw, measured && h->hbm_bw == h->measured.hbm_bw},
+        {"hbm_bytes", h->hbm_bytes, 0},
+        {"ici_bw", h->ici_bw, 0},
+        {"ici_latency", h->ici_latency, 0},
+        {"net_bw", h->net_bw, 0},
+        {"net_latency", h->net_latency, 0},
+        {"host_bw", h->host_bw, 0},
+    };
+    for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
+        if (!fig[i].as_measured && rl_hw_override_plausible_note(fig[i].field, fig[i].v, note, sizeof note))
+            say(note, ctx), n++;
+    return n;
 }
 
 int rl_hw_override_check(const char *field, double v, char *err, size_t errlen)

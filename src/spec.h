@@ -632,7 +632,8 @@ int rl_spec_apply_override(lua_State *L, int idx, const char *origin, const rl_o
 int rl_hw_override_check(const char *field, double v, char *err, size_t errlen);
 
 /* The shipped presets' range of hw figure `field` (flops.* under one
- * range for every dtype, hbm_bw, hbm_bytes, ici_bw, net_bw, host_bw),
+ * range for every dtype, hbm_bw, hbm_bytes, ici_bw, ici_latency, net_bw,
+ * net_latency, host_bw),
  * lowest and highest over the hw_profiles presets: 1 and *lo, *hi, unit set;
  * 0 for a field outside the table. */
 int rl_hw_preset_range(const char *field, double *lo, double *hi, const char **unit);
@@ -644,6 +645,18 @@ int rl_hw_preset_range(const char *field, double *lo, double *hi, const char **u
  * another chip may lie outside the presets. */
 #define RL_HW_PLAUSIBLE_FACTOR 100.0
 int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t n);
+
+/* The one range check of a loaded hardware spec, however it arrived (a
+ * preset or file, --set, a Lua table or roofline.hw's overrides; fixUF #2:
+ * a Lua table's flops = {bf16 = 1} and --set hw.ici_latency=1e6 ran
+ * without a word): each figure of h with a preset range (every flops.*,
+ * hbm_bw, hbm_bytes, ici_bw, ici_latency, net_bw, net_latency, host_bw)
+ * checked by rl_hw_override_plausible_note, each note passed to say(note,
+ * ctx) in that order.  A figure a profile's measurements were taken at
+ * (hbm_bw and flops.* equal to h->measured's on a measured chip: a CPU's
+ * calibrated profile reads 2e10 FLOP/s) is a measurement, not a typo, and
+ * is not noted.  Returns the count of notes. */
+int rl_hw_plausible_notes(const rl_hw *h, void (*say)(const char *note, void *ctx), void *ctx);
 
 /* The hardware spec field a result key names, taken as an alias of it by
  * both front ends' overrides (--set hw.KEY=V, roofline.hw's override

@@ -217,9 +217,11 @@ static void overrides(void **state)
 static void preset_ranges(void **state)
 {
     (void)state;
-    static const char *const fields[] = {"flops", "hbm_bw", "hbm_bytes", "ici_bw", "net_bw", "host_bw"};
-    double lo[6], hi[6];
-    for (int f = 0; f < 6; f++)
+    static const char *const fields[] = {"flops",       "hbm_bw", "hbm_bytes",   "ici_bw",
+                                         "ici_latency", "net_bw", "net_latency", "host_bw"};
+    enum { NF = sizeof fields / sizeof fields[0] };
+    double lo[NF], hi[NF];
+    for (int f = 0; f < NF; f++)
         lo[f] = INFINITY, hi[f] = 0;
     char (*names)[64] = malloc(RL_MAX_PRESETS * sizeof *names);
     rl_hw *h = malloc(sizeof *h);
@@ -231,19 +233,20 @@ static void preset_ranges(void **state)
         char err[512];
         if (rl_hw_load(names[i], NULL, 0, h, err, sizeof err) != 0)
             fail_msg("%s: %s", names[i], err);
-        double v[6] = {0, h->hbm_bw, h->hbm_bytes, h->ici_bw, h->net_bw, h->host_bw};
+        double v[NF] = {0,         h->hbm_bw,      h->hbm_bytes, h->ici_bw,
+                        h->ici_latency, h->net_bw, h->net_latency, h->host_bw};
         for (int d = 0; d < RL_DTYPE_COUNT; d++)
             if (h->flops[d] > 0) {
                 lo[0] = fmin(lo[0], h->flops[d]);
                 hi[0] = fmax(hi[0], h->flops[d]);
             }
-        for (int f = 1; f < 6; f++)
+        for (int f = 1; f < NF; f++)
             if (v[f] > 0) { /* 0: not given (ici_bw of the TPUs' own file is) */
                 lo[f] = fmin(lo[f], v[f]);
                 hi[f] = fmax(hi[f], v[f]);
             }
     }
-    for (int f = 0; f < 6; f++) {
+    for (int f = 0; f < NF; f++) {
         double tlo, thi;
         const char *unit;
         assert_int_equal(rl_hw_preset_range(fields[f], &tlo, &thi, &unit), 1);
@@ -264,6 +267,45 @@ static void preset_ranges(void **state)
     assert_int_equal(rl_hw_override_plausible_note("hbm_bw", 8.19e9, note, sizeof note), 0);
     assert_int_equal(rl_hw_override_plausible_note("hbm_bw", 8.18e9, note, sizeof note), 1);
     assert_int_equal(rl_hw_override_plausible_note("sm", 1, note, sizeof note), 0);
+}
+
+static void count_note(const char *note, void *ctx)
+{
+    char *first = ctx;
+    if (!*first)
+        snprintf(first, 512, "%s", note);
+}
+
+/* fixUF #2: the range check of a loaded spec, whatever set its figures
+ * (only --set's strings were checked: a Lua table's flops = {bf16 = 1}
+ * and --set hw.ici_latency=1e6 ran without a note).  The preset itself:
+ * none; ici_latency 1e6 s, 5e11 x the presets' highest 2e-6 s: one,
+ * naming it; flops.bf16 of 1 FLOP/s on top: two, flops first.  A figure
+ * a measured profile was measured at is not a typo: a CPU's calibrated
+ * 2e10 FLOP/s (efficiency tables, measured = its own) is not noted. */
+static void plausible_notes_loaded(void **state)
+{
+    (void)state;
+    rl_hw *h = malloc(sizeof *h);
+    assert_non_null(h);
+    char err[512], first[512] = "";
+    assert_int_equal(rl_hw_load("h100-sxm", NULL, 0, h, err, sizeof err), 0);
+    assert_int_equal(rl_hw_plausible_notes(h, count_note, first), 0);
+    h->ici_latency = 1e6;
+    assert_int_equal(rl_hw_plausible_notes(h, count_note, first), 1);
+    assert_non_null(strstr(first, "hw.ici_latency=1e+06 s lies over 100x above"));
+    h->flops[RL_BF16] = 1;
+    first[0] = '\0';
+    assert_int_equal(rl_hw_plausible_notes(h, count_note, first), 2);
+    assert_non_null(strstr(first, "hw.flops.bf16=1 FLOP/s"));
+    rl_override ov[] = {{"flops.bf16", "1"}};
+    assert_int_equal(rl_hw_load("h100-sxm", ov, 1, h, err, sizeof err), 0);
+    assert_int_equal(rl_hw_plausible_notes(h, count_note, first), 1);
+    /* measured at its own figures: as a CPU profile's efficiency tables */
+    h->efficiency.present = 1;
+    h->measured.flops[RL_BF16] = h->flops[RL_BF16];
+    assert_int_equal(rl_hw_plausible_notes(h, count_note, first), 0);
+    free(h);
 }
 
 static void override_parse(void **state)
@@ -474,7 +516,7 @@ int main(void)
         cmocka_unit_test(valid_spec),
         cmocka_unit_test(hostile_keys),        cmocka_unit_test(error_classes),
         cmocka_unit_test(abstract_models),   cmocka_unit_test(sandbox_from_spec),
-        cmocka_unit_test(overrides),         cmocka_unit_test(override_parse), cmocka_unit_test(preset_ranges),
+        cmocka_unit_test(overrides),         cmocka_unit_test(override_parse), cmocka_unit_test(preset_ranges), cmocka_unit_test(plausible_notes_loaded),
         cmocka_unit_test(elide_suffix),      cmocka_unit_test(utf8_check),
         cmocka_unit_test(presets_load),      cmocka_unit_test(base_specs),      cmocka_unit_test(preset_origin_as_given),      cmocka_unit_test(shebang_and_bom),
     };
