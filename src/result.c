@@ -1889,6 +1889,22 @@ int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl)
     return 1;
 }
 
+/* The one-copy step's capacity keys (add_memory) for a plan, all `chips`
+ * together as ops and prefill give them (add_hbm: whole bytes a chip x
+ * chips): capacity_bytes = hbm_total_bytes the raw HBM, usable_bytes =
+ * usable_total_bytes the plan's usable_bytes_per_chip (rl_shard_chip_room,
+ * shard's and the rows' figure) x chips.  fixUE #3: a plan's step had none
+ * of them, which docs/cli.md's memory keys promise. */
+static void add_plan_capacity(cJSON *o, const rl_model *m, const rl_hw *h,
+                              const rl_shard_result *s, long long chips)
+{
+    double n = (double)chips, usable = round(rl_shard_chip_room(m, h, s)) * n;
+    add_bytes(o, "capacity_bytes", h->hbm_bytes * n);
+    add_bytes(o, "hbm_total_bytes", h->hbm_bytes * n);
+    add_bytes(o, "usable_bytes", usable);
+    add_bytes(o, "usable_total_bytes", usable);
+}
+
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -1978,6 +1994,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
              * context, not the row's batch) */
             cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
             cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(&s));
+            add_plan_capacity(o, m, h, &s, chips);
             add_hbm_bw(o, h, chips);
             cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
         }

@@ -1727,6 +1727,42 @@ static void prefill_bytes_are_whole(void **state)
     cJSON_Delete(j);
 }
 
+/* fixUE #3: a plan's step (--chips 8 without a plan: tp8, as --tp 8)
+ * printed none of the one-copy step's capacity keys (capacity_bytes,
+ * hbm_total_bytes, usable_bytes, usable_total_bytes) that docs/cli.md's
+ * memory-key table names for step.  Expected: capacity_bytes =
+ * hbm_total_bytes = 8 x 80 GiB = 687194767360 B (hw_profiles/h100-sxm.lua
+ * hbm_bytes, exact), usable_bytes = usable_total_bytes = 8 x shard's tp8
+ * usable_bytes_per_chip (the same rule, rl_shard_chip_room, exact in whole
+ * bytes), and the row's weight and KV bytes a chip shard's tp8 row's, exact.
+ * Failed before: no capacity_bytes. */
+static void step_plan_capacity_keys(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("step --model llama3-70b --hw h100-sxm --chips 8 --batch 4 "
+                              "--context 4096 --format json", "tensor parallel");
+    cJSON *sh = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 4 "
+                             "--context 4096 --format json", out, sizeof out);
+    const cJSON *row = cJSON_GetObjectItem(j, "rows")->child, *r;
+    const cJSON *tp8 = NULL;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(sh, "rows"))
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8") == 0 &&
+            strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "phase")), "generate") == 0)
+            tp8 = r; /* shard lists prefill's plans first */
+    assert_non_null(tp8);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(row, "strategy")),
+                        cJSON_GetStringValue(cJSON_GetObjectItem(tp8, "strategy")));
+    assert_true(num(j, "capacity_bytes") == 8.0 * 80 * 1073741824.0);
+    assert_true(num(j, "hbm_total_bytes") == num(j, "capacity_bytes"));
+    assert_true(num(j, "usable_bytes") == 8 * num(tp8, "usable_bytes_per_chip"));
+    assert_true(num(j, "usable_total_bytes") == num(j, "usable_bytes"));
+    assert_true(num(row, "usable_bytes_per_chip") == num(tp8, "usable_bytes_per_chip"));
+    assert_true(num(row, "weight_bytes_per_chip") == num(tp8, "weight_bytes_per_chip"));
+    assert_true(num(row, "kv_bytes_per_chip") == num(tp8, "kv_bytes_per_chip"));
+    cJSON_Delete(sh);
+    cJSON_Delete(j);
+}
+
 /* fixNE #3: "capacity" is raw HBM in step's capacity_bytes and usable in
  * ops' hbm_capacity_bytes.  Every command with a usable figure now carries
  * the raw one beside it under an unambiguous name, the same numbers: step
@@ -13556,6 +13592,7 @@ int main(void)
         cmocka_unit_test(per_chip_bytes_in_every_step),
         cmocka_unit_test(prefill_bytes_are_whole),
         cmocka_unit_test(capacity_keys_raw_and_usable),
+        cmocka_unit_test(step_plan_capacity_keys),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
