@@ -2200,9 +2200,11 @@ static void split_batch(rl_opts *o, const char *cmd, long long replicas)
         o->batch[i] = b;
     }
     if (changed)
-        rl_cli_tell(cmd, "note: --batch is over all %lld chips, as step --chips %lld's: each of "
-                         "the %lld replicas runs ceil(batch / %lld) sequences, the batch timed here",
-                    o->chips, o->chips, replicas, replicas);
+        rl_cli_tell(cmd, "note: --batch is over all %lld chips, as step --chips %lld's: the "
+                         "fullest of the %lld replicas runs ceil(batch / %lld) sequences, the "
+                         "batch timed here (step times the slower of that share and the "
+                         "floor(batch / %lld) of the others)",
+                    o->chips, o->chips, replicas, replicas, replicas);
 }
 
 /* The TP/EP plan of a step (ops, prefill, step) into *tp, *ep, and
@@ -2366,13 +2368,17 @@ static double gemm_cut(const rl_serving_engine *e, int v)
 /* Whether TensorRT-LLM's decode attention runs masked MHA at batch bs[0]
  * and XQA at bs[1] (engines.h rl_trtllm_mmha, the shape ops.c
  * attention_table_at builds: K / min(tp, K) KV heads a chip, each with its
- * N / tp / kv query heads, on ceil(batch / replicas) sequences a replica;
- * --kv-split's shares are left out: replicated KV, the default) for the
+ * N / tp / kv query heads, on the smaller share of a batch split over
+ * the replicas, floor(batch / replicas) sequences (at least 1): the
+ * replica a step waits for where masked MHA is the slower kernel (fixUE
+ * #2; before, ceil(batch / replicas), the larger share the step was timed
+ * on); --kv-split's shares are left out: replicated KV, the default) for the
  * KV variant v where the engine's tables hold an MMHA side (tester81 B:
  * llama3-8b on 16 H100s, tp8 x2, batch 8 runs 4 sequences a replica on
- * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms). */
+ * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms).  share[] the two
+ * shares. */
 static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_opts *o,
-                       const cJSON *r, long long tp, const double *bs, int v)
+                       const cJSON *r, long long tp, const double *bs, int v, double *share)
 {
     if (v < 0 || v >= RL_KV_COUNT || !e->tables->mmha[v] || !(e->tables->sms > 0) ||
         m->kv_heads <= 0 || tp <= 0)
@@ -2383,8 +2389,9 @@ static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_o
     double kv = K / on, group = (double)m->heads / (double)tp / kv;
     int mmha[2];
     for (int i = 0; i < 2; i++) {
-        double x[RL_KSHAPE] = {ceil(bs[i] / reps) * kv, (double)(o->context > 0 ? o->context : 1),
-                               group, (double)m->head_dim};
+        share[i] = fmax(1.0, floor(bs[i] / reps));
+        double x[RL_KSHAPE] = {share[i] * kv, (double)(o->context > 0 ? o->context : 1), group,
+                               (double)m->head_dim};
         mmha[i] = rl_trtllm_mmha(x, e->tables->sms);
     }
     return mmha[0] && !mmha[1];
@@ -2440,7 +2447,8 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
         g[i] = gemm_s(m, h, &x.c, p, 0);
     }
     double cut = gemm_cut(e, v);
-    char why[640], note[1024];
+    char why[768], note[1152];
+    double share[2] = {0, 0};
     if (g[0] > g[1] && g[1] > 0 && cut > 0 && bs[0] <= cut && bs[1] > cut)
         snprintf(why, sizeof why, "%s's measured %s GEMMs on %s run a slower kernel at m <= %g "
                  "than above it (the dense matmuls %.3f ms vs %.3f ms a step in the tables' own "
@@ -2452,15 +2460,16 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
                  "matmuls %.3f ms vs %.3f ms a step in the tables' own rows)", e->name,
                  v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[0] * 1e3,
                  g[1] * 1e3);
-    else if (attn_switch(m, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv)))
+    else if (attn_switch(m, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv), share))
         snprintf(why, sizeof why, "%s switches decode-attention kernel between them, masked "
-                 "MHA at batch %g and XQA at batch %g on this plan (its dispatch rule, "
+                 "MHA at batch %g and XQA at batch %g on this plan (%g and %g sequences on a "
+                 "replica's smaller share: a step is its slowest replica's; its dispatch rule, "
                  "DecoderXQAImplJIT::mayHavePerfGain: KV heads x sequences x blocks of 128 "
                  "past tokens x 4 against the chip's %g SMs, engines.h RL_TRTLLM_XQA_MAX_GROUP); "
                  "each side's time is looked up in that kernel's own measured table, by "
                  "interpolation between the shapes it measured (ops lists qk and pv at both, "
                  "with their provenance): the switch is modelled, its times are not measured "
-                 "at these shapes", e->name, bs[0], bs[1], e->tables->sms);
+                 "at these shapes", e->name, bs[0], bs[1], share[0], share[1], e->tables->sms);
     else
         snprintf(why, sizeof why, "%s's measured kernel tables on %s fall there (ops lists "
                  "each operator's time at both)", e->name, h->name);

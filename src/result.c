@@ -1889,6 +1889,20 @@ int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl)
     return 1;
 }
 
+/* One row of a plan's step at `batch`: calibrated (a pipeline's stages,
+ * or a 1D plan) where the measurements time the plan, else rl_shard_eval. */
+static int step_plan_row(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, int cal,
+                         long long chips, long long batch, long long context, rl_precision p,
+                         rl_shard_result *s, char *err, size_t errlen)
+{
+    rl_step st;
+    if (cal && plan->pp > 1)
+        return rl_shard_pp_step_calibrated(m, h, plan, chips, batch, context, p, s, err, errlen);
+    if (cal)
+        return rl_shard_step_calibrated(m, h, plan, chips, batch, context, p, &st, s, err, errlen);
+    return rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, s, err, errlen);
+}
+
 /* The one-copy step's capacity keys (add_memory) for a plan, all `chips`
  * together as ops and prefill give them (add_hbm: whole bytes a chip x
  * chips): capacity_bytes = hbm_total_bytes the raw HBM, usable_bytes =
@@ -1964,16 +1978,21 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     double share = -1.0;
     outside_set far = {.at = "batch ", .ops = "ops"};
     for (int i = 0; i < nbatch; i++) {
-        rl_step st;
-        if ((cal && plan->pp > 1
-                 ? rl_shard_pp_step_calibrated(m, h, plan, chips, batch[i], context, p, &s, err,
-                                              errlen)
-             : cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
-                                              errlen)
-                   : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
-                                   err, errlen)) != 0) {
+        if (step_plan_row(m, h, plan, cal, chips, batch[i], context, p, &s, err, errlen) != 0) {
             cJSON_Delete(o);
             return NULL;
+        }
+        /* the slowest replica's step (fixUE #2: shard.h rl_shard_slowest_share);
+         * fitted costs grow with the batch, so there the larger share is it */
+        long long lo = s.replicas > 1 ? batch[i] / s.replicas : 0;
+        rl_shard_result f;
+        if (!fit && lo >= 1 && batch[i] % s.replicas != 0) {
+            if (step_plan_row(m, h, plan, cal, chips, lo * s.replicas, context, p, &f, err,
+                              errlen) != 0) {
+                cJSON_Delete(o);
+                return NULL;
+            }
+            rl_shard_slowest_share(&s, &f);
         }
         if (fit && rl_e2e_fitted_shard(m, h, p, &s) != 0) {
             snprintf(err, errlen, "%s's fitted engine costs do not time %s", h->name, s.name);

@@ -11273,11 +11273,13 @@ static void batch_fall_note(void **state)
      * ms, batch 9 (5, XQA) 1.626 ms, their qk/pv interpolated in each
      * kernel's table: the note names the switch and claims no measurement
      * at these shapes (it read "measured, not a modelling error") */
-    assert_int_equal(cli2("step --model llama3-8b --hw h100-sxm --chips 16 --context 1000",
-                          " --batch 1,8,9"), 0);
-    if (!strstr(out, "batch 8 reads slower than batch 9") ||
+    /* fixUE #2: batch 9 runs 5 + 4, its step the 4-sequence replica's
+     * masked MHA: batch 10 (5 + 5) is the XQA side */
+    assert_int_equal(cli2("step --model llama3-8b --hw h100-sxm --chips 16 --tp 8 --context 1000",
+                          " --batch 1,8,10"), 0);
+    if (!strstr(out, "batch 8 reads slower than batch 10") ||
         !strstr(out, "trtllm switches decode-attention kernel between them, masked MHA at "
-                     "batch 8 and XQA at batch 9") ||
+                     "batch 8 and XQA at batch 10 on this plan (4 and 5 sequences") ||
         !strstr(out, "its times are not measured at these shapes") ||
         strstr(out, "measured, not a modelling error"))
         fail_msg("%s", out);
@@ -11290,6 +11292,35 @@ static void batch_fall_note(void **state)
         if (strstr(out, "reads slower than batch"))
             fail_msg("%s%s: %s", base, quiet[i], out);
     }
+}
+
+/* fixUE #2: a batch split over replicas was timed on its larger share
+ * alone.  llama3-8b on 16 H100s as tp8 x2 at context 2048 (trtllm's kernel
+ * tables): batch 5 runs 3 + 2, and the 2-sequence replica's masked MHA
+ * takes the batch-4 row's step (2 + 2: 1.809 ms) where the 3-sequence one
+ * takes 1.630 ms (the batch-6 row, 3 + 3, XQA).  Expected: batch 5's step
+ * equal to batch 4's exactly (the same replica shape timed), tokens_per_s
+ * 5 over it (rel 1e-12), its memory the fuller share's (batch 6's KV a
+ * chip, exact), and the fall note naming the replica shares.  Failed
+ * before: batch 5 read 1.630 ms, batch 6's. */
+static void step_slowest_replica_share(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --chips 16 --tp 8 --batch 4,5,6 "
+                            "--context 2048 --format json", out, sizeof out);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    const cJSON *r4 = cJSON_GetArrayItem(rows, 0), *r5 = cJSON_GetArrayItem(rows, 1),
+                *r6 = cJSON_GetArrayItem(rows, 2);
+    if (num(r5, "step_s") != num(r4, "step_s"))
+        fail_msg("batch 5 %.6g s, batch 4 %.6g s", num(r5, "step_s"), num(r4, "step_s"));
+    assert_true(num(r6, "step_s") < num(r4, "step_s") / 1.05); /* the fall is there */
+    assert_rel(num(r5, "tokens_per_s"), 5 / num(r5, "step_s"), 1e-12);
+    assert_true(num(r5, "kv_bytes_per_chip") == num(r6, "kv_bytes_per_chip"));
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "batch_fall_note"));
+    if (!note || !strstr(note, "masked MHA at batch 4 and XQA at batch 6 on this plan (2 and 3 "
+                                "sequences on a replica's smaller share"))
+        fail_msg("batch_fall_note: %s", note ? note : "(none)");
+    cJSON_Delete(j);
 }
 
 /* tester63 F4 (stop 42): MoE experts timed from the other fp8 scaling's
@@ -13593,6 +13624,7 @@ int main(void)
         cmocka_unit_test(prefill_bytes_are_whole),
         cmocka_unit_test(capacity_keys_raw_and_usable),
         cmocka_unit_test(step_plan_capacity_keys),
+        cmocka_unit_test(step_slowest_replica_share),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
