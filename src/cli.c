@@ -31,6 +31,7 @@
 #include "shard.h"
 #include "spec.h"
 #include "step.h"
+#include "stepplan.h"
 #include "pareto.h"
 #include "sweep.h"
 #include "serve.h"
@@ -2140,7 +2141,6 @@ static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, con
 static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long long *tp,
                           const char *mode, step_plan *sp)
 {
-    char sim[96];
     if (step_plan_of(o, m, h, sp)->rc != 0) {
         rl_cli_tell("step", "--chips %lld: %s", o->chips, sp->err);
         return -1;
@@ -2148,7 +2148,6 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     const rl_shard_auto a = sp->a;
     *tp = a.tp;
     o->plan.pp = a.pp;
-    auto_simulate_flags(&a, 1, sim, sizeof sim);
     char name[64], flags[64], reps[64] = "";
     snprintf(name, sizeof name, a.pp > 1 ? "tp%lld x pp%lld" : "tp%lld", a.tp, a.pp);
     snprintf(flags, sizeof flags, a.pp > 1 ? "--tp %lld --pp %lld" : "--tp %lld", a.tp, a.pp);
@@ -2172,19 +2171,61 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
                     a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
         return 0;
     }
-    if (a.pp == 1 && a.tp == o->chips) {
+    return 0; /* a plan that fits: said with the rows' plans (note_auto_choice) */
+}
+
+/* The automatic plans step --chips N ran (fixUE #1: stepplan.h, each
+ * batch's fastest plan that holds it), said once the rows are timed: the
+ * note of before when every row runs the plan rl_shard_auto_plan names
+ * (tp over all the chips, or that plan with the simulate flags that run
+ * it), else each batch's plan. */
+static void note_auto_choice(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                             const rl_shard_auto *a, const rl_step_choice *ch, const cJSON *r)
+{
+    const char *mode = o->mfu > 0 ? "--mfu (compute scaled, the plan without --ideal)"
+                                  : "without --ideal";
+    static const char rule[] = "the plan over the chips that holds the batch with the shortest "
+                               "step, tensor parallelism inside one domain that splits the heads "
+                               "under the fewest pipeline stages whose heaviest holds its weights, "
+                               "ties to fewer TP; stepplan.h";
+    int all = 1;
+    for (int i = 0; i < o->nbatch; i++)
+        all &= ch[i].tp == a->tp && ch[i].pp == a->pp && ch[i].chips == o->chips;
+    if (all && a->pp == 1 && a->tp == o->chips) {
         note_tp_over_all("step", mode, o->chips);
-        return 0;
+        return;
     }
-    rl_cli_tell("step", "note: %s: %lld chips without a plan run %s (the widest tensor "
-                "parallelism inside one %lld-chip domain that splits %s's heads evenly over a "
-                "divisor of the chips, under the fewest pipeline stages whose heaviest holds its "
-                "weights: %.2f GB a chip of %.2f GB; shard.h rl_shard_auto_plan)%s, as %s; "
-                "simulate %s runs the same plan (its --chips is one replica's); --ideal gives "
-                "formula (1) over fully sharded chips", mode, o->chips, name, h->domain_chips,
-                m->name, a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, reps, flags,
-                sim);
-    return 0;
+    if (all) {
+        char sim[96], name[64], flags[64], reps[64] = "";
+        auto_simulate_flags(a, 1, sim, sizeof sim);
+        snprintf(name, sizeof name, a->pp > 1 ? "tp%lld x pp%lld" : "tp%lld", a->tp, a->pp);
+        snprintf(flags, sizeof flags, a->pp > 1 ? "--tp %lld --pp %lld" : "--tp %lld", a->tp,
+                 a->pp);
+        if (a->replicas > 1)
+            snprintf(reps, sizeof reps, " times %lld replicas", a->replicas);
+        rl_cli_tell("step", "note: %s: %lld chips without a plan run %s (%s: %.2f GB a chip of "
+                    "%.2f GB)%s, as %s; simulate %s runs the same plan (its --chips is one "
+                    "replica's); --ideal gives formula (1) over fully sharded chips", mode,
+                    o->chips, name, rule, a->r.weight_bytes / 1e9,
+                    rl_shard_chip_room(m, h, &a->r) / 1e9, reps, flags, sim);
+        return;
+    }
+    char list[1024] = "";
+    size_t n = 0;
+    const cJSON *rows = cJSON_GetObjectItem(r, "rows");
+    for (int i = 0; i < o->nbatch && n < sizeof list - 1; i++) {
+        const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, i),
+                                                                  "strategy"));
+        char idle[48] = "";
+        if (ch[i].chips < o->chips)
+            snprintf(idle, sizeof idle, " (%lld chips idle)", o->chips - ch[i].chips);
+        int k = snprintf(list + n, sizeof list - n, "%sbatch %lld %s%s", i ? ", " : "",
+                         o->batch[i], st ? st : "?", idle);
+        n += k > 0 ? (size_t)k : 0;
+    }
+    rl_cli_tell("step", "note: %s: %lld chips without a plan run each batch on its own plan "
+                "(%s; each row's strategy): %s; --tp T [--pp P] times one plan; --ideal gives "
+                "formula (1) over fully sharded chips", mode, o->chips, rule, list);
 }
 
 /* ops and prefill on `replicas` replicas of --chips' plan: each --batch B
@@ -2487,14 +2528,17 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
 static void note_idle_replicas(const rl_opts *o, cJSON *r, long long chips)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows"), *row;
-    const cJSON *reps = cJSON_GetObjectItemCaseSensitive(r, "replicas");
     cJSON_ArrayForEach(row, rows) {
         const cJSON *idle = cJSON_GetObjectItemCaseSensitive(row, "idle_replicas");
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(row, "batch");
-        if (!cJSON_IsNumber(idle) || !(idle->valuedouble > 0) || !cJSON_IsNumber(b) ||
-            !cJSON_IsNumber(reps) || !(reps->valuedouble > 0))
+        if (!cJSON_IsNumber(idle) || !(idle->valuedouble > 0) || !cJSON_IsNumber(b))
             continue;
-        long long n = (long long)reps->valuedouble, one = chips / n, B = (long long)b->valuedouble;
+        /* the row's own plan (fixUE #1: each batch may run its own): its
+         * replicas the batch and the idle ones, on the chips it does not
+         * leave idle (idle_chips) */
+        long long B = (long long)b->valuedouble, n = B + (long long)idle->valuedouble;
+        double left = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "idle_chips"));
+        long long one = (chips - (left > 0 ? (long long)left : 0)) / n;
         char note[512];
         snprintf(note, sizeof note, "batch %lld over %lld replicas of %lld chips leaves %lld of "
                  "them idle (idle_replicas): tokens_per_s_per_chip divides by all %lld chips; "
@@ -2508,14 +2552,31 @@ static void note_idle_replicas(const rl_opts *o, cJSON *r, long long chips)
 }
 
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
- * of memory: emit says so), the default KV split noted.  -1 on an error
+ * of memory: emit says so), the default KV split noted; with `a` (no plan
+ * given: the automatic plan over the chips) each batch's fastest plan
+ * (stepplan.h rl_step_plan_rows, plan its base), said.  -1 on an error
  * (said). */
 static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
-                        const rl_shard_plan *plan, cJSON **out)
+                        const rl_shard_plan *given, const rl_shard_auto *a, cJSON **out)
 {
     char err[ERRLEN] = "";
-    *out = rl_result_step_sharded(m, h, plan, o->chips, o->batch, o->nbatch, o->context, o->prec,
-                                  err, sizeof err);
+    rl_shard_plan first = *given;
+    if (a) {
+        rl_step_choice *ch = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *ch);
+        *out = ch ? rl_step_plan_rows(m, h, given, a, o->chips, o->batch, o->nbatch, o->context,
+                                      o->prec, ch, err, sizeof err)
+                  : NULL;
+        if (*out && a->fits)
+            note_auto_choice(o, m, h, a, ch, *out);
+        if (ch) { /* the notes below of the first row's plan, the header's */
+            first.tp = ch[0].tp;
+            first.pp = ch[0].pp;
+        }
+        free(ch);
+    } else
+        *out = rl_result_step_sharded(m, h, given, o->chips, o->batch, o->nbatch, o->context,
+                                      o->prec, err, sizeof err);
+    const rl_shard_plan *plan = &first;
     if (!*out && err[0]) {
         rl_cli_tell("step", "%s", err);
         return -1;
@@ -2555,8 +2616,9 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h, step_
             rl_cli_tell("step", "%s", err);
         return RL_EXIT_INPUT;
     }
-    cJSON *r;
-    if (step_sharded(o, m, h, &plan, &r) != 0)
+    cJSON *r; /* no plan given: each batch's own (fixUE #1) */
+    int automatic = !o->sharded && o->chips > 1 && !m->abstract && sp->searched && sp->rc == 0;
+    if (step_sharded(o, m, h, &plan, automatic ? &sp->a : NULL, &r) != 0)
         return RL_EXIT_INPUT;
     return emit(o, r);
 }
@@ -2670,7 +2732,7 @@ int rl_cli_step(rl_opts *o)
                             "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored");
     if (o->sharded && !fitted) {
         cJSON *r;
-        if (step_sharded(o, &m, &h, &o->plan, &r) != 0)
+        if (step_sharded(o, &m, &h, &o->plan, NULL, &r) != 0)
             return RL_EXIT_INPUT;
         if (replicas) /* timed by the fitted costs per replica */
             return emit(o, r);

@@ -3543,12 +3543,13 @@ static void docs_quote_current_capacity_figures(void **state)
     char *rd = doc_words(RL_SRCDIR "/README.md");
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s --format json", ex);
-    j = run_json_noted(cmd, "run tensor parallel");
+    j = run_json_noted(cmd, "8 chips without a plan run each batch on its own plan");
     const cJSON *er;
     cJSON_ArrayForEach(er, cJSON_GetObjectItem(j, "rows"))
     {
-        char row[512];
-        snprintf(row, sizeof row, "generate tp8 %.0f %.4g %.4g ... %.4g %.4g %.4g %.4g %.4g %.4g %.4g %.4g ...",
+        char row[512]; /* each row's plan (fixUE #1: tp8, then tp4 x2 from batch 64) */
+        snprintf(row, sizeof row, "generate %s %.0f %.4g %.4g ... %.4g %.4g %.4g %.4g %.4g %.4g %.4g %.4g ...",
+                 cJSON_GetStringValue(cJSON_GetObjectItem(er, "strategy")),
                  num(er, "batch"), 1e-9 * num(er, "weight_bytes_per_chip"),
                  1e-9 * num(er, "kv_bytes_per_chip"), 1e3 * num(er, "weight_load_s"),
                  1e3 * num(er, "kv_load_s"), 1e3 * num(er, "compute_s"),
@@ -6042,7 +6043,7 @@ static void mode_and_allreduce_agree(void **state)
     const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 500 "
                        "--weights fp8 --compute fp8 --format json";
     for (int ideal = 0; ideal < 2; ideal++) {
-        j = json2(base, ideal ? " --tp 8 --ideal" : "");
+        j = json2(base, ideal ? " --tp 8 --ideal" : " --tp 8"); /* fixUE #1: batch 64 alone runs tp4 x2 */
         const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "collectives"), 0);
         assert_string_equal(cJSON_GetObjectItem(c, "collective")->valuestring, "AllReduce");
         assert_true(num(c, "bytes") == 1048576.0);
@@ -11049,7 +11050,7 @@ static void step_columns_add_up(void **state)
 {
     (void)state;
     static const char *const runs[] = {
-        "step --model llama3-70b --hw h100-sxm --chips 8 --batch 1,16,64,256 --context 4096 "
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1,16,64,256 --context 4096 "
         "--weights fp8 --compute fp8 --format json",
         "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --ideal --batch 1,16,64,256 "
         "--context 4096 --weights fp8 --compute fp8 --format json",
@@ -11320,6 +11321,71 @@ static void step_slowest_replica_share(void **state)
     if (!note || !strstr(note, "masked MHA at batch 4 and XQA at batch 6 on this plan (2 and 3 "
                                 "sequences on a replica's smaller share"))
         fail_msg("batch_fall_note: %s", note ? note : "(none)");
+    cJSON_Delete(j);
+}
+
+/* fixUE #1: step --chips N without a plan timed the widest TP dividing N
+ * whatever its step, so more chips read slower.  Now each batch runs the
+ * plan over the chips that holds it with the shortest step (stepplan.h),
+ * chips left over idle.  Expected, each exact (the same plan timed the
+ * same way; tokens_per_s_per_chip rel 1e-12):
+ *  - llama3-70b fp8 on 10 H100 at batch 1 (context 4096): tp8 on 8 chips,
+ *    2 idle (idle_chips 2), step_s that of `--tp 8` on 8 chips (7.101 ms;
+ *    it read tp2 x5, 15.7 ms), tokens_per_s_per_chip over all 10, header
+ *    chips 10;
+ *  - llama3-8b fp8 on 32 TPU v5p at batches 1 and 64: each row's step_s
+ *    the least of --tp T --chips 32 over T in 1..32 dividing 32 (batch 64
+ *    tp8 x4, 1.136 ms, where tp32 read 2.293 ms), the row's strategy that
+ *    plan's; plan_choice states the rule.
+ * Failed before: the 10-chip row read tp2 x5, the 32-chip batch-64 row
+ * tp32. */
+static void step_chips_fastest_plan(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw h100-sxm --batch 1 --context 4096 "
+                       "--weights fp8 --compute fp8 --format json";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --chips 10", base);
+    cJSON *a = run_json_noted(cmd, "batch 1 tp8 (2 chips idle)");
+    snprintf(cmd, sizeof cmd, "%s --tp 8", base);
+    cJSON *b = run_cli_json(cmd, out, sizeof out);
+    const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
+    const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(ra, "strategy")), "tp8");
+    assert_true(num(ra, "idle_chips") == 2 && num(a, "chips") == 10);
+    if (num(ra, "step_s") != num(rb, "step_s"))
+        fail_msg("--chips 10 %.6g s, --tp 8 %.6g s", num(ra, "step_s"), num(rb, "step_s"));
+    assert_rel(num(ra, "tokens_per_s_per_chip"), num(ra, "tokens_per_s") / 10, 1e-12);
+    assert_non_null(cJSON_GetStringValue(cJSON_GetObjectItem(a, "plan_choice")));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    const char *v5p = "step --model llama3-8b --hw tpu-v5p --chips 32 --batch 1,64 --context 4096 "
+                      "--weights fp8 --format json";
+    cJSON *j = run_cli_json(v5p, out, sizeof out);
+    double best[2] = {0, 0};
+    char name[2][64] = {"", ""};
+    for (int t = 1; t <= 32; t *= 2) {
+        snprintf(cmd, sizeof cmd, "%s --tp %d", v5p, t);
+        cJSON *k = run_cli_json(cmd, out, sizeof out);
+        for (int i = 0; i < 2; i++) {
+            const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(k, "rows"), i);
+            if (cJSON_IsTrue(cJSON_GetObjectItem(r, "fits")) &&
+                (!name[i][0] || num(r, "step_s") < best[i])) {
+                best[i] = num(r, "step_s");
+                snprintf(name[i], sizeof name[i], "%s",
+                         cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")));
+            }
+        }
+        cJSON_Delete(k);
+    }
+    for (int i = 0; i < 2; i++) {
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
+        const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy"));
+        if (num(r, "step_s") != best[i] || strcmp(s, name[i]) != 0)
+            fail_msg("row %d: %s %.6g s, the fastest --tp %s %.6g s", i, s, num(r, "step_s"),
+                     name[i], best[i]);
+    }
+    assert_string_equal(name[1], "tp8 x4");
     cJSON_Delete(j);
 }
 
@@ -13625,6 +13691,7 @@ int main(void)
         cmocka_unit_test(capacity_keys_raw_and_usable),
         cmocka_unit_test(step_plan_capacity_keys),
         cmocka_unit_test(step_slowest_replica_share),
+        cmocka_unit_test(step_chips_fastest_plan),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
