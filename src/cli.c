@@ -31,6 +31,7 @@
 #include "shard.h"
 #include "spec.h"
 #include "step.h"
+#include "stepplan.h"
 #include "pareto.h"
 #include "sweep.h"
 #include "serve.h"
@@ -2145,7 +2146,6 @@ static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, con
 static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long long *tp,
                           const char *mode, step_plan *sp)
 {
-    char sim[96];
     if (step_plan_of(o, m, h, sp)->rc != 0) {
         rl_cli_tell("step", "--chips %lld: %s", o->chips, sp->err);
         return -1;
@@ -2153,7 +2153,6 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     const rl_shard_auto a = sp->a;
     *tp = a.tp;
     o->plan.pp = a.pp;
-    auto_simulate_flags(&a, 1, sim, sizeof sim);
     char name[64], flags[64], reps[64] = "";
     snprintf(name, sizeof name, a.pp > 1 ? "tp%lld x pp%lld" : "tp%lld", a.tp, a.pp);
     snprintf(flags, sizeof flags, a.pp > 1 ? "--tp %lld --pp %lld" : "--tp %lld", a.tp, a.pp);
@@ -2177,19 +2176,61 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
                     a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, flags);
         return 0;
     }
-    if (a.pp == 1 && a.tp == o->chips) {
+    return 0; /* a plan that fits: said with the rows' plans (note_auto_choice) */
+}
+
+/* The automatic plans step --chips N ran (fixUE #1: stepplan.h, each
+ * batch's fastest plan that holds it), said once the rows are timed: the
+ * note of before when every row runs the plan rl_shard_auto_plan names
+ * (tp over all the chips, or that plan with the simulate flags that run
+ * it), else each batch's plan. */
+static void note_auto_choice(const rl_opts *o, const rl_model *m, const rl_hw *h,
+                             const rl_shard_auto *a, const rl_step_choice *ch, const cJSON *r)
+{
+    const char *mode = o->mfu > 0 ? "--mfu (compute scaled, the plan without --ideal)"
+                                  : "without --ideal";
+    static const char rule[] = "the plan over the chips that holds the batch with the shortest "
+                               "step, tensor parallelism inside one domain that splits the heads "
+                               "under the fewest pipeline stages whose heaviest holds its weights, "
+                               "ties to fewer TP; stepplan.h";
+    int all = 1;
+    for (int i = 0; i < o->nbatch; i++)
+        all &= ch[i].tp == a->tp && ch[i].pp == a->pp && ch[i].chips == o->chips;
+    if (all && a->pp == 1 && a->tp == o->chips) {
         note_tp_over_all("step", mode, o->chips);
-        return 0;
+        return;
     }
-    rl_cli_tell("step", "note: %s: %lld chips without a plan run %s (the widest tensor "
-                "parallelism inside one %lld-chip domain that splits %s's heads evenly over a "
-                "divisor of the chips, under the fewest pipeline stages whose heaviest holds its "
-                "weights: %.2f GB a chip of %.2f GB; shard.h rl_shard_auto_plan)%s, as %s; "
-                "simulate %s runs the same plan (its --chips is one replica's); --ideal gives "
-                "formula (1) over fully sharded chips", mode, o->chips, name, h->domain_chips,
-                m->name, a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, reps, flags,
-                sim);
-    return 0;
+    if (all) {
+        char sim[96], name[64], flags[64], reps[64] = "";
+        auto_simulate_flags(a, 1, sim, sizeof sim);
+        snprintf(name, sizeof name, a->pp > 1 ? "tp%lld x pp%lld" : "tp%lld", a->tp, a->pp);
+        snprintf(flags, sizeof flags, a->pp > 1 ? "--tp %lld --pp %lld" : "--tp %lld", a->tp,
+                 a->pp);
+        if (a->replicas > 1)
+            snprintf(reps, sizeof reps, " times %lld replicas", a->replicas);
+        rl_cli_tell("step", "note: %s: %lld chips without a plan run %s (%s: %.2f GB a chip of "
+                    "%.2f GB)%s, as %s; simulate %s runs the same plan (its --chips is one "
+                    "replica's); --ideal gives formula (1) over fully sharded chips", mode,
+                    o->chips, name, rule, a->r.weight_bytes / 1e9,
+                    rl_shard_chip_room(m, h, &a->r) / 1e9, reps, flags, sim);
+        return;
+    }
+    char list[1024] = "";
+    size_t n = 0;
+    const cJSON *rows = cJSON_GetObjectItem(r, "rows");
+    for (int i = 0; i < o->nbatch && n < sizeof list - 1; i++) {
+        const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, i),
+                                                                  "strategy"));
+        char idle[48] = "";
+        if (ch[i].chips < o->chips)
+            snprintf(idle, sizeof idle, " (%lld chips idle)", o->chips - ch[i].chips);
+        int k = snprintf(list + n, sizeof list - n, "%sbatch %lld %s%s", i ? ", " : "",
+                         o->batch[i], st ? st : "?", idle);
+        n += k > 0 ? (size_t)k : 0;
+    }
+    rl_cli_tell("step", "note: %s: %lld chips without a plan run each batch on its own plan "
+                "(%s; each row's strategy): %s; --tp T [--pp P] times one plan; --ideal gives "
+                "formula (1) over fully sharded chips", mode, o->chips, rule, list);
 }
 
 /* ops and prefill on `replicas` replicas of --chips' plan: each --batch B
@@ -2205,9 +2246,11 @@ static void split_batch(rl_opts *o, const char *cmd, long long replicas)
         o->batch[i] = b;
     }
     if (changed)
-        rl_cli_tell(cmd, "note: --batch is over all %lld chips, as step --chips %lld's: each of "
-                         "the %lld replicas runs ceil(batch / %lld) sequences, the batch timed here",
-                    o->chips, o->chips, replicas, replicas);
+        rl_cli_tell(cmd, "note: --batch is over all %lld chips, as step --chips %lld's: the "
+                         "fullest of the %lld replicas runs ceil(batch / %lld) sequences, the "
+                         "batch timed here (step times the slower of that share and the "
+                         "floor(batch / %lld) of the others)",
+                    o->chips, o->chips, replicas, replicas, replicas);
 }
 
 /* The TP/EP plan of a step (ops, prefill, step) into *tp, *ep, and
@@ -2371,13 +2414,17 @@ static double gemm_cut(const rl_serving_engine *e, int v)
 /* Whether TensorRT-LLM's decode attention runs masked MHA at batch bs[0]
  * and XQA at bs[1] (engines.h rl_trtllm_mmha, the shape ops.c
  * attention_table_at builds: K / min(tp, K) KV heads a chip, each with its
- * N / tp / kv query heads, on ceil(batch / replicas) sequences a replica;
- * --kv-split's shares are left out: replicated KV, the default) for the
+ * N / tp / kv query heads, on the smaller share of a batch split over
+ * the replicas, floor(batch / replicas) sequences (at least 1): the
+ * replica a step waits for where masked MHA is the slower kernel (fixUE
+ * #2; before, ceil(batch / replicas), the larger share the step was timed
+ * on); --kv-split's shares are left out: replicated KV, the default) for the
  * KV variant v where the engine's tables hold an MMHA side (tester81 B:
  * llama3-8b on 16 H100s, tp8 x2, batch 8 runs 4 sequences a replica on
- * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms). */
+ * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms).  share[] the two
+ * shares. */
 static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_opts *o,
-                       const cJSON *r, long long tp, const double *bs, int v)
+                       const cJSON *r, long long tp, const double *bs, int v, double *share)
 {
     if (v < 0 || v >= RL_KV_COUNT || !e->tables->mmha[v] || !(e->tables->sms > 0) ||
         m->kv_heads <= 0 || tp <= 0)
@@ -2388,8 +2435,9 @@ static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_o
     double kv = K / on, group = (double)m->heads / (double)tp / kv;
     int mmha[2];
     for (int i = 0; i < 2; i++) {
-        double x[RL_KSHAPE] = {ceil(bs[i] / reps) * kv, (double)(o->context > 0 ? o->context : 1),
-                               group, (double)m->head_dim};
+        share[i] = fmax(1.0, floor(bs[i] / reps));
+        double x[RL_KSHAPE] = {share[i] * kv, (double)(o->context > 0 ? o->context : 1), group,
+                               (double)m->head_dim};
         mmha[i] = rl_trtllm_mmha(x, e->tables->sms);
     }
     return mmha[0] && !mmha[1];
@@ -2498,7 +2546,8 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     double g[2];
     int v = fall_gemms(o, m, h, bs, tp, ep, g);
     double cut = gemm_cut(e, v);
-    char why[640], note[1024];
+    char why[768], note[1152];
+    double share[2] = {0, 0};
     if (g[0] > g[1] && g[1] > 0 && cut > 0 && bs[0] <= cut && bs[1] > cut)
         snprintf(why, sizeof why, "%s's measured %s GEMMs on %s run a slower kernel at m <= %g "
                  "than above it (the dense matmuls %.3f ms vs %.3f ms a step in the tables' own "
@@ -2510,15 +2559,16 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
                  "matmuls %.3f ms vs %.3f ms a step in the tables' own rows)", e->name,
                  v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[0] * 1e3,
                  g[1] * 1e3);
-    else if (attn_switch(m, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv)))
+    else if (attn_switch(m, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv), share))
         snprintf(why, sizeof why, "%s switches decode-attention kernel between them, masked "
-                 "MHA at batch %g and XQA at batch %g on this plan (its dispatch rule, "
+                 "MHA at batch %g and XQA at batch %g on this plan (%g and %g sequences on a "
+                 "replica's smaller share: a step is its slowest replica's; its dispatch rule, "
                  "DecoderXQAImplJIT::mayHavePerfGain: KV heads x sequences x blocks of 128 "
                  "past tokens x 4 against the chip's %g SMs, engines.h RL_TRTLLM_XQA_MAX_GROUP); "
                  "each side's time is looked up in that kernel's own measured table, by "
                  "interpolation between the shapes it measured (ops lists qk and pv at both, "
                  "with their provenance): the switch is modelled, its times are not measured "
-                 "at these shapes", e->name, bs[0], bs[1], e->tables->sms);
+                 "at these shapes", e->name, bs[0], bs[1], share[0], share[1], e->tables->sms);
     else
         snprintf(why, sizeof why, "%s's measured kernel tables on %s fall there (ops lists "
                  "each operator's time at both)", e->name, h->name);
@@ -2536,14 +2586,17 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
 static void note_idle_replicas(const rl_opts *o, cJSON *r, long long chips)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r, "rows"), *row;
-    const cJSON *reps = cJSON_GetObjectItemCaseSensitive(r, "replicas");
     cJSON_ArrayForEach(row, rows) {
         const cJSON *idle = cJSON_GetObjectItemCaseSensitive(row, "idle_replicas");
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(row, "batch");
-        if (!cJSON_IsNumber(idle) || !(idle->valuedouble > 0) || !cJSON_IsNumber(b) ||
-            !cJSON_IsNumber(reps) || !(reps->valuedouble > 0))
+        if (!cJSON_IsNumber(idle) || !(idle->valuedouble > 0) || !cJSON_IsNumber(b))
             continue;
-        long long n = (long long)reps->valuedouble, one = chips / n, B = (long long)b->valuedouble;
+        /* the row's own plan (fixUE #1: each batch may run its own): its
+         * replicas the batch and the idle ones, on the chips it does not
+         * leave idle (idle_chips) */
+        long long B = (long long)b->valuedouble, n = B + (long long)idle->valuedouble;
+        double left = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "idle_chips"));
+        long long one = (chips - (left > 0 ? (long long)left : 0)) / n;
         char note[512];
         snprintf(note, sizeof note, "batch %lld over %lld replicas of %lld chips leaves %lld of "
                  "them idle (idle_replicas): tokens_per_s_per_chip divides by all %lld chips; "
@@ -2557,14 +2610,31 @@ static void note_idle_replicas(const rl_opts *o, cJSON *r, long long chips)
 }
 
 /* step's rows of plan (rl_result_step_sharded) into *out (NULL when out
- * of memory: emit says so), the default KV split noted.  -1 on an error
+ * of memory: emit says so), the default KV split noted; with `a` (no plan
+ * given: the automatic plan over the chips) each batch's fastest plan
+ * (stepplan.h rl_step_plan_rows, plan its base), said.  -1 on an error
  * (said). */
 static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
-                        const rl_shard_plan *plan, cJSON **out)
+                        const rl_shard_plan *given, const rl_shard_auto *a, cJSON **out)
 {
     char err[ERRLEN] = "";
-    *out = rl_result_step_sharded(m, h, plan, o->chips, o->batch, o->nbatch, o->context, o->prec,
-                                  err, sizeof err);
+    rl_shard_plan first = *given;
+    if (a) {
+        rl_step_choice *ch = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *ch);
+        *out = ch ? rl_step_plan_rows(m, h, given, a, o->chips, o->batch, o->nbatch, o->context,
+                                      o->prec, ch, err, sizeof err)
+                  : NULL;
+        if (*out && a->fits)
+            note_auto_choice(o, m, h, a, ch, *out);
+        if (ch) { /* the notes below of the first row's plan, the header's */
+            first.tp = ch[0].tp;
+            first.pp = ch[0].pp;
+        }
+        free(ch);
+    } else
+        *out = rl_result_step_sharded(m, h, given, o->chips, o->batch, o->nbatch, o->context,
+                                      o->prec, err, sizeof err);
+    const rl_shard_plan *plan = &first;
     if (!*out && err[0]) {
         rl_cli_tell("step", "%s", err);
         return -1;
@@ -2604,8 +2674,9 @@ static int step_tp_replicas(rl_opts *o, const rl_model *m, const rl_hw *h, step_
             rl_cli_tell("step", "%s", err);
         return RL_EXIT_INPUT;
     }
-    cJSON *r;
-    if (step_sharded(o, m, h, &plan, &r) != 0)
+    cJSON *r; /* no plan given: each batch's own (fixUE #1) */
+    int automatic = !o->sharded && o->chips > 1 && !m->abstract && sp->searched && sp->rc == 0;
+    if (step_sharded(o, m, h, &plan, automatic ? &sp->a : NULL, &r) != 0)
         return RL_EXIT_INPUT;
     return emit(o, r);
 }
@@ -2719,7 +2790,7 @@ int rl_cli_step(rl_opts *o)
                             "plan; give --tp (--ep, --sp, --pp, --sharding) for one; ignored");
     if (o->sharded && !fitted) {
         cJSON *r;
-        if (step_sharded(o, &m, &h, &o->plan, &r) != 0)
+        if (step_sharded(o, &m, &h, &o->plan, NULL, &r) != 0)
             return RL_EXIT_INPUT;
         if (replicas) /* timed by the fitted costs per replica */
             return emit(o, r);

@@ -23,6 +23,7 @@
 #include "sandbox.h"
 #include "serve.h"
 #include "shard.h"
+#include "stepplan.h"
 #include "spec.h"
 #include "step.h"
 #include "sweep.h"
@@ -1724,17 +1725,16 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
  * step --chips N).  0 when the run keeps no plan (one chip, abstract, ideal), 1
  * with one; a Lua error when it does not evaluate. */
 static int auto_plan(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,
-                     long long context, rl_precision p, rl_shard_plan *pl)
+                     long long context, rl_precision p, rl_shard_plan *pl, rl_shard_auto *a)
 {
     if (chips <= 1 || m->abstract || h->ideal)
         return 0;
-    rl_shard_auto a;
     char err[ERRLEN];
-    if (rl_shard_auto_plan(m, h, pl, chips, context, p, &a, err, sizeof err) != 0)
+    if (rl_shard_auto_plan(m, h, pl, chips, context, p, a, err, sizeof err) != 0)
         opt_error(L, "field 'chips' (%lld): %s", chips, err);
-    pl->tp = a.tp;
+    pl->tp = a->tp;
     pl->ep = 1;
-    pl->pp = a.pp;
+    pl->pp = a->pp;
     return 1;
 }
 
@@ -1805,11 +1805,23 @@ int rl_lua_step(lua_State *L)
      * costs model, by its engine costs (as the CLI) */
     int fitted = h.engine_costs.present && !h.ideal &&
                  (!planned || rl_shard_plan_is_tp_over(&pl, chips));
-    if (!planned && !h.engine_costs.present && auto_plan(L, &m, &h, chips, context, p, &pl))
-        planned = 1, pl.overlap = 0; /* calibrated collectives add (no overlap measured) */
+    rl_shard_auto a;
+    int automatic = 0; /* each batch on its fastest plan, as the CLI (stepplan.h; fixUE #1) */
+    if (!planned && !h.engine_costs.present && auto_plan(L, &m, &h, chips, context, p, &pl, &a))
+        planned = automatic = 1, pl.overlap = 0; /* calibrated collectives add (no overlap measured) */
     if (planned && !fitted) {
         char err[ERRLEN] = "";
-        cJSON *r = rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p, err, sizeof err);
+        rl_step_choice *ch = automatic ? calloc((size_t)(nb > 0 ? nb : 1), sizeof *ch) : NULL;
+        cJSON *r = !automatic ? rl_result_step_sharded(&m, &h, &pl, chips, batch, nb, context, p,
+                                                       err, sizeof err)
+                   : ch ? rl_step_plan_rows(&m, &h, &pl, &a, chips, batch, nb, context, p, ch, err,
+                                            sizeof err)
+                        : NULL;
+        if (ch) { /* the KV split's key of the first row's plan, the header's */
+            pl.tp = ch[0].tp;
+            pl.pp = ch[0].pp;
+        }
+        free(ch);
         if (!r && err[0])
             return run_error(L, err);
         rl_result_kv_split(r, &pl, kv_given, h.ideal);

@@ -1940,6 +1940,36 @@ int rl_result_drop_overlap(const rl_model *m, const rl_hw *h, rl_shard_plan *pl)
     return 1;
 }
 
+/* One row of a plan's step at `batch`: calibrated (a pipeline's stages,
+ * or a 1D plan) where the measurements time the plan, else rl_shard_eval. */
+static int step_plan_row(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan, int cal,
+                         long long chips, long long batch, long long context, rl_precision p,
+                         rl_shard_result *s, char *err, size_t errlen)
+{
+    rl_step st;
+    if (cal && plan->pp > 1)
+        return rl_shard_pp_step_calibrated(m, h, plan, chips, batch, context, p, s, err, errlen);
+    if (cal)
+        return rl_shard_step_calibrated(m, h, plan, chips, batch, context, p, &st, s, err, errlen);
+    return rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch, context, p, s, err, errlen);
+}
+
+/* The one-copy step's capacity keys (add_memory) for a plan, all `chips`
+ * together as ops and prefill give them (add_hbm: whole bytes a chip x
+ * chips): capacity_bytes = hbm_total_bytes the raw HBM, usable_bytes =
+ * usable_total_bytes the plan's usable_bytes_per_chip (rl_shard_chip_room,
+ * shard's and the rows' figure) x chips.  fixUE #3: a plan's step had none
+ * of them, which docs/cli.md's memory keys promise. */
+static void add_plan_capacity(cJSON *o, const rl_model *m, const rl_hw *h,
+                              const rl_shard_result *s, long long chips)
+{
+    double n = (double)chips, usable = round(rl_shard_chip_room(m, h, s)) * n;
+    add_bytes(o, "capacity_bytes", h->hbm_bytes * n);
+    add_bytes(o, "hbm_total_bytes", h->hbm_bytes * n);
+    add_bytes(o, "usable_bytes", usable);
+    add_bytes(o, "usable_total_bytes", usable);
+}
+
 cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_plan *plan,
                               long long chips, const long long *batch, int nbatch,
                               long long context, rl_precision p, char *err, size_t errlen)
@@ -1999,16 +2029,21 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
     double share = -1.0;
     outside_set far = {.at = "batch ", .ops = "ops"};
     for (int i = 0; i < nbatch; i++) {
-        rl_step st;
-        if ((cal && plan->pp > 1
-                 ? rl_shard_pp_step_calibrated(m, h, plan, chips, batch[i], context, p, &s, err,
-                                              errlen)
-             : cal ? rl_shard_step_calibrated(m, h, plan, chips, batch[i], context, p, &st, &s, err,
-                                              errlen)
-                   : rl_shard_eval(m, h, plan, RL_PHASE_GENERATE, chips, batch[i], context, p, &s,
-                                   err, errlen)) != 0) {
+        if (step_plan_row(m, h, plan, cal, chips, batch[i], context, p, &s, err, errlen) != 0) {
             cJSON_Delete(o);
             return NULL;
+        }
+        /* the slowest replica's step (fixUE #2: shard.h rl_shard_slowest_share);
+         * fitted costs grow with the batch, so there the larger share is it */
+        long long lo = s.replicas > 1 ? batch[i] / s.replicas : 0;
+        rl_shard_result f;
+        if (!fit && lo >= 1 && batch[i] % s.replicas != 0) {
+            if (step_plan_row(m, h, plan, cal, chips, lo * s.replicas, context, p, &f, err,
+                              errlen) != 0) {
+                cJSON_Delete(o);
+                return NULL;
+            }
+            rl_shard_slowest_share(&s, &f);
         }
         if (fit && rl_e2e_fitted_shard(m, h, p, &s) != 0) {
             snprintf(err, errlen, "%s's fitted engine costs do not time %s", h->name, s.name);
@@ -2029,6 +2064,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
              * context, not the row's batch) */
             cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
             cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(&s));
+            add_plan_capacity(o, m, h, &s, chips);
             add_hbm_bw(o, h, chips);
             cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
         }

@@ -868,6 +868,27 @@ static void plan_name(const rl_model *m, const rl_shard_plan *pl, int prefill, l
     }
 }
 
+void rl_shard_slowest_share(rl_shard_result *r, const rl_shard_result *lo)
+{
+    if (!(lo->step_s > r->step_s))
+        return;
+    rl_shard_result big = *r;
+    *r = *lo; /* the slowest replica's time, terms and collectives */
+    r->batch = big.batch;
+    r->replica_batch = big.replica_batch;
+    r->weight_bytes = big.weight_bytes; /* what the fullest chip holds */
+    r->kv_bytes = big.kv_bytes;
+    r->total_bytes = big.total_bytes;
+    r->fits = big.fits;
+    r->kv_seq_chip = big.kv_seq_chip;
+    r->kv_groups = big.kv_groups;
+    memcpy(r->stage_w, big.stage_w, sizeof r->stage_w);
+    r->kv_room = big.kv_room;
+    r->kv_stage = big.kv_stage;
+    r->tokens_per_s = (double)big.batch / r->step_s;
+    r->tokens_per_s_per_chip = r->tokens_per_s / (double)r->chips;
+}
+
 double rl_shard_chip_room(const rl_model *m, const rl_hw *h, const rl_shard_result *r)
 {
     long long n = r->replicas > 0 ? r->chips / r->replicas : 1; /* one replica's chips */

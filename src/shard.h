@@ -562,6 +562,19 @@ double rl_shard_sends_s(const rl_shard_result *r);
  * through every tick, pp times the plan's KV, FLOPs and collectives). */
 long long rl_shard_micro_batch(const rl_shard_result *r);
 
+/* A step of B sequences over replicas runs ceil(B / replicas) on some
+ * replicas and floor(B / replicas) on the rest; the step is the slowest
+ * replica's (fixUE #2: only the larger share was timed, yet a measured
+ * kernel table can time the smaller one slower: llama3-8b tp8 x2 on H100,
+ * batch 5 runs 3 + 2 and the 2-sequence replica's masked MHA takes 1.809
+ * ms against 1.630 ms at 3).  r is the plan timed at B (the larger share),
+ * lo the same plan timed at floor(B / replicas) x replicas (every replica
+ * the smaller share).  When lo's step is longer, r takes lo's times, terms,
+ * collectives and band (the slowest replica's) and keeps its own batch, its
+ * memory (the fullest chip: weight and KV bytes, fits, KV room) and its
+ * replica_batch, tokens_per_s the whole batch over that step.  Generation. */
+void rl_shard_slowest_share(rl_shard_result *r, const rl_shard_result *lo);
+
 /* A 1D pipeline plan (pp > 1) on a measured chip timed as simulate times
  * its replicas: the stages' calibrated step (rl_shard_step_calibrated of
  * the plan at pp 1 over chips / pp) on one micro-batch per replica, made

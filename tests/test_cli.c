@@ -1727,6 +1727,42 @@ static void prefill_bytes_are_whole(void **state)
     cJSON_Delete(j);
 }
 
+/* fixUE #3: a plan's step (--chips 8 without a plan: tp8, as --tp 8)
+ * printed none of the one-copy step's capacity keys (capacity_bytes,
+ * hbm_total_bytes, usable_bytes, usable_total_bytes) that docs/cli.md's
+ * memory-key table names for step.  Expected: capacity_bytes =
+ * hbm_total_bytes = 8 x 80 GiB = 687194767360 B (hw_profiles/h100-sxm.lua
+ * hbm_bytes, exact), usable_bytes = usable_total_bytes = 8 x shard's tp8
+ * usable_bytes_per_chip (the same rule, rl_shard_chip_room, exact in whole
+ * bytes), and the row's weight and KV bytes a chip shard's tp8 row's, exact.
+ * Failed before: no capacity_bytes. */
+static void step_plan_capacity_keys(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("step --model llama3-70b --hw h100-sxm --chips 8 --batch 4 "
+                              "--context 4096 --format json", "tensor parallel");
+    cJSON *sh = run_cli_json("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 4 "
+                             "--context 4096 --format json", out, sizeof out);
+    const cJSON *row = cJSON_GetObjectItem(j, "rows")->child, *r;
+    const cJSON *tp8 = NULL;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(sh, "rows"))
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8") == 0 &&
+            strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "phase")), "generate") == 0)
+            tp8 = r; /* shard lists prefill's plans first */
+    assert_non_null(tp8);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(row, "strategy")),
+                        cJSON_GetStringValue(cJSON_GetObjectItem(tp8, "strategy")));
+    assert_true(num(j, "capacity_bytes") == 8.0 * 80 * 1073741824.0);
+    assert_true(num(j, "hbm_total_bytes") == num(j, "capacity_bytes"));
+    assert_true(num(j, "usable_bytes") == 8 * num(tp8, "usable_bytes_per_chip"));
+    assert_true(num(j, "usable_total_bytes") == num(j, "usable_bytes"));
+    assert_true(num(row, "usable_bytes_per_chip") == num(tp8, "usable_bytes_per_chip"));
+    assert_true(num(row, "weight_bytes_per_chip") == num(tp8, "weight_bytes_per_chip"));
+    assert_true(num(row, "kv_bytes_per_chip") == num(tp8, "kv_bytes_per_chip"));
+    cJSON_Delete(sh);
+    cJSON_Delete(j);
+}
+
 /* fixNE #3: "capacity" is raw HBM in step's capacity_bytes and usable in
  * ops' hbm_capacity_bytes.  Every command with a usable figure now carries
  * the raw one beside it under an unambiguous name, the same numbers: step
@@ -3514,12 +3550,13 @@ static void docs_quote_current_capacity_figures(void **state)
     char *rd = doc_words(RL_SRCDIR "/README.md");
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s --format json", ex);
-    j = run_json_noted(cmd, "run tensor parallel");
+    j = run_json_noted(cmd, "8 chips without a plan run each batch on its own plan");
     const cJSON *er;
     cJSON_ArrayForEach(er, cJSON_GetObjectItem(j, "rows"))
     {
-        char row[512];
-        snprintf(row, sizeof row, "generate tp8 %.0f %.4g %.4g ... %.4g %.4g %.4g %.4g %.4g %.4g %.4g %.4g ...",
+        char row[512]; /* each row's plan (fixUE #1: tp8, then tp4 x2 from batch 64) */
+        snprintf(row, sizeof row, "generate %s %.0f %.4g %.4g ... %.4g %.4g %.4g %.4g %.4g %.4g %.4g %.4g ...",
+                 cJSON_GetStringValue(cJSON_GetObjectItem(er, "strategy")),
                  num(er, "batch"), 1e-9 * num(er, "weight_bytes_per_chip"),
                  1e-9 * num(er, "kv_bytes_per_chip"), 1e3 * num(er, "weight_load_s"),
                  1e3 * num(er, "kv_load_s"), 1e3 * num(er, "compute_s"),
@@ -6013,7 +6050,7 @@ static void mode_and_allreduce_agree(void **state)
     const char *base = "step --model llama3-70b --hw h100-sxm --chips 8 --batch 64 --context 500 "
                        "--weights fp8 --compute fp8 --format json";
     for (int ideal = 0; ideal < 2; ideal++) {
-        j = json2(base, ideal ? " --tp 8 --ideal" : "");
+        j = json2(base, ideal ? " --tp 8 --ideal" : " --tp 8"); /* fixUE #1: batch 64 alone runs tp4 x2 */
         const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "collectives"), 0);
         assert_string_equal(cJSON_GetObjectItem(c, "collective")->valuestring, "AllReduce");
         assert_true(num(c, "bytes") == 1048576.0);
@@ -11020,7 +11057,7 @@ static void step_columns_add_up(void **state)
 {
     (void)state;
     static const char *const runs[] = {
-        "step --model llama3-70b --hw h100-sxm --chips 8 --batch 1,16,64,256 --context 4096 "
+        "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --batch 1,16,64,256 --context 4096 "
         "--weights fp8 --compute fp8 --format json",
         "step --model llama3-70b --hw h100-sxm --chips 8 --tp 8 --ideal --batch 1,16,64,256 "
         "--context 4096 --weights fp8 --compute fp8 --format json",
@@ -11244,11 +11281,13 @@ static void batch_fall_note(void **state)
      * ms, batch 9 (5, XQA) 1.626 ms, their qk/pv interpolated in each
      * kernel's table: the note names the switch and claims no measurement
      * at these shapes (it read "measured, not a modelling error") */
-    assert_int_equal(cli2("step --model llama3-8b --hw h100-sxm --chips 16 --context 1000",
-                          " --batch 1,8,9"), 0);
-    if (!strstr(out, "batch 8 reads slower than batch 9") ||
+    /* fixUE #2: batch 9 runs 5 + 4, its step the 4-sequence replica's
+     * masked MHA: batch 10 (5 + 5) is the XQA side */
+    assert_int_equal(cli2("step --model llama3-8b --hw h100-sxm --chips 16 --tp 8 --context 1000",
+                          " --batch 1,8,10"), 0);
+    if (!strstr(out, "batch 8 reads slower than batch 10") ||
         !strstr(out, "trtllm switches decode-attention kernel between them, masked MHA at "
-                     "batch 8 and XQA at batch 9") ||
+                     "batch 8 and XQA at batch 10 on this plan (4 and 5 sequences") ||
         !strstr(out, "its times are not measured at these shapes") ||
         strstr(out, "measured, not a modelling error"))
         fail_msg("%s", out);
@@ -11292,6 +11331,100 @@ static void batch_throughput_fall_note(void **state)
     assert_int_equal(cli2("step --model llama3-8b --hw a100-sxm-80g --context 2048", " --batch 64,128"),
                      0);
     assert_null(strstr(out, "fewer tokens/s"));
+}
+
+/* fixUE #2: a batch split over replicas was timed on its larger share
+ * alone.  llama3-8b on 16 H100s as tp8 x2 at context 2048 (trtllm's kernel
+ * tables): batch 5 runs 3 + 2, and the 2-sequence replica's masked MHA
+ * takes the batch-4 row's step (2 + 2: 1.809 ms) where the 3-sequence one
+ * takes 1.630 ms (the batch-6 row, 3 + 3, XQA).  Expected: batch 5's step
+ * equal to batch 4's exactly (the same replica shape timed), tokens_per_s
+ * 5 over it (rel 1e-12), its memory the fuller share's (batch 6's KV a
+ * chip, exact), and the fall note naming the replica shares.  Failed
+ * before: batch 5 read 1.630 ms, batch 6's. */
+static void step_slowest_replica_share(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --model llama3-8b --hw h100-sxm --chips 16 --tp 8 --batch 4,5,6 "
+                            "--context 2048 --format json", out, sizeof out);
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    const cJSON *r4 = cJSON_GetArrayItem(rows, 0), *r5 = cJSON_GetArrayItem(rows, 1),
+                *r6 = cJSON_GetArrayItem(rows, 2);
+    if (num(r5, "step_s") != num(r4, "step_s"))
+        fail_msg("batch 5 %.6g s, batch 4 %.6g s", num(r5, "step_s"), num(r4, "step_s"));
+    assert_true(num(r6, "step_s") < num(r4, "step_s") / 1.05); /* the fall is there */
+    assert_rel(num(r5, "tokens_per_s"), 5 / num(r5, "step_s"), 1e-12);
+    assert_true(num(r5, "kv_bytes_per_chip") == num(r6, "kv_bytes_per_chip"));
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "batch_fall_note"));
+    if (!note || !strstr(note, "masked MHA at batch 4 and XQA at batch 6 on this plan (2 and 3 "
+                                "sequences on a replica's smaller share"))
+        fail_msg("batch_fall_note: %s", note ? note : "(none)");
+    cJSON_Delete(j);
+}
+
+/* fixUE #1: step --chips N without a plan timed the widest TP dividing N
+ * whatever its step, so more chips read slower.  Now each batch runs the
+ * plan over the chips that holds it with the shortest step (stepplan.h),
+ * chips left over idle.  Expected, each exact (the same plan timed the
+ * same way; tokens_per_s_per_chip rel 1e-12):
+ *  - llama3-70b fp8 on 10 H100 at batch 1 (context 4096): tp8 on 8 chips,
+ *    2 idle (idle_chips 2), step_s that of `--tp 8` on 8 chips (7.101 ms;
+ *    it read tp2 x5, 15.7 ms), tokens_per_s_per_chip over all 10, header
+ *    chips 10;
+ *  - llama3-8b fp8 on 32 TPU v5p at batches 1 and 64: each row's step_s
+ *    the least of --tp T --chips 32 over T in 1..32 dividing 32 (batch 64
+ *    tp8 x4, 1.136 ms, where tp32 read 2.293 ms), the row's strategy that
+ *    plan's; plan_choice states the rule.
+ * Failed before: the 10-chip row read tp2 x5, the 32-chip batch-64 row
+ * tp32. */
+static void step_chips_fastest_plan(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw h100-sxm --batch 1 --context 4096 "
+                       "--weights fp8 --compute fp8 --format json";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --chips 10", base);
+    cJSON *a = run_json_noted(cmd, "batch 1 tp8 (2 chips idle)");
+    snprintf(cmd, sizeof cmd, "%s --tp 8", base);
+    cJSON *b = run_cli_json(cmd, out, sizeof out);
+    const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
+    const cJSON *rb = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "rows"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(ra, "strategy")), "tp8");
+    assert_true(num(ra, "idle_chips") == 2 && num(a, "chips") == 10);
+    if (num(ra, "step_s") != num(rb, "step_s"))
+        fail_msg("--chips 10 %.6g s, --tp 8 %.6g s", num(ra, "step_s"), num(rb, "step_s"));
+    assert_rel(num(ra, "tokens_per_s_per_chip"), num(ra, "tokens_per_s") / 10, 1e-12);
+    assert_non_null(cJSON_GetStringValue(cJSON_GetObjectItem(a, "plan_choice")));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    const char *v5p = "step --model llama3-8b --hw tpu-v5p --chips 32 --batch 1,64 --context 4096 "
+                      "--weights fp8 --format json";
+    cJSON *j = run_cli_json(v5p, out, sizeof out);
+    double best[2] = {0, 0};
+    char name[2][64] = {"", ""};
+    for (int t = 1; t <= 32; t *= 2) {
+        snprintf(cmd, sizeof cmd, "%s --tp %d", v5p, t);
+        cJSON *k = run_cli_json(cmd, out, sizeof out);
+        for (int i = 0; i < 2; i++) {
+            const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(k, "rows"), i);
+            if (cJSON_IsTrue(cJSON_GetObjectItem(r, "fits")) &&
+                (!name[i][0] || num(r, "step_s") < best[i])) {
+                best[i] = num(r, "step_s");
+                snprintf(name[i], sizeof name[i], "%s",
+                         cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")));
+            }
+        }
+        cJSON_Delete(k);
+    }
+    for (int i = 0; i < 2; i++) {
+        const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
+        const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy"));
+        if (num(r, "step_s") != best[i] || strcmp(s, name[i]) != 0)
+            fail_msg("row %d: %s %.6g s, the fastest --tp %s %.6g s", i, s, num(r, "step_s"),
+                     name[i], best[i]);
+    }
+    assert_string_equal(name[1], "tp8 x4");
+    cJSON_Delete(j);
 }
 
 /* tester63 F4 (stop 42): MoE experts timed from the other fp8 scaling's
@@ -13594,6 +13727,9 @@ int main(void)
         cmocka_unit_test(per_chip_bytes_in_every_step),
         cmocka_unit_test(prefill_bytes_are_whole),
         cmocka_unit_test(capacity_keys_raw_and_usable),
+        cmocka_unit_test(step_plan_capacity_keys),
+        cmocka_unit_test(step_slowest_replica_share),
+        cmocka_unit_test(step_chips_fastest_plan),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),

@@ -1618,7 +1618,8 @@ static void what_if_three_ways_agree(void **state)
 {
     (void)state;
     static const char *const keys[] = {"step_s"}, *const header[] = {"chips"};
-    const char *base = "step --model llama3-70b --hw %s --chips 8 --batch 64 --context 4096 "
+    /* tp8 named (fixUE #1: chips 8 alone runs batch 64 on its fastest plan) */
+    const char *base = "step --model llama3-70b --hw %s --chips 8 --tp 8 --batch 64 --context 4096 "
                        "--weights fp8 --compute fp8 --format json%s";
     char spec[] = "/tmp/rl_what_if_XXXXXX.lua", cli[512], ref[512], lua[512];
     int fd = mkstemps(spec, 4);
@@ -1626,8 +1627,8 @@ static void what_if_three_ways_agree(void **state)
     static const char text[] = "return { base = 'h100-sxm', name = 'h100-sxm', hbm_bw = 6e12 }\n";
     assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
     close(fd);
-    snprintf(ref, sizeof ref, base, "h100-sxm", " --set hw.hbm_bw=6e12 --tp 8");
-    const char *lua_step = "roofline.step{ model = 'llama3-70b', hw = %s, chips = 8, batch = 64, "
+    snprintf(ref, sizeof ref, base, "h100-sxm", " --set hw.hbm_bw=6e12");
+    const char *lua_step = "roofline.step{ model = 'llama3-70b', hw = %s, chips = 8, tp = 8, batch = 64, "
                            "context = 4096, weights = 'fp8', compute = 'fp8' }";
     snprintf(lua, sizeof lua, lua_step, "roofline.hw('h100-sxm', { hbm_bw = 6e12 })");
     assert_lua_equals_cli(ref, lua, 1, keys, 1);
