@@ -4249,6 +4249,16 @@ static long step_up(long k, long step, int ups, int gallop, long top_k)
     return k + step > top_k || k + up < top_k ? k + up : top_k;
 }
 
+/* The bracket's next lattice point below k after `downs` loads failed:
+ * `step` points down, doubling after `gallop` of them (step_up's rule),
+ * but a doubled step stops at low_k. */
+static long step_down(long k, long step, int downs, int gallop, long low_k)
+{
+    int over = downs - gallop;
+    long down = over > 0 ? step << (over < 24 ? over : 24) : step;
+    return k - step < low_k || k - down > low_k ? k - down : low_k;
+}
+
 /* What one search over a sample found: the highest load sustained (*qps, 0
  * or NAN as serve.h says), the lowest load above it that failed (fail, NAN
  * when none), the latency span at *qps and the requests a sample needs
@@ -4380,9 +4390,12 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (v.ok)
                 lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = v.e2e,
                 end->ramp = v.ramp, end->need = v.need;
-            else
+            else if (again)
                 hi = k, has_hi = 1, hi_open = v.open, hi_unseen = v.unseen,
-                k -= again ? step << (downs < 24 ? downs++ : 24) : step;
+                k -= step << (downs < 24 ? downs++ : 24);
+            else /* serve.h: down as up, doubling after `gallop` failed, not past the floor */
+                hi = k, has_hi = 1, hi_open = v.open, hi_unseen = v.unseen,
+                k = step_down(k, step, ++downs, gallop, low_k);
             if ((!has_lo && k < low_k) || (!has_hi && k > top_k))
                 break; /* sustains nothing, or everything up to offline */
             /* serve.h: unloaded, once every load down to FLOOR_AFTER - 1 steps of

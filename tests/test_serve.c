@@ -1333,6 +1333,23 @@ static void test_capacity_far_overload_grown(void **state)
                      repeated);
         free(r);
     }
+    /* farther still, the 40 runs: 4000 requests (the whole sample) offered
+     * at 1e11 / D and 1e12 / D, 37 and 40 halvings above the capacity.
+     * Stepping down by 2x alone the bracket closed too late to bisect
+     * (0.866 / D at 1e11, the bisection cut short) or not at all (null at
+     * 1e12) until the steps down doubled after 10 failures as the steps up
+     * do (serve.h).  Expected: the same band; found 0.994 and 1.000. */
+    c.capacity_repeated = NULL;
+    for (double o = 1e11; o <= 1e12; o *= 10) {
+        rl_request *r = workload(4000, o / D, 300, 1, 7);
+        double cap;
+        char err[256];
+        assert_int_equal(rl_serve_capacity(r, 4000, &c, &f->cost, &f->cost, 0, &cap, err, sizeof err),
+                         0);
+        if (!(cap * D >= 0.93 && cap * D <= 1.03))
+            fail_msg("offered %g / D: capacity %g x D", o, cap * D);
+        free(r);
+    }
 }
 
 /* A TTFT tail set by the requests' own service, not by the load (tester46
