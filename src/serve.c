@@ -4249,6 +4249,16 @@ static long step_up(long k, long step, int ups, int gallop, long top_k)
     return k + step > top_k || k + up < top_k ? k + up : top_k;
 }
 
+/* The bracket's next lattice point below k after `downs` loads failed:
+ * `step` points down, doubling after `gallop` of them (step_up's rule),
+ * but a doubled step stops at low_k. */
+static long step_down(long k, long step, int downs, int gallop, long low_k)
+{
+    int over = downs - gallop;
+    long down = over > 0 ? step << (over < 24 ? over : 24) : step;
+    return k - step < low_k || k - down > low_k ? k - down : low_k;
+}
+
 /* What one search over a sample found: the highest load sustained (*qps, 0
  * or NAN as serve.h says), the lowest load above it that failed (fail, NAN
  * when none), the latency span at *qps and the requests a sample needs
@@ -4297,17 +4307,23 @@ static int hard_within(const search_fails *f, long lo, long band)
     return 0;
 }
 
-/* The floor probe (serve.h): RL_SERVE_CAPACITY_FLOOR of the sample's rate
- * or RL_SERVE_CAPACITY_FLOOR_QPS, whichever is lower.  *low_k: its point;
- * *ok: it was sustained. */
+/* The floor's lattice point (serve.h): RL_SERVE_CAPACITY_FLOOR of the
+ * sample's rate q0 or RL_SERVE_CAPACITY_FLOOR_QPS, whichever is lower. */
+static long floor_point(double q0)
+{
+    long abs_k = lattice_point(RL_SERVE_CAPACITY_FLOOR_QPS / q0);
+    long rel_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
+    return abs_k < rel_k ? abs_k : rel_k;
+}
+
+/* The floor probe (serve.h) at floor_point.  *low_k: its point; *ok: it
+ * was sustained. */
 static int run_floor(const rl_request *req, long long m, double q0, rl_request *buf,
                      const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
                      int locate, long *low_k, int *ok, int *open, char *err, size_t errlen)
 {
     verdict v;
-    long abs_k = lattice_point(RL_SERVE_CAPACITY_FLOOR_QPS / q0);
-    *low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
-    *low_k = abs_k < *low_k ? abs_k : *low_k;
+    *low_k = floor_point(q0);
     int rc = run_scaled(req, m, lattice_scale(*low_k), buf, c, pc, dc, locate, &v, err, errlen);
     *ok = v.ok;
     *open = v.open;
@@ -4350,7 +4366,13 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     long k = hint > 0 ? lattice_point(hint / q0) : 0, lo = 0, hi = 0, k0 = k;
     long base = lattice_point(hint > 0 ? 1.25 : 2), step = again ? 1 : base;
     int gallop = again ? 1 : RL_SERVE_CAPACITY_GALLOP_AFTER;
-    long low_k = lattice_point(RL_SERVE_CAPACITY_FLOOR);
+    /* the stepping down stops below the floor probe's point, the lower of
+     * the two floors from the start: the relative one alone (until stop 53)
+     * stopped a grown sample's search whose hint, its figure, lay below 1e-6
+     * of the sample's rate at its first failing load (fixUG: --qps 1e9 on
+     * a 419 req/s replica read null, 455 located on 1000 requests failing
+     * on their 4633) */
+    long low_k = floor_point(q0);
     long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
     int ok, hi_open = 0, hi_unseen = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
     int floored = 0, unloaded_fails = 0, floor_open = 0;
@@ -4368,9 +4390,12 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (v.ok)
                 lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = v.e2e,
                 end->ramp = v.ramp, end->need = v.need;
-            else
+            else if (again)
                 hi = k, has_hi = 1, hi_open = v.open, hi_unseen = v.unseen,
-                k -= again ? step << (downs < 24 ? downs++ : 24) : step;
+                k -= step << (downs < 24 ? downs++ : 24);
+            else /* serve.h: down as up, doubling after `gallop` failed, not past the floor */
+                hi = k, has_hi = 1, hi_open = v.open, hi_unseen = v.unseen,
+                k = step_down(k, step, ++downs, gallop, low_k);
             if ((!has_lo && k < low_k) || (!has_hi && k > top_k))
                 break; /* sustains nothing, or everything up to offline */
             /* serve.h: unloaded, once every load down to FLOOR_AFTER - 1 steps of

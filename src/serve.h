@@ -1066,7 +1066,19 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * fraction ran first and the absolute rate only after it failed, a run
  * that decided nothing when the verdict is monotone.  *qps is 0 only when
  * the floor run fails, NAN when the stepping ends without a sustained
- * load otherwise.
+ * load otherwise.  The stepping down stops below the floor run's load (the
+ * lower of the two) whether or not it has run: until stop 53, before that
+ * run, it stopped below RL_SERVE_CAPACITY_FLOOR of the sample's rate, so a grown
+ * sample's search (below) from a figure under 1e-6 of the offered rate
+ * ended null at its first failing load (fixUG: `simulate --model llama3-8b
+ * --hw h100-sxm --qps 1e9 --prompt-len 100 --out-len 10 --requests 1000`
+ * completed 419 req/s and read null, now 429; test_serve
+ * test_capacity_far_overload_grown).  After RL_SERVE_CAPACITY_GALLOP_AFTER
+ * loads failed in a row each step down doubles, as up below, but a doubled
+ * step stops at that floor's point: by 2x alone a capacity 2^-37 of the
+ * sample's rate left the bisection cut short within the runs (0.866 of the
+ * M/D/1 capacity) and one 2^-40 of it null (stop 53, the same test; the
+ * loads of any search less than 2^10 above its capacity are unchanged).
  * A tiny offered rate (tester11 #8: --qps 1e-9, a capacity of 29 req/s
  * 2^35 above it) is stepped up as far: after RL_SERVE_CAPACITY_GALLOP_AFTER
  * loads sustained in a row (2^10 above the sample's rate without a hint,
