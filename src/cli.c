@@ -2123,7 +2123,7 @@ static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, con
         n += snprintf(name + n, sizeof name - (size_t)n, " x pp%lld", a.pp);
     if (a.replicas > 1)
         snprintf(name + n, sizeof name - (size_t)n, " x %lld replicas", a.replicas);
-    snprintf(buf, len, "step --chips %lld runs %s (shard.h rl_shard_auto_plan: the fewest "
+    snprintf(buf, len, "%lld chips' automatic plan is %s (shard.h rl_shard_auto_plan: the fewest "
              "pipeline stages whose heaviest holds its weights, then the widest TP inside one "
              "domain): simulate %s", chips, name,
              auto_simulate_flags(&a, replicas, flags, sizeof flags));
@@ -2312,13 +2312,13 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
         char reps[64] = "";
         if (a.replicas > 1)
             snprintf(reps, sizeof reps, " in one of %lld replicas, that one timed", a.replicas);
-        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tp%lld (step --chips %lld's "
+        rl_cli_tell(cmd, "note: %s: %lld chips without a plan run tp%lld (the automatic "
                          "plan, shard.h rl_shard_auto_plan: the widest tensor parallelism inside "
                          "one %lld-chip domain that splits %s's %lld heads evenly over a divisor "
                          "of the chips, %s, %.2f GB a chip on %.2f GB)%s; --tp sets the plan "
                          "(simulate --chips %lld runs one tp%lld replica%s, as --tp %lld does "
                          "here), --ideal gives formula (1) over fully sharded chips",
-                    mode, o->chips, *tp, o->chips, h->domain_chips, m->name, m->heads,
+                    mode, o->chips, *tp, h->domain_chips, m->name, m->heads,
                     a.fits ? "no pipeline stage needed" : "no plan fits: the nearest",
                     a.r.weight_bytes / 1e9, rl_shard_chip_room(m, h, &a.r) / 1e9, reps, o->chips,
                     o->chips, o->chips > h->domain_chips ? " across the domains" : "", o->chips);

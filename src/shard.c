@@ -1662,9 +1662,9 @@ long long rl_shard_replica_tp(const rl_model *m, const rl_hw *h, long long chips
     char reps[48] = "";
     if (a->replicas > 1)
         snprintf(reps, sizeof reps, " x %lld replicas", a->replicas);
-    rl_fail(err, errlen, "step --chips %lld runs tp%lld x pp%lld%s (shard.h rl_shard_auto_plan: "
+    rl_fail(err, errlen, "%lld chips' automatic plan is tp%lld x pp%lld%s (shard.h rl_shard_auto_plan: "
             "%s, %.2f GB a chip on %.2f GB), and ops and prefill time no pipeline stages; step "
-            "--chips %lld (or --tp %lld --pp %lld) times that plan, --tp T one tensor-parallel "
+            "--chips %lld --tp %lld --pp %lld times that plan, --tp T one tensor-parallel "
             "replica here", chips, a->tp, a->pp, reps,
             a->fits ? "the fewest pipeline stages whose heaviest holds its weights, then the "
                       "widest TP inside one domain"

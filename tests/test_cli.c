@@ -3039,17 +3039,17 @@ static void ops_prefill_chips_take_step_plan(void **state)
         "ops --model llama3-405b --hw h100-sxm --context 4096 --chips 16"};
     for (int i = 0; i < 2; i++) {
         assert_int_equal(run_cli(refused[i], out, sizeof out), 2);
-        assert_non_null(strstr(out, "--chips 16: step --chips 16 runs tp8 x pp2 ("));
+        assert_non_null(strstr(out, "--chips 16: 16 chips' automatic plan is tp8 x pp2 ("));
         assert_non_null(strstr(out, "ops and prefill time no pipeline stages; step --chips 16 "
-                                    "(or --tp 8 --pp 2) times that plan"));
+                                    "--tp 8 --pp 2 times that plan"));
     }
     assert_int_equal(run_cli("prefill --model llama3-70b --hw h100-sxm --tokens 1024 --chips 3",
                              out, sizeof out), 2);
-    assert_non_null(strstr(out, "step --chips 3 runs tp1 x pp3 ("));
+    assert_non_null(strstr(out, "3 chips' automatic plan is tp1 x pp3 ("));
     const char *base = "prefill --model llama3-70b --hw h100-sxm --tokens 1024 --format json ";
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s--chips 16", base);
-    cJSON *a = run_json_noted(cmd, "16 chips without a plan run tp8 (step --chips 16's plan");
+    cJSON *a = run_json_noted(cmd, "16 chips without a plan run tp8 (the automatic plan");
     assert_non_null(strstr(out, "in one of 2 replicas, that one timed"));
     cJSON *b = json2(base, "--tp 8");
     const cJSON *ra = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "rows"), 0);
@@ -3125,13 +3125,13 @@ static void simulate_advice_runs(void **state)
     const char *base = "simulate --hw h100-sxm --prompt-len 1000 --out-len 100 --requests 20 "
                        "--qps 1 --format json --model ";
     assert_int_equal(cli2(base, "llama3-405b --chips 16"), 0);
-    assert_non_null(strstr(out, "step --chips 16 runs tp8 x pp2"));
+    assert_non_null(strstr(out, "16 chips' automatic plan is tp8 x pp2"));
     assert_non_null(strstr(out, "simulate --chips 16 --pp 2"));
     assert_null(strstr(out, "--chips 8 --replicas 2"));
     assert_int_equal(cli2(base, "llama3-405b --chips 16 --pp 2"), 0);
     assert_null(strstr(out, "NVLink/ICI domain"));
     assert_int_equal(cli2(base, "llama3-405b --chips 12"), 2);
-    assert_non_null(strstr(out, "step --chips 12 runs tp4 x pp3"));
+    assert_non_null(strstr(out, "12 chips' automatic plan is tp4 x pp3"));
     assert_non_null(strstr(out, "simulate --chips 12 --pp 3"));
     assert_int_equal(cli2(base, "llama3-405b --chips 12 --pp 3"), 0);
     /* step names the same plan and the same simulate flags */
@@ -3144,7 +3144,7 @@ static void simulate_advice_runs(void **state)
     assert_non_null(strstr(out, "run tp8 (") && strstr(out, "times 2 replicas, as --tp 8"));
     assert_non_null(strstr(out, "simulate --chips 8 --replicas 2 runs the same plan"));
     assert_int_equal(cli2(base, "llama3-70b --chips 16"), 0);
-    assert_non_null(strstr(out, "step --chips 16 runs tp8 x 2 replicas"));
+    assert_non_null(strstr(out, "16 chips' automatic plan is tp8 x 2 replicas"));
 }
 
 /* tester44 F10: the README's tour said `step --hw tpu-v5e` fits batch 16,
@@ -8718,7 +8718,7 @@ static void simulate_notes_cross_domain(void **state)
     assert_int_equal(cli2(base, "--chips 16"), 0);
     assert_non_null(strstr(out, "note: each replica runs 16 chips per pipeline stage, beyond one "
                                 "8-chip NVLink/ICI domain of h100-sxm"));
-    assert_non_null(strstr(out, "step --chips 16 runs tp8 x 2 replicas"));
+    assert_non_null(strstr(out, "16 chips' automatic plan is tp8 x 2 replicas"));
     assert_non_null(strstr(out, "simulate --chips 8 --replicas 2"));
     /* tester64 #5: the note names the collectives that cross, as step's
      * fabric column (nvlink+net): tp16's AllReduces here; under tp4 ep4
@@ -12610,7 +12610,7 @@ static void size_hw_comma_path_refused(void **state)
 }
 
 /* fixQB (issue 14 follow-up #3): simulate --chips 16 runs one tp16 replica
- * where step --chips 16 runs tp8 x2 (shard.h rl_shard_auto_plan), and the
+ * where 16 chips' automatic plan is tp8 x2 (shard.h rl_shard_auto_plan), and the
  * result named no plan: replica_sharding names it in step's terms ("tp16",
  * "tp1 ep4 pp2" for mixtral's --chips 8 --ep 4 --pp 2: 4 chips a stage in 4
  * expert groups), and the note names step's plan and the flags for it. */
@@ -12620,7 +12620,7 @@ static void simulate_names_its_plan(void **state)
     cJSON *j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 16 --qps 1 "
                               "--requests 30 --prompt-len 1000 --out-len 10 --no-capacity "
                               "--format json",
-                              "step --chips 16 runs tp8 x 2 replicas");
+                              "16 chips' automatic plan is tp8 x 2 replicas");
     assert_string_equal(cJSON_GetObjectItem(j, "replica_sharding")->valuestring, "tp16");
     assert_non_null(strstr(out, "simulate --chips 8 --replicas 2"));
     cJSON_Delete(j);

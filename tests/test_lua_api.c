@@ -1297,7 +1297,7 @@ static void chips_run_tensor_parallel(void **state)
     /* roofline.prefill, as prefill --chips 3: step's plan has stages, refused (issue 14) */
     assert_int_not_equal(run("return roofline.prefill{ model = 'llama3-70b', hw = 'h100-sxm', "
                              "chips = 3, tokens = 1024 }", err, sizeof err), 0);
-    assert_non_null(strstr(err, "field 'chips' (3): step --chips 3 runs tp1 x pp3 ("));
+    assert_non_null(strstr(err, "field 'chips' (3): 3 chips' automatic plan is tp1 x pp3 ("));
     /* review44: roofline.ops on 16 chips (tp8 x 2 replicas) splits its batch
      * over the replicas as ops --chips 16 does (cli.c split_batch): batch 8
      * is 4 a replica, step_s to 1e-12 (it timed 8 on one replica) */
