@@ -1558,9 +1558,9 @@ static void test_report_rank_sentence(void **state)
 }
 
 /* fixND #12: the report cautions on a pick sustaining under 1.05 x the
- * sized load (the README example: 24.28 req/s against 24, 1.2% over), and
+ * sized load (the README example up to stop 52: 24.28 req/s against 24, 1.2% over), and
  * on a pick whose mode is less trusted than a meeting row within 10% of
- * its cost (the README example: estimated tpu-v5e at 57.60 USD/h against a
+ * its cost (the README example up to stop 52: estimated tpu-v5e at 57.60 USD/h against a
  * calibrated h100-sxm row at 59.50, +3.3%).  Here the fixture's first row
  * is set to sustain 1.012 x its sized load with mode estimated, its second
  * to meet at +3.3% cost calibrated: both cautions, with those figures; at
@@ -1856,7 +1856,7 @@ static void test_report_memory_adds_up(void **state)
 }
 
 /* fixIK #5: size's JSON `cost` is chips x the chip's price per hour; in
- * doubles 48 x 1.2 (the README's tpu-v5e row: 6 replicas of 8 at 1.2 USD
+ * doubles 48 x 1.2 (the README's tpu-v5e row up to stop 52: 6 replicas of 8 at 1.2 USD
  * per chip-hour, hw_profiles/tpu-v5e.lua) is 57.599999999999994, which
  * JSON printed.  Rounded to a micro-dollar it is 57.6 and prints "57.6";
  * 88 x 4.25 (h100-sxm) stays 374 exactly; 3 x 0.125 stays 0.375 (no cent
