@@ -128,6 +128,13 @@ cJSON *rl_step_plan_rows(const rl_model *m, const rl_hw *h, const rl_shard_plan 
     out = res[0];
     res[0] = NULL;
     cJSON *rows = cJSON_CreateArray(), *colls = cJSON_CreateArray();
+    if (!rows || !colls) {
+        cJSON_Delete(rows);
+        cJSON_Delete(colls);
+        cJSON_Delete(out);
+        out = NULL; /* out of memory: err "" (stepplan.h) */
+        goto done;
+    }
     double share = -1;
     for (int i = 0; i < nbatch; i++) {
         cJSON *from = group[i] == 0 ? out : res[group[i]];
@@ -152,7 +159,8 @@ cJSON *rl_step_plan_rows(const rl_model *m, const rl_hw *h, const rl_shard_plan 
     snprintf(rule, sizeof rule,
              "%s: each row runs the plan over the %lld chips that holds its batch with the "
              "shortest step (tp x pp times replicas, tp inside one %lld-chip domain that splits "
-             "the heads, pp the fewest stages whose heaviest holds the weights, the most "
+             "the heads, pp the automatic plan's: the fewest stages whose heaviest holds the "
+             "weights at its tp, the most "
              "replicas that fit: chips the plan leaves over idle, idle_chips), ties to fewer "
              "TP; a batch no plan holds runs the automatic plan, fits false; the header's "
              "sharding, replicas, max_batch and memory keys are the first row's plan "
