@@ -97,11 +97,11 @@ static void axis_terms(int wrap, long long n, double *hops, double *rate)
     *rate = n <= 1 ? 0.0 : wrap ? 2.0 : k / (k - 1.0);
 }
 
-int rl_comm_torus_axis(rl_topology topo, long long domain, const long long *axes, int dims,
-                       int i, double *hops, double *rate)
+int rl_comm_torus_axis(rl_topology topo, long long domain, const long long *span, int dims,
+                       int i, long long members, double *hops, double *rate)
 {
-    int wrap = axis_wraps(topo, domain, axes, dims, i);
-    axis_terms(wrap, axes[i], hops, rate);
+    int wrap = axis_wraps(topo, domain, span, dims, i);
+    axis_terms(wrap, members, hops, rate);
     return wrap;
 }
 
@@ -193,8 +193,7 @@ static terms inner_on(rl_topology topo, long long links, long long domain, doubl
     int wraps[3];
     for (int i = 0; i < dims; i++) {
         double h_i, r_i;
-        wraps[i] = axis_wraps(topo, domain, span, dims, i);
-        axis_terms(wraps[i], axes[i], &h_i, &r_i);
+        wraps[i] = rl_comm_torus_axis(topo, domain, span, dims, i, axes[i], &h_i, &r_i);
         hops += h_i * (double)gap[i];
         rate += r_i / (double)gap[i];
     }

@@ -233,17 +233,19 @@ int rl_comm_torus_axes(long long g, int dims, long long *axes);
 int rl_comm_torus_place(long long g, long long stride, int dims, long long *members,
                         long long *spacing);
 
-/* Axis i of a group's sub-torus (`axes`: `dims` sizes from
- * rl_comm_torus_axes) on topology topo (ring, torus2d or torus3d) in a
- * domain of `domain` chips (0: unbounded), by the one wraparound rule
- * above (every collective reads it): returns 1 when the axis has its
- * wraparound link, else 0.  *hops: hops to the farthest chip along it,
+/* Axis i of a group's sub-torus on topology topo (ring, torus2d or
+ * torus3d) in a domain of `domain` chips (0: unbounded), its `members`
+ * chips along the axis, the axes spanning `span` (`dims` sizes: members x
+ * their spacing, rl_comm_torus_place; rl_comm_torus_axes' sizes for a
+ * compact group), by the one wraparound rule above (every collective reads
+ * it): returns 1 when the span's axis has its wraparound link, else 0.
+ * *hops: hops between neighbouring members to the farthest one along it,
  * floor(k/2) with wraparound, k - 1 without; *rate: the bytes an
  * AllGather / ReduceScatter moves along it a second, in units of the
  * one-way link bandwidth W: 2 with wraparound, k / (k-1) without, 0 for
  * an axis of 1 (time bytes / (rate W) on that axis alone). */
-int rl_comm_torus_axis(rl_topology topo, long long domain, const long long *axes, int dims,
-                       int i, double *hops, double *rate);
+int rl_comm_torus_axis(rl_topology topo, long long domain, const long long *span, int dims,
+                       int i, long long members, double *hops, double *rate);
 
 /* Cost of one collective of `bytes` (>= 0) over `group` (>= 1) chips of
  * hardware h, the group's chips `stride` (>= 1) apart in the machine's chip

@@ -137,11 +137,13 @@ static void torus_wrap_every_collective(void **state)
     const double V = 33554432.0, W = 4.5e10;
     double hops, rate;
     long long quiz[2] = {1, 4}, pod[2] = {16, 16};
-    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS2D, 256, quiz, 2, 1, &hops, &rate), 0);
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS2D, 256, quiz, 2, 1, quiz[1], &hops,
+                                        &rate), 0);
     assert_rel(hops, 3, 1e-12);
     assert_rel(V / (rate * W), 3 * 8388608.0 / 4.5e10, 1e-12);
     assert_rel(V / (rate * W), 560e-6, 2e-3); /* the book's rounded figure */
-    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS2D, 256, pod, 2, 1, &hops, &rate), 1);
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS2D, 256, pod, 2, 1, pod[1], &hops,
+                                        &rate), 1);
     assert_rel(hops, 8, 1e-12);
     assert_rel(V / (rate * W), V / 9e10, 1e-12);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
@@ -172,10 +174,13 @@ static void torus_wrap_every_collective(void **state)
     assert_rel(p8.bandwidth_s, V / (6 * 9e10), 1e-12);
     /* the rule itself: a 3D torus wraps in whole 4x4x4 cubes only */
     long long c222[3] = {2, 2, 2}, c224[3] = {2, 2, 4}, c448[3] = {4, 4, 8};
-    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c222, 3, 0, &hops, &rate), 0);
-    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c224, 3, 2, &hops, &rate), 0);
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c222, 3, 0, c222[0], &hops,
+                                        &rate), 0);
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c224, 3, 2, c224[2], &hops,
+                                        &rate), 0);
     assert_rel(hops, 3, 1e-12);
-    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c448, 3, 2, &hops, &rate), 1);
+    assert_int_equal(rl_comm_torus_axis(RL_TOPO_TORUS3D, 6144, c448, 3, 2, c448[2], &hops,
+                                        &rate), 1);
     assert_rel(hops, 4, 1e-12);
     assert_rel(rate, 2, 1e-12);
 }
