@@ -2130,6 +2130,18 @@ static const char *simulate_plan_advice(const rl_opts *o, const rl_model *m, con
     return buf;
 }
 
+/* Automatic plan a as step names it: name "tp8 x pp2", the flags that
+ * time it "--tp 8 --pp 2", and reps " times 2 replicas" ("" for one). */
+static void auto_plan_label(const rl_shard_auto *a, char name[64], char flags[64],
+                            char reps[64])
+{
+    snprintf(name, 64, a->pp > 1 ? "tp%lld x pp%lld" : "tp%lld", a->tp, a->pp);
+    snprintf(flags, 64, a->pp > 1 ? "--tp %lld --pp %lld" : "--tp %lld", a->tp, a->pp);
+    reps[0] = '\0';
+    if (a->replicas > 1)
+        snprintf(reps, 64, " times %lld replicas", a->replicas);
+}
+
 /* step --chips N without a plan (N > 1, calibrated or estimated): the
  * plan rl_shard_auto_plan chooses (the fewest pipeline stages whose
  * heaviest stage holds its weights, ties to the widest TP inside one
@@ -2153,11 +2165,8 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
     const rl_shard_auto a = sp->a;
     *tp = a.tp;
     o->plan.pp = a.pp;
-    char name[64], flags[64], reps[64] = "";
-    snprintf(name, sizeof name, a.pp > 1 ? "tp%lld x pp%lld" : "tp%lld", a.tp, a.pp);
-    snprintf(flags, sizeof flags, a.pp > 1 ? "--tp %lld --pp %lld" : "--tp %lld", a.tp, a.pp);
-    if (a.replicas > 1)
-        snprintf(reps, sizeof reps, " times %lld replicas", a.replicas);
+    char name[64], flags[64], reps[64];
+    auto_plan_label(&a, name, flags, reps);
     if (!a.fits) {
         /* tester69 #8: the nearest is often the widest TP itself, whose
          * figures the note gave twice */
@@ -2201,13 +2210,9 @@ static void note_auto_choice(const rl_opts *o, const rl_model *m, const rl_hw *h
         return;
     }
     if (all) {
-        char sim[96], name[64], flags[64], reps[64] = "";
+        char sim[96], name[64], flags[64], reps[64];
         auto_simulate_flags(a, 1, sim, sizeof sim);
-        snprintf(name, sizeof name, a->pp > 1 ? "tp%lld x pp%lld" : "tp%lld", a->tp, a->pp);
-        snprintf(flags, sizeof flags, a->pp > 1 ? "--tp %lld --pp %lld" : "--tp %lld", a->tp,
-                 a->pp);
-        if (a->replicas > 1)
-            snprintf(reps, sizeof reps, " times %lld replicas", a->replicas);
+        auto_plan_label(a, name, flags, reps);
         rl_cli_tell("step", "note: %s: %lld chips without a plan run %s (%s: %.2f GB a chip of "
                     "%.2f GB)%s, as %s; simulate %s runs the same plan (its --chips is one "
                     "replica's); --ideal gives formula (1) over fully sharded chips", mode,
