@@ -1103,14 +1103,30 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
  * domain divides the chips (else a stage would span domains); past the
  * domain only with max_chips given, or while no smaller kind held the
  * longest request. */
+/* The largest replica add_kinds tries: --max-chips, within size's bound. */
+static long long replica_cap(const rl_size_input *in)
+{
+    long long maxc = in->max_chips > 0 ? in->max_chips : RL_SIZE_MAX_REPLICA_CHIPS;
+    return maxc < RL_SIZE_MAX_REPLICA_CHIPS ? maxc : RL_SIZE_MAX_REPLICA_CHIPS;
+}
+
+/* The smallest replica add_kinds tries on h, or 0 when it tries none
+ * (--max-chips below its smallest slice: tpu-v5p's 4 chips, F10). */
+static long long smallest_replica(const rl_size_input *in, const rl_hw *h)
+{
+    for (long long chips = 1; chips <= replica_cap(in); chips *= 2)
+        if (rl_sweep_is_slice(h, chips))
+            return chips;
+    return 0;
+}
+
 static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P, double G,
                       const sample_lens *sl, double qps, plan_list *pl, rl_size_result *out, char *err,
                       size_t errlen)
 {
     const rl_hw *h = &in->hw[hi];
     long long domain = h->domain_chips > 0 ? h->domain_chips : 8;
-    long long maxc = in->max_chips > 0 ? in->max_chips : RL_SIZE_MAX_REPLICA_CHIPS;
-    maxc = maxc < RL_SIZE_MAX_REPLICA_CHIPS ? maxc : RL_SIZE_MAX_REPLICA_CHIPS;
+    long long maxc = replica_cap(in);
     int held = 0; /* a kind so far holds the longest request */
     for (long long chips = 1; chips <= maxc; chips *= 2) {
         if (chips > domain && in->max_chips <= 0 && held)
@@ -2649,6 +2665,37 @@ int rl_size_deployments(const rl_size_input *in, const rl_size_result *r)
     return (int)fmin(ceil(need / (RL_SIZE_MAX_REPLICAS / 2)), 1e9);
 }
 
+/* Why no plan was timed: its weights leave no KV room on every replica
+ * searched, or no replica was searched at all, --max-chips being below the
+ * smallest slice of every hardware (tpu-v5p --max-chips 1: its smallest
+ * slice is 4 chips, sweep.h rl_sweep_is_slice; it read "leave no KV room"
+ * beside the stderr note saying none was searched).  Hardware with no
+ * replica searched beside others that were is named after the reason. */
+static void why_no_fit(const rl_size_input *in, double tokens, char *buf, size_t len)
+{
+    int skipped = 0;
+    for (int i = 0; i < in->nhw; i++)
+        skipped += smallest_replica(in, &in->hw[i]) == 0;
+    int k = skipped == in->nhw
+                ? snprintf(buf, len, "no replica was searched: --max-chips %lld is below the "
+                                     "smallest slice of every hardware given: ", in->max_chips)
+                : snprintf(buf, len, "the model does not fit: on every hardware and replica "
+                                     "size searched (--max-chips), its weights leave no KV room "
+                                     "for the longest request (the mean is %.0f tokens)", tokens);
+    if (skipped && skipped < in->nhw && k >= 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, "; none was searched on hardware whose smallest "
+                                                "slice is over --max-chips %lld: ", in->max_chips);
+    for (int i = 0, said = 0; i < in->nhw && k >= 0 && (size_t)k < len; i++) {
+        long long v[1];
+        if (smallest_replica(in, &in->hw[i]) == 0 && rl_sweep_topologies(&in->hw[i], 0, v, 1) > 0)
+            k += snprintf(buf + k, len - (size_t)k, "%s%s's is %lld chips", said++ ? ", " : "",
+                          in->hw[i].name, v[0]);
+    }
+    if (skipped == in->nhw && k >= 0 && (size_t)k < len)
+        snprintf(buf + k, len - (size_t)k, " (sweep.h rl_sweep_topologies); raise --max-chips "
+                                           "to a slice size");
+}
+
 void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *buf, size_t len)
 {
     double P, G;
@@ -2687,9 +2734,7 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
         snprintf(buf, len, "none of the %d simulated configurations meets both targets; the "
                            "closest are listed", r->n);
     else if (!isfinite(r->min_ttft_s))
-        snprintf(buf, len, "the model does not fit: on every hardware and replica size searched "
-                           "(--max-chips), its weights leave no KV room for the longest request "
-                           "(the mean is %.0f tokens)", P + G);
+        why_no_fit(in, P + G, buf, len);
     else if (r->min_ttft_s > in->slo_ttft)
         snprintf(buf, len, "the TTFT target (%.4g ms) is below the fastest prefill of the mean "
                            "prompt (%.0f tokens) in the search space, %.1f ms, with no queueing",

@@ -247,6 +247,40 @@ static void size_max_chips_slices_said(void **state)
     }
 }
 
+/* fixVC #1: with no replica searched at all (tpu-v5p --max-chips 1: its
+ * smallest slice is 4 chips, the note above), size's none_meets_note said
+ * "its weights leave no KV room", which llama3-8b's 16 GB of bf16 weights
+ * never do on a 95 GB chip; it names the slice now, and exit stays 3.
+ * Beside hardware that was searched (h100-sxm, where llama3-405b's 810 GB
+ * do not fit one chip), the KV reason stays and the unsearched one is
+ * named after it. */
+static void size_none_searched_said(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *model, *hw, *said;
+    } runs[] = {
+        {"llama3-8b", "tpu-v5p", "\"none_meets_note\":\t\"no replica was searched: --max-chips "
+                                 "1 is below the smallest slice of every hardware given: "
+                                 "tpu-v5p's is 4 chips (sweep.h rl_sweep_topologies); raise "
+                                 "--max-chips to a slice size\""},
+        {"llama3-405b", "tpu-v5p,h100-sxm",
+         "\"none_meets_note\":\t\"the model does not fit: on every hardware and replica size "
+         "searched (--max-chips), its weights leave no KV room for the longest request (the "
+         "mean is 1100 tokens); none was searched on hardware whose smallest slice is over "
+         "--max-chips 1: tpu-v5p's is 4 chips\""},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "size --model %s --hw %s --max-chips 1 --qps 5 --prompt-len "
+                 "1000 --out-len 100 --ttft-p99 2 --tpot-p99 0.05 --format json", runs[i].model,
+                 runs[i].hw);
+        int rc = run_cli(args, out, sizeof out);
+        if (rc != 3 || !strstr(out, runs[i].said))
+            fail_msg("%s: exit %d: %s", args, rc, out);
+    }
+}
+
 /* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
  * layers; past its 4096-token window only the 23 global layers grow:
  * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
@@ -13976,6 +14010,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(mean_length_note_in_json),
         cmocka_unit_test(step_rows_carry_mode),
         cmocka_unit_test(size_max_chips_slices_said),
+        cmocka_unit_test(size_none_searched_said),
         cmocka_unit_test(save_extension_picks_format),
         cmocka_unit_test(simulate_ep_names_attn_dp),
     };
