@@ -114,7 +114,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                         "result names them: model_overrides, hw_overrides); "
                         "hw.hbm_bw may be spelt by its result keys hbm_bytes_per_s and hbm_bw_bytes_per_s; "
                         "a hw figure (flops.*, hbm_bw, hbm_bytes, ici_bw, ici_latency, net_bw, "
-                        "net_latency, host_bw) over 100x outside the shipped presets' range gets "
+                        "net_latency, host_bw, ici_links, domain_chips) over 100x outside the shipped presets' range gets "
                         "a note, set here, in a spec file or a Lua table alike (spec.h "
                         "rl_hw_plausible_notes); "
                         "hw.flops.* or hw.hbm_bw is a what-if: a profile's measured kernel times "

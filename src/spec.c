@@ -1882,49 +1882,73 @@ static int renamed_measurements(const char *name_or_path, const rl_override *ov,
 /* The lowest and highest figure of each kind over the shipped presets
  * (the hw_profiles .lua presets, their datasheet figures; tests/test_spec.c
  * preset_ranges checks this table against them, so a new preset that
- * widens a range fails until it is updated here). */
+ * widens a range fails until it is updated here).  The counts (count 1:
+ * ici_links, domain_chips, integers of at least 1, so only the side above
+ * can be crossed) are written whole in a note. */
 static const struct {
     const char *field;
     double lo, hi;
     const char *unit;
+    int count;
 } HW_PRESET_RANGE[] = {
-    {"flops", 1.97e14, 1e16, "FLOP/s"},            /* tpu-v5e bf16 .. gb200 fp4 */
-    {"hbm_bw", 8.19e11, 8e12, "B/s"},              /* tpu-v5e .. b200, gb200 */
-    {"hbm_bytes", 17179869184.0, 198674743296.0, "bytes"}, /* tpu-v5e 16 GiB .. gb200 */
-    {"ici_bw", 2.5e10, 9e10, "B/s"},               /* a100/h100 links .. tpu-v5p */
-    {"ici_latency", 1e-6, 2e-6, "s"},              /* the TPUs .. the NVLink GPUs (per hop) */
-    {"net_bw", 3.125e9, 5e10, "B/s"},              /* tpu-v5e .. h100/b200 */
-    {"net_latency", 5e-6, 1e-5, "s"},              /* the GPUs' InfiniBand .. the TPUs' DCN */
-    {"host_bw", 1.6e10, 4.5e11, "B/s"},            /* the TPUs .. gb200 NVLink-C2C */
+    {"flops", 1.97e14, 1e16, "FLOP/s", 0},            /* tpu-v5e bf16 .. gb200 fp4 */
+    {"hbm_bw", 8.19e11, 8e12, "B/s", 0},              /* tpu-v5e .. b200, gb200 */
+    {"hbm_bytes", 17179869184.0, 198674743296.0, "bytes", 0}, /* tpu-v5e 16 GiB .. gb200 */
+    {"ici_bw", 2.5e10, 9e10, "B/s", 0},               /* a100/h100 links .. tpu-v5p */
+    {"ici_latency", 1e-6, 2e-6, "s", 0},              /* the TPUs .. the NVLink GPUs (per hop) */
+    {"net_bw", 3.125e9, 5e10, "B/s", 0},              /* tpu-v5e .. h100/b200 */
+    {"net_latency", 5e-6, 1e-5, "s", 0},              /* the GPUs' InfiniBand .. the TPUs' DCN */
+    {"host_bw", 1.6e10, 4.5e11, "B/s", 0},            /* the TPUs .. gb200 NVLink-C2C */
+    {"ici_links", 4, 18, "links", 1},    /* the 2D-torus TPUs (v5e, v6e) .. NVLink 4/5 (h100..gb200) */
+    {"domain_chips", 2, 6144, "chips", 1}, /* h100-pcie's NVLink bridge pair .. tpu-v5p's largest slice */
 };
 
-int rl_hw_preset_range(const char *field, double *lo, double *hi, const char **unit)
+/* The entry of HW_PRESET_RANGE for `field` ("flops.bf16" and the other
+ * dtypes share flops'), or -1. */
+static int preset_range_at(const char *field)
 {
     for (size_t i = 0; i < sizeof HW_PRESET_RANGE / sizeof HW_PRESET_RANGE[0]; i++) {
         const char *f = HW_PRESET_RANGE[i].field;
-        /* "flops.bf16" and the other dtypes share flops' range */
-        if (strcmp(field, f) == 0 || (strcmp(f, "flops") == 0 && strncmp(field, "flops.", 6) == 0)) {
-            *lo = HW_PRESET_RANGE[i].lo;
-            *hi = HW_PRESET_RANGE[i].hi;
-            *unit = HW_PRESET_RANGE[i].unit;
-            return 1;
-        }
+        if (strcmp(field, f) == 0 || (strcmp(f, "flops") == 0 && strncmp(field, "flops.", 6) == 0))
+            return (int)i;
     }
-    return 0;
+    return -1;
+}
+
+int rl_hw_preset_range(const char *field, double *lo, double *hi, const char **unit)
+{
+    int i = preset_range_at(field);
+    if (i < 0)
+        return 0;
+    *lo = HW_PRESET_RANGE[i].lo;
+    *hi = HW_PRESET_RANGE[i].hi;
+    *unit = HW_PRESET_RANGE[i].unit;
+    return 1;
+}
+
+/* rl_hw_override_plausible_note with the figure named by `named` (the
+ * text before its value: "hw.FIELD=" or "FILE: field 'FIELD' = "). */
+static int range_note(const char *named, const char *field, double v, char *buf, size_t n)
+{
+    int i = preset_range_at(field);
+    if (i < 0 || !(v > 0) || !isfinite(v))
+        return 0; /* 0, negative and non-finite are the spec checks' to refuse */
+    double lo = HW_PRESET_RANGE[i].lo, hi = HW_PRESET_RANGE[i].hi;
+    if (v >= lo / RL_HW_PLAUSIBLE_FACTOR && v <= hi * RL_HW_PLAUSIBLE_FACTOR)
+        return 0;
+    const char *unit = HW_PRESET_RANGE[i].unit;
+    int digits = HW_PRESET_RANGE[i].count ? 15 : 3; /* a count whole */
+    snprintf(buf, n, "%s%.*g %s lies over %.0fx %s the shipped presets' range (%.*g to "
+             "%.*g %s, hw_profiles/*.lua); a typo? (it is used as given)", named, digits, v, unit,
+             RL_HW_PLAUSIBLE_FACTOR, v < lo ? "below" : "above", digits, lo, digits, hi, unit);
+    return 1;
 }
 
 int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t n)
 {
-    double lo, hi;
-    const char *unit;
-    if (!rl_hw_preset_range(field, &lo, &hi, &unit) || !(v > 0) || !isfinite(v))
-        return 0; /* 0, negative and non-finite are the spec checks' to refuse */
-    if (v >= lo / RL_HW_PLAUSIBLE_FACTOR && v <= hi * RL_HW_PLAUSIBLE_FACTOR)
-        return 0;
-    snprintf(buf, n, "hw.%s=%.3g %s lies over %.0fx %s the shipped presets' range (%.3g to "
-             "%.3g %s, hw_profiles/*.lua); a typo? (it is used as given)", field, v, unit,
-             RL_HW_PLAUSIBLE_FACTOR, v < lo ? "below" : "above", lo, hi, unit);
-    return 1;
+    char named[64];
+    snprintf(named, sizeof named, "hw.%s=", field);
+    return range_note(named, field, v, buf, n);
 }
 
 int rl_hw_plausible_notes(const rl_hw *h, void (*say)(const char *note, void *ctx), void *ctx)
@@ -1949,6 +1973,8 @@ int rl_hw_plausible_notes(const rl_hw *h, void (*say)(const char *note, void *ct
         {"net_bw", h->net_bw, 0},
         {"net_latency", h->net_latency, 0},
         {"host_bw", h->host_bw, 0},
+        {"ici_links", (double)h->ici_links, 0},
+        {"domain_chips", (double)h->domain_chips, 0},
     };
     for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
         if (!fig[i].as_measured && rl_hw_override_plausible_note(fig[i].field, fig[i].v, note, sizeof note))

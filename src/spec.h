@@ -633,7 +633,7 @@ int rl_hw_override_check(const char *field, double v, char *err, size_t errlen);
 
 /* The shipped presets' range of hw figure `field` (flops.* under one
  * range for every dtype, hbm_bw, hbm_bytes, ici_bw, ici_latency, net_bw,
- * net_latency, host_bw),
+ * net_latency, host_bw, and the counts ici_links and domain_chips),
  * lowest and highest over the hw_profiles presets: 1 and *lo, *hi, unit set;
  * 0 for a field outside the table. */
 int rl_hw_preset_range(const char *field, double *lo, double *hi, const char **unit);
@@ -650,7 +650,8 @@ int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t
  * preset or file, --set, a Lua table or roofline.hw's overrides; fixUF #2:
  * a Lua table's flops = {bf16 = 1} and --set hw.ici_latency=1e6 ran
  * without a word): each figure of h with a preset range (every flops.*,
- * hbm_bw, hbm_bytes, ici_bw, ici_latency, net_bw, net_latency, host_bw)
+ * hbm_bw, hbm_bytes, ici_bw, ici_latency, net_bw, net_latency, host_bw,
+ * ici_links, domain_chips: fixVC #2, the counts were not checked)
  * checked by rl_hw_override_plausible_note, each note passed to say(note,
  * ctx) in that order.  A figure a profile's measurements were taken at
  * (hbm_bw and flops.* equal to h->measured's on a measured chip: a CPU's

@@ -218,7 +218,8 @@ static void preset_ranges(void **state)
 {
     (void)state;
     static const char *const fields[] = {"flops",       "hbm_bw", "hbm_bytes",   "ici_bw",
-                                         "ici_latency", "net_bw", "net_latency", "host_bw"};
+                                         "ici_latency", "net_bw", "net_latency", "host_bw",
+                                         "ici_links",   "domain_chips"};
     enum { NF = sizeof fields / sizeof fields[0] };
     double lo[NF], hi[NF];
     for (int f = 0; f < NF; f++)
@@ -234,7 +235,8 @@ static void preset_ranges(void **state)
         if (rl_hw_load(names[i], NULL, 0, h, err, sizeof err) != 0)
             fail_msg("%s: %s", names[i], err);
         double v[NF] = {0,         h->hbm_bw,      h->hbm_bytes, h->ici_bw,
-                        h->ici_latency, h->net_bw, h->net_latency, h->host_bw};
+                        h->ici_latency, h->net_bw, h->net_latency, h->host_bw,
+                        (double)h->ici_links, (double)h->domain_chips};
         for (int d = 0; d < RL_DTYPE_COUNT; d++)
             if (h->flops[d] > 0) {
                 lo[0] = fmin(lo[0], h->flops[d]);
@@ -267,6 +269,17 @@ static void preset_ranges(void **state)
     assert_int_equal(rl_hw_override_plausible_note("hbm_bw", 8.19e9, note, sizeof note), 0);
     assert_int_equal(rl_hw_override_plausible_note("hbm_bw", 8.18e9, note, sizeof note), 1);
     assert_int_equal(rl_hw_override_plausible_note("sm", 1, note, sizeof note), 0);
+    /* fixVC #2: the counts, written whole: 1900 links is over 100x the
+     * presets' 18 (h100-sxm .. gb200), 1800 is not; 6144 chips (tpu-v5p's
+     * largest slice) x 100 = 614400 is the edge of domain_chips */
+    assert_int_equal(rl_hw_override_plausible_note("ici_links", 1900, note, sizeof note), 1);
+    assert_non_null(strstr(note, "hw.ici_links=1900 links lies over 100x above the shipped "
+                                 "presets' range (4 to 18 links, hw_profiles/*.lua)"));
+    assert_int_equal(rl_hw_override_plausible_note("ici_links", 1800, note, sizeof note), 0);
+    assert_int_equal(rl_hw_override_plausible_note("domain_chips", 614401, note, sizeof note), 1);
+    assert_non_null(strstr(note, "hw.domain_chips=614401 chips lies over 100x above the shipped "
+                                 "presets' range (2 to 6144 chips, hw_profiles/*.lua)"));
+    assert_int_equal(rl_hw_override_plausible_note("domain_chips", 614400, note, sizeof note), 0);
 }
 
 static void count_note(const char *note, void *ctx)
@@ -305,6 +318,13 @@ static void plausible_notes_loaded(void **state)
     h->efficiency.present = 1;
     h->measured.flops[RL_BF16] = h->flops[RL_BF16];
     assert_int_equal(rl_hw_plausible_notes(h, count_note, first), 0);
+    /* fixVC #2: the integer figures too (they were skipped): ici_links
+     * 1e5 and domain_chips 1e8, after every double figure */
+    h->ici_links = 100000;
+    h->domain_chips = 100000000;
+    first[0] = '\0';
+    assert_int_equal(rl_hw_plausible_notes(h, count_note, first), 2);
+    assert_non_null(strstr(first, "ici_links"));
     free(h);
 }
 
