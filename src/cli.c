@@ -1249,7 +1249,7 @@ static void say_implausible(const char *note, void *ctx)
 
 static void note_implausible(const rl_opts *o, const rl_hw *h)
 {
-    rl_hw_plausible_notes(h, say_implausible, (void *)o);
+    rl_hw_plausible_notes(h, o->sets[1], o->nsets[1], say_implausible, (void *)o);
 }
 
 /* The caution of a loaded profile whose fitted costs were saved above

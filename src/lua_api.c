@@ -1214,7 +1214,7 @@ static void check_hw(lua_State *L, int arg, int ov_idx, rl_hw *h, spec_arg a)
     if (rc != 0)
         spec_error(L, a, err);
     note_call_overrides(L, arg, 1, h->name);
-    rl_hw_plausible_notes(h, say_plausible, L);
+    rl_hw_plausible_notes(h, NULL, 0, say_plausible, L); /* overrides: in the table */
 }
 
 static const char *opt_string(lua_State *L, int opts, rl_param_id id);

@@ -1951,14 +1951,43 @@ int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t
     return range_note(named, field, v, buf, n);
 }
 
-int rl_hw_plausible_notes(const rl_hw *h, void (*say)(const char *note, void *ctx), void *ctx)
+/* How a note names figure `field` of h: "hw.FIELD=" when a --set of
+ * ov[nov] gave it, else by its spec's origin and field, "FILE: field
+ * 'FIELD' = " (a preset, a spec or calibrated profile file, a Lua table:
+ * fixVC #3, the note read "hw.ici_latency=" for a figure in a file); the
+ * origin without load_spec's " with --set a=1, b=2" list. */
+static void figure_named(const rl_hw *h, const rl_override *ov, int nov, const char *field,
+                         char *buf, size_t n)
+{
+    for (int i = 0; i < nov; i++)
+        if (strcmp(ov[i].field, field) == 0) {
+            snprintf(buf, n, "hw.%s=", field);
+            return;
+        }
+    const char *with = strstr(h->origin, " with --set ");
+    int file = with ? (int)(with - h->origin) : (int)strlen(h->origin);
+    snprintf(buf, n, "%.*s: field '%s' = ", file, h->origin, field);
+}
+
+/* The note of figure `field` of h, valued v: rl_hw_override_plausible_note
+ * naming it by figure_named. */
+static int figure_note(const rl_hw *h, const rl_override *ov, int nov, const char *field, double v,
+                       char *buf, size_t n)
+{
+    char named[sizeof h->origin + 64];
+    figure_named(h, ov, nov, field, named, sizeof named);
+    return range_note(named, field, v, buf, n);
+}
+
+int rl_hw_plausible_notes(const rl_hw *h, const rl_override *ov, int nov,
+                          void (*say)(const char *note, void *ctx), void *ctx)
 {
     int measured = rl_hw_measured(h), n = 0;
-    char note[512], field[32];
+    char note[sizeof h->origin + 512], field[32]; /* the origin, the field, ~200 of text */
     for (int t = 0; t < RL_DTYPE_COUNT; t++) {
         snprintf(field, sizeof field, "flops.%s", rl_dtype_name((rl_dtype)t));
         if (!(measured && h->flops[t] == h->measured.flops[t]) &&
-            rl_hw_override_plausible_note(field, h->flops[t], note, sizeof note))
+            figure_note(h, ov, nov, field, h->flops[t], note, sizeof note))
             say(note, ctx), n++;
     }
     const struct {
@@ -1977,7 +2006,7 @@ int rl_hw_plausible_notes(const rl_hw *h, void (*say)(const char *note, void *ct
         {"domain_chips", (double)h->domain_chips, 0},
     };
     for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
-        if (!fig[i].as_measured && rl_hw_override_plausible_note(fig[i].field, fig[i].v, note, sizeof note))
+        if (!fig[i].as_measured && figure_note(h, ov, nov, fig[i].field, fig[i].v, note, sizeof note))
             say(note, ctx), n++;
     return n;
 }

@@ -653,11 +653,15 @@ int rl_hw_override_plausible_note(const char *field, double v, char *buf, size_t
  * hbm_bw, hbm_bytes, ici_bw, ici_latency, net_bw, net_latency, host_bw,
  * ici_links, domain_chips: fixVC #2, the counts were not checked)
  * checked by rl_hw_override_plausible_note, each note passed to say(note,
- * ctx) in that order.  A figure a profile's measurements were taken at
+ * ctx) in that order.  A figure a --set of ov[nov] gave (the command
+ * line's hw overrides; NULL, 0 where none) is named "hw.FIELD=", any
+ * other by its spec's origin and field, "FILE: field 'FIELD' = " (a spec
+ * or calibrated profile file, a preset, a Lua table; fixVC #3).  A figure a profile's measurements were taken at
  * (hbm_bw and flops.* equal to h->measured's on a measured chip: a CPU's
  * calibrated profile reads 2e10 FLOP/s) is a measurement, not a typo, and
  * is not noted.  Returns the count of notes. */
-int rl_hw_plausible_notes(const rl_hw *h, void (*say)(const char *note, void *ctx), void *ctx);
+int rl_hw_plausible_notes(const rl_hw *h, const rl_override *ov, int nov,
+                          void (*say)(const char *note, void *ctx), void *ctx);
 
 /* The hardware spec field a result key names, taken as an alias of it by
  * both front ends' overrides (--set hw.KEY=V, roofline.hw's override
