@@ -1235,16 +1235,40 @@ static void note_unmeasured_run(const char *cmd, const rl_opts *o, const rl_hw *
  * a --set or the spec file alike (spec.h rl_hw_plausible_notes; review
  * finding: hw.flops.bf16=1, 1 FLOP/s, ran without a word; fixUF #2: only
  * --set's were checked), each note once a run (size loads several). */
-static char implausible_said[2048]; /* the notes said, "\n" after each; cleared before each command */
+static struct {
+    char *s;         /* the notes said, "\n" after each; NULL before the first */
+    size_t len, cap; /* grown as they come (fixVC #4: a fixed 2048 bytes stopped
+                      * recording when full, and a note after it was said again) */
+} implausible_said;
+
+/* Forgets the notes said (before each command, rl_cli_main). */
+static void implausible_forget(void)
+{
+    free(implausible_said.s);
+    memset(&implausible_said, 0, sizeof implausible_said);
+}
+
 static void say_implausible(const char *note, void *ctx)
 {
-    size_t len = strlen(implausible_said), nl = strlen(note);
-    for (const char *p = implausible_said; (p = strstr(p, note)) != NULL; p += nl)
-        if ((p == implausible_said || p[-1] == '\n') && p[nl] == '\n')
+    size_t nl = strlen(note);
+    const char *said = implausible_said.s;
+    for (const char *p = said; p && (p = strstr(p, note)) != NULL; p += nl)
+        if ((p == said || p[-1] == '\n') && p[nl] == '\n')
             return;
     rl_cli_say(ctx, "note: %s", note);
-    if (len + nl + 2 <= sizeof implausible_said)
-        snprintf(implausible_said + len, sizeof implausible_said - len, "%s\n", note);
+    size_t need = implausible_said.len + nl + 2; /* the note, "\n" and '\0' */
+    if (need > implausible_said.cap) {
+        size_t cap = 2 * implausible_said.cap > need ? 2 * implausible_said.cap : need;
+        char *s = realloc(implausible_said.s, cap);
+        if (!s)
+            return; /* out of memory: said, not recorded (said again at worst) */
+        implausible_said.s = s;
+        implausible_said.cap = cap;
+    }
+    memcpy(implausible_said.s + implausible_said.len, note, nl);
+    implausible_said.len += nl + 1;
+    implausible_said.s[implausible_said.len - 1] = '\n';
+    implausible_said.s[implausible_said.len] = '\0';
 }
 
 static void note_implausible(const rl_opts *o, const rl_hw *h)
@@ -6780,8 +6804,9 @@ int rl_cli_main(int argc, char **argv)
     gemm_slow[0] = '\0';
     misfit_note[0] = '\0';
     estimated_said = 0;
-    implausible_said[0] = '\0';
+    implausible_forget();
     rc = c->cli(&o);
+    implausible_forget();
     note_floored(o.cmd);
     /* the commands say RL_EXIT_INTERRUPTED; the status names the signal (143 for SIGTERM).
      * A command that failed after a signal came was stopped by it wherever it

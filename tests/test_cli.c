@@ -281,6 +281,42 @@ static void size_none_searched_said(void **state)
     }
 }
 
+/* fixVC #4: the range notes a run has said were kept in 2048 bytes, and
+ * past them no longer recorded, so a note said once more (the same --set
+ * on the next profile of size's --hw) was said twice.  A profile file at
+ * a 494-character path carries six figures far out of range, each note
+ * ~650 characters naming it: the first three fill 1983 of the 2048 bytes,
+ * so hw.ici_links=100000's note (139, after them) went unrecorded and
+ * h100-sxm said it again.  Said once now. */
+static void size_range_note_once(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rl_said_XXXXXX", path[600], cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    size_t at = (size_t)snprintf(path, sizeof path, "%s", dir);
+    for (int k = 0; k < 3; k++) { /* 19 + 3 x "/" + 200 + 200 + 64 + "/far.lua" = 494 */
+        path[at++] = '/';
+        memset(path + at, 'a' + k, k < 2 ? 200 : 64);
+        at += k < 2 ? 200 : 64;
+        path[at] = '\0';
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    snprintf(path + at, sizeof path - at, "/far.lua");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("return { base = \"h100-sxm\", name = \"far\", hbm_bw = 1, hbm_bytes = 1e20, "
+          "ici_latency = 1, net_bw = 1, net_latency = 1, host_bw = 1 }\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw %s,h100-sxm --set hw.ici_links=100000 "
+             "--qps 1 --prompt-len 100 --out-len 10 --ttft-p99 1 --tpot-p99 0.05 --requests 200 "
+             "--format json", path);
+    run_cli(cmd, out, sizeof out);
+    const char *note = "note: hw.ici_links=100000 links lies over 100x above", *p = strstr(out, note);
+    if (!p || strstr(p + 1, note) || !strstr(out, "/far.lua: field 'host_bw' = 1 B/s lies over"))
+        fail_msg("%s: %s", cmd, out);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
  * layers; past its 4096-token window only the 23 global layers grow:
  * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
@@ -14011,6 +14047,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(step_rows_carry_mode),
         cmocka_unit_test(size_max_chips_slices_said),
         cmocka_unit_test(size_none_searched_said),
+        cmocka_unit_test(size_range_note_once),
         cmocka_unit_test(save_extension_picks_format),
         cmocka_unit_test(simulate_ep_names_attn_dp),
     };
