@@ -5603,31 +5603,6 @@ static void note_idle_points(const rl_opts *o, cJSON *r, const rl_sweep *s, int 
     cJSON_AddStringToObject(r, "idle_replicas_note", note);
 }
 
-/* Why a sweep kept no point when not all were kept out for HBM (tester72
- * #5), into buf: the points whose plan could not be timed (the first's reason),
- * those the calibrated path does not time, those whose weights and KV
- * exceed HBM and those with no room to prefill a prompt, each counted,
- * the ones not about memory first. */
-static const char *pareto_none_why(const rl_sweep *s, char *buf, size_t len)
-{
-    long long hbm = s->infeasible - s->infeasible_prefill;
-    size_t n = 0;
-    buf[0] = '\0';
-    if (s->dropped > 0)
-        n += (size_t)snprintf(buf + n, len - n, "%lld could not be timed (first %s)",
-                              s->dropped, s->dropped_why);
-    if (s->uncalibrated > 0 && n < len)
-        n += (size_t)snprintf(buf + n, len - n, "%s%lld not timed by the calibrated path (2D "
-                              "or --sp plans)", n ? "; " : "", s->uncalibrated);
-    if (hbm > 0 && n < len)
-        n += (size_t)snprintf(buf + n, len - n, "%s%lld do not fit in HBM (more chips, int8 "
-                              "weights or KV, a shorter context?)", n ? "; " : "", hbm);
-    if (s->infeasible_prefill > 0 && n < len)
-        snprintf(buf + n, len - n, "%s%lld leave no room to prefill a prompt beside the cache",
-                 n ? "; " : "", s->infeasible_prefill);
-    return buf;
-}
-
 /* A figure's failure (`failed`: the command exits 1 after its result) or
  * note (gnuplot missing: the data and script kept), err, on stderr beside
  * the result it leaves printed (plot.h rl_plot_outcome; validate, pareto). */
@@ -5732,19 +5707,8 @@ int rl_cli_pareto(rl_opts *o)
      * rows empty and none_kept_note saying why, and no figure is drawn;
      * plans refused above (an ici_bw of 0) are bad input, exit 2, and a
      * mix where some were refused too keeps exit 2 (tester72 #5's text) */
-    char none_why[ERRLEN + 128] = ""; /* the reason, pareto_none_why's after a count */
-    if (rc == RL_EXIT_OK && s.n == 0) {
-        if (s.dropped > 0 || s.uncalibrated > 0 || s.infeasible_prefill > 0) {
-            /* tester72 #5: not every point failed on HBM: each reason counted,
-             * the plans that could not be timed first (an ici_bw of 0 read
-             * "none of the 24 points fits in HBM", the cause last) */
-            char why[ERRLEN];
-            snprintf(none_why, sizeof none_why,
-                     "none of the %lld points (plan x batch x precision) is kept: %s",
-                     s.evaluated + s.dropped, pareto_none_why(&s, why, sizeof why));
-        } else
-            snprintf(none_why, sizeof none_why, "none of the %lld points fits in HBM (more chips, "
-                     "int8 weights or KV, a shorter context?)", s.evaluated);
+    char none_why[ERRLEN + 128] = ""; /* the reason (sweep.h rl_sweep_none_kept_note) */
+    if (rc == RL_EXIT_OK && rl_sweep_none_kept_note(&s, none_why, sizeof none_why)) {
         if (s.dropped > 0) {
             rl_cli_tell("pareto", "%s", none_why);
             rc = RL_EXIT_INPUT;

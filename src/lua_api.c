@@ -2130,6 +2130,11 @@ static int sweep(lua_State *L, int frontier)
     cJSON *r = nf < 0 ? NULL : rl_result_sweep(&m, &h, &s, prompt, idx, nf);
     if (r && *skipped)
         cJSON_AddStringToObject(r, "precision_note", skipped);
+    char none_kept[ERRLEN + 128]; /* fixVC #6: the verdict's reason, as the pareto command's */
+    if (r && frontier && rl_sweep_none_kept_note(&s, none_kept, sizeof none_kept))
+        cJSON_AddStringToObject(r, "none_kept_note", none_kept);
+    else if (r && frontier)
+        cJSON_AddNullToObject(r, "none_kept_note");
     free(idx);
     rl_sweep_free(&s);
     return push_result(L, r);

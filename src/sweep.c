@@ -471,6 +471,49 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
     return 0;
 }
 
+/* Why a sweep kept no point when not all were kept out for HBM (tester72
+ * #5), into buf: the points whose plan could not be timed (the first's reason),
+ * those the calibrated path does not time, those whose weights and KV
+ * exceed HBM and those with no room to prefill a prompt, each counted,
+ * the ones not about memory first. */
+static const char *none_kept_why(const rl_sweep *s, char *buf, size_t len)
+{
+    long long hbm = s->infeasible - s->infeasible_prefill;
+    size_t n = 0;
+    buf[0] = '\0';
+    if (s->dropped > 0)
+        n += (size_t)snprintf(buf + n, len - n, "%lld could not be timed (first %s)",
+                              s->dropped, s->dropped_why);
+    if (s->uncalibrated > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s%lld not timed by the calibrated path (2D "
+                              "or --sp plans)", n ? "; " : "", s->uncalibrated);
+    if (hbm > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s%lld do not fit in HBM (more chips, int8 "
+                              "weights or KV, a shorter context?)", n ? "; " : "", hbm);
+    if (s->infeasible_prefill > 0 && n < len)
+        snprintf(buf + n, len - n, "%s%lld leave no room to prefill a prompt beside the cache",
+                 n ? "; " : "", s->infeasible_prefill);
+    return buf;
+}
+
+int rl_sweep_none_kept_note(const rl_sweep *s, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (s->n > 0)
+        return 0;
+    if (s->dropped > 0 || s->uncalibrated > 0 || s->infeasible_prefill > 0) {
+        /* tester72 #5: not every point failed on HBM: each reason counted,
+         * the plans that could not be timed first (an ici_bw of 0 read
+         * "none of the 24 points fits in HBM", the cause last) */
+        char why[1024];
+        snprintf(buf, len, "none of the %lld points (plan x batch x precision) is kept: %s",
+                 s->evaluated + s->dropped, none_kept_why(s, why, sizeof why));
+    } else
+        snprintf(buf, len, "none of the %lld points fits in HBM (more chips, int8 weights or "
+                 "KV, a shorter context?)", s->evaluated);
+    return 1;
+}
+
 size_t rl_sweep_skip_note(char *buf, size_t n, size_t k, rl_precision p, const char *why)
 {
     if (k >= n)

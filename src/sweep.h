@@ -255,6 +255,13 @@ int rl_sweep_check_plan_slice(const rl_hw *h, long long chips, const char *flag,
  * 2048 tokens, or the model's max_context when shorter. */
 long long rl_sweep_default_context(const rl_model *m);
 
+/* pareto's none_kept_note, on both front ends (fixVC #6: roofline.pareto
+ * returned empty rows without it): when s kept no point, why into buf[len]
+ * ("none of the 24 points fits in HBM (...)", or each reason counted when
+ * not all are HBM's: plans that could not be timed first) and 1; else ""
+ * and 0. */
+int rl_sweep_none_kept_note(const rl_sweep *s, char *buf, size_t len);
+
 /* Append "weights W, kv K, compute C skipped: why" (after "; " unless at
  * k 0) to buf[n] at offset k: the precision_note of pareto and
  * roofline.pareto/sweep naming the combinations they skipped.  Returns

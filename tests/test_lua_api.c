@@ -417,6 +417,31 @@ static void pareto_counts_untimed_plans(void **state)
     assert_true(d == 800828);
 }
 
+/* fixVC #6: roofline.pareto with no point kept (llama3-70b's 141 GB of
+ * bf16 weights fit on neither 4 nor 8 tpu-v5e, 16 GiB each: the pareto
+ * command's exit 3) returned rows empty and no reason; its result carries
+ * none_kept_note now, the command's text, and null where points were
+ * kept (the command's null: nil, written null by roofline.format). */
+static void pareto_none_kept_note(void **state)
+{
+    (void)state;
+    char err[1024];
+    if (run("local r = roofline.pareto{ model = 'llama3-70b', hw = 'tpu-v5e', chips = { 4, 8 }, "
+            "context = 2048 } return #r.rows .. '|' .. tostring(r.none_kept_note)",
+            err, sizeof err) != 0)
+        fail_msg("%s", err);
+    const char *got = lua_tostring(L, -1);
+    if (!got || strncmp(got, "0|none of the ", 14) != 0 ||
+        !strstr(got, "points fits in HBM (more chips, int8 weights or KV, a shorter context?)"))
+        fail_msg("roofline.pareto kept nothing: %s", got ? got : "(nil)");
+    lua_pop(L, 1);
+    assert_true(run_number("local r = roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', "
+                           "chips = 1, batch = 1, context = 100 } "
+                           "local j = roofline.format(r, 'json') "
+                           "return (#r.rows > 0 and r.none_kept_note == nil and "
+                           "j:find('\"none_kept_note\":%s*null') ~= nil) and 1 or 0") == 1);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -2142,6 +2167,7 @@ int main(void)
         cmocka_unit_test(step_memory_rule_at_one_chip),
         cmocka_unit_test(inline_base_hw_echoes_overrides),
         cmocka_unit_test(pareto_counts_untimed_plans),
+        cmocka_unit_test(pareto_none_kept_note),
         cmocka_unit_test(chips_kept_without_tables),
         cmocka_unit_test(what_if_three_ways_agree),
         cmocka_unit_test(link_what_if_four_ways),
