@@ -2528,6 +2528,24 @@ static int fall_gemms(const rl_opts *o, const rl_model *m, const rl_hw *h, const
     return rl_kvariant_gemm(p.weights, p.compute);
 }
 
+/* Says "note: TEXT" and keeps TEXT as key `key` of r: printf's text of
+ * fmt, whole (result.h rl_result_fmt; fixVC #5: notes were cut at a
+ * buffer sized by hand, unsaid).  Out of memory: neither. */
+static void say_kept(const rl_opts *o, cJSON *r, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void say_kept(const rl_opts *o, cJSON *r, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *note = rl_result_vfmt(fmt, ap);
+    va_end(ap);
+    if (note) {
+        rl_cli_say(o, "note: %s", note);
+        cJSON_AddStringToObject(r, key, note);
+    }
+    free(note);
+}
+
 /* fixUF #3: a larger batch that reads fewer tokens/s than a smaller one
  * (llama3-8b on a100-sxm-80g at context 2048: batch 128 4293, batch 160
  * 4007 tokens/s, its dense matmuls jumping at a step of the measured GEMM
@@ -2539,22 +2557,22 @@ static void note_throughput_fall(const rl_opts *o, const rl_model *m, const rl_h
 {
     double g[2];
     int v = fall_gemms(o, m, h, bs, tp, ep, g);
-    char why[640], note[1024];
+    char *why;
     if (g[0] > 0 && g[1] / bs[1] > g[0] / bs[0])
-        snprintf(why, sizeof why, "%s's measured %s GEMMs on %s take x%.2f the time for x%.2f "
+        why = rl_result_fmt("%s's measured %s GEMMs on %s take x%.2f the time for x%.2f "
                  "the rows there (the dense matmuls %.3f ms vs %.3f ms a step in the tables' "
                  "own rows: a step in the measured kernel table, such as a tile boundary, kept "
                  "as measured; ops lists each operator's time at both)", e->name,
                  v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[1] / g[0],
                  bs[1] / bs[0], g[0] * 1e3, g[1] * 1e3);
     else
-        snprintf(why, sizeof why, "%s's measured kernel tables on %s rise faster than the "
+        why = rl_result_fmt("%s's measured kernel tables on %s rise faster than the "
                  "batch there (ops lists each operator's time at both)", e->name, h->name);
-    snprintf(note, sizeof note, "batch %g reads fewer tokens/s than batch %g (%.0f vs %.0f "
-             "tokens/s): %s; for throughput batch %g is the better of the two", bs[1], bs[0],
-             tps[1], tps[0], why, bs[0]);
-    rl_cli_say(o, "note: %s", note);
-    cJSON_AddStringToObject(r, "batch_fall_note", note);
+    if (why)
+        say_kept(o, r, "batch_fall_note", "batch %g reads fewer tokens/s than batch %g (%.0f vs "
+                 "%.0f tokens/s): %s; for throughput batch %g is the better of the two", bs[1],
+                 bs[0], tps[1], tps[0], why, bs[0]);
+    free(why);
 }
 
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
@@ -2575,21 +2593,21 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
     double g[2];
     int v = fall_gemms(o, m, h, bs, tp, ep, g);
     double cut = gemm_cut(e, v);
-    char why[768], note[1152];
+    char *why;
     double share[2] = {0, 0};
     if (g[0] > g[1] && g[1] > 0 && cut > 0 && bs[0] <= cut && bs[1] > cut)
-        snprintf(why, sizeof why, "%s's measured %s GEMMs on %s run a slower kernel at m <= %g "
+        why = rl_result_fmt("%s's measured %s GEMMs on %s run a slower kernel at m <= %g "
                  "than above it (the dense matmuls %.3f ms vs %.3f ms a step in the tables' own "
                  "rows: a fall on most (n, k) lines of its table, kept as measured, the "
                  "profile's `cut` at m = %g, ktable.h rl_kt_find_steps)", e->name,
                  rl_kvariant_name((rl_kvariant)v), h->name, cut, g[0] * 1e3, g[1] * 1e3, cut);
     else if (g[0] > g[1] && g[1] > 0)
-        snprintf(why, sizeof why, "%s's measured %s GEMMs on %s are slower there (the dense "
+        why = rl_result_fmt("%s's measured %s GEMMs on %s are slower there (the dense "
                  "matmuls %.3f ms vs %.3f ms a step in the tables' own rows)", e->name,
                  v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[0] * 1e3,
                  g[1] * 1e3);
     else if (attn_switch(m, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv), share))
-        snprintf(why, sizeof why, "%s switches decode-attention kernel between them, masked "
+        why = rl_result_fmt("%s switches decode-attention kernel between them, masked "
                  "MHA at batch %g and XQA at batch %g on this plan (%g and %g sequences on a "
                  "replica's smaller share: a step is its slowest replica's; its dispatch rule, "
                  "DecoderXQAImplJIT::mayHavePerfGain: KV heads x sequences x blocks of 128 "
@@ -2599,12 +2617,12 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
                  "with their provenance): the switch is modelled, its times are not measured "
                  "at these shapes", e->name, bs[0], bs[1], share[0], share[1], e->tables->sms);
     else
-        snprintf(why, sizeof why, "%s's measured kernel tables on %s fall there (ops lists "
+        why = rl_result_fmt("%s's measured kernel tables on %s fall there (ops lists "
                  "each operator's time at both)", e->name, h->name);
-    snprintf(note, sizeof note, "batch %g reads slower than batch %g (%.3f ms vs %.3f ms a "
-             "step): %s", bs[0], bs[1], ts[0] * 1e3, ts[1] * 1e3, why);
-    rl_cli_say(o, "note: %s", note);
-    cJSON_AddStringToObject(r, "batch_fall_note", note);
+    if (why)
+        say_kept(o, r, "batch_fall_note", "batch %g reads slower than batch %g (%.3f ms vs %.3f "
+                 "ms a step): %s", bs[0], bs[1], ts[0] * 1e3, ts[1] * 1e3, why);
+    free(why);
 }
 
 /* tester72 #7: step's rows whose batch leaves replicas idle (their key
@@ -2626,14 +2644,11 @@ static void note_idle_replicas(const rl_opts *o, cJSON *r, long long chips)
         long long B = (long long)b->valuedouble, n = B + (long long)idle->valuedouble;
         double left = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "idle_chips"));
         long long one = (chips - (left > 0 ? (long long)left : 0)) / n;
-        char note[512];
-        snprintf(note, sizeof note, "batch %lld over %lld replicas of %lld chips leaves %lld of "
-                 "them idle (idle_replicas): tokens_per_s_per_chip divides by all %lld chips; "
-                 "--chips %lld (one replica a sequence) times the same step at %.4gx the "
+        say_kept(o, r, "idle_replicas_note", "batch %lld over %lld replicas of %lld chips leaves "
+                 "%lld of them idle (idle_replicas): tokens_per_s_per_chip divides by all %lld "
+                 "chips; --chips %lld (one replica a sequence) times the same step at %.4gx the "
                  "tokens/s a chip", B, n, one, (long long)idle->valuedouble, chips, B * one,
                  (double)chips / (double)(B * one));
-        rl_cli_say(o, "note: %s", note);
-        cJSON_AddStringToObject(r, "idle_replicas_note", note);
         return;
     }
 }
@@ -4706,30 +4721,37 @@ static int report_path_check(const char *path)
     return why ? -1 : 0;
 }
 
+/* size_set_hw_note's text into buf[len] (NULL, 0: measured only): its
+ * length, whole. */
+static size_t set_hw_text(const rl_opts *o, const rl_size_input *in, char *buf, size_t len)
+{
+    size_t n = 0;
+#define PUT(...) (n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, __VA_ARGS__))
+    for (int k = 0; k < o->nsets[1]; k++)
+        PUT("%s--set hw.%s=%s", k == 0 ? "" : k + 1 < o->nsets[1] ? ", " : " and ",
+            o->sets[1][k].field, o->sets[1][k].value);
+    PUT(" appl%s to all %d profiles (", o->nsets[1] > 1 ? "y" : "ies", in->nhw);
+    for (int i = 0; i < in->nhw; i++)
+        PUT("%s%s", i ? ", " : "", in->hw[i].name);
+    PUT("); a profile file { base = \"NAME\", ... } changes one alone");
+#undef PUT
+    return n;
+}
+
 /* tester77 #2: --set hw.price_per_chip_hour=6 beside --hw h100-sxm,b200
  * repriced both without a word: each --set hw.* applies to every profile.
- * The note, without "note: ", into buf[len] (stderr, and the JSON's
- * set_hw_note: tester77 left, a script reading the JSON missed it): 1, or
- * 0 with one profile or no --set hw.*. */
-static int size_set_hw_note(const rl_opts *o, const rl_size_input *in, char *buf, size_t len)
+ * The note, without "note: ", whole (stderr, and the JSON's set_hw_note:
+ * tester77 left, a script reading the JSON missed it), malloc'd: free it;
+ * NULL with one profile or no --set hw.* (or out of memory). */
+static char *size_set_hw_note(const rl_opts *o, const rl_size_input *in)
 {
-    char names[256] = "";
-    size_t n = 0;
-    for (int i = 0; o->nsets[1] > 0 && in->nhw > 1 && i < in->nhw; i++)
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
-                 in->hw[i].name);
-    if (!names[0])
-        return 0;
-    buf[0] = '\0';
-    for (int k = 0; k < o->nsets[1] && n < len; k++)
-        n += (size_t)snprintf(buf + n, len - n, "%s--set hw.%s=%s",
-                              k == 0 ? "" : k + 1 < o->nsets[1] ? ", " : " and ",
-                              o->sets[1][k].field, o->sets[1][k].value);
-    if (n < len)
-        snprintf(buf + n, len - n, " appl%s to all %d profiles (%s); a profile file "
-                 "{ base = \"NAME\", ... } changes one alone", o->nsets[1] > 1 ? "y" : "ies",
-                 in->nhw, names);
-    return 1;
+    if (o->nsets[1] <= 0 || in->nhw <= 1)
+        return NULL;
+    size_t n = set_hw_text(o, in, NULL, 0); /* fixVC #5: 1024 bytes cut many --set short */
+    char *s = malloc(n + 1);
+    if (s)
+        set_hw_text(o, in, s, n + 1);
+    return s;
 }
 
 /* Notes on a comparison across hardware that every output format needs
@@ -4843,9 +4865,10 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
                             "price_per_chip_hour = P } in a Lua script); --set "
                             "hw.price_per_chip_hour=P prices every profile in the list alike",
                      none, strchr(none, ',') ? "have" : "has", some);
-    char note[1024];
-    if (size_set_hw_note(o, in, note, sizeof note))
+    char *note = size_set_hw_note(o, in);
+    if (note)
         rl_cli_tell("size", "note: %s", note);
+    free(note);
 }
 
 /* A run of --hw list's comma-separated items that is, joined by its
@@ -5347,9 +5370,10 @@ int rl_cli_size(rl_opts *o)
     cJSON *j = rl_result_size(&in, &r, o->fmt != RL_FMT_TABLE);
     rl_size_result_free(&r);
     free(req);
-    char setnote[1024];
-    if (j && size_set_hw_note(o, &in, setnote, sizeof setnote))
+    char *setnote = j ? size_set_hw_note(o, &in) : NULL;
+    if (setnote)
         cJSON_AddStringToObject(j, "set_hw_note", setnote); /* absent without one */
+    free(setnote);
     int erc = emit(o, j);
     if (rc == RL_EXIT_OK && erc == RL_EXIT_OK && none)
         return RL_EXIT_VERDICT; /* no deployment meets the targets: the outputs say why */
@@ -5586,21 +5610,18 @@ static long long idle_on_front(const rl_sweep *s)
  * count, idle_replica_points, is always there). */
 static void note_idle_points(const rl_opts *o, cJSON *r, const rl_sweep *s, int all)
 {
-    char note[512];
     long long moved = all ? 0 : idle_on_front(s);
     if (!all && moved == 0)
         return;
     if (all)
-        snprintf(note, sizeof note, "every point leaves replicas idle (its batch below the "
-                 "replicas of its plan): the frontier ranks them, but fewer chips (batch x a "
+        say_kept(o, r, "idle_replicas_note", "every point leaves replicas idle (its batch below "
+                 "the replicas of its plan): the frontier ranks them, but fewer chips (batch x a "
                  "plan's chips) time the same steps at more tokens/s a chip");
     else
-        snprintf(note, sizeof note, "%lld of the %zu points leave replicas idle (batch below "
-                 "the replicas of their plan; idle_replica_points), kept off the frontier, "
-                 "where %lld of them would stand: the same plan on batch x its chips times the "
-                 "same step at more tokens/s a chip", s->idle_points, s->n, moved);
-    rl_cli_say(o, "note: %s", note);
-    cJSON_AddStringToObject(r, "idle_replicas_note", note);
+        say_kept(o, r, "idle_replicas_note", "%lld of the %zu points leave replicas idle (batch "
+                 "below the replicas of their plan; idle_replica_points), kept off the "
+                 "frontier, where %lld of them would stand: the same plan on batch x its chips "
+                 "times the same step at more tokens/s a chip", s->idle_points, s->n, moved);
 }
 
 /* A figure's failure (`failed`: the command exits 1 after its result) or
@@ -5742,10 +5763,8 @@ int rl_cli_pareto(rl_opts *o)
         if (o->plot && pr != 0) /* said beside the rows, as validate's (fixRC #9) */
             say_plot("pareto", pr < 0, err);
         if (r && curves[0]) { /* fixIL #1: what the plot draws beside the rows */
-            char note[1200];
-            snprintf(note, sizeof note, "the plot draws each precision's own frontier (%s); "
-                     "rows hold the overall frontier", curves);
-            cJSON_AddStringToObject(r, "plot_curves", note);
+            rl_result_add_fmt(r, "plot_curves", "the plot draws each precision's own frontier "
+                              "(%s); rows hold the overall frontier", curves);
         }
         note_outside_tables("pareto", "frontier rows", &h, r); /* once (stop 38 #1) */
         if (r && s.idle_points > 0) /* tester72 #7 (sweep.h rl_sweep_frontier) */

@@ -19,6 +19,7 @@
 #include "memory.h"
 #include "plot.h"
 #include "report.h"
+#include "result.h"
 #include "shard.h"
 
 /* ---- the terms of a row ------------------------------------------------------ */
@@ -725,12 +726,10 @@ static void add_model_note(cJSON *res, const rows *rs, const char *model)
         }
     if (!other)
         return;
-    char note[512];
-    snprintf(note, sizeof note, "%d of %d fitted rows name their own model in the CSV's 'model' "
-             "column (the first: %s), which overrides --model %s for them: the profile is fitted "
-             "on %s",
-             other, rs->n, first, model, cJSON_GetStringValue(cJSON_GetObjectItem(res, "models")));
-    cJSON_AddStringToObject(res, "model_note", note);
+    rl_result_add_fmt(res, "model_note", "%d of %d fitted rows name their own model in the "
+                      "CSV's 'model' column (the first: %s), which overrides --model %s for them: "
+                      "the profile is fitted on %s", other, rs->n, first, model,
+                      cJSON_GetStringValue(cJSON_GetObjectItem(res, "models")));
 }
 
 /* The left_out_note of a fit or validate result on rs: rows beyond their
@@ -738,20 +737,22 @@ static void add_model_note(cJSON *res, const rows *rs, const char *model)
  * leaves out, each kind with its first row. */
 static void add_beyond_note(cJSON *res, const rows *rs, const char *file)
 {
-    char beyond[1536] = "", other[1536] = "", note[600 + 2 * 1536 + 8];
     if (!rs->beyond && !rs->other)
         return;
-    if (rs->beyond)
-        snprintf(beyond, sizeof beyond, "%d row%s left out: longer than the model's max_context "
-                 "(the first: %s); to keep them, raise it with --set model.max_context=N",
-                 rs->beyond, rs->beyond == 1 ? "" : "s", rs->beyond_first);
-    if (rs->other)
-        snprintf(other, sizeof other, "%d row%s left out: of another chip or engine (the first: "
-                 "%s); a fit reads --hw's chip and --engine's rows only", rs->other,
-                 rs->other == 1 ? "" : "s", rs->other_first);
-    snprintf(note, sizeof note, "%.600s: %s%s%s", file, beyond, *beyond && *other ? "; " : "",
-             other);
-    cJSON_AddStringToObject(res, "left_out_note", note);
+    char *beyond = !rs->beyond ? NULL
+                               : rl_result_fmt("%d row%s left out: longer than the model's "
+                                               "max_context (the first: %s); to keep them, raise "
+                                               "it with --set model.max_context=N", rs->beyond,
+                                               rs->beyond == 1 ? "" : "s", rs->beyond_first);
+    char *other = !rs->other ? NULL
+                             : rl_result_fmt("%d row%s left out: of another chip or engine (the "
+                                             "first: %s); a fit reads --hw's chip and --engine's "
+                                             "rows only", rs->other, rs->other == 1 ? "" : "s",
+                                             rs->other_first);
+    rl_result_add_fmt(res, "left_out_note", "%.600s: %s%s%s", file, beyond ? beyond : "",
+                      beyond && other ? "; " : "", other ? other : "");
+    free(beyond);
+    free(other);
 }
 
 /* A row of the result: the configuration it was timed as (the command
@@ -1628,18 +1629,16 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     cJSON_AddStringToObject(res, "mode", mode ? mode : "ideal");
     int others = other_rows(&rs, o->hw);
     if (others) { /* rows of another chip than the --hw profile serves */
-        char note[512];
-        snprintf(note, sizeof note, "%d of %d rows name a chip that --hw %s does not serve and are "
-                 "predicted by their own hw spec (each row's hw says which)", others, rs.n, o->hw);
-        cJSON_AddStringToObject(res, "mode_note", note);
+        rl_result_add_fmt(res, "mode_note", "%d of %d rows name a chip that --hw %s does not "
+                          "serve and are predicted by their own hw spec (each row's hw says "
+                          "which)", others, rs.n, o->hw);
     }
     if (rs.engine_over) { /* tester63 #5 (load_rows) */
-        char note[768];
-        snprintf(note, sizeof note, "%d of %d rows were timed by the engine their engine column "
-                 "names, not --engine %s (%s): a row's engine cell selects its engine (validate's "
-                 "help); empty or drop the column to time them all by --engine", rs.engine_over,
-                 rs.n, o->engine, rs.engine_over_first);
-        cJSON_AddStringToObject(res, "engine_note", note);
+        rl_result_add_fmt(res, "engine_note", "%d of %d rows were timed by the engine their "
+                          "engine column names, not --engine %s (%s): a row's engine cell "
+                          "selects its engine (validate's help); empty or drop the column to "
+                          "time them all by --engine", rs.engine_over, rs.n, o->engine,
+                          rs.engine_over_first);
     }
     cJSON_AddNumberToObject(res, "measured_rows", rs.n);
     int fitted = fitted_rows_of(&rs, m);
@@ -1653,26 +1652,24 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
                                 "unseen rows (fit's cv_* figures are its cross-validated ones; or "
                                 "validate on rows it did not see)");
     else if (fitted > 0) {
-        char note[512];
-        snprintf(note, sizeof note, "%d of %d rows were fitted on (fitted_on.row_keys): their "
-                 "errors are the fit's own, in-sample, and pull these figures toward it; only the "
-                 "other %d rows test the profile", fitted, rs.n, rs.n - fitted);
-        cJSON_AddStringToObject(res, "in_sample_note", note);
+        rl_result_add_fmt(res, "in_sample_note", "%d of %d rows were fitted on "
+                          "(fitted_on.row_keys): their errors are the fit's own, in-sample, and "
+                          "pull these figures toward it; only the other %d rows test the "
+                          "profile", fitted, rs.n, rs.n - fitted);
     }
     add_beyond_note(res, &rs, m->path);
     add_summary(res, "", e, rs.n);
     if (tabled > 0) { /* fixJK #2: kernel time against an end-to-end file */
-        char note[1024];
-        snprintf(note, sizeof note, "%d of %d rows are timed by kernel tables (kernel + "
-                 "collective time: no engine's host cost, scheduling or launch gaps) while "
-                 "validate compares them with the file's end-to-end measurements: their error "
-                 "holds that end-to-end gap, not only the tables' (SplitwiseSim's end-to-end "
-                 "medians of llama2-70b ran x0.93 to x3.54 the h100-sxm and a100-sxm-80g tables' "
-                 "prediction by TP and phase; step's e2e_gap_note, docs/model.md, \"The "
-                 "end-to-end gap\"), and the tables' band does not cover it; a profile fitted on "
-                 "end-to-end rows (roofline fit) times them end to end",
-                 tabled, rs.n);
-        cJSON_AddStringToObject(res, "e2e_gap_note", note);
+        rl_result_add_fmt(res, "e2e_gap_note",
+                          "%d of %d rows are timed by kernel tables (kernel + collective time: no "
+                          "engine's host cost, scheduling or launch gaps) while validate compares "
+                          "them with the file's end-to-end measurements: their error holds that "
+                          "end-to-end gap, not only the tables' (SplitwiseSim's end-to-end medians "
+                          "of llama2-70b ran x0.93 to x3.54 the h100-sxm and a100-sxm-80g tables' "
+                          "prediction by TP and phase; step's e2e_gap_note, docs/model.md, \"The "
+                          "end-to-end gap\"), and the tables' band does not cover it; a profile "
+                          "fitted on end-to-end rows (roofline fit) times them end to end",
+                          tabled, rs.n);
     }
     if (banded) {
         char band[32];
@@ -1681,16 +1678,13 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         cJSON_AddNumberToObject(res, "band_coverage", (double)inside / banded);
     }
     if (withheld) { /* rl_ec_no_band */
-        char note[768];
-        snprintf(note, sizeof note, "%d of %d rows carry no band (the first: %s): the fit's "
-                 "residuals say nothing there", withheld, rs.n, first_why);
-        cJSON_AddStringToObject(res, "no_band", note);
+        rl_result_add_fmt(res, "no_band", "%d of %d rows carry no band (the first: %s): the "
+                          "fit's residuals say nothing there", withheld, rs.n, first_why);
     }
     if (off) {
-        char note[1400];
-        snprintf(note, sizeof note, "%d of %d rows are timed outside what their profile's costs "
-                 "were fitted on (the first, %.1300s)", off, rs.n, first_off);
-        cJSON_AddStringToObject(res, "fitted_on_note", note);
+        rl_result_add_fmt(res, "fitted_on_note", "%d of %d rows are timed outside what their "
+                          "profile's costs were fitted on (the first, %.1300s)", off, rs.n,
+                          first_off);
     }
     if (o->plot) {
         /* fixIL #4: the title says in-sample when the JSON's in_sample does
@@ -3323,12 +3317,10 @@ const char *rl_e2e_fitted_comm_label(const rl_hw *h, int prefill, const char *ov
 
 void rl_e2e_withheld_no_band(cJSON *result, const rl_hw *h, const char *why)
 {
-    char note[768];
     if (!*why)
         return;
-    snprintf(note, sizeof note, "no band: %s%s (the time is an estimate)", why,
-             rl_hw_what_if_of(h) ? "" : "; the fit's residuals say nothing there");
-    cJSON_AddStringToObject(result, "no_band", note);
+    rl_result_add_fmt(result, "no_band", "no band: %s%s (the time is an estimate)", why,
+                      rl_hw_what_if_of(h) ? "" : "; the fit's residuals say nothing there");
 }
 
 int rl_e2e_fitted_band(cJSON *result, const rl_model *m, const rl_hw *h, rl_precision p,
@@ -3502,21 +3494,21 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
             rows_mode = rm;
     }
     if (kept && rows_mode && run_mode && (differ || strcmp(rows_mode, run_mode) != 0)) {
-        char why_mode[512], others_mode[64] = "";
+        char others_mode[64] = "";
         if (kept < nrows)
             snprintf(others_mode, sizeof others_mode, "; the others read %.32s", run_mode);
-        snprintf(why_mode, sizeof why_mode, "%d of %d rows have a prefix and keep the op-list "
-                 "time and its mode (the fitted engine costs time a prefill from an empty "
-                 "cache, not one after a cached prefix)%s", kept, nrows, others_mode);
         set_string(result, "mode", differ ? "mixed" : rows_mode);
         if (!cJSON_GetObjectItem(result, "mode_note"))
-            cJSON_AddStringToObject(result, "mode_note", why_mode);
+            rl_result_add_fmt(result, "mode_note", "%d of %d rows have a prefix and keep the "
+                              "op-list time and its mode (the fitted engine costs time a prefill "
+                              "from an empty cache, not one after a cached prefix)%s", kept,
+                              nrows, others_mode);
     }
     char how[320], label[512];
     if (comm && chips > 1)
         cJSON_SetValuestring(comm, rl_e2e_fitted_comm_label(h, prefill, "the chips", label,
                                                             sizeof label));
-    char band[32], note[1536], terms[1024] = "";
+    char band[32], terms[1024] = "";
     snprintf(band, sizeof band, "p%.0f-p%.0f", 100 * band_lo, 100 * band_hi);
     if (banded || *first_why) /* the fit's answer replaces the unfitted result's (rl_e2e_no_band) */
         cJSON_DeleteItemFromObjectCaseSensitive(result, "no_band");
@@ -3535,10 +3527,10 @@ int rl_e2e_retime(cJSON *result, int prefill, const rl_model *m, const rl_hw *h,
                  "step_s above them%s", was,
                  chips > 1 ? ", comm_s its collectives " : "", chips > 1 ? how : "",
                  chips > 1 ? tpx : "");
-    snprintf(note, sizeof note,
-             "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld GPUs)%s", key,
-             chips, prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);
-    cJSON_AddStringToObject(result, "fitted", note);
+    rl_result_add_fmt(result, "fitted",
+                      "%s from the fitted engine costs (src/enginecost.h (E), TP over %lld "
+                      "GPUs)%s", key, chips,
+                      prefill ? (kept ? "; rows with a prefix keep the op-list time" : "") : terms);
     return 0;
 }
 
@@ -3853,7 +3845,7 @@ int rl_e2e_has_band(const rl_hw *h)
 
 void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char *why_else)
 {
-    char why[512], note[768];
+    char why[512];
     if (!result || cJSON_GetObjectItem(result, "band") || cJSON_GetObjectItem(result, "no_band"))
         return;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -3873,17 +3865,14 @@ void rl_e2e_no_band(cJSON *result, const rl_model *m, const rl_hw *h, const char
         snprintf(why, sizeof why, "%s", why_else);
     else
         return;
-    snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
-    cJSON_AddStringToObject(result, "no_band", note);
+    rl_result_add_fmt(result, "no_band", "no band: %s (the time is an estimate)", why);
 }
 
 void rl_e2e_no_band_as_mode(cJSON *result, const char *why)
 {
-    char note[768];
     if (!result || cJSON_GetObjectItem(result, "band") || cJSON_GetObjectItem(result, "no_band"))
         return;
-    snprintf(note, sizeof note, "no band: %s (the time is an estimate)", why);
-    cJSON_AddStringToObject(result, "no_band", note);
+    rl_result_add_fmt(result, "no_band", "no band: %s (the time is an estimate)", why);
 }
 
 int rl_e2e_band_edge(rl_hw *h, int q)

@@ -130,24 +130,35 @@ static int note_pass(note_buf *b)
     return 1;
 }
 
-/* Key `key` of o: printf's text of fmt and its arguments, whole (a first
- * vsnprintf measures it: a buffer sized by hand cut a longer text short,
- * unsaid).  Out of memory: absent, as cJSON's own adds. */
-static void add_fmt(cJSON *o, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void add_fmt(cJSON *o, const char *key, const char *fmt, ...)
+char *rl_result_vfmt(const char *fmt, va_list ap)
 {
-    va_list ap, again;
-    va_start(ap, fmt);
+    va_list again;
     va_copy(again, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
     char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s) {
+    if (s)
         vsnprintf(s, (size_t)n + 1, fmt, again);
-        cJSON_AddStringToObject(o, key, s);
-    }
     va_end(again);
+    return s;
+}
+
+char *rl_result_fmt(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = rl_result_vfmt(fmt, ap);
     va_end(ap);
+    return s;
+}
+
+void rl_result_add_fmt(cJSON *o, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = rl_result_vfmt(fmt, ap);
+    va_end(ap);
+    if (s)
+        cJSON_AddStringToObject(o, key, s);
     free(s);
 }
 
@@ -357,7 +368,7 @@ static void add_dispatch_note(cJSON *o, const rl_model *m, const rl_hw *h)
     if (!e || !(e->prefill_layer_s > 0) || cJSON_GetObjectItem(o, "prefill_dispatch_note"))
         return;
     int stock = rl_engine_costs_default(e->name).prefill_layer_s == e->prefill_layer_s;
-    add_fmt(o, "prefill_dispatch_note", "each TTFT carries the %s engine's prefill dispatch, %.3g ms (%lld layers "
+    rl_result_add_fmt(o, "prefill_dispatch_note", "each TTFT carries the %s engine's prefill dispatch, %.3g ms (%lld layers "
              "x %.3g ms, prefill_dispatch_s): %s", e->name,
              e->prefill_layer_s * (double)m->layers * 1e3, m->layers, e->prefill_layer_s * 1e3,
              stock ? "NVIDIA AIConfigurator's calibrated constant for vLLM's CPU-side prefill "
@@ -642,7 +653,7 @@ static void add_band(cJSON *top, cJSON *o, const char *key, const double *band_s
         return;
     if (rl_e2e_what_if_band(h, why, sizeof why)) { /* no band on a what-if (e2e.h) */
         if (!cJSON_GetObjectItem(top, "no_band"))
-            add_fmt(top, "no_band", "no band: %s (the time is an estimate)", why);
+            rl_result_add_fmt(top, "no_band", "no band: %s (the time is an estimate)", why);
         return;
     }
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
@@ -690,7 +701,7 @@ static void add_engine_costs(cJSON *r, const rl_serving_engine *e)
         cJSON_AddStringToObject(r, "costs_source", e->costs_source);
         return;
     }
-    add_fmt(r, "costs_source", "step_s, seq_s, launch_s, prefill_layer_s unused: fitted_costs "
+    rl_result_add_fmt(r, "costs_source", "step_s, seq_s, launch_s, prefill_layer_s unused: fitted_costs "
             "replace them (decode_step_s %.4g s, prefill_step_s %.4g s per step); %s",
             e->fitted.v[RL_EC_DECODE_STEP], e->fitted.v[RL_EC_PREFILL_STEP], e->costs_source);
 }
@@ -804,7 +815,7 @@ static void add_shard_workspace_note(cJSON *o, const rl_model *m, const rl_hw *h
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     if (!e || !e->mem.present || m->abstract || !(e->mem.workspace_tokens > 0))
         return;
-    add_fmt(o, "workspace_note", "workspace_bytes is the rule's floor before any model; each "
+    rl_result_add_fmt(o, "workspace_note", "workspace_bytes is the rule's floor before any model; each "
             "plan's usable bytes subtract %s's activation workspace at %.0f tokens (memory.h "
             "rl_memory_workspace), split over the plan's tp x ep x sp chips: %.3f GB on one "
             "chip, %.3f GB a chip on %lld; comm_buffer_bytes is charged on plans of more than "
@@ -934,7 +945,7 @@ static void add_kv_window(cJSON *o, const rl_model *m, rl_dtype kv)
     double past = per * (double)(m->layers - local) / (double)m->layers;
     cJSON_AddNumberToObject(o, "sliding_window", (double)m->sliding_window);
     cJSON_AddNumberToObject(o, "kv_bytes_per_token_past_window", round(past));
-    add_fmt(o, "kv_window_note", "kv_bytes_per_token holds below the %lld-token sliding window; "
+    rl_result_add_fmt(o, "kv_window_note", "kv_bytes_per_token holds below the %lld-token sliding window; "
             "past it %lld of %lld layers keep %lld tokens and each further token adds "
             "kv_bytes_per_token_past_window (an allocator that reserves the whole context "
             "on local layers keeps kv_bytes_per_token)", m->sliding_window, local, m->layers,
@@ -1337,7 +1348,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
              * provenance from a list never built; the formula's time,
              * estimated, and why (it read the unbuilt list's fields) */
             add_row_share(row, rl_hw_mode(h, 1), h, row_share, dt);
-            add_fmt(row, "mode_note", "the engine's kernel tables timed no operator of this "
+            rl_result_add_fmt(row, "mode_note", "the engine's kernel tables timed no operator of this "
                     "row (its operator list was refused: %s); step_s is the formula's estimate",
                     why);
         }
@@ -1467,7 +1478,7 @@ static void add_stages(cJSON *o, const rl_model *m, const rl_hw *h, long long pp
                  "same sizes, another heaviest stage)",
                  e ? "engine " : "no engine selected: vLLM's split taken", e ? e->name : "",
                  m->layers / pp, m->layers % pp);
-    add_fmt(o, "pp_stages_note",
+    rl_result_add_fmt(o, "pp_stages_note",
             "unequal stages: %lld layers over %lld stages %s; the pipeline runs at the pace of "
             "its slowest stage: each stage runs its layers' share of the whole model's op list "
             "and collectives, the first the embedding too and the last the final norm and LM "
@@ -1816,7 +1827,7 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
                      "memory rule (memory_rule, collective buffers, workspace), as step --tp N "
                      "judges them; step --tp N --ideal applies no engine rule (all HBM usable), "
                      "so its usable bytes and max_batch run higher", e->name);
-        add_fmt(o, "mode_note", "every plan is ranked by formula (1) at %s's datasheet peaks "
+        rl_result_add_fmt(o, "mode_note", "every plan is ranked by formula (1) at %s's datasheet peaks "
                 "(mode ideal), not by its %s, so its times are lower bounds; "
                 "step --tp N (1D plans) times one %s%s", h->name,
                 fit ? "fitted engine costs" : "measured tables", fit ? "fitted" : "calibrated",
@@ -3565,7 +3576,7 @@ cJSON *rl_result_size(const rl_size_input *in, const rl_size_result *r, int deta
             snprintf(unpriced + strlen(unpriced), sizeof unpriced - strlen(unpriced), "%s%s",
                      unpriced[0] ? ", " : "", in->hw[i].name);
     if (!r->priced) {
-        add_fmt(j, "cost_note", "cost is in chips, not USD/hour: %s %s no price_per_chip_hour "
+        rl_result_add_fmt(j, "cost_note", "cost is in chips, not USD/hour: %s %s no price_per_chip_hour "
                 "(absent or 0; 0 reads as no price, not as free), so every row is costed in "
                 "chips; price every profile searched (a profile file { base = \"NAME\", "
                 "price_per_chip_hour = P }, or --set hw.price_per_chip_hour=P) to cost in "

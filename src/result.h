@@ -8,6 +8,8 @@
 #ifndef RL_RESULT_H
 #define RL_RESULT_H
 
+#include <stdarg.h>
+
 #include <cjson/cJSON.h>
 
 #include "ops.h"
@@ -124,6 +126,18 @@ cJSON *rl_result_prefill(const rl_model *m, const rl_hw *h, const rl_ops_config 
  * weight_load_s, kv_load_s, compute_s, comm_s (sharded), total_bytes (ideal,
  * all chips) or bytes_per_chip and prefill_bytes_per_chip (sharded).  `idx` picks and orders the rows (the frontier);
  * NULL means every feasible point. */
+/* printf's text of fmt and its arguments, whole, in a buffer malloc'd to
+ * its measure (a first vsnprintf measures it: a note buffer sized by hand
+ * cut a longer text short, unsaid); the caller frees it.  NULL out of
+ * memory. */
+char *rl_result_vfmt(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+char *rl_result_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Key `key` of o: rl_result_fmt's text (absent out of memory, as cJSON's
+ * own adds). */
+void rl_result_add_fmt(cJSON *o, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx);
 

@@ -317,6 +317,29 @@ static void size_range_note_once(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* fixVC #5: size's set_hw_note was written into 1024 bytes, and a --set
+ * value of 1000 digits (a price of 2.000..., as typed) cut it before "
+ * applies to all 2 profiles (h100-sxm, h200) ...", on stderr and in the
+ * JSON alike, unsaid.  Whole now, in both. */
+static void size_set_hw_note_whole(void **state)
+{
+    (void)state;
+    char cmd[2048], zeros[1001];
+    memset(zeros, '0', 1000);
+    zeros[1000] = '\0';
+    snprintf(cmd, sizeof cmd, "size --model llama3-8b --hw h100-sxm,h200 --set "
+             "hw.price_per_chip_hour=2.%s --qps 1 --prompt-len 100 --out-len 10 --ttft-p99 1 "
+             "--tpot-p99 0.05 --requests 200 --max-chips 1 --format json", zeros);
+    cJSON *j = run_json(cmd);
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "set_hw_note"));
+    static const char tail[] = "000 applies to all 2 profiles (h100-sxm, h200); a profile file "
+                               "{ base = \"NAME\", ... } changes one alone";
+    if (!note || strlen(note) != strlen("--set hw.price_per_chip_hour=2.") + 1000 + sizeof tail - 4 ||
+        !strstr(note, tail) || !strstr(out, tail))
+        fail_msg("set_hw_note: %s; stderr: %.300s", note ? note : "(none)", out);
+    cJSON_Delete(j);
+}
+
 /* tester77 F5: info's kv_bytes_per_token counts all 46 of gemma2-27b's
  * layers; past its 4096-token window only the 23 global layers grow:
  * 23 x 2 x 16 KV heads x 128 x 2 bytes (bf16) = 188416 B a token, exact
@@ -14048,6 +14071,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_max_chips_slices_said),
         cmocka_unit_test(size_none_searched_said),
         cmocka_unit_test(size_range_note_once),
+        cmocka_unit_test(size_set_hw_note_whole),
         cmocka_unit_test(save_extension_picks_format),
         cmocka_unit_test(simulate_ep_names_attn_dp),
     };
