@@ -1067,8 +1067,9 @@ const rl_command RL_COMMANDS[] = {
      "simulated_configs 0) and none_meets_note the reason stderr gives, by how far (null\n"
      "when a row meets).  A load past the search limit\n"
      "(more than 256 replicas a pool in every configuration: fixed, no flag raises it;\n"
-     "also when the rows simulated all miss with their queue growing at the most\n"
-     "replicas the bound allows each pool) is no verdict: exit 2, \"search limit\n"
+     "also when the rows simulated all miss for want of replicas at the most replicas\n"
+     "the bound allows each pool: their queue growing, their capacity short, or a p99\n"
+     "missed that a lower load meets) is no verdict: exit 2, \"search limit\n"
      "reached\", nothing written, with the share of the load to size per deployment\n"
      "(each about 128 replicas a pool or fewer by the best evidence: half the bound).",
      "--model M --hw H[,H2] --qps Q --prompt-len DIST --out-len DIST --ttft-p99 S\n"

@@ -4251,12 +4251,14 @@ static long step_up(long k, long step, int ups, int gallop, long top_k)
 
 /* The bracket's next lattice point below k after `downs` loads failed:
  * `step` points down, doubling after `gallop` of them (step_up's rule),
- * but a doubled step stops at low_k. */
+ * never past low_k, the floor's point: until stop 54 a single step from
+ * within one step above it went past and the search ended null, whatever
+ * the floor's own verdict (review of stop 53). */
 static long step_down(long k, long step, int downs, int gallop, long low_k)
 {
     int over = downs - gallop;
     long down = over > 0 ? step << (over < 24 ? over : 24) : step;
-    return k - step < low_k || k - down > low_k ? k - down : low_k;
+    return k - down > low_k ? k - down : low_k;
 }
 
 /* What one search over a sample found: the highest load sustained (*qps, 0
@@ -4316,20 +4318,6 @@ static long floor_point(double q0)
     return abs_k < rel_k ? abs_k : rel_k;
 }
 
-/* The floor probe (serve.h) at floor_point.  *low_k: its point; *ok: it
- * was sustained. */
-static int run_floor(const rl_request *req, long long m, double q0, rl_request *buf,
-                     const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
-                     int locate, long *low_k, int *ok, int *open, char *err, size_t errlen)
-{
-    verdict v;
-    *low_k = floor_point(q0);
-    int rc = run_scaled(req, m, lattice_scale(*low_k), buf, c, pc, dc, locate, &v, err, errlen);
-    *ok = v.ok;
-    *open = v.open;
-    return rc;
-}
-
 /* How a search over a sample runs (search_sample). */
 enum {
     SEARCH_LOCATE,  /* the first sample: locates the capacity (run_scaled locate) */
@@ -4374,7 +4362,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
      * on their 4633) */
     long low_k = floor_point(q0);
     long top_k = lattice_point(fmax(1e9, RL_SERVE_CAPACITY_TOP_QPS / q0));
-    int ok, hi_open = 0, hi_unseen = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
+    int hi_open = 0, hi_unseen = 0, rc = 0, runs = 0, ups = 0, downs = 0, has_lo = 0, has_hi = 0, assumed = 0;
     int floored = 0, unloaded_fails = 0, floor_open = 0;
     long band = lattice_point(RL_SERVE_CAPACITY_OPEN_BAND);
     search_fails fails = {.open = LONG_MIN};
@@ -4390,26 +4378,37 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (v.ok)
                 lo = k, has_lo = 1, k = step_up(k, step, ++ups, gallop, top_k), end->e2e = v.e2e,
                 end->ramp = v.ramp, end->need = v.need;
-            else if (again)
-                hi = k, has_hi = 1, hi_open = v.open, hi_unseen = v.unseen,
-                k -= step << (downs < 24 ? downs++ : 24);
-            else /* serve.h: down as up, doubling after `gallop` failed, not past the floor */
+            else /* serve.h: down as up, doubling after `gallop` failed (again: each
+                  * step, gallop 1), not past the floor */
                 hi = k, has_hi = 1, hi_open = v.open, hi_unseen = v.unseen,
                 k = step_down(k, step, ++downs, gallop, low_k);
-            if ((!has_lo && k < low_k) || (!has_hi && k > top_k))
-                break; /* sustains nothing, or everything up to offline */
+            if (!has_hi && k > top_k)
+                break; /* sustains everything up to offline */
+            if (!has_lo && has_hi && hi <= low_k) {
+                /* the run that failed was the floor's own load (a step down
+                 * stops there): the floor probe's verdict, not run twice */
+                floored = 1, floor_open = v.open;
+                unloaded_fails = hi == low_k && lattice_scale(low_k) * q0 <=
+                                                    RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
+                break; /* no lower load is sustained */
+            }
             /* serve.h: unloaded, once every load down to FLOOR_AFTER - 1 steps of
              * `base` below the start failed (the FLOOR_AFTER-th run when
              * stepping by base) */
             if (!has_lo && !floored &&
                 hi <= k0 - (RL_SERVE_CAPACITY_FLOOR_AFTER - 1) * base) {
                 floored = 1;
-                if ((rc = run_floor(req, m, q0, buf, c, prefill_cost, decode_cost, locate,
-                                    &low_k, &ok, &floor_open, err, errlen)) || !ok) {
+                if ((rc = run_scaled(req, m, lattice_scale(low_k), buf, c, prefill_cost,
+                                     decode_cost, locate, &v, err, errlen)) || !v.ok) {
+                    floor_open = v.open;
                     unloaded_fails = rc == 0 && lattice_scale(low_k) * q0 <=
                                                     RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
                     break; /* an error, or it fails even unloaded: no lower load is sustained */
                 }
+                /* sustained: the bracket's foot (until stop 54 the steps went
+                 * on down and past it, and a capacity within one step above
+                 * the floor read null) */
+                lo = low_k, has_lo = 1, end->e2e = v.e2e, end->ramp = v.ramp, end->need = v.need;
             }
         }
         for (; rc == 0 && has_lo && has_hi && hi - lo > 1 && runs < RL_SERVE_CAPACITY_RUNS;

@@ -1074,11 +1074,18 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * --hw h100-sxm --qps 1e9 --prompt-len 100 --out-len 10 --requests 1000`
  * completed 419 req/s and read null, now 429; test_serve
  * test_capacity_far_overload_grown).  After RL_SERVE_CAPACITY_GALLOP_AFTER
- * loads failed in a row each step down doubles, as up below, but a doubled
- * step stops at that floor's point: by 2x alone a capacity 2^-37 of the
+ * loads failed in a row each step down doubles, as up below, but no step
+ * goes past that floor's point: by 2x alone a capacity 2^-37 of the
  * sample's rate left the bisection cut short within the runs (0.866 of the
  * M/D/1 capacity) and one 2^-40 of it null (stop 53, the same test; the
  * loads of any search less than 2^10 above its capacity are unchanged).
+ * A floor run that is sustained is the bracket's foot, and the bisection
+ * runs from it; a step that lands on the floor's point and fails is the
+ * floor run's verdict (not run again).  Until stop 54 the steps went on
+ * down past a sustained floor run, and a step from within one step above
+ * it went past the floor: a capacity there read null (review of stop 53;
+ * test_serve test_capacity_just_above_floor: M/D/1 at 1.1e-6 req/s
+ * offered 20, now 0.985 / D).
  * A tiny offered rate (tester11 #8: --qps 1e-9, a capacity of 29 req/s
  * 2^35 above it) is stepped up as far: after RL_SERVE_CAPACITY_GALLOP_AFTER
  * loads sustained in a row (2^10 above the sample's rate without a hint,

@@ -1536,7 +1536,24 @@ static int holds_at(const rl_size_input *in, rl_size_candidate *c, int R, double
  * row keeps the walk's ratio (set_replicas), untrimmed.  Without this the
  * ramp rule took llama3-8b at 3600 req/s (1000 + 100 tokens, h100-sxm) to
  * 94 replicas of chunked:2048 B<=256 reading 3386 req/s (fixUA); with it,
- * 101 (100 read 3594, 101 3666).  0, or -1 (err). */
+ * 101 (100 read 3594, 101 3666: two tries).  0, or -1 (err).
+ * The figure that seeds the aim and the counts tried are one deployment's,
+ * the walk's: trim_verify puts a trimmed pair that its capacity fails back
+ * to the walk's pair before this step, so a row short on capacity here is
+ * the walked one (a row that is not, which trim_verify never leaves, is
+ * left as it is rather than stepped from another deployment's figure).
+ * SIZE_CAPACITY_TRIES: where a replica sustains the same rate r at every
+ * count, a figure F read at R replicas lies on the lattice with
+ * R r / step < F <= R r, so the bound F step / R lies in (r, r step] and
+ * the first count tried is at least the answer n over step, at most
+ * n (1 - 1 / step) + 1 below it; each try that misses raises the count by
+ * one at least, so n (1 - 1 / step) + 2 tries reach it: 4 reach any answer
+ * up to 102 replicas (the ramp rule bites from about 30, fixUA).  Past
+ * that, or where a replica's rate falls with the count, the row stays
+ * short on capacity, as it read without this step: each try costs one
+ * complete run and one capacity search at that many replicas.  A count
+ * asked past the bound is tried at the bound (pool_cap), and a row short
+ * there is at it (at_replica_bound), not short at the walk's count. */
 #define SIZE_CAPACITY_TRIES 4
 static int step_to_capacity(const rl_size_input *in, rl_size_candidate *c,
                             const rl_size_candidate *walked, double qs, double ps,
@@ -1544,9 +1561,9 @@ static int step_to_capacity(const rl_size_input *in, rl_size_candidate *c,
 {
     double fig = c->max_qps;
     if (!walked->ramp_only || c->verdict_by != RL_SIZE_VERDICT_CAPACITY || !(fig > 0) ||
-        !isfinite(fig))
+        !isfinite(fig) || !same_deployment(c, walked))
         return 0;
-    int R = walked->replicas, lo = R;
+    int R = c->replicas, lo = R;
     double ratio = walked->policy == RL_POLICY_DISAGG
                        ? (double)walked->prefill_replicas / walked->replicas
                        : 0;
@@ -1554,17 +1571,25 @@ static int step_to_capacity(const rl_size_input *in, rl_size_candidate *c,
     double target = fig * pow(step, fmax(0, ceil(log(sized / fig) / log(step) - 1e-9)));
     double most = fig * step / R; /* the most a replica sustains, as the figures bound it */
     int cap = pool_cap(ratio);
-    for (int tries = 0; tries < SIZE_CAPACITY_TRIES; tries++) {
+    for (int tries = 0; tries < SIZE_CAPACITY_TRIES && lo < cap; tries++) {
         double want = ceil(target / most - 1e-9);
-        int next = want > lo + 1 ? (int)fmin(want, (double)cap + 1) : lo + 1;
-        if (next > cap)
-            break;
+        int next = want > lo + 1 ? (int)fmin(want, (double)cap) : lo + 1;
         rl_size_candidate t = *walked;
         int h = holds_at(in, &t, next, ratio, qs, ps, headroom, &fig, err, errlen);
         if (h < 0)
             return -1;
         if (h) { /* the fewest the bounds allow: the answer */
             *c = t;
+            return 0;
+        }
+        if (next == cap && isfinite(fig)) {
+            /* met at p99 at the most replicas the bound allows, its figure
+             * still short: the row at the bound, as resize_from's walk cut by
+             * it (rl_size_past_limit: the search's limit, not a verdict on the
+             * targets); until stop 54 it stopped below the bound and read
+             * short on capacity at the walk's count */
+            *c = t;
+            c->at_replica_bound = 1;
             return 0;
         }
         lo = next;
@@ -2631,6 +2656,20 @@ int rl_size_frontier(const rl_size_result *r, int *idx)
     return m < 0 ? 0 : (int)m;
 }
 
+/* Whether row c, missing at the bound, misses for want of replicas (size.h
+ * rl_size_past_limit): its queue grows, or its capacity within the targets
+ * falls short of the sized load (RL_SIZE_MISS_CAPACITY), or it completed
+ * every request and missed only at p99 while some load within its capacity
+ * search meets the targets (max_sustainable_qps above 0: a share of the
+ * load that small meets at the bound, so the miss is the load's, not the
+ * replica's; 0 when even the floor load misses, a verdict on the targets,
+ * and null, unresolved, decides nothing). */
+static int short_of_replicas(const rl_size_candidate *c)
+{
+    return (c->fails_on & (RL_SIZE_MISS_QUEUE | RL_SIZE_MISS_CAPACITY)) ||
+           (!(c->fails_on & RL_SIZE_MISS_INCOMPLETE) && isfinite(c->max_qps) && c->max_qps > 0);
+}
+
 int rl_size_past_limit(const rl_size_result *r)
 {
     if (r->nmeet > 0)
@@ -2638,7 +2677,7 @@ int rl_size_past_limit(const rl_size_result *r)
     if (r->n == 0)
         return r->beyond_bound > 0;
     for (int i = 0; i < r->n; i++)
-        if (!r->c[i].at_replica_bound || !(r->c[i].fails_on & RL_SIZE_MISS_QUEUE))
+        if (!r->c[i].at_replica_bound || !short_of_replicas(&r->c[i]))
             return 0;
     return 1;
 }
@@ -2706,16 +2745,21 @@ void rl_size_why_none(const rl_size_input *in, const rl_size_result *r, char *bu
          * 14, tester91 #2: as it did when the rows run missed only for the
          * replicas the bound kept from them); the CLI exits 2, as for other
          * input outside what size searches */
-        char seen[256];
-        int at = 0;
+        char seen[320];
+        int at = 0, queued = 1;
         double most = 0;
-        for (int i = 0; i < r->n; i++)
+        for (int i = 0; i < r->n; i++) {
             if (isfinite(r->c[i].max_qps) && r->c[i].max_qps > most)
                 most = r->c[i].max_qps;
+            queued = queued && (r->c[i].fails_on & RL_SIZE_MISS_QUEUE);
+        }
         if (r->n > 0)
             at = snprintf(seen, sizeof seen, "%d simulated at the most replicas the bound "
-                          "allows, each with its queue growing (max_sustainable_qps at most "
-                          "%.4g req/s)%s", r->n, most, r->beyond_bound > 0 ? ", " : "");
+                          "allows, each %s (max_sustainable_qps at most %.4g req/s)%s", r->n,
+                          queued ? "with its queue growing"
+                                 : "short of the load for want of replicas (its queue growing, "
+                                   "or its p99s met only at a lower load)",
+                          most, r->beyond_bound > 0 ? ", " : "");
         if (r->beyond_bound > 0 && at >= 0 && (size_t)at < sizeof seen)
             snprintf(seen + at, sizeof seen - (size_t)at, "%s%s%d",
                      r->n > 0 ? "the others dropped " : "", r->n > 0 ? "by estimate, the fewest "

@@ -478,8 +478,15 @@ int rl_size_frontier(const rl_size_result *r, int *idx);
  * (at_replica_bound), so more replicas, which the bound forbids, were
  * never tried (issue 14, tester91 #2: it exited 3, "no configuration meets
  * both targets", for a load that 300 replicas a pool serve well within the
- * targets).  The CLI and roofline.size refuse it (exit 2, "search limit
- * reached"), writing nothing. */
+ * targets).  So, since stop 54, does a row at the bound short of the load
+ * otherwise for want of replicas: its capacity short of the sized load
+ * (RL_SIZE_MISS_CAPACITY: step_to_capacity's count past the bound, tried at
+ * it), or every request completed, a p99 missed, and its capacity search
+ * finding a load above 0 that meets the targets (a share that small meets
+ * at the bound; until stop 54 a row failing only ttft_p99 there exited 3);
+ * a row whose floor load misses too (max_sustainable_qps 0) is a verdict.
+ * The CLI and roofline.size refuse it (exit 2, "search limit reached"),
+ * writing nothing. */
 int rl_size_past_limit(const rl_size_result *r);
 
 /* The deployments a load past the limit (rl_size_past_limit) splits into:

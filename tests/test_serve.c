@@ -1352,6 +1352,41 @@ static void test_capacity_far_overload_grown(void **state)
     }
 }
 
+/* A step of 9.1e5 s whatever its work: one request served alone takes it,
+ * so a capacity of about 1.1e-6 req/s, just above the search's floor. */
+static double step_near_floor(void *ctx, const rl_step_work *w)
+{
+    (void)ctx, (void)w;
+    return 9.1e5;
+}
+
+/* A capacity just above the floor (RL_SERVE_CAPACITY_FLOOR_QPS, 1e-6
+ * req/s): M/D/1 (one sequence, 300-token prompts of one output token,
+ * every step D = 9.1e5 s, so 1 / D = 1.099e-6 req/s), 300 requests offered
+ * at 20 req/s.  Every load down to a quarter of that fails, the floor probe
+ * (1e-6 req/s or just under, a point of the lattice from the sample's own
+ * rate: 9.80e-7 req/s here) passes, and the stepping went on down below
+ * it: the lowest load that failed, 1.149e-6 req/s, lay within one step
+ * (2x) above the floor, the step from it went past the floor and the
+ * search read null (review of stop 53).  Now the floor is the bracket's
+ * foot and the bisection finds the capacity.  Expected: within [0.93,
+ * 1.03] / D, the M/D/1 band of test_capacity_far_overload_grown; null
+ * before stop 54, 1.082e-6 req/s (0.985 / D) now. */
+static void test_capacity_just_above_floor(void **state)
+{
+    fixture *f = *state;
+    rl_step_cost cost = {step_near_floor, NULL, 0, 0};
+    rl_serve_config c = config(f, RL_POLICY_INTERLEAVED);
+    c.max_seqs = 1;
+    rl_request *r = workload(300, 20, 300, 1, 7);
+    double cap, D = step_near_floor(NULL, NULL);
+    char err[256];
+    assert_int_equal(rl_serve_capacity(r, 300, &c, &cost, &cost, 0, &cap, err, sizeof err), 0);
+    if (!(cap * D >= 0.93 && cap * D <= 1.03))
+        fail_msg("capacity %g req/s, %g x 1 / D", cap, cap * D);
+    free(r);
+}
+
 /* A TTFT tail set by the requests' own service, not by the load (tester46
  * F1: the longest prompts' prefill near a 1 s target read capacity 0 beside
  * runs meeting it at every load).  1 ms steps, chunked at 10 tokens: 10-token
@@ -3495,6 +3530,7 @@ int main(void)
         cmocka_unit_test(test_capacity_memory_counted),
         cmocka_unit_test(test_capacity_floor_is_unloaded),
         cmocka_unit_test(test_capacity_far_overload_grown),
+        cmocka_unit_test(test_capacity_just_above_floor),
         cmocka_unit_test(test_capacity_unresolved_tail),
         cmocka_unit_test(test_capacity_disagg_narrower_pool),
         cmocka_unit_test(test_capacity_from_a_trickle),

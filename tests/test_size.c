@@ -2756,6 +2756,28 @@ static void test_past_limit_rows_at_bound(void **state)
                                 "replicas a pool or fewer, half the bound"));
     c[1].at_replica_bound = 0; /* a row below the bound: a verdict on the targets */
     assert_false(rl_size_past_limit(&r));
+    /* stop 54: a row at the bound missing only TTFT p99, its queue not
+     * growing, whose capacity search finds 6500 req/s within the targets
+     * (a share that small meets at the bound): the limit too, worded so
+     * (it exited 3, "nothing meets", before); at 0 (even the floor load
+     * misses) or null it is a verdict on the targets; a row whose capacity
+     * is short at the bound (step_to_capacity's count past it) is the limit */
+    c[1].at_replica_bound = 1;
+    c[1].fails_on = RL_SIZE_MISS_TTFT;
+    assert_true(rl_size_past_limit(&r));
+    rl_size_why_none(&in, &r, why, sizeof why);
+    assert_non_null(strstr(why, "2 simulated at the most replicas the bound allows, each short "
+                                "of the load for want of replicas (its queue growing, or its "
+                                "p99s met only at a lower load)"));
+    c[1].max_qps = 0;
+    assert_false(rl_size_past_limit(&r));
+    c[1].max_qps = NAN;
+    assert_false(rl_size_past_limit(&r));
+    c[1].fails_on = RL_SIZE_MISS_TTFT | RL_SIZE_MISS_INCOMPLETE;
+    c[1].max_qps = 6500;
+    assert_false(rl_size_past_limit(&r));
+    c[1].fails_on = RL_SIZE_MISS_CAPACITY;
+    assert_true(rl_size_past_limit(&r));
     /* The command line refuses whatever rl_size_past_limit refuses (cli.c:
      * exit 2, the reason, nothing on stdout), checked on the load refused
      * before any row ran (test_cli_simulate_and_size, 1e5 req/s). */
