@@ -2230,7 +2230,8 @@ static void note_auto_choice(const rl_opts *o, const rl_model *m, const rl_hw *h
                                                                   "strategy"));
         char idle[48] = "", near[128] = "";
         if (ch[i].chips < o->chips)
-            snprintf(idle, sizeof idle, " (%lld chips idle)", o->chips - ch[i].chips);
+            snprintf(idle, sizeof idle, " (%lld chip%s idle)", o->chips - ch[i].chips,
+                     o->chips - ch[i].chips == 1 ? "" : "s");
         if (!ch[i].fits) /* none holds it: the nearest (fixVA #3) */
             snprintf(near, sizeof near, " (no plan holds it: the nearest, %.2f GB a chip over "
                      "its usable room, fits false)", ch[i].over_bytes / 1e9);
