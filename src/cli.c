@@ -2214,21 +2214,23 @@ static int step_auto_plan(rl_opts *o, const rl_model *m, const rl_hw *h, long lo
 
 /* The automatic plans step --chips N ran (fixUE #1: stepplan.h, each
  * batch's fastest plan that holds it), said once the rows are timed: the
- * note of before when every row runs the plan rl_shard_auto_plan names
+ * note of before when every row fits on the plan rl_shard_auto_plan names
  * (tp over all the chips, or that plan with the simulate flags that run
- * it), else each batch's plan. */
+ * it), else each batch's plan, a batch no plan holds named as its nearest
+ * (fixVA #3). */
 static void note_auto_choice(const rl_opts *o, const rl_model *m, const rl_hw *h,
                              const rl_shard_auto *a, const rl_step_choice *ch, const cJSON *r)
 {
     const char *mode = o->mfu > 0 ? "--mfu (compute scaled, the plan without --ideal)"
                                   : "without --ideal";
-    static const char rule[] = "the plan over the chips that holds the batch with the shortest "
-                               "step, tensor parallelism inside one domain that splits the heads "
-                               "under the fewest pipeline stages whose heaviest holds its weights, "
-                               "ties to fewer TP; stepplan.h";
+    static const char rule[] = "the plan on at most the chips that holds the batch with the "
+                               "shortest step, tensor parallelism inside one domain that splits "
+                               "the heads times pipeline stages (the fewest that hold the batch, "
+                               "or deeper) times replicas, ties to fewer TP then more replicas; a "
+                               "batch none holds on the nearest; stepplan.h";
     int all = 1;
     for (int i = 0; i < o->nbatch; i++)
-        all &= ch[i].tp == a->tp && ch[i].pp == a->pp && ch[i].chips == o->chips;
+        all &= ch[i].tp == a->tp && ch[i].pp == a->pp && ch[i].chips == o->chips && ch[i].fits;
     if (all && a->pp == 1 && a->tp == o->chips) {
         note_tp_over_all("step", mode, o->chips);
         return;
@@ -2250,11 +2252,15 @@ static void note_auto_choice(const rl_opts *o, const rl_model *m, const rl_hw *h
     for (int i = 0; i < o->nbatch && n < sizeof list - 1; i++) {
         const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, i),
                                                                   "strategy"));
-        char idle[48] = "";
+        char idle[48] = "", near[128] = "";
         if (ch[i].chips < o->chips)
-            snprintf(idle, sizeof idle, " (%lld chips idle)", o->chips - ch[i].chips);
-        int k = snprintf(list + n, sizeof list - n, "%sbatch %lld %s%s", i ? ", " : "",
-                         o->batch[i], st ? st : "?", idle);
+            snprintf(idle, sizeof idle, " (%lld chip%s idle)", o->chips - ch[i].chips,
+                     o->chips - ch[i].chips == 1 ? "" : "s");
+        if (!ch[i].fits) /* none holds it: the nearest (fixVA #3) */
+            snprintf(near, sizeof near, " (no plan holds it: the nearest, %.2f GB a chip over "
+                     "its usable room, fits false)", ch[i].over_bytes / 1e9);
+        int k = snprintf(list + n, sizeof list - n, "%sbatch %lld %s%s%s", i ? ", " : "",
+                         o->batch[i], st ? st : "?", idle, near);
         n += k > 0 ? (size_t)k : 0;
     }
     rl_cli_tell("step", "note: %s: %lld chips without a plan run each batch on its own plan "
@@ -2440,31 +2446,51 @@ static double gemm_cut(const rl_serving_engine *e, int v)
     return 0;
 }
 
+/* The plan a row of step ran (note_batch_fall): tp x ep times replicas,
+ * pp telling plans apart; fixVA #5: step --chips N's rows may each run
+ * their own (stepplan.h). */
+typedef struct {
+    long long tp, ep, pp, replicas;
+} row_plan;
+
+/* Row i's strategy ("tp8 x2"), "?" without one. */
+static const char *row_strategy(const cJSON *rows, int i)
+{
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, i),
+                                                             "strategy"));
+    return s ? s : "?";
+}
+
+/* The smaller share of batch b over plan x's replicas, floor(b /
+ * replicas), at least 1: the replica a step waits for where the smaller
+ * share is the slower (fixUE #2). */
+static double small_share(double b, const row_plan *x)
+{
+    return fmax(1.0, floor(b / (double)(x->replicas >= 1 ? x->replicas : 1)));
+}
+
 /* Whether TensorRT-LLM's decode attention runs masked MHA at batch bs[0]
  * and XQA at bs[1] (engines.h rl_trtllm_mmha, the shape ops.c
  * attention_table_at builds: K / min(tp, K) KV heads a chip, each with its
  * N / tp / kv query heads, on the smaller share of a batch split over
- * the replicas, floor(batch / replicas) sequences (at least 1): the
- * replica a step waits for where masked MHA is the slower kernel (fixUE
- * #2; before, ceil(batch / replicas), the larger share the step was timed
- * on); --kv-split's shares are left out: replicated KV, the default) for the
- * KV variant v where the engine's tables hold an MMHA side (tester81 B:
- * llama3-8b on 16 H100s, tp8 x2, batch 8 runs 4 sequences a replica on
- * MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms).  share[] the two
- * shares. */
+ * its row's replicas (small_share; before fixUE #2, ceil(batch /
+ * replicas), the larger share the step was timed on), each on its row's
+ * plan pl[i]; --kv-split's shares are left out: replicated KV, the
+ * default) for the KV variant v where the engine's tables hold an MMHA side
+ * (tester81 B: llama3-8b on 16 H100s, tp8 x2, batch 8 runs 4 sequences a
+ * replica on MMHA, 0.26 ms for qk, batch 9 runs 5 on XQA, 0.15 ms).
+ * share[] the two shares. */
 static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_opts *o,
-                       const cJSON *r, long long tp, const double *bs, int v, double *share)
+                       const row_plan pl[2], const double *bs, int v, double *share)
 {
     if (v < 0 || v >= RL_KV_COUNT || !e->tables->mmha[v] || !(e->tables->sms > 0) ||
-        m->kv_heads <= 0 || tp <= 0)
+        m->kv_heads <= 0 || pl[0].tp <= 0 || pl[1].tp <= 0)
         return 0;
-    const cJSON *rep = cJSON_GetObjectItem(r, "replicas");
-    double reps = cJSON_IsNumber(rep) && rep->valuedouble >= 1 ? rep->valuedouble : 1;
-    double K = (double)m->kv_heads, on = (double)tp < K ? (double)tp : K;
-    double kv = K / on, group = (double)m->heads / (double)tp / kv;
     int mmha[2];
     for (int i = 0; i < 2; i++) {
-        share[i] = fmax(1.0, floor(bs[i] / reps));
+        double K = (double)m->kv_heads, on = (double)pl[i].tp < K ? (double)pl[i].tp : K;
+        double kv = K / on, group = (double)m->heads / (double)pl[i].tp / kv;
+        share[i] = small_share(bs[i], &pl[i]);
         double x[RL_KSHAPE] = {share[i] * kv, (double)(o->context > 0 ? o->context : 1), group,
                                (double)m->head_dim};
         mmha[i] = rl_trtllm_mmha(x, e->tables->sms);
@@ -2492,37 +2518,46 @@ static int attn_switch(const rl_model *m, const rl_serving_engine *e, const rl_o
 /* The pair of rows, smaller batch bs[0] and larger bs[1], whose `key`
  * (vs[0], vs[1]) falls the most from the smaller to the larger batch, by
  * more than 1%: step_s of a smaller batch above a larger's, or
- * tokens_per_s of a larger batch below a smaller's.  1 when one falls. */
-static int worst_batch_fall(const cJSON *rows, const char *key, double bs[2], double vs[2])
+ * tokens_per_s of a larger batch below a smaller's, their rows' indices
+ * in at[].  1 when one falls. */
+static int worst_batch_fall(const cJSON *rows, const char *key, double bs[2], double vs[2],
+                            int at[2])
 {
     double worst = 1.01;
     const cJSON *a, *b;
     vs[1] = 0;
+    int i = 0;
     cJSON_ArrayForEach(a, rows) {
         double ba = cJSON_GetNumberValue(cJSON_GetObjectItem(a, "batch"));
         double va = cJSON_GetNumberValue(cJSON_GetObjectItem(a, key));
+        int j = 0;
         cJSON_ArrayForEach(b, rows) {
             double bb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, "batch"));
             double vb = cJSON_GetNumberValue(cJSON_GetObjectItem(b, key));
             if (ba < bb && va > 0 && vb > 0 && va / vb > worst) {
                 worst = va / vb;
-                bs[0] = ba, bs[1] = bb, vs[0] = va, vs[1] = vb;
+                bs[0] = ba, bs[1] = bb, vs[0] = va, vs[1] = vb, at[0] = i, at[1] = j;
             }
+            j++;
         }
+        i++;
     }
     return vs[1] > 0;
 }
 
-/* The dense matmuls' table time a decode step at batches bs[0] and bs[1]
- * on plan tp x ep, into g; returns their GEMM kernel variant (the batch
- * fall notes'). */
+/* The dense matmuls' table time a decode step at batches bs[0] and bs[1],
+ * each on its row's plan pl[i] (tp x ep, a replica's smaller share:
+ * small_share; fixVA #5: both on the header's plan and the whole batch
+ * before), into g; returns their GEMM kernel variant (the batch fall
+ * notes'). */
 static int fall_gemms(const rl_opts *o, const rl_model *m, const rl_hw *h, const double bs[2],
-                      long long tp, long long ep, double g[2])
+                      const row_plan pl[2], double g[2])
 {
     rl_precision p = o->prec;
     rl_arch_dense_gemm(m, &p.weights, &p.compute);
     for (int i = 0; i < 2; i++) {
-        slow_shape x = slow_decode(tp, ep, (long long)bs[i], o->context, "");
+        slow_shape x = slow_decode(pl[i].tp, pl[i].ep, (long long)small_share(bs[i], &pl[i]),
+                                   o->context, "");
         g[i] = gemm_s(m, h, &x.c, p, 0);
     }
     return rl_kvariant_gemm(p.weights, p.compute);
@@ -2550,13 +2585,15 @@ static void say_kept(const rl_opts *o, cJSON *r, const char *key, const char *fm
  * (llama3-8b on a100-sxm-80g at context 2048: batch 128 4293, batch 160
  * 4007 tokens/s, its dense matmuls jumping at a step of the measured GEMM
  * table), for a user choosing batch for throughput: the note in
- * batch_fall_note when no smaller batch reads a slower step. */
+ * batch_fall_note when no smaller batch reads a slower step; each batch's
+ * GEMMs on its row's plan pl[i], `plans` naming the two when they differ
+ * ("" else). */
 static void note_throughput_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
                                  const rl_serving_engine *e, cJSON *r, const double bs[2],
-                                 const double tps[2], long long tp, long long ep)
+                                 const double tps[2], const row_plan pl[2], const char *plans)
 {
     double g[2];
-    int v = fall_gemms(o, m, h, bs, tp, ep, g);
+    int v = fall_gemms(o, m, h, bs, pl, g);
     char *why;
     if (g[0] > 0 && g[1] / bs[1] > g[0] / bs[0])
         why = rl_result_fmt("%s's measured %s GEMMs on %s take x%.2f the time for x%.2f "
@@ -2570,13 +2607,13 @@ static void note_throughput_fall(const rl_opts *o, const rl_model *m, const rl_h
                  "batch there (ops lists each operator's time at both)", e->name, h->name);
     if (why)
         say_kept(o, r, "batch_fall_note", "batch %g reads fewer tokens/s than batch %g (%.0f vs "
-                 "%.0f tokens/s): %s; for throughput batch %g is the better of the two", bs[1],
-                 bs[0], tps[1], tps[0], why, bs[0]);
+                 "%.0f tokens/s): %s; for throughput batch %g is the better of the two%s", bs[1],
+                 bs[0], tps[1], tps[0], why, bs[0], plans);
     free(why);
 }
 
 static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h, cJSON *r,
-                            long long tp, long long ep, int fitted)
+                            const rl_step_choice *ch, long long tp, long long ep, int fitted)
 {
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     const cJSON *rows = cJSON_GetObjectItem(r, "rows");
@@ -2584,18 +2621,47 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
         !cJSON_IsArray(rows))
         return;
     double bs[2] = {0, 0}, ts[2] = {0, 0};
-    if (!worst_batch_fall(rows, "step_s", bs, ts)) {
-        double tps[2];
-        if (worst_batch_fall(rows, "tokens_per_s", bs, tps))
-            note_throughput_fall(o, m, h, e, r, bs, tps, tp, ep);
+    int at[2] = {0, 0};
+    int fell = worst_batch_fall(rows, "step_s", bs, ts, at);
+    double tps[2];
+    if (!fell && !worst_batch_fall(rows, "tokens_per_s", bs, tps, at))
+        return;
+    /* each row's own plan (fixVA #5: the header's, the first row's, was
+     * taken for both): ch's where each batch ran its own, else the plan
+     * given, its replicas the header's */
+    const cJSON *rep = cJSON_GetObjectItem(r, "replicas");
+    long long reps = cJSON_IsNumber(rep) && rep->valuedouble >= 1 ? (long long)rep->valuedouble : 1;
+    row_plan pl[2];
+    for (int i = 0; i < 2; i++)
+        pl[i] = ch ? (row_plan){ch[at[i]].tp, 1, ch[at[i]].pp, ch[at[i]].replicas}
+                   : (row_plan){tp, ep, 1, reps};
+    int one = pl[0].tp == pl[1].tp && pl[0].ep == pl[1].ep && pl[0].pp == pl[1].pp &&
+              pl[0].replicas == pl[1].replicas;
+    char plans[320] = "", on[96] = "this plan";
+    if (!one && !fell) /* each side timed on its row's plan, named */
+        snprintf(plans, sizeof plans, "; each row on its own plan (%s and %s, the rows' "
+                 "strategy)", row_strategy(rows, at[0]), row_strategy(rows, at[1]));
+    if (!fell) {
+        note_throughput_fall(o, m, h, e, r, bs, tps, pl, plans);
         return;
     }
+    if (!one) {
+        /* each batch runs its fastest plan (stepplan.h), so on the larger
+         * batch's plan, which holds the smaller batch too, the smaller runs
+         * slower still: the cause is read there, on one plan */
+        snprintf(plans, sizeof plans, "; read on batch %g's plan, %s: each row runs its batch's "
+                 "fastest plan (batch %g %s; stepplan.h), and batch %g on %s runs no faster",
+                 bs[1], row_strategy(rows, at[1]), bs[0], row_strategy(rows, at[0]), bs[0],
+                 row_strategy(rows, at[1]));
+        snprintf(on, sizeof on, "batch %g's plan", bs[1]);
+        pl[0] = pl[1];
+    }
     double g[2];
-    int v = fall_gemms(o, m, h, bs, tp, ep, g);
+    int v = fall_gemms(o, m, h, bs, pl, g);
     double cut = gemm_cut(e, v);
     char *why;
-    double share[2] = {0, 0};
-    if (g[0] > g[1] && g[1] > 0 && cut > 0 && bs[0] <= cut && bs[1] > cut)
+    double share[2] = {small_share(bs[0], &pl[0]), small_share(bs[1], &pl[1])};
+    if (g[0] > g[1] && g[1] > 0 && cut > 0 && share[0] <= cut && share[1] > cut)
         why = rl_result_fmt("%s's measured %s GEMMs on %s run a slower kernel at m <= %g "
                  "than above it (the dense matmuls %.3f ms vs %.3f ms a step in the tables' own "
                  "rows: a fall on most (n, k) lines of its table, kept as measured, the "
@@ -2606,22 +2672,23 @@ static void note_batch_fall(const rl_opts *o, const rl_model *m, const rl_hw *h,
                  "matmuls %.3f ms vs %.3f ms a step in the tables' own rows)", e->name,
                  v >= 0 ? rl_kvariant_name((rl_kvariant)v) : "derived", h->name, g[0] * 1e3,
                  g[1] * 1e3);
-    else if (attn_switch(m, e, o, r, tp, bs, v = rl_kvariant_kv(o->prec.kv), share))
+    else if (attn_switch(m, e, o, pl, bs, v = rl_kvariant_kv(o->prec.kv), share))
         why = rl_result_fmt("%s switches decode-attention kernel between them, masked "
-                 "MHA at batch %g and XQA at batch %g on this plan (%g and %g sequences on a "
+                 "MHA at batch %g and XQA at batch %g on %s (%g and %g sequences on a "
                  "replica's smaller share: a step is its slowest replica's; its dispatch rule, "
                  "DecoderXQAImplJIT::mayHavePerfGain: KV heads x sequences x blocks of 128 "
                  "past tokens x 4 against the chip's %g SMs, engines.h RL_TRTLLM_XQA_MAX_GROUP); "
                  "each side's time is looked up in that kernel's own measured table, by "
                  "interpolation between the shapes it measured (ops lists qk and pv at both, "
                  "with their provenance): the switch is modelled, its times are not measured "
-                 "at these shapes", e->name, bs[0], bs[1], share[0], share[1], e->tables->sms);
+                 "at these shapes", e->name, bs[0], bs[1], on,
+                 share[0], share[1], e->tables->sms);
     else
         why = rl_result_fmt("%s's measured kernel tables on %s fall there (ops lists "
                  "each operator's time at both)", e->name, h->name);
     if (why)
         say_kept(o, r, "batch_fall_note", "batch %g reads slower than batch %g (%.3f ms vs %.3f "
-                 "ms a step): %s", bs[0], bs[1], ts[0] * 1e3, ts[1] * 1e3, why);
+                 "ms a step): %s%s", bs[0], bs[1], ts[0] * 1e3, ts[1] * 1e3, why, plans);
     free(why);
 }
 
@@ -2663,8 +2730,9 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
 {
     char err[ERRLEN] = "";
     rl_shard_plan first = *given;
+    rl_step_choice *ch = NULL; /* each row's plan (with a) */
     if (a) {
-        rl_step_choice *ch = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *ch);
+        ch = calloc((size_t)(o->nbatch > 0 ? o->nbatch : 1), sizeof *ch);
         *out = ch ? rl_step_plan_rows(m, h, given, a, o->chips, o->batch, o->nbatch, o->context,
                                       o->prec, ch, err, sizeof err)
                   : NULL;
@@ -2674,23 +2742,25 @@ static int step_sharded(const rl_opts *o, const rl_model *m, const rl_hw *h,
             first.tp = ch[0].tp;
             first.pp = ch[0].pp;
         }
-        free(ch);
     } else
         *out = rl_result_step_sharded(m, h, given, o->chips, o->batch, o->nbatch, o->context,
                                       o->prec, err, sizeof err);
     const rl_shard_plan *plan = &first;
     if (!*out && err[0]) {
         rl_cli_tell("step", "%s", err);
+        free(ch);
         return -1;
     }
     note_kv_split_default("step", o, m, plan);
     note_outside_tables("step", "rows", h, *out);
     if (*out) { /* fitted replicas (rl_e2e_fitted_plan) read mode "fitted" */
         const char *mode = cJSON_GetStringValue(cJSON_GetObjectItem(*out, "mode"));
-        note_batch_fall(o, m, h, *out, plan->tp, plan->ep, mode && strcmp(mode, "fitted") == 0);
+        note_batch_fall(o, m, h, *out, ch, plan->tp, plan->ep,
+                        mode && strcmp(mode, "fitted") == 0);
         note_idle_replicas(o, *out, o->chips);
     }
     rl_result_kv_split(*out, plan, o->given[RL_P_KV_SPLIT] != NULL, o->ideal);
+    free(ch);
     return 0;
 }
 
@@ -2848,7 +2918,7 @@ int rl_cli_step(rl_opts *o)
     cJSON *r = rl_result_step(&m, &h, o->chips, o->batch, o->nbatch, o->context, o->prec, kvc);
     note_outside_tables("step", "rows", &h, r); /* as a plan's (tester64 #2) */
     if (r) /* emit_fitted retimes a fitted step by its costs, below */
-        note_batch_fall(o, &m, &h, r, 1, 1, fitted);
+        note_batch_fall(o, &m, &h, r, NULL, 1, 1, fitted);
     if (o->sharded || (fitted && o->chips > 1)) {
         note_kv_split_default("step", o, &m, &kvp);
         rl_result_step_kv_layout(r, &m, &h, &kvp, o->chips, o->context, o->prec,

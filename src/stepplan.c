@@ -7,7 +7,7 @@
 
 #include "result.h"
 
-/* The plan {tp, pp} over the most replicas that fit in `chips`. */
+/* The plan tp x pp, base's other fields (its KV split). */
 static rl_shard_plan plan_of(const rl_shard_plan *base, long long tp, long long pp)
 {
     rl_shard_plan pl = *base;
@@ -22,32 +22,106 @@ static double num(const cJSON *o, const char *key)
     return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
-/* Time batch b on every candidate (stepplan.h) into *c: the fitting one of
- * the shortest step, ties to fewer TP; the automatic plan when none fits. */
+/* The search for one batch's plan (choose): what it is timing and the
+ * best met so far. */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    const rl_shard_plan *base;
+    long long b, context;
+    rl_precision p;
+    rl_step_choice best; /* the fastest that fits, else the nearest */
+    int found, near;     /* one fits; one was timed */
+} search;
+
+/* Time batch b on `reps` replicas of tp x pp, as `step --tp tp --pp pp
+ * --chips reps*tp*pp` times it, and keep it in s->best when it is the
+ * fastest that fits (ties, within 1e-9, to the one met first) or, none
+ * fitting yet, the nearest (the least memory over usable a chip: the row's
+ * weights + KV a chip less its usable room; ties to the first met).  -1
+ * when it does not evaluate (more stages than the model takes, a link at
+ * 0 B/s), else whether it fits. */
+static int consider(search *s, long long tp, long long pp, long long reps)
+{
+    rl_shard_plan pl = plan_of(s->base, tp, pp);
+    char err[512];
+    long long b = s->b;
+    cJSON *r = rl_result_step_sharded(s->m, s->h, &pl, reps * tp * pp, &b, 1, s->context, s->p,
+                                      err, sizeof err);
+    const cJSON *row = r ? cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 0) : NULL;
+    int fits = -1;
+    if (row) {
+        fits = cJSON_IsTrue(cJSON_GetObjectItem(row, "fits"));
+        double step = num(row, "step_s");
+        double over = num(row, "weight_bytes_per_chip") + num(row, "kv_bytes_per_chip") -
+                      num(row, "usable_bytes_per_chip");
+        rl_step_choice x = {tp, pp, reps, reps * tp * pp, fits, step, fits ? 0 : over};
+        if (fits && (!s->found || step < s->best.step_s * (1 - 1e-9)))
+            s->best = x;
+        else if (!fits && !s->found && (!s->near || over < s->best.over_bytes))
+            s->best = x;
+        s->found |= fits;
+        s->near = 1;
+    }
+    cJSON_Delete(r);
+    return fits;
+}
+
+/* The shares of batch b over reps replicas a step is timed on (result.c
+ * rl_result_step_sharded: the fuller, ceil(b / reps), and where the split
+ * is uneven the smaller, floor(b / reps), the slower of the two), as one
+ * key: two replica counts of one key time the same step. */
+static long long share_key(long long b, long long reps)
+{
+    long long hi = (b + reps - 1) / reps, lo = b / reps;
+    return hi * (b + 1) + (lo >= 1 && b % reps != 0 ? lo : 0);
+}
+
+/* The candidates of tp t over `chips` chips into s (stepplan.h): R walks
+ * down from the most replicas, P up from 1 to the fewest stages whose row
+ * fits at t and R; then the deeper pipelines, each at the most replicas it
+ * leaves, up to b stages (a pipeline runs min(share, P) micro-batches:
+ * beyond the batch more stages only add sends). */
+static void search_tp(search *s, long long t, long long chips)
+{
+    long long pp = 1, reps = chips / t, last = -1, last_pp = 0, first = 0;
+    while (reps >= 1 && t * pp <= chips) {
+        long long key = share_key(s->b, reps);
+        if (key == last && pp == last_pp) { /* the same step on fewer replicas */
+            reps--;
+            continue;
+        }
+        int fits = consider(s, t, pp, reps);
+        if (fits < 0)
+            return; /* more stages do not evaluate either */
+        last = key, last_pp = pp;
+        if (fits) {
+            if (!first)
+                first = pp;
+            reps--; /* fewer replicas, a larger share each (fixVA #2) */
+        } else {
+            pp++; /* it fits no fewer replicas: more stages (fixVA #1) */
+            if (reps > chips / (t * pp))
+                reps = chips / (t * pp);
+        }
+    }
+    for (pp = first + 1; first > 0 && pp <= s->b && t * pp <= chips; pp++)
+        if (consider(s, t, pp, chips / (t * pp)) < 0)
+            return;
+}
+
+/* Batch b's plan into *c (stepplan.h): every T's candidates (search_tp),
+ * T rising, so ties go to the fewer TP, then the more replicas; none
+ * evaluating: the automatic plan, a. */
 static void choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                    const rl_shard_auto *a, long long chips, long long b, long long context,
                    rl_precision p, rl_step_choice *c)
 {
-    *c = (rl_step_choice){a->tp, a->pp, a->replicas, chips, 0, 0};
-    long long pp = a->pp > 1 ? a->pp : 1;
-    int found = 0;
-    for (long long t = 1; t * pp <= chips; t++) {
-        if ((h->domain_chips > 0 && t > h->domain_chips) || rl_shard_tp_check(m, t, NULL, 0) != 0)
-            continue;
-        long long reps = chips / (t * pp);
-        rl_shard_plan pl = plan_of(base, t, pp);
-        char err[512];
-        cJSON *r = rl_result_step_sharded(m, h, &pl, reps * t * pp, &b, 1, context, p, err,
-                                          sizeof err);
-        const cJSON *row = r ? cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 0) : NULL;
-        if (row && cJSON_IsTrue(cJSON_GetObjectItem(row, "fits"))) {
-            double s = num(row, "step_s");
-            if (!found || s < c->step_s * (1 - 1e-9)) /* t rises: a tie keeps the fewer TP */
-                *c = (rl_step_choice){t, pp, reps, reps * t * pp, 1, s};
-            found = 1;
-        }
-        cJSON_Delete(r);
-    }
+    search s = {m, h, base, b, context, p, {a->tp, a->pp, a->replicas, chips, 0, 0, 0}, 0, 0};
+    for (long long t = 1; t <= chips; t++)
+        if ((h->domain_chips <= 0 || t <= h->domain_chips) && rl_shard_tp_check(m, t, NULL, 0) == 0)
+            search_tp(&s, t, chips);
+    *c = s.best;
 }
 
 /* Whether choices x and y are the same plan on the same chips. */
@@ -85,22 +159,93 @@ static void row_on(cJSON *row, long long used, long long chips)
     cJSON_AddNumberToObject(row, "idle_chips", (double)(chips - used));
 }
 
-cJSON *rl_step_plan_rows(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                          const rl_shard_auto *a, long long chips, const long long *batch,
-                         int nbatch, long long context, rl_precision p, rl_step_choice *choice,
-                         char *err, size_t errlen)
+                         int nbatch, long long context, rl_precision p, rl_step_choice *choice)
 {
     for (int i = 0; i < nbatch; i++) {
         if (a->fits)
             choose(m, h, base, a, chips, batch[i], context, p, &choice[i]);
         else
-            choice[i] = (rl_step_choice){a->tp, a->pp, a->replicas, chips, 0, 0};
+            choice[i] = (rl_step_choice){a->tp, a->pp, a->replicas, chips, 0, 0, 0};
     }
+}
+
+/* The strategy of group result g's first row ("tp8 x2"), "?" when none. */
+static const char *group_plan(const cJSON *g)
+{
+    const char *s = cJSON_GetStringValue(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(g, "rows"), 0), "strategy"));
+    return s ? s : "?";
+}
+
+/* The header's keys of one plan when the rows run ngroups > 1 plans (fixVA
+ * #5), res[g] each plan's result (NULL where g is no group's first row):
+ * outside_tables every plan's text, each after its plan's name (null when
+ * none has one), and e2e_gap_note, quoted at one TP, says it is the first
+ * row's plan's. */
+static void header_of_plans(cJSON *out, cJSON *const *res, int nbatch, int ngroups)
+{
+    if (ngroups < 2)
+        return;
+    char far[4096] = "";
+    size_t k = 0;
+    for (int g = 0; g < nbatch; g++) {
+        const char *t = res[g] ? cJSON_GetStringValue(cJSON_GetObjectItem(res[g],
+                                                                          "outside_tables"))
+                               : NULL;
+        if (t && k < sizeof far)
+            k += (size_t)snprintf(far + k, sizeof far - k, "%s%s's rows: %s", k ? "; " : "",
+                                  group_plan(res[g]), t);
+    }
+    if (far[0] && cJSON_HasObjectItem(out, "outside_tables"))
+        cJSON_ReplaceItemInObjectCaseSensitive(out, "outside_tables", cJSON_CreateString(far));
+    const char *gap = cJSON_GetStringValue(cJSON_GetObjectItem(out, "e2e_gap_note"));
+    if (gap) {
+        char note[2048];
+        snprintf(note, sizeof note, "%s; quoted at the first row's plan's TP (%s): the rows run "
+                 "%d plans, and the gap is measured a TP (step --tp T quotes another's)", gap,
+                 group_plan(out), ngroups);
+        cJSON_ReplaceItemInObjectCaseSensitive(out, "e2e_gap_note", cJSON_CreateString(note));
+    }
+}
+
+/* The rule the rows' plans follow, as plan_choice states it (stepplan.h). */
+static void add_plan_choice(cJSON *out, const rl_hw *h, const rl_shard_auto *a, long long chips)
+{
+    char rule[1024];
+    if (!a->fits)
+        snprintf(rule, sizeof rule,
+                 "no plan over the %lld chips holds the weights: every row runs the nearest, "
+                 "rl_shard_auto_plan's (the most KV room at batch 1), fits false (stepplan.h)",
+                 chips);
+    else
+        snprintf(rule, sizeof rule,
+                 "fastest plan a batch: each row runs the plan on at most the %lld chips that "
+                 "holds its batch with the shortest step: tp T x pp P times R replicas, T inside "
+                 "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) (the "
+                 "most unless fewer replicas step the batch faster: a replica's step is not "
+                 "monotone in its share), P the fewest stages whose row fits at T and R, or a "
+                 "deeper pipeline (up to the batch) at the most replicas it leaves; chips a "
+                 "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
+                 "batch no plan holds runs the nearest (the least weights + KV over usable a "
+                 "chip), fits false; the header's sharding, replicas, max_batch, memory keys "
+                 "and e2e_gap_note are the first row's plan, outside_tables every row's "
+                 "(stepplan.h)",
+                 chips, h->domain_chips > 0 ? h->domain_chips : chips, chips);
+    cJSON_AddStringToObject(out, "plan_choice", rule);
+}
+
+cJSON *rl_step_plan_result(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                           const rl_shard_auto *a, long long chips, const long long *batch,
+                           int nbatch, long long context, rl_precision p,
+                           const rl_step_choice *choice, char *err, size_t errlen)
+{
     /* one result per distinct plan, over its rows' batches, in row order */
     size_t rows_n = nbatch > 0 ? (size_t)nbatch : 1;
     cJSON **res = calloc(rows_n, sizeof *res), *out = NULL;
     long long *bs = calloc(rows_n, sizeof *bs);
-    int *group = calloc(rows_n, sizeof *group);
+    int *group = calloc(rows_n, sizeof *group), ngroups = 0;
     err[0] = '\0';
     if (!res || !bs || !group || nbatch < 1)
         goto done;
@@ -124,8 +269,10 @@ cJSON *rl_step_plan_rows(const rl_model *m, const rl_hw *h, const rl_shard_plan 
         if (!res[g])
             goto done;
         header_on(res[g], h, choice[g].chips, chips);
+        ngroups++;
     }
     out = res[0];
+    header_of_plans(out, res, nbatch, ngroups);
     res[0] = NULL;
     cJSON *rows = cJSON_CreateArray(), *colls = cJSON_CreateArray();
     if (!rows || !colls) {
@@ -155,19 +302,7 @@ cJSON *rl_step_plan_rows(const rl_model *m, const rl_hw *h, const rl_shard_plan 
     cJSON_ReplaceItemInObjectCaseSensitive(out, "collectives", colls);
     if (share >= 0 && cJSON_IsNumber(cJSON_GetObjectItem(out, "table_time_share")))
         cJSON_ReplaceItemInObjectCaseSensitive(out, "table_time_share", cJSON_CreateNumber(share));
-    char rule[640];
-    snprintf(rule, sizeof rule,
-             "%s: each row runs the plan over the %lld chips that holds its batch with the "
-             "shortest step (tp x pp times replicas, tp inside one %lld-chip domain that splits "
-             "the heads, pp the automatic plan's: the fewest stages whose heaviest holds the "
-             "weights at its tp, the most "
-             "replicas that fit: chips the plan leaves over idle, idle_chips), ties to fewer "
-             "TP; a batch no plan holds runs the automatic plan, fits false; the header's "
-             "sharding, replicas, max_batch and memory keys are the first row's plan "
-             "(stepplan.h)",
-             a->fits ? "fastest plan a batch" : "no plan holds the weights: the nearest", chips,
-             h->domain_chips > 0 ? h->domain_chips : chips);
-    cJSON_AddStringToObject(out, "plan_choice", rule);
+    add_plan_choice(out, h, a, chips);
 done:
     for (int g = 0; res && g < nbatch; g++)
         cJSON_Delete(res[g]);
@@ -175,4 +310,14 @@ done:
     free(bs);
     free(group);
     return out;
+}
+
+cJSON *rl_step_plan_rows(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                         const rl_shard_auto *a, long long chips, const long long *batch,
+                         int nbatch, long long context, rl_precision p, rl_step_choice *choice,
+                         char *err, size_t errlen)
+{
+    rl_step_plan_choose(m, h, base, a, chips, batch, nbatch, context, p, choice);
+    return rl_step_plan_result(m, h, base, a, chips, batch, nbatch, context, p, choice, err,
+                               errlen);
 }

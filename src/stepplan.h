@@ -5,18 +5,46 @@
  * whatever its step, so 32 TPU v5p read slower than 16 for llama3-8b at
  * batch 64, and 10 H100s ran llama3-70b as tp2 x5 at twice tp8's step).
  * For each batch B the candidates are tp T x pp P times R replicas on
- * R T P <= N chips: T inside one NVLink/ICI domain that splits the heads
- * (shard.h rl_shard_tp_check, the plan check's rule), P the stages of
- * rl_shard_auto_plan (the fewest whose heaviest holds its weights: more
- * stages never shorten a decode step, they add stage sends), and R =
- * floor(N / (T P)), the most replicas (more replicas only shrink each
- * one's share), so T need not divide N: the N - R T P chips left over
- * idle (idle_chips; tokens_per_s_per_chip still divides by all N).  Each is
- * timed as `step --tp T --pp P --chips R T P` times it (result.h
+ * R T P <= N chips, the N - R T P chips left over idle (idle_chips;
+ * tokens_per_s_per_chip still divides by all N), so T need not divide N:
+ *  - T inside one NVLink/ICI domain that splits the heads (shard.h
+ *    rl_shard_tp_check, the plan check's rule), each T from 1;
+ *  - R from floor(N / T) down to 1 (fixVA #2: the most replicas were the
+ *    only R, but a replica's step is not monotone in its share of the
+ *    batch: llama3-8b on H100 at tp8, masked MHA, a share of 2 takes
+ *    1.809 ms and of 4 1.749 (XQA), so 32 chips at batch 8 ran tp8 x4 at
+ *    4422 tokens/s where 16 ran tp8 x2 at 4575, and at batch 9 tp8 x4,
+ *    shares 3 + 2 + 2 + 2, 1.809 ms, where tp8 x3 on 24 takes 1.630,
+ *    now 32's plan); R counts that give the
+ *    replicas the same shares (ceil(B / R), floor(B / R)) time the same
+ *    step and are timed once, at the most replicas;
+ *  - P the fewest stages whose row fits at T and R, from 1 while R T P
+ *    <= N (fixVA #1: P was rl_shard_auto_plan's one P over all N chips
+ *    for every T, so tp8 pp1 was never a candidate on 9 H100s and
+ *    llama3-70b ran tp2 pp3 at 26.97 ms where 8 ran tp8 at 9.21): R walks
+ *    down at the fewest P that fits, P moving up only where fewer
+ *    replicas no longer fit, so every plan of fewer chips at its fewest
+ *    stages stays a candidate and more chips never read a slower step;
+ *  - and the deeper pipelines, P above the first that fits up to B, each
+ *    at the most replicas it leaves: a pipeline runs min(share, P)
+ *    micro-batches (shard.h rl_shard_stage_pass), so a deeper one can step
+ *    a batch faster (deepseek-v3 bf16 at batch 8: tp8 pp4 10.26 ms, tp8
+ *    pp3 11.83), and beyond the batch more stages only add sends.
+ * The walk stops at a T's first fitting P for the fewer replicas, so a
+ * search times some tens to a thousand candidates (llama3-8b on 1024
+ * H100s at batch 4096: 616, about 0.1 s).
+ * Each is timed as `step --tp T --pp P --chips R T P` times it (result.h
  * rl_result_step_sharded: calibrated or estimated, the slowest replica's
- * share); the plan whose row fits with the shortest step_s is the row's,
- * ties (within 1e-9) to the fewer TP.  A batch no candidate fits runs the
- * automatic plan over all N chips (rl_shard_auto_plan's), fits false.
+ * share).  The rule: of the rows that fit, the shortest step_s, ties
+ * (within 1e-9) to the fewer TP, then the more replicas (the fewer idle
+ * chips: a user given N chips reads the step of the batch, and at one
+ * step the more replicas hold the more KV room).  A batch no candidate
+ * fits runs the nearest, the candidate with the least memory over its
+ * usable room a chip (weight_bytes_per_chip + kv_bytes_per_chip -
+ * usable_bytes_per_chip, its row's), ties to the first met (fixVA #3: it
+ * was the automatic plan, tp64 on 64 TPU v5e at 42.9 GB of KV a chip for
+ * llama3-70b at batch 512), fits false; when no plan holds the weights
+ * (a->fits 0) every row runs the automatic plan, its own nearest.
  * Uses shard, result, cJSON. */
 #ifndef RL_STEPPLAN_H
 #define RL_STEPPLAN_H
@@ -32,18 +60,34 @@
 /* The plan one batch runs: tp x pp times replicas on chips (<= N). */
 typedef struct {
     long long tp, pp, replicas, chips;
-    int fits;      /* the row fits (0: the automatic plan, none fit) */
-    double step_s; /* its step */
+    int fits;          /* the row fits (0: the nearest, none fits) */
+    double step_s;     /* its step */
+    double over_bytes; /* fits 0: its weights + KV a chip over its usable room
+                          (0 for the automatic plan none fitting) */
 } rl_step_choice;
 
-/* step's result over `chips` chips for each batch[i] on its fastest plan
- * (above), choice[i] (nbatch of them) each row's; `a` the automatic plan
- * over the chips (rl_shard_auto_plan with `base`, which gives the other
- * plan fields, the KV split).  Rows keep batch order; each names its plan
+/* Each batch[i]'s plan over `chips` chips (above) into choice[i] (nbatch
+ * of them); `a` the automatic plan over the chips (rl_shard_auto_plan with
+ * `base`, which gives the other plan fields, the KV split). */
+void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                         const rl_shard_auto *a, long long chips, const long long *batch,
+                         int nbatch, long long context, rl_precision p, rl_step_choice *choice);
+
+/* step's result over `chips` chips with each batch[i] on plan choice[i]
+ * (rl_step_plan_choose's).  Rows keep batch order; each names its plan
  * (strategy) and carries idle_chips; the header (sharding, replicas,
- * max_batch, the memory keys) is the first row's plan over all N chips,
- * and plan_choice states the rule.  NULL with err set when the plan of a
- * row does not evaluate (NULL, err "" when out of memory). */
+ * max_batch, the memory keys, e2e_gap_note, quoted at one TP, which says
+ * so when rows run several plans) is the first row's plan over all N
+ * chips, outside_tables every plan's rows (each plan's text after its
+ * name when there are several), and plan_choice states the rule.  NULL
+ * with err set when the plan of a row does not evaluate (NULL, err ""
+ * when out of memory). */
+cJSON *rl_step_plan_result(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                           const rl_shard_auto *a, long long chips, const long long *batch,
+                           int nbatch, long long context, rl_precision p,
+                           const rl_step_choice *choice, char *err, size_t errlen);
+
+/* Both: choice[] chosen, then the result. */
 cJSON *rl_step_plan_rows(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                          const rl_shard_auto *a, long long chips, const long long *batch,
                          int nbatch, long long context, rl_precision p, rl_step_choice *choice,

@@ -11520,6 +11520,173 @@ static void step_chips_fastest_plan(void **state)
     cJSON_Delete(j);
 }
 
+/* Row i of step command `cmd` (JSON), whose result *j keeps (the caller
+ * deletes it). */
+static const cJSON *step_row(cJSON **j, const char *cmd, int i)
+{
+    *j = run_cli_json(cmd, out, sizeof out);
+    return cJSON_GetArrayItem(cJSON_GetObjectItem(*j, "rows"), i);
+}
+
+/* Whether step `a`'s row i and step `b`'s row i have the same step_s
+ * (fail_msg naming both when not). */
+static void same_step(const char *a, const char *b, int i)
+{
+    cJSON *ja, *jb;
+    double sa = num(step_row(&ja, a, i), "step_s"), sb = num(step_row(&jb, b, i), "step_s");
+    if (sa != sb)
+        fail_msg("%s: %.6g s; %s: %.6g s", a, sa, b, sb);
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+}
+
+/* fixVA #1: step --chips N tried every T with the automatic plan's one P
+ * over all N chips (pp3 on 9 H100s), so tp8 pp1 was never a candidate:
+ * llama3-70b bf16 (context 2048) on 9 H100s ran tp2 pp3, 3 chips idle,
+ * 26.97 ms at batch 1 and 30.63 at 64, where 8 ran tp8 at 9.208 and
+ * 15.385; 5 ran tp1 pp5 (51.12 ms) where 4 ran tp4 (15.046); llama3-405b
+ * fp8 on 9 ran tp1 pp9 (138.5 ms) where 8 ran tp8 (24.263).  Now each T
+ * takes the fewest P whose row fits.  Expected, exact (the same plan timed
+ * the same way, `--tp T --chips T`): 9 chips' rows tp8 with 1 chip idle
+ * at --tp 8's step_s, 5 chips' tp4 at --tp 4's, 405b fp8's 9 chips at 8
+ * chips'.  Failed before: the 9-chip rows read tp2 pp3. */
+static void step_chips_fewest_stages_per_tp(void **state)
+{
+    (void)state;
+    const char *b70 = "step --model llama3-70b --hw h100-sxm --context 2048 --format json "
+                      "--batch 1,64";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s --chips 9", b70);
+    cJSON *j;
+    for (int i = 0; i < 2; i++) {
+        const cJSON *r = step_row(&j, a, i);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8");
+        assert_true(num(r, "idle_chips") == 1);
+        cJSON_Delete(j);
+    }
+    snprintf(b, sizeof b, "%s --tp 8", b70);
+    same_step(a, b, 0);
+    same_step(a, b, 1);
+    snprintf(a, sizeof a, "%s --chips 5", b70);
+    snprintf(b, sizeof b, "%s --tp 4", b70);
+    same_step(a, b, 0);
+    const char *b405 = "step --model llama3-405b --hw h100-sxm --context 2048 --batch 1 "
+                       "--weights fp8 --compute fp8 --format json";
+    snprintf(a, sizeof a, "%s --chips 9", b405);
+    snprintf(b, sizeof b, "%s --chips 8", b405);
+    same_step(a, b, 0);
+}
+
+/* fixVA #2: the chooser took the most replicas floor(N / (T P)) only, but
+ * a replica's step is not monotone in its share (TensorRT-LLM's masked
+ * MHA below XQA's dispatch): llama3-8b on 32 H100s (context 2048) at
+ * batch 9 ran tp8 x4 (shares 3 + 2 + 2 + 2, the 2-sequence replica's
+ * masked MHA: 1.809 ms) where 24 ran tp8 x3 (3 + 3 + 3, XQA: 1.630), and
+ * at batch 8 it read 1.809 ms where 16 read 1.749.  Now fewer replicas are
+ * candidates.  Expected: 32 chips at batch 9 run tp8 x3 with 8 chips
+ * idle, its step_s exactly --tp 8 --chips 24's; at batch 8 32 chips'
+ * step_s at most 16 chips' (both the shipped profile's times; no
+ * tolerance: a plan of 16 chips is a candidate on 32).  Failed before:
+ * tp8 x4, 1.809 ms, above both. */
+static void step_chips_fewer_replicas(void **state)
+{
+    (void)state;
+    const char *b8 = "step --model llama3-8b --hw h100-sxm --context 2048 --format json";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s --batch 9 --chips 32", b8);
+    cJSON *j;
+    const cJSON *r = step_row(&j, a, 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8 x3");
+    assert_true(num(r, "idle_chips") == 8);
+    assert_rel(num(r, "step_s"), 1.630e-3, 0.001 / 1.630);
+    cJSON_Delete(j);
+    snprintf(b, sizeof b, "%s --batch 9 --tp 8 --chips 24", b8);
+    same_step(a, b, 0);
+    cJSON *k;
+    snprintf(a, sizeof a, "%s --batch 8 --chips 32", b8);
+    snprintf(b, sizeof b, "%s --batch 8 --chips 16", b8);
+    double s32 = num(step_row(&j, a, 0), "step_s"), s16 = num(step_row(&k, b, 0), "step_s");
+    if (!(s32 <= s16))
+        fail_msg("32 chips %.6g s above 16 chips' %.6g s", s32, s16);
+    cJSON_Delete(j);
+    cJSON_Delete(k);
+}
+
+/* fixVA #3: a batch no plan holds ran the automatic plan, the widest T
+ * dividing N: llama3-70b bf16 on 64 TPU v5e at batch 512, context 8192,
+ * ran tp64 at 171.8 GB of KV a chip, 157 GB over its 17.2 usable;
+ * the nearest, tp8 pp8 (8 stages of 10 layers, 64 sequences' KV a chip),
+ * is 6.70 GB over (the row's weight_bytes_per_chip + kv_bytes_per_chip -
+ * usable_bytes_per_chip; tolerance 0.01 GB, the figure as printed).  At
+ * context 2048 tp16 pp2 x2 holds it (fits true; tp64 read fits false).
+ * The note names the nearest.  Failed before: tp64, 157 GB over, and
+ * fits false at 2048. */
+static void step_chips_nearest_plan(void **state)
+{
+    (void)state;
+    const char *base = "step --model llama3-70b --hw tpu-v5e --chips 64 --batch 512 "
+                       "--format json --context ";
+    cJSON *j = run_json_noted("step --model llama3-70b --hw tpu-v5e --chips 64 --batch 512 "
+                              "--format json --context 8192", "batch 512 tp8 pp8 (no plan holds "
+                              "it: the nearest, 6.70 GB a chip over its usable room, fits false)");
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8 pp8");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")));
+    double over = num(r, "weight_bytes_per_chip") + num(r, "kv_bytes_per_chip") -
+                  num(r, "usable_bytes_per_chip");
+    assert_rel(over, 6.70e9, 0.01 / 6.70);
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(j, "plan_choice")),
+                           "a batch no plan holds runs the nearest"));
+    cJSON_Delete(j);
+    j = json2(base, "2048");
+    r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "fits")));
+    cJSON_Delete(j);
+}
+
+/* fixVA #5: step --chips N's rows may run different plans, but the batch
+ * fall note read both on the header's (the first row's) plan and the
+ * header's outside_tables and e2e_gap_note were the first row's plan's
+ * alone.  Expected (texts):
+ *  - llama3-70b fp8 on 8 GB200s (context 8192) at batches 256 and 1: tp4
+ *    x2 and tp8; outside_tables names the tp8 row's AllReduce over 8
+ *    GPUs raised to the 4-GPU time (gb200's collectives table stops at 4)
+ *    after its plan's name (it was null, the tp4 x2 row's);
+ *  - README's 8 H100s (fp8, context 4096) at batches 1 and 256, tp8 and
+ *    tp4 x2: e2e_gap_note says it is quoted at the first row's plan's TP;
+ *  - llama3-70b bf16 on 16 H100s (context 2048) at batches 4 and 6, tp8
+ *    (8 idle) and tp8 x2: batch 4's 9.214 ms above batch 6's 8.876 is read
+ *    on batch 6's plan, 2 and 3 sequences a replica (masked MHA, XQA).
+ * Failed before: outside_tables null, no words on the plans. */
+static void step_chips_rows_own_plans(void **state)
+{
+    (void)state;
+    cJSON *j = run_cli_json("step --model llama3-70b --hw gb200 --chips 8 --batch 256,1 "
+                            "--context 8192 --weights fp8 --compute fp8 --format json",
+                            out, sizeof out);
+    const char *far = cJSON_GetStringValue(cJSON_GetObjectItem(j, "outside_tables"));
+    if (!far || !strstr(far, "tp8's rows: collectives gb200's collectives table does not "
+                             "measure at their group size") ||
+        !strstr(far, "AllReduce over 8 raised to its 4-GPU trtllm time"))
+        fail_msg("outside_tables: %s", far ? far : "(null)");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw h100-sxm --chips 8 --batch 1,256 --context "
+                     "4096 --weights fp8 --compute fp8 --format json", out, sizeof out);
+    const char *gap = cJSON_GetStringValue(cJSON_GetObjectItem(j, "e2e_gap_note"));
+    if (!gap || !strstr(gap, "quoted at the first row's plan's TP (tp8): the rows run 2 plans"))
+        fail_msg("e2e_gap_note: %s", gap ? gap : "(null)");
+    cJSON_Delete(j);
+    j = run_cli_json("step --model llama3-70b --hw h100-sxm --chips 16 --batch 4,6 --context "
+                     "2048 --format json", out, sizeof out);
+    const char *n = cJSON_GetStringValue(cJSON_GetObjectItem(j, "batch_fall_note"));
+    if (!n || !strstr(n, "masked MHA at batch 4 and XQA at batch 6 on batch 6's plan (2 and 3 "
+                         "sequences") ||
+        !strstr(n, "read on batch 6's plan, tp8 x2: each row runs its batch's fastest plan "
+                   "(batch 4 tp8;"))
+        fail_msg("batch_fall_note: %s", n ? n : "(null)");
+    cJSON_Delete(j);
+}
+
 /* tester63 F4 (stop 42): MoE experts timed from the other fp8 scaling's
  * kernel than the checkpoint's get a caution, as dense GEMMs do: h200
  * vLLM measures deepseek-v3's expert shape block-scaled only (fp8_block
@@ -13823,6 +13990,10 @@ int main(void)
         cmocka_unit_test(step_plan_capacity_keys),
         cmocka_unit_test(step_slowest_replica_share),
         cmocka_unit_test(step_chips_fastest_plan),
+        cmocka_unit_test(step_chips_fewest_stages_per_tp),
+        cmocka_unit_test(step_chips_fewer_replicas),
+        cmocka_unit_test(step_chips_nearest_plan),
+        cmocka_unit_test(step_chips_rows_own_plans),
         cmocka_unit_test(datasheet_chip_label),
         cmocka_unit_test(list_presets),
         cmocka_unit_test(shard_json),
