@@ -6042,6 +6042,13 @@ static int check_profile_name(const rl_opts *o)
     if (save && (n < 5 || strcmp(save + n - 4, ".lua") != 0))
         return rl_cli_say(o, "--save '%s': expected a PROFILE.lua name (the profile is a hardware "
                              "spec)", save);
+    /* tester (fixVE #1): calibrate --save model/x.lua wrote a hardware profile
+     * where every .lua is read as a model spec, and `list models` tripped on it */
+    const char *kind = save ? rl_guard_preset_folder(save) : NULL;
+    if (kind && !strcmp(kind, "model"))
+        return rl_cli_say(o, "--save '%s': a hardware profile in the presets folder model/, where "
+                             "every .lua file is read as a model spec (list, --model); save it in "
+                             "hw_profiles/ or elsewhere", PATH_SHOWN(save));
     return 0;
 }
 
@@ -6372,10 +6379,13 @@ int rl_cli_validate_serve(rl_opts *o)
 }
 
 /* Load every preset of kind into specs[cap] (elements of `size` bytes)
- * with `load`, their names (what --model/--hw take) into names[cap]; a
- * preset that does not load is said (its file and why).
- * Returns how many loaded; *bad counts the others, and a run with any
- * lists nothing (tester53 F1: a half list beside exit 2). */
+ * with `load`, their names (what --model/--hw take) into names[cap].  A
+ * preset that does not load is skipped and said (its file, field and
+ * reason), and the others are listed (fixVE #1: one bad file in model/
+ * listed nothing, exit 2; tester53 F1's "half list beside exit 2" is gone
+ * the other way: the list is whole save the skipped files, exit 0).
+ * Returns how many loaded; *bad counts the skipped files, or 1 when the
+ * folder holds no preset at all. */
 static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t size, int cap,
                         int (*load)(const char *, const rl_override *, int, void *, char *, size_t),
                         int *bad, char (*names)[64])
@@ -6383,10 +6393,14 @@ static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t 
     char err[ERRLEN];
     int n = rl_spec_presets(kind, names, cap < RL_MAX_PRESETS ? cap : RL_MAX_PRESETS), k = 0;
     for (int i = 0; i < n; i++) {
-        if (load(names[i], NULL, 0, (char *)specs + (size_t)k * size, err, sizeof err) == 0)
+        if (load(names[i], NULL, 0, (char *)specs + (size_t)k * size, err, sizeof err) == 0) {
+            if (k != i)
+                memcpy(names[k], names[i], sizeof names[k]);
             k++;
-        else
-            *bad += rl_cli_say(o, "%s", err) < 0;
+        } else {
+            ++*bad;
+            rl_cli_say(o, "note: skipped (not listed; fix or move the file): %s", err);
+        }
     }
     if (n == 0)
         *bad += rl_cli_say(o, "no %s presets found (set ROOFLINE_DATA to the source tree)", kind) < 0;
@@ -6416,14 +6430,14 @@ int rl_cli_list(rl_opts *o)
         static rl_model m[RL_MAX_PRESETS];
         int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad,
                              names);
-        rc = bad ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, names, n));
+        rc = n == 0 ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, names, n));
     } else if (strcmp(what, "engines") == 0 || strcmp(what, "hw") == 0) {
         static rl_hw h[RL_MAX_PRESETS];
         int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad,
                              names);
-        rc = bad ? RL_EXIT_INPUT
-                 : emit(o, what[0] == 'h' ? rl_result_list_hw(h, names, n)
-                                          : rl_result_list_engines(h, names, n));
+        rc = n == 0 ? RL_EXIT_INPUT
+                    : emit(o, what[0] == 'h' ? rl_result_list_hw(h, names, n)
+                                             : rl_result_list_engines(h, names, n));
     } else if (o->nargs > 1) { /* the extra argument is the bad one (tester10 #11) */
         rl_cli_say(o, "takes one argument, models, hw or engines (got '%s' after '%s')",
                    o->args[1], o->args[0]);

@@ -1104,8 +1104,8 @@ const rl_command RL_COMMANDS[] = {
      "rate; CSV and JSON in FLOP/s and bytes/s), and the mode its default engine's runs take (fitted,\n"
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
      "step costs can follow (ideal; serving engines come from hardware profiles that carry\n"
-     "them).  One preset that does not load makes list refuse: exit 2, that preset's file\n"
-     "and reason on stderr, and nothing listed (not the presets that did load).",
+     "them).  A preset that does not load is skipped: a note on stderr names its file, field\n"
+     "and reason, the others are listed and the exit is 0 (exit 2 only when none loads).",
      "models|hw|engines [--format F] [--save FILE]   (hardware: the same as hw)"},
     {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
      "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"
