@@ -2427,6 +2427,34 @@ static void shard_latency_bound_one_rule(void **state)
     }
 }
 
+/* fixVE #2 (fresh-user tester): with fp8 weights shard's advice read
+ * "Y < F/(B*beta) = 120 (beta = 7.44)" where F/(B*beta) = 28672 / (16 x
+ * 7.444) = 240.7: the value carries the weight/activation bytes factor
+ * (shard.c rl_shard_limits_of, D F w/(Y W_hbm) against B D a/W_ici) that the
+ * text left out.  Expected: the formula names it, F*w/(B*beta*a) = 28672 x
+ * 1/(16 x 7.444 x 2) = 120.4 (exact to the printed 3 digits), w = 1 (fp8),
+ * a = 2 (bf16 activations); in bf16 the chapter's F/(B*beta) = 241. */
+static void shard_limit_names_bytes_factor(void **state)
+{
+    (void)state;
+    static const char *const tail[] = {" --weights fp8 --compute fp8", ""};
+    static const char *const say[] = {"Y < F*w/(B*beta*a) = 120 (beta = 7.44; w = 1 byte per "
+                                      "weight, a = 2 bytes per activation value; ",
+                                      "Y < F/(B*beta) = 241 (beta = 7.44); "};
+    for (int i = 0; i < 2; i++) {
+        cJSON *j = json2("shard --model llama3-70b --hw h100-sxm --chips 8 --batch 16 "
+                         "--context 4096 --format json", tail[i]);
+        assert_non_null(j);
+        assert_rel(num(cJSON_GetObjectItem(j, "limits"), "generate_tp_max"),
+                   28672.0 * (i ? 1.0 : 0.5) / (16 * 3.35e12 / 4.5e11), 1e-9);
+        const char *g = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "advice"),
+                                                                 "generate"));
+        if (!g || !strstr(g, say[i]))
+            fail_msg("advice.generate lacks '%s': %s", say[i], g ? g : "(null)");
+        cJSON_Delete(j);
+    }
+}
+
 /* fixNF #3: step's row keys changed with --chips: a one-chip row had no
  * comm_s, strategy, phase, max_batch or usable_bytes_per_chip, so a script
  * reading comm_s broke at --chips 1.  Both shapes now carry the plan row's
@@ -13732,6 +13760,7 @@ int main(void)
         cmocka_unit_test(shard_says_plans_not_timed),
         cmocka_unit_test(shard_limits_null_without_link),
         cmocka_unit_test(shard_latency_bound_one_rule),
+        cmocka_unit_test(shard_limit_names_bytes_factor),
         cmocka_unit_test(step_rows_keys_at_any_chips),
         cmocka_unit_test(step_notes_batch_not_fitting),
     cmocka_unit_test(simulate_refuses_quantising_horizon),
