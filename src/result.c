@@ -1688,6 +1688,10 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
     /* fixRD #2: "lowest TTFT: tp2 sp4" sent users to `prefill --sp 4`, which
      * prefill refuses: it times one replica's tp/ep plan (param.c PREFILL) */
     int lat_off = pre && !prefill_runs(&lat->plan), thr_off = pre && thr && !prefill_runs(&thr->plan);
+    if (lat_off && thr_off && !strcmp(lat->name, thr->name)) /* one plan wins both: named once
+                                                                 (fixVE #3: "tp4 sp4 and tp4 sp4
+                                                                 are timed") */
+        thr_off = 0;
     if (lat_off || thr_off) {
         int k2 = snprintf(out + k, n - k, "%s%s%s %s timed by shard alone: `roofline prefill` "
                           "runs one replica's tp/ep plan (--tp, --ep), not sp, pp or 2d. ",

@@ -7255,6 +7255,15 @@ static void sp_advice_names_no_refused_option(void **state)
     assert_null(strstr(out, "--sp "));
     assert_non_null(strstr(out, "--tp "));
     assert_non_null(strstr(out, "--pp "));
+    /* fixVE #3 (fresh-user tester): one plan winning both TTFT and prefill
+     * throughput was named twice, "tp4 sp4 and tp4 sp4 are timed by shard
+     * alone"; expected once */
+    assert_int_equal(run_cli("shard --model scaling-book-18b --hw tpu-v5e --chips 16 --batch 1 "
+                             "--context 131072", out, sizeof out), 0);
+    assert_non_null(strstr(out, "most tokens/s per chip (1 prompt, each replica its share): "
+                                "tp4 sp4, "));
+    assert_non_null(strstr(out, ". tp4 sp4 is timed by shard alone: "));
+    assert_null(strstr(out, "tp4 sp4 and tp4 sp4"));
 }
 
 /* fixRD #3: roofline.format(result, "json") dropped the keys the command
