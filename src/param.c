@@ -206,7 +206,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "pipeline stages (simulate: of each replica's --chips, chips / P TP chips per stage)",
                  AT(plan.pp), 0, 0, RL_PF_PLAN},
     [RL_P_X] = {"x", "x", NULL, NULL, RL_PT_COUNT, "X", "chips", 1, 1e6, NULL, NULL,
-                "--sharding 2d: chips on the D axis (default: the optimum)", AT(plan.x), 0, 0,
+                "--sharding 2d: chips on the D axis (default: the Scaling Book's communication "
+                "optimum, Appendix B's sqrt(tp D / 2F) rounded to a divisor of tp in [2, tp/2]; "
+                "it minimizes the MLP's collectives, not the step: another divisor can be faster, "
+                "so give --x to compare)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
     [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
                        "1d|2d", "Megatron (1d) or 2D weight-stationary sharding of the --tp chips",

@@ -7266,6 +7266,25 @@ static void sp_advice_names_no_refused_option(void **state)
     assert_null(strstr(out, "tp4 sp4 and tp4 sp4"));
 }
 
+/* fixVE #5 (fresh-user tester): --x's help said "default: the optimum",
+ * yet llama3-70b tp16 2d on v5e at batch 256 ran 2x8 at 38.661 ms and
+ * --x 4 at 36.051 ms.  The default stays the Scaling Book's (Appendix B:
+ * sqrt(16 x 8192 / (2 x 28672)) = 1.51, nearest divisor in [2, 8]: 2),
+ * which the chapter's goldens use; the help now says it is the
+ * communication optimum, not the fastest step. */
+static void x_default_said_as_the_chapters(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --help", out, sizeof out), 0);
+    assert_non_null(strstr(out, "default: the Scaling Book's communication"));
+    assert_non_null(strstr(out, "not the step: another divisor can be faster"));
+    cJSON *j = run_json("step --model llama3-70b --hw tpu-v5e --tp 16 --sharding 2d --ideal "
+                        "--batch 256 --context 2048 --format json");
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "sharding")), "2d 2x8 kv=batch");
+    cJSON_Delete(j);
+}
+
 /* fixRD #3: roofline.format(result, "json") dropped the keys the command
  * line prints as null (a Lua table holds no nil): simulate --no-capacity's
  * max_sustainable_qps, goodput_req_per_s, burst, ... .  Now the Lua json has
@@ -14009,6 +14028,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(size_rows_say_why_no_band),
         cmocka_unit_test(step_plan_refused_before_notes),
         cmocka_unit_test(sp_advice_names_no_refused_option),
+        cmocka_unit_test(x_default_said_as_the_chapters),
         cmocka_unit_test(lua_format_keeps_null_keys),
         cmocka_unit_test(run_print_failure_says_why),
         cmocka_unit_test(pareto_fitted_rows_as_step),
