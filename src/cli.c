@@ -2701,6 +2701,39 @@ static const char *ep_flagged(const char *err, char *buf, size_t len)
     return buf;
 }
 
+/* --sharding 2d without --x: X is the Scaling Book's communication optimum
+ * (Appendix B, shard.c best_x), which minimizes the MLP's collectives, not
+ * the step.  When another divisor of tp times the first batch's step
+ * faster (rl_shard_eval, as the 2D row is timed), a note names it (fixVE
+ * #5: llama3-70b tp16 on v5e at batch 256 took 2x8, 38.661 ms, where --x 4
+ * reads 36.051 ms); the default stays the chapter's. */
+static void note_x_default(const rl_opts *o, const rl_model *m, const rl_hw *h)
+{
+    static rl_shard_result r; /* large: off the stack */
+    char err[ERRLEN];
+    rl_shard_plan pl = o->plan;
+    if (!o->sharded || pl.layout != RL_LAYOUT_2D || pl.x != 0 || o->given[RL_P_X] ||
+        rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, o->chips, o->batch[0], o->context, o->prec,
+                      &r, err, sizeof err) != 0)
+        return;
+    long long x0 = r.plan.x, xb = x0;
+    double t0 = r.step_s, tb = t0;
+    for (long long x = 1; x < pl.tp; x++) {
+        pl.x = x;
+        if (pl.tp % x == 0 && x != x0 &&
+            rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, o->chips, o->batch[0], o->context,
+                          o->prec, &r, err, sizeof err) == 0 && r.step_s < tb * (1 - 1e-9)) {
+            tb = r.step_s;
+            xb = x;
+        }
+    }
+    if (xb != x0)
+        rl_cli_tell("step", "note: --x defaults to the Scaling Book's communication optimum "
+                            "(Appendix B: sqrt(tp D / 2F) to a divisor), %lldx%lld here, %.5g ms "
+                            "at batch %lld; --x %lld (%lldx%lld) times the step fastest, %.5g ms",
+                    x0, pl.tp / x0, t0 * 1e3, o->batch[0], xb, xb, pl.tp / xb, tb * 1e3);
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -2749,6 +2782,7 @@ int rl_cli_step(rl_opts *o)
         o->chips = rl_shard_plan_chips(&o->plan);
         note_plan_chips("step", &o->plan, o->chips);
     }
+    note_x_default(o, &m, &h);
     static step_plan sp; /* the plan over --chips, searched once (review43 F5) */
     sp.searched = 0;
     note_slow_step(o, &m, &h, &sp);

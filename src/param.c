@@ -209,7 +209,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                 "--sharding 2d: chips on the D axis (default: the Scaling Book's communication "
                 "optimum, Appendix B's sqrt(tp D / 2F) rounded to a divisor of tp in [2, tp/2]; "
                 "it minimizes the MLP's collectives, not the step: another divisor can be faster, "
-                "so give --x to compare)", AT(plan.x), 0, 0,
+                "which step notes)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
     [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
                        "1d|2d", "Megatron (1d) or 2D weight-stationary sharding of the --tp chips",

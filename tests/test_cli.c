@@ -7271,7 +7271,8 @@ static void sp_advice_names_no_refused_option(void **state)
  * --x 4 at 36.051 ms.  The default stays the Scaling Book's (Appendix B:
  * sqrt(16 x 8192 / (2 x 28672)) = 1.51, nearest divisor in [2, 8]: 2),
  * which the chapter's goldens use; the help now says it is the
- * communication optimum, not the fastest step. */
+ * communication optimum, not the fastest step, and step notes the fastest
+ * divisor when it is another. */
 static void x_default_said_as_the_chapters(void **state)
 {
     (void)state;
@@ -7283,6 +7284,16 @@ static void x_default_said_as_the_chapters(void **state)
     assert_non_null(j);
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "sharding")), "2d 2x8 kv=batch");
     cJSON_Delete(j);
+    /* and step names the faster divisor (rl_shard_eval at each divisor of 16:
+     * 4x4 36.051 ms, 1x16 36.517, 2x8 38.661, 8x2 slower), not when --x is given */
+    assert_int_equal(run_cli("step --model llama3-70b --hw tpu-v5e --tp 16 --sharding 2d --ideal "
+                             "--batch 256 --context 2048", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: --x defaults to the Scaling Book's communication optimum "
+                                "(Appendix B: sqrt(tp D / 2F) to a divisor), 2x8 here, 38.661 ms "
+                                "at batch 256; --x 4 (4x4) times the step fastest, 36.051 ms"));
+    assert_int_equal(run_cli("step --model llama3-70b --hw tpu-v5e --tp 16 --sharding 2d --ideal "
+                             "--batch 256 --context 2048 --x 2", out, sizeof out), 0);
+    assert_null(strstr(out, "--x defaults"));
 }
 
 /* fixRD #3: roofline.format(result, "json") dropped the keys the command
