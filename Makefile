@@ -371,11 +371,15 @@ install: $(BIN)
 	install -m 644 PRESETS $(DESTDIR)$(PREFIX)/share/roofline
 	install -d $(DESTDIR)$(PREFIX)/share/roofline/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/roofline/plots
+	install -d $(DESTDIR)$(PREFIX)/share/roofline/scenarios
+	install -m 644 scenarios/*.lua $(DESTDIR)$(PREFIX)/share/roofline/scenarios
 
 # Install into a scratch prefix and run a calibrated GPU preset (its kernel
 # tables live in hw_profiles/engines/) and a TPU preset from there, outside the
 # source tree and without ROOFLINE_DATA: an install that leaves out a data
-# folder fails here (tester4 #1).  `make test` runs it.
+# folder fails here (tester4 #1); and the README tour's scenario from the
+# installed share/roofline/scenarios/ (fixVE #6: install copied none, though
+# PRESETS lists them).  `make test` runs it.
 INSTALL_CHECK := $(BUILD)/install-check
 test-install: $(BIN)
 	@rm -rf $(INSTALL_CHECK)
@@ -384,6 +388,12 @@ test-install: $(BIN)
 	  env -u ROOFLINE_DATA $(abspath $(INSTALL_CHECK))/bin/roofline step --model llama3-8b \
 	      --hw $$hw --batch 1 --context 100 >/dev/null || { echo "test-install: $$hw failed"; exit 1; }; \
 	done; echo "test-install: h100-sxm and tpu-v5e run from an install prefix"
+	@cd / && env -u ROOFLINE_DATA $(abspath $(INSTALL_CHECK))/bin/roofline run --out \
+	    $(abspath $(INSTALL_CHECK))/results \
+	    $(abspath $(INSTALL_CHECK))/share/roofline/scenarios/kv_int8.lua >/dev/null \
+	    2>$(abspath $(INSTALL_CHECK))/run.err || { cat $(abspath $(INSTALL_CHECK))/run.err; \
+	  echo "test-install: scenarios/kv_int8.lua failed from the install prefix"; exit 1; }; \
+	  echo "test-install: scenarios/kv_int8.lua runs from share/roofline/scenarios"
 	@rm -rf $(INSTALL_CHECK)
 
 # PRESETS: the shipped data files, which no output of roofline may replace

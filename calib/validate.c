@@ -361,7 +361,14 @@ cJSON *rl_validate(const rl_calib_opts *o, char *err, size_t errlen)
     run_ctx c = {.m = &m, .h = &h, .be = &be, .peak = rl_hw_peak(&h, cd),
                  .gemm_var = rl_kvariant_gemm(cd, cd)};
     if (c.peak <= 0) {
-        snprintf(err, errlen, "%s: field 'flops.%s': missing", h.origin, be.compute_dtype);
+        /* fixVE #4 (fresh-user tester): a shipped chip's profile (h100-sxm) said only
+         * this, not what validate --backend needs: this host's profile */
+        snprintf(err, errlen, "%s: field 'flops.%s': missing: validate --backend %s times this "
+                 "host's %s backend against a profile of this host (its %s peak), which "
+                 "`roofline calibrate --backend %s` writes (default %s); a chip's profile "
+                 "(%s) is validated with --tables or --against",
+                 h.origin, be.compute_dtype, be.name, be.name, be.compute_dtype, be.name, prof,
+                 h.name);
         return NULL;
     }
     int Bs[] = {1, 2, 4, 8, 16, 32}, Ss[] = {128, 512, 2048, 4096};

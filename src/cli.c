@@ -2810,6 +2810,39 @@ static const char *ep_flagged(const char *err, char *buf, size_t len)
     return buf;
 }
 
+/* --sharding 2d without --x: X is the Scaling Book's communication optimum
+ * (Appendix B, shard.c best_x), which minimizes the MLP's collectives, not
+ * the step.  When another divisor of tp times the first batch's step
+ * faster (rl_shard_eval, as the 2D row is timed), a note names it (fixVE
+ * #5: llama3-70b tp16 on v5e at batch 256 took 2x8, 38.661 ms, where --x 4
+ * reads 36.051 ms); the default stays the chapter's. */
+static void note_x_default(const rl_opts *o, const rl_model *m, const rl_hw *h)
+{
+    static rl_shard_result r; /* large: off the stack */
+    char err[ERRLEN];
+    rl_shard_plan pl = o->plan;
+    if (!o->sharded || pl.layout != RL_LAYOUT_2D || pl.x != 0 || o->given[RL_P_X] ||
+        rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, o->chips, o->batch[0], o->context, o->prec,
+                      &r, err, sizeof err) != 0)
+        return;
+    long long x0 = r.plan.x, xb = x0;
+    double t0 = r.step_s, tb = t0;
+    for (long long x = 1; x < pl.tp; x++) {
+        pl.x = x;
+        if (pl.tp % x == 0 && x != x0 &&
+            rl_shard_eval(m, h, &pl, RL_PHASE_GENERATE, o->chips, o->batch[0], o->context,
+                          o->prec, &r, err, sizeof err) == 0 && r.step_s < tb * (1 - 1e-9)) {
+            tb = r.step_s;
+            xb = x;
+        }
+    }
+    if (xb != x0)
+        rl_cli_tell("step", "note: --x defaults to the Scaling Book's communication optimum "
+                            "(Appendix B: sqrt(tp D / 2F) to a divisor), %lldx%lld here, %.5g ms "
+                            "at batch %lld; --x %lld (%lldx%lld) times the step fastest, %.5g ms",
+                    x0, pl.tp / x0, t0 * 1e3, o->batch[0], xb, xb, pl.tp / xb, tb * 1e3);
+}
+
 int rl_cli_step(rl_opts *o)
 {
     rl_model m;
@@ -2858,6 +2891,7 @@ int rl_cli_step(rl_opts *o)
         o->chips = rl_shard_plan_chips(&o->plan);
         note_plan_chips("step", &o->plan, o->chips);
     }
+    note_x_default(o, &m, &h);
     static step_plan sp; /* the plan over --chips, searched once (review43 F5) */
     sp.searched = 0;
     note_slow_step(o, &m, &h, &sp);
@@ -6119,6 +6153,13 @@ static int check_profile_name(const rl_opts *o)
     if (save && (n < 5 || strcmp(save + n - 4, ".lua") != 0))
         return rl_cli_say(o, "--save '%s': expected a PROFILE.lua name (the profile is a hardware "
                              "spec)", save);
+    /* tester (fixVE #1): calibrate --save model/x.lua wrote a hardware profile
+     * where every .lua is read as a model spec, and `list models` tripped on it */
+    const char *kind = save ? rl_guard_preset_folder(save) : NULL;
+    if (kind && !strcmp(kind, "model"))
+        return rl_cli_say(o, "--save '%s': a hardware profile in the presets folder model/, where "
+                             "every .lua file is read as a model spec (list, --model); save it in "
+                             "hw_profiles/ or elsewhere", PATH_SHOWN(save));
     return 0;
 }
 
@@ -6449,10 +6490,13 @@ int rl_cli_validate_serve(rl_opts *o)
 }
 
 /* Load every preset of kind into specs[cap] (elements of `size` bytes)
- * with `load`, their names (what --model/--hw take) into names[cap]; a
- * preset that does not load is said (its file and why).
- * Returns how many loaded; *bad counts the others, and a run with any
- * lists nothing (tester53 F1: a half list beside exit 2). */
+ * with `load`, their names (what --model/--hw take) into names[cap].  A
+ * preset that does not load is skipped and said (its file, field and
+ * reason), and the others are listed (fixVE #1: one bad file in model/
+ * listed nothing, exit 2; tester53 F1's "half list beside exit 2" is gone
+ * the other way: the list is whole save the skipped files, exit 0).
+ * Returns how many loaded; *bad counts the skipped files, or 1 when the
+ * folder holds no preset at all. */
 static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t size, int cap,
                         int (*load)(const char *, const rl_override *, int, void *, char *, size_t),
                         int *bad, char (*names)[64])
@@ -6460,10 +6504,14 @@ static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t 
     char err[ERRLEN];
     int n = rl_spec_presets(kind, names, cap < RL_MAX_PRESETS ? cap : RL_MAX_PRESETS), k = 0;
     for (int i = 0; i < n; i++) {
-        if (load(names[i], NULL, 0, (char *)specs + (size_t)k * size, err, sizeof err) == 0)
+        if (load(names[i], NULL, 0, (char *)specs + (size_t)k * size, err, sizeof err) == 0) {
+            if (k != i)
+                memcpy(names[k], names[i], sizeof names[k]);
             k++;
-        else
-            *bad += rl_cli_say(o, "%s", err) < 0;
+        } else {
+            ++*bad;
+            rl_cli_say(o, "note: skipped (not listed; fix or move the file): %s", err);
+        }
     }
     if (n == 0)
         *bad += rl_cli_say(o, "no %s presets found (set ROOFLINE_DATA to the source tree)", kind) < 0;
@@ -6493,14 +6541,14 @@ int rl_cli_list(rl_opts *o)
         static rl_model m[RL_MAX_PRESETS];
         int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, &bad,
                              names);
-        rc = bad ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, names, n));
+        rc = n == 0 ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, names, n));
     } else if (strcmp(what, "engines") == 0 || strcmp(what, "hw") == 0) {
         static rl_hw h[RL_MAX_PRESETS];
         int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, &bad,
                              names);
-        rc = bad ? RL_EXIT_INPUT
-                 : emit(o, what[0] == 'h' ? rl_result_list_hw(h, names, n)
-                                          : rl_result_list_engines(h, names, n));
+        rc = n == 0 ? RL_EXIT_INPUT
+                    : emit(o, what[0] == 'h' ? rl_result_list_hw(h, names, n)
+                                             : rl_result_list_engines(h, names, n));
     } else if (o->nargs > 1) { /* the extra argument is the bad one (tester10 #11) */
         rl_cli_say(o, "takes one argument, models, hw or engines (got '%s' after '%s')",
                    o->args[1], o->args[0]);

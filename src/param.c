@@ -208,7 +208,10 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  "pipeline stages (simulate: of each replica's --chips, chips / P TP chips per stage)",
                  AT(plan.pp), 0, 0, RL_PF_PLAN},
     [RL_P_X] = {"x", "x", NULL, NULL, RL_PT_COUNT, "X", "chips", 1, 1e6, NULL, NULL,
-                "--sharding 2d: chips on the D axis (default: the optimum)", AT(plan.x), 0, 0,
+                "--sharding 2d: chips on the D axis (default: the Scaling Book's communication "
+                "optimum, Appendix B's sqrt(tp D / 2F) rounded to a divisor of tp in [2, tp/2]; "
+                "it minimizes the MLP's collectives, not the step: another divisor can be faster, "
+                "which step notes)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
     [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
                        "1d|2d", "Megatron (1d) or 2D weight-stationary sharding of the --tp chips",
@@ -1117,8 +1120,8 @@ const rl_command RL_COMMANDS[] = {
      "rate; CSV and JSON in FLOP/s and bytes/s), and the mode its default engine's runs take (fitted,\n"
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
      "step costs can follow (ideal; serving engines come from hardware profiles that carry\n"
-     "them).  One preset that does not load makes list refuse: exit 2, that preset's file\n"
-     "and reason on stderr, and nothing listed (not the presets that did load).",
+     "them).  A preset that does not load is skipped: a note on stderr names its file, field\n"
+     "and reason, the others are listed and the exit is 0 (exit 2 only when none loads).",
      "models|hw|engines [--format F] [--save FILE]   (hardware: the same as hw)"},
     {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
      "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"

@@ -1633,6 +1633,23 @@ static int prefill_runs(const rl_shard_plan *pl)
     return pl->sp <= 1 && pl->pp <= 1 && pl->layout == RL_LAYOUT_1D;
 }
 
+/* The chapter's generation limit on model parallelism into lim[256]:
+ * Y < F/(B*beta) (sec. 3, Generation: 2DF/(Y W_hbm) of weights against
+ * 2BD/W_ici of activations, bf16 both), and with the factor w/a named when
+ * the weights and the moved activations differ in bytes (fixVE #2: fp8
+ * weights printed "F/(B*beta) = 120" for F/(B*beta) = 241). */
+static const char *gen_limit(const rl_shard_limits *l, char *lim)
+{
+    if (l->weight_bytes == l->act_bytes)
+        snprintf(lim, 256, "Y < F/(B*beta) = %.3g (beta = %.3g)", l->generate_tp_max, l->beta);
+    else
+        snprintf(lim, 256, "Y < F*w/(B*beta*a) = %.3g (beta = %.3g; w = %g byte%s per weight, a = "
+                 "%g bytes per activation value; the chapter's F/(B*beta) has w = a)",
+                 l->generate_tp_max, l->beta, l->weight_bytes, l->weight_bytes == 1 ? "" : "s",
+                 l->act_bytes);
+    return lim;
+}
+
 /* One sentence on why the best plans of a phase win; prefill's throughput
  * plan thr at its `prompts` prompts over the replicas (rl_result_shard);
  * nplans timed, nfit of them fit, `dropped` more not timed (say_untimed). */
@@ -1640,7 +1657,7 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                     const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit,
                     long long prompts, int dropped, const char *dwhy)
 {
-    char room[256]; /* what `fits` was judged against (rl_shard_chip_room) */
+    char room[256], lim[256]; /* room: what `fits` was judged against (rl_shard_chip_room) */
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     /* the capacity also in GiB, the datasheet's unit (its "80GB" H100), review28 M2 */
     char cap[64];
@@ -1682,6 +1699,10 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
     /* fixRD #2: "lowest TTFT: tp2 sp4" sent users to `prefill --sp 4`, which
      * prefill refuses: it times one replica's tp/ep plan (param.c PREFILL) */
     int lat_off = pre && !prefill_runs(&lat->plan), thr_off = pre && thr && !prefill_runs(&thr->plan);
+    if (lat_off && thr_off && !strcmp(lat->name, thr->name)) /* one plan wins both: named once
+                                                                 (fixVE #3: "tp4 sp4 and tp4 sp4
+                                                                 are timed") */
+        thr_off = 0;
     if (lat_off || thr_off) {
         int k2 = snprintf(out + k, n - k, "%s%s%s %s timed by shard alone: `roofline prefill` "
                           "runs one replica's tp/ep plan (--tp, --ep), not sp, pp or 2d. ",
@@ -1704,8 +1725,14 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
         snprintf(out + k, n - k, "The chapter's %s limits do not apply: %s (limits.null_reason).",
                  pre ? "prefill" : "generation", l->why);
     else if (!pre && isnan(l->latency_bytes)) /* one chip */
-        snprintf(out + k, n - k, "Model parallelism pays while Y < F/(B*beta) = %.3g (beta = "
-                 "%.3g); %s (limits.null_reason).", l->generate_tp_max, l->beta, l->why);
+        snprintf(out + k, n - k, "Model parallelism pays while %s; %s (limits.null_reason).",
+                 gen_limit(l, lim), l->why);
+    else if (pre && l->act_bytes != 2)
+        snprintf(out + k, n - k,
+                 "Tensor parallelism stays compute-bound up to 2*F*W_ici/(C*a) = %.3g chips per"
+                 " axis (a = %g bytes per activation value; the chapter's F*W_ici/C has a = 2);"
+                 " beyond it sequence parallelism or replicas.",
+                 l->prefill_tp_max, l->act_bytes);
     else if (pre)
         snprintf(out + k, n - k,
                  "Tensor parallelism stays compute-bound up to F*W_ici/C = %.3g chips per axis;"
@@ -1722,11 +1749,11 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                      "each row's latency_bound rule)", l->activation_latency_s * 1e6,
                      lb ? ">" : "<=", l->activation_bandwidth_s * 1e6);
         snprintf(out + k, n - k,
-                 "Model parallelism pays while Y < F/(B*beta) = %.3g (beta = %.3g); a [B,D]"
+                 "Model parallelism pays while %s; a [B,D]"
                  " activation of %s is %s the %s latency threshold (the largest AllReduce over"
                  " %lld chips the alpha-beta model times latency-bound), %s its AllReduce over"
                  " %lld chips is %s%s.",
-                 l->generate_tp_max, l->beta, rl_bytes_str(l->activation_bytes, a),
+                 gen_limit(l, lim), rl_bytes_str(l->activation_bytes, a),
                  above ? "above" : "at or below", rl_bytes_str(l->latency_bytes, t), l->chips,
                  lb || above ? "so" : "yet at this size", l->chips,
                  lb ? "latency-bound" : "bandwidth-bound", terms);

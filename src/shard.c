@@ -1690,6 +1690,8 @@ rl_shard_limits rl_shard_limits_of(const rl_model *m, const rl_hw *h, long long 
      * limits speak of the rows' bytes (fixNF: an fp8 activation of 1.05 MB
      * beside tp8 AllReduce rows of 2.1 MB) */
     double ab = rl_dtype_bytes(rl_shard_moved_dtype(p.compute)), wb = rl_dtype_bytes(p.weights);
+    l.weight_bytes = wb;
+    l.act_bytes = ab;
     /* 4BDF/(Y C) of MLP math vs an AllGather + ReduceScatter of B D ab bytes */
     if (l.w_ici > 0 && C > 0)
         l.prefill_tp_max = 2.0 * F * l.w_ici / (C * ab);

@@ -665,6 +665,9 @@ typedef struct {
                                      activation (NAN) */
     double activation_latency_s, activation_bandwidth_s; /* its two terms (NAN: none) */
     long long chips;         /* the chips that AllReduce spans */
+    double weight_bytes, act_bytes; /* bytes a weight and a moved activation value: the
+                                       factor w/a the advice names when it is not 1 (fixVE
+                                       #2: fp8 weights halved F/(B beta) unsaid) */
     char why[256];           /* why the NAN limits have no value; "" when none is NAN */
 } rl_shard_limits;
 
