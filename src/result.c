@@ -3795,6 +3795,9 @@ void rl_result_step_kv_layout(cJSON *r, const rl_model *m, const rl_hw *h, const
                   *w = cJSON_GetObjectItem(row, "weight_bytes");
             if (!cJSON_IsNumber(kv) || !cJSON_IsNumber(kvc) || !cJSON_IsNumber(w))
                 continue;
+            /* the row's max_batch is the header's: the rows repeat it */
+            cJSON_ReplaceItemInObject((cJSON *)row, "max_batch",
+                                      cJSON_CreateNumber((double)(b / (long long)z)));
             double k = kv->valuedouble * z;
             cJSON_SetNumberValue(kv, k);
             cJSON_SetNumberValue(kvc, kvc->valuedouble * z);
