@@ -77,6 +77,11 @@ static long long share_key(long long b, long long reps)
     return hi * (b + 1) + (lo >= 1 && b % reps != 0 ? lo : 0);
 }
 
+/* Replica counts search_tp walks one by one before it steps by 1/16 of
+ * them: every count is tried up to 64 replicas a T (eight 8-GPU nodes at
+ * one GPU a replica), and past that the walk's cost grows as ln R. */
+#define SEARCH_STEPS 64
+
 /* The candidates of tp t over `chips` chips into s (stepplan.h): R walks
  * down from the most replicas, P up from 1 to the fewest stages whose row
  * fits at t and R; then the deeper pipelines, each at the most replicas it
@@ -84,7 +89,7 @@ static long long share_key(long long b, long long reps)
  * beyond the batch more stages only add sends). */
 static void search_tp(search *s, long long t, long long chips)
 {
-    long long pp = 1, reps = chips / t, last = -1, last_pp = 0, first = 0;
+    long long pp = 1, reps = chips / t, last = -1, last_pp = 0, first = 0, walked = 0;
     while (reps >= 1 && t * pp <= chips) {
         long long key = share_key(s->b, reps);
         if (key == last && pp == last_pp) { /* the same step on fewer replicas */
@@ -98,7 +103,11 @@ static void search_tp(search *s, long long t, long long chips)
         if (fits) {
             if (!first)
                 first = pp;
-            reps--; /* fewer replicas, a larger share each (fixVA #2) */
+            /* fewer replicas, a larger share each (fixVA #2): one at a time
+             * for SEARCH_STEPS counts, then 1/16 of them a step, so a batch of
+             * 1e9 on 1e6 chips times some 200 counts a T, not every share
+             * (review of stop 54: --batch 1e9 ran past 5 s) */
+            reps -= ++walked <= SEARCH_STEPS || reps < 16 ? 1 : reps / 16;
         } else {
             pp++; /* it fits no fewer replicas: more stages (fixVA #1) */
             if (reps > chips / (t * pp))
@@ -188,26 +197,31 @@ static void header_of_plans(cJSON *out, cJSON *const *res, int nbatch, int ngrou
 {
     if (ngroups < 2)
         return;
-    char far[4096] = "";
-    size_t k = 0;
+    char *far = NULL;
     for (int g = 0; g < nbatch; g++) {
         const char *t = res[g] ? cJSON_GetStringValue(cJSON_GetObjectItem(res[g],
                                                                           "outside_tables"))
                                : NULL;
-        if (t && k < sizeof far)
-            k += (size_t)snprintf(far + k, sizeof far - k, "%s%s's rows: %s", k ? "; " : "",
-                                  group_plan(res[g]), t);
+        if (!t)
+            continue;
+        char *more = rl_result_fmt("%s%s%s's rows: %s", far ? far : "", far ? "; " : "",
+                                   group_plan(res[g]), t);
+        free(far);
+        far = more;
+        if (!far)
+            break; /* out of memory: no text rather than a cut one */
     }
-    if (far[0] && cJSON_HasObjectItem(out, "outside_tables"))
+    if (far && cJSON_HasObjectItem(out, "outside_tables"))
         cJSON_ReplaceItemInObjectCaseSensitive(out, "outside_tables", cJSON_CreateString(far));
+    free(far);
     const char *gap = cJSON_GetStringValue(cJSON_GetObjectItem(out, "e2e_gap_note"));
-    if (gap) {
-        char note[2048];
-        snprintf(note, sizeof note, "%s; quoted at the first row's plan's TP (%s): the rows run "
-                 "%d plans, and the gap is measured a TP (step --tp T quotes another's)", gap,
-                 group_plan(out), ngroups);
+    char *note = gap ? rl_result_fmt("%s; quoted at the first row's plan's TP (%s): the rows run "
+                                     "%d plans, and the gap is measured a TP (step --tp T quotes "
+                                     "another's)", gap, group_plan(out), ngroups)
+                     : NULL;
+    if (note)
         cJSON_ReplaceItemInObjectCaseSensitive(out, "e2e_gap_note", cJSON_CreateString(note));
-    }
+    free(note);
 }
 
 /* The rule the rows' plans follow, as plan_choice states it (stepplan.h). */
