@@ -11773,7 +11773,7 @@ static void step_chips_rows_own_plans(void **state)
     const char *n = cJSON_GetStringValue(cJSON_GetObjectItem(j, "batch_fall_note"));
     if (!n || !strstr(n, "masked MHA at batch 4 and XQA at batch 6 on batch 6's plan (2 and 3 "
                          "sequences") ||
-        !strstr(n, "read on batch 6's plan, tp8 x2: each row runs its batch's fastest plan "
+        !strstr(n, "read on batch 6's plan, tp8 x2: each row runs its batch's fastest plan found "
                    "(batch 4 tp8;"))
         fail_msg("batch_fall_note: %s", n ? n : "(null)");
     cJSON_Delete(j);
