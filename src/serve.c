@@ -4318,6 +4318,14 @@ static long floor_point(double q0)
     return abs_k < rel_k ? abs_k : rel_k;
 }
 
+/* Whether the floor's point low_k of rate q0 is the absolute floor,
+ * RL_SERVE_CAPACITY_FLOOR_QPS (floor_point's lower branch): a load that
+ * fails there fails unloaded (serve.h). */
+static int floor_is_absolute(long low_k, double q0)
+{
+    return lattice_scale(low_k) * q0 <= RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
+}
+
 /* How a search over a sample runs (search_sample). */
 enum {
     SEARCH_LOCATE,  /* the first sample: locates the capacity (run_scaled locate) */
@@ -4388,8 +4396,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
                 /* the run that failed was the floor's own load (a step down
                  * stops there): the floor probe's verdict, not run twice */
                 floored = 1, floor_open = v.open;
-                unloaded_fails = hi == low_k && lattice_scale(low_k) * q0 <=
-                                                    RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
+                unloaded_fails = hi == low_k && floor_is_absolute(low_k, q0);
                 break; /* no lower load is sustained */
             }
             /* serve.h: unloaded, once every load down to FLOOR_AFTER - 1 steps of
@@ -4401,8 +4408,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
                 if ((rc = run_scaled(req, m, lattice_scale(low_k), buf, c, prefill_cost,
                                      decode_cost, locate, &v, err, errlen)) || !v.ok) {
                     floor_open = v.open;
-                    unloaded_fails = rc == 0 && lattice_scale(low_k) * q0 <=
-                                                    RL_SERVE_CAPACITY_FLOOR_QPS * (1 + 1e-9);
+                    unloaded_fails = rc == 0 && floor_is_absolute(low_k, q0);
                     break; /* an error, or it fails even unloaded: no lower load is sustained */
                 }
                 /* sustained: the bracket's foot (until stop 54 the steps went
