@@ -6493,13 +6493,14 @@ int rl_cli_validate_serve(rl_opts *o)
 /* Load every preset of kind into specs[cap] (elements of `size` bytes)
  * with `load`, their names (what --model/--hw take) into names[cap].  A
  * preset that does not load is skipped and said (its file, field and
- * reason), and the others are listed (fixVE #1: one bad file in model/
+ * reason, also as a {preset, reason} row of `skipped` for scripts), and
+ * the others are listed (fixVE #1: one bad file in model/
  * listed nothing, exit 2; tester53 F1's "half list beside exit 2" is gone
  * the other way: the list is whole save the skipped files, exit 0).
  * Returns how many loaded (the caller's exit rests on that alone). */
 static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t size, int cap,
                         int (*load)(const char *, const rl_override *, int, void *, char *, size_t),
-                        char (*names)[64])
+                        char (*names)[64], cJSON *skipped)
 {
     char err[ERRLEN];
     int n = rl_spec_presets(kind, names, cap < RL_MAX_PRESETS ? cap : RL_MAX_PRESETS), k = 0;
@@ -6510,6 +6511,10 @@ static int load_presets(const rl_opts *o, const char *kind, void *specs, size_t 
             k++;
         } else {
             rl_cli_say(o, "note: skipped (not listed; fix or move the file): %s", err);
+            cJSON *row = cJSON_CreateObject();
+            cJSON_AddStringToObject(row, "preset", names[i]);
+            cJSON_AddStringToObject(row, "reason", err);
+            cJSON_AddItemToArray(skipped, row);
         }
     }
     if (n == 0)
@@ -6532,30 +6537,35 @@ static int load_hw_any(const char *n, const rl_override *ov, int nov, void *h, c
 int rl_cli_list(rl_opts *o)
 {
     const char *what = o->nargs == 1 ? o->args[0] : "";
-    int rc;
+    cJSON *doc = NULL, *skipped = cJSON_CreateArray();
     static char names[RL_MAX_PRESETS][64];
     if (strcmp(what, "hardware") == 0)
         what = "hw";
     if (strcmp(what, "models") == 0) {
         static rl_model m[RL_MAX_PRESETS];
-        int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, names);
-        rc = n == 0 ? RL_EXIT_INPUT : emit(o, rl_result_list_models(m, names, n));
+        int n = load_presets(o, "model", m, sizeof m[0], RL_MAX_PRESETS, load_model_any, names,
+                             skipped);
+        doc = n == 0 ? NULL : rl_result_list_models(m, names, n);
     } else if (strcmp(what, "engines") == 0 || strcmp(what, "hw") == 0) {
         static rl_hw h[RL_MAX_PRESETS];
-        int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, names);
-        rc = n == 0 ? RL_EXIT_INPUT
-                    : emit(o, what[0] == 'h' ? rl_result_list_hw(h, names, n)
-                                             : rl_result_list_engines(h, names, n));
+        int n = load_presets(o, "hw_profiles", h, sizeof h[0], RL_MAX_PRESETS, load_hw_any, names,
+                             skipped);
+        doc = n == 0 ? NULL
+                     : what[0] == 'h' ? rl_result_list_hw(h, names, n)
+                                      : rl_result_list_engines(h, names, n);
     } else if (o->nargs > 1) { /* the extra argument is the bad one (tester10 #11) */
         rl_cli_say(o, "takes one argument, models, hw or engines (got '%s' after '%s')",
                    o->args[1], o->args[0]);
-        return RL_EXIT_INPUT;
     } else {
         rl_cli_say(o, "expected one of models, hw or engines%s%s%s", o->nargs ? " (got '" : "",
                    o->nargs ? o->args[0] : "", o->nargs ? "')" : "");
+    }
+    if (!doc) { /* a bad argument, or no preset loaded (said above) */
+        cJSON_Delete(skipped);
         return RL_EXIT_INPUT;
     }
-    return rc;
+    cJSON_AddItemToObject(doc, "skipped", skipped);
+    return emit(o, doc);
 }
 
 static void print_help(FILE *f)

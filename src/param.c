@@ -1121,7 +1121,8 @@ const rl_command RL_COMMANDS[] = {
      "calibrated or estimated, as step, simulate and size label them); engines: the engines\n"
      "step costs can follow (ideal; serving engines come from hardware profiles that carry\n"
      "them).  A preset that does not load is skipped: a note on stderr names its file, field\n"
-     "and reason, the others are listed and the exit is 0 (exit 2 only when none loads).",
+     "and reason, the others are listed and the exit is 0 (exit 2 only when none loads);\n"
+     "skipped: those files' rows (preset, reason) in the result, empty when all loaded.",
      "models|hw|engines [--format F] [--save FILE]   (hardware: the same as hw)"},
     {"plot", NULL, rl_lua_plot, PLOT, NULL, 0,
      "A figure into the scenario's output directory (Lua: roofline.plot); nil and a message\n"

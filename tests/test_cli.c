@@ -10635,6 +10635,15 @@ static void list_skips_a_broken_preset(void **state)
     const cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows"))
         h100 += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "preset")), "h100-sxm");
+    /* the skipped file is a row of `skipped` for scripts (stop 55: only
+     * stderr named it), with the file and the parser's reason */
+    const cJSON *sk = cJSON_GetObjectItem(j, "skipped");
+    assert_int_equal(cJSON_GetArraySize(sk), 1);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(sk, 0),
+                                                                  "preset")), "mine");
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(sk, 0),
+                                                                     "reason")),
+                           "hw_profiles/mine.lua: syntax error"));
     cJSON_Delete(j);
     assert_int_equal(h100, 1);
     snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s list hw --save %s/l.csv 2>&1", dir, RL_BIN, dir);
