@@ -50,11 +50,17 @@
  * message in two), uncut up to PATH_MAX escaped bytes. */
 #define PATH_SHOWN(s) rl_name_shown((s), (char[RL_SHOWN_PATH]){0}, RL_SHOWN_PATH)
 
+/* --quiet of the running command: its "note: " messages are not said
+ * (set by rl_cli_main once the options are read). */
+static int quiet_notes;
+
 /* rl_cli_say and rl_cli_tell: the message after its prefix, escaped. */
 static void vtell(const char *cmd, const char *fmt, va_list ap)
 {
     char msg[4096], shown[4 * sizeof msg];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    if (quiet_notes && strncmp(msg, "note: ", 6) == 0)
+        return;
     /* control bytes a message echoes (a name given on the command line, a
      * value read from a file) as \xHH, never sent to the terminal as they
      * are: an escape sequence there recolours or retitles it; so too each
@@ -1659,10 +1665,13 @@ static double fit_bytes(const cJSON *r, const cJSON *bad, int what, int *per_chi
 }
 
 /* The table format's header value of a note said whole on stderr just
- * before (stop 48 #7): a pointer there, not the text again. */
+ * before (stop 48 #7): a pointer there, not the text again; under --quiet,
+ * which said nothing there, the header keeps the text. */
 #define TABLE_SAID "said on stderr above (the JSON key holds the text)"
 static void table_said(cJSON *result, const char *key)
 {
+    if (quiet_notes)
+        return;
     cJSON *v = cJSON_CreateString(TABLE_SAID);
     if (v && !cJSON_ReplaceItemInObjectCaseSensitive(result, key, v))
         cJSON_Delete(v);
@@ -6883,7 +6892,9 @@ int rl_cli_main(int argc, char **argv)
     o.argv = argv;
     command_line(&o, o.cmdline, sizeof o.cmdline);
     build_longopts();
+    quiet_notes = 0;
     int rc = parse_options(c, argc - 1, argv + 1, &o);
+    quiet_notes = o.quiet;
     if (rc != 0)
         return stdout_done(o.cmd, rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT);
     char env_err[ERRLEN];

@@ -147,6 +147,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                   "leave it); a missing one is made, with its missing parents, when the script "
                   "first writes, and a note says so",
                   AT(outdir), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
+    [RL_P_QUIET] = {"quiet", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
+                    "say no \"note:\" lines on stderr (each note's text stays in the JSON "
+                    "result where it has a key: *_note); errors, warnings and \"caution:\" "
+                    "lines are still said",
+                    AT(quiet), 0, 0, 0},
     [RL_P_MAX_INSTRUCTIONS] = {"max-instructions", NULL, NULL, NULL, RL_PT_COUNT, "N", "instructions",
                                1, 1e12, "2000000000", NULL, "Lua VM instruction budget (RL_SCENARIO_LIMITS)",
                                AT(max_instructions), 0, 0, 0},
@@ -455,7 +460,7 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
 /* ---- commands ---------------------------------------------------------- */
 
 #define PREC RL_P_WEIGHTS, RL_P_KV, RL_P_COMPUTE
-#define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT
+#define OUTPUT RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_OUTPUT, RL_P_QUIET
 #define OPS RL_P_ACT, RL_P_ATTN, RL_P_NON_CAUSAL, RL_P_CAUSAL, RL_P_MFU, RL_P_PREFIX
 #define SWEEP RL_P_MODEL, RL_P_HW, RL_P_CHIPS_LIST, RL_P_BATCH_SWEEP, RL_P_CONTEXT, RL_P_WEIGHTS_LIST, \
     RL_P_KV_LIST, RL_P_COMPUTE, RL_P_IDEAL_SWEEP, RL_P_ENGINE, RL_P_OVERLAP, RL_P_PROMPT
@@ -484,37 +489,37 @@ static const int OPS_P[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CO
 static const int PREFILL[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL, RL_P_ENGINE,
                               RL_P_TOKENS, RL_P_CHUNK, OPS, RL_P_PHASE_PREFILL | RL_CLI_ONLY, REPLICA_PLAN,
                               RL_P_BAND, OUTPUT, END};
-static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, END};
+static const int IMPORT_HF[] = {RL_P_NAME, RL_P_SOURCE, RL_P_OUTPUT, RL_P_QUIET, END};
 static const int CALIBRATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_QUICK,
                                 RL_P_SAVE_PROFILE, RL_P_TABLES_OUT, RL_P_TABLES, RL_P_HW,
                                 RL_P_ENGINE, RL_P_MOE_MODELS, RL_P_DEVICE_UNCHECKED,
-                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
+                                RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, RL_P_QUIET, END};
 static const int VALIDATE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS, RL_P_PASSES,
                                RL_P_QUICK, RL_P_AGAINST, RL_P_HW, PREC, RL_P_BAND, RL_P_PLOT,
                                RL_P_TABLES, RL_P_ENGINE, RL_P_HOLDOUT, RL_P_MOE_MODELS,
                                RL_P_DEVICE_UNCHECKED, OUTPUT, END};
 static const int FIT[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_ENGINE, RL_P_ENGINE_NAME, RL_P_FOLDS,
                           RL_P_SAVE_PROFILE, RL_P_SAVE_MISFIT,
-                          RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, END};
-static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, END};
+                          RL_P_PLOT, RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_SUMMARY, RL_P_QUIET, END};
+static const int RUN[] = {RL_P_OUT, RL_P_MAX_INSTRUCTIONS, RL_P_QUIET, END};
 static const int SIMULATE[] = {RL_P_MODEL, RL_P_HW, RL_P_CHIPS, PREC, RL_P_IDEAL,
                                RL_P_ENGINE,
-                               RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, WORKLOAD(RL_P_PREFIXES), RL_P_POLICY,
+                               RL_P_SET | RL_CLI_ONLY, RL_P_FORMAT, RL_P_QUIET, WORKLOAD(RL_P_PREFIXES), RL_P_POLICY,
                                RL_P_REPLICAS, RL_P_PREFILL_REPLICAS, RL_P_ROUTE, RL_P_MAX_SEQS,
                                RL_P_MAX_TOKENS, RL_P_PAGE, RL_P_PREEMPT, RL_P_PREFIX_CACHE,
                                RL_P_SPEC, RL_P_PLOT_DIR, RL_P_BAND,
                                RL_P_OFFLINE, RL_P_ATTN_LAYOUT, RL_P_PP, RL_P_EP,
                                RL_P_NO_CAPACITY, END};
 static const int SIZE[] = {RL_P_MODEL, RL_P_HW, PREC, RL_P_IDEAL, RL_P_ENGINE,
-                           RL_P_SET, RL_P_FORMAT, WORKLOAD(RL_P_PREFIXES | RL_REFUSED),
+                           RL_P_SET, RL_P_FORMAT, RL_P_QUIET, WORKLOAD(RL_P_PREFIXES | RL_REFUSED),
                            RL_P_CONSERVATIVE, RL_P_BAND,
                            RL_P_REPORT, RL_P_MAX_CHIPS, RL_P_KEEP_PREC, RL_P_HEADROOM,
                            RL_P_THREADS_SIZE, END};
 static const int VALIDATE_SERVE[] = {RL_P_MODEL, RL_P_BACKEND, RL_P_PROFILE, RL_P_THREADS,
                                      RL_P_QUICK, RL_P_FORMAT, RL_P_OUTPUT, RL_P_REQUESTS,
                                      RL_P_QPS, RL_P_CAPACITY_PCT, RL_P_REPEATS, RL_P_SEED,
-                                     RL_P_MAX_SEQS, END};
-static const int LIST[] = {RL_P_FORMAT, RL_P_OUTPUT, END};
+                                     RL_P_MAX_SEQS, RL_P_QUIET, END};
+static const int LIST[] = {RL_P_FORMAT, RL_P_OUTPUT, RL_P_QUIET, END};
 static const int PLOT[] = {RL_P_PLOT_KIND, RL_P_PLOT_FILE, RL_P_PLOT_TITLE, RL_P_PLOT_SERIES,
                            RL_P_MODEL, RL_P_HW, RL_P_CHIPS, RL_P_BATCH, RL_P_CONTEXT, PREC, END};
 

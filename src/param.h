@@ -71,6 +71,7 @@ typedef enum {
     RL_P_THREADS_SIZE,  /* --threads of size: its search's threads, not the cpu backend's */
     RL_P_NO_CAPACITY,   /* --no-capacity of simulate: skip the capacity search */
     RL_P_SAVE_MISFIT,   /* --save-misfit of fit: --save a fit above RL_E2E_MISFIT_CV */
+    RL_P_QUIET,         /* --quiet of every command: no "note:" lines on stderr */
     RL_P_COUNT
 } rl_param_id;
 
@@ -136,6 +137,7 @@ typedef struct {
     rl_override sets[2][RL_MAX_SETS]; /* [0] model, [1] hw */
     int nsets[2];
     rl_format fmt;
+    int quiet; /* --quiet: the notes are not said (cli.c vtell) */
     const char *output;
     long long max_instructions;
     const char *phase;

@@ -10619,6 +10619,44 @@ static void trtllm_workspace_follows_max_tokens(void **state)
  * (file and reason on stderr), the others are listed and saved, exit 0.
  * The same for a hardware profile calibrate was told to save into model/:
  * now refused before the run (exit 2, nothing written). */
+/* --quiet (stop 55; tester97 asked for it): no "note: " line on stderr,
+ * the result unchanged and a caution still said.  step on h100-sxm says
+ * three notes (outside the tables, no host cost, the e2e gap) without it;
+ * the run on tpu-v5e, which has nothing measured, cautions nothing but
+ * notes its estimate: none with --quiet. */
+static void quiet_says_no_notes(void **state)
+{
+    (void)state;
+    char cmd[512];
+    static char loud[sizeof out];
+    const char *step = "step --model llama3-8b --hw h100-sxm --batch 1 --context 1024 "
+                       "--format json";
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/null", RL_BIN, step);
+    assert_int_equal(shell_out(cmd), 0);
+    assert_non_null(strstr(out, "roofline step: note: "));
+    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", RL_BIN, step);
+    assert_int_equal(shell_out(cmd), 0);
+    memcpy(loud, out, sizeof loud);
+    snprintf(cmd, sizeof cmd, "%s %s --quiet 2>&1 >/dev/null", RL_BIN, step);
+    assert_int_equal(shell_out(cmd), 0);
+    assert_null(strstr(out, "note: "));
+    snprintf(cmd, sizeof cmd, "%s %s --quiet 2>/dev/null", RL_BIN, step);
+    assert_int_equal(shell_out(cmd), 0);
+    assert_string_equal(out, loud);
+    /* the table's header points to no note it did not say: the
+     * host-cost text stays in it */
+    snprintf(cmd, sizeof cmd, "%s step --model llama3-8b --hw h100-sxm --batch 1 --context 1024 "
+             "--quiet 2>/dev/null", RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    assert_null(strstr(out, "said on stderr above"));
+    assert_non_null(strstr(out, "no per-step host cost"));
+    /* an error is still said */
+    snprintf(cmd, sizeof cmd, "%s step --model llama3-8b --hw h100-sxm --batch 1 --quiet 2>&1",
+             RL_BIN);
+    assert_int_equal(shell_out(cmd), 2);
+    assert_non_null(strstr(out, "--context S is required"));
+}
+
 static void list_skips_a_broken_preset(void **state)
 {
     (void)state;
@@ -14036,6 +14074,7 @@ int main(void)
         cmocka_unit_test(step_reserve_as_simulate_on_fitted),
         cmocka_unit_test(fits_follow_step_on_fitted),
         cmocka_unit_test(trtllm_workspace_follows_max_tokens),
+        cmocka_unit_test(quiet_says_no_notes),
         cmocka_unit_test(list_skips_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),
