@@ -41,6 +41,7 @@
 #include "serve_validate.h"
 #include "arch.h"
 #include "param.h"
+#include "progress.h"
 #include "version.h"
 #include <math.h>
 
@@ -83,6 +84,7 @@ static void vtell(const char *cmd, const char *fmt, va_list ap)
         if ((long)i == bad && (bad = rl_utf8_bad(msg + i + 1, len - i - 1)) >= 0)
             bad += (long)i + 1;
     }
+    rl_progress_clear(); /* a note said mid-run starts on a clean line */
     if (cmd)
         fprintf(stderr, "roofline %s: %s\n", cmd, shown);
     else
@@ -6895,6 +6897,8 @@ int rl_cli_main(int argc, char **argv)
     quiet_notes = 0;
     int rc = parse_options(c, argc - 1, argv + 1, &o);
     quiet_notes = o.quiet;
+    /* a progress line only where a person reads stderr (progress.h) */
+    rl_progress_enable(isatty(STDERR_FILENO) && !o.quiet, RL_PROGRESS_AFTER_S);
     if (rc != 0)
         return stdout_done(o.cmd, rc > 0 ? RL_EXIT_OK : RL_EXIT_INPUT);
     char env_err[ERRLEN];

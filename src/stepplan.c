@@ -1,6 +1,8 @@
 /* stepplan.c — each batch's fastest plan over step's chips (stepplan.h). */
 #include "stepplan.h"
 
+#include "progress.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,12 +174,15 @@ void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan 
                          const rl_shard_auto *a, long long chips, const long long *batch,
                          int nbatch, long long context, rl_precision p, rl_step_choice *choice)
 {
+    rl_progress_start("step", "batches' plans searched", nbatch); /* a 4096-batch list: ~1 min */
     for (int i = 0; i < nbatch; i++) {
         if (a->fits)
             choose(m, h, base, a, chips, batch[i], context, p, &choice[i]);
         else
             choice[i] = (rl_step_choice){a->tp, a->pp, a->replicas, chips, 0, 0, 0};
+        rl_progress_add(1);
     }
+    rl_progress_end();
 }
 
 /* The strategy of group result g's first row ("tp8 x2"), "?" when none. */
