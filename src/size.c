@@ -17,6 +17,7 @@
 #include "ktable.h"
 #include "memory.h"
 #include "pareto.h"
+#include "progress.h"
 #include "sweep.h"
 
 static rl_dist scale_dist(rl_dist d, double k)
@@ -1752,6 +1753,7 @@ static void *plan_worker(void *arg)
                     j->first_err = i;
             }
             pthread_mutex_unlock(&j->q.mu);
+            rl_progress_add(1);
         }
     }
     free(err);
@@ -1815,12 +1817,16 @@ static int simulate_plans(const rl_size_input *in, const plan *plans, int n, con
     int T = edge || in->threads < 1 ? 1 : in->threads;
     T = T > j.q.nleads ? (j.q.nleads > 0 ? j.q.nleads : 1) : T;
     j.threads = T;
+    int picked = 0;
+    for (int i = 0; i < n; i++)
+        picked += pick[i] != 0;
+    rl_progress_start("size", "configurations simulated", picked); /* ~10-90 s at 20-200 req/s */
     run_workers(plan_worker, &j, T);
+    rl_progress_end();
     pthread_mutex_destroy(&j.q.mu);
-    for (int i = 0; i < n; i++) { /* what a signal stopped (search_interrupted) */
-        pg->planned += pick[i] != 0;
+    pg->planned += picked; /* what a signal stopped (search_interrupted) */
+    for (int i = 0; i < n; i++)
         pg->done += pick[i] && j.o[i].state == 1;
-    }
     rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         if (!pick[i]) {
