@@ -1637,6 +1637,12 @@ static int trim_verify(const rl_size_input *in, rl_size_candidate *c, int R, dou
     return R > 0 ? step_to_capacity(in, c, &whole, qs, ps, headroom, err, errlen) : 0;
 }
 
+int rl_size_row(const rl_size_input *in, rl_size_candidate *c, int R, double qs, double ps,
+                double headroom, char *err, size_t errlen)
+{
+    return trim_verify(in, c, R, qs, ps, headroom, err, errlen);
+}
+
 /* The replicas that workers take in turn (simulate_plans, band_rows): each
  * the first plan or row of its replica, under mu. */
 typedef struct {

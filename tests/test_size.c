@@ -479,6 +479,23 @@ static void test_resize_lighter_load_is_fewest(void **state)
                   R, f->res.c[0].replicas, 4 * f->res.c[0].replicas);
 }
 
+/* The ramp cases below: llama3-8b (m) on h100-sxm (h), calibrated, one bf16
+ * chip a replica under continuous batching B<=256 from `replicas`, n
+ * requests of P prompt and G output tokens at qps (seed 1), TTFT p99 2 s,
+ * TPOT p99 50 ms, no headroom. */
+static void ramp_case(const rl_model *m, const rl_hw *h, long long n, double qps, int P, int G,
+                      int replicas, rl_size_input *in, rl_size_candidate *c)
+{
+    *in = (rl_size_input){.m = m, .hw = h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
+                          .slo_tpot = 0.05, .calibrated = 1};
+    in->w = (rl_workload){.n = n, .qps = qps, .prompt = {RL_DIST_FIXED, P, 0},
+                          .output = {RL_DIST_FIXED, G, 0}, .seed = 1,
+                          .max_context = m->max_context};
+    *c = (rl_size_candidate){.p = {RL_BF16, RL_BF16, RL_BF16}, .chips = 1, .pp = 1, .ep = 1,
+                             .layout = RL_ATTN_LAYOUT_TP, .policy = RL_POLICY_CONTINUOUS,
+                             .max_seqs = 256, .max_tokens = 8192, .replicas = replicas};
+}
+
 /* Issue 14 (fixUA): with ~30 replicas the count in the system still rises
  * from its empty start over much of a 30,000-request run (its ramp), and
  * the keep-up test read that rise as a growing queue.  llama3-8b on H100
@@ -495,14 +512,9 @@ static void test_resize_ramp_is_not_backlog(void **state)
     (void)state;
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
-    rl_size_input in = {.m = &m, .hw = &h, .nhw = 1, .hbm_reserve = 0.1, .slo_ttft = 2,
-                        .slo_tpot = 0.05, .calibrated = 1};
-    in.w = (rl_workload){.n = 30000, .qps = 1000, .prompt = {RL_DIST_FIXED, 1000, 0},
-                         .output = {RL_DIST_FIXED, 100, 0}, .seed = 1,
-                         .max_context = m.max_context};
-    rl_size_candidate c = {.p = {RL_BF16, RL_BF16, RL_BF16}, .chips = 1, .pp = 1, .ep = 1,
-                           .layout = RL_ATTN_LAYOUT_TP, .policy = RL_POLICY_CONTINUOUS,
-                           .max_seqs = 256, .max_tokens = 8192, .replicas = 20};
+    rl_size_input in;
+    rl_size_candidate c;
+    ramp_case(&m, &h, 30000, 1000, 1000, 100, 20, &in, &c);
     char err[512];
     int R = rl_size_resize(&in, &c, 1, 1, err, sizeof err);
     assert_int_equal(R, 29);
@@ -510,6 +522,40 @@ static void test_resize_ramp_is_not_backlog(void **state)
     assert_true(c.ramp_only); /* kept up as far as the run can tell */
     assert_int_equal(rl_size_capacity(&in, &c, err, sizeof err), 0);
     assert_true(c.max_qps >= in.w.qps);
+}
+
+/* size.c step_to_capacity (fixUA), on a case cheap enough for CI (about
+ * 1 CPU-s; the cheapest found at stop 54 took 25): llama3-8b on h100-sxm
+ * (bf16, one chip a replica, continuous B<=256, calibrated), 100-token
+ * prompts and 2000 output tokens at 21.5 req/s (400 requests, raised to
+ * 120 s of arrivals: 2580 at the load, 3096 at the sized 25.8 req/s), TTFT
+ * p99 2 s, TPOT p99 50 ms, headroom 0.2.  A request stays tens of seconds
+ * of a 120 s run, so the count in the system still rises in the steady
+ * window: the walk at 25.8 req/s ends at 4 replicas, which met only as far
+ * as the run can tell (ramp_only), and the row's capacity search there
+ * reads 23.74 req/s, short of 25.8.  Expected (one seeded draw, exact
+ * counts; measured): the walk's 4, the row at 5 replicas, meeting by both
+ * its p99s and its capacity (30.11 req/s, at least 25.8).  With
+ * step_to_capacity returning at once the row stays at 4, short on
+ * capacity (meets 0, verdict_by capacity, 23.74 req/s): checked by hand. */
+static void test_row_steps_to_capacity(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_size_input in;
+    rl_size_candidate c;
+    ramp_case(&m, &h, 400, 21.5, 100, 2000, 2, &in, &c);
+    in.headroom = 0.2;
+    char err[512];
+    int R = rl_size_resize(&in, &c, 1 + in.headroom, 1, err, sizeof err);
+    assert_int_equal(R, 4);
+    assert_true(c.meets && c.ramp_only);
+    assert_int_equal(rl_size_row(&in, &c, R, 1, 1, in.headroom, err, sizeof err), 0);
+    if (!(c.replicas == 5 && c.meets && c.verdict_by == RL_SIZE_VERDICT_BOTH &&
+          c.max_qps >= (1 + in.headroom) * in.w.qps))
+        fail_msg("row: %d replicas, meets %d, verdict_by %d, max_qps %g", c.replicas, c.meets,
+                 c.verdict_by, c.max_qps);
 }
 
 static void test_frontier_monotone(void **state)
@@ -3602,6 +3648,7 @@ int main(void)
         cmocka_unit_test(test_past_limit_rows_at_bound),
         cmocka_unit_test(test_interrupt_says_search_stage),
         cmocka_unit_test(test_resize_ramp_is_not_backlog),
+        cmocka_unit_test(test_row_steps_to_capacity),
     };
     if (getenv("RL_TEST_FILTER")) /* one test's name (a glob): a single test while editing */
         cmocka_set_test_filter(getenv("RL_TEST_FILTER"));
