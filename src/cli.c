@@ -4597,6 +4597,10 @@ int rl_cli_simulate(rl_opts *o)
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
     c.capacity_unresolved = &unresolved;
+    /* its loads labelled by --qps, not by this draw's own rate (serve.h
+     * rl_serve_capacity); a trace's or a --burst draw's own rate labels its
+     * loads (rl_serve_asked_qps) */
+    c.asked_qps = trace || o->given[RL_P_OFFLINE] ? 0 : rl_serve_asked_qps(&w);
     if (rc == 0 && !skipped &&
         rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &max_qps,
                                    err, sizeof err) != 0) {

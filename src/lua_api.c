@@ -2746,6 +2746,7 @@ int rl_lua_simulate(lua_State *L)
     c.capacity_lower_bound = &lower_bound;
     c.capacity_repeated = &repeated;
     c.capacity_unresolved = &unresolved;
+    c.asked_qps = offline ? 0 : rl_serve_asked_qps(&w); /* its loads' label (serve.h) */
     if (rc == 0 && !skip_capacity &&
         (rc = rl_serve_simulate_capacity(&m, &h, chips, p, calibrated, req, w.n, &c, &max_qps,
                                          err, sizeof err)) != 0)

@@ -4073,6 +4073,11 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps)
     return own < qps ? own : qps;
 }
 
+double rl_serve_asked_qps(const rl_workload *w)
+{
+    return w->arrival == RL_ARRIVAL_GAMMA && w->burst_cv > 1 ? 0 : w->qps;
+}
+
 double rl_serve_arrival_rate(const rl_request *req, long long n, double qps)
 {
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;
@@ -4106,16 +4111,30 @@ static int run_settled(const rl_serve_result *r, const rl_request *req, long lon
     return span > 0 && span >= RL_SERVE_CAPACITY_SPANS * steady_span(r, (double)(n - 1) / span);
 }
 
+/* rl_serve_falls_short_beside with the run labelled `label` (serve.h
+ * asked_qps: the rate asked for) beside the search's figure, its arrivals
+ * `arrived` what its completions are measured against. */
+static int falls_short_labelled(const rl_serve_result *r, double arrived, double label,
+                                double searched)
+{
+    return rl_serve_falls_short(r, arrived) &&
+           !(r->steady_unramped && searched >= label / (1 + RL_SERVE_CAPACITY_TOL));
+}
+
 double rl_serve_capacity_with_run(double searched, const rl_request *req, long long n,
                                   const rl_serve_result *r, const rl_serve_config *c)
 {
     double own = own_rate(req, n);
+    /* the run's load as the search labels its own (serve.h rl_serve_capacity:
+     * the rate asked for, the draw's own rate only without one); its
+     * completions are measured against the draw's own arrivals */
+    double label = c->asked_qps > 0 && !isnan(own) ? c->asked_qps : own;
     /* a settled run whose own p99s miss a target at its arrivals' rate caps
      * the figure one search step below that rate (tester29 F4: 14.86 req/s
      * beside a run at 14.6 with TTFT p99 1.157 s over 1 s, no note) */
     if (!isnan(searched) && !isnan(own) && c->policy != RL_POLICY_STATIC &&
         r->completed == r->requests && !p99s_meet(r, c) && run_settled(r, req, n))
-        return fmin(searched, own / (1 + RL_SERVE_CAPACITY_TOL));
+        return fmin(searched, label / (1 + RL_SERVE_CAPACITY_TOL));
     /* a run that fell measurably short of its arrivals (rl_serve_falls_short,
      * the overload note's rule) caps the figure the same step below them, so
      * the note and the figure never disagree (tester fixIK #1: tiny-test at
@@ -4125,14 +4144,14 @@ double rl_serve_capacity_with_run(double searched, const rl_request *req, long l
      * sustained its rate on a sample that outlasted it (tester89 F1:
      * rl_serve_falls_short_beside) */
     if (!isnan(searched) && !isnan(own) && c->policy != RL_POLICY_STATIC &&
-        rl_serve_falls_short_beside(r, own, searched))
-        return fmin(searched, own / (1 + RL_SERVE_CAPACITY_TOL));
+        falls_short_labelled(r, own, label, searched))
+        return fmin(searched, label / (1 + RL_SERVE_CAPACITY_TOL));
     /* static: the search's saturation rule decides (sustained_at), not the
      * run's keep-up, which passes past the knee by the sample's chance */
     return isnan(searched) || isnan(own) || c->policy == RL_POLICY_STATIC ||
                    !sustained(r, c) || !run_settled(r, req, n)
                ? searched
-               : fmax(searched, own);
+               : fmax(searched, label);
 }
 
 rl_ops_run_mix rl_serve_run_mix(const rl_serve_result *r)
@@ -4144,8 +4163,7 @@ rl_ops_run_mix rl_serve_run_mix(const rl_serve_result *r)
 
 int rl_serve_falls_short_beside(const rl_serve_result *r, double arrived, double searched)
 {
-    return rl_serve_falls_short(r, arrived) &&
-           !(r->steady_unramped && searched >= arrived / (1 + RL_SERVE_CAPACITY_TOL));
+    return falls_short_labelled(r, arrived, arrived, searched);
 }
 
 int rl_serve_keeps_up(const rl_serve_result *r)
@@ -4177,14 +4195,15 @@ typedef struct {
 } verdict;
 
 /* Simulate the first n requests with their arrival gaps divided by `scale`
- * (into `buf`) and judge them (*v).  `locate`: the sample only locates the
- * capacity (serve.h rl_serve_capacity: the first of a search whose figure
- * a sample of v->need requests then confirms), so its verdict leaves out
- * the floor that its effective requests set on the bound (rl_serve_slo_bound).
- * Returns 0 or -1. */
-static int run_scaled(const rl_request *req, long long n, double scale, rl_request *buf,
-                      const rl_serve_config *c, const rl_step_cost *pc, const rl_step_cost *dc,
-                      int locate, verdict *v, char *err, size_t errlen)
+ * (into `buf`) and judge them (*v), the load labelled scale x q0 (serve.h
+ * rl_serve_capacity: q0 the rate asked for, or the sample's own).
+ * `locate`: the sample only locates the capacity (serve.h
+ * rl_serve_capacity: the first of a search whose figure a sample of v->need
+ * requests then confirms), so its verdict leaves out the floor that its
+ * effective requests set on the bound (rl_serve_slo_bound).  Returns 0 or -1. */
+static int run_scaled(const rl_request *req, long long n, double scale, double q0,
+                      rl_request *buf, const rl_serve_config *c, const rl_step_cost *pc,
+                      const rl_step_cost *dc, int locate, verdict *v, char *err, size_t errlen)
 {
     *v = (verdict){.e2e = NAN, .ramp = 0, .need = (double)n};
     int given = c->run_given && c->run_given_n == n; /* serve.h run_given: these requests */
@@ -4209,9 +4228,12 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
     rl_serve_result judged = r;
     if (locate)
         judged.slo_effective_requests = 0;
-    v->ok = sustained_at(&judged, c, load);
+    /* static: the load the process asks for against its saturation, not
+     * the rate this draw reached (a draw 1.2% light passed 1.005 x the
+     * saturation: test_static_capacity_is_saturation) */
+    v->ok = sustained_at(&judged, c, scale * q0);
     judged.slo_miss_bound = judged.slo_effective_requests = 0;
-    v->open = !v->ok && sustained_at(&judged, c, load);
+    v->open = !v->ok && sustained_at(&judged, c, scale * q0);
     v->unseen = v->open && !(r.slo_miss_bound > 0);
     if (v->ok) /* serve.h: the span a steady state needs */
         v->e2e = c->policy == RL_POLICY_STATIC && c->static_saturation > 0
@@ -4227,8 +4249,9 @@ static int run_scaled(const rl_request *req, long long n, double scale, rl_reque
 }
 
 /* The capacity search's loads (serve.h rl_serve_capacity): lattice point k
- * is g^k times the sample's own rate, g = 1 + RL_SERVE_CAPACITY_TOL; the
- * lattice point at or below a factor x of that rate. */
+ * is g^k times the rate asked for (asked_qps; without one, the sample's own
+ * rate), g = 1 + RL_SERVE_CAPACITY_TOL, and runs the sample with its gaps
+ * divided by g^k; the lattice point at or below a factor x of that rate. */
 static double lattice_scale(long k)
 {
     return pow(1 + RL_SERVE_CAPACITY_TOL, (double)k);
@@ -4348,7 +4371,10 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     int again = how != SEARCH_LOCATE, locate = how == SEARCH_LOCATE;
     if (!(req[m - 1].arrival > req[0].arrival))
         return 0;
-    double q0 = (double)(m - 1) / (req[m - 1].arrival - req[0].arrival);
+    /* the label of lattice point 0 (serve.h rl_serve_capacity): the rate
+     * asked for, the sample's own rate only without one (a trace) */
+    double q0 = c->asked_qps > 0 ? c->asked_qps
+                                 : (double)(m - 1) / (req[m - 1].arrival - req[0].arrival);
     rl_request *buf = malloc((size_t)m * sizeof *buf);
     if (!buf)
         return snprintf(err, errlen, "capacity: out of memory"), -1;
@@ -4377,7 +4403,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
     verdict v;
     for (;;) {
         for (; runs < RL_SERVE_CAPACITY_RUNS && !(has_lo && has_hi); runs++) {
-            if ((rc = run_scaled(req, m, lattice_scale(k), buf, c, prefill_cost, decode_cost,
+            if ((rc = run_scaled(req, m, lattice_scale(k), q0, buf, c, prefill_cost, decode_cost,
                                  locate, &v, err, errlen)))
                 break;
             count_fail(&fails, k, &v);
@@ -4405,7 +4431,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
             if (!has_lo && !floored &&
                 hi <= k0 - (RL_SERVE_CAPACITY_FLOOR_AFTER - 1) * base) {
                 floored = 1;
-                if ((rc = run_scaled(req, m, lattice_scale(low_k), buf, c, prefill_cost,
+                if ((rc = run_scaled(req, m, lattice_scale(low_k), q0, buf, c, prefill_cost,
                                      decode_cost, locate, &v, err, errlen)) || !v.ok) {
                     floor_open = v.open;
                     unloaded_fails = rc == 0 && floor_is_absolute(low_k, q0);
@@ -4420,7 +4446,7 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
         for (; rc == 0 && has_lo && has_hi && hi - lo > 1 && runs < RL_SERVE_CAPACITY_RUNS;
              runs++) {
             long mid = lo + (hi - lo) / 2;
-            if ((rc = run_scaled(req, m, lattice_scale(mid), buf, c, prefill_cost, decode_cost,
+            if ((rc = run_scaled(req, m, lattice_scale(mid), q0, buf, c, prefill_cost, decode_cost,
                                  locate, &v, err, errlen)))
                 break;
             count_fail(&fails, mid, &v);
@@ -4446,8 +4472,8 @@ static int search_sample(const rl_request *req, long long m, const rl_serve_conf
         }
         if (!probe)
             break;
-        rc = run_scaled(req, m, lattice_scale(up), buf, c, prefill_cost, decode_cost, locate, &v,
-                        err, errlen);
+        rc = run_scaled(req, m, lattice_scale(up), q0, buf, c, prefill_cost, decode_cost, locate,
+                        &v, err, errlen);
         runs++;
         if (rc)
             break;
@@ -4670,7 +4696,8 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
     /* serve.h RL_SERVE_CAPACITY_OPEN_BAND: no figure; but under static
      * batching, when the load asked for missed the targets outright, the
      * figure stands: short whatever load of the band resolves */
-    int short_static = c.policy == RL_POLICY_STATIC && asked_hard && *qps < rate;
+    int short_static = c.policy == RL_POLICY_STATIC && asked_hard &&
+                       *qps < (c.asked_qps > 0 ? c.asked_qps : rate);
     /* serve.h RL_SERVE_LOWER_CONFIDENCE: the figure stands, a lower bound */
     if (rc == 0 && end.band_unseen && cfg->capacity_lower_bound && !*cfg->capacity_lower_bound)
         *cfg->capacity_lower_bound = RL_SERVE_LOWER_CONFIDENCE;

@@ -498,6 +498,12 @@ typedef struct {
                                  failed only on that bound and none within
                                  RL_SERVE_CAPACITY_OPEN_BAND of it failed outright (the
                                  figure a chance pass: tester47 F8) */
+    double asked_qps;       /* the rate the requests were drawn at (requests/s: --qps, a
+                               Lua `qps`, size's load), or 0 (a trace, offline, --burst:
+                               rl_serve_asked_qps): the load
+                               rl_serve_capacity and rl_serve_capacity_with_run label a run
+                               by, and the base of the capacity search's lattice; 0: the
+                               sample's own rate labels it (serve.h rl_serve_capacity) */
     int pp;                 /* pipeline stages per replica (1: none).  A replica of pp stages
                                runs as pp virtual engines, each with its own scheduler, its
                                max_seqs, 1/pp of the replica's KV pages (and of its prefix
@@ -1039,7 +1045,21 @@ int rl_serve_simulate(const rl_model *m, const rl_hw *h, long long chips, rl_pre
  * that is more, at most RL_SERVE_CAPACITY_MAX) with their arrival gaps
  * rescaled (the same lengths and arrival pattern at another rate).  The
  * loads tried lie on a lattice, (1 + RL_SERVE_CAPACITY_TOL)^k times the
- * sample's own rate: bracketed by stepping about 2x (35 points) from k = 0,
+ * rate the requests were asked at (cfg->asked_qps; the sample's own rate
+ * when it is 0, as for a trace or a --burst draw: rl_serve_asked_qps),
+ * and a load is labelled by that nominal rate, not by the rate its sample
+ * happened to reach: the requests are one draw of a process at --qps, and
+ * a user asks whether the configuration carries that process ("can it
+ * carry 1200 req/s"), so a run of the draw scaled by g^k answers for g^k x
+ * --qps.  Until stop 55 the label was the draw's own rate, (n - 1) / span,
+ * and a search that probed 1200 req/s read 1197.9 (Poisson: about
+ * 1/sqrt(n) off, 1.6% on 4000 requests; issue 14; test_serve
+ * test_capacity_label_asked).  The run at each point is the same; the
+ * labels moved by the draw's ratio, and with them the grown samples' sizes
+ * (next_sample reads the labels) and --policy static's comparison with its
+ * saturation (run_scaled), so a figure resting on a fragile verdict can
+ * move a few points (test_cli simulate_capacity_unseen_open_lower_bound).
+ * The loads are bracketed by stepping about 2x (35 points) from k = 0,
  * or about 1.25x (11 points) from the point at or below `hint` when hint >
  * 0 (a load in requests/s thought near the capacity), then bisected to
  * adjacent points, at most RL_SERVE_CAPACITY_RUNS runs; *qps is the
@@ -1238,6 +1258,16 @@ int rl_serve_capacity(const rl_request *req, long long n, const rl_serve_config 
  * test_overload_note_needs_overload), else `qps`.  `qps` when the
  * arrivals have no span. */
 double rl_serve_reached_qps(const rl_request *req, long long n, double qps);
+
+/* The rate that labels the capacity search's loads for requests drawn from
+ * w (rl_serve_config asked_qps; rl_serve_capacity): w->qps, or 0 (their
+ * own rate labels them) for gamma arrivals burstier than Poisson
+ * (burst_cv > 1), whose draw realises w->qps only to about burst_cv /
+ * sqrt(n) (tester81 A: --qps 50 --burst 100 over 2000 requests came at
+ * 6.64 req/s), so that it does not stand for the process at w->qps, and a
+ * label of w->qps would claim loads no run tried (stop 24's "raised to
+ * --qps itself").  Callers pass 0 themselves for a trace or offline. */
+double rl_serve_asked_qps(const rl_workload *w);
 
 /* The rate n requests (sorted by arrival) offered at a nominal `qps` (0: a
  * trace's, none) realised, JSON arrival_req_per_s: (n - 1) / (last arrival

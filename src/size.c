@@ -147,6 +147,15 @@ static int make_requests(const rl_size_input *in, double qs, double ps, rl_reque
     return 0;
 }
 
+/* The rate a run's requests were drawn at, qs x the load (scaled_workload),
+ * which labels its capacity search's loads (serve.h rl_serve_capacity,
+ * rl_serve_asked_qps); 0 for a trace or a --burst draw, whose own rate
+ * labels them. */
+static double asked_rate(const rl_size_input *in, double qs)
+{
+    return in->trace ? 0 : rl_serve_asked_qps(&in->w) * qs;
+}
+
 static rl_serve_config candidate_config(const rl_size_input *in, const rl_size_candidate *c)
 {
     const rl_hw *h = &in->hw[c->hw];
@@ -416,6 +425,7 @@ static int evaluate_run(const rl_size_input *in, rl_size_candidate *c, double qp
     if (make_requests(in, qps_scale, prompt_scale, &req, &n, err, errlen) != 0)
         return -1;
     rl_serve_config s = candidate_config(in, c);
+    s.asked_qps = asked_rate(in, qps_scale);
     s.stop_when_missed = verdict_only;
     s.seqs_peak = peak;
     rl_serve_result r;
@@ -619,7 +629,7 @@ int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_sca
 }
 
 /* rl_size_capacity.  The search starts as simulate's does, from no hint
- * (the sample's own rate, stepping about 2x): the figure is a function of
+ * (lattice point 0, the load asked for, stepping about 2x): the figure is a function of
  * the row and its requests alone, never of where a search might start
  * (tester39 F5: a start at the sized load or a sibling's figure read 7.548
  * req/s where simulate of the row read 7.255: the verdict is not monotone
@@ -690,6 +700,7 @@ static int capacity_search(const rl_size_input *in, rl_size_candidate *c, double
     if (make_requests(in, qs, ps, &req, &n, err, errlen) != 0)
         return -1;
     rl_serve_config s = candidate_config(in, c);
+    s.asked_qps = asked_rate(in, qs);
     s.seqs_peak = peak;
     c->max_qps_lower_bound = c->max_qps_repeated = c->max_qps_unresolved = 0;
     s.capacity_lower_bound = &c->max_qps_lower_bound;
@@ -1525,12 +1536,13 @@ static int holds_at(const rl_size_input *in, rl_size_candidate *c, int R, double
  * it decided nothing about a backlog and the capacity search decides
  * instead, so the row takes the fewest count above whose figure is not
  * short.  The figure grows about in proportion to the replicas (carried)
- * and is a point of the search's lattice, its own rate x
+ * and is a point of the search's lattice, the load asked for x
  * (1 + RL_SERVE_CAPACITY_TOL)^k (serve.h rl_serve_capacity): a count that
  * reads fig sustains between fig and one point more, so each figure bounds
  * the rate a replica sustains, and the count tried is the fewest those
  * bounds allow to reach the first point at or above the sized load (not
- * the sized load itself: 3600 req/s asks 3666 on a lattice from 3007);
+ * the sized load itself: 3600 req/s asks 3657 on a lattice from 3000; 3666
+ * on one from the draw's own 3007 before issue 14's labels);
  * when it holds it is the answer, else its figure narrows the bounds.
  * Within SIZE_CAPACITY_TRIES counts and the pool bound (pool_cap); when
  * none holds there, c stays as it was (short on capacity).  A disaggregated
@@ -1624,6 +1636,12 @@ static int trim_verify(const rl_size_input *in, rl_size_candidate *c, int R, dou
             return -1;
     }
     return R > 0 ? step_to_capacity(in, c, &whole, qs, ps, headroom, err, errlen) : 0;
+}
+
+int rl_size_row(const rl_size_input *in, rl_size_candidate *c, int R, double qs, double ps,
+                double headroom, char *err, size_t errlen)
+{
+    return trim_verify(in, c, R, qs, ps, headroom, err, errlen);
 }
 
 /* The replicas that workers take in turn (simulate_plans, band_rows): each

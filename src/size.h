@@ -457,6 +457,17 @@ double rl_size_qps_band(double qps);
 int rl_size_resize(const rl_size_input *in, rl_size_candidate *c, double qps_scale,
                    double prompt_scale, char *err, size_t errlen);
 
+/* c as rl_size_resize left it at R replicas (R > 0: its answer at (1 +
+ * headroom) qs x the load, prompts x ps) made a size row, as the search
+ * makes each: its pools trimmed, then verified at the load (its capacity
+ * search included), and, when that figure falls short of the sized load
+ * although the walk's run met only as far as it could tell (ramp_only),
+ * moved to the fewest count whose capacity covers it (size.c trim_verify,
+ * step_to_capacity).  R <= 0 (no count met): verified only.  0, or -1
+ * with err. */
+int rl_size_row(const rl_size_input *in, rl_size_candidate *c, int R, double qs, double ps,
+                double headroom, char *err, size_t errlen);
+
 /* The Pareto frontier of meeting candidates over (cost, TPOT p99): the
  * rows no other meeting row dominates, by pareto's rule (pareto.h
  * rl_pareto_front: a row dominates another when it costs no more and has a

@@ -4336,9 +4336,11 @@ static void size_report_conservative_frontier_said(void **state)
  * margin caution: h100-sxm's llama3-70b pick sustains 6.00189 req/s
  * against 6 sized (5 req/s + 20% headroom), as the single-profile report
  * cautions, and 0.031% printed as "0.0%".  Expected: the caution in
- * h100-sxm's section (now at --qps 5.1 on 4000 requests: 6.316 req/s, 3.2%
- * above 6.12; the under-1% digits are no longer exercised here, see the
- * comment in the body), and never "0.0%".  tester80 #9: the other cautions in their section too, and the
+ * h100-sxm's section (now at --qps 5.1 on 4000 requests: 6.341 req/s, 3.6%
+ * above 6.12, where the draw's own rate labelled it 6.316, 3.2%, until
+ * issue 14 labelled capacities by the rate asked for; the under-1% digits
+ * are no longer exercised here, see the comment in the body), and never
+ * "0.0%".  tester80 #9: the other cautions in their section too, and the
  * Alternatives one table per hardware. */
 static void size_report_chips_margin_each_hw(void **state)
 {
@@ -4355,8 +4357,8 @@ static void size_report_chips_margin_each_hw(void **state)
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     char *md = slurp_in(dir, "r.md");
     const char *on = strstr(md, "### On h100-sxm"), *next = on ? strstr(on, "### On b200") : NULL;
-    const char *c = on ? strstr(on, "Caution on the margin: it sustains 6.316 req/s, only "
-                                    "3.2% above the 6.12 req/s") : NULL;
+    const char *c = on ? strstr(on, "Caution on the margin: it sustains 6.341 req/s, only "
+                                    "3.6% above the 6.12 req/s") : NULL;
     assert_non_null(next);
     assert_non_null(c);
     assert_true(c < next);
@@ -7458,7 +7460,10 @@ static int count_of(const char *s, const char *part)
  * 74.20 GB, tp8; 73.83 before fixKA sized vLLM's workspace by the model, 0.979 not 1.353 GB a chip).  size: the two kinds of unresolved capacity shared a
  * tail, and the first row's caution repeated it whole (expected: "the
  * tail is set by" once; llama3-70b, lognormal prompts, seed default:
- * 1 floor row, 10 band rows, the first row verdict_by p99).  The table
+ * 1 floor row, 10 band rows, the first row verdict_by p99; --qps 5.05 since
+ * issue 14 labelled capacities by the rate asked for: at --qps 5 the 2x2
+ * continuous row now sustains 6.095 = 5 x 1.02^10 req/s of the 6 sized and
+ * ranks first with a figure).  The table
  * formats' host_cost_note: whole in the header, its why left out of the
  * stderr note. */
 static void long_notes_said_once(void **state)
@@ -7471,7 +7476,7 @@ static void long_notes_said_once(void **state)
     if (count_of(out, "169.56 GB a chip on 74.20 GB") != 1 ||
         !strstr(out, "the widest TP at pp 1 and the most KV room: 169.56 GB"))
         fail_msg("%.3000s", out);
-    assert_int_equal(run_cli("size --model llama3-70b --hw h100-sxm --qps 5 --prompt-len "
+    assert_int_equal(run_cli("size --model llama3-70b --hw h100-sxm --qps 5.05 --prompt-len "
                              "lognormal:2000:0.8 --out-len lognormal:300:0.8 --ttft-p99 1 "
                              "--tpot-p99 0.05 --requests 400 --format json", out, sizeof out), 0);
     char *json = strchr(out, '{'); /* its rows' verdict_note keep the whole text */
@@ -9019,11 +9024,16 @@ static void simulate_capacity_short_run_many_replicas(void **state)
  * 128.9 req/s measured, which must lie between 0.5 and 1 x the figure
  * without targets (180.4 req/s, this search at --qps 50 without them),
  * with max_sustainable_qps_is_lower_bound true, not unresolved, and a
- * note that names the effective requests, not the prefill. */
+ * note that names the effective requests, not the prefill.  At --qps 52
+ * since issue 14 labelled capacities by the rate asked for: the grown
+ * samples' sizes follow the labels (0.4% more requests at --qps 50, whose
+ * draw came at 49.81 req/s), and --qps 50 then resolved 140.0 req/s, no
+ * longer this case; --qps 52 reads 131.9 req/s, a lower bound, beside
+ * 181.1 without targets. */
 static void simulate_capacity_unseen_open_lower_bound(void **state)
 {
     (void)state;
-    const char *base = "simulate --model llama3-8b --hw h100-sxm --replicas 5 --qps 50 "
+    const char *base = "simulate --model llama3-8b --hw h100-sxm --replicas 5 --qps 52 "
                        "--prompt-len 1000 --out-len 100 --format json";
     cJSON *j = run_json(base);
     double free = num(j, "max_sustainable_qps");
