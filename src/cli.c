@@ -2226,7 +2226,8 @@ static void note_auto_choice(const rl_opts *o, const rl_model *m, const rl_hw *h
     static const char rule[] = "the plan on at most the chips that holds the batch with the "
                                "shortest step, tensor parallelism inside one domain that splits "
                                "the heads times pipeline stages (the fewest that hold the batch, "
-                               "or deeper) times replicas, ties to fewer TP then more replicas; a "
+                               "or deeper) times replicas (no more than the batch fills), ties to "
+                               "fewer TP then more replicas; a "
                                "batch none holds on the nearest; stepplan.h";
     int all = 1;
     for (int i = 0; i < o->nbatch; i++)

@@ -82,6 +82,17 @@ static long long share_key(long long b, long long reps)
  * one GPU a replica), and past that the walk's cost grows as ln R. */
 #define SEARCH_STEPS 64
 
+/* The most replicas of tp t x pp `pp` a search times on `chips` chips:
+ * floor(chips / (t pp)), but no more than the batch (fixWB #1: a replica
+ * past the batch's would sit idle at the same step, each replica holding
+ * one sequence, so 64 H100s ran llama3-8b at batch 1 as tp8 x8 with 7
+ * replicas idle; the plan now leaves those chips idle, tp8 on 8). */
+static long long most_reps(const search *s, long long t, long long pp, long long chips)
+{
+    long long r = chips / (t * pp);
+    return r < s->b ? r : s->b;
+}
+
 /* The candidates of tp t over `chips` chips into s (stepplan.h): R walks
  * down from the most replicas, P up from 1 to the fewest stages whose row
  * fits at t and R; then the deeper pipelines, each at the most replicas it
@@ -89,7 +100,8 @@ static long long share_key(long long b, long long reps)
  * beyond the batch more stages only add sends). */
 static void search_tp(search *s, long long t, long long chips)
 {
-    long long pp = 1, reps = chips / t, last = -1, last_pp = 0, first = 0, walked = 0;
+    long long pp = 1, reps = most_reps(s, t, 1, chips), last = -1, last_pp = 0, first = 0,
+              walked = 0;
     while (reps >= 1 && t * pp <= chips) {
         long long key = share_key(s->b, reps);
         if (key == last && pp == last_pp) { /* the same step on fewer replicas */
@@ -110,17 +122,18 @@ static void search_tp(search *s, long long t, long long chips)
             reps -= ++walked <= SEARCH_STEPS || reps < 16 ? 1 : reps / 16;
         } else {
             pp++; /* it fits no fewer replicas: more stages (fixVA #1) */
-            if (reps > chips / (t * pp))
-                reps = chips / (t * pp);
+            if (reps > most_reps(s, t, pp, chips))
+                reps = most_reps(s, t, pp, chips);
         }
     }
     for (pp = first + 1; first > 0 && pp <= s->b && t * pp <= chips; pp++)
-        if (consider(s, t, pp, chips / (t * pp)) < 0)
+        if (consider(s, t, pp, most_reps(s, t, pp, chips)) < 0)
             return;
 }
 
 /* Batch b's plan into *c (stepplan.h): every T's candidates (search_tp),
- * T rising, so ties go to the fewer TP, then the more replicas; none
+ * T rising, so ties go to the fewer TP, then the more replicas (at most
+ * the batch: most_reps); none
  * evaluating: the automatic plan, a. */
 static void choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                    const rl_shard_auto *a, long long chips, long long b, long long context,
@@ -237,9 +250,9 @@ static void add_plan_choice(cJSON *out, const rl_hw *h, const rl_shard_auto *a, 
         snprintf(rule, sizeof rule,
                  "fastest plan a batch: each row runs the plan on at most the %lld chips that "
                  "holds its batch with the shortest step: tp T x pp P times R replicas, T inside "
-                 "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) (the "
-                 "most unless fewer replicas step the batch faster: a replica's step is not "
-                 "monotone in its share), P the fewest stages whose row fits at T and R, or a "
+                 "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) and to "
+                 "the batch, so no replica idles (the most unless fewer replicas step the batch "
+                 "faster: a replica's step is not monotone in its share), P the fewest stages whose row fits at T and R, or a "
                  "deeper pipeline (up to the batch) at the most replicas it leaves; chips a "
                  "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
                  "batch no plan holds runs the nearest (the least weights + KV over usable a "

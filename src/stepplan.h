@@ -9,7 +9,10 @@
  * tokens_per_s_per_chip still divides by all N), so T need not divide N:
  *  - T inside one NVLink/ICI domain that splits the heads (shard.h
  *    rl_shard_tp_check, the plan check's rule), each T from 1;
- *  - R from floor(N / T) down to 1 (fixVA #2: the most replicas were the
+ *  - R from min(B, floor(N / T)) down to 1 (fixWB #1: from floor(N / T),
+ *    and a replica past the batch's holds no sequence at the same step, so
+ *    the tie to the more replicas ran 64 H100s at batch 1 as tp8 x8, 7
+ *    replicas idle; now tp8, 56 chips idle; fixVA #2: the most replicas were the
  *    only R, but a replica's step is not monotone in its share of the
  *    batch: llama3-8b on H100 at tp8, masked MHA, a share of 2 takes
  *    1.809 ms and of 4 1.749 (XQA), so 32 chips at batch 8 ran tp8 x4 at
@@ -36,9 +39,9 @@
  * Each is timed as `step --tp T --pp P --chips R T P` times it (result.h
  * rl_result_step_sharded: calibrated or estimated, the slowest replica's
  * share).  The rule: of the rows that fit, the shortest step_s, ties
- * (within 1e-9) to the fewer TP, then the more replicas (the fewer idle
- * chips: a user given N chips reads the step of the batch, and at one
- * step the more replicas hold the more KV room).  A batch no candidate
+ * (within 1e-9) to the fewer TP, then the more replicas (at one step the
+ * more replicas hold the more KV room), never more than the batch fills:
+ * no plan leaves a replica idle, the chips past its replicas idle.  A batch no candidate
  * fits runs the nearest, the candidate with the least memory over its
  * usable room a chip (weight_bytes_per_chip + kv_bytes_per_chip -
  * usable_bytes_per_chip, its row's), ties to the first met (fixVA #3: it

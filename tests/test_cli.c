@@ -3260,8 +3260,10 @@ static void simulate_advice_runs(void **state)
                              out, sizeof out), 0);
     assert_non_null(strstr(out, "run tp8 x pp2 ("));
     assert_non_null(strstr(out, "simulate --chips 16 --pp 2 runs the same plan"));
-    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 16 --context 1000",
-                             out, sizeof out), 0);
+    /* batch 2: at the default batch 1 step runs tp8 on 8 of the 16 chips
+     * since fixWB #1 (no replica idle), not the automatic plan */
+    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 16 --context 1000 "
+                             "--batch 2", out, sizeof out), 0);
     assert_non_null(strstr(out, "run tp8 (") && strstr(out, "times 2 replicas, as --tp 8"));
     assert_non_null(strstr(out, "simulate --chips 8 --replicas 2 runs the same plan"));
     assert_int_equal(cli2(base, "llama3-70b --chips 16"), 0);
@@ -4109,17 +4111,19 @@ static void simulate_no_capacity(void **state)
 }
 
 /* tester72 #7: a batch below the replicas leaves replicas idle.  step
- * --chips 24 on llama3-70b runs tp8 x3: batch 2 leaves one idle, the row's
+ * --tp 8 --chips 24 on llama3-70b runs tp8 x3: batch 2 leaves one idle, the row's
  * idle_replicas 1 and idle_replicas_note naming --chips 16, at 24 / 16 =
  * 1.5x the tokens/s a chip; batch 3 none (no note).  pareto --chips 16
  * --batch 1,4 on llama3-8b: 6 of its 22 points idle, counted, kept off
  * the frontier, where one would stand (the note says so; --batch 1,16 was
  * used until stop 45, whose XQA decode table left none of its 4 idle
- * points on the frontier, so no note: cli.c note_idle_points). */
+ * points on the frontier, so no note: cli.c note_idle_points).  The plan
+ * is given (--tp 8) since fixWB #1: without one, step --chips 24 runs
+ * batch 2 on tp8 x2, no replica idle (step_chips_no_idle_replicas). */
 static void idle_replicas_said(void **state)
 {
     (void)state;
-    cJSON *j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --batch 2,3 "
+    cJSON *j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --tp 8 --batch 2,3 "
                         "--context 2048 --format json");
     const cJSON *rows = cJSON_GetObjectItem(j, "rows");
     assert_int_equal(num(cJSON_GetArrayItem(rows, 0), "idle_replicas"), 1);
@@ -4129,8 +4133,8 @@ static void idle_replicas_said(void **state)
     assert_non_null(strstr(note->valuestring, "--chips 16 (one replica a sequence)"));
     assert_non_null(strstr(note->valuestring, "1.5x"));
     cJSON_Delete(j);
-    j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --batch 3 --context 2048 "
-                 "--format json");
+    j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --tp 8 --batch 3 --context "
+                 "2048 --format json");
     assert_null(cJSON_GetObjectItem(j, "idle_replicas_note"));
     cJSON_Delete(j);
     j = run_json("pareto --model llama3-8b --hw h100-sxm --chips 16 --batch 1,4 --format json");
@@ -11559,7 +11563,9 @@ static void step_slowest_replica_share(void **state)
  *  - llama3-8b fp8 on 32 TPU v5p at batches 1 and 64: each row's step_s
  *    the least of --tp T --chips 32 over T in 1..32 dividing 32 (batch 64
  *    tp8 x4, 1.136 ms, where tp32 read 2.293 ms), the row's strategy that
- *    plan's; plan_choice states the rule.
+ *    plan's (batch 1: its replicas the batch fills, tp8 with 24 chips idle
+ *    where --tp 8 --chips 32 reads tp8 x4 with 3 replicas idle, the same
+ *    step: fixWB #1); plan_choice states the rule.
  * Failed before: the 10-chip row read tp2 x5, the 32-chip batch-64 row
  * tp32. */
 static void step_chips_fastest_plan(void **state)
@@ -11601,6 +11607,7 @@ static void step_chips_fastest_plan(void **state)
         }
         cJSON_Delete(k);
     }
+    snprintf(name[0], sizeof name[0], "%s", strcmp(name[0], "tp8 x4") == 0 ? "tp8" : "?");
     for (int i = 0; i < 2; i++) {
         const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
         const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy"));
@@ -11608,6 +11615,7 @@ static void step_chips_fastest_plan(void **state)
             fail_msg("row %d: %s %.6g s, the fastest --tp %s %.6g s", i, s, num(r, "step_s"),
                      name[i], best[i]);
     }
+    assert_true(num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "idle_chips") == 24);
     assert_string_equal(name[1], "tp8 x4");
     cJSON_Delete(j);
 }
@@ -11702,6 +11710,41 @@ static void step_chips_fewer_replicas(void **state)
         fail_msg("32 chips %.6g s above 16 chips' %.6g s", s32, s16);
     cJSON_Delete(j);
     cJSON_Delete(k);
+}
+
+/* fixWB #1: at a batch below the most replicas every replica count from
+ * the batch's up times one step (a sequence a replica), and the tie went
+ * to the most replicas: 64 H100s ran llama3-8b (context 2048) at batch 1
+ * as tp8 x8 with 7 replicas idle (idle_replicas 7), llama3-70b at batch 4
+ * as tp8 x8 with 4 idle.  Now the replicas stop at the batch, the chips
+ * past them idle.  Expected: llama3-8b batch 1 tp8, idle_chips 56,
+ * idle_replicas 0, step_s exactly --tp 8's on 8 chips (1.807 ms; the same
+ * step as before), the note naming "batch 1 tp8 (56 chips idle)" and no
+ * idle_replicas_note; llama3-70b batches 2 and 4 tp8 x2 and tp8 x4, no
+ * replica idle.  Failed before: tp8 x8, idle_replicas 7. */
+static void step_chips_no_idle_replicas(void **state)
+{
+    (void)state;
+    const char *b8 = "step --model llama3-8b --hw h100-sxm --context 2048 --batch 1 --format json";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s --chips 64", b8);
+    cJSON *j = run_json_noted(a, "batch 1 tp8 (56 chips idle)");
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8");
+    assert_true(num(r, "idle_chips") == 56 && num(r, "idle_replicas") == 0);
+    assert_null(cJSON_GetObjectItem(j, "idle_replicas_note"));
+    cJSON_Delete(j);
+    snprintf(b, sizeof b, "%s --tp 8", b8);
+    same_step(a, b, 0);
+    j = run_json("step --model llama3-70b --hw h100-sxm --context 2048 --batch 2,4 --chips 64 "
+                 "--format json");
+    static const char *const want[] = {"tp8 x2", "tp8 x4"};
+    for (int i = 0; i < 2; i++) {
+        r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), want[i]);
+        assert_true(num(r, "idle_replicas") == 0);
+    }
+    cJSON_Delete(j);
 }
 
 /* fixVA #3: a batch no plan holds ran the automatic plan, the widest T
@@ -14085,6 +14128,7 @@ int main(void)
         cmocka_unit_test(step_chips_fastest_plan),
         cmocka_unit_test(step_chips_fewest_stages_per_tp),
         cmocka_unit_test(step_chips_fewer_replicas),
+        cmocka_unit_test(step_chips_no_idle_replicas),
         cmocka_unit_test(step_chips_nearest_plan),
         cmocka_unit_test(step_chips_rows_own_plans),
         cmocka_unit_test(datasheet_chip_label),
