@@ -93,11 +93,44 @@ static long long most_reps(const search *s, long long t, long long pp, long long
     return r < s->b ? r : s->b;
 }
 
+/* The largest micro-batch, in sequences, a deeper pipeline's walk over
+ * fewer replicas times (fixWB #2): the steps a larger share runs faster
+ * sit at a few sequences (TensorRT-LLM's decode attention, masked MHA at 1
+ * and 2 sequences, XQA from 3: a tp8 llama3-8b replica on H100 takes 1.809
+ * ms at 2, 1.630 at 3; vLLM's fp8 GEMMs on B200, m = 1 slower than 2), and
+ * an exhaustive search of 118 cases (H100, H200, B200, GB200, TPU v5e;
+ * llama3 8b/70b/405b, qwen3-32b, mixtral-8x7b; 16 to 64 chips) found no
+ * faster plan past 4. */
+#define DEEP_MICRO 4
+
+/* The fewer replicas of the deeper pipeline tp t x pp `pp` on `chips`
+ * chips into s (search_tp): from the most replicas it leaves (always
+ * timed) down, while its fullest micro-batch, ceil(ceil(b / R) / pp),
+ * holds at most DEEP_MICRO sequences and *budget (a T's) lasts, one
+ * timing a share (share_key); stops at the first that does not fit (fewer
+ * replicas hold more KV a chip).  -1 when the plan does not evaluate. */
+static int walk_deeper(search *s, long long t, long long pp, long long chips, long long *budget)
+{
+    long long reps = most_reps(s, t, pp, chips), b = s->b;
+    int fits = consider(s, t, pp, reps);
+    while (fits > 0 && *budget > 0) {
+        /* the largest fewer count of another share: past every count
+         * whose (ceil, floor) of b / R is this one's */
+        reps = b % reps == 0 ? reps - 1 : b / (b / reps + 1);
+        if (reps < 1 || ((b + reps - 1) / reps + pp - 1) / pp > DEEP_MICRO)
+            break;
+        --*budget;
+        fits = consider(s, t, pp, reps);
+    }
+    return fits < 0 ? -1 : 0;
+}
+
 /* The candidates of tp t over `chips` chips into s (stepplan.h): R walks
  * down from the most replicas, P up from 1 to the fewest stages whose row
- * fits at t and R; then the deeper pipelines, each at the most replicas it
- * leaves, up to b stages (a pipeline runs min(share, P) micro-batches:
- * beyond the batch more stages only add sends). */
+ * fits at t and R; then the deeper pipelines up to b stages (a pipeline
+ * runs min(share, P) micro-batches: beyond the batch more stages only add
+ * sends), each at the most replicas it leaves and, while its micro-batches
+ * stay small, fewer (walk_deeper; SEARCH_STEPS timings a T in all). */
 static void search_tp(search *s, long long t, long long chips)
 {
     long long pp = 1, reps = most_reps(s, t, 1, chips), last = -1, last_pp = 0, first = 0,
@@ -126,8 +159,9 @@ static void search_tp(search *s, long long t, long long chips)
                 reps = most_reps(s, t, pp, chips);
         }
     }
+    long long budget = SEARCH_STEPS;
     for (pp = first + 1; first > 0 && pp <= s->b && t * pp <= chips; pp++)
-        if (consider(s, t, pp, most_reps(s, t, pp, chips)) < 0)
+        if (walk_deeper(s, t, pp, chips, &budget) < 0)
             return;
 }
 
@@ -252,14 +286,15 @@ static void add_plan_choice(cJSON *out, const rl_hw *h, const rl_shard_auto *a, 
                  "holds its batch with the shortest step: tp T x pp P times R replicas, T inside "
                  "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) and to "
                  "the batch, so no replica idles (the most unless fewer replicas step the batch "
-                 "faster: a replica's step is not monotone in its share), P the fewest stages whose row fits at T and R, or a "
-                 "deeper pipeline (up to the batch) at the most replicas it leaves; chips a "
+                 "faster: a replica's step is not monotone in its share), P the fewest stages "
+                 "whose row fits at T and R, or a deeper pipeline (up to the batch) at the most "
+                 "replicas it leaves or fewer (micro-batches of at most %d sequences); chips a "
                  "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
                  "batch no plan holds runs the nearest (the least weights + KV over usable a "
                  "chip), fits false; the header's sharding, replicas, max_batch, memory keys "
                  "and e2e_gap_note are the first row's plan, outside_tables every row's "
                  "(stepplan.h)",
-                 chips, h->domain_chips > 0 ? h->domain_chips : chips, chips);
+                 chips, h->domain_chips > 0 ? h->domain_chips : chips, chips, DEEP_MICRO);
     cJSON_AddStringToObject(out, "plan_choice", rule);
 }
 

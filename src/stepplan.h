@@ -32,10 +32,15 @@
  *    at the most replicas it leaves: a pipeline runs min(share, P)
  *    micro-batches (shard.h rl_shard_stage_pass), so a deeper one can step
  *    a batch faster (deepseek-v3 bf16 at batch 8: tp8 pp4 10.26 ms, tp8
- *    pp3 11.83), and beyond the batch more stages only add sends.
+ *    pp3 11.83), and beyond the batch more stages only add sends; and at
+ *    fewer replicas, one a share, while the fullest micro-batch holds at
+ *    most 4 sequences, 64 such a T (stepplan.c DEEP_MICRO; fixWB #2: only
+ *    the most were timed, so 48 H100s ran llama3-8b at batch 10 as tp8 x3,
+ *    1.749 ms, where one tp8 pp3 on 24 takes 1.681 with micro-batches 4 +
+ *    3 + 3, and 64 H100s read 1.749 ms at batch 8 where 32 read 1.702).
  * The walk stops at a T's first fitting P for the fewer replicas, so a
  * search times some tens to a thousand candidates (llama3-8b on 1024
- * H100s at batch 4096: 616, about 0.1 s).
+ * H100s at batch 4096: 569, about 0.05 s).
  * Each is timed as `step --tp T --pp P --chips R T P` times it (result.h
  * rl_result_step_sharded: calibrated or estimated, the slowest replica's
  * share).  The rule: of the rows that fit, the shortest step_s, ties

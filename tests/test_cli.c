@@ -11747,6 +11747,39 @@ static void step_chips_no_idle_replicas(void **state)
     cJSON_Delete(j);
 }
 
+/* fixWB #2: a deeper pipeline was timed at the most replicas it leaves
+ * only, but fewer replicas give it larger micro-batches, which TensorRT-
+ * LLM's decode attention can run faster (XQA from 3 sequences, masked MHA
+ * below): llama3-8b on 48 H100s (context 2048) at batch 10 ran tp8 x3
+ * (shares 4 + 3 + 3, 1.749 ms) where one tp8 pp3 replica on 24 chips
+ * (micro-batches 4 + 3 + 3) takes 1.681, and on 64 chips at batch 8 it
+ * read tp8 x2 at 1.749 ms where 32 chips read tp8 pp3 at 1.702 (more
+ * chips slower).  Expected, exact (the same plan timed the same way):
+ * 48 chips' row tp8 pp3, 24 chips idle, at --tp 8 --pp 3 --chips 24's
+ * step_s; 64 chips' batch-8 step_s at most 32 chips'.  Failed before:
+ * tp8 x3 at 1.749 ms; 64 chips 1.749 above 32 chips' 1.702. */
+static void step_chips_deeper_fewer_replicas(void **state)
+{
+    (void)state;
+    const char *b8 = "step --model llama3-8b --hw h100-sxm --context 2048 --format json";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s --batch 10 --chips 48", b8);
+    cJSON *j, *k;
+    const cJSON *r = step_row(&j, a, 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8 pp3");
+    assert_true(num(r, "idle_chips") == 24);
+    cJSON_Delete(j);
+    snprintf(b, sizeof b, "%s --batch 10 --tp 8 --pp 3 --chips 24", b8);
+    same_step(a, b, 0);
+    snprintf(a, sizeof a, "%s --batch 8 --chips 64", b8);
+    snprintf(b, sizeof b, "%s --batch 8 --chips 32", b8);
+    double s64 = num(step_row(&j, a, 0), "step_s"), s32 = num(step_row(&k, b, 0), "step_s");
+    if (!(s64 <= s32))
+        fail_msg("64 chips %.6g s above 32 chips' %.6g s", s64, s32);
+    cJSON_Delete(j);
+    cJSON_Delete(k);
+}
+
 /* fixVA #3: a batch no plan holds ran the automatic plan, the widest T
  * dividing N: llama3-70b bf16 on 64 TPU v5e at batch 512, context 8192,
  * ran tp64 at 171.8 GB of KV a chip, 157 GB over its 17.2 usable;
@@ -14129,6 +14162,7 @@ int main(void)
         cmocka_unit_test(step_chips_fewest_stages_per_tp),
         cmocka_unit_test(step_chips_fewer_replicas),
         cmocka_unit_test(step_chips_no_idle_replicas),
+        cmocka_unit_test(step_chips_deeper_fewer_replicas),
         cmocka_unit_test(step_chips_nearest_plan),
         cmocka_unit_test(step_chips_rows_own_plans),
         cmocka_unit_test(datasheet_chip_label),
