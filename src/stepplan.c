@@ -32,6 +32,7 @@ typedef struct {
     rl_precision p;
     rl_step_choice best; /* the fastest that fits, else the nearest */
     int found, near;     /* one fits; one was timed */
+    long long max_pp;    /* > 0: no plan of more stages (rl_step_plan_one) */
 } search;
 
 /* Time batch b on `reps` replicas of tp x pp, as `step --tp tp --pp pp
@@ -43,6 +44,8 @@ typedef struct {
  * 0 B/s), else whether it fits. */
 static int consider(search *s, long long tp, long long pp, long long reps)
 {
+    if (s->max_pp > 0 && pp > s->max_pp)
+        return -1; /* as more stages than the model takes */
     rl_shard_plan pl = plan_of(s->base, tp, pp);
     char err[512];
     long long b = s->b;
@@ -171,9 +174,10 @@ static void search_tp(search *s, long long t, long long chips)
  * evaluating: the automatic plan, a. */
 static void choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                    const rl_shard_auto *a, long long chips, long long b, long long context,
-                   rl_precision p, rl_step_choice *c)
+                   rl_precision p, long long max_pp, rl_step_choice *c)
 {
-    search s = {m, h, base, b, context, p, {a->tp, a->pp, a->replicas, chips, 0, 0, 0}, 0, 0};
+    search s = {m, h, base, b, context, p, {a->tp, a->pp, a->replicas, chips, 0, 0, 0}, 0, 0,
+                max_pp};
     for (long long t = 1; t <= chips; t++)
         if ((h->domain_chips <= 0 || t <= h->domain_chips) && rl_shard_tp_check(m, t, NULL, 0) == 0)
             search_tp(&s, t, chips);
@@ -221,10 +225,22 @@ void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan 
 {
     for (int i = 0; i < nbatch; i++) {
         if (a->fits)
-            choose(m, h, base, a, chips, batch[i], context, p, &choice[i]);
+            choose(m, h, base, a, chips, batch[i], context, p, 0, &choice[i]);
         else
             choice[i] = (rl_step_choice){a->tp, a->pp, a->replicas, chips, 0, 0, 0};
     }
+}
+
+int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                     long long chips, long long batch, long long context, rl_precision p,
+                     long long max_pp, rl_step_choice *choice)
+{
+    rl_shard_auto a;
+    char err[512];
+    if (rl_shard_auto_plan(m, h, base, chips, context, p, &a, err, sizeof err) != 0 || !a.fits)
+        return 1;
+    choose(m, h, base, &a, chips, batch, context, p, max_pp, choice);
+    return 0;
 }
 
 /* The strategy of group result g's first row ("tp8 x2"), "?" when none. */

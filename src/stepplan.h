@@ -81,6 +81,17 @@ void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan 
                          const rl_shard_auto *a, long long chips, const long long *batch,
                          int nbatch, long long context, rl_precision p, rl_step_choice *choice);
 
+/* Batch `batch`'s plan over `chips` chips (rl_step_plan_choose with
+ * rl_shard_auto_plan's plan from `base`), of at most max_pp stages when
+ * max_pp > 0 (choice->fits 0: none of so few holds it), into *choice, for
+ * ops in decode (fixWB #3: it took the automatic plan where step --chips
+ * N ran another).  0, or 1 when no plan holds the weights or none
+ * evaluates (the caller keeps the automatic plan, its nearest or its
+ * error). */
+int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                     long long chips, long long batch, long long context, rl_precision p,
+                     long long max_pp, rl_step_choice *choice);
+
 /* step's result over `chips` chips with each batch[i] on plan choice[i]
  * (rl_step_plan_choose's).  Rows keep batch order; each names its plan
  * (strategy) and carries idle_chips; the header (sharding, replicas,

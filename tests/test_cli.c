@@ -3151,7 +3151,9 @@ static void step_chips_no_fit_exit_zero(void **state)
  * (rl_shard_replica_tp): without stages it is timed, one replica (70b on
  * 16: tp8 x 2, the ttft --tp 8 prints bit for bit); with stages, which
  * ops and prefill do not time, it is refused (exit 2) naming the plan and
- * the flags that time it (405b on 16: tp8 x pp2; 70b on 3: tp1 x pp3). */
+ * the flags that time it (405b on 16: tp8 x pp2; 70b on 3: tp1 x pp3).
+ * Since fixWB #3 ops in decode takes step's plan for its batch (ops's
+ * refusal names that plan: ops_chips_runs_step_plan). */
 static void ops_prefill_chips_take_step_plan(void **state)
 {
     (void)state;
@@ -3160,9 +3162,12 @@ static void ops_prefill_chips_take_step_plan(void **state)
         "ops --model llama3-405b --hw h100-sxm --context 4096 --chips 16"};
     for (int i = 0; i < 2; i++) {
         assert_int_equal(run_cli(refused[i], out, sizeof out), 2);
-        assert_non_null(strstr(out, "--chips 16: 16 chips' automatic plan is tp8 x pp2 ("));
-        assert_non_null(strstr(out, "ops and prefill time no pipeline stages; step --chips 16 "
-                                    "--tp 8 --pp 2 times that plan"));
+        /* ops in decode names step's plan for its batch since fixWB #3 */
+        assert_non_null(strstr(out, i ? "--chips 16: step --chips 16 runs batch 1 on tp8 x pp2 ("
+                                      : "--chips 16: 16 chips' automatic plan is tp8 x pp2 ("));
+        assert_non_null(strstr(out, i ? "step --chips 16 --tp 8 --pp 2 times that plan"
+                                      : "ops and prefill time no pipeline stages; step --chips 16 "
+                                        "--tp 8 --pp 2 times that plan"));
     }
     assert_int_equal(run_cli("prefill --model llama3-70b --hw h100-sxm --tokens 1024 --chips 3",
                              out, sizeof out), 2);
@@ -11429,7 +11434,9 @@ static void slow_precision_caution(void **state)
                              "--weights fp4 --compute fp4 --engine trtllm",
                              out, sizeof out), 0);
     assert_non_null(strstr(out, "roofline ops: caution: trtllm's measured nvfp4 GEMMs on b200"));
-    assert_non_null(strstr(out, "at this run's shapes: decode batch 64 at context 4096, tp 8,"));
+    /* ops times step --chips 8's plan for batch 64, tp4 x 2 (fixWB #3; it
+     * read the automatic plan, tp8, before): 32 sequences at tp 4 */
+    assert_non_null(strstr(out, "at this run's shapes: decode batch 32 at context 4096, tp 4,"));
 }
 
 /* tester63 F5 (stop 42): a step that reads slower at a smaller batch says
@@ -11778,6 +11785,41 @@ static void step_chips_deeper_fewer_replicas(void **state)
         fail_msg("64 chips %.6g s above 32 chips' %.6g s", s64, s32);
     cJSON_Delete(j);
     cJSON_Delete(k);
+}
+
+/* fixWB #3: ops --chips N in decode timed the automatic plan (the fewest
+ * stages, then the widest T dividing N) where step --chips N ran the
+ * batch's fastest: llama3-70b fp8 on 10 H100s (context 4096) at batch 64
+ * read tp2 (2 chips, 32 sequences), 19.80 ms, where step runs tp4 x2 at
+ * 15.59.  Now ops times one replica of step's plan.  Expected: ops's
+ * chips 4 and batch 32, its step_s exactly step's row's (the same replica
+ * timed the same way), the note naming "batch 64 on tp4 x 2 replicas";
+ * llama3-8b on 48 H100s at batch 10 (step: tp8 pp3, which ops does not
+ * time) the fastest plan without stages, tp8 x3 (batch 4 a replica), the
+ * note naming step's.  Failed before: chips 2, 19.80 ms. */
+static void ops_chips_runs_step_plan(void **state)
+{
+    (void)state;
+    const char *b70 = "--model llama3-70b --hw h100-sxm --chips 10 --batch 64 --context 4096 "
+                      "--weights fp8 --compute fp8 --format json";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "ops %s", b70);
+    cJSON *j = run_json_noted(a, "run batch 64 on tp4 x 2 replicas, 2 chips idle, step --chips "
+                                 "10's plan for it");
+    assert_true(num(j, "chips") == 4 && num(j, "batch") == 32);
+    snprintf(b, sizeof b, "step %s", b70);
+    cJSON *k;
+    double s = num(step_row(&k, b, 0), "step_s");
+    if (num(j, "step_s") != s)
+        fail_msg("ops %.6g s, step %.6g s", num(j, "step_s"), s);
+    cJSON_Delete(j);
+    cJSON_Delete(k);
+    j = run_json_noted("ops --model llama3-8b --hw h100-sxm --chips 48 --batch 10 --context 2048 "
+                       "--format json", "run batch 10 on tp8 x 3 replicas, 24 chips idle, the "
+                       "fastest plan without pipeline stages: step --chips 48 runs the batch on "
+                       "tp8 x pp3");
+    assert_true(num(j, "chips") == 8 && num(j, "batch") == 4);
+    cJSON_Delete(j);
 }
 
 /* fixVA #3: a batch no plan holds ran the automatic plan, the widest T
@@ -14163,6 +14205,7 @@ int main(void)
         cmocka_unit_test(step_chips_fewer_replicas),
         cmocka_unit_test(step_chips_no_idle_replicas),
         cmocka_unit_test(step_chips_deeper_fewer_replicas),
+        cmocka_unit_test(ops_chips_runs_step_plan),
         cmocka_unit_test(step_chips_nearest_plan),
         cmocka_unit_test(step_chips_rows_own_plans),
         cmocka_unit_test(datasheet_chip_label),
