@@ -2237,7 +2237,8 @@ static void note_auto_choice(const rl_opts *o, const rl_model *m, const rl_hw *h
     static const char rule[] = "the plan on at most the chips that holds the batch with the "
                                "shortest step, tensor parallelism inside one domain that splits "
                                "the heads times pipeline stages (the fewest that hold the batch, "
-                               "or deeper) times replicas, ties to fewer TP then more replicas; a "
+                               "or deeper) times replicas (no more than the batch fills), ties to "
+                               "fewer TP then more replicas; a "
                                "batch none holds on the nearest; stepplan.h";
     int all = 1;
     for (int i = 0; i < o->nbatch; i++)
@@ -2299,6 +2300,72 @@ static void split_batch(rl_opts *o, const char *cmd, long long replicas)
                     o->chips, o->chips, replicas, replicas, replicas);
 }
 
+/* The plan name "tp8 pp3 x 2 replicas, 16 chips idle" of choice c on
+ * `chips` chips into buf. */
+static const char *choice_name(const rl_step_choice *c, long long chips, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, c->pp > 1 ? "tp%lld x pp%lld" : "tp%lld", c->tp, c->pp);
+    if (c->replicas > 1 && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " x %lld replicas", c->replicas);
+    if (c->chips < chips && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ", %lld chip%s idle", chips - c->chips,
+                 chips - c->chips == 1 ? "" : "s");
+    return buf;
+}
+
+/* ops --chips N in decode without a plan (fixWB #3): the plan step --chips
+ * N runs its --batch on (stepplan.h rl_step_plan_one: the fastest that
+ * holds it), one replica of it timed, the batch split over its replicas
+ * (split_batch), into *tp and o->chips; the automatic plan (ops and
+ * prefill's before: the fewest stages, then the widest T dividing N) read
+ * tp32 for llama3-8b fp8 on 32 TPU v5p at batch 64, 2.56 ms, where step
+ * runs tp8 x4 at 1.14.  When step's plan has stages, which ops does not
+ * time, the fastest plan without them, the note naming step's; refused
+ * when none holds the batch.  1 when no plan holds the weights (the
+ * caller's automatic plan then, its nearest), else 0 or -1 (said). */
+static int ops_step_plan(rl_opts *o, const rl_model *m, const rl_hw *h, const char *mode,
+                         long long *tp)
+{
+    rl_shard_plan base = o->plan;
+    base.kv = o->given[RL_P_KV_SPLIT] ? o->plan.kv : rl_kv_split_default(o->ideal);
+    long long b = o->nbatch ? o->batch[0] : 1, chips = o->chips;
+    rl_step_choice ch, flat;
+    if (rl_step_plan_one(m, h, &base, chips, b, o->context, o->prec, 0, &ch) != 0)
+        return 1;
+    char name[128], why[512];
+    choice_name(&ch, chips, name, sizeof name);
+    snprintf(why, sizeof why, "step --chips %lld's plan for it (stepplan.h: the fastest plan "
+             "that holds it)", chips);
+    if (ch.pp > 1) {
+        if (rl_step_plan_one(m, h, &base, chips, b, o->context, o->prec, 1, &flat) != 0 ||
+            !flat.fits) {
+            rl_cli_tell("ops", "--chips %lld: step --chips %lld runs batch %lld on %s "
+                        "(stepplan.h: the fastest plan that holds it), and ops times no "
+                        "pipeline stages, nor does a plan without them hold the batch; step "
+                        "--chips %lld --tp %lld --pp %lld times that plan", chips, chips, b,
+                        name, ch.chips, ch.tp, ch.pp);
+            return -1;
+        }
+        snprintf(why, sizeof why, "the fastest plan without pipeline stages: step --chips "
+                 "%lld runs the batch on %s, %.4g ms a step (as step --chips %lld --tp %lld "
+                 "--pp %lld; stepplan.h), which ops does not time", chips, name, ch.step_s * 1e3,
+                 ch.chips, ch.tp, ch.pp);
+        ch = flat;
+        choice_name(&ch, chips, name, sizeof name);
+    }
+    if (ch.chips == chips && ch.pp == 1 && ch.tp == chips)
+        note_tp_over_all("ops", mode, chips);
+    else
+        rl_cli_tell("ops", "note: %s: %lld chips without a plan run batch %lld on %s, %s, one "
+                    "replica timed; --tp sets the plan, --ideal gives formula (1) over fully "
+                    "sharded chips", mode, chips, b, name, why);
+    if (ch.replicas > 1)
+        split_batch(o, "ops", ch.replicas);
+    *tp = ch.tp;
+    o->chips = ch.tp;
+    return 0;
+}
+
 /* The TP/EP plan of a step (ops, prefill, step) into *tp, *ep, and
  * o->chips set to the plan's chips when --chips was not given.  Without
  * --ideal (`calibrated`; calibrated or estimated profiles alike, as the
@@ -2343,6 +2410,12 @@ static int replica_plan(rl_opts *o, const char *cmd, const rl_model *m, const rl
                                   : "without --ideal";
     if (step) /* step's plan over all the chips, its pipelines included */
         return step_auto_plan(o, m, h, tp, mode, sp);
+    if (strcmp(cmd, "ops") == 0 && (!o->phase || strcmp(o->phase, "decode") == 0) &&
+        o->context > 0) { /* step's plan for the batch (fixWB #3) */
+        int rc = ops_step_plan(o, m, h, mode, tp);
+        if (rc <= 0)
+            return rc;
+    }
     /* ops and prefill: step's plan when it has no stages (issue 14) */
     char err[ERRLEN];
     rl_shard_auto a;

@@ -1696,17 +1696,40 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 
 /* The tensor-parallel degree of roofline.ops / roofline.prefill (not
  * ideal; h calibrated or estimated, as the simulator's replicas) without
- * a plan over chips > 1: as on the command line, step's automatic plan
- * when it has no pipeline stages (shard.h rl_shard_replica_tp, judged at
- * the context field, else 1 token), its collectives included; 1
- * otherwise.  A Lua error when the plan has stages (ops and prefill time
- * none) or does not evaluate. */
+ * a plan over chips > 1: as on the command line, ops in decode (decode)
+ * step's plan for its batch (stepplan.h rl_step_plan_one), else step's
+ * automatic plan when it has no pipeline stages (shard.h
+ * rl_shard_replica_tp, judged at the context field, else 1 token), its
+ * collectives included; 1 otherwise.  A Lua error when the plan has
+ * stages (ops and prefill time none) or does not evaluate. */
 static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long long chips,
-                         rl_precision p, int calibrated, long long *replicas)
+                         rl_precision p, int calibrated, int decode, long long *replicas)
 {
     *replicas = 1;
     if (!calibrated || chips <= 1 || m->abstract || h->ideal)
         return 1;
+    const char *phase = decode ? opt_string(L, 1, RL_P_PHASE) : NULL;
+    long long context = opt_count(L, 1, RL_P_CONTEXT, 0);
+    rl_step_choice ch;
+    rl_shard_plan base = rl_shard_plan_default();
+    base.kv = rl_kv_split_default(0);
+    const char *ks = opt_string(L, 1, RL_P_KV_SPLIT);
+    if (ks)
+        rl_kv_split_parse(ks, &base.kv); /* a bad one: roofline.ops says so later */
+    /* ops in decode: step's plan for the batch, as the CLI's (fixWB #3) */
+    long long b = opt_count(L, 1, RL_P_BATCH, 1);
+    if (decode && (!phase || strcmp(phase, "decode") == 0) && context > 0 &&
+        rl_step_plan_one(m, h, &base, chips, b, context, p, 0, &ch) == 0) {
+        long long pp = ch.pp, t = ch.tp; /* stages: the fastest plan without (the CLI's) */
+        if (pp > 1 && (rl_step_plan_one(m, h, &base, chips, b, context, p, 1, &ch) != 0 ||
+                       !ch.fits))
+            opt_error(L, "field 'chips' (%lld): step runs this batch on tp%lld x pp%lld "
+                         "(stepplan.h: the fastest plan that holds it), and ops times no "
+                         "pipeline stages, nor does a plan without them hold the batch",
+                      chips, t, pp);
+        *replicas = ch.replicas;
+        return ch.tp;
+    }
     char err[ERRLEN];
     rl_shard_auto a;
     long long tp = rl_shard_replica_tp(m, h, chips, opt_count(L, 1, RL_P_CONTEXT, 1), p, &a, err,
@@ -1866,10 +1889,11 @@ int rl_lua_shard(lua_State *L)
 /* Fields of roofline.ops / roofline.prefill shared with the CLI options:
  * model, hw, chips, weights, kv, compute, act, attn, causal, mfu, prefix,
  * ideal (calibrated by the profile's efficiency tables unless ideal or mfu,
- * as on the command line), tp, ep, moe_attn, band (*wide: check_model_hw).
+ * as on the command line), tp, ep, moe_attn, band (*wide: check_model_hw);
+ * decode: roofline.ops's (its decode phase runs step's plan: tp_over).
  * Returns 1 when tp or ep (a plan) was given. */
 static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *wide,
-                   long long *replicas)
+                   int decode, long long *replicas)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     *wide = check_model_hw(L, 1, m, h);
@@ -1917,7 +1941,8 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
      * replica_plan); elsewhere (ideal, no tables) formula (1)'s fully
      * sharded chips stay, tp 1 (tester7 #1: chips=8 read 1 chip) */
     if (!planned &&
-        (c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1), replicas)) > 1)
+        (c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1), decode,
+                         replicas)) > 1)
         c->chips = c->tp;
     lua_pop(L, 3);
     const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
@@ -1949,7 +1974,7 @@ int rl_lua_ops(lua_State *L)
     check_keys(L, 1, "ops");
     int wide;
     long long replicas;
-    opt_ops(L, &m, &h, &c, &wide, &replicas);
+    opt_ops(L, &m, &h, &c, &wide, 1, &replicas);
     /* step's KV layout beyond the K KV heads (kv_split, default step's:
      * shard.h rl_kv_split_default), for the attention and its collectives
      * alike (ops.c) */
@@ -1998,7 +2023,7 @@ int rl_lua_prefill(lua_State *L)
     rl_ops_config c;
     check_keys(L, 1, "prefill");
     long long replicas; /* prefill runs one prompt a call: no batch to split */
-    int wide, planned = opt_ops(L, &m, &h, &c, &wide, &replicas);
+    int wide, planned = opt_ops(L, &m, &h, &c, &wide, 0, &replicas);
     long long tokens[MAX_BATCHES];
     int n = opt_count_list(L, 1, RL_P_TOKENS, 0, tokens);
     opt_check(L, tokens[0] > 0, "field 'tokens' is required");

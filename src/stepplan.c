@@ -34,6 +34,7 @@ typedef struct {
     rl_precision p;
     rl_step_choice best; /* the fastest that fits, else the nearest */
     int found, near;     /* one fits; one was timed */
+    long long max_pp;    /* > 0: no plan of more stages (rl_step_plan_one) */
 } search;
 
 /* Time batch b on `reps` replicas of tp x pp, as `step --tp tp --pp pp
@@ -45,6 +46,8 @@ typedef struct {
  * 0 B/s), else whether it fits. */
 static int consider(search *s, long long tp, long long pp, long long reps)
 {
+    if (s->max_pp > 0 && pp > s->max_pp)
+        return -1; /* as more stages than the model takes */
     rl_shard_plan pl = plan_of(s->base, tp, pp);
     char err[512];
     long long b = s->b;
@@ -84,14 +87,59 @@ static long long share_key(long long b, long long reps)
  * one GPU a replica), and past that the walk's cost grows as ln R. */
 #define SEARCH_STEPS 64
 
+/* The most replicas of tp t x pp `pp` a search times on `chips` chips:
+ * floor(chips / (t pp)), but no more than the batch (fixWB #1: a replica
+ * past the batch's would sit idle at the same step, each replica holding
+ * one sequence, so 64 H100s ran llama3-8b at batch 1 as tp8 x8 with 7
+ * replicas idle; the plan now leaves those chips idle, tp8 on 8). */
+static long long most_reps(const search *s, long long t, long long pp, long long chips)
+{
+    long long r = chips / (t * pp);
+    return r < s->b ? r : s->b;
+}
+
+/* The largest micro-batch, in sequences, a deeper pipeline's walk over
+ * fewer replicas times (fixWB #2): the steps a larger share runs faster
+ * sit at a few sequences (TensorRT-LLM's decode attention, masked MHA at 1
+ * and 2 sequences, XQA from 3: a tp8 llama3-8b replica on H100 takes 1.809
+ * ms at 2, 1.630 at 3; vLLM's fp8 GEMMs on B200, m = 1 slower than 2), and
+ * an exhaustive search of 118 cases (H100, H200, B200, GB200, TPU v5e;
+ * llama3 8b/70b/405b, qwen3-32b, mixtral-8x7b; 16 to 64 chips) found no
+ * faster plan past 4. */
+#define DEEP_MICRO 4
+
+/* The fewer replicas of the deeper pipeline tp t x pp `pp` on `chips`
+ * chips into s (search_tp): from the most replicas it leaves (always
+ * timed) down, while its fullest micro-batch, ceil(ceil(b / R) / pp),
+ * holds at most DEEP_MICRO sequences and *budget (a T's) lasts, one
+ * timing a share (share_key); stops at the first that does not fit (fewer
+ * replicas hold more KV a chip).  -1 when the plan does not evaluate. */
+static int walk_deeper(search *s, long long t, long long pp, long long chips, long long *budget)
+{
+    long long reps = most_reps(s, t, pp, chips), b = s->b;
+    int fits = consider(s, t, pp, reps);
+    while (fits > 0 && *budget > 0) {
+        /* the largest fewer count of another share: past every count
+         * whose (ceil, floor) of b / R is this one's */
+        reps = b % reps == 0 ? reps - 1 : b / (b / reps + 1);
+        if (reps < 1 || ((b + reps - 1) / reps + pp - 1) / pp > DEEP_MICRO)
+            break;
+        --*budget;
+        fits = consider(s, t, pp, reps);
+    }
+    return fits < 0 ? -1 : 0;
+}
+
 /* The candidates of tp t over `chips` chips into s (stepplan.h): R walks
  * down from the most replicas, P up from 1 to the fewest stages whose row
- * fits at t and R; then the deeper pipelines, each at the most replicas it
- * leaves, up to b stages (a pipeline runs min(share, P) micro-batches:
- * beyond the batch more stages only add sends). */
+ * fits at t and R; then the deeper pipelines up to b stages (a pipeline
+ * runs min(share, P) micro-batches: beyond the batch more stages only add
+ * sends), each at the most replicas it leaves and, while its micro-batches
+ * stay small, fewer (walk_deeper; SEARCH_STEPS timings a T in all). */
 static void search_tp(search *s, long long t, long long chips)
 {
-    long long pp = 1, reps = chips / t, last = -1, last_pp = 0, first = 0, walked = 0;
+    long long pp = 1, reps = most_reps(s, t, 1, chips), last = -1, last_pp = 0, first = 0,
+              walked = 0;
     while (reps >= 1 && t * pp <= chips) {
         long long key = share_key(s->b, reps);
         if (key == last && pp == last_pp) { /* the same step on fewer replicas */
@@ -112,23 +160,26 @@ static void search_tp(search *s, long long t, long long chips)
             reps -= ++walked <= SEARCH_STEPS || reps < 16 ? 1 : reps / 16;
         } else {
             pp++; /* it fits no fewer replicas: more stages (fixVA #1) */
-            if (reps > chips / (t * pp))
-                reps = chips / (t * pp);
+            if (reps > most_reps(s, t, pp, chips))
+                reps = most_reps(s, t, pp, chips);
         }
     }
+    long long budget = SEARCH_STEPS;
     for (pp = first + 1; first > 0 && pp <= s->b && t * pp <= chips; pp++)
-        if (consider(s, t, pp, chips / (t * pp)) < 0)
+        if (walk_deeper(s, t, pp, chips, &budget) < 0)
             return;
 }
 
 /* Batch b's plan into *c (stepplan.h): every T's candidates (search_tp),
- * T rising, so ties go to the fewer TP, then the more replicas; none
+ * T rising, so ties go to the fewer TP, then the more replicas (at most
+ * the batch: most_reps); none
  * evaluating: the automatic plan, a. */
 static void choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                    const rl_shard_auto *a, long long chips, long long b, long long context,
-                   rl_precision p, rl_step_choice *c)
+                   rl_precision p, long long max_pp, rl_step_choice *c)
 {
-    search s = {m, h, base, b, context, p, {a->tp, a->pp, a->replicas, chips, 0, 0, 0}, 0, 0};
+    search s = {m, h, base, b, context, p, {a->tp, a->pp, a->replicas, chips, 0, 0, 0}, 0, 0,
+                max_pp};
     for (long long t = 1; t <= chips; t++)
         if ((h->domain_chips <= 0 || t <= h->domain_chips) && rl_shard_tp_check(m, t, NULL, 0) == 0)
             search_tp(&s, t, chips);
@@ -177,12 +228,24 @@ void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan 
     rl_progress_start("step", "batches' plans searched", nbatch); /* a 4096-batch list: ~1 min */
     for (int i = 0; i < nbatch; i++) {
         if (a->fits)
-            choose(m, h, base, a, chips, batch[i], context, p, &choice[i]);
+            choose(m, h, base, a, chips, batch[i], context, p, 0, &choice[i]);
         else
             choice[i] = (rl_step_choice){a->tp, a->pp, a->replicas, chips, 0, 0, 0};
         rl_progress_add(1);
     }
     rl_progress_end();
+}
+
+int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                     long long chips, long long batch, long long context, rl_precision p,
+                     long long max_pp, rl_step_choice *choice)
+{
+    rl_shard_auto a;
+    char err[512];
+    if (rl_shard_auto_plan(m, h, base, chips, context, p, &a, err, sizeof err) != 0 || !a.fits)
+        return 1;
+    choose(m, h, base, &a, chips, batch, context, p, max_pp, choice);
+    return 0;
 }
 
 /* The strategy of group result g's first row ("tp8 x2"), "?" when none. */
@@ -242,16 +305,17 @@ static void add_plan_choice(cJSON *out, const rl_hw *h, const rl_shard_auto *a, 
         snprintf(rule, sizeof rule,
                  "fastest plan a batch: each row runs the plan on at most the %lld chips that "
                  "holds its batch with the shortest step: tp T x pp P times R replicas, T inside "
-                 "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) (the "
-                 "most unless fewer replicas step the batch faster: a replica's step is not "
-                 "monotone in its share), P the fewest stages whose row fits at T and R, or a "
-                 "deeper pipeline (up to the batch) at the most replicas it leaves; chips a "
+                 "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) and to "
+                 "the batch, so no replica idles (the most unless fewer replicas step the batch "
+                 "faster: a replica's step is not monotone in its share), P the fewest stages "
+                 "whose row fits at T and R, or a deeper pipeline (up to the batch) at the most "
+                 "replicas it leaves or fewer (micro-batches of at most %d sequences); chips a "
                  "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
                  "batch no plan holds runs the nearest (the least weights + KV over usable a "
                  "chip), fits false; the header's sharding, replicas, max_batch, memory keys "
                  "and e2e_gap_note are the first row's plan, outside_tables every row's "
                  "(stepplan.h)",
-                 chips, h->domain_chips > 0 ? h->domain_chips : chips, chips);
+                 chips, h->domain_chips > 0 ? h->domain_chips : chips, chips, DEEP_MICRO);
     cJSON_AddStringToObject(out, "plan_choice", rule);
 }
 

@@ -9,7 +9,10 @@
  * tokens_per_s_per_chip still divides by all N), so T need not divide N:
  *  - T inside one NVLink/ICI domain that splits the heads (shard.h
  *    rl_shard_tp_check, the plan check's rule), each T from 1;
- *  - R from floor(N / T) down to 1 (fixVA #2: the most replicas were the
+ *  - R from min(B, floor(N / T)) down to 1 (fixWB #1: from floor(N / T),
+ *    and a replica past the batch's holds no sequence at the same step, so
+ *    the tie to the more replicas ran 64 H100s at batch 1 as tp8 x8, 7
+ *    replicas idle; now tp8, 56 chips idle; fixVA #2: the most replicas were the
  *    only R, but a replica's step is not monotone in its share of the
  *    batch: llama3-8b on H100 at tp8, masked MHA, a share of 2 takes
  *    1.809 ms and of 4 1.749 (XQA), so 32 chips at batch 8 ran tp8 x4 at
@@ -29,16 +32,21 @@
  *    at the most replicas it leaves: a pipeline runs min(share, P)
  *    micro-batches (shard.h rl_shard_stage_pass), so a deeper one can step
  *    a batch faster (deepseek-v3 bf16 at batch 8: tp8 pp4 10.26 ms, tp8
- *    pp3 11.83), and beyond the batch more stages only add sends.
+ *    pp3 11.83), and beyond the batch more stages only add sends; and at
+ *    fewer replicas, one a share, while the fullest micro-batch holds at
+ *    most 4 sequences, 64 such a T (stepplan.c DEEP_MICRO; fixWB #2: only
+ *    the most were timed, so 48 H100s ran llama3-8b at batch 10 as tp8 x3,
+ *    1.749 ms, where one tp8 pp3 on 24 takes 1.681 with micro-batches 4 +
+ *    3 + 3, and 64 H100s read 1.749 ms at batch 8 where 32 read 1.702).
  * The walk stops at a T's first fitting P for the fewer replicas, so a
  * search times some tens to a thousand candidates (llama3-8b on 1024
- * H100s at batch 4096: 616, about 0.1 s).
+ * H100s at batch 4096: 569, about 0.05 s).
  * Each is timed as `step --tp T --pp P --chips R T P` times it (result.h
  * rl_result_step_sharded: calibrated or estimated, the slowest replica's
  * share).  The rule: of the rows that fit, the shortest step_s, ties
- * (within 1e-9) to the fewer TP, then the more replicas (the fewer idle
- * chips: a user given N chips reads the step of the batch, and at one
- * step the more replicas hold the more KV room).  A batch no candidate
+ * (within 1e-9) to the fewer TP, then the more replicas (at one step the
+ * more replicas hold the more KV room), never more than the batch fills:
+ * no plan leaves a replica idle, the chips past its replicas idle.  A batch no candidate
  * fits runs the nearest, the candidate with the least memory over its
  * usable room a chip (weight_bytes_per_chip + kv_bytes_per_chip -
  * usable_bytes_per_chip, its row's), ties to the first met (fixVA #3: it
@@ -72,6 +80,17 @@ typedef struct {
 void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                          const rl_shard_auto *a, long long chips, const long long *batch,
                          int nbatch, long long context, rl_precision p, rl_step_choice *choice);
+
+/* Batch `batch`'s plan over `chips` chips (rl_step_plan_choose with
+ * rl_shard_auto_plan's plan from `base`), of at most max_pp stages when
+ * max_pp > 0 (choice->fits 0: none of so few holds it), into *choice, for
+ * ops in decode (fixWB #3: it took the automatic plan where step --chips
+ * N ran another).  0, or 1 when no plan holds the weights or none
+ * evaluates (the caller keeps the automatic plan, its nearest or its
+ * error). */
+int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                     long long chips, long long batch, long long context, rl_precision p,
+                     long long max_pp, rl_step_choice *choice);
 
 /* step's result over `chips` chips with each batch[i] on plan choice[i]
  * (rl_step_plan_choose's).  Rows keep batch order; each names its plan

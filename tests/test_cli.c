@@ -3151,7 +3151,9 @@ static void step_chips_no_fit_exit_zero(void **state)
  * (rl_shard_replica_tp): without stages it is timed, one replica (70b on
  * 16: tp8 x 2, the ttft --tp 8 prints bit for bit); with stages, which
  * ops and prefill do not time, it is refused (exit 2) naming the plan and
- * the flags that time it (405b on 16: tp8 x pp2; 70b on 3: tp1 x pp3). */
+ * the flags that time it (405b on 16: tp8 x pp2; 70b on 3: tp1 x pp3).
+ * Since fixWB #3 ops in decode takes step's plan for its batch (ops's
+ * refusal names that plan: ops_chips_runs_step_plan). */
 static void ops_prefill_chips_take_step_plan(void **state)
 {
     (void)state;
@@ -3160,9 +3162,12 @@ static void ops_prefill_chips_take_step_plan(void **state)
         "ops --model llama3-405b --hw h100-sxm --context 4096 --chips 16"};
     for (int i = 0; i < 2; i++) {
         assert_int_equal(run_cli(refused[i], out, sizeof out), 2);
-        assert_non_null(strstr(out, "--chips 16: 16 chips' automatic plan is tp8 x pp2 ("));
-        assert_non_null(strstr(out, "ops and prefill time no pipeline stages; step --chips 16 "
-                                    "--tp 8 --pp 2 times that plan"));
+        /* ops in decode names step's plan for its batch since fixWB #3 */
+        assert_non_null(strstr(out, i ? "--chips 16: step --chips 16 runs batch 1 on tp8 x pp2 ("
+                                      : "--chips 16: 16 chips' automatic plan is tp8 x pp2 ("));
+        assert_non_null(strstr(out, i ? "step --chips 16 --tp 8 --pp 2 times that plan"
+                                      : "ops and prefill time no pipeline stages; step --chips 16 "
+                                        "--tp 8 --pp 2 times that plan"));
     }
     assert_int_equal(run_cli("prefill --model llama3-70b --hw h100-sxm --tokens 1024 --chips 3",
                              out, sizeof out), 2);
@@ -3260,8 +3265,10 @@ static void simulate_advice_runs(void **state)
                              out, sizeof out), 0);
     assert_non_null(strstr(out, "run tp8 x pp2 ("));
     assert_non_null(strstr(out, "simulate --chips 16 --pp 2 runs the same plan"));
-    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 16 --context 1000",
-                             out, sizeof out), 0);
+    /* batch 2: at the default batch 1 step runs tp8 on 8 of the 16 chips
+     * since fixWB #1 (no replica idle), not the automatic plan */
+    assert_int_equal(run_cli("step --model llama3-70b --hw h100-sxm --chips 16 --context 1000 "
+                             "--batch 2", out, sizeof out), 0);
     assert_non_null(strstr(out, "run tp8 (") && strstr(out, "times 2 replicas, as --tp 8"));
     assert_non_null(strstr(out, "simulate --chips 8 --replicas 2 runs the same plan"));
     assert_int_equal(cli2(base, "llama3-70b --chips 16"), 0);
@@ -4109,17 +4116,19 @@ static void simulate_no_capacity(void **state)
 }
 
 /* tester72 #7: a batch below the replicas leaves replicas idle.  step
- * --chips 24 on llama3-70b runs tp8 x3: batch 2 leaves one idle, the row's
+ * --tp 8 --chips 24 on llama3-70b runs tp8 x3: batch 2 leaves one idle, the row's
  * idle_replicas 1 and idle_replicas_note naming --chips 16, at 24 / 16 =
  * 1.5x the tokens/s a chip; batch 3 none (no note).  pareto --chips 16
  * --batch 1,4 on llama3-8b: 6 of its 22 points idle, counted, kept off
  * the frontier, where one would stand (the note says so; --batch 1,16 was
  * used until stop 45, whose XQA decode table left none of its 4 idle
- * points on the frontier, so no note: cli.c note_idle_points). */
+ * points on the frontier, so no note: cli.c note_idle_points).  The plan
+ * is given (--tp 8) since fixWB #1: without one, step --chips 24 runs
+ * batch 2 on tp8 x2, no replica idle (step_chips_no_idle_replicas). */
 static void idle_replicas_said(void **state)
 {
     (void)state;
-    cJSON *j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --batch 2,3 "
+    cJSON *j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --tp 8 --batch 2,3 "
                         "--context 2048 --format json");
     const cJSON *rows = cJSON_GetObjectItem(j, "rows");
     assert_int_equal(num(cJSON_GetArrayItem(rows, 0), "idle_replicas"), 1);
@@ -4129,8 +4138,8 @@ static void idle_replicas_said(void **state)
     assert_non_null(strstr(note->valuestring, "--chips 16 (one replica a sequence)"));
     assert_non_null(strstr(note->valuestring, "1.5x"));
     cJSON_Delete(j);
-    j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --batch 3 --context 2048 "
-                 "--format json");
+    j = run_json("step --model llama3-70b --hw h100-sxm --chips 24 --tp 8 --batch 3 --context "
+                 "2048 --format json");
     assert_null(cJSON_GetObjectItem(j, "idle_replicas_note"));
     cJSON_Delete(j);
     j = run_json("pareto --model llama3-8b --hw h100-sxm --chips 16 --batch 1,4 --format json");
@@ -11482,7 +11491,9 @@ static void slow_precision_caution(void **state)
                              "--weights fp4 --compute fp4 --engine trtllm",
                              out, sizeof out), 0);
     assert_non_null(strstr(out, "roofline ops: caution: trtllm's measured nvfp4 GEMMs on b200"));
-    assert_non_null(strstr(out, "at this run's shapes: decode batch 64 at context 4096, tp 8,"));
+    /* ops times step --chips 8's plan for batch 64, tp4 x 2 (fixWB #3; it
+     * read the automatic plan, tp8, before): 32 sequences at tp 4 */
+    assert_non_null(strstr(out, "at this run's shapes: decode batch 32 at context 4096, tp 4,"));
 }
 
 /* tester63 F5 (stop 42): a step that reads slower at a smaller batch says
@@ -11616,7 +11627,9 @@ static void step_slowest_replica_share(void **state)
  *  - llama3-8b fp8 on 32 TPU v5p at batches 1 and 64: each row's step_s
  *    the least of --tp T --chips 32 over T in 1..32 dividing 32 (batch 64
  *    tp8 x4, 1.136 ms, where tp32 read 2.293 ms), the row's strategy that
- *    plan's; plan_choice states the rule.
+ *    plan's (batch 1: its replicas the batch fills, tp8 with 24 chips idle
+ *    where --tp 8 --chips 32 reads tp8 x4 with 3 replicas idle, the same
+ *    step: fixWB #1); plan_choice states the rule.
  * Failed before: the 10-chip row read tp2 x5, the 32-chip batch-64 row
  * tp32. */
 static void step_chips_fastest_plan(void **state)
@@ -11658,6 +11671,7 @@ static void step_chips_fastest_plan(void **state)
         }
         cJSON_Delete(k);
     }
+    snprintf(name[0], sizeof name[0], "%s", strcmp(name[0], "tp8 x4") == 0 ? "tp8" : "?");
     for (int i = 0; i < 2; i++) {
         const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
         const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy"));
@@ -11665,6 +11679,7 @@ static void step_chips_fastest_plan(void **state)
             fail_msg("row %d: %s %.6g s, the fastest --tp %s %.6g s", i, s, num(r, "step_s"),
                      name[i], best[i]);
     }
+    assert_true(num(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0), "idle_chips") == 24);
     assert_string_equal(name[1], "tp8 x4");
     cJSON_Delete(j);
 }
@@ -11759,6 +11774,109 @@ static void step_chips_fewer_replicas(void **state)
         fail_msg("32 chips %.6g s above 16 chips' %.6g s", s32, s16);
     cJSON_Delete(j);
     cJSON_Delete(k);
+}
+
+/* fixWB #1: at a batch below the most replicas every replica count from
+ * the batch's up times one step (a sequence a replica), and the tie went
+ * to the most replicas: 64 H100s ran llama3-8b (context 2048) at batch 1
+ * as tp8 x8 with 7 replicas idle (idle_replicas 7), llama3-70b at batch 4
+ * as tp8 x8 with 4 idle.  Now the replicas stop at the batch, the chips
+ * past them idle.  Expected: llama3-8b batch 1 tp8, idle_chips 56,
+ * idle_replicas 0, step_s exactly --tp 8's on 8 chips (1.807 ms; the same
+ * step as before), the note naming "batch 1 tp8 (56 chips idle)" and no
+ * idle_replicas_note; llama3-70b batches 2 and 4 tp8 x2 and tp8 x4, no
+ * replica idle.  Failed before: tp8 x8, idle_replicas 7. */
+static void step_chips_no_idle_replicas(void **state)
+{
+    (void)state;
+    const char *b8 = "step --model llama3-8b --hw h100-sxm --context 2048 --batch 1 --format json";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s --chips 64", b8);
+    cJSON *j = run_json_noted(a, "batch 1 tp8 (56 chips idle)");
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8");
+    assert_true(num(r, "idle_chips") == 56 && num(r, "idle_replicas") == 0);
+    assert_null(cJSON_GetObjectItem(j, "idle_replicas_note"));
+    cJSON_Delete(j);
+    snprintf(b, sizeof b, "%s --tp 8", b8);
+    same_step(a, b, 0);
+    j = run_json("step --model llama3-70b --hw h100-sxm --context 2048 --batch 2,4 --chips 64 "
+                 "--format json");
+    static const char *const want[] = {"tp8 x2", "tp8 x4"};
+    for (int i = 0; i < 2; i++) {
+        r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), i);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), want[i]);
+        assert_true(num(r, "idle_replicas") == 0);
+    }
+    cJSON_Delete(j);
+}
+
+/* fixWB #2: a deeper pipeline was timed at the most replicas it leaves
+ * only, but fewer replicas give it larger micro-batches, which TensorRT-
+ * LLM's decode attention can run faster (XQA from 3 sequences, masked MHA
+ * below): llama3-8b on 48 H100s (context 2048) at batch 10 ran tp8 x3
+ * (shares 4 + 3 + 3, 1.749 ms) where one tp8 pp3 replica on 24 chips
+ * (micro-batches 4 + 3 + 3) takes 1.681, and on 64 chips at batch 8 it
+ * read tp8 x2 at 1.749 ms where 32 chips read tp8 pp3 at 1.702 (more
+ * chips slower).  Expected, exact (the same plan timed the same way):
+ * 48 chips' row tp8 pp3, 24 chips idle, at --tp 8 --pp 3 --chips 24's
+ * step_s; 64 chips' batch-8 step_s at most 32 chips'.  Failed before:
+ * tp8 x3 at 1.749 ms; 64 chips 1.749 above 32 chips' 1.702. */
+static void step_chips_deeper_fewer_replicas(void **state)
+{
+    (void)state;
+    const char *b8 = "step --model llama3-8b --hw h100-sxm --context 2048 --format json";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s --batch 10 --chips 48", b8);
+    cJSON *j, *k;
+    const cJSON *r = step_row(&j, a, 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "strategy")), "tp8 pp3");
+    assert_true(num(r, "idle_chips") == 24);
+    cJSON_Delete(j);
+    snprintf(b, sizeof b, "%s --batch 10 --tp 8 --pp 3 --chips 24", b8);
+    same_step(a, b, 0);
+    snprintf(a, sizeof a, "%s --batch 8 --chips 64", b8);
+    snprintf(b, sizeof b, "%s --batch 8 --chips 32", b8);
+    double s64 = num(step_row(&j, a, 0), "step_s"), s32 = num(step_row(&k, b, 0), "step_s");
+    if (!(s64 <= s32))
+        fail_msg("64 chips %.6g s above 32 chips' %.6g s", s64, s32);
+    cJSON_Delete(j);
+    cJSON_Delete(k);
+}
+
+/* fixWB #3: ops --chips N in decode timed the automatic plan (the fewest
+ * stages, then the widest T dividing N) where step --chips N ran the
+ * batch's fastest: llama3-70b fp8 on 10 H100s (context 4096) at batch 64
+ * read tp2 (2 chips, 32 sequences), 19.80 ms, where step runs tp4 x2 at
+ * 15.59.  Now ops times one replica of step's plan.  Expected: ops's
+ * chips 4 and batch 32, its step_s exactly step's row's (the same replica
+ * timed the same way), the note naming "batch 64 on tp4 x 2 replicas";
+ * llama3-8b on 48 H100s at batch 10 (step: tp8 pp3, which ops does not
+ * time) the fastest plan without stages, tp8 x3 (batch 4 a replica), the
+ * note naming step's.  Failed before: chips 2, 19.80 ms. */
+static void ops_chips_runs_step_plan(void **state)
+{
+    (void)state;
+    const char *b70 = "--model llama3-70b --hw h100-sxm --chips 10 --batch 64 --context 4096 "
+                      "--weights fp8 --compute fp8 --format json";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "ops %s", b70);
+    cJSON *j = run_json_noted(a, "run batch 64 on tp4 x 2 replicas, 2 chips idle, step --chips "
+                                 "10's plan for it");
+    assert_true(num(j, "chips") == 4 && num(j, "batch") == 32);
+    snprintf(b, sizeof b, "step %s", b70);
+    cJSON *k;
+    double s = num(step_row(&k, b, 0), "step_s");
+    if (num(j, "step_s") != s)
+        fail_msg("ops %.6g s, step %.6g s", num(j, "step_s"), s);
+    cJSON_Delete(j);
+    cJSON_Delete(k);
+    j = run_json_noted("ops --model llama3-8b --hw h100-sxm --chips 48 --batch 10 --context 2048 "
+                       "--format json", "run batch 10 on tp8 x 3 replicas, 24 chips idle, the "
+                       "fastest plan without pipeline stages: step --chips 48 runs the batch on "
+                       "tp8 x pp3");
+    assert_true(num(j, "chips") == 8 && num(j, "batch") == 4);
+    cJSON_Delete(j);
 }
 
 /* fixVA #3: a batch no plan holds ran the automatic plan, the widest T
@@ -14143,6 +14261,9 @@ int main(void)
         cmocka_unit_test(step_chips_fastest_plan),
         cmocka_unit_test(step_chips_fewest_stages_per_tp),
         cmocka_unit_test(step_chips_fewer_replicas),
+        cmocka_unit_test(step_chips_no_idle_replicas),
+        cmocka_unit_test(step_chips_deeper_fewer_replicas),
+        cmocka_unit_test(ops_chips_runs_step_plan),
         cmocka_unit_test(step_chips_nearest_plan),
         cmocka_unit_test(step_chips_rows_own_plans),
         cmocka_unit_test(datasheet_chip_label),

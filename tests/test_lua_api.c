@@ -48,6 +48,22 @@ static double run_number(const char *code)
     return v;
 }
 
+/* fixWB #3: roofline.ops{chips = N} in decode runs roofline.step's plan
+ * for its batch, as ops --chips N: llama3-70b fp8 on 10 H100s at batch 64
+ * is tp4 x2 (one tp4 replica timed on 4 chips, 32 sequences), its step_s
+ * exactly step's row's (15.59 ms; the same replica timed the same way).
+ * Failed before: the automatic plan, tp2 (2 chips), 19.80 ms. */
+static void ops_runs_step_plan(void **state)
+{
+    (void)state;
+    const char *opts = "model = 'llama3-70b', hw = 'h100-sxm', chips = 10, batch = 64, "
+                       "context = 4096, weights = 'fp8', compute = 'fp8'";
+    char code[1024];
+    snprintf(code, sizeof code, "local o = roofline.ops{ %s } local s = roofline.step{ %s } "
+             "return (o.chips == 4 and o.step_s == s.rows[1].step_s) and 1 or 0", opts, opts);
+    assert_true(run_number(code) == 1);
+}
+
 /* tester44 F9: roofline.pareto and roofline.sweep raised on a precision
  * list holding a combination the chip cannot run (bf16 weights under fp8
  * compute), where the pareto command skips it with a note.  Now both skip
@@ -2209,6 +2225,7 @@ int main(void)
         cmocka_unit_test(plan_alone_runs_its_chips),
         cmocka_unit_test(fitted_from_lua),
         cmocka_unit_test(hw_table_with_base),
+        cmocka_unit_test(ops_runs_step_plan),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
