@@ -2461,6 +2461,34 @@ int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, c
     return rl_ops_moe_gemm_note(in->m, h, rl_engines_selected(&h->engines), &p, buf, len);
 }
 
+int rl_size_conservative_off(const rl_size_input *in, const rl_size_candidate *c, char *why,
+                             size_t n)
+{
+    const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    long long pp = c->pp > 1 ? c->pp : 1;
+    if (rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, pp, why, n))
+        return 1;
+    return derived_plan(in->m, &base[c->hw], c, why, n) ? 2 : 0;
+}
+
+void rl_size_conservative_advice(const rl_size_input *in, const rl_size_candidate *c,
+                                 const char *sized, char *buf, size_t len)
+{
+    char why[512];
+    const int off = rl_size_conservative_off(in, c, why, sizeof why);
+    const char *name = (in->band_hw ? in->band_hw : in->hw)[c->hw].name;
+    if (off == 2)
+        snprintf(buf, len, "size --conservative does not size this plan (%.64s: %.400s): a "
+                 "derived dtype's band, the measured dtype's widened one octave, does not cover "
+                 "the derived time's bias (docs/model.md, size --conservative at a derived "
+                 "dtype), so it leaves such plans out", name, why);
+    else if (off == 1)
+        snprintf(buf, len, "size --conservative does not size this plan (%.64s: %.400s): it "
+                 "lies off its profile's fit, where the fit gives no slow edge", name, why);
+    else
+        snprintf(buf, len, "size --conservative %s", sized);
+}
+
 /* size --conservative sizes on the slow edge of each profile's band; a
  * plan whose band a fitted profile withholds (e2e.h rl_e2e_band_withheld:
  * a weights/KV/compute dtype or a TP degree off the fit) has no slow edge,
@@ -2490,23 +2518,16 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
     int kept = 0;
     for (int i = 0; i < pl->n; i++) {
         const rl_size_candidate *c = &pl->p[i].c;
-        long long pp = c->pp > 1 ? c->pp : 1;
         char why[512];
-        int off = 0;
-        if (rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, pp, why,
-                                 sizeof why)) {
-            off = 1;
-            if (out->unbanded_off_fit++ == 0)
-                snprintf(out->off_fit_why, sizeof out->off_fit_why,
-                         "%.64s, %lld chip(s) per replica: %.400s", base[c->hw].name, c->chips,
-                         why);
-        } else if (derived_plan(in->m, &base[c->hw], c, why, sizeof why)) {
-            off = 2;
-            if (out->unbanded_derived++ == 0)
-                snprintf(out->derived_why, sizeof out->derived_why, "%.64s: %.400s",
-                         base[c->hw].name, why);
-        } else
+        int off = rl_size_conservative_off(in, c, why, sizeof why);
+        if (!off)
             pl->p[kept++] = pl->p[i];
+        else if (off == 1 && out->unbanded_off_fit++ == 0)
+            snprintf(out->off_fit_why, sizeof out->off_fit_why,
+                     "%.64s, %lld chip(s) per replica: %.400s", base[c->hw].name, c->chips, why);
+        else if (off == 2 && out->unbanded_derived++ == 0)
+            snprintf(out->derived_why, sizeof out->derived_why, "%.64s: %.400s",
+                     base[c->hw].name, why);
         if (off && out->left_out_hw[c->hw][0] + out->left_out_hw[c->hw][1] == 0)
             snprintf(out->left_out_why[c->hw], sizeof out->left_out_why[c->hw],
                      "%lld chip(s) per replica: %.200s", c->chips, why);
@@ -2520,9 +2541,15 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
         if (out->unbanded_derived)
             snprintf(der, sizeof der, "%sruns a dtype its kernel tables do not measure (first: "
                      "%s)", *off ? " or " : "", out->derived_why);
+        /* fixWE #1: without --conservative the derived rows print a band
+         * (their *_high keys), so say why its edge is not one to size on */
         RL_FAIL("--conservative sizes on the slow end of a profile's band; every plan searched "
-                "%s%s, so none has a slow edge. Fit the profile on measurements of the plans "
-                "to size, or drop --conservative", off, der);
+                "%s%s, so none has a slow edge to size on%s. Fit the profile on measurements "
+                "of the plans to size, or drop --conservative", off, der,
+                out->unbanded_derived ? " (the band a derived dtype's rows print without "
+                                        "--conservative is the measured dtype's widened one "
+                                        "octave, which does not cover the derived time's bias: "
+                                        "docs/model.md)" : "");
     }
     pl->n = kept;
     return 0;

@@ -620,7 +620,8 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          100 * b->utilization,
          b->mean_decode_batch);
     if (b->banded) {
-        char t1[64], t2[64];
+        char t1[64], t2[64], advice[1024];
+        rl_size_conservative_advice(in, b, "sizes on the high edge", advice, sizeof advice);
         time_cell(t1, sizeof t1, rl_size_time(in->conservative, b, 1), 0, b, 1);
         if (b->no_tpot)
             tpot_ms(t2, sizeof t2, 0, 1, 1);
@@ -633,8 +634,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                 "simulate and size)%s; %s.%s%s",
              in->band_wide ? "p5-p95" : "p10-p90", t1, t2, b->no_tpot ? "" : " ms", in->band_wide ? "p5 and p95" : "p10 and p90",
              in->band_wide ? ", each side out to the farther of it and the p10 or p90 run" : "",
-             in->conservative ? "this row is sized on the high edge (--conservative)"
-                              : "size --conservative sizes on the high edge",
+             in->conservative ? "this row is sized on the high edge (--conservative)" : advice,
              p99_clamped(in->conservative, b) ? " " : "", p99_clamped(in->conservative, b) ? CLAMP_NOTE : "");
         /* t56 #2: a band whose slow edge misses a target (deepseek-v3 on
          * b200, its experts timed from the GEMM table: TTFT p99 65.5 s at
@@ -652,9 +652,10 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                      l ? "; " : "", k ? "TPOT" : "TTFT", k ? hi[k] * 1e3 : hi[k], k ? "ms" : "s",
                      hi[k] / slo[k], k ? slo[k] * 1e3 : slo[k], k ? "ms" : "s");
         }
-        if (miss[0])
-            item(d, "Caution on the band: at the band's upper edge %s; size --conservative "
-                    "sizes against it.", miss);
+        if (miss[0]) {
+            rl_size_conservative_advice(in, b, "sizes against it", advice, sizeof advice);
+            item(d, "Caution on the band: at the band's upper edge %s; %s.", miss, advice);
+        }
     }
     /* max_qps is the most the row sustains within the targets (the
      * capacity search, to 2%, as simulate finds it: not raised to the
