@@ -230,6 +230,9 @@ typedef struct {
 struct rl_size_runs {
     kept_run *r;
     int n, cap;
+    int same_cap; /* also keep runs whose cap bound, found at that cap only
+                   * (rl_size_study: its what-ifs run one deployment at a few
+                   * loads on one sample each, verify_at) */
 };
 
 /* The same replica, whatever the batch cap, policy and replica counts:
@@ -248,13 +251,16 @@ static int same_deployment(const rl_size_candidate *a, const rl_size_candidate *
            a->replicas == b->replicas && a->prefill_replicas == b->prefill_replicas;
 }
 
-/* The kept run of c's configuration under a cap above its peak, else NULL. */
+/* The kept run of c's configuration under a cap above its peak (or, kept
+ * under same_cap, at its own cap), else NULL. */
 static const kept_run *find_run(const rl_size_input *in, const rl_size_candidate *c, int what,
                                 double qs, double ps)
 {
     for (int i = 0; in->runs && i < in->runs->n; i++) {
         const kept_run *e = &in->runs->r[i];
-        if (e->what == what && e->qs == qs && e->ps == ps && e->peak < c->max_seqs &&
+        if (e->what == what && e->qs == qs && e->ps == ps &&
+            (e->peak < e->key.max_seqs ? e->peak < c->max_seqs
+                                       : e->key.max_seqs == c->max_seqs) &&
             same_deployment(&e->key, c))
             return e;
     }
@@ -266,7 +272,7 @@ static const kept_run *find_run(const rl_size_input *in, const rl_size_candidate
 static void keep_run(const rl_size_input *in, const kept_run *e)
 {
     rl_size_runs *k = in->runs;
-    if (!k || e->peak >= e->key.max_seqs)
+    if (!k || (e->peak >= e->key.max_seqs && !k->same_cap))
         return;
     if (k->n == k->cap) {
         int cap = k->cap ? 2 * k->cap : 64;
@@ -1267,9 +1273,17 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
 /* rl_size_verify at the load scaled by qs and the prompts by ps, sized
  * with `headroom` over it: c holds the figures of a complete run at
  * (1 + headroom) qs x the load; with headroom > 0 it is run at qs x the
- * load; its capacity is searched on that load's requests and decided
- * against (1 + headroom) qs x the load.  The sizing's rows: qs = ps = 1 and
- * the input's headroom; rl_size_study's what-ifs: their scales and none. */
+ * load; its capacity is searched on the requests of the load asked for,
+ * prompts x ps, and decided against (1 + headroom) qs x the load.  The
+ * requests at qs are those same requests, their arrivals over qs (size.c
+ * scaled_workload, workload.c: one uniform draw a gap), and the search
+ * scales a sample to each load it tries, but its lattice starts at the
+ * sample's own rate: searched on the x1.5 draw, the README's recommended
+ * (5P+2D)x2 read 29.9 req/s beside its row's 30.2, one deployment with two
+ * figures a lattice step apart (fixWE #2).  So one sample per prompt
+ * scale: one figure per deployment, whatever load it is judged at.  The
+ * sizing's rows: qs = ps = 1 and the input's headroom; rl_size_study's
+ * what-ifs: their scales and none. */
 static int verify_at(const rl_size_input *in, rl_size_candidate *c, double qs, double ps,
                      double headroom, char *err, size_t errlen)
 {
@@ -1278,8 +1292,8 @@ static int verify_at(const rl_size_input *in, rl_size_candidate *c, double qs, d
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
     given_run g = {.req = NULL};
     int rc = headroom > 0 ? evaluate_keep(in, c, qs, ps, 0, &g, err, errlen) : 0;
-    if (rc == 0)
-        rc = capacity_given(in, c, qs, ps, &g, err, errlen);
+    if (rc == 0) /* g, the run at qs x the load, is a run of the sample at qs = 1 only */
+        rc = capacity_given(in, c, 1, ps, qs == 1 ? &g : NULL, err, errlen);
     given_free(&g);
     if (rc != 0)
         return -1;
@@ -2984,7 +2998,10 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
     rl_size_input own = *in;
     own.inner_hw = inner ? inner : in->inner_hw;
     own.inner_cost = NULL; /* the caller's cost, if any, is hw's */
+    rl_size_runs runs = {.same_cap = 1}; /* the x0.5 and x1.5 rows' capacity: one search */
+    own.runs = &runs;
     int rc = study(&own, c, curve, sens, err, errlen);
+    free(runs.r);
     free(inner);
     return rc;
 }
@@ -3011,8 +3028,14 @@ static int study(const rl_size_input *in, const rl_size_candidate *c, rl_size_cu
         s->qps_scale = qs[i];
         s->prompt_scale = ps[i];
         s->fixed = *c;
-        if (rl_size_evaluate(in, &s->fixed, qs[i], ps[i], err, errlen) != 0)
+        /* its verdict by the sizing's rule, the p99s and the capacity
+         * against the changed load (fixWE #2: the p99s alone read "meets
+         * yes" where its capacity fell short) */
+        if (rl_size_evaluate(in, &s->fixed, qs[i], ps[i], err, errlen) != 0 ||
+            (s->fixed.meets && verify_at(in, &s->fixed, qs[i], ps[i], 0, err, errlen) != 0))
             return -1;
+        if (!s->fixed.meets && s->fixed.verdict_by != RL_SIZE_VERDICT_CAPACITY)
+            s->fixed.verdict_by = RL_SIZE_VERDICT_P99; /* a p99 missed: no capacity searched */
         s->redrawn_frac = 0;
         rl_request *r = NULL;
         rl_workload w = scaled_workload(in, qs[i], ps[i]);

@@ -372,6 +372,18 @@ static const char *meets_yes(const rl_size_candidate *c)
                                                 : "yes";
 }
 
+/* The meets cell of a row that met the targets at p99: yes, or, where
+ * its capacity falls short of the load it was judged at, "no: sustains
+ * under" it (size.h rl_size_decide); one wording for the tables' rows and
+ * the sensitivity's (fixWE #2). */
+static void meets_by_rule(char *buf, size_t len, const rl_size_candidate *c)
+{
+    if (c->meets)
+        snprintf(buf, len, "%s", meets_yes(c));
+    else
+        snprintf(buf, len, "no: sustains under %.3g req/s", c->fails_at_qps);
+}
+
 static int p99_clamped(int conservative, const rl_size_candidate *c)
 {
     const double f[2] = {rl_size_time(conservative, c, 1), rl_size_time(conservative, c, 3)};
@@ -413,10 +425,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     else
         snprintf(cells[10], 96, "n/a");
     char why[64];
-    if (c->meets)
-        snprintf(cells[11], 96, "%s", meets_yes(c));
-    else if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) /* size.h rl_size_decide */
-        snprintf(cells[11], 96, "no: sustains under %.3g req/s", c->fails_at_qps);
+    if (c->meets || c->verdict_by == RL_SIZE_VERDICT_CAPACITY)
+        meets_by_rule(cells[11], 96, c);
     else /* where and why (size.h rl_size_verify) */
         snprintf(cells[11], 96, "no: %s at %.3g req/s", rl_size_miss_names(c->fails_on, why, sizeof why),
                  c->fails_at_qps);
@@ -1538,9 +1548,11 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     char lab[128];
     rl_size_label(in, &r->c[0], lab, sizeof lab);
     heading(d, 2, "Sensitivity: %s", lab);
-    para(d, "The recommended deployment under changed traffic, and the fewest replicas of the "
-            "same configuration that meet the targets at the changed load (no headroom "
-            "added; at a lighter load that is the smallest deployment that still meets, "
+    para(d, "The recommended deployment under changed traffic (meets by the rows' rule above: "
+            "its p99s within the targets at the changed load and its max_sustainable_qps, "
+            "searched on its row's requests, at least that load), and the fewest "
+            "replicas of the same configuration that meet the targets at the changed load (no "
+            "headroom added; at a lighter load that is the smallest deployment that still meets, "
             "searched down to one replica, not the one recommended; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
             "trimmed to as few replicas as still meet, the untrimmed pair kept where the trimmed "
             "one's max_sustainable_qps falls below the changed load: the check the rows above "
@@ -1566,7 +1578,10 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
             snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);
         snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
         tpot_ms(v[2], 96, s->fixed.tpot_p99, 1, s->fixed.no_tpot);
-        snprintf(v[3], 96, "%s", s->fixed.meets ? meets_yes(&s->fixed) : "no");
+        if (s->fixed.meets || s->fixed.verdict_by == RL_SIZE_VERDICT_CAPACITY)
+            meets_by_rule(v[3], 96, &s->fixed);
+        else
+            snprintf(v[3], 96, "no");
         if (s->resized_ok) { /* met at p99; a capacity short of the load said (rl_size_decide) */
             if (s->resized.meets && s->resized.verdict_by == RL_SIZE_VERDICT_P99)
                 snprintf(v[4], 96, "%lld (%s)", s->resized.chips_total, meets_yes(&s->resized));
