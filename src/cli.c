@@ -5265,10 +5265,12 @@ static void note_size_band_edge(const rl_size_input *in, const rl_size_candidate
     if (!miss[0])
         return;
     rl_size_label(in, c, lab, sizeof lab);
+    char advice[1024];
+    rl_size_conservative_advice(in, c, "sizes against it", advice, sizeof advice);
     /* not "caution: the first row (", the p99-only caution's own opening */
     rl_cli_tell("size", "caution: at its band's upper edge (%s) the first row (%s), which meets "
-                "the targets at its p99s, reads %s; size --conservative sizes against it",
-                in->band_wide ? "p5-p95" : "p10-p90", lab, miss);
+                "the targets at its p99s, reads %s; %s", in->band_wide ? "p5-p95" : "p10-p90",
+                lab, miss, advice);
 }
 
 /* The first `part` in s (a buffer of len bytes) replaced by `by`, as far

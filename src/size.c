@@ -240,6 +240,9 @@ typedef struct {
 struct rl_size_runs {
     kept_run *r;
     int n, cap;
+    int same_cap; /* also keep runs whose cap bound, found at that cap only
+                   * (rl_size_study: its what-ifs run one deployment at a few
+                   * loads on one sample each, verify_at) */
 };
 
 /* The same replica, whatever the batch cap, policy and replica counts:
@@ -258,13 +261,16 @@ static int same_deployment(const rl_size_candidate *a, const rl_size_candidate *
            a->replicas == b->replicas && a->prefill_replicas == b->prefill_replicas;
 }
 
-/* The kept run of c's configuration under a cap above its peak, else NULL. */
+/* The kept run of c's configuration under a cap above its peak (or, kept
+ * under same_cap, at its own cap), else NULL. */
 static const kept_run *find_run(const rl_size_input *in, const rl_size_candidate *c, int what,
                                 double qs, double ps)
 {
     for (int i = 0; in->runs && i < in->runs->n; i++) {
         const kept_run *e = &in->runs->r[i];
-        if (e->what == what && e->qs == qs && e->ps == ps && e->peak < c->max_seqs &&
+        if (e->what == what && e->qs == qs && e->ps == ps &&
+            (e->peak < e->key.max_seqs ? e->peak < c->max_seqs
+                                       : e->key.max_seqs == c->max_seqs) &&
             same_deployment(&e->key, c))
             return e;
     }
@@ -276,7 +282,7 @@ static const kept_run *find_run(const rl_size_input *in, const rl_size_candidate
 static void keep_run(const rl_size_input *in, const kept_run *e)
 {
     rl_size_runs *k = in->runs;
-    if (!k || e->peak >= e->key.max_seqs)
+    if (!k || (e->peak >= e->key.max_seqs && !k->same_cap))
         return;
     if (k->n == k->cap) {
         int cap = k->cap ? 2 * k->cap : 64;
@@ -1279,9 +1285,17 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
 /* rl_size_verify at the load scaled by qs and the prompts by ps, sized
  * with `headroom` over it: c holds the figures of a complete run at
  * (1 + headroom) qs x the load; with headroom > 0 it is run at qs x the
- * load; its capacity is searched on that load's requests and decided
- * against (1 + headroom) qs x the load.  The sizing's rows: qs = ps = 1 and
- * the input's headroom; rl_size_study's what-ifs: their scales and none. */
+ * load; its capacity is searched on the requests of the load asked for,
+ * prompts x ps, and decided against (1 + headroom) qs x the load.  The
+ * requests at qs are those same requests, their arrivals over qs (size.c
+ * scaled_workload, workload.c: one uniform draw a gap), and the search
+ * scales a sample to each load it tries, but its lattice starts at the
+ * sample's own rate: searched on the x1.5 draw, the README's recommended
+ * (5P+2D)x2 read 29.9 req/s beside its row's 30.2, one deployment with two
+ * figures a lattice step apart (fixWE #2).  So one sample per prompt
+ * scale: one figure per deployment, whatever load it is judged at.  The
+ * sizing's rows: qs = ps = 1 and the input's headroom; rl_size_study's
+ * what-ifs: their scales and none. */
 static int verify_at(const rl_size_input *in, rl_size_candidate *c, double qs, double ps,
                      double headroom, char *err, size_t errlen)
 {
@@ -1290,8 +1304,8 @@ static int verify_at(const rl_size_input *in, rl_size_candidate *c, double qs, d
     double ttft = c->ttft_p99, tpot = c->tpot_p99;
     given_run g = {.req = NULL};
     int rc = headroom > 0 ? evaluate_keep(in, c, qs, ps, 0, &g, err, errlen) : 0;
-    if (rc == 0)
-        rc = capacity_given(in, c, qs, ps, &g, err, errlen);
+    if (rc == 0) /* g, the run at qs x the load, is a run of the sample at qs = 1 only */
+        rc = capacity_given(in, c, 1, ps, qs == 1 ? &g : NULL, err, errlen);
     given_free(&g);
     if (rc != 0)
         return -1;
@@ -2485,6 +2499,34 @@ int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, c
     return rl_ops_moe_gemm_note(in->m, h, rl_engines_selected(&h->engines), &p, buf, len);
 }
 
+int rl_size_conservative_off(const rl_size_input *in, const rl_size_candidate *c, char *why,
+                             size_t n)
+{
+    const rl_hw *base = in->band_hw ? in->band_hw : in->hw;
+    long long pp = c->pp > 1 ? c->pp : 1;
+    if (rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, pp, why, n))
+        return 1;
+    return derived_plan(in->m, &base[c->hw], c, why, n) ? 2 : 0;
+}
+
+void rl_size_conservative_advice(const rl_size_input *in, const rl_size_candidate *c,
+                                 const char *sized, char *buf, size_t len)
+{
+    char why[512];
+    const int off = rl_size_conservative_off(in, c, why, sizeof why);
+    const char *name = (in->band_hw ? in->band_hw : in->hw)[c->hw].name;
+    if (off == 2)
+        snprintf(buf, len, "size --conservative does not size this plan (%.64s: %.400s): a "
+                 "derived dtype's band, the measured dtype's widened one octave, does not cover "
+                 "the derived time's bias (docs/model.md, size --conservative at a derived "
+                 "dtype), so it leaves such plans out", name, why);
+    else if (off == 1)
+        snprintf(buf, len, "size --conservative does not size this plan (%.64s: %.400s): it "
+                 "lies off its profile's fit, where the fit gives no slow edge", name, why);
+    else
+        snprintf(buf, len, "size --conservative %s", sized);
+}
+
 /* size --conservative sizes on the slow edge of each profile's band; a
  * plan whose band a fitted profile withholds (e2e.h rl_e2e_band_withheld:
  * a weights/KV/compute dtype or a TP degree off the fit) has no slow edge,
@@ -2514,23 +2556,16 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
     int kept = 0;
     for (int i = 0; i < pl->n; i++) {
         const rl_size_candidate *c = &pl->p[i].c;
-        long long pp = c->pp > 1 ? c->pp : 1;
         char why[512];
-        int off = 0;
-        if (rl_e2e_band_withheld(&base[c->hw], in->m->name, &c->p, c->chips / pp, pp, why,
-                                 sizeof why)) {
-            off = 1;
-            if (out->unbanded_off_fit++ == 0)
-                snprintf(out->off_fit_why, sizeof out->off_fit_why,
-                         "%.64s, %lld chip(s) per replica: %.400s", base[c->hw].name, c->chips,
-                         why);
-        } else if (derived_plan(in->m, &base[c->hw], c, why, sizeof why)) {
-            off = 2;
-            if (out->unbanded_derived++ == 0)
-                snprintf(out->derived_why, sizeof out->derived_why, "%.64s: %.400s",
-                         base[c->hw].name, why);
-        } else
+        int off = rl_size_conservative_off(in, c, why, sizeof why);
+        if (!off)
             pl->p[kept++] = pl->p[i];
+        else if (off == 1 && out->unbanded_off_fit++ == 0)
+            snprintf(out->off_fit_why, sizeof out->off_fit_why,
+                     "%.64s, %lld chip(s) per replica: %.400s", base[c->hw].name, c->chips, why);
+        else if (off == 2 && out->unbanded_derived++ == 0)
+            snprintf(out->derived_why, sizeof out->derived_why, "%.64s: %.400s",
+                     base[c->hw].name, why);
         if (off && out->left_out_hw[c->hw][0] + out->left_out_hw[c->hw][1] == 0)
             snprintf(out->left_out_why[c->hw], sizeof out->left_out_why[c->hw],
                      "%lld chip(s) per replica: %.200s", c->chips, why);
@@ -2544,9 +2579,15 @@ static int conservative_plans(const rl_size_input *in, plan_list *pl, rl_size_re
         if (out->unbanded_derived)
             snprintf(der, sizeof der, "%sruns a dtype its kernel tables do not measure (first: "
                      "%s)", *off ? " or " : "", out->derived_why);
+        /* fixWE #1: without --conservative the derived rows print a band
+         * (their *_high keys), so say why its edge is not one to size on */
         RL_FAIL("--conservative sizes on the slow end of a profile's band; every plan searched "
-                "%s%s, so none has a slow edge. Fit the profile on measurements of the plans "
-                "to size, or drop --conservative", off, der);
+                "%s%s, so none has a slow edge to size on%s. Fit the profile on measurements "
+                "of the plans to size, or drop --conservative", off, der,
+                out->unbanded_derived ? " (the band a derived dtype's rows print without "
+                                        "--conservative is the measured dtype's widened one "
+                                        "octave, which does not cover the derived time's bias: "
+                                        "docs/model.md)" : "");
     }
     pl->n = kept;
     return 0;
@@ -2981,7 +3022,10 @@ int rl_size_study(const rl_size_input *in, const rl_size_candidate *c, rl_size_c
     rl_size_input own = *in;
     own.inner_hw = inner ? inner : in->inner_hw;
     own.inner_cost = NULL; /* the caller's cost, if any, is hw's */
+    rl_size_runs runs = {.same_cap = 1}; /* the x0.5 and x1.5 rows' capacity: one search */
+    own.runs = &runs;
     int rc = study(&own, c, curve, sens, err, errlen);
+    free(runs.r);
     free(inner);
     return rc;
 }
@@ -3008,8 +3052,14 @@ static int study(const rl_size_input *in, const rl_size_candidate *c, rl_size_cu
         s->qps_scale = qs[i];
         s->prompt_scale = ps[i];
         s->fixed = *c;
-        if (rl_size_evaluate(in, &s->fixed, qs[i], ps[i], err, errlen) != 0)
+        /* its verdict by the sizing's rule, the p99s and the capacity
+         * against the changed load (fixWE #2: the p99s alone read "meets
+         * yes" where its capacity fell short) */
+        if (rl_size_evaluate(in, &s->fixed, qs[i], ps[i], err, errlen) != 0 ||
+            (s->fixed.meets && verify_at(in, &s->fixed, qs[i], ps[i], 0, err, errlen) != 0))
             return -1;
+        if (!s->fixed.meets && s->fixed.verdict_by != RL_SIZE_VERDICT_CAPACITY)
+            s->fixed.verdict_by = RL_SIZE_VERDICT_P99; /* a p99 missed: no capacity searched */
         s->redrawn_frac = 0;
         rl_request *r = NULL;
         rl_workload w = scaled_workload(in, qs[i], ps[i]);

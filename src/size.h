@@ -587,6 +587,24 @@ double rl_size_sized_qps(const rl_size_input *in);
  * (t56 #2, fixJK #6); 0 for an unbanded row. */
 int rl_size_band_edge_misses(const rl_size_input *in, const rl_size_candidate *c, double hi[2]);
 
+/* Whether size --conservative leaves plan c out (its rule, the one its
+ * search applies: docs/model.md): 0 it sizes c on its band's slow edge;
+ * 1 c's fitted profile withholds its band (e2e.h rl_e2e_band_withheld: off
+ * the fit; review27 M2); 2 c runs a dtype its profile's kernel tables do
+ * not measure (derived: its band, the measured dtype's widened one octave,
+ * does not cover the derived time's bias; review28 L3).  why (n bytes)
+ * says which, off 0. */
+int rl_size_conservative_off(const rl_size_input *in, const rl_size_candidate *c, char *why,
+                             size_t n);
+
+/* The clause that closes a caution on row c's band edge (size's stderr
+ * and its report): "size --conservative " + sized where the rule above
+ * sizes c on that edge, else that --conservative does not size c, and why
+ * (fixWE #1: a derived int4 row's caution read "size --conservative sizes
+ * against it", which then refused every plan as derived). */
+void rl_size_conservative_advice(const rl_size_input *in, const rl_size_candidate *c,
+                                 const char *sized, char *buf, size_t len);
+
 /* Whether the TPOT target in->slo_tpot is tighter than profile in->hw[hw]'s
  * fixed per-step host cost, which every decode step carries whatever the
  * batch or plan (a fitted profile's decode_step_s, enginecost.h (E); else

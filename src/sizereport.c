@@ -372,6 +372,18 @@ static const char *meets_yes(const rl_size_candidate *c)
                                                 : "yes";
 }
 
+/* The meets cell of a row that met the targets at p99: yes, or, where
+ * its capacity falls short of the load it was judged at, "no: sustains
+ * under" it (size.h rl_size_decide); one wording for the tables' rows and
+ * the sensitivity's (fixWE #2). */
+static void meets_by_rule(char *buf, size_t len, const rl_size_candidate *c)
+{
+    if (c->meets)
+        snprintf(buf, len, "%s", meets_yes(c));
+    else
+        snprintf(buf, len, "no: sustains under %.3g req/s", c->fails_at_qps);
+}
+
 static int p99_clamped(int conservative, const rl_size_candidate *c)
 {
     const double f[2] = {rl_size_time(conservative, c, 1), rl_size_time(conservative, c, 3)};
@@ -413,10 +425,8 @@ static void candidate_row(doc *d, const rl_size_report_data *x, int rank, const 
     else
         snprintf(cells[10], 96, "n/a");
     char why[64];
-    if (c->meets)
-        snprintf(cells[11], 96, "%s", meets_yes(c));
-    else if (c->verdict_by == RL_SIZE_VERDICT_CAPACITY) /* size.h rl_size_decide */
-        snprintf(cells[11], 96, "no: sustains under %.3g req/s", c->fails_at_qps);
+    if (c->meets || c->verdict_by == RL_SIZE_VERDICT_CAPACITY)
+        meets_by_rule(cells[11], 96, c);
     else /* where and why (size.h rl_size_verify) */
         snprintf(cells[11], 96, "no: %s at %.3g req/s", rl_size_miss_names(c->fails_on, why, sizeof why),
                  c->fails_at_qps);
@@ -620,7 +630,8 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
          100 * b->utilization,
          b->mean_decode_batch);
     if (b->banded) {
-        char t1[64], t2[64];
+        char t1[64], t2[64], advice[1024];
+        rl_size_conservative_advice(in, b, "sizes on the high edge", advice, sizeof advice);
         time_cell(t1, sizeof t1, rl_size_time(in->conservative, b, 1), 0, b, 1);
         if (b->no_tpot)
             tpot_ms(t2, sizeof t2, 0, 1, 1);
@@ -633,8 +644,7 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                 "simulate and size)%s; %s.%s%s",
              in->band_wide ? "p5-p95" : "p10-p90", t1, t2, b->no_tpot ? "" : " ms", in->band_wide ? "p5 and p95" : "p10 and p90",
              in->band_wide ? ", each side out to the farther of it and the p10 or p90 run" : "",
-             in->conservative ? "this row is sized on the high edge (--conservative)"
-                              : "size --conservative sizes on the high edge",
+             in->conservative ? "this row is sized on the high edge (--conservative)" : advice,
              p99_clamped(in->conservative, b) ? " " : "", p99_clamped(in->conservative, b) ? CLAMP_NOTE : "");
         /* t56 #2: a band whose slow edge misses a target (deepseek-v3 on
          * b200, its experts timed from the GEMM table: TTFT p99 65.5 s at
@@ -652,9 +662,10 @@ static void recommend(doc *d, const rl_size_report_data *x, const rl_size_candid
                      l ? "; " : "", k ? "TPOT" : "TTFT", k ? hi[k] * 1e3 : hi[k], k ? "ms" : "s",
                      hi[k] / slo[k], k ? slo[k] * 1e3 : slo[k], k ? "ms" : "s");
         }
-        if (miss[0])
-            item(d, "Caution on the band: at the band's upper edge %s; size --conservative "
-                    "sizes against it.", miss);
+        if (miss[0]) {
+            rl_size_conservative_advice(in, b, "sizes against it", advice, sizeof advice);
+            item(d, "Caution on the band: at the band's upper edge %s; %s.", miss, advice);
+        }
     }
     /* max_qps is the most the row sustains within the targets (the
      * capacity search, to 2%, as simulate finds it: not raised to the
@@ -1537,9 +1548,11 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
     char lab[128];
     rl_size_label(in, &r->c[0], lab, sizeof lab);
     heading(d, 2, "Sensitivity: %s", lab);
-    para(d, "The recommended deployment under changed traffic, and the fewest replicas of the "
-            "same configuration that meet the targets at the changed load (no headroom "
-            "added; at a lighter load that is the smallest deployment that still meets, "
+    para(d, "The recommended deployment under changed traffic (meets by the rows' rule above: "
+            "its p99s within the targets at the changed load and its max_sustainable_qps, "
+            "searched on its row's requests, at least that load), and the fewest "
+            "replicas of the same configuration that meet the targets at the changed load (no "
+            "headroom added; at a lighter load that is the smallest deployment that still meets, "
             "searched down to one replica, not the one recommended; disaggregated: decode replicas at the prefill:decode ratio, then each pool "
             "trimmed to as few replicas as still meet, the untrimmed pair kept where the trimmed "
             "one's max_sustainable_qps falls below the changed load: the check the rows above "
@@ -1565,7 +1578,10 @@ static void report_sensitivity(doc *d, const rl_size_report_data *x)
             snprintf(v[0], 96, "QPS x%g (%.3g req/s)", s->qps_scale, in->w.qps * s->qps_scale);
         snprintf(v[1], 96, "%.0f", s->fixed.ttft_p99 * 1e3);
         tpot_ms(v[2], 96, s->fixed.tpot_p99, 1, s->fixed.no_tpot);
-        snprintf(v[3], 96, "%s", s->fixed.meets ? meets_yes(&s->fixed) : "no");
+        if (s->fixed.meets || s->fixed.verdict_by == RL_SIZE_VERDICT_CAPACITY)
+            meets_by_rule(v[3], 96, &s->fixed);
+        else
+            snprintf(v[3], 96, "no");
         if (s->resized_ok) { /* met at p99; a capacity short of the load said (rl_size_decide) */
             if (s->resized.meets && s->resized.verdict_by == RL_SIZE_VERDICT_P99)
                 snprintf(v[4], 96, "%lld (%s)", s->resized.chips_total, meets_yes(&s->resized));

@@ -12468,6 +12468,34 @@ static void size_band_edge_said(void **state)
     assert_null(strstr(out, "band's upper edge (p10-p90)"));
 }
 
+/* fixWE #1: llama3-70b int4 x bf16 on h100-sxm (trtllm's tables measure no
+ * int4 GEMM: derived) meets at its p99s, its band's edge misses, and the
+ * caution read "size --conservative sizes against it" while the same
+ * command with --conservative refused every plan as derived, exit 2.  The
+ * rows keep their printed (widened) band; the caution now says
+ * --conservative does not size such a plan and why, and the refusal says
+ * why that printed band is no edge to size on.  Here llama3-8b, 200
+ * requests: the same derived plans (exact clauses, no figure). */
+static void size_derived_edge_not_advised(void **state)
+{
+    (void)state;
+    static const char cmd[] = "size --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 512 "
+                              "--out-len 64 --ttft-p99 2 --tpot-p99 0.006 --requests 200 "
+                              "--keep-precision --weights int4 --kv fp8 --compute bf16";
+    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
+    const char *c = strstr(out, "caution: at its band's upper edge (p10-p90) the first row (");
+    assert_non_null(c);
+    assert_null(strstr(c, "size --conservative sizes against it"));
+    assert_non_null(strstr(c, "size --conservative does not size this plan (h100-sxm: trtllm's "
+                              "kernel tables measure no GEMM of int4 weights x bf16 compute): "
+                              "a derived dtype's band"));
+    char cons[512];
+    snprintf(cons, sizeof cons, "%s --conservative", cmd);
+    assert_int_equal(run_cli(cons, out, sizeof out), 2);
+    assert_non_null(strstr(out, "so none has a slow edge to size on (the band a derived dtype's "
+                                "rows print without --conservative"));
+}
+
 /* prefill_dispatch_note of `cmd`'s one row says its dispatch share of the
  * TTFT, in (lo, hi): whole percents from 10% up, two significant digits
  * below (src/result.c add_dispatch_caution), never "up to 0%". */
@@ -14435,6 +14463,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(e2e_gap_and_dispatch_caution),
         cmocka_unit_test(moe_slow_caution),
         cmocka_unit_test(size_band_edge_said),
+        cmocka_unit_test(size_derived_edge_not_advised),
         cmocka_unit_test(size_none_still_reports),
         cmocka_unit_test(size_none_still_results),
         cmocka_unit_test(validate_plot_keeps_report),

@@ -1571,6 +1571,29 @@ static void test_report_sensitivity_p99_only(void **state)
         assert_int_equal(strstr(sec, want) != NULL, k == 1);
         free(t);
     }
+    /* fixWE #2: a fixed deployment whose p99s met the changed load but
+     * whose capacity falls short of it (verify_at: verdict capacity,
+     * fails_at_qps the load) read "yes"; now the main table's words (the
+     * load set by hand, 45 req/s; exact text) */
+    rl_size_sensitivity sens[3];
+    rl_size_candidate c = f->res.c[0];
+    c.meets = 0;
+    c.verdict_by = RL_SIZE_VERDICT_CAPACITY;
+    c.fails_at_qps = 45;
+    for (int i = 0; i < 3; i++)
+        sens[i] = (rl_size_sensitivity){.qps_scale = i == 2 ? 1 : 0.5 + i,
+                                        .prompt_scale = i == 2 ? 2 : 1, .fixed = c,
+                                        .resized = f->res.c[0], .resized_ok = 1};
+    rl_size_result res = f->res;
+    res.nmeet = res.nmeet > 0 ? res.nmeet : 1;
+    rl_size_report_data d = {&f->in, &res, NULL, sens, "test workload", "test"};
+    char *t = rl_size_report_render(&d, 0);
+    assert_non_null(t);
+    const char *sec = strstr(t, "## Sensitivity");
+    assert_non_null(sec);
+    if (!strstr(sec, "| no: sustains under 45 req/s |"))
+        fail_msg("%s", sec);
+    free(t);
 }
 
 /* fixNI #8: the Recommendation's ranking sentence stopped at "then the
@@ -2228,13 +2251,11 @@ static void test_sensitivity_trims_pools(void **state)
      * 32.3 -> 31.9 ms; x0.5 TTFT 493 -> 495 ms, TPOT 22.3 -> 19.5 ms; chips
      * and prices unchanged */
     /* fixSB (the capacity search's ramp rule): the pick's batch cap 256 ->
-     * 128 (30.79 -> 30.19 req/s), so x1.5's TPOT p99 31.4 -> 40.5 ms */
-    /* issue 14 (capacity labelled by the rate asked for, serve.h
-     * rl_serve_capacity): x1.5's pair sustains its sample's lattice point
-     * 0, now read as the 30 req/s asked, where it read the draw's own
-     * 29.88 (simulate of it on 4000 requests: max_sustainable_qps 30,
-     * arrival_req_per_s 29.879), so the row no longer says "sustains 29.9
-     * req/s only" */
+     * 128 (30.79 -> 30.19 req/s), so x1.5's TPOT p99 31.4 -> 40.5 ms.
+     * fixWE #2: x1.5's capacity is searched on the row's own requests, so
+     * it is the row's figure (it read "sustains 29.9 req/s only" on the
+     * x1.5 draw), labelled by the rate asked for (issue 14, serve.h
+     * rl_serve_capacity): 14 chips meet */
     if (!strstr(out, "| QPS x1.5 (30 req/s) | 850 | 40.5 | yes | 14 | 59.50 |") ||
         !strstr(out, "| QPS x0.5 (10 req/s) | 503 | 19.4 | yes | 8 | 34.00 |"))
         fail_msg("x0.5/x1.5 rows: %s", strstr(out, "| QPS x0.5") ? strstr(out, "| QPS x0.5") : out);
@@ -2246,15 +2267,18 @@ static void test_sensitivity_trims_pools(void **state)
  * the what-if's load, the untrimmed pair put back when the trimmed one
  * fails it).  The docs/sizing/llama3-70b-h100-sxm.md scenario (the CLI's
  * defaults: reserve, headroom, seed, 4000 requests; calibrated) with its
- * recommendation (5P+2D)x2 tp2 fp8 disagg B<=128: at QPS x1.5 the trim
- * kept (5P+3D)x2, 16 chips, whose max_sustainable_qps on the x1.5
- * requests is 29.88 req/s < 30 (simulate of it, this run), reported as
- * meeting.  Now each resized QPS what-if is a pair whose figure is
- * simulate's for it on the same requests (exactly: the same double, as
- * test_capacity_start_free) and, where it meets, at least the what-if's
- * load; x1.5 was (8P+3D)x2, 22 chips (45.29 req/s, this run); after
- * fixGC's fused add+norm the untrimmed (5P+2D)x2 stays, 14 chips, its
- * capacity 29.9 req/s just short of 30, so it reads meets false. */
+ * recommendation (5P+2D)x2 tp2 fp8 disagg B<=128.  Each resized QPS
+ * what-if is a pair whose figure is simulate's for it on the requests its
+ * row's was searched on, the load asked for, 20 req/s (exactly: the same
+ * double, as test_capacity_start_free) and, where it meets, at least the
+ * what-if's load.  fixWE #2: that figure was searched on the x1.5 draw,
+ * the same requests at 1.5x the rate, whose lattice starts at 30 req/s not
+ * 20: the untrimmed (5P+2D)x2 read 29.88 req/s there, meets false, "14
+ * (sustains 29.9 req/s only)", beside its row's 30.19 and the fixed row's
+ * "yes" on its p99s alone.  Now one sample, one figure: the fixed x1.5
+ * row's is the resized one's (the same deployment), 30.19 >= 30, both
+ * meet, 14 chips (this run; before, the resized figure equalled simulate
+ * --qps 30's, 29.88, and the fixed row carried no capacity: fails). */
 static void test_sensitivity_resized_sustains(void **state)
 {
     (void)state;
@@ -2285,8 +2309,7 @@ static void test_sensitivity_resized_sustains(void **state)
                  "--max-seqs 128 --max-tokens 8192 --qps %g --prompt-len lognormal:2000:0.8 "
                  "--out-len lognormal:300:0.8 --requests %lld --ttft-p99 1 --tpot-p99 0.05 "
                  "--format json",
-                 r->replicas, r->prefill_replicas, load,
-                 rl_size_requests(&in, sens[i].qps_scale));
+                 r->replicas, r->prefill_replicas, in.w.qps, rl_size_requests(&in, 1));
         cJSON *j = run_cli_json(args, buf, sizeof buf);
         const cJSON *q = cJSON_GetObjectItem(j, "max_sustainable_qps");
         assert_true(cJSON_IsNumber(q));
@@ -2299,11 +2322,11 @@ static void test_sensitivity_resized_sustains(void **state)
                      q->valuedouble, r->max_qps, args);
         cJSON_Delete(j);
     }
-    /* issue 14: 30 req/s, its lattice point 0, where it read the draw's
-     * 29.88 (the doc above) */
-    assert_true(sens[1].resized.meets);
-    assert_true(sens[1].resized.max_qps == 30);
-    assert_int_equal(sens[1].resized.chips_total, 14);
+    const rl_size_candidate *fx = &sens[1].fixed, *rx = &sens[1].resized;
+    assert_int_equal(rx->chips_total, 14);
+    if (fx->max_qps != rx->max_qps || !fx->meets || !rx->meets || !(fx->max_qps >= 30))
+        fail_msg("x1.5: fixed %.4g (meets %d), resized %.4g (meets %d)", fx->max_qps, fx->meets,
+                 rx->max_qps, rx->meets);
 }
 
 /* tester59 #1: `size --model llama3-70b --hw h100-sxm,h200,tpu-v5p --qps 8
