@@ -1690,6 +1690,9 @@ static void note_fit(const rl_opts *o, const cJSON *r)
         rl_cli_say(o, "note: --non-causal: the kernel tables time causal attention only; "
                       "attention is %s (docs/model.md, \"Labels of moved times\")",
                    by->valuestring);
+    const cJSON *budget = cJSON_GetObjectItemCaseSensitive(r, "token_budget_note");
+    if (cJSON_IsString(budget)) /* fixWD finding 1b */
+        rl_cli_say(o, "note: %s", budget->valuestring);
     if (cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
         bad = r;
     cJSON_ArrayForEach(row, rows)
@@ -1722,6 +1725,32 @@ static void note_fit(const rl_opts *o, const cJSON *r)
                       "--weights/--kv)",
                    at, rl_bytes_str(w, wb), rl_bytes_str(kv, kb), rl_bytes_str(cap, cb),
                    per_chip ? " per chip" : "", of);
+}
+
+void rl_cli_result_notes(const char *fn, const cJSON *result, const rl_hw *unmeasured,
+                         unsigned *said)
+{
+    static rl_opts o; /* emit's notes read the command's name alone */
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "run: roofline.%s", fn);
+    o.cmd = cmd;
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(result, "mode");
+    if (unmeasured && !(*said & 1u) && cJSON_IsString(mode) &&
+        strcmp(mode->valuestring, "estimated") == 0) {
+        *said |= 1u;
+        note_unmeasured(cmd, unmeasured);
+    }
+    note_estimated(&o, result);
+    const cJSON *row;
+    int bad = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "fits")) ||
+              cJSON_IsString(cJSON_GetObjectItemCaseSensitive(result, "token_budget_note"));
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(result, "rows"))
+        bad |= cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "fits"));
+    if (bad && !(*said & 2u)) {
+        *said |= 2u;
+        note_fit(&o, result);
+    }
+    o.cmd = NULL;
 }
 
 /* A note size's rows carry (`key`, null on a row it does not apply to),
@@ -3765,13 +3794,23 @@ static void note_prefix_tier(const rl_opts *o, const rl_serve_config *c, const r
                    shared, n);
         return;
     }
-    if (!(tier >= 1) || !isfinite(shortest) || tier >= shortest)
+    /* any tier below the shortest prefix, one under a token too (fixWD
+     * finding 4: 1e-9 GB reused nothing without a word); a host tier too
+     * small keeps none of the prefixes the HBM tier evicts */
+    double host = c->prefix_host_tokens / (double)c->pp;
+    const char *stage = c->pp > 1 ? " per pipeline stage" : "";
+    if (!isfinite(shortest))
         return;
-    rl_cli_say(o, "note: --prefix-cache: the HBM tier holds %.0f tokens%s, less than the shortest "
-                  "prefix (%.0f tokens): no prefix is cached%s",
-               floor(tier), c->pp > 1 ? " per pipeline stage" : "", shortest,
-               c->prefix_host_tokens > 0 ? ", and the host tier, which holds prefixes evicted "
-                                           "from the HBM tier, stays empty" : "");
+    if (tier < shortest)
+        rl_cli_say(o, "note: --prefix-cache: the HBM tier holds %.0f tokens%s, less than the "
+                      "shortest prefix (%.0f tokens): no prefix is cached%s",
+                   floor(tier), stage, shortest,
+                   c->prefix_host_tokens > 0 ? ", and the host tier, which holds prefixes "
+                                               "evicted from the HBM tier, stays empty" : "");
+    else if (c->prefix_host_tokens > 0 && host < shortest)
+        rl_cli_say(o, "note: --prefix-cache: the host tier holds %.0f tokens%s, less than the "
+                      "shortest prefix (%.0f tokens): no prefix the HBM tier evicts is kept there",
+                   floor(host), stage, shortest);
 }
 
 /* --prefix-cache with no shared prefix among the requests reserves nothing
@@ -4972,6 +5011,19 @@ static const char *loadable_base(const rl_hw *h)
     return file;
 }
 
+/* The note that h has no price (price_per_chip_hour absent or 0), with
+ * what that does to `cmd`'s result (`effect`): size's since fixND #6,
+ * pareto's since fixWD finding 4 (--set hw.price_per_chip_hour=0 left
+ * usd_per_mtok null without a word).  Nothing when h is priced. */
+static void note_unpriced(const char *cmd, const rl_hw *h, const char *effect)
+{
+    if (!(h->price_per_chip_hour > 0))
+        rl_cli_tell(cmd, "note: %s has no price (price_per_chip_hour absent or 0: 0 reads as "
+                         "no price, not as free), so %s; a profile file { base = \"%s\", "
+                         "price_per_chip_hour = P } prices it",
+                    h->name, effect, loadable_base(h));
+}
+
 /* F10: --max-chips N on a torus chip with no N-chip slice searched the
  * slices below it without a word (tpu-v5e --max-chips 2: 1 chip alone,
  * its slices being 1, 4, 8, ...; tpu-v5p --max-chips 2: none, then "the
@@ -5031,12 +5083,8 @@ static void size_compare_notes(const rl_opts *o, const rl_size_input *in)
     /* fixND #6: said when no profile has a price too (a lone --set
      * hw.price_per_chip_hour=0 switched to chips without a word) */
     for (int i = 0; priced < in->nhw && i < in->nhw; i++)
-        if (!(in->hw[i].price_per_chip_hour > 0))
-            rl_cli_tell("size", "note: %s has no price (price_per_chip_hour absent or 0: 0 "
-                                "reads as no price, not as free), so every "
-                                "row is costed in chips (cost_unit chips), not USD/hour; a profile "
-                                "file { base = \"%s\", price_per_chip_hour = P } prices it",
-                        in->hw[i].name, loadable_base(&in->hw[i]));
+        note_unpriced("size", &in->hw[i],
+                      "every row is costed in chips (cost_unit chips), not USD/hour");
     /* fixRE item 5: with some profiles priced and some not, the priced
      * rows still print usd_per_mtok while every row, theirs too, is ranked
      * by chips (size.c all_priced): the first row is the fewest chips, not
@@ -5845,8 +5893,14 @@ int rl_cli_pareto(rl_opts *o)
     if (o->nbatch == 0) /* default: B = 1, 2, 4, ..., 2048 */
         for (long long b = 1; b <= 2048; b *= 2)
             o->batch[o->nbatch++] = b;
+    note_unpriced("pareto", &h, "usd_per_mtok is null on every row (no USD cost)");
     if (o->context == 0)
-        o->context = rl_sweep_default_context(&m);
+        o->context = rl_sweep_default_context(&m, o->prompt);
+    rl_sweep_space pc = {.context = &o->context, .ncontext = 1, .prompt = o->prompt};
+    if (rl_sweep_check_prompt(&pc, "--context", "--prompt", err, sizeof err) != 0) {
+        rl_cli_tell("pareto", "%s", err);
+        return RL_EXIT_INPUT;
+    }
     /* the sweep's size, bounded before it runs (tester91 #8: 344064
      * points ran 116 s and 1.19 GB unbounded; sweep.h RL_PARETO_MAX_POINTS) */
     long long defchips[64];

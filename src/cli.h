@@ -39,6 +39,18 @@ int rl_cli_say(const rl_opts *o, const char *fmt, ...) __attribute__((format(pri
  * options are at hand. */
 int rl_cli_tell(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The notes emit says of an ops, prefill or step result, for a Lua
+ * run's roofline.ops / prefill / step (lua_api.c; fixWD finding 3: a
+ * script was told none): that `unmeasured` has nothing measured (when the
+ * result's mode is estimated; NULL: h is measured or fitted, or the call
+ * asked for its peaks), the estimated
+ * share (each once a run, as the command's) and that the result or one
+ * of its rows does not fit, once a run for `fn` (*said, the caller's, 0
+ * at first).  Said as "roofline run: roofline.FN: note: ...". */
+struct cJSON;
+void rl_cli_result_notes(const char *fn, const struct cJSON *result, const rl_hw *unmeasured,
+                         unsigned *said);
+
 /* Run the CLI; returns the process exit code. */
 int rl_cli_main(int argc, char **argv);
 

@@ -1496,6 +1496,34 @@ static int push_result(lua_State *L, cJSON *r)
     return rc == LUA_OK ? 1 : lua_error(L);
 }
 
+/* push_result of roofline.`fn` (ops, prefill, step) after the command
+ * line's notes on it (cli.h rl_cli_result_notes; fixWD finding 3: a
+ * script that timed llama3-70b on one h100-sxm read fits false in its rows
+ * and no word on stderr): each kind once a run per fn, its state in the
+ * registry.  `unmeasured`: h when its times are its datasheet peaks by
+ * default (no tables, no fitted costs, not asked for ideal), else NULL. */
+#define RESULT_NOTED "roofline.result_noted"
+static int push_noted(lua_State *L, const char *fn, cJSON *r, const rl_hw *h, int peaks_asked)
+{
+    if (!r)
+        return luaL_error(L, "out of memory");
+    if (lua_getfield(L, LUA_REGISTRYINDEX, RESULT_NOTED) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, RESULT_NOTED);
+    }
+    lua_getfield(L, -1, fn);
+    unsigned said = (unsigned)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    int unmeasured = !peaks_asked && !h->ideal && !rl_hw_measured(h) && !h->engine_costs.present;
+    rl_cli_result_notes(fn, r, unmeasured ? h : NULL, &said);
+    lua_pushinteger(L, (lua_Integer)said);
+    lua_setfield(L, -2, fn);
+    lua_pop(L, 1);
+    return push_result(L, r);
+}
+
 /* ---- module functions ------------------------------------------------------ */
 
 /* roofline.model(name|path|table [, overrides]) -> validated spec table */
@@ -1848,7 +1876,7 @@ int rl_lua_step(lua_State *L)
         if (!r && err[0])
             return run_error(L, err);
         rl_result_kv_split(r, &pl, kv_given, h.ideal);
-        return push_result(L, r);
+        return push_noted(L, "step", r, &h, 0);
     }
     /* fitted TP over the chips, tp = N or chips = N alike (review39 F7):
      * memory, kv_load_s and the fitted time in the split named (review37
@@ -1858,7 +1886,7 @@ int rl_lua_step(lua_State *L)
     cJSON *r = rl_result_step(&m, &h, chips, batch, nb, context, p, kvc);
     if (planned || (fitted && !m.abstract && chips > 1))
         rl_result_step_kv_layout(r, &m, &h, &kvp, chips, context, p, kv_given, h.ideal);
-    return push_result(L, lua_fitted(L, r, 0, &m, &h, chips, kvc, p, fitted, wide));
+    return push_noted(L, "step", lua_fitted(L, r, 0, &m, &h, chips, kvc, p, fitted, wide), &h, 0);
 }
 
 /* roofline.shard{model=, hw=, chips=, batch=, context=, weights=, kv=,
@@ -2010,7 +2038,7 @@ int rl_lua_ops(lua_State *L)
         rl_shard_plan pl = rl_ops_plan(&c);
         rl_result_kv_split(r, &pl, ks != NULL, h.ideal);
     }
-    return push_result(L, r);
+    return push_noted(L, "ops", r, &h, !c.calibrated);
 }
 
 /* roofline.prefill{model=, hw=, tokens=n|{n,...}, prefix=0, chunk=, ...the
@@ -2040,10 +2068,10 @@ int rl_lua_prefill(lua_State *L)
     pl.tp = c.tp;
     pl.ep = c.ep;
     pl.attn_replicated = c.attn_replicated;
-    return push_result(L, lua_fitted(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk), 1, &m,
-                                     &h, c.chips, 1, c.prec,
-                                     c.mfu == 0 && (!planned || rl_shard_plan_is_tp_over(&pl, c.chips)),
-                                     wide));
+    cJSON *r = lua_fitted(L, rl_result_prefill(&m, &h, &c, tokens, n, chunk), 1, &m, &h, c.chips,
+                          1, c.prec,
+                          c.mfu == 0 && (!planned || rl_shard_plan_is_tp_over(&pl, c.chips)), wide);
+    return push_noted(L, "prefill", r, &h, !c.calibrated);
 }
 
 /* ---- sweeps and figures ---------------------------------------------------- */
@@ -2104,8 +2132,11 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     int nchips = opt_count_list(L, 1, RL_P_CHIPS_LIST, 0, chips);
     if (chips[0] == 0) /* absent: every valid slice */
         nchips = 0;
+    lua_getfield(L, 1, RL_PARAMS[RL_P_PROMPT].lua);
+    *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
+    lua_pop(L, 1);
     int nb, nctx;
-    opt_batch_context(L, 2048, rl_sweep_default_context(m), batch, &nb, ctx, &nctx);
+    opt_batch_context(L, 2048, rl_sweep_default_context(m, *prompt), batch, &nb, ctx, &nctx);
     rl_dtype w[RL_DTYPE_COUNT], kv[RL_DTYPE_COUNT];
     rl_precision base = rl_precision_default(); /* weights and kv may be lists */
     base.compute = opt_dtype(L, 1, RL_P_COMPUTE, base.compute);
@@ -2117,9 +2148,6 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
         for (int j = 0; j < nkv; j++)
             prec[np++] = (rl_precision){w[i], kv[j], base.compute};
     np = keep_precisions(L, frontier, h, prec, np, skipped, skippedn);
-    lua_getfield(L, 1, RL_PARAMS[RL_P_PROMPT].lua);
-    *prompt = lua_isnil(L, -1) ? 0 : (long long)luaL_checkinteger(L, -1);
-    lua_pop(L, 1);
     lua_getfield(L, 1, RL_PARAMS[RL_P_IDEAL].lua);
     int ideal = lua_toboolean(L, -1);
     lua_getfield(L, 1, RL_PARAMS[RL_P_OVERLAP].lua);
@@ -2129,6 +2157,8 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap,
                          !ideal};
     char err[ERRLEN];
+    if (rl_sweep_check_prompt(&sp, "field 'context'", "field 'prompt'", err, sizeof err) != 0)
+        opt_error(L, "%s", err);
     /* the points, their JSON rows and their Lua rows count against the
      * scenario's memory budget: bound the points to what it still holds */
     size_t max_points = rl_sandbox_memory_left(L) / SWEEP_POINT_BYTES + 1;

@@ -81,26 +81,26 @@ rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long
                         long long context, rl_dtype weights, rl_dtype kv)
 {
     rl_arch_counts c = rl_arch_counts_of(m);
-    return rl_memory_use_counts(m, &c, h, chips, batch, context, weights, kv);
+    return rl_memory_use_counts(m, &c, h, chips, batch, context, weights, kv, 0);
 }
 
 rl_memory rl_memory_use_counts(const rl_model *m, const rl_arch_counts *c, const rl_hw *h,
                                long long chips, long long batch, long long context,
-                               rl_dtype weights, rl_dtype kv)
+                               rl_dtype weights, rl_dtype kv, double tokens)
 {
     rl_memory r;
     r.weight_bytes = rl_dtype_weights_bytes(weights, c->params.total, c->kept_params);
     r.kv_bytes = (double)batch * rl_arch_kv_bytes_per_sequence(m, kv, (double)context, RL_KV_IDEAL);
     r.total_bytes = r.weight_bytes + r.kv_bytes;
     r.hbm_bytes = (double)chips * h->hbm_bytes;
-    r.capacity_bytes = rl_memory_usable(h, m, chips, r.weight_bytes);
+    r.capacity_bytes = rl_memory_usable_group(h, m, chips, chips, r.weight_bytes, tokens);
     const rl_engine_memory *g = engine_rule(h);
     double n = (double)chips;
     r.engine_memory = g != NULL;
     r.engine_fraction = g ? g->fraction : 1 - h->hbm_reserve;
     r.context_bytes = g ? n * g->context_bytes : 0;
     r.comm_bytes = g && chips > 1 ? n * g->comm_bytes : 0;
-    r.workspace_bytes = g ? n * rl_memory_workspace(m, g, chips, 0) : 0;
+    r.workspace_bytes = g ? n * rl_memory_workspace(m, g, chips, tokens) : 0;
     r.fits = r.total_bytes <= r.capacity_bytes;
     return r;
 }
@@ -114,7 +114,21 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
     if (room <= 0 || per_seq <= 0)
         return 0;
     double b = floor(room / per_seq);
-    return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
+    long long hi = b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b, lo = 0;
+    /* a step of B tokens above the rule's workspace_tokens needs its
+     * workspace at B tokens (rl_memory_use_counts' `tokens`): the largest
+     * B that fits so, by bisection (the room falls as B grows) */
+    if (!rl_memory_budget_moves(h, (double)hi))
+        return hi;
+    while (hi - lo > 1) {
+        long long mid = lo + (hi - lo) / 2;
+        double cap = rl_memory_usable_group(h, m, chips, chips, r.weight_bytes, (double)mid);
+        if (r.weight_bytes + (double)mid * per_seq <= cap)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 int rl_memory_check_exact(const rl_model *m, const long long *batch, int nbatch, long long context,

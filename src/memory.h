@@ -113,10 +113,19 @@ double rl_memory_step_reserve(const rl_model *m, const rl_hw *h, double simulate
 
 rl_memory rl_memory_use(const rl_model *m, const rl_hw *h, long long chips, long long batch,
                         long long context, rl_dtype weights, rl_dtype kv);
-/* rl_memory_use with m's counts given (c = rl_arch_counts_of(m)) */
+/* rl_memory_use with m's counts given (c = rl_arch_counts_of(m)) and the
+ * step's batched tokens (`tokens`; rl_memory_use: 0, the rule's own): the
+ * capacity and workspace_bytes are the rule's at that per-step token
+ * budget (rl_memory_usable_group, rl_memory_workspace), so a decode step
+ * of B sequences above the engine's default budget (trtllm's and vLLM's
+ * 8192) is judged against the workspace an engine built for B batched
+ * tokens reserves (TensorRT-LLM reference/memory.md: activation memory is
+ * "max number of input tokens * some constant factor"), not the 8192
+ * tokens' (fixWD finding 1b: step --batch 400000 --context 1 on llama3-8b
+ * read fits true beside a 0.64 GB workspace; at 400000 tokens it is 31 GB). */
 rl_memory rl_memory_use_counts(const rl_model *m, const rl_arch_counts *c, const rl_hw *h,
                                long long chips, long long batch, long long context,
-                               rl_dtype weights, rl_dtype kv);
+                               rl_dtype weights, rl_dtype kv, double tokens);
 
 /* Byte counts are doubles, exact for integers up to 2^53 (9.007e15 bytes,
  * about 9 PB).  Nothing here wraps; a configuration whose KV cache would pass
@@ -132,7 +141,9 @@ int rl_memory_check_exact(const rl_model *m, const long long *batch, int nbatch,
 
 /* Largest B whose weights + B * S * KV fit in chips * hbm_bytes:
  * floor((capacity - weights) / (S * kv_per_token)); 0 if even the weights do
- * not fit; at most RL_MAX_BATCH.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
+ * not fit; at most RL_MAX_BATCH.  Above the engine rule's workspace_tokens
+ * the capacity is the one at a budget of B tokens (rl_memory_use_counts),
+ * so the largest B that fits there.  Problem 2: 16 x 16e9 B, int8, S = 128,000 -> 7 (K = 1: 56). */
 /* The largest batch the tool reasons about (the CLI's --batch limit too);
  * rl_memory_max_batch saturates here rather than overflow. */
 #define RL_MAX_BATCH 1e9

@@ -200,7 +200,8 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_CHUNK] = {"chunk", "chunk", NULL, "chunked_s", RL_PT_COUNT, "C", "tokens", 1, 1e9, NULL,
                     NULL, "also the chunked-prefill time, C tokens a chunk", AT(chunk), 0, 0, 0},
     [RL_P_PROMPT] = {"prompt", "prompt", NULL, NULL, RL_PT_COUNT, "P", "tokens", 1, 1e9, NULL, NULL,
-                     "prompt tokens for TTFT (default: the context)", AT(prompt), 0, 0, 0},
+                     "prompt tokens for TTFT (default: the context; at most --context, whose "
+                     "default rises to it)", AT(prompt), 0, 0, 0},
     [RL_P_NAME] = {"name", NULL, NULL, NULL, RL_PT_STRING, "NAME", "", 0, 0, NULL, NULL,
                    "the spec's name (default: from the config)", AT(name), 0, 0, 0},
     [RL_P_SOURCE] = {"source", NULL, NULL, NULL, RL_PT_STRING, "TEXT", "", 0, 0, NULL, NULL,

@@ -1283,6 +1283,35 @@ static void add_hbm_bw(cJSON *o, const rl_hw *h, long long chips)
     cJSON_AddNumberToObject(o, "hbm_bytes_per_s", h->hbm_bw);
 }
 
+/* step's token_budget_note: the largest batch above the engine rule's
+ * workspace_tokens, the default per-step token budget (max_num_tokens,
+ * max_num_batched_tokens), says an engine runs it only when built for that
+ * many batched tokens and that fits and the rows' usable bytes charge the
+ * workspace at it (memory.h rl_memory_use_counts; fixWD finding 1b); null
+ * when none is above. */
+static void add_token_budget_note(cJSON *o, const rl_model *m, const rl_hw *h, long long chips,
+                                  const long long *batch, int nbatch)
+{
+    long long B = 0;
+    for (int i = 0; i < nbatch; i++)
+        B = batch[i] > B ? batch[i] : B;
+    const rl_serving_engine *e = rl_engines_selected(&h->engines);
+    if (!e || !rl_memory_budget_moves(h, (double)B)) {
+        cJSON_AddNullToObject(o, "token_budget_note");
+        return;
+    }
+    rl_result_add_fmt(o, "token_budget_note",
+                      "batch %lld is above %s's default per-step token budget of %.0f tokens "
+                      "(a decode step batches one token a sequence): an engine runs it only "
+                      "when built for %lld batched tokens, whose activation workspace (%.3g GB "
+                      "over the %lld chip(s), against %.3g GB at %.0f) fits and the rows' "
+                      "usable bytes charge (memory.h rl_memory_use_counts)",
+                      B, e->name, e->mem.workspace_tokens, B,
+                      (double)chips * rl_memory_workspace(m, &e->mem, chips, (double)B) / 1e9,
+                      chips, (double)chips * rl_memory_workspace(m, &e->mem, chips, 0) / 1e9,
+                      e->mem.workspace_tokens);
+}
+
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p, double kv_copies)
 {
@@ -1301,6 +1330,7 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                             (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
     rl_memory mem = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv);
     add_memory(o, &mem);
+    add_token_budget_note(o, m, h, chips, batch, nbatch);
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     /* the rule max_batch follows, named with its source as step --chips 2+
      * names it (add_plan_memory_rule; tester fixKL #7: absent at one chip) */

@@ -2280,12 +2280,23 @@ static void admit_interleaved(sim *S, replica *r)
         take_prefill(S, r, 0, 1);
 }
 
-/* Continuous batching (whole prompts within the step's token budget) or
- * chunked prefill (prompts cut to the budget left by the decode tokens). */
+/* Continuous batching (whole prompts) or chunked prefill (prompts cut to
+ * the budget), both within the step's token budget left by its decode
+ * tokens: an engine counts every token of a step, one per decoding
+ * sequence included, against max_num_batched_tokens (vLLM V1's
+ * Scheduler.schedule spends token_budget on the running requests first,
+ * docs.vllm.ai vllm/v1/core/sched/scheduler.py) or max_num_tokens
+ * (TensorRT-LLM: "the maximum number of batched input tokens after padding
+ * is removed in each batch", nvidia.github.io/TensorRT-LLM
+ * performance/performance-tuning-guide/tuning-max-batch-size-and-max-num-tokens).
+ * So no sequence joins once the decode tokens fill the budget, and the
+ * decode batch stays within max_tokens (+ the prompts of that last step).
+ * Before stop 55 continuous left the decode tokens out and a max_tokens 1024
+ * run decoded 8824 sequences a step (fixWD, finding 1). */
 static void admit_batched(sim *S, replica *r, int chunked)
 {
     const rl_serve_config *c = S->c;
-    long long budget = c->max_tokens - (chunked ? r->nactive : 0);
+    long long budget = c->max_tokens - r->nactive;
     while (r->wait.head >= 0 && seqs_below(S, r->nactive + r->npf) && budget > 0) {
         int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
         if (!chunked && r->npf > 0 && need > budget)

@@ -35,7 +35,8 @@ rl_step rl_step_decode(const rl_model *m, const rl_hw *h, long long chips, long 
     r.batch = batch;
     r.context = context;
     rl_arch_counts c = rl_arch_counts_of(m); /* once, not per question (issue 12) */
-    r.mem = rl_memory_use_counts(m, &c, h, chips, batch, context, p.weights, p.kv);
+    /* a decode step of B tokens: B the step's batched tokens (memory.h) */
+    r.mem = rl_memory_use_counts(m, &c, h, chips, batch, context, p.weights, p.kv, B);
     r.kv_load_s = r.mem.kv_bytes / bw;
     double p_bytes = rl_dtype_weights_bytes(p.weights, rl_arch_counts_params_read(m, &c, B),
                                             rl_arch_counts_kept_read(m, &c, B));

@@ -523,9 +523,26 @@ size_t rl_sweep_skip_note(char *buf, size_t n, size_t k, rl_precision p, const c
     return w < 0 ? k : k + (size_t)w > n ? n : k + (size_t)w;
 }
 
-long long rl_sweep_default_context(const rl_model *m)
+long long rl_sweep_default_context(const rl_model *m, long long prompt)
 {
-    return m->max_context > 0 && m->max_context < 2048 ? m->max_context : 2048;
+    long long c = m->max_context > 0 && m->max_context < 2048 ? m->max_context : 2048;
+    return prompt > c ? prompt : c;
+}
+
+int rl_sweep_check_prompt(const rl_sweep_space *sp, const char *context_name,
+                          const char *prompt_name, char *err, size_t errlen)
+{
+    for (int i = 0; sp->prompt > 0 && i < sp->ncontext; i++)
+        if (sp->context[i] < sp->prompt) {
+            snprintf(err, errlen,
+                     "%s %lld is below %s %lld: after a %lld-token prompt the KV cache holds "
+                     "at least %lld tokens, so its TTFT would be paired with decode at a "
+                     "context no request reaches; give %s >= %s (the tokens cached at decode)",
+                     context_name, sp->context[i], prompt_name, sp->prompt, sp->prompt,
+                     sp->prompt, context_name, prompt_name);
+            return -1;
+        }
+    return 0;
 }
 
 int rl_sweep_run(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp, rl_sweep *out,

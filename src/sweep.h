@@ -252,8 +252,19 @@ int rl_sweep_check_plan_slice(const rl_hw *h, long long chips, const char *flag,
  * max_context, a compute dtype the chip lacks, out of memory, or
  * "interrupted (SIGINT)" when rl_interrupted() turns true: interrupt.h). */
 /* The context a sweep defaults to (pareto, roofline.pareto, roofline.sweep):
- * 2048 tokens, or the model's max_context when shorter. */
-long long rl_sweep_default_context(const rl_model *m);
+ * 2048 tokens, or the model's max_context when shorter; at least `prompt`
+ * (the tokens a TTFT prefills, 0: none given): after that prompt the KV
+ * cache holds them, so decode never runs at fewer (fixWD finding 2). */
+long long rl_sweep_default_context(const rl_model *m, long long prompt);
+
+/* 0 when every context of sp is at least its prompt (or no prompt was
+ * given), else -1 with err naming both ("--context 1024 is below --prompt
+ * 4096: ..."; `context_name` and `prompt_name` as the front end spells
+ * them): a frontier that pairs a prompt's TTFT with decode at a shorter
+ * cache pairs two steps no request runs together (fixWD finding 2:
+ * pareto --context 1024 --prompt 4096 did so silently). */
+int rl_sweep_check_prompt(const rl_sweep_space *sp, const char *context_name,
+                          const char *prompt_name, char *err, size_t errlen);
 
 /* pareto's none_kept_note, on both front ends (fixVC #6: roofline.pareto
  * returned empty rows without it): when s kept no point, why into buf[len]

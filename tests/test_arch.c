@@ -453,7 +453,7 @@ static void counts_equal_functions(void **state)
             assert_same(rl_arch_counts_kept_read(&m, &c, t), rl_arch_kept_read(&m, t));
             assert_same(rl_arch_counts_vocab_read(&m, &c, t), rl_arch_vocab_read(&m, t));
             rl_memory a = rl_memory_use(&m, &h, 8, (long long)t, 4096, RL_FP8, RL_BF16);
-            rl_memory b = rl_memory_use_counts(&m, &c, &h, 8, (long long)t, 4096, RL_FP8, RL_BF16);
+            rl_memory b = rl_memory_use_counts(&m, &c, &h, 8, (long long)t, 4096, RL_FP8, RL_BF16, 0);
             assert_same(a.weight_bytes, b.weight_bytes);
             assert_same(a.capacity_bytes, b.capacity_bytes);
             assert_same(a.total_bytes, b.total_bytes);

@@ -77,6 +77,22 @@ static cJSON *run_json_noted(const char *args, const char *note)
     return j;
 }
 
+/* `roofline run` on a scenario of text `scen` written to a temporary
+ * file (removed after): its exit status, its output in out. */
+static int run_scenario_text(const char *scen)
+{
+    char path[] = "/tmp/rl_scen_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_true(write(fd, scen, strlen(scen)) == (ssize_t)strlen(scen));
+    close(fd);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "run %s", path);
+    int rc = run_cli(cmd, out, sizeof out);
+    unlink(path);
+    return rc;
+}
+
 static double num(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -378,19 +394,11 @@ static void no_max_context_said(void **state)
     cJSON_Delete(j);
     /* tester35 F8: run said nothing; now the note once per model, however
      * often the scenario loads it (as a name and as roofline.model's table) */
-    char path[] = "/tmp/rl_nomax_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *scen = "for i = 1, 3 do roofline.step{model = 'scaling-book-18b', hw = 'h100-sxm', "
-                       "context = 100000000, ideal = true} end\n"
-                       "roofline.info(roofline.model('scaling-book-18b'))\n"
-                       "roofline.info('llama3-8b')\n";
-    assert_true(write(fd, scen, strlen(scen)) == (ssize_t)strlen(scen));
-    close(fd);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "run %s", path);
-    assert_int_equal(run_cli(cmd, out, sizeof out), 0);
-    unlink(path);
+    assert_int_equal(run_scenario_text("for i = 1, 3 do roofline.step{model = 'scaling-book-18b', "
+                                       "hw = 'h100-sxm', context = 100000000, ideal = true} end\n"
+                                       "roofline.info(roofline.model('scaling-book-18b'))\n"
+                                       "roofline.info('llama3-8b')\n"),
+                     0);
     const char *at = strstr(out, "scaling-book-18b.lua gives no max_context");
     if (!at || strstr(at + strlen("scaling-book-18b.lua gives no max_context"), "gives no max_context") || !strstr(out, "roofline.model(m, {max_context = N})"))
         fail_msg("run: not one max_context note: %s", out);
@@ -4077,6 +4085,68 @@ static void simulate_offline(void **state)
     assert_true(num(j, "mean_decode_batch") == 100);
     assert_rel(num(j, "req_per_s"), 100 / num(j, "duration_s"), 1e-12);
     cJSON_Delete(j);
+}
+
+/* fixWD finding 1: an engine counts a step's decode tokens against its
+ * token budget (vLLM V1 max_num_batched_tokens, TensorRT-LLM
+ * max_num_tokens; serve.c admit_batched), so continuous batching stops
+ * admitting once the decode batch fills --max-tokens, as chunked does.
+ * 3000 one-token prompts at t = 0, 16 tokens out, --max-tokens 256 and
+ * max_seqs far above it: the mean decode batch is at most 256 (exact,
+ * the budget; measured 250 under both policies).  Failed before: 1731
+ * under continuous. */
+static void continuous_decode_within_max_tokens(void **state)
+{
+    (void)state;
+    static const char *const POL[] = {"continuous", "chunked"};
+    for (int i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args,
+                 "simulate --model llama3-8b --hw h100-sxm --offline --prompt-len 1 --out-len 16 "
+                 "--requests 3000 --max-seqs 30000 --max-tokens 256 --no-capacity --policy %s "
+                 "--format json", POL[i]);
+        cJSON *j = run_json(args);
+        if (!(num(j, "mean_decode_batch") <= 256))
+            fail_msg("%s: mean_decode_batch %g > --max-tokens 256", POL[i],
+                     num(j, "mean_decode_batch"));
+        cJSON_Delete(j);
+    }
+}
+
+/* fixWD finding 1b: step --batch 400000 --context 1 on llama3-8b (one
+ * h100-sxm, trtllm's 8192-token budget) read fits true, no note; now the
+ * token_budget_note on stderr and fits false (test_memory
+ * step_workspace_at_its_tokens derives the bytes).  Failed before: no
+ * note, fits true. */
+static void step_above_token_budget_noted(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("step --model llama3-8b --hw h100-sxm --batch 400000 --context 1",
+                             out, sizeof out), 0);
+    if (!strstr(out, "note: batch 400000 is above trtllm's default per-step token budget of "
+                     "8192 tokens") ||
+        !strstr(out, "does not fit at batch 400000"))
+        fail_msg("want the budget and fit notes: %s", out);
+}
+
+/* fixWD finding 3: roofline.step and roofline.prefill in a scenario said
+ * none of the command line's notes: llama3-70b bf16 on one h100-sxm
+ * (141.1 GB of weights on 84.7 GB usable) now says "does not fit" once
+ * though timed twice, and a tpu-v5e prefill (no tables) that its times
+ * are datasheet peaks.  Failed before: neither note. */
+static void lua_step_prefill_notes(void **state)
+{
+    (void)state;
+    assert_int_equal(run_scenario_text("for i = 1, 2 do roofline.step{model = 'llama3-70b', "
+                                       "hw = 'h100-sxm', batch = 1, context = 4096} end\n"
+                                       "roofline.prefill{model = 'llama3-8b', hw = 'tpu-v5e', "
+                                       "tokens = 1024}\n"),
+                     0);
+    static const char FIT[] = "roofline run: roofline.step: note: does not fit at batch 1";
+    const char *at = strstr(out, FIT);
+    if (!at || strstr(at + 1, FIT) ||
+        !strstr(out, "roofline run: roofline.prefill: note: tpu-v5e has nothing measured"))
+        fail_msg("run: want one fit note and the prefill's unmeasured note: %s", out);
 }
 
 /* tester72 #1: --no-capacity skips the capacity search: the run's own
@@ -13137,6 +13207,44 @@ static void prefixes_without_cache_noted(void **state)
     cJSON_Delete(j);
 }
 
+/* fixWD finding 4: --prefix-cache 1e-9 (an HBM tier under one token)
+ * reused nothing and said nothing, where 0.1 GB (762 tokens) said the tier
+ * is below the shortest prefix; now the same note for any tier that small
+ * (0 tokens here; the prefixes are 1500).  And pareto with
+ * price_per_chip_hour 0 returned usd_per_mtok null without a word: now
+ * size's no-price note.  Failed before: neither note. */
+static void too_small_tier_and_no_price_noted(void **state)
+{
+    (void)state;
+    cJSON_Delete(run_json_noted(
+        "simulate --model llama3-70b --hw h100-sxm --chips 8 --qps 2 --requests 30 "
+        "--prompt-len 2000 --out-len 100 --prefixes 4:1500 --format json --prefix-cache 1e-9",
+        "note: --prefix-cache: the HBM tier holds 0 tokens, less than the shortest prefix "
+        "(1500 tokens): no prefix is cached"));
+    assert_int_equal(run_cli("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 "
+                             "--set hw.price_per_chip_hour=0 --format csv", out, sizeof out), 0);
+    assert_non_null(strstr(out, "note: h100-sxm has no price (price_per_chip_hour absent or 0: 0 "
+                                "reads as no price, not as free), so usd_per_mtok is null"));
+}
+
+/* fixWD finding 2: pareto --context 1024 --prompt 4096 paired a 4096-token
+ * prompt's TTFT with decode at 1024 cached tokens, exit 0; a prompt leaves
+ * at least its tokens in the cache, so now exit 2 naming both flags, and a
+ * --prompt alone raises the default context (2048) to it: the result's
+ * row's context is 4096 (exact).  Failed before: exit 0; context 2048. */
+static void pareto_context_below_prompt(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("pareto --model llama3-8b --hw tpu-v5e --chips 4 --context 1024 "
+                             "--prompt 4096", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--context 1024 is below --prompt 4096"));
+    cJSON *j = run_json("pareto --model llama3-8b --hw h100-sxm --chips 1 --batch 1 "
+                        "--prompt 4096 --format json");
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(j, "rows");
+    assert_true(num(cJSON_GetArrayItem(rows, 0), "context") == 4096);
+    cJSON_Delete(j);
+}
+
 /* fixQB (issue 14 follow-up #4): size --hw /tmp/X,d/my.lua split the file's
  * path at its comma and read "/tmp/X: a hardware spec file name must end in
  * .lua"; now exit 2 naming the file and why (the list has no quoting), alone
@@ -14231,6 +14339,11 @@ int main(void)
         cmocka_unit_test(fits_follow_step_on_fitted),
         cmocka_unit_test(trtllm_workspace_follows_max_tokens),
         cmocka_unit_test(quiet_says_no_notes),
+        cmocka_unit_test(continuous_decode_within_max_tokens),
+        cmocka_unit_test(step_above_token_budget_noted),
+        cmocka_unit_test(too_small_tier_and_no_price_noted),
+        cmocka_unit_test(pareto_context_below_prompt),
+        cmocka_unit_test(lua_step_prefill_notes),
         cmocka_unit_test(list_skips_a_broken_preset),
         cmocka_unit_test(result_not_saved_as_a_preset),
         cmocka_unit_test(trace_from_a_pipe),

@@ -540,6 +540,11 @@ static void argument_types(void **state)
          " prompt_len = 10, out_len = 10, policy = 'static', max_tokens = 512 }",
          "roofline.simulate: field 'max_tokens': a per-step token budget of continuous, chunked "
          "and disagg batching, which policy 'static' does not have"},
+        /* fixWD finding 2: a context below the prompt, as the CLI's
+         * --context/--prompt (failed before: no error) */
+        {"roofline.pareto{ model = 'llama3-8b', hw = 'h100-sxm', chips = 1, batch = 1,"
+         " context = 1024, prompt = 4096 }",
+         "roofline.pareto: field 'context' 1024 is below field 'prompt' 4096"},
         /* tester34 F7: every error about a field reads "roofline.CMD: field 'KEY': ..."
          * (docs/lua.md), also those of the checks the command line shares */
         {"roofline.step{ model = 'llama3-70b', hw = 'h100-sxm', pp = 81, chips = 81, ideal = true,"

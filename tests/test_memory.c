@@ -166,6 +166,35 @@ static void token_budget_is_the_querys(void **state)
     assert_true(rl_memory_budget_moves(&h, 65536) && !rl_memory_budget_moves(&h, 8192));
 }
 
+/* fixWD finding 1b: a decode step of B sequences batches B tokens, so
+ * above trtllm's 8192-token budget its workspace is the one at B tokens
+ * (memory.h rl_memory_use_counts).  llama3-8b bf16 on one h100-sxm at
+ * context 1 (131,072 KV bytes a sequence, 77,824 workspace bytes a token
+ * = 38,912 elements x 2 B, rule "free" 0.9): B fits while B x (131,072 +
+ * 0.9 x 77,824) <= 0.9 x the free bytes after weights and context, by hand
+ * ~312,550; the rule's own integer 312,534 (fits, 312,535 does not:
+ * exact, the boundary checked both sides).  400,000 (31.1 GB of
+ * workspace) does not fit.  Failed before: max_batch 475,167 (the 8192
+ * tokens' workspace) and 400,000 fit. */
+static void step_workspace_at_its_tokens(void **state)
+{
+    (void)state;
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_arch_counts c = rl_arch_counts_of(&m);
+    long long b = rl_memory_max_batch(&m, &h, 1, 1, RL_BF16, RL_BF16);
+    if (b != 312534)
+        fail_msg("max_batch %lld, want 312534", b);
+    static const long long B[3] = {312534, 312535, 400000};
+    for (int i = 0; i < 3; i++) {
+        rl_memory u = rl_memory_use_counts(&m, &c, &h, 1, B[i], 1, RL_BF16, RL_BF16, (double)B[i]);
+        if (u.fits != (i == 0))
+            fail_msg("batch %lld: fits %d", B[i], u.fits);
+    }
+    assert_rel(rl_memory_use_counts(&m, &c, &h, 1, 1, 1, RL_BF16, RL_BF16, 400000).workspace_bytes,
+               400000.0 * 77824, 1e-12);
+}
+
 /* issue 12 #4 (a README-only tester): `step --model deepseek-v3 --hw
  * h100-sxm --chips 8 --weights fp8 --compute fp8 --context 4096` (trtllm,
  * TP8) read fits true, 85.12 of 85.45 GB a GPU, max batch 1.  Per chip:
@@ -269,6 +298,7 @@ int main(void)
         cmocka_unit_test(engine_memory_rules),
         cmocka_unit_test(trtllm_workspace_closed_form),
         cmocka_unit_test(token_budget_is_the_querys),
+        cmocka_unit_test(step_workspace_at_its_tokens),
         cmocka_unit_test(vllm_workspace_follows_model),
         cmocka_unit_test(deepseek_v3_fp8_h100_does_not_fit),
     };
