@@ -103,9 +103,10 @@ static long long most_reps(const search *s, long long t, long long pp, long long
  * sit at a few sequences (TensorRT-LLM's decode attention, masked MHA at 1
  * and 2 sequences, XQA from 3: a tp8 llama3-8b replica on H100 takes 1.809
  * ms at 2, 1.630 at 3; vLLM's fp8 GEMMs on B200, m = 1 slower than 2), and
- * an exhaustive search of 118 cases (H100, H200, B200, GB200, TPU v5e;
- * llama3 8b/70b/405b, qwen3-32b, mixtral-8x7b; 16 to 64 chips) found no
- * faster plan past 4. */
+ * an exhaustive search (every T, P, R) of 178 cases (H100, H200, B200,
+ * GB200, TPU v5e/v5p; llama3 8b/70b/405b, qwen3-32b, mixtral-8x7b; 32 to
+ * 128 chips; batches 1 to 4096; docs/model.md) found 20 faster plans the
+ * search missed without this walk and none with it. */
 #define DEEP_MICRO 4
 
 /* The fewer replicas of the deeper pipeline tp t x pp `pp` on `chips`
