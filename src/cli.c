@@ -2925,8 +2925,11 @@ static const char *ep_flagged(const char *err, char *buf, size_t len)
 }
 
 /* --sharding 2d without --x: X is the Scaling Book's communication optimum
- * (Appendix B, shard.c best_x), which minimizes the MLP's collectives, not
- * the step.  When another divisor of tp times the first batch's step
+ * (Appendix B, shard.c best_x), which minimizes the MLP's collectives under
+ * the chapter's model (every axis a ring at W_ici), not under step's own
+ * (comm.c: a 2-chip or partial v5e axis is a line without wraparound; the
+ * attention's AllReduce_X besides): fixWF #2, llama3-70b tp8 on v5e at
+ * batch 256 times x=2's MLP collectives 16.8 ms, x=4's 12.4 ms.  When another divisor of tp times the first batch's step
  * faster (rl_shard_eval, as the 2D row is timed), a note names it (fixVE
  * #5: llama3-70b tp16 on v5e at batch 256 took 2x8, 38.661 ms, where --x 4
  * reads 36.051 ms); the default stays the chapter's. */

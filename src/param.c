@@ -220,9 +220,11 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
                  AT(plan.pp), 0, 0, RL_PF_PLAN},
     [RL_P_X] = {"x", "x", NULL, NULL, RL_PT_COUNT, "X", "chips", 1, 1e6, NULL, NULL,
                 "--sharding 2d: chips on the D axis (default: the Scaling Book's communication "
-                "optimum, Appendix B's sqrt(tp D / 2F) rounded to a divisor of tp in [2, tp/2]; "
-                "it minimizes the MLP's collectives, not the step: another divisor can be faster, "
-                "which step notes)", AT(plan.x), 0, 0,
+                "optimum, Appendix B's sqrt(tp D / 2F) rounded to a divisor of tp in [2, tp/2]: "
+                "the X minimizing the MLP's collectives under the chapter's model, every axis a "
+                "ring at W_ici; step's own collective model (no wraparound on a partial torus "
+                "axis, the attention's AllReduce_X) can time another X's collectives and step "
+                "faster, which step notes)", AT(plan.x), 0, 0,
                 RL_PF_PLAN},
     [RL_P_SHARDING] = {"sharding", "sharding", NULL, NULL, RL_PT_CHOICE, "L", "", 0, 0, "1d",
                        "1d|2d", "Megatron (1d) or 2D weight-stationary sharding of the --tp chips",

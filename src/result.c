@@ -1668,15 +1668,44 @@ static int prefill_runs(const rl_shard_plan *pl)
  * 2BD/W_ici of activations, bf16 both), and with the factor w/a named when
  * the weights and the moved activations differ in bytes (fixVE #2: fp8
  * weights printed "F/(B*beta) = 120" for F/(B*beta) = 241). */
-static const char *gen_limit(const rl_shard_limits *l, char *lim)
+/* Seed 000 sec. 3 ("Distributing Inference Over Multiple Accelerators",
+ * Generation): Y < F/(B beta) with B the batch the model-parallel group
+ * decodes, i.e. one replica's.  generate_tp_max takes B = the whole --batch
+ * (the JSON limit, one replica of all the chips); a recommended plan of
+ * several replicas is judged on its replica_batch, so the limit scales by
+ * batch / replica_batch (fixWF: "Y < ... = 12.3" beside tp16 x2, whose
+ * replicas decode 128 of 256 each and may take Y < 24.6). */
+static int replica_limit(char *out, size_t n, const rl_shard_result *r, const rl_shard_limits *l)
 {
+    if (!r || r->replica_batch <= 0 || r->replica_batch >= r->batch)
+        return 0;
+    double y = l->generate_tp_max * (double)r->batch / (double)r->replica_batch;
+    return snprintf(out, n, "%s's replicas decode %lld each: Y < %.3g%s", r->name, r->replica_batch,
+                    y, (double)r->plan.tp >= y ? " (its tp is not, yet times fastest)" : "");
+}
+
+static const char *gen_limit(const rl_shard_limits *l, const rl_shard_result *lat,
+                             const rl_shard_result *thr, char *lim, size_t n)
+{
+    char whole[64] = "", a[160] = "", b[160] = "";
+    if (lat && replica_limit(a, sizeof a, lat, l) > 0)
+        snprintf(whole, sizeof whole, ", B the whole batch of %lld on one replica", lat->batch);
+    if (thr && thr != lat && strcmp(thr->name, lat ? lat->name : "") &&
+        (!lat || thr->replica_batch != lat->replica_batch))
+        replica_limit(b, sizeof b, thr, l);
+    if (b[0] && !whole[0])
+        snprintf(whole, sizeof whole, ", B the whole batch of %lld on one replica", thr->batch);
+    int k;
     if (l->weight_bytes == l->act_bytes)
-        snprintf(lim, 256, "Y < F/(B*beta) = %.3g (beta = %.3g)", l->generate_tp_max, l->beta);
+        k = snprintf(lim, n, "Y < F/(B*beta) = %.3g (beta = %.3g%s)", l->generate_tp_max, l->beta,
+                     whole);
     else
-        snprintf(lim, 256, "Y < F*w/(B*beta*a) = %.3g (beta = %.3g; w = %g byte%s per weight, a = "
-                 "%g bytes per activation value; the chapter's F/(B*beta) has w = a)",
-                 l->generate_tp_max, l->beta, l->weight_bytes, l->weight_bytes == 1 ? "" : "s",
-                 l->act_bytes);
+        k = snprintf(lim, n, "Y < F*w/(B*beta*a) = %.3g (beta = %.3g; w = %g byte%s per weight, "
+                     "a = %g bytes per activation value; the chapter's F/(B*beta) has w = a%s)",
+                     l->generate_tp_max, l->beta, l->weight_bytes,
+                     l->weight_bytes == 1 ? "" : "s", l->act_bytes, whole);
+    if (k >= 0 && (size_t)k < n && (a[0] || b[0]))
+        snprintf(lim + k, n - (size_t)k, "; %s%s%s", a, a[0] && b[0] ? ", " : "", b);
     return lim;
 }
 
@@ -1687,7 +1716,7 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                     const rl_shard_limits *l, const rl_hw *h, int nplans, int nfit,
                     long long prompts, int dropped, const char *dwhy)
 {
-    char room[256], lim[256]; /* room: what `fits` was judged against (rl_shard_chip_room) */
+    char room[256], lim[512]; /* room: what `fits` was judged against (rl_shard_chip_room) */
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     /* the capacity also in GiB, the datasheet's unit (its "80GB" H100), review28 M2 */
     char cap[64];
@@ -1756,7 +1785,7 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                  pre ? "prefill" : "generation", l->why);
     else if (!pre && isnan(l->latency_bytes)) /* one chip */
         snprintf(out + k, n - k, "Model parallelism pays while %s; %s (limits.null_reason).",
-                 gen_limit(l, lim), l->why);
+                 gen_limit(l, lat, thr, lim, sizeof lim), l->why);
     else if (pre && l->act_bytes != 2)
         snprintf(out + k, n - k,
                  "Tensor parallelism stays compute-bound up to 2*F*W_ici/(C*a) = %.3g chips per"
@@ -1783,7 +1812,7 @@ static void explain(char *out, size_t n, const rl_shard_result *lat, const rl_sh
                  " activation of %s is %s the %s latency threshold (the largest AllReduce over"
                  " %lld chips the alpha-beta model times latency-bound), %s its AllReduce over"
                  " %lld chips is %s%s.",
-                 gen_limit(l, lim), rl_bytes_str(l->activation_bytes, a),
+                 gen_limit(l, lat, thr, lim, sizeof lim), rl_bytes_str(l->activation_bytes, a),
                  above ? "above" : "at or below", rl_bytes_str(l->latency_bytes, t), l->chips,
                  lb || above ? "so" : "yet at this size", l->chips,
                  lb ? "latency-bound" : "bandwidth-bound", terms);

@@ -2556,6 +2556,30 @@ static void shard_limit_names_bytes_factor(void **state)
     }
 }
 
+/* fixWF #1 (fresh-user tester): shard --chips 32 --batch 256 on llama3-70b
+ * tpu-v5e said "Model parallelism pays while Y < F/(B*beta) = 12.3" and
+ * recommended tp16 x2, whose replicas decode 128 sequences each.  The
+ * chapter's B (seed 000 sec. 3, Generation) is the batch the model-parallel
+ * group decodes, so the whole-batch figure is kept and named as such, and
+ * the plan's own figure stands beside it: F/(B*beta) = 28672 / (256 x 9.1)
+ * = 12.3 (v5e: W_hbm 8.19e11 / W_ici 9e10 = 9.1) for B = 256, and
+ * 28672 / (128 x 9.1) = 24.6 for B = 128 (both as printed, 3 digits). */
+static void shard_limit_per_replica_batch(void **state)
+{
+    (void)state;
+    static char buf[1 << 17]; /* its JSON runs to 88 kB */
+    cJSON *j = run_cli_json("shard --model llama3-70b --hw tpu-v5e --chips 32 --batch 256 "
+                            "--context 2048 --format json", buf, sizeof buf);
+    assert_non_null(j);
+    const char *g = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "advice"),
+                                                             "generate"));
+    const char *say = "Y < F/(B*beta) = 12.3 (beta = 9.1, B the whole batch of 256 on one "
+                      "replica); tp16 kv=batch x2's replicas decode 128 each: Y < 24.6;";
+    if (!g || !strstr(g, say))
+        fail_msg("advice.generate lacks '%s': %s", say, g ? g : "(null)");
+    cJSON_Delete(j);
+}
+
 /* fixNF #3: step's row keys changed with --chips: a one-chip row had no
  * comm_s, strategy, phase, max_batch or usable_bytes_per_chip, so a script
  * reading comm_s broke at --chips 1.  Both shapes now carry the plan row's
@@ -7457,7 +7481,13 @@ static void x_default_said_as_the_chapters(void **state)
     (void)state;
     assert_int_equal(run_cli("step --help", out, sizeof out), 0);
     assert_non_null(strstr(out, "default: the Scaling Book's communication"));
-    assert_non_null(strstr(out, "not the step: another divisor can be faster"));
+    /* fixWF #2: it said the default "minimizes the MLP's collectives", yet
+     * step's own model times them faster at --x 4 (tp8, batch 256: AllGather
+     * 1.864 + AllReduce_X 13.05 + ReduceScatter 1.864 = 16.8 ms at x=2, 1.864
+     * + 8.699 + 1.864 = 12.4 ms at x=4): the help says whose model it is */
+    assert_non_null(strstr(out, "the X minimizing the MLP's collectives under the chapter's "
+                                "model, every axis a ring at W_ici; step's own collective model"));
+    assert_non_null(strstr(out, "can time another X's collectives and step faster"));
     cJSON *j = run_json("step --model llama3-70b --hw tpu-v5e --tp 16 --sharding 2d --ideal "
                         "--batch 256 --context 2048 --format json");
     assert_non_null(j);
@@ -14382,6 +14412,7 @@ int main(void)
         cmocka_unit_test(shard_limits_null_without_link),
         cmocka_unit_test(shard_latency_bound_one_rule),
         cmocka_unit_test(shard_limit_names_bytes_factor),
+        cmocka_unit_test(shard_limit_per_replica_batch),
         cmocka_unit_test(step_rows_keys_at_any_chips),
         cmocka_unit_test(step_notes_batch_not_fitting),
     cmocka_unit_test(simulate_refuses_quantising_horizon),
