@@ -1679,6 +1679,15 @@ static void table_said(cJSON *result, const char *key)
         cJSON_Delete(v);
 }
 
+/* step's token_budget_note on stderr (fixWD finding 1b); 1 when said. */
+static int note_budget(const rl_opts *o, const cJSON *r)
+{
+    const cJSON *budget = cJSON_GetObjectItemCaseSensitive(r, "token_budget_note");
+    if (cJSON_IsString(budget))
+        rl_cli_say(o, "note: %s", budget->valuestring);
+    return cJSON_IsString(budget);
+}
+
 /* ops, prefill and step time what they are given; a note when it (or one
  * of its rows) does not fit in the chips' HBM, said by emit for the three
  * (tester62 #6: step, whose rows read fits false, said nothing). */
@@ -1690,9 +1699,6 @@ static void note_fit(const rl_opts *o, const cJSON *r)
         rl_cli_say(o, "note: --non-causal: the kernel tables time causal attention only; "
                       "attention is %s (docs/model.md, \"Labels of moved times\")",
                    by->valuestring);
-    const cJSON *budget = cJSON_GetObjectItemCaseSensitive(r, "token_budget_note");
-    if (cJSON_IsString(budget)) /* fixWD finding 1b */
-        rl_cli_say(o, "note: %s", budget->valuestring);
     if (cJSON_IsFalse(cJSON_GetObjectItem(r, "fits")))
         bad = r;
     cJSON_ArrayForEach(row, rows)
@@ -1742,8 +1748,9 @@ void rl_cli_result_notes(const char *fn, const cJSON *result, const rl_hw *unmea
     }
     note_estimated(&o, result);
     const cJSON *row;
-    int bad = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "fits")) ||
-              cJSON_IsString(cJSON_GetObjectItemCaseSensitive(result, "token_budget_note"));
+    if (!(*said & 4u) && note_budget(&o, result))
+        *said |= 4u;
+    int bad = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "fits"));
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(result, "rows"))
         bad |= cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "fits"));
     if (bad && !(*said & 2u)) {
@@ -1852,8 +1859,10 @@ static int emit(const rl_opts *o, cJSON *result)
     note_estimated(o, result);
     note_step_floor(o, result);
     if (o->cmd && (!strcmp(o->cmd, "ops") || !strcmp(o->cmd, "prefill") ||
-                   !strcmp(o->cmd, "step")))
+                   !strcmp(o->cmd, "step"))) {
+        note_budget(o, result);
         note_fit(o, result);
+    }
     /* tester50 F17: the default profiles' steps carry no host cost, which
      * a reader of the table or CSV could miss in a header field or column
      * (llama3-70b TP8 batch 1 on h100-sxm: 9.04 ms; 12-30 ms on real engines, the tester said):

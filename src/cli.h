@@ -44,9 +44,9 @@ int rl_cli_tell(const char *cmd, const char *fmt, ...) __attribute__((format(pri
  * script was told none): that `unmeasured` has nothing measured (when the
  * result's mode is estimated; NULL: h is measured or fitted, or the call
  * asked for its peaks), the estimated
- * share (each once a run, as the command's) and that the result or one
- * of its rows does not fit, once a run for `fn` (*said, the caller's, 0
- * at first).  Said as "roofline run: roofline.FN: note: ...". */
+ * share (each once a run, as the command's), a batch above the token
+ * budget (token_budget_note) and that the result or one of its rows does
+ * not fit, each once a run for `fn` (*said, the caller's, 0 at first).  Said as "roofline run: roofline.FN: note: ...". */
 struct cJSON;
 void rl_cli_result_notes(const char *fn, const struct cJSON *result, const rl_hw *unmeasured,
                          unsigned *said);

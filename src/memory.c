@@ -105,6 +105,14 @@ rl_memory rl_memory_use_counts(const rl_model *m, const rl_arch_counts *c, const
     return r;
 }
 
+/* Whether weights w and B sequences of per_seq KV bytes fit beside the
+ * rule's workspace at B tokens (rl_memory_max_batch). */
+static int fits_at(const rl_model *m, const rl_hw *h, long long chips, double w, double per_seq,
+                   long long B)
+{
+    return w + (double)B * per_seq <= rl_memory_usable_group(h, m, chips, chips, w, (double)B);
+}
+
 long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
                               rl_dtype weights, rl_dtype kv)
 {
@@ -118,12 +126,11 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
     /* a step of B tokens above the rule's workspace_tokens needs its
      * workspace at B tokens (rl_memory_use_counts' `tokens`): the largest
      * B that fits so, by bisection (the room falls as B grows) */
-    if (!rl_memory_budget_moves(h, (double)hi))
+    if (!rl_memory_budget_moves(h, (double)hi) || fits_at(m, h, chips, r.weight_bytes, per_seq, hi))
         return hi;
-    while (hi - lo > 1) {
+    while (hi - lo > 1) { /* lo fits, hi does not */
         long long mid = lo + (hi - lo) / 2;
-        double cap = rl_memory_usable_group(h, m, chips, chips, r.weight_bytes, (double)mid);
-        if (r.weight_bytes + (double)mid * per_seq <= cap)
+        if (fits_at(m, h, chips, r.weight_bytes, per_seq, mid))
             lo = mid;
         else
             hi = mid;

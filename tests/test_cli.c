@@ -4156,21 +4156,26 @@ static void step_above_token_budget_noted(void **state)
 /* fixWD finding 3: roofline.step and roofline.prefill in a scenario said
  * none of the command line's notes: llama3-70b bf16 on one h100-sxm
  * (141.1 GB of weights on 84.7 GB usable) now says "does not fit" once
- * though timed twice, and a tpu-v5e prefill (no tables) that its times
- * are datasheet peaks.  Failed before: neither note. */
+ * though timed twice, a tpu-v5e prefill (no tables) that its times are
+ * datasheet peaks, and a llama3-8b step of batch 400000 its token budget
+ * note (its own kind: said after the fit note).  Failed before: no note. */
 static void lua_step_prefill_notes(void **state)
 {
     (void)state;
     assert_int_equal(run_scenario_text("for i = 1, 2 do roofline.step{model = 'llama3-70b', "
                                        "hw = 'h100-sxm', batch = 1, context = 4096} end\n"
                                        "roofline.prefill{model = 'llama3-8b', hw = 'tpu-v5e', "
-                                       "tokens = 1024}\n"),
+                                       "tokens = 1024}\n"
+                                       "roofline.step{model = 'llama3-8b', hw = 'h100-sxm', "
+                                       "batch = 400000, context = 1}\n"),
                      0);
     static const char FIT[] = "roofline run: roofline.step: note: does not fit at batch 1";
     const char *at = strstr(out, FIT);
     if (!at || strstr(at + 1, FIT) ||
-        !strstr(out, "roofline run: roofline.prefill: note: tpu-v5e has nothing measured"))
-        fail_msg("run: want one fit note and the prefill's unmeasured note: %s", out);
+        !strstr(out, "roofline run: roofline.prefill: note: tpu-v5e has nothing measured") ||
+        !strstr(out, "roofline run: roofline.step: note: batch 400000 is above trtllm's"))
+        fail_msg("run: want one fit note, the prefill's unmeasured note and the budget "
+                 "note: %s", out);
 }
 
 /* tester72 #1: --no-capacity skips the capacity search: the run's own
@@ -9535,7 +9540,8 @@ static void bursty_idle_is_not_overloaded(void **state)
  * (arrival_req_per_s), which a note said, and the overload note then read
  * "overloaded: 50 req/s offered; 1.67 req/s completed (steady window)" with
  * the server busy 0.17 and keep-up 1 (expected, measured on this build: the
- * whole run completed 6.03 req/s).  Without a capacity figure a bursty run
+ * whole run completed 6.03 req/s; the window 1.75 req/s since fixWD, whose
+ * continuous steps count decode tokens in --max-tokens).  Without a capacity figure a bursty run
  * is judged by its own queue test: no verdict, said.  At --qps 5000 the
  * same sample (664 req/s) is too short for a window and its queue grew: the
  * note states 664, the rate it judged, not --qps. */
@@ -9549,7 +9555,7 @@ static void burst_overload_note_uses_own_rate(void **state)
     snprintf(cmd, sizeof cmd, "%s50", work);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     if (strstr(out, "overloaded:") ||
-        !strstr(out, "note: no overload verdict: the steady window completed 1.67 req/s of "
+        !strstr(out, "note: no overload verdict: the steady window completed 1.75 req/s of "
                      "these arrivals' 6.64"))
         fail_msg("%s", out);
     snprintf(cmd, sizeof cmd, "%s5000", work);
@@ -9563,14 +9569,16 @@ static void burst_overload_note_uses_own_rate(void **state)
      * on this build), and got no verdict: the steady window's keep-up read
      * 1.  Without a capacity search the run's own figures say it:
      * overloaded, with them; at --qps 50 (35.3 req/s while busy against
-     * 6.64 arrived) no verdict stays, said with that rate */
+     * 6.64 arrived) no verdict stays, said with that rate.  fixWD (a step's
+     * prompts share --max-tokens with its decode tokens): busy 0.809, 28.7
+     * and 35.4 req/s, TTFT service 0.161 s, 77.3 x (measured on this build) */
     snprintf(cmd, sizeof cmd, "%s500", work);
     assert_int_equal(run_cli(cmd, out, sizeof out), 0);
     if (!strstr(out, "note: overloaded: 66.4 req/s offered (these arrivals' own rate, "
                      "arrival_req_per_s; --qps 500); with no capacity search, the run's own "
-                     "figures: busy 0.81 of the run, it completed 28.6 req/s over it, 35.3 "
+                     "figures: busy 0.809 of the run, it completed 28.7 req/s over it, 35.4 "
                      "req/s while busy, under these arrivals' rate, and the median TTFT (12.5 s) "
-                     "is 68.7 x the median TTFT service (0.182 s)") ||
+                     "is 77.3 x the median TTFT service (0.161 s)") ||
         strstr(out, "no overload verdict"))
         fail_msg("%s", out);
 }
@@ -13471,15 +13479,17 @@ static void disagg_link_bound_named(void **state)
     /* tester56 F2: llama3-70b fp8 on two H100s, 500 + 50 tokens at 60 req/s
      * under max_seqs 1024: the decode batch averaged 388, no request ever
      * waited at the cap, the KV peaked at 77.9% (79% since trtllm's
-     * activation workspace shrank the pool, memory.h rl_memory_workspace);
+     * activation workspace shrank the pool, memory.h rl_memory_workspace;
+     * 377 and 75.5% since fixWD: a step's prompts share --max-tokens with
+     * its decode tokens, serve.c admit_batched; measured);
      * it read "TPOT is capped by
      * the batch cap (max_seqs 1024)".  The step throughput is named now (no
      * step held back by the cap: "in 0% of decode steps"). */
     j = run_json_noted("simulate --model llama3-70b --hw h100-sxm --chips 2 --weights fp8 --kv fp8 "
                        "--compute fp8 --qps 60 --max-seqs 1024 --prompt-len 500 --out-len 50 "
                        "--requests 800 --format json", "and the step throughput (the GPU) is the "
-                       "limit: the decode batch averaged 388 and requests waited at the batch cap "
-                       "(max_seqs 1024) in 0% of decode steps, the KV cache peaked at 79% of its "
+                       "limit: the decode batch averaged 377 and requests waited at the batch cap "
+                       "(max_seqs 1024) in 0% of decode steps, the KV cache peaked at 75.5% of its "
                        "pages");
     assert_null(strstr(out, "capped by the batch cap"));
     assert_true(num(j, "mean_decode_batch") < 0.5 * 1024 && num(j, "kv_peak_frac") < 0.95);
