@@ -581,6 +581,7 @@ static int parse_options(const rl_command *c, int argc, char **argv, rl_opts *o)
         if (repeated(c, o, (rl_param_id)id, flag, optarg) ||
             rl_param_set(o, (rl_param_id)id, flag, optarg) != 0)
             return -1;
+        quiet_notes = o->quiet; /* from here on: the checks below say notes (review55 #2) */
     }
     if (one_ideal(c, o) != 0)
         return -1;
@@ -7041,7 +7042,6 @@ int rl_cli_main(int argc, char **argv)
     build_longopts();
     quiet_notes = 0;
     int rc = parse_options(c, argc - 1, argv + 1, &o);
-    quiet_notes = o.quiet;
     /* a progress line only where a person reads stderr (progress.h) */
     rl_progress_enable(isatty(STDERR_FILENO) && !o.quiet, RL_PROGRESS_AFTER_S);
     if (rc != 0)

@@ -56,9 +56,10 @@ void rl_progress_start(const char *cmd, const char *what, long long total)
 void rl_progress_add(long long n)
 {
     pthread_mutex_lock(&P.mu);
-    P.done += n;
+    if (P.depth == 1) /* a nested run's units are not the outer's (review55 #8) */
+        P.done += n;
     double t = now_s();
-    if (P.on && P.depth > 0 && t - P.t0 >= P.after_s &&
+    if (P.on && P.depth == 1 && t - P.t0 >= P.after_s &&
         (P.shown == 0 || t - P.shown >= RL_PROGRESS_EVERY_S)) {
         char line[256];
         int w = rl_progress_line(line, sizeof line, P.cmd, P.what, P.done, P.total, t - P.t0);

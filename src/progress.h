@@ -22,8 +22,9 @@ void rl_progress_enable(int on, double after_s);
 
 /* A run of `total` units named `what` ("configurations simulated") of
  * command `cmd` begins: its count at 0, its clock started.  A start while
- * another run is open (a command nesting two) is ignored, and so is its
- * end: the outer run's line goes on. */
+ * another run is open (a command nesting two) is ignored, and so are its
+ * end and the units added while it is open: the outer run's line and
+ * count go on. */
 void rl_progress_start(const char *cmd, const char *what, long long total);
 
 /* n more units done; the line is rewritten when it is due. */

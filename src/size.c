@@ -1289,8 +1289,9 @@ char *rl_size_miss_names(int miss, char *buf, size_t len)
  * prompts x ps, and decided against (1 + headroom) qs x the load.  The
  * requests at qs are those same requests, their arrivals over qs (size.c
  * scaled_workload, workload.c: one uniform draw a gap), and the search
- * scales a sample to each load it tries, but its lattice starts at the
- * sample's own rate: searched on the x1.5 draw, the README's recommended
+ * scales a sample to each load it tries on a lattice anchored at the rate
+ * asked for (serve.h rl_serve_capacity), qs x the load, another lattice
+ * for each qs: searched on the x1.5 draw, the README's recommended
  * (5P+2D)x2 read 29.9 req/s beside its row's 30.2, one deployment with two
  * figures a lattice step apart (fixWE #2).  So one sample per prompt
  * scale: one figure per deployment, whatever load it is judged at.  The

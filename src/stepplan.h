@@ -85,9 +85,10 @@ void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan 
  * rl_shard_auto_plan's plan from `base`), of at most max_pp stages when
  * max_pp > 0 (choice->fits 0: none of so few holds it), into *choice, for
  * ops in decode (fixWB #3: it took the automatic plan where step --chips
- * N ran another).  0, or 1 when no plan holds the weights or none
- * evaluates (the caller keeps the automatic plan, its nearest or its
- * error). */
+ * N ran another).  0 (where no candidate evaluates, *choice is the
+ * automatic plan with fits 0, as choose leaves it), or 1 when no plan
+ * holds the weights (the caller keeps the automatic plan, its nearest or
+ * its error). */
 int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                      long long chips, long long batch, long long context, rl_precision p,
                      long long max_pp, rl_step_choice *choice);

@@ -10777,6 +10777,12 @@ static void quiet_says_no_notes(void **state)
     assert_int_equal(shell_out(cmd), 0);
     assert_null(strstr(out, "said on stderr above"));
     assert_non_null(strstr(out, "no per-step host cost"));
+    /* a note the option checks say (--x without --sharding 2d) too
+     * (review55 #2: --quiet was read after them) */
+    snprintf(cmd, sizeof cmd, "%s step --model llama3-8b --hw h100-sxm --batch 1 --context 1024 "
+             "--x 2 --quiet 2>&1 >/dev/null", RL_BIN);
+    assert_int_equal(shell_out(cmd), 0);
+    assert_null(strstr(out, "note: "));
     /* an error is still said */
     snprintf(cmd, sizeof cmd, "%s step --model llama3-8b --hw h100-sxm --batch 1 --quiet 2>&1",
              RL_BIN);

@@ -41,11 +41,35 @@ static void three_units(void)
 {
     rl_progress_start("size", "configurations simulated", 3);
     rl_progress_add(1);
-    rl_progress_start("size", "inner", 99); /* nested: ignored */
-    rl_progress_add(1);
+    rl_progress_start("size", "inner", 99); /* nested: ignored, its units too */
+    rl_progress_add(5);
     rl_progress_end();
     rl_progress_add(1);
     rl_progress_end();
+}
+
+static void add_one(void)
+{
+    rl_progress_add(1);
+}
+
+/* The outer run's count after a nested one: 1 + 1, the inner run's 5 not
+ * in it (review55 #8: it read 7 of 3). */
+static void nested_units_not_counted(void **state)
+{
+    (void)state;
+    char buf[1024];
+    rl_progress_enable(1, 0);
+    rl_progress_start("size", "configurations simulated", 3);
+    rl_progress_add(1);
+    rl_progress_start("size", "inner", 99);
+    rl_progress_add(5);
+    rl_progress_end();
+    captured(rl_progress_clear, buf, sizeof buf); /* the next add writes at once */
+    captured(add_one, buf, sizeof buf);
+    rl_progress_end();
+    rl_progress_enable(0, 0);
+    assert_non_null(strstr(buf, "configurations simulated 2 of 3"));
 }
 
 /* A message mid-run: the line erased before it, written again after. */
@@ -110,6 +134,7 @@ int main(void)
         cmocka_unit_test(disabled_writes_nothing),
         cmocka_unit_test(enabled_writes_then_erases),
         cmocka_unit_test(clear_before_a_note),
+        cmocka_unit_test(nested_units_not_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
