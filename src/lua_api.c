@@ -1967,11 +1967,14 @@ static int opt_ops(lua_State *L, rl_model *m, rl_hw *h, rl_ops_config *c, int *w
     lua_pop(L, 1);
     /* no plan on a measured chip: one tp replica of the chips (the CLI's
      * replica_plan); elsewhere (ideal, no tables) formula (1)'s fully
-     * sharded chips stay, tp 1 (tester7 #1: chips=8 read 1 chip) */
-    if (!planned &&
-        (c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1), decode,
-                         replicas)) > 1)
-        c->chips = c->tp;
+     * sharded chips stay, tp 1 (tester7 #1: chips=8 read 1 chip); a plan
+     * of tp1 x R replicas times one replica on one chip, as the CLI's
+     * ops_step_plan sets chips = tp (fixWG #1: chips stayed N) */
+    if (!planned) {
+        c->tp = tp_over(L, m, h, c->chips, c->prec, !lua_toboolean(L, -1), decode, replicas);
+        if (c->tp > 1 || *replicas > 1)
+            c->chips = c->tp;
+    }
     lua_pop(L, 3);
     const char *moe = opt_string(L, 1, RL_P_MOE_ATTN);
     if (moe && strcmp(moe, "tp") != 0 && strcmp(moe, "replicated") != 0)

@@ -2257,10 +2257,14 @@ static void resume_swapped(sim *S, replica *r)
     }
 }
 
-/* A decode replica (disagg): transferred KV joins the decode batch directly. */
+/* A decode replica (disagg): transferred KV joins the decode batch directly,
+ * while the step's tokens, one a decoding sequence, stay within max_tokens
+ * (as admit_batched's budget: vLLM's max_num_batched_tokens, TensorRT-LLM's
+ * max_num_tokens count decode tokens too; fixWG #2: the pool capped only by
+ * max_seqs). */
 static void admit_transferred(sim *S, replica *r)
 {
-    while (r->wait.head >= 0 && seqs_below(S, r->nactive) &&
+    while (r->wait.head >= 0 && seqs_below(S, r->nactive) && r->nactive < S->c->max_tokens &&
            kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
         if (seq_room(S, r, r->nheap + 1) != 0)
             return; /* out of memory, i still waiting: the run stops (seq_room) */
@@ -2289,8 +2293,10 @@ static void admit_interleaved(sim *S, replica *r)
  * (TensorRT-LLM: "the maximum number of batched input tokens after padding
  * is removed in each batch", nvidia.github.io/TensorRT-LLM
  * performance/performance-tuning-guide/tuning-max-batch-size-and-max-num-tokens).
- * So no sequence joins once the decode tokens fill the budget, and the
- * decode batch stays within max_tokens (+ the prompts of that last step).
+ * So no sequence joins once the decode tokens fill the budget, a whole
+ * prompt (continuous) joins only within what they leave, and a step stays
+ * within max_tokens unless it holds one prompt over max_tokens (counted in
+ * over_budget; chunked: a prompt's part joins within the budget).
  * Before stop 55 continuous left the decode tokens out and a max_tokens 1024
  * run decoded 8824 sequences a step (fixWD, finding 1). */
 static void admit_batched(sim *S, replica *r, int chunked)
@@ -2299,9 +2305,15 @@ static void admit_batched(sim *S, replica *r, int chunked)
     long long budget = c->max_tokens - r->nactive;
     while (r->wait.head >= 0 && seqs_below(S, r->nactive + r->npf) && budget > 0) {
         int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
-        if (!chunked && r->npf > 0 && need > budget)
+        /* without chunking a whole prompt joins only within the budget its
+         * step's decodes and prompts leave (fixWG #3: it joined whenever no
+         * other prompt had); one over max_tokens, which no step holds within
+         * it, joins the decodes in a step of its own prompt (over_budget):
+         * waiting for an empty replica would add a drain no engine has (vLLM
+         * and TensorRT-LLM refuse such a prompt without chunking) */
+        if (!chunked && need > budget &&
+            (r->npf > 0 || (r->nactive > 0 && need <= c->max_tokens)))
             break;
-        /* whole, in a step of its own */
         int head = r->wait.head;
         int t = take_counted(S, r, budget, !chunked, !chunked && need > c->max_tokens);
         if (t == 0 || r->wait.head == head)

@@ -1354,6 +1354,22 @@ static void chips_run_tensor_parallel(void **state)
                           "batch = 8, context = 2048 }", 0, step_keys, 1);
 }
 
+/* fixWG #1: roofline.ops{chips = 4} where step's plan is tp1 x 4 replicas
+ * (tiny-test on h100-sxm, batch 8 at context 128; `step --chips 4` prints
+ * "batch 8 tp1 x4") times one replica, 2 sequences on one chip at tp 1, as
+ * `ops --chips 4` (cli.c ops_step_plan: chips = tp = 1): chips 1, batch 2
+ * and step_s equal the command line's to 1e-12.  Failed before: Lua kept
+ * chips 4 (tp_over's plan set chips only above tp 1). */
+static void ops_replicas_of_tp1(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"chips", "batch", "step_s"};
+    assert_lua_equals_cli("ops --model tiny-test --hw h100-sxm --chips 4 --batch 8 --context 128 "
+                          "--format json",
+                          "roofline.ops{ model = 'tiny-test', hw = 'h100-sxm', chips = 4, "
+                          "batch = 8, context = 128 }", 0, keys, 3);
+}
+
 /* tester39 F6: roofline.step{tp = 8} without chips was an error ("field
  * 'chips': 1 is not a multiple of tp*ep*sp*pp = 8") while `step --tp 8`
  * runs one replica of the plan on 8 chips (shard.h rl_shard_plan_chips,
@@ -2231,6 +2247,7 @@ int main(void)
         cmocka_unit_test(fitted_from_lua),
         cmocka_unit_test(hw_table_with_base),
         cmocka_unit_test(ops_runs_step_plan),
+        cmocka_unit_test(ops_replicas_of_tp1),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

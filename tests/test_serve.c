@@ -528,6 +528,43 @@ static void test_static_batch_closed_form(void **state)
     free(r);
 }
 
+/* Decode tokens count against max_tokens when whole prompts join (fixWG
+ * #3) and in a disaggregated decode pool (fixWG #2): 300 prompts of 100
+ * tokens arrive together, 400 output tokens each (none finishes while the
+ * others join), max_tokens 250, max_seqs and KV room far above.
+ * Continuous: a prompt joins only while its 100 tokens fit beside the
+ * decode tokens, so the most sequences an admission saw (seqs_peak: the
+ * decoding ones plus the step's prompts) is at most 250 - 100 + 1 = 151
+ * (the check that stops it; exact); before, a prompt
+ * joined whenever no other did and the batch reached 250.  Disagg: the
+ * decode pool admits transferred sequences up to 250 decoding (peak 250,
+ * exact); before, only max_seqs capped it (peak 299: every request joined,
+ * 299 decoding at the check that let the 300th in). */
+static void test_decode_tokens_in_budget(void **state)
+{
+    fixture *f = *state;
+    rl_request *r = workload(300, 1e9, 100, 400, 7);
+    long long peak = 0;
+    rl_serve_config c = config(f, RL_POLICY_CONTINUOUS);
+    c.max_tokens = 250;
+    c.max_seqs = 100000;
+    c.kv_capacity_tokens = 1e7;
+    c.seqs_peak = &peak;
+    rl_serve_result out = run(f, r, 300, &c);
+    assert_int_equal(peak, 151);
+    rl_serve_result_free(&out);
+    c = config(f, RL_POLICY_DISAGG);
+    c.max_tokens = 250;
+    c.max_seqs = 100000;
+    c.kv_capacity_tokens = 1e7;
+    peak = 0;
+    c.seqs_peak = &peak;
+    out = run(f, r, 300, &c);
+    assert_int_equal(peak, 250);
+    rl_serve_result_free(&out);
+    free(r);
+}
+
 /* The token budget under continuous batching (tester #15): 20 prompts of
  * 1000 tokens arriving together, max_tokens 1500.  The budget holds one
  * prompt per step, so the 20 prefills take 20 steps and the last TTFT is
@@ -3574,6 +3611,7 @@ int main(void)
         cmocka_unit_test(test_steady_state_excludes_drain),
         cmocka_unit_test(test_prefill_decode_ratio),
         cmocka_unit_test(test_disagg_link_contention),
+        cmocka_unit_test(test_decode_tokens_in_budget),
         cmocka_unit_test(test_tokens_freed_per_step_and_little),
         cmocka_unit_test(test_static_batch_closed_form),
         cmocka_unit_test(test_no_itl_changes_only_itl),
