@@ -1006,7 +1006,17 @@ int rl_serve_check_horizon(const rl_request *req, long long n, double qps, const
 /* With cfg->stop_when_missed: more requests already over a target than the
  * p99 allows (TTFT: n - ceil(0.99 n) + 1 of the n requests; TPOT: of those
  * with two or more output tokens), so the run's p99 misses it whatever
- * follows; no result but its `missed` (which target), err says which. */
+ * follows; no result but its `missed` (which target), err says which.
+ * No earlier stop keeps the capacity search's verdicts (fixXA, stop 56):
+ * of its runs that complete and fail (the README's size command at 20
+ * req/s) 129 of 130 fail on the confidence bound alone, their p99s met
+ * (open: serve.c run_scaled), and the search tells open from failed
+ * outright (count_fail, band_open, next_sample), which takes the whole
+ * run (p99 met, keep-up).  Stopped where a lower bound on that bound
+ * first passes RL_SERVE_SLO_TAIL (miss_bound's over x G(c) / c is at
+ * least G(over) for c <= over clusters, G rl_serve_garwood_upper), they
+ * would still save only 4.3% of the capacity runs' events (4.5% at 200
+ * req/s). */
 #define RL_SERVE_MISSED (-3)
 int rl_serve_run(const rl_request *req, long long n, const rl_serve_config *cfg,
                  const rl_step_cost *prefill_cost, const rl_step_cost *decode_cost,
