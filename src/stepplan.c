@@ -249,6 +249,19 @@ int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *bas
     return 0;
 }
 
+int rl_step_plan_ops(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                     long long chips, long long batch, long long context, rl_precision p,
+                     rl_step_choice *step, rl_step_choice *run)
+{
+    if (rl_step_plan_one(m, h, base, chips, batch, context, p, 0, step) != 0)
+        return 1;
+    *run = *step;
+    if (step->pp > 1 &&
+        (rl_step_plan_one(m, h, base, chips, batch, context, p, 1, run) != 0 || !run->fits))
+        return -1;
+    return 0;
+}
+
 /* The strategy of group result g's first row ("tp8 x2"), "?" when none. */
 static const char *group_plan(const cJSON *g)
 {
@@ -293,31 +306,34 @@ static void header_of_plans(cJSON *out, cJSON *const *res, int nbatch, int ngrou
     free(note);
 }
 
-/* The rule the rows' plans follow, as plan_choice states it (stepplan.h). */
+/* The rule the rows' plans follow, as plan_choice states it (stepplan.h);
+ * formatted to its length (rl_result_fmt), absent out of memory. */
 static void add_plan_choice(cJSON *out, const rl_hw *h, const rl_shard_auto *a, long long chips)
 {
-    char rule[1024];
+    char *rule;
     if (!a->fits)
-        snprintf(rule, sizeof rule,
-                 "no plan over the %lld chips holds the weights: every row runs the nearest, "
-                 "rl_shard_auto_plan's (the most KV room at batch 1), fits false (stepplan.h)",
-                 chips);
+        rule = rl_result_fmt(
+            "no plan over the %lld chips holds the weights: every row runs the nearest, "
+            "rl_shard_auto_plan's (the most KV room at batch 1), fits false (stepplan.h)",
+            chips);
     else
-        snprintf(rule, sizeof rule,
-                 "fastest plan a batch: each row runs the plan on at most the %lld chips that "
-                 "holds its batch with the shortest step: tp T x pp P times R replicas, T inside "
-                 "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) and to "
-                 "the batch, so no replica idles (the most unless fewer replicas step the batch "
-                 "faster: a replica's step is not monotone in its share), P the fewest stages "
-                 "whose row fits at T and R, or a deeper pipeline (up to the batch) at the most "
-                 "replicas it leaves or fewer (micro-batches of at most %d sequences); chips a "
-                 "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
-                 "batch no plan holds runs the nearest (the least weights + KV over usable a "
-                 "chip), fits false; the header's sharding, replicas, max_batch, memory keys "
-                 "and e2e_gap_note are the first row's plan, outside_tables every row's "
-                 "(stepplan.h)",
-                 chips, h->domain_chips > 0 ? h->domain_chips : chips, chips, DEEP_MICRO);
-    cJSON_AddStringToObject(out, "plan_choice", rule);
+        rule = rl_result_fmt(
+            "fastest plan a batch: each row runs the plan on at most the %lld chips that "
+            "holds its batch with the shortest step: tp T x pp P times R replicas, T inside "
+            "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) and to "
+            "the batch, so no replica idles (the most unless fewer replicas step the batch "
+            "faster: a replica's step is not monotone in its share), P the fewest stages "
+            "whose row fits at T and R, or a deeper pipeline (up to the batch) at the most "
+            "replicas it leaves or fewer (micro-batches of at most %d sequences); chips a "
+            "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
+            "batch no plan holds runs the nearest (the least weights + KV over usable a "
+            "chip), fits false; the header's sharding, replicas, max_batch, memory keys "
+            "and e2e_gap_note are the first row's plan, outside_tables every row's "
+            "(stepplan.h)",
+            chips, h->domain_chips > 0 ? h->domain_chips : chips, chips, DEEP_MICRO);
+    if (rule)
+        cJSON_AddStringToObject(out, "plan_choice", rule);
+    free(rule);
 }
 
 cJSON *rl_step_plan_result(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
