@@ -107,7 +107,8 @@ int rl_step_plan_ops(const rl_model *m, const rl_hw *h, const rl_shard_plan *bas
 
 /* step's result over `chips` chips with each batch[i] on plan choice[i]
  * (rl_step_plan_choose's).  Rows keep batch order; each names its plan
- * (strategy) and carries idle_chips; the header (sharding, replicas,
+ * (strategy, as sharding too, tp, pp, replicas) and carries idle_chips and its plan's
+ * comm_buffer_bytes and workspace_bytes; the header (sharding, replicas,
  * max_batch, the memory keys, e2e_gap_note, quoted at one TP, which says
  * so when rows run several plans) is the first row's plan over all N
  * chips, outside_tables every plan's rows (each plan's text after its
