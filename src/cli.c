@@ -5947,7 +5947,8 @@ int rl_cli_pareto(rl_opts *o)
         note_derived_at(o, &m, &h, prec[i], say);
     }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
-                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
+                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal,
+                         !o->ideal};
     rl_sweep_progress(stderr, 0, "roofline pareto"); /* a long run's progress (fixRD #4) */
     rl_sweep s;
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {

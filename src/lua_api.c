@@ -2159,7 +2159,7 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     lua_pop(L, 2);
     fits_as_step(m, h, ideal || h->ideal);
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap,
-                         !ideal};
+                         !ideal, !ideal};
     char err[ERRLEN];
     if (rl_sweep_check_prompt(&sp, "field 'context'", "field 'prompt'", err, sizeof err) != 0)
         opt_error(L, "%s", err);

@@ -667,8 +667,11 @@ const rl_command RL_COMMANDS[] = {
     {"pareto", rl_cli_pareto, rl_lua_pareto, PARETO, NULL, 0,
      "Latency / cost Pareto frontier of a sweep over chips x layout x batch x precision.\n"
      "Every sharding plan (roofline shard's candidates, collectives included) for each chip\n"
-     "count, batch and weight x KV precision at one context; rows: chips, layout, batch,\n"
-     "precision, step_s, ttft_s (best prefill plan), comm_s, cost per token.  Points that do\n"
+     "count, batch and weight x KV precision at one context, and the plan step --chips N\n"
+     "runs each batch on (tp x pp times replicas on up to N chips, the rest idle; not with\n"
+     "--ideal or fitted costs); rows: chips, layout, its tp, pp, replicas and idle_chips,\n"
+     "batch, precision, step_s, ttft_s (best prefill plan), comm_s, cost per token (over all\n"
+     "N chips, as step's tokens_per_s_per_chip).  Points that do\n"
      "not fit in HBM are counted and kept out; when no point is kept (none fits, none leaves\n"
      "room to prefill, the calibrated path times none) the result is written with rows empty\n"
      "and none_kept_note saying why (null otherwise), no figure is drawn, and pareto exits 3\n"
