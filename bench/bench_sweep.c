@@ -128,7 +128,7 @@ static int bench(const char *model, const char *hw)
     long long ctx[] = {1024, 2048, 4096, 8192};
     rl_precision prec[] = {{RL_BF16, RL_BF16, RL_BF16}, {RL_INT8, RL_BF16, RL_BF16},
                            {RL_BF16, RL_INT8, RL_BF16}, {RL_INT8, RL_INT8, RL_BF16}};
-    rl_sweep_space sp = {NULL, 0, batch, 2048, ctx, 4, prec, 4, 0, 0, 0, 0, 0};
+    rl_sweep_space sp = {NULL, 0, batch, 2048, ctx, 4, prec, 4, 0, 0, 0, 0, 0, 0};
     double rate[REPS];
     long long evals = time_sweep(&m, &h, &sp, rate);
     if (evals < 0)
@@ -153,7 +153,7 @@ static int bench(const char *model, const char *hw)
         return 1;
     /* sharded mode: every plan of the sharding module per point (collectives
      * included); a smaller grid, rated per plan evaluated */
-    rl_sweep_space sh = {NULL, 0, batch, 64, ctx, 1, prec, 2, 0, 0, 1, 0, 0};
+    rl_sweep_space sh = {NULL, 0, batch, 64, ctx, 1, prec, 2, 0, 0, 1, 0, 0, 0};
     long long plans = time_sweep(&m, &h, &sh, rate);
     if (plans < 0)
         return 1;
@@ -177,7 +177,7 @@ static int bench_pareto(const rl_model *m, const rl_hw *h)
         batch[i] = 1LL << i;
     rl_precision fp8 = {RL_FP8, RL_FP8, RL_FP8};
     for (int cal = 0; cal < 2; cal++) {
-        rl_sweep_space sp = {&chips, 1, batch, 12, &ctx, 1, &fp8, 1, 0, 0, 1, 0, cal};
+        rl_sweep_space sp = {&chips, 1, batch, 12, &ctx, 1, &fp8, 1, 0, 0, 1, 0, cal, 0};
         double rate[REPS];
         long long evals = time_sweep(m, h, &sp, rate);
         if (evals < 0)

@@ -2353,7 +2353,7 @@ static const char *choice_name(const rl_step_choice *c, long long chips, char *b
 }
 
 /* ops --chips N in decode without a plan (fixWB #3): the plan step --chips
- * N runs its --batch on (stepplan.h rl_step_plan_one: the fastest that
+ * N runs its --batch on (stepplan.h rl_step_plan_ops: the fastest that
  * holds it), one replica of it timed, the batch split over its replicas
  * (split_batch), into *tp and o->chips; the automatic plan (ops and
  * prefill's before: the fewest stages, then the widest T dividing N) read
@@ -2369,22 +2369,22 @@ static int ops_step_plan(rl_opts *o, const rl_model *m, const rl_hw *h, const ch
     base.kv = o->given[RL_P_KV_SPLIT] ? o->plan.kv : rl_kv_split_default(o->ideal);
     long long b = o->nbatch ? o->batch[0] : 1, chips = o->chips;
     rl_step_choice ch, flat;
-    if (rl_step_plan_one(m, h, &base, chips, b, o->context, o->prec, 0, &ch) != 0)
+    int rc = rl_step_plan_ops(m, h, &base, chips, b, o->context, o->prec, &ch, &flat);
+    if (rc > 0)
         return 1;
     char name[128], why[512];
     choice_name(&ch, chips, name, sizeof name);
     snprintf(why, sizeof why, "step --chips %lld's plan for it (stepplan.h: the fastest plan "
              "that holds it)", chips);
+    if (rc < 0) {
+        rl_cli_tell("ops", "--chips %lld: step --chips %lld runs batch %lld on %s "
+                    "(stepplan.h: the fastest plan that holds it), and ops times no "
+                    "pipeline stages, nor does a plan without them hold the batch; step "
+                    "--chips %lld --tp %lld --pp %lld times that plan", chips, chips, b,
+                    name, ch.chips, ch.tp, ch.pp);
+        return -1;
+    }
     if (ch.pp > 1) {
-        if (rl_step_plan_one(m, h, &base, chips, b, o->context, o->prec, 1, &flat) != 0 ||
-            !flat.fits) {
-            rl_cli_tell("ops", "--chips %lld: step --chips %lld runs batch %lld on %s "
-                        "(stepplan.h: the fastest plan that holds it), and ops times no "
-                        "pipeline stages, nor does a plan without them hold the batch; step "
-                        "--chips %lld --tp %lld --pp %lld times that plan", chips, chips, b,
-                        name, ch.chips, ch.tp, ch.pp);
-            return -1;
-        }
         snprintf(why, sizeof why, "the fastest plan without pipeline stages: step --chips "
                  "%lld runs the batch on %s, %.4g ms a step (as step --chips %lld --tp %lld "
                  "--pp %lld; stepplan.h), which ops does not time", chips, name, ch.step_s * 1e3,
@@ -5947,7 +5947,8 @@ int rl_cli_pareto(rl_opts *o)
         note_derived_at(o, &m, &h, prec[i], say);
     }
     rl_sweep_space sp = {o->chips_list, o->nchips, o->batch, o->nbatch, &o->context, 1,
-                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal};
+                         prec, nprec, o->prompt, 0, !o->ideal, o->plan.overlap, !o->ideal,
+                         !o->ideal};
     rl_sweep_progress(stderr, 0, "roofline pareto"); /* a long run's progress (fixRD #4) */
     rl_sweep s;
     if (rl_sweep_run(&m, &h, &sp, &s, err, sizeof err) != 0) {

@@ -1725,7 +1725,7 @@ static int opt_plan(lua_State *L, int opts, rl_shard_plan *pl)
 /* The tensor-parallel degree of roofline.ops / roofline.prefill (not
  * ideal; h calibrated or estimated, as the simulator's replicas) without
  * a plan over chips > 1: as on the command line, ops in decode (decode)
- * step's plan for its batch (stepplan.h rl_step_plan_one), else step's
+ * step's plan for its batch (stepplan.h rl_step_plan_ops), else step's
  * automatic plan when it has no pipeline stages (shard.h
  * rl_shard_replica_tp, judged at the context field, else 1 token), its
  * collectives included; 1 otherwise.  A Lua error when the plan has
@@ -1738,25 +1738,26 @@ static long long tp_over(lua_State *L, const rl_model *m, const rl_hw *h, long l
         return 1;
     const char *phase = decode ? opt_string(L, 1, RL_P_PHASE) : NULL;
     long long context = opt_count(L, 1, RL_P_CONTEXT, 0);
-    rl_step_choice ch;
+    rl_step_choice ch, run;
     rl_shard_plan base = rl_shard_plan_default();
     base.kv = rl_kv_split_default(0);
     const char *ks = opt_string(L, 1, RL_P_KV_SPLIT);
     if (ks)
         rl_kv_split_parse(ks, &base.kv); /* a bad one: roofline.ops says so later */
-    /* ops in decode: step's plan for the batch, as the CLI's (fixWB #3) */
+    /* ops in decode: step's plan for the batch, or where it has stages
+     * the fastest plan without, as the CLI's (fixWB #3) */
     long long b = opt_count(L, 1, RL_P_BATCH, 1);
-    if (decode && (!phase || strcmp(phase, "decode") == 0) && context > 0 &&
-        rl_step_plan_one(m, h, &base, chips, b, context, p, 0, &ch) == 0) {
-        long long pp = ch.pp, t = ch.tp; /* stages: the fastest plan without (the CLI's) */
-        if (pp > 1 && (rl_step_plan_one(m, h, &base, chips, b, context, p, 1, &ch) != 0 ||
-                       !ch.fits))
-            opt_error(L, "field 'chips' (%lld): step runs this batch on tp%lld x pp%lld "
-                         "(stepplan.h: the fastest plan that holds it), and ops times no "
-                         "pipeline stages, nor does a plan without them hold the batch",
-                      chips, t, pp);
-        *replicas = ch.replicas;
-        return ch.tp;
+    int rc = decode && (!phase || strcmp(phase, "decode") == 0) && context > 0
+                 ? rl_step_plan_ops(m, h, &base, chips, b, context, p, &ch, &run)
+                 : 1;
+    if (rc < 0)
+        opt_error(L, "field 'chips' (%lld): step runs this batch on tp%lld x pp%lld "
+                     "(stepplan.h: the fastest plan that holds it), and ops times no "
+                     "pipeline stages, nor does a plan without them hold the batch",
+                  chips, ch.tp, ch.pp);
+    if (rc == 0) {
+        *replicas = run.replicas;
+        return run.tp;
     }
     char err[ERRLEN];
     rl_shard_auto a;
@@ -2158,7 +2159,7 @@ static void run_sweep(lua_State *L, int frontier, rl_model *m, rl_hw *h, rl_swee
     lua_pop(L, 2);
     fits_as_step(m, h, ideal || h->ideal);
     rl_sweep_space sp = {chips, nchips, batch, nb, ctx, nctx, prec, np, *prompt, 0, !ideal, overlap,
-                         !ideal};
+                         !ideal, !ideal};
     char err[ERRLEN];
     if (rl_sweep_check_prompt(&sp, "field 'context'", "field 'prompt'", err, sizeof err) != 0)
         opt_error(L, "%s", err);

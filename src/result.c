@@ -2631,6 +2631,12 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, c
     cJSON_AddNumberToObject(r, "chips", (double)p->chips);
     int sharded = s->sharded;
     cJSON_AddStringToObject(r, "layout", rl_sweep_name(s, p->layout));
+    if (sharded) { /* the plan by its figures (fixXB #1), as step --chips N's rows */
+        cJSON_AddNumberToObject(r, "tp", (double)p->tp);
+        cJSON_AddNumberToObject(r, "pp", (double)p->pp);
+        cJSON_AddNumberToObject(r, "replicas", (double)p->replicas);
+        cJSON_AddNumberToObject(r, "idle_chips", (double)p->idle_chips);
+    }
     cJSON_AddNumberToObject(r, "batch", (double)p->batch);
     cJSON_AddNumberToObject(r, "context", (double)p->context);
     add_precision(r, p->prec, abstract);

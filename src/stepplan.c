@@ -213,13 +213,30 @@ static void header_on(cJSON *r, const rl_hw *h, long long used, long long chips)
                 cJSON_CreateNumber(num(r, per_chips[i]) / (double)used * (double)chips));
 }
 
-/* Row `row` of a plan on `used` of `chips` chips: tokens_per_s_per_chip
- * over all the chips, idle_chips the chips left over. */
-static void row_on(cJSON *row, long long used, long long chips)
+/* Row `row` of plan c on `chips` chips, taken from plan result `from`:
+ * tokens_per_s_per_chip over all the chips, idle_chips the chips left
+ * over, and the row's own plan, sharding (its strategy), tp, pp, replicas
+ * and the memory its result's header states for it (comm_buffer_bytes,
+ * workspace_bytes), so a row of another plan than the header's (the first
+ * row's) does not read the header's figures in a table or CSV (fixXB #2:
+ * csv's replicas column read 1, the header's, on a tp4 x2 row). */
+static void row_on(cJSON *row, const rl_step_choice *c, long long chips, const cJSON *from)
 {
+    static const char *const memory[] = {"comm_buffer_bytes", "workspace_bytes"};
     cJSON_ReplaceItemInObjectCaseSensitive(
         row, "tokens_per_s_per_chip", cJSON_CreateNumber(num(row, "tokens_per_s") / (double)chips));
-    cJSON_AddNumberToObject(row, "idle_chips", (double)(chips - used));
+    cJSON_AddNumberToObject(row, "idle_chips", (double)(chips - c->chips));
+    const char *plan = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "strategy"));
+    if (plan) /* the header's key of the plan's name: strategy, the row's */
+        cJSON_AddStringToObject(row, "sharding", plan);
+    cJSON_AddNumberToObject(row, "tp", (double)c->tp);
+    cJSON_AddNumberToObject(row, "pp", (double)c->pp);
+    cJSON_AddNumberToObject(row, "replicas", (double)c->replicas);
+    for (size_t i = 0; i < sizeof memory / sizeof *memory; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(from, memory[i]);
+        if (cJSON_IsNumber(v))
+            cJSON_AddNumberToObject(row, memory[i], v->valuedouble);
+    }
 }
 
 void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
@@ -246,6 +263,19 @@ int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *bas
     if (rl_shard_auto_plan(m, h, base, chips, context, p, &a, err, sizeof err) != 0 || !a.fits)
         return 1;
     choose(m, h, base, &a, chips, batch, context, p, max_pp, choice);
+    return 0;
+}
+
+int rl_step_plan_ops(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                     long long chips, long long batch, long long context, rl_precision p,
+                     rl_step_choice *step, rl_step_choice *run)
+{
+    if (rl_step_plan_one(m, h, base, chips, batch, context, p, 0, step) != 0)
+        return 1;
+    *run = *step;
+    if (step->pp > 1 &&
+        (rl_step_plan_one(m, h, base, chips, batch, context, p, 1, run) != 0 || !run->fits))
+        return -1;
     return 0;
 }
 
@@ -293,31 +323,36 @@ static void header_of_plans(cJSON *out, cJSON *const *res, int nbatch, int ngrou
     free(note);
 }
 
-/* The rule the rows' plans follow, as plan_choice states it (stepplan.h). */
+/* The rule the rows' plans follow, as plan_choice states it (stepplan.h);
+ * formatted to its length (rl_result_fmt), absent out of memory. */
 static void add_plan_choice(cJSON *out, const rl_hw *h, const rl_shard_auto *a, long long chips)
 {
-    char rule[1024];
+    char *rule;
     if (!a->fits)
-        snprintf(rule, sizeof rule,
-                 "no plan over the %lld chips holds the weights: every row runs the nearest, "
-                 "rl_shard_auto_plan's (the most KV room at batch 1), fits false (stepplan.h)",
-                 chips);
+        rule = rl_result_fmt(
+            "no plan over the %lld chips holds the weights: every row runs the nearest, "
+            "rl_shard_auto_plan's (the most KV room at batch 1), fits false (stepplan.h)",
+            chips);
     else
-        snprintf(rule, sizeof rule,
-                 "fastest plan a batch: each row runs the plan on at most the %lld chips that "
-                 "holds its batch with the shortest step: tp T x pp P times R replicas, T inside "
-                 "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) and to "
-                 "the batch, so no replica idles (the most unless fewer replicas step the batch "
-                 "faster: a replica's step is not monotone in its share), P the fewest stages "
-                 "whose row fits at T and R, or a deeper pipeline (up to the batch) at the most "
-                 "replicas it leaves or fewer (micro-batches of at most %d sequences); chips a "
-                 "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
-                 "batch no plan holds runs the nearest (the least weights + KV over usable a "
-                 "chip), fits false; the header's sharding, replicas, max_batch, memory keys "
-                 "and e2e_gap_note are the first row's plan, outside_tables every row's "
-                 "(stepplan.h)",
-                 chips, h->domain_chips > 0 ? h->domain_chips : chips, chips, DEEP_MICRO);
-    cJSON_AddStringToObject(out, "plan_choice", rule);
+        rule = rl_result_fmt(
+            "fastest plan a batch: each row runs the plan on at most the %lld chips that "
+            "holds its batch with the shortest step: tp T x pp P times R replicas, T inside "
+            "one %lld-chip domain that splits the heads, R up to floor(%lld / (T P)) and to "
+            "the batch, so no replica idles (the most unless fewer replicas step the batch "
+            "faster: a replica's step is not monotone in its share), P the fewest stages "
+            "whose row fits at T and R, or a deeper pipeline (up to the batch) at the most "
+            "replicas it leaves or fewer (micro-batches of at most %d sequences); chips a "
+            "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
+            "batch no plan holds runs the nearest (the least weights + KV over usable a "
+            "chip), fits false; each row names its plan (strategy, sharding, tp, pp, "
+            "replicas) and "
+            "its memory (comm_buffer_bytes, workspace_bytes and the per-chip keys); the "
+            "header's sharding, replicas, max_batch, memory keys and e2e_gap_note are the "
+            "first row's plan, outside_tables every row's (stepplan.h)",
+            chips, h->domain_chips > 0 ? h->domain_chips : chips, chips, DEEP_MICRO);
+    if (rule)
+        cJSON_AddStringToObject(out, "plan_choice", rule);
+    free(rule);
 }
 
 cJSON *rl_step_plan_result(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
@@ -372,7 +407,7 @@ cJSON *rl_step_plan_result(const rl_model *m, const rl_hw *h, const rl_shard_pla
         cJSON *row = cJSON_DetachItemFromArray(cJSON_GetObjectItem(from, "rows"), 0);
         if (!row)
             continue;
-        row_on(row, choice[i].chips, chips);
+        row_on(row, &choice[i], chips, from);
         cJSON_AddItemToArray(rows, row);
         int k = (int)num(row, "collectives");
         cJSON *fc = cJSON_GetObjectItem(from, "collectives");

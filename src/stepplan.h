@@ -93,9 +93,22 @@ int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *bas
                      long long chips, long long batch, long long context, rl_precision p,
                      long long max_pp, rl_step_choice *choice);
 
+/* The plan ops --chips N (cli.c) and roofline.ops (lua_api.c) time batch
+ * `batch` on in decode, one choice for both front ends (fixWB #3): step's
+ * (rl_step_plan_one) into *step, and *run the plan they time: step's, or,
+ * where it has pipeline stages, which ops does not time, the fastest plan
+ * without them (max_pp 1).  1 when no plan holds the weights (the caller
+ * keeps the automatic plan), -1 when step's plan has stages and no plan
+ * without them holds the batch (refused: *step names step's plan), else
+ * 0. */
+int rl_step_plan_ops(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
+                     long long chips, long long batch, long long context, rl_precision p,
+                     rl_step_choice *step, rl_step_choice *run);
+
 /* step's result over `chips` chips with each batch[i] on plan choice[i]
  * (rl_step_plan_choose's).  Rows keep batch order; each names its plan
- * (strategy) and carries idle_chips; the header (sharding, replicas,
+ * (strategy, as sharding too, tp, pp, replicas) and carries idle_chips and its plan's
+ * comm_buffer_bytes and workspace_bytes; the header (sharding, replicas,
  * max_batch, the memory keys, e2e_gap_note, quoted at one TP, which says
  * so when rows run several plans) is the first row's plan over all N
  * chips, outside_tables every plan's rows (each plan's text after its

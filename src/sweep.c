@@ -15,6 +15,7 @@
 #include "ops.h"
 #include "pareto.h"
 #include "shard.h"
+#include "stepplan.h"
 
 static int is_torus(const rl_hw *h)
 {
@@ -388,19 +389,129 @@ static int calibrated_step(const rl_model *m, const rl_hw *h, const rl_shard_res
     return fitted ? rl_e2e_fitted_shard(m, h, p, out) : 0; /* out->fits: shard.h rl_shard_result.fits */
 }
 
-/* One (chips, precision, context) cell in sharded mode: every batch x plan. */
+/* One cell's sharded run (run_sharded): the cell and its prefill
+ * candidates, kept per plan slot across its batches. */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    long long chips, S, prompt;
+    rl_precision p;
+    int cal;              /* timed calibrated or fitted (sweep.h) */
+    int hint[PLANS + 1];  /* name index of slot i's plan at the previous batch */
+    prefills pre[PLANS + 1]; /* slot i's prefill candidates (the same for every batch
+                                while its plan's name is) */
+} cell;
+
+/* The point of plan result *r0 at batch b, timed on r0->chips of the cell's
+ * chips (the rest idle: idle_chips), into out, its prefill candidates in
+ * slot i (sweep.h): counted as evaluated, left out as uncalibrated or
+ * infeasible where so.  0, or -1 / -3 as push. */
+static int add_plan(cell *c, const rl_shard_result *r0, int i, long long b, rl_sweep *out)
+{
+    const rl_model *m = c->m;
+    const rl_hw *h = c->h;
+    rl_precision p = c->p;
+    const rl_shard_result *r = r0;
+    rl_shard_result timed;
+    out->evaluated++;
+    if (c->cal && calibrated_step(m, h, r0, p, out->fitted, &timed) != 0) {
+        out->uncalibrated++;
+        return 0;
+    }
+    if (c->cal)
+        r = &timed;
+    if (!r->fits) {
+        out->infeasible++;
+        return 0;
+    }
+    int layout = name_index(out, r->name, c->hint[i]);
+    if (layout < 0 ||
+        (layout != c->hint[i] &&
+         prefill_candidates(m, h, r, c->prompt, p, c->cal, out, &c->pre[i]) != 0))
+        return -1;
+    c->hint[i] = layout;
+    const prefills *pre = &c->pre[i];
+    double bytes = 0;
+    int k = pick_prefill(m, h, r, pre, p, rl_shard_chip_room(m, h, r), &bytes);
+    if (k == -1) { /* no room to prefill beside the cache */
+        out->infeasible++;
+        out->infeasible_prefill++;
+        return 0;
+    }
+    rl_sweep_point pt = {.chips = c->chips, .batch = b, .context = c->S, .prec = p,
+                         .layout = layout, .prefill_layout = k >= 0 ? pre->name[k] : 0,
+                         .pp = r0->plan.pp, .tp = r0->plan.tp, .replicas = r0->replicas,
+                         .idle_chips = c->chips - r0->chips,
+                         .step_s = r->step_s, .table_s = r->table_s,
+                         .ttft_s = k >= 0 ? pre->ttft_s[k] : -1,
+                         .ttft_share = k >= 0 ? pre->share[k] : -1,
+                         .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
+                         .compute_s = r->compute_s,
+                         .attention_compute_s = r->attention_compute_s, .comm_s = r->comm_s,
+                         .kernel_excess_s = r->kernel_excess_s,
+                         .tp_excess_s = r->tp_excess_s,
+                         .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
+                         .prefill_bytes = k >= 0 ? bytes : r->total_bytes,
+                         .b_crit = rl_step_b_crit(m, h, p),
+                         .max_batch = rl_shard_max_batch(r)};
+    for (int j = 0; c->cal && j < r->ncoll; j++) {
+        const rl_comm *cc = &r->coll[j].c;
+        if (rl_comm_floored(h, cc) && cc->group > pt.coll_group) {
+            pt.coll_group = cc->group;
+            pt.coll_floor = cc->floor_gpus;
+            pt.coll_kind = (int)cc->kind;
+            snprintf(pt.coll_impl, sizeof pt.coll_impl, "%s", cc->impl);
+        }
+    }
+    pt.extrapolated = c->cal ? r->prov[RL_PROV_EXTRAPOLATED] : 0;
+    pt.idle = r0->replicas > b ? r0->replicas - b : 0;
+    out->idle_points += pt.idle > 0;
+    return push(out, &pt, h);
+}
+
+/* Step's plan for batch b over the cell's chips (sweep.h step_plans:
+ * stepplan.h rl_step_plan_one, the function step --chips N chooses by),
+ * unless none holds the batch or it is one of the n plans res already
+ * holds (the same name on the same chips), as the point of slot PLANS.
+ * 0, or add_plan's error. */
+static int add_step_plan(cell *c, const rl_sweep_space *sp, long long b,
+                         const rl_shard_result *res, int n, rl_sweep *out)
+{
+    rl_shard_plan base = rl_shard_plan_default(); /* step's: its KV split, --overlap */
+    base.kv = rl_kv_split_default(0);
+    base.overlap = sp->overlap;
+    rl_step_choice ch;
+    if (rl_step_plan_one(c->m, c->h, &base, c->chips, b, c->S, c->p, 0, &ch) != 0 || !ch.fits)
+        return 0;
+    rl_shard_plan pl = base;
+    pl.tp = ch.tp;
+    pl.ep = 1;
+    pl.pp = ch.pp;
+    rl_shard_result r;
+    char err[256];
+    if (rl_shard_eval(c->m, c->h, &pl, RL_PHASE_GENERATE, ch.chips, b, c->S, c->p, &r, err,
+                      sizeof err) != 0)
+        return 0; /* timed by step's search, so not met: nothing to add */
+    for (int i = 0; i < n; i++)
+        if (res[i].chips == r.chips && strcmp(res[i].name, r.name) == 0)
+            return 0; /* already a point */
+    return add_plan(c, &r, PLANS, b, out);
+}
+
+/* One (chips, precision, context) cell in sharded mode: every batch x plan,
+ * and with sp->step_plans step's plan for each batch. */
 static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
                        long long chips, rl_precision p, long long S, rl_shard_result *res,
                        rl_sweep *out)
 {
-    int cal = out->calibrated || out->fitted;
     int bl, bt;
-    long long prompt = sp->prompt ? sp->prompt : S;
-    int hint[PLANS];       /* name index of plan i in the previous batch */
-    prefills pre[PLANS];   /* plan i's prefill candidates (the same for every batch) */
-    for (int i = 0; i < PLANS; i++)
-        hint[i] = -1;
+    cell c = {.m = m, .h = h, .chips = chips, .S = S, .prompt = sp->prompt ? sp->prompt : S,
+              .p = p, .cal = out->calibrated || out->fitted};
+    for (int i = 0; i <= PLANS; i++)
+        c.hint[i] = -1;
     for (int b = 0; b < sp->nbatch; b++) {
+        if (rl_interrupted())
+            return -2; /* SIGINT: a slice of step searches may run for seconds */
         tick(out);
         int dropped;
         char why[sizeof out->dropped_why];
@@ -410,63 +521,17 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
             memcpy(out->dropped_why, why, sizeof why);
         out->dropped += dropped;
         for (int i = 0; i < n; i++) {
-            const rl_shard_result *r = &res[i];
-            rl_shard_result timed;
-            out->evaluated++;
-            if (cal && calibrated_step(m, h, r, p, out->fitted, &timed) != 0) {
-                out->uncalibrated++;
-                continue;
-            }
-            if (cal)
-                r = &timed;
-            if (!r->fits) {
-                out->infeasible++;
-                continue;
-            }
-            int layout = name_index(out, r->name, hint[i]);
-            if (layout < 0 ||
-                (layout != hint[i] &&
-                 prefill_candidates(m, h, r, prompt, p, cal, out, &pre[i]) != 0))
-                return -1;
-            hint[i] = layout;
-            double bytes = 0;
-            int k = pick_prefill(m, h, r, &pre[i], p, rl_shard_chip_room(m, h, r), &bytes);
-            if (k == -1) { /* no room to prefill beside the cache */
-                out->infeasible++;
-                out->infeasible_prefill++;
-                continue;
-            }
-            rl_sweep_point pt = {.chips = chips, .batch = sp->batch[b], .context = S, .prec = p,
-                                 .layout = layout, .prefill_layout = k >= 0 ? pre[i].name[k] : 0,
-                                 .pp = res[i].plan.pp, .tp = res[i].plan.tp,
-                                 .step_s = r->step_s, .table_s = r->table_s,
-                                 .ttft_s = k >= 0 ? pre[i].ttft_s[k] : -1,
-                                 .ttft_share = k >= 0 ? pre[i].share[k] : -1,
-                                 .weight_load_s = r->weight_load_s, .kv_load_s = r->kv_load_s,
-                                 .compute_s = r->compute_s,
-                                 .attention_compute_s = r->attention_compute_s, .comm_s = r->comm_s,
-                                 .kernel_excess_s = r->kernel_excess_s,
-                                 .tp_excess_s = r->tp_excess_s,
-                                 .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
-                                 .prefill_bytes = k >= 0 ? bytes : r->total_bytes,
-                                 .b_crit = rl_step_b_crit(m, h, p),
-                                 .max_batch = rl_shard_max_batch(r)};
-            for (int c = 0; cal && c < r->ncoll; c++) {
-                const rl_comm *cc = &r->coll[c].c;
-                if (rl_comm_floored(h, cc) && cc->group > pt.coll_group) {
-                    pt.coll_group = cc->group;
-                    pt.coll_floor = cc->floor_gpus;
-                    pt.coll_kind = (int)cc->kind;
-                    snprintf(pt.coll_impl, sizeof pt.coll_impl, "%s", cc->impl);
-                }
-            }
-            pt.extrapolated = cal ? r->prov[RL_PROV_EXTRAPOLATED] : 0;
-            pt.idle = res[i].replicas > sp->batch[b] ? res[i].replicas - sp->batch[b] : 0;
-            out->idle_points += pt.idle > 0;
-            int rc = push(out, &pt, h);
+            int rc = add_plan(&c, &res[i], i, sp->batch[b], out);
             if (rc != 0)
                 return rc;
         }
+        /* step --chips N plans by stepplan.h but on a fitted profile (TP over
+         * the chips, a compared plan) or an abstract model (no plan search) */
+        int rc = sp->step_plans && !out->fitted && !m->abstract
+                     ? add_step_plan(&c, sp, sp->batch[b], res, n, out)
+                     : 0;
+        if (rc != 0)
+            return rc;
     }
     return 0;
 }

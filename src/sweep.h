@@ -55,7 +55,22 @@
  *    step time the fit's tp_excess adds, as step's rows), and comm_s the
  *    collectives at the fitted comm_eff.  Other plans are left out and counted with
  *    uncalibrated; HBM follows the engine's memory rule as above.
- * Frontiers with pareto.  Uses step, ops, shard, pareto, spec. */
+ *  - step's plan (rl_sweep_space.step_plans; fixXB #1: pareto kept tp1 x9
+ *    at 8.09 ms for llama3-8b on 9 H100s at batch 64 where step --chips 9
+ *    runs tp4 x2 at 4.43, and tp8 x8 at 1.809 ms on 64 at batch 8 where
+ *    step runs tp8 x4 at 1.737): the compared plans above use every chip of
+ *    the point, step --chips N's search (stepplan.h rl_step_plan_one, the
+ *    same function) plans on up to N, so each batch's point also holds the
+ *    plan that search picks, unless it is one of them (the same name on
+ *    the same chips) or holds no batch; timed and prefilled as the others
+ *    (its own replicas prefill: the deployable TTFT above), its chips the
+ *    point's N, the chips it leaves over idle (idle_chips), all N counted
+ *    in chip_s_per_token as step's tokens_per_s_per_chip counts them.  A
+ *    point with idle chips stays ranked: it is what step --chips N runs
+ *    (a plan of fewer chips in the grid dominates it).  Not on a fitted
+ *    profile, whose step --chips N runs TP over the chips (one of the
+ *    compared plans), nor an abstract model (step searches no plan).
+ * Frontiers with pareto.  Uses step, stepplan, ops, shard, pareto, spec. */
 #ifndef RL_SWEEP_H
 #define RL_SWEEP_H
 
@@ -78,6 +93,8 @@ typedef struct {
     int overlap;         /* sharded: step = max(local, comm) instead of local + comm */
     int calibrated;      /* sharded: time the points as calibrated `step` and `prefill`
                             do (below), when h carries measurements (rl_hw_measured) */
+    int step_plans;      /* sharded: each batch's point of step --chips N's plan too
+                            (below; pareto and roofline.pareto/sweep set it) */
 } rl_sweep_space;
 
 /* The most points `roofline pareto` sweeps: the product of its lists
@@ -88,7 +105,12 @@ typedef struct {
  * chip counts x 3 dtypes is 98304), while tester91's 7 x 4096 x 4 x 3 = 344064 points ran 116 s and
  * 1.19 GB on the 2-core VM (about 34 s and 350 MB at the cap).  A frontier
  * in batch needs no more than a few hundred values: the step time is
- * smooth in B. */
+ * smooth in B.  Each point's step plan search (step_plans, above; fixXB
+ * #1) costs more than its compared plans: llama3-8b on h100-sxm, --chips
+ * 8,128 --batch 1..1024 ran 0.9 s before it and 15.3 s with it, and 4096
+ * batches on 8 chip counts (1 to 128) 9 s and some 400 s, so a dense
+ * sweep near the cap can run for minutes (its progress said, SIGINT
+ * heard between batches). */
 #define RL_PARETO_MAX_POINTS 100000
 
 /* Seconds before the first progress line and between lines: our choice, a
@@ -161,6 +183,9 @@ typedef struct {
     long long idle;     /* sharded: replicas with no sequence (batch below the plan's
                            replicas: replicas - batch), else 0; kept off the frontier
                            (rl_sweep_frontier, tester72 #7) */
+    long long replicas; /* sharded: the plan's replicas (tp x pp chips each); else 0 */
+    long long idle_chips; /* sharded: chips the plan leaves over (step's plan, above:
+                             chips - replicas x tp x pp), else 0 */
 } rl_sweep_point;
 
 typedef struct {

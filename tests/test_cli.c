@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "collfit.h"
+#include "csv.h"
 #include "enginecost.h"
 #include "measure.h"
 #include "number.h"
@@ -4218,10 +4219,12 @@ static void simulate_no_capacity(void **state)
  * --tp 8 --chips 24 on llama3-70b runs tp8 x3: batch 2 leaves one idle, the row's
  * idle_replicas 1 and idle_replicas_note naming --chips 16, at 24 / 16 =
  * 1.5x the tokens/s a chip; batch 3 none (no note).  pareto --chips 16
- * --batch 1,4 on llama3-8b: 6 of its 22 points idle, counted, kept off
- * the frontier, where one would stand (the note says so; --batch 1,16 was
+ * --batch 1 on llama3-8b: 4 of its 12 points idle, counted, kept off the
+ * frontier, where one would stand (the note says so; --batch 1,16 was
  * used until stop 45, whose XQA decode table left none of its 4 idle
- * points on the frontier, so no note: cli.c note_idle_points).  The plan
+ * points on the frontier, so no note: cli.c note_idle_points; --batch 1,4
+ * until fixXB #1, whose point of step's plan at batch 4, tp8 on 8 of the
+ * 16 chips at 1.749 ms, leaves no idle point on the frontier).  The plan
  * is given (--tp 8) since fixWB #1: without one, step --chips 24 runs
  * batch 2 on tp8 x2, no replica idle (step_chips_no_idle_replicas). */
 static void idle_replicas_said(void **state)
@@ -4241,8 +4244,8 @@ static void idle_replicas_said(void **state)
                  "2048 --format json");
     assert_null(cJSON_GetObjectItem(j, "idle_replicas_note"));
     cJSON_Delete(j);
-    j = run_json("pareto --model llama3-8b --hw h100-sxm --chips 16 --batch 1,4 --format json");
-    assert_int_equal(num(j, "idle_replica_points"), 6);
+    j = run_json("pareto --model llama3-8b --hw h100-sxm --chips 16 --batch 1 --format json");
+    assert_int_equal(num(j, "idle_replica_points"), 4);
     const cJSON *row;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows")) {
         const char *layout = cJSON_GetObjectItem(row, "layout")->valuestring;
@@ -11818,6 +11821,188 @@ static void same_step(const char *a, const char *b, int i)
     cJSON_Delete(jb);
 }
 
+/* Cell `col` of record `rec` (1: the first after the header) of CSV text
+ * csv (roofline's --format csv), into buf; fails the test when the column
+ * or record is missing. */
+static const char *csv_cell(const char *csv, int rec, const char *col, char *buf, size_t len)
+{
+    char *f[512], *line;
+    int breaks, open, column, idx = -1, n = 0;
+    const char *why;
+    for (int r = 0; *csv; r++) {
+        size_t k = rl_csv_record(csv, &breaks, &open);
+        line = strndup(csv, k);
+        assert_non_null(line);
+        n = rl_csv_split(line, f, 512, &column, &why);
+        assert_true(n > 0 && n <= 512);
+        for (int i = 0; r == 0 && i < n; i++)
+            if (strcmp(f[i], col) == 0)
+                idx = i;
+        if (r == 0 && idx < 0)
+            fail_msg("no CSV column '%s'", col);
+        if (r == rec) {
+            assert_true(idx < n);
+            snprintf(buf, len, "%s", f[idx]);
+            free(line);
+            return buf;
+        }
+        free(line);
+        csv += k + (csv[k] == '\n');
+    }
+    fail_msg("no CSV record %d", rec);
+    return NULL;
+}
+
+/* Token `i` from the end (0: the last) of the table line of `text` that
+ * starts with `lead`, space-separated, into buf. */
+static const char *table_token_from_end(const char *text, const char *lead, int i, char *buf,
+                                        size_t len)
+{
+    const char *l = strstr(text, lead);
+    if (!l)
+        fail_msg("no table line '%s'", lead);
+    const char *end = strchr(l, '\n');
+    end = end ? end : l + strlen(l);
+    while (end > l && end[-1] == ' ')
+        end--;
+    for (;; i--) {
+        const char *t = end;
+        while (t > l && t[-1] != ' ')
+            t--;
+        if (i == 0) {
+            snprintf(buf, len, "%.*s", (int)(end - t), t);
+            return buf;
+        }
+        end = t;
+        while (end > l && end[-1] == ' ')
+            end--;
+        assert_true(end > l);
+    }
+}
+
+/* fixXB #2: step --chips 8 --batch 1,8,64 (llama3-8b, h100-sxm, context
+ * 4096) runs tp8 at batches 1 and 8 and tp4 x2 at 64 (stepplan.h), and its
+ * csv's replicas column read 1 on the tp4 x2 row: the header's, the first
+ * row's plan's, as sharding (tp8) and workspace_bytes (138412032, tp8's).
+ * Each row now carries its own plan: expected, exact, tp 4, pp 1, replicas
+ * 2, sharding "tp4 x2", and the memory `step --chips 8 --tp 4 --batch 64`'s
+ * header states (workspace_bytes 209715200, TP 4's one-layer activations:
+ * memory.h rl_memory_workspace; comm_buffer_bytes 411041792), the
+ * header's under run.replicas (1) and run.workspace_bytes; the same in
+ * JSON and in the table.  Failed before: the row's replicas read 1. */
+static void step_chips_rows_carry_own_plan(void **state)
+{
+    (void)state;
+    static char csv[1 << 18];
+    char c[64];
+    const char *base = "step --model llama3-8b --hw h100-sxm --chips 8 --batch 1,8,64 "
+                       "--context 4096 ";
+    cJSON *tp4 = run_cli_json("step --model llama3-8b --hw h100-sxm --chips 8 --tp 4 --batch 64 "
+                              "--context 4096 --format json", out, sizeof out);
+    double ws = num(tp4, "workspace_bytes"), cb = num(tp4, "comm_buffer_bytes");
+    cJSON_Delete(tp4);
+    assert_true(ws == 209715200 && cb == 411041792);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s--format csv 2>/dev/null | cat", base);
+    assert_int_equal(run_cli(cmd, csv, sizeof csv), 0);
+    assert_string_equal(csv_cell(csv, 3, "strategy", c, sizeof c), "tp4 x2");
+    assert_string_equal(csv_cell(csv, 3, "sharding", c, sizeof c), "tp4 x2");
+    assert_string_equal(csv_cell(csv, 3, "tp", c, sizeof c), "4");
+    assert_string_equal(csv_cell(csv, 3, "pp", c, sizeof c), "1");
+    assert_string_equal(csv_cell(csv, 3, "replicas", c, sizeof c), "2");
+    assert_string_equal(csv_cell(csv, 3, "workspace_bytes", c, sizeof c), "209715200");
+    assert_string_equal(csv_cell(csv, 3, "comm_buffer_bytes", c, sizeof c), "411041792");
+    assert_string_equal(csv_cell(csv, 3, "run.replicas", c, sizeof c), "1");
+    assert_string_equal(csv_cell(csv, 3, "run.workspace_bytes", c, sizeof c), "138412032");
+    assert_string_equal(csv_cell(csv, 1, "replicas", c, sizeof c), "1");
+    assert_string_equal(csv_cell(csv, 1, "sharding", c, sizeof c), "tp8");
+    cJSON *j = json2(base, "--format json");
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 2);
+    assert_true(num(r, "tp") == 4 && num(r, "pp") == 1 && num(r, "replicas") == 2);
+    assert_true(num(r, "workspace_bytes") == ws && num(r, "comm_buffer_bytes") == cb);
+    assert_string_equal(cJSON_GetObjectItem(r, "sharding")->valuestring, "tp4 x2");
+    assert_true(num(j, "replicas") == 1); /* the header: the first row's plan */
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s2>/dev/null | cat", base);
+    assert_int_equal(run_cli(cmd, csv, sizeof csv), 0);
+    /* the rows' table ends sharding, tp, pp, replicas, comm_buffer_GB, workspace_GB */
+    const char *lead = "generate   tp4 x2            64";
+    assert_string_equal(table_token_from_end(csv, lead, 0, c, sizeof c), "0.2097");
+    assert_string_equal(table_token_from_end(csv, lead, 2, c, sizeof c), "2");
+    assert_string_equal(table_token_from_end(csv, lead, 4, c, sizeof c), "4");
+    assert_string_equal(table_token_from_end(csv, lead, 5, c, sizeof c), "x2");
+}
+
+/* fixXB #1: pareto's points were the compared plans alone (shard.h
+ * rl_shard_compare), each on every chip of the point, where step --chips N
+ * plans on up to N (stepplan.h): llama3-8b on h100-sxm at context 4096,
+ * --chips 9,64 --batch 1,8,64, held 9 chips at batch 64 as tp1 x9, 8.091
+ * ms (7910 tokens/s), where step --chips 9 runs tp4 x2 (1 chip idle) at
+ * 4.430 ms, and 64 chips at batch 8 as tp8 x8, 1.809 ms, where step
+ * --chips 64 runs tp8 x4 (32 idle) at 1.737.  Now each point also holds
+ * step's plan (sweep.h step_plans): expected, the frontier's 9-chip row at
+ * batch 64 and 64-chip row at batch 8 at step's step_s, exact (the same
+ * plan timed by the same calibrated step: `step --chips N --batch B`, run
+ * here), 4.430 and 1.737 ms (within 0.1%: step's figures above), its
+ * chip_s_per_token 1 / step's tokens_per_s_per_chip (1e-12 relative), and
+ * the plan named: tp 4 pp 1 replicas 2 idle_chips 1, tp 8 pp 1 replicas 4
+ * idle_chips 32, in json, csv and the table.  Failed before: the 9-chip
+ * row read tp1 x9 at 8.091 ms, no tp key. */
+static void pareto_takes_step_plan(void **state)
+{
+    (void)state;
+    static char csv[1 << 18];
+    static const struct {
+        long long chips, batch, tp, replicas, idle;
+        double ms;
+    } want[] = {{9, 64, 4, 2, 1, 4.430}, {64, 8, 8, 4, 32, 1.737}};
+    const char *base = "pareto --model llama3-8b --hw h100-sxm --chips 9,64 --batch 1,8,64 "
+                       "--context 4096 ";
+    cJSON *j = json2(base, "--format json");
+    char cmd[256], c[64];
+    for (size_t w = 0; w < sizeof want / sizeof *want; w++) {
+        const cJSON *r, *hit = NULL;
+        int at = 0, k = 0;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+            k++;
+            if (num(r, "chips") == want[w].chips && num(r, "batch") == want[w].batch)
+                hit = r, at = k;
+        }
+        if (!hit)
+            fail_msg("no frontier row of %lld chips at batch %lld", want[w].chips, want[w].batch);
+        snprintf(cmd, sizeof cmd, "step --model llama3-8b --hw h100-sxm --chips %lld --batch %lld "
+                 "--context 4096 --format json", want[w].chips, want[w].batch);
+        cJSON *sj;
+        const cJSON *sr = step_row(&sj, cmd, 0);
+        if (num(hit, "step_s") != num(sr, "step_s"))
+            fail_msg("%lld chips batch %lld: pareto %.6g s, step %.6g s", want[w].chips,
+                     want[w].batch, num(hit, "step_s"), num(sr, "step_s"));
+        assert_rel(num(hit, "step_s"), want[w].ms * 1e-3, 1e-3);
+        assert_rel(num(hit, "chip_s_per_token"), 1 / num(sr, "tokens_per_s_per_chip"), 1e-12);
+        assert_string_equal(cJSON_GetObjectItem(hit, "layout")->valuestring,
+                            cJSON_GetObjectItem(sr, "strategy")->valuestring);
+        cJSON_Delete(sj);
+        assert_true(num(hit, "tp") == want[w].tp && num(hit, "pp") == 1 &&
+                    num(hit, "replicas") == want[w].replicas &&
+                    num(hit, "idle_chips") == want[w].idle);
+        if (w == 0) {
+            snprintf(cmd, sizeof cmd, "%s--format csv 2>/dev/null | cat", base);
+            assert_int_equal(run_cli(cmd, csv, sizeof csv), 0);
+            assert_string_equal(csv_cell(csv, at, "layout", c, sizeof c), "tp4 x2");
+            assert_string_equal(csv_cell(csv, at, "tp", c, sizeof c), "4");
+            assert_string_equal(csv_cell(csv, at, "pp", c, sizeof c), "1");
+            assert_string_equal(csv_cell(csv, at, "replicas", c, sizeof c), "2");
+            assert_string_equal(csv_cell(csv, at, "idle_chips", c, sizeof c), "1");
+        }
+    }
+    cJSON_Delete(j);
+    snprintf(cmd, sizeof cmd, "%s2>/dev/null | cat", base);
+    assert_int_equal(run_cli(cmd, csv, sizeof csv), 0);
+    assert_non_null(strstr(csv, "  chips  layout            tp         pp   replicas  idle_chips "));
+    assert_non_null(strstr(csv, "        9  tp4 x2             4          1          2           "
+                                "1         64 "));
+}
+
 /* fixVA #1: step --chips N tried every T with the automatic plan's one P
  * over all N chips (pp3 on 9 H100s), so tp8 pp1 was never a candidate:
  * llama3-70b bf16 (context 2048) on 9 H100s ran tp2 pp3, 3 chips idle,
@@ -14452,6 +14637,8 @@ int main(void)
         cmocka_unit_test(step_chips_no_idle_replicas),
         cmocka_unit_test(step_chips_deeper_fewer_replicas),
         cmocka_unit_test(ops_chips_runs_step_plan),
+        cmocka_unit_test(step_chips_rows_carry_own_plan),
+        cmocka_unit_test(pareto_takes_step_plan),
         cmocka_unit_test(step_chips_nearest_plan),
         cmocka_unit_test(step_chips_rows_own_plans),
         cmocka_unit_test(datasheet_chip_label),

@@ -597,7 +597,7 @@ static void sweep_stops(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     long long chips[] = {1, 2, 4, 8}, batch[] = {1, 8, 64}, ctx[] = {2048};
     rl_precision prec[] = {rl_precision_default()};
-    rl_sweep_space sp = {chips, 4, batch, 3, ctx, 1, prec, 1, 0, 0, 0, 0, 0};
+    rl_sweep_space sp = {chips, 4, batch, 3, ctx, 1, prec, 1, 0, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[1024];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0); /* runs normally */

@@ -101,7 +101,7 @@ static void test_case_study_cost(void **state)
     rl_hw h = load_hw("tpu-v5e", ho, 1);
     long long chips = 16, batch[] = {4, 256}, ctx = 8192;
     rl_precision p = {RL_INT8, RL_BF16, RL_BF16};
-    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 0, 0, 0};
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -135,7 +135,7 @@ static void test_progress_lines(void **state)
         assert_non_null(f);
         rl_sweep_progress(k == 2 ? NULL : f, 1e-9, "t");
         rl_sweep_space sp = {chips, k == 1 ? 1 : 2, batch, RL_SWEEP_PROGRESS_CELLS / 2, &ctx, 1,
-                             &p, 1, 0, 0, 0, 0, 0};
+                             &p, 1, 0, 0, 0, 0, 0, 0};
         rl_sweep s;
         assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
         rl_sweep_free(&s);
@@ -163,7 +163,7 @@ static void test_infeasible_counted(void **state)
     rl_model m = load_model("llama3-70b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips[] = {4, 8, 16}, batch[] = {1, 16, 32, 64, 128}, ctx = 8192;
-    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0};
+    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -191,7 +191,7 @@ static void test_ideal_whole_hbm(void **state)
     rl_model m = load_model("llama3-70b", NULL, 0);
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     long long chips = 3, batch[] = {78, 86, 87}, ctx = 4096;
-    rl_sweep_space sp = {&chips, 1, batch, 3, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0};
+    rl_sweep_space sp = {&chips, 1, batch, 3, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -209,7 +209,7 @@ static void test_bad_chips(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips = 3, batch = 1, ctx = 1024;
-    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0};
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 0, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), -1);
@@ -312,7 +312,7 @@ static void test_sweep_frontier(void **state)
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips[] = {1, 4, 8}, batch[] = {1, 4, 16, 64, 256}, ctx = 2048;
     rl_precision prec[] = {BF16, {RL_INT8, RL_BF16, RL_BF16}};
-    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, prec, 2, 0, 0, 0, 0, 0};
+    rl_sweep_space sp = {chips, 3, batch, 5, &ctx, 1, prec, 2, 0, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -339,7 +339,7 @@ static void test_ideal_ttft_from_ops(void **state)
     rl_model m = load_model("llama3-8b", NULL, 0);
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     long long chips = 4, batch = 8, ctx = 2048;
-    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 4096, 0, 0, 0, 0};
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &BF16, 1, 4096, 0, 0, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -370,7 +370,7 @@ static void test_sharded_worked_problem_4(void **state)
     rl_hw h = load_hw("tpu-v5e", NULL, 0);
     rl_precision p = {RL_INT8, RL_INT8, RL_INT8};
     long long chips = 16, batch = 1, ctx = 128000;
-    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &p, 1, 0, 0, 1, 0, 0};
+    rl_sweep_space sp = {&chips, 1, &batch, 1, &ctx, 1, &p, 1, 0, 0, 1, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -447,7 +447,7 @@ static void test_prefill_keeps_weights(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
     long long chips = 8, batch[] = {128, 512}, ctx = 4096;
-    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 1, 0, 0};
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &p, 1, 0, 0, 1, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -495,7 +495,7 @@ static void test_prefill_memory_keeps_out(void **state)
     rl_override gb = {"hbm_bytes", "16e9"};
     rl_hw h = load_hw("tpu-v5e", &gb, 1);
     long long chips = 16, batch[] = {220, 222}, ctx = 8192;
-    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &BF16, 1, 0, 0, 1, 0, 0};
+    rl_sweep_space sp = {&chips, 1, batch, 2, &ctx, 1, &BF16, 1, 0, 0, 1, 0, 0, 0};
     rl_sweep s;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
@@ -669,7 +669,7 @@ static void test_calibrated_points(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_precision p = {RL_FP8, RL_FP8, RL_FP8};
     long long chips = 8, batch[] = {1, 2, 900}, ctx = 4096;
-    rl_sweep_space sp = {&chips, 1, batch, 3, &ctx, 1, &p, 1, 0, 0, 1, 0, 1};
+    rl_sweep_space sp = {&chips, 1, batch, 3, &ctx, 1, &p, 1, 0, 0, 1, 0, 1, 0};
     rl_sweep s, plain;
     char err[512];
     assert_int_equal(rl_sweep_run(&m, &h, &sp, &s, err, sizeof err), 0);
