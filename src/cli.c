@@ -4031,6 +4031,14 @@ static double cap_share(const rl_serve_result *r)
     return r->decode_steps > 0 ? (double)r->decode_steps_at_cap / (double)r->decode_steps : 0;
 }
 
+/* The share of a run's decode steps whose admission left a request waiting
+ * because their decode tokens filled --max-tokens (serve.h
+ * decode_steps_at_budget), 0 without decode steps. */
+static double budget_share(const rl_serve_result *r)
+{
+    return r->decode_steps > 0 ? (double)r->decode_steps_at_budget / (double)r->decode_steps : 0;
+}
+
 /* Whether a run's decode batch was held below its cap by the KV cache: a
  * replica's pages filled (kv_peak_frac 0.95 or more, as link_bound and
  * prefill_bound read 0.9 of a busy resource; a page rounding leaves the
@@ -4193,6 +4201,15 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  "capacity holds down (more chips, a smaller KV dtype or shorter requests raise "
                  "it): a lower TPOT past capacity is not a better deployment",
                  100 * r->kv_peak_frac, r->preemptions, r->mean_decode_batch, c->max_seqs);
+    else if (budget_share(r) >= RL_CLI_CAP_SHARE && budget_share(r) >= at_cap)
+        /* tester101: --max-tokens 1 held the decode batch to 1 of a max_seqs
+         * of 256, and the note blamed the step throughput */
+        snprintf(why, sizeof why, ", and the decode batch is capped by the step token budget "
+                 "(--max-tokens %lld): each decoding sequence takes one of a step's tokens, and "
+                 "requests waited with the decode tokens filling it in %.3g%% of decode steps "
+                 "(the decode batch averaged %.3g, max_seqs %d); a larger --max-tokens raises "
+                 "the batch", (long long)c->max_tokens, 100 * budget_share(r),
+                 r->mean_decode_batch, c->max_seqs);
     else if (at_cap >= RL_CLI_CAP_SHARE) /* the mean batch, ramp and drain steps among them,
                                             * reads below the cap a steady window sits at (221
                                             * of 256 on test_serve's 200 req/s run) */

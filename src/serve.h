@@ -937,6 +937,11 @@ typedef struct rl_serve_result {
      * a JSON key; the overload note blames
      * the batch cap only when they are a meaningful share (tester56 F2) */
     long long decode_steps_at_cap;
+    /* decode steps whose admission left a request waiting because the
+     * replica's decode tokens, one a sequence, filled max_tokens (the step
+     * token budget, serve.c admit_batched and admit_transferred): not a
+     * JSON key; the overload note names --max-tokens from them */
+    long long decode_steps_at_budget;
     /* steps that prefilled (a prompt or a chunk of one, decode beside it
      * or not) and the prompts or chunks they prefilled: the mean prefill
      * step's shape (rl_serve_run_mix) */

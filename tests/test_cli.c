@@ -13500,6 +13500,19 @@ static void disagg_link_bound_named(void **state)
     assert_null(strstr(out, "capped by the batch cap"));
     assert_true(num(j, "mean_decode_batch") < 0.5 * 1024 && num(j, "kv_peak_frac") < 0.95);
     cJSON_Delete(j);
+    /* tester101 (t30): --max-tokens 1 held the decode batch to 1 (each
+     * decoding sequence takes one of a step's tokens, serve.c
+     * admit_batched) of a max_seqs of 256, and the note read "the step
+     * throughput (the GPU) is the limit ... a larger batch cap helps
+     * little".  Now it names the token budget, from the run's decode steps
+     * that left a request waiting with their decode tokens filling it
+     * (serve.h decode_steps_at_budget: 99.6% here, measured). */
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
+                       "--out-len 200 --requests 300 --no-capacity --max-tokens 1 --format json",
+                       "the decode batch is capped by the step token budget (--max-tokens 1)");
+    assert_null(strstr(out, "step throughput (the GPU)"));
+    assert_true(num(j, "mean_decode_batch") < 1.01);
+    cJSON_Delete(j);
     j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
                        "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "prefill_kv_peak_frac")));
