@@ -4060,6 +4060,24 @@ static int kv_bound(const rl_serve_result *r, const rl_serve_config *c, long lon
            (seqs_peak < c->max_seqs || at_cap < RL_CLI_CAP_SHARE);
 }
 
+/* "R req/s offered" into buf, R the rate the notes judge by (`arrived`:
+ * a --burst sample's own rate, arrival_req_per_s, where it is not --qps,
+ * with --qps beside it; serve.h rl_serve_asked_qps: a gamma CV above 1
+ * keeps the realised rate; tester81 A).  Every note that states the
+ * offered rate says this one (tester101: --qps 10 --burst 100 came at
+ * 1.33 req/s, and the SLO note read "10 req/s offered" after the arrival
+ * note's 1.33). */
+static const char *offered_rate(double qps, double arrived, double burst_cv, char *buf,
+                                size_t len)
+{
+    if (burst_cv > 0 && arrived > 0 && arrived != qps)
+        snprintf(buf, len, "%.3g req/s offered (these arrivals' own rate, arrival_req_per_s; "
+                 "--qps %.3g)", arrived, qps);
+    else
+        snprintf(buf, len, "%.3g req/s offered", qps);
+    return buf;
+}
+
 /* The overload note: the run fell measurably short of its arrivals
  * (rl_serve_falls_short: its queue grew and completions lag by more than
  * 2%; tester14 F2b), or completions fell below 80% of the offered rate and the
@@ -4097,9 +4115,9 @@ static int kv_bound(const rl_serve_result *r, const rl_serve_config *c, long lon
  * 1.67 of 6.64 req/s in the window, 6.03 over the run, busy 0.17, keep-up
  * 1, read "overloaded"; the capacity figure settles it where there is one,
  * tester4 #12). */
-static int note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
+static int note_overload(const rl_serve_result *r, double arrived, double max_qps,
                          double free_qps, long long n, const rl_serve_config *c,
-                         long long seqs_peak, double burst_cv)
+                         long long seqs_peak, double burst_cv, const char *offered)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
@@ -4226,14 +4244,9 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  "(kv_peak_frac): each step takes longer than arrivals allow, and a larger batch "
                  "cap helps little",
                  r->mean_decode_batch, c->max_seqs, 100 * at_cap, 100 * r->kv_peak_frac);
-    char offered[120] = "";
-    int own = burst_cv > 0 && arrived > 0 && arrived < qps; /* a --burst sample's own rate */
-    if (own)
-        snprintf(offered, sizeof offered, " (these arrivals' own rate, arrival_req_per_s; --qps "
-                 "%.3g)", qps);
-    rl_cli_tell("simulate", "note: overloaded: %.3g req/s offered%s%s%s; the queue grows, so the "
-                            "latency percentiles grow with --requests%s",
-                own ? arrived : qps, offered, above, done, why);
+    rl_cli_tell("simulate", "note: overloaded: %s%s%s; the queue grows, so the latency "
+                            "percentiles grow with --requests%s",
+                offered, above, done, why);
     return 1;
 }
 
@@ -4258,7 +4271,7 @@ static const char *missed_targets(const rl_serve_result *r, const rl_serve_confi
  * the load is not the cause, a target is (tester6: TTFT target missed at 28%
  * busy read "overloaded").  Names each target missed with its p99. */
 static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
-                            double qps, double max_qps, double free_qps)
+                            const char *offered, double max_qps, double free_qps)
 {
     char missed[256], why[448];
     missed_targets(r, c, missed, sizeof missed);
@@ -4278,11 +4291,10 @@ static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl
                  "within %.3g%%), but the capacity search's own samples held them only to a lower "
                  "load, a figure that can move with the sample (--requests)",
                  r->slo_attainment * 100, rl_serve_slo_bound(r) * 100, RL_SERVE_SLO_TAIL * 100);
-    rl_cli_say(o, "note: %s; not overloaded: these arrivals are sustained up to %.3g req/s "
-                  "without targets (%.3g req/s offered, replicas %.0f%% busy; "
-                  "max_sustainable_qps_no_slo), and the targets hold only up to %.3g req/s "
-                  "(max_sustainable_qps)",
-               why, free_qps, qps, r->utilization * 100, max_qps);
+    rl_cli_say(o, "note: %s; not overloaded at %s, replicas %.0f%% busy: these arrivals are "
+                  "sustained up to %.3g req/s without targets (max_sustainable_qps_no_slo), and "
+                  "the targets hold only up to %.3g req/s (max_sustainable_qps)",
+               why, offered, r->utilization * 100, free_qps, max_qps);
 }
 
 /* The SLO note of a run that missed a target (`missed`, missed_targets)
@@ -4293,7 +4305,7 @@ static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl
  * capacity not found (NAN, its own note says why) is not quoted. */
 static void note_slo_missed_run(const rl_opts *o, const rl_serve_result *r,
                                 const rl_serve_config *c, const char *missed, double qps,
-                                double max_qps)
+                                const char *offered, double max_qps)
 {
     char why[200];
     if (!(qps > 0)) {
@@ -4313,8 +4325,8 @@ static void note_slo_missed_run(const rl_opts *o, const rl_serve_result *r,
     else
         snprintf(why, sizeof why, "max_sustainable_qps was not found (null, the note above), so "
                  "the run does not tell the load from the targets as the cause");
-    rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %.3g req/s "
-                  "offered; %s", missed, r->slo_attainment * 100, qps, why);
+    rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %s; %s",
+               missed, r->slo_attainment * 100, offered, why);
 }
 
 /* The capacity of the same arrivals without c's targets (rl_serve_capacity
@@ -4704,8 +4716,16 @@ int rl_cli_simulate(rl_opts *o)
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
-    long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
+    if (!trace && rl_serve_asked_qps(&w) == 0 && w.qps > 0 &&
+        isfinite(rl_serve_arrival_rate(req, n, w.qps)))
+        /* a --burst CV above 1: the capacity search labels its loads by the
+         * sample's own rate (serve.h rl_serve_asked_qps), so the run is
+         * judged at that rate, above --qps too (tester101: 500 requests at
+         * --qps 10 --burst 100 came at 205 req/s, past the 27.8 they
+         * sustain, and read "not overloaded at 10 req/s") */
+        reached = rl_serve_arrival_rate(req, n, w.qps);
+    long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (long long)w.seed, truncated, o->fmt == RL_FMT_JSON,
@@ -4867,13 +4887,15 @@ int rl_cli_simulate(rl_opts *o)
                       "engine's attention_context \"longest\": its kernel walks each row's "
                       "whole context, docs/model.md, engine costs), not the mean; JSON "
                       "attention_context", rl_engines_selected(&h.engines)->name);
-    char missed[256];
+    char missed[256], offered[160];
+    offered_rate(w.qps, reached, burst_cv, offered, sizeof offered);
     if (free_qps >= reached && !unresolved)
-        note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
-    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak, burst_cv) &&
+        note_slo_missed(o, &r, &c, offered, max_qps, free_qps);
+    else if (!note_overload(&r, reached, max_qps, free_qps, n, &c, seqs_peak, burst_cv,
+                            offered) &&
              !unresolved &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
-        note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
+        note_slo_missed_run(o, &r, &c, missed, w.qps, offered, max_qps);
     if (o->plot) {
         char title[256];
         int plotted;

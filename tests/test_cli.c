@@ -9583,6 +9583,33 @@ static void burst_overload_note_uses_own_rate(void **state)
         fail_msg("%s", out);
 }
 
+/* tester101 (t14): --qps 10 --burst 100 over 2000 requests came at 1.33
+ * req/s (arrival_req_per_s), which the arrival note said, and the SLO note
+ * after it read "(10 req/s offered, replicas 5% busy": now it states the
+ * rate the verdict took, 1.33, with --qps beside it.  Over 500 requests the
+ * same draw came at 205 req/s, past the 27.8 req/s it sustains without the
+ * targets (max_sustainable_qps_no_slo, a search labelled by the sample's
+ * own rate: serve.h rl_serve_asked_qps), and read "not overloaded at 10
+ * req/s"; now it is judged at 205: overloaded (figures measured on this
+ * build, printed to 3 digits). */
+static void burst_slo_note_uses_own_rate(void **state)
+{
+    (void)state;
+#define BURST_SLO_RUN                                                                            \
+    "simulate --model llama3-8b --hw h100-sxm --qps 10 --burst 100 --prompt-len 1000 "           \
+    "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --format json --requests "
+    cJSON *j = run_json_noted(BURST_SLO_RUN "2000", "not overloaded at 1.33 req/s offered (these "
+                              "arrivals' own rate, arrival_req_per_s; --qps 10), replicas 5% busy");
+    assert_null(strstr(out, "10 req/s offered"));
+    cJSON_Delete(j);
+    j = run_json_noted(BURST_SLO_RUN "500", "note: overloaded: 205 req/s offered (these arrivals' "
+                       "own rate, arrival_req_per_s; --qps 10), above the 27.8 req/s");
+    assert_null(strstr(out, "not overloaded"));
+    assert_true(fabs(num(j, "arrival_req_per_s") - 205.1) < 0.1);
+    cJSON_Delete(j);
+#undef BURST_SLO_RUN
+}
+
 /* tester81 D: SplitwiseSim's Llama-2-70B rows (tests/data/e2e/
  * splitwise_h100.csv) fitted as llama3-8b exited 0 with compute_eff 0.098,
  * memory_eff 0.083 and no word; fitted as llama2-70b they are 0.93 and
@@ -14607,6 +14634,7 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(fit_warns_on_a_misfit),
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(burst_overload_note_uses_own_rate),
+        cmocka_unit_test(burst_slo_note_uses_own_rate),
         cmocka_unit_test(fit_wrong_model_noted),
         cmocka_unit_test(fit_row_models_noted),
         cmocka_unit_test(unresolved_tail_is_null_not_zero),
