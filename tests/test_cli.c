@@ -10892,6 +10892,39 @@ static void result_not_saved_as_a_preset(void **state)
     assert_non_null(strstr(out, "a model spec in the presets folder hw_profiles/"));
     snprintf(path, sizeof path, "%s/hw_profiles/g.lua", dir);
     assert_int_equal(access(path, F_OK), -1);
+    /* tester101 (t38): `run --out DATA/model` let roofline.write put
+     * llama3-8b.lua there, shadowing the shipped preset (every later
+     * --model llama3-8b failed), exit 0, while --save refused it.  Now
+     * the same rule per file (outdir.c rl_outdir_resolve): exit 2, and
+     * nothing kept, the .json written before it removed too; from the
+     * data directory's top, a write into its hw_profiles/ likewise. */
+    static const char *const script[] = {
+        "roofline.write(\"ok.json\", \"{}\")\nroofline.write(\"llama3-8b.lua\", \"return 1\")\n",
+        "roofline.write(\"hw_profiles/x.lua\", \"return 1\")\n"};
+    static const char *const run_out[] = {"model", ""};
+    static const char *const refused[] = {"llama3-8b.lua: a .lua file in the presets folder "
+                                          "model/, where every .lua file is read as a spec",
+                                          "hw_profiles/x.lua: a .lua file in the presets folder "
+                                          "hw_profiles/"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/w%d.lua", dir, i);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(script[i], f);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s run --out %s/%s %s 2>&1", dir, RL_BIN,
+                 dir, run_out[i], path);
+        int rc = shell_out(cmd);
+        if (rc != 2 || !strstr(out, refused[i]))
+            fail_msg("run --out %s: exit %d: %s", run_out[i], rc, out);
+    }
+    static const char *const unwritten[] = {"model/llama3-8b.lua", "model/ok.json",
+                                            "hw_profiles/x.lua"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, unwritten[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s was written", path);
+    }
     assert_int_equal(remove_tree(dir), 0);
 }
 
