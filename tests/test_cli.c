@@ -3446,6 +3446,34 @@ static void mfu_no_band_reason(void **state)
     cJSON_Delete(j);
 }
 
+/* tester101 (t41): prefill of llama3-8b on four tpu-v5e, 8192 tokens:
+ * --mfu 1 read mode "ideal" at 224.0 ms (the tp4 plan and its
+ * collectives, as the default's `estimated` 224.0 ms) while --ideal read
+ * "ideal" at 176.3 ms (fully sharded, no collectives): one label, two
+ * methods.  --mfu F is mode "mfu" for F = 1 too (docs/model.md); times
+ * unchanged (measured on this build, to 0.1 ms). */
+static void mfu_one_is_mode_mfu(void **state)
+{
+    (void)state;
+    static const char *const flags[] = {"", "--mfu 1", "--ideal"};
+    static const char *const mode[] = {"estimated", "mfu", "ideal"};
+    static const double ms[] = {224.0, 224.0, 176.3};
+    for (int i = 0; i < 3; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "prefill --model llama3-8b --hw tpu-v5e --chips 4 --tokens 8192 "
+                 "%s --format json", flags[i]);
+        cJSON *j = run_json(cmd);
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), mode[i]);
+        assert_true(fabs(num(row, "ttft_s") * 1e3 - ms[i]) < 0.05);
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_json("ops --model llama3-8b --hw h100-sxm --phase prefill --tokens 512 --mfu 1 "
+                        "--format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "mfu");
+    cJSON_Delete(j);
+}
+
 /* tester91 #8: pareto had no bound on its sweep (7 chip counts x 4096
  * batches x 4 weight x 3 KV dtypes = 344064 points ran 116 s and 1.19 GB).
  * The product of the lists is bounded at RL_PARETO_MAX_POINTS (100000,
@@ -14535,6 +14563,7 @@ int main(void)
         cmocka_unit_test(size_json_keys_documented),
         cmocka_unit_test(pareto_sweep_bounded),
         cmocka_unit_test(mfu_no_band_reason),
+        cmocka_unit_test(mfu_one_is_mode_mfu),
         cmocka_unit_test(docs_quote_simulate_transcript),
         cmocka_unit_test(docs_quote_splitwise_gap),
         cmocka_unit_test(prefill_help_matches_behaviour),
