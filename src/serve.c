@@ -4839,12 +4839,13 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
  * the longest prompts' own prefill), or when the load above its figure did
  * and none within RL_SERVE_CAPACITY_OPEN_BAND of it missed them outright
  * (tester47 F8: 0.08-0.98 req/s by the seed beside runs meeting at 1). */
-const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, char *buf,
-                                       size_t len)
+const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, const char *cause,
+                                       char *buf, size_t len)
 {
     /* the two kinds' shared tail, or (brief) a pointer back to it (tester69 #8) */
     const char *tail =
-        brief ? "the tail is the requests' own service, as above "
+        cause ? cause
+        : brief ? "the tail is the requests' own service, as above "
                 "(max_sustainable_qps_unresolved)"
               : "the tail is set by the requests' own service (the longest prompts' prefill) "
                 "near a target, not by the load, so no load decides it "
@@ -4857,7 +4858,7 @@ const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, cha
      * prompts at --burst 10, TTFT p99 726 ms against a 500 ms target, read
      * "the longest prompts' prefill") */
     char bursty[640];
-    if (burst_cv > 1) {
+    if (burst_cv > 1 && !cause) {
         if (brief)
             snprintf(bursty, sizeof bursty, "the tail is --burst %g's clumps queueing, as above "
                      "(max_sustainable_qps_unresolved)", burst_cv);
