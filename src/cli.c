@@ -4031,6 +4031,14 @@ static double cap_share(const rl_serve_result *r)
     return r->decode_steps > 0 ? (double)r->decode_steps_at_cap / (double)r->decode_steps : 0;
 }
 
+/* The share of a run's decode steps whose admission left a request waiting
+ * because their decode tokens filled --max-tokens (serve.h
+ * decode_steps_at_budget), 0 without decode steps. */
+static double budget_share(const rl_serve_result *r)
+{
+    return r->decode_steps > 0 ? (double)r->decode_steps_at_budget / (double)r->decode_steps : 0;
+}
+
 /* Whether a run's decode batch was held below its cap by the KV cache: a
  * replica's pages filled (kv_peak_frac 0.95 or more, as link_bound and
  * prefill_bound read 0.9 of a busy resource; a page rounding leaves the
@@ -4050,6 +4058,24 @@ static int kv_bound(const rl_serve_result *r, const rl_serve_config *c, long lon
      * batch at the cap in 2.9% of decode steps) */
     return (r->kv_peak_frac >= 0.95 || r->preemptions > 0) &&
            (seqs_peak < c->max_seqs || at_cap < RL_CLI_CAP_SHARE);
+}
+
+/* "R req/s offered" into buf, R the rate the notes judge by (`arrived`:
+ * a --burst sample's own rate, arrival_req_per_s, where it is not --qps,
+ * with --qps beside it; serve.h rl_serve_asked_qps: a gamma CV above 1
+ * keeps the realised rate; tester81 A).  Every note that states the
+ * offered rate says this one (tester101: --qps 10 --burst 100 came at
+ * 1.33 req/s, and the SLO note read "10 req/s offered" after the arrival
+ * note's 1.33). */
+static const char *offered_rate(double qps, double arrived, double burst_cv, char *buf,
+                                size_t len)
+{
+    if (burst_cv > 0 && arrived > 0 && arrived != qps)
+        snprintf(buf, len, "%.3g req/s offered (these arrivals' own rate, arrival_req_per_s; "
+                 "--qps %.3g)", arrived, qps);
+    else
+        snprintf(buf, len, "%.3g req/s offered", qps);
+    return buf;
 }
 
 /* The overload note: the run fell measurably short of its arrivals
@@ -4089,9 +4115,9 @@ static int kv_bound(const rl_serve_result *r, const rl_serve_config *c, long lon
  * 1.67 of 6.64 req/s in the window, 6.03 over the run, busy 0.17, keep-up
  * 1, read "overloaded"; the capacity figure settles it where there is one,
  * tester4 #12). */
-static int note_overload(const rl_serve_result *r, double qps, double arrived, double max_qps,
+static int note_overload(const rl_serve_result *r, double arrived, double max_qps,
                          double free_qps, long long n, const rl_serve_config *c,
-                         long long seqs_peak, double burst_cv)
+                         long long seqs_peak, double burst_cv, const char *offered)
 {
     double slo_qps = max_qps; /* max_sustainable_qps, with the targets when given */
     if (isfinite(free_qps))
@@ -4193,6 +4219,15 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  "capacity holds down (more chips, a smaller KV dtype or shorter requests raise "
                  "it): a lower TPOT past capacity is not a better deployment",
                  100 * r->kv_peak_frac, r->preemptions, r->mean_decode_batch, c->max_seqs);
+    else if (budget_share(r) >= RL_CLI_CAP_SHARE && budget_share(r) >= at_cap)
+        /* tester101: --max-tokens 1 held the decode batch to 1 of a max_seqs
+         * of 256, and the note blamed the step throughput */
+        snprintf(why, sizeof why, ", and the decode batch is capped by the step token budget "
+                 "(--max-tokens %lld): each decoding sequence takes one of a step's tokens, and "
+                 "requests waited with the decode tokens filling it in %.3g%% of decode steps "
+                 "(the decode batch averaged %.3g, max_seqs %d); a larger --max-tokens raises "
+                 "the batch", (long long)c->max_tokens, 100 * budget_share(r),
+                 r->mean_decode_batch, c->max_seqs);
     else if (at_cap >= RL_CLI_CAP_SHARE) /* the mean batch, ramp and drain steps among them,
                                             * reads below the cap a steady window sits at (221
                                             * of 256 on test_serve's 200 req/s run) */
@@ -4209,14 +4244,9 @@ static int note_overload(const rl_serve_result *r, double qps, double arrived, d
                  "(kv_peak_frac): each step takes longer than arrivals allow, and a larger batch "
                  "cap helps little",
                  r->mean_decode_batch, c->max_seqs, 100 * at_cap, 100 * r->kv_peak_frac);
-    char offered[120] = "";
-    int own = burst_cv > 0 && arrived > 0 && arrived < qps; /* a --burst sample's own rate */
-    if (own)
-        snprintf(offered, sizeof offered, " (these arrivals' own rate, arrival_req_per_s; --qps "
-                 "%.3g)", qps);
-    rl_cli_tell("simulate", "note: overloaded: %.3g req/s offered%s%s%s; the queue grows, so the "
-                            "latency percentiles grow with --requests%s",
-                own ? arrived : qps, offered, above, done, why);
+    rl_cli_tell("simulate", "note: overloaded: %s%s%s; the queue grows, so the latency "
+                            "percentiles grow with --requests%s",
+                offered, above, done, why);
     return 1;
 }
 
@@ -4241,7 +4271,7 @@ static const char *missed_targets(const rl_serve_result *r, const rl_serve_confi
  * the load is not the cause, a target is (tester6: TTFT target missed at 28%
  * busy read "overloaded").  Names each target missed with its p99. */
 static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
-                            double qps, double max_qps, double free_qps)
+                            const char *offered, double max_qps, double free_qps)
 {
     char missed[256], why[448];
     missed_targets(r, c, missed, sizeof missed);
@@ -4261,11 +4291,10 @@ static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl
                  "within %.3g%%), but the capacity search's own samples held them only to a lower "
                  "load, a figure that can move with the sample (--requests)",
                  r->slo_attainment * 100, rl_serve_slo_bound(r) * 100, RL_SERVE_SLO_TAIL * 100);
-    rl_cli_say(o, "note: %s; not overloaded: these arrivals are sustained up to %.3g req/s "
-                  "without targets (%.3g req/s offered, replicas %.0f%% busy; "
-                  "max_sustainable_qps_no_slo), and the targets hold only up to %.3g req/s "
-                  "(max_sustainable_qps)",
-               why, free_qps, qps, r->utilization * 100, max_qps);
+    rl_cli_say(o, "note: %s; not overloaded at %s, replicas %.0f%% busy: these arrivals are "
+                  "sustained up to %.3g req/s without targets (max_sustainable_qps_no_slo), and "
+                  "the targets hold only up to %.3g req/s (max_sustainable_qps)",
+               why, offered, r->utilization * 100, free_qps, max_qps);
 }
 
 /* The SLO note of a run that missed a target (`missed`, missed_targets)
@@ -4276,7 +4305,7 @@ static void note_slo_missed(const rl_opts *o, const rl_serve_result *r, const rl
  * capacity not found (NAN, its own note says why) is not quoted. */
 static void note_slo_missed_run(const rl_opts *o, const rl_serve_result *r,
                                 const rl_serve_config *c, const char *missed, double qps,
-                                double max_qps)
+                                const char *offered, double max_qps)
 {
     char why[200];
     if (!(qps > 0)) {
@@ -4296,8 +4325,8 @@ static void note_slo_missed_run(const rl_opts *o, const rl_serve_result *r,
     else
         snprintf(why, sizeof why, "max_sustainable_qps was not found (null, the note above), so "
                  "the run does not tell the load from the targets as the cause");
-    rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %.3g req/s "
-                  "offered; %s", missed, r->slo_attainment * 100, qps, why);
+    rl_cli_say(o, "note: SLO missed: %s (%.3g%% of requests within the targets) at %s; %s",
+               missed, r->slo_attainment * 100, offered, why);
 }
 
 /* The capacity of the same arrivals without c's targets (rl_serve_capacity
@@ -4413,14 +4442,51 @@ static void note_capacity_bounds(const rl_opts *o, double max_qps, int lower_bou
                    n, capacity_repeated_sample(n, why, sizeof why));
 }
 
+/* The cause of an unresolved capacity's tail read from the run itself, into
+ * buf, or NULL for rl_serve_unresolved_reason's own (the requests' own
+ * service; --burst's clumps): where the run's TTFT p99 is over twice its
+ * TTFT service p99 (the prefill alone, ttft_service_p99), most of that
+ * tail is a wait for the prefill to start, not the prefill; under --policy
+ * static, behind a running batch (serve.c admit_static: a batch starts
+ * only when the last one has finished).  tester101: llama3-8b on one H100,
+ * static at 0.02 req/s of lognormal 1000/200-token requests, TTFT p99 0.56
+ * s against a service p99 of 0.063 s, read "the longest prompts'
+ * prefill". */
+static const char *unresolved_tail(const rl_serve_result *r, const rl_serve_config *c,
+                                   double burst_cv, char *buf, size_t len)
+{
+    if (burst_cv > 1 || !(c->slo_ttft > 0) || !(r->ttft_service.p99 > 0) ||
+        !(r->ttft.p99 > 2 * r->ttft_service.p99))
+        return NULL;
+    if (c->policy == RL_POLICY_STATIC)
+        snprintf(buf, len, "the tail is set by requests waiting behind a running static batch, "
+                 "not by their own prefill (this run: TTFT p99 %.3g s against %.3g s of prefill, "
+                 "ttft_service_p99): --policy static starts a batch only once the last one has "
+                 "decoded all its outputs, so a request arriving during one waits out the rest "
+                 "of its decode (max_sustainable_qps_unresolved); the p99s at --qps are the "
+                 "verdict, and --policy continuous (requests join between decode steps) or a "
+                 "target with more margin over a batch's decode gives a figure",
+                 r->ttft.p99, r->ttft_service.p99);
+    else
+        snprintf(buf, len, "the tail is set by requests waiting for their prefill to start, "
+                 "not by the prefill itself (this run: TTFT p99 %.3g s against %.3g s of "
+                 "prefill, ttft_service_p99) (max_sustainable_qps_unresolved); the p99s at "
+                 "--qps are the verdict, and a target with more margin over that wait gives a "
+                 "figure", r->ttft.p99, r->ttft_service.p99);
+    return buf;
+}
+
 static void note_unresolved(const rl_opts *o, const rl_serve_result *r, const rl_serve_config *c,
                             int kind, int overloaded, double burst_cv)
 {
-    char why[1024], missed[256];
+    char why[1536], missed[256], tail[640];
     missed_targets(r, c, missed, sizeof missed);
     /* stop 48 #4: "misses them: " was printed with the targets missed left out */
     rl_cli_say(o, "note: max_sustainable_qps null: %s; this run %s%s (%.3g%% of requests within "
-                  "them)", rl_serve_unresolved_reason(kind, 0, burst_cv, why, sizeof why),
+                  "them)", rl_serve_unresolved_reason(kind, 0, burst_cv,
+                                                      unresolved_tail(r, c, burst_cv, tail,
+                                                                      sizeof tail),
+                                                      why, sizeof why),
                missed[0] ? "misses them: " : "meets them at p99", missed,
                r->slo_attainment * 100);
     if (missed[0] && !overloaded) /* else the overload note is the verdict */
@@ -4687,8 +4753,16 @@ int rl_cli_simulate(rl_opts *o)
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
     double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
-    long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     int trace = o->given[RL_P_TRACE] != NULL;
+    if (!trace && rl_serve_asked_qps(&w) == 0 && w.qps > 0 &&
+        isfinite(rl_serve_arrival_rate(req, n, w.qps)))
+        /* a --burst CV above 1: the capacity search labels its loads by the
+         * sample's own rate (serve.h rl_serve_asked_qps), so the run is
+         * judged at that rate, above --qps too (tester101: 500 requests at
+         * --qps 10 --burst 100 came at 205 req/s, past the 27.8 they
+         * sustain, and read "not overloaded at 10 req/s") */
+        reached = rl_serve_arrival_rate(req, n, w.qps);
+    long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,
                            w.qps, trace ? -1 : (long long)w.seed, truncated, o->fmt == RL_FMT_JSON,
@@ -4850,13 +4924,15 @@ int rl_cli_simulate(rl_opts *o)
                       "engine's attention_context \"longest\": its kernel walks each row's "
                       "whole context, docs/model.md, engine costs), not the mean; JSON "
                       "attention_context", rl_engines_selected(&h.engines)->name);
-    char missed[256];
+    char missed[256], offered[160];
+    offered_rate(w.qps, reached, burst_cv, offered, sizeof offered);
     if (free_qps >= reached && !unresolved)
-        note_slo_missed(o, &r, &c, w.qps, max_qps, free_qps);
-    else if (!note_overload(&r, w.qps, reached, max_qps, free_qps, n, &c, seqs_peak, burst_cv) &&
+        note_slo_missed(o, &r, &c, offered, max_qps, free_qps);
+    else if (!note_overload(&r, reached, max_qps, free_qps, n, &c, seqs_peak, burst_cv,
+                            offered) &&
              !unresolved &&
              *missed_targets(&r, &c, missed, sizeof missed)) /* tester29 F4: never silent */
-        note_slo_missed_run(o, &r, &c, missed, w.qps, max_qps);
+        note_slo_missed_run(o, &r, &c, missed, w.qps, offered, max_qps);
     if (o->plot) {
         char title[256];
         int plotted;
@@ -5522,7 +5598,7 @@ int rl_cli_size(rl_opts *o)
             /* tester69 #8: the two kinds share their tail; the second says it
              * once (the JSON's max_sustainable_qps_unresolved keeps each) */
             rl_serve_unresolved_reason(k ? RL_SERVE_UNRESOLVED_BAND : RL_SERVE_UNRESOLVED_FLOOR,
-                                       said, rl_size_burst(&in), uwhy, sizeof uwhy);
+                                       said, rl_size_burst(&in), NULL, uwhy, sizeof uwhy);
             rl_cli_tell("size", "note: %d row(s) read max_sustainable_qps null: %s; here the "
                                 "verdict is the row's meets", unresolved[k], uwhy);
             said = 1;
@@ -5577,7 +5653,7 @@ int rl_cli_size(rl_opts *o)
         if (isnan(r.c[0].max_qps) && r.c[0].max_qps_unresolved) /* tester69 #8: said above */
             replace_part(p99only, sizeof p99only,
                          rl_serve_unresolved_reason(r.c[0].max_qps_unresolved, 0,
-                                                    rl_size_burst(&in), uwhy, sizeof uwhy),
+                                                    rl_size_burst(&in), NULL, uwhy, sizeof uwhy),
                          "its max_sustainable_qps is null, unresolved for the reason a note "
                          "above gives (max_sustainable_qps_unresolved)");
         rl_cli_tell("size", "caution: the first row (%s): %s", lab, p99only);

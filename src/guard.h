@@ -138,7 +138,9 @@ int rl_guard_source_folder(const char *dir);
 
 /* The preset folder `path` would lie in: "model" or "hw_profiles" when
  * its folder is that folder of a data directory (spec.h rl_data_dirs,
- * where `list` and a preset name look), else NULL. */
+ * where `list` and a preset name look), else NULL.  A .lua result there
+ * is refused: --save (cli.c check_result_name) and a file of run --out
+ * (outdir.c rl_outdir_resolve; tester101). */
 const char *rl_guard_preset_folder(const char *path);
 
 /* The same for a folder the run writes into, existing or to be made: its

@@ -502,7 +502,8 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
         else /* tester9 #3 (the scenario), tester12 #8 (a spec it loaded) */
             input = rl_guard_was_read(&st);
     }
-    char fd_path[64], real[PATH_MAX];
+    char fd_path[64], real[PATH_MAX], preset_why[200];
+    const char *kind;
     ssize_t rn;
     snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", dir);
     if (!why && !input && (rn = readlink(fd_path, real, sizeof real - 1)) > 0) {
@@ -515,6 +516,16 @@ int rl_outdir_resolve(rl_outdir *o, const char *name, char *path, size_t pathlen
                  (src = rl_guard_tree_source(full, tree, sizeof tree)) != 0)
             why = RL_GUARD_TREE_SOURCE_WHY; /* as --save, new or existing (tester76 #2, fixNE
                                              * #1); `--out scenarios` is refused (fixRD #1) */
+        else if (strlen(c) > 4 && !strcmp(c + strlen(c) - 4, ".lua") && strlen(full) < PATH_MAX &&
+                 (kind = rl_guard_preset_folder(full)) != NULL) {
+            /* as --save names a result there (cli.c check_result_name; tester101:
+             * `run --out DATA/model` and roofline.write("llama3-8b.lua", ...)
+             * shadowed the shipped preset, and every --model llama3-8b failed) */
+            snprintf(preset_why, sizeof preset_why, "a .lua file in the presets folder %s/, "
+                     "where every .lua file is read as a spec (list, a preset name); write it "
+                     "elsewhere or as .json, .csv or .txt", kind);
+            why = preset_why;
+        }
     }
     if (why || input) {
         close(dir);

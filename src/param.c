@@ -151,7 +151,9 @@ const rl_param RL_PARAMS[RL_P_COUNT] = {
     [RL_P_OUT] = {"out", NULL, NULL, NULL, RL_PT_STRING, "DIR", "", 0, 0, "out", NULL,
                   "the only directory roofline.write and roofline.plot write to (names cannot "
                   "leave it); a missing one is made, with its missing parents, when the script "
-                  "first writes, and a note says so",
+                  "first writes, and a note says so (a .lua file is refused in a data "
+                  "directory's model/ or hw_profiles/, as --save: every .lua there is read as "
+                  "a spec)",
                   AT(outdir), 0, 0, RL_PF_WRITES | RL_PF_NONEMPTY},
     [RL_P_QUIET] = {"quiet", NULL, NULL, NULL, RL_PT_SWITCH, NULL, "", 0, 0, NULL, NULL,
                     "say no \"note:\" lines on stderr (each note's text stays in the JSON "

@@ -206,6 +206,16 @@ static int exact_numbers(cJSON *o)
     return 0;
 }
 
+/* Whether the table format spells x to 4 significant digits (%.4g): a
+ * fraction, or a whole number of 1e15 or more; whole numbers below it are
+ * spelt whole (%.0f).  A table column holding one such number spells all
+ * its numbers so (put_rows; tester101: prefill's flops column read
+ * 70448102768640 above 1.21e+15). */
+static int table_short(double x)
+{
+    return !(x == floor(x) && fabs(x) < 1e15);
+}
+
 static void put_value(buf *b, const cJSON *v, double scale, int csv)
 {
     if (cJSON_IsBool(v))
@@ -214,10 +224,7 @@ static void put_value(buf *b, const cJSON *v, double scale, int csv)
         put_csv_number(b, v->valuedouble * scale);
     else if (cJSON_IsNumber(v)) {
         double x = v->valuedouble * scale;
-        if (x == floor(x) && fabs(x) < 1e15)
-            put(b, "%.0f", x);
-        else
-            put(b, "%.4g", x);
+        put(b, table_short(x) ? "%.4g" : "%.0f", x);
     } else if (cJSON_IsString(v)) {
         if (csv && strpbrk(v->valuestring, ",\"\n\r")) { /* RFC 4180: a CR too */
             put(b, "\"");
@@ -342,14 +349,18 @@ static void put_csv_cell(buf *b, const char *key, const cJSON *v, void *ctx)
         put(b, "%s", key);
 }
 
-/* The table-format text of row r's `key` (cell.s NULL when absent). */
-static buf table_cell(const cJSON *r, const char *key)
+/* The table-format text of row r's `key` (cell.s NULL when absent); a
+ * number to 4 significant digits when `short_col` (its column holds a
+ * number table_short spells so). */
+static buf table_cell(const cJSON *r, const char *key, int short_col)
 {
     buf cell = {0};
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, key);
     char label[300];
     double scale = table_scale(key, label, sizeof label);
-    if (v)
+    if (cJSON_IsNumber(v) && short_col)
+        put(&cell, "%.4g", v->valuedouble * scale);
+    else if (v)
         put_value(&cell, v, scale, 0);
     return cell;
 }
@@ -435,11 +446,11 @@ static int cell_note(buf *b, cell_notes *nt, const char *key, const char *text)
 }
 
 /* table_cell, a long text cell replaced by its note's "[N]" (RL_TABLE_CELL_MAX). */
-static buf shown_cell(buf *b, cell_notes *nt, const cJSON *r, const char *key)
+static buf shown_cell(buf *b, cell_notes *nt, const cJSON *r, const char *key, int short_col)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, key);
     if (!cJSON_IsString(v) || strlen(v->valuestring) <= RL_TABLE_CELL_MAX)
-        return table_cell(r, key);
+        return table_cell(r, key, short_col);
     buf cell = {0};
     int n = cell_note(b, nt, key, v->valuestring);
     put(&cell, "[%d]", n);
@@ -458,9 +469,11 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
     int ncol = cJSON_GetArraySize(keys);
     int *width = calloc((size_t)ncol, sizeof *width);
     int *text = calloc((size_t)ncol, sizeof *text);
-    if (!width || !text) {
+    int *short_col = calloc((size_t)ncol, sizeof *short_col); /* table_short */
+    if (!width || !text || !short_col) {
         free(width);
         free(text);
+        free(short_col);
         cJSON_Delete(cols);
         b->oom = 1;
         return;
@@ -477,10 +490,12 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
          * none a number (stop 48 left: size's `derived`, up to 61
          * characters, read right-aligned) */
         int strings = 0, numbers = 0;
+        double scale = table_scale(k->string, label, sizeof label);
         for (const cJSON *r = rows->child; r; r = r->next) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
             strings += cJSON_IsString(v);
             numbers += cJSON_IsNumber(v);
+            short_col[c] |= cJSON_IsNumber(v) && table_short(v->valuedouble * scale);
         }
         text[c] = strings > 0 && numbers == 0;
     }
@@ -488,7 +503,7 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
     for (const cJSON *r = rows->child; r; r = r->next) { /* widest cell */
         c = 0;
         for (const cJSON *k = keys->child; k; k = k->next, c++) {
-            buf cell = shown_cell(b, &nt, r, k->string);
+            buf cell = shown_cell(b, &nt, r, k->string, short_col[c]);
             if (cell.s && (int)strlen(cell.s) > width[c])
                 width[c] = (int)strlen(cell.s);
             free(cell.s);
@@ -505,7 +520,7 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
     for (const cJSON *r = rows->child; r; r = r->next) {
         c = 0;
         for (const cJSON *k = keys->child; k; k = k->next, c++) {
-            buf cell = shown_cell(b, &nt, r, k->string);
+            buf cell = shown_cell(b, &nt, r, k->string, short_col[c]);
             if (!table_hides(first, k->string))
                 put(b, "%s%*s", c ? "  " : "", text[c] ? -width[c] : width[c],
                     cell.s ? cell.s : "-");
@@ -518,6 +533,7 @@ static void put_rows(buf *b, const cJSON *result, const cJSON *rows)
     free(nt.at);
     free(width);
     free(text);
+    free(short_col);
     cJSON_Delete(cols);
 }
 

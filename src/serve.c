@@ -1183,7 +1183,8 @@ typedef struct {
     int run_cap;      /* quiet ends planned at most (1..RUN_MAX): halved by a cut, doubled
                          by a run that reached it, so a busy router wastes few (cut_run) */
     double run_b;     /* the run's decode batch */
-    int held;         /* its last step's admission left a request waiting at max_seqs */
+    int held;         /* its last step's admission left a request waiting at max_seqs
+                         (1) or at max_tokens filled by decode tokens (2; sim held) */
     int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
     int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */
@@ -1254,6 +1255,7 @@ typedef struct {
     double sum_b, sum_ctx, sum_dstep, sum_bt, ponly, sum_ponly, busy_s;
     long long pf_steps, pf_parts; /* steps that prefill, their prompts or chunks (start_step) */
     long long dsteps_cap; /* decode steps whose admission held a request back at max_seqs */
+    long long dsteps_tok; /* ... whose decode tokens alone filled max_tokens, a request waiting */
 } step_sums;
 
 typedef struct {
@@ -1318,7 +1320,8 @@ typedef struct {
     long long ttft_over, tpot_over; /* requests over the p99 targets so far */
     long long ttft_room, tpot_room; /* the most over a target its p99 allows (serve.h) */
     long long seqs_peak;  /* the most sequences a max_seqs check saw (seqs_below) */
-    int held;             /* a max_seqs check this admission held a request back */
+    int held;             /* this admission held a request back: 1 at max_seqs,
+                             2 with the decode tokens filling max_tokens */
     unsigned long long quiet; /* step ends committed from decode runs (events not popped) */
     unsigned long long events; /* arrival instants and events handled */
     /* the decode pool's queue (disagg), for keep-up (steady_window): per
@@ -2101,7 +2104,7 @@ static int seqs_below(sim *S, long long used)
 {
     if (used > S->seqs_peak)
         S->seqs_peak = used;
-    S->held |= used >= S->c->max_seqs; /* a request waits at the cap (count_step) */
+    S->held |= used >= S->c->max_seqs; /* a request waits at the cap (count_step, bit 1) */
     return used < S->c->max_seqs;
 }
 
@@ -2264,6 +2267,7 @@ static void resume_swapped(sim *S, replica *r)
  * max_seqs). */
 static void admit_transferred(sim *S, replica *r)
 {
+    S->held |= (r->wait.head >= 0 && r->nactive >= S->c->max_tokens) << 1; /* count_step */
     while (r->wait.head >= 0 && seqs_below(S, r->nactive) && r->nactive < S->c->max_tokens &&
            kv_fits(S, r, S->s[r->wait.head].need + 1, 1)) {
         if (seq_room(S, r, r->nheap + 1) != 0)
@@ -2303,6 +2307,8 @@ static void admit_batched(sim *S, replica *r, int chunked)
 {
     const rl_serve_config *c = S->c;
     long long budget = c->max_tokens - r->nactive;
+    /* the decode batch at the token budget, a request waiting (count_step) */
+    S->held |= (r->wait.head >= 0 && budget <= 0) << 1;
     while (r->wait.head >= 0 && seqs_below(S, r->nactive + r->npf) && budget > 0) {
         int need = S->s[r->wait.head].need - S->s[r->wait.head].prefilled;
         /* without chunking a whole prompt joins only within the budget its
@@ -2379,7 +2385,8 @@ static double replica_step_time(sim *S, replica *r, double B, double Sctx, doubl
 
 /* The step statistics: every step, and decode steps of B sequences. */
 /* A step of t s with B decode sequences at mean context Sctx (held: its admission
- * left a request waiting at max_seqs); `mixed`: it
+ * left a request waiting at max_seqs, bit 1, or at max_tokens filled by its
+ * decode tokens, bit 2); `mixed`: it
  * carries prefill tokens or a swap-in beside them (rl_serve_result
  * mean_decode_only_step_s leaves those out). */
 static void count_step(step_sums *u, double B, double Sctx, double t, int mixed, int held)
@@ -2387,7 +2394,8 @@ static void count_step(step_sums *u, double B, double Sctx, double t, int mixed,
     u->steps++;
     if (B > 0) {
         u->dsteps++;
-        u->dsteps_cap += held != 0;
+        u->dsteps_cap += held & 1;
+        u->dsteps_tok += held >> 1 & 1;
         u->sum_b += B;
         u->sum_ctx += Sctx;
         u->sum_dstep += t;
@@ -3812,6 +3820,7 @@ static void summarize(sim *S, rl_serve_result *out)
     out->steps = S->sums.steps;
     out->decode_steps = S->sums.dsteps;
     out->decode_steps_at_cap = S->sums.dsteps_cap;
+    out->decode_steps_at_budget = S->sums.dsteps_tok;
     out->prefill_steps = S->sums.pf_steps;
     out->prefill_parts = S->sums.pf_parts;
     out->quiet_steps = S->quiet;
@@ -4830,12 +4839,13 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
  * the longest prompts' own prefill), or when the load above its figure did
  * and none within RL_SERVE_CAPACITY_OPEN_BAND of it missed them outright
  * (tester47 F8: 0.08-0.98 req/s by the seed beside runs meeting at 1). */
-const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, char *buf,
-                                       size_t len)
+const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, const char *cause,
+                                       char *buf, size_t len)
 {
     /* the two kinds' shared tail, or (brief) a pointer back to it (tester69 #8) */
     const char *tail =
-        brief ? "the tail is the requests' own service, as above "
+        cause ? cause
+        : brief ? "the tail is the requests' own service, as above "
                 "(max_sustainable_qps_unresolved)"
               : "the tail is set by the requests' own service (the longest prompts' prefill) "
                 "near a target, not by the load, so no load decides it "
@@ -4848,7 +4858,7 @@ const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, cha
      * prompts at --burst 10, TTFT p99 726 ms against a 500 ms target, read
      * "the longest prompts' prefill") */
     char bursty[640];
-    if (burst_cv > 1) {
+    if (burst_cv > 1 && !cause) {
         if (brief)
             snprintf(bursty, sizeof bursty, "the tail is --burst %g's clumps queueing, as above "
                      "(max_sustainable_qps_unresolved)", burst_cv);

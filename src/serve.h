@@ -937,6 +937,11 @@ typedef struct rl_serve_result {
      * a JSON key; the overload note blames
      * the batch cap only when they are a meaningful share (tester56 F2) */
     long long decode_steps_at_cap;
+    /* decode steps whose admission left a request waiting because the
+     * replica's decode tokens, one a sequence, filled max_tokens (the step
+     * token budget, serve.c admit_batched and admit_transferred): not a
+     * JSON key; the overload note names --max-tokens from them */
+    long long decode_steps_at_budget;
     /* steps that prefilled (a prompt or a chunk of one, decode beside it
      * or not) and the prompts or chunks they prefilled: the mean prefill
      * step's shape (rl_serve_run_mix) */
@@ -1443,9 +1448,11 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
  * into buf (simulate's and size's notes; size's p99-only caution).  The two
  * kinds end in the same words on the requests' own service, or with
  * `burst_cv` above 1 (--burst's gamma arrivals; 0 for Poisson or a trace)
- * on the clumps' queueing; brief gives a pointer back to them instead (a
- * second note after the first).  Returns buf. */
-const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, char *buf,
-                                       size_t len);
+ * on the clumps' queueing, or with `tail` (not NULL: the caller's cause,
+ * read from its own run; cli.c unresolved_tail) on that; brief gives a
+ * pointer back to them instead (a second note after the first).  Returns
+ * buf. */
+const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, const char *tail,
+                                       char *buf, size_t len);
 
 #endif

@@ -2364,7 +2364,7 @@ static void p99_only_why(const rl_size_input *in, const rl_size_candidate *c, ch
                          size_t len)
 {
     if (isnan(c->max_qps) && c->max_qps_unresolved)
-        rl_serve_unresolved_reason(c->max_qps_unresolved, 0, rl_size_burst(in), why, len);
+        rl_serve_unresolved_reason(c->max_qps_unresolved, 0, rl_size_burst(in), NULL, why, len);
     else if (isfinite(c->max_qps))
         snprintf(why, len, "its max_sustainable_qps, %.4g req/s, is a lower bound below "
                  "the sized load (max_sustainable_qps_is_lower_bound: %s), which decides "

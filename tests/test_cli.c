@@ -3447,6 +3447,34 @@ static void mfu_no_band_reason(void **state)
     cJSON_Delete(j);
 }
 
+/* tester101 (t41): prefill of llama3-8b on four tpu-v5e, 8192 tokens:
+ * --mfu 1 read mode "ideal" at 224.0 ms (the tp4 plan and its
+ * collectives, as the default's `estimated` 224.0 ms) while --ideal read
+ * "ideal" at 176.3 ms (fully sharded, no collectives): one label, two
+ * methods.  --mfu F is mode "mfu" for F = 1 too (docs/model.md); times
+ * unchanged (measured on this build, to 0.1 ms). */
+static void mfu_one_is_mode_mfu(void **state)
+{
+    (void)state;
+    static const char *const flags[] = {"", "--mfu 1", "--ideal"};
+    static const char *const mode[] = {"estimated", "mfu", "ideal"};
+    static const double ms[] = {224.0, 224.0, 176.3};
+    for (int i = 0; i < 3; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "prefill --model llama3-8b --hw tpu-v5e --chips 4 --tokens 8192 "
+                 "%s --format json", flags[i]);
+        cJSON *j = run_json(cmd);
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), mode[i]);
+        assert_true(fabs(num(row, "ttft_s") * 1e3 - ms[i]) < 0.05);
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_json("ops --model llama3-8b --hw h100-sxm --phase prefill --tokens 512 --mfu 1 "
+                        "--format json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "mode")), "mfu");
+    cJSON_Delete(j);
+}
+
 /* tester91 #8: pareto had no bound on its sweep (7 chip counts x 4096
  * batches x 4 weight x 3 KV dtypes = 344064 points ran 116 s and 1.19 GB).
  * The product of the lists is bounded at RL_PARETO_MAX_POINTS (100000,
@@ -9586,6 +9614,33 @@ static void burst_overload_note_uses_own_rate(void **state)
         fail_msg("%s", out);
 }
 
+/* tester101 (t14): --qps 10 --burst 100 over 2000 requests came at 1.33
+ * req/s (arrival_req_per_s), which the arrival note said, and the SLO note
+ * after it read "(10 req/s offered, replicas 5% busy": now it states the
+ * rate the verdict took, 1.33, with --qps beside it.  Over 500 requests the
+ * same draw came at 205 req/s, past the 27.8 req/s it sustains without the
+ * targets (max_sustainable_qps_no_slo, a search labelled by the sample's
+ * own rate: serve.h rl_serve_asked_qps), and read "not overloaded at 10
+ * req/s"; now it is judged at 205: overloaded (figures measured on this
+ * build, printed to 3 digits). */
+static void burst_slo_note_uses_own_rate(void **state)
+{
+    (void)state;
+#define BURST_SLO_RUN                                                                            \
+    "simulate --model llama3-8b --hw h100-sxm --qps 10 --burst 100 --prompt-len 1000 "           \
+    "--out-len 200 --ttft-p99 1 --tpot-p99 0.05 --format json --requests "
+    cJSON *j = run_json_noted(BURST_SLO_RUN "2000", "not overloaded at 1.33 req/s offered (these "
+                              "arrivals' own rate, arrival_req_per_s; --qps 10), replicas 5% busy");
+    assert_null(strstr(out, "10 req/s offered"));
+    cJSON_Delete(j);
+    j = run_json_noted(BURST_SLO_RUN "500", "note: overloaded: 205 req/s offered (these arrivals' "
+                       "own rate, arrival_req_per_s; --qps 10), above the 27.8 req/s");
+    assert_null(strstr(out, "not overloaded"));
+    assert_true(fabs(num(j, "arrival_req_per_s") - 205.1) < 0.1);
+    cJSON_Delete(j);
+#undef BURST_SLO_RUN
+}
+
 /* tester81 D: SplitwiseSim's Llama-2-70B rows (tests/data/e2e/
  * splitwise_h100.csv) fitted as llama3-8b exited 0 with compute_eff 0.098,
  * memory_eff 0.083 and no word; fitted as llama2-70b they are 0.93 and
@@ -9663,6 +9718,28 @@ static void fit_row_models_noted(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* tester101 (t46, t47): llama3-8b on one H100, --policy static at 0.02
+ * req/s of lognormal 1000/200-token requests under 1 s / 50 ms targets:
+ * max_sustainable_qps null (unresolved), and the note blamed "the longest
+ * prompts' prefill" while the run's TTFT p99 (0.5625 s) is 8.9 x its
+ * TTFT service p99 (0.0631 s, the prefill alone): the tail is requests
+ * waiting out a running static batch's decode (about 200 tokens x 6.2
+ * ms).  Expected: the note names that wait, with the run's two p99s to 3
+ * digits (measured on this build), and not the prefill. */
+static void unresolved_static_tail_is_the_wait(void **state)
+{
+    (void)state;
+    cJSON *j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --policy static --qps 0.02 "
+                              "--prompt-len lognormal:1000:0.5 --out-len lognormal:200:0.5 "
+                              "--ttft-p99 1 --tpot-p99 0.05 --requests 2000 --format json",
+                              "the tail is set by requests waiting behind a running static batch, "
+                              "not by their own prefill (this run: TTFT p99 0.562 s against "
+                              "0.0631 s of prefill, ttft_service_p99)");
+    assert_null(strstr(out, "the longest prompts' prefill"));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "max_sustainable_qps_unresolved")));
+    cJSON_Delete(j);
+}
+
 /* tester46 F1: llama3-70b fp8 on 27 single-H100 replicas, chunked:512,
  * lognormal 2000/300-token requests under TTFT p99 1 s: the longest
  * prompts' prefill alone takes 0.9-1.05 s, so the p99 meets the target at
@@ -9687,7 +9764,9 @@ static void unresolved_tail_is_null_not_zero(void **state)
     if (!cJSON_IsNull(cJSON_GetObjectItem(j, "max_sustainable_qps")) ||
         !cJSON_IsTrue(cJSON_GetObjectItem(j, "max_sustainable_qps_unresolved")) ||
         !(num(j, "ttft_p99_s") < 1) || !strstr(out, "note: max_sustainable_qps null: even at") ||
-        strstr(out, "hold only up to 0 req/s"))
+        strstr(out, "hold only up to 0 req/s") ||
+        !strstr(out, "the tail is set by the requests' own service (the longest prompts' "
+                     "prefill)")) /* its TTFT tail is the prefill's (unresolved_tail) */
         fail_msg("%s", out);
     cJSON_Delete(j);
     snprintf(cmd, sizeof cmd, "size %s --qps 10 --requests 400", base);
@@ -10868,6 +10947,39 @@ static void result_not_saved_as_a_preset(void **state)
     assert_non_null(strstr(out, "a model spec in the presets folder hw_profiles/"));
     snprintf(path, sizeof path, "%s/hw_profiles/g.lua", dir);
     assert_int_equal(access(path, F_OK), -1);
+    /* tester101 (t38): `run --out DATA/model` let roofline.write put
+     * llama3-8b.lua there, shadowing the shipped preset (every later
+     * --model llama3-8b failed), exit 0, while --save refused it.  Now
+     * the same rule per file (outdir.c rl_outdir_resolve): exit 2, and
+     * nothing kept, the .json written before it removed too; from the
+     * data directory's top, a write into its hw_profiles/ likewise. */
+    static const char *const script[] = {
+        "roofline.write(\"ok.json\", \"{}\")\nroofline.write(\"llama3-8b.lua\", \"return 1\")\n",
+        "roofline.write(\"hw_profiles/x.lua\", \"return 1\")\n"};
+    static const char *const run_out[] = {"model", ""};
+    static const char *const refused[] = {"llama3-8b.lua: a .lua file in the presets folder "
+                                          "model/, where every .lua file is read as a spec",
+                                          "hw_profiles/x.lua: a .lua file in the presets folder "
+                                          "hw_profiles/"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/w%d.lua", dir, i);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(script[i], f);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "ROOFLINE_DATA=%s %s run --out %s/%s %s 2>&1", dir, RL_BIN,
+                 dir, run_out[i], path);
+        int rc = shell_out(cmd);
+        if (rc != 2 || !strstr(out, refused[i]))
+            fail_msg("run --out %s: exit %d: %s", run_out[i], rc, out);
+    }
+    static const char *const unwritten[] = {"model/llama3-8b.lua", "model/ok.json",
+                                            "hw_profiles/x.lua"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, unwritten[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s was written", path);
+    }
     assert_int_equal(remove_tree(dir), 0);
 }
 
@@ -13685,6 +13797,19 @@ static void disagg_link_bound_named(void **state)
     assert_null(strstr(out, "capped by the batch cap"));
     assert_true(num(j, "mean_decode_batch") < 0.5 * 1024 && num(j, "kv_peak_frac") < 0.95);
     cJSON_Delete(j);
+    /* tester101 (t30): --max-tokens 1 held the decode batch to 1 (each
+     * decoding sequence takes one of a step's tokens, serve.c
+     * admit_batched) of a max_seqs of 256, and the note read "the step
+     * throughput (the GPU) is the limit ... a larger batch cap helps
+     * little".  Now it names the token budget, from the run's decode steps
+     * that left a request waiting with their decode tokens filling it
+     * (serve.h decode_steps_at_budget: 99.6% here, measured). */
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 5 --prompt-len 1000 "
+                       "--out-len 200 --requests 300 --no-capacity --max-tokens 1 --format json",
+                       "the decode batch is capped by the step token budget (--max-tokens 1)");
+    assert_null(strstr(out, "step throughput (the GPU)"));
+    assert_true(num(j, "mean_decode_batch") < 1.01);
+    cJSON_Delete(j);
     j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
                        "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "prefill_kv_peak_frac")));
@@ -14649,6 +14774,7 @@ int main(void)
         cmocka_unit_test(size_json_keys_documented),
         cmocka_unit_test(pareto_sweep_bounded),
         cmocka_unit_test(mfu_no_band_reason),
+        cmocka_unit_test(mfu_one_is_mode_mfu),
         cmocka_unit_test(docs_quote_simulate_transcript),
         cmocka_unit_test(docs_quote_splitwise_gap),
         cmocka_unit_test(prefill_help_matches_behaviour),
@@ -14781,9 +14907,11 @@ cmocka_unit_test(run_out_folder_rule),
         cmocka_unit_test(fit_warns_on_a_misfit),
         cmocka_unit_test(bursty_idle_is_not_overloaded),
         cmocka_unit_test(burst_overload_note_uses_own_rate),
+        cmocka_unit_test(burst_slo_note_uses_own_rate),
         cmocka_unit_test(fit_wrong_model_noted),
         cmocka_unit_test(fit_row_models_noted),
         cmocka_unit_test(unresolved_tail_is_null_not_zero),
+        cmocka_unit_test(unresolved_static_tail_is_the_wait),
         cmocka_unit_test(fitted_grid_note),
         cmocka_unit_test(step_columns_add_up),
         cmocka_unit_test(what_if_has_no_band),

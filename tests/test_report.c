@@ -422,6 +422,19 @@ static void csv_numbers_one_spelling(void **state)
     cJSON_Delete(o);
 }
 
+/* o rendered as the table `table` and the CSV `csv` (exact text); o deleted. */
+static void expect_rendered(cJSON *o, const char *table, const char *csv)
+{
+    char err[256];
+    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
+    assert_string_equal(t, table);
+    free(t);
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_string_equal(c, csv);
+    free(c);
+    cJSON_Delete(o);
+}
+
 /* tester57 F5: list hw's table read bf16_flops_per_s 2.25e+15 beside
  * 989000000000000 (a whole number below 1e15 in full, above in %.4g).
  * Expected: a rate in FLOP/s shows in TFLOP/s and one in bytes/s in GB/s,
@@ -430,19 +443,13 @@ static void csv_numbers_one_spelling(void **state)
 static void table_rates_in_units(void **state)
 {
     (void)state;
-    char err[256];
     static const double flops[] = {989e12, 2.25e15}, bw[] = {3.35e12, 8e12};
-    cJSON *o = two_columns("bf16_flops_per_s", flops, "hbm_bw_bytes_per_s", bw, 2);
-    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
-    assert_string_equal(t, "\nbf16_TFLOP/s  hbm_bw_GB/s\n"
-                           "         989         3350\n"
-                           "        2250         8000\n");
-    free(t);
-    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
-    assert_string_equal(c, "bf16_flops_per_s,hbm_bw_bytes_per_s\n989000000000000,3350000000000\n"
-                           "2250000000000000,8000000000000\n");
-    free(c);
-    cJSON_Delete(o);
+    expect_rendered(two_columns("bf16_flops_per_s", flops, "hbm_bw_bytes_per_s", bw, 2),
+                    "\nbf16_TFLOP/s  hbm_bw_GB/s\n"
+                    "         989         3350\n"
+                    "        2250         8000\n",
+                    "bf16_flops_per_s,hbm_bw_bytes_per_s\n989000000000000,3350000000000\n"
+                    "2250000000000000,8000000000000\n");
 }
 
 /* tester59 #7: keys whose name says no unit printed raw in tables:
@@ -452,17 +459,28 @@ static void table_rates_in_units(void **state)
 static void table_unitless_keys_in_units(void **state)
 {
     (void)state;
-    char err[256];
     static const double bytes[] = {61115744256.0}, bw[] = {3.35e12};
-    cJSON *o = two_columns("bytes_per_chip", bytes, "hbm_bw_total", bw, 1);
-    char *t = rl_report_render(o, RL_FMT_TABLE, err, sizeof err);
-    assert_string_equal(t, "\n  GB/chip  hbm_bw_total_GB/s\n"
-                           "    61.12               3350\n");
-    free(t);
-    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
-    assert_string_equal(c, "bytes_per_chip,hbm_bw_total\n61115744256,3350000000000\n");
-    free(c);
-    cJSON_Delete(o);
+    expect_rendered(two_columns("bytes_per_chip", bytes, "hbm_bw_total", bw, 1),
+                    "\n  GB/chip  hbm_bw_total_GB/s\n"
+                    "    61.12               3350\n",
+                    "bytes_per_chip,hbm_bw_total\n61115744256,3350000000000\n");
+}
+
+/* tester101 (t08): prefill's flops column read 70448102768640 in one row
+ * and 1.21e+15 in another (whole numbers below 1e15 spelt whole, the rest
+ * to 4 significant digits).  Expected: a column holding one number spelt
+ * to 4 digits spells all its numbers so, 7.045e+13 and 1.21e+15 (%.4g of
+ * the values, exact text); a column of whole numbers below 1e15 stays whole
+ * (tokens 512, 8192); the CSV unchanged. */
+static void table_column_one_spelling(void **state)
+{
+    (void)state;
+    static const double tokens[] = {512, 8192}, flops[] = {70448102768640.0, 1.21e15};
+    expect_rendered(two_columns("tokens", tokens, "flops", flops, 2),
+                    "\n   tokens      flops\n"
+                    "      512  7.045e+13\n"
+                    "     8192   1.21e+15\n",
+                    "tokens,flops\n512,70448102768640\n8192,1210000000000000\n");
 }
 
 /* tester51 F1: cJSON's printer keeps 15 digits whenever they read back
@@ -757,6 +775,7 @@ int main(void)
         cmocka_unit_test(file_has_content),
         cmocka_unit_test(csv_without_rows),
         cmocka_unit_test(csv_numbers_one_spelling),
+        cmocka_unit_test(table_column_one_spelling),
         cmocka_unit_test(json_numbers_read_back),
         cmocka_unit_test(csv_engines_without_rows),
         cmocka_unit_test(csv_every_table),
