@@ -4315,6 +4315,7 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
     *free_qps = NAN;
     if ((slo[0] <= 0 && slo[1] <= 0) || !isfinite(max_qps) || qps <= max_qps)
         return 0;
+    rl_progress_phase("capacity search without targets: loads tried", 0);
     double found = qps;
     c->slo_ttft = c->slo_tpot = 0;
     int rc = rl_serve_simulate_capacity(m, h, o->chips, o->prec, !o->ideal, req, n, c, &found,
@@ -4681,8 +4682,16 @@ int rl_cli_simulate(rl_opts *o)
     int lower_bound = 0, repeated = 0, unresolved = 0;
     long long seqs_peak = 0; /* the run's, for note_overload (kv_bound) */
     c.seqs_peak = &seqs_peak;
+    /* the progress line (progress.h), its phases: this run's requests
+     * finished, the band's edges' (e2e.c), the run without speculation's,
+     * then the capacity searches' loads tried (serve.h
+     * rl_serve_config.progress); ended before the notes and the result */
+    rl_progress_start("simulate", "requests finished", n);
+    c.progress = plain.progress = RL_SERVE_PROGRESS_REQUESTS;
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
     c.seqs_peak = NULL;
+    if (rc == 0 && c.spec_gamma > 0)
+        rl_progress_phase("run without speculation: requests finished", n);
     if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
@@ -4726,6 +4735,8 @@ int rl_cli_simulate(rl_opts *o)
      * rl_serve_capacity); a trace's or a --burst draw's own rate labels its
      * loads (rl_serve_asked_qps) */
     c.asked_qps = trace || o->given[RL_P_OFFLINE] ? 0 : rl_serve_asked_qps(&w);
+    c.progress = RL_SERVE_PROGRESS_LOADS;
+    rl_progress_phase("capacity search: loads tried", 0);
     if (rc == 0 && !skipped &&
         rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &max_qps,
                                    err, sizeof err) != 0) {
@@ -4777,6 +4788,8 @@ int rl_cli_simulate(rl_opts *o)
         if (j) /* a search did not end: the null no_slo is no figure */
             cJSON_ReplaceItemInObject(j, "capacity_searched", cJSON_CreateFalse());
     }
+    rl_progress_end();
+    c.progress = 0;
     if (rc == 0 && j)
         cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
                                   isfinite(free_qps) ? cJSON_CreateNumber(free_qps) : cJSON_CreateNull());

@@ -18,6 +18,7 @@
 #include "fit.h"
 #include "memory.h"
 #include "plot.h"
+#include "progress.h"
 #include "report.h"
 #include "result.h"
 #include "shard.h"
@@ -3793,6 +3794,9 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
             dcost.ctx = &draft;
             c.spec_draft = &dcost;
         }
+        char what[64]; /* simulate's progress line (progress.h), when open */
+        snprintf(what, sizeof what, "band edge %d of %d: requests finished", s + 1, nedge);
+        rl_progress_phase(what, n);
         rl_serve_result r;
         rc = rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, &c, &r,
                                err, errlen);
