@@ -2483,8 +2483,7 @@ int rl_size_outside_note(const rl_size_input *in, const rl_size_result *r, int h
     return n;
 }
 
-int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
-                     size_t len)
+char *rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw)
 {
     const rl_hw *h = &in->hw[hw];
     rl_precision p = in->prec && in->nprec > 0 ? in->prec[0] : rl_precision_default();
@@ -2493,10 +2492,9 @@ int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, c
             p = r->c[i].p;
             break;
         }
-    buf[0] = '\0';
     if (!in->calibrated || h->ideal)
-        return 0;
-    return rl_ops_moe_gemm_note(in->m, h, rl_engines_selected(&h->engines), &p, buf, len);
+        return NULL;
+    return rl_ops_moe_note(RL_OPS_MOE_NOTE_GEMM, in->m, h, rl_engines_selected(&h->engines), &p);
 }
 
 int rl_size_conservative_off(const rl_size_input *in, const rl_size_candidate *c, char *why,
