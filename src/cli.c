@@ -720,11 +720,12 @@ static int moe_from_gemm;
 static void note_moe_from_gemm(const rl_opts *o, const rl_model *m, const rl_hw *h,
                                const rl_serving_engine *e)
 {
-    char note[1536];
-    if (!rl_ops_moe_gemm_note(m, h, e, &o->prec, note, sizeof note))
+    char *note = rl_ops_moe_note(RL_OPS_MOE_NOTE_GEMM, m, h, e, &o->prec);
+    if (!note)
         return;
     moe_from_gemm = 1;
     rl_cli_say(o, "note: %s", note);
+    free(note);
 }
 
 /* Layers x table time of the dense GEMMs (moe 0: weight matmuls timed by
@@ -830,10 +831,9 @@ static int slowest_shape(const rl_model *m, const rl_hw *h, const slow_shape *sh
  * (rl_ops_moe_scaling_note). */
 static int moe_own_table(const rl_model *m, const rl_hw *h, const rl_precision *p)
 {
-    char w[1536];
     int d[2];
     rl_ops_moe_record(m, h, p, d);
-    return d[0] == -1 && d[1] == -1 && !rl_ops_moe_scaling_note(m, h, p, w, sizeof w);
+    return d[0] == -1 && d[1] == -1 && !rl_ops_moe_scaling_note(m, h, p, NULL, 0);
 }
 
 /* The MoE caution of the last note_slow_precision (fixJK), for emit's
@@ -1128,12 +1128,16 @@ static void note_derived_at(const rl_opts *o, const rl_model *m, const rl_hw *h,
      * (tester64 #4): p's own weights x compute, once per pair as the GEMM
      * note (review53: it read o->prec, so pareto --weights bf16,fp4 said
      * nothing of its fp4 points) */
-    char note[1536];
-    if (say & RL_DERIVED_GEMM && rl_ops_moe_variant_note(m, h, &p, note, sizeof note))
+    int gemm = (say & RL_DERIVED_GEMM) != 0;
+    char *note = gemm ? rl_ops_moe_note(RL_OPS_MOE_NOTE_VARIANT, m, h, e, &p) : NULL;
+    if (note)
         rl_cli_say(o, "note: %s", note);
+    free(note);
     /* experts timed from the other fp8 scaling's MoE kernel (tester63 F4) */
-    if (say & RL_DERIVED_GEMM && rl_ops_moe_scaling_note(m, h, &p, note, sizeof note))
+    note = gemm ? rl_ops_moe_note(RL_OPS_MOE_NOTE_SCALING, m, h, e, &p) : NULL;
+    if (note)
         rl_cli_say(o, "caution: %s", note);
+    free(note);
     if (say & NOTE_MOE)
         note_moe_from_gemm(o, m, h, e);
     if (derived & RL_DERIVED_KV) {
@@ -1924,18 +1928,19 @@ static int emit(const rl_opts *o, cJSON *result)
 static void note_fitted_on(const char *cmd, const rl_model *m, const rl_hw *h, long long chips,
                            long long pp, rl_precision p)
 {
-    char d[1300];
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
     const rl_engine_costs *c = &h->engine_costs;
-    if (rl_e2e_fitted_outside(m, h, chips, pp, p, d, sizeof d)) {
+    char *d = rl_e2e_fitted_outside(m, h, chips, pp, p); /* whole (fixXC #2) */
+    if (d) {
         estimated_said |= SAID_FITTED;
         rl_cli_tell(cmd, "note: %s", d);
+        free(d);
     }
     /* fixJH (README-only tester: bf16 and fp8 weights read the same step on
      * h100-sxm-splitwise): the fitted floors were measured at the rows' own
      * model and 16-bit dtypes, and no dtype or model moves them */
-    char o2[600];
+    char o2[RL_EC_DIFFERS_MAX];
     double step = c->v[RL_EC_DECODE_STEP], pre = c->v[RL_EC_PREFILL_STEP];
     if (rl_ec_outside(c, m->name, dt, o2, sizeof o2) > 0 && (step > 0 || pre > 0)) {
         int splitwise = strncmp(c->file, "splitwise", 9) == 0; /* fit_splitwise.sh's rows */
@@ -4344,6 +4349,7 @@ static int capacity_without_targets(const rl_opts *o, const rl_model *m, const r
     *free_qps = NAN;
     if ((slo[0] <= 0 && slo[1] <= 0) || !isfinite(max_qps) || qps <= max_qps)
         return 0;
+    rl_progress_phase("capacity search without targets: loads tried", 0);
     double found = qps;
     c->slo_ttft = c->slo_tpot = 0;
     int rc = rl_serve_simulate_capacity(m, h, o->chips, o->prec, !o->ideal, req, n, c, &found,
@@ -4747,8 +4753,16 @@ int rl_cli_simulate(rl_opts *o)
     int lower_bound = 0, repeated = 0, unresolved = 0;
     long long seqs_peak = 0; /* the run's, for note_overload (kv_bound) */
     c.seqs_peak = &seqs_peak;
+    /* the progress line (progress.h), its phases: this run's requests
+     * finished, the band's edges' (e2e.c), the run without speculation's,
+     * then the capacity searches' loads tried (serve.h
+     * rl_serve_config.progress); ended before the notes and the result */
+    rl_progress_start("simulate", "requests finished", n);
+    c.progress = plain.progress = RL_SERVE_PROGRESS_REQUESTS;
     int rc = rl_serve_simulate(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &r, err, sizeof err);
     c.seqs_peak = NULL;
+    if (rc == 0 && c.spec_gamma > 0)
+        rl_progress_phase("run without speculation: requests finished", n);
     if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
@@ -4800,6 +4814,8 @@ int rl_cli_simulate(rl_opts *o)
      * rl_serve_capacity); a trace's or a --burst draw's own rate labels its
      * loads (rl_serve_asked_qps) */
     c.asked_qps = trace || o->given[RL_P_OFFLINE] ? 0 : rl_serve_asked_qps(&w);
+    c.progress = RL_SERVE_PROGRESS_LOADS;
+    rl_progress_phase("capacity search: loads tried", 0);
     if (rc == 0 && !skipped &&
         rl_serve_simulate_capacity(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, &max_qps,
                                    err, sizeof err) != 0) {
@@ -4851,6 +4867,8 @@ int rl_cli_simulate(rl_opts *o)
         if (j) /* a search did not end: the null no_slo is no figure */
             cJSON_ReplaceItemInObject(j, "capacity_searched", cJSON_CreateFalse());
     }
+    rl_progress_end();
+    c.progress = 0;
     if (rc == 0 && j)
         cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
                                   isfinite(free_qps) ? cJSON_CreateNumber(free_qps) : cJSON_CreateNull());
@@ -5626,8 +5644,10 @@ int rl_cli_size(rl_opts *o)
             rl_cli_tell("size", "note: %s", dn);
         if (rl_size_outside_note(&in, &r, i, dn, sizeof dn) > 0) /* stop 38 #1 */
             rl_cli_tell("size", "note: %s", dn);
-        if (rl_size_moe_note(&in, &r, i, dn, sizeof dn)) /* step's MoE note (t56 #2) */
-            rl_cli_tell("size", "note: %s", dn);
+        char *moe = rl_size_moe_note(&in, &r, i); /* step's MoE note (t56 #2) */
+        if (moe)
+            rl_cli_tell("size", "note: %s", moe);
+        free(moe);
     }
     if (r.nmeet > 0) { /* the first row's routed experts at its mean decode step (fixJK) */
         const rl_size_candidate *c0 = &r.c[0];

@@ -18,6 +18,7 @@
 #include "fit.h"
 #include "memory.h"
 #include "plot.h"
+#include "progress.h"
 #include "report.h"
 #include "result.h"
 #include "shard.h"
@@ -1563,6 +1564,7 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     rows rs;
     cJSON *res = NULL;
     double *pred = NULL, *e = NULL;
+    char *first_off = NULL; /* the first row's fitted_on_note, its own length (fixXC #2) */
     if (o->plot && rl_plot_check_path(o->plot, err, errlen) != 0)
         return NULL;
     if (load_rows(m, o, NULL, NULL, o->engine, &rs, err, errlen) != 0)
@@ -1585,7 +1587,7 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
         goto done;
     }
     int banded = 0, inside = 0, withheld = 0, tabled = 0, off = 0;
-    char why[512], first_why[512] = "", first_off[1300] = "";
+    char why[512], first_why[512] = "";
     const char *mode = NULL;
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; i < rs.n; i++) {
@@ -1616,12 +1618,13 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
             snprintf(first_why, sizeof first_why, "%s", why);
         /* issue 13 item 2: a profile fitted on another model (dtype, TP)
          * than the row's, as step says it (rl_e2e_fitted_outside) */
-        char outside[1300];
-        if (rh->engine_costs.present &&
-            rl_e2e_fitted_outside(&rs.models[rs.model[i]], rh, rs.row[i]->tp, rs.row[i]->pp,
-                                  rs.prec[i], outside, sizeof outside) &&
-            !off++)
-            snprintf(first_off, sizeof first_off, "line %d: %.1250s", rs.row[i]->line, outside);
+        char *outside = rh->engine_costs.present
+                            ? rl_e2e_fitted_outside(&rs.models[rs.model[i]], rh, rs.row[i]->tp,
+                                                    rs.row[i]->pp, rs.prec[i])
+                            : NULL;
+        if (outside && !off++)
+            first_off = rl_result_fmt("line %d: %s", rs.row[i]->line, outside);
+        free(outside);
         cJSON_AddNumberToObject(row, "error", e[i]);
         cJSON_AddItemToArray(arr, row);
     }
@@ -1683,8 +1686,8 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
     }
     if (off) {
         rl_result_add_fmt(res, "fitted_on_note", "%d of %d rows are timed outside what their "
-                          "profile's costs were fitted on (the first, %.1300s)", off, rs.n,
-                          first_off);
+                          "profile's costs were fitted on (the first, %s)", off, rs.n,
+                          first_off ? first_off : "out of memory");
     }
     if (o->plot) {
         /* fixIL #4: the title says in-sample when the JSON's in_sample does
@@ -1708,6 +1711,7 @@ cJSON *rl_e2e_validate(const rl_meas *m, const rl_e2e_opts *o, char *err, size_t
 done:
     free(pred);
     free(e);
+    free(first_off);
     rows_free(&rs);
     return res;
 }
@@ -3361,7 +3365,7 @@ void rl_e2e_fitted_label(cJSON *result, const rl_hw *h, const char *model, rl_pr
                          long long tp, long long pp)
 {
     const rl_engine_costs *c = &h->engine_costs;
-    char outside[600];
+    char outside[RL_EC_DIFFERS_MAX];
     rl_hw_fit_mode(h, 1, model, p.weights, p.kv, p.compute, tp, pp, outside, sizeof outside);
     cJSON *mode = cJSON_GetObjectItem(result, "mode");
     if (mode) /* a what-if: figures the costs were not fitted on (spec.h rl_hw_what_if_of) */
@@ -3591,18 +3595,19 @@ int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n)
     return *out != 0;
 }
 
-int rl_e2e_fitted_outside(const rl_model *m, const rl_hw *h, long long tp, long long pp,
-                          rl_precision p, char *out, size_t n)
+char *rl_e2e_fitted_outside(const rl_model *m, const rl_hw *h, long long tp, long long pp,
+                            rl_precision p)
 {
-    char d[600];
+    char d[RL_EC_DIFFERS_MAX];
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, p.weights, p.kv, p.compute);
     const rl_engine_costs *c = &h->engine_costs;
     rl_ec_differs(c, m->name, dt, tp, pp, d, sizeof d);
-    *out = '\0';
     if (!*d)
-        return 0;
+        return NULL;
     double act = c->v[RL_EC_PREFILL_ACT];
+    /* under 640: its words (< 150), three %.3g numbers (< 16 each), the
+     * model's name (< 64) and the fitted models (fitted_on.models, < 256) */
     char term[640] = "";
     int same = !*c->models || rl_ec_listed(c->models, m->name);
     if (act > 0) /* review25 HIGH-1: the activation-byte term, the same at every TP and
@@ -3611,9 +3616,9 @@ int rl_e2e_fitted_outside(const rl_model *m, const rl_hw *h, long long tp, long 
                  "token of %s%s%s%s) whatever the TP", act, 1e6 * act * rl_e2e_act_bytes(m, p),
                  m->name, same ? "" : ", scaled from ", same ? "" : c->models,
                  same ? "" : " by layers x d_model, an assumption");
-    snprintf(out, n, "%s's engine costs are applied outside what they were fitted on: %s; the "
-             "time extrapolates their host floor and efficiencies%s", h->name, d, term);
-    return 1;
+    return rl_result_fmt("%s's engine costs are applied outside what they were fitted on: %s; "
+                         "the time extrapolates their host floor and efficiencies%s", h->name, d,
+                         term);
 }
 
 static double edge_factor(const rl_model *m, const rl_hw *h, const rl_ops_config *c)
@@ -3793,6 +3798,9 @@ int rl_e2e_simulate_band(cJSON *result, const rl_simulate_run *run, const rl_req
             dcost.ctx = &draft;
             c.spec_draft = &dcost;
         }
+        char what[64]; /* simulate's progress line (progress.h), when open */
+        snprintf(what, sizeof what, "band edge %d of %d: requests finished", s + 1, nedge);
+        rl_progress_phase(what, n);
         rl_serve_result r;
         rc = rl_serve_simulate(run->m, &eh[s], run->chips_per_replica, run->p, 1, req, n, &c, &r,
                                err, errlen);

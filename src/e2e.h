@@ -273,15 +273,16 @@ int rl_e2e_band_outside(const rl_hw *h, char *out, size_t n);
 
 /* The note that h's fitted engine costs time a run outside what they were
  * fitted on (enginecost.h rl_ec_differs: model, weight/KV/compute dtypes,
- * TP over `tp` GPUs, a pipeline of pp stages), as one sentence into out:
+ * TP over `tp` GPUs, a pipeline of pp stages), as one sentence:
  * "H's engine costs are applied outside what they were fitted on: model
  * mixtral-8x7b (fitted on llama2-70b only); the time extrapolates their
  * host floor and efficiencies[, and prefill_act_byte_s (...) whatever the
- * TP]".  Returns 1 when it is outside, else 0 (out "").  The one wording
- * of step, prefill and simulate's stderr note (cli.c note_fitted_on) and
- * validate --against's fitted_on_note (issue 13 item 2). */
-int rl_e2e_fitted_outside(const rl_model *m, const rl_hw *h, long long tp, long long pp,
-                          rl_precision p, char *out, size_t n);
+ * TP]", whole (fixXC #2: fixed buffers cut it), which the caller frees;
+ * NULL when it is inside (or out of memory).  The one wording of step,
+ * prefill and simulate's stderr note (cli.c note_fitted_on) and validate
+ * --against's fitted_on_note (issue 13 item 2). */
+char *rl_e2e_fitted_outside(const rl_model *m, const rl_hw *h, long long tp, long long pp,
+                            rl_precision p);
 
 /* The edge runs of a band (rl_e2e_band_edge's q, into q[0..count-1]):
  * p10, p90; when wide p5, p95 then p10, p90, each side of the wide band

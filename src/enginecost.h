@@ -298,6 +298,19 @@ void rl_ec_dtypes(const char **dt, rl_dtype weights, rl_dtype kv, rl_dtype compu
 size_t rl_ec_outside(const rl_engine_costs *c, const char *model, const char *const *dt,
                      char *why, size_t n);
 
+/* The longest text rl_ec_outside and rl_ec_differs write, its NUL
+ * included (fixXC #2: a 600-byte buffer cut "tp 1 (fitt" off a profile
+ * whose fitted_on lists are long): the model's name (< 64 bytes, spec.h)
+ * and the fitted lists (their fields' sizes), each dtype clause's axis
+ * word twice and the run's dtype name (3 x 2 x 8 + 3 x 16), the numbers
+ * (tp and pp, 2 x 20; the TP grid's ends, 2 x 16) and the fixed words
+ * (under 300: "model  (fitted on  only)", 3 x ", (fitted on only)", the
+ * TP clause's and the pipeline clause's). */
+#define RL_EC_DIFFERS_MAX                                                                      \
+    (64 + sizeof(((rl_engine_costs *)0)->models) + sizeof(((rl_engine_costs *)0)->weights) +   \
+     sizeof(((rl_engine_costs *)0)->kv) + sizeof(((rl_engine_costs *)0)->compute) + 3 * 2 * 8 + \
+     3 * 16 + 2 * 20 + 2 * 16 + 300)
+
 /* rl_ec_outside, TP over `tp` GPUs outside the fitted range (tp <= 0:
  * not checked) and a pipeline of pp > 1 stages (rl_ec_pp_outside), as one
  * sentence into out: "model llama3-8b (fitted on llama2-70b only), tp 1

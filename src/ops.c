@@ -2264,7 +2264,8 @@ int rl_ops_moe_from_gemm(const rl_model *m, const rl_hw *h, const rl_precision *
 int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
                             size_t n)
 {
-    buf[0] = '\0';
+    if (n)
+        buf[0] = '\0';
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int d[2];
     rl_ops_moe_record(m, h, p, d);
@@ -2282,8 +2283,8 @@ int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precisio
     else
         snprintf(from, sizeof from, "%s when memory-bound, %s when compute-bound", side[0],
                  side[1]);
-    snprintf(buf, n, "%s's kernel tables on %s measure %s's expert shape (hidden %lld, inter "
-             "%lld, top-%lld of %lld experts) but not at %s weights x %s compute: its routed "
+    return snprintf(buf, n, "%s's kernel tables on %s measure %s's expert shape (hidden %lld, "
+             "inter %lld, top-%lld of %lld experts) but not at %s weights x %s compute: its routed "
              "experts are derived from %s at that same shape, its measured efficiency on the "
              "%s roofline (provenance derived; band: the spread of a dtype's tables derived from "
              "another's at the same shapes, wider than the MoE table's residuals: docs/model.md, "
@@ -2291,13 +2292,13 @@ int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precisio
              e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts,
              rl_dtype_name(p->weights), rl_dtype_name(p->compute), from,
              rl_dtype_name(p->weights));
-    return 1;
 }
 
 int rl_ops_moe_scaling_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
                             size_t n)
 {
-    buf[0] = '\0';
+    if (n)
+        buf[0] = '\0';
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     int block = m->fp8_scaling == RL_FP8_BLOCK;
     double x[RL_KSHAPE] = {0, 0, 0, 0, (double)m->d_model, (double)m->d_ff_expert,
@@ -2306,17 +2307,33 @@ int rl_ops_moe_scaling_note(const rl_model *m, const rl_hw *h, const rl_precisio
         !rl_kvariant_moe_substitute(e->tables, p->weights, p->compute, block, x))
         return 0;
     static const char *const how[2] = {"per-tensor scales", "128 x 128 block scales"};
-    snprintf(buf, n, "%s's kernel tables on %s measure %s's expert shape (hidden %lld, inter "
-             "%lld, top-%lld of %lld experts) in fp8 with %s (%s rows) only, but its checkpoint "
-             "has %s (the model's fp8_scaling = \"%s\"), which %s runs with other kernels "
-             "(%s rows): its routed experts are timed from the %s rows as a substitute, not "
-             "measured for this checkpoint (they differ up to 7x: H200 vLLM, Mixtral-8x22B, 32 "
-             "tokens, TP1: fp8 4.49 ms, fp8_block 0.62 ms; "
+    return snprintf(buf, n, "%s's kernel tables on %s measure %s's expert shape (hidden %lld, "
+             "inter %lld, top-%lld of %lld experts) in fp8 with %s (%s rows) only, but its "
+             "checkpoint has %s (the model's fp8_scaling = \"%s\"), which %s runs with other "
+             "kernels (%s rows): its routed experts are timed from the %s rows as a substitute, "
+             "not measured for this checkpoint (they differ up to 7x: H200 vLLM, Mixtral-8x22B, "
+             "32 tokens, TP1: fp8 4.49 ms, fp8_block 0.62 ms; "
              "docs/model.md, MoE); set fp8_scaling in the model spec to the checkpoint's",
              e->name, h->name, m->name, m->d_model, m->d_ff_expert, m->top_k, m->experts,
              how[!block], block ? "fp8" : "fp8_block", how[block], block ? "block" : "tensor",
              e->name, block ? "fp8_block" : "fp8", block ? "fp8" : "fp8_block");
-    return 1;
+}
+
+char *rl_ops_moe_note(rl_ops_moe_note_kind k, const rl_model *m, const rl_hw *h,
+                      const rl_serving_engine *e, const rl_precision *p)
+{
+    char *s = NULL;
+    size_t n = 0;
+    for (;;) { /* the length, then the text */
+        int len = k == RL_OPS_MOE_NOTE_GEMM      ? rl_ops_moe_gemm_note(m, h, e, p, s, n)
+                  : k == RL_OPS_MOE_NOTE_VARIANT ? rl_ops_moe_variant_note(m, h, p, s, n)
+                                                 : rl_ops_moe_scaling_note(m, h, p, s, n);
+        if (s || len <= 0)
+            return s;
+        n = (size_t)len + 1;
+        if (!(s = malloc(n)))
+            return NULL;
+    }
 }
 
 /* Say so when the selected engine's tables hold no MoE kernel of model m's
@@ -2327,7 +2344,8 @@ int rl_ops_moe_scaling_note(const rl_model *m, const rl_hw *h, const rl_precisio
 int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
                          const rl_precision *p, char *buf, size_t n)
 {
-    buf[0] = '\0';
+    if (n)
+        buf[0] = '\0';
     if (!rl_ops_moe_from_gemm(m, h, p))
         return 0;
     /* the variant the experts are timed from, as ops picks it (review41 F2):
@@ -2399,9 +2417,8 @@ int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_eng
         snprintf(what, sizeof what, "measure no MoE kernel of %s's expert shape (hidden %lld, "
                  "inter %lld, top-%lld of %lld experts)", m->name, m->d_model, m->d_ff_expert,
                  m->top_k, m->experts);
-    snprintf(buf, n, "%s's kernel tables on %s %s: its routed experts are timed from "
-                  "the dense GEMM table, at the efficiency of the one GEMM of their grouped "
-                  "GEMMs' FLOPs and bytes%s (provenance derived; %s: docs/model.md, MoE)",
-               e->name, h->name, what, from, bias);
-    return 1;
+    return snprintf(buf, n, "%s's kernel tables on %s %s: its routed experts are timed from "
+                    "the dense GEMM table, at the efficiency of the one GEMM of their grouped "
+                    "GEMMs' FLOPs and bytes%s (provenance derived; %s: docs/model.md, MoE)",
+                    e->name, h->name, what, from, bias);
 }

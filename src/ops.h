@@ -371,12 +371,35 @@ void rl_ops_moe_record(const rl_model *m, const rl_hw *h, const rl_precision *p,
  * so (tester56 F1); 0 otherwise. */
 int rl_ops_moe_from_gemm(const rl_model *m, const rl_hw *h, const rl_precision *p);
 
+/* The MoE notes below return as snprintf does: the length of the whole
+ * note (> 0), which buf holds when it is below n (buf may be NULL with n
+ * 0: the length alone, to size a buffer: rl_ops_moe_note; fixXC #2), or 0
+ * when there is none (buf "").  Their parts are bounded (a model's and a
+ * chip's name < 64 characters, spec.h; an engine's < 32, engines.h; a
+ * borrowed correction's donors < 200; its ln values within +-5, engines.c
+ * read_moe_gemm_fix), the whole by the caller's buffer. */
+
+/* Which MoE note rl_ops_moe_note gives. */
+typedef enum {
+    RL_OPS_MOE_NOTE_GEMM,
+    RL_OPS_MOE_NOTE_VARIANT,
+    RL_OPS_MOE_NOTE_SCALING
+} rl_ops_moe_note_kind;
+
+/* The MoE note of kind k (rl_ops_moe_gemm_note, _variant_note or
+ * _scaling_note below; e read by the first alone), whole, in a buffer of
+ * its length, which the caller frees; NULL when there is none, or out of
+ * memory (fixXC #2: fixed buffers of 1024 and 1536 bytes held it only while
+ * its words stayed short). */
+char *rl_ops_moe_note(rl_ops_moe_note_kind k, const rl_model *m, const rl_hw *h,
+                      const rl_serving_engine *e, const rl_precision *p);
+
 /* When engine e's tables hold no MoE kernel of model m's expert shape in
  * any dtype, the words saying its routed experts are timed from the dense
  * GEMM table at precision p (the variant, the measured bias or the 1.45x
- * median and the band's widening) into buf, and 1; else 0 ("").  step's
- * note, size's and its report's (t56 #2: the report read "derived
- * (another dtype's measured efficiency)"). */
+ * median and the band's widening).  step's note, size's and its report's
+ * (t56 #2: the report read "derived (another dtype's measured
+ * efficiency)"). */
 int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_engine *e,
                          const rl_precision *p, char *buf, size_t n);
 
@@ -385,8 +408,7 @@ int rl_ops_moe_gemm_note(const rl_model *m, const rl_hw *h, const rl_serving_eng
  * runs (spec.h fp8_scaling; engines.h rl_kvariant_moe_substitute): e.g. a
  * per-tensor checkpoint at a shape the tables measure block-scaled only.
  * The dense GEMM's substitute gets its caution (cli.c note_derived_at);
- * this is the MoE one (tester63 F4).  Returns 1 with the caution's text
- * in buf, else 0 (buf ""). */
+ * this is the MoE one (tester63 F4). */
 int rl_ops_moe_scaling_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
                             size_t n);
 
@@ -397,7 +419,7 @@ int rl_ops_moe_scaling_note(const rl_model *m, const rl_hw *h, const rl_precisio
  * gpt-oss-120b --weights fp4 on gb200 vLLM, timed from vLLM's w4a16_mxfp4
  * kernel of gpt-oss's shape, read derived with no word): the note, and
  * why its band is the MoE table's residuals, not rl_ops_moe_gemm_note's
- * wide GEMM-timed one.  Returns 1 with the note in buf, else 0 (buf ""). */
+ * wide GEMM-timed one. */
 int rl_ops_moe_variant_note(const rl_model *m, const rl_hw *h, const rl_precision *p, char *buf,
                             size_t n);
 

@@ -10,7 +10,8 @@ static struct {
     int on;           /* rl_progress_enable */
     double after_s;   /* delay before a first line */
     int depth;        /* runs open; only the outermost counts */
-    const char *cmd, *what;
+    const char *cmd;
+    char what[128];   /* a copy: a phase's label may be formatted (e2e.c) */
     long long done, total;
     double t0, shown; /* start; last line written (0: none yet) */
     int width;        /* the last line's length, to erase it */
@@ -34,6 +35,8 @@ void rl_progress_enable(int on, double after_s)
 int rl_progress_line(char *buf, size_t n, const char *cmd, const char *what, long long done,
                      long long total, double elapsed)
 {
+    if (total <= 0) /* a count with no known end (simulate's capacity loads) */
+        return snprintf(buf, n, "roofline %s: %s %lld (%.0f s)", cmd, what, done, elapsed);
     return snprintf(buf, n, "roofline %s: %s %lld of %lld (%.0f s)", cmd, what, done, total,
                     elapsed);
 }
@@ -43,12 +46,23 @@ void rl_progress_start(const char *cmd, const char *what, long long total)
     pthread_mutex_lock(&P.mu);
     if (P.depth++ == 0) {
         P.cmd = cmd ? cmd : "";
-        P.what = what;
+        snprintf(P.what, sizeof P.what, "%s", what ? what : "");
         P.done = 0;
         P.total = total;
         P.t0 = now_s();
         P.shown = 0;
         P.width = 0;
+    }
+    pthread_mutex_unlock(&P.mu);
+}
+
+void rl_progress_phase(const char *what, long long total)
+{
+    pthread_mutex_lock(&P.mu);
+    if (P.depth == 1) {
+        snprintf(P.what, sizeof P.what, "%s", what ? what : "");
+        P.done = 0;
+        P.total = total;
     }
     pthread_mutex_unlock(&P.mu);
 }

@@ -1,5 +1,6 @@
 /* progress.h — a progress line on stderr for the long runs (size's search
- * over configurations, step's batch list under --chips).
+ * over configurations, step's batch list under --chips, simulate's runs and
+ * capacity searches).
  *
  * Owns one process-wide count of work done out of a total and the line that
  * shows it, "roofline CMD: WHAT D of N (E s)", written over itself ('\r')
@@ -27,6 +28,12 @@ void rl_progress_enable(int on, double after_s);
  * count go on. */
 void rl_progress_start(const char *cmd, const char *what, long long total);
 
+/* The open run goes on to its next phase (simulate: its run, then its
+ * capacity search): its count at 0 again, of `total` units named `what`;
+ * the clock and the line's cadence go on.  Ignored unless exactly one run
+ * is open, as rl_progress_add's units are. */
+void rl_progress_phase(const char *what, long long total);
+
 /* n more units done; the line is rewritten when it is due. */
 void rl_progress_add(long long n);
 
@@ -38,8 +45,9 @@ void rl_progress_end(void);
 void rl_progress_clear(void);
 
 /* The line's text for `done` of `total` after `elapsed` s (no '\r'):
- * "roofline size: configurations simulated 12 of 40 (8 s)".  Returns the
- * length snprintf gives. */
+ * "roofline size: configurations simulated 12 of 40 (8 s)", or with a
+ * total of 0 or less (none known) "roofline simulate: capacity loads
+ * tried 7 (3 s)".  Returns the length snprintf gives. */
 int rl_progress_line(char *buf, size_t n, const char *cmd, const char *what, long long done,
                      long long total, double elapsed);
 

@@ -2703,7 +2703,7 @@ static const rl_sweep_point *sweep_fit_point(const rl_model *m, const rl_hw *h,
 static void sweep_fitted_outside(cJSON *o, const rl_model *m, const rl_hw *h, const rl_sweep *s,
                                  const size_t *idx, size_t n)
 {
-    char all[1200] = "", why[600];
+    char all[1200] = "", why[RL_EC_DIFFERS_MAX];
     size_t k = 0;
     for (size_t i = 0; i < n && k < sizeof all - 1; i++) {
         point_fit_mode(m, h, &s->pts[idx ? idx[i] : i], why, sizeof why);
@@ -3053,7 +3053,7 @@ static void add_serve_run(cJSON *j, const rl_serve_result *r, const rl_simulate_
     cJSON_AddStringToObject(j, "model", run->m->name);
     cJSON_AddStringToObject(j, "hw", run->h->name);
     long long pp = c->pp > 1 ? c->pp : 1;
-    char outside[600];
+    char outside[RL_EC_DIFFERS_MAX];
     const char *base = rl_hw_fit_mode(run->h, run->calibrated, run->m->name, run->p.weights,
                                       run->p.kv, run->p.compute, run->chips_per_replica / pp, pp,
                                       outside, sizeof outside);

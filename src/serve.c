@@ -36,6 +36,7 @@
 #include "e2e.h"
 #include "shard.h"
 #include "plot.h"
+#include "progress.h"
 #include "report.h"
 #include "error.h"
 #include "stats.h"
@@ -3224,17 +3225,31 @@ static void handle_event(sim *S, event e, double now)
  * 0 (also out of memory: S->oom), -1 when interrupted (SIGINT/SIGTERM)
  * after *next arrivals, RL_SERVE_STALLED past S->max_events, or
  * RL_SERVE_BAD_TIME at an event time that is not finite. */
+/* The progress line (serve.h rl_serve_config.progress): the requests
+ * finished since `told` added, or the clock moved on; returns those told. */
+static long long tell_progress(const sim *S, long long told)
+{
+    int requests = S->c->progress == RL_SERVE_PROGRESS_REQUESTS;
+    rl_progress_add(requests ? S->completed - told : 0);
+    return requests ? S->completed : told;
+}
+
 static int run_events(sim *S, long long *next)
 {
     const rl_request *req = S->req;
     long long n = S->n;
     double now = req[0].arrival;
+    long long told = 0;
+    if (S->c->progress == RL_SERVE_PROGRESS_LOADS)
+        rl_progress_add(1); /* this run: one load tried */
     for (;;) {
         ev_settle(S); /* a pop that pushed nothing in its place */
         if (!(*next < n || S->nev > 0))
             break;
         if ((++S->events & 0xff) == 0 && rl_interrupted())
             return -1;
+        if ((S->events & (RL_SERVE_PROGRESS_EVENTS - 1)) == 0 && S->c->progress)
+            told = tell_progress(S, told);
         if (S->events + S->quiet > S->max_events)
             return RL_SERVE_STALLED;
         if (S->ttft_over > S->ttft_room || S->tpot_over > S->tpot_room)

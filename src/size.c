@@ -1114,13 +1114,6 @@ static void add_stage_layouts(const rl_size_input *in, int hi, rl_precision p, l
     }
 }
 
-/* The replica kinds of hardware hi at precision p (size.h's search space):
- * chips in powers of 2 that are slices of a torus chip (tpu-v5e: not 2,
- * rl_sweep_is_slice), their layouts (add_stage_layouts) and, beyond the
- * NVLink domain, also as pipeline stages of one domain each when the
- * domain divides the chips (else a stage would span domains); past the
- * domain only with max_chips given, or while no smaller kind held the
- * longest request. */
 /* The largest replica add_kinds tries: --max-chips, within size's bound. */
 static long long replica_cap(const rl_size_input *in)
 {
@@ -1128,29 +1121,35 @@ static long long replica_cap(const rl_size_input *in)
     return maxc < RL_SIZE_MAX_REPLICA_CHIPS ? maxc : RL_SIZE_MAX_REPLICA_CHIPS;
 }
 
-/* The smallest replica add_kinds tries on h, or 0 when it tries none
- * (--max-chips below its smallest slice: tpu-v5p's 4 chips, F10). */
-static long long smallest_replica(const rl_size_input *in, const rl_hw *h)
+/* The replica sizes add_kinds tries on h, the one lattice of them: powers
+ * of 2 up to replica_cap that are slices of h (tpu-v5e's 2 chips are not,
+ * as step refuses them).  The next one above `chips` (0: the smallest), or
+ * 0 past the last; next_replica(in, h, 0) is 0 when h has none (--max-chips
+ * below its smallest slice: tpu-v5p's 4 chips, F10). */
+static long long next_replica(const rl_size_input *in, const rl_hw *h, long long chips)
 {
-    for (long long chips = 1; chips <= replica_cap(in); chips *= 2)
+    for (chips = chips > 0 ? 2 * chips : 1; chips <= replica_cap(in); chips *= 2)
         if (rl_sweep_is_slice(h, chips))
             return chips;
     return 0;
 }
 
+/* The replica kinds of hardware hi at precision p (size.h's search space):
+ * the replica sizes of next_replica's lattice, their layouts
+ * (add_stage_layouts) and, beyond the NVLink domain, also as pipeline
+ * stages of one domain each when the domain divides the chips (else a
+ * stage would span domains); past the domain only with max_chips given, or
+ * while no smaller kind held the longest request. */
 static void add_kinds(const rl_size_input *in, int hi, rl_precision p, double P, double G,
                       const sample_lens *sl, double qps, plan_list *pl, rl_size_result *out, char *err,
                       size_t errlen)
 {
     const rl_hw *h = &in->hw[hi];
     long long domain = h->domain_chips > 0 ? h->domain_chips : 8;
-    long long maxc = replica_cap(in);
     int held = 0; /* a kind so far holds the longest request */
-    for (long long chips = 1; chips <= maxc; chips *= 2) {
+    for (long long chips = next_replica(in, h, 0); chips; chips = next_replica(in, h, chips)) {
         if (chips > domain && in->max_chips <= 0 && held)
             break;
-        if (!rl_sweep_is_slice(h, chips))
-            continue; /* tpu-v5e's 2 chips: not a slice, as step refuses them */
         add_stage_layouts(in, hi, p, chips, 1, P, G, sl, qps, pl, out, &held, err, errlen);
         if (chips > domain && chips % domain == 0) /* TP in each domain, PP over them */
             add_stage_layouts(in, hi, p, chips, chips / domain, P, G, sl, qps, pl, out,
@@ -2484,8 +2483,7 @@ int rl_size_outside_note(const rl_size_input *in, const rl_size_result *r, int h
     return n;
 }
 
-int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
-                     size_t len)
+char *rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw)
 {
     const rl_hw *h = &in->hw[hw];
     rl_precision p = in->prec && in->nprec > 0 ? in->prec[0] : rl_precision_default();
@@ -2494,10 +2492,9 @@ int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, c
             p = r->c[i].p;
             break;
         }
-    buf[0] = '\0';
     if (!in->calibrated || h->ideal)
-        return 0;
-    return rl_ops_moe_gemm_note(in->m, h, rl_engines_selected(&h->engines), &p, buf, len);
+        return NULL;
+    return rl_ops_moe_note(RL_OPS_MOE_NOTE_GEMM, in->m, h, rl_engines_selected(&h->engines), &p);
 }
 
 int rl_size_conservative_off(const rl_size_input *in, const rl_size_candidate *c, char *why,
@@ -2780,7 +2777,7 @@ static void why_no_fit(const rl_size_input *in, double tokens, char *buf, size_t
 {
     int skipped = 0;
     for (int i = 0; i < in->nhw; i++)
-        skipped += smallest_replica(in, &in->hw[i]) == 0;
+        skipped += next_replica(in, &in->hw[i], 0) == 0;
     int k = skipped == in->nhw
                 ? snprintf(buf, len, "no replica was searched: --max-chips %lld is below the "
                                      "smallest slice of every hardware given: ", in->max_chips)
@@ -2792,7 +2789,7 @@ static void why_no_fit(const rl_size_input *in, double tokens, char *buf, size_t
                                                 "slice is over --max-chips %lld: ", in->max_chips);
     for (int i = 0, said = 0; i < in->nhw && k >= 0 && (size_t)k < len; i++) {
         long long v[1];
-        if (smallest_replica(in, &in->hw[i]) == 0 && rl_sweep_topologies(&in->hw[i], 0, v, 1) > 0)
+        if (next_replica(in, &in->hw[i], 0) == 0 && rl_sweep_topologies(&in->hw[i], 0, v, 1) > 0)
             k += snprintf(buf + k, len - (size_t)k, "%s%s's is %lld chips", said++ ? ", " : "",
                           in->hw[i].name, v[0]);
     }

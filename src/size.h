@@ -568,10 +568,10 @@ int rl_size_outside_note(const rl_size_input *in, const rl_size_result *r, int h
  * kernel of the model's expert shape, step's note that its routed experts
  * are timed from the dense GEMM table (ops.h rl_ops_moe_gemm_note), at the
  * precision of the profile's first row in r (the run's first precision
- * without one), into buf and 1; else 0 ("").  size says it once per
- * profile and its report beside the provenance (t56 #2). */
-int rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw, char *buf,
-                     size_t len);
+ * without one), whole (ops.h rl_ops_moe_note; the caller frees it); else
+ * NULL.  size says it once per profile and its report beside the
+ * provenance (t56 #2). */
+char *rl_size_moe_note(const rl_size_input *in, const rl_size_result *r, int hw);
 
 /* The load a search sizes for, req/s: (1 + headroom) x the offered load
  * in->w.qps (rl_size_input.headroom; docs/serving.md, size).  The one

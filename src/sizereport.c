@@ -1732,8 +1732,8 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
     }
     /* t56 #2: routed experts no MoE table holds are derived from the dense
      * GEMM table, not from another dtype (step's note, said below) */
-    char moe[1536];
-    int from_gemm = rl_size_moe_note(in, x->res, hw, moe, sizeof moe);
+    char *moe = rl_size_moe_note(in, x->res, hw);
+    int from_gemm = moe != NULL;
     item(d, "Provenance on %s: mode %s; %s%s; the %d operators of one decode step (batch 1, "
             "context %lld, %lld chip%s, %s weights) are timed %d measured, %d interpolated, "
             "%d extrapolated (kernel tables, collectives), %d derived (%s, docs/model.md) and "
@@ -1750,6 +1750,7 @@ static void assume_provenance(doc *d, const rl_size_report_data *x, int hw)
          h->efficiency.present && in->calibrated ? " (scaled by the efficiency above)" : "");
     if (from_gemm)
         item(d, "MoE experts on %s: %s.", h->name, moe);
+    free(moe);
     char dn[1024]; /* the rows on hw at a dtype its tables lack (tester51 F4) */
     if (rl_size_derived_note(in, x->res, hw, dn, sizeof dn) > 0)
         item(d, "Derived on %s: %s.", h->name, dn);

@@ -987,7 +987,7 @@ const char *rl_hw_fit_mode(const rl_hw *h, int calibrated, const char *model, rl
                            rl_dtype kv, rl_dtype compute, long long tp, long long pp, char *why,
                            size_t n)
 {
-    char d[600] = "";
+    char d[RL_EC_DIFFERS_MAX] = "";
     const char *mode = rl_hw_default_mode(h, calibrated);
     const char *dt[RL_EC_DTYPES];
     rl_ec_dtypes(dt, weights, kv, compute);

@@ -528,6 +528,47 @@ static void shipped_profiles(void **state)
  * latency-bound at these batches; on the what-if link ici_bw = 1e9 (25x
  * slower than the 2.5e10 the collectives were measured at) the batch-32
  * step's comm_s and step_s rise and the mode reads estimated. */
+/* fixXC #2: the note that a fitted profile runs outside its fit was cut
+ * by fixed buffers: with fitted_on.models and the dtype lists near their
+ * fields' sizes (255 and 63 characters), llama3-8b at fp32 over tp1 x pp2
+ * on h100-sxm-splitwise read "..., tp 1 (fitt; the time extrapolates ..."
+ * (a 600-byte buffer), the pipeline clause gone, and validate's
+ * fitted_on_note took 1250 characters of it.  Now whole: the TP and
+ * pipeline clauses (enginecost.c rl_ec_differs' words) and the act-byte
+ * term's end, in the note (rl_e2e_fitted_outside) and in step's JSON
+ * fitted_outside (rl_e2e_fitted_label). */
+static void fitted_outside_whole(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm-splitwise", NULL, 0);
+    rl_engine_costs *c = &h.engine_costs;
+    char list[256] = "llama2-70b";
+    for (int i = 0; strlen(list) + 11 < sizeof c->models; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), ", model-%03d", i);
+    snprintf(c->models, sizeof c->models, "%s", list);
+    const char *dts = "bf16, fp16, int8, int4, fp4, mxfp4, nvfp4x, fp8e4m3, fp8e5m2, int2";
+    snprintf(c->weights, sizeof c->weights, "%.62s", dts);
+    snprintf(c->kv, sizeof c->kv, "%.62s", dts);
+    snprintf(c->compute, sizeof c->compute, "%.62s", dts);
+    rl_precision p = rl_precision_default();
+    p.weights = p.kv = p.compute = RL_FP32;
+    const char *tail = "tp 1 (fitted on tp 2-8), pp 2 (fitted on pp 1 only: roofline fit takes no "
+                       "pipeline rows); the time extrapolates";
+    char *note = rl_e2e_fitted_outside(&m, &h, 1, 2, p);
+    assert_non_null(note);
+    if (!strstr(note, tail) || !strstr(note, "an assumption) whatever the TP"))
+        fail_msg("cut: %s", note);
+    free(note);
+    cJSON *r = cJSON_CreateObject();
+    rl_e2e_fitted_label(r, &h, m.name, p, 1, 2);
+    const char *o = cJSON_GetStringValue(cJSON_GetObjectItem(r, "fitted_outside"));
+    if (!o || !strstr(o, "tp 1 (fitted on tp 2-8), pp 2 (fitted on pp 1 only: roofline fit takes "
+                         "no pipeline rows)"))
+        fail_msg("fitted_outside: %s", o ? o : "(none)");
+    cJSON_Delete(r);
+}
+
 static void step_retimed_by_the_fit(void **state)
 {
     (void)state;
@@ -2885,6 +2926,7 @@ int main(void)
         cmocka_unit_test(prefix_run_mode_is_its_rows),
         cmocka_unit_test(row_engine_selects),
         cmocka_unit_test(row_engine_on_its_own_hw),
+        cmocka_unit_test(fitted_outside_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

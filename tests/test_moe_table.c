@@ -679,7 +679,8 @@ static void test_moe_fp8_scaling(void **state)
     assert_rel(experts_fp8(&dt, &h, 32, 8), 0.24762239456176757e-3, 0.03);
     assert_int_equal(rl_ops_moe_scaling_note(&db, &h, &p, note, sizeof note), 0);
     assert_string_equal(note, "");
-    assert_int_equal(rl_ops_moe_scaling_note(&dt, &h, &p, note, sizeof note), 1);
+    int len = rl_ops_moe_scaling_note(&dt, &h, &p, note, sizeof note);
+    assert_int_equal(len, (int)strlen(note)); /* as snprintf (fixXC #2) */
     assert_non_null(strstr(note, "deepseek-v3's expert shape (hidden 7168, inter 2048, top-8 of "
                                  "256 experts) in fp8 with 128 x 128 block scales (fp8_block "
                                  "rows) only"));
@@ -729,13 +730,26 @@ static void test_moe_from_gemm_reads_the_list(void **state)
     assert_int_equal(prov_of(o, "expert_gate"), RL_PROV_DERIVED);
     assert_int_equal(rl_ops_moe_from_gemm(&m, &h, &p), 1);
     const rl_serving_engine *e = rl_engines_selected(&h.engines);
-    assert_int_equal(rl_ops_moe_gemm_note(&m, &h, e, &p, note, sizeof note), 1);
+    int len = rl_ops_moe_gemm_note(&m, &h, e, &p, note, sizeof note);
+    assert_int_equal(len, (int)strlen(note));
     assert_non_null(strstr(note, "only in their fp8_block MoE table, not one that bf16 weights x "
                                  "bf16 compute derive from"));
+    /* fixXC #2: the length alone (NULL, 0), as snprintf; a short buffer
+     * holds the note's start and the length says it is cut; rl_ops_moe_note
+     * gives it whole, as cli.c and size say it */
+    assert_int_equal(rl_ops_moe_gemm_note(&m, &h, e, &p, NULL, 0), len);
+    char cut[64];
+    assert_int_equal(rl_ops_moe_gemm_note(&m, &h, e, &p, cut, sizeof cut), len);
+    assert_int_equal(strlen(cut), sizeof cut - 1);
+    char *whole = rl_ops_moe_note(RL_OPS_MOE_NOTE_GEMM, &m, &h, e, &p);
+    assert_non_null(whole);
+    assert_string_equal(whole, note);
+    free(whole);
+    assert_null(rl_ops_moe_note(RL_OPS_MOE_NOTE_SCALING, &m, &h, e, &p));
     rl_hw t = load_hw("h100-sxm", NULL, 0); /* trtllm: no MoE table of the shape */
     assert_int_equal(rl_ops_moe_from_gemm(&m, &t, &p), 1);
-    assert_int_equal(rl_ops_moe_gemm_note(&m, &t, rl_engines_selected(&t.engines), &p, note,
-                                          sizeof note), 1);
+    assert_true(rl_ops_moe_gemm_note(&m, &t, rl_engines_selected(&t.engines), &p, note,
+                                     sizeof note) > 0);
     assert_non_null(strstr(note, "measure no MoE kernel of deepseek-v3's expert shape"));
     /* mixtral at bf16 on vLLM: its own table times them, no record, no note */
     rl_model mx = load_model("mixtral-8x7b", NULL, 0);
