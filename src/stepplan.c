@@ -35,31 +35,159 @@ typedef struct {
     rl_step_choice best; /* the fastest that fits, else the nearest */
     int found, near;     /* one fits; one was timed */
     long long max_pp;    /* > 0: no plan of more stages (rl_step_plan_one) */
+    rl_step_memo *memo;  /* the timings of earlier searches, or NULL */
 } search;
 
-/* Time batch b on `reps` replicas of tp x pp, as `step --tp tp --pp pp
- * --chips reps*tp*pp` times it, and keep it in s->best when it is the
- * fastest that fits (ties, within 1e-9, to the one met first) or, none
- * fitting yet, the nearest (the least memory over usable a chip: the row's
- * weights + KV a chip less its usable room; ties to the first met).  -1
- * when it does not evaluate (more stages than the model takes, a link at
- * 0 B/s), else whether it fits. */
-static int consider(search *s, long long tp, long long pp, long long reps)
+/* What a candidate's timing depends on (consider): the model, chip and
+ * plan (tp x pp, base's other fields; chips = replicas x tp x pp), the
+ * context, the precision, and of the batch b over the replicas only the
+ * shares rl_result_step_sharded times, the fuller ceil(b / R) and, where
+ * the split is uneven, the smaller floor(b / R) (its slowest replica's
+ * step; a pipeline's micro-batches are those of ceil(b / R): shard.c
+ * eval_pass's replica_batch).  Its step_s, fits and the per-chip bytes
+ * (weights, KV, usable room) are one replica's, so two candidates of one
+ * key read the same; what depends on b or R themselves (tokens/s, idle
+ * chips, the chips) the choice and the rows compute from them. */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    rl_shard_plan plan;
+    long long hi, lo, context;
+    rl_precision p;
+} memo_key;
+
+/* One timed candidate: fits (0 or 1), its step_s and memory over its room. */
+typedef struct {
+    memo_key k;
+    int used, fits;
+    double step_s, over;
+} memo_slot;
+
+struct rl_step_memo {
+    memo_slot *slot; /* open addressing, cap a power of two, at most half full */
+    size_t cap, n;
+};
+
+rl_step_memo *rl_step_memo_new(void)
 {
-    if (s->max_pp > 0 && pp > s->max_pp)
-        return -1; /* as more stages than the model takes */
+    return calloc(1, sizeof(rl_step_memo));
+}
+
+void rl_step_memo_free(rl_step_memo *memo)
+{
+    if (memo)
+        free(memo->slot);
+    free(memo);
+}
+
+static int same_key(const memo_key *x, const memo_key *y)
+{
+    const rl_shard_plan *a = &x->plan, *b = &y->plan;
+    return x->m == y->m && x->h == y->h && x->hi == y->hi && x->lo == y->lo &&
+           x->context == y->context && x->p.weights == y->p.weights && x->p.kv == y->p.kv &&
+           x->p.compute == y->p.compute && a->tp == b->tp && a->x == b->x && a->ep == b->ep &&
+           a->sp == b->sp && a->pp == b->pp && a->layout == b->layout && a->kv == b->kv &&
+           a->attn_replicated == b->attn_replicated && a->overlap == b->overlap;
+}
+
+static size_t key_hash(const memo_key *k)
+{
+    /* FNV-1a's 64-bit prime over the integer fields (the pointers' bits
+     * and the others' values; same_key decides) */
+    const unsigned long long f[] = {(unsigned long long)(size_t)k->m,
+                                    (unsigned long long)(size_t)k->h,
+                                    (unsigned long long)k->plan.tp,
+                                    (unsigned long long)k->plan.pp,
+                                    (unsigned long long)k->hi,
+                                    (unsigned long long)k->lo,
+                                    (unsigned long long)k->context,
+                                    (unsigned long long)k->p.weights * 64 + k->p.kv * 8 +
+                                        k->p.compute};
+    unsigned long long x = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        x = (x ^ f[i]) * 1099511628211ULL;
+    return (size_t)(x ^ (x >> 29));
+}
+
+/* k's slot in memo (used: k's timing; else where it goes), NULL when
+ * memo is NULL or out of memory (no memo: the candidate is timed). */
+static memo_slot *memo_find(rl_step_memo *memo, const memo_key *k)
+{
+    if (!memo)
+        return NULL;
+    if (2 * (memo->n + 1) > memo->cap) { /* grow: rehash into twice the slots */
+        size_t cap = memo->cap ? 2 * memo->cap : 256;
+        memo_slot *slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return NULL;
+        for (size_t i = 0; i < memo->cap; i++) {
+            if (!memo->slot[i].used)
+                continue;
+            size_t j = key_hash(&memo->slot[i].k) & (cap - 1);
+            while (slot[j].used)
+                j = (j + 1) & (cap - 1);
+            slot[j] = memo->slot[i];
+        }
+        free(memo->slot);
+        memo->slot = slot;
+        memo->cap = cap;
+    }
+    size_t j = key_hash(k) & (memo->cap - 1);
+    while (memo->slot[j].used && !same_key(&memo->slot[j].k, k))
+        j = (j + 1) & (memo->cap - 1);
+    return &memo->slot[j];
+}
+
+/* Batch b on `reps` replicas of tp x pp timed as `step --tp tp --pp pp
+ * --chips reps*tp*pp` times it (rl_result_step_sharded), or met before in
+ * s->memo: its step_s and its weights + KV a chip over its usable room
+ * (the row's keys) into *step and *over.  -1 when it does not evaluate (more stages than
+ * the model takes, a link at 0 B/s; never kept: it is timed again), else
+ * whether it fits. */
+static int timed(search *s, long long tp, long long pp, long long reps, double *step,
+                 double *over)
+{
     rl_shard_plan pl = plan_of(s->base, tp, pp);
-    char err[512];
     long long b = s->b;
+    memo_key k = {s->m, s->h, pl, (b + reps - 1) / reps, b % reps != 0 ? b / reps : 0,
+                  s->context, s->p};
+    memo_slot *slot = memo_find(s->memo, &k);
+    if (slot && slot->used) {
+        *step = slot->step_s;
+        *over = slot->over;
+        return slot->fits;
+    }
+    char err[512];
     cJSON *r = rl_result_step_sharded(s->m, s->h, &pl, reps * tp * pp, &b, 1, s->context, s->p,
                                       err, sizeof err);
     const cJSON *row = r ? cJSON_GetArrayItem(cJSON_GetObjectItem(r, "rows"), 0) : NULL;
     int fits = -1;
     if (row) {
         fits = cJSON_IsTrue(cJSON_GetObjectItem(row, "fits"));
-        double step = num(row, "step_s");
-        double over = num(row, "weight_bytes_per_chip") + num(row, "kv_bytes_per_chip") -
-                      num(row, "usable_bytes_per_chip");
+        *step = num(row, "step_s");
+        *over = num(row, "weight_bytes_per_chip") + num(row, "kv_bytes_per_chip") -
+                num(row, "usable_bytes_per_chip");
+        if (slot) {
+            *slot = (memo_slot){k, 1, fits, *step, *over};
+            s->memo->n++;
+        }
+    }
+    cJSON_Delete(r);
+    return fits;
+}
+
+/* Time batch b on `reps` replicas of tp x pp (timed), and keep it in
+ * s->best when it is the fastest that fits (ties, within 1e-9, to the one
+ * met first) or, none fitting yet, the nearest (the least memory over
+ * usable a chip: the row's weights + KV a chip less its usable room; ties
+ * to the first met).  -1 when it does not evaluate, else whether it fits. */
+static int consider(search *s, long long tp, long long pp, long long reps)
+{
+    if (s->max_pp > 0 && pp > s->max_pp)
+        return -1; /* as more stages than the model takes */
+    double step = 0, over = 0;
+    int fits = timed(s, tp, pp, reps, &step, &over);
+    if (fits >= 0) {
         rl_step_choice x = {tp, pp, reps, reps * tp * pp, fits, step, fits ? 0 : over};
         if (fits && (!s->found || step < s->best.step_s * (1 - 1e-9)))
             s->best = x;
@@ -68,7 +196,6 @@ static int consider(search *s, long long tp, long long pp, long long reps)
         s->found |= fits;
         s->near = 1;
     }
-    cJSON_Delete(r);
     return fits;
 }
 
@@ -177,10 +304,10 @@ static void search_tp(search *s, long long t, long long chips)
  * evaluating: the automatic plan, a. */
 static void choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                    const rl_shard_auto *a, long long chips, long long b, long long context,
-                   rl_precision p, long long max_pp, rl_step_choice *c)
+                   rl_precision p, long long max_pp, rl_step_memo *memo, rl_step_choice *c)
 {
     search s = {m, h, base, b, context, p, {a->tp, a->pp, a->replicas, chips, 0, 0, 0}, 0, 0,
-                max_pp};
+                max_pp, memo};
     for (long long t = 1; t <= chips; t++)
         if ((h->domain_chips <= 0 || t <= h->domain_chips) && rl_shard_tp_check(m, t, NULL, 0) == 0)
             search_tp(&s, t, chips);
@@ -244,25 +371,27 @@ void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan 
                          int nbatch, long long context, rl_precision p, rl_step_choice *choice)
 {
     rl_progress_start("step", "batches' plans searched", nbatch); /* a 4096-batch list: ~1 min */
+    rl_step_memo *memo = rl_step_memo_new(); /* NULL out of memory: each candidate timed */
     for (int i = 0; i < nbatch; i++) {
         if (a->fits)
-            choose(m, h, base, a, chips, batch[i], context, p, 0, &choice[i]);
+            choose(m, h, base, a, chips, batch[i], context, p, 0, memo, &choice[i]);
         else
             choice[i] = (rl_step_choice){a->tp, a->pp, a->replicas, chips, 0, 0, 0};
         rl_progress_add(1);
     }
+    rl_step_memo_free(memo);
     rl_progress_end();
 }
 
 int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                      long long chips, long long batch, long long context, rl_precision p,
-                     long long max_pp, rl_step_choice *choice)
+                     long long max_pp, rl_step_memo *memo, rl_step_choice *choice)
 {
     rl_shard_auto a;
     char err[512];
     if (rl_shard_auto_plan(m, h, base, chips, context, p, &a, err, sizeof err) != 0 || !a.fits)
         return 1;
-    choose(m, h, base, &a, chips, batch, context, p, max_pp, choice);
+    choose(m, h, base, &a, chips, batch, context, p, max_pp, memo, choice);
     return 0;
 }
 
@@ -270,11 +399,11 @@ int rl_step_plan_ops(const rl_model *m, const rl_hw *h, const rl_shard_plan *bas
                      long long chips, long long batch, long long context, rl_precision p,
                      rl_step_choice *step, rl_step_choice *run)
 {
-    if (rl_step_plan_one(m, h, base, chips, batch, context, p, 0, step) != 0)
+    if (rl_step_plan_one(m, h, base, chips, batch, context, p, 0, NULL, step) != 0)
         return 1;
     *run = *step;
     if (step->pp > 1 &&
-        (rl_step_plan_one(m, h, base, chips, batch, context, p, 1, run) != 0 || !run->fits))
+        (rl_step_plan_one(m, h, base, chips, batch, context, p, 1, NULL, run) != 0 || !run->fits))
         return -1;
     return 0;
 }

@@ -74,8 +74,21 @@ typedef struct {
                           (0 for the automatic plan none fitting) */
 } rl_step_choice;
 
+/* The timings of a sweep's candidates (stepplan.c timed), so a batch list
+ * or a sweep times each (tp, pp, shares of the batch, context, ...) once:
+ * at batches 1..1024 on 8 and 128 H100s pareto's step plans timed every
+ * candidate of every batch, 15 s where it ran 0.9 before them (fixXF).
+ * Keyed by all its timing depends on (the model and chip by address, the
+ * plan, the context, the precision, the replicas' shares), so one memo
+ * may serve several; owned by its caller, one a thread, freed with
+ * rl_step_memo_free (NULL: nothing).  rl_step_memo_new returns NULL out of
+ * memory, and a NULL memo times every candidate. */
+typedef struct rl_step_memo rl_step_memo;
+rl_step_memo *rl_step_memo_new(void);
+void rl_step_memo_free(rl_step_memo *memo);
+
 /* Each batch[i]'s plan over `chips` chips (above) into choice[i] (nbatch
- * of them); `a` the automatic plan over the chips (rl_shard_auto_plan with
+ * of them; one memo over the list); `a` the automatic plan over the chips (rl_shard_auto_plan with
  * `base`, which gives the other plan fields, the KV split). */
 void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                          const rl_shard_auto *a, long long chips, const long long *batch,
@@ -88,10 +101,10 @@ void rl_step_plan_choose(const rl_model *m, const rl_hw *h, const rl_shard_plan 
  * N ran another).  0 (where no candidate evaluates, *choice is the
  * automatic plan with fits 0, as choose leaves it), or 1 when no plan
  * holds the weights (the caller keeps the automatic plan, its nearest or
- * its error). */
+ * its error).  memo: the timings met before and kept (NULL: none). */
 int rl_step_plan_one(const rl_model *m, const rl_hw *h, const rl_shard_plan *base,
                      long long chips, long long batch, long long context, rl_precision p,
-                     long long max_pp, rl_step_choice *choice);
+                     long long max_pp, rl_step_memo *memo, rl_step_choice *choice);
 
 /* The plan ops --chips N (cli.c) and roofline.ops (lua_api.c) time batch
  * `batch` on in decode, one choice for both front ends (fixWB #3): step's

@@ -400,6 +400,7 @@ typedef struct {
     int hint[PLANS + 1];  /* name index of slot i's plan at the previous batch */
     prefills pre[PLANS + 1]; /* slot i's prefill candidates (the same for every batch
                                 while its plan's name is) */
+    rl_step_memo *memo;   /* the sweep's step-plan timings (stepplan.h), or NULL */
 } cell;
 
 /* The point of plan result *r0 at batch b, timed on r0->chips of the cell's
@@ -481,7 +482,8 @@ static int add_step_plan(cell *c, const rl_sweep_space *sp, long long b,
     base.kv = rl_kv_split_default(0);
     base.overlap = sp->overlap;
     rl_step_choice ch;
-    if (rl_step_plan_one(c->m, c->h, &base, c->chips, b, c->S, c->p, 0, &ch) != 0 || !ch.fits)
+    if (rl_step_plan_one(c->m, c->h, &base, c->chips, b, c->S, c->p, 0, c->memo, &ch) != 0 ||
+        !ch.fits)
         return 0;
     rl_shard_plan pl = base;
     pl.tp = ch.tp;
@@ -502,11 +504,11 @@ static int add_step_plan(cell *c, const rl_sweep_space *sp, long long b,
  * and with sp->step_plans step's plan for each batch. */
 static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *sp,
                        long long chips, rl_precision p, long long S, rl_shard_result *res,
-                       rl_sweep *out)
+                       rl_step_memo *memo, rl_sweep *out)
 {
     int bl, bt;
     cell c = {.m = m, .h = h, .chips = chips, .S = S, .prompt = sp->prompt ? sp->prompt : S,
-              .p = p, .cal = out->calibrated || out->fitted};
+              .p = p, .cal = out->calibrated || out->fitted, .memo = memo};
     for (int i = 0; i <= PLANS; i++)
         c.hint[i] = -1;
     for (int b = 0; b < sp->nbatch; b++) {
@@ -649,6 +651,10 @@ int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space
         *ideal = *h;
         rl_hw_set_ideal(ideal);
     }
+    /* step's plans time a candidate once over the sweep (stepplan.h
+     * rl_step_memo: its key holds the cell's context and precision; NULL
+     * out of memory, each timed) */
+    rl_step_memo *memo = sp->sharded && sp->step_plans ? rl_step_memo_new() : NULL;
     int rc = (sp->sharded && !res) || (!sp->sharded && !ideal) ? -1 : 0;
     out->slices = nchips * sp->nprec * sp->ncontext;
     out->progress_on = progress.f && (isatty(fileno(progress.f)) ||
@@ -659,10 +665,12 @@ int rl_sweep_run_bounded(const rl_model *m, const rl_hw *h, const rl_sweep_space
             for (int s = 0; rc == 0 && s < sp->ncontext; s++)
                 rc = (out->slice++, rl_interrupted()) ? -2 /* SIGINT: stop between slices */
                      : sp->sharded
-                         ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, out)
+                         ? run_sharded(m, h, sp, chips[c], sp->prec[q], sp->context[s], res, memo,
+                                       out)
                          : run_ideal(m, ideal, sp, chips[c], sp->prec[q], sp->context[s], out);
     free(res);
     free(ideal);
+    rl_step_memo_free(memo);
     if (rc == -3)
         snprintf(err, errlen, "sweep: more than %zu feasible points, more than the memory budget "
                               "holds; narrow the grid (fewer chip counts, batch sizes, contexts or "

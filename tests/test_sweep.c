@@ -9,6 +9,7 @@
 #include "ops.h"
 #include "pareto.h"
 #include "shard.h"
+#include "stepplan.h"
 #include "sweep.h"
 
 static const rl_precision BF16 = {RL_BF16, RL_BF16, RL_BF16};
@@ -776,6 +777,43 @@ static void test_harness_can_fail(void **state)
     assert_test_fails(wrong_frontier_size);
 }
 
+/* fixXF: step --chips N's search through a memo (stepplan.h rl_step_memo,
+ * kept over a batch list and a sweep) picks what a fresh search picks,
+ * plan, step_s and memory bit for bit, for batches whose replicas' shares
+ * recur (6 then 5 on two replicas: shares 3 + 3, then 3 + 2, the slower
+ * the share of 2 at tp8, stepplan.h's masked MHA at 2 sequences) and at
+ * a second context, which the memo must not confuse with the first.
+ * Expected: the fresh search's own figures, exact.  With the key's smaller
+ * share or its context left out, this test fails (checked by hand). */
+static void test_step_plan_memo(void **state)
+{
+    (void)state;
+    rl_model m = load_model("llama3-8b", NULL, 0);
+    rl_hw h = load_hw("h100-sxm", NULL, 0);
+    rl_shard_plan base = rl_shard_plan_default();
+    base.kv = rl_kv_split_default(0);
+    rl_step_memo *memo = rl_step_memo_new();
+    assert_non_null(memo);
+    const long long batch[] = {6, 5, 12, 11, 2, 3}, context[] = {4096, 1024};
+    for (int c = 0; c < 2; c++)
+        for (size_t i = 0; i < sizeof batch / sizeof *batch; i++) {
+            rl_step_choice fresh, kept;
+            assert_int_equal(rl_step_plan_one(&m, &h, &base, 16, batch[i], context[c], BF16, 0,
+                                              NULL, &fresh), 0);
+            assert_int_equal(rl_step_plan_one(&m, &h, &base, 16, batch[i], context[c], BF16, 0,
+                                              memo, &kept), 0);
+            assert_int_equal(kept.tp, fresh.tp);
+            assert_int_equal(kept.pp, fresh.pp);
+            assert_int_equal(kept.replicas, fresh.replicas);
+            assert_int_equal(kept.chips, fresh.chips);
+            assert_int_equal(kept.fits, fresh.fits);
+            assert_memory_equal(&kept.step_s, &fresh.step_s, sizeof kept.step_s);
+            assert_memory_equal(&kept.over_bytes, &fresh.over_bytes, sizeof kept.over_bytes);
+        }
+    rl_step_memo_free(memo);
+    rl_step_memo_free(NULL); /* nothing */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -792,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_prefill_memory_keeps_out),
         cmocka_unit_test(test_calibrated_points),
         cmocka_unit_test(test_progress_lines),
+        cmocka_unit_test(test_step_plan_memo),
         cmocka_unit_test(test_harness_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
