@@ -450,7 +450,7 @@ static int run_sharded(const rl_model *m, const rl_hw *h, const rl_sweep_space *
                                  .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
                                  .prefill_bytes = k >= 0 ? bytes : r->total_bytes,
                                  .b_crit = rl_step_b_crit(m, h, p),
-                                 .max_batch = rl_shard_max_batch(r)};
+                                 .max_batch = rl_shard_max_batch(m, h, r)};
             for (int c = 0; cal && c < r->ncoll; c++) {
                 const rl_comm *cc = &r->coll[c].c;
                 if (rl_comm_floored(h, cc) && cc->group > pt.coll_group) {
