@@ -1335,6 +1335,21 @@ static void add_plan_budget_note(cJSON *o, const rl_model *m, const rl_hw *h,
                           rl_shard_step_tokens(big, B), big->name);
 }
 
+void rl_result_plans_note(cJSON *out, cJSON *const *res, int n, const char *key)
+{
+    if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(out, key)))
+        return;
+    for (int g = 0; g < n; g++) {
+        const char *t = res[g] ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res[g], key))
+                               : NULL;
+        cJSON *v = t ? cJSON_CreateString(t) : NULL;
+        if (v && !cJSON_ReplaceItemInObjectCaseSensitive(out, key, v))
+            cJSON_Delete(v);
+        if (t)
+            return;
+    }
+}
+
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
                       int nbatch, long long context, rl_precision p, double kv_copies)
 {

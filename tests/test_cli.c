@@ -4192,6 +4192,16 @@ static void workspace_fit_one_rule(void **state)
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "fits")));
     assert_true(num(j, "max_batch") == 312534);
     cJSON_Delete(j);
+    /* step --chips 2's rows run two plans (tp2 at 100, tp1 x2 at 400000:
+     * 200,000 tokens a replica's step); the header is the first's, and
+     * the note the second's (stepplan.c via result.h rl_result_plans_note;
+     * null before) */
+    j = run_json("step --model llama3-8b --hw h100-sxm --chips 2 --batch 100,400000 --context 1 "
+                 "--format json");
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "token_budget_note"));
+    if (!note || !strstr(note, "under tp1 x2 a step batches a replica's micro-batch, 200000"))
+        fail_msg("step --chips 2: token_budget_note %s", note ? note : "(null)");
+    cJSON_Delete(j);
 }
 
 /* fixWD finding 3: roofline.step and roofline.prefill in a scenario said
