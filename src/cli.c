@@ -1684,7 +1684,7 @@ static void table_said(cJSON *result, const char *key)
         cJSON_Delete(v);
 }
 
-/* step's token_budget_note on stderr (fixWD finding 1b); 1 when said. */
+/* step's and shard's token_budget_note on stderr (fixWD finding 1b, fixXE); 1 when said. */
 static int note_budget(const rl_opts *o, const cJSON *r)
 {
     const cJSON *budget = cJSON_GetObjectItemCaseSensitive(r, "token_budget_note");
@@ -1868,6 +1868,8 @@ static int emit(const rl_opts *o, cJSON *result)
         note_budget(o, result);
         note_fit(o, result);
     }
+    if (o->cmd && !strcmp(o->cmd, "shard")) /* its plans' steps, as step's (fixXE) */
+        note_budget(o, result);
     /* tester50 F17: the default profiles' steps carry no host cost, which
      * a reader of the table or CSV could miss in a header field or column
      * (llama3-70b TP8 batch 1 on h100-sxm: 9.04 ms; 12-30 ms on real engines, the tester said):

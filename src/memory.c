@@ -105,12 +105,37 @@ rl_memory rl_memory_use_counts(const rl_model *m, const rl_arch_counts *c, const
     return r;
 }
 
-/* Whether weights w and B sequences of per_seq KV bytes fit beside the
- * rule's workspace at B tokens (rl_memory_max_batch). */
-static int fits_at(const rl_model *m, const rl_hw *h, long long chips, double w, double per_seq,
-                   long long B)
+long long rl_memory_batch_fit(const rl_hw *h, long long hi, double hi_tokens,
+                              int (*fits)(const void *ctx, long long B), const void *ctx)
 {
-    return w + (double)B * per_seq <= rl_memory_usable_group(h, m, chips, chips, w, (double)B);
+    if (hi <= 0 || !rl_memory_budget_moves(h, hi_tokens) || fits(ctx, hi))
+        return hi > 0 ? hi : 0;
+    long long lo = 0;
+    while (hi - lo > 1) { /* lo fits (0: none held), hi does not */
+        long long mid = lo + (hi - lo) / 2;
+        if (fits(ctx, mid))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* One copy's weights, a sequence's KV and its chips (rl_memory_max_batch). */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    long long chips;
+    double w, per_seq;
+} copy_fit;
+
+/* Whether the copy's weights and B sequences fit beside the rule's
+ * workspace at B tokens (rl_memory_batch_fit's `fits`). */
+static int fits_at(const void *ctx, long long B)
+{
+    const copy_fit *f = ctx;
+    return f->w + (double)B * f->per_seq <=
+           rl_memory_usable_group(f->h, f->m, f->chips, f->chips, f->w, (double)B);
 }
 
 long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
@@ -122,20 +147,10 @@ long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips
     if (room <= 0 || per_seq <= 0)
         return 0;
     double b = floor(room / per_seq);
-    long long hi = b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b, lo = 0;
-    /* a step of B tokens above the rule's workspace_tokens needs its
-     * workspace at B tokens (rl_memory_use_counts' `tokens`): the largest
-     * B that fits so, by bisection (the room falls as B grows) */
-    if (!rl_memory_budget_moves(h, (double)hi) || fits_at(m, h, chips, r.weight_bytes, per_seq, hi))
-        return hi;
-    while (hi - lo > 1) { /* lo fits, hi does not */
-        long long mid = lo + (hi - lo) / 2;
-        if (fits_at(m, h, chips, r.weight_bytes, per_seq, mid))
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
+    long long hi = b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
+    /* a step of B tokens: its workspace at B tokens (rl_memory_batch_fit) */
+    copy_fit f = {m, h, chips, r.weight_bytes, per_seq};
+    return rl_memory_batch_fit(h, hi, (double)hi, fits_at, &f);
 }
 
 int rl_memory_check_exact(const rl_model *m, const long long *batch, int nbatch, long long context,

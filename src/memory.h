@@ -151,6 +151,26 @@ int rl_memory_check_exact(const rl_model *m, const long long *batch, int nbatch,
 long long rl_memory_max_batch(const rl_model *m, const rl_hw *h, long long chips, long long context,
                               rl_dtype weights, rl_dtype kv);
 
+/* The largest decode batch B <= hi that fits when a step of B sequences
+ * batches its B tokens (one a sequence) and so charges the engine rule's
+ * activation workspace at T = max(workspace_tokens, its tokens)
+ * (rl_memory_workspace; an engine runs a step above its default budget,
+ * vLLM's max_num_batched_tokens, TensorRT-LLM's max_num_tokens, only when
+ * built for that many tokens, and then reserves their workspace).  hi: the
+ * largest that fits at the rule's own workspace_tokens, hi_tokens the
+ * tokens a step of hi batches on a chip's group (a plan's: a replica's
+ * micro-batch); fits(ctx, B) whether B fits with the workspace at its own
+ * step's tokens, monotone (the room falls as B grows).  hi where that
+ * budget does not move the workspace (rl_memory_budget_moves) or hi fits,
+ * else the largest B that fits, by bisection; 0 for hi <= 0.  The one rule
+ * for every decode row's max_batch: step's one copy (rl_memory_max_batch)
+ * and a plan's (shard.h rl_shard_max_batch: step --tp/--pp, step --chips'
+ * plans, shard), so one plan reads one max_batch whichever path asks
+ * (fixXE: step --tp 1 and shard --chips 1 read llama3-8b's 475,167 on an
+ * h100-sxm at context 1 beside step's 312,534). */
+long long rl_memory_batch_fit(const rl_hw *h, long long hi, double hi_tokens,
+                              int (*fits)(const void *ctx, long long B), const void *ctx);
+
 /* Live activation bytes of one decode step of B tokens, all chips together:
  * the larger of one layer's working set, B * (D + (N + 2K) * H + 2 * F_active
  * + R) elements in the compute dtype (residual, Q/K/V, the two MLP inputs of

@@ -1283,33 +1283,71 @@ static void add_hbm_bw(cJSON *o, const rl_hw *h, long long chips)
     cJSON_AddNumberToObject(o, "hbm_bytes_per_s", h->hbm_bw);
 }
 
-/* step's token_budget_note: the largest batch above the engine rule's
- * workspace_tokens, the default per-step token budget (max_num_tokens,
- * max_num_batched_tokens), says an engine runs it only when built for that
- * many batched tokens and that fits and the rows' usable bytes charge the
- * workspace at it (memory.h rl_memory_use_counts; fixWD finding 1b); null
- * when none is above. */
+/* step's and shard's token_budget_note: batch B, whose decode step batches
+ * T tokens on a chip (one a sequence: B for one copy, a replica's
+ * micro-batch under plan `plan`, shard.h rl_shard_step_tokens), above the
+ * engine rule's workspace_tokens, the default per-step token budget
+ * (max_num_tokens, max_num_batched_tokens), says an engine runs it only
+ * when built for T batched tokens and that fits and the rows' usable bytes
+ * charge the workspace at T (rl_memory_workspace over `group` chips
+ * sharing the tensors, times `chips`; memory.h rl_memory_batch_fit; fixWD
+ * finding 1b, fixXE); null when T is not above. */
 static void add_token_budget_note(cJSON *o, const rl_model *m, const rl_hw *h, long long chips,
-                                  const long long *batch, int nbatch)
+                                  long long group, long long B, double T, const char *plan)
 {
-    long long B = 0;
-    for (int i = 0; i < nbatch; i++)
-        B = batch[i] > B ? batch[i] : B;
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
-    if (!e || !rl_memory_budget_moves(h, (double)B)) {
+    if (!e || !rl_memory_budget_moves(h, T)) {
         cJSON_AddNullToObject(o, "token_budget_note");
         return;
     }
+    char how[160] = "";
+    if (plan)
+        snprintf(how, sizeof how, "; under %s a step batches a replica's micro-batch, %.0f",
+                 plan, T);
     rl_result_add_fmt(o, "token_budget_note",
                       "batch %lld is above %s's default per-step token budget of %.0f tokens "
-                      "(a decode step batches one token a sequence): an engine runs it only "
-                      "when built for %lld batched tokens, whose activation workspace (%.3g GB "
+                      "(a decode step batches one token a sequence%s): an engine runs it only "
+                      "when built for %.0f batched tokens, whose activation workspace (%.3g GB "
                       "over the %lld chip(s), against %.3g GB at %.0f) fits and the rows' "
-                      "usable bytes charge (memory.h rl_memory_use_counts)",
-                      B, e->name, e->mem.workspace_tokens, B,
-                      (double)chips * rl_memory_workspace(m, &e->mem, chips, (double)B) / 1e9,
-                      chips, (double)chips * rl_memory_workspace(m, &e->mem, chips, 0) / 1e9,
+                      "usable bytes charge (memory.h rl_memory_batch_fit)",
+                      B, e->name, e->mem.workspace_tokens, how, T,
+                      (double)chips * rl_memory_workspace(m, &e->mem, group, T) / 1e9, chips,
+                      (double)chips * rl_memory_workspace(m, &e->mem, group, 0) / 1e9,
                       e->mem.workspace_tokens);
+}
+
+/* token_budget_note for plan results r[0..n) at batch B: the plan whose
+ * decode step batches the most tokens (rl_shard_step_tokens), its chips
+ * each holding the workspace over the tp x ep x sp chips of a stage. */
+static void add_plan_budget_note(cJSON *o, const rl_model *m, const rl_hw *h,
+                                 const rl_shard_result *r, int n, long long B)
+{
+    const rl_shard_result *big = NULL;
+    for (int i = 0; i < n; i++)
+        if (r[i].phase == RL_PHASE_GENERATE &&
+            (!big || rl_shard_step_tokens(&r[i], B) > rl_shard_step_tokens(big, B)))
+            big = &r[i];
+    if (!big) {
+        cJSON_AddNullToObject(o, "token_budget_note");
+        return;
+    }
+    add_token_budget_note(o, m, h, big->chips, big->plan.tp * big->plan.ep * big->plan.sp, B,
+                          rl_shard_step_tokens(big, B), big->name);
+}
+
+void rl_result_plans_note(cJSON *out, cJSON *const *res, int n, const char *key)
+{
+    if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(out, key)))
+        return;
+    for (int g = 0; g < n; g++) {
+        const char *t = res[g] ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res[g], key))
+                               : NULL;
+        cJSON *v = t ? cJSON_CreateString(t) : NULL;
+        if (v && !cJSON_ReplaceItemInObjectCaseSensitive(out, key, v))
+            cJSON_Delete(v);
+        if (t)
+            return;
+    }
 }
 
 cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const long long *batch,
@@ -1330,7 +1368,10 @@ cJSON *rl_result_step(const rl_model *m, const rl_hw *h, long long chips, const 
                             (double)rl_memory_max_batch(m, h, chips, context, p.weights, p.kv));
     rl_memory mem = rl_memory_use(m, h, chips, 0, context, p.weights, p.kv);
     add_memory(o, &mem);
-    add_token_budget_note(o, m, h, chips, batch, nbatch);
+    long long B = 0; /* the largest batch's step: B tokens on one copy */
+    for (int i = 0; i < nbatch; i++)
+        B = batch[i] > B ? batch[i] : B;
+    add_token_budget_note(o, m, h, chips, chips, B, (double)B, NULL);
     const rl_serving_engine *e = rl_engines_selected(&h->engines);
     /* the rule max_batch follows, named with its source as step --chips 2+
      * names it (add_plan_memory_rule; tester fixKL #7: absent at one chip) */
@@ -1551,7 +1592,7 @@ static void add_shard_row(cJSON *rows, const rl_model *m, const rl_hw *h,
     cJSON_AddBoolToObject(r, "fits", s->fits);
     if (s->phase == RL_PHASE_GENERATE) {
         cJSON_AddNumberToObject(r, "b_crit", b_crit);
-        cJSON_AddNumberToObject(r, "max_batch", (double)rl_shard_max_batch(s));
+        cJSON_AddNumberToObject(r, "max_batch", (double)rl_shard_max_batch(m, h, s));
     } else {
         cJSON_AddNullToObject(r, "b_crit");
         cJSON_AddNullToObject(r, "max_batch");
@@ -1979,6 +2020,8 @@ cJSON *rl_result_shard(const rl_model *m, const rl_hw *h, long long chips, long 
             if (r[i].ncoll > 0)
                 add_collectives(cJSON_AddArrayToObject(row, "collective_list"), &r[i], 0);
         }
+        if (ph == RL_PHASE_GENERATE) /* step's note, at the plan stepping the most tokens */
+            add_plan_budget_note(o, m, h, r, n, batch);
         const char *pn = rl_phase_name((rl_phase)ph);
         char key[64], why[1536];
         snprintf(key, sizeof key, "%s_latency", pn);
@@ -2054,13 +2097,15 @@ static int step_plan_row(const rl_model *m, const rl_hw *h, const rl_shard_plan 
 /* The one-copy step's capacity keys (add_memory) for a plan, all `chips`
  * together as ops and prefill give them (add_hbm: whole bytes a chip x
  * chips): capacity_bytes = hbm_total_bytes the raw HBM, usable_bytes =
- * usable_total_bytes the plan's usable_bytes_per_chip (rl_shard_chip_room,
- * shard's and the rows' figure) x chips.  fixUE #3: a plan's step had none
+ * usable_total_bytes the plan's usable bytes a chip with the workspace at
+ * the rule's own budget x chips (rl_shard_chip_room_rule: the one-copy
+ * header's at 0 tokens; a row above the budget charges its own step's,
+ * usable_bytes_per_chip).  fixUE #3: a plan's step had none
  * of them, which docs/cli.md's memory keys promise. */
 static void add_plan_capacity(cJSON *o, const rl_model *m, const rl_hw *h,
                               const rl_shard_result *s, long long chips)
 {
-    double n = (double)chips, usable = round(rl_shard_chip_room(m, h, s)) * n;
+    double n = (double)chips, usable = round(rl_shard_chip_room_rule(m, h, s)) * n;
     add_bytes(o, "capacity_bytes", h->hbm_bytes * n);
     add_bytes(o, "hbm_total_bytes", h->hbm_bytes * n);
     add_bytes(o, "usable_bytes", usable);
@@ -2160,7 +2205,7 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
              * (each row repeats them: they depend on the plan and the
              * context, not the row's batch) */
             cJSON_AddNumberToObject(o, "b_crit", rl_step_b_crit(m, h, p));
-            cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(&s));
+            cJSON_AddNumberToObject(o, "max_batch", (double)rl_shard_max_batch(m, h, &s));
             add_plan_capacity(o, m, h, &s, chips);
             add_hbm_bw(o, h, chips);
             cJSON_AddNumberToObject(o, "kv_bytes_per_token", rl_arch_kv_bytes_per_token(m, p.kv));
@@ -2187,6 +2232,10 @@ cJSON *rl_result_step_sharded(const rl_model *m, const rl_hw *h, const rl_shard_
                 outside_comm(&far, h, &s.coll[c].c);
         }
     }
+    long long big = 0; /* the largest batch's step, as step's one copy (fixXE) */
+    for (int i = 0; i < nbatch; i++)
+        big = batch[i] > big ? batch[i] : big;
+    add_plan_budget_note(o, m, h, &s, nbatch > 0, big);
     add_table_share(o, h, share, dt);
     if (!h->ideal) /* as pareto's key and note (tester64 #2); null where no table timed it */
         outside_add(o, &far, h, (size_t)nbatch);

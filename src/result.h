@@ -138,6 +138,14 @@ char *rl_result_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rl_result_add_fmt(cJSON *o, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A header note of out, whose rows run several plans' results res[0..n)
+ * (NULL entries skipped; stepplan.c: the header is the first plan's): where
+ * out's `key` is null, the first of res's with text, so a note one row's
+ * plan says is not lost with its header (fixXE: token_budget_note, step
+ * --chips 2 --batch 100,400000 on llama3-8b read null beside a tp1 x2 row
+ * of 200,000 tokens a step). */
+void rl_result_plans_note(cJSON *out, cJSON *const *res, int n, const char *key);
+
 cJSON *rl_result_sweep(const rl_model *m, const rl_hw *h, const rl_sweep *s, long long prompt,
                        const size_t *idx, long nidx);
 

@@ -889,18 +889,59 @@ void rl_shard_slowest_share(rl_shard_result *r, const rl_shard_result *lo)
     r->tokens_per_s_per_chip = r->tokens_per_s / (double)r->chips;
 }
 
-double rl_shard_chip_room(const rl_model *m, const rl_hw *h, const rl_shard_result *r)
+double rl_shard_step_tokens(const rl_shard_result *r, long long batch)
+{
+    if (r->phase == RL_PHASE_PREFILL)
+        return 0;
+    long long reps = r->replicas > 0 ? r->replicas : 1, pp = r->plan.pp > 1 ? r->plan.pp : 1;
+    return (double)ceil_div(ceil_div(batch, reps), pp);
+}
+
+/* rl_shard_chip_room with the workspace at a per-step token budget
+ * (memory.h rl_memory_usable_group; 0: the rule's own). */
+static double chip_room_at(const rl_model *m, const rl_hw *h, const rl_shard_result *r,
+                           double budget)
 {
     long long n = r->replicas > 0 ? r->chips / r->replicas : 1; /* one replica's chips */
     long long pp = r->plan.pp > 1 ? r->plan.pp : 1; /* a stage's chips share the collectives */
-    return rl_memory_usable_group(h, m, n, n / pp, r->weight_bytes * (double)n, 0) / (double)n;
+    return rl_memory_usable_group(h, m, n, n / pp, r->weight_bytes * (double)n, budget) /
+           (double)n;
 }
 
-long long rl_shard_max_batch(const rl_shard_result *r)
+double rl_shard_chip_room(const rl_model *m, const rl_hw *h, const rl_shard_result *r)
 {
-    if (r->phase == RL_PHASE_PREFILL)
-        return -1;
-    double room = r->kv_room;
+    return chip_room_at(m, h, r, rl_shard_step_tokens(r, r->batch));
+}
+
+double rl_shard_chip_room_rule(const rl_model *m, const rl_hw *h, const rl_shard_result *r)
+{
+    return chip_room_at(m, h, r, 0);
+}
+
+/* The KV room a chip of r's plan has at a per-step token budget: a
+ * pipeline's each stage in its own room (rl_shard_stage_room) in the
+ * busiest KV stage's bytes, else the chip's room less its weights; the
+ * stage that binds into *stage (may be NULL).  r->kv_room at r's own step
+ * tokens (eval_pass), rl_shard_max_batch's at each batch it tries. */
+static double plan_kv_room(const rl_model *m, const rl_hw *h, const rl_shard_result *r,
+                           double budget, long long *stage)
+{
+    long long pp = r->plan.pp;
+    if (pp > 1 && !m->abstract) {
+        int split = rl_shard_split_of(h);
+        long long chips = r->plan.tp * r->plan.ep * r->plan.sp * pp;
+        return rl_shard_stage_room(m, h, chips, pp, split, r->stage_w, (double)r->context, 1.0,
+                                   budget, stage) *
+               rl_shard_stage_kv_scale(m, pp, split, (double)r->context);
+    }
+    if (stage)
+        *stage = 0;
+    return chip_room_at(m, h, r, budget) - r->weight_bytes;
+}
+
+/* The most sequences (all replicas) a chip's KV room `room` holds (rl_shard_max_batch). */
+static long long max_batch_in(const rl_shard_result *r, double room)
+{
     if (!(room > 0) || !(r->kv_seq_chip > 0))
         return 0;
     double n = floor(room / r->kv_seq_chip), b = n * (double)r->kv_groups;
@@ -916,6 +957,31 @@ long long rl_shard_max_batch(const rl_shard_result *r)
     }
     b *= (double)r->replicas;
     return b > RL_MAX_BATCH ? (long long)RL_MAX_BATCH : (long long)b;
+}
+
+/* A plan result and its chip (rl_shard_max_batch's rl_memory_batch_fit). */
+typedef struct {
+    const rl_model *m;
+    const rl_hw *h;
+    const rl_shard_result *r;
+} plan_fit;
+
+/* Whether `batch` sequences fit r's plan with the workspace at the tokens
+ * of its own step (rl_memory_batch_fit's `fits`). */
+static int plan_fits_at(const void *ctx, long long batch)
+{
+    const plan_fit *f = ctx;
+    double room = plan_kv_room(f->m, f->h, f->r, rl_shard_step_tokens(f->r, batch), NULL);
+    return batch <= max_batch_in(f->r, room);
+}
+
+long long rl_shard_max_batch(const rl_model *m, const rl_hw *h, const rl_shard_result *r)
+{
+    if (r->phase == RL_PHASE_PREFILL)
+        return -1;
+    long long hi = max_batch_in(r, plan_kv_room(m, h, r, 0, NULL));
+    plan_fit f = {m, h, r};
+    return rl_memory_batch_fit(h, hi, rl_shard_step_tokens(r, hi), plan_fits_at, &f);
 }
 
 /* Weights per chip of plan pl in p.weights, the kept classes (arch.h
@@ -1121,16 +1187,15 @@ static int eval_pass(const rl_model *m, const rl_hw *h, const rl_shard_plan *pla
     double weight_read = plan_weights(m, &c, pl, split, p, tokens, r);
     double kv_tick = plan_kv(m, pl, split, p, context, bm, prefill, r);
     r->total_bytes = r->weight_bytes + r->kv_bytes;
-    if (pp > 1 && !m->abstract) { /* each stage in its own room (rl_shard_stage_room), in
-                                     the busiest KV stage's bytes as kv_bytes */
-        r->kv_room = rl_shard_stage_room(m, h, M * sp * pp, pp, split, r->stage_w,
-                                         (double)context, 1.0, 0, &r->kv_stage) *
-                     rl_shard_stage_kv_scale(m, pp, split, (double)context);
+    /* the room with the workspace at the step's own tokens (a decode
+     * micro-batch's, rl_shard_step_tokens; memory.h rl_memory_batch_fit):
+     * a pipeline's each stage in its own, in the busiest KV stage's bytes
+     * as kv_bytes */
+    r->kv_room = plan_kv_room(m, h, r, rl_shard_step_tokens(r, batch), &r->kv_stage);
+    if (pp > 1 && !m->abstract)
         r->fits = r->kv_bytes <= r->kv_room;
-    } else {
-        r->kv_room = rl_shard_chip_room(m, h, r) - r->weight_bytes;
+    else
         r->fits = r->total_bytes <= rl_shard_chip_room(m, h, r);
-    }
 
     /* ---- FLOPs and the local (formula (1)) time of one tick ---- */
     /* a chip's share of the largest stage's work: 1 / (M sp pp) with equal stages */

@@ -275,8 +275,24 @@ rl_dtype rl_shard_moved_dtype(rl_dtype compute);
  * replica's chips / those chips, i.e. the selected engine's memory rule
  * with the plan's stored weights per chip, or hbm_bytes * (1 - hbm_reserve)
  * without one (memory.h).  The one rule step, step --tp, shard, pareto and
- * simulate judge `fits` by (tester15 F-mem-1: plans used the raw HBM). */
+ * simulate judge `fits` by (tester15 F-mem-1: plans used the raw HBM).
+ * The workspace at the tokens r's step batches (rl_shard_step_tokens at
+ * r->batch: a decode row above the engine's budget charges its own, as
+ * step's one copy; fixXE). */
 double rl_shard_chip_room(const rl_model *m, const rl_hw *h, const rl_shard_result *r);
+/* rl_shard_chip_room with the workspace at the rule's own budget (its
+ * workspace_tokens), whatever r's batch: step's header's usable_bytes, as
+ * the one-copy header gives it (memory.h rl_memory_use at 0 tokens). */
+double rl_shard_chip_room_rule(const rl_model *m, const rl_hw *h, const rl_shard_result *r);
+
+/* The tokens one decode forward of r's plan batches on a chip at `batch`
+ * sequences (all replicas): a replica's largest micro-batch,
+ * ceil(ceil(batch / replicas) / pp), one token a sequence; 0 for a prefill
+ * result (the rule's own budget: an engine cuts a prompt to it).  The
+ * per-step token budget r's rows charge the activation workspace at
+ * (memory.h rl_memory_batch_fit): r->fits, r->kv_room and
+ * rl_shard_chip_room at r->batch, rl_shard_max_batch at each batch. */
+double rl_shard_step_tokens(const rl_shard_result *r, long long batch);
 
 /* The most sequences (all replicas) plan result r's chips hold at its
  * context: each chip's room beside its weights (r->kv_room: rl_shard_chip_room
@@ -285,8 +301,10 @@ double rl_shard_chip_room(const rl_model *m, const rl_hw *h, const rl_shard_resu
  * distinct sequences (r->kv_groups) and the replicas; the plan's
  * counterpart of memory.h rl_memory_max_batch (a pipeline's micro-batches
  * unpadded, rl_shard_micro_big: every sequence the room holds, tester34 F11); 0 when not one fits; -1 for a
- * prefill result (a prompt's cache is written, not held). */
-long long rl_shard_max_batch(const rl_shard_result *r);
+ * prefill result (a prompt's cache is written, not held).  The room at each
+ * batch's own step tokens (rl_shard_step_tokens; memory.h
+ * rl_memory_batch_fit, the rule step's one copy follows too). */
+long long rl_shard_max_batch(const rl_model *m, const rl_hw *h, const rl_shard_result *r);
 
 /* Evaluate a plan on `chips` chips (a multiple of tp*ep*sp*pp) for `batch`
  * sequences (all replicas) at context / prompt length `context`.  Errors
@@ -399,7 +417,8 @@ double rl_shard_stage_weights(const rl_model *m, long long pp, int split, double
  * weights with a 12-layer stage's KV (322).  pp <= 1, an abstract model or
  * pp > layers: room - w (the sum).  budget: the run's per-step token budget
  * the rule's activation workspace is sized at (memory.h
- * rl_memory_usable_group; 0 for step's and shard's, the rule's own). */
+ * rl_memory_usable_group; step's and shard's: a decode micro-batch's tokens,
+ * rl_shard_step_tokens, 0 for prefill, the rule's own). */
 double rl_shard_stage_room(const rl_model *m, const rl_hw *h, long long chips, long long pp,
                            int split, const double w[4], double context, double keep,
                            double budget, long long *stage);

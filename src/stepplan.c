@@ -521,6 +521,7 @@ cJSON *rl_step_plan_result(const rl_model *m, const rl_hw *h, const rl_shard_pla
     }
     out = res[0];
     header_of_plans(out, res, nbatch, ngroups);
+    rl_result_plans_note(out, res, nbatch, "token_budget_note");
     res[0] = NULL;
     cJSON *rows = cJSON_CreateArray(), *colls = cJSON_CreateArray();
     if (!rows || !colls) {

@@ -454,7 +454,7 @@ static int add_plan(cell *c, const rl_shard_result *r0, int i, long long b, rl_s
                          .tokens_per_s = r->tokens_per_s, .total_bytes = r->total_bytes,
                          .prefill_bytes = k >= 0 ? bytes : r->total_bytes,
                          .b_crit = rl_step_b_crit(m, h, p),
-                         .max_batch = rl_shard_max_batch(r)};
+                         .max_batch = rl_shard_max_batch(m, h, r)};
     for (int j = 0; c->cal && j < r->ncoll; j++) {
         const rl_comm *cc = &r->coll[j].c;
         if (rl_comm_floored(h, cc) && cc->group > pt.coll_group) {

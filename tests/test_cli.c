@@ -4182,6 +4182,57 @@ static void step_above_token_budget_noted(void **state)
         fail_msg("want the budget and fit notes: %s", out);
 }
 
+/* fixXE: one fit rule for a decode step's workspace whichever path asks.
+ * llama3-8b bf16 on one h100-sxm (trtllm) at context 1, batch 400000:
+ * step's one copy, step --tp 1 (a plan) and shard --chips 1 (its tp1
+ * generate row) each read fits false and max_batch 312534, the largest B
+ * whose weights and B x 131,072 KV bytes fit beside the workspace at B
+ * tokens (test_memory step_workspace_at_its_tokens derives it: exact,
+ * integers), and each header the token_budget_note; step --tp 1 --batch
+ * 312534,312535 fits the first and not the second (the bisection's
+ * boundary, both sides).  Failed before: the plan paths read fits true and
+ * max_batch 475167 (the workspace at trtllm's 8192 tokens), no note. */
+static void workspace_fit_one_rule(void **state)
+{
+    (void)state;
+    static const char *const CMD[3] = {
+        "step --model llama3-8b --hw h100-sxm --batch 400000 --context 1 --format json",
+        "step --model llama3-8b --hw h100-sxm --tp 1 --batch 400000 --context 1 --format json",
+        "shard --model llama3-8b --hw h100-sxm --chips 1 --batch 400000 --context 1 --format json"};
+    for (int i = 0; i < 3; i++) {
+        cJSON *j = run_json(CMD[i]), *row, *gen = NULL;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItem(j, "rows"))
+            if (!gen && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "phase")),
+                                "generate"))
+                gen = row;
+        const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "token_budget_note"));
+        if (!gen || !cJSON_IsFalse(cJSON_GetObjectItem(gen, "fits")) ||
+            num(gen, "max_batch") != 312534 || !note ||
+            !strstr(note, "batch 400000 is above trtllm's default per-step token budget"))
+            fail_msg("%s: fits %d, max_batch %g, note %s", CMD[i],
+                     gen ? cJSON_IsTrue(cJSON_GetObjectItem(gen, "fits")) : -1,
+                     gen ? num(gen, "max_batch") : -1, note ? note : "(null)");
+        cJSON_Delete(j);
+    }
+    cJSON *j = run_json("step --model llama3-8b --hw h100-sxm --tp 1 --batch 312534,312535 "
+                        "--context 1 --format json");
+    const cJSON *rows = cJSON_GetObjectItem(j, "rows");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "fits")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "fits")));
+    assert_true(num(j, "max_batch") == 312534);
+    cJSON_Delete(j);
+    /* step --chips 2's rows run two plans (tp2 at 100, tp1 x2 at 400000:
+     * 200,000 tokens a replica's step); the header is the first's, and
+     * the note the second's (stepplan.c via result.h rl_result_plans_note;
+     * null before) */
+    j = run_json("step --model llama3-8b --hw h100-sxm --chips 2 --batch 100,400000 --context 1 "
+                 "--format json");
+    const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(j, "token_budget_note"));
+    if (!note || !strstr(note, "under tp1 x2 a step batches a replica's micro-batch, 200000"))
+        fail_msg("step --chips 2: token_budget_note %s", note ? note : "(null)");
+    cJSON_Delete(j);
+}
+
 /* fixWD finding 3: roofline.step and roofline.prefill in a scenario said
  * none of the command line's notes: llama3-70b bf16 on one h100-sxm
  * (141.1 GB of weights on 84.7 GB usable) now says "does not fit" once
@@ -14697,6 +14748,7 @@ int main(void)
         cmocka_unit_test(quiet_says_no_notes),
         cmocka_unit_test(continuous_decode_within_max_tokens),
         cmocka_unit_test(step_above_token_budget_noted),
+        cmocka_unit_test(workspace_fit_one_rule),
         cmocka_unit_test(too_small_tier_and_no_price_noted),
         cmocka_unit_test(pareto_context_below_prompt),
         cmocka_unit_test(lua_step_prefill_notes),

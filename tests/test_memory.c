@@ -227,7 +227,7 @@ static void deepseek_v3_fp8_h100_does_not_fit(void **state)
     assert_true(free < 0);
     assert_rel(rl_shard_chip_room(&m, &h, &r), h.hbm_bytes - 411041792.0 - 461373440.0, 1e-12);
     assert_false(r.fits);
-    assert_int_equal(rl_shard_max_batch(&r), 0);
+    assert_int_equal(rl_shard_max_batch(&m, &h, &r), 0);
     double tokens = rl_serve_kv_capacity(&m, &h, 8, 1, 1, p, 0.1, RL_ATTN_LAYOUT_TP, 0, 0);
     assert_true(tokens < 4096);
 }

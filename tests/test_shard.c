@@ -629,7 +629,7 @@ static void stage_kv_is_its_layers(void **state)
     double room = rl_shard_chip_room(&q, &h, &r) - r.weight_bytes;
     /* every sequence held, none padded (tester34 F11; was floored to a
      * multiple of pp: 28 where 30 fit) */
-    assert_int_equal(rl_shard_max_batch(&r), (long long)floor(room / 4294967296.0));
+    assert_int_equal(rl_shard_max_batch(&q, &h, &r), (long long)floor(room / 4294967296.0));
     assert_true(floor(room / 4294967296.0) < floor(room / 3774873600.0)); /* the case can fail */
     /* the KV read a pass and the attention FLOPs (stage_kv_tick_share) */
     static const long long n4[] = {8, 8, 8, 8};
@@ -756,7 +756,7 @@ static void stage_weights_first_last(void **state)
     assert_rel(r.weight_bytes, 10657906688.0, 1e-15);
     assert_rel(r.kv_seq_chip, 83886080.0, 1e-15);
     assert_true(r.fits);
-    assert_int_equal(rl_shard_max_batch(&r), 896);
+    assert_int_equal(rl_shard_max_batch(&m, &h, &r), 896);
     r = eval(&m, &h, pl, RL_PHASE_GENERATE, 16, 912, 4096, p);
     assert_false(r.fits);
     assert_rel(rl_serve_weight_bytes(&m, &h, 16, 16, 1, p, RL_ATTN_LAYOUT_TP),
@@ -803,7 +803,7 @@ static void stage_room_is_each_stages(void **state)
     rl_shard_result r = eval(&m, &h, pl, RL_PHASE_GENERATE, 7, 324, 4096, p);
     assert_rel(r.weight_bytes, 20925759488.0, 1e-15);
     assert_rel(r.kv_seq_chip, 12 * 16777216.0, 1e-15);
-    assert_int_equal(rl_shard_max_batch(&r), 324);
+    assert_int_equal(rl_shard_max_batch(&m, &h, &r), 324);
     assert_int_equal(r.kv_stage, 3); /* the first 12-layer stage */
     assert_rel(r.kv_room, 85899345920.0 - 20535705600.0, 1e-12);
     assert_true(r.fits);
@@ -1016,7 +1016,7 @@ static void plan_max_batch(void **state)
     rl_hw h = load_hw("h100-sxm", NULL, 0);
     rl_precision p = rl_precision_default();
     rl_shard_result r = eval(&m, &h, tp_plan(8), RL_PHASE_GENERATE, 8, 1, 4096, p);
-    assert_int_equal(rl_shard_max_batch(&r), 362);
+    assert_int_equal(rl_shard_max_batch(&m, &h, &r), 362);
     assert_int_equal(rl_memory_max_batch(&m, &h, 8, 4096, p.weights, p.kv), 362);
     rl_shard_plan plans[4] = {tp_plan(8), tp_plan(4), tp_plan(2), tp_plan(16)};
     plans[2].pp = 4;            /* tp2 pp4 */
@@ -1024,7 +1024,7 @@ static void plan_max_batch(void **state)
     long long chips[4] = {8, 8, 8, 16};
     for (int i = 0; i < 4; i++) {
         rl_shard_result a = eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], 1, 4096, p);
-        long long b = rl_shard_max_batch(&a), step = a.kv_groups * a.replicas;
+        long long b = rl_shard_max_batch(&m, &h, &a), step = a.kv_groups * a.replicas;
         assert_true(b > 0 && b % step == 0);
         rl_shard_result at = eval(&m, &h, plans[i], RL_PHASE_GENERATE, chips[i], b, 4096, p);
         if (!at.fits)
@@ -1034,7 +1034,7 @@ static void plan_max_batch(void **state)
             fail_msg("%s: %lld + %lld sequences still fit", a.name, b, step);
     }
     r = eval(&m, &h, tp_plan(8), RL_PHASE_PREFILL, 8, 1, 4096, p);
-    assert_int_equal(rl_shard_max_batch(&r), -1);
+    assert_int_equal(rl_shard_max_batch(&m, &h, &r), -1);
 }
 
 /* A wrong expectation (problem 4 without communication) must fail. */
@@ -1451,7 +1451,7 @@ static void uneven_micro_batches(void **state)
     assert_rel(rl_shard_micro_big(&r16), 1.0, 0);
     /* memory: no padding; the max batch is every sequence the room holds */
     double room = rl_shard_chip_room(&m, &h, &r9) - r9.weight_bytes;
-    assert_int_equal(rl_shard_max_batch(&r9), (long long)floor(room / 134217728.0));
+    assert_int_equal(rl_shard_max_batch(&m, &h, &r9), (long long)floor(room / 134217728.0));
     rl_model b = load_model("llama3-70b", NULL, 0);
     pl.pp = 3;
     rl_shard_result f1 = eval(&b, &h, pl, RL_PHASE_GENERATE, 3, 1, 4096, p);
