@@ -4150,7 +4150,7 @@ static int note_overload(const rl_serve_result *r, double arrived, double max_qp
                      r->req_per_s);
     } else {
         double done_rate = r->steady_valid ? r->steady_req_per_s : r->req_per_s;
-        /* against the rate the arrivals reached (rl_serve_reached_qps): very
+        /* against the rate the run is judged at (rl_serve_judged_qps): very
          * bursty gamma arrivals (CV 100, shape 1e-4) realise far less than
          * --qps over a few thousand requests */
         int by_rate = !(burst_cv > 1 && r->steady_valid && !isfinite(max_qps));
@@ -4768,16 +4768,10 @@ int rl_cli_simulate(rl_opts *o)
     if (rc == 0 && c.spec_gamma > 0 && (rc = note_spec_slower(o, &m, &h, req, n, &plain, &c, &r,
                                                               has_draft, err, sizeof err)) != 0)
         rl_serve_result_free(&r);
-    double reached = rl_serve_reached_qps(req, n, w.qps); /* below --qps with --burst */
+    /* the rate the run is judged at (serve.h rl_serve_judged_qps): below
+     * --qps when a sample fell short, a --burst draw's own rate */
     int trace = o->given[RL_P_TRACE] != NULL;
-    if (!trace && rl_serve_asked_qps(&w) == 0 && w.qps > 0 &&
-        isfinite(rl_serve_arrival_rate(req, n, w.qps)))
-        /* a --burst CV above 1: the capacity search labels its loads by the
-         * sample's own rate (serve.h rl_serve_asked_qps), so the run is
-         * judged at that rate, above --qps too (tester101: 500 requests at
-         * --qps 10 --burst 100 came at 205 req/s, past the 27.8 they
-         * sustain, and read "not overloaded at 10 req/s") */
-        reached = rl_serve_arrival_rate(req, n, w.qps);
+    double reached = rl_serve_judged_qps(req, n, trace ? NULL : &w, w.qps);
     long long chips = o->chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, !o->ideal, o->chips, chips, &c, o->prec,
                            trace ? "trace" : o->given[RL_P_PROMPT_DIST], trace ? "trace" : out_dist,

@@ -2820,7 +2820,7 @@ int rl_lua_simulate(lua_State *L)
     long long total = chips * (c.replicas + (c.policy == RL_POLICY_DISAGG ? c.prefill_replicas : 0));
     rl_simulate_run run = {&m, &h, calibrated, chips, total, &c, p, ps, os, w.qps, (long long)w.seed,
                            redrawn, 0, offline, max_qps, lower_bound,
-                           rl_serve_reached_qps(req, w.n, w.qps), repeated,
+                           rl_serve_judged_qps(req, w.n, &w, w.qps), repeated,
                            unresolved && isnan(max_qps),
                            w.arrival == RL_ARRIVAL_GAMMA ? w.burst_cv : 0,
                            offline ? NAN : rl_serve_arrival_rate(req, w.n, w.qps),

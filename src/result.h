@@ -177,7 +177,7 @@ typedef struct {
     int offline;                 /* every request at t = 0: offline true, qps null */
     double max_qps;              /* max_sustainable_qps (serve.h, rl_serve_capacity); NAN: null */
     int max_qps_lower_bound;     /* serve.h rl_serve_config.capacity_lower_bound */
-    double reached_qps;          /* the load the arrivals reached (serve.h rl_serve_reached_qps):
+    double reached_qps;          /* the load the run is judged at (serve.h rl_serve_judged_qps):
                                     capacity_utilization's numerator */
     int max_qps_repeated;        /* serve.h rl_serve_config.capacity_repeated */
     int max_qps_unresolved;      /* serve.h rl_serve_config.capacity_unresolved */

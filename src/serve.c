@@ -4133,6 +4133,13 @@ double rl_serve_arrival_rate(const rl_request *req, long long n, double qps)
     return (double)(n - 1) / span;
 }
 
+double rl_serve_judged_qps(const rl_request *req, long long n, const rl_workload *w, double qps)
+{
+    double own = w && rl_serve_asked_qps(w) == 0 && qps > 0 ? rl_serve_arrival_rate(req, n, qps)
+                                                            : NAN;
+    return isfinite(own) ? own : rl_serve_reached_qps(req, n, qps);
+}
+
 /* The span a run at `load` requests/s needs, over RL_SERVE_CAPACITY_SPANS
  * (serve.h rl_serve_capacity): r's mean end-to-end latency, its settle time
  * (e2e_settle_s), or the span whose steady window's arrivals (the share

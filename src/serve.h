@@ -1302,6 +1302,19 @@ double rl_serve_reached_qps(const rl_request *req, long long n, double qps);
  * --qps itself").  Callers pass 0 themselves for a trace or offline. */
 double rl_serve_asked_qps(const rl_workload *w);
 
+/* The load a run of n requests (sorted by arrival) drawn from w at a
+ * nominal `qps` (w->qps, or size's scaled copy of it) is judged at:
+ * capacity_utilization's numerator, beside the capacity search's figure.
+ * For a draw whose own rate labels the search's loads (rl_serve_asked_qps
+ * 0: a --burst CV above 1) the arrivals' own rate (rl_serve_arrival_rate),
+ * above `qps` too (tester101: 500 requests at --qps 10 --burst 100 came at
+ * 205 req/s, past the 27.8 they sustain, and read "not overloaded at 10
+ * req/s"); else, and when that rate is none, rl_serve_reached_qps.  w
+ * NULL: a trace, whose qps is its own rate already.  One rule for simulate,
+ * roofline.simulate and size (review of int56: Lua read 0.36 where the
+ * CLI read 7.39 on that run). */
+double rl_serve_judged_qps(const rl_request *req, long long n, const rl_workload *w, double qps);
+
 /* The rate n requests (sorted by arrival) offered at a nominal `qps` (0: a
  * trace's, none) realised, JSON arrival_req_per_s: (n - 1) / (last arrival
  * - first); NAN (null) with fewer than 2, or when they span no time or,

@@ -444,7 +444,8 @@ static int evaluate_run(const rl_size_input *in, rl_size_candidate *c, double qp
     if (rc == 0) { /* simulate's hold on a search's figure (serve.h), and its utilization */
         c->run_qps_lo = rl_serve_capacity_with_run(0, req, n, &r, &s);
         c->run_qps_hi = rl_serve_capacity_with_run(INFINITY, req, n, &r, &s);
-        c->reached_qps = rl_serve_reached_qps(req, n, in->w.qps * qps_scale);
+        c->reached_qps = rl_serve_judged_qps(req, n, in->trace ? NULL : &in->w,
+                                             in->w.qps * qps_scale);
     }
     if (keep && rc == 0) { /* kept, not freed: given_free */
         *keep = (given_run){r, req, n, *peak};

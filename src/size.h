@@ -224,8 +224,8 @@ typedef struct {
                               rl_serve_capacity_with_run): at least lo (its arrivals' rate
                               when it sustained them, else 0), at most hi (one lattice step
                               below that rate when its p99s missed, else INFINITY) */
-    double reached_qps;    /* the rate that run's arrivals reached (serve.h
-                              rl_serve_reached_qps): capacity_utilization's numerator */
+    double reached_qps;    /* the rate that run is judged at (serve.h
+                              rl_serve_judged_qps): capacity_utilization's numerator */
     int miss;              /* RL_SIZE_MISS_* bits of the complete run that set the figures
                               (0: it met both targets) */
     int ramp_only;         /* 1: that run's only sign of a growing queue was the count in the

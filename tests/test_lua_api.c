@@ -293,6 +293,28 @@ static void mean_length_note_from_lua(void **state)
     lua_pop(L, 1);
 }
 
+/* review of int56 #1: roofline.simulate judged a --burst CV above 1 run at
+ * the lower of qps and the draw's own rate while the CLI judged it at the
+ * own rate (serve.h rl_serve_judged_qps, one rule now): llama3-8b on one
+ * H100, 500 requests of 1000 + 200 tokens at qps 10, burst 100, seed 1,
+ * came at 205.14 req/s against a capacity of 27.76, so `roofline simulate
+ * ... --format json` reads capacity_utilization 7.389539 (its
+ * arrival_req_per_s / max_sustainable_qps); Lua must read the same to
+ * 1e-9 relative (same draw, same search).  Failed before: 0.36022
+ * (10 / 27.76). */
+static void burst_utilization_as_cli(void **state)
+{
+    (void)state;
+    double u = run_number("local r = roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', "
+                          "chips = 1, qps = 10, burst = 100, requests = 500, prompt_len = 1000, "
+                          "out_len = 200, seed = 1 }\n"
+                          "assert(math.abs(r.capacity_utilization - r.arrival_req_per_s / "
+                          "r.max_sustainable_qps) < 1e-12 * r.capacity_utilization)\n"
+                          "return r.capacity_utilization");
+    if (!(fabs(u - 7.389539040617395) < 1e-9 * 7.389539040617395))
+        fail_msg("capacity_utilization %.9g, the CLI's 7.389539040617395", u);
+}
+
 /* Audit h31 finding 2: roofline.step and roofline.ops take the CLI's
  * default KV split (shard.h rl_kv_split_default; tests/test_cli.c
  * kv_split_default_is_the_engines derives the figures): DeepSeek-V3 tp8 on
@@ -2202,6 +2224,7 @@ int main(void)
         cmocka_unit_test(engine_none_from_lua),
         cmocka_unit_test(horizon_refused_from_lua),
         cmocka_unit_test(mean_length_note_from_lua),
+        cmocka_unit_test(burst_utilization_as_cli),
         cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(simulate_workspace_follows_max_tokens),
         cmocka_unit_test(simulate_capacity_skipped_as_cli),
