@@ -106,11 +106,14 @@ typedef struct {
  * 1.19 GB on the 2-core VM (about 34 s and 350 MB at the cap).  A frontier
  * in batch needs no more than a few hundred values: the step time is
  * smooth in B.  Each point's step plan search (step_plans, above; fixXB
- * #1) costs more than its compared plans: llama3-8b on h100-sxm, --chips
- * 8,128 --batch 1..1024 ran 0.9 s before it and 15.3 s with it, and 4096
- * batches on 8 chip counts (1 to 128) 9 s and some 400 s, so a dense
- * sweep near the cap can run for minutes (its progress said, SIGINT
- * heard between batches). */
+ * #1) costs more than its compared plans, less since the chooser's timings
+ * are memoised across the sweep (stepplan.h rl_step_memo; fixXF #1):
+ * `pareto --model llama3-8b --hw h100-sxm --chips 8,128 --batch
+ * $(seq -s, 1 1024) --context 2048 --quiet` ran 0.48 s on main without the
+ * step plans, 11.1 s with them and no memo, 4.6 s with the memo (the int56
+ * reviewer's figures, 2-core VM; 4.7 s re-measured at stop 56 under a load
+ * of 6.5), so a dense sweep near the cap still runs for a minute or more
+ * (its progress said, SIGINT heard between batches). */
 #define RL_PARETO_MAX_POINTS 100000
 
 /* Seconds before the first progress line and between lines: our choice, a
