@@ -3606,7 +3606,7 @@ char *rl_e2e_fitted_outside(const rl_model *m, const rl_hw *h, long long tp, lon
     if (!*d)
         return NULL;
     double act = c->v[RL_EC_PREFILL_ACT];
-    /* under 640: its words (< 150), three %.3g numbers (< 16 each), the
+    /* under 640: its words (< 150), two %.3g numbers (< 16 each), the
      * model's name (< 64) and the fitted models (fitted_on.models, < 256) */
     char term[640] = "";
     int same = !*c->models || rl_ec_listed(c->models, m->name);

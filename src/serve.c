@@ -1184,8 +1184,9 @@ typedef struct {
     int run_cap;      /* quiet ends planned at most (1..RUN_MAX): halved by a cut, doubled
                          by a run that reached it, so a busy router wastes few (cut_run) */
     double run_b;     /* the run's decode batch */
-    int held;         /* its last step's admission left a request waiting at max_seqs
-                         (1) or at max_tokens filled by decode tokens (2; sim held) */
+    int held;         /* bits of its last step's admission: a request left waiting at
+                         max_seqs (1), at max_tokens filled by decode tokens (2; sim
+                         held); both can be set (3) */
     int to_start; /* idle, queued to start after this instant's arrivals */
     long long outstanding;
     int *pf, *pf_tok, npf; /* this step's prefills: sequence, tokens */

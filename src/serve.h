@@ -1479,11 +1479,12 @@ int rl_serve_write_plots(const rl_serve_result *r, const char *dir, const char *
  * into buf (simulate's and size's notes; size's p99-only caution).  The two
  * kinds end in the same words on the requests' own service, or with
  * `burst_cv` above 1 (--burst's gamma arrivals; 0 for Poisson or a trace)
- * on the clumps' queueing, or with `tail` (not NULL: the caller's cause,
- * read from its own run; cli.c unresolved_tail) on that; brief gives a
+ * on the clumps' queueing, or with `cause` (not NULL: the caller's words on
+ * the tail's cause, read from its own run; cli.c unresolved_tail; it
+ * overrides both others) on that; brief gives a
  * pointer back to them instead (a second note after the first).  Returns
  * buf. */
-const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, const char *tail,
+const char *rl_serve_unresolved_reason(int kind, int brief, double burst_cv, const char *cause,
                                        char *buf, size_t len);
 
 #endif
