@@ -623,7 +623,10 @@ static void flat_into(buf *b, cJSON *out, const cJSON *o, const char *prefix)
  * own mode, ops' step totals flops and weight_bytes beside each operator's)
  * leads as run.KEY (tester52 F7, review43: the run's value was dropped),
  * and the column reads the result's value on a line without its own (a
- * collectives line: the run's mode, as every line's).  A result with no table (or only empty ones) is one header line
+ * collectives line: the run's mode, as every line's) where the rows agree
+ * in it, empty where they differ (step --chips's plan columns, sharding,
+ * replicas, workspace_bytes: each row's, the header's the first row's).
+ * A result with no table (or only empty ones) is one header line
  * and one line of its scalars. */
 static void put_csv(buf *b, const cJSON *result)
 {
@@ -678,8 +681,30 @@ static void put_csv(buf *b, const cJSON *result)
         for (const cJSON *k = cols->child; k; k = k->next)
             put(b, "%s%s", c++ ? "," : "", k->string);
         put(b, "\n");
+        /* the columns whose value differs between the rows' lines: a row's
+         * own figure, not the run's (step --chips's plan, sharding tp8 on
+         * one row and tp4 x2 on the next; the header is the first row's) */
+        cJSON *varies = cJSON_CreateObject();
+        if (!varies)
+            b->oom = 1;
+        int nrows = tables[0] == rows ? cJSON_GetArraySize(rows) : 0;
+        for (const cJSON *k = cols->child; k && varies && !b->oom; k = k->next) {
+            if (!cJSON_GetObjectItemCaseSensitive(lead, k->string))
+                continue;
+            const cJSON *first = NULL, *l = lines->child;
+            int differ = 0;
+            for (int i = 0; i < nrows && l && !differ; i++, l = l->next) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(l, k->string);
+                if (v && first)
+                    differ = !cJSON_Compare(v, first, 1);
+                else if (v)
+                    first = v;
+            }
+            if (differ && !cJSON_AddTrueToObject(varies, k->string))
+                b->oom = 1;
+        }
         const cJSON *line = lines->child;
-        for (int t = 0; t < nt; t++)
+        for (int t = 0; t < nt && !b->oom; t++)
             for (const cJSON *r = tables[t]->child; r && line; r = r->next, line = line->next) {
                 c = 0;
                 if (multi) {
@@ -692,8 +717,12 @@ static void put_csv(buf *b, const cJSON *result)
                 }
                 for (const cJSON *k = cols->child; k; k = k->next) {
                     const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, k->string);
-                    if (!v) /* review44: the run's scalar of that name (the rows' own mode left
-                             * the collectives' lines without the run's mode) */
+                    if (!v && !cJSON_GetObjectItemCaseSensitive(varies, k->string))
+                        /* review44: the run's scalar of that name (the rows' own mode left
+                         * the collectives' lines without the run's mode); empty where the
+                         * rows differ in it (review of int56 #4: step --chips 9's tp4 x2
+                         * row's collectives read tp8, the first row's plan, in a column
+                         * param.c's help calls the row's) */
                         v = cJSON_GetObjectItemCaseSensitive(lead, k->string);
                     put(b, "%s", c++ ? "," : "");
                     if (v)
@@ -701,6 +730,7 @@ static void put_csv(buf *b, const cJSON *result)
                 }
                 put(b, "\n");
             }
+        cJSON_Delete(varies);
     }
     cJSON_Delete(lines);
     cJSON_Delete(cols);

@@ -588,6 +588,44 @@ static void csv_every_table(void **state)
     cJSON_Delete(o);
 }
 
+/* review of int56 #4: a column the rows differ in is each row's own (step
+ * --chips 9: tp8 at batch 1, tp4 x2 at 64; the header's sharding is the
+ * first row's), so a collectives line without it reads empty there, not
+ * the header's tp8; a column every row agrees in (mode) still reads the
+ * run's (review44).  Expected lines written out by hand from that rule.
+ * Failed before: both collectives lines read sharding tp8. */
+static void csv_row_figures_not_the_headers(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "mode", "calibrated");
+    cJSON_AddStringToObject(o, "sharding", "tp8");
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    static const char *const plan[] = {"tp8", "tp4 x2"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "mode", "calibrated");
+        cJSON_AddStringToObject(r, "sharding", plan[i]);
+        cJSON_AddItemToArray(rows, r);
+    }
+    cJSON *coll = cJSON_AddArrayToObject(o, "collectives");
+    for (int i = 0; i < 2; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "strategy", plan[i]);
+        cJSON_AddItemToArray(coll, c);
+    }
+    char *c = rl_report_render(o, RL_FMT_CSV, err, sizeof err);
+    assert_non_null(c);
+    assert_string_equal(c, "table,run.mode,run.sharding,mode,sharding,collectives.strategy\n"
+                           "rows,calibrated,tp8,calibrated,tp8,\n"
+                           "rows,calibrated,tp8,calibrated,tp4 x2,\n"
+                           "collectives,calibrated,tp8,calibrated,,tp8\n"
+                           "collectives,calibrated,tp8,calibrated,,tp4 x2\n");
+    free(c);
+    cJSON_Delete(o);
+}
+
 /* SIGINT while rl_fopen_stream waits on a FIFO nothing writes to ends the
  * wait at once, said as an interruption (the callers exit 130), not as
  * "cannot read: Interrupted system call" after poll's EINTR.  Expected:
@@ -779,6 +817,7 @@ int main(void)
         cmocka_unit_test(json_numbers_read_back),
         cmocka_unit_test(csv_engines_without_rows),
         cmocka_unit_test(csv_every_table),
+        cmocka_unit_test(csv_row_figures_not_the_headers),
         cmocka_unit_test(scalar_lists_kept),
         cmocka_unit_test(band_edges_in_table_units),
         cmocka_unit_test(per_chip_columns_say_so),
