@@ -4336,33 +4336,6 @@ static void note_slo_missed_run(const rl_opts *o, const rl_serve_result *r,
                missed, r->slo_attainment * 100, offered, why);
 }
 
-/* The capacity of the same arrivals without c's targets (rl_serve_capacity
- * counts them) into *free_qps, searched only when the targets put the
- * capacity below the offered `qps`: the overload and SLO notes and the key
- * max_sustainable_qps_no_slo need it.  *free_qps is NAN when not searched
- * or not found.  Non-zero only when interrupted (the caller exits 130/143);
- * a search that fails otherwise leaves NAN. */
-static int capacity_without_targets(const rl_opts *o, const rl_model *m, const rl_hw *h,
-                                    const rl_request *req, long long n, rl_serve_config *c,
-                                    double qps, double max_qps, double *free_qps)
-{
-    double slo[2] = {c->slo_ttft, c->slo_tpot};
-    char err[ERRLEN];
-    *free_qps = NAN;
-    if ((slo[0] <= 0 && slo[1] <= 0) || !isfinite(max_qps) || qps <= max_qps)
-        return 0;
-    rl_progress_phase("capacity search without targets: loads tried", 0);
-    double found = qps;
-    c->slo_ttft = c->slo_tpot = 0;
-    int rc = rl_serve_simulate_capacity(m, h, o->chips, o->prec, !o->ideal, req, n, c, &found,
-                                        err, sizeof err);
-    c->slo_ttft = slo[0];
-    c->slo_tpot = slo[1];
-    if (rc == 0)
-        *free_qps = found;
-    return rl_interrupted() ? -1 : 0;
-}
-
 /* Why rl_serve_capacity found no figure (NAN) on `n` requests whose
  * arrivals span `span` s, into buf (simulate's and size's null notes). */
 static const char *capacity_null_reason(long long n, double span, char *buf, size_t len)
@@ -4852,8 +4825,8 @@ int rl_cli_simulate(rl_opts *o)
     double free_qps = NAN;
     /* unresolved: searched as below --qps (the null is no capacity above it) */
     if (rc == 0 && !skipped &&
-        capacity_without_targets(o, &m, &h, req, n, &c, reached, unresolved ? 0 : max_qps,
-                                 &free_qps) != 0) {
+        rl_serve_capacity_no_slo(&m, &h, o->chips, o->prec, !o->ideal, req, n, &c, reached,
+                                 unresolved ? 0 : max_qps, &free_qps) != 0) {
         snprintf(stopped, sizeof stopped, "the %lld-request run and its capacity search "
                  "finished, then the capacity search without targets "
                  "(max_sustainable_qps_no_slo) was interrupted", n);
@@ -4865,23 +4838,10 @@ int rl_cli_simulate(rl_opts *o)
     }
     rl_progress_end();
     c.progress = 0;
-    if (rc == 0 && j)
-        cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
-                                  isfinite(free_qps) ? cJSON_CreateNumber(free_qps) : cJSON_CreateNull());
-    /* tester89 F3: never above the figure without targets.  Targets only
-     * take loads away, so a figure above it is the two searches' samples
-     * grown apart (serve.c next_sample grows each by its own verdicts); a
-     * load the search without targets failed (its queue grew) fails with
-     * them too, so the lower figure stands: clamped, not searched again
-     * (a third search would cost as much as the two, for the same load) */
-    if (rc == 0 && j && free_qps < max_qps) {
-        max_qps = run.max_qps = free_qps;
-        lower_bound = 0;
-        cJSON_ReplaceItemInObject(j, "max_sustainable_qps", cJSON_CreateNumber(max_qps));
-        cJSON_ReplaceItemInObject(j, "capacity_utilization",
-                                  max_qps > 0 ? cJSON_CreateNumber(run.reached_qps / max_qps)
-                                              : cJSON_CreateNull());
-        cJSON_ReplaceItemInObject(j, "max_sustainable_qps_is_lower_bound", cJSON_CreateFalse());
+    if (rc == 0 && j) { /* the key, and the figure clamped to it (result.h) */
+        rl_result_simulate_no_slo(j, &run, free_qps);
+        max_qps = run.max_qps;
+        lower_bound = run.max_qps_lower_bound;
     }
     rl_ops_cost_free(&dc);
     double span = n > 1 ? req[n - 1].arrival - req[0].arrival : 0;

@@ -2828,6 +2828,16 @@ int rl_lua_simulate(lua_State *L)
     cJSON *j = rc == 0 ? rl_result_simulate(&r, &run) : NULL;
     if (rc == 0)
         rl_serve_result_free(&r);
+    double free_qps = NAN; /* as the command line's (tester102 #1: the key was nil) */
+    if (j && !skip_capacity &&
+        rl_serve_capacity_no_slo(&m, &h, chips, p, calibrated, req, w.n, &c, run.reached_qps,
+                                 run.max_qps_unresolved ? 0 : max_qps, &free_qps) != 0) {
+        cJSON_Delete(j);
+        free(req);
+        return luaL_error(L, "roofline.simulate: interrupted");
+    }
+    if (j)
+        rl_result_simulate_no_slo(j, &run, free_qps);
     if (j && (rc = rl_e2e_simulate_band(j, &run, req, w.n, wide, err,
                                         sizeof err)) != 0)
         cJSON_Delete(j); /* the band of field `band`, as --band */

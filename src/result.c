@@ -3242,7 +3242,7 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     /* tester46 F7: a --burst sample's own rate can be far from qps */
     add_number_or_null(o, "burst", run->burst, run->burst > 0);
     add_number_or_null(o, "arrival_req_per_s", run->arrival_rate, isfinite(run->arrival_rate));
-    /* the CLI fills it in when it searches (cli.c capacity_without_targets) */
+    /* filled in after the search (rl_result_simulate_no_slo) */
     cJSON_AddNullToObject(o, "max_sustainable_qps_no_slo");
     /* tester72 #1: the capacity keys' nulls told apart from a search that
      * found nothing (simulate --no-capacity, or interrupted after the run) */
@@ -3256,6 +3256,27 @@ cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run)
     return o;
 }
 
+
+void rl_result_simulate_no_slo(cJSON *j, rl_simulate_run *run, double free_qps)
+{
+    cJSON_ReplaceItemInObject(j, "max_sustainable_qps_no_slo",
+                              isfinite(free_qps) ? cJSON_CreateNumber(free_qps) : cJSON_CreateNull());
+    /* tester89 F3: never above the figure without targets.  Targets only
+     * take loads away, so a figure above it is the two searches' samples
+     * grown apart (serve.c next_sample grows each by its own verdicts); a
+     * load the search without targets failed (its queue grew) fails with
+     * them too, so the lower figure stands: clamped, not searched again
+     * (a third search would cost as much as the two, for the same load) */
+    if (!(free_qps < run->max_qps))
+        return;
+    run->max_qps = free_qps;
+    run->max_qps_lower_bound = 0;
+    cJSON_ReplaceItemInObject(j, "max_sustainable_qps", cJSON_CreateNumber(free_qps));
+    cJSON_ReplaceItemInObject(j, "capacity_utilization",
+                              free_qps > 0 ? cJSON_CreateNumber(run->reached_qps / free_qps)
+                                           : cJSON_CreateNull());
+    cJSON_ReplaceItemInObject(j, "max_sustainable_qps_is_lower_bound", cJSON_CreateFalse());
+}
 
 /* A size row's KEY_low / KEY_high from its runs at the band's edges
  * (rl_size_candidate.edge, e2e.h rl_e2e_band_from_runs). */

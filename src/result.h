@@ -229,7 +229,7 @@ typedef struct {
  * burst (--burst's CV; null for Poisson arrivals or a trace),
  * arrival_req_per_s (the arrivals' realised rate, (n - 1) / their span;
  * null without a span), max_sustainable_qps_no_slo (null here;
- * `roofline simulate` sets it to the capacity of the same arrivals without
+ * rl_result_simulate_no_slo sets it to the capacity of the same arrivals without
  * --ttft-p99/--tpot-p99 when those put max_sustainable_qps below qps),
  * capacity_searched (false when a capacity search did not run to its end:
  * simulate --no-capacity, or a signal during one after the run; the
@@ -241,6 +241,12 @@ typedef struct {
 void rl_result_add_seed(cJSON *j, long long seed);
 
 cJSON *rl_result_simulate(const rl_serve_result *r, const rl_simulate_run *run);
+
+/* Into simulate's result j: max_sustainable_qps_no_slo = free_qps (null
+ * when NAN; serve.h rl_serve_capacity_no_slo), and max_sustainable_qps
+ * clamped to it when above (run->max_qps and run->max_qps_lower_bound
+ * follow).  The command line and roofline.simulate share it. */
+void rl_result_simulate_no_slo(cJSON *j, rl_simulate_run *run, double free_qps);
 
 /* `roofline size`: model, mode, qps, slo_ttft_p99_s, slo_tpot_p99_s,
  * headroom, sized_for_qps, requests (each row's sample at qps), max_replicas,

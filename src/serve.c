@@ -4775,6 +4775,27 @@ int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chip
     return with_ops_cost(m, h, chips, p, calibrated, req, n, cfg, NULL, qps, err, errlen);
 }
 
+int rl_serve_capacity_no_slo(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                             int calibrated, const rl_request *req, long long n,
+                             rl_serve_config *c, double qps, double max_qps, double *free_qps)
+{
+    double slo[2] = {c->slo_ttft, c->slo_tpot};
+    char err[1024];
+    *free_qps = NAN;
+    if ((slo[0] <= 0 && slo[1] <= 0) || !isfinite(max_qps) || qps <= max_qps)
+        return 0;
+    rl_progress_phase("capacity search without targets: loads tried", 0);
+    double found = qps;
+    c->slo_ttft = c->slo_tpot = 0;
+    int rc = rl_serve_simulate_capacity(m, h, chips, p, calibrated, req, n, c, &found, err,
+                                        sizeof err);
+    c->slo_ttft = slo[0];
+    c->slo_tpot = slo[1];
+    if (rc == 0)
+        *free_qps = found;
+    return rl_interrupted() ? -1 : 0;
+}
+
 void rl_serve_result_free(rl_serve_result *r)
 {
     free(r->kv_t);

@@ -1437,6 +1437,19 @@ int rl_serve_simulate_capacity(const rl_model *m, const rl_hw *h, long long chip
                                int calibrated, const rl_request *req, long long n,
                                const rl_serve_config *cfg, double *qps, char *err, size_t errlen);
 
+/* The capacity of the same arrivals without c's targets (rl_serve_capacity
+ * counts them) into *free_qps, searched only when the targets put the
+ * capacity `max_qps` below the judged load `qps`: the key
+ * max_sustainable_qps_no_slo (result.h rl_result_simulate_no_slo) and the
+ * CLI's overload and SLO notes need it; `roofline simulate` and
+ * roofline.simulate both call it (tester102 #1: the Lua result lacked the
+ * key).  c's targets are restored on return.  *free_qps is NAN when not
+ * searched or not found.  Non-zero only when interrupted (the caller exits
+ * 130/143); a search that fails otherwise leaves NAN. */
+int rl_serve_capacity_no_slo(const rl_model *m, const rl_hw *h, long long chips, rl_precision p,
+                             int calibrated, const rl_request *req, long long n,
+                             rl_serve_config *c, double qps, double max_qps, double *free_qps);
+
 /* The "did you mean milliseconds?" note for a p99 target in seconds past
  * what any interactive serving target is: TTFT above RL_SLO_TTFT_NOTE_S
  * (a minute) or, with `tpot` set, TPOT above RL_SLO_TPOT_NOTE_S (a second

@@ -315,6 +315,24 @@ static void burst_utilization_as_cli(void **state)
         fail_msg("capacity_utilization %.9g, the CLI's 7.389539040617395", u);
 }
 
+/* tester102 #1: roofline.simulate lacked max_sustainable_qps_no_slo (nil)
+ * where `roofline simulate --model llama3-8b --hw h100-sxm --chips 1 --qps 5
+ * --requests 200 --policy static --prompt-len 1000 --out-len 200
+ * --ttft-p99 1 --tpot-p99 0.05 --seed 3 --format json` reads 26.38666068341
+ * (the same search, serve.c rl_serve_capacity_no_slo, so to 1e-9 relative).
+ * Failed before: nil (returned as -1). */
+static void no_slo_capacity_as_cli(void **state)
+{
+    (void)state;
+    double q = run_number("local r = roofline.simulate{ model = 'llama3-8b', hw = 'h100-sxm', "
+                          "chips = 1, qps = 5, requests = 200, policy = 'static', "
+                          "prompt_len = 1000, out_len = 200, ttft_p99 = 1, tpot_p99 = 0.05, "
+                          "seed = 3 }\n"
+                          "return r.max_sustainable_qps_no_slo or -1");
+    if (!(fabs(q - 26.38666068341) < 1e-9 * 26.38666068341))
+        fail_msg("max_sustainable_qps_no_slo %.12g, the CLI's 26.38666068341", q);
+}
+
 /* Audit h31 finding 2: roofline.step and roofline.ops take the CLI's
  * default KV split (shard.h rl_kv_split_default; tests/test_cli.c
  * kv_split_default_is_the_engines derives the figures): DeepSeek-V3 tp8 on
@@ -2225,6 +2243,7 @@ int main(void)
         cmocka_unit_test(horizon_refused_from_lua),
         cmocka_unit_test(mean_length_note_from_lua),
         cmocka_unit_test(burst_utilization_as_cli),
+        cmocka_unit_test(no_slo_capacity_as_cli),
         cmocka_unit_test(kv_split_default_from_lua),
         cmocka_unit_test(simulate_workspace_follows_max_tokens),
         cmocka_unit_test(simulate_capacity_skipped_as_cli),
