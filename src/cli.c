@@ -4229,12 +4229,17 @@ static int note_overload(const rl_serve_result *r, double arrived, double max_qp
     else if (budget_share(r) >= RL_CLI_CAP_SHARE && budget_share(r) >= at_cap)
         /* tester101: --max-tokens 1 held the decode batch to 1 of a max_seqs
          * of 256, and the note blamed the step throughput */
-        snprintf(why, sizeof why, ", and the decode batch is capped by the step token budget "
-                 "(--max-tokens %lld): each decoding sequence takes one of a step's tokens, and "
-                 "requests waited with the decode tokens filling it in %.3g%% of decode steps "
+        snprintf(why, sizeof why, ", and %s capped by the step token budget "
+                 "(--max-tokens %lld): each decoding sequence takes one of a step's tokens%s, and "
+                 "requests waited with %s filling it in %.3g%% of decode steps "
                  "(the decode batch averaged %.3g, max_seqs %d); a larger --max-tokens raises "
-                 "the batch", (long long)c->max_tokens, 100 * budget_share(r),
-                 r->mean_decode_batch, c->max_seqs);
+                 "the %s as far as a larger step runs more tokens per second", c->policy == RL_POLICY_CHUNKED ? "each step is" : "the decode batch is",
+                 (long long)c->max_tokens,
+                 c->policy == RL_POLICY_CHUNKED ? ", the prompts' chunks the rest" : "",
+                 c->policy == RL_POLICY_CHUNKED ? "the decode tokens and prefill chunks"
+                                                : "the decode tokens",
+                 100 * budget_share(r), r->mean_decode_batch, c->max_seqs,
+                 c->policy == RL_POLICY_CHUNKED ? "rate" : "batch");
     else if (at_cap >= RL_CLI_CAP_SHARE) /* the mean batch, ramp and drain steps among them,
                                             * reads below the cap a steady window sits at (221
                                             * of 256 on test_serve's 200 req/s run) */

@@ -2225,6 +2225,11 @@ static void admit_prefill_pool(sim *S, replica *r)
  * room for every output reserved up front. */
 static void admit_static(sim *S, replica *r)
 {
+    /* a running batch admitted at max_seqs, requests waiting: the cap binds
+     * (count_step, bit 1; tester102 #2: only the admission's own step, with
+     * no decode in it, was counted, and the note blamed the GPU at a batch
+     * of 7.69 of 8) */
+    S->held |= r->nactive != 0 && r->wait.head >= 0 && r->static_b >= S->c->max_seqs;
     if (r->nactive != 0)
         return;
     r->static_b = 0;
@@ -2324,10 +2329,17 @@ static void admit_batched(sim *S, replica *r, int chunked)
             break;
         int head = r->wait.head;
         int t = take_counted(S, r, budget, !chunked, !chunked && need > c->max_tokens);
-        if (t == 0 || r->wait.head == head)
-            break; /* nothing taken, or a part (the budget or the KV room spent) */
+        if (t == 0)
+            break; /* nothing taken */
         budget -= t;
+        if (r->wait.head == head)
+            break; /* a part: the budget or the KV room spent */
     }
+    /* chunked: the decode tokens and the prompts' chunks filled the budget,
+     * a request still waiting for its first token (count_step, bit 2;
+     * tester102 #2: --max-tokens 16 read GPU-bound while capacity followed
+     * the budget) */
+    S->held |= (chunked && budget <= 0 && r->wait.head >= 0) << 1;
 }
 
 /* What joins replica r's next step, by its role and the policy. */

@@ -951,13 +951,15 @@ typedef struct rl_serve_result {
     double mean_decode_step_s, mean_decode_only_step_s;
     long long steps, decode_steps;
     /* decode steps whose admission left a request waiting because the
-     * replica held max_seqs sequences (every replica's steps counted): not
+     * replica held max_seqs sequences (static: a running batch admitted
+     * with max_seqs; every replica's steps counted): not
      * a JSON key; the overload note blames
      * the batch cap only when they are a meaningful share (tester56 F2) */
     long long decode_steps_at_cap;
     /* decode steps whose admission left a request waiting because the
      * replica's decode tokens, one a sequence, filled max_tokens (the step
-     * token budget, serve.c admit_batched and admit_transferred): not a
+     * token budget, serve.c admit_batched and admit_transferred; chunked:
+     * its decode tokens and prefill chunks together): not a
      * JSON key; the overload note names --max-tokens from them */
     long long decode_steps_at_budget;
     /* steps that prefilled (a prompt or a chunk of one, decode beside it

@@ -13861,6 +13861,30 @@ static void disagg_link_bound_named(void **state)
     assert_null(strstr(out, "step throughput (the GPU)"));
     assert_true(num(j, "mean_decode_batch") < 1.01);
     cJSON_Delete(j);
+    /* tester102 #2: a static batch admitted at its cap, requests waiting,
+     * was counted only at its admission step (no decode in it), and a
+     * chunked step filled by its decode tokens and prompt chunks not at all:
+     * both read "the step throughput (the GPU) is the limit ... 0% of decode
+     * steps" while capacity followed the cap (2.40 -> 5.86 -> 9.24 req/s for
+     * max_seqs 8 -> 32 -> 128) and the budget (1.82 -> 6.47 -> 24.4 for
+     * max_tokens 16 -> 64 -> 512).  Now 94.9% and 99.1% of decode steps
+     * (measured on this build); failed before (0%). */
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --chips 1 --qps 20 "
+                       "--prompt-len 2000 --out-len 400 --requests 300 --policy static "
+                       "--max-seqs 8 --seed 5 --no-capacity --format json",
+                       "TPOT is capped by the batch cap (max_seqs 8): a lower TPOT past capacity "
+                       "is not a better deployment; requests waited at it in 94.9% of decode steps");
+    assert_null(strstr(out, "step throughput (the GPU)"));
+    cJSON_Delete(j);
+    j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --chips 1 --qps 20 "
+                       "--prompt-len 1000 --out-len 200 --requests 300 --policy chunked "
+                       "--max-tokens 16 --seed 1 --no-capacity --format json",
+                       "each step is capped by the step token budget (--max-tokens 16): each "
+                       "decoding sequence takes one of a step's tokens, the prompts' chunks the "
+                       "rest, and requests waited with the decode tokens and prefill chunks "
+                       "filling it in 99.1% of decode steps");
+    assert_null(strstr(out, "step throughput (the GPU)"));
+    cJSON_Delete(j);
     j = run_json_noted("simulate --model llama3-8b --hw h100-sxm --qps 2 --prompt-len 200 "
                        "--out-len 50 --requests 100 --format json", "rests on these 100 requests");
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "prefill_kv_peak_frac")));
