@@ -2688,6 +2688,9 @@ static void add_point(cJSON *rows, const rl_sweep *s, const rl_sweep_point *p, c
     cJSON_AddStringToObject(r, "layout", rl_sweep_name(s, p->layout));
     if (sharded) { /* the plan by its figures (fixXB #1), as step --chips N's rows */
         cJSON_AddNumberToObject(r, "tp", (double)p->tp);
+        /* tp x ep x pp x replicas + idle_chips = chips (tester102 #3); a
+         * prefill plan's sp splits the replicas (prefill_layout) */
+        cJSON_AddNumberToObject(r, "ep", (double)p->ep);
         cJSON_AddNumberToObject(r, "pp", (double)p->pp);
         cJSON_AddNumberToObject(r, "replicas", (double)p->replicas);
         cJSON_AddNumberToObject(r, "idle_chips", (double)p->idle_chips);

@@ -357,6 +357,10 @@ static void row_on(cJSON *row, const rl_step_choice *c, long long chips, const c
     if (plan) /* the header's key of the plan's name: strategy, the row's */
         cJSON_AddStringToObject(row, "sharding", plan);
     cJSON_AddNumberToObject(row, "tp", (double)c->tp);
+    /* step's plans are tp x pp times replicas, no expert parallelism (as
+     * pareto's rows spell theirs, tester102 #3: tp x ep x pp x replicas +
+     * idle_chips = chips) */
+    cJSON_AddNumberToObject(row, "ep", 1);
     cJSON_AddNumberToObject(row, "pp", (double)c->pp);
     cJSON_AddNumberToObject(row, "replicas", (double)c->replicas);
     for (size_t i = 0; i < sizeof memory / sizeof *memory; i++) {

@@ -441,7 +441,8 @@ static int add_plan(cell *c, const rl_shard_result *r0, int i, long long b, rl_s
     }
     rl_sweep_point pt = {.chips = c->chips, .batch = b, .context = c->S, .prec = p,
                          .layout = layout, .prefill_layout = k >= 0 ? pre->name[k] : 0,
-                         .pp = r0->plan.pp, .tp = r0->plan.tp, .replicas = r0->replicas,
+                         .pp = r0->plan.pp, .tp = r0->plan.tp, .ep = r0->plan.ep,
+                         .replicas = r0->replicas,
                          .idle_chips = c->chips - r0->chips,
                          .step_s = r->step_s, .table_s = r->table_s,
                          .ttft_s = k >= 0 ? pre->ttft_s[k] : -1,

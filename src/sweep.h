@@ -186,9 +186,12 @@ typedef struct {
     long long idle;     /* sharded: replicas with no sequence (batch below the plan's
                            replicas: replicas - batch), else 0; kept off the frontier
                            (rl_sweep_frontier, tester72 #7) */
-    long long replicas; /* sharded: the plan's replicas (tp x pp chips each); else 0 */
+    long long replicas; /* sharded: the plan's replicas (tp x ep x pp chips each); else 0 */
+    long long ep;       /* sharded: the plan's expert-parallel groups a stage (shard.h
+                           rl_shard_plan.ep; 1 without EP), else 0 (tester102 #3: a tp8
+                           ep2 row on 16 chips read tp 8 x 1 replica, idle 0) */
     long long idle_chips; /* sharded: chips the plan leaves over (step's plan, above:
-                             chips - replicas x tp x pp), else 0 */
+                             chips - replicas x tp x ep x pp), else 0 */
 } rl_sweep_point;
 
 typedef struct {

@@ -12088,12 +12088,13 @@ static void step_chips_rows_carry_own_plan(void **state)
     cJSON_Delete(j);
     snprintf(cmd, sizeof cmd, "%s2>/dev/null | cat", base);
     assert_int_equal(run_cli(cmd, csv, sizeof csv), 0);
-    /* the rows' table ends sharding, tp, pp, replicas, comm_buffer_GB, workspace_GB */
+    /* the rows' table ends sharding, tp, ep, pp, replicas, comm_buffer_GB, workspace_GB */
     const char *lead = "generate   tp4 x2            64";
     assert_string_equal(table_token_from_end(csv, lead, 0, c, sizeof c), "0.2097");
     assert_string_equal(table_token_from_end(csv, lead, 2, c, sizeof c), "2");
-    assert_string_equal(table_token_from_end(csv, lead, 4, c, sizeof c), "4");
-    assert_string_equal(table_token_from_end(csv, lead, 5, c, sizeof c), "x2");
+    assert_string_equal(table_token_from_end(csv, lead, 4, c, sizeof c), "1");
+    assert_string_equal(table_token_from_end(csv, lead, 5, c, sizeof c), "4");
+    assert_string_equal(table_token_from_end(csv, lead, 6, c, sizeof c), "x2");
 }
 
 /* fixXB #1: pareto's points were the compared plans alone (shard.h
@@ -12161,9 +12162,44 @@ static void pareto_takes_step_plan(void **state)
     cJSON_Delete(j);
     snprintf(cmd, sizeof cmd, "%s2>/dev/null | cat", base);
     assert_int_equal(run_cli(cmd, csv, sizeof csv), 0);
-    assert_non_null(strstr(csv, "  chips  layout            tp         pp   replicas  idle_chips "));
-    assert_non_null(strstr(csv, "        9  tp4 x2             4          1          2           "
-                                "1         64 "));
+    assert_non_null(strstr(csv, "  chips  layout            tp         ep         pp   replicas  "
+                                "idle_chips "));
+    assert_non_null(strstr(csv, "        9  tp4 x2             4          1          1          2"
+                                "           1         64 "));
+}
+
+/* tester102 #3: a pareto row with expert parallelism did not account for
+ * its chips: mixtral-8x7b on 16 TPU v6e read layout "tp8 ep2", tp 8, pp 1,
+ * replicas 1, idle_chips 0 (8 chips named of 16).  Now rows carry ep
+ * (shard.h rl_shard_plan.ep): expected, exact, tp x ep x pp x replicas +
+ * idle_chips = chips on every row, the tp8 ep2 row's ep 2; step --chips
+ * N's rows read ep 1 (its plans have none).  Failed before: no ep key. */
+static void pareto_rows_count_ep(void **state)
+{
+    (void)state;
+    cJSON *j = json2("pareto --model mixtral-8x7b --hw tpu-v6e --chips 16 --context 2048 "
+                     "--batch 1,64 ", "--format json");
+    const cJSON *r;
+    int ep2 = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(j, "rows")) {
+        const cJSON *ep = cJSON_GetObjectItem(r, "ep");
+        if (!cJSON_IsNumber(ep))
+            fail_msg("row %s: no ep", cJSON_GetStringValue(cJSON_GetObjectItem(r, "layout")));
+        if (num(r, "tp") * ep->valuedouble * num(r, "pp") * num(r, "replicas") +
+                num(r, "idle_chips") != num(r, "chips"))
+            fail_msg("row %s: tp x ep x pp x replicas + idle_chips != %g chips",
+                     cJSON_GetStringValue(cJSON_GetObjectItem(r, "layout")), num(r, "chips"));
+        ep2 += strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "layout")), "tp8 ep2") == 0 &&
+               ep->valuedouble == 2;
+    }
+    assert_true(ep2 > 0);
+    cJSON_Delete(j);
+    cJSON *sj;
+    const cJSON *sr = step_row(&sj, "step --model mixtral-8x7b --hw tpu-v6e --chips 16 --batch 64 "
+                               "--context 2048 --format json", 0);
+    assert_true(num(sr, "ep") == 1 &&
+                num(sr, "tp") * num(sr, "pp") * num(sr, "replicas") + num(sr, "idle_chips") == 16);
+    cJSON_Delete(sj);
 }
 
 /* fixVA #1: step --chips N tried every T with the automatic plan's one P
@@ -14840,6 +14876,7 @@ int main(void)
         cmocka_unit_test(ops_chips_runs_step_plan),
         cmocka_unit_test(step_chips_rows_carry_own_plan),
         cmocka_unit_test(pareto_takes_step_plan),
+        cmocka_unit_test(pareto_rows_count_ep),
         cmocka_unit_test(step_chips_nearest_plan),
         cmocka_unit_test(step_chips_rows_own_plans),
         cmocka_unit_test(datasheet_chip_label),
