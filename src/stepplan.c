@@ -367,6 +367,9 @@ static void row_on(cJSON *row, const rl_step_choice *c, long long chips, const c
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(from, memory[i]);
         if (cJSON_IsNumber(v))
             cJSON_AddNumberToObject(row, memory[i], v->valuedouble);
+        else /* no engine memory rule (memory_rule none: a TPU's profile), so no
+              * engine reserves them: null, the key kept (tester102 #4) */
+            cJSON_AddNullToObject(row, memory[i]);
     }
 }
 
@@ -477,7 +480,7 @@ static void add_plan_choice(cJSON *out, const rl_hw *h, const rl_shard_auto *a, 
             "replicas it leaves or fewer (micro-batches of at most %d sequences); chips a "
             "plan leaves over idle (idle_chips); ties to fewer TP, then more replicas; a "
             "batch no plan holds runs the nearest (the least weights + KV over usable a "
-            "chip), fits false; each row names its plan (strategy, sharding, tp, pp, "
+            "chip), fits false; each row names its plan (strategy, sharding, tp, ep, pp, "
             "replicas) and "
             "its memory (comm_buffer_bytes, workspace_bytes and the per-chip keys); the "
             "header's sharding, replicas, max_batch, memory keys and e2e_gap_note are the "

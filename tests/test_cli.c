@@ -12202,6 +12202,24 @@ static void pareto_rows_count_ep(void **state)
     cJSON_Delete(sj);
 }
 
+/* tester102 #4: step --chips N's rows on a TPU (no engine memory rule,
+ * memory_rule none) lacked comm_buffer_bytes and workspace_bytes, which
+ * docs/cli.md lists for every such row.  Expected: both keys on every row,
+ * null (no engine reserves them).  Failed before: absent. */
+static void step_chips_tpu_rows_memory_keys(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"comm_buffer_bytes", "workspace_bytes"};
+    for (int i = 0; i < 4; i++) { /* batch 1 and 512, each key */
+        cJSON *j;
+        const cJSON *r = step_row(&j, "step --model mixtral-8x22b --hw tpu-v5p --chips 16 "
+                                  "--context 4096 --batch 1,512 --format json", i / 2);
+        if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, keys[i % 2])))
+            fail_msg("row %d: %s not null", i / 2, keys[i % 2]);
+        cJSON_Delete(j);
+    }
+}
+
 /* fixVA #1: step --chips N tried every T with the automatic plan's one P
  * over all N chips (pp3 on 9 H100s), so tp8 pp1 was never a candidate:
  * llama3-70b bf16 (context 2048) on 9 H100s ran tp2 pp3, 3 chips idle,
@@ -14877,6 +14895,7 @@ int main(void)
         cmocka_unit_test(step_chips_rows_carry_own_plan),
         cmocka_unit_test(pareto_takes_step_plan),
         cmocka_unit_test(pareto_rows_count_ep),
+        cmocka_unit_test(step_chips_tpu_rows_memory_keys),
         cmocka_unit_test(step_chips_nearest_plan),
         cmocka_unit_test(step_chips_rows_own_plans),
         cmocka_unit_test(datasheet_chip_label),
