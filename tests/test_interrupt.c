@@ -111,7 +111,8 @@ static void read_stderr(char *err, size_t len)
  * the run is repeated with the wait 1 + 1/grow times longer, up to 10 times (a loaded
  * 2-core host under ASan starts slowly; stop 21's CI flakes; on a loaded
  * host a doubling stepped over both of simulate's serving phases, stop
- * 23).  Each run must last past the wait that finds its phase. */
+ * 23).  Each run must last past the wait that finds its phase.  The files
+ * in `fresh` (NULL-terminated, or NULL) are removed before each try. */
 /* One try: start argv, signal it after wait_us, its exit code into *code
  * and stderr into err; whether stderr names a stage in reached. */
 static int signal_after(char *const argv[], int sig, useconds_t wait_us,
@@ -129,12 +130,16 @@ static int signal_after(char *const argv[], int sig, useconds_t wait_us,
 }
 
 static int signal_when_reached_by(char *const argv[], int sig, unsigned wait_ms, unsigned grow,
-                                  const char *const *reached, char *err, size_t len)
+                                  const char *const *fresh, const char *const *reached,
+                                  char *err, size_t len)
 {
     int code = -1;
-    for (int tries = 0; tries < 10; tries++, wait_ms += wait_ms / grow)
+    for (int tries = 0; tries < 10; tries++, wait_ms += wait_ms / grow) {
+        for (const char *const *f = fresh; f && *f; f++)
+            unlink(*f); /* a try that ran to its end before the signal wrote them */
         if (signal_after(argv, sig, (useconds_t)wait_ms * 1000, reached, err, len, &code))
             break;
+    }
     return code;
 }
 
@@ -167,7 +172,7 @@ static int signal_late_in_run(char *const argv[], int sig, const char *const *re
 static int signal_when_reached(char *const argv[], int sig, unsigned wait_ms,
                                const char *const *reached, char *err, size_t len)
 {
-    return signal_when_reached_by(argv, sig, wait_ms, 2, reached, err, len);
+    return signal_when_reached_by(argv, sig, wait_ms, 2, NULL, reached, err, len);
 }
 
 static void sigint_stops_and_says_what_it_kept(void **state)
@@ -482,8 +487,13 @@ static void sigterm_in_size_says_configurations(void **state)
                     "0.05", "--keep-precision", "--threads", "1", "--save", save, "--report",
                     report, NULL};
     const char *reached[] = {"interrupted (SIGTERM) while simulating the configurations: ", NULL};
+    /* removed before each try: under a fluctuating load one try can finish
+     * before its signal (writing both) and a later one be stopped, which
+     * read as a stopped run that wrote them (stop 56 CI, two CI runs at once) */
+    const char *fresh[] = {save, report, NULL};
     char err[4096];
-    assert_int_equal(signal_when_reached(argv, SIGTERM, 300, reached, err, sizeof err), 143);
+    assert_int_equal(signal_when_reached_by(argv, SIGTERM, 300, 2, fresh, reached, err, sizeof err),
+                     143);
     const char *c = strstr(err, reached[0]);
     int done = -1, planned = -1;
     if (!c || sscanf(c + strlen(reached[0]), "%d of the %d it set out to simulate were done",
