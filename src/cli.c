@@ -4202,6 +4202,8 @@ static int note_overload(const rl_serve_result *r, double arrived, double max_qp
     char why[600];
     /* the share of decode steps whose batch sat at max_seqs */
     double at_cap = cap_share(r);
+    double at_budget = budget_share(r); /* ... at --max-tokens, a request waiting */
+    int chunked = c->policy == RL_POLICY_CHUNKED;
     if (link_bound(r))
         snprintf(why, sizeof why, "; the bottleneck is the KV link to the decode pool, busy %.4g "
                  "of the run (kv_link_utilization; %d prefill and %d decode replicas: the links "
@@ -4226,20 +4228,18 @@ static int note_overload(const rl_serve_result *r, double arrived, double max_qp
                  "capacity holds down (more chips, a smaller KV dtype or shorter requests raise "
                  "it): a lower TPOT past capacity is not a better deployment",
                  100 * r->kv_peak_frac, r->preemptions, r->mean_decode_batch, c->max_seqs);
-    else if (budget_share(r) >= RL_CLI_CAP_SHARE && budget_share(r) >= at_cap)
+    else if (at_budget >= RL_CLI_CAP_SHARE && at_budget >= at_cap)
         /* tester101: --max-tokens 1 held the decode batch to 1 of a max_seqs
          * of 256, and the note blamed the step throughput */
         snprintf(why, sizeof why, ", and %s capped by the step token budget "
                  "(--max-tokens %lld): each decoding sequence takes one of a step's tokens%s, and "
                  "requests waited with %s filling it in %.3g%% of decode steps "
                  "(the decode batch averaged %.3g, max_seqs %d); a larger --max-tokens raises "
-                 "the %s as far as a larger step runs more tokens per second", c->policy == RL_POLICY_CHUNKED ? "each step is" : "the decode batch is",
-                 (long long)c->max_tokens,
-                 c->policy == RL_POLICY_CHUNKED ? ", the prompts' chunks the rest" : "",
-                 c->policy == RL_POLICY_CHUNKED ? "the decode tokens and prefill chunks"
-                                                : "the decode tokens",
-                 100 * budget_share(r), r->mean_decode_batch, c->max_seqs,
-                 c->policy == RL_POLICY_CHUNKED ? "rate" : "batch");
+                 "the %s as far as a larger step runs more tokens per second",
+                 chunked ? "each step is" : "the decode batch is", (long long)c->max_tokens,
+                 chunked ? ", the prompts' chunks the rest" : "",
+                 chunked ? "the decode tokens and prefill chunks" : "the decode tokens",
+                 100 * at_budget, r->mean_decode_batch, c->max_seqs, chunked ? "rate" : "batch");
     else if (at_cap >= RL_CLI_CAP_SHARE) /* the mean batch, ramp and drain steps among them,
                                             * reads below the cap a steady window sits at (221
                                             * of 256 on test_serve's 200 req/s run) */
